@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers every part of trawl uses. Keep this header tiny: a helper
+ * belongs here only once two parts need it.
+ */
+#ifndef TRAWL_COMMON_H
+#define TRAWL_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Marks a symbol exported from a shared library; everything else is hidden. */
+#define TRAWL_EXPORT __attribute__((visibility("default")))
+
+#define TRAWL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define trawl_likely(x) __builtin_expect(!!(x), 1)
+#define trawl_unlikely(x) __builtin_expect(!!(x), 0)
+#define TRAWL_ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define TRAWL_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TRAWL_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/*
+ * trawl_runtime_dir - the per-user daemon state folder.
+ * Root's daemon uses /run/trawl; other users $XDG_RUNTIME_DIR/trawl, or
+ * $HOME/.trawl when XDG_RUNTIME_DIR is unset. Writes at most @len bytes
+ * (NUL included) into @buf. Returns 0 or -ENAMETOOLONG / -ENOENT.
+ * Does not create the folder: see trawl_runtime_dir_create().
+ */
+int trawl_runtime_dir(char *buf, size_t len, int root_daemon);
+
+/* Creates the folder named by trawl_runtime_dir() with mode 0700 (0750 for root's). */
+int trawl_runtime_dir_create(char *buf, size_t len, int root_daemon);
+
+/*
+ * trawl_self_dir - the folder holding the running executable (from
+ * /proc/self/exe), so an installed tree finds its daemons and libraries
+ * relative to itself. Returns 0 or a negative errno.
+ */
+int trawl_self_dir(char *buf, size_t len);
+
+/*
+ * trawl_find_program - the path of a trawl program (@name, e.g.
+ * "trawl-sessiond"): first $TRAWL_<NAME>_PATH, then beside the running
+ * executable, then ../libexec/trawl/ relative to it. Returns 0 or -ENOENT.
+ */
+int trawl_find_program(const char *name, char *buf, size_t len);
+
+#endif /* TRAWL_COMMON_H */
