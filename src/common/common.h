@@ -21,7 +21,8 @@
 
 /*
  * trawl_runtime_dir - the per-user daemon state folder.
- * Root's daemon uses /run/trawl; other users $XDG_RUNTIME_DIR/trawl, or
+ * $TRAWL_ROOT_RUNTIME_DIR / $TRAWL_RUNTIME_DIR override everything (tests use
+ * them). Root's daemon uses /run/trawl; other users $XDG_RUNTIME_DIR/trawl, or
  * $HOME/.trawl when XDG_RUNTIME_DIR is unset. Writes at most @len bytes
  * (NUL included) into @buf. Returns 0 or -ENAMETOOLONG / -ENOENT.
  * Does not create the folder: see trawl_runtime_dir_create().
