@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * domain.h - how the session daemon drives a tracing domain.
+ *
+ * The session daemon knows sessions, channels, event rules and contexts as
+ * bookkeeping; it does not know how a domain makes events happen. Each domain
+ * (user space over src/ustctl, kernel over src/kernel) fills one ops table,
+ * and the daemon calls it for every command touching that domain.
+ *
+ * Threading: the session daemon calls every op from its one main thread, one
+ * call at a time. A domain may run threads or processes of its own (a
+ * consumer); it must not call back into the daemon from them.
+ *
+ * Lifecycle of one session's part in a domain:
+ *
+ *   session_create ─▶ channel_create* ─▶ event_enable* / context_add*
+ *        ─▶ start ─▶ stop ─▶ (start ─▶ stop)* ─▶ session_destroy
+ *
+ * The daemon has already validated names and checked the state rules that
+ * are the same for every domain (a channel exists before events go in it;
+ * contexts and new channels only before the first start; an event rule is
+ * not enabled twice), so an op only refuses what its domain cannot do.
+ *
+ * Errors: every op returns 0 or a negative errno. When it fails for a reason
+ * the user must read (a mechanism the kernel refuses, an unknown tracepoint),
+ * it writes one line without a trailing newline into @err (via
+ * trawl_domain_err_set()), which the CLI prints as is. Otherwise the daemon
+ * prints strerror(-ret) with what was being done.
+ */
+#ifndef TRAWL_SESSIOND_DOMAIN_H
+#define TRAWL_SESSIOND_DOMAIN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define TRAWL_DOMAIN_NAME_MAX 256    /* bytes, NUL included: names of channels, events */
+#define TRAWL_DOMAIN_ERR_MAX 256     /* bytes, NUL included */
+
+enum trawl_domain_type {
+	TRAWL_DOMAIN_KERNEL = 1,
+	TRAWL_DOMAIN_UST = 2,
+};
+
+/* Where a domain's error line goes. */
+struct trawl_domain_err {
+	char msg[TRAWL_DOMAIN_ERR_MAX];
+};
+
+static inline __attribute__((format(printf, 2, 3))) void
+trawl_domain_err_set(struct trawl_domain_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* What a domain gets to know about the session it works for. */
+struct trawl_domain_session_info {
+	const char *name;   /* session name; valid until session_destroy */
+	uint64_t id;        /* unique in this daemon's lifetime */
+	const char *output; /* absolute trace folder; the kernel domain writes under
+			       output/kernel/, user space under output/ust/ */
+	uid_t uid;          /* the session's owner: every file written is theirs */
+	gid_t gid;
+	int snapshot;       /* 1: created with --snapshot (channels default to overwrite) */
+	int live;           /* 1: created with --live */
+};
+
+/* A channel's attributes, all resolved by the daemon (no zero means "default"). */
+struct trawl_domain_channel_attr {
+	char name[TRAWL_DOMAIN_NAME_MAX];
+	uint64_t subbuf_size;     /* bytes, a power of two */
+	uint32_t num_subbuf;      /* a power of two, >= 2 */
+	uint32_t overwrite;       /* 0: discard mode, 1: overwrite (flight recorder) */
+	uint32_t switch_timer_us; /* 0: off */
+	uint32_t read_timer_us;   /* 0: off (consumer polls / is woken) */
+	uint32_t buffers_pid;     /* user space: 1 = per-process buffers, 0 = per-user */
+	uint64_t tracefile_size;  /* bytes, 0 = unlimited */
+	uint32_t tracefile_count; /* 0 = unlimited */
+};
+
+enum trawl_domain_event_kind {
+	TRAWL_EVENT_TRACEPOINT = 0,      /* name: tracepoint name or pattern ("*", "sched_*") */
+	TRAWL_EVENT_SYSCALL = 1,         /* name: syscall name or "*" */
+	TRAWL_EVENT_PROBE = 2,           /* target: SYM[+OFF] or 0xADDR; name: event name */
+	TRAWL_EVENT_FUNCTION = 3,        /* target: SYM; entry and return; name: event name */
+	TRAWL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL; name: event name */
+};
+
+enum trawl_domain_loglevel_type {
+	TRAWL_LOGLEVEL_ALL = 0,    /* every level */
+	TRAWL_LOGLEVEL_RANGE = 1,  /* level as severe as @loglevel or more (value <= loglevel) */
+	TRAWL_LOGLEVEL_SINGLE = 2, /* exactly @loglevel */
+};
+
+/* One event rule as the user gave it. Strings are valid during the call only. */
+struct trawl_domain_event_rule {
+	enum trawl_domain_event_kind kind;
+	const char *name;   /* never NULL */
+	const char *target; /* probe/function/userspace-probe location, else NULL */
+	const char *filter; /* filter expression as typed (LTTng syntax), or NULL */
+	enum trawl_domain_loglevel_type loglevel_type;
+	int loglevel;       /* LTTng's 0 (EMERG) .. 14 (DEBUG) */
+};
+
+/* One context, by its LTTng name: "pid", "procname", "perf:cpu:page-faults". */
+struct trawl_domain_context {
+	const char *name;
+};
+
+/* A field of an available event, for `trawl list --fields`. */
+struct trawl_domain_field_desc {
+	const char *name;
+	const char *type; /* free text: "integer", "string", "s32", ... */
+};
+
+/* An available event, for `trawl list --kernel|--userspace`. */
+struct trawl_domain_event_desc {
+	const char *name;
+	enum trawl_domain_event_kind kind;
+	int loglevel;  /* -1 if the domain has none */
+	pid_t pid;     /* user space: the app offering it; 0 otherwise */
+	const struct trawl_domain_field_desc *fields;
+	size_t nr_fields;
+};
+
+/* Returns 0 to go on, non-zero to stop listing (list_events returns it). */
+typedef int (*trawl_domain_list_cb)(void *arg, const struct trawl_domain_event_desc *desc);
+
+/* Health of one session's part in a domain, for `trawl status` / `trawl list`. */
+struct trawl_domain_status {
+	uint32_t consumer_alive;   /* 0 if its consumer died */
+	uint64_t events_discarded; /* sum over channels, as far as known */
+	uint64_t bytes_written;    /* bytes on disk so far, as far as known */
+	char msg[TRAWL_DOMAIN_ERR_MAX]; /* "" or one line: "consumer died (signal 9)" */
+};
+
+/* What the daemon tells a domain at init. Valid for the daemon's lifetime. */
+struct trawl_domain_env {
+	const char *runtime_dir;   /* this daemon's state folder (sockets, ...) */
+	const char *consumerd;     /* path of trawl-consumerd */
+	int root_daemon;           /* 1 if this is the root daemon */
+};
+
+struct trawl_domain_session; /* a domain's own per-session state, opaque */
+
+struct trawl_domain_ops {
+	enum trawl_domain_type type;
+	const char *name; /* "kernel", "ust" */
+
+	/*
+	 * Daemon-wide set-up, once at daemon start (e.g. remove tracefs
+	 * instances left by a crashed daemon). Returns 0, or a negative errno
+	 * when the domain cannot work here (then every command for it fails
+	 * with @err's line). May be NULL.
+	 */
+	int (*init)(const struct trawl_domain_env *env, struct trawl_domain_err *err);
+	void (*fini)(void); /* may be NULL */
+
+	/* Creates the domain's part of a session; *out is the domain's to free in
+	 * session_destroy. Called at the session's first command in this domain. */
+	int (*session_create)(const struct trawl_domain_session_info *info,
+			      struct trawl_domain_session **out, struct trawl_domain_err *err);
+	/* Stops tracing if active (flushing to disk), releases everything. */
+	void (*session_destroy)(struct trawl_domain_session *s);
+
+	int (*channel_create)(struct trawl_domain_session *s,
+			      const struct trawl_domain_channel_attr *attr,
+			      struct trawl_domain_err *err);
+	/* enable = 0 pauses recording in this channel; 1 resumes. */
+	int (*channel_enable)(struct trawl_domain_session *s, const char *channel, int enable,
+			      struct trawl_domain_err *err);
+
+	int (*event_enable)(struct trawl_domain_session *s, const char *channel,
+			    const struct trawl_domain_event_rule *rule, struct trawl_domain_err *err);
+	/* Disables the rule the user enabled with the same kind and name. */
+	int (*event_disable)(struct trawl_domain_session *s, const char *channel,
+			     const struct trawl_domain_event_rule *rule, struct trawl_domain_err *err);
+
+	/* Adds a context field to every event of @channel (before the first start). */
+	int (*context_add)(struct trawl_domain_session *s, const char *channel,
+			   const struct trawl_domain_context *ctx, struct trawl_domain_err *err);
+
+	int (*start)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+	/* Returns only once every event recorded before the call is on disk,
+	 * metadata and index included. */
+	int (*stop)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
+	/* Writes the current content of every (overwrite-mode) buffer as a
+	 * complete trace under @dir. May be NULL (not supported). */
+	int (*snapshot_record)(struct trawl_domain_session *s, const char *dir,
+			       struct trawl_domain_err *err);
+
+	/* Lists what can be enabled; @kind selects tracepoints or syscalls. */
+	int (*list_events)(enum trawl_domain_event_kind kind, int with_fields,
+			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
+
+	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);
+};
+
+/* Defined by domain-ust.c and domain-kernel.c. */
+extern const struct trawl_domain_ops trawl_domain_ust_ops;
+extern const struct trawl_domain_ops trawl_domain_kernel_ops;
+
+#endif /* TRAWL_SESSIOND_DOMAIN_H */
