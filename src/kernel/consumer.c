@@ -1,0 +1,613 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel consumer: one process per kernel session, spawned by the root
+ * session daemon (`trawl-consumerd --kernel ...`, or `trawl-ktrace` in tests),
+ * that moves every CPU's ftrace pages of the session's instances into one CTF
+ * trace (DIR/metadata, DIR/<channel>_<cpu>, DIR/index/<channel>_<cpu>.idx).
+ *
+ * Reading: one thread polls every CPU's trace_pipe_raw (non-blocking) and
+ * the control socket, then drains each CPU with read()s of a whole
+ * sub-buffer. A read returns the full reader page, or whatever part of the
+ * page being written is committed, so draining at stop loses nothing. We
+ * measured read() against splice() here: both cost about the same per page
+ * (a 4 KiB copy), and read() gives the page in our memory where the converter
+ * needs it anyway; the mmap interface would save the copy, not the
+ * conversion, which dominates.
+ *
+ * Each channel is one CTF stream class (id = channel index); each CPU of a
+ * channel one stream. Event classes are added to the metadata file when the
+ * converter first meets them, so a `--all` session declares only the events
+ * that happened (and the busiest ones get the compact headers).
+ *
+ * Lost events. Overwrite mode: pages carry a missed-events flag and count
+ * (convert.c). Discard mode: the kernel counts drops only in
+ * per_cpu/cpuN/stats ("dropped events"), which we poll at each drain; the
+ * increase goes into the next packet's events_discarded.
+ *
+ * Control (a socket or pipe, --ctl-fd): 'F' = drain everything now, write
+ * the metadata and indexes, answer 'K'; 'Q' or end of file = same, then exit.
+ */
+#define _GNU_SOURCE
+#include "common/common.h"
+#include "ctf/layout.h"
+#include "kernel/internal.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CHANNELS 16
+#define MAX_CPUS 1024
+
+struct kconsumer;
+struct kchan;
+
+struct kcpu {
+	int fd;            /* trace_pipe_raw, non-blocking */
+	int out_fd;        /* stream file */
+	int idx_fd;        /* index file */
+	uint64_t offset;   /* bytes written to the stream file */
+	uint64_t dropped;  /* last "dropped events" read from stats */
+	struct trawl_kernel_stream stream;
+	struct kchan *ch;
+};
+
+struct kchan {
+	struct kconsumer *k;            /* the consumer holding this channel */
+	char name[128];
+	char instance[192];             /* "instances/<name>" */
+	int overwrite;
+	int ctx[TRAWL_KCTX_MAX];
+	int nctx;
+	uint32_t id;                    /* stream class id */
+	struct trawl_kernel_events *events;
+	struct trawl_kernel_converter conv;
+	struct kcpu *cpus;
+	int ncpus;
+	size_t page_size;
+};
+
+struct kconsumer {
+	char dir[4096];
+	int meta_fd;
+	uint8_t uuid[16];
+	uid_t uid;
+	gid_t gid;
+	struct kchan ch[MAX_CHANNELS];
+	int nch;
+	uint8_t *page;
+	size_t page_cap;
+	uint64_t bytes;
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int open_out(struct kconsumer *k, const char *rel)
+{
+	char path[4352];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", k->dir, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return -errno;
+	if (k->uid != (uid_t)-1 && fchown(fd, k->uid, k->gid) < 0) {
+		/* not fatal: the trace is still readable by root */
+	}
+	return fd;
+}
+
+/* ---- metadata ----------------------------------------------------------- */
+
+static int meta_header(struct kconsumer *k)
+{
+	struct timespec rt, mono, rt2;
+	struct utsname u;
+	char uuid[40], host[256] = "";
+	char *buf = NULL;
+	int64_t off;
+	size_t sz = 0;
+	FILE *f;
+	int i, ret;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &rt2);
+	off = ((int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec +
+	       (int64_t)rt2.tv_sec * 1000000000 + rt2.tv_nsec) / 2 -
+	      ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec);
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	snprintf(uuid, sizeof(uuid),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 k->uuid[0], k->uuid[1], k->uuid[2], k->uuid[3], k->uuid[4], k->uuid[5], k->uuid[6],
+		 k->uuid[7], k->uuid[8], k->uuid[9], k->uuid[10], k->uuid[11], k->uuid[12],
+		 k->uuid[13], k->uuid[14], k->uuid[15]);
+	f = open_memstream(&buf, &sz);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
+		"\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n",
+		uuid);
+	fprintf(f, "env {\n\thostname = \"%s\";\n\tdomain = \"kernel\";\n\tsysname = \"%s\";\n"
+		"\tkernel_release = \"%s\";\n\ttracer_name = \"trawl\";\n\ttracer_major = 0;\n"
+		"\ttracer_minor = 1;\n\ttracer_patchlevel = 0;\n\ttrace_buffering_scheme = \"global\";\n};\n\n",
+		host, u.sysname, u.release);
+	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tdescription = \"Monotonic Clock\";\n"
+		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %lld;\n"
+		"\tabsolute = TRUE;\n};\n\n",
+		(long long)(off / 1000000000), (long long)(off % 1000000000));
+	fprintf(f, "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_monotonic_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n"
+		"struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n"
+		"\tuint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n"
+		"\tuint64_t packet_size;\n\tuint64_t packet_seq_num;\n\tuint64_t events_discarded;\n"
+		"\tuint32_t cpu_id;\n};\n\n"
+		"struct event_header_compact {\n"
+		"\tenum : integer { size = 5; align = 1; signed = false; } { compact = 0 ... 30, extended = 31 } id;\n"
+		"\tvariant <id> {\n\t\tstruct {\n\t\t\tuint27_clock_monotonic_t timestamp;\n\t\t} compact;\n"
+		"\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_monotonic_t timestamp;\n\t\t} extended;\n"
+		"\t} v;\n} align(8);\n\n");
+	for (i = 0; i < k->nch; i++) {
+		char ctx[2048];
+
+		trawl_kernel_converter_ctx_tsdl(&k->ch[i].conv, ctx, sizeof(ctx));
+		fprintf(f, "stream {\n\tid = %u;\n\tevent.header := struct event_header_compact;\n"
+			"\tpacket.context := struct packet_context;\n", k->ch[i].id);
+		if (ctx[0])
+			fprintf(f, "\tevent.context := struct {\n%s\t};\n", ctx);
+		fprintf(f, "};\n\n");
+	}
+	fclose(f);
+	ret = write_all(k->meta_fd, buf, sz);
+	free(buf);
+	return ret;
+}
+
+/* The converter met a new event: append its class to the metadata. */
+static int declare_event(struct trawl_kernel_event *ev, void *arg)
+{
+	struct kchan *ch = arg;
+	struct kconsumer *k = ch->k;
+	char *fields, *text;
+	int n, ret;
+
+	fields = malloc(65536);
+	if (!fields)
+		return -ENOMEM;
+	n = trawl_kernel_event_tsdl_fields(ev, fields, 65536);
+	if (n < 0) {
+		free(fields);
+		return n;
+	}
+	n = asprintf(&text, "event {\n\tname = \"%s\";\n\tid = %lld;\n\tstream_id = %u;\n"
+		     "\tfields := struct {\n%s\t};\n};\n\n",
+		     ev->ctf_name, (long long)ev->ctf_id, ch->id, fields);
+	free(fields);
+	if (n < 0)
+		return -ENOMEM;
+	ret = write_all(k->meta_fd, text, (size_t)n);
+	free(text);
+	return ret;
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len, void *arg)
+{
+	struct kcpu *c = arg;
+	const struct trawl_ctf_packet_start *ps = (const void *)pkt;
+	struct trawl_ctf_index_entry e;
+	int ret;
+
+	ret = write_all(c->out_fd, pkt, len);
+	if (ret < 0)
+		return ret;
+	e.offset = htobe64(c->offset);
+	e.packet_size = htobe64(ps->context.packet_size);
+	e.content_size = htobe64(ps->context.content_size);
+	e.timestamp_begin = htobe64(ps->context.timestamp_begin);
+	e.timestamp_end = htobe64(ps->context.timestamp_end);
+	e.events_discarded = htobe64(ps->context.events_discarded);
+	e.stream_id = htobe64(ps->header.stream_id);
+	e.stream_instance_id = htobe64(ps->header.stream_instance_id);
+	e.packet_seq_num = htobe64(ps->context.packet_seq_num);
+	c->offset += len;
+	return write_all(c->idx_fd, &e, sizeof(e));
+}
+
+static int count_cpus(const char *instance)
+{
+	char rel[512], path[768];
+	int n = 0;
+
+	for (;;) {
+		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d", instance, n);
+		if (trawl_kernel_path(path, sizeof(path), rel) < 0 || access(path, F_OK) < 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+static int chan_open(struct kconsumer *k, struct kchan *ch)
+{
+	char rel[512], path[768], buf[64];
+	int i, ret;
+
+	ch->k = k;
+	ret = trawl_kernel_events_create(ch->instance, &ch->events);
+	if (ret < 0)
+		return ret;
+	trawl_kernel_converter_init(&ch->conv, ch->events, k->uuid);
+	memcpy(ch->conv.ctx, ch->ctx, sizeof(ch->ctx));
+	ch->conv.nctx = ch->nctx;
+	ch->conv.declare = declare_event;
+	ch->conv.arg = ch;
+	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
+	ch->page_size = 4096;
+	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
+		ch->page_size = (size_t)atoi(buf) * 1024;
+	snprintf(rel, sizeof(rel), "%s/options/overwrite", ch->instance);
+	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0)
+		ch->overwrite = buf[0] == '1';
+	ch->ncpus = count_cpus(ch->instance);
+	if (ch->ncpus <= 0 || ch->ncpus > MAX_CPUS)
+		return -ENOENT;
+	ch->cpus = calloc((size_t)ch->ncpus, sizeof(*ch->cpus));
+	if (!ch->cpus)
+		return -ENOMEM;
+	if (ch->page_size > k->page_cap) {
+		free(k->page);
+		k->page = malloc(ch->page_size);
+		if (!k->page)
+			return -ENOMEM;
+		k->page_cap = ch->page_size;
+	}
+	for (i = 0; i < ch->ncpus; i++) {
+		struct kcpu *c = &ch->cpus[i];
+		struct trawl_ctf_index_header ih;
+
+		c->ch = ch;
+		c->out_fd = c->idx_fd = c->fd = -1;
+		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/trace_pipe_raw", ch->instance, i);
+		ret = trawl_kernel_path(path, sizeof(path), rel);
+		if (ret < 0)
+			return ret;
+		c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->fd < 0)
+			return -errno;
+		snprintf(rel, sizeof(rel), "%s_%d", ch->name, i);
+		c->out_fd = open_out(k, rel);
+		if (c->out_fd < 0)
+			return c->out_fd;
+		snprintf(rel, sizeof(rel), "index/%s_%d.idx", ch->name, i);
+		c->idx_fd = open_out(k, rel);
+		if (c->idx_fd < 0)
+			return c->idx_fd;
+		ih.magic = htobe32(TRAWL_CTF_INDEX_MAGIC);
+		ih.index_major = htobe32(1);
+		ih.index_minor = htobe32(1);
+		ih.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry));
+		ret = write_all(c->idx_fd, &ih, sizeof(ih));
+		if (ret < 0)
+			return ret;
+		ret = trawl_kernel_stream_init(&c->stream, &ch->conv, (uint32_t)i, 1u << 20,
+					       emit_packet, c);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void chan_close(struct kchan *ch)
+{
+	int i;
+
+	for (i = 0; ch->cpus && i < ch->ncpus; i++) {
+		struct kcpu *c = &ch->cpus[i];
+
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->out_fd >= 0)
+			close(c->out_fd);
+		if (c->idx_fd >= 0)
+			close(c->idx_fd);
+		trawl_kernel_stream_fini(&c->stream);
+	}
+	free(ch->cpus);
+	trawl_kernel_converter_fini(&ch->conv);
+	trawl_kernel_events_destroy(ch->events);
+}
+
+/* Reads "dropped events: N" of a CPU (discard mode's only record of losses). */
+static void poll_dropped(struct kcpu *c, int cpu)
+{
+	char rel[512], buf[1024], *p;
+	uint64_t v;
+
+	snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", c->ch->instance, cpu);
+	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+		return;
+	p = strstr(buf, "dropped events:");
+	if (!p)
+		return;
+	v = strtoull(p + 15, NULL, 10);
+	if (v > c->dropped)
+		trawl_kernel_stream_add_lost(&c->stream, v - c->dropped);
+	c->dropped = v;
+}
+
+/* Reads and converts every page the CPU has. Returns pages read or a negative errno. */
+static int drain_cpu(struct kconsumer *k, struct kcpu *c, int cpu, int final)
+{
+	int pages = 0, ret;
+
+	for (;;) {
+		ssize_t n = read(c->fd, k->page, c->ch->page_size);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		ret = trawl_kernel_stream_convert_page(&c->stream, k->page, (size_t)n);
+		if (ret < 0)
+			return ret;
+		k->bytes += (size_t)n;
+		pages++;
+		if (!final && pages >= 256)
+			break; /* let the other CPUs have their turn */
+	}
+	if (!c->ch->overwrite)
+		poll_dropped(c, cpu);
+	return pages;
+}
+
+static int drain_all(struct kconsumer *k, int final)
+{
+	int i, j, ret, total = 0;
+
+	for (i = 0; i < k->nch; i++) {
+		for (j = 0; j < k->ch[i].ncpus; j++) {
+			ret = drain_cpu(k, &k->ch[i].cpus[j], j, final);
+			if (ret < 0)
+				return ret;
+			total += ret;
+			if (final) {
+				ret = trawl_kernel_stream_flush(&k->ch[i].cpus[j].stream);
+				if (ret < 0)
+					return ret;
+			}
+		}
+	}
+	return total;
+}
+
+static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
+{
+	static const struct option opts[] = {
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "channel", required_argument, NULL, 'c' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "context", required_argument, NULL, 'x' },
+		{ "ctl-fd", required_argument, NULL, 'f' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "gid", required_argument, NULL, 'g' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kchan *cur = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			break;
+		case 'o':
+			snprintf(k->dir, sizeof(k->dir), "%s", optarg);
+			break;
+		case 'c':
+			if (k->nch == MAX_CHANNELS)
+				return -E2BIG;
+			cur = &k->ch[k->nch];
+			cur->id = (uint32_t)k->nch++;
+			snprintf(cur->name, sizeof(cur->name), "%s", optarg);
+			break;
+		case 'i':
+			if (!cur)
+				return -EINVAL;
+			snprintf(cur->instance, sizeof(cur->instance), "instances/%s", optarg);
+			break;
+		case 'x': {
+			char *list = strdup(optarg), *tok, *save = NULL;
+
+			if (!cur || !list) {
+				free(list);
+				return -EINVAL;
+			}
+			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				int v = trawl_kernel_ctx_parse(tok);
+
+				if (v < 0 || cur->nctx >= TRAWL_KCTX_MAX) {
+					free(list);
+					return -EINVAL;
+				}
+				cur->ctx[cur->nctx++] = v;
+			}
+			free(list);
+			break;
+		}
+		case 'f':
+			*ctl_fd = atoi(optarg);
+			break;
+		case 'u':
+			k->uid = (uid_t)strtoul(optarg, NULL, 10);
+			break;
+		case 'g':
+			k->gid = (gid_t)strtoul(optarg, NULL, 10);
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (!k->dir[0] || !k->nch)
+		return -EINVAL;
+	for (c = 0; c < k->nch; c++)
+		if (!k->ch[c].instance[0])
+			return -EINVAL;
+	return 0;
+}
+
+static int consumer_setup(struct kconsumer *k)
+{
+	char path[4352];
+	int i, ret;
+
+	if (mkdir(k->dir, 0750) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/index", k->dir);
+	if (mkdir(path, 0750) < 0 && errno != EEXIST)
+		return -errno;
+	if (k->uid != (uid_t)-1) {
+		if (chown(k->dir, k->uid, k->gid) < 0 || chown(path, k->uid, k->gid) < 0) {
+			/* not fatal */
+		}
+	}
+	if (getrandom(k->uuid, sizeof(k->uuid), 0) != sizeof(k->uuid))
+		return -EIO;
+	k->uuid[6] = (uint8_t)((k->uuid[6] & 0x0f) | 0x40);
+	k->uuid[8] = (uint8_t)((k->uuid[8] & 0x3f) | 0x80);
+	for (i = 0; i < k->nch; i++) {
+		ret = chan_open(k, &k->ch[i]);
+		if (ret < 0)
+			return ret;
+	}
+	k->meta_fd = open_out(k, "metadata");
+	if (k->meta_fd < 0)
+		return k->meta_fd;
+	return meta_header(k);
+}
+
+int trawl_kernel_consumer_main(int argc, char **argv)
+{
+	struct kconsumer *k;
+	struct pollfd *pfd;
+	int ctl_fd = 0, npfd = 0, i, j, ret, quit = 0;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return 1;
+	k->uid = (uid_t)-1;
+	k->gid = (gid_t)-1;
+	k->meta_fd = -1;
+	ret = parse_args(k, argc, argv, &ctl_fd);
+	if (ret < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: usage: --output DIR (--channel NAME --instance INSTANCE [--context pid,tid,...])... [--ctl-fd N]\n");
+		free(k);
+		return 2;
+	}
+	ret = consumer_setup(k);
+	if (ret < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: cannot set up %s: %s\n", k->dir, strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < k->nch; i++)
+		npfd += k->ch[i].ncpus;
+	pfd = calloc((size_t)npfd + 1, sizeof(*pfd));
+	if (!pfd) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	pfd[0].fd = ctl_fd;
+	pfd[0].events = POLLIN;
+	for (i = 0, npfd = 1; i < k->nch; i++)
+		for (j = 0; j < k->ch[i].ncpus; j++, npfd++) {
+			pfd[npfd].fd = k->ch[i].cpus[j].fd;
+			pfd[npfd].events = POLLIN;
+		}
+	/* Tell the spawner we are ready: it may start tracing now. */
+	if (write_all(ctl_fd == 0 ? 1 : ctl_fd, "R", 1) < 0) {
+		ret = -EPIPE;
+		goto out_pfd;
+	}
+	while (!quit) {
+		/*
+		 * trace_pipe_raw wakes pollers when buffer_percent of a CPU's
+		 * buffer is full; the 100 ms timeout bounds how stale a
+		 * partly filled buffer gets.
+		 */
+		ret = poll(pfd, (nfds_t)npfd, 100);
+		if (ret < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (pfd[0].revents) {
+			char cmd = 'Q';
+			ssize_t n = read(ctl_fd, &cmd, 1);
+
+			if (n <= 0)
+				cmd = 'Q';
+			ret = drain_all(k, 1);
+			if (ret < 0)
+				break;
+			if (cmd == 'Q') {
+				quit = 1;
+			} else if (write_all(ctl_fd == 0 ? 1 : ctl_fd, "K", 1) < 0) {
+				quit = 1;
+			}
+			continue;
+		}
+		ret = drain_all(k, 0);
+		if (ret < 0)
+			break;
+	}
+	if (ret < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: %s\n", strerror(-ret));
+out_pfd:
+	free(pfd);
+out:
+	for (i = 0; i < k->nch; i++)
+		chan_close(&k->ch[i]);
+	if (k->meta_fd >= 0)
+		close(k->meta_fd);
+	free(k->page);
+	free(k);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From ftrace ring-buffer pages to CTF packets.
+ *
+ * A page as read from per_cpu/cpuN/trace_pipe_raw (x86-64 layout, see
+ * events/header_page):
+ *
+ *   +0  u64 timestamp      absolute time of the page's first event (trace_clock, ns)
+ *   +8  u64 commit         bytes of data (low 27 bits); bit 31: events were lost
+ *                          before this page; bit 30: their count is stored as a
+ *                          u64 right after the data
+ *   +16 data               records, each 4-byte aligned:
+ *         u32 header = type_len:5 | time_delta:27 << 5
+ *         type_len 1..28   data of type_len*4 bytes follows
+ *         type_len 0       u32 len (data bytes + 4), then the data
+ *         type_len 29      padding: time_delta 0 = rest of the page; else u32 len, skip len
+ *         type_len 30      time extend: u32 high bits, delta = high << 27 | time_delta
+ *         type_len 31      absolute time stamp, same encoding
+ *   Every data record starts with the common header (u16 common_type = the
+ *   event id, flags, preempt count, s32 common_pid).
+ *
+ * Output (src/ctf/layout.h): each record becomes a compact 4-byte header (id <
+ * 31 and less than 2^27 ns since the previous event of the stream) or an
+ * extended 13-byte one, then the event context (the channel's contexts), then
+ * the payload: the event's fields without the common header. Event ids are
+ * given in order of first appearance, so the busiest events of a session (the
+ * first ones seen) usually get compact headers; the caller's declare()
+ * callback adds each event class to the metadata the first time it is used.
+ *
+ * A getppid() entry+exit pair costs 12 + 24 bytes in the ftrace buffer and
+ * 4 + 12 bytes in the CTF stream.
+ *
+ * Pages are untrusted input (fuzz/kernel): every length is checked against
+ * the page end before use, as `off > size || len > size - off`.
+ */
+#define _GNU_SOURCE
+#include "common/common.h"
+#include "ctf/layout.h"
+#include "kernel/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAGE_HDR_SIZE 16u
+#define COMMIT_MASK ((1u << 27) - 1)
+#define MISSED_EVENTS (1ull << 31)
+#define MISSED_STORED (1ull << 30)
+#define CTX_MAX_BYTES 64u
+
+/* ---- task attributes for the pid/ppid/prio/procname contexts ------------ */
+
+/*
+ * ftrace records carry only the thread id. The other contexts come from
+ * /proc/<tid>, read once per thread and cached (a thread that exited before
+ * we saw its first record gets pid = tid, ppid 0, its name from sched events
+ * when those are traced, else ""). This is best effort, and documented so.
+ */
+#define TASK_SLOTS 8192u
+
+struct task_entry {
+	int32_t tid;     /* -1: empty */
+	int32_t pid, ppid, prio;
+	char comm[16];
+};
+
+struct trawl_kernel_task_cache {
+	struct task_entry e[TASK_SLOTS];
+};
+
+static void task_load(struct task_entry *t, int32_t tid)
+{
+	char path[64], buf[1024];
+	ssize_t n;
+	int fd;
+	char *p;
+
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->pid = tid;
+	t->prio = 20;
+	if (tid == 0) {
+		snprintf(t->comm, sizeof(t->comm), "swapper");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (!strncmp(buf, "Name:\t", 6)) {
+		size_t l = strcspn(buf + 6, "\n");
+
+		memcpy(t->comm, buf + 6, TRAWL_MIN(l, sizeof(t->comm) - 1));
+	}
+	p = strstr(buf, "\nTgid:\t");
+	if (p)
+		t->pid = (int32_t)strtol(p + 7, NULL, 10);
+	p = strstr(buf, "\nPPid:\t");
+	if (p)
+		t->ppid = (int32_t)strtol(p + 7, NULL, 10);
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		int i;
+
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		/* after ") ": state(3) ppid(4) ... priority is field 18 */
+		for (i = 2; p && i < 18; i++)
+			p = strchr(p + 1, ' ');
+		if (p)
+			t->prio = (int32_t)strtol(p + 1, NULL, 10);
+	}
+}
+
+static struct task_entry *task_get(struct trawl_kernel_task_cache *c, int32_t tid)
+{
+	struct task_entry *t = &c->e[(uint32_t)tid % TASK_SLOTS];
+
+	if (t->tid != tid)
+		task_load(t, tid);
+	return t;
+}
+
+int trawl_kernel_ctx_parse(const char *name)
+{
+	static const char *const names[] = { "pid", "tid", "procname", "prio", "ppid", "vpid", "vtid" };
+	size_t i;
+
+	for (i = 0; i < TRAWL_ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+int trawl_kernel_converter_init(struct trawl_kernel_converter *c, struct trawl_kernel_events *ev,
+				const uint8_t uuid[16])
+{
+	memset(c, 0, sizeof(*c));
+	c->events = ev;
+	memcpy(c->uuid, uuid, 16);
+	return 0;
+}
+
+void trawl_kernel_converter_fini(struct trawl_kernel_converter *c)
+{
+	free(c->tasks);
+	c->tasks = NULL;
+}
+
+int trawl_kernel_converter_ctx_tsdl(const struct trawl_kernel_converter *c, char *buf, size_t len)
+{
+	static const char *const tsdl[] = {
+		[TRAWL_KCTX_PID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } pid;",
+		[TRAWL_KCTX_TID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } tid;",
+		[TRAWL_KCTX_PROCNAME] = "integer { size = 8; align = 8; signed = 0; encoding = UTF8; base = 10; } procname[16];",
+		[TRAWL_KCTX_PRIO] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } prio;",
+		[TRAWL_KCTX_PPID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } ppid;",
+		[TRAWL_KCTX_VPID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } vpid;",
+		[TRAWL_KCTX_VTID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } vtid;",
+	};
+	size_t o = 0;
+	int i, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nctx; i++) {
+		n = snprintf(buf + o, len - o, "\t\t%s\n", tsdl[c->ctx[i]]);
+		if (n < 0 || (size_t)n >= len - o)
+			return -ENOSPC;
+		o += (size_t)n;
+	}
+	return (int)o;
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+int trawl_kernel_stream_init(struct trawl_kernel_stream *s, struct trawl_kernel_converter *conv,
+			     uint32_t cpu, size_t packet_cap, trawl_kernel_emit_fn emit, void *arg)
+{
+	memset(s, 0, sizeof(*s));
+	if (packet_cap < 8192)
+		packet_cap = 8192;
+	s->pkt = malloc(packet_cap);
+	if (!s->pkt)
+		return -ENOMEM;
+	if (conv->nctx && !conv->tasks) {
+		conv->tasks = malloc(sizeof(*conv->tasks));
+		if (!conv->tasks) {
+			free(s->pkt);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < TASK_SLOTS; i++)
+			conv->tasks->e[i].tid = -1;
+	}
+	s->conv = conv;
+	s->cpu = cpu;
+	s->cap = packet_cap;
+	s->len = sizeof(struct trawl_ctf_packet_start);
+	s->emit = emit;
+	s->emit_arg = arg;
+	return 0;
+}
+
+void trawl_kernel_stream_fini(struct trawl_kernel_stream *s)
+{
+	free(s->pkt);
+	s->pkt = NULL;
+}
+
+static int stream_emit(struct trawl_kernel_stream *s)
+{
+	struct trawl_ctf_packet_start *ps = (struct trawl_ctf_packet_start *)s->pkt;
+	int ret;
+
+	ps->header.magic = TRAWL_CTF_MAGIC;
+	memcpy(ps->header.uuid, s->conv->uuid, 16);
+	ps->header.stream_id = 0;
+	ps->header.stream_instance_id = s->cpu;
+	ps->context.timestamp_begin = s->ts_begin;
+	ps->context.timestamp_end = s->ts_last;
+	ps->context.content_size = (uint64_t)s->len * 8;
+	ps->context.packet_size = (uint64_t)s->len * 8;
+	ps->context.packet_seq_num = s->seq;
+	ps->context.events_discarded = s->discarded;
+	ps->context.cpu_id = s->cpu;
+	ret = s->emit(s, s->pkt, s->len, s->emit_arg);
+	s->seq++;
+	s->len = sizeof(struct trawl_ctf_packet_start);
+	s->has_events = 0;
+	return ret;
+}
+
+int trawl_kernel_stream_flush(struct trawl_kernel_stream *s)
+{
+	if (!s->has_events)
+		return 0;
+	return stream_emit(s);
+}
+
+void trawl_kernel_stream_add_lost(struct trawl_kernel_stream *s, uint64_t n)
+{
+	/* Lost events sit between the packet already written and the next one. */
+	if (n && s->has_events)
+		stream_emit(s);
+	s->discarded += n;
+}
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t tid)
+{
+	struct trawl_kernel_converter *c = s->conv;
+	struct task_entry *t = NULL;
+	int32_t v;
+	int i;
+
+	for (i = 0; i < c->nctx; i++) {
+		int k = c->ctx[i];
+
+		if (k == TRAWL_KCTX_TID || k == TRAWL_KCTX_VTID) {
+			memcpy(o, &tid, 4);
+			o += 4;
+			continue;
+		}
+		if (!t)
+			t = task_get(c->tasks, tid);
+		switch (k) {
+		case TRAWL_KCTX_PROCNAME:
+			memcpy(o, t->comm, 16);
+			o += 16;
+			continue;
+		case TRAWL_KCTX_PID:
+		case TRAWL_KCTX_VPID:
+			v = t->pid;
+			break;
+		case TRAWL_KCTX_PPID:
+			v = t->ppid;
+			break;
+		default:
+			v = t->prio;
+			break;
+		}
+		memcpy(o, &v, 4);
+		o += 4;
+	}
+	return o;
+}
+
+/* Converts one data record; returns 1 if an event was written, 0 if skipped, <0 on emit error. */
+static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec, uint32_t len)
+{
+	struct trawl_kernel_event *ev;
+	uint8_t *o;
+	size_t need;
+	int32_t tid;
+	int i, ret;
+
+	if (len < 8)
+		return 0;
+	ev = trawl_kernel_events_get(s->conv->events, (uint16_t)(rec[0] | rec[1] << 8));
+	if (!ev || len < ev->min_len)
+		return 0;
+	if (ev->ctf_id < 0) {
+		ev->ctf_id = s->conv->next_ctf_id++;
+		if (s->conv->declare) {
+			ret = s->conv->declare(ev, s->conv->arg);
+			if (ret < 0) {
+				ev->ctf_id = -1;
+				s->conv->next_ctf_id--;
+				return ret;
+			}
+		}
+	}
+	/* Output bound: header, contexts, fixed copies (<= len), strings (<= len + 1 each). */
+	need = TRAWL_CTF_EXTENDED_HEADER_SIZE + CTX_MAX_BYTES + 2 * (size_t)len + 8 * (size_t)ev->nops;
+	if (s->cap - s->len < need) {
+		if (s->has_events) {
+			ret = stream_emit(s);
+			if (ret < 0)
+				return ret;
+		}
+		if (s->cap - s->len < need)
+			return 0; /* larger than a packet: cannot happen with 4 KiB..1 MiB pages */
+	}
+	if (ts < s->ts_last)
+		ts = s->ts_last; /* a stream's clock never goes back */
+	if (!s->has_events) {
+		s->ts_begin = ts;
+		s->ts_last = ts;
+	}
+	o = s->pkt + s->len;
+	if (ev->ctf_id <= TRAWL_CTF_COMPACT_ID_MAX && ts - s->ts_last < (1ull << TRAWL_CTF_COMPACT_TS_BITS)) {
+		uint32_t w = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) |
+			     (uint32_t)ev->ctf_id;
+		memcpy(o, &w, 4);
+		o += 4;
+	} else {
+		uint32_t id = (uint32_t)ev->ctf_id;
+
+		*o++ = TRAWL_CTF_EXTENDED_ID;
+		memcpy(o, &id, 4);
+		memcpy(o + 4, &ts, 8);
+		o += 12;
+	}
+	if (s->conv->nctx) {
+		memcpy(&tid, rec + 4, 4);
+		o = write_context(s, o, tid);
+	}
+	for (i = 0; i < ev->nops; i++) {
+		const struct trawl_kernel_op *op = &ev->ops[i];
+		uint32_t loc, off, l;
+
+		if (op->kind == TRAWL_KF_INT) {
+			memcpy(o, rec + op->src, op->len);
+			o += op->len;
+			continue;
+		}
+		loc = rd32(rec + op->src);
+		off = (loc & 0xffff) + (op->rel_loc ? op->src + 4u : 0u);
+		l = loc >> 16;
+		if (off > len || l > len - off)
+			l = 0, off = len;
+		if (op->kind == TRAWL_KF_STRING) {
+			const uint8_t *nul = memchr(rec + off, 0, l);
+
+			if (nul)
+				l = (uint32_t)(nul - (rec + off));
+			memcpy(o, rec + off, l);
+			o[l] = '\0';
+			o += l + 1;
+		} else {
+			memcpy(o, &l, 4);
+			memcpy(o + 4, rec + off, l);
+			o += 4 + l;
+		}
+	}
+	s->len = (size_t)(o - s->pkt);
+	s->ts_last = ts;
+	s->has_events = 1;
+	s->events++;
+	return 1;
+}
+
+int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_t *page, size_t len)
+{
+	uint64_t ts, commit;
+	uint32_t size, off;
+	int count = 0, ret;
+
+	if (len < PAGE_HDR_SIZE)
+		return 0;
+	ts = rd64(page);
+	commit = rd64(page + 8);
+	size = (uint32_t)(commit & COMMIT_MASK);
+	if (size > len - PAGE_HDR_SIZE)
+		size = (uint32_t)(len - PAGE_HDR_SIZE);
+	if (commit & MISSED_EVENTS) {
+		uint64_t lost = 1; /* at least one; the count is stored when there was room */
+
+		if ((commit & MISSED_STORED) && PAGE_HDR_SIZE + (size_t)size + 8 <= len)
+			lost = rd64(page + PAGE_HDR_SIZE + size);
+		trawl_kernel_stream_add_lost(s, lost);
+	}
+	page += PAGE_HDR_SIZE;
+	off = 0;
+	while (off <= size && size - off >= 4) {
+		uint32_t hdr = rd32(page + off);
+		uint32_t type_len = hdr & 31, delta = hdr >> 5, dlen, arr;
+
+		switch (type_len) {
+		case 29: /* padding or a discarded record */
+			if (delta == 0)
+				return count;
+			if (size - off < 8)
+				return count;
+			arr = rd32(page + off + 4);
+			if (arr > size - off - 4)
+				return count;
+			off += 4 + TRAWL_ALIGN_UP(arr, 4u);
+			continue;
+		case 30: /* time extend */
+			if (size - off < 8)
+				return count;
+			ts += ((uint64_t)rd32(page + off + 4) << 27) + delta;
+			off += 8;
+			continue;
+		case 31: { /* absolute time stamp: 59 bits, the top bits from the page */
+			uint64_t abs;
+
+			if (size - off < 8)
+				return count;
+			abs = ((uint64_t)rd32(page + off + 4) << 27) | delta;
+			ts = abs | (ts & ~((1ull << 59) - 1));
+			off += 8;
+			continue;
+		}
+		case 0:
+			if (size - off < 8)
+				return count;
+			arr = rd32(page + off + 4);
+			if (arr < 4)
+				return count;
+			dlen = arr - 4;
+			if (dlen > size - off - 8)
+				return count;
+			ts += delta;
+			ret = convert_record(s, ts, page + off + 8, dlen);
+			off += 8 + TRAWL_ALIGN_UP(dlen, 4u);
+			break;
+		default:
+			dlen = type_len * 4;
+			if (dlen > size - off - 4)
+				return count;
+			ts += delta;
+			ret = convert_record(s, ts, page + off + 4, dlen);
+			off += 4 + dlen;
+			break;
+		}
+		if (ret < 0)
+			return ret;
+		count += ret;
+	}
+	return count;
+}

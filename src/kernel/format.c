@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoint formats: turns tracefs's `events/<sys>/<event>/format` text into
+ * a field list, a TSDL event payload and a conversion plan.
+ *
+ * Only the `field:` lines are used: they carry everything we need (C type,
+ * offset, size, signedness) and, unlike the `print fmt` lines, they are
+ * regular (libtraceevent fails on some print fmts of recent kernels).
+ *
+ * What the CTF payload keeps: every field except the common header
+ * (common_type, common_flags, common_preempt_count, common_pid: the
+ * stream's contexts give the pid/tid when asked for) and syscalls'
+ * __syscall_nr (the event name says which syscall it is). Syscall arguments
+ * are stored by the kernel as unsigned longs; we narrow them to their C type
+ * (an `int fd` becomes a signed 32-bit field, so AT_FDCWD reads -100, as in
+ * LTTng's traces). Fixed fields adjacent in the record are copied by one
+ * memcpy (the plan's ops), which is what keeps the converter cheap.
+ */
+#define _GNU_SOURCE
+#include "common/common.h"
+#include "kernel/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len)
+{
+	if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_enter_", 10))
+		snprintf(buf, len, "syscall_entry_%s", ev + 10);
+	else if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_exit_", 9))
+		snprintf(buf, len, "syscall_exit_%s", ev + 9);
+	else
+		snprintf(buf, len, "%s", ev);
+}
+
+static const char *const tsdl_keywords[] = {
+	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event",
+	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream",
+	"string", "struct", "trace", "typealias", "typedef", "unsigned", "variant", "void",
+	"_Bool", "_Complex", "_Imaginary", NULL,
+};
+
+/* A TSDL identifier for a C field name: keywords get CTF's leading '_' (readers strip it). */
+static void field_name(char *dst, size_t len, const char *src, size_t n)
+{
+	size_t i, o = 0;
+	int j;
+
+	for (j = 0; tsdl_keywords[j]; j++)
+		if (strlen(tsdl_keywords[j]) == n && !strncmp(tsdl_keywords[j], src, n))
+			dst[o++] = '_';
+	for (i = 0; i < n && o + 1 < len; i++)
+		dst[o++] = (isalnum((unsigned char)src[i]) || src[i] == '_') ? src[i] : '_';
+	dst[o] = '\0';
+}
+
+/* Size and signedness of the C types syscall arguments are declared with. */
+static int syscall_arg_size(const char *type, int *is_signed)
+{
+	static const struct { const char *t; int size, sgn; } tab[] = {
+		{ "int", 4, 1 }, { "unsigned int", 4, 0 }, { "unsigned", 4, 0 },
+		{ "pid_t", 4, 1 }, { "uid_t", 4, 0 }, { "gid_t", 4, 0 }, { "qid_t", 4, 0 },
+		{ "key_serial_t", 4, 1 }, { "clockid_t", 4, 1 }, { "mqd_t", 4, 1 },
+		{ "rwf_t", 4, 1 }, { "u32", 4, 0 }, { "__u32", 4, 0 }, { "s32", 4, 1 },
+		{ "umode_t", 2, 0 }, { "short", 2, 1 }, { "unsigned short", 2, 0 },
+		{ "long", 8, 1 }, { "unsigned long", 8, 0 }, { "size_t", 8, 0 },
+		{ "ssize_t", 8, 1 }, { "loff_t", 8, 1 }, { "off_t", 8, 1 }, { "u64", 8, 0 },
+		{ "__u64", 8, 0 }, { "aio_context_t", 8, 0 }, { "timer_t", 4, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < TRAWL_ARRAY_SIZE(tab); i++) {
+		if (!strcmp(type, tab[i].t)) {
+			*is_signed = tab[i].sgn;
+			return tab[i].size;
+		}
+	}
+	return 0;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	while (isspace((unsigned char)*s))
+		memmove(s, s + 1, strlen(s));
+}
+
+/* Parses one "field:DECL;\toffset:O;\tsize:S;\tsigned:X;" line. 1 = kept, 0 = skipped, <0 = bad. */
+static int parse_field(const char *sys, const char *line, struct trawl_kernel_field *f)
+{
+	char decl[256], type[256];
+	const char *semi, *p, *name_end, *name_start;
+	unsigned int off, size, sgn = 0;
+	long count = -1;
+	size_t n;
+
+	semi = strchr(line, ';');
+	if (!semi || (size_t)(semi - line) >= sizeof(decl))
+		return -EINVAL;
+	memcpy(decl, line, (size_t)(semi - line));
+	decl[semi - line] = '\0';
+	p = strstr(semi, "offset:");
+	if (!p || sscanf(p, "offset:%u;", &off) != 1)
+		return -EINVAL;
+	p = strstr(semi, "size:");
+	if (!p || sscanf(p, "size:%u;", &size) != 1)
+		return -EINVAL;
+	p = strstr(semi, "signed:");
+	if (p)
+		sscanf(p, "signed:%u;", &sgn);
+	if (off > 0xffff || size > 0xffff)
+		return -EINVAL;
+	trim(decl);
+	n = strlen(decl);
+	name_end = decl + n;
+	if (n && decl[n - 1] == ']') {
+		const char *lb = strrchr(decl, '[');
+
+		if (!lb)
+			return -EINVAL;
+		count = lb[1] == ']' ? 0 : strtol(lb + 1, NULL, 0);
+		name_end = lb;
+	}
+	name_start = name_end;
+	while (name_start > decl && (isalnum((unsigned char)name_start[-1]) || name_start[-1] == '_'))
+		name_start--;
+	if (name_start == name_end)
+		return -EINVAL;
+	if (!strncmp(name_start, "common_", 7) ||
+	    (!strcmp(sys, "syscalls") && !strncmp(name_start, "__syscall_nr", 12)))
+		return 0;
+	memset(f, 0, sizeof(*f));
+	field_name(f->name, sizeof(f->name), name_start, (size_t)(name_end - name_start));
+	snprintf(type, sizeof(type), "%.*s", (int)(name_start - decl), decl);
+	trim(type);
+	f->offset = (uint16_t)off;
+	f->size = (uint16_t)size;
+	f->is_signed = sgn != 0;
+	f->ctf_size = (uint16_t)size;
+
+	if (!strncmp(type, "__data_loc", 10) || !strncmp(type, "__rel_loc", 9)) {
+		f->rel_loc = type[2] == 'r';
+		f->kind = strstr(type, "char") ? TRAWL_KF_STRING : TRAWL_KF_BYTES;
+		return size == 4 ? 1 : -EINVAL;
+	}
+	/* In "__data_loc char[] name" the [] sits before the name: handled above. */
+	if (count == 0)
+		return 0; /* flexible array member: no fixed size to describe */
+	if (count > 0) {
+		if (size == 0 || size % (unsigned)count)
+			return -EINVAL;
+		f->count = (uint16_t)count;
+		f->ctf_size = (uint16_t)(size / (unsigned)count);
+		f->kind = (!strcmp(type, "char") || !strcmp(type, "const char")) ? TRAWL_KF_TEXT
+										  : TRAWL_KF_ARRAY;
+		if (f->kind == TRAWL_KF_ARRAY && f->ctf_size != 1 && f->ctf_size != 2 &&
+		    f->ctf_size != 4 && f->ctf_size != 8)
+			return -EINVAL;
+		return 1;
+	}
+	if (strchr(type, '*')) {
+		f->kind = TRAWL_KF_HEX;
+		f->is_signed = 0;
+		return size == 8 || size == 4 ? 1 : -EINVAL;
+	}
+	f->kind = TRAWL_KF_INT;
+	if (!strcmp(sys, "syscalls") && size == 8) {
+		int s, cs = syscall_arg_size(type, &s);
+
+		if (cs) {
+			f->ctf_size = (uint16_t)cs;
+			f->is_signed = (uint8_t)s;
+		}
+	}
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		/* e.g. 16-byte integers: keep the bytes */
+		f->kind = TRAWL_KF_ARRAY;
+		f->count = (uint16_t)size;
+		f->ctf_size = 1;
+		f->is_signed = 0;
+	}
+	return 1;
+}
+
+static int build_ops(struct trawl_kernel_event *ev)
+{
+	int i;
+
+	ev->ops = calloc((size_t)ev->nfields + 1, sizeof(*ev->ops));
+	if (!ev->ops)
+		return -ENOMEM;
+	ev->nops = 0;
+	ev->min_len = 0;
+	for (i = 0; i < ev->nfields; i++) {
+		const struct trawl_kernel_field *f = &ev->fields[i];
+		struct trawl_kernel_op *prev = ev->nops ? &ev->ops[ev->nops - 1] : NULL;
+		uint16_t len;
+		uint8_t kind;
+
+		switch (f->kind) {
+		case TRAWL_KF_STRING:
+		case TRAWL_KF_BYTES:
+			kind = f->kind;
+			len = 4;
+			break;
+		case TRAWL_KF_TEXT:
+		case TRAWL_KF_ARRAY:
+			kind = TRAWL_KF_INT;
+			len = f->size;
+			break;
+		default:
+			kind = TRAWL_KF_INT;
+			len = f->ctf_size;
+			break;
+		}
+		if ((uint32_t)f->offset + f->size > ev->min_len)
+			ev->min_len = (uint32_t)f->offset + f->size;
+		if (kind == TRAWL_KF_INT && prev && prev->kind == TRAWL_KF_INT &&
+		    prev->src + prev->len == f->offset && prev->len + len <= 0xffff) {
+			prev->len = (uint16_t)(prev->len + len);
+			continue;
+		}
+		ev->ops[ev->nops].kind = kind;
+		ev->ops[ev->nops].rel_loc = f->rel_loc;
+		ev->ops[ev->nops].src = f->offset;
+		ev->ops[ev->nops].len = len;
+		ev->nops++;
+	}
+	return 0;
+}
+
+int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
+			     struct trawl_kernel_event *ev)
+{
+	const char *line = text;
+	int cap = 0, ret;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ctf_id = -1;
+	snprintf(ev->system, sizeof(ev->system), "%s", sys);
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	trawl_kernel_event_ctf_name(sys, name, ev->ctf_name, sizeof(ev->ctf_name));
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		const char *p = line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "ID:", 3)) {
+			ev->ftrace_id = (uint16_t)strtoul(p + 3, NULL, 10);
+		} else if (!strncmp(p, "field:", 6)) {
+			struct trawl_kernel_field f;
+
+			ret = parse_field(sys, p + 6, &f);
+			if (ret < 0)
+				goto err;
+			if (ret > 0) {
+				if (ev->nfields == cap) {
+					void *n;
+
+					cap = cap ? cap * 2 : 8;
+					n = realloc(ev->fields, (size_t)cap * sizeof(f));
+					if (!n) {
+						ret = -ENOMEM;
+						goto err;
+					}
+					ev->fields = n;
+				}
+				ev->fields[ev->nfields++] = f;
+			}
+		} else if (!strncmp(p, "print fmt:", 10)) {
+			break;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	ret = build_ops(ev);
+	if (ret < 0)
+		goto err;
+	return 0;
+err:
+	trawl_kernel_event_fini(ev);
+	return ret;
+}
+
+void trawl_kernel_event_fini(struct trawl_kernel_event *ev)
+{
+	free(ev->fields);
+	free(ev->ops);
+	ev->fields = NULL;
+	ev->ops = NULL;
+	ev->nfields = ev->nops = 0;
+}
+
+#define APPEND(...)                                                          \
+	do {                                                                 \
+		int n_ = snprintf(buf + o, len - o, __VA_ARGS__);            \
+		if (n_ < 0 || (size_t)n_ >= len - o)                         \
+			return -ENOSPC;                                      \
+		o += (size_t)n_;                                             \
+	} while (0)
+
+int trawl_kernel_event_tsdl_fields(const struct trawl_kernel_event *ev, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (i = 0; i < ev->nfields; i++) {
+		const struct trawl_kernel_field *f = &ev->fields[i];
+
+		switch (f->kind) {
+		case TRAWL_KF_INT:
+		case TRAWL_KF_HEX:
+			APPEND("\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; base = %d; } %s;\n",
+			       f->ctf_size * 8u, f->is_signed, f->kind == TRAWL_KF_HEX ? 16 : 10, f->name);
+			break;
+		case TRAWL_KF_TEXT:
+			APPEND("\t\tinteger { size = 8; align = 8; signed = 0; encoding = UTF8; base = 10; } %s[%u];\n",
+			       f->name, f->count);
+			break;
+		case TRAWL_KF_ARRAY:
+			APPEND("\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; base = 10; } %s[%u];\n",
+			       f->ctf_size * 8u, f->is_signed, f->name, f->count);
+			break;
+		case TRAWL_KF_STRING:
+			APPEND("\t\tstring { encoding = UTF8; } %s;\n", f->name);
+			break;
+		case TRAWL_KF_BYTES:
+			APPEND("\t\tinteger { size = 32; align = 8; signed = 0; encoding = none; base = 10; } _%s_length;\n",
+			       f->name);
+			APPEND("\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 16; } %s[_%s_length];\n",
+			       f->name, f->name);
+			break;
+		}
+	}
+	return (int)o;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawl-kernel's internal pieces, shared by its files only.
+ */
+#ifndef TRAWL_KERNEL_INTERNAL_H
+#define TRAWL_KERNEL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kernel/kernel.h"
+
+struct trawl_kernel_instance {
+	char name[160];
+	char path[192];   /* "instances/<name>", relative to the tracefs dir */
+	int created;
+	int overwrite;
+	char probe_group[64]; /* trawl_<pid>_<n>: group of this instance's dynamic events */
+	/* dynamic events this instance defined: "group/name" lines, to remove on destroy */
+	char **probes;
+	int nprobes;
+};
+
+int trawl_kernel_path(char *buf, size_t len, const char *rel);
+int trawl_kernel_instance_write(struct trawl_kernel_instance *inst, const char *file,
+				const char *val);
+pid_t trawl_kernel_owner_pid(const char *name);
+int trawl_kernel_pid_alive(pid_t pid);
+int trawl_kernel_dynevents_remove(const char *file, pid_t only_pid);
+int trawl_kernel_foreach_event(const char *events_rel,
+			       int (*fn)(const char *sys, const char *ev, void *arg), void *arg);
+void trawl_kernel_probes_release(struct trawl_kernel_instance *inst);
+
+/*
+ * The name an event has in trawl's traces (LTTng's names): the tracepoint's
+ * own name, except syscalls:sys_enter_X -> syscall_entry_X and
+ * syscalls:sys_exit_X -> syscall_exit_X.
+ */
+void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len);
+
+/* ---- event formats (format.c) ------------------------------------------ */
+
+enum trawl_kernel_field_kind {
+	TRAWL_KF_INT,        /* integer, ctf_size bytes (syscall args narrowed to their C type) */
+	TRAWL_KF_HEX,        /* pointer: unsigned, printed in hex */
+	TRAWL_KF_TEXT,       /* char name[N]: text array of N bytes */
+	TRAWL_KF_ARRAY,      /* type name[N]: N integers of size/N bytes */
+	TRAWL_KF_STRING,     /* __data_loc char[]: NUL-terminated string */
+	TRAWL_KF_BYTES,      /* __data_loc other[]: u32 length + bytes */
+};
+
+struct trawl_kernel_field {
+	char name[64];
+	uint16_t offset;     /* bytes, in the ftrace record (common header included) */
+	uint16_t size;       /* bytes, in the ftrace record */
+	uint16_t ctf_size;   /* bytes of an integer (or of one element) in the CTF event */
+	uint16_t count;      /* elements of an array */
+	uint8_t kind;        /* enum trawl_kernel_field_kind */
+	uint8_t is_signed;
+	uint8_t rel_loc;     /* __rel_loc: offset counts from the end of the field */
+};
+
+/* One step of converting a record to a CTF payload (consecutive fixed fields are merged). */
+struct trawl_kernel_op {
+	uint8_t kind;        /* TRAWL_KF_INT for a plain copy, TRAWL_KF_STRING, TRAWL_KF_BYTES */
+	uint8_t rel_loc;
+	uint16_t src;        /* bytes into the record */
+	uint16_t len;        /* bytes copied (INT), 4 (the data_loc word) otherwise */
+};
+
+struct trawl_kernel_event {
+	uint16_t ftrace_id;
+	char system[64];
+	char name[128];
+	char ctf_name[192];
+	int nfields;
+	struct trawl_kernel_field *fields;  /* owned */
+	int nops;
+	struct trawl_kernel_op *ops;        /* owned */
+	uint32_t min_len;                   /* record bytes the fixed fields need */
+	int64_t ctf_id;                     /* -1 until the converter assigns one */
+};
+
+/* Parses a tracefs format file's text; fills @ev (free with trawl_kernel_event_fini()). */
+int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
+			     struct trawl_kernel_event *ev);
+void trawl_kernel_event_fini(struct trawl_kernel_event *ev);
+/* Appends the event's TSDL fields ("\t\tinteger {...} name;\n" lines) to @buf; returns bytes or -ENOSPC. */
+int trawl_kernel_event_tsdl_fields(const struct trawl_kernel_event *ev, char *buf, size_t len);
+
+/* The id -> event table of one instance's tracepoints, loaded on demand. */
+struct trawl_kernel_events;
+int trawl_kernel_events_create(const char *instance_path, struct trawl_kernel_events **out);
+void trawl_kernel_events_destroy(struct trawl_kernel_events *t);
+/* The event with ftrace id @id, parsed on first use; NULL if unknown. */
+struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t, uint16_t id);
+
+/* ---- raw page to CTF conversion (convert.c) ----------------------------- */
+
+enum trawl_kernel_ctx {
+	TRAWL_KCTX_PID, TRAWL_KCTX_TID, TRAWL_KCTX_PROCNAME, TRAWL_KCTX_PRIO,
+	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_MAX
+};
+int trawl_kernel_ctx_parse(const char *name);
+
+struct trawl_kernel_stream;
+
+/*
+ * Called for each finished CTF packet: @pkt (len bytes, starting with
+ * struct trawl_ctf_packet_start, context filled in) is the caller's to write,
+ * valid only during the call. Returns 0 or a negative errno.
+ */
+typedef int (*trawl_kernel_emit_fn)(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len,
+				    void *arg);
+/* Called when the converter gives an event its CTF id (so the metadata must declare it). */
+typedef int (*trawl_kernel_declare_fn)(struct trawl_kernel_event *ev, void *arg);
+
+struct trawl_kernel_converter {
+	struct trawl_kernel_events *events;    /* not owned */
+	uint8_t uuid[16];
+	uint32_t next_ctf_id;
+	int ctx[TRAWL_KCTX_MAX];               /* context fields in order, TRAWL_KCTX_MAX-terminated */
+	int nctx;
+	trawl_kernel_declare_fn declare;
+	void *arg;
+	struct trawl_kernel_task_cache *tasks; /* owned; for procname/pid/ppid/prio contexts */
+};
+
+struct trawl_kernel_stream {
+	struct trawl_kernel_converter *conv;   /* not owned */
+	uint32_t cpu;
+	uint8_t *pkt;          /* owned: packet being filled */
+	size_t cap, len;
+	uint64_t ts_begin, ts_last;
+	int has_events;
+	uint64_t discarded;    /* running count of lost events */
+	uint64_t seq;
+	uint64_t events;       /* events converted so far */
+	trawl_kernel_emit_fn emit;
+	void *emit_arg;
+};
+
+int trawl_kernel_stream_init(struct trawl_kernel_stream *s, struct trawl_kernel_converter *conv,
+			     uint32_t cpu, size_t packet_cap, trawl_kernel_emit_fn emit, void *arg);
+void trawl_kernel_stream_fini(struct trawl_kernel_stream *s);
+/*
+ * Converts one raw ring-buffer page (@len bytes as read from trace_pipe_raw)
+ * into CTF events of the stream's current packet, emitting packets as they
+ * fill. Untrusted input: a malformed page is cut where it stops making sense.
+ * Returns the number of events converted, or a negative errno from emit.
+ */
+int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_t *page, size_t len);
+/* Adds lost events (counted outside the pages) to the next packet's running count. */
+void trawl_kernel_stream_add_lost(struct trawl_kernel_stream *s, uint64_t n);
+/* Emits the current packet if it holds events (or lost events to report). */
+int trawl_kernel_stream_flush(struct trawl_kernel_stream *s);
+
+int trawl_kernel_converter_init(struct trawl_kernel_converter *c, struct trawl_kernel_events *ev,
+				const uint8_t uuid[16]);
+void trawl_kernel_converter_fini(struct trawl_kernel_converter *c);
+/* The TSDL of the converter's event context struct ("" without contexts). */
+int trawl_kernel_converter_ctx_tsdl(const struct trawl_kernel_converter *c, char *buf, size_t len);
+
+#endif /* TRAWL_KERNEL_INTERNAL_H */

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawl-kernel: kernel tracing without a kernel module.
+ *
+ * Everything here runs as root (in the root session daemon, or in the kernel
+ * consumer it spawns). The kernel side of a session channel is one tracefs
+ * instance, `instances/trawl-<daemon pid>-<session>-<channel>`, with its own
+ * ring buffers, events, trace_clock (always "mono", i.e. CLOCK_MONOTONIC, so
+ * kernel and user-space events share one clock) and overwrite mode. The name
+ * carries the owner's pid so that a restarted daemon removes only instances
+ * whose owner is dead (trawl_kernel_cleanup_dead()), and concurrent daemons or
+ * tests never collide. Nothing outside trawl's own instances is ever written:
+ * not the top-level instance, not another tool's instance, and the function
+ * tracer's files (set_ftrace_*) are opened only when function tracing was asked
+ * for, since this class of kernel answers EPERM there.
+ *
+ * Ownership: every *_create() result is freed by the matching *_destroy().
+ * Functions return 0 or a negative errno; a failure that the user must read
+ * (a refused mechanism) also fills an `err` buffer with one line.
+ */
+#ifndef TRAWL_KERNEL_H
+#define TRAWL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TRAWL_KERNEL_ERR_LEN 256
+
+/* ---- tracefs (tracefs.c) ---------------------------------------------- */
+
+/*
+ * trawl_kernel_tracefs_dir - the tracefs mount point: the first tracefs in
+ * /proc/mounts, else tracefs is mounted on /sys/kernel/tracing. The result is
+ * a static string (never freed), or NULL with errno set.
+ */
+const char *trawl_kernel_tracefs_dir(void);
+
+/* Reads a whole small tracefs file (relative to the tracefs dir) into @buf (NUL-terminated). */
+int trawl_kernel_read_file(const char *rel, char *buf, size_t len);
+/* Writes @val to a tracefs file (relative to the tracefs dir), truncating it unless @append. */
+int trawl_kernel_write_file(const char *rel, const char *val, int append);
+
+/*
+ * trawl_kernel_cleanup_dead - removes trawl instances and trawl dynamic
+ * events (uprobes, kprobes) whose owner pid is no longer alive. Touches
+ * nothing else. Returns the number removed, or a negative errno.
+ */
+int trawl_kernel_cleanup_dead(void);
+
+struct trawl_kernel_channel_attr {
+	uint64_t subbuf_size;  /* bytes per sub-buffer (ftrace page) wanted; 0 = kernel default */
+	uint64_t buffer_size;  /* bytes per CPU; 0 = 4 MiB */
+	int overwrite;         /* 1: flight recorder (newest kept), 0: discard */
+};
+
+struct trawl_kernel_instance;
+
+/*
+ * trawl_kernel_instance_create - makes the instance for one session channel:
+ * name trawl-<getpid()>-<session>-<channel> (other characters than
+ * [A-Za-z0-9_.] become '_'), trace_clock mono, tracing off, buffer size and
+ * overwrite from @attr. Fails with -EEXIST if it already exists.
+ * The result is freed (and the instance removed) by trawl_kernel_instance_destroy().
+ */
+int trawl_kernel_instance_create(const char *session, const char *channel,
+				 const struct trawl_kernel_channel_attr *attr,
+				 struct trawl_kernel_instance **out);
+/* Disables everything, removes the instance and its dynamic events, frees @inst. NULL is a no-op. */
+void trawl_kernel_instance_destroy(struct trawl_kernel_instance *inst);
+/* The instance's name (owned by @inst) and its folder relative to the tracefs dir. */
+const char *trawl_kernel_instance_name(const struct trawl_kernel_instance *inst);
+const char *trawl_kernel_instance_path(const struct trawl_kernel_instance *inst);
+
+/* tracing_on of the instance. */
+int trawl_kernel_instance_set_tracing(struct trawl_kernel_instance *inst, int on);
+
+/*
+ * trawl_kernel_instance_enable_event - enables (or disables) every tracepoint
+ * whose name matches @pattern (fnmatch; "sched_*", "sched_switch", or
+ * "system:event"); "*" enables them all, syscalls included, as LTTng's
+ * `enable-event -k --all` does. Returns the number of events changed,
+ * -ENOENT when nothing matches (with @err filled).
+ */
+int trawl_kernel_instance_enable_event(struct trawl_kernel_instance *inst, const char *pattern,
+				       int enable, char *err, size_t errlen);
+
+/*
+ * trawl_kernel_instance_enable_syscall - the entry and exit events of the
+ * syscalls matching @pattern ("*" = all), shown in traces as
+ * syscall_entry_<name> / syscall_exit_<name>.
+ */
+int trawl_kernel_instance_enable_syscall(struct trawl_kernel_instance *inst, const char *pattern,
+					 int enable, char *err, size_t errlen);
+
+/* Sets a filter expression (ftrace syntax) on the events matching @pattern. */
+int trawl_kernel_instance_set_filter(struct trawl_kernel_instance *inst, const char *pattern,
+				     const char *filter, char *err, size_t errlen);
+
+/*
+ * Dynamic probes (probes.c). @name is the event name users see in the trace.
+ * Each creates a dynamic event in group trawl_<pid> and enables it in @inst.
+ *   kprobe:   @target is SYM[+OFF] or 0xADDR; @retprobe adds the return event.
+ *   function: entry and return of @target (kprobe + kretprobe where the kernel
+ *             has kprobes, else BPF fentry/fexit, else the error names both).
+ *   uprobe:   @target is "elf:PATH:SYMBOL"; the probe records the first
+ *             @nargs integer arguments (x86-64 calling convention), as a0..a5.
+ * On failure @err holds one line naming the missing mechanism and why.
+ */
+int trawl_kernel_probe_add(struct trawl_kernel_instance *inst, const char *name,
+			   const char *target, int retprobe, char *err, size_t errlen);
+int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *name,
+			      const char *target, char *err, size_t errlen);
+int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
+			    const char *target, int nargs, char *err, size_t errlen);
+
+/* ---- listing (list.c) --------------------------------------------------- */
+
+/*
+ * trawl_kernel_list_events - writes the names of all tracepoints (one per
+ * line, "name (loglevel: TRACE_EMERG (0)) (type: tracepoint)" as lttng list
+ * prints them is the CLI's business; here: "system:name") to @out.
+ * With @fields, each event is followed by its fields ("    field: type").
+ * With @syscalls, lists syscall names instead (one per line).
+ */
+struct trawl_kernel_list_item {
+	char name[128];     /* event name as it appears in traces (sched_switch, getppid) */
+	char system[64];    /* tracefs system (sched, syscalls) */
+	char *fields;       /* with fields: "name type\n" lines, malloc'd; else NULL */
+};
+/* @items is malloc'd (free items[i].fields and then items); returns the count or -errno. */
+int trawl_kernel_list(int syscalls, int fields, struct trawl_kernel_list_item **items);
+void trawl_kernel_list_free(struct trawl_kernel_list_item *items, int n);
+
+/* ---- consumer (consumer.c) ------------------------------------------- */
+
+/*
+ * trawl_kernel_consumer_main - the kernel consumer process:
+ *   trawl-consumerd --kernel --instance NAME --output DIR [--channel CH]
+ *                   [--ctl-fd N] [--context pid,tid,procname,...]
+ * reads every CPU's raw ring-buffer pages of instance NAME and writes
+ * DIR/metadata, DIR/<CH>_<cpu> and DIR/index/<CH>_<cpu>.idx. Control on
+ * --ctl-fd (a socket; stdin when absent): the byte 'F' makes it drain every
+ * buffer to disk, write the metadata and answer 'K'; 'Q' (or EOF) drains and
+ * exits. Returns the process exit code.
+ */
+int trawl_kernel_consumer_main(int argc, char **argv);
+
+/* ---- sessions (session.c) --------------------------------------------- */
+
+/*
+ * A kernel session: its channels (one instance each) and its consumer
+ * process, which writes @output (the trace's kernel/ folder). Used by the
+ * root session daemon's kernel domain and by trawl-ktrace.
+ *
+ * Lifecycle: create, add_channel*, (enable events on the channels' instances,
+ * add_context*), start (spawns the consumer at the first start, waits until
+ * it has opened every buffer, then turns tracing on), stop (tracing off,
+ * then returns once the consumer wrote everything to disk), destroy.
+ */
+struct trawl_kernel_session;
+
+int trawl_kernel_session_create(const char *name, const char *output, uid_t uid, gid_t gid,
+				struct trawl_kernel_session **out);
+void trawl_kernel_session_destroy(struct trawl_kernel_session *s);
+int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char *channel,
+				     const struct trawl_kernel_channel_attr *attr, char *err,
+				     size_t errlen);
+/* The channel's instance (owned by the session), or NULL. */
+struct trawl_kernel_instance *trawl_kernel_session_instance(struct trawl_kernel_session *s,
+							    const char *channel);
+/* Adds context @ctx ("pid", "tid", "procname", "prio", "ppid", "vpid", "vtid") to @channel's events. */
+int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char *channel,
+				     const char *ctx, char *err, size_t errlen);
+/*
+ * @consumer is the program to run with "--kernel" and the consumer's
+ * options (trawl-consumerd, or trawl-ktrace which dispatches the same way).
+ */
+int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
+			       size_t errlen);
+int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen);
+/* 1 if the consumer is running, 0 if it is not (never started or died). */
+int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
+/* Sum of the channels' dropped/overrun counters (per_cpu stats). */
+uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s);
+
+#endif /* TRAWL_KERNEL_H */

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawl-ktrace: the kernel backend without the daemons, for tests and
+ * benchmarks. It drives a trawl_kernel_session exactly as the root session
+ * daemon's kernel domain does, and is its own consumer program:
+ *
+ *   trawl-ktrace -o DIR [-e EVENT]... [-s SYSCALL]... [-x CTX,...] [-u NAME=elf:PATH:SYM[/NARGS]]
+ *                [-p NAME=SYM[+OFF]] [-f NAME=SYM] [--overwrite] [--buffer-kb N] [--subbuf-kb N]
+ *                [-d SECONDS | -- COMMAND ARGS...]
+ *   trawl-ktrace --list [--fields] | --list-syscalls
+ *   trawl-ktrace --kernel ...        (the consumer: see trawl_kernel_consumer_main)
+ *
+ * Exit code: the command's, or 1 with one error line.
+ */
+#define _GNU_SOURCE
+#include "common/common.h"
+#include "kernel/kernel.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_RULES 64
+
+static int list(int syscalls, int fields)
+{
+	struct trawl_kernel_list_item *items;
+	int n, i;
+
+	n = trawl_kernel_list(syscalls, fields, &items);
+	if (n < 0) {
+		fprintf(stderr, "trawl-ktrace: cannot list kernel events: %s\n", strerror(-n));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		printf("%s\n", items[i].name);
+		if (items[i].fields) {
+			char *l, *save = NULL;
+
+			for (l = strtok_r(items[i].fields, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+				printf("    field: %s\n", l);
+		}
+	}
+	trawl_kernel_list_free(items, n);
+	return 0;
+}
+
+static volatile sig_atomic_t stop_flag;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "syscall", required_argument, NULL, 's' },
+		{ "context", required_argument, NULL, 'x' },
+		{ "uprobe", required_argument, NULL, 'u' },
+		{ "probe", required_argument, NULL, 'p' },
+		{ "function", required_argument, NULL, 'f' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "overwrite", no_argument, NULL, 'O' },
+		{ "buffer-kb", required_argument, NULL, 'B' },
+		{ "subbuf-kb", required_argument, NULL, 'S' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "list-syscalls", no_argument, NULL, 'L' },
+		{ "fields", no_argument, NULL, 'F' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct { char kind; char *arg; } rules[MAX_RULES];
+	struct trawl_kernel_channel_attr attr = { 0, 0, 0 };
+	struct trawl_kernel_session *s;
+	struct trawl_kernel_instance *inst;
+	char err[TRAWL_KERNEL_ERR_LEN] = "", self[4096], out[4096] = "";
+	double duration = -1;
+	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
+	char *ctx = NULL;
+
+	if (argc > 1 && !strcmp(argv[1], "--kernel"))
+		return trawl_kernel_consumer_main(argc, argv);
+	while ((c = getopt_long(argc, argv, "+o:e:s:x:u:p:f:d:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': snprintf(out, sizeof(out), "%s", optarg); break;
+		case 'x': ctx = optarg; break;
+		case 'd': duration = atof(optarg); break;
+		case 'O': attr.overwrite = 1; break;
+		case 'B': attr.buffer_size = strtoull(optarg, NULL, 10) * 1024; break;
+		case 'S': attr.subbuf_size = strtoull(optarg, NULL, 10) * 1024; break;
+		case 'l': do_list = 1; break;
+		case 'L': do_list = 2; break;
+		case 'F': fields = 1; break;
+		case 'e': case 's': case 'u': case 'p': case 'f':
+			if (nrules == MAX_RULES)
+				return 2;
+			rules[nrules].kind = (char)c;
+			rules[nrules++].arg = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: trawl-ktrace -o DIR [-e EVENT] [-s SYSCALL] [-d S | -- CMD]\n");
+			return 2;
+		}
+	}
+	if (do_list)
+		return list(do_list == 2, fields);
+	if (!out[0]) {
+		fprintf(stderr, "trawl-ktrace: -o DIR is required\n");
+		return 2;
+	}
+	if (trawl_self_dir(self, sizeof(self)) < 0)
+		return 1;
+	strncat(self, "/trawl-ktrace", sizeof(self) - strlen(self) - 1);
+	trawl_kernel_cleanup_dead();
+	ret = trawl_kernel_session_create("ktrace", out, getuid(), getgid(), &s);
+	if (ret < 0)
+		return 1;
+	ret = trawl_kernel_session_add_channel(s, "channel0", &attr, err, sizeof(err));
+	if (ret < 0)
+		goto fail;
+	inst = trawl_kernel_session_instance(s, "channel0");
+	for (i = 0; i < nrules; i++) {
+		char *a = rules[i].arg, *eq = strchr(a, '=');
+
+		switch (rules[i].kind) {
+		case 'e':
+			ret = trawl_kernel_instance_enable_event(inst, a, 1, err, sizeof(err));
+			break;
+		case 's':
+			ret = trawl_kernel_instance_enable_syscall(inst, a, 1, err, sizeof(err));
+			break;
+		default: {
+			char name[128];
+			int nargs = 0;
+
+			if (!eq) {
+				snprintf(err, sizeof(err), "probe \"%s\": expected NAME=TARGET", a);
+				ret = -EINVAL;
+				break;
+			}
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+			if (rules[i].kind == 'u') {
+				char *sl = strrchr(eq + 1, '/');
+
+				if (sl && sl[1] >= '0' && sl[1] <= '6' && !sl[2]) {
+					nargs = sl[1] - '0';
+					*sl = '\0';
+				}
+				ret = trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, err, sizeof(err));
+			} else if (rules[i].kind == 'p') {
+				ret = trawl_kernel_probe_add(inst, name, eq + 1, 0, err, sizeof(err));
+			} else {
+				ret = trawl_kernel_function_add(inst, name, eq + 1, err, sizeof(err));
+			}
+		}
+		}
+		if (ret < 0)
+			goto fail;
+	}
+	if (ctx) {
+		char *tok, *save = NULL;
+
+		for (tok = strtok_r(ctx, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			ret = trawl_kernel_session_add_context(s, "channel0", tok, err, sizeof(err));
+			if (ret < 0)
+				goto fail;
+		}
+	}
+	ret = trawl_kernel_session_start(s, self, err, sizeof(err));
+	if (ret < 0)
+		goto fail;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (optind < argc) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "trawl-ktrace: %s: %s\n", argv[optind], strerror(errno));
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	} else if (duration >= 0) {
+		usleep((useconds_t)(duration * 1e6));
+	} else {
+		while (!stop_flag)
+			pause();
+	}
+	ret = trawl_kernel_session_stop(s, err, sizeof(err));
+	if (ret < 0)
+		goto fail;
+	fprintf(stderr, "trawl-ktrace: lost %llu events\n",
+		(unsigned long long)trawl_kernel_session_lost(s));
+	trawl_kernel_session_destroy(s);
+	return rc;
+fail:
+	fprintf(stderr, "trawl-ktrace: %s\n", err[0] ? err : strerror(-ret));
+	trawl_kernel_session_destroy(s);
+	return 1;
+}

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A kernel session: channels (tracefs instances) plus one consumer process.
+ *
+ * The consumer is a separate process (not a thread of the root daemon) so
+ * that the conversion work is accounted to it, it can be niced or pinned,
+ * and a crash in page conversion (untrusted data) cannot take the daemon
+ * down. It talks to us on a socketpair: it sends 'R' once every buffer is
+ * open; we send 'F' (flush) and wait for 'K'; 'Q' makes it drain and exit.
+ */
+#define _GNU_SOURCE
+#include "common/common.h"
+#include "kernel/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SESSION_MAX_CHANNELS 16
+#define CONSUMER_TIMEOUT_MS 30000
+
+struct kchannel {
+	char name[128];
+	char ctx[256];                        /* "pid,tid,..." */
+	struct trawl_kernel_instance *inst;   /* owned */
+};
+
+struct trawl_kernel_session {
+	char name[128];
+	char output[4096];
+	uid_t uid;
+	gid_t gid;
+	struct kchannel ch[SESSION_MAX_CHANNELS];
+	int nch;
+	pid_t consumer;      /* 0: none */
+	int ctl_fd;          /* our end of the socketpair, -1: none */
+};
+
+int trawl_kernel_session_create(const char *name, const char *output, uid_t uid, gid_t gid,
+				struct trawl_kernel_session **out)
+{
+	struct trawl_kernel_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->output, sizeof(s->output), "%s", output);
+	s->uid = uid;
+	s->gid = gid;
+	s->ctl_fd = -1;
+	*out = s;
+	return 0;
+}
+
+int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char *channel,
+				     const struct trawl_kernel_channel_attr *attr, char *err,
+				     size_t errlen)
+{
+	struct kchannel *c;
+	int ret;
+
+	if (!trawl_kernel_tracefs_dir()) {
+		snprintf(err, errlen, "kernel tracing unavailable: tracefs is not mounted and "
+			 "mounting it failed (%s)", strerror(errno));
+		return -ENODEV;
+	}
+	if (s->nch == SESSION_MAX_CHANNELS) {
+		snprintf(err, errlen, "too many kernel channels (at most %d)", SESSION_MAX_CHANNELS);
+		return -E2BIG;
+	}
+	if (s->consumer) {
+		snprintf(err, errlen, "kernel channels cannot be added after the session started");
+		return -EBUSY;
+	}
+	c = &s->ch[s->nch];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", channel);
+	ret = trawl_kernel_instance_create(s->name, channel, attr, &c->inst);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot create the tracefs instance of kernel channel %s: %s",
+			 channel, strerror(-ret));
+		return ret;
+	}
+	s->nch++;
+	return 0;
+}
+
+static struct kchannel *find_channel(struct trawl_kernel_session *s, const char *channel)
+{
+	int i;
+
+	for (i = 0; i < s->nch; i++)
+		if (!strcmp(s->ch[i].name, channel))
+			return &s->ch[i];
+	return NULL;
+}
+
+struct trawl_kernel_instance *trawl_kernel_session_instance(struct trawl_kernel_session *s,
+							    const char *channel)
+{
+	struct kchannel *c = find_channel(s, channel);
+
+	return c ? c->inst : NULL;
+}
+
+int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char *channel,
+				     const char *ctx, char *err, size_t errlen)
+{
+	struct kchannel *c = find_channel(s, channel);
+	size_t n;
+
+	if (!c) {
+		snprintf(err, errlen, "no kernel channel %s", channel);
+		return -ENOENT;
+	}
+	if (trawl_kernel_ctx_parse(ctx) < 0) {
+		snprintf(err, errlen, "kernel context \"%s\" is not supported (pid, tid, procname, "
+			 "prio, ppid, vpid, vtid are)", ctx);
+		return -EOPNOTSUPP;
+	}
+	n = strlen(c->ctx);
+	if (n + strlen(ctx) + 2 > sizeof(c->ctx))
+		return -E2BIG;
+	snprintf(c->ctx + n, sizeof(c->ctx) - n, "%s%s", n ? "," : "", ctx);
+	return 0;
+}
+
+/* Waits for one byte from the consumer; 0 if it is @want. */
+static int consumer_wait(struct trawl_kernel_session *s, char want)
+{
+	struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
+	char c;
+	int ret;
+
+	ret = poll(&p, 1, CONSUMER_TIMEOUT_MS);
+	if (ret == 0)
+		return -ETIMEDOUT;
+	if (ret < 0)
+		return -errno;
+	if (read(s->ctl_fd, &c, 1) != 1)
+		return -EPIPE;
+	return c == want ? 0 : -EPROTO;
+}
+
+static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer)
+{
+	char *argv[8 + 6 * SESSION_MAX_CHANNELS];
+	char uid[32], gid[32];
+	int sv[2], a = 0, i;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	snprintf(uid, sizeof(uid), "%u", (unsigned)s->uid);
+	snprintf(gid, sizeof(gid), "%u", (unsigned)s->gid);
+	argv[a++] = (char *)consumer;
+	argv[a++] = "--kernel";
+	argv[a++] = "--ctl-fd=3";
+	argv[a++] = "--output";
+	argv[a++] = s->output;
+	for (i = 0; i < s->nch; i++) {
+		argv[a++] = "--channel";
+		argv[a++] = s->ch[i].name;
+		argv[a++] = "--instance";
+		argv[a++] = s->ch[i].inst->name;
+		if (s->ch[i].ctx[0]) {
+			argv[a++] = "--context";
+			argv[a++] = s->ch[i].ctx;
+		}
+	}
+	argv[a] = NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		if (dup2(sv[1], 3) < 0)
+			_exit(127);
+		execv(consumer, argv);
+		_exit(127);
+	}
+	close(sv[1]);
+	s->consumer = pid;
+	s->ctl_fd = sv[0];
+	return 0;
+}
+
+static void consumer_reap(struct trawl_kernel_session *s, int kill_it)
+{
+	int status;
+
+	if (!s->consumer)
+		return;
+	if (kill_it)
+		kill(s->consumer, SIGKILL);
+	waitpid(s->consumer, &status, 0);
+	s->consumer = 0;
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
+	s->ctl_fd = -1;
+}
+
+static int set_tracing(struct trawl_kernel_session *s, int on)
+{
+	int i, ret, first = 0;
+
+	for (i = 0; i < s->nch; i++) {
+		ret = trawl_kernel_instance_set_tracing(s->ch[i].inst, on);
+		if (ret < 0 && !first)
+			first = ret;
+	}
+	return first;
+}
+
+int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
+			       size_t errlen)
+{
+	int ret;
+
+	if (!s->nch) {
+		snprintf(err, errlen, "the session has no kernel channel");
+		return -ENOENT;
+	}
+	if (!s->consumer) {
+		ret = consumer_spawn(s, consumer);
+		if (ret < 0) {
+			snprintf(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
+				 strerror(-ret));
+			return ret;
+		}
+		ret = consumer_wait(s, 'R');
+		if (ret < 0) {
+			consumer_reap(s, 1);
+			snprintf(err, errlen, "the kernel consumer (%s) did not start: %s", consumer,
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	ret = set_tracing(s, 1);
+	if (ret < 0)
+		snprintf(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
+	return ret;
+}
+
+int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = set_tracing(s, 0);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
+		return ret;
+	}
+	if (!s->consumer)
+		return 0;
+	if (write(s->ctl_fd, "F", 1) != 1 || (ret = consumer_wait(s, 'K')) < 0) {
+		ret = -EPIPE;
+		snprintf(err, errlen, "the kernel consumer died: the trace may be incomplete");
+		consumer_reap(s, 1);
+		return ret;
+	}
+	return 0;
+}
+
+int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s)
+{
+	int status;
+
+	if (!s->consumer)
+		return 0;
+	return waitpid(s->consumer, &status, WNOHANG) == 0;
+}
+
+uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
+{
+	uint64_t total = 0;
+	int i, cpu;
+
+	for (i = 0; i < s->nch; i++) {
+		for (cpu = 0;; cpu++) {
+			char rel[512], buf[1024], *p;
+
+			snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", s->ch[i].inst->path, cpu);
+			if (trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+				break;
+			p = strstr(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
+			if (p)
+				total += strtoull(strchr(p, ':') + 1, NULL, 10);
+		}
+	}
+	return total;
+}
+
+void trawl_kernel_session_destroy(struct trawl_kernel_session *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	set_tracing(s, 0);
+	if (s->consumer) {
+		int done = 0;
+
+		if (write(s->ctl_fd, "Q", 1) == 1) {
+			struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
+
+			/* The consumer closes its end when it exits. */
+			done = poll(&p, 1, CONSUMER_TIMEOUT_MS) > 0;
+		}
+		consumer_reap(s, !done);
+	}
+	for (i = 0; i < s->nch; i++)
+		trawl_kernel_instance_destroy(s->ch[i].inst);
+	free(s);
+}

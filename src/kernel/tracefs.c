@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefs instances: one per session channel (see kernel.h for the naming and
+ * cleanup rules). We write the few control files ourselves rather than through
+ * libtracefs's instance API because we must be sure which files are opened:
+ * libtracefs helpers may read or reset files we promised not to touch (the
+ * function tracer's files answer EPERM on kernels that refuse the function
+ * tracer, and the top-level instance belongs to the user).
+ */
+#define _GNU_SOURCE
+#include "kernel/kernel.h"
+#include "kernel/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tracefs_dir[256];
+static pthread_once_t tracefs_once = PTHREAD_ONCE_INIT;
+static int tracefs_err;
+
+static void tracefs_find(void)
+{
+	FILE *f = fopen("/proc/mounts", "re");
+	char dev[256], dir[256], type[64];
+
+	if (f) {
+		while (fscanf(f, "%255s %255s %63s %*s %*d %*d", dev, dir, type) == 3) {
+			if (!strcmp(type, "tracefs")) {
+				snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir);
+				break;
+			}
+		}
+		fclose(f);
+	}
+	if (tracefs_dir[0])
+		return;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0) {
+		tracefs_err = errno;
+		return;
+	}
+	snprintf(tracefs_dir, sizeof(tracefs_dir), "/sys/kernel/tracing");
+}
+
+const char *trawl_kernel_tracefs_dir(void)
+{
+	pthread_once(&tracefs_once, tracefs_find);
+	if (!tracefs_dir[0]) {
+		errno = tracefs_err ? tracefs_err : ENOENT;
+		return NULL;
+	}
+	return tracefs_dir;
+}
+
+int trawl_kernel_path(char *buf, size_t len, const char *rel)
+{
+	const char *dir = trawl_kernel_tracefs_dir();
+	int n;
+
+	if (!dir)
+		return -errno;
+	n = snprintf(buf, len, "%s/%s", dir, rel);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int trawl_kernel_read_file(const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	size_t got = 0;
+	int fd, ret;
+
+	ret = trawl_kernel_path(path, sizeof(path), rel);
+	if (ret < 0)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			close(fd);
+			return ret;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	return (int)got;
+}
+
+int trawl_kernel_write_file(const char *rel, const char *val, int append)
+{
+	char path[512];
+	size_t len = strlen(val);
+	int fd, ret;
+	ssize_t n;
+
+	ret = trawl_kernel_path(path, sizeof(path), rel);
+	if (ret < 0)
+		return ret;
+	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	ret = n < 0 ? -errno : ((size_t)n == len ? 0 : -EIO);
+	close(fd);
+	return ret;
+}
+
+/* Parses "trawl-<pid>-..." (instances) or "trawl_<pid>" (probe groups); 0 if not ours. */
+pid_t trawl_kernel_owner_pid(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, "trawl", 5) || (name[5] != '-' && name[5] != '_'))
+		return 0;
+	pid = strtol(name + 6, &end, 10);
+	if (end == name + 6 || pid <= 0 || (*end != '-' && *end != '_' && *end != '\0' && *end != '/'))
+		return 0;
+	return (pid_t)pid;
+}
+
+int trawl_kernel_pid_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+static int remove_dead_instances(void)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+	int removed = 0, ret;
+
+	ret = trawl_kernel_path(path, sizeof(path), "instances");
+	if (ret < 0)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		pid_t pid = trawl_kernel_owner_pid(de->d_name);
+		char rel[512];
+
+		if (pid <= 0 || trawl_kernel_pid_alive(pid))
+			continue;
+		snprintf(rel, sizeof(rel), "instances/%s/tracing_on", de->d_name);
+		trawl_kernel_write_file(rel, "0", 0);
+		snprintf(rel, sizeof(rel), "instances/%s/events/enable", de->d_name);
+		trawl_kernel_write_file(rel, "0", 0);
+		snprintf(rel, sizeof(rel), "instances/%s", de->d_name);
+		if (trawl_kernel_path(path, sizeof(path), rel) == 0 && rmdir(path) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+/* Removes the dynamic events of group trawl_<pid> from @file (uprobe_events, kprobe_events). */
+int trawl_kernel_dynevents_remove(const char *file, pid_t only_pid)
+{
+	char buf[65536], *line, *save = NULL;
+	int removed = 0, ret;
+
+	ret = trawl_kernel_read_file(file, buf, sizeof(buf));
+	if (ret < 0)
+		return ret == -ENOENT ? 0 : ret;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* "p:trawl_123/name /path:0x..." */
+		char *ev = strchr(line, ':'), *sp, cmd[256];
+		pid_t pid;
+
+		if (!ev)
+			continue;
+		ev++;
+		sp = strchr(ev, ' ');
+		if (sp)
+			*sp = '\0';
+		pid = trawl_kernel_owner_pid(ev);
+		if (pid <= 0)
+			continue;
+		if (only_pid ? pid != only_pid : trawl_kernel_pid_alive(pid))
+			continue;
+		snprintf(cmd, sizeof(cmd), "-:%s\n", ev);
+		if (trawl_kernel_write_file(file, cmd, 1) == 0)
+			removed++;
+	}
+	return removed;
+}
+
+int trawl_kernel_cleanup_dead(void)
+{
+	int a, b, c;
+
+	a = remove_dead_instances();
+	if (a < 0)
+		return a;
+	b = trawl_kernel_dynevents_remove("uprobe_events", 0);
+	c = trawl_kernel_dynevents_remove("kprobe_events", 0);
+	return a + (b > 0 ? b : 0) + (c > 0 ? c : 0);
+}
+
+static void sanitize(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len; i++) {
+		char c = src[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '_' || c == '.';
+		dst[i] = ok ? c : '_';
+	}
+	dst[i] = '\0';
+}
+
+int trawl_kernel_instance_write(struct trawl_kernel_instance *inst, const char *file,
+				const char *val)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "%s/%s", inst->path, file);
+	return trawl_kernel_write_file(rel, val, 0);
+}
+
+int trawl_kernel_instance_create(const char *session, const char *channel,
+				 const struct trawl_kernel_channel_attr *attr,
+				 struct trawl_kernel_instance **out)
+{
+	struct trawl_kernel_instance *inst;
+	char s[64], c[64], path[512], val[32];
+	uint64_t size;
+	int ret;
+
+	inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return -ENOMEM;
+	sanitize(s, sizeof(s), session ? session : "s");
+	sanitize(c, sizeof(c), channel ? channel : "channel0");
+	snprintf(inst->name, sizeof(inst->name), "trawl-%d-%s-%s", (int)getpid(), s, c);
+	snprintf(inst->path, sizeof(inst->path), "instances/%s", inst->name);
+	ret = trawl_kernel_path(path, sizeof(path), inst->path);
+	if (ret < 0)
+		goto err_free;
+	if (mkdir(path, 0700) < 0) {
+		ret = -errno;
+		goto err_free;
+	}
+	inst->created = 1;
+	/* A new instance starts with tracing on: stop it before anything is enabled. */
+	ret = trawl_kernel_instance_write(inst, "tracing_on", "0");
+	if (ret < 0)
+		goto err_rmdir;
+	ret = trawl_kernel_instance_write(inst, "trace_clock", "mono");
+	if (ret < 0)
+		goto err_rmdir;
+	ret = trawl_kernel_instance_write(inst, "options/overwrite", attr && attr->overwrite ? "1" : "0");
+	if (ret < 0)
+		goto err_rmdir;
+	inst->overwrite = attr && attr->overwrite;
+	if (attr && attr->subbuf_size >= 4096) {
+		/* Older kernels lack buffer_subbuf_size_kb: keep their 4 KiB pages. */
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)(attr->subbuf_size / 1024));
+		trawl_kernel_instance_write(inst, "buffer_subbuf_size_kb", val);
+	}
+	size = attr && attr->buffer_size ? attr->buffer_size : 4u << 20;
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)(size / 1024));
+	ret = trawl_kernel_instance_write(inst, "buffer_size_kb", val);
+	if (ret < 0)
+		goto err_rmdir;
+	*out = inst;
+	return 0;
+
+err_rmdir:
+	rmdir(path);
+err_free:
+	free(inst);
+	return ret;
+}
+
+const char *trawl_kernel_instance_name(const struct trawl_kernel_instance *inst)
+{
+	return inst->name;
+}
+
+const char *trawl_kernel_instance_path(const struct trawl_kernel_instance *inst)
+{
+	return inst->path;
+}
+
+int trawl_kernel_instance_set_tracing(struct trawl_kernel_instance *inst, int on)
+{
+	return trawl_kernel_instance_write(inst, "tracing_on", on ? "1" : "0");
+}
+
+void trawl_kernel_instance_destroy(struct trawl_kernel_instance *inst)
+{
+	char path[512];
+
+	if (!inst)
+		return;
+	if (inst->created) {
+		trawl_kernel_instance_write(inst, "tracing_on", "0");
+		trawl_kernel_instance_write(inst, "events/enable", "0");
+		if (trawl_kernel_path(path, sizeof(path), inst->path) == 0)
+			rmdir(path);
+	}
+	/* Our dynamic events are shared by the daemon's instances: remove only this one's. */
+	trawl_kernel_probes_release(inst);
+	free(inst);
+}
+
+/* Calls @fn(system, event) for every tracepoint of the instance. Stops on a non-zero return. */
+int trawl_kernel_foreach_event(const char *events_rel,
+			       int (*fn)(const char *sys, const char *ev, void *arg), void *arg)
+{
+	char path[512];
+	struct dirent *sd;
+	DIR *d;
+	int ret = 0;
+
+	ret = trawl_kernel_path(path, sizeof(path), events_rel);
+	if (ret < 0)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!ret && (sd = readdir(d))) {
+		char sub[768];
+		struct dirent *ed;
+		DIR *e;
+
+		if (sd->d_name[0] == '.' || (sd->d_type != DT_DIR && sd->d_type != DT_UNKNOWN))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, sd->d_name);
+		e = opendir(sub);
+		if (!e)
+			continue;
+		while (!ret && (ed = readdir(e))) {
+			if (ed->d_name[0] == '.' || (ed->d_type != DT_DIR && ed->d_type != DT_UNKNOWN))
+				continue;
+			if (ed->d_type == DT_UNKNOWN) {
+				struct stat st;
+
+				if (fstatat(dirfd(e), ed->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+					continue;
+			}
+			ret = fn(sd->d_name, ed->d_name, arg);
+		}
+		closedir(e);
+	}
+	closedir(d);
+	return ret;
+}
+
+struct enable_ctx {
+	struct trawl_kernel_instance *inst;
+	const char *pattern;
+	const char *value;    /* "1", "0", or a filter */
+	const char *file;     /* "enable" or "filter" */
+	int syscalls;         /* match syscall names */
+	int count;
+	int error;
+};
+
+static int enable_one(const char *sys, const char *ev, void *arg)
+{
+	struct enable_ctx *c = arg;
+	char full[256], rel[768];
+	int ret;
+
+	if (c->syscalls) {
+		const char *name;
+
+		if (strcmp(sys, "syscalls"))
+			return 0;
+		if (!strncmp(ev, "sys_enter_", 10))
+			name = ev + 10;
+		else if (!strncmp(ev, "sys_exit_", 9))
+			name = ev + 9;
+		else
+			return 0;
+		if (fnmatch(c->pattern, name, 0))
+			return 0;
+	} else {
+		char lttng_name[256];
+
+		snprintf(full, sizeof(full), "%s:%s", sys, ev);
+		trawl_kernel_event_ctf_name(sys, ev, lttng_name, sizeof(lttng_name));
+		if (fnmatch(c->pattern, ev, 0) && fnmatch(c->pattern, full, 0) &&
+		    fnmatch(c->pattern, lttng_name, 0))
+			return 0;
+		/* ftrace's own "events" describe tracer entries and cannot be enabled. */
+		if (!strcmp(sys, "ftrace"))
+			return 0;
+	}
+	snprintf(rel, sizeof(rel), "%s/events/%s/%s/%s", c->inst->path, sys, ev, c->file);
+	ret = trawl_kernel_write_file(rel, c->value, 0);
+	if (ret < 0) {
+		if (!c->error)
+			c->error = ret;
+		return 0;
+	}
+	c->count++;
+	return 0;
+}
+
+static int enable_common(struct trawl_kernel_instance *inst, const char *pattern, const char *file,
+			 const char *value, int syscalls, char *err, size_t errlen)
+{
+	struct enable_ctx c = { inst, pattern, value, file, syscalls, 0, 0 };
+	char rel[512];
+	int ret;
+
+	if (!syscalls && !strcmp(pattern, "*") && !strcmp(file, "enable")) {
+		/* One write enables every event, syscalls included (LTTng's -k --all). */
+		snprintf(rel, sizeof(rel), "%s/events", inst->path);
+		ret = trawl_kernel_instance_write(inst, "events/enable", value);
+		if (ret < 0)
+			snprintf(err, errlen, "cannot enable all kernel events: %s", strerror(-ret));
+		return ret < 0 ? ret : 1;
+	}
+	snprintf(rel, sizeof(rel), "%s/events", inst->path);
+	ret = trawl_kernel_foreach_event(rel, enable_one, &c);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot list kernel events: %s", strerror(-ret));
+		return ret;
+	}
+	if (c.count == 0) {
+		if (c.error) {
+			snprintf(err, errlen, "kernel event %s%s: %s", syscalls ? "syscall " : "", pattern,
+				 strerror(-c.error));
+			return c.error;
+		}
+		snprintf(err, errlen, "no kernel %s matches \"%s\"", syscalls ? "syscall" : "event",
+			 pattern);
+		return -ENOENT;
+	}
+	return c.count;
+}
+
+int trawl_kernel_instance_enable_event(struct trawl_kernel_instance *inst, const char *pattern,
+				       int enable, char *err, size_t errlen)
+{
+	return enable_common(inst, pattern, "enable", enable ? "1" : "0", 0, err, errlen);
+}
+
+int trawl_kernel_instance_enable_syscall(struct trawl_kernel_instance *inst, const char *pattern,
+					 int enable, char *err, size_t errlen)
+{
+	return enable_common(inst, pattern ? pattern : "*", "enable", enable ? "1" : "0", 1, err,
+			     errlen);
+}
+
+int trawl_kernel_instance_set_filter(struct trawl_kernel_instance *inst, const char *pattern,
+				     const char *filter, char *err, size_t errlen)
+{
+	return enable_common(inst, pattern, "filter", filter, 0, err, errlen);
+}
