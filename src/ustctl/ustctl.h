@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ustctl.h - what the daemons use to talk to traced applications and to
+ * operate their ring buffers (trawl's liblttng-ust-ctl).
+ *
+ * The session daemon and the consumer never touch the app protocol or the
+ * ring buffer internals; they call this. Two halves:
+ *
+ * App side (session daemon)
+ *   A traced app (libtrawl-ust) connects to "apps.sock" in its user's runtime
+ *   folder and in root's (trawl_runtime_dir()). The daemon accept()s and hands
+ *   the fd to trawl_ustctl_app_accept(), which reads the registration (pid,
+ *   uid, procname, ...) and every event description the app offers. The daemon
+ *   then sends channels (ring buffer fds), enables events with the ids it
+ *   assigned, starts and stops sessions, and asks for flushes:
+ *
+ *     accept(apps.sock) ─▶ trawl_ustctl_app_accept ─▶ app_send_channel*
+ *        ─▶ app_enable_event* ─▶ app_start ─▶ app_stop ─▶ app_flush
+ *        ─▶ trawl_ustctl_app_destroy (closes the fd)
+ *
+ *   An app is gone when its fd polls POLLHUP/POLLERR/POLLIN-with-EOF, or when
+ *   any call returns -EPIPE / -ECONNRESET / -ETIMEDOUT. Every message from an
+ *   app is untrusted and checked; each blocking call waits at most
+ *   TRAWL_USTCTL_TIMEOUT_MS for the app and then fails with -ETIMEDOUT.
+ *
+ *   Event ids: the daemon owns them (per channel, as in the metadata). The app
+ *   writes the id it was given in the event header (compact header when the
+ *   id is <= 30, extended otherwise, see src/ctf/layout.h).
+ *
+ *   Events registered by the app after it connected (a provider dlopen()ed
+ *   later) are not sent on this connection: the app closes it and registers
+ *   again, so the daemon sees the app go and come back with every event.
+ *
+ * Buffer side (session daemon creates, consumer maps)
+ *   A channel is one ring buffer ("stream") per possible CPU, each a sealed
+ *   memfd: a control page (positions, per-sub-buffer commit counts, counters)
+ *   then num_subbuf sub-buffers of subbuf_size bytes. A sub-buffer is a CTF
+ *   packet (src/ctf/layout.h): the consumer writes its packet header and
+ *   context from the control page when it takes the packet, so a packet on
+ *   disk is exactly the sub-buffer's bytes.
+ *   Per-user buffers: the daemon creates the channel once and sends the same
+ *   fds to every app of the user; per-process buffers: one channel per app.
+ *
+ *   The consumer learns that data is ready by polling: every call here is
+ *   non-blocking, and the consumer calls trawl_ustctl_stream_get_packet() on
+ *   each stream on a timer (the channel's read timer; 1 ms is a good default:
+ *   the default channel holds 2 MiB per CPU, ~4 ms at 20 M events/s/CPU). No
+ *   syscall is ever made by the traced app to wake the consumer. The switch
+ *   timer is the consumer's too: trawl_ustctl_stream_flush() closes the current
+ *   partial packet from the consumer side, without the app's help.
+ *
+ *   Everything read from the shared memory is untrusted (a buggy or hostile
+ *   app may scribble on it): sizes come from the consumer's own attributes,
+ *   and every offset read from the control page is checked.
+ *
+ * Ownership is noted on each function. Threading: an app handle or a stream is
+ * used by one thread at a time; different ones may be used concurrently.
+ */
+#ifndef TRAWL_USTCTL_H
+#define TRAWL_USTCTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TRAWL_USTCTL_TIMEOUT_MS 3000 /* longest wait for an app's reply */
+#define TRAWL_USTCTL_NAME_MAX 256    /* bytes, NUL included: "provider:event" */
+#define TRAWL_USTCTL_FIELD_NAME_MAX 64
+#define TRAWL_USTCTL_PROCNAME_MAX 17 /* 16 + NUL, as the kernel's comm */
+#define TRAWL_USTCTL_MAX_STREAMS 253 /* fds in one SCM_RIGHTS message */
+
+/* ------------------------------------------------------------------ */
+/* Event descriptions, as the app registered them.                    */
+/* ------------------------------------------------------------------ */
+
+enum trawl_ustctl_field_type {
+	TRAWL_USTCTL_FIELD_INTEGER = 1, /* size_bits, is_signed, base, byte_order */
+	TRAWL_USTCTL_FIELD_FLOAT = 2,   /* size_bits: 32 or 64 (IEEE 754) */
+	TRAWL_USTCTL_FIELD_STRING = 3,  /* NUL-terminated UTF-8 */
+	TRAWL_USTCTL_FIELD_ARRAY = 4,   /* length elements; element = the integer attrs */
+	TRAWL_USTCTL_FIELD_SEQUENCE = 5, /* length in field @length_name (the field just
+					    before, "_<name>_length"); element = integer attrs */
+	TRAWL_USTCTL_FIELD_ENUM = 6,    /* container = the integer attrs; enum_* */
+};
+
+enum trawl_ustctl_byte_order {
+	TRAWL_USTCTL_BYTE_ORDER_NATIVE = 0,
+	TRAWL_USTCTL_BYTE_ORDER_BE = 1, /* ctf_integer_network */
+};
+
+/* One mapping of an enum: [start, end] inclusive. For an unsigned container
+ * the values are the uint64_t bit patterns. */
+struct trawl_ustctl_enum_entry {
+	int64_t start;
+	int64_t end;
+	char label[TRAWL_USTCTL_FIELD_NAME_MAX];
+};
+
+struct trawl_ustctl_field {
+	char name[TRAWL_USTCTL_FIELD_NAME_MAX];
+	enum trawl_ustctl_field_type type;
+	/* Integer, enum container, or array/sequence element: */
+	uint32_t size_bits;  /* 8, 16, 32, 64 (float: 32, 64) */
+	uint32_t is_signed;  /* 0/1 */
+	uint32_t base;       /* 10 or 16 (ctf_integer_hex), 8, 2 */
+	enum trawl_ustctl_byte_order byte_order;
+	uint32_t is_text;    /* array/sequence of char meant as text (ctf_*_text):
+				CTF "encoding = UTF8" on the element */
+	/* Array: */
+	uint32_t length;     /* elements */
+	/* Sequence: */
+	char length_name[TRAWL_USTCTL_FIELD_NAME_MAX]; /* the length field's name */
+	/* Enum (owned by the app handle): */
+	char enum_name[TRAWL_USTCTL_FIELD_NAME_MAX];   /* "provider_enumname" */
+	const struct trawl_ustctl_enum_entry *enum_entries;
+	uint32_t nr_enum_entries;
+};
+
+struct trawl_ustctl_event {
+	char name[TRAWL_USTCTL_NAME_MAX]; /* "provider:event" */
+	int32_t loglevel;                 /* LTTng's 0 (TRACE_EMERG) .. 14 (TRACE_DEBUG);
+					     13 (TRACE_DEBUG_LINE) when not set */
+	uint32_t nr_fields;
+	const struct trawl_ustctl_field *fields; /* in payload order; owned by the app handle */
+};
+
+/* ------------------------------------------------------------------ */
+/* App side.                                                          */
+/* ------------------------------------------------------------------ */
+
+struct trawl_ustctl_app_info {
+	pid_t pid;
+	pid_t ppid;
+	uid_t uid;  /* as the app claims; the daemon checks SO_PEERCRED itself */
+	gid_t gid;
+	uint32_t bits_per_long; /* 32 or 64: the trace goes to ust/uid/<uid>/<bits>-bit */
+	uint32_t abi_major;
+	uint32_t abi_minor;
+	char procname[TRAWL_USTCTL_PROCNAME_MAX];
+};
+
+struct trawl_ustctl_app; /* one connected app; opaque */
+
+/**
+ * trawl_ustctl_app_accept - read a new app's registration
+ * @fd: a connected socket from accept() on apps.sock; ownership passes to the
+ *      app handle on success (closed by trawl_ustctl_app_destroy()); on
+ *      failure the caller still owns it.
+ * @app: receives the handle; free it with trawl_ustctl_app_destroy().
+ *
+ * Blocks up to TRAWL_USTCTL_TIMEOUT_MS for the registration and the event
+ * descriptions. Returns 0, -EPROTO on a malformed or wrong-version message,
+ * -ETIMEDOUT, -ECONNRESET, or -ENOMEM.
+ */
+int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **app);
+
+/* Releases the app handle and closes its socket; the app sees its daemon go
+ * (it then keeps running and tries to register again). NULL is a no-op. */
+void trawl_ustctl_app_destroy(struct trawl_ustctl_app *app);
+
+/* The registration. Valid until trawl_ustctl_app_destroy(). */
+const struct trawl_ustctl_app_info *trawl_ustctl_app_info(const struct trawl_ustctl_app *app);
+
+/* The app's socket, for poll() (POLLHUP/POLLERR or a readable EOF: gone).
+ * Still owned by the app handle. */
+int trawl_ustctl_app_fd(const struct trawl_ustctl_app *app);
+
+/* Events the app offers, indexed 0 .. count-1 (the "event index" below).
+ * Valid until trawl_ustctl_app_destroy(). */
+uint32_t trawl_ustctl_app_event_count(const struct trawl_ustctl_app *app);
+const struct trawl_ustctl_event *trawl_ustctl_app_event(const struct trawl_ustctl_app *app,
+							uint32_t index);
+
+struct trawl_ustctl_channel; /* below */
+
+/**
+ * trawl_ustctl_app_send_channel - give the app a channel's ring buffers
+ * @app: the app
+ * @chan: the channel (per-user: the same one for every app of the user)
+ * @session_handle: the daemon's id for the session (start/stop name it)
+ * @chan_handle: the daemon's id for the channel in this app (unique per app)
+ *
+ * Sends the stream fds with SCM_RIGHTS (the app maps them and closes its
+ * copies) and waits for the app's reply. Returns 0, -EEXIST if the handle is
+ * taken, -ENOMEM / -EINVAL from the app, or a socket error.
+ */
+int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				  uint32_t session_handle, uint32_t chan_handle);
+
+/**
+ * trawl_ustctl_app_enable_event - make an event record into a channel
+ * @event_index: index in the app's event list (trawl_ustctl_app_event())
+ * @event_id: the id the daemon assigned to the event in this channel (its
+ *            metadata's "id"); any uint32_t
+ *
+ * The event records only while the channel's session is started. Enabling an
+ * event already enabled in the channel updates its id. An event may be enabled
+ * in up to 8 channels at once (-ENOSPC beyond).
+ */
+int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
+				  uint32_t event_id);
+int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index);
+
+/* Start / stop recording into every channel sent with @session_handle.
+ * When stop returns, the app's threads no longer start new events in those
+ * channels (an event already being written may still commit for a few µs:
+ * the consumer's final flush waits for it). */
+int trawl_ustctl_app_start(struct trawl_ustctl_app *app, uint32_t session_handle);
+int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle);
+
+/* Asks the app to close the current partial packet of each of its streams of
+ * the channel (the consumer can also do it alone: trawl_ustctl_stream_flush()). */
+int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
+
+/* The app stops using the channel and unmaps it (after stop + flush). */
+int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan_handle);
+
+/* ------------------------------------------------------------------ */
+/* Buffer side: creation (session daemon).                            */
+/* ------------------------------------------------------------------ */
+
+struct trawl_ustctl_channel_attr {
+	uint64_t subbuf_size;  /* bytes, power of two, >= 4096 */
+	uint32_t num_subbuf;   /* power of two, >= 2 */
+	uint32_t overwrite;    /* 0: discard (default), 1: overwrite */
+	uint32_t nr_streams;   /* usually trawl_ustctl_possible_cpus(); <= TRAWL_USTCTL_MAX_STREAMS */
+	uint32_t stream_id;    /* the CTF stream class id of this channel in the metadata */
+	uint8_t uuid[16];      /* the trace's uuid (written in every packet header) */
+};
+
+/* Number of possible CPUs (the default nr_streams), >= 1. */
+uint32_t trawl_ustctl_possible_cpus(void);
+
+/**
+ * trawl_ustctl_channel_create - allocate a channel's buffers
+ * @attr: copied
+ * @chan: receives the channel; free it with trawl_ustctl_channel_destroy()
+ *
+ * Creates nr_streams sealed memfds (size fixed: an app can neither shrink nor
+ * grow them). Returns 0, -EINVAL for bad sizes, -ENOMEM, or -errno.
+ */
+int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr,
+				struct trawl_ustctl_channel **chan);
+
+/* Closes the channel's fds (mappings already made elsewhere stay valid). */
+void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan);
+
+const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct trawl_ustctl_channel *chan);
+
+/* The memfd of stream @cpu, still owned by the channel (dup() it to keep it,
+ * e.g. to pass it to the consumer with trawl_ustctl_send_fds()). -EINVAL if
+ * out of range. */
+int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint32_t cpu);
+
+/* Helpers to pass fds over a Unix socket (daemon -> consumer): sends @len
+ * bytes of @data with @nr_fds fds (<= TRAWL_USTCTL_MAX_STREAMS); the caller
+ * keeps its fds. recv_fds receives up to @max_fds fds into @fds (the caller
+ * owns and closes them), returns the byte count (0 on EOF) and sets *nr_fds.
+ * Both return -errno on error; recv_fds closes extra fds and fails -EPROTO
+ * on a truncated message. */
+ssize_t trawl_ustctl_send_fds(int sock, const void *data, size_t len, const int *fds, uint32_t nr_fds);
+ssize_t trawl_ustctl_recv_fds(int sock, void *data, size_t len, int *fds, uint32_t max_fds,
+			      uint32_t *nr_fds);
+
+/* ------------------------------------------------------------------ */
+/* Buffer side: reading (consumer).                                   */
+/* ------------------------------------------------------------------ */
+
+struct trawl_ustctl_stream; /* the consumer's mapping of one stream */
+
+/**
+ * trawl_ustctl_stream_map - map one stream in the consumer
+ * @fd: the stream's memfd; ownership passes to the stream on success
+ * @attr: the channel's attributes, as the daemon created it (trusted: the
+ *        size is checked against the fd, never read from the shared memory)
+ * @cpu: the stream's cpu (packet context's cpu_id)
+ * @stream_instance_id: written in every packet header (unique per stream
+ *        file in the trace)
+ * @stream: receives the stream; free with trawl_ustctl_stream_unmap()
+ */
+int trawl_ustctl_stream_map(int fd, const struct trawl_ustctl_channel_attr *attr, uint32_t cpu,
+			    uint64_t stream_instance_id, struct trawl_ustctl_stream **stream);
+void trawl_ustctl_stream_unmap(struct trawl_ustctl_stream *stream);
+
+/* A finished packet, ready to be appended to the stream file as is. */
+struct trawl_ustctl_packet {
+	const void *data;          /* packet_size bytes; header and context filled in */
+	uint64_t packet_size;      /* bytes (the sub-buffer size) */
+	uint64_t content_size;     /* bytes: header + context + events */
+	uint64_t timestamp_begin;  /* ns, CLOCK_MONOTONIC */
+	uint64_t timestamp_end;
+	uint64_t events_discarded; /* running count, as in the packet context */
+	uint64_t packet_seq_num;
+};
+
+/**
+ * trawl_ustctl_stream_get_packet - take the next finished packet, if any
+ *
+ * Non-blocking. Returns 0 with @pkt filled (valid until the matching
+ * trawl_ustctl_stream_put_packet(), which must be called before the next
+ * get), -EAGAIN when no packet is ready, or -EPROTO when the shared memory
+ * was corrupted (the packet is skipped and counted; call again).
+ * In overwrite mode the packet is a private copy checked not to have been
+ * overwritten while copied; packets lost to overwriting show as gaps in
+ * packet_seq_num.
+ */
+int trawl_ustctl_stream_get_packet(struct trawl_ustctl_stream *stream, struct trawl_ustctl_packet *pkt);
+
+/* Gives the packet back to the producer. */
+int trawl_ustctl_stream_put_packet(struct trawl_ustctl_stream *stream);
+
+/**
+ * trawl_ustctl_stream_flush - close the current partial packet now
+ * @final: 1 at the end of tracing (stop): also waits (up to ~10 ms) for
+ *         events still being written, and produces an empty packet if the
+ *         stream holds none, so the last events_discarded count is on disk.
+ *
+ * Call from the switch timer (final = 0) and on stop (final = 1), then
+ * drain with get/put. Returns 0, or -EAGAIN when the buffer is full (drain
+ * first, then flush again).
+ */
+int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *stream, int final);
+
+struct trawl_ustctl_stream_counters {
+	uint64_t events_discarded;  /* buffer full (discard mode) + larger than a sub-buffer */
+	uint64_t packets_read;      /* packets taken by this consumer */
+	uint64_t packets_corrupt;   /* skipped by get_packet with -EPROTO */
+	uint64_t bytes_produced;    /* bytes reserved by producers (modulo 2^36) */
+};
+
+int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *stream,
+				 struct trawl_ustctl_stream_counters *counters);
+
+#endif /* TRAWL_USTCTL_H */
