@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libtrawl-reader internals: the in-memory model of a CTF 1.8 trace class
+ * (what the TSDL metadata describes) and of the stream files being decoded.
+ *
+ * The metadata parser (tsdl.c) builds a tree of field classes per scope
+ * (packet header, packet context, event header, event contexts, payload).
+ * Named types are deep-copied at each use, so every node of the tree has
+ * exactly one position in exactly one scope. After parsing, resolve.c binds
+ * every sequence length and variant tag to the integer node it names and
+ * gives that node a "slot": while decoding, the last value read by the node
+ * is stored in slots[slot], so a sequence or variant finds its length or tag
+ * with one array load instead of a path walk. resolve.c also decides which
+ * fields babeltrace2 would show (fc->shown), with the same rules.
+ *
+ * decode.c walks those trees over mmap'd stream files, one bit cursor per
+ * stream; reader.c finds traces, opens streams and merges them by time.
+ * Everything read from files is untrusted: every read is bounds-checked
+ * against the current packet's content end, and every error names the file
+ * and the byte offset.
+ */
+#ifndef TRAWL_READER_INTERNAL_H
+#define TRAWL_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/common.h"
+
+#define RD_ERR_MAX 512
+
+/* An error message buffer: "FILE: offset N: problem" (first error wins). */
+struct rd_err {
+	char msg[RD_ERR_MAX];
+	int set;
+};
+
+void rd_err_set(struct rd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum fc_kind {
+	FC_INT,		/* integer or enum (is_enum) */
+	FC_FLOAT,
+	FC_STRING,
+	FC_STRUCT,
+	FC_VARIANT,
+	FC_ARRAY,
+	FC_SEQ,
+};
+
+enum fc_meaning {
+	M_NONE,
+	M_TS_BEGIN,
+	M_TS_END,
+	M_CONTENT_SIZE,
+	M_PACKET_SIZE,
+	M_DISCARDED,
+	M_SEQ_NUM,
+	M_EVENT_ID,
+	M_MAGIC,
+	M_STREAM_ID,
+	M_STREAM_INSTANCE_ID,
+	M_UUID,
+};
+
+struct clock_class;
+
+struct enum_range {
+	int64_t lo, hi;		/* compared as unsigned when the enum is */
+	uint32_t label;		/* index into labels */
+};
+
+struct fc;
+
+struct member {
+	char *name;
+	struct fc *fc;
+};
+
+/* A variant's choice table: tag ranges -> option index. */
+struct var_choice {
+	int64_t lo, hi;
+	uint32_t option;
+};
+
+struct fc {
+	enum fc_kind kind;
+	uint32_t align;		/* in bits */
+	bool shown;		/* printed by the text output (in babeltrace2's IR) */
+	bool is_target;		/* a sequence length or variant tag reads it */
+	int32_t slot;		/* -1, or where its last value is stored */
+	enum fc_meaning meaning;
+
+	/* FC_INT */
+	uint32_t size;		/* in bits, 1..64 */
+	bool is_signed;
+	bool big_endian;
+	bool is_enum;
+	uint8_t base;		/* 2, 8, 10, 16 */
+	uint8_t encoding;	/* 0 none, 1 UTF8/ASCII */
+	struct clock_class *map;
+	char **labels;		/* enum labels, in order of first appearance */
+	uint32_t nlabels;
+	struct enum_range *ranges;
+	uint32_t nranges;
+
+	/* FC_FLOAT */
+	uint32_t exp_dig, mant_dig;
+
+	/* FC_STRUCT, FC_VARIANT */
+	struct member *members;
+	uint32_t nmembers;
+
+	/* FC_VARIANT tag, FC_SEQ length */
+	char *ref_path;
+	struct fc *ref;		/* resolved target (not owned) */
+	struct var_choice *choices;
+	uint32_t nchoices;
+
+	/* FC_ARRAY, FC_SEQ */
+	struct fc *elem;
+	uint64_t length;	/* FC_ARRAY */
+	bool is_text;
+};
+
+struct clock_class {
+	char *name;
+	char *description;
+	uint64_t freq;
+	uint64_t precision;
+	int64_t offset_s;
+	int64_t offset;		/* cycles */
+	bool absolute;
+	bool has_uuid;
+	uint8_t uuid[16];
+	/* derived */
+	int64_t base_offset_ns;
+};
+
+struct event_class {
+	char *name;
+	uint64_t id;
+	int64_t loglevel;
+	bool has_loglevel;
+	char *emf_uri;
+	struct fc *context;	/* may be NULL */
+	struct fc *payload;	/* may be NULL */
+	struct stream_class *sc;
+};
+
+struct stream_class {
+	uint64_t id;
+	struct fc *packet_context;
+	struct fc *event_header;
+	struct fc *event_context;
+	struct event_class **events;
+	uint32_t nevents;
+	/* small direct table for ids below 256, else linear search */
+	struct event_class *by_id[256];
+	struct clock_class *clock;	/* default clock, or NULL */
+};
+
+enum env_type { ENV_STR, ENV_INT };
+
+struct env_entry {
+	char *name;
+	enum env_type type;
+	char *str;
+	int64_t i;
+};
+
+struct trace_class {
+	uint32_t major, minor;
+	bool has_uuid;
+	uint8_t uuid[16];
+	bool big_endian;	/* trace default byte order */
+	bool byte_order_set;
+	struct fc *packet_header;
+	struct stream_class **streams;
+	uint32_t nstreams;
+	struct clock_class **clocks;
+	uint32_t nclocks;
+	struct env_entry *env;
+	uint32_t nenv;
+	uint32_t nslots;
+	bool is_lttng;
+	char *text;		/* the metadata text, for -o ctf-metadata */
+};
+
+/* tsdl.c: parses metadata text (NUL-terminated, @len bytes). */
+int tsdl_parse(const char *text, size_t len, const char *path,
+	       struct trace_class **out, struct rd_err *err);
+void trace_class_destroy(struct trace_class *tc);
+const struct env_entry *trace_class_env(const struct trace_class *tc,
+					const char *name);
+struct event_class *stream_class_event(const struct stream_class *sc,
+				       uint64_t id);
+
+/* resolve.c: binds references, assigns slots, computes shown fields. */
+int tsdl_resolve(struct trace_class *tc, const char *path, struct rd_err *err);
+
+/* metadata.c: reads a metadata file (plain text or packetized). */
+int metadata_read(const char *path, char **text, size_t *len,
+		  struct rd_err *err);
+
+/* fc helpers (fc.c) */
+struct fc *fc_new(enum fc_kind kind);
+struct fc *fc_copy(const struct fc *fc);
+void fc_destroy(struct fc *fc);
+struct fc *fc_struct_member(const struct fc *st, const char *name);
+
+/* clock conversion, babeltrace2's arithmetic */
+int64_t clock_ns_from_origin(const struct clock_class *cc, uint64_t cycles,
+			     bool *overflow);
+void clock_class_finish(struct clock_class *cc);
+
+#endif /* TRAWL_READER_INTERNAL_H */

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding traces under the input paths, and merging their streams.
+ *
+ * Merge order is babeltrace2's muxer order: time (ns from the Epoch), then
+ * for equal times the trace name, trace UUID, stream class id, data stream
+ * id, event class id and name. The heap holds each stream whose next event
+ * header is already decoded, so an event costs one header decode and
+ * O(log streams) comparisons before its body is decoded.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader/reader_int.h"
+
+#define MAX_TRACES 4096
+#define MAX_DEPTH 32
+
+TRAWL_EXPORT const char *trawl_reader_error(const struct trawl_reader *r)
+{
+	return r && r->err.set ? r->err.msg : "";
+}
+
+/* ---- discovery ------------------------------------------------------- */
+
+struct found {
+	char **dirs;
+	char **rel;
+	uint32_t n, cap;
+};
+
+static int found_add(struct found *f, const char *dir, const char *rel)
+{
+	if (f->n >= MAX_TRACES)
+		return -E2BIG;
+	if (f->n == f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 8;
+		char **d = realloc(f->dirs, cap * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		f->dirs = d;
+		d = realloc(f->rel, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		f->rel = d;
+		f->cap = cap;
+	}
+	f->dirs[f->n] = strdup(dir);
+	f->rel[f->n] = strdup(rel);
+	if (!f->dirs[f->n] || !f->rel[f->n]) {
+		free(f->dirs[f->n]);
+		free(f->rel[f->n]);
+		return -ENOMEM;
+	}
+	f->n++;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int discover(struct found *f, const char *dir, const char *rel,
+		    int depth)
+{
+	char path[4096];
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	char **subs = NULL;
+	uint32_t n = 0, cap = 0, i;
+	int ret = 0;
+
+	if (depth > MAX_DEPTH)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/metadata", dir) >= (int)sizeof(path))
+		return 0;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return found_add(f, dir, rel);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (n == cap) {
+			char **s;
+
+			cap = cap ? cap * 2 : 8;
+			s = realloc(subs, cap * sizeof(*s));
+			if (!s) {
+				ret = -ENOMEM;
+				break;
+			}
+			subs = s;
+		}
+		subs[n] = strdup(de->d_name);
+		if (!subs[n]) {
+			ret = -ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(subs, n, sizeof(*subs), cmp_name);
+	for (i = 0; i < n; i++) {
+		char sub[4096], srel[4096];
+
+		if (!ret &&
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, subs[i]) < (int)sizeof(sub) &&
+		    snprintf(srel, sizeof(srel), "%s%s%s", rel, *rel ? "/" : "",
+			     subs[i]) < (int)sizeof(srel))
+			ret = discover(f, sub, srel, depth + 1);
+		free(subs[i]);
+	}
+	free(subs);
+	return ret;
+}
+
+/* ---- merge heap ------------------------------------------------------ */
+
+static int cmp_str_null(const char *a, const char *b)
+{
+	if (a && b)
+		return strcmp(a, b);
+	return a ? -1 : b ? 1 : 0;
+}
+
+/* <0 when @a's pending event comes before @b's */
+static int stream_cmp(const struct rd_stream *a, const struct rd_stream *b)
+{
+	const struct trace_class *ta = a->trace->tc, *tb = b->trace->tc;
+	int c;
+
+	if (a->ev_ns != b->ev_ns)
+		return a->ev_ns < b->ev_ns ? -1 : 1;
+	if (a->trace != b->trace) {
+		c = strcmp(a->trace->name, b->trace->name);
+		if (c)
+			return c;
+		if (ta->has_uuid != tb->has_uuid)
+			return ta->has_uuid ? -1 : 1;
+		if (ta->has_uuid) {
+			c = memcmp(ta->uuid, tb->uuid, 16);
+			if (c)
+				return c;
+		}
+	}
+	if (a->sc->id != b->sc->id)
+		return a->sc->id < b->sc->id ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->ec->id != b->ec->id)
+		return a->ec->id < b->ec->id ? -1 : 1;
+	c = cmp_str_null(a->ec->name, b->ec->name);
+	if (c)
+		return c;
+	if (a->trace->index != b->trace->index)
+		return a->trace->index < b->trace->index ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void heap_down(struct trawl_reader *r, uint32_t i)
+{
+	struct rd_stream **h = r->heap;
+	uint32_t n = r->nheap;
+
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+
+		if (l < n && stream_cmp(h[l], h[m]) < 0)
+			m = l;
+		if (l + 1 < n && stream_cmp(h[l + 1], h[m]) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		{
+			struct rd_stream *tmp = h[i];
+
+			h[i] = h[m];
+			h[m] = tmp;
+		}
+		i = m;
+	}
+}
+
+static void heap_up(struct trawl_reader *r, uint32_t i)
+{
+	struct rd_stream **h = r->heap;
+
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+		struct rd_stream *tmp;
+
+		if (stream_cmp(h[i], h[p]) >= 0)
+			return;
+		tmp = h[i];
+		h[i] = h[p];
+		h[p] = tmp;
+		i = p;
+	}
+}
+
+static int heap_push_next(struct trawl_reader *r, struct rd_stream *s)
+{
+	int ret = rd_stream_next(s, &r->cb, &r->err);
+
+	if (ret <= 0)
+		return ret;
+	r->heap[r->nheap++] = s;
+	heap_up(r, r->nheap - 1);
+	return 1;
+}
+
+static int heap_fill(struct trawl_reader *r)
+{
+	uint32_t t, i;
+	int ret;
+
+	r->nheap = 0;
+	for (t = 0; t < r->ntraces; t++) {
+		for (i = 0; i < r->traces[t].nstreams; i++) {
+			ret = heap_push_next(r, &r->traces[t].streams[i]);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+static char *trace_name(const char *rel, const char *hostname)
+{
+	size_t n = strlen(rel) + (hostname ? strlen(hostname) : 0) + 2;
+	char *s = malloc(n);
+
+	if (!s)
+		return NULL;
+	if (hostname)
+		snprintf(s, n, "%s%s%s", hostname, *rel ? "/" : "", rel);
+	else
+		snprintf(s, n, "%s", rel);
+	return s;
+}
+
+static int open_traces(struct trawl_reader *r, struct found *f)
+{
+	uint32_t i, nstreams = 0;
+	int ret;
+
+	r->traces = calloc(f->n ? f->n : 1, sizeof(*r->traces));
+	if (!r->traces)
+		return -ENOMEM;
+	for (i = 0; i < f->n; i++) {
+		struct rd_trace *t = &r->traces[i];
+		char *name;
+
+		r->ntraces = i + 1;
+		ret = rd_trace_open(t, f->dirs[i], f->rel[i], &r->err);
+		if (ret)
+			return ret;
+		t->index = i;
+		name = trace_name(f->rel[i], t->hostname);
+		if (!name)
+			return -ENOMEM;
+		free(t->name);
+		t->name = name;
+		nstreams += t->nstreams;
+	}
+	r->heap = calloc(nstreams ? nstreams : 1, sizeof(*r->heap));
+	return r->heap ? 0 : -ENOMEM;
+}
+
+TRAWL_EXPORT int trawl_reader_open(const char *const *paths, size_t npaths,
+				   struct trawl_reader **out)
+{
+	struct trawl_reader *r = calloc(1, sizeof(*r));
+	struct found f = { 0 };
+	size_t i;
+	int ret = 0;
+
+	*out = r;
+	if (!r)
+		return -ENOMEM;
+	r->text.names = true;
+	for (i = 0; i < npaths && !ret; i++) {
+		struct stat st;
+		uint32_t before = f.n;
+
+		if (stat(paths[i], &st) < 0) {
+			ret = -errno;
+			rd_err_set(&r->err, "%s: %s", paths[i], strerror(-ret));
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			rd_err_set(&r->err, "%s: not a folder", paths[i]);
+			ret = -ENOTDIR;
+			break;
+		}
+		ret = discover(&f, paths[i], "", 0);
+		if (ret == -E2BIG)
+			rd_err_set(&r->err, "%s: more than %d traces", paths[i],
+				   MAX_TRACES);
+		if (!ret && f.n == before) {
+			rd_err_set(&r->err, "%s: no CTF trace found (no metadata file)",
+				   paths[i]);
+			ret = -ENOENT;
+		}
+	}
+	if (!ret)
+		ret = open_traces(r, &f);
+	for (i = 0; i < f.n; i++) {
+		free(f.dirs[i]);
+		free(f.rel[i]);
+	}
+	free(f.dirs);
+	free(f.rel);
+	if (ret && !r->err.set)
+		rd_err_set(&r->err, "cannot open the trace: %s", strerror(-ret));
+	return ret;
+}
+
+TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
+{
+	uint32_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->ntraces; i++)
+		rd_trace_close(&r->traces[i]);
+	free(r->traces);
+	free(r->heap);
+	free(r->text.buf);
+	free(r);
+}
+
+void rd_reader_set_discarded_cb(struct trawl_reader *r,
+				const struct rd_stream_cb *cb)
+{
+	r->cb = *cb;
+}
+
+TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
+{
+	int ret;
+
+	if (!r->started) {
+		r->started = true;
+		ret = heap_fill(r);
+		if (ret < 0)
+			return ret;
+	} else if (r->cur) {
+		/* the body of the previous event may not have been decoded */
+		struct rd_stream *s = r->cur;
+
+		r->cur = NULL;
+		if (s->body_pending) {
+			ret = rd_stream_body(s, NULL, NULL, &r->err);
+			if (ret < 0)
+				return ret;
+		}
+		ret = heap_push_next(r, s);
+		if (ret < 0)
+			return ret;
+	}
+	if (!r->nheap)
+		return 0;
+	r->cur = r->heap[0];
+	r->heap[0] = r->heap[--r->nheap];
+	if (r->nheap)
+		heap_down(r, 0);
+	return 1;
+}
+
+TRAWL_EXPORT const char *trawl_reader_event_name(const struct trawl_reader *r)
+{
+	return r->cur && r->cur->ec->name ? r->cur->ec->name : "<unknown>";
+}
+
+TRAWL_EXPORT int trawl_reader_event_time_ns(const struct trawl_reader *r,
+					    int64_t *ns)
+{
+	if (!r->cur || !r->cur->sc->clock)
+		return -ENODATA;
+	*ns = r->cur->ev_ns;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r,
+					 const char **text, size_t *len)
+{
+	struct rd_stream *s = r->cur;
+	int ret;
+
+	if (!s)
+		return -ENODATA;
+	struct rd_body_fmt fmt = { .ctx_names = true, .payload_names = true };
+	bool pc = s->sc->packet_context && s->sc->packet_context->shown;
+
+	r->text.len = 0;
+	if (pc)
+		rd_text_put(&r->text, s->pc_text.buf, s->pc_text.len);
+	fmt.sep_first = pc;
+	ret = rd_stream_body(s, &r->text, &fmt, &r->err);
+	if (ret)
+		return ret;
+	if (r->text.oom)
+		return -ENOMEM;
+	*text = r->text.buf ? r->text.buf : "";
+	*len = r->text.len;
+	return 0;
+}
+
+int rd_stream_cycles_to_ns(const struct rd_stream *s, uint64_t cycles,
+			   int64_t *ns)
+{
+	bool ovf;
+
+	if (!s->sc->clock)
+		return -ENODATA;
+	*ns = clock_ns_from_origin(s->sc->clock, cycles, &ovf);
+	return ovf ? -ERANGE : 0;
+}

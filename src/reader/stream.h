@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoding one stream file: packets one after the other, events inside a
+ * packet. A stream file is mmap'd whole; only the pages touched are read,
+ * so memory stays bounded by what the kernel keeps cached, whatever the
+ * trace size. Positions inside a packet are in bits from the packet start
+ * (CTF alignment is relative to the packet).
+ *
+ * Decoding is split in two so that the merge can order events before
+ * paying for their fields: rd_stream_next() decodes the event header only
+ * (id and timestamp), rd_stream_body() the contexts and payload, and may
+ * print them as babeltrace2's text output does (struct rd_text).
+ */
+#ifndef TRAWL_READER_STREAM_H
+#define TRAWL_READER_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reader/internal.h"
+
+/* An output buffer; grows as needed, the caller flushes between events. */
+struct rd_text {
+	char *buf;
+	size_t len, cap;
+	bool names;		/* print field names (payload, contexts) */
+	bool oom;
+};
+
+void rd_text_reserve_slow(struct rd_text *t, size_t n);
+static inline void rd_text_reserve(struct rd_text *t, size_t n)
+{
+	if (trawl_unlikely(t->cap - t->len < n))
+		rd_text_reserve_slow(t, n);
+}
+static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
+{
+	rd_text_reserve(t, n);
+	if (trawl_likely(!t->oom)) {
+		memcpy(t->buf + t->len, s, n);
+		t->len += n;
+	}
+}
+#define rd_text_lit(t, s) rd_text_put((t), (s), sizeof(s) - 1)
+void rd_text_str(struct rd_text *t, const char *s);
+void rd_text_u64(struct rd_text *t, uint64_t v);
+void rd_text_i64(struct rd_text *t, int64_t v);
+void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width);
+void rd_text_escaped(struct rd_text *t, const char *s, size_t n);
+
+struct rd_trace;
+
+struct rd_stream {
+	struct rd_trace *trace;
+	char *path;
+	const uint8_t *base;	/* mmap of the whole file */
+	uint64_t size;		/* bytes */
+	uint64_t id;		/* data stream id (instance id, or file order) */
+	bool has_instance_id;
+	struct stream_class *sc;
+	uint64_t *slots;	/* trace->tc->nslots values */
+
+	/* current packet */
+	bool in_packet;
+	uint64_t pkt_off;	/* byte offset of the packet in the file */
+	const uint8_t *pkt;	/* base + pkt_off */
+	uint64_t pkt_bits;	/* packet size in bits */
+	uint64_t content_bits;	/* content size in bits */
+	uint64_t next_pkt_off;
+	uint64_t pos;		/* bit position in the packet */
+	uint64_t clock;		/* current clock value, cycles */
+	uint64_t pkt_count;
+
+	/* packet context values that have a meaning */
+	bool has_ts_begin, has_ts_end, has_disc, has_seq;
+	uint64_t ts_begin, ts_end, disc, seq;
+	uint64_t prev_disc, prev_seq, prev_ts_end;
+	bool prev_valid;
+	uint64_t cur_event_id;
+
+	/* printed packet context, cached per packet */
+	struct rd_text pc_text;
+
+	/* the event whose header was decoded last */
+	struct event_class *ec;
+	uint64_t ev_cycles;
+	int64_t ev_ns;
+	uint64_t ev_pos;	/* bit position of the event in the packet */
+	uint64_t events;	/* events decoded so far */
+	bool body_pending;	/* header decoded, body not yet */
+
+	/* discarded records reported at packet starts */
+	uint64_t disc_events_total, disc_packets_total;
+};
+
+struct rd_stream_cb {
+	/* called when a packet shows discarded events or packets; may be NULL */
+	void (*discarded)(void *arg, struct rd_stream *s, bool packets,
+			  uint64_t count, bool have_range, uint64_t begin_cycles,
+			  uint64_t end_cycles);
+	void *arg;
+};
+
+/* Opens @path (borrowed) for @trace. Returns 0 or a negative errno. */
+int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
+		   const char *path, uint64_t file_index, struct rd_err *err);
+void rd_stream_close(struct rd_stream *s);
+
+/*
+ * Decodes the next event header. Returns 1 with s->ec/ev_cycles set, 0 at
+ * the end of the stream, or a negative errno with @err set.
+ */
+int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
+		   struct rd_err *err);
+
+/* How rd_stream_body() prints (babeltrace2's pretty options). */
+struct rd_body_fmt {
+	bool sep_first;		/* ", " before the first scope printed */
+	bool scope_names;	/* "event.fields = " before each scope */
+	bool ctx_names;		/* field names in contexts */
+	bool payload_names;	/* field names in the payload */
+};
+
+/*
+ * Decodes the current event's contexts and payload; prints the shown
+ * scopes into @t (NULL: decode only) as babeltrace2 does.
+ */
+int rd_stream_body(struct rd_stream *s, struct rd_text *t,
+		   const struct rd_body_fmt *fmt, struct rd_err *err);
+
+/*
+ * The stream's time range: first packet's begin time, last packet's end
+ * time, in ns from origin (reads packet headers only). Call before reading.
+ */
+int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
+			 struct rd_err *err);
+
+/* Moves to the first packet whose end time is >= @cycles (index-less). */
+int rd_stream_seek_packet(struct rd_stream *s, uint64_t byte_off,
+			  struct rd_err *err);
+
+#endif /* TRAWL_READER_STREAM_H */

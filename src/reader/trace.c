@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Opening one trace folder: parse and resolve its metadata, then open every
+ * stream file beside it (sorted by name, so data stream ids and tie-breaks
+ * are the same from run to run). Hidden files, `metadata` and folders (such
+ * as `index/`) are not stream files; empty files are skipped.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader/trace.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_stream_files(const char *dir, char ***out, uint32_t *n,
+			     struct rd_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	uint32_t cnt = 0, cap = 0;
+
+	if (!d) {
+		int e = errno;
+
+		rd_err_set(err, "%s: cannot open folder: %s", dir, strerror(e));
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		char path[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+			continue;
+		if (cnt == cap) {
+			char **nn;
+
+			cap = cap ? cap * 2 : 16;
+			nn = realloc(names, cap * sizeof(*nn));
+			if (!nn)
+				goto oom;
+			names = nn;
+		}
+		names[cnt] = strdup(path);
+		if (!names[cnt])
+			goto oom;
+		cnt++;
+	}
+	closedir(d);
+	if (cnt)
+		qsort(names, cnt, sizeof(*names), cmp_str);
+	*out = names;
+	*n = cnt;
+	return 0;
+oom:
+	closedir(d);
+	while (cnt)
+		free(names[--cnt]);
+	free(names);
+	return -ENOMEM;
+}
+
+static void env_header(struct rd_trace *t)
+{
+	const struct env_entry *e;
+
+	e = trace_class_env(t->tc, "hostname");
+	t->hostname = e && e->type == ENV_STR ? e->str : NULL;
+	e = trace_class_env(t->tc, "domain");
+	t->domain = e && e->type == ENV_STR ? e->str : NULL;
+	e = trace_class_env(t->tc, "procname");
+	t->procname = e && e->type == ENV_STR ? e->str : NULL;
+	e = trace_class_env(t->tc, "vpid");
+	t->has_vpid = e && e->type == ENV_INT;
+	t->vpid = t->has_vpid ? e->i : 0;
+}
+
+int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
+		  struct rd_err *err)
+{
+	char path[4096];
+	char *text = NULL;
+	size_t len;
+	char **files = NULL;
+	uint32_t nfiles = 0, i;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->dir = strdup(dir);
+	t->name = strdup(name);
+	if (!t->dir || !t->name)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	ret = metadata_read(path, &text, &len, err);
+	if (ret)
+		return ret;
+	ret = tsdl_parse(text, len, path, &t->tc, err);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	t->tc->text = text;
+	ret = tsdl_resolve(t->tc, path, err);
+	if (ret)
+		return ret;
+	env_header(t);
+	ret = list_stream_files(dir, &files, &nfiles, err);
+	if (ret)
+		return ret;
+	t->streams = calloc(nfiles ? nfiles : 1, sizeof(*t->streams));
+	if (!t->streams) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nfiles; i++) {
+		t->nstreams = i + 1;
+		ret = rd_stream_open(&t->streams[i], t, files[i], i, err);
+		if (ret)
+			goto out;
+	}
+out:
+	for (i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
+	return ret;
+}
+
+void rd_trace_close(struct rd_trace *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nstreams; i++)
+		rd_stream_close(&t->streams[i]);
+	free(t->streams);
+	trace_class_destroy(t->tc);
+	free(t->dir);
+	free(t->name);
+	memset(t, 0, sizeof(*t));
+}

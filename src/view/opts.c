@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line options of `trawl view`, spelled and meaning as babeltrace2's
+ * (`babeltrace2 --help` and `babeltrace2-convert(1)`), plus trawl's own
+ * --count, --decode-only and -e VIEWER.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view_int.h"
+
+enum {
+	OPT_NO_DELTA = 256, OPT_CLOCK_CYCLES, OPT_CLOCK_DATE, OPT_CLOCK_GMT,
+	OPT_CLOCK_SECONDS, OPT_CLOCK_OFFSET, OPT_CLOCK_OFFSET_NS, OPT_BEGIN,
+	OPT_END, OPT_TIMERANGE, OPT_STREAM_INTERSECTION, OPT_COUNT,
+	OPT_DECODE_ONLY, OPT_NO_PROGRESS, OPT_CLOCK_FORCE_CORRELATE,
+};
+
+static const struct option long_opts[] = {
+	{ "names", required_argument, NULL, 'n' },
+	{ "fields", required_argument, NULL, 'f' },
+	{ "output-format", required_argument, NULL, 'o' },
+	{ "output", required_argument, NULL, 'w' },
+	{ "viewer", required_argument, NULL, 'e' },
+	{ "no-delta", no_argument, NULL, OPT_NO_DELTA },
+	{ "clock-cycles", no_argument, NULL, OPT_CLOCK_CYCLES },
+	{ "clock-date", no_argument, NULL, OPT_CLOCK_DATE },
+	{ "clock-gmt", no_argument, NULL, OPT_CLOCK_GMT },
+	{ "clock-seconds", no_argument, NULL, OPT_CLOCK_SECONDS },
+	{ "clock-offset", required_argument, NULL, OPT_CLOCK_OFFSET },
+	{ "clock-offset-ns", required_argument, NULL, OPT_CLOCK_OFFSET_NS },
+	{ "clock-force-correlate", no_argument, NULL, OPT_CLOCK_FORCE_CORRELATE },
+	{ "begin", required_argument, NULL, OPT_BEGIN },
+	{ "end", required_argument, NULL, OPT_END },
+	{ "timerange", required_argument, NULL, OPT_TIMERANGE },
+	{ "stream-intersection", no_argument, NULL, OPT_STREAM_INTERSECTION },
+	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "decode-only", no_argument, NULL, OPT_DECODE_ONLY },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f, const char *cmd)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS] TRACE-PATH...\n"
+		"\n"
+		"Print the events of CTF traces as babeltrace2's text output does.\n"
+		"\n"
+		"  -n, --names=LIST          print field names: payload, context, scope,\n"
+		"                            header, all, none (default: payload,context)\n"
+		"  -f, --fields=LIST         also print: trace, trace:hostname, trace:domain,\n"
+		"                            trace:procname, trace:vpid, loglevel, emf,\n"
+		"                            callsite, all\n"
+		"      --no-delta            do not print the time since the previous event\n"
+		"      --clock-cycles        print timestamps in clock cycles\n"
+		"      --clock-date          print the date too\n"
+		"      --clock-gmt           print times in UTC, not local time\n"
+		"      --clock-seconds       print times as seconds since the Epoch\n"
+		"      --clock-offset=SEC    add SEC seconds to every clock's offset\n"
+		"      --clock-offset-ns=NS  add NS nanoseconds to every clock's offset\n"
+		"      --begin=TIME          start at TIME ([YYYY-MM-DD ]HH:MM:SS[.NS] or SEC[.NS])\n"
+		"      --end=TIME            stop after TIME\n"
+		"      --timerange=[B,E]     same as --begin=B --end=E\n"
+		"      --stream-intersection only print the time range every stream covers\n"
+		"  -o, --output-format=FMT   text (default), dummy (decode only), ctf-metadata\n"
+		"      --decode-only         same as -o dummy\n"
+		"      --count               a table of events per name, discarded records\n"
+		"                            and the time span, instead of the events\n"
+		"  -w, --output=FILE         write to FILE instead of standard output\n"
+		"  -e, --viewer=VIEWER       run VIEWER with the trace paths instead\n"
+		"      --no-progress         no progress indicator on standard error\n"
+		"  -h, --help                this help\n"
+		"  -V, --version             print the version\n",
+		cmd);
+}
+
+static int set_names(struct view_opts *o, const char *list)
+{
+	char *dup = strdup(list), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	o->names_payload = o->names_context = o->names_scope = o->names_header = false;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "payload") || !strcmp(tok, "args") ||
+		    !strcmp(tok, "arg"))
+			o->names_payload = true;
+		else if (!strcmp(tok, "context") || !strcmp(tok, "ctx"))
+			o->names_context = true;
+		else if (!strcmp(tok, "scope"))
+			o->names_scope = true;
+		else if (!strcmp(tok, "header"))
+			o->names_header = true;
+		else if (!strcmp(tok, "all"))
+			o->names_payload = o->names_context = o->names_scope =
+				o->names_header = true;
+		else if (!strcmp(tok, "none"))
+			;
+		else
+			ret = -EINVAL;
+	}
+	free(dup);
+	return ret;
+}
+
+static int set_fields(struct view_opts *o, const char *list)
+{
+	char *dup = strdup(list), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "trace"))
+			o->f_trace = true;
+		else if (!strcmp(tok, "trace:hostname"))
+			o->f_hostname = true;
+		else if (!strcmp(tok, "trace:domain"))
+			o->f_domain = true;
+		else if (!strcmp(tok, "trace:procname"))
+			o->f_procname = true;
+		else if (!strcmp(tok, "trace:vpid"))
+			o->f_vpid = true;
+		else if (!strcmp(tok, "loglevel"))
+			o->f_loglevel = true;
+		else if (!strcmp(tok, "emf"))
+			o->f_emf = true;
+		else if (!strcmp(tok, "callsite"))
+			o->f_callsite = true;
+		else if (!strcmp(tok, "all"))
+			o->f_trace = o->f_hostname = o->f_domain = o->f_procname =
+				o->f_vpid = o->f_loglevel = o->f_emf =
+				o->f_callsite = true;
+		else
+			ret = -EINVAL;
+	}
+	free(dup);
+	return ret;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int set_timerange(struct view_opts *o, char *arg)
+{
+	size_t n = strlen(arg);
+	char *comma;
+
+	if (n >= 2 && arg[0] == '[' && arg[n - 1] == ']') {
+		arg[n - 1] = '\0';
+		arg++;
+	}
+	comma = strchr(arg, ',');
+	if (!comma)
+		return -EINVAL;
+	*comma = '\0';
+	o->begin = arg;
+	o->end = comma + 1;
+	return 0;
+}
+
+int view_parse_opts(int argc, char **argv, struct view_opts *o)
+{
+	const char *cmd = argc > 0 && argv[0] ? argv[0] : "view";
+	int c;
+	int64_t v;
+
+	memset(o, 0, sizeof(*o));
+	o->names_payload = o->names_context = true;
+	o->f_hostname = o->f_procname = o->f_vpid = true;
+	o->progress = true;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+n:f:o:w:e:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (set_names(o, optarg)) {
+				fprintf(stderr, "%s: invalid --names value: %s\n", cmd, optarg);
+				return -1;
+			}
+			break;
+		case 'f':
+			if (set_fields(o, optarg)) {
+				fprintf(stderr, "%s: invalid --fields value: %s\n", cmd, optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			if (!strcmp(optarg, "text"))
+				o->output = OUT_TEXT;
+			else if (!strcmp(optarg, "dummy"))
+				o->output = OUT_DUMMY;
+			else if (!strcmp(optarg, "ctf-metadata"))
+				o->output = OUT_METADATA;
+			else {
+				fprintf(stderr, "%s: unknown output format: %s\n", cmd, optarg);
+				return -1;
+			}
+			break;
+		case 'w':
+			o->output_path = optarg;
+			break;
+		case 'e':
+			o->viewer = optarg;
+			break;
+		case OPT_NO_DELTA:
+			o->no_delta = true;
+			break;
+		case OPT_CLOCK_CYCLES:
+			o->clock_cycles = true;
+			break;
+		case OPT_CLOCK_DATE:
+			o->clock_date = true;
+			break;
+		case OPT_CLOCK_GMT:
+			o->clock_gmt = true;
+			break;
+		case OPT_CLOCK_SECONDS:
+			o->clock_seconds = true;
+			break;
+		case OPT_CLOCK_OFFSET:
+			if (parse_i64(optarg, &v) || v > INT64_MAX / 1000000000LL ||
+			    v < INT64_MIN / 1000000000LL) {
+				fprintf(stderr, "%s: invalid --clock-offset: %s\n", cmd, optarg);
+				return -1;
+			}
+			o->clock_offset_ns += v * 1000000000LL;
+			break;
+		case OPT_CLOCK_OFFSET_NS:
+			if (parse_i64(optarg, &v)) {
+				fprintf(stderr, "%s: invalid --clock-offset-ns: %s\n", cmd, optarg);
+				return -1;
+			}
+			o->clock_offset_ns += v;
+			break;
+		case OPT_CLOCK_FORCE_CORRELATE:
+			break;
+		case OPT_BEGIN:
+			o->begin = optarg;
+			break;
+		case OPT_END:
+			o->end = optarg;
+			break;
+		case OPT_TIMERANGE:
+			if (set_timerange(o, optarg)) {
+				fprintf(stderr, "%s: invalid --timerange (expected [BEGIN,END]): %s\n",
+					cmd, optarg);
+				return -1;
+			}
+			break;
+		case OPT_STREAM_INTERSECTION:
+			o->stream_intersection = true;
+			break;
+		case OPT_COUNT:
+			o->output = OUT_COUNT;
+			break;
+		case OPT_DECODE_ONLY:
+			o->output = OUT_DUMMY;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = false;
+			break;
+		case 'h':
+			usage(stdout, cmd);
+			return 1;
+		case 'V':
+			printf("trawl view 0.1.0\n");
+			return 1;
+		default:
+			if (optopt && optopt < 256)
+				fprintf(stderr, "%s: unknown or incomplete option -%c (see --help)\n",
+					cmd, optopt);
+			else
+				fprintf(stderr, "%s: unknown or incomplete option %s (see --help)\n",
+					cmd, argv[optind - 1]);
+			return -1;
+		}
+	}
+	o->paths = (const char **)(argv + optind);
+	o->npaths = argc - optind;
+	if (o->npaths == 0) {
+		fprintf(stderr, "%s: no trace path given (see --help)\n", cmd);
+		return -1;
+	}
+	return 0;
+}
