@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - the `trawl` command's internals: the table of subcommands, their
+ * documentation (the one source of both `--help` and the man pages, which
+ * the build makes with `trawl help --man CMD`), and the shared helpers.
+ *
+ * Errors: subcommands return an exit status made by cli_error() (or 0).
+ * Every failure prints exactly one line on stderr, naming what was wrong.
+ */
+#ifndef TRAWL_CLI_H
+#define TRAWL_CLI_H
+
+#include "trawl/ctl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit statuses, one per kind of failure (documented in trawl(1)). */
+enum cli_exit {
+	CLI_OK = 0,
+	CLI_EXIT_ERROR = 1,      /* anything else */
+	CLI_EXIT_USAGE = 2,      /* bad command line */
+	CLI_EXIT_NO_DAEMON = 3,  /* no session daemon and none could be started */
+	CLI_EXIT_PERM = 4,       /* permission denied */
+	CLI_EXIT_NOT_FOUND = 5,  /* unknown session, channel or event */
+	CLI_EXIT_EXISTS = 6,     /* already exists / already enabled */
+	CLI_EXIT_INVALID = 7,    /* bad value (size, name, loglevel...) */
+	CLI_EXIT_STATE = 8,      /* wrong state (already started, not started) */
+	CLI_EXIT_UNSUPPORTED = 9, /* not possible on this system or domain */
+	CLI_EXIT_PROTOCOL = 10,  /* the daemon misbehaved */
+};
+
+struct cli_option_doc {
+	const char *spelling; /* "-s, --session=NAME" */
+	const char *text;
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;  /* one line, no period */
+	const char *synopsis; /* after "trawl NAME " */
+	const char *description;
+	const struct cli_option_doc *options; /* NULL-terminated */
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cli_cmd *const cli_cmds[];
+const struct cli_cmd *cli_cmd_find(const char *name);
+
+/* Set by global options. */
+extern int cli_quiet;
+
+/* Prints "trawl: <msg>" and returns the exit status for @err (negative errno). */
+int cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A usage error: prints "trawl CMD: <msg> (see trawl CMD --help)", returns 2. */
+int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Maps a negative errno to an exit status. */
+int cli_exit_of(int err);
+
+/*
+ * After a failed library call: prints the daemon's line if it sent one,
+ * else "@what: strerror". Returns the exit status.
+ */
+int cli_fail(struct trawl_ctl *ctl, int err, const char *what);
+
+/* Connects (starting the user's daemon if needed); prints the error itself. */
+int cli_connect(struct trawl_ctl **ctl);
+
+/* The session to act on: @given, else the current one. Prints the error. */
+int cli_session(const char *given, char *buf, size_t len);
+
+/* Handles -h/--help: prints @cmd's help on stdout. */
+void cli_help_print(const struct cli_cmd *cmd);
+void cli_man_print(const struct cli_cmd *cmd);
+
+/* "4096", "4k", "4K", "1M", "2G" -> bytes; 0 or -EINVAL. */
+int cli_parse_size(const char *s, uint64_t *out);
+int cli_parse_u32(const char *s, uint32_t *out);
+
+/* Subcommands, one file each. */
+extern const struct cli_cmd cli_cmd_create, cli_cmd_destroy, cli_cmd_enable_channel,
+	cli_cmd_disable_channel, cli_cmd_enable_event, cli_cmd_disable_event,
+	cli_cmd_add_context, cli_cmd_start, cli_cmd_stop, cli_cmd_list, cli_cmd_status,
+	cli_cmd_view, cli_cmd_set_session, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot;
+
+/* The standard option for help, for each subcommand's getopt table. */
+#define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}
+
+#endif /* TRAWL_CLI_H */

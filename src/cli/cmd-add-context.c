@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-add-context.c - `trawl add-context`: extra fields on every event of a channel. */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-k, --kernel", "Kernel channels."},
+	{"-u, --userspace", "User-space channels."},
+	{"-s, --session=NAME", "The session (default: the current session)."},
+	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
+	{"-t, --type=TYPE", "The context: pid, tid, vpid, vtid, ppid, procname, prio, nice, "
+			    "hostname, ip and pthread_id (user space), perf:thread:COUNTER (user "
+			    "space), perf:cpu:COUNTER (kernel). Repeatable."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"kernel", no_argument, NULL, 'k'},
+		{"userspace", no_argument, NULL, 'u'},
+		{"session", required_argument, NULL, 's'},
+		{"channel", required_argument, NULL, 'c'},
+		{"type", required_argument, NULL, 't'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
+	const char *session = NULL, *channel = NULL, *types[64];
+	struct trawl_ctl *ctl;
+	char name[256];
+	int c, ret = 0, nr = 0, i;
+
+	while ((c = getopt_long(argc, argv, "hkus:c:t:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_add_context);
+			return 0;
+		case 'k':
+			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			break;
+		case 'u':
+			domain = TRAWL_CTL_DOMAIN_UST;
+			break;
+		case 's':
+			session = optarg;
+			break;
+		case 'c':
+			channel = optarg;
+			break;
+		case 't':
+			if (nr == 64)
+				return cli_usage(&cli_cmd_add_context, "too many -t");
+			types[nr++] = optarg;
+			break;
+		default:
+			return cli_usage(&cli_cmd_add_context, "bad option");
+		}
+	}
+	if (domain == TRAWL_CTL_DOMAIN_NONE)
+		return cli_usage(&cli_cmd_add_context, "give a domain: -k or -u");
+	if (!nr)
+		return cli_usage(&cli_cmd_add_context, "give at least one -t TYPE");
+	if (argc > optind)
+		return cli_usage(&cli_cmd_add_context, "unexpected argument '%s'", argv[optind]);
+	ret = cli_session(session, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr && !ret; i++) {
+		ret = trawl_ctl_context_add(ctl, name, domain, channel, types[i]);
+		if (ret)
+			ret = cli_fail(ctl, ret, "add-context");
+		else if (!cli_quiet)
+			printf("%s context %s added to %s\n",
+			       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", types[i],
+			       channel ? channel : "all channels");
+	}
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_add_context = {
+	.name = "add-context",
+	.summary = "Add context fields to channels",
+	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...]",
+	.description = "Adds the context fields TYPE to every event recorded in the channel "
+		       "(or in every channel of the domain), before the session first starts.",
+	.options = opts_doc,
+	.run = run,
+};

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-destroy.c - `trawl destroy`: stop (data flushed) and forget a session. */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-a, --all", "Destroy every session of this user."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"all", no_argument, NULL, 'a'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	char name[256];
+	struct trawl_ctl *ctl;
+	int c, ret, all = 0;
+
+	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_destroy);
+			return 0;
+		case 'a':
+			all = 1;
+			break;
+		default:
+			return cli_usage(&cli_cmd_destroy, "bad option");
+		}
+	}
+	if (argc - optind > 1 || (all && argc > optind))
+		return cli_usage(&cli_cmd_destroy, "too many arguments");
+	if (!all && (ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name))))
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	ret = all ? trawl_ctl_session_destroy_all(ctl) : trawl_ctl_session_destroy(ctl, name);
+	if (ret) {
+		ret = cli_fail(ctl, ret, "destroy");
+		trawl_ctl_disconnect(ctl);
+		return ret;
+	}
+	trawl_ctl_disconnect(ctl);
+	trawl_ctl_current_session_clear(all ? NULL : name);
+	if (!cli_quiet)
+		printf(all ? "All sessions destroyed.\n" : "Session %s destroyed.\n", name);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_destroy = {
+	.name = "destroy",
+	.summary = "Destroy a tracing session",
+	.synopsis = "[NAME | --all]",
+	.description = "Stops the session NAME (default: the current session) if it is "
+		       "tracing, waits until its data is on disk, and removes it from the session "
+		       "daemon. The trace stays on disk.",
+	.options = opts_doc,
+	.run = run,
+};

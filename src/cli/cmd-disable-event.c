@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-disable-event.c - `trawl disable-event`: disable event rules. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-k, --kernel", "Kernel events."},
+	{"-u, --userspace", "User-space events."},
+	{"-s, --session=NAME", "The session (default: the current session)."},
+	{"-c, --channel=NAME", "The channel (default: channel0)."},
+	{"-a, --all", "Every enabled rule of the channel."},
+	{"--syscall", "NAMEs are system-call rules."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"kernel", no_argument, NULL, 'k'},
+		{"userspace", no_argument, NULL, 'u'},
+		{"session", required_argument, NULL, 's'},
+		{"channel", required_argument, NULL, 'c'},
+		{"all", no_argument, NULL, 'a'},
+		{"all-events", no_argument, NULL, 'a'},
+		{"syscall", no_argument, NULL, 'Y'},
+		{"tracepoint", no_argument, NULL, 'T'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
+	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
+	const char *session = NULL, *channel = NULL;
+	struct trawl_ctl *ctl;
+	char name[256], *names, *tok, *save;
+	int c, ret = 0, all = 0;
+
+	while ((c = getopt_long(argc, argv, "hkus:c:a", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_disable_event);
+			return 0;
+		case 'k':
+			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			break;
+		case 'u':
+			domain = TRAWL_CTL_DOMAIN_UST;
+			break;
+		case 's':
+			session = optarg;
+			break;
+		case 'c':
+			channel = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case 'Y':
+			kind = TRAWL_CTL_EVENT_SYSCALL;
+			break;
+		case 'T':
+			kind = TRAWL_CTL_EVENT_TRACEPOINT;
+			break;
+		default:
+			return cli_usage(&cli_cmd_disable_event, "bad option");
+		}
+	}
+	if (domain == TRAWL_CTL_DOMAIN_NONE)
+		return cli_usage(&cli_cmd_disable_event, "give a domain: -k or -u");
+	if (all == (argc > optind) || argc - optind > 1)
+		return cli_usage(&cli_cmd_disable_event, "expected event names or --all");
+	ret = cli_session(session, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	names = strdup(all ? "*" : argv[optind]);
+	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
+
+		if (!ev) {
+			ret = cli_error(-EINVAL, "bad event name '%s'", tok);
+			break;
+		}
+		ret = trawl_ctl_event_disable(ctl, name, domain, channel, ev);
+		trawl_ctl_event_destroy(ev);
+		if (ret)
+			ret = cli_fail(ctl, ret, "disable-event");
+		else if (!cli_quiet)
+			printf("%s event %s disabled in channel %s\n",
+			       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok,
+			       channel ? channel : "channel0");
+	}
+	free(names);
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_disable_event = {
+	.name = "disable-event",
+	.summary = "Disable event rules",
+	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] [--syscall] (NAME[,NAME...] | --all)",
+	.description = "Disables the rules enabled with these names in the channel.",
+	.options = opts_doc,
+	.run = run,
+};

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-enable-channel.c - `trawl enable-channel`: create or re-enable channels. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-k, --kernel", "A kernel channel."},
+	{"-u, --userspace", "A user-space channel."},
+	{"-s, --session=NAME", "The session (default: the current session)."},
+	{"--subbuf-size=SIZE", "Bytes per sub-buffer (a power of two; suffixes k, M, G)."},
+	{"--num-subbuf=N", "Sub-buffers per CPU (a power of two, at least 2)."},
+	{"--overwrite", "Overwrite the oldest data when full (flight recorder)."},
+	{"--discard", "Drop new events when full, counting them (the default)."},
+	{"--switch-timer=US", "Close the current packet every US microseconds."},
+	{"--read-timer=US", "Check for full packets every US microseconds."},
+	{"--buffers-uid", "One buffer per user, shared by the user's apps (user space default)."},
+	{"--buffers-pid", "One buffer per process (user space)."},
+	{"--buffers-global", "One buffer for the kernel (the kernel's only mode)."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"kernel", no_argument, NULL, 'k'},
+		{"userspace", no_argument, NULL, 'u'},
+		{"session", required_argument, NULL, 's'},
+		{"subbuf-size", required_argument, NULL, 'B'},
+		{"num-subbuf", required_argument, NULL, 'N'},
+		{"overwrite", no_argument, NULL, 'O'},
+		{"discard", no_argument, NULL, 'D'},
+		{"switch-timer", required_argument, NULL, 'W'},
+		{"read-timer", required_argument, NULL, 'R'},
+		{"buffers-uid", no_argument, NULL, 'I'},
+		{"buffers-pid", no_argument, NULL, 'P'},
+		{"buffers-global", no_argument, NULL, 'G'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	struct trawl_ctl_channel_attr *attr;
+	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
+	const char *session = NULL;
+	struct trawl_ctl *ctl;
+	char name[256], *names, *tok, *save;
+	uint64_t subbuf = 0;
+	uint32_t num = 0, sw = 0, rd = 0;
+	int c, ret = 0, overwrite = -1, per_pid = -1;
+
+	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_enable_channel);
+			return 0;
+		case 'k':
+			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			break;
+		case 'u':
+			domain = TRAWL_CTL_DOMAIN_UST;
+			break;
+		case 's':
+			session = optarg;
+			break;
+		case 'B':
+			if (cli_parse_size(optarg, &subbuf))
+				return cli_error(-EINVAL, "bad sub-buffer size '%s'", optarg);
+			break;
+		case 'N':
+			if (cli_parse_u32(optarg, &num))
+				return cli_error(-EINVAL, "bad number of sub-buffers '%s'", optarg);
+			break;
+		case 'O':
+			overwrite = 1;
+			break;
+		case 'D':
+			overwrite = 0;
+			break;
+		case 'W':
+			if (cli_parse_u32(optarg, &sw))
+				return cli_error(-EINVAL, "bad switch timer '%s'", optarg);
+			break;
+		case 'R':
+			if (cli_parse_u32(optarg, &rd))
+				return cli_error(-EINVAL, "bad read timer '%s'", optarg);
+			break;
+		case 'I':
+			per_pid = 0;
+			break;
+		case 'P':
+			per_pid = 1;
+			break;
+		case 'G':
+			break;
+		default:
+			return cli_usage(&cli_cmd_enable_channel, "bad option");
+		}
+	}
+	if (domain == TRAWL_CTL_DOMAIN_NONE)
+		return cli_usage(&cli_cmd_enable_channel, "give a domain: -k or -u");
+	if (argc - optind != 1)
+		return cli_usage(&cli_cmd_enable_channel, "expected one channel name (or a comma list)");
+	if (per_pid >= 0 && domain == TRAWL_CTL_DOMAIN_KERNEL)
+		return cli_error(-EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
+	ret = cli_session(session, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	names = strdup(argv[optind]);
+	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		attr = trawl_ctl_channel_attr_create(tok);
+		if (!attr) {
+			ret = cli_error(-EINVAL, "bad channel name '%s'", tok);
+			break;
+		}
+		if (subbuf && trawl_ctl_channel_attr_set_subbuf_size(attr, subbuf))
+			ret = cli_error(-EINVAL, "bad sub-buffer size %llu: a power of two, at "
+						 "least 4096", (unsigned long long)subbuf);
+		else if (num && trawl_ctl_channel_attr_set_num_subbuf(attr, num))
+			ret = cli_error(-EINVAL, "bad number of sub-buffers %u: a power of two, at "
+						 "least 2", num);
+		if (!ret) {
+			if (overwrite >= 0)
+				trawl_ctl_channel_attr_set_overwrite(attr, overwrite);
+			if (per_pid >= 0)
+				trawl_ctl_channel_attr_set_buffers_pid(attr, per_pid);
+			trawl_ctl_channel_attr_set_switch_timer(attr, sw);
+			trawl_ctl_channel_attr_set_read_timer(attr, rd);
+			ret = trawl_ctl_channel_enable(ctl, name, domain, attr);
+			if (ret)
+				ret = cli_fail(ctl, ret, "enable-channel");
+			else if (!cli_quiet)
+				printf("%s channel %s enabled for session %s\n",
+				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok, name);
+		}
+		trawl_ctl_channel_attr_destroy(attr);
+	}
+	free(names);
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_enable_channel = {
+	.name = "enable-channel",
+	.summary = "Create or enable channels",
+	.synopsis = "(-k | -u) [-s NAME] [--subbuf-size SIZE] [--num-subbuf N] [--overwrite | "
+		    "--discard] [--switch-timer US] [--read-timer US] [--buffers-uid | "
+		    "--buffers-pid] CHANNEL[,CHANNEL...]",
+	.description = "Creates each CHANNEL (a set of per-CPU ring buffers) in the session, or "
+		       "enables it again after disable-channel. Channels are created before the "
+		       "session first starts.",
+	.options = opts_doc,
+	.run = run,
+};

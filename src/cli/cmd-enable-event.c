@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-enable-event.c - `trawl enable-event`: event rules. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-k, --kernel", "Kernel events."},
+	{"-u, --userspace", "User-space (application) events."},
+	{"-s, --session=NAME", "The session (default: the current session)."},
+	{"-c, --channel=NAME", "The channel (default: channel0, created when needed)."},
+	{"-a, --all", "Every event (same as the name \"*\")."},
+	{"--tracepoint", "NAMEs are tracepoints (the default); '*' is a wildcard."},
+	{"--syscall", "NAMEs are system calls (kernel): entry and exit events."},
+	{"--probe=SYM[+OFF]|ADDR", "A dynamic probe named NAME at this kernel location."},
+	{"--function=SYM", "Entry and return probes named NAME on kernel function SYM."},
+	{"--userspace-probe=elf:PATH:SYMBOL", "A user-space probe named NAME (kernel domain)."},
+	{"--loglevel=LEVEL", "Events of LEVEL or more severe (TRACE_EMERG .. TRACE_DEBUG)."},
+	{"--loglevel-only=LEVEL", "Events of exactly LEVEL."},
+	{"-f, --filter=EXPR", "Record only events for which EXPR is true."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"kernel", no_argument, NULL, 'k'},
+		{"userspace", no_argument, NULL, 'u'},
+		{"session", required_argument, NULL, 's'},
+		{"channel", required_argument, NULL, 'c'},
+		{"all", no_argument, NULL, 'a'},
+		{"tracepoint", no_argument, NULL, 'T'},
+		{"syscall", no_argument, NULL, 'Y'},
+		{"probe", required_argument, NULL, 'P'},
+		{"function", required_argument, NULL, 'F'},
+		{"userspace-probe", required_argument, NULL, 'U'},
+		{"loglevel", required_argument, NULL, 'l'},
+		{"loglevel-only", required_argument, NULL, 'L'},
+		{"filter", required_argument, NULL, 'f'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
+	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
+	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
+	const char *session = NULL, *channel = NULL, *target = NULL, *filter = NULL;
+	struct trawl_ctl *ctl;
+	char name[256], *names, *tok, *save;
+	int c, ret = 0, all = 0, level = 0;
+
+	while ((c = getopt_long(argc, argv, "hkus:c:af:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_enable_event);
+			return 0;
+		case 'k':
+			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			break;
+		case 'u':
+			domain = TRAWL_CTL_DOMAIN_UST;
+			break;
+		case 's':
+			session = optarg;
+			break;
+		case 'c':
+			channel = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case 'T':
+			kind = TRAWL_CTL_EVENT_TRACEPOINT;
+			break;
+		case 'Y':
+			kind = TRAWL_CTL_EVENT_SYSCALL;
+			break;
+		case 'P':
+			kind = TRAWL_CTL_EVENT_PROBE;
+			target = optarg;
+			break;
+		case 'F':
+			kind = TRAWL_CTL_EVENT_FUNCTION;
+			target = optarg;
+			break;
+		case 'U':
+			kind = TRAWL_CTL_EVENT_USERSPACE_PROBE;
+			target = optarg;
+			break;
+		case 'l':
+		case 'L':
+			level = trawl_ctl_loglevel_parse(optarg);
+			if (level < 0)
+				return cli_error(-EINVAL, "unknown log level '%s' (TRACE_EMERG .. "
+							  "TRACE_DEBUG, or 0 .. 14)", optarg);
+			lt = c == 'l' ? TRAWL_CTL_LOGLEVEL_RANGE : TRAWL_CTL_LOGLEVEL_SINGLE;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		default:
+			return cli_usage(&cli_cmd_enable_event, "bad option");
+		}
+	}
+	if (domain == TRAWL_CTL_DOMAIN_NONE)
+		return cli_usage(&cli_cmd_enable_event, "give a domain: -k or -u");
+	if (all && argc > optind)
+		return cli_usage(&cli_cmd_enable_event, "give event names or --all, not both");
+	if (!all && argc - optind != 1)
+		return cli_usage(&cli_cmd_enable_event, "expected event names (NAME[,NAME...]) or --all");
+	if (target && all)
+		return cli_usage(&cli_cmd_enable_event, "a probe needs a name, not --all");
+	if (lt != TRAWL_CTL_LOGLEVEL_ALL && domain == TRAWL_CTL_DOMAIN_KERNEL)
+		return cli_error(-EINVAL, "log levels apply to user-space events only");
+	ret = cli_session(session, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	names = strdup(all ? "*" : argv[optind]);
+	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
+
+		if (!ev) {
+			ret = cli_error(-EINVAL, "bad event name '%s'", tok);
+			break;
+		}
+		if ((target && trawl_ctl_event_set_target(ev, target)) ||
+		    (filter && trawl_ctl_event_set_filter(ev, filter)) ||
+		    (lt && trawl_ctl_event_set_loglevel(ev, lt, level))) {
+			trawl_ctl_event_destroy(ev);
+			ret = cli_error(-EINVAL, "probe location or filter too long");
+			break;
+		}
+		ret = trawl_ctl_event_enable(ctl, name, domain, channel, ev);
+		trawl_ctl_event_destroy(ev);
+		if (ret) {
+			ret = cli_fail(ctl, ret, "enable-event");
+		} else if (!cli_quiet) {
+			if (!strcmp(tok, "*"))
+				printf("All %s %s are enabled in channel %s\n",
+				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "UST",
+				       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events",
+				       channel ? channel : "channel0");
+			else
+				printf("%s event %s created in channel %s\n",
+				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok,
+				       channel ? channel : "channel0");
+		}
+	}
+	free(names);
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_enable_event = {
+	.name = "enable-event",
+	.summary = "Enable event rules",
+	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] [--syscall | --probe LOC | --function SYM | "
+		    "--userspace-probe LOC] [--loglevel L | --loglevel-only L] [--filter EXPR] "
+		    "(NAME[,NAME...] | --all)",
+	.description = "Records the named events (or, with --all, every event) in a channel of "
+		       "the session. Names may hold '*' wildcards. Rules can be added while the "
+		       "session traces.",
+	.options = opts_doc,
+	.run = run,
+};

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-list.c - `trawl list`: sessions, one session, or the events a domain offers. */
+#include "cli/cli.h"
+#include "cli/show.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_option_doc opts_doc[] = {
+	{"-k, --kernel", "List the kernel's tracepoints (with --syscall: its system calls)."},
+	{"-u, --userspace", "List the tracepoints of the applications registered now."},
+	{"-f, --fields", "With -k or -u, list each event's fields too."},
+	{"--syscall", "With -k, list system calls."},
+	{"-c, --channel=NAME", "Accepted for LTTng compatibility."},
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int list_sessions(struct trawl_ctl *ctl)
+{
+	struct trawl_ctl_list *l;
+	char cur[256] = "";
+	size_t i, n;
+	int ret = trawl_ctl_list_sessions(ctl, &l);
+
+	if (ret)
+		return cli_fail(ctl, ret, "list");
+	trawl_ctl_current_session_get(cur, sizeof(cur));
+	n = trawl_ctl_list_count(l);
+	if (!n) {
+		printf("Currently no available tracing session\n");
+	} else {
+		printf("Available tracing sessions:\n");
+		for (i = 0; i < n; i++) {
+			printf("  %zu) %s [%s]%s%s\n", i + 1, trawl_ctl_list_name(l, i),
+			       trawl_ctl_list_value(l, i, 0) ? "active" : "inactive",
+			       trawl_ctl_list_value(l, i, 1) ? " (snapshot)" : "",
+			       strcmp(cur, trawl_ctl_list_name(l, i)) ? "" : " (current)");
+			printf("     Trace output: %s\n", trawl_ctl_list_text(l, i)[0]
+							     ? trawl_ctl_list_text(l, i)
+							     : "none");
+		}
+		printf("\nUse trawl list <session_name> for more details\n");
+	}
+	trawl_ctl_list_destroy(l);
+	return 0;
+}
+
+static int list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain d,
+			  enum trawl_ctl_event_kind kind, int fields)
+{
+	struct trawl_ctl_list *l;
+	size_t i, n;
+	long pid = -1;
+	int ret = trawl_ctl_list_available(ctl, d, kind, fields, &l);
+
+	if (ret)
+		return cli_fail(ctl, ret, "list");
+	n = trawl_ctl_list_count(l);
+	printf("%s %s:\n-------------\n", d == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST",
+	       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events");
+	for (i = 0; i < n; i++) {
+		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_FIELD) {
+			printf("        field: %s (%s)\n", trawl_ctl_list_name(l, i),
+			       trawl_ctl_list_text(l, i));
+			continue;
+		}
+		if (d == TRAWL_CTL_DOMAIN_UST && (long)trawl_ctl_list_value(l, i, 0) != pid) {
+			pid = (long)trawl_ctl_list_value(l, i, 0);
+			printf("\nPID: %ld\n", pid);
+		}
+		if (trawl_ctl_list_loglevel(l, i) >= 0 && trawl_ctl_loglevel_name(trawl_ctl_list_loglevel(l, i)))
+			printf("      %s (loglevel: %s) (type: tracepoint)\n",
+			       trawl_ctl_list_name(l, i),
+			       trawl_ctl_loglevel_name(trawl_ctl_list_loglevel(l, i)));
+		else
+			printf("      %s (type: %s)\n", trawl_ctl_list_name(l, i),
+			       kind == TRAWL_CTL_EVENT_SYSCALL ? "syscall" : "tracepoint");
+	}
+	trawl_ctl_list_destroy(l);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"kernel", no_argument, NULL, 'k'},
+		{"userspace", no_argument, NULL, 'u'},
+		{"fields", no_argument, NULL, 'f'},
+		{"syscall", no_argument, NULL, 'Y'},
+		{"channel", required_argument, NULL, 'c'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
+	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
+	struct trawl_ctl_list *l;
+	struct trawl_ctl *ctl;
+	int c, ret, fields = 0;
+
+	while ((c = getopt_long(argc, argv, "hkufc:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(&cli_cmd_list);
+			return 0;
+		case 'k':
+			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			break;
+		case 'u':
+			domain = TRAWL_CTL_DOMAIN_UST;
+			break;
+		case 'f':
+			fields = 1;
+			break;
+		case 'Y':
+			kind = TRAWL_CTL_EVENT_SYSCALL;
+			break;
+		case 'c':
+			break;
+		default:
+			return cli_usage(&cli_cmd_list, "bad option");
+		}
+	}
+	if (argc - optind > 1)
+		return cli_usage(&cli_cmd_list, "too many arguments");
+	if (kind == TRAWL_CTL_EVENT_SYSCALL && domain != TRAWL_CTL_DOMAIN_KERNEL)
+		return cli_usage(&cli_cmd_list, "--syscall goes with --kernel");
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	if (argc > optind) {
+		ret = trawl_ctl_list_session(ctl, argv[optind], &l);
+		if (ret) {
+			ret = cli_fail(ctl, ret, "list");
+		} else {
+			cli_show_session(l);
+			trawl_ctl_list_destroy(l);
+		}
+	} else if (domain != TRAWL_CTL_DOMAIN_NONE) {
+		ret = list_available(ctl, domain, kind, fields);
+	} else {
+		ret = list_sessions(ctl);
+	}
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+const struct cli_cmd cli_cmd_list = {
+	.name = "list",
+	.summary = "List sessions, a session's channels and events, or available events",
+	.synopsis = "[SESSION] [-k | -u] [--fields] [--syscall]",
+	.description = "Without arguments, lists this user's sessions. With SESSION, shows its "
+		       "domains, channels, contexts and event rules, and whether its consumer "
+		       "is alive. With -k or -u, lists the events that can be enabled.",
+	.options = opts_doc,
+	.run = run,
+};

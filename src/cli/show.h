@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* show.h - printing a session's details. */
+#ifndef TRAWL_CLI_SHOW_H
+#define TRAWL_CLI_SHOW_H
+
+#include "trawl/ctl.h"
+
+/* Prints a trawl_ctl_list_session() result; returns 1 if a consumer died. */
+int cli_show_session(const struct trawl_ctl_list *l);
+
+#endif

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawl.c - the `trawl` command: global options, the subcommand table, and
+ * the one place where errors become a line and an exit status.
+ */
+#include "cli/cli.h"
+#include "common/common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_quiet;
+
+const struct cli_cmd *const cli_cmds[] = {
+	&cli_cmd_create,
+	&cli_cmd_destroy,
+	&cli_cmd_enable_channel,
+	&cli_cmd_disable_channel,
+	&cli_cmd_enable_event,
+	&cli_cmd_disable_event,
+	&cli_cmd_add_context,
+	&cli_cmd_start,
+	&cli_cmd_stop,
+	&cli_cmd_list,
+	&cli_cmd_status,
+	&cli_cmd_view,
+	&cli_cmd_snapshot,
+	&cli_cmd_set_session,
+	&cli_cmd_version,
+	&cli_cmd_help,
+	NULL,
+};
+
+const struct cli_cmd *cli_cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cli_cmds[i]; i++)
+		if (!strcmp(cli_cmds[i]->name, name))
+			return cli_cmds[i];
+	return NULL;
+}
+
+int cli_exit_of(int err)
+{
+	switch (err) {
+	case 0:
+		return CLI_OK;
+	case -ENOTCONN:
+	case -ECONNREFUSED:
+		return CLI_EXIT_NO_DAEMON;
+	case -EACCES:
+	case -EPERM:
+		return CLI_EXIT_PERM;
+	case -ENOENT:
+		return CLI_EXIT_NOT_FOUND;
+	case -EEXIST:
+		return CLI_EXIT_EXISTS;
+	case -EINVAL:
+	case -ERANGE:
+	case -ENAMETOOLONG:
+		return CLI_EXIT_INVALID;
+	case -EBUSY:
+		return CLI_EXIT_STATE;
+	case -EOPNOTSUPP:
+	case -ENOSYS:
+	case -ENODEV:
+		return CLI_EXIT_UNSUPPORTED;
+	case -EPROTO:
+		return CLI_EXIT_PROTOCOL;
+	default:
+		return CLI_EXIT_ERROR;
+	}
+}
+
+int cli_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("trawl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return cli_exit_of(err) ? cli_exit_of(err) : CLI_EXIT_ERROR;
+}
+
+int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "trawl %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see trawl %s --help)\n", cmd->name);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_fail(struct trawl_ctl *ctl, int err, const char *what)
+{
+	const char *line = ctl ? trawl_ctl_last_error(ctl) : "";
+
+	if (line[0])
+		return cli_error(err, "%s", line);
+	switch (err) {
+	case -ENOTCONN:
+		return cli_error(err, "%s: lost the connection to the session daemon", what);
+	case -EPROTO:
+		return cli_error(err, "%s: the session daemon sent a malformed reply", what);
+	default:
+		return cli_error(err, "%s: %s", what, strerror(-err));
+	}
+}
+
+int cli_connect(struct trawl_ctl **ctl)
+{
+	int ret = trawl_ctl_connect(ctl, 0);
+
+	if (ret == -EACCES)
+		return cli_error(ret, "permission denied by the root session daemon: kernel "
+				      "tracing needs root or membership of group 'tracing'");
+	if (ret)
+		return cli_error(ret, "no session daemon: could not start trawl-sessiond (%s)",
+				 strerror(-ret));
+	return 0;
+}
+
+int cli_session(const char *given, char *buf, size_t len)
+{
+	if (given) {
+		snprintf(buf, len, "%s", given);
+		return 0;
+	}
+	if (trawl_ctl_current_session_get(buf, len))
+		return cli_error(-ENOENT, "no session given and no current session "
+					  "(trawl create NAME, or trawl set-session NAME)");
+	return 0;
+}
+
+int cli_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end && end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
+		return -EINVAL;
+	if (shift && v > (~0ull >> shift))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int cli_parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: trawl [--help] [--version] [-q|--quiet] COMMAND [OPTIONS] [ARGS]\n\n"
+		   "Linux tracing: the kernel and user-space programs, into CTF traces.\n\n"
+		   "Commands:\n");
+	for (i = 0; cli_cmds[i]; i++)
+		fprintf(f, "  %-16s %s\n", cli_cmds[i]->name, cli_cmds[i]->summary);
+	fprintf(f, "\nSee `trawl COMMAND --help` or man trawl-COMMAND.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			return cli_cmd_version.run(1, argv);
+		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			cli_quiet = 1;
+		} else {
+			fprintf(stderr, "trawl: unknown option %s (see trawl --help)\n", argv[i]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	cmd = cli_cmd_find(argv[i]);
+	if (!cmd) {
+		fprintf(stderr, "trawl: unknown command '%s' (see trawl --help)\n", argv[i]);
+		return CLI_EXIT_USAGE;
+	}
+	/* getopt_long in the subcommand starts again from its argv[1]. */
+	return cmd->run(argc - i, argv + i);
+}

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-channel.c - channel, event-rule and context commands, and the list of
+ * events a domain offers.
+ *
+ * The rules every domain shares are enforced here, before a domain is
+ * called: a channel is created once and only before the session first
+ * starts; an event without --channel goes to "channel0", created with the
+ * domain's defaults on first use (as LTTng does); the same rule is never
+ * enabled twice; contexts are added before the first start.
+ */
+#include "common/common.h"
+#include "sessiond/sessiond.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_CHANNEL "channel0"
+
+void sd_channel_free(struct sd_channel *c)
+{
+	while (c->events) {
+		struct sd_event *e = c->events;
+
+		c->events = e->next;
+		free(e);
+	}
+	while (c->contexts) {
+		struct sd_context *x = c->contexts;
+
+		c->contexts = x->next;
+		free(x);
+	}
+	free(c);
+}
+
+/* The session's part in @domain, created on first use; NULL with @r filled. */
+static struct sd_domain *domain_get(struct sd_session *s, uint32_t domain, struct sd_reply *r)
+{
+	struct sd_domain *d = &s->dom[domain];
+	struct trawl_domain_session_info info;
+	struct trawl_domain_err err = {""};
+	int ret;
+
+	if (domain == 0 || domain >= SD_NR_DOMAINS) {
+		sd_fail(r, -EINVAL, "no domain given: use --kernel or --userspace");
+		return NULL;
+	}
+	if (d->ds)
+		return d;
+	if (!sd.domains[domain] || sd.domain_ret[domain]) {
+		sd_fail(r, sd.domain_ret[domain] == -EOPNOTSUPP && domain == TRAWL_DOMAIN_KERNEL &&
+					   !sd.root_daemon ? -EACCES : sd.domain_ret[domain],
+			"%s", sd.domain_err[domain]);
+		return NULL;
+	}
+	info.name = s->name;
+	info.id = s->id;
+	info.output = s->output;
+	info.uid = s->uid;
+	info.gid = s->gid;
+	info.snapshot = s->snapshot;
+	info.live = s->live;
+	ret = sd.domains[domain]->session_create(&info, &d->ds, &err);
+	if (ret) {
+		sd_fail(r, ret, "%s tracing unavailable: %s", sd_domain_name(domain),
+			err.msg[0] ? err.msg : strerror(-ret));
+		d->ds = NULL;
+		return NULL;
+	}
+	d->ops = sd.domains[domain];
+	return d;
+}
+
+static struct sd_channel *channel_find(struct sd_domain *d, const char *name)
+{
+	struct sd_channel *c;
+
+	for (c = d->channels; c; c = c->next)
+		if (!strcmp(c->attr.name, name))
+			return c;
+	return NULL;
+}
+
+static int is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static void channel_defaults(const struct sd_session *s, uint32_t domain,
+			     struct trawl_domain_channel_attr *a)
+{
+	if (domain == TRAWL_DOMAIN_KERNEL) {
+		a->subbuf_size = 1u << 20;
+		a->num_subbuf = 4;
+	} else {
+		a->subbuf_size = 512u << 10;
+		a->num_subbuf = 4;
+	}
+	a->overwrite = s->snapshot ? 1 : 0;
+	a->read_timer_us = 200000;
+}
+
+static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain *d,
+					 uint32_t domain, const struct trawl_ctl_wire_req *req,
+					 const char *name, struct sd_reply *r)
+{
+	struct trawl_domain_err err = {""};
+	struct sd_channel *c, **tail;
+	int ret;
+
+	if (s->started_once) {
+		sd_fail(r, -EBUSY, "cannot add channel '%s': session '%s' has already been started",
+			name, s->name);
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		sd_fail(r, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	snprintf(c->attr.name, sizeof(c->attr.name), "%s", name);
+	channel_defaults(s, domain, &c->attr);
+	if (req) {
+		if (req->subbuf_size)
+			c->attr.subbuf_size = req->subbuf_size;
+		if (req->num_subbuf)
+			c->attr.num_subbuf = req->num_subbuf;
+		if (req->overwrite)
+			c->attr.overwrite = req->overwrite == TRAWL_CTL_MODE_OVERWRITE;
+		if (req->switch_timer_us)
+			c->attr.switch_timer_us = req->switch_timer_us;
+		if (req->read_timer_us)
+			c->attr.read_timer_us = req->read_timer_us;
+		c->attr.buffers_pid = req->buffers == TRAWL_CTL_BUFFERS_PID;
+		if (domain == TRAWL_DOMAIN_KERNEL && req->buffers) {
+			free(c);
+			sd_fail(r, -EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
+			return NULL;
+		}
+	}
+	if (!is_pow2(c->attr.subbuf_size) || c->attr.subbuf_size < 4096 ||
+	    c->attr.subbuf_size > (1ull << 32)) {
+		sd_fail(r, -EINVAL, "bad sub-buffer size %llu: a power of two from 4 KiB to 4 GiB",
+			(unsigned long long)c->attr.subbuf_size);
+		free(c);
+		return NULL;
+	}
+	if (!is_pow2(c->attr.num_subbuf) || c->attr.num_subbuf < 2 ||
+	    c->attr.num_subbuf > (1u << 20)) {
+		sd_fail(r, -EINVAL, "bad number of sub-buffers %u: a power of two, at least 2",
+			c->attr.num_subbuf);
+		free(c);
+		return NULL;
+	}
+	ret = d->ops->channel_create(d->ds, &c->attr, &err);
+	if (ret) {
+		sd_fail(r, ret, "cannot create channel '%s': %s", name,
+			err.msg[0] ? err.msg : strerror(-ret));
+		free(c);
+		return NULL;
+	}
+	c->enabled = 1;
+	for (tail = &d->channels; *tail; tail = &(*tail)->next)
+		;
+	*tail = c;
+	return c;
+}
+
+void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct trawl_domain_err err = {""};
+	struct sd_domain *d;
+	struct sd_channel *c;
+	int ret;
+
+	if (!s || !(d = domain_get(s, req->domain, r)))
+		return;
+	if (!req->channel[0])
+		return (void)sd_fail(r, -EINVAL, "no channel name given");
+	c = channel_find(d, req->channel);
+	if (!c) {
+		channel_create(s, d, req->domain, req, req->channel, r);
+		return;
+	}
+	if (c->enabled)
+		return (void)sd_fail(r, -EEXIST, "channel '%s' is already enabled", c->attr.name);
+	ret = d->ops->channel_enable(d->ds, c->attr.name, 1, &err);
+	if (ret)
+		return (void)sd_fail(r, ret, "cannot enable channel '%s': %s", c->attr.name,
+				     err.msg[0] ? err.msg : strerror(-ret));
+	c->enabled = 1;
+}
+
+void sd_cmd_disable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			    struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct trawl_domain_err err = {""};
+	struct sd_domain *d;
+	struct sd_channel *c;
+	int ret;
+
+	if (!s || !(d = domain_get(s, req->domain, r)))
+		return;
+	c = channel_find(d, req->channel);
+	if (!c)
+		return (void)sd_fail(r, -ENOENT, "no channel named '%s' in session '%s'",
+				     req->channel, s->name);
+	if (!c->enabled)
+		return (void)sd_fail(r, -EEXIST, "channel '%s' is already disabled", c->attr.name);
+	ret = d->ops->channel_enable(d->ds, c->attr.name, 0, &err);
+	if (ret)
+		return (void)sd_fail(r, ret, "cannot disable channel '%s': %s", c->attr.name,
+				     err.msg[0] ? err.msg : strerror(-ret));
+	c->enabled = 0;
+}
+
+/* The channel named in @req, or the default one (created on demand). */
+static struct sd_channel *channel_for(struct sd_session *s, struct sd_domain *d,
+				      const struct trawl_ctl_wire_req *req, struct sd_reply *r)
+{
+	const char *name = req->channel[0] ? req->channel : DEFAULT_CHANNEL;
+	struct sd_channel *c = channel_find(d, name);
+
+	if (c)
+		return c;
+	if (req->channel[0]) {
+		sd_fail(r, -ENOENT, "no channel named '%s' in session '%s'", name, s->name);
+		return NULL;
+	}
+	return channel_create(s, d, req->domain, NULL, name, r);
+}
+
+static int same_rule(const struct sd_event *e, const struct trawl_ctl_wire_req *req)
+{
+	return e->kind == (enum trawl_domain_event_kind)req->event_kind &&
+	       !strcmp(e->name, req->name) && !strcmp(e->filter, req->filter) &&
+	       !strcmp(e->target, req->target) &&
+	       e->loglevel_type == (enum trawl_domain_loglevel_type)req->loglevel_type &&
+	       (req->loglevel_type == TRAWL_LOGLEVEL_ALL || e->loglevel == req->loglevel);
+}
+
+static void rule_of(const struct sd_event *e, struct trawl_domain_event_rule *rule)
+{
+	rule->kind = e->kind;
+	rule->name = e->name;
+	rule->target = e->target[0] ? e->target : NULL;
+	rule->filter = e->filter[0] ? e->filter : NULL;
+	rule->loglevel_type = e->loglevel_type;
+	rule->loglevel = e->loglevel;
+}
+
+void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			 struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct trawl_domain_err err = {""};
+	struct trawl_domain_event_rule rule;
+	struct sd_event *e, **tail;
+	struct sd_domain *d;
+	struct sd_channel *c;
+	int ret;
+
+	if (!s || !(d = domain_get(s, req->domain, r)))
+		return;
+	if (!req->name[0])
+		return (void)sd_fail(r, -EINVAL, "no event name given");
+	if (req->event_kind >= TRAWL_EVENT_PROBE && !req->target[0])
+		return (void)sd_fail(r, -EINVAL, "a probe needs a location");
+	if (req->domain == TRAWL_DOMAIN_UST && req->event_kind != TRAWL_EVENT_TRACEPOINT)
+		return (void)sd_fail(r, -EINVAL, "user space has tracepoints only "
+						 "(probes and syscalls are kernel events)");
+	c = channel_for(s, d, req, r);
+	if (!c)
+		return;
+	for (tail = &c->events; *tail; tail = &(*tail)->next) {
+		if (!same_rule(*tail, req))
+			continue;
+		if ((*tail)->enabled)
+			return (void)sd_fail(r, -EEXIST, "event '%s' is already enabled in channel '%s'",
+					     req->name, c->attr.name);
+		rule_of(*tail, &rule);
+		ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
+		if (ret)
+			return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
+					     err.msg[0] ? err.msg : strerror(-ret));
+		(*tail)->enabled = 1;
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return (void)sd_fail(r, -ENOMEM, "out of memory");
+	e->kind = (enum trawl_domain_event_kind)req->event_kind;
+	snprintf(e->name, sizeof(e->name), "%s", req->name);
+	snprintf(e->target, sizeof(e->target), "%s", req->target);
+	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
+	e->loglevel_type = (enum trawl_domain_loglevel_type)req->loglevel_type;
+	e->loglevel = req->loglevel;
+	rule_of(e, &rule);
+	ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
+	if (ret) {
+		free(e);
+		return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
+				     err.msg[0] ? err.msg : strerror(-ret));
+	}
+	e->enabled = 1;
+	*tail = e;
+}
+
+void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			  struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct trawl_domain_event_rule rule;
+	struct sd_domain *d;
+	struct sd_channel *c;
+	struct sd_event *e;
+	int all = !strcmp(req->name, "*"), found = 0;
+
+	if (!s || !(d = domain_get(s, req->domain, r)))
+		return;
+	c = channel_find(d, req->channel[0] ? req->channel : DEFAULT_CHANNEL);
+	if (!c)
+		return (void)sd_fail(r, -ENOENT, "no channel named '%s' in session '%s'",
+				     req->channel[0] ? req->channel : DEFAULT_CHANNEL, s->name);
+	for (e = c->events; e; e = e->next) {
+		struct trawl_domain_err err = {""};
+		int ret;
+
+		if (!e->enabled)
+			continue;
+		if (!all && (strcmp(e->name, req->name) ||
+			     e->kind != (enum trawl_domain_event_kind)req->event_kind))
+			continue;
+		rule_of(e, &rule);
+		ret = d->ops->event_disable(d->ds, c->attr.name, &rule, &err);
+		if (ret)
+			return (void)sd_fail(r, ret, "cannot disable event '%s': %s", e->name,
+					     err.msg[0] ? err.msg : strerror(-ret));
+		e->enabled = 0;
+		found++;
+	}
+	if (!found)
+		sd_fail(r, -ENOENT, "no enabled event '%s' in channel '%s'", req->name, c->attr.name);
+}
+
+static const char *const common_contexts[] = {"pid", "tid", "vpid", "vtid", "ppid",
+					      "procname", "prio", "nice", "hostname", "cpu_id"};
+static const char *const ust_only_contexts[] = {"ip", "pthread_id"};
+static const char *const perf_counters[] = {
+	"cpu-clock", "task-clock", "page-fault", "page-faults", "faults", "major-faults",
+	"minor-faults", "context-switches", "cs", "cpu-migrations", "migrations",
+	"alignment-faults", "emulation-faults", "cpu-cycles", "cycles", "instructions",
+	"cache-references", "cache-misses", "branch-instructions", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+};
+
+static int in_list(const char *name, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return 1;
+	return 0;
+}
+
+/* 0 if @name is a context @domain knows, else fills @r. */
+static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
+{
+	if (in_list(name, common_contexts, TRAWL_ARRAY_SIZE(common_contexts)))
+		return 0;
+	if (in_list(name, ust_only_contexts, TRAWL_ARRAY_SIZE(ust_only_contexts)))
+		return domain == TRAWL_DOMAIN_UST
+			       ? 0
+			       : sd_fail(r, -EINVAL, "context '%s' is for user space only", name);
+	if (!strncmp(name, "perf:thread:", 12) &&
+	    in_list(name + 12, perf_counters, TRAWL_ARRAY_SIZE(perf_counters)))
+		return domain == TRAWL_DOMAIN_UST
+			       ? 0
+			       : sd_fail(r, -EINVAL, "perf:thread: counters are for user space; "
+						     "use perf:cpu:%s with --kernel", name + 12);
+	if (!strncmp(name, "perf:cpu:", 9) &&
+	    in_list(name + 9, perf_counters, TRAWL_ARRAY_SIZE(perf_counters)))
+		return domain == TRAWL_DOMAIN_KERNEL
+			       ? 0
+			       : sd_fail(r, -EINVAL, "perf:cpu: counters are for the kernel; "
+						     "use perf:thread:%s with --userspace", name + 9);
+	return sd_fail(r, -EINVAL, "unknown context '%s'", name);
+}
+
+static int context_add_one(struct sd_domain *d, struct sd_channel *c, const char *name,
+			   struct sd_reply *r)
+{
+	struct trawl_domain_context ctx = {.name = name};
+	struct trawl_domain_err err = {""};
+	struct sd_context *x, **tail;
+	int ret;
+
+	for (tail = &c->contexts; *tail; tail = &(*tail)->next)
+		if (!strcmp((*tail)->name, name))
+			return sd_fail(r, -EEXIST, "context '%s' is already in channel '%s'", name,
+				       c->attr.name);
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return sd_fail(r, -ENOMEM, "out of memory");
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	ret = d->ops->context_add(d->ds, c->attr.name, &ctx, &err);
+	if (ret) {
+		free(x);
+		return sd_fail(r, ret, "cannot add context '%s': %s", name,
+			       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	*tail = x;
+	return 0;
+}
+
+void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct sd_domain *d;
+	struct sd_channel *c;
+
+	if (!s || !(d = domain_get(s, req->domain, r)))
+		return;
+	if (context_check(req->name, req->domain, r))
+		return;
+	if (s->started_once)
+		return (void)sd_fail(r, -EBUSY, "cannot add context '%s': session '%s' has already "
+						"been started", req->name, s->name);
+	if (req->channel[0] || !d->channels) {
+		c = channel_for(s, d, req, r);
+		if (c)
+			context_add_one(d, c, req->name, r);
+		return;
+	}
+	for (c = d->channels; c; c = c->next)
+		if (context_add_one(d, c, req->name, r))
+			return;
+}
+
+struct list_ctx {
+	struct sd_reply *r;
+	uint32_t domain;
+	int fields;
+};
+
+static int list_cb(void *arg, const struct trawl_domain_event_desc *desc)
+{
+	struct list_ctx *lc = arg;
+	struct trawl_ctl_wire_item *it = sd_reply_item(lc->r, TRAWL_CTL_ITEM_AVAILABLE);
+	size_t i;
+
+	if (!it)
+		return -ENOMEM;
+	it->domain = lc->domain;
+	it->event_kind = desc->kind;
+	it->loglevel = desc->loglevel;
+	it->v[0] = (uint64_t)desc->pid;
+	snprintf(it->name, sizeof(it->name), "%s", desc->name);
+	for (i = 0; lc->fields && i < desc->nr_fields; i++) {
+		it = sd_reply_item(lc->r, TRAWL_CTL_ITEM_FIELD);
+		if (!it)
+			return -ENOMEM;
+		it->domain = lc->domain;
+		snprintf(it->name, sizeof(it->name), "%s", desc->fields[i].name);
+		snprintf(it->text, sizeof(it->text), "%s", desc->fields[i].type);
+	}
+	return 0;
+}
+
+void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   struct sd_reply *r)
+{
+	const struct trawl_domain_ops *ops;
+	struct trawl_domain_err err = {""};
+	struct list_ctx lc = {r, req->domain, !!(req->flags & TRAWL_CTL_F_FIELDS)};
+	int ret;
+
+	if (req->domain == 0 || req->domain >= SD_NR_DOMAINS)
+		return (void)sd_fail(r, -EINVAL, "no domain given");
+	ops = sd.domains[req->domain];
+	if (!ops || sd.domain_ret[req->domain])
+		return (void)sd_fail(r, req->domain == TRAWL_DOMAIN_KERNEL && !sd.root_daemon
+						? -EACCES : sd.domain_ret[req->domain],
+				     "%s", sd.domain_err[req->domain]);
+	if (!ops->list_events)
+		return;
+	ret = ops->list_events((enum trawl_domain_event_kind)req->event_kind, lc.fields, list_cb,
+			       &lc, &err);
+	if (ret)
+		sd_fail(r, ret, "cannot list %s events: %s", sd_domain_name(req->domain),
+			err.msg[0] ? err.msg : strerror(-ret));
+}

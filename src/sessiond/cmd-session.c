@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-session.c - session commands: create, destroy, start, stop, snapshot,
+ * and the lists of sessions.
+ *
+ * Visibility: a client sees the sessions whose owner is its uid; root sees
+ * every session. In the root daemon that is what keeps users apart; in a
+ * user's daemon only that user (and root) can connect at all.
+ */
+#include "common/common.h"
+#include "sessiond/sessiond.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int visible(const struct sd_session *s, const struct sd_peer *p)
+{
+	return p->uid == 0 || s->uid == p->uid;
+}
+
+static struct sd_session *find(const char *name, const struct sd_peer *p)
+{
+	struct sd_session *s, *any = NULL;
+
+	for (s = sd.sessions; s; s = s->next) {
+		if (strcmp(s->name, name) || !visible(s, p))
+			continue;
+		if (s->uid == p->uid)
+			return s;
+		any = s;
+	}
+	return any;
+}
+
+struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r)
+{
+	struct sd_session *s;
+
+	if (!name[0]) {
+		sd_fail(r, -EINVAL, "no session given and no current session");
+		return NULL;
+	}
+	s = find(name, p);
+	if (!s)
+		sd_fail(r, -ENOENT, "no session named '%s'", name);
+	return s;
+}
+
+/* mkdir -p @path, each new folder owned by @uid:@gid, mode 0770 & ~umask. */
+static int mkdir_p(const char *path)
+{
+	char buf[TRAWL_CTL_PATH_LEN];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0770) && errno != EEXIST)
+			return -errno;
+		buf[i] = path[i];
+	}
+	return access(path, W_OK | X_OK) ? -errno : 0;
+}
+
+/*
+ * Creates the trace folder as its owner would: in the root daemon, a child
+ * with the owner's ids does the mkdir, so nothing is created where the user
+ * could not create it, and every folder is theirs.
+ */
+static int mkdir_as(const char *path, uid_t uid, gid_t gid)
+{
+	pid_t pid;
+	int status;
+
+	if (uid == geteuid())
+		return mkdir_p(path);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+			_exit(EPERM);
+		_exit(-mkdir_p(path));
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status))
+		return -EIO;
+	return -WEXITSTATUS(status);
+}
+
+void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		   struct sd_reply *r)
+{
+	struct sd_session *s, **tail;
+	int ret;
+
+	if (!req->name[0])
+		return (void)sd_fail(r, -EINVAL, "a session needs a name");
+	if (find(req->name, p) && find(req->name, p)->uid == p->uid)
+		return (void)sd_fail(r, -EEXIST, "a session named '%s' already exists",
+				     req->name);
+	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
+		return (void)sd_fail(r, -EINVAL, "no output folder given");
+	if (req->output[0]) {
+		ret = mkdir_as(req->output, p->uid, p->gid);
+		if (ret)
+			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
+					     req->output, strerror(-ret));
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return (void)sd_fail(r, -ENOMEM, "out of memory");
+	s->id = sd.next_id++;
+	snprintf(s->name, sizeof(s->name), "%s", req->name);
+	snprintf(s->output, sizeof(s->output), "%s", req->output);
+	s->uid = p->uid;
+	s->gid = p->gid;
+	s->snapshot = !!(req->flags & TRAWL_CTL_F_SNAPSHOT);
+	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
+	for (tail = &sd.sessions; *tail; tail = &(*tail)->next)
+		;
+	*tail = s;
+	snprintf(r->head.name, sizeof(r->head.name), "%s", s->name);
+	snprintf(r->head.path, sizeof(r->head.path), "%s", s->output);
+	sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid,
+	       s->output[0] ? s->output : "(none)");
+}
+
+/* Stops every domain of @s; the first failure is reported in @r (may be NULL). */
+static int session_stop(struct sd_session *s, struct sd_reply *r)
+{
+	int i, first = 0;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+		int ret;
+
+		if (!d->ops || !d->ds)
+			continue;
+		ret = d->ops->stop(d->ds, &err);
+		if (ret && !first) {
+			first = ret;
+			if (r)
+				sd_fail(r, ret, "stopping %s tracing of session '%s' failed: %s",
+					sd_domain_name((uint32_t)i), s->name,
+					err.msg[0] ? err.msg : strerror(-ret));
+		}
+	}
+	s->active = 0;
+	return first;
+}
+
+void sd_session_destroy(struct sd_session *s)
+{
+	struct sd_session **pp;
+	int i;
+
+	if (s->active)
+		session_stop(s, NULL);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+
+		if (d->ops && d->ds)
+			d->ops->session_destroy(d->ds);
+		while (d->channels) {
+			struct sd_channel *c = d->channels;
+
+			d->channels = c->next;
+			sd_channel_free(c);
+		}
+	}
+	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	sd_log("session %s destroyed", s->name);
+	free(s);
+}
+
+void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		    struct sd_reply *r)
+{
+	struct sd_session *s, *next;
+
+	if (req->flags & TRAWL_CTL_F_ALL) {
+		for (s = sd.sessions; s; s = next) {
+			next = s->next;
+			if (s->uid == p->uid)
+				sd_session_destroy(s);
+		}
+		return;
+	}
+	s = sd_session_lookup(req->session, p, r);
+	if (s)
+		sd_session_destroy(s);
+}
+
+void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		  struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	int i, ret;
+
+	if (!s)
+		return;
+	if (s->active)
+		return (void)sd_fail(r, -EBUSY, "session '%s' is already started", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		ret = d->ops->start(d->ds, &err);
+		if (ret) {
+			/* Leave nothing half-started. */
+			while (--i > 0)
+				if (s->dom[i].ops && s->dom[i].ds)
+					s->dom[i].ops->stop(s->dom[i].ds, NULL);
+			sd_fail(r, ret, "starting %s tracing of session '%s' failed: %s",
+				sd_domain_name((uint32_t)(i > 0 ? i : 1)), s->name,
+				err.msg[0] ? err.msg : strerror(-ret));
+			return;
+		}
+	}
+	s->active = 1;
+	s->started_once = 1;
+}
+
+void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		 struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+
+	if (!s)
+		return;
+	if (!s->active)
+		return (void)sd_fail(r, -EBUSY, "session '%s' is not started", s->name);
+	session_stop(s, r);
+}
+
+void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		     struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	char dir[TRAWL_CTL_PATH_LEN], stamp[32];
+	int i, ret, done = 0;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!s)
+		return;
+	if (!s->snapshot)
+		return (void)sd_fail(r, -EINVAL, "session '%s' is not in snapshot mode "
+						 "(create it with --snapshot)", s->name);
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	ret = snprintf(dir, sizeof(dir), "%s/snapshot-%u-%s-0", s->output, s->snapshot_seq + 1,
+		       stamp);
+	if (ret < 0 || (size_t)ret >= sizeof(dir))
+		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
+	ret = mkdir_as(dir, s->uid, s->gid);
+	if (ret)
+		return (void)sd_fail(r, ret, "cannot create %s: %s", dir, strerror(-ret));
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		if (!d->ops->snapshot_record)
+			return (void)sd_fail(r, -EOPNOTSUPP, "%s domain cannot record snapshots yet",
+					     sd_domain_name((uint32_t)i));
+		ret = d->ops->snapshot_record(d->ds, dir, &err);
+		if (ret)
+			return (void)sd_fail(r, ret, "snapshot of %s buffers failed: %s",
+					     sd_domain_name((uint32_t)i),
+					     err.msg[0] ? err.msg : strerror(-ret));
+		done++;
+	}
+	if (!done)
+		return (void)sd_fail(r, -ENOENT, "session '%s' has no channels", s->name);
+	s->snapshot_seq++;
+	snprintf(r->head.path, sizeof(r->head.path), "%s", dir);
+}
+
+static void session_item(struct sd_reply *r, const struct sd_session *s)
+{
+	struct trawl_ctl_wire_item *it = sd_reply_item(r, TRAWL_CTL_ITEM_SESSION);
+
+	if (!it)
+		return;
+	snprintf(it->name, sizeof(it->name), "%s", s->name);
+	snprintf(it->text, sizeof(it->text), "%s", s->output);
+	it->enabled = (uint32_t)s->active;
+	it->v[0] = (uint64_t)s->active;
+	it->v[1] = (uint64_t)s->snapshot;
+	it->v[2] = s->uid;
+}
+
+void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			  struct sd_reply *r)
+{
+	struct sd_session *s;
+
+	for (s = sd.sessions; s; s = s->next)
+		if (visible(s, p))
+			session_item(r, s);
+}
+
+static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_channel *c)
+{
+	struct trawl_ctl_wire_item *it = sd_reply_item(r, TRAWL_CTL_ITEM_CHANNEL);
+	const struct sd_context *x;
+	const struct sd_event *e;
+
+	if (!it)
+		return;
+	it->domain = domain;
+	it->enabled = (uint32_t)c->enabled;
+	snprintf(it->name, sizeof(it->name), "%s", c->attr.name);
+	it->v[0] = c->attr.subbuf_size;
+	it->v[1] = c->attr.num_subbuf;
+	it->v[2] = c->attr.overwrite;
+	it->v[3] = c->attr.switch_timer_us;
+	it->v[4] = c->attr.read_timer_us;
+	it->v[5] = c->attr.buffers_pid;
+	for (x = c->contexts; x; x = x->next) {
+		it = sd_reply_item(r, TRAWL_CTL_ITEM_CONTEXT);
+		if (!it)
+			return;
+		it->domain = domain;
+		snprintf(it->name, sizeof(it->name), "%s", x->name);
+	}
+	for (e = c->events; e; e = e->next) {
+		it = sd_reply_item(r, TRAWL_CTL_ITEM_EVENT);
+		if (!it)
+			return;
+		it->domain = domain;
+		it->enabled = (uint32_t)e->enabled;
+		it->event_kind = e->kind;
+		it->loglevel = e->loglevel;
+		it->v[0] = e->loglevel_type;
+		snprintf(it->name, sizeof(it->name), "%s", e->name);
+		snprintf(it->text, sizeof(it->text), "%s", e->filter);
+		snprintf(it->text2, sizeof(it->text2), "%s", e->target);
+	}
+}
+
+void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			 struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	int i;
+
+	if (!s)
+		return;
+	session_item(r, s);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_status st = {.consumer_alive = 1};
+		struct trawl_ctl_wire_item *it;
+		const struct sd_channel *c;
+
+		if (!d->ops)
+			continue;
+		if (d->ds && d->ops->status)
+			d->ops->status(d->ds, &st);
+		it = sd_reply_item(r, TRAWL_CTL_ITEM_DOMAIN);
+		if (!it)
+			return;
+		it->domain = (uint32_t)i;
+		it->v[0] = st.consumer_alive;
+		it->v[1] = st.events_discarded;
+		it->v[2] = st.bytes_written;
+		snprintf(it->text, sizeof(it->text), "%s", st.msg);
+		for (c = d->channels; c; c = c->next)
+			list_channel(r, (uint32_t)i, c);
+	}
+}

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - trawl-sessiond: start-up, the one-instance lock, and the poll loop.
+ *
+ * Start-up order matters for clients that start the daemon themselves
+ * (libtrawl-ctl runs `trawl-sessiond --daemonize` and connects once it
+ * exits): the daemonizing parent exits only after the child holds the lock
+ * and listens, so the client's connect right after never races the bind.
+ * A daemon that finds the lock held exits 0: another one serves.
+ *
+ * A dead daemon leaves its socket file behind; the next one takes the lock
+ * (flock dies with its holder), removes the stale socket and binds again.
+ */
+#include "common/common.h"
+#include "sessiond/sessiond.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct sessiond sd;
+
+static FILE *log_file;
+
+void sd_log(const char *fmt, ...)
+{
+	FILE *f = log_file ? log_file : stderr;
+	struct timespec ts;
+	va_list ap;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(f, "[%lld.%03ld] trawl-sessiond[%d]: ", (long long)ts.tv_sec,
+		ts.tv_nsec / 1000000, (int)getpid());
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* ---- fd watches ---- */
+
+#define SD_MAX_WATCH 1024
+
+static struct {
+	int fd;
+	sd_watch_cb cb;
+	void *arg;
+} watches[SD_MAX_WATCH];
+static size_t nr_watches;
+
+int sd_watch_add(int fd, sd_watch_cb cb, void *arg)
+{
+	if (nr_watches == SD_MAX_WATCH)
+		return -EMFILE;
+	watches[nr_watches].fd = fd;
+	watches[nr_watches].cb = cb;
+	watches[nr_watches].arg = arg;
+	nr_watches++;
+	return 0;
+}
+
+void sd_watch_del(int fd)
+{
+	size_t i;
+
+	for (i = 0; i < nr_watches; i++) {
+		if (watches[i].fd == fd) {
+			/* Mark only: the loop may be iterating; compacted after each round. */
+			watches[i].fd = -1;
+			return;
+		}
+	}
+}
+
+static void watches_compact(void)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < nr_watches; i++)
+		if (watches[i].fd >= 0)
+			watches[j++] = watches[i];
+	nr_watches = j;
+}
+
+static int run_loop(int sigfd)
+{
+	struct pollfd pfd[SD_MAX_WATCH + 1];
+	while (!sd.quit) {
+		size_t i, n = nr_watches;
+		int ret;
+
+		pfd[0].fd = sigfd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < n; i++) {
+			pfd[i + 1].fd = watches[i].fd;
+			pfd[i + 1].events = POLLIN;
+			pfd[i + 1].revents = 0;
+		}
+		ret = poll(pfd, n + 1, -1);
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			sd_log("poll: %s", strerror(errno));
+			return -errno;
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				sd_log("signal %u: exiting", si.ssi_signo);
+				sd.quit = 1;
+			}
+		}
+		for (i = 0; i < n && !sd.quit; i++) {
+			/* A callback may remove watches: skip those marked. */
+			if (pfd[i + 1].revents && watches[i].fd == pfd[i + 1].fd)
+				watches[i].cb(watches[i].fd, pfd[i + 1].revents, watches[i].arg);
+		}
+		watches_compact();
+	}
+	return 0;
+}
+
+/* ---- start-up ---- */
+
+static int take_lock(const char *dir)
+{
+	char path[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sessiond.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int ret = errno == EWOULDBLOCK ? -EALREADY : -errno;
+
+		close(fd);
+		return ret;
+	}
+	/* The pid, for people and tests; the lock is what counts. */
+	if (ftruncate(fd, 0) == 0)
+		dprintf(fd, "%d\n", (int)getpid());
+	return fd; /* kept open (and locked) for the daemon's lifetime */
+}
+
+static void init_domains(void)
+{
+	struct trawl_domain_env env = {
+		.runtime_dir = sd.runtime_dir,
+		.consumerd = sd.consumerd,
+		.root_daemon = sd.root_daemon,
+	};
+	const struct trawl_domain_ops *all[SD_NR_DOMAINS] = {NULL};
+	int i;
+
+#ifdef TRAWL_HAVE_UST_DOMAIN
+	all[TRAWL_DOMAIN_UST] = &trawl_domain_ust_ops;
+#endif
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	if (sd.root_daemon)
+		all[TRAWL_DOMAIN_KERNEL] = &trawl_domain_kernel_ops;
+#endif
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct trawl_domain_err err = {""};
+
+		sd.domains[i] = all[i];
+		if (!all[i]) {
+			sd.domain_ret[i] = -EOPNOTSUPP;
+			if (i == TRAWL_DOMAIN_KERNEL && !sd.root_daemon)
+				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]),
+					 "kernel tracing needs the root session daemon (run as root, "
+					 "or in group 'tracing' while root's trawl-sessiond runs)");
+			else
+				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]),
+					 "%s tracing is not available in this build",
+					 sd_domain_name((uint32_t)i));
+			continue;
+		}
+		if (all[i]->init) {
+			sd.domain_ret[i] = all[i]->init(&env, &err);
+			if (sd.domain_ret[i]) {
+				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]), "%s",
+					 err.msg[0] ? err.msg : strerror(-sd.domain_ret[i]));
+				sd_log("%s domain unavailable: %s", all[i]->name, sd.domain_err[i]);
+			}
+		}
+	}
+}
+
+static void fini_domains(void)
+{
+	int i;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (sd.domains[i] && !sd.domain_ret[i] && sd.domains[i]->fini)
+			sd.domains[i]->fini();
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: trawl-sessiond [--daemonize | -d] [--foreground] [--help]\n"
+		   "The trawl session daemon. Started by `trawl` when needed; run it as root\n"
+		   "(--daemonize, or the trawl-sessiond.service unit) to trace the kernel and\n"
+		   "serve members of group 'tracing'.\n"
+		   "State folder: $TRAWL_RUNTIME_DIR, $XDG_RUNTIME_DIR/trawl or ~/.trawl\n"
+		   "(root: $TRAWL_ROOT_RUNTIME_DIR or /run/trawl).\n");
+}
+
+/* The daemonizing parent waits for one byte from the child: 0 ok, 1 failed. */
+static int daemonize(int *ready_fd)
+{
+	int p[2];
+	pid_t pid;
+	char c = 1;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			c = 1;
+		_exit(c ? 1 : 0);
+	}
+	close(p[0]);
+	setsid();
+	/* Fork again so the daemon is not a session leader and is reparented. */
+	pid = fork();
+	if (pid < 0)
+		_exit(1);
+	if (pid > 0)
+		_exit(0); /* the first parent still waits on the pipe */
+	*ready_fd = p[1];
+	return 0;
+}
+
+static void tell_ready(int *ready_fd, char c)
+{
+	if (*ready_fd >= 0) {
+		if (write(*ready_fd, &c, 1) < 0)
+			sd_log("cannot tell the parent: %s", strerror(errno));
+		close(*ready_fd);
+		*ready_fd = -1;
+	}
+}
+
+static void redirect_std(const char *dir)
+{
+	char path[4200];
+	int fd = open("/dev/null", O_RDWR);
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		if (fd > 2)
+			close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/sessiond.log", dir);
+	log_file = fopen(path, "ae");
+	if (log_file) {
+		dup2(fileno(log_file), 2);
+	} else {
+		dup2(0, 2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"daemonize", no_argument, NULL, 'd'},
+		{"foreground", no_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int daemon_mode = 0, ready_fd = -1, lock_fd, listen_fd, sigfd, c, ret;
+	char sock[4200];
+	sigset_t set;
+
+	while ((c = getopt_long(argc, argv, "dfh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			daemon_mode = 1;
+			break;
+		case 'f':
+			daemon_mode = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	sd.root_daemon = geteuid() == 0;
+	sd.next_id = 1;
+	umask(022);
+	signal(SIGPIPE, SIG_IGN);
+	ret = trawl_runtime_dir_create(sd.runtime_dir, sizeof(sd.runtime_dir), sd.root_daemon);
+	if (ret) {
+		fprintf(stderr, "trawl-sessiond: cannot create the state folder: %s\n",
+			strerror(-ret));
+		return 1;
+	}
+	if (trawl_find_program("trawl-consumerd", sd.consumerd, sizeof(sd.consumerd)))
+		sd.consumerd[0] = '\0';
+	if (daemon_mode) {
+		ret = daemonize(&ready_fd);
+		if (ret) {
+			fprintf(stderr, "trawl-sessiond: cannot daemonize: %s\n", strerror(-ret));
+			return 1;
+		}
+	}
+	lock_fd = take_lock(sd.runtime_dir);
+	if (lock_fd == -EALREADY) {
+		/* Another daemon serves this folder: nothing to do, and not an error. */
+		tell_ready(&ready_fd, 0);
+		return 0;
+	}
+	if (lock_fd < 0) {
+		fprintf(stderr, "trawl-sessiond: cannot lock %s: %s\n", sd.runtime_dir,
+			strerror(-lock_fd));
+		tell_ready(&ready_fd, 1);
+		return 1;
+	}
+	if (daemon_mode)
+		redirect_std(sd.runtime_dir);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	init_domains();
+	snprintf(sock, sizeof(sock), "%s/sessiond.sock", sd.runtime_dir);
+	listen_fd = sd_client_listen(sock, sd.root_daemon);
+	if (listen_fd < 0) {
+		sd_log("cannot listen on %s: %s", sock, strerror(-listen_fd));
+		tell_ready(&ready_fd, 1);
+		return 1;
+	}
+	sd_log("serving %s (%s daemon)", sock, sd.root_daemon ? "root" : "user");
+	tell_ready(&ready_fd, 0);
+	ret = run_loop(sigfd);
+	while (sd.sessions)
+		sd_session_destroy(sd.sessions);
+	fini_domains();
+	unlink(sock);
+	close(listen_fd);
+	close(lock_fd);
+	sd_log("exited");
+	return ret ? 1 : 0;
+}
