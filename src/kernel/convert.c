@@ -134,6 +134,63 @@ static struct task_entry *task_get(struct trawl_kernel_task_cache *c, int32_t ti
 	return t;
 }
 
+static void task_set_comm(struct trawl_kernel_task_cache *c, int32_t tid, const uint8_t *comm,
+			  size_t len)
+{
+	struct task_entry *t;
+
+	if (tid < 0)
+		return;
+	t = task_get(c, tid);
+	memset(t->comm, 0, sizeof(t->comm));
+	memcpy(t->comm, comm, TRAWL_MIN(len, sizeof(t->comm) - 1));
+}
+
+/* Keeps the task cache in step with the names the trace itself reports. */
+static void task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kernel_event *ev,
+		      const uint8_t *rec, uint32_t len)
+{
+	const uint16_t *o = ev->hook_off;
+	int32_t tid;
+
+	switch (ev->hook) {
+	case TRAWL_KHOOK_EXEC: {
+		uint32_t loc, off, l;
+		const uint8_t *name, *slash;
+
+		if ((uint32_t)o[0] + 4 > len || (uint32_t)o[1] + 4 > len)
+			return;
+		memcpy(&loc, rec + o[0], 4);
+		memcpy(&tid, rec + o[1], 4);
+		off = loc & 0xffff;
+		l = loc >> 16;
+		if (off > len || l > len - off)
+			return;
+		name = rec + off;
+		l = (uint32_t)strnlen((const char *)name, l);
+		while ((slash = memchr(name, '/', l))) {
+			l -= (uint32_t)(slash + 1 - name);
+			name = slash + 1;
+		}
+		task_set_comm(c, tid, name, l);
+		return;
+	}
+	case TRAWL_KHOOK_SWITCH:
+		if ((uint32_t)o[2] + 16 > len || (uint32_t)o[3] + 4 > len)
+			return;
+		memcpy(&tid, rec + o[3], 4);
+		task_set_comm(c, tid, rec + o[2], strnlen((const char *)rec + o[2], 16));
+		/* prev_comm / prev_pid are hook_off[0..1] */
+		__attribute__((fallthrough));
+	case TRAWL_KHOOK_COMM:
+		if ((uint32_t)o[0] + 16 > len || (uint32_t)o[1] + 4 > len)
+			return;
+		memcpy(&tid, rec + o[1], 4);
+		task_set_comm(c, tid, rec + o[0], strnlen((const char *)rec + o[0], 16));
+		return;
+	}
+}
+
 int trawl_kernel_ctx_parse(const char *name)
 {
 	static const char *const names[] = { "pid", "tid", "procname", "prio", "ppid", "vpid", "vtid" };
@@ -224,6 +281,8 @@ static int stream_emit(struct trawl_kernel_stream *s)
 	struct trawl_ctf_packet_start *ps = (struct trawl_ctf_packet_start *)s->pkt;
 	int ret;
 
+	if (!s->has_events)
+		s->ts_begin = s->ts_last; /* an empty packet (losses only) spans no time */
 	ps->header.magic = TRAWL_CTF_MAGIC;
 	memcpy(ps->header.uuid, s->conv->uuid, 16);
 	ps->header.stream_id = 0;
@@ -236,6 +295,7 @@ static int stream_emit(struct trawl_kernel_stream *s)
 	ps->context.events_discarded = s->discarded;
 	ps->context.cpu_id = s->cpu;
 	ret = s->emit(s, s->pkt, s->len, s->emit_arg);
+	s->discarded_emitted = s->discarded;
 	s->seq++;
 	s->len = sizeof(struct trawl_ctf_packet_start);
 	s->has_events = 0;
@@ -244,17 +304,35 @@ static int stream_emit(struct trawl_kernel_stream *s)
 
 int trawl_kernel_stream_flush(struct trawl_kernel_stream *s)
 {
-	if (!s->has_events)
+	/* An empty packet still reports losses that followed the last event. */
+	if (!s->has_events && s->discarded == s->discarded_emitted)
 		return 0;
 	return stream_emit(s);
 }
 
+/*
+ * Lost events sit between the packet already written and the next one, so a
+ * packet with events is closed first. Readers take a stream's first packet's
+ * count as the starting point, not as losses: when events are lost before
+ * anything was written, an empty packet (count 0, at @ts) goes first.
+ */
+static void stream_lost_at(struct trawl_kernel_stream *s, uint64_t n, uint64_t ts)
+{
+	if (!n)
+		return;
+	if (s->has_events) {
+		stream_emit(s);
+	} else if (s->seq == 0) {
+		if (ts > s->ts_last)
+			s->ts_last = ts;
+		stream_emit(s);
+	}
+	s->discarded += n;
+}
+
 void trawl_kernel_stream_add_lost(struct trawl_kernel_stream *s, uint64_t n)
 {
-	/* Lost events sit between the packet already written and the next one. */
-	if (n && s->has_events)
-		stream_emit(s);
-	s->discarded += n;
+	stream_lost_at(s, n, 0);
 }
 
 static inline uint32_t rd32(const uint8_t *p)
@@ -369,6 +447,8 @@ static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint
 		o += 12;
 	}
 	if (s->conv->nctx) {
+		if (ev->hook && s->conv->tasks)
+			task_hook(s->conv->tasks, ev, rec, len);
 		memcpy(&tid, rec + 4, 4);
 		o = write_context(s, o, tid);
 	}
@@ -425,7 +505,7 @@ int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_
 
 		if ((commit & MISSED_STORED) && PAGE_HDR_SIZE + (size_t)size + 8 <= len)
 			lost = rd64(page + PAGE_HDR_SIZE + size);
-		trawl_kernel_stream_add_lost(s, lost);
+		stream_lost_at(s, lost, ts);
 	}
 	page += PAGE_HDR_SIZE;
 	off = 0;

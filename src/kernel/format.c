@@ -235,6 +235,39 @@ static int build_ops(struct trawl_kernel_event *ev)
 	return 0;
 }
 
+static int field_off(const struct trawl_kernel_event *ev, const char *name, uint16_t *off)
+{
+	int i;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (!strcmp(ev->fields[i].name, name)) {
+			*off = ev->fields[i].offset;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void find_hook(struct trawl_kernel_event *ev)
+{
+	uint16_t *o = ev->hook_off;
+
+	if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_exec")) {
+		if (field_off(ev, "filename", &o[0]) && field_off(ev, "pid", &o[1]))
+			ev->hook = TRAWL_KHOOK_EXEC;
+	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_fork")) {
+		if (field_off(ev, "child_comm", &o[0]) && field_off(ev, "child_pid", &o[1]))
+			ev->hook = TRAWL_KHOOK_COMM;
+	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) {
+		if (field_off(ev, "prev_comm", &o[0]) && field_off(ev, "prev_pid", &o[1]) &&
+		    field_off(ev, "next_comm", &o[2]) && field_off(ev, "next_pid", &o[3]))
+			ev->hook = TRAWL_KHOOK_SWITCH;
+	} else if (!strcmp(ev->system, "task") && !strcmp(ev->name, "task_rename")) {
+		if (field_off(ev, "newcomm", &o[0]) && field_off(ev, "pid", &o[1]))
+			ev->hook = TRAWL_KHOOK_COMM;
+	}
+}
+
 int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
 			     struct trawl_kernel_event *ev)
 {
@@ -282,6 +315,7 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 	ret = build_ops(ev);
 	if (ret < 0)
 		goto err;
+	find_hook(ev);
 	return 0;
 err:
 	trawl_kernel_event_fini(ev);

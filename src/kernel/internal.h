@@ -69,6 +69,8 @@ struct trawl_kernel_op {
 	uint16_t len;        /* bytes copied (INT), 4 (the data_loc word) otherwise */
 };
 
+enum { TRAWL_KHOOK_NONE, TRAWL_KHOOK_EXEC, TRAWL_KHOOK_COMM, TRAWL_KHOOK_SWITCH };
+
 struct trawl_kernel_event {
 	uint16_t ftrace_id;
 	char system[64];
@@ -79,6 +81,13 @@ struct trawl_kernel_event {
 	int nops;
 	struct trawl_kernel_op *ops;        /* owned */
 	uint32_t min_len;                   /* record bytes the fixed fields need */
+	/*
+	 * Events that tell which name a thread has (exec, fork, sched_switch,
+	 * task_rename) keep the task cache of the procname context fresh:
+	 * hook says which, hook_off[] are the record offsets of its fields.
+	 */
+	uint8_t hook;
+	uint16_t hook_off[4];
 	int64_t ctf_id;                     /* -1 until the converter assigns one */
 };
 
@@ -135,6 +144,7 @@ struct trawl_kernel_stream {
 	uint64_t ts_begin, ts_last;
 	int has_events;
 	uint64_t discarded;    /* running count of lost events */
+	uint64_t discarded_emitted; /* the count the last written packet carried */
 	uint64_t seq;
 	uint64_t events;       /* events converted so far */
 	trawl_kernel_emit_fn emit;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A traced program for the kernel tests: makes syscalls with known
+ * arguments so that the test can find them, with their values, in the trace.
+ *   ksyscalls known      lseek(1000, 4242, SEEK_CUR) -> -EBADF; getppid(); exits 0
+ *   ksyscalls flood N    N getpgid(7777777) calls (-ESRCH each)
+ *   ksyscalls add A B    calls trawl_test_add(A, B) (a uprobe target) and prints the sum
+ * Prints "pid=<pid>" first.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+__attribute__((noinline, used)) long trawl_test_add(long a, long b);
+__attribute__((noinline, used)) long trawl_test_add(long a, long b)
+{
+	__asm__ volatile("" ::: "memory");
+	return a + b;
+}
+
+int main(int argc, char **argv)
+{
+	printf("pid=%d\n", (int)getpid());
+	fflush(stdout);
+	if (argc >= 2 && !strcmp(argv[1], "known")) {
+		syscall(SYS_lseek, 1000, 4242, SEEK_CUR);
+		syscall(SYS_getppid);
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "flood")) {
+		long n = atol(argv[2]);
+
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getpgid, 7777777);
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "add")) {
+		printf("%ld\n", trawl_test_add(atol(argv[2]), atol(argv[3])));
+		return 0;
+	}
+	return 2;
+}

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+"""Helpers shared by the kernel tests: skip rules, temp dirs, running
+trawl-ktrace, and reading traces with babeltrace2 (the independent oracle)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+BIN = os.environ.get("TRAWL_BIN_DIR", "")
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(SKIP)
+
+
+def require_root_tracefs():
+    if os.geteuid() != 0:
+        skip("kernel tracing needs root")
+    try:
+        import bt2  # noqa: F401
+    except ImportError:
+        skip("python3-bt2 missing")
+
+
+def tmpdir():
+    d = tempfile.mkdtemp(prefix="trawl-ktest-")
+    os.environ["TRAWL_RUNTIME_DIR"] = os.path.join(d, "run")
+    os.environ["TRAWL_ROOT_RUNTIME_DIR"] = os.path.join(d, "rootrun")
+    return d
+
+
+def ktrace(args, check=True):
+    p = subprocess.run([os.path.join(BIN, "trawl-ktrace")] + args,
+                       capture_output=True, text=True, timeout=120)
+    if check and p.returncode != 0:
+        raise SystemExit("trawl-ktrace %s failed (%d): %s" % (args, p.returncode, p.stderr))
+    return p
+
+
+def events(trace):
+    """(events, discarded) of a trace: events as dicts name/ts/cpu/fields/ctx."""
+    import bt2
+    out, lost = [], 0
+    for msg in bt2.TraceCollectionMessageIterator(trace):
+        if type(msg) is bt2._EventMessageConst:
+            ev = msg.event
+            d = {"name": ev.name, "ts": msg.default_clock_snapshot.ns_from_origin,
+                 "cpu": int(ev.packet.context_field["cpu_id"]), "fields": {}, "ctx": {}}
+            for k, v in ev.payload_field.items():
+                d["fields"][k] = v
+            if ev.common_context_field is not None:
+                for k, v in ev.common_context_field.items():
+                    d["ctx"][k] = v
+            out.append(d)
+        elif type(msg) is bt2._DiscardedEventsMessageConst:
+            lost += msg.count or 0
+    return out, lost
+
+
+def babeltrace_clean(trace):
+    """Runs the babeltrace2 CLI; returns (lines, stderr)."""
+    p = subprocess.run(["babeltrace2", trace], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise SystemExit("babeltrace2 failed: " + p.stderr)
+    return p.stdout.splitlines(), p.stderr

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+"""Syscall and sched events with known values, read back with bt2 and the
+babeltrace2 CLI (no warnings), through trawl-ktrace (no daemon)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ktest  # noqa: E402
+
+ktest.require_root_tracefs()
+d = ktest.tmpdir()
+trace = os.path.join(d, "trace")
+prog = os.path.join(ktest.BIN, "ksyscalls")
+p = ktest.ktrace(["-o", trace, "-s", "lseek", "-s", "getppid", "-e", "sched_process_exit",
+                  "-e", "sched:sched_process_exec", "-x", "pid,tid,procname,ppid,prio,vpid,vtid",
+                  "--", prog, "known"])
+pid = int(p.stdout.split("pid=")[1].split()[0])
+evs, lost = ktest.events(trace)
+mine = [e for e in evs if e["ctx"].get("tid") == pid]
+names = [e["name"] for e in mine]
+print("events of pid %d: %s" % (pid, names))
+assert lost == 0, lost
+
+
+def one(name):
+    found = [e for e in mine if e["name"] == name]
+    assert len(found) == 1, (name, names)
+    return found[0]
+
+
+ent = one("syscall_entry_lseek")
+assert ent["fields"]["fd"] == 1000 and ent["fields"]["offset"] == 4242 and ent["fields"]["whence"] == 1, ent
+ex = one("syscall_exit_lseek")
+assert ex["fields"]["ret"] == -9, ex  # -EBADF
+assert ent["ts"] < ex["ts"]
+g = one("syscall_exit_getppid")
+assert g["fields"]["ret"] == os.getpid() or g["fields"]["ret"] > 0
+assert ex["ts"] < g["ts"]
+exe = one("sched_process_exec")
+assert exe["fields"]["filename"] == prog, exe["fields"]["filename"]
+assert exe["fields"]["pid"] == pid
+xt = one("sched_process_exit")
+assert xt["fields"]["pid"] == pid and str(xt["fields"]["comm"]) == "ksyscalls", xt
+# contexts: pid == tid for a single-threaded program; procname after exec
+assert ent["ctx"]["pid"] == pid and ent["ctx"]["vpid"] == pid and ent["ctx"]["vtid"] == pid
+assert str(ent["ctx"]["procname"]) == "ksyscalls", ent["ctx"]["procname"]
+assert ent["ctx"]["prio"] == 20, ent["ctx"]["prio"]
+# events of each stream are in time order
+for cpu in set(e["cpu"] for e in evs):
+    ts = [e["ts"] for e in evs if e["cpu"] == cpu]
+    assert ts == sorted(ts)
+
+lines, err = ktest.babeltrace_clean(trace)
+assert err == "", err
+assert any("syscall_entry_lseek" in l and "fd = 1000" in l and "offset = 4242" in l for l in lines)
+print("ok: %d events" % len(evs))
