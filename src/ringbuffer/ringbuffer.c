@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ringbuffer.c - the slow paths of the ring buffer (switches, flush), its
+ * creation and mapping, and the consumer side. The algorithm and the rules of
+ * who writes what are in ringbuffer.h.
+ */
+#define _GNU_SOURCE
+#include "ringbuffer/ringbuffer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint32_t log2_u64(uint64_t v)
+{
+	uint32_t r = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		r++;
+	}
+	return r;
+}
+
+int trawl_rb_check_attr(uint64_t subbuf_size, uint32_t num_subbuf)
+{
+	if (subbuf_size < TRAWL_RB_MIN_SUBBUF || (subbuf_size & (subbuf_size - 1)))
+		return -EINVAL;
+	if (num_subbuf < 2 || (num_subbuf & (num_subbuf - 1)) || num_subbuf > 65536)
+		return -EINVAL;
+	if (subbuf_size > TRAWL_RB_MAX_BUF / num_subbuf)
+		return -EINVAL;
+	return 0;
+}
+
+size_t trawl_rb_ctrl_size(uint32_t num_subbuf)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t sz = sizeof(struct trawl_rb_ctrl) + (size_t)num_subbuf * sizeof(struct trawl_rb_meta);
+
+	return (sz + page - 1) / page * page;
+}
+
+size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf)
+{
+	return trawl_rb_ctrl_size(num_subbuf) + (size_t)subbuf_size * num_subbuf;
+}
+
+int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu)
+{
+	struct trawl_rb_ctrl *c;
+	size_t csize;
+	int fd, ret;
+
+	ret = trawl_rb_check_attr(subbuf_size, num_subbuf);
+	if (ret)
+		return ret;
+	fd = memfd_create("trawl-ust-stream", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)trawl_rb_shm_size(subbuf_size, num_subbuf)))
+		goto err_fd;
+	/* Sealed: an app can neither shrink the file (SIGBUS in the consumer)
+	 * nor grow it. */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
+		goto err_fd;
+	csize = trawl_rb_ctrl_size(num_subbuf);
+	c = mmap(NULL, csize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (c == MAP_FAILED)
+		goto err_fd;
+	c->magic = TRAWL_RB_MAGIC;
+	c->version = TRAWL_RB_VERSION;
+	c->subbuf_size = subbuf_size;
+	c->num_subbuf = num_subbuf;
+	c->overwrite = overwrite;
+	c->cpu = cpu;
+	munmap(c, csize);
+	return fd;
+err_fd:
+	ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite,
+		 uint32_t cpu)
+{
+	struct stat st;
+	size_t size;
+	void *m;
+	int ret;
+
+	ret = trawl_rb_check_attr(subbuf_size, num_subbuf);
+	if (ret)
+		return ret;
+	size = trawl_rb_shm_size(subbuf_size, num_subbuf);
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size)
+		return -EINVAL;
+	m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	rb->map = m;
+	rb->map_size = size;
+	rb->ctrl = m;
+	rb->data = (char *)m + trawl_rb_ctrl_size(num_subbuf);
+	rb->subbuf_size = subbuf_size;
+	rb->subbuf_shift = log2_u64(subbuf_size);
+	rb->num_subbuf = num_subbuf;
+	rb->overwrite = overwrite;
+	rb->cpu = cpu;
+	return 0;
+}
+
+void trawl_rb_unmap(struct trawl_rb *rb)
+{
+	if (rb->map)
+		munmap(rb->map, rb->map_size);
+	rb->map = NULL;
+	rb->ctrl = NULL;
+	rb->data = NULL;
+}
+
+uint64_t trawl_rb_lost(const struct trawl_rb *rb)
+{
+	/* Relaxed: counters; exactness is reached once producers are quiet. */
+	return __atomic_load_n(&rb->ctrl->lost_full, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&rb->ctrl->lost_big, __ATOMIC_RELAXED);
+}
+
+static struct trawl_rb_meta *slot_meta(struct trawl_rb *rb, uint64_t pos)
+{
+	return &rb->ctrl->meta[(pos >> rb->subbuf_shift) & (rb->num_subbuf - 1)];
+}
+
+void trawl_rb_switch_out(struct trawl_rb *rb, uint64_t old_pos, uint64_t ts)
+{
+	struct trawl_rb_meta *m = slot_meta(rb, old_pos);
+	uint64_t off = old_pos & (rb->subbuf_size - 1);
+
+	/* Plain stores: only this thread closes this use of the slot, and the
+	 * release add below publishes them to the consumer. */
+	m->content_end = off;
+	m->ts_end = ts;
+	m->discarded = trawl_rb_lost(rb);
+	__atomic_fetch_add(&m->commit, rb->subbuf_size - off, __ATOMIC_RELEASE);
+}
+
+void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts)
+{
+	struct trawl_rb_meta *m = slot_meta(rb, slot_pos);
+
+	/* Only the opener writes ts_begin; published by the release add. */
+	m->ts_begin = ts;
+	__atomic_fetch_add(&m->commit, TRAWL_RB_PACKET_START, __ATOMIC_RELEASE);
+}
+
+int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
+{
+	struct trawl_rb_ctrl *c = rb->ctrl;
+	const uint64_t S = rb->subbuf_size;
+	uint64_t old, pos, off, next, ts;
+	int tries;
+
+	old = __atomic_load_n(&c->reserve, __ATOMIC_RELAXED);
+	/* Bounded: a hostile app could keep changing the word forever. */
+	for (tries = 0; tries < 1000; tries++) {
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		ts = trawl_rb_clock();
+		pos = old & TRAWL_RB_POS_MASK;
+		off = pos & (S - 1);
+		if (off == 0) {
+			if (!empty_ok)
+				return 0;
+			if (!rb->overwrite) {
+				uint64_t cons = __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);
+
+				if (((pos - cons) & TRAWL_RB_POS_MASK) >= (uint64_t)rb->num_subbuf << rb->subbuf_shift)
+					return -EAGAIN;
+			}
+			next = (pos + S) & TRAWL_RB_POS_MASK;
+		} else {
+			next = (pos - off + S) & TRAWL_RB_POS_MASK;
+		}
+		/* Keep ts_high: no event is reserved by a flush. */
+		if (__atomic_compare_exchange_n(&c->reserve, &old, (old & ~TRAWL_RB_POS_MASK) | next, 1,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+	}
+	if (tries == 1000)
+		return -EBUSY;
+	if (off == 0) {
+		/* An empty packet: open and close it at once. */
+		struct trawl_rb_meta *m = slot_meta(rb, pos);
+
+		m->ts_begin = ts;
+		m->ts_end = ts;
+		m->content_end = TRAWL_RB_PACKET_START;
+		m->discarded = trawl_rb_lost(rb);
+		__atomic_fetch_add(&m->commit, S, __ATOMIC_RELEASE);
+		return 0;
+	}
+	trawl_rb_switch_out(rb, pos, ts);
+	return 0;
+}
+
+/* ---- consumer ---- */
+
+int trawl_rb_reader_init(struct trawl_rb_reader *r)
+{
+	r->count = 0;
+	r->forced = 0;
+	r->holding = 0;
+	r->corrupt = 0;
+	r->copy = NULL;
+	if (r->rb.overwrite) {
+		r->copy = malloc(r->rb.subbuf_size);
+		if (!r->copy)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void trawl_rb_reader_fini(struct trawl_rb_reader *r)
+{
+	free(r->copy);
+	r->copy = NULL;
+}
+
+/* Sub-buffers (packets) the producers have started, counted from r->count. */
+static uint64_t packets_ahead(struct trawl_rb_reader *r, uint64_t *pos)
+{
+	uint64_t w = __atomic_load_n(&r->rb.ctrl->reserve, __ATOMIC_ACQUIRE);
+	uint64_t mask = TRAWL_RB_POS_MASK >> r->rb.subbuf_shift;
+
+	*pos = w & TRAWL_RB_POS_MASK;
+	return ((*pos >> r->rb.subbuf_shift) - r->count) & mask;
+}
+
+static void fill_start(struct trawl_rb_reader *r, char *base, struct trawl_rb_packet *pkt)
+{
+	struct trawl_ctf_packet_start ps;
+
+	ps.header.magic = TRAWL_CTF_MAGIC;
+	memcpy(ps.header.uuid, r->uuid, 16);
+	ps.header.stream_id = r->stream_id;
+	ps.header.stream_instance_id = r->stream_instance_id;
+	ps.context.timestamp_begin = pkt->ts_begin;
+	ps.context.timestamp_end = pkt->ts_end;
+	ps.context.content_size = pkt->content_size * 8;
+	ps.context.packet_size = pkt->packet_size * 8;
+	ps.context.packet_seq_num = pkt->seq;
+	ps.context.events_discarded = pkt->discarded;
+	ps.context.cpu_id = r->rb.cpu;
+	memcpy(base, &ps, sizeof(ps));
+}
+
+int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt)
+{
+	struct trawl_rb *rb = &r->rb;
+	const uint64_t S = rb->subbuf_size;
+	uint64_t pos, ahead, slot, expect, commit, content;
+	struct trawl_rb_meta *m;
+	char *base;
+
+	if (r->holding)
+		return -EBUSY;
+	ahead = packets_ahead(r, &pos);
+	if (rb->overwrite && ahead >= rb->num_subbuf) {
+		/* The producers lapped us: skip to the oldest slot that can still
+		 * be intact (a gap in packet_seq_num). */
+		r->count += ahead - (rb->num_subbuf - 1);
+		ahead = rb->num_subbuf - 1;
+	}
+	slot = r->count & (rb->num_subbuf - 1);
+	m = &rb->ctrl->meta[slot];
+	expect = ((r->count >> log2_u64(rb->num_subbuf)) + 1) * S;
+	/* Acquire: pairs with the release adds of every writer of the slot. */
+	commit = __atomic_load_n(&m->commit, __ATOMIC_ACQUIRE);
+	if (ahead == 0 && !r->forced)
+		return -EAGAIN; /* the current packet is still open */
+	if (commit != expect) {
+		if (r->forced) {
+			/* Final flush of a dead writer: take what was committed. */
+			content = r->forced;
+			goto take;
+		}
+		if (commit < expect && expect - commit <= S)
+			return -EAGAIN; /* writers still committing */
+		goto corrupt;
+	}
+	content = m->content_end;
+take:
+	if (content < TRAWL_RB_PACKET_START || content > S)
+		goto corrupt;
+	pkt->ts_begin = m->ts_begin;
+	pkt->ts_end = m->ts_end;
+	if (pkt->ts_end < pkt->ts_begin)
+		pkt->ts_end = pkt->ts_begin;
+	pkt->discarded = m->discarded;
+	pkt->content_size = content;
+	pkt->packet_size = S;
+	pkt->seq = r->count;
+	base = rb->data + (slot << rb->subbuf_shift);
+	if (rb->overwrite) {
+		memcpy(r->copy, base, S);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* Seqlock-style check: if the producers came back to this slot
+		 * while we copied, the copy is torn. */
+		if (packets_ahead(r, &pos) >= rb->num_subbuf)
+			goto corrupt;
+		if (__atomic_load_n(&m->commit, __ATOMIC_RELAXED) != commit)
+			goto corrupt;
+		base = r->copy;
+	}
+	fill_start(r, base, pkt);
+	pkt->data = base;
+	r->holding = 1;
+	return 0;
+corrupt:
+	r->corrupt++;
+	r->forced = 0;
+	r->count++;
+	if (!rb->overwrite)
+		__atomic_store_n(&rb->ctrl->consumed, (r->count << rb->subbuf_shift) & TRAWL_RB_POS_MASK,
+				 __ATOMIC_RELEASE);
+	return -EPROTO;
+}
+
+int trawl_rb_reader_put(struct trawl_rb_reader *r)
+{
+	if (!r->holding)
+		return -EINVAL;
+	r->holding = 0;
+	r->forced = 0;
+	r->count++;
+	/* Release: pairs with the producers' acquire load of consumed; our
+	 * reads of the slot are done before they write it again. */
+	__atomic_store_n(&r->rb.ctrl->consumed, (r->count << r->rb.subbuf_shift) & TRAWL_RB_POS_MASK,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms)
+{
+	struct trawl_rb *rb = &r->rb;
+	struct timespec d = { 0, 200000 };
+	uint64_t pos, ahead, expect, commit = 0, last;
+	int ret, i;
+
+	ret = trawl_rb_flush(rb, 1);
+	if (ret)
+		return ret;
+	/* Wait for the last packet (the one just closed) to be complete. */
+	ahead = packets_ahead(r, &pos);
+	if (ahead == 0)
+		return 0;
+	last = r->count + ahead - 1;
+	expect = ((last >> log2_u64(rb->num_subbuf)) + 1) * rb->subbuf_size;
+	for (i = 0; i < wait_ms * 5; i++) {
+		commit = __atomic_load_n(&rb->ctrl->meta[last & (rb->num_subbuf - 1)].commit, __ATOMIC_ACQUIRE);
+		if (commit == expect)
+			return 0;
+		nanosleep(&d, NULL);
+	}
+	/* A writer died (or stalls) in the middle of an event: force the
+	 * committed prefix when that packet comes up next. Exact for a single
+	 * writer, whose commits are in order. */
+	if (ahead == 1 && commit < expect && expect - commit <= rb->subbuf_size) {
+		uint64_t missing = expect - commit;
+		uint64_t end = rb->ctrl->meta[last & (rb->num_subbuf - 1)].content_end;
+
+		/* The closer committed the padding after @end; what is missing
+		 * was reserved but never committed, at the end for one writer. */
+		r->forced = end >= TRAWL_RB_PACKET_START + missing ? end - missing : TRAWL_RB_PACKET_START;
+	}
+	return 0;
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ringbuffer.h - the lock-free ring buffer shared by traced apps (producers)
+ * and the consumer, in one memfd per stream (one stream per CPU).
+ *
+ * Memory layout of a stream's memfd:
+ *
+ *   +------------------------------+  0
+ *   | struct trawl_rb_ctrl         |  positions, counters
+ *   | struct trawl_rb_meta[n]      |  per-sub-buffer commit count + packet facts
+ *   +------------------------------+  ctrl_size (page aligned)
+ *   | sub-buffer 0 (S bytes)       |  each sub-buffer is a CTF packet: 84 bytes of
+ *   | sub-buffer 1                 |  header+context (written by the consumer),
+ *   | ...                          |  then events, then padding
+ *   | sub-buffer n-1               |
+ *   +------------------------------+  ctrl_size + n * S
+ *
+ * Positions. Producers see the buffer as an endless byte stream; a position
+ * is a byte offset in it, kept modulo 2^36 (64 GiB; n * S is at most 2^32,
+ * so a position's sub-buffer index and offset are exact). Sub-buffer k of
+ * the stream (its packet_seq_num) lives in slot k % n.
+ *
+ * The reserve word (ctrl->reserve, 64 bits) packs two things that must change
+ * together:  bits 0..35 the write position, bits 36..63 bits 27..54 of the
+ * timestamp of the last event reserved ("ts_high"). An event gets a compact
+ * 4-byte header (5-bit id, low 27 bits of its timestamp) only when its
+ * timestamp has the same ts_high as the event just before it in the stream,
+ * so a CTF reader, which rebuilds a 27-bit timestamp from the previous one,
+ * gets it exactly. Keeping both in one word makes "who is previous" and "what
+ * was its time" one atomic fact: no window where another thread's event slips
+ * in between the check and the reservation.
+ *
+ * Reserve (any producer thread, any process sharing the buffer):
+ *   1. load the reserve word; read the clock (after the load, so that a
+ *      successful CAS means no event was reserved since the clock was read:
+ *      timestamps grow with positions);
+ *   2. compute where the event goes: after the previous one, or, if it does
+ *      not fit, at the start of the next sub-buffer (after its 84-byte packet
+ *      start) - a "switch";
+ *   3. in discard mode, if the switch enters a sub-buffer the consumer has not
+ *      released yet, drop the event: count it in ctrl->lost_full and return;
+ *   4. CAS the reserve word; on failure go back to 1.
+ * Then the winner does the bookkeeping of a switch: closes the old sub-buffer
+ * (meta.content_end, meta.ts_end, meta.discarded, and commits the padding to
+ * its end) and opens the new one (meta.ts_begin, commits the 84 header bytes).
+ *
+ * Commit: every byte of a sub-buffer is committed exactly once per use - the
+ * header by the opener, each event by its writer, the padding by the closer -
+ * by adding to meta[slot].commit with release order. The count is cumulative
+ * over the slot's uses, so use g of a slot is complete exactly when
+ * commit == (g + 1) * S. No one resets it: that is what makes it safe for
+ * many writers and a consumer to look at it without a lock.
+ *
+ * Consumer (one thread): waits for commit == (g + 1) * S with acquire order
+ * (pairs with every writer's release add: all their bytes and meta stores are
+ * visible), writes the packet header and context from meta, hands out the
+ * packet, and on release stores ctrl->consumed with release order (pairs with
+ * the producers' acquire load in step 3: the consumer's reads of the slot
+ * happen before any producer writes it again).
+ *
+ * Overwrite mode skips step 3: the producers lap the consumer. The consumer
+ * then copies a packet out and checks afterwards that the reserve position
+ * has not come back to the slot (seqlock style); packets lost this way are
+ * gaps in packet_seq_num.
+ *
+ * The consumer trusts nothing in this memory: sizes come from its own
+ * attributes, meta values are range-checked before use.
+ *
+ * Who writes what:
+ *   ctrl->reserve      producers (CAS), consumer's flush (CAS)
+ *   ctrl->consumed     consumer only
+ *   ctrl->lost_*       producers (atomic add)
+ *   meta[].commit      producers and flush (atomic add)
+ *   meta[].ts_begin    the opener of the slot's current use
+ *   meta[].ts_end, content_end, discarded   the closer of the slot's current use
+ */
+#ifndef TRAWL_RINGBUFFER_H
+#define TRAWL_RINGBUFFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctf/layout.h"
+
+#define TRAWL_RB_MAGIC 0x74524231u /* "tRB1" */
+#define TRAWL_RB_VERSION 1u
+#define TRAWL_RB_POS_BITS 36u
+#define TRAWL_RB_POS_MASK ((UINT64_C(1) << TRAWL_RB_POS_BITS) - 1)
+#define TRAWL_RB_TS_SHIFT TRAWL_CTF_COMPACT_TS_BITS /* 27 */
+#define TRAWL_RB_TSH_MASK ((UINT64_C(1) << (64 - TRAWL_RB_POS_BITS)) - 1)
+#define TRAWL_RB_PACKET_START ((uint64_t)sizeof(struct trawl_ctf_packet_start)) /* 84 */
+#define TRAWL_RB_MIN_SUBBUF 4096u
+#define TRAWL_RB_MAX_BUF (UINT64_C(1) << 32) /* n * S at most */
+
+/* Per-sub-buffer facts, one cache line. */
+struct trawl_rb_meta {
+	uint64_t commit;      /* cumulative bytes committed in this slot */
+	uint64_t ts_begin;    /* ns: packet's timestamp_begin */
+	uint64_t ts_end;      /* ns: packet's timestamp_end */
+	uint64_t content_end; /* bytes used in the slot, packet start included */
+	uint64_t discarded;   /* ctrl->lost_* total when the packet was closed */
+	uint64_t pad[3];
+};
+
+struct trawl_rb_ctrl {
+	uint32_t magic;
+	uint32_t version;
+	uint64_t subbuf_size; /* informational: nobody trusts these four */
+	uint32_t num_subbuf;
+	uint32_t overwrite;
+	uint32_t cpu;
+	uint32_t pad0[9];
+	/* Own cache lines: the hottest word, and the consumer's. */
+	uint64_t reserve __attribute__((aligned(64)));
+	uint64_t consumed __attribute__((aligned(64))); /* position (mod 2^36) */
+	uint64_t lost_full __attribute__((aligned(64)));
+	uint64_t lost_big;
+	struct trawl_rb_meta meta[] __attribute__((aligned(64)));
+};
+
+/* A mapped stream, as a producer or the consumer sees it (private memory). */
+struct trawl_rb {
+	struct trawl_rb_ctrl *ctrl;
+	char *data;           /* sub-buffer 0 */
+	void *map;
+	size_t map_size;
+	uint64_t subbuf_size; /* S, trusted (from the creator's attributes) */
+	uint32_t subbuf_shift;
+	uint32_t num_subbuf;  /* n */
+	uint32_t overwrite;
+	uint32_t cpu;
+};
+
+/* An event being written: trawl_rb_reserve() fills it, the caller writes
+ * @len payload bytes at @p, then calls trawl_rb_commit(). */
+struct trawl_rb_ctx {
+	char *p;
+	struct trawl_rb_meta *meta;
+	uint64_t len; /* header + payload bytes to commit */
+};
+
+/* ---- sizes, creation, mapping (ringbuffer.c) ---- */
+
+/* Checks S and n; returns 0 or -EINVAL. */
+int trawl_rb_check_attr(uint64_t subbuf_size, uint32_t num_subbuf);
+/* Bytes of the control area (page aligned) and of the whole memfd. */
+size_t trawl_rb_ctrl_size(uint32_t num_subbuf);
+size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf);
+
+/* Creates a sealed memfd of the right size with its control page set up.
+ * Returns the fd (the caller closes it) or a negative errno. */
+int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu);
+
+/* Maps @fd (not taken: the caller may close it after) after checking its size
+ * against the attributes. Returns 0 or a negative errno. */
+int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite,
+		 uint32_t cpu);
+void trawl_rb_unmap(struct trawl_rb *rb);
+
+/* ---- producer side ---- */
+
+static inline uint64_t trawl_rb_clock(void)
+{
+	struct timespec ts;
+
+	/* CLOCK_MONOTONIC through the vDSO: no syscall, the kernel's clock. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Overwrite mode: whether every byte of the previous use of the slot starting
+ * at @slot_pos was committed. That use is complete when the slot's cumulative
+ * commit count equals use * S; positions are modulo 2^36, so both sides are
+ * compared modulo 2^36 / n.
+ */
+static inline int trawl_rb_slot_free(struct trawl_rb *rb, uint64_t slot_pos)
+{
+	uint32_t nshift = (uint32_t)__builtin_ctz(rb->num_subbuf);
+	uint64_t slot = (slot_pos >> rb->subbuf_shift) & (rb->num_subbuf - 1);
+	uint64_t mask = TRAWL_RB_POS_MASK >> nshift;
+	/* Acquire: pairs with the writers' release adds. */
+	uint64_t commit = __atomic_load_n(&rb->ctrl->meta[slot].commit, __ATOMIC_ACQUIRE);
+	uint64_t want = ((slot_pos - (slot << rb->subbuf_shift)) & TRAWL_RB_POS_MASK) >> nshift;
+
+	return (commit & mask) == (want & mask);
+}
+
+/* Slow path of a reservation: the switch bookkeeping (ringbuffer.c). */
+void trawl_rb_switch_out(struct trawl_rb *rb, uint64_t old_pos, uint64_t ts);
+void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts);
+
+/*
+ * trawl_rb_reserve - reserve room for one event and write its header
+ * @id: the event id (compact header when <= 30)
+ * @payload: payload bytes
+ *
+ * Returns 0 with @ctx filled (the caller must write the payload at ctx->p
+ * and call trawl_rb_commit()), or -1 when the event was dropped (buffer full
+ * in discard mode, or too large for a sub-buffer); the drop is counted.
+ * Never blocks, never allocates; lock-free.
+ */
+static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t payload, struct trawl_rb_ctx *ctx)
+{
+	struct trawl_rb_ctrl *c = rb->ctrl;
+	const uint64_t S = rb->subbuf_size;
+	uint64_t old, pos, off, begin, ts, tsh, hlen, len, word;
+	int sw_in, sw_out;
+
+	/* Relaxed: the CAS below validates what we read; nothing else is read
+	 * through it. */
+	old = __atomic_load_n(&c->reserve, __ATOMIC_RELAXED);
+	for (;;) {
+		/* The clock is read after the load of the word, and the CAS
+		 * below fails if any event was reserved in between: a later
+		 * position never holds an earlier timestamp. The acquire fence
+		 * keeps the clock read from moving above the load. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		ts = trawl_rb_clock();
+		tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
+		pos = old & TRAWL_RB_POS_MASK;
+		off = pos & (S - 1);
+		sw_out = sw_in = 0;
+		/* Compact when the reader can rebuild the time from the previous
+		 * event (same ts_high), or from timestamp_begin in a new packet. */
+		hlen = (id <= TRAWL_CTF_COMPACT_ID_MAX && tsh == old >> TRAWL_RB_POS_BITS)
+			       ? TRAWL_CTF_COMPACT_HEADER_SIZE
+			       : TRAWL_CTF_EXTENDED_HEADER_SIZE;
+		len = hlen + payload;
+		if (off == 0 || off + len >= S) {
+			/* A new packet: its first event is rebuilt from
+			 * timestamp_begin == ts, so compact is exact. */
+			hlen = id <= TRAWL_CTF_COMPACT_ID_MAX ? TRAWL_CTF_COMPACT_HEADER_SIZE
+							      : TRAWL_CTF_EXTENDED_HEADER_SIZE;
+			len = hlen + payload;
+			if (__builtin_expect(len >= S - TRAWL_RB_PACKET_START, 0)) {
+				/* Relaxed: a counter, read by the closer of a packet. */
+				__atomic_fetch_add(&c->lost_big, 1, __ATOMIC_RELAXED);
+				return -1;
+			}
+			sw_out = off != 0;
+			sw_in = 1;
+			begin = (pos - off + (off ? S : 0)) & TRAWL_RB_POS_MASK;
+			if (!rb->overwrite) {
+				/* Acquire: pairs with the consumer's release store
+				 * of consumed; its reads of this slot are done
+				 * before we write it. */
+				uint64_t cons = __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);
+
+				if (((begin - cons) & TRAWL_RB_POS_MASK) >=
+				    (uint64_t)rb->num_subbuf << rb->subbuf_shift) {
+					__atomic_fetch_add(&c->lost_full, 1, __ATOMIC_RELAXED);
+					return -1;
+				}
+			} else if (!trawl_rb_slot_free(rb, begin)) {
+				/* A writer of the slot's previous use is still
+				 * writing (preempted): entering would let its late
+				 * bytes land in our packet. Drop, as LTTng does. */
+				__atomic_fetch_add(&c->lost_full, 1, __ATOMIC_RELAXED);
+				return -1;
+			}
+			begin += TRAWL_RB_PACKET_START;
+		} else {
+			begin = pos;
+		}
+		word = tsh << TRAWL_RB_POS_BITS | ((begin + len) & TRAWL_RB_POS_MASK);
+		/* Relaxed on both sides: the reservation publishes nothing; the
+		 * bytes are published by the commit's release add. */
+		if (__atomic_compare_exchange_n(&c->reserve, &old, word, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+	}
+	if (__builtin_expect(sw_in, 0)) {
+		if (sw_out)
+			trawl_rb_switch_out(rb, pos, ts);
+		trawl_rb_switch_in(rb, begin - TRAWL_RB_PACKET_START, ts);
+	}
+	{
+		uint64_t slot = (begin >> rb->subbuf_shift) & (rb->num_subbuf - 1);
+		char *p = rb->data + (slot << rb->subbuf_shift) + (begin & (S - 1));
+
+		if (hlen == TRAWL_CTF_COMPACT_HEADER_SIZE) {
+			uint32_t h = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) | id;
+
+			memcpy(p, &h, 4);
+		} else {
+			p[0] = (char)TRAWL_CTF_EXTENDED_ID;
+			memcpy(p + 1, &id, 4);
+			memcpy(p + 5, &ts, 8);
+		}
+		ctx->p = p + hlen;
+		ctx->meta = &c->meta[slot];
+		ctx->len = len;
+	}
+	return 0;
+}
+
+/* Publishes the event: pairs with the consumer's acquire load of the count. */
+static inline void trawl_rb_commit(struct trawl_rb_ctx *ctx)
+{
+	__atomic_fetch_add(&ctx->meta->commit, ctx->len, __ATOMIC_RELEASE);
+}
+
+/* Closes the current partial packet (from a producer or the consumer).
+ * @empty_ok: when the stream is at a packet boundary, produce an empty
+ * packet (so the last discarded count gets written). Returns 0, or -EAGAIN
+ * when the next sub-buffer is not free (discard mode). */
+int trawl_rb_flush(struct trawl_rb *rb, int empty_ok);
+
+/* ---- consumer side (one thread per stream) ---- */
+
+struct trawl_rb_reader {
+	struct trawl_rb rb;
+	uint64_t count;       /* packets consumed so far = next packet_seq_num */
+	uint64_t forced;      /* bytes of a packet forced complete by a final flush, or 0 */
+	int holding;          /* a packet is out (get without put) */
+	char *copy;           /* overwrite mode: private copy of one sub-buffer */
+	uint64_t corrupt;
+	uint8_t uuid[16];
+	uint32_t stream_id;
+	uint64_t stream_instance_id;
+};
+
+struct trawl_rb_packet {
+	const void *data;
+	uint64_t packet_size;
+	uint64_t content_size;
+	uint64_t ts_begin;
+	uint64_t ts_end;
+	uint64_t discarded;
+	uint64_t seq;
+};
+
+int trawl_rb_reader_init(struct trawl_rb_reader *r);
+void trawl_rb_reader_fini(struct trawl_rb_reader *r);
+/* 0, -EAGAIN (nothing ready), -EPROTO (corrupt packet skipped). */
+int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt);
+int trawl_rb_reader_put(struct trawl_rb_reader *r);
+/* Final flush: close the partial packet, wait up to @wait_ms for writers
+ * still committing, then force what is committed. */
+int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms);
+uint64_t trawl_rb_lost(const struct trawl_rb *rb);
+
+#endif /* TRAWL_RINGBUFFER_H */
