@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of trawl-ctf shared by its files. */
+#ifndef TRAWL_CTF_INTERNAL_H
+#define TRAWL_CTF_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctf/ctf.h"
+
+enum ctf_kind {
+	CTF_INTEGER,
+	CTF_FLOAT,
+	CTF_STRING,
+	CTF_ENUM,
+	CTF_ARRAY,
+	CTF_SEQUENCE,
+	CTF_STRUCT,
+};
+
+struct ctf_enum_entry {
+	char *label;  /* owned */
+	int64_t start;
+	int64_t end;
+};
+
+struct ctf_struct_field {
+	char *name;                 /* owned, without the TSDL '_' prefix */
+	struct trawl_ctf_type *type; /* owned */
+};
+
+struct trawl_ctf_type {
+	enum ctf_kind kind;
+	unsigned align_bits;
+	union {
+		struct {
+			unsigned size_bits;
+			int is_signed;
+			unsigned base;
+			enum trawl_ctf_byte_order bo;
+			int utf8;
+			char *clock; /* owned, or NULL */
+		} integer;
+		struct {
+			unsigned size_bits;
+			enum trawl_ctf_byte_order bo;
+		} flt;
+		struct {
+			struct trawl_ctf_type *container; /* owned */
+			struct ctf_enum_entry *entries;   /* owned array */
+			size_t nr, cap;
+		} enumeration;
+		struct {
+			struct trawl_ctf_type *elem; /* owned */
+			uint64_t length;
+			char *length_field; /* owned; sequences only */
+		} array;
+		struct {
+			struct ctf_struct_field *fields; /* owned array */
+			size_t nr, cap;
+		} strct;
+	} u;
+};
+
+/* A growing string; on allocation failure it remembers the error. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+	int err;
+};
+
+void sb_init(struct strbuf *sb);
+void sb_add(struct strbuf *sb, const char *s);
+void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_add_quoted(struct strbuf *sb, const char *s);
+void sb_indent(struct strbuf *sb, int depth);
+/* Takes the string out of @sb (caller frees), or NULL with errno on error. */
+char *sb_detach(struct strbuf *sb, size_t *len);
+void sb_fini(struct strbuf *sb);
+
+/* TSDL of a field declaration "<type> _<name>[...];" at @depth tabs. */
+void ctf_type_tsdl_field(struct strbuf *sb, const struct trawl_ctf_type *t, const char *name,
+			 int depth);
+/* TSDL of a struct's body "{ ... }" (for stream/event scopes). */
+void ctf_type_tsdl_struct(struct strbuf *sb, const struct trawl_ctf_type *t, int depth);
+
+/* The event header kind of stream class @id, or -EINVAL if undeclared. */
+int ctf_trace_stream_kind(const struct trawl_ctf_trace *t, uint32_t id);
+
+#endif /* TRAWL_CTF_INTERNAL_H */

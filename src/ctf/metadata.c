@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace description and its TSDL metadata.
+ *
+ * Metadata may grow while tracing: apps register new events after the trace
+ * started. Each clock, stream class and event class remembers whether it was
+ * emitted, so trawl_ctf_trace_metadata_new() returns exactly what a reader
+ * has not seen yet, in an order TSDL accepts (clocks, then stream classes,
+ * then event classes). The trace and env blocks can only be emitted once.
+ */
+#include "ctf/internal.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct env_entry {
+	char *key;   /* owned */
+	char *str;   /* owned, or NULL for an integer */
+	int64_t num;
+};
+
+struct clock_entry {
+	struct trawl_ctf_clock_desc d; /* name/description owned */
+	int emitted;
+};
+
+struct stream_class {
+	uint32_t id;
+	enum trawl_ctf_header_kind kind;
+	struct trawl_ctf_type *event_context; /* owned, or NULL */
+	char *clock;                          /* owned */
+	int emitted;
+};
+
+struct event_class {
+	struct trawl_ctf_event_class_desc d; /* name/emf_uri owned */
+	struct trawl_ctf_type *payload;      /* owned, or NULL */
+	int emitted;
+};
+
+struct trawl_ctf_trace {
+	int big_endian;
+	uint8_t uuid[16];
+	int header_emitted;
+	struct env_entry *env;
+	size_t nr_env;
+	struct clock_entry *clocks;
+	size_t nr_clocks;
+	struct stream_class *streams;
+	size_t nr_streams;
+	struct event_class *events;
+	size_t nr_events, cap_events;
+};
+
+struct trawl_ctf_trace *trawl_ctf_trace_create(int big_endian)
+{
+	struct trawl_ctf_trace *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->big_endian = !!big_endian;
+	if (trawl_ctf_uuid_generate(t->uuid)) {
+		free(t);
+		errno = EIO;
+		return NULL;
+	}
+	return t;
+}
+
+void trawl_ctf_trace_destroy(struct trawl_ctf_trace *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_env; i++) {
+		free(t->env[i].key);
+		free(t->env[i].str);
+	}
+	free(t->env);
+	for (i = 0; i < t->nr_clocks; i++) {
+		free((char *)t->clocks[i].d.name);
+		free((char *)t->clocks[i].d.description);
+	}
+	free(t->clocks);
+	for (i = 0; i < t->nr_streams; i++) {
+		trawl_ctf_type_destroy(t->streams[i].event_context);
+		free(t->streams[i].clock);
+	}
+	free(t->streams);
+	for (i = 0; i < t->nr_events; i++) {
+		free((char *)t->events[i].d.name);
+		free((char *)t->events[i].d.emf_uri);
+		trawl_ctf_type_destroy(t->events[i].payload);
+	}
+	free(t->events);
+	free(t);
+}
+
+int trawl_ctf_trace_set_uuid(struct trawl_ctf_trace *t, const uint8_t uuid[16])
+{
+	if (t->header_emitted)
+		return -EBUSY;
+	memcpy(t->uuid, uuid, 16);
+	return 0;
+}
+
+const uint8_t *trawl_ctf_trace_uuid(const struct trawl_ctf_trace *t)
+{
+	return t->uuid;
+}
+
+int trawl_ctf_trace_big_endian(const struct trawl_ctf_trace *t)
+{
+	return t->big_endian;
+}
+
+static int env_add(struct trawl_ctf_trace *t, const char *key, const char *str, int64_t num)
+{
+	struct env_entry *e;
+	size_t i;
+
+	if (t->header_emitted)
+		return -EBUSY;
+	if (!trawl_ctf_identifier_valid(key))
+		return -EINVAL;
+	for (i = 0; i < t->nr_env; i++)
+		if (!strcmp(t->env[i].key, key))
+			return -EEXIST;
+	e = realloc(t->env, (t->nr_env + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	t->env = e;
+	e = &t->env[t->nr_env];
+	e->key = strdup(key);
+	e->str = str ? strdup(str) : NULL;
+	e->num = num;
+	if (!e->key || (str && !e->str)) {
+		free(e->key);
+		free(e->str);
+		return -ENOMEM;
+	}
+	t->nr_env++;
+	return 0;
+}
+
+int trawl_ctf_trace_env_add_string(struct trawl_ctf_trace *t, const char *key, const char *value)
+{
+	if (!value)
+		return -EINVAL;
+	return env_add(t, key, value, 0);
+}
+
+int trawl_ctf_trace_env_add_int(struct trawl_ctf_trace *t, const char *key, int64_t value)
+{
+	return env_add(t, key, NULL, value);
+}
+
+static const struct clock_entry *clock_find(const struct trawl_ctf_trace *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_clocks; i++)
+		if (!strcmp(t->clocks[i].d.name, name))
+			return &t->clocks[i];
+	return NULL;
+}
+
+int trawl_ctf_trace_add_clock(struct trawl_ctf_trace *t, const struct trawl_ctf_clock_desc *c)
+{
+	struct clock_entry *e;
+
+	if (!c || !trawl_ctf_identifier_valid(c->name) || !c->freq)
+		return -EINVAL;
+	if (clock_find(t, c->name))
+		return -EEXIST;
+	e = realloc(t->clocks, (t->nr_clocks + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	t->clocks = e;
+	e = &t->clocks[t->nr_clocks];
+	e->d = *c;
+	e->emitted = 0;
+	e->d.name = strdup(c->name);
+	e->d.description = c->description ? strdup(c->description) : NULL;
+	if (!e->d.name || (c->description && !e->d.description)) {
+		free((char *)e->d.name);
+		free((char *)e->d.description);
+		return -ENOMEM;
+	}
+	t->nr_clocks++;
+	return 0;
+}
+
+int trawl_ctf_trace_add_monotonic_clock(struct trawl_ctf_trace *t)
+{
+	int64_t off = trawl_ctf_clock_offset();
+	struct trawl_ctf_clock_desc c = {
+		.name = "monotonic",
+		.description = "Monotonic Clock",
+		.freq = 1000000000,
+		.precision = 1,
+		.offset_s = off / 1000000000,
+		.offset = off % 1000000000,
+		.absolute = 0,
+	};
+
+	if (c.offset < 0) {
+		c.offset += 1000000000;
+		c.offset_s--;
+	}
+	return trawl_ctf_trace_add_clock(t, &c);
+}
+
+static struct stream_class *stream_find(struct trawl_ctf_trace *t, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].id == id)
+			return &t->streams[i];
+	return NULL;
+}
+
+int ctf_trace_stream_kind(const struct trawl_ctf_trace *t, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].id == id)
+			return (int)t->streams[i].kind;
+	return -EINVAL;
+}
+
+int trawl_ctf_trace_add_stream_class(struct trawl_ctf_trace *t, uint32_t id,
+				     enum trawl_ctf_header_kind kind,
+				     struct trawl_ctf_type *event_context, const char *clock_name)
+{
+	struct stream_class *s;
+	int ret = -EINVAL;
+
+	if ((kind != TRAWL_CTF_HEADER_COMPACT && kind != TRAWL_CTF_HEADER_LARGE) ||
+	    !clock_name || !clock_find(t, clock_name) ||
+	    (event_context && event_context->kind != CTF_STRUCT))
+		goto err;
+	ret = -EEXIST;
+	if (stream_find(t, id))
+		goto err;
+	ret = -ENOMEM;
+	s = realloc(t->streams, (t->nr_streams + 1) * sizeof(*s));
+	if (!s)
+		goto err;
+	t->streams = s;
+	s = &t->streams[t->nr_streams];
+	s->clock = strdup(clock_name);
+	if (!s->clock)
+		goto err;
+	s->id = id;
+	s->kind = kind;
+	s->event_context = event_context;
+	s->emitted = 0;
+	t->nr_streams++;
+	return 0;
+err:
+	trawl_ctf_type_destroy(event_context);
+	return ret;
+}
+
+int trawl_ctf_trace_add_event_class(struct trawl_ctf_trace *t,
+				    const struct trawl_ctf_event_class_desc *d,
+				    struct trawl_ctf_type *payload)
+{
+	const struct stream_class *sc;
+	struct event_class *e;
+	size_t i;
+	int ret = -EINVAL;
+
+	if (!d || !d->name || !*d->name || (payload && payload->kind != CTF_STRUCT))
+		goto err;
+	sc = stream_find(t, d->stream_id);
+	if (!sc)
+		goto err;
+	if (sc->kind == TRAWL_CTF_HEADER_LARGE && d->id >= 0xffffffffu)
+		goto err;
+	ret = -EEXIST;
+	for (i = 0; i < t->nr_events; i++)
+		if (t->events[i].d.stream_id == d->stream_id && t->events[i].d.id == d->id)
+			goto err;
+	if (t->nr_events == t->cap_events) {
+		size_t cap = t->cap_events ? 2 * t->cap_events : 16;
+
+		ret = -ENOMEM;
+		e = realloc(t->events, cap * sizeof(*e));
+		if (!e)
+			goto err;
+		t->events = e;
+		t->cap_events = cap;
+	}
+	e = &t->events[t->nr_events];
+	e->d = *d;
+	e->d.name = strdup(d->name);
+	e->d.emf_uri = d->emf_uri ? strdup(d->emf_uri) : NULL;
+	if (!e->d.name || (d->emf_uri && !e->d.emf_uri)) {
+		free((char *)e->d.name);
+		free((char *)e->d.emf_uri);
+		ret = -ENOMEM;
+		goto err;
+	}
+	e->payload = payload;
+	e->emitted = 0;
+	t->nr_events++;
+	return 0;
+err:
+	trawl_ctf_type_destroy(payload);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* TSDL                                                               */
+/* ------------------------------------------------------------------ */
+
+static void tsdl_header(struct strbuf *sb, const struct trawl_ctf_trace *t)
+{
+	char uuid[37];
+	size_t i;
+
+	trawl_ctf_uuid_format(t->uuid, uuid);
+	sb_add(sb, "/* CTF 1.8 */\n\n");
+	sb_add(sb, "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		   "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+		   "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		   "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		   "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n");
+	sb_addf(sb,
+		"trace {\n"
+		"\tmajor = 1;\n"
+		"\tminor = 8;\n"
+		"\tuuid = \"%s\";\n"
+		"\tbyte_order = %s;\n"
+		"\tpacket.header := struct {\n"
+		"\t\tuint32_t magic;\n"
+		"\t\tuint8_t  uuid[16];\n"
+		"\t\tuint32_t stream_id;\n"
+		"\t\tuint64_t stream_instance_id;\n"
+		"\t} align(8);\n"
+		"};\n\n",
+		uuid, t->big_endian ? "be" : "le");
+	if (t->nr_env) {
+		sb_add(sb, "env {\n");
+		for (i = 0; i < t->nr_env; i++) {
+			sb_addf(sb, "\t%s = ", t->env[i].key);
+			if (t->env[i].str)
+				sb_add_quoted(sb, t->env[i].str);
+			else
+				sb_addf(sb, "%lld", (long long)t->env[i].num);
+			sb_add(sb, ";\n");
+		}
+		sb_add(sb, "};\n\n");
+	}
+}
+
+static void tsdl_clock(struct strbuf *sb, const struct trawl_ctf_trace *t,
+		       const struct clock_entry *c)
+{
+	char uuid[37];
+
+	trawl_ctf_uuid_format(t->uuid, uuid);
+	sb_addf(sb, "clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n", c->d.name, uuid);
+	if (c->d.description) {
+		sb_add(sb, "\tdescription = ");
+		sb_add_quoted(sb, c->d.description);
+		sb_add(sb, ";\n");
+	}
+	sb_addf(sb,
+		"\tfreq = %llu;\n\tprecision = %llu;\n\toffset_s = %lld;\n\toffset = %lld;\n"
+		"\tabsolute = %s;\n};\n\n",
+		(unsigned long long)c->d.freq, (unsigned long long)c->d.precision,
+		(long long)c->d.offset_s, (long long)c->d.offset, c->d.absolute ? "TRUE" : "FALSE");
+	/* Clock-mapped integers for the headers of streams using this clock. */
+	sb_addf(sb,
+		"typealias integer { size = 27; align = 1; signed = false; map = clock.%1$s.value; } := uint27_clock_%1$s_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; map = clock.%1$s.value; } := uint32_clock_%1$s_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; map = clock.%1$s.value; } := uint64_clock_%1$s_t;\n\n",
+		c->d.name);
+}
+
+static void tsdl_stream(struct strbuf *sb, const struct stream_class *s)
+{
+	const char *c = s->clock;
+
+	sb_addf(sb, "stream {\n\tid = %u;\n", s->id);
+	if (s->kind == TRAWL_CTF_HEADER_COMPACT)
+		sb_addf(sb,
+			"\tevent.header := struct {\n"
+			"\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+			"\t\tvariant <id> {\n"
+			"\t\t\tstruct { uint27_clock_%1$s_t timestamp; } compact;\n"
+			"\t\t\tstruct { uint32_t id; uint64_clock_%1$s_t timestamp; } extended;\n"
+			"\t\t} v;\n"
+			"\t} align(8);\n",
+			c);
+	else
+		sb_addf(sb,
+			"\tevent.header := struct {\n"
+			"\t\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+			"\t\tvariant <id> {\n"
+			"\t\t\tstruct { uint32_clock_%1$s_t timestamp; } compact;\n"
+			"\t\t\tstruct { uint32_t id; uint64_clock_%1$s_t timestamp; } extended;\n"
+			"\t\t} v;\n"
+			"\t} align(8);\n",
+			c);
+	sb_addf(sb,
+		"\tpacket.context := struct {\n"
+		"\t\tuint64_clock_%1$s_t timestamp_begin;\n"
+		"\t\tuint64_clock_%1$s_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t packet_seq_num;\n"
+		"\t\tuint64_t events_discarded;\n"
+		"\t\tuint32_t cpu_id;\n"
+		"\t} align(8);\n",
+		c);
+	if (s->event_context && s->event_context->u.strct.nr) {
+		sb_add(sb, "\tevent.context := ");
+		ctf_type_tsdl_struct(sb, s->event_context, 1);
+		sb_add(sb, ";\n");
+	}
+	sb_add(sb, "};\n\n");
+}
+
+static void tsdl_event(struct strbuf *sb, const struct event_class *e)
+{
+	sb_add(sb, "event {\n\tname = ");
+	sb_add_quoted(sb, e->d.name);
+	sb_addf(sb, ";\n\tid = %u;\n\tstream_id = %u;\n", e->d.id, e->d.stream_id);
+	if (e->d.loglevel >= 0)
+		sb_addf(sb, "\tloglevel = %d;\n", e->d.loglevel);
+	if (e->d.emf_uri) {
+		sb_add(sb, "\tmodel.emf.uri = ");
+		sb_add_quoted(sb, e->d.emf_uri);
+		sb_add(sb, ";\n");
+	}
+	if (e->payload && e->payload->u.strct.nr) {
+		sb_add(sb, "\tfields := ");
+		ctf_type_tsdl_struct(sb, e->payload, 1);
+		sb_add(sb, ";\n");
+	}
+	sb_add(sb, "};\n\n");
+}
+
+static char *metadata(struct trawl_ctf_trace *t, size_t *len, int only_new)
+{
+	struct strbuf sb;
+	size_t i;
+
+	sb_init(&sb);
+	if (!only_new || !t->header_emitted)
+		tsdl_header(&sb, t);
+	for (i = 0; i < t->nr_clocks; i++)
+		if (!only_new || !t->clocks[i].emitted)
+			tsdl_clock(&sb, t, &t->clocks[i]);
+	for (i = 0; i < t->nr_streams; i++)
+		if (!only_new || !t->streams[i].emitted)
+			tsdl_stream(&sb, &t->streams[i]);
+	for (i = 0; i < t->nr_events; i++)
+		if (!only_new || !t->events[i].emitted)
+			tsdl_event(&sb, &t->events[i]);
+	if (sb.err) {
+		sb_fini(&sb);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!sb.buf)
+		sb_add(&sb, "");
+	t->header_emitted = 1;
+	for (i = 0; i < t->nr_clocks; i++)
+		t->clocks[i].emitted = 1;
+	for (i = 0; i < t->nr_streams; i++)
+		t->streams[i].emitted = 1;
+	for (i = 0; i < t->nr_events; i++)
+		t->events[i].emitted = 1;
+	return sb_detach(&sb, len);
+}
+
+char *trawl_ctf_trace_metadata(struct trawl_ctf_trace *t, size_t *len)
+{
+	return metadata(t, len, 0);
+}
+
+char *trawl_ctf_trace_metadata_new(struct trawl_ctf_trace *t, size_t *len)
+{
+	return metadata(t, len, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Packetized metadata                                                */
+/* ------------------------------------------------------------------ */
+
+/* The metadata packet header, 37 bytes. */
+struct metadata_packet_header {
+	uint32_t magic;
+	uint8_t uuid[16];
+	uint32_t checksum;
+	uint32_t content_size; /* bits, header included */
+	uint32_t packet_size;  /* bits */
+	uint8_t compression_scheme;
+	uint8_t encryption_scheme;
+	uint8_t checksum_scheme;
+	uint8_t major;
+	uint8_t minor;
+} __attribute__((packed));
+
+#define METADATA_PACKET_SIZE 4096u
+
+static uint32_t to_order32(uint32_t v, int big_endian)
+{
+	return big_endian ? htobe32(v) : htole32(v);
+}
+
+int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uuid[16],
+				 int big_endian, void **out, size_t *out_len)
+{
+	const size_t room = METADATA_PACKET_SIZE - sizeof(struct metadata_packet_header);
+	size_t nr = len ? (len + room - 1) / room : 1;
+	size_t i, off = 0;
+	uint8_t *buf;
+
+	_Static_assert(sizeof(struct metadata_packet_header) == 37, "metadata header is 37 bytes");
+	buf = calloc(nr, METADATA_PACKET_SIZE);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint8_t *p = buf + i * METADATA_PACKET_SIZE;
+		size_t n = len - off < room ? len - off : room;
+		struct metadata_packet_header h = {
+			.magic = to_order32(TRAWL_CTF_METADATA_MAGIC, big_endian),
+			.content_size = to_order32((uint32_t)((sizeof(h) + n) * 8), big_endian),
+			.packet_size = to_order32(METADATA_PACKET_SIZE * 8, big_endian),
+			.major = 1,
+			.minor = 8,
+		};
+
+		memcpy(h.uuid, uuid, 16);
+		memcpy(p, &h, sizeof(h));
+		memcpy(p + sizeof(h), text + off, n);
+		off += n;
+	}
+	*out = buf;
+	*out_len = nr * METADATA_PACKET_SIZE;
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int trawl_ctf_trace_write_metadata(struct trawl_ctf_trace *t, const char *path, int packetized)
+{
+	size_t len, plen;
+	void *pkts = NULL;
+	char *text = trawl_ctf_trace_metadata(t, &len);
+	int fd, ret;
+
+	if (!text)
+		return -errno;
+	if (packetized) {
+		ret = trawl_ctf_metadata_packetize(text, len, t->uuid, t->big_endian, &pkts, &plen);
+		if (ret)
+			goto out_text;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_pkts;
+	}
+	ret = packetized ? write_all(fd, pkts, plen) : write_all(fd, text, len);
+	if (close(fd) && !ret)
+		ret = -errno;
+out_pkts:
+	free(pkts);
+out_text:
+	free(text);
+	return ret;
+}

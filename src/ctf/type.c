@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Field types and their TSDL.
+ *
+ * Ownership: a type belongs to whoever created it until a parent takes it;
+ * every function that takes a type takes it even when it fails, so a builder
+ * chain like struct_add(s, "x", array_create(integer_create(...), 4)) never
+ * leaks whatever step fails.
+ */
+#include "ctf/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int align_valid(unsigned a)
+{
+	return a >= 1 && a <= 64 && (a & (a - 1)) == 0;
+}
+
+static struct trawl_ctf_type *type_new(enum ctf_kind kind, unsigned align_bits)
+{
+	struct trawl_ctf_type *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->kind = kind;
+	t->align_bits = align_bits;
+	return t;
+}
+
+struct trawl_ctf_type *trawl_ctf_type_integer_create(unsigned size_bits, int is_signed,
+						     unsigned align_bits)
+{
+	struct trawl_ctf_type *t;
+
+	if (size_bits < 1 || size_bits > 64 || !align_valid(align_bits)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = type_new(CTF_INTEGER, align_bits);
+	if (!t)
+		return NULL;
+	t->u.integer.size_bits = size_bits;
+	t->u.integer.is_signed = !!is_signed;
+	t->u.integer.base = 10;
+	return t;
+}
+
+int trawl_ctf_type_integer_set_base(struct trawl_ctf_type *t, unsigned base)
+{
+	if (!t || t->kind != CTF_INTEGER || (base != 2 && base != 8 && base != 10 && base != 16))
+		return -EINVAL;
+	t->u.integer.base = base;
+	return 0;
+}
+
+int trawl_ctf_type_integer_set_byte_order(struct trawl_ctf_type *t, enum trawl_ctf_byte_order bo)
+{
+	if (!t || t->kind != CTF_INTEGER || bo > TRAWL_CTF_BO_NETWORK)
+		return -EINVAL;
+	t->u.integer.bo = bo;
+	return 0;
+}
+
+int trawl_ctf_type_integer_set_utf8(struct trawl_ctf_type *t)
+{
+	if (!t || t->kind != CTF_INTEGER || t->u.integer.size_bits != 8)
+		return -EINVAL;
+	t->u.integer.utf8 = 1;
+	return 0;
+}
+
+int trawl_ctf_type_integer_set_clock(struct trawl_ctf_type *t, const char *clock_name)
+{
+	char *c;
+
+	if (!t || t->kind != CTF_INTEGER || !trawl_ctf_identifier_valid(clock_name))
+		return -EINVAL;
+	c = strdup(clock_name);
+	if (!c)
+		return -ENOMEM;
+	free(t->u.integer.clock);
+	t->u.integer.clock = c;
+	return 0;
+}
+
+struct trawl_ctf_type *trawl_ctf_type_float_create(unsigned size_bits, unsigned align_bits)
+{
+	struct trawl_ctf_type *t;
+
+	if ((size_bits != 32 && size_bits != 64) || !align_valid(align_bits)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = type_new(CTF_FLOAT, align_bits);
+	if (t)
+		t->u.flt.size_bits = size_bits;
+	return t;
+}
+
+int trawl_ctf_type_float_set_byte_order(struct trawl_ctf_type *t, enum trawl_ctf_byte_order bo)
+{
+	if (!t || t->kind != CTF_FLOAT || bo > TRAWL_CTF_BO_NETWORK)
+		return -EINVAL;
+	t->u.flt.bo = bo;
+	return 0;
+}
+
+struct trawl_ctf_type *trawl_ctf_type_string_create(void)
+{
+	return type_new(CTF_STRING, 8);
+}
+
+struct trawl_ctf_type *trawl_ctf_type_enum_create(struct trawl_ctf_type *container)
+{
+	struct trawl_ctf_type *t;
+
+	if (!container || container->kind != CTF_INTEGER) {
+		trawl_ctf_type_destroy(container);
+		errno = EINVAL;
+		return NULL;
+	}
+	t = type_new(CTF_ENUM, container->align_bits);
+	if (!t) {
+		trawl_ctf_type_destroy(container);
+		return NULL;
+	}
+	t->u.enumeration.container = container;
+	return t;
+}
+
+/* Does @v (a bit pattern when unsigned) fit the container? */
+static int enum_value_fits(const struct trawl_ctf_type *c, int64_t v)
+{
+	unsigned n = c->u.integer.size_bits;
+
+	if (n == 64)
+		return 1;
+	if (c->u.integer.is_signed)
+		return v >= -(INT64_C(1) << (n - 1)) && v < (INT64_C(1) << (n - 1));
+	return (uint64_t)v < (UINT64_C(1) << n);
+}
+
+int trawl_ctf_type_enum_add(struct trawl_ctf_type *t, const char *label, int64_t start,
+			    int64_t end)
+{
+	const struct trawl_ctf_type *c;
+	struct ctf_enum_entry *e;
+	int ordered;
+
+	if (!t || t->kind != CTF_ENUM || !label)
+		return -EINVAL;
+	c = t->u.enumeration.container;
+	ordered = c->u.integer.is_signed ? start <= end : (uint64_t)start <= (uint64_t)end;
+	if (!ordered || !enum_value_fits(c, start) || !enum_value_fits(c, end))
+		return -EINVAL;
+	if (t->u.enumeration.nr == t->u.enumeration.cap) {
+		size_t cap = t->u.enumeration.cap ? 2 * t->u.enumeration.cap : 8;
+
+		e = realloc(t->u.enumeration.entries, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		t->u.enumeration.entries = e;
+		t->u.enumeration.cap = cap;
+	}
+	e = &t->u.enumeration.entries[t->u.enumeration.nr];
+	e->label = strdup(label);
+	if (!e->label)
+		return -ENOMEM;
+	e->start = start;
+	e->end = end;
+	t->u.enumeration.nr++;
+	return 0;
+}
+
+static struct trawl_ctf_type *array_new(enum ctf_kind kind, struct trawl_ctf_type *elem,
+					uint64_t length, const char *length_field)
+{
+	struct trawl_ctf_type *t;
+
+	if (!elem || elem->kind == CTF_ARRAY || elem->kind == CTF_SEQUENCE ||
+	    (kind == CTF_SEQUENCE && !trawl_ctf_identifier_valid(length_field))) {
+		trawl_ctf_type_destroy(elem);
+		errno = EINVAL;
+		return NULL;
+	}
+	t = type_new(kind, elem->align_bits);
+	if (!t) {
+		trawl_ctf_type_destroy(elem);
+		return NULL;
+	}
+	t->u.array.elem = elem;
+	t->u.array.length = length;
+	if (length_field) {
+		t->u.array.length_field = strdup(length_field);
+		if (!t->u.array.length_field) {
+			trawl_ctf_type_destroy(t);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	return t;
+}
+
+struct trawl_ctf_type *trawl_ctf_type_array_create(struct trawl_ctf_type *elem, uint64_t length)
+{
+	return array_new(CTF_ARRAY, elem, length, NULL);
+}
+
+struct trawl_ctf_type *trawl_ctf_type_sequence_create(struct trawl_ctf_type *elem,
+						      const char *length_field)
+{
+	return array_new(CTF_SEQUENCE, elem, 0, length_field);
+}
+
+struct trawl_ctf_type *trawl_ctf_type_struct_create(unsigned min_align_bits)
+{
+	if (!align_valid(min_align_bits)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return type_new(CTF_STRUCT, min_align_bits);
+}
+
+static const struct trawl_ctf_type *struct_field(const struct trawl_ctf_type *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->u.strct.nr; i++)
+		if (!strcmp(s->u.strct.fields[i].name, name))
+			return s->u.strct.fields[i].type;
+	return NULL;
+}
+
+int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
+			      struct trawl_ctf_type *field)
+{
+	struct ctf_struct_field *f;
+	int ret = -EINVAL;
+
+	if (!s || s->kind != CTF_STRUCT || !field || !trawl_ctf_identifier_valid(name) ||
+	    struct_field(s, name))
+		goto err;
+	if (field->kind == CTF_SEQUENCE) {
+		const struct trawl_ctf_type *len = struct_field(s, field->u.array.length_field);
+
+		if (!len || len->kind != CTF_INTEGER || len->u.integer.is_signed)
+			goto err;
+	}
+	if (s->u.strct.nr == s->u.strct.cap) {
+		size_t cap = s->u.strct.cap ? 2 * s->u.strct.cap : 8;
+
+		f = realloc(s->u.strct.fields, cap * sizeof(*f));
+		ret = -ENOMEM;
+		if (!f)
+			goto err;
+		s->u.strct.fields = f;
+		s->u.strct.cap = cap;
+	}
+	f = &s->u.strct.fields[s->u.strct.nr];
+	f->name = strdup(name);
+	ret = -ENOMEM;
+	if (!f->name)
+		goto err;
+	f->type = field;
+	s->u.strct.nr++;
+	if (field->align_bits > s->align_bits)
+		s->align_bits = field->align_bits;
+	return 0;
+err:
+	trawl_ctf_type_destroy(field);
+	return ret;
+}
+
+void trawl_ctf_type_destroy(struct trawl_ctf_type *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	switch (t->kind) {
+	case CTF_INTEGER:
+		free(t->u.integer.clock);
+		break;
+	case CTF_ENUM:
+		for (i = 0; i < t->u.enumeration.nr; i++)
+			free(t->u.enumeration.entries[i].label);
+		free(t->u.enumeration.entries);
+		trawl_ctf_type_destroy(t->u.enumeration.container);
+		break;
+	case CTF_ARRAY:
+	case CTF_SEQUENCE:
+		trawl_ctf_type_destroy(t->u.array.elem);
+		free(t->u.array.length_field);
+		break;
+	case CTF_STRUCT:
+		for (i = 0; i < t->u.strct.nr; i++) {
+			free(t->u.strct.fields[i].name);
+			trawl_ctf_type_destroy(t->u.strct.fields[i].type);
+		}
+		free(t->u.strct.fields);
+		break;
+	case CTF_FLOAT:
+	case CTF_STRING:
+		break;
+	}
+	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* TSDL                                                               */
+/* ------------------------------------------------------------------ */
+
+static const char *bo_name(enum trawl_ctf_byte_order bo)
+{
+	switch (bo) {
+	case TRAWL_CTF_BO_LE:
+		return "le";
+	case TRAWL_CTF_BO_BE:
+		return "be";
+	case TRAWL_CTF_BO_NETWORK:
+		return "network";
+	default:
+		return NULL;
+	}
+}
+
+static void tsdl_integer(struct strbuf *sb, const struct trawl_ctf_type *t)
+{
+	const char *bo = bo_name(t->u.integer.bo);
+
+	sb_addf(sb, "integer { size = %u; align = %u; signed = %d; encoding = %s; base = %u;",
+		t->u.integer.size_bits, t->align_bits, t->u.integer.is_signed,
+		t->u.integer.utf8 ? "UTF8" : "none", t->u.integer.base);
+	if (bo)
+		sb_addf(sb, " byte_order = %s;", bo);
+	if (t->u.integer.clock)
+		sb_addf(sb, " map = clock.%s.value;", t->u.integer.clock);
+	sb_add(sb, " }");
+}
+
+static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int depth);
+
+static void tsdl_enum(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+{
+	const struct trawl_ctf_type *c = t->u.enumeration.container;
+	size_t i;
+
+	sb_add(sb, "enum : ");
+	tsdl_integer(sb, c);
+	sb_add(sb, " {\n");
+	for (i = 0; i < t->u.enumeration.nr; i++) {
+		const struct ctf_enum_entry *e = &t->u.enumeration.entries[i];
+
+		sb_indent(sb, depth + 1);
+		sb_add_quoted(sb, e->label);
+		if (c->u.integer.is_signed) {
+			sb_addf(sb, " = %lld", (long long)e->start);
+			if (e->end != e->start)
+				sb_addf(sb, " ... %lld", (long long)e->end);
+		} else {
+			sb_addf(sb, " = %llu", (unsigned long long)(uint64_t)e->start);
+			if (e->end != e->start)
+				sb_addf(sb, " ... %llu", (unsigned long long)(uint64_t)e->end);
+		}
+		sb_add(sb, i + 1 < t->u.enumeration.nr ? ",\n" : "\n");
+	}
+	sb_indent(sb, depth);
+	sb_add(sb, "}");
+}
+
+void ctf_type_tsdl_struct(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+{
+	size_t i;
+
+	sb_add(sb, "struct {\n");
+	for (i = 0; i < t->u.strct.nr; i++)
+		ctf_type_tsdl_field(sb, t->u.strct.fields[i].type, t->u.strct.fields[i].name,
+				    depth + 1);
+	sb_indent(sb, depth);
+	sb_addf(sb, "} align(%u)", t->align_bits);
+}
+
+static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+{
+	const char *bo;
+
+	switch (t->kind) {
+	case CTF_INTEGER:
+		tsdl_integer(sb, t);
+		break;
+	case CTF_FLOAT:
+		bo = bo_name(t->u.flt.bo);
+		sb_addf(sb, "floating_point { exp_dig = %u; mant_dig = %u; align = %u;",
+			t->u.flt.size_bits == 32 ? 8 : 11, t->u.flt.size_bits == 32 ? 24 : 53,
+			t->align_bits);
+		if (bo)
+			sb_addf(sb, " byte_order = %s;", bo);
+		sb_add(sb, " }");
+		break;
+	case CTF_STRING:
+		sb_add(sb, "string { encoding = UTF8; }");
+		break;
+	case CTF_ENUM:
+		tsdl_enum(sb, t, depth);
+		break;
+	case CTF_STRUCT:
+		ctf_type_tsdl_struct(sb, t, depth);
+		break;
+	case CTF_ARRAY:
+	case CTF_SEQUENCE:
+		/* Arrays are declarators, written by ctf_type_tsdl_field(). */
+		tsdl_type(sb, t->u.array.elem, depth);
+		break;
+	}
+}
+
+void ctf_type_tsdl_field(struct strbuf *sb, const struct trawl_ctf_type *t, const char *name,
+			 int depth)
+{
+	sb_indent(sb, depth);
+	tsdl_type(sb, t, depth);
+	sb_addf(sb, " _%s", name);
+	if (t->kind == CTF_ARRAY)
+		sb_addf(sb, "[%llu]", (unsigned long long)t->u.array.length);
+	else if (t->kind == CTF_SEQUENCE)
+		sb_addf(sb, "[_%s]", t->u.array.length_field);
+	sb_add(sb, ";\n");
+}
