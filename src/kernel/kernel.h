@@ -114,6 +114,10 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
 			    const char *target, int nargs, char *err, size_t errlen);
 
+/* Disables the probe (or the function probe's two events) called @name in @inst. */
+int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,
+			       size_t errlen);
+
 /* ---- listing (list.c) --------------------------------------------------- */
 
 /*
@@ -179,6 +183,13 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
 			       size_t errlen);
 int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen);
+/*
+ * Makes the consumer drain, exit and be reaped (destroy does it too);
+ * afterwards trawl_kernel_session_consumer_cpu_ns() is the CPU time (user +
+ * system, ns) the consumer used.
+ */
+void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s);
+uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* Sum of the channels' dropped/overrun counters (per_cpu stats). */

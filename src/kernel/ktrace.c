@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 	double duration = -1;
 	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
 	char *ctx = NULL;
+	uint64_t lost;
 
 	if (argc > 1 && !strcmp(argv[1], "--kernel"))
 		return trawl_kernel_consumer_main(argc, argv);
@@ -199,8 +200,11 @@ int main(int argc, char **argv)
 	ret = trawl_kernel_session_stop(s, err, sizeof(err));
 	if (ret < 0)
 		goto fail;
-	fprintf(stderr, "trawl-ktrace: lost %llu events\n",
-		(unsigned long long)trawl_kernel_session_lost(s));
+	lost = trawl_kernel_session_lost(s);
+	trawl_kernel_session_consumer_finish(s);
+	fprintf(stderr, "trawl-ktrace: lost %llu events, consumer cpu %llu ns\n",
+		(unsigned long long)lost,
+		(unsigned long long)trawl_kernel_session_consumer_cpu_ns(s));
 	trawl_kernel_session_destroy(s);
 	return rc;
 fail:

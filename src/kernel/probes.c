@@ -293,3 +293,29 @@ int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name
 		o += (size_t)snprintf(args + o, sizeof(args) - o, " a%d=%s:s64", i, regs[i]);
 	return define_and_enable(inst, "uprobe_events", 'p', name, args, err, errlen);
 }
+
+int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,
+			       size_t errlen)
+{
+	static const char *const suffix[] = { "", "_entry", "_return" };
+	char ev[200], id[160], rel[512];
+	int found = 0;
+	size_t i;
+
+	if (!inst->probe_group[0]) {
+		snprintf(err, errlen, "no probe \"%s\" in this channel", name);
+		return -ENOENT;
+	}
+	for (i = 0; i < TRAWL_ARRAY_SIZE(suffix); i++) {
+		snprintf(ev, sizeof(ev), "%s%s", name, suffix[i]);
+		ident(id, sizeof(id), ev);
+		snprintf(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path, inst->probe_group, id);
+		if (trawl_kernel_write_file(rel, "0", 0) == 0)
+			found++;
+	}
+	if (!found) {
+		snprintf(err, errlen, "no probe \"%s\" in this channel", name);
+		return -ENOENT;
+	}
+	return 0;
+}

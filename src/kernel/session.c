@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ struct trawl_kernel_session {
 	struct kchannel ch[SESSION_MAX_CHANNELS];
 	int nch;
 	pid_t consumer;      /* 0: none */
+	uint64_t consumer_cpu_ns; /* user + system time of the reaped consumer */
 	int ctl_fd;          /* our end of the socketpair, -1: none */
 };
 
@@ -196,13 +198,16 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer)
 
 static void consumer_reap(struct trawl_kernel_session *s, int kill_it)
 {
+	struct rusage ru;
 	int status;
 
 	if (!s->consumer)
 		return;
 	if (kill_it)
 		kill(s->consumer, SIGKILL);
-	waitpid(s->consumer, &status, 0);
+	if (wait4(s->consumer, &status, 0, &ru) == s->consumer)
+		s->consumer_cpu_ns += (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+				      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	s->consumer = 0;
 	if (s->ctl_fd >= 0)
 		close(s->ctl_fd);
@@ -300,12 +305,25 @@ uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 	return total;
 }
 
+uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s)
+{
+	return s->consumer_cpu_ns;
+}
+
 void trawl_kernel_session_destroy(struct trawl_kernel_session *s)
 {
 	int i;
 
 	if (!s)
 		return;
+	trawl_kernel_session_consumer_finish(s);
+	for (i = 0; i < s->nch; i++)
+		trawl_kernel_instance_destroy(s->ch[i].inst);
+	free(s);
+}
+
+void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)
+{
 	set_tracing(s, 0);
 	if (s->consumer) {
 		int done = 0;
@@ -318,7 +336,4 @@ void trawl_kernel_session_destroy(struct trawl_kernel_session *s)
 		}
 		consumer_reap(s, !done);
 	}
-	for (i = 0; i < s->nch; i++)
-		trawl_kernel_instance_destroy(s->ch[i].inst);
-	free(s);
 }

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel domain of the root session daemon, over src/kernel.
+ *
+ * A session's kernel part is a trawl_kernel_session: one tracefs instance per
+ * channel, and at the first start one consumer process (`trawl-consumerd
+ * --kernel ...`, dispatched to trawl_kernel_consumer_main()) writing
+ * <output>/kernel/. Everything runs in the daemon's main thread; the consumer
+ * is a process of its own.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "common/common.h"
+#include "kernel/kernel.h"
+#include "sessiond/domain.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char consumerd_path[4096];
+
+struct trawl_domain_session {
+	struct trawl_kernel_session *ks; /* owned */
+	char output[4096];
+	int started;
+};
+
+static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *err)
+{
+	if (!trawl_kernel_tracefs_dir()) {
+		trawl_domain_err_set(err, "kernel tracing unavailable: tracefs is not mounted and "
+				     "mounting it failed (%s)", strerror(errno));
+		return -ENODEV;
+	}
+	if (env->consumerd)
+		snprintf(consumerd_path, sizeof(consumerd_path), "%s", env->consumerd);
+	else if (trawl_find_program("trawl-consumerd", consumerd_path, sizeof(consumerd_path)) < 0)
+		consumerd_path[0] = '\0';
+	/* Instances and probes of daemons that died without cleaning up. */
+	trawl_kernel_cleanup_dead();
+	return 0;
+}
+
+static int kd_session_create(const struct trawl_domain_session_info *info,
+			     struct trawl_domain_session **out, struct trawl_domain_err *err)
+{
+	struct trawl_domain_session *s = calloc(1, sizeof(*s));
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->output, sizeof(s->output), "%s/kernel", info->output ? info->output : ".");
+	ret = trawl_kernel_session_create(info->name, s->output, info->uid, info->gid, &s->ks);
+	if (ret < 0) {
+		free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+static void kd_session_destroy(struct trawl_domain_session *s)
+{
+	if (!s)
+		return;
+	trawl_kernel_session_destroy(s->ks);
+	free(s);
+}
+
+static int kd_channel_create(struct trawl_domain_session *s,
+			     const struct trawl_domain_channel_attr *attr,
+			     struct trawl_domain_err *err)
+{
+	struct trawl_kernel_channel_attr ka = {
+		.subbuf_size = attr->subbuf_size,
+		.buffer_size = attr->subbuf_size * attr->num_subbuf,
+		.overwrite = attr->overwrite != 0,
+	};
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	/* ftrace sub-buffers are 4 KiB .. 512 KiB; a larger wish keeps the total size. */
+	if (ka.subbuf_size > 512 * 1024)
+		ka.subbuf_size = 512 * 1024;
+	ret = trawl_kernel_session_add_channel(s->ks, attr->name, &ka, e, sizeof(e));
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
+static int kd_channel_enable(struct trawl_domain_session *s, const char *channel, int enable,
+			     struct trawl_domain_err *err)
+{
+	struct trawl_kernel_instance *inst = trawl_kernel_session_instance(s->ks, channel);
+
+	if (!inst) {
+		trawl_domain_err_set(err, "no kernel channel %s", channel);
+		return -ENOENT;
+	}
+	if (!s->started)
+		return 0;
+	return trawl_kernel_instance_set_tracing(inst, enable);
+}
+
+static int kd_event(struct trawl_domain_session *s, const char *channel,
+		    const struct trawl_domain_event_rule *rule, int enable,
+		    struct trawl_domain_err *err)
+{
+	struct trawl_kernel_instance *inst = trawl_kernel_session_instance(s->ks, channel);
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	if (!inst) {
+		trawl_domain_err_set(err, "no kernel channel %s", channel);
+		return -ENOENT;
+	}
+	switch (rule->kind) {
+	case TRAWL_EVENT_TRACEPOINT:
+		ret = trawl_kernel_instance_enable_event(inst, rule->name, enable, e, sizeof(e));
+		if (ret >= 0 && enable && rule->filter)
+			ret = trawl_kernel_instance_set_filter(inst, rule->name, rule->filter, e,
+							       sizeof(e));
+		break;
+	case TRAWL_EVENT_SYSCALL:
+		ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e, sizeof(e));
+		break;
+	case TRAWL_EVENT_PROBE:
+	case TRAWL_EVENT_FUNCTION:
+	case TRAWL_EVENT_USERSPACE_PROBE:
+		if (!enable) {
+			ret = trawl_kernel_probe_disable(inst, rule->name, e, sizeof(e));
+			break;
+		}
+		if (!rule->target) {
+			snprintf(e, sizeof(e), "probe %s: no location given", rule->name);
+			ret = -EINVAL;
+		} else if (rule->kind == TRAWL_EVENT_PROBE) {
+			ret = trawl_kernel_probe_add(inst, rule->name, rule->target, 0, e, sizeof(e));
+		} else if (rule->kind == TRAWL_EVENT_FUNCTION) {
+			ret = trawl_kernel_function_add(inst, rule->name, rule->target, e, sizeof(e));
+		} else {
+			/* the first six integer arguments, as the x86-64 ABI passes them */
+			ret = trawl_kernel_uprobe_add(inst, rule->name, rule->target, 6, e, sizeof(e));
+		}
+		break;
+	default:
+		snprintf(e, sizeof(e), "unknown kernel event kind %d", (int)rule->kind);
+		ret = -EINVAL;
+	}
+	if (ret < 0) {
+		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int kd_event_enable(struct trawl_domain_session *s, const char *channel,
+			   const struct trawl_domain_event_rule *rule, struct trawl_domain_err *err)
+{
+	return kd_event(s, channel, rule, 1, err);
+}
+
+static int kd_event_disable(struct trawl_domain_session *s, const char *channel,
+			    const struct trawl_domain_event_rule *rule, struct trawl_domain_err *err)
+{
+	return kd_event(s, channel, rule, 0, err);
+}
+
+static int kd_context_add(struct trawl_domain_session *s, const char *channel,
+			  const struct trawl_domain_context *ctx, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	ret = trawl_kernel_session_add_context(s->ks, channel, ctx->name, e, sizeof(e));
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
+static int kd_start(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	if (!consumerd_path[0]) {
+		trawl_domain_err_set(err, "cannot find trawl-consumerd");
+		return -ENOENT;
+	}
+	ret = trawl_kernel_session_start(s->ks, consumerd_path, e, sizeof(e));
+	if (ret < 0) {
+		trawl_domain_err_set(err, "%s", e);
+		return ret;
+	}
+	s->started = 1;
+	return 0;
+}
+
+static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	s->started = 0;
+	ret = trawl_kernel_session_stop(s->ks, e, sizeof(e));
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
+static int kd_list_events(enum trawl_domain_event_kind kind, int with_fields,
+			  trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
+{
+	struct trawl_kernel_list_item *items;
+	int n, i, ret = 0;
+
+	if (kind != TRAWL_EVENT_TRACEPOINT && kind != TRAWL_EVENT_SYSCALL) {
+		trawl_domain_err_set(err, "only tracepoints and syscalls can be listed");
+		return -EINVAL;
+	}
+	n = trawl_kernel_list(kind == TRAWL_EVENT_SYSCALL, with_fields, &items);
+	if (n < 0) {
+		trawl_domain_err_set(err, "cannot list kernel events: %s", strerror(-n));
+		return n;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		struct trawl_domain_field_desc fields[128];
+		struct trawl_domain_event_desc d = {
+			.name = items[i].name, .kind = kind, .loglevel = -1,
+		};
+		char *line, *save = NULL;
+
+		for (line = items[i].fields ? strtok_r(items[i].fields, "\n", &save) : NULL;
+		     line && d.nr_fields < TRAWL_ARRAY_SIZE(fields);
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *sp = strchr(line, ' ');
+
+			if (!sp)
+				continue;
+			*sp = '\0';
+			fields[d.nr_fields].name = line;
+			fields[d.nr_fields].type = sp + 1;
+			d.nr_fields++;
+		}
+		d.fields = fields;
+		ret = cb(arg, &d);
+	}
+	trawl_kernel_list_free(items, n);
+	return ret;
+}
+
+static int kd_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->consumer_alive = (uint32_t)trawl_kernel_session_consumer_alive(s->ks);
+	st->events_discarded = trawl_kernel_session_lost(s->ks);
+	if (s->started && !st->consumer_alive)
+		snprintf(st->msg, sizeof(st->msg), "the kernel consumer died");
+	return 0;
+}
+
+const struct trawl_domain_ops trawl_domain_kernel_ops = {
+	.type = TRAWL_DOMAIN_KERNEL,
+	.name = "kernel",
+	.init = kd_init,
+	.session_create = kd_session_create,
+	.session_destroy = kd_session_destroy,
+	.channel_create = kd_channel_create,
+	.channel_enable = kd_channel_enable,
+	.event_enable = kd_event_enable,
+	.event_disable = kd_event_disable,
+	.context_add = kd_context_add,
+	.start = kd_start,
+	.stop = kd_stop,
+	.list_events = kd_list_events,
+	.status = kd_status,
+};
