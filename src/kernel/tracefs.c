@@ -432,9 +432,17 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 		/* One write enables every event, syscalls included (LTTng's -k --all). */
 		snprintf(rel, sizeof(rel), "%s/events", inst->path);
 		ret = trawl_kernel_instance_write(inst, "events/enable", value);
-		if (ret < 0)
+		if (ret < 0) {
 			snprintf(err, errlen, "cannot enable all kernel events: %s", strerror(-ret));
-		return ret < 0 ? ret : 1;
+			return ret;
+		}
+		/*
+		 * raw_syscalls duplicates every syscall event of the syscalls
+		 * system (LTTng has no such events): keep it out of --all.
+		 */
+		if (value[0] == '1')
+			trawl_kernel_instance_write(inst, "events/raw_syscalls/enable", "0");
+		return 1;
 	}
 	snprintf(rel, sizeof(rel), "%s/events", inst->path);
 	ret = trawl_kernel_foreach_event(rel, enable_one, &c);

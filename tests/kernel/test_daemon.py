@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+"""Kernel tracing through the root session daemon and the trawl CLI:
+the seed's first example (create; enable-event --kernel --all; start; sleep;
+stop; view; destroy), then two concurrent kernel sessions with different
+events, each trace holding only its own events. babeltrace2 is the oracle."""
+import os
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ktest  # noqa: E402
+
+ktest.require_root_tracefs()
+d = ktest.tmpdir()
+os.environ["HOME"] = d
+env = dict(os.environ)
+env["PATH"] = ktest.BIN + ":" + env["PATH"]
+for prog in ("trawl", "trawl-sessiond", "trawl-consumerd"):
+    if not os.path.exists(os.path.join(ktest.BIN, prog)):
+        ktest.skip(prog + " not built")
+
+
+def trawl(*args, check=True):
+    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=120)
+    if check and p.returncode != 0:
+        raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout, p.stderr))
+    return p
+
+
+def daemon_pid():
+    try:
+        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def instances():
+    return sorted(n for n in os.listdir("/sys/kernel/tracing/instances") if n.startswith("trawl-"))
+
+
+try:
+    # 1. the seed's first example
+    out = os.path.join(d, "seed")
+    trawl("create", "seed", "--output", out)
+    trawl("enable-event", "--kernel", "--all")
+    trawl("start")
+    pid = daemon_pid()
+    mine = [n for n in instances() if n.startswith("trawl-%d-" % pid)]
+    assert mine, instances()
+    subprocess.run(["sleep", "2"])
+    trawl("stop")
+    view = trawl("view")
+    nview = len(view.stdout.splitlines())
+    lines, err = ktest.babeltrace_clean(out)
+    assert err == "", err
+    assert nview == len(lines) and nview > 100, (nview, len(lines))
+    assert any("sched_switch" in l for l in lines)
+    assert any("syscall_entry_" in l for l in lines)
+    assert not any(" sys_enter:" in l for l in lines)  # raw_syscalls stay out of --all
+    trawl("destroy")
+    assert not [n for n in instances() if n.startswith("trawl-%d-" % pid)], instances()
+    print("seed: %d events" % nview)
+
+    # 2. two concurrent kernel sessions, each with its own events
+    o1, o2 = os.path.join(d, "s1"), os.path.join(d, "s2")
+    trawl("create", "s1", "--output", o1)
+    trawl("enable-event", "--kernel", "--syscall", "lseek", "-s", "s1")
+    trawl("add-context", "--kernel", "-t", "tid", "-s", "s1")
+    trawl("create", "s2", "--output", o2)
+    trawl("enable-event", "--kernel", "sched_process_exec", "-s", "s2")
+    trawl("start", "s1")
+    trawl("start", "s2")
+    assert len([n for n in instances() if n.startswith("trawl-%d-" % pid)]) == 2, instances()
+    p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True, text=True)
+    kpid = int(p.stdout.split("pid=")[1].split()[0])
+    trawl("stop", "s1")
+    trawl("stop", "s2")
+    e1, l1 = ktest.events(o1)
+    e2, l2 = ktest.events(o2)
+    assert {e["name"] for e in e1} <= {"syscall_entry_lseek", "syscall_exit_lseek"}, {e["name"] for e in e1}
+    assert {e["name"] for e in e2} == {"sched_process_exec"}, {e["name"] for e in e2}
+    k1 = [e for e in e1 if e["ctx"]["tid"] == kpid]
+    assert [e["name"] for e in k1] == ["syscall_entry_lseek", "syscall_exit_lseek"], k1
+    assert k1[0]["fields"]["fd"] == 1000 and k1[1]["fields"]["ret"] == -9
+    assert any(e["fields"]["pid"] == kpid for e in e2)
+    for o in (o1, o2):
+        lines, err = ktest.babeltrace_clean(o)
+        assert err == "", err
+    trawl("destroy", "s1")
+    trawl("destroy", "s2")
+    assert not [n for n in instances() if n.startswith("trawl-%d-" % pid)], instances()
+    print("ok")
+finally:
+    pid = daemon_pid()
+    if pid > 0:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
