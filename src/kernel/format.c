@@ -144,6 +144,13 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 	f->is_signed = sgn != 0;
 	f->ctf_size = (uint16_t)size;
 
+	if (!strcmp(f->name, "__probe_ip")) {
+		/* the probed address of kprobe/uprobe events: LTTng calls it ip */
+		snprintf(f->name, sizeof(f->name), "ip");
+		f->kind = TRAWL_KF_HEX;
+		f->is_signed = 0;
+		return size == 8 || size == 4 ? 1 : -EINVAL;
+	}
 	if (!strncmp(type, "__data_loc", 10) || !strncmp(type, "__rel_loc", 9)) {
 		f->rel_loc = type[2] == 'r';
 		f->kind = strstr(type, "char") ? TRAWL_KF_STRING : TRAWL_KF_BYTES;
