@@ -70,7 +70,11 @@ struct trawl_ctf_type;
  */
 struct trawl_ctf_type *trawl_ctf_type_integer_create(unsigned size_bits, int is_signed,
 						     unsigned align_bits);
-/* @base: 2, 8, 10 or 16. Returns 0 or -EINVAL (also when @t is not an integer). */
+/*
+ * @base: 2, 8, 10 or 16. Returns 0 or -EINVAL (also when @t is not an integer).
+ * An explicit byte order needs a whole-byte size and byte alignment (CTF
+ * changes byte order only at byte boundaries): -EINVAL otherwise.
+ */
 int trawl_ctf_type_integer_set_base(struct trawl_ctf_type *t, unsigned base);
 int trawl_ctf_type_integer_set_byte_order(struct trawl_ctf_type *t, enum trawl_ctf_byte_order bo);
 /* Marks an 8-bit integer as a UTF-8 code unit (for text arrays and sequences). */
@@ -265,12 +269,23 @@ int trawl_ctf_stream_close(struct trawl_ctf_stream *s);
  * their declared order, with the writer matching each field's type. Pointers
  * passed to write_string()/write_bytes() must stay valid until event_end().
  *
+ * event_begin() fails with -EINVAL for an event id the stream class does not
+ * declare.
+ *
  * event_end() places the event: in the current packet if it fits, else in a
  * new one. It returns -EMSGSIZE, and counts the event as discarded, if the
  * event cannot fit even in an empty packet. Timestamps must not go backwards
  * within a stream (-ERANGE).
  */
 int trawl_ctf_event_begin(struct trawl_ctf_stream *s, uint32_t id, uint64_t timestamp);
+/*
+ * Marks the end of the event context and the start of the payload, which CTF
+ * aligns to the payload struct's alignment. Needed only in streams with an
+ * event context (without one, event_begin() already aligned the payload).
+ */
+int trawl_ctf_event_payload(struct trawl_ctf_stream *s);
+/* Aligns to @align_bits: a nested struct starts at its own alignment. */
+int trawl_ctf_write_align(struct trawl_ctf_stream *s, unsigned align_bits);
 /* An integer of @size_bits (1..64), aligned to @align_bits, in byte order @bo. */
 int trawl_ctf_write_uint(struct trawl_ctf_stream *s, uint64_t v, unsigned size_bits,
 			 unsigned align_bits, enum trawl_ctf_byte_order bo);

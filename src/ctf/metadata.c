@@ -228,6 +228,31 @@ static struct stream_class *stream_find(struct trawl_ctf_trace *t, uint32_t id)
 	return NULL;
 }
 
+int ctf_trace_event_align(const struct trawl_ctf_trace *t, uint32_t sid, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_events; i++) {
+		const struct event_class *e = &t->events[i];
+
+		if (e->d.stream_id == sid && e->d.id == id)
+			return e->payload && e->payload->u.strct.nr ? (int)e->payload->align_bits : 1;
+	}
+	return -EINVAL;
+}
+
+unsigned ctf_trace_context_align(const struct trawl_ctf_trace *t, uint32_t sid)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_streams; i++)
+		if (t->streams[i].id == sid)
+			return t->streams[i].event_context && t->streams[i].event_context->u.strct.nr
+				       ? t->streams[i].event_context->align_bits
+				       : 0;
+	return 0;
+}
+
 int ctf_trace_stream_kind(const struct trawl_ctf_trace *t, uint32_t id)
 {
 	size_t i;

@@ -27,7 +27,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum op_kind { OP_BITS, OP_STRING, OP_BYTES };
+enum op_kind { OP_BITS, OP_STRING, OP_BYTES, OP_ALIGN };
 
 struct op {
 	uint8_t kind;
@@ -56,6 +56,11 @@ struct trawl_ctf_stream {
 	uint64_t seq;
 	uint64_t discarded;  /* running count, as the packet context holds it */
 	uint64_t file_off;
+
+	unsigned ctx_align; /* 0: the stream class has no event context */
+	uint8_t *align_cache; /* owned; payload alignment by event id (0: not looked up) */
+	size_t align_cache_len;
+	int ev_align; /* payload alignment of the event being written */
 
 	int in_event;
 	uint32_t ev_id;
@@ -203,6 +208,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 	s->instance_id = stream_instance_id;
 	s->cpu_id = cpu_id;
 	s->packet_size = packet_size;
+	s->ctx_align = ctf_trace_context_align(trace, stream_class_id);
 	s->pos = PACKET_START_BITS;
 	s->pkt = calloc(1, packet_size);
 	if (!s->pkt)
@@ -311,6 +317,7 @@ int trawl_ctf_stream_close(struct trawl_ctf_stream *s)
 	if (close(s->idx_fd) && !ret)
 		ret = -errno;
 	free(s->ops);
+	free(s->align_cache);
 	free(s->pkt);
 	free(s);
 	return ret;
@@ -326,16 +333,66 @@ uint64_t trawl_ctf_stream_bytes(const struct trawl_ctf_stream *s)
 	return s->file_off;
 }
 
+/* The payload alignment of event @id, cached: event_begin() is on the hot path. */
+static int event_align(struct trawl_ctf_stream *s, uint32_t id)
+{
+	int a;
+
+	if (id < s->align_cache_len && s->align_cache[id])
+		return s->align_cache[id];
+	a = ctf_trace_event_align(s->trace, s->stream_id, id);
+	if (a < 0)
+		return a;
+	if (id < 65536 && id >= s->align_cache_len) {
+		size_t n = (size_t)id + 64;
+		uint8_t *c = realloc(s->align_cache, n);
+
+		if (!c)
+			return a;
+		memset(c + s->align_cache_len, 0, n - s->align_cache_len);
+		s->align_cache = c;
+		s->align_cache_len = n;
+	}
+	if (id < s->align_cache_len)
+		s->align_cache[id] = (uint8_t)a;
+	return a;
+}
+
+static struct op *op_add(struct trawl_ctf_stream *s, enum op_kind kind, unsigned align_bits);
+
 int trawl_ctf_event_begin(struct trawl_ctf_stream *s, uint32_t id, uint64_t timestamp)
 {
+	int a;
+
 	if (s->in_event)
 		return -EBUSY;
+	a = event_align(s, id);
+	if (a < 0)
+		return a;
 	s->in_event = 1;
 	s->ev_id = id;
 	s->ev_ts = timestamp;
+	s->ev_align = a;
 	s->nr_ops = 0;
 	s->err = 0;
-	return 0;
+	/* CTF aligns the context struct, then the payload struct, to their alignment. */
+	op_add(s, OP_ALIGN, s->ctx_align ? s->ctx_align : (unsigned)a);
+	return s->err;
+}
+
+int trawl_ctf_event_payload(struct trawl_ctf_stream *s)
+{
+	if (!s->in_event)
+		return -EINVAL;
+	if (s->ctx_align)
+		op_add(s, OP_ALIGN, (unsigned)s->ev_align);
+	return s->err;
+}
+
+int trawl_ctf_write_align(struct trawl_ctf_stream *s, unsigned align_bits)
+{
+	op_add(s, OP_ALIGN, align_bits);
+	return s->err;
 }
 
 static struct op *op_add(struct trawl_ctf_stream *s, enum op_kind kind, unsigned align_bits)
@@ -484,6 +541,11 @@ static int encode(struct trawl_ctf_stream *s, uint64_t last_ts)
 
 		if (o->kind == OP_BITS) {
 			PUT(pos, o->v, o->size_bits, o->align_bits, o->be);
+			continue;
+		}
+		if (o->kind == OP_ALIGN) {
+			if (reserve(s, &pos, o->align_bits, 0))
+				return -ENOSPC;
 			continue;
 		}
 		if (o->len > (SIZE_MAX >> 4) || reserve(s, &pos, o->align_bits, (uint64_t)o->len * 8))

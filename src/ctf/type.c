@@ -61,6 +61,12 @@ int trawl_ctf_type_integer_set_byte_order(struct trawl_ctf_type *t, enum trawl_c
 {
 	if (!t || t->kind != CTF_INTEGER || bo > TRAWL_CTF_BO_NETWORK)
 		return -EINVAL;
+	/*
+	 * CTF lets the byte order change only at a byte boundary; a whole-byte,
+	 * byte-aligned integer can never leave a neighbour mid-byte.
+	 */
+	if (bo != TRAWL_CTF_BO_NATIVE && (t->align_bits % 8 || t->u.integer.size_bits % 8))
+		return -EINVAL;
 	t->u.integer.bo = bo;
 	return 0;
 }
