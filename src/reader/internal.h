@@ -65,6 +65,7 @@ enum fc_meaning {
 };
 
 struct clock_class;
+struct plan;
 
 struct enum_range {
 	int64_t lo, hi;		/* compared as unsigned when the enum is */
@@ -122,6 +123,9 @@ struct fc {
 	struct fc *elem;
 	uint64_t length;	/* FC_ARRAY */
 	bool is_text;
+
+	/* decode plans of a scope's root (plan.c), compiled on first use */
+	struct plan *plan[3];
 };
 
 struct clock_class {
@@ -147,7 +151,16 @@ struct event_class {
 	struct fc *context;	/* may be NULL */
 	struct fc *payload;	/* may be NULL */
 	struct stream_class *sc;
+	struct plan *plans[32];	/* body plans by RD_BODY_* key (plan.c) */
 };
+
+#define RD_BODY_PRINT 1u
+#define RD_BODY_CTX_NAMES 2u
+#define RD_BODY_PAYLOAD_NAMES 4u
+#define RD_BODY_SCOPE_NAMES 8u
+#define RD_BODY_SEP_FIRST 16u
+
+void rd_plan_destroy(struct plan *pl);
 
 struct stream_class {
 	uint64_t id;

@@ -1531,6 +1531,10 @@ static void stream_class_destroy(struct stream_class *sc)
 	fc_destroy(sc->event_header);
 	fc_destroy(sc->event_context);
 	for (i = 0; i < sc->nevents; i++) {
+		int k;
+
+		for (k = 0; k < 32; k++)
+			rd_plan_destroy(sc->events[i]->plans[k]);
 		free(sc->events[i]->name);
 		free(sc->events[i]->emf_uri);
 		fc_destroy(sc->events[i]->context);

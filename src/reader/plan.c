@@ -1,0 +1,870 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Flat decode plans.
+ *
+ * Walking a field class tree costs a recursive call and two switches per
+ * node. The hot path instead runs a plan: the scope's tree compiled once
+ * (per scope root and per output mode) into a flat array of operations that
+ * a single loop interprets:
+ *
+ *   OP_INT8/16/32/64  byte-aligned integer: one load (+ byte swap)
+ *   OP_INT            any other integer (bit-packed)
+ *   OP_FLOAT, OP_STRING, OP_TEXT_ARRAY
+ *   OP_TEXT           literal output ("{", " }", ", name = " ...)
+ *   OP_ALIGN          struct alignment
+ *   OP_VARIANT        read the tag's slot, jump to the selected option;
+ *                     every option ends with OP_JUMP past the variant
+ *   OP_LOOP/LOOP_END  arrays and sequences (a small loop stack)
+ *   OP_TREE           fall back to field.c for a subtree (deep nesting)
+ *
+ * Every value op carries the text printed before it (", name = "), so a
+ * struct of scalars is one op per field. Printing follows babeltrace2
+ * exactly as field.c does; tests/reader checks both agree on the corpus.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/decode_int.h"
+
+#define MAX_LOOPS 8
+#define MAX_OPS (1u << 16)
+#define MAX_EMPTY_ELEMS (1u << 20)
+
+enum {
+	OP_INT, OP_INT8, OP_INT16, OP_INT32, OP_INT64, OP_FLOAT, OP_STRING,
+	OP_TEXT, OP_ALIGN, OP_VARIANT, OP_JUMP, OP_LOOP, OP_LOOP_END,
+	OP_TEXT_ARRAY, OP_TREE, OP_END,
+};
+
+#define PF_SIGNED 1u
+#define PF_BE 2u
+#define PF_EFFECTS 4u
+#define PF_PRINT 8u
+#define PF_ENUM 16u
+#define PF_NAMES 32u
+#define PF_ALIGNED 64u	/* statically known to need no alignment */
+#define PF_NOCHECK 128u	/* bounds already checked by the run's first op */
+
+struct plan_op {
+	uint32_t run;		/* bits of the fixed-size run starting here */
+	uint8_t code;
+	uint8_t size;		/* bits, for integers and floats */
+	uint8_t flags;
+	uint32_t align;		/* bits */
+	uint32_t arg;		/* jump target, loop end, or first variant target */
+	uint32_t plen;
+	const char *prefix;	/* printed before the value; OP_TEXT: the text */
+	const struct fc *fc;
+};
+
+struct plan {
+	struct plan_op *ops;
+	uint32_t nops, cap;
+	uint32_t *targets;	/* variant option entry points */
+	uint32_t ntargets;
+	char **strs;		/* owned prefix strings */
+	uint32_t nstrs;
+	uint32_t barrier;	/* ops before this may be jump targets: no merging */
+	uint32_t cur_align;	/* alignment the position is known to have, bits */
+	uint32_t pending_align;	/* struct alignment the next field absorbs */
+	bool failed;
+};
+
+void rd_plan_destroy(struct plan *pl)
+{
+	uint32_t i;
+
+	if (!pl)
+		return;
+	for (i = 0; i < pl->nstrs; i++)
+		free(pl->strs[i]);
+	free(pl->strs);
+	free(pl->ops);
+	free(pl->targets);
+	free(pl);
+}
+
+void rd_plan_free(struct fc *fc)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		rd_plan_destroy(fc->plan[i]);
+		fc->plan[i] = NULL;
+	}
+}
+
+/* ---- compiling -------------------------------------------------------- */
+
+static char *plan_str(struct plan *pl, const char *a, size_t la, const char *b,
+		      size_t lb)
+{
+	char **ns;
+	char *s;
+
+	if (pl->failed)
+		return NULL;
+	ns = realloc(pl->strs, (pl->nstrs + 1) * sizeof(*ns));
+	s = malloc(la + lb + 1);
+	if (!ns || !s) {
+		if (ns)
+			pl->strs = ns;
+		free(s);
+		pl->failed = true;
+		return NULL;
+	}
+	pl->strs = ns;
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb);
+	s[la + lb] = '\0';
+	pl->strs[pl->nstrs++] = s;
+	return s;
+}
+
+static struct plan_op *emit(struct plan *pl, uint8_t code)
+{
+	struct plan_op *op;
+
+	if (pl->failed)
+		return NULL;
+	if (pl->nops >= MAX_OPS) {
+		pl->failed = true;
+		return NULL;
+	}
+	if (pl->nops == pl->cap) {
+		uint32_t cap = pl->cap ? pl->cap * 2 : 16;
+		struct plan_op *o = realloc(pl->ops, cap * sizeof(*o));
+
+		if (!o) {
+			pl->failed = true;
+			return NULL;
+		}
+		pl->ops = o;
+		pl->cap = cap;
+	}
+	op = &pl->ops[pl->nops++];
+	memset(op, 0, sizeof(*op));
+	op->code = code;
+	return op;
+}
+
+static void emit_text(struct plan *pl, const char *a, size_t la, const char *b,
+		      size_t lb)
+{
+	struct plan_op *op;
+	char *s;
+
+	if (la + lb == 0)
+		return;
+	if (pl->nops > pl->barrier && pl->ops[pl->nops - 1].code == OP_TEXT) {
+		/* merge with the text just before */
+		op = &pl->ops[pl->nops - 1];
+		s = plan_str(pl, op->prefix, op->plen, a, la);
+		if (s && lb)
+			s = plan_str(pl, s, op->plen + la, b, lb);
+		if (!s)
+			return;
+		op->prefix = s;
+		op->plen += (uint32_t)(la + lb);
+		return;
+	}
+	s = plan_str(pl, a, la, b, lb);
+	op = emit(pl, OP_TEXT);
+	if (!op || !s)
+		return;
+	op->prefix = s;
+	op->plen = (uint32_t)(la + lb);
+}
+
+/* What is known of the position after a field of @bits bits. */
+static void advance_align(struct plan *pl, uint32_t bits)
+{
+	uint32_t low = bits ? bits & -bits : 1u << 30;
+
+	if (low < pl->cur_align)
+		pl->cur_align = low;
+}
+
+/*
+ * A struct or array alignment: left pending so that the next field's own
+ * alignment step does it (one op less per struct), unless something other
+ * than a plain field comes first (flush_align()).
+ */
+static void emit_align(struct plan *pl, uint32_t align)
+{
+	if (align > pl->cur_align && align > pl->pending_align)
+		pl->pending_align = align;
+}
+
+static void flush_align(struct plan *pl)
+{
+	uint32_t a = pl->pending_align;
+	struct plan_op *op;
+
+	pl->pending_align = 0;
+	if (a <= pl->cur_align)
+		return;
+	op = emit(pl, OP_ALIGN);
+	if (op)
+		op->align = a;
+	pl->cur_align = a;
+}
+
+static void mark_target(struct plan *pl)
+{
+	flush_align(pl);
+	pl->barrier = pl->nops;
+	pl->cur_align = 1;
+}
+
+static void compile_fc(struct plan *pl, const struct fc *fc, bool print,
+		       bool names, const char *pfx, size_t plen, int loops);
+
+static void set_prefix(struct plan *pl, struct plan_op *op, const char *pfx,
+		       size_t plen)
+{
+	if (!op || !plen)
+		return;
+	op->prefix = plan_str(pl, pfx, plen, "", 0);
+	op->plen = (uint32_t)plen;
+}
+
+static void compile_scalar(struct plan *pl, const struct fc *fc, bool print,
+			   const char *pfx, size_t plen)
+{
+	struct plan_op *op;
+	uint8_t code;
+
+	if (fc->kind == FC_STRING)
+		code = OP_STRING;
+	else if (fc->kind == FC_FLOAT)
+		code = OP_FLOAT;
+	else if (fc->align >= 8 && (fc->size == 8 || fc->size == 16 ||
+				    fc->size == 32 || fc->size == 64))
+		code = fc->size == 8 ? OP_INT8 : fc->size == 16 ? OP_INT16 :
+		       fc->size == 32 ? OP_INT32 : OP_INT64;
+	else
+		code = OP_INT;
+	op = emit(pl, code);
+	if (!op)
+		return;
+	op->fc = fc;
+	op->size = (uint8_t)(fc->size > 255 ? 0 : fc->size);
+	op->align = fc->kind == FC_STRING ? 8 : fc->align;
+	op->flags = (uint8_t)((fc->is_signed ? PF_SIGNED : 0) |
+			      (fc->big_endian ? PF_BE : 0) |
+			      (fc->kind == FC_INT && (fc->slot >= 0 || fc->map ||
+						      fc->meaning) ? PF_EFFECTS : 0) |
+			      (print ? PF_PRINT : 0) |
+			      (fc->is_enum ? PF_ENUM : 0));
+	if (print)
+		set_prefix(pl, op, pfx, plen);
+	if (pl->pending_align > op->align)
+		op->align = pl->pending_align;
+	pl->pending_align = 0;
+	if (op->align <= pl->cur_align)
+		op->flags |= PF_ALIGNED;
+	else
+		pl->cur_align = op->align;
+	if (fc->kind == FC_STRING)
+		pl->cur_align = 8;
+	else
+		advance_align(pl, fc->size);
+}
+
+static void compile_struct(struct plan *pl, const struct fc *fc, bool print,
+			   bool names, const char *pfx, size_t plen, int loops)
+{
+	uint32_t i, printed = 0;
+	char buf[512];
+
+	emit_align(pl, fc->align);
+	if (print)
+		emit_text(pl, pfx, plen, "{", 1);
+	for (i = 0; i < fc->nmembers; i++) {
+		const struct member *m = &fc->members[i];
+		bool mp = print && m->fc->shown;
+		size_t n = 0;
+
+		if (mp) {
+			const char *name = m->name + (m->name[0] == '_');
+
+			n = (size_t)snprintf(buf, sizeof(buf), "%s%s%s",
+					     printed++ ? ", " : " ",
+					     names ? name : "", names ? " = " : "");
+			if (n >= sizeof(buf)) {
+				pl->failed = true;
+				return;
+			}
+		}
+		compile_fc(pl, m->fc, mp, names, buf, n, loops);
+	}
+	if (print)
+		emit_text(pl, " }", 2, "", 0);
+}
+
+static void compile_variant(struct plan *pl, const struct fc *fc, bool print,
+			    bool names, const char *pfx, size_t plen, int loops)
+{
+	struct plan_op *op;
+	uint32_t i, base, vop, *jumps, in_align, out_align;
+
+	if (print)
+		emit_text(pl, pfx, plen, "{ ", 2);
+	flush_align(pl);
+	op = emit(pl, OP_VARIANT);
+	if (!op)
+		return;
+	op->fc = fc;
+	vop = pl->nops - 1;
+	base = pl->ntargets;
+	{
+		uint32_t *t = realloc(pl->targets,
+				      (pl->ntargets + fc->nmembers + 1) * sizeof(*t));
+
+		if (!t) {
+			pl->failed = true;
+			return;
+		}
+		pl->targets = t;
+		pl->ntargets += fc->nmembers;
+	}
+	pl->ops[vop].arg = base;
+	jumps = calloc(fc->nmembers + 1, sizeof(*jumps));
+	if (!jumps) {
+		pl->failed = true;
+		return;
+	}
+	in_align = pl->cur_align;
+	out_align = 1u << 30;
+	for (i = 0; i < fc->nmembers && !pl->failed; i++) {
+		mark_target(pl);
+		pl->cur_align = in_align;	/* every option starts at the same spot */
+		pl->targets[base + i] = pl->nops;
+		compile_fc(pl, fc->members[i].fc, print && fc->members[i].fc->shown,
+			   names, "", 0, loops);
+		if (pl->cur_align < out_align)
+			out_align = pl->cur_align;
+		if (emit(pl, OP_JUMP))
+			jumps[i] = pl->nops - 1;
+	}
+	mark_target(pl);
+	pl->cur_align = fc->nmembers ? out_align : in_align;
+	for (i = 0; i < fc->nmembers && !pl->failed; i++)
+		pl->ops[jumps[i]].arg = pl->nops;
+	free(jumps);
+	if (print)
+		emit_text(pl, " }", 2, "", 0);
+}
+
+static void compile_array(struct plan *pl, const struct fc *fc, bool print,
+			  bool names, const char *pfx, size_t plen, int loops)
+{
+	struct plan_op *op;
+	uint32_t lop;
+
+	if (fc->is_text) {
+		flush_align(pl);
+		op = emit(pl, OP_TEXT_ARRAY);
+		if (!op)
+			return;
+		op->fc = fc;
+		op->flags = print ? PF_PRINT : 0;
+		if (print)
+			set_prefix(pl, op, pfx, plen);
+		pl->cur_align = 8;
+		return;
+	}
+	emit_align(pl, fc->align);
+	if (print)
+		emit_text(pl, pfx, plen, "[", 1);
+	flush_align(pl);
+	op = emit(pl, OP_LOOP);
+	if (!op)
+		return;
+	op->fc = fc;
+	op->flags = (uint8_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
+	lop = pl->nops - 1;
+	mark_target(pl);
+	compile_fc(pl, fc->elem, print && fc->elem->shown, names, "", 0, loops + 1);
+	op = emit(pl, OP_LOOP_END);
+	if (!op)
+		return;
+	op->arg = lop + 1;
+	op->fc = fc;
+	op->flags = (uint8_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
+	pl->ops[lop].arg = pl->nops;	/* past the loop end */
+	mark_target(pl);
+}
+
+static void compile_fc(struct plan *pl, const struct fc *fc, bool print,
+		       bool names, const char *pfx, size_t plen, int loops)
+{
+	if (pl->failed)
+		return;
+	switch (fc->kind) {
+	case FC_INT:
+	case FC_FLOAT:
+	case FC_STRING:
+		compile_scalar(pl, fc, print, pfx, plen);
+		return;
+	case FC_STRUCT:
+		compile_struct(pl, fc, print, names, pfx, plen, loops);
+		return;
+	case FC_VARIANT:
+		compile_variant(pl, fc, print, names, pfx, plen, loops);
+		return;
+	case FC_ARRAY:
+	case FC_SEQ:
+		if (loops < MAX_LOOPS || fc->is_text) {
+			compile_array(pl, fc, print, names, pfx, plen, loops);
+		} else {
+			struct plan_op *op;
+
+			flush_align(pl);
+			op = emit(pl, OP_TREE);
+
+			if (op) {
+				op->fc = fc;
+				op->flags = print ? PF_PRINT : 0;
+				if (print)
+					set_prefix(pl, op, pfx, plen);
+			}
+			pl->cur_align = 1;
+		}
+		return;
+	}
+}
+
+static bool is_fixed(const struct plan_op *op)
+{
+	return op->code == OP_INT || op->code == OP_INT8 ||
+	       op->code == OP_INT16 || op->code == OP_INT32 ||
+	       op->code == OP_INT64 || op->code == OP_FLOAT;
+}
+
+/*
+ * Fixed-size fields that follow each other with no padding are one run:
+ * its first op checks the bounds for all of them. A jump target ends a run.
+ */
+static void find_runs(struct plan *pl)
+{
+	bool *target = calloc(pl->nops + 1, sizeof(bool));
+	uint32_t i, j;
+
+	if (!target)
+		return;
+	for (i = 0; i < pl->nops; i++) {
+		const struct plan_op *op = &pl->ops[i];
+
+		if (op->code == OP_JUMP || op->code == OP_LOOP ||
+		    op->code == OP_LOOP_END)
+			target[op->arg] = true;
+		if (op->code == OP_LOOP)
+			target[i + 1] = true;
+	}
+	for (i = 0; i < pl->ntargets; i++)
+		target[pl->targets[i]] = true;
+	for (i = 0; i < pl->nops; i++) {
+		struct plan_op *op = &pl->ops[i];
+		uint64_t bits;
+
+		if (!is_fixed(op))
+			continue;
+		bits = op->size;
+		for (j = i + 1; j < pl->nops; j++) {
+			struct plan_op *n = &pl->ops[j];
+
+			if (target[j])
+				break;
+			if (n->code == OP_TEXT)
+				continue;
+			if (!is_fixed(n) || !(n->flags & PF_ALIGNED))
+				break;
+			n->flags |= PF_NOCHECK;
+			bits += n->size;
+		}
+		op->run = (uint32_t)bits;
+		i = j - 1;
+	}
+	free(target);
+}
+
+static struct plan *plan_finish(struct plan *pl)
+{
+	mark_target(pl);
+	emit(pl, OP_END);
+	if (!pl->failed)
+		find_runs(pl);
+	if (pl->failed) {
+		rd_plan_destroy(pl);
+		return NULL;
+	}
+	return pl;
+}
+
+static struct plan *plan_compile(const struct fc *root, int mode)
+{
+	struct plan *pl = calloc(1, sizeof(*pl));
+
+	if (!pl)
+		return NULL;
+	pl->cur_align = 1;
+	compile_fc(pl, root, mode != 0 && root->shown, mode == 2, "", 0, 0);
+	return plan_finish(pl);
+}
+
+/*
+ * An event's body: stream event context, event context and payload, with
+ * the ", " and scope names babeltrace2 puts between them.
+ */
+static struct plan *plan_compile_body(const struct event_class *ec,
+				      unsigned key)
+{
+	static const char *const scope_names[3] = {
+		"stream.event.context = ", "event.context = ", "event.fields = ",
+	};
+	const struct fc *scopes[3] = { ec->sc->event_context, ec->context,
+				       ec->payload };
+	struct plan *pl = calloc(1, sizeof(*pl));
+	bool print = key & RD_BODY_PRINT, sep = key & RD_BODY_SEP_FIRST;
+	int i;
+
+	if (!pl)
+		return NULL;
+	pl->cur_align = 1;
+	for (i = 0; i < 3; i++) {
+		const struct fc *fc = scopes[i];
+		bool p = print && fc && fc->shown;
+		char pfx[64];
+		size_t n = 0;
+
+		if (!fc)
+			continue;
+		if (p) {
+			n = (size_t)snprintf(pfx, sizeof(pfx), "%s%s", sep ? ", " : "",
+					     key & RD_BODY_SCOPE_NAMES ? scope_names[i] : "");
+			sep = true;
+		}
+		compile_fc(pl, fc, p, i < 2 ? key & RD_BODY_CTX_NAMES :
+					   key & RD_BODY_PAYLOAD_NAMES,
+			   pfx, n, 0);
+	}
+	return plan_finish(pl);
+}
+
+struct plan *rd_plan_scope(struct fc *root, int mode)
+{
+	if (trawl_unlikely(!root->plan[mode]))
+		root->plan[mode] = plan_compile(root, mode);
+	return root->plan[mode];
+}
+
+struct plan *rd_plan_body(struct event_class *ec, unsigned key)
+{
+	if (trawl_unlikely(!ec->plans[key]))
+		ec->plans[key] = plan_compile_body(ec, key);
+	return ec->plans[key];
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+struct loop {
+	uint64_t i, n;
+};
+
+static int run_text_array(struct dctx *d, const struct plan_op *op,
+			  struct rd_text *t)
+{
+	struct rd_stream *s = d->s;
+	const struct fc *fc = op->fc;
+	uint64_t n = fc->kind == FC_ARRAY ? fc->length : s->slots[fc->ref->slot];
+	const uint8_t *start;
+
+	if (do_align(d, 8))
+		return -EINVAL;
+	if (n > (d->end - s->pos) / 8)
+		return rd_derr(d, "text array extends past the end of the packet content");
+	start = d->pkt + s->pos / 8;
+	if (t && (op->flags & PF_PRINT)) {
+		const void *nul = memchr(start, 0, n);
+
+		rd_text_put(t, op->prefix, op->plen);
+		rd_text_escaped(t, (const char *)start,
+				nul ? (size_t)((const uint8_t *)nul - start) : n);
+	}
+	s->pos += n * 8;
+	return 0;
+}
+
+static void loop_elem_prefix(struct rd_text *t, const struct plan_op *op,
+			     uint64_t i)
+{
+	if (i)
+		rd_text_lit(t, ", ");
+	else
+		rd_text_lit(t, " ");
+	if (op->flags & PF_NAMES) {
+		rd_text_lit(t, "[");
+		rd_text_u64(t, i);
+		rd_text_lit(t, "] = ");
+	}
+}
+
+static bool elem_is_empty(const struct fc *fc)
+{
+	uint32_t i;
+
+	if (fc->kind == FC_STRUCT) {
+		for (i = 0; i < fc->nmembers; i++)
+			if (!elem_is_empty(fc->members[i].fc))
+				return false;
+		return true;
+	}
+	if (fc->kind == FC_ARRAY)
+		return fc->length == 0 || elem_is_empty(fc->elem);
+	return false;
+}
+
+static inline uint64_t sign_extend(uint64_t v, unsigned size)
+{
+	if (size < 64 && (v >> (size - 1)) & 1)
+		v |= ~0ULL << size;
+	return v;
+}
+
+static inline void print_value(struct rd_text *t, const struct plan_op *op,
+			       uint64_t v)
+{
+	rd_text_put(t, op->prefix, op->plen);
+	if (op->flags & PF_ENUM)
+		rd_print_enum(t, op->fc, v);
+	else if (op->fc->base == 10 && !(op->flags & PF_SIGNED))
+		rd_text_u64(t, v);
+	else
+		rd_print_int(t, op->fc, v);
+}
+
+int rd_plan_run(struct dctx *d, struct fc *root, struct rd_text *t)
+{
+	int mode = !t ? 0 : t->names ? 2 : 1;
+	const struct plan *pl = rd_plan_scope(root, mode);
+
+	if (trawl_unlikely(!pl))
+		return rd_decode_fc(d, root, t);
+	return rd_plan_exec(d, pl, t);
+}
+
+/*
+ * The interpreter: one indirect jump per op, taken from the op itself
+ * ("threaded code"), so each op's successor gets its own branch prediction.
+ */
+#define DISPATCH() do { op = &ops[pc++]; goto *labels[op->code]; } while (0)
+
+int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t)
+{
+	static const void *const labels[] = {
+		[OP_INT] = &&l_int, [OP_INT8] = &&l_fast, [OP_INT16] = &&l_fast,
+		[OP_INT32] = &&l_fast, [OP_INT64] = &&l_fast,
+		[OP_FLOAT] = &&l_float, [OP_STRING] = &&l_string,
+		[OP_TEXT] = &&l_text, [OP_ALIGN] = &&l_align,
+		[OP_VARIANT] = &&l_variant, [OP_JUMP] = &&l_jump,
+		[OP_LOOP] = &&l_loop, [OP_LOOP_END] = &&l_loop_end,
+		[OP_TEXT_ARRAY] = &&l_text_array, [OP_TREE] = &&l_tree,
+		[OP_END] = &&l_end,
+	};
+	struct rd_stream *s = d->s;
+	const struct plan_op *ops = pl->ops, *op;
+	struct loop loops[MAX_LOOPS + 1];
+	int nl = 0;
+	uint32_t pc = 0;
+	uint64_t v;
+
+	DISPATCH();
+
+l_fast:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))
+		return -EINVAL;
+	{
+		const uint8_t *b = d->pkt + (s->pos >> 3);
+
+		switch (op->size) {
+		case 8:
+			v = b[0];
+			break;
+		case 16: {
+			uint16_t x;
+
+			memcpy(&x, b, 2);
+			v = op->flags & PF_BE ? __builtin_bswap16(x) : x;
+			break;
+		}
+		case 32: {
+			uint32_t x;
+
+			memcpy(&x, b, 4);
+			v = op->flags & PF_BE ? __builtin_bswap32(x) : x;
+			break;
+		}
+		default:
+			memcpy(&v, b, 8);
+			if (op->flags & PF_BE)
+				v = __builtin_bswap64(v);
+			break;
+		}
+	}
+	s->pos += op->size;
+	goto int_done;
+l_int:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, op->size, op->flags & PF_BE);
+	s->pos += op->size;
+int_done:
+	if (op->flags & PF_SIGNED)
+		v = sign_extend(v, op->size);
+	if (op->flags & PF_EFFECTS)
+		int_side_effects(s, op->fc, v);
+	if (op->flags & PF_PRINT)
+		print_value(t, op, v);
+	DISPATCH();
+l_string: {
+	const uint8_t *start, *nul = NULL;
+	uint64_t avail, k, lim;
+
+	if (!(op->flags & PF_ALIGNED) && do_align(d, 8))
+		return -EINVAL;
+	start = d->pkt + s->pos / 8;
+	avail = (d->end - s->pos) / 8;
+	/* most strings are short: look at 16 bytes before calling memchr */
+	lim = avail < 16 ? avail : 16;
+	for (k = 0; k < lim; k++) {
+		if (!start[k]) {
+			nul = start + k;
+			break;
+		}
+	}
+	if (!nul && avail > 16)
+		nul = memchr(start + 16, 0, avail - 16);
+	if (!nul)
+		return rd_derr(d, "string is not terminated before the end of the packet content");
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		rd_text_escaped(t, (const char *)start, (size_t)(nul - start));
+	}
+	s->pos += (uint64_t)(nul - start + 1) * 8;
+	DISPATCH();
+}
+l_float:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, op->size, op->flags & PF_BE);
+	s->pos += op->size;
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		if (op->size == 32) {
+			float f;
+			uint32_t u = (uint32_t)v;
+
+			memcpy(&f, &u, 4);
+			rd_print_float(t, (double)f);
+		} else {
+			double x;
+
+			memcpy(&x, &v, 8);
+			rd_print_float(t, x);
+		}
+	}
+	DISPATCH();
+l_text:
+	rd_text_put(t, op->prefix, op->plen);
+	DISPATCH();
+l_align:
+	if (do_align(d, op->align))
+		return -EINVAL;
+	DISPATCH();
+l_variant: {
+	const struct fc *fc = op->fc;
+	uint64_t tag = s->slots[fc->ref->slot];
+	bool sgn = fc->ref->is_signed;
+	uint32_t i;
+
+	for (i = 0; i < fc->nchoices; i++) {
+		const struct var_choice *c = &fc->choices[i];
+
+		if (sgn ? (int64_t)tag >= c->lo && (int64_t)tag <= c->hi :
+			  tag >= (uint64_t)c->lo && tag <= (uint64_t)c->hi)
+			break;
+	}
+	if (i == fc->nchoices) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "variant tag value %" PRId64 " selects no option",
+			 (int64_t)tag);
+		return rd_derr(d, msg);
+	}
+	pc = pl->targets[op->arg + fc->choices[i].option];
+	DISPATCH();
+}
+l_jump:
+	pc = op->arg;
+	DISPATCH();
+l_loop: {
+	const struct fc *fc = op->fc;
+	uint64_t n = fc->kind == FC_ARRAY ? fc->length : s->slots[fc->ref->slot];
+
+	if (n > d->end - s->pos &&
+	    (n > MAX_EMPTY_ELEMS || !elem_is_empty(fc->elem)))
+		return rd_derr(d, "array or sequence length exceeds the packet content");
+	if (n == 0) {
+		if (op->flags & PF_PRINT)
+			rd_text_lit(t, " ]");
+		pc = op->arg;
+		DISPATCH();
+	}
+	loops[nl].i = 0;
+	loops[nl].n = n;
+	nl++;
+	if (op->flags & PF_PRINT)
+		loop_elem_prefix(t, op, 0);
+	DISPATCH();
+}
+l_loop_end: {
+	struct loop *l = &loops[nl - 1];
+
+	if (++l->i < l->n) {
+		if (op->flags & PF_PRINT)
+			loop_elem_prefix(t, op, l->i);
+		pc = op->arg;
+	} else {
+		nl--;
+		if (op->flags & PF_PRINT)
+			rd_text_lit(t, " ]");
+	}
+	DISPATCH();
+}
+l_text_array:
+	if (run_text_array(d, op, t))
+		return -EINVAL;
+	DISPATCH();
+l_tree:
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		if (rd_decode_fc(d, op->fc, t))
+			return -EINVAL;
+	} else if (rd_decode_fc(d, op->fc, NULL)) {
+		return -EINVAL;
+	}
+	DISPATCH();
+l_end:
+	return 0;
+}
