@@ -85,6 +85,7 @@ int main(int argc, char **argv)
 	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
 	char *ctx = NULL;
 	uint64_t lost;
+	ssize_t n;
 
 	if (argc > 1 && !strcmp(argv[1], "--kernel"))
 		return trawl_kernel_consumer_main(argc, argv);
@@ -116,9 +117,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trawl-ktrace: -o DIR is required\n");
 		return 2;
 	}
-	if (trawl_self_dir(self, sizeof(self)) < 0)
+	/* We are our own consumer program, whatever our file is called. */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
 		return 1;
-	strncat(self, "/trawl-ktrace", sizeof(self) - strlen(self) - 1);
+	self[n] = '\0';
 	trawl_kernel_cleanup_dead();
 	ret = trawl_kernel_session_create("ktrace", out, getuid(), getgid(), &s);
 	if (ret < 0)
