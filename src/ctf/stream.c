@@ -618,45 +618,56 @@ static uint32_t get32(const uint8_t *p, int be)
 	return be ? be32toh(v) : le32toh(v);
 }
 
+int ctf_packet_check(const struct trawl_ctf_trace *t, uint32_t stream_id, const void *pkt,
+		     size_t len, struct ctf_packet_info *info)
+{
+	const size_t start = sizeof(struct trawl_ctf_packet_start);
+	int be = trawl_ctf_trace_big_endian(t);
+	uint8_t head[sizeof(struct trawl_ctf_packet_start)];
+
+	if (!pkt || len < start || len > (SIZE_MAX >> 4))
+		return -EINVAL;
+	/* Copy first: another process may still be writing that memory. */
+	memcpy(head, pkt, start);
+	if (get32(head, be) != TRAWL_CTF_MAGIC || memcmp(head + 4, trawl_ctf_trace_uuid(t), 16) ||
+	    get32(head + 20, be) != stream_id)
+		return -EINVAL;
+	info->ts_begin = get64(head + 32, be);
+	info->ts_end = get64(head + 40, be);
+	info->content_bits = get64(head + 48, be);
+	info->packet_bits = get64(head + 56, be);
+	info->seq = get64(head + 64, be);
+	info->discarded = get64(head + 72, be);
+	if (info->content_bits < start * 8 || info->content_bits > (uint64_t)len * 8 ||
+	    info->packet_bits < info->content_bits || info->ts_end < info->ts_begin)
+		return -EINVAL;
+	memcpy(info->head, head, start);
+	return 0;
+}
+
 int trawl_ctf_stream_append_packet(struct trawl_ctf_stream *s, const void *pkt, size_t len)
 {
 	const size_t start = sizeof(struct trawl_ctf_packet_start);
-	const uint8_t *p = pkt;
-	int be = s->big_endian;
-	uint8_t head[sizeof(struct trawl_ctf_packet_start)];
-	uint64_t ts_begin, ts_end, content, packet, seq, discarded, bytes;
+	struct ctf_packet_info info;
 	struct iovec iov[2];
+	uint64_t bytes;
 	int ret;
 
-	if (!p || len < start || len > (SIZE_MAX >> 4))
-		return -EINVAL;
-	/* Copy first: another process may still be writing that memory. */
-	memcpy(head, p, start);
-	if (get32(head, be) != TRAWL_CTF_MAGIC ||
-	    memcmp(head + 4, trawl_ctf_trace_uuid(s->trace), 16) ||
-	    get32(head + 20, be) != s->stream_id)
-		return -EINVAL;
-	ts_begin = get64(head + 32, be);
-	ts_end = get64(head + 40, be);
-	content = get64(head + 48, be);
-	packet = get64(head + 56, be);
-	seq = get64(head + 64, be);
-	discarded = get64(head + 72, be);
-	if (content < start * 8 || content > (uint64_t)len * 8 || packet < content ||
-	    ts_end < ts_begin)
-		return -EINVAL;
-	bytes = (content + 7) / 8;
+	ret = ctf_packet_check(s->trace, s->stream_id, pkt, len, &info);
+	if (ret)
+		return ret;
+	bytes = (info.content_bits + 7) / 8;
 	/* packet_size becomes the content rounded up to a byte. */
-	memset(head + 56, 0, 8);
-	put_bits(head, 56 * 8, bytes * 8, 64, be);
-	iov[0].iov_base = head;
+	memset(info.head + 56, 0, 8);
+	put_bits(info.head, 56 * 8, bytes * 8, 64, s->big_endian);
+	iov[0].iov_base = info.head;
 	iov[0].iov_len = start;
-	iov[1].iov_base = (void *)(p + start);
+	iov[1].iov_base = (uint8_t *)pkt + start;
 	iov[1].iov_len = bytes - start;
 	ret = writev_all(s->fd, iov, 2);
 	if (!ret)
-		ret = write_index_entry(s, s->file_off, bytes * 8, content, ts_begin, ts_end,
-					discarded, seq);
+		ret = write_index_entry(s, s->file_off, bytes * 8, info.content_bits, info.ts_begin,
+					info.ts_end, info.discarded, info.seq);
 	if (ret)
 		return ret;
 	s->file_off += bytes;
