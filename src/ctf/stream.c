@@ -560,7 +560,8 @@ static int encode(struct trawl_ctf_stream *s, uint64_t last_ts)
 int trawl_ctf_event_end(struct trawl_ctf_stream *s)
 {
 	uint64_t start = s->pos;
-	uint8_t keep = s->pkt[start / 8]; /* bits of the previous event may share it */
+	/* The byte at @start may hold the previous event's last bits. */
+	uint8_t keep = start / 8 < s->packet_size ? s->pkt[start / 8] : 0;
 	int ret;
 
 	if (!s->in_event)
@@ -575,8 +576,10 @@ int trawl_ctf_event_end(struct trawl_ctf_stream *s)
 		if (!ret)
 			goto placed;
 		/* Undo the partial encoding, close the packet, retry in a new one. */
-		memset(s->pkt + start / 8, 0, s->packet_size - start / 8);
-		s->pkt[start / 8] = keep;
+		if (start / 8 < s->packet_size) {
+			memset(s->pkt + start / 8, 0, s->packet_size - start / 8);
+			s->pkt[start / 8] = keep;
+		}
 		s->pos = start;
 		ret = packet_write(s);
 		if (ret)
