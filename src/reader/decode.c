@@ -201,10 +201,17 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	d.end = s->content_bits;
 	s->ev_pos = s->pos;
 	s->cur_event_id = UINT64_MAX;
-	if (sc->event_header && rd_plan_run(&d, sc->event_header, NULL))
-		return -EINVAL;
+	if (sc->event_header) {
+		const struct plan *pl = sc->header_plan;
+
+		if (trawl_unlikely(!pl))
+			pl = sc->header_plan = rd_plan_scope(sc->event_header, 0);
+		if (trawl_likely(pl) ? rd_plan_exec(&d, pl, NULL) :
+				       rd_decode_fc(&d, sc->event_header, NULL))
+			return -EINVAL;
+	}
 	id = s->cur_event_id == UINT64_MAX ? 0 : s->cur_event_id;
-	s->ec = stream_class_event(sc, id);
+	s->ec = trawl_likely(id < 256) ? sc->by_id[id] : stream_class_event(sc, id);
 	if (!s->ec) {
 		char msg[96];
 
@@ -214,9 +221,16 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	}
 	s->ev_cycles = s->clock;
 	if (sc->clock) {
+		const struct clock_class *cc = sc->clock;
 		bool ovf;
 
-		s->ev_ns = clock_ns_from_origin(sc->clock, s->clock, &ovf);
+		if (trawl_likely(cc->freq == 1000000000ULL)) {
+			ovf = s->clock > (uint64_t)INT64_MAX ||
+			      __builtin_add_overflow(cc->base_offset_ns,
+						     (int64_t)s->clock, &s->ev_ns);
+		} else {
+			s->ev_ns = clock_ns_from_origin(cc, s->clock, &ovf);
+		}
 		if (ovf) {
 			s->pos = s->ev_pos;
 			return rd_derr(&d, "timestamp out of range");

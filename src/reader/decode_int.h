@@ -161,7 +161,12 @@ void rd_print_float(struct rd_text *t, double d);
  * built (out of memory, huge metadata): use field.c then.
  */
 struct plan *rd_plan_scope(struct fc *root, int mode);
-struct plan *rd_plan_body(struct event_class *ec, unsigned key);
+struct plan *rd_plan_body_compile(struct event_class *ec, unsigned key);
+static inline struct plan *rd_plan_body(struct event_class *ec, unsigned key)
+{
+	return trawl_likely(ec->plans[key]) ? ec->plans[key] :
+					       rd_plan_body_compile(ec, key);
+}
 int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t);
 /* Runs @fc's scope plan, or field.c when there is none. */
 int rd_plan_run(struct dctx *d, struct fc *fc, struct rd_text *t);

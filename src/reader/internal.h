@@ -172,6 +172,7 @@ struct stream_class {
 	/* small direct table for ids below 256, else linear search */
 	struct event_class *by_id[256];
 	struct clock_class *clock;	/* default clock, or NULL */
+	struct plan *header_plan;	/* points into event_header's plans */
 };
 
 enum env_type { ENV_STR, ENV_INT };

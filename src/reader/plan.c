@@ -35,7 +35,7 @@
 enum {
 	OP_INT, OP_INT8, OP_INT16, OP_INT32, OP_INT64, OP_FLOAT, OP_STRING,
 	OP_TEXT, OP_ALIGN, OP_VARIANT, OP_JUMP, OP_LOOP, OP_LOOP_END,
-	OP_TEXT_ARRAY, OP_TREE, OP_END,
+	OP_TEXT_ARRAY, OP_TREE, OP_END, OP_TEXT_END,
 };
 
 #define PF_SIGNED 1u
@@ -46,12 +46,14 @@ enum {
 #define PF_NAMES 32u
 #define PF_ALIGNED 64u	/* statically known to need no alignment */
 #define PF_NOCHECK 128u	/* bounds already checked by the run's first op */
+#define PF_VARIANT_NEXT 256u	/* the next op is a variant tagged by this integer */
+#define PF_LAST 512u		/* the plan ends after this op */
 
 struct plan_op {
 	uint32_t run;		/* bits of the fixed-size run starting here */
 	uint8_t code;
 	uint8_t size;		/* bits, for integers and floats */
-	uint8_t flags;
+	uint16_t flags;
 	uint32_t align;		/* bits */
 	uint32_t arg;		/* jump target, loop end, or first variant target */
 	uint32_t plen;
@@ -247,13 +249,25 @@ static void compile_scalar(struct plan *pl, const struct fc *fc, bool print,
 		       fc->size == 32 ? OP_INT32 : OP_INT64;
 	else
 		code = OP_INT;
+	if (print && pl->pending_align <= pl->cur_align &&
+	    pl->nops > pl->barrier && pl->ops[pl->nops - 1].code == OP_TEXT) {
+		/* the text just before ("{") becomes part of this field's prefix */
+		struct plan_op *prev = &pl->ops[pl->nops - 1];
+		char *np = plan_str(pl, prev->prefix, prev->plen, pfx, plen);
+
+		if (!np)
+			return;
+		pl->nops--;
+		pfx = np;
+		plen += prev->plen;
+	}
 	op = emit(pl, code);
 	if (!op)
 		return;
 	op->fc = fc;
 	op->size = (uint8_t)(fc->size > 255 ? 0 : fc->size);
 	op->align = fc->kind == FC_STRING ? 8 : fc->align;
-	op->flags = (uint8_t)((fc->is_signed ? PF_SIGNED : 0) |
+	op->flags = (uint16_t)((fc->is_signed ? PF_SIGNED : 0) |
 			      (fc->big_endian ? PF_BE : 0) |
 			      (fc->kind == FC_INT && (fc->slot >= 0 || fc->map ||
 						      fc->meaning) ? PF_EFFECTS : 0) |
@@ -385,7 +399,7 @@ static void compile_array(struct plan *pl, const struct fc *fc, bool print,
 	if (!op)
 		return;
 	op->fc = fc;
-	op->flags = (uint8_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
+	op->flags = (uint16_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
 	lop = pl->nops - 1;
 	mark_target(pl);
 	compile_fc(pl, fc->elem, print && fc->elem->shown, names, "", 0, loops + 1);
@@ -394,7 +408,7 @@ static void compile_array(struct plan *pl, const struct fc *fc, bool print,
 		return;
 	op->arg = lop + 1;
 	op->fc = fc;
-	op->flags = (uint8_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
+	op->flags = (uint16_t)((print ? PF_PRINT : 0) | (names ? PF_NAMES : 0));
 	pl->ops[lop].arg = pl->nops;	/* past the loop end */
 	mark_target(pl);
 }
@@ -492,12 +506,59 @@ static void find_runs(struct plan *pl)
 	free(target);
 }
 
+static bool is_int_op(const struct plan_op *op)
+{
+	return op->code == OP_INT || op->code == OP_INT8 ||
+	       op->code == OP_INT16 || op->code == OP_INT32 ||
+	       op->code == OP_INT64;
+}
+
+/*
+ * Peephole: a jump to the end is the end; an integer followed by the
+ * variant it tags selects the option itself; the last field returns.
+ */
+static void peephole(struct plan *pl)
+{
+	uint32_t i;
+
+	for (i = 0; i < pl->nops; i++) {
+		struct plan_op *op = &pl->ops[i];
+
+		if (op->code == OP_JUMP && pl->ops[op->arg].code == OP_END)
+			op->code = OP_END;
+		if (op->code == OP_VARIANT && i > 0 && is_int_op(op - 1) &&
+		    (op - 1)->fc == op->fc->ref)
+			(op - 1)->flags |= PF_VARIANT_NEXT;
+	}
+	if (pl->nops >= 2) {
+		struct plan_op *last = &pl->ops[pl->nops - 2];
+		uint32_t j;
+		bool target = false;
+
+		for (j = 0; j < pl->nops; j++)
+			if ((pl->ops[j].code == OP_JUMP || pl->ops[j].code == OP_LOOP ||
+			     pl->ops[j].code == OP_LOOP_END) &&
+			    pl->ops[j].arg == pl->nops - 1)
+				target = true;
+		for (j = 0; j < pl->ntargets; j++)
+			if (pl->targets[j] == pl->nops - 1)
+				target = true;
+		if (!target && (is_int_op(last) || last->code == OP_STRING) &&
+		    !(last->flags & PF_VARIANT_NEXT))
+			last->flags |= PF_LAST;
+		if (!target && last->code == OP_TEXT)
+			last->code = OP_TEXT_END;
+	}
+}
+
 static struct plan *plan_finish(struct plan *pl)
 {
 	mark_target(pl);
 	emit(pl, OP_END);
-	if (!pl->failed)
+	if (!pl->failed) {
 		find_runs(pl);
+		peephole(pl);
+	}
 	if (pl->failed) {
 		rd_plan_destroy(pl);
 		return NULL;
@@ -562,10 +623,9 @@ struct plan *rd_plan_scope(struct fc *root, int mode)
 	return root->plan[mode];
 }
 
-struct plan *rd_plan_body(struct event_class *ec, unsigned key)
+struct plan *rd_plan_body_compile(struct event_class *ec, unsigned key)
 {
-	if (trawl_unlikely(!ec->plans[key]))
-		ec->plans[key] = plan_compile_body(ec, key);
+	ec->plans[key] = plan_compile_body(ec, key);
 	return ec->plans[key];
 }
 
@@ -673,14 +733,14 @@ int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t)
 		[OP_VARIANT] = &&l_variant, [OP_JUMP] = &&l_jump,
 		[OP_LOOP] = &&l_loop, [OP_LOOP_END] = &&l_loop_end,
 		[OP_TEXT_ARRAY] = &&l_text_array, [OP_TREE] = &&l_tree,
-		[OP_END] = &&l_end,
+		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end,
 	};
 	struct rd_stream *s = d->s;
 	const struct plan_op *ops = pl->ops, *op;
 	struct loop loops[MAX_LOOPS + 1];
 	int nl = 0;
 	uint32_t pc = 0;
-	uint64_t v;
+	uint64_t v, tag;
 
 	DISPATCH();
 
@@ -733,6 +793,13 @@ int_done:
 		int_side_effects(s, op->fc, v);
 	if (op->flags & PF_PRINT)
 		print_value(t, op, v);
+	if (op->flags & (PF_VARIANT_NEXT | PF_LAST)) {
+		if (op->flags & PF_LAST)
+			return 0;
+		op = &ops[pc++];
+		tag = v;
+		goto variant_select;
+	}
 	DISPATCH();
 l_string: {
 	const uint8_t *start, *nul = NULL;
@@ -759,6 +826,8 @@ l_string: {
 		rd_text_escaped(t, (const char *)start, (size_t)(nul - start));
 	}
 	s->pos += (uint64_t)(nul - start + 1) * 8;
+	if (op->flags & PF_LAST)
+		return 0;
 	DISPATCH();
 }
 l_float:
@@ -791,9 +860,10 @@ l_align:
 	if (do_align(d, op->align))
 		return -EINVAL;
 	DISPATCH();
-l_variant: {
+l_variant:
+	tag = s->slots[op->fc->ref->slot];
+variant_select: {
 	const struct fc *fc = op->fc;
-	uint64_t tag = s->slots[fc->ref->slot];
 	bool sgn = fc->ref->is_signed;
 	uint32_t i;
 
@@ -865,6 +935,8 @@ l_tree:
 		return -EINVAL;
 	}
 	DISPATCH();
+l_text_end:
+	rd_text_put(t, op->prefix, op->plen);
 l_end:
 	return 0;
 }

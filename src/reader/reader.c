@@ -354,17 +354,21 @@ void rd_reader_set_discarded_cb(struct trawl_reader *r,
 	r->cb = *cb;
 }
 
+/*
+ * The current event's stream stays at the top of the heap while it is
+ * current; moving on decodes its next header and sifts it down from the
+ * top (or removes it at its end): one sift instead of a pop and a push.
+ */
 TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 {
 	int ret;
 
-	if (!r->started) {
+	if (trawl_unlikely(!r->started)) {
 		r->started = true;
 		ret = heap_fill(r);
 		if (ret < 0)
 			return ret;
-	} else if (r->cur) {
-		/* the body of the previous event may not have been decoded */
+	} else if (trawl_likely(r->cur != NULL)) {
 		struct rd_stream *s = r->cur;
 
 		r->cur = NULL;
@@ -373,16 +377,20 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 			if (ret < 0)
 				return ret;
 		}
-		ret = heap_push_next(r, s);
+		ret = rd_stream_next(s, &r->cb, &r->err);
 		if (ret < 0)
 			return ret;
+		if (ret == 0) {
+			r->heap[0] = r->heap[--r->nheap];
+			if (r->nheap > 1)
+				heap_down(r, 0);
+		} else if (r->nheap > 1) {
+			heap_down(r, 0);
+		}
 	}
 	if (!r->nheap)
 		return 0;
 	r->cur = r->heap[0];
-	r->heap[0] = r->heap[--r->nheap];
-	if (r->nheap)
-		heap_down(r, 0);
 	return 1;
 }
 

@@ -39,7 +39,33 @@ static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
 {
 	rd_text_reserve(t, n);
 	if (trawl_likely(!t->oom)) {
-		memcpy(t->buf + t->len, s, n);
+		char *d = t->buf + t->len;
+
+		/* short copies inline: the libc call costs more than the copy */
+		if (n <= 16) {
+			if (n >= 8) {
+				uint64_t a, b;
+
+				memcpy(&a, s, 8);
+				memcpy(&b, s + n - 8, 8);
+				memcpy(d, &a, 8);
+				memcpy(d + n - 8, &b, 8);
+			} else if (n >= 4) {
+				uint32_t a, b;
+
+				memcpy(&a, s, 4);
+				memcpy(&b, s + n - 4, 4);
+				memcpy(d, &a, 4);
+				memcpy(d + n - 4, &b, 4);
+			} else {
+				size_t i;
+
+				for (i = 0; i < n; i++)
+					d[i] = s[i];
+			}
+		} else {
+			memcpy(d, s, n);
+		}
 		t->len += n;
 	}
 }

@@ -41,25 +41,73 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-void rd_text_u64(struct rd_text *t, uint64_t v)
+static inline unsigned count_digits32(uint32_t v)
 {
-	char tmp[24];
-	char *e = tmp + sizeof(tmp), *p = e;
+	if (v < 100000)
+		return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+	return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 :
+	       v < 1000000000 ? 9 : 10;
+}
 
-	while (v >= 100) {
+static inline unsigned count_digits(uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v > UINT32_MAX) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + count_digits32((uint32_t)v);
+}
+
+/*
+ * Writes the @n decimal digits of @v ending at @end (exclusive), two at a
+ * time, in 32-bit arithmetic as soon as the value fits.
+ */
+static inline void write_digits(char *end, uint64_t v, unsigned n)
+{
+	uint32_t w;
+
+	while (v > UINT32_MAX) {
 		unsigned r = (unsigned)(v % 100);
 
 		v /= 100;
-		p -= 2;
-		memcpy(p, digits2 + r * 2, 2);
+		end -= 2;
+		memcpy(end, digits2 + r * 2, 2);
+		n -= 2;
 	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + v * 2, 2);
-	} else {
-		*--p = (char)('0' + v);
+	w = (uint32_t)v;
+	/* four digits per step: two independent halves, shorter dependency chain */
+	while (n >= 4) {
+		uint32_t q = w / 10000, r = w - q * 10000;
+
+		end -= 4;
+		memcpy(end, digits2 + (r / 100) * 2, 2);
+		memcpy(end + 2, digits2 + (r % 100) * 2, 2);
+		w = q;
+		n -= 4;
 	}
-	rd_text_put(t, p, (size_t)(e - p));
+	if (n >= 2) {
+		uint32_t r = w % 100;
+
+		w /= 100;
+		end -= 2;
+		memcpy(end, digits2 + r * 2, 2);
+		n -= 2;
+	}
+	if (n)
+		end[-1] = (char)('0' + w % 10);
+}
+
+void rd_text_u64(struct rd_text *t, uint64_t v)
+{
+	unsigned n = count_digits(v);
+
+	rd_text_reserve(t, 20);
+	if (t->oom)
+		return;
+	write_digits(t->buf + t->len + n, v, n);
+	t->len += n;
 }
 
 void rd_text_i64(struct rd_text *t, int64_t v)
@@ -74,33 +122,47 @@ void rd_text_i64(struct rd_text *t, int64_t v)
 
 void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
 {
-	char tmp[24];
-	int i = (int)sizeof(tmp);
+	unsigned n = count_digits(v);
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while ((int)sizeof(tmp) - i < width && i > 0)
-		tmp[--i] = '0';
-	rd_text_put(t, tmp + i, sizeof(tmp) - (size_t)i);
+	if ((int)n < width)
+		n = (unsigned)width;
+	if (n > 20)
+		n = 20;
+	rd_text_reserve(t, 20);
+	if (t->oom)
+		return;
+	write_digits(t->buf + t->len + n, v, n);
+	t->len += n;
 }
 
-/* babeltrace2's string escaping (print_escape_string), byte for byte. */
+/*
+ * babeltrace2's string escaping (print_escape_string), byte for byte:
+ * \\ \' \" \? and the C escapes of control characters, \xNN for the
+ * others (DEL included). A table says which bytes need care.
+ */
+static const char *const esc_table[256] = {
+	[0] = "\\0", [1] = "\\x01", [2] = "\\x02", [3] = "\\x03",
+	[4] = "\\x04", [5] = "\\x05", [6] = "\\x06", ['\a'] = "\\a",
+	['\b'] = "\\b", ['\t'] = "\\t", ['\n'] = "\\n", ['\v'] = "\\v",
+	['\f'] = "\\f", ['\r'] = "\\r", [14] = "\\x0e", [15] = "\\x0f",
+	[16] = "\\x10", [17] = "\\x11", [18] = "\\x12", [19] = "\\x13",
+	[20] = "\\x14", [21] = "\\x15", [22] = "\\x16", [23] = "\\x17",
+	[24] = "\\x18", [25] = "\\x19", [26] = "\\x1a", [27] = "\\e",
+	[28] = "\\x1c", [29] = "\\x1d", [30] = "\\x1e", [31] = "\\x1f",
+	['\\'] = "\\\\", ['\''] = "\\'", ['"'] = "\\\"", ['?'] = "\\?",
+	[127] = "\\x7f",
+};
+
 void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i, run = 0;
 
 	rd_text_reserve(t, n + 2);
 	rd_text_lit(t, "\"");
 	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char xb[4];
+		const char *esc = esc_table[(unsigned char)s[i]];
 
-		if (c >= 0x20 && c != 0x7f && c != '\\' && c != '\'' &&
-		    c != '"' && c != '?') {
+		if (trawl_likely(!esc)) {
 			run++;
 			continue;
 		}
@@ -108,31 +170,7 @@ void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 			rd_text_put(t, s + i - run, run);
 			run = 0;
 		}
-		switch (c) {
-		case '\\': esc = "\\\\"; break;
-		case '\'': esc = "\\'"; break;
-		case '"': esc = "\\\""; break;
-		case '?': esc = "\\?"; break;
-		case '\a': esc = "\\a"; break;
-		case '\b': esc = "\\b"; break;
-		case 27: esc = "\\e"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\v': esc = "\\v"; break;
-		default:
-			break;
-		}
-		if (esc) {
-			rd_text_str(t, esc);
-		} else {
-			xb[0] = '\\';
-			xb[1] = 'x';
-			xb[2] = hex[c >> 4];
-			xb[3] = hex[c & 15];
-			rd_text_put(t, xb, 4);
-		}
+		rd_text_str(t, esc);
 	}
 	if (run)
 		rd_text_put(t, s + n - run, run);

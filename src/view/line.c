@@ -180,15 +180,17 @@ static void field_sep(struct rd_text *t, bool names, bool start_line,
 	}
 }
 
-void line_header(struct line_state *ls, struct rd_text *t,
-		 const struct rd_stream *s)
+/*
+ * What follows the timestamp depends only on the trace, the event class
+ * and the options: it is built once per event class and then copied.
+ */
+static void header_tail(struct line_state *ls, struct rd_text *t,
+			const struct rd_stream *s, bool start_line)
 {
 	const struct view_opts *o = ls->o;
 	const struct rd_trace *tr = s->trace;
 	const struct event_class *ec = s->ec;
-	bool names = o->names_header, start_line = true, dom = false;
-
-	print_timestamp(ls, t, s, &start_line);
+	bool names = o->names_header, dom = false;
 	if (o->f_trace && tr->name) {
 		if (!start_line)
 			rd_text_lit(t, ", ");
@@ -248,6 +250,26 @@ void line_header(struct line_state *ls, struct rd_text *t,
 		rd_text_lit(t, ": ");
 	else
 		rd_text_lit(t, ", ");
+}
+
+void line_header(struct line_state *ls, struct rd_text *t,
+		 const struct rd_stream *s)
+{
+	bool start_line = true;
+
+	print_timestamp(ls, t, s, &start_line);
+	if (s->ec != ls->tail_ec || s->trace != ls->tail_trace) {
+		ls->tail.len = 0;
+		header_tail(ls, &ls->tail, s, start_line);
+		if (ls->tail.oom) {
+			ls->tail_ec = NULL;
+			header_tail(ls, t, s, start_line);
+			return;
+		}
+		ls->tail_ec = s->ec;
+		ls->tail_trace = s->trace;
+	}
+	rd_text_put(t, ls->tail.buf, ls->tail.len);
 }
 
 /* ---- time arguments -------------------------------------------------- */

@@ -548,6 +548,7 @@ out:
 		close(v.fd);
 	trawl_reader_destroy(v.r);
 	free(v.out.buf);
+	free(v.ls.tail.buf);
 	free(v.counts);
 	free(v.isect_begin);
 	free(v.isect_end);

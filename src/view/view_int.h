@@ -45,6 +45,10 @@ struct line_state {
 	bool cache_valid;
 	char cache[48];
 	size_t cache_len;
+	/* the header after the timestamp, for the last event class seen */
+	const struct event_class *tail_ec;
+	const struct rd_trace *tail_trace;
+	struct rd_text tail;
 };
 
 void line_state_init(struct line_state *ls, const struct view_opts *o);
