@@ -27,6 +27,8 @@
 #include "reader/trace.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
+#define RELEASE_STEP (4u << 20)
+#define RELEASE_PAGE 4096u
 
 int rd_derr(struct dctx *d, const char *what)
 {
@@ -91,6 +93,26 @@ static uint64_t header_member_u64(struct rd_stream *s, const char *name,
 	return 0;
 }
 
+/*
+ * Memory stays bounded whatever the trace size: pages of the mapping that
+ * are behind the current packet are handed back every 16 MiB (they are
+ * page cache; reading them again would just fault them back in).
+ */
+static void release_behind(struct rd_stream *s)
+{
+	uint64_t start = s->released & ~(uint64_t)(RELEASE_PAGE - 1);
+	uint64_t end = s->pkt_off & ~(uint64_t)(RELEASE_PAGE - 1);
+
+	if (s->pkt_off < s->released) {	/* moved back (seek) */
+		s->released = end;
+		return;
+	}
+	if (end - start < RELEASE_STEP || s->borrowed)
+		return;
+	madvise((void *)(s->base + start), end - start, MADV_DONTNEED);
+	s->released = end;
+}
+
 /* Decodes the packet header and context at s->next_pkt_off. */
 static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 			struct rd_err *err)
@@ -105,6 +127,7 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 	(void)found;
 	s->pkt_off = s->next_pkt_off;
 	s->pkt = s->base + s->pkt_off;
+	release_behind(s);
 	remaining_bits = (s->size - s->pkt_off) * 8;
 	s->pos = 0;
 	s->pkt_bits = UINT64_MAX;
@@ -436,9 +459,26 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 	return 0;
 }
 
+int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
+		       const char *name, const void *buf, uint64_t size,
+		       struct rd_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->trace = trace;
+	s->pc_text.names = true;
+	s->path = strdup(name);
+	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
+	if (!s->path || !s->slots)
+		return -ENOMEM;
+	s->base = buf;
+	s->size = size;
+	s->borrowed = true;
+	return size ? identify_stream(s, err) : 0;
+}
+
 void rd_stream_close(struct rd_stream *s)
 {
-	if (s->base)
+	if (s->base && !s->borrowed)
 		munmap((void *)s->base, s->size);
 	free(s->path);
 	free(s->slots);

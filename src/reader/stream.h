@@ -83,6 +83,8 @@ struct rd_stream {
 	char *path;
 	const uint8_t *base;	/* mmap of the whole file */
 	uint64_t size;		/* bytes */
+	uint64_t released;	/* pages before this offset were given back */
+	bool borrowed;		/* base is the caller's buffer, not a mapping */
 	uint64_t id;		/* data stream id (instance id, or file order) */
 	bool has_instance_id;
 	struct stream_class *sc;
@@ -133,6 +135,10 @@ struct rd_stream_cb {
 int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 		   const char *path, uint64_t file_index, struct rd_err *err);
 void rd_stream_close(struct rd_stream *s);
+/* Same over a caller's buffer (borrowed; must outlive the stream). */
+int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
+		       const char *name, const void *buf, uint64_t size,
+		       struct rd_err *err);
 
 /*
  * Decodes the next event header. Returns 1 with s->ec/ev_cycles set, 0 at

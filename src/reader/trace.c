@@ -137,6 +137,40 @@ out:
 	return ret;
 }
 
+int rd_trace_open_mem(struct rd_trace *t, const char *text, size_t len,
+		      const void *stream, size_t stream_len, struct rd_err *err)
+{
+	char *copy;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->dir = strdup("(memory)");
+	t->name = strdup("");
+	copy = malloc(len + 1);
+	if (!t->dir || !t->name || !copy) {
+		free(copy);
+		return -ENOMEM;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	ret = tsdl_parse(copy, len, "metadata", &t->tc, err);
+	if (ret) {
+		free(copy);
+		return ret;
+	}
+	t->tc->text = copy;
+	ret = tsdl_resolve(t->tc, "metadata", err);
+	if (ret)
+		return ret;
+	env_header(t);
+	t->streams = calloc(1, sizeof(*t->streams));
+	if (!t->streams)
+		return -ENOMEM;
+	t->nstreams = 1;
+	return rd_stream_open_buf(&t->streams[0], t, "stream", stream,
+				  stream_len, err);
+}
+
 void rd_trace_close(struct rd_trace *t)
 {
 	uint32_t i;

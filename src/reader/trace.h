@@ -25,5 +25,11 @@ struct rd_trace {
 int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 		  struct rd_err *err);
 void rd_trace_close(struct rd_trace *t);
+/*
+ * A trace from memory (for fuzzing): metadata text and one stream's bytes,
+ * both borrowed for the duration of the call / the trace's life.
+ */
+int rd_trace_open_mem(struct rd_trace *t, const char *text, size_t len,
+		      const void *stream, size_t stream_len, struct rd_err *err);
 
 #endif /* TRAWL_READER_TRACE_H */
