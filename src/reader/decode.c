@@ -189,9 +189,10 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 		if (s->has_seq && s->seq > s->prev_seq + 1)
 			cb->discarded(cb->arg, s, true, s->seq - s->prev_seq - 1,
 				      s->has_ts_begin, s->prev_ts_end, s->ts_begin);
-	} else if (cb && cb->discarded && s->has_disc && s->disc) {
+	} else if (cb && cb->discarded && s->has_disc && s->disc && !s->seeked) {
 		cb->discarded(cb->arg, s, false, s->disc, false, 0, 0);
 	}
+	s->seeked = false;
 	s->prev_valid = true;
 	if (s->has_disc)
 		s->prev_disc = s->disc;
@@ -307,7 +308,16 @@ int rd_stream_seek_packet(struct rd_stream *s, uint64_t byte_off,
 	s->in_packet = false;
 	s->next_pkt_off = byte_off;
 	s->prev_valid = false;
+	s->body_pending = false;
 	return 0;
+}
+
+int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err)
+{
+	int ret = packet_begin(s, NULL, err);
+
+	s->in_packet = false;
+	return ret;
 }
 
 int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,

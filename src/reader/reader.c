@@ -214,6 +214,12 @@ static void heap_up(struct trawl_reader *r, uint32_t i)
 	}
 }
 
+void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s)
+{
+	r->heap[r->nheap++] = s;
+	heap_up(r, r->nheap - 1);
+}
+
 static int heap_push_next(struct trawl_reader *r, struct rd_stream *s)
 {
 	int ret = rd_stream_next(s, &r->cb, &r->err);

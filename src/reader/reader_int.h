@@ -25,6 +25,9 @@ struct trawl_reader {
 	uint64_t disc_events, disc_packets;
 };
 
+/* Adds @s, whose next event header is decoded, to the merge heap. */
+void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s);
+
 /* Sets the callback told about discarded events/packets (before next()). */
 void rd_reader_set_discarded_cb(struct trawl_reader *r,
 				const struct rd_stream_cb *cb);

@@ -85,6 +85,7 @@ struct rd_stream {
 	uint64_t size;		/* bytes */
 	uint64_t released;	/* pages before this offset were given back */
 	bool borrowed;		/* base is the caller's buffer, not a mapping */
+	bool seeked;		/* next packet follows a seek: no discard report */
 	uint64_t id;		/* data stream id (instance id, or file order) */
 	bool has_instance_id;
 	struct stream_class *sc;
@@ -169,7 +170,10 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
 			 struct rd_err *err);
 
-/* Moves to the first packet whose end time is >= @cycles (index-less). */
+/* Decodes the packet at the next offset (header and context only) and moves past it. */
+int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err);
+
+/* The next packet read will be the one at byte offset @byte_off. */
 int rd_stream_seek_packet(struct rd_stream *s, uint64_t byte_off,
 			  struct rd_err *err);
 

@@ -529,7 +529,11 @@ int trawl_view_main(int argc, char **argv)
 			v.total_bytes += v.r->traces[t].streams[i].size;
 	v.progress = v.o.progress && v.total_bytes >= PROGRESS_MIN_BYTES &&
 		     isatty(STDERR_FILENO) && !isatty(v.fd);
-	ret = run_events(&v);
+	ret = 0;
+	if (v.has_begin)
+		ret = trawl_reader_seek_ns(v.r, v.begin_ns);
+	if (!ret)
+		ret = run_events(&v);
 	progress_clear(&v);
 	if (ret < 0) {
 		out_flush(&v);
