@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE_HDR_SIZE 16u
@@ -71,6 +72,43 @@ struct trawl_kernel_task_cache {
 	struct task_entry e[TASK_SLOTS];
 };
 
+/*
+ * A thread that exited before we converted its first record has no /proc
+ * entry; the kernel's saved_cmdlines (top-level tracefs, read only) still
+ * maps recently traced pids to their names. Re-read at most every 50 ms.
+ */
+static int cmdlines_lookup(int32_t tid, char comm[16])
+{
+	static char *buf;
+	static uint64_t read_ns;
+	struct timespec now;
+	uint64_t ns;
+	char key[24];
+	const char *p;
+	int n;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (!buf || ns - read_ns > 50000000u) {
+		if (!buf)
+			buf = malloc(1u << 20);
+		if (!buf || trawl_kernel_read_file("saved_cmdlines", buf, 1u << 20) < 0)
+			return -ENOENT;
+		read_ns = ns;
+	}
+	n = snprintf(key, sizeof(key), "%d ", tid);
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, (size_t)n)) {
+			size_t l = strcspn(p + n, "\n");
+
+			memset(comm, 0, 16);
+			memcpy(comm, p + n, TRAWL_MIN(l, (size_t)15));
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static void task_load(struct task_entry *t, int32_t tid)
 {
 	char path[64], buf[1024];
@@ -88,8 +126,10 @@ static void task_load(struct task_entry *t, int32_t tid)
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		cmdlines_lookup(tid, t->comm);
 		return;
+	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
