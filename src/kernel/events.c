@@ -115,3 +115,15 @@ err:
 	t->names[id] = NULL;
 	return NULL;
 }
+
+int trawl_kernel_events_add(struct trawl_kernel_events *t, struct trawl_kernel_event *ev, int no_scan)
+{
+	if (t->ev[ev->ftrace_id]) {
+		trawl_kernel_event_fini(t->ev[ev->ftrace_id]);
+		free(t->ev[ev->ftrace_id]);
+	}
+	t->ev[ev->ftrace_id] = ev;
+	if (no_scan)
+		t->scanned = 1;
+	return 0;
+}

@@ -102,6 +102,11 @@ int trawl_kernel_event_tsdl_fields(const struct trawl_kernel_event *ev, char *bu
 struct trawl_kernel_events;
 int trawl_kernel_events_create(const char *instance_path, struct trawl_kernel_events **out);
 void trawl_kernel_events_destroy(struct trawl_kernel_events *t);
+/*
+ * Puts an already parsed event in the table (tests, fuzzing): @ev becomes the
+ * table's. With @no_scan the table never reads tracefs for unknown ids.
+ */
+int trawl_kernel_events_add(struct trawl_kernel_events *t, struct trawl_kernel_event *ev, int no_scan);
 /* The event with ftrace id @id, parsed on first use; NULL if unknown. */
 struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t, uint16_t id);
 
