@@ -29,6 +29,7 @@
 #define CTF_MAGIC 0xC1FC1FC1u
 #define RELEASE_STEP (4u << 20)
 #define RELEASE_PAGE 4096u
+#define PREFETCH_AHEAD 512u
 
 int rd_derr(struct dctx *d, const char *what)
 {
@@ -225,6 +226,9 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	d.end = s->content_bits;
 	s->ev_pos = s->pos;
 	s->cur_event_id = UINT64_MAX;
+	/* events are read in order: ask for the cache lines a few events ahead */
+	if ((s->pos >> 3) + PREFETCH_AHEAD < (s->content_bits >> 3))
+		__builtin_prefetch(s->pkt + (s->pos >> 3) + PREFETCH_AHEAD);
 	if (sc->event_header) {
 		const struct plan *pl = sc->header_plan;
 
@@ -433,7 +437,10 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 	s->trace = trace;
 	s->id = file_index;
 	s->pc_text.names = true;
-	s->path = strdup(path);
+	/* absolute, as babeltrace2 names streams in its warnings */
+	s->path = realpath(path, NULL);
+	if (!s->path)
+		s->path = strdup(path);
 	/* three extra slots: stream_id, stream_instance_id, magic */
 	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
 	if (!s->path || !s->slots)

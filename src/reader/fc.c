@@ -65,6 +65,7 @@ struct fc *fc_copy(const struct fc *src)
 	fc->ranges = NULL;
 	fc->members = NULL;
 	fc->ref_path = NULL;
+	fc->map_name = NULL;
 	fc->ref = NULL;
 	fc->choices = NULL;
 	fc->nchoices = 0;
@@ -101,6 +102,8 @@ struct fc *fc_copy(const struct fc *src)
 	}
 	if (!oom)
 		fc->ref_path = xstrdup_or_null(src->ref_path, &oom);
+	if (!oom)
+		fc->map_name = xstrdup_or_null(src->map_name, &oom);
 	if (!oom && src->elem) {
 		fc->elem = fc_copy(src->elem);
 		if (!fc->elem)
@@ -137,6 +140,7 @@ void fc_destroy(struct fc *fc)
 	}
 	free(fc->members);
 	free(fc->ref_path);
+	free(fc->map_name);
 	free(fc->choices);
 	fc_destroy(fc->elem);
 	free(fc);
@@ -176,6 +180,33 @@ void clock_class_finish(struct clock_class *cc)
 	}
 	cc->base_offset_ns = cc->offset_s * 1000000000LL +
 			     (int64_t)ns_from_value(cc->freq, (uint64_t)cc->offset);
+}
+
+/*
+ * --clock-offset/--clock-offset-ns, as babeltrace2 applies them: whole
+ * seconds go to offset_s, the rest is converted to cycles (in double) and
+ * added to the offset in cycles, then the cycles are normalised again.
+ */
+void clock_class_apply_offset(struct clock_class *cc, int64_t offset_s,
+			      int64_t offset_ns)
+{
+	uint64_t ns_part, cycles;
+	int64_t extra_s;
+
+	if (!offset_s && !offset_ns)
+		return;
+	if (offset_ns < 0) {
+		extra_s = -((-offset_ns) / 1000000000LL + 1);
+		ns_part = (uint64_t)(offset_ns - extra_s * 1000000000LL);
+	} else {
+		extra_s = offset_ns / 1000000000LL;
+		ns_part = (uint64_t)(offset_ns - extra_s * 1000000000LL);
+	}
+	cycles = cc->freq == 1000000000ULL ? ns_part :
+		 (uint64_t)(((double)ns_part * (double)cc->freq) / 1e9);
+	cc->offset_s += offset_s + extra_s;
+	cc->offset += (int64_t)cycles;
+	clock_class_finish(cc);
 }
 
 int64_t clock_ns_from_origin(const struct clock_class *cc, uint64_t cycles,

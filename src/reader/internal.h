@@ -101,6 +101,7 @@ struct fc {
 	uint8_t base;		/* 2, 8, 10, 16 */
 	uint8_t encoding;	/* 0 none, 1 UTF8/ASCII */
 	struct clock_class *map;
+	char *map_name;		/* `map = clock.NAME.value`, bound in resolve.c */
 	char **labels;		/* enum labels, in order of first appearance */
 	uint32_t nlabels;
 	struct enum_range *ranges;
@@ -228,5 +229,7 @@ struct fc *fc_struct_member(const struct fc *st, const char *name);
 int64_t clock_ns_from_origin(const struct clock_class *cc, uint64_t cycles,
 			     bool *overflow);
 void clock_class_finish(struct clock_class *cc);
+void clock_class_apply_offset(struct clock_class *cc, int64_t offset_s,
+			      int64_t offset_ns);
 
 #endif /* TRAWL_READER_INTERNAL_H */

@@ -566,9 +566,29 @@ static struct plan *plan_finish(struct plan *pl)
 	return pl;
 }
 
+/*
+ * TRAWL_READER_NO_PLAN=1 turns plans off, so that tests can check that the
+ * tree walker (field.c) prints the same thing.
+ */
+static bool plans_disabled(void)
+{
+	static int disabled = -1;
+
+	if (disabled < 0) {
+		const char *e = getenv("TRAWL_READER_NO_PLAN");
+
+		disabled = e && *e && *e != '0';
+	}
+	return disabled;
+}
+
 static struct plan *plan_compile(const struct fc *root, int mode)
 {
-	struct plan *pl = calloc(1, sizeof(*pl));
+	struct plan *pl;
+
+	if (plans_disabled())
+		return NULL;
+	pl = calloc(1, sizeof(*pl));
 
 	if (!pl)
 		return NULL;
@@ -589,10 +609,13 @@ static struct plan *plan_compile_body(const struct event_class *ec,
 	};
 	const struct fc *scopes[3] = { ec->sc->event_context, ec->context,
 				       ec->payload };
-	struct plan *pl = calloc(1, sizeof(*pl));
+	struct plan *pl;
 	bool print = key & RD_BODY_PRINT, sep = key & RD_BODY_SEP_FIRST;
 	int i;
 
+	if (plans_disabled())
+		return NULL;
+	pl = calloc(1, sizeof(*pl));
 	if (!pl)
 		return NULL;
 	pl->cur_align = 1;
@@ -701,8 +724,11 @@ static inline void print_value(struct rd_text *t, const struct plan_op *op,
 	rd_text_put(t, op->prefix, op->plen);
 	if (op->flags & PF_ENUM)
 		rd_print_enum(t, op->fc, v);
-	else if (op->fc->base == 10 && !(op->flags & PF_SIGNED))
-		rd_text_u64(t, v);
+	else if (op->fc->base == 10)
+		if (op->flags & PF_SIGNED)
+			rd_text_i64(t, (int64_t)v);
+		else
+			rd_text_u64(t, v);
 	else
 		rd_print_int(t, op->fc, v);
 }

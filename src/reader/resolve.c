@@ -413,6 +413,23 @@ static void mark_text(struct fc *fc)
 	mark_text(fc->elem);
 }
 
+static void bind_maps(struct trace_class *tc, struct fc *fc)
+{
+	uint32_t i;
+
+	if (!fc)
+		return;
+	if (fc->kind == FC_INT && fc->map_name && !fc->map) {
+		/* a map to an unknown clock is ignored, as babeltrace2 does */
+		for (i = 0; i < tc->nclocks; i++)
+			if (!strcmp(tc->clocks[i]->name, fc->map_name))
+				fc->map = tc->clocks[i];
+	}
+	for (i = 0; i < fc->nmembers; i++)
+		bind_maps(tc, fc->members[i].fc);
+	bind_maps(tc, fc->elem);
+}
+
 static int resolve_stream(struct resolver *r, struct stream_class *sc)
 {
 	uint32_t e;
@@ -425,6 +442,13 @@ static int resolve_stream(struct resolver *r, struct stream_class *sc)
 	set_meaning(sc->packet_context, "packet_size", M_PACKET_SIZE);
 	set_meaning(sc->packet_context, "content_size", M_CONTENT_SIZE);
 	set_id_meaning(sc->event_header, NULL);
+	bind_maps(r->tc, sc->packet_context);
+	bind_maps(r->tc, sc->event_header);
+	bind_maps(r->tc, sc->event_context);
+	for (e = 0; e < sc->nevents; e++) {
+		bind_maps(r->tc, sc->events[e]->context);
+		bind_maps(r->tc, sc->events[e]->payload);
+	}
 	ret = auto_map(r, sc->event_header, "timestamp");
 	if (!ret)
 		ret = auto_map(r, sc->packet_context, "timestamp_begin");
@@ -490,6 +514,7 @@ int tsdl_resolve(struct trace_class *tc, const char *path, struct rd_err *err)
 	set_meaning(tc->packet_header, "magic", M_MAGIC);
 	set_meaning(tc->packet_header, "stream_id", M_STREAM_ID);
 	set_meaning(tc->packet_header, "stream_instance_id", M_STREAM_INSTANCE_ID);
+	bind_maps(tc, tc->packet_header);
 	r.roots[R_PH] = tc->packet_header;
 	ret = resolve_root(&r, R_PH);
 	for (s = 0; !ret && s < tc->nstreams; s++)

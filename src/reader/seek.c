@@ -113,8 +113,15 @@ static bool entry_end_ns(const struct rd_stream *s, const struct index_map *im,
 	return rd_stream_cycles_to_ns(s, be64(e + 32), ns) == 0;
 }
 
+/* What the packet before the seek point said, for discard accounting. */
+struct prev_info {
+	bool valid, has_seq;
+	uint64_t disc, ts_end, seq;
+};
+
 /* Byte offset of the first packet ending at or after @ns, via the index. */
-static int seek_index(struct rd_stream *s, int64_t target, uint64_t *off)
+static int seek_index(struct rd_stream *s, int64_t target, uint64_t *off,
+		      struct prev_info *prev)
 {
 	struct index_map im;
 	uint64_t lo = 0, hi, mid;
@@ -135,13 +142,22 @@ static int seek_index(struct rd_stream *s, int64_t target, uint64_t *off)
 			hi = mid;
 	}
 	*off = lo < im.count ? be64(entry(&im, lo)) : s->size;
+	if (lo > 0) {
+		const uint8_t *e = entry(&im, lo - 1);
+
+		prev->valid = true;
+		prev->ts_end = be64(e + 32);
+		prev->disc = be64(e + 40);
+		prev->has_seq = im.entry_len >= 72;
+		prev->seq = prev->has_seq ? be64(e + 64) : 0;
+	}
 	index_close(&im);
 	return 0;
 }
 
 /* Same by walking packet headers from the start. */
 static int seek_scan(struct rd_stream *s, int64_t target, uint64_t *off,
-		     struct rd_err *err)
+		     struct prev_info *prev, struct rd_err *err)
 {
 	rd_stream_seek_packet(s, 0, err);
 	while (s->next_pkt_off < s->size) {
@@ -156,6 +172,11 @@ static int seek_scan(struct rd_stream *s, int64_t target, uint64_t *off,
 			*off = at;
 			return 0;
 		}
+		prev->valid = true;
+		prev->ts_end = s->ts_end;
+		prev->disc = s->disc;
+		prev->has_seq = s->has_seq;
+		prev->seq = s->seq;
 	}
 	*off = s->size;
 	return 0;
@@ -200,15 +221,26 @@ TRAWL_EXPORT int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns)
 	for (t = 0; t < r->ntraces; t++) {
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			struct rd_stream *s = &r->traces[t].streams[i];
+			struct prev_info prev = { 0 };
 			uint64_t off = 0;
 
 			if (!s->size)
 				continue;
-			if (s->sc->clock && seek_index(s, ns, &off) &&
-			    (ret = seek_scan(s, ns, &off, &r->err)))
-				return ret;
+			if (s->sc->clock && seek_index(s, ns, &off, &prev)) {
+				memset(&prev, 0, sizeof(prev));
+				ret = seek_scan(s, ns, &off, &prev, &r->err);
+				if (ret)
+					return ret;
+			}
 			rd_stream_seek_packet(s, off, &r->err);
 			s->seeked = true;
+			if (prev.valid) {
+				s->prev_valid = true;
+				s->prev_ts_end = prev.ts_end;
+				s->prev_disc = prev.disc;
+				/* unknown: a value no sequence number can follow with a gap */
+				s->prev_seq = prev.has_seq ? prev.seq : UINT64_MAX - 1;
+			}
 		}
 	}
 	return heap_refill_from(r, ns);

@@ -36,105 +36,6 @@ void rd_text_str(struct rd_text *t, const char *s)
 	rd_text_put(t, s, strlen(s));
 }
 
-static const char digits2[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static inline unsigned count_digits32(uint32_t v)
-{
-	if (v < 100000)
-		return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
-	return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 :
-	       v < 1000000000 ? 9 : 10;
-}
-
-static inline unsigned count_digits(uint64_t v)
-{
-	unsigned n = 0;
-
-	while (v > UINT32_MAX) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + count_digits32((uint32_t)v);
-}
-
-/*
- * Writes the @n decimal digits of @v ending at @end (exclusive), two at a
- * time, in 32-bit arithmetic as soon as the value fits.
- */
-static inline void write_digits(char *end, uint64_t v, unsigned n)
-{
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		end -= 2;
-		memcpy(end, digits2 + r * 2, 2);
-		n -= 2;
-	}
-	w = (uint32_t)v;
-	/* four digits per step: two independent halves, shorter dependency chain */
-	while (n >= 4) {
-		uint32_t q = w / 10000, r = w - q * 10000;
-
-		end -= 4;
-		memcpy(end, digits2 + (r / 100) * 2, 2);
-		memcpy(end + 2, digits2 + (r % 100) * 2, 2);
-		w = q;
-		n -= 4;
-	}
-	if (n >= 2) {
-		uint32_t r = w % 100;
-
-		w /= 100;
-		end -= 2;
-		memcpy(end, digits2 + r * 2, 2);
-		n -= 2;
-	}
-	if (n)
-		end[-1] = (char)('0' + w % 10);
-}
-
-void rd_text_u64(struct rd_text *t, uint64_t v)
-{
-	unsigned n = count_digits(v);
-
-	rd_text_reserve(t, 20);
-	if (t->oom)
-		return;
-	write_digits(t->buf + t->len + n, v, n);
-	t->len += n;
-}
-
-void rd_text_i64(struct rd_text *t, int64_t v)
-{
-	if (v < 0) {
-		rd_text_lit(t, "-");
-		rd_text_u64(t, 0 - (uint64_t)v);
-	} else {
-		rd_text_u64(t, (uint64_t)v);
-	}
-}
-
-void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
-{
-	unsigned n = count_digits(v);
-
-	if ((int)n < width)
-		n = (unsigned)width;
-	if (n > 20)
-		n = 20;
-	rd_text_reserve(t, 20);
-	if (t->oom)
-		return;
-	write_digits(t->buf + t->len + n, v, n);
-	t->len += n;
-}
-
 /*
  * babeltrace2's string escaping (print_escape_string), byte for byte:
  * \\ \' \" \? and the C escapes of control characters, \xNN for the
@@ -153,13 +54,43 @@ static const char *const esc_table[256] = {
 	[127] = "\\x7f",
 };
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+static inline uint64_t has_zero(uint64_t x)
+{
+	return (x - ONES) & ~x & HIGHS;
+}
+
+static inline bool needs_escape8(uint64_t x)
+{
+	/* any byte below 0x20 (exact as a yes/no answer), or equal to one of these */
+	uint64_t less20 = (x - ONES * 0x20) & ~x & HIGHS;
+
+	return less20 | has_zero(x ^ (ONES * 0x7f)) | has_zero(x ^ (ONES * '\\')) |
+	       has_zero(x ^ (ONES * '\'')) | has_zero(x ^ (ONES * '"')) |
+	       has_zero(x ^ (ONES * '?'));
+}
+
 void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 {
 	size_t i, run = 0;
 
 	rd_text_reserve(t, n + 2);
 	rd_text_lit(t, "\"");
-	for (i = 0; i < n; i++) {
+	/*
+	 * Eight bytes at a time while none needs escaping (SWAR: a byte below
+	 * 0x20, 0x7f, or one of \\ ' " ?), then byte by byte.
+	 */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (needs_escape8(x))
+			break;
+	}
+	run = i;
+	for (; i < n; i++) {
 		const char *esc = esc_table[(unsigned char)s[i]];
 
 		if (trawl_likely(!esc)) {

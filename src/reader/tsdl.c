@@ -480,8 +480,11 @@ static int int_attr(struct parser *p, struct fc *fc, const char *name,
 			return perr(p, "invalid map (expected clock.NAME.value)");
 		memcpy(cname, v->s + 6, l - 6);
 		cname[l - 6] = '\0';
-		fc->map = find_clock(p->tc, cname);
-		/* babeltrace2 ignores a map to an unknown clock */
+		/* bound after parsing: clock blocks may come later in the text */
+		free(fc->map_name);
+		fc->map_name = strdup(cname);
+		if (!fc->map_name)
+			return perr(p, "out of memory");
 	}
 	return 0;
 }

@@ -117,6 +117,11 @@ static int set_fields(struct view_opts *o, const char *list)
 
 	if (!dup)
 		return -ENOMEM;
+	/* the list replaces the default fields (hostname, procname, vpid) */
+	if (!o->fields_set) {
+		o->f_hostname = o->f_procname = o->f_vpid = false;
+		o->fields_set = true;
+	}
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "trace"))
 			o->f_trace = true;
@@ -241,14 +246,14 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 				fprintf(stderr, "%s: invalid --clock-offset: %s\n", cmd, optarg);
 				return -1;
 			}
-			o->clock_offset_ns += v * 1000000000LL;
+			o->clock_offset_s = v;
 			break;
 		case OPT_CLOCK_OFFSET_NS:
 			if (parse_i64(optarg, &v)) {
 				fprintf(stderr, "%s: invalid --clock-offset-ns: %s\n", cmd, optarg);
 				return -1;
 			}
-			o->clock_offset_ns += v;
+			o->clock_offset_ns = v;
 			break;
 		case OPT_CLOCK_FORCE_CORRELATE:
 			break;

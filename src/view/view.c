@@ -104,15 +104,15 @@ static void progress_tick(struct view *v, uint64_t events)
 }
 
 static void print_warning_time(struct view *v, struct rd_text *t,
-			       const struct rd_stream *s, uint64_t cycles)
+			       const struct rd_stream *s, int64_t ns_or_cycles,
+			       bool is_ns)
 {
 	int64_t ns;
 
-	if (v->o.clock_cycles) {
-		rd_text_u64_pad(t, cycles, 20);
-		return;
-	}
-	if (rd_stream_cycles_to_ns(s, cycles, &ns)) {
+	/* always wall-clock time, even with --clock-cycles, as babeltrace2 */
+	if (is_ns)
+		ns = ns_or_cycles;
+	else if (rd_stream_cycles_to_ns(s, (uint64_t)ns_or_cycles, &ns)) {
 		rd_text_lit(t, "Error");
 		return;
 	}
@@ -127,24 +127,50 @@ static void on_discarded(void *arg, struct rd_stream *s, bool packets,
 	const struct trace_class *tc = s->trace->tc;
 	char num[32];
 
+	int64_t bns = 0, ens = 0;
+	bool unknown = false;
+
 	if (packets)
 		v->r->disc_packets += count;
 	else
 		v->r->disc_events += count;
 	if (v->o.output == OUT_COUNT)
 		return;
-	rd_text_lit(&t, "WARNING: Tracer discarded ");
-	snprintf(num, sizeof(num), "%" PRIu64 " ", count);
-	rd_text_str(&t, num);
-	rd_text_str(&t, packets ? "packet" : "event");
-	if (count != 1)
-		rd_text_lit(&t, "s");
+	if (have_range && s->sc->clock &&
+	    !rd_stream_cycles_to_ns(s, b, &bns) && !rd_stream_cycles_to_ns(s, e, &ens) &&
+	    (v->has_begin || v->has_end)) {
+		/* --begin/--end trim the range as babeltrace2's trimmer does */
+		if ((v->has_begin && ens < v->begin_ns) || (v->has_end && bns > v->end_ns))
+			return;
+		if (v->has_begin && bns < v->begin_ns) {
+			bns = v->begin_ns;
+			unknown = true;
+		}
+		if (v->has_end && ens > v->end_ns) {
+			ens = v->end_ns;
+			unknown = true;
+		}
+	} else if (have_range && s->sc->clock) {
+		rd_stream_cycles_to_ns(s, b, &bns);
+		rd_stream_cycles_to_ns(s, e, &ens);
+	}
+	if (unknown) {
+		rd_text_lit(&t, "WARNING: Tracer may have discarded ");
+		rd_text_str(&t, packets ? "packets" : "events");
+	} else {
+		rd_text_lit(&t, "WARNING: Tracer discarded ");
+		snprintf(num, sizeof(num), "%" PRIu64 " ", count);
+		rd_text_str(&t, num);
+		rd_text_str(&t, packets ? "packet" : "event");
+		if (count != 1)
+			rd_text_lit(&t, "s");
+	}
 	rd_text_lit(&t, " ");
 	if (have_range && s->sc->clock) {
 		rd_text_lit(&t, "between [");
-		print_warning_time(v, &t, s, b);
+		print_warning_time(v, &t, s, bns, true);
 		rd_text_lit(&t, "] and [");
-		print_warning_time(v, &t, s, e);
+		print_warning_time(v, &t, s, ens, true);
 		rd_text_lit(&t, "]");
 	} else {
 		rd_text_lit(&t, "(unknown time range)");
@@ -268,13 +294,12 @@ static void apply_clock_offset(struct view *v)
 {
 	uint32_t t, c;
 
-	if (!v->o.clock_offset_ns)
-		return;
 	for (t = 0; t < v->r->ntraces; t++) {
 		struct trace_class *tc = v->r->traces[t].tc;
 
 		for (c = 0; c < tc->nclocks; c++)
-			tc->clocks[c]->base_offset_ns += v->o.clock_offset_ns;
+			clock_class_apply_offset(tc->clocks[c], v->o.clock_offset_s,
+						 v->o.clock_offset_ns);
 	}
 }
 
@@ -291,7 +316,7 @@ static int setup_range(struct view *v)
 			int64_t ns;
 
 			if (!trawl_reader_event_time_ns(probe, &ns))
-				ref = ns + v->o.clock_offset_ns;
+				ref = ns + v->o.clock_offset_s * 1000000000LL + v->o.clock_offset_ns;
 		}
 		trawl_reader_destroy(probe);
 	}
@@ -472,8 +497,11 @@ static int print_metadata(struct view *v)
 {
 	uint32_t t;
 
-	for (t = 0; t < v->r->ntraces; t++)
+	/* the text as decoded, then a newline, as babeltrace2 prints it */
+	for (t = 0; t < v->r->ntraces; t++) {
 		rd_text_str(&v->out, v->r->traces[t].tc->text);
+		rd_text_lit(&v->out, "\n");
+	}
 	return 0;
 }
 
@@ -524,9 +552,14 @@ int trawl_view_main(int argc, char **argv)
 	cb.discarded = on_discarded;
 	cb.arg = &v;
 	rd_reader_set_discarded_cb(v.r, &cb);
-	for (t = 0; t < v.r->ntraces; t++)
-		for (i = 0; i < v.r->traces[t].nstreams; i++)
-			v.total_bytes += v.r->traces[t].streams[i].size;
+	for (t = 0; t < v.r->ntraces; t++) {
+		for (i = 0; i < v.r->traces[t].nstreams; i++) {
+			struct rd_stream *s = &v.r->traces[t].streams[i];
+
+			v.total_bytes += s->size;
+			s->pc_text.names = v.o.names_context;
+		}
+	}
 	v.progress = v.o.progress && v.total_bytes >= PROGRESS_MIN_BYTES &&
 		     isatty(STDERR_FILENO) && !isatty(v.fd);
 	ret = 0;

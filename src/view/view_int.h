@@ -21,8 +21,9 @@ struct view_opts {
 	/* -f/--fields */
 	bool f_trace, f_hostname, f_domain, f_procname, f_vpid, f_loglevel,
 	     f_emf, f_callsite;
+	bool fields_set;	/* -f given: only the listed fields */
 	bool no_delta, clock_cycles, clock_date, clock_gmt, clock_seconds;
-	int64_t clock_offset_ns;
+	int64_t clock_offset_s, clock_offset_ns;
 	const char *begin, *end;
 	bool stream_intersection;
 	const char *output_path;
