@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * consumer-proto.h - the session daemon's commands to a user-space
+ * trawl-consumerd, over the socketpair it was started with (--ust --fd N).
+ *
+ * Strictly one command, one reply, in order. Each command is a header,
+ * carrying any fds (SCM_RIGHTS, sent with trawl_ustctl_send_fds()), then
+ * `size` bytes of payload. The consumer checks every field: it runs as the
+ * session's owner and trusts its daemon, but a broken message must fail
+ * cleanly rather than write anywhere.
+ *
+ *   ADD_TRACE    trace_key, payload: struct trawl_cons_add_trace
+ *   METADATA     trace_key, payload: the complete TSDL text (replaces the file)
+ *   ADD_CHANNEL  trace_key, channel_key, payload: struct trawl_cons_add_channel,
+ *                fds: the channel's stream memfds, in cpu order
+ *   FLUSH        trace_key (0: every trace): final flush and drain of every
+ *                stream; the reply comes once everything is written
+ *   SNAPSHOT     trace_key 0, payload: struct trawl_cons_add_trace (the
+ *                snapshot folder): copies every trace's current packets there
+ *   QUIT         the consumer drains everything and exits
+ */
+#ifndef TRAWL_CONSUMER_PROTO_H
+#define TRAWL_CONSUMER_PROTO_H
+
+#include <stdint.h>
+
+#include "ustctl/ustctl.h"
+
+#define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
+#define TRAWL_CONS_VERSION 1u
+#define TRAWL_CONS_PATH_LEN 1024u
+#define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
+
+enum trawl_cons_cmd {
+	TRAWL_CONS_ADD_TRACE = 1,
+	TRAWL_CONS_METADATA = 2,
+	TRAWL_CONS_ADD_CHANNEL = 3,
+	TRAWL_CONS_FLUSH = 4,
+	TRAWL_CONS_SNAPSHOT = 5,
+	TRAWL_CONS_QUIT = 6,
+};
+
+struct trawl_cons_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t cmd;
+	uint32_t size; /* payload bytes */
+	uint32_t nr_fds;
+	uint64_t trace_key;
+	uint64_t channel_key;
+} __attribute__((packed));
+
+struct trawl_cons_add_trace {
+	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit */
+} __attribute__((packed));
+
+struct trawl_cons_add_channel {
+	char name[256];                       /* file names: <name>_<cpu> */
+	struct trawl_ustctl_channel_attr attr;
+	uint64_t first_instance_id;           /* stream_instance_id of cpu 0; +cpu after */
+	uint32_t switch_timer_us;             /* 0: off */
+	uint32_t read_timer_us;               /* 0: the default (1 ms) */
+	uint32_t snapshot_mode;               /* 1: never drained to the trace, only by SNAPSHOT */
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_cons_reply {
+	uint32_t magic;
+	int32_t status;            /* 0 or a negative errno */
+	uint64_t events_discarded; /* over every stream of the consumer */
+	uint64_t bytes_written;
+} __attribute__((packed));
+
+#endif /* TRAWL_CONSUMER_PROTO_H */

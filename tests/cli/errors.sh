@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every subcommand: --help works, and each kind of error gives one line and
+# its own exit status (trawl(1): 2 usage, 5 not found, 6 exists, 7 bad
+# value, 8 wrong state, ...).
+. "$(dirname "$0")/lib.sh"
+
+for c in create destroy enable-channel disable-channel enable-event disable-event add-context \
+	start stop list status view snapshot set-session version help; do
+	expect 0 "$TRAWL" "$c" --help && grep -q "^usage: trawl $c" "$T/out" ||
+		fail "$c --help: $(head -1 "$T/out")"
+	"$TRAWL" help --man "$c" | grep -q "^.TH TRAWL-$c 1" || fail "help --man $c"
+done
+expect 0 "$TRAWL" --help
+expect 2 "$TRAWL" no-such-command && expect_err_line "unknown command"
+expect 2 "$TRAWL" create --no-such-option
+expect 0 "$TRAWL" version && grep -q "^trawl [0-9]" "$T/out" || fail "version"
+
+# No session yet.
+expect 5 "$TRAWL" start && expect_err_line "no session"
+expect 5 "$TRAWL" stop nosuch && expect_err_line "nosuch"
+expect 5 "$TRAWL" destroy nosuch && expect_err_line "nosuch"
+expect 5 "$TRAWL" status && expect_err_line "current session"
+expect 5 "$TRAWL" set-session nosuch && expect_err_line "nosuch"
+
+# Sessions.
+expect 0 "$TRAWL" create s1 -o "$T/tr1"
+[ -d "$T/tr1" ] || fail "create did not make the output folder"
+expect 6 "$TRAWL" create s1 && expect_err_line "already exists"
+expect 7 "$TRAWL" create 'bad/name' && expect_err_line "name"
+expect 8 "$TRAWL" stop && expect_err_line "not started"
+expect 0 "$TRAWL" start
+expect 8 "$TRAWL" start && expect_err_line "already started"
+expect 0 "$TRAWL" stop
+
+# Channels: bad sizes, domain required.
+expect 2 "$TRAWL" enable-channel c1 && expect_err_line "domain"
+expect 7 "$TRAWL" enable-channel -u c1 --subbuf-size 3M && expect_err_line "sub-buffer size"
+expect 7 "$TRAWL" enable-channel -u c1 --subbuf-size lots && expect_err_line "sub-buffer size"
+expect 7 "$TRAWL" enable-channel -u c1 --num-subbuf 3 && expect_err_line "sub-buffers"
+expect 7 "$TRAWL" enable-event -u --loglevel TRACE_NOPE foo && expect_err_line "log level"
+expect 2 "$TRAWL" enable-event -u && expect_err_line "--all"
+expect 2 "$TRAWL" add-context -u && expect_err_line "-t"
+
+if have_ust; then
+	expect 0 "$TRAWL" create s2 -o "$T/tr2"
+	expect 0 "$TRAWL" enable-channel -u c1 --subbuf-size 64k --num-subbuf 4
+	expect 6 "$TRAWL" enable-channel -u c1 && expect_err_line "already enabled"
+	expect 0 "$TRAWL" enable-event -u 'demo:*' -c c1
+	expect 6 "$TRAWL" enable-event -u 'demo:*' -c c1 && expect_err_line "already enabled"
+	expect 5 "$TRAWL" enable-event -u foo -c nosuch && expect_err_line "nosuch"
+	expect 5 "$TRAWL" disable-event -u bar -c c1 && expect_err_line "bar"
+	expect 0 "$TRAWL" disable-event -u 'demo:*' -c c1
+	expect 0 "$TRAWL" list s2
+	grep -q "c1: \[enabled\]" "$T/out" || fail "list s2 lacks channel c1: $(cat "$T/out")"
+	expect 0 "$TRAWL" disable-channel -u c1
+	expect 6 "$TRAWL" disable-channel -u c1 && expect_err_line "already disabled"
+	expect 0 "$TRAWL" start
+	expect 8 "$TRAWL" enable-channel -u c2 && expect_err_line "already been started"
+	expect 0 "$TRAWL" destroy
+fi
+
+# A root daemon without the kernel domain built says so; with it, list works.
+"$TRAWL" list -k >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] || [ $rc = 9 ] || fail "list -k exited $rc: $(cat "$T/err")"
+
+expect 7 "$TRAWL" snapshot record -s s1 && expect_err_line "snapshot mode"
+expect 0 "$TRAWL" destroy s1
+expect 5 "$TRAWL" destroy s1
+expect 0 "$TRAWL" destroy --all
+finish

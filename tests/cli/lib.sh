@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+# Shared set-up for the control-plane tests: a private folder for sockets,
+# HOME and traces, and cleanup of every daemon the test started.
+set -u
+BIN=${TRAWL_BIN_DIR:?run through ctest}
+TRAWL=$BIN/trawl
+T=$(mktemp -d /tmp/trawl-test.XXXXXX)
+chmod 755 "$T"
+export HOME=$T/home TRAWL_RUNTIME_DIR=$T/run TRAWL_ROOT_RUNTIME_DIR=$T/rootrun
+mkdir -p "$HOME"
+FAILS=0
+CLEANUP_USERS=()
+
+kill_daemons() {
+	local f
+	for f in "$T"/*/sessiond.lock "$T"/*/*/sessiond.lock; do
+		[ -f "$f" ] || continue
+		local pid
+		pid=$(cat "$f" 2>/dev/null)
+		[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	done
+	sleep 0.2
+}
+
+cleanup() {
+	kill_daemons
+	local u
+	for u in "${CLEANUP_USERS[@]}"; do
+		pkill -u "$u" -x trawl-sessiond 2>/dev/null
+		userdel "$u" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+
+# expect RC CMD... : runs CMD, checks its exit status; stderr kept in $T/err
+expect() {
+	local want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "'$*' exited $rc, wanted $want: $(cat "$T/err")"
+		return 1
+	fi
+	return 0
+}
+
+# The error line must be exactly one line and mention WORD.
+expect_err_line() {
+	local word=$1
+	local n
+	n=$(wc -l <"$T/err")
+	[ "$n" = 1 ] || fail "expected one error line, got $n: $(cat "$T/err")"
+	grep -q -- "$word" "$T/err" || fail "error line lacks '$word': $(cat "$T/err")"
+}
+
+finish() {
+	if [ "$FAILS" -ne 0 ]; then
+		echo "$FAILS failure(s)" >&2
+		exit 1
+	fi
+	echo "ok"
+	exit 0
+}
+
+have_ust() { "$BIN/trawl-consumerd" --ust --fd 1 2>&1 | grep -q usage; }

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Two users at once, each with their own daemon, cannot see or touch each
+# other's sessions; a member of group 'tracing' uses the root daemon and
+# sees only their own sessions there; a non-member is refused by the root
+# daemon (checked with SO_PEERCRED) and falls back to their own daemon.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create users"; exit 77; }
+command -v useradd >/dev/null && command -v runuser >/dev/null ||
+	{ echo "SKIP: useradd/runuser missing"; exit 77; }
+getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
+getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
+
+# Binaries must be reachable by the test users.
+for d in "$BIN" "$BIN/.." "$BIN/../.."; do
+	[ -x "$d" ] && [ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
+		{ echo "SKIP: $d is not readable by other users"; exit 77; }
+done
+
+mkuser() { # NAME [GROUPS]
+	useradd -M -N -d "$T/$1" ${2:+-G "$2"} "$1" || return 1
+	CLEANUP_USERS+=("$1")
+	mkdir -p "$T/$1" && chown "$1" "$T/$1"
+}
+A=trawla$$; B=trawlb$$; G=trawlg$$
+mkuser "$A" || { echo "SKIP: useradd failed"; exit 77; }
+mkuser "$B"
+mkuser "$G" tracing
+
+as() { # USER CMD...: runs trawl as USER with their own folders
+	local u=$1; shift
+	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
+}
+
+# Two users, two daemons, at once.
+expect 0 as "$A" create secret-a
+expect 0 as "$B" create secret-b
+expect 0 as "$A" start secret-a
+expect 0 as "$B" list
+grep -q secret-a "$T/out" && fail "user B sees user A's session"
+grep -q secret-b "$T/out" || fail "user B does not see their session"
+expect 5 as "$B" stop secret-a && expect_err_line "secret-a"
+expect 5 as "$B" destroy secret-a
+[ "$(stat -c %U "$T/$A/run")" = "$A" ] || fail "A's state folder not owned by A"
+[ "$(stat -c %a "$T/$A/run")" = 700 ] || fail "A's state folder not 0700"
+[ "$(stat -c %a "$T/$A/run/sessiond.sock")" = 600 ] || fail "A's socket not 0600"
+trace=$(ls -d "$T/$A"/trawl-traces/secret-a-* 2>/dev/null | head -1)
+[ -n "$trace" ] && [ "$(stat -c %U "$trace")" = "$A" ] || fail "A's trace folder not owned by A"
+# B cannot even connect to A's daemon: the folder is 0700.
+runuser -u "$B" -- test -r "$T/$A/run" && fail "B can read A's state folder"
+
+# The root daemon: root starts it; a 'tracing' member uses it; others are refused.
+expect 0 "$TRAWL" create rootsess -o "$T/rootsess"
+expect 0 as "$G" create gsess
+expect 0 as "$G" list
+grep -q gsess "$T/out" || fail "G does not see their session"
+grep -q rootsess "$T/out" && fail "G sees root's session"
+[ -S "$T/$G/run/sessiond.sock" ] && fail "G started a user daemon instead of using root's"
+expect 0 "$TRAWL" list
+grep -q gsess "$T/out" || fail "root does not see G's session in the root daemon"
+trace=$(ls -d "$T/$G"/trawl-traces/gsess-* 2>/dev/null | head -1)
+[ -n "$trace" ] && [ "$(stat -c %U "$trace")" = "$G" ] ||
+	fail "G's trace folder (made by the root daemon) not owned by G"
+expect 0 as "$A" list
+grep -q gsess "$T/out" && fail "A sees G's session"
+# A, not in 'tracing', talking straight to the root daemon: refused.
+runuser -u "$A" -- python3 - "$TRAWL_ROOT_RUNTIME_DIR/sessiond.sock" <<'PY' || fail "A was not refused"
+import socket, struct, sys
+REQ = 4 * 6 + 8 + 4 * 6 + 256 * 3 + 1024 * 3
+s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
+body = bytearray(REQ); body[0:4] = struct.pack("<I", REQ)
+s.sendall(struct.pack("<IHHIi", 0x4c435254, 1, 11, REQ, 0) + bytes(body))
+h = s.recv(16)
+st = struct.unpack("<IHHIi", h)[4]
+sys.exit(0 if st == -13 else 1)
+PY
+grep -q "refusing uid $(id -u "$A")" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "refusal not logged"
+expect 0 as "$G" destroy gsess
+for u in "$A" "$B"; do
+	pid=$(cat "$T/$u/run/sessiond.lock" 2>/dev/null) && kill "$pid" 2>/dev/null
+done
+finish
