@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <trawl/tracepoint.h> - instrument a program with tracepoints.
+ *
+ * The classic LTTng-UST shape. A provider header (tp.h):
+ *
+ *   #undef TRACEPOINT_PROVIDER
+ *   #define TRACEPOINT_PROVIDER hello
+ *   #undef TRACEPOINT_INCLUDE
+ *   #define TRACEPOINT_INCLUDE "./tp.h"
+ *   #if !defined(TP_H) || defined(TRACEPOINT_HEADER_MULTI_READ)
+ *   #define TP_H
+ *   #include <trawl/tracepoint.h>
+ *   TRACEPOINT_EVENT(hello, greet, TP_ARGS(int, n, const char *, who),
+ *                    TP_FIELDS(ctf_integer(int, n, n) ctf_string(who, who)))
+ *   TRACEPOINT_LOGLEVEL(hello, greet, TRACE_INFO)
+ *   #endif
+ *   #include <trawl/tracepoint-event.h>
+ *
+ * One .c file defines TRACEPOINT_CREATE_PROBES and TRACEPOINT_DEFINE before
+ * including tp.h (the probes, and the tracepoint state words); the program
+ * calls tracepoint(hello, greet, 42, "world"). Link with -ltrawl-ust
+ * (pkg-config trawl-ust). A probe provider may also be a shared object
+ * (LD_PRELOAD or dlopen): the program then defines TRACEPOINT_DEFINE (and
+ * TRACEPOINT_PROBE_DYNAMIC_LINKAGE) in one of its files and needs only libc.
+ *
+ * How a call costs nothing when disabled: each tracepoint has a state word;
+ * tracepoint() tests it with a predicted-not-taken branch and evaluates its
+ * arguments only when it is set. libtrawl-ust sets it when a started session
+ * enables the event.
+ *
+ * This header is read many times by tracepoint-event.h with different
+ * meanings for TRACEPOINT_EVENT and friends (when TRACEPOINT_HEADER_MULTI_READ
+ * is defined); the part below the include guard is the "declare" meaning.
+ * Compiles as C99/C11 and C++.
+ */
+#ifndef TRAWL_TRACEPOINT_H
+#define TRAWL_TRACEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRAWL_UST_ABI_MAJOR 1
+#define TRAWL_UST_ABI_MINOR 0
+#define TRAWL_UST_MAX_SLOTS 8 /* channels an event can record into at once */
+
+/* LTTng's 15 log levels. */
+enum {
+	TRACE_EMERG = 0,
+	TRACE_ALERT = 1,
+	TRACE_CRIT = 2,
+	TRACE_ERR = 3,
+	TRACE_WARNING = 4,
+	TRACE_NOTICE = 5,
+	TRACE_INFO = 6,
+	TRACE_DEBUG_SYSTEM = 7,
+	TRACE_DEBUG_PROGRAM = 8,
+	TRACE_DEBUG_PROCESS = 9,
+	TRACE_DEBUG_MODULE = 10,
+	TRACE_DEBUG_UNIT = 11,
+	TRACE_DEBUG_FUNCTION = 12,
+	TRACE_DEBUG_LINE = 13,
+	TRACE_DEBUG = 14,
+};
+
+/* A tracepoint's call site state, one per tracepoint per module (program or
+ * shared object) that defines TRACEPOINT_DEFINE. */
+struct trawl_tracepoint {
+	const char *name;    /* "provider:event" */
+	int state;           /* non-zero: call the probe (set with release order) */
+	int pad;
+	void (*probe)(void); /* the probe, cast to its real type at the call */
+	void *priv;          /* libtrawl-ust's */
+};
+
+/* ---- what the generated probes need (tracepoint-event.h) ---- */
+
+enum trawl_ust_field_type {
+	TRAWL_UST_FIELD_INTEGER = 1,
+	TRAWL_UST_FIELD_FLOAT = 2,
+	TRAWL_UST_FIELD_STRING = 3,
+	TRAWL_UST_FIELD_ARRAY = 4,
+	TRAWL_UST_FIELD_SEQUENCE = 5,
+	TRAWL_UST_FIELD_ENUM = 6,
+};
+
+struct trawl_ust_enum_entry_desc {
+	const char *label;
+	int64_t start;
+	int64_t end;
+	int is_auto; /* ctf_enum_auto: the previous end + 1 */
+};
+
+struct trawl_ust_enum_desc {
+	const char *name; /* "provider_name" */
+	const struct trawl_ust_enum_entry_desc *entries;
+	unsigned int nr_entries;
+};
+
+struct trawl_ust_field_desc {
+	const char *name; /* NULL ends a list */
+	unsigned char type;      /* enum trawl_ust_field_type */
+	unsigned char size_bits; /* integer / element / container / float size */
+	unsigned char is_signed;
+	unsigned char base;
+	unsigned char big_endian;
+	unsigned char is_text;
+	unsigned int length;       /* arrays */
+	const char *length_name;   /* sequences */
+	const struct trawl_ust_enum_desc *enum_desc;
+};
+
+/* Where an event records: up to TRAWL_UST_MAX_SLOTS (channel, id) pairs. */
+struct trawl_ust_slot {
+	void *chan; /* NULL: free slot (loaded with acquire order) */
+	uint32_t id;
+	uint32_t pad;
+};
+
+struct trawl_ust_event_desc {
+	const char *name; /* "provider:event" */
+	void (*probe)(void);
+	const struct trawl_ust_field_desc *fields;
+	unsigned int nr_fields;
+	unsigned int nr_slots; /* slots in use are below this (acquire) */
+	struct trawl_ust_slot slots[TRAWL_UST_MAX_SLOTS];
+};
+
+struct trawl_ust_loglevel_desc {
+	const char *name; /* "provider:event"; NULL ends the list */
+	int loglevel;
+};
+
+struct trawl_ust_provider {
+	unsigned int abi_major;
+	const char *name;
+	struct trawl_ust_event_desc *const *events; /* NULL-terminated */
+	const struct trawl_ust_loglevel_desc *loglevels;
+	void *priv; /* libtrawl-ust's */
+};
+
+/* An event being written; trawl_ust_reserve() fills it. */
+struct trawl_ust_ctx {
+	char *p;
+	void *priv;
+	uint64_t len;
+};
+
+/* Writes @n bytes of the integer at @v big-endian (ctf_integer_network). */
+static inline void _trawl_ust_write_be(char *p, const void *v, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)v;
+	size_t i;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (i = 0; i < n; i++)
+		p[i] = (char)b[n - 1 - i];
+#else
+	for (i = 0; i < n; i++)
+		p[i] = (char)b[i];
+#endif
+}
+
+/* libtrawl-ust's entry points (weak: a program using only dynamically
+ * loaded providers does not link it). */
+int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
+	__attribute__((weak));
+void trawl_ust_commit(struct trawl_ust_ctx *ctx) __attribute__((weak));
+int trawl_ust_provider_register(struct trawl_ust_provider *p) __attribute__((weak));
+void trawl_ust_provider_unregister(struct trawl_ust_provider *p) __attribute__((weak));
+void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count)
+	__attribute__((weak));
+void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start) __attribute__((weak));
+
+/* ---- TP_ARGS: (type, name, type, name, ...) -> prototype and call ---- */
+
+#define _TRAWL_CAT_(a, b) a##b
+#define _TRAWL_CAT(a, b) _TRAWL_CAT_(a, b)
+#define _TRAWL_NARGS(...)                                                                              \
+	_TRAWL_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define _TRAWL_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, \
+		      _20, N, ...)                                                                    \
+	N
+
+/* One argument: TP_ARGS() or TP_ARGS(void). */
+#define _TP_PROTO_1(v) void
+#define _TP_PROTO_2(t1, n1) t1 n1
+#define _TP_PROTO_4(t1, n1, t2, n2) t1 n1, t2 n2
+#define _TP_PROTO_6(t1, n1, t2, n2, t3, n3) t1 n1, t2 n2, t3 n3
+#define _TP_PROTO_8(t1, n1, t2, n2, t3, n3, t4, n4) t1 n1, t2 n2, t3 n3, t4 n4
+#define _TP_PROTO_10(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) t1 n1, t2 n2, t3 n3, t4 n4, t5 n5
+#define _TP_PROTO_12(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6) t1 n1, t2 n2, t3 n3, t4 n4, t5 n5, t6 n6
+#define _TP_PROTO_14(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7)                                 \
+	t1 n1, t2 n2, t3 n3, t4 n4, t5 n5, t6 n6, t7 n7
+#define _TP_PROTO_16(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8)                         \
+	t1 n1, t2 n2, t3 n3, t4 n4, t5 n5, t6 n6, t7 n7, t8 n8
+#define _TP_PROTO_18(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9)                 \
+	t1 n1, t2 n2, t3 n3, t4 n4, t5 n5, t6 n6, t7 n7, t8 n8, t9 n9
+#define _TP_PROTO_20(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10)       \
+	t1 n1, t2 n2, t3 n3, t4 n4, t5 n5, t6 n6, t7 n7, t8 n8, t9 n9, t10 n10
+#define _TP_VARS_1(v)
+#define _TP_VARS_2(t1, n1) n1
+#define _TP_VARS_4(t1, n1, t2, n2) n1, n2
+#define _TP_VARS_6(t1, n1, t2, n2, t3, n3) n1, n2, n3
+#define _TP_VARS_8(t1, n1, t2, n2, t3, n3, t4, n4) n1, n2, n3, n4
+#define _TP_VARS_10(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5) n1, n2, n3, n4, n5
+#define _TP_VARS_12(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6) n1, n2, n3, n4, n5, n6
+#define _TP_VARS_14(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7) n1, n2, n3, n4, n5, n6, n7
+#define _TP_VARS_16(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8)                          \
+	n1, n2, n3, n4, n5, n6, n7, n8
+#define _TP_VARS_18(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9)                  \
+	n1, n2, n3, n4, n5, n6, n7, n8, n9
+#define _TP_VARS_20(t1, n1, t2, n2, t3, n3, t4, n4, t5, n5, t6, n6, t7, n7, t8, n8, t9, n9, t10, n10)        \
+	n1, n2, n3, n4, n5, n6, n7, n8, n9, n10
+#define _TP_PROTO(...) _TRAWL_CAT(_TP_PROTO_, _TRAWL_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _TP_VARS(...) _TRAWL_CAT(_TP_VARS_, _TRAWL_NARGS(__VA_ARGS__))(__VA_ARGS__)
+/* A leading comma when there are arguments, for "ev, args". */
+#define _TP_VARS_COMMA(...) _TRAWL_CAT(_TP_VC_, _TRAWL_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _TP_VC_1(v)
+#define _TP_VC_2(...) , _TP_VARS_2(__VA_ARGS__)
+#define _TP_VC_4(...) , _TP_VARS_4(__VA_ARGS__)
+#define _TP_VC_6(...) , _TP_VARS_6(__VA_ARGS__)
+#define _TP_VC_8(...) , _TP_VARS_8(__VA_ARGS__)
+#define _TP_VC_10(...) , _TP_VARS_10(__VA_ARGS__)
+#define _TP_VC_12(...) , _TP_VARS_12(__VA_ARGS__)
+#define _TP_VC_14(...) , _TP_VARS_14(__VA_ARGS__)
+#define _TP_VC_16(...) , _TP_VARS_16(__VA_ARGS__)
+#define _TP_VC_18(...) , _TP_VARS_18(__VA_ARGS__)
+#define _TP_VC_20(...) , _TP_VARS_20(__VA_ARGS__)
+#define _TP_PROTO_COMMA(...) _TRAWL_CAT(_TP_PC_, _TRAWL_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _TP_PC_1(v)
+#define _TP_PC_2(...) , _TP_PROTO_2(__VA_ARGS__)
+#define _TP_PC_4(...) , _TP_PROTO_4(__VA_ARGS__)
+#define _TP_PC_6(...) , _TP_PROTO_6(__VA_ARGS__)
+#define _TP_PC_8(...) , _TP_PROTO_8(__VA_ARGS__)
+#define _TP_PC_10(...) , _TP_PROTO_10(__VA_ARGS__)
+#define _TP_PC_12(...) , _TP_PROTO_12(__VA_ARGS__)
+#define _TP_PC_14(...) , _TP_PROTO_14(__VA_ARGS__)
+#define _TP_PC_16(...) , _TP_PROTO_16(__VA_ARGS__)
+#define _TP_PC_18(...) , _TP_PROTO_18(__VA_ARGS__)
+#define _TP_PC_20(...) , _TP_PROTO_20(__VA_ARGS__)
+
+#define TP_ARGS(...) __VA_ARGS__
+#define TP_FIELDS(...) __VA_ARGS__
+#define TP_ENUM_VALUES(...) __VA_ARGS__
+
+/* ---- the call sites ---- */
+
+#define _TRAWL_TP(provider, name) __tracepoint_##provider##___##name
+
+/* Relaxed: a hint only; the probe pointer is loaded with acquire order. */
+#define tracepoint_enabled(provider, name)                                                            \
+	__builtin_expect(!!__atomic_load_n(&_TRAWL_TP(provider, name).state, __ATOMIC_RELAXED), 0)
+
+#define do_tracepoint(provider, name, ...) __tracepoint_cb_##provider##___##name(__VA_ARGS__)
+
+#define tracepoint(provider, name, ...)                                                               \
+	do {                                                                                          \
+		if (tracepoint_enabled(provider, name))                                               \
+			__tracepoint_cb_##provider##___##name(__VA_ARGS__);                           \
+	} while (0)
+
+#if defined(TRACEPOINT_DEFINE) && !defined(_TRAWL_TRACEPOINT_CTOR_DONE)
+#define _TRAWL_TRACEPOINT_CTOR_DONE
+#include <dlfcn.h>
+/* Every TRACEPOINT_DEFINE'd tracepoint of a module is listed in this
+ * section; the module registers the whole list once per translation unit
+ * (libtrawl-ust ignores repeats). */
+extern struct trawl_tracepoint *const __start___trawl_tracepoints_ptrs[]
+	__attribute__((weak, visibility("hidden")));
+extern struct trawl_tracepoint *const __stop___trawl_tracepoints_ptrs[]
+	__attribute__((weak, visibility("hidden")));
+
+typedef void (*_trawl_tp_register_fn)(struct trawl_tracepoint *const *, size_t);
+typedef void (*_trawl_tp_unregister_fn)(struct trawl_tracepoint *const *);
+
+static void __attribute__((constructor)) __trawl_tracepoints_ctor(void)
+{
+	_trawl_tp_register_fn fn = trawl_ust_tracepoints_register;
+
+	if (!__start___trawl_tracepoints_ptrs || __stop___trawl_tracepoints_ptrs == __start___trawl_tracepoints_ptrs)
+		return;
+	if (!fn) {
+		/* Not linked with libtrawl-ust: a probe provider loaded later
+		 * (LD_PRELOAD, dlopen) may bring it; try to load it now. */
+		void *h = dlopen("libtrawl-ust.so.0", RTLD_NOW | RTLD_GLOBAL);
+
+		if (!h)
+			return;
+		*(void **)&fn = dlsym(h, "trawl_ust_tracepoints_register");
+		if (!fn)
+			return;
+	}
+	fn(__start___trawl_tracepoints_ptrs,
+	   (size_t)(__stop___trawl_tracepoints_ptrs - __start___trawl_tracepoints_ptrs));
+}
+
+static void __attribute__((destructor)) __trawl_tracepoints_dtor(void)
+{
+	_trawl_tp_unregister_fn fn = trawl_ust_tracepoints_unregister;
+
+	if (fn && __start___trawl_tracepoints_ptrs)
+		fn(__start___trawl_tracepoints_ptrs);
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRAWL_TRACEPOINT_H */
+
+/* ---- the "declare" meaning of the provider macros (re-read each time) ---- */
+#ifndef TRACEPOINT_HEADER_MULTI_READ
+
+#undef TRACEPOINT_EVENT
+#undef TRACEPOINT_EVENT_CLASS
+#undef TRACEPOINT_EVENT_INSTANCE
+#undef TRACEPOINT_LOGLEVEL
+#undef TRACEPOINT_ENUM
+#undef TRACEPOINT_MODEL_EMF_URI
+
+#define TRACEPOINT_EVENT(provider, name, args, fields)                                                \
+	TRACEPOINT_EVENT_CLASS(provider, name, TP_ARGS(args), TP_FIELDS(fields))                      \
+	TRACEPOINT_EVENT_INSTANCE(provider, name, name, TP_ARGS(args))
+#define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)
+#define TRACEPOINT_LOGLEVEL(provider, name, level)
+#define TRACEPOINT_ENUM(provider, name, values)
+#define TRACEPOINT_MODEL_EMF_URI(provider, name, uri)
+
+#ifdef TRACEPOINT_DEFINE
+#define _TRAWL_TP_STORAGE(provider, name)                                                             \
+	struct trawl_tracepoint _TRAWL_TP(provider, name) __attribute__((weak, visibility("hidden"))) = { \
+		#provider ":" #name, 0, 0, 0, 0                                                       \
+	};                                                                                            \
+	static struct trawl_tracepoint *const __tracepoint_ptr_##provider##___##name                  \
+		__attribute__((used, section("__trawl_tracepoints_ptrs"))) = &_TRAWL_TP(provider, name);
+#else
+#define _TRAWL_TP_STORAGE(provider, name)                                                             \
+	extern struct trawl_tracepoint _TRAWL_TP(provider, name) __attribute__((visibility("hidden")));
+#endif
+
+#define TRACEPOINT_EVENT_INSTANCE(provider, _class, name, args)                                       \
+	_TRAWL_TP_STORAGE(provider, name)                                                             \
+	static inline void __tracepoint_cb_##provider##___##name(_TP_PROTO(args))                     \
+	{                                                                                             \
+		/* Acquire: pairs with libtrawl-ust's release store of the probe. */                   \
+		void (*__fp)(_TP_PROTO(args)) =                                                       \
+			(void (*)(_TP_PROTO(args)))__atomic_load_n(&_TRAWL_TP(provider, name).probe,    \
+								   __ATOMIC_ACQUIRE);                 \
+		if (__fp)                                                                             \
+			__fp(_TP_VARS(args));                                                         \
+	}
+
+#endif /* !TRACEPOINT_HEADER_MULTI_READ */

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agent.c - the registration thread of libtrawl-ust.
+ *
+ * The library's constructor starts one thread and returns: an app never waits
+ * for a daemon. The thread keeps a connection to up to two session daemons,
+ * the user's and root's ("apps.sock" in trawl_runtime_dir(), see
+ * src/common), retrying every 200 ms while one is missing - so an app
+ * started before its daemon is traced once the daemon appears. On a
+ * connection it sends REGISTER and every event description (wire.h), then
+ * answers the daemon's commands one at a time.
+ *
+ * When a provider comes or goes after a connection was made (dlopen), the
+ * thread drops the connection and registers again with the new event list.
+ *
+ * fork(): the child keeps the parent's mappings but none of its
+ * connections: every channel is dropped (tracing off), the lock is reset and
+ * a new thread registers the child as a new app. No lock is held across
+ * fork (pthread_atfork), so the child never deadlocks.
+ */
+#define _GNU_SOURCE
+#include "ust/ust.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/common.h"
+#include "ustctl/wire.h"
+
+#define RETRY_MS 200
+#define CMD_TIMEOUT_MS 3000
+
+struct trawl_ust_conn {
+	int fd;
+	int root;
+	uint64_t generation; /* registry generation sent */
+	struct trawl_ust_event_desc **events;
+	uint32_t nr_events;
+	struct trawl_ust_chan *chans;
+};
+
+static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0 }, { .fd = -1, .root = 1 } };
+static int wake_fd = -1;
+static int started;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+void trawl_ust_agent_wake(void)
+{
+	uint64_t one = 1;
+
+	if (wake_fd >= 0 && write(wake_fd, &one, sizeof(one)) < 0) {
+		/* The counter is full: the thread is awake anyway. */
+	}
+}
+
+/* ---- channels ---- */
+
+static struct trawl_ust_chan *find_chan(struct trawl_ust_conn *c, uint32_t handle)
+{
+	struct trawl_ust_chan *ch;
+
+	for (ch = c->chans; ch; ch = ch->next)
+		if (ch->handle == handle)
+			return ch;
+	return NULL;
+}
+
+/* Makes a channel unreachable; its memory stays mapped (see ust.h). */
+static void chan_drop(struct trawl_ust_chan *ch)
+{
+	__atomic_store_n(&ch->active, 0, __ATOMIC_RELAXED);
+	trawl_ust_registry_clear_slots(ch);
+}
+
+static void conn_close(struct trawl_ust_conn *c)
+{
+	struct trawl_ust_chan *ch;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (ch = c->chans; ch; ch = ch->next)
+		chan_drop(ch);
+	c->chans = NULL; /* leaked on purpose: may still be written */
+	trawl_ust_registry_update_states();
+	pthread_mutex_unlock(&trawl_ust_lock);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->events);
+	c->events = NULL;
+	c->nr_events = 0;
+}
+
+static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds, uint32_t nr_fds)
+{
+	struct trawl_ust_chan *ch;
+	uint32_t i;
+	int ret;
+
+	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1)
+		return -EINVAL;
+	if (trawl_rb_check_attr(cmd->subbuf_size, cmd->num_subbuf))
+		return -EINVAL;
+	if (find_chan(c, cmd->chan_handle))
+		return -EEXIST;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return -ENOMEM;
+	ch->rbs = calloc(nr_fds, sizeof(*ch->rbs));
+	if (!ch->rbs) {
+		free(ch);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr_fds; i++) {
+		ret = trawl_rb_map(&ch->rbs[i], fds[i], cmd->subbuf_size, cmd->num_subbuf, cmd->overwrite, i);
+		if (ret)
+			goto err_map;
+	}
+	ch->handle = cmd->chan_handle;
+	ch->session_handle = cmd->session_handle;
+	ch->nr_streams = nr_fds;
+	ch->conn = c;
+	ch->next = c->chans;
+	c->chans = ch;
+	return 0;
+err_map:
+	while (i--)
+		trawl_rb_unmap(&ch->rbs[i]);
+	free(ch->rbs);
+	free(ch);
+	return ret;
+}
+
+static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable)
+{
+	struct trawl_ust_chan *ch = find_chan(c, cmd->chan_handle);
+	struct trawl_ust_event_desc *ev;
+	unsigned int i, free_slot = TRAWL_UST_MAX_SLOTS;
+
+	if (!ch || cmd->event_index >= c->nr_events)
+		return -ENOENT;
+	ev = c->events[cmd->event_index];
+	for (i = 0; i < TRAWL_UST_MAX_SLOTS; i++) {
+		if (ev->slots[i].chan == ch) {
+			if (enable) {
+				__atomic_store_n(&ev->slots[i].id, cmd->event_id, __ATOMIC_RELAXED);
+			} else {
+				__atomic_store_n(&ev->slots[i].chan, NULL, __ATOMIC_RELEASE);
+			}
+			return 0;
+		}
+		if (!ev->slots[i].chan && free_slot == TRAWL_UST_MAX_SLOTS)
+			free_slot = i;
+	}
+	if (!enable)
+		return 0;
+	if (free_slot == TRAWL_UST_MAX_SLOTS)
+		return -ENOSPC;
+	/* The id first, then the channel with release order: a probe that
+	 * sees the channel (acquire) sees its id. */
+	__atomic_store_n(&ev->slots[free_slot].id, cmd->event_id, __ATOMIC_RELAXED);
+	__atomic_store_n(&ev->slots[free_slot].chan, ch, __ATOMIC_RELEASE);
+	if (ev->nr_slots < free_slot + 1)
+		__atomic_store_n(&ev->nr_slots, free_slot + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds, uint32_t nr_fds)
+{
+	struct trawl_ust_chan *ch, **pp;
+	int ret = 0;
+	uint32_t i;
+
+	switch (cmd->cmd) {
+	case TRAWL_WIRE_CMD_CHANNEL:
+		return cmd_channel(c, cmd, fds, nr_fds);
+	case TRAWL_WIRE_CMD_ENABLE:
+	case TRAWL_WIRE_CMD_DISABLE:
+		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE);
+		break;
+	case TRAWL_WIRE_CMD_START:
+	case TRAWL_WIRE_CMD_STOP:
+		for (ch = c->chans; ch; ch = ch->next)
+			if (ch->session_handle == cmd->session_handle)
+				__atomic_store_n(&ch->active, cmd->cmd == TRAWL_WIRE_CMD_START, __ATOMIC_RELAXED);
+		break;
+	case TRAWL_WIRE_CMD_FLUSH:
+		ch = find_chan(c, cmd->chan_handle);
+		if (!ch)
+			return -ENOENT;
+		for (i = 0; i < ch->nr_streams; i++)
+			trawl_rb_flush(&ch->rbs[i], 0);
+		return 0;
+	case TRAWL_WIRE_CMD_RELEASE:
+		for (pp = &c->chans; *pp; pp = &(*pp)->next) {
+			if ((*pp)->handle != cmd->chan_handle)
+				continue;
+			ch = *pp;
+			*pp = ch->next;
+			chan_drop(ch);
+			break;
+		}
+		break;
+	default:
+		return -EINVAL;
+	}
+	trawl_ust_registry_update_states();
+	return ret;
+}
+
+/* Reads one command (and the fds sent with it); answers it. */
+static int serve_one(struct trawl_ust_conn *c)
+{
+	union {
+		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	int fds[TRAWL_USTCTL_MAX_STREAMS];
+	struct trawl_wire_reply reply;
+	struct trawl_wire_cmd cmd;
+	struct iovec iov = { &cmd, sizeof(cmd) };
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cm;
+	uint32_t nr_fds = 0, i;
+	ssize_t n;
+	int ret;
+
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	do
+		n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return n == 0 ? -ECONNRESET : -errno;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+			uint32_t k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+
+			for (i = 0; i < k; i++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+				if (nr_fds < TRAWL_USTCTL_MAX_STREAMS)
+					fds[nr_fds++] = fd;
+				else
+					close(fd);
+			}
+		}
+	}
+	if ((size_t)n < sizeof(cmd)) {
+		ret = trawl_wire_recv_all(c->fd, (char *)&cmd + n, sizeof(cmd) - (size_t)n, CMD_TIMEOUT_MS);
+		if (ret)
+			goto out;
+	}
+	if (trawl_wire_hdr_check(&cmd.hdr, TRAWL_WIRE_CMD, sizeof(cmd))) {
+		ret = -EPROTO;
+		goto out;
+	}
+	pthread_mutex_lock(&trawl_ust_lock);
+	ret = cmd_apply(c, &cmd, fds, nr_fds);
+	pthread_mutex_unlock(&trawl_ust_lock);
+	memset(&reply, 0, sizeof(reply));
+	trawl_wire_hdr_init(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply));
+	reply.hdr.seq = cmd.hdr.seq;
+	reply.ret = ret;
+	ret = trawl_wire_send_all(c->fd, &reply, sizeof(reply));
+out:
+	for (i = 0; i < nr_fds; i++)
+		close(fds[i]);
+	return ret;
+}
+
+/* ---- registration ---- */
+
+static void fill_field(struct trawl_wire_field *w, const struct trawl_ust_field_desc *f, uint32_t *enum_next)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", f->name);
+	w->type = f->type;
+	w->size_bits = f->size_bits;
+	w->is_signed = f->is_signed;
+	w->base = f->base;
+	w->byte_order = f->big_endian ? TRAWL_USTCTL_BYTE_ORDER_BE : TRAWL_USTCTL_BYTE_ORDER_NATIVE;
+	w->is_text = f->is_text;
+	w->length = f->length;
+	if (f->length_name)
+		snprintf(w->length_name, sizeof(w->length_name), "%s", f->length_name);
+	if (f->enum_desc) {
+		snprintf(w->enum_name, sizeof(w->enum_name), "%s", f->enum_desc->name);
+		w->enum_first = *enum_next;
+		w->enum_count = f->enum_desc->nr_entries;
+		*enum_next += f->enum_desc->nr_entries;
+	}
+}
+
+static int send_event(int fd, const struct trawl_ust_event_desc *ev, int loglevel)
+{
+	struct trawl_wire_event *w;
+	struct trawl_wire_field *wf;
+	struct trawl_wire_enum_entry *we;
+	uint32_t i, nr_enum = 0, e = 0;
+	size_t size;
+	int ret;
+
+	for (i = 0; i < ev->nr_fields; i++)
+		if (ev->fields[i].enum_desc)
+			nr_enum += ev->fields[i].enum_desc->nr_entries;
+	size = sizeof(*w) + ev->nr_fields * sizeof(*wf) + nr_enum * sizeof(*we);
+	w = calloc(1, size);
+	if (!w)
+		return -ENOMEM;
+	trawl_wire_hdr_init(&w->hdr, TRAWL_WIRE_EVENT, (uint32_t)size);
+	snprintf(w->name, sizeof(w->name), "%s", ev->name);
+	w->loglevel = loglevel;
+	w->nr_fields = ev->nr_fields;
+	w->nr_enum_entries = nr_enum;
+	wf = (struct trawl_wire_field *)(w + 1);
+	we = (struct trawl_wire_enum_entry *)(wf + ev->nr_fields);
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct trawl_ust_enum_desc *ed = ev->fields[i].enum_desc;
+		uint32_t first = e, k;
+		int64_t next = 0;
+
+		fill_field(&wf[i], &ev->fields[i], &e);
+		for (k = 0; ed && k < ed->nr_entries; k++) {
+			const struct trawl_ust_enum_entry_desc *d = &ed->entries[k];
+
+			/* ctf_enum_auto: one more than the previous end. */
+			we[first + k].start = d->is_auto ? next : d->start;
+			we[first + k].end = d->is_auto ? next : d->end;
+			next = we[first + k].end + 1;
+			snprintf(we[first + k].label, sizeof(we[first + k].label), "%s", d->label);
+		}
+	}
+	ret = trawl_wire_send_all(fd, w, size);
+	free(w);
+	return ret;
+}
+
+static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
+{
+	memset(r, 0, sizeof(*r));
+	trawl_wire_hdr_init(&r->hdr, TRAWL_WIRE_REGISTER, sizeof(*r));
+	r->pid = (uint32_t)getpid();
+	r->ppid = (uint32_t)getppid();
+	r->uid = (uint32_t)getuid();
+	r->gid = (uint32_t)getgid();
+	r->bits_per_long = (uint32_t)(sizeof(long) * 8);
+	r->abi_major = TRAWL_UST_WIRE_ABI_MAJOR;
+	r->abi_minor = TRAWL_UST_WIRE_ABI_MINOR;
+	r->nr_events = nr_events;
+	prctl(PR_GET_NAME, r->procname, 0, 0, 0);
+	r->procname[15] = '\0';
+}
+
+static int conn_open(struct trawl_ust_conn *c)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path)];
+	struct trawl_wire_register reg;
+	int *loglevels = NULL;
+	uint32_t i;
+	int fd, ret;
+
+	if (trawl_runtime_dir(dir, sizeof(dir), c->root))
+		return -ENOENT;
+	if (c->root) {
+		char mine[sizeof(sa.sun_path)];
+
+		/* Root whose own daemon is root's: one connection is enough. */
+		if (!trawl_runtime_dir(mine, sizeof(mine), 0) && !strcmp(mine, dir))
+			return -EEXIST;
+	}
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/apps.sock", dir) >= (int)sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	pthread_mutex_lock(&trawl_ust_lock);
+	c->events = trawl_ust_registry_events(&c->nr_events);
+	c->generation = trawl_ust_registry_generation;
+	if (c->events)
+		loglevels = calloc(c->nr_events + 1, sizeof(*loglevels));
+	for (i = 0; loglevels && i < c->nr_events; i++)
+		loglevels[i] = trawl_ust_registry_loglevel(c->events[i]);
+	pthread_mutex_unlock(&trawl_ust_lock);
+	if (!c->events || !loglevels) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	c->fd = fd;
+	fill_register(&reg, c->nr_events);
+	ret = trawl_wire_send_all(fd, &reg, sizeof(reg));
+	/* Event descriptions are immutable once registered; the array holds
+	 * pointers taken under the lock. */
+	for (i = 0; !ret && i < c->nr_events; i++)
+		ret = send_event(fd, c->events[i], loglevels[i]);
+	free(loglevels);
+	if (ret)
+		conn_close(c);
+	return ret;
+err:
+	free(loglevels);
+	free(c->events);
+	c->events = NULL;
+	close(fd);
+	return ret;
+}
+
+static void *agent_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct pollfd pfd[3];
+		int n = 0, missing = 0, i, map[3];
+
+		for (i = 0; i < 2; i++) {
+			struct trawl_ust_conn *c = &conns[i];
+
+			if (c->fd >= 0 && c->generation != __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED))
+				conn_close(c); /* new providers: register again */
+			if (c->fd < 0 && conn_open(c) && c->fd < 0)
+				missing++;
+			if (c->fd >= 0) {
+				pfd[n].fd = c->fd;
+				pfd[n].events = POLLIN;
+				map[n++] = i;
+			}
+		}
+		pfd[n].fd = wake_fd;
+		pfd[n].events = POLLIN;
+		map[n++] = -1;
+		if (poll(pfd, (nfds_t)n, missing ? RETRY_MS : -1) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (map[i] < 0) {
+				uint64_t v;
+
+				if (read(wake_fd, &v, sizeof(v)) < 0) {
+					/* nothing to read: fine */
+				}
+				continue;
+			}
+			if (serve_one(&conns[map[i]]))
+				conn_close(&conns[map[i]]);
+		}
+	}
+	return NULL;
+}
+
+static void spawn_agent(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t th;
+
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	/* The app's signals are not ours to take. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &attr, agent_main, NULL) == 0)
+		pthread_setname_np(th, "trawl-ust");
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&trawl_ust_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&trawl_ust_lock);
+}
+
+static void atfork_child(void)
+{
+	int i;
+
+	/* The parent's agent thread does not exist here. Reset the lock (we
+	 * hold the child's copy), forget the parent's connections and
+	 * channels, and register as a new app. */
+	pthread_mutex_init(&trawl_ust_lock, NULL);
+	for (i = 0; i < 2; i++) {
+		struct trawl_ust_chan *ch;
+
+		for (ch = conns[i].chans; ch; ch = ch->next)
+			__atomic_store_n(&ch->active, 0, __ATOMIC_RELAXED);
+		conns[i].chans = NULL;
+		if (conns[i].fd >= 0)
+			close(conns[i].fd);
+		conns[i].fd = -1;
+		free(conns[i].events);
+		conns[i].events = NULL;
+		conns[i].nr_events = 0;
+	}
+	trawl_ust_registry_clear_slots(NULL);
+	trawl_ust_registry_update_states();
+	if (wake_fd >= 0)
+		close(wake_fd);
+	wake_fd = -1;
+	if (started && !getenv("TRAWL_UST_NO_AGENT"))
+		spawn_agent();
+}
+
+static void atfork_setup(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+void trawl_ust_agent_start(void)
+{
+	pthread_once(&atfork_once, atfork_setup);
+	if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (getenv("TRAWL_UST_NO_AGENT"))
+		return;
+	spawn_agent();
+}
+
+static void __attribute__((constructor)) trawl_ust_init(void)
+{
+	trawl_ust_agent_start();
+}

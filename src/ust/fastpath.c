@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fastpath.c - what a probe calls for each event: pick the stream of the
+ * current CPU and reserve in it (ringbuffer.h), then commit.
+ *
+ * The CPU number comes from the rseq area glibc registers for every thread
+ * (cpu_id, kept current by the kernel: one load, ~1 ns) and falls back to
+ * sched_getcpu(). A thread migrated between the read and the reservation
+ * only writes into another CPU's stream, which is safe: reservations are
+ * CAS-based and any number of writers may share a stream.
+ */
+#define _GNU_SOURCE
+#include "ust/ust.h"
+
+#include <sched.h>
+#include <sys/rseq.h>
+
+#include "common/common.h"
+
+static inline uint32_t current_cpu(void)
+{
+#if defined(__x86_64__)
+	if (__rseq_size) {
+		char *tp;
+		int32_t cpu;
+
+		__asm__("mov %%fs:0, %0" : "=r"(tp));
+		/* Relaxed: the kernel rewrites it on migration; any recent value
+		 * is good. */
+		cpu = __atomic_load_n(&((struct rseq *)(tp + __rseq_offset))->cpu_id, __ATOMIC_RELAXED);
+		if (cpu >= 0)
+			return (uint32_t)cpu;
+	}
+#endif
+	{
+		int cpu = sched_getcpu();
+
+		return cpu < 0 ? 0 : (uint32_t)cpu;
+	}
+}
+
+TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
+{
+	struct trawl_ust_chan *chan = chanp;
+	struct trawl_rb_ctx rctx;
+	uint32_t cpu;
+
+	/* Relaxed: stop is not synchronous with events in flight (the
+	 * consumer's final flush waits for them). */
+	if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED))
+		return -1;
+	cpu = current_cpu();
+	if (trawl_unlikely(cpu >= chan->nr_streams))
+		cpu %= chan->nr_streams;
+	if (trawl_rb_reserve(&chan->rbs[cpu], id, payload, &rctx))
+		return -1;
+	ctx->p = rctx.p;
+	ctx->priv = rctx.meta;
+	ctx->len = rctx.len;
+	return 0;
+}
+
+TRAWL_EXPORT void trawl_ust_commit(struct trawl_ust_ctx *ctx)
+{
+	struct trawl_rb_ctx rctx = { ctx->p, ctx->priv, ctx->len };
+
+	trawl_rb_commit(&rctx);
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * registry.c - providers (probes and event descriptions, registered by the
+ * constructors that tracepoint-event.h generates) and tracepoints (call-site
+ * state words, registered by TRACEPOINT_DEFINE's constructor), matched by
+ * name. A tracepoint's probe pointer is set as soon as its provider is
+ * known; its state word only while its event records into an active channel.
+ */
+#define _GNU_SOURCE
+#include "ust/ust.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/common.h"
+
+pthread_mutex_t trawl_ust_lock = PTHREAD_MUTEX_INITIALIZER;
+uint64_t trawl_ust_registry_generation;
+
+struct tp_array {
+	struct trawl_tracepoint *const *start;
+	size_t count;
+};
+
+static struct trawl_ust_provider **providers;
+static size_t nr_providers;
+static struct tp_array *tp_arrays;
+static size_t nr_tp_arrays;
+
+static struct trawl_ust_event_desc *find_event(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++)
+			if (!strcmp((*e)->name, name))
+				return *e;
+	}
+	return NULL;
+}
+
+static int event_recording(const struct trawl_ust_event_desc *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_slots && i < TRAWL_UST_MAX_SLOTS; i++) {
+		struct trawl_ust_chan *c = ev->slots[i].chan;
+
+		if (c && c->active)
+			return 1;
+	}
+	return 0;
+}
+
+static void update_tracepoint(struct trawl_tracepoint *tp)
+{
+	struct trawl_ust_event_desc *ev = tp->name ? find_event(tp->name) : NULL;
+
+	/* Release: the probe is visible before the state that makes call
+	 * sites load it (pairs with the call site's acquire load). */
+	__atomic_store_n(&tp->probe, ev ? ev->probe : NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&tp->state, ev && event_recording(ev), __ATOMIC_RELEASE);
+}
+
+void trawl_ust_registry_update_states(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_tp_arrays; i++)
+		for (j = 0; j < tp_arrays[i].count; j++)
+			if (tp_arrays[i].start[j])
+				update_tracepoint(tp_arrays[i].start[j]);
+}
+
+void trawl_ust_registry_clear_slots(struct trawl_ust_chan *chan)
+{
+	size_t i;
+
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++) {
+			unsigned int s;
+
+			for (s = 0; s < TRAWL_UST_MAX_SLOTS; s++)
+				if ((*e)->slots[s].chan && (!chan || (*e)->slots[s].chan == chan))
+					__atomic_store_n(&(*e)->slots[s].chan, NULL, __ATOMIC_RELEASE);
+		}
+	}
+}
+
+struct trawl_ust_event_desc **trawl_ust_registry_events(uint32_t *nr)
+{
+	struct trawl_ust_event_desc **out;
+	size_t i, n = 0;
+
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++)
+			n++;
+	}
+	out = calloc(n ? n : 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	n = 0;
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++)
+			out[n++] = *e;
+	}
+	*nr = (uint32_t)n;
+	return out;
+}
+
+int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev)
+{
+	size_t i;
+
+	for (i = 0; i < nr_providers; i++) {
+		const struct trawl_ust_loglevel_desc *l;
+		struct trawl_ust_event_desc *const *e;
+		int mine = 0;
+
+		for (e = providers[i]->events; *e; e++)
+			mine |= *e == ev;
+		if (!mine)
+			continue;
+		for (l = providers[i]->loglevels; l && l->name; l++)
+			if (!strcmp(l->name, ev->name))
+				return l->loglevel;
+	}
+	return TRACE_DEBUG_LINE; /* LTTng's default */
+}
+
+TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
+{
+	struct trawl_ust_provider **np;
+	size_t i;
+
+	if (!p || p->abi_major != TRAWL_UST_ABI_MAJOR)
+		return -1;
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (i = 0; i < nr_providers; i++)
+		if (providers[i] == p)
+			goto out;
+	np = realloc(providers, (nr_providers + 1) * sizeof(*np));
+	if (!np)
+		goto out;
+	providers = np;
+	providers[nr_providers++] = p;
+	trawl_ust_registry_generation++;
+	trawl_ust_registry_update_states();
+out:
+	pthread_mutex_unlock(&trawl_ust_lock);
+	trawl_ust_agent_start();
+	trawl_ust_agent_wake();
+	return 0;
+}
+
+TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
+{
+	size_t i;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (i = 0; i < nr_providers; i++) {
+		if (providers[i] != p)
+			continue;
+		providers[i] = providers[--nr_providers];
+		trawl_ust_registry_generation++;
+		break;
+	}
+	trawl_ust_registry_update_states();
+	pthread_mutex_unlock(&trawl_ust_lock);
+	trawl_ust_agent_wake();
+}
+
+TRAWL_EXPORT void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count)
+{
+	struct tp_array *na;
+	size_t i, j;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (i = 0; i < nr_tp_arrays; i++)
+		if (tp_arrays[i].start == start)
+			goto out;
+	na = realloc(tp_arrays, (nr_tp_arrays + 1) * sizeof(*na));
+	if (!na)
+		goto out;
+	tp_arrays = na;
+	tp_arrays[nr_tp_arrays].start = start;
+	tp_arrays[nr_tp_arrays].count = count;
+	nr_tp_arrays++;
+	for (j = 0; j < count; j++)
+		if (start[j])
+			update_tracepoint(start[j]);
+out:
+	pthread_mutex_unlock(&trawl_ust_lock);
+	trawl_ust_agent_start();
+}
+
+TRAWL_EXPORT void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start)
+{
+	size_t i, j;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (i = 0; i < nr_tp_arrays; i++) {
+		if (tp_arrays[i].start != start)
+			continue;
+		for (j = 0; j < tp_arrays[i].count; j++) {
+			if (!start[j])
+				continue;
+			__atomic_store_n(&start[j]->state, 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&start[j]->probe, NULL, __ATOMIC_RELEASE);
+		}
+		tp_arrays[i] = tp_arrays[--nr_tp_arrays];
+		break;
+	}
+	pthread_mutex_unlock(&trawl_ust_lock);
+}

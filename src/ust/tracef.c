@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracef.c - tracef() and tracelog(): printf-style events, recorded as
+ * LTTng-UST records them (lttng_ust_tracef:event { _msg_length, msg } and
+ * lttng_ust_tracelog:<LEVEL> { line, file, func, _msg_length, msg }).
+ *
+ * The message is formatted into a 512-byte stack buffer; only a longer
+ * message is formatted again into a malloc'd one (vasprintf), outside the
+ * ring buffer's fast path.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/common.h"
+
+#define TRACEPOINT_CREATE_PROBES
+#include "ust/tp-tracef.h"
+#include "ust/tp-tracelog.h"
+
+#include <trawl/tracef.h>
+#include <trawl/tracelog.h>
+
+#include "ust/ust.h"
+
+TRAWL_EXPORT struct trawl_tracepoint trawl_ust_tracef_tp = { "lttng_ust_tracef:event", 0, 0, NULL, NULL };
+
+#define TL(level) { "lttng_ust_tracelog:" #level, 0, 0, NULL, NULL }
+TRAWL_EXPORT struct trawl_tracepoint trawl_ust_tracelog_tp[15] = {
+	TL(TRACE_EMERG),	 TL(TRACE_ALERT),	  TL(TRACE_CRIT),	  TL(TRACE_ERR),
+	TL(TRACE_WARNING),	 TL(TRACE_NOTICE),	  TL(TRACE_INFO),	  TL(TRACE_DEBUG_SYSTEM),
+	TL(TRACE_DEBUG_PROGRAM), TL(TRACE_DEBUG_PROCESS), TL(TRACE_DEBUG_MODULE), TL(TRACE_DEBUG_UNIT),
+	TL(TRACE_DEBUG_FUNCTION), TL(TRACE_DEBUG_LINE),	  TL(TRACE_DEBUG),
+};
+
+static struct trawl_tracepoint *const own_tps[16] = {
+	&trawl_ust_tracef_tp,	   &trawl_ust_tracelog_tp[0],  &trawl_ust_tracelog_tp[1],  &trawl_ust_tracelog_tp[2],
+	&trawl_ust_tracelog_tp[3], &trawl_ust_tracelog_tp[4],  &trawl_ust_tracelog_tp[5],  &trawl_ust_tracelog_tp[6],
+	&trawl_ust_tracelog_tp[7], &trawl_ust_tracelog_tp[8],  &trawl_ust_tracelog_tp[9],  &trawl_ust_tracelog_tp[10],
+	&trawl_ust_tracelog_tp[11], &trawl_ust_tracelog_tp[12], &trawl_ust_tracelog_tp[13], &trawl_ust_tracelog_tp[14],
+};
+
+/* After the providers' own constructors (default priority runs later than
+ * 200 for constructors in one object? no: order within an object is not
+ * guaranteed, so registration matches in whichever order). */
+static void __attribute__((constructor)) tracef_init(void)
+{
+	trawl_ust_tracepoints_register(own_tps, TRAWL_ARRAY_SIZE(own_tps));
+}
+
+/* Formats @fmt; calls @emit with the message; frees what it allocated. */
+#define FORMAT_AND(emit)                                                                              \
+	do {                                                                                          \
+		char buf[512], *msg = buf;                                                            \
+		va_list aq;                                                                           \
+		int n;                                                                                \
+		va_copy(aq, ap);                                                                      \
+		n = vsnprintf(buf, sizeof(buf), fmt, aq);                                             \
+		va_end(aq);                                                                           \
+		if (n < 0)                                                                            \
+			break;                                                                        \
+		if ((size_t)n >= sizeof(buf) && vasprintf(&msg, fmt, ap) < 0)                         \
+			break;                                                                        \
+		emit;                                                                                 \
+		if (msg != buf)                                                                       \
+			free(msg);                                                                    \
+	} while (0)
+
+TRAWL_EXPORT void _trawl_vtracef(const char *fmt, va_list ap)
+{
+	FORMAT_AND(__trawl_probe_lttng_ust_tracef___event(msg, (unsigned int)n, __builtin_return_address(0)));
+}
+
+TRAWL_EXPORT void _trawl_tracef(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_trawl_vtracef(fmt, ap);
+	va_end(ap);
+}
+
+typedef void (*tracelog_probe)(const char *, int, const char *, const char *, unsigned int, void *);
+
+static const tracelog_probe tracelog_probes[15] = {
+	__trawl_probe_lttng_ust_tracelog___TRACE_EMERG,
+	__trawl_probe_lttng_ust_tracelog___TRACE_ALERT,
+	__trawl_probe_lttng_ust_tracelog___TRACE_CRIT,
+	__trawl_probe_lttng_ust_tracelog___TRACE_ERR,
+	__trawl_probe_lttng_ust_tracelog___TRACE_WARNING,
+	__trawl_probe_lttng_ust_tracelog___TRACE_NOTICE,
+	__trawl_probe_lttng_ust_tracelog___TRACE_INFO,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_SYSTEM,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_PROGRAM,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_PROCESS,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_MODULE,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_UNIT,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_FUNCTION,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_LINE,
+	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG,
+};
+
+TRAWL_EXPORT void _trawl_vtracelog(int level, const char *file, int line, const char *func, const char *fmt,
+				   va_list ap)
+{
+	if (level < 0 || level > 14)
+		return;
+	FORMAT_AND(tracelog_probes[level](file, line, func, msg, (unsigned int)n, __builtin_return_address(0)));
+}
+
+TRAWL_EXPORT void _trawl_tracelog(int level, const char *file, int line, const char *func, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	_trawl_vtracelog(level, file, line, func, fmt, ap);
+	va_end(ap);
+}

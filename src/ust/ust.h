@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust.h - libtrawl-ust's internals: channels as the app sees them, the
+ * registry of providers and tracepoints, and the agent (registration thread).
+ *
+ * Locking: trawl_ust_lock guards the registry, the connections and the
+ * channel lists. It is taken by the agent thread while it applies a command
+ * (never across blocking I/O) and by provider/tracepoint registration (from
+ * constructors). The fast path takes no lock: it reads the per-event slots
+ * and the channel's active flag with atomics.
+ *
+ * Lifetime: a channel's mappings are never unmapped while the process runs
+ * (a thread may still be writing into one it loaded from a slot); a released
+ * channel only becomes inactive and unreachable.
+ */
+#ifndef TRAWL_UST_UST_H
+#define TRAWL_UST_UST_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <trawl/tracepoint.h>
+
+#include "ringbuffer/ringbuffer.h"
+
+struct trawl_ust_conn;
+
+struct trawl_ust_chan {
+	uint32_t handle;
+	uint32_t session_handle;
+	int active; /* read relaxed by the fast path; written under the lock */
+	uint32_t nr_streams;
+	struct trawl_rb *rbs; /* nr_streams, one per CPU */
+	struct trawl_ust_conn *conn;
+	struct trawl_ust_chan *next;
+};
+
+extern pthread_mutex_t trawl_ust_lock;
+
+/* Registry (registry.c), called with the lock held. */
+/* Every event of every registered provider, in a new malloc'd array the
+ * caller frees; *nr receives the count. */
+struct trawl_ust_event_desc **trawl_ust_registry_events(uint32_t *nr);
+int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev);
+/* Sets each tracepoint's state from its event's slots and channels. */
+void trawl_ust_registry_update_states(void);
+/* Removes every slot pointing at @chan (NULL: every slot). */
+void trawl_ust_registry_clear_slots(struct trawl_ust_chan *chan);
+/* Bumped whenever a provider comes or goes. */
+extern uint64_t trawl_ust_registry_generation;
+
+/* Agent (agent.c). */
+void trawl_ust_agent_start(void);
+void trawl_ust_agent_wake(void);
+
+#endif /* TRAWL_UST_UST_H */

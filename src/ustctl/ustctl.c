@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ustctl.c - the daemon's side of the app protocol and of the ring buffers
+ * (contract in ustctl.h, wire format in wire.h, buffer algorithm in
+ * src/ringbuffer/ringbuffer.h).
+ */
+#define _GNU_SOURCE
+#include "ustctl/ustctl.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/common.h"
+#include "ringbuffer/ringbuffer.h"
+#include "ustctl/wire.h"
+
+struct trawl_ustctl_app {
+	int fd;
+	uint32_t seq;
+	struct trawl_ustctl_app_info info;
+	uint32_t nr_events;
+	struct trawl_ustctl_event **events; /* each one malloc'd block */
+};
+
+struct trawl_ustctl_channel {
+	struct trawl_ustctl_channel_attr attr;
+	int *fds;
+};
+
+struct trawl_ustctl_stream {
+	struct trawl_rb_reader r;
+	int fd;
+	uint64_t packets_read;
+};
+
+/* ---- app side ---- */
+
+int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **out)
+{
+	struct trawl_ustctl_app *app;
+	uint32_t i, nr;
+	size_t len;
+	void *msg;
+	int ret;
+
+	app = calloc(1, sizeof(*app));
+	if (!app)
+		return -ENOMEM;
+	ret = trawl_wire_recv_msg(fd, &msg, &len, TRAWL_USTCTL_TIMEOUT_MS);
+	if (ret)
+		goto err;
+	ret = trawl_wire_register_decode(msg, len, &app->info, &nr);
+	free(msg);
+	if (ret)
+		goto err;
+	/* Grown as events arrive: a claimed count costs nothing until sent. */
+	for (i = 0; i < nr; i++) {
+		struct trawl_ustctl_event **ne, *ev;
+
+		ret = trawl_wire_recv_msg(fd, &msg, &len, TRAWL_USTCTL_TIMEOUT_MS);
+		if (ret)
+			goto err;
+		ret = trawl_wire_event_decode(msg, len, &ev);
+		free(msg);
+		if (ret)
+			goto err;
+		ne = realloc(app->events, (app->nr_events + 1) * sizeof(*ne));
+		if (!ne) {
+			free(ev);
+			ret = -ENOMEM;
+			goto err;
+		}
+		app->events = ne;
+		app->events[app->nr_events++] = ev;
+	}
+	app->fd = fd;
+	*out = app;
+	return 0;
+err:
+	app->fd = -1;
+	trawl_ustctl_app_destroy(app);
+	return ret;
+}
+
+void trawl_ustctl_app_destroy(struct trawl_ustctl_app *app)
+{
+	uint32_t i;
+
+	if (!app)
+		return;
+	if (app->fd >= 0)
+		close(app->fd);
+	for (i = 0; i < app->nr_events; i++)
+		free(app->events[i]);
+	free(app->events);
+	free(app);
+}
+
+const struct trawl_ustctl_app_info *trawl_ustctl_app_info(const struct trawl_ustctl_app *app)
+{
+	return &app->info;
+}
+
+int trawl_ustctl_app_fd(const struct trawl_ustctl_app *app)
+{
+	return app->fd;
+}
+
+uint32_t trawl_ustctl_app_event_count(const struct trawl_ustctl_app *app)
+{
+	return app->nr_events;
+}
+
+const struct trawl_ustctl_event *trawl_ustctl_app_event(const struct trawl_ustctl_app *app, uint32_t index)
+{
+	return index < app->nr_events ? app->events[index] : NULL;
+}
+
+/* Sends @cmd (with @fds) and waits for the app's reply. */
+static int app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const int *fds, uint32_t nr_fds)
+{
+	struct trawl_wire_reply reply;
+	ssize_t n;
+	int ret;
+
+	trawl_wire_hdr_init(&cmd->hdr, TRAWL_WIRE_CMD, sizeof(*cmd));
+	cmd->hdr.seq = ++app->seq;
+	n = trawl_ustctl_send_fds(app->fd, cmd, sizeof(*cmd), fds, nr_fds);
+	if (n < 0)
+		return (int)n;
+	ret = trawl_wire_recv_all(app->fd, &reply, sizeof(reply), TRAWL_USTCTL_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (trawl_wire_hdr_check(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply)) || reply.hdr.seq != cmd->hdr.seq)
+		return -EPROTO;
+	/* The app's answer is a negative errno or 0; anything else is a lie. */
+	if (reply.ret > 0 || reply.ret < -4095)
+		return -EPROTO;
+	return reply.ret;
+}
+
+static void cmd_init(struct trawl_wire_cmd *cmd, uint32_t kind)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cmd = kind;
+}
+
+int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				  uint32_t session_handle, uint32_t chan_handle)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, TRAWL_WIRE_CMD_CHANNEL);
+	cmd.session_handle = session_handle;
+	cmd.chan_handle = chan_handle;
+	cmd.nr_streams = chan->attr.nr_streams;
+	cmd.num_subbuf = chan->attr.num_subbuf;
+	cmd.overwrite = chan->attr.overwrite;
+	cmd.subbuf_size = chan->attr.subbuf_size;
+	return app_call(app, &cmd, chan->fds, chan->attr.nr_streams);
+}
+
+int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
+				  uint32_t event_id)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= app->nr_events)
+		return -ENOENT;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_ENABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	cmd.event_id = event_id;
+	return app_call(app, &cmd, NULL, 0);
+}
+
+int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= app->nr_events)
+		return -ENOENT;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_DISABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	return app_call(app, &cmd, NULL, 0);
+}
+
+static int session_cmd(struct trawl_ustctl_app *app, uint32_t kind, uint32_t session_handle)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, kind);
+	cmd.session_handle = session_handle;
+	return app_call(app, &cmd, NULL, 0);
+}
+
+int trawl_ustctl_app_start(struct trawl_ustctl_app *app, uint32_t session_handle)
+{
+	return session_cmd(app, TRAWL_WIRE_CMD_START, session_handle);
+}
+
+int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle)
+{
+	return session_cmd(app, TRAWL_WIRE_CMD_STOP, session_handle);
+}
+
+static int chan_cmd(struct trawl_ustctl_app *app, uint32_t kind, uint32_t chan_handle)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, kind);
+	cmd.chan_handle = chan_handle;
+	return app_call(app, &cmd, NULL, 0);
+}
+
+int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle)
+{
+	return chan_cmd(app, TRAWL_WIRE_CMD_FLUSH, chan_handle);
+}
+
+int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan_handle)
+{
+	return chan_cmd(app, TRAWL_WIRE_CMD_RELEASE, chan_handle);
+}
+
+/* ---- fds over a socket ---- */
+
+ssize_t trawl_ustctl_send_fds(int sock, const void *data, size_t len, const int *fds, uint32_t nr_fds)
+{
+	union {
+		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { (void *)data, len };
+	struct msghdr msg = { 0 };
+	ssize_t n;
+	int ret;
+
+	if (nr_fds > TRAWL_USTCTL_MAX_STREAMS || !len)
+		return -EINVAL;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (nr_fds) {
+		struct cmsghdr *cm;
+
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = CMSG_SPACE(nr_fds * sizeof(int));
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
+		memcpy(CMSG_DATA(cm), fds, nr_fds * sizeof(int));
+	}
+	do
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	/* The fds went with the first byte; send the rest plainly. */
+	if ((size_t)n < len) {
+		ret = trawl_wire_send_all(sock, (const char *)data + n, len - (size_t)n);
+		if (ret)
+			return ret;
+	}
+	return (ssize_t)len;
+}
+
+ssize_t trawl_ustctl_recv_fds(int sock, void *data, size_t len, int *fds, uint32_t max_fds, uint32_t *nr_fds)
+{
+	union {
+		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { data, len };
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cm;
+	uint32_t got = 0, i;
+	ssize_t n;
+	int bad = 0;
+
+	*nr_fds = 0;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		uint32_t k;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		for (i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (got < max_fds)
+				fds[got++] = fd;
+			else
+				close(fd), bad = 1;
+		}
+	}
+	if (msg.msg_flags & MSG_CTRUNC)
+		bad = 1;
+	if (n > 0 && (size_t)n < len) {
+		int ret = trawl_wire_recv_all(sock, (char *)data + n, len - (size_t)n, TRAWL_USTCTL_TIMEOUT_MS);
+
+		if (ret)
+			bad = 1;
+		else
+			n = (ssize_t)len;
+	}
+	if (bad) {
+		for (i = 0; i < got; i++)
+			close(fds[i]);
+		return -EPROTO;
+	}
+	*nr_fds = got;
+	return n;
+}
+
+/* ---- channels ---- */
+
+uint32_t trawl_ustctl_possible_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (n < 1)
+		return 1;
+	return n > TRAWL_USTCTL_MAX_STREAMS ? TRAWL_USTCTL_MAX_STREAMS : (uint32_t)n;
+}
+
+int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, struct trawl_ustctl_channel **out)
+{
+	struct trawl_ustctl_channel *chan;
+	uint32_t i;
+	int ret;
+
+	if (!attr->nr_streams || attr->nr_streams > TRAWL_USTCTL_MAX_STREAMS || attr->overwrite > 1 ||
+	    trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
+		return -EINVAL;
+	chan = calloc(1, sizeof(*chan));
+	if (!chan)
+		return -ENOMEM;
+	chan->attr = *attr;
+	chan->fds = malloc(attr->nr_streams * sizeof(int));
+	if (!chan->fds) {
+		free(chan);
+		return -ENOMEM;
+	}
+	for (i = 0; i < attr->nr_streams; i++) {
+		ret = trawl_rb_shm_create(attr->subbuf_size, attr->num_subbuf, attr->overwrite, i);
+		if (ret < 0)
+			goto err;
+		chan->fds[i] = ret;
+	}
+	*out = chan;
+	return 0;
+err:
+	while (i--)
+		close(chan->fds[i]);
+	free(chan->fds);
+	free(chan);
+	return ret;
+}
+
+void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan)
+{
+	uint32_t i;
+
+	if (!chan)
+		return;
+	for (i = 0; i < chan->attr.nr_streams; i++)
+		close(chan->fds[i]);
+	free(chan->fds);
+	free(chan);
+}
+
+const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct trawl_ustctl_channel *chan)
+{
+	return &chan->attr;
+}
+
+int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint32_t cpu)
+{
+	return cpu < chan->attr.nr_streams ? chan->fds[cpu] : -EINVAL;
+}
+
+/* ---- consumer side ---- */
+
+int trawl_ustctl_stream_map(int fd, const struct trawl_ustctl_channel_attr *attr, uint32_t cpu,
+			    uint64_t stream_instance_id, struct trawl_ustctl_stream **out)
+{
+	struct trawl_ustctl_stream *s;
+	int ret;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	ret = trawl_rb_map(&s->r.rb, fd, attr->subbuf_size, attr->num_subbuf, attr->overwrite, cpu);
+	if (ret)
+		goto err;
+	ret = trawl_rb_reader_init(&s->r);
+	if (ret)
+		goto err_map;
+	memcpy(s->r.uuid, attr->uuid, 16);
+	s->r.stream_id = attr->stream_id;
+	s->r.stream_instance_id = stream_instance_id;
+	s->fd = fd;
+	*out = s;
+	return 0;
+err_map:
+	trawl_rb_unmap(&s->r.rb);
+err:
+	free(s);
+	return ret;
+}
+
+void trawl_ustctl_stream_unmap(struct trawl_ustctl_stream *s)
+{
+	if (!s)
+		return;
+	trawl_rb_reader_fini(&s->r);
+	trawl_rb_unmap(&s->r.rb);
+	close(s->fd);
+	free(s);
+}
+
+int trawl_ustctl_stream_get_packet(struct trawl_ustctl_stream *s, struct trawl_ustctl_packet *pkt)
+{
+	struct trawl_rb_packet p;
+	int ret = trawl_rb_reader_get(&s->r, &p);
+
+	if (ret)
+		return ret;
+	pkt->data = p.data;
+	pkt->packet_size = p.packet_size;
+	pkt->content_size = p.content_size;
+	pkt->timestamp_begin = p.ts_begin;
+	pkt->timestamp_end = p.ts_end;
+	pkt->events_discarded = p.discarded;
+	pkt->packet_seq_num = p.seq;
+	return 0;
+}
+
+int trawl_ustctl_stream_put_packet(struct trawl_ustctl_stream *s)
+{
+	int ret = trawl_rb_reader_put(&s->r);
+
+	if (!ret)
+		s->packets_read++;
+	return ret;
+}
+
+int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *s, int final)
+{
+	if (final)
+		return trawl_rb_reader_flush_final(&s->r, 10);
+	return trawl_rb_flush(&s->r.rb, 0);
+}
+
+int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *s, struct trawl_ustctl_stream_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->events_discarded = trawl_rb_lost(&s->r.rb);
+	c->packets_read = s->packets_read;
+	c->packets_corrupt = s->r.corrupt;
+	c->bytes_produced = __atomic_load_n(&s->r.rb.ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK;
+	return 0;
+}

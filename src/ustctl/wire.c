@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wire.c - encoding helpers and the untrusted-input decoders of the app
+ * protocol (wire.h). Linked into libtrawl-ust and trawl-ustctl.
+ */
+#define _GNU_SOURCE
+#include "ustctl/wire.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size)
+{
+	h->magic = TRAWL_WIRE_MAGIC;
+	h->version = TRAWL_WIRE_VERSION;
+	h->type = type;
+	h->size = size;
+	h->seq = 0;
+}
+
+int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t len)
+{
+	if (len < sizeof(*h) || h->magic != TRAWL_WIRE_MAGIC || h->version != TRAWL_WIRE_VERSION ||
+	    h->type != type || h->size != len)
+		return -EPROTO;
+	return 0;
+}
+
+/* Copies a fixed-size char array that must hold a NUL-terminated string. */
+static int copy_str(char *dst, const char *src, size_t size, int allow_empty)
+{
+	const char *nul = memchr(src, '\0', size);
+
+	if (!nul || (!allow_empty && nul == src))
+		return -EPROTO;
+	memcpy(dst, src, (size_t)(nul - src) + 1);
+	return 0;
+}
+
+int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
+			       uint32_t *nr_events)
+{
+	struct trawl_wire_register r;
+
+	if (len != sizeof(r))
+		return -EPROTO;
+	memcpy(&r, buf, sizeof(r));
+	if (trawl_wire_hdr_check(&r.hdr, TRAWL_WIRE_REGISTER, len))
+		return -EPROTO;
+	if ((r.bits_per_long != 32 && r.bits_per_long != 64) || r.nr_events > TRAWL_WIRE_MAX_EVENTS)
+		return -EPROTO;
+	if (r.abi_major != TRAWL_UST_WIRE_ABI_MAJOR)
+		return -EPROTO;
+	memset(info, 0, sizeof(*info));
+	info->pid = (pid_t)r.pid;
+	info->ppid = (pid_t)r.ppid;
+	info->uid = (uid_t)r.uid;
+	info->gid = (gid_t)r.gid;
+	info->bits_per_long = r.bits_per_long;
+	info->abi_major = r.abi_major;
+	info->abi_minor = r.abi_minor;
+	if (copy_str(info->procname, r.procname, sizeof(r.procname), 1))
+		return -EPROTO;
+	*nr_events = r.nr_events;
+	return 0;
+}
+
+static int check_int_attrs(const struct trawl_wire_field *f)
+{
+	if (f->size_bits != 8 && f->size_bits != 16 && f->size_bits != 32 && f->size_bits != 64)
+		return -EPROTO;
+	if (f->is_signed > 1 || f->is_text > 1 || f->byte_order > TRAWL_USTCTL_BYTE_ORDER_BE)
+		return -EPROTO;
+	if (f->base != 2 && f->base != 8 && f->base != 10 && f->base != 16)
+		return -EPROTO;
+	return 0;
+}
+
+static int decode_field(const struct trawl_wire_field *w, struct trawl_ustctl_field *f,
+			const struct trawl_ustctl_field *prev, uint32_t nr_prev, uint32_t nr_enum)
+{
+	uint32_t i;
+
+	memset(f, 0, sizeof(*f));
+	if (copy_str(f->name, w->name, sizeof(w->name), 0))
+		return -EPROTO;
+	for (i = 0; i < nr_prev; i++)
+		if (!strcmp(prev[i].name, f->name))
+			return -EPROTO; /* duplicate field name */
+	f->type = (enum trawl_ustctl_field_type)w->type;
+	f->size_bits = w->size_bits;
+	f->is_signed = w->is_signed;
+	f->base = w->base;
+	f->byte_order = (enum trawl_ustctl_byte_order)w->byte_order;
+	f->is_text = w->is_text;
+	switch (w->type) {
+	case TRAWL_USTCTL_FIELD_INTEGER:
+	case TRAWL_USTCTL_FIELD_ARRAY:
+		if (check_int_attrs(w))
+			return -EPROTO;
+		if (w->type == TRAWL_USTCTL_FIELD_ARRAY) {
+			if (w->length > TRAWL_WIRE_MAX_MSG)
+				return -EPROTO;
+			f->length = w->length;
+		}
+		break;
+	case TRAWL_USTCTL_FIELD_FLOAT:
+		if (w->size_bits != 32 && w->size_bits != 64)
+			return -EPROTO;
+		f->is_signed = 1;
+		f->base = 10;
+		f->byte_order = TRAWL_USTCTL_BYTE_ORDER_NATIVE;
+		f->is_text = 0;
+		break;
+	case TRAWL_USTCTL_FIELD_STRING:
+		f->size_bits = 8;
+		f->is_signed = 0;
+		f->base = 10;
+		f->byte_order = TRAWL_USTCTL_BYTE_ORDER_NATIVE;
+		f->is_text = 1;
+		break;
+	case TRAWL_USTCTL_FIELD_SEQUENCE:
+		if (check_int_attrs(w) || copy_str(f->length_name, w->length_name, sizeof(w->length_name), 0))
+			return -EPROTO;
+		/* The length is the field just before: an unsigned integer. */
+		if (!nr_prev || strcmp(prev[nr_prev - 1].name, f->length_name) ||
+		    prev[nr_prev - 1].type != TRAWL_USTCTL_FIELD_INTEGER || prev[nr_prev - 1].is_signed)
+			return -EPROTO;
+		break;
+	case TRAWL_USTCTL_FIELD_ENUM:
+		if (check_int_attrs(w) || copy_str(f->enum_name, w->enum_name, sizeof(w->enum_name), 0))
+			return -EPROTO;
+		if (w->enum_first > nr_enum || w->enum_count > nr_enum - w->enum_first || !w->enum_count)
+			return -EPROTO;
+		f->nr_enum_entries = w->enum_count;
+		break;
+	default:
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **out)
+{
+	const struct trawl_wire_field *wf;
+	const struct trawl_wire_enum_entry *we;
+	struct trawl_ustctl_enum_entry *entries;
+	struct trawl_ustctl_field *fields;
+	struct trawl_ustctl_event *ev;
+	struct trawl_wire_event w;
+	size_t need;
+	uint32_t i;
+	char *block;
+
+	if (len < sizeof(w))
+		return -EPROTO;
+	memcpy(&w, buf, sizeof(w));
+	if (trawl_wire_hdr_check(&w.hdr, TRAWL_WIRE_EVENT, len))
+		return -EPROTO;
+	if (w.nr_fields > TRAWL_WIRE_MAX_FIELDS || w.nr_enum_entries > TRAWL_WIRE_MAX_ENUM)
+		return -EPROTO;
+	need = sizeof(w) + (size_t)w.nr_fields * sizeof(*wf) + (size_t)w.nr_enum_entries * sizeof(*we);
+	if (len != need)
+		return -EPROTO;
+	if (w.loglevel < 0 || w.loglevel > 14)
+		return -EPROTO;
+	block = calloc(1, sizeof(*ev) + (size_t)w.nr_fields * sizeof(*fields) +
+				  (size_t)w.nr_enum_entries * sizeof(*entries));
+	if (!block)
+		return -ENOMEM;
+	ev = (struct trawl_ustctl_event *)block;
+	fields = (struct trawl_ustctl_field *)(block + sizeof(*ev));
+	entries = (struct trawl_ustctl_enum_entry *)(fields + w.nr_fields);
+	/* "provider:event": exactly one ':' with something on both sides. */
+	if (copy_str(ev->name, w.name, sizeof(w.name), 0) || !strchr(ev->name, ':') ||
+	    ev->name[0] == ':' || strchr(ev->name, ':')[1] == '\0')
+		goto err;
+	ev->loglevel = w.loglevel;
+	ev->nr_fields = w.nr_fields;
+	ev->fields = fields;
+	we = (const struct trawl_wire_enum_entry *)((const char *)buf + sizeof(w) +
+						    (size_t)w.nr_fields * sizeof(*wf));
+	for (i = 0; i < w.nr_enum_entries; i++) {
+		struct trawl_wire_enum_entry e;
+
+		memcpy(&e, &we[i], sizeof(e));
+		if (e.start > e.end || copy_str(entries[i].label, e.label, sizeof(e.label), 0))
+			goto err;
+		entries[i].start = e.start;
+		entries[i].end = e.end;
+	}
+	wf = (const struct trawl_wire_field *)((const char *)buf + sizeof(w));
+	for (i = 0; i < w.nr_fields; i++) {
+		struct trawl_wire_field f;
+
+		memcpy(&f, &wf[i], sizeof(f));
+		if (decode_field(&f, &fields[i], fields, i, w.nr_enum_entries))
+			goto err;
+		if (fields[i].type == TRAWL_USTCTL_FIELD_ENUM)
+			fields[i].enum_entries = entries + f.enum_first;
+	}
+	*out = ev;
+	return 0;
+err:
+	free(block);
+	return -EPROTO;
+}
+
+int trawl_wire_send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int trawl_wire_recv_all(int fd, void *buf, size_t len, int timeout_ms)
+{
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		int r = poll(&pfd, 1, timeout_ms);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -ETIMEDOUT;
+		n = recv(fd, p, len, 0);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int trawl_wire_recv_msg(int fd, void **msg, size_t *len, int timeout_ms)
+{
+	struct trawl_wire_hdr h;
+	char *buf;
+	int ret;
+
+	ret = trawl_wire_recv_all(fd, &h, sizeof(h), timeout_ms);
+	if (ret)
+		return ret;
+	if (h.magic != TRAWL_WIRE_MAGIC || h.size < sizeof(h) || h.size > TRAWL_WIRE_MAX_MSG)
+		return -EPROTO;
+	buf = malloc(h.size);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, &h, sizeof(h));
+	ret = trawl_wire_recv_all(fd, buf + sizeof(h), h.size - sizeof(h), timeout_ms);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*msg = buf;
+	*len = h.size;
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wire.h - the app protocol between libtrawl-ust (the app) and a session
+ * daemon (through ustctl), over a Unix stream socket.
+ *
+ * Every message starts with struct trawl_wire_hdr (magic, version, type,
+ * size of the whole message in bytes). Structs are fixed-width with natural
+ * alignment, the same on 32- and 64-bit hosts, in the host's byte order (both
+ * ends are on one machine).
+ *
+ *   app                                   daemon
+ *   REGISTER (nr_events = N)        ──▶
+ *   EVENT × N                       ──▶   (then the app only answers)
+ *                                   ◀──   CMD (CHANNEL carries fds: SCM_RIGHTS)
+ *   REPLY (ret: 0 or -errno)        ──▶
+ *   ...
+ *
+ * The daemon side decodes with trawl_wire_*_decode(), which trust nothing:
+ * the fuzz target in fuzz/ustctl/ feeds them arbitrary bytes.
+ */
+#ifndef TRAWL_USTCTL_WIRE_H
+#define TRAWL_USTCTL_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ustctl/ustctl.h"
+
+#define TRAWL_WIRE_MAGIC 0x54525755u /* "UWRT" */
+#define TRAWL_WIRE_VERSION 1u
+#define TRAWL_WIRE_MAX_MSG (1u << 20) /* bytes */
+#define TRAWL_WIRE_MAX_FIELDS 1024u
+#define TRAWL_WIRE_MAX_ENUM 4096u
+#define TRAWL_WIRE_MAX_EVENTS 65536u
+#define TRAWL_UST_WIRE_ABI_MAJOR 1u
+#define TRAWL_UST_WIRE_ABI_MINOR 0u
+
+enum trawl_wire_type {
+	TRAWL_WIRE_REGISTER = 1,
+	TRAWL_WIRE_EVENT = 2,
+	TRAWL_WIRE_CMD = 3,
+	TRAWL_WIRE_REPLY = 4,
+};
+
+enum trawl_wire_cmd_kind {
+	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds */
+	TRAWL_WIRE_CMD_ENABLE = 2,
+	TRAWL_WIRE_CMD_DISABLE = 3,
+	TRAWL_WIRE_CMD_START = 4,
+	TRAWL_WIRE_CMD_STOP = 5,
+	TRAWL_WIRE_CMD_FLUSH = 6,
+	TRAWL_WIRE_CMD_RELEASE = 7,
+};
+
+struct trawl_wire_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t size; /* bytes, header included */
+	uint32_t seq;
+};
+
+struct trawl_wire_register {
+	struct trawl_wire_hdr hdr;
+	uint32_t pid, ppid, uid, gid;
+	uint32_t bits_per_long;
+	uint32_t abi_major, abi_minor;
+	uint32_t nr_events;
+	char procname[16];
+	uint32_t reserved[4];
+};
+
+/* Followed by nr_fields struct trawl_wire_field, then nr_enum_entries
+ * struct trawl_wire_enum_entry. */
+struct trawl_wire_event {
+	struct trawl_wire_hdr hdr;
+	char name[TRAWL_USTCTL_NAME_MAX];
+	int32_t loglevel;
+	uint32_t nr_fields;
+	uint32_t nr_enum_entries;
+	uint32_t reserved;
+};
+
+struct trawl_wire_field {
+	char name[TRAWL_USTCTL_FIELD_NAME_MAX];
+	char length_name[TRAWL_USTCTL_FIELD_NAME_MAX];
+	char enum_name[TRAWL_USTCTL_FIELD_NAME_MAX];
+	uint32_t type, size_bits, is_signed, base, byte_order, is_text, length;
+	uint32_t enum_first, enum_count; /* a range of the event's enum entries */
+	uint32_t reserved;
+};
+
+struct trawl_wire_enum_entry {
+	int64_t start;
+	int64_t end;
+	char label[TRAWL_USTCTL_FIELD_NAME_MAX];
+};
+
+struct trawl_wire_cmd {
+	struct trawl_wire_hdr hdr;
+	uint32_t cmd; /* enum trawl_wire_cmd_kind */
+	uint32_t session_handle;
+	uint32_t chan_handle;
+	uint32_t event_index;
+	uint32_t event_id;
+	uint32_t nr_streams;
+	uint32_t num_subbuf;
+	uint32_t overwrite;
+	uint64_t subbuf_size;
+	uint32_t reserved[4];
+};
+
+struct trawl_wire_reply {
+	struct trawl_wire_hdr hdr;
+	int32_t ret;
+	uint32_t reserved;
+};
+
+_Static_assert(sizeof(struct trawl_wire_hdr) == 16, "wire header");
+_Static_assert(sizeof(struct trawl_wire_register) == 80, "wire register");
+_Static_assert(sizeof(struct trawl_wire_event) == 288, "wire event");
+_Static_assert(sizeof(struct trawl_wire_field) == 232, "wire field");
+_Static_assert(sizeof(struct trawl_wire_enum_entry) == 80, "wire enum entry");
+_Static_assert(sizeof(struct trawl_wire_cmd) == 72, "wire cmd");
+_Static_assert(sizeof(struct trawl_wire_reply) == 24, "wire reply");
+
+void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size);
+/* Checks magic, version, @type and that size == @len. 0 or -EPROTO. */
+int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t len);
+
+/* A decoded event: one malloc'd block (free() it) holding the event, its
+ * fields and its enum entries. */
+int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **ev);
+int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
+			       uint32_t *nr_events);
+
+/* Socket helpers with a timeout (ms; -1 = none). Return 0 or -errno
+ * (-ETIMEDOUT, -ECONNRESET on EOF). */
+int trawl_wire_send_all(int fd, const void *buf, size_t len);
+int trawl_wire_recv_all(int fd, void *buf, size_t len, int timeout_ms);
+/* Receives one whole message into a malloc'd buffer (caller frees). */
+int trawl_wire_recv_msg(int fd, void **msg, size_t *len, int timeout_ms);
+
+#endif /* TRAWL_USTCTL_WIRE_H */
