@@ -114,6 +114,8 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 				     req->name);
 	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
 		return (void)sd_fail(r, -EINVAL, "no output folder given");
+	if (strlen(req->output) > 900)
+		return (void)sd_fail(r, -ENAMETOOLONG, "output path too long (at most 900 bytes)");
 	if (req->output[0]) {
 		ret = mkdir_as(req->output, p->uid, p->gid);
 		if (ret)

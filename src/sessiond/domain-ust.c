@@ -465,10 +465,10 @@ static struct ust_trace *trace_get(struct trawl_domain_session *s, const struct 
 	t->bits = a->info.bits_per_long;
 	t->pid = pid_mode ? a->info.pid : 0;
 	if (pid_mode)
-		snprintf(t->path, sizeof(t->path), "%s/ust/pid/%s-%d-%s", s->output, a->info.procname,
+		snprintf(t->path, sizeof(t->path), "%.900s/ust/pid/%s-%d-%s", s->output, a->info.procname,
 			 (int)a->info.pid, a->stamp);
 	else
-		snprintf(t->path, sizeof(t->path), "%s/ust/uid/%u/%u-bit", s->output,
+		snprintf(t->path, sizeof(t->path), "%.900s/ust/uid/%u/%u-bit", s->output,
 			 (unsigned)a->uid, a->info.bits_per_long);
 	t->ctf = trawl_ctf_trace_create(0);
 	if (!t->ctf || trawl_ctf_trace_add_monotonic_clock(t->ctf)) {
