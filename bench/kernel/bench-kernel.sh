@@ -7,6 +7,9 @@
 #   3. traced by `trace-cmd record` (same events, its own instance, clock mono;
 #      LD_PRELOAD'ed with ../shared/tools/trace-cmd-shim.c, built here),
 #   4. traced by `perf record -a` (same events),
+#   5. traced by trawl's candidate BPF path (bench-bpf: raw_tracepoint programs
+#      on sys_enter/sys_exit keeping getppid, 16-byte records in a BPF ring
+#      buffer drained every 20 ms), if it was built,
 # ROUNDS times interleaved; prints medians of ns/call, the added cost per event
 # (2 events per call), events lost, bytes/event on disk and the tracer's CPU
 # time per event (its processes' CPU minus the program's), and ratios.
@@ -29,6 +32,8 @@ have_tc=0; have_perf=0
 if command -v trace-cmd >/dev/null && [ -f "$SHIM_SRC" ] &&
    gcc -O2 -shared -fPIC -o "$B/trace-cmd-shim.so" "$SHIM_SRC" -ldl 2>/dev/null; then have_tc=1; fi
 command -v perf >/dev/null && have_perf=1
+have_bpf=0
+[ -x "$B/bin/bench-bpf" ] && [ -f "$B/bin/bpf_getppid.bpf.o" ] && have_bpf=1
 
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" | head -1; }
 # CPU seconds (user+sys) of a command and its children, from /usr/bin/time
@@ -84,17 +89,38 @@ run_perf() {
   R[perf_cpe,$1]=$(awk -v t="$tot" -v p="$prog_cpu" -v e="$N" 'BEGIN{printf "%.1f", (t-p)/(2*e)}')
 }
 
+run_bpf() {
+  "$B/bin/bench-bpf" "$B/bin/bpf_getppid.bpf.o" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
+  local events
+  R[bpf,$1]=$(field ns_per_call < "$W/out")
+  events=$(field events < "$W/err")
+  R[bpf_lost,$1]=$(field lost < "$W/err")
+  R[bpf_bpe,$1]=$(awk -v b="$(field bytes < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f (ring)", e ? b/e : 0}')
+  R[bpf_cpe,$1]=$(awk -v c="$(field consumer_cpu_ns < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f", e ? c/e : 0}')
+}
+
 for r in $(seq 1 "$ROUNDS"); do
   echo "round $r/$ROUNDS ..." >&2
   run_untraced "$r"
   run_trawl "$r"
   [ $have_tc -eq 1 ] && run_tracecmd "$r"
   [ $have_perf -eq 1 ] && run_perf "$r"
+  [ $have_bpf -eq 1 ] && run_bpf "$r"
 done
 
 median() { # KEY
   local k=$1 v=()
-  for r in $(seq 1 "$ROUNDS"); do v+=("${R[$k,$r]:-0}"); done
+  run_bpf() {
+  "$B/bin/bench-bpf" "$B/bin/bpf_getppid.bpf.o" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
+  local events
+  R[bpf,$1]=$(field ns_per_call < "$W/out")
+  events=$(field events < "$W/err")
+  R[bpf_lost,$1]=$(field lost < "$W/err")
+  R[bpf_bpe,$1]=$(awk -v b="$(field bytes < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f (ring)", e ? b/e : 0}')
+  R[bpf_cpe,$1]=$(awk -v c="$(field consumer_cpu_ns < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f", e ? c/e : 0}')
+}
+
+for r in $(seq 1 "$ROUNDS"); do v+=("${R[$k,$r]:-0}"); done
   printf '%s\n' "${v[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'
 }
 
@@ -112,9 +138,11 @@ line() { # NAME KEYPREFIX
 line trawl trawl
 [ $have_tc -eq 1 ] && line trace-cmd tc
 [ $have_perf -eq 1 ] && line perf perf
+[ $have_bpf -eq 1 ] && line "bpf raw_tp" bpf
 T=$(median trawl)
 echo
 echo "added cost per event: trawl $(awk -v a="$T" -v u="$U" 'BEGIN{printf "%.1f", (a-u)/2}') ns (target <= 272 ns, raw ftrace in KERNEL.md)"
 [ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(awk -v a="$T" -v c="$(median tc)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}')"
 [ $have_perf -eq 1 ] && echo "ratio trawl/perf (added cost):      $(awk -v a="$T" -v c="$(median perf)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}') (target <= 0.5)"
+[ $have_bpf -eq 1 ] && echo "ratio trawl/bpf raw_tp (added cost): $(awk -v a="$T" -v c="$(median bpf)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}') (BPF records carry no payload conversion)"
 echo "trawl events in trace: $(median trawl_events) of $((2 * N))"
