@@ -122,6 +122,11 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 		snprintf(err, errlen, "no kernel channel %s", channel);
 		return -ENOENT;
 	}
+	if (!strncmp(ctx, "perf:", 5)) {
+		snprintf(err, errlen, "kernel context \"%s\": perf counter values cannot be attached to "
+			 "ftrace records without a kernel module (not supported on kernel channels)", ctx);
+		return -EOPNOTSUPP;
+	}
 	if (trawl_kernel_ctx_parse(ctx) < 0) {
 		snprintf(err, errlen, "kernel context \"%s\" is not supported (pid, tid, procname, "
 			 "prio, ppid, vpid, vtid are)", ctx);

@@ -91,6 +91,29 @@ try:
     trawl("destroy", "s1")
     trawl("destroy", "s2")
     assert not [n for n in instances() if n.startswith("trawl-%d-" % pid)], instances()
+
+    # 3. list, disable-event, and one-line errors
+    lst = trawl("list", "--kernel").stdout
+    assert "sched_switch (type: tracepoint)" in lst, lst[:500]
+    assert "sys_enter" not in lst or "sys_enter (type" in lst
+    assert "getppid (type: syscall)" in trawl("list", "--kernel", "--syscall").stdout
+    fl = trawl("list", "--kernel", "--fields").stdout
+    assert "field: prev_comm (char array)" in fl and "field: next_pid (integer)" in fl
+    o3 = os.path.join(d, "s3")
+    trawl("create", "s3", "--output", o3)
+    r = trawl("enable-event", "--kernel", "no_such_event_x", check=False)
+    assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "no kernel event matches" in r.stderr, r.stderr
+    r = trawl("add-context", "--kernel", "-t", "perf:cpu:page-faults", check=False)
+    assert r.returncode != 0 and "perf counter" in r.stderr, r.stderr
+    trawl("enable-event", "--kernel", "--syscall", "lseek")
+    trawl("enable-event", "--kernel", "sched_process_exec")
+    trawl("disable-event", "--kernel", "--syscall", "lseek")
+    trawl("start")
+    subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True)
+    trawl("stop")
+    names = {e["name"] for e in ktest.events(o3)[0]}
+    assert names == {"sched_process_exec"}, names
+    trawl("destroy")
     print("ok")
 finally:
     pid = daemon_pid()
