@@ -863,7 +863,12 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 	if (s->cons_alive) {
 		cons_send(s, TRAWL_CONS_QUIT, 0, 0, NULL, 0, NULL, 0);
 		cons_sync(s);
-		cons_dead(s, 0, 0);
+	}
+	if (s->cons_alive) {
+		/* Told to quit: not a death worth logging. */
+		sd_watch_del(s->cons_fd);
+		close(s->cons_fd);
+		s->cons_alive = 0;
 	}
 	if (s->cons_pid)
 		waitpid(s->cons_pid, NULL, 0);

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * app.c - the traced program of bench/ctl: emits bursts of 1000 events every
+ * millisecond (about 1 M events/s) until killed, so that `stop` has real data
+ * to flush. Built against trawl (bench-ctl-app) and, by bench-ctl.py, against
+ * LTTng-UST.
+ */
+#define TRACEPOINT_CREATE_PROBES
+#define TRACEPOINT_DEFINE
+#include "tp.h"
+
+#include <stdint.h>
+#include <time.h>
+
+int main(void)
+{
+	const struct timespec ms = {0, 1000000};
+	int64_t i = 0;
+
+	for (;;) {
+		int k;
+
+		for (k = 0; k < 1000; k++, i++)
+			tracepoint(benchctl, ev, i, (uint32_t)i, "hello-anchor");
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
