@@ -153,12 +153,13 @@ void trawl_kernel_list_free(struct trawl_kernel_list_item *items, int n);
 /*
  * trawl_kernel_consumer_main - the kernel consumer process:
  *   trawl-consumerd --kernel --instance NAME --output DIR [--channel CH]
- *                   [--ctl-fd N] [--context pid,tid,procname,...]
+ *                   [--ctl-fd N] [--context pid,tid,procname,...] [--once]
  * reads every CPU's raw ring-buffer pages of instance NAME and writes
  * DIR/metadata, DIR/<CH>_<cpu> and DIR/index/<CH>_<cpu>.idx. Control on
  * --ctl-fd (a socket; stdin when absent): the byte 'F' makes it drain every
  * buffer to disk, write the metadata and answer 'K'; 'Q' (or EOF) drains and
- * exits. Returns the process exit code.
+ * exits. With --once it reads at most one buffer's worth of pages per CPU,
+ * writes the trace and exits (snapshots). Returns the process exit code.
  */
 int trawl_kernel_consumer_main(int argc, char **argv);
 
@@ -202,6 +203,17 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
  */
 void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s);
 uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s);
+/*
+ * Snapshot sessions (flight recorder): start and stop only switch tracing;
+ * no consumer runs. trawl_kernel_session_snapshot() writes what the buffers
+ * hold now as a complete trace under @dir, by a one-shot consumer reading at
+ * most one buffer's worth of pages per CPU. This kernel class has no ftrace
+ * snapshot buffer (CONFIG_TRACER_SNAPSHOT), so the read consumes the pages:
+ * a second snapshot holds only what was recorded after the first.
+ */
+void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot);
+int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
+				  const char *dir, char *err, size_t errlen);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* Sum of the channels' dropped/overrun counters (per_cpu stats). */

@@ -43,7 +43,13 @@ struct trawl_kernel_session {
 	pid_t consumer;      /* 0: none */
 	uint64_t consumer_cpu_ns; /* user + system time of the reaped consumer */
 	int ctl_fd;          /* our end of the socketpair, -1: none */
+	int snapshot;        /* no continuous consumer: see trawl_kernel_session_snapshot() */
 };
+
+void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot)
+{
+	s->snapshot = snapshot;
+}
 
 int trawl_kernel_session_create(const char *name, const char *output, uid_t uid, gid_t gid,
 				struct trawl_kernel_session **out)
@@ -156,9 +162,10 @@ static int consumer_wait(struct trawl_kernel_session *s, char want)
 	return c == want ? 0 : -EPROTO;
 }
 
-static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer)
+static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
+			  int once)
 {
-	char *argv[8 + 6 * SESSION_MAX_CHANNELS];
+	char *argv[10 + 6 * SESSION_MAX_CHANNELS];
 	char uid[32], gid[32];
 	int sv[2], a = 0, i;
 	pid_t pid;
@@ -171,7 +178,9 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer)
 	argv[a++] = "--kernel";
 	argv[a++] = "--ctl-fd=3";
 	argv[a++] = "--output";
-	argv[a++] = s->output;
+	argv[a++] = (char *)output;
+	if (once)
+		argv[a++] = "--once";
 	for (i = 0; i < s->nch; i++) {
 		argv[a++] = "--channel";
 		argv[a++] = s->ch[i].name;
@@ -240,8 +249,8 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 		snprintf(err, errlen, "the session has no kernel channel");
 		return -ENOENT;
 	}
-	if (!s->consumer) {
-		ret = consumer_spawn(s, consumer);
+	if (!s->consumer && !s->snapshot) {
+		ret = consumer_spawn(s, consumer, s->output, 0);
 		if (ret < 0) {
 			snprintf(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
 				 strerror(-ret));
@@ -308,6 +317,37 @@ uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 		}
 	}
 	return total;
+}
+
+int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
+				  const char *dir, char *err, size_t errlen)
+{
+	struct pollfd p;
+	char c;
+	int ret;
+
+	if (s->consumer) {
+		snprintf(err, errlen, "a kernel consumer is already running for this session");
+		return -EBUSY;
+	}
+	ret = consumer_spawn(s, consumer, dir, 1);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
+			 strerror(-ret));
+		return ret;
+	}
+	/* 'R' once its buffers are open, then end of file once the trace is written. */
+	ret = consumer_wait(s, 'R');
+	if (ret == 0) {
+		p.fd = s->ctl_fd;
+		p.events = POLLIN;
+		if (poll(&p, 1, CONSUMER_TIMEOUT_MS) <= 0 || read(s->ctl_fd, &c, 1) != 0)
+			ret = -ETIMEDOUT;
+	}
+	consumer_reap(s, ret < 0);
+	if (ret < 0)
+		snprintf(err, errlen, "the kernel snapshot consumer failed: %s", strerror(-ret));
+	return ret;
 }
 
 uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s)

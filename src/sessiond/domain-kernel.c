@@ -58,6 +58,7 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 		free(s);
 		return ret;
 	}
+	trawl_kernel_session_set_snapshot(s->ks, info->snapshot);
 	*out = s;
 	return 0;
 }
@@ -211,6 +212,23 @@ static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 	return ret;
 }
 
+static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
+			      struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "", out[4352];
+	int ret;
+
+	if (!consumerd_path[0]) {
+		trawl_domain_err_set(err, "cannot find trawl-consumerd");
+		return -ENOENT;
+	}
+	snprintf(out, sizeof(out), "%s/kernel", dir);
+	ret = trawl_kernel_session_snapshot(s->ks, consumerd_path, out, e, sizeof(e));
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
 static int kd_list_events(enum trawl_domain_event_kind kind, int with_fields,
 			  trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
 {
@@ -275,6 +293,7 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.context_add = kd_context_add,
 	.start = kd_start,
 	.stop = kd_stop,
+	.snapshot_record = kd_snapshot_record,
 	.list_events = kd_list_events,
 	.status = kd_status,
 };

@@ -54,7 +54,12 @@ try:
     view = trawl("view")
     nview = len(view.stdout.splitlines())
     lines, err = ktest.babeltrace_clean(out)
-    assert err == "", err
+    # --all on a machine busy with other tests may overflow a buffer; then the
+    # only acceptable warning is the (exact) discarded-events report.
+    for l in err.splitlines():
+        assert l.startswith("WARNING: Tracer discarded "), err
+    if err:
+        print("seed: " + err.splitlines()[0])
     assert nview == len(lines) and nview > 100, (nview, len(lines))
     assert any("sched_switch" in l for l in lines)
     assert any("syscall_entry_" in l for l in lines)
@@ -113,6 +118,24 @@ try:
     trawl("stop")
     names = {e["name"] for e in ktest.events(o3)[0]}
     assert names == {"sched_process_exec"}, names
+    trawl("destroy")
+
+    # 4. flight recorder: a snapshot session writes its buffers on `snapshot record`
+    o4 = os.path.join(d, "s4")
+    trawl("create", "s4", "--snapshot", "--output", o4)
+    trawl("enable-event", "--kernel", "--syscall", "lseek")
+    trawl("add-context", "--kernel", "-t", "tid")
+    trawl("start")
+    p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True, text=True)
+    kpid = int(p.stdout.split("pid=")[1].split()[0])
+    trawl("snapshot", "record")
+    snaps = [x for x in os.listdir(o4) if x.startswith("snapshot-1-")]
+    assert len(snaps) == 1, os.listdir(o4)
+    ev4, _ = ktest.events(os.path.join(o4, snaps[0]))
+    k4 = [e for e in ev4 if e["ctx"]["tid"] == kpid]
+    assert [e["name"] for e in k4] == ["syscall_entry_lseek", "syscall_exit_lseek"], k4
+    assert ktest.babeltrace_clean(os.path.join(o4, snaps[0]))[1] == ""
+    trawl("stop")
     trawl("destroy")
     print("ok")
 finally:
