@@ -281,6 +281,7 @@
 				continue;                                                             \
 			__p = __ctx.p;                                                                \
 			fields trawl_ust_commit(&__ctx);                                              \
+			(void)__p;                                                                    \
 			(void)__di;                                                                   \
 		}                                                                                     \
 	}

@@ -283,7 +283,8 @@ static void __attribute__((constructor)) __trawl_tracepoints_ctor(void)
 {
 	_trawl_tp_register_fn fn = trawl_ust_tracepoints_register;
 
-	if (!__start___trawl_tracepoints_ptrs || __stop___trawl_tracepoints_ptrs == __start___trawl_tracepoints_ptrs)
+	if (!__start___trawl_tracepoints_ptrs ||
+	    (const void *)__stop___trawl_tracepoints_ptrs == (const void *)__start___trawl_tracepoints_ptrs)
 		return;
 	if (!fn) {
 		/* Not linked with libtrawl-ust: a probe provider loaded later

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The test app: waits until its tracepoints are enabled (or a timeout),
+ * emits one of each "tall" event with known values, then N "tall:seq" events
+ * per thread on T threads, then exits (or sleeps forever with "hang", to be
+ * killed).
+ *
+ *   app-all [threads] [events per thread] [wait ms] [hang]
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lttng/tracef.h>
+#include <lttng/tracelog.h>
+
+#include "tp-all.h"
+
+static uint64_t per_thread = 1000;
+
+static void *worker(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+	uint64_t i;
+
+	for (i = 0; i < per_thread; i++)
+		tracepoint(tall, seq, t, i);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int nthreads = argc > 1 ? atoi(argv[1]) : 1;
+	int wait_ms = argc > 3 ? atoi(argv[3]) : 5000;
+	int hang = argc > 4 && !strcmp(argv[4], "hang");
+	static const int arr[] = { -1, 0, 2147483647 };
+	pthread_t th[64];
+	int i;
+
+	if (argc > 2)
+		per_thread = strtoull(argv[2], NULL, 10);
+	/* Wait for the session to enable us (the daemon does it after we
+	 * register; a real app would not wait). */
+	for (i = 0; i < wait_ms && !tracepoint_enabled(tall, seq); i++)
+		usleep(1000);
+	tracepoint(tall, ints, -1234567890123LL, 4000000000u);
+	tracepoint(tall, ints, 5, 7);
+	tracepoint(tall, floats, 3.5);
+	tracepoint(tall, strings, "hello-anchor", 5);
+	tracepoint(tall, strings, "", 0);
+	tracepoint(tall, arrays, arr, 3);
+	tracepoint(tall, arrays, arr, 0);
+	tracepoint(tall, enums, 1);
+	tracepoint(tall, enums, 12);
+	tracepoint(tall, enums, 20);
+	tracepoint(tall, enums, 99);
+	tracepoint(tall, first, 1, 2);
+	tracepoint(tall, second, 3, 4);
+	tracepoint(tall, noargs);
+	tracef("%d %s", 42, "tracef-text");
+	tracelog(TRACE_WARNING, "careful %d", 7);
+	if (nthreads < 1 || nthreads > 64)
+		nthreads = 1;
+	for (i = 0; i < nthreads; i++)
+		pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	if (hang) {
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	return 0;
+}

