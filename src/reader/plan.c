@@ -48,6 +48,10 @@ enum {
 #define PF_NOCHECK 128u	/* bounds already checked by the run's first op */
 #define PF_VARIANT_NEXT 256u	/* the next op is a variant tagged by this integer */
 #define PF_LAST 512u		/* the plan ends after this op */
+/* the side effects of an integer, decided at compile time (PF_EFFECTS: other) */
+#define PF_SLOT 1024u		/* store in slots[arg] */
+#define PF_CLOCK 2048u		/* update the stream clock (size bits) */
+#define PF_EVENT_ID 4096u	/* the event class id */
 
 struct plan_op {
 	uint32_t run;		/* bits of the fixed-size run starting here */
@@ -268,10 +272,20 @@ static void compile_scalar(struct plan *pl, const struct fc *fc, bool print,
 	op->align = fc->kind == FC_STRING ? 8 : fc->align;
 	op->flags = (uint16_t)((fc->is_signed ? PF_SIGNED : 0) |
 			      (fc->big_endian ? PF_BE : 0) |
-			      (fc->kind == FC_INT && (fc->slot >= 0 || fc->map ||
-						      fc->meaning) ? PF_EFFECTS : 0) |
 			      (print ? PF_PRINT : 0) |
 			      (fc->is_enum ? PF_ENUM : 0));
+	if (fc->kind == FC_INT) {
+		if (fc->slot >= 0) {
+			op->flags |= PF_SLOT;
+			op->arg = (uint32_t)fc->slot;
+		}
+		if (fc->map)
+			op->flags |= PF_CLOCK;
+		if (fc->meaning == M_EVENT_ID)
+			op->flags |= PF_EVENT_ID;
+		else if (fc->meaning != M_NONE)
+			op->flags |= PF_EFFECTS;
+	}
 	if (print)
 		set_prefix(pl, op, pfx, plen);
 	if (pl->pending_align > op->align)
@@ -811,7 +825,8 @@ label:										\
 	}									\
 	s->pos += 8 * sizeof(type);						\
 	if (trawl_likely(!(op->flags & (PF_SIGNED | PF_EFFECTS | PF_PRINT |	\
-					 PF_VARIANT_NEXT | PF_LAST))))		\
+					 PF_VARIANT_NEXT | PF_LAST | PF_SLOT |	\
+					 PF_CLOCK | PF_EVENT_ID))))		\
 		DISPATCH();							\
 	goto int_done;
 
@@ -832,6 +847,23 @@ l_int:
 int_done:
 	if (op->flags & PF_SIGNED)
 		v = sign_extend(v, op->size);
+	if (op->flags & PF_SLOT)
+		s->slots[op->arg] = v;
+	if (op->flags & PF_CLOCK) {
+		if (op->size >= 64) {
+			s->clock = v;
+		} else {
+			/* CTF: a compact timestamp that went down has wrapped */
+			uint64_t mask = (1ULL << op->size) - 1;
+			uint64_t nv = (s->clock & ~mask) | v;
+
+			if (v < (s->clock & mask))
+				nv += mask + 1;
+			s->clock = nv;
+		}
+	}
+	if (op->flags & PF_EVENT_ID)
+		s->cur_event_id = v;
 	if (op->flags & PF_EFFECTS)
 		int_side_effects(s, op->fc, v);
 	if (op->flags & PF_PRINT)
