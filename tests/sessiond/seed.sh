@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# End to end through real daemons, with ust's test app (every field macro)
+# and babeltrace2 as the oracle:
+#   seed      the issue's sequence: create; enable-event -u --all; start; app;
+#             stop; view; destroy -- trawl view == babeltrace2, nothing lost
+#   two       two sessions at once with different events on the same app
+#   killd     the session daemon SIGKILLed while tracing: the app runs on
+#             unharmed, what was recorded reaches the disk, a new daemon serves
+#   killc     the consumer SIGKILLed: status and list say so, what it wrote
+#             stays readable, stop and destroy still work
+. "$(dirname "$0")/../cli/lib.sh"
+APP=$BIN/ust-app-all
+[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+case=${1:?case}
+daemon_dir() { if [ "$(id -u)" = 0 ]; then echo "$TRAWL_ROOT_RUNTIME_DIR"; else echo "$TRAWL_RUNTIME_DIR"; fi; }
+count() { grep -c " $1: " "$2"; }
+
+case $case in
+seed)
+	expect 0 "$TRAWL" create
+	expect 0 "$TRAWL" enable-event --userspace --all
+	expect 0 "$TRAWL" start
+	"$APP" 2 1000 5000 || fail "app failed"
+	expect 0 "$TRAWL" stop
+	"$TRAWL" view >"$T/view.txt" 2>"$T/view.err" || fail "trawl view: $(cat "$T/view.err")"
+	dir=$(ls -d "$HOME"/trawl-traces/auto-* | head -1)
+	[ -f "$dir/ust/uid/$(id -u)/64-bit/metadata" ] || fail "no metadata under ust/uid/$(id -u)/64-bit"
+	ls "$dir/ust/uid/$(id -u)/64-bit/index/"channel0_*.idx >/dev/null || fail "no index files"
+	babeltrace2 "$dir" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2: $(cat "$T/bt.err")"
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned: $(cat "$T/bt.err")"
+	[ "$(count tall:seq "$T/bt.txt")" = 2000 ] || fail "expected 2000 tall:seq, got $(count tall:seq "$T/bt.txt")"
+	[ "$(count tall:ints "$T/bt.txt")" = 2 ] || fail "expected 2 tall:ints"
+	grep -q 's64 = -1234567890123' "$T/bt.txt" || fail "tall:ints value"
+	cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+	expect 0 "$TRAWL" destroy
+	;;
+two)
+	expect 0 "$TRAWL" create A -o "$T/A"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" create B -o "$T/B"
+	expect 0 "$TRAWL" enable-event -u 'tall:ints,tall:floats'
+	expect 0 "$TRAWL" start A
+	expect 0 "$TRAWL" start B
+	"$APP" 1 500 5000 || fail "app failed"
+	expect 0 "$TRAWL" stop A
+	expect 0 "$TRAWL" stop B
+	babeltrace2 "$T/A" >"$T/a.txt" 2>"$T/a.err" || fail "bt A: $(cat "$T/a.err")"
+	babeltrace2 "$T/B" >"$T/b.txt" 2>"$T/b.err" || fail "bt B: $(cat "$T/b.err")"
+	[ "$(count tall:seq "$T/a.txt")" = 500 ] || fail "A: expected 500 tall:seq"
+	[ "$(count tall:ints "$T/a.txt")" = 0 ] || fail "A has tall:ints"
+	[ "$(count tall:ints "$T/b.txt")" = 2 ] || fail "B: expected 2 tall:ints"
+	[ "$(count tall:floats "$T/b.txt")" = 1 ] || fail "B: expected 1 tall:floats"
+	[ "$(count tall:seq "$T/b.txt")" = 0 ] || fail "B has tall:seq"
+	expect 0 "$TRAWL" destroy --all
+	;;
+killd)
+	expect 0 "$TRAWL" create K -o "$T/K"
+	expect 0 "$TRAWL" enable-event -u --all
+	expect 0 "$TRAWL" start
+	"$APP" 1 300 5000 hang >"$T/app.out" &
+	app=$!
+	for i in $(seq 50); do grep -q ready "$T/app.out" && break; sleep 0.1; done
+	grep -q ready "$T/app.out" || fail "app never got ready"
+	kill -9 "$(cat "$(daemon_dir)/sessiond.lock")"
+	sleep 0.5
+	kill -0 "$app" 2>/dev/null || fail "the app died with the daemon"
+	# The consumer saw its daemon go: it wrote everything and left.
+	babeltrace2 "$T/K" >"$T/k.txt" 2>"$T/k.err" || fail "bt: $(cat "$T/k.err")"
+	[ "$(count tall:seq "$T/k.txt")" = 300 ] || fail "expected 300 tall:seq after the daemon died, got $(count tall:seq "$T/k.txt")"
+	expect 0 "$TRAWL" create K2 -o "$T/K2"
+	expect 0 "$TRAWL" list && grep -q " K2 " "$T/out" || fail "the new daemon does not serve"
+	kill -0 "$app" 2>/dev/null || fail "the app died when the new daemon came"
+	kill "$app"
+	expect 0 "$TRAWL" destroy K2
+	;;
+killc)
+	expect 0 "$TRAWL" create C -o "$T/C"
+	expect 0 "$TRAWL" enable-channel -u small --subbuf-size 4k --num-subbuf 4
+	expect 0 "$TRAWL" enable-event -u tall:seq -c small
+	expect 0 "$TRAWL" start
+	"$APP" 1 5000 5000 hang >"$T/app.out" &
+	app=$!
+	for i in $(seq 50); do grep -q ready "$T/app.out" && break; sleep 0.1; done
+	sleep 0.3 # the consumer takes the full packets (read timer: 1 ms)
+	d=$(cat "$(daemon_dir)/sessiond.lock")
+	c=$(pgrep -P "$d" -x trawl-consumerd)
+	[ -n "$c" ] || fail "no consumer process under the daemon"
+	kill -9 $c
+	sleep 0.2
+	expect 0 "$TRAWL" status
+	grep -q "Consumer: DEAD" "$T/out" || fail "status does not report the dead consumer: $(cat "$T/out")"
+	expect 0 "$TRAWL" list C
+	grep -q "Consumer: DEAD" "$T/out" || fail "list does not report the dead consumer"
+	expect 0 "$TRAWL" stop
+	babeltrace2 "$T/C" >"$T/c.txt" 2>"$T/c.err" || fail "bt cannot read what was written: $(cat "$T/c.err")"
+	n=$(count tall:seq "$T/c.txt")
+	[ "$n" -gt 0 ] || { ls -laR "$T/C" >&2; cat "$T/c.err" >&2; fail "nothing readable after the consumer died"; }
+	kill "$app"
+	expect 0 "$TRAWL" destroy
+	;;
+esac
+finish
