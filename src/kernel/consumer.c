@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "kernel/internal.h"
 
@@ -130,7 +131,6 @@ static int open_out(struct kconsumer *k, const char *rel)
 
 static int meta_header(struct kconsumer *k)
 {
-	struct timespec rt, mono, rt2;
 	struct utsname u;
 	char uuid[40], host[256] = "";
 	char *buf = NULL;
@@ -139,12 +139,8 @@ static int meta_header(struct kconsumer *k)
 	FILE *f;
 	int i, ret;
 
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &rt2);
-	off = ((int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec +
-	       (int64_t)rt2.tv_sec * 1000000000 + rt2.tv_nsec) / 2 -
-	      ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec);
+	/* The same estimator as user-space traces, so one view interleaves both domains. */
+	off = trawl_ctf_clock_offset();
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
 	snprintf(uuid, sizeof(uuid),
