@@ -73,8 +73,9 @@ void sb_add_quoted(struct strbuf *sb, const char *s)
 			sb_add(sb, "\\n");
 		else if (c == '\t')
 			sb_add(sb, "\\t");
-		else if (c < 0x20)
-			sb_addf(sb, "\\x%02x", c);
+		else if (c < 0x20 || c == 0x7f)
+			/* Octal, 3 digits: a hex escape would eat a hex digit after it. */
+			sb_addf(sb, "\\%03o", c);
 		else {
 			char one[2] = { (char)c, 0 };
 

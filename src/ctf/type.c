@@ -411,7 +411,16 @@ static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int dep
 		sb_add(sb, "string { encoding = UTF8; }");
 		break;
 	case CTF_ENUM:
-		tsdl_enum(sb, t, depth);
+		/*
+		 * TSDL has no empty enum ("enum : int { }" is a syntax error to
+		 * babeltrace2), and a traced app may register one: an enum
+		 * without labels is written as its container integer, which
+		 * has the same layout.
+		 */
+		if (t->u.enumeration.nr)
+			tsdl_enum(sb, t, depth);
+		else
+			tsdl_integer(sb, t->u.enumeration.container);
 		break;
 	case CTF_STRUCT:
 		ctf_type_tsdl_struct(sb, t, depth);
