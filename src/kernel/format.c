@@ -177,6 +177,8 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 		return size == 8 || size == 4 ? 1 : -EINVAL;
 	}
 	f->kind = TRAWL_KF_INT;
+	if (!strcmp(sys, "ftrace") && (!strcmp(f->name, "ip") || !strcmp(f->name, "parent_ip")))
+		f->kind = TRAWL_KF_HEX; /* code addresses */
 	if (!strcmp(sys, "syscalls") && size == 8) {
 		int s, cs = syscall_arg_size(type, &s);
 

@@ -12,7 +12,8 @@
  * Where a mechanism is missing we say which one and why, in one line:
  *   - no kprobe_events file: the kernel was built without CONFIG_KPROBES
  *     (or CONFIG_KPROBE_EVENTS);
- *   - function entry/return falls back to BPF fentry/fexit, which we probe
+ *   - function probes fall back to the instance's function tracer (entry
+ *     only: ftrace's "function" events), then to BPF fentry/fexit, which we probe
  *     by loading a one-instruction fentry program; on kernels that refuse
  *     it the error names both refusals.
  * BPF fentry is only used to diagnose here: on every kernel we met that
@@ -178,10 +179,38 @@ static int fentry_probe(const char *sym, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The function tracer of the instance, limited to @sym: records ftrace's
+ * "function" events (ip, parent_ip), entry only. set_ftrace_filter is opened
+ * here only, because function tracing was asked for; EPERM there means the
+ * kernel refuses the function tracer.
+ */
+static int function_tracer(struct trawl_kernel_instance *inst, const char *sym, char *why,
+			   size_t len)
+{
+	char val[256];
+	int ret;
+
+	if (getenv("TRAWL_KERNEL_NO_FTRACE")) {
+		snprintf(why, len, "the function tracer is disabled (TRAWL_KERNEL_NO_FTRACE)");
+		return -EOPNOTSUPP;
+	}
+	snprintf(val, sizeof(val), "%s\n", sym);
+	ret = trawl_kernel_instance_write(inst, "set_ftrace_filter", val);
+	if (ret == 0)
+		ret = trawl_kernel_instance_write(inst, "current_tracer", "function");
+	if (ret < 0) {
+		snprintf(why, len, "the function tracer refused%s (%s)",
+			 ret == -EINVAL ? " this function" : "", strerror(-ret));
+		trawl_kernel_instance_write(inst, "current_tracer", "nop");
+	}
+	return ret;
+}
+
 int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *name,
 			      const char *target, char *err, size_t errlen)
 {
-	char ev[256], why[200];
+	char ev[256], why[200], why_ft[200];
 	int ret;
 
 	if (have_kprobes(err, errlen)) {
@@ -192,10 +221,12 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 		snprintf(ev, sizeof(ev), "%s_return", name);
 		return define_and_enable(inst, "kprobe_events", 'r', ev, target, err, errlen);
 	}
+	if (function_tracer(inst, target, why_ft, sizeof(why_ft)) == 0)
+		return 0;
 	ret = fentry_probe(target, why, sizeof(why));
 	if (ret < 0) {
 		snprintf(err, errlen, "function probes unavailable: no kprobes (kernel built without "
-			 "CONFIG_KPROBES) and %s", why);
+			 "CONFIG_KPROBES), %s and %s", why_ft, why);
 		return ret == -ENOENT ? -ENOENT : -EOPNOTSUPP;
 	}
 	snprintf(err, errlen, "function probes: this kernel has BPF fentry/fexit but no kprobes; "

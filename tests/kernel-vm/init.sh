@@ -26,8 +26,10 @@ run() { # NAME ARGS...
 run kprobe -x tid -p kp=do_sys_openat2
 run kretprobe -f fn=do_sys_openat2
 run tracepoint -s openat -e sched_process_exec
+# without kprobes: the instance's function tracer
+TRAWL_KERNEL_NO_KPROBES=1 run functiontracer -f fn=do_sys_openat2
 # BPF fentry: loading must succeed here; trawl then says it needs kprobes for records
-TRAWL_KERNEL_NO_KPROBES=1 $KT -o /tmp/fentry -f fn=do_sys_openat2 -- true > /tmp/fentry.out 2>&1
+TRAWL_KERNEL_NO_KPROBES=1 TRAWL_KERNEL_NO_FTRACE=1 $KT -o /tmp/fentry -f fn=do_sys_openat2 -- true > /tmp/fentry.out 2>&1
 echo "RESULT fentry rc=$? $(tail -1 /tmp/fentry.out)"
 echo "GUEST-DONE"
 # qemu exits through isa-debug-exit (port 0xf4)

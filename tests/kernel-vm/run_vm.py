@@ -160,5 +160,9 @@ assert any(e[0] == "syscall_entry_openat" for e in evs) and any(e[0] == "syscall
 execs = [e for e in evs if e[0] == "sched_process_exec"]
 assert len(execs) >= 6 and str(execs[0][1]["filename"]) == "/bin/sh", execs
 assert "has BPF fentry/fexit but no kprobes" in results.get("fentry", ""), results.get("fentry")
+assert results.get("functiontracer", "").startswith("rc=0"), results.get("functiontracer")
+evs = read_trace("functiontracer")
+fn = [e for e in evs if e[0] == "function"]
+assert len(fn) >= 5 and all(int(e[1]["ip"]) > 0 and int(e[1]["parent_ip"]) > 0 for e in fn), evs[:5]
 shutil.rmtree(work, ignore_errors=True)
 print("ok")
