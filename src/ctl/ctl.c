@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -186,6 +187,14 @@ TRAWL_EXPORT int trawl_ctl_connect(struct trawl_ctl **out, unsigned flags)
 	}
 	ctl->fd = fd;
 	ctl->root_daemon = root;
+	{
+		/* A hung daemon must not hang the client forever; stop may take a
+		 * while (flushing the kernel's buffers), so the bound is generous. */
+		struct timeval tv = {.tv_sec = 120};
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
 	/* One round trip now, so a refused client learns it here, with the reason. */
 	{
 		struct trawl_ctl_wire_req r;
