@@ -5,6 +5,12 @@
  * stream file, against the floor of copying the same 29-byte records into a
  * buffer and writing it out. Prints ns/event, MB/s and bytes/event.
  *
+ * The anchor is babeltrace2's CTF writer (sink.ctf.fs): `babeltrace2 convert
+ * TRACE --output-format=ctf` on the first (at most) 1 M events, minus
+ * `babeltrace2 TRACE -o dummy` on the same trace, which decodes the same
+ * events and starts the same process: the difference is what writing CTF
+ * costs babeltrace2 per event. Skipped when babeltrace2 is not installed.
+ *
  *   bench-writer [EVENTS] [DIR]
  */
 #include "ctf/ctf.h"
@@ -25,18 +31,15 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv)
+/* Writes @n anchor events as the trace @dir; returns the seconds taken, -1 on error. */
+static double write_trace(const char *dir, long n, uint64_t *bytes)
 {
-	long n = argc > 1 ? atol(argv[1]) : 10000000;
-	const char *dir = argc > 2 ? argv[2] : "/tmp/trawl-bench-writer";
 	struct trawl_ctf_trace *t = trawl_ctf_trace_create(0);
 	struct trawl_ctf_type *p = trawl_ctf_type_struct_create(8);
 	struct trawl_ctf_stream *s;
 	char path[4200];
-	double t0, t_trawl, t_floor;
-	uint64_t bytes;
+	double t0, dt;
 	long i;
-	int fd;
 
 	mkdir(dir, 0755);
 	trawl_ctf_trace_add_monotonic_clock(t);
@@ -49,12 +52,12 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	if (trawl_ctf_trace_write_metadata(t, path, 0)) {
 		perror("metadata");
-		return 1;
+		return -1;
 	}
 	s = trawl_ctf_stream_create(t, 0, dir, "channel0_0", 0, 0, 1 << 20);
 	if (!s) {
 		perror("stream");
-		return 1;
+		return -1;
 	}
 	t0 = now();
 	for (i = 0; i < n; i++) {
@@ -64,14 +67,43 @@ int main(int argc, char **argv)
 		trawl_ctf_write_string(s, "hello-anchor");
 		if (trawl_ctf_event_end(s)) {
 			fprintf(stderr, "event_end failed\n");
-			return 1;
+			return -1;
 		}
 	}
 	trawl_ctf_stream_flush(s);
-	t_trawl = now() - t0;
-	bytes = trawl_ctf_stream_bytes(s);
+	dt = now() - t0;
+	*bytes = trawl_ctf_stream_bytes(s);
 	trawl_ctf_stream_close(s);
 	trawl_ctf_trace_destroy(t);
+	return dt;
+}
+
+/* Wall time of a shell command, or -1 if it failed. */
+static double run(const char *cmd)
+{
+	double t0 = now();
+
+	if (system(cmd) != 0)
+		return -1;
+	return now() - t0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 10000000;
+	const char *dir = argc > 2 ? argv[2] : "/tmp/trawl-bench-writer";
+	long m = n < 1000000 ? n : 1000000;
+	char path[4200], cmd[9000];
+	double t0, t_trawl, t_floor, t_small, t_dummy, t_ctf;
+	uint64_t bytes, small_bytes;
+	long i;
+	int fd;
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	t_trawl = write_trace(path, n, &bytes);
+	if (t_trawl < 0)
+		return 1;
 
 	/* The floor: 29-byte records copied into 1 MiB buffers, written out. */
 	{
@@ -109,5 +141,30 @@ int main(int argc, char **argv)
 	printf("floor (memcpy)    %.1f ns/event  %.0f MB/s  29.00 bytes/event\n",
 	       t_floor * 1e9 / (double)n, 29.0 * (double)n / t_floor / 1e6);
 	printf("ratio writer/floor %.2fx\n", t_trawl / t_floor);
-	return 0;
+
+	/* The anchor, on a trace of m events. */
+	snprintf(path, sizeof(path), "%s/small", dir);
+	t_small = write_trace(path, m, &small_bytes);
+	if (t_small < 0)
+		return 1;
+	if (system("babeltrace2 --version >/dev/null 2>&1") != 0) {
+		printf("babeltrace2 not installed: no anchor\n");
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s/small' -o dummy", dir);
+	t_dummy = run(cmd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/bt2' && babeltrace2 convert '%s/small' "
+		 "--output-format=ctf --output='%s/bt2' >/dev/null && rm -rf '%s/bt2'", dir, dir, dir, dir);
+	t_ctf = run(cmd);
+	if (t_dummy < 0 || t_ctf < 0) {
+		printf("babeltrace2 failed: no anchor\n");
+		return 1;
+	}
+	printf("babeltrace2 sink.ctf.fs  %.1f ns/event (convert %.2f s - decode %.2f s, %ld events)\n",
+	       (t_ctf - t_dummy) * 1e9 / (double)m, t_ctf, t_dummy, m);
+	printf("trawl writer, same %ld   %.1f ns/event\n", m, t_small * 1e9 / (double)m);
+	printf("ratio babeltrace2/trawl  %.1fx\n", (t_ctf - t_dummy) / t_small);
+	/* The traces are hundreds of MB: not left behind. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/trace' '%s/small'", dir, dir);
+	return system(cmd) ? 1 : 0;
 }
