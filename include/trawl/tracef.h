@@ -17,6 +17,8 @@ extern "C" {
 #endif
 
 extern struct trawl_tracepoint trawl_ust_tracef_tp;
+/* So that tracepoint_enabled(lttng_ust_tracef, event) works as with LTTng-UST. */
+#define __tracepoint_lttng_ust_tracef___event trawl_ust_tracef_tp
 void _trawl_tracef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void _trawl_vtracef(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# trawl vs LTTng-UST 2.13 on the ANCHORS.md program, side by side in one run.
+#
+#   bench/ust/run.sh [BUILD_DIR] [EVENTS]     (default build-ust, 10000000)
+#
+# For each tracer: 1 thread ns/event, 2 threads aggregate events/s, tracef
+# ns/event, disabled-tracepoint ns, bytes per event on disk, events
+# discarded (from the index files: the last packet's running count), then
+# the ratios trawl/LTTng. Timings use the ANCHORS.md big channel (4 MiB x 8
+# per CPU, per-user, discard) so that what is timed is recording, not
+# dropping; "default channel" rows use each tracer's default (4 x 512 KiB).
+# Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
+# less than either tracer produces, and the disk is not what is measured.
+# trawl's channels get --read-timer 1000 (1 ms consumer polling): LTTng's
+# consumer is woken by its apps instead; trawl-sessiond's default read
+# timer (200 ms) is far longer than a 2 MiB buffer lasts at full speed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build-ust}
+N=${2:-10000000}
+B=$build/bin
+T=$(mktemp -d "${BENCH_OUT:-/dev/shm}/trawl-bench-ust.XXXXXX")
+chmod 755 "$T"
+export HOME=$T/home TRAWL_RUNTIME_DIR=$T/run TRAWL_ROOT_RUNTIME_DIR=$T/rootrun
+mkdir -p "$HOME"
+started_lttng=
+cleanup() {
+	"$B/trawl" destroy --all >/dev/null 2>&1
+	for f in "$T"/run/sessiond.lock "$T"/rootrun/sessiond.lock; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	[ -n "$started_lttng" ] && kill "$started_lttng" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+for p in "$B/bench-ust-anchor-trawl" "$B/bench-ust-anchor-lttng" "$B/trawl"; do
+	[ -x "$p" ] || { echo "bench/ust: $p missing (build first)" >&2; exit 1; }
+done
+if ! lttng list >/dev/null 2>&1; then
+	lttng-sessiond --daemonize >/dev/null 2>&1
+	sleep 0.5
+	started_lttng=$(pgrep -n -x lttng-sessiond)
+fi
+
+# disk_stats DIR N -> "bytes_per_event discarded" (stream files of every channel)
+disk_stats() {
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import glob, os, struct, sys
+d, n = sys.argv[1], int(sys.argv[2])
+size = disc = content = 0
+for idx in glob.glob(d + "/**/index/*.idx", recursive=True):
+    stream = os.path.join(os.path.dirname(os.path.dirname(idx)), os.path.basename(idx)[:-4])
+    size += os.path.getsize(stream)
+    data = open(idx, "rb").read()
+    magic, major, minor, elen = struct.unpack(">IIII", data[:16])
+    for off in range(16, len(data) - elen + 1, elen):
+        content += struct.unpack(">Q", data[off + 16:off + 24])[0] // 8
+    if len(data) >= 16 + elen:
+        last = data[16 + (len(data) - 16) // elen * elen - elen:]
+        disc += struct.unpack(">Q", last[40:48])[0]
+kept = n - disc
+print("%.2f %.2f %d" % (size / kept if kept else 0, content / kept if kept else 0, disc))
+PY
+}
+
+# run_trawl MODE THREADS EVENT CHANNEL-OPTIONS... -> the program's line, then disk stats
+run_trawl() {
+	local out=$T/trace-trawl-$1-$2-$# mode=$1 th=$2 ev=$3
+	shift 3
+	"$B/trawl" create bench --output "$out" >/dev/null || return 1
+	"$B/trawl" enable-channel -u ch "$@" >/dev/null || return 1
+	"$B/trawl" enable-event -u "$ev" -c ch >/dev/null || return 1
+	"$B/trawl" start >/dev/null || return 1
+	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
+	"$B/trawl" stop >/dev/null
+	"$B/trawl" destroy >/dev/null
+	disk_stats "$out" "$N"
+	rm -rf "$out"
+}
+
+run_lttng() {
+	local out=$T/trace-lttng-$1-$2-$# s=trawlbench$$ mode=$1 th=$2 ev=$3
+	shift 3
+	lttng create "$s" --output "$out" >/dev/null || return 1
+	lttng enable-channel -u ch -s "$s" "$@" >/dev/null || return 1
+	lttng enable-event -u "$ev" -c ch -s "$s" >/dev/null || return 1
+	lttng start "$s" >/dev/null || return 1
+	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
+	lttng stop "$s" >/dev/null
+	lttng destroy "$s" >/dev/null
+	disk_stats "$out" "$N"
+	rm -rf "$out"
+}
+
+# snap_TRACER THREADS -> the program's line, in a snapshot (flight recorder)
+# session: nothing is drained, so this times the tracer alone, without the
+# consumer's copy competing for this machine's two CPUs.
+snap_trawl() {
+	"$B/trawl" create snap --snapshot --output "$T/snap" >/dev/null || return 1
+	"$B/trawl" enable-event -u anchor:ev >/dev/null || return 1
+	"$B/trawl" start >/dev/null || return 1
+	"$B/bench-ust-anchor-trawl" tp "$1" "$N"
+	"$B/trawl" stop >/dev/null
+	"$B/trawl" destroy >/dev/null
+}
+
+snap_lttng() {
+	local s=trawlsnap$$
+	lttng create "$s" --snapshot --output "$T/snapl" >/dev/null || return 1
+	lttng enable-event -u anchor:ev -s "$s" >/dev/null || return 1
+	lttng start "$s" >/dev/null || return 1
+	"$B/bench-ust-anchor-lttng" tp "$1" "$N"
+	lttng stop "$s" >/dev/null
+	lttng destroy "$s" >/dev/null
+}
+
+declare -A R
+measure() { # TRACER
+	local tr=$1 f big=(--subbuf-size 4M --num-subbuf 8) extra=()
+	[ "$tr" = trawl ] && extra=(--read-timer 1000)
+	f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.ns1]=${f[1]}; R[$tr.bpe]=${f[4]}; R[$tr.cpe]=${f[5]}; R[$tr.disc1]=${f[6]}
+	f=( $(run_$tr tp 2 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}
+	f=( $(run_$tr tp 1 anchor:ev "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}
+	f=( $(run_$tr tracef 1 lttng_ust_tracef:event "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.tracef]=${f[1]}
+	f=( $(snap_$tr 1) )
+	R[$tr.snap1]=${f[3]}
+	f=( $(snap_$tr 2) )
+	R[$tr.snap2]=${f[3]}
+	f=( $("$B/bench-ust-anchor-$tr" disabled 1 100000000) )
+	R[$tr.dis]=${f[1]}
+}
+measure lttng
+measure trawl
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+eps1() { awk -v ns="$1" 'BEGIN { printf "%.0f", 1e9 / ns }'; }
+printf "%-34s %14s %14s %8s\n" "ANCHORS program, $N events" "LTTng-UST" "trawl" "ratio"
+printf "%-34s %14s %14s %8s\n" "1 thread, ns/event" "${R[lttng.ns1]}" "${R[trawl.ns1]}" "$(ratio "${R[trawl.ns1]}" "${R[lttng.ns1]}")"
+printf "%-34s %14s %14s %8s\n" "1 thread, events/s" "$(eps1 "${R[lttng.ns1]}")" "$(eps1 "${R[trawl.ns1]}")" "$(ratio "$(eps1 "${R[trawl.ns1]}")" "$(eps1 "${R[lttng.ns1]}")")"
+printf "%-34s %14s %14s %8s\n" "2 threads, aggregate events/s" "${R[lttng.eps2]}" "${R[trawl.eps2]}" "$(ratio "${R[trawl.eps2]}" "${R[lttng.eps2]}")"
+printf "%-34s %14s %14s\n" "2 threads / 1 thread rate" "$(ratio "${R[lttng.eps2]}" "$(eps1 "${R[lttng.ns1]}")")" "$(ratio "${R[trawl.eps2]}" "$(eps1 "${R[trawl.ns1]}")")"
+printf "%-34s %14s %14s %8s\n" "no consumer: 1 thread events/s" "${R[lttng.snap1]}" "${R[trawl.snap1]}" "$(ratio "${R[trawl.snap1]}" "${R[lttng.snap1]}")"
+printf "%-34s %14s %14s %8s\n" "no consumer: 2 threads events/s" "${R[lttng.snap2]}" "${R[trawl.snap2]}" "$(ratio "${R[trawl.snap2]}" "${R[lttng.snap2]}")"
+printf "%-34s %14s %14s\n" "no consumer: 2 threads / 1 thread" "$(ratio "${R[lttng.snap2]}" "${R[lttng.snap1]}")" "$(ratio "${R[trawl.snap2]}" "${R[trawl.snap1]}")"
+printf "%-34s %14s %14s %8s\n" "tracef(\"%d %s\"), ns/event" "${R[lttng.tracef]}" "${R[trawl.tracef]}" "$(ratio "${R[trawl.tracef]}" "${R[lttng.tracef]}")"
+printf "%-34s %14s %14s %8s\n" "disabled tracepoint, ns" "${R[lttng.dis]}" "${R[trawl.dis]}" "$(ratio "${R[trawl.dis]}" "${R[lttng.dis]}")"
+printf "%-34s %14s %14s %8s\n" "bytes/event on disk (files)" "${R[lttng.bpe]}" "${R[trawl.bpe]}" "$(ratio "${R[trawl.bpe]}" "${R[lttng.bpe]}")"
+printf "%-34s %14s %14s %8s\n" "bytes/event (packet contents)" "${R[lttng.cpe]}" "${R[trawl.cpe]}" "$(ratio "${R[trawl.cpe]}" "${R[lttng.cpe]}")"
+printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}" "${R[trawl.disc1]}"
+printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"
+printf "%-34s %14s %14s %8s\n" "default channel: ns/event" "${R[lttng.nsdef]}" "${R[trawl.nsdef]}" "$(ratio "${R[trawl.nsdef]}" "${R[lttng.nsdef]}")"
+printf "%-34s %14s %14s\n" "default channel: discarded" "${R[lttng.discdef]}" "${R[trawl.discdef]}"
