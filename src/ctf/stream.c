@@ -519,8 +519,14 @@ static int encode(struct trawl_ctf_stream *s, uint64_t last_ts)
 
 	if (s->kind == TRAWL_CTF_HEADER_COMPACT) {
 		if (id <= TRAWL_CTF_COMPACT_ID_MAX && delta < (UINT64_C(1) << 27)) {
-			PUT(pos, id, 5, 8, be);
-			PUT(pos, s->ev_ts, 27, 1, be);
+			/*
+			 * The 5-bit id and the 27-bit timestamp fill one 32-bit
+			 * word: id in the low bits little-endian, the high bits
+			 * big-endian (CTF's bit order follows the byte order).
+			 */
+			uint64_t ts27 = s->ev_ts & ((UINT64_C(1) << 27) - 1);
+
+			PUT(pos, be ? (uint64_t)id << 27 | ts27 : ts27 << 5 | id, 32, 8, be);
 		} else {
 			PUT(pos, TRAWL_CTF_EXTENDED_ID, 5, 8, be);
 			PUT(pos, id, 32, 8, be);
