@@ -53,4 +53,10 @@ for cpu in set(e["cpu"] for e in evs):
 lines, err = ktest.babeltrace_clean(trace)
 assert err == "", err
 assert any("syscall_entry_lseek" in l and "fd = 1000" in l and "offset = 4242" in l for l in lines)
+# trawl's own viewer prints kernel traces exactly as babeltrace2 does
+view = os.path.join(ktest.BIN, "trawl")
+if os.path.exists(view):
+    import subprocess
+    tv = subprocess.run([view, "view", trace], capture_output=True, text=True, timeout=60)
+    assert tv.returncode == 0 and tv.stdout.splitlines() == lines, (tv.stdout[:500], tv.stderr)
 print("ok: %d events" % len(evs))
