@@ -234,7 +234,7 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 
 		if (trawl_unlikely(!pl))
 			pl = sc->header_plan = rd_plan_scope(sc->event_header, 0);
-		if (trawl_likely(pl) ? rd_plan_exec(&d, pl, NULL) :
+		if (trawl_likely(pl) ? rd_plan_exec_header(&d, pl) :
 				       rd_decode_fc(&d, sc->event_header, NULL))
 			return -EINVAL;
 	}

@@ -168,6 +168,9 @@ static inline struct plan *rd_plan_body(struct event_class *ec, unsigned key)
 					       rd_plan_body_compile(ec, key);
 }
 int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t);
+int rd_plan_exec_header(struct dctx *d, const struct plan *pl);
+int rd_plan_exec_hdr_impl(struct dctx *d, const struct plan *pl,
+			  struct rd_text *t);
 /* Runs @fc's scope plan, or field.c when there is none. */
 int rd_plan_run(struct dctx *d, struct fc *fc, struct rd_text *t);
 void rd_plan_free(struct fc *fc);

@@ -369,6 +369,7 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 {
 	int ret;
 
+	r->text_valid = false;
 	if (trawl_unlikely(!r->started)) {
 		r->started = true;
 		ret = heap_fill(r);
@@ -422,6 +423,13 @@ TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r,
 
 	if (!s)
 		return -ENODATA;
+	if (r->text_valid) {	/* asked twice for the same event */
+		*text = r->text.buf ? r->text.buf : "";
+		*len = r->text.len;
+		return 0;
+	}
+	if (!s->body_pending)
+		return -EALREADY;
 	struct rd_body_fmt fmt = { .ctx_names = true, .payload_names = true };
 	bool pc = s->sc->packet_context && s->sc->packet_context->shown;
 
@@ -436,6 +444,7 @@ TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r,
 		return -ENOMEM;
 	*text = r->text.buf ? r->text.buf : "";
 	*len = r->text.len;
+	r->text_valid = true;
 	return 0;
 }
 

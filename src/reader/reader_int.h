@@ -20,6 +20,7 @@ struct trawl_reader {
 	bool started;
 	struct rd_err err;
 	struct rd_text text;		/* for trawl_reader_event_text() */
+	bool text_valid;		/* text holds the current event's fields */
 	struct rd_stream_cb cb;
 	/* discarded records, for summaries */
 	uint64_t disc_events, disc_packets;

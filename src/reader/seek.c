@@ -190,6 +190,7 @@ static int heap_refill_from(struct trawl_reader *r, int64_t target)
 	r->nheap = 0;
 	r->cur = NULL;
 	r->started = true;
+	r->text_valid = false;
 	for (t = 0; t < r->ntraces; t++) {
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			struct rd_stream *s = &r->traces[t].streams[i];

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plan interpreter's body, included twice by plan.c with a different
+ * PLAN_EXEC_NAME (see there why). Not a header: no include guard.
+ */
+#define DISPATCH() do { op = &ops[pc++]; goto *labels[op->code]; } while (0)
+
+/*
+ * The interpreter: one indirect jump per op, taken from the op itself
+ * ("threaded code"), so each op's successor gets its own branch prediction.
+ */
+
+int PLAN_EXEC_NAME(struct dctx *d, const struct plan *pl, struct rd_text *t)
+{
+	static const void *const labels[] = {
+		[OP_INT] = &&l_int, [OP_INT8] = &&l_int8, [OP_INT16] = &&l_int16,
+		[OP_INT32] = &&l_int32, [OP_INT64] = &&l_int64,
+		[OP_FLOAT] = &&l_float, [OP_STRING] = &&l_string,
+		[OP_TEXT] = &&l_text, [OP_ALIGN] = &&l_align,
+		[OP_VARIANT] = &&l_variant, [OP_JUMP] = &&l_jump,
+		[OP_LOOP] = &&l_loop, [OP_LOOP_END] = &&l_loop_end,
+		[OP_TEXT_ARRAY] = &&l_text_array, [OP_TREE] = &&l_tree,
+		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end,
+	};
+	struct rd_stream *s = d->s;
+	const struct plan_op *ops = pl->ops, *op;
+	struct loop loops[MAX_LOOPS + 1];
+	int nl = 0;
+	uint32_t pc = 0;
+	uint64_t v, tag;
+
+	DISPATCH();
+
+/*
+ * Byte-aligned integers, one handler per size so that the load is known
+ * at compile time. The common case (aligned, bounds checked by the run's
+ * first field, no side effect, not printed) is three well-predicted tests.
+ */
+#define FAST_INT(label, type, bswap)						\
+label:										\
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))		\
+		return -EINVAL;							\
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))			\
+		return -EINVAL;							\
+	{									\
+		type x;								\
+										\
+		memcpy(&x, d->pkt + (s->pos >> 3), sizeof(x));			\
+		v = trawl_unlikely(op->flags & PF_BE) ? bswap(x) : x;		\
+	}									\
+	s->pos += 8 * sizeof(type);						\
+	if (trawl_likely(!(op->flags & (PF_SIGNED | PF_EFFECTS | PF_PRINT |	\
+					 PF_VARIANT_NEXT | PF_LAST | PF_SLOT |	\
+					 PF_CLOCK | PF_EVENT_ID))))		\
+		DISPATCH();							\
+	goto int_done;
+
+#define NO_SWAP(x) (x)
+	FAST_INT(l_int8, uint8_t, NO_SWAP)
+	FAST_INT(l_int16, uint16_t, __builtin_bswap16)
+	FAST_INT(l_int32, uint32_t, __builtin_bswap32)
+	FAST_INT(l_int64, uint64_t, __builtin_bswap64)
+#undef NO_SWAP
+#undef FAST_INT
+l_int:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, op->size, op->flags & PF_BE);
+	s->pos += op->size;
+int_done:
+	if (op->flags & PF_SIGNED)
+		v = sign_extend(v, op->size);
+	if (op->flags & PF_SLOT)
+		s->slots[op->arg] = v;
+	if (op->flags & PF_CLOCK) {
+		if (op->size >= 64) {
+			s->clock = v;
+		} else {
+			/* CTF: a compact timestamp that went down has wrapped */
+			uint64_t mask = (1ULL << op->size) - 1;
+			uint64_t nv = (s->clock & ~mask) | v;
+
+			if (v < (s->clock & mask))
+				nv += mask + 1;
+			s->clock = nv;
+		}
+	}
+	if (op->flags & PF_EVENT_ID)
+		s->cur_event_id = v;
+	if (op->flags & PF_EFFECTS)
+		int_side_effects(s, op->fc, v);
+	if (op->flags & PF_PRINT)
+		print_value(t, op, v);
+	if (op->flags & (PF_VARIANT_NEXT | PF_LAST)) {
+		if (op->flags & PF_LAST)
+			return 0;
+		op = &ops[pc++];
+		tag = v;
+		goto variant_select;
+	}
+	DISPATCH();
+l_string: {
+	const uint8_t *start, *nul = NULL;
+	uint64_t avail, k, lim;
+
+	if (!(op->flags & PF_ALIGNED) && do_align(d, 8))
+		return -EINVAL;
+	start = d->pkt + s->pos / 8;
+	avail = (d->end - s->pos) / 8;
+	/*
+	 * Most strings are short: look for the NUL eight bytes at a time
+	 * (SWAR, never past the content end) before handing long ones to
+	 * memchr.
+	 */
+	lim = avail < 64 ? avail : 64;
+	for (k = 0; k + 8 <= lim; k += 8) {
+		uint64_t x, z;
+
+		memcpy(&x, start + k, 8);
+		z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+		if (z) {
+			nul = start + k + (__builtin_ctzll(z) >> 3);
+			break;
+		}
+	}
+	if (!nul) {
+		for (; k < lim; k++) {
+			if (!start[k]) {
+				nul = start + k;
+				break;
+			}
+		}
+	}
+	if (!nul && avail > 64)
+		nul = memchr(start + 64, 0, avail - 64);
+	if (!nul)
+		return rd_derr(d, "string is not terminated before the end of the packet content");
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		rd_text_escaped(t, (const char *)start, (size_t)(nul - start));
+	}
+	s->pos += (uint64_t)(nul - start + 1) * 8;
+	if (op->flags & PF_LAST)
+		return 0;
+	DISPATCH();
+}
+l_float:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, op->size, op->flags & PF_BE);
+	s->pos += op->size;
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		if (op->size == 32) {
+			float f;
+			uint32_t u = (uint32_t)v;
+
+			memcpy(&f, &u, 4);
+			rd_print_float(t, (double)f);
+		} else {
+			double x;
+
+			memcpy(&x, &v, 8);
+			rd_print_float(t, x);
+		}
+	}
+	DISPATCH();
+l_text:
+	rd_text_put(t, op->prefix, op->plen);
+	DISPATCH();
+l_align:
+	if (do_align(d, op->align))
+		return -EINVAL;
+	DISPATCH();
+l_variant:
+	tag = s->slots[op->fc->ref->slot];
+variant_select: {
+	const struct fc *fc = op->fc;
+	bool sgn = fc->ref->is_signed;
+	uint32_t i;
+
+	for (i = 0; i < fc->nchoices; i++) {
+		const struct var_choice *c = &fc->choices[i];
+
+		if (sgn ? (int64_t)tag >= c->lo && (int64_t)tag <= c->hi :
+			  tag >= (uint64_t)c->lo && tag <= (uint64_t)c->hi)
+			break;
+	}
+	if (i == fc->nchoices) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg),
+			 "variant tag value %" PRId64 " selects no option",
+			 (int64_t)tag);
+		return rd_derr(d, msg);
+	}
+	pc = pl->targets[op->arg + fc->choices[i].option];
+	DISPATCH();
+}
+l_jump:
+	pc = op->arg;
+	DISPATCH();
+l_loop: {
+	const struct fc *fc = op->fc;
+	uint64_t n = fc->kind == FC_ARRAY ? fc->length : s->slots[fc->ref->slot];
+
+	if (n > d->end - s->pos &&
+	    (n > MAX_EMPTY_ELEMS || !elem_is_empty(fc->elem)))
+		return rd_derr(d, "array or sequence length exceeds the packet content");
+	if (n == 0) {
+		if (op->flags & PF_PRINT)
+			rd_text_lit(t, " ]");
+		pc = op->arg;
+		DISPATCH();
+	}
+	loops[nl].i = 0;
+	loops[nl].n = n;
+	nl++;
+	if (op->flags & PF_PRINT)
+		loop_elem_prefix(t, op, 0);
+	DISPATCH();
+}
+l_loop_end: {
+	struct loop *l = &loops[nl - 1];
+
+	if (++l->i < l->n) {
+		if (op->flags & PF_PRINT)
+			loop_elem_prefix(t, op, l->i);
+		pc = op->arg;
+	} else {
+		nl--;
+		if (op->flags & PF_PRINT)
+			rd_text_lit(t, " ]");
+	}
+	DISPATCH();
+}
+l_text_array:
+	if (run_text_array(d, op, t))
+		return -EINVAL;
+	DISPATCH();
+l_tree:
+	if (op->flags & PF_PRINT) {
+		rd_text_put(t, op->prefix, op->plen);
+		if (rd_decode_fc(d, op->fc, t))
+			return -EINVAL;
+	} else if (rd_decode_fc(d, op->fc, NULL)) {
+		return -EINVAL;
+	}
+	DISPATCH();
+l_text_end:
+	rd_text_put(t, op->prefix, op->plen);
+l_end:
+	return 0;
+}
+
+
+#undef DISPATCH
