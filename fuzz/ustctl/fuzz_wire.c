@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target for everything the daemons read from a traced app:
+ * the registration and event-description decoders (wire.c) and the
+ * consumer's view of a stream's shared memory (ringbuffer.c), which a
+ * hostile app can fill with anything. The first byte picks the surface.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ringbuffer/ringbuffer.h"
+#include "ustctl/wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fuzz_shm(const uint8_t *data, size_t size)
+{
+	struct trawl_rb_reader r;
+	struct trawl_rb_packet pkt;
+	int fd, i, overwrite = size && (data[0] & 1);
+
+	memset(&r, 0, sizeof(r));
+	fd = trawl_rb_shm_create(4096, 4, (uint32_t)overwrite, 0);
+	if (fd < 0)
+		return;
+	if (trawl_rb_map(&r.rb, fd, 4096, 4, (uint32_t)overwrite, 0) || trawl_rb_reader_init(&r)) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	/* The input is what the app wrote over the control page and data. */
+	memcpy(r.rb.map, data, size < r.rb.map_size ? size : r.rb.map_size);
+	for (i = 0; i < 16; i++) {
+		int ret = trawl_rb_reader_get(&r, &pkt);
+
+		if (ret == -EAGAIN)
+			break;
+		if (ret)
+			continue;
+		if (pkt.content_size > pkt.packet_size || pkt.content_size < TRAWL_RB_PACKET_START)
+			abort();
+		/* Touch every byte the consumer would write out. */
+		{
+			uint8_t sum = 0;
+			size_t k;
+
+			for (k = 0; k < pkt.content_size; k++)
+				sum ^= ((const uint8_t *)pkt.data)[k];
+			if (sum == 0 && k == 0)
+				abort(); /* never: content_size >= 84 */
+		}
+		trawl_rb_reader_put(&r);
+	}
+	trawl_rb_flush(&r.rb, 1);
+	trawl_rb_reader_get(&r, &pkt);
+	trawl_rb_reader_fini(&r);
+	trawl_rb_unmap(&r.rb);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trawl_ustctl_app_info info;
+	struct trawl_ustctl_event *ev;
+	uint32_t nr, i;
+	void *copy;
+
+	if (size < 1)
+		return 0;
+	/* A private, exactly sized copy: reads past the end are caught. */
+	copy = malloc(size - 1 ? size - 1 : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data + 1, size - 1);
+	switch (data[0] % 3) {
+	case 0:
+		trawl_wire_register_decode(copy, size - 1, &info, &nr);
+		break;
+	case 1:
+		if (!trawl_wire_event_decode(copy, size - 1, &ev)) {
+			/* Every decoded field must be usable as is. */
+			for (i = 0; i < ev->nr_fields; i++) {
+				const struct trawl_ustctl_field *f = &ev->fields[i];
+
+				if (strlen(f->name) >= sizeof(f->name))
+					abort();
+				if (f->type == TRAWL_USTCTL_FIELD_ENUM && f->nr_enum_entries &&
+				    strlen(f->enum_entries[f->nr_enum_entries - 1].label) >= TRAWL_USTCTL_FIELD_NAME_MAX)
+					abort();
+			}
+			free(ev);
+		}
+		break;
+	default:
+		fuzz_shm(data + 1, size - 1);
+		break;
+	}
+	free(copy);
+	return 0;
+}
