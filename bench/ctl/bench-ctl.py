@@ -49,7 +49,7 @@ tapp = os.path.join(bindir, "bench-ctl-app")
 lapp = os.path.join(tmp, "lttng-app")
 if lttng:
     here = os.path.dirname(os.path.abspath(__file__))
-    r = subprocess.run(["gcc", "-O2", "-I", here, os.path.join(here, "app.c"), "-o", lapp,
+    r = subprocess.run(["gcc", "-O2", "-DBENCH_NO_TRACEF", "-I", here, os.path.join(here, "app.c"), "-o", lapp,
                         "-llttng-ust", "-ldl"], capture_output=True)
     if r.returncode:
         print("bench-ctl: cannot build the LTTng-UST app:", r.stderr.decode()[:300], file=sys.stderr)

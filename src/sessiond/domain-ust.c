@@ -942,6 +942,10 @@ static int ust_channel_create(struct trawl_domain_session *s,
 		trawl_domain_err_set(err, "at most 255 user-space channels per session");
 		return -ENOSPC;
 	}
+	/* Start the consumer now, so that its exec runs while the user is still
+	 * enabling events, not during `start` next to the apps being set up. */
+	if (!s->cons_alive && !s->cons_pid && !s->snapshot)
+		cons_spawn(s, err);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
