@@ -79,7 +79,11 @@ int trawl_ctf_type_integer_set_base(struct trawl_ctf_type *t, unsigned base);
 int trawl_ctf_type_integer_set_byte_order(struct trawl_ctf_type *t, enum trawl_ctf_byte_order bo);
 /* Marks an 8-bit integer as a UTF-8 code unit (for text arrays and sequences). */
 int trawl_ctf_type_integer_set_utf8(struct trawl_ctf_type *t);
-/* Maps the integer to a clock's value (@clock_name is copied). */
+/*
+ * Maps the integer to a clock's value (@clock_name is copied). The clock must
+ * be declared when the type reaches the trace (add_stream_class() or
+ * add_event_class() return -EINVAL otherwise).
+ */
 int trawl_ctf_type_integer_set_clock(struct trawl_ctf_type *t, const char *clock_name);
 
 /* @size_bits: 32 or 64 (IEEE 754 binary32/binary64). Trace byte order. */
@@ -191,11 +195,16 @@ struct trawl_ctf_event_class_desc {
 	const char *name;    /* any string, e.g. "provider:event" (quoted in TSDL) */
 	uint32_t id;         /* unique in its stream class */
 	uint32_t stream_id;
-	int loglevel;        /* -1 for none */
+	int loglevel;        /* LTTng's 0 (EMERG) .. 14 (DEBUG), or -1 for none */
 	const char *emf_uri; /* model.emf.uri, or NULL */
 };
 
-/* Declares an event class; @payload is a struct type (taken) or NULL (no fields). */
+/*
+ * Declares an event class; @payload is a struct type (taken) or NULL (no
+ * fields). Returns 0, -EINVAL (empty name, unknown stream class, log level
+ * out of range, payload not a struct or mapping to an undeclared clock),
+ * -EEXIST (id taken) or -ENOMEM.
+ */
 int trawl_ctf_trace_add_event_class(struct trawl_ctf_trace *trace,
 				    const struct trawl_ctf_event_class_desc *d,
 				    struct trawl_ctf_type *payload);

@@ -263,6 +263,29 @@ int ctf_trace_stream_kind(const struct trawl_ctf_trace *t, uint32_t id)
 	return -EINVAL;
 }
 
+/* 1 if every integer of @ty that maps to a clock maps to one @t declares. */
+static int clocks_known(const struct trawl_ctf_trace *t, const struct trawl_ctf_type *ty)
+{
+	size_t i;
+
+	switch (ty->kind) {
+	case CTF_INTEGER:
+		return !ty->u.integer.clock || clock_find(t, ty->u.integer.clock);
+	case CTF_ENUM:
+		return clocks_known(t, ty->u.enumeration.container);
+	case CTF_ARRAY:
+	case CTF_SEQUENCE:
+		return clocks_known(t, ty->u.array.elem);
+	case CTF_STRUCT:
+		for (i = 0; i < ty->u.strct.nr; i++)
+			if (!clocks_known(t, ty->u.strct.fields[i].type))
+				return 0;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
 int trawl_ctf_trace_add_stream_class(struct trawl_ctf_trace *t, uint32_t id,
 				     enum trawl_ctf_header_kind kind,
 				     struct trawl_ctf_type *event_context, const char *clock_name)
@@ -272,7 +295,7 @@ int trawl_ctf_trace_add_stream_class(struct trawl_ctf_trace *t, uint32_t id,
 
 	if ((kind != TRAWL_CTF_HEADER_COMPACT && kind != TRAWL_CTF_HEADER_LARGE) ||
 	    !clock_name || !clock_find(t, clock_name) ||
-	    (event_context && event_context->kind != CTF_STRUCT))
+	    (event_context && (event_context->kind != CTF_STRUCT || !clocks_known(t, event_context))))
 		goto err;
 	ret = -EEXIST;
 	if (stream_find(t, id))
@@ -306,7 +329,9 @@ int trawl_ctf_trace_add_event_class(struct trawl_ctf_trace *t,
 	size_t i;
 	int ret = -EINVAL;
 
-	if (!d || !d->name || !*d->name || (payload && payload->kind != CTF_STRUCT))
+	/* babeltrace2 warns about a log level outside LTTng's 0 (EMERG) .. 14 (DEBUG). */
+	if (!d || !d->name || !*d->name || d->loglevel < -1 || d->loglevel > 14 ||
+	    (payload && (payload->kind != CTF_STRUCT || !clocks_known(t, payload))))
 		goto err;
 	sc = stream_find(t, d->stream_id);
 	if (!sc)

@@ -102,6 +102,17 @@ static void bad_input(void)
 	EXPECT(trawl_ctf_trace_add_event_class(t, &(struct trawl_ctf_event_class_desc){
 		.name = "t:ev2", .id = 1, .stream_id = 7, .loglevel = -1 }, NULL) == -EINVAL);
 	EXPECT(trawl_ctf_trace_env_add_string(t, "bad key", "v") == -EINVAL);
+	/* A clock mapping to an undeclared clock, log levels babeltrace2 warns about. */
+	s = trawl_ctf_type_struct_create(8);
+	i = trawl_ctf_type_integer_create(64, 0, 8);
+	EXPECT(trawl_ctf_type_integer_set_clock(i, "noclock") == 0);
+	EXPECT(trawl_ctf_type_struct_add(s, "ts", i) == 0);
+	EXPECT(trawl_ctf_trace_add_event_class(t, &(struct trawl_ctf_event_class_desc){
+		.name = "t:clk", .id = 2, .stream_id = 0, .loglevel = -1 }, s) == -EINVAL);
+	EXPECT(trawl_ctf_trace_add_event_class(t, &(struct trawl_ctf_event_class_desc){
+		.name = "t:ll", .id = 2, .stream_id = 0, .loglevel = 15 }, NULL) == -EINVAL);
+	EXPECT(trawl_ctf_trace_add_event_class(t, &(struct trawl_ctf_event_class_desc){
+		.name = "t:ll", .id = 2, .stream_id = 0, .loglevel = -2 }, NULL) == -EINVAL);
 
 	/* Appendable metadata: after the first emission, only the new class. */
 	m = trawl_ctf_trace_metadata_new(t, &len);
