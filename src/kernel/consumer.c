@@ -272,6 +272,7 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	trawl_kernel_converter_init(&ch->conv, ch->events, k->uuid);
 	memcpy(ch->conv.ctx, ch->ctx, sizeof(ch->ctx));
 	ch->conv.nctx = ch->nctx;
+	ch->conv.stream_id = ch->id;
 	ch->conv.declare = declare_event;
 	ch->conv.arg = ch;
 	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);

@@ -325,8 +325,9 @@ static int stream_emit(struct trawl_kernel_stream *s)
 		s->ts_begin = s->ts_last; /* an empty packet (losses only) spans no time */
 	ps->header.magic = TRAWL_CTF_MAGIC;
 	memcpy(ps->header.uuid, s->conv->uuid, 16);
-	ps->header.stream_id = 0;
-	ps->header.stream_instance_id = s->cpu;
+	ps->header.stream_id = s->conv->stream_id;
+	/* unique per stream file of the trace: one file per channel and CPU */
+	ps->header.stream_instance_id = (uint64_t)s->conv->stream_id << 32 | s->cpu;
 	ps->context.timestamp_begin = s->ts_begin;
 	ps->context.timestamp_end = s->ts_last;
 	ps->context.content_size = (uint64_t)s->len * 8;

@@ -133,6 +133,7 @@ typedef int (*trawl_kernel_declare_fn)(struct trawl_kernel_event *ev, void *arg)
 struct trawl_kernel_converter {
 	struct trawl_kernel_events *events;    /* not owned */
 	uint8_t uuid[16];
+	uint32_t stream_id;                    /* the channel's stream class */
 	uint32_t next_ctf_id;
 	int ctx[TRAWL_KCTX_MAX];               /* context fields in order, TRAWL_KCTX_MAX-terminated */
 	int nctx;

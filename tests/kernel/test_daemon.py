@@ -120,6 +120,29 @@ try:
     assert names == {"sched_process_exec"}, names
     trawl("destroy")
 
+    # 3b. two channels in one session: one stream class each, filters
+    o5 = os.path.join(d, "s5")
+    trawl("create", "s5", "--output", o5)
+    trawl("enable-channel", "--kernel", "chA", "--subbuf-size", "65536", "--num-subbuf", "8")
+    trawl("enable-channel", "--kernel", "chB")
+    trawl("enable-event", "--kernel", "-c", "chA", "sched_process_exec,sched_process_exit")
+    trawl("enable-event", "--kernel", "-c", "chB", "--syscall", "--all")
+    trawl("enable-event", "--kernel", "-c", "chA", "sched_switch", "--filter", "prev_pid == 0")
+    trawl("start")
+    p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True, text=True)
+    kpid = int(p.stdout.split("pid=")[1].split()[0])
+    subprocess.run(["sleep", "0.2"])
+    trawl("stop")
+    assert sorted(x for x in os.listdir(os.path.join(o5, "kernel")) if x.startswith("ch")) == \
+        ["chA_%d" % i for i in range(os.cpu_count())] + ["chB_%d" % i for i in range(os.cpu_count())]
+    ev5, _ = ktest.events(o5)
+    assert any(e["name"] == "sched_process_exec" and e["fields"]["pid"] == kpid for e in ev5)
+    assert any(e["name"] == "syscall_entry_lseek" and e["fields"]["fd"] == 1000 for e in ev5)
+    sw = [e for e in ev5 if e["name"] == "sched_switch"]
+    assert all(e["fields"]["prev_pid"] == 0 for e in sw), [e["fields"]["prev_pid"] for e in sw][:10]
+    assert ktest.babeltrace_clean(o5)[1] == ""
+    trawl("destroy")
+
     # 4. flight recorder: a snapshot session writes its buffers on `snapshot record`
     o4 = os.path.join(d, "s4")
     trawl("create", "s4", "--snapshot", "--output", o4)
