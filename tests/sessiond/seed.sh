@@ -7,6 +7,7 @@
 #   two       two sessions at once with different events on the same app
 #   killd     the session daemon SIGKILLed while tracing: the app runs on
 #             unharmed, what was recorded reaches the disk, a new daemon serves
+#   snapshot  a flight-recorder session: snapshot record writes a readable trace
 #   killc     the consumer SIGKILLed: status and list say so, what it wrote
 #             stays readable, stop and destroy still work
 . "$(dirname "$0")/../cli/lib.sh"
@@ -98,6 +99,19 @@ killc)
 	n=$(count tall:seq "$T/c.txt")
 	[ "$n" -gt 0 ] || { ls -laR "$T/C" >&2; cat "$T/c.err" >&2; fail "nothing readable after the consumer died"; }
 	kill "$app"
+	expect 0 "$TRAWL" destroy
+	;;
+snapshot)
+	expect 0 "$TRAWL" create S --snapshot -o "$T/S"
+	expect 0 "$TRAWL" enable-event -u 'tall:*'
+	expect 0 "$TRAWL" list S && grep -q "overwrite" "$T/out" || fail "snapshot channel not in overwrite mode"
+	expect 0 "$TRAWL" start
+	"$APP" 1 1000 5000 || fail "app failed"
+	expect 0 "$TRAWL" snapshot record
+	snap=$(ls -d "$T"/S/snapshot-1-* 2>/dev/null)
+	[ -n "$snap" ] || fail "no snapshot folder"
+	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
+	[ "$(count tall:seq "$T/s.txt")" = 1000 ] || fail "snapshot: expected 1000 tall:seq, got $(count tall:seq "$T/s.txt")"
 	expect 0 "$TRAWL" destroy
 	;;
 esac
