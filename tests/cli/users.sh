@@ -77,6 +77,11 @@ st = struct.unpack("<IHHIi", h)[4]
 sys.exit(0 if st == -13 else 1)
 PY
 grep -q "refusing uid $(id -u "$A")" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "refusal not logged"
+# Kernel tracing: through the root daemon for G; A (own daemon) is told why not.
+if "$TRAWL" list -k >/dev/null 2>&1; then
+	expect 0 as "$G" enable-event -k sched_switch -s gsess
+fi
+expect 4 as "$A" enable-event -k sched_switch -s secret-a && expect_err_line "root session daemon"
 expect 0 as "$G" destroy gsess
 for u in "$A" "$B"; do
 	pid=$(cat "$T/$u/run/sessiond.lock" 2>/dev/null) && kill "$pid" 2>/dev/null
