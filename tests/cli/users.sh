@@ -77,6 +77,27 @@ st = struct.unpack("<IHHIi", h)[4]
 sys.exit(0 if st == -13 else 1)
 PY
 grep -q "refusing uid $(id -u "$A")" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "refusal not logged"
+# Each user's own apps, traced by each user's own daemon and consumer (running as
+# the user: the files are theirs); G's app traced by the root daemon for G.
+APP=$BIN/ust-app-all
+if [ -x "$APP" ] && command -v babeltrace2 >/dev/null; then
+	for u in "$A" "$G"; do
+		expect 0 as "$u" create "apps-$u" -o "$T/$u/apps"
+		expect 0 as "$u" enable-event -u tall:seq
+		expect 0 as "$u" start
+		runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
+			TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$APP" 1 300 5000 ||
+			fail "$u's app failed"
+		expect 0 as "$u" stop
+		uid=$(id -u "$u")
+		d="$T/$u/apps/ust/uid/$uid/64-bit"
+		[ "$(stat -c %U "$d/metadata" 2>/dev/null)" = "$u" ] || fail "$u's metadata not owned by $u"
+		n=$(babeltrace2 "$T/$u/apps" 2>/dev/null | grep -c " tall:seq: ")
+		[ "$n" = 300 ] || fail "$u: expected 300 tall:seq, got $n"
+		expect 0 as "$u" destroy "apps-$u"
+	done
+fi
+
 # Kernel tracing: through the root daemon for G; A (own daemon) is told why not.
 if "$TRAWL" list -k >/dev/null 2>&1; then
 	expect 0 as "$G" enable-event -k sched_switch -s gsess
