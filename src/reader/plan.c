@@ -35,7 +35,7 @@
 enum {
 	OP_INT, OP_INT8, OP_INT16, OP_INT32, OP_INT64, OP_FLOAT, OP_STRING,
 	OP_TEXT, OP_ALIGN, OP_VARIANT, OP_JUMP, OP_LOOP, OP_LOOP_END,
-	OP_TEXT_ARRAY, OP_TREE, OP_END, OP_TEXT_END,
+	OP_TEXT_ARRAY, OP_TREE, OP_END, OP_TEXT_END, OP_SKIP,
 };
 
 #define PF_SIGNED 1u
@@ -556,7 +556,8 @@ static void peephole(struct plan *pl)
 		for (j = 0; j < pl->ntargets; j++)
 			if (pl->targets[j] == pl->nops - 1)
 				target = true;
-		if (!target && (is_int_op(last) || last->code == OP_STRING) &&
+		if (!target && (is_int_op(last) || last->code == OP_STRING ||
+				last->code == OP_SKIP) &&
 		    !(last->flags & PF_VARIANT_NEXT))
 			last->flags |= PF_LAST;
 		if (!target && last->code == OP_TEXT)
@@ -570,7 +571,7 @@ static void plan_dump(const struct plan *pl)
 	static const char *const names[] = {
 		"INT", "INT8", "INT16", "INT32", "INT64", "FLOAT", "STRING",
 		"TEXT", "ALIGN", "VARIANT", "JUMP", "LOOP", "LOOP_END",
-		"TEXT_ARRAY", "TREE", "END", "TEXT_END",
+		"TEXT_ARRAY", "TREE", "END", "TEXT_END", "SKIP",
 	};
 	uint32_t i;
 
@@ -585,12 +586,82 @@ static void plan_dump(const struct plan *pl)
 	fprintf(stderr, "---\n");
 }
 
+static bool is_unread(const struct plan_op *op)
+{
+	return is_fixed(op) &&
+	       !(op->flags & (PF_PRINT | PF_SLOT | PF_CLOCK | PF_EVENT_ID |
+			      PF_EFFECTS | PF_VARIANT_NEXT));
+}
+
+/*
+ * Fixed-width fields that nothing reads (not printed, no length, tag,
+ * clock or meaning) are bounds-checked and stepped over in one op: any bit
+ * pattern is a valid integer or float, so reading them cannot fail and
+ * their values go nowhere. Ops are removed, so jump targets are remapped.
+ */
+static void fuse_skips(struct plan *pl)
+{
+	uint32_t *map = calloc(pl->nops + 1, sizeof(*map));
+	bool *target = calloc(pl->nops + 1, sizeof(bool));
+	uint32_t i, j, n = 0;
+
+	if (!map || !target) {
+		free(map);
+		free(target);
+		return;
+	}
+	for (i = 0; i < pl->nops; i++) {
+		const struct plan_op *op = &pl->ops[i];
+
+		if (op->code == OP_JUMP || op->code == OP_LOOP ||
+		    op->code == OP_LOOP_END)
+			target[op->arg] = true;
+		if (op->code == OP_LOOP)
+			target[i + 1] = true;
+	}
+	for (i = 0; i < pl->ntargets; i++)
+		target[pl->targets[i]] = true;
+	for (i = 0; i < pl->nops; i = j) {
+		struct plan_op op = pl->ops[i];
+		uint64_t bits = op.size;
+
+		j = i + 1;
+		map[i] = n;
+		if (is_unread(&op) && !(op.flags & PF_NOCHECK)) {
+			while (j < pl->nops && !target[j] && is_unread(&pl->ops[j]) &&
+			       (pl->ops[j].flags & PF_NOCHECK)) {
+				bits += pl->ops[j].size;
+				map[j] = n;
+				j++;
+			}
+			op.code = OP_SKIP;
+			op.arg = (uint32_t)bits;
+			op.flags &= PF_ALIGNED;
+		}
+		pl->ops[n++] = op;
+	}
+	map[pl->nops] = n;
+	for (i = 0; i < n; i++) {
+		struct plan_op *op = &pl->ops[i];
+
+		if (op->code == OP_JUMP || op->code == OP_LOOP ||
+		    op->code == OP_LOOP_END)
+			op->arg = map[op->arg];
+	}
+	for (i = 0; i < pl->ntargets; i++)
+		pl->targets[i] = map[pl->targets[i]];
+	pl->nops = n;
+	free(map);
+	free(target);
+}
+
 static struct plan *plan_finish(struct plan *pl)
 {
 	mark_target(pl);
 	emit(pl, OP_END);
 	if (!pl->failed) {
 		find_runs(pl);
+		fuse_skips(pl);
 		peephole(pl);
 		if (getenv("TRAWL_READER_DUMP_PLAN"))
 			plan_dump(pl);

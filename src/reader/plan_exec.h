@@ -20,7 +20,7 @@ int PLAN_EXEC_NAME(struct dctx *d, const struct plan *pl, struct rd_text *t)
 		[OP_VARIANT] = &&l_variant, [OP_JUMP] = &&l_jump,
 		[OP_LOOP] = &&l_loop, [OP_LOOP_END] = &&l_loop_end,
 		[OP_TEXT_ARRAY] = &&l_text_array, [OP_TREE] = &&l_tree,
-		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end,
+		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end, [OP_SKIP] = &&l_skip,
 	};
 	struct rd_stream *s = d->s;
 	const struct plan_op *ops = pl->ops, *op;
@@ -250,6 +250,15 @@ l_tree:
 	} else if (rd_decode_fc(d, op->fc, NULL)) {
 		return -EINVAL;
 	}
+	DISPATCH();
+l_skip:
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
+		return -EINVAL;
+	if (need(d, op->run))
+		return -EINVAL;
+	s->pos += op->arg;
+	if (op->flags & PF_LAST)
+		return 0;
 	DISPATCH();
 l_text_end:
 	rd_text_put(t, op->prefix, op->plen);
