@@ -732,7 +732,25 @@ static void app_readable(int fd, short revents, void *arg)
 	app_gone(arg);
 }
 
+/*
+ * A new connection is read only once its first bytes are there, so an app
+ * (or anyone: root's apps.sock is world-connectable) that connects and says
+ * nothing never blocks the daemon; one that stops mid-registration blocks
+ * it at most TRAWL_USTCTL_TIMEOUT_MS.
+ */
+static void app_registration_ready(int cfd, short revents, void *arg);
+
 static void apps_accept(int fd, short revents, void *arg)
+{
+	int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (cfd < 0)
+		return;
+	if (sd_watch_add(cfd, app_registration_ready, NULL))
+		close(cfd);
+}
+
+static void app_registration_ready(int cfd, short revents, void *arg)
 {
 	struct trawl_domain_session *s;
 	struct ucred cred;
@@ -740,11 +758,9 @@ static void apps_accept(int fd, short revents, void *arg)
 	struct ust_app *a;
 	time_t now = time(NULL);
 	struct tm tm;
-	int cfd, ret;
+	int ret;
 
-	cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-	if (cfd < 0)
-		return;
+	sd_watch_del(cfd);
 	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
 		close(cfd);
 		return;

@@ -44,6 +44,23 @@ slow = conn(); slow.sendall(hdr(11, REQ) + b"\0" * 100)
 conn().close()
 print("hostile ok")
 PY
+# A silent connection to apps.sock (world-connectable on root's daemon) and
+# one sending garbage must not stall the daemon either.
+python3 - "$dir/apps.sock" <<'PY' &
+import socket, sys, time, os
+try:
+    quiet = socket.socket(socket.AF_UNIX); quiet.connect(sys.argv[1])
+    noisy = socket.socket(socket.AF_UNIX); noisy.connect(sys.argv[1]); noisy.sendall(b"\xff" * 64)
+except OSError:
+    pass
+time.sleep(4)
+PY
+silent=$!
+sleep 0.3
+t0=$(date +%s%N)
 expect 0 "$TRAWL" list && grep -q " p \[inactive\]" "$T/out" || fail "daemon stopped serving"
+t1=$(date +%s%N)
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] || fail "a silent app connection stalled the daemon ($(( (t1 - t0) / 1000000 )) ms)"
+kill $silent 2>/dev/null; wait $silent 2>/dev/null
 grep -q "rejected a malformed\|rejected a message" "$dir/sessiond.log" || fail "rejections not logged"
 finish
