@@ -35,6 +35,8 @@ seed)
 	[ "$(count tall:ints "$T/bt.txt")" = 2 ] || fail "expected 2 tall:ints"
 	grep -q 's64 = -1234567890123' "$T/bt.txt" || fail "tall:ints value"
 	cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+	expect 0 "$TRAWL" view "$dir" && cmp -s "$T/out" "$T/bt.txt" || fail "trawl view DIR differs"
+	expect 0 "$TRAWL" view -e ls && grep -qx ust "$T/out" || fail "view -e ls did not list the trace folder"
 	expect 0 "$TRAWL" destroy
 	;;
 two)
@@ -64,6 +66,8 @@ killd)
 	app=$!
 	for i in $(seq 50); do grep -q ready "$T/app.out" && break; sleep 0.1; done
 	grep -q ready "$T/app.out" || fail "app never got ready"
+	expect 0 "$TRAWL" list -u && grep -q "tall:seq" "$T/out" || fail "list -u lacks the app's events"
+	expect 0 "$TRAWL" list -u --fields && grep -q "field: n (integer)" "$T/out" || fail "list -u --fields"
 	kill -9 "$(cat "$(daemon_dir)/sessiond.lock")"
 	sleep 0.5
 	kill -0 "$app" 2>/dev/null || fail "the app died with the daemon"
