@@ -144,7 +144,7 @@ struct trawl_ctf_trace;
 enum trawl_ctf_header_kind {
 	/* 4 bytes: 5-bit id (31 = extended) + 27-bit timestamp; extended 13 bytes. */
 	TRAWL_CTF_HEADER_COMPACT = 0,
-	/* 6 bytes: 16-bit id (65535 = extended) + 32-bit timestamp; extended 15 bytes. */
+	/* 6 bytes: 16-bit id (65535 = extended) + 32-bit timestamp; extended 2 + 4 + 8 = 14 bytes. */
 	TRAWL_CTF_HEADER_LARGE = 1,
 };
 
