@@ -29,45 +29,49 @@ struct rd_text {
 	bool oom;
 };
 
-void rd_text_reserve_slow(struct rd_text *t, size_t n);
-static inline void rd_text_reserve(struct rd_text *t, size_t n)
+/* Grows @t to hold @n more bytes; false (and t->oom set) when out of memory. */
+bool rd_text_grow(struct rd_text *t, size_t n);
+static inline bool rd_text_reserve(struct rd_text *t, size_t n)
 {
-	if (trawl_unlikely(t->cap - t->len < n))
-		rd_text_reserve_slow(t, n);
+	return trawl_likely(t->cap - t->len >= n) || rd_text_grow(t, n);
 }
 static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
 {
-	rd_text_reserve(t, n);
-	if (trawl_likely(!t->oom)) {
-		char *d = t->buf + t->len;
+	char *d;
 
-		/* short copies inline: the libc call costs more than the copy */
-		if (n <= 16) {
-			if (n >= 8) {
-				uint64_t a, b;
+	if (trawl_unlikely(t->cap - t->len < n) && !rd_text_grow(t, n))
+		return;
+	d = t->buf + t->len;
+	/* short copies inline: the libc call costs more than the copy */
+	if (n <= 16) {
+		if (n >= 8) {
+			uint64_t a, b;
 
-				memcpy(&a, s, 8);
-				memcpy(&b, s + n - 8, 8);
-				memcpy(d, &a, 8);
-				memcpy(d + n - 8, &b, 8);
-			} else if (n >= 4) {
-				uint32_t a, b;
+			memcpy(&a, s, 8);
+			memcpy(&b, s + n - 8, 8);
+			memcpy(d, &a, 8);
+			memcpy(d + n - 8, &b, 8);
+		} else if (n >= 4) {
+			uint32_t a, b;
 
-				memcpy(&a, s, 4);
-				memcpy(&b, s + n - 4, 4);
-				memcpy(d, &a, 4);
-				memcpy(d + n - 4, &b, 4);
-			} else {
-				size_t i;
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			memcpy(d, &a, 4);
+			memcpy(d + n - 4, &b, 4);
+		} else if (n >= 2) {
+			uint16_t a, b;
 
-				for (i = 0; i < n; i++)
-					d[i] = s[i];
-			}
-		} else {
-			memcpy(d, s, n);
+			memcpy(&a, s, 2);
+			memcpy(&b, s + n - 2, 2);
+			memcpy(d, &a, 2);
+			memcpy(d + n - 2, &b, 2);
+		} else if (n) {
+			d[0] = s[0];
 		}
-		t->len += n;
+	} else {
+		memcpy(d, s, n);
 	}
+	t->len += n;
 }
 #define rd_text_lit(t, s) rd_text_put((t), (s), sizeof(s) - 1)
 void rd_text_str(struct rd_text *t, const char *s);
@@ -142,8 +146,7 @@ static inline void rd_text_u64(struct rd_text *t, uint64_t v)
 {
 	unsigned n = rd_count_digits(v);
 
-	rd_text_reserve(t, 20);
-	if (t->oom)
+	if (!rd_text_reserve(t, 20))
 		return;
 	rd_write_digits(t->buf + t->len + n, v, n);
 	t->len += n;
@@ -167,8 +170,7 @@ static inline void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
 		n = (unsigned)width;
 	if (n > 20)
 		n = 20;
-	rd_text_reserve(t, 20);
-	if (t->oom)
+	if (!rd_text_reserve(t, 20))
 		return;
 	rd_write_digits(t->buf + t->len + n, v, n);
 	t->len += n;

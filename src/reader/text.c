@@ -13,22 +13,28 @@
 
 /* ---- text helpers ---------------------------------------------------- */
 
-void rd_text_reserve_slow(struct rd_text *t, size_t n)
+bool rd_text_grow(struct rd_text *t, size_t n)
 {
 	size_t cap = t->cap ? t->cap : 4096;
 	char *b;
 
 	if (t->oom)
-		return;
-	while (cap - t->len < n)
+		return false;
+	while (cap - t->len < n) {
+		if (cap > SIZE_MAX / 4) {
+			t->oom = true;
+			return false;
+		}
 		cap *= 2;
+	}
 	b = realloc(t->buf, cap);
 	if (!b) {
 		t->oom = true;
-		return;
+		return false;
 	}
 	t->buf = b;
 	t->cap = cap;
+	return true;
 }
 
 void rd_text_str(struct rd_text *t, const char *s)
