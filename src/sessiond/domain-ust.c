@@ -740,6 +740,32 @@ static void app_readable(int fd, short revents, void *arg)
  */
 static void app_registration_ready(int cfd, short revents, void *arg);
 
+/* The process's name as the kernel knows it (its main thread's), rather than
+ * what the app claims (which may be the name of the thread registering). */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64], name[TRAWL_USTCTL_PROCNAME_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	name[n] = '\0';
+	name[strcspn(name, "\n/")] = '\0';
+	if (name[0] && len) {
+		size_t k = strnlen(name, len - 1);
+
+		memcpy(buf, name, k);
+		buf[k] = '\0';
+	}
+}
+
 static void apps_accept(int fd, short revents, void *arg)
 {
 	int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
@@ -779,6 +805,7 @@ static void app_registration_ready(int cfd, short revents, void *arg)
 		return;
 	}
 	a->info = *trawl_ustctl_app_info(a->h);
+	proc_comm(cred.pid, a->info.procname, sizeof(a->info.procname));
 	a->uid = cred.uid;
 	localtime_r(&now, &tm);
 	strftime(a->stamp, sizeof(a->stamp), "%Y%m%d-%H%M%S", &tm);
