@@ -514,6 +514,8 @@ int trawl_view_main(int argc, char **argv)
 
 	memset(&v, 0, sizeof(v));
 	v.cmd = argc > 0 && argv[0] ? argv[0] : "view";
+	if (strrchr(v.cmd, '/'))
+		v.cmd = strrchr(v.cmd, '/') + 1;
 	if (!strcmp(v.cmd, "view"))
 		v.cmd = "trawl view";
 	ret = view_parse_opts(argc, argv, &v.o);
