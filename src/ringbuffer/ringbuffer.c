@@ -167,10 +167,10 @@ int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
 	uint64_t old, pos, off, next, ts;
 	int tries;
 
-	old = __atomic_load_n(&c->reserve, __ATOMIC_RELAXED);
+	/* Acquire, as in trawl_rb_reserve(): the clock is read after the word. */
+	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
 	/* Bounded: a hostile app could keep changing the word forever. */
 	for (tries = 0; tries < 1000; tries++) {
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		ts = trawl_rb_clock();
 		pos = old & TRAWL_RB_POS_MASK;
 		off = pos & (S - 1);
@@ -189,7 +189,7 @@ int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
 		}
 		/* Keep ts_high: no event is reserved by a flush. */
 		if (__atomic_compare_exchange_n(&c->reserve, &old, (old & ~TRAWL_RB_POS_MASK) | next, 1,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			break;
 	}
 	if (tries == 1000)
@@ -309,6 +309,8 @@ take:
 	base = rb->data + (slot << rb->subbuf_shift);
 	if (rb->overwrite) {
 		memcpy(r->copy, base, S);
+		/* Seqlock read side: the copy's loads complete before the
+		 * positions are read again. */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		/* Seqlock-style check: if the producers came back to this slot
 		 * while we copied, the copy is torn. */

@@ -209,15 +209,13 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 	uint64_t old, pos, off, begin, ts, tsh, hlen, len, word;
 	int sw_in, sw_out;
 
-	/* Relaxed: the CAS below validates what we read; nothing else is read
-	 * through it. */
-	old = __atomic_load_n(&c->reserve, __ATOMIC_RELAXED);
+	/* Acquire (here and on CAS failure): the clock is read after the load
+	 * of the word, and the CAS below fails if any event was reserved in
+	 * between, so a later position never holds an earlier timestamp. The
+	 * acquire keeps the clock's reads (vDSO data, then an ordered rdtsc)
+	 * from moving above the load. Free on x86. */
+	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
 	for (;;) {
-		/* The clock is read after the load of the word, and the CAS
-		 * below fails if any event was reserved in between: a later
-		 * position never holds an earlier timestamp. The acquire fence
-		 * keeps the clock read from moving above the load. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		ts = trawl_rb_clock();
 		tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
 		pos = old & TRAWL_RB_POS_MASK;
@@ -266,9 +264,15 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 			begin = pos;
 		}
 		word = tsh << TRAWL_RB_POS_BITS | ((begin + len) & TRAWL_RB_POS_MASK);
-		/* Relaxed on both sides: the reservation publishes nothing; the
-		 * bytes are published by the commit's release add. */
-		if (__atomic_compare_exchange_n(&c->reserve, &old, word, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		/* Acquire on failure, for the clock read of the next try (see
+		 * above). Acquire-release on success: the word is how what a
+		 * switcher learned (the consumer released the slot: its acquire
+		 * of consumed, or the previous use fully committed) reaches the
+		 * threads reserving after it, which then write the slot and its
+		 * meta; every later CAS is in this release sequence. Found by
+		 * TSan; free on x86. The event's bytes themselves are published
+		 * by the commit's release add. */
+		if (__atomic_compare_exchange_n(&c->reserve, &old, word, 1, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			break;
 	}
 	if (__builtin_expect(sw_in, 0)) {
