@@ -56,7 +56,22 @@ expect_err_line() {
 	grep -q -- "$word" "$T/err" || fail "error line lacks '$word': $(cat "$T/err")"
 }
 
+# Daemons write sanitizer reports to their log: stop them, then look.
+check_daemon_logs() {
+	kill_daemons
+	sleep 0.3
+	local f
+	for f in "$T"/*/sessiond.log "$T"/*/*/sessiond.log; do
+		[ -f "$f" ] || continue
+		if grep -q "Sanitizer\|runtime error:" "$f"; then
+			fail "sanitizer report in $f:"
+			grep -A20 "Sanitizer\|runtime error:" "$f" | head -40 >&2
+		fi
+	done
+}
+
 finish() {
+	check_daemon_logs
 	if [ "$FAILS" -ne 0 ]; then
 		echo "$FAILS failure(s)" >&2
 		exit 1
