@@ -18,6 +18,9 @@
  *   SNAPSHOT     trace_key 0, payload: struct trawl_cons_add_trace (the
  *                snapshot folder): copies every trace's current packets there
  *   QUIT         the consumer drains everything and exits
+ *   START        trace_key 0: resume polling (after a FLUSH, which pauses the
+ *                timers of the channels it flushed: a stopped session costs
+ *                no wake-ups)
  */
 #ifndef TRAWL_CONSUMER_PROTO_H
 #define TRAWL_CONSUMER_PROTO_H
@@ -38,6 +41,7 @@ enum trawl_cons_cmd {
 	TRAWL_CONS_FLUSH = 4,
 	TRAWL_CONS_SNAPSHOT = 5,
 	TRAWL_CONS_QUIT = 6,
+	TRAWL_CONS_START = 7,
 };
 
 struct trawl_cons_hdr {

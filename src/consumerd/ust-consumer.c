@@ -50,6 +50,7 @@ struct cchannel {
 	uint32_t nr;
 	struct cstream *streams; /* owned, nr of them */
 	uint64_t next_read_ns, next_switch_ns;
+	int paused; /* flushed by a stop: no timers until START */
 };
 
 struct ctrace {
@@ -379,9 +380,12 @@ static void cmd_flush(uint64_t trace_key)
 {
 	struct cchannel *c;
 
-	for (c = channels; c; c = c->next)
-		if ((!trace_key || c->trace_key == trace_key) && !c->info.snapshot_mode)
+	for (c = channels; c; c = c->next) {
+		if ((!trace_key || c->trace_key == trace_key) && !c->info.snapshot_mode) {
 			channel_flush_final(c);
+			c->paused = 1;
+		}
+	}
 }
 
 /* Writes every snapshot-mode channel's current packets under @dir. */
@@ -503,6 +507,13 @@ static int handle_command(int sock)
 	case TRAWL_CONS_SNAPSHOT:
 		ret = cmd_snapshot(&h, payload);
 		break;
+	case TRAWL_CONS_START: {
+		struct cchannel *c;
+
+		for (c = channels; c; c = c->next)
+			c->paused = 0;
+		break;
+	}
 	case TRAWL_CONS_QUIT:
 		cmd_flush(0);
 		reply(sock, 0);
@@ -531,6 +542,9 @@ static uint64_t run_timers(void)
 	for (c = channels; c; c = c->next) {
 		uint64_t rd = (c->info.read_timer_us ? c->info.read_timer_us
 						     : DEFAULT_READ_TIMER_US) * 1000ull;
+
+		if (c->paused)
+			continue;
 
 		if (c->info.switch_timer_us && now >= c->next_switch_ns) {
 			for (i = 0; i < c->nr; i++)

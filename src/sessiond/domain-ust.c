@@ -1089,6 +1089,8 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 
 	s->active = 1;
 	s->started_once = 1;
+	if (s->cons_alive)
+		cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0);
 	for (a = apps; a; a = a->next) {
 		if (!sess_traces_app(s, a))
 			continue;
