@@ -7,6 +7,7 @@
 #   two       two sessions at once with different events on the same app
 #   killd     the session daemon SIGKILLed while tracing: the app runs on
 #             unharmed, what was recorded reaches the disk, a new daemon serves
+#   restart   start, stop, start, stop: both runs' events are in the trace
 #   snapshot  a flight-recorder session: snapshot record writes a readable trace
 #   killc     the consumer SIGKILLed: status and list say so, what it wrote
 #             stays readable, stop and destroy still work
@@ -103,6 +104,22 @@ killc)
 	n=$(count tall:seq "$T/c.txt")
 	[ "$n" -gt 0 ] || { ls -laR "$T/C" >&2; cat "$T/c.err" >&2; fail "nothing readable after the consumer died"; }
 	kill "$app"
+	expect 0 "$TRAWL" destroy
+	;;
+restart)
+	expect 0 "$TRAWL" create R -o "$T/R"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 100 5000 hang >"$T/app.out" &
+	app=$!
+	for i in $(seq 50); do grep -q ready "$T/app.out" && break; sleep 0.1; done
+	expect 0 "$TRAWL" stop
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 || fail "second app failed"
+	expect 0 "$TRAWL" stop
+	kill "$app"
+	babeltrace2 "$T/R" >"$T/r.txt" 2>"$T/r.err" || fail "bt: $(cat "$T/r.err")"
+	[ "$(count tall:seq "$T/r.txt")" = 300 ] || fail "start/stop/start/stop: expected 300 tall:seq, got $(count tall:seq "$T/r.txt")"
 	expect 0 "$TRAWL" destroy
 	;;
 snapshot)
