@@ -337,14 +337,12 @@ static struct trawl_ust_provider _TRAWL_CAT(__trawl_provider_, TRACEPOINT_PROVID
 
 static void __attribute__((constructor)) _TRAWL_CAT(__trawl_provider_ctor_, TRACEPOINT_PROVIDER)(void)
 {
-	if (trawl_ust_provider_register)
-		trawl_ust_provider_register(&_TRAWL_CAT(__trawl_provider_, TRACEPOINT_PROVIDER));
+	trawl_ust_provider_register(&_TRAWL_CAT(__trawl_provider_, TRACEPOINT_PROVIDER));
 }
 
 static void __attribute__((destructor)) _TRAWL_CAT(__trawl_provider_dtor_, TRACEPOINT_PROVIDER)(void)
 {
-	if (trawl_ust_provider_unregister)
-		trawl_ust_provider_unregister(&_TRAWL_CAT(__trawl_provider_, TRACEPOINT_PROVIDER));
+	trawl_ust_provider_unregister(&_TRAWL_CAT(__trawl_provider_, TRACEPOINT_PROVIDER));
 }
 
 #pragma GCC diagnostic pop

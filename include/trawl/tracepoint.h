@@ -166,16 +166,16 @@ static inline void _trawl_ust_write_be(char *p, const void *v, size_t n)
 #endif
 }
 
-/* libtrawl-ust's entry points (weak: a program using only dynamically
- * loaded providers does not link it). */
-int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
-	__attribute__((weak));
-void trawl_ust_commit(struct trawl_ust_ctx *ctx) __attribute__((weak));
-int trawl_ust_provider_register(struct trawl_ust_provider *p) __attribute__((weak));
-void trawl_ust_provider_unregister(struct trawl_ust_provider *p) __attribute__((weak));
-void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count)
-	__attribute__((weak));
-void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start) __attribute__((weak));
+/* libtrawl-ust's entry points, called by the generated probes (a probe
+ * provider links -ltrawl-ust). Call sites (TRACEPOINT_DEFINE) reach
+ * libtrawl-ust through dlsym() instead, so that a program whose providers
+ * are loaded later (LD_PRELOAD, dlopen) need not link it. */
+int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx);
+void trawl_ust_commit(struct trawl_ust_ctx *ctx);
+int trawl_ust_provider_register(struct trawl_ust_provider *p);
+void trawl_ust_provider_unregister(struct trawl_ust_provider *p);
+void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count);
+void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start);
 
 /* ---- TP_ARGS: (type, name, type, name, ...) -> prototype and call ---- */
 
@@ -268,6 +268,8 @@ void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start) __a
 #if defined(TRACEPOINT_DEFINE) && !defined(_TRAWL_TRACEPOINT_CTOR_DONE)
 #define _TRAWL_TRACEPOINT_CTOR_DONE
 #include <dlfcn.h>
+/* glibc's RTLD_DEFAULT, which <dlfcn.h> hides without _GNU_SOURCE. */
+#define _TRAWL_RTLD_DEFAULT ((void *)0)
 /* Every TRACEPOINT_DEFINE'd tracepoint of a module is listed in this
  * section; the module registers the whole list once per translation unit
  * (libtrawl-ust ignores repeats). */
@@ -281,14 +283,16 @@ typedef void (*_trawl_tp_unregister_fn)(struct trawl_tracepoint *const *);
 
 static void __attribute__((constructor)) __trawl_tracepoints_ctor(void)
 {
-	_trawl_tp_register_fn fn = trawl_ust_tracepoints_register;
+	_trawl_tp_register_fn fn;
 
 	if (!__start___trawl_tracepoints_ptrs ||
 	    (const void *)__stop___trawl_tracepoints_ptrs == (const void *)__start___trawl_tracepoints_ptrs)
 		return;
+	*(void **)&fn = dlsym(_TRAWL_RTLD_DEFAULT, "trawl_ust_tracepoints_register");
 	if (!fn) {
 		/* Not linked with libtrawl-ust: a probe provider loaded later
-		 * (LD_PRELOAD, dlopen) may bring it; try to load it now. */
+		 * (dlopen) brings it; load it now so that the call sites are
+		 * known when it comes. Without it, tracing stays off. */
 		void *h = dlopen("libtrawl-ust.so.0", RTLD_NOW | RTLD_GLOBAL);
 
 		if (!h)
@@ -303,8 +307,9 @@ static void __attribute__((constructor)) __trawl_tracepoints_ctor(void)
 
 static void __attribute__((destructor)) __trawl_tracepoints_dtor(void)
 {
-	_trawl_tp_unregister_fn fn = trawl_ust_tracepoints_unregister;
+	_trawl_tp_unregister_fn fn;
 
+	*(void **)&fn = dlsym(_TRAWL_RTLD_DEFAULT, "trawl_ust_tracepoints_unregister");
 	if (fn && __start___trawl_tracepoints_ptrs)
 		fn(__start___trawl_tracepoints_ptrs);
 }

@@ -5,14 +5,21 @@
  * per thread on T threads, then exits (or sleeps forever with "hang", to be
  * killed).
  *
- *   app-all [threads] [events per thread] [wait ms] [hang]
+ *   app-all [threads] [events per thread] [wait ms] [hang|fork]
+ *
+ * fork: then forks; the child (a new app for the daemon) waits until it is
+ * traced on its own and emits the same number of tall:seq events with
+ * thread = 100 + its threads' index.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <lttng/tracef.h>
@@ -69,6 +76,22 @@ int main(int argc, char **argv)
 		pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
+	if (argc > 4 && !strcmp(argv[4], "fork")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			/* Not traced until this process registers by itself. */
+			for (i = 0; i < wait_ms && !tracepoint_enabled(tall, seq); i++)
+				usleep(1000);
+			for (i = 0; i < nthreads; i++)
+				pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)(100 + i));
+			for (i = 0; i < nthreads; i++)
+				pthread_join(th[i], NULL);
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &i, 0) != pid || !WIFEXITED(i) || WEXITSTATUS(i))
+			return 1;
+	}
 	if (hang) {
 		printf("ready\n");
 		fflush(stdout);

@@ -9,8 +9,9 @@ the independent oracle.
     e2e.py accounting uid|pid          tiny buffer: events read + discarded == N exactly
     e2e.py overwrite                   flight recorder keeps the newest packets
     e2e.py sigkill                     app killed with SIGKILL: every committed event is there
+    e2e.py preload|dlopen              provider in a shared object, app not linked with trawl
     e2e.py late                        app started before the daemon is traced once it appears
-    e2e.py fork                        a fork()ed child is traced as its own app
+    e2e.py fork                        a fork()ed child is traced as its own app (per-PID)
 """
 import glob
 import os
@@ -58,8 +59,10 @@ class Env:
                                                           r.stderr.strip()))
         return r
 
-    def app(self, *args, **kw):
-        return subprocess.Popen([APP] + [str(a) for a in args], env=self.env, **kw)
+    def app(self, *args, binary=None, extra_env=None, **kw):
+        env = dict(self.env)
+        env.update(extra_env or {})
+        return subprocess.Popen([binary or APP] + [str(a) for a in args], env=env, **kw)
 
     def close(self):
         self.trawl("destroy", "--all", check=False)
@@ -278,6 +281,49 @@ def case_late():
         fail("late daemon: %d of 100 events" % count)
 
 
+def case_fork():
+    n = 1000
+    e = Env()
+    try:
+        session(e, "pid")
+        rc = e.app(1, n, 5000, "fork").wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    by = {}
+    for name, d in evs:
+        if name == "tall:seq":
+            by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+    print("fork: parent %d, child %d events" % (len(by.get(0, [])), len(by.get(100, []))))
+    if rc != 0 or by.get(0) != list(range(n)) or by.get(100) != list(range(n)):
+        fail("fork: parent or child events missing (rc %d)" % rc)
+
+
+def case_dl(how):
+    """The provider is a shared object: LD_PRELOADed, or dlopen()ed by the
+    app after it started (then the app registers again with the new events)."""
+    lib = os.path.join(os.environ["TRAWL_BUILD_DIR"], "lib")
+    so = os.path.join(lib, "libtp-all.so")
+    app = os.path.join(BIN, "ust-app-dl")
+    e = Env()
+    try:
+        session(e)
+        if how == "preload":
+            p = e.app(500, 5000, binary=app, extra_env={"LD_PRELOAD": so})
+        else:
+            p = e.app(500, 5000, so, binary=app, extra_env={"LD_LIBRARY_PATH": lib})
+        rc = p.wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    seqs = [int(d["n"]) for name, d in evs if name == "tall:seq" and int(d["thread"]) == 7]
+    print("%s: %d events" % (how, len(seqs)))
+    if rc != 0 or seqs != list(range(500)):
+        fail("%s: %d of 500 events (rc %d)" % (how, len(seqs), rc))
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else "fields"
     if case == "fields":
@@ -290,6 +336,10 @@ def main():
         case_overwrite()
     elif case == "sigkill":
         case_sigkill()
+    elif case == "fork":
+        case_fork()
+    elif case in ("preload", "dlopen"):
+        case_dl(case)
     elif case == "late":
         case_late()
     else:
