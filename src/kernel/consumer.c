@@ -33,7 +33,6 @@
 #include "ctf/layout.h"
 #include "kernel/internal.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -41,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -56,9 +54,7 @@ struct kchan;
 
 struct kcpu {
 	int fd;            /* trace_pipe_raw, non-blocking */
-	int out_fd;        /* stream file */
-	int idx_fd;        /* index file */
-	uint64_t offset;   /* bytes written to the stream file */
+	struct trawl_ctf_stream *out; /* stream file and index (src/ctf), owned */
 	uint64_t dropped;  /* last "dropped events" read from stats */
 	struct trawl_kernel_stream stream;
 	struct kchan *ch;
@@ -83,7 +79,7 @@ struct kchan {
 struct kconsumer {
 	char dir[4096];
 	int meta_fd;
-	uint8_t uuid[16];
+	struct trawl_ctf_trace *trace; /* metadata model (src/ctf), owned */
 	uid_t uid;
 	gid_t gid;
 	struct kchan ch[MAX_CHANNELS];
@@ -118,7 +114,7 @@ static int open_out(struct kconsumer *k, const char *rel)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", k->dir, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -errno;
 	if (k->uid != (uid_t)-1 && fchown(fd, k->uid, k->gid) < 0) {
@@ -127,97 +123,189 @@ static int open_out(struct kconsumer *k, const char *rel)
 	return fd;
 }
 
+/* The files src/ctf creates belong to the session's owner too. */
+static void chown_out(struct kconsumer *k, const char *rel)
+{
+	char path[4700];
+
+	snprintf(path, sizeof(path), "%s/%s", k->dir, rel);
+	if (k->uid != (uid_t)-1 && chown(path, k->uid, k->gid) < 0) {
+		/* not fatal */
+	}
+}
+
 /* ---- metadata ----------------------------------------------------------- */
 
-static int meta_header(struct kconsumer *k)
+/* Appends what the metadata model gained since the last call to the metadata file. */
+static int meta_append(struct kconsumer *k)
+{
+	size_t len = 0;
+	char *text = trawl_ctf_trace_metadata_new(k->trace, &len);
+	int ret;
+
+	if (!text)
+		return -errno;
+	ret = write_all(k->meta_fd, text, len);
+	free(text);
+	return ret;
+}
+
+static struct trawl_ctf_type *int_type(unsigned bits, int is_signed, unsigned base)
+{
+	struct trawl_ctf_type *t = trawl_ctf_type_integer_create(bits, is_signed, 8);
+
+	if (t && base != 10)
+		trawl_ctf_type_integer_set_base(t, base);
+	return t;
+}
+
+static struct trawl_ctf_type *text_type(uint64_t n)
+{
+	struct trawl_ctf_type *t = trawl_ctf_type_integer_create(8, 0, 8);
+
+	if (!t)
+		return NULL;
+	trawl_ctf_type_integer_set_utf8(t);
+	return trawl_ctf_type_array_create(t, n);
+}
+
+/* The event context struct of a channel's contexts (NULL without contexts). */
+static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
+{
+	static const char *const names[] = {
+		[TRAWL_KCTX_PID] = "pid", [TRAWL_KCTX_TID] = "tid",
+		[TRAWL_KCTX_PROCNAME] = "procname", [TRAWL_KCTX_PRIO] = "prio",
+		[TRAWL_KCTX_PPID] = "ppid", [TRAWL_KCTX_VPID] = "vpid", [TRAWL_KCTX_VTID] = "vtid",
+	};
+	struct trawl_ctf_type *st;
+	int i;
+
+	*err = 0;
+	if (!ch->nctx)
+		return NULL;
+	st = trawl_ctf_type_struct_create(8);
+	for (i = 0; st && i < ch->nctx; i++) {
+		struct trawl_ctf_type *f = ch->ctx[i] == TRAWL_KCTX_PROCNAME ? text_type(16)
+									   : int_type(32, 1, 10);
+
+		if (!f || trawl_ctf_type_struct_add(st, names[ch->ctx[i]], f) < 0) {
+			trawl_ctf_type_destroy(st);
+			st = NULL;
+		}
+	}
+	if (!st)
+		*err = -ENOMEM;
+	return st;
+}
+
+/*
+ * src/ctf refuses TSDL keywords as names (tracepoints have fields called
+ * "align" or "callsite"): those get one more leading '_'.
+ */
+static int add_field(struct trawl_ctf_type *st, const char *name, struct trawl_ctf_type *t)
+{
+	char alt[80];
+
+	if (trawl_ctf_identifier_valid(name))
+		return trawl_ctf_type_struct_add(st, name, t);
+	snprintf(alt, sizeof(alt), "_%s", name);
+	return trawl_ctf_type_struct_add(st, alt, t);
+}
+
+/* The payload struct of a tracefs event, field for field as convert.c writes it. */
+static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
+{
+	struct trawl_ctf_type *st = trawl_ctf_type_struct_create(8);
+	int i, ret = 0;
+
+	for (i = 0; st && i < ev->nfields && !ret; i++) {
+		const struct trawl_kernel_field *f = &ev->fields[i];
+		struct trawl_ctf_type *t = NULL;
+		char len_name[80];
+
+		switch (f->kind) {
+		case TRAWL_KF_INT:
+		case TRAWL_KF_HEX:
+			t = int_type(f->ctf_size * 8u, f->is_signed, f->kind == TRAWL_KF_HEX ? 16 : 10);
+			break;
+		case TRAWL_KF_TEXT:
+			t = text_type(f->count);
+			break;
+		case TRAWL_KF_ARRAY:
+			t = int_type(f->ctf_size * 8u, f->is_signed, 10);
+			t = t ? trawl_ctf_type_array_create(t, f->count) : NULL;
+			break;
+		case TRAWL_KF_STRING:
+			t = trawl_ctf_type_string_create();
+			break;
+		case TRAWL_KF_BYTES:
+			/* as LTTng: the length field "_<name>_length", then the bytes */
+			snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
+			ret = trawl_ctf_type_struct_add(st, len_name, int_type(32, 0, 10));
+			t = int_type(8, 0, 16);
+			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
+			break;
+		}
+		if (!ret)
+			ret = t ? add_field(st, f->name, t) : -ENOMEM;
+	}
+	if (ret < 0) {
+		trawl_ctf_type_destroy(st);
+		st = NULL;
+	}
+	return st;
+}
+
+static int meta_setup(struct kconsumer *k)
 {
 	struct utsname u;
-	char uuid[40], host[256] = "";
-	char *buf = NULL;
-	int64_t off;
-	size_t sz = 0;
-	FILE *f;
+	char host[256] = "";
 	int i, ret;
 
-	/* The same estimator as user-space traces, so one view interleaves both domains. */
-	off = trawl_ctf_clock_offset();
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	snprintf(uuid, sizeof(uuid),
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 k->uuid[0], k->uuid[1], k->uuid[2], k->uuid[3], k->uuid[4], k->uuid[5], k->uuid[6],
-		 k->uuid[7], k->uuid[8], k->uuid[9], k->uuid[10], k->uuid[11], k->uuid[12],
-		 k->uuid[13], k->uuid[14], k->uuid[15]);
-	f = open_memstream(&buf, &sz);
-	if (!f)
+	if (trawl_ctf_trace_env_add_string(k->trace, "hostname", host) < 0 ||
+	    trawl_ctf_trace_env_add_string(k->trace, "domain", "kernel") < 0 ||
+	    trawl_ctf_trace_env_add_string(k->trace, "sysname", u.sysname) < 0 ||
+	    trawl_ctf_trace_env_add_string(k->trace, "kernel_release", u.release) < 0 ||
+	    trawl_ctf_trace_env_add_string(k->trace, "tracer_name", "trawl") < 0 ||
+	    trawl_ctf_trace_env_add_int(k->trace, "tracer_major", 0) < 0 ||
+	    trawl_ctf_trace_env_add_int(k->trace, "tracer_minor", 1) < 0 ||
+	    trawl_ctf_trace_env_add_string(k->trace, "trace_buffering_scheme", "global") < 0)
 		return -ENOMEM;
-	fprintf(f, "/* CTF 1.8 */\n\n"
-		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
-		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
-		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
-		"\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n",
-		uuid);
-	fprintf(f, "env {\n\thostname = \"%s\";\n\tdomain = \"kernel\";\n\tsysname = \"%s\";\n"
-		"\tkernel_release = \"%s\";\n\ttracer_name = \"trawl\";\n\ttracer_major = 0;\n"
-		"\ttracer_minor = 1;\n\ttracer_patchlevel = 0;\n\ttrace_buffering_scheme = \"global\";\n};\n\n",
-		host, u.sysname, u.release);
-	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tdescription = \"Monotonic Clock\";\n"
-		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %lld;\n"
-		"\tabsolute = TRUE;\n};\n\n",
-		(long long)(off / 1000000000), (long long)(off % 1000000000));
-	fprintf(f, "typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_monotonic_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n"
-		"struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n"
-		"\tuint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n"
-		"\tuint64_t packet_size;\n\tuint64_t packet_seq_num;\n\tuint64_t events_discarded;\n"
-		"\tuint32_t cpu_id;\n};\n\n"
-		"struct event_header_compact {\n"
-		"\tenum : integer { size = 5; align = 1; signed = false; } { compact = 0 ... 30, extended = 31 } id;\n"
-		"\tvariant <id> {\n\t\tstruct {\n\t\t\tuint27_clock_monotonic_t timestamp;\n\t\t} compact;\n"
-		"\t\tstruct {\n\t\t\tuint32_t id;\n\t\t\tuint64_clock_monotonic_t timestamp;\n\t\t} extended;\n"
-		"\t} v;\n} align(8);\n\n");
+	/* CLOCK_MONOTONIC with ctf's offset estimator, as user-space traces: one view interleaves both */
+	ret = trawl_ctf_trace_add_monotonic_clock(k->trace);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < k->nch; i++) {
-		char ctx[2048];
+		struct trawl_ctf_type *ctx = context_type(&k->ch[i], &ret);
 
-		trawl_kernel_converter_ctx_tsdl(&k->ch[i].conv, ctx, sizeof(ctx));
-		fprintf(f, "stream {\n\tid = %u;\n\tevent.header := struct event_header_compact;\n"
-			"\tpacket.context := struct packet_context;\n", k->ch[i].id);
-		if (ctx[0])
-			fprintf(f, "\tevent.context := struct {\n%s\t};\n", ctx);
-		fprintf(f, "};\n\n");
+		if (ret < 0)
+			return ret;
+		ret = trawl_ctf_trace_add_stream_class(k->trace, k->ch[i].id, TRAWL_CTF_HEADER_COMPACT,
+						       ctx, "monotonic");
+		if (ret < 0)
+			return ret;
 	}
-	fclose(f);
-	ret = write_all(k->meta_fd, buf, sz);
-	free(buf);
-	return ret;
+	return meta_append(k);
 }
 
 /* The converter met a new event: append its class to the metadata. */
 static int declare_event(struct trawl_kernel_event *ev, void *arg)
 {
 	struct kchan *ch = arg;
-	struct kconsumer *k = ch->k;
-	char *fields, *text;
-	int n, ret;
+	struct trawl_ctf_event_class_desc d = {
+		.name = ev->ctf_name, .id = (uint32_t)ev->ctf_id, .stream_id = ch->id, .loglevel = -1,
+	};
+	struct trawl_ctf_type *payload = payload_type(ev);
+	int ret;
 
-	fields = malloc(65536);
-	if (!fields)
-		return -ENOMEM;
-	n = trawl_kernel_event_tsdl_fields(ev, fields, 65536);
-	if (n < 0) {
-		free(fields);
-		return n;
-	}
-	n = asprintf(&text, "event {\n\tname = \"%s\";\n\tid = %lld;\n\tstream_id = %u;\n"
-		     "\tfields := struct {\n%s\t};\n};\n\n",
-		     ev->ctf_name, (long long)ev->ctf_id, ch->id, fields);
-	free(fields);
-	if (n < 0)
-		return -ENOMEM;
-	ret = write_all(k->meta_fd, text, (size_t)n);
-	free(text);
+	ret = payload ? trawl_ctf_trace_add_event_class(ch->k->trace, &d, payload) : -ENOMEM;
+	if (ret == 0)
+		ret = meta_append(ch->k);
+	if (ret < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: cannot describe event %s:%s (%s): "
+			"its records are left out\n", ev->system, ev->name, strerror(-ret));
 	return ret;
 }
 
@@ -226,24 +314,9 @@ static int declare_event(struct trawl_kernel_event *ev, void *arg)
 static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len, void *arg)
 {
 	struct kcpu *c = arg;
-	const struct trawl_ctf_packet_start *ps = (const void *)pkt;
-	struct trawl_ctf_index_entry e;
-	int ret;
 
-	ret = write_all(c->out_fd, pkt, len);
-	if (ret < 0)
-		return ret;
-	e.offset = htobe64(c->offset);
-	e.packet_size = htobe64(ps->context.packet_size);
-	e.content_size = htobe64(ps->context.content_size);
-	e.timestamp_begin = htobe64(ps->context.timestamp_begin);
-	e.timestamp_end = htobe64(ps->context.timestamp_end);
-	e.events_discarded = htobe64(ps->context.events_discarded);
-	e.stream_id = htobe64(ps->header.stream_id);
-	e.stream_instance_id = htobe64(ps->header.stream_instance_id);
-	e.packet_seq_num = htobe64(ps->context.packet_seq_num);
-	c->offset += len;
-	return write_all(c->idx_fd, &e, sizeof(e));
+	(void)s;
+	return trawl_ctf_stream_append_packet(c->out, pkt, len);
 }
 
 static int count_cpus(const char *instance)
@@ -269,7 +342,7 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ret = trawl_kernel_events_create(ch->instance, &ch->events);
 	if (ret < 0)
 		return ret;
-	trawl_kernel_converter_init(&ch->conv, ch->events, k->uuid);
+	trawl_kernel_converter_init(&ch->conv, ch->events, trawl_ctf_trace_uuid(k->trace));
 	memcpy(ch->conv.ctx, ch->ctx, sizeof(ch->ctx));
 	ch->conv.nctx = ch->nctx;
 	ch->conv.stream_id = ch->id;
@@ -301,10 +374,9 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	}
 	for (i = 0; i < ch->ncpus; i++) {
 		struct kcpu *c = &ch->cpus[i];
-		struct trawl_ctf_index_header ih;
 
 		c->ch = ch;
-		c->out_fd = c->idx_fd = c->fd = -1;
+		c->fd = -1;
 		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/trace_pipe_raw", ch->instance, i);
 		ret = trawl_kernel_path(path, sizeof(path), rel);
 		if (ret < 0)
@@ -313,20 +385,13 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		if (c->fd < 0)
 			return -errno;
 		snprintf(rel, sizeof(rel), "%s_%d", ch->name, i);
-		c->out_fd = open_out(k, rel);
-		if (c->out_fd < 0)
-			return c->out_fd;
+		c->out = trawl_ctf_stream_create(k->trace, ch->id, k->dir, rel,
+						 (uint64_t)ch->id << 32 | (uint32_t)i, (uint32_t)i, 4096);
+		if (!c->out)
+			return -errno;
+		chown_out(k, rel);
 		snprintf(rel, sizeof(rel), "index/%s_%d.idx", ch->name, i);
-		c->idx_fd = open_out(k, rel);
-		if (c->idx_fd < 0)
-			return c->idx_fd;
-		ih.magic = htobe32(TRAWL_CTF_INDEX_MAGIC);
-		ih.index_major = htobe32(1);
-		ih.index_minor = htobe32(1);
-		ih.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry));
-		ret = write_all(c->idx_fd, &ih, sizeof(ih));
-		if (ret < 0)
-			return ret;
+		chown_out(k, rel);
 		ret = trawl_kernel_stream_init(&c->stream, &ch->conv, (uint32_t)i, 1u << 20,
 					       emit_packet, c);
 		if (ret < 0)
@@ -344,10 +409,7 @@ static void chan_close(struct kchan *ch)
 
 		if (c->fd >= 0)
 			close(c->fd);
-		if (c->out_fd >= 0)
-			close(c->out_fd);
-		if (c->idx_fd >= 0)
-			close(c->idx_fd);
+		trawl_ctf_stream_close(c->out);
 		trawl_kernel_stream_fini(&c->stream);
 	}
 	free(ch->cpus);
@@ -520,19 +582,22 @@ static int consumer_setup(struct kconsumer *k)
 			/* not fatal */
 		}
 	}
-	if (getrandom(k->uuid, sizeof(k->uuid), 0) != sizeof(k->uuid))
-		return -EIO;
-	k->uuid[6] = (uint8_t)((k->uuid[6] & 0x0f) | 0x40);
-	k->uuid[8] = (uint8_t)((k->uuid[8] & 0x3f) | 0x80);
+	k->trace = trawl_ctf_trace_create(0);
+	if (!k->trace)
+		return -ENOMEM;
+	/* Stream classes first: the stream files are opened against them. */
+	k->meta_fd = open_out(k, "metadata");
+	if (k->meta_fd < 0)
+		return k->meta_fd;
+	ret = meta_setup(k);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < k->nch; i++) {
 		ret = chan_open(k, &k->ch[i]);
 		if (ret < 0)
 			return ret;
 	}
-	k->meta_fd = open_out(k, "metadata");
-	if (k->meta_fd < 0)
-		return k->meta_fd;
-	return meta_header(k);
+	return 0;
 }
 
 int trawl_kernel_consumer_main(int argc, char **argv)
@@ -633,7 +698,7 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		for (i = 0; i < k->nch; i++) {
 			for (j = 0; j < k->ch[i].ncpus; j++) {
 				events += k->ch[i].cpus[j].stream.events;
-				bytes += k->ch[i].cpus[j].offset;
+				bytes += trawl_ctf_stream_bytes(k->ch[i].cpus[j].out);
 				lost += k->ch[i].cpus[j].stream.discarded;
 			}
 		}
@@ -648,6 +713,7 @@ out:
 		chan_close(&k->ch[i]);
 	if (k->meta_fd >= 0)
 		close(k->meta_fd);
+	trawl_ctf_trace_destroy(k->trace);
 	free(k->page);
 	free(k);
 	return ret < 0 ? 1 : 0;

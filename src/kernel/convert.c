@@ -257,30 +257,6 @@ void trawl_kernel_converter_fini(struct trawl_kernel_converter *c)
 	c->tasks = NULL;
 }
 
-int trawl_kernel_converter_ctx_tsdl(const struct trawl_kernel_converter *c, char *buf, size_t len)
-{
-	static const char *const tsdl[] = {
-		[TRAWL_KCTX_PID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } pid;",
-		[TRAWL_KCTX_TID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } tid;",
-		[TRAWL_KCTX_PROCNAME] = "integer { size = 8; align = 8; signed = 0; encoding = UTF8; base = 10; } procname[16];",
-		[TRAWL_KCTX_PRIO] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } prio;",
-		[TRAWL_KCTX_PPID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } ppid;",
-		[TRAWL_KCTX_VPID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } vpid;",
-		[TRAWL_KCTX_VTID] = "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } vtid;",
-	};
-	size_t o = 0;
-	int i, n;
-
-	buf[0] = '\0';
-	for (i = 0; i < c->nctx; i++) {
-		n = snprintf(buf + o, len - o, "\t\t%s\n", tsdl[c->ctx[i]]);
-		if (n < 0 || (size_t)n >= len - o)
-			return -ENOSPC;
-		o += (size_t)n;
-	}
-	return (int)o;
-}
-
 /* ---- streams ------------------------------------------------------------ */
 
 int trawl_kernel_stream_init(struct trawl_kernel_stream *s, struct trawl_kernel_converter *conv,
@@ -445,14 +421,17 @@ static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint
 	ev = trawl_kernel_events_get(s->conv->events, (uint16_t)(rec[0] | rec[1] << 8));
 	if (!ev || len < ev->min_len)
 		return 0;
-	if (ev->ctf_id < 0) {
+	if (trawl_unlikely(ev->ctf_id < 0)) {
+		if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)
+			return 0;
 		ev->ctf_id = s->conv->next_ctf_id++;
 		if (s->conv->declare) {
 			ret = s->conv->declare(ev, s->conv->arg);
 			if (ret < 0) {
-				ev->ctf_id = -1;
+				/* an event we cannot describe is left out, not the whole trace */
+				ev->ctf_id = TRAWL_KERNEL_CTF_ID_BAD;
 				s->conv->next_ctf_id--;
-				return ret;
+				return 0;
 			}
 		}
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Tracepoint formats: turns tracefs's `events/<sys>/<event>/format` text into
- * a field list, a TSDL event payload and a conversion plan.
+ * a field list (the consumer turns it into a src/ctf payload type) and a
+ * conversion plan.
  *
  * Only the `field:` lines are used: they carry everything we need (C type,
  * offset, size, signedness) and, unlike the `print fmt` lines, they are
@@ -36,22 +37,14 @@ void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, siz
 		snprintf(buf, len, "%s", ev);
 }
 
-static const char *const tsdl_keywords[] = {
-	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event",
-	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream",
-	"string", "struct", "trace", "typealias", "typedef", "unsigned", "variant", "void",
-	"_Bool", "_Complex", "_Imaginary", NULL,
-};
-
-/* A TSDL identifier for a C field name: keywords get CTF's leading '_' (readers strip it). */
+/*
+ * A field name for CTF: the C name (src/ctf writes every name with CTF's
+ * leading '_', which readers strip, so TSDL keywords are safe).
+ */
 static void field_name(char *dst, size_t len, const char *src, size_t n)
 {
 	size_t i, o = 0;
-	int j;
 
-	for (j = 0; tsdl_keywords[j]; j++)
-		if (strlen(tsdl_keywords[j]) == n && !strncmp(tsdl_keywords[j], src, n))
-			dst[o++] = '_';
 	for (i = 0; i < n && o + 1 < len; i++)
 		dst[o++] = (isalnum((unsigned char)src[i]) || src[i] == '_') ? src[i] : '_';
 	dst[o] = '\0';
@@ -338,51 +331,4 @@ void trawl_kernel_event_fini(struct trawl_kernel_event *ev)
 	ev->fields = NULL;
 	ev->ops = NULL;
 	ev->nfields = ev->nops = 0;
-}
-
-#define APPEND(...)                                                          \
-	do {                                                                 \
-		int n_ = snprintf(buf + o, len - o, __VA_ARGS__);            \
-		if (n_ < 0 || (size_t)n_ >= len - o)                         \
-			return -ENOSPC;                                      \
-		o += (size_t)n_;                                             \
-	} while (0)
-
-int trawl_kernel_event_tsdl_fields(const struct trawl_kernel_event *ev, char *buf, size_t len)
-{
-	size_t o = 0;
-	int i;
-
-	if (!len)
-		return -ENOSPC;
-	buf[0] = '\0';
-	for (i = 0; i < ev->nfields; i++) {
-		const struct trawl_kernel_field *f = &ev->fields[i];
-
-		switch (f->kind) {
-		case TRAWL_KF_INT:
-		case TRAWL_KF_HEX:
-			APPEND("\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; base = %d; } %s;\n",
-			       f->ctf_size * 8u, f->is_signed, f->kind == TRAWL_KF_HEX ? 16 : 10, f->name);
-			break;
-		case TRAWL_KF_TEXT:
-			APPEND("\t\tinteger { size = 8; align = 8; signed = 0; encoding = UTF8; base = 10; } %s[%u];\n",
-			       f->name, f->count);
-			break;
-		case TRAWL_KF_ARRAY:
-			APPEND("\t\tinteger { size = %u; align = 8; signed = %d; encoding = none; base = 10; } %s[%u];\n",
-			       f->ctf_size * 8u, f->is_signed, f->name, f->count);
-			break;
-		case TRAWL_KF_STRING:
-			APPEND("\t\tstring { encoding = UTF8; } %s;\n", f->name);
-			break;
-		case TRAWL_KF_BYTES:
-			APPEND("\t\tinteger { size = 32; align = 8; signed = 0; encoding = none; base = 10; } _%s_length;\n",
-			       f->name);
-			APPEND("\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; base = 16; } %s[_%s_length];\n",
-			       f->name, f->name);
-			break;
-		}
-	}
-	return (int)o;
 }

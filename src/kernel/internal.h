@@ -89,14 +89,13 @@ struct trawl_kernel_event {
 	uint8_t hook;
 	uint16_t hook_off[4];
 	int64_t ctf_id;                     /* -1 until the converter assigns one */
+#define TRAWL_KERNEL_CTF_ID_BAD (-2)        /* its class could not be declared: skipped */
 };
 
 /* Parses a tracefs format file's text; fills @ev (free with trawl_kernel_event_fini()). */
 int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
 			     struct trawl_kernel_event *ev);
 void trawl_kernel_event_fini(struct trawl_kernel_event *ev);
-/* Appends the event's TSDL fields ("\t\tinteger {...} name;\n" lines) to @buf; returns bytes or -ENOSPC. */
-int trawl_kernel_event_tsdl_fields(const struct trawl_kernel_event *ev, char *buf, size_t len);
 
 /* The id -> event table of one instance's tracepoints, loaded on demand. */
 struct trawl_kernel_events;
@@ -175,7 +174,5 @@ int trawl_kernel_stream_flush(struct trawl_kernel_stream *s);
 int trawl_kernel_converter_init(struct trawl_kernel_converter *c, struct trawl_kernel_events *ev,
 				const uint8_t uuid[16]);
 void trawl_kernel_converter_fini(struct trawl_kernel_converter *c);
-/* The TSDL of the converter's event context struct ("" without contexts). */
-int trawl_kernel_converter_ctx_tsdl(const struct trawl_kernel_converter *c, char *buf, size_t len);
 
 #endif /* TRAWL_KERNEL_INTERNAL_H */

@@ -138,7 +138,7 @@ def read_trace(name):
     evs = []
     for msg in bt2.TraceCollectionMessageIterator(path):
         if type(msg) is bt2._EventMessageConst:
-            evs.append((msg.event.name, {k: v for k, v in msg.event.payload_field.items()}))
+            evs.append((msg.event.name, {k: v for k, v in (msg.event.payload_field or {}).items()}))
     r = subprocess.run(["babeltrace2", path], capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     return evs

@@ -48,7 +48,7 @@ def events(trace):
             ev = msg.event
             d = {"name": ev.name, "ts": msg.default_clock_snapshot.ns_from_origin,
                  "cpu": int(ev.packet.context_field["cpu_id"]), "fields": {}, "ctx": {}}
-            for k, v in ev.payload_field.items():
+            for k, v in (ev.payload_field.items() if ev.payload_field is not None else []):
                 d["fields"][k] = v
             if ev.common_context_field is not None:
                 for k, v in ev.common_context_field.items():
