@@ -288,7 +288,7 @@ static int cons_sync(struct trawl_domain_session *s)
 
 static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
-	struct timeval tv = {.tv_sec = 30};
+	struct timeval tv = {.tv_sec = 10};
 	int sv[2];
 	pid_t pid;
 
@@ -905,7 +905,8 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 		app_sess_free(s, s->apps->app);
 	if (s->cons_alive) {
 		cons_send(s, TRAWL_CONS_QUIT, 0, 0, NULL, 0, NULL, 0);
-		cons_sync(s);
+		if (cons_sync(s) && s->cons_pid)
+			kill(s->cons_pid, SIGKILL); /* hung: never wait on it forever */
 	}
 	if (s->cons_alive) {
 		/* Told to quit: not a death worth logging. */
