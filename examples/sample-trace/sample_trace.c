@@ -193,7 +193,6 @@ struct cpu {
 
 static void context(struct cpu *c, int32_t vpid)
 {
-	/* The writer reads byte arrays at event_end(): this one must outlive the call. */
 	static const char name[16] = "sample-httpd";
 
 	trawl_ctf_write_int(c->st, vpid, 32, 8, TRAWL_CTF_BO_NATIVE);

@@ -275,8 +275,9 @@ int trawl_ctf_stream_close(struct trawl_ctf_stream *s);
 /*
  * Encoding events. Between event_begin() and event_end(), write the event
  * context fields (if the stream class has some), then the payload fields, in
- * their declared order, with the writer matching each field's type. Pointers
- * passed to write_string()/write_bytes() must stay valid until event_end().
+ * their declared order, with the writer matching each field's type.
+ * write_string() and write_bytes() copy their bytes: the caller's buffer may
+ * change as soon as they return.
  *
  * event_begin() fails with -EINVAL for an event id the stream class does not
  * declare.

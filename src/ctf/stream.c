@@ -3,13 +3,16 @@
  * Stream files: packets of events encoded here, or packets built elsewhere.
  *
  * Encoding. The fields of the event being written are kept in a small log
- * (one entry per field: value or pointer, size, alignment, byte order) and
- * encoded into the packet by event_end(). CTF aligns fields relative to the
+ * (one entry per field: value, size, alignment, byte order; strings and
+ * byte arrays are copied into a per-stream arena, so the caller's buffers
+ * may change right after each call) and encoded into the packet by
+ * event_end(). CTF aligns fields relative to the
  * packet start, so an event that does not fit at the end of one packet must
  * be encoded again, with other padding, at the start of the next: the log
  * lets event_end() do that without asking the caller to write the event
- * twice. The log is reused from event to event: no allocation per event once
- * it has grown to the largest event's field count.
+ * twice. The log and the arena are reused from event to event: no allocation
+ * per event once they have grown to the largest event's size (the arena is
+ * bounded by the packet size: a bigger event could not fit anyway).
  *
  * Packets on disk hold only their content: packet_size is the content size
  * rounded up to a byte, which CTF allows and which keeps traces small.
@@ -34,8 +37,7 @@ struct op {
 	uint8_t size_bits; /* OP_BITS: 1..64 */
 	uint8_t align_bits;
 	uint8_t be;
-	uint64_t v;        /* OP_BITS */
-	const void *p;     /* OP_STRING, OP_BYTES: the caller's, valid until event_end() */
+	uint64_t v;        /* OP_BITS; OP_STRING, OP_BYTES: offset in the arena */
 	size_t len;        /* bytes, NUL included for strings */
 };
 
@@ -67,6 +69,8 @@ struct trawl_ctf_stream {
 	uint64_t ev_ts;
 	struct op *ops; /* owned */
 	size_t nr_ops, cap_ops;
+	uint8_t *arena; /* owned: the event's strings and byte arrays */
+	size_t arena_len, arena_cap;
 	int err; /* first error met by a field writer, reported by event_end() */
 };
 
@@ -105,6 +109,27 @@ static void put_bits(uint8_t *buf, uint64_t pos, uint64_t v, unsigned n, int be)
 		pos += take;
 		n -= take;
 	}
+}
+
+/*
+ * put_bits() at the end of the data being encoded, where the packet is still
+ * zero from @pos on. Past the value's n / 8 bytes x holds zeros too, so a
+ * whole 8-byte store (one instruction, where a store of n / 8 bytes is a
+ * call) changes nothing more. Not for rewriting a packet's start.
+ */
+static inline void put_bits_fresh(uint8_t *buf, size_t buf_len, uint64_t pos, uint64_t v,
+				  unsigned n, int be)
+{
+	if (!(pos & 7) && !(n & 7) && (pos >> 3) + 8 <= buf_len) {
+		uint64_t x;
+
+		if (n < 64)
+			v &= (UINT64_C(1) << n) - 1;
+		x = be ? htobe64(v << (64 - n)) : htole64(v);
+		memcpy(buf + (pos >> 3), &x, 8);
+		return;
+	}
+	put_bits(buf, pos, v, n, be);
 }
 
 static int op_be(const struct trawl_ctf_stream *s, enum trawl_ctf_byte_order bo)
@@ -317,6 +342,7 @@ int trawl_ctf_stream_close(struct trawl_ctf_stream *s)
 	if (close(s->idx_fd) && !ret)
 		ret = -errno;
 	free(s->ops);
+	free(s->arena);
 	free(s->align_cache);
 	free(s->pkt);
 	free(s);
@@ -374,6 +400,7 @@ int trawl_ctf_event_begin(struct trawl_ctf_stream *s, uint32_t id, uint64_t time
 	s->ev_ts = timestamp;
 	s->ev_align = a;
 	s->nr_ops = 0;
+	s->arena_len = 0;
 	s->err = 0;
 	/* CTF aligns the context struct, then the payload struct, to their alignment. */
 	op_add(s, OP_ALIGN, s->ctx_align ? s->ctx_align : (unsigned)a);
@@ -466,15 +493,50 @@ int trawl_ctf_write_double(struct trawl_ctf_stream *s, double v, unsigned align_
 	return trawl_ctf_write_uint(s, bits, 64, align_bits, bo);
 }
 
+/*
+ * Copies @len bytes into the arena for op @o. An event whose strings and
+ * arrays alone exceed the packet cannot be written: -EMSGSIZE, which
+ * event_end() reports (and counts as a discarded event).
+ */
+static int arena_put(struct trawl_ctf_stream *s, struct op *o, const void *p, size_t len)
+{
+	if (len > s->packet_size - s->arena_len) {
+		s->err = -EMSGSIZE;
+		return s->err;
+	}
+	if (s->arena_len + len > s->arena_cap) {
+		size_t cap = s->arena_cap ? s->arena_cap : 256;
+		uint8_t *a;
+
+		while (cap < s->arena_len + len)
+			cap *= 2;
+		a = realloc(s->arena, cap);
+		if (!a) {
+			s->err = -ENOMEM;
+			return s->err;
+		}
+		s->arena = a;
+		s->arena_cap = cap;
+	}
+	memcpy(s->arena + s->arena_len, p, len);
+	o->v = s->arena_len;
+	o->len = len;
+	s->arena_len += len;
+	return 0;
+}
+
 int trawl_ctf_write_string(struct trawl_ctf_stream *s, const char *str)
 {
-	struct op *o = op_add(s, OP_STRING, 8);
+	struct op *o;
 
+	if (!str) {
+		s->err = -EINVAL;
+		return s->err;
+	}
+	o = op_add(s, OP_STRING, 8);
 	if (!o)
 		return s->err;
-	o->p = str;
-	o->len = strlen(str) + 1;
-	return 0;
+	return arena_put(s, o, str, strlen(str) + 1);
 }
 
 int trawl_ctf_write_bytes(struct trawl_ctf_stream *s, const void *p, size_t len,
@@ -484,9 +546,15 @@ int trawl_ctf_write_bytes(struct trawl_ctf_stream *s, const void *p, size_t len,
 
 	if (!o)
 		return s->err;
-	o->p = p;
-	o->len = len;
-	return 0;
+	if (!p && len) {
+		s->err = -EINVAL;
+		return s->err;
+	}
+	if (!len) {
+		o->len = 0;
+		return 0;
+	}
+	return arena_put(s, o, p, len);
 }
 
 /* Advances @pos to @align and reserves @n bits; -ENOSPC past the packet. */
@@ -505,7 +573,7 @@ static int reserve(const struct trawl_ctf_stream *s, uint64_t *pos, unsigned ali
 	do {                                                          \
 		if (reserve(s, &(pos), (al), (n)))                    \
 			return -ENOSPC;                               \
-		put_bits(s->pkt, (pos), (v), (n), (be));              \
+		put_bits_fresh(s->pkt, s->packet_size, (pos), (v), (n), (be)); \
 		(pos) += (n);                                         \
 	} while (0)
 
@@ -556,7 +624,8 @@ static int encode(struct trawl_ctf_stream *s, uint64_t last_ts)
 		}
 		if (o->len > (SIZE_MAX >> 4) || reserve(s, &pos, o->align_bits, (uint64_t)o->len * 8))
 			return -ENOSPC;
-		memcpy(s->pkt + (pos >> 3), o->p, o->len);
+		if (o->len)
+			memcpy(s->pkt + (pos >> 3), s->arena + o->v, o->len);
 		pos += (uint64_t)o->len * 8;
 	}
 	s->pos = pos;
@@ -573,8 +642,11 @@ int trawl_ctf_event_end(struct trawl_ctf_stream *s)
 	if (!s->in_event)
 		return -EINVAL;
 	s->in_event = 0;
-	if (s->err)
+	if (s->err) {
+		if (s->err == -EMSGSIZE)
+			s->discarded++;
 		return s->err;
+	}
 	if (s->nr_events && s->ev_ts < s->last_ts)
 		return -ERANGE;
 	if (s->nr_events) {

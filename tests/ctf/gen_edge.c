@@ -6,7 +6,8 @@
  *     backslashes, newlines, control bytes followed by hex digits, UTF-8;
  *   - an enum without labels (TSDL has no empty enum), an empty label;
  *   - an empty struct, a zero-length array, an array of strings, a
- *     sequence of structs, events with an empty or no payload struct.
+ *     sequence of structs, events with an empty or no payload struct;
+ *   - a string buffer reused before event_end() (the writer copies).
  * check_edge.py reads the trace back with bt2 and the babeltrace2 CLI.
  *
  *   gen_edge DIR
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	struct trawl_ctf_trace *t;
 	struct trawl_ctf_type *p, *e, *el;
 	struct trawl_ctf_stream *s;
-	char path[4200];
+	char path[4200], buf[8];
 
 	if (argc != 2)
 		return 2;
@@ -85,7 +86,10 @@ int main(int argc, char **argv)
 	trawl_ctf_write_uint(s, 3, 8, 8, TRAWL_CTF_BO_NATIVE);
 	trawl_ctf_write_uint(s, 1, 8, 8, TRAWL_CTF_BO_NATIVE);
 	trawl_ctf_write_uint(s, 255, 8, 8, TRAWL_CTF_BO_NATIVE);
-	trawl_ctf_write_string(s, "s1");
+	/* Strings are copied when written: the buffer may change before event_end(). */
+	strcpy(buf, "s1");
+	trawl_ctf_write_string(s, buf);
+	strcpy(buf, "XXXXXXX");
 	trawl_ctf_write_string(s, "");
 	trawl_ctf_write_uint(s, 2, 8, 8, TRAWL_CTF_BO_NATIVE);
 	for (int i = 0; i < 2; i++) {
