@@ -324,6 +324,30 @@ def case_dl(how):
         fail("%s: %d of 500 events (rc %d)" % (how, len(seqs), rc))
 
 
+def case_demo():
+    """examples/demo, the program scripts/demo traces: every kind of event."""
+    e = Env()
+    try:
+        session(e)
+        p = e.app(1, binary=os.path.join(BIN, "trawl-demo"), stdout=subprocess.DEVNULL)
+        rc = p.wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    names = {}
+    for name, d in evs:
+        names[name] = names.get(name, 0) + 1
+    want = {"demo:phase": 5, "demo:file_open": 2, "demo:word": 10, "demo:histogram": 1, "demo:nap": 3,
+            "lttng_ust_tracef:event": 1}
+    for k, v in want.items():
+        if names.get(k) != v:
+            fail("demo: %s: %s events, want %d" % (k, names.get(k), v))
+    phases = [val(d["phase"])[1] for name, d in evs if name == "demo:phase"]
+    if rc != 0 or phases != [["INIT"], ["WRITE"], ["READ"], ["ANALYZE"], ["DONE"]]:
+        fail("demo: phases %r (rc %d)" % (phases, rc))
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else "fields"
     if case == "fields":
@@ -340,6 +364,8 @@ def main():
         case_fork()
     elif case in ("preload", "dlopen"):
         case_dl(case)
+    elif case == "demo":
+        case_demo()
     elif case == "late":
         case_late()
     else:
