@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Bounds what one user can make a shared (root) daemon hold. */
+#define SD_MAX_SESSIONS_PER_USER 1024
+
 static int visible(const struct sd_session *s, const struct sd_peer *p)
 {
 	return p->uid == 0 || s->uid == p->uid;
@@ -112,6 +115,11 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	if (find(req->name, p) && find(req->name, p)->uid == p->uid)
 		return (void)sd_fail(r, -EEXIST, "a session named '%s' already exists",
 				     req->name);
+	for (s = sd.sessions, ret = 0; s; s = s->next)
+		ret += s->uid == p->uid;
+	if (ret >= SD_MAX_SESSIONS_PER_USER)
+		return (void)sd_fail(r, -ENOSPC, "too many sessions (at most %d per user)",
+				     SD_MAX_SESSIONS_PER_USER);
 	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
 		return (void)sd_fail(r, -EINVAL, "no output folder given");
 	if (strlen(req->output) > 900)
