@@ -4,14 +4,16 @@
  * LTTng-UST records them (lttng_ust_tracef:event { _msg_length, msg } and
  * lttng_ust_tracelog:<LEVEL> { line, file, func, _msg_length, msg }).
  *
- * The message is formatted into a 512-byte stack buffer; only a longer
- * message is formatted again into a malloc'd one (vasprintf), outside the
- * ring buffer's fast path.
+ * The message is formatted into a 512-byte stack buffer, by fast_format()
+ * for the common conversions, else by vsnprintf; only a longer message is
+ * formatted again into a malloc'd one (vasprintf).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/common.h"
 
@@ -49,6 +51,108 @@ static void __attribute__((constructor)) tracef_init(void)
 	trawl_ust_tracepoints_register(own_tps, TRAWL_ARRAY_SIZE(own_tps));
 }
 
+static char *put_u64(char *p, char *end, uint64_t v, unsigned int base)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (end - p < n)
+		return NULL;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/*
+ * The common conversions (%d %i %u %x %s %c %p %% with l/ll/z), without
+ * flags, width or precision, formatted here: glibc's vsnprintf costs more
+ * than the whole rest of a tracef(). Returns the length, or -1 to let
+ * vsnprintf do it (any other conversion, or no room).
+ */
+static int fast_format(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	char *p = buf, *end = buf + size - 1;
+
+	for (; *fmt; fmt++) {
+		int lng = 0;
+		uint64_t u;
+		int64_t v;
+
+		if (*fmt != '%') {
+			if (p == end)
+				return -1;
+			*p++ = *fmt;
+			continue;
+		}
+		fmt++;
+		while (*fmt == 'l' || *fmt == 'z') {
+			lng += *fmt == 'z' ? 2 : 1;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 'd':
+		case 'i':
+			v = lng >= 2 ? (int64_t)va_arg(ap, long long) : lng ? va_arg(ap, long) : va_arg(ap, int);
+			if (v < 0) {
+				if (p == end)
+					return -1;
+				*p++ = '-';
+				u = (uint64_t)0 - (uint64_t)v;
+			} else {
+				u = (uint64_t)v;
+			}
+			p = put_u64(p, end, u, 10);
+			break;
+		case 'u':
+		case 'x':
+			u = lng >= 2 ? (uint64_t)va_arg(ap, unsigned long long)
+				     : lng ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int);
+			p = put_u64(p, end, u, *fmt == 'x' ? 16 : 10);
+			break;
+		case 'p':
+			if (end - p < 2)
+				return -1;
+			*p++ = '0';
+			*p++ = 'x';
+			p = put_u64(p, end, (uint64_t)(uintptr_t)va_arg(ap, void *), 16);
+			break;
+		case 's': {
+			const char *str = va_arg(ap, const char *);
+			size_t l;
+
+			if (!str)
+				str = "(null)";
+			l = strlen(str);
+			if ((size_t)(end - p) < l)
+				return -1;
+			memcpy(p, str, l);
+			p += l;
+			break;
+		}
+		case 'c':
+			if (p == end)
+				return -1;
+			*p++ = (char)va_arg(ap, int);
+			break;
+		case '%':
+			if (p == end)
+				return -1;
+			*p++ = '%';
+			break;
+		default:
+			return -1;
+		}
+		if (!p)
+			return -1;
+	}
+	*p = '\0';
+	return (int)(p - buf);
+}
+
 /* Formats @fmt; calls @emit with the message; frees what it allocated. */
 #define FORMAT_AND(emit)                                                                              \
 	do {                                                                                          \
@@ -56,8 +160,13 @@ static void __attribute__((constructor)) tracef_init(void)
 		va_list aq;                                                                           \
 		int n;                                                                                \
 		va_copy(aq, ap);                                                                      \
-		n = vsnprintf(buf, sizeof(buf), fmt, aq);                                             \
+		n = fast_format(buf, sizeof(buf), fmt, aq);                                           \
 		va_end(aq);                                                                           \
+		if (n < 0) {                                                                          \
+			va_copy(aq, ap);                                                              \
+			n = vsnprintf(buf, sizeof(buf), fmt, aq);                                     \
+			va_end(aq);                                                                   \
+		}                                                                                     \
 		if (n < 0)                                                                            \
 			break;                                                                        \
 		if ((size_t)n >= sizeof(buf) && vasprintf(&msg, fmt, ap) < 0)                         \

@@ -69,6 +69,13 @@ int main(int argc, char **argv)
 	tracepoint(tall, second, 3, 4);
 	tracepoint(tall, noargs);
 	tracef("%d %s", 42, "tracef-text");
+	{
+		const char *volatile nothing = NULL;
+
+		tracef("%u|%x|%ld|%lld|%c|%%|%s|%i|%zu", 4000000000u, 0xbeefu, -5L, -9000000000LL, 'Z', nothing,
+		       -2147483647 - 1, (size_t)7);
+		tracef("%5d|%.2f", 42, 3.14159);
+	}
 	tracelog(TRACE_WARNING, "careful %d", 7);
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = 1;
