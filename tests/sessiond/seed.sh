@@ -78,6 +78,12 @@ killd)
 	expect 0 "$TRAWL" create K2 -o "$T/K2"
 	expect 0 "$TRAWL" list && grep -q " K2 " "$T/out" || fail "the new daemon does not serve"
 	kill -0 "$app" 2>/dev/null || fail "the app died when the new daemon came"
+	# The app registers again with the new daemon by itself.
+	for i in $(seq 50); do
+		"$TRAWL" list -u 2>/dev/null | grep -q tall:seq && break
+		sleep 0.1
+	done
+	"$TRAWL" list -u 2>/dev/null | grep -q tall:seq || fail "the app did not register with the new daemon"
 	kill "$app"
 	expect 0 "$TRAWL" destroy K2
 	;;
