@@ -30,6 +30,40 @@ static int register_named(struct parser *p, const char *kind, const char *name,
 			  const struct fc *fc);
 static int parse_struct_body(struct parser *p, struct fc *st);
 
+/*
+ * Named types are copied at each use, so a few lines of metadata could
+ * describe an exponential number of fields (struct B { A a, b; } ...):
+ * the copies a parse may make are counted and capped.
+ */
+#define TP_MAX_NODES (1u << 20)
+
+static uint64_t fc_nodes(const struct fc *fc)
+{
+	uint64_t n = 1;
+	uint32_t i;
+
+	for (i = 0; i < fc->nmembers; i++)
+		n += fc_nodes(fc->members[i].fc);
+	if (fc->elem)
+		n += fc_nodes(fc->elem);
+	return n;
+}
+
+static struct fc *tp_copy(struct parser *p, const struct fc *src)
+{
+	struct fc *c;
+
+	p->nodes += fc_nodes(src);
+	if (p->nodes > TP_MAX_NODES) {
+		tp_err(p, "metadata describes too many fields (more than 1 M after expanding named types)");
+		return NULL;
+	}
+	c = fc_copy(src);
+	if (!c)
+		tp_err(p, "out of memory");
+	return c;
+}
+
 /* ---- errors ---------------------------------------------------------- */
 
 int tp_err(struct parser *p, const char *what)
@@ -593,7 +627,7 @@ static struct fc *lookup_copy(struct parser *p, const char *kind,
 		tp_err(p, msg);
 		return NULL;
 	}
-	c = fc_copy(fc);
+	c = tp_copy(p, fc);
 	if (!c)
 		tp_err(p, "out of memory");
 	return c;
@@ -739,7 +773,7 @@ static int register_named(struct parser *p, const char *kind, const char *name,
 	struct fc *c;
 
 	snprintf(key, sizeof(key), "%s %s", kind, name);
-	c = fc_copy(fc);
+	c = tp_copy(p, fc);
 	if (!c)
 		return tp_err(p, "out of memory");
 	return scope_add(p, key, c);
@@ -1094,7 +1128,7 @@ int tp_typedef(struct parser *p)
 	if (!base)
 		return -EINVAL;
 	for (;;) {
-		struct fc *c = fc_copy(base);
+		struct fc *c = tp_copy(p, base);
 
 		if (!c) {
 			fc_destroy(base);
@@ -1131,7 +1165,7 @@ static int parse_field_decl(struct parser *p, struct fc *st)
 		return 0;
 	}
 	for (;;) {
-		struct fc *c = fc_copy(base);
+		struct fc *c = tp_copy(p, base);
 
 		if (!c) {
 			fc_destroy(base);

@@ -35,6 +35,7 @@ struct parser {
 	int trace_bo;		/* -1 unknown, 0 le, 1 be */
 	struct event_parse *pending;	/* events attached at the end */
 	uint32_t npending;
+	uint64_t nodes;		/* field class nodes copied so far */
 	bool trace_seen;
 };
 

@@ -50,5 +50,19 @@ done
 # -e runs another viewer with the trace paths
 out=$("$view" -e echo "$corpus/succeed/succeed1")
 [ "$out" = "$corpus/succeed/succeed1" ] || { echo "FAIL: -e echo gave $out"; fail=1; }
+# a few lines of metadata that expand into 2^40 fields: refused, quickly
+bomb=$(mktemp -d)
+{
+	echo '/* CTF 1.8 */'
+	echo 'typealias integer { size = 8; align = 8; signed = false; } := u8;'
+	echo 'trace { major = 1; minor = 8; byte_order = le; };'
+	echo 'struct s0 { u8 a; u8 b; };'
+	for i in $(seq 1 39); do echo "struct s$i { struct s$((i - 1)) a; struct s$((i - 1)) b; };"; done
+	echo 'event { name = e; fields := struct { struct s39 x; }; };'
+} > "$bomb/metadata"
+out=$(timeout 20 "$view" "$bomb" 2>&1); rc=$?
+rm -rf "$bomb"
+[ $rc = 1 ] || { echo "FAIL: expanding metadata: exit $rc"; fail=1; }
+expect "expanding metadata" 'too many fields' "$out"
 [ $fail = 0 ] && echo "count, errors, metadata, intersection, viewer: ok"
 exit $fail
