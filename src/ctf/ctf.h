@@ -124,9 +124,10 @@ struct trawl_ctf_type *trawl_ctf_type_sequence_create(struct trawl_ctf_type *ele
 struct trawl_ctf_type *trawl_ctf_type_struct_create(unsigned min_align_bits);
 /**
  * trawl_ctf_type_struct_add - append field @name of type @field (taken,
- * also on failure) to struct @s. @name: any identifier-like name (copied);
- * it is written with a leading '_' in TSDL, which readers strip, as LTTng
- * does. Returns 0, -EINVAL (bad name, duplicate, not a struct, sequence
+ * also on failure) to struct @s. @name: identifier syntax, TSDL keywords
+ * included ("align", "struct": tracepoints have such fields), at most 255
+ * characters (copied); it is written with a leading '_' in TSDL, which
+ * readers strip, as LTTng does. Returns 0, -EINVAL (bad name, duplicate, not a struct, sequence
  * whose length field is missing or not an unsigned integer) or -ENOMEM.
  */
 int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
@@ -338,7 +339,10 @@ uint64_t trawl_ctf_stream_bytes(const struct trawl_ctf_stream *s);
 /* Helpers                                                            */
 /* ------------------------------------------------------------------ */
 
-/* 1 if @name is a TSDL identifier that is not a keyword. */
+/*
+ * 1 if @name is a TSDL identifier that is not a keyword: what clock names and
+ * env keys must be. (Field names may also be keywords: see struct_add().)
+ */
 int trawl_ctf_identifier_valid(const char *name);
 
 /* Fills @uuid with a random (version 4) uuid. Returns 0 or -errno. */

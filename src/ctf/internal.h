@@ -79,6 +79,13 @@ void sb_indent(struct strbuf *sb, int depth);
 char *sb_detach(struct strbuf *sb, size_t *len);
 void sb_fini(struct strbuf *sb);
 
+/*
+ * 1 if @name has identifier syntax (keywords allowed): field and length-field
+ * names, which TSDL gets with a leading '_' (readers strip it), so "align" or
+ * "struct" (tracepoint fields have such names) are safe.
+ */
+int ctf_name_valid(const char *name);
+
 /* TSDL of a field declaration "<type> _<name>[...];" at @depth tabs. */
 void ctf_type_tsdl_field(struct strbuf *sb, const struct trawl_ctf_type *t, const char *name,
 			 int depth);

@@ -188,7 +188,7 @@ static struct trawl_ctf_type *array_new(enum ctf_kind kind, struct trawl_ctf_typ
 	struct trawl_ctf_type *t;
 
 	if (!elem || elem->kind == CTF_ARRAY || elem->kind == CTF_SEQUENCE ||
-	    (kind == CTF_SEQUENCE && !trawl_ctf_identifier_valid(length_field))) {
+	    (kind == CTF_SEQUENCE && !ctf_name_valid(length_field))) {
 		trawl_ctf_type_destroy(elem);
 		errno = EINVAL;
 		return NULL;
@@ -247,7 +247,7 @@ int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
 	struct ctf_struct_field *f;
 	int ret = -EINVAL;
 
-	if (!s || s->kind != CTF_STRUCT || !field || !trawl_ctf_identifier_valid(name) ||
+	if (!s || s->kind != CTF_STRUCT || !field || !ctf_name_valid(name) ||
 	    struct_field(s, name))
 		goto err;
 	if (field->kind == CTF_SEQUENCE) {

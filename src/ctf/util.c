@@ -8,7 +8,10 @@
 #include <sys/random.h>
 #include <time.h>
 
-/* TSDL keywords (CTF 1.8 section 7.1) may not name a field or a clock. */
+/*
+ * TSDL keywords (CTF 1.8 section 7.1) may not name a clock or an env entry.
+ * Field names may be keywords: they are written with a leading '_'.
+ */
 static const char *const keywords[] = {
 	"align", "callsite", "const", "char", "clock", "double", "enum", "env", "event",
 	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream",
@@ -16,7 +19,8 @@ static const char *const keywords[] = {
 	"_Bool", "_Complex", "_Imaginary",
 };
 
-int trawl_ctf_identifier_valid(const char *name)
+/* Identifier syntax only: [A-Za-z_][A-Za-z0-9_]*, at most 255 characters. */
+int ctf_name_valid(const char *name)
 {
 	size_t i;
 
@@ -30,7 +34,14 @@ int trawl_ctf_identifier_valid(const char *name)
 		      c == '_'))
 			return 0;
 	}
-	if (i > 255)
+	return i <= 255;
+}
+
+int trawl_ctf_identifier_valid(const char *name)
+{
+	size_t i;
+
+	if (!ctf_name_valid(name))
 		return 0;
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
 		if (!strcmp(name, keywords[i]))

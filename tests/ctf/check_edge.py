@@ -46,6 +46,8 @@ def main():
     expect("a0", len(p["a0"]), 0)
     expect("astr", [str(x) for x in p["astr"]], ["s1", ""])
     expect("sq", [(int(x["x"]), float(x["d"])) for x in p["sq"]], [(7, 0.5), (8, 1.5)])
+    expect("keyword fields", (int(p["align"]), str(p["struct"]), int(p["enum"]),
+                              [int(x) for x in p["int"]]), (4096, "kw", 3, [1, 2, 3]))
     for e in events[1:]:
         if e.payload_field is not None and len(e.payload_field):
             fail(f"{e.name}: fields {dict(e.payload_field)}")

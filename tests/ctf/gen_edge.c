@@ -7,7 +7,8 @@
  *   - an enum without labels (TSDL has no empty enum), an empty label;
  *   - an empty struct, a zero-length array, an array of strings, a
  *     sequence of structs, events with an empty or no payload struct;
- *   - a string buffer reused before event_end() (the writer copies).
+ *   - a string buffer reused before event_end() (the writer copies);
+ *   - TSDL keywords as field and length-field names.
  * check_edge.py reads the trace back with bt2 and the babeltrace2 CLI.
  *
  *   gen_edge DIR
@@ -68,6 +69,11 @@ int main(int argc, char **argv)
 	CHECK(trawl_ctf_type_struct_add(el, "d", trawl_ctf_type_float_create(64, 8)));
 	CHECK(trawl_ctf_type_struct_add(p, "n", u(8)));
 	CHECK(trawl_ctf_type_struct_add(p, "sq", trawl_ctf_type_sequence_create(el, "n")));
+	/* TSDL keywords as field names, as tracepoints have them. */
+	CHECK(trawl_ctf_type_struct_add(p, "align", u(16)));
+	CHECK(trawl_ctf_type_struct_add(p, "struct", trawl_ctf_type_string_create()));
+	CHECK(trawl_ctf_type_struct_add(p, "enum", u(8)));
+	CHECK(trawl_ctf_type_struct_add(p, "int", trawl_ctf_type_sequence_create(u(8), "enum")));
 	CHECK(trawl_ctf_trace_add_event_class(t, &(struct trawl_ctf_event_class_desc){
 		.name = "we\"ird\\na\nme\001", .id = 0, .stream_id = 0, .loglevel = -1,
 		.emf_uri = "http://x/\"y\"" }, p));
@@ -96,6 +102,10 @@ int main(int argc, char **argv)
 		trawl_ctf_write_uint(s, 7 + (unsigned)i, 16, 8, TRAWL_CTF_BO_NATIVE);
 		trawl_ctf_write_double(s, i + 0.5, 8, TRAWL_CTF_BO_NATIVE);
 	}
+	trawl_ctf_write_uint(s, 4096, 16, 8, TRAWL_CTF_BO_NATIVE);
+	trawl_ctf_write_string(s, "kw");
+	trawl_ctf_write_uint(s, 3, 8, 8, TRAWL_CTF_BO_NATIVE);
+	trawl_ctf_write_bytes(s, "\x01\x02\x03", 3, 8);
 	CHECK(trawl_ctf_event_end(s));
 	CHECK(trawl_ctf_event_begin(s, 1, 6));
 	CHECK(trawl_ctf_event_end(s));

@@ -69,7 +69,17 @@ static void bad_input(void)
 	/* Names that are not TSDL identifiers, or are keywords. */
 	EXPECT(trawl_ctf_type_struct_add(s, "9lives", trawl_ctf_type_string_create()) == -EINVAL);
 	EXPECT(trawl_ctf_type_struct_add(s, "a b", trawl_ctf_type_string_create()) == -EINVAL);
-	EXPECT(trawl_ctf_type_struct_add(s, "struct", trawl_ctf_type_string_create()) == -EINVAL);
+	/* Field names may be TSDL keywords (written "_struct"); env keys may not. */
+	EXPECT(trawl_ctf_type_struct_add(s, "struct", trawl_ctf_type_string_create()) == 0);
+	EXPECT(trawl_ctf_trace_env_add_string(t, "struct", "v") == -EINVAL);
+	{
+		char longname[300];
+
+		memset(longname, 'a', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		EXPECT(trawl_ctf_type_struct_add(s, longname, trawl_ctf_type_string_create()) ==
+		       -EINVAL);
+	}
 	EXPECT(trawl_ctf_type_struct_add(s, "ok", trawl_ctf_type_string_create()) == 0);
 	EXPECT(trawl_ctf_type_struct_add(s, "ok", trawl_ctf_type_string_create()) == -EINVAL);
 	/* A sequence needs an earlier unsigned integer length field. */
