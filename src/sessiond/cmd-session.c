@@ -108,16 +108,16 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		   struct sd_reply *r)
 {
 	struct sd_session *s, **tail;
-	int ret;
+	int ret, nr = 0;
 
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "a session needs a name");
 	if (find(req->name, p) && find(req->name, p)->uid == p->uid)
 		return (void)sd_fail(r, -EEXIST, "a session named '%s' already exists",
 				     req->name);
-	for (s = sd.sessions, ret = 0; s; s = s->next)
-		ret += s->uid == p->uid;
-	if (ret >= SD_MAX_SESSIONS_PER_USER)
+	for (s = sd.sessions; s; s = s->next)
+		nr += s->uid == p->uid;
+	if (nr >= SD_MAX_SESSIONS_PER_USER)
 		return (void)sd_fail(r, -ENOSPC, "too many sessions (at most %d per user)",
 				     SD_MAX_SESSIONS_PER_USER);
 	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
@@ -239,13 +239,15 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			continue;
 		ret = d->ops->start(d->ds, &err);
 		if (ret) {
-			/* Leave nothing half-started. */
-			while (--i > 0)
-				if (s->dom[i].ops && s->dom[i].ds)
-					s->dom[i].ops->stop(s->dom[i].ds, NULL);
+			int k;
+
 			sd_fail(r, ret, "starting %s tracing of session '%s' failed: %s",
-				sd_domain_name((uint32_t)(i > 0 ? i : 1)), s->name,
+				sd_domain_name((uint32_t)i), s->name,
 				err.msg[0] ? err.msg : strerror(-ret));
+			/* Leave nothing half-started. */
+			for (k = 1; k < i; k++)
+				if (s->dom[k].ops && s->dom[k].ds)
+					s->dom[k].ops->stop(s->dom[k].ds, NULL);
 			return;
 		}
 	}

@@ -25,7 +25,9 @@
  * the user must read (a mechanism the kernel refuses, an unknown tracepoint),
  * it writes one line without a trailing newline into @err (via
  * trawl_domain_err_set()), which the CLI prints as is. Otherwise the daemon
- * prints strerror(-ret) with what was being done.
+ * prints strerror(-ret) with what was being done. @err may be NULL when no
+ * one will read it (stop while rolling back a failed start, or at destroy):
+ * trawl_domain_err_set() ignores NULL.
  */
 #ifndef TRAWL_SESSIOND_DOMAIN_H
 #define TRAWL_SESSIOND_DOMAIN_H
