@@ -239,7 +239,7 @@ char *trawl_ctf_trace_metadata_new(struct trawl_ctf_trace *trace, size_t *len);
 int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uuid[16],
 				 int big_endian, void **out, size_t *out_len);
 
-/* Writes the whole metadata to @path (created or truncated), plain or packetized. */
+/* Writes the whole metadata to @path (created 0640 or truncated), plain or packetized. */
 int trawl_ctf_trace_write_metadata(struct trawl_ctf_trace *trace, const char *path,
 				   int packetized);
 
@@ -253,7 +253,8 @@ struct trawl_ctf_stream;
  * trawl_ctf_stream_create - open a stream file and its index
  * @trace: the trace (must outlive the stream)
  * @stream_class_id: a declared stream class
- * @dir: the trace folder (index/ is created inside)
+ * @dir: the trace folder (index/ is created inside, mode 0750; files 0640:
+ *       traces hold what programs did, not for every user to read)
  * @name: the file name, e.g. "channel0_0"
  * @stream_instance_id: unique per stream in the trace
  * @cpu_id: written in every packet context

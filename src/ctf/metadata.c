@@ -638,7 +638,7 @@ int trawl_ctf_trace_write_metadata(struct trawl_ctf_trace *t, const char *path, 
 		if (ret)
 			goto out_text;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		ret = -errno;
 		goto out_pkts;

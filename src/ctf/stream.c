@@ -243,14 +243,14 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 		errno = ENAMETOOLONG;
 		goto err;
 	}
-	if (mkdir(path, 0755) && errno != EEXIST)
+	if (mkdir(path, 0750) && errno != EEXIST)
 		goto err;
 	ret = snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (ret < 0 || (size_t)ret >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		goto err;
 	}
-	s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (s->fd < 0)
 		goto err;
 	ret = snprintf(path, sizeof(path), "%s/index/%s.idx", dir, name);
@@ -258,7 +258,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 		errno = ENAMETOOLONG;
 		goto err;
 	}
-	s->idx_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	s->idx_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (s->idx_fd < 0)
 		goto err;
 	ret = write_all(s->idx_fd, &ih, sizeof(ih));
