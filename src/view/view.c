@@ -426,12 +426,32 @@ static int print_event(struct view *v, struct rd_stream *s)
 	return 0;
 }
 
+/* --decode-only with no time range: nothing but decoding in the loop. */
+static int run_decode_only(struct view *v)
+{
+	struct trawl_reader *r = v->r;
+	uint64_t n = 0;
+	int ret;
+
+	while ((ret = trawl_reader_next(r)) > 0) {
+		if (trawl_unlikely(v->progress && !(++n & 0xffff)))
+			progress_tick(v, n);
+		ret = rd_stream_body(r->cur, NULL, NULL, &r->err);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
 static int run_events(struct view *v)
 {
 	struct trawl_reader *r = v->r;
 	uint64_t n = 0;
 	int ret;
 
+	if (v->o.output == OUT_DUMMY && !v->has_begin && !v->has_end &&
+	    !v->isect_begin)
+		return run_decode_only(v);
 	while ((ret = trawl_reader_next(r)) > 0) {
 		struct rd_stream *s = r->cur;
 
