@@ -8,7 +8,9 @@
  *    header, then one entry per packet: offset, packet and content sizes in
  *    bits, begin and end times in cycles, ...), by binary search over the
  *    mmap'd entries: O(log packets), a few pages touched;
- *  - without one, by walking the packet headers (packet sizes chain them).
+ *  - without one, when packets all have one size (LTTng), by binary search
+ *    over the packet contexts;
+ *  - otherwise by walking the packet headers (packet sizes chain them).
  * Then skip the events before the target inside that packet. An index that
  * does not match its stream file (offsets out of order or out of bounds) is
  * ignored, not trusted.
@@ -155,6 +157,62 @@ static int seek_index(struct rd_stream *s, int64_t target, uint64_t *off,
 	return 0;
 }
 
+static void prev_from_stream(const struct rd_stream *s, struct prev_info *prev)
+{
+	prev->valid = true;
+	prev->ts_end = s->ts_end;
+	prev->disc = s->disc;
+	prev->has_seq = s->has_seq;
+	prev->seq = s->seq;
+}
+
+/*
+ * Without an index: LTTng's packets are all one size (the sub-buffer
+ * size), so packet k starts at k * size and a binary search over packet
+ * contexts works. Every probed packet must have that size; if one does
+ * not, returns -EAGAIN and the caller walks the headers instead.
+ */
+static int seek_uniform(struct rd_stream *s, int64_t target, uint64_t *off,
+			struct prev_info *prev, struct rd_err *err)
+{
+	uint64_t psize, count, lo = 0, hi, mid;
+	int64_t ns;
+	int ret;
+
+	rd_stream_seek_packet(s, 0, err);
+	ret = rd_stream_packet_peek(s, err);
+	if (ret)
+		return ret;
+	psize = s->pkt_bits / 8;
+	if (!psize || s->size % psize || s->size / psize < 8)
+		return -EAGAIN;
+	count = s->size / psize;
+	hi = count;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		rd_stream_seek_packet(s, mid * psize, err);
+		ret = rd_stream_packet_peek(s, err);
+		if (ret)
+			return ret;
+		if (s->pkt_bits / 8 != psize || !s->has_ts_end ||
+		    rd_stream_cycles_to_ns(s, s->ts_end, &ns))
+			return -EAGAIN;
+		if (ns < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		rd_stream_seek_packet(s, (lo - 1) * psize, err);
+		ret = rd_stream_packet_peek(s, err);
+		if (ret)
+			return ret;
+		prev_from_stream(s, prev);
+	}
+	*off = lo * psize;
+	return 0;
+}
+
 /* Same by walking packet headers from the start. */
 static int seek_scan(struct rd_stream *s, int64_t target, uint64_t *off,
 		     struct prev_info *prev, struct rd_err *err)
@@ -172,11 +230,7 @@ static int seek_scan(struct rd_stream *s, int64_t target, uint64_t *off,
 			*off = at;
 			return 0;
 		}
-		prev->valid = true;
-		prev->ts_end = s->ts_end;
-		prev->disc = s->disc;
-		prev->has_seq = s->has_seq;
-		prev->seq = s->seq;
+		prev_from_stream(s, prev);
 	}
 	*off = s->size;
 	return 0;
@@ -229,7 +283,11 @@ TRAWL_EXPORT int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns)
 				continue;
 			if (s->sc->clock && seek_index(s, ns, &off, &prev)) {
 				memset(&prev, 0, sizeof(prev));
-				ret = seek_scan(s, ns, &off, &prev, &r->err);
+				ret = seek_uniform(s, ns, &off, &prev, &r->err);
+				if (ret == -EAGAIN) {
+					memset(&prev, 0, sizeof(prev));
+					ret = seek_scan(s, ns, &off, &prev, &r->err);
+				}
 				if (ret)
 					return ret;
 			}
