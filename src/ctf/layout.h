@@ -19,6 +19,13 @@
 
 #include <stdint.h>
 
+/* The header compiles as C and as C++. */
+#ifdef __cplusplus
+#define TRAWL_CTF_STATIC_ASSERT static_assert
+#else
+#define TRAWL_CTF_STATIC_ASSERT _Static_assert
+#endif
+
 #define TRAWL_CTF_MAGIC 0xC1FC1FC1u
 #define TRAWL_CTF_METADATA_MAGIC 0x75D11D57u
 #define TRAWL_CTF_INDEX_MAGIC 0xC1F1DCC1u
@@ -49,8 +56,8 @@ struct trawl_ctf_packet_start {
 	struct trawl_ctf_packet_context context;
 } __attribute__((packed));
 
-_Static_assert(sizeof(struct trawl_ctf_packet_header) == 32, "packet header is 32 bytes");
-_Static_assert(sizeof(struct trawl_ctf_packet_context) == 52, "packet context is 52 bytes");
+TRAWL_CTF_STATIC_ASSERT(sizeof(struct trawl_ctf_packet_header) == 32, "packet header is 32 bytes");
+TRAWL_CTF_STATIC_ASSERT(sizeof(struct trawl_ctf_packet_context) == 52, "packet context is 52 bytes");
 
 /*
  * The compact event header (the one trawl's streams use). TSDL, in the
@@ -111,6 +118,6 @@ struct trawl_ctf_index_entry {
 	uint64_t packet_seq_num;     /* index v1.1 */
 } __attribute__((packed));
 
-_Static_assert(sizeof(struct trawl_ctf_index_entry) == 72, "index entry is 72 bytes");
+TRAWL_CTF_STATIC_ASSERT(sizeof(struct trawl_ctf_index_entry) == 72, "index entry is 72 bytes");
 
 #endif /* TRAWL_CTF_LAYOUT_H */
