@@ -76,11 +76,19 @@ static struct trawl_ust_chan *find_chan(struct trawl_ust_conn *c, uint32_t handl
 	return NULL;
 }
 
-/* Makes a channel unreachable; its memory stays mapped (see ust.h). */
+/* Channels no longer used: kept (mapped, and reachable from here) for the
+ * process's lifetime, because a thread may still be writing into one it
+ * loaded from a slot just before the channel was dropped. */
+static struct trawl_ust_chan *graveyard;
+
+/* Makes a channel unreachable from the fast path; its memory stays mapped
+ * (see ust.h). Called with the lock held; @ch must be off its list. */
 static void chan_drop(struct trawl_ust_chan *ch)
 {
 	__atomic_store_n(&ch->active, 0, __ATOMIC_RELAXED);
 	trawl_ust_registry_clear_slots(ch);
+	ch->next = graveyard;
+	graveyard = ch;
 }
 
 static void conn_close(struct trawl_ust_conn *c)
@@ -88,9 +96,10 @@ static void conn_close(struct trawl_ust_conn *c)
 	struct trawl_ust_chan *ch;
 
 	pthread_mutex_lock(&trawl_ust_lock);
-	for (ch = c->chans; ch; ch = ch->next)
+	while ((ch = c->chans)) {
+		c->chans = ch->next;
 		chan_drop(ch);
-	c->chans = NULL; /* leaked on purpose: may still be written */
+	}
 	trawl_ust_registry_update_states();
 	pthread_mutex_unlock(&trawl_ust_lock);
 	if (c->fd >= 0)
@@ -506,9 +515,10 @@ static void atfork_child(void)
 	for (i = 0; i < 2; i++) {
 		struct trawl_ust_chan *ch;
 
-		for (ch = conns[i].chans; ch; ch = ch->next)
-			__atomic_store_n(&ch->active, 0, __ATOMIC_RELAXED);
-		conns[i].chans = NULL;
+		while ((ch = conns[i].chans)) {
+			conns[i].chans = ch->next;
+			chan_drop(ch);
+		}
 		if (conns[i].fd >= 0)
 			close(conns[i].fd);
 		conns[i].fd = -1;
