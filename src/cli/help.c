@@ -120,6 +120,11 @@ static void man_index(void)
 	for (i = 0; cli_cmds[i]; i++)
 		printf(".TP\n.B %s\n%s (trawl-%s(1))\n", cli_cmds[i]->name, cli_cmds[i]->summary,
 		       cli_cmds[i]->name);
+	printf(".SH EXIT STATUS\n0 success; 1 other error; 2 bad command line; 3 no session "
+	       "daemon; 4 permission denied; 5 not found; 6 already exists; 7 bad value; 8 wrong "
+	       "state; 9 not supported here; 10 daemon protocol error.\n");
+	printf(".SH ENVIRONMENT\nTRAWL_RUNTIME_DIR, TRAWL_ROOT_RUNTIME_DIR: the daemons' state "
+	       "folders (for tests and private daemons).\n");
 	printf(".SH FILES\n$HOME/.trawlrc (the current session), $XDG_RUNTIME_DIR/trawl or "
 	       "$HOME/.trawl (the user's daemon), /run/trawl (root's daemon).\n");
 }
