@@ -16,6 +16,9 @@ expect 2 "$TRAWL" no-such-command && expect_err_line "unknown command"
 expect 2 "$TRAWL" create --no-such-option
 expect 0 "$TRAWL" version && grep -q "^trawl [0-9]" "$T/out" || fail "version"
 
+# No daemon, and none can be started.
+expect 3 env TRAWL_TRAWL_SESSIOND_PATH=/bin/false "$TRAWL" list && expect_err_line "no session daemon"
+
 # No session yet.
 expect 5 "$TRAWL" start && expect_err_line "no session"
 expect 5 "$TRAWL" stop nosuch && expect_err_line "nosuch"
