@@ -157,6 +157,12 @@ struct trawl_ctf_clock_desc {
 	int64_t offset_s;        /* seconds from the Epoch at clock value 0 */
 	int64_t offset;          /* plus this many cycles */
 	int absolute;            /* 1 if comparable across machines */
+	/*
+	 * 16 bytes, or NULL for the trace's uuid. Readers merge traces only when
+	 * their clocks share a uuid: every trace of one machine's boot should
+	 * use the boot id (as trawl_ctf_trace_add_monotonic_clock() does).
+	 */
+	const uint8_t *uuid;
 };
 
 /**
@@ -296,7 +302,12 @@ int trawl_ctf_event_begin(struct trawl_ctf_stream *s, uint32_t id, uint64_t time
  * event context (without one, event_begin() already aligned the payload).
  */
 int trawl_ctf_event_payload(struct trawl_ctf_stream *s);
-/* Aligns to @align_bits: a nested struct starts at its own alignment. */
+/*
+ * Aligns to @align_bits. CTF aligns a nested struct to its own alignment (the
+ * largest of its minimum and its fields'), and an array or a sequence to its
+ * element's, even when it has no element: write_align() there, or readers
+ * lose their place (babeltrace2 rejects the packet).
+ */
 int trawl_ctf_write_align(struct trawl_ctf_stream *s, unsigned align_bits);
 /* An integer of @size_bits (1..64), aligned to @align_bits, in byte order @bo. */
 int trawl_ctf_write_uint(struct trawl_ctf_stream *s, uint64_t v, unsigned size_bits,
@@ -346,6 +357,9 @@ uint64_t trawl_ctf_stream_bytes(const struct trawl_ctf_stream *s);
  */
 int trawl_ctf_identifier_valid(const char *name);
 
+/* Reads this boot's id (/proc/sys/kernel/random/boot_id). Returns 0 or -errno. */
+int trawl_ctf_boot_id(uint8_t uuid[16]);
+
 /* Fills @uuid with a random (version 4) uuid. Returns 0 or -errno. */
 int trawl_ctf_uuid_generate(uint8_t uuid[16]);
 /* Formats @uuid as 36 characters plus NUL into @buf. */
@@ -359,7 +373,11 @@ void trawl_ctf_uuid_format(const uint8_t uuid[16], char buf[37]);
  */
 int64_t trawl_ctf_clock_offset(void);
 
-/* Adds the standard "monotonic" clock (1 GHz, offset measured now). */
+/*
+ * Adds the standard "monotonic" clock: 1 GHz, offset measured now, uuid =
+ * this boot's id (/proc/sys/kernel/random/boot_id), so the kernel and
+ * user-space traces of a session merge in one view.
+ */
 int trawl_ctf_trace_add_monotonic_clock(struct trawl_ctf_trace *trace);
 
 #ifdef __cplusplus
