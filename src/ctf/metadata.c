@@ -24,7 +24,9 @@ struct env_entry {
 };
 
 struct clock_entry {
-	struct trawl_ctf_clock_desc d; /* name/description owned */
+	struct trawl_ctf_clock_desc d; /* name/description owned; uuid points to uuid_buf */
+	uint8_t uuid_buf[16];
+	int has_uuid;
 	int emitted;
 };
 
@@ -187,6 +189,10 @@ int trawl_ctf_trace_add_clock(struct trawl_ctf_trace *t, const struct trawl_ctf_
 	e = &t->clocks[t->nr_clocks];
 	e->d = *c;
 	e->emitted = 0;
+	e->has_uuid = c->uuid != NULL;
+	if (c->uuid)
+		memcpy(e->uuid_buf, c->uuid, 16);
+	e->d.uuid = NULL;
 	e->d.name = strdup(c->name);
 	e->d.description = c->description ? strdup(c->description) : NULL;
 	if (!e->d.name || (c->description && !e->d.description)) {
@@ -201,6 +207,8 @@ int trawl_ctf_trace_add_clock(struct trawl_ctf_trace *t, const struct trawl_ctf_
 int trawl_ctf_trace_add_monotonic_clock(struct trawl_ctf_trace *t)
 {
 	int64_t off = trawl_ctf_clock_offset();
+	uint8_t boot[16];
+	int have_boot = trawl_ctf_boot_id(boot) == 0;
 	struct trawl_ctf_clock_desc c = {
 		.name = "monotonic",
 		.description = "Monotonic Clock",
@@ -209,6 +217,7 @@ int trawl_ctf_trace_add_monotonic_clock(struct trawl_ctf_trace *t)
 		.offset_s = off / 1000000000,
 		.offset = off % 1000000000,
 		.absolute = 0,
+		.uuid = have_boot ? boot : NULL,
 	};
 
 	if (c.offset < 0) {
@@ -420,7 +429,7 @@ static void tsdl_clock(struct strbuf *sb, const struct trawl_ctf_trace *t,
 {
 	char uuid[37];
 
-	trawl_ctf_uuid_format(t->uuid, uuid);
+	trawl_ctf_uuid_format(c->has_uuid ? c->uuid_buf : t->uuid, uuid);
 	sb_addf(sb, "clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n", c->d.name, uuid);
 	if (c->d.description) {
 		sb_add(sb, "\tdescription = ");

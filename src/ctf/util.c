@@ -68,6 +68,41 @@ int trawl_ctf_uuid_generate(uint8_t uuid[16])
 	return 0;
 }
 
+int trawl_ctf_boot_id(uint8_t uuid[16])
+{
+	char text[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	unsigned i, n = 0;
+	const char *p;
+
+	if (!f)
+		return -errno;
+	p = fgets(text, sizeof(text), f);
+	fclose(f);
+	if (!p)
+		return -EIO;
+	for (p = text; *p && n < 32; p++) {
+		int v;
+
+		if (*p == '-')
+			continue;
+		if (*p >= '0' && *p <= '9')
+			v = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			v = *p - 'a' + 10;
+		else
+			break;
+		if (n % 2 == 0)
+			uuid[n / 2] = (uint8_t)(v << 4);
+		else
+			uuid[n / 2] |= (uint8_t)v;
+		n++;
+	}
+	for (i = n / 2; i < 16; i++)
+		uuid[i] = 0;
+	return n == 32 ? 0 : -EIO;
+}
+
 void trawl_ctf_uuid_format(const uint8_t u[16], char buf[37])
 {
 	snprintf(buf, 37,
