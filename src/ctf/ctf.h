@@ -339,8 +339,8 @@ int trawl_ctf_stream_flush(struct trawl_ctf_stream *s);
  *
  * Checks the header and context (magic, uuid, stream id, sizes: the packet
  * may come from memory another process wrote), writes only the content
- * (packet_size is rewritten to the content rounded up to a byte) and appends
- * the index entry. Returns 0, -EINVAL for a malformed packet, or a write error.
+ * (packet_size is rewritten to the content rounded up to a byte, and
+ * stream_instance_id to the stream's) and appends the index entry. Returns 0, -EINVAL for a malformed packet, or a write error.
  */
 int trawl_ctf_stream_append_packet(struct trawl_ctf_stream *s, const void *pkt, size_t len);
 

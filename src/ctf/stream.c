@@ -741,6 +741,9 @@ int trawl_ctf_stream_append_packet(struct trawl_ctf_stream *s, const void *pkt, 
 	/* packet_size becomes the content rounded up to a byte. */
 	memset(info.head + 56, 0, 8);
 	put_bits(info.head, 56 * 8, bytes * 8, 64, s->big_endian);
+	/* The instance id is the stream's, as its index entries say. */
+	memset(info.head + 24, 0, 8);
+	put_bits(info.head, 24 * 8, s->instance_id, 64, s->big_endian);
 	iov[0].iov_base = info.head;
 	iov[0].iov_len = start;
 	iov[1].iov_base = (uint8_t *)pkt + start;

@@ -195,6 +195,8 @@ static void appended(const char *dir)
 		off = sizeof(*ps);
 		ps->header.magic = TRAWL_CTF_MAGIC;
 		memcpy(ps->header.uuid, trawl_ctf_trace_uuid(t), 16);
+		/* Not the stream's (0): the writer makes it so (check_index.py checks). */
+		ps->header.stream_instance_id = 77;
 		for (e = 0; e < 4; e++) {
 			uint32_t hdr = (uint32_t)((1000 + seq * 100 + (uint32_t)e) << 5); /* id 0 */
 			uint32_t v = seq * 10 + (uint32_t)e;
