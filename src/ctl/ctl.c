@@ -145,7 +145,7 @@ static int in_tracing_group(void)
 static int connect_to(int root, unsigned flags)
 {
 	char dir[4096];
-	int fd, ret;
+	int fd, ret, i;
 
 	ret = trawl_runtime_dir(dir, sizeof(dir), root);
 	if (ret)
@@ -158,7 +158,19 @@ static int connect_to(int root, unsigned flags)
 	ret = spawn_daemon();
 	if (ret)
 		return ret;
-	fd = sock_connect(dir);
+	/*
+	 * Our daemon listens when spawn_daemon() returns; but when several
+	 * clients start daemons at once, ours may have lost the race for the
+	 * lock and exited while the winner is still binding: wait for it a bit.
+	 */
+	for (i = 0; i < 400; i++) {
+		struct timespec ms = {0, 2500000};
+
+		fd = sock_connect(dir);
+		if (fd >= 0 || (fd != -ENOENT && fd != -ECONNREFUSED))
+			break;
+		nanosleep(&ms, NULL);
+	}
 	return fd >= 0 ? fd : -ENOTCONN;
 }
 

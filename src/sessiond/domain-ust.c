@@ -37,6 +37,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,7 @@ static struct trawl_domain_session *sessions;
 static int apps_listen_fd = -1;
 static char apps_sock_path[4200];
 static const char *consumerd_path;
+extern char **environ;
 
 /* ---- matching ---- */
 
@@ -304,26 +306,53 @@ static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *e
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(sv[0]);
-		close(sv[1]);
-		return -errno;
+	if (geteuid() == s->uid) {
+		/* The common case: posix_spawn (a vfork underneath) keeps this
+		 * off the commands' latency, fork would copy the daemon's tables. */
+		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd",
+				(char *)"3", NULL};
+		posix_spawn_file_actions_t fa;
+		posix_spawnattr_t at;
+		sigset_t none;
+		int ret;
+
+		sigemptyset(&none);
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+		posix_spawnattr_init(&at);
+		posix_spawnattr_setsigmask(&at, &none);
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+		ret = posix_spawn(&pid, consumerd_path, &fa, &at, argv, environ);
+		posix_spawnattr_destroy(&at);
+		posix_spawn_file_actions_destroy(&fa);
+		if (ret) {
+			close(sv[0]);
+			close(sv[1]);
+			return -ret;
+		}
+	} else {
+		pid = fork();
+		if (pid < 0) {
+			close(sv[0]);
+			close(sv[1]);
+			return -errno;
+		}
 	}
 	if (pid == 0) {
-		char fdarg[16];
-		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd", fdarg, NULL};
+		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd", (char *)"3",
+				NULL};
 		sigset_t none;
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* The consumer writes the trace: it runs as the session's owner. */
-		if (geteuid() != s->uid &&
-		    (setgroups(0, NULL) || setresgid(s->gid, s->gid, s->gid) ||
-		     setresuid(s->uid, s->uid, s->uid)))
+		if (setgroups(0, NULL) || setresgid(s->gid, s->gid, s->gid) ||
+		    setresuid(s->uid, s->uid, s->uid))
 			_exit(126);
-		dup2(sv[1], 3);
-		snprintf(fdarg, sizeof(fdarg), "3");
+		if (sv[1] == 3)
+			fcntl(3, F_SETFD, 0);
+		else
+			dup2(sv[1], 3);
 		execv(consumerd_path, argv);
 		_exit(127);
 	}
