@@ -210,7 +210,7 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		   struct rd_err *err)
 {
 	struct stream_class *sc = s->sc;
-	struct dctx d = { .s = s, .err = err };
+	struct dctx *d = &s->evd;
 	uint64_t id;
 
 	for (;;) {
@@ -222,8 +222,11 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		if (packet_begin(s, cb, err))
 			return -EINVAL;
 	}
-	d.pkt = s->pkt;
-	d.end = s->content_bits;
+	d->s = s;
+	d->err = err;
+	d->depth = 0;
+	d->pkt = s->pkt;
+	d->end = s->content_bits;
 	s->ev_pos = s->pos;
 	s->cur_event_id = UINT64_MAX;
 	/* events are read in order: ask for the cache lines a few events ahead */
@@ -234,8 +237,8 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 
 		if (trawl_unlikely(!pl))
 			pl = sc->header_plan = rd_plan_scope(sc->event_header, 0);
-		if (trawl_likely(pl) ? rd_plan_exec_header(&d, pl) :
-				       rd_decode_fc(&d, sc->event_header, NULL))
+		if (trawl_likely(pl) ? rd_plan_exec_hdr_impl(d, pl, NULL) :
+				       rd_decode_fc(d, sc->event_header, NULL))
 			return -EINVAL;
 	}
 	id = s->cur_event_id == UINT64_MAX ? 0 : s->cur_event_id;
@@ -245,7 +248,7 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 
 		snprintf(msg, sizeof(msg), "unknown event class id %" PRIu64, id);
 		s->pos = s->ev_pos;
-		return rd_derr(&d, msg);
+		return rd_derr(d, msg);
 	}
 	s->ev_cycles = s->clock;
 	if (sc->clock) {
@@ -261,7 +264,7 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		}
 		if (ovf) {
 			s->pos = s->ev_pos;
-			return rd_derr(&d, "timestamp out of range");
+			return rd_derr(d, "timestamp out of range");
 		}
 	} else {
 		s->ev_ns = 0;
@@ -274,11 +277,12 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 		   const struct rd_body_fmt *fmt, struct rd_err *err)
 {
-	struct dctx d = { .s = s, .err = err, .pkt = s->pkt, .end = s->content_bits };
+	struct dctx *d = &s->evd;
 	unsigned key = 0;
 	const struct plan *pl;
 
 	s->body_pending = false;
+	d->err = err;
 	if (t) {
 		key = RD_BODY_PRINT;
 		if (!fmt || fmt->ctx_names)
@@ -292,13 +296,13 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 	}
 	pl = rd_plan_body(s->ec, key);
 	if (trawl_likely(pl)) {
-		if (rd_plan_exec(&d, pl, t))
+		if (rd_plan_exec(d, pl, t))
 			return -EINVAL;
-	} else if (body_by_tree(&d, t, fmt)) {
+	} else if (body_by_tree(d, t, fmt)) {
 		return -EINVAL;
 	}
 	if (trawl_unlikely(s->pos == s->ev_pos))
-		return rd_derr(&d, "event has zero size");
+		return rd_derr(d, "event has zero size");
 	return 0;
 }
 

@@ -14,14 +14,6 @@
 
 #include "reader/stream.h"
 
-struct dctx {
-	struct rd_stream *s;
-	struct rd_err *err;
-	const uint8_t *pkt;
-	uint64_t end;		/* content end, bits */
-	int depth;
-};
-
 int rd_derr(struct dctx *d, const char *what);
 
 static inline uint64_t align_up(uint64_t pos, uint32_t align)

@@ -178,6 +178,16 @@ static inline void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
 
 
 struct rd_trace;
+struct rd_stream;
+
+/* A decoding context: the stream, its current packet, where errors go. */
+struct dctx {
+	struct rd_stream *s;
+	struct rd_err *err;
+	const uint8_t *pkt;
+	uint64_t end;		/* content end, bits */
+	int depth;
+};
 
 struct rd_stream {
 	struct rd_trace *trace;
@@ -220,6 +230,7 @@ struct rd_stream {
 	uint64_t ev_pos;	/* bit position of the event in the packet */
 	uint64_t events;	/* events decoded so far */
 	bool body_pending;	/* header decoded, body not yet */
+	struct dctx evd;	/* the context events decode with (this packet) */
 
 	/* discarded records reported at packet starts */
 	uint64_t disc_events_total, disc_packets_total;
