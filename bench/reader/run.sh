@@ -13,6 +13,9 @@
 #   seek:   trawl-view --begin <middle> DIR | head -1 (time to first event)
 # and prints events/s and ratios. Times are wall-clock, best of RUNS (3)
 # for trawl and of BT_RUNS (1) for babeltrace2, warm page cache.
+# With CACHEGRIND=1 it also counts the instructions each reader executes
+# per event on a 1 M-event trace (valgrind): a ratio that does not move
+# with the machine's load, unlike times on a shared 2-core VM.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-${TRAWL_BUILD_DIR:-$here/../../build}}
@@ -85,4 +88,18 @@ echo
 echo "text:   trawl view is $(ratio "$bt_text" "$tv_text") babeltrace2 (target >= 10x), output byte-identical: $identical"
 echo "decode: trawl view is $(ratio "$bt_dec" "$tv_dec") babeltrace2 -o dummy (target >= 10x)"
 echo "seek to the middle (--begin, process start to first event): ${seek_ms} ms"
+if [ "${CACHEGRIND:-0}" = 1 ] && command -v valgrind >/dev/null; then
+	small=$work/trace-1000000
+	if [ ! -f "$small/.done" ]; then
+		rm -rf "$small" && "$gen" "$small" 1000000 1 1024 && touch "$small/.done"
+	fi
+	ir() { valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*I *refs: *//p' | tr -d ,; }
+	bt_t=$(ir babeltrace2 "$small"); tv_t=$(ir "$view" "$small")
+	bt_d=$(ir babeltrace2 "$small" -o dummy); tv_d=$(ir "$view" --decode-only "$small")
+	echo
+	echo "instructions per event (valgrind, 1 M events):"
+	printf '  text:   babeltrace2 %6d, trawl view %5d: %s\n' $((bt_t / 1000000)) $((tv_t / 1000000)) "$(ratio "$bt_t" "$tv_t")"
+	printf '  decode: babeltrace2 %6d, trawl view %5d: %s\n' $((bt_d / 1000000)) $((tv_d / 1000000)) "$(ratio "$bt_d" "$tv_d")"
+fi
 [ "$identical" = yes ]
