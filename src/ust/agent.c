@@ -52,6 +52,7 @@ struct trawl_ust_conn {
 
 static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0 }, { .fd = -1, .root = 1 } };
 static int wake_fd = -1;
+static char procname[17]; /* the process's name (its main thread's), for REGISTER */
 static int started;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -116,7 +117,8 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 	uint32_t i;
 	int ret;
 
-	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1)
+	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1 ||
+	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL))
 		return -EINVAL;
 	if (trawl_rb_check_attr(cmd->subbuf_size, cmd->num_subbuf))
 		return -EINVAL;
@@ -135,6 +137,8 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		if (ret)
 			goto err_map;
 	}
+	ch->contexts = cmd->contexts;
+	ch->context_size = trawl_ustctl_context_size(cmd->contexts);
 	ch->handle = cmd->chan_handle;
 	ch->session_handle = cmd->session_handle;
 	ch->nr_streams = nr_fds;
@@ -370,7 +374,9 @@ static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
 	r->abi_major = TRAWL_UST_WIRE_ABI_MAJOR;
 	r->abi_minor = TRAWL_UST_WIRE_ABI_MINOR;
 	r->nr_events = nr_events;
-	prctl(PR_GET_NAME, r->procname, 0, 0, 0);
+	/* The main thread's name, taken when the process (or fork child)
+	 * started: this thread has its own name. */
+	memcpy(r->procname, procname, sizeof(r->procname));
 	r->procname[15] = '\0';
 }
 
@@ -512,6 +518,10 @@ static void atfork_child(void)
 	 * hold the child's copy), forget the parent's connections and
 	 * channels, and register as a new app. */
 	pthread_mutex_init(&trawl_ust_lock, NULL);
+	trawl_ust_pid = (int32_t)getpid();
+	trawl_ust_ppid = (int32_t)getppid();
+	trawl_ust_fastpath_after_fork();
+	prctl(PR_GET_NAME, procname, 0, 0, 0);
 	for (i = 0; i < 2; i++) {
 		struct trawl_ust_chan *ch;
 
@@ -550,7 +560,12 @@ void trawl_ust_agent_start(void)
 	spawn_agent();
 }
 
+int32_t trawl_ust_pid, trawl_ust_ppid;
+
 static void __attribute__((constructor)) trawl_ust_init(void)
 {
+	prctl(PR_GET_NAME, procname, 0, 0, 0);
+	trawl_ust_pid = (int32_t)getpid();
+	trawl_ust_ppid = (int32_t)getppid();
 	trawl_ust_agent_start();
 }

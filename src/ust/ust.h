@@ -29,6 +29,8 @@ struct trawl_ust_chan {
 	uint32_t handle;
 	uint32_t session_handle;
 	int active; /* read relaxed by the fast path; written under the lock */
+	uint32_t contexts;     /* enum trawl_ustctl_context bits, fixed at creation */
+	uint32_t context_size; /* bytes they take before each payload */
 	uint32_t nr_streams;
 	struct trawl_rb *rbs; /* nr_streams, one per CPU */
 	struct trawl_ust_conn *conn;
@@ -48,6 +50,12 @@ void trawl_ust_registry_update_states(void);
 void trawl_ust_registry_clear_slots(struct trawl_ust_chan *chan);
 /* Bumped whenever a provider comes or goes. */
 extern uint64_t trawl_ust_registry_generation;
+
+/* This process's pid and parent's, refreshed in a fork()ed child. */
+extern int32_t trawl_ust_pid, trawl_ust_ppid;
+
+/* Fast path (fastpath.c): forget the parent's per-thread cache. */
+void trawl_ust_fastpath_after_fork(void);
 
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);

@@ -152,9 +152,18 @@ static void cmd_init(struct trawl_wire_cmd *cmd, uint32_t kind)
 int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
 				  uint32_t session_handle, uint32_t chan_handle)
 {
+	return trawl_ustctl_app_send_channel_ctx(app, chan, session_handle, chan_handle, 0);
+}
+
+int trawl_ustctl_app_send_channel_ctx(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				      uint32_t session_handle, uint32_t chan_handle, uint32_t contexts)
+{
 	struct trawl_wire_cmd cmd;
 
+	if (contexts & ~TRAWL_USTCTL_CTX_ALL)
+		return -EINVAL;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_CHANNEL);
+	cmd.contexts = contexts;
 	cmd.session_handle = session_handle;
 	cmd.chan_handle = chan_handle;
 	cmd.nr_streams = chan->attr.nr_streams;

@@ -187,6 +187,33 @@ struct trawl_ustctl_channel; /* below */
 int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
 				  uint32_t session_handle, uint32_t chan_handle);
 
+/*
+ * Context fields: written by the app before each event's payload in a
+ * channel sent with them, in the order of these bits, byte-aligned, host
+ * byte order. The metadata's stream event context must declare exactly the
+ * chosen ones, in this order, with these names and types.
+ */
+enum trawl_ustctl_context {
+	TRAWL_USTCTL_CTX_VPID = 1u << 0,       /* int32_t "vpid" */
+	TRAWL_USTCTL_CTX_VTID = 1u << 1,       /* int32_t "vtid" */
+	TRAWL_USTCTL_CTX_PID = 1u << 2,        /* int32_t "pid" (same values: no pid namespaces) */
+	TRAWL_USTCTL_CTX_TID = 1u << 3,        /* int32_t "tid" */
+	TRAWL_USTCTL_CTX_PROCNAME = 1u << 4,   /* char[17], text (UTF-8), "procname": the
+						  thread's name when it first recorded */
+	TRAWL_USTCTL_CTX_PTHREAD_ID = 1u << 5, /* uint64_t, base 16, "pthread_id" */
+	TRAWL_USTCTL_CTX_PPID = 1u << 6,       /* int32_t "ppid" (at registration) */
+};
+#define TRAWL_USTCTL_CTX_ALL 0x7fu
+
+/* Bytes the contexts in @contexts take before each payload. */
+uint32_t trawl_ustctl_context_size(uint32_t contexts);
+
+/* As trawl_ustctl_app_send_channel(), the app writing the context fields
+ * @contexts (enum trawl_ustctl_context bits) before each event of the
+ * channel. -EINVAL for unknown bits. */
+int trawl_ustctl_app_send_channel_ctx(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				      uint32_t session_handle, uint32_t chan_handle, uint32_t contexts);
+
 /**
  * trawl_ustctl_app_enable_event - make an event record into a channel
  * @event_index: index in the app's event list (trawl_ustctl_app_event())

@@ -13,6 +13,21 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* Shared by both ends (declared in ustctl.h). */
+uint32_t trawl_ustctl_context_size(uint32_t contexts)
+{
+	uint32_t n = 0;
+
+	n += contexts & TRAWL_USTCTL_CTX_VPID ? 4 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_VTID ? 4 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_PID ? 4 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_TID ? 4 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_PROCNAME ? 17 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_PTHREAD_ID ? 8 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_PPID ? 4 : 0;
+	return n;
+}
+
 void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size)
 {
 	h->magic = TRAWL_WIRE_MAGIC;

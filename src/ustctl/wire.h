@@ -107,7 +107,8 @@ struct trawl_wire_cmd {
 	uint32_t num_subbuf;
 	uint32_t overwrite;
 	uint64_t subbuf_size;
-	uint32_t reserved[4];
+	uint32_t contexts; /* CHANNEL: enum trawl_ustctl_context bits (0 before they existed) */
+	uint32_t reserved[3];
 };
 
 struct trawl_wire_reply {

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session daemon's and consumer's side of ustctl, played by one small
+ * program without trawl's daemons: accept the test app on apps.sock, check
+ * its registration, make a channel with every context field, enable
+ * tall:seq with id 3, start, drain packets while it runs, flush at the end,
+ * then check every packet and event byte by byte: the context values, each
+ * thread's sequence with no gap, and events read + discarded == written.
+ *
+ *   ustctl-harness PATH-OF-ust-app-all
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ctf/layout.h"
+#include "ustctl/ustctl.h"
+
+#define THREADS 2
+#define EVENTS 20000
+#define MAX_CPUS 64
+
+static int fails;
+static pid_t child;
+static uint64_t next_seq[THREADS], events_read;
+
+#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); fails++; } while (0)
+
+static void check_packet(const struct trawl_ustctl_packet *pkt, uint32_t cpu)
+{
+	const struct trawl_ctf_packet_start *ps = pkt->data;
+	const char *d = pkt->data;
+	uint64_t off = sizeof(*ps);
+
+	if (ps->header.magic != TRAWL_CTF_MAGIC || ps->header.stream_id != 7 || ps->context.cpu_id != cpu ||
+	    ps->context.content_size != pkt->content_size * 8 || ps->context.packet_size != pkt->packet_size * 8)
+		FAIL("packet header/context of cpu %u", cpu);
+	while (off < pkt->content_size) {
+		int32_t vpid, vtid, pid, tid, ppid;
+		uint32_t id, thread;
+		uint64_t pthread_id, n;
+		char procname[17];
+
+		if ((d[off] & 31) == 31) {
+			memcpy(&id, d + off + 1, 4);
+			off += 13;
+		} else {
+			uint32_t w;
+
+			memcpy(&w, d + off, 4);
+			id = w & 31;
+			off += 4;
+		}
+		if (id != 3 || off + 4 * 4 + 17 + 8 + 4 + 12 > pkt->content_size) {
+			FAIL("event id %u at %llu", id, (unsigned long long)off);
+			return;
+		}
+		memcpy(&vpid, d + off, 4);
+		memcpy(&vtid, d + off + 4, 4);
+		memcpy(&pid, d + off + 8, 4);
+		memcpy(&tid, d + off + 12, 4);
+		memcpy(procname, d + off + 16, 17);
+		memcpy(&pthread_id, d + off + 33, 8);
+		memcpy(&ppid, d + off + 41, 4);
+		memcpy(&thread, d + off + 45, 4);
+		memcpy(&n, d + off + 49, 8);
+		off += 57;
+		if (vpid != child || pid != child || vtid <= 0 || tid != vtid || ppid != getpid() || !pthread_id ||
+		    procname[16] || strcmp(procname, "ust-app-all"))
+			FAIL("context: vpid %d pid %d vtid %d tid %d ppid %d procname '%.17s'", vpid, pid, vtid, tid, ppid,
+			     procname);
+		/* Gaps only where events were discarded; never back. */
+		if (thread >= THREADS || n < next_seq[thread] || n >= EVENTS) {
+			FAIL("thread %u: event %llu, expected %llu or more", thread, (unsigned long long)n,
+			     thread < THREADS ? (unsigned long long)next_seq[thread] : 0ull);
+			return;
+		}
+		next_seq[thread] = n + 1;
+		events_read++;
+	}
+}
+
+static void drain(struct trawl_ustctl_stream **streams, uint32_t nr)
+{
+	struct trawl_ustctl_packet pkt;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		int ret;
+
+		while ((ret = trawl_ustctl_stream_get_packet(streams[i], &pkt)) != -EAGAIN) {
+			if (ret) {
+				FAIL("get_packet: %s", strerror(-ret));
+				break;
+			}
+			check_packet(&pkt, i);
+			trawl_ustctl_stream_put_packet(streams[i]);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/trawl-ustctl-harness.XXXXXX", run[64], none[64];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct trawl_ustctl_stream *streams[MAX_CPUS];
+	struct trawl_ustctl_channel_attr attr = { 0 };
+	const struct trawl_ustctl_app_info *info;
+	struct trawl_ustctl_channel *chan;
+	struct trawl_ustctl_app *app;
+	struct pollfd pfd;
+	uint32_t i, seq_index = UINT32_MAX;
+	uint64_t discarded = 0;
+	int lfd, fd, status, ret;
+
+	if (argc < 2 || !mkdtemp(dir))
+		return 2;
+	snprintf(run, sizeof(run), "%s/run", dir);
+	snprintf(none, sizeof(none), "%s/none", dir);
+	mkdir(run, 0700);
+	setenv("TRAWL_RUNTIME_DIR", run, 1);
+	setenv("TRAWL_ROOT_RUNTIME_DIR", none, 1);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/apps.sock", run);
+	lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 4))
+		return 2;
+	child = fork();
+	if (child == 0) {
+		execl(argv[1], "ust-app-all", "2", "20000", "10000", (char *)NULL);
+		_exit(127);
+	}
+	/* The app may register before its providers' constructors ran, then
+	 * again with them (it drops the first connection): take the first
+	 * registration that offers tall:seq. */
+	for (;;) {
+		pfd.fd = lfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 10000) != 1 || (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+			FAIL("the app did not connect");
+			goto out;
+		}
+		ret = trawl_ustctl_app_accept(fd, &app);
+		if (ret) {
+			FAIL("accept: %s", strerror(-ret));
+			goto out;
+		}
+		for (i = 0; i < trawl_ustctl_app_event_count(app); i++)
+			if (!strcmp(trawl_ustctl_app_event(app, i)->name, "tall:seq"))
+				break;
+		if (i < trawl_ustctl_app_event_count(app))
+			break;
+		trawl_ustctl_app_destroy(app);
+	}
+	info = trawl_ustctl_app_info(app);
+	if (info->pid != child || info->ppid != getpid() || info->bits_per_long != sizeof(long) * 8 ||
+	    strcmp(info->procname, "ust-app-all"))
+		FAIL("registration: pid %d ppid %d bits %u procname %s", info->pid, info->ppid, info->bits_per_long,
+		     info->procname);
+	for (i = 0; i < trawl_ustctl_app_event_count(app); i++) {
+		const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(app, i);
+
+		if (!strcmp(ev->name, "tall:seq"))
+			seq_index = i;
+		if (!strcmp(ev->name, "tall:first") && ev->loglevel != 4)
+			FAIL("tall:first loglevel %d", ev->loglevel);
+	}
+	if (seq_index == UINT32_MAX) {
+		FAIL("no tall:seq");
+		goto out_app;
+	} else {
+		const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(app, seq_index);
+
+		if (ev->nr_fields != 2 || strcmp(ev->fields[0].name, "thread") || ev->fields[0].size_bits != 32 ||
+		    ev->fields[0].is_signed || strcmp(ev->fields[1].name, "n") || ev->fields[1].size_bits != 64)
+			FAIL("tall:seq fields");
+	}
+	attr.subbuf_size = 65536;
+	attr.num_subbuf = 4;
+	attr.nr_streams = trawl_ustctl_possible_cpus();
+	if (attr.nr_streams > MAX_CPUS)
+		attr.nr_streams = MAX_CPUS;
+	attr.stream_id = 7;
+	ret = trawl_ustctl_channel_create(&attr, &chan);
+	if (ret) {
+		FAIL("channel_create: %s", strerror(-ret));
+		goto out_app;
+	}
+	for (i = 0; i < attr.nr_streams; i++) {
+		ret = trawl_ustctl_stream_map(dup(trawl_ustctl_channel_stream_fd(chan, i)), &attr, i, i, &streams[i]);
+		if (ret) {
+			FAIL("stream_map: %s", strerror(-ret));
+			goto out_app;
+		}
+	}
+	if (trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL) != 45)
+		FAIL("context size %u", trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL));
+	if ((ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, TRAWL_USTCTL_CTX_ALL)) ||
+	    (ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, 0)) != -EEXIST ||
+	    (ret = trawl_ustctl_app_enable_event(app, 10, seq_index, 3)) ||
+	    (ret = trawl_ustctl_app_enable_event(app, 11, seq_index, 3)) != -ENOENT ||
+	    (ret = trawl_ustctl_app_start(app, 1))) {
+		FAIL("commands: %s", strerror(-ret));
+		goto out_app;
+	}
+	/* Drain every 1 ms while the app runs, as a consumer would. */
+	while (waitpid(child, &status, WNOHANG) == 0) {
+		drain(streams, attr.nr_streams);
+		usleep(1000);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		FAIL("the app failed: status %d", status);
+	/* The app is gone: its socket says so. */
+	pfd.fd = trawl_ustctl_app_fd(app);
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 1000) != 1)
+		FAIL("the app's exit is not seen on its socket");
+	for (i = 0; i < attr.nr_streams; i++) {
+		struct trawl_ustctl_stream_counters k;
+
+		while ((ret = trawl_ustctl_stream_flush(streams[i], 1)) == -EAGAIN)
+			drain(streams, attr.nr_streams);
+		drain(streams, attr.nr_streams);
+		trawl_ustctl_stream_counters(streams[i], &k);
+		discarded += k.events_discarded;
+		if (k.packets_corrupt)
+			FAIL("%llu corrupt packets", (unsigned long long)k.packets_corrupt);
+	}
+	printf("ustctl harness: %llu events read, %llu discarded, of %d\n", (unsigned long long)events_read,
+	       (unsigned long long)discarded, THREADS * EVENTS);
+	if (events_read + discarded != THREADS * EVENTS)
+		FAIL("accounting: %llu + %llu != %d", (unsigned long long)events_read, (unsigned long long)discarded,
+		     THREADS * EVENTS);
+	if (!discarded)
+		for (i = 0; i < THREADS; i++)
+			if (next_seq[i] != EVENTS || events_read != THREADS * EVENTS)
+				FAIL("thread %u: %llu events", i, (unsigned long long)next_seq[i]);
+	for (i = 0; i < attr.nr_streams; i++)
+		trawl_ustctl_stream_unmap(streams[i]);
+	trawl_ustctl_channel_destroy(chan);
+out_app:
+	trawl_ustctl_app_destroy(app);
+out:
+	if (child > 0 && waitpid(child, NULL, WNOHANG) == 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	unlink(sa.sun_path);
+	rmdir(run);
+	rmdir(dir);
+	close(lfd);
+	if (fails)
+		return 1;
+	printf("ok\n");
+	return 0;
+}
