@@ -268,9 +268,16 @@ static int meta_setup(struct kconsumer *k)
 	    trawl_ctf_trace_env_add_string(k->trace, "domain", "kernel") < 0 ||
 	    trawl_ctf_trace_env_add_string(k->trace, "sysname", u.sysname) < 0 ||
 	    trawl_ctf_trace_env_add_string(k->trace, "kernel_release", u.release) < 0 ||
-	    trawl_ctf_trace_env_add_string(k->trace, "tracer_name", "trawl") < 0 ||
-	    trawl_ctf_trace_env_add_int(k->trace, "tracer_major", 0) < 0 ||
-	    trawl_ctf_trace_env_add_int(k->trace, "tracer_minor", 1) < 0 ||
+	    /*
+	     * As LTTng's kernel traces say (the user-space side says lttng-ust):
+	     * babeltrace2 then takes the clock's origin as the Unix epoch for
+	     * both domains and merges them, and Trace Compass recognises a
+	     * kernel trace.
+	     */
+	    trawl_ctf_trace_env_add_string(k->trace, "tracer_name", "lttng-modules") < 0 ||
+	    trawl_ctf_trace_env_add_int(k->trace, "tracer_major", 2) < 0 ||
+	    trawl_ctf_trace_env_add_int(k->trace, "tracer_minor", 13) < 0 ||
+	    trawl_ctf_trace_env_add_int(k->trace, "tracer_patchlevel", 0) < 0 ||
 	    trawl_ctf_trace_env_add_string(k->trace, "trace_buffering_scheme", "global") < 0)
 		return -ENOMEM;
 	/* CLOCK_MONOTONIC with ctf's offset estimator, as user-space traces: one view interleaves both */
@@ -600,55 +607,34 @@ static int consumer_setup(struct kconsumer *k)
 	return 0;
 }
 
-int trawl_kernel_consumer_main(int argc, char **argv)
+/*
+ * The consumer's loop: poll every CPU's buffer and the control socket, drain,
+ * answer flushes. Returns 0 when told to quit (or at the end of --once), or a
+ * negative errno.
+ */
+static int consumer_run(struct kconsumer *k, int ctl_fd)
 {
-	struct kconsumer *k;
+	int out_fd = ctl_fd == 0 ? 1 : ctl_fd;
+	int npfd = 1, i, j, ret = 0, quit = 0, busy = 0;
 	struct pollfd *pfd;
-	int ctl_fd = 0, npfd = 0, i, j, ret, quit = 0, busy = 0;
 
-	k = calloc(1, sizeof(*k));
-	if (!k)
-		return 1;
-	k->uid = (uid_t)-1;
-	k->gid = (gid_t)-1;
-	k->meta_fd = -1;
-	ret = parse_args(k, argc, argv, &ctl_fd);
-	if (ret < 0) {
-		fprintf(stderr, "trawl-consumerd --kernel: usage: --output DIR (--channel NAME --instance INSTANCE [--context pid,tid,...])... [--ctl-fd N]\n");
-		free(k);
-		return 2;
-	}
-	ret = consumer_setup(k);
-	if (ret < 0) {
-		fprintf(stderr, "trawl-consumerd --kernel: cannot set up %s: %s\n", k->dir, strerror(-ret));
-		goto out;
-	}
 	for (i = 0; i < k->nch; i++)
 		npfd += k->ch[i].ncpus;
-	pfd = calloc((size_t)npfd + 1, sizeof(*pfd));
-	if (!pfd) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	pfd = calloc((size_t)npfd, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
 	pfd[0].fd = ctl_fd;
 	pfd[0].events = POLLIN;
-	for (i = 0, npfd = 1; i < k->nch; i++)
+	for (i = 0, npfd = 1; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++, npfd++) {
 			pfd[npfd].fd = k->ch[i].cpus[j].fd;
 			pfd[npfd].events = POLLIN;
 		}
-	/*
-	 * A consumer that falls behind loses events: run ahead of ordinary
-	 * tasks (root only; harmless if refused). Measured: with --all on a
-	 * busy 2-core machine, a 60 ms stall of the consumer overflowed 4 MiB.
-	 */
-	if (geteuid() == 0 && setpriority(PRIO_PROCESS, 0, -10) < 0) {
-		/* keep the default priority */
 	}
 	/* Tell the spawner we are ready: it may start tracing now. */
-	if (write_all(ctl_fd == 0 ? 1 : ctl_fd, "R", 1) < 0) {
-		ret = -EPIPE;
-		goto out_pfd;
+	if (write_all(out_fd, "R", 1) < 0) {
+		free(pfd);
+		return -EPIPE;
 	}
 	if (k->once) {
 		ret = drain_all(k, 1);
@@ -671,18 +657,13 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		}
 		if (pfd[0].revents) {
 			char cmd = 'Q';
-			ssize_t n = read(ctl_fd, &cmd, 1);
 
-			if (n <= 0)
-				cmd = 'Q';
+			if (read(ctl_fd, &cmd, 1) <= 0)
+				cmd = 'Q'; /* the daemon is gone: write everything and exit */
 			ret = drain_all(k, 1);
 			if (ret < 0)
 				break;
-			if (cmd == 'Q') {
-				quit = 1;
-			} else if (write_all(ctl_fd == 0 ? 1 : ctl_fd, "K", 1) < 0) {
-				quit = 1;
-			}
+			quit = cmd == 'Q' || write_all(out_fd, "K", 1) < 0;
 			continue;
 		}
 		ret = drain_all(k, 0);
@@ -690,24 +671,64 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 			break;
 		busy = ret >= 64;
 	}
+	free(pfd);
+	return ret < 0 ? ret : 0;
+}
+
+static void print_stats(const struct kconsumer *k)
+{
+	uint64_t events = 0, bytes = 0, lost = 0;
+	int i, j;
+
+	for (i = 0; i < k->nch; i++) {
+		for (j = 0; j < k->ch[i].ncpus; j++) {
+			events += k->ch[i].cpus[j].stream.events;
+			bytes += trawl_ctf_stream_bytes(k->ch[i].cpus[j].out);
+			lost += k->ch[i].cpus[j].stream.discarded;
+		}
+	}
+	fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu\n",
+		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
+		(unsigned long long)k->bytes);
+}
+
+int trawl_kernel_consumer_main(int argc, char **argv)
+{
+	struct kconsumer *k;
+	int ctl_fd = 0, i, ret;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return 1;
+	k->uid = (uid_t)-1;
+	k->gid = (gid_t)-1;
+	k->meta_fd = -1;
+	ret = parse_args(k, argc, argv, &ctl_fd);
+	if (ret < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: usage: --output DIR (--channel NAME "
+			"--instance INSTANCE [--context pid,tid,...])... [--ctl-fd N] [--once]\n");
+		free(k);
+		return 2;
+	}
+	ret = consumer_setup(k);
+	if (ret < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: cannot set up %s: %s\n", k->dir,
+			strerror(-ret));
+		goto out;
+	}
+	/*
+	 * A consumer that falls behind loses events: run ahead of ordinary
+	 * tasks (root only; harmless if refused). Measured: with --all on a
+	 * busy 2-core machine, a 60 ms stall of the consumer overflowed 4 MiB.
+	 */
+	if (geteuid() == 0 && setpriority(PRIO_PROCESS, 0, -10) < 0) {
+		/* keep the default priority */
+	}
+	ret = consumer_run(k, ctl_fd);
 	if (ret < 0)
 		fprintf(stderr, "trawl-consumerd --kernel: %s\n", strerror(-ret));
-	if (getenv("TRAWL_KERNEL_STATS")) {
-		uint64_t events = 0, bytes = 0, lost = 0;
-
-		for (i = 0; i < k->nch; i++) {
-			for (j = 0; j < k->ch[i].ncpus; j++) {
-				events += k->ch[i].cpus[j].stream.events;
-				bytes += trawl_ctf_stream_bytes(k->ch[i].cpus[j].out);
-				lost += k->ch[i].cpus[j].stream.discarded;
-			}
-		}
-		fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu\n",
-			(unsigned long long)events, (unsigned long long)bytes,
-			(unsigned long long)lost, (unsigned long long)k->bytes);
-	}
-out_pfd:
-	free(pfd);
+	if (getenv("TRAWL_KERNEL_STATS"))
+		print_stats(k);
 out:
 	for (i = 0; i < k->nch; i++)
 		chan_close(&k->ch[i]);

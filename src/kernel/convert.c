@@ -407,6 +407,48 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 	return o;
 }
 
+/*
+ * Copies a record's fields as the event's plan says: merged fixed fields by
+ * memcpy, __data_loc strings NUL-terminated, __data_loc byte arrays with their
+ * u32 length. Returns the end of what was written. The caller made room for
+ * 2 * @len + 8 bytes per op.
+ */
+static uint8_t *write_payload(const struct trawl_kernel_event *ev, const uint8_t *rec,
+			      uint32_t len, uint8_t *o)
+{
+	int i;
+
+	for (i = 0; i < ev->nops; i++) {
+		const struct trawl_kernel_op *op = &ev->ops[i];
+		uint32_t loc, off, l;
+
+		if (op->kind == TRAWL_KF_INT) {
+			memcpy(o, rec + op->src, op->len);
+			o += op->len;
+			continue;
+		}
+		loc = rd32(rec + op->src);
+		off = (loc & 0xffff) + (op->rel_loc ? op->src + 4u : 0u);
+		l = loc >> 16;
+		if (off > len || l > len - off)
+			l = 0, off = len;
+		if (op->kind == TRAWL_KF_STRING) {
+			const uint8_t *nul = memchr(rec + off, 0, l);
+
+			if (nul)
+				l = (uint32_t)(nul - (rec + off));
+			memcpy(o, rec + off, l);
+			o[l] = '\0';
+			o += l + 1;
+		} else {
+			memcpy(o, &l, 4);
+			memcpy(o + 4, rec + off, l);
+			o += 4 + l;
+		}
+	}
+	return o;
+}
+
 /* Converts one data record; returns 1 if an event was written, 0 if skipped, <0 on emit error. */
 static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec, uint32_t len)
 {
@@ -414,7 +456,7 @@ static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint
 	uint8_t *o;
 	size_t need;
 	int32_t tid;
-	int i, ret;
+	int ret;
 
 	if (len < 8)
 		return 0;
@@ -472,34 +514,7 @@ static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint
 		memcpy(&tid, rec + 4, 4);
 		o = write_context(s, o, tid);
 	}
-	for (i = 0; i < ev->nops; i++) {
-		const struct trawl_kernel_op *op = &ev->ops[i];
-		uint32_t loc, off, l;
-
-		if (op->kind == TRAWL_KF_INT) {
-			memcpy(o, rec + op->src, op->len);
-			o += op->len;
-			continue;
-		}
-		loc = rd32(rec + op->src);
-		off = (loc & 0xffff) + (op->rel_loc ? op->src + 4u : 0u);
-		l = loc >> 16;
-		if (off > len || l > len - off)
-			l = 0, off = len;
-		if (op->kind == TRAWL_KF_STRING) {
-			const uint8_t *nul = memchr(rec + off, 0, l);
-
-			if (nul)
-				l = (uint32_t)(nul - (rec + off));
-			memcpy(o, rec + off, l);
-			o[l] = '\0';
-			o += l + 1;
-		} else {
-			memcpy(o, &l, 4);
-			memcpy(o + 4, rec + off, l);
-			o += 4 + l;
-		}
-	}
+	o = write_payload(ev, rec, len, o);
 	s->len = (size_t)(o - s->pkt);
 	s->ts_last = ts;
 	s->has_events = 1;

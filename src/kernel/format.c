@@ -84,6 +84,68 @@ static void trim(char *s)
 		memmove(s, s + 1, strlen(s));
 }
 
+/*
+ * Sets the kind and CTF sizes of field @f from its C @type and @count (-1:
+ * not an array, 0: flexible array) and its record size. 1 = kept, 0 =
+ * skipped, <0 = a format we do not understand.
+ */
+static int classify(const char *sys, const char *type, long count, struct trawl_kernel_field *f)
+{
+	unsigned int size = f->size;
+
+	if (!strcmp(f->name, "__probe_ip")) {
+		/* the probed address of kprobe/uprobe events: LTTng calls it ip */
+		snprintf(f->name, sizeof(f->name), "ip");
+		f->kind = TRAWL_KF_HEX;
+		f->is_signed = 0;
+		return size == 8 || size == 4 ? 1 : -EINVAL;
+	}
+	if (!strncmp(type, "__data_loc", 10) || !strncmp(type, "__rel_loc", 9)) {
+		f->rel_loc = type[2] == 'r';
+		f->kind = strstr(type, "char") ? TRAWL_KF_STRING : TRAWL_KF_BYTES;
+		return size == 4 ? 1 : -EINVAL;
+	}
+	/* In "__data_loc char[] name" the [] sits before the name: handled above. */
+	if (count == 0)
+		return 0; /* flexible array member: no fixed size to describe */
+	if (count > 0) {
+		if (size == 0 || size % (unsigned)count)
+			return -EINVAL;
+		f->count = (uint16_t)count;
+		f->ctf_size = (uint16_t)(size / (unsigned)count);
+		f->kind = (!strcmp(type, "char") || !strcmp(type, "const char")) ? TRAWL_KF_TEXT
+										  : TRAWL_KF_ARRAY;
+		if (f->kind == TRAWL_KF_ARRAY && f->ctf_size != 1 && f->ctf_size != 2 &&
+		    f->ctf_size != 4 && f->ctf_size != 8)
+			return -EINVAL;
+		return 1;
+	}
+	if (strchr(type, '*')) {
+		f->kind = TRAWL_KF_HEX;
+		f->is_signed = 0;
+		return size == 8 || size == 4 ? 1 : -EINVAL;
+	}
+	f->kind = TRAWL_KF_INT;
+	if (!strcmp(sys, "ftrace") && (!strcmp(f->name, "ip") || !strcmp(f->name, "parent_ip")))
+		f->kind = TRAWL_KF_HEX; /* code addresses */
+	if (!strcmp(sys, "syscalls") && size == 8) {
+		int s, cs = syscall_arg_size(type, &s);
+
+		if (cs) {
+			f->ctf_size = (uint16_t)cs;
+			f->is_signed = (uint8_t)s;
+		}
+	}
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		/* e.g. 16-byte integers: keep the bytes */
+		f->kind = TRAWL_KF_ARRAY;
+		f->count = (uint16_t)size;
+		f->ctf_size = 1;
+		f->is_signed = 0;
+	}
+	return 1;
+}
+
 /* Parses one "field:DECL;\toffset:O;\tsize:S;\tsigned:X;" line. 1 = kept, 0 = skipped, <0 = bad. */
 static int parse_field(const char *sys, const char *line, struct trawl_kernel_field *f)
 {
@@ -137,57 +199,7 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 	f->is_signed = sgn != 0;
 	f->ctf_size = (uint16_t)size;
 
-	if (!strcmp(f->name, "__probe_ip")) {
-		/* the probed address of kprobe/uprobe events: LTTng calls it ip */
-		snprintf(f->name, sizeof(f->name), "ip");
-		f->kind = TRAWL_KF_HEX;
-		f->is_signed = 0;
-		return size == 8 || size == 4 ? 1 : -EINVAL;
-	}
-	if (!strncmp(type, "__data_loc", 10) || !strncmp(type, "__rel_loc", 9)) {
-		f->rel_loc = type[2] == 'r';
-		f->kind = strstr(type, "char") ? TRAWL_KF_STRING : TRAWL_KF_BYTES;
-		return size == 4 ? 1 : -EINVAL;
-	}
-	/* In "__data_loc char[] name" the [] sits before the name: handled above. */
-	if (count == 0)
-		return 0; /* flexible array member: no fixed size to describe */
-	if (count > 0) {
-		if (size == 0 || size % (unsigned)count)
-			return -EINVAL;
-		f->count = (uint16_t)count;
-		f->ctf_size = (uint16_t)(size / (unsigned)count);
-		f->kind = (!strcmp(type, "char") || !strcmp(type, "const char")) ? TRAWL_KF_TEXT
-										  : TRAWL_KF_ARRAY;
-		if (f->kind == TRAWL_KF_ARRAY && f->ctf_size != 1 && f->ctf_size != 2 &&
-		    f->ctf_size != 4 && f->ctf_size != 8)
-			return -EINVAL;
-		return 1;
-	}
-	if (strchr(type, '*')) {
-		f->kind = TRAWL_KF_HEX;
-		f->is_signed = 0;
-		return size == 8 || size == 4 ? 1 : -EINVAL;
-	}
-	f->kind = TRAWL_KF_INT;
-	if (!strcmp(sys, "ftrace") && (!strcmp(f->name, "ip") || !strcmp(f->name, "parent_ip")))
-		f->kind = TRAWL_KF_HEX; /* code addresses */
-	if (!strcmp(sys, "syscalls") && size == 8) {
-		int s, cs = syscall_arg_size(type, &s);
-
-		if (cs) {
-			f->ctf_size = (uint16_t)cs;
-			f->is_signed = (uint8_t)s;
-		}
-	}
-	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		/* e.g. 16-byte integers: keep the bytes */
-		f->kind = TRAWL_KF_ARRAY;
-		f->count = (uint16_t)size;
-		f->ctf_size = 1;
-		f->is_signed = 0;
-	}
-	return 1;
+	return classify(sys, type, count, f);
 }
 
 static int build_ops(struct trawl_kernel_event *ev)

@@ -50,6 +50,38 @@ static int list(int syscalls, int fields)
 	return 0;
 }
 
+/* One -e/-s/-u/-p/-f option applied to the instance. */
+static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, char *err,
+		      size_t errlen)
+{
+	char name[128], *eq = strchr(a, '=');
+	int nargs = 0;
+
+	if (kind == 'e')
+		return trawl_kernel_instance_enable_event(inst, a, 1, err, errlen);
+	if (kind == 's')
+		return trawl_kernel_instance_enable_syscall(inst, a, 1, err, errlen);
+	if (!eq) {
+		snprintf(err, errlen, "probe \"%s\": expected NAME=TARGET", a);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+	if (kind == 'p')
+		return trawl_kernel_probe_add(inst, name, eq + 1, 0, err, errlen);
+	if (kind == 'f')
+		return trawl_kernel_function_add(inst, name, eq + 1, err, errlen);
+	/* -u NAME=elf:PATH:SYMBOL[/NARGS] */
+	{
+		char *sl = strrchr(eq + 1, '/');
+
+		if (sl && sl[1] >= '0' && sl[1] <= '6' && !sl[2]) {
+			nargs = sl[1] - '0';
+			*sl = '\0';
+		}
+	}
+	return trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, err, errlen);
+}
+
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig)
 {
@@ -131,40 +163,7 @@ int main(int argc, char **argv)
 		goto fail;
 	inst = trawl_kernel_session_instance(s, "channel0");
 	for (i = 0; i < nrules; i++) {
-		char *a = rules[i].arg, *eq = strchr(a, '=');
-
-		switch (rules[i].kind) {
-		case 'e':
-			ret = trawl_kernel_instance_enable_event(inst, a, 1, err, sizeof(err));
-			break;
-		case 's':
-			ret = trawl_kernel_instance_enable_syscall(inst, a, 1, err, sizeof(err));
-			break;
-		default: {
-			char name[128];
-			int nargs = 0;
-
-			if (!eq) {
-				snprintf(err, sizeof(err), "probe \"%s\": expected NAME=TARGET", a);
-				ret = -EINVAL;
-				break;
-			}
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
-			if (rules[i].kind == 'u') {
-				char *sl = strrchr(eq + 1, '/');
-
-				if (sl && sl[1] >= '0' && sl[1] <= '6' && !sl[2]) {
-					nargs = sl[1] - '0';
-					*sl = '\0';
-				}
-				ret = trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, err, sizeof(err));
-			} else if (rules[i].kind == 'p') {
-				ret = trawl_kernel_probe_add(inst, name, eq + 1, 0, err, sizeof(err));
-			} else {
-				ret = trawl_kernel_function_add(inst, name, eq + 1, err, sizeof(err));
-			}
-		}
-		}
+		ret = apply_rule(inst, rules[i].kind, rules[i].arg, err, sizeof(err));
 		if (ret < 0)
 			goto fail;
 	}
