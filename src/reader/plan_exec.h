@@ -24,7 +24,7 @@ int PLAN_EXEC_NAME(struct dctx *d, const struct plan *pl, struct rd_text *t)
 	};
 	struct rd_stream *s = d->s;
 	const struct plan_op *ops = pl->ops, *op;
-	struct loop loops[MAX_LOOPS + 1];
+	struct plan_loop *loops = s->loops;
 	int nl = 0;
 	uint32_t pc = 0;
 	uint64_t v, tag;
@@ -190,14 +190,8 @@ variant_select: {
 			  tag >= (uint64_t)c->lo && tag <= (uint64_t)c->hi)
 			break;
 	}
-	if (i == fc->nchoices) {
-		char msg[128];
-
-		snprintf(msg, sizeof(msg),
-			 "variant tag value %" PRId64 " selects no option",
-			 (int64_t)tag);
-		return rd_derr(d, msg);
-	}
+	if (i == fc->nchoices)
+		return variant_error(d, tag);
 	pc = pl->targets[op->arg + fc->choices[i].option];
 	DISPATCH();
 }
@@ -225,7 +219,7 @@ l_loop: {
 	DISPATCH();
 }
 l_loop_end: {
-	struct loop *l = &loops[nl - 1];
+	struct plan_loop *l = &loops[nl - 1];
 
 	if (++l->i < l->n) {
 		if (op->flags & PF_PRINT)

@@ -180,6 +180,12 @@ static inline void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
 struct rd_trace;
 struct rd_stream;
 
+/* Array loops being decoded by a plan (plan.c), innermost last. */
+#define MAX_LOOPS 8
+struct plan_loop {
+	uint64_t i, n;
+};
+
 /* A decoding context: the stream, its current packet, where errors go. */
 struct dctx {
 	struct rd_stream *s;
@@ -231,6 +237,7 @@ struct rd_stream {
 	uint64_t events;	/* events decoded so far */
 	bool body_pending;	/* header decoded, body not yet */
 	struct dctx evd;	/* the context events decode with (this packet) */
+	struct plan_loop loops[MAX_LOOPS + 1];
 
 	/* discarded records reported at packet starts */
 	uint64_t disc_events_total, disc_packets_total;
