@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the kernel tests: skip rules, temp dirs, running
 trawl-ktrace, and reading traces with babeltrace2 (the independent oracle)."""
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,8 @@ def require_root_tracefs():
 
 def tmpdir():
     d = tempfile.mkdtemp(prefix="trawl-ktest-")
+    if not os.environ.get("TRAWL_KEEP_TMP"):  # keep traces for debugging with TRAWL_KEEP_TMP=1
+        atexit.register(shutil.rmtree, d, True)
     os.environ["TRAWL_RUNTIME_DIR"] = os.path.join(d, "run")
     os.environ["TRAWL_ROOT_RUNTIME_DIR"] = os.path.join(d, "rootrun")
     return d
