@@ -46,8 +46,11 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 	printf("      Sub-buffer size:  %llu bytes\n",
 	       (unsigned long long)trawl_ctl_list_value(l, i, 0));
 	printf("      Sub-buffer count: %llu\n", (unsigned long long)trawl_ctl_list_value(l, i, 1));
-	printf("      Switch timer:     %s%llu µs\n", trawl_ctl_list_value(l, i, 3) ? "" : "off ",
-	       (unsigned long long)trawl_ctl_list_value(l, i, 3));
+	if (trawl_ctl_list_value(l, i, 3))
+		printf("      Switch timer:     %llu µs\n",
+		       (unsigned long long)trawl_ctl_list_value(l, i, 3));
+	else
+		printf("      Switch timer:     off\n");
 	printf("      Read timer:       %llu µs\n", (unsigned long long)trawl_ctl_list_value(l, i, 4));
 	if (trawl_ctl_list_domain(l, i) == TRAWL_CTL_DOMAIN_UST)
 		printf("      Buffers:          %s\n",
