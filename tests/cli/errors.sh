@@ -58,6 +58,9 @@ if have_ust; then
 	grep -q "c1: \[enabled\]" "$T/out" || fail "list s2 lacks channel c1: $(cat "$T/out")"
 	expect 0 "$TRAWL" disable-channel -u c1
 	expect 6 "$TRAWL" disable-channel -u c1 && expect_err_line "already disabled"
+	expect 7 "$TRAWL" add-context -u -t nosuch && expect_err_line "unknown context"
+	expect 7 "$TRAWL" add-context -u -t perf:cpu:page-faults && expect_err_line "perf:cpu"
+	expect 5 "$TRAWL" disable-channel -u nosuch && expect_err_line "nosuch"
 	expect 0 "$TRAWL" start
 	expect 8 "$TRAWL" enable-channel -u c2 && expect_err_line "already been started"
 	expect 0 "$TRAWL" destroy
@@ -69,6 +72,10 @@ rc=$?
 [ $rc = 0 ] || [ $rc = 9 ] || fail "list -k exited $rc: $(cat "$T/err")"
 
 expect 7 "$TRAWL" snapshot record -s s1 && expect_err_line "snapshot mode"
+expect 2 "$TRAWL" snapshot take && expect_err_line "record"
+expect 5 "$TRAWL" view nosuch && expect_err_line "nosuch"
+expect 5 "$TRAWL" view /nonexistent/trace && expect_err_line "no trace folder"
+expect 2 "$TRAWL" view a b && expect_err_line "too many"
 expect 0 "$TRAWL" destroy s1
 expect 5 "$TRAWL" destroy s1
 expect 0 "$TRAWL" destroy --all
