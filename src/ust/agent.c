@@ -439,9 +439,30 @@ err:
 	return ret;
 }
 
+/*
+ * The library's constructor runs before those of the program and of the
+ * other libraries, which register the providers: let them finish (the
+ * registry unchanged for 1 ms, at most 20 ms) before registering, rather
+ * than registering twice, and the daemon making buffers twice.
+ */
+static void wait_for_constructors(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	uint64_t g;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		g = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
+		nanosleep(&ms, NULL);
+		if (g && g == __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED))
+			break;
+	}
+}
+
 static void *agent_main(void *arg)
 {
 	(void)arg;
+	wait_for_constructors();
 	for (;;) {
 		struct pollfd pfd[3];
 		int n = 0, missing = 0, i, map[3];

@@ -152,7 +152,7 @@ TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
 		goto out;
 	providers = np;
 	providers[nr_providers++] = p;
-	trawl_ust_registry_generation++;
+	__atomic_add_fetch(&trawl_ust_registry_generation, 1, __ATOMIC_RELAXED);
 	trawl_ust_registry_update_states();
 out:
 	pthread_mutex_unlock(&trawl_ust_lock);
@@ -170,7 +170,7 @@ TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
 		if (providers[i] != p)
 			continue;
 		providers[i] = providers[--nr_providers];
-		trawl_ust_registry_generation++;
+		__atomic_add_fetch(&trawl_ust_registry_generation, 1, __ATOMIC_RELAXED);
 		break;
 	}
 	trawl_ust_registry_update_states();
