@@ -451,6 +451,11 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 		return ret;
 	}
 	if (c.count == 0) {
+		if (c.error && !strcmp(file, "filter")) {
+			snprintf(err, errlen, "the kernel refused the filter \"%s\" on %s (ftrace syntax: "
+				 "FIELD OP VALUE joined by && and ||)", value, pattern);
+			return c.error;
+		}
 		if (c.error) {
 			snprintf(err, errlen, "kernel event %s%s: %s", syscalls ? "syscall " : "", pattern,
 				 strerror(-c.error));

@@ -120,10 +120,14 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 	}
 	switch (rule->kind) {
 	case TRAWL_EVENT_TRACEPOINT:
-		ret = trawl_kernel_instance_enable_event(inst, rule->name, enable, e, sizeof(e));
-		if (ret >= 0 && enable && rule->filter)
+		/* The filter goes in first: an event never records unfiltered. */
+		ret = 0;
+		if (enable && rule->filter)
 			ret = trawl_kernel_instance_set_filter(inst, rule->name, rule->filter, e,
 							       sizeof(e));
+		if (ret >= 0)
+			ret = trawl_kernel_instance_enable_event(inst, rule->name, enable, e,
+								 sizeof(e));
 		break;
 	case TRAWL_EVENT_SYSCALL:
 		ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e, sizeof(e));

@@ -108,6 +108,8 @@ try:
     trawl("create", "s3", "--output", o3)
     r = trawl("enable-event", "--kernel", "no_such_event_x", check=False)
     assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "no kernel event matches" in r.stderr, r.stderr
+    r = trawl("enable-event", "--kernel", "sched_switch", "--filter", "$ctx.procname == 1", check=False)
+    assert r.returncode != 0 and "refused the filter" in r.stderr, r.stderr
     r = trawl("add-context", "--kernel", "-t", "perf:cpu:page-faults", check=False)
     assert r.returncode != 0 and "perf counter" in r.stderr, r.stderr
     trawl("enable-event", "--kernel", "--syscall", "lseek")
