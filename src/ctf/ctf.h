@@ -277,6 +277,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 /**
  * trawl_ctf_stream_close - flush the current packet, close files, free
  * Returns 0 or the first write error met while closing. NULL is a no-op.
+ * An event begun and not ended is dropped (and counted as discarded).
  */
 int trawl_ctf_stream_close(struct trawl_ctf_stream *s);
 
@@ -328,7 +329,10 @@ int trawl_ctf_event_end(struct trawl_ctf_stream *s);
 /* Counts @n events lost before the next event (reported in the next packet's context). */
 void trawl_ctf_stream_add_discarded(struct trawl_ctf_stream *s, uint64_t n);
 
-/* Closes the current packet now (if it holds an event) and writes it out. */
+/*
+ * Closes the current packet now (if it holds an event) and writes it out.
+ * -EBUSY between event_begin() and event_end().
+ */
 int trawl_ctf_stream_flush(struct trawl_ctf_stream *s);
 
 /**

@@ -325,6 +325,8 @@ static int packet_write(struct trawl_ctf_stream *s)
 
 int trawl_ctf_stream_flush(struct trawl_ctf_stream *s)
 {
+	if (s->in_event)
+		return -EBUSY; /* an event is half written */
 	if (!s->nr_events)
 		return 0;
 	return packet_write(s);
@@ -336,6 +338,11 @@ int trawl_ctf_stream_close(struct trawl_ctf_stream *s)
 
 	if (!s)
 		return 0;
+	if (s->in_event) {
+		/* An event never ended is dropped, and counted. */
+		s->in_event = 0;
+		s->discarded++;
+	}
 	ret = trawl_ctf_stream_flush(s);
 	if (close(s->fd) && !ret)
 		ret = -errno;

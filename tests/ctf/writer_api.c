@@ -163,12 +163,27 @@ static void discarded(const char *dir)
 	for (i = 0; i < 10; i++)
 		EXPECT(write_ev(s, ts += 10, (uint32_t)i, "second") == 0);
 	EXPECT(write_ev(s, ts - 20, 0, "backwards") == -ERANGE);
+	/* A field writer's error fails the event and leaves the packet as it was. */
+	EXPECT(trawl_ctf_event_begin(s, 0, ts) == 0);
+	EXPECT(trawl_ctf_write_uint(s, 1, 32, 3, TRAWL_CTF_BO_NATIVE) == -EINVAL);
+	trawl_ctf_write_string(s, "bad");
+	EXPECT(trawl_ctf_event_end(s) == -EINVAL);
 	EXPECT(trawl_ctf_stream_flush(s) == 0);
 	trawl_ctf_stream_add_discarded(s, 7);
 	memset(big, 'x', sizeof(big) - 1);
 	EXPECT(write_ev(s, ts += 10, 0, big) == -EMSGSIZE); /* counted as discarded */
-	for (i = 0; i < 10; i++)
-		EXPECT(write_ev(s, ts += 10, (uint32_t)i, "third") == 0);
+	for (i = 0; i < 10; i++) {
+		if (i != 5) {
+			EXPECT(write_ev(s, ts += 10, (uint32_t)i, "third") == 0);
+			continue;
+		}
+		/* No flush in the middle of an event. */
+		EXPECT(trawl_ctf_event_begin(s, 0, ts += 10) == 0);
+		trawl_ctf_write_uint(s, (uint32_t)i, 32, 8, TRAWL_CTF_BO_NATIVE);
+		EXPECT(trawl_ctf_stream_flush(s) == -EBUSY);
+		trawl_ctf_write_string(s, "third");
+		EXPECT(trawl_ctf_event_end(s) == 0);
+	}
 	EXPECT(trawl_ctf_stream_close(s) == 0);
 	trawl_ctf_trace_destroy(t);
 }
