@@ -96,7 +96,8 @@ struct trawl_ctf_type *trawl_ctf_type_string_create(void);
 /**
  * trawl_ctf_type_enum_create - an enumeration over @container (an integer
  * type, which the enum takes). Returns NULL (EINVAL) if @container is not an
- * integer; @container is freed then.
+ * integer; @container is freed then. An enum left without labels is written
+ * as its container integer (TSDL has no empty enum).
  */
 struct trawl_ctf_type *trawl_ctf_type_enum_create(struct trawl_ctf_type *container);
 /**
@@ -127,8 +128,9 @@ struct trawl_ctf_type *trawl_ctf_type_struct_create(unsigned min_align_bits);
  * also on failure) to struct @s. @name: identifier syntax, TSDL keywords
  * included ("align", "struct": tracepoints have such fields), at most 255
  * characters (copied); it is written with a leading '_' in TSDL, which
- * readers strip, as LTTng does. Returns 0, -EINVAL (bad name, duplicate, not a struct, sequence
- * whose length field is missing or not an unsigned integer) or -ENOMEM.
+ * readers strip, as LTTng does. Returns 0, -EINVAL (bad name, duplicate, not
+ * a struct, sequence whose length field is missing or not an unsigned
+ * integer) or -ENOMEM.
  */
 int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
 			      struct trawl_ctf_type *field);
