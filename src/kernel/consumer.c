@@ -37,6 +37,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +725,8 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 	if (geteuid() == 0 && setpriority(PRIO_PROCESS, 0, -10) < 0) {
 		/* keep the default priority */
 	}
+	/* A daemon that died must not kill us with SIGPIPE before the data is written. */
+	signal(SIGPIPE, SIG_IGN);
 	ret = consumer_run(k, ctl_fd);
 	if (ret < 0)
 		fprintf(stderr, "trawl-consumerd --kernel: %s\n", strerror(-ret));

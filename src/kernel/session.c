@@ -281,7 +281,7 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
 	}
 	if (!s->consumer)
 		return 0;
-	if (write(s->ctl_fd, "F", 1) != 1 || (ret = consumer_wait(s, 'K')) < 0) {
+	if (send(s->ctl_fd, "F", 1, MSG_NOSIGNAL) != 1 || (ret = consumer_wait(s, 'K')) < 0) {
 		ret = -EPIPE;
 		snprintf(err, errlen, "the kernel consumer died: the trace may be incomplete");
 		consumer_reap(s, 1);
@@ -373,7 +373,7 @@ void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)
 	if (s->consumer) {
 		int done = 0;
 
-		if (write(s->ctl_fd, "Q", 1) == 1) {
+		if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) == 1) {
 			struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
 
 			/* The consumer closes its end when it exits. */

@@ -137,9 +137,26 @@ pid_t trawl_kernel_owner_pid(const char *name)
 	return (pid_t)pid;
 }
 
+/* A killed daemon may stay a zombie until its parent reaps it: that is dead too. */
 int trawl_kernel_pid_alive(pid_t pid)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	char path[64], buf[256], *p;
+	int fd;
+	ssize_t n;
+
+	if (kill(pid, 0) < 0 && errno != EPERM)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
 }
 
 static int remove_dead_instances(void)
