@@ -208,6 +208,21 @@ enum trawl_ustctl_context {
 /* Bytes the contexts in @contexts take before each payload. */
 uint32_t trawl_ustctl_context_size(uint32_t contexts);
 
+/* The bit of context @name ("vpid", "vtid", "pid", "tid", "procname",
+ * "pthread_id", "ppid": LTTng's names). 0, or -ENOENT for another name. */
+int trawl_ustctl_context_from_name(const char *name, uint32_t *bit);
+
+struct trawl_ctf_type;
+/**
+ * trawl_ustctl_context_ctf_type - the stream event context for @contexts
+ *
+ * A src/ctf/ctf.h struct type with the chosen fields in the order the app
+ * writes them, ready for trawl_ctf_trace_add_stream_class() (which takes
+ * it). NULL with errno set on failure, or when @contexts is 0 (errno 0).
+ * Only in builds where trawl-ctf exists (it is linked in then).
+ */
+struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t contexts);
+
 /* As trawl_ustctl_app_send_channel(), the app writing the context fields
  * @contexts (enum trawl_ustctl_context bits) before each event of the
  * channel. -EINVAL for unknown bits. */

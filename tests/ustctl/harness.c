@@ -6,6 +6,9 @@
  * tall:seq with id 3, start, drain packets while it runs, flush at the end,
  * then check every packet and event byte by byte: the context values, each
  * thread's sequence with no gap, and events read + discarded == written.
+ * The packets also go, as they are, into a CTF trace written with ctf.h
+ * (metadata from trawl_ustctl_context_ctf_type()), which babeltrace2 must
+ * read with the same context values.
  *
  *   ustctl-harness PATH-OF-ust-app-all
  */
@@ -23,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "ustctl/ustctl.h"
 
@@ -33,6 +37,7 @@
 static int fails;
 static pid_t child;
 static uint64_t next_seq[THREADS], events_read;
+static struct trawl_ctf_stream *files[MAX_CPUS];
 
 #define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); fails++; } while (0)
 
@@ -104,6 +109,8 @@ static void drain(struct trawl_ustctl_stream **streams, uint32_t nr)
 				break;
 			}
 			check_packet(&pkt, i);
+			if (files[i] && trawl_ctf_stream_append_packet(files[i], pkt.data, pkt.content_size))
+				FAIL("append_packet");
 			trawl_ustctl_stream_put_packet(streams[i]);
 		}
 	}
@@ -122,6 +129,10 @@ int main(int argc, char **argv)
 	uint32_t i, seq_index = UINT32_MAX;
 	uint64_t discarded = 0;
 	int lfd, fd, status, ret;
+	struct trawl_ctf_event_class_desc evdesc = { "tall:seq", 3, 7, -1, NULL };
+	struct trawl_ctf_trace *trace = NULL;
+	struct trawl_ctf_type *payload;
+	char tdir[96], path[128], cmd2[160];
 
 	if (argc < 2 || !mkdtemp(dir))
 		return 2;
@@ -190,12 +201,34 @@ int main(int argc, char **argv)
 	if (attr.nr_streams > MAX_CPUS)
 		attr.nr_streams = MAX_CPUS;
 	attr.stream_id = 7;
+	/* The trace these packets go to. */
+	trace = trawl_ctf_trace_create(0);
+	payload = trawl_ctf_type_struct_create(8);
+	if (!trace || trawl_ctf_trace_add_monotonic_clock(trace) ||
+	    trawl_ctf_trace_add_stream_class(trace, 7, TRAWL_CTF_HEADER_COMPACT,
+					     trawl_ustctl_context_ctf_type(TRAWL_USTCTL_CTX_ALL), "monotonic") ||
+	    !payload || trawl_ctf_type_struct_add(payload, "thread", trawl_ctf_type_integer_create(32, 0, 8)) ||
+	    trawl_ctf_type_struct_add(payload, "n", trawl_ctf_type_integer_create(64, 0, 8)) ||
+	    trawl_ctf_trace_add_event_class(trace, &evdesc, payload)) {
+		FAIL("ctf trace description");
+		goto out_app;
+	}
+	snprintf(tdir, sizeof(tdir), "%s/trace", dir);
+	mkdir(tdir, 0700);
+	snprintf(path, sizeof(path), "%s/metadata", tdir);
+	if (trawl_ctf_trace_write_metadata(trace, path, 0))
+		FAIL("metadata");
+	memcpy(attr.uuid, trawl_ctf_trace_uuid(trace), 16);
 	ret = trawl_ustctl_channel_create(&attr, &chan);
 	if (ret) {
 		FAIL("channel_create: %s", strerror(-ret));
 		goto out_app;
 	}
 	for (i = 0; i < attr.nr_streams; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "chan_%u", i);
+		files[i] = trawl_ctf_stream_create(trace, 7, tdir, name, i, i, attr.subbuf_size);
 		ret = trawl_ustctl_stream_map(dup(trawl_ustctl_channel_stream_fd(chan, i)), &attr, i, i, &streams[i]);
 		if (ret) {
 			FAIL("stream_map: %s", strerror(-ret));
@@ -244,9 +277,38 @@ int main(int argc, char **argv)
 		for (i = 0; i < THREADS; i++)
 			if (next_seq[i] != EVENTS || events_read != THREADS * EVENTS)
 				FAIL("thread %u: %llu events", i, (unsigned long long)next_seq[i]);
-	for (i = 0; i < attr.nr_streams; i++)
+	for (i = 0; i < attr.nr_streams; i++) {
 		trawl_ustctl_stream_unmap(streams[i]);
+		if (trawl_ctf_stream_close(files[i]))
+			FAIL("stream close");
+	}
 	trawl_ustctl_channel_destroy(chan);
+	/* babeltrace2, the independent reader, sees the same context values. */
+	if (!access("/usr/bin/babeltrace2", X_OK)) {
+		char cmd[512], want[128], line[1024];
+		unsigned long lines = 0, good = 0;
+		FILE *f;
+
+		snprintf(cmd, sizeof(cmd), "babeltrace2 %s 2>&1", tdir);
+		snprintf(want, sizeof(want), "{ vpid = %d, vtid = ", (int)child);
+		f = popen(cmd, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			lines++;
+			if (strstr(line, "tall:seq") && strstr(line, want) && strstr(line, "procname = \"ust-app-all\"") &&
+			    strstr(line, "pthread_id = 0x"))
+				good++;
+		}
+		if (f)
+			pclose(f);
+		printf("babeltrace2: %lu lines, %lu with the expected context\n", lines, good);
+		if (good != events_read)
+			FAIL("babeltrace2 read %lu good events of %llu", good, (unsigned long long)events_read);
+	}
+	trawl_ctf_trace_destroy(trace);
+	trace = NULL;
+	snprintf(cmd2, sizeof(cmd2), "rm -rf %s", tdir);
+	if (system(cmd2))
+		FAIL("cleanup");
 out_app:
 	trawl_ustctl_app_destroy(app);
 out:

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * context-ctf.c - the context fields of ustctl.h described with ctf.h types,
+ * so that a daemon declares exactly what the app writes (fastpath.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ctf/ctf.h"
+#include "ustctl/ustctl.h"
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} contexts[] = {
+	{ "vpid", TRAWL_USTCTL_CTX_VPID },	   { "vtid", TRAWL_USTCTL_CTX_VTID },
+	{ "pid", TRAWL_USTCTL_CTX_PID },	   { "tid", TRAWL_USTCTL_CTX_TID },
+	{ "procname", TRAWL_USTCTL_CTX_PROCNAME }, { "pthread_id", TRAWL_USTCTL_CTX_PTHREAD_ID },
+	{ "ppid", TRAWL_USTCTL_CTX_PPID },
+};
+
+int trawl_ustctl_context_from_name(const char *name, uint32_t *bit)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+		if (!strcmp(name, contexts[i].name)) {
+			*bit = contexts[i].bit;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct trawl_ctf_type *context_type(uint32_t bit)
+{
+	struct trawl_ctf_type *t;
+
+	switch (bit) {
+	case TRAWL_USTCTL_CTX_PROCNAME:
+		/* As LTTng: 17 signed 8-bit UTF-8 code units. */
+		t = trawl_ctf_type_integer_create(8, 1, 8);
+		if (!t || trawl_ctf_type_integer_set_utf8(t)) {
+			trawl_ctf_type_destroy(t);
+			return NULL;
+		}
+		return trawl_ctf_type_array_create(t, 17);
+	case TRAWL_USTCTL_CTX_PTHREAD_ID:
+		t = trawl_ctf_type_integer_create(64, 0, 8);
+		if (t && trawl_ctf_type_integer_set_base(t, 16)) {
+			trawl_ctf_type_destroy(t);
+			return NULL;
+		}
+		return t;
+	default:
+		return trawl_ctf_type_integer_create(32, 1, 8);
+	}
+}
+
+struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
+{
+	struct trawl_ctf_type *s;
+	size_t i;
+
+	errno = 0;
+	if (!bits)
+		return NULL;
+	if (bits & ~TRAWL_USTCTL_CTX_ALL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = trawl_ctf_type_struct_create(8);
+	if (!s)
+		return NULL;
+	/* Bit order is the order the app writes them in. */
+	for (i = 0; i < 7; i++) {
+		uint32_t bit = 1u << i;
+		size_t k;
+
+		if (!(bits & bit))
+			continue;
+		for (k = 0; contexts[k].bit != bit; k++)
+			;
+		if (trawl_ctf_type_struct_add(s, contexts[k].name, context_type(bit))) {
+			trawl_ctf_type_destroy(s);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	return s;
+}
