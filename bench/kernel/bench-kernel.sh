@@ -40,7 +40,10 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" | head -1; }
 cpu_of() { awk '/^TIME /{print ($2+$3)*1e9}' "$1"; }
 
 declare -A R
-run_untraced() { "$LOOP" "$N" > "$W/out" ; R[untraced,$1]=$(field ns_per_call < "$W/out"); }
+# the traced program's own CPU time per call (user + system: the kernel's tracing
+# work is system time), robust to other load on the machine, unlike wall time
+cpc() { awk -v c="$(field cpu_ns < "$W/out")" -v n="$N" 'BEGIN{printf "%.1f", c/n}'; }
+run_untraced() { "$LOOP" "$N" > "$W/out" ; R[untraced,$1]=$(field ns_per_call < "$W/out"); R[untraced_cpu,$1]=$(cpc); }
 
 run_trawl() {
   rm -rf "$W/trawl"
@@ -48,6 +51,7 @@ run_trawl() {
     -s getppid -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
   local prog_cpu tot events bytes
   R[trawl,$1]=$(field ns_per_call < "$W/out")
+  R[trawl_cpu,$1]=$(cpc)
   prog_cpu=$(field cpu_ns < "$W/out")
   tot=$(cpu_of "$W/err")
   events=$(sed -n 's/.*stats events=\([0-9]*\).*/\1/p' "$W/err")
@@ -65,6 +69,7 @@ run_tracecmd() {
     -e syscalls:sys_exit_getppid -o "$W/trace.dat" "$LOOP" "$N" > "$W/out" 2> "$W/err")
   local prog_cpu tot bytes lost
   R[tc,$1]=$(field ns_per_call < "$W/out")
+  R[tc_cpu,$1]=$(cpc)
   prog_cpu=$(field cpu_ns < "$W/out")
   tot=$(cpu_of "$W/err")
   bytes=$(grep -o '(\([0-9]*\) uncompressed)' "$W/out" "$W/err" | grep -o '[0-9]*' | awk '{s+=$1} END{print s+0}')
@@ -80,6 +85,7 @@ run_perf() {
     -o "$W/perf.data" "$LOOP" "$N" > "$W/out" 2> "$W/err"
   local prog_cpu tot bytes samples
   R[perf,$1]=$(field ns_per_call < "$W/out")
+  R[perf_cpu,$1]=$(cpc)
   prog_cpu=$(field cpu_ns < "$W/out")
   tot=$(cpu_of "$W/err")
   samples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$W/err")
@@ -93,6 +99,7 @@ run_bpf() {
   "$B/bin/bench-bpf" "$B/bin/bpf_getppid.bpf.o" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
   local events
   R[bpf,$1]=$(field ns_per_call < "$W/out")
+  R[bpf_cpu,$1]=$(cpc)
   events=$(field events < "$W/err")
   R[bpf_lost,$1]=$(field lost < "$W/err")
   R[bpf_bpe,$1]=$(awk -v b="$(field bytes < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f (ring)", e ? b/e : 0}')
@@ -114,6 +121,7 @@ median() { # KEY
   "$B/bin/bench-bpf" "$B/bin/bpf_getppid.bpf.o" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
   local events
   R[bpf,$1]=$(field ns_per_call < "$W/out")
+  R[bpf_cpu,$1]=$(cpc)
   events=$(field events < "$W/err")
   R[bpf_lost,$1]=$(field lost < "$W/err")
   R[bpf_bpe,$1]=$(awk -v b="$(field bytes < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f (ring)", e ? b/e : 0}')
@@ -125,24 +133,26 @@ for r in $(seq 1 "$ROUNDS"); do v+=("${R[$k,$r]:-0}"); done
 }
 
 U=$(median untraced)
+UC=$(median untraced_cpu)
 echo
 echo "kernel tracing: $N getppid() on CPU 0, events syscalls:sys_enter/sys_exit_getppid, median of $ROUNDS"
-printf '%-12s %10s %14s %10s %12s %14s\n' setup ns/call added/event lost bytes/event tracer-cpu/ev
-printf '%-12s %10s %14s %10s %12s %14s\n' untraced "$U" - - - -
+echo "(wall: ns per call timed in the program; cpu: the program's user+sys CPU per call, which"
+echo " other load on the machine does not inflate; added/event = (traced - untraced) / 2, from cpu)"
+printf '%-12s %9s %9s %12s %9s %12s %14s\n' setup wall/call cpu/call added/event lost bytes/event tracer-cpu/ev
+printf '%-12s %9s %9s %12s %9s %12s %14s\n' untraced "$U" "$UC" - - - -
+added() { awk -v a="$(median "$1"_cpu)" -v u="$UC" 'BEGIN{printf "%.1f", (a-u)/2}'; }
 line() { # NAME KEYPREFIX
-  local ns; ns=$(median "$2")
-  printf '%-12s %10s %14s %10s %12s %14s\n' "$1" "$ns" \
-    "$(awk -v a="$ns" -v u="$U" 'BEGIN{printf "%.1f", (a-u)/2}')" "$(median "$2"_lost)" \
-    "$(median "$2"_bpe)" "$(median "$2"_cpe)"
+  printf '%-12s %9s %9s %12s %9s %12s %14s\n' "$1" "$(median "$2")" "$(median "$2"_cpu)" \
+    "$(added "$2")" "$(median "$2"_lost)" "$(median "$2"_bpe)" "$(median "$2"_cpe)"
 }
 line trawl trawl
 [ $have_tc -eq 1 ] && line trace-cmd tc
 [ $have_perf -eq 1 ] && line perf perf
 [ $have_bpf -eq 1 ] && line "bpf raw_tp" bpf
-T=$(median trawl)
+ratio() { awk -v a="$(added trawl)" -v b="$(added "$1")" 'BEGIN{printf "%.2f", b ? a/b : 0}'; }
 echo
-echo "added cost per event: trawl $(awk -v a="$T" -v u="$U" 'BEGIN{printf "%.1f", (a-u)/2}') ns (target <= 272 ns, raw ftrace in KERNEL.md)"
-[ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(awk -v a="$T" -v c="$(median tc)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}')"
-[ $have_perf -eq 1 ] && echo "ratio trawl/perf (added cost):      $(awk -v a="$T" -v c="$(median perf)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}') (target <= 0.5)"
-[ $have_bpf -eq 1 ] && echo "ratio trawl/bpf raw_tp (added cost): $(awk -v a="$T" -v c="$(median bpf)" -v u="$U" 'BEGIN{printf "%.2f", (a-u)/(c-u)}') (BPF records carry no payload conversion)"
-echo "trawl events in trace: $(median trawl_events) of $((2 * N))"
+echo "added cost per event: trawl $(added trawl) ns (target <= 272 ns, raw ftrace in KERNEL.md)"
+[ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(ratio tc)"
+[ $have_perf -eq 1 ] && echo "ratio trawl/perf (added cost):      $(ratio perf) (target <= 0.5)"
+[ $have_bpf -eq 1 ] && echo "ratio trawl/bpf raw_tp (added cost): $(ratio bpf) (BPF records carry no payload conversion)"
+echo "trawl events in trace: $(median trawl_events) of $((2 * N)) (other processes' getppid() calls count too)"

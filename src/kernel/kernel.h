@@ -15,16 +15,19 @@
  * for, since this class of kernel answers EPERM there.
  *
  * Why ftrace and not BPF. bench/kernel measures both on 2 M getppid() calls
- * (sys_enter/sys_exit, CPU 0, medians of 5, one run on the 2-core dev VM):
- * untraced 263 ns/call; this ftrace path +292 ns per event, 0 lost, 8.0
- * bytes/event on disk, 70 ns of consumer CPU per event; trace-cmd record
- * +281 ns (the same kernel mechanism: the difference is noise, ±15 %);
- * perf record -a +1220 ns and losses; a BPF raw_tracepoint pair writing
- * 16-byte records into a BPF ring buffer +217 ns, 6 ns consumer CPU, before
- * any conversion. BPF is ~25 % cheaper for syscalls, but the ftrace path
- * gives every tracepoint with its typed format, per-CPU buffers, overwrite
- * mode, exact lost-event counts and kernel-side filters with no program to
- * write per event, so it is what trawl uses; BPF is used to diagnose fentry.
+ * (sys_enter/sys_exit, CPU 0, medians of 3, the program's own CPU time per
+ * call, on the 2-core dev VM): untraced 228 ns/call; this ftrace path +284 ns
+ * per event, 0 lost, 8.0 bytes/event on disk, 70 ns of consumer CPU per
+ * event; trace-cmd record +300 ns (the same kernel mechanism); perf record -a
+ * +819 ns and 74 K events lost; a BPF raw_tracepoint pair that keeps getppid
+ * and writes 16-byte records (time, return value) into a BPF ring buffer
+ * +187 ns, 6 ns of consumer CPU, before any conversion. So BPF costs the
+ * traced system about a third less for syscalls. We still record through
+ * ftrace: it gives all ~2,300 tracepoints with their typed formats, per-CPU
+ * buffers, overwrite mode (flight recorder), exact lost-event counts and
+ * kernel-side filters, with no program to write per event; a BPF path for
+ * syscalls only (the busiest events) is the next step the numbers suggest.
+ * BPF serves today to diagnose fentry.
  *
  * Ownership: every *_create() result is freed by the matching *_destroy().
  * Functions return 0 or a negative errno; a failure that the user must read
