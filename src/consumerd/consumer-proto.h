@@ -3,22 +3,25 @@
  * consumer-proto.h - the session daemon's commands to a user-space
  * trawl-consumerd, over the socketpair it was started with (--ust --fd N).
  *
+ * One consumer serves every session of one owner (uid); commands name the
+ * session they are about in session_key (the daemon's session id; 0 for all).
  * Strictly one command, one reply, in order. Each command is a header,
  * carrying any fds (SCM_RIGHTS, sent with trawl_ustctl_send_fds()), then
  * `size` bytes of payload. The consumer checks every field: it runs as the
  * session's owner and trusts its daemon, but a broken message must fail
  * cleanly rather than write anywhere.
  *
- *   ADD_TRACE    trace_key, payload: struct trawl_cons_add_trace
+ *   ADD_TRACE    trace_key (unique in the consumer), payload: struct trawl_cons_add_trace
  *   METADATA     trace_key, payload: the complete TSDL text (replaces the file)
  *   ADD_CHANNEL  trace_key, channel_key, payload: struct trawl_cons_add_channel,
  *                fds: the channel's stream memfds, in cpu order
- *   FLUSH        trace_key (0: every trace): final flush and drain of every
- *                stream; the reply comes once everything is written
- *   SNAPSHOT     trace_key 0, payload: struct trawl_cons_add_trace (the
- *                snapshot folder): copies every trace's current packets there
+ *   FLUSH        final flush and drain of every stream of the session; the
+ *                reply comes once everything is written
+ *   SNAPSHOT     payload: struct trawl_cons_add_trace (the snapshot folder):
+ *                copies the session's traces' current packets there
  *   QUIT         the consumer drains everything and exits
- *   START        trace_key 0: resume polling (after a FLUSH, which pauses the
+ *   REMOVE_SESSION  flush the session's streams, then close and forget them
+ *   START        resume polling the session's streams (after a FLUSH, which pauses the
  *                timers of the channels it flushed: a stopped session costs
  *                no wake-ups)
  */
@@ -30,7 +33,7 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 1u
+#define TRAWL_CONS_VERSION 2u
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 
@@ -42,6 +45,7 @@ enum trawl_cons_cmd {
 	TRAWL_CONS_SNAPSHOT = 5,
 	TRAWL_CONS_QUIT = 6,
 	TRAWL_CONS_START = 7,
+	TRAWL_CONS_REMOVE_SESSION = 8,
 };
 
 struct trawl_cons_hdr {
@@ -50,6 +54,7 @@ struct trawl_cons_hdr {
 	uint16_t cmd;
 	uint32_t size; /* payload bytes */
 	uint32_t nr_fds;
+	uint64_t session_key; /* the session the command is about; 0: all */
 	uint64_t trace_key;
 	uint64_t channel_key;
 } __attribute__((packed));
@@ -71,8 +76,8 @@ struct trawl_cons_add_channel {
 struct trawl_cons_reply {
 	uint32_t magic;
 	int32_t status;            /* 0 or a negative errno */
-	uint64_t events_discarded; /* over every stream of the consumer */
-	uint64_t bytes_written;
+	uint64_t events_discarded; /* over the session's streams (all if session_key is 0) */
+	uint64_t bytes_written;    /* by the session's streams */
 } __attribute__((packed));
 
 #endif /* TRAWL_CONSUMER_PROTO_H */

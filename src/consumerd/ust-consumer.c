@@ -4,6 +4,10 @@
  * ring buffers (memfds mapped through ustctl) to CTF stream files, with one
  * index entry per packet, and writes the metadata the daemon sends.
  *
+ * One consumer serves every session of its owner (the session daemon
+ * starts one per uid); traces and channels carry their session's id so
+ * that a stop flushes, and a destroy closes, only that session's streams.
+ *
  * One thread, one loop: wait for a command on the daemon's socket or for
  * the earliest timer; on the read timer, take every ready packet of every
  * stream (non-blocking: ustctl never makes the traced app wake us); on the
@@ -40,22 +44,24 @@ struct cstream {
 	int data_fd;                    /* owned: <channel>_<cpu> */
 	int index_fd;                   /* owned: index/<channel>_<cpu>.idx */
 	uint64_t offset;                /* bytes written to data_fd */
+	uint64_t *bytes;                /* the channel's byte count */
 	uint64_t instance_id;
 };
 
 struct cchannel {
 	struct cchannel *next;
-	uint64_t key, trace_key;
+	uint64_t key, trace_key, session;
 	struct trawl_cons_add_channel info;
 	uint32_t nr;
 	struct cstream *streams; /* owned, nr of them */
 	uint64_t next_read_ns, next_switch_ns;
+	uint64_t bytes_written;
 	int paused; /* flushed by a stop: no timers until START */
 };
 
 struct ctrace {
 	struct ctrace *next;
-	uint64_t key;
+	uint64_t key, session;
 	char path[TRAWL_CONS_PATH_LEN];
 	char *metadata; /* owned: the last text received */
 	size_t metadata_len;
@@ -63,7 +69,6 @@ struct ctrace {
 
 static struct cchannel *channels;
 static struct ctrace *traces;
-static uint64_t bytes_written;
 
 static uint64_t now_ns(void)
 {
@@ -176,7 +181,7 @@ static int stream_files_open(struct cstream *cs, const char *dir, const char *na
 
 /* Appends one packet to @fd (and its entry to @index_fd, if >= 0). */
 static int packet_write(int fd, int index_fd, uint64_t *offset, const struct trawl_ustctl_packet *p,
-			uint32_t stream_id, uint64_t instance_id)
+			uint32_t stream_id, uint64_t instance_id, uint64_t *bytes)
 {
 	struct trawl_ctf_index_entry e = {
 		.offset = htobe64(*offset),
@@ -194,7 +199,8 @@ static int packet_write(int fd, int index_fd, uint64_t *offset, const struct tra
 	if (ret)
 		return ret;
 	*offset += p->packet_size;
-	bytes_written += p->packet_size;
+	if (bytes)
+		*bytes += p->packet_size;
 	return index_fd >= 0 ? write_all(index_fd, &e, sizeof(e)) : 0;
 }
 
@@ -213,7 +219,7 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 		if (ret)
 			return ret;
 		ret = packet_write(cs->data_fd, cs->index_fd, &cs->offset, &p, c->info.attr.stream_id,
-				   cs->instance_id);
+				   cs->instance_id, &c->bytes_written);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
 			cons_log("writing a packet of", c->info.name, -ret);
@@ -253,19 +259,60 @@ static void channel_flush_final(struct cchannel *c)
 	}
 }
 
-static void counters(uint64_t *discarded)
+static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 {
 	struct cchannel *c;
 	uint32_t i;
 
-	*discarded = 0;
+	*discarded = *bytes = 0;
 	for (c = channels; c; c = c->next) {
+		if (session && c->session != session)
+			continue;
+		*bytes += c->bytes_written;
 		for (i = 0; i < c->nr; i++) {
 			struct trawl_ustctl_stream_counters k;
 
 			if (!trawl_ustctl_stream_counters(c->streams[i].rb, &k))
 				*discarded += k.events_discarded;
 		}
+	}
+}
+
+/* Closes and forgets every channel and trace of @session (already flushed). */
+static void session_remove(uint64_t session)
+{
+	struct cchannel **cp = &channels;
+	struct ctrace **tp = &traces;
+
+	while (*cp) {
+		struct cchannel *c = *cp;
+		uint32_t i;
+
+		if (c->session != session) {
+			cp = &c->next;
+			continue;
+		}
+		*cp = c->next;
+		for (i = 0; i < c->nr; i++) {
+			trawl_ustctl_stream_unmap(c->streams[i].rb);
+			if (c->streams[i].data_fd >= 0)
+				close(c->streams[i].data_fd);
+			if (c->streams[i].index_fd >= 0)
+				close(c->streams[i].index_fd);
+		}
+		free(c->streams);
+		free(c);
+	}
+	while (*tp) {
+		struct ctrace *t = *tp;
+
+		if (t->session != session) {
+			tp = &t->next;
+			continue;
+		}
+		*tp = t->next;
+		free(t->metadata);
+		free(t);
 	}
 }
 
@@ -291,6 +338,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	if (!t)
 		return -ENOMEM;
 	t->key = h->trace_key;
+	t->session = h->session_key;
 	memcpy(t->path, a.path, sizeof(t->path));
 	t->next = traces;
 	traces = t;
@@ -341,6 +389,7 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	}
 	c->key = h->channel_key;
 	c->trace_key = h->trace_key;
+	c->session = t->session;
 	for (i = 0; i < nr_fds; i++) {
 		struct trawl_ustctl_channel_attr attr = c->info.attr; /* unpacked copy */
 		struct cstream *cs = &c->streams[i];
@@ -376,12 +425,12 @@ fail:
 	return ret;
 }
 
-static void cmd_flush(uint64_t trace_key)
+static void cmd_flush(uint64_t session)
 {
 	struct cchannel *c;
 
 	for (c = channels; c; c = c->next) {
-		if ((!trace_key || c->trace_key == trace_key) && !c->info.snapshot_mode) {
+		if ((!session || c->session == session) && !c->info.snapshot_mode) {
 			channel_flush_final(c);
 			c->paused = 1;
 		}
@@ -405,6 +454,8 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		char dir[TRAWL_CONS_PATH_LEN * 2 + 16];
 		const char *rel = strstr(t->path, "/ust/");
 
+		if (h->session_key && t->session != h->session_key)
+			continue;
 		snprintf(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
 		ret = mkdir_p(dir);
 		if (ret)
@@ -432,7 +483,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 					if (ret)
 						continue;
 					ret = packet_write(fd, -1, &off, &p, c->info.attr.stream_id,
-							   cs->instance_id);
+							   cs->instance_id, NULL);
 					trawl_ustctl_stream_put_packet(cs->rb);
 					if (ret)
 						break;
@@ -444,14 +495,14 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 	return 0;
 }
 
-static void reply(int sock, int status)
+static void reply(int sock, uint64_t session, int status)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
-	uint64_t discarded;
+	uint64_t discarded, bytes;
 
-	counters(&discarded);
+	counters(session, &discarded, &bytes);
 	r.events_discarded = discarded;
-	r.bytes_written = bytes_written;
+	r.bytes_written = bytes;
 	if (write_all(sock, &r, sizeof(r)))
 		cons_log("replying to", "the session daemon", errno);
 }
@@ -502,7 +553,15 @@ static int handle_command(int sock)
 		ret = cmd_add_channel(&h, payload, fds, nr_fds);
 		break;
 	case TRAWL_CONS_FLUSH:
-		cmd_flush(h.trace_key);
+		cmd_flush(h.session_key);
+		break;
+	case TRAWL_CONS_REMOVE_SESSION:
+		if (!h.session_key) {
+			ret = -EINVAL;
+			break;
+		}
+		cmd_flush(h.session_key);
+		session_remove(h.session_key);
 		break;
 	case TRAWL_CONS_SNAPSHOT:
 		ret = cmd_snapshot(&h, payload);
@@ -511,19 +570,20 @@ static int handle_command(int sock)
 		struct cchannel *c;
 
 		for (c = channels; c; c = c->next)
-			c->paused = 0;
+			if (!h.session_key || c->session == h.session_key)
+				c->paused = 0;
 		break;
 	}
 	case TRAWL_CONS_QUIT:
 		cmd_flush(0);
-		reply(sock, 0);
+		reply(sock, 0, 0);
 		free(payload);
 		return 1;
 	default:
 		ret = -EPROTO;
 		break;
 	}
-	reply(sock, ret);
+	reply(sock, h.session_key, ret);
 out:
 	for (i = 0; i < nr_fds; i++)
 		if (fds[i] >= 0)

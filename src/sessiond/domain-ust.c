@@ -120,14 +120,8 @@ struct trawl_domain_session {
 	struct ust_chan *chans;
 	struct ust_trace *traces;
 	struct app_sess *apps;
-	uint64_t next_trace_key;
-	/* The consumer. */
-	pid_t cons_pid;
-	int cons_fd;
-	int cons_alive;
-	int cons_pending; /* replies not read yet */
-	uint64_t cons_discarded, cons_bytes;
-	char cons_msg[TRAWL_DOMAIN_ERR_MAX];
+	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
+	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
 };
 
 static struct ust_app *apps;
@@ -192,61 +186,74 @@ static int per_pid(const struct trawl_domain_session *s)
 	return 0;
 }
 
-/* ---- the consumer ---- */
+/* ---- the consumers: one per owner, shared by the owner's sessions ---- */
 
-static void cons_dead(struct trawl_domain_session *s, int status_known, int status)
+struct ust_consumer {
+	struct ust_consumer *next;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	int fd;      /* owned: our end of the socketpair */
+	int alive;
+	int pending; /* replies not read yet */
+	int refs;    /* sessions using it */
+	struct trawl_cons_reply last; /* the last reply read */
+	char msg[TRAWL_DOMAIN_ERR_MAX]; /* why it died */
+};
+
+static struct ust_consumer *consumers;
+static uint64_t next_trace_key; /* unique in the daemon: consumers are shared */
+
+static void cons_dead(struct ust_consumer *c, int status_known, int status)
 {
-	if (!s->cons_alive)
+	if (!c->alive)
 		return;
-	s->cons_alive = 0;
-	sd_watch_del(s->cons_fd);
-	close(s->cons_fd);
-	s->cons_fd = -1;
-	if (!status_known && waitpid(s->cons_pid, &status, WNOHANG) == s->cons_pid)
+	c->alive = 0;
+	sd_watch_del(c->fd);
+	close(c->fd);
+	c->fd = -1;
+	if (!status_known && waitpid(c->pid, &status, WNOHANG) == c->pid)
 		status_known = 1;
 	if (status_known && WIFSIGNALED(status))
-		snprintf(s->cons_msg, sizeof(s->cons_msg), "consumer died (signal %d)",
-			 WTERMSIG(status));
+		snprintf(c->msg, sizeof(c->msg), "consumer died (signal %d)", WTERMSIG(status));
 	else if (status_known && WIFEXITED(status))
-		snprintf(s->cons_msg, sizeof(s->cons_msg), "consumer exited (status %d)",
+		snprintf(c->msg, sizeof(c->msg), "consumer exited (status %d)",
 			 WEXITSTATUS(status));
 	else
-		snprintf(s->cons_msg, sizeof(s->cons_msg), "consumer died");
-	sd_log("session %s: %s", s->name, s->cons_msg);
+		snprintf(c->msg, sizeof(c->msg), "consumer died");
+	sd_log("uid %d's user-space consumer (pid %d): %s", (int)c->uid, (int)c->pid, c->msg);
 }
 
 /* Reads one reply (blocking, bounded by SO_RCVTIMEO). */
-static int cons_read_reply(struct trawl_domain_session *s)
+static int cons_read_reply(struct ust_consumer *c)
 {
 	struct trawl_cons_reply r;
-	int ret = trawl_ctl_read_all(s->cons_fd, &r, sizeof(r));
+	int ret = trawl_ctl_read_all(c->fd, &r, sizeof(r));
 
 	if (ret || r.magic != TRAWL_CONS_MAGIC) {
-		cons_dead(s, 0, 0);
+		cons_dead(c, 0, 0);
 		return ret ? ret : -EPROTO;
 	}
-	s->cons_pending--;
-	s->cons_discarded = r.events_discarded;
-	s->cons_bytes = r.bytes_written;
+	c->pending--;
+	c->last = r;
 	if (r.status)
-		sd_log("session %s: consumer: %s", s->name, strerror(-r.status));
+		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r.status));
 	return r.status;
 }
 
 static void cons_readable(int fd, short revents, void *arg)
 {
-	struct trawl_domain_session *s = arg;
+	struct ust_consumer *c = arg;
 
-	if (s->cons_pending > 0 && (revents & POLLIN))
-		cons_read_reply(s);
+	if (c->pending > 0 && (revents & POLLIN))
+		cons_read_reply(c);
 	else
-		cons_dead(s, 0, 0);
+		cons_dead(c, 0, 0);
 }
 
-/* Sends a command (and fds); the reply is read later. */
-static int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
-		     uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
-		     uint32_t nr_fds)
+static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_key,
+			uint64_t trace_key, uint64_t chan_key, const void *payload, uint32_t size,
+			const int *fds, uint32_t nr_fds)
 {
 	struct trawl_cons_hdr h = {
 		.magic = TRAWL_CONS_MAGIC,
@@ -254,59 +261,85 @@ static int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trac
 		.cmd = cmd,
 		.size = size,
 		.nr_fds = nr_fds,
+		.session_key = session_key,
 		.trace_key = trace_key,
 		.channel_key = chan_key,
 	};
 	ssize_t n;
 	int ret;
 
-	if (!s->cons_alive)
+	if (!c || !c->alive)
 		return -EPIPE;
-	n = trawl_ustctl_send_fds(s->cons_fd, &h, sizeof(h), fds, nr_fds);
+	n = trawl_ustctl_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
 	if (n < 0 || (size_t)n != sizeof(h)) {
-		cons_dead(s, 0, 0);
+		cons_dead(c, 0, 0);
 		return n < 0 ? (int)n : -EIO;
 	}
-	if (size && (ret = trawl_ctl_write_all(s->cons_fd, payload, size))) {
-		cons_dead(s, 0, 0);
+	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size))) {
+		cons_dead(c, 0, 0);
 		return ret;
 	}
-	s->cons_pending++;
+	c->pending++;
 	return 0;
 }
 
+/* Sends a command about session @s (and fds); the reply is read later. */
+static int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
+		     uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
+		     uint32_t nr_fds)
+{
+	return cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+}
+
 /* Waits for every pending reply; returns the first error. */
-static int cons_sync(struct trawl_domain_session *s)
+static int cons_sync_c(struct ust_consumer *c)
 {
 	int ret, first = 0;
 
-	while (s->cons_alive && s->cons_pending > 0) {
-		ret = cons_read_reply(s);
+	while (c && c->alive && c->pending > 0) {
+		ret = cons_read_reply(c);
 		if (ret && !first)
 			first = ret;
 	}
-	return s->cons_alive ? first : -EPIPE;
+	return c && c->alive ? first : -EPIPE;
 }
 
-static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *err)
+/* Syncs @s's consumer; the last reply (a session command's) gives @s's counters. */
+static int cons_sync(struct trawl_domain_session *s)
+{
+	int ret = cons_sync_c(s->cons);
+
+	if (!ret) {
+		s->cons_discarded = s->cons->last.events_discarded;
+		s->cons_bytes = s->cons->last.bytes_written;
+	}
+	return ret;
+}
+
+static int cons_alive(const struct trawl_domain_session *s)
+{
+	return s->cons && s->cons->alive;
+}
+
+static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain_err *err)
 {
 	struct timeval tv = {.tv_sec = 10};
+	struct ust_consumer *c;
 	int sv[2];
 	pid_t pid;
 
-	if (s->cons_alive)
-		return 0;
-	if (s->cons_pid) {
-		trawl_domain_err_set(err, "%s", s->cons_msg);
-		return -EPIPE;
-	}
 	if (!consumerd_path || !consumerd_path[0]) {
 		trawl_domain_err_set(err, "trawl-consumerd not found beside trawl-sessiond");
-		return -ENOENT;
+		return NULL;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -errno;
-	if (geteuid() == s->uid) {
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		free(c);
+		return NULL;
+	}
+	if (geteuid() == uid) {
 		/* The common case: posix_spawn (a vfork underneath) keeps this
 		 * off the commands' latency, fork would copy the daemon's tables. */
 		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd",
@@ -325,18 +358,17 @@ static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *e
 		ret = posix_spawn(&pid, consumerd_path, &fa, &at, argv, environ);
 		posix_spawnattr_destroy(&at);
 		posix_spawn_file_actions_destroy(&fa);
-		if (ret) {
-			close(sv[0]);
-			close(sv[1]);
-			return -ret;
-		}
+		if (ret)
+			pid = -1;
 	} else {
 		pid = fork();
-		if (pid < 0) {
-			close(sv[0]);
-			close(sv[1]);
-			return -errno;
-		}
+	}
+	if (pid < 0) {
+		trawl_domain_err_set(err, "cannot start trawl-consumerd: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		free(c);
+		return NULL;
 	}
 	if (pid == 0) {
 		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd", (char *)"3",
@@ -346,8 +378,7 @@ static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *e
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* The consumer writes the trace: it runs as the session's owner. */
-		if (setgroups(0, NULL) || setresgid(s->gid, s->gid, s->gid) ||
-		    setresuid(s->uid, s->uid, s->uid))
+		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
 			_exit(126);
 		if (sv[1] == 3)
 			fcntl(3, F_SETFD, 0);
@@ -357,13 +388,75 @@ static int cons_spawn(struct trawl_domain_session *s, struct trawl_domain_err *e
 		_exit(127);
 	}
 	close(sv[1]);
-	s->cons_pid = pid;
-	s->cons_fd = sv[0];
-	s->cons_alive = 1;
-	s->cons_pending = 0;
+	c->uid = uid;
+	c->gid = gid;
+	c->pid = pid;
+	c->fd = sv[0];
+	c->alive = 1;
 	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	sd_watch_add(sv[0], cons_readable, s);
+	sd_watch_add(sv[0], cons_readable, c);
+	c->next = consumers;
+	consumers = c;
+	return c;
+}
+
+/* Gives @s its owner's consumer, started if none runs. */
+static int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	struct ust_consumer *c;
+
+	if (s->cons) {
+		if (s->cons->alive)
+			return 0;
+		/* Not replaced: the session's data so far is what it wrote. */
+		trawl_domain_err_set(err, "%s", s->cons->msg);
+		return -EPIPE;
+	}
+	for (c = consumers; c; c = c->next)
+		if (c->alive && c->uid == s->uid && c->gid == s->gid)
+			break;
+	if (!c)
+		c = cons_spawn(s->uid, s->gid, err);
+	if (!c)
+		return -ENOMEM;
+	c->refs++;
+	s->cons = c;
 	return 0;
+}
+
+/* @s is done with its consumer: its files are closed; the last user stops it. */
+static void cons_put(struct trawl_domain_session *s)
+{
+	struct ust_consumer *c = s->cons, **pp;
+
+	if (!c)
+		return;
+	s->cons = NULL;
+	if (c->alive) {
+		cons_send_to(c, TRAWL_CONS_REMOVE_SESSION, s->id, 0, 0, NULL, 0, NULL, 0);
+		cons_sync_c(c);
+	}
+	if (--c->refs > 0)
+		return;
+	if (c->alive) {
+		cons_send_to(c, TRAWL_CONS_QUIT, 0, 0, 0, NULL, 0, NULL, 0);
+		if (cons_sync_c(c))
+			kill(c->pid, SIGKILL); /* hung: never wait on it forever */
+	}
+	if (c->alive) {
+		/* Told to quit: not a death worth logging. */
+		sd_watch_del(c->fd);
+		close(c->fd);
+		c->alive = 0;
+	}
+	waitpid(c->pid, NULL, 0);
+	for (pp = &consumers; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	free(c);
 }
 
 /* ---- traces and metadata ---- */
@@ -483,13 +576,13 @@ static struct ust_trace *trace_get(struct trawl_domain_session *s, const struct 
 			     : (!t->pid && t->uid == a->uid && t->bits == a->info.bits_per_long))
 			return t;
 	}
-	ret = cons_spawn(s, err);
+	ret = cons_get(s, err);
 	if (ret)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->key = ++s->next_trace_key;
+	t->key = ++next_trace_key;
 	t->uid = a->uid;
 	t->bits = a->info.bits_per_long;
 	t->pid = pid_mode ? a->info.pid : 0;
@@ -907,7 +1000,6 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 	s->uid = info->uid;
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
-	s->cons_fd = -1;
 	s->next = sessions;
 	sessions = s;
 	*out = s;
@@ -932,19 +1024,7 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 	}
 	while (s->apps)
 		app_sess_free(s, s->apps->app);
-	if (s->cons_alive) {
-		cons_send(s, TRAWL_CONS_QUIT, 0, 0, NULL, 0, NULL, 0);
-		if (cons_sync(s) && s->cons_pid)
-			kill(s->cons_pid, SIGKILL); /* hung: never wait on it forever */
-	}
-	if (s->cons_alive) {
-		/* Told to quit: not a death worth logging. */
-		sd_watch_del(s->cons_fd);
-		close(s->cons_fd);
-		s->cons_alive = 0;
-	}
-	if (s->cons_pid)
-		waitpid(s->cons_pid, NULL, 0);
+	cons_put(s);
 	while (s->traces) {
 		struct ust_trace *t = s->traces;
 
@@ -1017,8 +1097,8 @@ static int ust_channel_create(struct trawl_domain_session *s,
 	}
 	/* Start the consumer now, so that its exec runs while the user is still
 	 * enabling events, not during `start` next to the apps being set up. */
-	if (!s->cons_alive && !s->cons_pid && !s->snapshot)
-		cons_spawn(s, err);
+	if (!s->cons)
+		cons_get(s, err);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -1119,7 +1199,7 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 
 	s->active = 1;
 	s->started_once = 1;
-	if (s->cons_alive)
+	if (cons_alive(s))
 		cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0);
 	for (a = apps; a; a = a->next) {
 		if (!sess_traces_app(s, a))
@@ -1147,15 +1227,15 @@ static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err
 		as->started = 0;
 	}
 	s->active = 0;
-	if (!s->cons_alive)
+	if (!cons_alive(s))
 		return 0; /* nothing recorded, or the consumer died (status says so) */
 	ret = cons_send(s, TRAWL_CONS_FLUSH, 0, 0, NULL, 0, NULL, 0);
 	if (!ret)
 		ret = cons_sync(s);
 	if (ret && err)
 		trawl_domain_err_set(err, "the consumer could not write everything: %s",
-				     s->cons_alive ? strerror(-ret) : s->cons_msg);
-	return s->cons_alive ? ret : 0;
+				     cons_alive(s) ? strerror(-ret) : s->cons->msg);
+	return cons_alive(s) ? ret : 0;
 }
 
 static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
@@ -1164,7 +1244,7 @@ static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
 	struct trawl_cons_add_trace at;
 	int ret;
 
-	if (!s->cons_alive) {
+	if (!cons_alive(s) || !s->traces) {
 		trawl_domain_err_set(err, "no user-space buffers to record yet (no traced app)");
 		return -ENOENT;
 	}
@@ -1222,12 +1302,12 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 {
 	int status;
 
-	if (s->cons_alive && waitpid(s->cons_pid, &status, WNOHANG) == s->cons_pid)
-		cons_dead(s, 1, status);
-	st->consumer_alive = s->cons_pid ? (uint32_t)s->cons_alive : 1;
+	if (cons_alive(s) && waitpid(s->cons->pid, &status, WNOHANG) == s->cons->pid)
+		cons_dead(s->cons, 1, status);
+	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
 	st->events_discarded = s->cons_discarded;
 	st->bytes_written = s->cons_bytes;
-	snprintf(st->msg, sizeof(st->msg), "%s", s->cons_alive ? "" : s->cons_msg);
+	snprintf(st->msg, sizeof(st->msg), "%s", !s->cons || s->cons->alive ? "" : s->cons->msg);
 	return 0;
 }
 

@@ -48,6 +48,8 @@ two)
 	expect 0 "$TRAWL" start A
 	expect 0 "$TRAWL" start B
 	"$APP" 1 500 5000 || fail "app failed"
+	n=$(pgrep -P "$(cat "$(daemon_dir)/sessiond.lock")" -x trawl-consumerd | wc -l)
+	[ "$n" = 1 ] || fail "expected one consumer shared by the owner's two sessions, found $n"
 	expect 0 "$TRAWL" stop A
 	expect 0 "$TRAWL" stop B
 	babeltrace2 "$T/A" >"$T/a.txt" 2>"$T/a.err" || fail "bt A: $(cat "$T/a.err")"
@@ -110,6 +112,15 @@ killc)
 	n=$(count tall:seq "$T/c.txt")
 	[ "$n" -gt 0 ] || { ls -laR "$T/C" >&2; cat "$T/c.err" >&2; fail "nothing readable after the consumer died"; }
 	kill "$app"
+	expect 0 "$TRAWL" destroy
+	# A new session of the same owner gets a new consumer.
+	expect 0 "$TRAWL" create C2 -o "$T/C2"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 100 5000 || fail "app failed"
+	expect 0 "$TRAWL" stop
+	n=$(babeltrace2 "$T/C2" 2>/dev/null | grep -c " tall:seq: ")
+	[ "$n" = 100 ] || fail "after a consumer died, a new session got $n of 100 events"
 	expect 0 "$TRAWL" destroy
 	;;
 restart)
