@@ -21,8 +21,12 @@
  * (app_sync()). Which apps a session traces: those of its owner, or every
  * app when root owns the session (root's daemon sees every user's apps).
  *
- * The consumer (trawl-consumerd --ust) is spawned at the session's first
- * trace, running as the session's owner. Commands to it are pipelined: the
+ * The consumer (trawl-consumerd --ust) is one per owner, shared by the
+ * owner's sessions, started with the first channel of the first of them and
+ * running as the owner; it exits when the last of them is destroyed. A
+ * consumer that died is not replaced for the sessions it served (their
+ * status says so) but new sessions get a new one. Commands to it are
+ * pipelined: the
  * replies are read when they arrive (or before a FLUSH, which waits for
  * them all), so setting up an app costs no consumer round trip.
  */
