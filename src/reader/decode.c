@@ -270,6 +270,17 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		s->ev_ns = 0;
 	}
 	s->events++;
+	if (s->eager_body) {
+		/* decode-only: the body right away, no second call per event */
+		const struct plan *pl = rd_plan_body(s->ec, 0);
+
+		if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
+				       body_by_tree(d, NULL, NULL))
+			return -EINVAL;
+		if (trawl_unlikely(s->pos == s->ev_pos))
+			return rd_derr(d, "event has zero size");
+		return 1;
+	}
 	s->body_pending = true;
 	return 1;
 }

@@ -354,6 +354,15 @@ TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
 	free(r);
 }
 
+void rd_reader_set_decode_only(struct trawl_reader *r)
+{
+	uint32_t t, i;
+
+	for (t = 0; t < r->ntraces; t++)
+		for (i = 0; i < r->traces[t].nstreams; i++)
+			r->traces[t].streams[i].eager_body = true;
+}
+
 void rd_reader_set_discarded_cb(struct trawl_reader *r,
 				const struct rd_stream_cb *cb)
 {

@@ -29,6 +29,12 @@ struct trawl_reader {
 /* Adds @s, whose next event header is decoded, to the merge heap. */
 void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s);
 
+/*
+ * No output wanted (trawl view --decode-only): bodies are decoded with
+ * their headers; trawl_reader_event_text() then fails with -EALREADY.
+ */
+void rd_reader_set_decode_only(struct trawl_reader *r);
+
 /* Sets the callback told about discarded events/packets (before next()). */
 void rd_reader_set_discarded_cb(struct trawl_reader *r,
 				const struct rd_stream_cb *cb);

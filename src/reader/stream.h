@@ -236,6 +236,7 @@ struct rd_stream {
 	uint64_t ev_pos;	/* bit position of the event in the packet */
 	uint64_t events;	/* events decoded so far */
 	bool body_pending;	/* header decoded, body not yet */
+	bool eager_body;	/* decode the body with the header (no output wanted) */
 	struct dctx evd;	/* the context events decode with (this packet) */
 	struct plan_loop loops[MAX_LOOPS + 1];
 

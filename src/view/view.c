@@ -433,12 +433,10 @@ static int run_decode_only(struct view *v)
 	uint64_t n = 0;
 	int ret;
 
+	rd_reader_set_decode_only(r);
 	while ((ret = trawl_reader_next(r)) > 0) {
 		if (trawl_unlikely(v->progress && !(++n & 0xffff)))
 			progress_tick(v, n);
-		ret = rd_stream_body(r->cur, NULL, NULL, &r->err);
-		if (ret)
-			return ret;
 	}
 	return ret;
 }

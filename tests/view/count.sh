@@ -50,6 +50,16 @@ done
 # -e runs another viewer with the trace paths
 out=$("$view" -e echo "$corpus/succeed/succeed1")
 [ "$out" = "$corpus/succeed/succeed1" ] || { echo "FAIL: -e echo gave $out"; fail=1; }
+# --decode-only decodes everything and prints nothing: valid traces exit 0,
+# invalid ones 1 with an error
+for d in "$corpus"/succeed/*/; do
+	out=$("$view" --decode-only "$d" 2>/dev/null); rc=$?
+	[ $rc = 0 ] && [ -z "$out" ] || { echo "FAIL: --decode-only $d: exit $rc"; fail=1; }
+done
+for d in "$corpus"/fail/*/; do
+	"$view" --decode-only "$d" > /dev/null 2>&1 && { echo "FAIL: --decode-only $d succeeded"; fail=1; }
+done
+
 # a few lines of metadata that expand into 2^40 fields: refused, quickly
 bomb=$(mktemp -d)
 {
