@@ -263,8 +263,8 @@
 #define ctf_sequence_text(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
 #define ctf_enum(provider, name, type, item, src) _TRAWL_W_INT(type, src)
 #define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)                                          \
-	static void __trawl_class_probe_##provider##___##name(struct trawl_ust_event_desc *__ev       \
-								  _TP_PROTO_COMMA(args))              \
+	static void __trawl_class_probe_##provider##___##name(struct trawl_ust_event_desc *__ev,      \
+								  void *__ip _TP_PROTO_COMMA(args))   \
 	{                                                                                             \
 		size_t __dyn[__trawl_ndyn_##provider##___##name + 1];                                 \
 		size_t __len = __trawl_size_##provider##___##name(__dyn _TP_VARS_COMMA(args));        \
@@ -276,8 +276,8 @@
 			char *__p;                                                                    \
 			size_t __di = 0;                                                              \
 			if (!__chan ||                                                                \
-			    trawl_ust_reserve(__chan, __atomic_load_n(&__ev->slots[__i].id, __ATOMIC_RELAXED), \
-					      __len, &__ctx))                                         \
+			    trawl_ust_reserve_ip(__chan, __atomic_load_n(&__ev->slots[__i].id, __ATOMIC_RELAXED), \
+						 __len, __ip, &__ctx))                                \
 				continue;                                                             \
 			__p = __ctx.p;                                                                \
 			fields trawl_ust_commit(&__ctx);                                              \
@@ -305,8 +305,10 @@
 	};                                                                                            \
 	static void __trawl_probe_##provider##___##name(_TP_PROTO(args))                              \
 	{                                                                                             \
-		__trawl_class_probe_##provider##___##_class(&__trawl_event_##provider##___##name      \
-								_TP_VARS_COMMA(args));                \
+		/* The caller of the probe is the call site (tracepoint() inlines). */                \
+		__trawl_class_probe_##provider##___##_class(&__trawl_event_##provider##___##name,     \
+							    __builtin_return_address(0)               \
+								    _TP_VARS_COMMA(args));            \
 	}
 #include TRACEPOINT_INCLUDE
 

@@ -171,6 +171,8 @@ static inline void _trawl_ust_write_be(char *p, const void *v, size_t n)
  * libtrawl-ust through dlsym() instead, so that a program whose providers
  * are loaded later (LD_PRELOAD, dlopen) need not link it. */
 int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx);
+/* The same, knowing the call site's address (the "ip" context). */
+int trawl_ust_reserve_ip(void *chan, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx);
 void trawl_ust_commit(struct trawl_ust_ctx *ctx);
 int trawl_ust_provider_register(struct trawl_ust_provider *p);
 void trawl_ust_provider_unregister(struct trawl_ust_provider *p);

@@ -74,7 +74,7 @@ static void __attribute__((noinline)) thread_ctx_init(void)
 
 /* Writes the channel's context fields at @p, in enum trawl_ustctl_context
  * order; returns the end. */
-static char *write_contexts(char *p, uint32_t contexts)
+static char *write_contexts(char *p, uint32_t contexts, void *ip)
 {
 	if (trawl_unlikely(!tctx.tid))
 		thread_ctx_init();
@@ -106,6 +106,12 @@ static char *write_contexts(char *p, uint32_t contexts)
 		memcpy(p, &trawl_ust_ppid, 4);
 		p += 4;
 	}
+	if (contexts & TRAWL_USTCTL_CTX_IP) {
+		uint64_t v = (uint64_t)(uintptr_t)ip;
+
+		memcpy(p, &v, 8);
+		p += 8;
+	}
 	return p;
 }
 
@@ -116,6 +122,11 @@ void trawl_ust_fastpath_after_fork(void)
 }
 
 TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
+{
+	return trawl_ust_reserve_ip(chanp, id, payload, NULL, ctx);
+}
+
+TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
 	struct trawl_ust_chan *chan = chanp;
 	struct trawl_rb_ctx rctx;
@@ -131,7 +142,7 @@ TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, str
 	if (trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx))
 		return -1;
 	if (trawl_unlikely(chan->contexts))
-		rctx.p = write_contexts(rctx.p, chan->contexts);
+		rctx.p = write_contexts(rctx.p, chan->contexts, ip);
 	ctx->p = rctx.p;
 	ctx->priv = rctx.meta;
 	ctx->len = rctx.len;

@@ -178,7 +178,9 @@ static int fast_format(char *buf, size_t size, const char *fmt, va_list ap)
 
 TRAWL_EXPORT void _trawl_vtracef(const char *fmt, va_list ap)
 {
-	FORMAT_AND(__trawl_probe_lttng_ust_tracef___event(msg, (unsigned int)n, __builtin_return_address(0)));
+	FORMAT_AND(__trawl_class_probe_lttng_ust_tracef___event(&__trawl_event_lttng_ust_tracef___event,
+								 __builtin_return_address(0), msg, (unsigned int)n,
+								 __builtin_return_address(0)));
 }
 
 TRAWL_EXPORT void _trawl_tracef(const char *fmt, ...)

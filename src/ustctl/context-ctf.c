@@ -16,7 +16,7 @@ static const struct {
 	{ "vpid", TRAWL_USTCTL_CTX_VPID },	   { "vtid", TRAWL_USTCTL_CTX_VTID },
 	{ "pid", TRAWL_USTCTL_CTX_PID },	   { "tid", TRAWL_USTCTL_CTX_TID },
 	{ "procname", TRAWL_USTCTL_CTX_PROCNAME }, { "pthread_id", TRAWL_USTCTL_CTX_PTHREAD_ID },
-	{ "ppid", TRAWL_USTCTL_CTX_PPID },
+	{ "ppid", TRAWL_USTCTL_CTX_PPID },	   { "ip", TRAWL_USTCTL_CTX_IP },
 };
 
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit)
@@ -46,6 +46,7 @@ static struct trawl_ctf_type *context_type(uint32_t bit)
 		}
 		return trawl_ctf_type_array_create(t, 17);
 	case TRAWL_USTCTL_CTX_PTHREAD_ID:
+	case TRAWL_USTCTL_CTX_IP:
 		t = trawl_ctf_type_integer_create(64, 0, 8);
 		if (t && trawl_ctf_type_integer_set_base(t, 16)) {
 			trawl_ctf_type_destroy(t);
@@ -73,7 +74,7 @@ struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
 	if (!s)
 		return NULL;
 	/* Bit order is the order the app writes them in. */
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 8; i++) {
 		uint32_t bit = 1u << i;
 		size_t k;
 

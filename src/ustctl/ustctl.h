@@ -202,14 +202,15 @@ enum trawl_ustctl_context {
 						  thread's name when it first recorded */
 	TRAWL_USTCTL_CTX_PTHREAD_ID = 1u << 5, /* uint64_t, base 16, "pthread_id" */
 	TRAWL_USTCTL_CTX_PPID = 1u << 6,       /* int32_t "ppid" (at registration) */
+	TRAWL_USTCTL_CTX_IP = 1u << 7,         /* uint64_t, base 16, "ip": the call site */
 };
-#define TRAWL_USTCTL_CTX_ALL 0x7fu
+#define TRAWL_USTCTL_CTX_ALL 0xffu
 
 /* Bytes the contexts in @contexts take before each payload. */
 uint32_t trawl_ustctl_context_size(uint32_t contexts);
 
 /* The bit of context @name ("vpid", "vtid", "pid", "tid", "procname",
- * "pthread_id", "ppid": LTTng's names). 0, or -ENOENT for another name. */
+ * "pthread_id", "ppid", "ip": LTTng's names). 0, or -ENOENT for another name. */
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit);
 
 struct trawl_ctf_type;

@@ -25,6 +25,7 @@ uint32_t trawl_ustctl_context_size(uint32_t contexts)
 	n += contexts & TRAWL_USTCTL_CTX_PROCNAME ? 17 : 0;
 	n += contexts & TRAWL_USTCTL_CTX_PTHREAD_ID ? 8 : 0;
 	n += contexts & TRAWL_USTCTL_CTX_PPID ? 4 : 0;
+	n += contexts & TRAWL_USTCTL_CTX_IP ? 8 : 0;
 	return n;
 }
 
