@@ -135,19 +135,18 @@ int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *n
 
 /* ---- listing (list.c) --------------------------------------------------- */
 
-/*
- * trawl_kernel_list_events - writes the names of all tracepoints (one per
- * line, "name (loglevel: TRACE_EMERG (0)) (type: tracepoint)" as lttng list
- * prints them is the CLI's business; here: "system:name") to @out.
- * With @fields, each event is followed by its fields ("    field: type").
- * With @syscalls, lists syscall names instead (one per line).
- */
+/* One available event, for `trawl list --kernel [--fields]` / `--syscall`. */
 struct trawl_kernel_list_item {
-	char name[128];     /* event name as it appears in traces (sched_switch, getppid) */
+	char name[128];     /* event name as it appears in traces (sched_switch), or syscall name */
 	char system[64];    /* tracefs system (sched, syscalls) */
-	char *fields;       /* with fields: "name type\n" lines, malloc'd; else NULL */
+	char *fields;       /* with @fields: "name kind\n" lines, malloc'd; else NULL */
 };
-/* @items is malloc'd (free items[i].fields and then items); returns the count or -errno. */
+/*
+ * trawl_kernel_list - every tracepoint (or, with @syscalls, every syscall),
+ * sorted by name, read from the top-level events folder (read only).
+ * *@items is malloc'd: free it with trawl_kernel_list_free(). Returns the
+ * count or a negative errno.
+ */
 int trawl_kernel_list(int syscalls, int fields, struct trawl_kernel_list_item **items);
 void trawl_kernel_list_free(struct trawl_kernel_list_item *items, int n);
 
