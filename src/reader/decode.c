@@ -393,8 +393,13 @@ static int identify_stream(struct rd_stream *s, struct rd_err *err)
 	s->pos = 0;
 	s->pkt_off = 0;
 	if (!ph) {
+		if (tc->nstreams == 0) {
+			rd_err_set(err, "%s: offset 0: the metadata declares no stream class for this data",
+				   s->path);
+			return -EINVAL;
+		}
 		if (tc->nstreams != 1) {
-			rd_err_set(err, "%s: no packet header to tell which of %u stream classes this stream belongs to",
+			rd_err_set(err, "%s: offset 0: no packet header to tell which of %u stream classes this stream belongs to",
 				   s->path, tc->nstreams);
 			return -EINVAL;
 		}
