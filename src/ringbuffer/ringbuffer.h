@@ -192,6 +192,22 @@ static inline int trawl_rb_slot_free(struct trawl_rb *rb, uint64_t slot_pos)
 void trawl_rb_switch_out(struct trawl_rb *rb, uint64_t old_pos, uint64_t ts);
 void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts);
 
+/* Writes an event header (layout.h) of @hlen bytes at @p; returns its end. */
+static inline char *trawl_rb_write_header(char *p, uint32_t id, uint64_t ts, uint64_t hlen)
+{
+	if (hlen == TRAWL_CTF_COMPACT_HEADER_SIZE) {
+		/* Little-endian word: 5-bit id low, 27-bit timestamp high. */
+		uint32_t h = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) | id;
+
+		memcpy(p, &h, 4);
+	} else {
+		p[0] = (char)TRAWL_CTF_EXTENDED_ID;
+		memcpy(p + 1, &id, 4);
+		memcpy(p + 5, &ts, 8);
+	}
+	return p + hlen;
+}
+
 /*
  * trawl_rb_reserve - reserve room for one event and write its header
  * @id: the event id (compact header when <= 30)
@@ -284,16 +300,7 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 		uint64_t slot = (begin >> rb->subbuf_shift) & (rb->num_subbuf - 1);
 		char *p = rb->data + (slot << rb->subbuf_shift) + (begin & (S - 1));
 
-		if (hlen == TRAWL_CTF_COMPACT_HEADER_SIZE) {
-			uint32_t h = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) | id;
-
-			memcpy(p, &h, 4);
-		} else {
-			p[0] = (char)TRAWL_CTF_EXTENDED_ID;
-			memcpy(p + 1, &id, 4);
-			memcpy(p + 5, &ts, 8);
-		}
-		ctx->p = p + hlen;
+		ctx->p = trawl_rb_write_header(p, id, ts, hlen);
 		ctx->meta = &c->meta[slot];
 		ctx->len = len;
 	}
