@@ -23,7 +23,8 @@
  *
  * The consumer (trawl-consumerd --ust) is one per owner, shared by the
  * owner's sessions, started with the first channel of the first of them and
- * running as the owner; it exits when the last of them is destroyed. A
+ * running as the owner; it stays (idle: no streams, no polling) for the
+ * owner's next sessions until the daemon exits. A
  * consumer that died is not replaced for the sessions it served (their
  * status says so) but new sessions get a new one. Commands to it are
  * pipelined: the
@@ -429,9 +430,11 @@ static int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err
 }
 
 /* @s is done with its consumer: its files are closed; the last user stops it. */
+static void cons_free(struct ust_consumer *c);
+
 static void cons_put(struct trawl_domain_session *s)
 {
-	struct ust_consumer *c = s->cons, **pp;
+	struct ust_consumer *c = s->cons;
 
 	if (!c)
 		return;
@@ -442,6 +445,18 @@ static void cons_put(struct trawl_domain_session *s)
 	}
 	if (--c->refs > 0)
 		return;
+	/* Kept for the owner's next session (no start-up cost then), until the
+	 * daemon exits. */
+	if (c->alive)
+		return;
+	cons_free(c);
+}
+
+/* Stops (if alive) and frees a consumer no session uses. */
+static void cons_free(struct ust_consumer *c)
+{
+	struct ust_consumer **pp;
+
 	if (c->alive) {
 		cons_send_to(c, TRAWL_CONS_QUIT, 0, 0, 0, NULL, 0, NULL, 0);
 		if (cons_sync_c(c))
@@ -984,6 +999,8 @@ static void ust_fini(void)
 {
 	while (apps)
 		app_gone(apps);
+	while (consumers)
+		cons_free(consumers);
 	if (apps_listen_fd >= 0) {
 		sd_watch_del(apps_listen_fd);
 		close(apps_listen_fd);
