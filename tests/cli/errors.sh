@@ -12,6 +12,10 @@ for c in create destroy enable-channel disable-channel enable-event disable-even
 	"$TRAWL" help --man "$c" | grep -q "^.TH TRAWL-$c 1" || fail "help --man $c"
 done
 expect 0 "$TRAWL" --help
+expect 0 "$BIN/trawl-sessiond" --help
+expect 2 "$BIN/trawl-sessiond" --bogus
+expect 2 "$BIN/trawl-consumerd" && expect_err_line "trawl-sessiond"
+expect 2 "$BIN/trawl-consumerd" --ust && expect_err_line "usage"
 expect 2 "$TRAWL" no-such-command && expect_err_line "unknown command"
 expect 2 "$TRAWL" create --no-such-option
 expect 0 "$TRAWL" version && grep -q "^trawl [0-9]" "$T/out" || fail "version"
