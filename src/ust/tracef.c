@@ -176,11 +176,16 @@ static int fast_format(char *buf, size_t size, const char *fmt, va_list ap)
 			free(msg);                                                                    \
 	} while (0)
 
+/* @ip: the caller of the public entry point, for the "ip" context. */
+static void tracef_ip(void *ip, const char *fmt, va_list ap)
+{
+	FORMAT_AND(__trawl_class_probe_lttng_ust_tracef___event(&__trawl_event_lttng_ust_tracef___event, ip, msg,
+								 (unsigned int)n, ip));
+}
+
 TRAWL_EXPORT void _trawl_vtracef(const char *fmt, va_list ap)
 {
-	FORMAT_AND(__trawl_class_probe_lttng_ust_tracef___event(&__trawl_event_lttng_ust_tracef___event,
-								 __builtin_return_address(0), msg, (unsigned int)n,
-								 __builtin_return_address(0)));
+	tracef_ip(__builtin_return_address(0), fmt, ap);
 }
 
 TRAWL_EXPORT void _trawl_tracef(const char *fmt, ...)
@@ -188,36 +193,42 @@ TRAWL_EXPORT void _trawl_tracef(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	_trawl_vtracef(fmt, ap);
+	tracef_ip(__builtin_return_address(0), fmt, ap);
 	va_end(ap);
 }
 
-typedef void (*tracelog_probe)(const char *, int, const char *, const char *, unsigned int, void *);
-
-static const tracelog_probe tracelog_probes[15] = {
-	__trawl_probe_lttng_ust_tracelog___TRACE_EMERG,
-	__trawl_probe_lttng_ust_tracelog___TRACE_ALERT,
-	__trawl_probe_lttng_ust_tracelog___TRACE_CRIT,
-	__trawl_probe_lttng_ust_tracelog___TRACE_ERR,
-	__trawl_probe_lttng_ust_tracelog___TRACE_WARNING,
-	__trawl_probe_lttng_ust_tracelog___TRACE_NOTICE,
-	__trawl_probe_lttng_ust_tracelog___TRACE_INFO,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_SYSTEM,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_PROGRAM,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_PROCESS,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_MODULE,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_UNIT,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_FUNCTION,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG_LINE,
-	__trawl_probe_lttng_ust_tracelog___TRACE_DEBUG,
+/* The 15 instances of lttng_ust_tracelog:tlclass, by level. */
+static struct trawl_ust_event_desc *const tracelog_events[15] = {
+	&__trawl_event_lttng_ust_tracelog___TRACE_EMERG,
+	&__trawl_event_lttng_ust_tracelog___TRACE_ALERT,
+	&__trawl_event_lttng_ust_tracelog___TRACE_CRIT,
+	&__trawl_event_lttng_ust_tracelog___TRACE_ERR,
+	&__trawl_event_lttng_ust_tracelog___TRACE_WARNING,
+	&__trawl_event_lttng_ust_tracelog___TRACE_NOTICE,
+	&__trawl_event_lttng_ust_tracelog___TRACE_INFO,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_SYSTEM,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_PROGRAM,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_PROCESS,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_MODULE,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_UNIT,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_FUNCTION,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_LINE,
+	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG,
 };
+
+static void tracelog_ip(void *ip, int level, const char *file, int line, const char *func, const char *fmt,
+		      va_list ap)
+{
+	if (level < 0 || level > 14)
+		return;
+	FORMAT_AND(__trawl_class_probe_lttng_ust_tracelog___tlclass(tracelog_events[level], ip, file, line, func,
+								     msg, (unsigned int)n, ip));
+}
 
 TRAWL_EXPORT void _trawl_vtracelog(int level, const char *file, int line, const char *func, const char *fmt,
 				   va_list ap)
 {
-	if (level < 0 || level > 14)
-		return;
-	FORMAT_AND(tracelog_probes[level](file, line, func, msg, (unsigned int)n, __builtin_return_address(0)));
+	tracelog_ip(__builtin_return_address(0), level, file, line, func, fmt, ap);
 }
 
 TRAWL_EXPORT void _trawl_tracelog(int level, const char *file, int line, const char *func, const char *fmt, ...)
@@ -225,6 +236,6 @@ TRAWL_EXPORT void _trawl_tracelog(int level, const char *file, int line, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	_trawl_vtracelog(level, file, line, func, fmt, ap);
+	tracelog_ip(__builtin_return_address(0), level, file, line, func, fmt, ap);
 	va_end(ap);
 }
