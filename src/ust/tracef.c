@@ -177,7 +177,7 @@ static int fast_format(char *buf, size_t size, const char *fmt, va_list ap)
 	} while (0)
 
 /* @ip: the caller of the public entry point, for the "ip" context. */
-static void tracef_ip(void *ip, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0))) void tracef_ip(void *ip, const char *fmt, va_list ap)
 {
 	FORMAT_AND(__trawl_class_probe_lttng_ust_tracef___event(&__trawl_event_lttng_ust_tracef___event, ip, msg,
 								 (unsigned int)n, ip));
@@ -216,8 +216,8 @@ static struct trawl_ust_event_desc *const tracelog_events[15] = {
 	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG,
 };
 
-static void tracelog_ip(void *ip, int level, const char *file, int line, const char *func, const char *fmt,
-		      va_list ap)
+static __attribute__((format(printf, 6, 0))) void tracelog_ip(void *ip, int level, const char *file, int line,
+								 const char *func, const char *fmt, va_list ap)
 {
 	if (level < 0 || level > 14)
 		return;
