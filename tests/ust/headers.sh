@@ -80,5 +80,10 @@ for app in "$T"/app-*; do
 	TRAWL_RUNTIME_DIR=$T/run TRAWL_ROOT_RUNTIME_DIR=$T/rootrun timeout 20 "$app" 1 10 0 ||
 		{ echo "FAIL: $(basename "$app") did not run" >&2; fails=$((fails + 1)); }
 done
+# The C++ build records every field as the C build does (real daemons, bt2).
+if [ -x "$T/app-g++-c++11" ] && [ -n "${TRAWL_BIN_DIR:-}" ]; then
+	TRAWL_TEST_APP=$T/app-g++-c++11 /usr/bin/python3 "$SRC/tests/ust/e2e.py" fields ||
+		{ echo "FAIL: the C++ build's trace" >&2; fails=$((fails + 1)); }
+fi
 [ $fails -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo ok
