@@ -46,4 +46,10 @@ int trawl_self_dir(char *buf, size_t len);
  */
 int trawl_find_program(const char *name, char *buf, size_t len);
 
+/* write(2) until all @len bytes are out (EINTR retried). 0 or -errno. */
+int trawl_write_all(int fd, const void *buf, size_t len);
+
+/* mkdir -p @path with @mode for the folders it creates. 0 or -errno. */
+int trawl_mkdir_p(const char *path, unsigned mode);
+
 #endif /* TRAWL_COMMON_H */

@@ -9,6 +9,7 @@
  * then event classes). The trace and env blocks can only be emitted once.
  */
 #include "ctf/internal.h"
+#include "common/common.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -615,24 +616,6 @@ int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uui
 	return 0;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int trawl_ctf_trace_write_metadata(struct trawl_ctf_trace *t, const char *path, int packetized)
 {
 	size_t len, plen;
@@ -652,7 +635,7 @@ int trawl_ctf_trace_write_metadata(struct trawl_ctf_trace *t, const char *path, 
 		ret = -errno;
 		goto out_pkts;
 	}
-	ret = packetized ? write_all(fd, pkts, plen) : write_all(fd, text, len);
+	ret = packetized ? trawl_write_all(fd, pkts, plen) : trawl_write_all(fd, text, len);
 	if (close(fd) && !ret)
 		ret = -errno;
 out_pkts:

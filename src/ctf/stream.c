@@ -18,6 +18,7 @@
  * rounded up to a byte, which CTF allows and which keeps traces small.
  */
 #include "ctf/internal.h"
+#include "common/common.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -141,24 +142,6 @@ static int op_be(const struct trawl_ctf_stream *s, enum trawl_ctf_byte_order bo)
 /* Files                                                              */
 /* ------------------------------------------------------------------ */
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int writev_all(int fd, struct iovec *iov, int cnt)
 {
 	while (cnt) {
@@ -198,7 +181,7 @@ static int write_index_entry(struct trawl_ctf_stream *s, uint64_t off, uint64_t 
 		.packet_seq_num = htobe64(seq),
 	};
 
-	return write_all(s->idx_fd, &e, sizeof(e));
+	return trawl_write_all(s->idx_fd, &e, sizeof(e));
 }
 
 struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
@@ -261,7 +244,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 	s->idx_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (s->idx_fd < 0)
 		goto err;
-	ret = write_all(s->idx_fd, &ih, sizeof(ih));
+	ret = trawl_write_all(s->idx_fd, &ih, sizeof(ih));
 	if (ret) {
 		errno = -ret;
 		goto err;
@@ -309,7 +292,7 @@ static int packet_write(struct trawl_ctf_stream *s)
 	put_bits(p, pos, s->discarded, 64, be), pos += 64;
 	put_bits(p, pos, s->cpu_id, 32, be);
 
-	ret = write_all(s->fd, p, bytes);
+	ret = trawl_write_all(s->fd, p, bytes);
 	if (!ret)
 		ret = write_index_entry(s, s->file_off, bytes * 8, content, s->ts_begin, s->ts_end,
 					s->discarded, s->seq);
