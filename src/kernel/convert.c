@@ -77,26 +77,12 @@ struct trawl_kernel_task_cache {
  * entry; the kernel's saved_cmdlines (top-level tracefs, read only) still
  * maps recently traced pids to their names. Re-read at most every 50 ms.
  */
-static int cmdlines_lookup(int32_t tid, char comm[16])
+static int cmdlines_find(const char *buf, int32_t tid, char comm[16])
 {
-	static char *buf;
-	static uint64_t read_ns;
-	struct timespec now;
-	uint64_t ns;
 	char key[24];
 	const char *p;
-	int n;
+	int n = snprintf(key, sizeof(key), "%d ", tid);
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (!buf || ns - read_ns > 50000000u) {
-		if (!buf)
-			buf = malloc(1u << 20);
-		if (!buf || trawl_kernel_read_file("saved_cmdlines", buf, 1u << 20) < 0)
-			return -ENOENT;
-		read_ns = ns;
-	}
-	n = snprintf(key, sizeof(key), "%d ", tid);
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, (size_t)n)) {
 			size_t l = strcspn(p + n, "\n");
@@ -107,6 +93,32 @@ static int cmdlines_lookup(int32_t tid, char comm[16])
 		}
 	}
 	return -ENOENT;
+}
+
+/*
+ * A miss re-reads the file when the copy is older than 2 ms: a short-lived
+ * program (a few ms) that exited between two reads is found, and a stream
+ * of misses (threads the kernel forgot) costs at most 500 reads a second.
+ */
+static int cmdlines_lookup(int32_t tid, char comm[16])
+{
+	static char *buf;
+	static uint64_t read_ns;
+	struct timespec now;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (buf && cmdlines_find(buf, tid, comm) == 0)
+		return 0;
+	if (buf && ns - read_ns < 2000000u)
+		return -ENOENT;
+	if (!buf)
+		buf = malloc(1u << 20);
+	if (!buf || trawl_kernel_read_file("saved_cmdlines", buf, 1u << 20) < 0)
+		return -ENOENT;
+	read_ns = ns;
+	return cmdlines_find(buf, tid, comm);
 }
 
 static void task_load(struct task_entry *t, int32_t tid)

@@ -31,6 +31,15 @@ int trawl_kernel_dynevents_remove(const char *file, pid_t only_pid);
 int trawl_kernel_foreach_event(const char *events_rel,
 			       int (*fn)(const char *sys, const char *ev, void *arg), void *arg);
 void trawl_kernel_probes_release(struct trawl_kernel_instance *inst);
+/*
+ * trawl_kernel_instances_hide_tracer - writes the threads of trawl's own
+ * processes (this process's executable, @consumer, and every process running
+ * this executable or @consumer_path) into each instance's
+ * set_event_notrace_pid (notrace.c). A kernel without that file is said once
+ * on stderr and is not an error. Returns 0 or a negative errno.
+ */
+int trawl_kernel_instances_hide_tracer(struct trawl_kernel_instance *const *insts, int n,
+				       pid_t consumer, const char *consumer_path);
 
 /*
  * The name an event has in trawl's traces (LTTng's names): the tracepoint's

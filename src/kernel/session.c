@@ -240,6 +240,24 @@ static int set_tracing(struct trawl_kernel_session *s, int on)
 	return first;
 }
 
+/*
+ * Before tracing starts: trawl's daemons and consumers out of every channel
+ * (notrace.c says why). A failure leaves them visible; it does not stop the
+ * session.
+ */
+static void hide_tracer(struct trawl_kernel_session *s, const char *consumer)
+{
+	struct trawl_kernel_instance *insts[SESSION_MAX_CHANNELS];
+	int i, ret;
+
+	for (i = 0; i < s->nch; i++)
+		insts[i] = s->ch[i].inst;
+	ret = trawl_kernel_instances_hide_tracer(insts, s->nch, s->consumer, consumer);
+	if (ret < 0)
+		fprintf(stderr, "trawl: kernel: session %s: cannot keep trawl's own processes out of "
+			"the trace: %s\n", s->name, strerror(-ret));
+}
+
 int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
 			       size_t errlen)
 {
@@ -264,6 +282,7 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 			return ret;
 		}
 	}
+	hide_tracer(s, consumer);
 	ret = set_tracing(s, 1);
 	if (ret < 0)
 		snprintf(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));

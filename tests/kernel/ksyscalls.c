@@ -8,6 +8,7 @@
  * Prints "pid=<pid>" first.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,22 @@ int main(int argc, char **argv)
 
 		for (long i = 0; i < n; i++)
 			syscall(SYS_getpgid, 7777777);
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "reads")) {
+		/* N reads of 7 bytes from /dev/zero: the test counts them in the trace */
+		long n = atol(argv[2]);
+		char buf[7];
+		int fd = open("/dev/zero", O_RDONLY);
+
+		if (fd < 0)
+			return 1;
+		printf("fd=%d\n", fd);
+		fflush(stdout);
+		for (long i = 0; i < n; i++)
+			if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+				return 1;
+		close(fd);
 		return 0;
 	}
 	if (argc >= 4 && !strcmp(argv[1], "add")) {

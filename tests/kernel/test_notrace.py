@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: MIT
+"""The tracer stays out of its own kernel trace: a session tracing the read
+and write syscalls with procname/tid contexts, for about a second of an idle
+system plus a known program doing 200 reads, holds no event of the session
+daemon or of its consumers (they used to flood the trace: each read of
+trace_pipe_raw recorded itself), and holds every read of the known program.
+Done through the root daemon and through trawl-ktrace (no daemon).
+babeltrace2 (bt2) is the oracle."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ktest  # noqa: E402
+
+ktest.require_root_tracefs()
+d = ktest.tmpdir()
+os.environ["HOME"] = d
+env = dict(os.environ)
+env["PATH"] = ktest.BIN + ":" + env["PATH"]
+for prog in ("trawl", "trawl-sessiond", "trawl-consumerd", "trawl-ktrace", "ksyscalls"):
+    if not os.path.exists(os.path.join(ktest.BIN, prog)):
+        ktest.skip(prog + " not built")
+NREADS = 200
+
+
+def trawl(*args):
+    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=120)
+    if p.returncode != 0:
+        raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout, p.stderr))
+    return p
+
+
+def daemon_pid():
+    try:
+        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def family(pid):
+    """The threads of @pid and of its children (the consumers), recursively."""
+    out = set()
+    try:
+        tids = [int(t) for t in os.listdir("/proc/%d/task" % pid)]
+    except OSError:
+        return out
+    for t in tids:
+        out.add(t)
+        try:
+            with open("/proc/%d/task/%d/children" % (pid, t)) as f:
+                for c in f.read().split():
+                    out |= family(int(c))
+        except OSError:
+            pass
+    return out
+
+
+def check(trace, hidden, known_pid, known_fd, hidden_names=()):
+    evs, lost = ktest.events(trace)
+    assert lost == 0, lost
+    who = {}
+    for e in evs:
+        who.setdefault((str(e["ctx"]["procname"]), e["ctx"]["tid"]), 0)
+        who[(str(e["ctx"]["procname"]), e["ctx"]["tid"])] += 1
+    print("%s: %d events; busiest: %s" % (trace, len(evs), sorted(who.items(), key=lambda x: -x[1])[:6]))
+    bad = [e for e in evs if e["ctx"]["tid"] in hidden or str(e["ctx"]["procname"]) in hidden_names]
+    assert not bad, "trawl's own processes in the trace: %s" % [(b["name"], b["ctx"]) for b in bad[:5]]
+    mine = [e for e in evs if e["ctx"]["tid"] == known_pid]
+    ent = [e for e in mine if e["name"] == "syscall_entry_read" and e["fields"]["fd"] == known_fd
+           and e["fields"]["count"] == 7]
+    ex = [e for e in mine if e["name"] == "syscall_exit_read" and e["fields"]["ret"] == 7]
+    assert len(ent) == NREADS and len(ex) == NREADS, (len(ent), len(ex))
+    assert all(str(e["ctx"]["procname"]) == "ksyscalls" for e in ent), set(str(e["ctx"]["procname"]) for e in ent)
+    lines, err = ktest.babeltrace_clean(trace)
+    assert err == "", err
+
+
+def known_program():
+    p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "reads", str(NREADS)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p
+    return int(p.stdout.split("pid=")[1].split()[0]), int(p.stdout.split("fd=")[1].split()[0])
+
+
+# 1. through the root session daemon and the CLI
+try:
+    out = os.path.join(d, "daemon")
+    trawl("create", "notrace", "--output", out)
+    trawl("enable-event", "--kernel", "--syscall", "read,write")
+    trawl("add-context", "--kernel", "-t", "procname", "-t", "tid")
+    trawl("start")
+    hidden = family(daemon_pid())
+    assert len(hidden) >= 2, hidden  # the daemon and its kernel consumer at least
+    time.sleep(0.5)
+    kpid, kfd = known_program()
+    time.sleep(0.5)
+    hidden |= family(daemon_pid())
+    trawl("stop")
+    check(os.path.join(out, "kernel"), hidden, kpid, kfd)
+    trawl("destroy", "notrace")
+finally:
+    pid = daemon_pid()
+    if pid > 0:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+
+# 2. through trawl-ktrace: neither the driver nor its consumer (both trawl-ktrace)
+trace = os.path.join(d, "ktrace")
+drv = subprocess.Popen([os.path.join(ktest.BIN, "trawl-ktrace"), "-o", trace, "-s", "read", "-s", "write",
+                        "-x", "procname,tid", "--", "sh", "-c",
+                        "sleep 0.5; %s reads %d; sleep 0.5" % (os.path.join(ktest.BIN, "ksyscalls"), NREADS)],
+                       stdout=subprocess.PIPE, text=True)
+stdout, _ = drv.communicate(timeout=120)
+assert drv.returncode == 0, drv.returncode
+check(trace, {drv.pid}, int(stdout.split("pid=")[1].split()[0]), int(stdout.split("fd=")[1].split()[0]),
+      hidden_names=("trawl-ktrace",))
+print("ok")
