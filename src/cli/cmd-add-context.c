@@ -10,9 +10,9 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-u, --userspace", "User-space channels."},
 	{"-s, --session=NAME", "The session (default: the current session)."},
 	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
-	{"-t, --type=TYPE", "The context: pid, tid, vpid, vtid, ppid, procname, prio, nice, "
-			    "hostname, ip and pthread_id (user space), perf:thread:COUNTER (user "
-			    "space), perf:cpu:COUNTER (kernel). Repeatable."},
+	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, ppid, procname, "
+			    "pthread_id, ip. Kernel (-k): pid, tid, vpid, vtid, ppid, procname, "
+			    "prio, nice, hostname, perf:cpu:COUNTER. Repeatable."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -90,7 +90,10 @@ const struct cli_cmd cli_cmd_add_context = {
 	.summary = "Add context fields to channels",
 	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...]",
 	.description = "Adds the context fields TYPE to every event recorded in the channel "
-		       "(or in every channel of the domain), before the session first starts.",
+		       "(or in every channel of the domain), before the session first starts. "
+		       "A user-space channel's apps all record the same contexts (shared "
+		       "per-user buffers), written in the order listed under --type, whatever "
+		       "the order they were added in.",
 	.options = opts_doc,
 	.run = run,
 };

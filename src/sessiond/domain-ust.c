@@ -73,6 +73,7 @@ struct ust_chan {
 	struct trawl_domain_channel_attr attr;
 	uint32_t index; /* CTF stream class id; 0, 1, ... */
 	int enabled;
+	uint32_t contexts; /* enum trawl_ustctl_context bits; fixed at the first start */
 	struct ust_rule *rules; /* the enabled rules only */
 };
 
@@ -642,6 +643,7 @@ static struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct 
 					 struct ust_chan *c, struct trawl_domain_err *err)
 {
 	struct trawl_ustctl_channel_attr ua = {0};
+	struct trawl_ctf_type *ctx_type;
 	struct trawl_cons_add_channel ac;
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	struct trace_chan *tc;
@@ -651,8 +653,16 @@ static struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct 
 	for (tc = t->chans; tc; tc = tc->next)
 		if (tc->chan == c)
 			return tc;
-	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT, NULL,
-					       "monotonic");
+	/* The stream event context declares exactly what the apps write before
+	 * each payload (the bits' order, not the order the user added them). */
+	ctx_type = trawl_ustctl_context_ctf_type(c->contexts);
+	if (c->contexts && !ctx_type) {
+		trawl_domain_err_set(err, "cannot describe the contexts of channel %s: %s",
+				     c->attr.name, strerror(errno ? errno : ENOMEM));
+		return NULL;
+	}
+	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT,
+					       ctx_type, "monotonic");
 	if (ret) {
 		trawl_domain_err_set(err, "cannot describe channel %s: %s", c->attr.name,
 				     strerror(-ret));
@@ -775,8 +785,12 @@ static int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				tc = trace_chan_get(s, as->trace, c, err);
 				if (!tc)
 					return -ENOMEM;
-				ret = trawl_ustctl_app_send_channel(a->h, tc->rb, (uint32_t)s->id,
-								    chan_handle(s, c));
+				/* Per-user buffers: every app of the channel gets
+				 * the channel's one context set, so all write the
+				 * fields the shared metadata declares. */
+				ret = trawl_ustctl_app_send_channel_ctx(a->h, tc->rb, (uint32_t)s->id,
+									chan_handle(s, c),
+									c->contexts);
 				if (ret && ret != -EEXIST) {
 					sd_log("app %d: send channel: %s", (int)a->info.pid,
 					       strerror(-ret));
@@ -1208,9 +1222,29 @@ static int ust_event_disable(struct trawl_domain_session *s, const char *channel
 static int ust_context_add(struct trawl_domain_session *s, const char *channel,
 			   const struct trawl_domain_context *ctx, struct trawl_domain_err *err)
 {
-	trawl_domain_err_set(err, "user-space context fields are not recorded yet "
-				  "(libtrawl-ust collects none)");
-	return -EOPNOTSUPP;
+	struct ust_chan *c = chan_find(s, channel);
+	uint32_t bit;
+
+	if (!c)
+		return -ENOENT;
+	/* The metadata's stream class is written with the first app set up,
+	 * which is at start at the earliest: the set is fixed from then on. */
+	if (s->started_once) {
+		trawl_domain_err_set(err, "contexts are fixed once the session has started");
+		return -EBUSY;
+	}
+	if (trawl_ustctl_context_from_name(ctx->name, &bit)) {
+		trawl_domain_err_set(err, "user-space tracing does not record '%s' (it records "
+					  "vpid, vtid, pid, tid, procname, pthread_id, ppid, ip)",
+				     ctx->name);
+		return -EOPNOTSUPP;
+	}
+	if (c->contexts & bit) {
+		trawl_domain_err_set(err, "already in channel '%s'", channel);
+		return -EEXIST;
+	}
+	c->contexts |= bit;
+	return 0;
 }
 
 static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *err)

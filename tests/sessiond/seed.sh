@@ -11,6 +11,10 @@
 #   snapshot  a flight-recorder session: snapshot record writes a readable trace
 #   killc     the consumer SIGKILLed: status and list say so, what it wrote
 #             stays readable, stop and destroy still work
+#   context   add-context -u with every user-space context: list shows them,
+#             every event carries the right values (context.py, over bt2),
+#             trawl view == babeltrace2; unknown, unsupported, duplicate and
+#             after-start contexts refused with one line
 . "$(dirname "$0")/../cli/lib.sh"
 APP=$BIN/ust-app-all
 [ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
@@ -150,6 +154,37 @@ snapshot)
 	[ -n "$snap" ] || fail "no snapshot folder"
 	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
 	[ "$(count tall:seq "$T/s.txt")" = 1000 ] || fail "snapshot: expected 1000 tall:seq, got $(count tall:seq "$T/s.txt")"
+	expect 0 "$TRAWL" destroy
+	;;
+context)
+	expect 0 "$TRAWL" create X -o "$T/X"
+	expect 0 "$TRAWL" enable-event -u --all
+	expect 0 "$TRAWL" add-context -u -t vpid -t vtid -t procname
+	expect 0 "$TRAWL" add-context -u -c channel0 -t pid -t tid -t pthread_id -t ppid -t ip
+	expect 0 "$TRAWL" list X
+	grep -q "Context: vpid, vtid, procname, pid, tid, pthread_id, ppid, ip" "$T/out" ||
+		fail "list lacks the contexts: $(cat "$T/out")"
+	expect 6 "$TRAWL" add-context -u -t vtid && expect_err_line "vtid"
+	expect 9 "$TRAWL" add-context -u -t perf:thread:page-faults &&
+		expect_err_line "perf:thread:page-faults"
+	expect 9 "$TRAWL" add-context -u -t prio && expect_err_line "'prio'"
+	expect 7 "$TRAWL" add-context -u -t nosuch && expect_err_line "unknown context 'nosuch'"
+	expect 0 "$TRAWL" start
+	"$APP" 2 300 5000 &
+	app=$!
+	wait $app || fail "app failed"
+	expect 0 "$TRAWL" stop
+	expect 8 "$TRAWL" add-context -u -t vpid -c channel0 && expect_err_line "started"
+	expect 0 "$TRAWL" list X
+	grep -q "Context: vpid, vtid, procname, pid, tid, pthread_id, ppid, ip" "$T/out" ||
+		fail "list lost the contexts"
+	/usr/bin/python3 "$(dirname "$0")/context.py" "$T/X" "$app" $$ ust-app-all 2 300 ||
+		fail "context values (context.py)"
+	babeltrace2 "$T/X" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2: $(cat "$T/bt.err")"
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned: $(cat "$T/bt.err")"
+	grep -q "{ vpid = $app, vtid = [0-9]*, pid = $app, tid = [0-9]*, procname = \"ust-app-all\", pthread_id = 0x" "$T/bt.txt" ||
+		fail "babeltrace2's text lacks the event context: $(head -2 "$T/bt.txt")"
+	expect 0 "$TRAWL" view X && cmp -s "$T/out" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
 	expect 0 "$TRAWL" destroy
 	;;
 esac
