@@ -15,6 +15,9 @@
 #             every event carries the right values (context.py, over bt2),
 #             trawl view == babeltrace2; unknown, unsupported, duplicate and
 #             after-start contexts refused with one line
+#   context2  contexts added before any channel; two apps at once sharing
+#             per-user buffers each record their own vpid; per-process
+#             buffers with contexts read the same in trawl view and babeltrace2
 . "$(dirname "$0")/../cli/lib.sh"
 APP=$BIN/ust-app-all
 [ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
@@ -186,6 +189,47 @@ context)
 		fail "babeltrace2's text lacks the event context: $(head -2 "$T/bt.txt")"
 	expect 0 "$TRAWL" view X && cmp -s "$T/out" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
 	expect 0 "$TRAWL" destroy
+	;;
+context2)
+	expect 0 "$TRAWL" create P -o "$T/P"
+	expect 0 "$TRAWL" add-context -u -t procname -t vpid
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" create Q -o "$T/Q"
+	expect 0 "$TRAWL" enable-channel -u --buffers-pid pc
+	expect 0 "$TRAWL" enable-event -u tall:seq -c pc
+	expect 0 "$TRAWL" add-context -u -c pc -t vtid -t ip
+	# One session at a time: an app set up by one session first would
+	# record before the other has set it up.
+	expect 0 "$TRAWL" start P
+	"$APP" 1 200 5000 &
+	a1=$!
+	"$APP" 1 300 5000 &
+	a2=$!
+	wait $a1 || fail "app 1 failed"
+	wait $a2 || fail "app 2 failed"
+	expect 0 "$TRAWL" stop P
+	expect 0 "$TRAWL" start Q
+	"$APP" 1 200 5000 &
+	b1=$!
+	"$APP" 1 300 5000 &
+	b2=$!
+	wait $b1 || fail "app 3 failed"
+	wait $b2 || fail "app 4 failed"
+	expect 0 "$TRAWL" stop Q
+	babeltrace2 "$T/P" >"$T/p.txt" 2>"$T/p.err" || fail "bt P: $(cat "$T/p.err")"
+	[ -s "$T/p.err" ] && fail "babeltrace2 warned on P: $(cat "$T/p.err")"
+	[ "$(grep -c "{ vpid = $a1, procname = \"ust-app-all\" }, { thread = 0" "$T/p.txt")" = 200 ] ||
+		fail "P: expected 200 events with app 1's vpid: $(head -2 "$T/p.txt")"
+	[ "$(grep -c "{ vpid = $a2, procname = \"ust-app-all\" }, { thread = 0" "$T/p.txt")" = 300 ] ||
+		fail "P: expected 300 events with app 2's vpid"
+	[ "$(count tall:seq "$T/p.txt")" = 500 ] || fail "P: expected 500 tall:seq"
+	[ "$(ls -d "$T"/Q/ust/pid/ust-app-all-* | wc -l)" = 2 ] || fail "Q: expected two per-process traces"
+	babeltrace2 "$T/Q" >"$T/q.txt" 2>"$T/q.err" || fail "bt Q: $(cat "$T/q.err")"
+	[ -s "$T/q.err" ] && fail "babeltrace2 warned on Q: $(cat "$T/q.err")"
+	[ "$(grep -c '{ vtid = [0-9]*, ip = 0x[0-9A-F]* }, { thread = 0' "$T/q.txt")" = 500 ] ||
+		fail "Q: expected 500 events with vtid and ip: $(head -2 "$T/q.txt")"
+	expect 0 "$TRAWL" view Q && cmp -s "$T/out" "$T/q.txt" || fail "Q: trawl view differs from babeltrace2"
+	expect 0 "$TRAWL" destroy --all
 	;;
 esac
 finish
