@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define DEFAULT_READ_TIMER_US 1000u
@@ -85,43 +86,6 @@ static void cons_log(const char *what, const char *name, int err)
 		strerror(err));
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[TRAWL_CONS_PATH_LEN + 16];
-	size_t i, n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0770) && errno != EEXIST)
-			return -errno;
-		buf[i] = path[i];
-	}
-	return 0;
-}
-
 static struct ctrace *trace_find(uint64_t key)
 {
 	struct ctrace *t;
@@ -143,7 +107,7 @@ static int metadata_write(const char *dir, const char *text, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return -errno;
-	ret = write_all(fd, text, len);
+	ret = trawl_write_all(fd, text, len);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
@@ -176,16 +140,25 @@ static int stream_files_open(struct cstream *cs, const char *dir, const char *na
 		cs->data_fd = -1;
 		return ret;
 	}
-	return write_all(cs->index_fd, &h, sizeof(h));
+	return trawl_write_all(cs->index_fd, &h, sizeof(h));
 }
 
 /* Appends one packet to @fd (and its entry to @index_fd, if >= 0). */
+/*
+ * Writes packet @p and its index entry. Only the content goes to disk: the
+ * sub-buffer's unused tail is dropped and packet_size rewritten to match
+ * (CTF allows packet_size == content_size), so a trace costs the bytes its
+ * events take, not whole sub-buffers.
+ */
 static int packet_write(int fd, int index_fd, uint64_t *offset, const struct trawl_ustctl_packet *p,
 			uint32_t stream_id, uint64_t instance_id, uint64_t *bytes)
 {
+	const size_t head_len = sizeof(struct trawl_ctf_packet_start);
+	struct trawl_ctf_packet_start head;
+	uint64_t len = p->content_size;
 	struct trawl_ctf_index_entry e = {
 		.offset = htobe64(*offset),
-		.packet_size = htobe64(p->packet_size * 8),
+		.packet_size = htobe64(len * 8),
 		.content_size = htobe64(p->content_size * 8),
 		.timestamp_begin = htobe64(p->timestamp_begin),
 		.timestamp_end = htobe64(p->timestamp_end),
@@ -194,14 +167,39 @@ static int packet_write(int fd, int index_fd, uint64_t *offset, const struct tra
 		.stream_instance_id = htobe64(instance_id),
 		.packet_seq_num = htobe64(p->packet_seq_num),
 	};
-	int ret = write_all(fd, p->data, p->packet_size);
+	struct iovec iov[2];
+	ssize_t n;
+	int ret;
 
-	if (ret)
-		return ret;
-	*offset += p->packet_size;
+	if (len < head_len || len > p->packet_size)
+		return -EPROTO; /* ustctl checked it; never trust twice-read memory blindly */
+	memcpy(&head, p->data, head_len);
+	head.context.packet_size = len * 8;
+	iov[0].iov_base = &head;
+	iov[0].iov_len = head_len;
+	iov[1].iov_base = (char *)p->data + head_len;
+	iov[1].iov_len = len - head_len;
+	n = writev(fd, iov, 2);
+	if (n < 0)
+		return -errno;
+	if ((uint64_t)n < len) { /* a short write: finish it byte-wise */
+		const char *rest = (const char *)p->data + n;
+
+		if ((size_t)n < head_len) {
+			ret = trawl_write_all(fd, (const char *)&head + n, head_len - (size_t)n);
+			if (ret)
+				return ret;
+			rest = (const char *)p->data + head_len;
+			n = (ssize_t)head_len;
+		}
+		ret = trawl_write_all(fd, rest, len - (uint64_t)n);
+		if (ret)
+			return ret;
+	}
+	*offset += len;
 	if (bytes)
-		*bytes += p->packet_size;
-	return index_fd >= 0 ? write_all(index_fd, &e, sizeof(e)) : 0;
+		*bytes += len;
+	return index_fd >= 0 ? trawl_write_all(index_fd, &e, sizeof(e)) : 0;
 }
 
 /* Takes every ready packet of @cs. Returns 0 or a negative errno from a write. */
@@ -329,7 +327,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) || a.path[0] != '/')
 		return -EINVAL;
 	snprintf(idx, sizeof(idx), "%s/index", a.path);
-	ret = mkdir_p(idx);
+	ret = trawl_mkdir_p(idx, 0770);
 	if (ret) {
 		cons_log("cannot create", idx, -ret);
 		return ret;
@@ -457,7 +455,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		if (h->session_key && t->session != h->session_key)
 			continue;
 		snprintf(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
-		ret = mkdir_p(dir);
+		ret = trawl_mkdir_p(dir, 0770);
 		if (ret)
 			return ret;
 		if (t->metadata && (ret = metadata_write(dir, t->metadata, t->metadata_len)))
@@ -503,7 +501,7 @@ static void reply(int sock, uint64_t session, int status)
 	counters(session, &discarded, &bytes);
 	r.events_discarded = discarded;
 	r.bytes_written = bytes;
-	if (write_all(sock, &r, sizeof(r)))
+	if (trawl_write_all(sock, &r, sizeof(r)))
 		cons_log("replying to", "the session daemon", errno);
 }
 
