@@ -56,23 +56,13 @@ struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, 
 	return s;
 }
 
-/* mkdir -p @path, each new folder owned by @uid:@gid, mode 0770 & ~umask. */
+/* mkdir -p @path (mode 0770 & ~umask), then check the caller may write there. */
 static int mkdir_p(const char *path)
 {
-	char buf[TRAWL_CTL_PATH_LEN];
-	size_t i, n = strlen(path);
+	int ret = trawl_mkdir_p(path, 0770);
 
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0770) && errno != EEXIST)
-			return -errno;
-		buf[i] = path[i];
-	}
+	if (ret)
+		return ret;
 	return access(path, W_OK | X_OK) ? -errno : 0;
 }
 
