@@ -69,6 +69,14 @@ int cli_connect(struct trawl_ctl **ctl);
 /* The session to act on: @given, else the current one. Prints the error. */
 int cli_session(const char *given, char *buf, size_t len);
 
+/*
+ * The whole of a command shaped like `start` and `stop`: options -h and
+ * --no-wait, an optional session NAME, one library call @op on it, and
+ * "@done NAME." on success. Returns the exit status.
+ */
+int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
+		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done);
+
 /* Handles -h/--help: prints @cmd's help on stdout. */
 void cli_help_print(const struct cli_cmd *cmd);
 void cli_man_print(const struct cli_cmd *cmd);

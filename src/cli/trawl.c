@@ -7,6 +7,7 @@
 #include "common/common.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,46 @@ int cli_connect(struct trawl_ctl **ctl)
 		return cli_error(ret, "no session daemon: could not start trawl-sessiond (%s)",
 				 strerror(-ret));
 	return 0;
+}
+
+int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
+		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done)
+{
+	static const struct option opts[] = {
+		{"no-wait", no_argument, NULL, 'n'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	char name[256];
+	struct trawl_ctl *ctl;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "hn", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(cmd);
+			return 0;
+		case 'n':
+			break;
+		default:
+			return cli_usage(cmd, "bad option");
+		}
+	}
+	if (argc - optind > 1)
+		return cli_usage(cmd, "too many arguments");
+	ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name));
+	if (ret)
+		return ret;
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	ret = op(ctl, name);
+	if (ret)
+		ret = cli_fail(ctl, ret, cmd->name);
+	else if (!cli_quiet)
+		printf("%s %s.\n", done, name);
+	trawl_ctl_disconnect(ctl);
+	return ret;
 }
 
 int cli_session(const char *given, char *buf, size_t len)
