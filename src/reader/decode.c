@@ -191,7 +191,16 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 			cb->discarded(cb->arg, s, true, s->seq - s->prev_seq - 1,
 				      s->has_ts_begin, s->prev_ts_end, s->ts_begin);
 	} else if (cb && cb->discarded && s->has_disc && s->disc && !s->seeked) {
-		cb->discarded(cb->arg, s, false, s->disc, false, 0, 0);
+		/*
+		 * The first packet of a stream already counts discarded
+		 * events: babeltrace2 says they may have been discarded
+		 * before or within it (count unknown, this packet's times).
+		 */
+		if (s->has_ts_begin && s->has_ts_end)
+			cb->discarded(cb->arg, s, false, RD_COUNT_UNKNOWN, true,
+				      s->ts_begin, s->ts_end);
+		else
+			cb->discarded(cb->arg, s, false, s->disc, false, 0, 0);
 	}
 	s->seeked = false;
 	s->prev_valid = true;
@@ -204,6 +213,65 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 	s->in_packet = true;
 	s->pkt_count++;
 	return 0;
+}
+
+static inline uint64_t load_le(const uint8_t *p, unsigned bytes)
+{
+	uint8_t b8;
+	uint16_t b16;
+	uint32_t b32;
+	uint64_t b64;
+
+	switch (bytes) {
+	case 1:
+		memcpy(&b8, p, 1);
+		return b8;
+	case 2:
+		memcpy(&b16, p, 2);
+		return b16;
+	case 4:
+		memcpy(&b32, p, 4);
+		return b32;
+	default:
+		memcpy(&b64, p, 8);
+		return b64;
+	}
+}
+
+/*
+ * The common event header (struct rd_hdr_fast) without the interpreter:
+ * true when decoded, false to let the plan decode it (and report errors).
+ * Loads are native: the plan set no byte swap for these fields.
+ */
+static inline bool hdr_fast(struct rd_stream *s, const struct rd_hdr_fast *hf)
+{
+	uint64_t pos = s->pos, end = s->content_bits, id, ts, bits;
+	const uint8_t *p;
+
+	bits = 8u * (hf->id_bytes + hf->ts_bytes);
+	if ((pos & 7) || pos > end || bits > end - pos)
+		return false;
+	p = s->pkt + (pos >> 3);
+	id = load_le(p, hf->id_bytes);
+	if (id - hf->lo > hf->hi - hf->lo)
+		return false;
+	ts = load_le(p + hf->id_bytes, hf->ts_bytes);
+	if (hf->id_slot >= 0)
+		s->slots[hf->id_slot] = id;
+	s->cur_event_id = id;
+	if (hf->ts_bytes == 8) {
+		s->clock = ts;
+	} else {
+		/* CTF: a compact timestamp that went down has wrapped */
+		uint64_t mask = (1ULL << (8 * hf->ts_bytes)) - 1;
+		uint64_t nv = (s->clock & ~mask) | ts;
+
+		if (ts < (s->clock & mask))
+			nv += mask + 1;
+		s->clock = nv;
+	}
+	s->pos = pos + bits;
+	return true;
 }
 
 int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
@@ -235,12 +303,17 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	if (sc->event_header) {
 		const struct plan *pl = sc->header_plan;
 
-		if (trawl_unlikely(!pl))
+		if (trawl_unlikely(!pl)) {
 			pl = sc->header_plan = rd_plan_scope(sc->event_header, 0);
+			rd_plan_hdr_fast_init(pl, &sc->hdr_fast);
+		}
+		if (trawl_likely(sc->hdr_fast.ok) && hdr_fast(s, &sc->hdr_fast))
+			goto header_done;
 		if (trawl_likely(pl) ? rd_plan_exec_hdr_impl(d, pl, NULL) :
 				       rd_decode_fc(d, sc->event_header, NULL))
 			return -EINVAL;
 	}
+header_done:
 	id = s->cur_event_id == UINT64_MAX ? 0 : s->cur_event_id;
 	s->ec = trawl_likely(id < 256) ? sc->by_id[id] : stream_class_event(sc, id);
 	if (!s->ec) {
@@ -336,6 +409,27 @@ int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err)
 	int ret = packet_begin(s, NULL, err);
 
 	s->in_packet = false;
+	return ret;
+}
+
+int rd_stream_begin_ns(struct rd_stream *s, int64_t *ns, struct rd_err *err)
+{
+	int ret;
+
+	*ns = INT64_MIN;
+	if (!s->size)
+		return 0;
+	s->next_pkt_off = 0;
+	s->in_packet = false;
+	ret = packet_begin(s, NULL, err);
+	if (!ret && s->has_ts_begin && s->sc->clock &&
+	    rd_stream_cycles_to_ns_int(s, s->ts_begin, ns))
+		*ns = INT64_MIN;
+	s->next_pkt_off = 0;
+	s->in_packet = false;
+	s->prev_valid = false;
+	s->clock = 0;
+	s->pkt_count = 0;
 	return ret;
 }
 
@@ -465,6 +559,7 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
 	if (!s->path || !s->slots)
 		return -ENOMEM;
+	s->stream_name = s->path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -507,6 +602,7 @@ int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
 	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
 	if (!s->path || !s->slots)
 		return -ENOMEM;
+	s->stream_name = s->path;
 	s->base = buf;
 	s->size = size;
 	s->borrowed = true;

@@ -161,6 +161,8 @@ static inline struct plan *rd_plan_body(struct event_class *ec, unsigned key)
 }
 int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t);
 int rd_plan_exec_header(struct dctx *d, const struct plan *pl);
+/* Fills @hf (hf->ok false when the header plan @pl has another shape). */
+void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf);
 int rd_plan_exec_hdr_impl(struct dctx *d, const struct plan *pl,
 			  struct rd_text *t);
 /* Runs @fc's scope plan, or field.c when there is none. */

@@ -163,6 +163,21 @@ struct event_class {
 
 void rd_plan_destroy(struct plan *pl);
 
+/*
+ * The event header most traces use (LTTng's "compact" and "large" ones): a
+ * byte-aligned unsigned id tagging a variant whose most frequent option is
+ * one byte-aligned timestamp. plan.c recognizes it in the header's plan and
+ * rd_stream_next() then decodes it in a few loads instead of a run of the
+ * plan interpreter; ids outside [lo, hi] (the extended option) and packet
+ * ends take the interpreter.
+ */
+struct rd_hdr_fast {
+	bool ok;
+	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
+	int32_t id_slot;		/* -1, or where the id is stored */
+	uint64_t lo, hi;		/* ids taking the timestamp-only option */
+};
+
 struct stream_class {
 	uint64_t id;
 	struct fc *packet_context;
@@ -174,6 +189,7 @@ struct stream_class {
 	struct event_class *by_id[256];
 	struct clock_class *clock;	/* default clock, or NULL */
 	struct plan *header_plan;	/* points into event_header's plans */
+	struct rd_hdr_fast hdr_fast;	/* set with header_plan */
 };
 
 enum env_type { ENV_STR, ENV_INT };

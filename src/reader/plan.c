@@ -877,3 +877,72 @@ int rd_plan_exec_header(struct dctx *d, const struct plan *pl)
 {
 	return rd_plan_exec_hdr_impl(d, pl, NULL);
 }
+
+static unsigned int_op_bytes(const struct plan_op *op)
+{
+	switch (op->code) {
+	case OP_INT8: return 1;
+	case OP_INT16: return 2;
+	case OP_INT32: return 4;
+	case OP_INT64: return 8;
+	default: return 0;
+	}
+}
+
+/*
+ * The shape rd_stream_next() decodes by itself (see struct rd_hdr_fast):
+ *   0 INTn  id, align 8, flags within ENUM|SLOT|EVENT_ID|VARIANT_NEXT
+ *   1 VARIANT on that id, unsigned
+ *   t INTn  timestamp, ALIGNED, flags within CLOCK|NOCHECK|LAST, then END
+ * for the option t of the widest choice that no earlier choice overlaps
+ * (the interpreter takes the first matching choice).
+ */
+void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
+{
+	const uint16_t id_ok = PF_ENUM | PF_SLOT | PF_EVENT_ID | PF_VARIANT_NEXT |
+			       PF_NOCHECK;
+	const uint16_t ts_ok = PF_CLOCK | PF_ALIGNED | PF_NOCHECK | PF_LAST;
+	const struct plan_op *id, *var;
+	const struct fc *vfc;
+	uint64_t best = 0;
+	uint32_t i, j;
+
+	memset(hf, 0, sizeof(*hf));
+	if (!pl || pl->nops < 4)
+		return;
+	id = &pl->ops[0];
+	var = &pl->ops[1];
+	if (!int_op_bytes(id) || id->align != 8 || (id->flags & ~id_ok) ||
+	    !(id->flags & PF_EVENT_ID) || !(id->flags & PF_VARIANT_NEXT) ||
+	    var->code != OP_VARIANT || var->fc->ref->is_signed)
+		return;
+	vfc = var->fc;
+	for (i = 0; i < vfc->nchoices; i++) {
+		const struct var_choice *c = &vfc->choices[i];
+		uint32_t t = pl->targets[var->arg + c->option];
+		const struct plan_op *ts;
+
+		uint64_t lo = (uint64_t)c->lo, hi = (uint64_t)c->hi;
+
+		if (t + 1 >= pl->nops || lo > hi)
+			continue;
+		ts = &pl->ops[t];
+		if (!int_op_bytes(ts) || (ts->flags & ~ts_ok) ||
+		    (ts->flags & (PF_CLOCK | PF_ALIGNED)) != (PF_CLOCK | PF_ALIGNED) ||
+		    (!(ts->flags & PF_LAST) && pl->ops[t + 1].code != OP_END))
+			continue;
+		for (j = 0; j < i; j++)
+			if ((uint64_t)vfc->choices[j].lo <= hi &&
+			    lo <= (uint64_t)vfc->choices[j].hi)
+				break;
+		if (j < i || (hf->ok && hi - lo <= best))
+			continue;
+		best = hi - lo;
+		hf->ok = true;
+		hf->id_bytes = (uint8_t)int_op_bytes(id);
+		hf->ts_bytes = (uint8_t)int_op_bytes(ts);
+		hf->id_slot = id->flags & PF_SLOT ? (int32_t)id->arg : -1;
+		hf->lo = lo;
+		hf->hi = hi;
+	}
+}

@@ -220,10 +220,44 @@ void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s)
 	heap_up(r, r->nheap - 1);
 }
 
+/*
+ * @s (at its end) continues in s->next_file: carry what the discarded-record
+ * reports compare with (the previous packet's counts and end time) into it,
+ * unless a seek already placed that file, and read on there.
+ */
+int rd_reader_stream_continue(struct trawl_reader *r, struct rd_stream **sp)
+{
+	struct rd_stream *s = *sp;
+	int ret = 0;
+
+	while (s->next_file) {
+		struct rd_stream *n = s->next_file;
+
+		if (s->prev_valid && n->next_pkt_off == 0 && !n->in_packet) {
+			n->prev_valid = true;
+			n->prev_disc = s->prev_disc;
+			n->prev_seq = s->prev_seq;
+			n->prev_ts_end = s->prev_ts_end;
+			n->seeked = false;
+		}
+		s = n;
+		ret = rd_stream_next(s, &r->cb, &r->err);
+		if (ret)
+			break;
+	}
+	*sp = s;
+	return ret;
+}
+
 static int heap_push_next(struct trawl_reader *r, struct rd_stream *s)
 {
-	int ret = rd_stream_next(s, &r->cb, &r->err);
+	int ret;
 
+	if (s->continued)	/* joins when the file before it ends */
+		return 0;
+	ret = rd_stream_next(s, &r->cb, &r->err);
+	if (ret == 0 && s->next_file)
+		ret = rd_reader_stream_continue(r, &s);
 	if (ret <= 0)
 		return ret;
 	r->heap[r->nheap++] = s;
@@ -263,6 +297,172 @@ static char *trace_name(const char *rel, const char *hostname)
 	return s;
 }
 
+/* ---- traces sharing a UUID ------------------------------------------- */
+
+/*
+ * babeltrace2 2.0 reads trace folders that share a trace UUID as one trace
+ * (LTTng's session rotation writes one folder per trace chunk, all with the
+ * session's UUID): files of the same stream class and stream_instance_id,
+ * in any of the folders, are one data stream, read file after file in the
+ * order of their first packet's begin time (also within one folder: LTTng's
+ * tracefile rotation), and the trace is named after the hostname alone (no
+ * folder suffix), taken from the folder whose metadata has the most stream
+ * and event classes. Discarded-record reports compare each file's first
+ * packet with the previous file's last one, and name the stream after its
+ * earliest file.
+ *
+ * Here each folder stays an rd_trace decoded with its own metadata; the
+ * folders of a group share one name and one merge index (rd_trace.index,
+ * the leader's), and their files are chained (rd_stream.next_file): only
+ * the first file of each data stream enters the merge heap, and the next
+ * one takes its place when it ends (rd_reader_stream_continue()).
+ */
+static uint64_t class_count(const struct rd_trace *t)
+{
+	uint64_t n = t->tc->nstreams;
+	uint32_t i;
+
+	for (i = 0; i < t->tc->nstreams; i++)
+		n += t->tc->streams[i]->nevents;
+	return n;
+}
+
+static int name_groups(struct trawl_reader *r)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < r->ntraces; i++) {
+		struct rd_trace *t = &r->traces[i];
+
+		if (!t->tc->has_uuid)
+			continue;
+		for (j = 0; j < i; j++) {
+			struct rd_trace *o = &r->traces[j];
+
+			if (o->tc->has_uuid && !memcmp(o->tc->uuid, t->tc->uuid, 16)) {
+				t->index = o->index;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < r->ntraces; i++) {
+		const struct rd_trace *win = &r->traces[i];
+		uint64_t best = class_count(win);
+		uint32_t members = 0;
+		char *name;
+
+		if (r->traces[i].index != i)	/* not a group's first folder */
+			continue;
+		for (j = i; j < r->ntraces; j++) {
+			if (r->traces[j].index != i)
+				continue;
+			members++;
+			if (class_count(&r->traces[j]) > best) {
+				best = class_count(&r->traces[j]);
+				win = &r->traces[j];
+			}
+		}
+		if (members < 2)
+			continue;
+		for (j = i; j < r->ntraces; j++) {
+			if (r->traces[j].index != i)
+				continue;
+			name = trace_name("", win->hostname);
+			if (!name)
+				return -ENOMEM;
+			free(r->traces[j].name);
+			r->traces[j].name = name;
+		}
+	}
+	return 0;
+}
+
+struct chain_item {
+	struct rd_stream *s;
+	uint32_t order;		/* discovery order: ties keep it */
+	int64_t begin_ns;
+};
+
+static int cmp_chain_id(const void *pa, const void *pb)
+{
+	const struct chain_item *a = pa, *b = pb;
+
+	if (a->s->trace->index != b->s->trace->index)
+		return a->s->trace->index < b->s->trace->index ? -1 : 1;
+	if (a->s->sc->id != b->s->sc->id)
+		return a->s->sc->id < b->s->sc->id ? -1 : 1;
+	if (a->s->id != b->s->id)
+		return a->s->id < b->s->id ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int cmp_chain_time(const void *pa, const void *pb)
+{
+	const struct chain_item *a = pa, *b = pb;
+
+	if (a->begin_ns != b->begin_ns)
+		return a->begin_ns < b->begin_ns ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static bool same_data_stream(const struct rd_stream *a, const struct rd_stream *b)
+{
+	return a->trace->index == b->trace->index && a->sc->id == b->sc->id &&
+	       a->id == b->id;
+}
+
+/* Links files of one data stream (sorted by begin time) into a chain. */
+static int chain_run(struct chain_item *run, uint32_t n, struct rd_err *err)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = rd_stream_begin_ns(run[i].s, &run[i].begin_ns, err);
+		if (ret)
+			return ret;
+	}
+	qsort(run, n, sizeof(*run), cmp_chain_time);
+	for (i = 0; i < n; i++) {
+		run[i].s->stream_name = run[0].s->path;
+		run[i].s->continued = i > 0;
+		run[i].s->next_file = i + 1 < n ? run[i + 1].s : NULL;
+	}
+	return 0;
+}
+
+static int chain_streams(struct trawl_reader *r, uint32_t nstreams)
+{
+	struct chain_item *items;
+	uint32_t t, i, n = 0, start;
+	int ret = 0;
+
+	items = calloc(nstreams ? nstreams : 1, sizeof(*items));
+	if (!items)
+		return -ENOMEM;
+	for (t = 0; t < r->ntraces; t++) {
+		for (i = 0; i < r->traces[t].nstreams; i++) {
+			struct rd_stream *s = &r->traces[t].streams[i];
+
+			/* without an instance id, a file is a stream of its own */
+			if (!s->size || !s->sc || !s->has_instance_id)
+				continue;
+			items[n].s = s;
+			items[n].order = n;
+			n++;
+		}
+	}
+	qsort(items, n, sizeof(*items), cmp_chain_id);
+	for (start = 0; start < n && !ret; start = i) {
+		for (i = start + 1; i < n && same_data_stream(items[i].s, items[start].s); i++)
+			;
+		if (i - start > 1)
+			ret = chain_run(items + start, i - start, &r->err);
+	}
+	free(items);
+	return ret;
+}
+
 static int open_traces(struct trawl_reader *r, struct found *f)
 {
 	uint32_t i, nstreams = 0;
@@ -287,6 +487,11 @@ static int open_traces(struct trawl_reader *r, struct found *f)
 		t->name = name;
 		nstreams += t->nstreams;
 	}
+	ret = name_groups(r);
+	if (!ret)
+		ret = chain_streams(r, nstreams);
+	if (ret)
+		return ret;
 	r->heap = calloc(nstreams ? nstreams : 1, sizeof(*r->heap));
 	return r->heap ? 0 : -ENOMEM;
 }
@@ -394,6 +599,10 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 				return ret;
 		}
 		ret = rd_stream_next(s, &r->cb, &r->err);
+		if (trawl_unlikely(ret == 0) && s->next_file) {
+			ret = rd_reader_stream_continue(r, &s);
+			r->heap[0] = s;
+		}
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {

@@ -26,6 +26,13 @@ struct trawl_reader {
 	uint64_t disc_events, disc_packets;
 };
 
+/*
+ * @s has no event left: decodes the next event header of the files that
+ * continue its data stream (s->next_file, ...). Returns 1 with *@sp the file
+ * holding that event, 0 at the data stream's end, or a negative errno.
+ */
+int rd_reader_stream_continue(struct trawl_reader *r, struct rd_stream **sp);
+
 /* Adds @s, whose next event header is decoded, to the merge heap. */
 void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s);
 

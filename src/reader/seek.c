@@ -249,8 +249,12 @@ static int heap_refill_from(struct trawl_reader *r, int64_t target)
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			struct rd_stream *s = &r->traces[t].streams[i];
 
+			if (s->continued)	/* read after the file before it */
+				continue;
 			for (;;) {
 				ret = rd_stream_next(s, &r->cb, &r->err);
+				if (ret == 0 && s->next_file)
+					ret = rd_reader_stream_continue(r, &s);
 				if (ret <= 0)
 					break;
 				if (!s->sc->clock || s->ev_ns >= target)

@@ -198,6 +198,21 @@ struct dctx {
 struct rd_stream {
 	struct rd_trace *trace;
 	char *path;
+	/*
+	 * The data stream's name in warnings: babeltrace2 names a stream
+	 * continued over several files (same trace UUID, stream class and
+	 * stream_instance_id) after its earliest file. Borrowed: this
+	 * stream's path, or the chain head's.
+	 */
+	const char *stream_name;
+	/*
+	 * The file continuing this data stream after this one ends, later in
+	 * time (not owned; NULL: none). @continued: this file is not the
+	 * first of its data stream, so it joins the merge only when the one
+	 * before it ends.
+	 */
+	struct rd_stream *next_file;
+	bool continued;
 	const uint8_t *base;	/* mmap of the whole file */
 	uint64_t size;		/* bytes */
 	uint64_t released;	/* pages before this offset were given back */
@@ -244,8 +259,14 @@ struct rd_stream {
 	uint64_t disc_events_total, disc_packets_total;
 };
 
+/* A discarded count babeltrace2 does not know (first packet of a stream). */
+#define RD_COUNT_UNKNOWN UINT64_MAX
+
 struct rd_stream_cb {
-	/* called when a packet shows discarded events or packets; may be NULL */
+	/*
+	 * Called when a packet shows discarded events or packets; may be
+	 * NULL. @count may be RD_COUNT_UNKNOWN: "may have discarded".
+	 */
 	void (*discarded)(void *arg, struct rd_stream *s, bool packets,
 			  uint64_t count, bool have_range, uint64_t begin_cycles,
 			  uint64_t end_cycles);
@@ -289,6 +310,12 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
  */
 int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
 			 struct rd_err *err);
+
+/*
+ * The first packet's begin time in ns from origin (INT64_MIN when it has
+ * none); rewinds the stream. Call before reading.
+ */
+int rd_stream_begin_ns(struct rd_stream *s, int64_t *ns, struct rd_err *err);
 
 /* Decodes the packet at the next offset (header and context only) and moves past it. */
 int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err);

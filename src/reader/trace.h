@@ -14,7 +14,11 @@ struct rd_trace {
 	struct trace_class *tc;	/* owned */
 	struct rd_stream *streams;	/* owned array */
 	uint32_t nstreams;
-	uint32_t index;		/* order among the opened traces */
+	/*
+	 * Order among the opened traces; folders that share a trace UUID
+	 * share the first one's (babeltrace2 reads them as one trace).
+	 */
+	uint32_t index;
 	/* what the text output's header shows, from the environment */
 	const char *hostname, *domain, *procname;
 	bool has_vpid;

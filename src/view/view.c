@@ -128,26 +128,39 @@ static void on_discarded(void *arg, struct rd_stream *s, bool packets,
 	char num[32];
 
 	int64_t bns = 0, ens = 0;
-	bool unknown = false;
+	bool unknown = count == RD_COUNT_UNKNOWN;
 
+	if (unknown)	/* the summary counts what the stream's first packet says */
+		count = s->disc;
 	if (packets)
 		v->r->disc_packets += count;
 	else
 		v->r->disc_events += count;
 	if (v->o.output == OUT_COUNT)
 		return;
+	bool has_lo = v->has_begin, has_hi = v->has_end;
+	int64_t lo = v->begin_ns, hi = v->end_ns;
+
+	if (v->isect_begin) {	/* --stream-intersection trims per trace too */
+		int64_t ib = v->isect_begin[s->trace->index];
+		int64_t ie = v->isect_end[s->trace->index];
+
+		lo = has_lo && lo > ib ? lo : ib;
+		hi = has_hi && hi < ie ? hi : ie;
+		has_lo = has_hi = true;
+	}
 	if (have_range && s->sc->clock &&
 	    !rd_stream_cycles_to_ns(s, b, &bns) && !rd_stream_cycles_to_ns(s, e, &ens) &&
-	    (v->has_begin || v->has_end)) {
+	    (has_lo || has_hi)) {
 		/* --begin/--end trim the range as babeltrace2's trimmer does */
-		if ((v->has_begin && ens < v->begin_ns) || (v->has_end && bns > v->end_ns))
+		if ((has_lo && ens < lo) || (has_hi && bns > hi))
 			return;
-		if (v->has_begin && bns < v->begin_ns) {
-			bns = v->begin_ns;
+		if (has_lo && bns < lo) {
+			bns = lo;
 			unknown = true;
 		}
-		if (v->has_end && ens > v->end_ns) {
-			ens = v->end_ns;
+		if (has_hi && ens > hi) {
+			ens = hi;
 			unknown = true;
 		}
 	} else if (have_range && s->sc->clock) {
@@ -191,7 +204,7 @@ static void on_discarded(void *arg, struct rd_stream *s, bool packets,
 		rd_text_lit(&t, "(no UUID) ");
 	}
 	rd_text_lit(&t, "within stream \"");
-	rd_text_str(&t, s->path);
+	rd_text_str(&t, s->stream_name);
 	snprintf(num, sizeof(num), "%" PRIu64, s->sc->id);
 	rd_text_lit(&t, "\" (stream class ID: ");
 	rd_text_str(&t, num);
@@ -341,7 +354,12 @@ static int setup_range(struct view *v)
 	return 0;
 }
 
-/* Per trace: [latest stream begin, earliest stream end] of packet times. */
+/*
+ * Per trace: [latest stream begin, earliest stream end] of packet times.
+ * Folders sharing a trace UUID are one trace (one rd_trace.index), and a
+ * data stream continued over several files spans from its first file's
+ * begin to its last file's end.
+ */
 static int setup_intersection(struct view *v)
 {
 	uint32_t t, i;
@@ -351,34 +369,47 @@ static int setup_intersection(struct view *v)
 	if (!v->isect_begin || !v->isect_end)
 		return -ENOMEM;
 	for (t = 0; t < v->r->ntraces; t++) {
+		v->isect_begin[t] = INT64_MIN;
+		v->isect_end[t] = INT64_MAX;
+	}
+	for (t = 0; t < v->r->ntraces; t++) {
 		struct rd_trace *tr = &v->r->traces[t];
-		int64_t b = INT64_MIN, e = INT64_MAX;
+		int64_t *b = &v->isect_begin[tr->index], *e = &v->isect_end[tr->index];
 
 		if (!tr->nstreams) {
 			fprintf(stderr, "%s: %s: trace has no streams\n", v->cmd, tr->dir);
 			return -EINVAL;
 		}
 		for (i = 0; i < tr->nstreams; i++) {
-			int64_t sb, se;
-			int ret = rd_stream_time_range(&tr->streams[i], &sb, &se,
-						       &v->r->err);
+			struct rd_stream *s = &tr->streams[i];
+			int64_t sb, se, nb;
+			int ret;
 
+			if (s->continued)	/* counted with its first file */
+				continue;
+			ret = rd_stream_time_range(s, &sb, &se, &v->r->err);
+			while (!ret && s->next_file) {
+				s = s->next_file;
+				ret = rd_stream_time_range(s, &nb, &se, &v->r->err);
+			}
 			if (ret) {
 				fprintf(stderr, "%s: %s\n", v->cmd, trawl_reader_error(v->r));
 				return ret;
 			}
-			if (sb > b)
-				b = sb;
-			if (se < e)
-				e = se;
+			if (sb > *b)
+				*b = sb;
+			if (se < *e)
+				*e = se;
 		}
-		if (b > e) {
+	}
+	for (t = 0; t < v->r->ntraces; t++) {
+		struct rd_trace *tr = &v->r->traces[t];
+
+		if (tr->index == t && v->isect_begin[t] > v->isect_end[t]) {
 			fprintf(stderr, "%s: %s: the streams have no time range in common\n",
 				v->cmd, tr->dir);
 			return -EINVAL;
 		}
-		v->isect_begin[t] = b;
-		v->isect_end[t] = e;
 	}
 	return 0;
 }
