@@ -673,8 +673,18 @@ static int consumer_setup(struct kconsumer *k)
 	 * TRAWL_KERNEL_READ=read forces that (to measure one against the other).
 	 */
 	if ((getenv("TRAWL_KERNEL_READ") && !strcmp(getenv("TRAWL_KERNEL_READ"), "read")) ||
-	    pipe2(k->pipe, O_CLOEXEC) < 0)
+	    pipe2(k->pipe, O_CLOEXEC) < 0) {
 		k->pipe[0] = k->pipe[1] = -1;
+	} else if (fcntl(k->pipe[1], F_SETPIPE_SZ, (int)k->page_cap) < (int)k->page_cap) {
+		/*
+		 * splice() cuts its length to the pipe's free space (64 KiB by
+		 * default) and trace_pipe_raw then refuses anything shorter
+		 * than a sub-buffer (EINVAL): the pipe must hold one.
+		 */
+		close(k->pipe[0]);
+		close(k->pipe[1]);
+		k->pipe[0] = k->pipe[1] = -1;
+	}
 	return 0;
 }
 
