@@ -274,6 +274,51 @@ static inline bool hdr_fast(struct rd_stream *s, const struct rd_hdr_fast *hf)
 	return true;
 }
 
+/*
+ * A body nothing reads, shaped as struct rd_body_fast: steps over it
+ * without the interpreter. False (position unchanged) when it does not fit
+ * the packet: the plan then reports the error.
+ */
+static inline bool body_fast(struct rd_stream *s, const struct rd_body_fast *bf)
+{
+	uint64_t pos = s->pos, end = s->content_bits;
+	unsigned i;
+
+	if ((pos & 7) || pos > end)
+		return false;
+	for (i = 0; i < bf->nsteps; i++) {
+		const uint8_t *p, *nul = NULL;
+		uint64_t avail, k, lim;
+
+		if (bf->skip[i] > end - pos)
+			return false;
+		pos += bf->skip[i];
+		if (!bf->string[i])
+			continue;
+		/* short strings: eight bytes at a time (SWAR), never past the end */
+		p = s->pkt + (pos >> 3);
+		avail = (end - pos) >> 3;
+		lim = avail < 64 ? avail : 64;
+		for (k = 0; k + 8 <= lim; k += 8) {
+			uint64_t x, z;
+
+			memcpy(&x, p + k, 8);
+			z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+			if (z) {
+				nul = p + k + (__builtin_ctzll(z) >> 3);
+				break;
+			}
+		}
+		if (!nul)
+			nul = memchr(p + k, 0, avail - k);
+		if (!nul)
+			return false;
+		pos += (uint64_t)(nul - p + 1) * 8;
+	}
+	s->pos = pos;
+	return true;
+}
+
 int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		   struct rd_err *err)
 {
@@ -347,8 +392,10 @@ header_done:
 		/* decode-only: the body right away, no second call per event */
 		const struct plan *pl = rd_plan_body(s->ec, 0);
 
-		if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
-				       body_by_tree(d, NULL, NULL))
+		if (trawl_likely(s->ec->body_fast.ok) && body_fast(s, &s->ec->body_fast))
+			;
+		else if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
+					    body_by_tree(d, NULL, NULL))
 			return -EINVAL;
 		if (trawl_unlikely(s->pos == s->ev_pos))
 			return rd_derr(d, "event has zero size");

@@ -143,6 +143,19 @@ struct clock_class {
 	int64_t base_offset_ns;
 };
 
+/*
+ * A body that nothing reads (decode only) made of fixed-size runs and
+ * strings, byte-aligned: skip @skip[i] bits, then step over a string when
+ * @string[i]. rd_stream_next() steps over it without the interpreter.
+ */
+#define RD_BODY_FAST_STEPS 8
+struct rd_body_fast {
+	bool ok;
+	uint8_t nsteps;
+	bool string[RD_BODY_FAST_STEPS];
+	uint32_t skip[RD_BODY_FAST_STEPS];	/* bits, multiples of 8 */
+};
+
 struct event_class {
 	char *name;
 	uint64_t id;
@@ -153,6 +166,7 @@ struct event_class {
 	struct fc *payload;	/* may be NULL */
 	struct stream_class *sc;
 	struct plan *plans[32];	/* body plans by RD_BODY_* key (plan.c) */
+	struct rd_body_fast body_fast;	/* set with plans[0] */
 };
 
 #define RD_BODY_PRINT 1u

@@ -752,9 +752,53 @@ struct plan *rd_plan_scope(struct fc *root, int mode)
 	return root->plan[mode];
 }
 
+/*
+ * The shape of struct rd_body_fast: SKIP ops of whole bytes aligned to at
+ * most a byte, and STRING ops, nothing printed or stored, then END.
+ */
+static void body_fast_init(const struct plan *pl, struct rd_body_fast *bf)
+{
+	uint32_t i;
+
+	memset(bf, 0, sizeof(*bf));
+	if (!pl)
+		return;
+	for (i = 0; i < pl->nops; i++) {
+		const struct plan_op *op = &pl->ops[i];
+
+		if (op->code == OP_END)
+			break;
+		if (op->flags & ~(PF_ALIGNED | PF_NOCHECK | PF_LAST))
+			return;
+		if (op->code == OP_SKIP && op->align <= 8 && op->arg % 8 == 0) {
+			if (bf->nsteps && !bf->string[bf->nsteps - 1]) {
+				bf->skip[bf->nsteps - 1] += op->arg;
+				continue;
+			}
+			if (bf->nsteps == RD_BODY_FAST_STEPS)
+				return;
+			bf->skip[bf->nsteps++] = op->arg;
+		} else if (op->code == OP_STRING) {
+			if (!bf->nsteps || bf->string[bf->nsteps - 1]) {
+				if (bf->nsteps == RD_BODY_FAST_STEPS)
+					return;
+				bf->skip[bf->nsteps++] = 0;
+			}
+			bf->string[bf->nsteps - 1] = true;
+		} else {
+			return;
+		}
+	}
+	if (i == pl->nops)	/* no END: not a plan this knows */
+		return;
+	bf->ok = true;
+}
+
 struct plan *rd_plan_body_compile(struct event_class *ec, unsigned key)
 {
 	ec->plans[key] = plan_compile_body(ec, key);
+	if (key == 0)
+		body_fast_init(ec->plans[0], &ec->body_fast);
 	return ec->plans[key];
 }
 
