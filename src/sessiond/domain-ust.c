@@ -976,6 +976,9 @@ static void app_registration_ready(int cfd, short revents, void *arg)
 			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
 			       err.msg[0] ? err.msg : strerror(-ret));
 	}
+	/* The app's start-up waits for this (its early events); an app older
+	 * than the message answers -EINVAL, and a gone app is seen by poll. */
+	trawl_ustctl_app_registration_done(a->h);
 }
 
 /* ---- the ops ---- */

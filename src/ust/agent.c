@@ -17,6 +17,30 @@
  * connections: every channel is dropped (tracing off), the lock is reset and
  * a new thread registers the child as a new app. No lock is held across
  * fork (pthread_atfork), so the child never deadlocks.
+ *
+ * Early events. A program that emits events at the top of main() and exits
+ * would lose them if its start-up did not wait for its daemons, so a
+ * provider's constructor (trawl_ust_provider_register(), registry.c) waits
+ * - trawl_ust_agent_wait_registered() - until every daemon the agent
+ * connected to has sent REGISTRATION_DONE (wire.h) for a registration that
+ * includes that provider: its channels are mapped, its events enabled and
+ * its sessions started before main() runs. The wait is in the provider's
+ * constructor, not in the library's: the library's runs first, before the
+ * program's providers exist, and a registration without them would be
+ * useless. It is bounded by TRAWL_UST_REGISTER_TIMEOUT ms (default 200, 0 =
+ * no wait; LTTng-UST waits up to 3 s). With no daemon it does not wait: the
+ * agent tries connect() first thing, before it lets the constructors settle,
+ * and a refused or missing socket ends the wait at once (tens of µs).
+ *
+ * Waiting state: per connection "tried" (the agent has tried connecting at
+ * least once), "absent" (its last try failed, or the connection dropped) and
+ * "done_gen" (the registry generation whose registration the daemon has
+ * confirmed), under reg_lock, with reg_cond broadcast on every change.
+ * reg_lock is never held with trawl_ust_lock or across I/O, and the waiter
+ * holds nothing else while it waits, so the agent can always progress; the
+ * deadline makes even an agent stuck elsewhere (a provider registered from
+ * dlopen, under the loader's lock) cost at most the timeout, not a deadlock.
+ * A fork child resets that state: it only ever waits for its own agent.
  */
 #define _GNU_SOURCE
 #include "ust/ust.h"
@@ -44,17 +68,81 @@
 struct trawl_ust_conn {
 	int fd;
 	int root;
+	int pending_fd; /* connected, not yet registered (agent start) */
+	/* Under reg_lock (see the top comment): */
+	int tried, absent;
+	uint64_t done_gen;
 	uint64_t generation; /* registry generation sent */
 	struct trawl_ust_event_desc **events;
 	uint32_t nr_events;
 	struct trawl_ust_chan *chans;
 };
 
-static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0 }, { .fd = -1, .root = 1 } };
+static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0, .pending_fd = -1 },
+					   { .fd = -1, .root = 1, .pending_fd = -1 } };
 static int wake_fd = -1;
 static char procname[17]; /* the process's name (its main thread's), for REGISTER */
 static int started;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reg_cond; /* CLOCK_MONOTONIC; made in atfork_setup() */
+static int agent_running; /* under reg_lock */
+
+#define REGISTER_TIMEOUT_MS 200
+
+/* Publishes a connection's registration state to waiters. @done_gen 0
+ * leaves it unchanged unless @reset. */
+static void reg_publish(struct trawl_ust_conn *c, int absent, uint64_t done_gen, int reset)
+{
+	pthread_mutex_lock(&reg_lock);
+	c->tried = 1;
+	c->absent = absent;
+	if (done_gen || reset)
+		c->done_gen = done_gen;
+	pthread_cond_broadcast(&reg_cond);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static long register_timeout_ms(void)
+{
+	const char *e = getenv("TRAWL_UST_REGISTER_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!e || !*e)
+		return REGISTER_TIMEOUT_MS;
+	v = strtol(e, &end, 10);
+	if (*end || v < 0)
+		return REGISTER_TIMEOUT_MS;
+	return v > 60000 ? 60000 : v;
+}
+
+void trawl_ust_agent_wait_registered(void)
+{
+	uint64_t gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
+	long ms = register_timeout_ms();
+	struct timespec deadline;
+	int i, pending;
+
+	if (ms == 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&reg_lock);
+	while (agent_running) {
+		for (pending = 0, i = 0; i < 2; i++)
+			if (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen))
+				pending = 1;
+		if (!pending || pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
 
 void trawl_ust_agent_wake(void)
 {
@@ -281,9 +369,16 @@ static int serve_one(struct trawl_ust_conn *c)
 		ret = -EPROTO;
 		goto out;
 	}
-	pthread_mutex_lock(&trawl_ust_lock);
-	ret = cmd_apply(c, &cmd, fds, nr_fds);
-	pthread_mutex_unlock(&trawl_ust_lock);
+	if (cmd.cmd == TRAWL_WIRE_CMD_REGISTRATION_DONE) {
+		/* The daemon's setup of this registration is applied (its
+		 * commands came before, in order): release the waiters. */
+		reg_publish(c, 0, c->generation, 0);
+		ret = 0;
+	} else {
+		pthread_mutex_lock(&trawl_ust_lock);
+		ret = cmd_apply(c, &cmd, fds, nr_fds);
+		pthread_mutex_unlock(&trawl_ust_lock);
+	}
 	memset(&reply, 0, sizeof(reply));
 	trawl_wire_hdr_init(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply));
 	reply.hdr.seq = cmd.hdr.seq;
@@ -380,13 +475,13 @@ static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
 	r->procname[15] = '\0';
 }
 
-static int conn_open(struct trawl_ust_conn *c)
+/* Connects to the daemon's apps.sock: the fd (owned by the caller), or
+ * -errno (-ENOENT, -ECONNREFUSED: no daemon; -EEXIST: the root connection
+ * would be the user's). */
+static int conn_connect(const struct trawl_ust_conn *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[sizeof(sa.sun_path)];
-	struct trawl_wire_register reg;
-	int *loglevels = NULL;
-	uint32_t i;
 	int fd, ret;
 
 	if (trawl_runtime_dir(dir, sizeof(dir), c->root))
@@ -408,6 +503,27 @@ static int conn_open(struct trawl_ust_conn *c)
 		close(fd);
 		return ret;
 	}
+	return fd;
+}
+
+/* Connects (or takes the connection made at the agent's start) and sends
+ * the registration. 0, or -errno with the connection closed. */
+static int conn_open(struct trawl_ust_conn *c)
+{
+	struct trawl_wire_register reg;
+	int *loglevels = NULL;
+	uint32_t i;
+	int fd, ret;
+
+	fd = c->pending_fd;
+	c->pending_fd = -1;
+	if (fd < 0)
+		fd = conn_connect(c);
+	if (fd < 0) {
+		reg_publish(c, 1, 0, 1);
+		return fd;
+	}
+	reg_publish(c, 0, 0, 1);
 	pthread_mutex_lock(&trawl_ust_lock);
 	c->events = trawl_ust_registry_events(&c->nr_events);
 	c->generation = trawl_ust_registry_generation;
@@ -428,14 +544,17 @@ static int conn_open(struct trawl_ust_conn *c)
 	for (i = 0; !ret && i < c->nr_events; i++)
 		ret = send_event(fd, c->events[i], loglevels[i]);
 	free(loglevels);
-	if (ret)
+	if (ret) {
 		conn_close(c);
+		reg_publish(c, 1, 0, 1);
+	}
 	return ret;
 err:
 	free(loglevels);
 	free(c->events);
 	c->events = NULL;
 	close(fd);
+	reg_publish(c, 1, 0, 1);
 	return ret;
 }
 
@@ -462,6 +581,13 @@ static void wait_for_constructors(void)
 static void *agent_main(void *arg)
 {
 	(void)arg;
+	/* Try the daemons first: a constructor waiting for registration learns
+	 * at once that there is none (top comment). */
+	for (int i = 0; i < 2; i++) {
+		conns[i].pending_fd = conn_connect(&conns[i]);
+		if (conns[i].pending_fd < 0)
+			reg_publish(&conns[i], 1, 0, 1);
+	}
 	wait_for_constructors();
 	for (;;) {
 		struct pollfd pfd[3];
@@ -496,8 +622,10 @@ static void *agent_main(void *arg)
 				}
 				continue;
 			}
-			if (serve_one(&conns[map[i]]))
+			if (serve_one(&conns[map[i]])) {
 				conn_close(&conns[map[i]]);
+				reg_publish(&conns[map[i]], 1, 0, 1);
+			}
 		}
 	}
 	return NULL;
@@ -515,11 +643,23 @@ static void spawn_agent(void)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &attr, agent_main, NULL) == 0)
+	/* Running before it starts, so that a waiter never misses it. */
+	pthread_mutex_lock(&reg_lock);
+	agent_running = 1;
+	pthread_mutex_unlock(&reg_lock);
+	if (pthread_create(&th, &attr, agent_main, NULL) == 0) {
 		pthread_setname_np(th, "trawl-ust");
+	} else {
+		pthread_mutex_lock(&reg_lock);
+		agent_running = 0;
+		pthread_cond_broadcast(&reg_cond);
+		pthread_mutex_unlock(&reg_lock);
+	}
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
+
+static void reg_cond_init(void);
 
 static void atfork_prepare(void)
 {
@@ -539,6 +679,10 @@ static void atfork_child(void)
 	 * hold the child's copy), forget the parent's connections and
 	 * channels, and register as a new app. */
 	pthread_mutex_init(&trawl_ust_lock, NULL);
+	/* The parent's waiting state is not ours (top comment). */
+	pthread_mutex_init(&reg_lock, NULL);
+	reg_cond_init();
+	agent_running = 0;
 	trawl_ust_pid = (int32_t)getpid();
 	trawl_ust_ppid = (int32_t)getppid();
 	trawl_ust_fastpath_after_fork();
@@ -552,7 +696,12 @@ static void atfork_child(void)
 		}
 		if (conns[i].fd >= 0)
 			close(conns[i].fd);
+		if (conns[i].pending_fd >= 0)
+			close(conns[i].pending_fd);
 		conns[i].fd = -1;
+		conns[i].pending_fd = -1;
+		conns[i].tried = conns[i].absent = 0;
+		conns[i].done_gen = 0;
 		free(conns[i].events);
 		conns[i].events = NULL;
 		conns[i].nr_events = 0;
@@ -566,8 +715,19 @@ static void atfork_child(void)
 		spawn_agent();
 }
 
+static void reg_cond_init(void)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&reg_cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
 static void atfork_setup(void)
 {
+	reg_cond_init();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 

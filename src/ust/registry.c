@@ -158,6 +158,12 @@ out:
 	pthread_mutex_unlock(&trawl_ust_lock);
 	trawl_ust_agent_start();
 	trawl_ust_agent_wake();
+	/* A provider's constructor returns once the daemons have set up the
+	 * app with its events (agent.c: early events). The library's own
+	 * providers (tracef, tracelog) do not wait: they register before the
+	 * program's, whose registration is the one worth waiting for. */
+	if (strncmp(p->name, "lttng_ust_trace", 15))
+		trawl_ust_agent_wait_registered();
 	return 0;
 }
 

@@ -60,5 +60,10 @@ void trawl_ust_fastpath_after_fork(void);
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);
 void trawl_ust_agent_wake(void);
+/* Waits (at most TRAWL_UST_REGISTER_TIMEOUT ms) until every daemon the
+ * agent connected to has confirmed a registration including every provider
+ * registered so far; returns at once with no daemon or no agent. Call with
+ * no lock held. */
+void trawl_ust_agent_wait_registered(void);
 
 #endif /* TRAWL_UST_UST_H */

@@ -237,6 +237,14 @@ int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan
 	return chan_cmd(app, TRAWL_WIRE_CMD_RELEASE, chan_handle);
 }
 
+int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, TRAWL_WIRE_CMD_REGISTRATION_DONE);
+	return app_call(app, &cmd, NULL, 0);
+}
+
 /* ---- fds over a socket ---- */
 
 ssize_t trawl_ustctl_send_fds(int sock, const void *data, size_t len, const int *fds, uint32_t nr_fds)

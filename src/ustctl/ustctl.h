@@ -15,7 +15,8 @@
  *   assigned, starts and stops sessions, and asks for flushes:
  *
  *     accept(apps.sock) ─▶ trawl_ustctl_app_accept ─▶ app_send_channel*
- *        ─▶ app_enable_event* ─▶ app_start ─▶ app_stop ─▶ app_flush
+ *        ─▶ app_enable_event* ─▶ app_start ─▶ app_registration_done
+ *        ─▶ app_stop ─▶ app_flush
  *        ─▶ trawl_ustctl_app_destroy (closes the fd)
  *
  *   An app is gone when its fd polls POLLHUP/POLLERR/POLLIN-with-EOF, or when
@@ -257,6 +258,18 @@ int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
 
 /* The app stops using the channel and unmaps it (after stop + flush). */
 int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan_handle);
+
+/**
+ * trawl_ustctl_app_registration_done - end of the app's initial setup
+ *
+ * Call once, right after accepting the app and giving it the channels,
+ * enabled events and start of every active session that traces it (or
+ * nothing, when none does). The app's start-up waits for it (bounded by
+ * TRAWL_UST_REGISTER_TIMEOUT ms in the app, default 200), so that events
+ * emitted at the top of main() are recorded. Returns 0, -EINVAL from an
+ * app that predates the message (harmless: ignore it), or a socket error.
+ */
+int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app);
 
 /* ------------------------------------------------------------------ */
 /* Buffer side: creation (session daemon).                            */

@@ -13,6 +13,11 @@
  *   EVENT × N                       ──▶   (then the app only answers)
  *                                   ◀──   CMD (CHANNEL carries fds: SCM_RIGHTS)
  *   REPLY (ret: 0 or -errno)        ──▶
+ *   ...                                   (the initial setup: channels,
+ *                                          enables and starts of the
+ *                                          active sessions, then)
+ *                                   ◀──   CMD REGISTRATION_DONE
+ *   REPLY                           ──▶
  *   ...
  *
  * The daemon side decodes with trawl_wire_*_decode(), which trust nothing:
@@ -50,6 +55,11 @@ enum trawl_wire_cmd_kind {
 	TRAWL_WIRE_CMD_STOP = 5,
 	TRAWL_WIRE_CMD_FLUSH = 6,
 	TRAWL_WIRE_CMD_RELEASE = 7,
+	/* The daemon has set the app up (channels, enabled events and start of
+	 * every active session, or nothing): the app's constructor, waiting
+	 * for it, may return. Apps older than this command answer -EINVAL,
+	 * which the daemon ignores. No field used. */
+	TRAWL_WIRE_CMD_REGISTRATION_DONE = 8,
 };
 
 struct trawl_wire_hdr {

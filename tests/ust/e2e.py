@@ -12,6 +12,8 @@ the independent oracle.
     e2e.py preload|dlopen              provider in a shared object, app not linked with trawl
     e2e.py late                        app started before the daemon is traced once it appears
     e2e.py fork                        a fork()ed child is traced as its own app (per-PID)
+    e2e.py early|early-fork            events at the top of main() of a short-lived program
+    e2e.py early-nodaemon              ... whose start-up never waits without a daemon
 """
 import glob
 import os
@@ -304,6 +306,72 @@ def case_fork():
         fail("fork: parent or child events missing (rc %d)" % rc)
 
 
+EARLY = os.path.join(BIN, "ust-app-early")
+# Long enough that a wait ended by the timeout is unmistakable (the cases
+# below check that it is never reached), short enough for ctest.
+EARLY_TIMEOUT_MS = 8000
+
+
+def run_early(e, *args):
+    """Runs app-early to completion; returns (exit code, wall seconds)."""
+    t0 = time.monotonic()
+    rc = e.app(*args, binary=EARLY,
+               extra_env={"TRAWL_UST_REGISTER_TIMEOUT": str(EARLY_TIMEOUT_MS)}).wait(60)
+    return rc, time.monotonic() - t0
+
+
+def case_early(fork):
+    """N events at the top of main(), then exit: all N in the trace, per-UID
+    and per-PID buffers; and a daemon with no session sets the app up with
+    nothing and releases it at once."""
+    n = 50
+    for buffers in ("uid", "pid"):
+        e = Env()
+        try:
+            e.trawl("create", "idle", "--output", e.dir + "/idle")  # the daemon, no active session
+            rc0, t0 = run_early(e, 5)
+            session(e, buffers)
+            rc, t = run_early(e, n, *(["fork"] if fork else []))
+            e.trawl("stop")
+            evs, disc = read_trace(e.out)
+        finally:
+            e.close()
+        by = {}
+        for name, d in evs:
+            if name == "tall:seq":
+                by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+        print("early %s%s: %d events (child %d), %.3f s; no session: %.3f s" %
+              (buffers, " fork" if fork else "", len(by.get(0, [])), len(by.get(100, [])), t, t0))
+        if rc != 0 or by.get(0) != list(range(n)):
+            fail("early %s: %d of %d events at the top of main() (rc %d)" %
+                 (buffers, len(by.get(0, [])), n, rc))
+        if fork and by.get(100) != list(range(n)):
+            fail("early %s: fork child: %d of %d events" % (buffers, len(by.get(100, [])), n))
+        if rc0 != 0 or t0 > EARLY_TIMEOUT_MS / 2000.0:
+            fail("early %s: with no session the app waited %.3f s (rc %d)" % (buffers, t0, rc0))
+
+
+def case_early_nodaemon():
+    """No daemon (no socket: ENOENT; a dead daemon's socket: ECONNREFUSED):
+    start-up does not wait for the registration timeout."""
+    import socket
+    e = Env()
+    try:
+        rc1, t1 = run_early(e, 50)
+        os.makedirs(e.env["TRAWL_RUNTIME_DIR"], exist_ok=True)
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind(e.env["TRAWL_RUNTIME_DIR"] + "/apps.sock")  # bound, never listening
+        rc2, t2 = run_early(e, 50)
+        s.close()
+    finally:
+        e.close()
+    print("no daemon: %.3f s (ENOENT), %.3f s (ECONNREFUSED)" % (t1, t2))
+    # Loose bound: far under the 8 s timeout, far over any start-up noise.
+    for what, rc, t in (("ENOENT", rc1, t1), ("ECONNREFUSED", rc2, t2)):
+        if rc != 0 or t > 2.0:
+            fail("no daemon (%s): the app took %.3f s (rc %d)" % (what, t, rc))
+
+
 def case_dl(how):
     """The provider is a shared object: LD_PRELOADed, or dlopen()ed by the
     app after it started (then the app registers again with the new events)."""
@@ -374,6 +442,12 @@ def main():
         case_demo()
     elif case == "late":
         case_late()
+    elif case == "early":
+        case_early(False)
+    elif case == "early-fork":
+        case_early(True)
+    elif case == "early-nodaemon":
+        case_early_nodaemon()
     else:
         sys.exit("unknown case " + case)
     if FAILS:
