@@ -248,22 +248,22 @@ static inline bool hdr_fast(struct rd_stream *s, const struct rd_hdr_fast *hf)
 	uint64_t pos = s->pos, end = s->content_bits, id, ts, bits;
 	const uint8_t *p;
 
-	bits = 8u * (hf->id_bytes + hf->ts_bytes);
+	bits = hf->bits;
 	if ((pos & 7) || pos > end || bits > end - pos)
 		return false;
 	p = s->pkt + (pos >> 3);
 	id = load_le(p, hf->id_bytes);
-	if (id - hf->lo > hf->hi - hf->lo)
+	if (id - hf->lo > hf->span)
 		return false;
 	ts = load_le(p + hf->id_bytes, hf->ts_bytes);
 	if (hf->id_slot >= 0)
 		s->slots[hf->id_slot] = id;
 	s->cur_event_id = id;
-	if (hf->ts_bytes == 8) {
+	if (!hf->ts_mask) {
 		s->clock = ts;
 	} else {
 		/* CTF: a compact timestamp that went down has wrapped */
-		uint64_t mask = (1ULL << (8 * hf->ts_bytes)) - 1;
+		uint64_t mask = hf->ts_mask;
 		uint64_t nv = (s->clock & ~mask) | ts;
 
 		if (ts < (s->clock & mask))
@@ -390,13 +390,19 @@ header_done:
 	s->events++;
 	if (s->eager_body) {
 		/* decode-only: the body right away, no second call per event */
-		const struct plan *pl = rd_plan_body(s->ec, 0);
+		const struct event_class *ec = s->ec;
+		const struct plan *pl;
 
-		if (trawl_likely(s->ec->body_fast.ok) && body_fast(s, &s->ec->body_fast))
-			;
-		else if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
-					    body_by_tree(d, NULL, NULL))
+		/* body_fast is known once plans[0] is compiled (it is at the first event) */
+		if (trawl_likely(ec->body_fast.ok) && body_fast(s, &ec->body_fast))
+			goto body_done;
+		pl = rd_plan_body(s->ec, 0);
+		if (ec->body_fast.ok && body_fast(s, &ec->body_fast))
+			goto body_done;
+		if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
+				       body_by_tree(d, NULL, NULL))
 			return -EINVAL;
+body_done:
 		if (trawl_unlikely(s->pos == s->ev_pos))
 			return rd_derr(d, "event has zero size");
 		return 1;

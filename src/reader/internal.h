@@ -189,7 +189,9 @@ struct rd_hdr_fast {
 	bool ok;
 	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
 	int32_t id_slot;		/* -1, or where the id is stored */
-	uint64_t lo, hi;		/* ids taking the timestamp-only option */
+	uint64_t lo, span;		/* ids lo..lo+span take the timestamp-only option */
+	uint32_t bits;			/* 8 * (id_bytes + ts_bytes) */
+	uint64_t ts_mask;		/* timestamp bits; 0: 64 bits (no wrap) */
 };
 
 struct stream_class {

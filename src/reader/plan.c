@@ -20,6 +20,13 @@
  * Every value op carries the text printed before it (", name = "), so a
  * struct of scalars is one op per field. Printing follows babeltrace2
  * exactly as field.c does; tests/reader checks both agree on the corpus.
+ *
+ * Two shapes skip the interpreter altogether (its entry, exit and one
+ * indirect jump per op cost more than the work for small events): the
+ * common event header (rd_plan_hdr_fast_init(), struct rd_hdr_fast) and,
+ * when nothing is printed, a body of fixed-size runs and strings
+ * (body_fast_init(), struct rd_body_fast). decode.c runs them inline and
+ * falls back to the plan for anything else, including every error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -987,6 +994,8 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 		hf->ts_bytes = (uint8_t)int_op_bytes(ts);
 		hf->id_slot = id->flags & PF_SLOT ? (int32_t)id->arg : -1;
 		hf->lo = lo;
-		hf->hi = hi;
+		hf->span = hi - lo;
+		hf->bits = 8u * (hf->id_bytes + hf->ts_bytes);
+		hf->ts_mask = hf->ts_bytes == 8 ? 0 : (1ULL << (8 * hf->ts_bytes)) - 1;
 	}
 }
