@@ -109,11 +109,8 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/trawl-demo-XXXXXX";
 	double t0 = now_s();
 
-	/* Registration with the session daemon is asynchronous and never
-	 * delays a program; this demo is short-lived, so it gives tracing up
-	 * to 200 ms to come on before its first event. */
-	for (i = 0; i < 200 && !tracepoint_enabled(demo, phase); i++)
-		usleep(1000);
+	/* No wait for tracing to come on: libtrawl-ust's start-up waited for
+	 * the session daemon's setup (bounded, and not at all without one). */
 	tracepoint(demo, phase, 0, "starting");
 	i = mkstemp(path);
 	if (i < 0)

@@ -49,7 +49,7 @@ cat >"$T/app/app.c" <<'C'
 int main(void)
 {
 	int i;
-	sleep(1); /* registration is asynchronous: see tests/ust for early events */
+	/* no wait: libtrawl-ust's start-up waits for the daemon's setup */
 	for (i = 0; i < 50; i++)
 		tracepoint(legacy, hello, i, "installed");
 	return 0;
