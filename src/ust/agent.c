@@ -117,14 +117,47 @@ static long register_timeout_ms(void)
 	return v > 60000 ? 60000 : v;
 }
 
+/* The daemon's apps.sock for @c in @sa: 0, or -errno (-EEXIST: the root
+ * connection would be the user's). */
+static int conn_sock_path(const struct trawl_ust_conn *c, struct sockaddr_un *sa)
+{
+	char dir[sizeof(sa->sun_path)];
+
+	if (trawl_runtime_dir(dir, sizeof(dir), c->root))
+		return -ENOENT;
+	if (c->root) {
+		char mine[sizeof(sa->sun_path)];
+
+		/* Root whose own daemon is root's: one connection is enough. */
+		if (!trawl_runtime_dir(mine, sizeof(mine), 0) && !strcmp(mine, dir))
+			return -EEXIST;
+	}
+	if (snprintf(sa->sun_path, sizeof(sa->sun_path), "%s/apps.sock", dir) >= (int)sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* No socket file: no daemon, and no need to wait for the agent to find out
+ * (it may not have run yet: thread start-up costs 50-500 µs on a busy host). */
+static int conn_surely_absent(const struct trawl_ust_conn *c)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	return conn_sock_path(c, &sa) || (access(sa.sun_path, F_OK) && errno == ENOENT);
+}
+
 void trawl_ust_agent_wait_registered(void)
 {
 	uint64_t gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
 	long ms = register_timeout_ms();
 	struct timespec deadline;
-	int i, pending;
+	int i, pending, absent[2];
 
 	if (ms == 0)
+		return;
+	for (i = 0; i < 2; i++)
+		absent[i] = conn_surely_absent(&conns[i]);
+	if (absent[0] && absent[1])
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += ms / 1000;
@@ -136,7 +169,7 @@ void trawl_ust_agent_wait_registered(void)
 	pthread_mutex_lock(&reg_lock);
 	while (agent_running) {
 		for (pending = 0, i = 0; i < 2; i++)
-			if (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen))
+			if (!absent[i] && (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen)))
 				pending = 1;
 		if (!pending || pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
 			break;
@@ -481,20 +514,11 @@ static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
 static int conn_connect(const struct trawl_ust_conn *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char dir[sizeof(sa.sun_path)];
 	int fd, ret;
 
-	if (trawl_runtime_dir(dir, sizeof(dir), c->root))
-		return -ENOENT;
-	if (c->root) {
-		char mine[sizeof(sa.sun_path)];
-
-		/* Root whose own daemon is root's: one connection is enough. */
-		if (!trawl_runtime_dir(mine, sizeof(mine), 0) && !strcmp(mine, dir))
-			return -EEXIST;
-	}
-	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/apps.sock", dir) >= (int)sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
+	ret = conn_sock_path(c, &sa);
+	if (ret)
+		return ret;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
