@@ -81,7 +81,10 @@ def check(trace, hidden, known_pid, known_fd):
     ent = [e for e in mine if e["name"] == "syscall_entry_read" and e["fields"]["fd"] == known_fd
            and e["fields"]["count"] == 7]
     ex = [e for e in mine if e["name"] == "syscall_exit_read" and e["fields"]["ret"] == 7]
-    assert len(ent) == NREADS and len(ex) == NREADS, (len(ent), len(ex))
+    # exactly once each: more would mean a page converted twice (same timestamps) or a reused tid
+    assert len(ent) == NREADS and len(ex) == NREADS, (
+        trace, len(ent), len(ex), "same-timestamp entries: %d" % (len(ent) - len(set(e["ts"] for e in ent))),
+        [e for e in evs if e["ctx"]["tid"] == known_pid][:4])
     names = set(str(e["ctx"]["procname"]) for e in ent)
     if names != {"ksyscalls"}:
         # procname comes from /proc or saved_cmdlines by tid: on a machine
