@@ -51,6 +51,20 @@ lttng_root_running=no
 pgrep -x lttng-sessiond >/dev/null && lttng_root_running=yes
 R_start_trawl=$(startup "$build/lib/libtrawl-ust.so.0" TRAWL_RUNTIME_DIR="$T/none" TRAWL_ROOT_RUNTIME_DIR="$T/none-root")
 R_start_lttng=$(startup liblttng-ust.so.1 LTTNG_HOME="$T/none")
+# A provider .so: its constructor is where each tracer waits for its daemon
+# (trawl: TRAWL_UST_REGISTER_TIMEOUT, 200 ms at most; LTTng: 3 s).
+R_start_trawl_tp=$(startup "$build/lib/libbench-ust-tp-trawl.so" TRAWL_RUNTIME_DIR="$T/none" TRAWL_ROOT_RUNTIME_DIR="$T/none-root")
+R_start_lttng_tp=-
+[ -f "$build/lib/libbench-ust-tp-lttng.so" ] &&
+	R_start_lttng_tp=$(startup "$build/lib/libbench-ust-tp-lttng.so" LTTNG_HOME="$T/none")
+# ... and with trawl's daemon up and a session enabling every event: the
+# time until the app is set up (registration done), so its first events count.
+R_start_trawl_tpd=-
+if "$B/trawl" create startup --output "$T/startup" >/dev/null &&
+	"$B/trawl" enable-event -u -a >/dev/null && "$B/trawl" start >/dev/null; then
+	R_start_trawl_tpd=$(startup "$build/lib/libbench-ust-tp-trawl.so")
+fi
+"$B/trawl" destroy startup >/dev/null 2>&1
 
 if ! lttng list >/dev/null 2>&1; then
 	lttng-sessiond --daemonize >/dev/null 2>&1
@@ -167,6 +181,8 @@ printf "%-34s %14s %14s %8s\n" "disabled tracepoint, ns" "${R[lttng.dis]}" "${R[
 printf "%-34s %14s %14s %8s\n" "bytes/event on disk (files)" "${R[lttng.bpe]}" "${R[trawl.bpe]}" "$(ratio "${R[trawl.bpe]}" "${R[lttng.bpe]}")"
 printf "%-34s %14s %14s %8s\n" "bytes/event (packet contents)" "${R[lttng.cpe]}" "${R[trawl.cpe]}" "$(ratio "${R[trawl.cpe]}" "${R[lttng.cpe]}")"
 printf "%-34s %14s %14s %8s\n" "start-up, no daemon, us" "$R_start_lttng" "$R_start_trawl" "$(ratio "$R_start_trawl" "$R_start_lttng")"
+printf "%-34s %14s %14s\n" "start-up, provider .so, no daemon, us" "$R_start_lttng_tp" "$R_start_trawl_tp"
+printf "%-34s %14s %14s\n" "  same, daemon + session, us" "-" "$R_start_trawl_tpd"
 echo "  (LTTng: a root lttng-sessiond was running during its start-up run: $lttng_root_running)"
 printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}" "${R[trawl.disc1]}"
 printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"
