@@ -3,8 +3,8 @@
  * The session daemon's and consumer's side of ustctl, played by one small
  * program without trawl's daemons: accept the test app on apps.sock, check
  * its registration, make a channel with every context field, enable
- * tall:seq with id 3, start, drain packets while it runs, flush at the end,
- * then check every packet and event byte by byte: the context values, each
+ * tall:seq with id 3, start, say registration done, drain packets while
+ * it runs, flush at the end, then check every packet and event byte by byte: the context values, each
  * thread's sequence with no gap, and events read + discarded == written.
  * The packets also go, as they are, into a CTF trace written with ctf.h
  * (metadata from trawl_ustctl_context_ctf_type()), which babeltrace2 must
@@ -242,7 +242,9 @@ int main(int argc, char **argv)
 	    (ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, 0)) != -EEXIST ||
 	    (ret = trawl_ustctl_app_enable_event(app, 10, seq_index, 3)) ||
 	    (ret = trawl_ustctl_app_enable_event(app, 11, seq_index, 3)) != -ENOENT ||
-	    (ret = trawl_ustctl_app_start(app, 1))) {
+	    (ret = trawl_ustctl_app_start(app, 1)) ||
+	    /* End of the setup: the app's constructor, waiting, returns. */
+	    (ret = trawl_ustctl_app_registration_done(app))) {
 		FAIL("commands: %s", strerror(-ret));
 		goto out_app;
 	}
