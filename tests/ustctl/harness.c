@@ -4,8 +4,9 @@
  * program without trawl's daemons: accept the test app on apps.sock, check
  * its registration, make a channel with every context field, enable
  * tall:seq with id 3, start, say registration done, drain packets while
- * it runs, flush at the end, then check every packet and event byte by byte: the context values, each
- * thread's sequence with no gap, and events read + discarded == written.
+ * it runs, flush at the end, then check every packet and event byte by
+ * byte: the context values, each thread's sequence with no gap, and events
+ * read + discarded == written.
  * The packets also go, as they are, into a CTF trace written with ctf.h
  * (metadata from trawl_ustctl_context_ctf_type()), which babeltrace2 must
  * read with the same context values.
