@@ -29,6 +29,12 @@
  * arguments only when it is set. libtrawl-ust sets it when a started session
  * enables the event.
  *
+ * Early events: a provider's constructor (before main(), or in dlopen())
+ * waits until the user's and root's session daemons, when running, have set
+ * the program up, so events emitted at the top of main() are recorded. The
+ * wait lasts at most TRAWL_UST_REGISTER_TIMEOUT ms (environment; default
+ * 200, 0 = never wait), and not at all when no daemon runs.
+ *
  * This header is read many times by tracepoint-event.h with different
  * meanings for TRACEPOINT_EVENT and friends (when TRACEPOINT_HEADER_MULTI_READ
  * is defined); the part below the include guard is the "declare" meaning.
