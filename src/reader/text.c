@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "reader/decode_int.h"
 
@@ -78,6 +81,35 @@ static inline bool needs_escape8(uint64_t x)
 	       has_zero(x ^ (ONES * '?'));
 }
 
+#ifdef __SSE2__
+/*
+ * The same question for 1 to 16 bytes in one 16-byte test: the first and
+ * last eight bytes (overlapping when shorter than 16), or the bytes padded
+ * with a letter when shorter than 8; never a load past s + n.
+ */
+static inline bool needs_escape_short(const char *s, size_t n)
+{
+	uint64_t lo = ONES * 'a', hi = ONES * 'a';
+	__m128i v, m, c1f = _mm_set1_epi8(0x1f);
+
+	if (n >= 8) {
+		memcpy(&lo, s, 8);
+		memcpy(&hi, s + n - 8, 8);
+	} else {
+		memcpy(&lo, s, n);
+	}
+	v = _mm_set_epi64x((long long)hi, (long long)lo);
+	/* a byte below 0x20, unsigned: max(b, 0x1f) == 0x1f */
+	m = _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f);
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+	return _mm_movemask_epi8(m) != 0;
+}
+#endif
+
 void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 {
 	size_t i, run = 0;
@@ -88,13 +120,42 @@ void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 	 * Eight bytes at a time while none needs escaping (SWAR: a byte below
 	 * 0x20, 0x7f, or one of \\ ' " ?), then byte by byte.
 	 */
+#ifdef __SSE2__
+	if (n <= 16) {
+		i = 0;
+		if (n && needs_escape_short(s, n))
+			goto bytes;
+		rd_text_put(t, s, n);
+		rd_text_lit(t, "\"");
+		return;
+	}
+#endif
 	for (i = 0; i + 8 <= n; i += 8) {
 		uint64_t x;
 
 		memcpy(&x, s + i, 8);
 		if (needs_escape8(x))
-			break;
+			goto bytes;
 	}
+	if (i < n) {
+		/*
+		 * The last 1-7 bytes in one more test: the string's last eight
+		 * bytes (overlapping what was tested) or, when it is shorter,
+		 * its bytes padded with a letter that needs no escape.
+		 */
+		uint64_t x = ONES * 'a';
+
+		if (n >= 8)
+			memcpy(&x, s + n - 8, 8);
+		else
+			memcpy(&x, s, n);
+		if (needs_escape8(x))
+			goto bytes;
+	}
+	rd_text_put(t, s, n);
+	rd_text_lit(t, "\"");
+	return;
+bytes:
 	run = i;
 	for (; i < n; i++) {
 		const char *esc = esc_table[(unsigned char)s[i]];
