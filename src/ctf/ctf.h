@@ -372,10 +372,20 @@ int trawl_ctf_uuid_generate(uint8_t uuid[16]);
 void trawl_ctf_uuid_format(const uint8_t uuid[16], char buf[37]);
 
 /**
- * trawl_ctf_clock_offset - CLOCK_REALTIME minus CLOCK_MONOTONIC, in ns
+ * trawl_ctf_clock_offset_measure - CLOCK_REALTIME minus CLOCK_MONOTONIC, in ns
  *
  * Takes the tightest of several samples (the realtime reading with the
  * shortest monotonic window around it).
+ */
+int64_t trawl_ctf_clock_offset_measure(void);
+
+/*
+ * trawl_ctf_clock_offset - the offset traces should declare: the value of
+ * $TRAWL_CLOCK_OFFSET_NS when set, else a fresh measurement. A session
+ * daemon sets the variable so that every trace it and its consumers write
+ * (kernel and user space alike) declares the very same offset: two
+ * measurements differ by their jitter, which would misorder events of the
+ * two domains that are closer than that.
  */
 int64_t trawl_ctf_clock_offset(void);
 

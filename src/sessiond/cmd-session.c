@@ -8,6 +8,7 @@
  * user's daemon only that user (and root) can connect at all.
  */
 #include "common/common.h"
+#include "ctf/ctf.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -94,19 +95,36 @@ static int mkdir_as(const char *path, uid_t uid, gid_t gid)
 	return -WEXITSTATUS(status);
 }
 
+void sd_clock_offset_refresh(void)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lld", (long long)trawl_ctf_clock_offset_measure());
+	setenv("TRAWL_CLOCK_OFFSET_NS", v, 1); /* the daemon is single-threaded */
+}
+
 void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		   struct sd_reply *r)
 {
 	struct sd_session *s, **tail;
-	int ret, nr = 0;
+	int ret, nr = 0, active = 0;
 
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "a session needs a name");
 	if (find(req->name, p) && find(req->name, p)->uid == p->uid)
 		return (void)sd_fail(r, -EEXIST, "a session named '%s' already exists",
 				     req->name);
-	for (s = sd.sessions; s; s = s->next)
+	for (s = sd.sessions; s; s = s->next) {
 		nr += s->uid == p->uid;
+		active |= s->active;
+	}
+	/*
+	 * One clock offset for every trace this daemon writes (see
+	 * trawl_ctf_clock_offset()); measured again only while nothing traces,
+	 * so wall-clock drift (NTP) never splits the domains of a session.
+	 */
+	if (!active)
+		sd_clock_offset_refresh();
 	if (nr >= SD_MAX_SESSIONS_PER_USER)
 		return (void)sd_fail(r, -ENOSPC, "too many sessions (at most %d per user)",
 				     SD_MAX_SESSIONS_PER_USER);

@@ -311,6 +311,7 @@ int main(int argc, char **argv)
 	}
 	sd.root_daemon = geteuid() == 0;
 	sd.next_id = 1;
+	sd_clock_offset_refresh();
 	umask(022);
 	signal(SIGPIPE, SIG_IGN);
 	ret = trawl_runtime_dir_create(sd.runtime_dir, sizeof(sd.runtime_dir), sd.root_daemon);
