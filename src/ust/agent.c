@@ -2,8 +2,9 @@
 /*
  * agent.c - the registration thread of libtrawl-ust.
  *
- * The library's constructor starts one thread and returns: an app never waits
- * for a daemon. The thread keeps a connection to up to two session daemons,
+ * The library's constructor starts one thread and returns (a provider's
+ * constructor may then wait a little for the daemons: "Early events"
+ * below; never for a daemon that is not running). The thread keeps a connection to up to two session daemons,
  * the user's and root's ("apps.sock" in trawl_runtime_dir(), see
  * src/common), retrying every 200 ms while one is missing - so an app
  * started before its daemon is traced once the daemon appears. On a
@@ -28,9 +29,16 @@
  * constructor, not in the library's: the library's runs first, before the
  * program's providers exist, and a registration without them would be
  * useless. It is bounded by TRAWL_UST_REGISTER_TIMEOUT ms (default 200, 0 =
- * no wait; LTTng-UST waits up to 3 s). With no daemon it does not wait: the
- * agent tries connect() first thing, before it lets the constructors settle,
- * and a refused or missing socket ends the wait at once (tens of µs).
+ * no wait; LTTng-UST waits up to 3 s). With no daemon it does not wait:
+ * the waiter first looks for the daemons' socket files (none: it returns at
+ * once, whether or not the agent thread has run yet); for a socket that
+ * exists, the agent tries connect() first thing, before it lets the
+ * constructors settle, and a refused connection ends the wait (~1 ms on a
+ * busy host: the thread's start-up). With a daemon and a session the wait
+ * is about 4 ms: 1 ms of settling, then registration and the daemon's
+ * setup (bench/ust/run.sh). Each provider registered waits for a new
+ * registration: a program with several providers registers several times
+ * at start-up (known cost, not merged).
  *
  * Waiting state: per connection "tried" (the agent has tried connecting at
  * least once), "absent" (its last try failed, or the connection dropped) and
