@@ -9,12 +9,11 @@
 # discarded (from the index files: the last packet's running count), then
 # the ratios trawl/LTTng. Timings use the ANCHORS.md big channel (4 MiB x 8
 # per CPU, per-user, discard) so that what is timed is recording, not
-# dropping; "default channel" rows use each tracer's default (4 x 512 KiB).
+# dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 4 x 1 MiB).
 # Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
 # less than either tracer produces, and the disk is not what is measured.
-# trawl's channels get --read-timer 1000 (1 ms consumer polling): LTTng's
-# consumer is woken by its apps instead; trawl-sessiond's default read
-# timer (200 ms) is far longer than a 2 MiB buffer lasts at full speed.
+# trawl's channels are polled by the consumer every 1 ms (its default for user
+# space, also passed explicitly); LTTng's consumer is woken by its apps instead.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-ust}
