@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-app.c - which apps and events a session traces, app registration
+ * (apps.sock), and setting an app up for a session and keeping it in sync.
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- matching ---- */
+
+/* LTTng's star glob: '*' matches any run of characters; nothing else is special. */
+static int glob_match(const char *p, const char *s)
+{
+	const char *star = NULL, *ss = s;
+
+	while (*s) {
+		if (*p == '*') {
+			star = p++;
+			ss = s;
+		} else if (*p == *s) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star + 1;
+			s = ++ss;
+		} else {
+			return 0;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_event *ev)
+{
+	if (!glob_match(r->name, ev->name))
+		return 0;
+	switch (r->lt) {
+	case TRAWL_LOGLEVEL_RANGE:
+		return ev->loglevel <= r->loglevel;
+	case TRAWL_LOGLEVEL_SINGLE:
+		return ev->loglevel == r->loglevel;
+	default:
+		return 1;
+	}
+}
+
+int sess_traces_app(const struct trawl_domain_session *s, const struct ust_app *a)
+{
+	return s->uid == 0 || s->uid == a->uid;
+}
+
+int per_pid(const struct trawl_domain_session *s)
+{
+	const struct ust_chan *c;
+
+	for (c = s->chans; c; c = c->next)
+		if (c->attr.buffers_pid)
+			return 1;
+	return 0;
+}
+
+/* ---- apps in sessions ---- */
+
+uint32_t chan_handle(const struct trawl_domain_session *s, const struct ust_chan *c)
+{
+	return (uint32_t)(s->id << 8) | (c->index + 1);
+}
+
+static struct app_sess *app_sess_find(struct trawl_domain_session *s, struct ust_app *a)
+{
+	struct app_sess *as;
+
+	for (as = s->apps; as; as = as->next)
+		if (as->app == a)
+			return as;
+	return NULL;
+}
+
+/* Makes the app's enabled events match the session's rules, channel by channel. */
+int app_sync(struct trawl_domain_session *s, struct app_sess *as,
+	     struct trawl_domain_err *err)
+{
+	struct ust_app *a = as->app;
+	struct ust_chan *c;
+	uint32_t e;
+	int ret = 0;
+
+	for (c = s->chans; c; c = c->next) {
+		struct trace_chan *tc = NULL;
+
+		if (c->index >= as->nr_chans)
+			continue;
+		for (e = 0; e < as->nr_events; e++) {
+			const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(a->h, e);
+			uint8_t *on = &as->on[c->index * as->nr_events + e];
+			const struct ust_rule *r;
+			int want = 0;
+			uint32_t id;
+
+			for (r = c->rules; c->enabled && r && !want; r = r->next)
+				want = rule_matches(r, ev);
+			if (want == *on)
+				continue;
+			if (!want) {
+				trawl_ustctl_app_disable_event(a->h, chan_handle(s, c), e);
+				*on = 0;
+				continue;
+			}
+			if (!tc) {
+				tc = trace_chan_get(s, as->trace, c, err);
+				if (!tc)
+					return -ENOMEM;
+				/* Per-user buffers: every app of the channel gets
+				 * the channel's one context set, so all write the
+				 * fields the shared metadata declares. */
+				ret = trawl_ustctl_app_send_channel_ctx(a->h, tc->rb, (uint32_t)s->id,
+									chan_handle(s, c),
+									c->contexts);
+				if (ret && ret != -EEXIST) {
+					sd_log("app %d: send channel: %s", (int)a->info.pid,
+					       strerror(-ret));
+					return ret;
+				}
+			}
+			ret = class_id(as->trace, tc, ev, &id);
+			if (ret) {
+				sd_log("app %d: event %s: cannot describe it: %s", (int)a->info.pid,
+				       ev->name, strerror(-ret));
+				continue;
+			}
+			ret = trawl_ustctl_app_enable_event(a->h, chan_handle(s, c), e, id);
+			if (ret) {
+				sd_log("app %d: enable %s: %s", (int)a->info.pid, ev->name,
+				       strerror(-ret));
+				continue;
+			}
+			*on = 1;
+		}
+	}
+	return metadata_push(s, as->trace);
+}
+
+int app_setup(struct trawl_domain_session *s, struct ust_app *a,
+	      struct trawl_domain_err *err)
+{
+	struct app_sess *as = app_sess_find(s, a);
+	int ret;
+
+	if (!as) {
+		as = calloc(1, sizeof(*as));
+		if (!as)
+			return -ENOMEM;
+		as->app = a;
+		as->nr_events = trawl_ustctl_app_event_count(a->h);
+		as->nr_chans = s->nr_chans;
+		as->on = calloc((size_t)as->nr_events * as->nr_chans + 1, 1);
+		as->trace = trace_get(s, a, err);
+		if (!as->on || !as->trace) {
+			free(as->on);
+			free(as);
+			return -ENOMEM;
+		}
+		as->next = s->apps;
+		s->apps = as;
+	}
+	ret = app_sync(s, as, err);
+	if (!ret && s->active && !as->started) {
+		ret = trawl_ustctl_app_start(a->h, (uint32_t)s->id);
+		if (!ret)
+			as->started = 1;
+	}
+	return ret;
+}
+
+void app_sess_free(struct trawl_domain_session *s, struct ust_app *a)
+{
+	struct app_sess **pp, *as;
+
+	for (pp = &s->apps; *pp; pp = &(*pp)->next) {
+		if ((*pp)->app == a) {
+			as = *pp;
+			*pp = as->next;
+			free(as->on);
+			free(as);
+			return;
+		}
+	}
+}
+
+void app_gone(struct ust_app *a)
+{
+	struct trawl_domain_session *s;
+	struct ust_app **pp;
+
+	sd_log("app %d (%s) unregistered", (int)a->info.pid, a->info.procname);
+	for (s = sessions; s; s = s->next)
+		app_sess_free(s, a);
+	for (pp = &apps; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	}
+	sd_watch_del(trawl_ustctl_app_fd(a->h));
+	trawl_ustctl_app_destroy(a->h);
+	free(a);
+}
+
+static void app_readable(int fd, short revents, void *arg)
+{
+	/* Apps speak only when asked: anything unasked (or EOF) means it left. */
+	app_gone(arg);
+}
+
+/*
+ * A new connection is read only once its first bytes are there, so an app
+ * (or anyone: root's apps.sock is world-connectable) that connects and says
+ * nothing never blocks the daemon; one that stops mid-registration blocks
+ * it at most TRAWL_USTCTL_TIMEOUT_MS.
+ */
+static void app_registration_ready(int cfd, short revents, void *arg);
+
+/* The process's name as the kernel knows it (its main thread's), rather than
+ * what the app claims (which may be the name of the thread registering). */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64], name[TRAWL_USTCTL_PROCNAME_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	name[n] = '\0';
+	name[strcspn(name, "\n/")] = '\0';
+	if (name[0] && len) {
+		size_t k = strnlen(name, len - 1);
+
+		memcpy(buf, name, k);
+		buf[k] = '\0';
+	}
+}
+
+void apps_accept(int fd, short revents, void *arg)
+{
+	int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (cfd < 0)
+		return;
+	if (sd_watch_add(cfd, app_registration_ready, NULL))
+		close(cfd);
+}
+
+static void app_registration_ready(int cfd, short revents, void *arg)
+{
+	struct trawl_domain_session *s;
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct ust_app *a;
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret;
+
+	sd_watch_del(cfd);
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		close(cfd);
+		return;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		close(cfd);
+		return;
+	}
+	ret = trawl_ustctl_app_accept(cfd, &a->h);
+	if (ret) {
+		sd_log("rejected an app registration from pid %d: %s", (int)cred.pid,
+		       strerror(-ret));
+		close(cfd);
+		free(a);
+		return;
+	}
+	a->info = *trawl_ustctl_app_info(a->h);
+	proc_comm(cred.pid, a->info.procname, sizeof(a->info.procname));
+	a->uid = cred.uid;
+	localtime_r(&now, &tm);
+	strftime(a->stamp, sizeof(a->stamp), "%Y%m%d-%H%M%S", &tm);
+	a->next = apps;
+	apps = a;
+	sd_watch_add(trawl_ustctl_app_fd(a->h), app_readable, a);
+	sd_log("app %d (%s, uid %d) registered with %u events", (int)a->info.pid,
+	       a->info.procname, (int)a->uid, trawl_ustctl_app_event_count(a->h));
+	for (s = sessions; s; s = s->next) {
+		struct trawl_domain_err err = {""};
+
+		if (s->active && sess_traces_app(s, a) && (ret = app_setup(s, a, &err)))
+			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
+			       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	/* The app's start-up waits for this (its early events); an app older
+	 * than the message answers -EINVAL, and a gone app is seen by poll. */
+	trawl_ustctl_app_registration_done(a->h);
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-consumer.c - the user-space consumers (trawl-consumerd --ust): one per
+ * owner, shared by the owner's sessions; commands to them are pipelined
+ * (see the design comment in domain-ust.c).
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct ust_consumer *consumers;
+uint64_t next_trace_key; /* unique in the daemon: consumers are shared */
+
+void cons_dead(struct ust_consumer *c, int status_known, int status)
+{
+	if (!c->alive)
+		return;
+	c->alive = 0;
+	sd_watch_del(c->fd);
+	close(c->fd);
+	c->fd = -1;
+	if (!status_known && waitpid(c->pid, &status, WNOHANG) == c->pid)
+		status_known = 1;
+	if (status_known && WIFSIGNALED(status))
+		snprintf(c->msg, sizeof(c->msg), "consumer died (signal %d)", WTERMSIG(status));
+	else if (status_known && WIFEXITED(status))
+		snprintf(c->msg, sizeof(c->msg), "consumer exited (status %d)",
+			 WEXITSTATUS(status));
+	else
+		snprintf(c->msg, sizeof(c->msg), "consumer died");
+	sd_log("uid %d's user-space consumer (pid %d): %s", (int)c->uid, (int)c->pid, c->msg);
+}
+
+/* Reads one reply (blocking, bounded by SO_RCVTIMEO). */
+static int cons_read_reply(struct ust_consumer *c)
+{
+	struct trawl_cons_reply r;
+	int ret = trawl_ctl_read_all(c->fd, &r, sizeof(r));
+
+	if (ret || r.magic != TRAWL_CONS_MAGIC) {
+		cons_dead(c, 0, 0);
+		return ret ? ret : -EPROTO;
+	}
+	c->pending--;
+	c->last = r;
+	if (r.status)
+		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r.status));
+	return r.status;
+}
+
+static void cons_readable(int fd, short revents, void *arg)
+{
+	struct ust_consumer *c = arg;
+
+	if (c->pending > 0 && (revents & POLLIN))
+		cons_read_reply(c);
+	else
+		cons_dead(c, 0, 0);
+}
+
+static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_key,
+			uint64_t trace_key, uint64_t chan_key, const void *payload, uint32_t size,
+			const int *fds, uint32_t nr_fds)
+{
+	struct trawl_cons_hdr h = {
+		.magic = TRAWL_CONS_MAGIC,
+		.version = TRAWL_CONS_VERSION,
+		.cmd = cmd,
+		.size = size,
+		.nr_fds = nr_fds,
+		.session_key = session_key,
+		.trace_key = trace_key,
+		.channel_key = chan_key,
+	};
+	ssize_t n;
+	int ret;
+
+	if (!c || !c->alive)
+		return -EPIPE;
+	n = trawl_ustctl_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
+	if (n < 0 || (size_t)n != sizeof(h)) {
+		cons_dead(c, 0, 0);
+		return n < 0 ? (int)n : -EIO;
+	}
+	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size))) {
+		cons_dead(c, 0, 0);
+		return ret;
+	}
+	c->pending++;
+	return 0;
+}
+
+/* Sends a command about session @s (and fds); the reply is read later. */
+int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
+	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
+	      uint32_t nr_fds)
+{
+	return cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+}
+
+/* Waits for every pending reply; returns the first error. */
+static int cons_sync_c(struct ust_consumer *c)
+{
+	int ret, first = 0;
+
+	while (c && c->alive && c->pending > 0) {
+		ret = cons_read_reply(c);
+		if (ret && !first)
+			first = ret;
+	}
+	return c && c->alive ? first : -EPIPE;
+}
+
+/* Syncs @s's consumer; the last reply (a session command's) gives @s's counters. */
+int cons_sync(struct trawl_domain_session *s)
+{
+	int ret = cons_sync_c(s->cons);
+
+	if (!ret) {
+		s->cons_discarded = s->cons->last.events_discarded;
+		s->cons_bytes = s->cons->last.bytes_written;
+	}
+	return ret;
+}
+
+int cons_alive(const struct trawl_domain_session *s)
+{
+	return s->cons && s->cons->alive;
+}
+
+static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain_err *err)
+{
+	struct timeval tv = {.tv_sec = 10};
+	struct ust_consumer *c;
+	int sv[2];
+	pid_t pid;
+
+	if (!consumerd_path || !consumerd_path[0]) {
+		trawl_domain_err_set(err, "trawl-consumerd not found beside trawl-sessiond");
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		free(c);
+		return NULL;
+	}
+	if (geteuid() == uid) {
+		/* The common case: posix_spawn (a vfork underneath) keeps this
+		 * off the commands' latency, fork would copy the daemon's tables. */
+		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd",
+				(char *)"3", NULL};
+		posix_spawn_file_actions_t fa;
+		posix_spawnattr_t at;
+		sigset_t none;
+		int ret;
+
+		sigemptyset(&none);
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+		posix_spawnattr_init(&at);
+		posix_spawnattr_setsigmask(&at, &none);
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+		ret = posix_spawn(&pid, consumerd_path, &fa, &at, argv, environ);
+		posix_spawnattr_destroy(&at);
+		posix_spawn_file_actions_destroy(&fa);
+		if (ret)
+			pid = -1;
+	} else {
+		pid = fork();
+	}
+	if (pid < 0) {
+		trawl_domain_err_set(err, "cannot start trawl-consumerd: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		free(c);
+		return NULL;
+	}
+	if (pid == 0) {
+		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd", (char *)"3",
+				NULL};
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* The consumer writes the trace: it runs as the session's owner. */
+		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+			_exit(126);
+		if (sv[1] == 3)
+			fcntl(3, F_SETFD, 0);
+		else
+			dup2(sv[1], 3);
+		execv(consumerd_path, argv);
+		_exit(127);
+	}
+	close(sv[1]);
+	c->uid = uid;
+	c->gid = gid;
+	c->pid = pid;
+	c->fd = sv[0];
+	c->alive = 1;
+	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	sd_watch_add(sv[0], cons_readable, c);
+	c->next = consumers;
+	consumers = c;
+	return c;
+}
+
+/* Gives @s its owner's consumer, started if none runs. */
+int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	struct ust_consumer *c;
+
+	if (s->cons) {
+		if (s->cons->alive)
+			return 0;
+		/* Not replaced: the session's data so far is what it wrote. */
+		trawl_domain_err_set(err, "%s", s->cons->msg);
+		return -EPIPE;
+	}
+	for (c = consumers; c; c = c->next)
+		if (c->alive && c->uid == s->uid && c->gid == s->gid)
+			break;
+	if (!c)
+		c = cons_spawn(s->uid, s->gid, err);
+	if (!c)
+		return -ENOMEM;
+	c->refs++;
+	s->cons = c;
+	return 0;
+}
+
+/* @s is done with its consumer: its files are closed; the last user stops it. */
+
+void cons_put(struct trawl_domain_session *s)
+{
+	struct ust_consumer *c = s->cons;
+
+	if (!c)
+		return;
+	s->cons = NULL;
+	if (c->alive) {
+		cons_send_to(c, TRAWL_CONS_REMOVE_SESSION, s->id, 0, 0, NULL, 0, NULL, 0);
+		cons_sync_c(c);
+	}
+	if (--c->refs > 0)
+		return;
+	/* Kept for the owner's next session (no start-up cost then), until the
+	 * daemon exits. */
+	if (c->alive)
+		return;
+	cons_free(c);
+}
+
+/* Stops (if alive) and frees a consumer no session uses. */
+void cons_free(struct ust_consumer *c)
+{
+	struct ust_consumer **pp;
+
+	if (c->alive) {
+		cons_send_to(c, TRAWL_CONS_QUIT, 0, 0, 0, NULL, 0, NULL, 0);
+		if (cons_sync_c(c))
+			kill(c->pid, SIGKILL); /* hung: never wait on it forever */
+	}
+	if (c->alive) {
+		/* Told to quit: not a death worth logging. */
+		sd_watch_del(c->fd);
+		close(c->fd);
+		c->alive = 0;
+	}
+	waitpid(c->pid, NULL, 0);
+	for (pp = &consumers; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	free(c);
+}

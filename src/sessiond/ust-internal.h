@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-internal.h - what the user-space domain's files share (private to
+ * src/sessiond): the objects described at the top of domain-ust.c, the
+ * domain's lists, and the functions one file calls in another.
+ *
+ *   domain-ust.c    the ops table and the session-level operations
+ *   ust-consumer.c  the user-space consumers: spawning, pipelined commands
+ *   ust-registry.c  traces, per-channel event ids and metadata (ctf.h)
+ *   ust-app.c       matching, app registration and setting apps up for sessions
+ */
+#ifndef TRAWL_SESSIOND_UST_INTERNAL_H
+#define TRAWL_SESSIOND_UST_INTERNAL_H
+
+#include "common/common.h"
+#include "consumerd/consumer-proto.h"
+#include "ctf/ctf.h"
+#include "sessiond/sessiond.h"
+#include "ustctl/ustctl.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ust_app {
+	struct ust_app *next;
+	struct trawl_ustctl_app *h; /* owned */
+	struct trawl_ustctl_app_info info;
+	uid_t uid; /* from SO_PEERCRED, not from the registration */
+	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
+};
+
+struct ust_rule {
+	struct ust_rule *next;
+	char name[TRAWL_CTL_NAME_LEN];
+	enum trawl_domain_loglevel_type lt;
+	int loglevel;
+};
+
+struct ust_chan {
+	struct ust_chan *next;
+	struct trawl_domain_channel_attr attr;
+	uint32_t index; /* CTF stream class id; 0, 1, ... */
+	int enabled;
+	uint32_t contexts; /* enum trawl_ustctl_context bits; fixed at the first start */
+	struct ust_rule *rules; /* the enabled rules only */
+};
+
+struct ust_class {
+	struct ust_class *next;
+	char name[TRAWL_USTCTL_NAME_MAX];
+	uint32_t id;
+};
+
+struct trace_chan {
+	struct trace_chan *next;
+	struct ust_chan *chan;
+	struct trawl_ustctl_channel *rb; /* owned */
+	struct ust_class *classes;       /* owned */
+	uint32_t next_id;
+};
+
+struct ust_trace {
+	struct ust_trace *next;
+	uint64_t key;
+	uid_t uid;
+	uint32_t bits;
+	pid_t pid; /* 0: per-user */
+	char path[TRAWL_CONS_PATH_LEN];
+	struct trawl_ctf_trace *ctf; /* owned */
+	struct trace_chan *chans;
+	int metadata_dirty;
+};
+
+struct app_sess {
+	struct app_sess *next;
+	struct ust_app *app;
+	struct ust_trace *trace;
+	uint32_t nr_events;
+	uint8_t *on; /* [chan index * nr_events + event index]: enabled in the app */
+	uint32_t nr_chans;
+	int started;
+};
+
+struct trawl_domain_session {
+	struct trawl_domain_session *next; /* in the domain's list */
+	char name[TRAWL_CTL_NAME_LEN];
+	char output[TRAWL_CTL_PATH_LEN];
+	uint64_t id;
+	uid_t uid;
+	gid_t gid;
+	int snapshot;
+	int active, started_once;
+	uint32_t nr_chans;
+	struct ust_chan *chans;
+	struct ust_trace *traces;
+	struct app_sess *apps;
+	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
+	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
+};
+
+struct ust_consumer {
+	struct ust_consumer *next;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	int fd;      /* owned: our end of the socketpair */
+	int alive;
+	int pending; /* replies not read yet */
+	int refs;    /* sessions using it */
+	struct trawl_cons_reply last; /* the last reply read */
+	char msg[TRAWL_DOMAIN_ERR_MAX]; /* why it died */
+};
+
+/* The domain's state (domain-ust.c, ust-consumer.c). */
+extern struct ust_app *apps;
+extern struct trawl_domain_session *sessions;
+extern const char *consumerd_path;
+extern struct ust_consumer *consumers;
+extern uint64_t next_trace_key; /* unique in the daemon: consumers are shared */
+
+/* ust-app.c: matching */
+int sess_traces_app(const struct trawl_domain_session *s, const struct ust_app *a);
+int per_pid(const struct trawl_domain_session *s);
+
+/* ust-consumer.c */
+void cons_dead(struct ust_consumer *c, int status_known, int status);
+int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
+	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
+	      uint32_t nr_fds);
+int cons_sync(struct trawl_domain_session *s);
+int cons_alive(const struct trawl_domain_session *s);
+int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err);
+void cons_put(struct trawl_domain_session *s);
+void cons_free(struct ust_consumer *c);
+
+/* ust-registry.c */
+int metadata_push(struct trawl_domain_session *s, struct ust_trace *t);
+struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
+			    struct trawl_domain_err *err);
+struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_trace *t,
+				  struct ust_chan *c, struct trawl_domain_err *err);
+int class_id(struct ust_trace *t, struct trace_chan *tc,
+	     const struct trawl_ustctl_event *ev, uint32_t *id);
+
+/* ust-app.c: apps in sessions, registration */
+uint32_t chan_handle(const struct trawl_domain_session *s, const struct ust_chan *c);
+int app_sync(struct trawl_domain_session *s, struct app_sess *as,
+	     struct trawl_domain_err *err);
+int app_setup(struct trawl_domain_session *s, struct ust_app *a,
+	      struct trawl_domain_err *err);
+void app_sess_free(struct trawl_domain_session *s, struct ust_app *a);
+void app_gone(struct ust_app *a);
+void apps_accept(int fd, short revents, void *arg);
+
+#endif

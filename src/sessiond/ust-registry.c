@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-registry.c - traces and their registries: per-channel event ids and
+ * the CTF metadata (ctf.h) that each new id adds, pushed to the consumer.
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct trawl_ctf_type *int_type(const struct trawl_ustctl_field *f)
+{
+	struct trawl_ctf_type *t = trawl_ctf_type_integer_create(f->size_bits, !!f->is_signed, 8);
+
+	if (!t)
+		return NULL;
+	if (f->base && f->base != 10)
+		trawl_ctf_type_integer_set_base(t, f->base);
+	if (f->byte_order == TRAWL_USTCTL_BYTE_ORDER_BE)
+		trawl_ctf_type_integer_set_byte_order(t, TRAWL_CTF_BO_NETWORK);
+	if (f->is_text && f->size_bits == 8)
+		trawl_ctf_type_integer_set_utf8(t);
+	return t;
+}
+
+static struct trawl_ctf_type *field_type(const struct trawl_ustctl_field *f)
+{
+	struct trawl_ctf_type *t;
+	uint32_t i;
+
+	switch (f->type) {
+	case TRAWL_USTCTL_FIELD_INTEGER:
+		return int_type(f);
+	case TRAWL_USTCTL_FIELD_FLOAT:
+		return trawl_ctf_type_float_create(f->size_bits, 8);
+	case TRAWL_USTCTL_FIELD_STRING:
+		return trawl_ctf_type_string_create();
+	case TRAWL_USTCTL_FIELD_ARRAY:
+		t = int_type(f);
+		return t ? trawl_ctf_type_array_create(t, f->length) : NULL;
+	case TRAWL_USTCTL_FIELD_SEQUENCE:
+		t = int_type(f);
+		return t ? trawl_ctf_type_sequence_create(t, f->length_name) : NULL;
+	case TRAWL_USTCTL_FIELD_ENUM:
+		t = int_type(f);
+		t = t ? trawl_ctf_type_enum_create(t) : NULL;
+		for (i = 0; t && i < f->nr_enum_entries; i++)
+			trawl_ctf_type_enum_add(t, f->enum_entries[i].label, f->enum_entries[i].start,
+						f->enum_entries[i].end);
+		return t;
+	default:
+		return NULL;
+	}
+}
+
+/* Adds @ev as event class @id of stream class @stream_id. */
+static int add_event_class(struct ust_trace *t, uint32_t stream_id, uint32_t id,
+			   const struct trawl_ustctl_event *ev)
+{
+	struct trawl_ctf_event_class_desc d = {
+		.name = ev->name,
+		.id = id,
+		.stream_id = stream_id,
+		.loglevel = ev->loglevel,
+	};
+	struct trawl_ctf_type *payload = NULL;
+	uint32_t i;
+	int ret;
+
+	if (ev->nr_fields) {
+		payload = trawl_ctf_type_struct_create(8);
+		if (!payload)
+			return -ENOMEM;
+		for (i = 0; i < ev->nr_fields; i++) {
+			struct trawl_ctf_type *ft = field_type(&ev->fields[i]);
+
+			if (!ft) {
+				trawl_ctf_type_destroy(payload);
+				return -EINVAL;
+			}
+			ret = trawl_ctf_type_struct_add(payload, ev->fields[i].name, ft);
+			if (ret) {
+				trawl_ctf_type_destroy(payload);
+				return ret;
+			}
+		}
+	}
+	ret = trawl_ctf_trace_add_event_class(t->ctf, &d, payload);
+	if (!ret)
+		t->metadata_dirty = 1;
+	return ret;
+}
+
+int metadata_push(struct trawl_domain_session *s, struct ust_trace *t)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	if (!t->metadata_dirty)
+		return 0;
+	text = trawl_ctf_trace_metadata(t->ctf, &len);
+	if (!text)
+		return -errno;
+	ret = cons_send(s, TRAWL_CONS_METADATA, t->key, 0, text, (uint32_t)len, NULL, 0);
+	free(text);
+	if (!ret)
+		t->metadata_dirty = 0;
+	return ret;
+}
+
+struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
+			    struct trawl_domain_err *err)
+{
+	int pid_mode = per_pid(s);
+	struct trawl_cons_add_trace at;
+	struct ust_trace *t;
+	char host[256] = "";
+	int ret;
+
+	for (t = s->traces; t; t = t->next) {
+		if (pid_mode ? t->pid == a->info.pid
+			     : (!t->pid && t->uid == a->uid && t->bits == a->info.bits_per_long))
+			return t;
+	}
+	ret = cons_get(s, err);
+	if (ret)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->key = ++next_trace_key;
+	t->uid = a->uid;
+	t->bits = a->info.bits_per_long;
+	t->pid = pid_mode ? a->info.pid : 0;
+	if (pid_mode)
+		snprintf(t->path, sizeof(t->path), "%.900s/ust/pid/%s-%d-%s", s->output, a->info.procname,
+			 (int)a->info.pid, a->stamp);
+	else
+		snprintf(t->path, sizeof(t->path), "%.900s/ust/uid/%u/%u-bit", s->output,
+			 (unsigned)a->uid, a->info.bits_per_long);
+	t->ctf = trawl_ctf_trace_create(0);
+	if (!t->ctf || trawl_ctf_trace_add_monotonic_clock(t->ctf)) {
+		trawl_ctf_trace_destroy(t->ctf);
+		free(t);
+		return NULL;
+	}
+	gethostname(host, sizeof(host) - 1);
+	trawl_ctf_trace_env_add_string(t->ctf, "hostname", host);
+	trawl_ctf_trace_env_add_string(t->ctf, "domain", "ust");
+	trawl_ctf_trace_env_add_string(t->ctf, "tracer_name", "lttng-ust");
+	trawl_ctf_trace_env_add_int(t->ctf, "tracer_major", 2);
+	trawl_ctf_trace_env_add_int(t->ctf, "tracer_minor", 13);
+	trawl_ctf_trace_env_add_string(t->ctf, "trace_name", s->name);
+	trawl_ctf_trace_env_add_string(t->ctf, "trace_buffering_scheme", pid_mode ? "pid" : "uid");
+	if (pid_mode) {
+		trawl_ctf_trace_env_add_string(t->ctf, "procname", a->info.procname);
+		trawl_ctf_trace_env_add_int(t->ctf, "vpid", a->info.pid);
+	}
+	memset(&at, 0, sizeof(at));
+	snprintf(at.path, sizeof(at.path), "%s", t->path);
+	t->metadata_dirty = 1;
+	t->next = s->traces;
+	s->traces = t;
+	cons_send(s, TRAWL_CONS_ADD_TRACE, t->key, 0, &at, sizeof(at), NULL, 0);
+	return t;
+}
+
+struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_trace *t,
+				  struct ust_chan *c, struct trawl_domain_err *err)
+{
+	struct trawl_ustctl_channel_attr ua = {0};
+	struct trawl_ctf_type *ctx_type;
+	struct trawl_cons_add_channel ac;
+	int fds[TRAWL_USTCTL_MAX_STREAMS];
+	struct trace_chan *tc;
+	uint32_t i;
+	int ret;
+
+	for (tc = t->chans; tc; tc = tc->next)
+		if (tc->chan == c)
+			return tc;
+	/* The stream event context declares exactly what the apps write before
+	 * each payload (the bits' order, not the order the user added them). */
+	ctx_type = trawl_ustctl_context_ctf_type(c->contexts);
+	if (c->contexts && !ctx_type) {
+		trawl_domain_err_set(err, "cannot describe the contexts of channel %s: %s",
+				     c->attr.name, strerror(errno ? errno : ENOMEM));
+		return NULL;
+	}
+	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT,
+					       ctx_type, "monotonic");
+	if (ret) {
+		trawl_domain_err_set(err, "cannot describe channel %s: %s", c->attr.name,
+				     strerror(-ret));
+		return NULL;
+	}
+	t->metadata_dirty = 1;
+	tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		return NULL;
+	ua.subbuf_size = c->attr.subbuf_size;
+	ua.num_subbuf = c->attr.num_subbuf;
+	ua.overwrite = c->attr.overwrite;
+	ua.nr_streams = trawl_ustctl_possible_cpus();
+	if (ua.nr_streams > TRAWL_USTCTL_MAX_STREAMS)
+		ua.nr_streams = TRAWL_USTCTL_MAX_STREAMS;
+	ua.stream_id = c->index;
+	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
+	ret = trawl_ustctl_channel_create(&ua, &tc->rb);
+	if (ret) {
+		trawl_domain_err_set(err, "cannot create buffers for channel %s: %s", c->attr.name,
+				     strerror(-ret));
+		free(tc);
+		return NULL;
+	}
+	tc->chan = c;
+	memset(&ac, 0, sizeof(ac));
+	snprintf(ac.name, sizeof(ac.name), "%s", c->attr.name);
+	ac.attr = ua;
+	ac.first_instance_id = (uint64_t)c->index * ua.nr_streams;
+	ac.switch_timer_us = c->attr.switch_timer_us;
+	ac.read_timer_us = c->attr.read_timer_us;
+	ac.snapshot_mode = (uint32_t)s->snapshot;
+	for (i = 0; i < ua.nr_streams; i++)
+		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
+	cons_send(s, TRAWL_CONS_ADD_CHANNEL, t->key, c->index + 1, &ac, sizeof(ac), fds,
+		  ua.nr_streams);
+	tc->next = t->chans;
+	t->chans = tc;
+	return tc;
+}
+
+/* The id of @ev in @tc, registered (with its event class) on first use. */
+int class_id(struct ust_trace *t, struct trace_chan *tc,
+	     const struct trawl_ustctl_event *ev, uint32_t *id)
+{
+	struct ust_class *k;
+	int ret;
+
+	for (k = tc->classes; k; k = k->next) {
+		if (!strcmp(k->name, ev->name)) {
+			*id = k->id;
+			return 0;
+		}
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	snprintf(k->name, sizeof(k->name), "%s", ev->name);
+	k->id = tc->next_id;
+	ret = add_event_class(t, tc->chan->index, k->id, ev);
+	if (ret) {
+		free(k);
+		return ret;
+	}
+	tc->next_id++;
+	k->next = tc->classes;
+	tc->classes = k;
+	*id = k->id;
+	return 0;
+}
