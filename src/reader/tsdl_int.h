@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The TSDL parser's shared state and helpers: tsdl.c parses types,
+ * The TSDL parser's shared state and helpers: tsdl.c parses compound types
+ * and declarations, tsdl_scalar.c integers, floats, strings and enums,
  * tsdl_blocks.c the trace/stream/event/clock/env blocks and the top level.
  */
 #ifndef TRAWL_READER_TSDL_INT_H
@@ -49,8 +50,6 @@ struct val {
 	char s[256];	/* V_STR, V_PATH */
 };
 
-struct fc *tp_type_spec(struct parser *p);
-
 
 /* errors: "PATH: offset N (line L): what"; return -EINVAL */
 int tp_err(struct parser *p, const char *what);
@@ -72,6 +71,18 @@ struct clock_class *tp_find_clock(struct trace_class *tc, const char *name);
 /* a type specifier; the caller owns the result (NULL on error) */
 struct fc *tp_type_spec(struct parser *p);
 int tp_typealias(struct parser *p);
+/* an optional identifier after struct/variant/enum ("" when absent) */
+int tp_opt_name(struct parser *p, char *buf, size_t cap);
+/* a copy of the named type "KIND NAME" in scope, or NULL with the error set */
+struct fc *tp_lookup_copy(struct parser *p, const char *kind, const char *name);
+/* makes "KIND NAME" name a copy of @fc in the current scope */
+int tp_register_named(struct parser *p, const char *kind, const char *name,
+		      const struct fc *fc);
+/* tsdl_scalar.c: after the keyword; the caller owns the result (NULL on error) */
+struct fc *tp_parse_integer(struct parser *p);
+struct fc *tp_parse_float(struct parser *p);
+struct fc *tp_parse_string(struct parser *p);
+struct fc *tp_parse_enum(struct parser *p);
 int tp_typedef(struct parser *p);
 
 #endif /* TRAWL_READER_TSDL_INT_H */
