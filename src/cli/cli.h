@@ -77,6 +77,36 @@ int cli_session(const char *given, char *buf, size_t len);
 int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
 		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done);
 
+/*
+ * The options the channel and event commands share: -k/--kernel,
+ * -u/--userspace, -s/--session NAME and, where it applies, -c/--channel NAME.
+ * Put CLI_TARGET_OPTIONS (and CLI_CHANNEL_OPTION) in the getopt table,
+ * offer each option to cli_target_opt(), then cli_target_connect().
+ */
+struct cli_target {
+	enum trawl_ctl_domain domain; /* TRAWL_CTL_DOMAIN_NONE until -k or -u */
+	const char *session;          /* as given; NULL: the current session */
+	const char *channel;          /* as given; NULL: channel0 */
+	char name[256];               /* the session, once resolved */
+};
+
+#define CLI_TARGET_OPTIONS                                                                        \
+	{"kernel", no_argument, NULL, 'k'}, {"userspace", no_argument, NULL, 'u'},                \
+	{                                                                                         \
+		"session", required_argument, NULL, 's'                                           \
+	}
+#define CLI_CHANNEL_OPTION {"channel", required_argument, NULL, 'c'}
+
+/* Takes -k, -u, -s and -c into @t: returns 1 if @c was one of them. */
+int cli_target_opt(struct cli_target *t, int c, const char *arg);
+/*
+ * After the options: checks a domain was given, resolves the session into
+ * @t->name and connects. Returns 0 or the exit status (the error printed).
+ */
+int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct trawl_ctl **ctl);
+/* "Kernel" or "UST", for the commands' messages. */
+const char *cli_domain_word(enum trawl_ctl_domain domain);
+
 /* Handles -h/--help: prints @cmd's help on stdout. */
 void cli_help_print(const struct cli_cmd *cmd);
 void cli_man_print(const struct cli_cmd *cmd);

@@ -18,16 +18,13 @@ static const struct cli_option_doc opts_doc[] = {
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"kernel", no_argument, NULL, 'k'},
-		{"userspace", no_argument, NULL, 'u'},
-		{"session", required_argument, NULL, 's'},
+		CLI_TARGET_OPTIONS,
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
-	const char *session = NULL;
+	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
-	char name[256], *names, *tok, *save;
+	char *names, *tok, *save;
 	int c, ret = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
@@ -35,37 +32,24 @@ static int run(int argc, char **argv)
 		case 'h':
 			cli_help_print(&cli_cmd_disable_channel);
 			return 0;
-		case 'k':
-			domain = TRAWL_CTL_DOMAIN_KERNEL;
-			break;
-		case 'u':
-			domain = TRAWL_CTL_DOMAIN_UST;
-			break;
-		case 's':
-			session = optarg;
-			break;
 		default:
-			return cli_usage(&cli_cmd_disable_channel, "bad option");
+			if (!cli_target_opt(&t, c, optarg))
+				return cli_usage(&cli_cmd_disable_channel, "bad option");
 		}
 	}
-	if (domain == TRAWL_CTL_DOMAIN_NONE)
-		return cli_usage(&cli_cmd_disable_channel, "give a domain: -k or -u");
 	if (argc - optind != 1)
 		return cli_usage(&cli_cmd_disable_channel, "expected one channel name (or a comma list)");
-	ret = cli_session(session, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
+	ret = cli_target_connect(&cli_cmd_disable_channel, &t, &ctl);
 	if (ret)
 		return ret;
 	names = strdup(argv[optind]);
 	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		ret = trawl_ctl_channel_disable(ctl, name, domain, tok);
+		ret = trawl_ctl_channel_disable(ctl, t.name, t.domain, tok);
 		if (ret)
 			ret = cli_fail(ctl, ret, "disable-channel");
 		else if (!cli_quiet)
-			printf("%s channel %s disabled for session %s\n",
-			       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok, name);
+			printf("%s channel %s disabled for session %s\n", cli_domain_word(t.domain),
+			       tok, t.name);
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);

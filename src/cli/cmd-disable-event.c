@@ -22,10 +22,8 @@ static const struct cli_option_doc opts_doc[] = {
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"kernel", no_argument, NULL, 'k'},
-		{"userspace", no_argument, NULL, 'u'},
-		{"session", required_argument, NULL, 's'},
-		{"channel", required_argument, NULL, 'c'},
+		CLI_TARGET_OPTIONS,
+		CLI_CHANNEL_OPTION,
 		{"all", no_argument, NULL, 'a'},
 		{"all-events", no_argument, NULL, 'a'},
 		{"syscall", no_argument, NULL, 'Y'},
@@ -33,11 +31,10 @@ static int run(int argc, char **argv)
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
-	const char *session = NULL, *channel = NULL;
+	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
-	char name[256], *names, *tok, *save;
+	char *names, *tok, *save;
 	int c, ret = 0, all = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:a", opts, NULL)) != -1) {
@@ -45,18 +42,6 @@ static int run(int argc, char **argv)
 		case 'h':
 			cli_help_print(&cli_cmd_disable_event);
 			return 0;
-		case 'k':
-			domain = TRAWL_CTL_DOMAIN_KERNEL;
-			break;
-		case 'u':
-			domain = TRAWL_CTL_DOMAIN_UST;
-			break;
-		case 's':
-			session = optarg;
-			break;
-		case 'c':
-			channel = optarg;
-			break;
 		case 'a':
 			all = 1;
 			break;
@@ -67,17 +52,13 @@ static int run(int argc, char **argv)
 			kind = TRAWL_CTL_EVENT_TRACEPOINT;
 			break;
 		default:
-			return cli_usage(&cli_cmd_disable_event, "bad option");
+			if (!cli_target_opt(&t, c, optarg))
+				return cli_usage(&cli_cmd_disable_event, "bad option");
 		}
 	}
-	if (domain == TRAWL_CTL_DOMAIN_NONE)
-		return cli_usage(&cli_cmd_disable_event, "give a domain: -k or -u");
 	if (all == (argc > optind) || argc - optind > 1)
 		return cli_usage(&cli_cmd_disable_event, "expected event names or --all");
-	ret = cli_session(session, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
+	ret = cli_target_connect(&cli_cmd_disable_event, &t, &ctl);
 	if (ret)
 		return ret;
 	names = strdup(all ? "*" : argv[optind]);
@@ -88,14 +69,13 @@ static int run(int argc, char **argv)
 			ret = cli_error(-EINVAL, "bad event name '%s'", tok);
 			break;
 		}
-		ret = trawl_ctl_event_disable(ctl, name, domain, channel, ev);
+		ret = trawl_ctl_event_disable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
 		if (ret)
 			ret = cli_fail(ctl, ret, "disable-event");
 		else if (!cli_quiet)
-			printf("%s event %s disabled in channel %s\n",
-			       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok,
-			       channel ? channel : "channel0");
+			printf("%s event %s disabled in channel %s\n", cli_domain_word(t.domain), tok,
+			       t.channel ? t.channel : "channel0");
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);

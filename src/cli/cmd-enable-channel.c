@@ -28,9 +28,7 @@ static const struct cli_option_doc opts_doc[] = {
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"kernel", no_argument, NULL, 'k'},
-		{"userspace", no_argument, NULL, 'u'},
-		{"session", required_argument, NULL, 's'},
+		CLI_TARGET_OPTIONS,
 		{"subbuf-size", required_argument, NULL, 'B'},
 		{"num-subbuf", required_argument, NULL, 'N'},
 		{"overwrite", no_argument, NULL, 'O'},
@@ -44,10 +42,9 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct trawl_ctl_channel_attr *attr;
-	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
-	const char *session = NULL;
+	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
-	char name[256], *names, *tok, *save;
+	char *names, *tok, *save;
 	uint64_t subbuf = 0;
 	uint32_t num = 0, sw = 0, rd = 0;
 	int c, ret = 0, overwrite = -1, per_pid = -1;
@@ -57,15 +54,6 @@ static int run(int argc, char **argv)
 		case 'h':
 			cli_help_print(&cli_cmd_enable_channel);
 			return 0;
-		case 'k':
-			domain = TRAWL_CTL_DOMAIN_KERNEL;
-			break;
-		case 'u':
-			domain = TRAWL_CTL_DOMAIN_UST;
-			break;
-		case 's':
-			session = optarg;
-			break;
 		case 'B':
 			if (cli_parse_size(optarg, &subbuf))
 				return cli_error(-EINVAL, "bad sub-buffer size '%s'", optarg);
@@ -97,19 +85,17 @@ static int run(int argc, char **argv)
 		case 'G':
 			break;
 		default:
-			return cli_usage(&cli_cmd_enable_channel, "bad option");
+			if (!cli_target_opt(&t, c, optarg))
+				return cli_usage(&cli_cmd_enable_channel, "bad option");
 		}
 	}
-	if (domain == TRAWL_CTL_DOMAIN_NONE)
+	if (t.domain == TRAWL_CTL_DOMAIN_NONE)
 		return cli_usage(&cli_cmd_enable_channel, "give a domain: -k or -u");
 	if (argc - optind != 1)
 		return cli_usage(&cli_cmd_enable_channel, "expected one channel name (or a comma list)");
-	if (per_pid >= 0 && domain == TRAWL_CTL_DOMAIN_KERNEL)
+	if (per_pid >= 0 && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
-	ret = cli_session(session, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
+	ret = cli_target_connect(&cli_cmd_enable_channel, &t, &ctl);
 	if (ret)
 		return ret;
 	names = strdup(argv[optind]);
@@ -132,12 +118,12 @@ static int run(int argc, char **argv)
 				trawl_ctl_channel_attr_set_buffers_pid(attr, per_pid);
 			trawl_ctl_channel_attr_set_switch_timer(attr, sw);
 			trawl_ctl_channel_attr_set_read_timer(attr, rd);
-			ret = trawl_ctl_channel_enable(ctl, name, domain, attr);
+			ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
 			if (ret)
 				ret = cli_fail(ctl, ret, "enable-channel");
 			else if (!cli_quiet)
 				printf("%s channel %s enabled for session %s\n",
-				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok, name);
+				       cli_domain_word(t.domain), tok, t.name);
 		}
 		trawl_ctl_channel_attr_destroy(attr);
 	}

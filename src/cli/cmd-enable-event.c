@@ -29,10 +29,8 @@ static const struct cli_option_doc opts_doc[] = {
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"kernel", no_argument, NULL, 'k'},
-		{"userspace", no_argument, NULL, 'u'},
-		{"session", required_argument, NULL, 's'},
-		{"channel", required_argument, NULL, 'c'},
+		CLI_TARGET_OPTIONS,
+		CLI_CHANNEL_OPTION,
 		{"all", no_argument, NULL, 'a'},
 		{"tracepoint", no_argument, NULL, 'T'},
 		{"syscall", no_argument, NULL, 'Y'},
@@ -45,12 +43,12 @@ static int run(int argc, char **argv)
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
-	const char *session = NULL, *channel = NULL, *target = NULL, *filter = NULL;
+	const char *target = NULL, *filter = NULL;
+	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
-	char name[256], *names, *tok, *save;
+	char *names, *tok, *save;
 	int c, ret = 0, all = 0, level = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:af:", opts, NULL)) != -1) {
@@ -58,18 +56,6 @@ static int run(int argc, char **argv)
 		case 'h':
 			cli_help_print(&cli_cmd_enable_event);
 			return 0;
-		case 'k':
-			domain = TRAWL_CTL_DOMAIN_KERNEL;
-			break;
-		case 'u':
-			domain = TRAWL_CTL_DOMAIN_UST;
-			break;
-		case 's':
-			session = optarg;
-			break;
-		case 'c':
-			channel = optarg;
-			break;
 		case 'a':
 			all = 1;
 			break;
@@ -103,10 +89,11 @@ static int run(int argc, char **argv)
 			filter = optarg;
 			break;
 		default:
-			return cli_usage(&cli_cmd_enable_event, "bad option");
+			if (!cli_target_opt(&t, c, optarg))
+				return cli_usage(&cli_cmd_enable_event, "bad option");
 		}
 	}
-	if (domain == TRAWL_CTL_DOMAIN_NONE)
+	if (t.domain == TRAWL_CTL_DOMAIN_NONE)
 		return cli_usage(&cli_cmd_enable_event, "give a domain: -k or -u");
 	if (all && argc > optind)
 		return cli_usage(&cli_cmd_enable_event, "give event names or --all, not both");
@@ -114,12 +101,9 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_enable_event, "expected event names (NAME[,NAME...]) or --all");
 	if (target && all)
 		return cli_usage(&cli_cmd_enable_event, "a probe needs a name, not --all");
-	if (lt != TRAWL_CTL_LOGLEVEL_ALL && domain == TRAWL_CTL_DOMAIN_KERNEL)
+	if (lt != TRAWL_CTL_LOGLEVEL_ALL && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "log levels apply to user-space events only");
-	ret = cli_session(session, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
+	ret = cli_target_connect(&cli_cmd_enable_event, &t, &ctl);
 	if (ret)
 		return ret;
 	names = strdup(all ? "*" : argv[optind]);
@@ -137,20 +121,20 @@ static int run(int argc, char **argv)
 			ret = cli_error(-EINVAL, "probe location or filter too long");
 			break;
 		}
-		ret = trawl_ctl_event_enable(ctl, name, domain, channel, ev);
+		ret = trawl_ctl_event_enable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
 		if (ret) {
 			ret = cli_fail(ctl, ret, "enable-event");
 		} else if (!cli_quiet) {
 			if (!strcmp(tok, "*"))
 				printf("All %s %s are enabled in channel %s\n",
-				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "UST",
+				       t.domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "UST",
 				       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events",
-				       channel ? channel : "channel0");
+				       t.channel ? t.channel : "channel0");
 			else
 				printf("%s event %s created in channel %s\n",
-				       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", tok,
-				       channel ? channel : "channel0");
+				       cli_domain_word(t.domain), tok,
+				       t.channel ? t.channel : "channel0");
 		}
 	}
 	free(names);

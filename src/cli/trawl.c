@@ -182,6 +182,41 @@ int cli_session(const char *given, char *buf, size_t len)
 	return 0;
 }
 
+int cli_target_opt(struct cli_target *t, int c, const char *arg)
+{
+	switch (c) {
+	case 'k':
+		t->domain = TRAWL_CTL_DOMAIN_KERNEL;
+		return 1;
+	case 'u':
+		t->domain = TRAWL_CTL_DOMAIN_UST;
+		return 1;
+	case 's':
+		t->session = arg;
+		return 1;
+	case 'c':
+		t->channel = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct trawl_ctl **ctl)
+{
+	int ret;
+
+	if (t->domain == TRAWL_CTL_DOMAIN_NONE)
+		return cli_usage(cmd, "give a domain: -k or -u");
+	ret = cli_session(t->session, t->name, sizeof(t->name));
+	return ret ? ret : cli_connect(ctl);
+}
+
+const char *cli_domain_word(enum trawl_ctl_domain domain)
+{
+	return domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST";
+}
+
 int cli_parse_size(const char *s, uint64_t *out)
 {
 	char *end;

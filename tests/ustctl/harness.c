@@ -118,6 +118,47 @@ static void drain(struct trawl_ustctl_stream **streams, uint32_t nr)
 	}
 }
 
+/*
+ * The app may register before its providers' constructors ran, then again
+ * with them (it drops the earlier connection): takes the next registration
+ * that offers tall:seq.
+ */
+static struct trawl_ustctl_app *accept_app(int lfd)
+{
+	struct trawl_ustctl_app *app;
+	struct pollfd pfd;
+	uint32_t i;
+	int fd, ret;
+
+	for (;;) {
+		pfd.fd = lfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 10000) != 1 || (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+			FAIL("the app did not connect");
+			return NULL;
+		}
+		ret = trawl_ustctl_app_accept(fd, &app);
+		if (ret) {
+			FAIL("accept: %s", strerror(-ret));
+			return NULL;
+		}
+		for (i = 0; i < trawl_ustctl_app_event_count(app); i++)
+			if (!strcmp(trawl_ustctl_app_event(app, i)->name, "tall:seq"))
+				return app;
+		trawl_ustctl_app_destroy(app);
+	}
+}
+
+static uint32_t event_index(struct trawl_ustctl_app *app, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < trawl_ustctl_app_event_count(app); i++)
+		if (!strcmp(trawl_ustctl_app_event(app, i)->name, name))
+			return i;
+	return UINT32_MAX;
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/trawl-ustctl-harness.XXXXXX", run[64], none[64];
@@ -130,7 +171,7 @@ int main(int argc, char **argv)
 	struct pollfd pfd;
 	uint32_t i, seq_index = UINT32_MAX;
 	uint64_t discarded = 0;
-	int lfd, fd, status, ret;
+	int lfd, status, ret, tries;
 	struct trawl_ctf_event_class_desc evdesc = { "tall:seq", 3, 7, -1, NULL };
 	struct trawl_ctf_trace *trace = NULL;
 	struct trawl_ctf_type *payload;
@@ -152,28 +193,9 @@ int main(int argc, char **argv)
 		execl(argv[1], "ust-app-all", "2", "20000", "10000", (char *)NULL);
 		_exit(127);
 	}
-	/* The app may register before its providers' constructors ran, then
-	 * again with them (it drops the first connection): take the first
-	 * registration that offers tall:seq. */
-	for (;;) {
-		pfd.fd = lfd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 10000) != 1 || (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-			FAIL("the app did not connect");
-			goto out;
-		}
-		ret = trawl_ustctl_app_accept(fd, &app);
-		if (ret) {
-			FAIL("accept: %s", strerror(-ret));
-			goto out;
-		}
-		for (i = 0; i < trawl_ustctl_app_event_count(app); i++)
-			if (!strcmp(trawl_ustctl_app_event(app, i)->name, "tall:seq"))
-				break;
-		if (i < trawl_ustctl_app_event_count(app))
-			break;
-		trawl_ustctl_app_destroy(app);
-	}
+	app = accept_app(lfd);
+	if (!app)
+		goto out;
 	info = trawl_ustctl_app_info(app);
 	if (info->pid != child || info->ppid != getpid() || info->bits_per_long != sizeof(long) * 8 ||
 	    strcmp(info->procname, "ust-app-all"))
@@ -239,15 +261,29 @@ int main(int argc, char **argv)
 	}
 	if (trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL) != 53)
 		FAIL("context size %u", trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL));
-	if ((ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, TRAWL_USTCTL_CTX_ALL)) ||
-	    (ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, 0)) != -EEXIST ||
-	    (ret = trawl_ustctl_app_enable_event(app, 10, seq_index, 3)) ||
-	    (ret = trawl_ustctl_app_enable_event(app, 11, seq_index, 3)) != -ENOENT ||
-	    (ret = trawl_ustctl_app_start(app, 1)) ||
-	    /* End of the setup: the app's constructor, waiting, returns. */
-	    (ret = trawl_ustctl_app_registration_done(app))) {
-		FAIL("commands: %s", strerror(-ret));
-		goto out_app;
+	for (tries = 0;; tries++) {
+		ret = 0;
+		if ((ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, TRAWL_USTCTL_CTX_ALL)) ||
+		    (ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, 0)) != -EEXIST ||
+		    (ret = trawl_ustctl_app_enable_event(app, 10, seq_index, 3)) ||
+		    (ret = trawl_ustctl_app_enable_event(app, 11, seq_index, 3)) != -ENOENT ||
+		    (ret = trawl_ustctl_app_start(app, 1)) ||
+		    /* End of the setup: the app's constructor, waiting, returns. */
+		    (ret = trawl_ustctl_app_registration_done(app))) {
+			/* A provider registered late (a loaded host): the app
+			 * dropped this connection to register again. */
+			if ((ret == -ECONNRESET || ret == -EPIPE) && tries < 5) {
+				trawl_ustctl_app_destroy(app);
+				app = accept_app(lfd);
+				if (!app)
+					goto out;
+				seq_index = event_index(app, "tall:seq");
+				continue;
+			}
+			FAIL("commands: %s", strerror(-ret));
+			goto out_app;
+		}
+		break;
 	}
 	/* Drain every 1 ms while the app runs, as a consumer would. */
 	while (waitpid(child, &status, WNOHANG) == 0) {
