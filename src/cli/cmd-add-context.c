@@ -10,9 +10,15 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-u, --userspace", "User-space channels."},
 	{"-s, --session=NAME", "The session (default: the current session)."},
 	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
-	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, ppid, procname, "
-			    "pthread_id, ip. Kernel (-k): pid, tid, vpid, vtid, ppid, procname, "
-			    "prio, nice, hostname, perf:cpu:COUNTER. Repeatable."},
+	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, procname, "
+			    "pthread_id, ppid, ip, prio, nice, perf:thread:COUNTER. Kernel (-k): pid, "
+			    "tid, vpid, vtid, ppid, procname, prio, nice, hostname, perf:cpu:COUNTER. "
+			    "COUNTER: page-fault (faults), minor-faults, major-faults, context-switches "
+			    "(cs), cpu-migrations (migrations), task-clock, cpu-clock, alignment-faults, "
+			    "emulation-faults; with a hardware PMU also cpu-cycles (cycles), "
+			    "instructions, cache-references, cache-misses, branch-instructions "
+			    "(branches), branch-misses, bus-cycles, ref-cycles, L1-dcache-load-misses "
+			    "and the other perf cache counters. Repeatable."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -93,7 +99,11 @@ const struct cli_cmd cli_cmd_add_context = {
 		       "(or in every channel of the domain), before the session first starts. "
 		       "A user-space channel's apps all record the same contexts (shared "
 		       "per-user buffers), written in the order listed under --type, whatever "
-		       "the order they were added in.",
+		       "the order they were added in; perf:thread counters come last, in the "
+		       "order added. In user space prio and nice are read at every event, and "
+		       "each thread opens its own perf:thread counter at its first event and "
+		       "records what it counted since (18446744073709551615 when the thread "
+		       "could not open it). perf:cpu counters are for the kernel (-k) only.",
 	.options = opts_doc,
 	.run = run,
 };

@@ -376,6 +376,10 @@ static int in_list(const char *name, const char *const *list, size_t n)
 /* 0 if @name is a context @domain knows, else fills @r. */
 static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 {
+	/* User space checks its perf counters itself, probing them as the
+	 * session's owner (sessiond/ust-context.c). */
+	if (domain == TRAWL_DOMAIN_UST && !strncmp(name, "perf:", 5))
+		return 0;
 	if (in_list(name, common_contexts, TRAWL_ARRAY_SIZE(common_contexts)))
 		return 0;
 	if (in_list(name, ust_only_contexts, TRAWL_ARRAY_SIZE(ust_only_contexts)))

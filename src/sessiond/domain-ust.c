@@ -309,7 +309,6 @@ static int ust_context_add(struct trawl_domain_session *s, const char *channel,
 			   const struct trawl_domain_context *ctx, struct trawl_domain_err *err)
 {
 	struct ust_chan *c = chan_find(s, channel);
-	uint32_t bit;
 
 	if (!c)
 		return -ENOENT;
@@ -319,18 +318,9 @@ static int ust_context_add(struct trawl_domain_session *s, const char *channel,
 		trawl_domain_err_set(err, "contexts are fixed once the session has started");
 		return -EBUSY;
 	}
-	if (trawl_ustctl_context_from_name(ctx->name, &bit)) {
-		trawl_domain_err_set(err, "user-space tracing does not record '%s' (it records "
-					  "vpid, vtid, pid, tid, procname, pthread_id, ppid, ip)",
-				     ctx->name);
-		return -EOPNOTSUPP;
-	}
-	if (c->contexts & bit) {
-		trawl_domain_err_set(err, "already in channel '%s'", channel);
-		return -EEXIST;
-	}
-	c->contexts |= bit;
-	return 0;
+	/* The names, and the perf counters this machine and user can count:
+	 * ust-context.c. */
+	return ust_context_parse(ctx->name, s->uid, s->gid, &c->ctx, err);
 }
 
 static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *err)

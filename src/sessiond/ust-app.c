@@ -130,9 +130,8 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				/* Per-user buffers: every app of the channel gets
 				 * the channel's one context set, so all write the
 				 * fields the shared metadata declares. */
-				ret = trawl_ustctl_app_send_channel_ctx(a->h, tc->rb, (uint32_t)s->id,
-									chan_handle(s, c),
-									c->contexts);
+				ret = trawl_ustctl_app_send_channel_ctxs(a->h, tc->rb, (uint32_t)s->id,
+									 chan_handle(s, c), &c->ctx);
 				if (ret && ret != -EEXIST) {
 					sd_log("app %d: send channel: %s", (int)a->info.pid,
 					       strerror(-ret));

@@ -41,9 +41,14 @@ struct ust_chan {
 	struct trawl_domain_channel_attr attr;
 	uint32_t index; /* CTF stream class id; 0, 1, ... */
 	int enabled;
-	uint32_t contexts; /* enum trawl_ustctl_context bits; fixed at the first start */
+	struct trawl_ustctl_contexts ctx; /* context fields; fixed at the first start */
 	struct ust_rule *rules; /* the enabled rules only */
 };
+
+/* ust-context.c: adds context @name (as `add-context -u -t` spells it) to
+ * @ctx, perf counters probed as @uid/@gid. 0, or -errno with @err set. */
+int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
+		      struct trawl_domain_err *err);
 
 struct ust_class {
 	struct ust_class *next;

@@ -240,15 +240,25 @@ static void conn_close(struct trawl_ust_conn *c)
 	c->nr_events = 0;
 }
 
-static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds, uint32_t nr_fds)
+static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
+		       const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds)
 {
+	uint8_t slots[TRAWL_USTCTL_MAX_COUNTERS];
 	struct trawl_ust_chan *ch;
 	uint32_t i;
 	int ret;
 
 	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1 ||
-	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL))
+	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) || cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
+	/* Counters are opened by each thread at its first event (context.c);
+	 * here they only get their slot in the process's table. */
+	for (i = 0; i < cmd->nr_counters; i++) {
+		ret = trawl_ust_perf_slot(counters[i].type, counters[i].config);
+		if (ret < 0)
+			return ret;
+		slots[i] = (uint8_t)ret;
+	}
 	if (trawl_rb_check_attr(cmd->subbuf_size, cmd->num_subbuf))
 		return -EINVAL;
 	if (find_chan(c, cmd->chan_handle))
@@ -267,7 +277,9 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 			goto err_map;
 	}
 	ch->contexts = cmd->contexts;
-	ch->context_size = trawl_ustctl_context_size(cmd->contexts);
+	ch->nr_counters = cmd->nr_counters;
+	memcpy(ch->counter_slot, slots, cmd->nr_counters);
+	ch->context_size = trawl_ustctl_context_size(cmd->contexts) + 8 * cmd->nr_counters;
 	ch->handle = cmd->chan_handle;
 	ch->session_handle = cmd->session_handle;
 	ch->nr_streams = nr_fds;
@@ -317,7 +329,8 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 	return 0;
 }
 
-static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds, uint32_t nr_fds)
+static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
+		     const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds)
 {
 	struct trawl_ust_chan *ch, **pp;
 	int ret = 0;
@@ -325,7 +338,7 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 
 	switch (cmd->cmd) {
 	case TRAWL_WIRE_CMD_CHANNEL:
-		return cmd_channel(c, cmd, fds, nr_fds);
+		return cmd_channel(c, cmd, counters, fds, nr_fds);
 	case TRAWL_WIRE_CMD_ENABLE:
 	case TRAWL_WIRE_CMD_DISABLE:
 		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE);
@@ -368,9 +381,15 @@ static int serve_one(struct trawl_ust_conn *c)
 		struct cmsghdr align;
 	} ctl;
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
+	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+	union {
+		char buf[TRAWL_WIRE_CMD_MAX];
+		struct trawl_wire_hdr hdr;
+	} in;
 	struct trawl_wire_reply reply;
 	struct trawl_wire_cmd cmd;
-	struct iovec iov = { &cmd, sizeof(cmd) };
+	/* The fixed part first: its header says how much follows. */
+	struct iovec iov = { in.buf, sizeof(cmd) };
 	struct msghdr msg = { 0 };
 	struct cmsghdr *cm;
 	uint32_t nr_fds = 0, i;
@@ -402,11 +421,21 @@ static int serve_one(struct trawl_ust_conn *c)
 		}
 	}
 	if ((size_t)n < sizeof(cmd)) {
-		ret = trawl_wire_recv_all(c->fd, (char *)&cmd + n, sizeof(cmd) - (size_t)n, CMD_TIMEOUT_MS);
+		ret = trawl_wire_recv_all(c->fd, in.buf + n, sizeof(cmd) - (size_t)n, CMD_TIMEOUT_MS);
 		if (ret)
 			goto out;
 	}
-	if (trawl_wire_hdr_check(&cmd.hdr, TRAWL_WIRE_CMD, sizeof(cmd))) {
+	/* Untrusted size: bounded by our buffer before anything is read. */
+	if (in.hdr.size < sizeof(cmd) || in.hdr.size > sizeof(in.buf)) {
+		ret = -EPROTO;
+		goto out;
+	}
+	if (in.hdr.size > sizeof(cmd)) {
+		ret = trawl_wire_recv_all(c->fd, in.buf + sizeof(cmd), in.hdr.size - sizeof(cmd), CMD_TIMEOUT_MS);
+		if (ret)
+			goto out;
+	}
+	if (trawl_wire_cmd_decode(in.buf, in.hdr.size, &cmd, counters)) {
 		ret = -EPROTO;
 		goto out;
 	}
@@ -417,7 +446,7 @@ static int serve_one(struct trawl_ust_conn *c)
 		ret = 0;
 	} else {
 		pthread_mutex_lock(&trawl_ust_lock);
-		ret = cmd_apply(c, &cmd, fds, nr_fds);
+		ret = cmd_apply(c, &cmd, counters, fds, nr_fds);
 		pthread_mutex_unlock(&trawl_ust_lock);
 	}
 	memset(&reply, 0, sizeof(reply));
@@ -696,10 +725,12 @@ static void reg_cond_init(void);
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&trawl_ust_lock);
+	trawl_ust_context_before_fork();
 }
 
 static void atfork_parent(void)
 {
+	trawl_ust_context_after_fork_parent();
 	pthread_mutex_unlock(&trawl_ust_lock);
 }
 
@@ -717,7 +748,7 @@ static void atfork_child(void)
 	agent_running = 0;
 	trawl_ust_pid = (int32_t)getpid();
 	trawl_ust_ppid = (int32_t)getppid();
-	trawl_ust_fastpath_after_fork();
+	trawl_ust_context_after_fork_child();
 	prctl(PR_GET_NAME, procname, 0, 0, 0);
 	for (i = 0; i < 2; i++) {
 		struct trawl_ust_chan *ch;

@@ -23,15 +23,10 @@
 #define _GNU_SOURCE
 #include "ust/ust.h"
 
-#include <pthread.h>
 #include <sched.h>
-#include <string.h>
-#include <sys/prctl.h>
 #include <sys/rseq.h>
-#include <unistd.h>
 
 #include "common/common.h"
-#include "ustctl/ustctl.h"
 
 static inline uint32_t current_cpu(void)
 {
@@ -55,72 +50,6 @@ static inline uint32_t current_cpu(void)
 	}
 }
 
-/* What a thread writes in its context fields, cached on its first event
- * (initial-exec TLS: one load from %fs, no call). */
-struct thread_ctx {
-	int32_t tid;
-	char procname[17];
-	uint64_t pthread_id;
-};
-static __thread struct thread_ctx tctx __attribute__((tls_model("initial-exec")));
-
-static void __attribute__((noinline)) thread_ctx_init(void)
-{
-	tctx.tid = (int32_t)gettid();
-	prctl(PR_GET_NAME, tctx.procname, 0, 0, 0);
-	tctx.procname[16] = '\0';
-	tctx.pthread_id = (uint64_t)pthread_self();
-}
-
-/* Writes the channel's context fields at @p, in enum trawl_ustctl_context
- * order; returns the end. */
-static char *write_contexts(char *p, uint32_t contexts, void *ip)
-{
-	if (trawl_unlikely(!tctx.tid))
-		thread_ctx_init();
-	if (contexts & TRAWL_USTCTL_CTX_VPID) {
-		memcpy(p, &trawl_ust_pid, 4);
-		p += 4;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_VTID) {
-		memcpy(p, &tctx.tid, 4);
-		p += 4;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_PID) {
-		memcpy(p, &trawl_ust_pid, 4);
-		p += 4;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_TID) {
-		memcpy(p, &tctx.tid, 4);
-		p += 4;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_PROCNAME) {
-		memcpy(p, tctx.procname, 17);
-		p += 17;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_PTHREAD_ID) {
-		memcpy(p, &tctx.pthread_id, 8);
-		p += 8;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_PPID) {
-		memcpy(p, &trawl_ust_ppid, 4);
-		p += 4;
-	}
-	if (contexts & TRAWL_USTCTL_CTX_IP) {
-		uint64_t v = (uint64_t)(uintptr_t)ip;
-
-		memcpy(p, &v, 8);
-		p += 8;
-	}
-	return p;
-}
-
-/* A fork()ed child's threads are new threads: forget the parent's cache. */
-void trawl_ust_fastpath_after_fork(void)
-{
-	memset(&tctx, 0, sizeof(tctx));
-}
-
 TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
 {
 	return trawl_ust_reserve_ip(chanp, id, payload, NULL, ctx);
@@ -141,8 +70,8 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 		cpu %= chan->nr_streams;
 	if (trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx))
 		return -1;
-	if (trawl_unlikely(chan->contexts))
-		rctx.p = write_contexts(rctx.p, chan->contexts, ip);
+	if (trawl_unlikely(chan->context_size))
+		rctx.p = trawl_ust_write_contexts(rctx.p, chan, ip);
 	ctx->p = rctx.p;
 	ctx->priv = rctx.meta;
 	ctx->len = rctx.len;

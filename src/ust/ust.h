@@ -30,7 +30,9 @@ struct trawl_ust_chan {
 	uint32_t session_handle;
 	int active; /* read relaxed by the fast path; written under the lock */
 	uint32_t contexts;     /* enum trawl_ustctl_context bits, fixed at creation */
-	uint32_t context_size; /* bytes they take before each payload */
+	uint32_t context_size; /* bytes they and the counters take before each payload */
+	uint32_t nr_counters;  /* perf counters, written after the bits' fields */
+	uint8_t counter_slot[16]; /* TRAWL_USTCTL_MAX_COUNTERS: trawl_ust_perf_slot()s */
 	uint32_t nr_streams;
 	struct trawl_rb *rbs; /* nr_streams, one per CPU */
 	struct trawl_ust_conn *conn;
@@ -54,8 +56,17 @@ extern uint64_t trawl_ust_registry_generation;
 /* This process's pid and parent's, refreshed in a fork()ed child. */
 extern int32_t trawl_ust_pid, trawl_ust_ppid;
 
-/* Fast path (fastpath.c): forget the parent's per-thread cache. */
-void trawl_ust_fastpath_after_fork(void);
+/* Context fields (context.c). Writes @chan's context fields at @p (room
+ * for chan->context_size bytes); returns the end. */
+char *trawl_ust_write_contexts(char *p, const struct trawl_ust_chan *chan, void *ip);
+/* The process's slot for perf counter (@type, @config), for
+ * chan->counter_slot: >= 0, or -ENOSPC. Call with trawl_ust_lock held. */
+int trawl_ust_perf_slot(uint32_t type, uint64_t config);
+/* fork(): perf_lock held across it; the child forgets the parent's
+ * per-thread cache and closes every parent thread's counters. */
+void trawl_ust_context_before_fork(void);
+void trawl_ust_context_after_fork_parent(void);
+void trawl_ust_context_after_fork_child(void);
 
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);

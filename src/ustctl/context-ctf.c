@@ -17,6 +17,7 @@ static const struct {
 	{ "pid", TRAWL_USTCTL_CTX_PID },	   { "tid", TRAWL_USTCTL_CTX_TID },
 	{ "procname", TRAWL_USTCTL_CTX_PROCNAME }, { "pthread_id", TRAWL_USTCTL_CTX_PTHREAD_ID },
 	{ "ppid", TRAWL_USTCTL_CTX_PPID },	   { "ip", TRAWL_USTCTL_CTX_IP },
+	{ "prio", TRAWL_USTCTL_CTX_PRIO },	   { "nice", TRAWL_USTCTL_CTX_NICE },
 };
 
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit)
@@ -58,15 +59,16 @@ static struct trawl_ctf_type *context_type(uint32_t bit)
 	}
 }
 
-struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
+struct trawl_ctf_type *trawl_ustctl_contexts_ctf_type(const struct trawl_ustctl_contexts *ctx)
 {
 	struct trawl_ctf_type *s;
+	uint32_t bits = ctx->bits;
 	size_t i;
 
 	errno = 0;
-	if (!bits)
+	if (!bits && !ctx->nr_counters)
 		return NULL;
-	if (bits & ~TRAWL_USTCTL_CTX_ALL) {
+	if ((bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -74,7 +76,7 @@ struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
 	if (!s)
 		return NULL;
 	/* Bit order is the order the app writes them in. */
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 32; i++) {
 		uint32_t bit = 1u << i;
 		size_t k;
 
@@ -82,11 +84,23 @@ struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
 			continue;
 		for (k = 0; contexts[k].bit != bit; k++)
 			;
-		if (trawl_ctf_type_struct_add(s, contexts[k].name, context_type(bit))) {
-			trawl_ctf_type_destroy(s);
-			errno = ENOMEM;
-			return NULL;
-		}
+		if (trawl_ctf_type_struct_add(s, contexts[k].name, context_type(bit)))
+			goto err;
 	}
+	/* Then the counters: unsigned 64-bit, base 10, as LTTng-UST. */
+	for (i = 0; i < ctx->nr_counters; i++)
+		if (trawl_ctf_type_struct_add(s, ctx->counters[i].name, trawl_ctf_type_integer_create(64, 0, 8)))
+			goto err;
 	return s;
+err:
+	trawl_ctf_type_destroy(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t bits)
+{
+	struct trawl_ustctl_contexts ctx = { .bits = bits };
+
+	return trawl_ustctl_contexts_ctf_type(&ctx);
 }

@@ -120,16 +120,24 @@ const struct trawl_ustctl_event *trawl_ustctl_app_event(const struct trawl_ustct
 	return index < app->nr_events ? app->events[index] : NULL;
 }
 
-/* Sends @cmd (with @fds) and waits for the app's reply. */
-static int app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const int *fds, uint32_t nr_fds)
+/* Sends @cmd followed by @extra_len bytes of @extra (with @fds) and waits
+ * for the app's reply. */
+static int app_call_extra(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const void *extra,
+			  size_t extra_len, const int *fds, uint32_t nr_fds)
 {
+	char buf[TRAWL_WIRE_CMD_MAX];
 	struct trawl_wire_reply reply;
 	ssize_t n;
 	int ret;
 
-	trawl_wire_hdr_init(&cmd->hdr, TRAWL_WIRE_CMD, sizeof(*cmd));
+	if (extra_len > sizeof(buf) - sizeof(*cmd))
+		return -EINVAL;
+	trawl_wire_hdr_init(&cmd->hdr, TRAWL_WIRE_CMD, (uint32_t)(sizeof(*cmd) + extra_len));
 	cmd->hdr.seq = ++app->seq;
-	n = trawl_ustctl_send_fds(app->fd, cmd, sizeof(*cmd), fds, nr_fds);
+	memcpy(buf, cmd, sizeof(*cmd));
+	if (extra_len)
+		memcpy(buf + sizeof(*cmd), extra, extra_len);
+	n = trawl_ustctl_send_fds(app->fd, buf, sizeof(*cmd) + extra_len, fds, nr_fds);
 	if (n < 0)
 		return (int)n;
 	ret = trawl_wire_recv_all(app->fd, &reply, sizeof(reply), TRAWL_USTCTL_TIMEOUT_MS);
@@ -141,6 +149,12 @@ static int app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, co
 	if (reply.ret > 0 || reply.ret < -4095)
 		return -EPROTO;
 	return reply.ret;
+}
+
+/* Sends @cmd (with @fds) and waits for the app's reply. */
+static int app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const int *fds, uint32_t nr_fds)
+{
+	return app_call_extra(app, cmd, NULL, 0, fds, nr_fds);
 }
 
 static void cmd_init(struct trawl_wire_cmd *cmd, uint32_t kind)
@@ -158,19 +172,42 @@ int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct tra
 int trawl_ustctl_app_send_channel_ctx(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
 				      uint32_t session_handle, uint32_t chan_handle, uint32_t contexts)
 {
-	struct trawl_wire_cmd cmd;
+	struct trawl_ustctl_contexts ctx = { .bits = contexts };
 
-	if (contexts & ~TRAWL_USTCTL_CTX_ALL)
+	return trawl_ustctl_app_send_channel_ctxs(app, chan, session_handle, chan_handle, &ctx);
+}
+
+int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				       uint32_t session_handle, uint32_t chan_handle,
+				       const struct trawl_ustctl_contexts *ctx)
+{
+	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+	struct trawl_wire_cmd cmd;
+	uint32_t i;
+
+	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
+	/* An app of ABI minor 0 would take the counters for garbage and
+	 * refuse prio/nice: say why instead. */
+	if (app->info.abi_minor < 1 &&
+	    (ctx->nr_counters || (ctx->bits & (TRAWL_USTCTL_CTX_PRIO | TRAWL_USTCTL_CTX_NICE))))
+		return -EPROTONOSUPPORT;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_CHANNEL);
-	cmd.contexts = contexts;
+	cmd.contexts = ctx->bits;
+	cmd.nr_counters = ctx->nr_counters;
 	cmd.session_handle = session_handle;
 	cmd.chan_handle = chan_handle;
 	cmd.nr_streams = chan->attr.nr_streams;
 	cmd.num_subbuf = chan->attr.num_subbuf;
 	cmd.overwrite = chan->attr.overwrite;
 	cmd.subbuf_size = chan->attr.subbuf_size;
-	return app_call(app, &cmd, chan->fds, chan->attr.nr_streams);
+	memset(counters, 0, sizeof(counters));
+	for (i = 0; i < ctx->nr_counters; i++) {
+		counters[i].type = ctx->counters[i].type;
+		counters[i].config = ctx->counters[i].config;
+	}
+	return app_call_extra(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), chan->fds,
+			      chan->attr.nr_streams);
 }
 
 int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,

@@ -191,8 +191,9 @@ int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct tra
 /*
  * Context fields: written by the app before each event's payload in a
  * channel sent with them, in the order of these bits, byte-aligned, host
- * byte order. The metadata's stream event context must declare exactly the
- * chosen ones, in this order, with these names and types.
+ * byte order, then the perf counters (struct trawl_ustctl_contexts) in the
+ * order they were added. The metadata's stream event context must declare
+ * exactly the chosen ones, in this order, with these names and types.
  */
 enum trawl_ustctl_context {
 	TRAWL_USTCTL_CTX_VPID = 1u << 0,       /* int32_t "vpid" */
@@ -204,25 +205,86 @@ enum trawl_ustctl_context {
 	TRAWL_USTCTL_CTX_PTHREAD_ID = 1u << 5, /* uint64_t, base 16, "pthread_id" */
 	TRAWL_USTCTL_CTX_PPID = 1u << 6,       /* int32_t "ppid" (at registration) */
 	TRAWL_USTCTL_CTX_IP = 1u << 7,         /* uint64_t, base 16, "ip": the call site */
+	TRAWL_USTCTL_CTX_PRIO = 1u << 8,       /* int32_t "prio": as the kernel's prio context
+						  (/proc's "priority"): 20 + nice, or -1 - rt
+						  priority, -101 for SCHED_DEADLINE; read at
+						  each event (src/ust/fastpath.c) */
+	TRAWL_USTCTL_CTX_NICE = 1u << 9,       /* int32_t "nice", -20..19, read at each event */
 };
-#define TRAWL_USTCTL_CTX_ALL 0xffu
+#define TRAWL_USTCTL_CTX_ALL 0x3ffu
 
-/* Bytes the contexts in @contexts take before each payload. */
+/* Bytes the context bits @contexts take before each payload (without
+ * counters: trawl_ustctl_contexts_size()). */
 uint32_t trawl_ustctl_context_size(uint32_t contexts);
 
 /* The bit of context @name ("vpid", "vtid", "pid", "tid", "procname",
- * "pthread_id", "ppid", "ip": LTTng's names). 0, or -ENOENT for another name. */
+ * "pthread_id", "ppid", "ip", "prio", "nice": LTTng's names). 0, or
+ * -ENOENT for another name (perf counters: trawl_ustctl_counter_lookup()). */
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit);
+
+/*
+ * Per-thread perf counters (`add-context -u -t perf:thread:NAME`, as
+ * LTTng-UST): each traced thread opens its own counter at its first event in
+ * the channel and writes its value (uint64_t, base 10) at each event.
+ * TRAWL_USTCTL_COUNTER_UNAVAILABLE is recorded by a thread that could not
+ * open (or read) it: never a real count.
+ */
+#define TRAWL_USTCTL_MAX_COUNTERS 16 /* per channel */
+#define TRAWL_USTCTL_COUNTER_UNAVAILABLE UINT64_MAX
+
+struct trawl_ustctl_counter {
+	uint32_t type;   /* perf_event_attr.type: PERF_TYPE_SOFTWARE, _HARDWARE or _HW_CACHE */
+	uint64_t config; /* perf_event_attr.config */
+	char name[TRAWL_USTCTL_FIELD_NAME_MAX]; /* the CTF field, "perf_thread_page_fault" */
+};
+
+/* A channel's context fields. */
+struct trawl_ustctl_contexts {
+	uint32_t bits;        /* enum trawl_ustctl_context */
+	uint32_t nr_counters; /* <= TRAWL_USTCTL_MAX_COUNTERS */
+	struct trawl_ustctl_counter counters[TRAWL_USTCTL_MAX_COUNTERS]; /* in recording order */
+};
+
+/**
+ * trawl_ustctl_counter_lookup - the perf counter called @name
+ * @name: perf's name without the "perf:thread:" prefix: "page-fault",
+ *        "faults", "cs", "cpu-cycles", "L1-dcache-load-misses"...
+ * @c: receives its type, config and field name ("perf_thread_" + @name
+ *     with '-' turned into '_', LTTng's field name)
+ *
+ * 0, or -ENOENT for a name perf does not have. Hardware counters are
+ * known whether or not this machine has a PMU: trawl_ustctl_counter_probe().
+ */
+int trawl_ustctl_counter_lookup(const char *name, struct trawl_ustctl_counter *c);
+
+/* 1 if @c counts with the CPU's PMU (hardware and cache counters). */
+int trawl_ustctl_counter_is_hardware(const struct trawl_ustctl_counter *c);
+
+/**
+ * trawl_ustctl_counter_probe - can a thread of this process open @c?
+ *
+ * Opens and closes the counter for the calling thread as an app would
+ * (src/ust/fastpath.c: kernel-mode counting first, then user-mode only).
+ * 0, -ENODEV when the machine lacks the PMU it needs, -EACCES when
+ * perf_event_paranoid (or a seccomp filter) forbids it, or another -errno.
+ */
+int trawl_ustctl_counter_probe(const struct trawl_ustctl_counter *c);
+
+/* Bytes the contexts take before each payload. */
+uint32_t trawl_ustctl_contexts_size(const struct trawl_ustctl_contexts *ctx);
 
 struct trawl_ctf_type;
 /**
- * trawl_ustctl_context_ctf_type - the stream event context for @contexts
+ * trawl_ustctl_contexts_ctf_type - the stream event context for @ctx
  *
  * A src/ctf/ctf.h struct type with the chosen fields in the order the app
  * writes them, ready for trawl_ctf_trace_add_stream_class() (which takes
- * it). NULL with errno set on failure, or when @contexts is 0 (errno 0).
+ * it). NULL with errno set on failure, or when @ctx has no field (errno 0).
  * Only in builds where trawl-ctf exists (it is linked in then).
  */
+struct trawl_ctf_type *trawl_ustctl_contexts_ctf_type(const struct trawl_ustctl_contexts *ctx);
+
+/* As trawl_ustctl_contexts_ctf_type() for context bits alone. */
 struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t contexts);
 
 /* As trawl_ustctl_app_send_channel(), the app writing the context fields
@@ -230,6 +292,14 @@ struct trawl_ctf_type *trawl_ustctl_context_ctf_type(uint32_t contexts);
  * channel. -EINVAL for unknown bits. */
 int trawl_ustctl_app_send_channel_ctx(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
 				      uint32_t session_handle, uint32_t chan_handle, uint32_t contexts);
+
+/* The same with every context @ctx holds, perf counters included. -EINVAL
+ * for unknown bits or too many counters; -EPROTONOSUPPORT when @ctx has
+ * counters or prio/nice and the app's libtrawl-ust predates them (ABI
+ * minor 0). */
+int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				       uint32_t session_handle, uint32_t chan_handle,
+				       const struct trawl_ustctl_contexts *ctx);
 
 /**
  * trawl_ustctl_app_enable_event - make an event record into a channel

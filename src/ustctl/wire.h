@@ -12,7 +12,8 @@
  *   REGISTER (nr_events = N)        ──▶
  *   EVENT × N                       ──▶   (then the app only answers)
  *                                   ◀──   CMD (CHANNEL carries fds: SCM_RIGHTS)
- *   REPLY (ret: 0 or -errno)        ──▶
+ *   REPLY (ret: 0 or -errno)        ──▶   (CHANNEL is followed by nr_counters
+ *                                          struct trawl_wire_counter, in its size)
  *   ...                                   (the initial setup: channels,
  *                                          enables and starts of the
  *                                          active sessions, then)
@@ -38,7 +39,8 @@
 #define TRAWL_WIRE_MAX_ENUM 4096u
 #define TRAWL_WIRE_MAX_EVENTS 65536u
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
-#define TRAWL_UST_WIRE_ABI_MINOR 0u
+/* Minor 1: context bits prio and nice, and perf counters after CHANNEL. */
+#define TRAWL_UST_WIRE_ABI_MINOR 1u
 
 enum trawl_wire_type {
 	TRAWL_WIRE_REGISTER = 1,
@@ -48,7 +50,7 @@ enum trawl_wire_type {
 };
 
 enum trawl_wire_cmd_kind {
-	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds */
+	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds, + nr_counters wire counters */
 	TRAWL_WIRE_CMD_ENABLE = 2,
 	TRAWL_WIRE_CMD_DISABLE = 3,
 	TRAWL_WIRE_CMD_START = 4,
@@ -118,7 +120,16 @@ struct trawl_wire_cmd {
 	uint32_t overwrite;
 	uint64_t subbuf_size;
 	uint32_t contexts; /* CHANNEL: enum trawl_ustctl_context bits (0 before they existed) */
-	uint32_t reserved[3];
+	uint32_t nr_counters; /* CHANNEL: wire counters after this struct (ABI minor >= 1);
+				 <= TRAWL_USTCTL_MAX_COUNTERS */
+	uint32_t reserved[2];
+};
+
+/* A perf counter of a channel: what the app gives perf_event_open(). */
+struct trawl_wire_counter {
+	uint32_t type; /* PERF_TYPE_SOFTWARE, _HARDWARE or _HW_CACHE */
+	uint32_t reserved;
+	uint64_t config;
 };
 
 struct trawl_wire_reply {
@@ -134,6 +145,9 @@ _Static_assert(sizeof(struct trawl_wire_field) == 232, "wire field");
 _Static_assert(sizeof(struct trawl_wire_enum_entry) == 80, "wire enum entry");
 _Static_assert(sizeof(struct trawl_wire_cmd) == 72, "wire cmd");
 _Static_assert(sizeof(struct trawl_wire_reply) == 24, "wire reply");
+_Static_assert(sizeof(struct trawl_wire_counter) == 16, "wire counter");
+/* The largest command: CHANNEL with every counter. */
+#define TRAWL_WIRE_CMD_MAX (sizeof(struct trawl_wire_cmd) + TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter))
 
 void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size);
 /* Checks magic, version, @type and that size == @len. 0 or -EPROTO. */
@@ -144,6 +158,24 @@ int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t l
 int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **ev);
 int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
 			       uint32_t *nr_events);
+
+/**
+ * trawl_wire_cmd_decode - check a whole command as the app received it
+ * @buf, @len: the command's bytes (struct trawl_wire_cmd, then for CHANNEL
+ *             its counters)
+ * @cmd: receives the fixed part
+ * @counters: receives cmd->nr_counters counters (room for
+ *            TRAWL_USTCTL_MAX_COUNTERS), each with a known type and
+ *            reserved fields 0
+ *
+ * 0 or -EPROTO. Untrusted input (fuzz/ustctl).
+ */
+int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cmd,
+			  struct trawl_wire_counter *counters);
+
+/* Opens perf counter (@type, @config) for the calling thread, as every
+ * trawl process does: the fd (close-on-exec, the caller's) or -errno. */
+int trawl_wire_counter_open(uint32_t type, uint64_t config);
 
 /* Socket helpers with a timeout (ms; -1 = none). Return 0 or -errno
  * (-ETIMEDOUT, -ECONNRESET on EOF). */

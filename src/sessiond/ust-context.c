@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-context.c - which contexts a user-space channel can record, checked
+ * when they are added (`trawl add-context -u`), so that a bad name or a
+ * counter this machine cannot count fails there, in one line, and not
+ * silently in every app.
+ *
+ * perf:thread:NAME counters are probed with perf_event_open() as the user
+ * whose apps will open them (the session's owner): in this daemon when it
+ * runs as that user, else in a child that takes the owner's ids (root's
+ * daemon serving another user's session).
+ *
+ * perf:cpu:NAME is refused for user space (as LTTng-UST does), and the
+ * kernel domain offers it. A CPU-wide counter would need, in every app,
+ * perf_event_paranoid <= 0 or CAP_PERFMON (the default here is 2), one fd
+ * per CPU per counter, and a read of the counter of the CPU the thread is
+ * on, which it may leave between the read and the record; and in per-user
+ * buffers it would show each app what other users' processes did on that
+ * CPU. The kernel domain reads it where the event happens, with the
+ * privileges it already has.
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* trawl_ustctl_counter_probe() as @uid/@gid: 0 or -errno. */
+static int probe_as(const struct trawl_ustctl_counter *c, uid_t uid, gid_t gid)
+{
+	int status;
+	pid_t pid;
+
+	if (uid == geteuid())
+		return trawl_ustctl_counter_probe(c);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* Only async-signal-safe calls here: the daemon may have threads. */
+		int ret;
+
+		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+			_exit(EPERM);
+		ret = trawl_ustctl_counter_probe(c);
+		_exit(ret < 0 && -ret < 256 ? -ret : ret ? EIO : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+}
+
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+static int add_counter(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
+		       struct trawl_domain_err *err)
+{
+	struct trawl_ustctl_counter c;
+	uint32_t i;
+	int ret;
+
+	if (trawl_ustctl_counter_lookup(name, &c)) {
+		trawl_domain_err_set(err, "unknown perf counter '%s' (software counters: page-fault, "
+					  "minor-faults, major-faults, context-switches, cpu-migrations, "
+					  "task-clock, cpu-clock, alignment-faults, emulation-faults)",
+				     name);
+		return -EINVAL;
+	}
+	for (i = 0; i < ctx->nr_counters; i++) {
+		if (!strcmp(ctx->counters[i].name, c.name)) {
+			trawl_domain_err_set(err, "perf counter '%s' is already recorded", name);
+			return -EEXIST;
+		}
+	}
+	if (ctx->nr_counters == TRAWL_USTCTL_MAX_COUNTERS) {
+		trawl_domain_err_set(err, "a channel records at most %d perf counters",
+				     TRAWL_USTCTL_MAX_COUNTERS);
+		return -ENOSPC;
+	}
+	ret = probe_as(&c, uid, gid);
+	if (ret == -ENODEV) {
+		trawl_domain_err_set(err, "perf counter '%s' is not available on this machine: no hardware PMU",
+				     name);
+		return -EOPNOTSUPP;
+	}
+	if (ret == -EACCES || ret == -EPERM) {
+		trawl_domain_err_set(err, "perf counter '%s' cannot be opened by uid %d: perf_event_paranoid "
+					  "is %d (perf_event_open(2) needs <= 2 for a thread's own counters)",
+				     name, (int)uid, paranoid_level());
+		return -EACCES;
+	}
+	if (ret) {
+		trawl_domain_err_set(err, "perf counter '%s' cannot be opened: %s", name, strerror(-ret));
+		return ret;
+	}
+	ctx->counters[ctx->nr_counters++] = c;
+	return 0;
+}
+
+int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
+		      struct trawl_domain_err *err)
+{
+	uint32_t bit;
+
+	if (!strncmp(name, "perf:thread:", 12))
+		return add_counter(name + 12, uid, gid, ctx, err);
+	if (!strncmp(name, "perf:cpu:", 9)) {
+		/* Why not: the top comment. */
+		trawl_domain_err_set(err, "user space records per-thread counters only: use "
+					  "perf:thread:%s with -u, or perf:cpu:%s with -k (CPU-wide "
+					  "counters in apps would need perf_event_paranoid <= 0)",
+				     name + 9, name + 9);
+		return -EOPNOTSUPP;
+	}
+	if (trawl_ustctl_context_from_name(name, &bit)) {
+		trawl_domain_err_set(err, "user-space tracing does not record '%s' (it records "
+					  "vpid, vtid, pid, tid, procname, pthread_id, ppid, ip, prio, nice, "
+					  "perf:thread:COUNTER)",
+				     name);
+		return -EOPNOTSUPP;
+	}
+	if (ctx->bits & bit) {
+		trawl_domain_err_set(err, "context '%s' is already recorded", name);
+		return -EEXIST;
+	}
+	ctx->bits |= bit;
+	return 0;
+}
