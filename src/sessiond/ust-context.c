@@ -125,7 +125,7 @@ int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustct
 					  "perf:thread:%s with -u, or perf:cpu:%s with -k (CPU-wide "
 					  "counters in apps would need perf_event_paranoid <= 0)",
 				     name + 9, name + 9);
-		return -EOPNOTSUPP;
+		return -EINVAL;
 	}
 	if (trawl_ustctl_context_from_name(name, &bit)) {
 		trawl_domain_err_set(err, "user-space tracing does not record '%s' (it records "

@@ -168,9 +168,9 @@ context)
 	grep -q "Context: vpid, vtid, procname, pid, tid, pthread_id, ppid, ip" "$T/out" ||
 		fail "list lacks the contexts: $(cat "$T/out")"
 	expect 6 "$TRAWL" add-context -u -t vtid && expect_err_line "vtid"
-	expect 9 "$TRAWL" add-context -u -t perf:thread:page-faults &&
-		expect_err_line "perf:thread:page-faults"
-	expect 9 "$TRAWL" add-context -u -t prio && expect_err_line "'prio'"
+	expect 9 "$TRAWL" add-context -u -t perf:thread:cpu-cycles &&
+		expect_err_line "perf:thread:cpu-cycles"
+	expect 9 "$TRAWL" add-context -u -t hostname && expect_err_line "'hostname'"
 	expect 7 "$TRAWL" add-context -u -t nosuch && expect_err_line "unknown context 'nosuch'"
 	expect 0 "$TRAWL" start
 	"$APP" 2 300 5000 &

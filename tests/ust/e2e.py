@@ -14,6 +14,12 @@ the independent oracle.
     e2e.py fork                        a fork()ed child is traced as its own app (per-PID)
     e2e.py early|early-fork            events at the top of main() of a short-lived program
     e2e.py early-nodaemon              ... whose start-up never waits without a daemon
+    e2e.py contexts                    prio, nice, perf:thread counters (app-ctx.c): values
+                                       match what each thread did, per thread, in a thread
+                                       made later and a fork child; no perf fd left open;
+                                       trawl view == babeltrace2
+    e2e.py contexts-errors             add-context -u: bad counter names, hardware counters
+                                       without a PMU, perf:cpu: one line, non-zero exit
 """
 import glob
 import os
@@ -422,6 +428,121 @@ def case_demo():
         fail("demo: phases %r (rc %d)" % (phases, rc))
 
 
+CTX_APP = os.path.join(BIN, "ust-app-ctx")
+PAGES = 64  # app-ctx.c
+UNAVAILABLE = (1 << 64) - 1
+COUNTERS = ["page-fault", "faults", "context-switches", "minor-faults"]
+DISTINCT = 3  # page-fault and faults are one perf counter: one fd per thread
+
+
+def case_contexts():
+    e = Env()
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-event", "-u", "tctx:mark")
+        e.trawl("add-context", "-u", "-t", "vpid", "-t", "vtid", "-t", "prio", "-t", "nice",
+                *[a for c in COUNTERS for a in ("-t", "perf:thread:" + c)])
+        e.trawl("start")
+        rc = e.app(5000, binary=CTX_APP).wait(60)
+        e.trawl("stop")
+        view = e.trawl("view").stdout
+        bt = subprocess.run(["babeltrace2", e.out], capture_output=True, text=True)
+        marks = {}
+        for m in bt2.TraceCollectionMessageIterator(e.out):
+            if type(m) is not bt2._EventMessageConst:
+                continue
+            c, p = m.event.common_context_field, m.event.payload_field
+            d = {k: int(c[k]) for k in c.keys()}
+            d["perf_fds"] = int(p["perf_fds"])
+            marks[(int(p["role"]), int(p["step"]))] = d
+    finally:
+        e.close()
+    if rc != 0:
+        fail("contexts: app-ctx exited %d" % rc)
+    if bt.returncode != 0 or bt.stderr:
+        fail("contexts: babeltrace2: %s" % bt.stderr.strip())
+    if view != bt.stdout:
+        fail("contexts: trawl view differs from babeltrace2")
+    want = [(0, 0), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1), (0, 10),
+            (4, 0), (4, 1), (4, 2), (0, 99)]
+    missing = [k for k in want if k not in marks]
+    if missing:
+        fail("contexts: marks missing: %s" % missing)
+        return
+    fields = ["perf_thread_" + c.replace("-", "_") for c in COUNTERS]
+    for k, d in sorted(marks.items()):
+        print("mark %s: %s" % (k, " ".join("%s=%d" % (f, d[f]) for f in
+                                             ["vtid", "prio", "nice", "perf_fds"] + fields)))
+        for f in fields:
+            if d[f] == UNAVAILABLE:
+                fail("contexts: %s unavailable at mark %s" % (f, k))
+
+    def check(what, ok):
+        if not ok:
+            fail("contexts: " + what)
+
+    def delta(a, b, f):
+        return marks[b][f] - marks[a][f]
+
+    pf, cs = "perf_thread_page_fault", "perf_thread_context_switches"
+    # prio and nice: what each thread set, and a change made from outside.
+    check("main nice 0 prio 20", marks[(0, 0)]["nice"] == 0 and marks[(0, 0)]["prio"] == 20)
+    check("A nice 5", marks[(1, 0)]["nice"] == 5 and marks[(1, 0)]["prio"] == 25)
+    check("B nice 10", marks[(2, 0)]["nice"] == 10 and marks[(2, 0)]["prio"] == 30)
+    check("A reniced to 12 by main", marks[(1, 3)]["nice"] == 12 and marks[(1, 3)]["prio"] == 32)
+    check("B still 10", marks[(2, 1)]["nice"] == 10)
+    # Counters: per thread, and they count what the thread did.
+    check("A's page faults +%d >= %d" % (delta((1, 0), (1, 1), pf), PAGES),
+          delta((1, 0), (1, 1), pf) >= PAGES)
+    check("faults == page-fault", all(d["perf_thread_faults"] == d[pf] for d in marks.values()))
+    check("A's minor faults", delta((1, 0), (1, 1), "perf_thread_minor_faults") >= PAGES)
+    check("A's context switches across a sleep", delta((1, 1), (1, 2), cs) >= 1)
+    check("B's page faults independent of A's (+%d)" % delta((2, 0), (2, 1), pf),
+          delta((2, 0), (2, 1), pf) < PAGES)
+    check("C (created later) counts its faults", delta((3, 0), (3, 1), pf) >= PAGES)
+    check("fork child counts its faults", delta((4, 0), (4, 1), pf) >= PAGES)
+    check("fork child is its own process", marks[(4, 0)]["vpid"] != marks[(0, 0)]["vpid"])
+    # No fd left: threads that exited closed theirs; the child closed the parent's.
+    check("main's perf fds before its first event: %d" % marks[(0, 0)]["perf_fds"],
+          marks[(0, 0)]["perf_fds"] == 0)
+    check("perf fds after A, B, C exited: %d, want %d" % (marks[(0, 10)]["perf_fds"], DISTINCT),
+          marks[(0, 10)]["perf_fds"] == DISTINCT)
+    check("child's perf fds inherited: %d, want 0" % marks[(4, 0)]["perf_fds"],
+          marks[(4, 0)]["perf_fds"] == 0)
+    check("child's own perf fds: %d, want %d" % (marks[(4, 2)]["perf_fds"], DISTINCT),
+          marks[(4, 2)]["perf_fds"] == DISTINCT)
+    check("perf fds at the end: %d" % marks[(0, 99)]["perf_fds"], marks[(0, 99)]["perf_fds"] == DISTINCT)
+
+
+def case_contexts_errors():
+    e = Env()
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-event", "-u", "tctx:mark")
+        for ctx, rc, text in [
+                ("perf:thread:nosuch", 7, "unknown perf counter 'nosuch'"),
+                ("perf:thread:cpu-cycles", 9,
+                 "perf counter 'cpu-cycles' is not available on this machine: no hardware PMU"),
+                ("perf:thread:L1-dcache-load-misses", 9, "no hardware PMU"),
+                ("perf:cpu:page-fault", 7, "perf:cpu:page-fault with -k"),
+                ("prio2", 7, "unknown context 'prio2'")]:
+            r = e.trawl("add-context", "-u", "-t", ctx, check=False)
+            lines = r.stderr.strip().split("\n")
+            print("%s: exit %d: %s" % (ctx, r.returncode, r.stderr.strip()))
+            if r.returncode != rc or len(lines) != 1 or text not in lines[0] or r.stdout:
+                fail("add-context -u -t %s: exit %d, %r" % (ctx, r.returncode, r.stderr))
+        # What was refused left the channel as it was; good ones still go in.
+        e.trawl("add-context", "-u", "-t", "perf:thread:page-fault", "-t", "nice")
+        r = e.trawl("add-context", "-u", "-t", "perf:thread:page-fault", check=False)
+        if r.returncode == 0 or "already" not in r.stderr:
+            fail("duplicate counter accepted: %r" % r.stderr)
+        lst = e.trawl("list", "s").stdout
+        if "perf:thread:page-fault" not in lst or "cpu-cycles" in lst:
+            fail("list shows %r" % lst)
+    finally:
+        e.close()
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else "fields"
     if case == "fields":
@@ -448,6 +569,10 @@ def main():
         case_early(True)
     elif case == "early-nodaemon":
         case_early_nodaemon()
+    elif case == "contexts":
+        case_contexts()
+    elif case == "contexts-errors":
+        case_contexts_errors()
     else:
         sys.exit("unknown case " + case)
     if FAILS:

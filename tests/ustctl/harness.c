@@ -2,7 +2,8 @@
 /*
  * The session daemon's and consumer's side of ustctl, played by one small
  * program without trawl's daemons: accept the test app on apps.sock, check
- * its registration, make a channel with every context field, enable
+ * its registration, make a channel with every context field (and the
+ * perf:thread:page-fault counter), enable
  * tall:seq with id 3, start, say registration done, drain packets while
  * it runs, flush at the end, then check every packet and event byte by
  * byte: the context values, each thread's sequence with no gap, and events
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -37,7 +39,10 @@
 
 static int fails;
 static pid_t child;
-static uint64_t next_seq[THREADS], events_read;
+static uint64_t next_seq[THREADS], events_read, last_faults[THREADS];
+static int my_nice;
+/* Every context bit, then one perf counter (page-fault). */
+#define CTX_SIZE (4 * 4 + 17 + 8 + 4 + 8 + 4 + 4 + 8)
 static struct trawl_ctf_stream *files[MAX_CPUS];
 
 #define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); fputc('\n', stderr); fails++; } while (0)
@@ -52,9 +57,9 @@ static void check_packet(const struct trawl_ustctl_packet *pkt, uint32_t cpu)
 	    ps->context.content_size != pkt->content_size * 8 || ps->context.packet_size != pkt->packet_size * 8)
 		FAIL("packet header/context of cpu %u", cpu);
 	while (off < pkt->content_size) {
-		int32_t vpid, vtid, pid, tid, ppid;
+		int32_t vpid, vtid, pid, tid, ppid, prio, nice;
 		uint32_t id, thread;
-		uint64_t pthread_id, n, ip;
+		uint64_t pthread_id, n, ip, faults;
 		char procname[17];
 
 		if ((d[off] & 31) == 31) {
@@ -67,7 +72,7 @@ static void check_packet(const struct trawl_ustctl_packet *pkt, uint32_t cpu)
 			id = w & 31;
 			off += 4;
 		}
-		if (id != 3 || off + 4 * 4 + 17 + 8 + 4 + 8 + 12 > pkt->content_size) {
+		if (id != 3 || off + CTX_SIZE + 12 > pkt->content_size) {
 			FAIL("event id %u at %llu", id, (unsigned long long)off);
 			return;
 		}
@@ -79,13 +84,24 @@ static void check_packet(const struct trawl_ustctl_packet *pkt, uint32_t cpu)
 		memcpy(&pthread_id, d + off + 33, 8);
 		memcpy(&ppid, d + off + 41, 4);
 		memcpy(&ip, d + off + 45, 8);
-		memcpy(&thread, d + off + 53, 4);
-		memcpy(&n, d + off + 57, 8);
-		off += 65;
+		memcpy(&prio, d + off + 53, 4);
+		memcpy(&nice, d + off + 57, 4);
+		memcpy(&faults, d + off + 61, 8);
+		memcpy(&thread, d + off + 69, 4);
+		memcpy(&n, d + off + 73, 8);
+		off += CTX_SIZE + 12;
 		if (vpid != child || pid != child || vtid <= 0 || tid != vtid || ppid != getpid() || !pthread_id || !ip ||
 		    procname[16] || strcmp(procname, "ust-app-all"))
 			FAIL("context: vpid %d pid %d vtid %d tid %d ppid %d procname '%.17s'", vpid, pid, vtid, tid, ppid,
 			     procname);
+		if (nice != my_nice || prio != 20 + my_nice)
+			FAIL("context: prio %d nice %d, want %d %d", prio, nice, 20 + my_nice, my_nice);
+		/* The thread's own page-fault counter: it never goes back. */
+		if (thread < THREADS && (faults == TRAWL_USTCTL_COUNTER_UNAVAILABLE || faults < last_faults[thread]))
+			FAIL("thread %u: page faults %llu after %llu", thread, (unsigned long long)faults,
+			     (unsigned long long)last_faults[thread]);
+		else if (thread < THREADS)
+			last_faults[thread] = faults;
 		/* Gaps only where events were discarded; never back. */
 		if (thread >= THREADS || n < next_seq[thread] || n >= EVENTS) {
 			FAIL("thread %u: event %llu, expected %llu or more", thread, (unsigned long long)n,
@@ -176,7 +192,13 @@ int main(int argc, char **argv)
 	struct trawl_ctf_trace *trace = NULL;
 	struct trawl_ctf_type *payload;
 	char tdir[96], path[128], cmd2[160];
+	struct trawl_ustctl_contexts ctxs = { .bits = TRAWL_USTCTL_CTX_ALL, .nr_counters = 1 };
 
+	/* The app inherits our nice value. */
+	errno = 0;
+	my_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno || trawl_ustctl_counter_lookup("page-fault", &ctxs.counters[0]))
+		return 2;
 	if (argc < 2 || !mkdtemp(dir))
 		return 2;
 	snprintf(run, sizeof(run), "%s/run", dir);
@@ -230,7 +252,7 @@ int main(int argc, char **argv)
 	payload = trawl_ctf_type_struct_create(8);
 	if (!trace || trawl_ctf_trace_add_monotonic_clock(trace) ||
 	    trawl_ctf_trace_add_stream_class(trace, 7, TRAWL_CTF_HEADER_COMPACT,
-					     trawl_ustctl_context_ctf_type(TRAWL_USTCTL_CTX_ALL), "monotonic") ||
+					     trawl_ustctl_contexts_ctf_type(&ctxs), "monotonic") ||
 	    !payload || trawl_ctf_type_struct_add(payload, "thread", trawl_ctf_type_integer_create(32, 0, 8)) ||
 	    trawl_ctf_type_struct_add(payload, "n", trawl_ctf_type_integer_create(64, 0, 8)) ||
 	    trawl_ctf_trace_add_event_class(trace, &evdesc, payload)) {
@@ -259,11 +281,11 @@ int main(int argc, char **argv)
 			goto out_app;
 		}
 	}
-	if (trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL) != 53)
+	if (trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL) != 61 || trawl_ustctl_contexts_size(&ctxs) != CTX_SIZE)
 		FAIL("context size %u", trawl_ustctl_context_size(TRAWL_USTCTL_CTX_ALL));
 	for (tries = 0;; tries++) {
 		ret = 0;
-		if ((ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, TRAWL_USTCTL_CTX_ALL)) ||
+		if ((ret = trawl_ustctl_app_send_channel_ctxs(app, chan, 1, 10, &ctxs)) ||
 		    (ret = trawl_ustctl_app_send_channel_ctx(app, chan, 1, 10, 0)) != -EEXIST ||
 		    (ret = trawl_ustctl_app_enable_event(app, 10, seq_index, 3)) ||
 		    (ret = trawl_ustctl_app_enable_event(app, 11, seq_index, 3)) != -ENOENT ||
