@@ -3,7 +3,8 @@
  * libFuzzer target for everything the daemons read from a traced app:
  * the registration and event-description decoders (wire.c) and the
  * consumer's view of a stream's shared memory (ringbuffer.c), which a
- * hostile app can fill with anything. The first byte picks the surface.
+ * hostile app can fill with anything; and what an app reads from a daemon:
+ * commands with their perf counter lists. The first byte picks the surface.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0:
 		trawl_wire_register_decode(copy, size - 1, &info, &nr);
 		break;
@@ -94,9 +95,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(ev);
 		}
 		break;
-	default:
+	case 2:
 		fuzz_shm(data + 1, size - 1);
 		break;
+	default: {
+		struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+		struct trawl_wire_cmd cmd;
+
+		if (!trawl_wire_cmd_decode(copy, size - 1, &cmd, counters)) {
+			/* What the app relies on after a successful decode. */
+			if (cmd.nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
+			    (cmd.cmd != TRAWL_WIRE_CMD_CHANNEL && cmd.nr_counters) ||
+			    size - 1 != sizeof(cmd) + cmd.nr_counters * sizeof(counters[0]))
+				abort();
+			for (i = 0; i < cmd.nr_counters; i++)
+				if (counters[i].reserved || counters[i].type > 3)
+					abort();
+		}
+		break;
+	}
 	}
 	free(copy);
 	return 0;
