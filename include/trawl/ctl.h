@@ -91,12 +91,25 @@ const char *trawl_ctl_last_error(const struct trawl_ctl *ctl);
 /*
  * trawl_ctl_session_create - creates a session. @name NULL: the daemon names
  * it auto-YYYYMMDD-HHMMSS. @output NULL: ~/trawl-traces/<name>-<YYYYMMDD>-<HHMMSS>/.
+ * @output may also be net://HOST[:CTRLPORT[:DATAPORT]] (or net6://): the
+ * session streams to trawl-relayd there (-ECONNREFUSED... if it does not
+ * answer, with the address in trawl_ctl_last_error()).
  * The session's name and trace folder are written into @name_out and
  * @path_out (either may be NULL). Returns 0, -EEXIST, -EINVAL...
  */
 int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *name, const char *output,
 			     unsigned flags, char *name_out, size_t name_len, char *path_out,
 			     size_t path_len);
+
+/*
+ * trawl_ctl_session_create_live - creates a live session: it streams to
+ * trawl-relayd at @url (NULL: net://127.0.0.1) and its channels close
+ * partial packets every @live_timer_us (0: 1000000) so that live viewers
+ * see events within about that time. Otherwise as trawl_ctl_session_create().
+ */
+int trawl_ctl_session_create_live(struct trawl_ctl *ctl, const char *name, const char *url,
+				  uint32_t live_timer_us, char *name_out, size_t name_len,
+				  char *path_out, size_t path_len);
 
 /* Destroys a session (stopping it first, data flushed). */
 int trawl_ctl_session_destroy(struct trawl_ctl *ctl, const char *session);

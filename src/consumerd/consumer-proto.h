@@ -12,6 +12,7 @@
  * cleanly rather than write anywhere.
  *
  *   ADD_TRACE    trace_key (unique in the consumer), payload: struct trawl_cons_add_trace
+ *                whose path is a folder or a relay destination (consumerd/output.h)
  *   METADATA     trace_key, payload: the complete TSDL text (replaces the file)
  *   ADD_CHANNEL  trace_key, channel_key, payload: struct trawl_cons_add_channel,
  *                fds: the channel's stream memfds, in cpu order
@@ -21,6 +22,8 @@
  *                copies the session's traces' current packets there
  *   QUIT         the consumer drains everything and exits
  *   REMOVE_SESSION  flush the session's streams, then close and forget them
+ *   STATUS       nothing to do: the reply carries the session's counters and
+ *                problem line (a trace whose streaming to trawl-relayd stopped)
  *   START        resume polling the session's streams (after a FLUSH, which pauses the
  *                timers of the channels it flushed: a stopped session costs
  *                no wake-ups)
@@ -33,9 +36,10 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 2u
+#define TRAWL_CONS_VERSION 3u
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
+#define TRAWL_CONS_MSG_LEN 256u
 
 enum trawl_cons_cmd {
 	TRAWL_CONS_ADD_TRACE = 1,
@@ -46,6 +50,7 @@ enum trawl_cons_cmd {
 	TRAWL_CONS_QUIT = 6,
 	TRAWL_CONS_START = 7,
 	TRAWL_CONS_REMOVE_SESSION = 8,
+	TRAWL_CONS_STATUS = 9,
 };
 
 struct trawl_cons_hdr {
@@ -60,7 +65,8 @@ struct trawl_cons_hdr {
 } __attribute__((packed));
 
 struct trawl_cons_add_trace {
-	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit */
+	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit,
+					   or relay:...,net://HOST:C:D/ust/uid/1000/64-bit */
 } __attribute__((packed));
 
 struct trawl_cons_add_channel {
@@ -78,6 +84,7 @@ struct trawl_cons_reply {
 	int32_t status;            /* 0 or a negative errno */
 	uint64_t events_discarded; /* over the session's streams (all if session_key is 0) */
 	uint64_t bytes_written;    /* by the session's streams */
+	char msg[TRAWL_CONS_MSG_LEN]; /* "" or the session's problem, one line */
 } __attribute__((packed));
 
 #endif /* TRAWL_CONSUMER_PROTO_H */

@@ -22,6 +22,7 @@
 #include "common/common.h"
 #include "consumerd/consumer-proto.h"
 #include "consumerd/consumerd.h"
+#include "consumerd/output.h"
 #include "ctf/layout.h"
 #include "ctl/proto.h"
 
@@ -41,11 +42,8 @@
 #define DEFAULT_READ_TIMER_US 1000u
 
 struct cstream {
-	struct trawl_ustctl_stream *rb; /* owned */
-	int data_fd;                    /* owned: <channel>_<cpu> */
-	int index_fd;                   /* owned: index/<channel>_<cpu>.idx */
-	uint64_t offset;                /* bytes written to data_fd */
-	uint64_t *bytes;                /* the channel's byte count */
+	struct trawl_ustctl_stream *rb;   /* owned */
+	struct trawl_output_stream *out;  /* owned: <channel>_<cpu> and its index */
 	uint64_t instance_id;
 };
 
@@ -63,13 +61,18 @@ struct cchannel {
 struct ctrace {
 	struct ctrace *next;
 	uint64_t key, session;
-	char path[TRAWL_CONS_PATH_LEN];
+	char path[TRAWL_CONS_PATH_LEN]; /* a folder, or a relay destination (output.h) */
+	struct trawl_output *out;       /* owned */
+	int meta_h;                     /* the metadata file's handle in out, -1: not open */
 	char *metadata; /* owned: the last text received */
 	size_t metadata_len;
 };
 
 static struct cchannel *channels;
 static struct ctrace *traces;
+/* The last trace that could not be set up, and why (reported with its session). */
+static uint64_t last_error_session;
+static char last_error[TRAWL_CONS_MSG_LEN];
 
 static uint64_t now_ns(void)
 {
@@ -96,110 +99,33 @@ static struct ctrace *trace_find(uint64_t key)
 	return NULL;
 }
 
-/* Writes @len bytes of @text as DIR/metadata, atomically (tmp + rename). */
-static int metadata_write(const char *dir, const char *text, size_t len)
+/* Writes the whole metadata @text of @len bytes as the trace's metadata file. */
+static int metadata_write(struct trawl_output *o, int *h, const char *text, size_t len)
 {
-	char path[TRAWL_CONS_PATH_LEN + 32], tmp[TRAWL_CONS_PATH_LEN + 32];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.metadata.tmp", dir);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-	if (fd < 0)
-		return -errno;
-	ret = trawl_write_all(fd, text, len);
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-static int stream_files_open(struct cstream *cs, const char *dir, const char *name, uint32_t cpu)
-{
-	struct trawl_ctf_index_header h = {
-		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
-		.index_major = htobe32(1),
-		.index_minor = htobe32(1),
-		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
-	};
-	char path[TRAWL_CONS_PATH_LEN + 300];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/%s_%u", dir, name, cpu);
-	cs->data_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-	if (cs->data_fd < 0)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/index/%s_%u.idx", dir, name, cpu);
-	cs->index_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-	if (cs->index_fd < 0) {
-		ret = -errno;
-		close(cs->data_fd);
-		cs->data_fd = -1;
-		return ret;
+	if (*h < 0) {
+		*h = trawl_output_file_open(o, "metadata", TRAWL_OUTPUT_METADATA);
+		if (*h < 0)
+			return *h;
 	}
-	return trawl_write_all(cs->index_fd, &h, sizeof(h));
+	return trawl_output_file_replace(o, *h, text, len);
 }
 
-/* Appends one packet to @fd (and its entry to @index_fd, if >= 0). */
 /*
- * Writes packet @p and its index entry. Only the content goes to disk: the
+ * Writes packet @p and its index entry. Only the content goes out: the
  * sub-buffer's unused tail is dropped and packet_size rewritten to match
  * (CTF allows packet_size == content_size), so a trace costs the bytes its
  * events take, not whole sub-buffers.
  */
-static int packet_write(int fd, int index_fd, uint64_t *offset, const struct trawl_ustctl_packet *p,
-			uint32_t stream_id, uint64_t instance_id, uint64_t *bytes)
+static int packet_write(struct trawl_output_stream *out, const struct trawl_ustctl_packet *p,
+			uint64_t *bytes)
 {
-	const size_t head_len = sizeof(struct trawl_ctf_packet_start);
-	struct trawl_ctf_packet_start head;
-	uint64_t len = p->content_size;
-	struct trawl_ctf_index_entry e = {
-		.offset = htobe64(*offset),
-		.packet_size = htobe64(len * 8),
-		.content_size = htobe64(p->content_size * 8),
-		.timestamp_begin = htobe64(p->timestamp_begin),
-		.timestamp_end = htobe64(p->timestamp_end),
-		.events_discarded = htobe64(p->events_discarded),
-		.stream_id = htobe64(stream_id),
-		.stream_instance_id = htobe64(instance_id),
-		.packet_seq_num = htobe64(p->packet_seq_num),
-	};
-	struct iovec iov[2];
-	ssize_t n;
-	int ret;
+	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size);
 
-	if (len < head_len || len > p->packet_size)
-		return -EPROTO; /* ustctl checked it; never trust twice-read memory blindly */
-	memcpy(&head, p->data, head_len);
-	head.context.packet_size = len * 8;
-	iov[0].iov_base = &head;
-	iov[0].iov_len = head_len;
-	iov[1].iov_base = (char *)p->data + head_len;
-	iov[1].iov_len = len - head_len;
-	n = writev(fd, iov, 2);
 	if (n < 0)
-		return -errno;
-	if ((uint64_t)n < len) { /* a short write: finish it byte-wise */
-		const char *rest = (const char *)p->data + n;
-
-		if ((size_t)n < head_len) {
-			ret = trawl_write_all(fd, (const char *)&head + n, head_len - (size_t)n);
-			if (ret)
-				return ret;
-			rest = (const char *)p->data + head_len;
-			n = (ssize_t)head_len;
-		}
-		ret = trawl_write_all(fd, rest, len - (uint64_t)n);
-		if (ret)
-			return ret;
-	}
-	*offset += len;
+		return (int)n;
 	if (bytes)
-		*bytes += len;
-	return index_fd >= 0 ? trawl_write_all(index_fd, &e, sizeof(e)) : 0;
+		*bytes += (uint64_t)n;
+	return 0;
 }
 
 /* Takes every ready packet of @cs. Returns 0 or a negative errno from a write. */
@@ -216,8 +142,7 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 			continue; /* skipped and counted by ustctl */
 		if (ret)
 			return ret;
-		ret = packet_write(cs->data_fd, cs->index_fd, &cs->offset, &p, c->info.attr.stream_id,
-				   cs->instance_id, &c->bytes_written);
+		ret = packet_write(cs->out, &p, &c->bytes_written);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
 			cons_log("writing a packet of", c->info.name, -ret);
@@ -293,10 +218,7 @@ static void session_remove(uint64_t session)
 		*cp = c->next;
 		for (i = 0; i < c->nr; i++) {
 			trawl_ustctl_stream_unmap(c->streams[i].rb);
-			if (c->streams[i].data_fd >= 0)
-				close(c->streams[i].data_fd);
-			if (c->streams[i].index_fd >= 0)
-				close(c->streams[i].index_fd);
+			trawl_output_stream_close(c->streams[i].out);
 		}
 		free(c->streams);
 		free(c);
@@ -309,6 +231,7 @@ static void session_remove(uint64_t session)
 			continue;
 		}
 		*tp = t->next;
+		trawl_output_destroy(t->out);
 		free(t->metadata);
 		free(t);
 	}
@@ -317,24 +240,31 @@ static void session_remove(uint64_t session)
 static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 {
 	struct trawl_cons_add_trace a;
+	struct trawl_output *out;
 	struct ctrace *t;
-	char idx[TRAWL_CONS_PATH_LEN + 16];
+	char err[TRAWL_CONS_MSG_LEN];
 	int ret;
 
 	if (h->size != sizeof(a) || trace_find(h->trace_key))
 		return -EINVAL;
 	memcpy(&a, payload, sizeof(a));
-	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) || a.path[0] != '/')
+	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) ||
+	    (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path)))
 		return -EINVAL;
-	snprintf(idx, sizeof(idx), "%s/index", a.path);
-	ret = trawl_mkdir_p(idx, 0770);
+	ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 	if (ret) {
-		cons_log("cannot create", idx, -ret);
+		fprintf(stderr, "trawl-consumerd[%d]: %s\n", (int)getpid(), err);
+		snprintf(last_error, sizeof(last_error), "%s", err);
+		last_error_session = h->session_key;
 		return ret;
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		trawl_output_destroy(out);
 		return -ENOMEM;
+	}
+	t->out = out;
+	t->meta_h = -1;
 	t->key = h->trace_key;
 	t->session = h->session_key;
 	memcpy(t->path, a.path, sizeof(t->path));
@@ -358,7 +288,7 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	free(t->metadata);
 	t->metadata = copy;
 	t->metadata_len = h->size;
-	return metadata_write(t->path, copy, h->size);
+	return metadata_write(t->out, &t->meta_h, copy, h->size);
 }
 
 static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, int *fds,
@@ -392,7 +322,6 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 		struct trawl_ustctl_channel_attr attr = c->info.attr; /* unpacked copy */
 		struct cstream *cs = &c->streams[i];
 
-		cs->data_fd = cs->index_fd = -1;
 		cs->instance_id = c->info.first_instance_id + i;
 
 		ret = trawl_ustctl_stream_map(fds[i], &attr, i, cs->instance_id, &cs->rb);
@@ -400,9 +329,14 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 			goto fail;
 		fds[i] = -1; /* the stream owns it now */
 		if (!c->info.snapshot_mode) {
-			ret = stream_files_open(cs, t->path, c->info.name, i);
-			if (ret)
+			char name[300];
+
+			snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
+			cs->out = trawl_output_stream_open(t->out, name, cs->instance_id);
+			if (!cs->out) {
+				ret = -errno;
 				goto fail;
+			}
 		}
 		c->nr++;
 	}
@@ -413,10 +347,7 @@ fail:
 	for (i = 0; i <= c->nr && i < nr_fds; i++) {
 		if (c->streams[i].rb)
 			trawl_ustctl_stream_unmap(c->streams[i].rb);
-		if (c->streams[i].data_fd >= 0)
-			close(c->streams[i].data_fd);
-		if (c->streams[i].index_fd >= 0)
-			close(c->streams[i].index_fd);
+		trawl_output_stream_close(c->streams[i].out);
 	}
 	free(c->streams);
 	free(c);
@@ -449,46 +380,54 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) || a.path[0] != '/')
 		return -EINVAL;
 	for (t = traces; t; t = t->next) {
-		char dir[TRAWL_CONS_PATH_LEN * 2 + 16];
+		char dir[TRAWL_CONS_PATH_LEN * 2 + 16], err[TRAWL_CONS_MSG_LEN];
 		const char *rel = strstr(t->path, "/ust/");
+		struct trawl_output *out;
+		int meta_h = -1;
 
 		if (h->session_key && t->session != h->session_key)
 			continue;
 		snprintf(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
-		ret = trawl_mkdir_p(dir, 0770);
+		ret = trawl_output_create(dir, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 		if (ret)
 			return ret;
-		if (t->metadata && (ret = metadata_write(dir, t->metadata, t->metadata_len)))
-			return ret;
-		for (c = channels; c; c = c->next) {
+		if (t->metadata)
+			ret = metadata_write(out, &meta_h, t->metadata, t->metadata_len);
+		for (c = channels; c && !ret; c = c->next) {
 			uint32_t i;
 
 			if (c->trace_key != t->key)
 				continue;
-			for (i = 0; i < c->nr; i++) {
+			for (i = 0; i < c->nr && !ret; i++) {
 				struct cstream *cs = &c->streams[i];
+				struct trawl_output_stream *st;
 				struct trawl_ustctl_packet p;
-				char path[sizeof(dir) + 300];
-				uint64_t off = 0;
-				int fd, guard = 1 << 20;
+				char name[300];
+				int guard = 1 << 20;
 
 				trawl_ustctl_stream_flush(cs->rb, 0);
-				snprintf(path, sizeof(path), "%s/%s_%u", dir, c->info.name, i);
-				fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-				if (fd < 0)
-					return -errno;
+				snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
+				st = trawl_output_stream_open(out, name, cs->instance_id);
+				if (!st) {
+					ret = -errno;
+					break;
+				}
 				while (guard-- && (ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) != -EAGAIN) {
 					if (ret)
 						continue;
-					ret = packet_write(fd, -1, &off, &p, c->info.attr.stream_id,
-							   cs->instance_id, NULL);
+					ret = packet_write(st, &p, NULL);
 					trawl_ustctl_stream_put_packet(cs->rb);
 					if (ret)
 						break;
 				}
-				close(fd);
+				if (ret == -EAGAIN)
+					ret = 0;
+				trawl_output_stream_close(st);
 			}
 		}
+		trawl_output_destroy(out);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -497,10 +436,16 @@ static void reply(int sock, uint64_t session, int status)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
 	uint64_t discarded, bytes;
+	struct ctrace *t;
 
 	counters(session, &discarded, &bytes);
 	r.events_discarded = discarded;
 	r.bytes_written = bytes;
+	for (t = traces; t && !r.msg[0]; t = t->next)
+		if (!session || t->session == session)
+			trawl_output_broken(t->out, r.msg, sizeof(r.msg));
+	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))
+		snprintf(r.msg, sizeof(r.msg), "%s", last_error);
 	if (trawl_write_all(sock, &r, sizeof(r)))
 		cons_log("replying to", "the session daemon", errno);
 }
@@ -563,6 +508,8 @@ static int handle_command(int sock)
 		break;
 	case TRAWL_CONS_SNAPSHOT:
 		ret = cmd_snapshot(&h, payload);
+		break;
+	case TRAWL_CONS_STATUS:
 		break;
 	case TRAWL_CONS_START: {
 		struct cchannel *c;

@@ -355,9 +355,15 @@ static int default_output(const char *name, int auto_name, char *buf, size_t len
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-TRAWL_EXPORT int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *name, const char *output,
-			     unsigned flags, char *name_out, size_t name_len, char *path_out,
-			     size_t path_len)
+/* An output the daemon takes: an absolute folder, or a relay daemon's net:// URL. */
+static int output_ok(const char *output)
+{
+	return output[0] == '/' || !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
+}
+
+static int session_create(struct trawl_ctl *ctl, const char *name, const char *output,
+			  unsigned flags, uint32_t live_timer_us, char *name_out, size_t name_len,
+			  char *path_out, size_t path_len)
 {
 	struct trawl_ctl_wire_req r;
 	struct trawl_ctl_wire_reply h;
@@ -378,8 +384,11 @@ TRAWL_EXPORT int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *nam
 		return -EINVAL;
 	r.flags = flags & (TRAWL_CTL_CREATE_SNAPSHOT | TRAWL_CTL_CREATE_LIVE |
 			   TRAWL_CTL_CREATE_NO_OUTPUT);
+	r.switch_timer_us = live_timer_us;
+	if (!output && (flags & TRAWL_CTL_CREATE_LIVE))
+		output = "net://127.0.0.1"; /* as LTTng: a live session streams to a local relayd */
 	if (output) {
-		if (output[0] != '/' || copy_str(r.output, sizeof(r.output), output))
+		if (!output_ok(output) || copy_str(r.output, sizeof(r.output), output))
 			return -EINVAL;
 	} else if (!(flags & TRAWL_CTL_CREATE_NO_OUTPUT)) {
 		ret = default_output(name, auto_name, r.output, sizeof(r.output));
@@ -394,6 +403,22 @@ TRAWL_EXPORT int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *nam
 	if (path_out)
 		snprintf(path_out, path_len, "%s", h.path);
 	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *name, const char *output,
+			     unsigned flags, char *name_out, size_t name_len, char *path_out,
+			     size_t path_len)
+{
+	return session_create(ctl, name, output, flags, 0, name_out, name_len, path_out, path_len);
+}
+
+TRAWL_EXPORT int trawl_ctl_session_create_live(struct trawl_ctl *ctl, const char *name,
+					       const char *url, uint32_t live_timer_us,
+					       char *name_out, size_t name_len, char *path_out,
+					       size_t path_len)
+{
+	return session_create(ctl, name, url, TRAWL_CTL_CREATE_LIVE, live_timer_us, name_out,
+			      name_len, path_out, path_len);
 }
 
 TRAWL_EXPORT int trawl_ctl_session_destroy(struct trawl_ctl *ctl, const char *session)

@@ -78,7 +78,9 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 		return -EINVAL;
 	if (r.channel[0] && !trawl_ctl_name_valid(r.channel))
 		return -EINVAL;
-	if (r.output[0] && r.output[0] != '/')
+	/* a folder, or a relay daemon's URL (the daemon checks the rest of it) */
+	if (r.output[0] && r.output[0] != '/' && strncmp(r.output, "net://", 6) &&
+	    strncmp(r.output, "net6://", 7))
 		return -EINVAL;
 	switch (cmd) {
 	case TRAWL_CTL_CMD_CREATE:

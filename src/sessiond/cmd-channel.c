@@ -58,7 +58,7 @@ static struct sd_domain *domain_get(struct sd_session *s, uint32_t domain, struc
 	}
 	info.name = s->name;
 	info.id = s->id;
-	info.output = s->output;
+	info.output = s->relay[0] ? s->relay : s->output;
 	info.uid = s->uid;
 	info.gid = s->gid;
 	info.snapshot = s->snapshot;
@@ -104,6 +104,8 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 	/* User space: the consumer polls the buffers (apps never wake it), so
 	 * often enough that a 4 MiB-per-CPU channel never fills at ~20 M events/s. */
 	a->read_timer_us = domain == TRAWL_DOMAIN_UST ? 1000 : 200000;
+	/* Live: partial packets are closed every live timer period, for viewers to see. */
+	a->switch_timer_us = s->live_timer_us;
 }
 
 static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain *d,

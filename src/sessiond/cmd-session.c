@@ -107,7 +107,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		   struct sd_reply *r)
 {
 	struct sd_session *s, **tail;
-	int ret, nr = 0, active = 0;
+	int ret, nr = 0, active = 0, streaming;
 
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "a session needs a name");
@@ -132,7 +132,11 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		return (void)sd_fail(r, -EINVAL, "no output folder given");
 	if (strlen(req->output) > 900)
 		return (void)sd_fail(r, -ENAMETOOLONG, "output path too long (at most 900 bytes)");
-	if (req->output[0]) {
+	streaming = sd_relay_is_url(req->output);
+	if ((req->flags & TRAWL_CTL_F_LIVE) && !streaming)
+		return (void)sd_fail(r, -EINVAL, "a live session streams to trawl-relayd: its URL "
+						 "must be net://HOST (not '%s')", req->output);
+	if (req->output[0] && !streaming) {
 		ret = mkdir_as(req->output, p->uid, p->gid);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
@@ -148,6 +152,14 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	s->gid = p->gid;
 	s->snapshot = !!(req->flags & TRAWL_CTL_F_SNAPSHOT);
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
+	if (streaming &&
+	    sd_relay_setup(s, req->output, s->live ? (req->switch_timer_us ? req->switch_timer_us
+									  : 1000000u)
+						   : 0,
+			   r)) {
+		free(s);
+		return;
+	}
 	for (tail = &sd.sessions; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
@@ -239,6 +251,8 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		return;
 	if (s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is already started", s->name);
+	if (sd_relay_check(s, r))
+		return;
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_err err = {""};

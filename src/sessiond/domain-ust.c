@@ -435,10 +435,16 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 
 	if (cons_alive(s) && waitpid(s->cons->pid, &status, WNOHANG) == s->cons->pid)
 		cons_dead(s->cons, 1, status);
+	/* Streaming problems (relayd gone) are only known to the consumer: ask it. */
+	if (cons_alive(s) && s->traces && !cons_send(s, TRAWL_CONS_STATUS, 0, 0, NULL, 0, NULL, 0))
+		cons_sync(s);
 	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
 	st->events_discarded = s->cons_discarded;
 	st->bytes_written = s->cons_bytes;
-	snprintf(st->msg, sizeof(st->msg), "%s", !s->cons || s->cons->alive ? "" : s->cons->msg);
+	if (s->cons && s->cons->alive)
+		snprintf(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
+	else
+		snprintf(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
 	return 0;
 }
 

@@ -57,7 +57,10 @@ struct sd_session {
 	struct sd_session *next;
 	uint64_t id;
 	char name[TRAWL_CTL_NAME_LEN];
-	char output[TRAWL_CTL_PATH_LEN]; /* "" with --no-output */
+	char output[TRAWL_CTL_PATH_LEN]; /* "" with --no-output; net://HOST:CTRL:DATA when streaming */
+	char relay[TRAWL_CTL_PATH_LEN];  /* streaming: the domains' destination (consumerd/output.h), else "" */
+	int64_t created;                 /* streaming: creation time, seconds since the epoch */
+	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */
 	uid_t uid;
 	gid_t gid;
 	int snapshot, live;
@@ -127,6 +130,15 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r);
 /* Stops (if active) and frees @s, unlinking it from the daemon. */
 void sd_session_destroy(struct sd_session *s);
+
+/* relay.c: streaming sessions */
+/* 1 if @output is a net:// or net6:// URL. */
+int sd_relay_is_url(const char *output);
+/* Makes @s stream to @url (checking relayd answers). 0, or fills @r and returns its error. */
+int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
+		   struct sd_reply *r);
+/* For a streaming session, checks relayd still answers (at start). 0 or fills @r. */
+int sd_relay_check(const struct sd_session *s, struct sd_reply *r);
 
 /* cmd-channel.c */
 void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

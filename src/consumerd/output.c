@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output.c - a trace's destination for the consumers: local files, or
+ * trawl-relayd over TCP (output.h; the protocol is relayd/proto.h).
+ *
+ * Both kinds keep a table of open files by handle. Locally a handle's
+ * writes go to its fd; over the network each becomes one message on the
+ * trace's one connection, so relayd writes in the order we did: a packet
+ * before its index entry.
+ *
+ * The socket is blocking, with a send timeout: a consumer that cannot send
+ * waits at most TRAWL_OUTPUT_SEND_TIMEOUT_MS, while the ring buffers keep
+ * filling and the traced programs drop (and count) what does not fit; a
+ * relayd that does not take our bytes in that time is given up on, like one
+ * that went away.
+ */
+#include "consumerd/output.h"
+#include "common/common.h"
+#include "ctf/layout.h"
+#include "relayd/proto.h"
+#include "relayd/url.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+struct ofile {
+	int fd; /* local: the file; relay: 0 when open; -1: free slot */
+	char *rel; /* owned */
+};
+
+struct trawl_output {
+	int relay;
+	char dir[PATH_MAX]; /* local: the trace folder; relay: the path in the session folder */
+	uid_t uid;
+	gid_t gid;
+	int sock;           /* relay: owned */
+	char peer[300];     /* relay: "HOST:PORT" */
+	int broken;         /* relay: 0, or the errno that ended streaming */
+	struct ofile *files; /* owned, by handle */
+	uint32_t nr_files;
+};
+
+struct trawl_output_stream {
+	struct trawl_output *o;
+	int data, index;   /* handles */
+	uint64_t instance_id;
+	uint64_t offset;   /* bytes in the stream file */
+};
+
+int trawl_output_dest_is_relay(const char *dest)
+{
+	return !strncmp(dest, "relay:", 6);
+}
+
+int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *session,
+			    const char *hostname, int64_t creation_time, uint32_t live_timer_us)
+{
+	int n = snprintf(buf, len, "relay:%s,%s,%lld,%u,%s", session, hostname,
+			 (long long)creation_time, live_timer_us, url);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* ---- relay -------------------------------------------------------------- */
+
+static void broken_set(struct trawl_output *o, int err)
+{
+	if (o->broken)
+		return;
+	o->broken = err ? err : EIO;
+	fprintf(stderr, "trawl-consumerd[%d]: streaming to trawl-relayd at %s stopped: %s "
+		"(what it received stays there; the rest of this trace is dropped)\n",
+		(int)getpid(), o->peer, strerror(o->broken));
+}
+
+/* Sends a message: header, then @iov. 0, or -errno after marking the output broken. */
+static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
+		      const struct iovec *iov, int cnt)
+{
+	struct trawl_relay_hdr h = {
+		.magic = htole32(TRAWL_RELAY_MAGIC),
+		.version = htole16(TRAWL_RELAY_VERSION),
+		.cmd = htole16(cmd),
+		.handle = htole32(handle),
+	};
+	struct iovec v[8];
+	size_t size = 0;
+	int i, n = 1, first = 0;
+
+	if (o->broken)
+		return -EPIPE;
+	if (cnt > 7)
+		return -EINVAL;
+	for (i = 0; i < cnt; i++) {
+		size += iov[i].iov_len;
+		v[n++] = iov[i];
+	}
+	if (size > TRAWL_RELAY_MAX_PAYLOAD)
+		return -EMSGSIZE;
+	h.size = htole32((uint32_t)size);
+	v[0].iov_base = &h;
+	v[0].iov_len = sizeof(h);
+	while (first < n) {
+		ssize_t w = writev(o->sock, v + first, n - first);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			broken_set(o, errno == EAGAIN ? ETIMEDOUT : errno);
+			return -o->broken;
+		}
+		while (first < n && (size_t)w >= v[first].iov_len) {
+			w -= (ssize_t)v[first].iov_len;
+			first++;
+		}
+		if (first < n) {
+			v[first].iov_base = (char *)v[first].iov_base + w;
+			v[first].iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,URL/REL" into @hello, @u, @rel. */
+static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct trawl_relay_url *u,
+		      char *rel, size_t rel_len, char *err, size_t err_len)
+{
+	const char *f[4], *p = spec, *url, *slash;
+	char urlbuf[300], *end;
+	size_t n;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		f[i] = p;
+		p = strchr(p, ',');
+		if (!p)
+			goto bad;
+		p++;
+	}
+	url = p;
+	n = (size_t)(f[1] - f[0] - 1);
+	if (n == 0 || n >= sizeof(hello->session))
+		goto bad;
+	memcpy(hello->session, f[0], n);
+	n = (size_t)(f[2] - f[1] - 1);
+	if (n == 0 || n >= sizeof(hello->hostname))
+		goto bad;
+	memcpy(hello->hostname, f[1], n);
+	hello->creation_time = htole64((uint64_t)strtoll(f[2], &end, 10));
+	if (*end != ',')
+		goto bad;
+	hello->live_timer_us = htole32((uint32_t)strtoul(f[3], &end, 10));
+	if (*end != ',')
+		goto bad;
+	hello->flags = htole32(hello->live_timer_us ? TRAWL_RELAY_F_LIVE : 0);
+	p = strstr(url, "://");
+	if (!p)
+		goto bad;
+	p += 3;
+	if (*p == '[')
+		p = strchr(p, ']');
+	slash = p ? strchr(p, '/') : NULL;
+	if (!slash || (size_t)(slash - url) >= sizeof(urlbuf) || strlen(slash + 1) >= rel_len)
+		goto bad;
+	memcpy(urlbuf, url, (size_t)(slash - url));
+	urlbuf[slash - url] = '\0';
+	if (trawl_relay_url_parse(urlbuf, TRAWL_RELAY_DEFAULT_DATA_PORT, u, err, err_len))
+		return -EINVAL;
+	/* A per-process folder carries the program's name: keep it a name relayd takes. */
+	snprintf(rel, rel_len, "%s", slash + 1);
+	for (i = 0; rel[i]; i++) {
+		char c = rel[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '-' || c == '_' || c == '/'))
+			rel[i] = '_';
+	}
+	if (!trawl_relay_name_ok(hello->session) || !trawl_relay_name_ok(hello->hostname) ||
+	    !trawl_relay_path_ok(rel))
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, err_len, "bad relay destination '%.200s'", spec);
+	return -EINVAL;
+}
+
+static int relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len)
+{
+	struct trawl_relay_hello hello;
+	struct trawl_relay_reply r;
+	struct trawl_relay_url u;
+	struct timeval tv = {.tv_sec = TRAWL_OUTPUT_SEND_TIMEOUT_MS / 1000};
+	struct iovec v = {.iov_base = &hello, .iov_len = sizeof(hello)};
+	int ret;
+
+	memset(&hello, 0, sizeof(hello));
+	ret = spec_parse(spec, &hello, &u, o->dir, sizeof(o->dir), err, err_len);
+	if (ret)
+		return ret;
+	snprintf(o->peer, sizeof(o->peer), "%s:%u", u.host, u.data_port);
+	ret = trawl_relay_connect(u.host, u.data_port, u.ipv6, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS);
+	if (ret < 0) {
+		snprintf(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
+			 ret == -ENOENT ? "unknown host" : strerror(-ret));
+		return ret;
+	}
+	o->sock = ret;
+	if (setsockopt(o->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(o->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	ret = relay_send(o, TRAWL_RELAY_HELLO, 0, &v, 1);
+	if (!ret) {
+		ret = read(o->sock, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : -EPROTO;
+		if (!ret && le32toh(r.magic) != TRAWL_RELAY_MAGIC)
+			ret = -EPROTO;
+		if (!ret)
+			ret = (int32_t)le32toh((uint32_t)r.status);
+	}
+	if (ret) {
+		snprintf(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
+			 strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* ---- both --------------------------------------------------------------- */
+
+int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
+			char *err, size_t err_len)
+{
+	struct trawl_output *o = calloc(1, sizeof(*o));
+	char idx[PATH_MAX + 8];
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	o->uid = uid;
+	o->gid = gid;
+	o->sock = -1;
+	if (trawl_output_dest_is_relay(dest)) {
+		o->relay = 1;
+		ret = relay_open(o, dest + 6, err, err_len);
+	} else if (dest[0] != '/' || strlen(dest) >= sizeof(o->dir)) {
+		snprintf(err, err_len, "bad trace folder '%.200s'", dest);
+		ret = -EINVAL;
+	} else {
+		snprintf(o->dir, sizeof(o->dir), "%s", dest);
+		snprintf(idx, sizeof(idx), "%s/index", dest);
+		ret = trawl_mkdir_p(idx, 0750);
+		if (ret)
+			snprintf(err, err_len, "cannot create %s: %s", idx, strerror(-ret));
+		else if (uid != (uid_t)-1 && (chown(dest, uid, gid) || chown(idx, uid, gid))) {
+			/* not fatal: root can still read the trace */
+		}
+	}
+	if (ret) {
+		if (o->sock >= 0)
+			close(o->sock);
+		free(o);
+		return ret;
+	}
+	*out = o;
+	return 0;
+}
+
+void trawl_output_destroy(struct trawl_output *o)
+{
+	uint32_t i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->nr_files; i++)
+		if (o->files[i].fd >= 0)
+			trawl_output_file_close(o, (int)i);
+	if (o->relay) {
+		relay_send(o, TRAWL_RELAY_END, 0, NULL, 0);
+		close(o->sock);
+	}
+	free(o->files);
+	free(o);
+}
+
+int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
+{
+	char c;
+	ssize_t n;
+
+	if (!o)
+		return 0;
+	/*
+	 * relayd never sends after its HELLO reply: a readable socket means
+	 * it closed or reset the connection. Checked here too, so that a
+	 * session with nothing more to send still learns it lost relayd.
+	 */
+	if (o->relay && !o->broken) {
+		n = recv(o->sock, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n == 0)
+			broken_set(o, ECONNRESET);
+		else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			broken_set(o, errno);
+		else if (n > 0)
+			broken_set(o, EPROTO);
+	}
+	if (!o->broken)
+		return 0;
+	if (why)
+		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s", o->peer,
+			 strerror(o->broken));
+	return 1;
+}
+
+int trawl_output_is_relay(const struct trawl_output *o)
+{
+	return o->relay;
+}
+
+static struct ofile *file_get(struct trawl_output *o, int h)
+{
+	return h >= 0 && (uint32_t)h < o->nr_files && o->files[h].fd >= 0 ? &o->files[h] : NULL;
+}
+
+int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind)
+{
+	char path[PATH_MAX + 300];
+	uint32_t h;
+	int ret;
+
+	for (h = 0; h < o->nr_files && o->files[h].fd >= 0; h++)
+		;
+	if (h == o->nr_files) {
+		uint32_t n = o->nr_files ? o->nr_files * 2 : 16;
+		struct ofile *nf;
+
+		if (n > TRAWL_RELAY_MAX_HANDLES)
+			return -EMFILE;
+		nf = realloc(o->files, n * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		for (uint32_t i = o->nr_files; i < n; i++)
+			nf[i] = (struct ofile){.fd = -1};
+		o->files = nf;
+		o->nr_files = n;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s", o->dir, rel) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	o->files[h].rel = strdup(path);
+	if (!o->files[h].rel)
+		return -ENOMEM;
+	if (o->relay) {
+		uint32_t k = htole32((uint32_t)kind);
+		struct iovec v[2] = {{&k, 4}, {path, strlen(path) + 1}};
+
+		relay_send(o, TRAWL_RELAY_OPEN, h, v, 2); /* a broken relay: dropped */
+		o->files[h].fd = 0;
+		return (int)h;
+	}
+	o->files[h].fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
+	if (o->files[h].fd < 0) {
+		ret = -errno;
+		free(o->files[h].rel);
+		o->files[h].rel = NULL;
+		o->files[h].fd = -1;
+		return ret;
+	}
+	if (o->uid != (uid_t)-1 && fchown(o->files[h].fd, o->uid, o->gid)) {
+		/* not fatal */
+	}
+	return (int)h;
+}
+
+int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt)
+{
+	struct ofile *f = file_get(o, h);
+	struct iovec v[8];
+	int first = 0;
+
+	if (!f || cnt > 8)
+		return -EBADF;
+	if (o->relay) {
+		relay_send(o, TRAWL_RELAY_APPEND, (uint32_t)h, iov, cnt);
+		return 0;
+	}
+	memcpy(v, iov, (size_t)cnt * sizeof(*v));
+	while (first < cnt) {
+		ssize_t w = writev(f->fd, v + first, cnt - first);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		while (first < cnt && (size_t)w >= v[first].iov_len) {
+			w -= (ssize_t)v[first].iov_len;
+			first++;
+		}
+		if (first < cnt) {
+			v[first].iov_base = (char *)v[first].iov_base + w;
+			v[first].iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len)
+{
+	struct ofile *f = file_get(o, h);
+	char tmp[PATH_MAX + 320];
+	int fd, ret;
+
+	if (!f)
+		return -EBADF;
+	if (o->relay) {
+		struct iovec v = {(void *)buf, len};
+
+		relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", f->rel);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return -errno;
+	ret = trawl_write_all(fd, buf, len);
+	if (!ret && o->uid != (uid_t)-1 && fchown(fd, o->uid, o->gid)) {
+		/* not fatal */
+	}
+	if (!ret && rename(tmp, f->rel))
+		ret = -errno;
+	if (ret) {
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	close(f->fd);
+	f->fd = fd;
+	return 0;
+}
+
+void trawl_output_file_close(struct trawl_output *o, int h)
+{
+	struct ofile *f = file_get(o, h);
+
+	if (!f)
+		return;
+	if (o->relay)
+		relay_send(o, TRAWL_RELAY_CLOSE, (uint32_t)h, NULL, 0);
+	else
+		close(f->fd);
+	f->fd = -1;
+	free(f->rel);
+	f->rel = NULL;
+}
+
+/* ---- streams ------------------------------------------------------------ */
+
+struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
+						     uint64_t instance_id)
+{
+	struct trawl_ctf_index_header ih = {
+		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
+		.index_major = htobe32(1),
+		.index_minor = htobe32(1),
+		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
+	};
+	struct iovec v = {&ih, sizeof(ih)};
+	struct trawl_output_stream *st = calloc(1, sizeof(*st));
+	char rel[300];
+	int ret;
+
+	if (!st)
+		return NULL;
+	st->o = o;
+	st->instance_id = instance_id;
+	st->data = trawl_output_file_open(o, name, TRAWL_OUTPUT_DATA);
+	if (st->data < 0) {
+		ret = st->data;
+		goto fail;
+	}
+	snprintf(rel, sizeof(rel), "index/%s.idx", name);
+	st->index = trawl_output_file_open(o, rel, TRAWL_OUTPUT_INDEX);
+	if (st->index < 0) {
+		ret = st->index;
+		trawl_output_file_close(o, st->data);
+		goto fail;
+	}
+	ret = trawl_output_file_append(o, st->index, &v, 1);
+	if (ret) {
+		trawl_output_stream_close(st);
+		errno = -ret;
+		return NULL;
+	}
+	return st;
+fail:
+	free(st);
+	errno = -ret;
+	return NULL;
+}
+
+void trawl_output_stream_close(struct trawl_output_stream *st)
+{
+	if (!st)
+		return;
+	trawl_output_file_close(st->o, st->data);
+	trawl_output_file_close(st->o, st->index);
+	free(st);
+}
+
+int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail)
+{
+	const size_t hl = sizeof(struct trawl_ctf_packet_start);
+	struct trawl_ctf_packet_start head;
+	struct trawl_ctf_index_entry e;
+	struct iovec v[2];
+	uint64_t bytes;
+	int ret;
+
+	if (avail < hl)
+		return -EPROTO;
+	memcpy(&head, pkt, hl); /* once: @pkt may change under us */
+	if (head.context.content_size > (uint64_t)avail * 8)
+		return -EPROTO;
+	bytes = (head.context.content_size + 7) / 8;
+	if (bytes < hl)
+		return -EPROTO;
+	head.context.packet_size = bytes * 8;
+	head.header.stream_instance_id = st->instance_id;
+	v[0] = (struct iovec){&head, hl};
+	v[1] = (struct iovec){(char *)pkt + hl, bytes - hl};
+	ret = trawl_output_file_append(st->o, st->data, v, 2);
+	if (ret)
+		return ret;
+	e = (struct trawl_ctf_index_entry){
+		.offset = htobe64(st->offset),
+		.packet_size = htobe64(bytes * 8),
+		.content_size = htobe64(head.context.content_size),
+		.timestamp_begin = htobe64(head.context.timestamp_begin),
+		.timestamp_end = htobe64(head.context.timestamp_end),
+		.events_discarded = htobe64(head.context.events_discarded),
+		.stream_id = htobe64(head.header.stream_id),
+		.stream_instance_id = htobe64(st->instance_id),
+		.packet_seq_num = htobe64(head.context.packet_seq_num),
+	};
+	v[0] = (struct iovec){&e, sizeof(e)};
+	ret = trawl_output_file_append(st->o, st->index, v, 1);
+	if (ret)
+		return ret;
+	st->offset += bytes;
+	return (int64_t)bytes;
+}
+
+uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st)
+{
+	return st ? st->offset : 0;
+}

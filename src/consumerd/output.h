@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output.h - where a consumer's trace goes: a local folder or trawl-relayd.
+ *
+ * The user-space and the kernel consumer say "open this file of the trace,
+ * append these bytes, this packet and its index entry, replace the
+ * metadata" and do not care where it goes. A destination is a string:
+ *
+ *   /abs/folder                          a local trace folder (created)
+ *   relay:SESSION,HOSTNAME,CTIME,LIVE_US,net://HOST:CTRL:DATA/REL/PATH
+ *                                        streamed to trawl-relayd, into
+ *                                        REL/PATH of the session's folder
+ *                                        (trawl_output_relay_spec() makes it)
+ *
+ * Streaming failures. When relayd goes away (or stops reading for
+ * TRAWL_OUTPUT_SEND_TIMEOUT_MS), the output is "broken": it logs one line,
+ * trawl_output_broken() says why, and every later write is dropped and
+ * reported as done, so a consumer goes on emptying its ring buffers (the
+ * traced programs keep their discard semantics) and what relayd received
+ * stays readable there.
+ *
+ * Threading: an output and its streams are used by one thread.
+ */
+#ifndef TRAWL_CONSUMERD_OUTPUT_H
+#define TRAWL_CONSUMERD_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define TRAWL_OUTPUT_SEND_TIMEOUT_MS 10000
+#define TRAWL_OUTPUT_CONNECT_TIMEOUT_MS 5000
+
+enum trawl_output_kind {
+	TRAWL_OUTPUT_DATA = 0,     /* a stream file */
+	TRAWL_OUTPUT_INDEX = 1,    /* index/<stream>.idx */
+	TRAWL_OUTPUT_METADATA = 2, /* appended, or replaced whole */
+};
+
+struct trawl_output;
+struct trawl_output_stream;
+
+/**
+ * trawl_output_create - opens a trace's destination
+ * @dest: a folder or a relay spec (above)
+ * @uid, @gid: owner of local files and folders ((uid_t)-1: the caller)
+ * @out: the output, to free with trawl_output_destroy()
+ * @err, @err_len: a one-line reason on failure
+ *
+ * Local: creates the folder and its index/ folder. Relay: connects to the
+ * data port and says HELLO (relayd creates the session's folder).
+ * Returns 0 or a negative errno.
+ */
+int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
+			char *err, size_t err_len);
+
+/* Tells relayd the trace is complete (relay), closes everything, frees. NULL: no-op. */
+void trawl_output_destroy(struct trawl_output *o);
+
+/*
+ * 1 if streaming failed (the reason, one line, in @why, which may be NULL),
+ * else 0. Also notices a relayd that closed the connection while we had
+ * nothing to send.
+ */
+int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
+
+/* 1 for a relay destination. */
+int trawl_output_is_relay(const struct trawl_output *o);
+
+/* Opens (creates, truncates) @rel in the trace. Returns a handle >= 0 or a negative errno. */
+int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind);
+/* Appends @iov to the file. 0 or a negative errno (never for a broken relay). */
+int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt);
+/* Replaces the file's content with @len bytes of @buf (readers never see half). */
+int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len);
+void trawl_output_file_close(struct trawl_output *o, int h);
+
+/**
+ * trawl_output_stream_open - a stream file <name> and its index/<name>.idx
+ * @instance_id: written into each packet's header and index entry
+ * Returns NULL with errno. Closed by trawl_output_stream_close().
+ */
+struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
+						     uint64_t instance_id);
+void trawl_output_stream_close(struct trawl_output_stream *st);
+
+/**
+ * trawl_output_stream_packet - writes one packet and then its index entry
+ * @pkt: a packet in the host's byte order: trawl's packet header and
+ *       context (ctf/layout.h), then events; may be memory another process
+ *       writes (the header is copied once and only the copy is used)
+ * @avail: bytes readable at @pkt; the packet's content_size must fit
+ *
+ * Only the content is written: packet_size becomes the content size (in
+ * bytes, as CTF allows) and stream_instance_id the stream's. Returns the
+ * bytes written (>0), or -EPROTO for a malformed packet, or a write error.
+ */
+int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail);
+
+/* Bytes of packets written to the stream so far. */
+uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st);
+
+/**
+ * trawl_output_relay_spec - the destination string of a streamed trace
+ * @url: net://HOST:CTRL:DATA (normalized: trawl_relay_url_format())
+ * @session, @hostname: names of the session and the traced host
+ * Appending "/kernel" or "/ust/uid/0/64-bit" gives a trace's destination.
+ * Returns 0 or -ENAMETOOLONG.
+ */
+int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *session,
+			    const char *hostname, int64_t creation_time, uint32_t live_timer_us);
+
+/* 1 if @dest is a relay spec (starts with "relay:"). */
+int trawl_output_dest_is_relay(const char *dest);
+
+#endif /* TRAWL_CONSUMERD_OUTPUT_H */

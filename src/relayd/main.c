@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - trawl-relayd: receives traces streamed by trawl's consumers over
+ * TCP, writes them as local traces are laid out, and serves live viewers.
+ *
+ *   trawl-relayd [-o DIR] [-C tcp://ADDR:PORT] [-D tcp://ADDR:PORT]
+ *                [-L tcp://ADDR:PORT] [-d]
+ *
+ * One thread runs a poll loop over the control and data listening sockets
+ * and every streaming connection (session.c); the live server (live.c) runs
+ * in threads of its own and reads what this thread has written to disk. A
+ * port of 0 takes any free port; the ports taken are logged at start-up.
+ */
+#include "common/common.h"
+#include "relayd/proto.h"
+#include "relayd/relayd.h"
+#include "relayd/url.h"
+#ifdef TRAWL_HAVE_LIVE
+#include "relayd/live.h"
+#endif
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CONNS 1024
+
+static volatile sig_atomic_t quit;
+static int quiet;
+
+void relayd_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "trawl-relayd[%d]: %s\n", (int)getpid(), line);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: trawl-relayd [-o DIR] [-C URL] [-D URL] [-L URL] [-d]\n"
+		"Receives traces streamed by trawl sessions created with --set-url net://HOST or\n"
+		"--live, writes them under DIR/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/, and\n"
+		"serves them to live viewers (babeltrace2's lttng-live source).\n\n"
+		"  -o, --output=DIR        where traces go (default: ~/trawl-traces)\n"
+		"  -C, --control-port=URL  control port, tcp://ADDR:PORT (default tcp://0.0.0.0:%d)\n"
+		"  -D, --data-port=URL     data port (default tcp://0.0.0.0:%d)\n"
+		"  -L, --live-port=URL     live viewers' port (default tcp://localhost:%d)\n"
+		"  -d, --daemonize         run in the background\n"
+		"  -h, --help              show this help\n"
+		"A port of 0 takes a free port; the ports taken are logged at start-up.\n",
+		TRAWL_RELAY_DEFAULT_CTRL_PORT, TRAWL_RELAY_DEFAULT_DATA_PORT,
+		TRAWL_RELAY_DEFAULT_LIVE_PORT);
+}
+
+/* Listens on @url; returns the fd (and the port taken in *port) or -1 after a one-line error. */
+static int listen_on(const char *what, const char *url, uint16_t def, uint16_t *port)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+	struct trawl_relay_url u;
+	struct addrinfo *res;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char why[256], service[8];
+	int fd, one = 1, ret;
+
+	if (!strncmp(url, "tcp://", 6) || !strncmp(url, "tcp6://", 7)) {
+		/* a port of 0 is allowed here: any free port */
+		char copy[300];
+		const char *colon = strrchr(url, ':');
+
+		snprintf(copy, sizeof(copy), "%s", url);
+		if (colon && !strcmp(colon, ":0") && colon > url + 5 && colon[-1] != '/') {
+			copy[colon - url] = '\0';
+			ret = trawl_relay_url_parse(copy, def, &u, why, sizeof(why));
+			u.ctrl_port = 0;
+		} else {
+			ret = trawl_relay_url_parse(url, def, &u, why, sizeof(why));
+		}
+	} else {
+		ret = -EINVAL;
+		snprintf(why, sizeof(why), "expected tcp://ADDR[:PORT] or tcp6://[ADDR][:PORT]");
+	}
+	if (ret) {
+		fprintf(stderr, "trawl-relayd: bad %s URL '%s': %s\n", what, url, why);
+		return -1;
+	}
+	hints.ai_family = u.ipv6 ? AF_INET6 : AF_INET;
+	snprintf(service, sizeof(service), "%u", u.ctrl_port);
+	if (getaddrinfo(u.host, service, &hints, &res)) {
+		fprintf(stderr, "trawl-relayd: %s URL '%s': cannot resolve '%s'\n", what, url, u.host);
+		return -1;
+	}
+	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, res->ai_addr, res->ai_addrlen) < 0 || listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		fprintf(stderr, "trawl-relayd: cannot listen on %s (%s): %s\n", url, what,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(res);
+		return -1;
+	}
+	freeaddrinfo(res);
+	*port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					       : ((struct sockaddr_in *)&ss)->sin_port);
+	return fd;
+}
+
+static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	unsigned port = 0;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)ss;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+	}
+	snprintf(buf, len, "peer %s:%u", host, port);
+}
+
+static int daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		return -errno;
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		return -errno;
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	quiet = 1;
+	return 0;
+}
+
+/* The poll loop: accepts on @lfd[0..1], reads connections, until a signal. */
+static void serve(const int lfd[2])
+{
+	struct relay_conn *conns[MAX_CONNS];
+	struct pollfd pfd[2 + MAX_CONNS];
+	int nconns = 0, i;
+
+	while (!quit) {
+		int n;
+
+		for (i = 0; i < 2; i++)
+			pfd[i] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
+		for (i = 0; i < nconns; i++)
+			pfd[2 + i] = (struct pollfd){.fd = relay_conn_fd(conns[i]), .events = POLLIN};
+		n = poll(pfd, (nfds_t)(2 + nconns), 1000);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			relayd_log("poll: %s", strerror(errno));
+			break;
+		}
+		/* Connections first: an accept below changes the array's tail. */
+		for (i = nconns - 1; i >= 0; i--) {
+			if (!pfd[2 + i].revents)
+				continue;
+			if (relay_conn_readable(conns[i]) < 0) {
+				relay_conn_destroy(conns[i]);
+				conns[i] = conns[--nconns];
+			}
+		}
+		for (i = 0; i < 2; i++) {
+			struct sockaddr_storage ss;
+			socklen_t sl = sizeof(ss);
+			char name[64];
+			int fd;
+
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			fd = accept4(lfd[i], (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (nconns == MAX_CONNS) {
+				relayd_log("too many connections (%d): refusing one", MAX_CONNS);
+				close(fd);
+				continue;
+			}
+			peer_name(&ss, name, sizeof(name));
+			conns[nconns] = relay_conn_create(fd, name);
+			if (conns[nconns])
+				nconns++;
+		}
+	}
+	while (nconns > 0)
+		relay_conn_destroy(conns[--nconns]);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"control-port", required_argument, NULL, 'C'},
+		{"data-port", required_argument, NULL, 'D'},
+		{"live-port", required_argument, NULL, 'L'},
+		{"daemonize", no_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char ctrl[300], data[300], live[300], output[PATH_MAX] = "";
+	uint16_t ports[3] = {0, 0, 0};
+	int lfd[2], live_fd, c, daemon = 0;
+	struct relay_live *lv = NULL;
+	struct sigaction sa;
+
+	snprintf(ctrl, sizeof(ctrl), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_CTRL_PORT);
+	snprintf(data, sizeof(data), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_DATA_PORT);
+	snprintf(live, sizeof(live), "tcp://localhost:%d", TRAWL_RELAY_DEFAULT_LIVE_PORT);
+	while ((c = getopt_long(argc, argv, "o:C:D:L:dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			snprintf(output, sizeof(output), "%s", optarg);
+			break;
+		case 'C':
+			snprintf(ctrl, sizeof(ctrl), "%s", optarg);
+			break;
+		case 'D':
+			snprintf(data, sizeof(data), "%s", optarg);
+			break;
+		case 'L':
+			snprintf(live, sizeof(live), "%s", optarg);
+			break;
+		case 'd':
+			daemon = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "trawl-relayd: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return 2;
+	}
+	if (!output[0]) {
+		const char *home = getenv("HOME");
+
+		if (!home || !home[0]) {
+			fprintf(stderr, "trawl-relayd: HOME is not set: give the output folder with -o\n");
+			return 1;
+		}
+		snprintf(output, sizeof(output), "%s/trawl-traces", home);
+	}
+	if (trawl_mkdir_p(output, 0750) || access(output, W_OK | X_OK)) {
+		fprintf(stderr, "trawl-relayd: cannot write in output folder %s: %s\n", output,
+			strerror(errno));
+		return 1;
+	}
+	lfd[0] = listen_on("control", ctrl, TRAWL_RELAY_DEFAULT_CTRL_PORT, &ports[0]);
+	if (lfd[0] < 0)
+		return 1;
+	lfd[1] = listen_on("data", data, TRAWL_RELAY_DEFAULT_DATA_PORT, &ports[1]);
+	if (lfd[1] < 0)
+		return 1;
+	live_fd = listen_on("live", live, TRAWL_RELAY_DEFAULT_LIVE_PORT, &ports[2]);
+	if (live_fd < 0)
+		return 1;
+	fprintf(stderr, "trawl-relayd[%d]: control port %u, data port %u, live port %u, output %s\n",
+		(int)getpid(), ports[0], ports[1], ports[2], output);
+	if (daemon && daemonize()) {
+		fprintf(stderr, "trawl-relayd: cannot daemonize: %s\n", strerror(errno));
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+#ifdef TRAWL_HAVE_LIVE
+	lv = relay_live_start(live_fd);
+	if (!lv)
+		relayd_log("the live server did not start: live viewers cannot attach");
+#else
+	/* Built without the live server: viewers are refused, streaming works. */
+	close(live_fd);
+#endif
+	relay_sessions_init(output, lv);
+	serve(lfd);
+#ifdef TRAWL_HAVE_LIVE
+	if (lv)
+		relay_live_stop(lv);
+#endif
+	close(lfd[0]);
+	close(lfd[1]);
+	return 0;
+}

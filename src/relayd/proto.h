@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proto.h - trawl's streaming protocol, between a consumer (trawl-consumerd,
+ * user space or kernel) and trawl-relayd, over TCP.
+ *
+ * One connection carries one trace of one session (a consumer opens one per
+ * trace it streams: the kernel trace, ust/uid/1000/64-bit, ...); several
+ * connections name the same session and relayd writes them into one folder.
+ * Control and data share the connection, so the order of messages is the
+ * order of writes: a packet's bytes reach the disk before its index entry,
+ * which is what lets a live viewer (reading the files) see whole packets only.
+ * relayd accepts this protocol on its control and its data port alike.
+ *
+ * Every message is a 16-byte header, then `size` bytes of payload. All
+ * integers are little-endian. Only HELLO and PING are answered (with
+ * struct trawl_relay_reply); everything else is one-way, so streaming never
+ * waits for a round trip. relayd drops a peer at its first bad message.
+ *
+ *   HELLO    payload: struct trawl_relay_hello. First message of a connection:
+ *            names the session; relayd creates its folder
+ *            <output>/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/ (creation time,
+ *            relayd's local time) and replies with status and session id.
+ *   OPEN     handle: a new file handle (< TRAWL_RELAY_MAX_HANDLES);
+ *            payload: uint32 kind, then the path relative to the session
+ *            folder, NUL-terminated ("kernel/chan_0", "ust/uid/0/64-bit/index/
+ *            chan_0.idx"): no '.' or '..' component, no empty one, not
+ *            absolute; characters [A-Za-z0-9._-] and '/'. Creates (truncates)
+ *            the file and its folders.
+ *   APPEND   handle; payload: bytes appended to the file
+ *   REPLACE  handle of a METADATA file; payload: the file's whole new content
+ *            (written aside and renamed over it: readers never see half)
+ *   CLOSE    handle
+ *   END      no more data from this connection (the peer closes it next)
+ *   PING     answered with status 0; nothing else (reachability checks)
+ */
+#ifndef TRAWL_RELAY_PROTO_H
+#define TRAWL_RELAY_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TRAWL_RELAY_MAGIC 0x594c5254u /* "TRLY" */
+#define TRAWL_RELAY_VERSION 1u
+#define TRAWL_RELAY_MAX_PAYLOAD (64u << 20) /* bytes: metadata, or a packet */
+#define TRAWL_RELAY_MAX_HANDLES 65536u      /* per connection */
+#define TRAWL_RELAY_NAME_LEN 256u           /* bytes, NUL included */
+#define TRAWL_RELAY_PATH_LEN 1024u          /* bytes, NUL included */
+
+#define TRAWL_RELAY_DEFAULT_CTRL_PORT 5342
+#define TRAWL_RELAY_DEFAULT_DATA_PORT 5343
+#define TRAWL_RELAY_DEFAULT_LIVE_PORT 5344
+
+enum trawl_relay_cmd {
+	TRAWL_RELAY_HELLO = 1,
+	TRAWL_RELAY_OPEN = 2,
+	TRAWL_RELAY_APPEND = 3,
+	TRAWL_RELAY_REPLACE = 4,
+	TRAWL_RELAY_CLOSE = 5,
+	TRAWL_RELAY_END = 6,
+	TRAWL_RELAY_PING = 7,
+};
+
+enum trawl_relay_file_kind {
+	TRAWL_RELAY_FILE_DATA = 0,     /* a stream file */
+	TRAWL_RELAY_FILE_INDEX = 1,    /* index/<stream>.idx */
+	TRAWL_RELAY_FILE_METADATA = 2, /* appended (kernel) or replaced (user space) */
+};
+
+struct trawl_relay_hdr {
+	uint32_t magic;   /* TRAWL_RELAY_MAGIC */
+	uint16_t version; /* TRAWL_RELAY_VERSION */
+	uint16_t cmd;     /* enum trawl_relay_cmd */
+	uint32_t handle;  /* OPEN, APPEND, REPLACE, CLOSE; else 0 */
+	uint32_t size;    /* payload bytes */
+} __attribute__((packed));
+
+#define TRAWL_RELAY_F_LIVE 0x1u
+
+struct trawl_relay_hello {
+	uint64_t creation_time;         /* the session's, seconds since the epoch */
+	uint32_t flags;                 /* TRAWL_RELAY_F_LIVE */
+	uint32_t live_timer_us;         /* live sessions: how often packets are cut */
+	char session[TRAWL_RELAY_NAME_LEN];  /* the session's name */
+	char hostname[TRAWL_RELAY_NAME_LEN]; /* the traced host's name */
+} __attribute__((packed));
+
+struct trawl_relay_reply {
+	uint32_t magic;      /* TRAWL_RELAY_MAGIC */
+	int32_t status;      /* 0 or a negative errno */
+	uint64_t session_id; /* HELLO: relayd's id of the session */
+} __attribute__((packed));
+
+/* A message checked by trawl_relay_msg_parse(); pointers into its buffer. */
+struct trawl_relay_msg {
+	uint16_t cmd;
+	uint32_t handle;
+	uint32_t size;           /* payload bytes */
+	const uint8_t *payload;
+	/* HELLO */
+	uint64_t creation_time;
+	uint32_t flags, live_timer_us;
+	const char *session, *hostname;
+	/* OPEN */
+	uint32_t kind;
+	const char *path;
+};
+
+/*
+ * trawl_relay_hdr_parse - checks a message header (magic, version, command,
+ * size bound, handle bound) and gives its payload size.
+ * Returns 0 or -EPROTO.
+ */
+int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint32_t *size);
+
+/*
+ * trawl_relay_msg_parse - decodes and checks one whole message
+ * @buf, @len: bytes received (possibly less or more than one message)
+ * @m: filled on success; its pointers point into @buf
+ *
+ * Returns the message's length (header + payload) when @buf holds a whole
+ * valid one, 0 when more bytes are needed, or -EPROTO for a bad message (the
+ * peer is to be dropped). Checks every field: strings NUL-terminated within
+ * their arrays, names and paths as the comment at the top says.
+ */
+ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_msg *m);
+
+/* 1 if @path (NUL-terminated) is a relative path relayd may write, else 0. */
+int trawl_relay_path_ok(const char *path);
+
+/* 1 if @name is a session or host name relayd may use as a folder name. */
+int trawl_relay_name_ok(const char *name);
+
+#endif /* TRAWL_RELAY_PROTO_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * relayd.h - trawl-relayd's parts, shared by its files.
+ *
+ *   main.c     options, listening sockets, the poll loop, daemonizing
+ *   session.c  sessions (one folder each) and the streaming connections:
+ *              reads messages (proto.c decodes them) and writes the files
+ *   proto.c    the streaming protocol's decoder (relayd/proto.h)
+ *   url.c      tcp://, net:// URLs (relayd/url.h)
+ *   live.c     the live viewer server (relayd/live.h), when built
+ */
+#ifndef TRAWL_RELAYD_H
+#define TRAWL_RELAYD_H
+
+#include <stdint.h>
+
+struct relay_live;
+
+/* Logging to stderr (or nowhere when daemonized): one line, no newline needed. */
+void relayd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* session.c */
+struct relay_conn;
+
+/* Sets where sessions go (@output: the base folder) and the live server (may be NULL). */
+void relay_sessions_init(const char *output, struct relay_live *live);
+/* Takes ownership of @fd, a connected streaming peer named @peer. NULL: ENOMEM (fd closed). */
+struct relay_conn *relay_conn_create(int fd, const char *peer);
+/* The connection's socket, for polling. */
+int relay_conn_fd(const struct relay_conn *c);
+/*
+ * Reads what the peer sent and acts on each whole message. Returns 0 to
+ * keep the connection, or a negative errno when it is to be destroyed (the
+ * peer closed, or sent a bad message: logged).
+ */
+int relay_conn_readable(struct relay_conn *c);
+/* Closes the connection's files and socket, drops its session reference, frees. */
+void relay_conn_destroy(struct relay_conn *c);
+
+#endif /* TRAWL_RELAYD_H */

@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - relayd's sessions and streaming connections.
+ *
+ * A session is one trace folder, <output>/<hostname>/<name>-<YYYYMMDD>-<HHMMSS>/,
+ * named by (hostname, name, creation time) in the HELLO of each connection
+ * streaming it: the kernel consumer and the user-space consumer of one
+ * session open a connection each and meet in the same folder. A session
+ * lives while connections reference it; when the last one goes, the live
+ * server is told no more data will come.
+ *
+ * A connection's bytes are buffered until a whole message is in (at most
+ * one header plus TRAWL_RELAY_MAX_PAYLOAD), then decoded by proto.c and
+ * acted on at once, in order: a consumer sends a packet before its index
+ * entry, so the file holds the packet before the index names it.
+ *
+ * Files are opened relative to the session folder; the decoder has already
+ * refused absolute paths and '..'; O_NOFOLLOW keeps a link from redirecting
+ * a write. A bad message, or a write that fails, drops that connection
+ * only (logged); what it wrote stays.
+ */
+#include "common/common.h"
+#include "relayd/proto.h"
+#include "relayd/relayd.h"
+#ifdef TRAWL_HAVE_LIVE
+#include "relayd/live.h"
+#endif
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct rsession {
+	struct rsession *next;
+	uint64_t id;
+	uint64_t creation_time;
+	char name[TRAWL_RELAY_NAME_LEN];
+	char hostname[TRAWL_RELAY_NAME_LEN];
+	char path[PATH_MAX];  /* the trace folder */
+	int refs;             /* connections streaming it */
+	int live;             /* registered with the live server */
+};
+
+struct rfile {
+	int fd;    /* -1: handle not open */
+	uint32_t kind;
+	char *rel; /* owned: path in the session folder (REPLACE writes beside it) */
+};
+
+struct relay_conn {
+	int fd; /* owned */
+	char peer[64];
+	struct rsession *s; /* a reference, after HELLO */
+	uint8_t *buf;       /* owned: received bytes not yet acted on */
+	size_t start, len, cap;
+	struct rfile *files; /* owned, by handle */
+	uint32_t nr_files;
+};
+
+static char base_dir[PATH_MAX];
+static struct relay_live *live_server;
+static struct rsession *sessions;
+static uint64_t next_session_id = 1;
+
+void relay_sessions_init(const char *output, struct relay_live *live)
+{
+	snprintf(base_dir, sizeof(base_dir), "%s", output);
+	live_server = live;
+}
+
+static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
+{
+	struct rsession *s;
+	struct tm tm;
+	time_t t = (time_t)m->creation_time;
+	char stamp[32];
+	int n, ret;
+
+	for (s = sessions; s; s = s->next) {
+		if (s->creation_time == m->creation_time && !strcmp(s->name, m->session) &&
+		    !strcmp(s->hostname, m->hostname)) {
+			s->refs++;
+			return s;
+		}
+	}
+	if (!localtime_r(&t, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm)) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	n = snprintf(s->path, sizeof(s->path), "%s/%s/%s-%s", base_dir, m->hostname, m->session,
+		     stamp);
+	if (n < 0 || (size_t)n >= sizeof(s->path)) {
+		free(s);
+		*err = -ENAMETOOLONG;
+		return NULL;
+	}
+	ret = trawl_mkdir_p(s->path, 0750);
+	if (ret) {
+		relayd_log("cannot create %s: %s", s->path, strerror(-ret));
+		free(s);
+		*err = ret;
+		return NULL;
+	}
+	s->id = next_session_id++;
+	s->creation_time = m->creation_time;
+	snprintf(s->name, sizeof(s->name), "%s", m->session);
+	snprintf(s->hostname, sizeof(s->hostname), "%s", m->hostname);
+	s->refs = 1;
+	s->next = sessions;
+	sessions = s;
+	relayd_log("session %s from %s: %s%s", s->name, s->hostname, s->path,
+		   m->flags & TRAWL_RELAY_F_LIVE ? " (live)" : "");
+#ifdef TRAWL_HAVE_LIVE
+	if (live_server && (m->flags & TRAWL_RELAY_F_LIVE)) {
+		ret = relay_live_session_add(live_server, s->id, s->name, s->hostname, s->path,
+					     m->live_timer_us);
+		if (ret)
+			relayd_log("session %s: live viewers cannot attach: %s", s->name,
+				   strerror(ret < 0 ? -ret : ret));
+		else
+			s->live = 1;
+	}
+#endif
+	return s;
+}
+
+static void session_put(struct rsession *s)
+{
+	struct rsession **pp;
+
+	if (!s || --s->refs > 0)
+		return;
+#ifdef TRAWL_HAVE_LIVE
+	if (s->live)
+		relay_live_session_close(live_server, s->id);
+#endif
+	relayd_log("session %s from %s: complete", s->name, s->hostname);
+	for (pp = &sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	free(s);
+}
+
+struct relay_conn *relay_conn_create(int fd, const char *peer)
+{
+	struct relay_conn *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		close(fd);
+		return NULL;
+	}
+	c->fd = fd;
+	snprintf(c->peer, sizeof(c->peer), "%s", peer);
+	return c;
+}
+
+int relay_conn_fd(const struct relay_conn *c)
+{
+	return c->fd;
+}
+
+void relay_conn_destroy(struct relay_conn *c)
+{
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_files; i++) {
+		if (c->files[i].fd >= 0)
+			close(c->files[i].fd);
+		free(c->files[i].rel);
+	}
+	free(c->files);
+	session_put(c->s);
+	close(c->fd);
+	free(c->buf);
+	free(c);
+}
+
+static void reply(struct relay_conn *c, int status, uint64_t id)
+{
+	struct trawl_relay_reply r = {
+		.magic = htole32(TRAWL_RELAY_MAGIC),
+		.status = (int32_t)htole32((uint32_t)status),
+		.session_id = htole64(id),
+	};
+
+	/* 16 bytes on a socket we only read otherwise: never blocks for long */
+	if (trawl_write_all(c->fd, &r, sizeof(r)))
+		relayd_log("%s: cannot reply: %s", c->peer, strerror(errno));
+}
+
+/* mkdir -p of the folders of @rel in the session folder. */
+static int parents_make(const struct rsession *s, const char *rel)
+{
+	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
+	char *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", s->path, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	return trawl_mkdir_p(path, 0750);
+}
+
+static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
+{
+	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
+	struct rfile *f;
+	int ret;
+
+	if (m->handle >= c->nr_files) {
+		uint32_t n = m->handle + 1 > 2 * c->nr_files ? m->handle + 1 : 2 * c->nr_files;
+		struct rfile *nf = realloc(c->files, n * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		for (uint32_t i = c->nr_files; i < n; i++)
+			nf[i] = (struct rfile){.fd = -1};
+		c->files = nf;
+		c->nr_files = n;
+	}
+	f = &c->files[m->handle];
+	if (f->fd >= 0)
+		return -EBUSY;
+	ret = parents_make(c->s, m->path);
+	if (ret)
+		return ret;
+	f->rel = strdup(m->path);
+	if (!f->rel)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/%s", c->s->path, m->path);
+	f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (f->fd < 0) {
+		ret = -errno;
+		free(f->rel);
+		f->rel = NULL;
+		return ret;
+	}
+	f->kind = m->kind;
+	return 0;
+}
+
+static struct rfile *file_get(struct relay_conn *c, uint32_t handle)
+{
+	return handle < c->nr_files && c->files[handle].fd >= 0 ? &c->files[handle] : NULL;
+}
+
+/* The whole new content of a metadata file: written aside, renamed over it. */
+static int file_replace(struct relay_conn *c, struct rfile *f, const struct trawl_relay_msg *m)
+{
+	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN], tmp[PATH_MAX + TRAWL_RELAY_PATH_LEN + 8];
+	int fd, ret;
+
+	if (f->kind != TRAWL_RELAY_FILE_METADATA)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/%s", c->s->path, f->rel);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+	if (fd < 0)
+		return -errno;
+	ret = trawl_write_all(fd, m->payload, m->size);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	close(f->fd);
+	f->fd = fd;
+	return 0;
+}
+
+/* Acts on one checked message. Returns 0, or a negative errno to drop the peer. */
+static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
+{
+	struct rfile *f;
+	int ret = 0;
+
+	if (m->cmd == TRAWL_RELAY_PING) {
+		reply(c, 0, 0);
+		return 0;
+	}
+	if (m->cmd == TRAWL_RELAY_HELLO) {
+		if (c->s)
+			return -EPROTO;
+		c->s = session_get(m, &ret);
+		reply(c, ret, c->s ? c->s->id : 0);
+		return ret;
+	}
+	if (!c->s)
+		return -EPROTO; /* HELLO comes first */
+	switch (m->cmd) {
+	case TRAWL_RELAY_OPEN:
+		ret = file_open(c, m);
+		break;
+	case TRAWL_RELAY_APPEND:
+		f = file_get(c, m->handle);
+		ret = f ? trawl_write_all(f->fd, m->payload, m->size) : -EBADF;
+		break;
+	case TRAWL_RELAY_REPLACE:
+		f = file_get(c, m->handle);
+		ret = f ? file_replace(c, f, m) : -EBADF;
+		break;
+	case TRAWL_RELAY_CLOSE:
+		f = file_get(c, m->handle);
+		if (!f)
+			return -EBADF;
+		close(f->fd);
+		f->fd = -1;
+		free(f->rel);
+		f->rel = NULL;
+		break;
+	case TRAWL_RELAY_END:
+		session_put(c->s);
+		c->s = NULL;
+		return -ECONNRESET; /* done: the caller closes */
+	default:
+		return -EPROTO;
+	}
+	return ret;
+}
+
+/* Makes room for @need more bytes after what is buffered. */
+static int buf_reserve(struct relay_conn *c, size_t need)
+{
+	size_t cap;
+	uint8_t *nb;
+
+	if (c->start) { /* acted-on bytes go first */
+		memmove(c->buf, c->buf + c->start, c->len - c->start);
+		c->len -= c->start;
+		c->start = 0;
+	}
+	if (c->cap - c->len >= need)
+		return 0;
+	cap = c->cap ? c->cap : 65536;
+	while (cap - c->len < need)
+		cap *= 2;
+	nb = realloc(c->buf, cap);
+	if (!nb)
+		return -ENOMEM;
+	c->buf = nb;
+	c->cap = cap;
+	return 0;
+}
+
+int relay_conn_readable(struct relay_conn *c)
+{
+	const size_t hl = sizeof(struct trawl_relay_hdr);
+	struct trawl_relay_msg m;
+	size_t want = 65536;
+	ssize_t n;
+	int ret;
+
+	/* A message's header says how much is coming: read it whole. */
+	if (c->len - c->start >= hl) {
+		uint16_t cmd;
+		uint32_t handle, size;
+
+		if (trawl_relay_hdr_parse(c->buf + c->start, &cmd, &handle, &size)) {
+			relayd_log("%s: bad message header: dropping the connection", c->peer);
+			return -EPROTO;
+		}
+		if (hl + size > c->len - c->start && hl + size - (c->len - c->start) > want)
+			want = hl + size - (c->len - c->start);
+	}
+	ret = buf_reserve(c, want);
+	if (ret)
+		return ret;
+	n = read(c->fd, c->buf + c->len, c->cap - c->len);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	if (n == 0) {
+		if (c->len != c->start)
+			relayd_log("%s: connection closed in the middle of a message", c->peer);
+		return -ECONNRESET;
+	}
+	c->len += (size_t)n;
+	while ((n = trawl_relay_msg_parse(c->buf + c->start, c->len - c->start, &m)) > 0) {
+		c->start += (size_t)n;
+		ret = conn_handle(c, &m);
+		if (ret == -ECONNRESET)
+			return ret;
+		if (ret) {
+			relayd_log("%s: %s (message %u): dropping the connection", c->peer,
+				   ret == -EPROTO ? "bad message" : strerror(-ret), m.cmd);
+			return ret;
+		}
+	}
+	if (n < 0) {
+		relayd_log("%s: bad message: dropping the connection", c->peer);
+		return (int)n;
+	}
+	if (c->start == c->len)
+		c->start = c->len = 0;
+	return 0;
+}

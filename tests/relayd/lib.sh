@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+# Shared set-up for the relayd tests: tests/cli/lib.sh's private folders,
+# plus a trawl-relayd on free ports writing into $T/relay.
+. "$(dirname "${BASH_SOURCE[0]}")/../cli/lib.sh"
+RELAYD=$BIN/trawl-relayd
+RELAY_PIDS=()
+
+# relayd_start [NAME]: starts a relayd with its own output folder $T/NAME
+# (default relay) on ports the kernel picks (port 0); sets RELAY_PID,
+# CTRL_PORT, DATA_PORT, LIVE_PORT, RELAY_OUT.
+relayd_start() {
+	local name=${1:-relay}
+	RELAY_OUT=$T/$name
+	"$RELAYD" -o "$RELAY_OUT" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 \
+		-L tcp://127.0.0.1:0 2>"$T/$name.log" &
+	RELAY_PID=$!
+	RELAY_PIDS+=("$RELAY_PID")
+	local i
+	for i in $(seq 100); do
+		grep -q "control port" "$T/$name.log" && break
+		sleep 0.05
+	done
+	local line
+	line=$(grep -m1 "control port" "$T/$name.log") || { cat "$T/$name.log" >&2; return 1; }
+	CTRL_PORT=$(sed -n 's/.*control port \([0-9]*\),.*/\1/p' <<<"$line")
+	DATA_PORT=$(sed -n 's/.*data port \([0-9]*\),.*/\1/p' <<<"$line")
+	LIVE_PORT=$(sed -n 's/.*live port \([0-9]*\),.*/\1/p' <<<"$line")
+	[ -n "$CTRL_PORT" ] && [ -n "$DATA_PORT" ]
+}
+
+# expect_fail CMD...: CMD must fail (any non-zero status); stderr kept in $T/err
+expect_fail() {
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ "$rc" = 0 ]; then
+		fail "'$*' succeeded, wanted a failure"
+		return 1
+	fi
+	return 0
+}
+
+# one_line_naming TEXT: $T/err is one line holding TEXT (as is, not a pattern)
+one_line_naming() {
+	[ "$(wc -l <"$T/err")" = 1 ] || fail "expected one error line, got: $(cat "$T/err")"
+	grep -qF -- "$1" "$T/err" || fail "error line lacks '$1': $(cat "$T/err")"
+}
+
+relayd_stop_all() {
+	local p
+	for p in "${RELAY_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+}
+
+# A port nothing listens on: bound then closed (another process could take
+# it in between, which would only make the "unreachable" case fail loudly).
+free_port() {
+	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# relay_trace NAME: the session NAME's folder in relayd's output (one match).
+relay_trace() {
+	ls -d "$RELAY_OUT"/*/"$1"-[0-9]*-[0-9]* 2>/dev/null | head -1
+}
+
+trap 'relayd_stop_all; cleanup' EXIT

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Streaming to trawl-relayd, end to end through real daemons, with ust's
+# test app and babeltrace2 as the oracle:
+#   ust      a user-space session streamed with --set-url net://127.0.0.1:C:D:
+#            relayd's folder holds a local trace's layout; babeltrace2 reads
+#            every event the app emitted (count and values), without
+#            warnings; trawl view of it == babeltrace2; list/status show the URL
+#   two      two sessions streamed at once to one relayd, each its own events
+#   live     --live=200000: the app's events are readable in relayd's folder
+#            while the session still runs (partial packets are cut)
+#   kill     relayd killed mid-session: status and list report it, the app
+#            keeps running and exits normally, what relayd got stays readable
+#   errors   bad URLs, an unreachable relayd (at create, and at start), live
+#            or snapshot sessions with a folder: one-line errors, exit != 0
+#   hostile  garbage, bad headers, path escapes and half messages sent to
+#            relayd's ports: nothing written outside its folder, it still
+#            serves a session afterwards
+. "$(dirname "$0")/lib.sh"
+APP=$BIN/ust-app-all
+[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+case=${1:?case}
+count() { grep -c " $1: " "$2"; }
+uid=$(id -u)
+
+# bt_check DIR WANT_SEQ: babeltrace2 reads DIR without a word on stderr,
+# with WANT_SEQ tall:seq events; its text is left in $T/bt.txt.
+bt_check() {
+	babeltrace2 "$1" >"$T/bt.txt" 2>"$T/bt.err" || { fail "babeltrace2 $1: $(cat "$T/bt.err")"; return 1; }
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned on $1: $(cat "$T/bt.err")"
+	[ "$(count tall:seq "$T/bt.txt")" = "$2" ] || fail "$1: expected $2 tall:seq, got $(count tall:seq "$T/bt.txt")"
+}
+
+case $case in
+ust)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create S --set-url "$url"
+	grep -q "streamed to trawl-relayd at $url" "$T/out" || fail "create does not say where: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-event --userspace --all
+	expect 0 "$TRAWL" start
+	"$APP" 2 1000 5000 || fail "app failed"
+	expect 0 "$TRAWL" stop
+	expect 0 "$TRAWL" list && grep -q "$url" "$T/out" || fail "list does not show the URL: $(cat "$T/out")"
+	expect 0 "$TRAWL" status && grep -q "$url" "$T/out" || fail "status does not show the URL: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy
+	dir=$(relay_trace S)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no S-YYYYMMDD-HHMMSS folder under relayd's output"; finish; }
+	[ "$(dirname "$dir")" = "$RELAY_OUT/$(hostname)" ] || fail "trace not under <output>/<hostname>: $dir"
+	t=$dir/ust/uid/$uid/64-bit
+	[ -f "$t/metadata" ] || fail "no metadata under ust/uid/$uid/64-bit"
+	ls "$t"/channel0_* >/dev/null 2>&1 || fail "no stream files"
+	ls "$t"/index/channel0_*.idx >/dev/null 2>&1 || fail "no index files"
+	bt_check "$dir" 2000
+	[ "$(count tall:ints "$T/bt.txt")" = 2 ] || fail "expected 2 tall:ints"
+	grep -q 's64 = -1234567890123' "$T/bt.txt" || fail "tall:ints value"
+	# every sequence number of every thread, once
+	n=$(grep -o 'tall:seq: .*n = [0-9]*' "$T/bt.txt" | grep -o 'n = [0-9]*$' | sort -u | wc -l)
+	[ "$n" = 1000 ] || fail "expected the 1000 values of n, got $n distinct"
+	"$TRAWL" view "$dir" >"$T/view.txt" 2>"$T/view.err" || fail "trawl view: $(cat "$T/view.err")"
+	cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+	;;
+two)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create A --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" create B -C tcp://127.0.0.1:$CTRL_PORT -D tcp://127.0.0.1:$DATA_PORT
+	expect 0 "$TRAWL" enable-event -u 'tall:ints,tall:floats'
+	expect 0 "$TRAWL" start A
+	expect 0 "$TRAWL" start B
+	"$APP" 1 500 5000 || fail "app failed"
+	expect 0 "$TRAWL" destroy --all
+	bt_check "$(relay_trace A)" 500
+	[ "$(count tall:ints "$T/bt.txt")" = 0 ] || fail "A has tall:ints"
+	bt_check "$(relay_trace B)" 0
+	[ "$(count tall:ints "$T/bt.txt")" = 2 ] || fail "B: expected 2 tall:ints"
+	[ "$(count tall:floats "$T/bt.txt")" = 1 ] || fail "B: expected 1 tall:floats"
+	;;
+live)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create L --live=200000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	grep -q "(live)" "$T/out" || fail "create does not say live: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" list L && grep -q "switch timer: 200000" "$T/out" ||
+		grep -qi "200000" "$T/out" || fail "the channel lacks the live timer: $(cat "$T/out")"
+	expect 0 "$TRAWL" start
+	"$APP" 1 300 5000 hang >"$T/app.out" &
+	app=$!
+	# Nothing is stopped or flushed by hand: only the live timer cuts packets.
+	for i in $(seq 100); do
+		d=$(relay_trace L)
+		if [ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: " | grep -qx 300; then
+			break
+		fi
+		sleep 0.1
+	done
+	[ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: " | grep -qx 300 ||
+		fail "the events did not reach relayd's folder while the session ran"
+	grep -q "(live)" "$T/relay.log" || fail "relayd did not mark the session live"
+	kill "$app"
+	wait "$app" 2>/dev/null
+	expect 0 "$TRAWL" destroy
+	bt_check "$(relay_trace L)" 300
+	;;
+kill)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create K --live=100000 --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u --all
+	expect 0 "$TRAWL" start
+	"$APP" 1 300 3000 >"$T/app.out" &
+	app=$!
+	for i in $(seq 100); do
+		d=$(relay_trace K)
+		[ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -q " tall:seq: " && break
+		sleep 0.1
+	done
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	# The app goes on tracing into a consumer that can no longer stream.
+	wait "$app" || fail "the app did not exit normally after relayd died"
+	for i in $(seq 50); do
+		"$TRAWL" status >"$T/status" 2>&1
+		grep -q "relayd" "$T/status" && break
+		sleep 0.2
+	done
+	grep -q "trawl-relayd at 127.0.0.1:$DATA_PORT stopped" "$T/status" ||
+		fail "status does not report the lost relayd: $(cat "$T/status")"
+	expect 0 "$TRAWL" list K
+	grep -q "trawl-relayd at 127.0.0.1:$DATA_PORT stopped" "$T/out" || fail "list does not report the lost relayd"
+	expect 0 "$TRAWL" stop
+	expect 0 "$TRAWL" destroy
+	d=$(relay_trace K)
+	babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "what relayd received is not readable: $(cat "$T/bt.err")"
+	[ "$(count tall:seq "$T/bt.txt")" -gt 0 ] || fail "no events kept"
+	;;
+errors)
+	for u in net:// net://host:99999 net://host:1:2:3 ftp://host net://bad_host!:1 net6://[::1; do
+		expect_fail "$TRAWL" create E --set-url "$u" && one_line_naming "$u"
+	done
+	p=$(free_port)
+	expect_fail "$TRAWL" create E --set-url "net://127.0.0.1:$p" && expect_err_line "127.0.0.1:$p"
+	grep -q "create" "$T/err" || fail "the error does not say it was at create"
+	expect_fail "$TRAWL" create E -C tcp://127.0.0.1:1 && expect_err_line "-D"
+	expect_fail "$TRAWL" create E --live=abc && expect_err_line "abc"
+	expect_fail "$TRAWL" create E --live -o "$T/x" && expect_err_line "net://"
+	expect_fail "$TRAWL" create E --snapshot --set-url net://127.0.0.1 && expect_err_line "snapshot"
+	expect_fail "$TRAWL" create E --set-url net://no-such-host.invalid && expect_err_line "no-such-host.invalid"
+	expect 0 "$TRAWL" list && grep -q " E " "$T/out" && fail "a session was left behind"
+	# reachable at create, gone at start
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create G --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u --all
+	kill "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	expect_fail "$TRAWL" start && expect_err_line "127.0.0.1:$CTRL_PORT"
+	grep -q "start" "$T/err" || fail "the error does not say it was at start"
+	expect 0 "$TRAWL" destroy G
+	# relayd's own options
+	expect 2 "$RELAYD" --bogus
+	expect 1 "$RELAYD" -C http://x:1 && expect_err_line "http://x:1"
+	expect 0 "$RELAYD" --help && grep -q -- "--control-port" "$T/out" || fail "relayd --help"
+	;;
+hostile)
+	relayd_start || { fail "relayd did not start"; finish; }
+	/usr/bin/python3 "$(dirname "$0")/hostile.py" 127.0.0.1 "$CTRL_PORT" "$DATA_PORT" ||
+		fail "hostile.py"
+	kill -0 "$RELAY_PID" 2>/dev/null || fail "relayd died of hostile input"
+	find "$T" -name 'escaped*' | grep -q . && fail "a hostile path escaped relayd's folder"
+	grep -c "dropping the connection" "$T/relay.log" >/dev/null || fail "relayd did not log the bad peers"
+	expect 0 "$TRAWL" create H --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 || fail "app failed"
+	expect 0 "$TRAWL" destroy
+	bt_check "$(relay_trace H)" 200
+	;;
+*)
+	echo "unknown case $case" >&2
+	exit 2
+	;;
+esac
+relayd_stop_all
+grep -q "Sanitizer\|runtime error:" "$T"/relay*.log 2>/dev/null && fail "sanitizer report in relayd's log: $(grep -A10 'Sanitizer\|runtime error:' "$T"/relay*.log | head -30)"
+finish
