@@ -45,6 +45,7 @@ struct trawl_output {
 	int sock;           /* relay: owned */
 	char peer[300];     /* relay: "HOST:PORT" */
 	int broken;         /* relay: 0, or the errno that ended streaming */
+	uint32_t live_timer_us; /* relay, live: from the destination */
 	struct ofile *files; /* owned, by handle */
 	uint32_t nr_files;
 };
@@ -207,6 +208,7 @@ static int relay_open(struct trawl_output *o, const char *spec, char *err, size_
 	if (ret)
 		return ret;
 	snprintf(o->peer, sizeof(o->peer), "%s:%u", u.host, u.data_port);
+	o->live_timer_us = le32toh(hello.live_timer_us);
 	ret = trawl_relay_connect(u.host, u.data_port, u.ipv6, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS);
 	if (ret < 0) {
 		snprintf(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
@@ -317,6 +319,11 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s", o->peer,
 			 strerror(o->broken));
 	return 1;
+}
+
+uint32_t trawl_output_live_timer_us(const struct trawl_output *o)
+{
+	return o->live_timer_us;
 }
 
 int trawl_output_is_relay(const struct trawl_output *o)

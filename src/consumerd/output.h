@@ -65,6 +65,9 @@ void trawl_output_destroy(struct trawl_output *o);
  */
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
+/* A live relay destination's live timer (how often packets are to be cut), else 0. */
+uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
+
 /* 1 for a relay destination. */
 int trawl_output_is_relay(const struct trawl_output *o);
 

@@ -3,8 +3,13 @@
  * The kernel consumer: one process per kernel session, spawned by the root
  * session daemon (`trawl-consumerd --kernel ...`, or `trawl-ktrace` in tests),
  * that moves every CPU's ftrace pages of the session's instances into one CTF
- * trace (DIR/metadata, DIR/<channel>_<cpu>, DIR/index/<channel>_<cpu>.idx),
- * written through src/ctf (metadata model, stream files, indexes).
+ * trace (DIR/metadata, DIR/<channel>_<cpu>, DIR/index/<channel>_<cpu>.idx):
+ * the metadata model is src/ctf's, the files go through the consumers'
+ * output seam (consumerd/output.h), to a local folder or to trawl-relayd.
+ * Streaming live (a relay destination with a live timer), partial pages are
+ * read and their packets closed every live period, so viewers see events
+ * within about that time; a lost relayd is logged, and the consumer goes on
+ * emptying the kernel's buffers until told to stop.
  *
  * Reading: one thread polls every CPU's trace_pipe_raw (non-blocking) and
  * the control socket, then drains each CPU. While tracing runs, only full
@@ -43,6 +48,7 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "consumerd/output.h"
 #include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "kernel/internal.h"
@@ -70,7 +76,7 @@ struct kchan;
 struct kcpu {
 	int fd;            /* trace_pipe_raw, non-blocking */
 	int stats_fd;      /* per_cpu/cpuN/stats, discard mode only, -1: not open */
-	struct trawl_ctf_stream *out; /* stream file and index (src/ctf), owned */
+	struct trawl_output_stream *out; /* stream file and index, owned */
 	uint64_t dropped;  /* last "dropped events" read from stats */
 	struct trawl_kernel_stream stream;
 	struct kchan *ch;
@@ -93,8 +99,10 @@ struct kchan {
 };
 
 struct kconsumer {
-	char dir[4096];
-	int meta_fd;
+	char dir[4096];    /* a folder, or a relay destination (consumerd/output.h) */
+	struct trawl_output *out; /* owned */
+	int meta_h;        /* the metadata file in out */
+	uint64_t live_ns;  /* streaming live: period of partial-packet flushes, else 0 */
 	struct trawl_ctf_trace *trace; /* metadata model (src/ctf), owned */
 	uid_t uid;
 	gid_t gid;
@@ -125,32 +133,6 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int open_out(struct kconsumer *k, const char *rel)
-{
-	char path[4352];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", k->dir, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
-	if (fd < 0)
-		return -errno;
-	if (k->uid != (uid_t)-1 && fchown(fd, k->uid, k->gid) < 0) {
-		/* not fatal: the trace is still readable by root */
-	}
-	return fd;
-}
-
-/* The files src/ctf creates belong to the session's owner too. */
-static void chown_out(struct kconsumer *k, const char *rel)
-{
-	char path[4700];
-
-	snprintf(path, sizeof(path), "%s/%s", k->dir, rel);
-	if (k->uid != (uid_t)-1 && chown(path, k->uid, k->gid) < 0) {
-		/* not fatal */
-	}
-}
-
 /* ---- metadata ----------------------------------------------------------- */
 
 /* Appends what the metadata model gained since the last call to the metadata file. */
@@ -158,11 +140,12 @@ static int meta_append(struct kconsumer *k)
 {
 	size_t len = 0;
 	char *text = trawl_ctf_trace_metadata_new(k->trace, &len);
+	struct iovec v = {text, len};
 	int ret;
 
 	if (!text)
 		return -errno;
-	ret = write_all(k->meta_fd, text, len);
+	ret = len ? trawl_output_file_append(k->out, k->meta_h, &v, 1) : 0;
 	free(text);
 	return ret;
 }
@@ -338,9 +321,11 @@ static int declare_event(struct trawl_kernel_event *ev, void *arg)
 static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len, void *arg)
 {
 	struct kcpu *c = arg;
+	int64_t n;
 
 	(void)s;
-	return trawl_ctf_stream_append_packet(c->out, pkt, len);
+	n = trawl_output_stream_packet(c->out, pkt, len);
+	return n < 0 ? (int)n : 0;
 }
 
 static int count_cpus(const char *instance)
@@ -415,13 +400,9 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		if (c->fd < 0)
 			return -errno;
 		snprintf(rel, sizeof(rel), "%s_%d", ch->name, i);
-		c->out = trawl_ctf_stream_create(k->trace, ch->id, k->dir, rel,
-						 (uint64_t)ch->id << 32 | (uint32_t)i, (uint32_t)i, 4096);
+		c->out = trawl_output_stream_open(k->out, rel, (uint64_t)ch->id << 32 | (uint32_t)i);
 		if (!c->out)
 			return -errno;
-		chown_out(k, rel);
-		snprintf(rel, sizeof(rel), "index/%s_%d.idx", ch->name, i);
-		chown_out(k, rel);
 		ret = trawl_kernel_stream_init(&c->stream, &ch->conv, (uint32_t)i, 1u << 20,
 					       emit_packet, c);
 		if (ret < 0)
@@ -441,7 +422,7 @@ static void chan_close(struct kchan *ch)
 			close(c->fd);
 		if (c->stats_fd >= 0)
 			close(c->stats_fd);
-		trawl_ctf_stream_close(c->out);
+		trawl_output_stream_close(c->out);
 		trawl_kernel_stream_fini(&c->stream);
 	}
 	free(ch->cpus);
@@ -640,26 +621,22 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 
 static int consumer_setup(struct kconsumer *k)
 {
-	char path[4352];
+	char err[256];
 	int i, ret;
 
-	if (mkdir(k->dir, 0750) < 0 && errno != EEXIST)
-		return -errno;
-	snprintf(path, sizeof(path), "%s/index", k->dir);
-	if (mkdir(path, 0750) < 0 && errno != EEXIST)
-		return -errno;
-	if (k->uid != (uid_t)-1) {
-		if (chown(k->dir, k->uid, k->gid) < 0 || chown(path, k->uid, k->gid) < 0) {
-			/* not fatal */
-		}
+	ret = trawl_output_create(k->dir, k->uid, k->gid, &k->out, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: %s\n", err);
+		return ret;
 	}
+	k->live_ns = (uint64_t)trawl_output_live_timer_us(k->out) * 1000;
 	k->trace = trawl_ctf_trace_create(0);
 	if (!k->trace)
 		return -ENOMEM;
 	/* Stream classes first: the stream files are opened against them. */
-	k->meta_fd = open_out(k, "metadata");
-	if (k->meta_fd < 0)
-		return k->meta_fd;
+	k->meta_h = trawl_output_file_open(k->out, "metadata", TRAWL_OUTPUT_METADATA);
+	if (k->meta_h < 0)
+		return k->meta_h;
 	ret = meta_setup(k);
 	if (ret < 0)
 		return ret;
@@ -684,6 +661,36 @@ static int consumer_setup(struct kconsumer *k)
 		close(k->pipe[0]);
 		close(k->pipe[1]);
 		k->pipe[0] = k->pipe[1] = -1;
+	}
+	return 0;
+}
+
+/*
+ * Streaming live: every live period, the pages still being written are
+ * read too and every CPU's packet closed, so viewers get events within
+ * about a period even when the kernel's sub-buffers fill slowly.
+ */
+static int live_flush(struct kconsumer *k)
+{
+	static uint64_t next_ns;
+	struct timespec ts;
+	uint64_t now;
+	int i, j, ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (now < next_ns)
+		return 0;
+	next_ns = now + k->live_ns;
+	for (i = 0; i < k->nch; i++) {
+		for (j = 0; j < k->ch[i].ncpus; j++) {
+			ret = drain_cpu(k, &k->ch[i].cpus[j], 0, 1);
+			if (ret < 0)
+				return ret;
+			ret = trawl_kernel_stream_flush(&k->ch[i].cpus[j].stream);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -751,6 +758,8 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 		if (ret < 0)
 			break;
 		busy = ret >= 64;
+		if (k->live_ns && (ret = live_flush(k)) < 0)
+			break;
 	}
 	free(pfd);
 	return ret < 0 ? ret : 0;
@@ -764,7 +773,7 @@ static void print_stats(const struct kconsumer *k)
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
 			events += k->ch[i].cpus[j].stream.events;
-			bytes += trawl_ctf_stream_bytes(k->ch[i].cpus[j].out);
+			bytes += trawl_output_stream_bytes(k->ch[i].cpus[j].out);
 			lost += k->ch[i].cpus[j].stream.discarded;
 		}
 	}
@@ -783,7 +792,7 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		return 1;
 	k->uid = (uid_t)-1;
 	k->gid = (gid_t)-1;
-	k->meta_fd = -1;
+	k->meta_h = -1;
 	k->pipe[0] = k->pipe[1] = -1;
 	ret = parse_args(k, argc, argv, &ctl_fd);
 	if (ret < 0) {
@@ -816,8 +825,7 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 out:
 	for (i = 0; i < k->nch; i++)
 		chan_close(&k->ch[i]);
-	if (k->meta_fd >= 0)
-		close(k->meta_fd);
+	trawl_output_destroy(k->out);
 	trawl_ctf_trace_destroy(k->trace);
 	if (k->pipe[0] >= 0) {
 		close(k->pipe[0]);

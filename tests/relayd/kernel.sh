@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A kernel + user-space session streamed to trawl-relayd: the kernel consumer
+# (root daemon) and the user-space consumer each stream their trace and
+# relayd puts both in the session's one folder (kernel/, ust/uid/0/64-bit/);
+# babeltrace2 reads the known syscall with its values and the app's events,
+# without warnings, and trawl view prints the same. Root only.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
+[ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
+	{ echo "SKIP: no tracefs"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+PROG=$BIN/ksyscalls
+APP=$BIN/ust-app-all
+[ -x "$PROG" ] && [ -x "$APP" ] || { echo "SKIP: ksyscalls or ust-app-all not built"; exit 77; }
+
+relayd_start || { fail "relayd did not start"; finish; }
+url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+expect 0 "$TRAWL" create KS --set-url "$url"
+expect 0 "$TRAWL" enable-event --kernel --syscall lseek
+expect 0 "$TRAWL" enable-event --userspace tall:seq
+expect 0 "$TRAWL" start
+"$PROG" known >"$T/prog.out" || fail "ksyscalls failed"
+"$APP" 1 100 5000 || fail "app failed"
+expect 0 "$TRAWL" stop
+expect 0 "$TRAWL" list KS && grep -q "$url" "$T/out" || fail "list does not show the URL"
+expect 0 "$TRAWL" destroy
+dir=$(relay_trace KS)
+[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no KS folder in relayd's output"; finish; }
+[ -f "$dir/kernel/metadata" ] || fail "no kernel/metadata"
+ls "$dir"/kernel/index/*.idx >/dev/null 2>&1 || fail "no kernel index files"
+[ -f "$dir/ust/uid/0/64-bit/metadata" ] || fail "no ust/uid/0/64-bit/metadata"
+babeltrace2 "$dir" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2: $(cat "$T/bt.err")"
+[ -s "$T/bt.err" ] && fail "babeltrace2 warned: $(cat "$T/bt.err")"
+grep "syscall_entry_lseek" "$T/bt.txt" | grep -q "fd = 1000, offset = 4242" ||
+	fail "the known lseek(1000, 4242) is missing: $(grep lseek "$T/bt.txt" | head -3)"
+grep "syscall_exit_lseek" "$T/bt.txt" | grep -q "ret = -9" || fail "lseek's exit (-EBADF) is missing"
+[ "$(grep -c " tall:seq: " "$T/bt.txt")" = 100 ] || fail "expected 100 tall:seq"
+"$TRAWL" view "$dir" >"$T/view.txt" 2>"$T/view.err" || fail "trawl view: $(cat "$T/view.err")"
+cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+relayd_stop_all
+finish
