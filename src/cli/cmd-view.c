@@ -117,6 +117,10 @@ static int run(int argc, char **argv)
 		ret = session_path(name, path, sizeof(path));
 		if (ret)
 			return ret;
+		if (!strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7))
+			return cli_error(-EOPNOTSUPP, "session '%s' streams to trawl-relayd at %s: "
+						      "view the trace where relayd writes it "
+						      "(trawl view DIR)", name, path);
 	}
 	if (viewer)
 		return run_viewer(viewer, path);

@@ -12,8 +12,9 @@
  *                                        REL/PATH of the session's folder
  *                                        (trawl_output_relay_spec() makes it)
  *
- * Streaming failures. When relayd goes away (or stops reading for
- * TRAWL_OUTPUT_SEND_TIMEOUT_MS), the output is "broken": it logs one line,
+ * Streaming failures. When relayd goes away (or takes none of our bytes for
+ * TRAWL_OUTPUT_SEND_TIMEOUT_MS, which stays under the session daemon's 10 s
+ * wait for a consumer's reply), the output is "broken": it logs one line,
  * trawl_output_broken() says why, and every later write is dropped and
  * reported as done, so a consumer goes on emptying its ring buffers (the
  * traced programs keep their discard semantics) and what relayd received
@@ -29,8 +30,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
-#define TRAWL_OUTPUT_SEND_TIMEOUT_MS 10000
-#define TRAWL_OUTPUT_CONNECT_TIMEOUT_MS 5000
+#define TRAWL_OUTPUT_SEND_TIMEOUT_MS 3000 /* no progress for that long: relayd is given up on */
+#define TRAWL_OUTPUT_CONNECT_TIMEOUT_MS 3000
 
 enum trawl_output_kind {
 	TRAWL_OUTPUT_DATA = 0,     /* a stream file */

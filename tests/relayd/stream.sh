@@ -12,7 +12,8 @@
 #   kill     relayd killed mid-session: status and list report it, the app
 #            keeps running and exits normally, what relayd got stays readable
 #   errors   bad URLs, an unreachable relayd (at create, and at start), live
-#            or snapshot sessions with a folder: one-line errors, exit != 0
+#            sessions with a folder, snapshot sessions with a URL, trawl view
+#            of a streamed session: one-line errors, exit != 0
 #   hostile  garbage, bad headers, path escapes and half messages sent to
 #            relayd's ports: nothing written outside its folder, it still
 #            serves a session afterwards
@@ -158,6 +159,7 @@ errors)
 	wait "$RELAY_PID" 2>/dev/null
 	expect_fail "$TRAWL" start && expect_err_line "127.0.0.1:$CTRL_PORT"
 	grep -q "start" "$T/err" || fail "the error does not say it was at start"
+	expect_fail "$TRAWL" view G && one_line_naming "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
 	expect 0 "$TRAWL" destroy G
 	# relayd's own options
 	expect 2 "$RELAYD" --bogus
