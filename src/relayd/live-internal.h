@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live-internal.h - in-memory state of the live server, shared by live.c
+ * (sockets, viewers, commands) and live-trace.c (files on disk).
+ *
+ * Ownership: the server (struct relay_live) owns its sessions through
+ * references: the server's list holds one while the session is open, each
+ * viewer attached to it holds one; the last put frees it. A session owns
+ * its traces and streams (and their fds and buffers) for its whole life.
+ */
+#ifndef TRAWL_RELAYD_LIVE_INTERNAL_H
+#define TRAWL_RELAYD_LIVE_INTERNAL_H
+
+#include "relayd/live-proto.h"
+#include "relayd/live.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+/* One trace folder: a metadata file and the streams beside it. */
+struct live_trace {
+	uint64_t id;           /* ctf_trace_id told to viewers */
+	uint64_t md_stream_id; /* viewer stream id of its metadata */
+	char *dir;             /* owned: absolute path */
+	char *rel;             /* owned: path relative to the session root */
+	char *md;              /* owned: the metadata file's first md_read bytes */
+	uint64_t md_read, md_cap;
+	struct live_tsdl_scan scan; /* scan.usable: bytes viewers may have */
+	int md_too_big;
+	int clock_known, clock_local; /* local: our CLOCK_MONOTONIC is its clock */
+};
+
+/* One stream file with its index. */
+struct live_stream {
+	uint64_t id; /* viewer stream id */
+	struct live_trace *trace;
+	char *name;       /* owned: file name, <channel>_<cpu> */
+	int data_fd;      /* owned */
+	int idx_fd;       /* owned */
+	uint32_t entry_len;
+	/* Under the session lock: */
+	int class_known;
+	uint64_t class_id; /* CTF stream class id, from its index entries */
+};
+
+struct live_session {
+	struct relay_live *rl;
+	uint64_t id;
+	char name[LIVE_NAME_MAX];
+	char hostname[LIVE_HOST_NAME_MAX];
+	char *root; /* owned */
+	uint32_t live_timer_us;
+	int closed; /* atomic: set (release) once no more data will come */
+	/* Under rl->lock: */
+	unsigned refs, clients;
+	struct live_session *next;
+	/* Under lock: */
+	pthread_mutex_t lock;
+	struct live_trace **traces; /* owned */
+	struct live_stream **streams; /* owned */
+	size_t nr_traces, nr_streams;
+	uint64_t last_scan_ns;
+	int scanned;
+};
+
+uint64_t live_next_id(struct relay_live *rl);
+uint64_t live_now_ns(void);
+
+/* Finds new traces and streams, and metadata growth; rate-limited unless
+ * @force. Session lock held. */
+void live_session_scan(struct live_session *s, int force);
+
+/* Whole entries in @st's index file now. 0 or -errno. */
+int live_stream_entries(const struct live_stream *st, uint64_t *count);
+
+/* Reads entry @k of @st's index; as live_index_entry_decode(). */
+int live_stream_entry(const struct live_stream *st, uint64_t k, struct live_index_entry *e);
+
+/* Frees @s and everything it owns (its last reference is gone). */
+void live_session_free(struct live_session *s);
+
+#endif /* TRAWL_RELAYD_LIVE_INTERNAL_H */

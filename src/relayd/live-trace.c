@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live-trace.c - what the live server knows of a session's trace folders:
+ * finding traces and streams as their files appear, following the metadata
+ * as it grows, and reading index entries. No sockets here (live.c).
+ *
+ * The writer's promises this relies on (trawl-relayd and the consumers keep
+ * them): a packet's data is written before its index entry; an index file
+ * only grows, by whole entries eventually (a reader may see part of one);
+ * the metadata file only grows, either by appends or by being replaced whole
+ * (rename) with a longer file of which the old one is a prefix.
+ *
+ * Locking: a session's traces and streams arrays, each trace's metadata
+ * buffer and scanner, and the scan bookkeeping are under the session's lock.
+ * A trace or stream, once created, keeps its address and its fds until the
+ * session is freed, so viewers use them (pread) without the lock.
+ */
+#include "relayd/live-internal.h"
+
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bounds on what one session may make us hold: files are trusted to be
+ * trace files, not to be small. */
+#define MAX_METADATA (64u << 20)
+#define MAX_TRACES 256u
+#define MAX_STREAMS 8192u
+#define MAX_DEPTH 6
+/* A session's folders are listed at most this often (viewers poll). */
+#define SCAN_INTERVAL_NS 20000000u
+
+uint64_t live_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int boot_id(uint8_t out[16])
+{
+	char buf[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	int ret = -ENOENT;
+	uint8_t clock_uuid[16];
+	int has;
+	uint64_t freq;
+	char md[128];
+
+	if (!f)
+		return -errno;
+	if (fgets(buf, sizeof(buf), f)) {
+		/* Reuse the metadata parser on a one-line clock block. */
+		snprintf(md, sizeof(md), "clock { uuid = \"%.36s\"; };", buf);
+		if (live_metadata_clock(md, strlen(md), clock_uuid, &has, &freq) == 0 && has) {
+			memcpy(out, clock_uuid, 16);
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* ---- metadata ---- */
+
+static void trace_clock_check(struct live_trace *t)
+{
+	uint8_t uuid[16], boot[16];
+	uint64_t freq;
+	int has;
+
+	if (t->clock_known || !t->scan.usable)
+		return;
+	if (live_metadata_clock(t->md, (size_t)t->scan.usable, uuid, &has, &freq))
+		return;
+	t->clock_known = 1;
+	/* Our CLOCK_MONOTONIC is the trace's clock when the trace says it is
+	 * this boot's monotonic clock (trawl names clocks by boot id) at 1 GHz. */
+	t->clock_local = has && freq == 1000000000u && boot_id(boot) == 0 && !memcmp(uuid, boot, 16);
+}
+
+/* Reads what the metadata file gained since last time. Session lock held. */
+static void trace_metadata_update(struct live_trace *t)
+{
+	char path[LIVE_PATH_MAX + 16];
+	struct stat st;
+	uint64_t want;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/metadata", t->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || (uint64_t)st.st_size <= t->md_read)
+		goto out;
+	want = (uint64_t)st.st_size;
+	if (want > MAX_METADATA) {
+		if (!t->md_too_big)
+			fprintf(stderr, "trawl-relayd: live: %s is over %u bytes: not served past that\n",
+				path, MAX_METADATA);
+		t->md_too_big = 1;
+		want = MAX_METADATA;
+		if (want <= t->md_read)
+			goto out;
+	}
+	if (want > t->md_cap) {
+		size_t cap = t->md_cap ? t->md_cap : 4096;
+		char *m;
+
+		while (cap < want)
+			cap *= 2;
+		m = realloc(t->md, cap);
+		if (!m)
+			goto out;
+		t->md = m;
+		t->md_cap = cap;
+	}
+	while (t->md_read < want) {
+		n = pread(fd, t->md + t->md_read, (size_t)(want - t->md_read), (off_t)t->md_read);
+		if (n <= 0)
+			break;
+		t->md_read += (uint64_t)n;
+	}
+	live_tsdl_scan_feed(&t->scan, t->md, (size_t)t->md_read);
+	trace_clock_check(t);
+out:
+	close(fd);
+}
+
+/* ---- discovery ---- */
+
+static struct live_trace *trace_find_or_add(struct live_session *s, const char *abs, const char *rel)
+{
+	struct live_trace *t, **a;
+	size_t i;
+
+	for (i = 0; i < s->nr_traces; i++)
+		if (!strcmp(s->traces[i]->dir, abs))
+			return s->traces[i];
+	if (s->nr_traces >= MAX_TRACES)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	a = realloc(s->traces, (s->nr_traces + 1) * sizeof(*a));
+	if (!t || !a) {
+		free(t);
+		if (a)
+			s->traces = a;
+		return NULL;
+	}
+	s->traces = a;
+	t->dir = strdup(abs);
+	t->rel = strdup(rel[0] ? rel : ".");
+	if (!t->dir || !t->rel) {
+		free(t->dir);
+		free(t->rel);
+		free(t);
+		return NULL;
+	}
+	t->id = live_next_id(s->rl);
+	t->md_stream_id = live_next_id(s->rl);
+	live_tsdl_scan_init(&t->scan);
+	s->traces[s->nr_traces++] = t;
+	return t;
+}
+
+static int stream_known(const struct live_session *s, const struct live_trace *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_streams; i++)
+		if (s->streams[i]->trace == t && !strcmp(s->streams[i]->name, name))
+			return 1;
+	return 0;
+}
+
+/* Opens stream @name of @t if its index file is there with a whole header. */
+static void stream_try_add(struct live_session *s, struct live_trace *t, const char *name)
+{
+	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 32];
+	unsigned char hdr[LIVE_INDEX_HEADER_SIZE];
+	struct live_stream *st, **a;
+	int data_fd, idx_fd, len;
+
+	if (s->nr_streams >= MAX_STREAMS || strlen(name) >= LIVE_NAME_MAX)
+		return;
+	snprintf(path, sizeof(path), "%s/index/%s.idx", t->dir, name);
+	idx_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (idx_fd < 0)
+		return;
+	if (pread(idx_fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		goto close_idx; /* header not written yet: next scan */
+	len = live_index_header_check(hdr);
+	if (len < 0) {
+		fprintf(stderr, "trawl-relayd: live: %s: not an index file, stream ignored\n", path);
+		goto close_idx;
+	}
+	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+	data_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (data_fd < 0)
+		goto close_idx;
+	st = calloc(1, sizeof(*st));
+	a = realloc(s->streams, (s->nr_streams + 1) * sizeof(*a));
+	if (a)
+		s->streams = a;
+	if (!st || !a || !(st->name = strdup(name))) {
+		free(st);
+		close(data_fd);
+		goto close_idx;
+	}
+	st->id = live_next_id(s->rl);
+	st->trace = t;
+	st->data_fd = data_fd;
+	st->idx_fd = idx_fd;
+	st->entry_len = (uint32_t)len;
+	s->streams[s->nr_streams++] = st;
+	return;
+close_idx:
+	close(idx_fd);
+}
+
+static int is_dir(const char *path, const struct dirent *d)
+{
+	struct stat st;
+
+	if (d->d_type == DT_DIR)
+		return 1;
+	if (d->d_type != DT_UNKNOWN)
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_reg(const char *path, const struct dirent *d)
+{
+	struct stat st;
+
+	if (d->d_type == DT_REG)
+		return 1;
+	if (d->d_type != DT_UNKNOWN)
+		return 0;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A trace folder: its metadata, then its streams (once it has metadata). */
+static void scan_trace(struct live_session *s, const char *abs, const char *rel)
+{
+	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 8];
+	struct live_trace *t = trace_find_or_add(s, abs, rel);
+	struct dirent *d;
+	DIR *dir;
+
+	if (!t)
+		return;
+	trace_metadata_update(t);
+	if (!t->scan.usable)
+		return; /* announced with its streams once it has metadata */
+	dir = opendir(abs);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		size_t n = strlen(d->d_name);
+
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "metadata") ||
+		    (n > 4 && !strcmp(d->d_name + n - 4, ".tmp")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", abs, d->d_name);
+		if (!is_reg(path, d) || stream_known(s, t, d->d_name))
+			continue;
+		stream_try_add(s, t, d->d_name);
+	}
+	closedir(dir);
+}
+
+static void scan_tree(struct live_session *s, const char *abs, const char *rel, int depth)
+{
+	char path[LIVE_PATH_MAX], sub[LIVE_PATH_MAX];
+	struct stat st;
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/metadata", abs);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		scan_trace(s, abs, rel);
+		return;
+	}
+	if (depth >= MAX_DEPTH)
+		return;
+	dir = opendir(abs);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "index"))
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", abs, d->d_name) >= sizeof(path) ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", d->d_name) >=
+			    sizeof(sub))
+			continue;
+		if (is_dir(path, d))
+			scan_tree(s, path, sub, depth + 1);
+	}
+	closedir(dir);
+}
+
+void live_session_scan(struct live_session *s, int force)
+{
+	uint64_t now = live_now_ns();
+	size_t i;
+
+	if (!force && s->scanned && now - s->last_scan_ns < SCAN_INTERVAL_NS)
+		return;
+	s->last_scan_ns = now;
+	s->scanned = 1;
+	scan_tree(s, s->root, "", 0);
+	/* Metadata of traces already known, even when nothing new appeared. */
+	for (i = 0; i < s->nr_traces; i++)
+		trace_metadata_update(s->traces[i]);
+}
+
+/* ---- index ---- */
+
+int live_stream_entries(const struct live_stream *st, uint64_t *count)
+{
+	struct stat sb;
+
+	if (fstat(st->idx_fd, &sb))
+		return -errno;
+	*count = (uint64_t)sb.st_size < LIVE_INDEX_HEADER_SIZE
+			 ? 0
+			 : ((uint64_t)sb.st_size - LIVE_INDEX_HEADER_SIZE) / st->entry_len;
+	return 0;
+}
+
+int live_stream_entry(const struct live_stream *st, uint64_t k, struct live_index_entry *e)
+{
+	unsigned char buf[LIVE_INDEX_ENTRY_MIN];
+	struct stat sb;
+	uint64_t off;
+
+	if (k > (UINT64_MAX - LIVE_INDEX_HEADER_SIZE) / st->entry_len)
+		return -EINVAL;
+	off = LIVE_INDEX_HEADER_SIZE + k * st->entry_len;
+	if (pread(st->idx_fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
+		return -EAGAIN;
+	if (fstat(st->data_fd, &sb))
+		return -errno;
+	return live_index_entry_decode(buf, (uint64_t)sb.st_size, e);
+}
+
+/* ---- session lifetime ---- */
+
+void live_session_free(struct live_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_streams; i++) {
+		close(s->streams[i]->data_fd);
+		close(s->streams[i]->idx_fd);
+		free(s->streams[i]->name);
+		free(s->streams[i]);
+	}
+	for (i = 0; i < s->nr_traces; i++) {
+		free(s->traces[i]->dir);
+		free(s->traces[i]->rel);
+		free(s->traces[i]->md);
+		free(s->traces[i]);
+	}
+	free(s->streams);
+	free(s->traces);
+	free(s->root);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}

@@ -1,0 +1,962 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live.c - the live-viewer server of trawl-relayd: LTTng's live protocol 2.4
+ * served from trace folders still being written (live.h).
+ *
+ * Threads: one acceptor, plus one thread per connected viewer (at most
+ * MAX_VIEWERS), each running the protocol's request/reply loop with blocking
+ * I/O. A viewer thread that ends marks itself done and wakes the acceptor,
+ * which joins it and closes its socket; relay_live_stop() shuts every
+ * viewer's socket down, which unblocks it, and joins them all. A viewer's
+ * socket is closed only after its thread is joined, so a shutdown() never
+ * hits a reused fd.
+ *
+ * What a viewer is told, per stream (GET_NEXT_INDEX):
+ *   - the next whole index entry it has not had, if any (OK);
+ *   - else, once the session is closed, HUP: the writer promised no more;
+ *   - else INACTIVE with a time up to which the stream is known to hold no
+ *     more data, so that babeltrace2, which merges streams by time, can go
+ *     on with the others instead of waiting for this one. Nothing on disk
+ *     says when a quiet stream's next event will be, so the time is derived:
+ *     the writer flushes partial packets every live timer period, so an event
+ *     older than two periods plus a margin (BEACON_MARGIN_NS) is on disk by
+ *     now. "Now" is our CLOCK_MONOTONIC when the trace's clock is it (trawl
+ *     names its clock by the boot id and ticks at 1 GHz), else the latest
+ *     packet end among the trace's streams. Never less than the stream's last
+ *     packet end, never less than the last time given.
+ * Flags: NEW_STREAM when the session has streams the viewer was not told
+ * of, NEW_METADATA when its trace's metadata grew past what the viewer has.
+ * GET_PACKET refuses (ERR + NEW_METADATA, as lttng-relayd does) until the
+ * viewer has fetched the metadata: babeltrace2 then fetches it and retries.
+ *
+ * Every stream is served from its first packet, whatever seek the viewer
+ * asks for at attach time.
+ */
+#include "relayd/live-internal.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_VIEWERS 64u
+#define MAX_ATTACH 16u
+#define MAX_PACKET_REPLY (64u << 20) /* bytes of one GET_PACKET reply */
+#define BEACON_MARGIN_NS 250000000u
+#define DEFAULT_LIVE_TIMER_US 1000000u
+
+/* Per viewer and stream. */
+struct vstream {
+	int announced;
+	uint64_t next;     /* next index entry to send */
+	uint64_t last_end; /* timestamp_end of the last entry sent */
+	uint64_t beacon;   /* last inactivity time sent */
+};
+
+/* Per viewer and trace. */
+struct vtrace {
+	int announced;
+	uint64_t md_sent; /* metadata bytes sent */
+};
+
+/* A viewer's attachment to a session (it holds a reference). */
+struct vattach {
+	struct live_session *s;
+	struct vstream *vs; /* owned, nr_vs: index = the session's stream index */
+	struct vtrace *vt;  /* owned, nr_vt */
+	size_t nr_vs, nr_vt;
+};
+
+struct viewer {
+	struct relay_live *rl;
+	int fd;        /* owned; closed by whoever joins the thread */
+	pthread_t thread;
+	int done;      /* under rl->lock: the thread has ended */
+	int connected; /* CONNECT done */
+	int created;   /* CREATE_SESSION done */
+	struct vattach at[MAX_ATTACH];
+	size_t nr_at;
+	char *buf; /* owned: reply buffer */
+	size_t buf_cap;
+	struct viewer *next;
+};
+
+struct relay_live {
+	int listen_fd; /* owned */
+	int wake[2];   /* owned: pipe, wakes the acceptor */
+	pthread_t acceptor;
+	pthread_mutex_t lock;
+	struct live_session *sessions; /* open sessions, each holds a ref */
+	struct viewer *viewers;
+	unsigned nr_viewers;
+	uint64_t next_id;
+	int stopping;
+	int full_logged; /* acceptor only: "too many viewers" said once */
+};
+
+uint64_t live_next_id(struct relay_live *rl)
+{
+	return __atomic_add_fetch(&rl->next_id, 1, __ATOMIC_RELAXED);
+}
+
+static void session_put(struct relay_live *rl, struct live_session *s)
+{
+	int last;
+
+	pthread_mutex_lock(&rl->lock);
+	last = --s->refs == 0;
+	pthread_mutex_unlock(&rl->lock);
+	if (last)
+		live_session_free(s);
+}
+
+/* ---- I/O ---- */
+
+static int recv_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, p, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static char *reply_buf(struct viewer *v, size_t len)
+{
+	if (len > v->buf_cap) {
+		char *b = realloc(v->buf, len);
+
+		if (!b)
+			return NULL;
+		v->buf = b;
+		v->buf_cap = len;
+	}
+	memset(v->buf, 0, len);
+	return v->buf;
+}
+
+static void put_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* ---- attachments ---- */
+
+/* Grows @a's per-stream and per-trace arrays to the session's. Session lock held. */
+static int attach_sync(struct vattach *a)
+{
+	struct live_session *s = a->s;
+
+	if (s->nr_streams > a->nr_vs) {
+		struct vstream *vs = realloc(a->vs, s->nr_streams * sizeof(*vs));
+
+		if (!vs)
+			return -ENOMEM;
+		memset(vs + a->nr_vs, 0, (s->nr_streams - a->nr_vs) * sizeof(*vs));
+		a->vs = vs;
+		a->nr_vs = s->nr_streams;
+	}
+	if (s->nr_traces > a->nr_vt) {
+		struct vtrace *vt = realloc(a->vt, s->nr_traces * sizeof(*vt));
+
+		if (!vt)
+			return -ENOMEM;
+		memset(vt + a->nr_vt, 0, (s->nr_traces - a->nr_vt) * sizeof(*vt));
+		a->vt = vt;
+		a->nr_vt = s->nr_traces;
+	}
+	return 0;
+}
+
+static size_t trace_index(const struct live_session *s, const struct live_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_traces && s->traces[i] != t; i++)
+		;
+	return i;
+}
+
+/* Streams (metadata ones included) not yet told to the viewer. Session lock held. */
+static size_t unannounced(const struct vattach *a)
+{
+	const struct live_session *s = a->s;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr_traces; i++)
+		if (s->traces[i]->scan.usable && !a->vt[i].announced)
+			n++;
+	for (i = 0; i < s->nr_streams; i++)
+		if (!a->vs[i].announced)
+			n++;
+	return n;
+}
+
+static void wire_stream(struct live_wire_stream *w, uint64_t id, const struct live_trace *t, int md,
+			const char *name)
+{
+	w->id = htobe64(id);
+	w->ctf_trace_id = htobe64(t->id);
+	w->metadata_flag = htobe32(md ? 1 : 0);
+	put_str(w->path_name, sizeof(w->path_name), t->rel);
+	put_str(w->channel_name, sizeof(w->channel_name), name);
+}
+
+/*
+ * Replies to ATTACH_SESSION or GET_NEW_STREAMS with @status and the streams
+ * the viewer was not told of, each trace's metadata stream first.
+ * Session lock held.
+ */
+static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, size_t n)
+{
+	struct live_session *s = a->s;
+	size_t len = sizeof(struct live_wire_streams_reply) + n * sizeof(struct live_wire_stream);
+	struct live_wire_streams_reply *r;
+	struct live_wire_stream *w;
+	size_t i, k = 0;
+	char *b = reply_buf(v, len);
+
+	if (!b)
+		return -1;
+	r = (struct live_wire_streams_reply *)b;
+	w = (struct live_wire_stream *)(b + sizeof(*r));
+	for (i = 0; i < s->nr_traces && k < n; i++) {
+		if (!s->traces[i]->scan.usable || a->vt[i].announced)
+			continue;
+		wire_stream(&w[k++], s->traces[i]->md_stream_id, s->traces[i], 1, "metadata");
+		a->vt[i].announced = 1;
+	}
+	for (i = 0; i < s->nr_streams && k < n; i++) {
+		if (a->vs[i].announced)
+			continue;
+		wire_stream(&w[k++], s->streams[i]->id, s->streams[i]->trace, 0, s->streams[i]->name);
+		a->vs[i].announced = 1;
+	}
+	r->status = htobe32(status);
+	r->streams_count = htobe32((uint32_t)k);
+	return send_all(v->fd, b, sizeof(*r) + k * sizeof(*w));
+}
+
+static struct vattach *attach_find(struct viewer *v, uint64_t session_id)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_at; i++)
+		if (v->at[i].s->id == session_id)
+			return &v->at[i];
+	return NULL;
+}
+
+static void attach_drop(struct viewer *v, struct vattach *a)
+{
+	struct relay_live *rl = v->rl;
+	struct live_session *s = a->s;
+
+	pthread_mutex_lock(&rl->lock);
+	s->clients--;
+	pthread_mutex_unlock(&rl->lock);
+	free(a->vs);
+	free(a->vt);
+	*a = v->at[--v->nr_at];
+	session_put(rl, s);
+}
+
+/* Finds data stream @id among @v's sessions: its attachment and index. */
+static struct live_stream *stream_find(struct viewer *v, uint64_t id, struct vattach **ap, size_t *idx)
+{
+	size_t i, j;
+
+	for (i = 0; i < v->nr_at; i++) {
+		struct live_session *s = v->at[i].s;
+		struct live_stream *st = NULL;
+
+		pthread_mutex_lock(&s->lock);
+		for (j = 0; j < s->nr_streams && j < v->at[i].nr_vs; j++) {
+			if (s->streams[j]->id == id && v->at[i].vs[j].announced) {
+				st = s->streams[j];
+				break;
+			}
+		}
+		pthread_mutex_unlock(&s->lock);
+		if (st) {
+			*ap = &v->at[i];
+			*idx = j;
+			return st;
+		}
+	}
+	return NULL;
+}
+
+/* ---- commands ---- */
+
+static int cmd_connect(struct viewer *v, const struct live_request *rq)
+{
+	struct live_wire_connect r = {
+		.viewer_session_id = htobe64(live_next_id(v->rl)),
+		.major = htobe32(LIVE_PROTO_MAJOR),
+		.minor = htobe32(LIVE_PROTO_MINOR),
+		.type = htobe32(rq->type),
+	};
+
+	if (send_all(v->fd, &r, sizeof(r)))
+		return -1;
+	if (rq->major != LIVE_PROTO_MAJOR || rq->type != LIVE_CONNECTION_COMMAND) {
+		fprintf(stderr, "trawl-relayd: live: viewer speaks protocol %u.%u (type %u), not %u.x commands: disconnected\n",
+			rq->major, rq->minor, rq->type, LIVE_PROTO_MAJOR);
+		return -1;
+	}
+	v->connected = 1;
+	return 0;
+}
+
+static int cmd_list_sessions(struct viewer *v)
+{
+	struct relay_live *rl = v->rl;
+	struct live_session *s;
+	struct live_wire_session *w;
+	uint32_t n = 0, k = 0;
+	char *b;
+
+	pthread_mutex_lock(&rl->lock);
+	for (s = rl->sessions; s; s = s->next)
+		n++;
+	b = reply_buf(v, 4 + (size_t)n * sizeof(*w));
+	if (!b) {
+		pthread_mutex_unlock(&rl->lock);
+		return -1;
+	}
+	w = (struct live_wire_session *)(b + 4);
+	for (s = rl->sessions; s && k < n; s = s->next, k++) {
+		w[k].id = htobe64(s->id);
+		w[k].live_timer = htobe32(s->live_timer_us);
+		w[k].clients = htobe32(s->clients);
+		/* The count from the last scan: good enough for a listing. */
+		pthread_mutex_lock(&s->lock);
+		w[k].streams = htobe32((uint32_t)s->nr_streams);
+		pthread_mutex_unlock(&s->lock);
+		put_str(w[k].hostname, sizeof(w[k].hostname), s->hostname);
+		put_str(w[k].session_name, sizeof(w[k].session_name), s->name);
+	}
+	pthread_mutex_unlock(&rl->lock);
+	n = htobe32(k);
+	memcpy(b, &n, 4);
+	return send_all(v->fd, b, 4 + (size_t)k * sizeof(*w));
+}
+
+static int reply_attach_status(struct viewer *v, uint32_t status)
+{
+	struct live_wire_streams_reply r = {.status = htobe32(status)};
+
+	return send_all(v->fd, &r, sizeof(r));
+}
+
+static int cmd_attach(struct viewer *v, const struct live_request *rq)
+{
+	struct relay_live *rl = v->rl;
+	struct live_session *s;
+	struct vattach *a;
+	int ret;
+
+	if (!v->created)
+		return reply_attach_status(v, LIVE_ATTACH_NO_SESSION);
+	if (rq->seek != LIVE_SEEK_BEGINNING && rq->seek != LIVE_SEEK_LAST)
+		return reply_attach_status(v, LIVE_ATTACH_SEEK_ERR);
+	if (attach_find(v, rq->id))
+		return reply_attach_status(v, LIVE_ATTACH_ALREADY);
+	if (v->nr_at >= MAX_ATTACH)
+		return reply_attach_status(v, LIVE_ATTACH_UNK);
+	pthread_mutex_lock(&rl->lock);
+	for (s = rl->sessions; s && s->id != rq->id; s = s->next)
+		;
+	if (s) {
+		s->refs++;
+		s->clients++;
+	}
+	pthread_mutex_unlock(&rl->lock);
+	if (!s)
+		return reply_attach_status(v, LIVE_ATTACH_UNK);
+	a = &v->at[v->nr_at++];
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	pthread_mutex_lock(&s->lock);
+	live_session_scan(s, 1);
+	ret = attach_sync(a);
+	ret = ret ? reply_attach_status(v, LIVE_ATTACH_UNK) : send_streams(v, a, LIVE_ATTACH_OK, unannounced(a));
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+static int cmd_new_streams(struct viewer *v, const struct live_request *rq)
+{
+	struct vattach *a = attach_find(v, rq->id);
+	struct live_session *s;
+	uint32_t status;
+	size_t n;
+	int closed, ret;
+
+	if (!a)
+		return reply_attach_status(v, LIVE_NEW_STREAMS_ERR);
+	s = a->s;
+	/* Closed first: the scan after it sees everything that will ever be. */
+	closed = __atomic_load_n(&s->closed, __ATOMIC_ACQUIRE);
+	pthread_mutex_lock(&s->lock);
+	live_session_scan(s, closed);
+	if (attach_sync(a)) {
+		pthread_mutex_unlock(&s->lock);
+		return reply_attach_status(v, LIVE_NEW_STREAMS_ERR);
+	}
+	n = unannounced(a);
+	status = n ? LIVE_NEW_STREAMS_OK : closed ? LIVE_NEW_STREAMS_HUP : LIVE_NEW_STREAMS_NO_NEW;
+	ret = send_streams(v, a, status, n);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+static int cmd_detach(struct viewer *v, const struct live_request *rq)
+{
+	struct vattach *a = attach_find(v, rq->id);
+	uint32_t status = htobe32(a ? LIVE_DETACH_OK : LIVE_DETACH_UNK);
+
+	if (a)
+		attach_drop(v, a);
+	return send_all(v->fd, &status, sizeof(status));
+}
+
+static int cmd_get_metadata(struct viewer *v, const struct live_request *rq)
+{
+	struct live_wire_metadata_reply r = {.status = htobe32(LIVE_METADATA_ERR)};
+	struct live_trace *t = NULL;
+	uint64_t from = 0, len = 0;
+	size_t i, j;
+	char *b;
+
+	for (i = 0; i < v->nr_at && !t; i++) {
+		struct live_session *s = v->at[i].s;
+
+		pthread_mutex_lock(&s->lock);
+		for (j = 0; j < s->nr_traces && j < v->at[i].nr_vt; j++) {
+			if (s->traces[j]->md_stream_id != rq->id || !v->at[i].vt[j].announced)
+				continue;
+			t = s->traces[j];
+			live_session_scan(s, 0);
+			from = v->at[i].vt[j].md_sent;
+			len = t->scan.usable - from;
+			b = reply_buf(v, sizeof(r) + len);
+			if (!b) {
+				len = 0;
+				break;
+			}
+			memcpy(b + sizeof(r), t->md + from, len);
+			v->at[i].vt[j].md_sent += len;
+			break;
+		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (!t)
+		return send_all(v->fd, &r, sizeof(r));
+	r.status = htobe32(len ? LIVE_METADATA_OK : LIVE_METADATA_NO_NEW);
+	r.len = htobe64(len);
+	if (!len)
+		return send_all(v->fd, &r, sizeof(r));
+	memcpy(v->buf, &r, sizeof(r));
+	return send_all(v->fd, v->buf, sizeof(r) + len);
+}
+
+/* NEW_STREAM / NEW_METADATA flags for a reply about stream @idx of @a. */
+static uint32_t stream_flags(struct vattach *a, size_t idx)
+{
+	struct live_session *s = a->s;
+	uint32_t flags = 0;
+	size_t t;
+
+	pthread_mutex_lock(&s->lock);
+	live_session_scan(s, 0);
+	if (attach_sync(a) == 0) {
+		if (unannounced(a))
+			flags |= LIVE_FLAG_NEW_STREAM;
+		t = trace_index(s, s->streams[idx]->trace);
+		if (t < a->nr_vt && a->vt[t].md_sent < s->traces[t]->scan.usable)
+			flags |= LIVE_FLAG_NEW_METADATA;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return flags;
+}
+
+/* The CTF stream class of @st, or of a stream of the same channel. Session lock held. */
+static uint64_t stream_class(const struct live_session *s, const struct live_stream *st)
+{
+	const char *us = strrchr(st->name, '_');
+	size_t n = us ? (size_t)(us - st->name) : strlen(st->name), i;
+
+	if (st->class_known)
+		return st->class_id;
+	for (i = 0; i < s->nr_streams; i++) {
+		const struct live_stream *o = s->streams[i];
+
+		if (o->trace == st->trace && o->class_known && !strncmp(o->name, st->name, n) &&
+		    (o->name[n] == '_' || !o->name[n]))
+			return o->class_id;
+	}
+	return 0;
+}
+
+/* The time up to which @st is known to be quiet (see the top comment); 0 if none. */
+static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size_t idx,
+			    const struct vstream *vs)
+{
+	uint64_t timer_ns = (uint64_t)(s->live_timer_us ? s->live_timer_us : DEFAULT_LIVE_TIMER_US) * 1000u;
+	uint64_t lag = 2 * timer_ns + BEACON_MARGIN_NS, now = 0, b;
+	struct live_index_entry e;
+	size_t i;
+
+	if (st->trace->clock_local) {
+		now = live_now_ns();
+	} else {
+		for (i = 0; i < s->nr_streams; i++) {
+			uint64_t n;
+
+			if (s->streams[i]->trace != st->trace || live_stream_entries(s->streams[i], &n) || !n)
+				continue;
+			if (live_stream_entry(s->streams[i], n - 1, &e) == 0 && e.ts_end > now)
+				now = e.ts_end;
+		}
+	}
+	b = now > lag ? now - lag : 0;
+	/* In steps of half a period: a viewer told the same time again waits
+	 * (babeltrace2 sleeps) instead of asking again at once. */
+	b -= b % (timer_ns / 2 ? timer_ns / 2 : 1);
+	/* Streams told the same time would make babeltrace2 warn that it
+	 * cannot order them: a few ns apart, they are not. */
+	if (b)
+		b += idx % 1024;
+	b = b > vs->last_end ? b : vs->last_end;
+	return b > vs->beacon ? b : vs->beacon;
+}
+
+static int send_index(struct viewer *v, uint32_t status, uint32_t flags, const struct live_index_entry *e,
+		      uint64_t class_id)
+{
+	struct live_wire_index r = {.status = htobe32(status), .flags = htobe32(flags)};
+
+	if (e) {
+		r.offset = htobe64(e->offset);
+		r.packet_size = htobe64(e->packet_size);
+		r.content_size = htobe64(e->content_size);
+		r.timestamp_begin = htobe64(e->ts_begin);
+		r.timestamp_end = htobe64(e->ts_end);
+		r.events_discarded = htobe64(e->discarded);
+	}
+	r.stream_id = htobe64(class_id);
+	return send_all(v->fd, &r, sizeof(r));
+}
+
+static int cmd_next_index(struct viewer *v, const struct live_request *rq)
+{
+	struct live_index_entry e = {0};
+	struct live_stream *st;
+	struct live_session *s;
+	struct vattach *a;
+	struct vstream *vs;
+	uint64_t count, class_id;
+	uint32_t flags;
+	size_t idx;
+	int closed, ret;
+
+	st = stream_find(v, rq->id, &a, &idx);
+	if (!st)
+		return send_index(v, LIVE_INDEX_ERR, 0, NULL, 0);
+	s = a->s;
+	flags = stream_flags(a, idx);
+	vs = &a->vs[idx];
+	/* Closed before the size: what the size shows then is all there is. */
+	closed = __atomic_load_n(&s->closed, __ATOMIC_ACQUIRE);
+	if (live_stream_entries(st, &count))
+		return send_index(v, LIVE_INDEX_ERR, flags, NULL, 0);
+	if (vs->next < count) {
+		ret = live_stream_entry(st, vs->next, &e);
+		if (ret == -EAGAIN && !closed)
+			return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);
+		if (ret) {
+			fprintf(stderr, "trawl-relayd: live: %s/index/%s.idx: entry %llu is invalid\n",
+				st->trace->dir, st->name, (unsigned long long)vs->next);
+			return send_index(v, LIVE_INDEX_ERR, flags, NULL, 0);
+		}
+		vs->next++;
+		if (e.ts_end > vs->last_end)
+			vs->last_end = e.ts_end;
+		pthread_mutex_lock(&s->lock);
+		st->class_id = e.stream_id;
+		st->class_known = 1;
+		pthread_mutex_unlock(&s->lock);
+		return send_index(v, LIVE_INDEX_OK, flags, &e, e.stream_id);
+	}
+	if (closed)
+		return send_index(v, LIVE_INDEX_HUP, flags, NULL, 0);
+	pthread_mutex_lock(&s->lock);
+	e.ts_end = beacon_time(s, st, idx, vs);
+	class_id = stream_class(s, st);
+	pthread_mutex_unlock(&s->lock);
+	if (!e.ts_end)
+		return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);
+	vs->beacon = e.ts_end;
+	return send_index(v, LIVE_INDEX_INACTIVE, flags, &e, class_id);
+}
+
+static int send_packet_status(struct viewer *v, uint32_t status, uint32_t flags)
+{
+	struct live_wire_packet_reply r = {.status = htobe32(status), .flags = htobe32(flags)};
+
+	return send_all(v->fd, &r, sizeof(r));
+}
+
+static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
+{
+	struct live_wire_packet_reply r = {.status = htobe32(LIVE_PACKET_OK)};
+	struct live_stream *st;
+	struct vattach *a;
+	struct stat sb;
+	uint32_t flags;
+	size_t idx, got = 0;
+	char *b;
+
+	st = stream_find(v, rq->id, &a, &idx);
+	if (!st)
+		return send_packet_status(v, LIVE_PACKET_ERR, 0);
+	flags = stream_flags(a, idx) & LIVE_FLAG_NEW_METADATA;
+	if (flags)
+		return send_packet_status(v, LIVE_PACKET_ERR, flags);
+	if (!rq->len || rq->len > MAX_PACKET_REPLY || fstat(st->data_fd, &sb) ||
+	    rq->offset >= (uint64_t)sb.st_size)
+		return send_packet_status(v, LIVE_PACKET_ERR, 0);
+	b = reply_buf(v, sizeof(r) + rq->len);
+	if (!b)
+		return send_packet_status(v, LIVE_PACKET_ERR, 0);
+	while (got < rq->len) {
+		ssize_t n = pread(st->data_fd, b + sizeof(r) + got, rq->len - got, (off_t)(rq->offset + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!got)
+		return send_packet_status(v, LIVE_PACKET_ERR, 0);
+	r.len = htobe32((uint32_t)got);
+	memcpy(b, &r, sizeof(r));
+	return send_all(v->fd, b, sizeof(r) + got);
+}
+
+/* One command: 0 to go on, -1 to disconnect. */
+static int viewer_command(struct viewer *v)
+{
+	unsigned char hdr[sizeof(struct live_wire_cmd)], payload[LIVE_MAX_PAYLOAD];
+	struct live_request rq;
+	uint32_t cmd;
+	int len;
+
+	if (recv_all(v->fd, hdr, sizeof(hdr)))
+		return -1;
+	len = live_cmd_payload_size(hdr, &cmd);
+	if (len < 0) {
+		fprintf(stderr, "trawl-relayd: live: viewer sent %s (command %u): disconnected\n",
+			len == -EMSGSIZE ? "a command of the wrong size" : "an unknown command", cmd);
+		return -1;
+	}
+	if (recv_all(v->fd, payload, (size_t)len) || live_request_decode(cmd, payload, (size_t)len, &rq))
+		return -1;
+	if (!v->connected && cmd != LIVE_CMD_CONNECT) {
+		fprintf(stderr, "trawl-relayd: live: viewer sent command %u before CONNECT: disconnected\n", cmd);
+		return -1;
+	}
+	switch (cmd) {
+	case LIVE_CMD_CONNECT:
+		if (v->connected)
+			return -1;
+		return cmd_connect(v, &rq);
+	case LIVE_CMD_LIST_SESSIONS:
+		return cmd_list_sessions(v);
+	case LIVE_CMD_CREATE_SESSION: {
+		uint32_t ok = htobe32(LIVE_CREATE_SESSION_OK);
+
+		v->created = 1;
+		return send_all(v->fd, &ok, sizeof(ok));
+	}
+	case LIVE_CMD_ATTACH_SESSION:
+		return cmd_attach(v, &rq);
+	case LIVE_CMD_GET_NEW_STREAMS:
+		return cmd_new_streams(v, &rq);
+	case LIVE_CMD_GET_METADATA:
+		return cmd_get_metadata(v, &rq);
+	case LIVE_CMD_GET_NEXT_INDEX:
+		return cmd_next_index(v, &rq);
+	case LIVE_CMD_GET_PACKET:
+		return cmd_get_packet(v, &rq);
+	case LIVE_CMD_DETACH_SESSION:
+		return cmd_detach(v, &rq);
+	default:
+		return -1;
+	}
+}
+
+static void *viewer_main(void *arg)
+{
+	struct viewer *v = arg;
+	struct relay_live *rl = v->rl;
+	char c = 'v';
+
+	while (viewer_command(v) == 0)
+		;
+	while (v->nr_at)
+		attach_drop(v, &v->at[v->nr_at - 1]);
+	pthread_mutex_lock(&rl->lock);
+	v->done = 1;
+	pthread_mutex_unlock(&rl->lock);
+	if (write(rl->wake[1], &c, 1) < 0) {
+		/* The pipe is full: the acceptor is awake already. */
+	}
+	return NULL;
+}
+
+/* ---- server ---- */
+
+static void viewer_free(struct viewer *v)
+{
+	close(v->fd);
+	free(v->buf);
+	free(v);
+}
+
+/* Joins and frees viewers whose thread ended (all of them when @all). */
+static void reap_viewers(struct relay_live *rl, int all)
+{
+	struct viewer **pp, *v, *done = NULL;
+
+	pthread_mutex_lock(&rl->lock);
+	for (pp = &rl->viewers; (v = *pp);) {
+		if (v->done || all) {
+			*pp = v->next;
+			v->next = done;
+			done = v;
+			rl->nr_viewers--;
+			if (all)
+				shutdown(v->fd, SHUT_RDWR);
+		} else {
+			pp = &v->next;
+		}
+	}
+	pthread_mutex_unlock(&rl->lock);
+	while ((v = done)) {
+		done = v->next;
+		pthread_join(v->thread, NULL);
+		viewer_free(v);
+	}
+}
+
+static void accept_one(struct relay_live *rl)
+{
+	struct viewer *v;
+	int fd = accept4(rl->listen_fd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+
+	if (fd < 0)
+		return;
+	/* Replies are small and answered one at a time: do not let Nagle hold them. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	pthread_mutex_lock(&rl->lock);
+	if (rl->nr_viewers >= MAX_VIEWERS) {
+		pthread_mutex_unlock(&rl->lock);
+		if (!rl->full_logged)
+			fprintf(stderr, "trawl-relayd: live: %u viewers already: connections refused\n", MAX_VIEWERS);
+		rl->full_logged = 1;
+		close(fd);
+		return;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		pthread_mutex_unlock(&rl->lock);
+		close(fd);
+		return;
+	}
+	v->rl = rl;
+	v->fd = fd;
+	if (pthread_create(&v->thread, NULL, viewer_main, v)) {
+		pthread_mutex_unlock(&rl->lock);
+		viewer_free(v);
+		return;
+	}
+	v->next = rl->viewers;
+	rl->viewers = v;
+	rl->nr_viewers++;
+	rl->full_logged = 0;
+	pthread_mutex_unlock(&rl->lock);
+}
+
+static void *acceptor_main(void *arg)
+{
+	struct relay_live *rl = arg;
+	struct pollfd p[2] = {{.fd = rl->listen_fd, .events = POLLIN}, {.fd = rl->wake[0], .events = POLLIN}};
+	char drain[64];
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN) {
+			if (read(rl->wake[0], drain, sizeof(drain)) < 0) {
+				/* Non-blocking pipe, woken spuriously. */
+			}
+		}
+		if (__atomic_load_n(&rl->stopping, __ATOMIC_ACQUIRE))
+			break;
+		reap_viewers(rl, 0);
+		if (p[0].revents & POLLIN)
+			accept_one(rl);
+	}
+	return NULL;
+}
+
+struct relay_live *relay_live_start(int listen_fd)
+{
+	struct relay_live *rl = calloc(1, sizeof(*rl));
+	int err;
+
+	if (!rl) {
+		close(listen_fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	rl->listen_fd = listen_fd;
+	if (pipe2(rl->wake, O_CLOEXEC | O_NONBLOCK)) {
+		err = errno;
+		goto free_rl;
+	}
+	pthread_mutex_init(&rl->lock, NULL);
+	err = pthread_create(&rl->acceptor, NULL, acceptor_main, rl);
+	if (err)
+		goto close_pipe;
+	return rl;
+close_pipe:
+	pthread_mutex_destroy(&rl->lock);
+	close(rl->wake[0]);
+	close(rl->wake[1]);
+free_rl:
+	close(listen_fd);
+	free(rl);
+	errno = err;
+	return NULL;
+}
+
+int relay_live_session_add(struct relay_live *rl, uint64_t id, const char *name, const char *hostname,
+			   const char *path, uint32_t live_timer_us)
+{
+	struct live_session *s, *o;
+
+	if (!rl || !name || !hostname || !path || !path[0] || strlen(name) >= LIVE_NAME_MAX ||
+	    strlen(hostname) >= LIVE_HOST_NAME_MAX || strlen(path) >= LIVE_PATH_MAX - 64)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->root = strdup(path))) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->rl = rl;
+	s->id = id;
+	put_str(s->name, sizeof(s->name), name);
+	put_str(s->hostname, sizeof(s->hostname), hostname);
+	s->live_timer_us = live_timer_us;
+	s->refs = 1;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_lock(&rl->lock);
+	for (o = rl->sessions; o && o->id != id; o = o->next)
+		;
+	if (o) {
+		pthread_mutex_unlock(&rl->lock);
+		live_session_free(s);
+		return -EEXIST;
+	}
+	s->next = rl->sessions;
+	rl->sessions = s;
+	pthread_mutex_unlock(&rl->lock);
+	return 0;
+}
+
+void relay_live_session_close(struct relay_live *rl, uint64_t id)
+{
+	struct live_session **pp, *s;
+
+	if (!rl)
+		return;
+	pthread_mutex_lock(&rl->lock);
+	for (pp = &rl->sessions; (s = *pp) && s->id != id; pp = &s->next)
+		;
+	if (s)
+		*pp = s->next;
+	pthread_mutex_unlock(&rl->lock);
+	if (!s)
+		return;
+	/* Pairs with the viewers' acquire loads before they look at sizes. */
+	__atomic_store_n(&s->closed, 1, __ATOMIC_RELEASE);
+	session_put(rl, s);
+}
+
+void relay_live_stop(struct relay_live *rl)
+{
+	struct live_session *s;
+	char c = 's';
+
+	if (!rl)
+		return;
+	__atomic_store_n(&rl->stopping, 1, __ATOMIC_RELEASE);
+	if (write(rl->wake[1], &c, 1) < 0) {
+		/* Full pipe: the acceptor wakes anyway. */
+	}
+	pthread_join(rl->acceptor, NULL);
+	reap_viewers(rl, 1);
+	while ((s = rl->sessions)) {
+		rl->sessions = s->next;
+		__atomic_store_n(&s->closed, 1, __ATOMIC_RELEASE);
+		session_put(rl, s);
+	}
+	close(rl->listen_fd);
+	close(rl->wake[0]);
+	close(rl->wake[1]);
+	pthread_mutex_destroy(&rl->lock);
+	free(rl);
+}

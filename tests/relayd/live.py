@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""The live-viewer server (src/relayd/live.c) through a stand-in daemon
+(live-serve) serving a local trawl session's folder while it records, with
+babeltrace2's lttng-live source as the viewer and the oracle.
+
+    live.py follow    a viewer attached before the app sees each batch of events
+                      while the app still runs (the session not stopped); after
+                      the app ends and the session is closed it ends on its own,
+                      with exactly the app's events, in order, and no warnings
+    live.py list      `babeltrace2 --input-format=lttng-live net://127.0.0.1:PORT`
+                      lists the session; the CLI reads the session to its end
+    live.py hostile   bad commands from raw clients (unknown, wrong sizes,
+                      before CONNECT, bogus ids, garbage) never stop the server
+                      from serving the next viewer
+"""
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.environ.get("TRAWL_BIN_DIR")
+if not BIN:
+    sys.exit("run through ctest (TRAWL_BIN_DIR unset)")
+try:
+    import bt2  # noqa: F401  (the viewer process imports it too)
+except ImportError:
+    print("SKIP: python3-bt2 missing")
+    sys.exit(77)
+if not shutil.which("babeltrace2"):
+    print("SKIP: babeltrace2 missing")
+    sys.exit(77)
+
+TRAWL = os.path.join(BIN, "trawl")
+SERVE = os.path.join(BIN, "live-serve")
+APP = os.path.join(BIN, "live-app")
+HOST = socket.gethostname()
+TIMER_US = 100000
+FAILS = []
+
+# The viewer: babeltrace2's lttng-live source through the Python bindings;
+# prints one line per event as it arrives, then END. Warnings and errors of
+# the source go to its stderr.
+VIEWER = r'''
+import sys, time, bt2
+spec = bt2.ComponentSpec.from_named_plugin_and_component_class(
+    "ctf", "lttng-live", {"inputs": [sys.argv[1]], "session-not-found-action": "end"},
+    logging_level=bt2.LoggingLevel.WARNING)
+it = bt2.TraceCollectionMessageIterator(spec)
+while True:
+    try:
+        msg = next(it)
+    except StopIteration:
+        break
+    except bt2.TryAgain:
+        time.sleep(0.02)
+        continue
+    if type(msg) is bt2._EventMessageConst:
+        ev = msg.event
+        if ev.name == "tall:seq":
+            print("EV %d %d" % (ev.payload_field["thread"], ev.payload_field["n"]), flush=True)
+        else:
+            print("OTHER %s" % ev.name, flush=True)
+    elif type(msg) in (bt2._DiscardedEventsMessageConst, bt2._DiscardedPacketsMessageConst):
+        print("DISCARDED", flush=True)
+print("END", flush=True)
+'''
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    FAILS.append(msg)
+
+
+class Env:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="trawl-live.")
+        os.chmod(self.dir, 0o755)
+        self.env = dict(os.environ)
+        self.env.update(HOME=self.dir + "/home", TRAWL_RUNTIME_DIR=self.dir + "/run",
+                        TRAWL_ROOT_RUNTIME_DIR=self.dir + "/rootrun")
+        os.makedirs(self.env["HOME"])
+        self.out = self.dir + "/trace"
+        self.procs = []
+
+    def trawl(self, *args, check=True):
+        r = subprocess.run([TRAWL] + list(args), env=self.env, capture_output=True, text=True,
+                           timeout=60)
+        if check and r.returncode != 0:
+            raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
+                                                          r.stderr.strip()))
+        return r
+
+    def spawn(self, argv, **kw):
+        p = subprocess.Popen(argv, env=self.env, **kw)
+        self.procs.append(p)
+        return p
+
+    def serve(self, path, sid=1, name="s"):
+        self.serve_err = open(self.dir + "/serve.err", "w+")
+        p = self.spawn([SERVE, str(sid), name, HOST, path, str(TIMER_US)], stdin=subprocess.PIPE,
+                       stdout=subprocess.PIPE, stderr=self.serve_err, text=True)
+        line = p.stdout.readline()
+        m = re.match(r"port (\d+)", line)
+        if not m:
+            raise RuntimeError("live-serve did not start: %r" % line)
+        self.serve_proc = p
+        return int(m.group(1))
+
+    def serve_cmd(self, line):
+        self.serve_proc.stdin.write(line + "\n")
+        self.serve_proc.stdin.flush()
+        return self.serve_proc.stdout.readline().strip()
+
+    def serve_stop(self):
+        """Ends live-serve (relay_live_stop) and checks its stderr."""
+        self.serve_proc.stdin.close()
+        rc = self.serve_proc.wait(30)
+        if rc != 0:
+            fail("live-serve exited %d" % rc)
+        self.serve_err.seek(0)
+        err = self.serve_err.read()
+        if "Sanitizer" in err or "runtime error" in err:
+            fail("sanitizer report from live-serve:\n" + err[-4000:])
+        return err
+
+    def session(self):
+        self.trawl("create", "s", "--output", self.out)
+        self.trawl("enable-channel", "-u", "--switch-timer", str(TIMER_US), "ch")
+        self.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+        self.trawl("start")
+
+    def close(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.trawl("destroy", "--all", check=False)
+        for lock in (self.dir + "/run/sessiond.lock", self.dir + "/rootrun/sessiond.lock"):
+            try:
+                os.kill(int(open(lock).read().strip()), signal.SIGTERM)
+            except (ValueError, OSError):
+                pass
+        time.sleep(0.2)
+        if FAILS and os.environ.get("LIVE_KEEP"):
+            print("kept " + self.dir)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Viewer:
+    """The viewer process; collects its lines as they come."""
+
+    def __init__(self, e, url):
+        self.err = open(e.dir + "/viewer.err", "w+")
+        self.p = e.spawn(["/usr/bin/python3", "-c", VIEWER, url], stdout=subprocess.PIPE,
+                         stderr=self.err)
+        self.lines = []
+        self.partial = ""
+        self.ended = False
+
+    def pump(self, timeout):
+        # Raw reads: a buffered readline() would hide lines from select().
+        r, _, _ = select.select([self.p.stdout], [], [], timeout)
+        if not r:
+            return
+        data = os.read(self.p.stdout.fileno(), 65536)
+        if not data:
+            self.ended = True
+            return
+        self.partial += data.decode()
+        *lines, self.partial = self.partial.split("\n")
+        for line in lines:
+            if line == "END":
+                self.ended = True
+            else:
+                self.lines.append(line)
+
+    def wait_for(self, pred, timeout):
+        end = time.monotonic() + timeout
+        while not pred() and not self.ended and time.monotonic() < end:
+            self.pump(0.2)
+        return pred()
+
+    def events(self):
+        return [tuple(int(x) for x in l.split()[1:]) for l in self.lines if l.startswith("EV ")]
+
+    def stderr(self):
+        self.err.seek(0)
+        return self.err.read()
+
+
+def wait_line(p, want, timeout=30):
+    r, _, _ = select.select([p.stdout], [], [], timeout)
+    line = p.stdout.readline().strip() if r else ""
+    if line != want:
+        raise RuntimeError("expected %r, got %r" % (want, line))
+
+
+def offline_events(path):
+    it = bt2.TraceCollectionMessageIterator(path)
+    return [(int(m.event.payload_field["thread"]), int(m.event.payload_field["n"]))
+            for m in it if type(m) is bt2._EventMessageConst and m.event.name == "tall:seq"]
+
+
+def case_follow():
+    e = Env()
+    try:
+        e.session()
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        port = e.serve(e.out)
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (port, HOST))
+        batches = [1000, 500]
+        want = []
+        for b, n in enumerate(batches):
+            app.stdin.write("%d\n" % n)
+            app.stdin.flush()
+            wait_line(app, "batch %d done" % b)
+            want += [(b, i) for i in range(n)]
+            # Live: the viewer gets the batch while the app runs and the
+            # session records (no stop, no flush but the switch timer).
+            if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+                fail("viewer had %d of %d events of batch %d while the app ran (ended: %s): %s" %
+                     (len(v.events()), len(want), b, v.ended, v.stderr()[-2000:]))
+                return
+        app.stdin.close()
+        if app.wait(30) != 0:
+            fail("app exited %d" % app.returncode)
+        e.trawl("stop")
+        if e.serve_cmd("close 1") != "closed":
+            fail("live-serve did not close the session")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was closed")
+        v.p.wait(10)
+        got = v.events()
+        if got != want:
+            fail("viewer got %d events, wanted %d (first difference at %s)" %
+                 (len(got), len(want),
+                  next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))))
+        others = [l for l in v.lines if not l.startswith("EV ")]
+        if others:
+            fail("viewer saw other messages: %s" % others[:5])
+        if v.p.returncode != 0:
+            fail("viewer exited %d: %s" % (v.p.returncode, v.stderr()[-2000:]))
+        elif v.stderr().strip():
+            fail("viewer printed warnings or errors:\n" + v.stderr()[-3000:])
+        off = offline_events(e.out)
+        if sorted(off) != sorted(want):
+            fail("the trace on disk has %d events, wanted %d" % (len(off), len(want)))
+        e.serve_stop()
+        print("viewer followed %d events live, in %d batches" % (len(got), len(batches)))
+    finally:
+        e.close()
+
+
+def run_cli(args, timeout=60):
+    return subprocess.run(["babeltrace2"] + args, capture_output=True, text=True, timeout=timeout)
+
+
+def case_list():
+    e = Env()
+    try:
+        e.session()
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        app.stdin.write("300\n")
+        app.stdin.flush()
+        wait_line(app, "batch 0 done")
+        port = e.serve(e.out)
+        # The streams are counted once a viewer made the server look.
+        r = run_cli(["--input-format=lttng-live", "net://127.0.0.1:%d" % port])
+        want = "net://127.0.0.1:%d/host/%s/s (timer = %d" % (port, HOST, TIMER_US)
+        if r.returncode != 0 or want not in r.stdout:
+            fail("session list: exit %d, out %r, err %r (wanted %r)" % (r.returncode, r.stdout,
+                                                                        r.stderr, want))
+        # The CLI follows the session to its end: started now, it must
+        # finish once the session is closed.
+        out = open(e.dir + "/cli.out", "w+")
+        err = open(e.dir + "/cli.err", "w+")
+        cli = e.spawn(["babeltrace2", "--input-format=lttng-live",
+                       "net://127.0.0.1:%d/host/%s/s" % (port, HOST),
+                       "--params=session-not-found-action=\"end\""], stdout=out, stderr=err)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            out.seek(0)
+            if out.read().count("tall:seq") >= 300:
+                break
+            time.sleep(0.2)
+        app.stdin.close()
+        app.wait(30)
+        e.trawl("stop")
+        e.serve_cmd("close 1")
+        try:
+            rc = cli.wait(60)
+        except subprocess.TimeoutExpired:
+            rc = None
+            fail("babeltrace2 did not end after the session was closed")
+        out.seek(0)
+        err.seek(0)
+        text, etext = out.read(), err.read()
+        n = len(re.findall(r"tall:seq: .*\{ thread = 0, n = (\d+) \}", text))
+        if rc != 0 or n != 300 or etext.strip():
+            fail("babeltrace2 lttng-live: exit %s, %d of 300 events, stderr %r" % (rc, n, etext[-2000:]))
+        # After the close, the session is gone from the list.
+        r = run_cli(["--input-format=lttng-live", "net://127.0.0.1:%d" % port])
+        if "/host/%s/s " % HOST in r.stdout:
+            fail("closed session still listed: %r" % r.stdout)
+        e.serve_stop()
+        print("listed, and followed 300 events with the CLI")
+    finally:
+        e.close()
+
+
+def cmd(c, payload=b"", size=None):
+    return struct.pack(">QII", len(payload) if size is None else size, c, 0) + payload
+
+
+def connect_payload(major=2, minor=4, typ=1):
+    return struct.pack(">QIII", 0, major, minor, typ)
+
+
+def talk(port, data, want_reply=0, shut=True):
+    """Sends @data; returns what came back (up to @want_reply bytes) or b''."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        s.sendall(data)
+    except (BrokenPipeError, ConnectionResetError):
+        s.close()
+        return b""
+
+    if shut:
+        try:
+            s.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+    got = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += b
+            if want_reply and len(got) >= want_reply:
+                break
+    except (socket.timeout, ConnectionResetError):
+        pass
+    s.close()
+    return got
+
+
+def sessions_listed(port):
+    hello = cmd(1, connect_payload())
+    got = talk(port, hello + cmd(2), 20 + 4 + 339)
+    if len(got) < 24:
+        return -1
+    return struct.unpack(">I", got[20:24])[0]
+
+
+def case_hostile():
+    e = Env()
+    try:
+        os.makedirs(e.out)
+        port = e.serve(e.out)
+        hello = cmd(1, connect_payload())
+        create = cmd(8)
+        attacks = [
+            ("unknown command", cmd(99)),
+            ("command 0", cmd(0)),
+            ("before CONNECT", cmd(2)),
+            ("wrong data_size", cmd(1, connect_payload(), size=4)),
+            ("huge data_size", cmd(4, b"", size=1 << 62)),
+            ("truncated header", b"\x00\x00\x00"),
+            ("garbage", os.urandom(4096)),
+            ("bad major", cmd(1, connect_payload(major=7))),
+            ("notification type", cmd(1, connect_payload(typ=2))),
+            ("two CONNECTs", hello + hello),
+            ("unknown stream", hello + create + cmd(4, struct.pack(">Q", 12345)) +
+             cmd(5, struct.pack(">QQI", 12345, 0, 1 << 31)) + cmd(6, struct.pack(">Q", 7))),
+            ("unknown session", hello + create + cmd(3, struct.pack(">QQI", 999, 0, 2)) +
+             cmd(7, struct.pack(">Q", 999)) + cmd(9, struct.pack(">Q", 999))),
+            ("bad seek", hello + create + cmd(3, struct.pack(">QQI", 1, 0, 77))),
+            ("attach without create", hello + cmd(3, struct.pack(">QQI", 1, 0, 2))),
+            ("attach then vanish", hello + create + cmd(3, struct.pack(">QQI", 1, 0, 2))),
+        ]
+        for what, data in attacks:
+            talk(port, data, 0)
+            n = sessions_listed(port)
+            if n != 1:
+                fail("after '%s' the server lists %d sessions, wanted 1" % (what, n))
+        # Replies to the bad requests that have one are error statuses.
+        got = talk(port, hello + create + cmd(4, struct.pack(">Q", 12345)), 20 + 4 + 64)
+        if len(got) != 88 or struct.unpack(">I", got[24 + 56:24 + 60])[0] != 4:
+            fail("GET_NEXT_INDEX of an unknown stream: reply %r" % got[24:])
+        got = talk(port, hello + create + cmd(3, struct.pack(">QQI", 999, 0, 2)), 20 + 4 + 8)
+        if len(got) != 32 or struct.unpack(">I", got[24:28])[0] != 3:
+            fail("ATTACH of an unknown session: reply %r" % got[24:])
+        # Many clients at once, then a real viewer lists the session.
+        socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(80)]
+        for s in socks:
+            s.close()
+        r = run_cli(["--input-format=lttng-live", "net://127.0.0.1:%d" % port])
+        if "/host/%s/s " % HOST not in r.stdout:
+            fail("after the attacks babeltrace2 does not see the session: %r %r" % (r.stdout, r.stderr))
+        err = e.serve_stop()
+        print("server survived %d attacks; it said:\n%s" % (len(attacks), err.strip()))
+    finally:
+        e.close()
+
+
+def main():
+    case = sys.argv[1] if len(sys.argv) > 1 else ""
+    if case == "follow":
+        case_follow()
+    elif case == "list":
+        case_list()
+    elif case == "hostile":
+        case_hostile()
+    else:
+        sys.exit("usage: live.py follow|list|hostile")
+    if FAILS:
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
