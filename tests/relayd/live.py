@@ -10,6 +10,9 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       with exactly the app's events, in order, and no warnings
     live.py list      `babeltrace2 --input-format=lttng-live net://127.0.0.1:PORT`
                       lists the session; the CLI reads the session to its end
+    live.py view      `trawl view --live URL` follows the session to its end (through
+                      babeltrace2); one-line errors when nothing listens or
+                      babeltrace2 is missing
     live.py hostile   bad commands from raw clients (unknown, wrong sizes,
                       before CONNECT, bogus ids, garbage) never stop the server
                       from serving the next viewer
@@ -319,6 +322,72 @@ def case_list():
         e.close()
 
 
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def case_view():
+    e = Env()
+    try:
+        e.session()
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        port = e.serve(e.out)
+        out = open(e.dir + "/view.out", "w+")
+        err = open(e.dir + "/view.err", "w+")
+        view = e.spawn([TRAWL, "view", "--live", "net://127.0.0.1:%d/host/%s/s" % (port, HOST)],
+                       stdout=out, stderr=err)
+        app.stdin.write("200\n")
+        app.stdin.flush()
+        wait_line(app, "batch 0 done")
+        app.stdin.close()
+        app.wait(30)
+        e.trawl("stop")
+        # The viewer must have attached before the session goes away: a
+        # session closed before a viewer attached is not listed any more.
+        end = time.monotonic() + 60
+        while session_clients(port) < 1 and time.monotonic() < end:
+            time.sleep(0.05)
+        e.serve_cmd("close 1")
+        try:
+            rc = view.wait(60)
+        except subprocess.TimeoutExpired:
+            rc = None
+        out.seek(0)
+        err.seek(0)
+        text, etext = out.read(), err.read()
+        n = len(re.findall(r"tall:seq: .*\{ thread = 0, n = (\d+) \}", text))
+        if rc != 0 or n != 200 or etext.strip():
+            fail("trawl view --live: exit %s, %d of 200 events, stderr %r" % (rc, n, etext[-2000:]))
+        e.serve_stop()
+        # Nothing listens: one line naming the address, non-zero.
+        dead = free_port()
+        r = subprocess.run([TRAWL, "view", "--live", "net://127.0.0.1:%d/host/h/s" % dead],
+                           capture_output=True, text=True, env=e.env, timeout=30)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode == 0 or len(lines) != 1 or "127.0.0.1:%d" % dead not in lines[0]:
+            fail("view --live with nothing listening: exit %d, stderr %r" % (r.returncode, r.stderr))
+        # No babeltrace2 in PATH.
+        env = dict(e.env, PATH="/nonexistent")
+        r = subprocess.run([TRAWL, "view", "--live", "net://127.0.0.1:%d/host/h/s" % dead],
+                           capture_output=True, text=True, env=env, timeout=30)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode == 0 or len(lines) != 1 or "babeltrace2" not in lines[0]:
+            fail("view --live without babeltrace2: exit %d, stderr %r" % (r.returncode, r.stderr))
+        # A bad URL.
+        r = subprocess.run([TRAWL, "view", "--live", "http://x/"], capture_output=True, text=True,
+                           env=e.env, timeout=30)
+        if r.returncode == 0 or len(r.stderr.strip().splitlines()) != 1 or "URL" not in r.stderr:
+            fail("view --live with a bad URL: exit %d, stderr %r" % (r.returncode, r.stderr))
+        print("trawl view --live showed %d events" % n)
+    finally:
+        e.close()
+
+
 def cmd(c, payload=b"", size=None):
     return struct.pack(">QII", len(payload) if size is None else size, c, 0) + payload
 
@@ -354,6 +423,14 @@ def talk(port, data, want_reply=0, shut=True):
         pass
     s.close()
     return got
+
+
+def session_clients(port):
+    """Viewers attached to the first listed session (LIST_SESSIONS), or -1."""
+    got = talk(port, cmd(1, connect_payload()) + cmd(2), 20 + 4 + 339)
+    if len(got) < 24 + 339 or struct.unpack(">I", got[20:24])[0] < 1:
+        return -1
+    return struct.unpack(">I", got[24 + 12:24 + 16])[0]
 
 
 def sessions_listed(port):
@@ -423,8 +500,10 @@ def main():
         case_list()
     elif case == "hostile":
         case_hostile()
+    elif case == "view":
+        case_view()
     else:
-        sys.exit("usage: live.py follow|list|hostile")
+        sys.exit("usage: live.py follow|list|view|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
