@@ -10,6 +10,10 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       with exactly the app's events, in order, and no warnings
     live.py list      `babeltrace2 --input-format=lttng-live net://127.0.0.1:PORT`
                       lists the session; the CLI reads the session to its end
+    live.py e2e       the whole path: trawl-relayd on free ports, `trawl create --live
+                      --set-url`, the app running; babeltrace2 attached to relayd's
+                      live port sees each batch while the app runs and, after the
+                      session is destroyed, ends with exactly the app's events
     live.py view      `trawl view --live URL` follows the session to its end (through
                       babeltrace2); one-line errors when nothing listens or
                       babeltrace2 is missing
@@ -322,6 +326,72 @@ def case_list():
         e.close()
 
 
+def relayd_start(e):
+    """trawl-relayd on free ports; returns (control, data, live) ports."""
+    relayd = os.path.join(BIN, "trawl-relayd")
+    e.relay_err = open(e.dir + "/relayd.log", "w+")
+    p = e.spawn([relayd, "-o", e.dir + "/relay", "-C", "tcp://127.0.0.1:0", "-D", "tcp://127.0.0.1:0",
+                 "-L", "tcp://127.0.0.1:0"], stderr=e.relay_err)
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        e.relay_err.seek(0)
+        m = re.search(r"control port (\d+), data port (\d+), live port (\d+)", e.relay_err.read())
+        if m:
+            e.relay_proc = p
+            return tuple(int(x) for x in m.groups())
+        if p.poll() is not None:
+            break
+        time.sleep(0.05)
+    e.relay_err.seek(0)
+    raise RuntimeError("trawl-relayd did not start: %s" % e.relay_err.read())
+
+
+def case_e2e():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    e = Env()
+    try:
+        ctrl, data, live = relayd_start(e)
+        e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url",
+                "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+        want = []
+        for b, n in enumerate([800, 400]):
+            app.stdin.write("%d\n" % n)
+            app.stdin.flush()
+            wait_line(app, "batch %d done" % b)
+            want += [(b, i) for i in range(n)]
+            if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+                fail("viewer had %d of %d events of batch %d while the app ran (ended: %s): %s" %
+                     (len(v.events()), len(want), b, v.ended, v.stderr()[-2000:]))
+                return
+        app.stdin.close()
+        if app.wait(30) != 0:
+            fail("app exited %d" % app.returncode)
+        e.trawl("destroy", "s")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was destroyed")
+        v.p.wait(10)
+        if v.events() != want:
+            fail("viewer got %d events, wanted %d" % (len(v.events()), len(want)))
+        if v.p.returncode != 0 or v.stderr().strip():
+            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        e.relay_proc.terminate()
+        e.relay_proc.wait(30)
+        e.relay_err.seek(0)
+        log = e.relay_err.read()
+        if "Sanitizer" in log or "runtime error" in log:
+            fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
+        print("viewer followed %d events live through trawl-relayd" % len(v.events()))
+    finally:
+        e.close()
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -502,8 +572,10 @@ def main():
         case_hostile()
     elif case == "view":
         case_view()
+    elif case == "e2e":
+        case_e2e()
     else:
-        sys.exit("usage: live.py follow|list|view|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
