@@ -87,8 +87,11 @@ struct kchan {
 	char name[128];
 	char instance[192];             /* "instances/<name>" */
 	int overwrite;
-	int ctx[TRAWL_KCTX_MAX];
+	int ctx[TRAWL_KCTX_SLOTS];
 	int nctx;
+	char perf_ctx[TRAWL_KCTX_PERF_MAX][64]; /* "perf:cpu:X" contexts, in order */
+	int nperf;
+	struct trawl_kernel_perf *perf; /* owned; non-NULL: recorded through perf (perf.c) */
 	uint32_t id;                    /* stream class id */
 	struct trawl_kernel_events *events;
 	struct trawl_kernel_converter conv;
@@ -113,6 +116,7 @@ struct kconsumer {
 	uint64_t bytes;
 	int once;          /* --once: one buffer's worth per CPU, then exit */
 	int pipe[2];       /* splice target for full pages, -1: splice unavailable */
+	char err[TRAWL_KERNEL_ERR_LEN]; /* why setup failed, for the spawner ("E<line>") */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -178,6 +182,7 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 		[TRAWL_KCTX_PPID] = "ppid", [TRAWL_KCTX_VPID] = "vpid", [TRAWL_KCTX_VTID] = "vtid",
 	};
 	struct trawl_ctf_type *st;
+	char field[80];
 	int i;
 
 	*err = 0;
@@ -185,10 +190,17 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 		return NULL;
 	st = trawl_ctf_type_struct_create(8);
 	for (i = 0; st && i < ch->nctx; i++) {
-		struct trawl_ctf_type *f = ch->ctx[i] == TRAWL_KCTX_PROCNAME ? text_type(16)
-									   : int_type(32, 1, 10);
+		int k = ch->ctx[i];
+		struct trawl_ctf_type *f = k >= TRAWL_KCTX_PERF	      ? int_type(64, 0, 10)
+					   : k == TRAWL_KCTX_PROCNAME ? text_type(16)
+								      : int_type(32, 1, 10);
 
-		if (!f || trawl_ctf_type_struct_add(st, names[ch->ctx[i]], f) < 0) {
+		if (k >= TRAWL_KCTX_PERF)
+			trawl_kernel_perf_field_name(ch->perf_ctx[k - TRAWL_KCTX_PERF], field,
+						     sizeof(field));
+		else
+			snprintf(field, sizeof(field), "%s", names[k]);
+		if (!f || trawl_ctf_type_struct_add(st, field, f) < 0) {
 			trawl_ctf_type_destroy(st);
 			st = NULL;
 		}
@@ -387,6 +399,8 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		c->ch = ch;
 		c->fd = -1;
 		c->stats_fd = -1;
+		if (ch->nperf)
+			goto streams; /* the perf groups are opened below, once for all CPUs */
 		if (!ch->overwrite) {
 			snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", ch->instance, i);
 			if (trawl_kernel_path(path, sizeof(path), rel) == 0)
@@ -399,6 +413,7 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->fd < 0)
 			return -errno;
+streams:
 		snprintf(rel, sizeof(rel), "%s_%d", ch->name, i);
 		c->out = trawl_output_stream_open(k->out, rel, (uint64_t)ch->id << 32 | (uint32_t)i);
 		if (!c->out)
@@ -408,6 +423,10 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		if (ret < 0)
 			return ret;
 	}
+	if (ch->nperf)
+		return trawl_kernel_perf_create(ch->instance, ch->perf_ctx, ch->nperf, ch->ncpus,
+						ch->buffer_pages * ch->page_size, getpid(), &ch->perf,
+						k->err, sizeof(k->err));
 	return 0;
 }
 
@@ -426,6 +445,7 @@ static void chan_close(struct kchan *ch)
 		trawl_kernel_stream_fini(&c->stream);
 	}
 	free(ch->cpus);
+	trawl_kernel_perf_destroy(ch->perf);
 	trawl_kernel_converter_fini(&ch->conv);
 	trawl_kernel_events_destroy(ch->events);
 }
@@ -484,6 +504,12 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 {
 	int pages = 0, ret;
 
+	if (c->ch->perf) {
+		/* records, not pages: 256 pages' worth of a busy CPU is ~64 K samples */
+		ret = trawl_kernel_perf_drain(c->ch->perf, (int)(c - c->ch->cpus), &c->stream,
+					      final ? 0 : 65536);
+		return ret < 0 ? ret : (ret + 255) / 256;
+	}
 	for (;;) {
 		ssize_t n = partial || k->pipe[0] < 0 ? read(c->fd, k->page, c->ch->page_size)
 						    : splice_page(k, c);
@@ -539,6 +565,20 @@ static int drain_all(struct kconsumer *k, int final)
 	return total;
 }
 
+static int perf_enable_all(struct kconsumer *k, int on)
+{
+	int i, ret;
+
+	for (i = 0; i < k->nch; i++) {
+		if (!k->ch[i].perf)
+			continue;
+		ret = trawl_kernel_perf_enable(k->ch[i].perf, on);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 {
 	static const struct option opts[] = {
@@ -586,7 +626,13 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 				int v = trawl_kernel_ctx_parse(tok);
 
-				if (v < 0 || cur->nctx >= TRAWL_KCTX_MAX) {
+				if (v < 0 && !strncmp(tok, "perf:cpu:", 9) &&
+				    cur->nperf < TRAWL_KCTX_PERF_MAX) {
+					snprintf(cur->perf_ctx[cur->nperf], sizeof(cur->perf_ctx[0]), "%s",
+						 tok);
+					v = TRAWL_KCTX_PERF + cur->nperf++;
+				}
+				if (v < 0 || cur->nctx >= TRAWL_KCTX_SLOTS) {
 					free(list);
 					return -EINVAL;
 				}
@@ -715,7 +761,8 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 	pfd[0].events = POLLIN;
 	for (i = 0, npfd = 1; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++, npfd++) {
-			pfd[npfd].fd = k->ch[i].cpus[j].fd;
+			pfd[npfd].fd = k->ch[i].perf ? trawl_kernel_perf_poll_fd(k->ch[i].perf, j)
+						     : k->ch[i].cpus[j].fd;
 			pfd[npfd].events = POLLIN;
 		}
 	}
@@ -748,6 +795,12 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 			if (read(ctl_fd, &cmd, 1) <= 0)
 				cmd = 'Q'; /* the daemon is gone: write everything and exit */
+			/* 'E'/'D': tracing starts/stops (perf channels only: ftrace has tracing_on) */
+			if (cmd == 'E' || cmd == 'D' || cmd == 'Q') {
+				ret = perf_enable_all(k, cmd == 'E');
+				if (ret < 0)
+					break;
+			}
 			ret = drain_all(k, 1);
 			if (ret < 0)
 				break;
@@ -803,8 +856,16 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 	}
 	ret = consumer_setup(k);
 	if (ret < 0) {
-		fprintf(stderr, "trawl-consumerd --kernel: cannot set up %s: %s\n", k->dir,
-			strerror(-ret));
+		char line[TRAWL_KERNEL_ERR_LEN + 2];
+		int n;
+
+		if (!k->err[0])
+			snprintf(k->err, sizeof(k->err), "cannot set up %.160s: %s", k->dir,
+				 strerror(-ret));
+		fprintf(stderr, "trawl-consumerd --kernel: %s\n", k->err);
+		/* instead of 'R': 'E' and the reason, for the spawner to show */
+		n = snprintf(line, sizeof(line), "E%s\n", k->err);
+		write_all(ctl_fd == 0 ? 1 : ctl_fd, line, (size_t)TRAWL_MIN(n, (int)sizeof(line) - 1));
 		goto out;
 	}
 	/*

@@ -50,7 +50,7 @@
 #define COMMIT_MASK ((1u << 27) - 1)
 #define MISSED_EVENTS (1ull << 31)
 #define MISSED_STORED (1ull << 30)
-#define CTX_MAX_BYTES 64u
+#define CTX_MAX_BYTES (16u + 4u * TRAWL_KCTX_MAX + 8u * TRAWL_KCTX_PERF_MAX)
 
 /* ---- task attributes for the pid/ppid/prio/procname contexts ------------ */
 
@@ -380,7 +380,8 @@ static inline uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
-static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t tid)
+static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t tid,
+			      const uint64_t *perf)
 {
 	struct trawl_kernel_converter *c = s->conv;
 	struct task_entry *t = NULL;
@@ -390,6 +391,13 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 	for (i = 0; i < c->nctx; i++) {
 		int k = c->ctx[i];
 
+		if (k >= TRAWL_KCTX_PERF) {
+			uint64_t pv = perf ? perf[k - TRAWL_KCTX_PERF] : 0;
+
+			memcpy(o, &pv, 8);
+			o += 8;
+			continue;
+		}
 		if (k == TRAWL_KCTX_TID || k == TRAWL_KCTX_VTID) {
 			memcpy(o, &tid, 4);
 			o += 4;
@@ -461,8 +469,8 @@ static uint8_t *write_payload(const struct trawl_kernel_event *ev, const uint8_t
 	return o;
 }
 
-/* Converts one data record; returns 1 if an event was written, 0 if skipped, <0 on emit error. */
-static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec, uint32_t len)
+int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec,
+				       uint32_t len, const uint64_t *perf)
 {
 	struct trawl_kernel_event *ev;
 	uint8_t *o;
@@ -524,7 +532,7 @@ static int convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint
 		if (ev->hook && s->conv->tasks)
 			task_hook(s->conv->tasks, ev, rec, len);
 		memcpy(&tid, rec + 4, 4);
-		o = write_context(s, o, tid);
+		o = write_context(s, o, tid, perf);
 	}
 	o = write_payload(ev, rec, len, o);
 	s->len = (size_t)(o - s->pkt);
@@ -597,7 +605,7 @@ int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_
 			if (dlen > size - off - 8)
 				return count;
 			ts += delta;
-			ret = convert_record(s, ts, page + off + 8, dlen);
+			ret = trawl_kernel_stream_convert_record(s, ts, page + off + 8, dlen, NULL);
 			off += 8 + TRAWL_ALIGN_UP(dlen, 4u);
 			break;
 		default:
@@ -605,7 +613,7 @@ int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_
 			if (dlen > size - off - 4)
 				return count;
 			ts += delta;
-			ret = convert_record(s, ts, page + off + 4, dlen);
+			ret = trawl_kernel_stream_convert_record(s, ts, page + off + 4, dlen, NULL);
 			off += 4 + dlen;
 			break;
 		}

@@ -122,9 +122,60 @@ struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t
 
 enum trawl_kernel_ctx {
 	TRAWL_KCTX_PID, TRAWL_KCTX_TID, TRAWL_KCTX_PROCNAME, TRAWL_KCTX_PRIO,
-	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_MAX
+	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_MAX,
+	/*
+	 * A channel's context list holds TRAWL_KCTX_PERF + j for its j-th perf
+	 * counter (u64, the value the sample carried: see perf.c).
+	 */
+	TRAWL_KCTX_PERF = 32,
 };
+#define TRAWL_KCTX_PERF_MAX 8                        /* perf counters per channel */
+#define TRAWL_KCTX_SLOTS (TRAWL_KCTX_MAX + TRAWL_KCTX_PERF_MAX)
+/* pid, tid, ... -> enum trawl_kernel_ctx; -EINVAL for anything else (perf:cpu:X included). */
 int trawl_kernel_ctx_parse(const char *name);
+
+/* ---- perf counter contexts (perf.c) --------------------------------------- */
+
+/*
+ * trawl_kernel_perf_counter_check - @ctx is "perf:cpu:<counter>" with one of
+ * LTTng's counter names or aliases. 0 if the counter can be opened on this
+ * machine; else a negative errno and one line in @err (unknown name, no
+ * hardware PMU, permission).
+ */
+int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen);
+/* The trace field of a counter context, as LTTng names it: perf_cpu_<name, '-' -> '_'>. */
+void trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len);
+
+/*
+ * The perf recording of one channel (a channel with perf counter contexts):
+ * per CPU, perf groups of the channel's counters and its enabled tracepoints,
+ * one mmap ring per CPU. Created by the consumer, freed by
+ * trawl_kernel_perf_destroy().
+ */
+struct trawl_kernel_perf;
+/*
+ * trawl_kernel_perf_create - opens (disabled) the counters @ctxs[0..nc-1]
+ * ("perf:cpu:X") and every tracepoint enabled in the tracefs instance
+ * @instance_rel ("instances/NAME"), with its filter, on @ncpus CPUs; rings of
+ * about @buffer_bytes per CPU. Events of thread @hide (the consumer) are
+ * filtered out. On failure @err holds one line.
+ */
+int trawl_kernel_perf_create(const char *instance_rel, char (*ctxs)[64], int nc, int ncpus,
+			     uint64_t buffer_bytes, pid_t hide, struct trawl_kernel_perf **out,
+			     char *err, size_t errlen);
+void trawl_kernel_perf_destroy(struct trawl_kernel_perf *p);
+/* The fd to poll for CPU @cpu's ring (POLLIN past a quarter full), or -1 (offline CPU, no events). */
+int trawl_kernel_perf_poll_fd(const struct trawl_kernel_perf *p, int cpu);
+/* Starts (@on) or stops every group of every CPU. Returns 0 or a negative errno. */
+int trawl_kernel_perf_enable(struct trawl_kernel_perf *p, int on);
+struct trawl_kernel_stream;
+/*
+ * trawl_kernel_perf_drain - converts what CPU @cpu's ring holds into @s
+ * (samples become events, lost records events_discarded); at most @max
+ * records unless 0. Returns the records taken or a negative errno.
+ */
+int trawl_kernel_perf_drain(struct trawl_kernel_perf *p, int cpu, struct trawl_kernel_stream *s,
+			    int max);
 
 struct trawl_kernel_stream;
 
@@ -143,7 +194,7 @@ struct trawl_kernel_converter {
 	uint8_t uuid[16];
 	uint32_t stream_id;                    /* the channel's stream class */
 	uint32_t next_ctf_id;
-	int ctx[TRAWL_KCTX_MAX];               /* context fields in order, TRAWL_KCTX_MAX-terminated */
+	int ctx[TRAWL_KCTX_SLOTS];             /* context fields in order (enum trawl_kernel_ctx) */
 	int nctx;
 	trawl_kernel_declare_fn declare;
 	void *arg;
@@ -175,6 +226,14 @@ void trawl_kernel_stream_fini(struct trawl_kernel_stream *s);
  * Returns the number of events converted, or a negative errno from emit.
  */
 int trawl_kernel_stream_convert_page(struct trawl_kernel_stream *s, const uint8_t *page, size_t len);
+/*
+ * Converts one ftrace-layout record (common header + fields: a page's record
+ * or a perf sample's raw data) taken at @ts (ns); @perf holds the values of
+ * the channel's perf counter contexts (NULL without). Returns 1 if an event
+ * was written, 0 if skipped, or a negative errno from emit.
+ */
+int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec,
+				       uint32_t len, const uint64_t *perf);
 /* Adds lost events (counted outside the pages) to the next packet's running count. */
 void trawl_kernel_stream_add_lost(struct trawl_kernel_stream *s, uint64_t n);
 /* Emits the current packet if it holds events (or lost events to report). */

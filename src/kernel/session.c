@@ -29,7 +29,8 @@
 
 struct kchannel {
 	char name[128];
-	char ctx[256];                        /* "pid,tid,..." */
+	char ctx[512];                        /* "pid,tid,perf:cpu:X,..." */
+	int nperf;                            /* perf:cpu contexts: recorded through perf */
 	struct trawl_kernel_instance *inst;   /* owned */
 };
 
@@ -129,11 +130,21 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 		return -ENOENT;
 	}
 	if (!strncmp(ctx, "perf:", 5)) {
-		snprintf(err, errlen, "kernel context \"%s\": perf counter values cannot be attached to "
-			 "ftrace records without a kernel module (not supported on kernel channels)", ctx);
-		return -EOPNOTSUPP;
-	}
-	if (trawl_kernel_ctx_parse(ctx) < 0) {
+		int ret = trawl_kernel_perf_counter_check(ctx, err, errlen);
+
+		if (ret < 0)
+			return ret;
+		if (s->snapshot || c->inst->overwrite) {
+			snprintf(err, errlen, "kernel context \"%s\": perf counter contexts need a "
+				 "discard-mode channel (not overwrite mode, not a snapshot session)", ctx);
+			return -EOPNOTSUPP;
+		}
+		if (c->nperf == TRAWL_KCTX_PERF_MAX) {
+			snprintf(err, errlen, "kernel context \"%s\": at most %d perf counters per channel",
+				 ctx, TRAWL_KCTX_PERF_MAX);
+			return -E2BIG;
+		}
+	} else if (trawl_kernel_ctx_parse(ctx) < 0) {
 		snprintf(err, errlen, "kernel context \"%s\" is not supported (pid, tid, procname, "
 			 "prio, ppid, vpid, vtid are)", ctx);
 		return -EOPNOTSUPP;
@@ -142,6 +153,8 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 	if (n + strlen(ctx) + 2 > sizeof(c->ctx))
 		return -E2BIG;
 	snprintf(c->ctx + n, sizeof(c->ctx) - n, "%s%s", n ? "," : "", ctx);
+	if (!strncmp(ctx, "perf:", 5))
+		c->nperf++;
 	return 0;
 }
 
@@ -160,6 +173,55 @@ static int consumer_wait(struct trawl_kernel_session *s, char want)
 	if (read(s->ctl_fd, &c, 1) != 1)
 		return -EPIPE;
 	return c == want ? 0 : -EPROTO;
+}
+
+static int has_perf(const struct trawl_kernel_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nch; i++)
+		if (s->ch[i].nperf)
+			return 1;
+	return 0;
+}
+
+/*
+ * Waits for the consumer's 'R'; a consumer that could not open its buffers
+ * sends 'E' and one line saying why instead, which goes into @err.
+ */
+static int consumer_wait_ready(struct trawl_kernel_session *s, const char *consumer, char *err,
+			       size_t errlen)
+{
+	struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
+	char line[TRAWL_KERNEL_ERR_LEN + 2];
+	size_t n = 0;
+	int ret;
+
+	ret = poll(&p, 1, CONSUMER_TIMEOUT_MS);
+	if (ret > 0 && read(s->ctl_fd, line, 1) == 1) {
+		if (line[0] == 'R')
+			return 0;
+		if (line[0] == 'E') {
+			while (n + 1 < sizeof(line) && read(s->ctl_fd, line + n, 1) == 1 && line[n] != '\n')
+				n++;
+			line[n] = '\0';
+			snprintf(err, errlen, "%s", line);
+			return -EIO;
+		}
+		ret = -EPROTO;
+	} else {
+		ret = ret == 0 ? -ETIMEDOUT : ret < 0 ? -errno : -EPIPE;
+	}
+	snprintf(err, errlen, "the kernel consumer (%s) did not start: %s", consumer, strerror(-ret));
+	return ret;
+}
+
+/* 'E' (start) or 'D' (stop) to a consumer recording perf channels; waits for its 'K'. */
+static int consumer_cmd(struct trawl_kernel_session *s, const char *cmd)
+{
+	if (send(s->ctl_fd, cmd, 1, MSG_NOSIGNAL) != 1)
+		return -EPIPE;
+	return consumer_wait(s, 'K');
 }
 
 static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
@@ -233,6 +295,9 @@ static int set_tracing(struct trawl_kernel_session *s, int on)
 	int i, ret, first = 0;
 
 	for (i = 0; i < s->nch; i++) {
+		/* a perf channel's instance only holds its configuration: it never records */
+		if (on && s->ch[i].nperf)
+			continue;
 		ret = trawl_kernel_instance_set_tracing(s->ch[i].inst, on);
 		if (ret < 0 && !first)
 			first = ret;
@@ -274,18 +339,21 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 				 strerror(-ret));
 			return ret;
 		}
-		ret = consumer_wait(s, 'R');
+		ret = consumer_wait_ready(s, consumer, err, errlen);
 		if (ret < 0) {
 			consumer_reap(s, 1);
-			snprintf(err, errlen, "the kernel consumer (%s) did not start: %s", consumer,
-				 strerror(-ret));
 			return ret;
 		}
 	}
 	hide_tracer(s, consumer);
 	ret = set_tracing(s, 1);
-	if (ret < 0)
+	if (ret < 0) {
 		snprintf(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
+		return ret;
+	}
+	if (s->consumer && has_perf(s) && (ret = consumer_cmd(s, "E")) < 0)
+		snprintf(err, errlen, "the kernel consumer could not start its perf events: %s",
+			 strerror(-ret));
 	return ret;
 }
 
@@ -300,7 +368,8 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
 	}
 	if (!s->consumer)
 		return 0;
-	if (send(s->ctl_fd, "F", 1, MSG_NOSIGNAL) != 1 || (ret = consumer_wait(s, 'K')) < 0) {
+	/* 'D' stops the perf channels, then drains as 'F' does */
+	if ((ret = consumer_cmd(s, has_perf(s) ? "D" : "F")) < 0) {
 		ret = -EPIPE;
 		snprintf(err, errlen, "the kernel consumer died: the trace may be incomplete");
 		consumer_reap(s, 1);
