@@ -85,7 +85,7 @@ struct counter_name {
 	uint64_t config;
 };
 
-/* LTTng's perf:cpu names (lttng add-context --list), aliases included. */
+/* LTTng's perf:cpu names (lttng add-context --list), aliases included, and perf(1)'s page-faults. */
 static const struct counter_name counters[] = {
 	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
@@ -104,6 +104,7 @@ static const struct counter_name counters[] = {
 	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
 	{ "page-fault", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
 	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS }, /* perf(1)'s name */
 	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
 	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
 	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
@@ -451,7 +452,8 @@ static void cpu_close(struct pcpu *c)
 	if (c->meta)
 		munmap(c->meta, c->map_len);
 	for (i = 0; i < c->nfds; i++)
-		close(c->fds[i]);
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
 	free(c->fds);
 	free(c->leaders);
 	free(c->off);
@@ -512,12 +514,61 @@ err_free:
 	return ret;
 }
 
+/*
+ * Closing the last perf event of a tracepoint waits for a grace period
+ * (tracepoint_synchronize_unregister(), under the kernel's event_mutex, so
+ * closing from several threads does not help): the 720 syscall events of
+ * `--syscall '*'` took 25 s to close, and the session's destroy waited for
+ * it. With many tracepoints, a child holding the same perf files takes the
+ * last references (and the waits) after we are gone; our own closes are then
+ * quick. The child keeps nothing else open (the control socket's end of file
+ * tells the session we are done) and init reaps it.
+ */
+static void release_in_child(struct trawl_kernel_perf *p)
+{
+	int sync[2], fd, cpu, i;
+	long maxfd = sysconf(_SC_OPEN_MAX);
+	uint8_t *keep;
+	pid_t pid;
+	char c;
+
+	if (p->ntp < 64 || maxfd <= 0 || pipe2(sync, O_CLOEXEC) < 0)
+		return;
+	keep = calloc((size_t)maxfd, 1);
+	if (!keep) {
+		close(sync[0]);
+		close(sync[1]);
+		return;
+	}
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		for (i = 0; i < p->cpus[cpu].nfds; i++)
+			if (p->cpus[cpu].fds[i] >= 0 && p->cpus[cpu].fds[i] < maxfd)
+				keep[p->cpus[cpu].fds[i]] = 1;
+	keep[sync[0]] = 1;
+	pid = fork();
+	if (pid == 0) {
+		for (fd = 0; fd < maxfd; fd++)
+			if (!keep[fd])
+				close(fd);
+		/* wait until the parent closed its copies, then drop the last ones */
+		while (read(sync[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	free(keep);
+	close(sync[0]);
+	/* sync[1] closes when this process exits, after it closed its perf files */
+	if (pid < 0)
+		close(sync[1]);
+}
+
 void trawl_kernel_perf_destroy(struct trawl_kernel_perf *p)
 {
 	int i;
 
 	if (!p)
 		return;
+	release_in_child(p);
 	for (i = 0; p->cpus && i < p->ncpus; i++)
 		cpu_close(&p->cpus[i]);
 	free(p->cpus);

@@ -110,8 +110,9 @@ try:
     assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "no kernel event matches" in r.stderr, r.stderr
     r = trawl("enable-event", "--kernel", "sched_switch", "--filter", "$ctx.procname == 1", check=False)
     assert r.returncode != 0 and "refused the filter" in r.stderr, r.stderr
-    r = trawl("add-context", "--kernel", "-t", "perf:cpu:page-faults", check=False)
-    assert r.returncode != 0 and "perf counter" in r.stderr, r.stderr
+    # no hardware PMU on the test machines (test_perf.py tests the software counters)
+    r = trawl("add-context", "--kernel", "-t", "perf:cpu:cycles", check=False)
+    assert r.returncode != 0 and "perf counter 'cycles'" in r.stderr, r.stderr
     trawl("enable-event", "--kernel", "--syscall", "lseek")
     trawl("enable-event", "--kernel", "sched_process_exec")
     trawl("disable-event", "--kernel", "--syscall", "lseek")

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: MIT
+"""perf counter contexts on kernel events (`add-context -k -t perf:cpu:X`).
+
+1. Through the root daemon and the CLI: a session with sched and syscall
+   events and -t pid -t tid -t perf:cpu:page-fault -t perf:cpu:context-switches;
+   kperfpages, pinned to one CPU, touches N fresh pages and sleeps between two
+   lseek markers. bt2 checks that each CPU's counter values never decrease,
+   that the page-fault delta between the markers is >= N and the
+   context-switch delta >= 1, and the events' own fields; babeltrace2 reads
+   the trace without a warning and `trawl view` prints the same lines.
+   Hardware counters (no PMU here) and unknown names fail at add-context
+   with one line and a non-zero exit.
+2. Through trawl-ktrace with every syscall (--syscall '*': 720 tracepoints,
+   so several perf groups per CPU): the same deltas and monotonic values.
+"""
+import os
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ktest  # noqa: E402
+
+ktest.require_root_tracefs()
+d = ktest.tmpdir()
+os.environ["HOME"] = d
+env = dict(os.environ)
+env["PATH"] = ktest.BIN + ":" + env["PATH"]
+for prog in ("trawl", "trawl-sessiond", "trawl-consumerd", "kperfpages", "trawl-ktrace"):
+    if not os.path.exists(os.path.join(ktest.BIN, prog)):
+        ktest.skip(prog + " not built")
+try:
+    with open("/proc/sys/kernel/perf_event_paranoid") as f:
+        int(f.read())
+except OSError:
+    ktest.skip("no perf_event_open on this kernel")
+
+NPAGES = 64
+CPU = os.cpu_count() - 1
+PF, CS = "perf_cpu_page_fault", "perf_cpu_context_switches"
+
+
+def trawl(*args, check=True):
+    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=120)
+    if check and p.returncode != 0:
+        raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout, p.stderr))
+    return p
+
+
+def daemon_pid():
+    try:
+        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def run_pages():
+    p = subprocess.run([os.path.join(ktest.BIN, "kperfpages"), str(CPU), str(NPAGES)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return int(p.stdout.split("pid=")[1].split()[0])
+
+
+def check_counters(evs, pid, label):
+    """Monotonic counters per CPU; the deltas between kperfpages' markers."""
+    for cpu in sorted(set(e["cpu"] for e in evs)):
+        mine = [e for e in evs if e["cpu"] == cpu]  # bt2 gives each stream in time order
+        for key in (PF, CS):
+            vals = [int(e["ctx"][key]) for e in mine]
+            bad = [(a, b) for a, b in zip(vals, vals[1:]) if b < a]
+            assert not bad, (label, cpu, key, bad[:5])
+    ent = [e for e in evs if e["name"] == "syscall_entry_lseek" and e["ctx"]["tid"] == pid]
+    ext = [e for e in evs if e["name"] == "syscall_exit_lseek" and e["ctx"]["tid"] == pid]
+    assert [e["fields"]["fd"] for e in ent] == [3001, 3002], (label, ent)
+    assert all(e["fields"]["offset"] == NPAGES and e["fields"]["whence"] == 0 for e in ent), ent
+    assert [e["fields"]["ret"] for e in ext] == [-9, -9], (label, ext)
+    assert all(e["cpu"] == CPU for e in ent + ext), (label, [e["cpu"] for e in ent + ext])
+    a, b = ent
+    assert a["ts"] < ext[0]["ts"] < b["ts"] < ext[1]["ts"], label
+    dpf = int(b["ctx"][PF]) - int(a["ctx"][PF])
+    dcs = int(b["ctx"][CS]) - int(a["ctx"][CS])
+    assert dpf >= NPAGES, (label, "page faults between the markers", dpf)
+    assert dcs >= 1, (label, "context switches between the markers", dcs)
+    # kperfpages slept between the markers: it switched out, on its CPU
+    sw = [e for e in evs if e["name"] == "sched_switch" and e["fields"]["prev_pid"] == pid
+          and a["ts"] < e["ts"] < b["ts"]]
+    assert sw and all(e["cpu"] == CPU and str(e["fields"]["prev_comm"]) == "kperfpages"
+                      and e["ctx"]["tid"] == pid for e in sw), (label, sw)
+    print("%s: page faults +%d, context switches +%d between the markers" % (label, dpf, dcs))
+
+
+try:
+    # 1. daemon + CLI
+    out = os.path.join(d, "s1")
+    trawl("create", "perf1", "--output", out)
+    trawl("enable-event", "--kernel", "sched_switch,sched_process_exec")
+    trawl("enable-event", "--kernel", "--syscall", "lseek")
+    for bad, why in (("perf:cpu:cpu-cycles", "perf counter 'cpu-cycles' is not available on this "
+                      "machine: no hardware PMU"),
+                     ("perf:cpu:instructions", "no hardware PMU"),
+                     ("perf:cpu:no-such-counter", "no-such-counter")):
+        r = trawl("add-context", "--kernel", "-t", bad, check=False)
+        assert r.returncode != 0, (bad, r.stdout)
+        assert r.stderr.strip().count("\n") == 0 and why in r.stderr, (bad, r.stderr)
+        assert "unknown" in r.stderr or "not available" in r.stderr, (bad, r.stderr)
+    trawl("add-context", "--kernel", "-t", "pid", "-t", "tid", "-t", "perf:cpu:page-fault",
+          "-t", "perf:cpu:context-switches")
+    trawl("start")
+    pid = run_pages()
+    trawl("stop")
+    evs, lost = ktest.events(out)
+    assert lost == 0, lost
+    assert evs and all(set(e["ctx"]) == {"pid", "tid", PF, CS} for e in evs), evs[:1]
+    assert all(e["ctx"]["pid"] == pid for e in evs if e["ctx"]["tid"] == pid)
+    exe = [e for e in evs if e["name"] == "sched_process_exec" and e["fields"]["pid"] == pid]
+    assert len(exe) == 1 and str(exe[0]["fields"]["filename"]).endswith("/kperfpages"), exe
+    check_counters(evs, pid, "daemon")
+    lines, err = ktest.babeltrace_clean(out)
+    assert err == "", err
+    assert any("perf_cpu_page_fault = " in l and "fd = 3001" in l for l in lines), lines[:5]
+    view = trawl("view")
+    assert view.stdout.splitlines() == lines, (view.stdout[:500], lines[:3])
+    trawl("destroy")
+
+    # 2. trawl-ktrace, every syscall: several perf groups per CPU
+    out2 = os.path.join(d, "s2")
+    p = ktest.ktrace(["-o", out2, "-s", "*", "-e", "sched_switch",
+                      "-x", "tid,perf:cpu:page-fault,perf:cpu:context-switches", "--",
+                      os.path.join(ktest.BIN, "kperfpages"), str(CPU), str(NPAGES)])
+    pid2 = int(p.stdout.split("pid=")[1].split()[0])
+    evs2, lost2 = ktest.events(out2)
+    check_counters(evs2, pid2, "ktrace --syscall '*'")
+    assert ktest.babeltrace_clean(out2)[1] == "" or lost2, "babeltrace2 warned"
+    print("ok: %d + %d events" % (len(evs), len(evs2)))
+finally:
+    dp = daemon_pid()
+    if dp > 0:
+        try:
+            os.kill(dp, signal.SIGTERM)
+        except OSError:
+            pass
