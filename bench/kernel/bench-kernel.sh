@@ -3,7 +3,8 @@
 # Kernel tracing benchmark: one program makes N getppid() calls on CPU 0,
 #   1. untraced,
 #   2. traced by trawl (trawl-ktrace: an instance with syscalls sys_enter/exit_getppid,
-#      the consumer converting to CTF while the program runs),
+#      the consumer converting to CTF while the program runs), then the same with
+#      a perf:cpu:page-fault context (recorded through perf groups, src/kernel/perf.c),
 #   3. traced by `trace-cmd record` (same events, its own instance, clock mono;
 #      LD_PRELOAD'ed with ../shared/tools/trace-cmd-shim.c, built here),
 #   4. traced by `perf record -a` (same events),
@@ -45,21 +46,27 @@ declare -A R
 cpc() { awk -v c="$(field cpu_ns < "$W/out")" -v n="$N" 'BEGIN{printf "%.1f", c/n}'; }
 run_untraced() { "$LOOP" "$N" > "$W/out" ; R[untraced,$1]=$(field ns_per_call < "$W/out"); R[untraced_cpu,$1]=$(cpc); }
 
+# run_trawl KEY ROUND [trawl-ktrace options...]
 run_trawl() {
+  local k=$1 r=$2
+  shift 2
   rm -rf "$W/trawl"
   TRAWL_KERNEL_STATS=1 /usr/bin/time -f "TIME %U %S" "$KT" -o "$W/trawl" --buffer-kb 4096 \
-    -s getppid -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
-  local prog_cpu tot events bytes
-  R[trawl,$1]=$(field ns_per_call < "$W/out")
-  R[trawl_cpu,$1]=$(cpc)
+    -s getppid "$@" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
+  local prog_cpu tot events bytes lost
+  R[$k,$r]=$(field ns_per_call < "$W/out")
+  R[${k}_cpu,$r]=$(cpc)
   prog_cpu=$(field cpu_ns < "$W/out")
   tot=$(cpu_of "$W/err")
   events=$(sed -n 's/.*stats events=\([0-9]*\).*/\1/p' "$W/err")
   bytes=$(du -cb "$W"/trawl/channel0_* | tail -1 | cut -f1)
-  R[trawl_lost,$1]=$(sed -n 's/.*lost \([0-9]*\) events.*/\1/p' "$W/err")
-  R[trawl_bpe,$1]=$(awk -v b="$bytes" -v e="$events" 'BEGIN{printf "%.1f", e ? b/e : 0}')
-  R[trawl_cpe,$1]=$(awk -v t="$tot" -v p="$prog_cpu" -v e="$events" 'BEGIN{printf "%.1f", e ? (t-p)/e : 0}')
-  R[trawl_events,$1]=$events
+  # ftrace channels: the instance's stats; perf channels: the consumer's count of PERF_RECORD_LOST
+  lost=$(sed -n 's/.*lost \([0-9]*\) events.*/\1/p' "$W/err")
+  [ "${lost:-0}" -eq 0 ] && lost=$(sed -n 's/.*stats events=.* lost=\([0-9]*\).*/\1/p' "$W/err")
+  R[${k}_lost,$r]=${lost:-0}
+  R[${k}_bpe,$r]=$(awk -v b="$bytes" -v e="$events" 'BEGIN{printf "%.1f", e ? b/e : 0}')
+  R[${k}_cpe,$r]=$(awk -v t="$tot" -v p="$prog_cpu" -v e="$events" 'BEGIN{printf "%.1f", e ? (t-p)/e : 0}')
+  R[${k}_events,$r]=$events
 }
 
 run_tracecmd() {
@@ -109,7 +116,9 @@ run_bpf() {
 for r in $(seq 1 "$ROUNDS"); do
   echo "round $r/$ROUNDS ..." >&2
   run_untraced "$r"
-  run_trawl "$r"
+  run_trawl trawl "$r"
+  # the same events with a perf counter context: recorded through perf (src/kernel/perf.c)
+  run_trawl trawlperf "$r" -x perf:cpu:page-fault
   [ $have_tc -eq 1 ] && run_tracecmd "$r"
   [ $have_perf -eq 1 ] && run_perf "$r"
   [ $have_bpf -eq 1 ] && run_bpf "$r"
@@ -117,18 +126,7 @@ done
 
 median() { # KEY
   local k=$1 v=()
-  run_bpf() {
-  "$B/bin/bench-bpf" "$B/bin/bpf_getppid.bpf.o" -- "$LOOP" "$N" > "$W/out" 2> "$W/err"
-  local events
-  R[bpf,$1]=$(field ns_per_call < "$W/out")
-  R[bpf_cpu,$1]=$(cpc)
-  events=$(field events < "$W/err")
-  R[bpf_lost,$1]=$(field lost < "$W/err")
-  R[bpf_bpe,$1]=$(awk -v b="$(field bytes < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f (ring)", e ? b/e : 0}')
-  R[bpf_cpe,$1]=$(awk -v c="$(field consumer_cpu_ns < "$W/err")" -v e="$events" 'BEGIN{printf "%.1f", e ? c/e : 0}')
-}
-
-for r in $(seq 1 "$ROUNDS"); do v+=("${R[$k,$r]:-0}"); done
+  for r in $(seq 1 "$ROUNDS"); do v+=("${R[$k,$r]:-0}"); done
   printf '%s\n' "${v[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'
 }
 
@@ -138,20 +136,23 @@ echo
 echo "kernel tracing: $N getppid() on CPU 0, events syscalls:sys_enter/sys_exit_getppid, median of $ROUNDS"
 echo "(wall: ns per call timed in the program; cpu: the program's user+sys CPU per call, which"
 echo " other load on the machine does not inflate; added/event = (traced - untraced) / 2, from cpu)"
-printf '%-12s %9s %9s %12s %9s %12s %14s\n' setup wall/call cpu/call added/event lost bytes/event tracer-cpu/ev
-printf '%-12s %9s %9s %12s %9s %12s %14s\n' untraced "$U" "$UC" - - - -
+printf '%-15s %9s %9s %12s %9s %12s %14s\n' setup wall/call cpu/call added/event lost bytes/event tracer-cpu/ev
+printf '%-15s %9s %9s %12s %9s %12s %14s\n' untraced "$U" "$UC" - - - -
 added() { awk -v a="$(median "$1"_cpu)" -v u="$UC" 'BEGIN{printf "%.1f", (a-u)/2}'; }
 line() { # NAME KEYPREFIX
-  printf '%-12s %9s %9s %12s %9s %12s %14s\n' "$1" "$(median "$2")" "$(median "$2"_cpu)" \
+  printf '%-15s %9s %9s %12s %9s %12s %14s\n' "$1" "$(median "$2")" "$(median "$2"_cpu)" \
     "$(added "$2")" "$(median "$2"_lost)" "$(median "$2"_bpe)" "$(median "$2"_cpe)"
 }
 line trawl trawl
+line "trawl+perf:cpu" trawlperf
 [ $have_tc -eq 1 ] && line trace-cmd tc
 [ $have_perf -eq 1 ] && line perf perf
 [ $have_bpf -eq 1 ] && line "bpf raw_tp" bpf
 ratio() { awk -v a="$(added trawl)" -v b="$(added "$1")" 'BEGIN{printf "%.2f", b ? a/b : 0}'; }
 echo
 echo "added cost per event: trawl $(added trawl) ns (target <= 272 ns, raw ftrace in KERNEL.md)"
+echo "with a perf:cpu:page-fault context (perf groups, sample + group read per event): $(added trawlperf) ns;"
+echo "  the 'perf' row is perf record -a on the same events, without a counter read"
 [ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(ratio tc)"
 [ $have_perf -eq 1 ] && echo "ratio trawl/perf (added cost):      $(ratio perf) (target <= 0.5)"
 [ $have_bpf -eq 1 ] && echo "ratio trawl/bpf raw_tp (added cost): $(ratio bpf) (BPF records carry no payload conversion)"

@@ -323,6 +323,20 @@ static void hide_tracer(struct trawl_kernel_session *s, const char *consumer)
 			"the trace: %s\n", s->name, strerror(-ret));
 }
 
+/*
+ * The consumer has read a perf channel's events and filters from its
+ * instance and opened them through perf: the instance's own copies would
+ * only cost every hit a call into ftrace that finds tracing off.
+ */
+static void perf_instances_quiet(struct trawl_kernel_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nch; i++)
+		if (s->ch[i].nperf)
+			trawl_kernel_instance_write(s->ch[i].inst, "events/enable", "0");
+}
+
 int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
 			       size_t errlen)
 {
@@ -344,6 +358,7 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 			consumer_reap(s, 1);
 			return ret;
 		}
+		perf_instances_quiet(s);
 	}
 	hide_tracer(s, consumer);
 	ret = set_tracing(s, 1);
