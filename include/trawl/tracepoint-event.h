@@ -10,8 +10,9 @@
  *   1. enums        the TRACEPOINT_ENUM mapping tables
  *   2. fields       each class's field descriptions (sent to the daemon)
  *   3. dyn count    how many fields have a run-time size (strings, sequences)
- *   4. class probe  size computation and the serializer: reserve, copy each
- *                   field byte-aligned (no padding), commit
+ *   4. class probe  size computation, the field values for filters, and
+ *                   the serializer: filter (only slots with a filter), reserve,
+ *                   copy each field byte-aligned (no padding), commit
  *   5. instances    each event's descriptor and probe
  *   6. log levels   the provider's table of TRACEPOINT_LOGLEVEL
  *   7. provider     the table of events and a constructor registering them
@@ -217,7 +218,73 @@
 #undef ctf_sequence_hex
 #undef ctf_sequence_text
 #undef ctf_enum
-/* 4b: the serializer. */
+/* 4b: the field values for filters, one struct trawl_ust_filter_arg per
+ * field description (a sequence has two: its length, then itself). Called
+ * only for an event that a slot with a filter is about to record. */
+#define _TRAWL_FA_INT(type, src)                                                                      \
+	{                                                                                             \
+		type __v = (type)(src);                                                               \
+		/* Sign- or zero-extended by the conversion to uint64_t. */                           \
+		__fa->i = (int64_t)(uint64_t)__v;                                                     \
+		__fa++;                                                                               \
+	}
+#define _TRAWL_FA_PTR(src, len)                                                                       \
+	{                                                                                             \
+		__fa->p = (const void *)(src);                                                        \
+		__fa->n = (uint64_t)(len);                                                            \
+		__fa++;                                                                               \
+	}
+#define ctf_integer(type, item, src) _TRAWL_FA_INT(type, src)
+#define ctf_integer_hex(type, item, src) _TRAWL_FA_INT(type, src)
+#define ctf_integer_network(type, item, src) _TRAWL_FA_INT(type, src)
+#define ctf_integer_network_hex(type, item, src) _TRAWL_FA_INT(type, src)
+#define ctf_float(type, item, src)                                                                    \
+	{                                                                                             \
+		__fa->d = (double)(src);                                                              \
+		__fa++;                                                                               \
+	}
+#define ctf_string(item, src)                                                                         \
+	{                                                                                             \
+		const char *__str = (src);                                                            \
+		__fa->p = __str ? __str : "(null)";                                                   \
+		__fa++;                                                                               \
+	}
+#define ctf_array(type, item, src, len) _TRAWL_FA_PTR(src, len)
+#define ctf_array_hex(type, item, src, len) _TRAWL_FA_PTR(src, len)
+#define ctf_array_text(type, item, src, len) _TRAWL_FA_PTR(src, len)
+#define ctf_sequence(type, item, src, ltype, len)                                                     \
+	{                                                                                             \
+		size_t __cnt = (size_t)(len);                                                         \
+		_TRAWL_FA_INT(ltype, __cnt)                                                           \
+		_TRAWL_FA_PTR(src, __cnt)                                                             \
+	}
+#define ctf_sequence_hex(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
+#define ctf_sequence_text(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
+#define ctf_enum(provider, name, type, item, src) _TRAWL_FA_INT(type, src)
+#define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)                                          \
+	static void __trawl_fargs_##provider##___##name(struct trawl_ust_filter_arg *__fa              \
+							_TP_PROTO_COMMA(args))                        \
+	{                                                                                             \
+		(void)__fa;                                                                           \
+		fields                                                                                \
+	}
+#include TRACEPOINT_INCLUDE
+
+#undef TRACEPOINT_EVENT_CLASS
+#undef ctf_integer
+#undef ctf_integer_hex
+#undef ctf_integer_network
+#undef ctf_integer_network_hex
+#undef ctf_float
+#undef ctf_string
+#undef ctf_array
+#undef ctf_array_hex
+#undef ctf_array_text
+#undef ctf_sequence
+#undef ctf_sequence_hex
+#undef ctf_sequence_text
+#undef ctf_enum
+/* 4c: the serializer. */
 #define _TRAWL_W_INT(type, src)                                                                       \
 	{                                                                                             \
 		type __v = (type)(src);                                                               \
@@ -268,15 +335,32 @@
 	{                                                                                             \
 		size_t __dyn[__trawl_ndyn_##provider##___##name + 1];                                 \
 		size_t __len = __trawl_size_##provider##___##name(__dyn _TP_VARS_COMMA(args));        \
+		/* Filled on the first slot with a filter, if any. */                                 \
+		struct trawl_ust_filter_arg __fa[sizeof(__trawl_fields_##provider##___##name) /         \
+						 sizeof(__trawl_fields_##provider##___##name[0])];     \
+		int __fdone = 0;                                                                      \
 		/* Acquire: pairs with the release store that published a slot. */                    \
 		unsigned int __i, __nr = __atomic_load_n(&__ev->nr_slots, __ATOMIC_ACQUIRE);           \
 		for (__i = 0; __i < __nr && __i < TRAWL_UST_MAX_SLOTS; __i++) {                        \
 			void *__chan = __atomic_load_n(&__ev->slots[__i].chan, __ATOMIC_ACQUIRE);      \
 			struct trawl_ust_ctx __ctx;                                                   \
+			uint32_t __filt;                                                              \
 			char *__p;                                                                    \
 			size_t __di = 0;                                                              \
-			if (!__chan ||                                                                \
-			    trawl_ust_reserve_ip(__chan, __atomic_load_n(&__ev->slots[__i].id, __ATOMIC_RELAXED), \
+			if (!__chan)                                                                  \
+				continue;                                                             \
+			/* Acquire: pairs with libtrawl-ust's release store of the filter. */         \
+			__filt = __atomic_load_n(&__ev->slots[__i].filter, __ATOMIC_ACQUIRE);          \
+			if (__builtin_expect(__filt != 0, 0)) {                                       \
+				/* Before reserving: a rejected event costs no space. */              \
+				if (!__fdone) {                                                       \
+					__trawl_fargs_##provider##___##name(__fa _TP_VARS_COMMA(args)); \
+					__fdone = 1;                                                  \
+				}                                                                     \
+				if (!trawl_ust_filter_pass(__filt, __fa))                             \
+					continue;                                                     \
+			}                                                                             \
+			if (trawl_ust_reserve_ip(__chan, __atomic_load_n(&__ev->slots[__i].id, __ATOMIC_RELAXED), \
 						 __len, __ip, &__ctx))                                \
 				continue;                                                             \
 			__p = __ctx.p;                                                                \

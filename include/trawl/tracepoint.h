@@ -125,7 +125,18 @@ struct trawl_ust_field_desc {
 struct trawl_ust_slot {
 	void *chan; /* NULL: free slot (loaded with acquire order) */
 	uint32_t id;
-	uint32_t pad;
+	uint32_t filter; /* 0: record every event; else libtrawl-ust's filter
+			    for this slot (acquire), see trawl_ust_filter_pass() */
+};
+
+/* One field's value for filters, filled only when a slot has a filter:
+ * integers and enums sign- or zero-extended to 64 bits in i, floats in d,
+ * strings in p, arrays and sequences in p with their element count in n. */
+struct trawl_ust_filter_arg {
+	int64_t i;
+	double d;
+	const void *p;
+	uint64_t n;
 };
 
 struct trawl_ust_event_desc {
@@ -180,6 +191,10 @@ int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_
 /* The same, knowing the call site's address (the "ip" context). */
 int trawl_ust_reserve_ip(void *chan, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx);
 void trawl_ust_commit(struct trawl_ust_ctx *ctx);
+/* 1 if an event whose field values are @args (one per field of its
+ * description) passes the filter @filter of a slot (its non-zero filter
+ * word), 0 if it must not be recorded. Called before reserving. */
+int trawl_ust_filter_pass(uint32_t filter, const struct trawl_ust_filter_arg *args);
 int trawl_ust_provider_register(struct trawl_ust_provider *p);
 void trawl_ust_provider_unregister(struct trawl_ust_provider *p);
 void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count);

@@ -11,6 +11,9 @@
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
+#ifdef TRAWL_HAVE_UST_DOMAIN
+#include "filter/filter.h"
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -280,6 +283,19 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	if (req->domain == TRAWL_DOMAIN_UST && req->event_kind != TRAWL_EVENT_TRACEPOINT)
 		return (void)sd_fail(r, -EINVAL, "user space has tracepoints only "
 						 "(probes and syscalls are kernel events)");
+#ifdef TRAWL_HAVE_UST_DOMAIN
+	/* A bad user-space filter changes nothing (not even channel0). */
+	if (req->domain == TRAWL_DOMAIN_UST && req->filter[0]) {
+		struct trawl_filter_error ferr;
+		struct trawl_filter *f;
+
+		ret = trawl_filter_parse(req->filter, &f, &ferr);
+		if (ret)
+			return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
+					     ret == -EINVAL ? ferr.msg : strerror(-ret));
+		trawl_filter_destroy(f);
+	}
+#endif
 	c = channel_for(s, d, req, r);
 	if (!c)
 		return;

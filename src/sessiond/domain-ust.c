@@ -42,6 +42,8 @@
  */
 #include "sessiond/ust-internal.h"
 
+#include "filter/filter.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -270,13 +272,28 @@ static int ust_event_enable(struct trawl_domain_session *s, const char *channel,
 		return -EINVAL;
 	}
 	if (rule->filter) {
-		trawl_domain_err_set(err, "filters on user-space events are not supported yet");
-		return -EOPNOTSUPP;
+		struct trawl_filter_error ferr;
+		struct trawl_filter *f;
+		int ret;
+
+		if (strlen(rule->filter) >= sizeof(r->filter)) {
+			trawl_domain_err_set(err, "filter: longer than %u bytes", TRAWL_FILTER_MAX_LEN);
+			return -EINVAL;
+		}
+		/* Checked here, with the column of a mistake; each app parses
+		 * it again when the rule reaches it. */
+		ret = trawl_filter_parse(rule->filter, &f, &ferr);
+		if (ret) {
+			trawl_domain_err_set(err, "%s", ret == -EINVAL ? ferr.msg : strerror(-ret));
+			return ret;
+		}
+		trawl_filter_destroy(f);
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	snprintf(r->name, sizeof(r->name), "%s", rule->name);
+	snprintf(r->filter, sizeof(r->filter), "%s", rule->filter ? rule->filter : "");
 	r->lt = rule->loglevel_type;
 	r->loglevel = rule->loglevel;
 	r->next = c->rules;
@@ -296,6 +313,7 @@ static int ust_event_disable(struct trawl_domain_session *s, const char *channel
 		struct ust_rule *r = *pp;
 
 		if (!strcmp(r->name, rule->name) && r->lt == rule->loglevel_type &&
+		    !strcmp(r->filter, rule->filter ? rule->filter : "") &&
 		    (r->lt == TRAWL_LOGLEVEL_ALL || r->loglevel == rule->loglevel)) {
 			*pp = r->next;
 			free(r);

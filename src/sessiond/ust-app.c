@@ -93,6 +93,65 @@ static struct app_sess *app_sess_find(struct trawl_domain_session *s, struct ust
 	return NULL;
 }
 
+static void filter_set_clear(struct filter_set *fs)
+{
+	free(fs->texts);
+	fs->texts = NULL;
+	fs->len = 0;
+}
+
+/* Adds @text to @fs unless there already. 0 or -ENOMEM. */
+static int filter_set_add(struct filter_set *fs, const char *text)
+{
+	size_t off, n = strlen(text) + 1;
+	char *t;
+
+	for (off = 0; off < fs->len; off += strlen(fs->texts + off) + 1)
+		if (!strcmp(fs->texts + off, text))
+			return 0;
+	t = realloc(fs->texts, fs->len + n);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t + fs->len, text, n);
+	fs->texts = t;
+	fs->len += n;
+	return 0;
+}
+
+/*
+ * Whether the rules of @c enable @ev, and with which filters (@fs, empty
+ * when a matching rule has none: LTTng records an event when any of its
+ * enabled rules matches it). 1 / 0, or -ENOMEM.
+ */
+static int rules_want(const struct ust_chan *c, const struct trawl_ustctl_event *ev,
+		      struct filter_set *fs)
+{
+	const struct ust_rule *r;
+	int want = 0, unfiltered = 0;
+
+	fs->texts = NULL;
+	fs->len = 0;
+	for (r = c->rules; c->enabled && r; r = r->next) {
+		if (!rule_matches(r, ev))
+			continue;
+		want = 1;
+		if (!r->filter[0])
+			unfiltered = 1;
+		else if (!unfiltered && filter_set_add(fs, r->filter)) {
+			filter_set_clear(fs);
+			return -ENOMEM;
+		}
+	}
+	if (unfiltered)
+		filter_set_clear(fs);
+	return want;
+}
+
+static int filter_set_same(const struct filter_set *a, const struct filter_set *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(a->texts, b->texts, a->len));
+}
+
 /* Makes the app's enabled events match the session's rules, channel by channel. */
 int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	     struct trawl_domain_err *err)
@@ -109,17 +168,22 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			continue;
 		for (e = 0; e < as->nr_events; e++) {
 			const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(a->h, e);
-			uint8_t *on = &as->on[c->index * as->nr_events + e];
-			const struct ust_rule *r;
-			int want = 0;
+			size_t k = (size_t)c->index * as->nr_events + e;
+			uint8_t *on = &as->on[k];
+			struct filter_set fs;
+			int want;
 			uint32_t id;
 
-			for (r = c->rules; c->enabled && r && !want; r = r->next)
-				want = rule_matches(r, ev);
-			if (want == *on)
+			want = rules_want(c, ev, &fs);
+			if (want < 0)
+				return want;
+			if (want == *on && (!want || filter_set_same(&fs, &as->filt[k]))) {
+				filter_set_clear(&fs);
 				continue;
+			}
 			if (!want) {
 				trawl_ustctl_app_disable_event(a->h, chan_handle(s, c), e);
+				filter_set_clear(&as->filt[k]);
 				*on = 0;
 				continue;
 			}
@@ -135,6 +199,7 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				if (ret && ret != -EEXIST) {
 					sd_log("app %d: send channel: %s", (int)a->info.pid,
 					       strerror(-ret));
+					filter_set_clear(&fs);
 					return ret;
 				}
 			}
@@ -142,14 +207,19 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			if (ret) {
 				sd_log("app %d: event %s: cannot describe it: %s", (int)a->info.pid,
 				       ev->name, strerror(-ret));
+				filter_set_clear(&fs);
 				continue;
 			}
-			ret = trawl_ustctl_app_enable_event(a->h, chan_handle(s, c), e, id);
+			ret = trawl_ustctl_app_enable_event_filter(a->h, chan_handle(s, c), e, id,
+								   fs.texts, fs.len);
 			if (ret) {
 				sd_log("app %d: enable %s: %s", (int)a->info.pid, ev->name,
 				       strerror(-ret));
+				filter_set_clear(&fs);
 				continue;
 			}
+			filter_set_clear(&as->filt[k]);
+			as->filt[k] = fs;
 			*on = 1;
 		}
 	}
@@ -170,8 +240,10 @@ int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 		as->nr_events = trawl_ustctl_app_event_count(a->h);
 		as->nr_chans = s->nr_chans;
 		as->on = calloc((size_t)as->nr_events * as->nr_chans + 1, 1);
+		as->filt = calloc((size_t)as->nr_events * as->nr_chans + 1, sizeof(*as->filt));
 		as->trace = trace_get(s, a, err);
-		if (!as->on || !as->trace) {
+		if (!as->on || !as->filt || !as->trace) {
+			free(as->filt);
 			free(as->on);
 			free(as);
 			return -ENOMEM;
@@ -194,8 +266,13 @@ void app_sess_free(struct trawl_domain_session *s, struct ust_app *a)
 
 	for (pp = &s->apps; *pp; pp = &(*pp)->next) {
 		if ((*pp)->app == a) {
+			size_t k;
+
 			as = *pp;
 			*pp = as->next;
+			for (k = 0; k < (size_t)as->nr_events * as->nr_chans; k++)
+				filter_set_clear(&as->filt[k]);
+			free(as->filt);
 			free(as->on);
 			free(as);
 			return;

@@ -34,6 +34,7 @@ struct ust_rule {
 	char name[TRAWL_CTL_NAME_LEN];
 	enum trawl_domain_loglevel_type lt;
 	int loglevel;
+	char filter[TRAWL_CTL_TEXT_LEN]; /* "" for none; checked by src/filter */
 };
 
 struct ust_chan {
@@ -76,12 +77,21 @@ struct ust_trace {
 	int metadata_dirty;
 };
 
+/* The filters of the rules enabling one event in one channel, as sent to
+ * the app: NUL-terminated texts one after the other (wire.h's ENABLE).
+ * Empty (NULL, 0) when some rule has none: every event records. */
+struct filter_set {
+	char *texts; /* owned */
+	size_t len;
+};
+
 struct app_sess {
 	struct app_sess *next;
 	struct ust_app *app;
 	struct ust_trace *trace;
 	uint32_t nr_events;
 	uint8_t *on; /* [chan index * nr_events + event index]: enabled in the app */
+	struct filter_set *filt; /* [same index]: the filters it was enabled with */
 	uint32_t nr_chans;
 	int started;
 };

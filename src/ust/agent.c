@@ -295,18 +295,30 @@ err_map:
 	return ret;
 }
 
-static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable)
+/* @filters, @filters_len: the ENABLE's filter texts (wire.h), or none. */
+static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable,
+		      const char *filters, size_t filters_len)
 {
 	struct trawl_ust_chan *ch = find_chan(c, cmd->chan_handle);
 	struct trawl_ust_event_desc *ev;
 	unsigned int i, free_slot = TRAWL_UST_MAX_SLOTS;
+	uint32_t filter = 0;
+	int ret;
 
 	if (!ch || cmd->event_index >= c->nr_events)
 		return -ENOENT;
 	ev = c->events[cmd->event_index];
+	if (enable && filters_len) {
+		ret = trawl_ust_filter_get(ev, filters, filters_len, &filter);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < TRAWL_UST_MAX_SLOTS; i++) {
 		if (ev->slots[i].chan == ch) {
 			if (enable) {
+				/* Release: pairs with the probe's acquire load
+				 * (filter.c: the entry is published first). */
+				__atomic_store_n(&ev->slots[i].filter, filter, __ATOMIC_RELEASE);
 				__atomic_store_n(&ev->slots[i].id, cmd->event_id, __ATOMIC_RELAXED);
 			} else {
 				__atomic_store_n(&ev->slots[i].chan, NULL, __ATOMIC_RELEASE);
@@ -320,9 +332,11 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 		return 0;
 	if (free_slot == TRAWL_UST_MAX_SLOTS)
 		return -ENOSPC;
-	/* The id first, then the channel with release order: a probe that
-	 * sees the channel (acquire) sees its id. */
+	/* The id and filter first, then the channel with release order: a
+	 * probe that sees the channel (acquire) sees its id and filter, so no
+	 * event records unfiltered. */
 	__atomic_store_n(&ev->slots[free_slot].id, cmd->event_id, __ATOMIC_RELAXED);
+	__atomic_store_n(&ev->slots[free_slot].filter, filter, __ATOMIC_RELEASE);
 	__atomic_store_n(&ev->slots[free_slot].chan, ch, __ATOMIC_RELEASE);
 	if (ev->nr_slots < free_slot + 1)
 		__atomic_store_n(&ev->nr_slots, free_slot + 1, __ATOMIC_RELEASE);
@@ -330,7 +344,8 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 }
 
 static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
-		     const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds)
+		     const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds,
+		     const char *extra, size_t extra_len)
 {
 	struct trawl_ust_chan *ch, **pp;
 	int ret = 0;
@@ -341,7 +356,7 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 		return cmd_channel(c, cmd, counters, fds, nr_fds);
 	case TRAWL_WIRE_CMD_ENABLE:
 	case TRAWL_WIRE_CMD_DISABLE:
-		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE);
+		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE, extra, extra_len);
 		break;
 	case TRAWL_WIRE_CMD_START:
 	case TRAWL_WIRE_CMD_STOP:
@@ -392,7 +407,8 @@ static int serve_one(struct trawl_ust_conn *c)
 	struct iovec iov = { in.buf, sizeof(cmd) };
 	struct msghdr msg = { 0 };
 	struct cmsghdr *cm;
-	uint32_t nr_fds = 0, i;
+	uint32_t nr_fds = 0, i, kind;
+	char *buf = in.buf, *big = NULL;
 	ssize_t n;
 	int ret;
 
@@ -425,17 +441,30 @@ static int serve_one(struct trawl_ust_conn *c)
 		if (ret)
 			goto out;
 	}
-	/* Untrusted size: bounded by our buffer before anything is read. */
-	if (in.hdr.size < sizeof(cmd) || in.hdr.size > sizeof(in.buf)) {
+	/* Untrusted size: bounded by our buffer before anything is read,
+	 * except for an ENABLE's filters (wire.h), which get their own. */
+	memcpy(&kind, in.buf + offsetof(struct trawl_wire_cmd, cmd), sizeof(kind));
+	if (in.hdr.size < sizeof(cmd) ||
+	    (in.hdr.size > sizeof(in.buf) &&
+	     (kind != TRAWL_WIRE_CMD_ENABLE || in.hdr.size - sizeof(cmd) > TRAWL_WIRE_MAX_FILTERS))) {
 		ret = -EPROTO;
 		goto out;
 	}
+	if (in.hdr.size > sizeof(in.buf)) {
+		big = malloc(in.hdr.size);
+		if (!big) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(big, in.buf, sizeof(cmd));
+		buf = big;
+	}
 	if (in.hdr.size > sizeof(cmd)) {
-		ret = trawl_wire_recv_all(c->fd, in.buf + sizeof(cmd), in.hdr.size - sizeof(cmd), CMD_TIMEOUT_MS);
+		ret = trawl_wire_recv_all(c->fd, buf + sizeof(cmd), in.hdr.size - sizeof(cmd), CMD_TIMEOUT_MS);
 		if (ret)
 			goto out;
 	}
-	if (trawl_wire_cmd_decode(in.buf, in.hdr.size, &cmd, counters)) {
+	if (trawl_wire_cmd_decode(buf, in.hdr.size, &cmd, counters)) {
 		ret = -EPROTO;
 		goto out;
 	}
@@ -445,8 +474,11 @@ static int serve_one(struct trawl_ust_conn *c)
 		reg_publish(c, 0, c->generation, 0);
 		ret = 0;
 	} else {
+		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE;
+
 		pthread_mutex_lock(&trawl_ust_lock);
-		ret = cmd_apply(c, &cmd, counters, fds, nr_fds);
+		ret = cmd_apply(c, &cmd, counters, fds, nr_fds, en ? buf + sizeof(cmd) : NULL,
+				en ? in.hdr.size - sizeof(cmd) : 0);
 		pthread_mutex_unlock(&trawl_ust_lock);
 	}
 	memset(&reply, 0, sizeof(reply));
@@ -455,6 +487,7 @@ static int serve_one(struct trawl_ust_conn *c)
 	reply.ret = ret;
 	ret = trawl_wire_send_all(c->fd, &reply, sizeof(reply));
 out:
+	free(big);
 	for (i = 0; i < nr_fds; i++)
 		close(fds[i]);
 	return ret;

@@ -400,6 +400,22 @@ char *trawl_ust_write_contexts(char *p, const struct trawl_ust_chan *chan, void 
 	return p;
 }
 
+/* ---- for filters ($ctx.NAME: filter.c) ---- */
+
+void trawl_ust_context_thread(int32_t *tid, const char **procname, uint64_t *pthread_id)
+{
+	if (trawl_unlikely(!tctx.tid))
+		thread_ctx_init();
+	*tid = tctx.tid;
+	*procname = tctx.procname;
+	*pthread_id = tctx.pthread_id;
+}
+
+void trawl_ust_context_sched(int32_t *prio, int32_t *nice)
+{
+	read_sched(1, prio, nice);
+}
+
 /* ---- fork ---- */
 
 void trawl_ust_context_before_fork(void)

@@ -68,6 +68,17 @@ void trawl_ust_context_before_fork(void);
 void trawl_ust_context_after_fork_parent(void);
 void trawl_ust_context_after_fork_child(void);
 
+/* For filters (context.c): the calling thread's cached context values,
+ * and its prio and nice read now (INT32_MIN when the read failed). */
+void trawl_ust_context_thread(int32_t *tid, const char **procname, uint64_t *pthread_id);
+void trawl_ust_context_sched(int32_t *prio, int32_t *nice);
+
+/* Filters (filter.c), called with the lock held: the filter word for a
+ * slot of @ev recording the events that pass one of @texts (@len bytes of
+ * NUL-terminated expressions; 0 bytes: *id = 0, no filter). 0, -EINVAL
+ * (a bad expression), -ENOMEM, -ENOSPC (too many distinct filters). */
+int trawl_ust_filter_get(const struct trawl_ust_event_desc *ev, const char *texts, size_t len, uint32_t *id);
+
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);
 void trawl_ust_agent_wake(void);

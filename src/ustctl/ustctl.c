@@ -125,19 +125,28 @@ const struct trawl_ustctl_event *trawl_ustctl_app_event(const struct trawl_ustct
 static int app_call_extra(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const void *extra,
 			  size_t extra_len, const int *fds, uint32_t nr_fds)
 {
-	char buf[TRAWL_WIRE_CMD_MAX];
+	char small[TRAWL_WIRE_CMD_MAX], *buf = small;
 	struct trawl_wire_reply reply;
 	ssize_t n;
 	int ret;
 
-	if (extra_len > sizeof(buf) - sizeof(*cmd))
+	/* Counters after a CHANNEL fit in the stack buffer; an ENABLE's
+	 * filters may not. */
+	if (extra_len > TRAWL_WIRE_MAX_FILTERS)
 		return -EINVAL;
+	if (sizeof(*cmd) + extra_len > sizeof(small)) {
+		buf = malloc(sizeof(*cmd) + extra_len);
+		if (!buf)
+			return -ENOMEM;
+	}
 	trawl_wire_hdr_init(&cmd->hdr, TRAWL_WIRE_CMD, (uint32_t)(sizeof(*cmd) + extra_len));
 	cmd->hdr.seq = ++app->seq;
 	memcpy(buf, cmd, sizeof(*cmd));
 	if (extra_len)
 		memcpy(buf + sizeof(*cmd), extra, extra_len);
 	n = trawl_ustctl_send_fds(app->fd, buf, sizeof(*cmd) + extra_len, fds, nr_fds);
+	if (buf != small)
+		free(buf);
 	if (n < 0)
 		return (int)n;
 	ret = trawl_wire_recv_all(app->fd, &reply, sizeof(reply), TRAWL_USTCTL_TIMEOUT_MS);
@@ -222,6 +231,23 @@ int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_ha
 	cmd.event_index = event_index;
 	cmd.event_id = event_id;
 	return app_call(app, &cmd, NULL, 0);
+}
+
+int trawl_ustctl_app_enable_event_filter(struct trawl_ustctl_app *app, uint32_t chan_handle,
+					 uint32_t event_index, uint32_t event_id, const char *filters,
+					 size_t filters_len)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= app->nr_events)
+		return -ENOENT;
+	if (filters_len && filters[filters_len - 1] != '\0')
+		return -EINVAL;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_ENABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	cmd.event_id = event_id;
+	return app_call_extra(app, &cmd, filters, filters_len, NULL, 0);
 }
 
 int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index)

@@ -313,6 +313,20 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
  */
 int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
 				  uint32_t event_id);
+/**
+ * trawl_ustctl_app_enable_event_filter - the same, recording only the events
+ * that pass one of @filters
+ * @filters: filter expressions (src/filter syntax, already checked by the
+ *           daemon), each NUL-terminated, one after the other; @filters_len
+ *           bytes in all (the last one a NUL), at most TRAWL_WIRE_MAX_FILTERS.
+ *           An event records if any of them is true. 0 bytes: no filter.
+ *
+ * Enabling an event already enabled in the channel replaces its filters.
+ * -EINVAL from the app for an expression it cannot parse.
+ */
+int trawl_ustctl_app_enable_event_filter(struct trawl_ustctl_app *app, uint32_t chan_handle,
+					 uint32_t event_index, uint32_t event_id, const char *filters,
+					 size_t filters_len);
 int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index);
 
 /* Start / stop recording into every channel sent with @session_handle.

@@ -75,6 +75,13 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
 	memcpy(cmd, buf, sizeof(*cmd));
 	if (trawl_wire_hdr_check(&cmd->hdr, TRAWL_WIRE_CMD, len))
 		return -EPROTO;
+	if (cmd->cmd == TRAWL_WIRE_CMD_ENABLE && len > sizeof(*cmd)) {
+		/* Filters: whole NUL-terminated strings (src/filter parses them). */
+		if (cmd->nr_counters || len - sizeof(*cmd) > TRAWL_WIRE_MAX_FILTERS ||
+		    ((const char *)buf)[len - 1] != '\0')
+			return -EPROTO;
+		return 0;
+	}
 	if (cmd->cmd != TRAWL_WIRE_CMD_CHANNEL) {
 		if (len != sizeof(*cmd) || cmd->nr_counters)
 			return -EPROTO;

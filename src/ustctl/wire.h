@@ -38,6 +38,7 @@
 #define TRAWL_WIRE_MAX_FIELDS 1024u
 #define TRAWL_WIRE_MAX_ENUM 4096u
 #define TRAWL_WIRE_MAX_EVENTS 65536u
+#define TRAWL_WIRE_MAX_FILTERS 65536u /* bytes of filter text after an ENABLE */
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
 /* Minor 1: context bits prio and nice, and perf counters after CHANNEL. */
 #define TRAWL_UST_WIRE_ABI_MINOR 1u
@@ -51,6 +52,9 @@ enum trawl_wire_type {
 
 enum trawl_wire_cmd_kind {
 	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds, + nr_counters wire counters */
+	/* May be followed by filter expressions, NUL-terminated one after the
+	 * other (hdr.size says how many bytes, at most TRAWL_WIRE_MAX_FILTERS):
+	 * the event records when any is true. None: every event records. */
 	TRAWL_WIRE_CMD_ENABLE = 2,
 	TRAWL_WIRE_CMD_DISABLE = 3,
 	TRAWL_WIRE_CMD_START = 4,
@@ -162,7 +166,9 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
 /**
  * trawl_wire_cmd_decode - check a whole command as the app received it
  * @buf, @len: the command's bytes (struct trawl_wire_cmd, then for CHANNEL
- *             its counters)
+ *             its counters, for ENABLE its filters: at most
+ *             TRAWL_WIRE_MAX_FILTERS bytes ending with a NUL, found at
+ *             @buf + sizeof(struct trawl_wire_cmd))
  * @cmd: receives the fixed part
  * @counters: receives cmd->nr_counters counters (room for
  *            TRAWL_USTCTL_MAX_COUNTERS), each with a known type and

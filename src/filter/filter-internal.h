@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filter-internal.h - the program both halves of src/filter share: parse.c
+ * writes it, run.c binds and interprets it.
+ *
+ * A program is postfix code for a stack machine: each instruction pushes a
+ * value, or pops one or two and pushes the result. && and || jump over
+ * their right operand when the left one decides. Values are tagged (signed
+ * or unsigned 64-bit integer, double, bounded string, literal pattern); a
+ * mismatch found at run time ends the evaluation with "false".
+ *
+ * String literals are kept in "pattern form" in the program's string pool:
+ * a '*' is the wildcard, "\*" a literal star and "\\" a literal backslash;
+ * every other byte stands for itself (escape sequences like \n are
+ * resolved by the parser). A literal never holds a NUL byte.
+ */
+#ifndef TRAWL_FILTER_INTERNAL_H
+#define TRAWL_FILTER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "filter/filter.h"
+
+enum filter_op {
+	OP_INT = 1,   /* push imm.u; a: 1 = unsigned type */
+	OP_FLT,       /* push imm.d */
+	OP_STR,       /* push literal: pool[idx .. idx+len); a: 1 = has a wildcard */
+	OP_NAME,      /* unbound field: name pool[idx .. idx+len); a: 1 = indexed by imm.u */
+	OP_CTX,       /* push context idx (enum trawl_filter_ctx) */
+	/* bound loads (trawl_filter_bind() turns OP_NAME into one of these) */
+	OP_LD_S,      /* args[idx].i */
+	OP_LD_U,      /* args[idx].u */
+	OP_LD_F,      /* args[idx].d */
+	OP_LD_STR,    /* args[idx].p, NUL-terminated */
+	OP_LD_TEXT,   /* args[idx].p, at most args[idx].n bytes */
+	OP_LD_ELEM,   /* element imm.u of args[idx] (p, n elements of a bytes, b: signed) */
+	/* unary */
+	OP_NEG,
+	OP_NOT,
+	OP_BNOT,
+	OP_BOOL,      /* top -> 0/1 */
+	/* binary */
+	OP_EQ,
+	OP_NE,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_BAND,
+	OP_BOR,
+	OP_BXOR,
+	OP_SHL,
+	OP_SHR,
+	/* control: pop the top; if it decides (false for AND, true for OR)
+	 * push 0 or 1 and jump to instruction idx */
+	OP_AND,
+	OP_OR,
+};
+
+struct filter_insn {
+	uint8_t op;   /* enum filter_op */
+	uint8_t a;
+	uint8_t b;
+	uint8_t pad;
+	uint32_t idx;
+	uint32_t len;
+	uint32_t pad2;
+	union {
+		uint64_t u;
+		double d;
+	} imm;
+};
+
+struct trawl_filter {
+	struct filter_insn *code;
+	uint32_t nr_code;
+	uint32_t max_stack;
+	char *pool; /* names and literals */
+	uint32_t pool_len;
+};
+
+struct trawl_filter_prog {
+	struct filter_insn *code; /* owned */
+	uint32_t nr_code;
+	int never;
+	char *pool;               /* owned: the literals */
+};
+
+#endif /* TRAWL_FILTER_INTERNAL_H */
