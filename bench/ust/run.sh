@@ -98,7 +98,7 @@ run_trawl() {
 	shift 3
 	"$B/trawl" create bench --output "$out" >/dev/null || return 1
 	"$B/trawl" enable-channel -u ch "$@" >/dev/null || return 1
-	"$B/trawl" enable-event -u "$ev" -c ch >/dev/null || return 1
+	"$B/trawl" enable-event -u "$ev" -c ch ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
 	"$B/trawl" start >/dev/null || return 1
 	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
 	"$B/trawl" stop >/dev/null
@@ -112,7 +112,7 @@ run_lttng() {
 	shift 3
 	lttng create "$s" --output "$out" >/dev/null || return 1
 	lttng enable-channel -u ch -s "$s" "$@" >/dev/null || return 1
-	lttng enable-event -u "$ev" -c ch -s "$s" >/dev/null || return 1
+	lttng enable-event -u "$ev" -c ch -s "$s" ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
 	lttng start "$s" >/dev/null || return 1
 	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
 	lttng stop "$s" >/dev/null
@@ -153,6 +153,10 @@ measure() { # TRACER
 	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}
 	f=( $(run_$tr tp 1 anchor:ev "${extra[@]}" | tr '\n' ' ') )
 	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}
+	# A filter that half the events pass (a is the loop counter): both
+	# tracers evaluate it before reserving; rejected events cost no space.
+	f=( $(FILTER='(a & 1) == 0' run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.nsfilt]=${f[1]}; R[$tr.cpefilt]=${f[5]}
 	f=( $(run_$tr tracef 1 lttng_ust_tracef:event "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
 	R[$tr.tracef]=${f[1]}
 	f=( $(snap_$tr 1) )
@@ -175,6 +179,10 @@ printf "%-34s %14s %14s\n" "2 threads / 1 thread rate" "$(ratio "${R[lttng.eps2]
 printf "%-34s %14s %14s %8s\n" "no consumer: 1 thread events/s" "${R[lttng.snap1]}" "${R[trawl.snap1]}" "$(ratio "${R[trawl.snap1]}" "${R[lttng.snap1]}")"
 printf "%-34s %14s %14s %8s\n" "no consumer: 2 threads events/s" "${R[lttng.snap2]}" "${R[trawl.snap2]}" "$(ratio "${R[trawl.snap2]}" "${R[lttng.snap2]}")"
 printf "%-34s %14s %14s\n" "no consumer: 2 threads / 1 thread" "$(ratio "${R[lttng.snap2]}" "${R[lttng.snap1]}")" "$(ratio "${R[trawl.snap2]}" "${R[trawl.snap1]}")"
+printf "%-34s %14s %14s %8s\n" "filter '(a & 1) == 0', ns/event" "${R[lttng.nsfilt]}" "${R[trawl.nsfilt]}" "$(ratio "${R[trawl.nsfilt]}" "${R[lttng.nsfilt]}")"
+# Events kept: the filtered run's packet contents over one event's bytes.
+kept() { awk -v f="$1" -v c="$2" -v n="$N" 'BEGIN { if (c > 0) printf "%.0f", f * n / c; else print "-" }'; }
+printf "%-34s %14s %14s\n" "  same, events recorded (~N/2)" "$(kept "${R[lttng.cpefilt]}" "${R[lttng.cpe]}")" "$(kept "${R[trawl.cpefilt]}" "${R[trawl.cpe]}")"
 printf "%-34s %14s %14s %8s\n" "tracef(\"%d %s\"), ns/event" "${R[lttng.tracef]}" "${R[trawl.tracef]}" "$(ratio "${R[trawl.tracef]}" "${R[lttng.tracef]}")"
 printf "%-34s %14s %14s %8s\n" "disabled tracepoint, ns" "${R[lttng.dis]}" "${R[trawl.dis]}" "$(ratio "${R[trawl.dis]}" "${R[lttng.dis]}")"
 printf "%-34s %14s %14s %8s\n" "bytes/event on disk (files)" "${R[lttng.bpe]}" "${R[trawl.bpe]}" "$(ratio "${R[trawl.bpe]}" "${R[lttng.bpe]}")"
