@@ -49,7 +49,7 @@ static const struct {
 	{ "$ctx.vpid == 42", 1 }, { "$ctx.pid == 42", 1 }, { "$ctx.vtid == 43", 1 },
 	{ "$ctx.procname == \"test*\"", 1 }, { "$ctx.procname == \"testproc\"", 1 },
 	{ "$ctx.procname == \"testpro\"", 0 }, { "$ctx.pthread_id == 0xffffffffffffffff", 1 },
-	{ "$ctx.cpu_id == 0", 0 }, { "$ctx.cpu_id != 0", 0 },
+	{ "$ctx.cpu_id == 0", 0 }, { "$ctx.cpu_id != 0", 0 }, { "$ctx.nice == 0", 0 },
 	{ "nosuch == 1 || 1", 0 }, { "!nosuch", 0 }, { "1 || nosuch", 0 },
 	{ "1 && 0", 0 }, { "1 || 0", 1 }, { "0 || 0", 0 }, { "!0", 1 }, { "!(a == -5)", 0 },
 	{ "a == -5 && x == 7 && f > 1", 1 }, { "(a == 1 || x == 7) && !(f < 0)", 1 },

@@ -163,6 +163,7 @@ CASES = [
     ('$ctx.procname == "ust-app-filter"', lambda n, f, pid: True),
     ('$ctx.procname == "ust-app-*" && raw == 1', lambda n, f, pid: f["raw"] == 1),
     ('$ctx.procname == "other*"', lambda n, f, pid: False),
+    ('$ctx.nice <= 19 && $ctx.prio >= -101 && a == 1', lambda n, f, pid: f["a"] == 1),
     # && || ! and parentheses
     ('(s32 == -5 || s32 == 4) && !(u32 == 0)', lambda n, f, pid: f["s32"] == 4),
     ('a == 3 || b == -3', lambda n, f, pid: f["a"] == 3 or f["b"] == -3),
