@@ -104,9 +104,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (!trawl_wire_cmd_decode(copy, size - 1, &cmd, counters)) {
 			/* What the app relies on after a successful decode. */
+			int filters = cmd.cmd == TRAWL_WIRE_CMD_ENABLE && size - 1 > sizeof(cmd);
+
 			if (cmd.nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
 			    (cmd.cmd != TRAWL_WIRE_CMD_CHANNEL && cmd.nr_counters) ||
-			    size - 1 != sizeof(cmd) + cmd.nr_counters * sizeof(counters[0]))
+			    (!filters && size - 1 != sizeof(cmd) + cmd.nr_counters * sizeof(counters[0])))
+				abort();
+			/* An ENABLE's filters: bounded, the last one NUL-terminated. */
+			if (filters && (size - 1 - sizeof(cmd) > TRAWL_WIRE_MAX_FILTERS || ((const char *)copy)[size - 2] != '\0'))
 				abort();
 			for (i = 0; i < cmd.nr_counters; i++)
 				if (counters[i].reserved || counters[i].type > 3)
