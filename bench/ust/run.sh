@@ -7,7 +7,10 @@
 # For each tracer: 1 thread ns/event, 2 threads aggregate events/s, tracef
 # ns/event, disabled-tracepoint ns, bytes per event on disk, events
 # discarded (from the index files: the last packet's running count), then
-# the ratios trawl/LTTng. Timings use the ANCHORS.md big channel (4 MiB x 8
+# the ratios trawl/LTTng. Context rows: 1 thread with
+# `add-context -u -t perf:thread:page-fault` (both tracers: one read(2) of
+# the thread's counter per event), and trawl's prio + nice (one
+# sched_getattr(2) per event) and nice alone (one getpriority(2)). Timings use the ANCHORS.md big channel (4 MiB x 8
 # per CPU, per-user, discard) so that what is timed is recording, not
 # dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 4 x 1 MiB).
 # Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
@@ -99,6 +102,7 @@ run_trawl() {
 	"$B/trawl" create bench --output "$out" >/dev/null || return 1
 	"$B/trawl" enable-channel -u ch "$@" >/dev/null || return 1
 	"$B/trawl" enable-event -u "$ev" -c ch ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
+	if [ ${#CTX[@]} -gt 0 ]; then "$B/trawl" add-context -u -c ch "${CTX[@]}" >/dev/null || return 1; fi
 	"$B/trawl" start >/dev/null || return 1
 	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
 	"$B/trawl" stop >/dev/null
@@ -113,6 +117,7 @@ run_lttng() {
 	lttng create "$s" --output "$out" >/dev/null || return 1
 	lttng enable-channel -u ch -s "$s" "$@" >/dev/null || return 1
 	lttng enable-event -u "$ev" -c ch -s "$s" ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
+	if [ ${#CTX[@]} -gt 0 ]; then lttng add-context -u -c ch -s "$s" "${CTX[@]}" >/dev/null || return 1; fi
 	lttng start "$s" >/dev/null || return 1
 	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
 	lttng stop "$s" >/dev/null
@@ -144,6 +149,7 @@ snap_lttng() {
 }
 
 declare -A R
+CTX=() # add-context -u options for run_TRACER
 measure() { # TRACER
 	local tr=$1 f big=(--subbuf-size 4M --num-subbuf 8) extra=()
 	[ "$tr" = trawl ] && extra=(--read-timer 1000)
@@ -165,6 +171,19 @@ measure() { # TRACER
 	R[$tr.snap2]=${f[3]}
 	f=( $("$B/bench-ust-anchor-$tr" disabled 1 100000000) )
 	R[$tr.dis]=${f[1]}
+	CTX=(-t perf:thread:page-fault)
+	f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	R[$tr.perf]=${f[1]}; R[$tr.perfdisc]=${f[6]}
+	CTX=()
+	if [ "$tr" = trawl ]; then
+		CTX=(-t prio -t nice)
+		f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+		R[$tr.prionice]=${f[1]}
+		CTX=(-t nice)
+		f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+		R[$tr.nice]=${f[1]}
+		CTX=()
+	fi
 }
 measure lttng
 measure trawl
@@ -195,3 +214,7 @@ printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}
 printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"
 printf "%-34s %14s %14s %8s\n" "default channel: ns/event" "${R[lttng.nsdef]}" "${R[trawl.nsdef]}" "$(ratio "${R[trawl.nsdef]}" "${R[lttng.nsdef]}")"
 printf "%-34s %14s %14s\n" "default channel: discarded" "${R[lttng.discdef]}" "${R[trawl.discdef]}"
+printf "%-34s %14s %14s %8s\n" "perf:thread:page-fault, ns/event" "${R[lttng.perf]}" "${R[trawl.perf]}" "$(ratio "${R[trawl.perf]}" "${R[lttng.perf]}")"
+printf "%-34s %14s %14s\n" "  same, discarded" "${R[lttng.perfdisc]}" "${R[trawl.perfdisc]}"
+printf "%-34s %14s %14s\n" "prio + nice, ns/event" "-" "${R[trawl.prionice]}"
+printf "%-34s %14s %14s\n" "nice alone, ns/event" "-" "${R[trawl.nice]}"

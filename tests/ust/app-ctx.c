@@ -5,7 +5,7 @@
  * so that the prio, nice and perf:thread contexts can be checked against
  * what happened. Roles and steps (role, step):
  *
- *   main (0): 0 first event; 10 after A, B and C exited (perf_fds: only
+ *   main (0): 0 first event; 10 after A, B, C and D exited (perf_fds: only
  *             main's counters left open); 99 after the fork child exited
  *   A (1):    0 after nice 5; 1 after touching PAGES fresh pages; 2 after a
  *             20 ms sleep; 3 after main set A's nice to 12 from outside
@@ -16,6 +16,8 @@
  *   child (4): the fork child (a new app): 0 (perf_fds: the parent's
  *             counters were closed at fork), 1 after touching PAGES
  *             pages, 2 (perf_fds: its own counters)
+ *   D (5):    a thread that cannot open its counters (RLIMIT_NOFILE at the
+ *             lowest free fd: EMFILE): 0 and 1, the app unharmed
  *
  *   app-ctx [wait ms]
  */
@@ -120,6 +122,32 @@ static void *thread_c(void *arg)
 	return NULL;
 }
 
+static void *thread_d(void *arg)
+{
+	(void)arg;
+	tracepoint(tctx, mark, 5, 0, -1);
+	touch_pages();
+	tracepoint(tctx, mark, 5, 1, -1);
+	return NULL;
+}
+
+/* Runs thread D with no fd to spare: every open() fails with EMFILE. */
+static int run_without_fds(void)
+{
+	struct rlimit old, none;
+	int lowest = dup(0);
+	pthread_t d;
+
+	if (lowest < 0 || close(lowest) || getrlimit(RLIMIT_NOFILE, &old))
+		return -1;
+	none = old;
+	none.rlim_cur = (rlim_t)lowest;
+	if (setrlimit(RLIMIT_NOFILE, &none) || pthread_create(&d, NULL, thread_d, NULL))
+		return -1;
+	pthread_join(d, NULL);
+	return setrlimit(RLIMIT_NOFILE, &old);
+}
+
 int main(int argc, char **argv)
 {
 	int wait_ms = argc > 1 ? atoi(argv[1]) : 5000;
@@ -147,6 +175,8 @@ int main(int argc, char **argv)
 	if (pthread_create(&c, NULL, thread_c, NULL))
 		return 2;
 	pthread_join(c, NULL);
+	if (run_without_fds())
+		return 6;
 	tracepoint(tctx, mark, 0, 10, perf_fds());
 	pid = fork();
 	if (pid == 0) {
