@@ -440,8 +440,14 @@ def case_contexts():
     try:
         e.trawl("create", "s", "--output", e.out)
         e.trawl("enable-event", "-u", "tctx:mark")
-        e.trawl("add-context", "-u", "-t", "vpid", "-t", "vtid", "-t", "prio", "-t", "nice",
-                *[a for c in COUNTERS for a in ("-t", "perf:thread:" + c)])
+        r = e.trawl("add-context", "-u", "-t", "vpid", "-t", "vtid", "-t", "prio", "-t", "nice",
+                    *[a for c in COUNTERS for a in ("-t", "perf:thread:" + c)], check=False)
+        if r.returncode != 0 and "cannot be opened" in r.stderr:
+            print("SKIP: this host forbids perf_event_open: " + r.stderr.strip())
+            e.close()
+            sys.exit(77)
+        if r.returncode != 0:
+            raise RuntimeError("add-context: " + r.stderr.strip())
         e.trawl("start")
         rc = e.app(5000, binary=CTX_APP).wait(60)
         e.trawl("stop")
@@ -499,7 +505,15 @@ def case_contexts():
           delta((1, 0), (1, 1), pf) >= PAGES)
     check("faults == page-fault", all(d["perf_thread_faults"] == d[pf] for d in marks.values()))
     check("A's minor faults", delta((1, 0), (1, 1), "perf_thread_minor_faults") >= PAGES)
-    check("A's context switches across a sleep", delta((1, 1), (1, 2), cs) >= 1)
+    # Context switches are counted in kernel mode: only when the app may count
+    # it (root, CAP_PERFMON or perf_event_paranoid <= 1); else user mode only,
+    # where this counter stays 0 (as always with LTTng-UST).
+    paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
+    if os.geteuid() == 0 or paranoid <= 1:
+        check("A's context switches across a sleep", delta((1, 1), (1, 2), cs) >= 1)
+    else:
+        print("note: context switches not checked (uid %d, perf_event_paranoid %d)"
+              % (os.geteuid(), paranoid))
     check("B's page faults independent of A's (+%d)" % delta((2, 0), (2, 1), pf),
           delta((2, 0), (2, 1), pf) < PAGES)
     check("C (created later) counts its faults", delta((3, 0), (3, 1), pf) >= PAGES)
@@ -522,13 +536,21 @@ def case_contexts_errors():
     try:
         e.trawl("create", "s", "--output", e.out)
         e.trawl("enable-event", "-u", "tctx:mark")
-        for ctx, rc, text in [
-                ("perf:thread:nosuch", 7, "unknown perf counter 'nosuch'"),
-                ("perf:thread:cpu-cycles", 9,
-                 "perf counter 'cpu-cycles' is not available on this machine: no hardware PMU"),
-                ("perf:thread:L1-dcache-load-misses", 9, "no hardware PMU"),
-                ("perf:cpu:page-fault", 7, "perf:cpu:page-fault with -k"),
-                ("prio2", 7, "unknown context 'prio2'")]:
+        cases = [("perf:thread:nosuch", 7, "unknown perf counter 'nosuch'"),
+                 ("perf:cpu:page-fault", 7, "perf:cpu:page-fault with -k"),
+                 ("prio2", 7, "unknown context 'prio2'")]
+        # A CPU PMU shows as "cpu" (x86), "armv8_pmuv3*"...: with none, the
+        # hardware counters are refused.
+        pmus = [p for p in os.listdir("/sys/bus/event_source/devices")
+                if p not in ("breakpoint", "msr", "software", "tracepoint", "uprobe", "kprobe",
+                             "power")]
+        if not pmus:
+            cases += [("perf:thread:cpu-cycles", 9,
+                       "perf counter 'cpu-cycles' is not available on this machine: no hardware PMU"),
+                      ("perf:thread:L1-dcache-load-misses", 9, "no hardware PMU")]
+        else:
+            print("note: hardware counters not checked (PMUs: %s)" % pmus)
+        for ctx, rc, text in cases:
             r = e.trawl("add-context", "-u", "-t", ctx, check=False)
             lines = r.stderr.strip().split("\n")
             print("%s: exit %d: %s" % (ctx, r.returncode, r.stderr.strip()))
