@@ -416,6 +416,9 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 			continue;
 		if (d->ds && d->ops->status)
 			d->ops->status(d->ds, &st);
+		/* The kernel consumer cannot say it lost relayd: ask relayd. */
+		if (i == TRAWL_DOMAIN_KERNEL && s->active && !st.msg[0])
+			sd_relay_problem(s, st.msg, sizeof(st.msg));
 		it = sd_reply_item(r, TRAWL_CTL_ITEM_DOMAIN);
 		if (!it)
 			return;

@@ -8,8 +8,9 @@
  * a folder (consumerd/output.h): each consumer connects to relayd's data port
  * itself. The daemon checks relayd answers on its control port at create and
  * again at each start, so an unreachable relayd is one line then, not a
- * silent loss later; a relayd lost while tracing is reported by the consumers
- * (`trawl status`).
+ * silent loss later. A relayd lost while tracing is reported by the
+ * user-space consumer (its connection broke); for the kernel consumer, which
+ * has no way to report, `trawl status` / `trawl list` ask relayd themselves.
  */
 #include "consumerd/output.h"
 #include "relayd/proto.h"
@@ -115,4 +116,20 @@ int sd_relay_check(const struct sd_session *s, struct sd_reply *r)
 		return sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why);
 	ret = probe(&u);
 	return ret ? probe_fail(r, &u, ret, "start") : 0;
+}
+
+int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
+{
+	struct trawl_relay_url u;
+	char why[256];
+	int ret;
+
+	if (!s->relay[0] || trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
+		return 0;
+	ret = probe(&u);
+	if (!ret)
+		return 0;
+	snprintf(msg, len, "trawl-relayd at %s:%u does not answer (%s): streaming has stopped",
+		 u.host, u.ctrl_port, strerror(-ret));
+	return 1;
 }

@@ -139,6 +139,8 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 		   struct sd_reply *r);
 /* For a streaming session, checks relayd still answers (at start). 0 or fills @r. */
 int sd_relay_check(const struct sd_session *s, struct sd_reply *r);
+/* For a streaming session whose relayd does not answer: 1 and a line in @msg; else 0. */
+int sd_relay_problem(const struct sd_session *s, char *msg, size_t len);
 
 /* cmd-channel.c */
 void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

@@ -4,7 +4,9 @@
 # (root daemon) and the user-space consumer each stream their trace and
 # relayd puts both in the session's one folder (kernel/, ust/uid/0/64-bit/);
 # babeltrace2 reads the known syscall with its values and the app's events,
-# without warnings, and trawl view prints the same. Root only.
+# without warnings, and trawl view prints the same. Then relayd is killed
+# while a live kernel session streams: status reports it, stop and destroy
+# work, what relayd received stays readable. Root only.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
 [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
@@ -38,5 +40,28 @@ grep "syscall_exit_lseek" "$T/bt.txt" | grep -q "ret = -9" || fail "lseek's exit
 [ "$(grep -c " tall:seq: " "$T/bt.txt")" = 100 ] || fail "expected 100 tall:seq"
 "$TRAWL" view "$dir" >"$T/view.txt" 2>"$T/view.err" || fail "trawl view: $(cat "$T/view.err")"
 cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+
+# relayd killed while a kernel session streams: status says so, the session
+# stops and goes cleanly, what relayd got stays readable
+relayd_start relay2 || { fail "relayd did not start"; finish; }
+expect 0 "$TRAWL" create KK --live=100000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+expect 0 "$TRAWL" enable-event --kernel --syscall lseek,getppid
+expect 0 "$TRAWL" start
+"$PROG" known >/dev/null || fail "ksyscalls failed"
+for i in $(seq 100); do
+	d=$(relay_trace KK)
+	[ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -q "syscall_entry_lseek" && break
+	sleep 0.1
+done
+kill -9 "$RELAY_PID"
+wait "$RELAY_PID" 2>/dev/null
+"$PROG" known >/dev/null || fail "ksyscalls failed after relayd died"
+expect 0 "$TRAWL" status
+grep -q "trawl-relayd at 127.0.0.1:$CTRL_PORT does not answer" "$T/out" ||
+	fail "status does not report the lost relayd: $(cat "$T/out")"
+expect 0 "$TRAWL" stop
+expect 0 "$TRAWL" destroy
+babeltrace2 "$(relay_trace KK)" >"$T/bt2.txt" 2>"$T/bt2.err" || fail "what relayd got is unreadable: $(cat "$T/bt2.err")"
+grep -q "fd = 1000, offset = 4242" "$T/bt2.txt" || fail "the lseek sent before relayd died is missing"
 relayd_stop_all
 finish
