@@ -9,6 +9,9 @@
 #   two      two sessions streamed at once to one relayd, each its own events
 #   live     --live=200000: the app's events are readable in relayd's folder
 #            while the session still runs (partial packets are cut)
+#   viewer   a live viewer (babeltrace2's lttng-live source) attached to
+#            relayd's live port follows a --live session: it sees every event
+#            while the session runs, and ends when the session is destroyed
 #   kill     relayd killed mid-session: status and list report it, the app
 #            keeps running and exits normally, what relayd got stays readable
 #   errors   bad URLs, an unreachable relayd (at create, and at start), live
@@ -105,6 +108,47 @@ live)
 	wait "$app" 2>/dev/null
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace L)" 300
+	;;
+viewer)
+	# a live viewer (babeltrace2's lttng-live) follows a --live session
+	/usr/bin/python3 -c 'import bt2' 2>/dev/null || { echo "SKIP: python3-bt2 missing"; exit 77; }
+	relayd_start || { fail "relayd did not start"; finish; }
+	/usr/bin/python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' \
+		"$LIVE_PORT" 2>/dev/null || { echo "SKIP: trawl-relayd built without the live server"; exit 77; }
+	expect 0 "$TRAWL" create V --live=100000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 300 5000 hang >"$T/app.out" &
+	app=$!
+	# relayd learns of the session when the app's trace is first streamed
+	for i in $(seq 100); do grep -q "session V from" "$T/relay.log" && break; sleep 0.1; done
+	grep -q "session V from .*(live)" "$T/relay.log" || fail "relayd never got the live session"
+	/usr/bin/python3 "$(dirname "$0")/viewer.py" \
+		"net://127.0.0.1:$LIVE_PORT/host/$(hostname)/V" >"$T/viewer.out" 2>"$T/viewer.err" &
+	viewer=$!
+	# the viewer sees every event while the session still runs (nothing stopped)
+	for i in $(seq 150); do
+		[ "$(grep -c '^EV tall:seq' "$T/viewer.out")" = 300 ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c '^EV tall:seq' "$T/viewer.out")" = 300 ] ||
+		fail "the live viewer saw $(grep -c '^EV tall:seq' "$T/viewer.out") of 300 events while the session ran: $(cat "$T/viewer.err")"
+	kill "$app"
+	wait "$app" 2>/dev/null
+	expect 0 "$TRAWL" destroy
+	# destroying the session ends it for the viewer
+	for i in $(seq 200); do kill -0 "$viewer" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$viewer" 2>/dev/null; then
+		kill "$viewer"
+		fail "the viewer did not end after the session was destroyed"
+	fi
+	wait "$viewer" || fail "the viewer failed: $(cat "$T/viewer.err")"
+	tail -1 "$T/viewer.out" | grep -qx END || fail "the viewer did not end cleanly"
+	[ "$(grep -c '^EV tall:seq' "$T/viewer.out")" = 300 ] || fail "the viewer's total is not 300"
+	[ "$(grep '^EV tall:seq' "$T/viewer.out" | awk '{print $3}' | sort -n | uniq | wc -l)" = 300 ] ||
+		fail "the viewer's values of n are not 0..299 once each"
+	grep -q DISCARDED "$T/viewer.out" && fail "the viewer reported lost events"
+	[ -s "$T/viewer.err" ] && fail "the viewer warned: $(cat "$T/viewer.err")"
 	;;
 kill)
 	relayd_start || { fail "relayd did not start"; finish; }
