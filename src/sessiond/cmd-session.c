@@ -152,6 +152,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	s->gid = p->gid;
 	s->snapshot = !!(req->flags & TRAWL_CTL_F_SNAPSHOT);
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
+	s->relay_fd = -1;
 	if (streaming &&
 	    sd_relay_setup(s, req->output, s->live ? (req->switch_timer_us ? req->switch_timer_us
 									  : 1000000u)
@@ -213,6 +214,7 @@ void sd_session_destroy(struct sd_session *s)
 			sd_channel_free(c);
 		}
 	}
+	sd_relay_end(s);
 	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
@@ -416,8 +418,8 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 			continue;
 		if (d->ds && d->ops->status)
 			d->ops->status(d->ds, &st);
-		/* The kernel consumer cannot say it lost relayd: ask relayd. */
-		if (i == TRAWL_DOMAIN_KERNEL && s->active && !st.msg[0])
+		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
+		if (!st.msg[0])
 			sd_relay_problem(s, st.msg, sizeof(st.msg));
 		it = sd_reply_item(r, TRAWL_CTL_ITEM_DOMAIN);
 		if (!it)

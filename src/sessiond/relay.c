@@ -5,12 +5,18 @@
  *
  * The session's output becomes the normalized URL (what `trawl list` and
  * `trawl status` show), and its domains get a relay destination instead of
- * a folder (consumerd/output.h): each consumer connects to relayd's data port
- * itself. The daemon checks relayd answers on its control port at create and
- * again at each start, so an unreachable relayd is one line then, not a
- * silent loss later. A relayd lost while tracing is reported by the
- * user-space consumer (its connection broke); for the kernel consumer, which
- * has no way to report, `trawl status` / `trawl list` ask relayd themselves.
+ * a folder (consumerd/output.h): each consumer connects to relayd's data
+ * port itself, one connection per trace.
+ *
+ * The daemon holds one more connection per streaming session, to relayd's
+ * control port, from create to destroy: its HELLO makes relayd create the
+ * session's folder (and show a live session to viewers) at create, as
+ * LTTng's relayd does, before any consumer streams; its END at destroy
+ * closes the session there. It is also how the daemon learns that relayd
+ * went away (the connection hangs up: relayd never sends after its reply),
+ * whatever the consumers can tell: `trawl status` and `trawl list` say so.
+ * An unreachable relayd is one line at create, or at start (when the
+ * connection was lost, start connects again).
  */
 #include "consumerd/output.h"
 #include "relayd/proto.h"
@@ -19,6 +25,7 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -26,58 +33,104 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SD_RELAY_PROBE_MS 3000
+#define SD_RELAY_TIMEOUT_MS 3000
 
 int sd_relay_is_url(const char *output)
 {
 	return !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
 }
 
-/* Connects to relayd's control port and expects an answer to PING. 0 or -errno. */
-static int probe(const struct trawl_relay_url *u)
+static int msg_send(int fd, uint16_t cmd, const void *payload, uint32_t size)
 {
 	struct trawl_relay_hdr h = {
 		.magic = htole32(TRAWL_RELAY_MAGIC),
 		.version = htole16(TRAWL_RELAY_VERSION),
-		.cmd = htole16(TRAWL_RELAY_PING),
+		.cmd = htole16(cmd),
+		.size = htole32(size),
 	};
-	struct timeval tv = {.tv_sec = SD_RELAY_PROBE_MS / 1000};
-	struct trawl_relay_reply r;
-	int fd, ret = 0;
-	ssize_t n;
+	struct iovec v[2] = {{&h, sizeof(h)}, {(void *)payload, size}};
+	struct msghdr m = {.msg_iov = v, .msg_iovlen = size ? 2 : 1};
 
-	fd = trawl_relay_connect(u->host, u->ctrl_port, u->ipv6, SD_RELAY_PROBE_MS);
-	if (fd < 0)
-		return fd;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (send(fd, &h, sizeof(h), MSG_NOSIGNAL) != (ssize_t)sizeof(h))
-		ret = -EPIPE;
-	else if ((n = recv(fd, &r, sizeof(r), MSG_WAITALL)) != (ssize_t)sizeof(r) ||
-		 le32toh(r.magic) != TRAWL_RELAY_MAGIC)
-		ret = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -EPROTO;
-	close(fd);
-	return ret;
+	return sendmsg(fd, &m, MSG_NOSIGNAL) == (ssize_t)(sizeof(h) + size) ? 0 : -EPIPE;
 }
 
-static int probe_fail(struct sd_reply *r, const struct trawl_relay_url *u, int ret,
-		      const char *when)
+/* relayd hung up on the session's connection (or sent what it never sends). */
+static void relay_hup(int fd, short revents, void *arg)
 {
-	const char *why = ret == -ENOENT ? "unknown host"
-			  : ret == -EPROTO ? "it does not speak trawl-relayd's protocol"
-					   : strerror(-ret);
+	struct sd_session *s = arg;
 
-	return sd_fail(r, ret, "cannot reach trawl-relayd at %s:%u (control port) at %s: %s",
-		       u->host, u->ctrl_port, when, why);
+	sd_watch_del(fd);
+	close(fd);
+	s->relay_fd = -1;
+	snprintf(s->relay_problem, sizeof(s->relay_problem),
+		 "trawl-relayd at %.150s closed the session's connection: streaming has stopped",
+		 s->output);
+	sd_log("session %s: %s", s->name, s->relay_problem);
+}
+
+/*
+ * Connects to relayd's control port and says HELLO for @s. Returns 0 (the
+ * connection watched for hang-ups), or fills @r (if not NULL) and returns
+ * the error, with @when ("create", "start") in the line.
+ */
+static int session_connect(struct sd_session *s, const char *when, struct sd_reply *r)
+{
+	struct trawl_relay_hello hello = {
+		.creation_time = htole64((uint64_t)s->created),
+		.flags = htole32(s->live_timer_us ? TRAWL_RELAY_F_LIVE : 0),
+		.live_timer_us = htole32(s->live_timer_us),
+	};
+	struct timeval tv = {.tv_sec = SD_RELAY_TIMEOUT_MS / 1000};
+	struct trawl_relay_reply rep;
+	struct trawl_relay_url u;
+	char why[256];
+	const char *what;
+	int fd, ret;
+	ssize_t n;
+
+	if (trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
+		return r ? sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why) : -EINVAL;
+	snprintf(hello.session, sizeof(hello.session), "%s", s->name);
+	snprintf(hello.hostname, sizeof(hello.hostname), "%s", s->hostname);
+	fd = trawl_relay_connect(u.host, u.ctrl_port, u.ipv6, SD_RELAY_TIMEOUT_MS);
+	ret = fd < 0 ? fd : 0;
+	if (!ret) {
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		ret = msg_send(fd, TRAWL_RELAY_HELLO, &hello, sizeof(hello));
+	}
+	if (!ret) {
+		n = recv(fd, &rep, sizeof(rep), MSG_WAITALL);
+		if (n != (ssize_t)sizeof(rep) || le32toh(rep.magic) != TRAWL_RELAY_MAGIC)
+			ret = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -EPROTO;
+		else
+			ret = (int32_t)le32toh((uint32_t)rep.status);
+	}
+	if (!ret)
+		ret = sd_watch_add(fd, relay_hup, s);
+	if (ret) {
+		if (fd >= 0)
+			close(fd);
+		what = ret == -ENOENT ? "unknown host"
+		       : ret == -EPROTO ? "it does not speak trawl-relayd's protocol"
+					: strerror(-ret);
+		return r ? sd_fail(r, ret, "cannot reach trawl-relayd at %s:%u (control port) at %s: %s",
+				   u.host, u.ctrl_port, when, what)
+			 : ret;
+	}
+	s->relay_fd = fd;
+	s->relay_problem[0] = '\0';
+	return 0;
 }
 
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
 		   struct sd_reply *r)
 {
 	struct trawl_relay_url u;
-	char why[256], host[256] = "", norm[300];
+	char why[256], norm[300];
 	int ret;
 
+	s->relay_fd = -1;
 	ret = trawl_relay_url_parse(url, 0, &u, why, sizeof(why));
 	if (ret || u.tcp)
 		return sd_fail(r, -EINVAL, "bad URL '%s': %s", url,
@@ -85,51 +138,43 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 	if (s->snapshot)
 		return sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to trawl-relayd "
 					       "(yet): give them a local --output");
-	ret = probe(&u);
-	if (ret)
-		return probe_fail(r, &u, ret, "create");
-	trawl_relay_url_format(&u, norm, sizeof(norm));
-	gethostname(host, sizeof(host) - 1);
-	if (!trawl_relay_name_ok(host))
-		snprintf(host, sizeof(host), "localhost");
 	if (!trawl_relay_name_ok(s->name))
 		return sd_fail(r, -EINVAL, "session name '%s' cannot name a folder on trawl-relayd",
 			       s->name);
+	gethostname(s->hostname, sizeof(s->hostname) - 1);
+	if (!trawl_relay_name_ok(s->hostname))
+		snprintf(s->hostname, sizeof(s->hostname), "localhost");
+	trawl_relay_url_format(&u, norm, sizeof(norm));
 	s->created = (int64_t)time(NULL);
 	s->live_timer_us = live_timer_us;
 	snprintf(s->output, sizeof(s->output), "%s", norm);
-	if (trawl_output_relay_spec(s->relay, sizeof(s->relay), norm, s->name, host, s->created,
-				    live_timer_us))
+	if (trawl_output_relay_spec(s->relay, sizeof(s->relay), norm, s->name, s->hostname,
+				    s->created, live_timer_us))
 		return sd_fail(r, -ENAMETOOLONG, "session name and URL too long to stream");
-	return 0;
+	return session_connect(s, "create", r);
 }
 
-int sd_relay_check(const struct sd_session *s, struct sd_reply *r)
+int sd_relay_check(struct sd_session *s, struct sd_reply *r)
 {
-	struct trawl_relay_url u;
-	char why[256];
-	int ret;
-
-	if (!s->relay[0])
+	if (!s->relay[0] || s->relay_fd >= 0)
 		return 0;
-	if (trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
-		return sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why);
-	ret = probe(&u);
-	return ret ? probe_fail(r, &u, ret, "start") : 0;
+	return session_connect(s, "start", r);
 }
 
 int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
 {
-	struct trawl_relay_url u;
-	char why[256];
-	int ret;
-
-	if (!s->relay[0] || trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
+	if (!s->relay[0] || !s->relay_problem[0])
 		return 0;
-	ret = probe(&u);
-	if (!ret)
-		return 0;
-	snprintf(msg, len, "trawl-relayd at %s:%u does not answer (%s): streaming has stopped",
-		 u.host, u.ctrl_port, strerror(-ret));
+	snprintf(msg, len, "%s", s->relay_problem);
 	return 1;
+}
+
+void sd_relay_end(struct sd_session *s)
+{
+	if (!s->relay[0] || s->relay_fd < 0)
+		return;
+	sd_watch_del(s->relay_fd);
+	msg_send(s->relay_fd, TRAWL_RELAY_END, NULL, 0);
+	close(s->relay_fd);
+	s->relay_fd = -1;
 }

@@ -60,6 +60,9 @@ struct sd_session {
 	char output[TRAWL_CTL_PATH_LEN]; /* "" with --no-output; net://HOST:CTRL:DATA when streaming */
 	char relay[TRAWL_CTL_PATH_LEN];  /* streaming: the domains' destination (consumerd/output.h), else "" */
 	int64_t created;                 /* streaming: creation time, seconds since the epoch */
+	char hostname[256];              /* streaming: this host's name, as relayd files it */
+	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */
+	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
 	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */
 	uid_t uid;
 	gid_t gid;
@@ -137,10 +140,12 @@ int sd_relay_is_url(const char *output);
 /* Makes @s stream to @url (checking relayd answers). 0, or fills @r and returns its error. */
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
 		   struct sd_reply *r);
-/* For a streaming session, checks relayd still answers (at start). 0 or fills @r. */
-int sd_relay_check(const struct sd_session *s, struct sd_reply *r);
-/* For a streaming session whose relayd does not answer: 1 and a line in @msg; else 0. */
+/* For a streaming session that lost relayd, connects again (at start). 0 or fills @r. */
+int sd_relay_check(struct sd_session *s, struct sd_reply *r);
+/* For a streaming session that lost relayd: 1 and the line in @msg; else 0. */
 int sd_relay_problem(const struct sd_session *s, char *msg, size_t len);
+/* Tells relayd the session is over and closes its connection (destroy). */
+void sd_relay_end(struct sd_session *s);
 
 /* cmd-channel.c */
 void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

@@ -57,7 +57,7 @@ kill -9 "$RELAY_PID"
 wait "$RELAY_PID" 2>/dev/null
 "$PROG" known >/dev/null || fail "ksyscalls failed after relayd died"
 expect 0 "$TRAWL" status
-grep -q "trawl-relayd at 127.0.0.1:$CTRL_PORT does not answer" "$T/out" ||
+grep -q "trawl-relayd at net://127.0.0.1:$CTRL_PORT:$DATA_PORT closed the session's connection" "$T/out" ||
 	fail "status does not report the lost relayd: $(cat "$T/out")"
 expect 0 "$TRAWL" stop
 expect 0 "$TRAWL" destroy
