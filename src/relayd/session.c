@@ -368,17 +368,22 @@ int relay_conn_readable(struct relay_conn *c)
 	ssize_t n;
 	int ret;
 
-	/* A message's header says how much is coming: read it whole. */
+	/*
+	 * A message's header says how much is coming: make room for up to 1 MiB
+	 * of it per read (a packet usually comes whole), so that the buffer
+	 * grows with what the peer really sent, not with what it announced.
+	 */
 	if (c->len - c->start >= hl) {
 		uint16_t cmd;
 		uint32_t handle, size;
+		size_t have = c->len - c->start;
 
 		if (trawl_relay_hdr_parse(c->buf + c->start, &cmd, &handle, &size)) {
 			relayd_log("%s: bad message header: dropping the connection", c->peer);
 			return -EPROTO;
 		}
-		if (hl + size > c->len - c->start && hl + size - (c->len - c->start) > want)
-			want = hl + size - (c->len - c->start);
+		if (hl + size > have && hl + size - have > want)
+			want = TRAWL_MIN(hl + size - have, (size_t)1 << 20);
 	}
 	ret = buf_reserve(c, want);
 	if (ret)
