@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ struct trawl_output {
 	char peer[300];     /* relay: "HOST:PORT" */
 	int broken;         /* relay: 0, or the errno that ended streaming */
 	uint32_t live_timer_us; /* relay, live: from the destination */
+	uint32_t pings;     /* relay: PINGs sent by trawl_output_sync() whose reply is not read */
 	struct ofile *files; /* owned, by handle */
 	uint32_t nr_files;
 };
@@ -235,6 +237,54 @@ static int relay_open(struct trawl_output *o, const char *spec, char *err, size_
 	return 0;
 }
 
+/*
+ * Reads the replies to our PINGs that have come, waiting at most
+ * @timeout_ms for all of them. Returns 0 once none is missing, -ETIMEDOUT,
+ * or -errno after marking the output broken.
+ */
+static int replies_read(struct trawl_output *o, int timeout_ms)
+{
+	struct pollfd pfd = {.fd = o->sock, .events = POLLIN};
+	struct trawl_relay_reply r;
+	ssize_t n;
+
+	while (o->pings) {
+		int ret = poll(&pfd, 1, timeout_ms);
+
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0) {
+			broken_set(o, errno);
+			return -o->broken;
+		}
+		if (ret == 0)
+			return -ETIMEDOUT;
+		n = recv(o->sock, &r, sizeof(r), MSG_WAITALL);
+		if (n != (ssize_t)sizeof(r) || le32toh(r.magic) != TRAWL_RELAY_MAGIC) {
+			broken_set(o, n < 0 ? errno : n == 0 ? ECONNRESET : EPROTO);
+			return -o->broken;
+		}
+		o->pings--;
+	}
+	return 0;
+}
+
+int trawl_output_sync(struct trawl_output *o)
+{
+	int ret;
+
+	if (!o->relay || o->broken)
+		return 0;
+	if (relay_send(o, TRAWL_RELAY_PING, 0, NULL, 0))
+		return 0; /* broken: reported by trawl_output_broken() */
+	o->pings++;
+	ret = replies_read(o, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
+	if (ret == -ETIMEDOUT)
+		fprintf(stderr, "trawl-consumerd[%d]: trawl-relayd at %s is still writing what we "
+			"sent %d ms ago\n", (int)getpid(), o->peer, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
+	return ret == -ETIMEDOUT ? ret : 0;
+}
+
 /* ---- both --------------------------------------------------------------- */
 
 int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
@@ -305,12 +355,14 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 	 * session with nothing more to send still learns it lost relayd.
 	 */
 	if (o->relay && !o->broken) {
+		if (o->pings)
+			replies_read(o, 0); /* late replies to PINGs first */
 		n = recv(o->sock, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 		if (n == 0)
 			broken_set(o, ECONNRESET);
 		else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 			broken_set(o, errno);
-		else if (n > 0)
+		else if (n > 0 && !o->pings)
 			broken_set(o, EPROTO);
 	}
 	if (!o->broken)

@@ -32,6 +32,7 @@
 
 #define TRAWL_OUTPUT_SEND_TIMEOUT_MS 3000 /* no progress for that long: relayd is given up on */
 #define TRAWL_OUTPUT_CONNECT_TIMEOUT_MS 3000
+#define TRAWL_OUTPUT_SYNC_TIMEOUT_MS 6000 /* under the daemon's 10 s wait for a reply */
 
 enum trawl_output_kind {
 	TRAWL_OUTPUT_DATA = 0,     /* a stream file */
@@ -68,6 +69,17 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
 /* A live relay destination's live timer (how often packets are to be cut), else 0. */
 uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
+
+/*
+ * trawl_output_sync - returns once everything written so far is in the
+ * destination's files: for relayd, a PING round trip (relayd acts on a
+ * connection's messages in order, so its reply means all before it is
+ * written). What lets `trawl stop` promise a complete trace on relayd too.
+ * Returns 0 (also when broken: see trawl_output_broken()), or -ETIMEDOUT
+ * when relayd did not catch up within TRAWL_OUTPUT_SYNC_TIMEOUT_MS (logged;
+ * it goes on writing).
+ */
+int trawl_output_sync(struct trawl_output *o);
 
 /* 1 for a relay destination. */
 int trawl_output_is_relay(const struct trawl_output *o);

@@ -357,6 +357,7 @@ fail:
 static void cmd_flush(uint64_t session)
 {
 	struct cchannel *c;
+	struct ctrace *t;
 
 	for (c = channels; c; c = c->next) {
 		if ((!session || c->session == session) && !c->info.snapshot_mode) {
@@ -364,6 +365,10 @@ static void cmd_flush(uint64_t session)
 			c->paused = 1;
 		}
 	}
+	/* Streamed traces: written on relayd's side too before we reply. */
+	for (t = traces; t; t = t->next)
+		if (!session || t->session == session)
+			trawl_output_sync(t->out);
 }
 
 /* Writes every snapshot-mode channel's current packets under @dir. */

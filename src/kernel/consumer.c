@@ -804,6 +804,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 			ret = drain_all(k, 1);
 			if (ret < 0)
 				break;
+			trawl_output_sync(k->out); /* streamed: on relayd's disk too */
 			quit = cmd == 'Q' || write_all(out_fd, "K", 1) < 0;
 			continue;
 		}
