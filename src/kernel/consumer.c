@@ -579,6 +579,17 @@ static int perf_enable_all(struct kconsumer *k, int on)
 	return 0;
 }
 
+/* After the final drain of stopped perf channels: their rings' last losses (perf.c). */
+static int perf_flush_lost_all(struct kconsumer *k)
+{
+	int i, n = 0;
+
+	for (i = 0; i < k->nch; i++)
+		if (k->ch[i].perf && trawl_kernel_perf_flush_lost(k->ch[i].perf) > 0)
+			n++;
+	return n;
+}
+
 static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 {
 	static const struct option opts[] = {
@@ -802,6 +813,8 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 					break;
 			}
 			ret = drain_all(k, 1);
+			if (ret >= 0 && (cmd == 'D' || cmd == 'Q') && perf_flush_lost_all(k) > 0)
+				ret = drain_all(k, 1);
 			if (ret < 0)
 				break;
 			trawl_output_sync(k->out); /* streamed: on relayd's disk too */

@@ -166,6 +166,12 @@ int trawl_kernel_perf_create(const char *instance_rel, char (*ctxs)[64], int nc,
 void trawl_kernel_perf_destroy(struct trawl_kernel_perf *p);
 /* The fd to poll for CPU @cpu's ring (POLLIN past a quarter full), or -1 (offline CPU, no events). */
 int trawl_kernel_perf_poll_fd(const struct trawl_kernel_perf *p, int cpu);
+/*
+ * After a stop and a drain: makes each ring write the losses the kernel still
+ * holds (a PERF_RECORD_LOST is written only before a later record), so that a
+ * second drain counts them. Returns the rings flushed or a negative errno.
+ */
+int trawl_kernel_perf_flush_lost(struct trawl_kernel_perf *p);
 /* Starts (@on) or stops every group of every CPU. Returns 0 or a negative errno. */
 int trawl_kernel_perf_enable(struct trawl_kernel_perf *p, int on);
 struct trawl_kernel_stream;

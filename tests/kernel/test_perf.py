@@ -12,6 +12,7 @@
    with one line and a non-zero exit.
 2. Through trawl-ktrace with every syscall (--syscall '*': 720 tracepoints,
    so several perf groups per CPU): the same deltas and monotonic values.
+3. Lost samples: a flood into an 8 KiB ring; recorded + counted lost >= made.
 """
 import os
 import signal
@@ -132,7 +133,23 @@ try:
     evs2, lost2 = ktest.events(out2)
     check_counters(evs2, pid2, "ktrace --syscall '*'")
     assert ktest.babeltrace_clean(out2)[1] == "" or lost2, "babeltrace2 warned"
-    print("ok: %d + %d events" % (len(evs), len(evs2)))
+
+    # 3. lost samples: a 8 KiB ring per CPU cannot hold a getpgid() flood; every
+    # sample is either in the trace or counted (PERF_RECORD_LOST -> events_discarded)
+    NFLOOD = 100000
+    out3 = os.path.join(d, "s3")
+    p = ktest.ktrace(["-o", out3, "--buffer-kb", "8", "-s", "getpgid", "-x", "tid,perf:cpu:cs",
+                      "--", os.path.join(ktest.BIN, "ksyscalls"), "flood", str(NFLOOD)])
+    pid3 = int(p.stdout.split("pid=")[1].split()[0])
+    evs3, lost3 = ktest.events(out3)
+    got = sum(1 for e in evs3 if e["ctx"]["tid"] == pid3)
+    print("flood: %d of %d events recorded, %d counted lost" % (got, 2 * NFLOOD, lost3))
+    assert lost3 > 0 and got < 2 * NFLOOD, (got, lost3)
+    assert got + lost3 >= 2 * NFLOOD, (got, lost3)
+    assert all("perf_cpu_cs" in e["ctx"] for e in evs3[:10])
+    for l in ktest.babeltrace_clean(out3)[1].splitlines():
+        assert l.startswith("WARNING: Tracer discarded "), l
+    print("ok: %d + %d + %d events" % (len(evs), len(evs2), len(evs3)))
 finally:
     dp = daemon_pid()
     if dp > 0:
