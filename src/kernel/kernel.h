@@ -188,7 +188,13 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 /* The channel's instance (owned by the session), or NULL. */
 struct trawl_kernel_instance *trawl_kernel_session_instance(struct trawl_kernel_session *s,
 							    const char *channel);
-/* Adds context @ctx ("pid", "tid", "procname", "prio", "ppid", "vpid", "vtid") to @channel's events. */
+/*
+ * Adds context @ctx ("pid", "tid", "procname", "prio", "ppid", "vpid", "vtid",
+ * or "perf:cpu:<counter>" with LTTng's counter names) to @channel's events.
+ * A perf counter is opened once here to check it: one that this machine
+ * lacks (hardware counters without a PMU) fails with @err saying so. A
+ * channel with perf counters is recorded through perf (perf.c).
+ */
 int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char *channel,
 				     const char *ctx, char *err, size_t errlen);
 /*
