@@ -19,11 +19,18 @@
  *     on with the others instead of waiting for this one. Nothing on disk
  *     says when a quiet stream's next event will be, so the time is derived:
  *     the writer flushes partial packets every live timer period, so an event
- *     older than two periods plus a margin (BEACON_MARGIN_NS) is on disk by
- *     now. "Now" is our CLOCK_MONOTONIC when the trace's clock is it (trawl
- *     names its clock by the boot id and ticks at 1 GHz), else the latest
- *     packet end among the trace's streams. Never less than the stream's last
- *     packet end, never less than the last time given.
+ *     older than one period plus a margin for the consumer, the network and
+ *     the relay's writes (BEACON_MARGIN_NS) is on disk by now. "Now" is our
+ *     CLOCK_MONOTONIC when the trace's clock is it (trawl names its clock by
+ *     the boot id and ticks at 1 GHz), else the latest packet end among the
+ *     trace's streams. Never less than the stream's last packet end, never
+ *     less than the last time given. Should data come later than promised,
+ *     babeltrace2 stops with an error ("timestamp is less than ... last
+ *     returned"): the margin trades latency for that risk. A writer that
+ *     cut an empty packet on quiet streams every period (LTTng sends beacons
+ *     instead) would make the stream's last packet end the exact answer.
+ *   The time moves in steps of a quarter period: told the same time again,
+ *   babeltrace2 sleeps before asking again rather than spinning.
  * Flags: NEW_STREAM when the session has streams the viewer was not told
  * of, NEW_METADATA when its trace's metadata grew past what the viewer has.
  * GET_PACKET refuses (ERR + NEW_METADATA, as lttng-relayd does) until the
@@ -50,7 +57,7 @@
 #define MAX_VIEWERS 64u
 #define MAX_ATTACH 16u
 #define MAX_PACKET_REPLY (64u << 20) /* bytes of one GET_PACKET reply */
-#define BEACON_MARGIN_NS 250000000u
+#define BEACON_MARGIN_NS 150000000u /* 150 ms */
 #define DEFAULT_LIVE_TIMER_US 1000000u
 
 /* Per viewer and stream. */
@@ -543,7 +550,7 @@ static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size
 			    const struct vstream *vs)
 {
 	uint64_t timer_ns = (uint64_t)(s->live_timer_us ? s->live_timer_us : DEFAULT_LIVE_TIMER_US) * 1000u;
-	uint64_t lag = 2 * timer_ns + BEACON_MARGIN_NS, now = 0, b;
+	uint64_t lag = timer_ns + BEACON_MARGIN_NS, now = 0, b;
 	struct live_index_entry e;
 	size_t i;
 
@@ -560,9 +567,7 @@ static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size
 		}
 	}
 	b = now > lag ? now - lag : 0;
-	/* In steps of half a period: a viewer told the same time again waits
-	 * (babeltrace2 sleeps) instead of asking again at once. */
-	b -= b % (timer_ns / 2 ? timer_ns / 2 : 1);
+	b -= b % (timer_ns / 4 ? timer_ns / 4 : 1);
 	/* Streams told the same time would make babeltrace2 warn that it
 	 * cannot order them: a few ns apart, they are not. */
 	if (b)

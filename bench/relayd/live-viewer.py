@@ -1,0 +1,32 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""bench/relayd/live.sh's viewer: babeltrace2's lttng-live source (Python
+bindings) attached to URL; for each anchor:ev event prints the latency from
+the event's timestamp to the moment the viewer has it, in microseconds, as
+`a latency_us`. Both tracers time events with CLOCK_MONOTONIC in ns (the
+clock snapshot's raw value), so the latency is our CLOCK_MONOTONIC minus it.
+When the source has nothing yet (TryAgain) the viewer sleeps RETRY_MS."""
+import sys
+import time
+
+import bt2
+
+url = sys.argv[1]
+retry = float(sys.argv[2]) / 1000 if len(sys.argv) > 2 else 0.01
+spec = bt2.ComponentSpec.from_named_plugin_and_component_class(
+    "ctf", "lttng-live", {"inputs": [url], "session-not-found-action": "end"},
+    logging_level=bt2.LoggingLevel.WARNING)
+it = bt2.TraceCollectionMessageIterator(spec)
+while True:
+    try:
+        msg = next(it)
+    except StopIteration:
+        break
+    except bt2.TryAgain:
+        time.sleep(retry)
+        continue
+    if (type(msg) is bt2._EventMessageConst and msg.event.name == "anchor:ev" and
+            str(msg.event.payload_field["s"]) == "relayd-live"):
+        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        ts = msg.default_clock_snapshot.value
+        print("%d %.1f" % (msg.event.payload_field["a"], (now - ts) / 1000), flush=True)
