@@ -17,6 +17,7 @@
 #   errors   bad URLs, an unreachable relayd (at create, and at start), live
 #            sessions with a folder, snapshot sessions with a URL, trawl view
 #            of a streamed session: one-line errors, exit != 0
+#   installed  cmake --install: trawl-relayd and its systemd unit, runnable from the prefix
 #   hostile  garbage, bad headers, path escapes and half messages sent to
 #            relayd's ports: nothing written outside its folder, it still
 #            serves a session afterwards
@@ -223,6 +224,21 @@ hostile)
 	"$APP" 1 200 5000 || fail "app failed"
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace H)" 200
+	;;
+installed)
+	# cmake --install puts the daemon and its systemd unit in the prefix, and
+	# the installed daemon runs from there
+	P=$T/prefix
+	cmake --install "${TRAWL_BUILD_DIR:?}" --prefix "$P" >"$T/install.log" 2>&1 ||
+		{ cat "$T/install.log" >&2; fail "cmake --install failed"; finish; }
+	[ -x "$P/bin/trawl-relayd" ] || fail "not installed: bin/trawl-relayd"
+	grep -q "ExecStart=.*trawl-relayd" "$P/lib/systemd/system/trawl-relayd.service" ||
+		fail "not installed: lib/systemd/system/trawl-relayd.service"
+	RELAYD=$P/bin/trawl-relayd
+	relayd_start || fail "the installed trawl-relayd does not start"
+	expect 0 "$P/bin/trawl" create I --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	[ -d "$(relay_trace I)" ] || fail "the installed relayd made no session folder at create"
+	expect 0 "$P/bin/trawl" destroy I
 	;;
 *)
 	echo "unknown case $case" >&2
