@@ -106,6 +106,7 @@ struct kconsumer {
 	struct trawl_output *out; /* owned */
 	int meta_h;        /* the metadata file in out */
 	uint64_t live_ns;  /* streaming live: period of partial-packet flushes, else 0 */
+	uint64_t live_next_ns; /* CLOCK_MONOTONIC time of the next one */
 	struct trawl_ctf_trace *trace; /* metadata model (src/ctf), owned */
 	uid_t uid;
 	gid_t gid;
@@ -729,16 +730,15 @@ static int consumer_setup(struct kconsumer *k)
  */
 static int live_flush(struct kconsumer *k)
 {
-	static uint64_t next_ns;
 	struct timespec ts;
 	uint64_t now;
 	int i, j, ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if (now < next_ns)
+	if (now < k->live_next_ns)
 		return 0;
-	next_ns = now + k->live_ns;
+	k->live_next_ns = now + k->live_ns;
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
 			ret = drain_cpu(k, &k->ch[i].cpus[j], 0, 1);

@@ -206,7 +206,18 @@ errors)
 	grep -q "start" "$T/err" || fail "the error does not say it was at start"
 	expect_fail "$TRAWL" view G && one_line_naming "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
 	expect 0 "$TRAWL" destroy G
+	# --live alone streams to net://127.0.0.1 (ports 5342/5343), and says so when it cannot
+	if ! /usr/bin/python3 -c 'import socket; socket.create_connection(("127.0.0.1", 5342), 1)' 2>/dev/null; then
+		expect_fail "$TRAWL" create E --live && one_line_naming "127.0.0.1:5342"
+	fi
 	# relayd's own options
+	expect 0 "$RELAYD" -d -o "$T/dd" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 -L tcp://127.0.0.1:0
+	grep -q "control port [1-9]" "$T/err" || fail "relayd -d did not say its ports: $(cat "$T/err")"
+	dpid=$(sed -n 's/^trawl-relayd\[\([0-9]*\)\].*/\1/p' "$T/err" | head -1)
+	sleep 0.3
+	dd_pid=$(pgrep -f "trawl-relayd -d -o $T/dd" | head -1)
+	[ -n "$dd_pid" ] && [ "$dd_pid" != "$dpid" ] || fail "relayd -d is not running in the background"
+	[ -n "$dd_pid" ] && kill "$dd_pid"
 	expect 2 "$RELAYD" --bogus
 	expect 1 "$RELAYD" -C http://x:1 && expect_err_line "http://x:1"
 	expect 0 "$RELAYD" --help && grep -q -- "--control-port" "$T/out" || fail "relayd --help"
