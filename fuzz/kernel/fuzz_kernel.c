@@ -4,8 +4,12 @@
  *   first byte even: the rest is a raw ring-buffer page converted to CTF
  *                    against three fixed formats (fixed fields, a char
  *                    array, a __data_loc string, a __rel_loc byte sequence);
- *   first byte odd:  the rest is tracefs format text, parsed into fields and a plan.
- * No tracefs access: the event table is filled by hand.
+ *   first byte odd:  the rest is tracefs format text, parsed into fields and a plan;
+ *   first byte 2 mod 4 (perf): byte 1 places the data in a 4 KiB perf ring
+ *                    (so that records wrap), the rest is the ring's records
+ *                    (samples of the same three events with two counter
+ *                    values, lost records, others) read as perf.c reads them.
+ * No tracefs or perf access: the event table and the ring are filled by hand.
  */
 #include "kernel/internal.h"
 
@@ -81,6 +85,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		trawl_kernel_converter_init(&conv, t, uuid);
 		conv.ctx[0] = TRAWL_KCTX_TID;
 		conv.nctx = 1;
+	}
+	if ((data[0] & 3) == 2) {
+		static const uint16_t ids[] = { 1, 2, 3 };
+		static struct trawl_kernel_converter pconv;
+		struct trawl_kernel_perf *p;
+
+		if (size < 2)
+			return 0;
+		if (!pconv.events) {
+			trawl_kernel_converter_init(&pconv, t, uuid);
+			pconv.ctx[0] = TRAWL_KCTX_TID;
+			pconv.ctx[1] = TRAWL_KCTX_PERF;
+			pconv.ctx[2] = TRAWL_KCTX_PERF + 1;
+			pconv.nctx = 3;
+		}
+		if (trawl_kernel_perf_create_fake(2, ids, 3, 4096, &p) < 0)
+			return 0;
+		if (trawl_kernel_stream_init(&s, &pconv, 0, 8192, emit, NULL) == 0) {
+			trawl_kernel_perf_fake_fill(p, (uint64_t)data[1] * 16, data + 2, size - 2);
+			trawl_kernel_perf_drain(p, 0, &s, 0);
+			trawl_kernel_stream_flush(&s);
+			trawl_kernel_stream_fini(&s);
+		}
+		trawl_kernel_perf_destroy(p);
+		return 0;
 	}
 	if (trawl_kernel_stream_init(&s, &conv, 0, 8192, emit, NULL) < 0)
 		return 0;

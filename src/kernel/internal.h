@@ -182,6 +182,16 @@ struct trawl_kernel_stream;
  */
 int trawl_kernel_perf_drain(struct trawl_kernel_perf *p, int cpu, struct trawl_kernel_stream *s,
 			    int max);
+/*
+ * Without the kernel (fuzz/kernel): a recording of @nc counters and the
+ * tracepoints @ids[0..ntp-1] on one CPU whose ring (@ring_bytes, a power of
+ * two) is plain memory; trawl_kernel_perf_fake_fill() puts @len bytes of
+ * records in it from position @tail, as the kernel would have.
+ */
+int trawl_kernel_perf_create_fake(int nc, const uint16_t *ids, int ntp, size_t ring_bytes,
+				  struct trawl_kernel_perf **out);
+void trawl_kernel_perf_fake_fill(struct trawl_kernel_perf *p, uint64_t tail, const uint8_t *buf,
+				 size_t len);
 
 struct trawl_kernel_stream;
 

@@ -267,6 +267,7 @@ struct pcpu {
 	size_t map_len;
 	int ring_fd;         /* -1: no ring (offline CPU, or no tracepoint) */
 	int flush_fd;        /* dummy event writing COMM records into the ring, -1: none */
+	int heap;            /* meta and data are malloc'd (trawl_kernel_perf_create_fake) */
 };
 
 struct trawl_kernel_perf {
@@ -485,8 +486,12 @@ static void cpu_close(struct pcpu *c)
 {
 	int i;
 
-	if (c->meta)
+	if (c->heap) {
+		free(c->meta);
+		free(c->data);
+	} else if (c->meta) {
 		munmap(c->meta, c->map_len);
+	}
 	for (i = 0; i < c->nfds; i++)
 		if (c->fds[i] >= 0)
 			close(c->fds[i]);
@@ -798,4 +803,61 @@ int trawl_kernel_perf_drain(struct trawl_kernel_perf *p, int cpu, struct trawl_k
 	/* release: our reads of the records are done before the kernel may reuse the space */
 	__atomic_store_n(&c->meta->data_tail, tail, __ATOMIC_RELEASE);
 	return ret < 0 ? ret : n;
+}
+
+/* ---- without the kernel (fuzz/kernel, tests) ---------------------------------- */
+
+int trawl_kernel_perf_create_fake(int nc, const uint16_t *ids, int ntp, size_t ring_bytes,
+				  struct trawl_kernel_perf **out)
+{
+	struct trawl_kernel_perf *p;
+	struct pcpu *c;
+	int i;
+
+	if (nc <= 0 || nc > TRAWL_KCTX_PERF_MAX || ntp < 0 || ring_bytes < 64 ||
+	    (ring_bytes & (ring_bytes - 1)))
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->nc = nc;
+	p->ntp = ntp;
+	p->ngroups = ntp ? (ntp + GROUP_TRACEPOINTS - 1) / GROUP_TRACEPOINTS : 1;
+	p->ncpus = 1;
+	p->tps = calloc((size_t)ntp + 1, sizeof(*p->tps));
+	p->group_of = malloc(65536 * sizeof(*p->group_of));
+	p->cpus = c = calloc(1, sizeof(*p->cpus));
+	if (!p->tps || !p->group_of || !c)
+		goto err;
+	memset(p->group_of, 0xff, 65536 * sizeof(*p->group_of));
+	for (i = 0; i < ntp; i++) {
+		p->tps[i].id = ids[i];
+		p->group_of[ids[i]] = (uint16_t)(i / GROUP_TRACEPOINTS);
+	}
+	c->ring_fd = c->flush_fd = -1;
+	c->heap = 1;
+	c->off = calloc((size_t)(p->ngroups * nc), sizeof(int64_t));
+	c->meta = calloc(1, sizeof(*c->meta));
+	c->data = malloc(ring_bytes);
+	c->data_size = ring_bytes;
+	if (!c->off || !c->meta || !c->data)
+		goto err;
+	*out = p;
+	return 0;
+err:
+	trawl_kernel_perf_destroy(p);
+	return -ENOMEM;
+}
+
+void trawl_kernel_perf_fake_fill(struct trawl_kernel_perf *p, uint64_t tail, const uint8_t *buf,
+				 size_t len)
+{
+	struct pcpu *c = &p->cpus[0];
+	size_t i;
+
+	len = TRAWL_MIN(len, c->data_size);
+	for (i = 0; i < len; i++)
+		c->data[(tail + i) & (c->data_size - 1)] = buf[i];
+	c->meta->data_tail = tail;
+	c->meta->data_head = tail + len;
 }
