@@ -9,7 +9,8 @@
    context-switch delta >= 1, and the events' own fields; babeltrace2 reads
    the trace without a warning and `trawl view` prints the same lines.
    Hardware counters (no PMU here) and unknown names fail at add-context
-   with one line and a non-zero exit.
+   with one line and a non-zero exit; a second start/stop continues the
+   counters; snapshot sessions and overwrite channels refuse perf counters.
 2. Through trawl-ktrace with every syscall (--syscall '*': 720 tracepoints,
    so several perf groups per CPU): the same deltas and monotonic values.
 3. Lost samples: a flood into an 8 KiB ring; recorded + counted lost >= made.
@@ -110,6 +111,10 @@ try:
     trawl("start")
     pid = run_pages()
     trawl("stop")
+    # a second start/stop: the counters go on from where they stopped
+    trawl("start")
+    pid_again = run_pages()
+    trawl("stop")
     evs, lost = ktest.events(out)
     assert lost == 0, lost
     assert evs and all(set(e["ctx"]) == {"pid", "tid", PF, CS} for e in evs), evs[:1]
@@ -117,11 +122,22 @@ try:
     exe = [e for e in evs if e["name"] == "sched_process_exec" and e["fields"]["pid"] == pid]
     assert len(exe) == 1 and str(exe[0]["fields"]["filename"]).endswith("/kperfpages"), exe
     check_counters(evs, pid, "daemon")
+    check_counters(evs, pid_again, "daemon, after a stop and a start")
     lines, err = ktest.babeltrace_clean(out)
     assert err == "", err
     assert any("perf_cpu_page_fault = " in l and "fd = 3001" in l for l in lines), lines[:5]
     view = trawl("view")
     assert view.stdout.splitlines() == lines, (view.stdout[:500], lines[:3])
+    trawl("destroy")
+    # perf counters need a discard-mode channel: overwrite channels and snapshots refuse them
+    trawl("create", "perfsnap", "--snapshot", "--output", os.path.join(d, "snap"))
+    r = trawl("add-context", "--kernel", "-t", "perf:cpu:page-fault", check=False)
+    assert r.returncode != 0 and "discard-mode channel" in r.stderr, r.stderr
+    trawl("destroy")
+    trawl("create", "perfow", "--output", os.path.join(d, "ow"))
+    trawl("enable-channel", "--kernel", "--overwrite", "ring")
+    r = trawl("add-context", "--kernel", "-c", "ring", "-t", "perf:cpu:cs", check=False)
+    assert r.returncode != 0 and "discard-mode channel" in r.stderr, r.stderr
     trawl("destroy")
 
     # 2. trawl-ktrace, every syscall: several perf groups per CPU
