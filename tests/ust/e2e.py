@@ -14,7 +14,7 @@ the independent oracle.
     e2e.py fork                        a fork()ed child is traced as its own app (per-PID)
     e2e.py early|early-fork            events at the top of main() of a short-lived program
     e2e.py early-nodaemon              ... whose start-up never waits without a daemon
-    e2e.py contexts                    prio, nice, perf:thread counters (app-ctx.c): values
+    e2e.py contexts uid|pid            prio, nice, perf:thread counters (app-ctx.c): values
                                        match what each thread did, per thread, in a thread
                                        made later and a fork child; no perf fd left open;
                                        trawl view == babeltrace2
@@ -435,10 +435,11 @@ COUNTERS = ["page-fault", "faults", "context-switches", "minor-faults"]
 DISTINCT = 3  # page-fault and faults are one perf counter: one fd per thread
 
 
-def case_contexts():
+def case_contexts(buffers):
     e = Env()
     try:
         e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-channel", "-u", "channel0", "--buffers-" + buffers)
         e.trawl("enable-event", "-u", "tctx:mark")
         r = e.trawl("add-context", "-u", "-t", "vpid", "-t", "vtid", "-t", "prio", "-t", "nice",
                     *[a for c in COUNTERS for a in ("-t", "perf:thread:" + c)], check=False)
@@ -595,7 +596,7 @@ def main():
     elif case == "early-nodaemon":
         case_early_nodaemon()
     elif case == "contexts":
-        case_contexts()
+        case_contexts(sys.argv[2] if len(sys.argv) > 2 else "uid")
     elif case == "contexts-errors":
         case_contexts_errors()
     else:
