@@ -5,7 +5,7 @@
  * so that the prio, nice and perf:thread contexts can be checked against
  * what happened. Roles and steps (role, step):
  *
- *   main (0): 0 first event; 10 after A, B, C and D exited (perf_fds: only
+ *   main (0): 0 first event; 10 after A, B, C, D and E exited (perf_fds: only
  *             main's counters left open); 99 after the fork child exited
  *   A (1):    0 after nice 5; 1 after touching PAGES fresh pages; 2 after a
  *             20 ms sleep; 3 after main set A's nice to 12 from outside
@@ -18,11 +18,18 @@
  *             pages, 2 (perf_fds: its own counters)
  *   D (5):    a thread that cannot open its counters (RLIMIT_NOFILE at the
  *             lowest free fd: EMFILE): 0 and 1, the app unharmed
+ *   E (6):    nice 3, then SCHED_FIFO priority 10: 0 (perf_fds -2: the
+ *             policy could not be set, not root)
+ *
+ * Every event also carries the kernel's own priority and nice of the
+ * thread, read from /proc just before it: the prio/nice contexts' oracle.
  *
  *   app-ctx [wait ms]
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -37,6 +44,37 @@
 #include "tp-ctx.h"
 
 #define PAGES 64
+
+/* The kernel's view of the calling thread: /proc's "priority" (task_prio)
+ * and "nice", fields 18 and 19 of stat; -1000 when it cannot be read. */
+static void proc_prio(int32_t *prio, int32_t *nice)
+{
+	char buf[1024], *p;
+	ssize_t n;
+	int fd = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC), i;
+
+	*prio = *nice = -1000;
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	/* After ") ": state is field 3; priority is 15 fields further. */
+	for (i = 0; p && i < 16; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%d %d", prio, nice);
+}
+
+#define MARK(role, step, fds)                                                      \
+	do {                                                                        \
+		int32_t kprio_, knice_;                                              \
+		proc_prio(&kprio_, &knice_);                                        \
+		tracepoint(tctx, mark, role, step, fds, kprio_, knice_);             \
+	} while (0)
 
 static pthread_barrier_t both_started, a_done;
 static sem_t a_ready, a_reniced;
@@ -87,17 +125,17 @@ static void *thread_a(void *arg)
 	tid_a = gettid();
 	if (setpriority(PRIO_PROCESS, 0, 5))
 		exit(4);
-	tracepoint(tctx, mark, 1, 0, -1);
+	MARK(1, 0, -1);
 	pthread_barrier_wait(&both_started);
 	touch_pages();
-	tracepoint(tctx, mark, 1, 1, -1);
+	MARK(1, 1, -1);
 	nanosleep(&ms20, NULL);
-	tracepoint(tctx, mark, 1, 2, -1);
+	MARK(1, 2, -1);
 	pthread_barrier_wait(&a_done);
 	sem_post(&a_ready);
 	while (sem_wait(&a_reniced))
 		;
-	tracepoint(tctx, mark, 1, 3, -1);
+	MARK(1, 3, -1);
 	return NULL;
 }
 
@@ -106,28 +144,43 @@ static void *thread_b(void *arg)
 	(void)arg;
 	if (setpriority(PRIO_PROCESS, 0, 10))
 		exit(4);
-	tracepoint(tctx, mark, 2, 0, -1);
+	MARK(2, 0, -1);
 	pthread_barrier_wait(&both_started);
 	pthread_barrier_wait(&a_done);
-	tracepoint(tctx, mark, 2, 1, -1);
+	MARK(2, 1, -1);
 	return NULL;
 }
 
 static void *thread_c(void *arg)
 {
 	(void)arg;
-	tracepoint(tctx, mark, 3, 0, -1);
+	MARK(3, 0, -1);
 	touch_pages();
-	tracepoint(tctx, mark, 3, 1, -1);
+	MARK(3, 1, -1);
 	return NULL;
 }
 
 static void *thread_d(void *arg)
 {
 	(void)arg;
-	tracepoint(tctx, mark, 5, 0, -1);
+	MARK(5, 0, -1);
 	touch_pages();
-	tracepoint(tctx, mark, 5, 1, -1);
+	MARK(5, 1, -1);
+	return NULL;
+}
+
+static void *thread_e(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+
+	(void)arg;
+	if (setpriority(PRIO_PROCESS, 0, 3))
+		exit(4);
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp)) {
+		MARK(6, 0, -2);
+		return NULL;
+	}
+	MARK(6, 0, -1);
 	return NULL;
 }
 
@@ -157,7 +210,7 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < wait_ms && !tracepoint_enabled(tctx, mark); i++)
 		usleep(1000);
-	tracepoint(tctx, mark, 0, 0, perf_fds());
+	MARK(0, 0, perf_fds());
 	pthread_barrier_init(&both_started, NULL, 2);
 	pthread_barrier_init(&a_done, NULL, 2);
 	sem_init(&a_ready, 0, 0);
@@ -177,7 +230,10 @@ int main(int argc, char **argv)
 	pthread_join(c, NULL);
 	if (run_without_fds())
 		return 6;
-	tracepoint(tctx, mark, 0, 10, perf_fds());
+	if (pthread_create(&c, NULL, thread_e, NULL))
+		return 2;
+	pthread_join(c, NULL);
+	MARK(0, 10, perf_fds());
 	pid = fork();
 	if (pid == 0) {
 		int before = perf_fds();
@@ -185,14 +241,14 @@ int main(int argc, char **argv)
 		/* Not traced until this process registers by itself. */
 		for (i = 0; i < wait_ms && !tracepoint_enabled(tctx, mark); i++)
 			usleep(1000);
-		tracepoint(tctx, mark, 4, 0, before);
+		MARK(4, 0, before);
 		touch_pages();
-		tracepoint(tctx, mark, 4, 1, -1);
-		tracepoint(tctx, mark, 4, 2, perf_fds());
+		MARK(4, 1, -1);
+		MARK(4, 2, perf_fds());
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return 5;
-	tracepoint(tctx, mark, 0, 99, perf_fds());
+	MARK(0, 99, perf_fds());
 	return 0;
 }

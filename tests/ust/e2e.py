@@ -460,7 +460,8 @@ def case_contexts(buffers):
                 continue
             c, p = m.event.common_context_field, m.event.payload_field
             d = {k: int(c[k]) for k in c.keys()}
-            d["perf_fds"] = int(p["perf_fds"])
+            for k in ("perf_fds", "kprio", "knice"):
+                d[k] = int(p[k])
             marks[(int(p["role"]), int(p["step"]))] = d
     finally:
         e.close()
@@ -471,7 +472,7 @@ def case_contexts(buffers):
     if view != bt.stdout:
         fail("contexts: trawl view differs from babeltrace2")
     want = [(0, 0), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (3, 0), (3, 1), (5, 0), (5, 1),
-            (0, 10), (4, 0), (4, 1), (4, 2), (0, 99)]
+            (6, 0), (0, 10), (4, 0), (4, 1), (4, 2), (0, 99)]
     missing = [k for k in want if k not in marks]
     if missing:
         fail("contexts: marks missing: %s" % missing)
@@ -479,7 +480,8 @@ def case_contexts(buffers):
     fields = ["perf_thread_" + c.replace("-", "_") for c in COUNTERS]
     for k, d in sorted(marks.items()):
         print("mark %s: %s" % (k, " ".join("%s=%d" % (f, d[f]) for f in
-                                             ["vtid", "prio", "nice", "perf_fds"] + fields)))
+                                             ["vtid", "prio", "nice", "kprio", "knice", "perf_fds"]
+                                             + fields)))
         for f in fields:
             # D (role 5) could open no fd: its counters say so, nobody else's.
             if (d[f] == UNAVAILABLE) != (k[0] == 5):
@@ -493,6 +495,19 @@ def case_contexts(buffers):
         return marks[b][f] - marks[a][f]
 
     pf, cs = "perf_thread_page_fault", "perf_thread_context_switches"
+    # The kernel's own view (/proc/thread-self/stat, read by the thread
+    # just before each event; D cannot open it) is the oracle for prio/nice.
+    for k, d in sorted(marks.items()):
+        if d["kprio"] != -1000 and (d["prio"], d["nice"]) != (d["kprio"], d["knice"]):
+            fail("contexts: mark %s: prio %d nice %d, the kernel says %d %d"
+                 % (k, d["prio"], d["nice"], d["kprio"], d["knice"]))
+        if d["kprio"] == -1000 and k[0] != 5:
+            fail("contexts: mark %s: /proc unreadable" % (k,))
+    if marks[(6, 0)]["perf_fds"] == -2:
+        print("note: SCHED_FIFO not allowed here: real-time prio not checked")
+    else:
+        check("E (SCHED_FIFO 10, nice 3): prio -11 nice 3",
+              (marks[(6, 0)]["prio"], marks[(6, 0)]["nice"]) == (-11, 3))
     # prio and nice: what each thread set, and a change made from outside.
     check("main nice 0 prio 20", marks[(0, 0)]["nice"] == 0 and marks[(0, 0)]["prio"] == 20)
     check("A nice 5", marks[(1, 0)]["nice"] == 5 and marks[(1, 0)]["prio"] == 25)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The context test app's one event: who (role), when (step), and what the
- * app itself saw then (its perf fds, the nice it set). */
+ * app itself saw then: its perf fds, and the kernel's priority and nice of
+ * the thread from /proc/thread-self/stat (-1000: not read). */
 #undef TRACEPOINT_PROVIDER
 #define TRACEPOINT_PROVIDER tctx
 #undef TRACEPOINT_INCLUDE
@@ -11,8 +12,9 @@
 #include <stdint.h>
 
 TRACEPOINT_EVENT(tctx, mark,
-		 TP_ARGS(int32_t, role, int32_t, step, int32_t, perf_fds),
+		 TP_ARGS(int32_t, role, int32_t, step, int32_t, perf_fds, int32_t, kprio, int32_t, knice),
 		 TP_FIELDS(ctf_integer(int32_t, role, role) ctf_integer(int32_t, step, step)
-				   ctf_integer(int32_t, perf_fds, perf_fds)))
+				   ctf_integer(int32_t, perf_fds, perf_fds)
+				   ctf_integer(int32_t, kprio, kprio) ctf_integer(int32_t, knice, knice)))
 #endif
 #include <lttng/tracepoint-event.h>
