@@ -55,6 +55,11 @@ enum filter_op {
 	 * push 0 or 1 and jump to instruction idx */
 	OP_AND,
 	OP_OR,
+	/* bound only: "field OP constant", the commonest filter, fused into
+	 * one instruction by trawl_filter_bind(): load a (OP_LD_S, _U or _F)
+	 * of args[idx], compare (b: OP_EQ .. OP_GE) with the constant imm of
+	 * kind pad (0: signed, 1: unsigned, 2: double), push 0/1 */
+	OP_CMP_CONST,
 };
 
 struct filter_insn {

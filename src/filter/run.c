@@ -86,6 +86,44 @@ static int bind_name(const struct trawl_filter *f, struct filter_insn *in, const
 	}
 }
 
+/* Fuses each "load a number; push a number constant; compare" into one
+ * OP_CMP_CONST, in place, renumbering the jumps. No jump lands inside such
+ * a triple: a jump lands after an OP_BOOL, never after a load or constant. */
+static void fuse(struct trawl_filter_prog *p)
+{
+	uint32_t *to = malloc((p->nr_code + 1) * sizeof(*to));
+	uint32_t i, n = 0;
+
+	if (!to)
+		return; /* unfused: the same results, a little slower */
+	for (i = 0; i < p->nr_code; i++) {
+		struct filter_insn *in = &p->code[i];
+
+		to[i] = n;
+		if (i + 2 < p->nr_code && (in->op == OP_LD_S || in->op == OP_LD_U || in->op == OP_LD_F) &&
+		    (in[1].op == OP_INT || in[1].op == OP_FLT) && in[2].op >= OP_EQ && in[2].op <= OP_GE) {
+			struct filter_insn f = *in;
+
+			f.a = in->op;
+			f.b = in[2].op;
+			f.pad = in[1].op == OP_FLT ? 2 : in[1].a ? 1 : 0;
+			f.imm = in[1].imm;
+			f.op = OP_CMP_CONST;
+			to[i + 1] = to[i + 2] = n;
+			p->code[n++] = f;
+			i += 2;
+			continue;
+		}
+		p->code[n++] = *in;
+	}
+	to[p->nr_code] = n;
+	for (i = 0; i < n; i++)
+		if (p->code[i].op == OP_AND || p->code[i].op == OP_OR)
+			p->code[i].idx = p->code[i].idx <= p->nr_code ? to[p->code[i].idx] : 0;
+	p->nr_code = n;
+	free(to);
+}
+
 int trawl_filter_bind(const struct trawl_filter *f, const struct trawl_filter_field *fields, unsigned int nr_fields,
 		      struct trawl_filter_prog **out)
 {
@@ -107,6 +145,8 @@ int trawl_filter_bind(const struct trawl_filter *f, const struct trawl_filter_fi
 	for (i = 0; i < p->nr_code; i++)
 		if (p->code[i].op == OP_NAME && bind_name(f, &p->code[i], fields, nr_fields))
 			p->never = 1;
+	if (!p->never)
+		fuse(p);
 	*out = p;
 	return 0;
 }
@@ -500,6 +540,23 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 			default: /* OP_NAME: unbound, cannot happen */
 				return 0;
 			}
+			continue;
+		}
+		if (in->op == OP_CMP_CONST) {
+			struct val a, b;
+
+			if (sp >= (int)TRAWL_FILTER_STACK)
+				return 0;
+			a.t = in->a == OP_LD_S ? V_S64 : in->a == OP_LD_U ? V_U64 : V_DBL;
+			if (a.t == V_DBL)
+				a.d = args[in->idx].d;
+			else
+				a.i = args[in->idx].i;
+			b.t = in->pad == 2 ? V_DBL : in->pad == 1 ? V_U64 : V_S64;
+			b.u = in->imm.u; /* the bits of the constant, whatever its kind */
+			v = &st[sp++];
+			v->t = V_S64;
+			v->i = compare((enum filter_op)in->b, &a, &b);
 			continue;
 		}
 		if (sp < 1)
