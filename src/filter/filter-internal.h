@@ -60,6 +60,11 @@ enum filter_op {
 	 * of args[idx], compare (b: OP_EQ .. OP_GE) with the constant imm of
 	 * kind pad (0: signed, 1: unsigned, 2: double), push 0/1 */
 	OP_CMP_CONST,
+	/* bound only, fused likewise: "integer field BITOP constant" (a: the
+	 * load, b: OP_BAND .. OP_SHR, pad: 1 if the constant is unsigned) */
+	OP_BIT_CONST,
+	/* bound only: "top OP constant" (b: OP_EQ .. OP_GE, pad as OP_CMP_CONST) */
+	OP_CMP_TOP,
 };
 
 struct filter_insn {

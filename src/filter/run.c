@@ -86,9 +86,25 @@ static int bind_name(const struct trawl_filter *f, struct filter_insn *in, const
 	}
 }
 
-/* Fuses each "load a number; push a number constant; compare" into one
- * OP_CMP_CONST, in place, renumbering the jumps. No jump lands inside such
- * a triple: a jump lands after an OP_BOOL, never after a load or constant. */
+static int is_const(const struct filter_insn *in)
+{
+	return in->op == OP_INT || in->op == OP_FLT;
+}
+
+static int is_cmp(const struct filter_insn *in)
+{
+	return in->op >= OP_EQ && in->op <= OP_GE;
+}
+
+/*
+ * Peephole fusion, in place, renumbering the jumps, so that the commonest
+ * filters run as one or two instructions instead of three to five:
+ *   load number; constant; compare     -> OP_CMP_CONST
+ *   load integer; constant; bitwise op -> OP_BIT_CONST
+ *   constant; compare                  -> OP_CMP_TOP
+ * No jump lands inside a fused group: a jump lands after an OP_BOOL, and
+ * a group's second and third instructions follow a load or a constant.
+ */
 static void fuse(struct trawl_filter_prog *p)
 {
 	uint32_t *to = malloc((p->nr_code + 1) * sizeof(*to));
@@ -97,21 +113,30 @@ static void fuse(struct trawl_filter_prog *p)
 	if (!to)
 		return; /* unfused: the same results, a little slower */
 	for (i = 0; i < p->nr_code; i++) {
-		struct filter_insn *in = &p->code[i];
+		struct filter_insn *in = &p->code[i], f = *in;
+		int ld_int = in->op == OP_LD_S || in->op == OP_LD_U;
 
 		to[i] = n;
-		if (i + 2 < p->nr_code && (in->op == OP_LD_S || in->op == OP_LD_U || in->op == OP_LD_F) &&
-		    (in[1].op == OP_INT || in[1].op == OP_FLT) && in[2].op >= OP_EQ && in[2].op <= OP_GE) {
-			struct filter_insn f = *in;
-
+		if (i + 2 < p->nr_code && (ld_int || in->op == OP_LD_F) && is_const(&in[1]) &&
+		    (is_cmp(&in[2]) || (ld_int && in[1].op == OP_INT && in[2].op >= OP_BAND &&
+					in[2].op <= OP_SHR))) {
+			f.op = is_cmp(&in[2]) ? OP_CMP_CONST : OP_BIT_CONST;
 			f.a = in->op;
 			f.b = in[2].op;
 			f.pad = in[1].op == OP_FLT ? 2 : in[1].a ? 1 : 0;
 			f.imm = in[1].imm;
-			f.op = OP_CMP_CONST;
 			to[i + 1] = to[i + 2] = n;
 			p->code[n++] = f;
 			i += 2;
+			continue;
+		}
+		if (i + 1 < p->nr_code && is_const(in) && is_cmp(&in[1])) {
+			f.op = OP_CMP_TOP;
+			f.b = in[1].op;
+			f.pad = in->op == OP_FLT ? 2 : in->a ? 1 : 0;
+			to[i + 1] = n;
+			p->code[n++] = f;
+			i += 1;
 			continue;
 		}
 		p->code[n++] = *in;
@@ -301,6 +326,19 @@ static int glob_match(const struct val *pat, const struct val *s)
 	return p == pat->n;
 }
 
+/* @op's result for a comparison that gave @c (-1, 0, 1). */
+static inline int cmp_result(enum filter_op op, int c)
+{
+	switch (op) {
+	case OP_EQ: return c == 0;
+	case OP_NE: return c != 0;
+	case OP_LT: return c < 0;
+	case OP_LE: return c <= 0;
+	case OP_GT: return c > 0;
+	default: return c >= 0;
+	}
+}
+
 /* Compares two values for @op; 0/1, or -1 when they cannot be compared. */
 static int compare(enum filter_op op, const struct val *a, const struct val *b)
 {
@@ -325,14 +363,15 @@ static int compare(enum filter_op op, const struct val *a, const struct val *b)
 	} else {
 		return -1;
 	}
-	switch (op) {
-	case OP_EQ: return c == 0;
-	case OP_NE: return c != 0;
-	case OP_LT: return c < 0;
-	case OP_LE: return c <= 0;
-	case OP_GT: return c > 0;
-	default: return c >= 0;
-	}
+	return cmp_result(op, c);
+}
+
+/* compare(), with the commonest case (two signed integers) inline. */
+static inline int compare_fast(enum filter_op op, const struct val *a, const struct val *b)
+{
+	if (a->t == V_S64 && b->t == V_S64)
+		return cmp_result(op, a->i < b->i ? -1 : a->i > b->i);
+	return compare(op, a, b);
 }
 
 /* 0/1, or -1 for a string. */
@@ -447,7 +486,7 @@ static int unary(enum filter_op op, struct val *v)
 	}
 }
 
-static int bitwise(enum filter_op op, struct val *a, const struct val *b)
+static inline int bitwise(enum filter_op op, struct val *a, const struct val *b)
 {
 	if (!is_int(a) || !is_int(b))
 		return -1;
@@ -542,9 +581,22 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 			}
 			continue;
 		}
-		if (in->op == OP_CMP_CONST) {
+		if (in->op >= OP_CMP_CONST) { /* fused (fuse()) */
 			struct val a, b;
 
+			b.t = in->pad == 2 ? V_DBL : in->pad == 1 ? V_U64 : V_S64;
+			b.u = in->imm.u; /* the bits of the constant, whatever its kind */
+			if (in->op == OP_CMP_TOP) {
+				if (sp < 1)
+					return 0;
+				v = &st[sp - 1];
+				r = compare_fast((enum filter_op)in->b, v, &b);
+				if (r < 0)
+					return 0;
+				v->t = V_S64;
+				v->i = r;
+				continue;
+			}
 			if (sp >= (int)TRAWL_FILTER_STACK)
 				return 0;
 			a.t = in->a == OP_LD_S ? V_S64 : in->a == OP_LD_U ? V_U64 : V_DBL;
@@ -552,11 +604,16 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 				a.d = args[in->idx].d;
 			else
 				a.i = args[in->idx].i;
-			b.t = in->pad == 2 ? V_DBL : in->pad == 1 ? V_U64 : V_S64;
-			b.u = in->imm.u; /* the bits of the constant, whatever its kind */
 			v = &st[sp++];
-			v->t = V_S64;
-			v->i = compare((enum filter_op)in->b, &a, &b);
+			if (in->op == OP_BIT_CONST) {
+				if (bitwise((enum filter_op)in->b, &a, &b))
+					return 0;
+				v->t = a.t;
+				v->u = a.u;
+			} else {
+				v->t = V_S64;
+				v->i = compare_fast((enum filter_op)in->b, &a, &b); /* numbers: 0 or 1 */
+			}
 			continue;
 		}
 		if (sp < 1)
@@ -590,7 +647,7 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 			if (sp < 2)
 				return 0;
 			if (in->op >= OP_EQ && in->op <= OP_GE) {
-				r = compare(in->op, &st[sp - 2], v);
+				r = compare_fast(in->op, &st[sp - 2], v);
 				if (r < 0)
 					return 0;
 				st[sp - 2].t = V_S64;
