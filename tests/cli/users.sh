@@ -57,6 +57,12 @@ expect 0 as "$G" create gsess
 expect 0 as "$G" list
 grep -q gsess "$T/out" || fail "G does not see their session"
 grep -q rootsess "$T/out" && fail "G sees root's session"
+# Root's daemon probes user-space perf counters as the session's owner (a
+# forked child with G's ids): software ones open, hardware ones need a PMU.
+expect 0 as "$G" add-context -u -s gsess -t perf:thread:page-fault -t prio
+[ -d /sys/bus/event_source/devices/cpu ] ||
+	{ expect 9 as "$G" add-context -u -s gsess -t perf:thread:cpu-cycles &&
+		expect_err_line "no hardware PMU"; }
 [ -S "$T/$G/run/sessiond.sock" ] && fail "G started a user daemon instead of using root's"
 expect 0 "$TRAWL" list
 grep -q gsess "$T/out" || fail "root does not see G's session in the root daemon"
