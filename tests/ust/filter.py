@@ -96,9 +96,13 @@ def val(f):
 
 
 def read_channels(path):
-    """{stream class id: [(event name, {field: value})]} in trace order."""
+    """{stream class id: [(event name, {field: value})]} in trace order.
+    A filtered-out event is neither recorded nor discarded: any discarded
+    event is a failure."""
     out = {}
     for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._DiscardedEventsMessageConst:
+            fail("%s: %s events discarded" % (path, m.count))
         if type(m) is not bt2._EventMessageConst:
             continue
         p = m.event.payload_field
@@ -278,8 +282,14 @@ def test_rules():
         e.trawl("enable-event", "-u", "-s", "s5", "-c", "ch", "tall:ints", "--filter", "s32 == 2")
         e.trawl("disable-event", "-u", "-s", "s5", "-c", "ch", "tall:ints", check=False)
         e.trawl("start", "s5")
+        # Per-process buffers: the filter goes with the app's own channel.
+        e.trawl("create", "s6", "--output", e.dir + "/s6")
+        e.trawl("enable-channel", "-u", "ch", "-s", "s6", "--buffers-pid")
+        e.trawl("enable-event", "-u", "-s", "s6", "-c", "ch", "tall:*", "--filter",
+                'seqtext == "*a" && str != "delta"')
+        e.trawl("start", "s6")
         e.run_app()
-        for s in ("ref", "s1", "s2", "s3", "s4", "s5"):
+        for s in ("ref", "s1", "s2", "s3", "s4", "s5", "s6"):
             e.trawl("stop", s)
         ref = read_channels(e.dir + "/ref").get(0, [])
         if len(ref) != 80:
@@ -298,6 +308,8 @@ def test_rules():
         compare("s3 (filtered + unfiltered rule)", got("s3"), sel(lambda n, f: n == "tall:ints"))
         compare("s4 (two filtered rules)", got("s4"), sel(lambda n, f: f.get("s32") == -5 or
                                                         f.get("str") == "beta"))
+        compare("s6 (per-process buffers)", got("s6"),
+                sel(lambda n, f: f["seqtext"].endswith("a") and f["str"] != "delta"))
         # disable-event names a rule by name: trawl disables every rule of
         # that name or refuses; either way the trace holds a subset of the
         # union, each event matching a rule still enabled.
