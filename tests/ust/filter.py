@@ -11,6 +11,8 @@ real trawl commands and daemons, checked with babeltrace2's Python bindings.
     filter.py rules    two sessions with different filters on the same app; a
                        rule with a filter plus one without; two filtered rules
                        on one event (their union); disable one of them
+    filter.py space    200,000 events, 196 passing, through a 16 KiB channel: all
+                       196 recorded, none discarded (no space for the others)
     filter.py errors   bad filters: one line on stderr naming the column, a
                        non-zero exit, nothing created; `trawl list` shows filters
 """
@@ -323,6 +325,32 @@ def test_rules():
         e.close()
 
 
+def test_space():
+    """Filtered-out events take no buffer space: 200,000 events through a
+    channel of 4 x 4 KiB, 196 of them passing; a filter evaluated after the
+    reservation would fill the buffer thousands of times over."""
+    e = Env()
+    try:
+        e.trawl("create", "s", "--output", e.dir + "/t")
+        e.trawl("enable-channel", "-u", "ch", "--subbuf-size", "4096", "--num-subbuf", "4")
+        e.trawl("enable-event", "-u", "tall:seq", "-c", "ch", "--filter", "(n & 1023) == 0")
+        e.trawl("start")
+        p = subprocess.Popen([os.path.join(BIN, "ust-app-all"), "1", "200000", "5000"], env=e.env)
+        if p.wait(timeout=60) != 0:
+            raise RuntimeError("ust-app-all exited %d" % p.returncode)
+        e.trawl("stop")
+        got = sorted(f["n"] for _, f in read_channels(e.dir + "/t").get(0, []))
+        want = list(range(0, 200000, 1024))
+        if got != want:
+            fail("space: %d events recorded, expected %d (n = 0, 1024, ...); first ones: %s" %
+                 (len(got), len(want), got[:5]))
+        else:
+            CHECKED[0] += 1
+            CHECKED[1] += len(want)
+    finally:
+        e.close()
+
+
 def test_errors():
     e = Env()
     try:
@@ -375,9 +403,9 @@ def test_errors():
 
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else ""
-    tests = {"values": test_values, "rules": test_rules, "errors": test_errors}
+    tests = {"values": test_values, "rules": test_rules, "errors": test_errors, "space": test_space}
     if what not in tests:
-        sys.exit("usage: filter.py values|rules|errors")
+        sys.exit("usage: filter.py values|rules|errors|space")
     tests[what]()
     if FAILS:
         print("%d failure(s)" % len(FAILS), file=sys.stderr)
