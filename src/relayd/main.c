@@ -198,9 +198,9 @@ static void serve(const int lfd[2])
 		}
 		/* Connections first: an accept below changes the array's tail. */
 		for (i = nconns - 1; i >= 0; i--) {
-			if (!pfd[2 + i].revents)
+			if (!pfd[2 + i].revents && !relay_conn_expired(conns[i]))
 				continue;
-			if (relay_conn_readable(conns[i]) < 0) {
+			if (!pfd[2 + i].revents || relay_conn_readable(conns[i]) < 0) {
 				relay_conn_destroy(conns[i]);
 				conns[i] = conns[--nconns];
 			}

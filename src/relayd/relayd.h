@@ -34,6 +34,11 @@ int relay_conn_fd(const struct relay_conn *c);
  * peer closed, or sent a bad message: logged).
  */
 int relay_conn_readable(struct relay_conn *c);
+/*
+ * 1 (logged) if the peer connected long ago and still named no session: the
+ * caller destroys it, so idle peers cannot hold every connection slot.
+ */
+int relay_conn_expired(const struct relay_conn *c);
 /* Closes the connection's files and socket, drops its session reference, frees. */
 void relay_conn_destroy(struct relay_conn *c);
 

@@ -56,6 +56,7 @@ struct rfile {
 
 struct relay_conn {
 	int fd; /* owned */
+	time_t accepted; /* CLOCK_MONOTONIC seconds */
 	char peer[64];
 	struct rsession *s; /* a reference, after HELLO */
 	uint8_t *buf;       /* owned: received bytes not yet acted on */
@@ -63,6 +64,9 @@ struct relay_conn {
 	struct rfile *files; /* owned, by handle */
 	uint32_t nr_files;
 };
+
+/* A peer that names no session (HELLO) this long after connecting is dropped. */
+#define RELAY_HELLO_TIMEOUT_S 10
 
 static char base_dir[PATH_MAX];
 static struct relay_live *live_server;
@@ -156,6 +160,14 @@ static void session_put(struct rsession *s)
 	free(s);
 }
 
+static time_t mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
 struct relay_conn *relay_conn_create(int fd, const char *peer)
 {
 	struct relay_conn *c = calloc(1, sizeof(*c));
@@ -165,8 +177,18 @@ struct relay_conn *relay_conn_create(int fd, const char *peer)
 		return NULL;
 	}
 	c->fd = fd;
+	c->accepted = mono_s();
 	snprintf(c->peer, sizeof(c->peer), "%s", peer);
 	return c;
+}
+
+int relay_conn_expired(const struct relay_conn *c)
+{
+	if (c->s || mono_s() - c->accepted < RELAY_HELLO_TIMEOUT_S)
+		return 0;
+	relayd_log("%s: no session named in %d s: dropping the connection", c->peer,
+		   RELAY_HELLO_TIMEOUT_S);
+	return 1;
 }
 
 int relay_conn_fd(const struct relay_conn *c)
