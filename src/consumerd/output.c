@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -86,32 +88,11 @@ static void broken_set(struct trawl_output *o, int err)
 }
 
 /* Sends a message: header, then @iov. 0, or -errno after marking the output broken. */
-static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
-		      const struct iovec *iov, int cnt)
+/* Writes all of @v (@n entries, modified). 0, or -errno after marking the output broken. */
+static int relay_writev(struct trawl_output *o, struct iovec *v, int n)
 {
-	struct trawl_relay_hdr h = {
-		.magic = htole32(TRAWL_RELAY_MAGIC),
-		.version = htole16(TRAWL_RELAY_VERSION),
-		.cmd = htole16(cmd),
-		.handle = htole32(handle),
-	};
-	struct iovec v[8];
-	size_t size = 0;
-	int i, n = 1, first = 0;
+	int first = 0;
 
-	if (o->broken)
-		return -EPIPE;
-	if (cnt > 7)
-		return -EINVAL;
-	for (i = 0; i < cnt; i++) {
-		size += iov[i].iov_len;
-		v[n++] = iov[i];
-	}
-	if (size > TRAWL_RELAY_MAX_PAYLOAD)
-		return -EMSGSIZE;
-	h.size = htole32((uint32_t)size);
-	v[0].iov_base = &h;
-	v[0].iov_len = sizeof(h);
 	while (first < n) {
 		ssize_t w = writev(o->sock, v + first, n - first);
 
@@ -131,6 +112,49 @@ static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Appends a message (header for @cmd and @handle, then @iov) to @v from
+ * index *@n. @h is the header's storage. Returns 0 or -EMSGSIZE / -EINVAL.
+ */
+static int msg_add(struct iovec *v, int *n, int max, struct trawl_relay_hdr *h, uint16_t cmd,
+		   uint32_t handle, const struct iovec *iov, int cnt)
+{
+	size_t size = 0;
+	int i;
+
+	if (*n + 1 + cnt > max)
+		return -EINVAL;
+	*h = (struct trawl_relay_hdr){
+		.magic = htole32(TRAWL_RELAY_MAGIC),
+		.version = htole16(TRAWL_RELAY_VERSION),
+		.cmd = htole16(cmd),
+		.handle = htole32(handle),
+	};
+	v[(*n)++] = (struct iovec){h, sizeof(*h)};
+	for (i = 0; i < cnt; i++) {
+		size += iov[i].iov_len;
+		v[(*n)++] = iov[i];
+	}
+	if (size > TRAWL_RELAY_MAX_PAYLOAD)
+		return -EMSGSIZE;
+	h->size = htole32((uint32_t)size);
+	return 0;
+}
+
+/* Sends one message. 0, or -errno (broken: marked so). */
+static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
+		      const struct iovec *iov, int cnt)
+{
+	struct trawl_relay_hdr h;
+	struct iovec v[9];
+	int n = 0, ret;
+
+	if (o->broken)
+		return -EPIPE;
+	ret = msg_add(v, &n, 9, &h, cmd, handle, iov, cnt);
+	return ret ? ret : relay_writev(o, v, n);
 }
 
 /* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,URL/REL" into @hello, @u, @rel. */
@@ -203,7 +227,7 @@ static int relay_open(struct trawl_output *o, const char *spec, char *err, size_
 	struct trawl_relay_url u;
 	struct timeval tv = {.tv_sec = TRAWL_OUTPUT_SEND_TIMEOUT_MS / 1000};
 	struct iovec v = {.iov_base = &hello, .iov_len = sizeof(hello)};
-	int ret;
+	int ret, one = 1;
 
 	memset(&hello, 0, sizeof(hello));
 	ret = spec_parse(spec, &hello, &u, o->dir, sizeof(o->dir), err, err_len);
@@ -218,7 +242,9 @@ static int relay_open(struct trawl_output *o, const char *spec, char *err, size_
 		return ret;
 	}
 	o->sock = ret;
-	if (setsockopt(o->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+	/* Whole messages go out in one writev(): no need for Nagle's coalescing. */
+	if (setsockopt(o->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0 ||
+	    setsockopt(o->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
 	    setsockopt(o->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
 		return -errno;
 	ret = relay_send(o, TRAWL_RELAY_HELLO, 0, &v, 1);
@@ -594,9 +620,6 @@ int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *p
 	head.header.stream_instance_id = st->instance_id;
 	v[0] = (struct iovec){&head, hl};
 	v[1] = (struct iovec){(char *)pkt + hl, bytes - hl};
-	ret = trawl_output_file_append(st->o, st->data, v, 2);
-	if (ret)
-		return ret;
 	e = (struct trawl_ctf_index_entry){
 		.offset = htobe64(st->offset),
 		.packet_size = htobe64(bytes * 8),
@@ -608,10 +631,25 @@ int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *p
 		.stream_instance_id = htobe64(st->instance_id),
 		.packet_seq_num = htobe64(head.context.packet_seq_num),
 	};
-	v[0] = (struct iovec){&e, sizeof(e)};
-	ret = trawl_output_file_append(st->o, st->index, v, 1);
-	if (ret)
-		return ret;
+	if (st->o->relay) {
+		/* both messages in one system call: one wake-up of relayd, no small lone segment */
+		struct trawl_relay_hdr hd, hi;
+		struct iovec ie = {&e, sizeof(e)}, all[5];
+		int n = 0;
+
+		if (!st->o->broken && !msg_add(all, &n, 5, &hd, TRAWL_RELAY_APPEND,
+					       (uint32_t)st->data, v, 2) &&
+		    !msg_add(all, &n, 5, &hi, TRAWL_RELAY_APPEND, (uint32_t)st->index, &ie, 1))
+			relay_writev(st->o, all, n); /* a broken relay: dropped (output.h) */
+	} else {
+		ret = trawl_output_file_append(st->o, st->data, v, 2);
+		if (ret)
+			return ret;
+		v[0] = (struct iovec){&e, sizeof(e)};
+		ret = trawl_output_file_append(st->o, st->index, v, 1);
+		if (ret)
+			return ret;
+	}
 	st->offset += bytes;
 	return (int64_t)bytes;
 }
