@@ -173,7 +173,7 @@ static int hexval(int c)
 
 static void pool_put(struct parser *p, char c)
 {
-	/* The pool is sized for the worst case (parse_text()): never full. */
+	/* The pool is sized for the worst case (trawl_filter_parse()): never full. */
 	if (p->pool_len < p->pool_cap)
 		p->pool[p->pool_len++] = c;
 }
@@ -481,8 +481,10 @@ static enum ty parse_primary(struct parser *p)
 			return TY_ERR;
 		in->idx = p->pool_len;
 		in->len = (uint32_t)p->tlen;
-		if (p->pool_cap - p->pool_len < p->tlen)
-			return TY_ERR; /* cannot happen: see parse_text() */
+		if (p->pool_cap - p->pool_len < p->tlen) { /* sized for the worst case: cannot happen */
+			fail(p, p->tpos, "expression too complex");
+			return TY_ERR;
+		}
 		memcpy(p->pool + p->pool_len, p->s + p->tpos, p->tlen);
 		p->pool_len += (uint32_t)p->tlen;
 		if (next(p))
