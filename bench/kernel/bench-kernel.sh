@@ -5,6 +5,7 @@
 #   2. traced by trawl (trawl-ktrace: an instance with syscalls sys_enter/exit_getppid,
 #      the consumer converting to CTF while the program runs), then the same with
 #      a perf:cpu:page-fault context (recorded through perf groups, src/kernel/perf.c),
+#      and without hiding trawl from its trace (TRAWL_KERNEL_NOTRACE=off, notrace.c),
 #   3. traced by `trace-cmd record` (same events, its own instance, clock mono;
 #      LD_PRELOAD'ed with ../shared/tools/trace-cmd-shim.c, built here),
 #   4. traced by `perf record -a` (same events),
@@ -117,6 +118,8 @@ for r in $(seq 1 "$ROUNDS"); do
   echo "round $r/$ROUNDS ..." >&2
   run_untraced "$r"
   run_trawl trawl "$r"
+  # what hiding trawl's own processes (set_event_notrace_pid, notrace.c) costs
+  TRAWL_KERNEL_NOTRACE=off run_trawl trawlvis "$r"
   # the same events with a perf counter context: recorded through perf (src/kernel/perf.c)
   run_trawl trawlperf "$r" -x perf:cpu:page-fault
   [ $have_tc -eq 1 ] && run_tracecmd "$r"
@@ -144,6 +147,7 @@ line() { # NAME KEYPREFIX
     "$(added "$2")" "$(median "$2"_lost)" "$(median "$2"_bpe)" "$(median "$2"_cpe)"
 }
 line trawl trawl
+line "trawl, visible" trawlvis
 line "trawl+perf:cpu" trawlperf
 [ $have_tc -eq 1 ] && line trace-cmd tc
 [ $have_perf -eq 1 ] && line perf perf
@@ -151,6 +155,7 @@ line "trawl+perf:cpu" trawlperf
 ratio() { awk -v a="$(added trawl)" -v b="$(added "$1")" 'BEGIN{printf "%.2f", b ? a/b : 0}'; }
 echo
 echo "added cost per event: trawl $(added trawl) ns (target <= 272 ns, raw ftrace in KERNEL.md)"
+echo "  of which hiding trawl from its trace (set_event_notrace_pid): $(awk -v a="$(added trawl)" -v b="$(added trawlvis)" 'BEGIN{printf "%.1f", a-b}') ns"
 echo "with a perf:cpu:page-fault context (perf groups, sample + group read per event): $(added trawlperf) ns;"
 echo "  the 'perf' row is perf record -a on the same events, without a counter read"
 [ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(ratio tc)"

@@ -313,8 +313,12 @@ static int set_tracing(struct trawl_kernel_session *s, int on)
 static void hide_tracer(struct trawl_kernel_session *s, const char *consumer)
 {
 	struct trawl_kernel_instance *insts[SESSION_MAX_CHANNELS];
+	const char *knob = getenv("TRAWL_KERNEL_NOTRACE");
 	int i, ret;
 
+	/* TRAWL_KERNEL_NOTRACE=off leaves trawl visible: to measure what hiding costs (bench/kernel) */
+	if (knob && !strcmp(knob, "off"))
+		return;
 	for (i = 0; i < s->nch; i++)
 		insts[i] = s->ch[i].inst;
 	ret = trawl_kernel_instances_hide_tracer(insts, s->nch, s->consumer, consumer);
