@@ -6,13 +6,14 @@ RELAYD=$BIN/trawl-relayd
 RELAY_PIDS=()
 
 # relayd_start [NAME]: starts a relayd with its own output folder $T/NAME
-# (default relay) on ports the kernel picks (port 0); sets RELAY_PID,
+# (default relay) on ports the kernel picks (port 0), on 127.0.0.1 (or
+# $RELAY_LISTEN, e.g. tcp6://[::1]); sets RELAY_PID,
 # CTRL_PORT, DATA_PORT, LIVE_PORT, RELAY_OUT.
 relayd_start() {
 	local name=${1:-relay}
 	RELAY_OUT=$T/$name
-	"$RELAYD" -o "$RELAY_OUT" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 \
-		-L tcp://127.0.0.1:0 2>"$T/$name.log" &
+	local a=${RELAY_LISTEN:-tcp://127.0.0.1}
+	"$RELAYD" -o "$RELAY_OUT" -C "$a:0" -D "$a:0" -L "$a:0" 2>"$T/$name.log" &
 	RELAY_PID=$!
 	RELAY_PIDS+=("$RELAY_PID")
 	local i

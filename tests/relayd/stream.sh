@@ -7,6 +7,7 @@
 #            every event the app emitted (count and values), without
 #            warnings; trawl view of it == babeltrace2; list/status show the URL
 #   two      two sessions streamed at once to one relayd, each its own events
+#   ipv6     the same over IPv6: relayd on tcp6://[::1], --set-url net6://[::1]:C:D
 #   live     --live=200000: the app's events are readable in relayd's folder
 #            while the session still runs (partial packets are cut)
 #   viewer   a live viewer (babeltrace2's lttng-live source) attached to
@@ -110,6 +111,18 @@ live)
 	wait "$app" 2>/dev/null
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace L)" 300
+	;;
+ipv6)
+	grep -q "^0\{31\}1 .* lo$" /proc/net/if_inet6 2>/dev/null || { echo "SKIP: no IPv6 loopback"; exit 77; }
+	RELAY_LISTEN='tcp6://[::1]' relayd_start || { fail "relayd did not start on [::1]"; finish; }
+	expect 0 "$TRAWL" create S6 --set-url "net6://[::1]:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 400 5000 || fail "app failed"
+	expect 0 "$TRAWL" list S6 && grep -qF "net6://[::1]:$CTRL_PORT:$DATA_PORT" "$T/out" ||
+		fail "list does not show the net6 URL: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy
+	bt_check "$(relay_trace S6)" 400
 	;;
 viewer)
 	# a live viewer (babeltrace2's lttng-live) follows a --live session
