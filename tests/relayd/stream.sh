@@ -6,7 +6,8 @@
 #            relayd's folder holds a local trace's layout; babeltrace2 reads
 #            every event the app emitted (count and values), without
 #            warnings; trawl view of it == babeltrace2; list/status show the URL
-#   two      two sessions streamed at once to one relayd, each its own events
+#   two      three sessions streamed at once to one relayd, each its own
+#            events (one with per-process buffers: ust/pid/...)
 #   ipv6     the same over IPv6: relayd on tcp6://[::1], --set-url net6://[::1]:C:D
 #   live     --live=200000: the app's events are readable in relayd's folder
 #            while the session still runs (partial packets are cut)
@@ -76,10 +77,17 @@ two)
 	expect 0 "$TRAWL" enable-event -u tall:seq
 	expect 0 "$TRAWL" create B -C tcp://127.0.0.1:$CTRL_PORT -D tcp://127.0.0.1:$DATA_PORT
 	expect 0 "$TRAWL" enable-event -u 'tall:ints,tall:floats'
+	expect 0 "$TRAWL" create P --set-url "$url"
+	expect 0 "$TRAWL" enable-channel -u pc --buffers-pid
+	expect 0 "$TRAWL" enable-event -u tall:seq -c pc
 	expect 0 "$TRAWL" start A
 	expect 0 "$TRAWL" start B
+	expect 0 "$TRAWL" start P
 	"$APP" 1 500 5000 || fail "app failed"
 	expect 0 "$TRAWL" destroy --all
+	# per-process buffers: ust/pid/<procname>-<pid>-<date>/
+	ls -d "$(relay_trace P)"/ust/pid/ust-app-all-* >/dev/null 2>&1 || fail "no ust/pid/ust-app-all-* folder for P"
+	bt_check "$(relay_trace P)" 500
 	bt_check "$(relay_trace A)" 500
 	[ "$(count tall:ints "$T/bt.txt")" = 0 ] || fail "A has tall:ints"
 	bt_check "$(relay_trace B)" 0
