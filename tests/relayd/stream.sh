@@ -61,6 +61,7 @@ ust)
 	[ -f "$t/metadata" ] || fail "no metadata under ust/uid/$uid/64-bit"
 	ls "$t"/channel0_* >/dev/null 2>&1 || fail "no stream files"
 	ls "$t"/index/channel0_*.idx >/dev/null 2>&1 || fail "no index files"
+	find "$dir" -name '*.tmp' | grep -q . && fail "temporary files left in the trace: $(find "$dir" -name '*.tmp')"
 	bt_check "$dir" 2000
 	[ "$(count tall:ints "$T/bt.txt")" = 2 ] || fail "expected 2 tall:ints"
 	grep -q 's64 = -1234567890123' "$T/bt.txt" || fail "tall:ints value"
