@@ -28,6 +28,9 @@ struct live_trace {
 	struct live_tsdl_scan scan; /* scan.usable: bytes viewers may have */
 	int md_too_big;
 	int clock_known, clock_local; /* local: our CLOCK_MONOTONIC is its clock */
+	uint64_t found_ns; /* our CLOCK_MONOTONIC when its metadata file was found */
+	int kernel;        /* a kernel trace (its folder is named kernel) */
+	uint64_t late_ns;  /* under the session lock: latest packet seen, ns late */
 };
 
 /* One stream file with its index. */
@@ -38,6 +41,7 @@ struct live_stream {
 	int data_fd;      /* owned */
 	int idx_fd;       /* owned */
 	uint32_t entry_len;
+	uint64_t found_ns; /* our CLOCK_MONOTONIC when found */
 	/* Under the session lock: */
 	int class_known;
 	uint64_t class_id; /* CTF stream class id, from its index entries */

@@ -34,8 +34,10 @@
 #define MAX_TRACES 256u
 #define MAX_STREAMS 8192u
 #define MAX_DEPTH 6
-/* A session's folders are listed at most this often (viewers poll). */
-#define SCAN_INTERVAL_NS 20000000u
+/* A session's folders are listed at most this often (viewers poll); short,
+ * as a new trace found late may have events older than what a viewer was
+ * already sent of the others. */
+#define SCAN_INTERVAL_NS 1000000u
 
 uint64_t live_now_ns(void)
 {
@@ -167,6 +169,12 @@ static struct live_trace *trace_find_or_add(struct live_session *s, const char *
 	}
 	t->id = live_next_id(s->rl);
 	t->md_stream_id = live_next_id(s->rl);
+	t->found_ns = live_now_ns();
+	{
+		const char *base = strrchr(abs, '/');
+
+		t->kernel = !strcmp(base ? base + 1 : abs, "kernel");
+	}
 	live_tsdl_scan_init(&t->scan);
 	s->traces[s->nr_traces++] = t;
 	return t;
@@ -221,6 +229,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	st->data_fd = data_fd;
 	st->idx_fd = idx_fd;
 	st->entry_len = (uint32_t)len;
+	st->found_ns = live_now_ns();
 	s->streams[s->nr_streams++] = st;
 	return;
 close_idx:

@@ -58,6 +58,12 @@
 #define MAX_ATTACH 16u
 #define MAX_PACKET_REPLY (64u << 20) /* bytes of one GET_PACKET reply */
 #define BEACON_MARGIN_NS 150000000u /* 150 ms */
+/* The kernel consumer's packets were seen up to 3.7 periods late (first
+ * event to on disk): its quiet streams get a wider margin. */
+#define KERNEL_MARGIN_NS 500000000u
+/* Over the latest lateness seen in a trace (note_lateness()). */
+#define LATE_MARGIN_NS 100000000u
+#define LATE_MAX_NS 30000000000u
 #define DEFAULT_LIVE_TIMER_US 1000000u
 
 /* Per viewer and stream. */
@@ -66,6 +72,7 @@ struct vstream {
 	uint64_t next;     /* next index entry to send */
 	uint64_t last_end; /* timestamp_end of the last entry sent */
 	uint64_t beacon;   /* last inactivity time sent */
+	int waiting;       /* the last reply said: nothing new */
 };
 
 /* Per viewer and trace. */
@@ -467,37 +474,56 @@ static int cmd_detach(struct viewer *v, const struct live_request *rq)
 	return send_all(v->fd, &status, sizeof(status));
 }
 
+/*
+ * babeltrace2 2.0 checks every piece of plain-text metadata it is sent for
+ * the "/\* CTF 1.8" signature, not just the first; what the trace gained
+ * since goes out behind that signature, as a comment the parser skips.
+ * (Packetized metadata needs nothing: each packet has its header.)
+ */
+static const char md_signature[] = "/* CTF 1.8 */\n";
+
+/* Copies the metadata viewer @vt has not had into the reply buffer, after
+ * the reply header. Returns the bytes copied (0: none new). Session lock held. */
+static size_t metadata_take(struct viewer *v, const struct live_trace *t, struct vtrace *vt)
+{
+	size_t hdr = sizeof(struct live_wire_metadata_reply), sig = 0;
+	uint64_t len = t->scan.usable - vt->md_sent;
+	char *b;
+
+	if (!len)
+		return 0;
+	if (vt->md_sent && !t->scan.binary)
+		sig = sizeof(md_signature) - 1;
+	b = reply_buf(v, hdr + sig + len);
+	if (!b)
+		return 0;
+	memcpy(b + hdr, md_signature, sig);
+	memcpy(b + hdr + sig, t->md + vt->md_sent, len);
+	vt->md_sent += len;
+	return sig + len;
+}
+
 static int cmd_get_metadata(struct viewer *v, const struct live_request *rq)
 {
 	struct live_wire_metadata_reply r = {.status = htobe32(LIVE_METADATA_ERR)};
-	struct live_trace *t = NULL;
-	uint64_t from = 0, len = 0;
-	size_t i, j;
-	char *b;
+	int found = 0;
+	size_t i, j, len = 0;
 
-	for (i = 0; i < v->nr_at && !t; i++) {
+	for (i = 0; i < v->nr_at && !found; i++) {
 		struct live_session *s = v->at[i].s;
 
 		pthread_mutex_lock(&s->lock);
 		for (j = 0; j < s->nr_traces && j < v->at[i].nr_vt; j++) {
 			if (s->traces[j]->md_stream_id != rq->id || !v->at[i].vt[j].announced)
 				continue;
-			t = s->traces[j];
+			found = 1;
 			live_session_scan(s, 0);
-			from = v->at[i].vt[j].md_sent;
-			len = t->scan.usable - from;
-			b = reply_buf(v, sizeof(r) + len);
-			if (!b) {
-				len = 0;
-				break;
-			}
-			memcpy(b + sizeof(r), t->md + from, len);
-			v->at[i].vt[j].md_sent += len;
+			len = metadata_take(v, s->traces[j], &v->at[i].vt[j]);
 			break;
 		}
 		pthread_mutex_unlock(&s->lock);
 	}
-	if (!t)
+	if (!found)
 		return send_all(v->fd, &r, sizeof(r));
 	r.status = htobe32(len ? LIVE_METADATA_OK : LIVE_METADATA_NO_NEW);
 	r.len = htobe64(len);
@@ -545,17 +571,93 @@ static uint64_t stream_class(const struct live_session *s, const struct live_str
 	return 0;
 }
 
-/* The time up to which @st is known to be quiet (see the top comment); 0 if none. */
-static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size_t idx,
-			    const struct vstream *vs)
+/*
+ * Learns how late a trace's packets reach the disk: a packet a viewer was
+ * waiting for (its last answer about the stream was "nothing new"), read as
+ * the newest entry, was written about now, so now minus its first event's
+ * time is how late it came. Beacons then keep that far (plus a margin)
+ * behind. Only for traces on our clock. Session lock held.
+ */
+static void note_lateness(struct live_trace *t, const struct live_index_entry *e)
 {
+	uint64_t now = live_now_ns();
+
+	if (!t->clock_local || now <= e->ts_begin)
+		return;
+	if (now - e->ts_begin > t->late_ns)
+		t->late_ns = now - e->ts_begin < LATE_MAX_NS ? now - e->ts_begin : LATE_MAX_NS;
+}
+
+/*
+ * Local time at which the first trace or stream the viewer was not told of
+ * appeared (UINT64_MAX: none). A new stream's events are no older than its
+ * trace's folder, so no stream may be declared quiet past that time minus
+ * the lag until the viewer has it: babeltrace2 learns of new streams only
+ * with its next packet index, and would refuse the new stream's older
+ * events. A trace still without metadata counts for PENDING_TRACE_NS only:
+ * one that never gets any must not hold the others back for ever.
+ * Session lock held.
+ */
+#define PENDING_TRACE_NS 2000000000u
+static uint64_t unannounced_since(const struct vattach *a, uint64_t now)
+{
+	const struct live_session *s = a->s;
+	uint64_t t = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->nr_traces; i++) {
+		const struct live_trace *tr = s->traces[i];
+
+		if (i < a->nr_vt && a->vt[i].announced)
+			continue;
+		if (!tr->scan.usable && now - tr->found_ns > PENDING_TRACE_NS)
+			continue;
+		if (tr->found_ns < t)
+			t = tr->found_ns;
+	}
+	for (i = 0; i < s->nr_streams; i++)
+		if ((i >= a->nr_vs || !a->vs[i].announced) && s->streams[i]->found_ns < t)
+			t = s->streams[i]->found_ns;
+	return t;
+}
+
+/*
+ * Local time at which the oldest trace still without metadata appeared
+ * (UINT64_MAX: none, or only ones older than PENDING_TRACE_NS). Its streams
+ * cannot be announced yet, so packets of other streams that end after it
+ * are held back: shown first, they would put the new trace's first events
+ * in the viewer's past. Session lock held.
+ */
+static uint64_t pending_since(const struct live_session *s, uint64_t now)
+{
+	uint64_t t = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->nr_traces; i++) {
+		const struct live_trace *tr = s->traces[i];
+
+		if (!tr->scan.usable && now - tr->found_ns <= PENDING_TRACE_NS && tr->found_ns < t)
+			t = tr->found_ns;
+	}
+	return t;
+}
+
+/* The time up to which stream @idx is known to be quiet (see the top comment); 0 if none. */
+static uint64_t beacon_time(const struct vattach *a, size_t idx)
+{
+	struct live_session *s = a->s;
+	struct live_stream *st = s->streams[idx];
+	const struct vstream *vs = &a->vs[idx];
 	uint64_t timer_ns = (uint64_t)(s->live_timer_us ? s->live_timer_us : DEFAULT_LIVE_TIMER_US) * 1000u;
-	uint64_t lag = timer_ns + BEACON_MARGIN_NS, now = 0, b;
+	uint64_t lag = timer_ns + (st->trace->kernel ? KERNEL_MARGIN_NS : BEACON_MARGIN_NS), now = 0, b, since;
 	struct live_index_entry e;
 	size_t i;
 
 	if (st->trace->clock_local) {
 		now = live_now_ns();
+		since = unannounced_since(a, now);
+		if (since < now)
+			now = since;
 	} else {
 		for (i = 0; i < s->nr_streams; i++) {
 			uint64_t n;
@@ -566,6 +668,8 @@ static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size
 				now = e.ts_end;
 		}
 	}
+	if (st->trace->late_ns + LATE_MARGIN_NS > lag)
+		lag = st->trace->late_ns + LATE_MARGIN_NS;
 	b = now > lag ? now - lag : 0;
 	b -= b % (timer_ns / 4 ? timer_ns / 4 : 1);
 	/* Streams told the same time would make babeltrace2 warn that it
@@ -573,6 +677,27 @@ static uint64_t beacon_time(struct live_session *s, struct live_stream *st, size
 	if (b)
 		b += idx % 1024;
 	b = b > vs->last_end ? b : vs->last_end;
+	/*
+	 * A stream the viewer has had nothing about yet must not start behind
+	 * what the viewer may have shown already (babeltrace2 2.0 crashes on a
+	 * first inactivity message in its past). It has shown nothing later
+	 * than any stream's latest packet end or quiet time it was told: the
+	 * smallest of those bounds it, without running ahead of data in flight.
+	 */
+	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b) {
+		uint64_t shown = UINT64_MAX;
+
+		for (i = 0; i < a->nr_vs && i < s->nr_streams; i++) {
+			const struct vstream *o = &a->vs[i];
+			uint64_t t = o->last_end > o->beacon ? o->last_end : o->beacon;
+
+			if (o->announced && t && s->streams[i]->trace->clock_local && t < shown)
+				shown = t;
+		}
+		/* A few ns apart from the others, as above. */
+		if (shown != UINT64_MAX && b < shown)
+			b = shown + 1 + idx % 1024;
+	}
 	return b > vs->beacon ? b : vs->beacon;
 }
 
@@ -624,21 +749,29 @@ static int cmd_next_index(struct viewer *v, const struct live_request *rq)
 				st->trace->dir, st->name, (unsigned long long)vs->next);
 			return send_index(v, LIVE_INDEX_ERR, flags, NULL, 0);
 		}
-		vs->next++;
-		if (e.ts_end > vs->last_end)
-			vs->last_end = e.ts_end;
 		pthread_mutex_lock(&s->lock);
+		if (st->trace->clock_local && e.ts_end >= pending_since(s, live_now_ns())) {
+			pthread_mutex_unlock(&s->lock);
+			return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);
+		}
+		if (vs->waiting && vs->next + 1 == count)
+			note_lateness(st->trace, &e);
 		st->class_id = e.stream_id;
 		st->class_known = 1;
 		pthread_mutex_unlock(&s->lock);
+		vs->next++;
+		vs->waiting = 0;
+		if (e.ts_end > vs->last_end)
+			vs->last_end = e.ts_end;
 		return send_index(v, LIVE_INDEX_OK, flags, &e, e.stream_id);
 	}
 	if (closed)
 		return send_index(v, LIVE_INDEX_HUP, flags, NULL, 0);
 	pthread_mutex_lock(&s->lock);
-	e.ts_end = beacon_time(s, st, idx, vs);
+	e.ts_end = beacon_time(a, idx);
 	class_id = stream_class(s, st);
 	pthread_mutex_unlock(&s->lock);
+	vs->waiting = 1;
 	if (!e.ts_end)
 		return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);
 	vs->beacon = e.ts_end;
