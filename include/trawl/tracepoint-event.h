@@ -65,7 +65,17 @@
 #undef ctf_enum_range
 #undef ctf_enum_auto
 
-/* Fields that exist only for filters in LTTng: not recorded. */
+/* Fields that exist only for filters (LTTng's): not recorded, so nothing
+ * in most passes; described (with TRAWL_UST_FIELD_NOWRITE) in pass 2 and
+ * given their values for filters in pass 4b. */
+#undef ctf_integer_nowrite
+#undef ctf_float_nowrite
+#undef ctf_string_nowrite
+#undef ctf_array_nowrite
+#undef ctf_array_text_nowrite
+#undef ctf_sequence_nowrite
+#undef ctf_sequence_text_nowrite
+#undef ctf_enum_nowrite
 #define ctf_integer_nowrite(type, item, src)
 #define ctf_float_nowrite(type, item, src)
 #define ctf_string_nowrite(item, src)
@@ -74,6 +84,7 @@
 #define ctf_sequence_nowrite(type, item, src, ltype, len)
 #define ctf_sequence_text_nowrite(type, item, src, ltype, len)
 #define ctf_enum_nowrite(provider, name, type, item, src)
+#undef ctf_unused
 #define ctf_unused(item)
 
 /* ---------------- pass 1: enums ---------------- */
@@ -124,11 +135,52 @@
 #define ctf_enum(provider, name, type, item, src)                                                     \
 	_TRAWL_FD(#item, 6, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, 0, 0, 0,                     \
 		  &__trawl_enum_##provider##_##name)
+#define _TRAWL_NW TRAWL_UST_FIELD_NOWRITE
+#undef ctf_integer_nowrite
+#undef ctf_float_nowrite
+#undef ctf_string_nowrite
+#undef ctf_array_nowrite
+#undef ctf_array_text_nowrite
+#undef ctf_sequence_nowrite
+#undef ctf_sequence_text_nowrite
+#undef ctf_enum_nowrite
+#define ctf_integer_nowrite(type, item, src)                                                          \
+	_TRAWL_FD(#item, 1 | _TRAWL_NW, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, 0, 0, 0, 0)
+#define ctf_float_nowrite(type, item, src) _TRAWL_FD(#item, 2 | _TRAWL_NW, sizeof(type) * 8, 1, 10, 0, 0, 0, 0, 0)
+#define ctf_string_nowrite(item, src) _TRAWL_FD(#item, 3 | _TRAWL_NW, 8, 0, 10, 0, 1, 0, 0, 0)
+#define ctf_array_nowrite(type, item, src, len)                                                       \
+	_TRAWL_FD(#item, 4 | _TRAWL_NW, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, 0, len, 0, 0)
+#define ctf_array_text_nowrite(type, item, src, len)                                                  \
+	_TRAWL_FD(#item, 4 | _TRAWL_NW, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, 1, len, 0, 0)
+#define _TRAWL_SEQ_NW_FD(type, item, ltype, text)                                                     \
+	_TRAWL_FD("_" #item "_length", 1 | _TRAWL_NW, sizeof(ltype) * 8, _TRAWL_SIGNED(ltype), 10, 0, 0, 0, 0, 0) \
+	_TRAWL_FD(#item, 5 | _TRAWL_NW, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, text, 0, "_" #item "_length", 0)
+#define ctf_sequence_nowrite(type, item, src, ltype, len) _TRAWL_SEQ_NW_FD(type, item, ltype, 0)
+#define ctf_sequence_text_nowrite(type, item, src, ltype, len) _TRAWL_SEQ_NW_FD(type, item, ltype, 1)
+#define ctf_enum_nowrite(provider, name, type, item, src)                                             \
+	_TRAWL_FD(#item, 6 | _TRAWL_NW, sizeof(type) * 8, _TRAWL_SIGNED(type), 10, 0, 0, 0, 0,         \
+		  &__trawl_enum_##provider##_##name)
 #define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)                                          \
 	static const struct trawl_ust_field_desc __trawl_fields_##provider##___##name[] = {           \
 		fields { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }                                               \
 	};
 #include TRACEPOINT_INCLUDE
+#undef ctf_integer_nowrite
+#undef ctf_float_nowrite
+#undef ctf_string_nowrite
+#undef ctf_array_nowrite
+#undef ctf_array_text_nowrite
+#undef ctf_sequence_nowrite
+#undef ctf_sequence_text_nowrite
+#undef ctf_enum_nowrite
+#define ctf_integer_nowrite(type, item, src)
+#define ctf_float_nowrite(type, item, src)
+#define ctf_string_nowrite(item, src)
+#define ctf_array_nowrite(type, item, src, len)
+#define ctf_array_text_nowrite(type, item, src, len)
+#define ctf_sequence_nowrite(type, item, src, ltype, len)
+#define ctf_sequence_text_nowrite(type, item, src, ltype, len)
+#define ctf_enum_nowrite(provider, name, type, item, src)
 
 /* ---------------- pass 3: count of run-time sized fields ---------------- */
 #undef TRACEPOINT_EVENT_CLASS
@@ -261,6 +313,22 @@
 #define ctf_sequence_hex(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
 #define ctf_sequence_text(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
 #define ctf_enum(provider, name, type, item, src) _TRAWL_FA_INT(type, src)
+#undef ctf_integer_nowrite
+#undef ctf_float_nowrite
+#undef ctf_string_nowrite
+#undef ctf_array_nowrite
+#undef ctf_array_text_nowrite
+#undef ctf_sequence_nowrite
+#undef ctf_sequence_text_nowrite
+#undef ctf_enum_nowrite
+#define ctf_integer_nowrite(type, item, src) ctf_integer(type, item, src)
+#define ctf_float_nowrite(type, item, src) ctf_float(type, item, src)
+#define ctf_string_nowrite(item, src) ctf_string(item, src)
+#define ctf_array_nowrite(type, item, src, len) _TRAWL_FA_PTR(src, len)
+#define ctf_array_text_nowrite(type, item, src, len) _TRAWL_FA_PTR(src, len)
+#define ctf_sequence_nowrite(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
+#define ctf_sequence_text_nowrite(type, item, src, ltype, len) ctf_sequence(type, item, src, ltype, len)
+#define ctf_enum_nowrite(provider, name, type, item, src) _TRAWL_FA_INT(type, src)
 #define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)                                          \
 	static void __trawl_fargs_##provider##___##name(struct trawl_ust_filter_arg *__fa              \
 							_TP_PROTO_COMMA(args))                        \
@@ -270,6 +338,22 @@
 	}
 #include TRACEPOINT_INCLUDE
 
+#undef ctf_integer_nowrite
+#undef ctf_float_nowrite
+#undef ctf_string_nowrite
+#undef ctf_array_nowrite
+#undef ctf_array_text_nowrite
+#undef ctf_sequence_nowrite
+#undef ctf_sequence_text_nowrite
+#undef ctf_enum_nowrite
+#define ctf_integer_nowrite(type, item, src)
+#define ctf_float_nowrite(type, item, src)
+#define ctf_string_nowrite(item, src)
+#define ctf_array_nowrite(type, item, src, len)
+#define ctf_array_text_nowrite(type, item, src, len)
+#define ctf_sequence_nowrite(type, item, src, ltype, len)
+#define ctf_sequence_text_nowrite(type, item, src, ltype, len)
+#define ctf_enum_nowrite(provider, name, type, item, src)
 #undef TRACEPOINT_EVENT_CLASS
 #undef ctf_integer
 #undef ctf_integer_hex

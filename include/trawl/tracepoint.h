@@ -94,6 +94,9 @@ enum trawl_ust_field_type {
 	TRAWL_UST_FIELD_SEQUENCE = 5,
 	TRAWL_UST_FIELD_ENUM = 6,
 };
+/* Or'ed into a field description's type: a field for filters only
+ * (ctf_*_nowrite), neither recorded nor described to the daemon. */
+#define TRAWL_UST_FIELD_NOWRITE 0x80
 
 struct trawl_ust_enum_entry_desc {
 	const char *label;

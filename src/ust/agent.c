@@ -521,30 +521,38 @@ static int send_event(int fd, const struct trawl_ust_event_desc *ev, int logleve
 	struct trawl_wire_event *w;
 	struct trawl_wire_field *wf;
 	struct trawl_wire_enum_entry *we;
-	uint32_t i, nr_enum = 0, e = 0;
+	uint32_t i, j, nr_enum = 0, nr = 0, e = 0;
 	size_t size;
 	int ret;
 
-	for (i = 0; i < ev->nr_fields; i++)
+	/* Fields for filters only (ctf_*_nowrite) are not recorded: the
+	 * daemon never hears of them. */
+	for (i = 0; i < ev->nr_fields; i++) {
+		if (ev->fields[i].type & TRAWL_UST_FIELD_NOWRITE)
+			continue;
+		nr++;
 		if (ev->fields[i].enum_desc)
 			nr_enum += ev->fields[i].enum_desc->nr_entries;
-	size = sizeof(*w) + ev->nr_fields * sizeof(*wf) + nr_enum * sizeof(*we);
+	}
+	size = sizeof(*w) + nr * sizeof(*wf) + nr_enum * sizeof(*we);
 	w = calloc(1, size);
 	if (!w)
 		return -ENOMEM;
 	trawl_wire_hdr_init(&w->hdr, TRAWL_WIRE_EVENT, (uint32_t)size);
 	snprintf(w->name, sizeof(w->name), "%s", ev->name);
 	w->loglevel = loglevel;
-	w->nr_fields = ev->nr_fields;
+	w->nr_fields = nr;
 	w->nr_enum_entries = nr_enum;
 	wf = (struct trawl_wire_field *)(w + 1);
-	we = (struct trawl_wire_enum_entry *)(wf + ev->nr_fields);
-	for (i = 0; i < ev->nr_fields; i++) {
+	we = (struct trawl_wire_enum_entry *)(wf + nr);
+	for (i = 0, j = 0; i < ev->nr_fields; i++) {
 		const struct trawl_ust_enum_desc *ed = ev->fields[i].enum_desc;
 		uint32_t first = e, k;
 		int64_t next = 0;
 
-		fill_field(&wf[i], &ev->fields[i], &e);
+		if (ev->fields[i].type & TRAWL_UST_FIELD_NOWRITE)
+			continue;
+		fill_field(&wf[j++], &ev->fields[i], &e);
 		for (k = 0; ed && k < ed->nr_entries; k++) {
 			const struct trawl_ust_enum_entry_desc *d = &ed->entries[k];
 

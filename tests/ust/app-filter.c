@@ -7,15 +7,18 @@
  *   ints(i = k - 5, u = k * 0x10000000)    floats(d = k / 2 - 1)
  *   strings(names[k], strlen)              arrays({k, -k, k*k}, k % 4)
  *   enums(colors[k])                       first(k, 2k)  second(k, -k)  noargs
+ *   tfilt:hidden(k, "t<5k>", {k, k*k, -k}) (tp-filter.h: fields for filters only)
  *
  * Its start-up waits for the daemon's setup (started sessions apply
- * before main()); it also waits up to 5 s for tall:ints to be enabled.
+ * before main()); it also waits up to 5 s for tall:ints or tfilt:hidden
+ * to be enabled.
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tp-all.h"
+#include "tp-filter.h"
 
 int main(void)
 {
@@ -24,7 +27,7 @@ int main(void)
 	static const int colors[10] = { 0, 1, 10, 12, 19, 20, 21, 99, 1, 0 };
 	int k;
 
-	for (k = 0; k < 5000 && !tracepoint_enabled(tall, ints); k++)
+	for (k = 0; k < 5000 && !tracepoint_enabled(tall, ints) && !tracepoint_enabled(tfilt, hidden); k++)
 		usleep(1000);
 	for (k = 0; k < 10; k++) {
 		int arr[3] = { k, -k, k * k };
@@ -37,6 +40,13 @@ int main(void)
 		tracepoint(tall, first, k, 2 * k);
 		tracepoint(tall, second, k, -k);
 		tracepoint(tall, noargs);
+		{
+			int harr[3] = { k, k * k, -k };
+			char tag[16];
+
+			snprintf(tag, sizeof(tag), "t%d", 5 * k);
+			tracepoint(tfilt, hidden, k, tag, harr);
+		}
 	}
 	return 0;
 }

@@ -13,6 +13,8 @@ real trawl commands and daemons, checked with babeltrace2's Python bindings.
                        on one event (their union); disable one of them
     filter.py space    200,000 events, 196 passing, through a 16 KiB channel: all
                        196 recorded, none discarded (no space for the others)
+    filter.py nowrite  filters on fields for filters only (ctf_*_nowrite), which
+                       are not recorded
     filter.py errors   bad filters: one line on stderr naming the column, a
                        non-zero exit, nothing created; `trawl list` shows filters
 """
@@ -325,6 +327,42 @@ def test_rules():
         e.close()
 
 
+# Filters on fields for filters only (ctf_*_nowrite), never recorded.
+NOWRITE_CASES = [
+    ('secret == 30', lambda k: k == 3),
+    ('tag == "t*5"', lambda k: str(5 * k).endswith("5")),
+    ('half > 3.5', lambda k: k / 2.0 > 3.5),
+    ('arr[1] == 4 || arr[2] == -9', lambda k: k in (2, 9)),
+    ('initial == "t" && shown == 2 && secret == 20', lambda k: k == 2),
+    ('_initial_length == 1 && label == "t1*"', lambda k: k in (2, 3)),
+]
+
+
+def test_nowrite():
+    e = Env()
+    try:
+        out = e.dir + "/t"
+        e.trawl("create", "s", "--output", out)
+        e.trawl("enable-channel", "-u", "ref")
+        e.trawl("enable-event", "-u", "tfilt:*", "-c", "ref")
+        for i, (text, _) in enumerate(NOWRITE_CASES):
+            e.trawl("enable-channel", "-u", "f%d" % i)
+            e.trawl("enable-event", "-u", "tfilt:*", "-c", "f%d" % i, "--filter", text)
+        e.trawl("start")
+        e.run_app()
+        e.trawl("stop")
+        chans = read_channels(out)
+        ref = chans.get(0, [])
+        if [f for _, f in ref] != [dict(shown=k, label="t%d" % (5 * k)) for k in range(10)]:
+            fail("reference: the recorded fields are not {shown, label} for k = 0..9: %s" % ref[:3])
+            return
+        for i, (text, pred) in enumerate(NOWRITE_CASES):
+            compare("filter '%s' (fields for filters only)" % text, chans.get(i + 1, []),
+                    [ev for ev in ref if pred(ev[1]["shown"])])
+    finally:
+        e.close()
+
+
 def test_space():
     """Filtered-out events take no buffer space: 200,000 events through a
     channel of 4 x 4 KiB, 196 of them passing; a filter evaluated after the
@@ -403,9 +441,10 @@ def test_errors():
 
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else ""
-    tests = {"values": test_values, "rules": test_rules, "errors": test_errors, "space": test_space}
+    tests = {"values": test_values, "rules": test_rules, "errors": test_errors, "space": test_space,
+             "nowrite": test_nowrite}
     if what not in tests:
-        sys.exit("usage: filter.py values|rules|errors|space")
+        sys.exit("usage: filter.py values|rules|errors|space|nowrite")
     tests[what]()
     if FAILS:
         print("%d failure(s)" % len(FAILS), file=sys.stderr)
