@@ -51,6 +51,13 @@
  * to ftrace only), the consumer itself is filtered out with a `common_pid !=`
  * filter. Lost samples (PERF_RECORD_LOST) go into events_discarded.
  *
+ * Cost (bench/kernel, 2 M getppid() on CPU 0, sys_enter/exit_getppid, one
+ * perf:cpu:page-fault context, medians of 3 on a loaded 2-core VM, two runs):
+ * +790 and +599 ns per event, 0 lost, 16 bytes/event on disk, against
+ * +327 and +213 for the same channel through ftrace and +857 and +683 for
+ * `perf record -a` (which lost 22 K and 107 K events): the price is perf's
+ * sample path (and the group read), paid only by channels with counters.
+ *
  * The ring protocol (include/uapi/linux/perf_event.h): the kernel writes
  * records, then publishes data_head; we load data_head with acquire order
  * (pairs with the kernel's barrier before its data_head store: records below
@@ -252,7 +259,7 @@ int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen)
 
 struct tp {
 	uint16_t id;
-	char filter[FILTER_MAX];
+	char *filter;        /* owned: the instance's filter, and not the consumer */
 };
 
 struct pcpu {
@@ -328,10 +335,12 @@ static int load_tracepoints(struct trawl_kernel_perf *p, const char *inst, pid_t
 			filt[0] = '\0';
 		filt[strcspn(filt, "\n")] = '\0';
 		/* the consumer's own events (its polls, its reads) would feed themselves */
-		if (filt[0])
-			snprintf(t->filter, sizeof(t->filter), "(%s) && common_pid != %d", filt, (int)hide);
-		else
-			snprintf(t->filter, sizeof(t->filter), "common_pid != %d", (int)hide);
+		if ((filt[0] ? asprintf(&t->filter, "(%s) && common_pid != %d", filt, (int)hide)
+			     : asprintf(&t->filter, "common_pid != %d", (int)hide)) < 0) {
+			t->filter = NULL;
+			free(buf);
+			return -ENOMEM;
+		}
 		p->ntp++;
 	}
 	free(buf);
@@ -615,6 +624,8 @@ void trawl_kernel_perf_destroy(struct trawl_kernel_perf *p)
 		cpu_close(&p->cpus[i]);
 	free(p->cpus);
 	free(p->group_of);
+	for (i = 0; p->tps && i < p->ntp; i++)
+		free(p->tps[i].filter);
 	free(p->tps);
 	free(p);
 }

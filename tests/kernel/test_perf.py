@@ -10,7 +10,8 @@
    the trace without a warning and `trawl view` prints the same lines.
    Hardware counters (no PMU here) and unknown names fail at add-context
    with one line and a non-zero exit; a second start/stop continues the
-   counters; snapshot sessions and overwrite channels refuse perf counters.
+   counters; a filter applies; snapshot sessions and overwrite channels
+   refuse perf counters.
 2. Through trawl-ktrace with every syscall (--syscall '*': 720 tracepoints,
    so several perf groups per CPU): the same deltas and monotonic values.
 3. Lost samples: a flood into an 8 KiB ring; recorded + counted lost >= made.
@@ -128,6 +129,17 @@ try:
     assert any("perf_cpu_page_fault = " in l and "fd = 3001" in l for l in lines), lines[:5]
     view = trawl("view")
     assert view.stdout.splitlines() == lines, (view.stdout[:500], lines[:3])
+    trawl("destroy")
+    # the instance's filters apply to the perf events too
+    trawl("create", "perffilt", "--output", os.path.join(d, "filt"))
+    trawl("enable-event", "--kernel", "sched_switch", "--filter", 'prev_comm == "kperfpages"')
+    trawl("add-context", "--kernel", "-t", "perf:cpu:cs")
+    trawl("start")
+    run_pages()
+    trawl("stop")
+    fe, _ = ktest.events(os.path.join(d, "filt"))
+    assert fe and all(e["name"] == "sched_switch" and str(e["fields"]["prev_comm"]) == "kperfpages"
+                      for e in fe), [(e["name"], e["fields"].get("prev_comm")) for e in fe][:10]
     trawl("destroy")
     # perf counters need a discard-mode channel: overwrite channels and snapshots refuse them
     trawl("create", "perfsnap", "--snapshot", "--output", os.path.join(d, "snap"))
