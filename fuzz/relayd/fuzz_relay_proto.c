@@ -26,7 +26,7 @@ static void walk(const struct trawl_relay_msg *m)
 	for (i = 0; i < m->size; i++)
 		sink += m->payload[i];
 	if (m->cmd == TRAWL_RELAY_HELLO)
-		sink += strlen(m->session) + strlen(m->hostname) + m->live_timer_us;
+		sink += strlen(m->session) + strlen(m->hostname) + m->live_timer_us + m->token;
 	if (m->cmd == TRAWL_RELAY_OPEN)
 		sink += strlen(m->path) + m->kind + (size_t)trawl_relay_path_ok(m->path);
 }

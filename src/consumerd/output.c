@@ -67,10 +67,11 @@ int trawl_output_dest_is_relay(const char *dest)
 }
 
 int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *session,
-			    const char *hostname, int64_t creation_time, uint32_t live_timer_us)
+			    const char *hostname, int64_t creation_time, uint32_t live_timer_us,
+			    uint64_t token)
 {
-	int n = snprintf(buf, len, "relay:%s,%s,%lld,%u,%s", session, hostname,
-			 (long long)creation_time, live_timer_us, url);
+	int n = snprintf(buf, len, "relay:%s,%s,%lld,%u,%llu,%s", session, hostname,
+			 (long long)creation_time, live_timer_us, (unsigned long long)token, url);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -157,16 +158,16 @@ static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
 	return ret ? ret : relay_writev(o, v, n);
 }
 
-/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,URL/REL" into @hello, @u, @rel. */
+/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,URL/REL" into @hello, @u, @rel. */
 static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct trawl_relay_url *u,
 		      char *rel, size_t rel_len, char *err, size_t err_len)
 {
-	const char *f[4], *p = spec, *url, *slash;
+	const char *f[5], *p = spec, *url, *slash;
 	char urlbuf[300], *end;
 	size_t n;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		f[i] = p;
 		p = strchr(p, ',');
 		if (!p)
@@ -186,6 +187,9 @@ static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct 
 	if (*end != ',')
 		goto bad;
 	hello->live_timer_us = htole32((uint32_t)strtoul(f[3], &end, 10));
+	if (*end != ',')
+		goto bad;
+	hello->token = htole64((uint64_t)strtoull(f[4], &end, 10));
 	if (*end != ',')
 		goto bad;
 	hello->flags = htole32(hello->live_timer_us ? TRAWL_RELAY_F_LIVE : 0);

@@ -7,7 +7,7 @@
  * metadata" and do not care where it goes. A destination is a string:
  *
  *   /abs/folder                          a local trace folder (created)
- *   relay:SESSION,HOSTNAME,CTIME,LIVE_US,net://HOST:CTRL:DATA/REL/PATH
+ *   relay:SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,net://HOST:CTRL:DATA/REL/PATH
  *                                        streamed to trawl-relayd, into
  *                                        REL/PATH of the session's folder
  *                                        (trawl_output_relay_spec() makes it)
@@ -121,11 +121,13 @@ uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st);
  * trawl_output_relay_spec - the destination string of a streamed trace
  * @url: net://HOST:CTRL:DATA (normalized: trawl_relay_url_format())
  * @session, @hostname: names of the session and the traced host
+ * @token: random, names the session on relayd with them (see relayd/proto.h)
  * Appending "/kernel" or "/ust/uid/0/64-bit" gives a trace's destination.
  * Returns 0 or -ENAMETOOLONG.
  */
 int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *session,
-			    const char *hostname, int64_t creation_time, uint32_t live_timer_us);
+			    const char *hostname, int64_t creation_time, uint32_t live_timer_us,
+			    uint64_t token);
 
 /* 1 if @dest is a relay spec (starts with "relay:"). */
 int trawl_output_dest_is_relay(const char *dest);

@@ -101,8 +101,9 @@ static int parse_hello(struct trawl_relay_msg *m)
 	    !has_nul((const uint8_t *)h->hostname, sizeof(h->hostname)))
 		return -EPROTO;
 	m->creation_time = get64(m->payload);
-	m->flags = get32(m->payload + 8);
-	m->live_timer_us = get32(m->payload + 12);
+	m->token = get64(m->payload + 8);
+	m->flags = get32(m->payload + 16);
+	m->live_timer_us = get32(m->payload + 20);
 	m->session = h->session;
 	m->hostname = h->hostname;
 	if (!trawl_relay_name_ok(m->session) || !trawl_relay_name_ok(m->hostname) ||

@@ -17,9 +17,11 @@
  * waits for a round trip. relayd drops a peer at its first bad message.
  *
  *   HELLO    payload: struct trawl_relay_hello. First message of a connection:
- *            names the session; relayd creates its folder
+ *            names the session (hostname, name, token: connections naming the
+ *            same one share it); relayd creates its folder
  *            <output>/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/ (creation time,
- *            relayd's local time) and replies with status and session id.
+ *            relayd's local time; -1, -2... appended if another session has
+ *            that folder) and replies with status and session id.
  *   OPEN     handle: a new file handle (< TRAWL_RELAY_MAX_HANDLES);
  *            payload: uint32 kind, then the path relative to the session
  *            folder, NUL-terminated ("kernel/chan_0", "ust/uid/0/64-bit/index/
@@ -79,6 +81,7 @@ struct trawl_relay_hdr {
 
 struct trawl_relay_hello {
 	uint64_t creation_time;         /* the session's, seconds since the epoch */
+	uint64_t token;                 /* random, the same for every connection of the session */
 	uint32_t flags;                 /* TRAWL_RELAY_F_LIVE */
 	uint32_t live_timer_us;         /* live sessions: how often packets are cut */
 	char session[TRAWL_RELAY_NAME_LEN];  /* the session's name */
@@ -98,7 +101,7 @@ struct trawl_relay_msg {
 	uint32_t size;           /* payload bytes */
 	const uint8_t *payload;
 	/* HELLO */
-	uint64_t creation_time;
+	uint64_t creation_time, token;
 	uint32_t flags, live_timer_us;
 	const char *session, *hostname;
 	/* OPEN */

@@ -40,7 +40,7 @@
 struct rsession {
 	struct rsession *next;
 	uint64_t id;
-	uint64_t creation_time;
+	uint64_t token;
 	char name[TRAWL_RELAY_NAME_LEN];
 	char hostname[TRAWL_RELAY_NAME_LEN];
 	char path[PATH_MAX];  /* the trace folder */
@@ -79,16 +79,45 @@ void relay_sessions_init(const char *output, struct relay_live *live)
 	live_server = live;
 }
 
+/*
+ * Creates <base>/<hostname>/<session>-<stamp>/ (or -1, -2... after it when
+ * another session, of another daemon or an earlier run, has that folder:
+ * its files are never truncated). Fills @path; returns 0 or -errno.
+ */
+static int folder_make(char *path, size_t len, const char *hostname, const char *session,
+		       const char *stamp)
+{
+	int n, i, ret;
+
+	n = snprintf(path, len, "%s/%s", base_dir, hostname);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	ret = trawl_mkdir_p(path, 0750);
+	if (ret)
+		return ret;
+	for (i = 0; i < 1000; i++) {
+		n = i ? snprintf(path, len, "%s/%s/%s-%s-%d", base_dir, hostname, session, stamp, i)
+		      : snprintf(path, len, "%s/%s/%s-%s", base_dir, hostname, session, stamp);
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		if (!mkdir(path, 0750))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 {
 	struct rsession *s;
 	struct tm tm;
 	time_t t = (time_t)m->creation_time;
 	char stamp[32];
-	int n, ret;
+	int ret;
 
 	for (s = sessions; s; s = s->next) {
-		if (s->creation_time == m->creation_time && !strcmp(s->name, m->session) &&
+		if (s->token == m->token && !strcmp(s->name, m->session) &&
 		    !strcmp(s->hostname, m->hostname)) {
 			s->refs++;
 			return s;
@@ -103,14 +132,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	n = snprintf(s->path, sizeof(s->path), "%s/%s/%s-%s", base_dir, m->hostname, m->session,
-		     stamp);
-	if (n < 0 || (size_t)n >= sizeof(s->path)) {
-		free(s);
-		*err = -ENAMETOOLONG;
-		return NULL;
-	}
-	ret = trawl_mkdir_p(s->path, 0750);
+	ret = folder_make(s->path, sizeof(s->path), m->hostname, m->session, stamp);
 	if (ret) {
 		relayd_log("cannot create %s: %s", s->path, strerror(-ret));
 		free(s);
@@ -118,7 +140,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		return NULL;
 	}
 	s->id = next_session_id++;
-	s->creation_time = m->creation_time;
+	s->token = m->token;
 	snprintf(s->name, sizeof(s->name), "%s", m->session);
 	snprintf(s->hostname, sizeof(s->hostname), "%s", m->hostname);
 	s->refs = 1;

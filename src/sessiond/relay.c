@@ -28,6 +28,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -77,6 +78,7 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 {
 	struct trawl_relay_hello hello = {
 		.creation_time = htole64((uint64_t)s->created),
+		.token = htole64(s->relay_token),
 		.flags = htole32(s->live_timer_us ? TRAWL_RELAY_F_LIVE : 0),
 		.live_timer_us = htole32(s->live_timer_us),
 	};
@@ -147,9 +149,12 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 	trawl_relay_url_format(&u, norm, sizeof(norm));
 	s->created = (int64_t)time(NULL);
 	s->live_timer_us = live_timer_us;
+	/* names the session on relayd, with its name and host: not the time alone */
+	if (getrandom(&s->relay_token, sizeof(s->relay_token), 0) != sizeof(s->relay_token))
+		s->relay_token = (uint64_t)s->created << 20 ^ (uint64_t)getpid() << 8 ^ s->id;
 	snprintf(s->output, sizeof(s->output), "%s", norm);
 	if (trawl_output_relay_spec(s->relay, sizeof(s->relay), norm, s->name, s->hostname,
-				    s->created, live_timer_us))
+				    s->created, live_timer_us, s->relay_token))
 		return sd_fail(r, -ENAMETOOLONG, "session name and URL too long to stream");
 	return session_connect(s, "create", r);
 }

@@ -61,6 +61,7 @@ struct sd_session {
 	char relay[TRAWL_CTL_PATH_LEN];  /* streaming: the domains' destination (consumerd/output.h), else "" */
 	int64_t created;                 /* streaming: creation time, seconds since the epoch */
 	char hostname[256];              /* streaming: this host's name, as relayd files it */
+	uint64_t relay_token;            /* streaming: random, names the session on relayd */
 	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */
 	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
 	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */

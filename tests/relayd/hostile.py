@@ -4,7 +4,8 @@
 # headers, oversized sizes, bad names, path escapes, unknown commands, half
 # messages, many idle connections. Each bad peer must be dropped (relayd
 # closes the connection); relayd must still answer a PING at the end.
-# Usage: hostile.py HOST CTRL_PORT DATA_PORT
+# Two sessions with the same name, host and time (their own tokens) must
+# get a folder each. Usage: hostile.py HOST CTRL_PORT DATA_PORT [RELAY_OUTPUT]
 import os, random, socket, struct, sys, time
 
 host, ctrl, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -17,8 +18,8 @@ def hdr(cmd, size, handle=0, magic=MAGIC, version=VERSION):
     return struct.pack("<IHHII", magic, version, cmd, handle, size)
 
 
-def hello(session=b"s1", hostname=b"h1", flags=0):
-    p = struct.pack("<QII", int(time.time()), flags, 0)
+def hello(session=b"s1", hostname=b"h1", flags=0, token=42, ctime=None):
+    p = struct.pack("<QQII", int(time.time()) if ctime is None else ctime, token, flags, 0)
     p += session.ljust(256, b"\0")[:256] + hostname.ljust(256, b"\0")[:256]
     return hdr(HELLO, len(p)) + p
 
@@ -89,6 +90,28 @@ for port in (ctrl, data):
     s = socket.create_connection((host, port))
     s.sendall(hello() + hdr(APPEND, 1000, 1) + b"abc")
     s.close()
+
+# two sessions with one name, host and creation time but their own tokens:
+# two folders, neither truncating the other's file
+if len(sys.argv) > 4:
+    out, now = sys.argv[4], int(time.time())
+    conns = []
+    for tok, text in ((1, b"first"), (2, b"second")):
+        c = socket.create_connection((host, data), timeout=10)
+        c.sendall(hello(b"same", b"hs", token=tok, ctime=now))
+        if len(c.recv(16)) != 16:
+            print("FAIL: no HELLO reply")
+            fails += 1
+        c.sendall(open_msg(b"f", 1) + hdr(APPEND, len(text), 1) + text + hdr(END, 0))
+        conns.append(c)
+    for c in conns:
+        c.recv(1)  # relayd closes after END
+        c.close()
+    got = sorted(open(os.path.join(out, "hs", d, "f"), "rb").read()
+                 for d in os.listdir(os.path.join(out, "hs")))
+    if got != [b"first", b"second"]:
+        print(f"FAIL: same-named sessions share a folder: {got}")
+        fails += 1
 
 # many idle connections at once, then a session that works alongside them
 idle = [socket.create_connection((host, data)) for _ in range(100)]

@@ -8,6 +8,8 @@
 #            warnings; trawl view of it == babeltrace2; list/status show the URL
 #   two      three sessions streamed at once to one relayd, each its own
 #            events (one with per-process buffers: ust/pid/...)
+#   samename two daemons stream a session named A each: two folders, each
+#            with its own events, whatever the clock says
 #   ipv6     the same over IPv6: relayd on tcp6://[::1], --set-url net6://[::1]:C:D
 #   live     --live=200000: the app's events are readable in relayd's folder
 #            while the session still runs (partial packets are cut)
@@ -120,6 +122,35 @@ live)
 	wait "$app" 2>/dev/null
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace L)" 300
+	;;
+samename)
+	# two daemons (two users, or two hosts behind one name) each stream a
+	# session named A, maybe within the same second: each gets a folder of
+	# its own, neither truncates the other's files
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	env2=(env TRAWL_RUNTIME_DIR="$T/run2" TRAWL_ROOT_RUNTIME_DIR="$T/rootrun2")
+	expect 0 "$TRAWL" create A --set-url "$url"
+	expect 0 "${env2[@]}" "$TRAWL" create A --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq -s A
+	expect 0 "${env2[@]}" "$TRAWL" enable-event -u tall:ints -s A
+	expect 0 "$TRAWL" start A
+	expect 0 "${env2[@]}" "$TRAWL" start A
+	"$APP" 1 500 5000 || fail "app 1 failed"
+	"${env2[@]}" "$APP" 1 500 5000 || fail "app 2 failed"
+	expect 0 "$TRAWL" destroy A
+	expect 0 "${env2[@]}" "$TRAWL" destroy A
+	n=0 seq=0 ints=0
+	for d in "$RELAY_OUT"/*/A-*; do
+		n=$((n + 1))
+		babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 $d: $(cat "$T/bt.err")"
+		a=$(count tall:seq "$T/bt.txt") b=$(count tall:ints "$T/bt.txt")
+		if [ "$a" = 500 ] && [ "$b" = 0 ]; then seq=$((seq + 1));
+		elif [ "$a" = 0 ] && [ "$b" = 2 ]; then ints=$((ints + 1));
+		else fail "$d holds $a tall:seq and $b tall:ints (a mix, or a loss)"; fi
+	done
+	[ "$n" = 2 ] && [ "$seq" = 1 ] && [ "$ints" = 1 ] ||
+		fail "expected two A folders, one per daemon: $(ls "$RELAY_OUT"/*)"
 	;;
 ipv6)
 	grep -q "^0\{31\}1 .* lo$" /proc/net/if_inet6 2>/dev/null || { echo "SKIP: no IPv6 loopback"; exit 77; }
@@ -247,7 +278,7 @@ errors)
 	;;
 hostile)
 	relayd_start || { fail "relayd did not start"; finish; }
-	/usr/bin/python3 "$(dirname "$0")/hostile.py" 127.0.0.1 "$CTRL_PORT" "$DATA_PORT" ||
+	/usr/bin/python3 "$(dirname "$0")/hostile.py" 127.0.0.1 "$CTRL_PORT" "$DATA_PORT" "$RELAY_OUT" ||
 		fail "hostile.py"
 	kill -0 "$RELAY_PID" 2>/dev/null || fail "relayd died of hostile input"
 	find "$T" -name 'escaped*' | grep -q . && fail "a hostile path escaped relayd's folder"
