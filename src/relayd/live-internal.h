@@ -67,6 +67,29 @@ struct live_session {
 	int scanned;
 };
 
+/* Per viewer and stream. */
+struct vstream {
+	int announced;
+	uint64_t next;     /* next index entry to send */
+	uint64_t last_end; /* timestamp_end of the last entry sent */
+	uint64_t beacon;   /* last inactivity time sent */
+	int waiting;       /* the last reply said: nothing new */
+};
+
+/* Per viewer and trace. */
+struct vtrace {
+	int announced;
+	uint64_t md_sent; /* metadata bytes sent */
+};
+
+/* A viewer's attachment to a session (it holds a reference). */
+struct vattach {
+	struct live_session *s;
+	struct vstream *vs; /* owned, nr_vs: index = the session's stream index */
+	struct vtrace *vt;  /* owned, nr_vt */
+	size_t nr_vs, nr_vt;
+};
+
 uint64_t live_next_id(struct relay_live *rl);
 uint64_t live_now_ns(void);
 
@@ -79,6 +102,20 @@ int live_stream_entries(const struct live_stream *st, uint64_t *count);
 
 /* Reads entry @k of @st's index; as live_index_entry_decode(). */
 int live_stream_entry(const struct live_stream *st, uint64_t k, struct live_index_entry *e);
+
+/* ---- quiet times (live-quiet.c); session lock held for all ---- */
+
+/* The CTF stream class of @st, or of a stream of the same channel (0: none known). */
+uint64_t live_stream_class(const struct live_session *s, const struct live_stream *st);
+
+/* Learns how late @t's packets come, from entry @e a viewer was waiting for. */
+void live_note_lateness(struct live_trace *t, const struct live_index_entry *e);
+
+/* When the oldest recent trace still without metadata appeared (UINT64_MAX: none). */
+uint64_t live_pending_since(const struct live_session *s, uint64_t now);
+
+/* The time up to which stream @idx of @a's session is quiet; 0 if none yet. */
+uint64_t live_quiet_time(const struct vattach *a, size_t idx);
 
 /* Frees @s and everything it owns (its last reference is gone). */
 void live_session_free(struct live_session *s);

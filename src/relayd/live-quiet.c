@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * live-quiet.c - the time up to which a quiet stream is known to hold no
+ * more data, which the live server tells viewers (INACTIVE, see live.c's
+ * design comment), and what it learns to keep that time safe: how late a
+ * trace's packets reach the disk, which streams and traces are new.
+ */
+#include "relayd/live-internal.h"
+
+#include <string.h>
+
+#define BEACON_MARGIN_NS 150000000u /* 150 ms */
+/* The kernel consumer's packets were seen up to 3.7 periods late (first
+ * event to on disk): its quiet streams get a wider margin. */
+#define KERNEL_MARGIN_NS 500000000u
+/* Over the latest lateness seen in a trace (live_note_lateness()). */
+#define LATE_MARGIN_NS 100000000u
+#define LATE_MAX_NS 30000000000u
+#define DEFAULT_LIVE_TIMER_US 1000000u
+/* A trace still without metadata holds others back this long at most. */
+#define PENDING_TRACE_NS 2000000000u
+
+/* The CTF stream class of @st, or of a stream of the same channel. Session lock held. */
+uint64_t live_stream_class(const struct live_session *s, const struct live_stream *st)
+{
+	const char *us = strrchr(st->name, '_');
+	size_t n = us ? (size_t)(us - st->name) : strlen(st->name), i;
+
+	if (st->class_known)
+		return st->class_id;
+	for (i = 0; i < s->nr_streams; i++) {
+		const struct live_stream *o = s->streams[i];
+
+		if (o->trace == st->trace && o->class_known && !strncmp(o->name, st->name, n) &&
+		    (o->name[n] == '_' || !o->name[n]))
+			return o->class_id;
+	}
+	return 0;
+}
+
+/*
+ * Learns how late a trace's packets reach the disk: a packet a viewer was
+ * waiting for (its last answer about the stream was "nothing new"), read as
+ * the newest entry, was written about now, so now minus its first event's
+ * time is how late it came. Beacons then keep that far (plus a margin)
+ * behind. Only for traces on our clock. Session lock held.
+ */
+void live_note_lateness(struct live_trace *t, const struct live_index_entry *e)
+{
+	uint64_t now = live_now_ns();
+
+	if (!t->clock_local || now <= e->ts_begin)
+		return;
+	if (now - e->ts_begin > t->late_ns)
+		t->late_ns = now - e->ts_begin < LATE_MAX_NS ? now - e->ts_begin : LATE_MAX_NS;
+}
+
+/*
+ * Local time at which the first trace or stream the viewer was not told of
+ * appeared (UINT64_MAX: none). A new stream's events are no older than its
+ * trace's folder, so no stream may be declared quiet past that time minus
+ * the lag until the viewer has it: babeltrace2 learns of new streams only
+ * with its next packet index, and would refuse the new stream's older
+ * events. A trace still without metadata counts for PENDING_TRACE_NS only:
+ * one that never gets any must not hold the others back for ever.
+ * Session lock held.
+ */
+static uint64_t unannounced_since(const struct vattach *a, uint64_t now)
+{
+	const struct live_session *s = a->s;
+	uint64_t t = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->nr_traces; i++) {
+		const struct live_trace *tr = s->traces[i];
+
+		if (i < a->nr_vt && a->vt[i].announced)
+			continue;
+		if (!tr->scan.usable && now - tr->found_ns > PENDING_TRACE_NS)
+			continue;
+		if (tr->found_ns < t)
+			t = tr->found_ns;
+	}
+	for (i = 0; i < s->nr_streams; i++)
+		if ((i >= a->nr_vs || !a->vs[i].announced) && s->streams[i]->found_ns < t)
+			t = s->streams[i]->found_ns;
+	return t;
+}
+
+/*
+ * Local time at which the oldest trace still without metadata appeared
+ * (UINT64_MAX: none, or only ones older than PENDING_TRACE_NS). Its streams
+ * cannot be announced yet, so packets of other streams that end after it
+ * are held back: shown first, they would put the new trace's first events
+ * in the viewer's past. Session lock held.
+ */
+uint64_t live_pending_since(const struct live_session *s, uint64_t now)
+{
+	uint64_t t = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->nr_traces; i++) {
+		const struct live_trace *tr = s->traces[i];
+
+		if (!tr->scan.usable && now - tr->found_ns <= PENDING_TRACE_NS && tr->found_ns < t)
+			t = tr->found_ns;
+	}
+	return t;
+}
+
+/* The time up to which stream @idx is known to be quiet (see the top comment); 0 if none. */
+uint64_t live_quiet_time(const struct vattach *a, size_t idx)
+{
+	struct live_session *s = a->s;
+	struct live_stream *st = s->streams[idx];
+	const struct vstream *vs = &a->vs[idx];
+	uint64_t timer_ns = (uint64_t)(s->live_timer_us ? s->live_timer_us : DEFAULT_LIVE_TIMER_US) * 1000u;
+	uint64_t lag = timer_ns + (st->trace->kernel ? KERNEL_MARGIN_NS : BEACON_MARGIN_NS), now = 0, b, since;
+	struct live_index_entry e;
+	size_t i;
+
+	if (st->trace->clock_local) {
+		now = live_now_ns();
+		since = unannounced_since(a, now);
+		if (since < now)
+			now = since;
+	} else {
+		for (i = 0; i < s->nr_streams; i++) {
+			uint64_t n;
+
+			if (s->streams[i]->trace != st->trace || live_stream_entries(s->streams[i], &n) || !n)
+				continue;
+			if (live_stream_entry(s->streams[i], n - 1, &e) == 0 && e.ts_end > now)
+				now = e.ts_end;
+		}
+	}
+	if (st->trace->late_ns + LATE_MARGIN_NS > lag)
+		lag = st->trace->late_ns + LATE_MARGIN_NS;
+	b = now > lag ? now - lag : 0;
+	b -= b % (timer_ns / 4 ? timer_ns / 4 : 1);
+	/* Streams told the same time would make babeltrace2 warn that it
+	 * cannot order them: a few ns apart, they are not. */
+	if (b)
+		b += idx % 1024;
+	b = b > vs->last_end ? b : vs->last_end;
+	/*
+	 * A stream the viewer has had nothing about yet must not start behind
+	 * what the viewer may have shown already (babeltrace2 2.0 crashes on a
+	 * first inactivity message in its past). It has shown nothing later
+	 * than any stream's latest packet end or quiet time it was told: the
+	 * smallest of those bounds it, without running ahead of data in flight.
+	 */
+	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b) {
+		uint64_t shown = UINT64_MAX;
+
+		for (i = 0; i < a->nr_vs && i < s->nr_streams; i++) {
+			const struct vstream *o = &a->vs[i];
+			uint64_t t = o->last_end > o->beacon ? o->last_end : o->beacon;
+
+			if (o->announced && t && s->streams[i]->trace->clock_local && t < shown)
+				shown = t;
+		}
+		/* A few ns apart from the others, as above. */
+		if (shown != UINT64_MAX && b < shown)
+			b = shown + 1 + idx % 1024;
+	}
+	return b > vs->beacon ? b : vs->beacon;
+}
