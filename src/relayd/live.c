@@ -142,7 +142,9 @@ static int send_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static char *reply_buf(struct viewer *v, size_t len)
+/* The viewer's reply buffer, at least @len bytes, zeroed when @zero (wire
+ * structs: no stale bytes go out in their padding or strings' tails). */
+static char *reply_buf(struct viewer *v, size_t len, int zero)
 {
 	if (len > v->buf_cap) {
 		char *b = realloc(v->buf, len);
@@ -152,7 +154,8 @@ static char *reply_buf(struct viewer *v, size_t len)
 		v->buf = b;
 		v->buf_cap = len;
 	}
-	memset(v->buf, 0, len);
+	if (zero)
+		memset(v->buf, 0, len);
 	return v->buf;
 }
 
@@ -240,7 +243,7 @@ static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, si
 	struct live_wire_streams_reply *r;
 	struct live_wire_stream *w;
 	size_t i, k = 0;
-	char *b = reply_buf(v, len);
+	char *b = reply_buf(v, len, 1);
 
 	if (!b)
 		return -1;
@@ -346,7 +349,7 @@ static int cmd_list_sessions(struct viewer *v)
 	pthread_mutex_lock(&rl->lock);
 	for (s = rl->sessions; s; s = s->next)
 		n++;
-	b = reply_buf(v, 4 + (size_t)n * sizeof(*w));
+	b = reply_buf(v, 4 + (size_t)n * sizeof(*w), 1);
 	if (!b) {
 		pthread_mutex_unlock(&rl->lock);
 		return -1;
@@ -468,7 +471,7 @@ static size_t metadata_take(struct viewer *v, const struct live_trace *t, struct
 		return 0;
 	if (vt->md_sent && !t->scan.binary)
 		sig = sizeof(md_signature) - 1;
-	b = reply_buf(v, hdr + sig + len);
+	b = reply_buf(v, hdr + sig + len, 0);
 	if (!b)
 		return 0;
 	memcpy(b + hdr, md_signature, sig);
@@ -618,7 +621,7 @@ static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
 	struct vattach *a;
 	struct stat sb;
 	uint32_t flags;
-	size_t idx, got = 0;
+	size_t idx, got = 0, want;
 	char *b;
 
 	st = stream_find(v, rq->id, &a, &idx);
@@ -630,11 +633,13 @@ static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
 	if (!rq->len || rq->len > MAX_PACKET_REPLY || fstat(st->data_fd, &sb) ||
 	    rq->offset >= (uint64_t)sb.st_size)
 		return send_packet_status(v, LIVE_PACKET_ERR, 0);
-	b = reply_buf(v, sizeof(r) + rq->len);
+	/* No bigger a buffer than the file has bytes to fill it. */
+	want = (uint64_t)sb.st_size - rq->offset < rq->len ? (size_t)((uint64_t)sb.st_size - rq->offset) : rq->len;
+	b = reply_buf(v, sizeof(r) + want, 0);
 	if (!b)
 		return send_packet_status(v, LIVE_PACKET_ERR, 0);
-	while (got < rq->len) {
-		ssize_t n = pread(st->data_fd, b + sizeof(r) + got, rq->len - got, (off_t)(rq->offset + got));
+	while (got < want) {
+		ssize_t n = pread(st->data_fd, b + sizeof(r) + got, want - got, (off_t)(rq->offset + got));
 
 		if (n < 0 && errno == EINTR)
 			continue;
