@@ -408,11 +408,6 @@ uint32_t trawl_output_live_timer_us(const struct trawl_output *o)
 	return o->live_timer_us;
 }
 
-int trawl_output_is_relay(const struct trawl_output *o)
-{
-	return o->relay;
-}
-
 static struct ofile *file_get(struct trawl_output *o, int h)
 {
 	return h >= 0 && (uint32_t)h < o->nr_files && o->files[h].fd >= 0 ? &o->files[h] : NULL;

@@ -81,9 +81,6 @@ uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
  */
 int trawl_output_sync(struct trawl_output *o);
 
-/* 1 for a relay destination. */
-int trawl_output_is_relay(const struct trawl_output *o);
-
 /* Opens (creates, truncates) @rel in the trace. Returns a handle >= 0 or a negative errno. */
 int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind);
 /* Appends @iov to the file. 0 or a negative errno (never for a broken relay). */
