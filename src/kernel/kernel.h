@@ -189,6 +189,12 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 struct trawl_kernel_instance *trawl_kernel_session_instance(struct trawl_kernel_session *s,
 							    const char *channel);
 /*
+ * 1 if @channel records perf counters (so through perf, see perf.c) and its
+ * consumer already opened its events: enabling or disabling events there
+ * would change nothing, and callers refuse it. 0 otherwise.
+ */
+int trawl_kernel_session_channel_fixed(struct trawl_kernel_session *s, const char *channel);
+/*
  * Adds context @ctx ("pid", "tid", "procname", "prio", "ppid", "vpid", "vtid",
  * or "perf:cpu:<counter>" with LTTng's counter names) to @channel's events.
  * A perf counter is opened once here to check it: one that this machine

@@ -44,8 +44,9 @@
  * reported below the previous one. With at most 16 enabled tracepoints (one
  * group) the values are exact with no calibration.
  *
- * What differs from the tracefs path: events enabled after the first start
- * are not picked up (the groups are opened once, by the consumer); overwrite
+ * What differs from the tracefs path: the events are fixed at the first start
+ * (the groups are opened once, by the consumer; the session then switches the
+ * instance's own events off, and the daemon refuses enable-event); overwrite
  * channels and snapshots are refused at add-context (perf's backward rings are
  * not read here); trawl's daemon stays visible (set_event_notrace_pid applies
  * to ftrace only), the consumer itself is filtered out with a `common_pid !=`

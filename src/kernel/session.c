@@ -175,6 +175,13 @@ static int consumer_wait(struct trawl_kernel_session *s, char want)
 	return c == want ? 0 : -EPROTO;
 }
 
+int trawl_kernel_session_channel_fixed(struct trawl_kernel_session *s, const char *channel)
+{
+	struct kchannel *c = find_channel(s, channel);
+
+	return c && c->nperf && s->consumer;
+}
+
 static int has_perf(const struct trawl_kernel_session *s)
 {
 	int i;

@@ -118,6 +118,11 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 		trawl_domain_err_set(err, "no kernel channel %s", channel);
 		return -ENOENT;
 	}
+	if (trawl_kernel_session_channel_fixed(s->ks, channel)) {
+		trawl_domain_err_set(err, "kernel channel %s records perf counters: its events were "
+				     "fixed when the session first started", channel);
+		return -EBUSY;
+	}
 	switch (rule->kind) {
 	case TRAWL_EVENT_TRACEPOINT:
 		/* The filter goes in first: an event never records unfiltered. */

@@ -112,6 +112,9 @@ try:
     trawl("start")
     pid = run_pages()
     trawl("stop")
+    # a perf channel's events are fixed once its consumer opened them
+    r = trawl("enable-event", "--kernel", "sched_process_exit", check=False)
+    assert r.returncode != 0 and "fixed when the session first started" in r.stderr, r.stderr
     # a second start/stop: the counters go on from where they stopped
     trawl("start")
     pid_again = run_pages()
