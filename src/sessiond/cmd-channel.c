@@ -398,6 +398,10 @@ static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 	 * session's owner (sessiond/ust-context.c). */
 	if (domain == TRAWL_DOMAIN_UST && !strncmp(name, "perf:", 5))
 		return 0;
+	/* So does the kernel backend (kernel/perf.c), which knows every name
+	 * LTTng accepts and says which counters this machine lacks. */
+	if (domain == TRAWL_DOMAIN_KERNEL && !strncmp(name, "perf:cpu:", 9))
+		return 0;
 	if (in_list(name, common_contexts, TRAWL_ARRAY_SIZE(common_contexts)))
 		return 0;
 	if (in_list(name, ust_only_contexts, TRAWL_ARRAY_SIZE(ust_only_contexts)))
@@ -406,16 +410,8 @@ static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 			       : sd_fail(r, -EINVAL, "context '%s' is for user space only", name);
 	if (!strncmp(name, "perf:thread:", 12) &&
 	    in_list(name + 12, perf_counters, TRAWL_ARRAY_SIZE(perf_counters)))
-		return domain == TRAWL_DOMAIN_UST
-			       ? 0
-			       : sd_fail(r, -EINVAL, "perf:thread: counters are for user space; "
-						     "use perf:cpu:%s with --kernel", name + 12);
-	if (!strncmp(name, "perf:cpu:", 9) &&
-	    in_list(name + 9, perf_counters, TRAWL_ARRAY_SIZE(perf_counters)))
-		return domain == TRAWL_DOMAIN_KERNEL
-			       ? 0
-			       : sd_fail(r, -EINVAL, "perf:cpu: counters are for the kernel; "
-						     "use perf:thread:%s with --userspace", name + 9);
+		return sd_fail(r, -EINVAL, "perf:thread: counters are for user space; "
+					   "use perf:cpu:%s with --kernel", name + 12);
 	return sd_fail(r, -EINVAL, "unknown context '%s'", name);
 }
 

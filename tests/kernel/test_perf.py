@@ -99,10 +99,15 @@ try:
     trawl("create", "perf1", "--output", out)
     trawl("enable-event", "--kernel", "sched_switch,sched_process_exec")
     trawl("enable-event", "--kernel", "--syscall", "lseek")
-    for bad, why in (("perf:cpu:cpu-cycles", "perf counter 'cpu-cycles' is not available on this "
-                      "machine: no hardware PMU"),
-                     ("perf:cpu:instructions", "no hardware PMU"),
-                     ("perf:cpu:no-such-counter", "no-such-counter")):
+    bad_names = [("perf:cpu:no-such-counter", "no-such-counter")]
+    # Hardware counters fail only where there is no PMU (as here); LTTng's
+    # cache-counter names reach the kernel backend, which says so too.
+    if not os.path.exists("/sys/bus/event_source/devices/cpu"):
+        bad_names += [("perf:cpu:cpu-cycles", "perf counter 'cpu-cycles' is not available on "
+                       "this machine: no hardware PMU"),
+                      ("perf:cpu:instructions", "no hardware PMU"),
+                      ("perf:cpu:L1-dcache-loads", "no hardware PMU")]
+    for bad, why in bad_names:
         r = trawl("add-context", "--kernel", "-t", bad, check=False)
         assert r.returncode != 0, (bad, r.stdout)
         assert r.stderr.strip().count("\n") == 0 and why in r.stderr, (bad, r.stderr)
