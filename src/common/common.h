@@ -52,4 +52,12 @@ int trawl_write_all(int fd, const void *buf, size_t len);
 /* mkdir -p @path with @mode for the folders it creates. 0 or -errno. */
 int trawl_mkdir_p(const char *path, unsigned mode);
 
+/*
+ * A perf counter by the name add-context takes after "perf:cpu:" or
+ * "perf:thread:" (LTTng's and perf-list(1)'s spellings, cache counters as
+ * "L1-dcache-load-misses"): its perf_event_attr type and config. 0, or
+ * -ENOENT for an unknown name.
+ */
+int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config);
+
 #endif /* TRAWL_COMMON_H */

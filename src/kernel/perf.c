@@ -88,97 +88,12 @@
 #define GROUP_TRACEPOINTS 16
 #define FILTER_MAX 4096
 
-/* ---- counter names ---------------------------------------------------------- */
-
-struct counter_name {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-};
-
-/* LTTng's perf:cpu names (lttng add-context --list), aliases included, and perf(1)'s page-faults. */
-static const struct counter_name counters[] = {
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-fault", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS }, /* perf(1)'s name */
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-};
-
-/* LTTng's cache counters: <cache>-<loads|load-misses|stores|store-misses|prefetches|prefetch-misses>. */
-static int cache_lookup(const char *name, uint64_t *config)
-{
-	static const struct { const char *name; int id; int ops; } caches[] = {
-		{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, 7 }, { "L1-icache", PERF_COUNT_HW_CACHE_L1I, 7 },
-		{ "LLC", PERF_COUNT_HW_CACHE_LL, 7 }, { "dTLB", PERF_COUNT_HW_CACHE_DTLB, 7 },
-		{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, 1 }, { "branch", PERF_COUNT_HW_CACHE_BPU, 1 },
-	};
-	static const struct { const char *suffix; int op; int miss; } ops[] = {
-		{ "-loads", PERF_COUNT_HW_CACHE_OP_READ, 0 },
-		{ "-load-misses", PERF_COUNT_HW_CACHE_OP_READ, 1 },
-		{ "-stores", PERF_COUNT_HW_CACHE_OP_WRITE, 0 },
-		{ "-store-misses", PERF_COUNT_HW_CACHE_OP_WRITE, 1 },
-		{ "-prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH, 0 },
-		{ "-prefetch-misses", PERF_COUNT_HW_CACHE_OP_PREFETCH, 1 },
-	};
-	size_t i, j;
-
-	for (i = 0; i < TRAWL_ARRAY_SIZE(caches); i++) {
-		size_t n = strlen(caches[i].name);
-
-		if (strncmp(name, caches[i].name, n))
-			continue;
-		for (j = 0; j < TRAWL_ARRAY_SIZE(ops); j++) {
-			/* iTLB and branch have loads only, as in LTTng's list */
-			if (!(caches[i].ops & (1 << (j / 2))) || strcmp(name + n, ops[j].suffix))
-				continue;
-			*config = (uint64_t)caches[i].id | (uint64_t)ops[j].op << 8 |
-				  (uint64_t)(ops[j].miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
-							 : PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* "perf:cpu:X" -> type/config; -ENOENT (unknown X) or -EINVAL (not perf:cpu:). */
 static int counter_lookup(const char *ctx, uint32_t *type, uint64_t *config)
 {
-	size_t i;
-
 	if (strncmp(ctx, "perf:cpu:", 9))
 		return -EINVAL;
-	ctx += 9;
-	for (i = 0; i < TRAWL_ARRAY_SIZE(counters); i++) {
-		if (!strcmp(ctx, counters[i].name)) {
-			*type = counters[i].type;
-			*config = counters[i].config;
-			return 0;
-		}
-	}
-	*type = PERF_TYPE_HW_CACHE;
-	return cache_lookup(ctx, config);
+	return trawl_perf_counter_lookup(ctx + 9, type, config);
 }
 
 void trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len)
