@@ -12,7 +12,7 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
 	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, procname, "
 			    "pthread_id, ppid, ip, prio, nice, perf:thread:COUNTER. Kernel (-k): pid, "
-			    "tid, vpid, vtid, ppid, procname, prio, nice, hostname, perf:cpu:COUNTER. "
+			    "tid, vpid, vtid, ppid, procname, prio, nice, perf:cpu:COUNTER. "
 			    "COUNTER: page-fault (faults), minor-faults, major-faults, context-switches "
 			    "(cs), cpu-migrations (migrations), task-clock, cpu-clock, alignment-faults, "
 			    "emulation-faults; with a hardware PMU also cpu-cycles (cycles), "

@@ -59,5 +59,11 @@ int trawl_mkdir_p(const char *path, unsigned mode);
  * -ENOENT for an unknown name.
  */
 int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config);
+/*
+ * The @index-th name trawl_perf_counter_lookup() takes, aliases included,
+ * into @buf; *@software: the kernel counts it on every machine (the others
+ * need a hardware PMU). 0, or -ENOENT past the last.
+ */
+int trawl_perf_counter_name(size_t index, char *buf, size_t len, int *software);
 
 #endif /* TRAWL_COMMON_H */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/common.h"
@@ -49,21 +50,36 @@ static const struct counter_name counters[] = {
 };
 
 /* LTTng's cache counters: <cache>-<loads|load-misses|stores|store-misses|prefetches|prefetch-misses>. */
+static const struct {
+	const char *name;
+	int id;
+	int ops; /* bit k: ops[2k] and ops[2k+1] exist */
+} caches[] = {
+	{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, 7 }, { "L1-icache", PERF_COUNT_HW_CACHE_L1I, 7 },
+	{ "LLC", PERF_COUNT_HW_CACHE_LL, 7 },	     { "dTLB", PERF_COUNT_HW_CACHE_DTLB, 7 },
+	{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, 1 },     { "branch", PERF_COUNT_HW_CACHE_BPU, 1 },
+};
+static const struct {
+	const char *suffix;
+	int op;
+	int miss;
+} ops[] = {
+	{ "-loads", PERF_COUNT_HW_CACHE_OP_READ, 0 },
+	{ "-load-misses", PERF_COUNT_HW_CACHE_OP_READ, 1 },
+	{ "-stores", PERF_COUNT_HW_CACHE_OP_WRITE, 0 },
+	{ "-store-misses", PERF_COUNT_HW_CACHE_OP_WRITE, 1 },
+	{ "-prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH, 0 },
+	{ "-prefetch-misses", PERF_COUNT_HW_CACHE_OP_PREFETCH, 1 },
+};
+
+/* iTLB and branch have loads only, as in LTTng's list */
+static int cache_has(size_t cache, size_t op)
+{
+	return caches[cache].ops & (1 << (op / 2));
+}
+
 static int cache_lookup(const char *name, uint64_t *config)
 {
-	static const struct { const char *name; int id; int ops; } caches[] = {
-		{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, 7 }, { "L1-icache", PERF_COUNT_HW_CACHE_L1I, 7 },
-		{ "LLC", PERF_COUNT_HW_CACHE_LL, 7 }, { "dTLB", PERF_COUNT_HW_CACHE_DTLB, 7 },
-		{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, 1 }, { "branch", PERF_COUNT_HW_CACHE_BPU, 1 },
-	};
-	static const struct { const char *suffix; int op; int miss; } ops[] = {
-		{ "-loads", PERF_COUNT_HW_CACHE_OP_READ, 0 },
-		{ "-load-misses", PERF_COUNT_HW_CACHE_OP_READ, 1 },
-		{ "-stores", PERF_COUNT_HW_CACHE_OP_WRITE, 0 },
-		{ "-store-misses", PERF_COUNT_HW_CACHE_OP_WRITE, 1 },
-		{ "-prefetches", PERF_COUNT_HW_CACHE_OP_PREFETCH, 0 },
-		{ "-prefetch-misses", PERF_COUNT_HW_CACHE_OP_PREFETCH, 1 },
-	};
 	size_t i, j;
 
 	for (i = 0; i < TRAWL_ARRAY_SIZE(caches); i++) {
@@ -72,8 +88,7 @@ static int cache_lookup(const char *name, uint64_t *config)
 		if (strncmp(name, caches[i].name, n))
 			continue;
 		for (j = 0; j < TRAWL_ARRAY_SIZE(ops); j++) {
-			/* iTLB and branch have loads only, as in LTTng's list */
-			if (!(caches[i].ops & (1 << (j / 2))) || strcmp(name + n, ops[j].suffix))
+			if (!cache_has(i, j) || strcmp(name + n, ops[j].suffix))
 				continue;
 			*config = (uint64_t)caches[i].id | (uint64_t)ops[j].op << 8 |
 				  (uint64_t)(ops[j].miss ? PERF_COUNT_HW_CACHE_RESULT_MISS
@@ -97,4 +112,24 @@ int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config
 	}
 	*type = PERF_TYPE_HW_CACHE;
 	return cache_lookup(name, config);
+}
+
+int trawl_perf_counter_name(size_t index, char *buf, size_t len, int *software)
+{
+	size_t i, j;
+
+	if (index < TRAWL_ARRAY_SIZE(counters)) {
+		*software = counters[index].type == PERF_TYPE_SOFTWARE;
+		snprintf(buf, len, "%s", counters[index].name);
+		return 0;
+	}
+	index -= TRAWL_ARRAY_SIZE(counters);
+	for (i = 0; i < TRAWL_ARRAY_SIZE(caches); i++)
+		for (j = 0; j < TRAWL_ARRAY_SIZE(ops); j++)
+			if (cache_has(i, j) && !index--) {
+				*software = 0;
+				snprintf(buf, len, "%s%s", caches[i].name, ops[j].suffix);
+				return 0;
+			}
+	return -ENOENT;
 }

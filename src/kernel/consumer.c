@@ -181,6 +181,7 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 		[TRAWL_KCTX_PID] = "pid", [TRAWL_KCTX_TID] = "tid",
 		[TRAWL_KCTX_PROCNAME] = "procname", [TRAWL_KCTX_PRIO] = "prio",
 		[TRAWL_KCTX_PPID] = "ppid", [TRAWL_KCTX_VPID] = "vpid", [TRAWL_KCTX_VTID] = "vtid",
+		[TRAWL_KCTX_NICE] = "nice",
 	};
 	struct trawl_ctf_type *st;
 	char field[80];

@@ -52,19 +52,23 @@
 #define MISSED_STORED (1ull << 30)
 #define CTX_MAX_BYTES (16u + 4u * TRAWL_KCTX_MAX + 8u * TRAWL_KCTX_PERF_MAX)
 
-/* ---- task attributes for the pid/ppid/prio/procname contexts ------------ */
+/* ---- task attributes for the pid/ppid/prio/nice/procname contexts ------- */
 
 /*
  * ftrace records carry only the thread id. The other contexts come from
  * /proc/<tid>, read once per thread and cached (a thread that exited before
  * we saw its first record gets pid = tid, ppid 0, its name from sched events
- * when those are traced, else ""). This is best effort, and documented so.
+ * when those are traced, else ""; prio 20 and nice 0, the defaults). So
+ * prio and nice are those of the thread's first converted record, not of
+ * each event (a thread reniced later keeps its old values). This is best
+ * effort, and documented so: ftrace records carry neither, and only a
+ * perf or BPF path could read them at the event.
  */
 #define TASK_SLOTS 8192u
 
 struct task_entry {
 	int32_t tid;     /* -1: empty */
-	int32_t pid, ppid, prio;
+	int32_t pid, ppid, prio, nice;
 	char comm[16];
 };
 
@@ -169,11 +173,13 @@ static void task_load(struct task_entry *t, int32_t tid)
 
 		buf[n] = '\0';
 		p = strrchr(buf, ')');
-		/* after ") ": state(3) ppid(4) ... priority is field 18 */
+		/* after ") ": state(3) ppid(4) ... priority is field 18, nice 19 */
 		for (i = 2; p && i < 18; i++)
 			p = strchr(p + 1, ' ');
 		if (p)
-			t->prio = (int32_t)strtol(p + 1, NULL, 10);
+			t->prio = (int32_t)strtol(p + 1, &p, 10);
+		if (p && *p == ' ')
+			t->nice = (int32_t)strtol(p + 1, NULL, 10);
 	}
 }
 
@@ -245,7 +251,8 @@ static void task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kern
 
 int trawl_kernel_ctx_parse(const char *name)
 {
-	static const char *const names[] = { "pid", "tid", "procname", "prio", "ppid", "vpid", "vtid" };
+	static const char *const names[] = { "pid", "tid", "procname", "prio", "ppid", "vpid", "vtid",
+					      "nice" };
 	size_t i;
 
 	for (i = 0; i < TRAWL_ARRAY_SIZE(names); i++)
@@ -416,6 +423,9 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 			break;
 		case TRAWL_KCTX_PPID:
 			v = t->ppid;
+			break;
+		case TRAWL_KCTX_NICE:
+			v = t->nice;
 			break;
 		default:
 			v = t->prio;

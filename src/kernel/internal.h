@@ -122,7 +122,7 @@ struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t
 
 enum trawl_kernel_ctx {
 	TRAWL_KCTX_PID, TRAWL_KCTX_TID, TRAWL_KCTX_PROCNAME, TRAWL_KCTX_PRIO,
-	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_MAX,
+	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_NICE, TRAWL_KCTX_MAX,
 	/*
 	 * A channel's context list holds TRAWL_KCTX_PERF + j for its j-th perf
 	 * counter (u64, the value the sample carried: see perf.c).

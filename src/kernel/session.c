@@ -146,7 +146,7 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 		}
 	} else if (trawl_kernel_ctx_parse(ctx) < 0) {
 		snprintf(err, errlen, "kernel context \"%s\" is not supported (pid, tid, procname, "
-			 "prio, ppid, vpid, vtid are)", ctx);
+			 "prio, nice, ppid, vpid, vtid are)", ctx);
 		return -EOPNOTSUPP;
 	}
 	n = strlen(c->ctx);

@@ -12,7 +12,7 @@ d = ktest.tmpdir()
 trace = os.path.join(d, "trace")
 prog = os.path.join(ktest.BIN, "ksyscalls")
 p = ktest.ktrace(["-o", trace, "-s", "lseek", "-s", "getppid", "-e", "sched_process_exit",
-                  "-e", "sched:sched_process_exec", "-x", "pid,tid,procname,ppid,prio,vpid,vtid",
+                  "-e", "sched:sched_process_exec", "-x", "pid,tid,procname,ppid,prio,nice,vpid,vtid",
                   "--", prog, "known"])
 pid = int(p.stdout.split("pid=")[1].split()[0])
 evs, lost = ktest.events(trace)
@@ -44,7 +44,7 @@ assert xt["fields"]["pid"] == pid and str(xt["fields"]["comm"]) == "ksyscalls", 
 # contexts: pid == tid for a single-threaded program; procname after exec
 assert ent["ctx"]["pid"] == pid and ent["ctx"]["vpid"] == pid and ent["ctx"]["vtid"] == pid
 assert str(ent["ctx"]["procname"]) == "ksyscalls", ent["ctx"]["procname"]
-assert ent["ctx"]["prio"] == 20, ent["ctx"]["prio"]
+assert ent["ctx"]["prio"] == 20 + ent["ctx"]["nice"], ent["ctx"]
 # events of each stream are in time order
 for cpu in set(e["cpu"] for e in evs):
     ts = [e["ts"] for e in evs if e["cpu"] == cpu]
@@ -59,4 +59,22 @@ if os.path.exists(view):
     import subprocess
     tv = subprocess.run([view, "view", trace], capture_output=True, text=True, timeout=60)
     assert tv.returncode == 0 and tv.stdout.splitlines() == lines, (tv.stdout[:500], tv.stderr)
+
+# prio and nice come from /proc/<tid>, read when the consumer first converts
+# a thread's record (it reads its buffers every 200 ms): right for a thread
+# still alive then; one that exited before gets 20 and 0, as documented in
+# src/kernel/convert.c. This program starts at nice 7 and lives 2 s more.
+trace2 = os.path.join(d, "trace2")
+prog2 = ("import os, time\n"
+         "print('pid=%d' % os.getpid(), flush=True)\n"
+         "try:\n    os.lseek(1000, 4242, 1)\nexcept OSError:\n    pass\n"
+         "time.sleep(2)\n")
+p2 = ktest.ktrace(["-o", trace2, "-s", "lseek", "-x", "tid,prio,nice", "--",
+                   "nice", "-n", "7", sys.executable, "-c", prog2])
+evs2, _ = ktest.events(trace2)
+pid2 = int(p2.stdout.split("pid=")[1].split()[0])
+mark = [e for e in evs2 if e["name"] == "syscall_entry_lseek" and e["ctx"]["tid"] == pid2
+        and e["fields"]["fd"] == 1000]
+assert len(mark) == 1, len(mark)
+assert mark[0]["ctx"]["nice"] == 7 and mark[0]["ctx"]["prio"] == 27, mark[0]["ctx"]
 print("ok: %d events" % len(evs))
