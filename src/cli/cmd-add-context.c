@@ -4,6 +4,9 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
+
+#include "common/common.h"
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "Kernel channels."},
@@ -19,25 +22,54 @@ static const struct cli_option_doc opts_doc[] = {
 			    "instructions, cache-references, cache-misses, branch-instructions "
 			    "(branches), branch-misses, bus-cycles, ref-cycles, L1-dcache-load-misses "
 			    "and the other perf cache counters. Repeatable."},
+	{"--list", "List the context types, the domains that offer them, and whether this "
+		   "machine has each perf counter."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
 
+/* `--list`: one type a line, with the domains that take it (-k, -u). */
+static int list_types(void)
+{
+	static const struct {
+		const char *name, *domains;
+	} plain[] = {
+		{"pid", "-k -u"},  {"tid", "-k -u"},	  {"vpid", "-k -u"},	   {"vtid", "-k -u"},
+		{"ppid", "-k -u"}, {"procname", "-k -u"}, {"prio", "-k -u"},	   {"nice", "-k -u"},
+		{"ip", "-u"},	   {"pthread_id", "-u"},
+	};
+	/* Hardware counters need a PMU, which the kernel lists here. */
+	int pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
+	char name[64], type[80];
+	size_t i;
+	int sw;
+
+	for (i = 0; i < TRAWL_ARRAY_SIZE(plain); i++)
+		printf("%-36s %s\n", plain[i].name, plain[i].domains);
+	for (i = 0; !trawl_perf_counter_name(i, name, sizeof(name), &sw); i++) {
+		const char *note = sw ? "" : pmu ? "  (hardware)" : "  (hardware: no PMU on this machine)";
+
+		snprintf(type, sizeof(type), "perf:cpu:%s", name);
+		printf("%-36s -k%s\n", type, note);
+		snprintf(type, sizeof(type), "perf:thread:%s", name);
+		printf("%-36s -u%s\n", type, note);
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"kernel", no_argument, NULL, 'k'},
-		{"userspace", no_argument, NULL, 'u'},
-		{"session", required_argument, NULL, 's'},
-		{"channel", required_argument, NULL, 'c'},
+		CLI_TARGET_OPTIONS,
+		CLI_CHANNEL_OPTION,
 		{"type", required_argument, NULL, 't'},
+		{"list", no_argument, NULL, 'L'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	enum trawl_ctl_domain domain = TRAWL_CTL_DOMAIN_NONE;
-	const char *session = NULL, *channel = NULL, *types[64];
+	struct cli_target t = {0};
+	const char *types[64];
 	struct trawl_ctl *ctl;
-	char name[256];
 	int c, ret = 0, nr = 0, i;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:t:", opts, NULL)) != -1) {
@@ -45,47 +77,34 @@ static int run(int argc, char **argv)
 		case 'h':
 			cli_help_print(&cli_cmd_add_context);
 			return 0;
-		case 'k':
-			domain = TRAWL_CTL_DOMAIN_KERNEL;
-			break;
-		case 'u':
-			domain = TRAWL_CTL_DOMAIN_UST;
-			break;
-		case 's':
-			session = optarg;
-			break;
-		case 'c':
-			channel = optarg;
-			break;
+		case 'L':
+			return list_types();
 		case 't':
 			if (nr == 64)
 				return cli_usage(&cli_cmd_add_context, "too many -t");
 			types[nr++] = optarg;
 			break;
 		default:
-			return cli_usage(&cli_cmd_add_context, "bad option");
+			if (!cli_target_opt(&t, c, optarg))
+				return cli_usage(&cli_cmd_add_context, "bad option");
 		}
 	}
-	if (domain == TRAWL_CTL_DOMAIN_NONE)
+	if (t.domain == TRAWL_CTL_DOMAIN_NONE)
 		return cli_usage(&cli_cmd_add_context, "give a domain: -k or -u");
 	if (!nr)
 		return cli_usage(&cli_cmd_add_context, "give at least one -t TYPE");
 	if (argc > optind)
 		return cli_usage(&cli_cmd_add_context, "unexpected argument '%s'", argv[optind]);
-	ret = cli_session(session, name, sizeof(name));
-	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
+	ret = cli_target_connect(&cli_cmd_add_context, &t, &ctl);
 	if (ret)
 		return ret;
 	for (i = 0; i < nr && !ret; i++) {
-		ret = trawl_ctl_context_add(ctl, name, domain, channel, types[i]);
+		ret = trawl_ctl_context_add(ctl, t.name, t.domain, t.channel, types[i]);
 		if (ret)
 			ret = cli_fail(ctl, ret, "add-context");
 		else if (!cli_quiet)
-			printf("%s context %s added to %s\n",
-			       domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST", types[i],
-			       channel ? channel : "all channels");
+			printf("%s context %s added to %s\n", cli_domain_word(t.domain), types[i],
+			       t.channel ? t.channel : "all channels");
 	}
 	trawl_ctl_disconnect(ctl);
 	return ret;
@@ -94,7 +113,7 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_add_context = {
 	.name = "add-context",
 	.summary = "Add context fields to channels",
-	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...]",
+	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...] | --list",
 	.description = "Adds the context fields TYPE to every event recorded in the channel "
 		       "(or in every channel of the domain), before the session first starts. "
 		       "A user-space channel's apps all record the same contexts (shared "

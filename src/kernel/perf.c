@@ -165,7 +165,8 @@ int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen)
 	if (fd < 0) {
 		ret = -errno;
 		open_error(ctx + 9, type, -ret, err, errlen);
-		return ret;
+		/* a counter this machine lacks is "not supported here", as in user space */
+		return ret == -ENOENT || ret == -ENODEV ? -EOPNOTSUPP : ret;
 	}
 	close(fd);
 	return 0;
