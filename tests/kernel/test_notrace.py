@@ -133,11 +133,14 @@ drv = subprocess.Popen([os.path.join(ktest.BIN, "trawl-ktrace"), "-o", trace, "-
                         "sleep 0.5; %s reads %d; sleep 0.5" % (os.path.join(ktest.BIN, "ksyscalls"), NREADS)],
                        stdout=subprocess.PIPE, text=True)
 # the driver spawns its consumer once the instance is set up: a fixed 0.3 s
-# wait missed it on a loaded machine (1 run in 4), so wait until it is there
-for _ in range(100):
+# wait missed it on a loaded machine (1 run in 4), so wait until it is there,
+# and until the traced command's child has exec'd sh (before that, it too is
+# named trawl-ktrace: taking its tid as hidden failed 2 runs in 6)
+for _ in range(200):
     time.sleep(0.05)
-    hidden = {t for t in family(drv.pid) if comm(t) == "trawl-ktrace"}
-    if len(hidden) >= 2:
+    fam = family(drv.pid)
+    hidden = {t for t in fam if comm(t) == "trawl-ktrace"}
+    if len(hidden) >= 2 and any(comm(t) == "sh" for t in fam):
         break
 assert len(hidden) >= 2, hidden  # the driver and its consumer
 stdout, _ = drv.communicate(timeout=120)
