@@ -11,7 +11,8 @@
  * One thread, one loop: wait for a command on the daemon's socket or for
  * the earliest timer; on the read timer, take every ready packet of every
  * stream (non-blocking: ustctl never makes the traced app wake us); on the
- * switch timer, close partial packets. FLUSH closes every stream's last
+ * switch timer, close partial packets (live sessions: and cut an empty
+ * packet on streams with nothing new, see run_timers()). FLUSH closes every stream's last
  * packet (final flush: waits for events still being written) and drains it
  * before replying, which is what lets `trawl stop` promise a complete trace.
  *
@@ -56,6 +57,8 @@ struct cchannel {
 	uint64_t next_read_ns, next_switch_ns;
 	uint64_t bytes_written;
 	int paused; /* flushed by a stop: no timers until START */
+	int beacons; /* live (its trace streams to a live relayd), discard mode:
+			the switch timer cuts empty packets on quiet streams */
 };
 
 struct ctrace {
@@ -318,6 +321,10 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	c->key = h->channel_key;
 	c->trace_key = h->trace_key;
 	c->session = t->session;
+	/* How --live reaches us: the trace's relay destination has a live
+	 * timer, and the session daemon made it the channel's switch timer. */
+	c->beacons = trawl_output_live_timer_us(t->out) != 0 && !c->info.attr.overwrite &&
+		     !c->info.snapshot_mode;
 	for (i = 0; i < nr_fds; i++) {
 		struct trawl_ustctl_channel_attr attr = c->info.attr; /* unpacked copy */
 		struct cstream *cs = &c->streams[i];
@@ -557,8 +564,15 @@ static uint64_t run_timers(void)
 			continue;
 
 		if (c->info.switch_timer_us && now >= c->next_switch_ns) {
+			/* Live: a stream with nothing new gets an empty packet
+			 * (a beacon), so relayd's live server can tell viewers
+			 * it is quiet up to now instead of guessing (a full
+			 * buffer gets none: its waiting packets say more). */
 			for (i = 0; i < c->nr; i++)
-				trawl_ustctl_stream_flush(c->streams[i].rb, 0);
+				if (c->beacons)
+					trawl_ustctl_stream_flush_live(c->streams[i].rb);
+				else
+					trawl_ustctl_stream_flush(c->streams[i].rb, 0);
 			c->next_switch_ns = now + c->info.switch_timer_us * 1000ull;
 		}
 		if (now >= c->next_read_ns) {

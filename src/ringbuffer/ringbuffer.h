@@ -313,10 +313,19 @@ static inline void trawl_rb_commit(struct trawl_rb_ctx *ctx)
 	__atomic_fetch_add(&ctx->meta->commit, ctx->len, __ATOMIC_RELEASE);
 }
 
-/* Closes the current partial packet (from a producer or the consumer).
- * @empty_ok: when the stream is at a packet boundary, produce an empty
- * packet (so the last discarded count gets written). Returns 0, or -EAGAIN
- * when the next sub-buffer is not free (discard mode). */
+/*
+ * Closes the current partial packet (from a producer or the consumer).
+ * @empty_ok: when the stream is at a packet boundary (no event reserved
+ * since the last packet was closed), produce an empty packet: the final
+ * flush's, so the last discarded count gets written, and a live session's
+ * timer's, so the trace says the stream is quiet up to now ("beacon"). An
+ * empty packet has content_end = TRAWL_RB_PACKET_START, ts_begin == ts_end
+ * = the clock read before the CAS that cut it (so no later event of the
+ * stream is older: a reservation that read its clock earlier fails its CAS
+ * and reads it again), and discarded = the running count.
+ * Returns 0, or -EAGAIN when the next sub-buffer is not free (discard
+ * mode), or -EBUSY when the reserve word kept changing (1000 tries).
+ */
 int trawl_rb_flush(struct trawl_rb *rb, int empty_ok);
 
 /* ---- consumer side (one thread per stream) ---- */

@@ -549,6 +549,12 @@ int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *s, int final)
 	return trawl_rb_flush(&s->r.rb, 0);
 }
 
+int trawl_ustctl_stream_flush_live(struct trawl_ustctl_stream *s)
+{
+	/* Overwrite mode would lose a sub-buffer of data to each empty packet. */
+	return trawl_rb_flush(&s->r.rb, !s->r.rb.overwrite);
+}
+
 int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *s, struct trawl_ustctl_stream_counters *c)
 {
 	memset(c, 0, sizeof(*c));

@@ -461,6 +461,22 @@ int trawl_ustctl_stream_put_packet(struct trawl_ustctl_stream *stream);
  */
 int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *stream, int final);
 
+/**
+ * trawl_ustctl_stream_flush_live - the live timer's flush, with beacons
+ *
+ * As trawl_ustctl_stream_flush(@stream, 0), except that a stream with no
+ * event since its last packet gets an empty packet (header and context
+ * only, timestamp_begin == timestamp_end == the time it was cut,
+ * events_discarded the stream's running count): on disk it says the stream
+ * is quiet up to that time, which is what a live viewer waits for (LTTng's
+ * live timer sends a "beacon" for such streams). Only for live sessions'
+ * channels in discard mode: it takes a sub-buffer each period. Wait-free
+ * for the traced app (one CAS on the reserve word, as any flush).
+ * Returns 0, or -EAGAIN when the buffer is full (no room for an empty
+ * packet; the packets waiting say more anyway).
+ */
+int trawl_ustctl_stream_flush_live(struct trawl_ustctl_stream *stream);
+
 struct trawl_ustctl_stream_counters {
 	uint64_t events_discarded;  /* buffer full (discard mode) + larger than a sub-buffer */
 	uint64_t packets_read;      /* packets taken by this consumer */

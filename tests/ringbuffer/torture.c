@@ -6,9 +6,14 @@
  * every packet parses (compact/extended headers, in-bounds, timestamps never
  * go back), each thread's sequence numbers come in increasing order, and
  * events read + events discarded == T * N exactly (discard mode), or the
- * newest packets survive (overwrite mode).
+ * newest packets survive (overwrite mode). In live mode (discard mode plus
+ * a live timer) the consumer also cuts the current packet as fast as it can,
+ * with an empty packet when the stream is at a boundary, as a live session's
+ * consumer does every period: empty packets must be cut at one instant, no
+ * packet may begin before the previous one ended, and the accounting above
+ * stays exact.
  *
- *   torture [discard|overwrite] [threads] [events per thread]
+ *   torture [discard|overwrite|live] [threads] [events per thread]
  */
 #define _GNU_SOURCE
 #include "ringbuffer/ringbuffer.h"
@@ -33,6 +38,8 @@ struct payload {
 static struct trawl_rb prod;
 static struct trawl_rb_reader rd;
 static int overwrite;
+static int live;
+static uint64_t empty_packets;
 static uint32_t nthreads = 4, nevents = 200000;
 static int producers_done;
 static uint64_t events_read;
@@ -64,6 +71,10 @@ static void *producer(void *arg)
 		trawl_rb_commit(&ctx);
 		if ((rand_r(&seed) & 1023) == 0)
 			sched_yield();
+		/* Live: quiet spells, so the consumer's cuts also find the
+		 * stream at a boundary (empty packets) while others write. */
+		if (live && (rand_r(&seed) & 4095) == 0)
+			usleep(100);
 	}
 	return NULL;
 }
@@ -78,6 +89,12 @@ static void check_packet(const struct trawl_rb_packet *pkt, uint64_t *last_ts)
 		FAIL("bad packet start");
 	if (pkt->ts_begin < *last_ts)
 		FAIL("packet begins before the previous ended");
+	if (pkt->content_size == TRAWL_RB_PACKET_START) {
+		empty_packets++;
+		if (pkt->ts_begin != pkt->ts_end)
+			FAIL("empty packet from %llu to %llu", (unsigned long long)pkt->ts_begin,
+			     (unsigned long long)pkt->ts_end);
+	}
 	while (off < pkt->content_size) {
 		uint32_t id, w;
 		uint64_t len, t;
@@ -143,6 +160,9 @@ static void *consumer(void *arg)
 	uint64_t *last_ts = arg;
 
 	while (!__atomic_load_n(&producers_done, __ATOMIC_ACQUIRE)) {
+		/* Live timer, without the wait: races every producer step. */
+		if (live)
+			trawl_rb_flush(&rd.rb, 1);
 		drain(last_ts);
 		if (!overwrite)
 			usleep(50);
@@ -158,6 +178,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	overwrite = argc > 1 && !strcmp(argv[1], "overwrite");
+	live = argc > 1 && !strcmp(argv[1], "live");
 	if (argc > 2)
 		nthreads = (uint32_t)atoi(argv[2]);
 	if (argc > 3)
@@ -195,14 +216,17 @@ int main(int argc, char **argv)
 		drain(&last_ts);
 	drain(&last_ts);
 	lost = trawl_rb_lost(&prod);
-	printf("%s, %u threads x %u events: read %llu, discarded %llu, corrupt %llu\n",
-	       overwrite ? "overwrite" : "discard", nthreads, nevents, (unsigned long long)events_read,
-	       (unsigned long long)lost, (unsigned long long)rd.corrupt);
+	printf("%s, %u threads x %u events: read %llu, discarded %llu, corrupt %llu, empty packets %llu\n",
+	       overwrite ? "overwrite" : live ? "live" : "discard", nthreads, nevents,
+	       (unsigned long long)events_read, (unsigned long long)lost, (unsigned long long)rd.corrupt,
+	       (unsigned long long)empty_packets);
 	if (!overwrite && events_read + lost != (uint64_t)nthreads * nevents)
 		FAIL("accounting: %llu read + %llu discarded != %llu", (unsigned long long)events_read,
 		     (unsigned long long)lost, (unsigned long long)nthreads * nevents);
 	if (!overwrite && lost == 0)
 		FAIL("expected some drops with a 16 KiB buffer");
+	if (live && empty_packets == 0)
+		FAIL("live: no empty packet was cut");
 	if (overwrite && events_read == 0)
 		FAIL("overwrite: nothing read");
 	/* Overwrite mode: the newest data survives. A thread that finished early
