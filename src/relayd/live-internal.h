@@ -45,6 +45,7 @@ struct live_stream {
 	/* Under the session lock: */
 	int class_known;
 	uint64_t class_id; /* CTF stream class id, from its index entries */
+	int beacons;       /* its writer cuts empty packets when quiet (live-quiet.c) */
 };
 
 struct live_session {

@@ -4,8 +4,26 @@
  * more data, which the live server tells viewers (INACTIVE, see live.c's
  * design comment), and what it learns to keep that time safe: how late a
  * trace's packets reach the disk, which streams and traces are new.
+ *
+ * Two sources, best first:
+ *   - Beacons. In a live session the user-space consumer cuts an empty
+ *     packet (header and context only, timestamp_begin == timestamp_end)
+ *     on every stream that had no event during a live period. A packet's
+ *     end is a bound for the stream's next events (the ring buffer reads
+ *     the clock before the reservation that closes it), so once a stream
+ *     has shown a beacon, the end of its last packet, which the viewer
+ *     already has, is the exact answer, whatever the consumer's and the
+ *     network's delays.
+ *   - A derived time, for streams without beacons (kernel traces, whose
+ *     empty packets only carry loss counts; channels not in a live session
+ *     or in overwrite mode): one live period plus a margin behind "now".
+ *     For a beacon stream it is only a fallback, twice as far behind, so a
+ *     viewer is not held for ever by a consumer that stopped cutting them
+ *     (died, or its session stopped while another domain goes on).
  */
 #include "relayd/live-internal.h"
+
+#include "ctf/layout.h"
 
 #include <string.h>
 
@@ -108,6 +126,32 @@ uint64_t live_pending_since(const struct live_session *s, uint64_t now)
 	return t;
 }
 
+/*
+ * Whether @e is a beacon: an empty packet of a trawl user-space stream
+ * (layout.h's packet start and nothing else, cut at one instant).
+ */
+static int entry_is_beacon(const struct live_index_entry *e)
+{
+	return e->content_size == 8u * sizeof(struct trawl_ctf_packet_start) && e->ts_begin == e->ts_end;
+}
+
+/*
+ * Notes whether stream @st's writer cuts beacons: its newest entry is one
+ * (a quiet stream's newest entry is, within a period). Kernel traces'
+ * empty packets report losses at times that are no such bound. Once set,
+ * for the stream's life. Session lock held.
+ */
+static void note_beacons(struct live_stream *st)
+{
+	struct live_index_entry e;
+	uint64_t n;
+
+	if (st->beacons || st->trace->kernel || live_stream_entries(st, &n) || !n)
+		return;
+	if (live_stream_entry(st, n - 1, &e) == 0 && entry_is_beacon(&e))
+		st->beacons = 1;
+}
+
 /* The time up to which stream @idx is known to be quiet (see the top comment); 0 if none. */
 uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 {
@@ -136,6 +180,12 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	}
 	if (st->trace->late_ns + LATE_MARGIN_NS > lag)
 		lag = st->trace->late_ns + LATE_MARGIN_NS;
+	/* Beacons: the stream's last packet end (vs->last_end, below) is the
+	 * answer; the derived time only keeps a stalled writer from holding
+	 * the viewer, far enough behind not to compete with beacons. */
+	note_beacons(st);
+	if (st->beacons)
+		lag *= 2;
 	b = now > lag ? now - lag : 0;
 	b -= b % (timer_ns / 4 ? timer_ns / 4 : 1);
 	/* Streams told the same time would make babeltrace2 warn that it

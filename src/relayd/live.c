@@ -16,8 +16,12 @@
  *   - else, once the session is closed, HUP: the writer promised no more;
  *   - else INACTIVE with a time up to which the stream is known to hold no
  *     more data, so that babeltrace2, which merges streams by time, can go
- *     on with the others instead of waiting for this one. Nothing on disk
- *     says when a quiet stream's next event will be, so the time is derived:
+ *     on with the others instead of waiting for this one. In a live session
+ *     the user-space consumer cuts an empty packet on quiet streams every
+ *     period (a beacon, as LTTng's live timer sends): then the stream's last
+ *     packet end is the exact time (live-quiet.c). Otherwise (kernel traces,
+ *     traces written without beacons) nothing on disk says when a quiet
+ *     stream's next event will be, so the time is derived:
  *     the writer flushes partial packets every live timer period, so an event
  *     older than one period plus a margin for the consumer, the network and
  *     the relay's writes (live-quiet.c) is on disk by now. "Now" is our
@@ -31,9 +35,8 @@
  *     packets are held back while a new trace has no metadata yet).
  *     Should data come later than promised,
  *     babeltrace2 stops with an error ("timestamp is less than ... last
- *     returned"): the margin trades latency for that risk. A writer that
- *     cut an empty packet on quiet streams every period (LTTng sends beacons
- *     instead) would make the stream's last packet end the exact answer.
+ *     returned"): the margin trades latency for that risk. With beacons
+ *     the derived time is only a fallback, twice as far behind.
  *   The time moves in steps of a quarter period: told the same time again,
  *   babeltrace2 sleeps before asking again rather than spinning.
  * Flags: NEW_STREAM when the session has streams the viewer was not told

@@ -14,6 +14,13 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       --set-url`, the app running; babeltrace2 attached to relayd's
                       live port sees each batch while the app runs and, after the
                       session is destroyed, ends with exactly the app's events
+    live.py beacons   a live session through trawl-relayd, the app pinned to one CPU:
+                      the other CPU's stream gets empty packets (beacons) on disk every
+                      live period; every empty packet is cut at one instant, keeps the
+                      running discarded count and the packet sequence; babeltrace2 reads
+                      relayd's copy with no warning and exactly the app's events, as the
+                      live viewer does, and `trawl view` prints the same. (follow checks that a session that is not live
+                      gets no empty packet while it records.)
     live.py kernel    kernel + user-space events through trawl-relayd (needs root and
                       tracefs): the viewer sees kernel events and the app's batch while
                       the session runs, and ends with exactly what relayd wrote
@@ -224,6 +231,35 @@ def offline_events(path):
             for m in it if type(m) is bt2._EventMessageConst and m.event.name == "tall:seq"]
 
 
+EMPTY_BITS = 84 * 8  # a packet holding only its header and context (src/ctf/layout.h)
+
+
+def index_entries(path):
+    """{stream file name: [(content_bits, ts_begin, ts_end, discarded, seq)]} of the
+    trace folders under @path, from their index files (big-endian, as LTTng's)."""
+    out = {}
+    for root, _, files in os.walk(path):
+        for f in files:
+            if not f.endswith(".idx"):
+                continue
+            data = open(os.path.join(root, f), "rb").read()
+            magic, _, _, elen = struct.unpack(">IIII", data[:16])
+            if magic != 0xC1F1DCC1 or elen < 72:
+                raise RuntimeError("%s: bad index header" % f)
+            rows = []
+            for off in range(16, len(data) - elen + 1, elen):
+                _, _, content, tb, te, disc, _, _, seq = struct.unpack(">9Q", data[off:off + 72])
+                rows.append((content, tb, te, disc, seq))
+            out[os.path.join(os.path.relpath(root, path), f[:-4])] = rows
+    return out
+
+
+def empty_before_last(path):
+    """Empty packets of @path's streams other than each stream's last (a final
+    flush closes a stream at a packet boundary with one, live or not)."""
+    return sum(1 for rows in index_entries(path).values() for r in rows[:-1] if r[0] == EMPTY_BITS)
+
+
 def case_follow():
     e = Env()
     try:
@@ -269,6 +305,10 @@ def case_follow():
         off = offline_events(e.out)
         if sorted(off) != sorted(want):
             fail("the trace on disk has %d events, wanted %d" % (len(off), len(want)))
+        # Not a live session (a switch timer of its own): no beacons.
+        n = empty_before_last(e.out)
+        if n:
+            fail("a session that is not live got %d empty packets" % n)
         e.serve_stop()
         print("viewer followed %d events live, in %d batches" % (len(got), len(batches)))
     finally:
@@ -395,6 +435,101 @@ def case_e2e():
         if "Sanitizer" in log or "runtime error" in log:
             fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
         print("viewer followed %d events live through trawl-relayd" % len(v.events()))
+    finally:
+        e.close()
+
+
+def case_beacons():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        print("SKIP: one CPU, no idle CPU stream")
+        sys.exit(77)
+    busy = cpus[0]
+    e = Env()
+    try:
+        ctrl, data, live = relayd_start(e)
+        e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url",
+                "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+                      preexec_fn=lambda: os.sched_setaffinity(0, {busy}))
+        wait_line(app, "ready 1")
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+        app.stdin.write("300\n")
+        app.stdin.flush()
+        wait_line(app, "batch 0 done")
+        want = [(0, i) for i in range(300)]
+        if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+            fail("viewer had %d of %d events while the app ran: %s" %
+                 (len(v.events()), len(want), v.stderr()[-2000:]))
+            return
+
+        def beacons():
+            try:
+                ents = index_entries(e.dir + "/relay")
+            except (OSError, struct.error, RuntimeError):
+                return {}
+            return {k: sum(1 for r in rows if r[0] == EMPTY_BITS) for k, rows in ents.items()}
+
+        # Every stream, the busy one too now that the batch is over, gets
+        # beacons while the session records (a few periods' worth).
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not (len(beacons()) >= 2 and min(beacons().values()) >= 3):
+            time.sleep(0.1)
+        during = beacons()
+        if len(during) < 2 or min(during.values()) < 3:
+            fail("empty packets per stream while the session recorded: %s" % during)
+        app.stdin.close()
+        if app.wait(30) != 0:
+            fail("app exited %d" % app.returncode)
+        e.trawl("destroy", "s")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was destroyed")
+        v.p.wait(10)
+        if v.events() != want or [l for l in v.lines if not l.startswith("EV ")]:
+            fail("viewer got %d events, wanted %d; others: %s" %
+                 (len(v.events()), len(want), [l for l in v.lines if not l.startswith("EV ")][:5]))
+        if v.p.returncode != 0 or v.stderr().strip():
+            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        e.relay_proc.terminate()
+        e.relay_proc.wait(30)
+        # On disk: the idle CPU's stream holds only empty packets; each
+        # empty packet is cut at one instant, after the packet before it,
+        # with the running discarded count, in sequence.
+        ents = index_entries(e.dir + "/relay")
+        idle = [k for k in ents if not k.endswith("_%d" % busy)]
+        if not idle or any(r[0] != EMPTY_BITS for k in idle for r in ents[k]):
+            fail("idle CPU streams %s hold packets that are not empty" % idle)
+        for k, rows in ents.items():
+            for prev, r in zip([None] + rows[:-1], rows):
+                if r[0] == EMPTY_BITS and r[1] != r[2]:
+                    fail("%s: empty packet %d from %d to %d" % (k, r[4], r[1], r[2]))
+                if prev and (r[4] != prev[4] + 1 or r[1] < prev[2] or r[3] != prev[3]):
+                    fail("%s: packet %d after %d: begins %d (previous ended %d), discarded %d then %d" %
+                         (k, r[4], prev[4], r[1], prev[2], prev[3], r[3]))
+        # babeltrace2 reads relayd's copy: no warning, exactly the app's events.
+        r = run_cli([e.dir + "/relay"])
+        got = [(int(a), int(b)) for a, b in
+               re.findall(r"tall:seq: .*\{ thread = (\d+), n = (\d+) \}", r.stdout)]
+        if r.returncode != 0 or r.stderr.strip() or got != want:
+            fail("babeltrace2 on relayd's copy: exit %d, %d of %d events, stderr %r" %
+                 (r.returncode, len(got), len(want), r.stderr[-2000:]))
+        # trawl's own reader agrees with babeltrace2 over the empty packets.
+        tv = subprocess.run([TRAWL, "view", e.dir + "/relay"], capture_output=True, text=True,
+                            env=e.env, timeout=60)
+        if tv.returncode != 0 or tv.stdout != r.stdout:
+            fail("trawl view on relayd's copy: exit %d, output differs from babeltrace2's: %r" %
+                 (tv.returncode, tv.stderr[-2000:]))
+        e.relay_err.seek(0)
+        log = e.relay_err.read()
+        if "Sanitizer" in log or "runtime error" in log:
+            fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
+        print("beacons per stream while recording: %s; viewer and babeltrace2 saw the %d events" %
+              (during, len(want)))
     finally:
         e.close()
 
@@ -638,8 +773,10 @@ def main():
         case_e2e()
     elif case == "kernel":
         case_kernel()
+    elif case == "beacons":
+        case_beacons()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|kernel|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
