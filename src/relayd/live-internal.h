@@ -75,6 +75,8 @@ struct vstream {
 	uint64_t last_end; /* timestamp_end of the last entry sent */
 	uint64_t beacon;   /* last inactivity time sent */
 	int waiting;       /* the last reply said: nothing new */
+	uint64_t floor;    /* what the viewer may have shown when it was told of the
+			      stream (announce_floor() in live.c); 0: nothing */
 };
 
 /* Per viewer and trace. */

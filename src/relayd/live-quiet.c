@@ -196,23 +196,13 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	/*
 	 * A stream the viewer has had nothing about yet must not start behind
 	 * what the viewer may have shown already (babeltrace2 2.0 crashes on a
-	 * first inactivity message in its past). It has shown nothing later
-	 * than any stream's latest packet end or quiet time it was told: the
-	 * smallest of those bounds it, without running ahead of data in flight.
+	 * first inactivity message in its past), and should not be pushed
+	 * further: its first packets may be on their way (a kernel stream's
+	 * come late while user-space beacons are recent). What the viewer may
+	 * have shown before it learnt of the stream is vs->floor (live.c):
+	 * since then it has waited for this stream.
 	 */
-	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b) {
-		uint64_t shown = UINT64_MAX;
-
-		for (i = 0; i < a->nr_vs && i < s->nr_streams; i++) {
-			const struct vstream *o = &a->vs[i];
-			uint64_t t = o->last_end > o->beacon ? o->last_end : o->beacon;
-
-			if (o->announced && t && s->streams[i]->trace->clock_local && t < shown)
-				shown = t;
-		}
-		/* A few ns apart from the others, as above. */
-		if (shown != UINT64_MAX && b < shown)
-			b = shown + 1 + idx % 1024;
-	}
+	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b && b <= vs->floor)
+		b = vs->floor + 1 + idx % 1024; /* a few ns apart from the others, as above */
 	return b > vs->beacon ? b : vs->beacon;
 }

@@ -235,6 +235,32 @@ static void wire_stream(struct live_wire_stream *w, uint64_t id, const struct li
 }
 
 /*
+ * The latest time the viewer may have shown so far: babeltrace2 merges
+ * streams by time, so it cannot have gone past any stream it knows of
+ * further than that stream's latest packet end or quiet time, or, for one
+ * it was told nothing about yet, than what it may have shown before it
+ * learnt of it. 0: nothing. Streams of traces on another clock are not
+ * compared. Session lock held.
+ */
+static uint64_t announce_floor(const struct vattach *a)
+{
+	const struct live_session *s = a->s;
+	uint64_t shown = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < a->nr_vs && i < s->nr_streams; i++) {
+		const struct vstream *o = &a->vs[i];
+		uint64_t t = o->last_end > o->beacon ? o->last_end : o->beacon;
+
+		if (t < o->floor)
+			t = o->floor;
+		if (o->announced && s->streams[i]->trace->clock_local && t < shown)
+			shown = t;
+	}
+	return shown == UINT64_MAX ? 0 : shown;
+}
+
+/*
  * Replies to ATTACH_SESSION or GET_NEW_STREAMS with @status and the streams
  * the viewer was not told of, each trace's metadata stream first.
  * Session lock held.
@@ -247,6 +273,7 @@ static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, si
 	struct live_wire_stream *w;
 	size_t i, k = 0;
 	char *b = reply_buf(v, len, 1);
+	uint64_t floor = announce_floor(a);
 
 	if (!b)
 		return -1;
@@ -263,6 +290,7 @@ static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, si
 			continue;
 		wire_stream(&w[k++], s->streams[i]->id, s->streams[i]->trace, 0, s->streams[i]->name);
 		a->vs[i].announced = 1;
+		a->vs[i].floor = floor;
 	}
 	r->status = htobe32(status);
 	r->streams_count = htobe32((uint32_t)k);
