@@ -217,6 +217,7 @@ int trawl_rb_reader_init(struct trawl_rb_reader *r)
 	r->forced = 0;
 	r->holding = 0;
 	r->corrupt = 0;
+	r->discarded = 0;
 	r->copy = NULL;
 	if (r->rb.overwrite) {
 		r->copy = malloc(r->rb.subbuf_size);
@@ -302,7 +303,13 @@ take:
 	pkt->ts_end = m->ts_end;
 	if (pkt->ts_end < pkt->ts_begin)
 		pkt->ts_end = pkt->ts_begin;
-	pkt->discarded = m->discarded;
+	/*
+	 * A producer preempted between closing its packet (the CAS) and reading
+	 * the lost counter can record a higher count than the next packet's
+	 * closer did: the count given out never goes down (CTF readers take
+	 * the difference between packets), and the last packet's is exact.
+	 */
+	pkt->discarded = m->discarded > r->discarded ? m->discarded : r->discarded;
 	pkt->content_size = content;
 	pkt->packet_size = S;
 	pkt->seq = r->count;
@@ -322,6 +329,7 @@ take:
 	}
 	fill_start(r, base, pkt);
 	pkt->data = base;
+	r->discarded = pkt->discarded;
 	r->holding = 1;
 	return 0;
 corrupt:

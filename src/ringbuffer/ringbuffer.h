@@ -337,6 +337,7 @@ struct trawl_rb_reader {
 	int holding;          /* a packet is out (get without put) */
 	char *copy;           /* overwrite mode: private copy of one sub-buffer */
 	uint64_t corrupt;
+	uint64_t discarded;   /* the highest events_discarded given out so far */
 	uint8_t uuid[16];
 	uint32_t stream_id;
 	uint64_t stream_instance_id;
