@@ -62,9 +62,13 @@ R_start_lttng_tp=-
 # ... and with trawl's daemon up and a session enabling every event: the
 # time until the app is set up (registration done), so its first events count.
 R_start_trawl_tpd=-
+R_start_trawl_multi=-
 if "$B/trawl" create startup --output "$T/startup" >/dev/null &&
 	"$B/trawl" enable-event -u -a >/dev/null && "$B/trawl" start >/dev/null; then
 	R_start_trawl_tpd=$(startup "$build/lib/libbench-ust-tp-trawl.so")
+	# Four providers in four libraries (a program linked with them): one
+	# registration, then each later provider added on the same connection.
+	R_start_trawl_multi=$(startup "$build/lib/libbench-ust-multi.so")
 fi
 "$B/trawl" destroy startup >/dev/null 2>&1
 
@@ -227,6 +231,7 @@ printf "%-34s %14s %14s %8s\n" "bytes/event (packet contents)" "${R[lttng.cpe]}"
 printf "%-34s %14s %14s %8s\n" "start-up, no daemon, us" "$R_start_lttng" "$R_start_trawl" "$(ratio "$R_start_trawl" "$R_start_lttng")"
 printf "%-34s %14s %14s\n" "start-up, provider .so, no daemon, us" "$R_start_lttng_tp" "$R_start_trawl_tp"
 printf "%-34s %14s %14s\n" "  same, daemon + session, us" "-" "$R_start_trawl_tpd"
+printf "%-34s %14s %14s\n" "  4 providers, daemon + session, us" "-" "$R_start_trawl_multi"
 echo "  (LTTng: a root lttng-sessiond was running during its start-up run: $lttng_root_running)"
 printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}" "${R[trawl.disc1]}"
 printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"

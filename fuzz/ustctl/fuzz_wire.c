@@ -4,7 +4,8 @@
  * the registration and event-description decoders (wire.c) and the
  * consumer's view of a stream's shared memory (ringbuffer.c), which a
  * hostile app can fill with anything; and what an app reads from a daemon:
- * commands with their perf counter lists. The first byte picks the surface.
+ * commands with their perf counter lists; and an app's EVENTS_ADDED. The
+ * first byte picks the surface (% 8 == 4: EVENTS_ADDED, else % 4).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -76,6 +77,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
+	if (data[0] % 8 == 4) {
+		/* EVENTS_ADDED against a daemon that has data[0] / 8 events. */
+		if (!trawl_wire_events_added_decode(copy, size - 1, data[0] / 8u, &nr) &&
+		    (!nr || nr > TRAWL_WIRE_MAX_EVENTS - data[0] / 8u || size - 1 != sizeof(struct trawl_wire_events_added)))
+			abort();
+		free(copy);
+		return 0;
+	}
 	switch (data[0] % 4) {
 	case 0:
 		trawl_wire_register_decode(copy, size - 1, &info, &nr);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -157,9 +158,9 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	     struct trawl_domain_err *err)
 {
 	struct ust_app *a = as->app;
+	int ret = 0, new_chan = 0;
 	struct ust_chan *c;
 	uint32_t e;
-	int ret = 0;
 
 	for (c = s->chans; c; c = c->next) {
 		struct trace_chan *tc = NULL;
@@ -202,6 +203,7 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 					filter_set_clear(&fs);
 					return ret;
 				}
+				new_chan |= !ret;
 			}
 			ret = class_id(as->trace, tc, ev, &id);
 			if (ret) {
@@ -222,6 +224,14 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			as->filt[k] = fs;
 			*on = 1;
 		}
+	}
+	/* START turns on the session's channels the app has: one it got
+	 * after the session started for it (its first event in that channel
+	 * came later: a rule, or a provider the app added) needs it again. */
+	if (new_chan && as->started) {
+		ret = trawl_ustctl_app_start(a->h, (uint32_t)s->id);
+		if (ret)
+			sd_log("app %d: start: %s", (int)a->info.pid, strerror(-ret));
 	}
 	return metadata_push(s, as->trace);
 }
@@ -299,10 +309,97 @@ void app_gone(struct ust_app *a)
 	free(a);
 }
 
+/* Makes room in @as for @n events of its app (rows [chan][event] move). */
+static int app_sess_grow(struct app_sess *as, uint32_t n)
+{
+	struct filter_set *filt;
+	uint8_t *on;
+	uint32_t c;
+
+	if (n <= as->nr_events)
+		return 0;
+	on = calloc((size_t)n * as->nr_chans + 1, 1);
+	filt = calloc((size_t)n * as->nr_chans + 1, sizeof(*filt));
+	if (!on || !filt) {
+		free(filt);
+		free(on);
+		return -ENOMEM;
+	}
+	for (c = 0; c < as->nr_chans; c++) {
+		memcpy(on + (size_t)c * n, as->on + (size_t)c * as->nr_events, as->nr_events);
+		memcpy(filt + (size_t)c * n, as->filt + (size_t)c * as->nr_events,
+		       as->nr_events * sizeof(*filt));
+	}
+	free(as->filt);
+	free(as->on);
+	as->on = on;
+	as->filt = filt;
+	as->nr_events = n;
+	return 0;
+}
+
+/*
+ * The app added events (a provider it loaded: EVENTS_ADDED, wire.h): every
+ * session that has it set up learns them, active ones enable what their
+ * rules want now (app_setup(): also sets it up for an active session that
+ * had nothing for it), and the app's waiting constructor is released.
+ */
+static void app_events_added(struct ust_app *a)
+{
+	uint32_t first, nr = trawl_ustctl_app_take_added(a->h, &first);
+	uint32_t all = trawl_ustctl_app_event_count(a->h);
+	struct trawl_domain_session *s;
+	int ret;
+
+	if (!nr)
+		return;
+	sd_log("app %d: %u events added (%u in all)", (int)a->info.pid, nr, all);
+	for (s = sessions; s; s = s->next) {
+		struct trawl_domain_err err = {""};
+		struct app_sess *as = app_sess_find(s, a);
+
+		if (as && (ret = app_sess_grow(as, all))) {
+			sd_log("session %s: app %d: %s", s->name, (int)a->info.pid, strerror(-ret));
+			continue;
+		}
+		if (s->active && sess_traces_app(s, a) && (ret = app_setup(s, a, &err)))
+			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
+			       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+}
+
 static void app_readable(int fd, short revents, void *arg)
 {
-	/* Apps speak only when asked: anything unasked (or EOF) means it left. */
-	app_gone(arg);
+	struct ust_app *a = arg;
+	int ret;
+
+	/* Apps speak unasked only to add events; anything else (or EOF)
+	 * means it left. */
+	ret = trawl_ustctl_app_recv_added(a->h);
+	if (ret) {
+		if (ret != -ECONNRESET)
+			sd_log("app %d: %s: dropping it", (int)a->info.pid, strerror(-ret));
+		app_gone(a);
+		return;
+	}
+	app_events_added(a);
+}
+
+/* Additions read while a command waited for its reply (ustctl.h) are
+ * announced here, one eventfd for every app. */
+static int added_efd = -1;
+
+static void added_notified(int fd, short revents, void *arg)
+{
+	struct ust_app *a;
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* Spurious: nothing to do. */
+	}
+	for (a = apps; a; a = a->next)
+		app_events_added(a);
 }
 
 /*
@@ -384,6 +481,14 @@ static void app_registration_ready(int cfd, short revents, void *arg)
 	strftime(a->stamp, sizeof(a->stamp), "%Y%m%d-%H%M%S", &tm);
 	a->next = apps;
 	apps = a;
+	if (added_efd < 0) {
+		added_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (added_efd >= 0 && sd_watch_add(added_efd, added_notified, NULL)) {
+			close(added_efd);
+			added_efd = -1;
+		}
+	}
+	trawl_ustctl_app_set_notify_fd(a->h, added_efd);
 	sd_watch_add(trawl_ustctl_app_fd(a->h), app_readable, a);
 	sd_log("app %d (%s, uid %d) registered with %u events", (int)a->info.pid,
 	       a->info.procname, (int)a->uid, trawl_ustctl_app_event_count(a->h));
@@ -395,6 +500,7 @@ static void app_registration_ready(int cfd, short revents, void *arg)
 			       err.msg[0] ? err.msg : strerror(-ret));
 	}
 	/* The app's start-up waits for this (its early events); an app older
-	 * than the message answers -EINVAL, and a gone app is seen by poll. */
-	trawl_ustctl_app_registration_done(a->h);
+	 * than the message answers -EINVAL, and a gone app is seen by poll.
+	 * Its later providers come on this connection (EVENTS_ADDED). */
+	trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
 }

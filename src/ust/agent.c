@@ -11,8 +11,21 @@
  * connection it sends REGISTER and every event description (wire.h), then
  * answers the daemon's commands one at a time.
  *
- * When a provider comes or goes after a connection was made (dlopen), the
- * thread drops the connection and registers again with the new event list.
+ * Providers that appear after a connection registered (the next
+ * constructor of a program with several, a dlopen()ed one) are added on the
+ * same connection: the thread sends EVENTS_ADDED with the new events only
+ * (wire.h), the daemon enables what its rules want and answers with
+ * REGISTRATION_DONE. The daemon stays one app (one per-PID trace folder,
+ * channels kept). One addition is unanswered at a time; a provider that
+ * registers meanwhile goes in the next. The thread falls back to dropping
+ * the connection and registering again from scratch when the daemon did not
+ * say it takes additions (an older daemon: TRAWL_WIRE_DONE_TAKES_ADDED).
+ * A provider that goes away (dlclose) leaves its events with the daemon
+ * (they cannot fire any more; the app's channels and the other providers'
+ * events go on undisturbed): the connection forgets their descriptions,
+ * which were unmapped with the provider, and refuses an ENABLE naming one
+ * (cmd_enable() checks under the lock that the provider is still there).
+ * Loaded again, they come back as new events (new indices).
  *
  * fork(): the child keeps the parent's mappings but none of its
  * connections: every channel is dropped (tracing off), the lock is reset and
@@ -36,9 +49,8 @@
  * constructors settle, and a refused connection ends the wait (~1 ms on a
  * busy host: the thread's start-up). With a daemon and a session the wait
  * is about 4 ms: 1 ms of settling, then registration and the daemon's
- * setup (bench/ust/run.sh). Each provider registered waits for a new
- * registration: a program with several providers registers several times
- * at start-up (known cost, not merged).
+ * setup (bench/ust/run.sh). Each later provider's constructor waits for
+ * its addition (EVENTS_ADDED answered), not for a new registration.
  *
  * Waiting state: per connection "tried" (the agent has tried connecting at
  * least once), "absent" (its last try failed, or the connection dropped) and
@@ -81,7 +93,10 @@ struct trawl_ust_conn {
 	int tried, absent;
 	uint64_t done_gen;
 	uint64_t generation; /* registry generation sent */
-	struct trawl_ust_event_desc **events;
+	/* The daemon's REGISTRATION_DONE came for this connection, and said
+	 * it takes EVENTS_ADDED; an addition awaits its REGISTRATION_DONE. */
+	int done_once, takes_added, adding;
+	struct trawl_ust_event_desc **events; /* the daemon's event indices */
 	uint32_t nr_events;
 	struct trawl_ust_chan *chans;
 };
@@ -238,6 +253,7 @@ static void conn_close(struct trawl_ust_conn *c)
 	free(c->events);
 	c->events = NULL;
 	c->nr_events = 0;
+	c->done_once = c->takes_added = c->adding = 0;
 }
 
 static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
@@ -308,6 +324,11 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 	if (!ch || cmd->event_index >= c->nr_events)
 		return -ENOENT;
 	ev = c->events[cmd->event_index];
+	/* A provider unloaded since the agent last looked (dlclose): its
+	 * description may be unmapped already. The lock orders this with
+	 * trawl_ust_provider_unregister(). */
+	if (!ev || !trawl_ust_registry_has_event(ev))
+		return -ENOENT;
 	if (enable && filters_len) {
 		ret = trawl_ust_filter_get(ev, filters, filters_len, &filter);
 		if (ret)
@@ -410,7 +431,7 @@ static int serve_one(struct trawl_ust_conn *c)
 	uint32_t nr_fds = 0, i, kind;
 	char *buf = in.buf, *big = NULL;
 	ssize_t n;
-	int ret;
+	int ret, drop = 0;
 
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
@@ -469,10 +490,18 @@ static int serve_one(struct trawl_ust_conn *c)
 		goto out;
 	}
 	if (cmd.cmd == TRAWL_WIRE_CMD_REGISTRATION_DONE) {
-		/* The daemon's setup of this registration is applied (its
-		 * commands came before, in order): release the waiters. */
-		reg_publish(c, 0, c->generation, 0);
+		/* The daemon's setup of this registration (or addition) is
+		 * applied (its commands came before, in order): release the
+		 * waiters. A daemon taking additions says how many events it
+		 * has: anything but ours is a daemon we misunderstand. */
 		ret = 0;
+		c->takes_added = !!(cmd.flags & TRAWL_WIRE_DONE_TAKES_ADDED);
+		if (c->takes_added && cmd.event_index != c->nr_events)
+			drop = ret = -EPROTO;
+		c->done_once = 1;
+		c->adding = 0;
+		if (!ret)
+			reg_publish(c, 0, c->generation, 0);
 	} else {
 		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE;
 
@@ -486,6 +515,8 @@ static int serve_one(struct trawl_ust_conn *c)
 	reply.hdr.seq = cmd.hdr.seq;
 	reply.ret = ret;
 	ret = trawl_wire_send_all(c->fd, &reply, sizeof(reply));
+	if (!ret)
+		ret = drop; /* then the caller registers again */
 out:
 	free(big);
 	for (i = 0; i < nr_fds; i++)
@@ -660,6 +691,77 @@ err:
 	return ret;
 }
 
+static int has_event(struct trawl_ust_event_desc *const *evs, uint32_t nr, const struct trawl_ust_event_desc *ev)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++)
+		if (evs[i] == ev)
+			return 1;
+	return 0;
+}
+
+/*
+ * Sends the events of the providers registered since @c's last
+ * registration or addition (EVENTS_ADDED, wire.h), and forgets those of
+ * providers that went away (their index stays taken, pointing at nothing).
+ * 0 (also when there is nothing new), or -errno with the connection to be
+ * closed.
+ */
+static int conn_add_events(struct trawl_ust_conn *c)
+{
+	struct trawl_ust_event_desc **all, **grown = NULL;
+	struct trawl_wire_events_added msg;
+	int *loglevels = NULL;
+	uint32_t nr_all = 0, i, n = c->nr_events;
+	int ret = 0;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	all = trawl_ust_registry_events(&nr_all);
+	for (i = 0; all && i < c->nr_events; i++)
+		if (c->events[i] && !has_event(all, nr_all, c->events[i]))
+			c->events[i] = NULL; /* unloaded: cmd_enable() refuses it */
+	if (all) {
+		grown = realloc(c->events, ((size_t)c->nr_events + nr_all + 1) * sizeof(*grown));
+		loglevels = calloc((size_t)c->nr_events + nr_all + 1, sizeof(*loglevels));
+	}
+	if (grown)
+		c->events = grown;
+	/* The new ones, in the registry's order, after the daemon's. */
+	for (i = 0, n = c->nr_events; grown && loglevels && i < nr_all; i++) {
+		if (has_event(c->events, c->nr_events, all[i]))
+			continue;
+		loglevels[n] = trawl_ust_registry_loglevel(all[i]);
+		c->events[n++] = all[i];
+	}
+	if (!all || !grown || !loglevels)
+		ret = -ENOMEM;
+	else
+		c->generation = trawl_ust_registry_generation;
+	pthread_mutex_unlock(&trawl_ust_lock);
+	free(all);
+	if (ret)
+		goto out;
+	if (n == c->nr_events) {
+		/* Nothing the daemon lacks: this generation is set up. */
+		reg_publish(c, 0, c->generation, 0);
+		goto out;
+	}
+	memset(&msg, 0, sizeof(msg));
+	trawl_wire_hdr_init(&msg.hdr, TRAWL_WIRE_EVENTS_ADDED, sizeof(msg));
+	msg.first_index = c->nr_events;
+	msg.nr_events = n - c->nr_events;
+	ret = trawl_wire_send_all(c->fd, &msg, sizeof(msg));
+	for (i = c->nr_events; !ret && i < n; i++)
+		ret = send_event(c->fd, c->events[i], loglevels[i]);
+	/* Indices the daemon now gives these events in commands. */
+	c->nr_events = n;
+	c->adding = !ret;
+out:
+	free(loglevels);
+	return ret;
+}
+
 /*
  * The library's constructor runs before those of the program and of the
  * other libraries, which register the providers: let them finish (the
@@ -698,8 +800,13 @@ static void *agent_main(void *arg)
 		for (i = 0; i < 2; i++) {
 			struct trawl_ust_conn *c = &conns[i];
 
-			if (c->fd >= 0 && c->generation != __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED))
-				conn_close(c); /* new providers: register again */
+			if (c->fd >= 0 && c->done_once && !c->adding &&
+			    c->generation != __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED)) {
+				/* Providers came or went: add them on this
+				 * connection, else register again (top comment). */
+				if (!c->takes_added || conn_add_events(c))
+					conn_close(c); /* then registers again */
+			}
 			if (c->fd < 0 && conn_open(c) && c->fd < 0)
 				missing++;
 			if (c->fd >= 0) {
@@ -806,6 +913,7 @@ static void atfork_child(void)
 		conns[i].pending_fd = -1;
 		conns[i].tried = conns[i].absent = 0;
 		conns[i].done_gen = 0;
+		conns[i].done_once = conns[i].takes_added = conns[i].adding = 0;
 		free(conns[i].events);
 		conns[i].events = NULL;
 		conns[i].nr_events = 0;

@@ -116,6 +116,20 @@ struct trawl_ust_event_desc **trawl_ust_registry_events(uint32_t *nr)
 	return out;
 }
 
+int trawl_ust_registry_has_event(const struct trawl_ust_event_desc *ev)
+{
+	size_t i;
+
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++)
+			if (*e == ev)
+				return 1;
+	}
+	return 0;
+}
+
 int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev)
 {
 	size_t i;

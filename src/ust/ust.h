@@ -46,6 +46,9 @@ extern pthread_mutex_t trawl_ust_lock;
  * caller frees; *nr receives the count. */
 struct trawl_ust_event_desc **trawl_ust_registry_events(uint32_t *nr);
 int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev);
+/* Whether @ev belongs to a registered provider (1) or not (0: never was,
+ * or unloaded; do not dereference it). */
+int trawl_ust_registry_has_event(const struct trawl_ust_event_desc *ev);
 /* Sets each tracepoint's state from its event's slots and channels. */
 void trawl_ust_registry_update_states(void);
 /* Removes every slot pointing at @chan (NULL: every slot). */

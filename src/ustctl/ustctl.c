@@ -24,6 +24,11 @@ struct trawl_ustctl_app {
 	struct trawl_ustctl_app_info info;
 	uint32_t nr_events;
 	struct trawl_ustctl_event **events; /* each one malloc'd block */
+	/* Events added (EVENTS_ADDED) and not yet taken by the caller:
+	 * [added_first, nr_events). */
+	uint32_t added_first;
+	int added;
+	int notify_fd; /* the caller's eventfd, or -1 (not owned) */
 };
 
 struct trawl_ustctl_channel {
@@ -39,10 +44,41 @@ struct trawl_ustctl_stream {
 
 /* ---- app side ---- */
 
+/* Reads @nr EVENT messages from @fd onto @app's events. 0 or -errno (the
+ * events read so far stay: the caller drops the app). */
+static int recv_events(struct trawl_ustctl_app *app, int fd, uint32_t nr)
+{
+	uint32_t i;
+	size_t len;
+	void *msg;
+	int ret;
+
+	/* Grown as events arrive: a claimed count costs nothing until sent. */
+	for (i = 0; i < nr; i++) {
+		struct trawl_ustctl_event **ne, *ev;
+
+		ret = trawl_wire_recv_msg(fd, &msg, &len, TRAWL_USTCTL_TIMEOUT_MS);
+		if (ret)
+			return ret;
+		ret = trawl_wire_event_decode(msg, len, &ev);
+		free(msg);
+		if (ret)
+			return ret;
+		ne = realloc(app->events, (app->nr_events + 1) * sizeof(*ne));
+		if (!ne) {
+			free(ev);
+			return -ENOMEM;
+		}
+		app->events = ne;
+		app->events[app->nr_events++] = ev;
+	}
+	return 0;
+}
+
 int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **out)
 {
 	struct trawl_ustctl_app *app;
-	uint32_t i, nr;
+	uint32_t nr;
 	size_t len;
 	void *msg;
 	int ret;
@@ -50,6 +86,7 @@ int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **out)
 	app = calloc(1, sizeof(*app));
 	if (!app)
 		return -ENOMEM;
+	app->notify_fd = -1;
 	ret = trawl_wire_recv_msg(fd, &msg, &len, TRAWL_USTCTL_TIMEOUT_MS);
 	if (ret)
 		goto err;
@@ -57,26 +94,9 @@ int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **out)
 	free(msg);
 	if (ret)
 		goto err;
-	/* Grown as events arrive: a claimed count costs nothing until sent. */
-	for (i = 0; i < nr; i++) {
-		struct trawl_ustctl_event **ne, *ev;
-
-		ret = trawl_wire_recv_msg(fd, &msg, &len, TRAWL_USTCTL_TIMEOUT_MS);
-		if (ret)
-			goto err;
-		ret = trawl_wire_event_decode(msg, len, &ev);
-		free(msg);
-		if (ret)
-			goto err;
-		ne = realloc(app->events, (app->nr_events + 1) * sizeof(*ne));
-		if (!ne) {
-			free(ev);
-			ret = -ENOMEM;
-			goto err;
-		}
-		app->events = ne;
-		app->events[app->nr_events++] = ev;
-	}
+	ret = recv_events(app, fd, nr);
+	if (ret)
+		goto err;
 	app->fd = fd;
 	*out = app;
 	return 0;
@@ -120,6 +140,91 @@ const struct trawl_ustctl_event *trawl_ustctl_app_event(const struct trawl_ustct
 	return index < app->nr_events ? app->events[index] : NULL;
 }
 
+/* The rest of an EVENTS_ADDED whose header @h was read, and its events. */
+static int recv_added_rest(struct trawl_ustctl_app *app, const struct trawl_wire_hdr *h)
+{
+	struct trawl_wire_events_added a;
+	uint32_t nr, first = app->nr_events;
+	int ret;
+
+	if (h->size != sizeof(a))
+		return -EPROTO;
+	memcpy(&a.hdr, h, sizeof(*h));
+	ret = trawl_wire_recv_all(app->fd, (char *)&a + sizeof(*h), sizeof(a) - sizeof(*h),
+				  TRAWL_USTCTL_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (trawl_wire_events_added_decode(&a, sizeof(a), app->nr_events, &nr))
+		return -EPROTO;
+	ret = recv_events(app, app->fd, nr);
+	if (ret)
+		return ret;
+	if (!app->added)
+		app->added_first = first;
+	app->added = 1;
+	if (app->notify_fd >= 0) {
+		uint64_t one = 1;
+
+		if (write(app->notify_fd, &one, sizeof(one)) < 0) {
+			/* A full counter: the caller will look anyway. */
+		}
+	}
+	return 0;
+}
+
+int trawl_ustctl_app_recv_added(struct trawl_ustctl_app *app)
+{
+	struct trawl_wire_hdr h;
+	int ret;
+
+	ret = trawl_wire_recv_all(app->fd, &h, sizeof(h), TRAWL_USTCTL_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (h.magic != TRAWL_WIRE_MAGIC || h.type != TRAWL_WIRE_EVENTS_ADDED)
+		return -EPROTO;
+	return recv_added_rest(app, &h);
+}
+
+uint32_t trawl_ustctl_app_take_added(struct trawl_ustctl_app *app, uint32_t *first)
+{
+	if (!app->added)
+		return 0;
+	app->added = 0;
+	*first = app->added_first;
+	return app->nr_events - app->added_first;
+}
+
+void trawl_ustctl_app_set_notify_fd(struct trawl_ustctl_app *app, int fd)
+{
+	app->notify_fd = fd;
+}
+
+/* Reads the reply to the command numbered @seq: 0, or -errno. An
+ * EVENTS_ADDED the app sent before it read the command is read first (the
+ * caller hears of it through its notify fd). */
+static int recv_reply(struct trawl_ustctl_app *app, uint32_t seq, struct trawl_wire_reply *reply)
+{
+	int ret;
+
+	for (;;) {
+		ret = trawl_wire_recv_all(app->fd, &reply->hdr, sizeof(reply->hdr), TRAWL_USTCTL_TIMEOUT_MS);
+		if (ret)
+			return ret;
+		if (reply->hdr.magic != TRAWL_WIRE_MAGIC || reply->hdr.type != TRAWL_WIRE_EVENTS_ADDED)
+			break;
+		ret = recv_added_rest(app, &reply->hdr);
+		if (ret)
+			return ret;
+	}
+	ret = trawl_wire_recv_all(app->fd, (char *)reply + sizeof(reply->hdr), sizeof(*reply) - sizeof(reply->hdr),
+				  TRAWL_USTCTL_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	if (trawl_wire_hdr_check(&reply->hdr, TRAWL_WIRE_REPLY, sizeof(*reply)) || reply->hdr.seq != seq)
+		return -EPROTO;
+	return 0;
+}
+
 /* Sends @cmd followed by @extra_len bytes of @extra (with @fds) and waits
  * for the app's reply. */
 static int app_call_extra(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd, const void *extra,
@@ -149,11 +254,9 @@ static int app_call_extra(struct trawl_ustctl_app *app, struct trawl_wire_cmd *c
 		free(buf);
 	if (n < 0)
 		return (int)n;
-	ret = trawl_wire_recv_all(app->fd, &reply, sizeof(reply), TRAWL_USTCTL_TIMEOUT_MS);
+	ret = recv_reply(app, cmd->hdr.seq, &reply);
 	if (ret)
 		return ret;
-	if (trawl_wire_hdr_check(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply)) || reply.hdr.seq != cmd->hdr.seq)
-		return -EPROTO;
 	/* The app's answer is a negative errno or 0; anything else is a lie. */
 	if (reply.ret > 0 || reply.ret < -4095)
 		return -EPROTO;
@@ -302,9 +405,16 @@ int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan
 
 int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app)
 {
+	return trawl_ustctl_app_registration_done_flags(app, 0);
+}
+
+int trawl_ustctl_app_registration_done_flags(struct trawl_ustctl_app *app, uint32_t flags)
+{
 	struct trawl_wire_cmd cmd;
 
 	cmd_init(&cmd, TRAWL_WIRE_CMD_REGISTRATION_DONE);
+	cmd.flags = flags;
+	cmd.event_index = app->nr_events;
 	return app_call(app, &cmd, NULL, 0);
 }
 

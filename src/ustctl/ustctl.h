@@ -352,8 +352,49 @@ int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan
  * TRAWL_UST_REGISTER_TIMEOUT ms in the app, default 200), so that events
  * emitted at the top of main() are recorded. Returns 0, -EINVAL from an
  * app that predates the message (harmless: ignore it), or a socket error.
+ *
+ * It says nothing of EVENTS_ADDED (wire.h): the app registers again, on a
+ * new connection, when its providers change.
  */
 int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app);
+
+/* trawl_ustctl_app_registration_done_flags(): the caller reads EVENTS_ADDED. */
+#define TRAWL_USTCTL_DONE_TAKES_ADDED 1u
+
+/**
+ * trawl_ustctl_app_registration_done_flags - the same, with
+ * TRAWL_USTCTL_DONE_* @flags
+ *
+ * With TRAWL_USTCTL_DONE_TAKES_ADDED the app adds the events of providers
+ * that appear later on this connection (EVENTS_ADDED), and the caller
+ * must read them: trawl_ustctl_app_recv_added() when the app's fd is
+ * readable, trawl_ustctl_app_take_added() when notified. Call it again
+ * after setting up each addition: the provider's constructor, in the app,
+ * waits for it.
+ */
+int trawl_ustctl_app_registration_done_flags(struct trawl_ustctl_app *app, uint32_t flags);
+
+/**
+ * trawl_ustctl_app_recv_added - read the app's EVENTS_ADDED and its events
+ *
+ * Call when the app's fd is readable (an app speaks unasked only to add
+ * events; EOF is it leaving: -ECONNRESET). Blocks up to
+ * TRAWL_USTCTL_TIMEOUT_MS for the whole message. The new events get the
+ * next indices (trawl_ustctl_app_event()); take them with
+ * trawl_ustctl_app_take_added(). 0, -EPROTO (anything else, malformed, or
+ * too many events), -ETIMEDOUT, -ECONNRESET, -ENOMEM: drop the app.
+ */
+int trawl_ustctl_app_recv_added(struct trawl_ustctl_app *app);
+
+/* Events added since the last call: their count (0: none), the first's
+ * index in *@first. An EVENTS_ADDED read while a command waited for its
+ * reply is also counted here. */
+uint32_t trawl_ustctl_app_take_added(struct trawl_ustctl_app *app, uint32_t *first);
+
+/* An eventfd (the caller's; -1: none) that gets 1 added whenever events
+ * were added while a command waited for its reply: the app's fd does not
+ * become readable for those. */
+void trawl_ustctl_app_set_notify_fd(struct trawl_ustctl_app *app, int fd);
 
 /* ------------------------------------------------------------------ */
 /* Buffer side: creation (session daemon).                            */

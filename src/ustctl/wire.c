@@ -157,6 +157,22 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
 	return 0;
 }
 
+int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, uint32_t *nr_events)
+{
+	struct trawl_wire_events_added a;
+
+	if (len != sizeof(a))
+		return -EPROTO;
+	memcpy(&a, buf, sizeof(a));
+	if (trawl_wire_hdr_check(&a.hdr, TRAWL_WIRE_EVENTS_ADDED, len))
+		return -EPROTO;
+	if (a.first_index != have || !a.nr_events || have > TRAWL_WIRE_MAX_EVENTS ||
+	    a.nr_events > TRAWL_WIRE_MAX_EVENTS - have)
+		return -EPROTO;
+	*nr_events = a.nr_events;
+	return 0;
+}
+
 static int check_int_attrs(const struct trawl_wire_field *f)
 {
 	if (f->size_bits != 8 && f->size_bits != 16 && f->size_bits != 32 && f->size_bits != 64)

@@ -21,6 +21,23 @@
  *   REPLY                           ──▶
  *   ...
  *
+ * Providers that appear later (a dlopen()ed one, or the next constructor of
+ * a program with several) are added on the same connection, if the daemon's
+ * REGISTRATION_DONE carried TRAWL_WIRE_DONE_TAKES_ADDED:
+ *
+ *   EVENTS_ADDED (first, nr = M)    ──▶   (unasked: the daemon may be
+ *   EVENT × M                       ──▶    waiting for a REPLY; it reads
+ *                                          this first, then the REPLY)
+ *                                   ◀──   CMD ... (their enables)
+ *                                   ◀──   CMD REGISTRATION_DONE (event_index
+ *   REPLY                           ──▶    = first + M: every event it has)
+ *
+ * At most one EVENTS_ADDED is unanswered at a time. A daemon that did not
+ * say it takes them gets the older behaviour: the app drops the connection
+ * and registers again. Events of a provider that goes away (dlclose) stay
+ * with the daemon (they cannot fire); the app answers an ENABLE naming one
+ * -ENOENT.
+ *
  * The daemon side decodes with trawl_wire_*_decode(), which trust nothing:
  * the fuzz target in fuzz/ustctl/ feeds them arbitrary bytes.
  */
@@ -48,6 +65,7 @@ enum trawl_wire_type {
 	TRAWL_WIRE_EVENT = 2,
 	TRAWL_WIRE_CMD = 3,
 	TRAWL_WIRE_REPLY = 4,
+	TRAWL_WIRE_EVENTS_ADDED = 5, /* app -> daemon, unasked (above) */
 };
 
 enum trawl_wire_cmd_kind {
@@ -64,9 +82,14 @@ enum trawl_wire_cmd_kind {
 	/* The daemon has set the app up (channels, enabled events and start of
 	 * every active session, or nothing): the app's constructor, waiting
 	 * for it, may return. Apps older than this command answer -EINVAL,
-	 * which the daemon ignores. No field used. */
+	 * which the daemon ignores. flags: TRAWL_WIRE_DONE_*; event_index:
+	 * how many of the app's events the daemon has (first + nr of the last
+	 * EVENTS_ADDED, or REGISTER's nr_events), when it takes them. */
 	TRAWL_WIRE_CMD_REGISTRATION_DONE = 8,
 };
+
+/* REGISTRATION_DONE flags. */
+#define TRAWL_WIRE_DONE_TAKES_ADDED TRAWL_USTCTL_DONE_TAKES_ADDED /* the daemon reads EVENTS_ADDED */
 
 struct trawl_wire_hdr {
 	uint32_t magic;
@@ -126,6 +149,16 @@ struct trawl_wire_cmd {
 	uint32_t contexts; /* CHANNEL: enum trawl_ustctl_context bits (0 before they existed) */
 	uint32_t nr_counters; /* CHANNEL: wire counters after this struct (ABI minor >= 1);
 				 <= TRAWL_USTCTL_MAX_COUNTERS */
+	uint32_t flags; /* REGISTRATION_DONE: TRAWL_WIRE_DONE_* (0 before they existed) */
+	uint32_t reserved;
+};
+
+/* New events of a registered app: followed by nr_events EVENT messages
+ * (separate messages, as after REGISTER). */
+struct trawl_wire_events_added {
+	struct trawl_wire_hdr hdr;
+	uint32_t first_index; /* index of the first new event: the daemon's count */
+	uint32_t nr_events;   /* >= 1 */
 	uint32_t reserved[2];
 };
 
@@ -149,6 +182,7 @@ _Static_assert(sizeof(struct trawl_wire_field) == 232, "wire field");
 _Static_assert(sizeof(struct trawl_wire_enum_entry) == 80, "wire enum entry");
 _Static_assert(sizeof(struct trawl_wire_cmd) == 72, "wire cmd");
 _Static_assert(sizeof(struct trawl_wire_reply) == 24, "wire reply");
+_Static_assert(sizeof(struct trawl_wire_events_added) == 32, "wire events added");
 _Static_assert(sizeof(struct trawl_wire_counter) == 16, "wire counter");
 /* The largest command: CHANNEL with every counter. */
 #define TRAWL_WIRE_CMD_MAX (sizeof(struct trawl_wire_cmd) + TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter))
@@ -162,6 +196,16 @@ int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t l
 int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **ev);
 int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
 			       uint32_t *nr_events);
+/**
+ * trawl_wire_events_added_decode - check an EVENTS_ADDED message
+ * @buf, @len: the whole message
+ * @have: how many events the daemon has for the app already
+ * @nr_events: receives how many EVENT messages follow
+ *
+ * 0, or -EPROTO: bad header, first_index other than @have, no event, or
+ * more than TRAWL_WIRE_MAX_EVENTS in all. Untrusted input (fuzz/ustctl).
+ */
+int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, uint32_t *nr_events);
 
 /**
  * trawl_wire_cmd_decode - check a whole command as the app received it

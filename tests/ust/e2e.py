@@ -14,6 +14,9 @@ the independent oracle.
     e2e.py fork                        a fork()ed child is traced as its own app (per-PID)
     e2e.py early|early-fork            events at the top of main() of a short-lived program
     e2e.py early-nodaemon              ... whose start-up never waits without a daemon
+    e2e.py multi uid|pid               3 linked providers + 1 dlopen()ed, dlclose()d: one registration
+                                       per process, one trace folder (per-PID), every
+                                       provider's first events, bt2 reads it cleanly
     e2e.py contexts uid|pid            prio, nice, perf:thread counters (app-ctx.c): values
                                        match what each thread did, per thread, in a thread
                                        made later and a fork child; no perf fd left open;
@@ -378,6 +381,70 @@ def case_early_nodaemon():
             fail("no daemon (%s): the app took %.3f s (rc %d)" % (what, t, rc))
 
 
+MULTI = os.path.join(BIN, "ust-app-multi")
+
+
+def case_multi(buffers):
+    """app-multi.c: three providers in linked shared objects emit at the top
+    of main(), a fourth is dlopen()ed and emits at once, then dlclose()d and
+    the first emits again. The daemon hears of the process once (its log),
+    per-PID buffers make one trace folder, and every provider's events are
+    all there, read by bt2 without a warning."""
+    n = 50
+    lib = os.path.join(os.environ["TRAWL_BUILD_DIR"], "lib")
+    e = Env()
+    try:
+        session(e, buffers)
+        # A second session: a filtered rule on the dlopen()ed provider only.
+        e.trawl("create", "f", "--output", e.dir + "/ftrace")
+        e.trawl("enable-channel", "-u", "ch", "-s", "f", "--buffers-" + buffers)
+        e.trawl("enable-event", "-u", "-s", "f", "-c", "ch", "tmd:*", "--filter", "n >= 40")
+        e.trawl("start", "f")
+        p = e.app(n, os.path.join(lib, "libtp-md.so"), binary=MULTI,
+                  extra_env={"LD_LIBRARY_PATH": lib,
+                             "TRAWL_UST_REGISTER_TIMEOUT": str(EARLY_TIMEOUT_MS)})
+        rc = p.wait(60)
+        e.trawl("stop", "s")
+        e.trawl("stop", "f")
+        evs, disc = read_trace(e.out)
+        fevs, fdisc = read_trace(e.dir + "/ftrace")
+        bt = subprocess.run(["babeltrace2", e.out, e.dir + "/ftrace"], capture_output=True,
+                            text=True, timeout=60)
+        folders = sorted(os.path.basename(d) for d in glob.glob(e.out + "/ust/pid/*"))
+        log = ""
+        for f in glob.glob(e.dir + "/*/sessiond.log"):
+            log += open(f).read()
+    finally:
+        e.close()
+    regs = [l for l in log.splitlines() if ("app %d (" % p.pid) in l and " registered " in l]
+    added = [l for l in log.splitlines() if ("app %d:" % p.pid) in l and "events added" in l]
+    by = {}
+    for name, d in evs:
+        by.setdefault(name, []).append(int(d["n"]))
+    print("multi %s: rc %d, %d registration(s), %d addition(s), folders %s, events %s" %
+          (buffers, rc, len(regs), len(added), folders,
+           {k: len(v) for k, v in sorted(by.items())}))
+    if rc != 0:
+        fail("multi %s: app exit %d" % (buffers, rc))
+    for prov in ("tma", "tmb", "tmc", "tmd"):
+        want = list(range(n)) + (list(range(1000, 1000 + n)) if prov == "tma" else [])
+        if by.get(prov + ":seq") != want:
+            fail("multi %s: %s:seq has %d of %d events" %
+                 (buffers, prov, len(by.get(prov + ":seq", [])), n))
+    if len(regs) != 1:
+        fail("multi %s: the daemon saw %d registrations of the process: %s" %
+             (buffers, len(regs), regs))
+    fseq = [(name, int(d["n"])) for name, d in fevs]
+    if fseq != [("tmd:seq", k) for k in range(40, n)]:
+        fail("multi %s: filtered session on the added provider recorded %s" % (buffers, fseq))
+    if not added:
+        fail("multi %s: the dlopen()ed provider was not added on the app's connection" % buffers)
+    if buffers == "pid" and len(folders) != 1:
+        fail("multi pid: %d trace folders for one process: %s" % (len(folders), folders))
+    if bt.returncode != 0 or bt.stderr.strip():
+        fail("multi %s: babeltrace2 exit %d: %s" % (buffers, bt.returncode, bt.stderr.strip()))
+
+
 def case_dl(how):
     """The provider is a shared object: LD_PRELOADed, or dlopen()ed by the
     app after it started (then the app registers again with the new events)."""
@@ -612,6 +679,8 @@ def main():
         case_early_nodaemon()
     elif case == "contexts":
         case_contexts(sys.argv[2] if len(sys.argv) > 2 else "uid")
+    elif case == "multi":
+        case_multi(sys.argv[2] if len(sys.argv) > 2 else "uid")
     elif case == "contexts-errors":
         case_contexts_errors()
     else:
