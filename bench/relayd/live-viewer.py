@@ -3,7 +3,8 @@
 """bench/relayd/live.sh's viewer: babeltrace2's lttng-live source (Python
 bindings) attached to URL; for each anchor:ev event prints the latency from
 the event's timestamp to the moment the viewer has it, in microseconds, as
-`a latency_us`. Both tracers time events with CLOCK_MONOTONIC in ns (the
+`a latency_us`; also for live-kapp.c's syscall_entry_getpgid events (kernel
+mode), a being the call's number. Both tracers time events with CLOCK_MONOTONIC in ns (the
 clock snapshot's raw value), so the latency is our CLOCK_MONOTONIC minus it.
 When the source has nothing yet (TryAgain) the viewer sleeps RETRY_MS."""
 import sys
@@ -11,6 +12,8 @@ import time
 
 import bt2
 
+# live-kapp.c's getpgid() pids (kernel mode): BASE + the call's number
+KBASE = 1000000000
 url = sys.argv[1]
 retry = float(sys.argv[2]) / 1000 if len(sys.argv) > 2 else 0.01
 spec = bt2.ComponentSpec.from_named_plugin_and_component_class(
@@ -25,8 +28,15 @@ while True:
     except bt2.TryAgain:
         time.sleep(retry)
         continue
-    if (type(msg) is bt2._EventMessageConst and msg.event.name == "anchor:ev" and
-            str(msg.event.payload_field["s"]) == "relayd-live"):
-        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        ts = msg.default_clock_snapshot.value
-        print("%d %.1f" % (msg.event.payload_field["a"], (now - ts) / 1000), flush=True)
+    if type(msg) is not bt2._EventMessageConst:
+        continue
+    if msg.event.name == "anchor:ev" and str(msg.event.payload_field["s"]) == "relayd-live":
+        a = int(msg.event.payload_field["a"])
+    elif (msg.event.name == "syscall_entry_getpgid" and
+          KBASE <= int(msg.event.payload_field["pid"]) < KBASE + 1000000):
+        a = int(msg.event.payload_field["pid"]) - KBASE
+    else:
+        continue
+    now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+    ts = msg.default_clock_snapshot.value
+    print("%d %.1f" % (a, (now - ts) / 1000), flush=True)

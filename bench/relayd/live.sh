@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Live latency: trawl-relayd vs lttng-relayd 2.13, in one run.
 #
-#   bench/relayd/live.sh [BUILD_DIR] [EVENTS] [PERIOD_US] [LIVE_TIMER_US]
+#   bench/relayd/live.sh [--kernel] [BUILD_DIR] [EVENTS] [PERIOD_US] [LIVE_TIMER_US]
 #                                    (default build, 500, 10000, 100000)
+#
+# --kernel (root, tracefs): trawl only, kernel events: live-kapp.c's
+# getpgid() calls (`enable-event -k --syscall getpgid`), once with the kernel
+# consumer's beacons off (TRAWL_KERNEL_BEACONS=off: the live server derives
+# quiet times, 500 ms behind) and once with them.
 #
 # For each tracer: its relay daemon on free local ports, a live session
 # streaming to it (`create --live=LIVE_TIMER_US --set-url net://127.0.0.1:C:D`,
@@ -14,6 +19,8 @@
 # when it has the event minus the event's timestamp (CLOCK_MONOTONIC for both
 # tracers). Printed: events seen, median, 90th percentile and max, in ms.
 set -uo pipefail
+KERNEL=
+[ "${1:-}" = --kernel ] && { KERNEL=1; shift; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
 N=${2:-500}
@@ -39,12 +46,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for p in "$B/bench-relayd-live-app-trawl" "$B/bench-relayd-live-app-lttng" "$B/trawl" "$B/trawl-relayd"; do
+need="$B/bench-relayd-live-app-trawl $B/bench-relayd-live-app-lttng"
+[ -n "$KERNEL" ] && need=$B/bench-relayd-live-kapp
+for p in $need "$B/trawl" "$B/trawl-relayd"; do
 	[ -x "$p" ] || { echo "bench/relayd/live: $p missing (build first)" >&2; exit 1; }
 done
-command -v lttng-relayd >/dev/null || { echo "bench/relayd/live: lttng-relayd missing" >&2; exit 1; }
 /usr/bin/python3 -c 'import bt2' 2>/dev/null || { echo "bench/relayd/live: python3-bt2 missing" >&2; exit 1; }
-if ! lttng list >/dev/null 2>&1; then
+[ -n "$KERNEL" ] || command -v lttng-relayd >/dev/null || { echo "bench/relayd/live: lttng-relayd missing" >&2; exit 1; }
+if [ -z "$KERNEL" ] && ! lttng list >/dev/null 2>&1; then
 	lttng-sessiond --daemonize >/dev/null 2>&1
 	sleep 0.5
 	started_lttng=$(pgrep -n -x lttng-sessiond)
@@ -77,7 +86,9 @@ one() {
 	"$ctl" create "$s" --live="$TIMER" --set-url "net://127.0.0.1:$c:$d" >/dev/null || return 1
 	# Only this program's events: lttng-sessiond is the machine's, and other
 	# programs may emit anchor:ev (trawl's daemon here is private to $T).
-	if [ "$tr" = lttng ]; then
+	if [ -n "$KERNEL" ]; then
+		"$B/trawl" enable-event -k --syscall getpgid -s "$s" >/dev/null || return 1
+	elif [ "$tr" = lttng ]; then
 		lttng enable-event -u anchor:ev -s "$s" --filter 's == "relayd-live"' >/dev/null || return 1
 	else
 		"$B/trawl" enable-event -u anchor:ev -s "$s" >/dev/null || return 1
@@ -85,7 +96,11 @@ one() {
 	"$ctl" start "$s" >/dev/null || return 1
 	# The program registers, then waits 2 s: a trawl-relayd session shows
 	# up when its first stream does; the viewer attaches in that time.
-	"$B/bench-relayd-live-app-$tr" "$N" "$PERIOD" 2000 &
+	if [ -n "$KERNEL" ]; then
+		"$B/bench-relayd-live-kapp" "$N" "$PERIOD" 2000 &
+	else
+		"$B/bench-relayd-live-app-$tr" "$N" "$PERIOD" 2000 &
+	fi
 	app=$!
 	for _ in $(seq 100); do
 		babeltrace2 --input-format=lttng-live "net://127.0.0.1:$l" 2>/dev/null | grep -q "/$s " && break
@@ -114,6 +129,28 @@ one() {
 }
 
 declare -A R
+kernel_main() {
+	local r off on
+	off=$(TRAWL_KERNEL_BEACONS=off one trawl) || { echo "bench/relayd/live: the run without beacons failed" >&2; exit 1; }
+	# The session daemon (and the consumers it spawns) took that setting: a new one
+	for f in "$T"/run/sessiond.lock "$T"/rootrun/sessiond.lock; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	for _ in $(seq 50); do
+		[ -e "$T/rootrun/sessiond.lock" ] && kill -0 "$(cat "$T/rootrun/sessiond.lock" 2>/dev/null)" 2>/dev/null || break
+		sleep 0.1
+	done
+	on=$(one trawl) || { echo "bench/relayd/live: the run with beacons failed" >&2; exit 1; }
+	read -r R[off.n] R[off.med] R[off.p90] R[off.max] <<<"$off"
+	read -r R[on.n] R[on.med] R[on.p90] R[on.max] <<<"$on"
+	printf "%-44s %14s %14s\n" "live kernel, $N getpgid ${PERIOD}us apart, timer ${TIMER}us" "no beacons" "beacons"
+	printf "%-44s %14s %14s\n" "events seen by the live viewer" "${R[off.n]}" "${R[on.n]}"
+	printf "%-44s %14s %14s\n" "latency ms, event to viewer: median" "${R[off.med]}" "${R[on.med]}"
+	printf "%-44s %14s %14s\n" "latency ms: 90th percentile" "${R[off.p90]}" "${R[on.p90]}"
+	printf "%-44s %14s %14s\n" "latency ms: max" "${R[off.max]}" "${R[on.max]}"
+}
+[ -n "$KERNEL" ] && { kernel_main; exit; }
+
 for tr in lttng trawl; do
 	r=$(one "$tr") || { echo "bench/relayd/live: the $tr run failed" >&2; exit 1; }
 	read -r R[$tr.n] R[$tr.med] R[$tr.p90] R[$tr.max] <<<"$r"

@@ -107,6 +107,7 @@ struct kconsumer {
 	int meta_h;        /* the metadata file in out */
 	uint64_t live_ns;  /* streaming live: period of partial-packet flushes, else 0 */
 	uint64_t live_next_ns; /* CLOCK_MONOTONIC time of the next one */
+	int beacons;       /* live: cut beacons on CPUs read to the end (live_flush()) */
 	struct trawl_ctf_trace *trace; /* metadata model (src/ctf), owned */
 	uid_t uid;
 	gid_t gid;
@@ -689,6 +690,8 @@ static int consumer_setup(struct kconsumer *k)
 		return ret;
 	}
 	k->live_ns = (uint64_t)trawl_output_live_timer_us(k->out) * 1000;
+	/* TRAWL_KERNEL_BEACONS=off: none (bench/relayd/live.sh --kernel measures without) */
+	k->beacons = !getenv("TRAWL_KERNEL_BEACONS") || strcmp(getenv("TRAWL_KERNEL_BEACONS"), "off");
 	k->trace = trawl_ctf_trace_create(0);
 	if (!k->trace)
 		return -ENOMEM;
@@ -724,28 +727,67 @@ static int consumer_setup(struct kconsumer *k)
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * How far behind the time read before a CPU's drain its beacon is put, in
+ * ns: a writer that read the clock before our drain but had not committed
+ * its event when we read the page (see live_flush()). Writers do that with
+ * preemption off, in microseconds, unless their (virtual) CPU is stalled;
+ * the trace clock (ktime_get_mono_fast_ns) may also lag clock_gettime() by
+ * a little. An event later than that is clamped to the beacon's time by
+ * the converter (its stream's clock never goes back), so the trace stays
+ * ordered whatever happens; the guard keeps that a rarity.
+ */
+#define BEACON_GUARD_NS 5000000u
+
 /*
  * Streaming live: every live period, the pages still being written are
  * read too and every CPU's packet closed, so viewers get events within
- * about a period even when the kernel's sub-buffers fill slowly.
+ * about a period even when the kernel's sub-buffers fill slowly; and each
+ * CPU read to the end gets a beacon (an empty packet, as the user-space
+ * consumer cuts: consumerd/output.h) telling the live server up to when
+ * it is known quiet, so viewers need not wait a derived margin.
+ *
+ * Why a CPU read to the end is quiet up to the time T read before the
+ * drain: trace_pipe_raw's read() takes the kernel's reader page however
+ * little it holds (ring_buffer_read_page() with full == 0 swaps the reader
+ * page with the one being written, or copies its committed events when
+ * they share a page), and we read until EAGAIN, i.e. until the buffer held
+ * nothing committed. An event of this CPU stamped before T was therefore
+ * read, unless its writer was between reading the clock and committing
+ * when we read (BEACON_GUARD_NS). A CPU's events are stamped in order on
+ * the trace clock, `mono`, which is our CLOCK_MONOTONIC. perf channels
+ * (perf.c) have no such guarantee here and get no beacons.
  */
 static int live_flush(struct kconsumer *k)
 {
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = mono_ns();
 	int i, j, ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	if (now < k->live_next_ns)
 		return 0;
 	k->live_next_ns = now + k->live_ns;
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
+			struct trawl_kernel_stream *s = &k->ch[i].cpus[j].stream;
+			/* T: before the read that is to find the buffer empty */
+			uint64_t t = mono_ns();
+
 			ret = drain_cpu(k, &k->ch[i].cpus[j], 0, 1);
 			if (ret < 0)
 				return ret;
-			ret = trawl_kernel_stream_flush(&k->ch[i].cpus[j].stream);
+			/* 256 pages: drain_cpu() stopped before the end (let others have their turn) */
+			if (k->beacons && !k->ch[i].perf && ret < 256 && t > BEACON_GUARD_NS)
+				ret = trawl_kernel_stream_beacon(s, t - BEACON_GUARD_NS);
+			else
+				ret = trawl_kernel_stream_flush(s);
 			if (ret < 0)
 				return ret;
 		}

@@ -346,6 +346,18 @@ int trawl_kernel_stream_flush(struct trawl_kernel_stream *s)
 	return stream_emit(s);
 }
 
+int trawl_kernel_stream_beacon(struct trawl_kernel_stream *s, uint64_t ts)
+{
+	int ret = trawl_kernel_stream_flush(s);
+
+	if (ret < 0)
+		return ret;
+	/* Never behind what the stream already holds: its clock never goes back. */
+	if (ts > s->ts_last)
+		s->ts_last = ts;
+	return stream_emit(s);
+}
+
 /*
  * Lost events sit between the packet already written and the next one, so a
  * packet with events is closed first. Readers take a stream's first packet's

@@ -254,6 +254,17 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 void trawl_kernel_stream_add_lost(struct trawl_kernel_stream *s, uint64_t n);
 /* Emits the current packet if it holds events (or lost events to report). */
 int trawl_kernel_stream_flush(struct trawl_kernel_stream *s);
+/*
+ * Live: emits the current packet as trawl_kernel_stream_flush() does, then an
+ * empty packet (a beacon: header and context, timestamp_begin ==
+ * timestamp_end, the running events_discarded) at @ts (ns, the trace clock),
+ * or at the stream's last time if that is later. The caller promises that no
+ * event of this stream older than @ts is still to come: the live server
+ * tells viewers the stream is quiet up to there. Events converted later
+ * with an older time are clamped to it, as any stream's clock going back.
+ * Returns 0 or a negative errno from emit.
+ */
+int trawl_kernel_stream_beacon(struct trawl_kernel_stream *s, uint64_t ts);
 
 int trawl_kernel_converter_init(struct trawl_kernel_converter *c, struct trawl_kernel_events *ev,
 				const uint8_t uuid[16]);

@@ -14,9 +14,11 @@
  *     has shown a beacon, the end of its last packet, which the viewer
  *     already has, is the exact answer, whatever the consumer's and the
  *     network's delays.
- *   - A derived time, for streams without beacons (kernel traces, whose
- *     empty packets only carry loss counts; channels not in a live session
- *     or in overwrite mode): one live period plus a margin behind "now".
+ *     The kernel consumer cuts them too, on each CPU it read to the end at
+ *     a live tick (kernel/consumer.c, live_flush()).
+ *   - A derived time, for streams without beacons (channels not in a live
+ *     session or in overwrite mode, kernel perf channels): one live period
+ *     plus a margin behind "now".
  *     For a beacon stream it is only a fallback, twice as far behind, so a
  *     viewer is not held for ever by a consumer that stopped cutting them
  *     (died, or its session stopped while another domain goes on).
@@ -127,7 +129,7 @@ uint64_t live_pending_since(const struct live_session *s, uint64_t now)
 }
 
 /*
- * Whether @e is a beacon: an empty packet of a trawl user-space stream
+ * Whether @e is a beacon: an empty packet of a trawl stream
  * (layout.h's packet start and nothing else, cut at one instant).
  */
 static int entry_is_beacon(const struct live_index_entry *e)
@@ -137,19 +139,25 @@ static int entry_is_beacon(const struct live_index_entry *e)
 
 /*
  * Notes whether stream @st's writer cuts beacons: its newest entry is one
- * (a quiet stream's newest entry is, within a period). Kernel traces'
- * empty packets report losses at times that are no such bound. Once set,
- * for the stream's life. Session lock held.
+ * (a quiet stream's newest entry is, within a period). The kernel consumer
+ * also writes empty packets to report losses (at its last event's time):
+ * those raise events_discarded over the packet before, and a stream's first
+ * packet may be one, so a kernel stream counts only once an empty packet
+ * carries the same count as the one before it. Once set, for the stream's
+ * life. Session lock held.
  */
 static void note_beacons(struct live_stream *st)
 {
-	struct live_index_entry e;
+	struct live_index_entry e, prev;
 	uint64_t n;
 
-	if (st->beacons || st->trace->kernel || live_stream_entries(st, &n) || !n)
+	if (st->beacons || live_stream_entries(st, &n) || !n)
 		return;
-	if (live_stream_entry(st, n - 1, &e) == 0 && entry_is_beacon(&e))
-		st->beacons = 1;
+	if (live_stream_entry(st, n - 1, &e) || !entry_is_beacon(&e))
+		return;
+	if (st->trace->kernel && (n < 2 || live_stream_entry(st, n - 2, &prev) || prev.discarded != e.discarded))
+		return;
+	st->beacons = 1;
 }
 
 /* The time up to which stream @idx is known to be quiet (see the top comment); 0 if none. */

@@ -17,10 +17,10 @@
  *   - else INACTIVE with a time up to which the stream is known to hold no
  *     more data, so that babeltrace2, which merges streams by time, can go
  *     on with the others instead of waiting for this one. In a live session
- *     the user-space consumer cuts an empty packet on quiet streams every
- *     period (a beacon, as LTTng's live timer sends): then the stream's last
- *     packet end is the exact time (live-quiet.c). Otherwise (kernel traces,
- *     traces written without beacons) nothing on disk says when a quiet
+ *     both consumers cut an empty packet on quiet streams every period (a
+ *     beacon, as LTTng's live timer sends): then the stream's last packet
+ *     end is the exact time (live-quiet.c). Otherwise (traces written
+ *     without beacons, kernel perf channels) nothing on disk says when a quiet
  *     stream's next event will be, so the time is derived:
  *     the writer flushes partial packets every live timer period, so an event
  *     older than one period plus a margin for the consumer, the network and

@@ -570,6 +570,25 @@ def case_kernel():
             fail("viewer had %d of 500 user-space events while the session ran (ended: %s, exit %s, last %s): %s" %
                  (len(v.events()), v.ended, v.p.poll(), v.lines[-3:], v.stderr()[-2000:]))
             return
+
+        def kernel_beacons():
+            try:
+                ents = index_entries(e.dir + "/relay")
+            except (OSError, struct.error, RuntimeError):
+                return {}
+            # An empty packet keeping the count of the one before: a beacon
+            # (one raising it reports losses).
+            return {k: sum(1 for p, r in zip(rows, rows[1:]) if r[0] == EMPTY_BITS and r[1] == r[2] and r[3] == p[3])
+                    for k, rows in ents.items() if "kernel" in k.split(os.sep)}
+
+        # The kernel consumer cuts beacons on every CPU it read to the end
+        # at a live tick: each kernel stream has some while recording.
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not (kernel_beacons() and min(kernel_beacons().values()) >= 2):
+            time.sleep(0.1)
+        kb = kernel_beacons()
+        if not kb or min(kb.values()) < 2:
+            fail("kernel beacons per stream while the session recorded: %s" % kb)
         app.stdin.close()
         app.wait(30)
         e.trawl("destroy", "k")
@@ -584,7 +603,8 @@ def case_kernel():
         seen = sum(1 for l in v.lines if l.startswith(("EV ", "OTHER ")))
         if off != seen or v.events() != [(0, i) for i in range(500)]:
             fail("viewer saw %d events (%d user-space), relayd wrote %d" % (seen, len(v.events()), off))
-        print("viewer followed %d events (kernel and user space) live" % seen)
+        print("viewer followed %d events (kernel and user space) live; kernel beacons while "
+              "recording: %s" % (seen, kb))
     finally:
         e.close()
 
