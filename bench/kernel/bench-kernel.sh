@@ -118,7 +118,7 @@ for r in $(seq 1 "$ROUNDS"); do
   echo "round $r/$ROUNDS ..." >&2
   run_untraced "$r"
   run_trawl trawl "$r"
-  # what hiding trawl's own processes (set_event_notrace_pid, notrace.c) costs
+  # what hiding trawl's own processes (the consumer drops their records, notrace.c) costs
   TRAWL_KERNEL_NOTRACE=off run_trawl trawlvis "$r"
   # the same events with a perf counter context: recorded through perf (src/kernel/perf.c)
   run_trawl trawlperf "$r" -x perf:cpu:page-fault
@@ -155,7 +155,7 @@ line "trawl+perf:cpu" trawlperf
 ratio() { awk -v a="$(added trawl)" -v b="$(added "$1")" 'BEGIN{printf "%.2f", b ? a/b : 0}'; }
 echo
 echo "added cost per event: trawl $(added trawl) ns (target <= 272 ns, raw ftrace in KERNEL.md)"
-echo "  of which hiding trawl from its trace (set_event_notrace_pid): $(awk -v a="$(added trawl)" -v b="$(added trawlvis)" 'BEGIN{printf "%.1f", a-b}') ns"
+echo "  of which hiding trawl from its trace (dropped by the consumer): $(awk -v a="$(added trawl)" -v b="$(added trawlvis)" 'BEGIN{printf "%.1f", a-b}') ns"
 echo "with a perf:cpu:page-fault context (perf groups, sample + group read per event): $(added trawlperf) ns;"
 echo "  the 'perf' row is perf record -a on the same events, without a counter read"
 [ $have_tc -eq 1 ] && echo "ratio trawl/trace-cmd (added cost): $(ratio tc)"

@@ -119,6 +119,8 @@ struct kconsumer {
 	int once;          /* --once: one buffer's worth per CPU, then exit */
 	int pipe[2];       /* splice target for full pages, -1: splice unavailable */
 	char err[TRAWL_KERNEL_ERR_LEN]; /* why setup failed, for the spawner ("E<line>") */
+	struct trawl_kernel_hidden hidden; /* trawl's own threads, dropped (notrace.c) */
+	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -372,6 +374,7 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.stream_id = ch->id;
 	ch->conv.declare = declare_event;
 	ch->conv.arg = ch;
+	ch->conv.hidden = &k->hidden;
 	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
 	ch->page_size = 4096;
 	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
@@ -551,6 +554,16 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 static int drain_all(struct kconsumer *k, int final)
 {
 	int i, j, ret, total = 0;
+	struct timespec now;
+	uint64_t ns;
+
+	/* trawl's own threads, taken again every second (notrace.c) */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (!k->hidden_at || ns - k->hidden_at >= 1000000000u) {
+		trawl_kernel_hidden_collect(&k->hidden);
+		k->hidden_at = ns;
+	}
 
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
@@ -949,6 +962,7 @@ out:
 		close(k->pipe[0]);
 		close(k->pipe[1]);
 	}
+	trawl_kernel_hidden_free(&k->hidden);
 	free(k->page);
 	free(k);
 	return ret < 0 ? 1 : 0;

@@ -58,8 +58,10 @@
  * ftrace records carry only the thread id. The other contexts come from
  * /proc/<tid>, read once per thread and cached (a thread that exited before
  * we saw its first record gets pid = tid, ppid 0, its name from sched events
- * when those are traced, else ""; prio 20 and nice 0, the defaults). So
- * prio and nice are those of the thread's first converted record, not of
+ * when those are traced, else ""; prio 20 and nice 0, the defaults). While
+ * tracing runs the consumer converts a full sub-buffer at a time, so a
+ * thread that makes few events and exits soon may get the defaults. prio
+ * and nice are those read at the thread's first converted record, not at
  * each event (a thread reniced later keeps its old values). This is best
  * effort, and documented so: ftrace records carry neither, and only a
  * perf or BPF path could read them at the event.
@@ -491,6 +493,26 @@ static uint8_t *write_payload(const struct trawl_kernel_event *ev, const uint8_t
 	return o;
 }
 
+/* A record of trawl's own (notrace.c): a switch only when both tasks are trawl's. */
+static int hidden_record(const struct trawl_kernel_hidden *h, const struct trawl_kernel_event *ev,
+			 const uint8_t *rec, uint32_t len)
+{
+	int32_t pid;
+
+	if (ev->hook == TRAWL_KHOOK_SWITCH) {
+		const uint16_t *o = ev->hook_off;
+		int32_t prev, next;
+
+		if ((uint32_t)o[1] + 4 > len || (uint32_t)o[3] + 4 > len)
+			return 0;
+		memcpy(&prev, rec + o[1], 4);
+		memcpy(&next, rec + o[3], 4);
+		return trawl_kernel_hidden_has(h, prev) && trawl_kernel_hidden_has(h, next);
+	}
+	memcpy(&pid, rec + 4, 4);
+	return trawl_kernel_hidden_has(h, pid);
+}
+
 int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec,
 				       uint32_t len, const uint64_t *perf)
 {
@@ -504,6 +526,8 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		return 0;
 	ev = trawl_kernel_events_get(s->conv->events, (uint16_t)(rec[0] | rec[1] << 8));
 	if (!ev || len < ev->min_len)
+		return 0;
+	if (s->conv->hidden && s->conv->hidden->n && hidden_record(s->conv->hidden, ev, rec, len))
 		return 0;
 	if (trawl_unlikely(ev->ctf_id < 0)) {
 		if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)

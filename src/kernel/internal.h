@@ -32,14 +32,18 @@ int trawl_kernel_foreach_event(const char *events_rel,
 			       int (*fn)(const char *sys, const char *ev, void *arg), void *arg);
 void trawl_kernel_probes_release(struct trawl_kernel_instance *inst);
 /*
- * trawl_kernel_instances_hide_tracer - writes the threads of trawl's own
- * processes (this process's executable, @consumer, and every process running
- * this executable or @consumer_path) into each instance's
- * set_event_notrace_pid (notrace.c). A kernel without that file is said once
- * on stderr and is not an error. Returns 0 or a negative errno.
+ * The threads of trawl's own processes, whose records the consumer drops
+ * (notrace.c): sorted tids. _collect() takes them again (as seen from the
+ * consumer: itself, its executable's and its parent's processes; none with
+ * TRAWL_KERNEL_NOTRACE=off); 0 or a negative errno (then the set is empty).
  */
-int trawl_kernel_instances_hide_tracer(struct trawl_kernel_instance *const *insts, int n,
-				       pid_t consumer, const char *consumer_path);
+struct trawl_kernel_hidden {
+	int32_t *tids;
+	uint32_t n, cap;
+};
+int trawl_kernel_hidden_collect(struct trawl_kernel_hidden *h);
+int trawl_kernel_hidden_has(const struct trawl_kernel_hidden *h, int32_t tid);
+void trawl_kernel_hidden_free(struct trawl_kernel_hidden *h);
 
 /*
  * The name an event has in trawl's traces (LTTng's names): the tracepoint's
@@ -215,6 +219,7 @@ struct trawl_kernel_converter {
 	trawl_kernel_declare_fn declare;
 	void *arg;
 	struct trawl_kernel_task_cache *tasks; /* owned; for procname/pid/ppid/prio contexts */
+	const struct trawl_kernel_hidden *hidden; /* not owned: records of these tids are dropped */
 };
 
 struct trawl_kernel_stream {

@@ -5,38 +5,35 @@
  * Measured before this file existed (root daemon, `--syscall read,write`,
  * procname+tid contexts, 3 s of an idle 2-CPU machine): 112,570 events, of
  * which 112,544 came from the kernel consumer itself. Each read() of
- * trace_pipe_raw records its own sys_enter_read, so the buffer is never empty
- * when the next read() comes, and the consumer chased its own events forever
- * (~18,700 reads/s). A user looking at their system saw mostly the tracer.
+ * trace_pipe_raw recorded its own sys_enter_read, so the buffer was never
+ * empty when the next read() came, and the consumer chased its own events
+ * forever (~18,700 reads/s). A user looking at their system saw mostly the
+ * tracer. (The consumer now takes only full sub-buffers while tracing runs,
+ * which ended the chase; its few syscalls a round still showed.)
  *
- * Every instance of a session gets, in its own `set_event_notrace_pid`
- * (Linux >= 5.8), the threads of:
- *   - the kernel consumer of the session (it is a child we just spawned);
- *   - every process running the same executable as this process (the root
- *     session daemon, or trawl-ktrace; also a user's own session daemon of
- *     the same installation) or as the consumer program (user-space and
- *     other kernel consumers).
+ * The consumer drops, as it converts, the records of the threads of:
+ *   - itself;
+ *   - every process running the same executable as it (user-space and
+ *     other kernel consumers; trawl-ktrace, whose consumer is itself) or
+ *     as its parent (the root session daemon, or trawl-ktrace).
  * Matching on the executable file (device and inode of /proc/PID/exe), not
  * on the process name, so that nobody can hide a program from a root trace
  * by calling it "trawl-consumerd". The `trawl` command itself is left
- * visible: it is what the user ran. The kernel's pid filter drops an event
- * when the current task is listed; sched_switch is dropped only when both
- * tasks are listed, so switches to and from trawl's daemons stay in the
- * trace. Threads or daemons that appear after the session started are not
- * hidden (the list is written again at every start).
+ * visible: it is what the user ran. sched_switch records are dropped only
+ * when both tasks are trawl's, so switches to and from trawl's daemons stay
+ * in the trace. The set is taken again every second while tracing runs, so
+ * threads and daemons that appear later are hidden too.
  *
- * What it costs: the kernel checks the pid filter on every event of the
- * instance. Measured with bench/kernel (2 M getppid(), sys_enter/exit_getppid,
- * paired runs with and without, 15 pairs, twice, on a loaded 2-core VM): hiding
- * adds 71-80 ns per call, ~35-40 ns per event (an A/A control gave +26 ns, so
- * the noise is of that order); 64 KiB sub-buffers instead of 4 KiB changed
- * nothing (+4 ns). We keep hiding on: without it the consumer's own reads
- * fill the trace of any session that records read/splice/poll or sched
- * events. TRAWL_KERNEL_NOTRACE=off turns it off, to measure.
+ * Why not the kernel's set_event_notrace_pid, which this file used to fill:
+ * the kernel then checks the pid filter on every event of the instance, and
+ * bench/kernel (2 M getppid(), sys_enter/exit_getppid) measured that at
+ * 35-127 ns per event on this machine's kernel (paired runs, noisy), about a
+ * third of trawl's whole cost; dropping a record in the consumer is one
+ * binary search in a few dozen tids, off the traced program's path. The
+ * records of trawl's threads still take ring-buffer space: a few syscalls
+ * per round, and a round every 20 ms at most.
  *
- * Only the instance's own file is written; the top-level instance's is never
- * touched. Where the file is missing, the daemon says so once on stderr (its
- * log) and tracing goes on with trawl's processes visible.
+ * TRAWL_KERNEL_NOTRACE=off leaves trawl visible, to measure.
  */
 #define _GNU_SOURCE
 #include "kernel/internal.h"
@@ -50,33 +47,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct pidlist {
-	char *text;  /* "tid tid ...", malloc'd */
-	size_t len;
-	size_t cap;
-};
-
-static int pidlist_add(struct pidlist *l, long tid)
+static int hidden_add(struct trawl_kernel_hidden *h, long tid)
 {
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%s%ld", l->len ? " " : "", tid);
-
-	if (l->len + (size_t)n + 1 > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-		char *t = realloc(l->text, cap);
+	if (h->n == h->cap) {
+		uint32_t cap = h->cap ? h->cap * 2 : 64;
+		int32_t *t = realloc(h->tids, cap * sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
-		l->text = t;
-		l->cap = cap;
+		h->tids = t;
+		h->cap = cap;
 	}
-	memcpy(l->text + l->len, num, (size_t)n + 1);
-	l->len += (size_t)n;
+	h->tids[h->n++] = (int32_t)tid;
 	return 0;
 }
 
 /* Adds every thread of @pid (its tids from /proc/PID/task). */
-static int add_threads(struct pidlist *l, long pid)
+static int add_threads(struct trawl_kernel_hidden *l, long pid)
 {
 	char path[64];
 	struct dirent *de;
@@ -86,10 +73,10 @@ static int add_threads(struct pidlist *l, long pid)
 	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
 	d = opendir(path);
 	if (!d)
-		return pidlist_add(l, pid); /* gone, or no procfs: the pid alone */
+		return hidden_add(l, pid); /* gone, or no procfs: the pid alone */
 	while (ret == 0 && (de = readdir(d)))
 		if (isdigit((unsigned char)de->d_name[0]))
-			ret = pidlist_add(l, strtol(de->d_name, NULL, 10));
+			ret = hidden_add(l, strtol(de->d_name, NULL, 10));
 	closedir(d);
 	return ret;
 }
@@ -99,8 +86,8 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* The tids of trawl's own processes (see the top of the file), space-separated. */
-static int collect(struct pidlist *l, pid_t consumer, const char *consumer_path)
+/* The tids of trawl's own processes (see the top of the file). */
+static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *consumer_path)
 {
 	struct stat self, cons, st;
 	int have_self, have_cons, ret = 0;
@@ -135,31 +122,62 @@ static int collect(struct pidlist *l, pid_t consumer, const char *consumer_path)
 	return ret;
 }
 
-int trawl_kernel_instances_hide_tracer(struct trawl_kernel_instance *const *insts, int n,
-				       pid_t consumer, const char *consumer_path)
+static int tid_cmp(const void *a, const void *b)
 {
-	static int said_missing;
-	struct pidlist l = { 0 };
-	char rel[256];
-	int i, ret;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 
-	ret = collect(&l, consumer, consumer_path);
-	if (ret < 0 || !l.len)
-		goto out_free;
-	for (i = 0; i < n; i++) {
-		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", insts[i]->path);
-		ret = trawl_kernel_write_file(rel, l.text, 0);
-		if (ret == -ENOENT) {
-			if (!said_missing++)
-				fprintf(stderr, "trawl: kernel: this kernel has no set_event_notrace_pid "
-					"(Linux < 5.8): trawl's own daemons appear in kernel traces\n");
-			ret = 0;
-			break;
-		}
-		if (ret < 0)
-			break;
+	return (x > y) - (x < y);
+}
+
+int trawl_kernel_hidden_collect(struct trawl_kernel_hidden *h)
+{
+	/* The parent's executable, resolved once: if the daemon dies, the
+	 * consumer's parent becomes init, whose processes are not trawl's. */
+	static char parent[4096];
+	const char *knob = getenv("TRAWL_KERNEL_NOTRACE");
+	int ret;
+
+	h->n = 0;
+	if (knob && !strcmp(knob, "off"))
+		return 0;
+	if (!parent[0]) {
+		char link[64];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
+		n = readlink(link, parent, sizeof(parent) - 1);
+		if (n <= 0 || getppid() == 1)
+			snprintf(parent, sizeof(parent), "/proc/self/exe");
+		else
+			parent[n] = '\0';
 	}
-out_free:
-	free(l.text);
+	ret = collect(h, getpid(), parent);
+	if (ret < 0)
+		h->n = 0;
+	else if (h->n)
+		qsort(h->tids, h->n, sizeof(*h->tids), tid_cmp);
 	return ret;
+}
+
+int trawl_kernel_hidden_has(const struct trawl_kernel_hidden *h, int32_t tid)
+{
+	uint32_t lo = 0, hi = h->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (h->tids[mid] == tid)
+			return 1;
+		if (h->tids[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+void trawl_kernel_hidden_free(struct trawl_kernel_hidden *h)
+{
+	free(h->tids);
+	memset(h, 0, sizeof(*h));
 }

@@ -48,9 +48,9 @@
  * (the groups are opened once, by the consumer; the session then switches the
  * instance's own events off, and the daemon refuses enable-event); overwrite
  * channels and snapshots are refused at add-context (perf's backward rings are
- * not read here); trawl's daemon stays visible (set_event_notrace_pid applies
- * to ftrace only), the consumer itself is filtered out with a `common_pid !=`
- * filter. Lost samples (PERF_RECORD_LOST) go into events_discarded.
+ * not read here); the consumer itself is filtered out in the kernel with a
+ * `common_pid !=` filter (its reads of the rings would otherwise feed them),
+ * trawl's other processes as the converter meets them (notrace.c). Lost samples (PERF_RECORD_LOST) go into events_discarded.
  *
  * Cost (bench/kernel, 2 M getppid() on CPU 0, sys_enter/exit_getppid, one
  * perf:cpu:page-fault context, medians of 3 on a loaded 2-core VM, two runs):

@@ -313,28 +313,6 @@ static int set_tracing(struct trawl_kernel_session *s, int on)
 }
 
 /*
- * Before tracing starts: trawl's daemons and consumers out of every channel
- * (notrace.c says why). A failure leaves them visible; it does not stop the
- * session.
- */
-static void hide_tracer(struct trawl_kernel_session *s, const char *consumer)
-{
-	struct trawl_kernel_instance *insts[SESSION_MAX_CHANNELS];
-	const char *knob = getenv("TRAWL_KERNEL_NOTRACE");
-	int i, ret;
-
-	/* TRAWL_KERNEL_NOTRACE=off leaves trawl visible: to measure what hiding costs (bench/kernel) */
-	if (knob && !strcmp(knob, "off"))
-		return;
-	for (i = 0; i < s->nch; i++)
-		insts[i] = s->ch[i].inst;
-	ret = trawl_kernel_instances_hide_tracer(insts, s->nch, s->consumer, consumer);
-	if (ret < 0)
-		fprintf(stderr, "trawl: kernel: session %s: cannot keep trawl's own processes out of "
-			"the trace: %s\n", s->name, strerror(-ret));
-}
-
-/*
  * The consumer has read a perf channel's events and filters from its
  * instance and opened them through perf: the instance's own copies would
  * only cost every hit a call into ftrace that finds tracing off.
@@ -371,7 +349,6 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 		}
 		perf_instances_quiet(s);
 	}
-	hide_tracer(s, consumer);
 	ret = set_tracing(s, 1);
 	if (ret < 0) {
 		snprintf(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));

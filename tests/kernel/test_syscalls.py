@@ -61,13 +61,19 @@ if os.path.exists(view):
     assert tv.returncode == 0 and tv.stdout.splitlines() == lines, (tv.stdout[:500], tv.stderr)
 
 # prio and nice come from /proc/<tid>, read when the consumer first converts
-# a thread's record (it reads its buffers every 200 ms): right for a thread
-# still alive then; one that exited before gets 20 and 0, as documented in
-# src/kernel/convert.c. This program starts at nice 7 and lives 2 s more.
+# a thread's record - while tracing runs, a full sub-buffer at a time: right
+# for a thread still alive then; one that exited before (or whose records
+# waited in a partial sub-buffer until stop) gets 20 and 0, as documented in
+# src/kernel/convert.c. This program starts at nice 7, makes the marked lseek,
+# then 100,000 more (megabytes of records: the marked one's sub-buffer fills
+# and is converted) and lives 2 s more.
 trace2 = os.path.join(d, "trace2")
 prog2 = ("import os, time\n"
          "print('pid=%d' % os.getpid(), flush=True)\n"
-         "try:\n    os.lseek(1000, 4242, 1)\nexcept OSError:\n    pass\n"
+         "def seek(fd):\n"
+         "    try:\n        os.lseek(fd, 4242, 1)\n    except OSError:\n        pass\n"
+         "seek(1000)\n"
+         "for i in range(100000):\n    seek(1001)\n"
          "time.sleep(2)\n")
 p2 = ktest.ktrace(["-o", trace2, "-s", "lseek", "-x", "tid,prio,nice", "--",
                    "nice", "-n", "7", sys.executable, "-c", prog2])
