@@ -61,26 +61,29 @@ if os.path.exists(view):
     assert tv.returncode == 0 and tv.stdout.splitlines() == lines, (tv.stdout[:500], tv.stderr)
 
 # prio and nice come from /proc/<tid>, read when the consumer first converts
-# a thread's record - while tracing runs, a full sub-buffer at a time: right
-# for a thread still alive then; one that exited before (or whose records
-# waited in a partial sub-buffer until stop) gets 20 and 0, as documented in
-# src/kernel/convert.c. This program starts at nice 7, makes the marked lseek,
-# then 100,000 more (megabytes of records: the marked one's sub-buffer fills
-# and is converted) and lives 2 s more.
+# a thread's record (a full sub-buffer at a time while tracing runs, the rest
+# at stop): right for a thread alive then; one that exited before gets 20 and
+# 0, as documented in src/kernel/convert.c. This program starts at nice 7,
+# makes the marked lseek and outlives the trace (trawl-ktrace stops when its
+# command, the shell, ends), so its record is converted while it lives.
 trace2 = os.path.join(d, "trace2")
+pidfile = os.path.join(d, "nice7.pid")
 prog2 = ("import os, time\n"
-         "print('pid=%d' % os.getpid(), flush=True)\n"
-         "def seek(fd):\n"
-         "    try:\n        os.lseek(fd, 4242, 1)\n    except OSError:\n        pass\n"
-         "seek(1000)\n"
-         "for i in range(100000):\n    seek(1001)\n"
-         "time.sleep(2)\n")
+         "open(%r, 'w').write('%%d' %% os.getpid())\n"
+         "try:\n    os.lseek(1000, 4242, 1)\nexcept OSError:\n    pass\n"
+         "time.sleep(30)\n" % pidfile)
+script = ("nice -n 7 %s -c \"$1\" </dev/null >/dev/null 2>&1 &\n"
+          "while [ ! -s %s ]; do sleep 0.05; done; sleep 0.2\n" % (sys.executable, pidfile))
 p2 = ktest.ktrace(["-o", trace2, "-s", "lseek", "-x", "tid,prio,nice", "--",
-                   "nice", "-n", "7", sys.executable, "-c", prog2])
-evs2, _ = ktest.events(trace2)
-pid2 = int(p2.stdout.split("pid=")[1].split()[0])
-mark = [e for e in evs2 if e["name"] == "syscall_entry_lseek" and e["ctx"]["tid"] == pid2
-        and e["fields"]["fd"] == 1000]
-assert len(mark) == 1, len(mark)
-assert mark[0]["ctx"]["nice"] == 7 and mark[0]["ctx"]["prio"] == 27, mark[0]["ctx"]
+                   "sh", "-c", script, "sh", prog2])
+with open(pidfile) as f:
+    pid2 = int(f.read())
+try:
+    evs2, _ = ktest.events(trace2)
+    mark = [e for e in evs2 if e["name"] == "syscall_entry_lseek" and e["ctx"]["tid"] == pid2
+            and e["fields"]["fd"] == 1000]
+    assert len(mark) == 1, len(mark)
+    assert mark[0]["ctx"]["nice"] == 7 and mark[0]["ctx"]["prio"] == 27, mark[0]["ctx"]
+finally:
+    os.kill(pid2, 9)
 print("ok: %d events" % len(evs))
