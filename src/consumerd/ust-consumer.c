@@ -268,6 +268,21 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	}
 	t->out = out;
 	t->meta_h = -1;
+	/*
+	 * Live: the trace shows on relayd (an empty metadata file, which its
+	 * live server takes as a trace on its way) before its apps can record:
+	 * the session daemon waits for our reply before it gives them their
+	 * channels (see cmd_add_channel()).
+	 */
+	if (trawl_output_live_timer_us(out)) {
+		t->meta_h = trawl_output_file_open(out, "metadata", TRAWL_OUTPUT_METADATA);
+		if (t->meta_h < 0) {
+			ret = t->meta_h;
+			trawl_output_destroy(out);
+			free(t);
+			return ret;
+		}
+	}
 	t->key = h->trace_key;
 	t->session = h->session_key;
 	memcpy(t->path, a.path, sizeof(t->path));
@@ -349,6 +364,22 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	}
 	c->next = channels;
 	channels = c;
+	/*
+	 * Live: each stream starts with a beacon cut now, and all of it is on
+	 * relayd before we reply. The session daemon waits for this reply
+	 * before an app gets the channel (sessiond/ust-consumer.c), so the
+	 * app's first events are later than the beacon, and relayd's live
+	 * server knows of the streams before they can hold anything older than
+	 * what a viewer was shown: babeltrace2 2.0 stops at a stream that
+	 * goes back in time.
+	 */
+	if (c->beacons) {
+		for (i = 0; i < c->nr; i++) {
+			trawl_ustctl_stream_flush_live(c->streams[i].rb);
+			stream_drain(c, &c->streams[i]);
+		}
+		trawl_output_sync(t->out);
+	}
 	return 0;
 fail:
 	for (i = 0; i <= c->nr && i < nr_fds; i++) {

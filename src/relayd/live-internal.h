@@ -28,7 +28,8 @@ struct live_trace {
 	struct live_tsdl_scan scan; /* scan.usable: bytes viewers may have */
 	int md_too_big;
 	int clock_known, clock_local; /* local: our CLOCK_MONOTONIC is its clock */
-	uint64_t found_ns; /* our CLOCK_MONOTONIC when its metadata file was found */
+	uint64_t found_ns; /* our CLOCK_MONOTONIC at the scan before the one that found
+			      its metadata file: it was created after that */
 	int kernel;        /* a kernel trace (its folder is named kernel) */
 	uint64_t late_ns;  /* under the session lock: latest packet seen, ns late */
 };
@@ -41,7 +42,7 @@ struct live_stream {
 	int data_fd;      /* owned */
 	int idx_fd;       /* owned */
 	uint32_t entry_len;
-	uint64_t found_ns; /* our CLOCK_MONOTONIC when found */
+	uint64_t found_ns; /* as live_trace's */
 	/* Under the session lock: */
 	int class_known;
 	uint64_t class_id; /* CTF stream class id, from its index entries */
@@ -64,7 +65,8 @@ struct live_session {
 	struct live_trace **traces; /* owned */
 	struct live_stream **streams; /* owned */
 	size_t nr_traces, nr_streams;
-	uint64_t last_scan_ns;
+	uint64_t last_scan_ns; /* our CLOCK_MONOTONIC when the last scan began */
+	uint64_t prev_scan_ns; /* ... and the one before (the first: itself) */
 	int scanned;
 };
 

@@ -169,7 +169,7 @@ static struct live_trace *trace_find_or_add(struct live_session *s, const char *
 	}
 	t->id = live_next_id(s->rl);
 	t->md_stream_id = live_next_id(s->rl);
-	t->found_ns = live_now_ns();
+	t->found_ns = s->prev_scan_ns;
 	{
 		const char *base = strrchr(abs, '/');
 
@@ -229,7 +229,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	st->data_fd = data_fd;
 	st->idx_fd = idx_fd;
 	st->entry_len = (uint32_t)len;
-	st->found_ns = live_now_ns();
+	st->found_ns = s->prev_scan_ns;
 	s->streams[s->nr_streams++] = st;
 	return;
 close_idx:
@@ -325,6 +325,12 @@ void live_session_scan(struct live_session *s, int force)
 
 	if (!force && s->scanned && now - s->last_scan_ns < SCAN_INTERVAL_NS)
 		return;
+	/*
+	 * What this scan finds was not there (whole) when the previous one
+	 * began: its found_ns is that time, a bound for its first events
+	 * however late we look (live-quiet.c holds other streams there).
+	 */
+	s->prev_scan_ns = s->scanned ? s->last_scan_ns : now;
 	s->last_scan_ns = now;
 	s->scanned = 1;
 	scan_tree(s, s->root, "", 0);

@@ -610,6 +610,16 @@ static int cmd_next_index(struct viewer *v, const struct live_request *rq)
 			return send_index(v, LIVE_INDEX_ERR, flags, NULL, 0);
 		}
 		pthread_mutex_lock(&s->lock);
+		/*
+		 * A trace that appeared since the last scan may hold events
+		 * older than this packet's end: look before handing it out,
+		 * or the viewer could show past them before it knows of them.
+		 */
+		if (st->trace->clock_local && e.ts_end > s->last_scan_ns) {
+			live_session_scan(s, 1);
+			if (attach_sync(a) == 0 && unannounced(a))
+				flags |= LIVE_FLAG_NEW_STREAM;
+		}
 		if (st->trace->clock_local && e.ts_end >= live_pending_since(s, live_now_ns())) {
 			pthread_mutex_unlock(&s->lock);
 			return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);

@@ -106,12 +106,41 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	return 0;
 }
 
-/* Sends a command about session @s (and fds); the reply is read later. */
+/*
+ * Whether @s streams to a live relayd: its output is a relay destination
+ * (consumerd/output.h: relay:SESSION,HOSTNAME,CTIME,LIVE_US,...) whose
+ * fourth field, the live timer, is not 0.
+ */
+static int session_live(const struct trawl_domain_session *s)
+{
+	const char *p = s->output;
+	int i;
+
+	if (strncmp(p, "relay:", 6))
+		return 0;
+	for (i = 0; i < 3 && p; i++)
+		p = strchr(p + (i ? 1 : 6), ',');
+	return p && p[1] >= '0' && p[1] <= '9' && strtoul(p + 1, NULL, 10) != 0;
+}
+
+static int cons_sync_c(struct ust_consumer *c);
+
+/*
+ * Sends a command about session @s (and fds); the reply is read later,
+ * except for a live session's ADD_CHANNEL: the consumer answers it once
+ * the channel's streams and their first packets are on relayd
+ * (consumerd/ust-consumer.c), and the app must not get the channel, so
+ * record, before that. Returns 0 or a negative errno.
+ */
 int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
 	      uint32_t nr_fds)
 {
-	return cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+	int ret = cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+
+	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s))
+		cons_sync_c(s->cons); /* its errors are logged; the app goes on as before */
+	return ret;
 }
 
 /* Waits for every pending reply; returns the first error. */

@@ -24,6 +24,12 @@ babeltrace2's lttng-live source as the viewer and the oracle.
     live.py kernel    kernel + user-space events through trawl-relayd (needs root and
                       tracefs): the viewer sees kernel events and the app's batch while
                       the session runs, and ends with exactly what relayd wrote
+    live.py late-uid|late-pid
+                      traces that appear mid-session (needs root): the viewer
+                      attaches while only kernel events flow, then two apps record
+                      at once (late-pid: --buffers-pid, a trace each); it sees both
+                      apps' events while the session runs and ends with exactly what
+                      relayd wrote, without an error
     live.py view      `trawl view --live URL` follows the session to its end (through
                       babeltrace2); one-line errors when nothing listens or
                       babeltrace2 is missing
@@ -609,6 +615,112 @@ def case_kernel():
         e.close()
 
 
+def ust_consumer_pid(e):
+    """The user-space consumer of @e's session daemon (root's), or None."""
+    try:
+        sd = int(open(e.dir + "/rootrun/sessiond.lock").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    for task in os.listdir("/proc/%d/task" % sd):
+        try:
+            kids = open("/proc/%d/task/%s/children" % (sd, task)).read().split()
+        except OSError:
+            continue
+        for k in kids:
+            try:
+                argv = open("/proc/%s/cmdline" % k, "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if argv[0].endswith(b"trawl-consumerd") and b"--ust" in argv:
+                return int(k)
+    return None
+
+
+def case_late(mode):
+    """Traces that appear mid-session (mode "uid": the first app's trace in a
+    kernel + user-space session; "pid": --buffers-pid, every app a trace).
+    The viewer attaches while only kernel events flow; then apps start and
+    record at once. The viewer sees each app's events while the session
+    runs, and ends with exactly the events relayd wrote, without an error
+    (babeltrace2 2.0 stops when a new trace holds events older than what it
+    showed)."""
+    if os.getuid() != 0:
+        print("SKIP: kernel tracing needs root")
+        sys.exit(77)
+    if not (os.path.isdir("/sys/kernel/tracing/events") or os.path.isdir("/sys/kernel/debug/tracing/events")):
+        print("SKIP: no tracefs")
+        sys.exit(77)
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    e = Env()
+    try:
+        ctrl, data, live = relayd_start(e)
+        e.trawl("create", "k", "--live=%d" % TIMER_US, "--set-url",
+                "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-event", "-k", "sched_switch,sched_wakeup")
+        if mode == "pid":
+            e.trawl("enable-channel", "-u", "--buffers-pid", "c")
+            e.trawl("enable-event", "-u", "tall:seq", "-c", "c")
+        else:
+            e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/k" % (live, HOST))
+        if not v.wait_for(lambda: sum(1 for l in v.lines if l.startswith("OTHER sched_")) >= 50, 60):
+            fail("viewer had %d kernel events while the session ran: %s" %
+                 (len(v.lines), v.stderr()[-2000:]))
+            return
+        want = []
+        for b in range(2):
+            # The batch is asked for before the app registers: it records
+            # as soon as its channel is enabled.
+            # The second app's trace (pid mode) is new to a consumer that
+            # runs already: stopped a while, it would create the trace on
+            # relayd long after the app's first events if the session daemon
+            # let the app record before the consumer answered (the viewer
+            # meanwhile shows kernel events past them). The pause only
+            # widens that window; nothing here depends on its length.
+            cons = ust_consumer_pid(e) if mode == "pid" and b == 1 else None
+            if cons:
+                os.kill(cons, signal.SIGSTOP)
+            try:
+                app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+                app.stdin.write("200\n")
+                app.stdin.flush()
+                if cons:
+                    time.sleep(1)
+            finally:
+                if cons:
+                    os.kill(cons, signal.SIGCONT)
+            # Both lines may come in one read: readline(), not select()
+            # (ctest's timeout bounds a stuck app).
+            got = [app.stdout.readline().strip() for _ in range(2)]
+            if got != ["ready 1", "batch 0 done"]:
+                raise RuntimeError("app %d said %r" % (b, got))
+            app.stdin.close()
+            if app.wait(30) != 0:
+                fail("app %d exited %d" % (b, app.returncode))
+            want += [(0, i) for i in range(200)]
+            if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+                fail("viewer had %d of %d user-space events while the session ran (app %d; ended: %s): %s" %
+                     (len(v.events()), len(want), b, v.ended, v.stderr()[-2000:]))
+                return
+        e.trawl("destroy", "k")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was destroyed")
+        v.p.wait(10)
+        if v.p.returncode != 0 or v.stderr().strip():
+            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        it = bt2.TraceCollectionMessageIterator(e.dir + "/relay")
+        off = sum(1 for m in it if type(m) is bt2._EventMessageConst)
+        seen = sum(1 for l in v.lines if l.startswith(("EV ", "OTHER ")))
+        if off != seen or sorted(v.events()) != sorted(want):
+            fail("viewer saw %d events (%d user-space), relayd wrote %d" % (seen, len(v.events()), off))
+        print("viewer followed %d events live, %d of 2 apps' (%s buffers)" % (seen, len(v.events()), mode))
+    finally:
+        e.close()
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -793,10 +905,12 @@ def main():
         case_e2e()
     elif case == "kernel":
         case_kernel()
+    elif case in ("late-uid", "late-pid"):
+        case_late(case[5:])
     elif case == "beacons":
         case_beacons()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|late-uid|late-pid|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
