@@ -50,7 +50,8 @@ expect 0 "$TRAWL" start
 "$PROG" known >/dev/null || fail "ksyscalls failed"
 for i in $(seq 100); do
 	d=$(relay_trace KK)
-	[ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -q "syscall_entry_lseek" && break
+	# this program's lseek, not any: other programs' reach the trace too
+	[ -n "$d" ] && babeltrace2 "$d" 2>/dev/null | grep -q "fd = 1000, offset = 4242" && break
 	sleep 0.1
 done
 kill -9 "$RELAY_PID"
