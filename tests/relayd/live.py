@@ -49,27 +49,22 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
-BIN = os.environ.get("TRAWL_BIN_DIR")
-if not BIN:
-    sys.exit("run through ctest (TRAWL_BIN_DIR unset)")
-try:
-    import bt2  # noqa: F401  (the viewer process imports it too)
-except ImportError:
-    print("SKIP: python3-bt2 missing")
-    sys.exit(77)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, TRAWL, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
+
+require_bt2()
+import bt2  # noqa: E402  (the viewer process imports it too)
 if not shutil.which("babeltrace2"):
     print("SKIP: babeltrace2 missing")
     sys.exit(77)
 
-TRAWL = os.path.join(BIN, "trawl")
 SERVE = os.path.join(BIN, "live-serve")
 APP = os.path.join(BIN, "live-app")
 HOST = socket.gethostname()
 TIMER_US = 100000
-FAILS = []
 
 # The viewer: babeltrace2's lttng-live source through the Python bindings;
 # prints one line per event as it arrives, then END. Warnings and errors of
@@ -100,29 +95,10 @@ print("END", flush=True)
 '''
 
 
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    FAILS.append(msg)
-
-
-class Env:
+class Env(trawltest.Env):
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="trawl-live.")
-        os.chmod(self.dir, 0o755)
-        self.env = dict(os.environ)
-        self.env.update(HOME=self.dir + "/home", TRAWL_RUNTIME_DIR=self.dir + "/run",
-                        TRAWL_ROOT_RUNTIME_DIR=self.dir + "/rootrun")
-        os.makedirs(self.env["HOME"])
-        self.out = self.dir + "/trace"
+        super().__init__("trawl-live.")
         self.procs = []
-
-    def trawl(self, *args, check=True):
-        r = subprocess.run([TRAWL] + list(args), env=self.env, capture_output=True, text=True,
-                           timeout=60)
-        if check and r.returncode != 0:
-            raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
-                                                          r.stderr.strip()))
-        return r
 
     def spawn(self, argv, **kw):
         p = subprocess.Popen(argv, env=self.env, **kw)
@@ -168,17 +144,7 @@ class Env:
             if p.poll() is None:
                 p.kill()
                 p.wait()
-        self.trawl("destroy", "--all", check=False)
-        for lock in (self.dir + "/run/sessiond.lock", self.dir + "/rootrun/sessiond.lock"):
-            try:
-                os.kill(int(open(lock).read().strip()), signal.SIGTERM)
-            except (ValueError, OSError):
-                pass
-        time.sleep(0.2)
-        if FAILS and os.environ.get("LIVE_KEEP"):
-            print("kept " + self.dir)
-        else:
-            shutil.rmtree(self.dir, ignore_errors=True)
+        super().close(keep=bool(FAILS and os.environ.get("LIVE_KEEP")))
 
 
 class Viewer:

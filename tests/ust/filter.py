@@ -18,50 +18,23 @@ real trawl commands and daemons, checked with babeltrace2's Python bindings.
     filter.py errors   bad filters: one line on stderr naming the column, a
                        non-zero exit, nothing created; `trawl list` shows filters
 """
-import glob
 import os
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
 
-BIN = os.environ.get("TRAWL_BIN_DIR")
-if not BIN:
-    sys.exit("run through ctest (TRAWL_BIN_DIR unset)")
-try:
-    import bt2
-except ImportError:
-    print("SKIP: python3-bt2 missing")
-    sys.exit(77)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
 
-TRAWL = os.path.join(BIN, "trawl")
+require_bt2()
+import bt2  # noqa: E402
+
 APP = os.path.join(BIN, "ust-app-filter")
-FAILS = []
 
 
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    FAILS.append(msg)
-
-
-class Env:
+class Env(trawltest.Env):
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="trawl-ust-filter.")
-        os.chmod(self.dir, 0o755)
-        self.env = dict(os.environ)
-        self.env.update(HOME=self.dir + "/home", TRAWL_RUNTIME_DIR=self.dir + "/run",
-                        TRAWL_ROOT_RUNTIME_DIR=self.dir + "/rootrun")
-        os.makedirs(self.env["HOME"])
-
-    def trawl(self, *args, check=True):
-        r = subprocess.run([TRAWL] + list(args), env=self.env, capture_output=True, text=True,
-                           timeout=60)
-        if check and r.returncode != 0:
-            raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
-                                                          r.stderr.strip()))
-        return r
+        super().__init__("trawl-ust-filter.")
 
     def run_app(self):
         """Runs the app to its end; returns its pid."""
@@ -69,16 +42,6 @@ class Env:
         if p.wait(timeout=60) != 0:
             raise RuntimeError("ust-app-filter exited %d" % p.returncode)
         return p.pid
-
-    def close(self):
-        self.trawl("destroy", "--all", check=False)
-        for lock in glob.glob(self.dir + "/*/sessiond.lock") + glob.glob(self.dir + "/*/*/sessiond.lock"):
-            try:
-                os.kill(int(open(lock).read().strip()), signal.SIGTERM)
-            except (ValueError, OSError):
-                pass
-        time.sleep(0.2)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def val(f):

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+"""What the Python end-to-end tests share: the build's programs, failure
+collection, and Env, a private HOME and runtime folders in which the trawl
+command starts its own daemons (killed and removed by close())."""
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.environ.get("TRAWL_BIN_DIR")
+if not BIN:
+    sys.exit("run through ctest (TRAWL_BIN_DIR unset)")
+TRAWL = os.path.join(BIN, "trawl")
+FAILS = []
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    FAILS.append(msg)
+
+
+def require_bt2():
+    """Skips the test (exit 77) without python3-bt2."""
+    try:
+        import bt2  # noqa: F401
+    except ImportError:
+        print("SKIP: python3-bt2 missing")
+        sys.exit(77)
+
+
+class Env:
+    def __init__(self, prefix):
+        self.dir = tempfile.mkdtemp(prefix=prefix)
+        os.chmod(self.dir, 0o755)
+        self.env = dict(os.environ)
+        self.env.update(HOME=self.dir + "/home", TRAWL_RUNTIME_DIR=self.dir + "/run",
+                        TRAWL_ROOT_RUNTIME_DIR=self.dir + "/rootrun")
+        os.makedirs(self.env["HOME"])
+        self.out = self.dir + "/trace"
+
+    def trawl(self, *args, check=True):
+        r = subprocess.run([TRAWL] + list(args), env=self.env, capture_output=True, text=True,
+                           timeout=60)
+        if check and r.returncode != 0:
+            raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
+                                                          r.stderr.strip()))
+        return r
+
+    def stop_daemons(self):
+        """Destroys every session and ends the daemons this Env started."""
+        self.trawl("destroy", "--all", check=False)
+        for lock in glob.glob(self.dir + "/*/sessiond.lock") + glob.glob(self.dir + "/*/*/sessiond.lock"):
+            try:
+                os.kill(int(open(lock).read().strip()), signal.SIGTERM)
+            except (ValueError, OSError):
+                pass
+        time.sleep(0.2)
+
+    def close(self, keep=False):
+        self.stop_daemons()
+        if keep:
+            print("kept " + self.dir)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
