@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the kernel tests: skip rules, temp dirs, running
-trawl-ktrace, and reading traces with babeltrace2 (the independent oracle)."""
+trawl-ktrace or the trawl command (through the root daemon), and reading
+traces with babeltrace2 (the independent oracle)."""
 import atexit
 import os
 import shutil
@@ -15,6 +16,41 @@ BIN = os.environ.get("TRAWL_BIN_DIR", "")
 def skip(why):
     print("SKIP: " + why)
     sys.exit(SKIP)
+
+
+ENV = None  # the trawl command's environment, once cli_setup() ran
+
+
+def cli_setup(home, programs=()):
+    """For tests driving the trawl command: HOME=@home, the build's programs
+    first in PATH; skips when one of "trawl", its daemons or @programs is
+    not built. Returns the environment (also in ENV)."""
+    global ENV
+    for prog in ("trawl", "trawl-sessiond", "trawl-consumerd") + tuple(programs):
+        if not os.path.exists(os.path.join(BIN, prog)):
+            skip(prog + " not built")
+    os.environ["HOME"] = home
+    ENV = dict(os.environ, PATH=BIN + ":" + os.environ["PATH"])
+    return ENV
+
+
+def trawl(*args, check=True, timeout=120):
+    """Runs `trawl ARGS`; a failure ends the test (unless check=False)."""
+    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=ENV,
+                       timeout=timeout)
+    if check and p.returncode != 0:
+        raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout,
+                                                          p.stderr))
+    return p
+
+
+def daemon_pid():
+    """The root session daemon's pid (this test's runtime folder), or 0."""
+    try:
+        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def require_root_tracefs():

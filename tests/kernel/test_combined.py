@@ -13,19 +13,10 @@ import ktest  # noqa: E402
 
 ktest.require_root_tracefs()
 app = os.path.join(ktest.BIN, "kust")
-for prog in ("trawl", "trawl-sessiond", "trawl-consumerd", "kust"):
-    if not os.path.exists(os.path.join(ktest.BIN, prog)):
-        ktest.skip(prog + " not built")
 d = ktest.tmpdir()
-os.environ["HOME"] = d
-env = dict(os.environ, PATH=ktest.BIN + ":" + os.environ["PATH"])
-
-
-def trawl(*args):
-    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=60)
-    if p.returncode != 0:
-        raise SystemExit("trawl %s: %s" % (" ".join(args), p.stderr))
-    return p
+env = ktest.cli_setup(d, ("kust",))
+trawl = ktest.trawl
+daemon_pid = ktest.daemon_pid
 
 
 try:

@@ -12,24 +12,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 import ktest  # noqa: E402
 
 ktest.require_root_tracefs()
-for prog in ("trawl", "trawl-sessiond", "trawl-consumerd"):
-    if not os.path.exists(os.path.join(ktest.BIN, prog)):
-        ktest.skip(prog + " not built")
 d = ktest.tmpdir()
-os.environ["HOME"] = d
-env = dict(os.environ, PATH=ktest.BIN + ":" + os.environ["PATH"])
-lock = os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")
-
-
-def trawl(*args):
-    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=60)
-    assert p.returncode == 0, (args, p.stderr)
-    return p
-
-
-def daemon_pid():
-    with open(lock) as f:
-        return int(f.read().split()[0])
+env = ktest.cli_setup(d, ())
+trawl = ktest.trawl
+daemon_pid = ktest.daemon_pid
 
 
 def instances(pid):
@@ -42,6 +28,7 @@ trawl("enable-event", "--kernel", "--syscall", "lseek")
 trawl("add-context", "--kernel", "-t", "tid")
 trawl("start")
 pid = daemon_pid()
+assert pid > 0, "no root daemon"
 p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True, text=True)
 kpid = int(p.stdout.split("pid=")[1].split()[0])
 os.kill(pid, signal.SIGKILL)
@@ -78,7 +65,8 @@ try:
     assert not instances(pid), instances(pid)
     print("ok")
 finally:
-    try:
-        os.kill(daemon_pid(), signal.SIGTERM)
-    except (OSError, ValueError, IndexError):
-        pass
+    if daemon_pid() > 0:
+        try:
+            os.kill(daemon_pid(), signal.SIGTERM)
+        except OSError:
+            pass

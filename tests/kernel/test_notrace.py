@@ -17,28 +17,10 @@ import ktest  # noqa: E402
 
 ktest.require_root_tracefs()
 d = ktest.tmpdir()
-os.environ["HOME"] = d
-env = dict(os.environ)
-env["PATH"] = ktest.BIN + ":" + env["PATH"]
-for prog in ("trawl", "trawl-sessiond", "trawl-consumerd", "trawl-ktrace", "ksyscalls"):
-    if not os.path.exists(os.path.join(ktest.BIN, prog)):
-        ktest.skip(prog + " not built")
+env = ktest.cli_setup(d, ("trawl-ktrace", "ksyscalls"))
+trawl = ktest.trawl
+daemon_pid = ktest.daemon_pid
 NREADS = 200
-
-
-def trawl(*args):
-    p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=env, timeout=120)
-    if p.returncode != 0:
-        raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout, p.stderr))
-    return p
-
-
-def daemon_pid():
-    try:
-        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
-            return int(f.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def family(pid):
