@@ -495,26 +495,10 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 	return 0;
 }
 
-/*
- * DIR/.NAME.tmp for DIR/NAME: where a new content is written before the
- * rename. Hidden, because trace readers take any other file in a trace
- * folder for a stream file (and one could stay behind after a crash).
- */
-static void tmp_path(char *buf, size_t len, const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	if (base)
-		snprintf(buf, len, "%.*s/.%s.tmp", (int)(base - path), path, base + 1);
-	else
-		snprintf(buf, len, ".%s.tmp", path);
-}
-
 int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len)
 {
 	struct ofile *f = file_get(o, h);
-	char tmp[PATH_MAX + 320];
-	int fd, ret;
+	int fd;
 
 	if (!f)
 		return -EBADF;
@@ -524,21 +508,9 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
 		return 0;
 	}
-	tmp_path(tmp, sizeof(tmp), f->rel);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
+	fd = trawl_file_replace(f->rel, buf, len, o->uid, o->gid);
 	if (fd < 0)
-		return -errno;
-	ret = trawl_write_all(fd, buf, len);
-	if (!ret && o->uid != (uid_t)-1 && fchown(fd, o->uid, o->gid)) {
-		/* not fatal */
-	}
-	if (!ret && rename(tmp, f->rel))
-		ret = -errno;
-	if (ret) {
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
+		return fd;
 	close(f->fd);
 	f->fd = fd;
 	return 0;

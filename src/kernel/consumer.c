@@ -123,24 +123,6 @@ struct kconsumer {
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* ---- metadata ----------------------------------------------------------- */
 
 /* Appends what the metadata model gained since the last call to the metadata file. */
@@ -834,7 +816,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 		}
 	}
 	/* Tell the spawner we are ready: it may start tracing now. */
-	if (write_all(out_fd, "R", 1) < 0) {
+	if (trawl_write_all(out_fd, "R", 1) < 0) {
 		free(pfd);
 		return -EPIPE;
 	}
@@ -874,7 +856,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 			if (ret < 0)
 				break;
 			trawl_output_sync(k->out); /* streamed: on relayd's disk too */
-			quit = cmd == 'Q' || write_all(out_fd, "K", 1) < 0;
+			quit = cmd == 'Q' || trawl_write_all(out_fd, "K", 1) < 0;
 			continue;
 		}
 		ret = drain_all(k, 0);
@@ -935,7 +917,7 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		fprintf(stderr, "trawl-consumerd --kernel: %s\n", k->err);
 		/* instead of 'R': 'E' and the reason, for the spawner to show */
 		n = snprintf(line, sizeof(line), "E%s\n", k->err);
-		write_all(ctl_fd == 0 ? 1 : ctl_fd, line, (size_t)TRAWL_MIN(n, (int)sizeof(line) - 1));
+		trawl_write_all(ctl_fd == 0 ? 1 : ctl_fd, line, (size_t)TRAWL_MIN(n, (int)sizeof(line) - 1));
 		goto out;
 	}
 	/*

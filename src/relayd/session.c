@@ -304,42 +304,18 @@ static struct rfile *file_get(struct relay_conn *c, uint32_t handle)
 	return handle < c->nr_files && c->files[handle].fd >= 0 ? &c->files[handle] : NULL;
 }
 
-/*
- * DIR/.NAME.tmp for DIR/NAME: where a new content is written before the
- * rename. Hidden, because trace readers take any other file in a trace
- * folder for a stream file (and one could stay behind after a crash).
- */
-static void tmp_path(char *buf, size_t len, const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	if (base)
-		snprintf(buf, len, "%.*s/.%s.tmp", (int)(base - path), path, base + 1);
-	else
-		snprintf(buf, len, ".%s.tmp", path);
-}
-
 /* The whole new content of a metadata file: written aside, renamed over it. */
 static int file_replace(struct relay_conn *c, struct rfile *f, const struct trawl_relay_msg *m)
 {
-	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN], tmp[PATH_MAX + TRAWL_RELAY_PATH_LEN + 8];
-	int fd, ret;
+	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
+	int fd;
 
 	if (f->kind != TRAWL_RELAY_FILE_METADATA)
 		return -EINVAL;
 	snprintf(path, sizeof(path), "%s/%s", c->s->path, f->rel);
-	tmp_path(tmp, sizeof(tmp), path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+	fd = trawl_file_replace(path, m->payload, m->size, (uid_t)-1, (gid_t)-1);
 	if (fd < 0)
-		return -errno;
-	ret = trawl_write_all(fd, m->payload, m->size);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
+		return fd;
 	close(f->fd);
 	f->fd = fd;
 	return 0;
