@@ -13,6 +13,10 @@
  *
  *   ADD_TRACE    trace_key (unique in the consumer), payload: struct trawl_cons_add_trace
  *                whose path is a folder or a relay destination (consumerd/output.h)
+ *                With TRAWL_CONS_F_RESUME (on ADD_TRACE and ADD_CHANNEL), the
+ *                consumer takes over from one that died: the trace's files
+ *                are kept and appended to, and each stream's reading carries
+ *                on where the dead consumer's stopped (trawl_ustctl_stream_resume())
  *   METADATA     trace_key, payload: the complete TSDL text (replaces the file)
  *   ADD_CHANNEL  trace_key, channel_key, payload: struct trawl_cons_add_channel,
  *                fds: the channel's stream memfds, in cpu order
@@ -36,7 +40,7 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 3u
+#define TRAWL_CONS_VERSION 4u
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 #define TRAWL_CONS_MSG_LEN 256u
@@ -64,9 +68,14 @@ struct trawl_cons_hdr {
 	uint64_t channel_key;
 } __attribute__((packed));
 
+/* add_trace.flags, add_channel.flags */
+#define TRAWL_CONS_F_RESUME 0x1u
+
 struct trawl_cons_add_trace {
 	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit,
 					   or relay:...,net://HOST:C:D/ust/uid/1000/64-bit */
+	uint32_t flags;                 /* TRAWL_CONS_F_* */
+	uint32_t reserved;
 } __attribute__((packed));
 
 struct trawl_cons_add_channel {
@@ -76,7 +85,7 @@ struct trawl_cons_add_channel {
 	uint32_t switch_timer_us;             /* 0: off */
 	uint32_t read_timer_us;               /* 0: the default (1 ms) */
 	uint32_t snapshot_mode;               /* 1: never drained to the trace, only by SNAPSHOT */
-	uint32_t reserved;
+	uint32_t flags;                       /* TRAWL_CONS_F_* */
 } __attribute__((packed));
 
 struct trawl_cons_reply {

@@ -413,7 +413,15 @@ static struct ofile *file_get(struct trawl_output *o, int h)
 	return h >= 0 && (uint32_t)h < o->nr_files && o->files[h].fd >= 0 ? &o->files[h] : NULL;
 }
 
+static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind, int keep);
+
 int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind)
+{
+	return file_open(o, rel, kind, 0);
+}
+
+/* @keep: open an existing file as it is (a resumed stream), else truncate it. */
+static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind, int keep)
 {
 	char path[PATH_MAX + 300];
 	uint32_t h;
@@ -448,7 +456,9 @@ int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_o
 		o->files[h].fd = 0;
 		return (int)h;
 	}
-	o->files[h].fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0640);
+	/* Kept: read back to find its last whole packet (stream_cut()). */
+	o->files[h].fd = open(path, (keep ? O_RDWR : O_WRONLY | O_TRUNC) | O_CREAT | O_APPEND | O_CLOEXEC,
+			      0640);
 	if (o->files[h].fd < 0) {
 		ret = -errno;
 		free(o->files[h].rel);
@@ -583,6 +593,98 @@ void trawl_output_stream_close(struct trawl_output_stream *st)
 	trawl_output_file_close(st->o, st->data);
 	trawl_output_file_close(st->o, st->index);
 	free(st);
+}
+
+/*
+ * Cuts a resumed local stream's files back to their last whole packet (see
+ * trawl_output_stream_resume()). @data, @index: fds open for writing. The
+ * index entries were written by the consumer, after their packets: the
+ * last one is the only one a kill can have left pointing past the file.
+ */
+static int stream_cut(int data, int index, uint64_t *end, uint64_t *next_seq)
+{
+	const off_t hl = (off_t)sizeof(struct trawl_ctf_index_header);
+	const off_t el = (off_t)sizeof(struct trawl_ctf_index_entry);
+	struct trawl_ctf_index_header ih;
+	struct trawl_ctf_index_entry e;
+	struct stat ds, is;
+	off_t n;
+
+	*end = 0;
+	*next_seq = 0;
+	if (fstat(data, &ds) || fstat(index, &is))
+		return -errno;
+	if (is.st_size >= hl && pread(index, &ih, sizeof(ih), 0) < 0)
+		return -errno; /* never cut what we could not read */
+	if (is.st_size < hl || be32toh(ih.magic) != TRAWL_CTF_INDEX_MAGIC ||
+	    be32toh(ih.packet_index_len) != (uint32_t)el) {
+		/* Killed before the header went out: nothing was written. */
+		if (ftruncate(index, 0) || ftruncate(data, 0))
+			return -errno;
+		return 1; /* the caller writes a new header */
+	}
+	for (n = (is.st_size - hl) / el; n > 0; n--) {
+		uint64_t off, size;
+
+		ssize_t r = pread(index, &e, sizeof(e), hl + (n - 1) * el);
+
+		if (r != (ssize_t)sizeof(e))
+			return r < 0 ? -errno : -EIO;
+		off = be64toh(e.offset);
+		size = be64toh(e.packet_size) / 8;
+		if (off <= (uint64_t)ds.st_size && size <= (uint64_t)ds.st_size - off) {
+			*end = off + size;
+			*next_seq = be64toh(e.packet_seq_num) + 1;
+			break;
+		}
+	}
+	if (ftruncate(index, hl + n * el) || ftruncate(data, (off_t)*end))
+		return -errno;
+	return 0;
+}
+
+struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, const char *name,
+						       uint64_t instance_id, uint64_t *next_seq)
+{
+	struct trawl_ctf_index_header ih = {
+		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
+		.index_major = htobe32(1),
+		.index_minor = htobe32(1),
+		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
+	};
+	struct iovec v = {&ih, sizeof(ih)};
+	struct trawl_output_stream *st;
+	char rel[300];
+	int ret;
+
+	if (o->relay) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->o = o;
+	st->instance_id = instance_id;
+	st->data = st->index = -1;
+	snprintf(rel, sizeof(rel), "index/%s.idx", name);
+	if ((st->data = file_open(o, name, TRAWL_OUTPUT_DATA, 1)) < 0 ||
+	    (st->index = file_open(o, rel, TRAWL_OUTPUT_INDEX, 1)) < 0) {
+		ret = st->data < 0 ? st->data : st->index;
+		goto fail;
+	}
+	ret = stream_cut(o->files[st->data].fd, o->files[st->index].fd, &st->offset, next_seq);
+	if (ret == 1)
+		ret = trawl_output_file_append(o, st->index, &v, 1);
+	if (ret)
+		goto fail;
+	return st;
+fail:
+	trawl_output_file_close(o, st->data);
+	trawl_output_file_close(o, st->index);
+	free(st);
+	errno = -ret;
+	return NULL;
 }
 
 int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail)

@@ -99,6 +99,22 @@ struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, con
 void trawl_output_stream_close(struct trawl_output_stream *st);
 
 /**
+ * trawl_output_stream_resume - reopens a stream a consumer that died was writing
+ * @next_seq: receives the packet_seq_num following the last whole packet
+ *            the files hold (0: none)
+ *
+ * As trawl_output_stream_open(), but keeps what the files hold, up to the
+ * last whole packet: the index is cut to its whole entries that point at
+ * whole packets, the stream file to the end of the last of them (a packet
+ * half written, or written without its index entry, goes: the consumer
+ * takes it again from the ring buffer, where it still is). New packets are
+ * appended after it. Returns NULL with errno (EOPNOTSUPP: a relay
+ * destination).
+ */
+struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, const char *name,
+						       uint64_t instance_id, uint64_t *next_seq);
+
+/**
  * trawl_output_stream_packet - writes one packet and then its index entry
  * @pkt: a packet in the host's byte order: trawl's packet header and
  *       context (ctf/layout.h), then events; may be memory another process

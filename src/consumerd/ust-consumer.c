@@ -274,7 +274,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	 * the session daemon waits for our reply before it gives them their
 	 * channels (see cmd_add_channel()).
 	 */
-	if (trawl_output_live_timer_us(out)) {
+	if (trawl_output_live_timer_us(out) && !(a.flags & TRAWL_CONS_F_RESUME)) {
 		t->meta_h = trawl_output_file_open(out, "metadata", TRAWL_OUTPUT_METADATA);
 		if (t->meta_h < 0) {
 			ret = t->meta_h;
@@ -309,6 +309,39 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	return metadata_write(t->out, &t->meta_h, copy, h->size);
 }
 
+/*
+ * Maps stream @i of @c (its memfd @fd, taken on success) and opens its
+ * files. Resuming (a consumer that died had it), the files keep what they
+ * hold and reading carries on after the last packet they have.
+ */
+static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
+{
+	struct trawl_ustctl_channel_attr attr = c->info.attr; /* unpacked copy */
+	struct cstream *cs = &c->streams[i];
+	int resume = !!(c->info.flags & TRAWL_CONS_F_RESUME);
+	uint64_t next_seq = UINT64_MAX;
+	char name[300];
+	int ret;
+
+	cs->instance_id = c->info.first_instance_id + i;
+	snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
+	/* @fd is the stream's once mapped: the caller sees cs->rb set */
+	ret = trawl_ustctl_stream_map(fd, &attr, i, cs->instance_id, &cs->rb);
+	if (ret)
+		return ret;
+	if (!c->info.snapshot_mode) {
+		cs->out = resume ? trawl_output_stream_resume(t->out, name, cs->instance_id, &next_seq)
+				 : trawl_output_stream_open(t->out, name, cs->instance_id);
+		if (!cs->out)
+			return -errno;
+		c->bytes_written += trawl_output_stream_bytes(cs->out);
+	}
+	if (resume && trawl_ustctl_stream_resume(cs->rb, next_seq))
+		fprintf(stderr, "trawl-consumerd[%d]: %s: packets the consumer before us took are "
+			"not in the file (the trace shows the gap)\n", (int)getpid(), name);
+	return 0;
+}
+
 static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, int *fds,
 			   uint32_t nr_fds)
 {
@@ -341,25 +374,11 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	c->beacons = trawl_output_live_timer_us(t->out) != 0 && !c->info.attr.overwrite &&
 		     !c->info.snapshot_mode;
 	for (i = 0; i < nr_fds; i++) {
-		struct trawl_ustctl_channel_attr attr = c->info.attr; /* unpacked copy */
-		struct cstream *cs = &c->streams[i];
-
-		cs->instance_id = c->info.first_instance_id + i;
-
-		ret = trawl_ustctl_stream_map(fds[i], &attr, i, cs->instance_id, &cs->rb);
+		ret = stream_add(c, t, i, fds[i]);
+		if (c->streams[i].rb)
+			fds[i] = -1; /* the stream owns it now */
 		if (ret)
 			goto fail;
-		fds[i] = -1; /* the stream owns it now */
-		if (!c->info.snapshot_mode) {
-			char name[300];
-
-			snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
-			cs->out = trawl_output_stream_open(t->out, name, cs->instance_id);
-			if (!cs->out) {
-				ret = -errno;
-				goto fail;
-			}
-		}
 		c->nr++;
 	}
 	c->next = channels;

@@ -342,6 +342,39 @@ corrupt:
 	return -EPROTO;
 }
 
+uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r)
+{
+	struct trawl_rb *rb = &r->rb;
+	uint32_t nshift = log2_u64(rb->num_subbuf);
+	uint64_t pmask = TRAWL_RB_POS_MASK >> rb->subbuf_shift; /* packet numbers are mod 2^36 / S */
+	uint64_t qmask = pmask >> nshift;                        /* generations, mod 2^36 / (n S) >= 16 */
+	/* Acquire: pairs with the dead reader's release store at its last put. */
+	uint64_t cons = __atomic_load_n(&rb->ctrl->consumed, __ATOMIC_ACQUIRE) & TRAWL_RB_POS_MASK;
+	uint64_t pos = __atomic_load_n(&rb->ctrl->reserve, __ATOMIC_ACQUIRE) & TRAWL_RB_POS_MASK;
+	uint64_t cur = pos >> rb->subbuf_shift, slot = cur & (rb->num_subbuf - 1);
+	uint64_t commit = __atomic_load_n(&rb->ctrl->meta[slot].commit, __ATOMIC_ACQUIRE);
+	uint64_t g = commit >> rb->subbuf_shift, gen;
+
+	/*
+	 * The packet being written (or about to be opened), @cur, is in use g
+	 * of its slot, where commit lies in [g S, (g + 1) S): its bytes so far
+	 * are committed on top of g whole uses. A writer of the slot's previous
+	 * use still committing can leave commit one S behind; the position
+	 * gives g modulo 2^36 / (n S), which picks the right one of g - 1, g,
+	 * g + 1.
+	 */
+	if (((g + 1) & qmask) == ((cur >> nshift) & qmask))
+		gen = g + 1;
+	else if (g && ((g - 1) & qmask) == ((cur >> nshift) & qmask))
+		gen = g - 1;
+	else
+		gen = g;
+	cur = (gen << nshift) + slot;
+	/* The dead reader's next packet is that many packets before it. */
+	r->count = cur - ((cur - (cons >> rb->subbuf_shift)) & pmask);
+	return r->count;
+}
+
 int trawl_rb_reader_put(struct trawl_rb_reader *r)
 {
 	if (!r->holding)

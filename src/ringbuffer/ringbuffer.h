@@ -358,6 +358,21 @@ void trawl_rb_reader_fini(struct trawl_rb_reader *r);
 /* 0, -EAGAIN (nothing ready), -EPROTO (corrupt packet skipped). */
 int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt);
 int trawl_rb_reader_put(struct trawl_rb_reader *r);
+/*
+ * trawl_rb_reader_resume - a reader taking over a stream whose reader died
+ * (a consumer killed while the apps kept writing: the memfd outlives it)
+ *
+ * Sets r->count, the next packet to take, from what the dead reader left
+ * in shared memory: ctrl->consumed (stored at each put) gives it modulo
+ * 2^36 / S packets; the producers' position and the commit count of its
+ * slot (cumulative over the slot's uses, 64 bits) give the absolute
+ * generation, so packet_seq_num and the commit checks carry on exactly as
+ * if the reader had never died, however far the stream is. Call right
+ * after trawl_rb_reader_init(). Returns the new r->count. Nothing read here
+ * is trusted: a scribbled control page only makes the count wrong, which
+ * the reader then sees as corrupt packets.
+ */
+uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r);
 /* Final flush: close the partial packet, wait up to @wait_ms for writers
  * still committing, then force what is committed. */
 int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms);

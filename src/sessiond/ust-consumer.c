@@ -27,24 +27,57 @@ extern char **environ;
 struct ust_consumer *consumers;
 uint64_t next_trace_key; /* unique in the daemon: consumers are shared */
 
+/*
+ * Waits for a consumer that closed its end (or was found dead) to be gone
+ * for good: one that is still running (it closes its socket only as it
+ * exits, or on a protocol error) is killed first, since the one started
+ * in its place reads the same ring buffers. Bounded: 2 s. Returns 1 with
+ * *@status set once reaped, else 0.
+ */
+static int cons_reap(struct ust_consumer *c, int *status)
+{
+	struct timespec ms = {0, 1000000};
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		pid_t r = waitpid(c->pid, status, WNOHANG);
+
+		if (r == c->pid || (r < 0 && errno == ECHILD))
+			return r == c->pid;
+		if (i == 0)
+			kill(c->pid, SIGKILL);
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+static int cons_restart(struct ust_consumer *c);
+
 void cons_dead(struct ust_consumer *c, int status_known, int status)
 {
+	int reaped;
+
 	if (!c->alive)
 		return;
 	c->alive = 0;
+	c->pending = 0;
 	sd_watch_del(c->fd);
 	close(c->fd);
 	c->fd = -1;
-	if (!status_known && waitpid(c->pid, &status, WNOHANG) == c->pid)
-		status_known = 1;
-	if (status_known && WIFSIGNALED(status))
+	reaped = status_known || cons_reap(c, &status);
+	if (reaped && WIFSIGNALED(status))
 		snprintf(c->msg, sizeof(c->msg), "consumer died (signal %d)", WTERMSIG(status));
-	else if (status_known && WIFEXITED(status))
+	else if (reaped && WIFEXITED(status))
 		snprintf(c->msg, sizeof(c->msg), "consumer exited (status %d)",
 			 WEXITSTATUS(status));
 	else
 		snprintf(c->msg, sizeof(c->msg), "consumer died");
 	sd_log("uid %d's user-space consumer (pid %d): %s", (int)c->uid, (int)c->pid, c->msg);
+	/* Its sessions' buffers are still there (we hold the memfds): another
+	 * consumer empties them (cons_restart()). Not from inside a restart:
+	 * that one tries again itself. */
+	if (reaped && c->refs > 0 && !c->restarting)
+		cons_restart(c);
 }
 
 /* Reads one reply (blocking, bounded by SO_RCVTIMEO). */
@@ -55,7 +88,8 @@ static int cons_read_reply(struct ust_consumer *c)
 
 	if (ret || r.magic != TRAWL_CONS_MAGIC) {
 		cons_dead(c, 0, 0);
-		return ret ? ret : -EPROTO;
+		/* Restarted: what was pending is replayed (cons_restart()). */
+		return c->alive ? 0 : ret ? ret : -EPROTO;
 	}
 	c->pending--;
 	c->last = r;
@@ -72,6 +106,17 @@ static void cons_readable(int fd, short revents, void *arg)
 		cons_read_reply(c);
 	else
 		cons_dead(c, 0, 0);
+}
+
+/*
+ * A command could not be sent: the consumer is dead. If another one took
+ * its place, it was told the state of every session (cons_restart()),
+ * which is what every command but SNAPSHOT says: the command is done.
+ */
+static int cons_send_failed(struct ust_consumer *c, uint16_t cmd, int err)
+{
+	cons_dead(c, 0, 0);
+	return c->alive && cmd != TRAWL_CONS_SNAPSHOT ? 0 : err;
 }
 
 static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_key,
@@ -94,14 +139,10 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	if (!c || !c->alive)
 		return -EPIPE;
 	n = trawl_ustctl_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
-	if (n < 0 || (size_t)n != sizeof(h)) {
-		cons_dead(c, 0, 0);
-		return n < 0 ? (int)n : -EIO;
-	}
-	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size))) {
-		cons_dead(c, 0, 0);
-		return ret;
-	}
+	if (n < 0 || (size_t)n != sizeof(h))
+		return cons_send_failed(c, cmd, n < 0 ? (int)n : -EIO);
+	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size)))
+		return cons_send_failed(c, cmd, ret);
 	c->pending++;
 	return 0;
 }
@@ -156,11 +197,25 @@ static int cons_sync_c(struct ust_consumer *c)
 	return c && c->alive ? first : -EPIPE;
 }
 
-/* Syncs @s's consumer; the last reply (a session command's) gives @s's counters. */
+/*
+ * Syncs @s's consumer; the last reply (a session command's) gives @s's
+ * counters. If the consumer was restarted meanwhile, the last reply is the
+ * replay's: one more STATUS of @s gives them.
+ */
 int cons_sync(struct trawl_domain_session *s)
 {
-	int ret = cons_sync_c(s->cons);
+	int ret, tries;
 
+	for (tries = 0; tries < 3; tries++) {
+		uint32_t gen = s->cons ? s->cons->generation : 0;
+
+		ret = cons_sync_c(s->cons);
+		if (ret || s->cons->generation == gen)
+			break;
+		ret = cons_send_to(s->cons, TRAWL_CONS_STATUS, s->id, 0, 0, NULL, 0, NULL, 0);
+		if (ret)
+			break;
+	}
 	if (!ret) {
 		s->cons_discarded = s->cons->last.events_discarded;
 		s->cons_bytes = s->cons->last.bytes_written;
@@ -173,25 +228,20 @@ int cons_alive(const struct trawl_domain_session *s)
 	return s->cons && s->cons->alive;
 }
 
-static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain_err *err)
+/* Starts c's process (as c->uid/c->gid) on a new socketpair. 0 or -errno (@err set). */
+static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 {
 	struct timeval tv = {.tv_sec = 10};
-	struct ust_consumer *c;
-	int sv[2];
+	int sv[2], ret;
 	pid_t pid;
 
 	if (!consumerd_path || !consumerd_path[0]) {
 		trawl_domain_err_set(err, "trawl-consumerd not found beside trawl-sessiond");
-		return NULL;
+		return -ENOENT;
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return NULL;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
-		free(c);
-		return NULL;
-	}
-	if (geteuid() == uid) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	if (geteuid() == c->uid) {
 		/* The common case: posix_spawn (a vfork underneath) keeps this
 		 * off the commands' latency, fork would copy the daemon's tables. */
 		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd",
@@ -199,7 +249,6 @@ static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain
 		posix_spawn_file_actions_t fa;
 		posix_spawnattr_t at;
 		sigset_t none;
-		int ret;
 
 		sigemptyset(&none);
 		posix_spawn_file_actions_init(&fa);
@@ -210,17 +259,19 @@ static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain
 		ret = posix_spawn(&pid, consumerd_path, &fa, &at, argv, environ);
 		posix_spawnattr_destroy(&at);
 		posix_spawn_file_actions_destroy(&fa);
-		if (ret)
+		if (ret) {
+			errno = ret;
 			pid = -1;
+		}
 	} else {
 		pid = fork();
 	}
 	if (pid < 0) {
+		ret = -errno;
 		trawl_domain_err_set(err, "cannot start trawl-consumerd: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
-		free(c);
-		return NULL;
+		return ret;
 	}
 	if (pid == 0) {
 		char *argv[] = {(char *)consumerd_path, (char *)"--ust", (char *)"--fd", (char *)"3",
@@ -230,7 +281,8 @@ static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* The consumer writes the trace: it runs as the session's owner. */
-		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+		if (setgroups(0, NULL) || setresgid(c->gid, c->gid, c->gid) ||
+		    setresuid(c->uid, c->uid, c->uid))
 			_exit(126);
 		if (sv[1] == 3)
 			fcntl(3, F_SETFD, 0);
@@ -240,16 +292,126 @@ static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain
 		_exit(127);
 	}
 	close(sv[1]);
-	c->uid = uid;
-	c->gid = gid;
 	c->pid = pid;
 	c->fd = sv[0];
 	c->alive = 1;
+	c->pending = 0;
+	c->generation++;
 	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	sd_watch_add(sv[0], cons_readable, c);
+	return 0;
+}
+
+static struct ust_consumer *cons_spawn(uid_t uid, gid_t gid, struct trawl_domain_err *err)
+{
+	struct ust_consumer *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->uid = uid;
+	c->gid = gid;
+	if (cons_exec(c, err)) {
+		free(c);
+		return NULL;
+	}
 	c->next = consumers;
 	consumers = c;
 	return c;
+}
+
+/* The ADD_CHANNEL of @tc (a channel @c of trace @t of @s). */
+void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
+		      struct trawl_cons_add_channel *ac)
+{
+	const struct ust_chan *c = tc->chan;
+
+	memset(ac, 0, sizeof(*ac));
+	snprintf(ac->name, sizeof(ac->name), "%s", c->attr.name);
+	ac->attr = *trawl_ustctl_channel_attr(tc->rb);
+	ac->first_instance_id = (uint64_t)c->index * ac->attr.nr_streams;
+	ac->switch_timer_us = c->attr.switch_timer_us;
+	ac->read_timer_us = c->attr.read_timer_us;
+	ac->snapshot_mode = (uint32_t)s->snapshot;
+}
+
+/* Tells c (just started) everything about @s: traces, metadata, channels. */
+static void cons_replay(struct ust_consumer *c, struct trawl_domain_session *s)
+{
+	struct trawl_cons_add_channel ac;
+	struct trawl_cons_add_trace at;
+	int fds[TRAWL_USTCTL_MAX_STREAMS];
+	struct ust_trace *t;
+	struct trace_chan *tc;
+	uint32_t i;
+
+	for (t = s->traces; t && c->alive; t = t->next) {
+		memset(&at, 0, sizeof(at));
+		snprintf(at.path, sizeof(at.path), "%s", t->path);
+		at.flags = TRAWL_CONS_F_RESUME;
+		cons_send_to(c, TRAWL_CONS_ADD_TRACE, s->id, t->key, 0, &at, sizeof(at), NULL, 0);
+		t->metadata_dirty = 1;
+		metadata_push(s, t);
+		for (tc = t->chans; tc && c->alive; tc = tc->next) {
+			cons_channel_msg(s, tc, &ac);
+			ac.flags = TRAWL_CONS_F_RESUME;
+			for (i = 0; i < ac.attr.nr_streams; i++)
+				fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
+			cons_send_to(c, TRAWL_CONS_ADD_CHANNEL, s->id, t->key, tc->chan->index + 1, &ac,
+				     sizeof(ac), fds, ac.attr.nr_streams);
+		}
+	}
+	/* A stopped session's streams are flushed (again) and paused. */
+	if (s->traces && !s->active)
+		cons_send_to(c, TRAWL_CONS_FLUSH, s->id, 0, 0, NULL, 0, NULL, 0);
+}
+
+/* At most this many restarts of one consumer a minute: one that keeps
+ * crashing on start-up is not started for ever. */
+#define CONS_RESTARTS_PER_MIN 100
+
+/*
+ * A consumer died while sessions use it: start another in its place (same
+ * object, so every session still points at it) and replay, for each of
+ * them, what the dead one was told. The ring buffers are in the memfds we
+ * hold; the new consumer carries on reading each stream where the dead
+ * one stopped, and appends to the files after their last whole packet
+ * (TRAWL_CONS_F_RESUME): nothing the apps committed is lost.
+ */
+static int cons_restart(struct ust_consumer *c)
+{
+	struct trawl_domain_err err = {""};
+	struct trawl_domain_session *s;
+	time_t now = time(NULL);
+	int ret = -EPIPE;
+
+	c->restarting = 1;
+	while (!c->alive) {
+		if (now - c->restart_window >= 60) {
+			c->restart_window = now;
+			c->restarts_in_window = 0;
+		}
+		if (c->restarts_in_window >= CONS_RESTARTS_PER_MIN) {
+			sd_log("uid %d's user-space consumer died %d times within a minute: not "
+			       "started again", (int)c->uid, CONS_RESTARTS_PER_MIN);
+			break;
+		}
+		c->restarts_in_window++;
+		c->restarts++;
+		ret = cons_exec(c, &err);
+		if (ret) {
+			sd_log("uid %d's user-space consumer: %s", (int)c->uid,
+			       err.msg[0] ? err.msg : strerror(-ret));
+			break;
+		}
+		for (s = sessions; s && c->alive; s = s->next)
+			if (s->cons == c)
+				cons_replay(c, s);
+		if (c->alive)
+			sd_log("uid %d's user-space consumer started again (pid %d)", (int)c->uid,
+			       (int)c->pid);
+	}
+	c->restarting = 0;
+	return c->alive ? 0 : ret;
 }
 
 /* Gives @s its owner's consumer, started if none runs. */
@@ -303,6 +465,7 @@ void cons_free(struct ust_consumer *c)
 {
 	struct ust_consumer **pp;
 
+	c->restarting = 1; /* told to quit: never started again */
 	if (c->alive) {
 		cons_send_to(c, TRAWL_CONS_QUIT, 0, 0, 0, NULL, 0, NULL, 0);
 		if (cons_sync_c(c))

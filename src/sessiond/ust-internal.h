@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 struct ust_app {
 	struct ust_app *next;
@@ -124,6 +125,11 @@ struct ust_consumer {
 	int refs;    /* sessions using it */
 	struct trawl_cons_reply last; /* the last reply read */
 	char msg[TRAWL_DOMAIN_ERR_MAX]; /* why it died */
+	uint32_t generation; /* bumped at each (re)start */
+	int restarting;      /* in cons_restart() */
+	uint32_t restarts;   /* since it was first started */
+	time_t restart_window;  /* restarts_in_window counts from then */
+	int restarts_in_window;
 };
 
 /* The domain's state (domain-ust.c, ust-consumer.c). */
@@ -144,6 +150,8 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint32_t nr_fds);
 int cons_sync(struct trawl_domain_session *s);
 int cons_alive(const struct trawl_domain_session *s);
+void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
+		      struct trawl_cons_add_channel *ac);
 int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err);
 void cons_put(struct trawl_domain_session *s);
 void cons_free(struct ust_consumer *c);

@@ -228,19 +228,15 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 		return NULL;
 	}
 	tc->chan = c;
-	memset(&ac, 0, sizeof(ac));
-	snprintf(ac.name, sizeof(ac.name), "%s", c->attr.name);
-	ac.attr = ua;
-	ac.first_instance_id = (uint64_t)c->index * ua.nr_streams;
-	ac.switch_timer_us = c->attr.switch_timer_us;
-	ac.read_timer_us = c->attr.read_timer_us;
-	ac.snapshot_mode = (uint32_t)s->snapshot;
+	/* Linked first: a consumer restarted while we send is told of it by
+	 * the replay (ust-consumer.c). */
+	tc->next = t->chans;
+	t->chans = tc;
+	cons_channel_msg(s, tc, &ac);
 	for (i = 0; i < ua.nr_streams; i++)
 		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
 	cons_send(s, TRAWL_CONS_ADD_CHANNEL, t->key, c->index + 1, &ac, sizeof(ac), fds,
 		  ua.nr_streams);
-	tc->next = t->chans;
-	t->chans = tc;
 	return tc;
 }
 

@@ -40,6 +40,7 @@ struct trawl_ustctl_stream {
 	struct trawl_rb_reader r;
 	int fd;
 	uint64_t packets_read;
+	uint64_t skip_below; /* resumed: packets below this seq are on disk already */
 };
 
 /* ---- app side ---- */
@@ -626,11 +627,29 @@ void trawl_ustctl_stream_unmap(struct trawl_ustctl_stream *s)
 	free(s);
 }
 
+int trawl_ustctl_stream_resume(struct trawl_ustctl_stream *s, uint64_t next_seq)
+{
+	uint64_t count = trawl_rb_reader_resume(&s->r);
+
+	if (next_seq == UINT64_MAX || next_seq == count)
+		return 0;
+	if (next_seq == count + 1) {
+		/* Written, then the consumer died before giving it back. */
+		s->skip_below = next_seq;
+		return 0;
+	}
+	return -ESTALE;
+}
+
 int trawl_ustctl_stream_get_packet(struct trawl_ustctl_stream *s, struct trawl_ustctl_packet *pkt)
 {
 	struct trawl_rb_packet p;
 	int ret = trawl_rb_reader_get(&s->r, &p);
 
+	while (!ret && p.seq < s->skip_below) {
+		trawl_rb_reader_put(&s->r);
+		ret = trawl_rb_reader_get(&s->r, &p);
+	}
 	if (ret)
 		return ret;
 	pkt->data = p.data;

@@ -463,6 +463,23 @@ int trawl_ustctl_stream_map(int fd, const struct trawl_ustctl_channel_attr *attr
 			    uint64_t stream_instance_id, struct trawl_ustctl_stream **stream);
 void trawl_ustctl_stream_unmap(struct trawl_ustctl_stream *stream);
 
+/**
+ * trawl_ustctl_stream_resume - take over a stream from a consumer that died
+ * @next_seq: the packet_seq_num of the first packet the stream's files lack
+ *            (one past the last whole packet on disk; 0 when none), or
+ *            UINT64_MAX when unknown (the packets go wherever they went)
+ *
+ * Call right after trawl_ustctl_stream_map() on the memfd the dead consumer
+ * had. Reading carries on from the dead consumer's last packet given back
+ * to the producers (ring buffer positions survive it, in the memfd): a
+ * packet it took and wrote but did not give back (@next_seq says so) is
+ * given back unwritten, one it took but did not write is read again. Returns
+ * 0, or -ESTALE when the files and the buffer disagree (packets the dead
+ * consumer took never reached the files): reading then follows the buffer,
+ * and the trace shows a gap in packet_seq_num there.
+ */
+int trawl_ustctl_stream_resume(struct trawl_ustctl_stream *stream, uint64_t next_seq);
+
 /* A finished packet, ready to be appended to the stream file as is. */
 struct trawl_ustctl_packet {
 	const void *data;          /* packet_size bytes; header and context filled in */

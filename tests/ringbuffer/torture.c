@@ -11,9 +11,16 @@
  * with an empty packet when the stream is at a boundary, as a live session's
  * consumer does every period: empty packets must be cut at one instant, no
  * packet may begin before the previous one ended, and the accounting above
- * stays exact.
+ * stays exact. In resume mode (discard mode whose reader keeps dying, as a
+ * killed consumer does) a new reader takes over with
+ * trawl_rb_reader_resume() after random packets, some while the dead one
+ * held a packet it had not given back: it must carry on at exactly the
+ * packet its predecessor had not given back, and the accounting stays
+ * exact. Before the threads start, resume mode also checks a stream set up
+ * as if 2^36 bytes and more had gone through it (beyond what positions
+ * hold): the resumed count is absolute.
  *
- *   torture [discard|overwrite|live] [threads] [events per thread]
+ *   torture [discard|overwrite|live|resume] [threads] [events per thread]
  */
 #define _GNU_SOURCE
 #include "ringbuffer/ringbuffer.h"
@@ -39,6 +46,8 @@ static struct trawl_rb prod;
 static struct trawl_rb_reader rd;
 static int overwrite;
 static int live;
+static int resume;
+static uint64_t deaths;
 static uint64_t empty_packets;
 static uint64_t last_discarded; /* events_discarded never goes down along a stream */
 static uint32_t nthreads = 4, nevents = 200000;
@@ -144,8 +153,31 @@ static void check_packet(const struct trawl_rb_packet *pkt, uint64_t *last_ts)
 	*last_ts = pkt->ts_end;
 }
 
+/*
+ * The reader dies and another takes over from what is in shared memory.
+ * @held: it died holding a packet (got, not put): the new one must start
+ * at that packet again.
+ */
+static void reader_die(int held)
+{
+	uint64_t want = rd.count;
+
+	(void)held; /* either way, the packet not given back is the next one */
+	trawl_rb_reader_fini(&rd);
+	memset(&rd, 0, sizeof(rd));
+	rd.rb = prod;
+	if (trawl_rb_reader_init(&rd))
+		FAIL("cannot set up a new reader");
+	if (trawl_rb_reader_resume(&rd) != want)
+		FAIL("resumed at packet %llu, the dead reader was at %llu", (unsigned long long)rd.count,
+		     (unsigned long long)want);
+	rd.count = want; /* go on checking the rest even after a failure */
+	deaths++;
+}
+
 static void drain(uint64_t *last_ts)
 {
+	static unsigned int seed = 12345;
 	struct trawl_rb_packet pkt;
 	int ret;
 
@@ -155,9 +187,57 @@ static void drain(uint64_t *last_ts)
 				FAIL("corrupt packet in discard mode");
 			continue;
 		}
+		if (resume && (rand_r(&seed) & 15) == 0) {
+			reader_die(1);
+			continue;
+		}
 		check_packet(&pkt, last_ts);
 		trawl_rb_reader_put(&rd);
+		if (resume && (rand_r(&seed) & 15) == 0)
+			reader_die(0);
 	}
+}
+
+/*
+ * A stream as if more than 2^36 bytes had gone through it: packet numbers
+ * in positions wrapped, commit counts did not. The reader gave back
+ * everything before packet @a; packets a and a + 1 are complete, a + 2 is
+ * being written. A new reader must resume at @a exactly, and read it.
+ */
+static void check_far(void)
+{
+	const uint64_t S = SUBBUF, n = NSUB;
+	uint64_t a = (UINT64_C(1) << 36) / S * 3 + 5, p, pos;
+	struct trawl_rb_packet pkt;
+	struct trawl_rb far;
+	struct trawl_rb_reader r;
+	int fd = trawl_rb_shm_create(SUBBUF, NSUB, 0, 0);
+
+	if (fd < 0 || trawl_rb_map(&far, fd, SUBBUF, NSUB, 0, 0)) {
+		FAIL("far: cannot set up the buffer");
+		return;
+	}
+	close(fd);
+	for (p = a - 1; p <= a + 2; p++) {
+		struct trawl_rb_meta *m = &far.ctrl->meta[p % n];
+
+		m->ts_begin = m->ts_end = 1000 + p;
+		m->content_end = TRAWL_RB_PACKET_START;
+		/* p's use of its slot is p / n: complete, or begun (header and 100 bytes) */
+		m->commit = p < a + 2 ? (p / n + 1) * S : p / n * S + TRAWL_RB_PACKET_START + 100;
+	}
+	pos = (a + 2) * S + TRAWL_RB_PACKET_START + 100;
+	far.ctrl->reserve = pos & TRAWL_RB_POS_MASK;
+	far.ctrl->consumed = (a * S) & TRAWL_RB_POS_MASK;
+	memset(&r, 0, sizeof(r));
+	r.rb = far;
+	if (trawl_rb_reader_init(&r) || trawl_rb_reader_resume(&r) != a)
+		FAIL("far: resumed at packet %llu, not %llu", (unsigned long long)r.count,
+		     (unsigned long long)a);
+	else if (trawl_rb_reader_get(&r, &pkt) || pkt.seq != a || pkt.ts_begin != 1000 + a)
+		FAIL("far: packet %llu not readable after resuming", (unsigned long long)a);
+	trawl_rb_reader_fini(&r);
+	trawl_rb_unmap(&far);
 }
 
 static void *consumer(void *arg)
@@ -184,6 +264,9 @@ int main(int argc, char **argv)
 
 	overwrite = argc > 1 && !strcmp(argv[1], "overwrite");
 	live = argc > 1 && !strcmp(argv[1], "live");
+	resume = argc > 1 && !strcmp(argv[1], "resume");
+	if (resume)
+		check_far();
 	if (argc > 2)
 		nthreads = (uint32_t)atoi(argv[2]);
 	if (argc > 3)
@@ -229,7 +312,7 @@ int main(int argc, char **argv)
 	}
 	lost = trawl_rb_lost(&prod);
 	printf("%s, %u threads x %u events: read %llu, discarded %llu, corrupt %llu, empty packets %llu\n",
-	       overwrite ? "overwrite" : live ? "live" : "discard", nthreads, nevents,
+	       overwrite ? "overwrite" : live ? "live" : resume ? "resume" : "discard", nthreads, nevents,
 	       (unsigned long long)events_read, (unsigned long long)lost, (unsigned long long)rd.corrupt,
 	       (unsigned long long)empty_packets);
 	if (!overwrite && events_read + lost != (uint64_t)nthreads * nevents)
@@ -237,6 +320,8 @@ int main(int argc, char **argv)
 		     (unsigned long long)lost, (unsigned long long)nthreads * nevents);
 	if (!overwrite && lost == 0)
 		FAIL("expected some drops with a 16 KiB buffer");
+	if (resume && deaths == 0)
+		FAIL("resume: the reader never died");
 	if (live && empty_packets == 0)
 		FAIL("live: no empty packet was cut");
 	if (overwrite && events_read == 0)
