@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "reader/decode_int.h"
-#include "reader/trace.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define RELEASE_STEP (4u << 20)
@@ -48,12 +47,13 @@ static int body_by_tree(struct dctx *d, struct rd_text *t,
 		"stream.event.context = ", "event.context = ", "event.fields = ",
 	};
 	struct rd_stream *s = d->s;
-	struct fc *scopes[3] = { s->sc->event_context, s->ec->context, s->ec->payload };
+	const struct fc *scopes[3] = { s->sc->event_context, s->dev->ec->context,
+				       s->dev->ec->payload };
 	bool sep = fmt && fmt->sep_first;
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		struct fc *fc = scopes[i];
+		const struct fc *fc = scopes[i];
 
 		if (!fc)
 			continue;
@@ -85,15 +85,6 @@ static int rd_stream_cycles_to_ns_int(const struct rd_stream *s,
 	return ovf ? -ERANGE : 0;
 }
 
-static uint64_t header_member_u64(struct rd_stream *s, const char *name,
-				  bool *found)
-{
-	(void)s;
-	(void)name;
-	*found = false;
-	return 0;
-}
-
 /*
  * Memory stays bounded whatever the trace size: pages of the mapping that
  * are behind the current packet are handed back every 16 MiB (they are
@@ -114,18 +105,43 @@ static void release_behind(struct rd_stream *s)
 	s->released = end;
 }
 
+/*
+ * What a packet's context says was lost since the packet before it, as
+ * babeltrace2 reports it: events (the running events_discarded count went
+ * up) and packets (a gap in packet_seq_num).
+ */
+static void report_discarded(struct rd_stream *s, const struct rd_stream_cb *cb)
+{
+	if (s->prev_valid) {
+		if (s->has_disc && s->disc > s->prev_disc)
+			cb->discarded(cb->arg, s, false, s->disc - s->prev_disc,
+				      s->has_ts_end, s->prev_ts_end, s->ts_end);
+		if (s->has_seq && s->seq > s->prev_seq + 1)
+			cb->discarded(cb->arg, s, true, s->seq - s->prev_seq - 1,
+				      s->has_ts_begin, s->prev_ts_end, s->ts_begin);
+	} else if (s->has_disc && s->disc && !s->seeked) {
+		/*
+		 * The first packet of a stream already counts discarded
+		 * events: babeltrace2 says they may have been discarded
+		 * before or within it (count unknown, this packet's times).
+		 */
+		if (s->has_ts_begin && s->has_ts_end)
+			cb->discarded(cb->arg, s, false, RD_COUNT_UNKNOWN, true,
+				      s->ts_begin, s->ts_end);
+		else
+			cb->discarded(cb->arg, s, false, s->disc, false, 0, 0);
+	}
+}
+
 /* Decodes the packet header and context at s->next_pkt_off. */
 static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 			struct rd_err *err)
 {
-	struct trace_class *tc = s->trace->tc;
-	struct stream_class *sc;
+	const struct trace_class *tc = s->dec->tc;
+	const struct stream_class *sc = s->sc;
 	struct dctx d = { .s = s, .err = err };
 	uint64_t remaining_bits;
-	bool found;
 
-	(void)header_member_u64;
-	(void)found;
 	s->pkt_off = s->next_pkt_off;
 	s->pkt = s->base + s->pkt_off;
 	release_behind(s);
@@ -137,27 +153,15 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 	s->cur_event_id = UINT64_MAX;
 	d.pkt = s->pkt;
 	d.end = remaining_bits;
-	if (tc->packet_header) {
-		struct fc *magic = fc_struct_member(tc->packet_header, "magic");
-		struct fc *sid = fc_struct_member(tc->packet_header, "stream_id");
-		struct fc *iid = fc_struct_member(tc->packet_header, "stream_instance_id");
-
-		if (rd_plan_run(&d, tc->packet_header, NULL))
-			return -EINVAL;
-		/* the header's meaningful fields are read back through slots */
-		(void)magic;
-		(void)sid;
-		(void)iid;
-	}
-	sc = s->sc;
+	if (tc->packet_header &&
+	    rd_plan_run(&d, s->dec->ph_plans, tc->packet_header, NULL))
+		return -EINVAL;
 	if (!sc)
 		return rd_derr(&d, "no stream class for this stream");
-	s->pc_text.len = 0;
-	if (sc->packet_context) {
-		if (rd_plan_run(&d, sc->packet_context,
-			      sc->packet_context->shown ? &s->pc_text : NULL))
-			return -EINVAL;
-	}
+	s->pc_pos = s->pos;
+	if (sc->packet_context &&
+	    rd_plan_run(&d, s->dsc->pc_plans, sc->packet_context, NULL))
+		return -EINVAL;
 	if (s->pkt_bits == UINT64_MAX)
 		s->pkt_bits = remaining_bits;
 	if (s->content_bits == UINT64_MAX)
@@ -183,25 +187,8 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 	s->next_pkt_off = s->pkt_off + s->pkt_bits / 8;
 	if (s->has_ts_begin)
 		s->clock = s->ts_begin;
-	if (cb && cb->discarded && s->prev_valid) {
-		if (s->has_disc && s->disc > s->prev_disc)
-			cb->discarded(cb->arg, s, false, s->disc - s->prev_disc,
-				      s->has_ts_end, s->prev_ts_end, s->ts_end);
-		if (s->has_seq && s->seq > s->prev_seq + 1)
-			cb->discarded(cb->arg, s, true, s->seq - s->prev_seq - 1,
-				      s->has_ts_begin, s->prev_ts_end, s->ts_begin);
-	} else if (cb && cb->discarded && s->has_disc && s->disc && !s->seeked) {
-		/*
-		 * The first packet of a stream already counts discarded
-		 * events: babeltrace2 says they may have been discarded
-		 * before or within it (count unknown, this packet's times).
-		 */
-		if (s->has_ts_begin && s->has_ts_end)
-			cb->discarded(cb->arg, s, false, RD_COUNT_UNKNOWN, true,
-				      s->ts_begin, s->ts_end);
-		else
-			cb->discarded(cb->arg, s, false, s->disc, false, 0, 0);
-	}
+	if (cb && cb->discarded)
+		report_discarded(s, cb);
 	s->seeked = false;
 	s->prev_valid = true;
 	if (s->has_disc)
@@ -319,10 +306,64 @@ static inline bool body_fast(struct rd_stream *s, const struct rd_body_fast *bf)
 	return true;
 }
 
+/* The event header: its own plan, or the common shape without one. */
+static inline int decode_header(struct rd_stream *s, struct dctx *d)
+{
+	const struct rd_dec_sc *dsc = s->dsc;
+
+	if (trawl_likely(dsc->hdr_fast.ok) && hdr_fast(s, &dsc->hdr_fast))
+		return 0;
+	return trawl_likely(dsc->header_plan) ?
+		       rd_plan_exec_hdr_impl(d, dsc->header_plan, NULL) :
+		       rd_decode_fc(d, dsc->sc->event_header, NULL);
+}
+
+/* The event's time in ns from the origin, from s->clock. */
+static inline int event_time(struct rd_stream *s, struct dctx *d)
+{
+	const struct clock_class *cc = s->dsc->clock;
+	bool ovf;
+
+	if (!cc) {
+		s->ev_ns = 0;
+		return 0;
+	}
+	if (trawl_likely(cc->freq == 1000000000ULL))
+		ovf = s->clock > (uint64_t)INT64_MAX ||
+		      __builtin_add_overflow(cc->base_offset_ns, (int64_t)s->clock,
+					     &s->ev_ns);
+	else
+		s->ev_ns = clock_ns_from_origin(cc, s->clock, &ovf);
+	if (trawl_unlikely(ovf)) {
+		s->pos = s->ev_pos;
+		return rd_derr(d, "timestamp out of range");
+	}
+	return 0;
+}
+
+/* decode-only: the body right away, no second call per event */
+static inline int eager_body(struct rd_stream *s, struct dctx *d)
+{
+	struct rd_dec_event *dev = s->dev;
+	const struct plan *pl;
+
+	/* body_fast is known once plans[0] is compiled (it is at the first event) */
+	if (trawl_likely(dev->body_fast.ok) && body_fast(s, &dev->body_fast))
+		goto done;
+	pl = rd_plan_body(dev, 0);
+	if (dev->body_fast.ok && body_fast(s, &dev->body_fast))
+		goto done;
+	if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) : body_by_tree(d, NULL, NULL))
+		return -EINVAL;
+done:
+	if (trawl_unlikely(s->pos == s->ev_pos))
+		return rd_derr(d, "event has zero size");
+	return 1;
+}
+
 int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		   struct rd_err *err)
 {
-	struct stream_class *sc = s->sc;
 	struct dctx *d = &s->evd;
 	uint64_t id;
 
@@ -345,23 +386,11 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	/* events are read in order: ask for the cache lines a few events ahead */
 	if ((s->pos >> 3) + PREFETCH_AHEAD < (s->content_bits >> 3))
 		__builtin_prefetch(s->pkt + (s->pos >> 3) + PREFETCH_AHEAD);
-	if (sc->event_header) {
-		const struct plan *pl = sc->header_plan;
-
-		if (trawl_unlikely(!pl)) {
-			pl = sc->header_plan = rd_plan_scope(sc->event_header, 0);
-			rd_plan_hdr_fast_init(pl, &sc->hdr_fast);
-		}
-		if (trawl_likely(sc->hdr_fast.ok) && hdr_fast(s, &sc->hdr_fast))
-			goto header_done;
-		if (trawl_likely(pl) ? rd_plan_exec_hdr_impl(d, pl, NULL) :
-				       rd_decode_fc(d, sc->event_header, NULL))
-			return -EINVAL;
-	}
-header_done:
+	if (s->dsc->has_header && decode_header(s, d))
+		return -EINVAL;
 	id = s->cur_event_id == UINT64_MAX ? 0 : s->cur_event_id;
-	s->ec = trawl_likely(id < 256) ? sc->by_id[id] : stream_class_event(sc, id);
-	if (!s->ec) {
+	s->dev = rd_dec_event_of(s->dsc, id);
+	if (trawl_unlikely(!s->dev)) {
 		char msg[96];
 
 		snprintf(msg, sizeof(msg), "unknown event class id %" PRIu64, id);
@@ -369,44 +398,11 @@ header_done:
 		return rd_derr(d, msg);
 	}
 	s->ev_cycles = s->clock;
-	if (sc->clock) {
-		const struct clock_class *cc = sc->clock;
-		bool ovf;
-
-		if (trawl_likely(cc->freq == 1000000000ULL)) {
-			ovf = s->clock > (uint64_t)INT64_MAX ||
-			      __builtin_add_overflow(cc->base_offset_ns,
-						     (int64_t)s->clock, &s->ev_ns);
-		} else {
-			s->ev_ns = clock_ns_from_origin(cc, s->clock, &ovf);
-		}
-		if (ovf) {
-			s->pos = s->ev_pos;
-			return rd_derr(d, "timestamp out of range");
-		}
-	} else {
-		s->ev_ns = 0;
-	}
+	if (event_time(s, d))
+		return -EINVAL;
 	s->events++;
-	if (s->eager_body) {
-		/* decode-only: the body right away, no second call per event */
-		const struct event_class *ec = s->ec;
-		const struct plan *pl;
-
-		/* body_fast is known once plans[0] is compiled (it is at the first event) */
-		if (trawl_likely(ec->body_fast.ok) && body_fast(s, &ec->body_fast))
-			goto body_done;
-		pl = rd_plan_body(s->ec, 0);
-		if (ec->body_fast.ok && body_fast(s, &ec->body_fast))
-			goto body_done;
-		if (trawl_likely(pl) ? rd_plan_exec(d, pl, NULL) :
-				       body_by_tree(d, NULL, NULL))
-			return -EINVAL;
-body_done:
-		if (trawl_unlikely(s->pos == s->ev_pos))
-			return rd_derr(d, "event has zero size");
-		return 1;
-	}
+	if (s->eager_body)
+		return eager_body(s, d);
 	s->body_pending = true;
 	return 1;
 }
@@ -418,6 +414,10 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 	unsigned key = 0;
 	const struct plan *pl;
 
+	if (s->body_pending)	/* first time: the body starts here */
+		s->body_pos = s->pos;
+	else			/* decoded before: again, from its start */
+		s->pos = s->body_pos;
 	s->body_pending = false;
 	d->err = err;
 	if (t) {
@@ -431,7 +431,7 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 		if (fmt && fmt->sep_first)
 			key |= RD_BODY_SEP_FIRST;
 	}
-	pl = rd_plan_body(s->ec, key);
+	pl = rd_plan_body(s->dev, key);
 	if (trawl_likely(pl)) {
 		if (rd_plan_exec(d, pl, t))
 			return -EINVAL;
@@ -440,6 +440,35 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 	}
 	if (trawl_unlikely(s->pos == s->ev_pos))
 		return rd_derr(d, "event has zero size");
+	return 0;
+}
+
+int rd_stream_pc_text_make(struct rd_stream *s, bool names, struct rd_err *err)
+{
+	uint64_t pos = s->pos, clock = s->clock;
+	struct dctx d = { .s = s, .err = err, .pkt = s->pkt };
+	int ret;
+
+	s->pc_text.len = 0;
+	s->pc_text.names = names;
+	s->pc_text_pkt = s->pkt_count;
+	s->pc_text_names = names;
+	if (!s->sc->packet_context || !s->sc->packet_context->shown)
+		return 0;
+	/*
+	 * The packet context again, as packet_begin() decoded it (same end):
+	 * every value it stores is what that stored; the clock and the
+	 * position are put back.
+	 */
+	d.end = (s->size - s->pkt_off) * 8;
+	s->pos = s->pc_pos;
+	ret = rd_plan_run(&d, s->dsc->pc_plans, s->sc->packet_context, &s->pc_text);
+	s->pos = pos;
+	s->clock = clock;
+	if (ret || s->pc_text.oom) {
+		s->pc_text_pkt = 0;
+		return ret ? -EINVAL : -ENOMEM;
+	}
 	return 0;
 }
 
@@ -465,57 +494,70 @@ int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err)
 	return ret;
 }
 
-int rd_stream_begin_ns(struct rd_stream *s, int64_t *ns, struct rd_err *err)
+int rd_stream_probe_init(struct rd_stream *probe, const struct rd_stream *s)
 {
+	*probe = *s;
+	probe->borrowed = true;
+	probe->pc_text = (struct rd_text){ 0 };
+	probe->pc_text_pkt = 0;
+	probe->in_packet = false;
+	probe->next_pkt_off = 0;
+	probe->prev_valid = false;
+	probe->slots = calloc(s->dec->tc->nslots ? s->dec->tc->nslots : 1,
+			      sizeof(uint64_t));
+	return probe->slots ? 0 : -ENOMEM;
+}
+
+void rd_stream_probe_fini(struct rd_stream *probe)
+{
+	free(probe->slots);
+	probe->slots = NULL;
+}
+
+int rd_stream_begin_ns(const struct rd_stream *s, int64_t *ns, struct rd_err *err)
+{
+	struct rd_stream p;
 	int ret;
 
 	*ns = INT64_MIN;
 	if (!s->size)
 		return 0;
-	s->next_pkt_off = 0;
-	s->in_packet = false;
-	ret = packet_begin(s, NULL, err);
-	if (!ret && s->has_ts_begin && s->sc->clock &&
-	    rd_stream_cycles_to_ns_int(s, s->ts_begin, ns))
+	ret = rd_stream_probe_init(&p, s);
+	if (!ret)
+		ret = packet_begin(&p, NULL, err);
+	if (!ret && p.has_ts_begin && p.sc->clock &&
+	    rd_stream_cycles_to_ns_int(&p, p.ts_begin, ns))
 		*ns = INT64_MIN;
-	s->next_pkt_off = 0;
-	s->in_packet = false;
-	s->prev_valid = false;
-	s->clock = 0;
-	s->pkt_count = 0;
+	rd_stream_probe_fini(&p);
 	return ret;
 }
 
-int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
-			 struct rd_err *err)
+int rd_stream_time_range(const struct rd_stream *s, int64_t *begin,
+			 int64_t *end, struct rd_err *err)
 {
 	bool have_b = false, have_e = false;
 	uint64_t b = 0, e = 0;
-	int ret = 0;
+	struct rd_stream p;
+	int ret;
 
-	s->next_pkt_off = 0;
-	s->in_packet = false;
-	while (s->next_pkt_off < s->size) {
-		ret = packet_begin(s, NULL, err);
+	ret = rd_stream_probe_init(&p, s);
+	while (!ret && p.next_pkt_off < p.size) {
+		ret = packet_begin(&p, NULL, err);
 		if (ret)
 			break;
-		if (!have_b && s->has_ts_begin) {
-			b = s->ts_begin;
+		if (!have_b && p.has_ts_begin) {
+			b = p.ts_begin;
 			have_b = true;
 		}
-		if (s->has_ts_end) {
-			e = s->ts_end;
+		if (p.has_ts_end) {
+			e = p.ts_end;
 			have_e = true;
 		}
 	}
-	s->next_pkt_off = 0;
-	s->in_packet = false;
-	s->prev_valid = false;
-	s->clock = 0;
-	s->pkt_count = 0;
+	rd_stream_probe_fini(&p);
 	if (ret)
 		return ret;
-	if (!have_b || !have_e || !s->sc->clock) {
+	if (!have_b || !have_e || !s->sc || !s->sc->clock) {
 		rd_err_set(err, "%s: packets have no beginning and end times", s->path);
 		return -EINVAL;
 	}
@@ -529,17 +571,17 @@ int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
 
 /* ---- opening --------------------------------------------------------- */
 
+/* Which stream class the file's first packet header names, and its instance id. */
 static int identify_stream(struct rd_stream *s, struct rd_err *err)
 {
-	struct trace_class *tc = s->trace->tc;
-	struct fc *ph = tc->packet_header;
+	const struct trace_class *tc = s->dec->tc;
 	struct dctx d = { .s = s, .err = err, .pkt = s->base, .end = s->size * 8 };
-	struct fc *sid, *iid, *magic;
 	uint64_t id = 0;
+	uint32_t i;
 
 	s->pos = 0;
 	s->pkt_off = 0;
-	if (!ph) {
+	if (!tc->packet_header) {
 		if (tc->nstreams == 0) {
 			rd_err_set(err, "%s: offset 0: the metadata declares no stream class for this data",
 				   s->path);
@@ -551,38 +593,28 @@ static int identify_stream(struct rd_stream *s, struct rd_err *err)
 			return -EINVAL;
 		}
 		s->sc = tc->streams[0];
+		s->dsc = &s->dec->scs[0];
 		return 0;
 	}
-	sid = fc_struct_member(ph, "stream_id");
-	iid = fc_struct_member(ph, "stream_instance_id");
-	magic = fc_struct_member(ph, "magic");
-	/* temporarily give the interesting fields slots to read them back */
-	if (sid && sid->kind == FC_INT && sid->slot < 0)
-		sid->slot = (int32_t)tc->nslots;
-	if (iid && iid->kind == FC_INT && iid->slot < 0)
-		iid->slot = (int32_t)tc->nslots + 1;
-	if (magic && magic->kind == FC_INT && magic->slot < 0)
-		magic->slot = (int32_t)tc->nslots + 2;
-	if (rd_decode_fc(&d, ph, NULL))
+	/* the fields read back here have slots (resolve.c) */
+	if (rd_decode_fc(&d, tc->packet_header, NULL))
 		return -EINVAL;
-	if (magic && magic->kind == FC_INT &&
-	    s->slots[magic->slot] != CTF_MAGIC) {
+	if (tc->slot_magic >= 0 && s->slots[tc->slot_magic] != CTF_MAGIC) {
 		s->pos = 0;
 		return rd_derr(&d, "bad packet magic number");
 	}
-	if (sid && sid->kind == FC_INT)
-		id = s->slots[sid->slot];
-	if (iid && iid->kind == FC_INT) {
+	if (tc->slot_stream_id >= 0)
+		id = s->slots[tc->slot_stream_id];
+	if (tc->slot_stream_instance_id >= 0) {
 		s->has_instance_id = true;
-		s->id = s->slots[iid->slot];
+		s->id = s->slots[tc->slot_stream_instance_id];
 	}
 	s->sc = NULL;
-	{
-		uint32_t i;
-
-		for (i = 0; i < tc->nstreams; i++)
-			if (tc->streams[i]->id == id)
-				s->sc = tc->streams[i];
+	for (i = 0; i < tc->nstreams; i++) {
+		if (tc->streams[i]->id == id) {
+			s->sc = tc->streams[i];
+			s->dsc = &s->dec->scs[i];
+		}
 	}
 	if (!s->sc) {
 		char msg[96];
@@ -595,21 +627,21 @@ static int identify_stream(struct rd_stream *s, struct rd_err *err)
 }
 
 int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
-		   const char *path, uint64_t file_index, struct rd_err *err)
+		   struct rd_dec *dec, const char *path, uint64_t file_index,
+		   struct rd_err *err)
 {
 	struct stat st;
 	int fd, ret;
 
 	memset(s, 0, sizeof(*s));
 	s->trace = trace;
+	s->dec = dec;
 	s->id = file_index;
-	s->pc_text.names = true;
 	/* absolute, as babeltrace2 names streams in its warnings */
 	s->path = realpath(path, NULL);
 	if (!s->path)
 		s->path = strdup(path);
-	/* three extra slots: stream_id, stream_instance_id, magic */
-	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
+	s->slots = calloc(dec->tc->nslots ? dec->tc->nslots : 1, sizeof(uint64_t));
 	if (!s->path || !s->slots)
 		return -ENOMEM;
 	s->stream_name = s->path;
@@ -645,14 +677,14 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 }
 
 int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
-		       const char *name, const void *buf, uint64_t size,
-		       struct rd_err *err)
+		       struct rd_dec *dec, const char *name, const void *buf,
+		       uint64_t size, struct rd_err *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->trace = trace;
-	s->pc_text.names = true;
+	s->dec = dec;
 	s->path = strdup(name);
-	s->slots = calloc(trace->tc->nslots + 3, sizeof(uint64_t));
+	s->slots = calloc(dec->tc->nslots ? dec->tc->nslots : 1, sizeof(uint64_t));
 	if (!s->path || !s->slots)
 		return -ENOMEM;
 	s->stream_name = s->path;

@@ -102,7 +102,7 @@ static inline void clock_update(struct rd_stream *s, const struct fc *fc, uint64
 }
 
 static inline void int_side_effects(struct rd_stream *s, const struct fc *fc,
-			     uint64_t v)
+				    uint64_t v)
 {
 	if (fc->slot >= 0)
 		s->slots[fc->slot] = v;
@@ -142,22 +142,21 @@ static inline void int_side_effects(struct rd_stream *s, const struct fc *fc,
 }
 
 int rd_decode_fc(struct dctx *d, const struct fc *fc, struct rd_text *t);
-void rd_print_int(struct rd_text *t, const struct fc *fc, uint64_t v);
-void rd_print_enum(struct rd_text *t, const struct fc *fc, uint64_t v);
-void rd_print_float(struct rd_text *t, double d);
 
 /*
- * plan.c: decode plans, compiled on first use and cached in the field
- * class (scope roots: mode 0 decode, 1 print, 2 print with names) or the
- * event class (bodies: key of RD_BODY_* bits). NULL when a plan cannot be
- * built (out of memory, huge metadata): use field.c then.
+ * plan.c: decode plans, compiled on first use and cached by the decoder
+ * (struct rd_dec): scope roots in a cache of three (mode 0 decode, 1 print,
+ * 2 print with names), bodies in the event's rd_dec_event by key of
+ * RD_BODY_* bits. NULL when a plan cannot be built (out of memory, huge
+ * metadata, TRAWL_READER_NO_PLAN): use field.c then.
  */
-struct plan *rd_plan_scope(struct fc *root, int mode);
-struct plan *rd_plan_body_compile(struct event_class *ec, unsigned key);
-static inline struct plan *rd_plan_body(struct event_class *ec, unsigned key)
+void rd_plan_destroy(struct plan *pl);
+struct plan *rd_plan_scope(struct plan **cache, const struct fc *root, int mode);
+struct plan *rd_plan_body_compile(struct rd_dec_event *dev, unsigned key);
+static inline struct plan *rd_plan_body(struct rd_dec_event *dev, unsigned key)
 {
-	return trawl_likely(ec->plans[key]) ? ec->plans[key] :
-					       rd_plan_body_compile(ec, key);
+	return trawl_likely(dev->plans[key]) ? dev->plans[key] :
+						rd_plan_body_compile(dev, key);
 }
 int rd_plan_exec(struct dctx *d, const struct plan *pl, struct rd_text *t);
 int rd_plan_exec_header(struct dctx *d, const struct plan *pl);
@@ -165,8 +164,8 @@ int rd_plan_exec_header(struct dctx *d, const struct plan *pl);
 void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf);
 int rd_plan_exec_hdr_impl(struct dctx *d, const struct plan *pl,
 			  struct rd_text *t);
-/* Runs @fc's scope plan, or field.c when there is none. */
-int rd_plan_run(struct dctx *d, struct fc *fc, struct rd_text *t);
-void rd_plan_free(struct fc *fc);
+/* Runs the scope plan of @root (cached in @cache), or field.c when there is none. */
+int rd_plan_run(struct dctx *d, struct plan **cache, const struct fc *root,
+		struct rd_text *t);
 
 #endif /* TRAWL_READER_DECODE_INT_H */

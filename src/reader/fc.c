@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader/decode_int.h"
+#include "reader/internal.h"
 
 void rd_err_set(struct rd_err *err, const char *fmt, ...)
 {
@@ -72,7 +72,6 @@ struct fc *fc_copy(const struct fc *src)
 	fc->elem = NULL;
 	fc->slot = -1;
 	fc->is_target = false;
-	memset(fc->plan, 0, sizeof(fc->plan));
 	if (src->nlabels) {
 		fc->labels = calloc(src->nlabels, sizeof(char *));
 		if (!fc->labels)
@@ -129,7 +128,6 @@ void fc_destroy(struct fc *fc)
 
 	if (!fc)
 		return;
-	rd_plan_free(fc);
 	for (i = 0; i < fc->nlabels && fc->labels; i++)
 		free(fc->labels[i]);
 	free(fc->labels);

@@ -1,23 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libtrawl-reader internals: the in-memory model of a CTF 1.8 trace class
- * (what the TSDL metadata describes) and of the stream files being decoded.
+ * libtrawl-reader internals, layer 1: the model of a CTF 1.8 trace class
+ * (what the TSDL metadata describes). The reader is built in layers, each
+ * including only the ones below it:
  *
- * The metadata parser (tsdl.c) builds a tree of field classes per scope
- * (packet header, packet context, event header, event contexts, payload).
- * Named types are deep-copied at each use, so every node of the tree has
- * exactly one position in exactly one scope. After parsing, resolve.c binds
- * every sequence length and variant tag to the integer node it names and
- * gives that node a "slot": while decoding, the last value read by the node
- * is stored in slots[slot], so a sequence or variant finds its length or tag
- * with one array load instead of a path walk. resolve.c also decides which
- * fields babeltrace2 would show (fc->shown), with the same rules.
+ *   1. model      internal.h  tsdl*.c (parser), resolve.c, metadata.c, fc.c
+ *   2. text       text.h      text.c: the output buffer, numbers, babeltrace2's
+ *                             escaping and value formats
+ *   3. decoder    stream.h, decode_int.h, plan.h
+ *                             decode.c (packets, event headers), plan.c +
+ *                             plan_exec.h (decode plans), field.c (the
+ *                             tree walker), values.c (fields as values),
+ *                             cache.c (the decoder's per-class caches)
+ *   4. traces     trace.h     trace.c: a folder, its metadata and stream files
+ *   5. reader     reader_int.h  discover.c, reader.c (merge), seek.c,
+ *                             range.c, api.c (accessors), line.c and
+ *                             warn.c (babeltrace2's text lines and warnings)
  *
- * decode.c walks those trees over mmap'd stream files, one bit cursor per
- * stream; reader.c finds traces, opens streams and merges them by time.
- * Everything read from files is untrusted: every read is bounds-checked
- * against the current packet's content end, and every error names the file
- * and the byte offset.
+ * The model is data only: what the metadata says, resolved. The parser
+ * (tsdl.c) builds a tree of field classes per scope (packet header, packet
+ * context, event header, event contexts, payload); named types are deep-
+ * copied at each use, so every node has exactly one position in one scope.
+ * resolve.c then binds every sequence length and variant tag to the integer
+ * node it names and gives that node a "slot": while decoding, the last value
+ * read by the node is stored in the stream's slots[slot], so a sequence or
+ * variant finds its length or tag with one array load instead of a path
+ * walk (the packet header's magic, stream_id and stream_instance_id and the
+ * packet context's cpu_id get slots too, for the decoder to read back).
+ * resolve.c also decides which fields babeltrace2 shows (fc->shown).
+ *
+ * Nothing here knows how fields are decoded: the decoder keeps what it
+ * derives from the model (decode plans, fast paths, id tables) in its own
+ * caches (struct rd_dec, stream.h), built from a trace class it only reads.
  */
 #ifndef TRAWL_READER_INTERNAL_H
 #define TRAWL_READER_INTERNAL_H
@@ -65,7 +79,6 @@ enum fc_meaning {
 };
 
 struct clock_class;
-struct plan;
 
 struct enum_range {
 	int64_t lo, hi;		/* compared as unsigned when the enum is */
@@ -124,9 +137,6 @@ struct fc {
 	struct fc *elem;
 	uint64_t length;	/* FC_ARRAY */
 	bool is_text;
-
-	/* decode plans of a scope's root (plan.c), compiled on first use */
-	struct plan *plan[3];
 };
 
 struct clock_class {
@@ -143,19 +153,6 @@ struct clock_class {
 	int64_t base_offset_ns;
 };
 
-/*
- * A body that nothing reads (decode only) made of fixed-size runs and
- * strings, byte-aligned: skip @skip[i] bits, then step over a string when
- * @string[i]. rd_stream_next() steps over it without the interpreter.
- */
-#define RD_BODY_FAST_STEPS 8
-struct rd_body_fast {
-	bool ok;
-	uint8_t nsteps;
-	bool string[RD_BODY_FAST_STEPS];
-	uint32_t skip[RD_BODY_FAST_STEPS];	/* bits, multiples of 8 */
-};
-
 struct event_class {
 	char *name;
 	uint64_t id;
@@ -165,33 +162,7 @@ struct event_class {
 	struct fc *context;	/* may be NULL */
 	struct fc *payload;	/* may be NULL */
 	struct stream_class *sc;
-	struct plan *plans[32];	/* body plans by RD_BODY_* key (plan.c) */
-	struct rd_body_fast body_fast;	/* set with plans[0] */
-};
-
-#define RD_BODY_PRINT 1u
-#define RD_BODY_CTX_NAMES 2u
-#define RD_BODY_PAYLOAD_NAMES 4u
-#define RD_BODY_SCOPE_NAMES 8u
-#define RD_BODY_SEP_FIRST 16u
-
-void rd_plan_destroy(struct plan *pl);
-
-/*
- * The event header most traces use (LTTng's "compact" and "large" ones): a
- * byte-aligned unsigned id tagging a variant whose most frequent option is
- * one byte-aligned timestamp. plan.c recognizes it in the header's plan and
- * rd_stream_next() then decodes it in a few loads instead of a run of the
- * plan interpreter; ids outside [lo, hi] (the extended option) and packet
- * ends take the interpreter.
- */
-struct rd_hdr_fast {
-	bool ok;
-	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
-	int32_t id_slot;		/* -1, or where the id is stored */
-	uint64_t lo, span;		/* ids lo..lo+span take the timestamp-only option */
-	uint32_t bits;			/* 8 * (id_bytes + ts_bytes) */
-	uint64_t ts_mask;		/* timestamp bits; 0: 64 bits (no wrap) */
+	uint32_t index;		/* in sc->events */
 };
 
 struct stream_class {
@@ -204,8 +175,8 @@ struct stream_class {
 	/* small direct table for ids below 256, else linear search */
 	struct event_class *by_id[256];
 	struct clock_class *clock;	/* default clock, or NULL */
-	struct plan *header_plan;	/* points into event_header's plans */
-	struct rd_hdr_fast hdr_fast;	/* set with header_plan */
+	uint32_t index;			/* in trace_class->streams */
+	int32_t slot_cpu_id;		/* packet context cpu_id's slot, or -1 */
 };
 
 enum env_type { ENV_STR, ENV_INT };
@@ -231,6 +202,8 @@ struct trace_class {
 	struct env_entry *env;
 	uint32_t nenv;
 	uint32_t nslots;
+	/* the packet header fields the decoder reads back, or -1 */
+	int32_t slot_magic, slot_stream_id, slot_stream_instance_id;
 	bool is_lttng;
 	char *text;		/* the metadata text, for -o ctf-metadata */
 };

@@ -98,16 +98,6 @@ void rd_plan_destroy(struct plan *pl)
 	free(pl);
 }
 
-void rd_plan_free(struct fc *fc)
-{
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		rd_plan_destroy(fc->plan[i]);
-		fc->plan[i] = NULL;
-	}
-}
-
 /* ---- compiling -------------------------------------------------------- */
 
 static char *plan_str(struct plan *pl, const char *a, size_t la, const char *b,
@@ -752,11 +742,11 @@ static struct plan *plan_compile_body(const struct event_class *ec,
 	return plan_finish(pl);
 }
 
-struct plan *rd_plan_scope(struct fc *root, int mode)
+struct plan *rd_plan_scope(struct plan **cache, const struct fc *root, int mode)
 {
-	if (trawl_unlikely(!root->plan[mode]))
-		root->plan[mode] = plan_compile(root, mode);
-	return root->plan[mode];
+	if (trawl_unlikely(!cache[mode]))
+		cache[mode] = plan_compile(root, mode);
+	return cache[mode];
 }
 
 /*
@@ -801,12 +791,12 @@ static void body_fast_init(const struct plan *pl, struct rd_body_fast *bf)
 	bf->ok = true;
 }
 
-struct plan *rd_plan_body_compile(struct event_class *ec, unsigned key)
+struct plan *rd_plan_body_compile(struct rd_dec_event *dev, unsigned key)
 {
-	ec->plans[key] = plan_compile_body(ec, key);
+	dev->plans[key] = plan_compile_body(dev->ec, key);
 	if (key == 0)
-		body_fast_init(ec->plans[0], &ec->body_fast);
-	return ec->plans[key];
+		body_fast_init(dev->plans[0], &dev->body_fast);
+	return dev->plans[key];
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -900,10 +890,11 @@ static inline void print_value(struct rd_text *t, const struct plan_op *op,
 		rd_print_int(t, op->fc, v);
 }
 
-int rd_plan_run(struct dctx *d, struct fc *root, struct rd_text *t)
+int rd_plan_run(struct dctx *d, struct plan **cache, const struct fc *root,
+		struct rd_text *t)
 {
 	int mode = !t ? 0 : t->names ? 2 : 1;
-	const struct plan *pl = rd_plan_scope(root, mode);
+	const struct plan *pl = rd_plan_scope(cache, root, mode);
 
 	if (trawl_unlikely(!pl))
 		return rd_decode_fc(d, root, t);

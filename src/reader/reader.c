@@ -163,9 +163,9 @@ static int stream_cmp(const struct rd_stream *a, const struct rd_stream *b)
 		return a->sc->id < b->sc->id ? -1 : 1;
 	if (a->id != b->id)
 		return a->id < b->id ? -1 : 1;
-	if (a->ec->id != b->ec->id)
-		return a->ec->id < b->ec->id ? -1 : 1;
-	c = cmp_str_null(a->ec->name, b->ec->name);
+	if (a->dev->ec->id != b->dev->ec->id)
+		return a->dev->ec->id < b->dev->ec->id ? -1 : 1;
+	c = cmp_str_null(a->dev->ec->name, b->dev->ec->name);
 	if (c)
 		return c;
 	if (a->trace->index != b->trace->index)
@@ -621,7 +621,7 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 
 TRAWL_EXPORT const char *trawl_reader_event_name(const struct trawl_reader *r)
 {
-	return r->cur && r->cur->ec->name ? r->cur->ec->name : "<unknown>";
+	return r->cur && r->cur->dev->ec->name ? r->cur->dev->ec->name : "<unknown>";
 }
 
 TRAWL_EXPORT int trawl_reader_event_time_ns(const struct trawl_reader *r,
@@ -646,12 +646,15 @@ TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r,
 		*len = r->text.len;
 		return 0;
 	}
-	if (!s->body_pending)
+	if (s->eager_body)
 		return -EALREADY;
 	struct rd_body_fmt fmt = { .ctx_names = true, .payload_names = true };
 	bool pc = s->sc->packet_context && s->sc->packet_context->shown;
 
 	r->text.len = 0;
+	ret = rd_stream_pc_text(s, true, &r->err);
+	if (ret)
+		return ret;
 	if (pc)
 		rd_text_put(&r->text, s->pc_text.buf, s->pc_text.len);
 	fmt.sep_first = pc;

@@ -430,6 +430,21 @@ static void bind_maps(struct trace_class *tc, struct fc *fc)
 	bind_maps(tc, fc->elem);
 }
 
+/*
+ * The slot of @st's integer member @name, given one if it has none, for the
+ * decoder to read its last value back; -1 when there is no such member.
+ */
+static int32_t member_slot(struct trace_class *tc, struct fc *st, const char *name)
+{
+	struct fc *f = st && st->kind == FC_STRUCT ? fc_struct_member(st, name) : NULL;
+
+	if (!f || f->kind != FC_INT)
+		return -1;
+	if (f->slot < 0)
+		f->slot = (int32_t)tc->nslots++;
+	return f->slot;
+}
+
 static int resolve_stream(struct resolver *r, struct stream_class *sc)
 {
 	uint32_t e;
@@ -498,6 +513,7 @@ static int resolve_stream(struct resolver *r, struct stream_class *sc)
 	update_shown(sc->event_context);
 	force_hidden(sc->event_header);
 	update_shown(sc->packet_context);
+	sc->slot_cpu_id = member_slot(r->tc, sc->packet_context, "cpu_id");
 	return 0;
 }
 
@@ -523,5 +539,9 @@ int tsdl_resolve(struct trace_class *tc, const char *path, struct rd_err *err)
 		return ret;
 	mark_text(tc->packet_header);
 	force_hidden(tc->packet_header);
+	tc->slot_magic = member_slot(tc, tc->packet_header, "magic");
+	tc->slot_stream_id = member_slot(tc, tc->packet_header, "stream_id");
+	tc->slot_stream_instance_id = member_slot(tc, tc->packet_header,
+						  "stream_instance_id");
 	return 0;
 }

@@ -20,165 +20,98 @@
 #include <string.h>
 
 #include "reader/internal.h"
-
-/* An output buffer; grows as needed, the caller flushes between events. */
-struct rd_text {
-	char *buf;
-	size_t len, cap;
-	bool names;		/* print field names (payload, contexts) */
-	bool oom;
-};
-
-/* Grows @t to hold @n more bytes; false (and t->oom set) when out of memory. */
-bool rd_text_grow(struct rd_text *t, size_t n);
-static inline bool rd_text_reserve(struct rd_text *t, size_t n)
-{
-	return trawl_likely(t->cap - t->len >= n) || rd_text_grow(t, n);
-}
-static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
-{
-	char *d;
-
-	if (trawl_unlikely(t->cap - t->len < n) && !rd_text_grow(t, n))
-		return;
-	d = t->buf + t->len;
-	/* short copies inline: the libc call costs more than the copy */
-	if (n <= 16) {
-		if (n >= 8) {
-			uint64_t a, b;
-
-			memcpy(&a, s, 8);
-			memcpy(&b, s + n - 8, 8);
-			memcpy(d, &a, 8);
-			memcpy(d + n - 8, &b, 8);
-		} else if (n >= 4) {
-			uint32_t a, b;
-
-			memcpy(&a, s, 4);
-			memcpy(&b, s + n - 4, 4);
-			memcpy(d, &a, 4);
-			memcpy(d + n - 4, &b, 4);
-		} else if (n >= 2) {
-			uint16_t a, b;
-
-			memcpy(&a, s, 2);
-			memcpy(&b, s + n - 2, 2);
-			memcpy(d, &a, 2);
-			memcpy(d + n - 2, &b, 2);
-		} else if (n) {
-			d[0] = s[0];
-		}
-	} else {
-		memcpy(d, s, n);
-	}
-	t->len += n;
-}
-#define rd_text_lit(t, s) rd_text_put((t), (s), sizeof(s) - 1)
-void rd_text_str(struct rd_text *t, const char *s);
-void rd_text_escaped(struct rd_text *t, const char *s, size_t n);
-
-/* ---- decimal numbers, two digits per step ---- */
-
-static const char rd_digits2[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static inline unsigned rd_count_digits32(uint32_t v)
-{
-	if (v < 100000)
-		return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
-	return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 :
-	       v < 1000000000 ? 9 : 10;
-}
-
-static inline unsigned rd_count_digits(uint64_t v)
-{
-	unsigned n = 0;
-
-	while (v > UINT32_MAX) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + rd_count_digits32((uint32_t)v);
-}
-
-/*
- * Writes the @n decimal digits of @v ending at @end (exclusive), two at a
- * time, in 32-bit arithmetic as soon as the value fits.
- */
-static inline void rd_write_digits(char *end, uint64_t v, unsigned n)
-{
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		end -= 2;
-		memcpy(end, rd_digits2 + r * 2, 2);
-		n -= 2;
-	}
-	w = (uint32_t)v;
-	/* four digits per step: two independent halves, shorter dependency chain */
-	while (n >= 4) {
-		uint32_t q = w / 10000, r = w - q * 10000;
-
-		end -= 4;
-		memcpy(end, rd_digits2 + (r / 100) * 2, 2);
-		memcpy(end + 2, rd_digits2 + (r % 100) * 2, 2);
-		w = q;
-		n -= 4;
-	}
-	if (n >= 2) {
-		uint32_t r = w % 100;
-
-		w /= 100;
-		end -= 2;
-		memcpy(end, rd_digits2 + r * 2, 2);
-		n -= 2;
-	}
-	if (n)
-		end[-1] = (char)('0' + w % 10);
-}
-
-static inline void rd_text_u64(struct rd_text *t, uint64_t v)
-{
-	unsigned n = rd_count_digits(v);
-
-	if (!rd_text_reserve(t, 20))
-		return;
-	rd_write_digits(t->buf + t->len + n, v, n);
-	t->len += n;
-}
-
-static inline void rd_text_i64(struct rd_text *t, int64_t v)
-{
-	if (v < 0) {
-		rd_text_lit(t, "-");
-		rd_text_u64(t, 0 - (uint64_t)v);
-	} else {
-		rd_text_u64(t, (uint64_t)v);
-	}
-}
-
-static inline void rd_text_u64_pad(struct rd_text *t, uint64_t v, int width)
-{
-	unsigned n = rd_count_digits(v);
-
-	if ((int)n < width)
-		n = (unsigned)width;
-	if (n > 20)
-		n = 20;
-	if (!rd_text_reserve(t, 20))
-		return;
-	rd_write_digits(t->buf + t->len + n, v, n);
-	t->len += n;
-}
-
+#include "reader/text.h"
 
 struct rd_trace;
 struct rd_stream;
+struct plan;
+
+/* ---- the decoder's caches (cache.c) -------------------------------------- */
+
+/* Keys of an event's body plans: what is printed, and how (plan.c). */
+#define RD_BODY_PRINT 1u
+#define RD_BODY_CTX_NAMES 2u
+#define RD_BODY_PAYLOAD_NAMES 4u
+#define RD_BODY_SCOPE_NAMES 8u
+#define RD_BODY_SEP_FIRST 16u
+#define RD_BODY_KEYS 32u
+
+/*
+ * A body that nothing reads (decode only) made of fixed-size runs and
+ * strings, byte-aligned: skip @skip[i] bits, then step over a string when
+ * @string[i]. rd_stream_next() steps over it without the interpreter.
+ */
+#define RD_BODY_FAST_STEPS 8
+struct rd_body_fast {
+	bool ok;
+	uint8_t nsteps;
+	bool string[RD_BODY_FAST_STEPS];
+	uint32_t skip[RD_BODY_FAST_STEPS];	/* bits, multiples of 8 */
+};
+
+/*
+ * The event header most traces use (LTTng's "compact" and "large" ones): a
+ * byte-aligned unsigned id tagging a variant whose most frequent option is
+ * one byte-aligned timestamp. plan.c recognizes it in the header's plan and
+ * rd_stream_next() then decodes it in a few loads instead of a run of the
+ * plan interpreter; ids outside [lo, lo + span] (the extended option) and
+ * packet ends take the interpreter.
+ */
+struct rd_hdr_fast {
+	bool ok;
+	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
+	int32_t id_slot;		/* -1, or where the id is stored */
+	uint64_t lo, span;		/* ids lo..lo+span take the timestamp-only option */
+	uint32_t bits;			/* 8 * (id_bytes + ts_bytes) */
+	uint64_t ts_mask;		/* timestamp bits; 0: 64 bits (no wrap) */
+};
+
+/* What the decoder derived from one event class. */
+struct rd_dec_event {
+	const struct event_class *ec;	/* the model's (not owned) */
+	struct plan *plans[RD_BODY_KEYS];	/* body plans by key, on first use */
+	struct rd_body_fast body_fast;	/* set with plans[0] */
+};
+
+/* ... from one stream class. */
+struct rd_dec_sc {
+	const struct stream_class *sc;	/* the model's (not owned) */
+	struct plan *pc_plans[3];	/* packet context: decode, print, with names */
+	/* what every event header needs, in one place */
+	bool has_header;		/* sc->event_header is not NULL */
+	const struct clock_class *clock;	/* sc->clock */
+	struct plan *header_plan;	/* event header, decode only (NULL: field.c) */
+	struct rd_hdr_fast hdr_fast;
+	struct rd_dec_event *events;	/* owned, parallel to sc->events */
+	/* ids below nby_id (at most 65536 of them): one load; others: a search */
+	struct rd_dec_event **by_id;	/* owned */
+	uint64_t nby_id;
+};
+
+/*
+ * The decoder's caches for one trace class, which it only reads: plans are
+ * compiled on first use, so this is built in O(classes) when a trace opens.
+ */
+struct rd_dec {
+	const struct trace_class *tc;	/* not owned */
+	struct plan *ph_plans[3];	/* packet header */
+	struct rd_dec_sc *scs;		/* owned, parallel to tc->streams */
+};
+
+int rd_dec_create(const struct trace_class *tc, struct rd_dec **out);
+void rd_dec_destroy(struct rd_dec *dec);
+/* The decoder's stream class for @sc, which belongs to dec->tc. */
+struct rd_dec_sc *rd_dec_sc_of(struct rd_dec *dec, const struct stream_class *sc);
+/* The event class @id of @dsc (NULL: none); the table first. */
+struct rd_dec_event *rd_dec_event_search(const struct rd_dec_sc *dsc, uint64_t id);
+static inline struct rd_dec_event *rd_dec_event_of(const struct rd_dec_sc *dsc,
+						   uint64_t id)
+{
+	return trawl_likely(id < dsc->nby_id) ? dsc->by_id[id] :
+						rd_dec_event_search(dsc, id);
+}
+
+/* ---- streams ------------------------------------------------------------- */
 
 /* Array loops being decoded by a plan (plan.c), innermost last. */
 #define MAX_LOOPS 8
@@ -196,7 +129,8 @@ struct dctx {
 };
 
 struct rd_stream {
-	struct rd_trace *trace;
+	struct rd_trace *trace;	/* the trace it belongs to (not owned; the reader's) */
+	struct rd_dec *dec;	/* its decoder caches and trace class (not owned) */
 	char *path;
 	/*
 	 * The data stream's name in warnings: babeltrace2 names a stream
@@ -216,12 +150,13 @@ struct rd_stream {
 	const uint8_t *base;	/* mmap of the whole file */
 	uint64_t size;		/* bytes */
 	uint64_t released;	/* pages before this offset were given back */
-	bool borrowed;		/* base is the caller's buffer, not a mapping */
+	bool borrowed;		/* base is not this stream's to unmap or advise */
 	bool seeked;		/* next packet follows a seek: no discard report */
 	uint64_t id;		/* data stream id (instance id, or file order) */
 	bool has_instance_id;
-	struct stream_class *sc;
-	uint64_t *slots;	/* trace->tc->nslots values */
+	const struct stream_class *sc;
+	struct rd_dec_sc *dsc;
+	uint64_t *slots;	/* trace->tc->nslots values, owned */
 
 	/* current packet */
 	bool in_packet;
@@ -229,10 +164,11 @@ struct rd_stream {
 	const uint8_t *pkt;	/* base + pkt_off */
 	uint64_t pkt_bits;	/* packet size in bits */
 	uint64_t content_bits;	/* content size in bits */
+	uint64_t pc_pos;	/* where the packet context starts, bits */
 	uint64_t next_pkt_off;
 	uint64_t pos;		/* bit position in the packet */
 	uint64_t clock;		/* current clock value, cycles */
-	uint64_t pkt_count;
+	uint64_t pkt_count;	/* packets begun (a packet's identity for caches) */
 
 	/* packet context values that have a meaning */
 	bool has_ts_begin, has_ts_end, has_disc, has_seq;
@@ -241,22 +177,28 @@ struct rd_stream {
 	bool prev_valid;
 	uint64_t cur_event_id;
 
-	/* printed packet context, cached per packet */
+	/* the packet context as text, made for the first line of each packet */
 	struct rd_text pc_text;
+	uint64_t pc_text_pkt;	/* pkt_count it was made for (0: none) */
+	bool pc_text_names;	/* ... and with names or not */
 
-	/* the event whose header was decoded last */
-	struct event_class *ec;
+	/* the event whose header was decoded last (its class: dev->ec) */
+	struct rd_dec_event *dev;
 	uint64_t ev_cycles;
 	int64_t ev_ns;
 	uint64_t ev_pos;	/* bit position of the event in the packet */
+	uint64_t body_pos;	/* ... and of its body, once decoded (contexts, payload) */
 	uint64_t events;	/* events decoded so far */
-	bool body_pending;	/* header decoded, body not yet */
+	/*
+	 * The body is not decoded yet: rd_stream_next() steps over it first.
+	 * Once it is, decoding it again (text, then fields) starts over at
+	 * body_pos: decoding is a function of the bytes, so the slots, clock
+	 * and position it leaves are the same each time.
+	 */
+	bool body_pending;
 	bool eager_body;	/* decode the body with the header (no output wanted) */
 	struct dctx evd;	/* the context events decode with (this packet) */
 	struct plan_loop loops[MAX_LOOPS + 1];
-
-	/* discarded records reported at packet starts */
-	uint64_t disc_events_total, disc_packets_total;
 };
 
 /* A discarded count babeltrace2 does not know (first packet of a stream). */
@@ -273,17 +215,21 @@ struct rd_stream_cb {
 	void *arg;
 };
 
-/* Opens @path (borrowed) for @trace. Returns 0 or a negative errno. */
+/*
+ * Opens @path (borrowed) as a stream of @trace, decoded with @dec (both
+ * must outlive the stream). Returns 0 or a negative errno.
+ */
 int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
-		   const char *path, uint64_t file_index, struct rd_err *err);
+		   struct rd_dec *dec, const char *path, uint64_t file_index,
+		   struct rd_err *err);
 void rd_stream_close(struct rd_stream *s);
 /* Same over a caller's buffer (borrowed; must outlive the stream). */
 int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
-		       const char *name, const void *buf, uint64_t size,
-		       struct rd_err *err);
+		       struct rd_dec *dec, const char *name, const void *buf,
+		       uint64_t size, struct rd_err *err);
 
 /*
- * Decodes the next event header. Returns 1 with s->ec/ev_cycles set, 0 at
+ * Decodes the next event header. Returns 1 with s->dev/ev_cycles set, 0 at
  * the end of the stream, or a negative errno with @err set.
  */
 int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
@@ -305,17 +251,37 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 		   const struct rd_body_fmt *fmt, struct rd_err *err);
 
 /*
- * The stream's time range: first packet's begin time, last packet's end
- * time, in ns from origin (reads packet headers only). Call before reading.
+ * The packet context of the current packet as babeltrace2 prints it (with
+ * field names or not), into s->pc_text: made once per packet, from the
+ * packet's bytes again (the stream's position and clock are kept).
  */
-int rd_stream_time_range(struct rd_stream *s, int64_t *begin, int64_t *end,
-			 struct rd_err *err);
+int rd_stream_pc_text_make(struct rd_stream *s, bool names, struct rd_err *err);
+static inline int rd_stream_pc_text(struct rd_stream *s, bool names,
+				    struct rd_err *err)
+{
+	if (trawl_likely(s->pc_text_pkt == s->pkt_count && s->pc_text_names == names))
+		return 0;
+	return rd_stream_pc_text_make(s, names, err);
+}
 
 /*
- * The first packet's begin time in ns from origin (INT64_MIN when it has
- * none); rewinds the stream. Call before reading.
+ * A second cursor over @s's file (its mapping borrowed), for reading
+ * packet contexts without moving @s: @probe must be finished with
+ * rd_stream_probe_fini() before @s is closed.
  */
-int rd_stream_begin_ns(struct rd_stream *s, int64_t *ns, struct rd_err *err);
+int rd_stream_probe_init(struct rd_stream *probe, const struct rd_stream *s);
+void rd_stream_probe_fini(struct rd_stream *probe);
+
+/*
+ * The stream's time range: first packet's begin time, last packet's end
+ * time, in ns from origin (reads packet contexts only, with a probe: @s
+ * does not move).
+ */
+int rd_stream_time_range(const struct rd_stream *s, int64_t *begin,
+			 int64_t *end, struct rd_err *err);
+
+/* The first packet's begin time in ns from origin (INT64_MIN when it has none). */
+int rd_stream_begin_ns(const struct rd_stream *s, int64_t *ns, struct rd_err *err);
 
 /* Decodes the packet at the next offset (header and context only) and moves past it. */
 int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err);

@@ -12,7 +12,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "reader/decode_int.h"
+#include "reader/text.h"
 
 /* ---- text helpers ---------------------------------------------------- */
 

@@ -113,6 +113,8 @@ int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 	}
 	t->tc->text = text;
 	ret = tsdl_resolve(t->tc, path, err);
+	if (!ret)
+		ret = rd_dec_create(t->tc, &t->dec);
 	if (ret)
 		return ret;
 	env_header(t);
@@ -126,7 +128,7 @@ int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 	}
 	for (i = 0; i < nfiles; i++) {
 		t->nstreams = i + 1;
-		ret = rd_stream_open(&t->streams[i], t, files[i], i, err);
+		ret = rd_stream_open(&t->streams[i], t, t->dec, files[i], i, err);
 		if (ret)
 			goto out;
 	}
@@ -160,6 +162,8 @@ int rd_trace_open_mem(struct rd_trace *t, const char *text, size_t len,
 	}
 	t->tc->text = copy;
 	ret = tsdl_resolve(t->tc, "metadata", err);
+	if (!ret)
+		ret = rd_dec_create(t->tc, &t->dec);
 	if (ret)
 		return ret;
 	env_header(t);
@@ -167,7 +171,7 @@ int rd_trace_open_mem(struct rd_trace *t, const char *text, size_t len,
 	if (!t->streams)
 		return -ENOMEM;
 	t->nstreams = 1;
-	return rd_stream_open_buf(&t->streams[0], t, "stream", stream,
+	return rd_stream_open_buf(&t->streams[0], t, t->dec, "stream", stream,
 				  stream_len, err);
 }
 
@@ -178,6 +182,7 @@ void rd_trace_close(struct rd_trace *t)
 	for (i = 0; i < t->nstreams; i++)
 		rd_stream_close(&t->streams[i]);
 	free(t->streams);
+	rd_dec_destroy(t->dec);
 	trace_class_destroy(t->tc);
 	free(t->dir);
 	free(t->name);

@@ -12,6 +12,7 @@ struct rd_trace {
 	char *dir;		/* owned */
 	char *name;		/* babeltrace2's trace name, owned */
 	struct trace_class *tc;	/* owned */
+	struct rd_dec *dec;	/* owned: the decoder's caches for tc */
 	struct rd_stream *streams;	/* owned array */
 	uint32_t nstreams;
 	/*

@@ -330,10 +330,6 @@ static void stream_class_destroy(struct stream_class *sc)
 	fc_destroy(sc->event_header);
 	fc_destroy(sc->event_context);
 	for (i = 0; i < sc->nevents; i++) {
-		int k;
-
-		for (k = 0; k < 32; k++)
-			rd_plan_destroy(sc->events[i]->plans[k]);
 		free(sc->events[i]->name);
 		free(sc->events[i]->emf_uri);
 		fc_destroy(sc->events[i]->context);
@@ -476,6 +472,7 @@ static int attach_event(struct parser *p, struct event_parse *ep)
 	if (!a)
 		return tp_err(p, "out of memory");
 	sc->events = a;
+	ep->ec->index = sc->nevents;
 	a[sc->nevents++] = ep->ec;
 	ep->ec->sc = sc;
 	if (ep->ec->id < 256)

@@ -189,7 +189,7 @@ static void header_tail(struct line_state *ls, struct rd_text *t,
 {
 	const struct view_opts *o = ls->o;
 	const struct rd_trace *tr = s->trace;
-	const struct event_class *ec = s->ec;
+	const struct event_class *ec = s->dev->ec;
 	bool names = o->names_header, dom = false;
 	if (o->f_trace && tr->name) {
 		if (!start_line)
@@ -258,7 +258,7 @@ void line_header(struct line_state *ls, struct rd_text *t,
 	bool start_line = true;
 
 	print_timestamp(ls, t, s, &start_line);
-	if (s->ec != ls->tail_ec || s->trace != ls->tail_trace) {
+	if (s->dev->ec != ls->tail_ec || s->trace != ls->tail_trace) {
 		ls->tail.len = 0;
 		header_tail(ls, &ls->tail, s, start_line);
 		if (ls->tail.oom) {
@@ -266,7 +266,7 @@ void line_header(struct line_state *ls, struct rd_text *t,
 			header_tail(ls, t, s, start_line);
 			return;
 		}
-		ls->tail_ec = s->ec;
+		ls->tail_ec = s->dev->ec;
 		ls->tail_trace = s->trace;
 	}
 	rd_text_put(t, ls->tail.buf, ls->tail.len);

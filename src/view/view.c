@@ -439,6 +439,9 @@ static int print_event(struct view *v, struct rd_stream *s)
 	};
 	int ret;
 
+	ret = rd_stream_pc_text(s, v->o.names_context, &v->r->err);
+	if (ret)
+		return ret;
 	line_header(&v->ls, t, s);
 	if (pc && pc->shown) {
 		if (v->o.names_scope)
@@ -503,7 +506,7 @@ static int run_events(struct view *v)
 			}
 			break;
 		case OUT_COUNT:
-			if (count_event(v, s->ec))
+			if (count_event(v, s->dev->ec))
 				return -ENOMEM;
 			if (s->sc->clock) {
 				if (!v->have_span || s->ev_ns < v->first_ns)
@@ -608,7 +611,6 @@ int trawl_view_main(int argc, char **argv)
 			struct rd_stream *s = &v.r->traces[t].streams[i];
 
 			v.total_bytes += s->size;
-			s->pc_text.names = v.o.names_context;
 		}
 	}
 	v.progress = v.o.progress && v.total_bytes >= PROGRESS_MIN_BYTES &&
