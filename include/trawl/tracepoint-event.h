@@ -423,10 +423,11 @@
 		struct trawl_ust_filter_arg __fa[sizeof(__trawl_fields_##provider##___##name) /         \
 						 sizeof(__trawl_fields_##provider##___##name[0])];     \
 		int __fdone = 0;                                                                      \
-		/* Acquire: pairs with the release store that published a slot. */                    \
-		unsigned int __i, __nr = __atomic_load_n(&__ev->nr_slots, __ATOMIC_ACQUIRE);           \
-		for (__i = 0; __i < __nr && __i < TRAWL_UST_MAX_SLOTS; __i++) {                        \
-			void *__chan = __atomic_load_n(&__ev->slots[__i].chan, __ATOMIC_ACQUIRE);      \
+		/* Acquire (array, count, slot): pairs with the release stores that published them. */ \
+		struct trawl_ust_slots *__s = __atomic_load_n(&__ev->slots, __ATOMIC_ACQUIRE);         \
+		unsigned int __i, __nr = __s ? __atomic_load_n(&__s->nr, __ATOMIC_ACQUIRE) : 0;       \
+		for (__i = 0; __i < __nr && __i < __s->cap; __i++) {                                  \
+			void *__chan = __atomic_load_n(&__s->slot[__i].chan, __ATOMIC_ACQUIRE);        \
 			struct trawl_ust_ctx __ctx;                                                   \
 			uint32_t __filt;                                                              \
 			char *__p;                                                                    \
@@ -434,7 +435,7 @@
 			if (!__chan)                                                                  \
 				continue;                                                             \
 			/* Acquire: pairs with libtrawl-ust's release store of the filter. */         \
-			__filt = __atomic_load_n(&__ev->slots[__i].filter, __ATOMIC_ACQUIRE);          \
+			__filt = __atomic_load_n(&__s->slot[__i].filter, __ATOMIC_ACQUIRE);            \
 			if (__builtin_expect(__filt != 0, 0)) {                                       \
 				/* Before reserving: a rejected event costs no space. */              \
 				if (!__fdone) {                                                       \
@@ -444,7 +445,7 @@
 				if (!trawl_ust_filter_pass(__filt, __fa))                             \
 					continue;                                                     \
 			}                                                                             \
-			if (trawl_ust_reserve_ip(__chan, __atomic_load_n(&__ev->slots[__i].id, __ATOMIC_RELAXED), \
+			if (trawl_ust_reserve_ip(__chan, __atomic_load_n(&__s->slot[__i].id, __ATOMIC_RELAXED), \
 						 __len, __ip, &__ctx))                                \
 				continue;                                                             \
 			__p = __ctx.p;                                                                \
@@ -469,7 +470,7 @@
 				       sizeof(__trawl_fields_##provider##___##_class[0]) -            \
 			       1),                                                                    \
 		0,                                                                                    \
-		{ { 0, 0, 0 } }                                                                       \
+		0                                                                                     \
 	};                                                                                            \
 	static void __trawl_probe_##provider##___##name(_TP_PROTO(args))                              \
 	{                                                                                             \

@@ -51,9 +51,8 @@
 extern "C" {
 #endif
 
-#define TRAWL_UST_ABI_MAJOR 1
+#define TRAWL_UST_ABI_MAJOR 2 /* 2: an event's slots are an array libtrawl-ust sizes */
 #define TRAWL_UST_ABI_MINOR 0
-#define TRAWL_UST_MAX_SLOTS 8 /* channels an event can record into at once */
 
 /* LTTng's 15 log levels. */
 enum {
@@ -124,7 +123,7 @@ struct trawl_ust_field_desc {
 	const struct trawl_ust_enum_desc *enum_desc;
 };
 
-/* Where an event records: up to TRAWL_UST_MAX_SLOTS (channel, id) pairs. */
+/* Where an event records: a (channel, id, filter) slot per channel. */
 struct trawl_ust_slot {
 	void *chan; /* NULL: free slot (loaded with acquire order) */
 	uint32_t id;
@@ -142,13 +141,27 @@ struct trawl_ust_filter_arg {
 	uint64_t n;
 };
 
+/*
+ * An event's slots: one per channel it records into, in any number of
+ * sessions. libtrawl-ust changes slots in place and, to make room, publishes
+ * a copy twice as large (release); an array is never freed while the
+ * process runs (a probe may still be reading one it loaded), so the arrays
+ * an event ever had take at most twice its largest.
+ */
+struct trawl_ust_slots {
+	unsigned int nr;             /* slots in use are below this (acquire) */
+	unsigned int cap;            /* fixed */
+	struct trawl_ust_slot *slot; /* cap of them; fixed */
+};
+
 struct trawl_ust_event_desc {
 	const char *name; /* "provider:event" */
 	void (*probe)(void);
 	const struct trawl_ust_field_desc *fields;
 	unsigned int nr_fields;
-	unsigned int nr_slots; /* slots in use are below this (acquire) */
-	struct trawl_ust_slot slots[TRAWL_UST_MAX_SLOTS];
+	unsigned int reserved;
+	/* NULL until first enabled (acquire); libtrawl-ust's. */
+	struct trawl_ust_slots *slots;
 };
 
 struct trawl_ust_loglevel_desc {

@@ -67,6 +67,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -311,13 +312,43 @@ err_map:
 	return ret;
 }
 
+/*
+ * Room for one more slot in @ev: its array, or a new one twice as large
+ * holding the same slots, published with release order (pairs with the
+ * probes' acquire load of ev->slots). The old array is never freed (a probe
+ * may be reading it: ust.h's rule for channels); its slots stay as they
+ * are, so a probe still on it records as the event did a moment ago.
+ * Called with trawl_ust_lock held. NULL when out of memory.
+ */
+static struct trawl_ust_slots *slots_room(struct trawl_ust_event_desc *ev)
+{
+	struct trawl_ust_slots *old = ev->slots, *s;
+	unsigned int cap = old ? old->cap * 2 : 4, i;
+
+	if (old && old->nr < old->cap)
+		return old;
+	if (cap > 1u << 20)
+		return NULL;
+	s = calloc(1, sizeof(*s) + cap * sizeof(*s->slot));
+	if (!s)
+		return NULL;
+	s->slot = (struct trawl_ust_slot *)(s + 1);
+	s->cap = cap;
+	for (i = 0; old && i < old->nr; i++)
+		s->slot[i] = old->slot[i]; /* only this thread writes them (lock held) */
+	s->nr = old ? old->nr : 0;
+	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
+	return s;
+}
+
 /* @filters, @filters_len: the ENABLE's filter texts (wire.h), or none. */
 static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable,
 		      const char *filters, size_t filters_len)
 {
 	struct trawl_ust_chan *ch = find_chan(c, cmd->chan_handle);
 	struct trawl_ust_event_desc *ev;
-	unsigned int i, free_slot = TRAWL_UST_MAX_SLOTS;
+	struct trawl_ust_slots *s;
+	unsigned int i, free_slot = UINT_MAX;
 	uint32_t filter = 0;
 	int ret;
 
@@ -334,33 +365,38 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < TRAWL_UST_MAX_SLOTS; i++) {
-		if (ev->slots[i].chan == ch) {
+	s = ev->slots;
+	for (i = 0; s && i < s->nr; i++) {
+		if (s->slot[i].chan == ch) {
 			if (enable) {
 				/* Release: pairs with the probe's acquire load
 				 * (filter.c: the entry is published first). */
-				__atomic_store_n(&ev->slots[i].filter, filter, __ATOMIC_RELEASE);
-				__atomic_store_n(&ev->slots[i].id, cmd->event_id, __ATOMIC_RELAXED);
+				__atomic_store_n(&s->slot[i].filter, filter, __ATOMIC_RELEASE);
+				__atomic_store_n(&s->slot[i].id, cmd->event_id, __ATOMIC_RELAXED);
 			} else {
-				__atomic_store_n(&ev->slots[i].chan, NULL, __ATOMIC_RELEASE);
+				__atomic_store_n(&s->slot[i].chan, NULL, __ATOMIC_RELEASE);
 			}
 			return 0;
 		}
-		if (!ev->slots[i].chan && free_slot == TRAWL_UST_MAX_SLOTS)
+		if (!s->slot[i].chan && free_slot == UINT_MAX)
 			free_slot = i;
 	}
 	if (!enable)
 		return 0;
-	if (free_slot == TRAWL_UST_MAX_SLOTS)
-		return -ENOSPC;
+	if (free_slot == UINT_MAX) {
+		s = slots_room(ev);
+		if (!s)
+			return -ENOMEM;
+		free_slot = s->nr;
+	}
 	/* The id and filter first, then the channel with release order: a
 	 * probe that sees the channel (acquire) sees its id and filter, so no
 	 * event records unfiltered. */
-	__atomic_store_n(&ev->slots[free_slot].id, cmd->event_id, __ATOMIC_RELAXED);
-	__atomic_store_n(&ev->slots[free_slot].filter, filter, __ATOMIC_RELEASE);
-	__atomic_store_n(&ev->slots[free_slot].chan, ch, __ATOMIC_RELEASE);
-	if (ev->nr_slots < free_slot + 1)
-		__atomic_store_n(&ev->nr_slots, free_slot + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->slot[free_slot].id, cmd->event_id, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->slot[free_slot].filter, filter, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->slot[free_slot].chan, ch, __ATOMIC_RELEASE);
+	if (s->nr < free_slot + 1)
+		__atomic_store_n(&s->nr, free_slot + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 

@@ -43,10 +43,11 @@ static struct trawl_ust_event_desc *find_event(const char *name)
 
 static int event_recording(const struct trawl_ust_event_desc *ev)
 {
+	const struct trawl_ust_slots *s = ev->slots;
 	unsigned int i;
 
-	for (i = 0; i < ev->nr_slots && i < TRAWL_UST_MAX_SLOTS; i++) {
-		struct trawl_ust_chan *c = ev->slots[i].chan;
+	for (i = 0; s && i < s->nr; i++) {
+		struct trawl_ust_chan *c = s->slot[i].chan;
 
 		if (c && c->active)
 			return 1;
@@ -82,11 +83,12 @@ void trawl_ust_registry_clear_slots(struct trawl_ust_chan *chan)
 		struct trawl_ust_event_desc *const *e;
 
 		for (e = providers[i]->events; *e; e++) {
-			unsigned int s;
+			struct trawl_ust_slots *s = (*e)->slots;
+			unsigned int k;
 
-			for (s = 0; s < TRAWL_UST_MAX_SLOTS; s++)
-				if ((*e)->slots[s].chan && (!chan || (*e)->slots[s].chan == chan))
-					__atomic_store_n(&(*e)->slots[s].chan, NULL, __ATOMIC_RELEASE);
+			for (k = 0; s && k < s->nr; k++)
+				if (s->slot[k].chan && (!chan || s->slot[k].chan == chan))
+					__atomic_store_n(&s->slot[k].chan, NULL, __ATOMIC_RELEASE);
 		}
 	}
 }

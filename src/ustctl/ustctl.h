@@ -309,7 +309,8 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
  *
  * The event records only while the channel's session is started. Enabling an
  * event already enabled in the channel updates its id. An event may be enabled
- * in up to 8 channels at once (-ENOSPC beyond).
+ * in any number of channels (of any number of sessions) at once; -ENOMEM from
+ * an app out of memory.
  */
 int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
 				  uint32_t event_id);
