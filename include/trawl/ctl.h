@@ -4,7 +4,18 @@
  *
  * Every `trawl` subcommand is a call of this API. A program connects to a
  * session daemon, then creates sessions, channels, event rules and contexts,
- * starts and stops tracing, and lists what exists.
+ * starts and stops tracing, and lists what exists:
+ *
+ *	struct trawl_ctl *ctl;
+ *	struct trawl_ctl_session_attr *attr = trawl_ctl_session_attr_create();
+ *
+ *	trawl_ctl_connect(&ctl, 0);
+ *	trawl_ctl_session_attr_set_name(attr, "demo");
+ *	trawl_ctl_session_create(ctl, attr, NULL);
+ *	trawl_ctl_session_attr_destroy(attr);
+ *	... trawl_ctl_event_enable(), trawl_ctl_session_start(), _stop() ...
+ *	trawl_ctl_session_destroy(ctl, "demo");
+ *	trawl_ctl_disconnect(ctl);
  *
  * Which daemon: root (and, when the root daemon runs, members of the group
  * `tracing`) talk to the root daemon, which can trace the kernel; other users
@@ -16,15 +27,26 @@
  *   -EINVAL   bad argument (size, name, filter)     -EACCES  permission denied
  *   -EBUSY    wrong state (started / not started)   -ENOTCONN no daemon, could not start one
  *   -EOPNOTSUPP what this domain or kernel cannot do -EPROTO daemon sent garbage
+ *   -ENAMETOOLONG a string over its limit (<trawl/ctl-types.h>)
+ *   -EPROTONOSUPPORT the daemon speaks another version of the protocol
  * After a failed call, trawl_ctl_last_error() gives the daemon's one-line
  * explanation when it sent one.
  *
- * Ownership: objects returned through `**out` are the caller's, freed with the
- * matching *_destroy / trawl_ctl_disconnect. Strings returned by accessors
- * belong to the object they came from.
+ * Objects: the attribute objects (session, channel, event rule) are the
+ * caller's, made by *_create and freed by *_destroy; a daemon never keeps a
+ * pointer to them. Results come back as a struct trawl_ctl_list of typed
+ * records (struct trawl_ctl_*_info), the caller's to free with
+ * trawl_ctl_list_destroy(); the strings in a record belong to its list.
+ *
+ * Records grow at their end in later versions: each starts with struct_size,
+ * which the caller sets to sizeof(the struct) before asking for a record, and
+ * the library sets to the bytes it filled. A program built against an older
+ * header gets the fields it knows; one built against a newer header, run with
+ * an older library, finds struct_size smaller and the fields past it unwritten.
  *
  * Thread safety: one struct trawl_ctl must not be used by two threads at once;
- * separate connections are independent.
+ * separate connections are independent. Attribute objects and lists may be
+ * read by several threads at once.
  */
 #ifndef TRAWL_CTL_H
 #define TRAWL_CTL_H
@@ -32,209 +54,647 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <trawl/ctl-types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct trawl_ctl;              /* a connection to a session daemon */
+struct trawl_ctl_session_attr; /* what a new session is: name, output, mode */
 struct trawl_ctl_channel_attr; /* a channel's name and attributes */
 struct trawl_ctl_event;        /* an event rule */
-struct trawl_ctl_list;         /* a list of items returned by a daemon */
+struct trawl_ctl_list;         /* records returned by a daemon */
 
-enum trawl_ctl_domain {
-	TRAWL_CTL_DOMAIN_NONE = 0,
-	TRAWL_CTL_DOMAIN_KERNEL = 1,
-	TRAWL_CTL_DOMAIN_UST = 2,
-};
-
-enum trawl_ctl_event_kind {
-	TRAWL_CTL_EVENT_TRACEPOINT = 0,
-	TRAWL_CTL_EVENT_SYSCALL = 1,
-	TRAWL_CTL_EVENT_PROBE = 2,           /* target: SYM[+OFF] or 0xADDR */
-	TRAWL_CTL_EVENT_FUNCTION = 3,        /* target: SYM */
-	TRAWL_CTL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL */
-};
-
-enum trawl_ctl_loglevel_type {
-	TRAWL_CTL_LOGLEVEL_ALL = 0,
-	TRAWL_CTL_LOGLEVEL_RANGE = 1,  /* this level or more severe */
-	TRAWL_CTL_LOGLEVEL_SINGLE = 2, /* exactly this level */
-};
+/* ---- connections ---- */
 
 /* trawl_ctl_connect() flags */
 #define TRAWL_CTL_CONNECT_NO_SPAWN 0x1u /* fail with -ENOTCONN rather than start a daemon */
 #define TRAWL_CTL_CONNECT_USER 0x2u     /* the user's own daemon even if root's is usable */
 
-/*
- * trawl_ctl_connect - connects to the session daemon this user should use,
- * starting the user's daemon (trawl-sessiond, found beside the program or in
- * ../libexec/trawl/) when none runs. Honours $TRAWL_RUNTIME_DIR and
- * $TRAWL_ROOT_RUNTIME_DIR. On success *out is the caller's (free with
- * trawl_ctl_disconnect). Returns 0, -ENOTCONN or -EACCES.
+/**
+ * trawl_ctl_connect - connect to the session daemon this user should use
+ * @out: receives the connection, the caller's to free with trawl_ctl_disconnect()
+ * @flags: TRAWL_CTL_CONNECT_*
+ *
+ * Starts the user's daemon when none runs: trawl-sessiond from the same
+ * installation as this library ($TRAWL_TRAWL_SESSIOND_PATH overrides).
+ * Honours $TRAWL_RUNTIME_DIR and $TRAWL_ROOT_RUNTIME_DIR.
+ *
+ * Return: 0, -ENOTCONN, -EACCES (the root daemon refuses this user) or
+ * -EPROTONOSUPPORT (the running daemon is from another version of trawl).
  */
 int trawl_ctl_connect(struct trawl_ctl **out, unsigned flags);
 
-/* Closes the connection and frees @ctl. NULL is a no-op. */
+/**
+ * trawl_ctl_disconnect - close a connection and free it
+ * @ctl: the connection, or NULL (then nothing happens)
+ */
 void trawl_ctl_disconnect(struct trawl_ctl *ctl);
 
-/* 1 if @ctl talks to the root daemon (which may trace the kernel). */
+/**
+ * trawl_ctl_is_root_daemon - whether @ctl talks to the root daemon
+ * @ctl: a connection
+ *
+ * Return: 1 if it does (that daemon may trace the kernel), else 0.
+ */
 int trawl_ctl_is_root_daemon(const struct trawl_ctl *ctl);
 
-/* The daemon's one-line explanation of the last failure, or "". Owned by @ctl. */
+/**
+ * trawl_ctl_last_error - the daemon's explanation of the last failure
+ * @ctl: a connection
+ *
+ * Return: one line without a newline (at most TRAWL_CTL_ERROR_MAX bytes with
+ * its NUL), or "" when the daemon sent none. Owned by @ctl, valid until its
+ * next call.
+ */
 const char *trawl_ctl_last_error(const struct trawl_ctl *ctl);
 
-/* trawl_ctl_session_create() flags */
-#define TRAWL_CTL_CREATE_SNAPSHOT 0x1u  /* flight recorder: channels default to overwrite */
-#define TRAWL_CTL_CREATE_LIVE 0x2u
-#define TRAWL_CTL_CREATE_NO_OUTPUT 0x10u
-
-/*
- * trawl_ctl_session_create - creates a session. @name NULL: the daemon names
- * it auto-YYYYMMDD-HHMMSS. @output NULL: ~/trawl-traces/<name>-<YYYYMMDD>-<HHMMSS>/.
- * @output may also be net://HOST[:CTRLPORT[:DATAPORT]] (or net6://): the
- * session streams to trawl-relayd there (-ECONNREFUSED... if it does not
- * answer, with the address in trawl_ctl_last_error()).
- * The session's name and trace folder are written into @name_out and
- * @path_out (either may be NULL). Returns 0, -EEXIST, -EINVAL...
+/**
+ * trawl_ctl_daemon_quit - ask the daemon to exit
+ * @ctl: a connection
+ *
+ * Only the daemon's owner or root may. Return: 0 or -EACCES.
  */
-int trawl_ctl_session_create(struct trawl_ctl *ctl, const char *name, const char *output,
-			     unsigned flags, char *name_out, size_t name_len, char *path_out,
-			     size_t path_len);
+int trawl_ctl_daemon_quit(struct trawl_ctl *ctl);
 
-/*
- * trawl_ctl_session_create_live - creates a live session: it streams to
- * trawl-relayd at @url (NULL: net://127.0.0.1) and its channels close
- * partial packets every @live_timer_us (0: 1000000) so that live viewers
- * see events within about that time. Otherwise as trawl_ctl_session_create().
+/* ---- sessions ---- */
+
+#define TRAWL_CTL_LIVE_TIMER_DEFAULT 1000000u /* µs, as LTTng's --live */
+
+/**
+ * trawl_ctl_session_attr_create - a new session description, all defaults
+ *
+ * Defaults: the daemon names the session auto-YYYYMMDD-HHMMSS; its trace goes
+ * to ~/trawl-traces/NAME-YYYYMMDD-HHMMSS/; normal (not snapshot) mode; not live.
+ *
+ * Return: the object, the caller's to free with trawl_ctl_session_attr_destroy(),
+ * or NULL when out of memory.
  */
-int trawl_ctl_session_create_live(struct trawl_ctl *ctl, const char *name, const char *url,
-				  uint32_t live_timer_us, char *name_out, size_t name_len,
-				  char *path_out, size_t path_len);
+struct trawl_ctl_session_attr *trawl_ctl_session_attr_create(void);
 
-/* Destroys a session (stopping it first, data flushed). */
+/**
+ * trawl_ctl_session_attr_destroy - free a session description
+ * @attr: the object, or NULL (then nothing happens)
+ */
+void trawl_ctl_session_attr_destroy(struct trawl_ctl_session_attr *attr);
+
+/**
+ * trawl_ctl_session_attr_set_name - name the session
+ * @attr: a session description
+ * @name: 1 to 255 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-';
+ *        NULL for an automatic name. Copied.
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG.
+ */
+int trawl_ctl_session_attr_set_name(struct trawl_ctl_session_attr *attr, const char *name);
+
+/**
+ * trawl_ctl_session_attr_set_output - say where the trace goes
+ * @attr: a session description
+ * @output: a folder (absolute, or relative to the current directory when this
+ *          is called), file://FOLDER, or net://HOST[:CTRLPORT[:DATAPORT]]
+ *          (net6:// for IPv6) to stream to trawl-relayd; NULL for the
+ *          default. Copied (a folder as an absolute path).
+ *
+ * Return: 0, -EINVAL (not one of those forms) or -ENAMETOOLONG (more than
+ * TRAWL_CTL_OUTPUT_MAX bytes with the NUL, once made absolute).
+ */
+int trawl_ctl_session_attr_set_output(struct trawl_ctl_session_attr *attr, const char *output);
+
+/**
+ * trawl_ctl_session_attr_set_no_output - record nothing to disk
+ * @attr: a session description
+ * @no_output: 1 for no output (snapshot sessions write only what
+ *             trawl_ctl_snapshot_record() asks for), 0 for the default
+ *
+ * Return: 0.
+ */
+int trawl_ctl_session_attr_set_no_output(struct trawl_ctl_session_attr *attr, int no_output);
+
+/**
+ * trawl_ctl_session_attr_set_snapshot - make a flight-recorder session
+ * @attr: a session description
+ * @snapshot: 1: channels default to overwrite mode and
+ *            trawl_ctl_snapshot_record() writes their content; 0: normal
+ *
+ * Return: 0.
+ */
+int trawl_ctl_session_attr_set_snapshot(struct trawl_ctl_session_attr *attr, int snapshot);
+
+/**
+ * trawl_ctl_session_attr_set_live - make a live session
+ * @attr: a session description
+ * @timer_us: 0 for a normal session; else the session streams to
+ *            trawl-relayd (at net://127.0.0.1 unless an output URL is set)
+ *            and its channels close partial packets every @timer_us µs, so
+ *            live viewers see events within about that time
+ *            (TRAWL_CTL_LIVE_TIMER_DEFAULT is LTTng's default)
+ *
+ * Return: 0.
+ */
+int trawl_ctl_session_attr_set_live(struct trawl_ctl_session_attr *attr, uint32_t timer_us);
+
+/**
+ * trawl_ctl_session_create - create a session
+ * @ctl: a connection
+ * @attr: what the session is (NULL: every default)
+ * @out: NULL, or receives a list holding the new session's one SESSION
+ *       record (its name and output as the daemon made them), the caller's
+ *       to free with trawl_ctl_list_destroy()
+ *
+ * A streaming session's trawl-relayd must answer now (else -ECONNREFUSED or
+ * the like, with the address in trawl_ctl_last_error()).
+ *
+ * Return: 0, -EEXIST, -EINVAL, -ENOSPC (too many sessions)...
+ */
+int trawl_ctl_session_create(struct trawl_ctl *ctl, const struct trawl_ctl_session_attr *attr,
+			     struct trawl_ctl_list **out);
+
+/**
+ * trawl_ctl_session_destroy - destroy a session
+ * @ctl: a connection
+ * @session: its name
+ *
+ * Stops it first if it traces; returns once its data is on disk. The trace
+ * stays. Return: 0 or -ENOENT.
+ */
 int trawl_ctl_session_destroy(struct trawl_ctl *ctl, const char *session);
-/* Destroys every session this user can see. */
+
+/**
+ * trawl_ctl_session_destroy_all - destroy every session of this user
+ * @ctl: a connection
+ *
+ * Return: 0.
+ */
 int trawl_ctl_session_destroy_all(struct trawl_ctl *ctl);
 
+/**
+ * trawl_ctl_session_start - start tracing
+ * @ctl: a connection
+ * @session: the session's name
+ *
+ * Return: 0, -ENOENT, or -EBUSY if it traces already.
+ */
 int trawl_ctl_session_start(struct trawl_ctl *ctl, const char *session);
-/* Returns once every event recorded so far is on disk. */
+
+/**
+ * trawl_ctl_session_stop - stop tracing
+ * @ctl: a connection
+ * @session: the session's name
+ *
+ * Returns once every event recorded so far is on disk (or with relayd).
+ * Return: 0, -ENOENT, or -EBUSY if it does not trace.
+ */
 int trawl_ctl_session_stop(struct trawl_ctl *ctl, const char *session);
 
-/*
- * trawl_ctl_snapshot_record - writes the current content of the session's
- * buffers as a trace; its folder goes into @path_out (may be NULL).
+/**
+ * trawl_ctl_snapshot_record - write a snapshot session's buffers as a trace
+ * @ctl: a connection
+ * @session: the session's name (created with trawl_ctl_session_attr_set_snapshot())
+ * @out: NULL, or receives a list holding one SNAPSHOT record (the folder
+ *       written), the caller's to free with trawl_ctl_list_destroy()
+ *
+ * The trace goes to a new folder snapshot-N-YYYYMMDD-HHMMSS-0 of the
+ * session's output. Return: 0, -ENOENT, -EINVAL (not a snapshot session).
  */
-int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *session, char *path_out,
-			      size_t path_len);
+int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *session,
+			      struct trawl_ctl_list **out);
 
-/*
- * Channel attributes. _create returns NULL on ENOMEM; the object is the
- * caller's (trawl_ctl_channel_attr_destroy). Unset attributes take the
- * domain's defaults. Sizes are bytes; timers microseconds.
+/**
+ * trawl_ctl_current_session_get - the user's current session
+ * @buf: receives its name; TRAWL_CTL_NAME_MAX bytes always suffice
+ * @len: bytes at @buf
+ *
+ * The current session is remembered per user in $HOME/.trawlrc, as LTTng's
+ * ~/.lttngrc. Return: 0, -ENOENT when none is set, -ERANGE when @len is too
+ * small (then @buf is left alone).
+ */
+int trawl_ctl_current_session_get(char *buf, size_t len);
+
+/**
+ * trawl_ctl_current_session_set - make @name the current session
+ * @name: a session name (whether it exists is not checked)
+ *
+ * Return: 0, -EINVAL (not a valid name), -ENOENT (no $HOME) or an I/O error.
+ */
+int trawl_ctl_current_session_set(const char *name);
+
+/**
+ * trawl_ctl_current_session_clear - forget the current session if it is @name
+ * @name: a session name, or NULL to forget it whatever it is
+ *
+ * Return: 0 or an I/O error.
+ */
+int trawl_ctl_current_session_clear(const char *name);
+
+/* ---- channels ---- */
+
+/**
+ * trawl_ctl_channel_attr_create - a new channel description
+ * @name: the channel's name (rules as session names). Copied.
+ *
+ * Unset attributes take the domain's defaults. Sizes are bytes; timers µs.
+ *
+ * Return: the object, the caller's to free with trawl_ctl_channel_attr_destroy(),
+ * or NULL with errno EINVAL (bad name) or ENOMEM.
  */
 struct trawl_ctl_channel_attr *trawl_ctl_channel_attr_create(const char *name);
-void trawl_ctl_channel_attr_destroy(struct trawl_ctl_channel_attr *attr);
-int trawl_ctl_channel_attr_set_subbuf_size(struct trawl_ctl_channel_attr *attr, uint64_t bytes);
-int trawl_ctl_channel_attr_set_num_subbuf(struct trawl_ctl_channel_attr *attr, uint32_t num);
-int trawl_ctl_channel_attr_set_overwrite(struct trawl_ctl_channel_attr *attr, int overwrite);
-int trawl_ctl_channel_attr_set_switch_timer(struct trawl_ctl_channel_attr *attr, uint32_t us);
-int trawl_ctl_channel_attr_set_read_timer(struct trawl_ctl_channel_attr *attr, uint32_t us);
-int trawl_ctl_channel_attr_set_buffers_pid(struct trawl_ctl_channel_attr *attr, int per_pid);
 
-/* Creates (or re-enables) a channel of @session in @domain. */
+/**
+ * trawl_ctl_channel_attr_destroy - free a channel description
+ * @attr: the object, or NULL (then nothing happens)
+ */
+void trawl_ctl_channel_attr_destroy(struct trawl_ctl_channel_attr *attr);
+
+/**
+ * trawl_ctl_channel_attr_set_subbuf_size - bytes per sub-buffer
+ * @attr: a channel description
+ * @bytes: a power of two, at least 4096
+ *
+ * Return: 0 or -EINVAL.
+ */
+int trawl_ctl_channel_attr_set_subbuf_size(struct trawl_ctl_channel_attr *attr, uint64_t bytes);
+
+/**
+ * trawl_ctl_channel_attr_set_num_subbuf - sub-buffers per ring buffer
+ * @attr: a channel description
+ * @num: a power of two, at least 2
+ *
+ * Return: 0 or -EINVAL.
+ */
+int trawl_ctl_channel_attr_set_num_subbuf(struct trawl_ctl_channel_attr *attr, uint32_t num);
+
+/**
+ * trawl_ctl_channel_attr_set_overwrite - what happens when the buffer is full
+ * @attr: a channel description
+ * @overwrite: 1: the oldest data is overwritten (flight recorder); 0: new
+ *             events are dropped and counted
+ *
+ * Return: 0.
+ */
+int trawl_ctl_channel_attr_set_overwrite(struct trawl_ctl_channel_attr *attr, int overwrite);
+
+/**
+ * trawl_ctl_channel_attr_set_switch_timer - close the current packet periodically
+ * @attr: a channel description
+ * @us: period in µs, 0 for none
+ *
+ * Return: 0.
+ */
+int trawl_ctl_channel_attr_set_switch_timer(struct trawl_ctl_channel_attr *attr, uint32_t us);
+
+/**
+ * trawl_ctl_channel_attr_set_read_timer - how often full packets are looked for
+ * @attr: a channel description
+ * @us: period in µs, 0 for the domain's default
+ *
+ * Return: 0.
+ */
+int trawl_ctl_channel_attr_set_read_timer(struct trawl_ctl_channel_attr *attr, uint32_t us);
+
+/**
+ * trawl_ctl_channel_attr_set_buffers - the buffering scheme
+ * @attr: a channel description
+ * @buffers: PER_UID or PER_PID (user space), GLOBAL (kernel), DEFAULT
+ *
+ * A scheme the channel's domain does not have is refused when the channel
+ * is enabled. Return: 0 or -EINVAL (not an enum trawl_ctl_buffers value).
+ */
+int trawl_ctl_channel_attr_set_buffers(struct trawl_ctl_channel_attr *attr,
+				       enum trawl_ctl_buffers buffers);
+
+/**
+ * trawl_ctl_channel_enable - create a channel, or enable it again
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @attr: the channel (only its name counts when it exists already)
+ *
+ * Channels are created before the session first starts.
+ * Return: 0, -EEXIST (enabled already), -EBUSY, -EINVAL...
+ */
 int trawl_ctl_channel_enable(struct trawl_ctl *ctl, const char *session,
 			     enum trawl_ctl_domain domain, const struct trawl_ctl_channel_attr *attr);
+
+/**
+ * trawl_ctl_channel_disable - pause recording in a channel
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @channel: the channel's name
+ *
+ * Return: 0, -ENOENT, -EEXIST (disabled already).
+ */
 int trawl_ctl_channel_disable(struct trawl_ctl *ctl, const char *session,
 			      enum trawl_ctl_domain domain, const char *channel);
 
-/*
- * Event rules. @name: an event name or a pattern with '*' ("*" = all). The
- * object is the caller's (trawl_ctl_event_destroy); NULL on ENOMEM.
+/* ---- event rules and contexts ---- */
+
+/**
+ * trawl_ctl_event_create - a new event rule
+ * @kind: what @name designates
+ * @name: an event name, or a pattern with '*' ("*": every event); for
+ *        probes, the name the probe's events get. Copied.
+ *
+ * Return: the object, the caller's to free with trawl_ctl_event_destroy(), or
+ * NULL with errno EINVAL (bad kind, empty or too long name) or ENOMEM.
  */
 struct trawl_ctl_event *trawl_ctl_event_create(enum trawl_ctl_event_kind kind, const char *name);
+
+/**
+ * trawl_ctl_event_destroy - free an event rule
+ * @ev: the object, or NULL (then nothing happens)
+ */
 void trawl_ctl_event_destroy(struct trawl_ctl_event *ev);
+
+/**
+ * trawl_ctl_event_set_target - a probe's location
+ * @ev: an event rule of kind PROBE, FUNCTION or USERSPACE_PROBE
+ * @target: see enum trawl_ctl_event_kind; NULL for none. Copied.
+ *
+ * Return: 0 or -ENAMETOOLONG (TRAWL_CTL_TARGET_MAX).
+ */
 int trawl_ctl_event_set_target(struct trawl_ctl_event *ev, const char *target);
+
+/**
+ * trawl_ctl_event_set_filter - record only events for which an expression holds
+ * @ev: an event rule
+ * @filter: LTTng's filter syntax, checked by the daemon; NULL for none. Copied.
+ *
+ * Return: 0 or -ENAMETOOLONG (TRAWL_CTL_FILTER_MAX).
+ */
 int trawl_ctl_event_set_filter(struct trawl_ctl_event *ev, const char *filter);
+
+/**
+ * trawl_ctl_event_set_loglevel - record only events of some log levels
+ * @ev: an event rule (user space)
+ * @type: which levels, relative to @level
+ * @level: 0 (TRACE_EMERG) .. 14 (TRACE_DEBUG)
+ *
+ * Return: 0 or -EINVAL.
+ */
 int trawl_ctl_event_set_loglevel(struct trawl_ctl_event *ev, enum trawl_ctl_loglevel_type type,
 				 int level);
 
-/*
- * Enables @ev in @channel (NULL: the domain's default channel, created on
- * demand). -EEXIST if the same rule is enabled already.
+/**
+ * trawl_ctl_event_enable - enable an event rule
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @channel: the channel's name; NULL for the domain's default channel
+ *           (channel0, created on demand)
+ * @ev: the rule (read during the call only)
+ *
+ * Return: 0, -EEXIST if the same rule is enabled already, -EINVAL...
  */
 int trawl_ctl_event_enable(struct trawl_ctl *ctl, const char *session,
 			   enum trawl_ctl_domain domain, const char *channel,
 			   const struct trawl_ctl_event *ev);
-/* Disables the rule with @ev's kind and name; "*" with kind tracepoint disables all. */
+
+/**
+ * trawl_ctl_event_disable - disable event rules
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @channel: the channel's name; NULL for channel0
+ * @ev: disables the enabled rules with @ev's kind and name; "*" disables
+ *      every rule of the channel
+ *
+ * Return: 0 or -ENOENT.
+ */
 int trawl_ctl_event_disable(struct trawl_ctl *ctl, const char *session,
 			    enum trawl_ctl_domain domain, const char *channel,
 			    const struct trawl_ctl_event *ev);
 
-/*
- * trawl_ctl_context_add - adds a context field ("pid", "procname",
- * "perf:thread:page-faults", ...) to every event of @channel (NULL: every
- * channel of the domain), before the session first starts.
+/**
+ * trawl_ctl_context_add - add a context field to every event of channels
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @channel: the channel's name; NULL for every channel of the domain
+ * @context: "pid", "procname", "perf:thread:page-faults"... (trawl
+ *           add-context --list names them)
+ *
+ * Contexts are added before the session first starts.
+ * Return: 0, -EINVAL (unknown here), -EEXIST, -EBUSY.
  */
 int trawl_ctl_context_add(struct trawl_ctl *ctl, const char *session,
 			  enum trawl_ctl_domain domain, const char *channel, const char *context);
 
-/* Item kinds in a struct trawl_ctl_list. */
+/* ---- lists of records ---- */
+
+/* What a record of a list is; new kinds are added at the end. */
 enum trawl_ctl_item_kind {
-	TRAWL_CTL_ITEM_SESSION = 1,   /* name; text: trace folder; value 0: active, 1: snapshot, 2: uid */
-	TRAWL_CTL_ITEM_DOMAIN = 2,    /* domain; value 0: consumer alive, 1: discarded, 2: bytes; text: problem */
-	TRAWL_CTL_ITEM_CHANNEL = 3,   /* name, enabled; value 0: subbuf size, 1: num subbuf,
-					 2: overwrite, 3: switch timer, 4: read timer, 5: per-pid */
-	TRAWL_CTL_ITEM_EVENT = 4,     /* name, enabled, event kind, loglevel (value 0: its type);
-					 text: filter; text2: target */
-	TRAWL_CTL_ITEM_CONTEXT = 5,   /* name; of the channel listed before it */
-	TRAWL_CTL_ITEM_AVAILABLE = 6, /* name, event kind, loglevel; value 0: pid offering it */
-	TRAWL_CTL_ITEM_FIELD = 7,     /* name; text: type; of the AVAILABLE item before it */
+	TRAWL_CTL_ITEM_NONE = 0,      /* no such record */
+	TRAWL_CTL_ITEM_SESSION = 1,   /* struct trawl_ctl_session_info */
+	TRAWL_CTL_ITEM_DOMAIN = 2,    /* struct trawl_ctl_domain_info */
+	TRAWL_CTL_ITEM_CHANNEL = 3,   /* struct trawl_ctl_channel_info */
+	TRAWL_CTL_ITEM_EVENT = 4,     /* struct trawl_ctl_event_info */
+	TRAWL_CTL_ITEM_CONTEXT = 5,   /* struct trawl_ctl_context_info */
+	TRAWL_CTL_ITEM_AVAILABLE = 6, /* struct trawl_ctl_available_info */
+	TRAWL_CTL_ITEM_FIELD = 7,     /* struct trawl_ctl_field_info */
+	TRAWL_CTL_ITEM_SNAPSHOT = 8,  /* struct trawl_ctl_snapshot_info */
 };
 
-/* Sessions this user can see. *out is the caller's (trawl_ctl_list_destroy). */
+/* A session. Strings belong to the list. */
+struct trawl_ctl_session_info {
+	uint32_t struct_size;   /* set by the caller: see the top of this file */
+	const char *name;
+	const char *output;     /* trace folder, or net://HOST:CTRLPORT:DATAPORT when
+				   streaming, or "" with no output */
+	int32_t active;         /* 1 while tracing */
+	int32_t snapshot;       /* 1: a snapshot (flight-recorder) session */
+	uint32_t live_timer_us; /* 0: not live */
+	uint32_t uid;           /* its owner */
+};
+
+/* A session's part in one domain, with its health. Strings belong to the list. */
+struct trawl_ctl_domain_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	int32_t consumer_alive;    /* 0 once its consumer died (data so far stays readable) */
+	uint64_t events_discarded; /* over its channels, as far as known */
+	uint64_t bytes_written;    /* trace bytes out so far, as far as known */
+	const char *problem;       /* "" or one line: "consumer died (signal 9)" */
+};
+
+/* A channel, with every attribute resolved. Strings belong to the list. */
+struct trawl_ctl_channel_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	const char *name;
+	int32_t enabled;
+	int32_t overwrite;        /* 1: overwrite mode, 0: discard mode */
+	uint64_t subbuf_size;     /* bytes */
+	uint32_t num_subbuf;
+	uint32_t switch_timer_us; /* 0: off */
+	uint32_t read_timer_us;
+	enum trawl_ctl_buffers buffers; /* PER_UID, PER_PID or GLOBAL */
+};
+
+/* An event rule. Strings belong to the list. */
+struct trawl_ctl_event_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	const char *channel;
+	const char *name;
+	enum trawl_ctl_event_kind kind;
+	int32_t enabled;
+	enum trawl_ctl_loglevel_type loglevel_type;
+	int32_t loglevel;   /* 0..14; meaningless with TRAWL_CTL_LOGLEVEL_ALL */
+	const char *filter; /* "" if none */
+	const char *target; /* probe location, "" if none */
+};
+
+/* A context field of a channel. Strings belong to the list. */
+struct trawl_ctl_context_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	const char *channel;
+	const char *name;
+};
+
+/* An event a domain offers. Strings belong to the list. */
+struct trawl_ctl_available_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	const char *name;
+	enum trawl_ctl_event_kind kind; /* TRACEPOINT or SYSCALL */
+	int32_t loglevel;               /* 0..14, -1 if it has none */
+	int32_t pid;                    /* user space: the process offering it; else 0 */
+};
+
+/* A field of the AVAILABLE record listed before it. Strings belong to the list. */
+struct trawl_ctl_field_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	const char *event; /* its event's name */
+	const char *name;
+	const char *type;  /* free text: "integer", "string", "s32"... */
+};
+
+/* A snapshot just recorded. Strings belong to the list. */
+struct trawl_ctl_snapshot_info {
+	uint32_t struct_size;
+	const char *session;
+	const char *path; /* the folder written */
+	uint32_t seq;     /* N of snapshot-N-...: 1 for the session's first */
+};
+
+/**
+ * trawl_ctl_list_sessions - the sessions this user can see
+ * @ctl: a connection
+ * @out: receives one SESSION record per session, the caller's to free with
+ *       trawl_ctl_list_destroy()
+ *
+ * Return: 0 or a transport error.
+ */
 int trawl_ctl_list_sessions(struct trawl_ctl *ctl, struct trawl_ctl_list **out);
-/* One session: its SESSION item, then per domain a DOMAIN item followed by
- * its channels, each followed by its contexts and events. */
+
+/**
+ * trawl_ctl_list_session - one session in detail
+ * @ctl: a connection
+ * @session: its name
+ * @out: receives, the caller's to free with trawl_ctl_list_destroy(): its
+ *       SESSION record, then for each domain it uses a DOMAIN record
+ *       followed by that domain's channels, each CHANNEL record followed by
+ *       its CONTEXT records then its EVENT records
+ *
+ * Return: 0 or -ENOENT.
+ */
 int trawl_ctl_list_session(struct trawl_ctl *ctl, const char *session,
 			   struct trawl_ctl_list **out);
-/* Events @domain offers (@kind: tracepoints or syscalls), with FIELD items if @fields. */
+
+/**
+ * trawl_ctl_list_available - the events a domain offers
+ * @ctl: a connection
+ * @domain: KERNEL (tracepoints or system calls) or UST (the tracepoints of
+ *          the applications registered now)
+ * @kind: TRACEPOINT or SYSCALL
+ * @fields: 1 to have each AVAILABLE record followed by its FIELD records
+ * @out: receives the records, the caller's to free with trawl_ctl_list_destroy()
+ *
+ * Return: 0, -EACCES (kernel, not the root daemon), -EOPNOTSUPP.
+ */
 int trawl_ctl_list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain domain,
 			     enum trawl_ctl_event_kind kind, int fields,
 			     struct trawl_ctl_list **out);
 
+/**
+ * trawl_ctl_list_destroy - free a list and every string of its records
+ * @list: the list, or NULL (then nothing happens)
+ */
 void trawl_ctl_list_destroy(struct trawl_ctl_list *list);
+
+/**
+ * trawl_ctl_list_count - how many records @list holds
+ * @list: a list
+ *
+ * Return: the count.
+ */
 size_t trawl_ctl_list_count(const struct trawl_ctl_list *list);
-/* Accessors; @i < trawl_ctl_list_count(). Strings are owned by @list. */
+
+/**
+ * trawl_ctl_list_kind - what record @i of @list is
+ * @list: a list
+ * @i: the record's index
+ *
+ * Return: its kind, or TRAWL_CTL_ITEM_NONE if @i >= trawl_ctl_list_count().
+ */
 enum trawl_ctl_item_kind trawl_ctl_list_kind(const struct trawl_ctl_list *list, size_t i);
-enum trawl_ctl_domain trawl_ctl_list_domain(const struct trawl_ctl_list *list, size_t i);
-const char *trawl_ctl_list_name(const struct trawl_ctl_list *list, size_t i);
-const char *trawl_ctl_list_text(const struct trawl_ctl_list *list, size_t i);
-const char *trawl_ctl_list_text2(const struct trawl_ctl_list *list, size_t i);
-int trawl_ctl_list_enabled(const struct trawl_ctl_list *list, size_t i);
-enum trawl_ctl_event_kind trawl_ctl_list_event_kind(const struct trawl_ctl_list *list, size_t i);
-int trawl_ctl_list_loglevel(const struct trawl_ctl_list *list, size_t i);
-/* Numeric value @k (0..5) of item @i, as listed for each kind above. */
-uint64_t trawl_ctl_list_value(const struct trawl_ctl_list *list, size_t i, unsigned k);
 
 /*
- * The current session, remembered per user in $HOME/.trawlrc (as LTTng's
- * ~/.lttngrc). _get writes it into @buf; -ENOENT when none is set.
+ * trawl_ctl_list_*_at - record @i of @list, as its typed struct.
+ *
+ * @info->struct_size must be set to sizeof(*info) first (at least 4); on
+ * success it becomes the bytes filled, and fields past it are left alone.
+ * The strings stay valid until trawl_ctl_list_destroy(@list).
+ *
+ * Return: 0, -ERANGE if @i >= trawl_ctl_list_count(), -EINVAL if record @i
+ * is of another kind or struct_size is 0.
  */
-int trawl_ctl_current_session_get(char *buf, size_t len);
-int trawl_ctl_current_session_set(const char *name);
-/* Forgets the current session if it is @name (after destroy). */
-int trawl_ctl_current_session_clear(const char *name);
+int trawl_ctl_list_session_at(const struct trawl_ctl_list *list, size_t i,
+			      struct trawl_ctl_session_info *info);
+int trawl_ctl_list_domain_at(const struct trawl_ctl_list *list, size_t i,
+			     struct trawl_ctl_domain_info *info);
+int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, size_t i,
+			      struct trawl_ctl_channel_info *info);
+int trawl_ctl_list_event_at(const struct trawl_ctl_list *list, size_t i,
+			    struct trawl_ctl_event_info *info);
+int trawl_ctl_list_context_at(const struct trawl_ctl_list *list, size_t i,
+			      struct trawl_ctl_context_info *info);
+int trawl_ctl_list_available_at(const struct trawl_ctl_list *list, size_t i,
+				struct trawl_ctl_available_info *info);
+int trawl_ctl_list_field_at(const struct trawl_ctl_list *list, size_t i,
+			    struct trawl_ctl_field_info *info);
+int trawl_ctl_list_snapshot_at(const struct trawl_ctl_list *list, size_t i,
+			       struct trawl_ctl_snapshot_info *info);
 
-/* Asks the daemon to exit (only its owner or root may). */
-int trawl_ctl_daemon_quit(struct trawl_ctl *ctl);
+/* ---- names ---- */
 
-/* "0.1.0". Static storage. */
+/**
+ * trawl_ctl_version - this library's version
+ *
+ * Return: "0.1.0", static storage.
+ */
 const char *trawl_ctl_version(void);
 
-/* LTTng's loglevel names: "TRACE_EMERG" .. "TRACE_DEBUG" (also without the
- * TRACE_ prefix, any case) to 0..14; -EINVAL if unknown. */
+/**
+ * trawl_ctl_loglevel_parse - a log level from its name
+ * @name: "TRACE_EMERG" .. "TRACE_DEBUG", also without the TRACE_ prefix, in
+ *        any case, or the number 0 .. 14
+ *
+ * Return: 0..14, or -EINVAL if unknown.
+ */
 int trawl_ctl_loglevel_parse(const char *name);
-/* 0..14 to "TRACE_EMERG".."TRACE_DEBUG"; NULL if out of range. */
+
+/**
+ * trawl_ctl_loglevel_name - a log level's name
+ * @level: 0..14
+ *
+ * Return: "TRACE_EMERG".."TRACE_DEBUG" (static storage), NULL if out of range.
+ */
 const char *trawl_ctl_loglevel_name(int level);
 
 #ifdef __cplusplus

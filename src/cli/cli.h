@@ -87,7 +87,7 @@ struct cli_target {
 	enum trawl_ctl_domain domain; /* TRAWL_CTL_DOMAIN_NONE until -k or -u */
 	const char *session;          /* as given; NULL: the current session */
 	const char *channel;          /* as given; NULL: channel0 */
-	char name[256];               /* the session, once resolved */
+	char name[TRAWL_CTL_NAME_MAX]; /* the session, once resolved */
 };
 
 #define CLI_TARGET_OPTIONS                                                                        \

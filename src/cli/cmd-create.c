@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +74,44 @@ static int urls_join(const char *ctrl, const char *data, const char *output, cha
 	return 0;
 }
 
+/* Prints what create made: its name, and where its trace goes. */
+static void created(const struct trawl_ctl_list *l, int live)
+{
+	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+	if (trawl_ctl_list_session_at(l, 0, &s))
+		return;
+	trawl_ctl_current_session_set(s.name);
+	if (cli_quiet)
+		return;
+	printf("Session %s created.\n", s.name);
+	if (!strncmp(s.output, "net", 3))
+		printf("Traces will be streamed to trawl-relayd at %s%s\n", s.output,
+		       live ? " (live)" : "");
+	else if (s.output[0])
+		printf("Traces will be written in %s\n", s.output);
+}
+
+/* The session described by the command line, into @attr; 0 or the exit status. */
+static int attr_fill(struct trawl_ctl_session_attr *attr, const char *name, const char *output)
+{
+	int ret;
+
+	if (name && !name[0])
+		return cli_error(-EINVAL, "empty session name");
+	ret = trawl_ctl_session_attr_set_name(attr, name);
+	if (ret)
+		return cli_error(ret, "bad session name '%s': use letters, digits, '_', '-', "
+				      "'.', ':' (at most 255)", name);
+	ret = trawl_ctl_session_attr_set_output(attr, output);
+	if (ret == -ENAMETOOLONG)
+		return cli_error(ret, "output path too long (at most %d bytes): %s",
+				 TRAWL_CTL_OUTPUT_MAX - 1, output);
+	if (ret)
+		return cli_error(ret, "bad output '%s': %s", output, strerror(-ret));
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -88,12 +125,13 @@ static int run(int argc, char **argv)
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	char name[256], path[1024], abs[PATH_MAX], url[600];
+	char url[TRAWL_CTL_OUTPUT_MAX];
 	const char *output = NULL, *ctrl_url = NULL, *data_url = NULL;
+	struct trawl_ctl_session_attr *attr;
 	unsigned long live_us = 0;
+	struct trawl_ctl_list *l;
 	struct trawl_ctl *ctl;
-	unsigned flags = 0;
-	int c, ret;
+	int c, ret, live = 0, snapshot = 0, no_output = 0;
 
 	while ((c = getopt_long(argc, argv, "ho:U:C:D:", opts, NULL)) != -1) {
 		switch (c) {
@@ -124,10 +162,11 @@ static int run(int argc, char **argv)
 			data_url = optarg;
 			break;
 		case 'S':
-			flags |= TRAWL_CTL_CREATE_SNAPSHOT;
+			snapshot = 1;
 			break;
 		case 'L':
-			flags |= TRAWL_CTL_CREATE_LIVE;
+			live = 1;
+			live_us = TRAWL_CTL_LIVE_TIMER_DEFAULT;
 			if (optarg) {
 				char *end;
 
@@ -140,7 +179,7 @@ static int run(int argc, char **argv)
 			}
 			break;
 		case 'N':
-			flags |= TRAWL_CTL_CREATE_NO_OUTPUT;
+			no_output = 1;
 			break;
 		default:
 			return cli_usage(&cli_cmd_create, "bad option");
@@ -154,57 +193,36 @@ static int run(int argc, char **argv)
 			return ret;
 		output = url;
 	}
-	if ((flags & TRAWL_CTL_CREATE_LIVE) && output && strncmp(output, "net", 3))
+	if (live && output && strncmp(output, "net", 3))
 		return cli_error(-EINVAL, "a live session streams to trawl-relayd: give it a "
 					  "net://HOST URL, not an output folder");
-	if ((flags & TRAWL_CTL_CREATE_SNAPSHOT) && output && !strncmp(output, "net", 3))
+	if (snapshot && output && !strncmp(output, "net", 3))
 		return cli_error(-EOPNOTSUPP, "snapshot sessions cannot stream to trawl-relayd "
 					      "(yet): give them a local --output");
-	if (output && output[0] != '/' && strncmp(output, "net", 3)) {
-		/* The daemon may run elsewhere: send an absolute path. */
-		int n;
-
-		if (!getcwd(abs, sizeof(abs) - 1))
-			return cli_error(-errno, "cannot resolve %s: %s", output, strerror(errno));
-		n = snprintf(path, sizeof(path), "%s/%s", abs, output);
-		if (n < 0 || (size_t)n >= sizeof(path))
-			return cli_error(-ENAMETOOLONG, "output path too long: %s", output);
-		snprintf(abs, sizeof(abs), "%s", path);
-		output = abs;
-	}
-	if (argc > optind && !argv[optind][0])
-		return cli_error(-EINVAL, "empty session name");
-	ret = cli_connect(&ctl);
-	if (ret)
-		return ret;
-	if (flags & TRAWL_CTL_CREATE_LIVE)
-		ret = trawl_ctl_session_create_live(ctl, argc > optind ? argv[optind] : NULL, output,
-						    (uint32_t)live_us, name, sizeof(name), path,
-						    sizeof(path));
-	else
-		ret = trawl_ctl_session_create(ctl, argc > optind ? argv[optind] : NULL, output,
-					       flags, name, sizeof(name), path, sizeof(path));
-	if (ret == -EINVAL && !trawl_ctl_last_error(ctl)[0] && argc > optind) {
-		trawl_ctl_disconnect(ctl);
-		return cli_error(ret, "bad session name '%s': use letters, digits, '_', '-', "
-				      "'.', ':' (at most 255)", argv[optind]);
+	attr = trawl_ctl_session_attr_create();
+	if (!attr)
+		return cli_error(-ENOMEM, "create: %s", strerror(ENOMEM));
+	ret = attr_fill(attr, argc > optind ? argv[optind] : NULL, output);
+	if (!ret) {
+		trawl_ctl_session_attr_set_snapshot(attr, snapshot);
+		trawl_ctl_session_attr_set_no_output(attr, no_output);
+		trawl_ctl_session_attr_set_live(attr, (uint32_t)live_us);
+		ret = cli_connect(&ctl);
 	}
 	if (ret) {
-		ret = cli_fail(ctl, ret, "create");
-		trawl_ctl_disconnect(ctl);
+		trawl_ctl_session_attr_destroy(attr);
 		return ret;
 	}
-	trawl_ctl_disconnect(ctl);
-	trawl_ctl_current_session_set(name);
-	if (!cli_quiet) {
-		printf("Session %s created.\n", name);
-		if (!strncmp(path, "net", 3))
-			printf("Traces will be streamed to trawl-relayd at %s%s\n", path,
-			       flags & TRAWL_CTL_CREATE_LIVE ? " (live)" : "");
-		else if (path[0])
-			printf("Traces will be written in %s\n", path);
+	ret = trawl_ctl_session_create(ctl, attr, &l);
+	trawl_ctl_session_attr_destroy(attr);
+	if (ret) {
+		ret = cli_fail(ctl, ret, "create");
+	} else {
+		created(l, live);
+		trawl_ctl_list_destroy(l);
 	}
-	return 0;
+	trawl_ctl_disconnect(ctl);
+	return ret;
 }
 
 const struct cli_cmd cli_cmd_create = {

@@ -18,7 +18,7 @@ static int run(int argc, char **argv)
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	char name[256];
+	char name[TRAWL_CTL_NAME_MAX];
 	struct trawl_ctl *ctl;
 	int c, ret, all = 0;
 

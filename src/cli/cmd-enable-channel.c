@@ -20,7 +20,8 @@ static const struct cli_option_doc opts_doc[] = {
 	{"--read-timer=US", "Check for full packets every US microseconds."},
 	{"--buffers-uid", "One buffer per user, shared by the user's apps (user space default)."},
 	{"--buffers-pid", "One buffer per process (user space)."},
-	{"--buffers-global", "One buffer for the kernel (the kernel's only mode)."},
+	{"--buffers-global", "One buffer for the whole system (the kernel's only mode; not for "
+			     "user space)."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -47,7 +48,8 @@ static int run(int argc, char **argv)
 	char *names, *tok, *save;
 	uint64_t subbuf = 0;
 	uint32_t num = 0, sw = 0, rd = 0;
-	int c, ret = 0, overwrite = -1, per_pid = -1;
+	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
+	int c, ret = 0, overwrite = -1;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
 		switch (c) {
@@ -77,12 +79,13 @@ static int run(int argc, char **argv)
 				return cli_error(-EINVAL, "bad read timer '%s'", optarg);
 			break;
 		case 'I':
-			per_pid = 0;
+			buffers = TRAWL_CTL_BUFFERS_PER_UID;
 			break;
 		case 'P':
-			per_pid = 1;
+			buffers = TRAWL_CTL_BUFFERS_PER_PID;
 			break;
 		case 'G':
+			buffers = TRAWL_CTL_BUFFERS_GLOBAL;
 			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
@@ -93,7 +96,8 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_enable_channel, "give a domain: -k or -u");
 	if (argc - optind != 1)
 		return cli_usage(&cli_cmd_enable_channel, "expected one channel name (or a comma list)");
-	if (per_pid >= 0 && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
+	if ((buffers == TRAWL_CTL_BUFFERS_PER_UID || buffers == TRAWL_CTL_BUFFERS_PER_PID) &&
+	    t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
 	ret = cli_target_connect(&cli_cmd_enable_channel, &t, &ctl);
 	if (ret)
@@ -114,8 +118,7 @@ static int run(int argc, char **argv)
 		if (!ret) {
 			if (overwrite >= 0)
 				trawl_ctl_channel_attr_set_overwrite(attr, overwrite);
-			if (per_pid >= 0)
-				trawl_ctl_channel_attr_set_buffers_pid(attr, per_pid);
+			trawl_ctl_channel_attr_set_buffers(attr, buffers);
 			trawl_ctl_channel_attr_set_switch_timer(attr, sw);
 			trawl_ctl_channel_attr_set_read_timer(attr, rd);
 			ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);

@@ -21,7 +21,7 @@ static const struct cli_option_doc opts_doc[] = {
 static int list_sessions(struct trawl_ctl *ctl)
 {
 	struct trawl_ctl_list *l;
-	char cur[256] = "";
+	char cur[TRAWL_CTL_NAME_MAX] = "";
 	size_t i, n;
 	int ret = trawl_ctl_list_sessions(ctl, &l);
 
@@ -34,18 +34,38 @@ static int list_sessions(struct trawl_ctl *ctl)
 	} else {
 		printf("Available tracing sessions:\n");
 		for (i = 0; i < n; i++) {
-			printf("  %zu) %s [%s]%s%s\n", i + 1, trawl_ctl_list_name(l, i),
-			       trawl_ctl_list_value(l, i, 0) ? "active" : "inactive",
-			       trawl_ctl_list_value(l, i, 1) ? " (snapshot)" : "",
-			       strcmp(cur, trawl_ctl_list_name(l, i)) ? "" : " (current)");
-			printf("     Trace output: %s\n", trawl_ctl_list_text(l, i)[0]
-							     ? trawl_ctl_list_text(l, i)
-							     : "none");
+			struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+			if (trawl_ctl_list_session_at(l, i, &s))
+				continue;
+			printf("  %zu) %s [%s]%s%s\n", i + 1, s.name, s.active ? "active" : "inactive",
+			       s.snapshot ? " (snapshot)" : "", strcmp(cur, s.name) ? "" : " (current)");
+			printf("     Trace output: %s\n", s.output[0] ? s.output : "none");
 		}
 		printf("\nUse trawl list <session_name> for more details\n");
 	}
 	trawl_ctl_list_destroy(l);
 	return 0;
+}
+
+/* One AVAILABLE record, after its process's "PID:" line when the process changes. */
+static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
+{
+	struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
+	const char *lvl;
+
+	if (trawl_ctl_list_available_at(l, i, &a))
+		return;
+	if (a.domain == TRAWL_CTL_DOMAIN_UST && a.pid != *pid) {
+		*pid = a.pid;
+		printf("\nPID: %ld\n", *pid);
+	}
+	lvl = a.loglevel >= 0 ? trawl_ctl_loglevel_name(a.loglevel) : NULL;
+	if (lvl)
+		printf("      %s (loglevel: %s) (type: tracepoint)\n", a.name, lvl);
+	else
+		printf("      %s (type: %s)\n", a.name,
+		       a.kind == TRAWL_CTL_EVENT_SYSCALL ? "syscall" : "tracepoint");
 }
 
 static int list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain d,
@@ -62,22 +82,14 @@ static int list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain d,
 	printf("%s %s:\n-------------\n", d == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST",
 	       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events");
 	for (i = 0; i < n; i++) {
+		struct trawl_ctl_field_info f = {.struct_size = sizeof(f)};
+
 		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_FIELD) {
-			printf("        field: %s (%s)\n", trawl_ctl_list_name(l, i),
-			       trawl_ctl_list_text(l, i));
+			if (!trawl_ctl_list_field_at(l, i, &f))
+				printf("        field: %s (%s)\n", f.name, f.type);
 			continue;
 		}
-		if (d == TRAWL_CTL_DOMAIN_UST && (long)trawl_ctl_list_value(l, i, 0) != pid) {
-			pid = (long)trawl_ctl_list_value(l, i, 0);
-			printf("\nPID: %ld\n", pid);
-		}
-		if (trawl_ctl_list_loglevel(l, i) >= 0 && trawl_ctl_loglevel_name(trawl_ctl_list_loglevel(l, i)))
-			printf("      %s (loglevel: %s) (type: tracepoint)\n",
-			       trawl_ctl_list_name(l, i),
-			       trawl_ctl_loglevel_name(trawl_ctl_list_loglevel(l, i)));
-		else
-			printf("      %s (type: %s)\n", trawl_ctl_list_name(l, i),
-			       kind == TRAWL_CTL_EVENT_SYSCALL ? "syscall" : "tracepoint");
+		show_available(l, i, &pid);
 	}
 	trawl_ctl_list_destroy(l);
 	return 0;

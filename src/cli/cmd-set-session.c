@@ -38,8 +38,11 @@ static int run(int argc, char **argv)
 		trawl_ctl_disconnect(ctl);
 		return ret;
 	}
-	for (i = 0; i < trawl_ctl_list_count(list); i++)
-		found |= !strcmp(trawl_ctl_list_name(list, i), argv[optind]);
+	for (i = 0; i < trawl_ctl_list_count(list); i++) {
+		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+		found |= !trawl_ctl_list_session_at(list, i, &s) && !strcmp(s.name, argv[optind]);
+	}
 	trawl_ctl_list_destroy(list);
 	trawl_ctl_disconnect(ctl);
 	if (!found)

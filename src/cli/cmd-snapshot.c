@@ -19,9 +19,11 @@ static int run(int argc, char **argv)
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
+	struct trawl_ctl_snapshot_info snap = {.struct_size = sizeof(snap)};
+	char name[TRAWL_CTL_NAME_MAX];
 	const char *session = NULL;
+	struct trawl_ctl_list *l;
 	struct trawl_ctl *ctl;
-	char name[256], path[1024];
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "hs:", opts, NULL)) != -1) {
@@ -44,11 +46,15 @@ static int run(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
-	ret = trawl_ctl_snapshot_record(ctl, name, path, sizeof(path));
-	if (ret)
+	ret = trawl_ctl_snapshot_record(ctl, name, &l);
+	if (ret) {
 		ret = cli_fail(ctl, ret, "snapshot record");
-	else if (!cli_quiet)
-		printf("Snapshot recorded successfully for session %s in %s\n", name, path);
+	} else {
+		if (!trawl_ctl_list_snapshot_at(l, 0, &snap) && !cli_quiet)
+			printf("Snapshot recorded successfully for session %s in %s\n", snap.session,
+			       snap.path);
+		trawl_ctl_list_destroy(l);
+	}
 	trawl_ctl_disconnect(ctl);
 	return ret;
 }

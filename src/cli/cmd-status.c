@@ -16,7 +16,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {CLI_HELP_OPTION, {NULL, 0, NULL, 0}};
 	struct trawl_ctl_list *l;
 	struct trawl_ctl *ctl;
-	char name[256];
+	char name[TRAWL_CTL_NAME_MAX];
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {

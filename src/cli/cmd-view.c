@@ -52,9 +52,11 @@ static int session_path(const char *name, char *buf, size_t len)
 		trawl_ctl_disconnect(ctl);
 		return ret;
 	}
-	for (i = 0; i < trawl_ctl_list_count(l); i++) {
-		if (!strcmp(trawl_ctl_list_name(l, i), name)) {
-			snprintf(buf, len, "%s", trawl_ctl_list_text(l, i));
+	for (i = 0; i < trawl_ctl_list_count(l) && !found; i++) {
+		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+		if (!trawl_ctl_list_session_at(l, i, &s) && !strcmp(s.name, name)) {
+			snprintf(buf, len, "%s", s.output); /* len is TRAWL_CTL_PATH_MAX */
 			found = 1;
 		}
 	}
@@ -176,7 +178,7 @@ static int live_probe(const char *host, const char *port)
  */
 static int view_live(const char *arg, const char *viewer)
 {
-	char url[1024], host[256], port[16], name[256], hostname[256];
+	char url[1024], host[256], port[16], name[TRAWL_CTL_NAME_MAX], hostname[256];
 	int ret;
 
 	if (arg && strstr(arg, "://")) {
@@ -227,7 +229,7 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *viewer = NULL, *dir = NULL;
-	char name[256], path[1024];
+	char name[TRAWL_CTL_NAME_MAX], path[TRAWL_CTL_PATH_MAX];
 	struct stat st;
 	int c, ret, live = 0;
 

@@ -23,38 +23,71 @@ static const char *kind_name(enum trawl_ctl_event_kind k)
 
 static void show_event(const struct trawl_ctl_list *l, size_t i)
 {
-	const char *lvl = trawl_ctl_loglevel_name(trawl_ctl_list_loglevel(l, i));
-	uint64_t lt = trawl_ctl_list_value(l, i, 0);
+	struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+	const char *lvl;
 
-	printf("      %s (type: %s)", trawl_ctl_list_name(l, i),
-	       kind_name(trawl_ctl_list_event_kind(l, i)));
-	if (trawl_ctl_list_text2(l, i)[0])
-		printf(" (location: %s)", trawl_ctl_list_text2(l, i));
-	if (lt && lvl)
-		printf(" (loglevel %s %s)", lt == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==", lvl);
-	if (trawl_ctl_list_text(l, i)[0])
-		printf(" [filter: %s]", trawl_ctl_list_text(l, i));
-	printf(" [%s]\n", trawl_ctl_list_enabled(l, i) ? "enabled" : "disabled");
+	if (trawl_ctl_list_event_at(l, i, &e))
+		return;
+	lvl = trawl_ctl_loglevel_name(e.loglevel);
+	printf("      %s (type: %s)", e.name, kind_name(e.kind));
+	if (e.target[0])
+		printf(" (location: %s)", e.target);
+	if (e.loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && lvl)
+		printf(" (loglevel %s %s)", e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==",
+		       lvl);
+	if (e.filter[0])
+		printf(" [filter: %s]", e.filter);
+	printf(" [%s]\n", e.enabled ? "enabled" : "disabled");
 }
 
 static void show_channel(const struct trawl_ctl_list *l, size_t i)
 {
-	printf("- %s: [%s]\n\n    Attributes:\n", trawl_ctl_list_name(l, i),
-	       trawl_ctl_list_enabled(l, i) ? "enabled" : "disabled");
-	printf("      Event-loss mode:  %s\n",
-	       trawl_ctl_list_value(l, i, 2) ? "overwrite" : "discard");
-	printf("      Sub-buffer size:  %llu bytes\n",
-	       (unsigned long long)trawl_ctl_list_value(l, i, 0));
-	printf("      Sub-buffer count: %llu\n", (unsigned long long)trawl_ctl_list_value(l, i, 1));
-	if (trawl_ctl_list_value(l, i, 3))
-		printf("      Switch timer:     %llu µs\n",
-		       (unsigned long long)trawl_ctl_list_value(l, i, 3));
+	struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+
+	if (trawl_ctl_list_channel_at(l, i, &c))
+		return;
+	printf("- %s: [%s]\n\n    Attributes:\n", c.name, c.enabled ? "enabled" : "disabled");
+	printf("      Event-loss mode:  %s\n", c.overwrite ? "overwrite" : "discard");
+	printf("      Sub-buffer size:  %llu bytes\n", (unsigned long long)c.subbuf_size);
+	printf("      Sub-buffer count: %u\n", c.num_subbuf);
+	if (c.switch_timer_us)
+		printf("      Switch timer:     %u µs\n", c.switch_timer_us);
 	else
 		printf("      Switch timer:     off\n");
-	printf("      Read timer:       %llu µs\n", (unsigned long long)trawl_ctl_list_value(l, i, 4));
-	if (trawl_ctl_list_domain(l, i) == TRAWL_CTL_DOMAIN_UST)
+	printf("      Read timer:       %u µs\n", c.read_timer_us);
+	if (c.domain == TRAWL_CTL_DOMAIN_UST)
 		printf("      Buffers:          %s\n",
-		       trawl_ctl_list_value(l, i, 5) ? "per-process" : "per-user");
+		       c.buffers == TRAWL_CTL_BUFFERS_PER_PID ? "per-process" : "per-user");
+}
+
+static void show_session(const struct trawl_ctl_list *l, size_t i)
+{
+	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+	if (trawl_ctl_list_session_at(l, i, &s))
+		return;
+	printf("Tracing session %s: [%s]%s\n", s.name, s.active ? "active" : "inactive",
+	       s.snapshot ? " (snapshot)" : "");
+	printf("    Trace output: %s\n", s.output[0] ? s.output : "none");
+}
+
+/* Returns 1 if the domain's consumer died. */
+static int show_domain(const struct trawl_ctl_list *l, size_t i)
+{
+	struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+
+	if (trawl_ctl_list_domain_at(l, i, &d))
+		return 0;
+	printf("\n=== Domain: %s ===\n\n",
+	       d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "Linux kernel" : "User space");
+	if (!d.consumer_alive)
+		printf("Consumer: DEAD%s%s (data written so far stays readable)\n",
+		       d.problem[0] ? ": " : "", d.problem);
+	else if (d.problem[0])
+		printf("Problem: %s\n", d.problem);
+	printf("Events discarded: %llu\nBytes written: %llu\n\nChannels:\n-------------\n",
+	       (unsigned long long)d.events_discarded, (unsigned long long)d.bytes_written);
+	return !d.consumer_alive;
 }
 
 int cli_show_session(const struct trawl_ctl_list *l)
@@ -63,50 +96,32 @@ int cli_show_session(const struct trawl_ctl_list *l)
 	int in_events = 0, ctx_open = 0, consumer_dead = 0;
 
 	for (i = 0; i < n; i++) {
-		switch (trawl_ctl_list_kind(l, i)) {
+		struct trawl_ctl_context_info x = {.struct_size = sizeof(x)};
+		enum trawl_ctl_item_kind kind = trawl_ctl_list_kind(l, i);
+
+		/* A context list runs on one line, ended by whatever comes next. */
+		if (ctx_open && kind != TRAWL_CTL_ITEM_CONTEXT) {
+			printf("\n");
+			ctx_open = 0;
+		}
+		switch (kind) {
 		case TRAWL_CTL_ITEM_SESSION:
-			printf("Tracing session %s: [%s]%s\n", trawl_ctl_list_name(l, i),
-			       trawl_ctl_list_value(l, i, 0) ? "active" : "inactive",
-			       trawl_ctl_list_value(l, i, 1) ? " (snapshot)" : "");
-			printf("    Trace output: %s\n", trawl_ctl_list_text(l, i)[0]
-							    ? trawl_ctl_list_text(l, i)
-							    : "none");
+			show_session(l, i);
 			break;
 		case TRAWL_CTL_ITEM_DOMAIN:
-			if (ctx_open)
-				printf("\n");
-			ctx_open = 0;
-			printf("\n=== Domain: %s ===\n\n",
-			       trawl_ctl_list_domain(l, i) == TRAWL_CTL_DOMAIN_KERNEL ? "Linux kernel"
-										  : "User space");
-			if (!trawl_ctl_list_value(l, i, 0)) {
-				consumer_dead = 1;
-				printf("Consumer: DEAD%s%s (data written so far stays readable)\n",
-				       trawl_ctl_list_text(l, i)[0] ? ": " : "",
-				       trawl_ctl_list_text(l, i));
-			} else if (trawl_ctl_list_text(l, i)[0]) {
-				printf("Problem: %s\n", trawl_ctl_list_text(l, i));
-			}
-			printf("Events discarded: %llu\nBytes written: %llu\n\nChannels:\n"
-			       "-------------\n",
-			       (unsigned long long)trawl_ctl_list_value(l, i, 1),
-			       (unsigned long long)trawl_ctl_list_value(l, i, 2));
+			consumer_dead |= show_domain(l, i);
 			break;
 		case TRAWL_CTL_ITEM_CHANNEL:
-			if (ctx_open)
-				printf("\n");
-			ctx_open = 0;
 			in_events = 0;
 			show_channel(l, i);
 			break;
 		case TRAWL_CTL_ITEM_CONTEXT:
-			printf("%s%s", ctx_open ? ", " : "\n    Context: ", trawl_ctl_list_name(l, i));
+			if (trawl_ctl_list_context_at(l, i, &x))
+				break;
+			printf("%s%s", ctx_open ? ", " : "\n    Context: ", x.name);
 			ctx_open = 1;
 			break;
 		case TRAWL_CTL_ITEM_EVENT:
-			if (ctx_open)
-				printf("\n");
-			ctx_open = 0;
 			if (!in_events)
 				printf("\n    Recording event rules:\n");
 			in_events = 1;

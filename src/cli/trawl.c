@@ -71,6 +71,7 @@ int cli_exit_of(int err)
 	case -ENODEV:
 		return CLI_EXIT_UNSUPPORTED;
 	case -EPROTO:
+	case -EPROTONOSUPPORT:
 		return CLI_EXIT_PROTOCOL;
 	default:
 		return CLI_EXIT_ERROR;
@@ -124,6 +125,10 @@ int cli_connect(struct trawl_ctl **ctl)
 	if (ret == -EACCES)
 		return cli_error(ret, "permission denied by the root session daemon: kernel "
 				      "tracing needs root or membership of group 'tracing'");
+	if (ret == -EPROTONOSUPPORT)
+		return cli_error(ret, "the running session daemon is from another version of trawl: "
+				      "stop it (its pid is in sessiond.lock, in its runtime folder) "
+				      "and the next command starts a matching one");
 	if (ret)
 		return cli_error(ret, "no session daemon: could not start trawl-sessiond (%s)",
 				 strerror(-ret));
@@ -138,7 +143,7 @@ int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	char name[256];
+	char name[TRAWL_CTL_NAME_MAX];
 	struct trawl_ctl *ctl;
 	int c, ret;
 

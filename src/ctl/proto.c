@@ -1,15 +1,87 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proto.c - checks of ctl protocol messages, shared by client and server.
- * Everything that arrives on a socket goes through one of these before any
- * field is used; the fuzz target fuzz/ctl/ feeds them random bytes.
+ * proto.c - the ctl protocol's messages, shared by client and server: the
+ * record encoder (the daemon writes replies with it) and the checks that
+ * everything arriving on the socket goes through before any field is used.
+ * The fuzz target fuzz/ctl/ feeds the checks random bytes.
  */
 #include "ctl/proto.h"
+
+#include "trawl/ctl.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#define REC_ALIGN 8u
+
+static const struct trawl_ctl_rec_layout layouts[] = {
+	[TRAWL_CTL_ITEM_SESSION] = {sizeof(struct trawl_ctl_wire_session), 2,
+				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_DOMAIN] = {sizeof(struct trawl_ctl_wire_domain), 1, {TRAWL_CTL_ERROR_MAX}},
+	[TRAWL_CTL_ITEM_CHANNEL] = {sizeof(struct trawl_ctl_wire_channel), 1, {TRAWL_CTL_NAME_MAX}},
+	[TRAWL_CTL_ITEM_EVENT] = {sizeof(struct trawl_ctl_wire_event), 4,
+				  {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_FILTER_MAX,
+				   TRAWL_CTL_TARGET_MAX}},
+	[TRAWL_CTL_ITEM_CONTEXT] = {sizeof(struct trawl_ctl_wire_context), 2,
+				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX}},
+	[TRAWL_CTL_ITEM_AVAILABLE] = {sizeof(struct trawl_ctl_wire_available), 1,
+				      {TRAWL_CTL_NAME_MAX}},
+	/* a field's type is free text from the domain (a kernel format's C type) */
+	[TRAWL_CTL_ITEM_FIELD] = {sizeof(struct trawl_ctl_wire_field), 3,
+				  {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_SNAPSHOT] = {sizeof(struct trawl_ctl_wire_snapshot), 2,
+				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+};
+
+const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
+{
+	if (kind >= sizeof(layouts) / sizeof(layouts[0]) || !layouts[kind].body_size)
+		return NULL;
+	return &layouts[kind];
+}
+
+size_t trawl_ctl_rec_size(uint32_t kind, const char *const *strs)
+{
+	const struct trawl_ctl_rec_layout *l = trawl_ctl_rec_layout(kind);
+	size_t size, n, i;
+
+	if (!l)
+		return 0;
+	size = sizeof(struct trawl_ctl_wire_rec) + l->body_size;
+	for (i = 0; i < l->nr_strings; i++) {
+		n = strs[i] ? strlen(strs[i]) : 0;
+		if (n >= l->str_max[i])
+			return 0;
+		size += n + 1;
+	}
+	return (size + REC_ALIGN - 1) & ~(size_t)(REC_ALIGN - 1);
+}
+
+void trawl_ctl_rec_write(void *dst, uint32_t kind, const void *body, const char *const *strs)
+{
+	const struct trawl_ctl_rec_layout *l = trawl_ctl_rec_layout(kind);
+	struct trawl_ctl_wire_rec rec = {
+		.size = (uint32_t)trawl_ctl_rec_size(kind, strs),
+		.kind = (uint16_t)kind,
+		.nr_strings = l->nr_strings,
+	};
+	char *p = dst;
+	size_t i, n;
+
+	memset(dst, 0, rec.size);
+	memcpy(p, &rec, sizeof(rec));
+	p += sizeof(rec);
+	memcpy(p, body, l->body_size);
+	p += l->body_size;
+	for (i = 0; i < l->nr_strings; i++) {
+		n = strs[i] ? strlen(strs[i]) : 0;
+		if (n)
+			memcpy(p, strs[i], n);
+		p += n + 1; /* the NUL, from the memset */
+	}
+}
 
 int trawl_ctl_str_ok(const char *s, size_t len)
 {
@@ -18,9 +90,9 @@ int trawl_ctl_str_ok(const char *s, size_t len)
 
 int trawl_ctl_name_valid(const char *name)
 {
-	size_t i, n = strnlen(name, TRAWL_CTL_NAME_LEN);
+	size_t i, n = strnlen(name, TRAWL_CTL_NAME_MAX);
 
-	if (n == 0 || n >= TRAWL_CTL_NAME_LEN || name[0] == '.' || name[0] == '-')
+	if (n == 0 || n >= TRAWL_CTL_NAME_MAX || name[0] == '.' || name[0] == '-')
 		return 0;
 	for (i = 0; i < n; i++) {
 		char c = name[i];
@@ -32,10 +104,17 @@ int trawl_ctl_name_valid(const char *name)
 	return 1;
 }
 
+int trawl_ctl_output_valid(const char *output)
+{
+	return output[0] == '/' || !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
+}
+
 int trawl_ctl_hdr_check(const struct trawl_ctl_wire_hdr *hdr, int is_reply)
 {
-	if (hdr->magic != TRAWL_CTL_MAGIC || hdr->version != TRAWL_CTL_VERSION)
+	if (hdr->magic != TRAWL_CTL_MAGIC)
 		return -EPROTO;
+	if (hdr->version != TRAWL_CTL_VERSION)
+		return -EPROTONOSUPPORT;
 	if (hdr->cmd == 0 || hdr->cmd >= TRAWL_CTL_CMD_MAX_)
 		return -EPROTO;
 	if (is_reply) {
@@ -60,6 +139,16 @@ static int req_strings_ok(const struct trawl_ctl_wire_req *r)
 	       trawl_ctl_str_ok(r->output, sizeof(r->output));
 }
 
+static int req_values_ok(const struct trawl_ctl_wire_req *r)
+{
+	return r->domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
+	       r->event_kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
+	       r->loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
+	       r->overwrite <= TRAWL_CTL_MODE_OVERWRITE && r->buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
+	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) && r->loglevel >= 0 &&
+	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX;
+}
+
 int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 {
 	struct trawl_ctl_wire_req r;
@@ -69,18 +158,14 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 	memcpy(&r, payload, sizeof(r));
 	if (r.struct_size != sizeof(r) || !req_strings_ok(&r))
 		return -EPROTO;
-	if (r.domain > 2 || r.event_kind > 4 || r.loglevel_type > 2 || r.overwrite > 2 ||
-	    r.buffers > 2)
-		return -EINVAL;
-	if (r.loglevel < 0 || r.loglevel > 14)
+	if (!req_values_ok(&r))
 		return -EINVAL;
 	if (r.session[0] && !trawl_ctl_name_valid(r.session))
 		return -EINVAL;
 	if (r.channel[0] && !trawl_ctl_name_valid(r.channel))
 		return -EINVAL;
-	/* a folder, or a relay daemon's URL (the daemon checks the rest of it) */
-	if (r.output[0] && r.output[0] != '/' && strncmp(r.output, "net://", 6) &&
-	    strncmp(r.output, "net6://", 7))
+	/* the daemon checks the rest of a URL */
+	if (r.output[0] && !trawl_ctl_output_valid(r.output))
 		return -EINVAL;
 	switch (cmd) {
 	case TRAWL_CTL_CMD_CREATE:
@@ -93,7 +178,7 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 	case TRAWL_CTL_CMD_DISABLE_EVENT:
 	case TRAWL_CTL_CMD_ADD_CONTEXT:
 	case TRAWL_CTL_CMD_LIST_AVAILABLE:
-		if (r.domain == 0)
+		if (r.domain == TRAWL_CTL_DOMAIN_NONE)
 			return -EINVAL;
 		break;
 	default:
@@ -102,36 +187,104 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 	return 0;
 }
 
+/* 1 if each enum of a record body of @kind holds a value the protocol knows. */
+static int body_ok(uint32_t kind, const unsigned char *body)
+{
+	union {
+		struct trawl_ctl_wire_session s;
+		struct trawl_ctl_wire_domain d;
+		struct trawl_ctl_wire_channel c;
+		struct trawl_ctl_wire_event e;
+		struct trawl_ctl_wire_context x;
+		struct trawl_ctl_wire_available a;
+		struct trawl_ctl_wire_field f;
+	} u;
+	uint32_t domain;
+
+	memcpy(&u, body, trawl_ctl_rec_layout(kind)->body_size);
+	switch (kind) {
+	case TRAWL_CTL_ITEM_SESSION:
+		return u.s.active <= 1 && u.s.snapshot <= 1;
+	case TRAWL_CTL_ITEM_DOMAIN:
+		domain = u.d.domain;
+		return domain && domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.d.consumer_alive <= 1;
+	case TRAWL_CTL_ITEM_CHANNEL:
+		return u.c.domain && u.c.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.c.enabled <= 1 &&
+		       u.c.overwrite <= 1 && u.c.buffers && u.c.buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST;
+	case TRAWL_CTL_ITEM_EVENT:
+		return u.e.domain && u.e.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.e.enabled <= 1 &&
+		       u.e.kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
+		       u.e.loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
+		       u.e.loglevel >= 0 && u.e.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX;
+	case TRAWL_CTL_ITEM_CONTEXT:
+		return u.x.domain && u.x.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST;
+	case TRAWL_CTL_ITEM_AVAILABLE:
+		return u.a.domain && u.a.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
+		       u.a.kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST && u.a.loglevel >= -1 &&
+		       u.a.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX && u.a.pid >= 0;
+	case TRAWL_CTL_ITEM_FIELD:
+		return u.f.domain && u.f.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST;
+	default:
+		return 1;
+	}
+}
+
+/* Checks the record at @p, which has @avail bytes left in the payload. */
+static int rec_check(const unsigned char *p, size_t avail)
+{
+	const struct trawl_ctl_rec_layout *l;
+	struct trawl_ctl_wire_rec rec;
+	size_t off, i;
+
+	if (avail < sizeof(rec))
+		return -EPROTO;
+	memcpy(&rec, p, sizeof(rec));
+	l = trawl_ctl_rec_layout(rec.kind);
+	if (!l || rec.nr_strings != l->nr_strings || rec.size % REC_ALIGN || rec.size > avail ||
+	    rec.size < sizeof(rec) + l->body_size)
+		return -EPROTO;
+	if (!body_ok(rec.kind, p + sizeof(rec)))
+		return -EPROTO;
+	off = sizeof(rec) + l->body_size;
+	for (i = 0; i < l->nr_strings; i++) {
+		const char *s = (const char *)p + off;
+		size_t n = strnlen(s, rec.size - off);
+
+		if (n == rec.size - off || n >= l->str_max[i])
+			return -EPROTO;
+		off += n + 1;
+	}
+	/* Only padding may follow the strings: nothing a peer could smuggle. */
+	if (rec.size - off >= REC_ALIGN)
+		return -EPROTO;
+	for (; off < rec.size; off++)
+		if (p[off])
+			return -EPROTO;
+	return 0;
+}
+
 int trawl_ctl_reply_check(const void *payload, size_t len)
 {
-	struct trawl_ctl_wire_reply h;
 	const unsigned char *p = payload;
-	size_t i;
+	struct trawl_ctl_wire_reply h;
+	struct trawl_ctl_wire_rec rec;
+	size_t off;
+	uint32_t i;
 
-	if (len < sizeof(h))
+	if (len < sizeof(h) || len > TRAWL_CTL_MAX_PAYLOAD)
 		return -EPROTO;
 	memcpy(&h, payload, sizeof(h));
-	if (h.struct_size != sizeof(h) || h.item_size != sizeof(struct trawl_ctl_wire_item))
+	if (h.struct_size != sizeof(h) || h.nr_records > TRAWL_CTL_MAX_RECORDS ||
+	    !trawl_ctl_str_ok(h.err, sizeof(h.err)))
 		return -EPROTO;
-	if (h.nr_items > TRAWL_CTL_MAX_ITEMS ||
-	    (len - sizeof(h)) / sizeof(struct trawl_ctl_wire_item) != h.nr_items ||
-	    (len - sizeof(h)) % sizeof(struct trawl_ctl_wire_item))
-		return -EPROTO;
-	if (!trawl_ctl_str_ok(h.err, sizeof(h.err)) || !trawl_ctl_str_ok(h.name, sizeof(h.name)) ||
-	    !trawl_ctl_str_ok(h.path, sizeof(h.path)))
-		return -EPROTO;
-	for (i = 0; i < h.nr_items; i++) {
-		struct trawl_ctl_wire_item it;
-
-		memcpy(&it, p + sizeof(h) + i * sizeof(it), sizeof(it));
-		if (it.kind < TRAWL_CTL_ITEM_SESSION || it.kind > TRAWL_CTL_ITEM_FIELD)
+	off = sizeof(h);
+	for (i = 0; i < h.nr_records; i++) {
+		if (rec_check(p + off, len - off))
 			return -EPROTO;
-		if (!trawl_ctl_str_ok(it.name, sizeof(it.name)) ||
-		    !trawl_ctl_str_ok(it.text, sizeof(it.text)) ||
-		    !trawl_ctl_str_ok(it.text2, sizeof(it.text2)))
-			return -EPROTO;
+		memcpy(&rec, p + off, sizeof(rec));
+		off += rec.size;
 	}
-	return 0;
+	return off == len ? 0 : -EPROTO;
 }
 
 int trawl_ctl_write_all(int fd, const void *buf, size_t len)

@@ -6,14 +6,25 @@
  * One request, one reply, on a connection that may carry many. Each message
  * is a header followed by `size` bytes of payload:
  *
- *   request:  hdr{cmd, size = sizeof(req)}          req
- *   reply:    hdr{cmd, status, size}                reply_head  item[nr_items]
+ *   request:  hdr{cmd, size = sizeof(req)}    req
+ *   reply:    hdr{cmd, status, size}          reply_head  record[nr_records]
  *
- * Every struct here is a wire struct: fixed-width fields, no pointers, strings
- * in fixed arrays that must hold a NUL. The receiver trusts nothing: it reads
- * exactly `size` bytes (bounded by TRAWL_CTL_MAX_PAYLOAD) and checks every
- * field with trawl_ctl_req_check() / trawl_ctl_reply_check() before use.
- * `version` changes whenever a struct changes; a peer refuses other versions.
+ * A reply's records are what the public API hands out as typed records
+ * (struct trawl_ctl_*_info in <trawl/ctl.h>), in a wire form of their own:
+ *
+ *   record:   rec{size, kind, nr_strings}  body  string[nr_strings]  0..7 NULs
+ *
+ * `body` is the kind's fixed-width struct below; each string ends with its
+ * NUL; `size` counts everything, padded to a multiple of 8 bytes. The wire
+ * structs are not the public ones: they have no pointers, only fixed-width
+ * fields, and change only with TRAWL_CTL_VERSION, which a peer checks
+ * first. Enum fields carry the values of <trawl/ctl-types.h> unconverted.
+ *
+ * The receiver trusts nothing: it reads exactly `size` bytes (bounded by
+ * TRAWL_CTL_MAX_PAYLOAD) and checks every field with trawl_ctl_req_check() /
+ * trawl_ctl_reply_check() before use. The daemon treats each request as
+ * hostile (any local user may connect to root's socket); the library checks
+ * replies just as hard. fuzz/ctl feeds both checks random bytes.
  */
 #ifndef TRAWL_CTL_PROTO_H
 #define TRAWL_CTL_PROTO_H
@@ -21,19 +32,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trawl/ctl.h"
+#include "trawl/ctl-types.h"
 
 #define TRAWL_CTL_MAGIC 0x4c435254u /* "TRCL" */
-#define TRAWL_CTL_VERSION 1u
-#define TRAWL_CTL_NAME_LEN 256u
-#define TRAWL_CTL_TEXT_LEN 1024u
-#define TRAWL_CTL_PATH_LEN 1024u /* bytes, NUL included: trace folders */
-#define TRAWL_CTL_MAX_ITEMS 65536u
-#define TRAWL_CTL_ERR_LEN 256u
+/* 2: typed records in replies instead of positional items; live timer field. */
+#define TRAWL_CTL_VERSION 2u
+
+/* Bounds on a reply: what a client allocates for one. */
+#define TRAWL_CTL_MAX_RECORDS (1u << 20)
+#define TRAWL_CTL_MAX_PAYLOAD (64u << 20) /* bytes */
+
+/* The last value of each enum the protocol knows. */
+#define TRAWL_CTL_WIRE_DOMAIN_LAST TRAWL_CTL_DOMAIN_UST
+#define TRAWL_CTL_WIRE_EVENT_KIND_LAST TRAWL_CTL_EVENT_USERSPACE_PROBE
+#define TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST TRAWL_CTL_LOGLEVEL_SINGLE
+#define TRAWL_CTL_WIRE_BUFFERS_LAST TRAWL_CTL_BUFFERS_GLOBAL
+#define TRAWL_CTL_WIRE_LOGLEVEL_MAX 14
 
 enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_PING = 1,
-	TRAWL_CTL_CMD_CREATE = 2,
+	TRAWL_CTL_CMD_CREATE = 2,          /* reply: one SESSION record */
 	TRAWL_CTL_CMD_DESTROY = 3,
 	TRAWL_CTL_CMD_ENABLE_CHANNEL = 4,
 	TRAWL_CTL_CMD_DISABLE_CHANNEL = 5,
@@ -45,11 +63,15 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_LIST_SESSIONS = 11,
 	TRAWL_CTL_CMD_LIST_SESSION = 12,   /* one session: domains, channels, events */
 	TRAWL_CTL_CMD_LIST_AVAILABLE = 13, /* events a domain offers */
-	TRAWL_CTL_CMD_SNAPSHOT_RECORD = 14,
+	TRAWL_CTL_CMD_SNAPSHOT_RECORD = 14, /* reply: one SNAPSHOT record */
 	TRAWL_CTL_CMD_QUIT = 15,           /* daemon exits (its owner or root only) */
 	TRAWL_CTL_CMD_MAX_ = 16,
 };
 
+/*
+ * The header of every message, in both directions. Its layout is the same in
+ * every version, so that a peer of another version is recognised and told so.
+ */
 struct trawl_ctl_wire_hdr {
 	uint32_t magic;   /* TRAWL_CTL_MAGIC */
 	uint16_t version; /* TRAWL_CTL_VERSION */
@@ -61,77 +83,142 @@ struct trawl_ctl_wire_hdr {
 /* req.flags */
 #define TRAWL_CTL_F_SNAPSHOT 0x1u   /* create */
 #define TRAWL_CTL_F_LIVE 0x2u       /* create */
-#define TRAWL_CTL_F_ALL 0x4u        /* destroy --all, enable-event --all */
+#define TRAWL_CTL_F_ALL 0x4u        /* destroy --all */
 #define TRAWL_CTL_F_FIELDS 0x8u     /* list --fields */
 #define TRAWL_CTL_F_NO_OUTPUT 0x10u /* create --no-output */
+#define TRAWL_CTL_F_KNOWN_ 0x1fu
 
 /* req.overwrite */
 #define TRAWL_CTL_MODE_DEFAULT 0u
 #define TRAWL_CTL_MODE_DISCARD 1u
 #define TRAWL_CTL_MODE_OVERWRITE 2u
 
-/* req.buffers */
-#define TRAWL_CTL_BUFFERS_DEFAULT 0u
-#define TRAWL_CTL_BUFFERS_UID 1u
-#define TRAWL_CTL_BUFFERS_PID 2u
-
+/* One request struct serves every command; a command ignores the fields it has no use for. */
 struct trawl_ctl_wire_req {
 	uint32_t struct_size;   /* sizeof(struct trawl_ctl_wire_req) */
-	uint32_t domain;        /* 0, TRAWL_DOMAIN_KERNEL (1) or TRAWL_DOMAIN_UST (2) */
+	uint32_t domain;        /* enum trawl_ctl_domain */
 	uint32_t flags;         /* TRAWL_CTL_F_* */
-	uint32_t event_kind;    /* enum trawl_domain_event_kind */
+	uint32_t event_kind;    /* enum trawl_ctl_event_kind */
 	int32_t loglevel;       /* 0..14 */
-	uint32_t loglevel_type; /* enum trawl_domain_loglevel_type */
+	uint32_t loglevel_type; /* enum trawl_ctl_loglevel_type */
 	uint64_t subbuf_size;   /* bytes, 0 = default */
 	uint32_t num_subbuf;    /* 0 = default */
 	uint32_t overwrite;     /* TRAWL_CTL_MODE_* */
 	uint32_t switch_timer_us;
 	uint32_t read_timer_us;
-	uint32_t buffers;       /* TRAWL_CTL_BUFFERS_* */
-	uint32_t reserved;
-	char session[TRAWL_CTL_NAME_LEN];
-	char channel[TRAWL_CTL_NAME_LEN];
-	char name[TRAWL_CTL_NAME_LEN];   /* event, context, or new session's name */
-	char target[TRAWL_CTL_TEXT_LEN]; /* probe location */
-	char filter[TRAWL_CTL_TEXT_LEN];
-	char output[TRAWL_CTL_PATH_LEN]; /* create: absolute trace folder, "" = none */
-} __attribute__((packed));
-
-/* Item kinds: enum trawl_ctl_item_kind in <trawl/ctl.h>. */
-
-struct trawl_ctl_wire_item {
-	uint32_t kind;       /* enum trawl_ctl_item_kind */
-	uint32_t domain;
-	uint32_t enabled;
-	uint32_t event_kind;
-	int32_t loglevel;
-	uint32_t reserved;
-	uint64_t v[6];
-	char name[TRAWL_CTL_NAME_LEN];
-	char text[TRAWL_CTL_TEXT_LEN];
-	char text2[TRAWL_CTL_TEXT_LEN];
+	uint32_t buffers;       /* enum trawl_ctl_buffers */
+	uint32_t live_timer_us; /* create with TRAWL_CTL_F_LIVE; 0 = default */
+	char session[TRAWL_CTL_NAME_MAX];
+	char channel[TRAWL_CTL_NAME_MAX];
+	char name[TRAWL_CTL_NAME_MAX];   /* event, context, or new session's name */
+	char target[TRAWL_CTL_TARGET_MAX]; /* probe location */
+	char filter[TRAWL_CTL_FILTER_MAX];
+	char output[TRAWL_CTL_OUTPUT_MAX]; /* create: absolute trace folder or URL, "" = none */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_reply {
 	uint32_t struct_size; /* sizeof(struct trawl_ctl_wire_reply) */
-	uint32_t item_size;   /* sizeof(struct trawl_ctl_wire_item) */
-	uint32_t nr_items;
-	uint32_t reserved;
-	char err[TRAWL_CTL_ERR_LEN];     /* "" or the one line to show */
-	char name[TRAWL_CTL_NAME_LEN];   /* create: the session's name */
-	char path[TRAWL_CTL_PATH_LEN];   /* create/snapshot: trace folder */
+	uint32_t nr_records;
+	char err[TRAWL_CTL_ERROR_MAX]; /* "" or the one line to show */
 } __attribute__((packed));
 
-#define TRAWL_CTL_MAX_PAYLOAD                                                                     \
-	(sizeof(struct trawl_ctl_wire_reply) +                                                    \
-	 (size_t)TRAWL_CTL_MAX_ITEMS * sizeof(struct trawl_ctl_wire_item))
+struct trawl_ctl_wire_rec {
+	uint32_t size;       /* bytes of the whole record, a multiple of 8 */
+	uint16_t kind;       /* enum trawl_ctl_item_kind */
+	uint16_t nr_strings; /* as the kind has: see trawl_ctl_rec_layout() */
+} __attribute__((packed));
+
+/* Record bodies, one per kind; strings in the order named. */
+struct trawl_ctl_wire_session { /* strings: name, output */
+	uint32_t active;
+	uint32_t snapshot;
+	uint32_t live_timer_us;
+	uint32_t uid;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_domain { /* strings: problem */
+	uint32_t domain;
+	uint32_t consumer_alive;
+	uint64_t events_discarded;
+	uint64_t bytes_written;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_channel { /* strings: name */
+	uint32_t domain;
+	uint32_t enabled;
+	uint64_t subbuf_size;
+	uint32_t num_subbuf;
+	uint32_t overwrite; /* 0 or 1 */
+	uint32_t switch_timer_us;
+	uint32_t read_timer_us;
+	uint32_t buffers;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_event { /* strings: channel, name, filter, target */
+	uint32_t domain;
+	uint32_t enabled;
+	uint32_t kind;
+	uint32_t loglevel_type;
+	int32_t loglevel;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_context { /* strings: channel, name */
+	uint32_t domain;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_available { /* strings: name */
+	uint32_t domain;
+	uint32_t kind;
+	int32_t loglevel; /* -1: none */
+	int32_t pid;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_field { /* strings: event, name, type */
+	uint32_t domain;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_snapshot { /* strings: session, path */
+	uint32_t seq;
+	uint32_t reserved;
+} __attribute__((packed));
+
+#define TRAWL_CTL_REC_MAX_STRINGS 4
+
+/* What a record of one kind holds: its body's size and its strings' limits. */
+struct trawl_ctl_rec_layout {
+	uint32_t body_size;
+	uint16_t nr_strings;
+	uint16_t str_max[TRAWL_CTL_REC_MAX_STRINGS]; /* bytes, NUL included */
+};
+
+/* The layout of records of @kind, or NULL if the protocol has no such kind. */
+const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind);
+
+/*
+ * trawl_ctl_rec_size - the bytes a record of @kind takes with @strs (as many
+ * as the kind has; NULL ones count as ""). Returns 0 if @kind is unknown or
+ * a string is over its limit.
+ */
+size_t trawl_ctl_rec_size(uint32_t kind, const char *const *strs);
+
+/*
+ * trawl_ctl_rec_write - writes a record at @dst, which has
+ * trawl_ctl_rec_size(@kind, @strs) bytes: the header, @body (the kind's
+ * struct), the strings and the padding.
+ */
+void trawl_ctl_rec_write(void *dst, uint32_t kind, const void *body, const char *const *strs);
 
 /* 1 if @s holds a NUL within @len bytes. */
 int trawl_ctl_str_ok(const char *s, size_t len);
 
 /*
  * trawl_ctl_hdr_check - validates a received header. @is_reply: 1 on the
- * client. Returns 0 or -EPROTO (bad magic, version, cmd or size).
+ * client. Returns 0, -EPROTONOSUPPORT (the magic is right, the version is
+ * another) or -EPROTO (bad magic, cmd or size).
  */
 int trawl_ctl_hdr_check(const struct trawl_ctl_wire_hdr *hdr, int is_reply);
 
@@ -142,7 +229,12 @@ int trawl_ctl_hdr_check(const struct trawl_ctl_wire_hdr *hdr, int is_reply);
  */
 int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len);
 
-/* Validates a reply payload; returns 0 or -EPROTO. */
+/*
+ * trawl_ctl_reply_check - validates a reply payload of @len bytes: the
+ * head, then every record (sizes within the payload, a known kind, its
+ * strings NUL-terminated within their limits, enums in range). Returns 0 or
+ * -EPROTO.
+ */
 int trawl_ctl_reply_check(const void *payload, size_t len);
 
 /*
@@ -150,6 +242,9 @@ int trawl_ctl_reply_check(const void *payload, size_t len);
  * 255 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-'.
  */
 int trawl_ctl_name_valid(const char *name);
+
+/* 1 if @output is a form the daemon takes: an absolute folder or a net:// / net6:// URL. */
+int trawl_ctl_output_valid(const char *output);
 
 /* Full-buffer I/O on a stream socket, retrying on EINTR. 0 or negative errno
  * (-ECONNRESET when the peer closed mid-way or before the first byte). */

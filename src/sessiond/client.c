@@ -47,9 +47,9 @@ static int listen_fd = -1;
 const char *sd_domain_name(uint32_t domain)
 {
 	switch (domain) {
-	case TRAWL_DOMAIN_KERNEL:
+	case TRAWL_CTL_DOMAIN_KERNEL:
 		return "kernel";
-	case TRAWL_DOMAIN_UST:
+	case TRAWL_CTL_DOMAIN_UST:
 		return "user space";
 	default:
 		return "no";
@@ -65,27 +65,6 @@ int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	vsnprintf(r->head.err, sizeof(r->head.err), fmt, ap);
 	va_end(ap);
 	return status;
-}
-
-struct trawl_ctl_wire_item *sd_reply_item(struct sd_reply *r, enum trawl_ctl_item_kind kind)
-{
-	struct trawl_ctl_wire_item *it;
-
-	if (r->nr == TRAWL_CTL_MAX_ITEMS)
-		return NULL;
-	if (r->nr == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-
-		it = realloc(r->items, cap * sizeof(*it));
-		if (!it)
-			return NULL;
-		r->items = it;
-		r->cap = cap;
-	}
-	it = &r->items[r->nr++];
-	memset(it, 0, sizeof(*it));
-	it->kind = kind;
-	return it;
 }
 
 static int peer_in_tracing_group(uid_t uid, gid_t gid)
@@ -134,15 +113,18 @@ static int send_reply(struct sd_client *c, uint16_t cmd, struct sd_reply *r)
 	};
 	int ret;
 
+	/* A failed command's records (a list cut short) are not sent. */
+	if (r->status) {
+		r->len = 0;
+		r->head.nr_records = 0;
+	}
 	r->head.struct_size = sizeof(r->head);
-	r->head.item_size = sizeof(struct trawl_ctl_wire_item);
-	r->head.nr_items = (uint32_t)r->nr;
-	hdr.size = (uint32_t)(sizeof(r->head) + r->nr * sizeof(struct trawl_ctl_wire_item));
+	hdr.size = (uint32_t)(sizeof(r->head) + r->len);
 	ret = trawl_ctl_write_all(c->fd, &hdr, sizeof(hdr));
 	if (!ret)
 		ret = trawl_ctl_write_all(c->fd, &r->head, sizeof(r->head));
-	if (!ret && r->nr)
-		ret = trawl_ctl_write_all(c->fd, r->items, r->nr * sizeof(*r->items));
+	if (!ret && r->len)
+		ret = trawl_ctl_write_all(c->fd, r->recs, r->len);
 	return ret;
 }
 
@@ -187,7 +169,7 @@ static void handle_message(struct sd_client *c)
 		client_close(c);
 	else
 		c->got = 0;
-	free(r.items);
+	free(r.recs);
 }
 
 static void client_readable(int fd, short revents, void *arg)

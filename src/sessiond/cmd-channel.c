@@ -54,7 +54,7 @@ static struct sd_domain *domain_get(struct sd_session *s, uint32_t domain, struc
 	if (d->ds)
 		return d;
 	if (!sd.domains[domain] || sd.domain_ret[domain]) {
-		sd_fail(r, sd.domain_ret[domain] == -EOPNOTSUPP && domain == TRAWL_DOMAIN_KERNEL &&
+		sd_fail(r, sd.domain_ret[domain] == -EOPNOTSUPP && domain == TRAWL_CTL_DOMAIN_KERNEL &&
 					   !sd.root_daemon ? -EACCES : sd.domain_ret[domain],
 			"%s", sd.domain_err[domain]);
 		return NULL;
@@ -106,9 +106,23 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 	a->overwrite = s->snapshot ? 1 : 0;
 	/* User space: the consumer polls the buffers (apps never wake it), so
 	 * often enough that a 4 MiB-per-CPU channel never fills at ~20 M events/s. */
-	a->read_timer_us = domain == TRAWL_DOMAIN_UST ? 1000 : 200000;
+	a->read_timer_us = domain == TRAWL_CTL_DOMAIN_UST ? 1000 : 200000;
 	/* Live: partial packets are closed every live timer period, for viewers to see. */
 	a->switch_timer_us = s->live_timer_us;
+	a->buffers = domain == TRAWL_CTL_DOMAIN_UST ? TRAWL_CTL_BUFFERS_PER_UID
+						    : TRAWL_CTL_BUFFERS_GLOBAL;
+}
+
+/* The buffering scheme @req asks for, if @domain has it; else fills @r. */
+static int buffers_check(uint32_t domain, uint32_t buffers, struct sd_reply *r)
+{
+	if (buffers == TRAWL_CTL_BUFFERS_DEFAULT)
+		return 0;
+	if (domain == TRAWL_CTL_DOMAIN_KERNEL && buffers != TRAWL_CTL_BUFFERS_GLOBAL)
+		return sd_fail(r, -EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
+	if (domain == TRAWL_CTL_DOMAIN_UST && buffers == TRAWL_CTL_BUFFERS_GLOBAL)
+		return sd_fail(r, -EINVAL, "--buffers-global applies to the kernel only");
+	return 0;
 }
 
 static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain *d,
@@ -142,12 +156,12 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 			c->attr.switch_timer_us = req->switch_timer_us;
 		if (req->read_timer_us)
 			c->attr.read_timer_us = req->read_timer_us;
-		c->attr.buffers_pid = req->buffers == TRAWL_CTL_BUFFERS_PID;
-		if (domain == TRAWL_DOMAIN_KERNEL && req->buffers) {
+		if (buffers_check(domain, req->buffers, r)) {
 			free(c);
-			sd_fail(r, -EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
 			return NULL;
 		}
+		if (req->buffers)
+			c->attr.buffers = (enum trawl_ctl_buffers)req->buffers;
 	}
 	if (!is_pow2(c->attr.subbuf_size) || c->attr.subbuf_size < 4096 ||
 	    c->attr.subbuf_size > (1ull << 32)) {
@@ -246,11 +260,11 @@ static struct sd_channel *channel_for(struct sd_session *s, struct sd_domain *d,
 
 static int same_rule(const struct sd_event *e, const struct trawl_ctl_wire_req *req)
 {
-	return e->kind == (enum trawl_domain_event_kind)req->event_kind &&
+	return e->kind == (enum trawl_ctl_event_kind)req->event_kind &&
 	       !strcmp(e->name, req->name) && !strcmp(e->filter, req->filter) &&
 	       !strcmp(e->target, req->target) &&
-	       e->loglevel_type == (enum trawl_domain_loglevel_type)req->loglevel_type &&
-	       (req->loglevel_type == TRAWL_LOGLEVEL_ALL || e->loglevel == req->loglevel);
+	       e->loglevel_type == (enum trawl_ctl_loglevel_type)req->loglevel_type &&
+	       (req->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL || e->loglevel == req->loglevel);
 }
 
 static void rule_of(const struct sd_event *e, struct trawl_domain_event_rule *rule)
@@ -278,14 +292,14 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 		return;
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "no event name given");
-	if (req->event_kind >= TRAWL_EVENT_PROBE && !req->target[0])
+	if (req->event_kind >= TRAWL_CTL_EVENT_PROBE && !req->target[0])
 		return (void)sd_fail(r, -EINVAL, "a probe needs a location");
-	if (req->domain == TRAWL_DOMAIN_UST && req->event_kind != TRAWL_EVENT_TRACEPOINT)
+	if (req->domain == TRAWL_CTL_DOMAIN_UST && req->event_kind != TRAWL_CTL_EVENT_TRACEPOINT)
 		return (void)sd_fail(r, -EINVAL, "user space has tracepoints only "
 						 "(probes and syscalls are kernel events)");
 #ifdef TRAWL_HAVE_UST_DOMAIN
 	/* A bad user-space filter changes nothing (not even channel0). */
-	if (req->domain == TRAWL_DOMAIN_UST && req->filter[0]) {
+	if (req->domain == TRAWL_CTL_DOMAIN_UST && req->filter[0]) {
 		struct trawl_filter_error ferr;
 		struct trawl_filter *f;
 
@@ -316,11 +330,11 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
-	e->kind = (enum trawl_domain_event_kind)req->event_kind;
+	e->kind = (enum trawl_ctl_event_kind)req->event_kind;
 	snprintf(e->name, sizeof(e->name), "%s", req->name);
 	snprintf(e->target, sizeof(e->target), "%s", req->target);
 	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
-	e->loglevel_type = (enum trawl_domain_loglevel_type)req->loglevel_type;
+	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
 	e->loglevel = req->loglevel;
 	rule_of(e, &rule);
 	ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
@@ -356,7 +370,7 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 		if (!e->enabled)
 			continue;
 		if (!all && (strcmp(e->name, req->name) ||
-			     e->kind != (enum trawl_domain_event_kind)req->event_kind))
+			     e->kind != (enum trawl_ctl_event_kind)req->event_kind))
 			continue;
 		rule_of(e, &rule);
 		ret = d->ops->event_disable(d->ds, c->attr.name, &rule, &err);
@@ -396,16 +410,16 @@ static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 {
 	/* User space checks its perf counters itself, probing them as the
 	 * session's owner (sessiond/ust-context.c). */
-	if (domain == TRAWL_DOMAIN_UST && !strncmp(name, "perf:", 5))
+	if (domain == TRAWL_CTL_DOMAIN_UST && !strncmp(name, "perf:", 5))
 		return 0;
 	/* So does the kernel backend (kernel/perf.c), which knows every name
 	 * LTTng accepts and says which counters this machine lacks. */
-	if (domain == TRAWL_DOMAIN_KERNEL && !strncmp(name, "perf:cpu:", 9))
+	if (domain == TRAWL_CTL_DOMAIN_KERNEL && !strncmp(name, "perf:cpu:", 9))
 		return 0;
 	if (in_list(name, common_contexts, TRAWL_ARRAY_SIZE(common_contexts)))
 		return 0;
 	if (in_list(name, ust_only_contexts, TRAWL_ARRAY_SIZE(ust_only_contexts)))
-		return domain == TRAWL_DOMAIN_UST
+		return domain == TRAWL_CTL_DOMAIN_UST
 			       ? 0
 			       : sd_fail(r, -EINVAL, "context '%s' is for user space only", name);
 	if (!strncmp(name, "perf:thread:", 12) &&
@@ -475,25 +489,25 @@ struct list_ctx {
 static int list_cb(void *arg, const struct trawl_domain_event_desc *desc)
 {
 	struct list_ctx *lc = arg;
-	struct trawl_ctl_wire_item *it = sd_reply_item(lc->r, TRAWL_CTL_ITEM_AVAILABLE);
+	struct trawl_ctl_wire_available body = {
+		.domain = lc->domain,
+		.kind = (uint32_t)desc->kind,
+		.loglevel = desc->loglevel,
+		.pid = (int32_t)desc->pid,
+	};
+	const char *strs[3] = {desc->name};
 	size_t i;
+	int ret = sd_reply_rec(lc->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
 
-	if (!it)
-		return -ENOMEM;
-	it->domain = lc->domain;
-	it->event_kind = desc->kind;
-	it->loglevel = desc->loglevel;
-	it->v[0] = (uint64_t)desc->pid;
-	snprintf(it->name, sizeof(it->name), "%s", desc->name);
-	for (i = 0; lc->fields && i < desc->nr_fields; i++) {
-		it = sd_reply_item(lc->r, TRAWL_CTL_ITEM_FIELD);
-		if (!it)
-			return -ENOMEM;
-		it->domain = lc->domain;
-		snprintf(it->name, sizeof(it->name), "%s", desc->fields[i].name);
-		snprintf(it->text, sizeof(it->text), "%s", desc->fields[i].type);
+	for (i = 0; !ret && lc->fields && i < desc->nr_fields; i++) {
+		struct trawl_ctl_wire_field fb = {.domain = lc->domain};
+
+		strs[0] = desc->name;
+		strs[1] = desc->fields[i].name;
+		strs[2] = desc->fields[i].type;
+		ret = sd_reply_rec(lc->r, TRAWL_CTL_ITEM_FIELD, &fb, strs);
 	}
-	return 0;
+	return ret;
 }
 
 void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -508,14 +522,14 @@ void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd
 		return (void)sd_fail(r, -EINVAL, "no domain given");
 	ops = sd.domains[req->domain];
 	if (!ops || sd.domain_ret[req->domain])
-		return (void)sd_fail(r, req->domain == TRAWL_DOMAIN_KERNEL && !sd.root_daemon
+		return (void)sd_fail(r, req->domain == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon
 						? -EACCES : sd.domain_ret[req->domain],
 				     "%s", sd.domain_err[req->domain]);
 	if (!ops->list_events)
 		return;
-	ret = ops->list_events((enum trawl_domain_event_kind)req->event_kind, lc.fields, list_cb,
+	ret = ops->list_events((enum trawl_ctl_event_kind)req->event_kind, lc.fields, list_cb,
 			       &lc, &err);
-	if (ret)
+	if (ret && !r->status)
 		sd_fail(r, ret, "cannot list %s events: %s", sd_domain_name(req->domain),
 			err.msg[0] ? err.msg : strerror(-ret));
 }

@@ -130,12 +130,13 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 				     SD_MAX_SESSIONS_PER_USER);
 	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
 		return (void)sd_fail(r, -EINVAL, "no output folder given");
-	if (strlen(req->output) > 900)
-		return (void)sd_fail(r, -ENAMETOOLONG, "output path too long (at most 900 bytes)");
 	streaming = sd_relay_is_url(req->output);
 	if ((req->flags & TRAWL_CTL_F_LIVE) && !streaming)
 		return (void)sd_fail(r, -EINVAL, "a live session streams to trawl-relayd: its URL "
 						 "must be net://HOST (not '%s')", req->output);
+	if ((req->flags & TRAWL_CTL_F_SNAPSHOT) && streaming)
+		return (void)sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to "
+						     "trawl-relayd (yet): give them a local output");
 	if (req->output[0] && !streaming) {
 		ret = mkdir_as(req->output, p->uid, p->gid);
 		if (ret)
@@ -154,8 +155,8 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
 	s->relay_fd = -1;
 	if (streaming &&
-	    sd_relay_setup(s, req->output, s->live ? (req->switch_timer_us ? req->switch_timer_us
-									  : 1000000u)
+	    sd_relay_setup(s, req->output, s->live ? (req->live_timer_us ? req->live_timer_us
+									: 1000000u)
 						   : 0,
 			   r)) {
 		free(s);
@@ -164,8 +165,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	for (tail = &sd.sessions; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
-	snprintf(r->head.name, sizeof(r->head.name), "%s", s->name);
-	snprintf(r->head.path, sizeof(r->head.path), "%s", s->output);
+	sd_session_rec(r, s);
 	sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid,
 	       s->output[0] ? s->output : "(none)");
 }
@@ -295,7 +295,7 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 		     struct sd_reply *r)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	char dir[TRAWL_CTL_PATH_LEN], stamp[32];
+	char dir[TRAWL_CTL_PATH_MAX], stamp[32];
 	int i, ret, done = 0;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -333,21 +333,25 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 	if (!done)
 		return (void)sd_fail(r, -ENOENT, "session '%s' has no channels", s->name);
 	s->snapshot_seq++;
-	snprintf(r->head.path, sizeof(r->head.path), "%s", dir);
+	{
+		struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq};
+		const char *strs[] = {s->name, dir};
+
+		sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
+	}
 }
 
-static void session_item(struct sd_reply *r, const struct sd_session *s)
+void sd_session_rec(struct sd_reply *r, const struct sd_session *s)
 {
-	struct trawl_ctl_wire_item *it = sd_reply_item(r, TRAWL_CTL_ITEM_SESSION);
+	struct trawl_ctl_wire_session body = {
+		.active = (uint32_t)s->active,
+		.snapshot = (uint32_t)s->snapshot,
+		.live_timer_us = s->live_timer_us,
+		.uid = (uint32_t)s->uid,
+	};
+	const char *strs[] = {s->name, s->output};
 
-	if (!it)
-		return;
-	snprintf(it->name, sizeof(it->name), "%s", s->name);
-	snprintf(it->text, sizeof(it->text), "%s", s->output);
-	it->enabled = (uint32_t)s->active;
-	it->v[0] = (uint64_t)s->active;
-	it->v[1] = (uint64_t)s->snapshot;
-	it->v[2] = s->uid;
+	sd_reply_rec(r, TRAWL_CTL_ITEM_SESSION, &body, strs);
 }
 
 void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -357,45 +361,47 @@ void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_
 
 	for (s = sd.sessions; s; s = s->next)
 		if (visible(s, p))
-			session_item(r, s);
+			sd_session_rec(r, s);
 }
 
 static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_channel *c)
 {
-	struct trawl_ctl_wire_item *it = sd_reply_item(r, TRAWL_CTL_ITEM_CHANNEL);
+	struct trawl_ctl_wire_channel body = {
+		.domain = domain,
+		.enabled = (uint32_t)c->enabled,
+		.subbuf_size = c->attr.subbuf_size,
+		.num_subbuf = c->attr.num_subbuf,
+		.overwrite = c->attr.overwrite,
+		.switch_timer_us = c->attr.switch_timer_us,
+		.read_timer_us = c->attr.read_timer_us,
+		.buffers = (uint32_t)c->attr.buffers,
+	};
+	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;
 	const struct sd_event *e;
 
-	if (!it)
-		return;
-	it->domain = domain;
-	it->enabled = (uint32_t)c->enabled;
-	snprintf(it->name, sizeof(it->name), "%s", c->attr.name);
-	it->v[0] = c->attr.subbuf_size;
-	it->v[1] = c->attr.num_subbuf;
-	it->v[2] = c->attr.overwrite;
-	it->v[3] = c->attr.switch_timer_us;
-	it->v[4] = c->attr.read_timer_us;
-	it->v[5] = c->attr.buffers_pid;
+	sd_reply_rec(r, TRAWL_CTL_ITEM_CHANNEL, &body, strs);
 	for (x = c->contexts; x; x = x->next) {
-		it = sd_reply_item(r, TRAWL_CTL_ITEM_CONTEXT);
-		if (!it)
-			return;
-		it->domain = domain;
-		snprintf(it->name, sizeof(it->name), "%s", x->name);
+		struct trawl_ctl_wire_context cb = {.domain = domain};
+
+		strs[0] = c->attr.name;
+		strs[1] = x->name;
+		sd_reply_rec(r, TRAWL_CTL_ITEM_CONTEXT, &cb, strs);
 	}
 	for (e = c->events; e; e = e->next) {
-		it = sd_reply_item(r, TRAWL_CTL_ITEM_EVENT);
-		if (!it)
-			return;
-		it->domain = domain;
-		it->enabled = (uint32_t)e->enabled;
-		it->event_kind = e->kind;
-		it->loglevel = e->loglevel;
-		it->v[0] = e->loglevel_type;
-		snprintf(it->name, sizeof(it->name), "%s", e->name);
-		snprintf(it->text, sizeof(it->text), "%s", e->filter);
-		snprintf(it->text2, sizeof(it->text2), "%s", e->target);
+		struct trawl_ctl_wire_event eb = {
+			.domain = domain,
+			.enabled = (uint32_t)e->enabled,
+			.kind = (uint32_t)e->kind,
+			.loglevel_type = (uint32_t)e->loglevel_type,
+			.loglevel = e->loglevel,
+		};
+
+		strs[0] = c->attr.name;
+		strs[1] = e->name;
+		strs[2] = e->filter;
+		strs[3] = e->target;
+		sd_reply_rec(r, TRAWL_CTL_ITEM_EVENT, &eb, strs);
 	}
 }
 
@@ -407,11 +413,12 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 
 	if (!s)
 		return;
-	session_item(r, s);
+	sd_session_rec(r, s);
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_status st = {.consumer_alive = 1};
-		struct trawl_ctl_wire_item *it;
+		struct trawl_ctl_wire_domain body = {.domain = (uint32_t)i};
+		const char *strs[1] = {st.msg};
 		const struct sd_channel *c;
 
 		if (!d->ops)
@@ -421,14 +428,10 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
 		if (!st.msg[0])
 			sd_relay_problem(s, st.msg, sizeof(st.msg));
-		it = sd_reply_item(r, TRAWL_CTL_ITEM_DOMAIN);
-		if (!it)
-			return;
-		it->domain = (uint32_t)i;
-		it->v[0] = st.consumer_alive;
-		it->v[1] = st.events_discarded;
-		it->v[2] = st.bytes_written;
-		snprintf(it->text, sizeof(it->text), "%s", st.msg);
+		body.consumer_alive = !!st.consumer_alive;
+		body.events_discarded = st.events_discarded;
+		body.bytes_written = st.bytes_written;
+		sd_reply_rec(r, TRAWL_CTL_ITEM_DOMAIN, &body, strs);
 		for (c = d->channels; c; c = c->next)
 			list_channel(r, (uint32_t)i, c);
 	}

@@ -124,7 +124,7 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 		return -EBUSY;
 	}
 	switch (rule->kind) {
-	case TRAWL_EVENT_TRACEPOINT:
+	case TRAWL_CTL_EVENT_TRACEPOINT:
 		/* The filter goes in first: an event never records unfiltered. */
 		ret = 0;
 		if (enable && rule->filter)
@@ -134,12 +134,12 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 			ret = trawl_kernel_instance_enable_event(inst, rule->name, enable, e,
 								 sizeof(e));
 		break;
-	case TRAWL_EVENT_SYSCALL:
+	case TRAWL_CTL_EVENT_SYSCALL:
 		ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e, sizeof(e));
 		break;
-	case TRAWL_EVENT_PROBE:
-	case TRAWL_EVENT_FUNCTION:
-	case TRAWL_EVENT_USERSPACE_PROBE:
+	case TRAWL_CTL_EVENT_PROBE:
+	case TRAWL_CTL_EVENT_FUNCTION:
+	case TRAWL_CTL_EVENT_USERSPACE_PROBE:
 		if (!enable) {
 			ret = trawl_kernel_probe_disable(inst, rule->name, e, sizeof(e));
 			break;
@@ -147,9 +147,9 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 		if (!rule->target) {
 			snprintf(e, sizeof(e), "probe %s: no location given", rule->name);
 			ret = -EINVAL;
-		} else if (rule->kind == TRAWL_EVENT_PROBE) {
+		} else if (rule->kind == TRAWL_CTL_EVENT_PROBE) {
 			ret = trawl_kernel_probe_add(inst, rule->name, rule->target, 0, e, sizeof(e));
-		} else if (rule->kind == TRAWL_EVENT_FUNCTION) {
+		} else if (rule->kind == TRAWL_CTL_EVENT_FUNCTION) {
 			ret = trawl_kernel_function_add(inst, rule->name, rule->target, e, sizeof(e));
 		} else {
 			/* the first six integer arguments, as the x86-64 ABI passes them */
@@ -238,17 +238,17 @@ static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 	return ret;
 }
 
-static int kd_list_events(enum trawl_domain_event_kind kind, int with_fields,
+static int kd_list_events(enum trawl_ctl_event_kind kind, int with_fields,
 			  trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
 {
 	struct trawl_kernel_list_item *items;
 	int n, i, ret = 0;
 
-	if (kind != TRAWL_EVENT_TRACEPOINT && kind != TRAWL_EVENT_SYSCALL) {
+	if (kind != TRAWL_CTL_EVENT_TRACEPOINT && kind != TRAWL_CTL_EVENT_SYSCALL) {
 		trawl_domain_err_set(err, "only tracepoints and syscalls can be listed");
 		return -EINVAL;
 	}
-	n = trawl_kernel_list(kind == TRAWL_EVENT_SYSCALL, with_fields, &items);
+	n = trawl_kernel_list(kind == TRAWL_CTL_EVENT_SYSCALL, with_fields, &items);
 	if (n < 0) {
 		trawl_domain_err_set(err, "cannot list kernel events: %s", strerror(-n));
 		return n;
@@ -290,7 +290,7 @@ static int kd_status(struct trawl_domain_session *s, struct trawl_domain_status 
 }
 
 const struct trawl_domain_ops trawl_domain_kernel_ops = {
-	.type = TRAWL_DOMAIN_KERNEL,
+	.type = TRAWL_CTL_DOMAIN_KERNEL,
 	.name = "kernel",
 	.init = kd_init,
 	.session_create = kd_session_create,

@@ -209,7 +209,7 @@ static int ust_channel_create(struct trawl_domain_session *s,
 		trawl_domain_err_set(err, "channels are fixed once the session has started");
 		return -EBUSY;
 	}
-	if (s->chans && !!per_pid(s) != !!attr->buffers_pid) {
+	if (s->chans && !!per_pid(s) != (attr->buffers == TRAWL_CTL_BUFFERS_PER_PID)) {
 		trawl_domain_err_set(err, "every user-space channel of a session uses the same "
 					  "buffering scheme (--buffers-uid or --buffers-pid)");
 		return -EINVAL;
@@ -267,7 +267,7 @@ static int ust_event_enable(struct trawl_domain_session *s, const char *channel,
 
 	if (!c)
 		return -ENOENT;
-	if (rule->kind != TRAWL_EVENT_TRACEPOINT) {
+	if (rule->kind != TRAWL_CTL_EVENT_TRACEPOINT) {
 		trawl_domain_err_set(err, "user space has tracepoints only");
 		return -EINVAL;
 	}
@@ -314,7 +314,7 @@ static int ust_event_disable(struct trawl_domain_session *s, const char *channel
 
 		if (!strcmp(r->name, rule->name) && r->lt == rule->loglevel_type &&
 		    !strcmp(r->filter, rule->filter ? rule->filter : "") &&
-		    (r->lt == TRAWL_LOGLEVEL_ALL || r->loglevel == rule->loglevel)) {
+		    (r->lt == TRAWL_CTL_LOGLEVEL_ALL || r->loglevel == rule->loglevel)) {
 			*pp = r->next;
 			free(r);
 			return sync_all(s, err);
@@ -412,7 +412,7 @@ static const char *field_type_name(const struct trawl_ustctl_field *f, char *buf
 	return buf;
 }
 
-static int ust_list_events(enum trawl_domain_event_kind kind, int with_fields,
+static int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields,
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
 {
 	struct trawl_domain_field_desc fd[64];
@@ -421,14 +421,14 @@ static int ust_list_events(enum trawl_domain_event_kind kind, int with_fields,
 	uint32_t e, i;
 	int ret;
 
-	if (kind != TRAWL_EVENT_TRACEPOINT)
+	if (kind != TRAWL_CTL_EVENT_TRACEPOINT)
 		return 0;
 	for (a = apps; a; a = a->next) {
 		for (e = 0; e < trawl_ustctl_app_event_count(a->h); e++) {
 			const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(a->h, e);
 			struct trawl_domain_event_desc d = {
 				.name = ev->name,
-				.kind = TRAWL_EVENT_TRACEPOINT,
+				.kind = TRAWL_CTL_EVENT_TRACEPOINT,
 				.loglevel = ev->loglevel,
 				.pid = a->info.pid,
 				.fields = fd,
@@ -467,7 +467,7 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 }
 
 const struct trawl_domain_ops trawl_domain_ust_ops = {
-	.type = TRAWL_DOMAIN_UST,
+	.type = TRAWL_CTL_DOMAIN_UST,
 	.name = "ust",
 	.init = ust_init,
 	.fini = ust_fini,

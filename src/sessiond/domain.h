@@ -38,13 +38,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#define TRAWL_DOMAIN_NAME_MAX 256    /* bytes, NUL included: names of channels, events */
-#define TRAWL_DOMAIN_ERR_MAX 256     /* bytes, NUL included */
+#include "trawl/ctl-types.h"
 
-enum trawl_domain_type {
-	TRAWL_DOMAIN_KERNEL = 1,
-	TRAWL_DOMAIN_UST = 2,
-};
+#define TRAWL_DOMAIN_NAME_MAX TRAWL_CTL_NAME_MAX /* bytes, NUL included: channels, events */
+#define TRAWL_DOMAIN_ERR_MAX TRAWL_CTL_ERROR_MAX /* bytes, NUL included */
 
 /* Where a domain's error line goes. */
 struct trawl_domain_err {
@@ -83,32 +80,18 @@ struct trawl_domain_channel_attr {
 	uint32_t overwrite;       /* 0: discard mode, 1: overwrite (flight recorder) */
 	uint32_t switch_timer_us; /* 0: off */
 	uint32_t read_timer_us;   /* 0: off (consumer polls / is woken) */
-	uint32_t buffers_pid;     /* user space: 1 = per-process buffers, 0 = per-user */
+	enum trawl_ctl_buffers buffers; /* PER_UID or PER_PID (user space), GLOBAL (kernel) */
 	uint64_t tracefile_size;  /* bytes, 0 = unlimited */
 	uint32_t tracefile_count; /* 0 = unlimited */
 };
 
-enum trawl_domain_event_kind {
-	TRAWL_EVENT_TRACEPOINT = 0,      /* name: tracepoint name or pattern ("*", "sched_*") */
-	TRAWL_EVENT_SYSCALL = 1,         /* name: syscall name or "*" */
-	TRAWL_EVENT_PROBE = 2,           /* target: SYM[+OFF] or 0xADDR; name: event name */
-	TRAWL_EVENT_FUNCTION = 3,        /* target: SYM; entry and return; name: event name */
-	TRAWL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL; name: event name */
-};
-
-enum trawl_domain_loglevel_type {
-	TRAWL_LOGLEVEL_ALL = 0,    /* every level */
-	TRAWL_LOGLEVEL_RANGE = 1,  /* level as severe as @loglevel or more (value <= loglevel) */
-	TRAWL_LOGLEVEL_SINGLE = 2, /* exactly @loglevel */
-};
-
 /* One event rule as the user gave it. Strings are valid during the call only. */
 struct trawl_domain_event_rule {
-	enum trawl_domain_event_kind kind;
+	enum trawl_ctl_event_kind kind;
 	const char *name;   /* never NULL */
 	const char *target; /* probe/function/userspace-probe location, else NULL */
 	const char *filter; /* filter expression as typed (LTTng syntax), or NULL */
-	enum trawl_domain_loglevel_type loglevel_type;
+	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;       /* LTTng's 0 (EMERG) .. 14 (DEBUG) */
 };
 
@@ -126,7 +109,7 @@ struct trawl_domain_field_desc {
 /* An available event, for `trawl list --kernel|--userspace`. */
 struct trawl_domain_event_desc {
 	const char *name;
-	enum trawl_domain_event_kind kind;
+	enum trawl_ctl_event_kind kind;
 	int loglevel;  /* -1 if the domain has none */
 	pid_t pid;     /* user space: the app offering it; 0 otherwise */
 	const struct trawl_domain_field_desc *fields;
@@ -154,7 +137,7 @@ struct trawl_domain_env {
 struct trawl_domain_session; /* a domain's own per-session state, opaque */
 
 struct trawl_domain_ops {
-	enum trawl_domain_type type;
+	enum trawl_ctl_domain type; /* <trawl/ctl-types.h>, as every domain value here */
 	const char *name; /* "kernel", "ust" */
 
 	/*
@@ -201,7 +184,7 @@ struct trawl_domain_ops {
 			       struct trawl_domain_err *err);
 
 	/* Lists what can be enabled; @kind selects tracepoints or syscalls. */
-	int (*list_events)(enum trawl_domain_event_kind kind, int with_fields,
+	int (*list_events)(enum trawl_ctl_event_kind kind, int with_fields,
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
 
 	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);

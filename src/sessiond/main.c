@@ -169,11 +169,11 @@ static void init_domains(void)
 	int i;
 
 #ifdef TRAWL_HAVE_UST_DOMAIN
-	all[TRAWL_DOMAIN_UST] = &trawl_domain_ust_ops;
+	all[TRAWL_CTL_DOMAIN_UST] = &trawl_domain_ust_ops;
 #endif
 #ifdef TRAWL_HAVE_KERNEL_DOMAIN
 	if (sd.root_daemon)
-		all[TRAWL_DOMAIN_KERNEL] = &trawl_domain_kernel_ops;
+		all[TRAWL_CTL_DOMAIN_KERNEL] = &trawl_domain_kernel_ops;
 #endif
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct trawl_domain_err err = {""};
@@ -181,7 +181,7 @@ static void init_domains(void)
 		sd.domains[i] = all[i];
 		if (!all[i]) {
 			sd.domain_ret[i] = -EOPNOTSUPP;
-			if (i == TRAWL_DOMAIN_KERNEL && !sd.root_daemon)
+			if (i == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon)
 				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]),
 					 "kernel tracing needs the root session daemon (run as root, "
 					 "or in group 'tracing' while root's trawl-sessiond runs)");

@@ -16,25 +16,26 @@
 #define TRAWL_SESSIOND_H
 
 #include "ctl/proto.h"
+#include "trawl/ctl.h"
 #include "sessiond/domain.h"
 
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SD_NR_DOMAINS 3 /* indexed by enum trawl_domain_type; 0 unused */
+#define SD_NR_DOMAINS 3 /* indexed by enum trawl_ctl_domain; 0 unused */
 
 struct sd_context {
 	struct sd_context *next;
-	char name[TRAWL_CTL_NAME_LEN];
+	char name[TRAWL_CTL_NAME_MAX];
 };
 
 struct sd_event {
 	struct sd_event *next;
-	enum trawl_domain_event_kind kind;
-	char name[TRAWL_CTL_NAME_LEN];
-	char target[TRAWL_CTL_TEXT_LEN];
-	char filter[TRAWL_CTL_TEXT_LEN];
-	enum trawl_domain_loglevel_type loglevel_type;
+	enum trawl_ctl_event_kind kind;
+	char name[TRAWL_CTL_NAME_MAX];
+	char target[TRAWL_CTL_TARGET_MAX];
+	char filter[TRAWL_CTL_FILTER_MAX];
+	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;
 	int enabled;
 };
@@ -56,9 +57,9 @@ struct sd_domain {
 struct sd_session {
 	struct sd_session *next;
 	uint64_t id;
-	char name[TRAWL_CTL_NAME_LEN];
-	char output[TRAWL_CTL_PATH_LEN]; /* "" with --no-output; net://HOST:CTRL:DATA when streaming */
-	char relay[TRAWL_CTL_PATH_LEN];  /* streaming: the domains' destination (consumerd/output.h), else "" */
+	char name[TRAWL_CTL_NAME_MAX];
+	char output[TRAWL_CTL_PATH_MAX]; /* "" with --no-output; net://HOST:CTRL:DATA when streaming */
+	char relay[TRAWL_CTL_PATH_MAX];  /* streaming: the domains' destination (consumerd/output.h), else "" */
 	int64_t created;                 /* streaming: creation time, seconds since the epoch */
 	char hostname[256];              /* streaming: this host's name, as relayd files it */
 	uint64_t relay_token;            /* streaming: random, names the session on relayd */
@@ -83,10 +84,10 @@ struct sd_peer {
 
 /* A reply under construction (client.c sends it). */
 struct sd_reply {
-	int status;
-	struct trawl_ctl_wire_reply head;
-	struct trawl_ctl_wire_item *items; /* owned */
-	size_t nr, cap;
+	int status;                       /* once non-zero, the records are dropped */
+	struct trawl_ctl_wire_reply head; /* err, nr_records */
+	unsigned char *recs;              /* owned: the records, in wire form */
+	size_t len, cap;                  /* bytes of recs used, allocated */
 };
 
 struct sessiond {
@@ -110,8 +111,14 @@ void sd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Sets the reply's status and one-line error; returns @status. */
 int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Appends a zeroed item; NULL on ENOMEM. */
-struct trawl_ctl_wire_item *sd_reply_item(struct sd_reply *r, enum trawl_ctl_item_kind kind);
+/*
+ * sd_reply_rec - appends a record of @kind: @body is the kind's wire struct
+ * (proto.h), @strs its strings in order. Returns 0, or fails the reply
+ * (-E2BIG past the protocol's bounds, -ENOMEM) and returns that; once the
+ * reply has failed, it adds nothing.
+ */
+int sd_reply_rec(struct sd_reply *r, enum trawl_ctl_item_kind kind, const void *body,
+		 const char *const *strs);
 
 /* client.c: binds and listens on the ctl socket @path; returns the fd or -errno. */
 int sd_client_listen(const char *path, int root_daemon);
@@ -130,6 +137,8 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 void sd_clock_offset_refresh(void);
 void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/* Appends @s's SESSION record to @r. */
+void sd_session_rec(struct sd_reply *r, const struct sd_session *s);
 /* Finds the session @name visible to @p; on failure fills @r and returns NULL. */
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r);
 /* Stops (if active) and frees @s, unlinking it from the daemon. */

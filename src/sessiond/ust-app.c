@@ -53,9 +53,9 @@ static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_even
 	if (!glob_match(r->name, ev->name))
 		return 0;
 	switch (r->lt) {
-	case TRAWL_LOGLEVEL_RANGE:
+	case TRAWL_CTL_LOGLEVEL_RANGE:
 		return ev->loglevel <= r->loglevel;
-	case TRAWL_LOGLEVEL_SINGLE:
+	case TRAWL_CTL_LOGLEVEL_SINGLE:
 		return ev->loglevel == r->loglevel;
 	default:
 		return 1;
@@ -72,7 +72,7 @@ int per_pid(const struct trawl_domain_session *s)
 	const struct ust_chan *c;
 
 	for (c = s->chans; c; c = c->next)
-		if (c->attr.buffers_pid)
+		if (c->attr.buffers == TRAWL_CTL_BUFFERS_PER_PID)
 			return 1;
 	return 0;
 }

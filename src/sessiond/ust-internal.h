@@ -32,10 +32,10 @@ struct ust_app {
 
 struct ust_rule {
 	struct ust_rule *next;
-	char name[TRAWL_CTL_NAME_LEN];
-	enum trawl_domain_loglevel_type lt;
+	char name[TRAWL_CTL_NAME_MAX];
+	enum trawl_ctl_loglevel_type lt;
 	int loglevel;
-	char filter[TRAWL_CTL_TEXT_LEN]; /* "" for none; checked by src/filter */
+	char filter[TRAWL_CTL_FILTER_MAX]; /* "" for none; checked by src/filter */
 };
 
 struct ust_chan {
@@ -99,8 +99,8 @@ struct app_sess {
 
 struct trawl_domain_session {
 	struct trawl_domain_session *next; /* in the domain's list */
-	char name[TRAWL_CTL_NAME_LEN];
-	char output[TRAWL_CTL_PATH_LEN];
+	char name[TRAWL_CTL_NAME_MAX];
+	char output[TRAWL_CTL_PATH_MAX];
 	uint64_t id;
 	uid_t uid;
 	gid_t gid;

@@ -72,15 +72,13 @@ trace=$(ls -d "$T/$G"/trawl-traces/gsess-* 2>/dev/null | head -1)
 expect 0 as "$A" list
 grep -q gsess "$T/out" && fail "A sees G's session"
 # A, not in 'tracing', talking straight to the root daemon: refused.
-runuser -u "$A" -- python3 - "$TRAWL_ROOT_RUNTIME_DIR/sessiond.sock" <<'PY' || fail "A was not refused"
-import socket, struct, sys
-REQ = 4 * 6 + 8 + 4 * 6 + 256 * 3 + 1024 * 3
+runuser -u "$A" -- env PYTHONPATH="$TRAWL_SOURCE_DIR/tests/lib" \
+	python3 - "$TRAWL_ROOT_RUNTIME_DIR/sessiond.sock" <<'PY' || fail "A was not refused"
+import socket, sys
+from ctlwire import hdr, req, read_hdr, REQ, W
 s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
-body = bytearray(REQ); body[0:4] = struct.pack("<I", REQ)
-s.sendall(struct.pack("<IHHIi", 0x4c435254, 1, 11, REQ, 0) + bytes(body))
-h = s.recv(16)
-st = struct.unpack("<IHHIi", h)[4]
-sys.exit(0 if st == -13 else 1)
+s.sendall(hdr(W["CMD_LIST_SESSIONS"], REQ) + req())
+sys.exit(0 if read_hdr(s)[4] == -13 else 1)
 PY
 grep -q "refusing uid $(id -u "$A")" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "refusal not logged"
 # Each user's own apps, traced by each user's own daemon and consumer (running as

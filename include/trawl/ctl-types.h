@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <trawl/ctl-types.h> - the vocabulary of a tracing configuration: domains,
+ * kinds of event rules, log-level conditions, buffering schemes, and the
+ * limits on names and paths.
+ *
+ * These enums are the one definition of each value. The public control API
+ * (<trawl/ctl.h>, which includes this header), the ctl protocol between
+ * libtrawl-ctl and trawl-sessiond, and the session daemon's domains all use
+ * them as they are; nothing converts one set of values into another. A value
+ * is never renumbered; new values are added at the end.
+ */
+#ifndef TRAWL_CTL_TYPES_H
+#define TRAWL_CTL_TYPES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Limits, in bytes with the terminating NUL: a name is at most 255 bytes. The
+ * control API refuses longer strings (-ENAMETOOLONG) rather than cut them, and
+ * never returns longer ones, so a buffer of this size always suffices.
+ */
+#define TRAWL_CTL_NAME_MAX 256   /* session, channel, event and context names */
+#define TRAWL_CTL_PATH_MAX 1024  /* trace folders and URLs the daemon returns */
+#define TRAWL_CTL_OUTPUT_MAX 901 /* a session's output as given: the daemon makes
+				    folders inside it, within TRAWL_CTL_PATH_MAX */
+#define TRAWL_CTL_FILTER_MAX 1024 /* an event rule's filter expression */
+#define TRAWL_CTL_TARGET_MAX 1024 /* a probe's location */
+#define TRAWL_CTL_ERROR_MAX 256  /* the daemon's one-line explanation of a failure */
+
+/* Where events come from. */
+enum trawl_ctl_domain {
+	TRAWL_CTL_DOMAIN_NONE = 0,   /* no domain (sessions, daemon-wide commands) */
+	TRAWL_CTL_DOMAIN_KERNEL = 1, /* the Linux kernel (root session daemon only) */
+	TRAWL_CTL_DOMAIN_UST = 2,    /* user-space applications (libtrawl-ust) */
+};
+
+/* What an event rule's name (and target) designate. */
+enum trawl_ctl_event_kind {
+	TRAWL_CTL_EVENT_TRACEPOINT = 0,      /* name: tracepoint name or pattern ("*", "sched_*") */
+	TRAWL_CTL_EVENT_SYSCALL = 1,         /* name: system call name or "*" (kernel) */
+	TRAWL_CTL_EVENT_PROBE = 2,           /* target: SYM[+OFF] or 0xADDR (kernel) */
+	TRAWL_CTL_EVENT_FUNCTION = 3,        /* target: SYM, entry and return (kernel) */
+	TRAWL_CTL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL (kernel) */
+};
+
+/*
+ * Which log levels an event rule accepts. Levels are LTTng's: 0 (TRACE_EMERG,
+ * most severe) to 14 (TRACE_DEBUG), as <trawl/tracepoint.h> names them.
+ */
+enum trawl_ctl_loglevel_type {
+	TRAWL_CTL_LOGLEVEL_ALL = 0,    /* every level */
+	TRAWL_CTL_LOGLEVEL_RANGE = 1,  /* this level or more severe (value <= level) */
+	TRAWL_CTL_LOGLEVEL_SINGLE = 2, /* exactly this level */
+};
+
+/* How a channel's ring buffers are shared. */
+enum trawl_ctl_buffers {
+	TRAWL_CTL_BUFFERS_DEFAULT = 0, /* the domain's own: per user (UST), global (kernel) */
+	TRAWL_CTL_BUFFERS_PER_UID = 1, /* user space: one set per user, shared by their apps */
+	TRAWL_CTL_BUFFERS_PER_PID = 2, /* user space: one set per process */
+	TRAWL_CTL_BUFFERS_GLOBAL = 3,  /* kernel: one set for the whole system */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRAWL_CTL_TYPES_H */
