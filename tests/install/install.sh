@@ -13,8 +13,8 @@ cmake --install "${TRAWL_BUILD_DIR:?}" --prefix "$P" >"$T/install.log" 2>&1 ||
 	{ cat "$T/install.log" >&2; fail "cmake --install failed"; finish; }
 
 for f in bin/trawl bin/trawl-sessiond bin/trawl-consumerd bin/trawl-view \
-	include/trawl/tracepoint.h include/trawl/ctl.h include/trawl/reader.h \
-	lib/pkgconfig/trawl-ust.pc share/man/man1/trawl.1 share/man/man1/trawl-create.1; do
+	include/trawl/tracepoint.h include/trawl/ctl.h include/trawl/ctl-types.h include/trawl/reader.h \
+	lib/pkgconfig/trawl-ust.pc lib/pkgconfig/trawl-ctl.pc lib/pkgconfig/trawl-reader.pc share/man/man1/trawl.1 share/man/man1/trawl-create.1; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 ls "$P"/lib/libtrawl-ust.so* >/dev/null 2>&1 || fail "not installed: libtrawl-ust.so"
