@@ -652,7 +652,7 @@ enum trawl_ctl_item_kind trawl_ctl_list_kind(const struct trawl_ctl_list *list, 
  * The strings stay valid until trawl_ctl_list_destroy(@list).
  *
  * Return: 0, -ERANGE if @i >= trawl_ctl_list_count(), -EINVAL if record @i
- * is of another kind or struct_size is 0.
+ * is of another kind, struct_size is 0, or @list or @info is NULL.
  */
 int trawl_ctl_list_session_at(const struct trawl_ctl_list *list, size_t i,
 			      struct trawl_ctl_session_info *info);

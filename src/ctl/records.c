@@ -79,8 +79,10 @@ static const struct ctl_rec *rec_at(const struct trawl_ctl_list *l, size_t i, ui
 {
 	uint32_t size;
 
-	memcpy(&size, info, sizeof(size));
 	*ret = -EINVAL;
+	if (!l || !info)
+		return NULL;
+	memcpy(&size, info, sizeof(size));
 	if (!size)
 		return NULL;
 	if (i >= l->nr) {

@@ -96,6 +96,8 @@ static void test_roundtrip(void)
 	CHECK(trawl_ctl_list_snapshot_at(l, 4, &n) == 0);
 	CHECK(n.seq == 3 && !strcmp(n.session, "sess") && !strcmp(n.path, "/tmp/out/snapshot-3"));
 	CHECK(trawl_ctl_list_event_at(l, 4, &e) == -EINVAL);
+	CHECK(trawl_ctl_list_event_at(l, 2, NULL) == -EINVAL);
+	CHECK(trawl_ctl_list_event_at(NULL, 2, &e) == -EINVAL);
 	trawl_ctl_list_destroy(l);
 }
 
