@@ -130,17 +130,23 @@ static int connect_to(int root, unsigned flags)
 		return fd >= 0 ? fd : (fd == -EACCES ? -EACCES : -ENOTCONN);
 	if (fd == -EACCES)
 		return fd;
-	ret = spawn_daemon();
-	if (ret)
-		return ret;
 	/*
 	 * Our daemon listens when spawn_daemon() returns; but when several
 	 * clients start daemons at once, ours may have lost the race for the
-	 * lock and exited while the winner is still binding: wait for it a bit.
+	 * lock and exited while the winner is still starting (a loaded machine
+	 * can take seconds). So wait for a listener, and every second start a
+	 * daemon again: it exits at once while the winner holds the lock, or
+	 * takes over if the winner died. A daemon that fails to start ends the
+	 * wait with its error; a winner that never listens ends it after 30 s.
 	 */
-	for (i = 0; i < 400; i++) {
-		struct timespec ms = {0, 2500000};
+	for (i = 0; i < 3000; i++) {
+		struct timespec ms = {0, 10000000};
 
+		if (i % 100 == 0) {
+			ret = spawn_daemon();
+			if (ret)
+				return ret;
+		}
 		fd = sock_connect(dir);
 		if (fd >= 0 || (fd != -ENOENT && fd != -ECONNREFUSED))
 			break;
