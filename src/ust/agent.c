@@ -313,6 +313,19 @@ err_map:
 }
 
 /*
+ * Every slot array ever made, newest first, each behind its link. None is
+ * freed while the process runs (slots_room()); the list keeps them
+ * reachable, so a leak checker does not report the retired ones, nor the
+ * last one of an event whose provider was unloaded (dlclose took the
+ * event's pointer with it). Written under trawl_ust_lock.
+ */
+struct slots_kept {
+	struct slots_kept *next;
+	struct trawl_ust_slots s;
+};
+static struct slots_kept *slots_kept;
+
+/*
  * Room for one more slot in @ev: its array, or a new one twice as large
  * holding the same slots, published with release order (pairs with the
  * probes' acquire load of ev->slots). The old array is never freed (a probe
@@ -324,15 +337,19 @@ static struct trawl_ust_slots *slots_room(struct trawl_ust_event_desc *ev)
 {
 	struct trawl_ust_slots *old = ev->slots, *s;
 	unsigned int cap = old ? old->cap * 2 : 4, i;
+	struct slots_kept *k;
 
 	if (old && old->nr < old->cap)
 		return old;
 	if (cap > 1u << 20)
 		return NULL;
-	s = calloc(1, sizeof(*s) + cap * sizeof(*s->slot));
-	if (!s)
+	k = calloc(1, sizeof(*k) + cap * sizeof(*s->slot));
+	if (!k)
 		return NULL;
-	s->slot = (struct trawl_ust_slot *)(s + 1);
+	k->next = slots_kept;
+	slots_kept = k;
+	s = &k->s;
+	s->slot = (struct trawl_ust_slot *)(k + 1);
 	s->cap = cap;
 	for (i = 0; old && i < old->nr; i++)
 		s->slot[i] = old->slot[i]; /* only this thread writes them (lock held) */
