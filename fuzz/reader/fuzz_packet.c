@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the packet and event decoder, with text output. The
- * input is "METADATA TEXT \0 STREAM BYTES": the metadata is parsed first
- * (invalid metadata ends the run early), then every event of the stream is
- * decoded and printed as trawl view would, until the end or an error.
+ * libFuzzer target: the packet and event decoder, with text output and
+ * as values (the public field API's). The input is "METADATA TEXT \0
+ * STREAM BYTES": the metadata is parsed first (invalid metadata ends the
+ * run early), then every event of the stream is decoded until the end or
+ * an error: in turn skipped, printed as trawl view prints it, listed as
+ * values (with its packet context), or both (a body decoded twice).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "reader/decode_int.h"
 #include "reader/trace.h"
+#include "reader/values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -20,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rd_trace t;
 	struct rd_err err = { 0 };
 	struct rd_text text = { 0 };
+	struct rd_values vals = { 0 }, pcvals = { 0 };
 	struct rd_body_fmt fmt = { .sep_first = true, .ctx_names = true,
 				   .payload_names = true };
 	uint8_t *stream;
@@ -42,11 +46,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (rd_stream_next(s, NULL, &err) > 0 && n++ < 100000) {
 			text.len = 0;
 			text.names = true;
-			if (rd_stream_body(s, (n & 1) ? &text : NULL, &fmt, &err))
+			if ((n & 3) >= 2 && (rd_values_body(&vals, s, &err) ||
+					     rd_values_packet_context(&pcvals, s, &err)))
+				break;
+			if ((n & 1) && rd_stream_pc_text(s, n & 4, &err))
+				break;
+			if ((n & 3) != 2 && rd_stream_body(s, (n & 1) ? &text : NULL, &fmt, &err))
 				break;
 		}
 	}
 	rd_trace_close(&t);
+	rd_values_fini(&vals);
+	rd_values_fini(&pcvals);
 	free(text.buf);
 	free(stream);
 	return 0;

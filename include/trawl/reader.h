@@ -4,19 +4,71 @@
  *
  * Open one or more paths; every folder below them holding a `metadata` file
  * is a trace. Events of all streams of all traces come out merged in time
- * order, as babeltrace2 orders them. Everything read from disk is untrusted:
- * a malformed trace gives an error naming the file, the offset and the
- * problem (trawl_reader_error()), never a crash.
+ * order, as babeltrace2 orders them: by time, then trace name, trace UUID,
+ * stream class, stream and event class. Everything read from disk is
+ * untrusted: a malformed trace gives an error naming the file, the offset
+ * and the problem (trawl_reader_error()), never a crash.
  *
- *	struct trawl_reader *r;
- *	const char *paths[] = { "/path/to/trace" };
- *	if (trawl_reader_open(paths, 1, &r) < 0) { ... }
- *	while ((ret = trawl_reader_next(r)) > 0)
- *		printf("%s\n", trawl_reader_event_name(r));
- *	if (ret < 0) fprintf(stderr, "%s\n", trawl_reader_error(r));
- *	trawl_reader_destroy(r);
+ *	#include <inttypes.h>
+ *	#include <stdio.h>
+ *	#include <trawl/reader.h>
  *
- * Not thread-safe: one reader is used by one thread at a time.
+ *	int main(int argc, char **argv)
+ *	{
+ *		struct trawl_reader *r;
+ *		const struct trawl_reader_field *payload, *f;
+ *		int ret;
+ *
+ *		if (trawl_reader_open((const char *const *)argv + 1, argc - 1, &r) < 0) {
+ *			fprintf(stderr, "%s\n", trawl_reader_error(r));
+ *			trawl_reader_destroy(r);
+ *			return 1;
+ *		}
+ *		while ((ret = trawl_reader_next(r)) > 0) {
+ *			int64_t ns = 0;
+ *
+ *			trawl_reader_event_time_ns(r, &ns);
+ *			printf("%" PRId64 " %s", ns, trawl_reader_event_name(r));
+ *			if (trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+ *						     &payload) == 0 &&
+ *			    (f = trawl_reader_field_member(payload, "size")))
+ *				printf(" size=%" PRIu64, trawl_reader_field_uint(f));
+ *			printf("\n");
+ *		}
+ *		if (ret < 0)
+ *			fprintf(stderr, "%s\n", trawl_reader_error(r));
+ *		trawl_reader_destroy(r);
+ *		return ret < 0;
+ *	}
+ *
+ * The same events as babeltrace2's text lines, byte for byte:
+ *
+ *	struct trawl_reader_buf line = { 0 };
+ *
+ *	while ((ret = trawl_reader_next(r)) > 0) {
+ *		line.len = 0;
+ *		if ((ret = trawl_reader_event_append_line(r, &line)) < 0)
+ *			break;
+ *		fwrite(line.data, 1, line.len, stdout);
+ *	}
+ *	free(line.data);
+ *
+ * Lifetimes. Everything a function returns by pointer is borrowed from the
+ * reader; the caller frees nothing but the reader (trawl_reader_destroy())
+ * and the data of its own struct trawl_reader_buf (free()).
+ *  - Traces, streams and event classes: valid until trawl_reader_destroy().
+ *  - The current event's fields (struct trawl_reader_field, their names and
+ *    strings) and trawl_reader_event_text(): valid until the next call of
+ *    trawl_reader_next(), trawl_reader_seek_ns() or trawl_reader_destroy().
+ *  - trawl_reader_error(): until the next call that can fail.
+ *
+ * Errors are negative errno values: -EINVAL (a malformed trace: see
+ * trawl_reader_error()), -ENOMEM, -ENOENT (no such path or trace),
+ * -ENODATA (the current event has no such thing), -EBUSY (a setting that
+ * must come before the first trawl_reader_next()).
+ *
+ * Not thread-safe: one reader is used by one thread at a time. Several
+ * readers of the same traces in several threads are fine.
  */
 #ifndef TRAWL_READER_H
 #define TRAWL_READER_H
@@ -28,54 +80,543 @@
 extern "C" {
 #endif
 
-struct trawl_reader;
+struct trawl_reader;			/* the traces being read, and a position */
+struct trawl_reader_trace;		/* one trace (a folder with a metadata file) */
+struct trawl_reader_stream;		/* one stream file of a trace */
+struct trawl_reader_event_class;	/* what the metadata says of an event */
+struct trawl_reader_field;		/* a field of the current event */
 
 /*
- * trawl_reader_open - finds the traces under @paths (@npaths of them) and
- * opens them. On success *@out is a reader the caller frees with
- * trawl_reader_destroy(). On error returns a negative errno; if *@out is
- * not NULL it holds the error message (trawl_reader_error()) and must be
- * destroyed too.
+ * A caller's growable text buffer, for the functions that append text.
+ * Start with { 0 } (or any buffer from malloc()). The reader appends at
+ * @len and grows @data with realloc() when @cap is too small; the caller
+ * owns @data and frees it with free(). On error nothing is appended (@len
+ * is as it was), though @data may have grown. The text is not NUL-
+ * terminated.
+ */
+struct trawl_reader_buf {
+	char *data;
+	size_t len;		/* bytes used */
+	size_t cap;		/* bytes allocated */
+};
+
+/* ---- opening ------------------------------------------------------------ */
+
+/**
+ * trawl_reader_open - finds the traces under @paths and opens them
+ * @paths: folders; each is a trace (it holds a `metadata` file) or holds
+ *         traces in its subfolders, found at any depth
+ * @npaths: how many
+ * @out: the reader, which the caller frees with trawl_reader_destroy()
+ *
+ * Stream files are mapped, not read: opening costs the metadata and one
+ * packet header per file. Returns 0, or a negative errno; then, if *@out
+ * is not NULL, it holds the error message (trawl_reader_error()) and must
+ * be destroyed too.
  */
 int trawl_reader_open(const char *const *paths, size_t npaths,
 		      struct trawl_reader **out);
 
-/* trawl_reader_destroy - closes every file and frees @r (NULL is fine). */
+/**
+ * trawl_reader_destroy - closes every file and frees @r and everything it
+ * lent (traces, streams, classes, fields). NULL is fine.
+ */
 void trawl_reader_destroy(struct trawl_reader *r);
 
-/* The last error as one line ("FILE: offset N: problem"), or "". */
+/**
+ * trawl_reader_error - why the last call that failed failed, as one line
+ * ("FILE: offset N: problem"); "" when it gave no reason. Borrowed from @r
+ * until the next call that can fail (which clears it). @r may be NULL.
+ */
 const char *trawl_reader_error(const struct trawl_reader *r);
 
+/* ---- how to read (before the first trawl_reader_next()) ------------------ */
+
 /*
- * trawl_reader_next - moves to the next event in time order. Returns 1 when
- * an event is current, 0 at the end, a negative errno on error.
+ * The caller never looks at fields or text (it counts events, or checks a
+ * trace decodes): each event's fields are then decoded with its header,
+ * which is faster, and trawl_reader_event_field() and the text functions
+ * fail with -EPERM.
+ */
+#define TRAWL_READER_NO_FIELDS 0x1u
+
+/**
+ * trawl_reader_set_flags - sets TRAWL_READER_* flags (replacing the ones
+ * set). Returns 0, -EINVAL for an unknown flag, or -EBUSY after the first
+ * trawl_reader_next().
+ */
+int trawl_reader_set_flags(struct trawl_reader *r, unsigned int flags);
+
+/**
+ * trawl_reader_set_clock_offset - adds @seconds and @ns to the offset of
+ * every clock of every trace, as babeltrace2's --clock-offset and
+ * --clock-offset-ns do (to align traces from machines whose clocks differ).
+ * Event times, ranges and seeks are then in the shifted time. Returns 0 or
+ * -EBUSY after the first trawl_reader_next().
+ */
+int trawl_reader_set_clock_offset(struct trawl_reader *r, int64_t seconds,
+				  int64_t ns);
+
+/**
+ * trawl_reader_set_time_range - reads only the events from @begin_ns to
+ * @end_ns included (ns from the Epoch; INT64_MIN and INT64_MAX for no
+ * limit), as babeltrace2's --begin and --end: the reader seeks to
+ * @begin_ns (packet indexes make that fast), stops after @end_ns, and
+ * reports discarded events only within the range, clipped to it. Events of
+ * streams without a clock have time 0. Returns 0, -EINVAL when @begin_ns is
+ * after @end_ns, or -EBUSY after the first trawl_reader_next().
+ */
+int trawl_reader_set_time_range(struct trawl_reader *r, int64_t begin_ns,
+				int64_t end_ns);
+
+/**
+ * trawl_reader_set_stream_intersection - reads, of each trace, only the
+ * time every one of its streams covers (from the latest first packet to the
+ * earliest last packet), as babeltrace2's --stream-intersection. Reads the
+ * packet contexts of every stream once. Returns 0, -EINVAL when a trace has
+ * no streams or its streams have no time in common (trawl_reader_error()
+ * says which), or -EBUSY after the first trawl_reader_next().
+ */
+int trawl_reader_set_stream_intersection(struct trawl_reader *r);
+
+/* ---- discarded events ---------------------------------------------------- */
+
+enum trawl_reader_discarded_kind {
+	TRAWL_READER_DISCARDED_EVENTS,	/* a packet's events_discarded went up */
+	TRAWL_READER_DISCARDED_PACKETS,	/* a gap in packet_seq_num */
+};
+
+/*
+ * What a stream says it lost between two of its packets. Filled by the
+ * reader and lent to the callback for the time of the call.
+ */
+struct trawl_reader_discarded {
+	size_t struct_size;	/* the size the reader filled (fields come only at the end) */
+	enum trawl_reader_discarded_kind kind;
+	uint64_t count;		/* events or packets lost */
+	/*
+	 * The tracer says they may have been lost, not that they were: the
+	 * stream's first packet already counts them (before or within it), or
+	 * the range was clipped to the time range read. babeltrace2 then says
+	 * "may have discarded" and no count.
+	 */
+	int approximate;
+	int has_range;		/* begin_ns/end_ns are known */
+	int64_t begin_ns, end_ns;	/* when, in ns from the Epoch */
+	const struct trawl_reader_stream *stream;
+};
+
+typedef void (*trawl_reader_discarded_fn)(void *arg,
+					  const struct trawl_reader_discarded *d);
+
+/**
+ * trawl_reader_set_discarded_cb - calls @fn(@arg, record) for each loss of
+ * events or packets, as babeltrace2 warns of them and in its order: from
+ * trawl_reader_next(), before the first event at or after the loss began
+ * (losses without a time range right away; the rest at the end). @fn may
+ * be NULL (none; the default). @fn may use the accessors and
+ * trawl_reader_discarded_append_text(), but must not move or destroy @r.
+ */
+void trawl_reader_set_discarded_cb(struct trawl_reader *r,
+				   trawl_reader_discarded_fn fn, void *arg);
+
+/**
+ * trawl_reader_discarded_totals - events and packets lost in the packets
+ * read so far (approximate counts included, and losses outside the time
+ * range too). Either pointer may be NULL.
+ */
+void trawl_reader_discarded_totals(const struct trawl_reader *r,
+				   uint64_t *events, uint64_t *packets);
+
+/**
+ * trawl_reader_discarded_append_text - appends babeltrace2's warning for
+ * @d ("WARNING: Tracer discarded N events between [T1] and [T2] in trace
+ * ... within stream ... .\n"), times formatted as the text options say.
+ * Returns 0 or -ENOMEM.
+ */
+int trawl_reader_discarded_append_text(struct trawl_reader *r,
+				       const struct trawl_reader_discarded *d,
+				       struct trawl_reader_buf *buf);
+
+/* ---- moving ------------------------------------------------------------- */
+
+/**
+ * trawl_reader_next - moves to the next event in time order. Returns 1
+ * when an event is current, 0 at the end, a negative errno on error (then
+ * the reader stays at the end).
  */
 int trawl_reader_next(struct trawl_reader *r);
 
-/* The current event's name (borrowed, valid until the next call). */
+/**
+ * trawl_reader_seek_ns - positions the reader so that the next event is
+ * the first one at or after @ns (ns from the Epoch; with a time range, not
+ * before its beginning). Uses the packet index files when present, else a
+ * binary search over packets. Returns 0 or a negative errno.
+ */
+int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns);
+
+/**
+ * trawl_reader_time_range - the time the traces span: the earliest packet
+ * beginning and the latest packet end of all streams with a clock, in ns
+ * from the Epoch. Reads the packet contexts (does not move the reader).
+ * Returns 0, -ENODATA when no stream has times, or a negative errno.
+ */
+int trawl_reader_time_range(struct trawl_reader *r, int64_t *begin_ns,
+			    int64_t *end_ns);
+
+/**
+ * trawl_reader_progress - how far reading got: the bytes of stream files
+ * before the packets being read, or all of the files read to their end
+ * (@done), out of all (@total). Either pointer may be NULL.
+ */
+void trawl_reader_progress(const struct trawl_reader *r, uint64_t *done,
+			   uint64_t *total);
+
+/* ---- the current event --------------------------------------------------- */
+
+/**
+ * trawl_reader_event_name - the current event's name ("<unknown>" when its
+ * class has none, "" when there is no current event). Borrowed: valid
+ * until trawl_reader_destroy().
+ */
 const char *trawl_reader_event_name(const struct trawl_reader *r);
 
-/*
- * The current event's time in ns from the Epoch (the clock's origin). Returns
- * 0, or -ENODATA if its stream has no clock.
+/**
+ * trawl_reader_event_class_of - the current event's class, or NULL when
+ * there is no current event. Borrowed: valid until trawl_reader_destroy(),
+ * so that a caller can key tables by it.
+ */
+const struct trawl_reader_event_class *
+trawl_reader_event_class_of(const struct trawl_reader *r);
+
+/**
+ * trawl_reader_event_time_ns - the current event's time in ns from the
+ * Epoch (the clock's origin, offsets applied). Returns 0, or -ENODATA when
+ * there is no current event or its stream has no clock.
  */
 int trawl_reader_event_time_ns(const struct trawl_reader *r, int64_t *ns);
 
-/*
- * trawl_reader_event_text - decodes the current event's fields and returns
- * them as babeltrace2 prints them ("{ cpu_id = 0 }, { a = 1, s = \"x\" }"),
- * in a buffer owned by @r, valid until the next call. Returns 0 or a
- * negative errno.
+/**
+ * trawl_reader_event_cycles - the current event's time in its clock's
+ * cycles, as babeltrace2's --clock-cycles prints it. Returns 0 or -ENODATA.
+ */
+int trawl_reader_event_cycles(const struct trawl_reader *r, uint64_t *cycles);
+
+/**
+ * trawl_reader_event_stream - the stream file the current event comes
+ * from (NULL: no current event). Borrowed until trawl_reader_destroy();
+ * its trace: trawl_reader_stream_trace().
+ */
+const struct trawl_reader_stream *
+trawl_reader_event_stream(const struct trawl_reader *r);
+
+/**
+ * trawl_reader_event_cpu - the `cpu_id` of the current event's packet
+ * context (LTTng's per-CPU streams). Returns 0, or -ENODATA when there is
+ * no current event or its packet context has no cpu_id.
+ */
+int trawl_reader_event_cpu(const struct trawl_reader *r, uint64_t *cpu);
+
+/* The field scopes of an event, as babeltrace2 names them. */
+enum trawl_reader_scope {
+	TRAWL_READER_SCOPE_PACKET_CONTEXT,	 /* stream.packet.context */
+	TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT,   /* stream.event.context */
+	TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT, /* event.context */
+	TRAWL_READER_SCOPE_EVENT_PAYLOAD,	 /* event.fields */
+};
+
+/**
+ * trawl_reader_event_field - the current event's fields in @scope, as a
+ * structure field (*@out) whose members are the fields babeltrace2 shows
+ * (not the ones it keeps for itself: packet sizes, timestamps, sequence
+ * numbers and events_discarded of the packet context, the event header).
+ * The first call for an event decodes its fields; *@out is borrowed until
+ * the next trawl_reader_next(), trawl_reader_seek_ns() or
+ * trawl_reader_destroy(). Returns 0, -ENODATA when there is no current
+ * event or the event has nothing in @scope, -EPERM with
+ * TRAWL_READER_NO_FIELDS, or -EINVAL when the fields do not decode
+ * (trawl_reader_error()).
+ */
+int trawl_reader_event_field(struct trawl_reader *r, enum trawl_reader_scope scope,
+			     const struct trawl_reader_field **out);
+
+/* ---- fields --------------------------------------------------------------- */
+
+enum trawl_reader_field_kind {
+	TRAWL_READER_FIELD_INTEGER,	/* signed or not: trawl_reader_field_is_signed() */
+	TRAWL_READER_FIELD_ENUM,	/* an integer with labels */
+	TRAWL_READER_FIELD_FLOAT,
+	TRAWL_READER_FIELD_STRING,	/* strings and text arrays/sequences */
+	TRAWL_READER_FIELD_STRUCT,	/* members: count and at/member */
+	TRAWL_READER_FIELD_ARRAY,	/* fixed length; elements: count and at */
+	TRAWL_READER_FIELD_SEQUENCE,	/* length from another field; same */
+	TRAWL_READER_FIELD_VARIANT,	/* one member: the selected option */
+};
+
+/* trawl_reader_field_kind - what @f holds. */
+enum trawl_reader_field_kind trawl_reader_field_kind(const struct trawl_reader_field *f);
+
+/**
+ * trawl_reader_field_name - @f's name in the structure holding it, as
+ * babeltrace2 shows it (a leading underscore removed), or the option's
+ * name for a variant's member; NULL for array elements and scopes.
+ */
+const char *trawl_reader_field_name(const struct trawl_reader_field *f);
+
+/**
+ * trawl_reader_field_count - how many members (structure), elements (array,
+ * sequence) or options (variant: 1) @f has; 0 for other kinds.
+ */
+size_t trawl_reader_field_count(const struct trawl_reader_field *f);
+
+/* trawl_reader_field_at - member or element @i of @f, or NULL past the end. */
+const struct trawl_reader_field *
+trawl_reader_field_at(const struct trawl_reader_field *f, size_t i);
+
+/**
+ * trawl_reader_field_member - the member of structure (or the option of
+ * variant) @f named @name, or NULL. A linear search: to read one member of
+ * many events, find its index once with trawl_reader_event_class_field_index().
+ */
+const struct trawl_reader_field *
+trawl_reader_field_member(const struct trawl_reader_field *f, const char *name);
+
+/* trawl_reader_field_is_signed - 1 for a signed integer or enum, else 0. */
+int trawl_reader_field_is_signed(const struct trawl_reader_field *f);
+
+/**
+ * trawl_reader_field_base - the base babeltrace2 prints an integer or enum
+ * in (2, 8, 10 or 16); 0 for other kinds.
+ */
+unsigned int trawl_reader_field_base(const struct trawl_reader_field *f);
+
+/**
+ * trawl_reader_field_uint, trawl_reader_field_int - an integer's or enum's
+ * value (as unsigned, or sign-extended); 0 for other kinds. For a signed
+ * field, trawl_reader_field_uint() gives the bits of the two's complement.
+ */
+uint64_t trawl_reader_field_uint(const struct trawl_reader_field *f);
+int64_t trawl_reader_field_int(const struct trawl_reader_field *f);
+
+/* trawl_reader_field_double - a float's value; 0 for other kinds. */
+double trawl_reader_field_double(const struct trawl_reader_field *f);
+
+/**
+ * trawl_reader_field_string - a string's bytes, NUL-terminated (a text
+ * array is cut at its first NUL, as babeltrace2 prints it), and in @len
+ * (may be NULL) its length; NULL for other kinds. Not necessarily valid
+ * UTF-8: it is what the trace holds.
+ */
+const char *trawl_reader_field_string(const struct trawl_reader_field *f,
+				      size_t *len);
+
+/**
+ * trawl_reader_field_enum_labels - the labels of every range of enum @f
+ * holding its value, in the order the metadata declares them (babeltrace2
+ * prints them all; none: "<unknown>"). Writes at most @max of them to
+ * @labels (borrowed until trawl_reader_destroy()) and returns how many
+ * there are (0 for other kinds).
+ */
+size_t trawl_reader_field_enum_labels(const struct trawl_reader_field *f,
+				      const char **labels, size_t max);
+
+/* ---- event classes --------------------------------------------------------- */
+
+/* The name, or "<unknown>" for a class without one. */
+const char *trawl_reader_event_class_name(const struct trawl_reader_event_class *ec);
+/* The id, unique in its stream class. */
+uint64_t trawl_reader_event_class_id(const struct trawl_reader_event_class *ec);
+/* The id of its stream class. */
+uint64_t trawl_reader_event_class_stream_class_id(const struct trawl_reader_event_class *ec);
+
+/**
+ * trawl_reader_event_class_loglevel - the class's log level (LTTng's 0
+ * TRACE_EMERG .. 14 TRACE_DEBUG). Returns 0, or -ENODATA when the metadata
+ * gives none.
+ */
+int trawl_reader_event_class_loglevel(const struct trawl_reader_event_class *ec,
+				      int64_t *level);
+
+/* The class's model.emf.uri, or NULL. */
+const char *trawl_reader_event_class_emf_uri(const struct trawl_reader_event_class *ec);
+
+/**
+ * trawl_reader_event_class_field_index - the position of member @name in
+ * the fields of @scope of every event of class @ec (for
+ * trawl_reader_field_at(), the same for every event of the class).
+ * Returns it, or -ENOENT when the scope has no such member shown.
+ */
+int trawl_reader_event_class_field_index(const struct trawl_reader_event_class *ec,
+					 enum trawl_reader_scope scope,
+					 const char *name);
+
+/* ---- traces and streams ------------------------------------------------------ */
+
+/* trawl_reader_trace_count, trawl_reader_trace_at - the traces found, in path order. */
+size_t trawl_reader_trace_count(const struct trawl_reader *r);
+const struct trawl_reader_trace *trawl_reader_trace_at(const struct trawl_reader *r,
+						       size_t i);
+
+/**
+ * trawl_reader_trace_name - the trace's name as babeltrace2 shows it (the
+ * hostname and the folder's path below the path given, e.g.
+ * "myhost/kernel"). Folders sharing a trace UUID (LTTng's rotation chunks)
+ * are one trace for babeltrace2: they share the name.
+ */
+const char *trawl_reader_trace_name(const struct trawl_reader_trace *t);
+
+/* trawl_reader_trace_path - the trace's folder, as found. */
+const char *trawl_reader_trace_path(const struct trawl_reader_trace *t);
+
+/**
+ * trawl_reader_trace_uuid - copies the trace's UUID to @uuid. Returns 0 or
+ * -ENODATA when the metadata has none.
+ */
+int trawl_reader_trace_uuid(const struct trawl_reader_trace *t, uint8_t uuid[16]);
+
+/**
+ * trawl_reader_trace_env_count, trawl_reader_trace_env_name - the names in
+ * the metadata's env block (hostname, domain "kernel" or "ust", tracer_name,
+ * procname, vpid...), in order; NULL past the end.
+ */
+size_t trawl_reader_trace_env_count(const struct trawl_reader_trace *t);
+const char *trawl_reader_trace_env_name(const struct trawl_reader_trace *t, size_t i);
+
+/* trawl_reader_trace_env_string - env entry @name if it is a string, else NULL. */
+const char *trawl_reader_trace_env_string(const struct trawl_reader_trace *t,
+					  const char *name);
+
+/**
+ * trawl_reader_trace_env_int - env entry @name, if it is an integer, to
+ * *@value. Returns 0 or -ENOENT.
+ */
+int trawl_reader_trace_env_int(const struct trawl_reader_trace *t, const char *name,
+			       int64_t *value);
+
+/**
+ * trawl_reader_trace_metadata - the trace's TSDL metadata text (plain,
+ * whatever form the file had), NUL-terminated; its length in @len (may be
+ * NULL).
+ */
+const char *trawl_reader_trace_metadata(const struct trawl_reader_trace *t,
+					size_t *len);
+
+/* trawl_reader_trace_stream_count, trawl_reader_trace_stream_at - its stream files. */
+size_t trawl_reader_trace_stream_count(const struct trawl_reader_trace *t);
+const struct trawl_reader_stream *
+trawl_reader_trace_stream_at(const struct trawl_reader_trace *t, size_t i);
+
+/* trawl_reader_stream_trace - the trace @s belongs to. */
+const struct trawl_reader_trace *
+trawl_reader_stream_trace(const struct trawl_reader_stream *s);
+
+/* trawl_reader_stream_path - the stream file's absolute path. */
+const char *trawl_reader_stream_path(const struct trawl_reader_stream *s);
+
+/* trawl_reader_stream_class_id - the id of its stream class. */
+uint64_t trawl_reader_stream_class_id(const struct trawl_reader_stream *s);
+
+/**
+ * trawl_reader_stream_id - the data stream's id: its packet header's
+ * stream_instance_id, else its order among its trace's files. Files of
+ * one trace with the same stream class and id are one data stream, read
+ * one after the other (LTTng's trace file rotation).
+ */
+uint64_t trawl_reader_stream_id(const struct trawl_reader_stream *s);
+
+/* ---- babeltrace2's text ------------------------------------------------------ */
+
+/* Field names printed: babeltrace2's --names. */
+#define TRAWL_READER_TEXT_NAMES_PAYLOAD 0x1u	/* payload */
+#define TRAWL_READER_TEXT_NAMES_CONTEXT 0x2u	/* context */
+#define TRAWL_READER_TEXT_NAMES_SCOPE 0x4u	/* scope: "stream.packet.context = "... */
+#define TRAWL_READER_TEXT_NAMES_HEADER 0x8u	/* header: "timestamp = ", "name = "... */
+
+/* Trace and event fields printed: babeltrace2's --fields. */
+#define TRAWL_READER_TEXT_FIELD_TRACE 0x1u	/* trace */
+#define TRAWL_READER_TEXT_FIELD_HOSTNAME 0x2u	/* trace:hostname */
+#define TRAWL_READER_TEXT_FIELD_DOMAIN 0x4u	/* trace:domain */
+#define TRAWL_READER_TEXT_FIELD_PROCNAME 0x8u	/* trace:procname */
+#define TRAWL_READER_TEXT_FIELD_VPID 0x10u	/* trace:vpid */
+#define TRAWL_READER_TEXT_FIELD_LOGLEVEL 0x20u	/* loglevel */
+#define TRAWL_READER_TEXT_FIELD_EMF 0x40u	/* emf */
+#define TRAWL_READER_TEXT_FIELD_CALLSITE 0x80u	/* callsite (accepted, prints nothing, as babeltrace2) */
+
+/* Times: babeltrace2's --no-delta and --clock-* options. */
+#define TRAWL_READER_TEXT_NO_DELTA 0x1u		/* no "(+S.NS)" since the previous line */
+#define TRAWL_READER_TEXT_CLOCK_CYCLES 0x2u	/* times in cycles */
+#define TRAWL_READER_TEXT_CLOCK_DATE 0x4u	/* "YYYY-MM-DD " before the time */
+#define TRAWL_READER_TEXT_CLOCK_GMT 0x8u	/* UTC, not local time (TZ) */
+#define TRAWL_READER_TEXT_CLOCK_SECONDS 0x10u	/* seconds since the Epoch */
+
+struct trawl_reader_text_options {
+	/* sizeof(struct trawl_reader_text_options) as the caller compiled it */
+	size_t struct_size;
+	unsigned int names;	/* TRAWL_READER_TEXT_NAMES_* */
+	unsigned int fields;	/* TRAWL_READER_TEXT_FIELD_* */
+	unsigned int flags;	/* TRAWL_READER_TEXT_NO_DELTA, _CLOCK_* */
+};
+
+/**
+ * trawl_reader_text_options_init - fills @o with babeltrace2's defaults:
+ * names of payload and context fields, the trace's hostname, procname and
+ * vpid when it has them, local time of day with the delta.
+ */
+void trawl_reader_text_options_init(struct trawl_reader_text_options *o);
+
+/**
+ * trawl_reader_set_text_options - how the text functions print from now on
+ * (before any: the defaults). The reader copies @o; an @o from an older
+ * header (smaller struct_size) leaves the newer options at their defaults.
+ * Returns 0 or -EINVAL (an unknown bit, or a struct_size too small).
+ */
+int trawl_reader_set_text_options(struct trawl_reader *r,
+				  const struct trawl_reader_text_options *o);
+
+/**
+ * trawl_reader_event_append_line - appends the current event as
+ * babeltrace2's text output prints it: one whole line, "\n" included
+ * ("[22:13:20.510419021] (+0.000001222) host name: { cpu_id = 0 }, ...").
+ * The delta is from the previous line appended (by this function), so
+ * events a caller skips do not count. Returns 0, -ENODATA (no current
+ * event), -EPERM (TRAWL_READER_NO_FIELDS), -EINVAL (the fields do not
+ * decode: trawl_reader_error()) or -ENOMEM; on error nothing is appended.
+ */
+int trawl_reader_event_append_line(struct trawl_reader *r,
+				   struct trawl_reader_buf *buf);
+
+/**
+ * trawl_reader_event_text - the current event's fields as the line shows
+ * them, without the time, trace and name before them and without the
+ * newline ("{ cpu_id = 0 }, { a = 1, s = \"x\" }"), in a buffer owned by
+ * @r (borrowed until the next trawl_reader_next(), trawl_reader_seek_ns()
+ * or trawl_reader_destroy(); NUL-terminated, length in @len). Returns 0 or
+ * a negative errno as trawl_reader_event_append_line().
  */
 int trawl_reader_event_text(struct trawl_reader *r, const char **text,
 			    size_t *len);
 
-/*
- * trawl_reader_seek_ns - positions the reader so that the next event is the
- * first one at or after @ns (ns from the Epoch). Uses the packet index files
- * when present, else a binary search over packet contexts.
+/**
+ * trawl_reader_append_time - appends @ns (ns from the Epoch) as the lines
+ * show a time ("22:13:20.510419021", with the date, in UTC or in seconds
+ * as the text options say; in seconds too when negative). Returns 0 or
+ * -ENOMEM.
  */
-int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns);
+int trawl_reader_append_time(struct trawl_reader *r, int64_t ns,
+			     struct trawl_reader_buf *buf);
+
+typedef void (*trawl_reader_warning_fn)(void *arg, const char *msg);
+
+/**
+ * trawl_reader_set_warning_cb - calls @fn(@arg, message) for what
+ * babeltrace2's text output warns of on its standard error, once each
+ * ("[warning] Fallback to [sec.ns] to print negative time value. Use
+ * --clock-seconds.", "[warning] Unable to get localtime."). The message,
+ * one line without its newline, is borrowed for the time of the call.
+ * @fn may be NULL (none; the default): the library itself never prints.
+ */
+void trawl_reader_set_warning_cb(struct trawl_reader *r, trawl_reader_warning_fn fn,
+				 void *arg);
 
 #ifdef __cplusplus
 }

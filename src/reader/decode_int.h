@@ -9,6 +9,7 @@
 #ifndef TRAWL_READER_DECODE_INT_H
 #define TRAWL_READER_DECODE_INT_H
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -140,6 +141,107 @@ static inline void int_side_effects(struct rd_stream *s, const struct fc *fc,
 		break;
 	}
 }
+
+/*
+ * One field's bytes, bounds-checked, with the integer's side effects: the
+ * steps the tree walkers (field.c prints, values.c lists) share. The plan
+ * interpreter has its own, specialised copies (plan_exec.h).
+ */
+static inline int rd_decode_int(struct dctx *d, const struct fc *fc, uint64_t *out)
+{
+	struct rd_stream *s = d->s;
+	uint64_t v;
+
+	if (fc->align > 1 && do_align(d, fc->align))
+		return -EINVAL;
+	if (need(d, fc->size))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, fc->size, fc->big_endian);
+	s->pos += fc->size;
+	if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
+		v |= ~0ULL << fc->size;
+	if (fc->slot >= 0 || fc->map || fc->meaning)
+		int_side_effects(s, fc, v);
+	*out = v;
+	return 0;
+}
+
+static inline int rd_decode_float(struct dctx *d, const struct fc *fc, double *out)
+{
+	struct rd_stream *s = d->s;
+	uint64_t v;
+
+	if (do_align(d, fc->align) || need(d, fc->size))
+		return -EINVAL;
+	v = read_bits(d->pkt, s->pos, fc->size, fc->big_endian);
+	s->pos += fc->size;
+	if (fc->size == 32) {
+		float f;
+		uint32_t u = (uint32_t)v;
+
+		memcpy(&f, &u, 4);
+		*out = (double)f;
+	} else {
+		memcpy(out, &v, 8);
+	}
+	return 0;
+}
+
+/* A NUL-terminated string: its bytes (@len of them before the NUL). */
+static inline int rd_decode_string(struct dctx *d, const char **str, size_t *len)
+{
+	struct rd_stream *s = d->s;
+	const uint8_t *start, *nul;
+
+	if (do_align(d, 8))
+		return -EINVAL;
+	start = d->pkt + s->pos / 8;
+	nul = memchr(start, 0, (d->end - s->pos) / 8);
+	if (!nul)
+		return rd_derr(d, "string is not terminated before the end of the packet content");
+	*str = (const char *)start;
+	*len = (size_t)(nul - start);
+	s->pos += (uint64_t)(nul - start + 1) * 8;
+	return 0;
+}
+
+/* A text array of @n bytes, shown cut at its first NUL (@len bytes). */
+static inline int rd_decode_text_array(struct dctx *d, uint64_t n, const char **str,
+				       size_t *len)
+{
+	struct rd_stream *s = d->s;
+	const uint8_t *start;
+	const void *nul;
+
+	if (do_align(d, 8))
+		return -EINVAL;
+	if (n > (d->end - s->pos) / 8)
+		return rd_derr(d, "text array extends past the end of the packet content");
+	start = d->pkt + s->pos / 8;
+	nul = memchr(start, 0, n);
+	*str = (const char *)start;
+	*len = nul ? (size_t)((const uint8_t *)nul - start) : n;
+	s->pos += n * 8;
+	return 0;
+}
+
+/* The option variant @fc selects by its tag's last value. */
+int rd_variant_option(struct dctx *d, const struct fc *fc, uint32_t *option);
+/* The error when no option has the tag's value (cold). */
+__attribute__((cold)) int rd_variant_error(struct dctx *d, uint64_t tag);
+/*
+ * Elements of an empty structure take no bits: up to this many of them
+ * are allowed in an array whatever the packet's size left.
+ */
+#define RD_MAX_EMPTY_ELEMS (1u << 20)
+/* @fc takes no bits (structures and arrays of nothing). */
+bool rd_fc_is_empty(const struct fc *fc);
+/*
+ * The length of array or sequence @fc, checked against what is left of the
+ * packet (aligned first): every element takes a bit at least, unless it is
+ * empty (then up to a bound).
+ */
+int rd_array_length(struct dctx *d, const struct fc *fc, uint64_t *n);
 
 int rd_decode_fc(struct dctx *d, const struct fc *fc, struct rd_text *t);
 

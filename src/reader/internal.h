@@ -4,18 +4,22 @@
  * (what the TSDL metadata describes). The reader is built in layers, each
  * including only the ones below it:
  *
- *   1. model      internal.h  tsdl*.c (parser), resolve.c, metadata.c, fc.c
- *   2. text       text.h      text.c: the output buffer, numbers, babeltrace2's
- *                             escaping and value formats
- *   3. decoder    stream.h, decode_int.h, plan.h
- *                             decode.c (packets, event headers), plan.c +
- *                             plan_exec.h (decode plans), field.c (the
- *                             tree walker), values.c (fields as values),
- *                             cache.c (the decoder's per-class caches)
- *   4. traces     trace.h     trace.c: a folder, its metadata and stream files
- *   5. reader     reader_int.h  discover.c, reader.c (merge), seek.c,
- *                             range.c, api.c (accessors), line.c and
- *                             warn.c (babeltrace2's text lines and warnings)
+ *   1. model      internal.h, tsdl_lex.h, tsdl_int.h: tsdl*.c (the TSDL
+ *                 parser), resolve.c, metadata.c, fc.c
+ *   2. text       text.h: text.c (the output buffer, numbers, babeltrace2's
+ *                 escaping and value formats)
+ *   3. decoder    stream.h, decode_int.h, plan_exec.h, values.h: decode.c
+ *                 (packets, event headers), cache.c (the decoder's own caches
+ *                 of what it derives from the model), and three walkers of a
+ *                 scope: plan.c (flat decode plans, the hot path, printing as
+ *                 they decode), field.c (the tree walker: the reference and
+ *                 the fallback) and values.c (fields as values)
+ *   4. traces     trace.h: trace.c (a folder, its metadata and stream files)
+ *   5. reader     reader_int.h: discover.c, reader.c (the merge), seek.c,
+ *                 range.c, api.c (accessors), line.c and warn.c (babeltrace2's
+ *                 text lines and warnings)
+ *
+ * tests/reader/layers.py checks that no file includes a layer above its own.
  *
  * The model is data only: what the metadata says, resolved. The parser
  * (tsdl.c) builds a tree of field classes per scope (packet header, packet
@@ -52,6 +56,12 @@ struct rd_err {
 
 void rd_err_set(struct rd_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A new operation starts: its first error will be the one reported. */
+static inline void rd_err_clear(struct rd_err *err)
+{
+	if (__builtin_expect(err->set, 0))
+		err->set = 0;
+}
 
 enum fc_kind {
 	FC_INT,		/* integer or enum (is_enum) */

@@ -36,7 +36,6 @@
 #include "reader/decode_int.h"
 
 #define MAX_OPS (1u << 16)
-#define MAX_EMPTY_ELEMS (1u << 20)
 
 enum {
 	OP_INT, OP_INT8, OP_INT16, OP_INT32, OP_INT64, OP_FLOAT, OP_STRING,
@@ -801,41 +800,20 @@ struct plan *rd_plan_body_compile(struct rd_dec_event *dev, unsigned key)
 
 /* ---- running ---------------------------------------------------------- */
 
-/*
- * Kept out of the interpreter: no local array there means no stack
- * protector check on every call. (The loop stack lives in the stream.)
- */
-static __attribute__((noinline, cold)) int variant_error(struct dctx *d,
-							  uint64_t tag)
-{
-	char msg[128];
-
-	snprintf(msg, sizeof(msg), "variant tag value %" PRId64 " selects no option",
-		 (int64_t)tag);
-	return rd_derr(d, msg);
-}
-
 static int run_text_array(struct dctx *d, const struct plan_op *op,
 			  struct rd_text *t)
 {
-	struct rd_stream *s = d->s;
 	const struct fc *fc = op->fc;
-	uint64_t n = fc->kind == FC_ARRAY ? fc->length : s->slots[fc->ref->slot];
-	const uint8_t *start;
+	uint64_t n = fc->kind == FC_ARRAY ? fc->length : d->s->slots[fc->ref->slot];
+	const char *str = NULL;
+	size_t len = 0;
 
-	if (do_align(d, 8))
+	if (rd_decode_text_array(d, n, &str, &len))
 		return -EINVAL;
-	if (n > (d->end - s->pos) / 8)
-		return rd_derr(d, "text array extends past the end of the packet content");
-	start = d->pkt + s->pos / 8;
 	if (t && (op->flags & PF_PRINT)) {
-		const void *nul = memchr(start, 0, n);
-
 		rd_text_put(t, op->prefix, op->plen);
-		rd_text_escaped(t, (const char *)start,
-				nul ? (size_t)((const uint8_t *)nul - start) : n);
+		rd_text_escaped(t, str, len);
 	}
-	s->pos += n * 8;
 	return 0;
 }
 
@@ -851,21 +829,6 @@ static void loop_elem_prefix(struct rd_text *t, const struct plan_op *op,
 		rd_text_u64(t, i);
 		rd_text_lit(t, "] = ");
 	}
-}
-
-static bool elem_is_empty(const struct fc *fc)
-{
-	uint32_t i;
-
-	if (fc->kind == FC_STRUCT) {
-		for (i = 0; i < fc->nmembers; i++)
-			if (!elem_is_empty(fc->members[i].fc))
-				return false;
-		return true;
-	}
-	if (fc->kind == FC_ARRAY)
-		return fc->length == 0 || elem_is_empty(fc->elem);
-	return false;
 }
 
 static inline uint64_t sign_extend(uint64_t v, unsigned size)

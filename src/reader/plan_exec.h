@@ -191,7 +191,7 @@ variant_select: {
 			break;
 	}
 	if (i == fc->nchoices)
-		return variant_error(d, tag);
+		return rd_variant_error(d, tag);
 	pc = pl->targets[op->arg + fc->choices[i].option];
 	DISPATCH();
 }
@@ -203,7 +203,7 @@ l_loop: {
 	uint64_t n = fc->kind == FC_ARRAY ? fc->length : s->slots[fc->ref->slot];
 
 	if (n > d->end - s->pos &&
-	    (n > MAX_EMPTY_ELEMS || !elem_is_empty(fc->elem)))
+	    (n > RD_MAX_EMPTY_ELEMS || !rd_fc_is_empty(fc->elem)))
 		return rd_derr(d, "array or sequence length exceeds the packet content");
 	if (n == 0) {
 		if (op->flags & PF_PRINT)

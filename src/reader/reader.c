@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding traces under the input paths, and merging their streams.
+ * The reader's life (open, settings that come before reading) and the
+ * merge of its streams' events.
  *
  * Merge order is babeltrace2's muxer order: time (ns from the Epoch), then
  * for equal times the trace name, trace UUID, stream class id, data stream
@@ -8,126 +9,17 @@
  * header is already decoded, so an event costs one header decode and
  * O(log streams) comparisons before its body is decoded.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "reader/reader_int.h"
-
-#define MAX_TRACES 4096
-#define MAX_DEPTH 32
 
 TRAWL_EXPORT const char *trawl_reader_error(const struct trawl_reader *r)
 {
 	return r && r->err.set ? r->err.msg : "";
-}
-
-/* ---- discovery ------------------------------------------------------- */
-
-struct found {
-	char **dirs;
-	char **rel;
-	uint32_t n, cap;
-};
-
-static int found_add(struct found *f, const char *dir, const char *rel)
-{
-	if (f->n >= MAX_TRACES)
-		return -E2BIG;
-	if (f->n == f->cap) {
-		uint32_t cap = f->cap ? f->cap * 2 : 8;
-		char **d = realloc(f->dirs, cap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		f->dirs = d;
-		d = realloc(f->rel, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		f->rel = d;
-		f->cap = cap;
-	}
-	f->dirs[f->n] = strdup(dir);
-	f->rel[f->n] = strdup(rel);
-	if (!f->dirs[f->n] || !f->rel[f->n]) {
-		free(f->dirs[f->n]);
-		free(f->rel[f->n]);
-		return -ENOMEM;
-	}
-	f->n++;
-	return 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int discover(struct found *f, const char *dir, const char *rel,
-		    int depth)
-{
-	char path[4096];
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	char **subs = NULL;
-	uint32_t n = 0, cap = 0, i;
-	int ret = 0;
-
-	if (depth > MAX_DEPTH)
-		return 0;
-	if (snprintf(path, sizeof(path), "%s/metadata", dir) >= (int)sizeof(path))
-		return 0;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return found_add(f, dir, rel);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
-		    (int)sizeof(path))
-			continue;
-		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (n == cap) {
-			char **s;
-
-			cap = cap ? cap * 2 : 8;
-			s = realloc(subs, cap * sizeof(*s));
-			if (!s) {
-				ret = -ENOMEM;
-				break;
-			}
-			subs = s;
-		}
-		subs[n] = strdup(de->d_name);
-		if (!subs[n]) {
-			ret = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(subs, n, sizeof(*subs), cmp_name);
-	for (i = 0; i < n; i++) {
-		char sub[4096], srel[4096];
-
-		if (!ret &&
-		    snprintf(sub, sizeof(sub), "%s/%s", dir, subs[i]) < (int)sizeof(sub) &&
-		    snprintf(srel, sizeof(srel), "%s%s%s", rel, *rel ? "/" : "",
-			     subs[i]) < (int)sizeof(srel))
-			ret = discover(f, sub, srel, depth + 1);
-		free(subs[i]);
-	}
-	free(subs);
-	return ret;
 }
 
 /* ---- merge heap ------------------------------------------------------ */
@@ -281,265 +173,23 @@ static int heap_fill(struct trawl_reader *r)
 	return 0;
 }
 
-/* ---- API --------------------------------------------------------------- */
-
-static char *trace_name(const char *rel, const char *hostname)
-{
-	size_t n = strlen(rel) + (hostname ? strlen(hostname) : 0) + 2;
-	char *s = malloc(n);
-
-	if (!s)
-		return NULL;
-	if (hostname)
-		snprintf(s, n, "%s%s%s", hostname, *rel ? "/" : "", rel);
-	else
-		snprintf(s, n, "%s", rel);
-	return s;
-}
-
-/* ---- traces sharing a UUID ------------------------------------------- */
-
-/*
- * babeltrace2 2.0 reads trace folders that share a trace UUID as one trace
- * (LTTng's session rotation writes one folder per trace chunk, all with the
- * session's UUID): files of the same stream class and stream_instance_id,
- * in any of the folders, are one data stream, read file after file in the
- * order of their first packet's begin time (also within one folder: LTTng's
- * tracefile rotation), and the trace is named after the hostname alone (no
- * folder suffix), taken from the folder whose metadata has the most stream
- * and event classes. Discarded-record reports compare each file's first
- * packet with the previous file's last one, and name the stream after its
- * earliest file.
- *
- * Here each folder stays an rd_trace decoded with its own metadata; the
- * folders of a group share one name and one merge index (rd_trace.index,
- * the leader's), and their files are chained (rd_stream.next_file): only
- * the first file of each data stream enters the merge heap, and the next
- * one takes its place when it ends (rd_reader_stream_continue()).
- */
-static uint64_t class_count(const struct rd_trace *t)
-{
-	uint64_t n = t->tc->nstreams;
-	uint32_t i;
-
-	for (i = 0; i < t->tc->nstreams; i++)
-		n += t->tc->streams[i]->nevents;
-	return n;
-}
-
-static int name_groups(struct trawl_reader *r)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < r->ntraces; i++) {
-		struct rd_trace *t = &r->traces[i];
-
-		if (!t->tc->has_uuid)
-			continue;
-		for (j = 0; j < i; j++) {
-			struct rd_trace *o = &r->traces[j];
-
-			if (o->tc->has_uuid && !memcmp(o->tc->uuid, t->tc->uuid, 16)) {
-				t->index = o->index;
-				break;
-			}
-		}
-	}
-	for (i = 0; i < r->ntraces; i++) {
-		const struct rd_trace *win = &r->traces[i];
-		uint64_t best = class_count(win);
-		uint32_t members = 0;
-		char *name;
-
-		if (r->traces[i].index != i)	/* not a group's first folder */
-			continue;
-		for (j = i; j < r->ntraces; j++) {
-			if (r->traces[j].index != i)
-				continue;
-			members++;
-			if (class_count(&r->traces[j]) > best) {
-				best = class_count(&r->traces[j]);
-				win = &r->traces[j];
-			}
-		}
-		if (members < 2)
-			continue;
-		for (j = i; j < r->ntraces; j++) {
-			if (r->traces[j].index != i)
-				continue;
-			name = trace_name("", win->hostname);
-			if (!name)
-				return -ENOMEM;
-			free(r->traces[j].name);
-			r->traces[j].name = name;
-		}
-	}
-	return 0;
-}
-
-struct chain_item {
-	struct rd_stream *s;
-	uint32_t order;		/* discovery order: ties keep it */
-	int64_t begin_ns;
-};
-
-static int cmp_chain_id(const void *pa, const void *pb)
-{
-	const struct chain_item *a = pa, *b = pb;
-
-	if (a->s->trace->index != b->s->trace->index)
-		return a->s->trace->index < b->s->trace->index ? -1 : 1;
-	if (a->s->sc->id != b->s->sc->id)
-		return a->s->sc->id < b->s->sc->id ? -1 : 1;
-	if (a->s->id != b->s->id)
-		return a->s->id < b->s->id ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-static int cmp_chain_time(const void *pa, const void *pb)
-{
-	const struct chain_item *a = pa, *b = pb;
-
-	if (a->begin_ns != b->begin_ns)
-		return a->begin_ns < b->begin_ns ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
-}
-
-static bool same_data_stream(const struct rd_stream *a, const struct rd_stream *b)
-{
-	return a->trace->index == b->trace->index && a->sc->id == b->sc->id &&
-	       a->id == b->id;
-}
-
-/* Links files of one data stream (sorted by begin time) into a chain. */
-static int chain_run(struct chain_item *run, uint32_t n, struct rd_err *err)
-{
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = rd_stream_begin_ns(run[i].s, &run[i].begin_ns, err);
-		if (ret)
-			return ret;
-	}
-	qsort(run, n, sizeof(*run), cmp_chain_time);
-	for (i = 0; i < n; i++) {
-		run[i].s->stream_name = run[0].s->path;
-		run[i].s->continued = i > 0;
-		run[i].s->next_file = i + 1 < n ? run[i + 1].s : NULL;
-	}
-	return 0;
-}
-
-static int chain_streams(struct trawl_reader *r, uint32_t nstreams)
-{
-	struct chain_item *items;
-	uint32_t t, i, n = 0, start;
-	int ret = 0;
-
-	items = calloc(nstreams ? nstreams : 1, sizeof(*items));
-	if (!items)
-		return -ENOMEM;
-	for (t = 0; t < r->ntraces; t++) {
-		for (i = 0; i < r->traces[t].nstreams; i++) {
-			struct rd_stream *s = &r->traces[t].streams[i];
-
-			/* without an instance id, a file is a stream of its own */
-			if (!s->size || !s->sc || !s->has_instance_id)
-				continue;
-			items[n].s = s;
-			items[n].order = n;
-			n++;
-		}
-	}
-	qsort(items, n, sizeof(*items), cmp_chain_id);
-	for (start = 0; start < n && !ret; start = i) {
-		for (i = start + 1; i < n && same_data_stream(items[i].s, items[start].s); i++)
-			;
-		if (i - start > 1)
-			ret = chain_run(items + start, i - start, &r->err);
-	}
-	free(items);
-	return ret;
-}
-
-static int open_traces(struct trawl_reader *r, struct found *f)
-{
-	uint32_t i, nstreams = 0;
-	int ret;
-
-	r->traces = calloc(f->n ? f->n : 1, sizeof(*r->traces));
-	if (!r->traces)
-		return -ENOMEM;
-	for (i = 0; i < f->n; i++) {
-		struct rd_trace *t = &r->traces[i];
-		char *name;
-
-		r->ntraces = i + 1;
-		ret = rd_trace_open(t, f->dirs[i], f->rel[i], &r->err);
-		if (ret)
-			return ret;
-		t->index = i;
-		name = trace_name(f->rel[i], t->hostname);
-		if (!name)
-			return -ENOMEM;
-		free(t->name);
-		t->name = name;
-		nstreams += t->nstreams;
-	}
-	ret = name_groups(r);
-	if (!ret)
-		ret = chain_streams(r, nstreams);
-	if (ret)
-		return ret;
-	r->heap = calloc(nstreams ? nstreams : 1, sizeof(*r->heap));
-	return r->heap ? 0 : -ENOMEM;
-}
+/* ---- API ------------------------------------------------------------- */
 
 TRAWL_EXPORT int trawl_reader_open(const char *const *paths, size_t npaths,
 				   struct trawl_reader **out)
 {
 	struct trawl_reader *r = calloc(1, sizeof(*r));
-	struct found f = { 0 };
-	size_t i;
-	int ret = 0;
+	int ret;
 
 	*out = r;
 	if (!r)
 		return -ENOMEM;
-	r->text.names = true;
-	for (i = 0; i < npaths && !ret; i++) {
-		struct stat st;
-		uint32_t before = f.n;
-
-		if (stat(paths[i], &st) < 0) {
-			ret = -errno;
-			rd_err_set(&r->err, "%s: %s", paths[i], strerror(-ret));
-			break;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			rd_err_set(&r->err, "%s: not a folder", paths[i]);
-			ret = -ENOTDIR;
-			break;
-		}
-		ret = discover(&f, paths[i], "", 0);
-		if (ret == -E2BIG)
-			rd_err_set(&r->err, "%s: more than %d traces", paths[i],
-				   MAX_TRACES);
-		if (!ret && f.n == before) {
-			rd_err_set(&r->err, "%s: no CTF trace found (no metadata file)",
-				   paths[i]);
-			ret = -ENOENT;
-		}
-	}
-	if (!ret)
-		ret = open_traces(r, &f);
-	for (i = 0; i < f.n; i++) {
-		free(f.dirs[i]);
-		free(f.rel[i]);
-	}
-	free(f.dirs);
-	free(f.rel);
+	r->begin_ns = INT64_MIN;
+	r->end_ns = INT64_MAX;
+	r->cb.discarded = rd_reader_on_discarded;
+	r->cb.arg = r;
+	rd_line_init(&r->line);
+	ret = rd_reader_discover(r, paths, npaths);
 	if (ret && !r->err.set)
 		rd_err_set(&r->err, "cannot open the trace: %s", strerror(-ret));
 	return ret;
@@ -556,22 +206,108 @@ TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
 	free(r->traces);
 	free(r->heap);
 	free(r->text.buf);
+	free(r->isect_begin);
+	free(r->isect_end);
+	free(r->disc_queue);
+	rd_line_fini(&r->line);
+	rd_values_fini(&r->pc_vals);
+	rd_values_fini(&r->body_vals);
 	free(r);
 }
 
-void rd_reader_set_decode_only(struct trawl_reader *r)
+int rd_reader_not_started(struct trawl_reader *r, const char *what)
 {
-	uint32_t t, i;
-
-	for (t = 0; t < r->ntraces; t++)
-		for (i = 0; i < r->traces[t].nstreams; i++)
-			r->traces[t].streams[i].eager_body = true;
+	rd_err_clear(&r->err);
+	if (!r->started)
+		return 0;
+	rd_err_set(&r->err, "%s: only before reading starts", what);
+	return -EBUSY;
 }
 
-void rd_reader_set_discarded_cb(struct trawl_reader *r,
-				const struct rd_stream_cb *cb)
+TRAWL_EXPORT int trawl_reader_set_flags(struct trawl_reader *r, unsigned int flags)
 {
-	r->cb = *cb;
+	uint32_t t, i;
+	int ret = rd_reader_not_started(r, "trawl_reader_set_flags");
+
+	if (ret)
+		return ret;
+	if (flags & ~TRAWL_READER_NO_FIELDS)
+		return -EINVAL;
+	r->flags = flags;
+	for (t = 0; t < r->ntraces; t++)
+		for (i = 0; i < r->traces[t].nstreams; i++)
+			r->traces[t].streams[i].eager_body = flags & TRAWL_READER_NO_FIELDS;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_set_clock_offset(struct trawl_reader *r,
+					       int64_t seconds, int64_t ns)
+{
+	uint32_t t, c;
+	int ret = rd_reader_not_started(r, "trawl_reader_set_clock_offset");
+
+	if (ret)
+		return ret;
+	for (t = 0; t < r->ntraces; t++) {
+		struct trace_class *tc = r->traces[t].tc;
+
+		for (c = 0; c < tc->nclocks; c++)
+			clock_class_apply_offset(tc->clocks[c], seconds, ns);
+	}
+	return 0;
+}
+
+/* Moves the current event's stream past it: its next header, or its end. */
+static inline __attribute__((always_inline)) int advance_current(struct trawl_reader *r)
+{
+	struct rd_stream *s = r->cur;
+	int ret;
+
+	r->cur = NULL;
+	if (s->body_pending) {
+		ret = rd_stream_body(s, NULL, NULL, &r->err);
+		if (ret < 0)
+			return ret;
+	}
+	ret = rd_stream_next(s, &r->cb, &r->err);
+	if (trawl_unlikely(ret == 0) && s->next_file) {
+		ret = rd_reader_stream_continue(r, &s);
+		r->heap[0] = s;
+	}
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		r->heap[0] = r->heap[--r->nheap];
+		if (r->nheap > 1)
+			heap_down(r, 0);
+	} else if (r->nheap > 1) {
+		heap_down(r, 0);
+	}
+	return 0;
+}
+
+/* With a time range: steps over the events outside it (1: one is current). */
+static __attribute__((noinline)) int next_in_range(struct trawl_reader *r)
+{
+	int ret;
+
+	for (;;) {
+		switch (rd_reader_range_check(r, r->cur)) {
+		case 0:
+			return 1;
+		case 2:		/* past the end: the end */
+			r->cur = NULL;
+			r->nheap = 0;
+			return 0;
+		default:
+			ret = advance_current(r);
+			if (ret < 0)
+				return ret;
+			if (!r->nheap)
+				return 0;
+			r->cur = r->heap[0];
+		}
+	}
 }
 
 /*
@@ -583,90 +319,41 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 {
 	int ret;
 
-	r->text_valid = false;
-	if (trawl_unlikely(!r->started)) {
+	rd_reader_event_changed(r);
+	rd_err_clear(&r->err);
+	if (trawl_likely(r->cur != NULL)) {
+		ret = advance_current(r);
+		if (trawl_unlikely(ret < 0))
+			goto fail;
+	} else if (trawl_unlikely(!r->started)) {
 		r->started = true;
-		ret = heap_fill(r);
+		ret = r->begin_ns != INT64_MIN ? trawl_reader_seek_ns(r, r->begin_ns) :
+						 heap_fill(r);
 		if (ret < 0)
-			return ret;
-	} else if (trawl_likely(r->cur != NULL)) {
-		struct rd_stream *s = r->cur;
-
-		r->cur = NULL;
-		if (s->body_pending) {
-			ret = rd_stream_body(s, NULL, NULL, &r->err);
-			if (ret < 0)
-				return ret;
-		}
-		ret = rd_stream_next(s, &r->cb, &r->err);
-		if (trawl_unlikely(ret == 0) && s->next_file) {
-			ret = rd_reader_stream_continue(r, &s);
-			r->heap[0] = s;
-		}
-		if (ret < 0)
-			return ret;
-		if (ret == 0) {
-			r->heap[0] = r->heap[--r->nheap];
-			if (r->nheap > 1)
-				heap_down(r, 0);
-		} else if (r->nheap > 1) {
-			heap_down(r, 0);
-		}
+			goto fail;
 	}
-	if (!r->nheap)
-		return 0;
+	if (trawl_unlikely(!r->nheap))
+		goto end;
 	r->cur = r->heap[0];
-	return 1;
-}
-
-TRAWL_EXPORT const char *trawl_reader_event_name(const struct trawl_reader *r)
-{
-	return r->cur && r->cur->dev->ec->name ? r->cur->dev->ec->name : "<unknown>";
-}
-
-TRAWL_EXPORT int trawl_reader_event_time_ns(const struct trawl_reader *r,
-					    int64_t *ns)
-{
-	if (!r->cur || !r->cur->sc->clock)
-		return -ENODATA;
-	*ns = r->cur->ev_ns;
-	return 0;
-}
-
-TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r,
-					 const char **text, size_t *len)
-{
-	struct rd_stream *s = r->cur;
-	int ret;
-
-	if (!s)
-		return -ENODATA;
-	if (r->text_valid) {	/* asked twice for the same event */
-		*text = r->text.buf ? r->text.buf : "";
-		*len = r->text.len;
-		return 0;
+	if (trawl_unlikely(r->ranged)) {
+		ret = next_in_range(r);
+		if (ret < 0)
+			goto fail;
+		if (ret == 0)
+			goto end;
 	}
-	if (s->eager_body)
-		return -EALREADY;
-	struct rd_body_fmt fmt = { .ctx_names = true, .payload_names = true };
-	bool pc = s->sc->packet_context && s->sc->packet_context->shown;
-
-	r->text.len = 0;
-	ret = rd_stream_pc_text(s, true, &r->err);
-	if (ret)
-		return ret;
-	if (pc)
-		rd_text_put(&r->text, s->pc_text.buf, s->pc_text.len);
-	fmt.sep_first = pc;
-	ret = rd_stream_body(s, &r->text, &fmt, &r->err);
-	if (ret)
-		return ret;
-	if (r->text.oom)
-		return -ENOMEM;
-	*text = r->text.buf ? r->text.buf : "";
-	*len = r->text.len;
-	r->text_valid = true;
+	if (trawl_unlikely(r->ndisc))
+		rd_reader_discarded_flush(r, r->cur->ev_ns);
+	return 1;
+end:
+	rd_reader_discarded_flush(r, INT64_MAX);
 	return 0;
+fail:
+	/* what was lost before the error is still said */
+	rd_reader_discarded_flush(r, INT64_MAX);
+	r->cur = NULL;
+	r->nheap = 0;
+	return ret;
 }
 
 int rd_stream_cycles_to_ns(const struct rd_stream *s, uint64_t cycles,

@@ -1,15 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reader object: the traces found under the input paths and a binary
- * min-heap of their streams keyed by the next event's time. `trawl view`
- * uses this internal view of it (it is part of the same project) to print
- * without copying.
+ * The reader object (layer 5, see internal.h): the traces found under the
+ * input paths, a binary min-heap of their streams keyed by the next event's
+ * time, what the caller asked for (time range, text options, callbacks),
+ * and what it was lent (the current event's fields, its text).
+ *
+ * The public types are these internal ones under their public names:
+ * struct trawl_reader_trace is a struct rd_trace, struct
+ * trawl_reader_stream a struct rd_stream, struct trawl_reader_event_class a
+ * struct event_class, struct trawl_reader_field a struct rd_value. The
+ * casts live here, one inline function each way.
  */
 #ifndef TRAWL_READER_READER_INT_H
 #define TRAWL_READER_READER_INT_H
 
+#include <errno.h>
+
 #include "trawl/reader.h"
 #include "reader/trace.h"
+#include "reader/values.h"
+
+/* babeltrace2's pretty printer's state across lines (line.c). */
+struct rd_line {
+	struct trawl_reader_text_options o;
+	bool names_payload, names_context, names_scope, names_header;
+	uint64_t last_ns, last_cycles;	/* UINT64_MAX until a line is made */
+	bool neg_warned, localtime_warned;
+	/* cached "HH:MM:SS." (or with the date) of the last second printed */
+	int64_t cache_sec;
+	bool cache_valid;
+	char cache[48];
+	size_t cache_len;
+	/* what follows the time, for the last event class and trace seen */
+	const struct event_class *tail_ec;
+	const struct rd_trace *tail_trace;
+	struct rd_text tail;
+};
 
 struct trawl_reader {
 	struct rd_trace *traces;
@@ -19,32 +45,106 @@ struct trawl_reader {
 	struct rd_stream *cur;		/* stream of the current event */
 	bool started;
 	struct rd_err err;
+	unsigned int flags;		/* TRAWL_READER_* */
+	struct rd_stream_cb cb;		/* the streams' discarded-record reports */
+
+	/* trawl_reader_set_time_range() and _set_stream_intersection() */
+	bool ranged;			/* any of them: next() filters */
+	int64_t begin_ns, end_ns;	/* INT64_MIN, INT64_MAX: none */
+	int64_t *isect_begin, *isect_end;	/* per trace index, or NULL */
+
+	/*
+	 * Discarded records: found when a stream reads a packet ahead of the
+	 * merge, handed to disc_fn in time order (range.c) from this queue,
+	 * sorted by begin_ns.
+	 */
+	trawl_reader_discarded_fn disc_fn;
+	void *disc_arg;
+	uint64_t disc_events, disc_packets;
+	struct trawl_reader_discarded *disc_queue;	/* owned */
+	uint32_t ndisc, capdisc;
+
+	/* text */
+	struct rd_line line;
 	struct rd_text text;		/* for trawl_reader_event_text() */
 	bool text_valid;		/* text holds the current event's fields */
-	struct rd_stream_cb cb;
-	/* discarded records, for summaries */
-	uint64_t disc_events, disc_packets;
+	trawl_reader_warning_fn warn_fn;
+	void *warn_arg;
+
+	/* the current event's fields (values.c) */
+	struct rd_values pc_vals;	/* packet context, of pc_stream's pc_pkt */
+	const struct rd_stream *pc_stream;
+	uint64_t pc_pkt;
+	struct rd_values body_vals;	/* contexts and payload, of the current event */
+	bool body_vals_valid;
 };
 
+static inline const struct rd_trace *rd_trace_of(const struct trawl_reader_trace *t)
+{
+	return (const struct rd_trace *)(const void *)t;
+}
+static inline const struct trawl_reader_trace *rd_trace_pub(const struct rd_trace *t)
+{
+	return (const struct trawl_reader_trace *)(const void *)t;
+}
+static inline const struct rd_stream *rd_stream_of(const struct trawl_reader_stream *s)
+{
+	return (const struct rd_stream *)(const void *)s;
+}
+static inline const struct trawl_reader_stream *rd_stream_pub(const struct rd_stream *s)
+{
+	return (const struct trawl_reader_stream *)(const void *)s;
+}
+static inline const struct event_class *
+rd_event_class_of(const struct trawl_reader_event_class *ec)
+{
+	return (const struct event_class *)(const void *)ec;
+}
+static inline const struct trawl_reader_event_class *
+rd_event_class_pub(const struct event_class *ec)
+{
+	return (const struct trawl_reader_event_class *)(const void *)ec;
+}
+
+/* The current event moved: what was lent for it is no longer valid. */
+static inline void rd_reader_event_changed(struct trawl_reader *r)
+{
+	r->text_valid = false;
+	r->body_vals_valid = false;
+}
+
+/* discover.c: finds and opens the traces under @paths into @r. */
+int rd_reader_discover(struct trawl_reader *r, const char *const *paths,
+		       size_t npaths);
+
+/* reader.c */
 /*
  * @s has no event left: decodes the next event header of the files that
  * continue its data stream (s->next_file, ...). Returns 1 with *@sp the file
  * holding that event, 0 at the data stream's end, or a negative errno.
  */
 int rd_reader_stream_continue(struct trawl_reader *r, struct rd_stream **sp);
-
 /* Adds @s, whose next event header is decoded, to the merge heap. */
 void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s);
+/* -EBUSY (with the message) once reading started, for @what; else 0. */
+int rd_reader_not_started(struct trawl_reader *r, const char *what);
 
+/* range.c: the streams' discarded-record reports, trimmed to the range. */
+void rd_reader_on_discarded(void *arg, struct rd_stream *s, bool packets,
+			    uint64_t count, bool have_range, uint64_t b, uint64_t e);
 /*
- * No output wanted (trawl view --decode-only): bodies are decoded with
- * their headers; trawl_reader_event_text() then fails with -EALREADY.
+ * Hands the queued discarded records that come before @ns (all of them
+ * with INT64_MAX) to the callback.
  */
-void rd_reader_set_decode_only(struct trawl_reader *r);
+void rd_reader_discarded_flush(struct trawl_reader *r, int64_t ns);
+/* The current event is outside the range: 1 skip it, 2 stop; 0 keep. */
+int rd_reader_range_check(const struct trawl_reader *r, const struct rd_stream *s);
 
-/* Sets the callback told about discarded events/packets (before next()). */
-void rd_reader_set_discarded_cb(struct trawl_reader *r,
-				const struct rd_stream_cb *cb);
+/* line.c */
+void rd_line_init(struct rd_line *l);
+void rd_line_fini(struct rd_line *l);
+/* Appends @ns as the lines show a time (may warn through @r). */
+void rd_line_time(struct trawl_reader *r, struct rd_text *t, int64_t ns);
 
 /*
  * Clock of a stream, for printing: ns from origin of a cycle value, like
@@ -52,5 +152,23 @@ void rd_reader_set_discarded_cb(struct trawl_reader *r,
  */
 int rd_stream_cycles_to_ns(const struct rd_stream *s, uint64_t cycles,
 			   int64_t *ns);
+
+/* The caller's buffer as an rd_text and back (nothing appended on error). */
+static inline struct rd_text rd_text_from_buf(const struct trawl_reader_buf *b)
+{
+	return (struct rd_text){ .buf = b->data, .len = b->len, .cap = b->cap };
+}
+static inline int rd_text_to_buf(struct rd_text *t, struct trawl_reader_buf *b,
+				 size_t mark)
+{
+	b->data = t->buf;
+	b->cap = t->cap;
+	if (t->oom) {
+		b->len = mark;
+		return -ENOMEM;
+	}
+	b->len = t->len;
+	return 0;
+}
 
 #endif /* TRAWL_READER_READER_INT_H */

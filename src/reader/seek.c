@@ -244,7 +244,7 @@ static int heap_refill_from(struct trawl_reader *r, int64_t target)
 	r->nheap = 0;
 	r->cur = NULL;
 	r->started = true;
-	r->text_valid = false;
+	rd_reader_event_changed(r);
 	for (t = 0; t < r->ntraces; t++) {
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			struct rd_stream *s = &r->traces[t].streams[i];
@@ -259,6 +259,8 @@ static int heap_refill_from(struct trawl_reader *r, int64_t target)
 					break;
 				if (!s->sc->clock || s->ev_ns >= target)
 					break;
+				if (!s->body_pending)	/* decoded with its header */
+					continue;
 				ret = rd_stream_body(s, NULL, NULL, &r->err);
 				if (ret < 0)
 					break;
@@ -277,6 +279,9 @@ TRAWL_EXPORT int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns)
 	uint32_t t, i;
 	int ret;
 
+	rd_err_clear(&r->err);
+	if (ns < r->begin_ns)	/* not before the time range */
+		ns = r->begin_ns;
 	for (t = 0; t < r->ntraces; t++) {
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			struct rd_stream *s = &r->traces[t].streams[i];

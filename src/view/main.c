@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* trawl-view: the standalone form of `trawl view`. */
-#include "view/view.h"
+#include "view.h"
 
 int main(int argc, char **argv)
 {

@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "view/view_int.h"
+#include "view_int.h"
+
+#define NSEC_PER_SEC 1000000000LL
 
 enum {
 	OPT_NO_DELTA = 256, OPT_CLOCK_CYCLES, OPT_CLOCK_DATE, OPT_CLOCK_GMT,
@@ -87,20 +90,22 @@ static int set_names(struct view_opts *o, const char *list)
 
 	if (!dup)
 		return -ENOMEM;
-	o->names_payload = o->names_context = o->names_scope = o->names_header = false;
+	o->text.names = 0;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "payload") || !strcmp(tok, "args") ||
 		    !strcmp(tok, "arg"))
-			o->names_payload = true;
+			o->text.names |= TRAWL_READER_TEXT_NAMES_PAYLOAD;
 		else if (!strcmp(tok, "context") || !strcmp(tok, "ctx"))
-			o->names_context = true;
+			o->text.names |= TRAWL_READER_TEXT_NAMES_CONTEXT;
 		else if (!strcmp(tok, "scope"))
-			o->names_scope = true;
+			o->text.names |= TRAWL_READER_TEXT_NAMES_SCOPE;
 		else if (!strcmp(tok, "header"))
-			o->names_header = true;
+			o->text.names |= TRAWL_READER_TEXT_NAMES_HEADER;
 		else if (!strcmp(tok, "all"))
-			o->names_payload = o->names_context = o->names_scope =
-				o->names_header = true;
+			o->text.names |= TRAWL_READER_TEXT_NAMES_PAYLOAD |
+					 TRAWL_READER_TEXT_NAMES_CONTEXT |
+					 TRAWL_READER_TEXT_NAMES_SCOPE |
+					 TRAWL_READER_TEXT_NAMES_HEADER;
 		else if (!strcmp(tok, "none"))
 			;
 		else
@@ -109,6 +114,21 @@ static int set_names(struct view_opts *o, const char *list)
 	free(dup);
 	return ret;
 }
+
+static const struct {
+	const char *name;
+	unsigned int bits;
+} field_names[] = {
+	{ "trace", TRAWL_READER_TEXT_FIELD_TRACE },
+	{ "trace:hostname", TRAWL_READER_TEXT_FIELD_HOSTNAME },
+	{ "trace:domain", TRAWL_READER_TEXT_FIELD_DOMAIN },
+	{ "trace:procname", TRAWL_READER_TEXT_FIELD_PROCNAME },
+	{ "trace:vpid", TRAWL_READER_TEXT_FIELD_VPID },
+	{ "loglevel", TRAWL_READER_TEXT_FIELD_LOGLEVEL },
+	{ "emf", TRAWL_READER_TEXT_FIELD_EMF },
+	{ "callsite", TRAWL_READER_TEXT_FIELD_CALLSITE },
+	{ "all", 0xffu },
+};
 
 static int set_fields(struct view_opts *o, const char *list)
 {
@@ -119,32 +139,19 @@ static int set_fields(struct view_opts *o, const char *list)
 		return -ENOMEM;
 	/* the list replaces the default fields (hostname, procname, vpid) */
 	if (!o->fields_set) {
-		o->f_hostname = o->f_procname = o->f_vpid = false;
+		o->text.fields = 0;
 		o->fields_set = true;
 	}
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "trace"))
-			o->f_trace = true;
-		else if (!strcmp(tok, "trace:hostname"))
-			o->f_hostname = true;
-		else if (!strcmp(tok, "trace:domain"))
-			o->f_domain = true;
-		else if (!strcmp(tok, "trace:procname"))
-			o->f_procname = true;
-		else if (!strcmp(tok, "trace:vpid"))
-			o->f_vpid = true;
-		else if (!strcmp(tok, "loglevel"))
-			o->f_loglevel = true;
-		else if (!strcmp(tok, "emf"))
-			o->f_emf = true;
-		else if (!strcmp(tok, "callsite"))
-			o->f_callsite = true;
-		else if (!strcmp(tok, "all"))
-			o->f_trace = o->f_hostname = o->f_domain = o->f_procname =
-				o->f_vpid = o->f_loglevel = o->f_emf =
-				o->f_callsite = true;
-		else
+		unsigned int i;
+
+		for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(tok, field_names[i].name))
+				break;
+		if (i == sizeof(field_names) / sizeof(field_names[0]))
 			ret = -EINVAL;
+		else
+			o->text.fields |= field_names[i].bits;
 	}
 	free(dup);
 	return ret;
@@ -188,8 +195,7 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 	int64_t v;
 
 	memset(o, 0, sizeof(*o));
-	o->names_payload = o->names_context = true;
-	o->f_hostname = o->f_procname = o->f_vpid = true;
+	trawl_reader_text_options_init(&o->text);
 	o->progress = true;
 	optind = 1;
 	opterr = 0;
@@ -226,19 +232,19 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 			o->viewer = optarg;
 			break;
 		case OPT_NO_DELTA:
-			o->no_delta = true;
+			o->text.flags |= TRAWL_READER_TEXT_NO_DELTA;
 			break;
 		case OPT_CLOCK_CYCLES:
-			o->clock_cycles = true;
+			o->text.flags |= TRAWL_READER_TEXT_CLOCK_CYCLES;
 			break;
 		case OPT_CLOCK_DATE:
-			o->clock_date = true;
+			o->text.flags |= TRAWL_READER_TEXT_CLOCK_DATE;
 			break;
 		case OPT_CLOCK_GMT:
-			o->clock_gmt = true;
+			o->text.flags |= TRAWL_READER_TEXT_CLOCK_GMT;
 			break;
 		case OPT_CLOCK_SECONDS:
-			o->clock_seconds = true;
+			o->text.flags |= TRAWL_READER_TEXT_CLOCK_SECONDS;
 			break;
 		case OPT_CLOCK_OFFSET:
 			if (parse_i64(optarg, &v) || v > INT64_MAX / 1000000000LL ||
@@ -304,5 +310,82 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 		fprintf(stderr, "%s: no trace path given (see --help)\n", cmd);
 		return -1;
 	}
+	return 0;
+}
+
+/* ---- time arguments (--begin, --end) -------------------------------------- */
+
+static int parse_frac(const char *s, int64_t *ns, const char **end)
+{
+	int digits = 0;
+	int64_t v = 0;
+
+	while (*s >= '0' && *s <= '9') {
+		if (digits < 9) {
+			v = v * 10 + (*s - '0');
+			digits++;
+		}
+		s++;
+	}
+	if (!digits)
+		return -1;
+	while (digits++ < 9)
+		v *= 10;
+	*ns = v;
+	*end = s;
+	return 0;
+}
+
+int view_parse_time(const char *s, bool gmt, int64_t day_ref_ns, int64_t *out)
+{
+	int y, mo, d, h, mi, sec, n = 0;
+	int64_t frac = 0;
+	const char *rest;
+	struct tm tm;
+	time_t t;
+
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(s, "%d-%d-%d %d:%d:%d%n", &y, &mo, &d, &h, &mi, &sec, &n) == 6) {
+		tm.tm_year = y - 1900;
+		tm.tm_mon = mo - 1;
+		tm.tm_mday = d;
+	} else if (sscanf(s, "%d:%d:%d%n", &h, &mi, &sec, &n) == 3) {
+		time_t ref = (time_t)(day_ref_ns / NSEC_PER_SEC);
+
+		if (gmt ? !gmtime_r(&ref, &tm) : !localtime_r(&ref, &tm))
+			return -1;
+	} else {
+		/* [-]SEC[.NS] */
+		char *end;
+		long long v;
+		bool neg = s[0] == '-';
+
+		v = strtoll(s, &end, 10);
+		if (end == s)
+			return -1;
+		if (*end == '.') {
+			if (parse_frac(end + 1, &frac, &rest) || *rest)
+				return -1;
+		} else if (*end) {
+			return -1;
+		}
+		*out = v * NSEC_PER_SEC + (neg ? -frac : frac);
+		return 0;
+	}
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1;
+	rest = s + n;
+	if (*rest == '.') {
+		if (parse_frac(rest + 1, &frac, &rest))
+			return -1;
+	}
+	if (*rest)
+		return -1;
+	t = gmt ? timegm(&tm) : mktime(&tm);
+	if (t == (time_t)-1)
+		return -1;
+	*out = (int64_t)t * NSEC_PER_SEC + frac;
 	return 0;
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trawl view: the main loop. Events come merged from libtrawl-reader; each
- * line is built in one large output buffer (header, cached packet context,
- * then the contexts and payload printed while they are decoded) and the
- * buffer goes out with write(2) once it holds about 1 MiB. When an event
- * fails to decode, its partial line is dropped, the lines before it are
- * written, and the error is one line on stderr.
+ * trawl view: the main loop, on <trawl/reader.h> alone. libtrawl-reader
+ * merges the events and appends each as babeltrace2's line to one large
+ * output buffer, which goes out with write(2) once it holds about 1 MiB.
+ * When an event fails to decode, nothing of it is in the buffer: the lines
+ * before it are written, and the error is one line on stderr.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,28 +16,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "view/view.h"
-#include "view/view_int.h"
+#include "view.h"
+#include "view_int.h"
 
 #define FLUSH_AT (1u << 20)
 #define PROGRESS_MIN_BYTES (64ull << 20)
+#define NSEC_PER_SEC ((int64_t)1000000000)
+
+struct count_entry {
+	const struct trawl_reader_event_class *ec;
+	uint64_t n;
+};
 
 struct view {
 	struct view_opts o;
 	struct trawl_reader *r;
-	struct line_state ls;
-	struct rd_text out;
+	struct trawl_reader_buf out;
 	int fd;
 	bool write_failed;
 	const char *cmd;
-	/* --begin/--end, absolute ns */
-	bool has_begin, has_end;
-	int64_t begin_ns, end_ns;
-	/* --stream-intersection, per trace */
-	int64_t *isect_begin, *isect_end;
 	/* progress */
 	bool progress;
-	uint64_t total_bytes;
 	struct timespec last_progress;
 	bool progress_shown;
 	/* --count */
@@ -49,17 +47,12 @@ struct view {
 	int64_t first_ns, last_ns;
 };
 
-struct count_entry {
-	const struct event_class *ec;
-	uint64_t n;
-};
-
 static void out_flush(struct view *v)
 {
 	size_t off = 0;
 
 	while (off < v->out.len && !v->write_failed) {
-		ssize_t n = write(v->fd, v->out.buf + off, v->out.len - off);
+		ssize_t n = write(v->fd, v->out.data + off, v->out.len - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -86,140 +79,39 @@ static void progress_clear(struct view *v)
 static void progress_tick(struct view *v, uint64_t events)
 {
 	struct timespec now;
-	uint64_t done = 0;
-	uint32_t t, i;
+	uint64_t done, total;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 	if ((now.tv_sec - v->last_progress.tv_sec) * 1000 +
 	    (now.tv_nsec - v->last_progress.tv_nsec) / 1000000 < 250)
 		return;
 	v->last_progress = now;
-	for (t = 0; t < v->r->ntraces; t++)
-		for (i = 0; i < v->r->traces[t].nstreams; i++)
-			done += v->r->traces[t].streams[i].pkt_off;
+	trawl_reader_progress(v->r, &done, &total);
 	fprintf(stderr, "\r%s: %3u%% (%" PRIu64 " events)", v->cmd,
-		(unsigned)(done * 100 / (v->total_bytes ? v->total_bytes : 1)),
-		events);
+		(unsigned)(done * 100 / (total ? total : 1)), events);
 	v->progress_shown = true;
 }
 
-static void print_warning_time(struct view *v, struct rd_text *t,
-			       const struct rd_stream *s, int64_t ns_or_cycles,
-			       bool is_ns)
-{
-	int64_t ns;
-
-	/* always wall-clock time, even with --clock-cycles, as babeltrace2 */
-	if (is_ns)
-		ns = ns_or_cycles;
-	else if (rd_stream_cycles_to_ns(s, (uint64_t)ns_or_cycles, &ns)) {
-		rd_text_lit(t, "Error");
-		return;
-	}
-	line_time(&v->ls, t, ns);
-}
-
-static void on_discarded(void *arg, struct rd_stream *s, bool packets,
-			 uint64_t count, bool have_range, uint64_t b, uint64_t e)
+/* babeltrace2's warnings (discarded records, times it cannot show) on stderr. */
+static void on_discarded(void *arg, const struct trawl_reader_discarded *d)
 {
 	struct view *v = arg;
-	struct rd_text t = { 0 };
-	const struct trace_class *tc = s->trace->tc;
-	char num[32];
+	struct trawl_reader_buf t = { 0 };
 
-	int64_t bns = 0, ens = 0;
-	bool unknown = count == RD_COUNT_UNKNOWN;
-
-	if (unknown)	/* the summary counts what the stream's first packet says */
-		count = s->disc;
-	if (packets)
-		v->r->disc_packets += count;
-	else
-		v->r->disc_events += count;
-	if (v->o.output == OUT_COUNT)
-		return;
-	bool has_lo = v->has_begin, has_hi = v->has_end;
-	int64_t lo = v->begin_ns, hi = v->end_ns;
-
-	if (v->isect_begin) {	/* --stream-intersection trims per trace too */
-		int64_t ib = v->isect_begin[s->trace->index];
-		int64_t ie = v->isect_end[s->trace->index];
-
-		lo = has_lo && lo > ib ? lo : ib;
-		hi = has_hi && hi < ie ? hi : ie;
-		has_lo = has_hi = true;
-	}
-	if (have_range && s->sc->clock &&
-	    !rd_stream_cycles_to_ns(s, b, &bns) && !rd_stream_cycles_to_ns(s, e, &ens) &&
-	    (has_lo || has_hi)) {
-		/* --begin/--end trim the range as babeltrace2's trimmer does */
-		if ((has_lo && ens < lo) || (has_hi && bns > hi))
-			return;
-		if (has_lo && bns < lo) {
-			bns = lo;
-			unknown = true;
-		}
-		if (has_hi && ens > hi) {
-			ens = hi;
-			unknown = true;
-		}
-	} else if (have_range && s->sc->clock) {
-		rd_stream_cycles_to_ns(s, b, &bns);
-		rd_stream_cycles_to_ns(s, e, &ens);
-	}
-	if (unknown) {
-		rd_text_lit(&t, "WARNING: Tracer may have discarded ");
-		rd_text_str(&t, packets ? "packets" : "events");
-	} else {
-		rd_text_lit(&t, "WARNING: Tracer discarded ");
-		snprintf(num, sizeof(num), "%" PRIu64 " ", count);
-		rd_text_str(&t, num);
-		rd_text_str(&t, packets ? "packet" : "event");
-		if (count != 1)
-			rd_text_lit(&t, "s");
-	}
-	rd_text_lit(&t, " ");
-	if (have_range && s->sc->clock) {
-		rd_text_lit(&t, "between [");
-		print_warning_time(v, &t, s, bns, true);
-		rd_text_lit(&t, "] and [");
-		print_warning_time(v, &t, s, ens, true);
-		rd_text_lit(&t, "]");
-	} else {
-		rd_text_lit(&t, "(unknown time range)");
-	}
-	rd_text_lit(&t, " in trace \"");
-	rd_text_str(&t, s->trace->name);
-	rd_text_lit(&t, "\" ");
-	if (tc->has_uuid) {
-		char u[64];
-		const uint8_t *x = tc->uuid;
-
-		snprintf(u, sizeof(u),
-			 "(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
-			 x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], x[8],
-			 x[9], x[10], x[11], x[12], x[13], x[14], x[15]);
-		rd_text_str(&t, u);
-	} else {
-		rd_text_lit(&t, "(no UUID) ");
-	}
-	rd_text_lit(&t, "within stream \"");
-	rd_text_str(&t, s->stream_name);
-	snprintf(num, sizeof(num), "%" PRIu64, s->sc->id);
-	rd_text_lit(&t, "\" (stream class ID: ");
-	rd_text_str(&t, num);
-	snprintf(num, sizeof(num), "%" PRIu64, s->id);
-	rd_text_lit(&t, ", stream ID: ");
-	rd_text_str(&t, num);
-	rd_text_lit(&t, ").\n");
-	if (!t.oom) {
+	if (!trawl_reader_discarded_append_text(v->r, d, &t)) {
 		progress_clear(v);
-		fwrite(t.buf, 1, t.len, stderr);
+		fwrite(t.data, 1, t.len, stderr);
 	}
-	free(t.buf);
+	free(t.data);
 }
 
-static int count_event(struct view *v, const struct event_class *ec)
+static void on_warning(void *arg, const char *msg)
+{
+	progress_clear(arg);
+	fprintf(stderr, "%s\n", msg);
+}
+
+static int count_event(struct view *v, const struct trawl_reader_event_class *ec)
 {
 	uint32_t i;
 
@@ -247,27 +139,46 @@ static int count_event(struct view *v, const struct event_class *ec)
 static int cmp_count(const void *a, const void *b)
 {
 	const struct count_entry *x = a, *y = b;
-	const char *nx = x->ec->name ? x->ec->name : "";
-	const char *ny = y->ec->name ? y->ec->name : "";
 
 	if (x->n != y->n)
 		return x->n > y->n ? -1 : 1;
-	return strcmp(nx, ny);
+	return strcmp(trawl_reader_event_class_name(x->ec),
+		      trawl_reader_event_class_name(y->ec));
+}
+
+static void put_str(struct trawl_reader_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->cap - b->len < n) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *d;
+
+		while (cap - b->len < n)
+			cap *= 2;
+		d = realloc(b->data, cap);
+		if (!d)
+			return;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
 }
 
 static void print_count(struct view *v)
 {
-	struct rd_text *t = &v->out;
+	struct trawl_reader_buf *t = &v->out;
+	uint64_t disc_events, disc_packets;
 	uint32_t i, j, n = 0;
 	char line[512];
 
 	/* merge classes with the same name (several streams or traces) */
 	for (i = 0; i < v->ncounts; i++) {
-		for (j = 0; j < n; j++) {
-			const char *a = v->counts[j].ec->name ? v->counts[j].ec->name : "";
-			const char *b = v->counts[i].ec->name ? v->counts[i].ec->name : "";
+		const char *name = trawl_reader_event_class_name(v->counts[i].ec);
 
-			if (!strcmp(a, b)) {
+		for (j = 0; j < n; j++) {
+			if (!strcmp(trawl_reader_event_class_name(v->counts[j].ec), name)) {
 				v->counts[j].n += v->counts[i].n;
 				break;
 			}
@@ -276,255 +187,122 @@ static void print_count(struct view *v)
 			v->counts[n++] = v->counts[i];
 	}
 	qsort(v->counts, n, sizeof(*v->counts), cmp_count);
-	rd_text_lit(t, "      events  name\n");
+	put_str(t, "      events  name\n");
 	for (i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%12" PRIu64 "  %s\n", v->counts[i].n,
-			 v->counts[i].ec->name ? v->counts[i].ec->name : "<unknown>");
-		rd_text_str(t, line);
+			 trawl_reader_event_class_name(v->counts[i].ec));
+		put_str(t, line);
 	}
+	trawl_reader_discarded_totals(v->r, &disc_events, &disc_packets);
 	snprintf(line, sizeof(line),
 		 "%12" PRIu64 "  total (%u event names)\n"
 		 "discarded: %" PRIu64 " events, %" PRIu64 " packets\n",
-		 v->nevents, n, v->r->disc_events, v->r->disc_packets);
-	rd_text_str(t, line);
+		 v->nevents, n, disc_events, disc_packets);
+	put_str(t, line);
 	if (v->have_span) {
 		int64_t d = v->last_ns - v->first_ns;
 
-		rd_text_lit(t, "time span: [");
-		line_time(&v->ls, t, v->first_ns);
-		rd_text_lit(t, "] to [");
-		line_time(&v->ls, t, v->last_ns);
+		put_str(t, "time span: [");
+		trawl_reader_append_time(v->r, v->first_ns, t);
+		put_str(t, "] to [");
+		trawl_reader_append_time(v->r, v->last_ns, t);
 		snprintf(line, sizeof(line), "] (%" PRId64 ".%09" PRId64 " s)\n",
-			 d / (int64_t)1000000000, d % (int64_t)1000000000);
-		rd_text_str(t, line);
+			 d / NSEC_PER_SEC, d % NSEC_PER_SEC);
+		put_str(t, line);
 	} else {
-		rd_text_lit(t, "time span: (no timestamps)\n");
+		put_str(t, "time span: (no timestamps)\n");
 	}
 }
 
-/* Applies --clock-offset/--clock-offset-ns to every clock of every trace. */
-static void apply_clock_offset(struct view *v)
-{
-	uint32_t t, c;
-
-	for (t = 0; t < v->r->ntraces; t++) {
-		struct trace_class *tc = v->r->traces[t].tc;
-
-		for (c = 0; c < tc->nclocks; c++)
-			clock_class_apply_offset(tc->clocks[c], v->o.clock_offset_s,
-						 v->o.clock_offset_ns);
-	}
-}
-
+/* --begin/--end; a time of day without a date means the day of the first event. */
 static int setup_range(struct view *v)
 {
-	int64_t ref = 0;
+	int64_t ref = 0, begin = INT64_MIN, end = INT64_MAX;
 
-	if (v->o.begin || v->o.end) {
-		/* a time of day without a date means the day of the first event */
+	if (!v->o.begin && !v->o.end)
+		return 0;
+	{
 		struct trawl_reader *probe;
 		int ret = trawl_reader_open(v->o.paths, (size_t)v->o.npaths, &probe);
 
-		if (!ret && trawl_reader_next(probe) > 0) {
-			int64_t ns;
-
-			if (!trawl_reader_event_time_ns(probe, &ns))
-				ref = ns + v->o.clock_offset_s * 1000000000LL + v->o.clock_offset_ns;
-		}
+		if (!ret)
+			ret = trawl_reader_set_clock_offset(probe, v->o.clock_offset_s,
+							    v->o.clock_offset_ns);
+		if (!ret && trawl_reader_set_flags(probe, TRAWL_READER_NO_FIELDS) == 0 &&
+		    trawl_reader_next(probe) > 0)
+			trawl_reader_event_time_ns(probe, &ref);
 		trawl_reader_destroy(probe);
 	}
-	if (v->o.begin) {
-		if (view_parse_time(v->o.begin, v->o.clock_gmt, ref, &v->begin_ns)) {
-			fprintf(stderr, "%s: invalid --begin time: %s\n", v->cmd, v->o.begin);
-			return -EINVAL;
-		}
-		v->has_begin = true;
+	if (v->o.begin && view_parse_time(v->o.begin, v->o.text.flags & TRAWL_READER_TEXT_CLOCK_GMT,
+					  ref, &begin)) {
+		fprintf(stderr, "%s: invalid --begin time: %s\n", v->cmd, v->o.begin);
+		return -EINVAL;
 	}
-	if (v->o.end) {
-		if (view_parse_time(v->o.end, v->o.clock_gmt, ref, &v->end_ns)) {
-			fprintf(stderr, "%s: invalid --end time: %s\n", v->cmd, v->o.end);
-			return -EINVAL;
-		}
-		v->has_end = true;
+	if (v->o.end && view_parse_time(v->o.end, v->o.text.flags & TRAWL_READER_TEXT_CLOCK_GMT,
+					ref, &end)) {
+		fprintf(stderr, "%s: invalid --end time: %s\n", v->cmd, v->o.end);
+		return -EINVAL;
 	}
-	if (v->has_begin && v->has_end && v->begin_ns > v->end_ns) {
+	if (begin > end) {
 		fprintf(stderr, "%s: --begin is after --end\n", v->cmd);
 		return -EINVAL;
 	}
-	return 0;
+	return trawl_reader_set_time_range(v->r, begin, end);
 }
 
-/*
- * Per trace: [latest stream begin, earliest stream end] of packet times.
- * Folders sharing a trace UUID are one trace (one rd_trace.index), and a
- * data stream continued over several files spans from its first file's
- * begin to its last file's end.
- */
-static int setup_intersection(struct view *v)
+static int count_one(struct view *v)
 {
-	uint32_t t, i;
+	int64_t ns;
 
-	v->isect_begin = calloc(v->r->ntraces + 1, sizeof(int64_t));
-	v->isect_end = calloc(v->r->ntraces + 1, sizeof(int64_t));
-	if (!v->isect_begin || !v->isect_end)
+	if (count_event(v, trawl_reader_event_class_of(v->r)))
 		return -ENOMEM;
-	for (t = 0; t < v->r->ntraces; t++) {
-		v->isect_begin[t] = INT64_MIN;
-		v->isect_end[t] = INT64_MAX;
-	}
-	for (t = 0; t < v->r->ntraces; t++) {
-		struct rd_trace *tr = &v->r->traces[t];
-		int64_t *b = &v->isect_begin[tr->index], *e = &v->isect_end[tr->index];
-
-		if (!tr->nstreams) {
-			fprintf(stderr, "%s: %s: trace has no streams\n", v->cmd, tr->dir);
-			return -EINVAL;
-		}
-		for (i = 0; i < tr->nstreams; i++) {
-			struct rd_stream *s = &tr->streams[i];
-			int64_t sb, se, nb;
-			int ret;
-
-			if (s->continued)	/* counted with its first file */
-				continue;
-			ret = rd_stream_time_range(s, &sb, &se, &v->r->err);
-			while (!ret && s->next_file) {
-				s = s->next_file;
-				ret = rd_stream_time_range(s, &nb, &se, &v->r->err);
-			}
-			if (ret) {
-				fprintf(stderr, "%s: %s\n", v->cmd, trawl_reader_error(v->r));
-				return ret;
-			}
-			if (sb > *b)
-				*b = sb;
-			if (se < *e)
-				*e = se;
-		}
-	}
-	for (t = 0; t < v->r->ntraces; t++) {
-		struct rd_trace *tr = &v->r->traces[t];
-
-		if (tr->index == t && v->isect_begin[t] > v->isect_end[t]) {
-			fprintf(stderr, "%s: %s: the streams have no time range in common\n",
-				v->cmd, tr->dir);
-			return -EINVAL;
-		}
+	if (!trawl_reader_event_time_ns(v->r, &ns)) {
+		if (!v->have_span || ns < v->first_ns)
+			v->first_ns = ns;
+		if (!v->have_span || ns > v->last_ns)
+			v->last_ns = ns;
+		v->have_span = true;
 	}
 	return 0;
 }
 
-static bool in_range(struct view *v, const struct rd_stream *s)
-{
-	if (v->has_begin && s->ev_ns < v->begin_ns)
-		return false;
-	if (v->isect_begin) {
-		uint32_t t = s->trace->index;
-
-		if (s->ev_ns < v->isect_begin[t] || s->ev_ns > v->isect_end[t])
-			return false;
-	}
-	return true;
-}
-
-static int print_event(struct view *v, struct rd_stream *s)
-{
-	struct rd_text *t = &v->out;
-	size_t mark = t->len;
-	const struct fc *pc = s->sc->packet_context;
-	struct rd_body_fmt fmt = {
-		.scope_names = v->o.names_scope,
-		.ctx_names = v->o.names_context,
-		.payload_names = v->o.names_payload,
-	};
-	int ret;
-
-	ret = rd_stream_pc_text(s, v->o.names_context, &v->r->err);
-	if (ret)
-		return ret;
-	line_header(&v->ls, t, s);
-	if (pc && pc->shown) {
-		if (v->o.names_scope)
-			rd_text_lit(t, "stream.packet.context = ");
-		rd_text_put(t, s->pc_text.buf, s->pc_text.len);
-	}
-	fmt.sep_first = pc && pc->shown;
-	ret = rd_stream_body(s, t, &fmt, &v->r->err);
-	if (ret) {
-		t->len = mark;
-		return ret;
-	}
-	rd_text_lit(t, "\n");
-	if (t->oom)
-		return -ENOMEM;
-	return 0;
-}
-
-/* --decode-only with no time range: nothing but decoding in the loop. */
-static int run_decode_only(struct view *v)
-{
-	struct trawl_reader *r = v->r;
-	uint64_t n = 0;
-	int ret;
-
-	rd_reader_set_decode_only(r);
-	while ((ret = trawl_reader_next(r)) > 0) {
-		if (trawl_unlikely(v->progress && !(++n & 0xffff)))
-			progress_tick(v, n);
-	}
-	return ret;
-}
-
+/* One loop per output: the text one runs 10 M times a second. */
 static int run_events(struct view *v)
 {
 	struct trawl_reader *r = v->r;
 	uint64_t n = 0;
 	int ret;
 
-	if (v->o.output == OUT_DUMMY && !v->has_begin && !v->has_end &&
-	    !v->isect_begin)
-		return run_decode_only(v);
-	while ((ret = trawl_reader_next(r)) > 0) {
-		struct rd_stream *s = r->cur;
-
-		if (v->has_end && s->ev_ns > v->end_ns && s->sc->clock)
-			break;
-		if (!in_range(v, s))
-			continue;
-		n++;
-		if (v->progress && !(n & 0xffff))
-			progress_tick(v, n);
-		switch (v->o.output) {
-		case OUT_TEXT:
-			ret = print_event(v, s);
+	switch (v->o.output) {
+	case OUT_TEXT:
+		while ((ret = trawl_reader_next(r)) > 0) {
+			if (__builtin_expect(v->progress && !(++n & 0xffff), 0))
+				progress_tick(v, n);
+			ret = trawl_reader_event_append_line(r, &v->out);
 			if (ret)
-				goto out;
+				break;
 			if (v->out.len >= FLUSH_AT) {
 				out_flush(v);
 				if (v->write_failed)
-					goto out;
+					break;
 			}
-			break;
-		case OUT_COUNT:
-			if (count_event(v, s->dev->ec))
-				return -ENOMEM;
-			if (s->sc->clock) {
-				if (!v->have_span || s->ev_ns < v->first_ns)
-					v->first_ns = s->ev_ns;
-				if (!v->have_span || s->ev_ns > v->last_ns)
-					v->last_ns = s->ev_ns;
-				v->have_span = true;
-			}
-			/* the body must still be decoded */
-			__attribute__((fallthrough));
-		default:
-			ret = rd_stream_body(s, NULL, NULL, &r->err);
-			if (ret)
-				goto out;
-			break;
 		}
+		break;
+	case OUT_COUNT:
+		while ((ret = trawl_reader_next(r)) > 0) {
+			n++;
+			ret = count_one(v);
+			if (ret)
+				break;
+		}
+		break;
+	default:	/* decode only */
+		while ((ret = trawl_reader_next(r)) > 0) {
+			if (__builtin_expect(v->progress && !(++n & 0xffff), 0))
+				progress_tick(v, n);
+		}
+		break;
 	}
-out:
 	v->nevents = n;
 	return ret;
 }
@@ -545,24 +323,57 @@ static int run_viewer(const char *viewer, const struct view_opts *o)
 	return 1;
 }
 
-static int print_metadata(struct view *v)
+static void print_metadata(struct view *v)
 {
-	uint32_t t;
+	size_t t;
 
 	/* the text as decoded, then a newline, as babeltrace2 prints it */
-	for (t = 0; t < v->r->ntraces; t++) {
-		rd_text_str(&v->out, v->r->traces[t].tc->text);
-		rd_text_lit(&v->out, "\n");
+	for (t = 0; t < trawl_reader_trace_count(v->r); t++) {
+		put_str(&v->out, trawl_reader_trace_metadata(trawl_reader_trace_at(v->r, t), NULL));
+		put_str(&v->out, "\n");
 	}
+}
+
+/* The reader set up as the options say; 0, or 1 (the error was printed). */
+static int setup_reader(struct view *v)
+{
+	uint64_t total;
+	int ret;
+
+	ret = trawl_reader_open(v->o.paths, (size_t)v->o.npaths, &v->r);
+	if (!ret)
+		ret = trawl_reader_set_clock_offset(v->r, v->o.clock_offset_s,
+						    v->o.clock_offset_ns);
+	if (!ret)
+		ret = trawl_reader_set_text_options(v->r, &v->o.text);
+	if (ret) {
+		fprintf(stderr, "%s: error: %s\n", v->cmd, trawl_reader_error(v->r));
+		return 1;
+	}
+	if (v->o.output == OUT_METADATA)
+		return 0;
+	if (setup_range(v))
+		return 1;
+	if (v->o.stream_intersection && trawl_reader_set_stream_intersection(v->r)) {
+		fprintf(stderr, "%s: %s\n", v->cmd, trawl_reader_error(v->r));
+		return 1;
+	}
+	/* --count and --decode-only look at no field */
+	if (v->o.output != OUT_TEXT)
+		trawl_reader_set_flags(v->r, TRAWL_READER_NO_FIELDS);
+	if (v->o.output != OUT_COUNT)
+		trawl_reader_set_discarded_cb(v->r, on_discarded, v);
+	trawl_reader_set_warning_cb(v->r, on_warning, v);
+	trawl_reader_progress(v->r, NULL, &total);
+	v->progress = v->o.progress && total >= PROGRESS_MIN_BYTES &&
+		      isatty(STDERR_FILENO) && !isatty(v->fd);
 	return 0;
 }
 
 int trawl_view_main(int argc, char **argv)
 {
 	struct view v;
-	struct rd_stream_cb cb;
 	int ret, rc = 0;
-	uint32_t t, i;
 
 	memset(&v, 0, sizeof(v));
 	v.cmd = argc > 0 && argv[0] ? argv[0] : "view";
@@ -575,7 +386,6 @@ int trawl_view_main(int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	if (v.o.viewer)
 		return run_viewer(v.o.viewer, &v.o);
-	line_state_init(&v.ls, &v.o);
 	v.fd = STDOUT_FILENO;
 	if (v.o.output_path) {
 		v.fd = open(v.o.output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -586,50 +396,23 @@ int trawl_view_main(int argc, char **argv)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
-	v.out.names = true;
-	ret = trawl_reader_open(v.o.paths, (size_t)v.o.npaths, &v.r);
-	if (ret) {
-		fprintf(stderr, "%s: error: %s\n", v.cmd, trawl_reader_error(v.r));
-		rc = 1;
+	rc = setup_reader(&v);
+	if (rc)
 		goto out;
-	}
-	apply_clock_offset(&v);
 	if (v.o.output == OUT_METADATA) {
 		print_metadata(&v);
-		goto flush;
-	}
-	if (setup_range(&v) ||
-	    (v.o.stream_intersection && setup_intersection(&v))) {
-		rc = 1;
-		goto out;
-	}
-	cb.discarded = on_discarded;
-	cb.arg = &v;
-	rd_reader_set_discarded_cb(v.r, &cb);
-	for (t = 0; t < v.r->ntraces; t++) {
-		for (i = 0; i < v.r->traces[t].nstreams; i++) {
-			struct rd_stream *s = &v.r->traces[t].streams[i];
-
-			v.total_bytes += s->size;
-		}
-	}
-	v.progress = v.o.progress && v.total_bytes >= PROGRESS_MIN_BYTES &&
-		     isatty(STDERR_FILENO) && !isatty(v.fd);
-	ret = 0;
-	if (v.has_begin)
-		ret = trawl_reader_seek_ns(v.r, v.begin_ns);
-	if (!ret)
+	} else {
 		ret = run_events(&v);
-	progress_clear(&v);
-	if (ret < 0) {
-		out_flush(&v);
-		fprintf(stderr, "%s: error: %s\n", v.cmd, trawl_reader_error(v.r));
-		rc = 1;
-		goto out;
+		progress_clear(&v);
+		if (ret < 0) {
+			out_flush(&v);
+			fprintf(stderr, "%s: error: %s\n", v.cmd, trawl_reader_error(v.r));
+			rc = 1;
+			goto out;
+		}
+		if (v.o.output == OUT_COUNT)
+			print_count(&v);
 	}
-	if (v.o.output == OUT_COUNT)
-		print_count(&v);
-flush:
 	out_flush(&v);
 	if (v.write_failed && errno != EPIPE)
 		rc = 1;
@@ -637,10 +420,7 @@ out:
 	if (v.fd >= 0 && v.fd != STDOUT_FILENO)
 		close(v.fd);
 	trawl_reader_destroy(v.r);
-	free(v.out.buf);
-	free(v.ls.tail.buf);
+	free(v.out.data);
 	free(v.counts);
-	free(v.isect_begin);
-	free(v.isect_end);
 	return rc;
 }

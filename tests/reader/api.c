@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The public API of libtrawl-reader (<trawl/reader.h>) over a corpus trace:
- * every event comes out, in babeltrace2's order, with the name, time and
- * field text babeltrace2 prints (compared with the corpus' expected output),
- * seeking lands on the first event at or after the time asked, and bad
- * paths give one-line errors.
+ * The public API of libtrawl-reader (<trawl/reader.h>), function by
+ * function, over CTF corpus traces whose babeltrace2 output is known
+ * (expected/, expected-warnings/): whole lines and field text as
+ * babeltrace2 prints them, settings and their errors, seeking and time
+ * ranges, discarded-event records and their warning text, traces, streams,
+ * event classes, and the field accessors that reader-dump (fields.sh)
+ * does not reach. Every value field is also checked against bt2 there.
  *
- * Usage: reader-api CORPUS_DIR
+ * Usage: reader-api CORPUS_DIR (TZ=UTC: the expected times are UTC)
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,79 +27,459 @@
 		}                                                             \
 	} while (0)
 
-int main(int argc, char **argv)
+static const char *corpus;
+
+static struct trawl_reader *open_one(const char *name)
 {
-	char path[4096], exp_path[4096], line[8192];
+	char path[4096];
 	const char *paths[1] = { path };
 	struct trawl_reader *r;
-	FILE *exp;
-	int64_t ns, first_ns = 0, mid_ns = 0;
-	int n = 0, ret;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
-		return 2;
-	}
-	snprintf(path, sizeof(path), "%s/succeed/wk-heartbeat-u", argv[1]);
-	snprintf(exp_path, sizeof(exp_path), "%s/expected/wk-heartbeat-u.txt", argv[1]);
-	exp = fopen(exp_path, "r");
-	CHECK(exp);
+	snprintf(path, sizeof(path), "%s/succeed/%s", corpus, name);
 	CHECK(trawl_reader_open(paths, 1, &r) == 0);
 	CHECK(strcmp(trawl_reader_error(r), "") == 0);
+	return r;
+}
+
+static FILE *expected(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/%s.txt", corpus, dir, name);
+	f = fopen(path, "r");
+	CHECK(f);
+	return f;
+}
+
+/* Whole lines, field text, event accessors: wk-heartbeat-u as expected. */
+static void test_lines(void)
+{
+	struct trawl_reader *r = open_one("wk-heartbeat-u");
+	struct trawl_reader_buf line = { 0 };
+	FILE *exp = expected("expected", "wk-heartbeat-u");
+	char want[8192];
+	int n = 0, ret;
+	int64_t ns, prev = INT64_MIN;
+	uint64_t cycles, cpu;
+
+	CHECK(trawl_reader_event_class_of(r) == NULL);
+	CHECK(strcmp(trawl_reader_event_name(r), "") == 0);
+	CHECK(trawl_reader_event_time_ns(r, &ns) == -ENODATA);
+	CHECK(trawl_reader_event_append_line(r, &line) == -ENODATA);
 	while ((ret = trawl_reader_next(r)) > 0) {
-		const char *text, *name = trawl_reader_event_name(r), *body;
+		const char *text, *body;
 		size_t len;
 
-		CHECK(fgets(line, sizeof(line), exp));
-		line[strcspn(line, "\n")] = '\0';
-		CHECK(strcmp(name, "heartbeat:msg") == 0);
-		CHECK(trawl_reader_event_time_ns(r, &ns) == 0);
-		if (n == 0)
-			first_ns = ns;
-		if (n == 10)
-			mid_ns = ns;
-		CHECK(ns >= first_ns);
+		CHECK(fgets(want, sizeof(want), exp));
+		/* the line: appended after what is there already */
+		line.len = 0;
+		CHECK(trawl_reader_event_append_line(r, &line) == 0);
+		CHECK(line.len == strlen(want) && !memcmp(line.data, want, line.len));
+		/* the fields only, twice (the second from the reader's buffer) */
 		CHECK(trawl_reader_event_text(r, &text, &len) == 0);
-		/* the expected line ends with "NAME: " then the fields */
-		body = strstr(line, "heartbeat:msg: ");
-		CHECK(body);
-		body += strlen("heartbeat:msg: ");
-		if (strlen(body) != len || memcmp(body, text, len) != 0) {
-			fprintf(stderr, "event %d: got   %.*s\n         want  %s\n", n,
-				(int)len, text, body);
-			return 1;
-		}
+		body = strstr(want, "heartbeat:msg: ") + strlen("heartbeat:msg: ");
+		CHECK(len == strlen(body) - 1 && !memcmp(text, body, len));
+		CHECK(text[len] == '\0');
+		CHECK(trawl_reader_event_text(r, &text, &len) == 0);
+		CHECK(len == strlen(body) - 1 && !memcmp(text, body, len));
+		CHECK(strcmp(trawl_reader_event_name(r), "heartbeat:msg") == 0);
+		CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns >= prev);
+		CHECK(trawl_reader_event_cycles(r, &cycles) == 0);
+		prev = ns;
+		/* cpu_id of the packet context, as the line shows it */
+		CHECK(trawl_reader_event_cpu(r, &cpu) == 0);
+		snprintf(want, sizeof(want), "{ cpu_id = %" PRIu64 " }", cpu);
+		CHECK(!strncmp(text, want, strlen(want)));
 		n++;
 	}
-	CHECK(ret == 0);
-	CHECK(n == 20);
-	CHECK(!fgets(line, sizeof(line), exp));
+	CHECK(ret == 0 && n == 20);
+	CHECK(!fgets(want, sizeof(want), exp));
+	CHECK(trawl_reader_next(r) == 0);	/* the end stays the end */
 	fclose(exp);
+	free(line.data);
+	trawl_reader_destroy(r);
+}
 
+/* Settings: only before reading, unknown bits refused. */
+static void test_settings(void)
+{
+	struct trawl_reader *r = open_one("wk-heartbeat-u");
+	struct trawl_reader_text_options o;
+	struct trawl_reader_buf line = { 0 };
+	const struct trawl_reader_field *f;
+	uint64_t n = 0;
+
+	CHECK(trawl_reader_set_flags(r, 0x80) == -EINVAL);
+	CHECK(trawl_reader_set_time_range(r, 10, 5) == -EINVAL);
+	trawl_reader_text_options_init(&o);
+	CHECK(o.struct_size == sizeof(o));
+	CHECK(o.names == (TRAWL_READER_TEXT_NAMES_PAYLOAD | TRAWL_READER_TEXT_NAMES_CONTEXT));
+	o.struct_size = sizeof(size_t);	/* older than any version */
+	CHECK(trawl_reader_set_text_options(r, &o) == -EINVAL);
+	o.struct_size = sizeof(o);
+	o.flags = 0x1000;
+	CHECK(trawl_reader_set_text_options(r, &o) == -EINVAL);
+	o.flags = TRAWL_READER_TEXT_CLOCK_SECONDS | TRAWL_READER_TEXT_NO_DELTA;
+	o.names = 0;
+	o.fields = 0;
+	CHECK(trawl_reader_set_text_options(r, &o) == 0);
+	CHECK(trawl_reader_set_flags(r, TRAWL_READER_NO_FIELDS) == 0);
+	while (trawl_reader_next(r) > 0) {
+		CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, &f) == -EPERM);
+		CHECK(trawl_reader_event_append_line(r, &line) == -EPERM);
+		n++;
+	}
+	CHECK(n == 20 && line.len == 0);
+	CHECK(trawl_reader_set_flags(r, 0) == -EBUSY);
+	CHECK(strstr(trawl_reader_error(r), "before reading"));
+	CHECK(trawl_reader_set_clock_offset(r, 1, 0) == -EBUSY);
+	CHECK(trawl_reader_set_time_range(r, 0, 1) == -EBUSY);
+	CHECK(trawl_reader_set_stream_intersection(r) == -EBUSY);
+	trawl_reader_destroy(r);
+
+	/* text options: no names, seconds, no delta, no trace fields */
+	r = open_one("wk-heartbeat-u");
+	CHECK(trawl_reader_set_text_options(r, &o) == 0);
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_append_line(r, &line) == 0);
+	CHECK(line.len == strlen("[1351532897.586558519] heartbeat:msg: { 2 }, { 3214, 3208 }, { \"heartbeat\" }\n"));
+	CHECK(!memcmp(line.data, "[1351532897.586558519] heartbeat:msg: { 2 }, { 3214, 3208 }, { \"heartbeat\" }\n",
+		      line.len));
+	/* a time as the lines show it */
+	line.len = 0;
+	CHECK(trawl_reader_append_time(r, 1351532897586558519LL, &line) == 0);
+	CHECK(line.len == 20 && !memcmp(line.data, "1351532897.586558519", 20));
+	free(line.data);
+	trawl_reader_destroy(r);
+}
+
+static int warnings;
+static void on_warning(void *arg, const char *msg)
+{
+	(void)arg;
+	CHECK(!strchr(msg, '\n'));
+	CHECK(strstr(msg, "[warning] Fallback to [sec.ns]"));
+	warnings++;
+}
+
+/* A clock offset moving times before the Epoch: babeltrace2's warning, once. */
+static void test_clock_offset(void)
+{
+	struct trawl_reader *r = open_one("wk-heartbeat-u");
+	struct trawl_reader_buf line = { 0 };
+	int64_t ns;
+
+	CHECK(trawl_reader_set_clock_offset(r, -1351532898, 0) == 0);
+	trawl_reader_set_warning_cb(r, on_warning, NULL);
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns == -413441481);
+	CHECK(trawl_reader_event_append_line(r, &line) == 0);
+	CHECK(!strncmp(line.data, "[-0.413441481] (+?.??????\?\?\?) ", 30));
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_append_line(r, &line) == 0);
+	CHECK(warnings == 1);
+	free(line.data);
+	trawl_reader_destroy(r);
+}
+
+/* Seeking, time ranges, the traces' span, progress. */
+static void test_time(void)
+{
+	struct trawl_reader *r = open_one("wk-heartbeat-u");
+	int64_t ns, first = 0, tenth = 0, last = 0, b, e;
+	uint64_t done, total;
+	int n = 0;
+
+	CHECK(trawl_reader_time_range(r, &b, &e) == 0);
+	trawl_reader_progress(r, &done, &total);
+	CHECK(done == 0 && total > 0);
+	while (trawl_reader_next(r) > 0) {
+		CHECK(trawl_reader_event_time_ns(r, &ns) == 0);
+		if (n == 0)
+			first = ns;
+		if (n == 10)
+			tenth = ns;
+		last = ns;
+		n++;
+	}
+	CHECK(b <= first && e >= last && b > 0);
+	trawl_reader_progress(r, &done, NULL);
+	CHECK(done > 0 && done <= total);
 	/* seek to the 11th event's time: it comes next */
-	CHECK(trawl_reader_seek_ns(r, mid_ns) == 0);
+	CHECK(trawl_reader_seek_ns(r, tenth) == 0);
 	CHECK(trawl_reader_next(r) == 1);
-	CHECK(trawl_reader_event_time_ns(r, &ns) == 0);
-	CHECK(ns == mid_ns);
-	/* before the start: the first event */
-	CHECK(trawl_reader_seek_ns(r, first_ns - 1000000000) == 0);
+	CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns == tenth);
+	/* before the start: the first event; after the end: nothing */
+	CHECK(trawl_reader_seek_ns(r, first - 1000000000) == 0);
 	CHECK(trawl_reader_next(r) == 1);
-	CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns == first_ns);
-	/* after the end: nothing */
+	CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns == first);
 	CHECK(trawl_reader_seek_ns(r, INT64_MAX) == 0);
 	CHECK(trawl_reader_next(r) == 0);
 	trawl_reader_destroy(r);
 
-	/* errors: one line naming the path */
-	snprintf(path, sizeof(path), "%s/does-not-exist", argv[1]);
+	/* a range: from the 11th event to the last but one, 9 events */
+	r = open_one("wk-heartbeat-u");
+	CHECK(trawl_reader_set_time_range(r, tenth, last - 1) == 0);
+	n = 0;
+	while (trawl_reader_next(r) > 0) {
+		CHECK(trawl_reader_event_time_ns(r, &ns) == 0);
+		CHECK(ns >= tenth && ns < last);
+		n++;
+	}
+	CHECK(n == 9);
+	/* seeking before the range lands on its beginning */
+	CHECK(trawl_reader_seek_ns(r, first) == 0);
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_time_ns(r, &ns) == 0 && ns == tenth);
+	trawl_reader_destroy(r);
+
+	/* no clock: no time */
+	r = open_one("succeed1");
+	CHECK(trawl_reader_time_range(r, &b, &e) == -ENODATA);
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_time_ns(r, &ns) == -ENODATA);
+	trawl_reader_destroy(r);
+}
+
+/* Stream intersection: the expected output; and a trace with none. */
+static void test_intersection(void)
+{
+	struct trawl_reader *r = open_one("intersection-3eventsintersect");
+	struct trawl_reader_buf line = { 0 };
+	FILE *exp = expected("expected-special",
+			     "intersection-3eventsintersect.stream-intersection");
+	char want[4096];
+
+	CHECK(trawl_reader_set_stream_intersection(r) == 0);
+	while (trawl_reader_next(r) > 0) {
+		line.len = 0;
+		CHECK(trawl_reader_event_append_line(r, &line) == 0);
+		CHECK(fgets(want, sizeof(want), exp));
+		CHECK(line.len == strlen(want) && !memcmp(line.data, want, line.len));
+	}
+	CHECK(!fgets(want, sizeof(want), exp));
+	fclose(exp);
+	trawl_reader_destroy(r);
+	r = open_one("intersection-nointersect");
+	CHECK(trawl_reader_set_stream_intersection(r) == -EINVAL);
+	CHECK(strstr(trawl_reader_error(r), "no time range in common"));
+	trawl_reader_destroy(r);
+	free(line.data);
+}
+
+struct disc_seen {
+	struct trawl_reader *r;
+	struct trawl_reader_buf text;
+	int n;
+};
+
+static void on_discarded(void *arg, const struct trawl_reader_discarded *d)
+{
+	struct disc_seen *seen = arg;
+
+	CHECK(d->struct_size >= sizeof(*d));
+	CHECK(d->stream && trawl_reader_stream_path(d->stream));
+	CHECK(trawl_reader_discarded_append_text(seen->r, d, &seen->text) == 0);
+	seen->n++;
+}
+
+/* Discarded records as babeltrace2 warns of them, and the totals. */
+static void test_discarded(const char *name, uint64_t events, uint64_t packets)
+{
+	struct disc_seen seen = { 0 };
+	FILE *exp = expected("expected-warnings", name);
+	char want[4096], *p = NULL;
+	uint64_t ev, pk;
+	int lines = 0;
+
+	seen.r = open_one(name);
+	trawl_reader_set_discarded_cb(seen.r, on_discarded, &seen);
+	while (trawl_reader_next(seen.r) > 0)
+		;
+	trawl_reader_discarded_totals(seen.r, &ev, &pk);
+	CHECK(ev == events && pk == packets);
+	CHECK(seen.text.len && seen.text.data[seen.text.len - 1] == '\n');
+	/* the lines name streams by absolute path, the expected ones from the corpus */
+	CHECK(trawl_reader_discarded_append_text(seen.r, &(struct trawl_reader_discarded){
+		.struct_size = sizeof(struct trawl_reader_discarded), .count = 1,
+		.stream = trawl_reader_trace_stream_at(trawl_reader_trace_at(seen.r, 0), 0) },
+		&seen.text) == 0);
+	CHECK(seen.text.len < 65536);
+	seen.text.data[seen.text.len - 1] = '\0';
+	for (p = seen.text.data; fgets(want, sizeof(want), exp); lines++) {
+		char *nl = strchr(p, '\n'), *st = strstr(want, "within stream \"");
+		char *got_st = strstr(p, "within stream \"");
+
+		CHECK(nl && st && got_st && got_st < nl);
+		*nl = '\0';
+		want[strcspn(want, "\n")] = '\0';
+		CHECK(!strncmp(p, want, (size_t)(st - want)));
+		CHECK(strstr(got_st, strchr(st, '"') + 1 + strlen("succeed/")));
+		p = nl + 1;
+	}
+	CHECK(lines == seen.n);
+	/* the record made up above: "1 event", no time range */
+	CHECK(strstr(p, "WARNING: Tracer discarded 1 event (unknown time range) in trace "));
+	fclose(exp);
+	free(seen.text.data);
+	trawl_reader_destroy(seen.r);
+}
+
+/* Traces, streams and event classes. */
+static void test_traces(void)
+{
+	struct trawl_reader *r = open_one("multi-domains");
+	const struct trawl_reader_trace *t, *kernel = NULL;
+	const struct trawl_reader_stream *s;
+	size_t i, len;
+	uint8_t uuid[16];
+	int64_t v;
+
+	CHECK(trawl_reader_trace_count(r) == 2);
+	CHECK(trawl_reader_trace_at(r, 2) == NULL);
+	for (i = 0; i < 2; i++) {
+		t = trawl_reader_trace_at(r, i);
+		if (!strcmp(trawl_reader_trace_env_string(t, "domain"), "kernel"))
+			kernel = t;
+	}
+	CHECK(kernel);
+	CHECK(strcmp(trawl_reader_trace_name(kernel), "joraj-alpa/kernel") == 0);
+	CHECK(strstr(trawl_reader_trace_path(kernel), "multi-domains/kernel"));
+	CHECK(trawl_reader_trace_uuid(kernel, uuid) == 0 && uuid[0] == 0x83 && uuid[15] == 0x89);
+	CHECK(trawl_reader_trace_env_count(kernel) > 3);
+	CHECK(trawl_reader_trace_env_name(kernel, trawl_reader_trace_env_count(kernel)) == NULL);
+	CHECK(strcmp(trawl_reader_trace_env_string(kernel, "hostname"), "joraj-alpa") == 0);
+	CHECK(trawl_reader_trace_env_string(kernel, "tracer_major") == NULL);
+	CHECK(trawl_reader_trace_env_int(kernel, "tracer_major", &v) == 0 && v == 2);
+	CHECK(trawl_reader_trace_env_int(kernel, "hostname", &v) == -ENOENT);
+	/* packetized on disk, text here */
+	CHECK(strstr(trawl_reader_trace_metadata(kernel, &len), "trace {"));
+	CHECK(len > 1000 && len == strlen(trawl_reader_trace_metadata(kernel, NULL)));
+	CHECK(trawl_reader_trace_stream_count(kernel) >= 1);
+	CHECK(trawl_reader_trace_stream_at(kernel, trawl_reader_trace_stream_count(kernel)) == NULL);
+	s = trawl_reader_trace_stream_at(kernel, 0);
+	CHECK(trawl_reader_stream_trace(s) == kernel);
+	CHECK(strstr(trawl_reader_stream_path(s), "/kernel/kernel_channel_0"));
+	CHECK(trawl_reader_stream_path(s)[0] == '/');
+	CHECK(trawl_reader_stream_class_id(s) == 0 && trawl_reader_stream_id(s) == 0);
+	trawl_reader_destroy(r);
+}
+
+/* Member lookup, indexes by class, bases, enums, kinds: one kernel event. */
+static void test_fields(void)
+{
+	struct trawl_reader *r = open_one("multi-domains");
+	const struct trawl_reader_event_class *ec;
+	const struct trawl_reader_field *p, *f, *pc;
+	const char *labels[2];
+	int64_t level;
+	int idx;
+
+	while (trawl_reader_next(r) > 0 &&
+	       strcmp(trawl_reader_event_name(r), "lttng_test_filter_event"))
+		;
+	ec = trawl_reader_event_class_of(r);
+	CHECK(ec && !strcmp(trawl_reader_event_class_name(ec), "lttng_test_filter_event"));
+	CHECK(trawl_reader_event_class_id(ec) == 0);
+	CHECK(trawl_reader_event_class_stream_class_id(ec) == 0);
+	CHECK(trawl_reader_event_class_loglevel(ec, &level) == -ENODATA);
+	CHECK(trawl_reader_event_class_emf_uri(ec) == NULL);
+	CHECK(trawl_reader_event_stream(r) != NULL);
+	CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, &p) == 0);
+	CHECK(trawl_reader_field_kind(p) == TRAWL_READER_FIELD_STRUCT);
+	CHECK(trawl_reader_field_name(p) == NULL);
+	CHECK(trawl_reader_field_at(p, trawl_reader_field_count(p)) == NULL);
+	/* by name, and by the class's index (same field) */
+	f = trawl_reader_field_member(p, "intfield2");
+	idx = trawl_reader_event_class_field_index(ec, TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+						   "intfield2");
+	CHECK(f && idx >= 0 && trawl_reader_field_at(p, (size_t)idx) == f);
+	CHECK(trawl_reader_field_base(f) == 16 && trawl_reader_field_is_signed(f));
+	CHECK(trawl_reader_event_class_field_index(ec, TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+						   "nosuchfield") == -ENOENT);
+	/* "__seqfield1_length" is shown as "_seqfield1_length": both spellings */
+	f = trawl_reader_field_member(p, "_seqfield1_length");
+	CHECK(f && f == trawl_reader_field_member(p, "__seqfield1_length"));
+	CHECK(!strcmp(trawl_reader_field_name(f), "_seqfield1_length"));
+	CHECK(trawl_reader_field_uint(f) == 4 && trawl_reader_field_int(f) == 4);
+	CHECK(trawl_reader_field_double(f) == 0.0 && !trawl_reader_field_string(f, NULL));
+	CHECK(trawl_reader_field_count(f) == 0 && !trawl_reader_field_at(f, 0));
+	f = trawl_reader_field_member(p, "enum202");
+	CHECK(f && trawl_reader_field_kind(f) == TRAWL_READER_FIELD_ENUM);
+	CHECK(trawl_reader_field_base(f) == 10 && trawl_reader_field_uint(f) == 202);
+	CHECK(trawl_reader_field_enum_labels(f, labels, 2) == 1);
+	CHECK(!strcmp(labels[0], "RANGE: 101 TO 303"));
+	CHECK(trawl_reader_field_enum_labels(f, NULL, 0) == 1);
+	f = trawl_reader_field_member(p, "arrfield2");
+	CHECK(f && trawl_reader_field_kind(f) == TRAWL_READER_FIELD_STRING);
+	CHECK(!strcmp(trawl_reader_field_string(f, NULL), "test"));
+	CHECK(trawl_reader_field_enum_labels(f, labels, 2) == 0);
+	f = trawl_reader_field_member(p, "seqfield3");
+	CHECK(f && trawl_reader_field_kind(f) == TRAWL_READER_FIELD_SEQUENCE);
+	CHECK(trawl_reader_field_count(f) == 3);
+	CHECK(trawl_reader_field_uint(trawl_reader_field_at(f, 2)) == 3);
+	CHECK(trawl_reader_field_name(trawl_reader_field_at(f, 2)) == NULL);
+	CHECK(trawl_reader_field_member(f, "x") == NULL);
+	/* the packet context shows cpu_id, not its sizes and times */
+	CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_PACKET_CONTEXT, &pc) == 0);
+	CHECK(trawl_reader_field_count(pc) == 1);
+	CHECK(trawl_reader_field_member(pc, "timestamp_begin") == NULL);
+	CHECK(trawl_reader_event_class_field_index(ec, TRAWL_READER_SCOPE_PACKET_CONTEXT,
+						   "cpu_id") == 0);
+	CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT, &f) == -ENODATA);
+	CHECK(trawl_reader_event_field(r, (enum trawl_reader_scope)9, &f) == -EINVAL);
+	/* the fields stay valid for the event; its text is made too */
+	{
+		const char *text;
+		size_t len;
+
+		CHECK(trawl_reader_event_text(r, &text, &len) == 0);
+		CHECK(trawl_reader_field_uint(trawl_reader_field_member(p, "_seqfield1_length")) == 4);
+	}
+	trawl_reader_destroy(r);
+}
+
+static void test_errors(void)
+{
+	char path[4096];
+	const char *paths[1] = { path };
+	struct trawl_reader *r;
+
+	snprintf(path, sizeof(path), "%s/does-not-exist", corpus);
 	CHECK(trawl_reader_open(paths, 1, &r) == -ENOENT);
 	CHECK(strstr(trawl_reader_error(r), "does-not-exist"));
 	CHECK(!strchr(trawl_reader_error(r), '\n'));
 	trawl_reader_destroy(r);
-	snprintf(path, sizeof(path), "%s/fail/fail2", argv[1]);
+	snprintf(path, sizeof(path), "%s/check.sh", corpus);
+	CHECK(trawl_reader_open(paths, 1, &r) == -ENOTDIR);
+	trawl_reader_destroy(r);
+	snprintf(path, sizeof(path), "%s/fail/fail2", corpus);
 	CHECK(trawl_reader_open(paths, 1, &r) < 0);
 	CHECK(strstr(trawl_reader_error(r), "metadata"));
 	trawl_reader_destroy(r);
-	printf("reader API: 20 events as babeltrace2 prints them, seeking, errors: ok\n");
+	CHECK(strcmp(trawl_reader_error(NULL), "") == 0);
+	trawl_reader_destroy(NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+		return 2;
+	}
+	corpus = argv[1];
+	test_lines();
+	test_settings();
+	test_clock_offset();
+	test_time();
+	test_intersection();
+	test_discarded("multi-domains", 728, 0);
+	test_discarded("packet_seq_num-2_streams_lost_in_2", 0, 6);
+	test_discarded("ev-disc-no-ts-begin-end", 17, 0);
+	test_traces();
+	test_fields();
+	test_errors();
+	printf("reader API: lines, settings, time, discarded, traces, fields, errors: ok\n");
 	return 0;
 }

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Runs the public API test (reader-api) over the CTF corpus.
 set -u
+export TZ=UTC LC_ALL=C
 for c in "${TRAWL_SHARED_DIR:-}/ctf-corpus" /work/shared/ctf-corpus; do
 	[ -d "$c/succeed" ] && exec "$1" "$c"
 done

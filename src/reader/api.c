@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The public accessors of <trawl/reader.h>: the current event, its fields,
+ * event classes, traces and streams. Each is a few loads; nothing here
+ * moves the reader except the first trawl_reader_event_field() of an event
+ * or packet, which decodes its fields (values.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "reader/reader_int.h"
+
+/* ---- the current event --------------------------------------------------- */
+
+TRAWL_EXPORT const char *trawl_reader_event_name(const struct trawl_reader *r)
+{
+	const struct event_class *ec;
+
+	if (!r->cur)
+		return "";
+	ec = r->cur->dev->ec;
+	return ec->name ? ec->name : "<unknown>";
+}
+
+TRAWL_EXPORT const struct trawl_reader_event_class *
+trawl_reader_event_class_of(const struct trawl_reader *r)
+{
+	return r->cur ? rd_event_class_pub(r->cur->dev->ec) : NULL;
+}
+
+TRAWL_EXPORT int trawl_reader_event_time_ns(const struct trawl_reader *r, int64_t *ns)
+{
+	if (!r->cur || !r->cur->sc->clock)
+		return -ENODATA;
+	*ns = r->cur->ev_ns;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_event_cycles(const struct trawl_reader *r,
+					   uint64_t *cycles)
+{
+	if (!r->cur || !r->cur->sc->clock)
+		return -ENODATA;
+	*cycles = r->cur->ev_cycles;
+	return 0;
+}
+
+TRAWL_EXPORT const struct trawl_reader_stream *
+trawl_reader_event_stream(const struct trawl_reader *r)
+{
+	return r->cur ? rd_stream_pub(r->cur) : NULL;
+}
+
+TRAWL_EXPORT int trawl_reader_event_cpu(const struct trawl_reader *r, uint64_t *cpu)
+{
+	if (!r->cur || r->cur->sc->slot_cpu_id < 0)
+		return -ENODATA;
+	/* the current packet's value: the stream reads no further until next() */
+	*cpu = r->cur->slots[r->cur->sc->slot_cpu_id];
+	return 0;
+}
+
+static int packet_fields(struct trawl_reader *r, struct rd_stream *s,
+			 const struct trawl_reader_field **out)
+{
+	int ret;
+
+	if (r->pc_stream != s || r->pc_pkt != s->pkt_count) {
+		r->pc_stream = NULL;
+		ret = rd_values_packet_context(&r->pc_vals, s, &r->err);
+		if (ret)
+			return ret;
+		r->pc_stream = s;
+		r->pc_pkt = s->pkt_count;
+	}
+	*out = r->pc_vals.roots[0];
+	return *out ? 0 : -ENODATA;
+}
+
+TRAWL_EXPORT int trawl_reader_event_field(struct trawl_reader *r,
+					  enum trawl_reader_scope scope,
+					  const struct trawl_reader_field **out)
+{
+	struct rd_stream *s = r->cur;
+	int ret;
+
+	*out = NULL;
+	rd_err_clear(&r->err);
+	if (!s)
+		return -ENODATA;
+	if (s->eager_body)
+		return -EPERM;
+	if (scope == TRAWL_READER_SCOPE_PACKET_CONTEXT)
+		return packet_fields(r, s, out);
+	if ((unsigned int)scope > TRAWL_READER_SCOPE_EVENT_PAYLOAD)
+		return -EINVAL;
+	if (!r->body_vals_valid) {
+		ret = rd_values_body(&r->body_vals, s, &r->err);
+		if (ret)
+			return ret;
+		r->body_vals_valid = true;
+	}
+	*out = r->body_vals.roots[scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT];
+	return *out ? 0 : -ENODATA;
+}
+
+/* ---- fields ---------------------------------------------------------------- */
+
+TRAWL_EXPORT enum trawl_reader_field_kind
+trawl_reader_field_kind(const struct trawl_reader_field *f)
+{
+	return (enum trawl_reader_field_kind)f->kind;
+}
+
+TRAWL_EXPORT const char *trawl_reader_field_name(const struct trawl_reader_field *f)
+{
+	return f->name;
+}
+
+TRAWL_EXPORT size_t trawl_reader_field_count(const struct trawl_reader_field *f)
+{
+	return f->count;
+}
+
+TRAWL_EXPORT const struct trawl_reader_field *
+trawl_reader_field_at(const struct trawl_reader_field *f, size_t i)
+{
+	return i < f->count ? &f->children[i] : NULL;
+}
+
+/* babeltrace2 shows "_x" as "x": either spelling finds it. */
+static bool name_is(const char *shown, const char *name)
+{
+	return !strcmp(shown, name) || (name[0] == '_' && !strcmp(shown, name + 1));
+}
+
+TRAWL_EXPORT const struct trawl_reader_field *
+trawl_reader_field_member(const struct trawl_reader_field *f, const char *name)
+{
+	uint32_t i;
+
+	if (f->kind != TRAWL_READER_FIELD_STRUCT && f->kind != TRAWL_READER_FIELD_VARIANT)
+		return NULL;
+	for (i = 0; i < f->count; i++)
+		if (name_is(f->children[i].name, name))
+			return &f->children[i];
+	return NULL;
+}
+
+static bool is_int(const struct trawl_reader_field *f)
+{
+	return f->kind == TRAWL_READER_FIELD_INTEGER || f->kind == TRAWL_READER_FIELD_ENUM;
+}
+
+TRAWL_EXPORT int trawl_reader_field_is_signed(const struct trawl_reader_field *f)
+{
+	return is_int(f) && f->fc->is_signed;
+}
+
+TRAWL_EXPORT unsigned int trawl_reader_field_base(const struct trawl_reader_field *f)
+{
+	return is_int(f) ? f->fc->base : 0;
+}
+
+TRAWL_EXPORT uint64_t trawl_reader_field_uint(const struct trawl_reader_field *f)
+{
+	return is_int(f) ? f->v.u : 0;
+}
+
+TRAWL_EXPORT int64_t trawl_reader_field_int(const struct trawl_reader_field *f)
+{
+	return is_int(f) ? (int64_t)f->v.u : 0;
+}
+
+TRAWL_EXPORT double trawl_reader_field_double(const struct trawl_reader_field *f)
+{
+	return f->kind == TRAWL_READER_FIELD_FLOAT ? f->v.d : 0.0;
+}
+
+TRAWL_EXPORT const char *trawl_reader_field_string(const struct trawl_reader_field *f,
+						   size_t *len)
+{
+	if (f->kind != TRAWL_READER_FIELD_STRING)
+		return NULL;
+	if (len)
+		*len = f->v.len;
+	return f->str;
+}
+
+TRAWL_EXPORT size_t trawl_reader_field_enum_labels(const struct trawl_reader_field *f,
+						   const char **labels, size_t max)
+{
+	const struct fc *fc = f->fc;
+	uint64_t v = f->v.u;
+	size_t n = 0;
+	uint32_t l, k;
+
+	if (f->kind != TRAWL_READER_FIELD_ENUM)
+		return 0;
+	/* as rd_print_enum(): each label once, in order, if a range of it holds v */
+	for (l = 0; l < fc->nlabels; l++) {
+		for (k = 0; k < fc->nranges; k++) {
+			const struct enum_range *rg = &fc->ranges[k];
+
+			if (rg->label == l &&
+			    (fc->is_signed ? (int64_t)v >= rg->lo && (int64_t)v <= rg->hi :
+					     v >= (uint64_t)rg->lo && v <= (uint64_t)rg->hi))
+				break;
+		}
+		if (k == fc->nranges)
+			continue;
+		if (n < max)
+			labels[n] = fc->labels[l];
+		n++;
+	}
+	return n;
+}
+
+/* ---- event classes ----------------------------------------------------------- */
+
+TRAWL_EXPORT const char *
+trawl_reader_event_class_name(const struct trawl_reader_event_class *pub)
+{
+	const struct event_class *ec = rd_event_class_of(pub);
+
+	return ec->name ? ec->name : "<unknown>";
+}
+
+TRAWL_EXPORT uint64_t trawl_reader_event_class_id(const struct trawl_reader_event_class *pub)
+{
+	return rd_event_class_of(pub)->id;
+}
+
+TRAWL_EXPORT uint64_t
+trawl_reader_event_class_stream_class_id(const struct trawl_reader_event_class *pub)
+{
+	return rd_event_class_of(pub)->sc->id;
+}
+
+TRAWL_EXPORT int trawl_reader_event_class_loglevel(const struct trawl_reader_event_class *pub,
+						   int64_t *level)
+{
+	const struct event_class *ec = rd_event_class_of(pub);
+
+	if (!ec->has_loglevel)
+		return -ENODATA;
+	*level = ec->loglevel;
+	return 0;
+}
+
+TRAWL_EXPORT const char *
+trawl_reader_event_class_emf_uri(const struct trawl_reader_event_class *pub)
+{
+	return rd_event_class_of(pub)->emf_uri;
+}
+
+TRAWL_EXPORT int
+trawl_reader_event_class_field_index(const struct trawl_reader_event_class *pub,
+				     enum trawl_reader_scope scope, const char *name)
+{
+	const struct event_class *ec = rd_event_class_of(pub);
+	const struct fc *roots[] = { ec->sc->packet_context, ec->sc->event_context,
+				     ec->context, ec->payload };
+	const struct fc *st;
+	uint32_t i;
+	int n = 0;
+
+	if ((unsigned int)scope >= TRAWL_ARRAY_SIZE(roots))
+		return -EINVAL;
+	st = roots[scope];
+	if (!st || !st->shown || st->kind != FC_STRUCT)
+		return -ENOENT;
+	/* the nodes of a scope are its shown members, in order (values.c) */
+	for (i = 0; i < st->nmembers; i++) {
+		const char *m = st->members[i].name;
+
+		if (!st->members[i].fc->shown)
+			continue;
+		if (name_is(m + (m[0] == '_'), name))
+			return n;
+		n++;
+	}
+	return -ENOENT;
+}
+
+/* ---- traces and streams ------------------------------------------------------ */
+
+TRAWL_EXPORT size_t trawl_reader_trace_count(const struct trawl_reader *r)
+{
+	return r->ntraces;
+}
+
+TRAWL_EXPORT const struct trawl_reader_trace *
+trawl_reader_trace_at(const struct trawl_reader *r, size_t i)
+{
+	return i < r->ntraces ? rd_trace_pub(&r->traces[i]) : NULL;
+}
+
+TRAWL_EXPORT const char *trawl_reader_trace_name(const struct trawl_reader_trace *t)
+{
+	return rd_trace_of(t)->name;
+}
+
+TRAWL_EXPORT const char *trawl_reader_trace_path(const struct trawl_reader_trace *t)
+{
+	return rd_trace_of(t)->dir;
+}
+
+TRAWL_EXPORT int trawl_reader_trace_uuid(const struct trawl_reader_trace *t,
+					 uint8_t uuid[16])
+{
+	const struct trace_class *tc = rd_trace_of(t)->tc;
+
+	if (!tc->has_uuid)
+		return -ENODATA;
+	memcpy(uuid, tc->uuid, 16);
+	return 0;
+}
+
+TRAWL_EXPORT size_t trawl_reader_trace_env_count(const struct trawl_reader_trace *t)
+{
+	return rd_trace_of(t)->tc->nenv;
+}
+
+TRAWL_EXPORT const char *trawl_reader_trace_env_name(const struct trawl_reader_trace *t,
+						     size_t i)
+{
+	const struct trace_class *tc = rd_trace_of(t)->tc;
+
+	return i < tc->nenv ? tc->env[i].name : NULL;
+}
+
+TRAWL_EXPORT const char *trawl_reader_trace_env_string(const struct trawl_reader_trace *t,
+						       const char *name)
+{
+	const struct env_entry *e = trace_class_env(rd_trace_of(t)->tc, name);
+
+	return e && e->type == ENV_STR ? e->str : NULL;
+}
+
+TRAWL_EXPORT int trawl_reader_trace_env_int(const struct trawl_reader_trace *t,
+					    const char *name, int64_t *value)
+{
+	const struct env_entry *e = trace_class_env(rd_trace_of(t)->tc, name);
+
+	if (!e || e->type != ENV_INT)
+		return -ENOENT;
+	*value = e->i;
+	return 0;
+}
+
+TRAWL_EXPORT const char *trawl_reader_trace_metadata(const struct trawl_reader_trace *t,
+						     size_t *len)
+{
+	const char *text = rd_trace_of(t)->tc->text;
+
+	if (len)
+		*len = strlen(text);
+	return text;
+}
+
+TRAWL_EXPORT size_t trawl_reader_trace_stream_count(const struct trawl_reader_trace *t)
+{
+	return rd_trace_of(t)->nstreams;
+}
+
+TRAWL_EXPORT const struct trawl_reader_stream *
+trawl_reader_trace_stream_at(const struct trawl_reader_trace *t, size_t i)
+{
+	const struct rd_trace *tr = rd_trace_of(t);
+
+	return i < tr->nstreams ? rd_stream_pub(&tr->streams[i]) : NULL;
+}
+
+TRAWL_EXPORT const struct trawl_reader_trace *
+trawl_reader_stream_trace(const struct trawl_reader_stream *s)
+{
+	return rd_trace_pub(rd_stream_of(s)->trace);
+}
+
+TRAWL_EXPORT const char *trawl_reader_stream_path(const struct trawl_reader_stream *s)
+{
+	return rd_stream_of(s)->path;
+}
+
+TRAWL_EXPORT uint64_t trawl_reader_stream_class_id(const struct trawl_reader_stream *s)
+{
+	const struct stream_class *sc = rd_stream_of(s)->sc;
+
+	return sc ? sc->id : 0;
+}
+
+TRAWL_EXPORT uint64_t trawl_reader_stream_id(const struct trawl_reader_stream *s)
+{
+	return rd_stream_of(s)->id;
+}
+
+TRAWL_EXPORT void trawl_reader_progress(const struct trawl_reader *r, uint64_t *done,
+					uint64_t *total)
+{
+	uint64_t d = 0, t = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < r->ntraces; i++) {
+		for (k = 0; k < r->traces[i].nstreams; k++) {
+			const struct rd_stream *s = &r->traces[i].streams[k];
+			bool ended = !s->in_packet && s->next_pkt_off >= s->size;
+
+			d += ended ? s->size : s->pkt_off;
+			t += s->size;
+		}
+	}
+	if (done)
+		*done = d;
+	if (total)
+		*total = t;
+}

@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * babeltrace2's text output (its sink.text.pretty), one event per line:
+ * "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) host:procname:(vpid) name: " then
+ * the packet context, the contexts and the payload as the decoder prints
+ * them (plans print while they decode).
+ *
+ * Local time needs localtime_r(), which is slow; events come in time
+ * order, so the "HH:MM:SS." (and date) text is cached per second and made
+ * again only when the second changes. What follows the time depends only
+ * on the trace, the event class and the options: it is made once per event
+ * class and then copied.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "reader/decode_int.h"
+#include "reader/reader_int.h"
+
+#define NSEC_PER_SEC 1000000000LL
+
+#define KNOWN_NAMES (TRAWL_READER_TEXT_NAMES_PAYLOAD | TRAWL_READER_TEXT_NAMES_CONTEXT | \
+		     TRAWL_READER_TEXT_NAMES_SCOPE | TRAWL_READER_TEXT_NAMES_HEADER)
+#define KNOWN_FIELDS 0xffu
+#define KNOWN_FLAGS (TRAWL_READER_TEXT_NO_DELTA | TRAWL_READER_TEXT_CLOCK_CYCLES | \
+		     TRAWL_READER_TEXT_CLOCK_DATE | TRAWL_READER_TEXT_CLOCK_GMT | \
+		     TRAWL_READER_TEXT_CLOCK_SECONDS)
+
+TRAWL_EXPORT void trawl_reader_text_options_init(struct trawl_reader_text_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
+	o->names = TRAWL_READER_TEXT_NAMES_PAYLOAD | TRAWL_READER_TEXT_NAMES_CONTEXT;
+	o->fields = TRAWL_READER_TEXT_FIELD_HOSTNAME | TRAWL_READER_TEXT_FIELD_PROCNAME |
+		    TRAWL_READER_TEXT_FIELD_VPID;
+}
+
+static void line_set(struct rd_line *l, const struct trawl_reader_text_options *o)
+{
+	l->o = *o;
+	l->names_payload = o->names & TRAWL_READER_TEXT_NAMES_PAYLOAD;
+	l->names_context = o->names & TRAWL_READER_TEXT_NAMES_CONTEXT;
+	l->names_scope = o->names & TRAWL_READER_TEXT_NAMES_SCOPE;
+	l->names_header = o->names & TRAWL_READER_TEXT_NAMES_HEADER;
+	l->cache_valid = false;
+	l->tail_ec = NULL;
+}
+
+void rd_line_init(struct rd_line *l)
+{
+	struct trawl_reader_text_options o;
+
+	memset(l, 0, sizeof(*l));
+	l->last_ns = UINT64_MAX;
+	l->last_cycles = UINT64_MAX;
+	trawl_reader_text_options_init(&o);
+	line_set(l, &o);
+}
+
+void rd_line_fini(struct rd_line *l)
+{
+	free(l->tail.buf);
+	l->tail.buf = NULL;
+}
+
+TRAWL_EXPORT int trawl_reader_set_text_options(struct trawl_reader *r,
+					       const struct trawl_reader_text_options *o)
+{
+	struct trawl_reader_text_options n;
+
+	/* the first version's fields are all a caller may leave out */
+	if (o->struct_size < offsetof(struct trawl_reader_text_options, flags) +
+			     sizeof(o->flags))
+		return -EINVAL;
+	trawl_reader_text_options_init(&n);
+	memcpy(&n, o, TRAWL_MIN(o->struct_size, sizeof(n)));
+	n.struct_size = sizeof(n);
+	if ((n.names & ~KNOWN_NAMES) || (n.fields & ~KNOWN_FIELDS) ||
+	    (n.flags & ~KNOWN_FLAGS))
+		return -EINVAL;
+	line_set(&r->line, &n);
+	r->text_valid = false;
+	return 0;
+}
+
+TRAWL_EXPORT void trawl_reader_set_warning_cb(struct trawl_reader *r,
+					      trawl_reader_warning_fn fn, void *arg)
+{
+	r->warn_fn = fn;
+	r->warn_arg = arg;
+}
+
+static void warn(struct trawl_reader *r, const char *msg)
+{
+	if (r->warn_fn)
+		r->warn_fn(r->warn_arg, msg);
+}
+
+/* ---- times ------------------------------------------------------------- */
+
+static void put_seconds(struct rd_text *t, bool neg, uint64_t sec, uint64_t ns)
+{
+	if (neg)
+		rd_text_lit(t, "-");
+	rd_text_u64(t, sec);
+	rd_text_lit(t, ".");
+	rd_text_u64_pad(t, ns, 9);
+}
+
+static bool fill_cache(struct rd_line *l, int64_t sec)
+{
+	struct tm tm;
+	time_t ts = (time_t)sec;
+	size_t n = 0;
+
+	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_GMT ? !gmtime_r(&ts, &tm) :
+						       !localtime_r(&ts, &tm))
+		return false;
+	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_DATE) {
+		n = strftime(l->cache, sizeof(l->cache), "%Y-%m-%d ", &tm);
+		if (!n)
+			return false;
+	}
+	n += (size_t)snprintf(l->cache + n, sizeof(l->cache) - n,
+			      "%02d:%02d:%02d.", tm.tm_hour, tm.tm_min, tm.tm_sec);
+	l->cache_len = n;
+	l->cache_sec = sec;
+	l->cache_valid = true;
+	return true;
+}
+
+/* @ns split as babeltrace2 does it, sign case for sign case. */
+static bool split_time(int64_t ns, uint64_t *sec_abs, uint64_t *ns_abs)
+{
+	int64_t sec = ns / NSEC_PER_SEC, rem = ns % NSEC_PER_SEC;
+
+	if (sec >= 0 && rem >= 0) {
+		*sec_abs = (uint64_t)sec;
+		*ns_abs = (uint64_t)rem;
+		return false;
+	}
+	if (sec > 0 && rem < 0) {
+		*sec_abs = (uint64_t)sec - 1;
+		*ns_abs = (uint64_t)(NSEC_PER_SEC + rem);
+		return false;
+	}
+	if (sec == 0 && rem < 0) {
+		*sec_abs = 0;
+		*ns_abs = (uint64_t)-rem;
+	} else if (sec < 0 && rem > 0) {
+		*sec_abs = (uint64_t)-(sec + 1);
+		*ns_abs = (uint64_t)(NSEC_PER_SEC - rem);
+	} else if (sec < 0 && rem == 0) {
+		*sec_abs = (uint64_t)-sec;
+		*ns_abs = 0;
+	} else {
+		*sec_abs = (uint64_t)-sec;
+		*ns_abs = (uint64_t)-rem;
+	}
+	return true;
+}
+
+void rd_line_time(struct trawl_reader *r, struct rd_text *t, int64_t ns)
+{
+	struct rd_line *l = &r->line;
+	uint64_t sec_abs, ns_abs;
+	bool neg = split_time(ns, &sec_abs, &ns_abs);
+
+	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_SECONDS) {
+		put_seconds(t, neg, sec_abs, ns_abs);
+		return;
+	}
+	if (neg && !l->neg_warned) {
+		warn(r, "[warning] Fallback to [sec.ns] to print negative time value. Use --clock-seconds.");
+		l->neg_warned = true;
+		put_seconds(t, neg, sec_abs, ns_abs);
+		return;
+	}
+	if (!l->cache_valid || l->cache_sec != (int64_t)sec_abs) {
+		if (!fill_cache(l, (int64_t)sec_abs)) {
+			warn(r, "[warning] Unable to get localtime.");
+			put_seconds(t, neg, sec_abs, ns_abs);
+			return;
+		}
+	}
+	rd_text_put(t, l->cache, l->cache_len);
+	rd_text_u64_pad(t, ns_abs, 9);
+}
+
+TRAWL_EXPORT int trawl_reader_append_time(struct trawl_reader *r, int64_t ns,
+					  struct trawl_reader_buf *buf)
+{
+	struct rd_text t = rd_text_from_buf(buf);
+	size_t mark = buf->len;
+
+	rd_line_time(r, &t, ns);
+	return rd_text_to_buf(&t, buf, mark);
+}
+
+static void put_delta(struct rd_line *l, struct rd_text *t, const struct rd_stream *s)
+{
+	bool cycles = l->o.flags & TRAWL_READER_TEXT_CLOCK_CYCLES;
+
+	if (l->names_header)
+		rd_text_lit(t, ", delta = ");
+	else
+		rd_text_lit(t, "(");
+	if (cycles) {
+		if (l->last_cycles == UINT64_MAX) {
+			rd_text_lit(t, "+??????????\?\?");
+		} else {
+			rd_text_lit(t, "+");
+			rd_text_u64_pad(t, s->ev_cycles - l->last_cycles, 12);
+		}
+	} else if (l->last_ns != UINT64_MAX) {
+		uint64_t delta = (uint64_t)s->ev_ns - l->last_ns;
+
+		rd_text_lit(t, "+");
+		rd_text_u64(t, delta / NSEC_PER_SEC);
+		rd_text_lit(t, ".");
+		rd_text_u64_pad(t, delta % NSEC_PER_SEC, 9);
+	} else {
+		rd_text_lit(t, "+?.?????????");
+	}
+	if (!l->names_header)
+		rd_text_lit(t, ") ");
+}
+
+/* "[time] (+delta) "; false when the stream has no clock (nothing printed). */
+static bool put_timestamp(struct trawl_reader *r, struct rd_text *t,
+			  const struct rd_stream *s)
+{
+	struct rd_line *l = &r->line;
+
+	if (!s->sc->clock)
+		return false;
+	if (l->names_header)
+		rd_text_lit(t, "timestamp = ");
+	else
+		rd_text_lit(t, "[");
+	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_CYCLES)
+		rd_text_u64_pad(t, s->ev_cycles, 20);
+	else
+		rd_line_time(r, t, s->ev_ns);
+	if (!l->names_header)
+		rd_text_lit(t, "] ");
+	if (!(l->o.flags & TRAWL_READER_TEXT_NO_DELTA))
+		put_delta(l, t, s);
+	l->last_ns = (uint64_t)s->ev_ns;
+	l->last_cycles = s->ev_cycles;
+	return true;
+}
+
+/* ---- what follows the time ----------------------------------------------- */
+
+static const char *const loglevel_names[] = {
+	"TRACE_EMERG", "TRACE_ALERT", "TRACE_CRIT", "TRACE_ERR",
+	"TRACE_WARNING", "TRACE_NOTICE", "TRACE_INFO", "TRACE_DEBUG_SYSTEM",
+	"TRACE_DEBUG_PROGRAM", "TRACE_DEBUG_PROCESS", "TRACE_DEBUG_MODULE",
+	"TRACE_DEBUG_UNIT", "TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE",
+	"TRACE_DEBUG",
+};
+
+/* One "trace:xxx" header field: ", " unless first, name or ':' separator. */
+static void field_sep(struct rd_text *t, bool names, bool start_line,
+		      bool dom_print, const char *name)
+{
+	if (!start_line)
+		rd_text_lit(t, ", ");
+	if (names) {
+		rd_text_str(t, name);
+		rd_text_lit(t, " = ");
+	} else if (dom_print) {
+		rd_text_lit(t, ":");
+	}
+}
+
+/* The trace's fields: "host:procname:(vpid)"; true when something was put. */
+static bool put_trace_fields(const struct rd_line *l, struct rd_text *t,
+			     const struct rd_trace *tr, bool start_line)
+{
+	unsigned int f = l->o.fields;
+	bool names = l->names_header, dom = false;
+
+	if ((f & TRAWL_READER_TEXT_FIELD_TRACE) && tr->name) {
+		if (!start_line)
+			rd_text_lit(t, ", ");
+		if (names)
+			rd_text_lit(t, "trace = ");
+		rd_text_str(t, tr->name);
+		if (names)
+			rd_text_lit(t, ", ");
+	}
+	if ((f & TRAWL_READER_TEXT_FIELD_HOSTNAME) && tr->hostname) {
+		if (!start_line)
+			rd_text_lit(t, ", ");
+		if (names)
+			rd_text_lit(t, "trace:hostname = ");
+		rd_text_str(t, tr->hostname);
+		dom = true;
+	}
+	if ((f & TRAWL_READER_TEXT_FIELD_DOMAIN) && tr->domain) {
+		field_sep(t, names, start_line, dom, "trace:domain");
+		rd_text_str(t, tr->domain);
+		dom = true;
+	}
+	if ((f & TRAWL_READER_TEXT_FIELD_PROCNAME) && tr->procname) {
+		field_sep(t, names, start_line, dom, "trace:procname");
+		rd_text_str(t, tr->procname);
+		dom = true;
+	}
+	if ((f & TRAWL_READER_TEXT_FIELD_VPID) && tr->has_vpid) {
+		field_sep(t, names, start_line, dom, "trace:vpid");
+		rd_text_lit(t, "(");
+		rd_text_i64(t, tr->vpid);
+		rd_text_lit(t, ")");
+		dom = true;
+	}
+	return dom;
+}
+
+static void put_tail(const struct rd_line *l, struct rd_text *t,
+		     const struct rd_trace *tr, const struct event_class *ec,
+		     bool start_line)
+{
+	unsigned int f = l->o.fields;
+	bool names = l->names_header;
+	bool dom = put_trace_fields(l, t, tr, start_line);
+
+	if ((f & TRAWL_READER_TEXT_FIELD_LOGLEVEL) && ec->has_loglevel &&
+	    ec->loglevel >= 0 &&
+	    ec->loglevel < (int64_t)TRAWL_ARRAY_SIZE(loglevel_names)) {
+		field_sep(t, names, start_line, dom, "loglevel");
+		rd_text_str(t, loglevel_names[ec->loglevel]);
+		rd_text_lit(t, " (");
+		rd_text_i64(t, ec->loglevel);
+		rd_text_lit(t, ")");
+		dom = true;
+	}
+	if ((f & TRAWL_READER_TEXT_FIELD_EMF) && ec->emf_uri) {
+		field_sep(t, names, start_line, dom, "model.emf.uri");
+		rd_text_str(t, ec->emf_uri);
+		dom = true;
+	}
+	if (dom && !names)
+		rd_text_lit(t, " ");
+	if (!start_line)
+		rd_text_lit(t, ", ");
+	if (names)
+		rd_text_lit(t, "name = ");
+	rd_text_str(t, ec->name ? ec->name : "<unknown>");
+	if (!names)
+		rd_text_lit(t, ": ");
+	else
+		rd_text_lit(t, ", ");
+}
+
+static void put_header(struct trawl_reader *r, struct rd_text *t,
+		       const struct rd_stream *s)
+{
+	struct rd_line *l = &r->line;
+	const struct event_class *ec = s->dev->ec;
+	/* the trace fields start the line unless a named timestamp came first */
+	bool start_line = !put_timestamp(r, t, s) || !l->names_header;
+
+	if (ec != l->tail_ec || s->trace != l->tail_trace) {
+		l->tail.len = 0;
+		put_tail(l, &l->tail, s->trace, ec, start_line);
+		if (l->tail.oom) {
+			l->tail_ec = NULL;
+			put_tail(l, t, s->trace, ec, start_line);
+			return;
+		}
+		l->tail_ec = ec;
+		l->tail_trace = s->trace;
+	}
+	rd_text_put(t, l->tail.buf, l->tail.len);
+}
+
+/* ---- the line -------------------------------------------------------------- */
+
+/* The packet context and the body, as the line shows them. */
+static int put_fields(struct trawl_reader *r, struct rd_text *t, struct rd_stream *s)
+{
+	const struct rd_line *l = &r->line;
+	const struct fc *pc = s->sc->packet_context;
+	bool pc_shown = pc && pc->shown;
+	struct rd_body_fmt fmt = {
+		.sep_first = pc_shown,
+		.scope_names = l->names_scope,
+		.ctx_names = l->names_context,
+		.payload_names = l->names_payload,
+	};
+	int ret;
+
+	if (pc_shown) {
+		ret = rd_stream_pc_text(s, l->names_context, &r->err);
+		if (ret)
+			return ret;
+		if (l->names_scope)
+			rd_text_lit(t, "stream.packet.context = ");
+		rd_text_put(t, s->pc_text.buf, s->pc_text.len);
+	}
+	return rd_stream_body(s, t, &fmt, &r->err);
+}
+
+/* The current event's stream, or the reason there is none to print. */
+static int printable(struct trawl_reader *r, struct rd_stream **s)
+{
+	rd_err_clear(&r->err);
+	*s = r->cur;
+	if (!*s)
+		return -ENODATA;
+	if ((*s)->eager_body)
+		return -EPERM;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
+						struct trawl_reader_buf *buf)
+{
+	struct rd_text t = rd_text_from_buf(buf);
+	struct rd_line saved;
+	struct rd_stream *s;
+	int ret = printable(r, &s);
+
+	if (ret)
+		return ret;
+	/* the deltas count from the line before, whatever happens to this one */
+	saved.last_ns = r->line.last_ns;
+	saved.last_cycles = r->line.last_cycles;
+	put_header(r, &t, s);
+	ret = put_fields(r, &t, s);
+	if (ret) {
+		r->line.last_ns = saved.last_ns;
+		r->line.last_cycles = saved.last_cycles;
+		buf->data = t.buf;
+		buf->cap = t.cap;
+		return ret;
+	}
+	rd_text_lit(&t, "\n");
+	return rd_text_to_buf(&t, buf, buf->len);
+}
+
+TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r, const char **text,
+					 size_t *len)
+{
+	struct rd_stream *s;
+	int ret = printable(r, &s);
+
+	if (ret)
+		return ret;
+	if (!r->text_valid) {	/* not asked twice for the same event */
+		r->text.len = 0;
+		r->text.oom = false;
+		ret = put_fields(r, &r->text, s);
+		if (!ret && !rd_text_reserve(&r->text, 1))
+			ret = -ENOMEM;
+		if (ret)
+			return ret;
+		r->text.buf[r->text.len] = '\0';
+		r->text_valid = true;
+	}
+	*text = r->text.buf;
+	*len = r->text.len;
+	return 0;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader-dump: every event of the traces through the public field API of
+ * <trawl/reader.h>, one typed line per event, in the format dump_bt2.py
+ * writes from babeltrace2's Python bindings (bt2), so the two can be
+ * compared byte for byte (tests/reader/fields.sh):
+ *
+ *   env TRACE KEY=VALUE               (each entry of each trace with streams)
+ *   event NAME class=ID sc=ID stream=ID trace=NAME time=NS cycles=N cpu=N|-
+ *     pc=VALUE cc=VALUE ec=VALUE p=VALUE   (scopes that show something)
+ *
+ * VALUE: i:-5 u:7 e:3[A|B] f:%.17g s:"..." {a=V, b=V} [V, V] <V, V>
+ * (v=V); strings escape '"', '\\' and bytes outside 0x20-0x7e as \xNN.
+ *
+ * Usage: reader-dump [--isect] [--begin NS] [--end NS] [--seek NS] TRACE...
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trawl/reader.h>
+
+static void put_string(const char *s, size_t len)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\' || c < 0x20 || c > 0x7e)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void put_field(const struct trawl_reader_field *f)
+{
+	const char *labels[16];
+	size_t i, n, len;
+	const char *s;
+
+	switch (trawl_reader_field_kind(f)) {
+	case TRAWL_READER_FIELD_INTEGER:
+		if (trawl_reader_field_is_signed(f))
+			printf("i:%" PRId64, trawl_reader_field_int(f));
+		else
+			printf("u:%" PRIu64, trawl_reader_field_uint(f));
+		break;
+	case TRAWL_READER_FIELD_ENUM:
+		if (trawl_reader_field_is_signed(f))
+			printf("e:%" PRId64 "[", trawl_reader_field_int(f));
+		else
+			printf("e:%" PRIu64 "[", trawl_reader_field_uint(f));
+		n = trawl_reader_field_enum_labels(f, labels, 16);
+		for (i = 0; i < n && i < 16; i++)
+			printf("%s%s", i ? "|" : "", labels[i]);
+		printf("]");
+		break;
+	case TRAWL_READER_FIELD_FLOAT:
+		printf("f:%.17g", trawl_reader_field_double(f));
+		break;
+	case TRAWL_READER_FIELD_STRING:
+		s = trawl_reader_field_string(f, &len);
+		printf("s:");
+		put_string(s, len);
+		break;
+	case TRAWL_READER_FIELD_STRUCT:
+		printf("{");
+		for (i = 0; i < trawl_reader_field_count(f); i++) {
+			printf("%s%s=", i ? ", " : "",
+			       trawl_reader_field_name(trawl_reader_field_at(f, i)));
+			put_field(trawl_reader_field_at(f, i));
+		}
+		printf("}");
+		break;
+	case TRAWL_READER_FIELD_ARRAY:
+	case TRAWL_READER_FIELD_SEQUENCE:
+		printf(trawl_reader_field_kind(f) == TRAWL_READER_FIELD_ARRAY ? "[" : "<");
+		for (i = 0; i < trawl_reader_field_count(f); i++) {
+			printf("%s", i ? ", " : "");
+			put_field(trawl_reader_field_at(f, i));
+		}
+		printf(trawl_reader_field_kind(f) == TRAWL_READER_FIELD_ARRAY ? "]" : ">");
+		break;
+	case TRAWL_READER_FIELD_VARIANT:
+		printf("(%s=", trawl_reader_field_name(trawl_reader_field_at(f, 0)));
+		put_field(trawl_reader_field_at(f, 0));
+		printf(")");
+		break;
+	}
+}
+
+static void put_traces(struct trawl_reader *r)
+{
+	size_t t, i;
+
+	for (t = 0; t < trawl_reader_trace_count(r); t++) {
+		const struct trawl_reader_trace *tr = trawl_reader_trace_at(r, t);
+
+		/* babeltrace2 lists a trace's environment when it has a stream */
+		if (!trawl_reader_trace_stream_count(tr))
+			continue;
+		for (i = 0; i < trawl_reader_trace_env_count(tr); i++) {
+			const char *k = trawl_reader_trace_env_name(tr, i);
+			const char *sv = trawl_reader_trace_env_string(tr, k);
+			int64_t iv;
+
+			if (sv)
+				printf("env %s %s=%s\n", trawl_reader_trace_name(tr), k, sv);
+			else if (!trawl_reader_trace_env_int(tr, k, &iv))
+				printf("env %s %s=%" PRId64 "\n", trawl_reader_trace_name(tr), k, iv);
+		}
+	}
+}
+
+static int put_event(struct trawl_reader *r)
+{
+	static const char *const scope_names[] = { "pc", "cc", "ec", "p" };
+	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(r);
+	const struct trawl_reader_stream *s = trawl_reader_event_stream(r);
+	const struct trawl_reader_field *f;
+	int64_t ns;
+	uint64_t cycles, cpu;
+	int sc, ret;
+
+	printf("event %s class=%" PRIu64 " sc=%" PRIu64 " stream=%" PRIu64 " trace=%s",
+	       trawl_reader_event_name(r), trawl_reader_event_class_id(ec),
+	       trawl_reader_event_class_stream_class_id(ec), trawl_reader_stream_id(s),
+	       trawl_reader_trace_name(trawl_reader_stream_trace(s)));
+	if (!trawl_reader_event_time_ns(r, &ns) && !trawl_reader_event_cycles(r, &cycles))
+		printf(" time=%" PRId64 " cycles=%" PRIu64, ns, cycles);
+	if (!trawl_reader_event_cpu(r, &cpu))
+		printf(" cpu=%" PRIu64, cpu);
+	else
+		printf(" cpu=-");
+	printf("\n");
+	for (sc = TRAWL_READER_SCOPE_PACKET_CONTEXT; sc <= TRAWL_READER_SCOPE_EVENT_PAYLOAD; sc++) {
+		ret = trawl_reader_event_field(r, (enum trawl_reader_scope)sc, &f);
+		if (ret == -ENODATA)
+			continue;
+		if (ret)
+			return ret;
+		printf("  %s=", scope_names[sc]);
+		put_field(f);
+		printf("\n");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int64_t begin = INT64_MIN, end = INT64_MAX, seek = 0;
+	int i = 1, ret, do_seek = 0, isect = 0;
+	struct trawl_reader *r;
+
+	if (i < argc && !strcmp(argv[i], "--isect")) {
+		isect = 1;
+		i++;
+	}
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		int64_t v = strtoll(argv[i + 1], NULL, 10);
+
+		if (!strcmp(argv[i], "--begin"))
+			begin = v;
+		else if (!strcmp(argv[i], "--end"))
+			end = v;
+		else if (!strcmp(argv[i], "--seek")) {
+			seek = v;
+			do_seek = 1;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: reader-dump [--isect] [--begin NS] [--end NS] [--seek NS] TRACE...\n");
+		return 2;
+	}
+	ret = trawl_reader_open((const char *const *)argv + i, (size_t)(argc - i), &r);
+	if (!ret)
+		ret = trawl_reader_set_time_range(r, begin, end);
+	if (!ret && isect)
+		ret = trawl_reader_set_stream_intersection(r);
+	if (!ret && do_seek)
+		ret = trawl_reader_seek_ns(r, seek);
+	if (ret) {
+		fprintf(stderr, "reader-dump: %s\n", trawl_reader_error(r));
+		trawl_reader_destroy(r);
+		return 1;
+	}
+	put_traces(r);
+	while ((ret = trawl_reader_next(r)) > 0) {
+		ret = put_event(r);
+		if (ret)
+			break;
+	}
+	if (ret < 0)
+		fprintf(stderr, "reader-dump: %s\n", trawl_reader_error(r));
+	trawl_reader_destroy(r);
+	return ret < 0;
+}
