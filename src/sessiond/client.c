@@ -4,20 +4,31 @@
  *
  * Who may talk: the user daemon serves its own uid (and root); the root
  * daemon serves uid 0 and members of group `tracing`. Both decide from
- * SO_PEERCRED, read by the kernel at connect time, never from anything the
- * client sends.
+ * SO_PEERCRED (and SO_PEERGROUPS, peers.c), read by the kernel at connect
+ * time, never from anything the client sends. The root daemon's socket is
+ * root:tracing 0660 besides (LTTng's rule), so others cannot even connect;
+ * one that does anyway (no group 'tracing': the socket is 0600) is told
+ * why at its first request and closed.
  *
- * Requests are read without blocking into a per-client buffer, so a client
- * that sends half a message (slow or hostile) never stalls the others. A
- * malformed message is logged and answered with -EPROTO, then the
- * connection is closed; the daemon goes on serving everyone else.
+ * No client can hold the loop: requests are read without blocking into a
+ * per-client buffer, and must arrive whole within sd_limits.msg_ms of
+ * their first byte; replies are written without blocking, the rest sent
+ * when the socket takes it, within the same time; a client sends its next
+ * request once it has read the last reply. A uid other than root may hold
+ * sd_limits.ctl_conns_per_uid connections, each closed after
+ * sd_limits.ctl_idle_ms without a request. A malformed message is logged
+ * and answered with -EPROTO, then the connection is closed; the daemon
+ * goes on serving everyone else.
+ *
+ * While a command waits for apps (loop.c's nested rounds), clients are
+ * still read, and requests that only read the daemon's state (list, ping)
+ * are answered; others are parked, served in order at the top level.
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +41,17 @@
 struct sd_client {
 	int fd;
 	struct sd_peer peer;
-	int refused; /* not allowed: every request is answered -EACCES */
-	size_t got; /* bytes of buf filled */
+	struct sd_uid *owner; /* counts this connection */
+	int refused;          /* not allowed: answered -EACCES, then closed */
+	int close_after;      /* closed once its reply is out */
+	int parked;           /* a whole request waits for the top level */
+	struct sd_client *next_parked;
+	size_t got;           /* bytes of buf filled */
+	uint64_t begun_ms;    /* the first byte of the request in progress */
+	uint64_t idle_ms;     /* since when nothing is in progress */
+	char *out;            /* owned: the reply not yet sent */
+	size_t out_len, out_off;
+	uint64_t out_ms;      /* when it was queued */
 	union {
 		struct {
 			struct trawl_ctl_wire_hdr hdr;
@@ -42,7 +62,7 @@ struct sd_client {
 	} u;
 };
 
-static int listen_fd = -1;
+static struct sd_client *parked_head, **parked_tail = &parked_head;
 
 const char *sd_domain_name(uint32_t domain)
 {
@@ -67,42 +87,87 @@ int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	return status;
 }
 
-static int peer_in_tracing_group(uid_t uid, gid_t gid)
-{
-	struct group *gr = getgrnam("tracing");
-	struct passwd *pw;
-	gid_t groups[256];
-	int i, n = TRAWL_ARRAY_SIZE(groups);
-
-	if (!gr)
-		return 0;
-	if (gid == gr->gr_gid)
-		return 1;
-	pw = getpwuid(uid);
-	if (!pw)
-		return 0;
-	if (getgrouplist(pw->pw_name, pw->pw_gid, groups, &n) < 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (groups[i] == gr->gr_gid)
-			return 1;
-	return 0;
-}
-
-static int peer_allowed(const struct sd_peer *p)
-{
-	if (p->uid == 0 || p->uid == geteuid())
-		return 1;
-	return sd.root_daemon && peer_in_tracing_group(p->uid, p->gid);
-}
-
 static void client_close(struct sd_client *c)
 {
+	struct sd_client **pp;
+
+	if (c->parked) {
+		for (pp = &parked_head; *pp; pp = &(*pp)->next_parked) {
+			if (*pp == c) {
+				*pp = c->next_parked;
+				break;
+			}
+		}
+		for (parked_tail = &parked_head; *parked_tail;
+		     parked_tail = &(*parked_tail)->next_parked)
+			;
+	}
 	sd_watch_del(c->fd);
 	close(c->fd);
+	c->owner->ctl_conns--;
+	sd_uid_put(c->owner);
+	free(c->out);
 	free(c);
 }
 
+static void client_expired(int fd, void *arg);
+
+/* What the client is polled for, and by when it must be done with it. */
+static void client_arm(struct sd_client *c)
+{
+	uint64_t deadline = 0;
+	short events = POLLIN;
+
+	if (c->parked) {
+		events = 0;
+	} else if (c->out) {
+		events = POLLOUT;
+		deadline = c->out_ms + sd_limits.msg_ms;
+	} else if (c->got) {
+		deadline = c->begun_ms + sd_limits.msg_ms;
+	} else if (c->peer.uid != 0 && sd_limits.ctl_idle_ms) {
+		deadline = c->idle_ms + sd_limits.ctl_idle_ms;
+	}
+	sd_watch_events(c->fd, events);
+	sd_watch_deadline(c->fd, deadline, client_expired);
+}
+
+static void client_expired(int fd, void *arg)
+{
+	struct sd_client *c = arg;
+
+	if (c->out || c->got)
+		sd_log_peer(c->peer.uid, TRAWL_LOG_WARN,
+			    "client pid %d uid %d: %s not done within %u ms: closed",
+			    (int)c->peer.pid, (int)c->peer.uid, c->out ? "reply" : "request",
+			    sd_limits.msg_ms);
+	else
+		sd_debug("client pid %d uid %d idle for %u ms: closed", (int)c->peer.pid,
+			 (int)c->peer.uid, sd_limits.ctl_idle_ms);
+	client_close(c);
+}
+
+/* Sends what the socket takes of the pending reply. 0, or -errno (close it). */
+static int client_flush(struct sd_client *c)
+{
+	while (c->out_off < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+		}
+		c->out_off += (size_t)n;
+	}
+	free(c->out);
+	c->out = NULL;
+	c->idle_ms = sd_now_ms();
+	return 0;
+}
+
+/* Queues @r as the reply to @cmd and sends what it can now. 0 or -errno. */
 static int send_reply(struct sd_client *c, uint16_t cmd, struct sd_reply *r)
 {
 	struct trawl_ctl_wire_hdr hdr = {
@@ -111,7 +176,6 @@ static int send_reply(struct sd_client *c, uint16_t cmd, struct sd_reply *r)
 		.cmd = cmd,
 		.status = r->status,
 	};
-	int ret;
 
 	/* A failed command's records (a list cut short) are not sent. */
 	if (r->status) {
@@ -120,12 +184,17 @@ static int send_reply(struct sd_client *c, uint16_t cmd, struct sd_reply *r)
 	}
 	r->head.struct_size = sizeof(r->head);
 	hdr.size = (uint32_t)(sizeof(r->head) + r->len);
-	ret = trawl_ctl_write_all(c->fd, &hdr, sizeof(hdr));
-	if (!ret)
-		ret = trawl_ctl_write_all(c->fd, &r->head, sizeof(r->head));
-	if (!ret && r->len)
-		ret = trawl_ctl_write_all(c->fd, r->recs, r->len);
-	return ret;
+	c->out_len = sizeof(hdr) + sizeof(r->head) + r->len;
+	c->out = malloc(c->out_len);
+	if (!c->out)
+		return -ENOMEM;
+	memcpy(c->out, &hdr, sizeof(hdr));
+	memcpy(c->out + sizeof(hdr), &r->head, sizeof(r->head));
+	if (r->len)
+		memcpy(c->out + sizeof(hdr) + sizeof(r->head), r->recs, r->len);
+	c->out_off = 0;
+	c->out_ms = sd_now_ms();
+	return client_flush(c);
 }
 
 /* Answers a message we could not parse; the connection is closed after. */
@@ -133,12 +202,48 @@ static void reject(struct sd_client *c, uint16_t cmd, int status, const char *wh
 {
 	struct sd_reply r = {0};
 
-	sd_log("rejected a message from pid %d uid %d: %s", (int)c->peer.pid, (int)c->peer.uid,
-	       why);
+	sd_log_peer(c->peer.uid, TRAWL_LOG_WARN, "rejected a message from pid %d uid %d: %s",
+		    (int)c->peer.pid, (int)c->peer.uid, why);
 	if (cmd == 0 || cmd >= TRAWL_CTL_CMD_MAX_)
 		cmd = TRAWL_CTL_CMD_PING;
 	sd_fail(&r, status, "the session daemon rejected a malformed request: %s", why);
 	send_reply(c, cmd, &r);
+}
+
+/* Ends a request: the reply is out (or on its way); the next may come. */
+static void request_done(struct sd_client *c, int ret)
+{
+	c->got = 0;
+	c->idle_ms = sd_now_ms();
+	if (ret || (c->close_after && !c->out)) {
+		client_close(c);
+		return;
+	}
+	client_arm(c);
+}
+
+/* Requests that only read the daemon's state: answered in nested rounds too. */
+static int read_only(uint16_t cmd)
+{
+	return cmd == TRAWL_CTL_CMD_PING || cmd == TRAWL_CTL_CMD_LIST_SESSIONS ||
+	       cmd == TRAWL_CTL_CMD_LIST_SESSION || cmd == TRAWL_CTL_CMD_LIST_AVAILABLE;
+}
+
+/* Runs the checked request and queues its reply. */
+static void serve(struct sd_client *c)
+{
+	struct sd_reply r = {0};
+	uint16_t cmd = c->u.msg.hdr.cmd;
+	int ret;
+
+	/* A command may wait for apps in nested rounds: this client is not
+	 * read meanwhile (its request is the one being served). */
+	sd_watch_nested(c->fd, 0);
+	sd_cmd_dispatch(cmd, &c->u.msg.req, &c->peer, &r);
+	sd_watch_nested(c->fd, 1);
+	ret = send_reply(c, cmd, &r);
+	free(r.recs);
+	request_done(c, ret);
 }
 
 static void handle_message(struct sd_client *c)
@@ -150,120 +255,205 @@ static void handle_message(struct sd_client *c)
 	if (c->refused) {
 		sd_fail(&r, -EACCES, "permission denied: the root session daemon serves root "
 				     "and members of group 'tracing' only");
-		send_reply(c, cmd, &r);
-		client_close(c);
+		c->close_after = 1;
+		request_done(c, send_reply(c, cmd, &r));
 		return;
 	}
 	ret = trawl_ctl_req_check(cmd, &c->u.msg.req, sizeof(c->u.msg.req));
 	if (ret) {
 		reject(c, cmd, ret, ret == -EPROTO ? "bad structure" : "bad field value");
-		if (ret == -EPROTO) {
-			client_close(c);
-			return;
-		}
-		c->got = 0;
+		c->close_after = ret == -EPROTO;
+		request_done(c, 0);
 		return;
 	}
-	sd_cmd_dispatch(cmd, &c->u.msg.req, &c->peer, &r);
-	if (send_reply(c, cmd, &r))
-		client_close(c);
-	else
-		c->got = 0;
-	free(r.recs);
+	if (sd_loop_nested() && !read_only(cmd)) {
+		/* Served at the top level, in the order they came. */
+		c->parked = 1;
+		*parked_tail = c;
+		parked_tail = &c->next_parked;
+		client_arm(c);
+		return;
+	}
+	serve(c);
 }
 
-static void client_readable(int fd, short revents, void *arg)
+static void clients_on_top(void)
 {
-	struct sd_client *c = arg;
+	while (parked_head) {
+		struct sd_client *c = parked_head;
+
+		parked_head = c->next_parked;
+		if (!parked_head)
+			parked_tail = &parked_head;
+		c->next_parked = NULL;
+		c->parked = 0;
+		serve(c);
+	}
+}
+
+static void client_read(struct sd_client *c)
+{
 	size_t want = sizeof(c->u.msg.hdr);
 	ssize_t n;
 
 	if (c->got >= sizeof(c->u.msg.hdr))
 		want = sizeof(c->u.buf);
-	n = recv(fd, c->u.buf + c->got, want - c->got, MSG_DONTWAIT);
+	n = recv(c->fd, c->u.buf + c->got, want - c->got, MSG_DONTWAIT);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		if (c->got)
-			sd_log("client pid %d left mid-message", (int)c->peer.pid);
+			sd_log_peer(c->peer.uid, TRAWL_LOG_INFO, "client pid %d left mid-message",
+				    (int)c->peer.pid);
 		client_close(c);
 		return;
 	}
 	if (n < 0)
 		return;
+	if (!c->got)
+		c->begun_ms = sd_now_ms();
 	c->got += (size_t)n;
-	if (c->got == sizeof(c->u.msg.hdr)) {
-		if (trawl_ctl_hdr_check(&c->u.msg.hdr, 0)) {
-			reject(c, c->u.msg.hdr.cmd, -EPROTO, "bad header");
-			client_close(c);
-		}
+	if (c->got == sizeof(c->u.msg.hdr) && c->refused) {
+		/* Nothing it sends is read: it learns why at once. */
+		handle_message(c);
 		return;
 	}
-	if (c->got == sizeof(c->u.buf))
+	if (c->got == sizeof(c->u.msg.hdr) && trawl_ctl_hdr_check(&c->u.msg.hdr, 0)) {
+		reject(c, c->u.msg.hdr.cmd, -EPROTO, "bad header");
+		c->close_after = 1;
+		request_done(c, 0);
+		return;
+	}
+	if (c->got == sizeof(c->u.buf)) {
 		handle_message(c);
+		return;
+	}
+	client_arm(c);
+}
+
+static void client_io(int fd, short revents, void *arg)
+{
+	struct sd_client *c = arg;
+
+	if (c->parked) {
+		/* Waiting for the top level; a hang-up is seen when served. */
+		return;
+	}
+	if (c->out) {
+		if (client_flush(c) || (revents & (POLLERR | POLLHUP)))
+			client_close(c);
+		else if (!c->out && c->close_after)
+			client_close(c);
+		else
+			client_arm(c);
+		return;
+	}
+	client_read(c);
+}
+
+/* One connection: its peer, its uid's cap, then it is watched. */
+static void client_accept(int cfd)
+{
+	struct sd_client *c;
+	struct sd_uid *owner;
+	struct sd_peer peer;
+
+	if (sd_peer_get(cfd, &peer) || !(owner = sd_uid_get(peer.uid))) {
+		close(cfd);
+		return;
+	}
+	if (peer.uid != 0 && owner->ctl_conns >= sd_limits.ctl_conns_per_uid) {
+		owner->refused++;
+		sd_log_peer(peer.uid, TRAWL_LOG_WARN,
+			    "uid %d holds %u connections to the client socket (the cap): "
+			    "refusing pid %d's", (int)peer.uid, owner->ctl_conns, (int)peer.pid);
+		close(cfd);
+		sd_uid_put(owner);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || sd_watch_add(cfd, client_io, c)) {
+		free(c);
+		close(cfd);
+		sd_uid_put(owner);
+		return;
+	}
+	c->fd = cfd;
+	c->peer = peer;
+	c->owner = owner;
+	c->idle_ms = sd_now_ms();
+	owner->ctl_conns++;
+	sd_watch_nested(cfd, 1);
+	if (!peer.trusted) {
+		/* Answered at its first request, so the client learns why. */
+		sd_log_peer(peer.uid, TRAWL_LOG_WARN,
+			    "refusing uid %d (pid %d): not root nor in group 'tracing'",
+			    (int)peer.uid, (int)peer.pid);
+		c->refused = 1;
+	}
+	client_arm(c);
 }
 
 static void accept_ready(int fd, short revents, void *arg)
 {
-	struct sd_client *c;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	struct timeval tv = {.tv_sec = 5};
-	int cfd;
+	int i;
 
-	cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-	if (cfd < 0)
-		return;
-	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		close(cfd);
-		return;
+	/* A few per round: a flood of connections does not starve the rest. */
+	for (i = 0; i < 16; i++) {
+		int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				sd_log_peer(UINT32_MAX, TRAWL_LOG_ERROR,
+					    "cannot accept a client: %s", strerror(errno));
+			return;
+		}
+		client_accept(cfd);
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		close(cfd);
-		return;
+}
+
+/*
+ * Who may open the socket: the root daemon's is root:tracing 0660 (0600
+ * when there is no group 'tracing'), a user daemon's 0600 (in a 0700
+ * folder besides). SO_PEERCRED still decides who is served.
+ */
+static int socket_mode(const char *path, int root_daemon)
+{
+	gid_t g;
+
+	if (root_daemon && sd_tracing_gid(&g)) {
+		if (chown(path, 0, g))
+			return -errno;
+		return chmod(path, 0660) ? -errno : 0;
 	}
-	c->fd = cfd;
-	c->peer.pid = cred.pid;
-	c->peer.uid = cred.uid;
-	c->peer.gid = cred.gid;
-	/* Replies are written blocking, but never wait forever on a stuck reader. */
-	setsockopt(cfd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (!peer_allowed(&c->peer)) {
-		/* Answered at its first request, so the client learns why. */
-		sd_log("refusing uid %d (pid %d): not root nor in group 'tracing'", (int)cred.uid,
-		       (int)cred.pid);
-		c->refused = 1;
-	}
-	if (sd_watch_add(cfd, client_readable, c)) {
-		close(cfd);
-		free(c);
-	}
+	return chmod(path, 0600) ? -errno : 0;
 }
 
 int sd_client_listen(const char *path, int root_daemon)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	int fd;
+	int fd, ret;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: accept_ready() takes connections until there are none. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	unlink(path); /* stale, from a dead daemon: we hold the lock */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    /* Root's socket is connectable by all; SO_PEERCRED decides who is served. */
-	    chmod(path, root_daemon ? 0666 : 0600) || listen(fd, 64)) {
-		int ret = -errno;
-
+	/* Until socket_mode(), 0755 from the umask: no one else can connect. */
+	ret = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : socket_mode(path, root_daemon);
+	if (!ret && listen(fd, 128))
+		ret = -errno;
+	if (ret) {
 		close(fd);
 		return ret;
 	}
 	if (sd_watch_add(fd, accept_ready, NULL)) {
 		close(fd);
-		return -EMFILE;
+		return -ENOMEM;
 	}
-	listen_fd = fd;
+	sd_watch_nested(fd, 1);
+	sd_loop_on_top(clients_on_top);
 	return fd;
 }
 

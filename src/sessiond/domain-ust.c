@@ -9,8 +9,10 @@
  *   domain-ust.c    the ops table and the session-level operations
  *   ust-consumer.c  the consumers, and pipelined commands to them
  *   ust-registry.c  traces, per-channel event ids and metadata (ctf.h)
- *   ust-app.c       matching, app registration (apps.sock), app setup
- *                   for a session and app_sync()
+ *   ust-app.c       matching, app setup for a session and app_sync()
+ *   ust-conn.c      apps' connections to apps.sock: caps, reading without
+ *                   waiting, deadlines, registration, dropping
+
  *
  * Objects (all owned by the domain, all touched by the daemon's one thread):
  *
@@ -27,7 +29,11 @@
  *
  * An app is set up for a session when both exist and the session has been
  * started (LTTng's order); from then on every rule change is synced to it
- * (app_sync()). Which apps a session traces: those of its owner, or every
+ * (app_sync()). Commands to apps are queued and sent as their sockets take
+ * them; a command that must know them applied (start, stop, a rule change)
+ * waits for every app of the session at once, against each app's deadline
+ * (apps_barrier()), while the loop goes on serving others (loop.c): an app
+ * that does not answer in time is dropped, and the session counts it. Which apps a session traces: those of its owner, or every
  * app when root owns the session (root's daemon sees every user's apps).
  *
  * The consumer (trawl-consumerd --ust) is one per owner, shared by the
@@ -80,7 +86,8 @@ static int ust_init(const struct trawl_domain_env *env, struct trawl_domain_err 
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, apps_sock_path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: apps_accept() takes connections until there are none. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	unlink(apps_sock_path);
@@ -94,13 +101,16 @@ static int ust_init(const struct trawl_domain_env *env, struct trawl_domain_err 
 		return ret;
 	}
 	apps_listen_fd = fd;
-	return sd_watch_add(fd, apps_accept, NULL);
+	sd_loop_on_top(apps_on_top);
+	if (sd_watch_add(fd, apps_accept, NULL))
+		return -ENOMEM;
+	sd_watch_nested(fd, 1);
+	return 0;
 }
 
 static void ust_fini(void)
 {
-	while (apps)
-		app_gone(apps);
+	apps_close_all();
 	while (consumers)
 		cons_free(consumers);
 	if (apps_listen_fd >= 0) {
@@ -140,11 +150,14 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 		ust_stop(s, NULL);
 	for (as = s->apps; as; as = as->next) {
 		struct ust_chan *c;
+		int ret;
 
-		for (c = s->chans; c; c = c->next)
-			if (c->index < as->nr_chans)
-				trawl_ustctl_app_release_channel(as->app->h, chan_handle(s, c));
+		for (c = s->chans; c && !as->app->dead; c = c->next)
+			if (c->index < as->nr_chans && as->chan_sent[c->index] &&
+			    (ret = trawl_ustctl_app_release_channel(as->app->h, chan_handle(s, c))))
+				app_fail(as->app, ret);
 	}
+	apps_kick(); /* the replies come later; their deadlines run */
 	while (s->apps)
 		app_sess_free(s, s->apps->app);
 	cons_put(s);
@@ -234,7 +247,9 @@ static int ust_channel_create(struct trawl_domain_session *s,
 	return 0;
 }
 
-/* Syncs every app set up in @s (after a rule or channel change). */
+/* Syncs every app set up in @s (after a rule or channel change), and waits
+ * until they applied it. An app that failed is not the command's failure:
+ * it is dropped (and the session counts it). */
 static int sync_all(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	struct app_sess *as;
@@ -242,9 +257,11 @@ static int sync_all(struct trawl_domain_session *s, struct trawl_domain_err *err
 
 	for (as = s->apps; as; as = as->next) {
 		ret = app_sync(s, as, err);
-		if (ret && !first)
+		if (ret && !first && !as->app->dead)
 			first = ret;
 	}
+	apps_barrier(s);
+	apps_kick();
 	return first;
 }
 
@@ -355,9 +372,13 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 			continue;
 		ret = app_setup(s, a, err);
 		if (ret)
-			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
-			       err->msg[0] ? err->msg : strerror(-ret));
+			sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
+				    s->name, (int)a->info.pid, err->msg[0] ? err->msg : strerror(-ret));
+		err->msg[0] = '\0'; /* an app's problem is not the start's */
 	}
+	/* Started in every app when start returns (LTTng's promise). */
+	apps_barrier(s);
+	apps_kick();
 	return 0;
 }
 
@@ -367,14 +388,17 @@ static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err
 	int ret;
 
 	for (as = s->apps; as; as = as->next) {
-		if (!as->started)
+		if (!as->started || as->app->dead)
 			continue;
 		ret = trawl_ustctl_app_stop(as->app->h, (uint32_t)s->id);
 		if (ret)
-			sd_log("session %s: stopping app %d: %s", s->name, (int)as->app->info.pid,
-			       strerror(-ret));
+			app_fail(as->app, ret);
 		as->started = 0;
 	}
+	/* Every app stopped (or dropped) before the final flush: what it
+	 * commits after would be in no packet. */
+	apps_barrier(s);
+	apps_kick();
 	s->active = 0;
 	if (!cons_alive(s))
 		return 0; /* nothing recorded, or the consumer died (status says so) */
@@ -463,6 +487,12 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 		snprintf(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
 	else
 		snprintf(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
+	if (!st->msg[0] && s->apps_dropped)
+		snprintf(st->msg, sizeof(st->msg),
+			 "%u traced app%s dropped for not answering within %u ms or sending what "
+			 "it may not (the session daemon's log names them)",
+			 s->apps_dropped, s->apps_dropped == 1 ? " was" : "s were",
+			 sd_limits.app_reply_ms);
 	return 0;
 }
 

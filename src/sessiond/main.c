@@ -33,106 +33,44 @@
 
 struct sessiond sd;
 
-static FILE *log_file;
-
 void sd_log(const char *fmt, ...)
 {
-	FILE *f = log_file ? log_file : stderr;
-	struct timespec ts;
 	va_list ap;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	fprintf(f, "[%lld.%03ld] trawl-sessiond[%d]: ", (long long)ts.tv_sec,
-		ts.tv_nsec / 1000000, (int)getpid());
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	trawl_vlog(TRAWL_LOG_INFO, fmt, ap);
 	va_end(ap);
-	fputc('\n', f);
-	fflush(f);
 }
 
-/* ---- fd watches ---- */
-
-#define SD_MAX_WATCH 1024
-
-static struct {
-	int fd;
-	sd_watch_cb cb;
-	void *arg;
-} watches[SD_MAX_WATCH];
-static size_t nr_watches;
-
-int sd_watch_add(int fd, sd_watch_cb cb, void *arg)
+void sd_warn(const char *fmt, ...)
 {
-	if (nr_watches == SD_MAX_WATCH)
-		return -EMFILE;
-	watches[nr_watches].fd = fd;
-	watches[nr_watches].cb = cb;
-	watches[nr_watches].arg = arg;
-	nr_watches++;
-	return 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	trawl_vlog(TRAWL_LOG_WARN, fmt, ap);
+	va_end(ap);
 }
 
-void sd_watch_del(int fd)
+void sd_debug(const char *fmt, ...)
 {
-	size_t i;
+	va_list ap;
 
-	for (i = 0; i < nr_watches; i++) {
-		if (watches[i].fd == fd) {
-			/* Mark only: the loop may be iterating; compacted after each round. */
-			watches[i].fd = -1;
-			return;
-		}
-	}
+	va_start(ap, fmt);
+	trawl_vlog(TRAWL_LOG_DEBUG, fmt, ap);
+	va_end(ap);
 }
 
-static void watches_compact(void)
+void sd_log_peer(uid_t uid, enum trawl_log_level level, const char *fmt, ...)
 {
-	size_t i, j = 0;
+	char line[1024];
+	va_list ap;
 
-	for (i = 0; i < nr_watches; i++)
-		if (watches[i].fd >= 0)
-			watches[j++] = watches[i];
-	nr_watches = j;
-}
-
-static int run_loop(int sigfd)
-{
-	struct pollfd pfd[SD_MAX_WATCH + 1];
-	while (!sd.quit) {
-		size_t i, n = nr_watches;
-		int ret;
-
-		pfd[0].fd = sigfd;
-		pfd[0].events = POLLIN;
-		for (i = 0; i < n; i++) {
-			pfd[i + 1].fd = watches[i].fd;
-			pfd[i + 1].events = POLLIN;
-			pfd[i + 1].revents = 0;
-		}
-		ret = poll(pfd, n + 1, -1);
-		if (ret < 0) {
-			if (errno == EINTR)
-				continue;
-			sd_log("poll: %s", strerror(errno));
-			return -errno;
-		}
-		if (pfd[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-				sd_log("signal %u: exiting", si.ssi_signo);
-				sd.quit = 1;
-			}
-		}
-		for (i = 0; i < n && !sd.quit; i++) {
-			/* A callback may remove watches: skip those marked. */
-			if (pfd[i + 1].revents && watches[i].fd == pfd[i + 1].fd)
-				watches[i].cb(watches[i].fd, pfd[i + 1].revents, watches[i].arg);
-		}
-		watches_compact();
-	}
-	return 0;
+	if (!trawl_log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	trawl_log_peer(uid, level, "%s", line);
 }
 
 /* ---- start-up ---- */
@@ -213,12 +151,17 @@ static void fini_domains(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: trawl-sessiond [--daemonize | -d] [--foreground] [--help]\n"
+	fprintf(f, "usage: trawl-sessiond [--daemonize | -d] [--foreground] [--log-level LEVEL]\n"
+		   "                      [--limit NAME=VALUE]... [--help]\n"
 		   "The trawl session daemon. Started by `trawl` when needed; run it as root\n"
 		   "(--daemonize, or the trawl-sessiond.service unit) to trace the kernel and\n"
 		   "serve members of group 'tracing'.\n"
 		   "State folder: $TRAWL_RUNTIME_DIR, $XDG_RUNTIME_DIR/trawl or ~/.trawl\n"
-		   "(root: $TRAWL_ROOT_RUNTIME_DIR or /run/trawl).\n");
+		   "(root: $TRAWL_ROOT_RUNTIME_DIR or /run/trawl); its log is sessiond.log there.\n"
+		   "--log-level: error, warning, info (default) or debug.\n"
+		   "--limit: what other users may make the daemon hold (docs/SECURITY.md);\n"
+		   "bytes take K, M or G. The limits and their values:\n");
+	sd_limits_usage(f);
 }
 
 /* The daemonizing parent waits for one byte from the child: 0 ok, 1 failed. */
@@ -261,24 +204,36 @@ static void tell_ready(int *ready_fd, char c)
 	}
 }
 
-static void redirect_std(const char *dir)
+/*
+ * The daemon's log: sessiond.log in its state folder, read by its user
+ * only (the root daemon's names every user's sessions and paths), cut at
+ * sd_limits.log_bytes (log.h). It is fd 2 too, for what the daemon's
+ * libraries (and sanitizers) write there.
+ */
+static void redirect_std(const char *dir, enum trawl_log_level level)
 {
+	struct trawl_log_config cfg = {
+		.ident = "trawl-sessiond",
+		.level = level,
+		.max_bytes = sd_limits.log_bytes,
+		.mode = 0600,
+		.uid = geteuid(),
+		.gid = getegid(),
+		.to_stderr = 1,
+	};
 	char path[4200];
 	int fd = open("/dev/null", O_RDWR);
 
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);
+		dup2(fd, 2); /* until the log is open */
 		if (fd > 2)
 			close(fd);
 	}
 	snprintf(path, sizeof(path), "%s/sessiond.log", dir);
-	log_file = fopen(path, "ae");
-	if (log_file) {
-		dup2(fileno(log_file), 2);
-	} else {
-		dup2(0, 2);
-	}
+	cfg.path = path;
+	trawl_log_open(&cfg);
 }
 
 int main(int argc, char **argv)
@@ -287,13 +242,16 @@ int main(int argc, char **argv)
 		{"daemonize", no_argument, NULL, 'd'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
+		{"limit", required_argument, NULL, 'L'},
+		{"log-level", required_argument, NULL, 'l'},
 		{NULL, 0, NULL, 0},
 	};
+	enum trawl_log_level level = TRAWL_LOG_INFO;
 	int daemon_mode = 0, ready_fd = -1, lock_fd, listen_fd, sigfd, c, ret;
 	char sock[4200];
 	sigset_t set;
 
-	while ((c = getopt_long(argc, argv, "dfh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dfhL:l:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			daemon_mode = 1;
@@ -304,6 +262,23 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'L':
+			ret = sd_limit_set(optarg);
+			if (ret) {
+				fprintf(stderr, "trawl-sessiond: --limit %s: %s\n", optarg,
+					ret == -ENOENT ? "no such limit (see --help)"
+						       : "not a number in range");
+				return 2;
+			}
+			break;
+		case 'l':
+			if (trawl_log_level_parse(optarg, &level)) {
+				fprintf(stderr, "trawl-sessiond: --log-level %s: not error, warning, "
+						"info or debug\n", optarg);
+				return 2;
+			}
+			trawl_log_set_level(level);
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -311,6 +286,7 @@ int main(int argc, char **argv)
 	}
 	sd.root_daemon = geteuid() == 0;
 	sd.next_id = 1;
+	sd_limits_fds();
 	sd_clock_offset_refresh();
 	umask(022);
 	signal(SIGPIPE, SIG_IGN);
@@ -342,7 +318,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (daemon_mode)
-		redirect_std(sd.runtime_dir);
+		redirect_std(sd.runtime_dir, level);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
@@ -357,9 +333,10 @@ int main(int argc, char **argv)
 		tell_ready(&ready_fd, 1);
 		return 1;
 	}
-	sd_log("serving %s (%s daemon)", sock, sd.root_daemon ? "root" : "user");
+	sd_log("serving %s (%s daemon; fd limit %u)", sock, sd.root_daemon ? "root" : "user",
+	       sd.fd_limit);
 	tell_ready(&ready_fd, 0);
-	ret = run_loop(sigfd);
+	ret = sd_loop_run(sigfd);
 	while (sd.sessions)
 		sd_session_destroy(sd.sessions);
 	fini_domains();

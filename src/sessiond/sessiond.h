@@ -2,12 +2,14 @@
 /*
  * sessiond.h - the session daemon's internal model, shared by its files.
  *
- * One thread runs everything: main.c's poll loop accepts clients
+ * One thread runs everything: loop.c's poll loop accepts clients
  * (client.c), reads whole requests without blocking, and hands each to a
  * command handler (cmd-*.c). Handlers update the bookkeeping below and call
  * the domains through struct trawl_domain_ops (domain.h); a domain's own
  * fds (user space: the apps' registration socket) are watched by the same
- * loop through sd_watch_add().
+ * loop through sd_watch_add(). No peer is ever waited for in the loop: a
+ * command that must hear from apps waits in nested rounds (loop.c), and
+ * what a peer may hold is capped per uid (peers.c, docs/SECURITY.md).
  *
  * Ownership: the daemon owns every session; a session owns its channels, a
  * channel its events and contexts (singly linked lists, newest last).
@@ -15,11 +17,14 @@
 #ifndef TRAWL_SESSIOND_H
 #define TRAWL_SESSIOND_H
 
+#include "common/common.h"
+#include "common/log.h"
 #include "ctl/proto.h"
 #include "trawl/ctl.h"
 #include "sessiond/domain.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define SD_NR_DOMAINS 3 /* indexed by enum trawl_ctl_domain; 0 unused */
@@ -75,11 +80,12 @@ struct sd_session {
 	struct sd_domain dom[SD_NR_DOMAINS];
 };
 
-/* The peer of one request, from SO_PEERCRED. */
+/* The peer of one request, from SO_PEERCRED (peers.c). */
 struct sd_peer {
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
+	int trusted; /* root, the daemon's user, or (root daemon) in group 'tracing' */
 };
 
 /* A reply under construction (client.c sends it). */
@@ -92,6 +98,7 @@ struct sd_reply {
 
 struct sessiond {
 	int root_daemon;
+	uint32_t fd_limit; /* RLIMIT_NOFILE, raised at start */
 	char runtime_dir[4096];
 	char consumerd[4096];
 	struct sd_session *sessions;
@@ -105,8 +112,56 @@ struct sessiond {
 
 extern struct sessiond sd;
 
-/* Logging: to stderr, or the log file when daemonized. */
+/* Logging (src/common/log.h): to stderr, or sessiond.log when daemonized.
+ * sd_log() is info; a line a peer caused goes through sd_log_peer(), rate
+ * limited per uid. */
 void sd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sd_log_peer(uid_t uid, enum trawl_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * peers.c: the limits (trawl-sessiond --limit NAME=VALUE; the table is
+ * docs/SECURITY.md's) and what each uid holds against them. Untrusted
+ * uids (struct sd_peer) are capped; trusted ones never are.
+ */
+struct sd_limits {
+	uint32_t ctl_conns_per_uid; /* sessiond.sock, any uid but root */
+	uint32_t ctl_idle_ms;       /* a client idle this long is closed (but root's) */
+	uint32_t msg_ms;            /* a whole request (or reply) within this, once begun */
+	uint32_t app_conns_per_uid; /* apps.sock, untrusted uid */
+	uint32_t app_conns;         /* apps.sock, all untrusted uids */
+	uint32_t app_reply_ms;      /* an app answers a command within this */
+	uint32_t app_register_ms;   /* an app's registration (or addition), whole */
+	uint32_t app_events;        /* per app */
+	uint32_t app_fields;        /* per event */
+	uint64_t app_bytes;         /* per app: decoded descriptions and input */
+	uint64_t app_bytes_per_uid; /* untrusted uid, all its apps */
+	uint64_t log_bytes;         /* sessiond.log is cut at this size */
+};
+extern struct sd_limits sd_limits;
+/* "NAME=VALUE" (bytes take K, M, G): 0, -ENOENT (no such limit), -EINVAL. */
+int sd_limit_set(const char *arg);
+void sd_limits_usage(FILE *f);
+/* Raises RLIMIT_NOFILE and sizes app_conns from it (sd.fd_limit). */
+void sd_limits_fds(void);
+
+struct sd_uid {
+	struct sd_uid *next;
+	uid_t uid;
+	uint32_t ctl_conns, app_conns;
+	uint64_t app_bytes;       /* charged by its apps (ustctl's shared budget) */
+	uint64_t refused, dropped; /* connections refused over a cap; apps dropped */
+};
+/* The record of @uid, made on first use (NULL: ENOMEM). */
+struct sd_uid *sd_uid_get(uid_t uid);
+/* Frees @u if it holds nothing any more (NULL is a no-op). */
+void sd_uid_put(struct sd_uid *u);
+/* Reads the peer of the connected @fd. 0 or -errno. */
+int sd_peer_get(int fd, struct sd_peer *p);
+/* Group 'tracing' (looked up at most every 10 s): 1 and its gid, or 0. */
+int sd_tracing_gid(gid_t *gid);
 
 /* Sets the reply's status and one-line error; returns @status. */
 int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
@@ -167,10 +222,27 @@ void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd
 /* Frees a channel's events and contexts and the channel. */
 void sd_channel_free(struct sd_channel *c);
 
-/* The loop's fd watches (main.c): @cb runs when @fd is readable or hung up. */
+/*
+ * The loop (loop.c, design there): @cb runs when @fd is ready for what it
+ * is watched for (POLLIN unless sd_watch_events() said otherwise) or hung
+ * up; @expired when its deadline (sd_now_ms() clock, 0: none) passed.
+ */
 typedef void (*sd_watch_cb)(int fd, short revents, void *arg);
+typedef void (*sd_expire_cb)(int fd, void *arg);
 int sd_watch_add(int fd, sd_watch_cb cb, void *arg);
 void sd_watch_del(int fd);
+void sd_watch_events(int fd, short events);
+void sd_watch_deadline(int fd, uint64_t deadline_ms, sd_expire_cb expired);
+/* The watch also runs in nested rounds (loop.c: then its callback only
+ * reads, buffers, answers read-only requests, or leaves work for the top). */
+void sd_watch_nested(int fd, int yes);
+uint64_t sd_now_ms(void); /* CLOCK_MONOTONIC, ms */
+/* Runs nested rounds until @done(@arg), or @until_ms (0: no bound). */
+void sd_loop_wait(int (*done)(void *arg), void *arg, uint64_t until_ms);
+int sd_loop_nested(void);
+/* @fn runs at the top level after every round (deferred work). */
+void sd_loop_on_top(void (*fn)(void));
+int sd_loop_run(int sigfd);
 
 const char *sd_domain_name(uint32_t domain);
 

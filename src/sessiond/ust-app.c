@@ -84,7 +84,7 @@ uint32_t chan_handle(const struct trawl_domain_session *s, const struct ust_chan
 	return (uint32_t)(s->id << 8) | (c->index + 1);
 }
 
-static struct app_sess *app_sess_find(struct trawl_domain_session *s, struct ust_app *a)
+struct app_sess *app_sess_of(struct trawl_domain_session *s, const struct ust_app *a)
 {
 	struct app_sess *as;
 
@@ -153,7 +153,34 @@ static int filter_set_same(const struct filter_set *a, const struct filter_set *
 	return a->len == b->len && (!a->len || !memcmp(a->texts, b->texts, a->len));
 }
 
-/* Makes the app's enabled events match the session's rules, channel by channel. */
+/*
+ * Gives @as's app the buffers of channel @c (@tc) unless it has them. Per-user
+ * buffers: every app of the channel gets the channel's one context set, so
+ * all write the fields the shared metadata declares. 1 if sent now, 0 if
+ * the app had them, or -errno (the app is failed).
+ */
+static int app_send_channel(struct trawl_domain_session *s, struct app_sess *as,
+			    const struct ust_chan *c, const struct trace_chan *tc)
+{
+	int ret;
+
+	if (as->chan_sent[c->index])
+		return 0;
+	ret = trawl_ustctl_app_send_channel_ctxs(as->app->h, tc->rb, (uint32_t)s->id,
+						 chan_handle(s, c), &c->ctx);
+	if (ret) {
+		app_fail(as->app, ret);
+		return ret;
+	}
+	as->chan_sent[c->index] = 1;
+	return 1;
+}
+
+/*
+ * Makes the app's enabled events match the session's rules, channel by
+ * channel. The commands are queued, not waited for (apps_barrier() waits
+ * when the caller must know they were applied).
+ */
 int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	     struct trawl_domain_err *err)
 {
@@ -162,6 +189,8 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	struct ust_chan *c;
 	uint32_t e;
 
+	if (a->dead)
+		return -EPIPE;
 	for (c = s->chans; c; c = c->next) {
 		struct trace_chan *tc = NULL;
 
@@ -183,7 +212,11 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				continue;
 			}
 			if (!want) {
-				trawl_ustctl_app_disable_event(a->h, chan_handle(s, c), e);
+				if ((ret = trawl_ustctl_app_disable_event(a->h, chan_handle(s, c), e))) {
+					app_fail(a, ret);
+					filter_set_clear(&fs);
+					return ret;
+				}
 				filter_set_clear(&as->filt[k]);
 				*on = 0;
 				continue;
@@ -195,15 +228,12 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				/* Per-user buffers: every app of the channel gets
 				 * the channel's one context set, so all write the
 				 * fields the shared metadata declares. */
-				ret = trawl_ustctl_app_send_channel_ctxs(a->h, tc->rb, (uint32_t)s->id,
-									 chan_handle(s, c), &c->ctx);
-				if (ret && ret != -EEXIST) {
-					sd_log("app %d: send channel: %s", (int)a->info.pid,
-					       strerror(-ret));
+				ret = app_send_channel(s, as, c, tc);
+				if (ret < 0) {
 					filter_set_clear(&fs);
 					return ret;
 				}
-				new_chan |= !ret;
+				new_chan |= ret;
 			}
 			ret = class_id(as->trace, tc, ev, &id);
 			if (ret) {
@@ -212,13 +242,14 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				filter_set_clear(&fs);
 				continue;
 			}
+			/* Queued: a failure comes back as the reply
+			 * (app_enable_failed()). */
 			ret = trawl_ustctl_app_enable_event_filter(a->h, chan_handle(s, c), e, id,
 								   fs.texts, fs.len);
 			if (ret) {
-				sd_log("app %d: enable %s: %s", (int)a->info.pid, ev->name,
-				       strerror(-ret));
+				app_fail(a, ret);
 				filter_set_clear(&fs);
-				continue;
+				return ret;
 			}
 			filter_set_clear(&as->filt[k]);
 			as->filt[k] = fs;
@@ -230,8 +261,10 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	 * came later: a rule, or a provider the app added) needs it again. */
 	if (new_chan && as->started) {
 		ret = trawl_ustctl_app_start(a->h, (uint32_t)s->id);
-		if (ret)
-			sd_log("app %d: start: %s", (int)a->info.pid, strerror(-ret));
+		if (ret) {
+			app_fail(a, ret);
+			return ret;
+		}
 	}
 	return metadata_push(s, as->trace);
 }
@@ -239,9 +272,11 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 	      struct trawl_domain_err *err)
 {
-	struct app_sess *as = app_sess_find(s, a);
+	struct app_sess *as = app_sess_of(s, a);
 	int ret;
 
+	if (a->dead)
+		return -EPIPE;
 	if (!as) {
 		as = calloc(1, sizeof(*as));
 		if (!as)
@@ -251,8 +286,10 @@ int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 		as->nr_chans = s->nr_chans;
 		as->on = calloc((size_t)as->nr_events * as->nr_chans + 1, 1);
 		as->filt = calloc((size_t)as->nr_events * as->nr_chans + 1, sizeof(*as->filt));
+		as->chan_sent = calloc((size_t)as->nr_chans + 1, 1);
 		as->trace = trace_get(s, a, err);
-		if (!as->on || !as->filt || !as->trace) {
+		if (!as->on || !as->filt || !as->chan_sent || !as->trace) {
+			free(as->chan_sent);
 			free(as->filt);
 			free(as->on);
 			free(as);
@@ -264,7 +301,9 @@ int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 	ret = app_sync(s, as, err);
 	if (!ret && s->active && !as->started) {
 		ret = trawl_ustctl_app_start(a->h, (uint32_t)s->id);
-		if (!ret)
+		if (ret)
+			app_fail(a, ret);
+		else
 			as->started = 1;
 	}
 	return ret;
@@ -282,31 +321,13 @@ void app_sess_free(struct trawl_domain_session *s, struct ust_app *a)
 			*pp = as->next;
 			for (k = 0; k < (size_t)as->nr_events * as->nr_chans; k++)
 				filter_set_clear(&as->filt[k]);
+			free(as->chan_sent);
 			free(as->filt);
 			free(as->on);
 			free(as);
 			return;
 		}
 	}
-}
-
-void app_gone(struct ust_app *a)
-{
-	struct trawl_domain_session *s;
-	struct ust_app **pp;
-
-	sd_log("app %d (%s) unregistered", (int)a->info.pid, a->info.procname);
-	for (s = sessions; s; s = s->next)
-		app_sess_free(s, a);
-	for (pp = &apps; *pp; pp = &(*pp)->next) {
-		if (*pp == a) {
-			*pp = a->next;
-			break;
-		}
-	}
-	sd_watch_del(trawl_ustctl_app_fd(a->h));
-	trawl_ustctl_app_destroy(a->h);
-	free(a);
 }
 
 /* Makes room in @as for @n events of its app (rows [chan][event] move). */
@@ -344,7 +365,7 @@ static int app_sess_grow(struct app_sess *as, uint32_t n)
  * rules want now (app_setup(): also sets it up for an active session that
  * had nothing for it), and the app's waiting constructor is released.
  */
-static void app_events_added(struct ust_app *a)
+void app_events_added(struct ust_app *a)
 {
 	uint32_t first, nr = trawl_ustctl_app_take_added(a->h, &first);
 	uint32_t all = trawl_ustctl_app_event_count(a->h);
@@ -353,154 +374,46 @@ static void app_events_added(struct ust_app *a)
 
 	if (!nr)
 		return;
-	sd_log("app %d: %u events added (%u in all)", (int)a->info.pid, nr, all);
-	for (s = sessions; s; s = s->next) {
+	sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d: %u events added (%u in all)", (int)a->info.pid,
+		    nr, all);
+	for (s = sessions; s && !a->dead; s = s->next) {
 		struct trawl_domain_err err = {""};
-		struct app_sess *as = app_sess_find(s, a);
+		struct app_sess *as = app_sess_of(s, a);
 
 		if (as && (ret = app_sess_grow(as, all))) {
 			sd_log("session %s: app %d: %s", s->name, (int)a->info.pid, strerror(-ret));
 			continue;
 		}
 		if (s->active && sess_traces_app(s, a) && (ret = app_setup(s, a, &err)))
-			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
-			       err.msg[0] ? err.msg : strerror(-ret));
+			sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
+				    s->name, (int)a->info.pid, err.msg[0] ? err.msg : strerror(-ret));
 	}
-	trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+	/* Releases the provider's constructor, waiting in the app. */
+	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+	if (ret)
+		app_fail(a, ret);
 }
 
-static void app_readable(int fd, short revents, void *arg)
-{
-	struct ust_app *a = arg;
-	int ret;
-
-	/* Apps speak unasked only to add events; anything else (or EOF)
-	 * means it left. */
-	ret = trawl_ustctl_app_recv_added(a->h);
-	if (ret) {
-		if (ret != -ECONNRESET)
-			sd_log("app %d: %s: dropping it", (int)a->info.pid, strerror(-ret));
-		app_gone(a);
-		return;
-	}
-	app_events_added(a);
-}
-
-/* Additions read while a command waited for its reply (ustctl.h) are
- * announced here, one eventfd for every app. */
-static int added_efd = -1;
-
-static void added_notified(int fd, short revents, void *arg)
-{
-	struct ust_app *a;
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) < 0) {
-		/* Spurious: nothing to do. */
-	}
-	for (a = apps; a; a = a->next)
-		app_events_added(a);
-}
-
-/*
- * A new connection is read only once its first bytes are there, so an app
- * (or anyone: root's apps.sock is world-connectable) that connects and says
- * nothing never blocks the daemon; one that stops mid-registration blocks
- * it at most TRAWL_USTCTL_TIMEOUT_MS.
- */
-static void app_registration_ready(int cfd, short revents, void *arg);
-
-/* The process's name as the kernel knows it (its main thread's), rather than
- * what the app claims (which may be the name of the thread registering). */
-static void proc_comm(pid_t pid, char *buf, size_t len)
-{
-	char path[64], name[TRAWL_USTCTL_PROCNAME_MAX];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, name, sizeof(name) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	name[n] = '\0';
-	name[strcspn(name, "\n/")] = '\0';
-	if (name[0] && len) {
-		size_t k = strnlen(name, len - 1);
-
-		memcpy(buf, name, k);
-		buf[k] = '\0';
-	}
-}
-
-void apps_accept(int fd, short revents, void *arg)
-{
-	int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-
-	if (cfd < 0)
-		return;
-	if (sd_watch_add(cfd, app_registration_ready, NULL))
-		close(cfd);
-}
-
-static void app_registration_ready(int cfd, short revents, void *arg)
+void app_enable_failed(struct ust_app *a, uint32_t chan_handle, uint32_t event_index, int err)
 {
 	struct trawl_domain_session *s;
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	struct ust_app *a;
-	time_t now = time(NULL);
-	struct tm tm;
-	int ret;
+	uint32_t index = (chan_handle & 0xff) - 1;
+	struct app_sess *as;
+	size_t k;
 
-	sd_watch_del(cfd);
-	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		close(cfd);
+	/* -ENOENT: the event's provider was unloaded (dlclose): normal. */
+	if (err == -ENOENT)
+		sd_debug("app %d: event %u is gone", (int)a->info.pid, event_index);
+	else
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d: enabling event %u: %s",
+			    (int)a->info.pid, event_index, strerror(-err));
+	for (s = sessions; s && s->id != chan_handle >> 8; s = s->next)
+		;
+	as = s ? app_sess_of(s, a) : NULL;
+	if (!as || index >= as->nr_chans || event_index >= as->nr_events)
 		return;
-	}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		close(cfd);
-		return;
-	}
-	ret = trawl_ustctl_app_accept(cfd, &a->h);
-	if (ret) {
-		sd_log("rejected an app registration from pid %d: %s", (int)cred.pid,
-		       strerror(-ret));
-		close(cfd);
-		free(a);
-		return;
-	}
-	a->info = *trawl_ustctl_app_info(a->h);
-	proc_comm(cred.pid, a->info.procname, sizeof(a->info.procname));
-	a->uid = cred.uid;
-	localtime_r(&now, &tm);
-	strftime(a->stamp, sizeof(a->stamp), "%Y%m%d-%H%M%S", &tm);
-	a->next = apps;
-	apps = a;
-	if (added_efd < 0) {
-		added_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (added_efd >= 0 && sd_watch_add(added_efd, added_notified, NULL)) {
-			close(added_efd);
-			added_efd = -1;
-		}
-	}
-	trawl_ustctl_app_set_notify_fd(a->h, added_efd);
-	sd_watch_add(trawl_ustctl_app_fd(a->h), app_readable, a);
-	sd_log("app %d (%s, uid %d) registered with %u events", (int)a->info.pid,
-	       a->info.procname, (int)a->uid, trawl_ustctl_app_event_count(a->h));
-	for (s = sessions; s; s = s->next) {
-		struct trawl_domain_err err = {""};
-
-		if (s->active && sess_traces_app(s, a) && (ret = app_setup(s, a, &err)))
-			sd_log("session %s: setting up app %d: %s", s->name, (int)a->info.pid,
-			       err.msg[0] ? err.msg : strerror(-ret));
-	}
-	/* The app's start-up waits for this (its early events); an app older
-	 * than the message answers -EINVAL, and a gone app is seen by poll.
-	 * Its later providers come on this connection (EVENTS_ADDED). */
-	trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+	/* Not on in the app: the next sync tries again. */
+	k = (size_t)index * as->nr_events + event_index;
+	as->on[k] = 0;
+	filter_set_clear(&as->filt[k]);
 }

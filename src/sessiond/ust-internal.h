@@ -7,7 +7,8 @@
  *   domain-ust.c    the ops table and the session-level operations
  *   ust-consumer.c  the user-space consumers: spawning, pipelined commands
  *   ust-registry.c  traces, per-channel event ids and metadata (ctf.h)
- *   ust-app.c       matching, app registration and setting apps up for sessions
+ *   ust-app.c       matching, and setting apps up for sessions
+ *   ust-conn.c      apps' connections: caps, reading, deadlines, registration
  */
 #ifndef TRAWL_SESSIOND_UST_INTERNAL_H
 #define TRAWL_SESSIOND_UST_INTERNAL_H
@@ -23,10 +24,18 @@
 #include <time.h>
 
 struct ust_app {
-	struct ust_app *next;
+	struct ust_app *next; /* on `apps` once registered, before on ust-conn.c's list */
 	struct trawl_ustctl_app *h; /* owned */
-	struct trawl_ustctl_app_info info;
-	uid_t uid; /* from SO_PEERCRED, not from the registration */
+	struct trawl_ustctl_app_info info; /* pid and procname: the kernel's */
+	uid_t uid;  /* from SO_PEERCRED, not from the registration */
+	pid_t pid;  /* from SO_PEERCRED */
+	uint64_t id;
+	struct sd_uid *owner; /* its uid's record: counts this connection */
+	int trusted;          /* a trusted peer (peers.c): not capped */
+	int registered;       /* on `apps` */
+	int reg_pending;      /* registered in a nested round: set up at the top */
+	int added_pending;    /* events added in a nested round: set up at the top */
+	int dead;             /* failed inside a loop: dropped at the top (app_fail()) */
 	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
 };
 
@@ -93,6 +102,7 @@ struct app_sess {
 	uint32_t nr_events;
 	uint8_t *on; /* [chan index * nr_events + event index]: enabled in the app */
 	struct filter_set *filt; /* [same index]: the filters it was enabled with */
+	uint8_t *chan_sent; /* [chan index]: the app has the channel's buffers */
 	uint32_t nr_chans;
 	int started;
 };
@@ -112,6 +122,7 @@ struct trawl_domain_session {
 	struct app_sess *apps;
 	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
 	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
+	uint32_t apps_dropped; /* apps it traced that broke a deadline or a rule */
 };
 
 struct ust_consumer {
@@ -165,14 +176,33 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 int class_id(struct ust_trace *t, struct trace_chan *tc,
 	     const struct trawl_ustctl_event *ev, uint32_t *id);
 
-/* ust-app.c: apps in sessions, registration */
+/* ust-app.c: apps in sessions. Commands to apps are queued, never waited
+ * for here: apps_barrier() waits when a command must know them applied. */
 uint32_t chan_handle(const struct trawl_domain_session *s, const struct ust_chan *c);
 int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	     struct trawl_domain_err *err);
 int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 	      struct trawl_domain_err *err);
+struct app_sess *app_sess_of(struct trawl_domain_session *s, const struct ust_app *a);
 void app_sess_free(struct trawl_domain_session *s, struct ust_app *a);
-void app_gone(struct ust_app *a);
+/* Sets up what the app added (EVENTS_ADDED) and releases its constructor. */
+void app_events_added(struct ust_app *a);
+/* The app said no to an ENABLE: the event is off in it. */
+void app_enable_failed(struct ust_app *a, uint32_t chan_handle, uint32_t event_index, int err);
+
+/* ust-conn.c: apps' connections */
 void apps_accept(int fd, short revents, void *arg);
+/* Frees @a now (not inside a loop over apps or sessions: app_fail()). */
+void app_gone(struct ust_app *a);
+/* A command to @a failed (-errno): marked dead, dropped at the top level. */
+void app_fail(struct ust_app *a, int err);
+/* Deferred work of nested rounds, dead apps, deadlines of new commands. */
+void apps_on_top(void);
+/* Commands were queued outside an app's own callback: arm their deadlines. */
+void apps_kick(void);
+/* Waits (nested rounds) until every app set up for @s has answered all it
+ * was sent, or was dropped for missing its deadline. */
+void apps_barrier(struct trawl_domain_session *s);
+void apps_close_all(void);
 
 #endif

@@ -21,16 +21,29 @@
  *
  *   An app is gone when its fd polls POLLHUP/POLLERR/POLLIN-with-EOF, or when
  *   any call returns -EPIPE / -ECONNRESET / -ETIMEDOUT. Every message from an
- *   app is untrusted and checked; each blocking call waits at most
- *   TRAWL_USTCTL_TIMEOUT_MS for the app and then fails with -ETIMEDOUT.
+ *   app is untrusted and checked.
+ *
+ *   Two ways to drive an app. trawl_ustctl_app_accept() makes a *blocking*
+ *   handle: it reads the registration, and each command waits (at most
+ *   TRAWL_USTCTL_TIMEOUT_MS) for its reply (tests, tools). A daemon that
+ *   serves several peers from one loop uses trawl_ustctl_app_open()
+ *   instead: nothing then ever waits on the app. Its bytes are read when
+ *   its fd is readable (trawl_ustctl_app_input(), which hands back the
+ *   registration, additions, and replies as they complete), commands are
+ *   queued and sent as the socket takes them (trawl_ustctl_app_output()
+ *   when it is writable), and trawl_ustctl_app_deadline() says by when the
+ *   app must have finished what it began or answered what it was asked,
+ *   else it is to be dropped. What one app may make the daemon hold is
+ *   bounded by struct trawl_ustctl_app_limits; a registration or addition
+ *   beyond is refused (trawl_ustctl_app_refuse()), not kept.
  *
  *   Event ids: the daemon owns them (per channel, as in the metadata). The app
  *   writes the id it was given in the event header (compact header when the
  *   id is <= 30, extended otherwise, see src/ctf/layout.h).
  *
  *   Events registered by the app after it connected (a provider dlopen()ed
- *   later) are not sent on this connection: the app closes it and registers
- *   again, so the daemon sees the app go and come back with every event.
+ *   later) come on the same connection (EVENTS_ADDED, wire.h) once the daemon
+ *   said it takes them (trawl_ustctl_app_registration_done_flags()).
  *
  * Buffer side (session daemon creates, consumer maps)
  *   A channel is one ring buffer ("stream") per possible CPU, each a sealed
@@ -149,11 +162,118 @@ struct trawl_ustctl_app; /* one connected app; opaque */
  *      failure the caller still owns it.
  * @app: receives the handle; free it with trawl_ustctl_app_destroy().
  *
- * Blocks up to TRAWL_USTCTL_TIMEOUT_MS for the registration and the event
- * descriptions. Returns 0, -EPROTO on a malformed or wrong-version message,
- * -ETIMEDOUT, -ECONNRESET, or -ENOMEM.
+ * Blocks up to TRAWL_USTCTL_TIMEOUT_MS in all for the registration and the
+ * event descriptions. Returns 0, -EPROTO on a malformed or wrong-version
+ * message, -ETIMEDOUT, -ECONNRESET, or -ENOMEM. The handle is blocking:
+ * each command waits for its reply.
  */
 int trawl_ustctl_app_accept(int fd, struct trawl_ustctl_app **app);
+
+/*
+ * What one app may make the daemon hold and wait for (0 in a field: the
+ * default named). Shared by pointer: @shared_bytes is the caller's, and
+ * several apps charge it (the daemon's budget for one user's apps).
+ */
+struct trawl_ustctl_app_limits {
+	uint32_t max_events;   /* events, additions included (TRAWL_WIRE_MAX_EVENTS) */
+	uint32_t max_fields;   /* fields of one event (TRAWL_WIRE_MAX_FIELDS) */
+	uint64_t max_bytes;    /* bytes of decoded descriptions and input held (none) */
+	uint64_t *shared_bytes; /* a budget shared with other apps, or NULL */
+	uint64_t shared_max;   /* its bound, bytes */
+	uint32_t reply_ms;     /* to answer a command (TRAWL_USTCTL_TIMEOUT_MS) */
+	uint32_t unit_ms;      /* to send a whole registration, addition or message,
+				  from its first byte (the registration: from the
+				  open) (TRAWL_USTCTL_TIMEOUT_MS) */
+	uint64_t max_output;   /* bytes of commands queued and not yet taken (4 MiB) */
+};
+
+/**
+ * trawl_ustctl_app_open - a new app, for a daemon's poll loop
+ * @fd: a connected socket from accept() on apps.sock; owned by the handle
+ *      on success (closed by trawl_ustctl_app_destroy()). Used with
+ *      MSG_DONTWAIT: its own flags are left alone.
+ * @lim: copied; NULL for the defaults
+ * @app: receives the handle
+ *
+ * Reads nothing: feed it with trawl_ustctl_app_input(). Its commands
+ * (trawl_ustctl_app_send_channel() and the rest) queue and return 0, or
+ * -EPIPE (gone), -ENOBUFS (lim.max_output reached: the app is not reading),
+ * -ENOMEM; their replies come through trawl_ustctl_app_input(). 0 or -ENOMEM.
+ */
+int trawl_ustctl_app_open(int fd, const struct trawl_ustctl_app_limits *lim,
+			  struct trawl_ustctl_app **app);
+
+enum trawl_ustctl_news_kind {
+	TRAWL_USTCTL_NEWS_REGISTERED = 1, /* info and events are there */
+	TRAWL_USTCTL_NEWS_ADDED,          /* events added: trawl_ustctl_app_take_added() */
+	TRAWL_USTCTL_NEWS_REFUSED,        /* the registration (@registration) or an
+					     addition went over a limit (@why): nothing
+					     of it was kept; answer with
+					     trawl_ustctl_app_refuse() */
+	TRAWL_USTCTL_NEWS_REPLY,          /* the oldest command's answer */
+};
+
+/* The command a REPLY answers (the numbers are wire.h's). */
+enum trawl_ustctl_cmd_kind {
+	TRAWL_USTCTL_CMD_CHANNEL = 1,
+	TRAWL_USTCTL_CMD_ENABLE = 2,
+	TRAWL_USTCTL_CMD_DISABLE = 3,
+	TRAWL_USTCTL_CMD_START = 4,
+	TRAWL_USTCTL_CMD_STOP = 5,
+	TRAWL_USTCTL_CMD_FLUSH = 6,
+	TRAWL_USTCTL_CMD_RELEASE = 7,
+	TRAWL_USTCTL_CMD_REGISTRATION_DONE = 8,
+};
+
+struct trawl_ustctl_app_news {
+	enum trawl_ustctl_news_kind kind;
+	/* REPLY: the command answered (enum trawl_ustctl_cmd_kind, its handles)
+	 * and the answer. */
+	uint32_t cmd, session_handle, chan_handle, event_index;
+	int ret; /* 0 or -errno, from the app */
+	/* REFUSED: */
+	int registration;
+	char why[128];
+};
+
+/**
+ * trawl_ustctl_app_input - take what the app sent
+ * @may_read: 1 to read from the socket once (without waiting), 0 to only
+ *            look at what was read already
+ * @news: filled when 1 is returned
+ *
+ * Call with @may_read 1 when the fd is readable, then with 0 until it
+ * returns 0: one read per readiness, whatever the app sends, so a flood
+ * from one app never starves the loop. 1 (@news), 0 (nothing complete),
+ * or -errno: -ECONNRESET (the app left), -EPROTO (malformed, out of turn),
+ * -EDQUOT / -ENOMEM: drop the app.
+ */
+int trawl_ustctl_app_input(struct trawl_ustctl_app *app, int may_read,
+			   struct trawl_ustctl_app_news *news);
+
+/* Sends what is queued, as far as the socket takes it. 0 or -errno (drop). */
+int trawl_ustctl_app_output(struct trawl_ustctl_app *app);
+/* 1 while commands wait to be sent: poll for POLLOUT. */
+int trawl_ustctl_app_want_output(const struct trawl_ustctl_app *app);
+/* Commands sent (or queued) and not answered. */
+uint32_t trawl_ustctl_app_pending(const struct trawl_ustctl_app *app);
+/* Bytes the app holds against its limits (descriptions and input). */
+uint64_t trawl_ustctl_app_bytes(const struct trawl_ustctl_app *app);
+
+/*
+ * By when (CLOCK_MONOTONIC, ms; 0: nothing due) the app must finish the
+ * unit or message it began, or answer its oldest command.
+ * trawl_ustctl_app_expired(): 1 with the reason in @why once @now (same
+ * clock) is past it: drop the app.
+ */
+uint64_t trawl_ustctl_app_deadline(const struct trawl_ustctl_app *app);
+int trawl_ustctl_app_expired(const struct trawl_ustctl_app *app, uint64_t now, char *why,
+			     size_t len);
+
+/* Answers a refused registration or addition (REGISTRATION_DONE with
+ * TRAWL_USTCTL_DONE_REFUSED): the app goes on, untraced by this daemon (a
+ * refused addition: its earlier events stay traced). */
+int trawl_ustctl_app_refuse(struct trawl_ustctl_app *app);
 
 /* Releases the app handle and closes its socket; the app sees its daemon go
  * (it then keeps running and tries to register again). NULL is a no-op. */
@@ -361,6 +481,8 @@ int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app);
 
 /* trawl_ustctl_app_registration_done_flags(): the caller reads EVENTS_ADDED. */
 #define TRAWL_USTCTL_DONE_TAKES_ADDED 1u
+/* trawl_ustctl_app_refuse(): registered, and not traced by this daemon. */
+#define TRAWL_USTCTL_DONE_REFUSED 2u
 
 /**
  * trawl_ustctl_app_registration_done_flags - the same, with

@@ -88,8 +88,18 @@ enum trawl_wire_cmd_kind {
 	TRAWL_WIRE_CMD_REGISTRATION_DONE = 8,
 };
 
+_Static_assert(TRAWL_WIRE_CMD_REGISTRATION_DONE == (int)TRAWL_USTCTL_CMD_REGISTRATION_DONE &&
+		       TRAWL_WIRE_CMD_ENABLE == (int)TRAWL_USTCTL_CMD_ENABLE,
+	       "ustctl.h names wire.h's commands");
+
 /* REGISTRATION_DONE flags. */
 #define TRAWL_WIRE_DONE_TAKES_ADDED TRAWL_USTCTL_DONE_TAKES_ADDED /* the daemon reads EVENTS_ADDED */
+/* The daemon refused the registration (or the addition) it answers: over
+ * its limits on what one app may register. The app is not traced by that
+ * daemon; the flag lacks TAKES_ADDED, so it adds nothing more on this
+ * connection (older apps read it the same way: flags they do not know are
+ * ignored). */
+#define TRAWL_WIRE_DONE_REFUSED TRAWL_USTCTL_DONE_REFUSED
 
 struct trawl_wire_hdr {
 	uint32_t magic;

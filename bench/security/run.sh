@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# How long root waits for the root session daemon while a local user who is
+# not in group 'tracing' attacks it (docs/SECURITY.md, tests/security/).
+#
+#   bench/security/run.sh [BUILD_DIR] [RUNS]      (default build, 20 runs)
+#
+# A private root daemon (trawl-sessiond --daemonize, TRAWL_ROOT_RUNTIME_DIR
+# in a temporary folder), one throw-away non-member user running
+# tests/security/attacker.py, and root timing, with no attack and then
+# during each attack:
+#   answer   trawl_ctl_connect() + disconnect, RUNS times in one process
+#            (connect and one PING round trip: the daemon's answer time)
+#   list     `trawl list`, RUNS times (the whole command, exec included)
+# Printed: median and max in ms, commands that failed, the ratio of the
+# attack's median to the no-attack median of the same run, the daemon's
+# RSS and peak RSS (VmHWM) after the row, and the attacker's own account.
+# The target: every row's answer under 100 ms.
+#
+# Attacks (each against root's apps.sock, which every user can connect to):
+#   slowloris   200 connections sending a registration one byte per 0.5 s
+#   fd-flood    4,000 idle connections
+#   reg-bomb    8 registrations of 1,000 events x 1,024 fields (2 GB decoded)
+#   mute-apps   50 registered apps that never answer, a root session active
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build}
+RUNS=${2:-20}
+B=$build/bin
+ATT=$top/tests/security/attacker.py
+[ "$(id -u)" = 0 ] || { echo "bench/security: run as root (it creates a user)" >&2; exit 1; }
+[ -x "$B/trawl-sessiond" ] || { echo "bench/security: build first ($B)" >&2; exit 1; }
+T=$(mktemp -d /tmp/trawl-bench-sec.XXXXXX)
+chmod 755 "$T"
+export HOME=$T/home TRAWL_RUNTIME_DIR=$T/run TRAWL_ROOT_RUNTIME_DIR=$T/rootrun
+mkdir -p "$HOME"
+U=trawlbench$$
+att_pid=
+cleanup() {
+	[ -n "$att_pid" ] && kill "$att_pid" 2>/dev/null
+	"$B/trawl" destroy --all >/dev/null 2>&1
+	[ -f "$T/rootrun/sessiond.lock" ] && kill "$(cat "$T/rootrun/sessiond.lock")" 2>/dev/null
+	pkill -u "$U" 2>/dev/null
+	userdel "$U" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+useradd -M -N -d "$T" "$U" || exit 1
+"$B/trawl-sessiond" --daemonize || exit 1
+dpid=$(cat "$T/rootrun/sessiond.lock")
+apps=$T/rootrun/apps.sock
+
+# Prints "median max failed" of RUNS connect+PING (ms), in one process.
+answer() {
+	timeout 300 "$B/bench-security-ping" "$RUNS" || echo "- - $RUNS"
+}
+
+# Prints "median max failed" of RUNS `trawl list` (ms; each bounded by 30 s).
+measure() {
+	local i t0 t1 all=() failed=0
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s%N)
+		timeout 30 "$B/trawl" list >/dev/null 2>&1 || failed=$((failed + 1))
+		t1=$(date +%s%N)
+		all+=($(((t1 - t0) / 1000)))
+	done
+	printf '%s\n' "${all[@]}" | sort -n |
+		awk -v f=$failed '{v[NR] = $1} END {printf "%.1f %.1f %d", v[int((NR + 1) / 2)] / 1000, v[NR] / 1000, f}'
+}
+
+# attack NAME ARGS...: starts the attacker, waits for "ready", measures.
+row() {
+	local name=$1; shift
+	rm -f "$T/stop"
+	runuser -u "$U" -- env ATTACK_STOP="$T/stop" python3 "$ATT" "$@" >"$T/att.out" 2>&1 &
+	att_pid=$!
+	for _ in $(seq 600); do
+		grep -q ready "$T/att.out" && break
+		kill -0 "$att_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	local t0=$SECONDS
+	read -r amed amax afailed < <(answer)
+	read -r med max failed < <(measure)
+	local rss hwm
+	rss=$(awk '/VmRSS/ {print $2}' "/proc/$dpid/status" 2>/dev/null)
+	hwm=$(awk '/VmHWM/ {print $2}' "/proc/$dpid/status" 2>/dev/null)
+	# Long enough for the daemon's deadlines (5 s, 3 s) to show in the
+	# attacker's account.
+	while ((SECONDS - t0 < 8)); do sleep 0.5; done
+	touch "$T/stop"
+	wait "$att_pid" 2>/dev/null
+	att_pid=
+	printf '%-10s %8s %8s %6s %5s | %8s %8s %6s %5s | %5s %5s  %s\n' "$name" \
+		"$amed" "$amax" "$(ratio "$amed" "$abase")" "$afailed" \
+		"$med" "$max" "$(ratio "$med" "$base")" "$failed" \
+		"$((rss / 1024))" "$((hwm / 1024))" "$(grep -v ready "$T/att.out" | tail -1)"
+	sleep 1
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b > 0 ? a / b : 0)}'; }
+
+echo "root's commands, $RUNS runs per row: answer (connect + PING) and \`trawl list\` in ms;"
+echo "failed: runs that failed; daemon RSS and peak RSS in MiB after the row"
+printf '%-10s %8s %8s %6s %5s | %8s %8s %6s %5s | %5s %5s  %s\n' attack answer max ratio fail \
+	list max ratio fail rss peak attacker
+read -r abase abmax abfailed < <(answer)
+read -r base bmax bfailed < <(measure)
+printf '%-10s %8s %8s %6s %5s | %8s %8s %6s %5s | %5s %5s\n' none "$abase" "$abmax" 1.0 "$abfailed" \
+	"$base" "$bmax" 1.0 "$bfailed" \
+	"$(($(awk '/VmRSS/ {print $2}' "/proc/$dpid/status") / 1024))" \
+	"$(($(awk '/VmHWM/ {print $2}' "/proc/$dpid/status") / 1024))"
+row slowloris slowloris "$apps" 200 600
+row fd-flood flood "$apps" 4000 600
+row reg-bomb regbomb "$apps" 8 1000 1024 600
+"$B/trawl" create benchsess -o "$T/trace" >/dev/null
+"$B/trawl" enable-event -u -a >/dev/null
+"$B/trawl" start >/dev/null
+row mute-apps mute "$apps" 50 600
+"$B/trawl" destroy benchsess >/dev/null
+echo "log: $(stat -c '%a %U:%G %s bytes' "$T/rootrun/sessiond.log")"

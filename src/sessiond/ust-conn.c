@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-conn.c - traced apps' connections to apps.sock: who may connect,
+ * reading them without ever waiting, their deadlines, their replies, and
+ * dropping the ones that misbehave.
+ *
+ * Root's apps.sock is open to every user (their apps register with it for
+ * root's sessions), so each connection is held to what peers.c allows an
+ * untrusted uid (sd_limits: connections per uid and in all, bytes of
+ * descriptions per app and per uid) and to deadlines (ustctl.h): a whole
+ * registration within app_register_ms of the connect, any message begun
+ * within the same, and an answer to each command within app_reply_ms. An
+ * app that misses one is dropped and counted (its uid's record, and each
+ * session that traced it: `trawl status` says so), with a log line that is
+ * rate limited per uid like every line a peer causes.
+ *
+ * A connection is on `conns` until its registration is complete (or
+ * refused: then it stays there, answered and untraced), then on `apps`.
+ * While a command waits for apps (nested rounds, loop.c), a registration
+ * or an addition that completes is only marked; its set-up (app_setup())
+ * runs at the top level, in apps_on_top(): a session being stopped must
+ * not start a new app behind the command's back.
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct ust_app *conns;   /* registering, or refused */
+static uint32_t untrusted_conns; /* connections of untrusted uids, both lists */
+static int work_pending;         /* apps_on_top() has something to do */
+static uint64_t next_app_id;
+
+static void app_expired(int fd, void *arg);
+
+/* What the app's fd is polled for, and by when it must have done its part. */
+static void app_arm(struct ust_app *a)
+{
+	int fd = trawl_ustctl_app_fd(a->h);
+
+	sd_watch_events(fd, (short)(POLLIN | (trawl_ustctl_app_want_output(a->h) ? POLLOUT : 0)));
+	sd_watch_deadline(fd, trawl_ustctl_app_deadline(a->h), app_expired);
+}
+
+static void unlink_app(struct ust_app *a)
+{
+	struct ust_app **pp;
+
+	for (pp = a->registered ? &apps : &conns; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			return;
+		}
+	}
+}
+
+void app_gone(struct ust_app *a)
+{
+	struct trawl_domain_session *s;
+	struct sd_uid *owner = a->owner;
+
+	if (a->registered)
+		sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) unregistered",
+			    (int)a->info.pid, a->info.procname, (int)a->uid);
+	for (s = sessions; s; s = s->next)
+		app_sess_free(s, a);
+	unlink_app(a);
+	sd_watch_del(trawl_ustctl_app_fd(a->h));
+	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */
+	owner->app_conns--;
+	if (!a->trusted)
+		untrusted_conns--;
+	sd_uid_put(owner);
+	free(a);
+}
+
+/* Drops @a (it broke a rule: @why), counting it against its uid and sessions. */
+static void app_drop(struct ust_app *a, const char *why)
+{
+	struct trawl_domain_session *s;
+
+	a->owner->dropped++;
+	for (s = sessions; s; s = s->next)
+		s->apps_dropped += app_sess_of(s, a) != NULL;
+	sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (%s, uid %d) dropped: %s", (int)a->pid,
+		    a->registered ? a->info.procname : "registering", (int)a->uid, why);
+	app_gone(a);
+}
+
+void app_fail(struct ust_app *a, int err)
+{
+	/* Inside a loop over apps or sessions: dropped at the top level. */
+	if (!a->dead)
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): %s: dropping it", (int)a->pid,
+			    (int)a->uid, err == -ENOBUFS ? "does not take its commands"
+							 : strerror(-err));
+	a->dead = 1;
+	work_pending = 1;
+}
+
+static void app_expired(int fd, void *arg)
+{
+	struct ust_app *a = arg;
+	char why[160];
+
+	if (trawl_ustctl_app_expired(a->h, sd_now_ms(), why, sizeof(why)))
+		app_drop(a, why);
+	else
+		app_arm(a);
+}
+
+/* The process's name as the kernel knows it (its main thread's), rather than
+ * what the app claims (which may be the name of the thread registering). */
+static void proc_comm(pid_t pid, char *buf, size_t len)
+{
+	char path[64], name[TRAWL_USTCTL_PROCNAME_MAX];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, name, sizeof(name) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	name[n] = '\0';
+	name[strcspn(name, "\n/")] = '\0';
+	if (name[0] && len) {
+		size_t k = strnlen(name, len - 1);
+
+		memcpy(buf, name, k);
+		buf[k] = '\0';
+	}
+}
+
+/* The registration is complete: @a joins `apps`, is set up for the active
+ * sessions that trace it, and told its set-up is done. */
+static void app_registered(struct ust_app *a)
+{
+	struct trawl_domain_session *s;
+	uint32_t first;
+	int ret;
+
+	a->reg_pending = 0;
+	trawl_ustctl_app_take_added(a->h, &first); /* an early addition: set up below */
+	unlink_app(a);
+	a->registered = 1;
+	a->next = apps;
+	apps = a;
+	sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) registered with %u events",
+		    (int)a->pid, a->info.procname, (int)a->uid, trawl_ustctl_app_event_count(a->h));
+	for (s = sessions; s && !a->dead; s = s->next) {
+		struct trawl_domain_err err = {""};
+
+		if (s->active && sess_traces_app(s, a) && (ret = app_setup(s, a, &err)))
+			sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
+				    s->name, (int)a->pid, err.msg[0] ? err.msg : strerror(-ret));
+	}
+	/* The app's start-up waits for this (its early events). Its later
+	 * providers come on this connection (EVENTS_ADDED). */
+	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+	if (ret)
+		app_fail(a, ret);
+}
+
+static void app_took_registration(struct ust_app *a)
+{
+	const struct trawl_ustctl_app_info *info = trawl_ustctl_app_info(a->h);
+	time_t now = time(NULL);
+	struct tm tm;
+
+	a->info = *info;
+	/* The kernel's word over the app's: its pid (SO_PEERCRED) and its
+	 * process's name (its main thread's). */
+	a->info.pid = a->pid;
+	proc_comm(a->pid, a->info.procname, sizeof(a->info.procname));
+	localtime_r(&now, &tm);
+	strftime(a->stamp, sizeof(a->stamp), "%Y%m%d-%H%M%S", &tm);
+	if (sd_loop_nested()) {
+		a->reg_pending = 1;
+		work_pending = 1;
+		return;
+	}
+	app_registered(a);
+}
+
+/* A reply: only failures matter (the command was applied as sent). */
+static void app_reply(struct ust_app *a, const struct trawl_ustctl_app_news *n)
+{
+	if (!n->ret || n->cmd == TRAWL_USTCTL_CMD_REGISTRATION_DONE || n->cmd == TRAWL_USTCTL_CMD_RELEASE ||
+	    n->cmd == TRAWL_USTCTL_CMD_DISABLE)
+		return; /* an app older than REGISTRATION_DONE answers -EINVAL: harmless */
+	if (n->cmd == TRAWL_USTCTL_CMD_ENABLE) {
+		app_enable_failed(a, n->chan_handle, n->event_index, n->ret);
+		return;
+	}
+	sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): command %u: %s", (int)a->pid,
+		    (int)a->uid, n->cmd, strerror(-n->ret));
+}
+
+static void app_news(struct ust_app *a, const struct trawl_ustctl_app_news *n)
+{
+	int ret;
+
+	switch (n->kind) {
+	case TRAWL_USTCTL_NEWS_REGISTERED:
+		app_took_registration(a);
+		break;
+	case TRAWL_USTCTL_NEWS_REFUSED:
+		a->owner->refused++;
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): %s refused: %s", (int)a->pid,
+			    (int)a->uid, n->registration ? "registration" : "events added", n->why);
+		ret = trawl_ustctl_app_refuse(a->h);
+		if (ret)
+			app_fail(a, ret);
+		break;
+	case TRAWL_USTCTL_NEWS_ADDED:
+		if (sd_loop_nested() || a->reg_pending || !a->registered) {
+			a->added_pending = 1;
+			work_pending = 1;
+		} else {
+			app_events_added(a);
+		}
+		break;
+	case TRAWL_USTCTL_NEWS_REPLY:
+		app_reply(a, n);
+		break;
+	}
+}
+
+static void app_io(int fd, short revents, void *arg)
+{
+	struct trawl_ustctl_app_news news;
+	struct ust_app *a = arg;
+	int ret = 0, may_read = 1;
+
+	if (a->dead) {
+		app_gone(a);
+		return;
+	}
+	if ((revents & POLLOUT) && (ret = trawl_ustctl_app_output(a->h))) {
+		app_fail(a, ret);
+		app_gone(a);
+		return;
+	}
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		/* One read per readiness, then what it completed (ustctl.h). */
+		while (!a->dead && (ret = trawl_ustctl_app_input(a->h, may_read, &news)) > 0) {
+			may_read = 0;
+			app_news(a, &news);
+		}
+		if (ret < 0) {
+			if (ret == -ECONNRESET)
+				app_gone(a); /* it left */
+			else
+				app_drop(a, ret == -EPROTO ? "malformed or out-of-turn message"
+							    : strerror(-ret));
+			return;
+		}
+		if (a->dead) {
+			app_gone(a);
+			return;
+		}
+	}
+	/* Replies may have let queued commands go. */
+	ret = trawl_ustctl_app_output(a->h);
+	if (ret) {
+		app_fail(a, ret);
+		app_gone(a);
+		return;
+	}
+	app_arm(a);
+}
+
+/* Whether @peer may hold one more connection (untrusted: the caps). */
+static int conn_allowed(const struct sd_peer *peer, struct sd_uid *owner)
+{
+	const char *why;
+
+	if (peer->trusted)
+		return 1;
+	if (owner->app_conns >= sd_limits.app_conns_per_uid)
+		why = "its uid holds the most connections one uid may";
+	else if (untrusted_conns >= sd_limits.app_conns)
+		why = "other users hold the most connections they may";
+	else
+		return 1;
+	owner->refused++;
+	sd_log_peer(peer->uid, TRAWL_LOG_WARN, "apps.sock: refusing pid %d (uid %d): %s (%u)",
+		    (int)peer->pid, (int)peer->uid, why, owner->app_conns);
+	return 0;
+}
+
+static void conn_new(int cfd)
+{
+	struct trawl_ustctl_app_limits lim = {
+		.max_events = sd_limits.app_events,
+		.max_fields = sd_limits.app_fields,
+		.max_bytes = sd_limits.app_bytes,
+		.reply_ms = sd_limits.app_reply_ms,
+		.unit_ms = sd_limits.app_register_ms,
+	};
+	struct sd_uid *owner;
+	struct sd_peer peer;
+	struct ust_app *a;
+
+	if (sd_peer_get(cfd, &peer) || !(owner = sd_uid_get(peer.uid))) {
+		close(cfd);
+		return;
+	}
+	if (!conn_allowed(&peer, owner) || !(a = calloc(1, sizeof(*a)))) {
+		close(cfd);
+		sd_uid_put(owner);
+		return;
+	}
+	if (!peer.trusted) {
+		lim.shared_bytes = &owner->app_bytes;
+		lim.shared_max = sd_limits.app_bytes_per_uid;
+	}
+	if (trawl_ustctl_app_open(cfd, &lim, &a->h) || sd_watch_add(cfd, app_io, a)) {
+		trawl_ustctl_app_destroy(a->h); /* closes cfd */
+		if (!a->h)
+			close(cfd);
+		free(a);
+		sd_uid_put(owner);
+		return;
+	}
+	a->id = ++next_app_id;
+	a->uid = peer.uid;
+	a->pid = peer.pid;
+	a->trusted = peer.trusted;
+	a->owner = owner;
+	owner->app_conns++;
+	untrusted_conns += !peer.trusted;
+	a->next = conns;
+	conns = a;
+	sd_watch_nested(cfd, 1);
+	app_arm(a);
+}
+
+void apps_accept(int fd, short revents, void *arg)
+{
+	int i;
+
+	/* A few per round: a flood of connections does not starve the rest. */
+	for (i = 0; i < 16; i++) {
+		int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (cfd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				sd_log_peer(UINT32_MAX, TRAWL_LOG_ERROR, "apps.sock: cannot accept: %s",
+					    strerror(errno));
+			return;
+		}
+		conn_new(cfd);
+	}
+}
+
+void apps_kick(void)
+{
+	work_pending = 1;
+}
+
+/* The work nested rounds left (top comment), apps that failed, and the
+ * deadlines of commands queued since. */
+void apps_on_top(void)
+{
+	struct ust_app *a, *next;
+
+	if (!work_pending)
+		return;
+	work_pending = 0;
+	for (a = conns; a; a = next) {
+		next = a->next;
+		if (a->dead)
+			app_gone(a);
+		else if (a->reg_pending)
+			app_registered(a);
+	}
+	for (a = apps; a; a = next) {
+		next = a->next;
+		if (!a->dead && a->added_pending) {
+			a->added_pending = 0;
+			app_events_added(a);
+		}
+		if (a->dead)
+			app_gone(a);
+		else
+			app_arm(a);
+	}
+}
+
+void apps_close_all(void)
+{
+	while (apps)
+		app_gone(apps);
+	while (conns)
+		app_gone(conns);
+}
+
+/* Whether any app set up for @s still owes it an answer (a barrier's test). */
+static int session_settled(void *arg)
+{
+	struct trawl_domain_session *s = arg;
+	struct app_sess *as;
+
+	for (as = s->apps; as; as = as->next)
+		if (!as->app->dead && trawl_ustctl_app_pending(as->app->h))
+			return 0;
+	return 1;
+}
+
+void apps_barrier(struct trawl_domain_session *s)
+{
+	struct app_sess *as;
+
+	/* Send what is queued now: the app acts on it while we wait. */
+	for (as = s->apps; as; as = as->next)
+		if (!as->app->dead)
+			app_arm(as->app);
+	/* Each app has its own deadline (ustctl.h); the bound is a backstop. */
+	sd_loop_wait(session_settled, s, sd_now_ms() + sd_limits.app_reply_ms + 1000);
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * app-cmd.c - the daemon's commands to an app (ustctl.h): each one
+ * wire.h's CMD, sent through trawl_ustctl_app_call() (app.c), which waits
+ * for the reply on a blocking app and queues it on one the daemon's loop
+ * drives.
+ */
+#include "ustctl/app-internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void cmd_init(struct trawl_wire_cmd *cmd, uint32_t kind)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->cmd = kind;
+}
+
+int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				  uint32_t session_handle, uint32_t chan_handle)
+{
+	return trawl_ustctl_app_send_channel_ctx(app, chan, session_handle, chan_handle, 0);
+}
+
+int trawl_ustctl_app_send_channel_ctx(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				      uint32_t session_handle, uint32_t chan_handle, uint32_t contexts)
+{
+	struct trawl_ustctl_contexts ctx = { .bits = contexts };
+
+	return trawl_ustctl_app_send_channel_ctxs(app, chan, session_handle, chan_handle, &ctx);
+}
+
+int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				       uint32_t session_handle, uint32_t chan_handle,
+				       const struct trawl_ustctl_contexts *ctx)
+{
+	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+	struct trawl_wire_cmd cmd;
+	uint32_t i;
+
+	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
+		return -EINVAL;
+	/* An app of ABI minor 0 would take the counters for garbage and
+	 * refuse prio/nice: say why instead. */
+	if (trawl_ustctl_app_info(app)->abi_minor < 1 &&
+	    (ctx->nr_counters || (ctx->bits & (TRAWL_USTCTL_CTX_PRIO | TRAWL_USTCTL_CTX_NICE))))
+		return -EPROTONOSUPPORT;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_CHANNEL);
+	cmd.contexts = ctx->bits;
+	cmd.nr_counters = ctx->nr_counters;
+	cmd.session_handle = session_handle;
+	cmd.chan_handle = chan_handle;
+	cmd.nr_streams = chan->attr.nr_streams;
+	cmd.num_subbuf = chan->attr.num_subbuf;
+	cmd.overwrite = chan->attr.overwrite;
+	cmd.subbuf_size = chan->attr.subbuf_size;
+	memset(counters, 0, sizeof(counters));
+	for (i = 0; i < ctx->nr_counters; i++) {
+		counters[i].type = ctx->counters[i].type;
+		counters[i].config = ctx->counters[i].config;
+	}
+	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), chan->fds,
+			      chan->attr.nr_streams);
+}
+
+int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
+				  uint32_t event_id)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= trawl_ustctl_app_event_count(app))
+		return -ENOENT;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_ENABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	cmd.event_id = event_id;
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}
+
+int trawl_ustctl_app_enable_event_filter(struct trawl_ustctl_app *app, uint32_t chan_handle,
+					 uint32_t event_index, uint32_t event_id, const char *filters,
+					 size_t filters_len)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= trawl_ustctl_app_event_count(app))
+		return -ENOENT;
+	if (filters_len && filters[filters_len - 1] != '\0')
+		return -EINVAL;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_ENABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	cmd.event_id = event_id;
+	return trawl_ustctl_app_call(app, &cmd, filters, filters_len, NULL, 0);
+}
+
+int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index)
+{
+	struct trawl_wire_cmd cmd;
+
+	if (event_index >= trawl_ustctl_app_event_count(app))
+		return -ENOENT;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_DISABLE);
+	cmd.chan_handle = chan_handle;
+	cmd.event_index = event_index;
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}
+
+static int session_cmd(struct trawl_ustctl_app *app, uint32_t kind, uint32_t session_handle)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, kind);
+	cmd.session_handle = session_handle;
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}
+
+int trawl_ustctl_app_start(struct trawl_ustctl_app *app, uint32_t session_handle)
+{
+	return session_cmd(app, TRAWL_WIRE_CMD_START, session_handle);
+}
+
+int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle)
+{
+	return session_cmd(app, TRAWL_WIRE_CMD_STOP, session_handle);
+}
+
+static int chan_cmd(struct trawl_ustctl_app *app, uint32_t kind, uint32_t chan_handle)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, kind);
+	cmd.chan_handle = chan_handle;
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}
+
+int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle)
+{
+	return chan_cmd(app, TRAWL_WIRE_CMD_FLUSH, chan_handle);
+}
+
+int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan_handle)
+{
+	return chan_cmd(app, TRAWL_WIRE_CMD_RELEASE, chan_handle);
+}
+
+int trawl_ustctl_app_registration_done(struct trawl_ustctl_app *app)
+{
+	return trawl_ustctl_app_registration_done_flags(app, 0);
+}
+
+int trawl_ustctl_app_registration_done_flags(struct trawl_ustctl_app *app, uint32_t flags)
+{
+	struct trawl_wire_cmd cmd;
+
+	cmd_init(&cmd, TRAWL_WIRE_CMD_REGISTRATION_DONE);
+	cmd.flags = flags;
+	cmd.event_index = trawl_ustctl_app_event_count(app);
+	/* Whatever the app says, its next addition may come now. */
+	trawl_ustctl_app_addition_answered(app);
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}
+
+int trawl_ustctl_app_refuse(struct trawl_ustctl_app *app)
+{
+	struct trawl_wire_cmd cmd;
+
+	/* Without DONE_TAKES_ADDED: the app adds nothing more here (it
+	 * registers anew when its providers change), and it compares no
+	 * count, so the one it has is the one it is told. */
+	cmd_init(&cmd, TRAWL_WIRE_CMD_REGISTRATION_DONE);
+	cmd.flags = TRAWL_WIRE_DONE_REFUSED;
+	cmd.event_index = trawl_ustctl_app_claimed(app);
+	trawl_ustctl_app_addition_answered(app);
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, NULL, 0);
+}

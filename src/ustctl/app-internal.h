@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * app-internal.h - what the files of trawl-ustctl share (private): the
+ * channel's insides (ustctl.c) that a CHANNEL command sends (app-cmd.c),
+ * and the one way commands go to an app (app.c).
+ */
+#ifndef TRAWL_USTCTL_APP_INTERNAL_H
+#define TRAWL_USTCTL_APP_INTERNAL_H
+
+#include "ustctl/ustctl.h"
+#include "ustctl/wire.h"
+
+struct trawl_ustctl_channel {
+	struct trawl_ustctl_channel_attr attr;
+	int *fds;
+};
+
+/*
+ * Sends @cmd (its header is filled here) followed by @extra_len bytes of
+ * @extra, with @nr_fds fds (the caller keeps its own: they are dup'ed until
+ * sent). On a blocking app: waits for the reply and returns the app's
+ * answer (0 or -errno) or a socket error. On an app opened with
+ * trawl_ustctl_app_open(): queues it and returns 0 (the reply comes from
+ * trawl_ustctl_app_input()), or -EPIPE (the app is gone), -ENOBUFS (it
+ * has not taken what was queued: drop it), -ENOMEM.
+ */
+int trawl_ustctl_app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *cmd,
+			  const void *extra, size_t extra_len, const int *fds, uint32_t nr_fds);
+
+/* The events the daemon has of @app (refused additions are not counted). */
+uint32_t trawl_ustctl_app_claimed(const struct trawl_ustctl_app *app);
+/* REGISTRATION_DONE sent: the next addition may come. */
+void trawl_ustctl_app_addition_answered(struct trawl_ustctl_app *app);
+
+#endif

@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: MIT
+"""A hostile local user against a trawl session daemon's sockets.
+
+Run as the attacking user (runuser -u USER -- python3 attacker.py ...). Each
+attack prints "ready" once it is in place (the caller measures from then
+on), holds it for the given seconds, then prints one line of outcome as
+key=value pairs, which the tests check:
+
+  slowloris SOCK CONNS SECONDS   CONNS connections each sending a valid
+                                 registration one byte every 0.5 s
+  flood SOCK CONNS SECONDS       as many idle connections as it can open, up
+                                 to CONNS, held
+  regbomb SOCK CONNS EVENTS FIELDS SECONDS
+                                 CONNS registrations of EVENTS events of
+                                 FIELDS fields each (the daemon's memory)
+  mute SOCK APPS SECONDS         APPS valid registrations that never answer
+                                 a command (nor read one)
+  churn SOCK SECONDS             connects, sends garbage and closes, as fast as it
+                                 can (the daemon's log)
+
+The wire format is src/ustctl/wire.h's (host byte order).
+"""
+import os
+import socket
+import struct
+import sys
+import time
+
+MAGIC = 0x54525755
+HDR = struct.Struct("=IHHII")      # magic, version, type, size, seq
+REGISTER, EVENT, CMD, REPLY = 1, 2, 3, 4
+CMD_REGISTRATION_DONE = 8
+DONE_REFUSED = 2                   # wire.h TRAWL_WIRE_DONE_REFUSED
+REG_SIZE, EVENT_SIZE, FIELD_SIZE, CMD_SIZE = 80, 288, 232, 72
+
+
+def register_msg(nr_events, pid=None):
+    pid = pid or os.getpid()
+    body = struct.pack("=8I", pid, os.getppid(), os.getuid(), os.getgid(), 64, 1, 1, nr_events)
+    body += b"attacker".ljust(16, b"\0") + bytes(16)
+    return HDR.pack(MAGIC, 1, REGISTER, REG_SIZE, 0) + body
+
+
+def event_msg(index, nr_fields):
+    size = EVENT_SIZE + nr_fields * FIELD_SIZE
+    name = ("bomb:e%d" % index).encode().ljust(256, b"\0")
+    msg = HDR.pack(MAGIC, 1, EVENT, size, 0) + name + struct.pack("=iIII", 13, nr_fields, 0, 0)
+    fields = []
+    for f in range(nr_fields):
+        fname = ("f%d" % f).encode().ljust(64, b"\0")
+        # integer, 32 bits, unsigned, base 10, native, not text
+        fields.append(fname + bytes(128) + struct.pack("=10I", 1, 32, 0, 10, 0, 0, 0, 0, 0, 0))
+    return msg + b"".join(fields)
+
+
+def connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    return s
+
+
+def ready():
+    print("ready", flush=True)
+
+
+def hold(seconds):
+    """Holds the attack @seconds, or until the file $ATTACK_STOP exists."""
+    stop, end = os.environ.get("ATTACK_STOP"), time.monotonic() + seconds
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        time.sleep(0.1)
+
+
+def closed_by_peer(s):
+    """True if the daemon closed @s (EOF or reset), without blocking; what
+    it sent before is read and dropped."""
+    try:
+        while True:
+            if s.recv(65536, socket.MSG_DONTWAIT) == b"":
+                return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def slowloris(path, conns, seconds):
+    msg = register_msg(1) + event_msg(0, 1)
+    socks = []
+    for _ in range(conns):
+        try:
+            socks.append(connect(path))
+        except OSError:
+            break
+    ready()
+    end, stop = time.monotonic() + seconds, os.environ.get("ATTACK_STOP")
+    pos, dropped, first_drop = 0, set(), None
+    start = time.monotonic()
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        for i, s in enumerate(socks):
+            if i in dropped:
+                continue
+            try:
+                s.send(msg[pos % len(msg):pos % len(msg) + 1], socket.MSG_DONTWAIT)
+            except OSError:
+                dropped.add(i)
+                first_drop = first_drop or time.monotonic() - start
+                continue
+            if closed_by_peer(s):
+                dropped.add(i)
+                first_drop = first_drop or time.monotonic() - start
+        pos += 1
+        time.sleep(0.5)
+    print("opened=%d dropped=%d first_drop_s=%.1f" % (len(socks), len(dropped), first_drop or -1))
+
+
+def flood(path, conns, seconds):
+    socks, refused = [], 0
+    for _ in range(conns):
+        try:
+            socks.append(connect(path))
+        except OSError:
+            refused += 1
+            if refused > 50:
+                break
+    ready()
+    hold(seconds)
+    alive = sum(1 for s in socks if not closed_by_peer(s))
+    print("opened=%d alive=%d refused=%d" % (len(socks), alive, refused))
+
+
+def read_cmds(s, timeout):
+    """Commands the daemon sent on @s within @timeout s: a list of (kind,
+    flags), and whether the daemon closed the connection."""
+    s.settimeout(timeout)
+    buf, cmds, closed = b"", [], False
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            d = s.recv(65536)
+        except socket.timeout:
+            break
+        except OSError:
+            closed = True
+            break
+        if not d:
+            closed = True
+            break
+        buf += d
+        while len(buf) >= HDR.size:
+            size = HDR.unpack_from(buf)[3]
+            if size < HDR.size or len(buf) < size:
+                break
+            msg, buf = buf[:size], buf[size:]
+            kind = struct.unpack_from("=I", msg, 16)[0]
+            flags = struct.unpack_from("=I", msg, 16 + 4 * 12)[0] if size >= CMD_SIZE else 0
+            seq = HDR.unpack_from(msg)[4]
+            cmds.append((kind, flags, seq))
+            if kind == CMD_REGISTRATION_DONE:
+                return cmds, closed
+    return cmds, closed
+
+
+def answer(s, seq, ret=0):
+    s.sendall(HDR.pack(MAGIC, 1, REPLY, 24, seq) + struct.pack("=iI", ret, 0))
+
+
+def regbomb(path, conns, events, fields, seconds):
+    socks, refused, sent_all, cut = [], 0, 0, 0
+    for c in range(conns):
+        try:
+            s = connect(path)
+        except OSError:
+            refused += 1
+            continue
+        socks.append(s)
+        try:
+            s.sendall(register_msg(events, pid=os.getpid() * 100 + c))
+            for e in range(events):
+                s.sendall(event_msg(e, fields))
+            sent_all += 1
+        except OSError:
+            cut += 1
+            continue
+        cmds, closed = read_cmds(s, 10)
+        if any(k == CMD_REGISTRATION_DONE and f & DONE_REFUSED for k, f, _ in cmds):
+            refused += 1
+            answer(s, cmds[-1][2])
+        elif closed:
+            cut += 1
+    ready()
+    hold(seconds)
+    print("conns=%d sent_all=%d refused=%d cut=%d" % (len(socks), sent_all, refused, cut))
+
+
+def mute(path, apps, seconds):
+    socks = []
+    for a in range(apps):
+        try:
+            s = connect(path)
+            s.sendall(register_msg(1, pid=os.getpid() * 100 + a) + event_msg(0, 1))
+            socks.append(s)
+        except OSError:
+            pass
+    ready()
+    hold(seconds)
+    dropped = sum(1 for s in socks if closed_by_peer(s))
+    print("apps=%d dropped=%d" % (len(socks), dropped))
+
+
+def churn(path, seconds):
+    n, end, stop = 0, time.monotonic() + seconds, os.environ.get("ATTACK_STOP")
+    ready()
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        try:
+            s = connect(path)
+            # A header that is not one: each connection is a line to log
+            # (with a newline and an escape, to forge one if it could).
+            s.send(b"x\n[0] forged\x1b[2J".ljust(HDR.size, b"x"))
+            s.close()
+            n += 1
+        except OSError:
+            time.sleep(0.001)
+    print("connections=%d" % n)
+
+
+def main(argv):
+    what, path, args = argv[1], argv[2], [int(a) for a in argv[3:]]
+    {"slowloris": slowloris, "flood": flood, "regbomb": regbomb, "mute": mute,
+     "churn": churn}[what](path, *args)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: MIT
+# What the attack tests share: a private root daemon, throw-away users (one
+# not in group 'tracing', one in it), the attacker (attacker.py) run as the
+# non-member, and root's commands timed against a generous bound.
+#
+# Pass/fail never depends on a tight timing: root's command must be
+# answered at all within ROOT_BOUND s while the attack runs (the 100 ms
+# figure is bench/security/run.sh's to measure), and the daemon's deadlines
+# are checked with several times their value as margin.
+. "$(dirname "$0")/../cli/lib.sh"
+
+ATTACKER=$(dirname "$0")/attacker.py
+ROOT_BOUND=5
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create users"; exit 77; }
+command -v useradd >/dev/null && command -v runuser >/dev/null ||
+	{ echo "SKIP: useradd/runuser missing"; exit 77; }
+getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
+getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
+for d in "$BIN" "$BIN/.." "$BIN/../.."; do
+	[ -x "$d" ] && [ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
+		{ echo "SKIP: $d is not readable by other users"; exit 77; }
+done
+
+mkuser() { # NAME [GROUPS]
+	useradd -M -N -d "$T/$1" ${2:+-G "$2"} "$1" || return 1
+	CLEANUP_USERS+=("$1")
+	mkdir -p "$T/$1" && chown "$1" "$T/$1"
+}
+X=trawlx$$ # the attacker: not in 'tracing'
+M=trawlm$$ # a member of 'tracing'
+mkuser "$X" || { echo "SKIP: useradd failed"; exit 77; }
+mkuser "$M" tracing
+APPS=$TRAWL_ROOT_RUNTIME_DIR/apps.sock
+ATT_PID=
+ATT_OUT=$T/attacker.out
+
+# The root daemon, started as the service starts it, with extra options.
+start_root_daemon() {
+	"$BIN/trawl-sessiond" --daemonize "$@" || { fail "the root daemon did not start"; finish; }
+	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+}
+
+as() { # USER CMD...: trawl as USER
+	local u=$1; shift
+	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
+}
+
+# attack KIND ARGS...: starts attacker.py as $X, returns once it is in place.
+attack() {
+	rm -f "$T/stop"
+	runuser -u "$X" -- env ATTACK_STOP="$T/stop" "${TRAWL_PYTHON:-python3}" "$ATTACKER" "$@" \
+		>"$ATT_OUT" 2>&1 &
+	ATT_PID=$!
+	local i
+	for i in $(seq 1200); do
+		grep -q '^ready' "$ATT_OUT" && return 0
+		kill -0 "$ATT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "the attacker did not get going: $(cat "$ATT_OUT")"
+	finish
+}
+
+# attack_end: stops the attacker; its account is in $ATT_RESULT (key=value ...).
+attack_end() {
+	touch "$T/stop"
+	wait "$ATT_PID"
+	ATT_PID=
+	ATT_RESULT=$(grep -v '^ready' "$ATT_OUT" | tail -1)
+	echo "attacker: $ATT_RESULT"
+}
+
+# att VALUE-NAME: a number from the attacker's account.
+att() { echo "$ATT_RESULT" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# root_answers WHAT CMD...: CMD (a program or a function such as `as`) must
+# succeed within ROOT_BOUND s.
+root_answers() {
+	local what=$1 t0 t1 p k=0 rc; shift
+	t0=$(date +%s%N)
+	"$@" >"$T/out" 2>"$T/err" &
+	p=$!
+	while kill -0 "$p" 2>/dev/null && ((k < ROOT_BOUND * 10)); do
+		sleep 0.1
+		k=$((k + 1))
+	done
+	if kill -0 "$p" 2>/dev/null; then
+		pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null
+		wait "$p"
+		fail "$what: not answered within ${ROOT_BOUND} s"
+		return 1
+	fi
+	wait "$p"
+	rc=$?
+	t1=$(date +%s%N)
+	[ "$rc" = 0 ] || { fail "$what: exit $rc: $(cat "$T/err")"; return 1; }
+	echo "$what: $(((t1 - t0) / 1000000)) ms"
+}
+
+# daemon_kib FIELD: VmRSS / VmHWM of the root daemon, KiB.
+daemon_kib() { awk -v f="$1:" '$1 == f {print $2}' "/proc/$DPID/status"; }
+
+daemon_alive() { kill -0 "$DPID" 2>/dev/null || { fail "the root daemon died"; finish; }; }
+
+sec_cleanup() {
+	[ -n "$ATT_PID" ] && { touch "$T/stop"; kill "$ATT_PID" 2>/dev/null; wait "$ATT_PID"; }
+	cleanup
+}
+trap sec_cleanup EXIT
