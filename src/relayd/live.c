@@ -60,15 +60,24 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define MAX_VIEWERS 64u
+/* One host (or the local machine) may hold this many: the rest stay for others. */
+#define MAX_VIEWERS_PER_HOST 16u
+/* A viewer silent this long is gone (a live viewer asks again and again);
+ * one that takes no reply this long is too. A thread per viewer: these
+ * bound how long one can hold its slot for nothing. */
+#define VIEWER_IDLE_S 600
+#define VIEWER_SEND_S 60
 #define MAX_ATTACH 16u
 #define MAX_PACKET_REPLY (64u << 20) /* bytes of one GET_PACKET reply */
 
 struct viewer {
 	struct relay_live *rl;
 	int fd;        /* owned; closed by whoever joins the thread */
+	struct sockaddr_storage host; /* its address, port zeroed */
 	pthread_t thread;
 	int done;      /* under rl->lock: the thread has ended */
 	int connected; /* CONNECT done */
@@ -801,20 +810,52 @@ static void reap_viewers(struct relay_live *rl, int all)
 	}
 }
 
+/* @ss's host: the address without the port. */
+static void host_only(struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = 0;
+	else if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = 0;
+}
+
+/* Viewers from @host. Under rl->lock. */
+static unsigned viewers_of(const struct relay_live *rl, const struct sockaddr_storage *host)
+{
+	const struct viewer *v;
+	unsigned n = 0;
+
+	for (v = rl->viewers; v; v = v->next)
+		n += !memcmp(&v->host, host, sizeof(*host));
+	return n;
+}
+
 static void accept_one(struct relay_live *rl)
 {
+	struct timeval idle = {.tv_sec = VIEWER_IDLE_S}, snd = {.tv_sec = VIEWER_SEND_S};
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
 	struct viewer *v;
-	int fd = accept4(rl->listen_fd, NULL, NULL, SOCK_CLOEXEC), one = 1;
+	int fd, one = 1;
 
+	memset(&ss, 0, sizeof(ss));
+	fd = accept4(rl->listen_fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	host_only(&ss);
 	/* Replies are small and answered one at a time: do not let Nagle hold them. */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &idle, sizeof(idle));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
 	pthread_mutex_lock(&rl->lock);
-	if (rl->nr_viewers >= MAX_VIEWERS) {
+	if (rl->nr_viewers >= MAX_VIEWERS || viewers_of(rl, &ss) >= MAX_VIEWERS_PER_HOST) {
+		int all = rl->nr_viewers >= MAX_VIEWERS;
+
 		pthread_mutex_unlock(&rl->lock);
 		if (!rl->full_logged)
-			fprintf(stderr, "trawl-relayd: live: %u viewers already: connections refused\n", MAX_VIEWERS);
+			fprintf(stderr, "trawl-relayd: live: %u viewers %s: connections refused\n",
+				all ? MAX_VIEWERS : MAX_VIEWERS_PER_HOST,
+				all ? "already" : "from one host already");
 		rl->full_logged = 1;
 		close(fd);
 		return;
@@ -827,6 +868,7 @@ static void accept_one(struct relay_live *rl)
 	}
 	v->rl = rl;
 	v->fd = fd;
+	v->host = ss;
 	if (pthread_create(&v->thread, NULL, viewer_main, v)) {
 		pthread_mutex_unlock(&rl->lock);
 		viewer_free(v);

@@ -31,12 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CONNS 1024
 
 static volatile sig_atomic_t quit;
 static int quiet;
@@ -175,20 +175,122 @@ static int daemonize(void)
 	return 0;
 }
 
+/*
+ * Streaming connections: as many as the fd limit allows (raised to its hard
+ * limit at start), at most MAX_CONNS_PER_HOST from one address, so that one
+ * host (or one local user) cannot take every slot from the others. A peer
+ * never holds the loop: reads follow poll(), replies never wait (session.c),
+ * and one that names no session is dropped after RELAY_HELLO_TIMEOUT_S.
+ */
+#define MAX_CONNS_PER_HOST 256
+#define FD_RESERVE 64 /* files being written, the live server's sockets */
+
+struct conn_slot {
+	struct relay_conn *c;
+	struct sockaddr_storage addr; /* its port zeroed: the host */
+};
+
+static uint32_t conn_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 1024 - FD_RESERVE;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
+		rl.rlim_cur = 1u << 20;
+	/* Each connection may hold open files of its own: half for sockets. */
+	return rl.rlim_cur > 2 * FD_RESERVE ? (uint32_t)(rl.rlim_cur - FD_RESERVE) / 2 : 16;
+}
+
+static void host_of(struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = 0;
+	else if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = 0;
+}
+
+static int same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return 0;
+}
+
+/* Takes one connection from @lfd into @slots, unless over a limit. */
+static void accept_conn(int lfd, struct conn_slot **slots, size_t *nr, size_t *cap, uint32_t limit)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	size_t i, same = 0;
+	char name[64];
+	int fd;
+
+	fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	peer_name(&ss, name, sizeof(name));
+	host_of(&ss);
+	for (i = 0; i < *nr; i++)
+		same += same_host(&(*slots)[i].addr, &ss);
+	if (*nr >= limit || same >= MAX_CONNS_PER_HOST) {
+		relayd_log("%s: %s: refusing a connection", name,
+			   *nr >= limit ? "as many connections as the fd limit allows"
+					: "its host holds the most connections one host may");
+		close(fd);
+		return;
+	}
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct conn_slot *n = realloc(*slots, ncap * sizeof(*n));
+
+		if (!n) {
+			close(fd);
+			return;
+		}
+		*slots = n;
+		*cap = ncap;
+	}
+	(*slots)[*nr].c = relay_conn_create(fd, name);
+	(*slots)[*nr].addr = ss;
+	if ((*slots)[*nr].c)
+		(*nr)++;
+}
+
 /* The poll loop: accepts on @lfd[0..1], reads connections, until a signal. */
 static void serve(const int lfd[2])
 {
-	struct relay_conn *conns[MAX_CONNS];
-	struct pollfd pfd[2 + MAX_CONNS];
-	int nconns = 0, i;
+	struct conn_slot *slots = NULL;
+	struct pollfd *pfd = NULL;
+	size_t nconns = 0, cap = 0, pcap = 0, i;
+	uint32_t limit = conn_limit();
 
 	while (!quit) {
 		int n;
 
+		if (pcap < 2 + nconns) {
+			struct pollfd *np = realloc(pfd, (2 + cap + 64) * sizeof(*np));
+
+			if (!np)
+				break;
+			pfd = np;
+			pcap = 2 + cap + 64;
+		}
 		for (i = 0; i < 2; i++)
 			pfd[i] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
 		for (i = 0; i < nconns; i++)
-			pfd[2 + i] = (struct pollfd){.fd = relay_conn_fd(conns[i]), .events = POLLIN};
+			pfd[2 + i] = (struct pollfd){.fd = relay_conn_fd(slots[i].c), .events = POLLIN};
 		n = poll(pfd, (nfds_t)(2 + nconns), 1000);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -197,38 +299,22 @@ static void serve(const int lfd[2])
 			break;
 		}
 		/* Connections first: an accept below changes the array's tail. */
-		for (i = nconns - 1; i >= 0; i--) {
-			if (!pfd[2 + i].revents && !relay_conn_expired(conns[i]))
+		for (i = nconns; i-- > 0;) {
+			if (!pfd[2 + i].revents && !relay_conn_expired(slots[i].c))
 				continue;
-			if (!pfd[2 + i].revents || relay_conn_readable(conns[i]) < 0) {
-				relay_conn_destroy(conns[i]);
-				conns[i] = conns[--nconns];
+			if (!pfd[2 + i].revents || relay_conn_readable(slots[i].c) < 0) {
+				relay_conn_destroy(slots[i].c);
+				slots[i] = slots[--nconns];
 			}
 		}
-		for (i = 0; i < 2; i++) {
-			struct sockaddr_storage ss;
-			socklen_t sl = sizeof(ss);
-			char name[64];
-			int fd;
-
-			if (!(pfd[i].revents & POLLIN))
-				continue;
-			fd = accept4(lfd[i], (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-			if (fd < 0)
-				continue;
-			if (nconns == MAX_CONNS) {
-				relayd_log("too many connections (%d): refusing one", MAX_CONNS);
-				close(fd);
-				continue;
-			}
-			peer_name(&ss, name, sizeof(name));
-			conns[nconns] = relay_conn_create(fd, name);
-			if (conns[nconns])
-				nconns++;
-		}
+		for (i = 0; i < 2; i++)
+			if (pfd[i].revents & POLLIN)
+				accept_conn(lfd[i], &slots, &nconns, &cap, limit);
 	}
 	while (nconns > 0)
-		relay_conn_destroy(conns[--nconns]);
+		relay_conn_destroy(slots[--nconns].c);
+	free(slots);
+	free(pfd);
 }
 
 int main(int argc, char **argv)

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,7 @@ struct rfile {
 
 struct relay_conn {
 	int fd; /* owned */
+	int deaf; /* did not take a reply: dropped after the message at hand */
 	time_t accepted; /* CLOCK_MONOTONIC seconds */
 	char peer[64];
 	struct rsession *s; /* a reference, after HELLO */
@@ -244,9 +246,14 @@ static void reply(struct relay_conn *c, int status, uint64_t id)
 		.session_id = htole64(id),
 	};
 
-	/* 16 bytes on a socket we only read otherwise: never blocks for long */
-	if (trawl_write_all(c->fd, &r, sizeof(r)))
-		relayd_log("%s: cannot reply: %s", c->peer, strerror(errno));
+	/* Never waits: a peer that sends PINGs (or HELLOs) and reads no
+	 * reply would fill its socket and hold the one thread every peer
+	 * depends on. 16 bytes either go at once or the peer is dropped. */
+	if (send(c->fd, &r, sizeof(r), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(r)) {
+		relayd_log("%s: does not take its replies (%s): dropping the connection", c->peer,
+			   errno == EAGAIN ? "its socket is full" : strerror(errno));
+		c->deaf = 1;
+	}
 }
 
 /* mkdir -p of the folders of @rel in the session folder. */
@@ -435,8 +442,8 @@ int relay_conn_readable(struct relay_conn *c)
 	while ((n = trawl_relay_msg_parse(c->buf + c->start, c->len - c->start, &m)) > 0) {
 		c->start += (size_t)n;
 		ret = conn_handle(c, &m);
-		if (ret == -ECONNRESET)
-			return ret;
+		if (ret == -ECONNRESET || c->deaf)
+			return -ECONNRESET;
 		if (ret) {
 			relayd_log("%s: %s (message %u): dropping the connection", c->peer,
 				   ret == -EPROTO ? "bad message" : strerror(-ret), m.cmd);
