@@ -267,11 +267,13 @@ static void handle_message(struct sd_client *c)
 		return;
 	}
 	if (sd_loop_nested() && !read_only(cmd)) {
-		/* Served at the top level, in the order they came. */
+		/* Served at the top level, in the order they came; not polled
+		 * meanwhile (a hang-up would be seen at every nested round). */
 		c->parked = 1;
 		*parked_tail = c;
 		parked_tail = &c->next_parked;
 		client_arm(c);
+		sd_watch_nested(c->fd, 0);
 		return;
 	}
 	serve(c);
@@ -333,10 +335,8 @@ static void client_io(int fd, short revents, void *arg)
 {
 	struct sd_client *c = arg;
 
-	if (c->parked) {
-		/* Waiting for the top level; a hang-up is seen when served. */
-		return;
-	}
+	if (c->parked)
+		return; /* waits for the top level (clients_on_top()) */
 	if (c->out) {
 		if (client_flush(c) || (revents & (POLLERR | POLLHUP)))
 			client_close(c);

@@ -60,6 +60,69 @@ void sd_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* What a child running as another user writes to its stderr (log_pipe()). */
+struct log_pipe {
+	uid_t uid;
+	char who[48];
+	size_t len;
+	char buf[512];
+};
+
+static void log_pipe_readable(int fd, short revents, void *arg)
+{
+	struct log_pipe *lp = arg;
+	ssize_t n = read(fd, lp->buf + lp->len, sizeof(lp->buf) - 1 - lp->len);
+	char *nl;
+
+	if (n <= 0 && !(n < 0 && (errno == EAGAIN || errno == EINTR))) {
+		if (lp->len) {
+			lp->buf[lp->len] = '\0';
+			sd_log_peer(lp->uid, TRAWL_LOG_WARN, "%s: %s", lp->who, lp->buf);
+		}
+		sd_watch_del(fd);
+		close(fd);
+		free(lp);
+		return;
+	}
+	if (n < 0)
+		return;
+	lp->len += (size_t)n;
+	lp->buf[lp->len] = '\0';
+	/* One log line per line written; a line too long is cut. */
+	while ((nl = memchr(lp->buf, '\n', lp->len)) || lp->len == sizeof(lp->buf) - 1) {
+		size_t k = nl ? (size_t)(nl - lp->buf) + 1 : lp->len;
+
+		lp->buf[k - (nl != NULL)] = '\0';
+		sd_log_peer(lp->uid, TRAWL_LOG_WARN, "%s: %s", lp->who, lp->buf);
+		memmove(lp->buf, lp->buf + k, lp->len - k);
+		lp->len -= k;
+	}
+}
+
+int sd_log_pipe(uid_t uid, const char *who)
+{
+	struct log_pipe *lp = calloc(1, sizeof(*lp));
+	int p[2];
+
+	if (!lp || pipe2(p, O_CLOEXEC)) {
+		free(lp);
+		return -ENOMEM;
+	}
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	lp->uid = uid;
+	snprintf(lp->who, sizeof(lp->who), "%s", who);
+	if (sd_watch_add(p[0], log_pipe_readable, lp)) {
+		close(p[0]);
+		close(p[1]);
+		free(lp);
+		return -ENOMEM;
+	}
+	/* Drained in nested rounds too: a consumer the daemon waits for must
+	 * not block on a full pipe meanwhile. */
+	sd_watch_nested(p[0], 1);
+	return p[1];
+}
+
 void sd_log_peer(uid_t uid, enum trawl_log_level level, const char *fmt, ...)
 {
 	char line[1024];

@@ -120,6 +120,14 @@ void sd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sd_log_peer(uid_t uid, enum trawl_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A child that runs as another user (@uid) must not hold the log file: it
+ * could write there what it likes, as much as it likes, past the cut. Its
+ * stderr is this pipe instead (the write end, the caller's: dup2() it to 2
+ * in the child, close it in the daemon); each line it writes is logged as
+ * "@who: line", rate limited for @uid. -errno on failure.
+ */
+int sd_log_pipe(uid_t uid, const char *who);
 
 /*
  * peers.c: the limits (trawl-sessiond --limit NAME=VALUE; the table is

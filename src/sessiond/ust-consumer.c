@@ -232,7 +232,7 @@ int cons_alive(const struct trawl_domain_session *s)
 static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 {
 	struct timeval tv = {.tv_sec = 10};
-	int sv[2], ret;
+	int sv[2], ret, err_fd = -1;
 	pid_t pid;
 
 	if (!consumerd_path || !consumerd_path[0]) {
@@ -264,6 +264,10 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 			pid = -1;
 		}
 	} else {
+		char who[48];
+
+		snprintf(who, sizeof(who), "uid %d's consumer", (int)c->uid);
+		err_fd = sd_log_pipe(c->uid, who);
 		pid = fork();
 	}
 	if (pid < 0) {
@@ -271,6 +275,8 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 		trawl_domain_err_set(err, "cannot start trawl-consumerd: %s", strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
+		if (err_fd >= 0)
+			close(err_fd);
 		return ret;
 	}
 	if (pid == 0) {
@@ -284,6 +290,11 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 		if (setgroups(0, NULL) || setresgid(c->gid, c->gid, c->gid) ||
 		    setresuid(c->uid, c->uid, c->uid))
 			_exit(126);
+		/* Never the daemon's log file (sd_log_pipe()); no pipe: nowhere. */
+		if (err_fd < 0)
+			err_fd = open("/dev/null", O_WRONLY);
+		if (err_fd < 0 || dup2(err_fd, 2) < 0)
+			_exit(126);
 		if (sv[1] == 3)
 			fcntl(3, F_SETFD, 0);
 		else
@@ -292,6 +303,8 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 		_exit(127);
 	}
 	close(sv[1]);
+	if (err_fd >= 0)
+		close(err_fd);
 	c->pid = pid;
 	c->fd = sv[0];
 	c->alive = 1;

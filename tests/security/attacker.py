@@ -182,9 +182,10 @@ def regbomb(path, conns, events, fields, seconds):
             cut += 1
             continue
         cmds, closed = read_cmds(s, 10)
+        for _, _, seq in cmds:
+            answer(s, seq)  # an app that answers: kept unless refused
         if any(k == CMD_REGISTRATION_DONE and f & DONE_REFUSED for k, f, _ in cmds):
             refused += 1
-            answer(s, cmds[-1][2])
         elif closed:
             cut += 1
     ready()

@@ -31,6 +31,22 @@ echo "churn: $n connections, $lines lines about the attacker, $size bytes of log
 [ "$lines" -le 60 ] || fail "$lines lines about the attacker for $n connections"
 [ "$held" -ge 1 ] || fail "no line says how many were held back"
 grep -q "forged" "$LOG" && fail "a peer's bytes reached the log"
+# A member's consumer runs as the member: its stderr is a pipe the daemon
+# reads (rate limited), not the log file it could write anything to.
+if have_ust; then
+	expect 0 as "$M" create msess -o "$T/$M/trace"
+	expect 0 as "$M" enable-event -u tall:seq
+	cpid=$(pgrep -u "$M" -f trawl-consumerd | head -1)
+	if [ -z "$cpid" ]; then
+		fail "no consumer runs as the member"
+	else
+		case $(readlink "/proc/$cpid/fd/2") in
+		pipe:*) ;;
+		*) fail "the member's consumer's stderr is $(readlink "/proc/$cpid/fd/2")" ;;
+		esac
+	fi
+	expect 0 as "$M" destroy msess
+fi
 # Cut at 16 KiB: the two files together hold at most twice that.
 for i in $(seq 150); do
 	"$TRAWL" create "s$i" -o "$T/s$i" >/dev/null 2>&1
