@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,11 +156,40 @@ static int connect_to(int root, unsigned flags)
 	return fd >= 0 ? fd : -ENOTCONN;
 }
 
+/* A hung daemon must not hang the client forever; stop may take a while
+ * (flushing the kernel's buffers), so the bound is generous. */
+static void sock_timeouts(int fd)
+{
+	struct timeval tv = {.tv_sec = 120};
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * The root daemon closes a connection idle too long (ctl-idle-ms, for users
+ * other than root): a daemon never writes unasked, so a connection that is
+ * readable between requests was closed, and the request goes on a new one
+ * to the same daemon (never a daemon started here). 0 or -ENOTCONN.
+ */
+static int ctl_reconnect_if_closed(struct trawl_ctl *ctl)
+{
+	struct pollfd pfd = {.fd = ctl->fd, .events = POLLIN};
+	int fd;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	fd = connect_to(ctl->root_daemon, TRAWL_CTL_CONNECT_NO_SPAWN);
+	if (fd < 0)
+		return -ENOTCONN;
+	sock_timeouts(fd);
+	close(ctl->fd);
+	ctl->fd = fd;
+	return 0;
+}
+
 TRAWL_EXPORT int trawl_ctl_connect(struct trawl_ctl **out, unsigned flags)
 {
-	/* A hung daemon must not hang the client forever; stop may take a
-	 * while (flushing the kernel's buffers), so the bound is generous. */
-	struct timeval tv = {.tv_sec = 120};
 	struct trawl_ctl_wire_req r;
 	struct trawl_ctl *ctl;
 	int fd = -ENOTCONN, root = 0, ret;
@@ -184,8 +214,7 @@ TRAWL_EXPORT int trawl_ctl_connect(struct trawl_ctl **out, unsigned flags)
 	}
 	ctl->fd = fd;
 	ctl->root_daemon = root;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	sock_timeouts(fd);
 	/* One round trip now, so a refused client learns it here, with the reason. */
 	ctl_req_init(&r);
 	ret = ctl_transact(ctl, TRAWL_CTL_CMD_PING, &r, NULL);
@@ -275,6 +304,8 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 	int ret;
 
 	ctl->err[0] = '\0';
+	if (ctl_reconnect_if_closed(ctl))
+		return -ENOTCONN;
 	ret = trawl_ctl_write_all(ctl->fd, &hdr, sizeof(hdr));
 	if (!ret)
 		ret = trawl_ctl_write_all(ctl->fd, req, sizeof(*req));

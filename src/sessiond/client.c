@@ -14,11 +14,12 @@
  * per-client buffer, and must arrive whole within sd_limits.msg_ms of
  * their first byte; replies are written without blocking, the rest sent
  * when the socket takes it, within the same time; a client sends its next
- * request once it has read the last reply. A uid other than root may hold
+ * request once it has read the last reply. A uid other than root and the
+ * daemon's own (in root's daemon: a member of 'tracing') may hold
  * sd_limits.ctl_conns_per_uid connections, each closed after
- * sd_limits.ctl_idle_ms without a request. A malformed message is logged
- * and answered with -EPROTO, then the connection is closed; the daemon
- * goes on serving everyone else.
+ * sd_limits.ctl_idle_ms without a request (libtrawl-ctl then reconnects).
+ * A malformed message is logged and answered with -EPROTO, then the
+ * connection is closed; the daemon goes on serving everyone else.
  *
  * While a command waits for apps (loop.c's nested rounds), clients are
  * still read, and requests that only read the daemon's state (list, ping)
@@ -87,6 +88,13 @@ int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	return status;
 }
 
+/* Root and the daemon's own user: never capped (they can only stall
+ * themselves: the user daemon's socket is theirs alone). */
+static int client_capped(const struct sd_peer *p)
+{
+	return p->uid != 0 && p->uid != geteuid();
+}
+
 static void client_close(struct sd_client *c)
 {
 	struct sd_client **pp;
@@ -125,7 +133,7 @@ static void client_arm(struct sd_client *c)
 		deadline = c->out_ms + sd_limits.msg_ms;
 	} else if (c->got) {
 		deadline = c->begun_ms + sd_limits.msg_ms;
-	} else if (c->peer.uid != 0 && sd_limits.ctl_idle_ms) {
+	} else if (client_capped(&c->peer) && sd_limits.ctl_idle_ms) {
 		deadline = c->idle_ms + sd_limits.ctl_idle_ms;
 	}
 	sd_watch_events(c->fd, events);
@@ -360,7 +368,7 @@ static void client_accept(int cfd)
 		close(cfd);
 		return;
 	}
-	if (peer.uid != 0 && owner->ctl_conns >= sd_limits.ctl_conns_per_uid) {
+	if (client_capped(&peer) && owner->ctl_conns >= sd_limits.ctl_conns_per_uid) {
 		owner->refused++;
 		sd_log_peer(peer.uid, TRAWL_LOG_WARN,
 			    "uid %d holds %u connections to the client socket (the cap): "

@@ -33,8 +33,9 @@
  * them; a command that must know them applied (start, stop, a rule change)
  * waits for every app of the session at once, against each app's deadline
  * (apps_barrier()), while the loop goes on serving others (loop.c): an app
- * that does not answer in time is dropped, and the session counts it. Which apps a session traces: those of its owner, or every
- * app when root owns the session (root's daemon sees every user's apps).
+ * that does not answer in time is dropped, and the session counts it.
+ * Which apps a session traces: those of its owner, or every app when root
+ * owns the session (root's daemon sees every user's apps).
  *
  * The consumer (trawl-consumerd --ust) is one per owner, shared by the
  * owner's sessions, started with the first channel of the first of them and

@@ -55,8 +55,10 @@ static const struct {
 	const char *what;
 } limit_names[] = {
 #define L(n, f, b, w) {n, offsetof(struct sd_limits, f), b, w}
-	L("ctl-conns-per-uid", ctl_conns_per_uid, 0, "connections to sessiond.sock per uid (root: no cap)"),
-	L("ctl-idle-ms", ctl_idle_ms, 0, "a client connection idle this long is closed (root: never)"),
+	L("ctl-conns-per-uid", ctl_conns_per_uid, 0,
+	  "connections to sessiond.sock per uid (root, the daemon's user: no cap)"),
+	L("ctl-idle-ms", ctl_idle_ms, 0,
+	  "a client connection idle this long is closed (root's, the daemon user's: never)"),
 	L("message-ms", msg_ms, 0, "a request, reply or message must be whole within this"),
 	L("app-conns-per-uid", app_conns_per_uid, 0, "connections to apps.sock per untrusted uid"),
 	L("app-conns", app_conns, 0, "connections to apps.sock of all untrusted uids together"),

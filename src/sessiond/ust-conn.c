@@ -196,8 +196,8 @@ static void app_took_registration(struct ust_app *a)
 /* A reply: only failures matter (the command was applied as sent). */
 static void app_reply(struct ust_app *a, const struct trawl_ustctl_app_news *n)
 {
-	if (!n->ret || n->cmd == TRAWL_USTCTL_CMD_REGISTRATION_DONE || n->cmd == TRAWL_USTCTL_CMD_RELEASE ||
-	    n->cmd == TRAWL_USTCTL_CMD_DISABLE)
+	if (!n->ret || n->cmd == TRAWL_USTCTL_CMD_REGISTRATION_DONE ||
+	    n->cmd == TRAWL_USTCTL_CMD_RELEASE || n->cmd == TRAWL_USTCTL_CMD_DISABLE)
 		return; /* an app older than REGISTRATION_DONE answers -EINVAL: harmless */
 	if (n->cmd == TRAWL_USTCTL_CMD_ENABLE) {
 		app_enable_failed(a, n->chan_handle, n->event_index, n->ret);

@@ -5,11 +5,13 @@
 # behind that, the daemon's SO_PEERCRED check refuses a non-member that
 # connects anyway (the socket made 0666 by hand). A member is trusted but
 # still bounded: a request begun must be whole within message-ms (here
-# 2 s), at most ctl-conns-per-uid connections (here 20), and root always
-# gets through.
+# 2 s), at most ctl-conns-per-uid connections (here 20), an idle one is
+# closed at ctl-idle-ms (here 1.5 s; libtrawl-ctl reconnects at the next
+# call), and root always gets through.
 . "$(dirname "$0")/lib.sh"
 
-start_root_daemon --limit message-ms=2000 --limit ctl-conns-per-uid=20
+start_root_daemon --limit message-ms=2000 --limit ctl-conns-per-uid=20 --limit ctl-idle-ms=1500 \
+	--log-level debug
 SOCK=$TRAWL_ROOT_RUNTIME_DIR/sessiond.sock
 [ "$(stat -c '%a %U %G' "$SOCK")" = "660 root tracing" ] ||
 	fail "sessiond.sock is $(stat -c '%a %U %G' "$SOCK")"
@@ -67,5 +69,13 @@ grep -q "uid $(id -u "$M") holds 20 connections to the client socket (the cap)" 
 grep -q "request not done within 2000 ms: closed" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" ||
 	fail "the slow requests' deadline is not logged"
 root_answers "root's list after" "$TRAWL" list
+
+# A member's program keeping a libtrawl-ctl handle idle past ctl-idle-ms:
+# the daemon closes the connection, the library reconnects at the next call.
+runuser -u "$M" -- env TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" \
+	"$BIN/security-idle-client" 4 >"$T/idle.out" 2>&1 ||
+	fail "the member's idle handle: $(cat "$T/idle.out")"
+grep -q "client pid [0-9]* uid $(id -u "$M") idle for 1500 ms: closed" \
+	"$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "the member's idle connection was not closed"
 daemon_alive
 finish
