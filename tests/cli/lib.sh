@@ -80,4 +80,31 @@ finish() {
 	exit 0
 }
 
+# Tests with real users: skips (77) unless root can make users, group
+# 'tracing' exists (made if not), and the binaries are reachable by them.
+users_or_skip() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create users"; exit 77; }
+	command -v useradd >/dev/null && command -v runuser >/dev/null ||
+		{ echo "SKIP: useradd/runuser missing"; exit 77; }
+	getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
+	getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
+	local d
+	for d in "$BIN" "$BIN/.." "$BIN/../.."; do
+		[ -x "$d" ] && [ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
+			{ echo "SKIP: $d is not readable by other users"; exit 77; }
+	done
+}
+
+mkuser() { # NAME [GROUPS]: a user deleted at the end, home $T/NAME
+	useradd -M -N -d "$T/$1" ${2:+-G "$2"} "$1" || return 1
+	CLEANUP_USERS+=("$1")
+	mkdir -p "$T/$1" && chown "$1" "$T/$1"
+}
+
+as() { # USER CMD...: runs trawl as USER with their own folders
+	local u=$1; shift
+	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
+}
+
 have_ust() { "$BIN/trawl-consumerd" --ust --fd 1 2>&1 | grep -q usage; }

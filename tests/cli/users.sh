@@ -6,33 +6,11 @@
 # daemon (checked with SO_PEERCRED) and falls back to their own daemon.
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create users"; exit 77; }
-command -v useradd >/dev/null && command -v runuser >/dev/null ||
-	{ echo "SKIP: useradd/runuser missing"; exit 77; }
-getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
-getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
-
-# Binaries must be reachable by the test users.
-for d in "$BIN" "$BIN/.." "$BIN/../.."; do
-	[ -x "$d" ] && [ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
-		{ echo "SKIP: $d is not readable by other users"; exit 77; }
-done
-
-mkuser() { # NAME [GROUPS]
-	useradd -M -N -d "$T/$1" ${2:+-G "$2"} "$1" || return 1
-	CLEANUP_USERS+=("$1")
-	mkdir -p "$T/$1" && chown "$1" "$T/$1"
-}
+users_or_skip
 A=trawla$$; B=trawlb$$; G=trawlg$$
 mkuser "$A" || { echo "SKIP: useradd failed"; exit 77; }
 mkuser "$B"
 mkuser "$G" tracing
-
-as() { # USER CMD...: runs trawl as USER with their own folders
-	local u=$1; shift
-	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
-		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
-}
 
 # Two users, two daemons, at once.
 expect 0 as "$A" create secret-a

@@ -12,21 +12,7 @@
 ATTACKER=$(dirname "$0")/attacker.py
 ROOT_BOUND=5
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to create users"; exit 77; }
-command -v useradd >/dev/null && command -v runuser >/dev/null ||
-	{ echo "SKIP: useradd/runuser missing"; exit 77; }
-getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
-getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
-for d in "$BIN" "$BIN/.." "$BIN/../.."; do
-	[ -x "$d" ] && [ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
-		{ echo "SKIP: $d is not readable by other users"; exit 77; }
-done
-
-mkuser() { # NAME [GROUPS]
-	useradd -M -N -d "$T/$1" ${2:+-G "$2"} "$1" || return 1
-	CLEANUP_USERS+=("$1")
-	mkdir -p "$T/$1" && chown "$1" "$T/$1"
-}
+users_or_skip
 X=trawlx$$ # the attacker: not in 'tracing'
 M=trawlm$$ # a member of 'tracing'
 mkuser "$X" || { echo "SKIP: useradd failed"; exit 77; }
@@ -39,12 +25,6 @@ ATT_OUT=$T/attacker.out
 start_root_daemon() {
 	"$BIN/trawl-sessiond" --daemonize "$@" || { fail "the root daemon did not start"; finish; }
 	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
-}
-
-as() { # USER CMD...: trawl as USER
-	local u=$1; shift
-	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
-		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
 }
 
 # attack KIND ARGS...: starts attacker.py as $X, returns once it is in place.
