@@ -181,7 +181,8 @@ uint64_t trawl_log_bytes(void)
 }
 
 /* Formats and writes one line; @held lines were held back before it. Under the lock. */
-static void emit(enum trawl_log_level level, uint64_t held, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void emit(enum trawl_log_level level, uint64_t held,
+							const char *fmt, va_list ap)
 {
 	char buf[LINE_MAX_BYTES];
 	struct timespec ts;
@@ -203,8 +204,11 @@ static void emit(enum trawl_log_level level, uint64_t held, const char *fmt, va_
 	start = n;
 	k = vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	n += k < 0 ? 0 : TRAWL_MIN((size_t)k, sizeof(buf) - 1 - n);
-	if (n >= sizeof(buf) - 1)
-		memcpy(buf + sizeof(buf) - 5, "...", 3), n = sizeof(buf) - 2;
+	if (n >= sizeof(buf) - 1) {
+		/* Cut: says so, and keeps room for the newline. */
+		memcpy(buf + sizeof(buf) - 5, "...", 3);
+		n = sizeof(buf) - 2;
+	}
 	for (i = start; i < n; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
 			buf[i] = buf[i] == '\t' ? ' ' : '?';
