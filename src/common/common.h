@@ -52,15 +52,6 @@ int trawl_write_all(int fd, const void *buf, size_t len);
 
 /* mkdir -p @path with @mode for the folders it creates. 0 or -errno. */
 int trawl_mkdir_p(const char *path, unsigned mode);
-/*
- * Replaces @path's whole content with @buf: written to ".NAME.tmp" beside
- * it, then renamed over it, so a reader sees the old file or the new one,
- * never half of one (hidden, because trace readers take any other file in
- * a trace folder for a stream, and one may stay behind a crash). Owned by @uid/@gid unless @uid is -1 (a failed chown
- * is not fatal). Returns the new file open for appending, or a negative
- * errno (then @path is unchanged).
- */
-int trawl_file_replace(const char *path, const void *buf, size_t len, uid_t uid, gid_t gid);
 
 /*
  * A perf counter by the name add-context takes after "perf:cpu:" or

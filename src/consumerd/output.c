@@ -15,6 +15,7 @@
  * that went away.
  */
 #include "consumerd/output.h"
+#include "consumerd/opener.h"
 #include "common/common.h"
 #include "ctf/layout.h"
 #include "relayd/proto.h"
@@ -37,14 +38,14 @@
 
 struct ofile {
 	int fd; /* local: the file; relay: 0 when open; -1: free slot */
-	char *rel; /* owned */
+	char *rel; /* owned: the path in the trace folder */
 };
 
 struct trawl_output {
 	int relay;
 	char dir[PATH_MAX]; /* local: the trace folder; relay: the path in the session folder */
-	uid_t uid;
-	gid_t gid;
+	struct trawl_opener *opener; /* local: creates the files (opener.h), owned */
+	char err[512];      /* local: why the last file could not be opened */
 	int sock;           /* relay: owned */
 	char peer[300];     /* relay: "HOST:PORT" */
 	int broken;         /* relay: 0, or the errno that ended streaming */
@@ -321,13 +322,10 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 			char *err, size_t err_len)
 {
 	struct trawl_output *o = calloc(1, sizeof(*o));
-	char idx[PATH_MAX + 8];
 	int ret;
 
 	if (!o)
 		return -ENOMEM;
-	o->uid = uid;
-	o->gid = gid;
 	o->sock = -1;
 	if (trawl_output_dest_is_relay(dest)) {
 		o->relay = 1;
@@ -337,13 +335,8 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 		ret = -EINVAL;
 	} else {
 		snprintf(o->dir, sizeof(o->dir), "%s", dest);
-		snprintf(idx, sizeof(idx), "%s/index", dest);
-		ret = trawl_mkdir_p(idx, 0750);
-		if (ret)
-			snprintf(err, err_len, "cannot create %s: %s", idx, strerror(-ret));
-		else if (uid != (uid_t)-1 && (chown(dest, uid, gid) || chown(idx, uid, gid))) {
-			/* not fatal: root can still read the trace */
-		}
+		/* as @uid: the files are theirs, and their links bind nobody else (opener.h) */
+		ret = trawl_opener_create(dest, uid, gid, &o->opener, err, err_len);
 	}
 	if (ret) {
 		if (o->sock >= 0)
@@ -368,6 +361,7 @@ void trawl_output_destroy(struct trawl_output *o)
 		relay_send(o, TRAWL_RELAY_END, 0, NULL, 0);
 		close(o->sock);
 	}
+	trawl_opener_destroy(o->opener);
 	free(o->files);
 	free(o);
 }
@@ -401,6 +395,11 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s", o->peer,
 			 strerror(o->broken));
 	return 1;
+}
+
+const char *trawl_output_error(const struct trawl_output *o)
+{
+	return o->err;
 }
 
 uint32_t trawl_output_live_timer_us(const struct trawl_output *o)
@@ -445,7 +444,7 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 	}
 	if (snprintf(path, sizeof(path), "%s/%s", o->dir, rel) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
-	o->files[h].rel = strdup(path);
+	o->files[h].rel = strdup(rel);
 	if (!o->files[h].rel)
 		return -ENOMEM;
 	if (o->relay) {
@@ -457,18 +456,13 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 		return (int)h;
 	}
 	/* Kept: read back to find its last whole packet (stream_cut()). */
-	o->files[h].fd = open(path, (keep ? O_RDWR : O_WRONLY | O_TRUNC) | O_CREAT | O_APPEND | O_CLOEXEC,
-			      0640);
-	if (o->files[h].fd < 0) {
-		ret = -errno;
+	ret = trawl_opener_file(o->opener, rel, keep, o->err, sizeof(o->err));
+	if (ret < 0) {
 		free(o->files[h].rel);
 		o->files[h].rel = NULL;
-		o->files[h].fd = -1;
 		return ret;
 	}
-	if (o->uid != (uid_t)-1 && fchown(o->files[h].fd, o->uid, o->gid)) {
-		/* not fatal */
-	}
+	o->files[h].fd = ret;
 	return (int)h;
 }
 
@@ -508,7 +502,7 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len)
 {
 	struct ofile *f = file_get(o, h);
-	int fd;
+	int fd, ret;
 
 	if (!f)
 		return -EBADF;
@@ -518,9 +512,18 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
 		return 0;
 	}
-	fd = trawl_file_replace(f->rel, buf, len, o->uid, o->gid);
+	fd = trawl_opener_replace_begin(o->opener, f->rel);
 	if (fd < 0)
 		return fd;
+	ret = trawl_write_all(fd, buf, len);
+	if (!ret)
+		ret = trawl_opener_replace_commit(o->opener, f->rel, 1);
+	else
+		trawl_opener_replace_commit(o->opener, f->rel, 0);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
 	close(f->fd);
 	f->fd = fd;
 	return 0;

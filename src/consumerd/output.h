@@ -46,7 +46,9 @@ struct trawl_output_stream;
 /**
  * trawl_output_create - opens a trace's destination
  * @dest: a folder or a relay spec (above)
- * @uid, @gid: owner of local files and folders ((uid_t)-1: the caller)
+ * @uid, @gid: owner of local files and folders ((uid_t)-1: the caller).
+ *             A root caller given another owner creates everything
+ *             through a process running as that owner (consumerd/opener.h).
  * @out: the output, to free with trawl_output_destroy()
  * @err, @err_len: a one-line reason on failure
  *
@@ -67,6 +69,9 @@ void trawl_output_destroy(struct trawl_output *o);
  */
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
+/* Why the last trawl_output_file_open() (or stream open) failed, one line; "" if none did. */
+const char *trawl_output_error(const struct trawl_output *o);
+
 /* A live relay destination's live timer (how often packets are to be cut), else 0. */
 uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
 
@@ -81,7 +86,11 @@ uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
  */
 int trawl_output_sync(struct trawl_output *o);
 
-/* Opens (creates, truncates) @rel in the trace. Returns a handle >= 0 or a negative errno. */
+/*
+ * Opens @rel in the trace: a new, empty file (locally, whatever had its name
+ * is replaced, never written through: consumerd/opener.h). Returns a handle
+ * >= 0 or a negative errno; then trawl_output_error() says why in one line.
+ */
 int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind);
 /* Appends @iov to the file. 0 or a negative errno (never for a broken relay). */
 int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt);

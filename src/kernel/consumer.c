@@ -84,7 +84,7 @@ struct kcpu {
 
 struct kchan {
 	struct kconsumer *k;            /* the consumer holding this channel */
-	char name[128];
+	char name[256];
 	char instance[192];             /* "instances/<name>" */
 	int overwrite;
 	int ctx[TRAWL_KCTX_SLOTS];
@@ -611,6 +611,8 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case 'k':
 			break;
 		case 'o':
+			if (strlen(optarg) >= sizeof(k->dir))
+				return -ENAMETOOLONG;
 			snprintf(k->dir, sizeof(k->dir), "%s", optarg);
 			break;
 		case 'c':
@@ -618,6 +620,8 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 				return -E2BIG;
 			cur = &k->ch[k->nch];
 			cur->id = (uint32_t)k->nch++;
+			if (strlen(optarg) >= sizeof(cur->name))
+				return -ENAMETOOLONG;
 			snprintf(cur->name, sizeof(cur->name), "%s", optarg);
 			break;
 		case 'i':
@@ -681,7 +685,7 @@ static int consumer_setup(struct kconsumer *k)
 
 	ret = trawl_output_create(k->dir, k->uid, k->gid, &k->out, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "trawl-consumerd --kernel: %s\n", err);
+		snprintf(k->err, sizeof(k->err), "%s", err); /* for the spawner: the user sees it */
 		return ret;
 	}
 	k->live_ns = (uint64_t)trawl_output_live_timer_us(k->out) * 1000;
@@ -911,6 +915,8 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		char line[TRAWL_KERNEL_ERR_LEN + 2];
 		int n;
 
+		if (!k->err[0] && k->out && trawl_output_error(k->out)[0])
+			snprintf(k->err, sizeof(k->err), "%s", trawl_output_error(k->out));
 		if (!k->err[0])
 			snprintf(k->err, sizeof(k->err), "cannot set up %.160s: %s", k->dir,
 				 strerror(-ret));

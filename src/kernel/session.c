@@ -27,15 +27,17 @@
 #define SESSION_MAX_CHANNELS 16
 #define CONSUMER_TIMEOUT_MS 30000
 
+#define SESSION_NAME_LEN 256 /* as the control protocol's names (TRAWL_CTL_NAME_LEN) */
+
 struct kchannel {
-	char name[128];
+	char name[SESSION_NAME_LEN];
 	char ctx[512];                        /* "pid,tid,perf:cpu:X,..." */
 	int nperf;                            /* perf:cpu contexts: recorded through perf */
 	struct trawl_kernel_instance *inst;   /* owned */
 };
 
 struct trawl_kernel_session {
-	char name[128];
+	char name[SESSION_NAME_LEN];
 	char output[4096];
 	uid_t uid;
 	gid_t gid;
@@ -59,6 +61,10 @@ int trawl_kernel_session_create(const char *name, const char *output, uid_t uid,
 
 	if (!s)
 		return -ENOMEM;
+	if (strlen(name) >= sizeof(s->name) || strlen(output) >= sizeof(s->output)) {
+		free(s);
+		return -ENAMETOOLONG;
+	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	snprintf(s->output, sizeof(s->output), "%s", output);
 	s->uid = uid;
@@ -87,6 +93,11 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 	if (s->consumer) {
 		snprintf(err, errlen, "kernel channels cannot be added after the session started");
 		return -EBUSY;
+	}
+	if (strlen(channel) >= sizeof(c->name)) {
+		snprintf(err, errlen, "kernel channel name too long (at most %d bytes)",
+			 SESSION_NAME_LEN - 1);
+		return -ENAMETOOLONG;
 	}
 	c = &s->ch[s->nch];
 	memset(c, 0, sizeof(*c));
@@ -234,7 +245,7 @@ static int consumer_cmd(struct trawl_kernel_session *s, const char *cmd)
 static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
 			  int once)
 {
-	char *argv[10 + 6 * SESSION_MAX_CHANNELS];
+	char *argv[14 + 6 * SESSION_MAX_CHANNELS];
 	char uid[32], gid[32];
 	int sv[2], a = 0, i;
 	pid_t pid;
@@ -248,6 +259,11 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 	argv[a++] = "--ctl-fd=3";
 	argv[a++] = "--output";
 	argv[a++] = (char *)output;
+	/* the trace's owner, who creates its files (consumerd/opener.h) */
+	argv[a++] = "--uid";
+	argv[a++] = uid;
+	argv[a++] = "--gid";
+	argv[a++] = gid;
 	if (once)
 		argv[a++] = "--once";
 	for (i = 0; i < s->nch; i++) {

@@ -12,6 +12,7 @@
  * port of 0 takes any free port; the ports taken are logged at start-up.
  */
 #include "common/common.h"
+#include "common/fs.h"
 #include "relayd/proto.h"
 #include "relayd/relayd.h"
 #include "relayd/url.h"
@@ -269,6 +270,42 @@ static void accept_conn(int lfd, struct conn_slot **slots, size_t *nr, size_t *c
 }
 
 /* The poll loop: accepts on @lfd[0..1], reads connections, until a signal. */
+/*
+ * The output folder, created if needed. relayd's sessions are found again by
+ * path (the live server reads what is written), so a root relayd writes only
+ * in a folder no other user can change (trawl_fs_dir_private()): a user who
+ * could rename a session's folder could swap in links to root's files for
+ * the live server to read out. Returns its fd, or -1 after one line on stderr.
+ */
+static int output_open(const char *output)
+{
+	char where[PATH_MAX] = "";
+	int fd = trawl_fs_dir_open(AT_FDCWD, output, TRAWL_FS_CREATE, 0750, where, sizeof(where)),
+	    ret;
+
+	if (fd < 0) {
+		fprintf(stderr, "trawl-relayd: cannot create output folder %s: %s\n",
+			where[0] ? where : output, trawl_fs_strerror(fd));
+		return -1;
+	}
+	ret = faccessat(fd, ".", W_OK | X_OK, 0) ? -errno : 0;
+	if (ret) {
+		fprintf(stderr, "trawl-relayd: cannot write in output folder %s: %s\n", output,
+			strerror(-ret));
+	} else if (geteuid() == 0 && (ret = trawl_fs_dir_private(fd, where, sizeof(where)))) {
+		fprintf(stderr, "trawl-relayd: output folder %s: %s %s; as root, relayd writes only "
+			"where no other user can change what it wrote (use a folder of root's, or run "
+			"it as that user)\n", output, where[0] ? where : output,
+			ret == -EPERM ? "belongs to another user or is writable by others"
+				      : strerror(-ret));
+	}
+	if (ret) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void serve(const int lfd[2])
 {
 	struct conn_slot *slots = NULL;
@@ -330,7 +367,7 @@ int main(int argc, char **argv)
 	};
 	char ctrl[300], data[300], live[300], output[PATH_MAX] = "";
 	uint16_t ports[3] = {0, 0, 0};
-	int lfd[2], live_fd, c, daemon = 0;
+	int lfd[2], live_fd, out_fd, c, daemon = 0;
 	struct relay_live *lv = NULL;
 	struct sigaction sa;
 
@@ -375,11 +412,9 @@ int main(int argc, char **argv)
 		}
 		snprintf(output, sizeof(output), "%s/trawl-traces", home);
 	}
-	if (trawl_mkdir_p(output, 0750) || access(output, W_OK | X_OK)) {
-		fprintf(stderr, "trawl-relayd: cannot write in output folder %s: %s\n", output,
-			strerror(errno));
+	out_fd = output_open(output);
+	if (out_fd < 0)
 		return 1;
-	}
 	lfd[0] = listen_on("control", ctrl, TRAWL_RELAY_DEFAULT_CTRL_PORT, &ports[0]);
 	if (lfd[0] < 0)
 		return 1;
@@ -408,7 +443,7 @@ int main(int argc, char **argv)
 	/* Built without the live server: viewers are refused, streaming works. */
 	close(live_fd);
 #endif
-	relay_sessions_init(output, lv);
+	relay_sessions_init(out_fd, output, lv);
 	serve(lfd);
 #ifdef TRAWL_HAVE_LIVE
 	if (lv)

@@ -23,7 +23,7 @@ void relayd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct relay_conn;
 
 /* Sets where sessions go (@output: the base folder) and the live server (may be NULL). */
-void relay_sessions_init(const char *output, struct relay_live *live);
+void relay_sessions_init(int output_fd, const char *output, struct relay_live *live);
 /* Takes ownership of @fd, a connected streaming peer named @peer. NULL: ENOMEM (fd closed). */
 struct relay_conn *relay_conn_create(int fd, const char *peer);
 /* The connection's socket, for polling. */

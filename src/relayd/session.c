@@ -14,12 +14,15 @@
  * acted on at once, in order: a consumer sends a packet before its index
  * entry, so the file holds the packet before the index names it.
  *
- * Files are opened relative to the session folder; the decoder has already
- * refused absolute paths and '..'; O_NOFOLLOW keeps a link from redirecting
- * a write. A bad message, or a write that fails, drops that connection
- * only (logged); what it wrote stays.
+ * Files are opened relative to the session folder's fd, as common/fs.h
+ * walks paths: the decoder has already refused absolute paths and '..',
+ * no link is followed, and every file is a new one (whatever had its name
+ * is replaced, never written through). A root relayd also refuses an output
+ * folder another user could change (main.c). A bad message, or a write that
+ * fails, drops that connection only (logged); what it wrote stays.
  */
 #include "common/common.h"
+#include "common/fs.h"
 #include "relayd/proto.h"
 #include "relayd/relayd.h"
 #ifdef TRAWL_HAVE_LIVE
@@ -45,6 +48,7 @@ struct rsession {
 	char name[TRAWL_RELAY_NAME_LEN];
 	char hostname[TRAWL_RELAY_NAME_LEN];
 	char path[PATH_MAX];  /* the trace folder */
+	int dir;              /* the trace folder (O_PATH), owned */
 	int refs;             /* connections streaming it */
 	int live;             /* registered with the live server */
 };
@@ -71,12 +75,14 @@ struct relay_conn {
 #define RELAY_HELLO_TIMEOUT_S 10
 
 static char base_dir[PATH_MAX];
+static int base_fd = -1; /* base_dir (O_PATH), owned */
 static struct relay_live *live_server;
 static struct rsession *sessions;
 static uint64_t next_session_id = 1;
 
-void relay_sessions_init(const char *output, struct relay_live *live)
+void relay_sessions_init(int output_fd, const char *output, struct relay_live *live)
 {
+	base_fd = output_fd;
 	snprintf(base_dir, sizeof(base_dir), "%s", output);
 	live_server = live;
 }
@@ -84,30 +90,38 @@ void relay_sessions_init(const char *output, struct relay_live *live)
 /*
  * Creates <base>/<hostname>/<session>-<stamp>/ (or -1, -2... after it when
  * another session, of another daemon or an earlier run, has that folder:
- * its files are never truncated). Fills @path; returns 0 or -errno.
+ * its files are never truncated). Fills @s's path and dir; 0 or -errno.
  */
-static int folder_make(char *path, size_t len, const char *hostname, const char *session,
+static int folder_make(struct rsession *s, const char *hostname, const char *session,
 		       const char *stamp)
 {
-	int n, i, ret;
+	int host, n, i, ret = -EEXIST;
+	char name[TRAWL_RELAY_NAME_LEN * 2 + 48];
 
-	n = snprintf(path, len, "%s/%s", base_dir, hostname);
-	if (n < 0 || (size_t)n >= len)
+	n = snprintf(s->path, sizeof(s->path), "%s/%s", base_dir, hostname);
+	if (n < 0 || (size_t)n >= sizeof(s->path))
 		return -ENAMETOOLONG;
-	ret = trawl_mkdir_p(path, 0750);
-	if (ret)
-		return ret;
-	for (i = 0; i < 1000; i++) {
-		n = i ? snprintf(path, len, "%s/%s/%s-%s-%d", base_dir, hostname, session, stamp, i)
-		      : snprintf(path, len, "%s/%s/%s-%s", base_dir, hostname, session, stamp);
-		if (n < 0 || (size_t)n >= len)
-			return -ENAMETOOLONG;
-		if (!mkdir(path, 0750))
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
+	host = trawl_fs_dir_open(base_fd, hostname, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL, 0);
+	if (host < 0)
+		return host;
+	for (i = 0; i < 1000 && ret == -EEXIST; i++) {
+		n = i ? snprintf(name, sizeof(name), "%s-%s-%d", session, stamp, i)
+		      : snprintf(name, sizeof(name), "%s-%s", session, stamp);
+		if (n < 0 || (size_t)n >= sizeof(name))
+			ret = -ENAMETOOLONG;
+		else
+			ret = mkdirat(host, name, 0750) ? -errno : 0;
 	}
-	return -EEXIST;
+	if (!ret) {
+		n = snprintf(s->path, sizeof(s->path), "%s/%s/%s", base_dir, hostname, name);
+		ret = n < 0 || (size_t)n >= sizeof(s->path) ? -ENAMETOOLONG : 0;
+	}
+	if (!ret) {
+		s->dir = trawl_fs_dir_open(host, name, TRAWL_FS_BELOW, 0, NULL, 0);
+		ret = s->dir < 0 ? s->dir : 0;
+	}
+	close(host);
+	return ret;
 }
 
 static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
@@ -134,7 +148,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	ret = folder_make(s->path, sizeof(s->path), m->hostname, m->session, stamp);
+	ret = folder_make(s, m->hostname, m->session, stamp);
 	if (ret) {
 		relayd_log("cannot create %s: %s", s->path, strerror(-ret));
 		free(s);
@@ -175,6 +189,7 @@ static void session_put(struct rsession *s)
 		relay_live_session_close(live_server, s->id);
 #endif
 	relayd_log("session %s from %s: complete", s->name, s->hostname);
+	close(s->dir);
 	for (pp = &sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
@@ -256,23 +271,9 @@ static void reply(struct relay_conn *c, int status, uint64_t id)
 	}
 }
 
-/* mkdir -p of the folders of @rel in the session folder. */
-static int parents_make(const struct rsession *s, const char *rel)
-{
-	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
-	char *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", s->path, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	return trawl_mkdir_p(path, 0750);
-}
-
 static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 {
-	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
 	struct rfile *f;
-	int ret;
 
 	if (m->handle >= c->nr_files) {
 		uint32_t n = m->handle + 1 > 2 * c->nr_files ? m->handle + 1 : 2 * c->nr_files;
@@ -288,16 +289,13 @@ static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 	f = &c->files[m->handle];
 	if (f->fd >= 0)
 		return -EBUSY;
-	ret = parents_make(c->s, m->path);
-	if (ret)
-		return ret;
 	f->rel = strdup(m->path);
 	if (!f->rel)
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%s", c->s->path, m->path);
-	f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+	f->fd = trawl_fs_file_create(c->s->dir, m->path, 0640, NULL, 0);
 	if (f->fd < 0) {
-		ret = -errno;
+		int ret = f->fd;
+
 		free(f->rel);
 		f->rel = NULL;
 		return ret;
@@ -314,13 +312,11 @@ static struct rfile *file_get(struct relay_conn *c, uint32_t handle)
 /* The whole new content of a metadata file: written aside, renamed over it. */
 static int file_replace(struct relay_conn *c, struct rfile *f, const struct trawl_relay_msg *m)
 {
-	char path[PATH_MAX + TRAWL_RELAY_PATH_LEN];
 	int fd;
 
 	if (f->kind != TRAWL_RELAY_FILE_METADATA)
 		return -EINVAL;
-	snprintf(path, sizeof(path), "%s/%s", c->s->path, f->rel);
-	fd = trawl_file_replace(path, m->payload, m->size, (uid_t)-1, (gid_t)-1);
+	fd = trawl_fs_replace(c->s->dir, f->rel, m->payload, m->size, 0640);
 	if (fd < 0)
 		return fd;
 	close(f->fd);

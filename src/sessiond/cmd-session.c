@@ -8,16 +8,17 @@
  * user's daemon only that user (and root) can connect at all.
  */
 #include "common/common.h"
+#include "common/fs.h"
+#include "common/ids.h"
 #include "ctf/ctf.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
-#include <grp.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,42 +58,33 @@ struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, 
 	return s;
 }
 
-/* mkdir -p @path (mode 0770 & ~umask), then check the caller may write there. */
-static int mkdir_p(const char *path)
+/*
+ * mkdir -p @arg (mode 0770 & ~umask) as common/fs.h walks paths, then
+ * checks the caller may write there.
+ */
+static int mkdir_p(void *arg)
 {
-	int ret = trawl_mkdir_p(path, 0770);
+	int fd = trawl_fs_dir_open(AT_FDCWD, arg, TRAWL_FS_CREATE, 0770, NULL, 0), ret;
 
-	if (ret)
-		return ret;
-	return access(path, W_OK | X_OK) ? -errno : 0;
+	if (fd < 0)
+		return fd;
+	ret = faccessat(fd, ".", W_OK | X_OK, 0) ? -errno : 0;
+	close(fd);
+	return ret;
 }
 
 /*
  * Creates the trace folder as its owner would: in the root daemon, a child
- * with the owner's ids does the mkdir, so nothing is created where the user
- * could not create it, and every folder is theirs.
+ * with the owner's ids (common/ids.h) does the mkdir, so nothing is created
+ * where the user could not create it, every folder is theirs, and no link
+ * is followed that the user could not follow.
  */
 static int mkdir_as(const char *path, uid_t uid, gid_t gid)
 {
-	pid_t pid;
-	int status;
+	struct trawl_ids ids;
 
-	if (uid == geteuid())
-		return mkdir_p(path);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
-			_exit(EPERM);
-		_exit(-mkdir_p(path));
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!WIFEXITED(status))
-		return -EIO;
-	return -WEXITSTATUS(status);
+	trawl_ids_lookup(uid, gid, &ids);
+	return trawl_ids_run(&ids, mkdir_p, (void *)path);
 }
 
 void sd_clock_offset_refresh(void)
@@ -107,7 +99,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		   struct sd_reply *r)
 {
 	struct sd_session *s, **tail;
-	int ret, nr = 0, active = 0, streaming;
+	int ret, i, nr = 0, active = 0, streaming;
 
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "a session needs a name");
@@ -130,6 +122,12 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 				     SD_MAX_SESSIONS_PER_USER);
 	if (!req->output[0] && !(req->flags & TRAWL_CTL_F_NO_OUTPUT))
 		return (void)sd_fail(r, -EINVAL, "no output folder given");
+	/* the path goes into logs, listings and the kernel consumer's one-line errors */
+	for (i = 0; req->output[i]; i++)
+		if ((unsigned char)req->output[i] < 0x20 || req->output[i] == 0x7f)
+			return (void)sd_fail(r, -EINVAL, "output path holds a control character "
+					     "(byte 0x%02x at offset %d)",
+					     (unsigned char)req->output[i], i);
 	streaming = sd_relay_is_url(req->output);
 	if ((req->flags & TRAWL_CTL_F_LIVE) && !streaming)
 		return (void)sd_fail(r, -EINVAL, "a live session streams to trawl-relayd: its URL "
@@ -141,7 +139,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		ret = mkdir_as(req->output, p->uid, p->gid);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
-					     req->output, strerror(-ret));
+					     req->output, trawl_fs_strerror(ret));
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -313,7 +311,7 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
 	ret = mkdir_as(dir, s->uid, s->gid);
 	if (ret)
-		return (void)sd_fail(r, ret, "cannot create %s: %s", dir, strerror(-ret));
+		return (void)sd_fail(r, ret, "cannot create %s: %s", dir, trawl_fs_strerror(ret));
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_err err = {""};

@@ -5,10 +5,10 @@
  * (see the design comment in domain-ust.c).
  */
 #include "sessiond/ust-internal.h"
+#include "common/ids.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -232,6 +232,7 @@ int cons_alive(const struct trawl_domain_session *s)
 static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 {
 	struct timeval tv = {.tv_sec = 10};
+	struct trawl_ids ids;
 	int sv[2], ret, err_fd = -1;
 	pid_t pid;
 
@@ -268,6 +269,7 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 
 		snprintf(who, sizeof(who), "uid %d's consumer", (int)c->uid);
 		err_fd = sd_log_pipe(c->uid, who);
+		trawl_ids_lookup(c->uid, c->gid, &ids);
 		pid = fork();
 	}
 	if (pid < 0) {
@@ -287,8 +289,7 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* The consumer writes the trace: it runs as the session's owner. */
-		if (setgroups(0, NULL) || setresgid(c->gid, c->gid, c->gid) ||
-		    setresuid(c->uid, c->uid, c->uid))
+		if (trawl_ids_assume(&ids))
 			_exit(126);
 		/* Never the daemon's log file (sd_log_pipe()); no pipe: nowhere. */
 		if (err_fd < 0)

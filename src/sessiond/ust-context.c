@@ -20,38 +20,25 @@
  * privileges it already has.
  */
 #include "sessiond/ust-internal.h"
+#include "common/ids.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+static int probe(void *c)
+{
+	return trawl_ustctl_counter_probe(c);
+}
 
 /* trawl_ustctl_counter_probe() as @uid/@gid: 0 or -errno. */
 static int probe_as(const struct trawl_ustctl_counter *c, uid_t uid, gid_t gid)
 {
-	int status;
-	pid_t pid;
+	struct trawl_ids ids;
 
-	if (uid == geteuid())
-		return trawl_ustctl_counter_probe(c);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* Only async-signal-safe calls here: the daemon may have threads. */
-		int ret;
-
-		if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
-			_exit(EPERM);
-		ret = trawl_ustctl_counter_probe(c);
-		_exit(ret < 0 && -ret < 256 ? -ret : ret ? EIO : 0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+	trawl_ids_lookup(uid, gid, &ids);
+	return trawl_ids_run(&ids, probe, (void *)c);
 }
 
 static int paranoid_level(void)
