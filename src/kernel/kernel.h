@@ -4,7 +4,7 @@
  *
  * Everything here runs as root (in the root session daemon, or in the kernel
  * consumer it spawns). The kernel side of a session channel is one tracefs
- * instance, `instances/trawl-<daemon pid>-<session>-<channel>`, with its own
+ * instance, `instances/trawl-<daemon pid>-<n>-<session>-<channel>`, with its own
  * ring buffers, events, trace_clock (always "mono", i.e. CLOCK_MONOTONIC, so
  * kernel and user-space events share one clock) and overwrite mode. The name
  * carries the owner's pid so that a restarted daemon removes only instances

@@ -260,6 +260,7 @@ int trawl_kernel_instance_create(const char *session, const char *channel,
 				 const struct trawl_kernel_channel_attr *attr,
 				 struct trawl_kernel_instance **out)
 {
+	static unsigned seq; /* instances this process made */
 	struct trawl_kernel_instance *inst;
 	char s[64], c[64], path[512], val[32];
 	uint64_t size;
@@ -270,7 +271,12 @@ int trawl_kernel_instance_create(const char *session, const char *channel,
 		return -ENOMEM;
 	sanitize(s, sizeof(s), session ? session : "s");
 	sanitize(c, sizeof(c), channel ? channel : "channel0");
-	snprintf(inst->name, sizeof(inst->name), "trawl-%d-%s-%s", (int)getpid(), s, c);
+	/*
+	 * The names are cut and their odd characters replaced: two sessions
+	 * (of two users of the root daemon, say) can come out the same. The
+	 * sequence number keeps every instance of this process its own.
+	 */
+	snprintf(inst->name, sizeof(inst->name), "trawl-%d-%u-%s-%s", (int)getpid(), ++seq, s, c);
 	snprintf(inst->path, sizeof(inst->path), "instances/%s", inst->name);
 	ret = trawl_kernel_path(path, sizeof(path), inst->path);
 	if (ret < 0)
