@@ -8,9 +8,11 @@
  * the default name and output carry the caller's clock and $HOME.
  */
 #include "common/common.h"
+#include "common/fs.h"
 #include "ctl/ctl-int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,28 +230,34 @@ TRAWL_EXPORT int trawl_ctl_current_session_get(char *buf, size_t len)
 
 TRAWL_EXPORT int trawl_ctl_current_session_set(const char *name)
 {
-	char path[4096], tmp[4200];
-	FILE *f;
-	int n;
+	const char *home = getenv("HOME");
+	char line[TRAWL_CTL_NAME_MAX + 16];
+	int dir, fd, n;
 
 	if (!trawl_ctl_name_valid(name))
 		return -EINVAL;
-	if (rc_path(path, sizeof(path)))
+	if (!home || home[0] != '/')
 		return -ENOENT;
-	/* Write-then-rename so a concurrent reader never sees half a file. */
-	n = snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
+	/*
+	 * Written aside, then renamed over it, so a reader never sees half a
+	 * file; and as common/fs.h does it, since root may run trawl with
+	 * another user's HOME (sudo keeps it on some systems): a link that user
+	 * put at ~/.trawlrc or at the file written aside is replaced, never
+	 * written through.
+	 */
+	dir = trawl_fs_dir_open(AT_FDCWD, home, 0, 0, NULL, 0);
+	if (dir < 0)
+		return dir;
+	n = snprintf(line, sizeof(line), "session=%s\n", name);
+	if (n < 0 || (size_t)n >= sizeof(line)) {
+		close(dir);
 		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "session=%s\n", name);
-	if (fclose(f) || rename(tmp, path)) {
-		int ret = -errno;
-
-		unlink(tmp);
-		return ret;
 	}
+	fd = trawl_fs_replace(dir, ".trawlrc", line, (size_t)n, 0644);
+	close(dir);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 
