@@ -1,0 +1,337 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Attacks on the files that the root session daemon and the processes it
+# spawns write for a user (docs/SECURITY.md, "Files"; the table in
+# tests/security/README.md). A member of group 'tracing' (a real user, made
+# here) traces through the real root daemon (private TRAWL_ROOT_RUNTIME_DIR)
+# and plants links, FIFOs, devices and hard links where root writes, or
+# swaps folders while it works. Every attack checks the same outcome: root's
+# file and root's folder are unchanged byte for byte; the session is either
+# refused with one clear line or traced where it should be; and a trace that
+# was written is the member's, readable by them with `trawl view` and with
+# babeltrace2, kernel part included.
+#
+# usage: files.sh ATTACK   (the ATTACKS list below; ctest runs each)
+. "$(dirname "$0")/../cli/lib.sh"
+
+ATTACK=${1:?usage: files.sh ATTACK}
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a root daemon, test users)"; exit 77; }
+command -v useradd >/dev/null && command -v runuser >/dev/null ||
+	{ echo "SKIP: useradd/runuser missing"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
+getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
+for d in "$BIN" "$BIN/.." "$BIN/../.."; do
+	[ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
+		{ echo "SKIP: $d is not readable by other users"; exit 77; }
+done
+
+G=trawlsf$$ # the attacker: a member of 'tracing', owner of the session
+useradd -M -N -d "$T/$G" -G tracing "$G" || { echo "SKIP: useradd failed"; exit 77; }
+CLEANUP_USERS+=("$G")
+mkdir -p "$T/$G" && chown "$G" "$T/$G"
+O=$T/$G/o # the session's output folder
+
+"$BIN/trawl-sessiond" --daemonize || { echo "FAIL: the root daemon did not start"; exit 1; }
+"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
+
+# as CMD...: runs CMD as the attacker, in their own folders
+as() {
+	runuser -u "$G" -- env HOME="$T/$G" TRAWL_RUNTIME_DIR="$T/$G/run" \
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$@"
+}
+# trawl as the attacker; G_DO CMD... as them in a shell (links, FIFOs, renames)
+gt() { as "$TRAWL" "$@"; }
+G_DO() { as sh -c "$1"; }
+# G_LOOP SCRIPT: runs SCRIPT as the attacker in the background (setpriv
+# execs, so $! is the shell itself, which G_STOP kills)
+G_LOOP() {
+	setpriv --reuid "$G" --regid "$(id -g "$G")" --init-groups sh -c "$1" >/dev/null 2>&1 &
+	LOOP_PID=$!
+}
+G_STOP() { kill "$LOOP_PID" 2>/dev/null; wait "$LOOP_PID" 2>/dev/null; }
+
+# What root owns and must never see changed: a file, and a folder with nothing in it.
+VICTIM=$T/victim
+ROOTDIR=$T/rootdir
+head -c 4096 /dev/urandom >"$VICTIM"
+chmod 600 "$VICTIM"
+VICTIM_SUM=$(sha256sum <"$VICTIM")
+mkdir -m 700 "$ROOTDIR"
+victims_intact() {
+	[ "$(sha256sum <"$VICTIM")" = "$VICTIM_SUM" ] || fail "root's file $VICTIM was changed"
+	[ -z "$(ls -A "$ROOTDIR")" ] || fail "root's folder got files: $(ls -lAR "$ROOTDIR")"
+}
+
+# session_run NAME [enable-event args]: create -o $O, a kernel event, start,
+# some scheduling, stop. Each step's status in RC_CREATE, RC_START, RC_STOP.
+session_run() {
+	local name=$1; shift
+	gt create "$name" -o "$O" >"$T/out" 2>"$T/err.create"; RC_CREATE=$?
+	gt enable-event -k -s "$name" "${@:-sched_switch}" >"$T/out" 2>&1
+	prepare_hook "$name"
+	gt start "$name" >"$T/out" 2>"$T/err"; RC_START=$?
+	sleep 0.2
+	gt stop "$name" >"$T/out" 2>"$T/err.stop"; RC_STOP=$?
+}
+prepare_hook() { :; }
+
+# trace_is_members DIR: everything under DIR is the attacker's, the trace's
+# files are 0640 and regular, and they read kernel events there with babeltrace2.
+trace_is_members() {
+	local dir=$1 n
+	[ -d "$dir/kernel" ] || { fail "no kernel trace in $dir"; return; }
+	n=$(find "$dir" ! -user "$G" | head -3)
+	[ -z "$n" ] || fail "not the member's: $n"
+	n=$(find "$dir/kernel" -type f ! -perm 0640 | head -3)
+	[ -z "$n" ] || fail "modes: $(ls -ld $n)"
+	find "$dir/kernel" ! -type f ! -type d | grep -q . && fail "not files: $(find "$dir/kernel" ! -type f ! -type d)"
+	n=$(as babeltrace2 "$dir/kernel" 2>"$T/bt.err" | grep -c " sched_switch: ")
+	[ "$n" -gt 0 ] || fail "the member's babeltrace2 reads no kernel event: $(head -3 "$T/bt.err")"
+}
+# viewable NAME: the member's `trawl view NAME` shows kernel events
+viewable() {
+	local n
+	n=$(gt view "$1" 2>"$T/view.err" | grep -c " sched_switch: ")
+	[ "$n" -gt 0 ] || fail "the member's trawl view shows no kernel event: $(head -3 "$T/view.err")"
+}
+# refused_one_line FILE WORD: one line on stderr naming WORD
+refused_one_line() {
+	[ "$(wc -l <"$1")" = 1 ] || fail "expected one error line, got: $(cat "$1")"
+	grep -qF -- "$2" "$1" || fail "error line lacks '$2': $(cat "$1")"
+}
+
+# ---- the attacks --------------------------------------------------------------
+
+# A link to root's file where each kind of trace file goes.
+attack_link_file() {
+	G_DO "mkdir -p '$O/kernel/index' && ln -s '$VICTIM' '$O/kernel/metadata' &&
+	      ln -s '$VICTIM' '$O/kernel/channel0_0' && ln -s '$VICTIM' '$O/kernel/index/channel0_0.idx'"
+	session_run s
+	[ "$RC_START" = 0 ] && [ "$RC_STOP" = 0 ] || fail "start/stop failed: $(cat "$T/err" "$T/err.stop")"
+	victims_intact
+	[ -f "$O/kernel/metadata" ] && [ ! -L "$O/kernel/metadata" ] || fail "metadata still a link"
+	trace_is_members "$O"
+	viewable s
+}
+
+# The output folder itself a link to root's folder, made after create.
+attack_link_output() {
+	gt create s -o "$O" >/dev/null 2>&1 || fail "create failed"
+	gt enable-event -k -s s sched_switch >/dev/null 2>&1
+	G_DO "rmdir '$O' && ln -s '$ROOTDIR' '$O'"
+	gt start s >"$T/out" 2>"$T/err" && fail "start wrote through the member's link to root's folder"
+	refused_one_line "$T/err" "Permission denied"
+	cat "$T/err"
+	victims_intact
+	# and at create: refused as the member would be
+	gt create s2 -o "$O/sub" >"$T/out" 2>"$T/err" && fail "create made a folder in root's"
+	refused_one_line "$T/err" "Permission denied"
+	victims_intact
+}
+
+# o/kernel (or o/kernel/index) a link to root's folder.
+attack_link_kernel() {
+	G_DO "mkdir -p '$O' && ln -s '$ROOTDIR' '$O/kernel'"
+	session_run s
+	[ "$RC_START" != 0 ] || fail "start wrote through the member's link to root's folder"
+	refused_one_line "$T/err" "Permission denied"
+	cat "$T/err"
+	victims_intact
+}
+attack_link_index() {
+	G_DO "mkdir -p '$O/kernel' && ln -s '$ROOTDIR' '$O/kernel/index'"
+	session_run s
+	[ "$RC_START" != 0 ] || fail "start wrote through a link inside the trace"
+	refused_one_line "$T/err" "$O/kernel/index"
+	grep -q "symbolic link" "$T/err" || fail "the line does not say why: $(cat "$T/err")"
+	cat "$T/err"
+	victims_intact
+}
+
+# o/ust/uid/<uid> a link to root's folder: the user-space consumer runs as
+# the member, and the member's kernel trace is still written.
+attack_link_ust() {
+	local app=$BIN/ust-app-all uid
+	[ -x "$app" ] || { echo "SKIP: no ust-app-all"; exit 77; }
+	uid=$(id -u "$G")
+	G_DO "mkdir -p '$O/ust/uid' && ln -s '$ROOTDIR' '$O/ust/uid/$uid'"
+	gt create s -o "$O" >/dev/null 2>&1
+	gt enable-event -k -s s sched_switch >/dev/null 2>&1
+	gt enable-event -u -s s tall:seq >/dev/null 2>&1
+	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
+	as "$app" 1 50 5000 >/dev/null 2>&1
+	gt stop s >/dev/null 2>&1
+	victims_intact
+	trace_is_members "$O"
+}
+
+# A FIFO where stream files and metadata go: root once blocked opening it
+# (no reader), holding the root daemon for its 30 s start timeout.
+attack_fifo() {
+	G_DO "mkdir -p '$O/kernel/index' && mkfifo '$O/kernel/metadata' '$O/kernel/channel0_0' \
+	      '$O/kernel/index/channel0_1.idx'"
+	session_run s
+	[ "$RC_START" = 0 ] && [ "$RC_STOP" = 0 ] || fail "start/stop failed: $(cat "$T/err" "$T/err.stop")"
+	victims_intact
+	trace_is_members "$O"
+}
+
+# A device where a stream file goes: the member's link to one, and a device
+# node in their folder (a member cannot make one: root puts it there, as a
+# hard link to /dev/full would be on a system with fs.protected_hardlinks=0).
+attack_device() {
+	G_DO "mkdir -p '$O/kernel' && ln -s /dev/full '$O/kernel/channel0_0'"
+	mknod "$O/kernel/channel0_1" c 1 7 && chown "$G" "$O/kernel/channel0_1"
+	session_run s
+	[ "$RC_START" = 0 ] && [ "$RC_STOP" = 0 ] || fail "start/stop failed: $(cat "$T/err" "$T/err.stop")"
+	[ -f "$O/kernel/channel0_1" ] || fail "the device is still there"
+	victims_intact
+	trace_is_members "$O"
+}
+
+# A hard link to root's file where the metadata goes (what a user can make
+# with fs.protected_hardlinks=0; root makes it here): root used to truncate
+# it through the link, and O_NOFOLLOW does not see hard links.
+attack_hardlink() {
+	G_DO "mkdir -p '$O/kernel'"
+	ln "$VICTIM" "$O/kernel/metadata" || { echo "SKIP: cannot hard link"; exit 77; }
+	session_run s
+	[ "$RC_START" = 0 ] || fail "start failed: $(cat "$T/err")"
+	victims_intact
+	trace_is_members "$O"
+}
+
+# Swaps between check and use: while root starts and stops sessions, the
+# member keeps renaming o/kernel, o/kernel/index and the metadata in and
+# out of links to root's file and folder.
+attack_race() {
+	local i ok=0
+	G_DO "mkdir -p '$O'"
+	G_LOOP "
+	cd '$O' || exit 1
+	while :; do
+		mkdir -p real/index 2>/dev/null
+		ln -sfn '$ROOTDIR' kernel 2>/dev/null; ln -sfn '$ROOTDIR' kernel 2>/dev/null
+		rm -f kernel; mv real kernel 2>/dev/null
+		ln -sf '$VICTIM' kernel/metadata 2>/dev/null
+		ln -sfn '$ROOTDIR' kernel/index 2>/dev/null
+		rm -rf kernel/index 2>/dev/null; mkdir kernel/index 2>/dev/null
+		mv kernel real 2>/dev/null
+	done"
+	for i in $(seq 12); do
+		gt create "r$i" -o "$O" >/dev/null 2>&1
+		gt enable-event -k -s "r$i" sched_switch >/dev/null 2>&1
+		if gt start "r$i" >"$T/out" 2>"$T/err"; then
+			ok=$((ok + 1))
+			gt stop "r$i" >/dev/null 2>&1
+		else
+			[ "$(wc -l <"$T/err")" = 1 ] || fail "start r$i: not one line: $(cat "$T/err")"
+		fi
+		gt destroy "r$i" >/dev/null 2>&1
+	done
+	G_STOP
+	victims_intact
+	"$TRAWL" list >/dev/null 2>&1 || fail "the root daemon does not answer root"
+	echo "race: $ok of 12 sessions started (the others refused in one line)"
+}
+
+# Snapshots: every snapshot-N-* folder gets a kernel link to root's folder
+# planted as soon as it appears.
+attack_snapshot() {
+	local i n
+	gt create s --snapshot -o "$O" >/dev/null 2>&1 || fail "create --snapshot failed"
+	gt enable-event -k -s s sched_switch >/dev/null 2>&1
+	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
+	G_LOOP "while :; do for d in '$O'/snapshot-*; do
+		[ -d \"\$d\" ] && [ ! -e \"\$d/kernel\" ] && ln -s '$ROOTDIR' \"\$d/kernel\"; done; done"
+	for i in $(seq 8); do
+		if ! gt snapshot record -s s >"$T/out" 2>"$T/err"; then
+			[ "$(wc -l <"$T/err")" = 1 ] || fail "snapshot $i: not one line: $(cat "$T/err")"
+		fi
+	done
+	G_STOP
+	victims_intact
+	n=$(find "$O" ! -user "$G" | head -3)
+	[ -z "$n" ] || fail "not the member's: $n"
+}
+
+# Item 10 of issue 10: a member's mixed session is theirs and reads whole.
+attack_member_trace() {
+	local app=$BIN/ust-app-all n
+	[ -x "$app" ] || { echo "SKIP: no ust-app-all"; exit 77; }
+	gt create s -o "$O" >/dev/null 2>&1 || fail "create failed"
+	gt enable-event -k -s s sched_switch >/dev/null 2>&1
+	gt enable-event -u -s s tall:seq >/dev/null 2>&1
+	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
+	as "$app" 1 200 5000 >/dev/null 2>&1 || fail "the member's app failed"
+	gt stop s >/dev/null 2>"$T/err" || fail "stop failed: $(cat "$T/err")"
+	trace_is_members "$O"
+	viewable s
+	n=$(gt view s 2>/dev/null | grep -c " tall:seq: ")
+	[ "$n" = 200 ] || fail "the member's trawl view shows $n of 200 user-space events"
+	n=$(as babeltrace2 "$O" 2>/dev/null | grep -c " tall:seq: ")
+	[ "$n" = 200 ] || fail "the member's babeltrace2 reads $n of 200 user-space events"
+	gt destroy s >/dev/null 2>&1
+}
+
+# ~/.trawlrc when root runs trawl with the member's HOME (sudo keeps it on
+# some systems): links at the file and at the one written aside.
+attack_trawlrc() {
+	G_DO "ln -s '$VICTIM' '$T/$G/.trawlrc' && ln -s '$VICTIM' '$T/$G/..trawlrc.tmp'"
+	HOME=$T/$G "$TRAWL" create rc -o "$T/rootout" >"$T/out" 2>"$T/err" ||
+		fail "create failed: $(cat "$T/err")"
+	victims_intact
+	[ -f "$T/$G/.trawlrc" ] && [ ! -L "$T/$G/.trawlrc" ] || fail ".trawlrc still a link"
+	grep -qx "session=rc" "$T/$G/.trawlrc" || fail ".trawlrc: $(cat "$T/$G/.trawlrc")"
+	"$TRAWL" destroy rc >/dev/null 2>&1
+}
+
+# A root relayd given an output folder the member owns: refused in one line
+# (they could rename its session folders under it and swap in links).
+attack_relayd() {
+	G_DO "mkdir -p '$T/$G/relay'"
+	timeout 10 "$BIN/trawl-relayd" -o "$T/$G/relay" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 \
+		-L tcp://127.0.0.1:0 >"$T/out" 2>"$T/err"
+	[ $? = 1 ] || fail "relayd did not refuse the member's folder: $(cat "$T/err")"
+	refused_one_line "$T/err" "belongs to another user"
+}
+
+# Names that reach root's paths: the same session and channel names for two
+# users (their tracefs instances once collided), names of the longest
+# length, an output path with a newline (refused in one line) or with "..".
+attack_names() {
+	local long
+	long=$(printf 'n%.0s' $(seq 200))
+	"$TRAWL" create same -o "$T/rootout" >/dev/null 2>&1 || fail "root: create"
+	"$TRAWL" enable-event -k -s same sched_switch >/dev/null 2>"$T/err" ||
+		fail "root: enable-event: $(cat "$T/err")"
+	gt create same -o "$O" >/dev/null 2>&1 || fail "member: create"
+	gt enable-event -k -s same sched_switch >/dev/null 2>"$T/err" ||
+		fail "member: the same session name as root's: $(cat "$T/err")"
+	gt create "$long" -o "$T/$G/long" >/dev/null 2>"$T/err" || fail "long name: $(cat "$T/err")"
+	gt enable-channel -k -s "$long" "$long" >/dev/null 2>"$T/err" ||
+		fail "long channel: $(cat "$T/err")"
+	gt enable-event -k -s "$long" -c "$long" sched_switch >/dev/null 2>"$T/err" ||
+		fail "long names: $(cat "$T/err")"
+	gt start "$long" >/dev/null 2>"$T/err" || fail "long names: start: $(cat "$T/err")"
+	sleep 0.2
+	gt stop "$long" >/dev/null 2>&1
+	trace_is_members "$T/$G/long"
+	gt create nl -o "$T/$G/a
+b" >"$T/out" 2>"$T/err" && fail "an output path with a newline was taken"
+	refused_one_line "$T/err" "control character"
+	gt create dots -o "$T/$G/x/../dots" >/dev/null 2>"$T/err" || fail "'..': $(cat "$T/err")"
+	gt create up -o "$T/$G/../rootdir/x" >"$T/out" 2>"$T/err" && fail "'..' into root's folder"
+	victims_intact
+}
+
+ATTACKS="link_file link_output link_kernel link_index link_ust fifo device hardlink race snapshot
+member_trace trawlrc relayd names"
+case " $(echo $ATTACKS) " in
+*" $ATTACK "*) "attack_$ATTACK" ;;
+*) echo "unknown attack '$ATTACK' (one of: $(echo $ATTACKS))" >&2; exit 2 ;;
+esac
+gt destroy --all >/dev/null 2>&1
+"$TRAWL" destroy --all >/dev/null 2>&1
+finish
