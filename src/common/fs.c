@@ -241,26 +241,38 @@ int trawl_fs_file_create(int at, const char *rel, unsigned mode, char *where, si
 	return fd;
 }
 
+/*
+ * An existing regular file @name of folder @dir, opened with @flags
+ * (O_NONBLOCK while opening: a FIFO put there must not make us wait for its
+ * other end). With @alone, it must be the caller's, with this one name (a
+ * hard link would have us write into another name). fd or -errno.
+ */
+static int open_regular(int dir, const char *name, int flags, int alone)
+{
+	int fd = openat(dir, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (alone && (st.st_nlink != 1 || st.st_uid != geteuid())) ||
+	    fcntl(fd, F_SETFL, flags & O_APPEND)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
 int trawl_fs_file_keep(int at, const char *rel, unsigned mode, char *where, size_t where_len)
 {
 	const char *name;
 	int dir = rel_dir(at, rel, TRAWL_FS_CREATE, &name, where, where_len), fd;
-	struct stat st;
 
 	if (dir < 0)
 		return dir;
-	/* O_NONBLOCK: a FIFO put there must not make us wait for a reader */
-	fd = openat(dir, name, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
+	fd = open_regular(dir, name, O_RDWR | O_APPEND, 1);
+	if (fd == -ENOENT)
 		fd = create_in(dir, name, mode);
-	} else if (fd < 0) {
-		fd = -errno;
-	} else if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-		   st.st_uid != geteuid() || fcntl(fd, F_SETFL, O_APPEND)) {
-		/* not a file of ours alone: a hard link would write into another name */
-		close(fd);
-		fd = -EINVAL;
-	}
 	if (fd < 0)
 		where_set(where, where_len, dir, name);
 	close(dir);
@@ -271,18 +283,10 @@ int trawl_fs_file_read(int at, const char *rel, char *where, size_t where_len)
 {
 	const char *name;
 	int dir = rel_dir(at, rel, 0, &name, where, where_len), fd;
-	struct stat st;
 
 	if (dir < 0)
 		return dir;
-	/* O_NONBLOCK: a FIFO put there must not make us wait for a writer */
-	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-	} else if (fstat(fd, &st) || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0)) {
-		close(fd);
-		fd = -EINVAL;
-	}
+	fd = open_regular(dir, name, O_RDONLY, 0);
 	if (fd < 0)
 		where_set(where, where_len, dir, name);
 	close(dir);

@@ -16,6 +16,7 @@
  * session is freed, so viewers use them (pread) without the lock.
  */
 #include "relayd/live-internal.h"
+#include "common/fs.h"
 
 #include <dirent.h>
 #include <endian.h>
@@ -89,6 +90,23 @@ static void trace_clock_check(struct live_trace *t)
 	t->clock_local = has && freq == 1000000000u && boot_id(boot) == 0 && !memcmp(uuid, boot, 16);
 }
 
+/*
+ * Opens @rel ("metadata", "index/X.idx", "X") of @t for reading as
+ * common/fs.h does: a link, a FIFO or a device put there is refused without
+ * blocking this viewer's thread (and no link leads the server to a file
+ * that is not the trace's). fd or -1.
+ */
+static int trace_file_open(const struct live_trace *t, const char *rel)
+{
+	int dir = trawl_fs_dir_open(AT_FDCWD, t->dir, 0, 0, NULL, 0), fd;
+
+	if (dir < 0)
+		return -1;
+	fd = trawl_fs_file_read(dir, rel, NULL, 0);
+	close(dir);
+	return fd < 0 ? -1 : fd;
+}
+
 /* Reads what the metadata file gained since last time. Session lock held. */
 static void trace_metadata_update(struct live_trace *t)
 {
@@ -99,7 +117,7 @@ static void trace_metadata_update(struct live_trace *t)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/metadata", t->dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = trace_file_open(t, "metadata");
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) || (uint64_t)st.st_size <= t->md_read)
@@ -193,7 +211,7 @@ static int stream_known(const struct live_session *s, const struct live_trace *t
 /* Opens stream @name of @t if its index file is there with a whole header. */
 static void stream_try_add(struct live_session *s, struct live_trace *t, const char *name)
 {
-	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 32];
+	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 32], rel[LIVE_NAME_MAX + 16];
 	unsigned char hdr[LIVE_INDEX_HEADER_SIZE];
 	struct live_stream *st, **a;
 	int data_fd, idx_fd, len;
@@ -201,7 +219,8 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	if (s->nr_streams >= MAX_STREAMS || strlen(name) >= LIVE_NAME_MAX)
 		return;
 	snprintf(path, sizeof(path), "%s/index/%s.idx", t->dir, name);
-	idx_fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(rel, sizeof(rel), "index/%s.idx", name);
+	idx_fd = trace_file_open(t, rel);
 	if (idx_fd < 0)
 		return;
 	if (pread(idx_fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
@@ -211,8 +230,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 		fprintf(stderr, "trawl-relayd: live: %s: not an index file, stream ignored\n", path);
 		goto close_idx;
 	}
-	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
-	data_fd = open(path, O_RDONLY | O_CLOEXEC);
+	data_fd = trace_file_open(t, name);
 	if (data_fd < 0)
 		goto close_idx;
 	st = calloc(1, sizeof(*st));
