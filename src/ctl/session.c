@@ -196,27 +196,37 @@ TRAWL_EXPORT int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *se
 
 /* ---- the current session ($HOME/.trawlrc: "session=NAME") ---- */
 
-static int rc_path(char *buf, size_t len)
+/*
+ * $HOME as a folder fd, walked as common/fs.h does it: root may run trawl
+ * with another user's HOME (sudo keeps it on some systems), so nothing here
+ * follows that user's links, blocks on their FIFO or writes through them.
+ */
+static int rc_dir(void)
 {
 	const char *home = getenv("HOME");
-	int n;
 
 	if (!home || home[0] != '/')
 		return -ENOENT;
-	n = snprintf(buf, len, "%s/.trawlrc", home);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return trawl_fs_dir_open(AT_FDCWD, home, 0, 0, NULL, 0);
 }
 
 TRAWL_EXPORT int trawl_ctl_current_session_get(char *buf, size_t len)
 {
-	char path[4096], line[TRAWL_CTL_NAME_MAX + 16], cur[TRAWL_CTL_NAME_MAX] = "";
+	char line[TRAWL_CTL_NAME_MAX + 16], cur[TRAWL_CTL_NAME_MAX] = "";
+	int dir = rc_dir(), fd;
 	FILE *f;
 
-	if (rc_path(path, sizeof(path)))
+	if (dir < 0)
 		return -ENOENT;
-	f = fopen(path, "re");
-	if (!f)
+	fd = trawl_fs_file_read(dir, ".trawlrc", NULL, 0);
+	close(dir);
+	if (fd < 0)
 		return -ENOENT;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOENT;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "session=", 8) && trawl_ctl_name_valid(line + 8))
@@ -230,22 +240,17 @@ TRAWL_EXPORT int trawl_ctl_current_session_get(char *buf, size_t len)
 
 TRAWL_EXPORT int trawl_ctl_current_session_set(const char *name)
 {
-	const char *home = getenv("HOME");
 	char line[TRAWL_CTL_NAME_MAX + 16];
 	int dir, fd, n;
 
 	if (!trawl_ctl_name_valid(name))
 		return -EINVAL;
-	if (!home || home[0] != '/')
-		return -ENOENT;
 	/*
 	 * Written aside, then renamed over it, so a reader never sees half a
-	 * file; and as common/fs.h does it, since root may run trawl with
-	 * another user's HOME (sudo keeps it on some systems): a link that user
-	 * put at ~/.trawlrc or at the file written aside is replaced, never
-	 * written through.
+	 * file; a link put at ~/.trawlrc or at the file written aside is
+	 * replaced, never written through.
 	 */
-	dir = trawl_fs_dir_open(AT_FDCWD, home, 0, 0, NULL, 0);
+	dir = rc_dir();
 	if (dir < 0)
 		return dir;
 	n = snprintf(line, sizeof(line), "session=%s\n", name);
@@ -263,13 +268,17 @@ TRAWL_EXPORT int trawl_ctl_current_session_set(const char *name)
 
 TRAWL_EXPORT int trawl_ctl_current_session_clear(const char *name)
 {
-	char cur[TRAWL_CTL_NAME_MAX], path[4096];
+	char cur[TRAWL_CTL_NAME_MAX];
+	int dir, ret;
 
 	if (trawl_ctl_current_session_get(cur, sizeof(cur)))
 		return 0;
 	if (name && strcmp(cur, name))
 		return 0;
-	if (rc_path(path, sizeof(path)))
-		return -ENOENT;
-	return unlink(path) ? -errno : 0;
+	dir = rc_dir();
+	if (dir < 0)
+		return dir;
+	ret = unlinkat(dir, ".trawlrc", 0) ? -errno : 0;
+	close(dir);
+	return ret;
 }

@@ -27,9 +27,66 @@ for d in "$BIN" "$BIN/.." "$BIN/../.."; do
 done
 
 G=trawlsf$$ # the attacker: a member of 'tracing', owner of the session
+TEST_PID=$$
+LOOP_PIDS=()
+
+# G_LOOP BODY: runs BODY over and over as the attacker in the background,
+# for as long as this shell lives: setpriv execs the loop's shell (so $! is
+# that shell, which G_STOP kills), in our process group, with SIGKILL as its
+# parent-death signal, and each round checks that we are still here.
+G_LOOP() {
+	setpriv --reuid "$G" --regid "$(id -g "$G")" --init-groups --pdeathsig KILL \
+		sh -c "while [ -e /proc/$TEST_PID ]; do $1
+		done" >/dev/null 2>&1 &
+	LOOP_PIDS+=($!)
+}
+G_STOP() {
+	local p
+	for p in "${LOOP_PIDS[@]}"; do
+		kill -STOP "$p" 2>/dev/null # no new child; then its children, then it
+		pkill -KILL -P "$p" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	LOOP_PIDS=()
+}
+
+# Nothing this test starts may outlive it: the attacker's loops, the root
+# daemon, the user. On any exit (a failure, INT/TERM/HUP) the trap stops the
+# loops, the daemon, and then whatever still runs as the user we made (theirs
+# alone: the name carries our pid), before lib.sh deletes the user and $T.
+files_cleanup() {
+	G_STOP
+	kill_daemons
+	id -u "$G" >/dev/null 2>&1 && pkill -KILL -U "$(id -u "$G")" 2>/dev/null
+	sleep 0.2
+	cleanup
+}
+trap files_cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
 useradd -M -N -d "$T/$G" -G tracing "$G" || { echo "SKIP: useradd failed"; exit 77; }
 CLEANUP_USERS+=("$G")
 mkdir -p "$T/$G" && chown "$G" "$T/$G"
+
+# Killed outright (ctest's timeout sends SIGKILL to this shell and its
+# children; a job's process group may be killed too), no trap runs: a
+# watchdog outside both (its own session, reparented to init) then does the
+# trap's work once this shell is gone. After a normal exit $T is gone and it
+# just ends.
+watchdog() {
+	while [ -e "/proc/$TEST_PID" ]; do sleep 1; done
+	[ -d "$T" ] || exit 0
+	kill_daemons
+	pkill -KILL -U "$GUID" 2>/dev/null
+	sleep 0.2
+	userdel "$G" 2>/dev/null
+	rm -rf "$T"
+}
+(T=$T G=$G GUID=$(id -u "$G") TEST_PID=$TEST_PID \
+	setsid bash -c "$(declare -f kill_daemons watchdog); watchdog" \
+	</dev/null >/dev/null 2>&1 &)
+
 O=$T/$G/o # the session's output folder
 
 "$BIN/trawl-sessiond" --daemonize || { echo "FAIL: the root daemon did not start"; exit 1; }
@@ -43,14 +100,6 @@ as() {
 # trawl as the attacker; G_DO CMD... as them in a shell (links, FIFOs, renames)
 gt() { as "$TRAWL" "$@"; }
 G_DO() { as sh -c "$1"; }
-# G_LOOP SCRIPT: runs SCRIPT as the attacker in the background (setpriv
-# execs, so $! is the shell itself, which G_STOP kills)
-G_LOOP() {
-	setpriv --reuid "$G" --regid "$(id -g "$G")" --init-groups sh -c "$1" >/dev/null 2>&1 &
-	LOOP_PID=$!
-}
-G_STOP() { kill "$LOOP_PID" 2>/dev/null; wait "$LOOP_PID" 2>/dev/null; }
-
 # What root owns and must never see changed: a file, and a folder with nothing in it.
 VICTIM=$T/victim
 ROOTDIR=$T/rootdir
@@ -209,16 +258,14 @@ attack_race() {
 	local i ok=0
 	G_DO "mkdir -p '$O'"
 	G_LOOP "
-	cd '$O' || exit 1
-	while :; do
+		cd '$O' || exit 1
 		mkdir -p real/index 2>/dev/null
 		ln -sfn '$ROOTDIR' kernel 2>/dev/null; ln -sfn '$ROOTDIR' kernel 2>/dev/null
 		rm -f kernel; mv real kernel 2>/dev/null
 		ln -sf '$VICTIM' kernel/metadata 2>/dev/null
 		ln -sfn '$ROOTDIR' kernel/index 2>/dev/null
 		rm -rf kernel/index 2>/dev/null; mkdir kernel/index 2>/dev/null
-		mv kernel real 2>/dev/null
-	done"
+		mv kernel real 2>/dev/null"
 	for i in $(seq 12); do
 		gt create "r$i" -o "$O" >/dev/null 2>&1
 		gt enable-event -k -s "r$i" sched_switch >/dev/null 2>&1
@@ -243,8 +290,8 @@ attack_snapshot() {
 	gt create s --snapshot -o "$O" >/dev/null 2>&1 || fail "create --snapshot failed"
 	gt enable-event -k -s s sched_switch >/dev/null 2>&1
 	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
-	G_LOOP "while :; do for d in '$O'/snapshot-*; do
-		[ -d \"\$d\" ] && [ ! -e \"\$d/kernel\" ] && ln -s '$ROOTDIR' \"\$d/kernel\"; done; done"
+	G_LOOP "for d in '$O'/snapshot-*; do
+		[ -d \"\$d\" ] && [ ! -e \"\$d/kernel\" ] && ln -s '$ROOTDIR' \"\$d/kernel\"; done"
 	for i in $(seq 8); do
 		if ! gt snapshot record -s s >"$T/out" 2>"$T/err"; then
 			[ "$(wc -l <"$T/err")" = 1 ] || fail "snapshot $i: not one line: $(cat "$T/err")"
@@ -285,6 +332,13 @@ attack_trawlrc() {
 	[ -f "$T/$G/.trawlrc" ] && [ ! -L "$T/$G/.trawlrc" ] || fail ".trawlrc still a link"
 	grep -qx "session=rc" "$T/$G/.trawlrc" || fail ".trawlrc: $(cat "$T/$G/.trawlrc")"
 	"$TRAWL" destroy rc >/dev/null 2>&1
+	# a FIFO there: root's trawl, looking for the current session, once
+	# blocked opening it for as long as the member wished
+	G_DO "rm -f '$T/$G/.trawlrc' && mkfifo '$T/$G/.trawlrc'"
+	HOME=$T/$G timeout 20 "$TRAWL" start >"$T/out" 2>"$T/err"
+	[ $? != 124 ] || fail "root's trawl blocked on the member's FIFO at ~/.trawlrc"
+	refused_one_line "$T/err" "session"
+	[ -p "$T/$G/.trawlrc" ] || fail "the member's FIFO was removed"
 }
 
 # A root relayd given an output folder the member owns: refused in one line
