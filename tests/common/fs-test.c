@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "common/fs.h"
 #include "common/ids.h"
+#include "../lib/check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,16 +24,7 @@
 
 #define OTHER_UID 65534 /* nobody: another user, without useradd */
 
-static int fails;
 static char top[64];
-
-#define CHECK(cond)                                                                    \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			fails++;                                                       \
-		}                                                                      \
-	} while (0)
 
 static void put(const char *rel, const char *text)
 {
@@ -270,8 +262,8 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", top);
-	if (fails) {
-		fprintf(stderr, "%d failure(s)\n", fails);
+	if (check_fails) {
+		fprintf(stderr, "%d failure(s)\n", check_fails);
 		return 1;
 	}
 	printf("ok%s\n", root ? "" : " (as a user: the other-user cases were skipped)");
