@@ -15,16 +15,8 @@
 . "$(dirname "$0")/../cli/lib.sh"
 
 ATTACK=${1:?usage: files.sh ATTACK}
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a root daemon, test users)"; exit 77; }
-command -v useradd >/dev/null && command -v runuser >/dev/null ||
-	{ echo "SKIP: useradd/runuser missing"; exit 77; }
+users_or_skip
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
-getent group tracing >/dev/null || groupadd -r tracing 2>/dev/null || true
-getent group tracing >/dev/null || { echo "SKIP: cannot create group tracing"; exit 77; }
-for d in "$BIN" "$BIN/.." "$BIN/../.."; do
-	[ "$(stat -c %a "$d" | cut -c3)" -ge 5 ] ||
-		{ echo "SKIP: $d is not readable by other users"; exit 77; }
-done
 
 G=trawlsf$$ # the attacker: a member of 'tracing', owner of the session
 TEST_PID=$$
@@ -65,9 +57,7 @@ files_cleanup() {
 trap files_cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-useradd -M -N -d "$T/$G" -G tracing "$G" || { echo "SKIP: useradd failed"; exit 77; }
-CLEANUP_USERS+=("$G")
-mkdir -p "$T/$G" && chown "$G" "$T/$G"
+mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
 
 # Killed outright (ctest's timeout sends SIGKILL to this shell and its
 # children; a job's process group may be killed too), no trap runs: a
@@ -92,14 +82,14 @@ O=$T/$G/o # the session's output folder
 "$BIN/trawl-sessiond" --daemonize || { echo "FAIL: the root daemon did not start"; exit 1; }
 "$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
 
-# as CMD...: runs CMD as the attacker, in their own folders
-as() {
+# g_run CMD...: runs CMD as the attacker, in their own folders
+g_run() {
 	runuser -u "$G" -- env HOME="$T/$G" TRAWL_RUNTIME_DIR="$T/$G/run" \
 		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$@"
 }
-# trawl as the attacker; G_DO CMD... as them in a shell (links, FIFOs, renames)
-gt() { as "$TRAWL" "$@"; }
-G_DO() { as sh -c "$1"; }
+# trawl as the attacker (lib.sh's as); G_DO SCRIPT as them in a shell (links, FIFOs, renames)
+gt() { as "$G" "$@"; }
+G_DO() { g_run sh -c "$1"; }
 # What root owns and must never see changed: a file, and a folder with nothing in it.
 VICTIM=$T/victim
 ROOTDIR=$T/rootdir
@@ -135,7 +125,7 @@ trace_is_members() {
 	n=$(find "$dir/kernel" -type f ! -perm 0640 | head -3)
 	[ -z "$n" ] || fail "modes: $(ls -ld $n)"
 	find "$dir/kernel" ! -type f ! -type d | grep -q . && fail "not files: $(find "$dir/kernel" ! -type f ! -type d)"
-	n=$(as babeltrace2 "$dir/kernel" 2>"$T/bt.err" | grep -c " sched_switch: ")
+	n=$(g_run babeltrace2 "$dir/kernel" 2>"$T/bt.err" | grep -c " sched_switch: ")
 	[ "$n" -gt 0 ] || fail "the member's babeltrace2 reads no kernel event: $(head -3 "$T/bt.err")"
 }
 # viewable NAME: the member's `trawl view NAME` shows kernel events
@@ -209,7 +199,7 @@ attack_link_ust() {
 	gt enable-event -k -s s sched_switch >/dev/null 2>&1
 	gt enable-event -u -s s tall:seq >/dev/null 2>&1
 	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
-	as "$app" 1 50 5000 >/dev/null 2>&1
+	g_run "$app" 1 50 5000 >/dev/null 2>&1
 	gt stop s >/dev/null 2>&1
 	victims_intact
 	trace_is_members "$O"
@@ -311,13 +301,13 @@ attack_member_trace() {
 	gt enable-event -k -s s sched_switch >/dev/null 2>&1
 	gt enable-event -u -s s tall:seq >/dev/null 2>&1
 	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
-	as "$app" 1 200 5000 >/dev/null 2>&1 || fail "the member's app failed"
+	g_run "$app" 1 200 5000 >/dev/null 2>&1 || fail "the member's app failed"
 	gt stop s >/dev/null 2>"$T/err" || fail "stop failed: $(cat "$T/err")"
 	trace_is_members "$O"
 	viewable s
 	n=$(gt view s 2>/dev/null | grep -c " tall:seq: ")
 	[ "$n" = 200 ] || fail "the member's trawl view shows $n of 200 user-space events"
-	n=$(as babeltrace2 "$O" 2>/dev/null | grep -c " tall:seq: ")
+	n=$(g_run babeltrace2 "$O" 2>/dev/null | grep -c " tall:seq: ")
 	[ "$n" = 200 ] || fail "the member's babeltrace2 reads $n of 200 user-space events"
 	gt destroy s >/dev/null 2>&1
 }
