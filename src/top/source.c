@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From traces to the model, through <trawl/reader.h> alone. Each event
+ * class is looked at once (its first event): which handler it has, where
+ * its fields are; every later event of the class costs a map lookup, and
+ * the events trawltop does not use are never decoded past their header.
+ */
+#include "top.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum handler {
+	H_IGNORE,
+	H_SWITCH,
+	H_WAKEUP,
+	H_MIGRATE,
+	H_FORK,
+	H_EXEC,
+	H_EXIT,
+	H_SC_ENTRY,
+	H_SC_EXIT,
+	H_SD_PROC,
+	H_SD_FD,
+	H_UST,
+};
+
+/* Payload field slots, per handler (see class_payload()). */
+enum { F0, F1, F2, F3, F4, F5, F6, F7, NF };
+
+struct class_info {
+	enum handler h;
+	int f[NF];		/* payload member indexes, -1: absent */
+	int ctx_tid, ctx_pid, ctx_procname, ctx_vpid;
+	int perf_field[TRAWL_TOP_MAX_PERF];	/* context member index */
+	int perf_idx[TRAWL_TOP_MAX_PERF];	/* model counter index */
+	size_t nperf;
+	uint32_t name;		/* interned: the call, or the ust event */
+	enum trawl_top_sc_kind kind;
+	int64_t env_vpid;	/* ust: the trace's vpid (per-pid buffers), -1 */
+	const char *env_procname;
+};
+
+struct trawl_top_source {
+	struct trawl_reader *r;
+	struct trawl_top_map classes;	/* class pointer -> struct class_info */
+	struct trawl_top_model *m;	/* for the discarded callback */
+	int pending;		/* the reader's current event is not read yet */
+	int at_end;
+	int64_t begin, end;	/* what the traces span */
+	char err[256];
+};
+
+static void on_discarded(void *arg, const struct trawl_reader_discarded *d)
+{
+	struct trawl_top_source *s = arg;
+
+	if (s->m) {
+		s->m->discarded += d->count;
+		s->m->discarded_total += d->count;
+	}
+}
+
+int trawl_top_source_open(const char *const *paths, size_t n, struct trawl_top_source **out)
+{
+	struct trawl_top_source *s = calloc(1, sizeof(*s));
+	int ret;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	ret = trawl_reader_open(paths, n, &s->r);
+	if (ret < 0) {
+		snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+		return ret;
+	}
+	trawl_reader_set_discarded_cb(s->r, on_discarded, s);
+	ret = trawl_reader_time_range(s->r, &s->begin, &s->end);
+	if (ret < 0) {
+		snprintf(s->err, sizeof(s->err), "%s",
+			 ret == -ENODATA ? "the traces hold no timed events"
+					 : trawl_reader_error(s->r));
+		return ret;
+	}
+	return 0;
+}
+
+void trawl_top_source_destroy(struct trawl_top_source *s)
+{
+	if (!s)
+		return;
+	trawl_reader_destroy(s->r);
+	trawl_top_map_fini(&s->classes, free);
+	free(s);
+}
+
+const char *trawl_top_source_error(const struct trawl_top_source *s)
+{
+	return s && s->err[0] ? s->err : "out of memory";
+}
+
+int trawl_top_source_range(struct trawl_top_source *s, int64_t *begin, int64_t *end)
+{
+	*begin = s->begin;
+	*end = s->end;
+	return 0;
+}
+
+static int idx(const struct trawl_reader_event_class *ec, const char *a, const char *b)
+{
+	int i = trawl_reader_event_class_field_index(ec, TRAWL_READER_SCOPE_EVENT_PAYLOAD, a);
+
+	if (i < 0 && b)
+		i = trawl_reader_event_class_field_index(ec, TRAWL_READER_SCOPE_EVENT_PAYLOAD, b);
+	return i;
+}
+
+static enum handler kernel_handler(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum handler h;
+	} map[] = {
+		{ "sched_switch", H_SWITCH },
+		{ "sched_wakeup", H_WAKEUP },
+		{ "sched_wakeup_new", H_WAKEUP },
+		{ "sched_migrate_task", H_MIGRATE },
+		{ "sched_process_fork", H_FORK },
+		{ "sched_process_exec", H_EXEC },
+		{ "sched_process_exit", H_EXIT },
+		{ "lttng_statedump_process_state", H_SD_PROC },
+		{ "lttng_statedump_file_descriptor", H_SD_FD },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].name, name))
+			return map[i].h;
+	return H_IGNORE;
+}
+
+/*
+ * Where each handler's fields are. LTTng-modules names threads "tid" and
+ * processes "pid"; ftrace's formats name threads "pid": both are read.
+ */
+static void class_payload(struct class_info *ci, const struct trawl_reader_event_class *ec)
+{
+	int *f = ci->f;
+
+	switch (ci->h) {
+	case H_SWITCH:
+		f[F0] = idx(ec, "prev_tid", "prev_pid");
+		f[F1] = idx(ec, "prev_comm", NULL);
+		f[F2] = idx(ec, "prev_prio", NULL);
+		f[F3] = idx(ec, "prev_state", NULL);
+		f[F4] = idx(ec, "next_tid", "next_pid");
+		f[F5] = idx(ec, "next_comm", NULL);
+		f[F6] = idx(ec, "next_prio", NULL);
+		break;
+	case H_WAKEUP:
+	case H_MIGRATE:
+		f[F0] = idx(ec, "tid", "pid");
+		f[F1] = idx(ec, "comm", NULL);
+		f[F2] = idx(ec, "prio", NULL);
+		f[F3] = idx(ec, "dest_cpu", NULL);
+		break;
+	case H_FORK:
+		/* LTTng: parent_tid/child_tid threads, parent_pid/child_pid tgids */
+		f[F0] = idx(ec, "parent_tid", NULL);
+		f[F1] = idx(ec, "parent_pid", NULL);
+		f[F2] = idx(ec, "child_tid", NULL);
+		f[F3] = idx(ec, "child_pid", NULL);
+		f[F4] = idx(ec, "child_comm", NULL);
+		break;
+	case H_EXEC:
+		f[F0] = idx(ec, "tid", "pid");
+		f[F1] = idx(ec, "filename", NULL);
+		break;
+	case H_EXIT:
+		f[F0] = idx(ec, "tid", "pid");
+		break;
+	case H_SD_PROC:
+		f[F0] = idx(ec, "tid", NULL);
+		f[F1] = idx(ec, "pid", NULL);
+		f[F2] = idx(ec, "name", NULL);
+		break;
+	case H_SD_FD:
+		f[F0] = idx(ec, "pid", NULL);
+		f[F1] = idx(ec, "fd", NULL);
+		f[F2] = idx(ec, "filename", NULL);
+		break;
+	case H_SC_ENTRY:
+		f[F0] = idx(ec, "fd", "fildes");
+		if (f[F0] < 0)
+			f[F0] = idx(ec, "oldfd", "out_fd");
+		f[F1] = idx(ec, "newfd", "in_fd");
+		f[F2] = idx(ec, "filename", "pathname");
+		break;
+	case H_SC_EXIT:
+		f[F0] = idx(ec, "ret", NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *skip_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(s, prefix, n) ? NULL : s + n;
+}
+
+/* The perf counter contexts (perf_*) of the class, from its first event. */
+static void class_perf(struct trawl_top_source *s, struct trawl_top_model *m,
+		       struct class_info *ci)
+{
+	const struct trawl_reader_field *ctx;
+
+	if (trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, &ctx) < 0)
+		return;
+	for (size_t i = 0; i < trawl_reader_field_count(ctx) && ci->nperf < TRAWL_TOP_MAX_PERF;
+	     i++) {
+		const struct trawl_reader_field *f = trawl_reader_field_at(ctx, i);
+		const char *name = trawl_reader_field_name(f);
+		int k;
+
+		if (!name || strncmp(name, "perf_", 5) ||
+		    trawl_reader_field_kind(f) != TRAWL_READER_FIELD_INTEGER)
+			continue;
+		k = trawl_top_model_perf_index(m, name);
+		if (k < 0)
+			continue;
+		ci->perf_field[ci->nperf] = (int)i;
+		ci->perf_idx[ci->nperf++] = k;
+	}
+}
+
+static int class_ust(struct trawl_top_model *m, struct class_info *ci, const char *name,
+		     const struct trawl_reader_trace *tr)
+{
+	int64_t id = trawl_top_intern_id(&m->names, name, strlen(name));
+
+	if (id < 0)
+		return (int)id;
+	ci->h = H_UST;
+	ci->name = (uint32_t)id;
+	if (trawl_reader_trace_env_int(tr, "vpid", &ci->env_vpid) < 0)
+		ci->env_vpid = -1;
+	ci->env_procname = trawl_reader_trace_env_string(tr, "procname");
+	return 0;
+}
+
+static int class_syscall(struct trawl_top_model *m, struct class_info *ci, const char *name)
+{
+	const char *call;
+	int64_t id;
+
+	if ((call = skip_prefix(name, "syscall_entry_")) ||
+	    (call = skip_prefix(name, "compat_syscall_entry_")))
+		ci->h = H_SC_ENTRY;
+	else if ((call = skip_prefix(name, "syscall_exit_")) ||
+		 (call = skip_prefix(name, "compat_syscall_exit_")))
+		ci->h = H_SC_EXIT;
+	else
+		return 0;
+	id = trawl_top_intern_id(&m->names, call, strlen(call));
+	if (id < 0)
+		return (int)id;
+	ci->name = (uint32_t)id;
+	ci->kind = trawl_top_sc_kind_of(call);
+	return 0;
+}
+
+static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_top_model *m,
+				      const struct trawl_reader_event_class *ec)
+{
+	struct class_info *ci = calloc(1, sizeof(*ci));
+	const struct trawl_reader_stream *st = trawl_reader_event_stream(s->r);
+	const struct trawl_reader_trace *tr = st ? trawl_reader_stream_trace(st) : NULL;
+	const char *domain = tr ? trawl_reader_trace_env_string(tr, "domain") : NULL;
+	const char *name = trawl_reader_event_class_name(ec);
+	enum trawl_reader_scope cc = TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT;
+
+	if (!ci)
+		return NULL;
+	for (int i = 0; i < NF; i++)
+		ci->f[i] = -1;
+	if (domain && !strcmp(domain, "ust")) {
+		if (class_ust(m, ci, name, tr) < 0)
+			goto fail;
+	} else {
+		ci->h = kernel_handler(name);
+		if (ci->h == H_IGNORE && class_syscall(m, ci, name) < 0)
+			goto fail;
+		class_payload(ci, ec);
+	}
+	ci->ctx_tid = trawl_reader_event_class_field_index(ec, cc, "tid");
+	ci->ctx_pid = trawl_reader_event_class_field_index(ec, cc, "pid");
+	ci->ctx_vpid = trawl_reader_event_class_field_index(ec, cc, "vpid");
+	ci->ctx_procname = trawl_reader_event_class_field_index(ec, cc, "procname");
+	class_perf(s, m, ci);
+	if (trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
+		goto fail;
+	return ci;
+fail:
+	free(ci);
+	return NULL;
+}
+
+static int64_t f_int(const struct trawl_reader_field *st, int i, int64_t dflt)
+{
+	const struct trawl_reader_field *f;
+
+	if (i < 0 || !(f = trawl_reader_field_at(st, (size_t)i)))
+		return dflt;
+	switch (trawl_reader_field_kind(f)) {
+	case TRAWL_READER_FIELD_INTEGER:
+	case TRAWL_READER_FIELD_ENUM:
+		return trawl_reader_field_is_signed(f) ? trawl_reader_field_int(f)
+						       : (int64_t)trawl_reader_field_uint(f);
+	default:
+		return dflt;
+	}
+}
+
+static const char *f_str(const struct trawl_reader_field *st, int i)
+{
+	const struct trawl_reader_field *f;
+
+	if (i < 0 || !(f = trawl_reader_field_at(st, (size_t)i)))
+		return NULL;
+	return trawl_reader_field_string(f, NULL);
+}
+
+/* The thread an event is of: its tid context, else who runs on its CPU. */
+static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
+					     struct trawl_top_model *m,
+					     const struct class_info *ci,
+					     const struct trawl_reader_field *ctx, int64_t *cpu)
+{
+	struct trawl_top_thread *t;
+	uint64_t c;
+	int64_t tid = ctx ? f_int(ctx, ci->ctx_tid, -1) : -1;
+
+	*cpu = trawl_reader_event_cpu(s->r, &c) == 0 ? (int64_t)c : -1;
+	if (tid < 0 && *cpu >= 0 && (size_t)*cpu < m->ncpus)
+		tid = m->cpus[*cpu].cur_tid;
+	if (tid <= 0 || !(t = trawl_top_model_thread(m, tid)))
+		return NULL;
+	if (ctx) {
+		const char *comm = f_str(ctx, ci->ctx_procname);
+
+		trawl_top_model_set_pid(m, t, f_int(ctx, ci->ctx_pid, -1));
+		if (comm && comm[0] && strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1))
+			trawl_top_model_set_comm(m, t, comm, strlen(comm));
+	}
+	return t;
+}
+
+static int ust_event(struct trawl_top_model *m, const struct class_info *ci,
+		     const struct trawl_reader_field *ctx)
+{
+	int64_t pid = ctx ? f_int(ctx, ci->ctx_vpid, ci->env_vpid) : ci->env_vpid;
+	const char *comm = ctx ? f_str(ctx, ci->ctx_procname) : NULL;
+	uint64_t key = ((uint64_t)pid << 32) ^ ci->name;
+	struct trawl_top_ust *u = trawl_top_map_get(&m->usts, key);
+
+	if (!comm)
+		comm = ci->env_procname;
+	if (!u) {
+		u = calloc(1, sizeof(*u));
+		if (!u || trawl_top_map_put(&m->usts, key, u) < 0) {
+			free(u);
+			return -ENOMEM;
+		}
+		u->pid = pid;
+		u->name = ci->name;
+		snprintf(u->comm, sizeof(u->comm), "%s", comm ? comm : "");
+	}
+	u->count++;
+	return 0;
+}
+
+static void kernel_event(struct trawl_top_model *m, const struct class_info *ci,
+			 const struct trawl_reader_field *pl, struct trawl_top_thread *t,
+			 int64_t ts, int64_t cpu)
+{
+	const int *f = ci->f;
+	int64_t path = -1;
+	const char *str;
+
+	switch (ci->h) {
+	case H_SWITCH:
+		trawl_top_sched_switch(m, ts, cpu, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
+				       f_int(pl, f[F2], 0), f_int(pl, f[F3], -1),
+				       f_int(pl, f[F4], -1), f_str(pl, f[F5]), f_int(pl, f[F6], 0));
+		break;
+	case H_WAKEUP:
+		trawl_top_sched_wakeup(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
+				       f_int(pl, f[F2], 0));
+		break;
+	case H_MIGRATE:
+		trawl_top_sched_migrate(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
+					f_int(pl, f[F3], -1));
+		break;
+	case H_FORK:
+		if (f[F0] >= 0) /* LTTng's layout */
+			trawl_top_sched_fork(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
+					     f_int(pl, f[F2], -1), f_int(pl, f[F3], -1),
+					     f_str(pl, f[F4]));
+		else
+			trawl_top_sched_fork(m, f_int(pl, f[F1], -1), -1, f_int(pl, f[F3], -1),
+					     -1, f_str(pl, f[F4]));
+		break;
+	case H_EXEC:
+		trawl_top_sched_exec(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]));
+		break;
+	case H_EXIT:
+		trawl_top_sched_exit(m, f_int(pl, f[F0], -1));
+		break;
+	case H_SD_PROC:
+		trawl_top_statedump_process(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
+					    f_str(pl, f[F2]));
+		break;
+	case H_SD_FD:
+		trawl_top_statedump_fd(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
+				       f_str(pl, f[F2]));
+		break;
+	case H_SC_ENTRY:
+		if (!t)
+			break;
+		if ((str = f_str(pl, f[F2])))
+			path = trawl_top_intern_id(&m->names, str, strlen(str));
+		trawl_top_sys_entry(m, t, ts, ci->name, f_int(pl, f[F0], -1),
+				    f_int(pl, f[F1], -1), path);
+		break;
+	case H_SC_EXIT:
+		if (t)
+			trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, f_int(pl, f[F0], 0));
+		break;
+	default:
+		break;
+	}
+}
+
+static int field_error(struct trawl_top_source *s, int ret)
+{
+	snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+	return ret;
+}
+
+static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
+{
+	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
+	struct class_info *ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
+	const struct trawl_reader_field *pl = NULL, *ctx = NULL;
+	struct trawl_top_thread *t = NULL;
+	int64_t cpu = -1;
+	int ret;
+
+	m->events++;
+	if (!ci && !(ci = class_learn(s, m, ec)))
+		return -ENOMEM;
+	if (ci->h == H_IGNORE && !ci->nperf)
+		return 0;	/* not decoded at all */
+	if (ci->ctx_tid >= 0 || ci->ctx_pid >= 0 || ci->ctx_vpid >= 0 || ci->nperf) {
+		ret = trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, &ctx);
+		if (ret < 0 && ret != -ENODATA)
+			return field_error(s, ret);
+	}
+	if (ci->h == H_UST)
+		return ust_event(m, ci, ctx);
+	if (ci->h != H_IGNORE) {
+		ret = trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, &pl);
+		if (ret < 0 && ret != -ENODATA)
+			return field_error(s, ret);
+	}
+	t = event_thread(s, m, ci, ctx, &cpu);
+	if (t) {
+		t->n.events++;
+		for (size_t k = 0; k < ci->nperf; k++)
+			trawl_top_model_perf_value(m, t, cpu, (size_t)ci->perf_idx[k],
+						   (uint64_t)f_int(ctx, ci->perf_field[k], 0));
+	}
+	kernel_event(m, ci, pl, t, ts, cpu);
+	return 0;
+}
+
+int trawl_top_source_seek(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ns)
+{
+	int ret = trawl_reader_seek_ns(s->r, ns);
+
+	if (ret < 0) {
+		snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+		return ret;
+	}
+	s->pending = 0;
+	s->at_end = 0;
+	trawl_top_model_forget_cpus(m);
+	return 0;
+}
+
+int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model *m,
+			      int64_t begin, int64_t len)
+{
+	int64_t end = begin + len, ts;
+	int ret;
+
+	if (begin > s->end)
+		return 0;
+	if (end > s->end || len <= 0)
+		end = s->end + 1;	/* the last interval holds the trace's last event */
+	s->m = m;
+	trawl_top_model_interval_begin(m, begin, end);
+	for (;;) {
+		if (!s->pending) {
+			if (s->at_end)
+				break;
+			ret = trawl_reader_next(s->r);
+			if (ret < 0) {
+				snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+				return ret;
+			}
+			if (ret == 0) {
+				s->at_end = 1;
+				break;
+			}
+			s->pending = 1;
+		}
+		if (trawl_reader_event_time_ns(s->r, &ts) == 0 && ts >= end)
+			break;	/* the next interval's */
+		s->pending = 0;
+		ret = source_event(s, m, ts);
+		if (ret < 0)
+			return ret;
+	}
+	trawl_top_model_interval_end(m);
+	return 1;
+}

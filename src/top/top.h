@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawltop's analysis core, with no terminal in it: events in, per-interval
+ * tables out.
+ *
+ *   source.c   reads traces with <trawl/reader.h> (the public API only),
+ *              knows each event class once (which handler, which fields)
+ *              and cuts time into intervals
+ *   model.c    threads, processes and CPUs: who runs where, since when
+ *   sched.c    sched_switch, wake-ups, migrations, fork/exec/exit, state dump
+ *   sys.c      system calls (entry -> exit latency) and the files they touch
+ *   views.c    the model's interval as tables (processes, threads, syscalls,
+ *              calls, files, ust) with typed columns
+ *   table.c    tables: sort, filter, text and JSON
+ *
+ * Time is ns from the Epoch throughout. An interval is [begin, end): a
+ * thread on a CPU when an interval ends is charged up to its end, so the
+ * CPU times of an interval add up to exactly the time its CPUs ran.
+ */
+#ifndef TRAWL_TOP_H
+#define TRAWL_TOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <trawl/reader.h>
+
+/* ---- small containers (map.c) ------------------------------------------- */
+
+/* An open-addressing hash map from a 64-bit key to a pointer (linear probing). */
+struct trawl_top_map {
+	uint64_t *keys;
+	void **vals;		/* NULL: empty slot (values are never NULL) */
+	size_t cap, len;	/* cap is a power of two or 0 */
+};
+
+void *trawl_top_map_get(const struct trawl_top_map *m, uint64_t key);
+/* Stores @val (not NULL) under @key, replacing. Returns 0 or -ENOMEM. */
+int trawl_top_map_put(struct trawl_top_map *m, uint64_t key, void *val);
+/* Removes @key; returns its value (the caller's to free) or NULL. */
+void *trawl_top_map_del(struct trawl_top_map *m, uint64_t key);
+/* Frees the map's arrays, and each value with @free_val when not NULL. */
+void trawl_top_map_fini(struct trawl_top_map *m, void (*free_val)(void *));
+
+#define TRAWL_TOP_MAP_FOREACH(m, i) \
+	for (size_t i = 0; i < (m)->cap; i++) if ((m)->vals[i])
+
+/* Strings to small ids and back; ids are dense from 0. */
+struct trawl_top_intern {
+	struct trawl_top_map by_hash;	/* FNV-1a hash -> struct intern_entry chain */
+	char **strs;			/* id -> string (owned) */
+	size_t len, cap;
+};
+
+/* The id of @s (length @len), added when new. Returns it or -ENOMEM. */
+int64_t trawl_top_intern_id(struct trawl_top_intern *in, const char *s, size_t len);
+const char *trawl_top_intern_str(const struct trawl_top_intern *in, uint32_t id);
+void trawl_top_intern_fini(struct trawl_top_intern *in);
+
+/* A growable array of latencies (ns) for exact percentiles. */
+struct trawl_top_samples {
+	uint64_t *v;
+	size_t len, cap;
+};
+
+int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns);
+/* The @pct percentile (nearest rank) of the samples; reorders them. 0 when empty. */
+uint64_t trawl_top_samples_pct(struct trawl_top_samples *s, double pct);
+
+/* ---- the model (model.c, sched.c, sys.c) -------------------------------- */
+
+#define TRAWL_TOP_COMM_LEN 32
+#define TRAWL_TOP_MAX_PERF 8	/* perf counter contexts followed */
+
+/* Per-interval counters of a thread or process (zeroed at each interval). */
+struct trawl_top_counts {
+	uint64_t cpu_ns;
+	uint64_t wakeups, migrations, switches;
+	uint64_t syscalls, syscall_errors;
+	uint64_t read_bytes, write_bytes;
+	uint64_t events;
+	uint64_t perf[TRAWL_TOP_MAX_PERF];	/* counter increases */
+};
+
+struct trawl_top_thread {
+	int64_t tid;
+	int64_t pid;		/* its process (tgid); the tid while unknown */
+	char comm[TRAWL_TOP_COMM_LEN];
+	int64_t prio;		/* as the trace says it (LTTng: 20 for nice 0) */
+	int has_prio;
+	char state;		/* R running, S, D, T, Z, I..., '?' */
+	int64_t cpu;		/* last CPU seen on, -1 */
+	int exited;
+	/* a system call entered and not yet left */
+	int sc_pending;
+	uint32_t sc_id;		/* interned call name */
+	int64_t sc_begin;
+	int64_t sc_fd;		/* its fd argument, or -1 */
+	int64_t sc_fd2;		/* dup2's new fd / sendfile's in_fd, or -1 */
+	int64_t sc_path;	/* interned path argument (open*), or -1 */
+	struct trawl_top_counts n;
+};
+
+struct trawl_top_proc {
+	int64_t pid;
+	char comm[TRAWL_TOP_COMM_LEN];
+	int comm_known;		/* comm came from the process itself */
+	struct trawl_top_map fds;	/* fd -> interned path id + 1 (as a pointer) */
+	struct trawl_top_counts n;
+	uint64_t threads_seen;	/* threads that ran or acted this interval */
+};
+
+struct trawl_top_cpu {
+	int64_t cur_tid;	/* -1: not known yet */
+	int64_t since;		/* when cur_tid's time starts counting (in this interval) */
+	uint64_t busy_ns;	/* non-idle time this interval */
+	int seen;		/* the CPU appeared in the trace */
+};
+
+/* One system call of one process (pid >= 0), or of all (pid == -1). */
+struct trawl_top_sc {
+	int64_t pid;
+	uint32_t id;
+	uint64_t count, errors, total_ns, min_ns, max_ns;
+	struct trawl_top_samples lat;
+};
+
+/* One file of one process. */
+struct trawl_top_file {
+	int64_t pid;
+	uint32_t path;
+	uint64_t read_bytes, write_bytes, reads, writes, calls, total_ns, max_ns;
+};
+
+/* One user-space event (by name) of one process. */
+struct trawl_top_ust {
+	int64_t pid;
+	uint32_t name;
+	char comm[TRAWL_TOP_COMM_LEN];
+	uint64_t count;
+};
+
+struct trawl_top_model {
+	struct trawl_top_map threads;	/* tid -> thread */
+	struct trawl_top_map procs;	/* pid -> proc */
+	struct trawl_top_cpu *cpus;
+	size_t ncpus;
+	struct trawl_top_map scs;	/* (pid, id) -> sc; pid -1 for the totals */
+	struct trawl_top_map files;	/* (pid, path) -> file */
+	struct trawl_top_map usts;	/* (pid, name) -> ust */
+	struct trawl_top_intern names;	/* call names, paths, event names */
+	const char *perf_names[TRAWL_TOP_MAX_PERF];	/* interned, by counter index */
+	size_t nperf;
+	struct trawl_top_map perf_last;	/* (counter, cpu or tid) -> last value + 1 */
+	/* the interval */
+	int64_t begin, end;
+	uint64_t events, discarded;
+	uint64_t discarded_total;
+};
+
+int trawl_top_model_init(struct trawl_top_model *m);
+void trawl_top_model_fini(struct trawl_top_model *m);
+/* Starts the interval [begin, end): zeroes every counter. */
+void trawl_top_model_interval_begin(struct trawl_top_model *m, int64_t begin, int64_t end);
+/* Charges the threads on CPU up to the interval's end. */
+void trawl_top_model_interval_end(struct trawl_top_model *m);
+/* Forgets who runs where (after a seek: the next switches say it again). */
+void trawl_top_model_forget_cpus(struct trawl_top_model *m);
+
+/* The thread @tid, created when new (NULL: out of memory). */
+struct trawl_top_thread *trawl_top_model_thread(struct trawl_top_model *m, int64_t tid);
+struct trawl_top_proc *trawl_top_model_proc(struct trawl_top_model *m, int64_t pid);
+struct trawl_top_cpu *trawl_top_model_cpu(struct trawl_top_model *m, int64_t cpu);
+/* Says @t belongs to process @pid (from a pid context, fork or state dump). */
+int trawl_top_model_set_pid(struct trawl_top_model *m, struct trawl_top_thread *t, int64_t pid);
+/* Sets a name: the thread's, and the process's when @t is its main thread. */
+void trawl_top_model_set_comm(struct trawl_top_model *m, struct trawl_top_thread *t,
+			      const char *comm, size_t len);
+/* The process of @t, created when new. */
+struct trawl_top_proc *trawl_top_model_proc_of(struct trawl_top_model *m,
+					       struct trawl_top_thread *t);
+/* Adds the perf counter named @name (interned) or finds it: index or -1 when full. */
+int trawl_top_model_perf_index(struct trawl_top_model *m, const char *name);
+/* Counter @idx read @value in thread @t on @cpu: adds the increase since the last one. */
+void trawl_top_model_perf_value(struct trawl_top_model *m, struct trawl_top_thread *t,
+				int64_t cpu, size_t idx, uint64_t value);
+
+/* sched.c: the arguments each handler gets, read by source.c. */
+void trawl_top_sched_switch(struct trawl_top_model *m, int64_t ts, int64_t cpu,
+			    int64_t prev_tid, const char *prev_comm, int64_t prev_prio,
+			    int64_t prev_state, int64_t next_tid, const char *next_comm,
+			    int64_t next_prio);
+void trawl_top_sched_wakeup(struct trawl_top_model *m, int64_t tid, const char *comm,
+			    int64_t prio);
+void trawl_top_sched_migrate(struct trawl_top_model *m, int64_t tid, const char *comm,
+			     int64_t dest_cpu);
+void trawl_top_sched_fork(struct trawl_top_model *m, int64_t parent_tid, int64_t parent_pid,
+			  int64_t child_tid, int64_t child_pid, const char *child_comm);
+void trawl_top_sched_exec(struct trawl_top_model *m, int64_t tid, const char *filename);
+void trawl_top_sched_exit(struct trawl_top_model *m, int64_t tid);
+void trawl_top_statedump_process(struct trawl_top_model *m, int64_t tid, int64_t pid,
+				 const char *name);
+int trawl_top_statedump_fd(struct trawl_top_model *m, int64_t pid, int64_t fd,
+			   const char *path);
+
+/* sys.c: what a system call is to the files view. */
+enum trawl_top_sc_kind {
+	TRAWL_TOP_SC_OTHER,	/* counted; no file */
+	TRAWL_TOP_SC_FD,	/* acts on its fd argument */
+	TRAWL_TOP_SC_READ,	/* reads ret bytes from fd */
+	TRAWL_TOP_SC_WRITE,	/* writes ret bytes to fd */
+	TRAWL_TOP_SC_OPEN,	/* opens its path argument; ret is the fd */
+	TRAWL_TOP_SC_CLOSE,	/* closes fd */
+	TRAWL_TOP_SC_DUP,	/* ret (or fd2) becomes a copy of fd */
+};
+
+enum trawl_top_sc_kind trawl_top_sc_kind_of(const char *call);
+void trawl_top_sys_entry(struct trawl_top_model *m, struct trawl_top_thread *t, int64_t ts,
+			 uint32_t id, int64_t fd, int64_t fd2, int64_t path);
+void trawl_top_sys_exit(struct trawl_top_model *m, struct trawl_top_thread *t, int64_t ts,
+			uint32_t id, enum trawl_top_sc_kind kind, int64_t ret);
+
+/* ---- tables (views.c, table.c) ------------------------------------------ */
+
+enum trawl_top_col_kind {
+	TRAWL_TOP_COL_TEXT,
+	TRAWL_TOP_COL_INT,	/* a count or an id */
+	TRAWL_TOP_COL_PCT,	/* percent, 1 decimal */
+	TRAWL_TOP_COL_NS,	/* ns, shown in µs */
+	TRAWL_TOP_COL_MS,	/* ns, shown in ms */
+	TRAWL_TOP_COL_BYTES,
+	TRAWL_TOP_COL_RATE,	/* per second, 1 decimal */
+};
+
+struct trawl_top_col {
+	const char *head;	/* text header ("CPU%") */
+	const char *key;	/* JSON key ("cpu_pct") */
+	enum trawl_top_col_kind kind;
+	int width;		/* text width; negative: left-aligned */
+};
+
+struct trawl_top_cell {
+	double num;
+	char *text;		/* owned by the table; NULL for numbers */
+};
+
+struct trawl_top_table {
+	const char *name;	/* the view's name ("processes") */
+	struct trawl_top_col cols[24];
+	size_t ncols;
+	struct trawl_top_cell *cells;	/* nrows * ncols */
+	size_t nrows, cap;
+	size_t sort_col;	/* the default sort */
+};
+
+enum trawl_top_view {
+	TRAWL_TOP_VIEW_PROCS,
+	TRAWL_TOP_VIEW_THREADS,
+	TRAWL_TOP_VIEW_SYSCALLS,
+	TRAWL_TOP_VIEW_CALLS,
+	TRAWL_TOP_VIEW_FILES,
+	TRAWL_TOP_VIEW_UST,
+	TRAWL_TOP_VIEW_COUNT,
+};
+
+const char *trawl_top_view_name(enum trawl_top_view v);
+/* The view named @name (or a prefix of one's name), or -1. */
+int trawl_top_view_parse(const char *name);
+/* Builds view @v of @m's interval into @t (emptied first). Returns 0 or -ENOMEM. */
+int trawl_top_view_build(struct trawl_top_model *m, enum trawl_top_view v,
+			 struct trawl_top_table *t);
+
+void trawl_top_table_fini(struct trawl_top_table *t);
+/* A new row at the end (cells zero). NULL: out of memory. */
+struct trawl_top_cell *trawl_top_table_row(struct trawl_top_table *t);
+int trawl_top_cell_text(struct trawl_top_cell *c, const char *s);
+/* Sorts rows by column @col: numbers largest first, text in order (@reverse flips). */
+void trawl_top_table_sort(struct trawl_top_table *t, size_t col, int reverse);
+/*
+ * Keeps only the rows whose pid/tid column equals @filter or whose
+ * name/path/event contains it (empty or NULL: all rows).
+ */
+void trawl_top_table_filter(struct trawl_top_table *t, const char *filter);
+/* Formats a cell as the text view shows it into @buf. */
+void trawl_top_cell_format(const struct trawl_top_col *c, const struct trawl_top_cell *cell,
+			   char *buf, size_t len);
+/* Writes the header line of the columns, then @max rows (0: all). */
+void trawl_top_table_print(const struct trawl_top_table *t, FILE *f, size_t max);
+/* Writes the table as a JSON array of objects. */
+void trawl_top_table_json(const struct trawl_top_table *t, FILE *f);
+void trawl_top_json_string(FILE *f, const char *s);
+
+/* ---- the source (source.c) ---------------------------------------------- */
+
+struct trawl_top_source;
+
+/* Opens the traces under @paths. On error *@out may hold a message (see _error). */
+int trawl_top_source_open(const char *const *paths, size_t n, struct trawl_top_source **out);
+void trawl_top_source_destroy(struct trawl_top_source *s);
+const char *trawl_top_source_error(const struct trawl_top_source *s);
+/* The time the traces span. */
+int trawl_top_source_range(struct trawl_top_source *s, int64_t *begin, int64_t *end);
+/*
+ * Reads the events of [@begin, @begin + @len) into @m's interval (@m's
+ * counters are zeroed first; the end is clipped to the trace's). Events
+ * must come in order: after a jump, call trawl_top_source_seek() first.
+ * Returns 1 with an interval, 0 when @begin is past the end, or a negative
+ * errno (trawl_top_source_error()).
+ */
+int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model *m,
+			      int64_t begin, int64_t len);
+/* Moves to @ns: the next interval starts there; who runs where is forgotten. */
+int trawl_top_source_seek(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ns);
+
+/* ---- the header line (views.c) ------------------------------------------ */
+
+/* The interval's header as text lines (time, events/s, discarded, CPUs). */
+void trawl_top_header_print(const struct trawl_top_model *m, FILE *f);
+void trawl_top_header_json(const struct trawl_top_model *m, FILE *f);
+
+#endif /* TRAWL_TOP_H */

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+"""trawltop's CPU time against truth: a program pinned to one CPU burns a
+known amount of CPU (its own getrusage()); trawltop must show that time and
+share within 5 %, the same time as babeltrace2's sched_switch events add up
+to (exactly), and the same total when the trace is cut in intervals."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import toptest  # noqa: E402
+
+d = toptest.setup()
+trace = os.path.join(d, "trace")
+cpu = max(os.sched_getaffinity(0))
+out = toptest.record(trace, ["sched_switch", "sched_process_fork", "sched_process_exec"], [],
+                     [toptest.LOAD, "burn", str(cpu), "300"])
+pid, rusage = int(out["pid"]), int(out["cpu_ns"])
+
+whole = toptest.top_json(trace, "-d", "0")
+assert len(whole) == 1, len(whole)
+iv = whole[0]
+length = iv["end_ns"] - iv["begin_ns"]
+mine = toptest.rows(iv, "processes", pid=pid)
+assert len(mine) == 1, [r for r in iv["processes"]][:5]
+p = mine[0]
+print("pid %d: rusage %.1f ms, trawltop %.1f ms (%.1f %% of %.1f ms)" %
+      (pid, rusage / 1e6, p["cpu_ns"] / 1e6, p["cpu_pct"], length / 1e6))
+assert p["command"] == "topload", p
+assert abs(p["cpu_ns"] - rusage) <= 0.05 * rusage, (p["cpu_ns"], rusage)
+share = 100.0 * rusage / length
+assert abs(p["cpu_pct"] - share) <= 0.05 * share, (p["cpu_pct"], share)
+busy = [c for c in iv["cpus"] if c["cpu"] == cpu]
+assert busy and busy[0]["usage_pct"] >= p["cpu_pct"] - 0.01, (busy, p)
+
+# The oracle: the same switches read by babeltrace2, added up here.
+evs = toptest.bt2_events(trace, {"sched_switch"})
+since, oracle = {}, 0
+for _, ns, c, pl, _ in evs:
+    prev = int(pl.get("prev_tid", pl.get("prev_pid")))
+    nxt = int(pl.get("next_tid", pl.get("next_pid")))
+    if prev == pid:
+        oracle += ns - since.pop(c, iv["begin_ns"])
+    if nxt == pid:
+        since[c] = ns
+for c, ns in since.items():
+    oracle += iv["end_ns"] - ns
+assert p["cpu_ns"] == oracle, (p["cpu_ns"], oracle)
+
+# Exact per interval: cut in 20 ms intervals, the times add up to the whole.
+parts = toptest.top_json(trace, "-d", "0.02")
+assert len(parts) >= length // 20000000, (len(parts), length)
+total = sum(r["cpu_ns"] for iv2 in parts for r in toptest.rows(iv2, "processes", pid=pid))
+assert total == p["cpu_ns"], (total, p["cpu_ns"])
+for iv2 in parts:
+    for r in toptest.rows(iv2, "processes", pid=pid):
+        assert r["cpu_ns"] <= iv2["end_ns"] - iv2["begin_ns"], (r, iv2["begin_ns"])
+
+# The text view shows the same row.
+text = toptest.top_text(trace, "-d", "0", "--view", "processes", "-f", str(pid))
+line = [l for l in text.splitlines() if l.split()[:2] == [str(pid), "topload"]]
+assert len(line) == 1, text
+assert float(line[0].split()[3]) == round(p["cpu_ns"] / 1e6, 1), (line, p["cpu_ns"])
+print("ok")

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+"""trawltop's curses view, driven in tmux (send-keys, capture-pane) on a
+recorded kernel trace: it starts, switches views, sorts, filters, shows its
+help and details, steps in time, and q quits with the terminal restored."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import toptest  # noqa: E402
+
+if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
+    toptest.ktest.skip("tmux missing")
+d = toptest.setup()
+trace = os.path.join(d, "trace")
+out = toptest.record(trace, ["sched_switch", "sched_wakeup", "sched_process_exec"], ["getpgid"],
+                     [toptest.LOAD, "calls", "2000"])
+pid = out["pid"]
+sock = "trawltop-test-%d" % os.getpid()
+done = os.path.join(d, "exited")
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True, text=True,
+                          timeout=30)
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "ui").stdout
+
+
+def wait_for(what, cond, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        s = screen()
+        if cond(s):
+            return s
+        time.sleep(0.1)
+    raise SystemExit("timed out waiting for %s; screen:\n%s" % (what, screen()))
+
+
+def colours():
+    """The colour escapes (SGR 30-47, 90-107, 38;/48;) on the screen."""
+    esc = tmux("capture-pane", "-e", "-p", "-t", "ui").stdout
+    return re.findall(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9;]*)?m", esc)
+
+
+def keys(*k):
+    tmux("send-keys", "-t", "ui", *k)
+
+
+try:
+    cmd = "TERM=xterm-256color %s -d 0 %s; echo EXITED=$? > %s; echo SHELL-BACK; sleep 60" % (
+        toptest.TOP, trace, done)
+    r = tmux("new-session", "-d", "-s", "ui", "-x", "150", "-y", "40", cmd)
+    assert r.returncode == 0, r.stderr
+    s = wait_for("the processes view", lambda s: "1:processes" in s and "topload" in s)
+    assert "CPU%v" in s, s  # sorted by CPU% by default
+    assert colours(), "no colours on a colour terminal"
+    keys("3")
+    s = wait_for("the syscalls view", lambda s: "SYSCALL" in s and "getpgid" in s)
+    row = [l for l in s.splitlines() if "getpgid" in l and " %s " % pid in l]
+    assert row and " 2000 " in row[0], row
+    keys(">")
+    wait_for("the sort on ERRORS", lambda s: "ERRORSv" in s)
+    keys("<", "<")
+    wait_for("the sort on SYSCALL", lambda s: "SYSCALLv" in s)
+    keys("r")
+    wait_for("the reversed sort", lambda s: "SYSCALL^" in s)
+    keys("/")
+    wait_for("the filter prompt", lambda s: "filter (pid or name" in s)
+    keys("topload", "Enter")
+    s = wait_for("the filter", lambda s: "filter: topload" in s)
+    body = [l for l in s.splitlines()[4:-1] if l.strip()]
+    assert body and all("topload" in l for l in body[1:]), s
+    keys("1")
+    wait_for("the processes view, filtered",
+             lambda s: "1:processes" in s and "topload" in s and "trawl-ktrace" not in s)
+    keys("Enter")
+    wait_for("the details", lambda s: "details (ENTER closes)" in s and "COMMAND    topload" in s)
+    keys("?")
+    wait_for("the help", lambda s: "trawltop keys" in s)
+    keys("?")
+    wait_for("no help", lambda s: "trawltop keys" not in s)
+    keys("/", "Enter")  # an empty filter: every process again
+    wait_for("no filter", lambda s: "filter:" not in s)
+    keys("q")
+    s = wait_for("the shell again", lambda s: "SHELL-BACK" in s)
+    with open(done) as f:
+        assert f.read().strip() == "EXITED=0"
+    assert "1:processes" not in s, s  # the terminal is restored (alternate screen left)
+
+    # time navigation: 10 ms intervals, step forward and back, seek, play
+    tmux("kill-session", "-t", "ui")
+    cmd = "TERM=vt100 %s -d 0.01 %s; echo EXITED=$? > %s; sleep 60" % (toptest.TOP, trace, done)
+    tmux("new-session", "-d", "-s", "ui", "-x", "150", "-y", "40", cmd)
+    s = wait_for("the first interval", lambda s: "[0.000/" in s and "paused" in s)
+    assert not colours(), colours()  # vt100 has none
+    keys("n")
+    wait_for("the second interval", lambda s: "[0.010/" in s)
+    keys("n")
+    wait_for("the third interval", lambda s: "[0.020/" in s)
+    keys("p")
+    wait_for("back to the second", lambda s: "[0.010/" in s)
+    keys("g")
+    wait_for("the seek prompt", lambda s: "go to" in s)
+    keys("0.05", "Enter")
+    wait_for("the seek", lambda s: "[0.050/" in s)
+    keys(" ")
+    wait_for("playing to the end", lambda s: " end " in s, timeout=120)
+    keys("q")
+    wait_for("the exit", lambda s: os.path.exists(done))
+finally:
+    tmux("kill-server")
+print("ok")

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Known work for trawltop's tests to find in a trace. Prints "pid=<pid>"
+ * first, then what it measured of itself:
+ *   topload burn CPU MS    pinned to CPU, runs until getrusage() says it
+ *                          used MS ms of CPU; prints "cpu_ns=<rusage ns>"
+ *   topload calls N        N getpgid(7777777) calls (each -ESRCH)
+ *   topload read FILE      reads FILE to its end in 4000-byte reads;
+ *                          prints "bytes=<total>"
+ *   topload sleep S        sleeps S seconds (a process for the live tests)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static long long rusage_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ll +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ll;
+}
+
+static int burn(int cpu, long ms)
+{
+	cpu_set_t set;
+	volatile unsigned long x = 0;
+	long long used;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		perror("sched_setaffinity");
+		return 1;
+	}
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		used = rusage_ns();
+	} while (used < ms * 1000000ll);
+	printf("cpu_ns=%lld\n", used);
+	return 0;
+}
+
+static int read_file(const char *path)
+{
+	char buf[4000];
+	long long total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	close(fd);
+	printf("bytes=%lld\n", total);
+	return n < 0;
+}
+
+int main(int argc, char **argv)
+{
+	printf("pid=%d\n", (int)getpid());
+	fflush(stdout);
+	if (argc == 4 && !strcmp(argv[1], "burn"))
+		return burn(atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "calls")) {
+		for (long i = 0, n = atol(argv[2]); i < n; i++)
+			syscall(SYS_getpgid, 7777777);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		return read_file(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		sleep((unsigned)atoi(argv[2]));
+		return 0;
+	}
+	fprintf(stderr, "usage: topload burn CPU MS | calls N | read FILE | sleep S\n");
+	return 2;
+}
