@@ -6,7 +6,9 @@
 #include "top_main.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
 static int view_print(struct trawl_top_model *m, const struct trawl_top_opts *o,
 		      enum trawl_top_view v)
@@ -82,4 +84,51 @@ int trawl_top_batch_trace(struct trawl_top_source *src, const struct trawl_top_o
 out:
 	trawl_top_model_fini(&m);
 	return ret < 0 ? ret : 0;
+}
+
+static volatile sig_atomic_t batch_stop;
+
+static void on_stop(int sig)
+{
+	batch_stop = 1;
+}
+
+/* Sleeps @ns unless a signal asks to stop. */
+static void nap(int64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+	while (!batch_stop && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int trawl_top_batch_live(const struct trawl_top_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct trawl_top_live *l = NULL;
+	struct trawl_top_model m;
+	char err[512] = "";
+	int ret;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	trawl_top_model_init(&m);
+	ret = trawl_top_live_start(&l, err, sizeof(err));
+	/* the first snapshot only says where the intervals begin */
+	if (ret == 0)
+		ret = trawl_top_live_interval(l, &m, err, sizeof(err));
+	for (long i = 0; ret == 0 && !batch_stop && (o->count <= 0 || i < o->count); i++) {
+		nap(o->interval_ns > 0 ? o->interval_ns : 1000000000);
+		if (batch_stop)
+			break;
+		ret = trawl_top_live_interval(l, &m, err, sizeof(err));
+		if (ret == 0)
+			ret = trawl_top_interval_print(&m, o);
+		fflush(stdout);
+	}
+	trawl_top_live_stop(l);
+	trawl_top_model_fini(&m);
+	if (ret < 0 && err[0])
+		fprintf(stderr, "trawltop: %s\n", err);
+	return ret < 0 ? -ECANCELED : 0;	/* said already */
 }

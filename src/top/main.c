@@ -140,9 +140,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!o.npaths) {
-		fprintf(stderr, "trawltop: a live session of its own is not implemented yet: "
-				"give a TRACE_DIR\n");
-		return 1;
+		ret = o.batch || !isatty(STDOUT_FILENO) ? trawl_top_batch_live(&o)
+							: trawl_top_ui_live(&o);
+		if (ret < 0 && ret != -ECANCELED)
+			fprintf(stderr, "trawltop: %s\n", ret == -ENOTTY ?
+				"cannot use this terminal (TERM)" : strerror(-ret));
+		return ret < 0;
 	}
 	ret = trawl_top_source_open(o.paths, o.npaths, &src);
 	if (ret < 0) {

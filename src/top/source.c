@@ -487,6 +487,16 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	return 0;
 }
 
+int trawl_top_source_set_begin(struct trawl_top_source *s, int64_t ns)
+{
+	int ret = trawl_reader_set_time_range(s->r, ns, INT64_MAX);
+
+	if (ret < 0)
+		snprintf(s->err, sizeof(s->err), "cannot read from %lld: %s", (long long)ns,
+			 strerror(-ret));
+	return ret;
+}
+
 int trawl_top_source_seek(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ns)
 {
 	int ret = trawl_reader_seek_ns(s->r, ns);

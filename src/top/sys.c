@@ -151,8 +151,11 @@ static void sys_file(struct trawl_top_model *m, struct trawl_top_thread *t,
 			fd_put(p, ret, path);
 	} else if (t->sc_fd >= 0) {
 		path = fd_path(p, t->sc_fd);
-		if (path < 0)
+		if (path < 0) {
+			/* remembered, so the next call on it costs a lookup */
 			path = unknown_path(m, t->sc_fd);
+			fd_put(p, t->sc_fd, path);
+		}
 		if (kind == TRAWL_TOP_SC_CLOSE && ret == 0)
 			trawl_top_map_del(&p->fds, (uint64_t)t->sc_fd);
 		if (kind == TRAWL_TOP_SC_DUP && ret >= 0)

@@ -157,6 +157,7 @@ struct trawl_top_model {
 	int64_t begin, end;
 	uint64_t events, discarded;
 	uint64_t discarded_total;
+	int overwritten;	/* live: events before this interval were overwritten */
 };
 
 int trawl_top_model_init(struct trawl_top_model *m);
@@ -310,6 +311,8 @@ int trawl_top_source_range(struct trawl_top_source *s, int64_t *begin, int64_t *
  */
 int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model *m,
 			      int64_t begin, int64_t len);
+/* Reads only the events from @ns on (before the first interval). */
+int trawl_top_source_set_begin(struct trawl_top_source *s, int64_t ns);
 /* Moves to @ns: the next interval starts there; who runs where is forgotten. */
 int trawl_top_source_seek(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ns);
 

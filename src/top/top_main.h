@@ -30,4 +30,22 @@ int trawl_top_batch_trace(struct trawl_top_source *src, const struct trawl_top_o
 /* The interactive view of a recorded trace (curses). */
 int trawl_top_ui_trace(struct trawl_top_source *src, const struct trawl_top_opts *o);
 
+/* trawltop's own kernel session (live.c). */
+struct trawl_top_live;
+
+/*
+ * Creates and starts the session (*@out, to stop with trawl_top_live_stop(),
+ * even on error). On error, @err holds one line saying why.
+ */
+int trawl_top_live_start(struct trawl_top_live **out, char *err, size_t len);
+/* Destroys the session and its folder; frees @l. NULL is fine. */
+void trawl_top_live_stop(struct trawl_top_live *l);
+/* Reads the events since the previous call into @m as one interval. */
+int trawl_top_live_interval(struct trawl_top_live *l, struct trawl_top_model *m, char *err,
+			    size_t len);
+/* --batch on the live session: -n intervals of -d seconds. */
+int trawl_top_batch_live(const struct trawl_top_opts *o);
+/* The interactive view of the live session. */
+int trawl_top_ui_live(const struct trawl_top_opts *o);
+
 #endif /* TRAWL_TOP_MAIN_H */

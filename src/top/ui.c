@@ -10,6 +10,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,22 @@ static int ui_goto(struct trawl_top_ui *ui, int64_t begin)
 	ui->has_interval = 1;
 	if (ui->at_end)
 		ui->playing = 0;
+	return trawl_top_ui_table(ui);
+}
+
+/* Live: the events since the last interval (no time to move in). */
+static int ui_live_next(struct trawl_top_ui *ui)
+{
+	char err[512] = "";
+	int ret = trawl_top_live_interval(ui->live, &ui->m, err, sizeof(err));
+
+	if (ret < 0) {
+		snprintf(ui->msg, sizeof(ui->msg), "%s", err);
+		return 0;	/* shown; the next interval may work */
+	}
+	ui->has_interval = 1;
+	ui->trace_begin = ui->trace_begin ? ui->trace_begin : ui->m.begin;
+	ui->trace_end = ui->m.end;
 	return trawl_top_ui_table(ui);
 }
 
@@ -136,28 +153,46 @@ static int key_view(struct trawl_top_ui *ui, int key)
 	case KEY_END: ui->sel = ui->table.nrows ? ui->table.nrows - 1 : 0; return 0;
 	case '\n': case '\r': case KEY_ENTER: ui->details = !ui->details; return 0;
 	case '?': ui->help = !ui->help; return 0;
-	default: return key_time(ui, key);
+	default:
+		if (ui->live) {
+			snprintf(ui->msg, sizeof(ui->msg), "live: no time to move in");
+			return 0;
+		}
+		return key_time(ui, key);
 	}
 	return trawl_top_ui_table(ui);
 }
 
+static volatile sig_atomic_t ui_stop;
+
+static void on_stop(int sig)
+{
+	ui_stop = 1;
+}
+
 static int ui_loop(struct trawl_top_ui *ui)
 {
-	int ret = ui_goto(ui, ui->o->begin_set ? ui->o->begin_ns : ui->trace_begin), key;
+	int ret, key;
 
-	while (ret >= 0) {
+	if (ui->live)
+		ret = ui_live_next(ui);
+	else
+		ret = ui_goto(ui, ui->o->begin_set ? ui->o->begin_ns : ui->trace_begin);
+	while (ret >= 0 && !ui_stop) {
 		trawl_top_ui_draw(ui);
 		/* playing: the next interval after len / speed of wall time */
 		timeout(ui->playing ? (int)((double)ui->len / 1e6 / ui->speed) : -1);
 		key = getch();
-		ui->msg[0] = 0;
-		if (key == 'q' || key == 'Q')
+		if (key == 'q' || key == 'Q' || ui_stop)
 			break;
 		if (key == ERR) {
-			if (ui->playing)
+			if (ui->live)
+				ret = ui_live_next(ui);
+			else if (ui->playing)
 				ret = ui_goto(ui, ui->cur + ui->len);
 			continue;
 		}
+		ui->msg[0] = 0;
 		if (key == KEY_RESIZE)
 			continue;	/* ncurses updated LINES and COLS: the next draw fits */
 		ret = key_view(ui, key);
@@ -165,27 +200,65 @@ static int ui_loop(struct trawl_top_ui *ui)
 	return ret;
 }
 
+static int ui_run(struct trawl_top_ui *ui);
+
 int trawl_top_ui_trace(struct trawl_top_source *src, const struct trawl_top_opts *o)
 {
 	struct trawl_top_ui ui = { .src = src, .o = o, .speed = 1.0 };
+
 	int ret;
 
 	trawl_top_model_init(&ui.m);
 	trawl_top_source_range(src, &ui.trace_begin, &ui.trace_end);
-	ui.len = o->interval_ns > 0 ? o->interval_ns : 1000000000;
-	ui.view = o->view >= 0 ? (enum trawl_top_view)o->view : TRAWL_TOP_VIEW_PROCS;
+	ret = ui_run(&ui);
+	trawl_top_table_fini(&ui.table);
+	trawl_top_model_fini(&ui.m);
+	return ret;
+}
+
+int trawl_top_ui_live(const struct trawl_top_opts *o)
+{
+	struct trawl_top_ui ui = { .o = o, .speed = 1.0, .playing = 1 };
+	char err[512] = "";
+	int ret;
+
+	trawl_top_model_init(&ui.m);
+	ret = trawl_top_live_start(&ui.live, err, sizeof(err));
+	if (ret == 0)	/* the first snapshot only says where the intervals begin */
+		ret = trawl_top_live_interval(ui.live, &ui.m, err, sizeof(err));
+	if (ret == 0)
+		ret = ui_run(&ui);
+	trawl_top_live_stop(ui.live);
+	trawl_top_table_fini(&ui.table);
+	trawl_top_model_fini(&ui.m);
+	if (ret < 0 && err[0]) {
+		fprintf(stderr, "trawltop: %s\n", err);
+		ret = -ECANCELED;
+	}
+	return ret;
+}
+
+static int ui_run(struct trawl_top_ui *ui)
+{
+	const struct trawl_top_opts *o = ui->o;
+	struct sigaction sa = { .sa_handler = on_stop };
+	int ret;
+
+	ui->len = o->interval_ns > 0 ? o->interval_ns : 1000000000;
+	ui->view = o->view >= 0 ? (enum trawl_top_view)o->view : TRAWL_TOP_VIEW_PROCS;
 	if (o->filter)
-		snprintf(ui.filter, sizeof(ui.filter), "%s", o->filter);
+		snprintf(ui->filter, sizeof(ui->filter), "%s", o->filter);
 	if (!newterm(NULL, stdout, stdin))
 		return -ENOTTY;
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	trawl_top_ui_colors(&ui);
-	ret = ui_loop(&ui);
+	trawl_top_ui_colors(ui);
+	/* after newterm(): ours replace ncurses' handlers, so the loop ends and cleans up */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = ui_loop(ui);
 	endwin();
-	trawl_top_table_fini(&ui.table);
-	trawl_top_model_fini(&ui.m);
 	return ret;
 }

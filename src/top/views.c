@@ -324,6 +324,9 @@ void trawl_top_header_print(const struct trawl_top_model *m, FILE *f)
 		   " events (%.0f/s), %" PRIu64 " discarded\n",
 		m->begin / 1000000000, m->begin % 1000000000,
 		(double)(m->end - m->begin) / 1e9, m->events, rate(m, m->events), m->discarded);
+	if (m->overwritten)
+		fprintf(f, "warning: the buffers were overwritten before this interval was read: "
+			   "events are missing\n");
 	fprintf(f, "CPU %5.1f%%", ncpus ? pct(m, busy) / (double)ncpus : 0.0);
 	for (size_t c = 0; c < m->ncpus; c++) {
 		if (!m->cpus[c].seen)
@@ -341,8 +344,10 @@ void trawl_top_header_json(const struct trawl_top_model *m, FILE *f)
 	uint64_t busy = busy_total(m, &ncpus);
 
 	fprintf(f, "\"begin_ns\":%" PRId64 ",\"end_ns\":%" PRId64 ",\"events\":%" PRIu64
-		   ",\"events_per_s\":%.1f,\"discarded\":%" PRIu64 ",\"cpu_pct\":%.2f,\"cpus\":[",
+		   ",\"events_per_s\":%.1f,\"discarded\":%" PRIu64 ",\"overwritten\":%s"
+		   ",\"cpu_pct\":%.2f,\"cpus\":[",
 		m->begin, m->end, m->events, rate(m, m->events), m->discarded,
+		m->overwritten ? "true" : "false",
 		ncpus ? pct(m, busy) / (double)ncpus : 0.0);
 	for (size_t c = 0; c < m->ncpus; c++) {
 		if (!m->cpus[c].seen)

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench/top/bench-top.sh [BUILD_DIR] [EVENTS]
+#
+# trawltop --batch over a large kernel trace against trawl's own decode-only
+# time for the same trace (trawl-view --decode-only), side by side in one
+# run; the issue asks for at most 1.5x. The trace (root: recorded by
+# trawl-ktrace) holds about EVENTS (default 10 M) events: sched_switch,
+# sched_wakeup, and the entries and exits of getpgid/read/openat/close of a
+# program making EVENTS/2 system calls (so every event is one trawltop
+# reads the fields of). Times are wall-clock, best of RUNS (3), warm cache.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-${TRAWL_BUILD_DIR:-$here/../../build}}
+events=${2:-10000000}
+runs=${RUNS:-3}
+for b in trawltop trawl-view trawl-ktrace topload; do
+	[ -x "$build/bin/$b" ] || { echo "bench-top: $build/bin/$b not built" >&2; exit 1; }
+done
+[ "$(id -u)" = 0 ] || { echo "bench-top: recording a kernel trace needs root" >&2; exit 1; }
+work=${TRAWL_BENCH_DIR:-${TMPDIR:-/tmp}/trawl-bench-top}
+trace=$work/trace-$events
+mkdir -p "$work"
+export TRAWL_RUNTIME_DIR=$work/run TRAWL_ROOT_RUNTIME_DIR=$work/rootrun
+if [ ! -f "$trace/.done" ]; then
+	rm -rf "$trace"
+	echo "recording about $events events in $trace ..." >&2
+	"$build/bin/trawl-ktrace" -o "$trace" --buffer-kb 65536 -x pid,tid,procname \
+		-e sched_switch -e sched_wakeup -s getpgid -s read -s openat -s close \
+		-- "$build/bin/topload" calls $((events / 2)) >/dev/null
+	touch "$trace/.done"
+fi
+cat "$trace"/kernel/* > /dev/null 2>&1 || true	# warm the page cache
+n=$("$build/bin/trawl-view" --count "$trace" 2>/dev/null | awk '$2 == "total" {print $1}')
+
+best() { # best wall time (s) of RUNS runs of CMD
+	local b="" t i
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -o "$work/time.out" -f "%e" "$@" > /dev/null 2>/dev/null
+		t=$(tail -n 1 "$work/time.out")
+		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+	done
+	echo "$b"
+}
+dec=$(best "$build/bin/trawl-view" --decode-only --no-progress "$trace")
+top=$(best "$build/bin/trawltop" --batch -d 1 "$trace")
+all=$(best "$build/bin/trawltop" --batch -d 0 --json "$trace")
+echo "trace: ${n:-?} events, $(du -sm "$trace" | cut -f1) MB"
+printf "trawl-view --decode-only     %6.2f s\n" "$dec"
+printf "trawltop --batch -d 1        %6.2f s   ratio %.2f (issue: <= 1.5)\n" "$top" \
+	"$(awk "BEGIN{print $top / $dec}")"
+printf "trawltop --batch -d 0 --json %6.2f s   ratio %.2f\n" "$all" "$(awk "BEGIN{print $all / $dec}")"
