@@ -43,9 +43,35 @@ static int parse_seconds(const char *s, double *out)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e10)
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* "S[.NNNNNNNNN]" to ns exactly (a double has no ns left at today's seconds). */
+static int parse_time_ns(const char *s, int64_t *out)
+{
+	int64_t sec = 0, frac = 0;
+	const char *p = s;
+	int digits = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > (INT64_MAX / 1000000000 - 9) / 10)
+			return -EINVAL;
+		sec = sec * 10 + (*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 9)
+				frac = frac * 10 + (*p - '0');
+	if (*p)
+		return -EINVAL;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*out = sec * 1000000000 + frac;
 	return 0;
 }
 
@@ -91,18 +117,19 @@ static int parse_opts(int argc, char **argv, struct trawl_top_opts *o)
 				o->rows = (size_t)v;
 			break;
 		case 'd':
-		case 'B':
 			if (parse_seconds(optarg, &sec) < 0) {
-				fprintf(stderr, "trawltop: %s %s: not a number of seconds\n",
-					c == 'd' ? "-d" : "--begin", optarg);
+				fprintf(stderr, "trawltop: -d %s: not a number of seconds\n", optarg);
 				return -EINVAL;
 			}
-			if (c == 'd') {
-				o->interval_ns = (int64_t)llround(sec * 1e9);
-			} else {
-				o->begin_ns = (int64_t)llround(sec * 1e9);
-				o->begin_set = 1;
+			o->interval_ns = (int64_t)llround(sec * 1e9);
+			break;
+		case 'B':
+			if (parse_time_ns(optarg, &o->begin_ns) < 0) {
+				fprintf(stderr, "trawltop: --begin %s: not a number of seconds\n",
+					optarg);
+				return -EINVAL;
 			}
+			o->begin_set = 1;
 			break;
 		case 'V':
 			o->view = trawl_top_view_parse(optarg);

@@ -538,7 +538,9 @@ int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model
 			}
 			s->pending = 1;
 		}
-		if (trawl_reader_event_time_ns(s->r, &ts) == 0 && ts >= end)
+		if (trawl_reader_event_time_ns(s->r, &ts) < 0)
+			ts = begin;	/* a stream without a clock: counted, never timed */
+		else if (ts >= end)
 			break;	/* the next interval's */
 		s->pending = 0;
 		ret = source_event(s, m, ts);

@@ -22,6 +22,8 @@ check 1 "metadata" --batch "$tmp/empty"
 check 2 "not a number of seconds" --batch -d abc "$tmp"
 check 2 "not a number of seconds" --batch -d -1 "$tmp"
 check 2 "not a count" --batch -n x "$tmp"
+check 2 "not a number of seconds" --batch --begin 1.5x "$tmp"
+check 2 "not a number of seconds" --batch -d 1e12 "$tmp"
 check 2 "no such view" --batch --view nope "$tmp"
 check 2 "needs --batch" --json "$tmp"
 "$TOP" --help | grep -q -- "--batch" || { echo "FAIL: --help"; fail=1; }

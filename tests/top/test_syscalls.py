@@ -48,6 +48,10 @@ assert sc["p99_ns"] == lat[rank - 1], (sc["p99_ns"], lat[rank - 1])
 parts = toptest.top_json(trace, "-d", "0.005", "--view", "syscalls", "-f", str(pid))
 assert sum(r["count"] for iv2 in parts for r in iv2["syscalls"]
            if r["syscall"] == "getpgid") == N
+# --begin (ns exact) at the trace's beginning reads the same events
+again = toptest.top_json(trace, "-d", "0", "--begin", "%d.%09d" % divmod(iv["begin_ns"], 10**9))[0]
+assert again["begin_ns"] == iv["begin_ns"] and again["events"] == iv["events"], \
+    (again["begin_ns"], iv["begin_ns"], again["events"], iv["events"])
 # -n limits the intervals
 assert len(toptest.top_json(trace, "-d", "0.005", "-n", "2")) == min(2, len(parts))
 print("ok")
