@@ -63,7 +63,7 @@ static int ui_live_next(struct trawl_top_ui *ui)
 	int ret = trawl_top_live_interval(ui->live, &ui->m, err, sizeof(err));
 
 	if (ret < 0) {
-		snprintf(ui->msg, sizeof(ui->msg), "%s", err);
+		snprintf(ui->msg, sizeof(ui->msg), "%.150s", err);
 		return 0;	/* shown; the next interval may work */
 	}
 	ui->has_interval = 1;

@@ -32,18 +32,22 @@ assert abs(p["cpu_pct"] - share) <= 0.05 * share, (p["cpu_pct"], share)
 busy = [c for c in iv["cpus"] if c["cpu"] == cpu]
 assert busy and busy[0]["usage_pct"] >= p["cpu_pct"] - 0.01, (busy, p)
 
-# The oracle: the same switches read by babeltrace2, added up here.
+# The oracle: the same switches read by babeltrace2, added up here. Each
+# switch ends its CPU's previous stretch (since that CPU's last switch, or
+# the beginning): trawl-ktrace drops the switches between two of trawl's own
+# tasks (such as this program before its exec), so a program's switch-in
+# may be missing while its switch-out is there.
 evs = toptest.bt2_events(trace, {"sched_switch"})
-since, oracle = {}, 0
+last, running, oracle = {}, {}, 0
 for _, ns, c, pl, _ in evs:
     prev = int(pl.get("prev_tid", pl.get("prev_pid")))
     nxt = int(pl.get("next_tid", pl.get("next_pid")))
     if prev == pid:
-        oracle += ns - since.pop(c, iv["begin_ns"])
-    if nxt == pid:
-        since[c] = ns
-for c, ns in since.items():
-    oracle += iv["end_ns"] - ns
+        oracle += ns - last.get(c, iv["begin_ns"])
+    last[c], running[c] = ns, nxt
+for c, ns in last.items():
+    if running[c] == pid:
+        oracle += iv["end_ns"] - ns
 assert p["cpu_ns"] == oracle, (p["cpu_ns"], oracle)
 
 # Exact per interval: cut in 20 ms intervals, the times add up to the whole.
