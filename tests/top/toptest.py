@@ -32,7 +32,11 @@ def record(trace, events, syscalls, cmd):
         args += ["-e", e]
     for s in syscalls:
         args += ["-s", s]
-    p = ktest.ktrace(args + ["--"] + cmd)
+    # Through a shell that forks @cmd: trawl-ktrace's own child runs its
+    # executable until it execs, and on main the consumer hides such a pid
+    # for up to a second (src/kernel/notrace.c), so a short program run
+    # directly could lose all its events under load.
+    p = ktest.ktrace(args + ["--", "sh", "-c", '"$@"; exit $?', "sh"] + cmd)
     out = {}
     for line in p.stdout.splitlines():
         if "=" in line:
