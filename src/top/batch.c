@@ -104,7 +104,8 @@ static void nap(int64_t ns)
 
 int trawl_top_batch_live(const struct trawl_top_opts *o)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
+	/* SA_RESTART: a signal must not cut a daemon call short (nanosleep still returns) */
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	struct trawl_top_live *l = NULL;
 	struct trawl_top_model m;
 	char err[512] = "";

@@ -241,7 +241,8 @@ int trawl_top_ui_live(const struct trawl_top_opts *o)
 static int ui_run(struct trawl_top_ui *ui)
 {
 	const struct trawl_top_opts *o = ui->o;
-	struct sigaction sa = { .sa_handler = on_stop };
+	/* SA_RESTART: a signal must not cut a daemon call short (getch still returns) */
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
 	int ret;
 
 	ui->len = o->interval_ns > 0 ? o->interval_ns : 1000000000;
