@@ -33,20 +33,23 @@ fi
 cat "$trace"/kernel/* > /dev/null 2>&1 || true	# warm the page cache
 n=$("$build/bin/trawl-view" --count "$trace" 2>/dev/null | awk '$2 == "total" {print $1}')
 
-best() { # best wall time (s) of RUNS runs of CMD
-	local b="" t i
+best() { # best wall time and CPU time (user+sys), in s, of RUNS runs of CMD
+	local b="" c="" t u i
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -o "$work/time.out" -f "%e" "$@" > /dev/null 2>/dev/null
-		t=$(tail -n 1 "$work/time.out")
+		/usr/bin/time -o "$work/time.out" -f "%e %U %S" "$@" > /dev/null 2>/dev/null
+		read -r t u s < <(tail -n 1 "$work/time.out")
 		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+		u=$(awk "BEGIN{print $u + $s}")
+		if [ -z "$c" ] || awk "BEGIN{exit !($u < $c)}"; then c=$u; fi
 	done
-	echo "$b"
+	echo "$b $c"
 }
-dec=$(best "$build/bin/trawl-view" --decode-only --no-progress "$trace")
-top=$(best "$build/bin/trawltop" --batch -d 1 "$trace")
-all=$(best "$build/bin/trawltop" --batch -d 0 --json "$trace")
-echo "trace: ${n:-?} events, $(du -sm "$trace" | cut -f1) MB"
-printf "trawl-view --decode-only     %6.2f s\n" "$dec"
-printf "trawltop --batch -d 1        %6.2f s   ratio %.2f (issue: <= 1.5)\n" "$top" \
-	"$(awk "BEGIN{print $top / $dec}")"
-printf "trawltop --batch -d 0 --json %6.2f s   ratio %.2f\n" "$all" "$(awk "BEGIN{print $all / $dec}")"
+read -r dec decc < <(best "$build/bin/trawl-view" --decode-only --no-progress "$trace")
+read -r top topc < <(best "$build/bin/trawltop" --batch -d 1 "$trace")
+read -r all allc < <(best "$build/bin/trawltop" --batch -d 0 --json "$trace")
+echo "trace: ${n:-?} events, $(du -sm "$trace" | cut -f1) MB; wall s (CPU s), best of $runs"
+printf "trawl-view --decode-only     %6.2f (%5.2f)\n" "$dec" "$decc"
+printf "trawltop --batch -d 1        %6.2f (%5.2f)   ratio %.2f (CPU %.2f; issue: <= 1.5)\n" \
+	"$top" "$topc" "$(awk "BEGIN{print $top / $dec}")" "$(awk "BEGIN{print $topc / $decc}")"
+printf "trawltop --batch -d 0 --json %6.2f (%5.2f)   ratio %.2f (CPU %.2f)\n" \
+	"$all" "$allc" "$(awk "BEGIN{print $all / $dec}")" "$(awk "BEGIN{print $allc / $decc}")"
