@@ -78,6 +78,18 @@ int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t over
 	c->num_subbuf = num_subbuf;
 	c->overwrite = overwrite;
 	c->cpu = cpu;
+	/*
+	 * Packet 0 is cut at once, empty (as trawl_rb_flush() cuts one), so
+	 * that a stream's first packet always says 0 events discarded:
+	 * babeltrace2 counts discarded events as the difference from the
+	 * packet before, and gives no count for those a stream's first packet
+	 * declares. Events lost before anything else was written (one too
+	 * large, a late daemon's tally: src/ust/slots.c) are then counted.
+	 */
+	c->meta[0].ts_begin = c->meta[0].ts_end = trawl_rb_clock();
+	c->meta[0].content_end = TRAWL_RB_PACKET_START;
+	c->meta[0].commit = subbuf_size;
+	c->reserve = subbuf_size;
 	munmap(c, csize);
 	return fd;
 err_fd:

@@ -149,8 +149,9 @@ int trawl_rb_check_attr(uint64_t subbuf_size, uint32_t num_subbuf);
 size_t trawl_rb_ctrl_size(uint32_t num_subbuf);
 size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf);
 
-/* Creates a sealed memfd of the right size with its control page set up.
- * Returns the fd (the caller closes it) or a negative errno. */
+/* Creates a sealed memfd of the right size with its control page set up,
+ * its first packet already cut, empty (ringbuffer.c says why). Returns the
+ * fd (the caller closes it) or a negative errno. */
 int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu);
 
 /* Maps @fd (not taken: the caller may close it after) after checking its size
