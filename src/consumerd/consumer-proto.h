@@ -31,6 +31,9 @@
  *   START        resume polling the session's streams (after a FLUSH, which pauses the
  *                timers of the channels it flushed: a stopped session costs
  *                no wake-ups)
+ *   REMOVE_TRACE trace_key: flush the trace's streams, write everything, close
+ *                and forget them (a per-process trace whose app exited); the
+ *                session's counters keep what it counted
  */
 #ifndef TRAWL_CONSUMER_PROTO_H
 #define TRAWL_CONSUMER_PROTO_H
@@ -55,6 +58,7 @@ enum trawl_cons_cmd {
 	TRAWL_CONS_START = 7,
 	TRAWL_CONS_REMOVE_SESSION = 8,
 	TRAWL_CONS_STATUS = 9,
+	TRAWL_CONS_REMOVE_TRACE = 10,
 };
 
 struct trawl_cons_hdr {

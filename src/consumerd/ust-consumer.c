@@ -73,6 +73,12 @@ struct ctrace {
 
 static struct cchannel *channels;
 static struct ctrace *traces;
+/* What removed traces counted, by session (REMOVE_TRACE). */
+struct csession_acc {
+	struct csession_acc *next;
+	uint64_t session, discarded, bytes;
+};
+static struct csession_acc *removed;
 /* The last trace that could not be set up, and why (reported with its session). */
 static uint64_t last_error_session;
 static char last_error[TRAWL_CONS_MSG_LEN];
@@ -185,23 +191,104 @@ static void channel_flush_final(struct cchannel *c)
 	}
 }
 
+/* @c's events discarded, over its streams. */
+static uint64_t channel_discarded(const struct cchannel *c)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		struct trawl_ustctl_stream_counters k;
+
+		if (!trawl_ustctl_stream_counters(c->streams[i].rb, &k))
+			n += k.events_discarded;
+	}
+	return n;
+}
+
 static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 {
+	struct csession_acc *a;
 	struct cchannel *c;
-	uint32_t i;
 
 	*discarded = *bytes = 0;
 	for (c = channels; c; c = c->next) {
 		if (session && c->session != session)
 			continue;
 		*bytes += c->bytes_written;
-		for (i = 0; i < c->nr; i++) {
-			struct trawl_ustctl_stream_counters k;
-
-			if (!trawl_ustctl_stream_counters(c->streams[i].rb, &k))
-				*discarded += k.events_discarded;
-		}
+		*discarded += channel_discarded(c);
 	}
+	for (a = removed; a; a = a->next) {
+		if (session && a->session != session)
+			continue;
+		*bytes += a->bytes;
+		*discarded += a->discarded;
+	}
+}
+
+static void channel_free(struct cchannel *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		trawl_ustctl_stream_unmap(c->streams[i].rb);
+		trawl_output_stream_close(c->streams[i].out);
+	}
+	free(c->streams);
+	free(c);
+}
+
+static void trace_free(struct ctrace *t)
+{
+	trawl_output_destroy(t->out);
+	free(t->metadata);
+	free(t);
+}
+
+/*
+ * A per-process trace whose app exited: its streams are flushed and
+ * written, then closed and unmapped (the session daemon closes its memfds
+ * too), so that a session tracing thousands of short-lived programs holds
+ * the files and buffers of the live ones only.
+ */
+static int cmd_remove_trace(uint64_t session, uint64_t key)
+{
+	struct ctrace **tp, *t = trace_find(key);
+	struct cchannel **cp = &channels;
+	struct csession_acc *a;
+
+	if (!t || t->session != session)
+		return -ENOENT;
+	for (a = removed; a && a->session != session; a = a->next)
+		;
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		a->session = session;
+		a->next = removed;
+		removed = a;
+	}
+	while (*cp) {
+		struct cchannel *c = *cp;
+
+		if (c->trace_key != key) {
+			cp = &c->next;
+			continue;
+		}
+		if (!c->info.snapshot_mode)
+			channel_flush_final(c);
+		a->bytes += c->bytes_written;
+		a->discarded += channel_discarded(c);
+		*cp = c->next;
+		channel_free(c);
+	}
+	trawl_output_sync(t->out);
+	for (tp = &traces; *tp != t; tp = &(*tp)->next)
+		;
+	*tp = t->next;
+	trace_free(t);
+	return 0;
 }
 
 /* Closes and forgets every channel and trace of @session (already flushed). */
@@ -209,22 +296,17 @@ static void session_remove(uint64_t session)
 {
 	struct cchannel **cp = &channels;
 	struct ctrace **tp = &traces;
+	struct csession_acc **ap = &removed;
 
 	while (*cp) {
 		struct cchannel *c = *cp;
-		uint32_t i;
 
 		if (c->session != session) {
 			cp = &c->next;
 			continue;
 		}
 		*cp = c->next;
-		for (i = 0; i < c->nr; i++) {
-			trawl_ustctl_stream_unmap(c->streams[i].rb);
-			trawl_output_stream_close(c->streams[i].out);
-		}
-		free(c->streams);
-		free(c);
+		channel_free(c);
 	}
 	while (*tp) {
 		struct ctrace *t = *tp;
@@ -234,9 +316,17 @@ static void session_remove(uint64_t session)
 			continue;
 		}
 		*tp = t->next;
-		trawl_output_destroy(t->out);
-		free(t->metadata);
-		free(t);
+		trace_free(t);
+	}
+	while (*ap) {
+		struct csession_acc *a = *ap;
+
+		if (a->session != session) {
+			ap = &a->next;
+			continue;
+		}
+		*ap = a->next;
+		free(a);
 	}
 }
 
@@ -572,6 +662,9 @@ static int handle_command(int sock)
 		ret = cmd_snapshot(&h, payload);
 		break;
 	case TRAWL_CONS_STATUS:
+		break;
+	case TRAWL_CONS_REMOVE_TRACE:
+		ret = cmd_remove_trace(h.session_key, h.trace_key);
 		break;
 	case TRAWL_CONS_START: {
 		struct cchannel *c;

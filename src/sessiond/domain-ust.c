@@ -166,21 +166,7 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 		struct ust_trace *t = s->traces;
 
 		s->traces = t->next;
-		while (t->chans) {
-			struct trace_chan *tc = t->chans;
-
-			t->chans = tc->next;
-			while (tc->classes) {
-				struct ust_class *k = tc->classes;
-
-				tc->classes = k->next;
-				free(k);
-			}
-			trawl_ustctl_channel_destroy(tc->rb);
-			free(tc);
-		}
-		trawl_ctf_trace_destroy(t->ctf);
-		free(t);
+		trace_free(t);
 	}
 	while (s->chans) {
 		struct ust_chan *c = s->chans;

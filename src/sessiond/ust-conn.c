@@ -69,8 +69,10 @@ void app_gone(struct ust_app *a)
 	if (a->registered)
 		sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) unregistered",
 			    (int)a->info.pid, a->info.procname, (int)a->uid);
-	for (s = sessions; s; s = s->next)
+	for (s = sessions; s; s = s->next) {
 		app_sess_free(s, a);
+		trace_release_gone(s);
+	}
 	unlink_app(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */

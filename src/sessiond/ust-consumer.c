@@ -119,6 +119,8 @@ static int cons_send_failed(struct ust_consumer *c, uint16_t cmd, int err)
 	return c->alive && cmd != TRAWL_CONS_SNAPSHOT ? 0 : err;
 }
 
+#define CONS_MAX_PENDING 32 /* replies not read yet, at most (cons_send_to()) */
+
 static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_key,
 			uint64_t trace_key, uint64_t chan_key, const void *payload, uint32_t size,
 			const int *fds, uint32_t nr_fds)
@@ -136,6 +138,15 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	ssize_t n;
 	int ret;
 
+	/*
+	 * Bounded pipelining: unread replies pile up in our socket while we
+	 * send; with our receive buffer full, the consumer blocks writing a
+	 * reply and stops reading commands, and our next send blocks too, for
+	 * ever (300 per-PID apps registering at once did it). A reply is ~300
+	 * bytes: CONS_MAX_PENDING of them stay well within the buffer.
+	 */
+	while (c && c->alive && c->pending >= CONS_MAX_PENDING)
+		cons_read_reply(c);
 	if (!c || !c->alive)
 		return -EPIPE;
 	n = trawl_ustctl_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);

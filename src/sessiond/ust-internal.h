@@ -175,6 +175,10 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 				  struct ust_chan *c, struct trawl_domain_err *err);
 int class_id(struct ust_trace *t, struct trace_chan *tc,
 	     const struct trawl_ustctl_event *ev, uint32_t *id);
+/* Frees @t (off its list), its channels' buffers and registry. */
+void trace_free(struct ust_trace *t);
+/* Closes and frees @s's per-process traces whose process exited. */
+void trace_release_gone(struct trawl_domain_session *s);
 
 /* ust-app.c: apps in sessions. Commands to apps are queued, never waited
  * for here: apps_barrier() waits when a command must know them applied. */

@@ -269,3 +269,77 @@ int class_id(struct ust_trace *t, struct trace_chan *tc,
 	*id = k->id;
 	return 0;
 }
+
+void trace_free(struct ust_trace *t)
+{
+	while (t->chans) {
+		struct trace_chan *tc = t->chans;
+
+		t->chans = tc->next;
+		while (tc->classes) {
+			struct ust_class *k = tc->classes;
+
+			tc->classes = k->next;
+			free(k);
+		}
+		trawl_ustctl_channel_destroy(tc->rb);
+		free(tc);
+	}
+	trawl_ctf_trace_destroy(t->ctf);
+	free(t);
+}
+
+/* 1 if process @pid has exited (gone, or a zombie). */
+static int pid_exited(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the name may hold anything */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/*
+ * Per-process traces of @s whose app is gone are complete. The consumer
+ * writes what is left and closes each, and its buffers go: a session
+ * tracing thousands of short-lived programs would otherwise hold two
+ * files and a memfd per CPU for each until destroyed (3,000 programs ran
+ * the consumer out of fds), and a new process given a recycled pid would
+ * be written into the old one's folder. Only once the process has exited
+ * (its socket closes before it does: those wait for the next call): a
+ * living one whose connection was dropped registers again, and goes on in
+ * the same trace. A snapshot session keeps them: its next snapshot wants
+ * them.
+ */
+void trace_release_gone(struct trawl_domain_session *s)
+{
+	struct ust_trace **tp = &s->traces, *t;
+	struct app_sess *as;
+
+	if (!per_pid(s) || s->snapshot)
+		return;
+	while ((t = *tp)) {
+		for (as = s->apps; as && as->app->info.pid != t->pid; as = as->next)
+			;
+		if (as || !t->pid || !pid_exited(t->pid)) {
+			tp = &t->next;
+			continue;
+		}
+		/* Sent while it is still listed: a consumer restarted
+		 * meanwhile is told of it, and flushes it with the session. */
+		if (cons_alive(s))
+			cons_send(s, TRAWL_CONS_REMOVE_TRACE, t->key, 0, NULL, 0, NULL, 0);
+		*tp = t->next;
+		trace_free(t);
+	}
+}
