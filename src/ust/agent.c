@@ -29,8 +29,11 @@
  *
  * fork(): the child keeps the parent's mappings but none of its
  * connections: every channel is dropped (tracing off), the lock is reset and
- * a new thread registers the child as a new app. No lock is held across
- * fork (pthread_atfork), so the child never deadlocks.
+ * a new thread registers the child as a new app, and fork() returns in the
+ * child once that is done (the early-events wait below; LTTng-UST's fork
+ * waits the same way), so the child's first events are recorded or counted.
+ * No lock is held across fork (pthread_atfork), so the child never
+ * deadlocks.
  *
  * Early events. A program that emits events at the top of main() and exits
  * would lose them if its start-up did not wait for its daemons, so a
@@ -41,8 +44,15 @@
  * its sessions started before main() runs. The wait is in the provider's
  * constructor, not in the library's: the library's runs first, before the
  * program's providers exist, and a registration without them would be
- * useless. It is bounded by TRAWL_UST_REGISTER_TIMEOUT ms (default 200, 0 =
- * no wait; LTTng-UST waits up to 3 s). With no daemon it does not wait:
+ * useless. It is bounded by TRAWL_UST_REGISTER_TIMEOUT ms (default 3000, as
+ * LTTng-UST; 0 = no wait). A daemon later than that (64 programs starting
+ * at once on a loaded host took up to 2 s each to set up; a stalled daemon
+ * takes any time) does not make the events the program then records vanish
+ * unseen: they are counted, by kind, until the daemon's setup is complete,
+ * and the counts go to the lost events of the channels the setup makes
+ * them record into (the tally, slots.c); a program that exits first waits
+ * for that in its providers' destructors (trawl_ust_agent_wait_tallies()),
+ * as long again at most. With no daemon it does not wait:
  * the waiter first looks for the daemons' socket files (none: it returns at
  * once, whether or not the agent thread has run yet); for a socket that
  * exists, the agent tries connect() first thing, before it lets the
@@ -67,7 +77,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -100,6 +109,11 @@ struct trawl_ust_conn {
 	struct trawl_ust_event_desc **events; /* the daemon's event indices */
 	uint32_t nr_events;
 	struct trawl_ust_chan *chans;
+	/* The daemon was late (trawl_ust_agent_wait_registered() gave up):
+	 * events are counted until its setup of registry generation
+	 * tally_gen is complete (slots.c). Under trawl_ust_lock. */
+	struct trawl_ust_tally *tally;
+	uint64_t tally_gen;
 };
 
 static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0, .pending_fd = -1 },
@@ -112,7 +126,7 @@ static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_cond; /* CLOCK_MONOTONIC; made in atfork_setup() */
 static int agent_running; /* under reg_lock */
 
-#define REGISTER_TIMEOUT_MS 200
+#define REGISTER_TIMEOUT_MS 3000 /* as LTTng-UST's LTTNG_UST_REGISTER_TIMEOUT */
 
 /* Publishes a connection's registration state to waiters. @done_gen 0
  * leaves it unchanged unless @reset. */
@@ -170,12 +184,26 @@ static int conn_surely_absent(const struct trawl_ust_conn *c)
 	return conn_sock_path(c, &sa) || (access(sa.sun_path, F_OK) && errno == ENOENT);
 }
 
+static void tally_late(uint64_t gen);
+
+/* @d: @ms from now on CLOCK_MONOTONIC (reg_cond's clock). */
+static void deadline_in(struct timespec *d, long ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, d);
+	d->tv_sec += ms / 1000;
+	d->tv_nsec += (ms % 1000) * 1000000L;
+	if (d->tv_nsec >= 1000000000L) {
+		d->tv_sec++;
+		d->tv_nsec -= 1000000000L;
+	}
+}
+
 void trawl_ust_agent_wait_registered(void)
 {
 	uint64_t gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
 	long ms = register_timeout_ms();
 	struct timespec deadline;
-	int i, pending, absent[2];
+	int i, pending = 0, absent[2];
 
 	if (ms == 0)
 		return;
@@ -183,19 +211,84 @@ void trawl_ust_agent_wait_registered(void)
 		absent[i] = conn_surely_absent(&conns[i]);
 	if (absent[0] && absent[1])
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
+	deadline_in(&deadline, ms);
 	pthread_mutex_lock(&reg_lock);
 	while (agent_running) {
 		for (pending = 0, i = 0; i < 2; i++)
 			if (!absent[i] && (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen)))
 				pending = 1;
 		if (!pending || pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	if (pending)
+		tally_late(gen);
+}
+
+/*
+ * The daemons that have not set us up by now count our events until they
+ * have (slots.c). @gen: the registry generation they are to confirm.
+ */
+static void tally_late(uint64_t gen)
+{
+	int i, lates[2];
+
+	/* Each lock alone (top comment): the state first, then the slots. */
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < 2; i++)
+		lates[i] = conns[i].tried && !conns[i].absent && conns[i].done_gen < gen;
+	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_lock(&trawl_ust_lock);
+	for (i = 0; i < 2; i++) {
+		struct trawl_ust_conn *c = &conns[i];
+		int late = lates[i];
+
+		if (late && !c->tally) {
+			c->tally_gen = gen;
+			/* Atomic: agent_exit() reads it without this lock. */
+			__atomic_store_n(&c->tally, trawl_ust_tally_start(), __ATOMIC_RELAXED);
+		} else if (late && c->tally_gen < gen) {
+			c->tally_gen = gen;
+		}
+	}
+	pthread_mutex_unlock(&trawl_ust_lock);
+}
+
+/* The daemon's setup of @c is complete up to its generation: its tally
+ * ends, the setup taking effect. Called with no lock held. */
+static void tally_done(struct trawl_ust_conn *c, int apply)
+{
+	struct trawl_ust_tally *t;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	t = c->tally;
+	if (t && (!apply || c->generation >= c->tally_gen)) {
+		__atomic_store_n(&c->tally, NULL, __ATOMIC_RELAXED);
+		trawl_ust_tally_finish(t, apply);
+	}
+	pthread_mutex_unlock(&trawl_ust_lock);
+	/* Wakes a provider's destructor waiting for the counts to be in. */
+	pthread_mutex_lock(&reg_lock);
+	pthread_cond_broadcast(&reg_cond);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void trawl_ust_agent_wait_tallies(void)
+{
+	long ms = register_timeout_ms();
+	struct timespec deadline;
+	int i, late;
+
+	deadline_in(&deadline, ms);
+	pthread_mutex_lock(&reg_lock);
+	for (;;) {
+		/* Racy read of tally (trawl_ust_lock's): a stale answer only
+		 * costs one more round, the broadcast comes after the change. */
+		for (late = 0, i = 0; i < 2; i++)
+			late |= __atomic_load_n(&conns[i].tally, __ATOMIC_RELAXED) != NULL &&
+				!conns[i].absent;
+		if (!late || !agent_running ||
+		    pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
 			break;
 	}
 	pthread_mutex_unlock(&reg_lock);
@@ -237,10 +330,13 @@ static void chan_drop(struct trawl_ust_chan *ch)
 	graveyard = ch;
 }
 
+static void tally_done(struct trawl_ust_conn *c, int apply);
+
 static void conn_close(struct trawl_ust_conn *c)
 {
 	struct trawl_ust_chan *ch;
 
+	tally_done(c, 0); /* no setup to count for any more */
 	pthread_mutex_lock(&trawl_ust_lock);
 	while ((ch = c->chans)) {
 		c->chans = ch->next;
@@ -312,60 +408,12 @@ err_map:
 	return ret;
 }
 
-/*
- * Every slot array ever made, newest first, each behind its link. None is
- * freed while the process runs (slots_room()); the list keeps them
- * reachable, so a leak checker does not report the retired ones, nor the
- * last one of an event whose provider was unloaded (dlclose took the
- * event's pointer with it). Written under trawl_ust_lock.
- */
-struct slots_kept {
-	struct slots_kept *next;
-	struct trawl_ust_slots s;
-};
-static struct slots_kept *slots_kept;
-
-/*
- * Room for one more slot in @ev: its array, or a new one twice as large
- * holding the same slots, published with release order (pairs with the
- * probes' acquire load of ev->slots). The old array is never freed (a probe
- * may be reading it: ust.h's rule for channels); its slots stay as they
- * are, so a probe still on it records as the event did a moment ago.
- * Called with trawl_ust_lock held. NULL when out of memory.
- */
-static struct trawl_ust_slots *slots_room(struct trawl_ust_event_desc *ev)
-{
-	struct trawl_ust_slots *old = ev->slots, *s;
-	unsigned int cap = old ? old->cap * 2 : 4, i;
-	struct slots_kept *k;
-
-	if (old && old->nr < old->cap)
-		return old;
-	if (cap > 1u << 20)
-		return NULL;
-	k = calloc(1, sizeof(*k) + cap * sizeof(*s->slot));
-	if (!k)
-		return NULL;
-	k->next = slots_kept;
-	slots_kept = k;
-	s = &k->s;
-	s->slot = (struct trawl_ust_slot *)(k + 1);
-	s->cap = cap;
-	for (i = 0; old && i < old->nr; i++)
-		s->slot[i] = old->slot[i]; /* only this thread writes them (lock held) */
-	s->nr = old ? old->nr : 0;
-	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
-	return s;
-}
-
 /* @filters, @filters_len: the ENABLE's filter texts (wire.h), or none. */
 static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable,
 		      const char *filters, size_t filters_len)
 {
 	struct trawl_ust_chan *ch = find_chan(c, cmd->chan_handle);
 	struct trawl_ust_event_desc *ev;
-	struct trawl_ust_slots *s;
-	unsigned int i, free_slot = UINT_MAX;
 	uint32_t filter = 0;
 	int ret;
 
@@ -382,39 +430,10 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 		if (ret)
 			return ret;
 	}
-	s = ev->slots;
-	for (i = 0; s && i < s->nr; i++) {
-		if (s->slot[i].chan == ch) {
-			if (enable) {
-				/* Release: pairs with the probe's acquire load
-				 * (filter.c: the entry is published first). */
-				__atomic_store_n(&s->slot[i].filter, filter, __ATOMIC_RELEASE);
-				__atomic_store_n(&s->slot[i].id, cmd->event_id, __ATOMIC_RELAXED);
-			} else {
-				__atomic_store_n(&s->slot[i].chan, NULL, __ATOMIC_RELEASE);
-			}
-			return 0;
-		}
-		if (!s->slot[i].chan && free_slot == UINT_MAX)
-			free_slot = i;
-	}
-	if (!enable)
-		return 0;
-	if (free_slot == UINT_MAX) {
-		s = slots_room(ev);
-		if (!s)
-			return -ENOMEM;
-		free_slot = s->nr;
-	}
-	/* The id and filter first, then the channel with release order: a
-	 * probe that sees the channel (acquire) sees its id and filter, so no
-	 * event records unfiltered. */
-	__atomic_store_n(&s->slot[free_slot].id, cmd->event_id, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->slot[free_slot].filter, filter, __ATOMIC_RELEASE);
-	__atomic_store_n(&s->slot[free_slot].chan, ch, __ATOMIC_RELEASE);
-	if (s->nr < free_slot + 1)
-		__atomic_store_n(&s->nr, free_slot + 1, __ATOMIC_RELEASE);
-	return 0;
+	/* A late daemon's setup waits in the tally's shadow (slots.c). */
+	if (c->tally)
+		return trawl_ust_tally_set(c->tally, ev, ch, cmd->event_id, filter, enable);
+	return trawl_ust_slots_set(ev, ch, cmd->event_id, filter, enable);
 }
 
 static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
@@ -451,6 +470,8 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 				continue;
 			ch = *pp;
 			*pp = ch->next;
+			if (c->tally)
+				trawl_ust_tally_drop_chan(c->tally, ch);
 			chan_drop(ch);
 			break;
 		}
@@ -553,8 +574,10 @@ static int serve_one(struct trawl_ust_conn *c)
 			drop = ret = -EPROTO;
 		c->done_once = 1;
 		c->adding = 0;
-		if (!ret)
+		if (!ret) {
 			reg_publish(c, 0, c->generation, 0);
+			tally_done(c, 1);
+		}
 	} else {
 		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE;
 
@@ -967,6 +990,9 @@ static void atfork_child(void)
 		conns[i].tried = conns[i].absent = 0;
 		conns[i].done_gen = 0;
 		conns[i].done_once = conns[i].takes_added = conns[i].adding = 0;
+		if (conns[i].tally) /* the parent's; its counts are not ours */
+			trawl_ust_tally_finish(conns[i].tally, 0);
+		conns[i].tally = NULL;
 		free(conns[i].events);
 		conns[i].events = NULL;
 		conns[i].nr_events = 0;
@@ -976,8 +1002,12 @@ static void atfork_child(void)
 	if (wake_fd >= 0)
 		close(wake_fd);
 	wake_fd = -1;
-	if (started && !getenv("TRAWL_UST_NO_AGENT"))
+	if (started && !getenv("TRAWL_UST_NO_AGENT")) {
 		spawn_agent();
+		/* As a program's start-up (and LTTng-UST's fork): the child's
+		 * first events go to its own buffers, or are counted. */
+		trawl_ust_agent_wait_registered();
+	}
 }
 
 static void reg_cond_init(void)

@@ -66,8 +66,16 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED))
 		return -1;
 	cpu = current_cpu();
-	if (trawl_unlikely(cpu >= chan->nr_streams))
+	if (trawl_unlikely(cpu >= chan->nr_streams)) {
+		if (!chan->nr_streams) {
+			/* A tally (slots.c): counted, never recorded. Relaxed:
+			 * read once the tally's slots are gone. */
+			if (id < chan->nr_tally)
+				__atomic_fetch_add(&chan->tally[id], 1, __ATOMIC_RELAXED);
+			return -1;
+		}
 		cpu %= chan->nr_streams;
+	}
 	if (trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx))
 		return -1;
 	if (trawl_unlikely(chan->context_size))

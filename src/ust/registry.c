@@ -187,6 +187,7 @@ TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
 {
 	size_t i;
 
+	trawl_ust_agent_wait_tallies();
 	pthread_mutex_lock(&trawl_ust_lock);
 	for (i = 0; i < nr_providers; i++) {
 		if (providers[i] != p)

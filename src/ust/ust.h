@@ -34,7 +34,9 @@ struct trawl_ust_chan {
 	uint32_t nr_counters;  /* perf counters, written after the bits' fields */
 	uint8_t counter_slot[16]; /* TRAWL_USTCTL_MAX_COUNTERS: trawl_ust_perf_slot()s */
 	uint32_t nr_streams;
-	struct trawl_rb *rbs; /* nr_streams, one per CPU */
+	struct trawl_rb *rbs; /* nr_streams, one per CPU; 0 streams: a tally (slots.c) */
+	uint64_t *tally;      /* a tally's counts, by event (the slot's id); else NULL */
+	uint32_t nr_tally;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
@@ -82,13 +84,39 @@ void trawl_ust_context_sched(int32_t *prio, int32_t *nice);
  * (a bad expression), -ENOMEM, -ENOSPC (too many distinct filters). */
 int trawl_ust_filter_get(const struct trawl_ust_event_desc *ev, const char *texts, size_t len, uint32_t *id);
 
+/* Slots (slots.c), called with the lock held. Makes @ev record into @chan
+ * with @id and @filter (@enable), or no longer. 0 or -ENOMEM. */
+int trawl_ust_slots_set(struct trawl_ust_event_desc *ev, struct trawl_ust_chan *chan, uint32_t id,
+			uint32_t filter, int enable);
+
+/* The tally of events that fire while a daemon is late (slots.c: why and
+ * how), called with the lock held. start: every registered event is
+ * counted from now (NULL when out of memory). set/drop_chan: the daemon's
+ * setup meanwhile, in place of trawl_ust_slots_set() and of clearing a
+ * channel's slots. finish: @apply, the setup takes effect at once and the
+ * counts go to its channels' lost events (returns their sum); else the
+ * counting just stops. Frees @t. */
+struct trawl_ust_tally;
+struct trawl_ust_tally *trawl_ust_tally_start(void);
+int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev,
+			struct trawl_ust_chan *chan, uint32_t id, uint32_t filter, int enable);
+void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust_chan *chan);
+uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply);
+
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);
 void trawl_ust_agent_wake(void);
 /* Waits (at most TRAWL_UST_REGISTER_TIMEOUT ms) until every daemon the
  * agent connected to has confirmed a registration including every provider
- * registered so far; returns at once with no daemon or no agent. Call with
- * no lock held. */
+ * registered so far; returns at once with no daemon or no agent. A daemon
+ * still setting the app up then gets a tally (slots.c). Call with no lock
+ * held. */
 void trawl_ust_agent_wait_registered(void);
+/* A provider going away (exit, dlclose) while a late daemon is setting the
+ * app up: waits for that (at most TRAWL_UST_REGISTER_TIMEOUT ms), so that
+ * the events counted meanwhile reach the setup's channels, and the
+ * provider's events are still there when its ENABLEs come. Call with no
+ * lock held. */
+void trawl_ust_agent_wait_tallies(void);
 
 #endif /* TRAWL_UST_UST_H */

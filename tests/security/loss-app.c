@@ -5,12 +5,15 @@
  * exits 0. Every event is committed or dropped-and-counted by libtrawl-ust,
  * so a trace must hold read + discarded == N exactly.
  *
- *   loss-app N RATE ID [WAIT_MS]
+ *   loss-app N RATE ID [WAIT_MS [FORKS]]
  *
  * WAIT_MS > 0: first waits (at most that long) until the session enabled the
  * event, as a long-running program would be; 0 (churn): starts at once, as a
  * short-lived program does (libtrawl-ust's start-up waits for the daemon).
- * Prints "done" on stdout at the end.
+ * FORKS > 0: then forks that many children, one after the other; child k
+ * emits N events at once with ID + 10000 * (k + 1) and exits (a forked
+ * child's first events, as a shell's or a server's). Prints "done" on
+ * stdout at the end.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tp-all.h"
@@ -30,11 +34,31 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* FORKS children, each emitting @n events as @id + 10000 * (k + 1). */
+static int fork_children(uint64_t n, uint32_t id, int forks)
+{
+	int k, status;
+	uint64_t i;
+	pid_t pid;
+
+	for (k = 0; k < forks; k++) {
+		pid = fork();
+		if (pid == 0) {
+			for (i = 0; i < n; i++)
+				tracepoint(tall, seq, id + 10000u * (uint32_t)(k + 1), i);
+			exit(0); /* not _exit: the destructors run, as a program's */
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+			return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n, rate, i, t0;
 	uint32_t id;
-	int wait_ms, w;
+	int wait_ms, w, forks;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: loss-app N RATE ID [WAIT_MS]\n");
@@ -44,6 +68,7 @@ int main(int argc, char **argv)
 	rate = strtoull(argv[2], NULL, 10);
 	id = (uint32_t)strtoul(argv[3], NULL, 10);
 	wait_ms = argc > 4 ? atoi(argv[4]) : 0;
+	forks = argc > 5 ? atoi(argv[5]) : 0;
 	for (w = 0; w < wait_ms && !tracepoint_enabled(tall, seq); w++)
 		usleep(1000);
 	t0 = now_ns();
@@ -61,6 +86,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (fork_children(n, id, forks))
+		return 1;
 	printf("done\n");
 	return 0;
 }

@@ -8,6 +8,12 @@ bindings (bt2), and read + discarded must equal what was committed.
                                     while an app records: the daemon starts another,
                                     which drains the surviving buffers (0 lost)
     loss.py sessions                64 sessions trace one app: each has every event
+    loss.py churn uid|pid           3,000 short-lived programs, 64 at a time: every
+                                    program's events are recorded (or counted)
+    loss.py churn-stall uid|pid     short-lived programs under a stopped daemon: their
+                                    events are counted as discarded, exactly
+    loss.py fork uid|pid            forked children record at once and exit: their
+                                    events are recorded (or counted)
 """
 import glob
 import os
@@ -52,6 +58,13 @@ class Env(trawltest.Env):
             with open(lock) as f:
                 return int(f.read().strip())
         raise RuntimeError("no session daemon runs")
+
+    def session(self, buffers):
+        """Session "s" records tall:seq into channel "ch" (default sizes), started."""
+        self.trawl("create", "s", "--output", self.out)
+        self.trawl("enable-channel", "-u", "ch", "--buffers-" + buffers)
+        self.trawl("enable-event", "-u", "tall:seq", "-c", "ch")
+        self.trawl("start")
 
     def app(self, *args, extra_env=None, **kw):
         env = dict(self.env)
@@ -170,14 +183,158 @@ def case_sessions():
              (len(short), short[0], counts[short[0]][0], counts[short[0]][1]))
 
 
+def churn(e, procs, conc, per, extra_env=None, args=(0,)):
+    """Runs @procs short-lived loss-apps (ids 0..procs-1, @per events each
+    at the top of main(), no wait of their own), @conc at a time. Returns
+    the number that failed."""
+    running, nxt, bad = [], 0, 0
+    churn.longest = 0.0
+    while nxt < procs or running:
+        while nxt < procs and len(running) < conc:
+            p = e.app(per, 0, nxt, *args, extra_env=extra_env, stdout=subprocess.DEVNULL)
+            running.append((p, time.monotonic()))
+            nxt += 1
+        still = []
+        for p, t0 in running:
+            if p.poll() is None:
+                still.append((p, t0))
+                continue
+            churn.longest = max(churn.longest, time.monotonic() - t0)
+            if p.returncode != 0:
+                bad += 1
+        if len(still) == len(running):
+            time.sleep(0.002)
+        running = still
+    return bad
+
+
+def case_churn(buffers):
+    """3,000 short-lived programs (per-process buffers: 600, each its own
+    trace, which bt2 reads slowly), 64 running at any time, each recording
+    20 events at the top of main() and exiting: every program's events are
+    in the trace (or counted as discarded), with the default registration
+    wait."""
+    procs, conc, per = 3000 if buffers == "uid" else 600, 64, 20
+    e = Env()
+    try:
+        e.session(buffers)
+        t0 = time.monotonic()
+        bad = churn(e, procs, conc, per)
+        took = time.monotonic() - t0
+        e.trawl("stop")
+        by, disc = count_seq(e.out, {i: per for i in range(procs)})
+    finally:
+        e.close()
+    got = sum(by.values())
+    empty = sum(1 for i in range(procs) if by.get(i, 0) == 0)
+    short = sum(1 for i in range(procs) if by.get(i, 0) != per)
+    print("churn (%s): %d programs, %d at a time, %.1f s (the longest lived %.1f s): %d events "
+          "read + %d discarded of %d; %d programs recorded nothing, %d not all" %
+          (buffers, procs, conc, took, churn.longest, got, disc, procs * per, empty, short))
+    if bad:
+        fail("churn: %d programs failed" % bad)
+    if got + disc != procs * per:
+        fail("churn: %d read + %d discarded != %d committed" % (got, disc, procs * per))
+
+
+def agents_started(pids):
+    """Whether each of @pids runs libtrawl-ust's agent thread (started by the
+    library's constructor, just before its providers' start-up wait)."""
+    for pid in pids:
+        names = []
+        for comm in glob.glob("/proc/%d/task/*/comm" % pid):
+            try:
+                names.append(open(comm).read().strip())
+            except OSError:
+                pass
+        if "trawl-ust" not in names:
+            return False
+    return True
+
+
+def case_churn_stall(buffers):
+    """8 short-lived programs start while the session daemon is stopped
+    (SIGSTOP) for longer than their start-up waits (TRAWL_UST_REGISTER_TIMEOUT,
+    5 s here: the daemon then has as long to set them up): their events are
+    not recorded, but counted by kind (the tally, src/ust/slots.c) and, once
+    the daemon sets them up (each program waits for that at exit), counted
+    as discarded in the channels that would have recorded them: read +
+    discarded == committed, exactly."""
+    procs, per, wait = 8, 20, 5000
+    e = Env()
+    sd = None
+    try:
+        e.session(buffers)
+        sd = e.daemon_pid()
+        os.kill(sd, signal.SIGSTOP)
+        t0 = time.monotonic()
+        apps = [e.app(per, 0, i, 0, stdout=subprocess.DEVNULL,
+                      extra_env={"TRAWL_UST_REGISTER_TIMEOUT": str(wait)}) for i in range(procs)]
+        # Stopped until each program has been waiting longer than its wait.
+        while not agents_started([p.pid for p in apps]) and time.monotonic() - t0 < 60:
+            time.sleep(0.01)
+        time.sleep(wait / 1000 + 0.5)
+        os.kill(sd, signal.SIGCONT)
+        sd = None
+        rcs = [p.wait(60) for p in apps]
+        took = time.monotonic() - t0
+        e.trawl("stop")
+        by, disc = count_seq(e.out, {i: per for i in range(procs)})
+    finally:
+        if sd:
+            os.kill(sd, signal.SIGCONT)
+        e.close()
+    got = sum(by.values())
+    print("churn-stall (%s): %d programs under a daemon stopped past their %d ms wait, %.1f s: "
+          "%d events read + %d discarded of %d (read by program: %s)" %
+          (buffers, procs, wait, took, got, disc, procs * per, [by.get(i, 0) for i in range(procs)]))
+    if any(rcs):
+        fail("churn-stall: programs failed: %s" % rcs)
+    if got + disc != procs * per:
+        fail("churn-stall: %d read + %d discarded != %d committed" % (got, disc, procs * per))
+    if disc == 0:
+        fail("churn-stall: nothing was counted: the programs did not wait past their start-up")
+
+
+def case_fork(buffers):
+    """16 programs, 8 at a time, each forking 4 children one after the
+    other; each child records 20 events as soon as fork() returns and exits:
+    a child's fork() waits for its own registration (as a program's
+    start-up does), so every child's events are in the trace (or counted)."""
+    procs, conc, forks, per = 16, 8, 4, 20
+    ids = {i + 10000 * k: per for i in range(procs) for k in range(forks + 1)}
+    e = Env()
+    try:
+        e.session(buffers)
+        bad = churn(e, procs, conc, per, args=(0, forks))
+        e.trawl("stop")
+        by, disc = count_seq(e.out, ids)
+    finally:
+        e.close()
+    got = sum(by.values())
+    kids = sum(1 for i in ids if i >= 10000 and by.get(i, 0) == 0)
+    print("fork (%s): %d programs x %d children: %d events read + %d discarded of %d; "
+          "%d children recorded nothing" % (buffers, procs, forks, got, disc, len(ids) * per, kids))
+    if bad:
+        fail("fork: %d programs failed" % bad)
+    if got + disc != len(ids) * per:
+        fail("fork: %d read + %d discarded != %d committed" % (got, disc, len(ids) * per))
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else ""
     if case == "consumer-kill":
         case_consumer_kill(sys.argv[2])
     elif case == "sessions":
         case_sessions()
+    elif case == "churn":
+        case_churn(sys.argv[2])
+    elif case == "churn-stall":
+        case_churn_stall(sys.argv[2])
+    elif case == "fork":
+        case_fork(sys.argv[2])
     else:
-        sys.exit("usage: loss.py consumer-kill uid|pid | sessions")
+        sys.exit("usage: loss.py consumer-kill uid|pid | sessions | churn[-stall] uid|pid | fork uid|pid")
     if FAILS:
         sys.exit(1)
     print("ok")

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slots.c - where each event records (its slots, tracepoint.h), and the
+ * tally of events that fire while a daemon is late setting the app up.
+ *
+ * Slots. An event's slot array is changed in place under trawl_ust_lock
+ * (each field with the atomics the probe pairs with); to grow, it is copied
+ * into an array twice as large, published whole with release order. Arrays
+ * are never freed while the process runs (a probe may be reading one it
+ * loaded), which bounds an event's arrays to twice its largest.
+ *
+ * Tally. A program's start-up waits (TRAWL_UST_REGISTER_TIMEOUT ms) for its
+ * daemons to set it up, so that its first events are recorded. When a
+ * daemon is later than that (a loaded machine, a stalled daemon), the
+ * events the program records before its setup is complete would be lost
+ * without a trace: its tracepoints are not on yet, and no buffer knows of
+ * them. Instead, from the end of that wait until the daemon's
+ * REGISTRATION_DONE, every registered event records into a *tally*: one
+ * slot whose channel has no buffer and counts the events by kind. The
+ * daemon's setup meanwhile goes to a shadow list, not to the slots. When
+ * the setup is complete, each event's array is replaced at once by one
+ * without the tally slot and with the shadow slots, and each event's count
+ * is added to the lost-events counter (ringbuffer.h: what the consumer
+ * writes as the packets' events_discarded) of every channel the setup made
+ * it record into. A probe loads an event's array once: each event is either
+ * counted (old array) or recorded (new one), never both, never neither; the
+ * one left out is a thread preempted between loading the old array and
+ * counting, for as long as the switch takes (its count comes too late).
+ * Counted events are counted whatever the rules' filters would have said:
+ * over-counting what was lost, never under-counting it. An event of a
+ * provider loaded during the tally is not counted.
+ */
+#define _GNU_SOURCE
+#include "ust/ust.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/common.h"
+
+/* ---- slots ---- */
+
+/*
+ * Every slot array ever made, newest first, each behind its link. None is
+ * freed while the process runs (top comment); the list keeps them
+ * reachable, so a leak checker does not report the retired ones, nor the
+ * last one of an event whose provider was unloaded (dlclose took the
+ * event's pointer with it). Written under trawl_ust_lock.
+ */
+struct slots_kept {
+	struct slots_kept *next;
+	struct trawl_ust_slots s;
+};
+static struct slots_kept *slots_kept;
+
+/* A new array of @cap slots holding @old's (may be NULL). Not published. */
+static struct trawl_ust_slots *slots_new(const struct trawl_ust_slots *old, unsigned int cap)
+{
+	struct trawl_ust_slots *s;
+	struct slots_kept *k;
+	unsigned int i;
+
+	if (cap > 1u << 20)
+		return NULL;
+	k = calloc(1, sizeof(*k) + cap * sizeof(*s->slot));
+	if (!k)
+		return NULL;
+	k->next = slots_kept;
+	slots_kept = k;
+	s = &k->s;
+	s->slot = (struct trawl_ust_slot *)(k + 1);
+	s->cap = cap;
+	for (i = 0; old && i < old->nr; i++)
+		s->slot[i] = old->slot[i]; /* only this thread writes them (lock held) */
+	s->nr = old ? old->nr : 0;
+	return s;
+}
+
+/* Room for one more slot in @ev: its array, or a larger copy, published
+ * (release: pairs with the probe's acquire load of ev->slots). */
+static struct trawl_ust_slots *slots_room(struct trawl_ust_event_desc *ev)
+{
+	struct trawl_ust_slots *old = ev->slots, *s;
+
+	if (old && old->nr < old->cap)
+		return old;
+	s = slots_new(old, old ? old->cap * 2 : 4);
+	if (s)
+		__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
+	return s;
+}
+
+int trawl_ust_slots_set(struct trawl_ust_event_desc *ev, struct trawl_ust_chan *chan, uint32_t id,
+			uint32_t filter, int enable)
+{
+	struct trawl_ust_slots *s = ev->slots;
+	unsigned int i, free_slot = ~0u;
+
+	for (i = 0; s && i < s->nr; i++) {
+		if (s->slot[i].chan == chan) {
+			if (enable) {
+				/* Release: pairs with the probe's acquire load
+				 * (filter.c: the entry is published first). */
+				__atomic_store_n(&s->slot[i].filter, filter, __ATOMIC_RELEASE);
+				__atomic_store_n(&s->slot[i].id, id, __ATOMIC_RELAXED);
+			} else {
+				__atomic_store_n(&s->slot[i].chan, NULL, __ATOMIC_RELEASE);
+			}
+			return 0;
+		}
+		if (!s->slot[i].chan && free_slot == ~0u)
+			free_slot = i;
+	}
+	if (!enable)
+		return 0;
+	if (free_slot == ~0u) {
+		s = slots_room(ev);
+		if (!s)
+			return -ENOMEM;
+		free_slot = s->nr;
+	}
+	/* The id and filter first, then the channel with release order: a
+	 * probe that sees the channel (acquire) sees its id and filter, so no
+	 * event records unfiltered. */
+	__atomic_store_n(&s->slot[free_slot].id, id, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->slot[free_slot].filter, filter, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->slot[free_slot].chan, chan, __ATOMIC_RELEASE);
+	if (s->nr < free_slot + 1)
+		__atomic_store_n(&s->nr, free_slot + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* ---- tally ---- */
+
+struct shadow {
+	struct trawl_ust_event_desc *ev;
+	struct trawl_ust_slot slot;
+};
+
+struct trawl_ust_tally {
+	struct trawl_ust_chan *chan;          /* the counting channel (kept for ever) */
+	struct trawl_ust_event_desc **events; /* owned: counted events, by tally id */
+	uint32_t nr_events;
+	struct shadow *shadow;                /* owned: the daemon's setup meanwhile */
+	uint32_t nr_shadow, cap_shadow;
+};
+
+/* Every tally's counting channel, linked by ->next: a probe may still hold
+ * one after its tally ends (ust.h's rule), so none is freed; the list keeps
+ * them reachable. Written under trawl_ust_lock. */
+static struct trawl_ust_chan *tally_chans;
+
+struct trawl_ust_tally *trawl_ust_tally_start(void)
+{
+	struct trawl_ust_tally *t = calloc(1, sizeof(*t));
+	uint32_t i;
+
+	if (!t)
+		return NULL;
+	t->events = trawl_ust_registry_events(&t->nr_events);
+	t->chan = calloc(1, sizeof(*t->chan));
+	if (t->chan)
+		t->chan->tally = calloc(t->nr_events ? t->nr_events : 1, sizeof(uint64_t));
+	if (!t->events || !t->chan || !t->chan->tally)
+		goto fail;
+	/* Active, and no buffer: trawl_ust_reserve_ip() counts into tally[id]. */
+	t->chan->active = 1;
+	t->chan->nr_tally = t->nr_events;
+	t->chan->next = tally_chans;
+	tally_chans = t->chan;
+	for (i = 0; i < t->nr_events; i++) {
+		if (trawl_ust_slots_set(t->events[i], t->chan, i, 0, 1)) {
+			/* Published to some slots already: kept, not freed. */
+			trawl_ust_tally_finish(t, 0);
+			return NULL;
+		}
+	}
+	trawl_ust_registry_update_states();
+	return t;
+fail:
+	if (t->chan)
+		free(t->chan->tally);
+	free(t->chan);
+	free(t->events);
+	free(t);
+	return NULL;
+}
+
+int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev,
+			struct trawl_ust_chan *chan, uint32_t id, uint32_t filter, int enable)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_shadow; i++) {
+		struct shadow *sh = &t->shadow[i];
+
+		if (sh->ev != ev || sh->slot.chan != chan)
+			continue;
+		if (enable) {
+			sh->slot.id = id;
+			sh->slot.filter = filter;
+		} else {
+			*sh = t->shadow[--t->nr_shadow];
+		}
+		return 0;
+	}
+	if (!enable)
+		return 0;
+	if (t->nr_shadow == t->cap_shadow) {
+		uint32_t cap = t->cap_shadow ? t->cap_shadow * 2 : 16;
+		struct shadow *n = realloc(t->shadow, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->shadow = n;
+		t->cap_shadow = cap;
+	}
+	t->shadow[t->nr_shadow++] = (struct shadow){ev, {chan, id, filter}};
+	return 0;
+}
+
+void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust_chan *chan)
+{
+	uint32_t i = 0;
+
+	while (i < t->nr_shadow) {
+		if (t->shadow[i].slot.chan == chan)
+			t->shadow[i] = t->shadow[--t->nr_shadow];
+		else
+			i++;
+	}
+}
+
+/*
+ * Each of @ev's slots but the tally's, and those the shadow gives it, in a
+ * new array published at once (release). Then the count: into each shadow
+ * channel's lost events. 0 or -ENOMEM (then the tally slot stays: the
+ * event goes on being counted, and lost).
+ */
+static int tally_switch(struct trawl_ust_tally *t, uint32_t k)
+{
+	struct trawl_ust_event_desc *ev = t->events[k];
+	struct trawl_ust_slots *old = ev->slots, *s;
+	uint64_t n;
+	uint32_t i, j, want = 0;
+
+	for (i = 0; i < t->nr_shadow; i++)
+		want += t->shadow[i].ev == ev;
+	s = slots_new(NULL, (old ? old->nr : 0) + want + 1);
+	if (!s)
+		return -ENOMEM;
+	for (j = 0; old && j < old->nr; j++)
+		if (old->slot[j].chan && old->slot[j].chan != t->chan)
+			s->slot[s->nr++] = old->slot[j];
+	for (i = 0; i < t->nr_shadow; i++)
+		if (t->shadow[i].ev == ev)
+			s->slot[s->nr++] = t->shadow[i].slot;
+	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
+	/* Relaxed: a counter; the probes that counted loaded the old array. */
+	n = __atomic_load_n(&t->chan->tally[k], __ATOMIC_RELAXED);
+	for (i = 0; n && i < t->nr_shadow; i++) {
+		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
+
+		if (t->shadow[i].ev == ev && c->nr_streams)
+			__atomic_fetch_add(&c->rbs[0].ctrl->lost_full, n, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply)
+{
+	uint64_t counted = 0;
+	uint32_t k;
+
+	for (k = 0; k < t->nr_events; k++) {
+		if (apply && trawl_ust_registry_has_event(t->events[k]) && !tally_switch(t, k))
+			counted += __atomic_load_n(&t->chan->tally[k], __ATOMIC_RELAXED);
+	}
+	/* Whatever did not switch stops counting; the channel and its counts
+	 * stay allocated: a probe may still hold it (ust.h's rule). */
+	__atomic_store_n(&t->chan->active, 0, __ATOMIC_RELAXED);
+	trawl_ust_registry_clear_slots(t->chan);
+	trawl_ust_registry_update_states();
+	free(t->events);
+	free(t->shadow);
+	free(t);
+	return counted;
+}
