@@ -9,7 +9,8 @@ bindings (bt2), and read + discarded must equal what was committed.
                                     which drains the surviving buffers (0 lost)
     loss.py sessions                64 sessions trace one app: each has every event
     loss.py churn uid|pid           3,000 short-lived programs, 64 at a time: every
-                                    program's events are recorded (or counted)
+                                    program's events are recorded (or counted); not
+                                    in ctest (CMakeLists.txt says why)
     loss.py churn-stall uid|pid     short-lived programs under a stopped daemon: their
                                     events are counted as discarded, exactly
     loss.py fork uid|pid            forked children record at once and exit: their
