@@ -92,6 +92,7 @@ static int cons_read_reply(struct ust_consumer *c)
 		return c->alive ? 0 : ret ? ret : -EPROTO;
 	}
 	c->pending--;
+	c->answered++;
 	c->last = r;
 	if (r.status)
 		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r.status));
@@ -155,6 +156,7 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size)))
 		return cons_send_failed(c, cmd, ret);
 	c->pending++;
+	c->sent++;
 	return 0;
 }
 
@@ -321,6 +323,7 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 	c->fd = sv[0];
 	c->alive = 1;
 	c->pending = 0;
+	c->sent = c->answered = 0;
 	c->generation++;
 	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	sd_watch_add(sv[0], cons_readable, c);
@@ -359,6 +362,35 @@ void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_c
 	ac->snapshot_mode = (uint32_t)s->snapshot;
 }
 
+/*
+ * Not freed at once: a consumer killed before it drained @t would lose
+ * what was left, silently. Until its reply, @t stays listed, so a
+ * consumer started in its place is told of it (cons_replay()) and drains
+ * and removes it in turn.
+ */
+void cons_remove_trace(struct trawl_domain_session *s, struct ust_trace *t)
+{
+	struct ust_consumer *c = s->cons;
+
+	t->gone = 1;
+	if (!c || !c->alive)
+		return;
+	if (cons_send_to(c, TRAWL_CONS_REMOVE_TRACE, s->id, t->key, 0, NULL, 0, NULL, 0))
+		return;
+	t->removed_gen = c->generation;
+	t->removed_at = c->sent;
+}
+
+int cons_trace_removed(const struct trawl_domain_session *s, const struct ust_trace *t)
+{
+	const struct ust_consumer *c = s->cons;
+
+	/* A consumer dead for good drains nothing: nothing to wait for. */
+	if (!c || !c->alive)
+		return 1;
+	return t->removed_at && c->generation == t->removed_gen && c->answered >= t->removed_at;
+}
+
 /* Tells c (just started) everything about @s: traces, metadata, channels. */
 static void cons_replay(struct ust_consumer *c, struct trawl_domain_session *s)
 {
@@ -384,6 +416,8 @@ static void cons_replay(struct ust_consumer *c, struct trawl_domain_session *s)
 			cons_send_to(c, TRAWL_CONS_ADD_CHANNEL, s->id, t->key, tc->chan->index + 1, &ac,
 				     sizeof(ac), fds, ac.attr.nr_streams);
 		}
+		if (t->gone) /* drained by this one, then removed again */
+			cons_remove_trace(s, t);
 	}
 	/* A stopped session's streams are flushed (again) and paused. */
 	if (s->traces && !s->active)

@@ -85,6 +85,12 @@ struct ust_trace {
 	struct trawl_ctf_trace *ctf; /* owned */
 	struct trace_chan *chans;
 	int metadata_dirty;
+	/* Its process exited and REMOVE_TRACE was sent (trace_release_gone());
+	 * freed once the consumer of generation removed_gen has answered
+	 * command number removed_at (cons_trace_removed()). */
+	int gone;
+	uint32_t removed_gen;
+	uint64_t removed_at;
 };
 
 /* The filters of the rules enabling one event in one channel, as sent to
@@ -133,6 +139,7 @@ struct ust_consumer {
 	int fd;      /* owned: our end of the socketpair */
 	int alive;
 	int pending; /* replies not read yet */
+	uint64_t sent, answered; /* commands sent, replies read (this generation) */
 	int refs;    /* sessions using it */
 	struct trawl_cons_reply last; /* the last reply read */
 	char msg[TRAWL_DOMAIN_ERR_MAX]; /* why it died */
@@ -156,6 +163,10 @@ int per_pid(const struct trawl_domain_session *s);
 
 /* ust-consumer.c */
 void cons_dead(struct ust_consumer *c, int status_known, int status);
+/* REMOVE_TRACE of @t, which its process left (marks it gone); whether the
+ * consumer has done it (then @t may be freed: nothing left to drain). */
+void cons_remove_trace(struct trawl_domain_session *s, struct ust_trace *t);
+int cons_trace_removed(const struct trawl_domain_session *s, const struct ust_trace *t);
 int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
 	      uint32_t nr_fds);

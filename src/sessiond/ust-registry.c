@@ -132,6 +132,8 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 	int ret;
 
 	for (t = s->traces; t; t = t->next) {
+		if (t->gone)
+			continue;
 		if (pid_mode ? t->pid == a->info.pid
 			     : (!t->pid && t->uid == a->uid && t->bits == a->info.bits_per_long))
 			return t;
@@ -319,7 +321,8 @@ static int pid_exited(pid_t pid)
  * (its socket closes before it does: those wait for the next call): a
  * living one whose connection was dropped registers again, and goes on in
  * the same trace. A snapshot session keeps them: its next snapshot wants
- * them.
+ * them. Each is freed once the consumer has drained it
+ * (cons_remove_trace()), at a later call.
  */
 void trace_release_gone(struct trawl_domain_session *s)
 {
@@ -331,14 +334,12 @@ void trace_release_gone(struct trawl_domain_session *s)
 	while ((t = *tp)) {
 		for (as = s->apps; as && as->app->info.pid != t->pid; as = as->next)
 			;
-		if (as || !t->pid || !pid_exited(t->pid)) {
+		if (!t->gone && !as && t->pid && pid_exited(t->pid))
+			cons_remove_trace(s, t);
+		if (!t->gone || !cons_trace_removed(s, t)) {
 			tp = &t->next;
 			continue;
 		}
-		/* Sent while it is still listed: a consumer restarted
-		 * meanwhile is told of it, and flushes it with the session. */
-		if (cons_alive(s))
-			cons_send(s, TRAWL_CONS_REMOVE_TRACE, t->key, 0, NULL, 0, NULL, 0);
 		*tp = t->next;
 		trace_free(t);
 	}
