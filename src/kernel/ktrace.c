@@ -79,7 +79,7 @@ static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, ch
 			*sl = '\0';
 		}
 	}
-	return trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, err, errlen);
+	return trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, getuid(), getgid(), err, errlen);
 }
 
 static volatile sig_atomic_t stop_flag;

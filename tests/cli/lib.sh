@@ -101,10 +101,16 @@ mkuser() { # NAME [GROUPS]: a user deleted at the end, home $T/NAME
 	mkdir -p "$T/$1" && chown "$1" "$T/$1"
 }
 
-as() { # USER CMD...: runs trawl as USER with their own folders
+as_user() { # USER CMD...: runs CMD as USER with their own HOME and daemon folder
 	local u=$1; shift
 	runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
-		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$TRAWL" "$@"
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$@"
+}
+
+as() { # USER ARGS...: runs trawl as USER with their own folders
+	local u=$1; shift
+	as_user "$u" "$TRAWL" "$@"
 }
 
 have_ust() { "$BIN/trawl-consumerd" --ust --fd 1 2>&1 | grep -q usage; }
+

@@ -90,7 +90,11 @@ try:
     trawl("create", "s3", "--output", o3)
     r = trawl("enable-event", "--kernel", "no_such_event_x", check=False)
     assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "no kernel event matches" in r.stderr, r.stderr
+    # outside ftrace's grammar: refused before anything reaches tracefs (src/kernel/check.c)
     r = trawl("enable-event", "--kernel", "sched_switch", "--filter", "$ctx.procname == 1", check=False)
+    assert r.returncode != 0 and "ftrace's syntax" in r.stderr and "'$' at character 1" in r.stderr, r.stderr
+    # within the grammar, refused by the kernel (no such field)
+    r = trawl("enable-event", "--kernel", "sched_switch", "--filter", "no_such_field == 1", check=False)
     assert r.returncode != 0 and "refused the filter" in r.stderr, r.stderr
     # no hardware PMU on the test machines (test_perf.py tests the software counters)
     r = trawl("add-context", "--kernel", "-t", "perf:cpu:cycles", check=False)
