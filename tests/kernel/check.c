@@ -8,20 +8,11 @@
  * newline that starts a second command, set_ftrace_filter's "func:command".
  */
 #include "kernel/kernel.h"
+#include "../lib/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fails;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);           \
-			fails++;                                                                   \
-		}                                                                                  \
-	} while (0)
 
 typedef int (*check_fn)(const char *text, char *err, size_t errlen);
 
@@ -34,17 +25,17 @@ static void table(const char *what, check_fn fn, const char *const *ok, const ch
 		err[0] = '\0';
 		if (fn(*ok, err, sizeof(err)) != 0) {
 			fprintf(stderr, "FAIL: %s refused \"%s\": %s\n", what, *ok, err);
-			fails++;
+			check_fails++;
 		}
 	}
 	for (; *bad; bad++) {
 		err[0] = '\0';
 		if (fn(*bad, err, sizeof(err)) != -22) {
 			fprintf(stderr, "FAIL: %s accepted \"%s\"\n", what, *bad);
-			fails++;
+			check_fails++;
 		} else if (!err[0] || strchr(err, '\n')) {
 			fprintf(stderr, "FAIL: %s: bad error line for \"%s\": \"%s\"\n", what, *bad, err);
-			fails++;
+			check_fails++;
 		}
 	}
 }
@@ -190,10 +181,7 @@ int main(void)
 	kprobes();
 	uprobes();
 	filters();
-	if (fails) {
-		fprintf(stderr, "%d failure(s)\n", fails);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	if (check_fails)
+		fprintf(stderr, "%d failure(s)\n", check_fails);
+	return CHECK_EXIT();
 }
