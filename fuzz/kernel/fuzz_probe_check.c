@@ -90,11 +90,11 @@ static void locate(const uint8_t *data, size_t size)
 	elf_version(EV_CURRENT);
 	e = elf_memory(copy, size - 1);
 	if (e) {
-		if (trawl_kernel_elf_locate(e, &loc, &s) == 0) {
+		if (trawl_kernel_elf_locate(e, size - 1, &loc, &s) == 0) {
 			if (s.n == 0 || s.n > TRAWL_KERNEL_UPROBE_SITES_MAX)
 				abort();
 			for (i = 0; i < s.n; i++)
-				if (s.offset[i] >= size - 1)
+				if (s.offset[i] >= size - 1 || s.ref_ctr[i] >= size - 1)
 					abort();
 		} else if (!memchr(s.err, '\0', sizeof(s.err))) {
 			abort();

@@ -46,9 +46,10 @@ struct trawl_kernel_uprobe_sites {
 /*
  * trawl_kernel_elf_locate - the sites of @loc (a function's first
  * instruction, or every site of an SDT probe) in the ELF file @e, which is
- * untrusted. 0, or a negative errno with @s->err filled.
+ * untrusted, of @fsize bytes: every offset found is below @fsize. 0, or a
+ * negative errno with @s->err filled.
  */
-int trawl_kernel_elf_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
+int trawl_kernel_elf_locate(Elf *e, uint64_t fsize, const struct trawl_kernel_uprobe_loc *loc,
 			    struct trawl_kernel_uprobe_sites *s);
 /*
  * trawl_kernel_uprobe_resolve - opens @loc's file as user @uid/@gid would

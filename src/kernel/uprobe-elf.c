@@ -48,8 +48,12 @@ static __attribute__((format(printf, 2, 3))) void site_err(struct trawl_kernel_u
 	va_end(ap);
 }
 
-/* The file offset of address @vaddr in a PT_LOAD segment (executable with @exec). */
-static int vaddr_to_offset(Elf *e, uint64_t vaddr, int exec, uint64_t *off)
+/*
+ * The file offset of address @vaddr in a PT_LOAD segment (executable with
+ * @exec). A segment that claims bytes past the file's @fsize is no segment:
+ * the offset handed back is always inside the file.
+ */
+static int vaddr_to_offset(Elf *e, uint64_t fsize, uint64_t vaddr, int exec, uint64_t *off)
 {
 	size_t i, nph;
 
@@ -61,6 +65,8 @@ static int vaddr_to_offset(Elf *e, uint64_t vaddr, int exec, uint64_t *off)
 		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		if (exec && !(ph.p_flags & PF_X))
+			continue;
+		if (ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset)
 			continue;
 		if (vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
 			*off = vaddr - ph.p_vaddr + ph.p_offset;
@@ -158,7 +164,7 @@ static int sdt_decode(const unsigned char *desc, size_t len, size_t asize, int b
 }
 
 /* Adds one site of an SDT probe to @s. */
-static int sdt_site(Elf *e, const struct sdt_note *n, uint64_t base_addr,
+static int sdt_site(Elf *e, uint64_t fsize, const struct sdt_note *n, uint64_t base_addr,
 		    struct trawl_kernel_uprobe_sites *s)
 {
 	uint64_t pc = n->pc, sem = n->sem, off, ref = 0;
@@ -168,9 +174,9 @@ static int sdt_site(Elf *e, const struct sdt_note *n, uint64_t base_addr,
 		if (sem)
 			sem += base_addr - n->base;
 	}
-	if (vaddr_to_offset(e, pc, 1, &off) < 0)
+	if (vaddr_to_offset(e, fsize, pc, 1, &off) < 0)
 		return -ENOEXEC;
-	if (sem && vaddr_to_offset(e, sem, 0, &ref) < 0)
+	if (sem && vaddr_to_offset(e, fsize, sem, 0, &ref) < 0)
 		return -ENOEXEC;
 	if (s->n >= TRAWL_KERNEL_UPROBE_SITES_MAX)
 		return -E2BIG;
@@ -180,7 +186,7 @@ static int sdt_site(Elf *e, const struct sdt_note *n, uint64_t base_addr,
 	return 0;
 }
 
-static int sdt_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
+static int sdt_locate(Elf *e, uint64_t fsize, const struct trawl_kernel_uprobe_loc *loc,
 		      struct trawl_kernel_uprobe_sites *s)
 {
 	const char *ident = elf_getident(e, NULL);
@@ -212,7 +218,7 @@ static int sdt_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
 				       big, &n) < 0 ||
 			    strcmp(n.provider, loc->provider) || strcmp(n.name, loc->symbol))
 				continue;
-			ret = sdt_site(e, &n, base_addr, s);
+			ret = sdt_site(e, fsize, &n, base_addr, s);
 			if (ret < 0)
 				return ret;
 		}
@@ -220,7 +226,7 @@ static int sdt_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
 	return s->n ? 0 : -ENOENT;
 }
 
-int trawl_kernel_elf_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
+int trawl_kernel_elf_locate(Elf *e, uint64_t fsize, const struct trawl_kernel_uprobe_loc *loc,
 			    struct trawl_kernel_uprobe_sites *s)
 {
 	GElf_Ehdr eh;
@@ -238,7 +244,7 @@ int trawl_kernel_elf_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
 		return -ENOEXEC;
 	}
 	if (loc->kind == TRAWL_KERNEL_UPROBE_SDT) {
-		ret = sdt_locate(e, loc, s);
+		ret = sdt_locate(e, fsize, loc, s);
 		if (ret == -ENOENT)
 			site_err(s, "no SDT probe %s:%s in %s", loc->provider,
 				 loc->symbol, loc->path);
@@ -251,11 +257,15 @@ int trawl_kernel_elf_locate(Elf *e, const struct trawl_kernel_uprobe_loc *loc,
 		return ret;
 	}
 	ret = function_address(e, loc->symbol, &vaddr);
-	if (ret == 0)
-		ret = vaddr_to_offset(e, vaddr, 1, &s->offset[0]);
 	if (ret < 0) {
 		site_err(s, "no function \"%s\" in %s", loc->symbol, loc->path);
 		return -ENOENT;
+	}
+	ret = vaddr_to_offset(e, fsize, vaddr, 1, &s->offset[0]);
+	if (ret < 0) {
+		site_err(s, "function \"%s\" in %s is outside the file's executable segments",
+			 loc->symbol, loc->path);
+		return -ENOEXEC;
 	}
 	s->ref_ctr[0] = 0;
 	s->n = 1;
@@ -300,12 +310,19 @@ static int resolve_as_user(void *arg, void *out, int *fdp)
 {
 	const struct trawl_kernel_uprobe_loc *loc = arg;
 	struct trawl_kernel_uprobe_sites *s = out;
+	struct stat st;
 	int fd, ret;
 	Elf *e;
 
 	fd = open_regular(loc->path, s);
 	if (fd < 0)
 		return fd;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		site_err(s, "%s: %s", loc->path, strerror(-ret));
+		close(fd);
+		return ret;
+	}
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e) {
@@ -313,7 +330,7 @@ static int resolve_as_user(void *arg, void *out, int *fdp)
 		close(fd);
 		return -ENOEXEC;
 	}
-	ret = trawl_kernel_elf_locate(e, loc, s);
+	ret = trawl_kernel_elf_locate(e, (uint64_t)st.st_size, loc, s);
 	elf_end(e);
 	if (ret < 0) {
 		close(fd);
