@@ -18,11 +18,10 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "common/ids.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,27 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_GROUPS 1024
-
-/* @uid's supplementary groups from the passwd and group databases (just @gid if none). */
-static int user_groups(uid_t uid, gid_t gid, gid_t *groups, int max)
-{
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	int n = max;
-
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) || !res) {
-		groups[0] = gid;
-		return 1;
-	}
-	if (getgrouplist(pw.pw_name, gid, groups, &n) < 0)
-		return -E2BIG;
-	return n;
-}
-
 /* In the child: become the user, run @fn, send its result. Never returns. */
-static void child(int sock, uid_t uid, gid_t gid, const gid_t *groups, int ngroups,
-		  trawl_as_user_fn fn, void *arg, void *out, size_t outlen)
+static void child(int sock, const struct trawl_ids *ids, trawl_as_user_fn fn, void *arg,
+		  void *out, size_t outlen)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
 	struct msghdr msg = { 0 };
@@ -61,11 +42,9 @@ static void child(int sock, uid_t uid, gid_t gid, const gid_t *groups, int ngrou
 	int fd = -1;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (setgroups((size_t)ngroups, groups) || setresgid(gid, gid, gid) ||
-	    setresuid(uid, uid, uid) || getuid() != uid || geteuid() != uid)
+	/* for good, and not dumpable: the user must not ptrace us */
+	if (trawl_ids_assume(ids) < 0)
 		_exit(126);
-	/* A uid change already clears it; say so, the user must not ptrace us. */
-	prctl(PR_SET_DUMPABLE, 0);
 	ret = fn(arg, out, &fd);
 	iov[0].iov_base = &ret;
 	iov[0].iov_len = sizeof(ret);
@@ -124,33 +103,29 @@ static int answer(int sock, int timeout_ms, void *out, size_t outlen, int *fd, i
 int trawl_as_user(uid_t uid, gid_t gid, trawl_as_user_fn fn, void *arg, void *out, size_t outlen,
 		  int *fd, int timeout_ms)
 {
-	gid_t *groups;
-	int sv[2], ngroups, ret, status;
+	struct trawl_ids *ids;
+	int sv[2], ret, status;
 	int32_t fret = -EIO;
 	pid_t pid;
 
 	*fd = -1;
 	if (uid == geteuid() && gid == getegid())
 		return fn(arg, out, fd);
-	groups = malloc(MAX_GROUPS * sizeof(*groups));
-	if (!groups)
+	ids = malloc(sizeof(*ids));
+	if (!ids)
 		return -ENOMEM;
-	ngroups = user_groups(uid, gid, groups, MAX_GROUPS);
-	if (ngroups < 0) {
-		free(groups);
-		return ngroups;
-	}
+	trawl_ids_lookup(uid, gid, ids);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		ret = -errno;
-		free(groups);
+		free(ids);
 		return ret;
 	}
 	pid = fork();
 	if (pid == 0) {
 		close(sv[0]);
-		child(sv[1], uid, gid, groups, ngroups, fn, arg, out, outlen);
+		child(sv[1], ids, fn, arg, out, outlen);
 	}
-	free(groups);
+	free(ids);
 	close(sv[1]);
 	if (pid < 0) {
 		ret = -errno;
