@@ -43,7 +43,7 @@ enum trawl_ctl_event_kind {
 	TRAWL_CTL_EVENT_SYSCALL = 1,         /* name: system call name or "*" (kernel) */
 	TRAWL_CTL_EVENT_PROBE = 2,           /* target: SYM[+OFF] or 0xADDR (kernel) */
 	TRAWL_CTL_EVENT_FUNCTION = 3,        /* target: SYM, entry and return (kernel) */
-	TRAWL_CTL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL (kernel) */
+	TRAWL_CTL_EVENT_USERSPACE_PROBE = 4, /* target: elf:PATH:SYMBOL or sdt:PATH:PROVIDER:NAME (kernel) */
 };
 
 /*

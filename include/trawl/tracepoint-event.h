@@ -18,7 +18,8 @@
  *   7. provider     the table of events and a constructor registering them
  *
  * The payload layout matches src/ctf/layout.h's rule: every field aligned to
- * 8 bits, in the host's byte order (ctf_integer_network: big-endian), a
+ * 8 bits, in the host's byte order (ctf_integer_network: the value's bytes
+ * as given, which the caller has in network order, declared big-endian), a
  * sequence preceded by its length field "_<name>_length".
  *
  * String arguments are read twice (size, then copy): a string that another
@@ -286,10 +287,17 @@
 		__fa->n = (uint64_t)(len);                                                            \
 		__fa++;                                                                               \
 	}
+#define _TRAWL_FA_NET(type, src)                                                                      \
+	{                                                                                             \
+		type __r = (type)(src), __v;                                                          \
+		_trawl_ust_from_be(&__v, &__r, sizeof(type));                                         \
+		__fa->i = (int64_t)(uint64_t)__v;                                                     \
+		__fa++;                                                                               \
+	}
 #define ctf_integer(type, item, src) _TRAWL_FA_INT(type, src)
 #define ctf_integer_hex(type, item, src) _TRAWL_FA_INT(type, src)
-#define ctf_integer_network(type, item, src) _TRAWL_FA_INT(type, src)
-#define ctf_integer_network_hex(type, item, src) _TRAWL_FA_INT(type, src)
+#define ctf_integer_network(type, item, src) _TRAWL_FA_NET(type, src)
+#define ctf_integer_network_hex(type, item, src) _TRAWL_FA_NET(type, src)
 #define ctf_float(type, item, src)                                                                    \
 	{                                                                                             \
 		__fa->d = (double)(src);                                                              \
@@ -375,12 +383,6 @@
 		memcpy(__p, &__v, sizeof(type));                                                      \
 		__p += sizeof(type);                                                                  \
 	}
-#define _TRAWL_W_BE(type, src)                                                                        \
-	{                                                                                             \
-		type __v = (type)(src);                                                               \
-		_trawl_ust_write_be(__p, &__v, sizeof(type));                                         \
-		__p += sizeof(type);                                                                  \
-	}
 #define _TRAWL_W_BYTES(type, src, n)                                                                  \
 	{                                                                                             \
 		size_t __n = sizeof(type) * (size_t)(n);                                              \
@@ -390,8 +392,8 @@
 	}
 #define ctf_integer(type, item, src) _TRAWL_W_INT(type, src)
 #define ctf_integer_hex(type, item, src) _TRAWL_W_INT(type, src)
-#define ctf_integer_network(type, item, src) _TRAWL_W_BE(type, src)
-#define ctf_integer_network_hex(type, item, src) _TRAWL_W_BE(type, src)
+#define ctf_integer_network(type, item, src) _TRAWL_W_INT(type, src)
+#define ctf_integer_network_hex(type, item, src) _TRAWL_W_INT(type, src)
 #define ctf_float(type, item, src) _TRAWL_W_INT(type, src)
 #define ctf_string(item, src)                                                                         \
 	{                                                                                             \

@@ -184,18 +184,24 @@ struct trawl_ust_ctx {
 	uint64_t len;
 };
 
-/* Writes @n bytes of the integer at @v big-endian (ctf_integer_network). */
-static inline void _trawl_ust_write_be(char *p, const void *v, size_t n)
+/*
+ * ctf_integer_network: the caller's value is already in network byte order
+ * (sin_port, s_addr), so it is recorded as given and declared big-endian,
+ * as LTTng-UST does. A filter compares what a reader sees: the @n bytes at
+ * @v read big-endian, which this writes to @dst in the host's order.
+ */
+static inline void _trawl_ust_from_be(void *dst, const void *v, size_t n)
 {
 	const unsigned char *b = (const unsigned char *)v;
+	unsigned char *d = (unsigned char *)dst;
 	size_t i;
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (i = 0; i < n; i++)
-		p[i] = (char)b[n - 1 - i];
+		d[i] = b[n - 1 - i];
 #else
 	for (i = 0; i < n; i++)
-		p[i] = (char)b[i];
+		d[i] = b[i];
 #endif
 }
 

@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "Kernel events."},
@@ -18,13 +20,73 @@ static const struct cli_option_doc opts_doc[] = {
 	{"--syscall", "NAMEs are system calls (kernel): entry and exit events."},
 	{"--probe=SYM[+OFF]|ADDR", "A dynamic probe named NAME at this kernel location."},
 	{"--function=SYM", "Entry and return probes named NAME on kernel function SYM."},
-	{"--userspace-probe=elf:PATH:SYMBOL", "A user-space probe named NAME (kernel domain)."},
+	{"--userspace-probe=elf:PATH:SYMBOL", "A user-space probe named NAME (kernel domain) at the "
+	 "start of function SYMBOL of the ELF file PATH (a relative PATH from here, a bare "
+	 "name from $PATH)."},
+	{"--userspace-probe=sdt:PATH:PROVIDER:NAME", "A user-space probe at the SDT probe "
+	 "PROVIDER:NAME (sys/sdt.h) of PATH."},
 	{"--loglevel=LEVEL", "Events of LEVEL or more severe (TRACE_EMERG .. TRACE_DEBUG)."},
 	{"--loglevel-only=LEVEL", "Events of exactly LEVEL."},
 	{"-f, --filter=EXPR", "Record only events for which EXPR is true."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
+
+/* @name (no '/') found in $PATH as an executable: 0 with @buf filled, else -ENOENT. */
+static int path_search(const char *name, char *buf, size_t len)
+{
+	char *dirs = strdup(getenv("PATH") ? getenv("PATH") : ""), *dir, *save = NULL;
+	int ret = -ENOENT;
+
+	if (!dirs)
+		return -ENOMEM;
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		int n = snprintf(buf, len, "%s/%s", dir, name);
+
+		if (n > 0 && (size_t)n < len && access(buf, X_OK) == 0) {
+			ret = 0;
+			break;
+		}
+	}
+	free(dirs);
+	return ret;
+}
+
+/*
+ * The daemon takes absolute paths only (it has no working directory of
+ * ours): a relative PATH in LOC becomes absolute from here, and a bare
+ * name is looked up in $PATH, as a shell would. Writes the location to
+ * @buf; 0, or an exit status from cli_error().
+ */
+static int uprobe_location(const char *loc, char *buf, size_t len)
+{
+	const char *body = loc, *colon;
+	char path[PATH_MAX], found[PATH_MAX], real[PATH_MAX];
+	size_t plen;
+
+	if (!strncmp(loc, "elf:", 4) || !strncmp(loc, "sdt:", 4))
+		body = loc + 4;
+	colon = strchr(body, ':');
+	if (body[0] == '/' || !colon) {
+		snprintf(buf, len, "%s", loc);
+		return 0;
+	}
+	plen = (size_t)(colon - body);
+	if (plen >= sizeof(path))
+		return cli_error(-ENAMETOOLONG, "user-space probe: path too long");
+	memcpy(path, body, plen);
+	path[plen] = '\0';
+	if (!strchr(path, '/')) {
+		if (path_search(path, found, sizeof(found)) < 0)
+			return cli_error(-ENOENT, "user-space probe: no program \"%s\" in $PATH", path);
+		memcpy(path, found, sizeof(path));
+	}
+	if (!realpath(path, real))
+		return cli_error(-errno, "user-space probe: %s: %s", path, strerror(errno));
+	if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)(body - loc), loc, real, colon) >= len)
+		return cli_error(-ENAMETOOLONG, "user-space probe: location too long");
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
@@ -46,6 +108,7 @@ static int run(int argc, char **argv)
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
 	const char *target = NULL, *filter = NULL;
+	char uloc[PATH_MAX + 600];
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
@@ -75,7 +138,10 @@ static int run(int argc, char **argv)
 			break;
 		case 'U':
 			kind = TRAWL_CTL_EVENT_USERSPACE_PROBE;
-			target = optarg;
+			ret = uprobe_location(optarg, uloc, sizeof(uloc));
+			if (ret)
+				return ret;
+			target = uloc;
 			break;
 		case 'l':
 		case 'L':

@@ -50,6 +50,21 @@ int trawl_find_program(const char *name, char *buf, size_t len);
 /* write(2) until all @len bytes are out (EINTR retried). 0 or -errno. */
 int trawl_write_all(int fd, const void *buf, size_t len);
 
+/*
+ * trawl_as_user - runs @fn(@arg, @out, @fd) in a child process holding only
+ * @uid's credentials (@gid and @uid's supplementary groups), so that every
+ * path @fn opens is opened as that user would open it (as-user.c says why).
+ * @fn returns 0 or a negative errno, fills @out (@outlen bytes, copied back
+ * to the caller's @out) and may set *@fd to an fd to hand over. A child
+ * that has not answered after @timeout_ms is killed (-ETIMEDOUT). When
+ * @uid and @gid are the caller's own, @fn runs in the caller. Returns @fn's
+ * result or a negative errno; *@fd is then the fd @fn handed over (the
+ * caller closes it) or -1.
+ */
+typedef int (*trawl_as_user_fn)(void *arg, void *out, int *fd);
+int trawl_as_user(uid_t uid, gid_t gid, trawl_as_user_fn fn, void *arg, void *out, size_t outlen,
+		  int *fd, int timeout_ms);
+
 /* mkdir -p @path with @mode for the folders it creates. 0 or -errno. */
 int trawl_mkdir_p(const char *path, unsigned mode);
 

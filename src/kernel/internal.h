@@ -5,6 +5,7 @@
 #ifndef TRAWL_KERNEL_INTERNAL_H
 #define TRAWL_KERNEL_INTERNAL_H
 
+#include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +32,34 @@ int trawl_kernel_dynevents_remove(const char *file, pid_t only_pid);
 int trawl_kernel_foreach_event(const char *events_rel,
 			       int (*fn)(const char *sys, const char *ev, void *arg), void *arg);
 void trawl_kernel_probes_release(struct trawl_kernel_instance *inst);
+
+/* ---- user-space probe sites (uprobe-elf.c) --------------------------------- */
+
+#define TRAWL_KERNEL_UPROBE_SITES_MAX 64
+/* Where one user-space probe goes: file offsets (what uprobe_events takes). */
+struct trawl_kernel_uprobe_sites {
+	uint32_t n;
+	uint64_t offset[TRAWL_KERNEL_UPROBE_SITES_MAX];  /* first instruction of each site */
+	uint64_t ref_ctr[TRAWL_KERNEL_UPROBE_SITES_MAX]; /* SDT semaphore's offset, 0 if none */
+	char err[TRAWL_KERNEL_ERR_LEN];                  /* why not, when it fails */
+};
+/*
+ * trawl_kernel_elf_locate - the sites of @loc (a function's first
+ * instruction, or every site of an SDT probe) in the ELF file @e, which is
+ * untrusted, of @fsize bytes: every offset found is below @fsize. 0, or a
+ * negative errno with @s->err filled.
+ */
+int trawl_kernel_elf_locate(Elf *e, uint64_t fsize, const struct trawl_kernel_uprobe_loc *loc,
+			    struct trawl_kernel_uprobe_sites *s);
+/*
+ * trawl_kernel_uprobe_resolve - opens @loc's file as user @uid/@gid would
+ * (so only a regular file they can read) and locates its sites there.
+ * Returns 0 and *@fd, the open file (the caller closes it), or a negative
+ * errno with one line in @err.
+ */
+int trawl_kernel_uprobe_resolve(const struct trawl_kernel_uprobe_loc *loc, uid_t uid, gid_t gid,
+				int *fd, struct trawl_kernel_uprobe_sites *s, char *err,
+				size_t errlen);
 /*
  * The threads of trawl's own processes, whose records the consumer drops
  * (notrace.c): sorted tids. _collect() takes them again (as seen from the

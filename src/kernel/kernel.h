@@ -42,6 +42,49 @@
 
 #define TRAWL_KERNEL_ERR_LEN 256
 
+/* ---- client text bound for tracefs (check.c) ------------------------------ */
+
+/*
+ * Every function below that writes to tracefs checks the client's text with
+ * these first (callers may check earlier, e.g. to refuse before changing
+ * anything). Each returns 0, or -EINVAL with one line in @err naming the
+ * text, the offending character and the grammar (docs/SECURITY.md):
+ *   probe name   [A-Za-z_][A-Za-z0-9_]*, at most TRAWL_KERNEL_PROBE_NAME_MAX
+ *   event name   [A-Za-z0-9_*]+, or SYSTEM:EVENT of those (tracepoints, syscalls)
+ *   kernel symbol [A-Za-z_][A-Za-z0-9_.]*
+ *   kprobe       SYMBOL | SYMBOL+OFFSET (< 1 MiB) | 0xADDRESS
+ *   uprobe       elf:PATH:SYMBOL | sdt:PATH:PROVIDER:NAME (PATH:SYMBOL means elf:),
+ *                PATH absolute, of [A-Za-z0-9._+,=@%~/-]
+ *   filter       ftrace's FIELD OP VALUE, joined by && || ! ( ), at most 1024 bytes,
+ *                strings quoted with printable characters only
+ */
+#define TRAWL_KERNEL_PROBE_NAME_MAX 56 /* + "_return" stays within the kernel's 63 */
+int trawl_kernel_check_probe_name(const char *name, char *err, size_t errlen);
+int trawl_kernel_check_event_pattern(const char *pattern, char *err, size_t errlen);
+int trawl_kernel_check_ksym(const char *sym, char *err, size_t errlen);
+int trawl_kernel_check_filter(const char *filter, char *err, size_t errlen);
+
+struct trawl_kernel_kprobe_loc {
+	char sym[256];   /* "" for an address */
+	uint64_t offset; /* bytes after sym */
+	uint64_t addr;   /* with sym "" */
+};
+int trawl_kernel_kprobe_loc_parse(const char *text, struct trawl_kernel_kprobe_loc *loc,
+				  char *err, size_t errlen);
+/* The location as kprobe_events takes it, formatted from @loc's values. */
+void trawl_kernel_kprobe_loc_format(const struct trawl_kernel_kprobe_loc *loc, char *buf,
+				    size_t len);
+
+enum trawl_kernel_uprobe_kind { TRAWL_KERNEL_UPROBE_ELF, TRAWL_KERNEL_UPROBE_SDT };
+struct trawl_kernel_uprobe_loc {
+	enum trawl_kernel_uprobe_kind kind;
+	char path[4096];
+	char provider[128]; /* SDT only */
+	char symbol[256];   /* ELF: the function; SDT: the probe's name */
+};
+int trawl_kernel_uprobe_loc_parse(const char *text, struct trawl_kernel_uprobe_loc *loc,
+				  char *err, size_t errlen);
+
 /* ---- tracefs (tracefs.c) ---------------------------------------------- */
 
 /*
@@ -118,8 +161,12 @@ int trawl_kernel_instance_set_filter(struct trawl_kernel_instance *inst, const c
  *   kprobe:   @target is SYM[+OFF] or 0xADDR; @retprobe adds the return event.
  *   function: entry and return of @target (kprobe + kretprobe where the kernel
  *             has kprobes, else BPF fentry/fexit, else the error names both).
- *   uprobe:   @target is "elf:PATH:SYMBOL"; the probe records the first
- *             @nargs integer arguments (x86-64 calling convention), as a0..a5.
+ *   uprobe:   @target is "elf:PATH:SYMBOL" (the probe records the first
+ *             @nargs integer arguments, x86-64 calling convention, as
+ *             a0..a5) or "sdt:PATH:PROVIDER:NAME" (no arguments). PATH is
+ *             opened as user @uid/@gid (the client asking), so it must be
+ *             a regular file they can read; the probe goes on that file.
+ * @name and @target are client text: checked first (check.c).
  * On failure @err holds one line naming the missing mechanism and why.
  */
 int trawl_kernel_probe_add(struct trawl_kernel_instance *inst, const char *name,
@@ -127,7 +174,8 @@ int trawl_kernel_probe_add(struct trawl_kernel_instance *inst, const char *name,
 int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *name,
 			      const char *target, char *err, size_t errlen);
 int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
-			    const char *target, int nargs, char *err, size_t errlen);
+			    const char *target, int nargs, uid_t uid, gid_t gid, char *err,
+			    size_t errlen);
 
 /* Disables the probe (or the function probe's two events) called @name in @inst. */
 int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,

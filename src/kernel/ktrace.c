@@ -50,13 +50,22 @@ static int list(int syscalls, int fields)
 	return 0;
 }
 
-/* One -e/-s/-u/-p/-f option applied to the instance. */
-static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, char *err,
-		      size_t errlen)
+/*
+ * One -e/-s/-u/-p/-f option applied to the instance; with @filter (--filter,
+ * ftrace syntax), tracepoints and syscalls record only the events it keeps,
+ * set before they are enabled.
+ */
+static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, const char *filter,
+		      char *err, size_t errlen)
 {
 	char name[128], *eq = strchr(a, '=');
-	int nargs = 0;
+	int nargs = 0, ret = 0;
 
+	if (filter && (kind == 'e' || kind == 's'))
+		ret = trawl_kernel_instance_set_filter(inst, kind == 'e' ? a : "syscalls:*", filter,
+						       err, errlen);
+	if (ret < 0)
+		return ret;
 	if (kind == 'e')
 		return trawl_kernel_instance_enable_event(inst, a, 1, err, errlen);
 	if (kind == 's')
@@ -79,7 +88,7 @@ static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, ch
 			*sl = '\0';
 		}
 	}
-	return trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, err, errlen);
+	return trawl_kernel_uprobe_add(inst, name, eq + 1, nargs, getuid(), getgid(), err, errlen);
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -106,6 +115,7 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-syscalls", no_argument, NULL, 'L' },
 		{ "fields", no_argument, NULL, 'F' },
+		{ "filter", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct { char kind; char *arg; } rules[MAX_RULES];
@@ -115,7 +125,7 @@ int main(int argc, char **argv)
 	char err[TRAWL_KERNEL_ERR_LEN] = "", self[4096], out[4096] = "";
 	double duration = -1;
 	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
-	char *ctx = NULL;
+	char *ctx = NULL, *filter = NULL;
 	uint64_t lost;
 	ssize_t n;
 
@@ -132,6 +142,7 @@ int main(int argc, char **argv)
 		case 'l': do_list = 1; break;
 		case 'L': do_list = 2; break;
 		case 'F': fields = 1; break;
+		case 'i': filter = optarg; break;
 		case 'e': case 's': case 'u': case 'p': case 'f':
 			if (nrules == MAX_RULES)
 				return 2;
@@ -139,7 +150,7 @@ int main(int argc, char **argv)
 			rules[nrules++].arg = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: trawl-ktrace -o DIR [-e EVENT] [-s SYSCALL] [-d S | -- CMD]\n");
+			fprintf(stderr, "usage: trawl-ktrace -o DIR [-e EVENT] [-s SYSCALL] [--filter EXPR] [-d S | -- CMD]\n");
 			return 2;
 		}
 	}
@@ -163,7 +174,7 @@ int main(int argc, char **argv)
 		goto fail;
 	inst = trawl_kernel_session_instance(s, "channel0");
 	for (i = 0; i < nrules; i++) {
-		ret = apply_rule(inst, rules[i].kind, rules[i].arg, err, sizeof(err));
+		ret = apply_rule(inst, rules[i].kind, rules[i].arg, filter, err, sizeof(err));
 		if (ret < 0)
 			goto fail;
 	}

@@ -41,6 +41,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,29 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* The parent pid of @pid (from /proc/PID/stat), or -1. */
+static long parent_of(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold anything, ')' included. */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	return strtol(p + 4, NULL, 10);
+}
+
 /* The tids of trawl's own processes (see the top of the file). */
 static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *consumer_path)
 {
@@ -115,8 +139,21 @@ static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *co
 		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 		if (stat(path, &st) < 0)
 			continue; /* kernel thread, or gone */
-		if ((have_self && same_file(&st, &self)) || (have_cons && same_file(&st, &cons)))
-			ret = add_threads(l, pid);
+		if (!(have_self && same_file(&st, &self)) && !(have_cons && same_file(&st, &cons)))
+			continue;
+		/*
+		 * A child of our parent running our parent's executable is a fork
+		 * that has not exec'd yet: trawl-ktrace's traced command before
+		 * its exec, or a short-lived helper of the daemon. Its tid would
+		 * stay hidden until the next collect, a second later, after the
+		 * exec: under load that hid every event of a short traced command
+		 * (kernel-syscalls and kernel-probes, 1 run in 16). Only forks of
+		 * our parent are concerned: the daemon's other children (other
+		 * consumers) run trawl-consumerd, and we are the pid skipped above.
+		 */
+		if (have_cons && same_file(&st, &cons) && parent_of(pid) == (long)getppid())
+			continue;
+		ret = add_threads(l, pid);
 	}
 	closedir(d);
 	return ret;

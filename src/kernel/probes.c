@@ -27,14 +27,10 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static int instance_seq;
@@ -45,18 +41,6 @@ static void probe_group(struct trawl_kernel_instance *inst, char *buf, size_t le
 		snprintf(inst->probe_group, sizeof(inst->probe_group), "trawl_%d_%d", (int)getpid(),
 			 ++instance_seq);
 	snprintf(buf, len, "%s", inst->probe_group);
-}
-
-static void ident(char *dst, size_t len, const char *src)
-{
-	size_t i;
-
-	for (i = 0; src[i] && i + 1 < len; i++) {
-		char c = src[i];
-		dst[i] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-				 ? c : '_';
-	}
-	dst[i] = '\0';
 }
 
 static int remember(struct trawl_kernel_instance *inst, const char *file, const char *ev)
@@ -91,34 +75,56 @@ void trawl_kernel_probes_release(struct trawl_kernel_instance *inst)
 	inst->nprobes = 0;
 }
 
-/* Defines "@kind:group/name args" in @file and enables it in the instance. */
-static int define_and_enable(struct trawl_kernel_instance *inst, const char *file, char kind,
-			     const char *name, const char *args, char *err, size_t errlen)
+/*
+ * Defines "@kind:group/@ev @args" in @file (kprobe_events, uprobe_events).
+ * @ev was checked (trawl_kernel_check_probe_name) and @args formatted by us
+ * from parsed values: no client text goes into @file as given. @what names
+ * the location in error lines. Defining the same event again with other
+ * locations adds them to it (the kernel's multi-probe events).
+ */
+static int define(struct trawl_kernel_instance *inst, const char *file, char kind, const char *ev,
+		  const char *args, const char *what, char *err, size_t errlen)
 {
-	char group[64], ev[160], cmd[4352], rel[512];
+	char group[64], cmd[4352];
 	int ret;
 
 	probe_group(inst, group, sizeof(group));
-	ident(ev, sizeof(ev), name);
 	snprintf(cmd, sizeof(cmd), "%c:%s/%s %s\n", kind, group, ev, args);
 	ret = trawl_kernel_write_file(file, cmd, 1);
-	if (ret < 0) {
+	if (ret < 0)
 		snprintf(err, errlen, "cannot define %s probe \"%s\" at %s: %s",
-			 file[0] == 'u' ? "user-space" : "kernel", name, args,
+			 file[0] == 'u' ? "user-space" : "kernel", ev, what,
 			 ret == -EINVAL ? "the kernel refused it (unknown symbol or bad address?)"
 					: ret == -EEXIST || ret == -EBUSY ? "an event with this name exists"
 									  : strerror(-ret));
-		return ret;
-	}
-	snprintf(rel, sizeof(rel), "%s %s/%s", file, group, ev);
-	ret = remember(inst, file, rel + strlen(file) + 1);
+	return ret;
+}
+
+/* Remembers @ev (to remove it with the instance) and enables it in the instance. */
+static int enable(struct trawl_kernel_instance *inst, const char *file, const char *ev, char *err,
+		  size_t errlen)
+{
+	char rel[512];
+	int ret;
+
+	snprintf(rel, sizeof(rel), "%s/%s", inst->probe_group, ev);
+	ret = remember(inst, file, rel);
 	if (ret < 0)
 		return ret;
-	snprintf(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path, group, ev);
+	snprintf(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path, inst->probe_group, ev);
 	ret = trawl_kernel_write_file(rel, "1", 0);
 	if (ret < 0)
-		snprintf(err, errlen, "cannot enable probe \"%s\": %s", name, strerror(-ret));
+		snprintf(err, errlen, "cannot enable probe \"%s\": %s", ev, strerror(-ret));
 	return ret;
+}
+
+static int define_and_enable(struct trawl_kernel_instance *inst, const char *file, char kind,
+			     const char *ev, const char *args, const char *what, char *err,
+			     size_t errlen)
+{
+	int ret = define(inst, file, kind, ev, args, what, err, errlen);
+
+	return ret < 0 ? ret : enable(inst, file, ev, err, errlen);
 }
 
 static int have_kprobes(char *err, size_t errlen)
@@ -137,9 +143,19 @@ static int have_kprobes(char *err, size_t errlen)
 int trawl_kernel_probe_add(struct trawl_kernel_instance *inst, const char *name,
 			   const char *target, int retprobe, char *err, size_t errlen)
 {
+	struct trawl_kernel_kprobe_loc loc;
+	char at[320];
+	int ret;
+
+	ret = trawl_kernel_check_probe_name(name, err, errlen);
+	if (ret == 0)
+		ret = trawl_kernel_kprobe_loc_parse(target, &loc, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (!have_kprobes(err, errlen))
 		return -EOPNOTSUPP;
-	return define_and_enable(inst, "kprobe_events", retprobe ? 'r' : 'p', name, target, err,
+	trawl_kernel_kprobe_loc_format(&loc, at, sizeof(at));
+	return define_and_enable(inst, "kprobe_events", retprobe ? 'r' : 'p', name, at, at, err,
 				 errlen);
 }
 
@@ -213,13 +229,20 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 	char ev[256], why[200], why_ft[200];
 	int ret;
 
+	/* @target goes to kprobe_events, set_ftrace_filter and BTF as a symbol only. */
+	ret = trawl_kernel_check_probe_name(name, err, errlen);
+	if (ret == 0)
+		ret = trawl_kernel_check_ksym(target, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (have_kprobes(err, errlen)) {
 		snprintf(ev, sizeof(ev), "%s_entry", name);
-		ret = define_and_enable(inst, "kprobe_events", 'p', ev, target, err, errlen);
+		ret = define_and_enable(inst, "kprobe_events", 'p', ev, target, target, err, errlen);
 		if (ret < 0)
 			return ret;
 		snprintf(ev, sizeof(ev), "%s_return", name);
-		return define_and_enable(inst, "kprobe_events", 'r', ev, target, err, errlen);
+		return define_and_enable(inst, "kprobe_events", 'r', ev, target, target, err,
+					 errlen);
 	}
 	if (function_tracer(inst, target, why_ft, sizeof(why_ft)) == 0)
 		return 0;
@@ -234,115 +257,94 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 	return -EOPNOTSUPP;
 }
 
-/* The file offset of @sym in the ELF file @path (what uprobe_events wants). */
-static int elf_symbol_offset(const char *path, const char *sym, uint64_t *off)
+/*
+ * The uprobe_events text of one site: the file as /proc/self/fd/N (the file
+ * the requesting user opened, not whatever the path names now), the offset,
+ * the SDT semaphore as reference counter, and for functions the first
+ * @nargs integer arguments (x86-64 calling convention) as a0..a5.
+ */
+static void uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel_uprobe_sites *s,
+			uint32_t i, int nargs)
 {
-	Elf_Scn *scn = NULL;
-	uint64_t vaddr = 0;
-	int fd, found = 0, ret = -ENOENT;
-	size_t i, nph;
-	Elf *e;
+	static const char *const regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+	size_t o;
+	int a;
 
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e) {
-		close(fd);
-		return -ENOEXEC;
-	}
-	while (!found && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    !s.st_value)
-				continue;
-			n = elf_strptr(e, sh.sh_link, s.st_name);
-			if (n && !strcmp(n, sym)) {
-				vaddr = s.st_value;
-				found = 1;
-				break;
-			}
-		}
-	}
-	if (found && elf_getphdrnum(e, &nph) == 0) {
-		for (i = 0; i < nph; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
-			    vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
-				*off = vaddr - ph.p_vaddr + ph.p_offset;
-				ret = 0;
-				break;
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return ret;
+	o = (size_t)snprintf(buf, len, "/proc/self/fd/%d:0x%llx", fd,
+			     (unsigned long long)s->offset[i]);
+	if (s->ref_ctr[i] && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "(0x%llx)",
+				      (unsigned long long)s->ref_ctr[i]);
+	for (a = 0; a < nargs && a < 6 && o < len; a++)
+		o += (size_t)snprintf(buf + o, len - o, " a%d=%s:s64", a, regs[a]);
 }
 
 int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
-			    const char *target, int nargs, char *err, size_t errlen)
+			    const char *target, int nargs, uid_t uid, gid_t gid, char *err,
+			    size_t errlen)
 {
-	static const char *const regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
-	char path[4096], args[4352], real[4096], ubuf[512];
-	const char *sym;
-	uint64_t off = 0;
-	size_t o;
-	int ret, i;
+	struct trawl_kernel_uprobe_sites *sites;
+	struct trawl_kernel_uprobe_loc loc;
+	char args[256], ubuf[512];
+	uint32_t i;
+	int ret, fd = -1;
 
-	if (strncmp(target, "elf:", 4) || !(sym = strrchr(target + 4, ':')) || sym == target + 4) {
-		snprintf(err, errlen, "user-space probe \"%s\": expected elf:PATH:SYMBOL", target);
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "%.*s", (int)(sym - target - 4), target + 4);
-	sym++;
-	if (!realpath(path, real)) {
-		snprintf(err, errlen, "user-space probe: %s: %s", path, strerror(errno));
-		return -ENOENT;
-	}
+	ret = trawl_kernel_check_probe_name(name, err, errlen);
+	if (ret == 0)
+		ret = trawl_kernel_uprobe_loc_parse(target, &loc, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (trawl_kernel_path(ubuf, sizeof(ubuf), "uprobe_events") < 0 || access(ubuf, W_OK) < 0) {
 		snprintf(err, errlen, "uprobes unavailable: this kernel has no uprobe_events "
 			 "(built without CONFIG_UPROBE_EVENTS)");
 		return -EOPNOTSUPP;
 	}
-	ret = elf_symbol_offset(real, sym, &off);
-	if (ret < 0) {
-		snprintf(err, errlen, "user-space probe: no function \"%s\" in %s", sym, real);
-		return ret;
+	sites = malloc(sizeof(*sites));
+	if (!sites)
+		return -ENOMEM;
+	ret = trawl_kernel_uprobe_resolve(&loc, uid, gid, &fd, sites, err, errlen);
+	if (ret < 0)
+		goto out;
+	/* SDT probes record no arguments (as in LTTng): their sites share one event. */
+	if (loc.kind == TRAWL_KERNEL_UPROBE_SDT)
+		nargs = 0;
+	for (i = 0; i < sites->n; i++) {
+		uprobe_args(args, sizeof(args), fd, sites, i, nargs);
+		ret = define(inst, "uprobe_events", 'p', name, args, target, err, errlen);
+		if (ret < 0)
+			break;
 	}
-	o = (size_t)snprintf(args, sizeof(args), "%s:0x%llx", real, (unsigned long long)off);
-	for (i = 0; i < nargs && i < 6 && o < sizeof(args); i++)
-		o += (size_t)snprintf(args + o, sizeof(args) - o, " a%d=%s:s64", i, regs[i]);
-	return define_and_enable(inst, "uprobe_events", 'p', name, args, err, errlen);
+	/* The kernel holds the file from here on: our fd is no longer needed. */
+	close(fd);
+	if (ret < 0 && i > 0) {
+		snprintf(args, sizeof(args), "-:%s/%s\n", inst->probe_group, name);
+		trawl_kernel_write_file("uprobe_events", args, 1);
+	}
+	if (ret == 0)
+		ret = enable(inst, "uprobe_events", name, err, errlen);
+out:
+	free(sites);
+	return ret;
 }
 
 int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,
 			       size_t errlen)
 {
 	static const char *const suffix[] = { "", "_entry", "_return" };
-	char ev[200], id[160], rel[512];
-	int found = 0;
+	char rel[512];
+	int found = 0, ret;
 	size_t i;
 
+	ret = trawl_kernel_check_probe_name(name, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (!inst->probe_group[0]) {
 		snprintf(err, errlen, "no probe \"%s\" in this channel", name);
 		return -ENOENT;
 	}
 	for (i = 0; i < TRAWL_ARRAY_SIZE(suffix); i++) {
-		snprintf(ev, sizeof(ev), "%s%s", name, suffix[i]);
-		ident(id, sizeof(id), ev);
-		snprintf(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path, inst->probe_group, id);
+		snprintf(rel, sizeof(rel), "%s/events/%s/%s%s/enable", inst->path, inst->probe_group,
+			 name, suffix[i]);
 		if (trawl_kernel_write_file(rel, "0", 0) == 0)
 			found++;
 	}

@@ -451,6 +451,16 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 	char rel[512];
 	int ret;
 
+	/*
+	 * @pattern only selects folders we list (fnmatch), it is never
+	 * written; a filter is written as given, so it must be ftrace's
+	 * grammar and nothing more.
+	 */
+	ret = trawl_kernel_check_event_pattern(pattern, err, errlen);
+	if (ret == 0 && !strcmp(file, "filter"))
+		ret = trawl_kernel_check_filter(value, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (!syscalls && !strcmp(pattern, "*") && !strcmp(file, "enable")) {
 		/* One write enables every event, syscalls included (LTTng's -k --all). */
 		snprintf(rel, sizeof(rel), "%s/events", inst->path);

@@ -267,8 +267,11 @@ static int same_rule(const struct sd_event *e, const struct trawl_ctl_wire_req *
 	       (req->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL || e->loglevel == req->loglevel);
 }
 
-static void rule_of(const struct sd_event *e, struct trawl_domain_event_rule *rule)
+static void rule_of(const struct sd_event *e, const struct sd_peer *p,
+		    struct trawl_domain_event_rule *rule)
 {
+	rule->uid = p->uid;
+	rule->gid = p->gid;
 	rule->kind = e->kind;
 	rule->name = e->name;
 	rule->target = e->target[0] ? e->target : NULL;
@@ -319,7 +322,7 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 		if ((*tail)->enabled)
 			return (void)sd_fail(r, -EEXIST, "event '%s' is already enabled in channel '%s'",
 					     req->name, c->attr.name);
-		rule_of(*tail, &rule);
+		rule_of(*tail, p, &rule);
 		ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
@@ -336,7 +339,7 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
 	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
 	e->loglevel = req->loglevel;
-	rule_of(e, &rule);
+	rule_of(e, p, &rule);
 	ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
 	if (ret) {
 		free(e);
@@ -372,7 +375,7 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 		if (!all && (strcmp(e->name, req->name) ||
 			     e->kind != (enum trawl_ctl_event_kind)req->event_kind))
 			continue;
-		rule_of(e, &rule);
+		rule_of(e, p, &rule);
 		ret = d->ops->event_disable(d->ds, c->attr.name, &rule, &err);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot disable event '%s': %s", e->name,

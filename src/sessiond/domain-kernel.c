@@ -153,7 +153,8 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 			ret = trawl_kernel_function_add(inst, rule->name, rule->target, e, sizeof(e));
 		} else {
 			/* the first six integer arguments, as the x86-64 ABI passes them */
-			ret = trawl_kernel_uprobe_add(inst, rule->name, rule->target, 6, e, sizeof(e));
+			ret = trawl_kernel_uprobe_add(inst, rule->name, rule->target, 6, rule->uid,
+						      rule->gid, e, sizeof(e));
 		}
 		break;
 	default:

@@ -93,6 +93,8 @@ struct trawl_domain_event_rule {
 	const char *filter; /* filter expression as typed (LTTng syntax), or NULL */
 	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;       /* LTTng's 0 (EMERG) .. 14 (DEBUG) */
+	uid_t uid;          /* the client asking (SO_PEERCRED): files the rule names */
+	gid_t gid;          /* (a user-space probe's binary) are opened as them */
 };
 
 /* One context, by its LTTng name: "pid", "procname", "perf:cpu:page-faults". */

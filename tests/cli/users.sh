@@ -71,9 +71,7 @@ if [ -x "$APP" ] && command -v babeltrace2 >/dev/null; then
 		expect 0 as "$u" create "apps-$u" -o "$T/$u/apps"
 		expect 0 as "$u" enable-event -u tall:seq
 		expect 0 as "$u" start
-		runuser -u "$u" -- env HOME="$T/$u" TRAWL_RUNTIME_DIR="$T/$u/run" \
-			TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" "$APP" 1 300 5000 ||
-			fail "$u's app failed"
+		as_user "$u" "$APP" 1 300 5000 || fail "$u's app failed"
 		expect 0 as "$u" stop
 		uid=$(id -u "$u")
 		d="$T/$u/apps/ust/uid/$uid/64-bit"

@@ -31,6 +31,26 @@ TRAWL_KERNEL_NO_KPROBES=1 run functiontracer -f fn=do_sys_openat2
 # BPF fentry: loading must succeed here; trawl then says it needs kprobes for records
 TRAWL_KERNEL_NO_KPROBES=1 TRAWL_KERNEL_NO_FTRACE=1 $KT -o /tmp/fentry -f fn=do_sys_openat2 -- true > /tmp/fentry.out 2>&1
 echo "RESULT fentry rc=$? $(tail -1 /tmp/fentry.out)"
+# Client text never reaches kprobe_events or set_ftrace_filter as given: fetch
+# arguments, comments and ftrace commands are refused (src/kernel/check.c) on
+# a kernel that would take them; a kprobe at SYMBOL+OFFSET is written as we format it.
+refuse() { # NAME ARGS...: runs trawl-ktrace expecting a refusal
+  name=$1; shift
+  $KT -o /tmp/$name "$@" -- true > /tmp/$name.out 2>&1
+  echo "RESULT $name rc=$? $(tail -1 /tmp/$name.out)"
+}
+refuse inject-kprobe -p 'kp=do_sys_openat2 x=+0(%si):string'
+refuse inject-comment -p 'kp=do_sys_openat2#'
+refuse inject-function -f 'fn=do_sys_openat2 x=+0(%si):string'
+TRAWL_KERNEL_NO_KPROBES=1 refuse inject-ftrace -f 'fn=schedule:traceoff'
+refuse inject-name -p 'k p=do_sys_openat2'
+echo "RESULT leftover-kprobes n=$(grep -c trawl_ /sys/kernel/tracing/kprobe_events)"
+run kprobe-offset -p kp=do_sys_openat2+0
+# a uprobe is defined on the file trawl opened (/proc/self/fd/N): main() of a
+# second trawl-ktrace-static, which exits at once ("-o DIR is required")
+$KT -o /tmp/uprobe -u "u=elf:$KT:main" -- $KT > /tmp/uprobe.out 2>&1
+echo "RESULT uprobe rc=$? $(tail -1 /tmp/uprobe.out)"
+(cd /tmp && tar cf - uprobe | gzip -1 | base64 | sed '1i TRACE-BEGIN uprobe' | sed '$a TRACE-END')
 echo "GUEST-DONE"
 # qemu exits through isa-debug-exit (port 0xf4)
 printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null

@@ -164,5 +164,16 @@ assert results.get("functiontracer", "").startswith("rc=0"), results.get("functi
 evs = read_trace("functiontracer")
 fn = [e for e in evs if e[0] == "function"]
 assert len(fn) >= 5 and all(int(e[1]["ip"]) > 0 and int(e[1]["parent_ip"]) > 0 for e in fn), evs[:5]
+# client text bound for tracefs: refused by the grammar (one line naming it), nothing left behind
+for name, word in (("inject-kprobe", "kernel probe location"), ("inject-comment", "kernel probe location"),
+                   ("inject-function", "kernel symbol"), ("inject-ftrace", "kernel symbol"),
+                   ("inject-name", "probe name")):
+    r = results.get(name, "")
+    assert r.startswith("rc=1 ") and word in r, (name, r)
+assert results.get("leftover-kprobes") == "n=0", results.get("leftover-kprobes")
+assert results.get("kprobe-offset", "").startswith("rc=0"), results.get("kprobe-offset")
+assert len([e for e in read_trace("kprobe-offset") if e[0] == "kp"]) >= 5
+assert results.get("uprobe", "").startswith("rc=2 "), results.get("uprobe")  # the child's exit
+assert len([e for e in read_trace("uprobe") if e[0] == "u"]) == 1
 shutil.rmtree(work, ignore_errors=True)
 print("ok")

@@ -4,6 +4,8 @@
  * arguments so that the test can find them, with their values, in the trace.
  *   ksyscalls known      lseek(1000, 4242, SEEK_CUR) -> -EBADF; getppid(); exits 0
  *   ksyscalls flood N    N getpgid(7777777) calls (-ESRCH each)
+ *   ksyscalls flood N B  N getpgid(B + i) calls, i = 0..N-1: a test filtering on
+ *                        the argument sees its own flood and no other's
  *   ksyscalls add A B    calls trawl_test_add(A, B) (a uprobe target) and prints the sum
  * Prints "pid=<pid>" first.
  */
@@ -32,10 +34,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "flood")) {
-		long n = atol(argv[2]);
+		long n = atol(argv[2]), base = argc >= 4 ? atol(argv[3]) : 7777777;
 
 		for (long i = 0; i < n; i++)
-			syscall(SYS_getpgid, 7777777);
+			syscall(SYS_getpgid, argc >= 4 ? base + i : base);
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "reads")) {

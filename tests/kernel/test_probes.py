@@ -39,6 +39,35 @@ assert p.returncode != 0 and "no function \"no_such_function\"" in p.stderr, p.s
 p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=%s" % prog, "--", "true"], check=False)
 assert p.returncode != 0 and "expected elf:PATH:SYMBOL" in p.stderr, p.stderr
 
+# SDT probes (sys/sdt.h): every site of the probe, and a probe behind a
+# semaphore, which the kernel raises while the probe is enabled.
+sdt = os.path.join(ktest.BIN, "ksdt")
+if os.path.exists(sdt):
+    p = ktest.ktrace(["-o", os.path.join(d, "sdt"), "-u", "tick=sdt:%s:trawl_test:tick" % sdt,
+                      "-u", "g=sdt:%s:trawl_test:guarded" % sdt, "--", sdt, "6"])
+    assert "guarded=6" in p.stdout, p.stdout  # the semaphore was raised
+    evs, lost = ktest.events(os.path.join(d, "sdt"))
+    ticks = [e for e in evs if e["name"] == "tick"]
+    assert len(ticks) == 6 and len([e for e in evs if e["name"] == "g"]) == 6, evs
+    assert len({e["fields"]["ip"] for e in ticks}) == 2, ticks  # both sites
+    assert all(set(e["fields"]) == {"ip"} for e in ticks), ticks  # no arguments
+    out = subprocess.run([sdt, "3"], capture_output=True, text=True).stdout
+    assert "guarded=0" in out, out  # lowered again once the probe is gone
+    p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=sdt:%s:trawl_test:nope" % sdt, "--", "true"], check=False)
+    assert p.returncode != 0 and "no SDT probe trawl_test:nope in" in p.stderr, p.stderr
+else:
+    print("no ksdt (sys/sdt.h missing): SDT probes not tested")
+
+# client text is checked before anything reaches tracefs (tests/kernel/check.c has the grammars)
+p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=elf:%s:trawl_test_add a=+0(%%di):string" % prog, "--", "true"], check=False)
+assert p.returncode != 0 and "user-space probe" in p.stderr, p.stderr
+p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=elf:%s:trawl_test_add+1" % prog, "--", "true"], check=False)
+assert p.returncode != 0 and "no offset" in p.stderr, p.stderr
+p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=elf:/dev/null:main", "--", "true"], check=False)
+assert p.returncode != 0 and "not a regular file" in p.stderr, p.stderr
+p = ktest.ktrace(["-o", os.path.join(d, "x"), "-u", "x=elf:/etc/hostname:main", "--", "true"], check=False)
+assert p.returncode != 0 and "not an ELF file" in p.stderr, p.stderr
+
 # 2. kprobes / function probes
 p = ktest.ktrace(["-o", os.path.join(d, "k"), "-p", "kp=do_sys_openat2", "--", "cat", "/etc/hostname"], check=False)
 pf = ktest.ktrace(["-o", os.path.join(d, "f"), "-f", "fn=do_sys_openat2", "--", "cat", "/etc/hostname"], check=False)
@@ -79,6 +108,24 @@ if all(os.path.exists(os.path.join(ktest.BIN, b)) for b in ("trawl", "trawl-sess
         evs, _ = ktest.events(out)
         adds = [e for e in evs if e["name"] == "add"]
         assert len(adds) == 1 and adds[0]["fields"]["a0"] == 5 and adds[0]["fields"]["a1"] == 7, adds
+        if os.path.exists(sdt):
+            # a bare program name is looked up in $PATH by the CLI; a relative path from its cwd
+            out2 = os.path.join(d, "cli2")
+            assert trawl("create", "pr2", "--output", out2).returncode == 0
+            r = trawl("enable-event", "--kernel", "--userspace-probe", "sdt:ksdt:trawl_test:guarded", "g")
+            assert r.returncode == 0, r.stderr
+            r = subprocess.run(["trawl", "enable-event", "--kernel", "--userspace-probe",
+                                "elf:./ksyscalls:trawl_test_add", "add"], capture_output=True,
+                               text=True, env=env, cwd=ktest.BIN, timeout=60)
+            assert r.returncode == 0, r.stderr
+            assert trawl("start").returncode == 0
+            assert "guarded=4" in subprocess.run([sdt, "4"], capture_output=True, text=True).stdout
+            subprocess.run([prog, "add", "1", "2"], capture_output=True)
+            assert trawl("stop").returncode == 0
+            names = [e["name"] for e in ktest.events(out2)[0]]
+            assert names.count("g") == 4 and names.count("add") == 1, names
+            trawl("destroy")
+            print("SDT probe and relative path through the CLI: ok")
         trawl("destroy")
     finally:
         try:

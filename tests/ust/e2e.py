@@ -111,11 +111,17 @@ def case_fields():
     def s(x, bits):
         x &= (1 << bits) - 1
         return x - (1 << bits) if x >> (bits - 1) else x
+
+    def net(x, nbytes):
+        """ctf_integer_network: the argument's bytes as given (the host's,
+        little-endian here) read big-endian, as LTTng-UST records them."""
+        return int.from_bytes((x & ((1 << 8 * nbytes) - 1)).to_bytes(nbytes, "little"), "big")
     want = {
         "tall:ints": [
             dict(s8=s(i, 8), u8=u & 0xff, s16=s(i, 16), u16=u & 0xffff, s32=s(i, 32), u32=u, s64=i,
-                 u64=u * 3, hex=u, net=u, nethex=u & 0xffff),
-            dict(s8=5, u8=7, s16=5, u16=7, s32=5, u32=7, s64=5, u64=21, hex=7, net=7, nethex=7)],
+                 u64=u * 3, hex=u, net=net(u, 4), nethex=net(u, 2)),
+            dict(s8=5, u8=7, s16=5, u16=7, s32=5, u32=7, s64=5, u64=21, hex=7, net=net(7, 4),
+                 nethex=net(7, 2))],
         "tall:floats": [dict(f=3.5, d=3.5)],
         "tall:strings": [dict(str="hello-anchor", arrtext="hell", _seqtext_length=5, seqtext="hello"),
                          dict(str="", arrtext="", _seqtext_length=0, seqtext="")],
