@@ -121,6 +121,8 @@ struct kconsumer {
 	char err[TRAWL_KERNEL_ERR_LEN]; /* why setup failed, for the spawner ("E<line>") */
 	struct trawl_kernel_hidden hidden; /* trawl's own threads, dropped (notrace.c) */
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
+	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
+	struct trawl_kernel_bpf *bpf;     /* owned, NULL without BPF (bpf.c) */
 };
 
 /* ---- metadata ----------------------------------------------------------- */
@@ -226,6 +228,8 @@ static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
 		case TRAWL_KF_INT:
 		case TRAWL_KF_HEX:
 			t = int_type(f->ctf_size * 8u, f->is_signed, f->kind == TRAWL_KF_HEX ? 16 : 10);
+			if (t && f->big_endian)
+				trawl_ctf_type_integer_set_byte_order(t, TRAWL_CTF_BO_BE);
 			break;
 		case TRAWL_KF_TEXT:
 			t = text_type(f->count);
@@ -242,6 +246,13 @@ static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
 			snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
 			ret = trawl_ctf_type_struct_add(st, len_name, int_type(32, 0, 10));
 			t = int_type(8, 0, 16);
+			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
+			break;
+		case TRAWL_KF_SEQ_I32:
+			/* as LTTng's ctf_sequence(pid_t, vtids, ..., u8, ...) */
+			snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
+			ret = trawl_ctf_type_struct_add(st, len_name, int_type(8, 0, 10));
+			t = int_type(32, 1, 10);
 			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
 			break;
 		}
@@ -327,6 +338,32 @@ static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t
 	return n < 0 ? (int)n : 0;
 }
 
+static void bpf_drain_cb(void *arg)
+{
+	trawl_kernel_bpf_drain(arg);
+}
+
+/*
+ * The BPF programs that complete what channels record (bpf.c): attached
+ * when an instance has the event enabled. Checked at setup and again with
+ * the hidden set, every second, for events enabled while tracing.
+ */
+static void bpf_update(struct kconsumer *k)
+{
+	char rel[512], buf[8];
+	int i;
+
+	if (!k->bpf)
+		return;
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable", k->ch[i].instance);
+		if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
+		    trawl_kernel_bpf_attach_fork(k->bpf) < 0)
+			fprintf(stderr, "trawl-consumerd --kernel: cannot attach the sched_process_fork "
+				"BPF program: its process ids come from /proc\n");
+	}
+}
+
 static int count_cpus(const char *instance)
 {
 	char rel[512], path[768];
@@ -357,6 +394,9 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.declare = declare_event;
 	ch->conv.arg = ch;
 	ch->conv.hidden = &k->hidden;
+	ch->conv.forks = k->forks;
+	ch->conv.bpf_drain = k->bpf ? bpf_drain_cb : NULL;
+	ch->conv.bpf_arg = k->bpf;
 	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
 	ch->page_size = 4096;
 	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
@@ -545,7 +585,11 @@ static int drain_all(struct kconsumer *k, int final)
 	if (!k->hidden_at || ns - k->hidden_at >= 1000000000u) {
 		trawl_kernel_hidden_collect(&k->hidden);
 		k->hidden_at = ns;
+		bpf_update(k);
 	}
+	/* BPF's records before the ftrace pages they complete */
+	if (k->bpf)
+		trawl_kernel_bpf_drain(k->bpf);
 
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
@@ -701,11 +745,18 @@ static int consumer_setup(struct kconsumer *k)
 	ret = meta_setup(k);
 	if (ret < 0)
 		return ret;
+	ret = trawl_kernel_forks_create(&k->forks);
+	if (ret < 0)
+		return ret;
+	if (trawl_kernel_bpf_create(k->forks, &k->bpf, err, sizeof(err)) < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: %s (process ids of forks come from /proc)\n",
+			err);
 	for (i = 0; i < k->nch; i++) {
 		ret = chan_open(k, &k->ch[i]);
 		if (ret < 0)
 			return ret;
 	}
+	bpf_update(k); /* before 'R': tracing starts after it */
 	/*
 	 * Without a pipe, steady-state drains fall back to read().
 	 * TRAWL_KERNEL_READ=read forces that (to measure one against the other).
@@ -951,6 +1002,8 @@ out:
 		close(k->pipe[1]);
 	}
 	trawl_kernel_hidden_free(&k->hidden);
+	trawl_kernel_bpf_destroy(k->bpf);
+	trawl_kernel_forks_destroy(k->forks);
 	free(k->page);
 	free(k);
 	return ret < 0 ? 1 : 0;
