@@ -2,7 +2,8 @@
 /*
  * The kernel consumer's BPF programs (trawl.bpf.c): loaded once, each
  * attached only when a channel records the event it completes, so a
- * session that does not record forks pays nothing for them. Their records
+ * session that does not record forks or syscalls with strings pays nothing
+ * for them. Their records
  * come back through one BPF ring buffer, read without blocking by
  * trawl_kernel_bpf_drain() at each consumer round and whenever the
  * converter misses one (fork.c).
@@ -34,7 +35,9 @@ struct trawl_kernel_bpf {
 	struct trawl_bpf *skel;         /* owned */
 	struct ring_buffer *rb;         /* owned */
 	struct bpf_link *fork_link;     /* owned; NULL until attached */
+	struct bpf_link *enter_link, *exit_link; /* owned; NULL until a syscall needs them */
 	struct trawl_kernel_forks *forks; /* not owned */
+	struct trawl_kernel_scaux *scaux; /* not owned */
 	int ncpus;
 };
 
@@ -55,6 +58,10 @@ static int on_record(void *arg, void *data, size_t len)
 
 	if (len < sizeof(*h) || h->size > len)
 		return 0;
+	if (h->type == TRAWL_BPF_SC_ENTER || h->type == TRAWL_BPF_SC_EXIT) {
+		trawl_kernel_scaux_add(b->scaux, data, len);
+		return 0;
+	}
 	if (h->type == TRAWL_BPF_FORK && len >= sizeof(struct trawl_bpf_fork)) {
 		const struct trawl_bpf_fork *r = data;
 		struct trawl_kernel_fork_info info;
@@ -71,8 +78,8 @@ static int on_record(void *arg, void *data, size_t len)
 	return 0;
 }
 
-int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_bpf **out, char *err,
-			    size_t errlen)
+int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_scaux *scaux,
+			    struct trawl_kernel_bpf **out, char *err, size_t errlen)
 {
 	struct trawl_kernel_bpf *b = calloc(1, sizeof(*b));
 	int ret;
@@ -81,6 +88,7 @@ int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kerne
 		return -ENOMEM;
 	libbpf_set_print(libbpf_log);
 	b->forks = forks;
+	b->scaux = scaux;
 	b->skel = trawl_bpf__open_and_load();
 	if (!b->skel) {
 		ret = -errno;
@@ -107,6 +115,8 @@ void trawl_kernel_bpf_destroy(struct trawl_kernel_bpf *b)
 	if (!b)
 		return;
 	bpf_link__destroy(b->fork_link);
+	bpf_link__destroy(b->enter_link);
+	bpf_link__destroy(b->exit_link);
 	ring_buffer__free(b->rb);
 	trawl_bpf__destroy(b->skel);
 	free(b);
@@ -123,6 +133,33 @@ int trawl_kernel_bpf_attach_fork(struct trawl_kernel_bpf *b)
 int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b)
 {
 	return ring_buffer__consume(b->rb);
+}
+
+/*
+ * The sys_enter / sys_exit programs run for every syscall of the machine
+ * once attached (a map lookup and a return for unmarked ones), so they are
+ * attached only when a traced syscall needs them.
+ */
+int trawl_kernel_bpf_syscall_set(struct trawl_kernel_bpf *b, int nr, uint32_t enter, uint32_t exit)
+{
+	uint32_t k = (uint32_t)nr;
+
+	if (nr < 0 || nr >= TRAWL_BPF_SC_NR_MAX)
+		return -EINVAL;
+	if (bpf_map__update_elem(b->skel->maps.trawl_sc_enter, &k, sizeof(k), &enter, sizeof(enter), 0) < 0 ||
+	    bpf_map__update_elem(b->skel->maps.trawl_sc_exit, &k, sizeof(k), &exit, sizeof(exit), 0) < 0)
+		return -errno;
+	if (enter && !b->enter_link) {
+		b->enter_link = bpf_program__attach(b->skel->progs.trawl_sys_enter);
+		if (!b->enter_link)
+			return -errno;
+	}
+	if (exit && !b->exit_link) {
+		b->exit_link = bpf_program__attach(b->skel->progs.trawl_sys_exit);
+		if (!b->exit_link)
+			return -errno;
+	}
+	return 0;
 }
 
 uint64_t trawl_kernel_bpf_lost(const struct trawl_kernel_bpf *b)
@@ -142,10 +179,11 @@ uint64_t trawl_kernel_bpf_lost(const struct trawl_kernel_bpf *b)
 
 #else /* no BPF object was built: every completion comes from /proc (fork.c) */
 
-int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_bpf **out, char *err,
-			    size_t errlen)
+int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_scaux *scaux,
+			    struct trawl_kernel_bpf **out, char *err, size_t errlen)
 {
 	(void)forks;
+	(void)scaux;
 	*out = NULL;
 	snprintf(err, errlen, "trawl was built without its BPF programs (clang and bpftool)");
 	return -ENOSYS;
@@ -166,6 +204,15 @@ int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b)
 {
 	(void)b;
 	return 0;
+}
+
+int trawl_kernel_bpf_syscall_set(struct trawl_kernel_bpf *b, int nr, uint32_t enter, uint32_t exit)
+{
+	(void)b;
+	(void)nr;
+	(void)enter;
+	(void)exit;
+	return -ENOSYS;
 }
 
 uint64_t trawl_kernel_bpf_lost(const struct trawl_kernel_bpf *b)

@@ -52,6 +52,7 @@
 #include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "kernel/internal.h"
+#include "kernel/bpf-records.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,6 +123,8 @@ struct kconsumer {
 	struct trawl_kernel_hidden hidden; /* trawl's own threads, dropped (notrace.c) */
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
 	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
+	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
+	uint64_t sc_state[TRAWL_BPF_SC_NR_MAX]; /* what the BPF syscall maps hold (syscalls.c) */
 	struct trawl_kernel_bpf *bpf;     /* owned, NULL without BPF (bpf.c) */
 };
 
@@ -350,11 +353,17 @@ static void bpf_drain_cb(void *arg)
  */
 static void bpf_update(struct kconsumer *k)
 {
+	const char *inst[MAX_CHANNELS];
 	char rel[512], buf[8];
 	int i;
 
 	if (!k->bpf)
 		return;
+	for (i = 0; i < k->nch; i++)
+		inst[i] = k->ch[i].instance;
+	if (trawl_kernel_syscall_bpf_update(k->bpf, inst, k->nch, k->sc_state) < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: cannot attach the syscall BPF programs: "
+			"string arguments are left empty\n");
 	for (i = 0; i < k->nch; i++) {
 		snprintf(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable", k->ch[i].instance);
 		if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
@@ -395,6 +404,7 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.arg = ch;
 	ch->conv.hidden = &k->hidden;
 	ch->conv.forks = k->forks;
+	ch->conv.scaux = k->scaux;
 	ch->conv.bpf_drain = k->bpf ? bpf_drain_cb : NULL;
 	ch->conv.bpf_arg = k->bpf;
 	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
@@ -746,11 +756,13 @@ static int consumer_setup(struct kconsumer *k)
 	if (ret < 0)
 		return ret;
 	ret = trawl_kernel_forks_create(&k->forks);
+	if (ret == 0)
+		ret = trawl_kernel_scaux_create(&k->scaux);
 	if (ret < 0)
 		return ret;
-	if (trawl_kernel_bpf_create(k->forks, &k->bpf, err, sizeof(err)) < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: %s (process ids of forks come from /proc)\n",
-			err);
+	if (trawl_kernel_bpf_create(k->forks, k->scaux, &k->bpf, err, sizeof(err)) < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: %s (process ids of forks come from /proc, "
+			"syscall strings are left empty)\n", err);
 	for (i = 0; i < k->nch; i++) {
 		ret = chan_open(k, &k->ch[i]);
 		if (ret < 0)
@@ -1004,6 +1016,7 @@ out:
 	trawl_kernel_hidden_free(&k->hidden);
 	trawl_kernel_bpf_destroy(k->bpf);
 	trawl_kernel_forks_destroy(k->forks);
+	trawl_kernel_scaux_destroy(k->scaux);
 	free(k->page);
 	free(k);
 	return ret < 0 ? 1 : 0;

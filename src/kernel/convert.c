@@ -577,8 +577,39 @@ static const uint8_t *loc_bytes(const struct trawl_kernel_op *op, const uint8_t 
  * fields (layout.c). Returns the end of what was written. The caller made
  * room for 2 * @len + OP_MAX_OUT bytes per op.
  */
+/* A syscall field from BPF's record @sc (scaux.c); nothing found: "" or 0, as LTTng on a fault. */
+static uint8_t *write_sc(const struct trawl_kernel_op *op, const struct trawl_kernel_scinfo *sc, uint8_t *o)
+{
+	uint32_t l;
+	const uint8_t *p = trawl_kernel_scinfo_arg_data(sc, op->arg, &l);
+	uint64_t v;
+
+	switch (op->xform) {
+	case TRAWL_KX_SC_STR: {
+		const uint8_t *nul = p ? memchr(p, 0, l) : NULL;
+
+		l = nul ? (uint32_t)(nul - p) : (p ? l : 0);
+		if (l)
+			memcpy(o, p, l);
+		o[l] = '\0';
+		return o + l + 1;
+	}
+	case TRAWL_KX_SC_INT2:
+		if (p && l == 8)
+			memcpy(o, p, 8);
+		else
+			memset(o, 0, 8);
+		return o + 8;
+	default:
+		v = sc->found ? sc->args[op->arg] : 0;
+		memcpy(o, &v, op->dst); /* little-endian: the low bytes */
+		return o + op->dst;
+	}
+}
+
 static uint8_t *write_payload(struct trawl_kernel_stream *s, const struct trawl_kernel_event *ev,
-			      const uint8_t *rec, uint32_t len, uint8_t *o)
+			      const uint8_t *rec, uint32_t len, const struct trawl_kernel_scinfo *sc,
+			      uint8_t *o)
 {
 	struct trawl_kernel_fork_info fork;
 	int have_fork = 0, i;
@@ -645,6 +676,9 @@ static uint8_t *write_payload(struct trawl_kernel_stream *s, const struct trawl_
 			}
 			o = trawl_kernel_fork_info_write(&fork, op->xform, o);
 			break;
+		case TRAWL_KOP_SC:
+			o = write_sc(op, sc, o);
+			break;
 		}
 	}
 	return o;
@@ -675,14 +709,66 @@ static int hidden_record(const struct trawl_kernel_hidden *h, const struct trawl
 	return 1;
 }
 
+/* Room for @need bytes in the packet: 1, 0 (a record larger than a packet), or an emit error. */
+static int make_room(struct trawl_kernel_stream *s, size_t need)
+{
+	int ret;
+
+	if (s->cap - s->len >= need)
+		return 1;
+	if (s->has_events) {
+		ret = stream_emit(s);
+		if (ret < 0)
+			return ret;
+	}
+	/* larger than a packet: cannot happen with 4 KiB..1 MiB pages */
+	return s->cap - s->len >= need;
+}
+
+/* The event header: compact (id < 31, < 2^27 ns since the last event) or extended. */
+static uint8_t *write_header(const struct trawl_kernel_stream *s, const struct trawl_kernel_event *ev,
+			     uint64_t ts, uint8_t *o)
+{
+	uint32_t id = (uint32_t)ev->ctf_id;
+
+	if (ev->ctf_id <= TRAWL_CTF_COMPACT_ID_MAX && ts - s->ts_last < (1ull << TRAWL_CTF_COMPACT_TS_BITS)) {
+		uint32_t w = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) | id;
+
+		memcpy(o, &w, 4);
+		return o + 4;
+	}
+	*o++ = TRAWL_CTF_EXTENDED_ID;
+	memcpy(o, &id, 4);
+	memcpy(o + 4, &ts, 8);
+	return o + 12;
+}
+
+/* Gives @ev its CTF id (and metadata) at its first record; 0 if it cannot be described. */
+static int event_declare(struct trawl_kernel_stream *s, struct trawl_kernel_event *ev)
+{
+	if (trawl_likely(ev->ctf_id >= 0))
+		return 1;
+	if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)
+		return 0;
+	ev->ctf_id = s->conv->next_ctf_id++;
+	if (s->conv->declare && s->conv->declare(ev, s->conv->arg) < 0) {
+		/* an event we cannot describe is left out, not the whole trace */
+		ev->ctf_id = TRAWL_KERNEL_CTF_ID_BAD;
+		s->conv->next_ctf_id--;
+		return 0;
+	}
+	return 1;
+}
+
 int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec,
 				       uint32_t len, const uint64_t *perf)
 {
+	struct trawl_kernel_scinfo sc = { 0 };
 	struct trawl_kernel_event *ev;
+	size_t need, sc_bytes = 0;
 	uint8_t *o;
-	size_t need;
 	int32_t tid;
-	int ret;
+	int i, ret;
 
 	if (len < 8)
 		return 0;
@@ -691,31 +777,20 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		return 0;
 	if (s->conv->hidden && s->conv->hidden->n && hidden_record(s->conv->hidden, ev, rec, len))
 		return 0;
-	if (trawl_unlikely(ev->ctf_id < 0)) {
-		if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)
-			return 0;
-		ev->ctf_id = s->conv->next_ctf_id++;
-		if (s->conv->declare) {
-			ret = s->conv->declare(ev, s->conv->arg);
-			if (ret < 0) {
-				/* an event we cannot describe is left out, not the whole trace */
-				ev->ctf_id = TRAWL_KERNEL_CTF_ID_BAD;
-				s->conv->next_ctf_id--;
-				return 0;
-			}
-		}
-	}
+	if (!event_declare(s, ev))
+		return 0;
+	/* a syscall's strings and arrays from BPF (scaux.c), fetched once */
+	if (ev->sc_has_ops)
+		trawl_kernel_scaux_take(s->conv, ev, rec, len, ts, &sc);
+	for (i = 0; i < 6; i++)
+		sc_bytes += sc.len[i];
 	/* Output bound: header, contexts, copies (<= len), strings (<= len + 1 each), derived fields. */
 	need = TRAWL_CTF_EXTENDED_HEADER_SIZE + CTX_MAX_BYTES + 2 * (size_t)len +
-	       TRAWL_KERNEL_OP_MAX_OUT * (size_t)ev->nops;
-	if (s->cap - s->len < need) {
-		if (s->has_events) {
-			ret = stream_emit(s);
-			if (ret < 0)
-				return ret;
-		}
-		if (s->cap - s->len < need)
-			return 0; /* larger than a packet: cannot happen with 4 KiB..1 MiB pages */
+	       TRAWL_KERNEL_OP_MAX_OUT * (size_t)ev->nops + sc_bytes;
+	ret = make_room(s, need);
+	if (ret <= 0) {
+		trawl_kernel_scinfo_fini(&sc);
+		return ret;
 	}
 	if (ts < s->ts_last)
 		ts = s->ts_last; /* a stream's clock never goes back */
@@ -723,27 +798,15 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		s->ts_begin = ts;
 		s->ts_last = ts;
 	}
-	o = s->pkt + s->len;
-	if (ev->ctf_id <= TRAWL_CTF_COMPACT_ID_MAX && ts - s->ts_last < (1ull << TRAWL_CTF_COMPACT_TS_BITS)) {
-		uint32_t w = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) |
-			     (uint32_t)ev->ctf_id;
-		memcpy(o, &w, 4);
-		o += 4;
-	} else {
-		uint32_t id = (uint32_t)ev->ctf_id;
-
-		*o++ = TRAWL_CTF_EXTENDED_ID;
-		memcpy(o, &id, 4);
-		memcpy(o + 4, &ts, 8);
-		o += 12;
-	}
+	o = write_header(s, ev, ts, s->pkt + s->len);
 	if (s->conv->nctx) {
 		if (ev->hook && s->conv->tasks)
 			task_hook(s->conv->tasks, ev, rec, len);
 		memcpy(&tid, rec + 4, 4);
 		o = write_context(s, o, tid, perf);
 	}
-	o = write_payload(s, ev, rec, len, o);
+	o = write_payload(s, ev, rec, len, &sc, o);
+	trawl_kernel_scinfo_fini(&sc);
 	s->len = (size_t)(o - s->pkt);
 	s->ts_last = ts;
 	s->has_events = 1;

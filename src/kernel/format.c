@@ -219,6 +219,16 @@ static void op_for(const struct trawl_kernel_field *f, struct trawl_kernel_op *o
 	op->is_signed = f->src_signed;
 	op->len = f->size;
 	op->kind = TRAWL_KOP_COPY;
+	if (f->xform >= TRAWL_KX_SC_STR) {
+		op->kind = TRAWL_KOP_SC;
+		op->arg = f->sc_arg;
+		op->dst = f->ctf_size;
+		op->len = 0;
+		/* an entry's string: the record's pointer is checked against BPF's (scaux.c) */
+		if (f->xform == TRAWL_KX_SC_STR && f->src_kind != TRAWL_KF_STRING)
+			op->len = 0;
+		return;
+	}
 	if (f->xform >= TRAWL_KX_FORK_PARENT_PID) {
 		op->kind = TRAWL_KOP_FORK;
 		op->len = 0;
@@ -264,6 +274,7 @@ static int build_ops(struct trawl_kernel_event *ev)
 {
 	int i;
 
+	free(ev->ops);
 	ev->ops = calloc((size_t)ev->nfields + 1, sizeof(*ev->ops));
 	if (!ev->ops)
 		return -ENOMEM;
@@ -275,7 +286,10 @@ static int build_ops(struct trawl_kernel_event *ev)
 		struct trawl_kernel_op op;
 
 		op_for(f, &op);
-		if (op.kind != TRAWL_KOP_FORK && (uint32_t)f->offset + f->size > ev->min_len)
+		if (op.kind == TRAWL_KOP_SC)
+			ev->sc_has_ops = 1;
+		if (op.kind != TRAWL_KOP_FORK && f->xform != TRAWL_KX_SC_ARG &&
+		    f->xform != TRAWL_KX_SC_INT2 && (uint32_t)f->offset + f->size > ev->min_len)
 			ev->min_len = (uint32_t)f->offset + f->size;
 		if (op.kind == TRAWL_KOP_COPY && prev && prev->kind == TRAWL_KOP_COPY &&
 		    prev->src + prev->len == op.src && prev->len + op.len <= 0xffff) {
@@ -341,8 +355,8 @@ static void find_subjects(struct trawl_kernel_event *ev)
 	}
 }
 
-int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
-			     struct trawl_kernel_event *ev)
+/* The kernel's fields of a format text, as they are (no layout, no plan). */
+static int parse_fields(const char *sys, const char *name, const char *text, struct trawl_kernel_event *ev)
 {
 	const char *line = text;
 	int cap = 0, ret;
@@ -365,17 +379,15 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 
 			ret = parse_field(sys, p + 6, &f);
 			if (ret < 0)
-				goto err;
+				return ret;
 			if (ret > 0) {
 				if (ev->nfields == cap) {
 					void *n;
 
 					cap = cap ? cap * 2 : 8;
 					n = realloc(ev->fields, (size_t)cap * sizeof(f));
-					if (!n) {
-						ret = -ENOMEM;
-						goto err;
-					}
+					if (!n)
+						return -ENOMEM;
 					ev->fields = n;
 				}
 				ev->fields[ev->nfields++] = f;
@@ -385,10 +397,22 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 		}
 		line = nl ? nl + 1 : NULL;
 	}
+	return 0;
+}
+
+int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
+			     struct trawl_kernel_event *ev)
+{
+	int ret = parse_fields(sys, name, text, ev);
+
+	if (ret < 0)
+		goto err;
 	/* hooks and trawl's own-record test read the ftrace fields, by their ftrace names */
 	find_hook(ev);
 	find_subjects(ev);
 	ret = trawl_kernel_layout_apply(ev);
+	if (ret == 0 && strncmp(name, "sys_exit_", 9))
+		ret = trawl_kernel_syscall_layout(ev, NULL); /* exits: with their entry, below */
 	if (ret < 0)
 		goto err;
 	ret = build_ops(ev);
@@ -397,6 +421,35 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 	return 0;
 err:
 	trawl_kernel_event_fini(ev);
+	return ret;
+}
+
+int trawl_kernel_event_parse_fields(const char *sys, const char *name, const char *text,
+				    struct trawl_kernel_event *ev)
+{
+	int ret = parse_fields(sys, name, text, ev);
+
+	if (ret < 0)
+		trawl_kernel_event_fini(ev);
+	return ret;
+}
+
+int trawl_kernel_event_syscall_exit(struct trawl_kernel_event *ev, const char *enter_text)
+{
+	struct trawl_kernel_event enter;
+	char name[160];
+	int ret;
+
+	if (strncmp(ev->name, "sys_exit_", 9))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "sys_enter_%s", ev->name + 9);
+	ret = trawl_kernel_event_parse_fields(ev->system, name, enter_text, &enter);
+	if (ret < 0)
+		return ret;
+	ret = trawl_kernel_syscall_layout(ev, &enter);
+	if (ret == 0)
+		ret = build_ops(ev);
+	trawl_kernel_event_fini(&enter);
 	return ret;
 }
 

@@ -75,6 +75,10 @@ enum trawl_kernel_xform {
 	/* sched_process_fork's fields that its ftrace record lacks (fork.c) */
 	TRAWL_KX_FORK_PARENT_PID, TRAWL_KX_FORK_PARENT_NS, TRAWL_KX_FORK_VTIDS,
 	TRAWL_KX_FORK_CHILD_PID, TRAWL_KX_FORK_CHILD_NS,
+	/* syscall fields from trawl's BPF records (syscalls.c, scaux.c); sc_arg says which argument */
+	TRAWL_KX_SC_STR,     /* the user string argument sc_arg points to */
+	TRAWL_KX_SC_ARG,     /* argument sc_arg as BPF read it (exit fields) */
+	TRAWL_KX_SC_INT2,    /* the two ints argument sc_arg points to, read at exit */
 };
 
 /*
@@ -94,6 +98,7 @@ struct trawl_kernel_field {
 	uint8_t src_signed;
 	uint8_t xform;       /* enum trawl_kernel_xform */
 	uint8_t big_endian;  /* LTTng's ctf_integer_network: the bytes are in network order */
+	uint8_t sc_arg;      /* TRAWL_KX_SC_*: the syscall argument (0..5) */
 };
 
 /* How one op of the plan writes its bytes. */
@@ -106,6 +111,7 @@ enum trawl_kernel_op_kind {
 	TRAWL_KOP_STR2TEXT,  /* __data_loc string -> char[dst], NUL-padded */
 	TRAWL_KOP_RWBS,      /* char[len] rwbs -> u32 flags */
 	TRAWL_KOP_FORK,      /* a sched_process_fork field from fork.c (xform says which) */
+	TRAWL_KOP_SC,        /* a syscall field from BPF (xform, arg say which; dst: integer bytes) */
 };
 
 /* One step of converting a record to a CTF payload. */
@@ -113,7 +119,8 @@ struct trawl_kernel_op {
 	uint8_t kind;        /* enum trawl_kernel_op_kind */
 	uint8_t rel_loc;
 	uint8_t is_signed;   /* KOP_INT: the source is signed */
-	uint8_t xform;       /* KOP_FORK: which field */
+	uint8_t xform;       /* KOP_FORK, KOP_SC: which field */
+	uint8_t arg;         /* KOP_SC: the syscall argument */
 	int16_t add;         /* KOP_INT: added to the value */
 	uint16_t src;        /* bytes into the record */
 	uint16_t len;        /* bytes read (4 for a data_loc word) */
@@ -148,6 +155,11 @@ struct trawl_kernel_event {
 	 */
 	uint8_t nsubj;
 	uint16_t subj_off[4];
+	/* syscalls (syscalls.c): TRAWL_BPF_SC_ENTER/EXIT, string and int[2] arguments */
+	uint16_t sc_dir;
+	uint8_t sc_strmask, sc_int2mask;
+	uint8_t sc_need_exit;               /* exit fields beyond ret: BPF records args at exit */
+	uint8_t sc_has_ops;                 /* the plan has TRAWL_KOP_SC ops */
 	int64_t ctf_id;                     /* -1 until the converter assigns one */
 #define TRAWL_KERNEL_CTF_ID_BAD (-2)        /* its class could not be declared: skipped */
 };
@@ -160,6 +172,14 @@ struct trawl_kernel_event {
 int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
 			     struct trawl_kernel_event *ev);
 void trawl_kernel_event_fini(struct trawl_kernel_event *ev);
+/* Only the kernel's fields of a format text (no LTTng layout, no plan); freed by _fini(). */
+int trawl_kernel_event_parse_fields(const char *sys, const char *name, const char *text,
+				    struct trawl_kernel_event *ev);
+/*
+ * Gives syscalls:sys_exit_X @ev (parsed) LTTng's exit layout, which lists
+ * output arguments: @enter_text is sys_enter_X's format. 0 or a negative errno.
+ */
+int trawl_kernel_event_syscall_exit(struct trawl_kernel_event *ev, const char *enter_text);
 
 /*
  * LTTng-modules 2.13's layout of @ev (layout.c): its name and fields in
@@ -172,6 +192,44 @@ int trawl_kernel_layout_apply(struct trawl_kernel_event *ev);
 const char *trawl_kernel_layout_name(const char *sys, const char *ev);
 /* The tracepoint ("sys", "event") LTTng calls @lttng_name; 0 if found, -ENOENT. */
 int trawl_kernel_layout_find(const char *lttng_name, const char **sys, const char **ev);
+
+/*
+ * syscalls:sys_enter_X (@enter NULL) or sys_exit_X (@enter: the parsed
+ * sys_enter_X) as LTTng's syscall_entry_X / syscall_exit_X (syscalls.c).
+ */
+int trawl_kernel_syscall_layout(struct trawl_kernel_event *ev, const struct trawl_kernel_event *enter);
+/* What trawl.bpf.c must record for syscall @name at entry or exit (bpf-records.h flags). */
+uint32_t trawl_kernel_syscall_bpf_mask(const char *name, int at_exit, const struct trawl_kernel_event *enter);
+struct trawl_kernel_bpf;
+/*
+ * Sets the BPF syscall maps for the syscalls the @n instances
+ * ("instances/NAME") trace now; @state (TRAWL_BPF_SC_NR_MAX entries, zeroed
+ * at first) remembers what was set. Returns the syscalls changed or -EIO.
+ */
+int trawl_kernel_syscall_bpf_update(struct trawl_kernel_bpf *b, const char *const *instances, int n,
+				    uint64_t *state);
+/* x86-64's number of syscall @name, or -1 (sc_numbers.h, from the build's asm/unistd_64.h). */
+int trawl_kernel_syscall_nr(const char *name);
+
+/* BPF syscall records waiting for their ftrace records (scaux.c). */
+struct trawl_kernel_scaux;
+int trawl_kernel_scaux_create(struct trawl_kernel_scaux **out);
+void trawl_kernel_scaux_destroy(struct trawl_kernel_scaux *s);
+/* One record as trawl.bpf.c wrote it (struct trawl_bpf_sc + data), checked. */
+void trawl_kernel_scaux_add(struct trawl_kernel_scaux *s, const void *data, size_t len);
+/* The BPF record that completes a syscall record, handed over (found = 0 if none). */
+struct trawl_kernel_scinfo {
+	int found;
+	uint64_t args[6];
+	uint16_t len[6];
+	uint8_t *data;   /* owned: trawl_kernel_scinfo_fini() */
+};
+struct trawl_kernel_converter;
+void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct trawl_kernel_event *ev,
+			     const uint8_t *rec, uint32_t len, uint64_t ts, struct trawl_kernel_scinfo *out);
+void trawl_kernel_scinfo_fini(struct trawl_kernel_scinfo *info);
+/* The bytes BPF read for argument @arg (NULL, *@len 0 if none). */
+const uint8_t *trawl_kernel_scinfo_arg_data(const struct trawl_kernel_scinfo *info, int arg, uint32_t *len);
 
 /* The id -> event table of one instance's tracepoints, loaded on demand. */
 struct trawl_kernel_events;
@@ -221,8 +279,13 @@ void trawl_kernel_forks_add(struct trawl_kernel_forks *f, int32_t child_tid,
  * (callers then fall back to /proc). Records drained go to @forks.
  */
 struct trawl_kernel_bpf;
-int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_bpf **out, char *err,
-			    size_t errlen);
+int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_scaux *scaux,
+			    struct trawl_kernel_bpf **out, char *err, size_t errlen);
+/*
+ * Sets what the syscall programs record for syscall number @nr at entry and
+ * exit (bpf-records.h flags; 0 = nothing) and attaches them once any is set.
+ */
+int trawl_kernel_bpf_syscall_set(struct trawl_kernel_bpf *b, int nr, uint32_t enter, uint32_t exit);
 void trawl_kernel_bpf_destroy(struct trawl_kernel_bpf *b);
 /* Attaches the sched_process_fork program (once). 0 or a negative errno. */
 int trawl_kernel_bpf_attach_fork(struct trawl_kernel_bpf *b);
@@ -341,6 +404,7 @@ struct trawl_kernel_converter {
 	struct trawl_kernel_task_cache *tasks; /* owned; for procname/pid/ppid/prio contexts */
 	const struct trawl_kernel_hidden *hidden; /* not owned: records of these tids are dropped */
 	struct trawl_kernel_forks *forks;      /* not owned, may be NULL: what BPF saw of forks */
+	struct trawl_kernel_scaux *scaux;      /* not owned, may be NULL: BPF's syscall records */
 	/* the converter needs another look at BPF's records (the consumer's, may be NULL) */
 	void (*bpf_drain)(void *arg);
 	void *bpf_arg;
