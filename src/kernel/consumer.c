@@ -94,6 +94,7 @@ struct kchan {
 	int nperf;
 	struct trawl_kernel_perf *perf; /* owned; non-NULL: recorded through perf (perf.c) */
 	uint32_t id;                    /* stream class id */
+	int statedump;                  /* --statedump: LTTng's state dump goes in CPU 0's stream */
 	struct trawl_kernel_events *events;
 	struct trawl_kernel_converter conv;
 	struct kcpu *cpus;
@@ -403,6 +404,8 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.declare = declare_event;
 	ch->conv.arg = ch;
 	ch->conv.hidden = &k->hidden;
+	if (ch->statedump && (ret = trawl_kernel_statedump_register(ch->events)) < 0)
+		return ret;
 	ch->conv.forks = k->forks;
 	ch->conv.scaux = k->scaux;
 	ch->conv.bpf_drain = k->bpf ? bpf_drain_cb : NULL;
@@ -654,6 +657,7 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		{ "uid", required_argument, NULL, 'u' },
 		{ "gid", required_argument, NULL, 'g' },
 		{ "once", no_argument, NULL, '1' },
+		{ "statedump", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kchan *cur = NULL;
@@ -720,6 +724,11 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case '1':
 			k->once = 1;
 			break;
+		case 's':
+			if (!cur)
+				return -EINVAL;
+			cur->statedump = 1;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -769,6 +778,10 @@ static int consumer_setup(struct kconsumer *k)
 			return ret;
 	}
 	bpf_update(k); /* before 'R': tracing starts after it */
+	/* before 'R' too: the dump precedes every traced event of CPU 0 (statedump.c) */
+	for (i = 0; i < k->nch; i++)
+		if (k->ch[i].statedump && !k->once)
+			trawl_kernel_statedump_write(&k->ch[i].cpus[0].stream, NULL, NULL);
 	/*
 	 * Without a pipe, steady-state drains fall back to read().
 	 * TRAWL_KERNEL_READ=read forces that (to measure one against the other).
@@ -857,6 +870,47 @@ static int live_flush(struct kconsumer *k)
 	return 0;
 }
 
+/* Between a dump's processes: the buffers are drained as a round would (statedump.c). */
+static void statedump_pause(void *arg)
+{
+	drain_all(arg, 0);
+}
+
+/*
+ * `regenerate statedump`: CPU 0's pages are read to the end first, so the
+ * dump's time is after everything of that stream converted so far.
+ */
+static int statedump_again(struct kconsumer *k)
+{
+	char rel[512], pid[24];
+	int i, ret = 0;
+
+	/*
+	 * The dump reads ~20,000 /proc files: the kernel must not record this
+	 * consumer's own syscalls meanwhile (measured: 35 MB of them in one
+	 * dump of a session tracing openat/read/close, and events lost).
+	 * set_event_notrace_pid costs every event a pid check (notrace.c), so
+	 * it is set only for the dump.
+	 */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
+		trawl_kernel_write_file(rel, pid, 1);
+	}
+	for (i = 0; i < k->nch && ret >= 0; i++) {
+		if (!k->ch[i].statedump || k->ch[i].perf)
+			continue;
+		ret = drain_cpu(k, &k->ch[i].cpus[0], 1, 1);
+		if (ret >= 0)
+			trawl_kernel_statedump_write(&k->ch[i].cpus[0].stream, statedump_pause, k);
+	}
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
+		trawl_kernel_write_file(rel, "", 0);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * The consumer's loop: poll every CPU's buffer and the control socket, drain,
  * answer flushes. Returns 0 when told to quit (or at the end of --once), or a
@@ -911,6 +965,13 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 			if (read(ctl_fd, &cmd, 1) <= 0)
 				cmd = 'Q'; /* the daemon is gone: write everything and exit */
+			if (cmd == 'S') {
+				ret = statedump_again(k);
+				if (ret < 0)
+					break;
+				quit = trawl_write_all(out_fd, "K", 1) < 0;
+				continue;
+			}
 			/* 'E'/'D': tracing starts/stops (perf channels only: ftrace has tracing_on) */
 			if (cmd == 'E' || cmd == 'D' || cmd == 'Q') {
 				ret = perf_enable_all(k, cmd == 'E');

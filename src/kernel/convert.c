@@ -775,7 +775,8 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 	ev = trawl_kernel_events_get(s->conv->events, (uint16_t)(rec[0] | rec[1] << 8));
 	if (!ev || len < ev->min_len)
 		return 0;
-	if (s->conv->hidden && s->conv->hidden->n && hidden_record(s->conv->hidden, ev, rec, len))
+	if (s->conv->hidden && s->conv->hidden->n && !ev->never_hidden &&
+	    hidden_record(s->conv->hidden, ev, rec, len))
 		return 0;
 	if (!event_declare(s, ev))
 		return 0;

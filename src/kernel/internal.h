@@ -16,6 +16,7 @@ struct trawl_kernel_instance {
 	char path[192];   /* "instances/<name>", relative to the tracefs dir */
 	int created;
 	int overwrite;
+	int statedump;     /* an lttng_statedump_* event is enabled: the consumer dumps (statedump.c) */
 	char probe_group[64]; /* trawl_<pid>_<n>: group of this instance's dynamic events */
 	/* dynamic events this instance defined: "group/name" lines, to remove on destroy */
 	char **probes;
@@ -160,6 +161,7 @@ struct trawl_kernel_event {
 	uint8_t sc_strmask, sc_int2mask;
 	uint8_t sc_need_exit;               /* exit fields beyond ret: BPF records args at exit */
 	uint8_t sc_has_ops;                 /* the plan has TRAWL_KOP_SC ops */
+	uint8_t never_hidden;               /* trawl's own record by nature (the state dump) */
 	int64_t ctf_id;                     /* -1 until the converter assigns one */
 #define TRAWL_KERNEL_CTF_ID_BAD (-2)        /* its class could not be declared: skipped */
 };
@@ -304,6 +306,25 @@ void trawl_kernel_fork_info_get(struct trawl_kernel_converter *c, const struct t
 				const uint8_t *rec, uint32_t len, struct trawl_kernel_fork_info *info);
 /* Writes the field @xform (TRAWL_KX_FORK_*) of @info at @o; returns the end. */
 uint8_t *trawl_kernel_fork_info_write(const struct trawl_kernel_fork_info *info, int xform, uint8_t *o);
+
+/* ---- LTTng's state dump (statedump.c) ------------------------------------ */
+
+/* The i-th statedump event's name (0..), NULL past the last. */
+const char *trawl_kernel_statedump_name(int i);
+/*
+ * Enables (or disables) the statedump events matching @pattern (fnmatch, or
+ * "*"): they are no tracefs events, the consumer writes them. Returns how
+ * many matched.
+ */
+int trawl_kernel_statedump_enable(struct trawl_kernel_instance *inst, const char *pattern, int enable);
+/* Describes the statedump events to table @t (ids past the kernel's). */
+int trawl_kernel_statedump_register(struct trawl_kernel_events *t);
+struct trawl_kernel_stream;
+/*
+ * Writes a whole state dump into @s, each event at the time it is written;
+ * @pause (may be NULL) is called every few processes. Returns the events written.
+ */
+int trawl_kernel_statedump_write(struct trawl_kernel_stream *s, void (*pause)(void *arg), void *arg);
 
 /* ---- raw page to CTF conversion (convert.c) ----------------------------- */
 

@@ -6,7 +6,7 @@
  *
  *   trawl-ktrace -o DIR [-e EVENT]... [-s SYSCALL]... [-x CTX,...] [-u NAME=elf:PATH:SYM[/NARGS]]
  *                [-p NAME=SYM[+OFF]] [-f NAME=SYM] [--overwrite] [--buffer-kb N] [--subbuf-kb N]
- *                [-d SECONDS | -- COMMAND ARGS...]
+ *                [--regenerate-statedump] [-d SECONDS | -- COMMAND ARGS...]
  *   trawl-ktrace --list [--fields] | --list-syscalls
  *   trawl-ktrace --kernel ...        (the consumer: see trawl_kernel_consumer_main)
  *
@@ -106,6 +106,7 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "list-syscalls", no_argument, NULL, 'L' },
 		{ "fields", no_argument, NULL, 'F' },
+		{ "regenerate-statedump", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct { char kind; char *arg; } rules[MAX_RULES];
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
 	struct trawl_kernel_instance *inst;
 	char err[TRAWL_KERNEL_ERR_LEN] = "", self[4096], out[4096] = "";
 	double duration = -1;
-	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
+	int nrules = 0, do_list = 0, fields = 0, regen = 0, c, i, ret, rc = 0;
 	char *ctx = NULL;
 	uint64_t lost;
 	ssize_t n;
@@ -132,6 +133,7 @@ int main(int argc, char **argv)
 		case 'l': do_list = 1; break;
 		case 'L': do_list = 2; break;
 		case 'F': fields = 1; break;
+		case 'R': regen = 1; break;
 		case 'e': case 's': case 'u': case 'p': case 'f':
 			if (nrules == MAX_RULES)
 				return 2;
@@ -177,6 +179,8 @@ int main(int argc, char **argv)
 		}
 	}
 	ret = trawl_kernel_session_start(s, self, err, sizeof(err));
+	if (ret == 0 && regen) /* the daemon's `regenerate statedump` path, once, before the command */
+		ret = trawl_kernel_session_regenerate_statedump(s, err, sizeof(err));
 	if (ret < 0)
 		goto fail;
 	signal(SIGINT, on_signal);

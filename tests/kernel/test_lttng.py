@@ -22,7 +22,8 @@ trace = os.path.join(session, "kernel")
 data = os.path.join(d, "known-data.bin")
 with open(data, "wb") as f:
     f.write(bytes(range(256)) * 40 + b"tail")  # 10,244 bytes: 11 reads of 1000 and a short one
-p = ktest.ktrace(["-o", trace, "-x", "pid,tid,procname",
+held = open(data, "rb")  # open before tracing: the state dump names it
+p = ktest.ktrace(["-o", trace, "-x", "pid,tid,procname", "-e", "lttng_statedump_*", "--regenerate-statedump",
                   "-e", "sched_switch", "-e", "sched_process_fork", "-e", "sched_process_exec",
                   "-e", "sched_wakeup", "-e", "sched_waking", "-e", "softirq_entry", "-e", "softirq_exit",
                   "-s", "openat", "-s", "read", "-s", "close", "-s", "pipe2", "-s", "getppid",
@@ -98,6 +99,20 @@ check(len(fk) == 1 and int(fk[0]["fields"]["child_pid"]) == pid and
       [int(v) for v in fk[0]["fields"]["vtids"]] == [pid] and int(fk[0]["fields"]["child_ns_inum"]) ==
       os.stat("/proc/self/ns/pid").st_ino, "fork %s" % fk)
 check(all(e["name"] != "softirq_entry" for e in evs), "ftrace's softirq_entry name in the trace")
+# the state dump, at start and once more (the daemon's `regenerate statedump` path): this process and its file
+check(len([e for e in evs if e["name"] == "lttng_statedump_start"]) == 2 and
+      len([e for e in evs if e["name"] == "lttng_statedump_end"]) == 2, "two state dumps")
+me = [e for e in evs if e["name"] == "lttng_statedump_process_state" and int(e["fields"]["tid"]) == os.getpid()]
+status = dict(l.split(":\t", 1) for l in open("/proc/self/status").read().splitlines() if ":\t" in l)
+check(len(me) == 2 and all(int(e["fields"]["pid"]) == os.getpid() and int(e["fields"]["ppid"]) == os.getppid() and
+                           str(e["fields"]["name"]) == status["Name"] and int(e["fields"]["type"]) == 0
+                           for e in me), "process_state of this process %s" % me[:1])
+fds = [e for e in evs if e["name"] == "lttng_statedump_file_descriptor" and str(e["fields"]["filename"]) == data]
+check(len(fds) == 2 and all(int(e["fields"]["fd"]) == held.fileno() and me and
+                            int(e["fields"]["file_table_address"]) == int(me[0]["fields"]["file_table_address"])
+                            for e in fds), "file_descriptor of %s: %s" % (data, fds[:1]))
+pidns = [e for e in evs if e["name"] == "lttng_statedump_process_pid_ns" and int(e["fields"]["tid"]) == os.getpid()]
+check(pidns and int(pidns[0]["fields"]["ns_inum"]) == os.stat("/proc/self/ns/pid").st_ino, "pid_ns %s" % pidns[:1])
 # readers: no warning from either babeltrace
 lines, err = ktest.babeltrace_clean(session)
 check(err == "", "babeltrace2: " + err)
