@@ -30,7 +30,16 @@
 
 #define RINGS 4096u
 #define PROBES 8u
-#define PER_TID 65536u
+#define PER_TID 16384u
+/*
+ * All threads together: past this many records (or DATA_MAX bytes of
+ * strings), the oldest of the thread adding one go. A session tracing every
+ * syscall of a busy machine whose ftrace pages wait must not grow the root
+ * consumer without bound (measured before the cap: 366 MB after 45 minutes
+ * of a flood session); 262,144 records of ~100 bytes and 64 MiB of strings.
+ */
+#define TOTAL_MAX 262144u
+#define DATA_MAX (64u << 20)
 #define MATCH_NS 20000000ll
 
 struct aux {
@@ -53,6 +62,8 @@ struct ring {
 
 struct trawl_kernel_scaux {
 	struct ring r[RINGS];
+	uint64_t total;      /* records held (live or taken, not yet freed) */
+	uint64_t data;       /* bytes of their strings */
 };
 
 int trawl_kernel_scaux_create(struct trawl_kernel_scaux **out)
@@ -68,12 +79,25 @@ int trawl_kernel_scaux_create(struct trawl_kernel_scaux **out)
 	return 0;
 }
 
-static void ring_clear(struct ring *r)
+static uint32_t aux_bytes(const struct aux *a)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		n += a->len[i];
+	return a->data ? n : 0;
+}
+
+static void ring_clear(struct trawl_kernel_scaux *s, struct ring *r)
 {
 	uint32_t i;
 
-	for (i = r->head; i < r->n; i++)
+	for (i = r->head; i < r->n; i++) {
+		s->data -= aux_bytes(&r->e[i]);
 		free(r->e[i].data);
+	}
+	s->total -= r->n - r->head;
 	free(r->e);
 	r->e = NULL;
 	r->head = r->n = r->cap = 0;
@@ -86,19 +110,28 @@ void trawl_kernel_scaux_destroy(struct trawl_kernel_scaux *s)
 	if (!s)
 		return;
 	for (i = 0; i < RINGS; i++)
-		ring_clear(&s->r[i]);
+		ring_clear(s, &s->r[i]);
 	free(s);
 }
 
+/* The record at the head goes (taken, or the oldest). */
+static void ring_pop(struct trawl_kernel_scaux *s, struct ring *r)
+{
+	s->data -= aux_bytes(&r->e[r->head]);
+	s->total--;
+	free(r->e[r->head].data);
+	r->e[r->head].data = NULL;
+	r->head++;
+}
+
 /* Room for one more record at the end: taken ones at the head go, then the oldest. */
-static int ring_room(struct ring *r)
+static int ring_room(struct trawl_kernel_scaux *s, struct ring *r)
 {
 	while (r->head < r->n && !r->e[r->head].live)
-		r->head++;
-	if (r->n - r->head >= PER_TID) {
-		free(r->e[r->head].data);
-		r->head++;
-	}
+		ring_pop(s, r);
+	while (r->head < r->n &&
+	       (r->n - r->head >= PER_TID || s->total >= TOTAL_MAX || s->data >= DATA_MAX))
+		ring_pop(s, r);
 	if (r->head && (r->n == r->cap || r->head == r->n)) {
 		memmove(r->e, r->e + r->head, (r->n - r->head) * sizeof(*r->e));
 		r->n -= r->head;
@@ -139,7 +172,7 @@ static struct ring *ring_get(struct trawl_kernel_scaux *s, int32_t tid, int make
 	if (!free_slot)
 		free_slot = &s->r[h % RINGS];
 	if (free_slot->tid != tid) {
-		ring_clear(free_slot);
+		ring_clear(s, free_slot);
 		free_slot->tid = tid;
 	}
 	return free_slot;
@@ -159,8 +192,8 @@ void trawl_kernel_scaux_add(struct trawl_kernel_scaux *s, const void *data, size
 	if (sum != rec->data_len)
 		return;
 	r = ring_get(s, (int32_t)rec->hdr.tid, 1);
-	if (ring_room(r) < 0)
-		return;
+	if (ring_room(s, r) < 0 || s->total >= TOTAL_MAX + PER_TID)
+		return; /* other threads hold the rest: this record is lost (its strings empty) */
 	a = &r->e[r->n];
 	memset(a, 0, sizeof(*a));
 	if (rec->data_len) {
@@ -177,6 +210,8 @@ void trawl_kernel_scaux_add(struct trawl_kernel_scaux *s, const void *data, size
 	memcpy(a->len, rec->len, sizeof(a->len));
 	a->live = 1;
 	r->n++;
+	s->total++;
+	s->data += aux_bytes(a);
 }
 
 static int64_t dist(uint64_t a, uint64_t b)
@@ -237,6 +272,12 @@ static struct aux *find(struct trawl_kernel_scaux *s, int32_t tid, uint32_t nr, 
 	return best;
 }
 
+/* @a's strings are handed over: no longer counted as held */
+static void s_data_sub(struct trawl_kernel_scaux *s, const struct aux *a)
+{
+	s->data -= aux_bytes(a);
+}
+
 void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct trawl_kernel_event *ev,
 			     const uint8_t *rec, uint32_t len, uint64_t ts, struct trawl_kernel_scinfo *out)
 {
@@ -260,6 +301,7 @@ void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct traw
 	memcpy(out->args, a->args, sizeof(out->args));
 	memcpy(out->len, a->len, sizeof(out->len));
 	out->data = a->data;
+	s_data_sub(c->scaux, a);
 	a->data = NULL;
 	a->live = 0;
 }
