@@ -25,7 +25,7 @@ with open(data, "wb") as f:
 held = open(data, "rb")  # open before tracing: the state dump names it
 p = ktest.ktrace(["-o", trace, "-x", "pid,tid,procname", "-e", "lttng_statedump_*", "--regenerate-statedump",
                   "-e", "sched_switch", "-e", "sched_process_fork", "-e", "sched_process_exec",
-                  "-e", "sched_wakeup", "-e", "sched_waking", "-e", "softirq_entry", "-e", "softirq_exit",
+                  "-e", "softirq_entry",
                   "-s", "openat", "-s", "read", "-s", "close", "-s", "pipe2", "-s", "getppid",
                   "--", os.path.join(ktest.BIN, "kworkload"), data])
 truth = dict(l.split("=", 1) for l in p.stdout.split())
