@@ -44,6 +44,7 @@ struct trawl_kernel_bpf {
 static char libbpf_msg[256];
 
 /* libbpf's messages: the last warning is kept for the one line we print on failure. */
+__attribute__((format(printf, 2, 0)))
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level != LIBBPF_DEBUG)
@@ -89,7 +90,15 @@ int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kerne
 	libbpf_set_print(libbpf_log);
 	b->forks = forks;
 	b->scaux = scaux;
-	b->skel = trawl_bpf__open_and_load();
+	b->skel = trawl_bpf__open();
+	if (b->skel) {
+		b->skel->rodata->trawl_self_tgid = (__u32)getpid();
+		if ((ret = trawl_bpf__load(b->skel)) < 0) {
+			trawl_bpf__destroy(b->skel);
+			b->skel = NULL;
+			errno = -ret;
+		}
+	}
 	if (!b->skel) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot load trawl's BPF programs: %s%s%.200s", strerror(-ret),

@@ -125,7 +125,7 @@ struct kconsumer {
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
 	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
 	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
-	uint64_t sc_state[TRAWL_BPF_SC_NR_MAX]; /* what the BPF syscall maps hold (syscalls.c) */
+	struct trawl_kernel_sc_bpf sc_state; /* what the BPF syscall maps hold (syscalls.c) */
 	struct trawl_kernel_bpf *bpf;     /* owned, NULL without BPF (bpf.c) */
 };
 
@@ -362,7 +362,7 @@ static void bpf_update(struct kconsumer *k)
 		return;
 	for (i = 0; i < k->nch; i++)
 		inst[i] = k->ch[i].instance;
-	if (trawl_kernel_syscall_bpf_update(k->bpf, inst, k->nch, k->sc_state) < 0)
+	if (trawl_kernel_syscall_bpf_update(k->bpf, inst, k->nch, &k->sc_state) < 0)
 		fprintf(stderr, "trawl-consumerd --kernel: cannot attach the syscall BPF programs: "
 			"string arguments are left empty\n");
 	for (i = 0; i < k->nch; i++) {
@@ -586,20 +586,26 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 	return pages;
 }
 
-static int drain_all(struct kconsumer *k, int final)
+/* trawl's own threads (notrace.c) and the BPF programs channels need, taken again every second */
+static void refresh(struct kconsumer *k)
 {
-	int i, j, ret, total = 0;
 	struct timespec now;
 	uint64_t ns;
 
-	/* trawl's own threads, taken again every second (notrace.c) */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (!k->hidden_at || ns - k->hidden_at >= 1000000000u) {
-		trawl_kernel_hidden_collect(&k->hidden);
-		k->hidden_at = ns;
-		bpf_update(k);
-	}
+	if (k->hidden_at && ns - k->hidden_at < 1000000000u)
+		return;
+	trawl_kernel_hidden_collect(&k->hidden);
+	k->hidden_at = ns;
+	bpf_update(k);
+}
+
+static int drain_all(struct kconsumer *k, int final)
+{
+	int i, j, ret, total = 0;
+
+	refresh(k);
 	/* BPF's records before the ftrace pages they complete */
 	if (k->bpf)
 		trawl_kernel_bpf_drain(k->bpf);
@@ -777,7 +783,7 @@ static int consumer_setup(struct kconsumer *k)
 		if (ret < 0)
 			return ret;
 	}
-	bpf_update(k); /* before 'R': tracing starts after it */
+	refresh(k); /* before 'R': tracing starts after it (not again in its first rounds) */
 	/* before 'R' too: the dump precedes every traced event of CPU 0 (statedump.c) */
 	for (i = 0; i < k->nch; i++)
 		if (k->ch[i].statedump && !k->once)

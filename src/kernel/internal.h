@@ -203,13 +203,19 @@ int trawl_kernel_syscall_layout(struct trawl_kernel_event *ev, const struct traw
 /* What trawl.bpf.c must record for syscall @name at entry or exit (bpf-records.h flags). */
 uint32_t trawl_kernel_syscall_bpf_mask(const char *name, int at_exit, const struct trawl_kernel_event *enter);
 struct trawl_kernel_bpf;
+#define TRAWL_KERNEL_SC_NR_MAX 512 /* = TRAWL_BPF_SC_NR_MAX (bpf-records.h) */
+/* The consumer's record of the BPF syscall maps (zeroed at first). */
+struct trawl_kernel_sc_bpf {
+	uint64_t set[TRAWL_KERNEL_SC_NR_MAX];   /* what the maps hold: enter mask << 32 | exit mask */
+	uint64_t masks[TRAWL_KERNEL_SC_NR_MAX]; /* the syscall's masks, same layout, once known */
+	uint8_t known[TRAWL_KERNEL_SC_NR_MAX];  /* masks[] computed (from its format file) */
+};
 /*
  * Sets the BPF syscall maps for the syscalls the @n instances
- * ("instances/NAME") trace now; @state (TRAWL_BPF_SC_NR_MAX entries, zeroed
- * at first) remembers what was set. Returns the syscalls changed or -EIO.
+ * ("instances/NAME") trace now. Returns the syscalls changed or -EIO.
  */
 int trawl_kernel_syscall_bpf_update(struct trawl_kernel_bpf *b, const char *const *instances, int n,
-				    uint64_t *state);
+				    struct trawl_kernel_sc_bpf *state);
 /* x86-64's number of syscall @name, or -1 (sc_numbers.h, from the build's asm/unistd_64.h). */
 int trawl_kernel_syscall_nr(const char *name);
 

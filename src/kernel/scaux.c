@@ -40,6 +40,12 @@
  */
 #define TOTAL_MAX 262144u
 #define DATA_MAX (64u << 20)
+/*
+ * Entries allocated over all threads' rings (~100 bytes each): a ring keeps
+ * its array while records come and go, so without this 4,096 threads that
+ * each once held PER_TID records would keep 6 GB.
+ */
+#define CAP_MAX (2u * TOTAL_MAX)
 #define MATCH_NS 20000000ll
 
 struct aux {
@@ -64,6 +70,7 @@ struct trawl_kernel_scaux {
 	struct ring r[RINGS];
 	uint64_t total;      /* records held (live or taken, not yet freed) */
 	uint64_t data;       /* bytes of their strings */
+	uint64_t cap;        /* entries allocated over all rings */
 };
 
 int trawl_kernel_scaux_create(struct trawl_kernel_scaux **out)
@@ -98,6 +105,7 @@ static void ring_clear(struct trawl_kernel_scaux *s, struct ring *r)
 		free(r->e[i].data);
 	}
 	s->total -= r->n - r->head;
+	s->cap -= r->cap;
 	free(r->e);
 	r->e = NULL;
 	r->head = r->n = r->cap = 0;
@@ -124,28 +132,52 @@ static void ring_pop(struct trawl_kernel_scaux *s, struct ring *r)
 	r->head++;
 }
 
-/* Room for one more record at the end: taken ones at the head go, then the oldest. */
+static void ring_compact(struct ring *r)
+{
+	memmove(r->e, r->e + r->head, (r->n - r->head) * sizeof(*r->e));
+	r->n -= r->head;
+	r->head = 0;
+}
+
+/*
+ * Room for one more record at the end: taken ones at the head go, then the
+ * oldest. The array is compacted only once its head is half of it, so a
+ * record moves once on average: compacting whenever the array was full
+ * moved PER_TID records per record added once a thread's ring was at its
+ * cap (17% of the consumer's CPU in a flood of one thread's syscalls).
+ */
 static int ring_room(struct trawl_kernel_scaux *s, struct ring *r)
 {
+	uint32_t cap;
+	struct aux *e;
+
 	while (r->head < r->n && !r->e[r->head].live)
 		ring_pop(s, r);
 	while (r->head < r->n &&
 	       (r->n - r->head >= PER_TID || s->total >= TOTAL_MAX || s->data >= DATA_MAX))
 		ring_pop(s, r);
-	if (r->head && (r->n == r->cap || r->head == r->n)) {
-		memmove(r->e, r->e + r->head, (r->n - r->head) * sizeof(*r->e));
-		r->n -= r->head;
-		r->head = 0;
+	if (r->head == r->n && r->cap > 256) { /* empty: a large array goes back */
+		ring_clear(s, r);
+		return ring_room(s, r);
 	}
-	if (r->n == r->cap) {
-		uint32_t cap = r->cap ? r->cap * 2 : 64;
-		struct aux *e = realloc(r->e, cap * sizeof(*e));
-
-		if (!e)
+	if (r->head && (r->head == r->n || (r->n == r->cap && r->head >= r->cap / 2)))
+		ring_compact(r);
+	if (r->n < r->cap)
+		return 0;
+	cap = r->cap ? r->cap * 2 : 64;
+	if (s->cap + cap - r->cap > CAP_MAX) {
+		if (!r->n)
 			return -ENOMEM;
-		r->e = e;
-		r->cap = cap;
+		ring_pop(s, r); /* no array memory left for this thread: its oldest goes */
+		ring_compact(r);
+		return 0;
 	}
+	e = realloc(r->e, cap * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	s->cap += cap - r->cap;
+	r->e = e;
+	r->cap = cap;
 	return 0;
 }
 
@@ -238,38 +270,52 @@ static int same_pointers(const struct aux *a, const struct trawl_kernel_event *e
 	return 1;
 }
 
+static int aux_matches(const struct aux *a, uint32_t nr, const struct trawl_kernel_event *ev, const uint8_t *rec,
+		       uint32_t len)
+{
+	if (!a->live || a->nr != nr || a->dir != ev->sc_dir)
+		return 0;
+	return ev->sc_dir != TRAWL_BPF_SC_ENTER || same_pointers(a, ev, rec, len);
+}
+
+/*
+ * The thread's matching record nearest to @ts within MATCH_NS: from where
+ * @ts falls (binary search), outwards, nearer side first, so the first match
+ * is the nearest. The record of the same call is microseconds away: a
+ * thread flooding syscalls has thousands of records in the window, and
+ * scanning all of them for every ftrace record made the consumer fall behind.
+ */
 static struct aux *find(struct trawl_kernel_scaux *s, int32_t tid, uint32_t nr, const struct trawl_kernel_event *ev,
 			const uint8_t *rec, uint32_t len, uint64_t ts)
 {
 	struct ring *r = ring_get(s, tid, 0);
-	uint64_t from = ts > (uint64_t)MATCH_NS ? ts - (uint64_t)MATCH_NS : 0;
-	struct aux *best = NULL;
-	uint32_t lo, hi, i;
+	uint32_t lo, hi, left, right;
 
 	if (!r)
 		return NULL;
-	/* the first record at or after ts - MATCH_NS (records are in time order) */
 	lo = r->head;
 	hi = r->n;
-	while (lo < hi) {
+	while (lo < hi) { /* the first record at or after ts (records are in time order) */
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (r->e[mid].ts < from)
+		if (r->e[mid].ts < ts)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < r->n && r->e[i].ts <= ts + (uint64_t)MATCH_NS; i++) {
-		struct aux *a = &r->e[i];
+	left = lo; /* candidates: e[left - 1] downwards, e[right] upwards */
+	right = lo;
+	for (;;) {
+		int64_t dl = left > r->head ? dist(r->e[left - 1].ts, ts) : MATCH_NS + 1;
+		int64_t dr = right < r->n ? dist(r->e[right].ts, ts) : MATCH_NS + 1;
+		struct aux *a;
 
-		if (!a->live || a->nr != nr || a->dir != ev->sc_dir)
-			continue;
-		if (ev->sc_dir == TRAWL_BPF_SC_ENTER && !same_pointers(a, ev, rec, len))
-			continue;
-		if (!best || dist(a->ts, ts) < dist(best->ts, ts))
-			best = a;
+		if (dl > MATCH_NS && dr > MATCH_NS)
+			return NULL;
+		a = dr < dl ? &r->e[right++] : &r->e[--left];
+		if (aux_matches(a, nr, ev, rec, len))
+			return a;
 	}
-	return best;
 }
 
 /* @a's strings are handed over: no longer counted as held */

@@ -488,59 +488,94 @@ int trawl_kernel_syscall_nr(const char *name)
 	return -1;
 }
 
-/* 1 if @instance ("instances/NAME") has syscalls:sys_@dir_@name enabled. */
-static int sc_enabled(const char *instance, const char *dir, const char *name)
+/*
+ * Marks in @en / @ex (by syscall number) the syscalls:sys_enter_X /
+ * sys_exit_X events @instance ("instances/NAME") has enabled: one read of its
+ * set_event, where reading each event's enable file every second (~400
+ * tracefs files) cost the consumer ~40 ns per recorded event of a getppid()
+ * flood. Returns 0 or a negative errno.
+ */
+static int sc_enabled(const char *instance, uint8_t *en, uint8_t *ex)
 {
-	char rel[512], buf[8];
+	size_t cap = 1u << 20; /* a kernel's ~2,500 events, one "system:event" line each: ~150 KiB */
+	char rel[512], *text = malloc(cap), *line, *save = NULL;
+	int n;
 
-	snprintf(rel, sizeof(rel), "%s/events/syscalls/sys_%s_%s/enable", instance, dir, name);
-	return trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] == '1';
+	if (!text)
+		return -ENOMEM;
+	snprintf(rel, sizeof(rel), "%s/set_event", instance);
+	n = trawl_kernel_read_file(rel, text, cap);
+	if (n < 0 || (size_t)n + 1 >= cap) {
+		free(text);
+		return n < 0 ? n : -E2BIG;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int exit = !strncmp(line, "syscalls:sys_exit_", 18), nr;
+
+		if (!exit && strncmp(line, "syscalls:sys_enter_", 19))
+			continue;
+		nr = trawl_kernel_syscall_nr(line + (exit ? 18 : 19));
+		if (nr >= 0 && nr < TRAWL_BPF_SC_NR_MAX)
+			(exit ? ex : en)[nr] = 1;
+	}
+	free(text);
+	return 0;
 }
 
-/* The BPF masks of syscall @name given which of its events @instances enable. */
-static void sc_masks(const char *const *instances, int n, const char *name, uint32_t *enter,
-		     uint32_t *exit)
+/* Syscall @name's BPF masks (enter << 32 | exit), from its sys_enter format; 0 if unreadable. */
+static uint64_t sc_masks(const char *name)
 {
 	struct trawl_kernel_event ev;
-	char rel[512], *text;
-	int i, en = 0, ex = 0;
+	char rel[512], *text = malloc(65536);
+	uint64_t v = 0;
 
-	*enter = *exit = 0;
-	for (i = 0; i < n; i++) {
-		en |= sc_enabled(instances[i], "enter", name);
-		ex |= sc_enabled(instances[i], "exit", name);
-	}
-	if (!en && !ex)
-		return;
-	text = malloc(65536);
 	snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s/format", name);
 	if (text && trawl_kernel_read_file(rel, text, 65536) > 0 && parse_enter(name, text, &ev) == 0) {
-		*enter = en ? trawl_kernel_syscall_bpf_mask(name, 0, &ev) : 0;
-		*exit = ex ? trawl_kernel_syscall_bpf_mask(name, 1, &ev) : 0;
+		v = (uint64_t)trawl_kernel_syscall_bpf_mask(name, 0, &ev) << 32 |
+		    trawl_kernel_syscall_bpf_mask(name, 1, &ev);
 		trawl_kernel_event_fini(&ev);
 	}
 	free(text);
+	return v;
 }
 
+/*
+ * Called every second: the enable files are read each time (events may be
+ * enabled while tracing), the format of a syscall only once (parsing the
+ * ~200 formats every second stalled the consumer ~0.1 s at the start of a
+ * session tracing everything, and events were lost).
+ */
 int trawl_kernel_syscall_bpf_update(struct trawl_kernel_bpf *b, const char *const *instances, int n,
-				    uint64_t *state)
+				    struct trawl_kernel_sc_bpf *state)
 {
+	_Static_assert(TRAWL_KERNEL_SC_NR_MAX == TRAWL_BPF_SC_NR_MAX, "one bound for the syscall maps");
+	uint8_t on[2][TRAWL_BPF_SC_NR_MAX] = { { 0 } };
 	size_t i;
-	int changed = 0;
+	int changed = 0, j;
 
+	for (j = 0; j < n; j++)
+		if (sc_enabled(instances[j], on[0], on[1]) < 0)
+			return -EIO;
 	for (i = 0; i < TRAWL_ARRAY_SIZE(sc_specs); i++) {
-		int nr = trawl_kernel_syscall_nr(sc_specs[i].name);
-		uint32_t en, ex;
-		uint64_t v;
+		int nr = trawl_kernel_syscall_nr(sc_specs[i].name), en, ex;
+		uint64_t v = 0;
 
 		if (nr < 0 || nr >= TRAWL_BPF_SC_NR_MAX)
 			continue;
-		sc_masks(instances, n, sc_specs[i].name, &en, &ex);
-		v = (uint64_t)en << 32 | ex;
-		if (v == state[nr])
+		en = on[0][nr];
+		ex = on[1][nr];
+		if ((en || ex) && !state->known[nr]) {
+			state->masks[nr] = sc_masks(sc_specs[i].name);
+			state->known[nr] = 1;
+		}
+		if (en)
+			v |= state->masks[nr] & 0xffffffff00000000ull;
+		if (ex)
+			v |= state->masks[nr] & 0xffffffffull;
+		if (v == state->set[nr])
 			continue;
-		state[nr] = v;
-		if (trawl_kernel_bpf_syscall_set(b, nr, en, ex) < 0)
+		state->set[nr] = v;
+		if (trawl_kernel_bpf_syscall_set(b, nr, (uint32_t)(v >> 32), (uint32_t)v) < 0)
 			return -EIO;
 		changed++;
 	}

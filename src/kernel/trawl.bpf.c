@@ -121,6 +121,14 @@ int trawl_fork(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/*
+ * The consumer's own process (set before loading): its reads of the trace
+ * buffers are syscalls too, and their records would only be made to be
+ * thrown away (the converter drops the consumer's own ftrace records, so
+ * nothing ever took them: they filled its thread's queue in scaux.c).
+ */
+const volatile __u32 trawl_self_tgid = 0;
+
 /* What to record per syscall number (bpf-records.h), set by the consumer. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -220,7 +228,7 @@ int trawl_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	__u32 nr = (__u32)ctx->args[1];
 	__u32 *mask;
 
-	if (nr >= TRAWL_BPF_SC_NR_MAX)
+	if (nr >= TRAWL_BPF_SC_NR_MAX || (__u32)(bpf_get_current_pid_tgid() >> 32) == trawl_self_tgid)
 		return 0;
 	mask = bpf_map_lookup_elem(&trawl_sc_enter, &nr);
 	if (!mask || !*mask)
@@ -235,7 +243,7 @@ int trawl_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	__u32 nr = (__u32)BPF_CORE_READ(regs, orig_ax);
 	__u32 *mask;
 
-	if (nr >= TRAWL_BPF_SC_NR_MAX)
+	if (nr >= TRAWL_BPF_SC_NR_MAX || (__u32)(bpf_get_current_pid_tgid() >> 32) == trawl_self_tgid)
 		return 0;
 	mask = bpf_map_lookup_elem(&trawl_sc_exit, &nr);
 	if (!mask || !*mask)

@@ -36,6 +36,9 @@ static long stat_prio(void)
 	return p ? strtol(p + 1, NULL, 10) : -1000;
 }
 
+/* the burn loop's sum: volatile and global, so the loop is neither dropped nor warned about */
+static volatile unsigned long burn;
+
 int main(int argc, char **argv)
 {
 	char buf[1000];
@@ -43,7 +46,6 @@ int main(int argc, char **argv)
 	struct timespec t0, t;
 	struct rusage ru;
 	int fd, p[2], i;
-	volatile unsigned long x = 0;
 
 	if (argc != 2)
 		return 2;
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		for (i = 0; i < 100000; i++)
-			x += (unsigned long)i;
+			burn += (unsigned long)i;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 200000000L);
 	getrusage(RUSAGE_SELF, &ru);
