@@ -52,6 +52,7 @@
 #include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "kernel/internal.h"
+#include "kernel/bpf-records.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,6 +94,7 @@ struct kchan {
 	int nperf;
 	struct trawl_kernel_perf *perf; /* owned; non-NULL: recorded through perf (perf.c) */
 	uint32_t id;                    /* stream class id */
+	int statedump;                  /* --statedump: LTTng's state dump goes in CPU 0's stream */
 	struct trawl_kernel_events *events;
 	struct trawl_kernel_converter conv;
 	struct kcpu *cpus;
@@ -121,6 +123,10 @@ struct kconsumer {
 	char err[TRAWL_KERNEL_ERR_LEN]; /* why setup failed, for the spawner ("E<line>") */
 	struct trawl_kernel_hidden hidden; /* trawl's own threads, dropped (notrace.c) */
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
+	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
+	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
+	struct trawl_kernel_sc_bpf sc_state; /* what the BPF syscall maps hold (syscalls.c) */
+	struct trawl_kernel_bpf *bpf;     /* owned, NULL without BPF (bpf.c) */
 };
 
 /* ---- metadata ----------------------------------------------------------- */
@@ -226,6 +232,8 @@ static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
 		case TRAWL_KF_INT:
 		case TRAWL_KF_HEX:
 			t = int_type(f->ctf_size * 8u, f->is_signed, f->kind == TRAWL_KF_HEX ? 16 : 10);
+			if (t && f->big_endian)
+				trawl_ctf_type_integer_set_byte_order(t, TRAWL_CTF_BO_BE);
 			break;
 		case TRAWL_KF_TEXT:
 			t = text_type(f->count);
@@ -242,6 +250,13 @@ static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
 			snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
 			ret = trawl_ctf_type_struct_add(st, len_name, int_type(32, 0, 10));
 			t = int_type(8, 0, 16);
+			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
+			break;
+		case TRAWL_KF_SEQ_I32:
+			/* as LTTng's ctf_sequence(pid_t, vtids, ..., u8, ...) */
+			snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
+			ret = trawl_ctf_type_struct_add(st, len_name, int_type(8, 0, 10));
+			t = int_type(32, 1, 10);
 			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
 			break;
 		}
@@ -327,6 +342,38 @@ static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t
 	return n < 0 ? (int)n : 0;
 }
 
+static void bpf_drain_cb(void *arg)
+{
+	trawl_kernel_bpf_drain(arg);
+}
+
+/*
+ * The BPF programs that complete what channels record (bpf.c): attached
+ * when an instance has the event enabled. Checked at setup and again with
+ * the hidden set, every second, for events enabled while tracing.
+ */
+static void bpf_update(struct kconsumer *k)
+{
+	const char *inst[MAX_CHANNELS];
+	char rel[512], buf[8];
+	int i;
+
+	if (!k->bpf)
+		return;
+	for (i = 0; i < k->nch; i++)
+		inst[i] = k->ch[i].instance;
+	if (trawl_kernel_syscall_bpf_update(k->bpf, inst, k->nch, &k->sc_state) < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: cannot attach the syscall BPF programs: "
+			"string arguments are left empty\n");
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable", k->ch[i].instance);
+		if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
+		    trawl_kernel_bpf_attach_fork(k->bpf) < 0)
+			fprintf(stderr, "trawl-consumerd --kernel: cannot attach the sched_process_fork "
+				"BPF program: its process ids come from /proc\n");
+	}
+}
+
 static int count_cpus(const char *instance)
 {
 	char rel[512], path[768];
@@ -357,6 +404,12 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.declare = declare_event;
 	ch->conv.arg = ch;
 	ch->conv.hidden = &k->hidden;
+	if (ch->statedump && (ret = trawl_kernel_statedump_register(ch->events)) < 0)
+		return ret;
+	ch->conv.forks = k->forks;
+	ch->conv.scaux = k->scaux;
+	ch->conv.bpf_drain = k->bpf ? bpf_drain_cb : NULL;
+	ch->conv.bpf_arg = k->bpf;
 	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
 	ch->page_size = 4096;
 	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
@@ -533,19 +586,29 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 	return pages;
 }
 
-static int drain_all(struct kconsumer *k, int final)
+/* trawl's own threads (notrace.c) and the BPF programs channels need, taken again every second */
+static void refresh(struct kconsumer *k)
 {
-	int i, j, ret, total = 0;
 	struct timespec now;
 	uint64_t ns;
 
-	/* trawl's own threads, taken again every second (notrace.c) */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-	if (!k->hidden_at || ns - k->hidden_at >= 1000000000u) {
-		trawl_kernel_hidden_collect(&k->hidden);
-		k->hidden_at = ns;
-	}
+	if (k->hidden_at && ns - k->hidden_at < 1000000000u)
+		return;
+	trawl_kernel_hidden_collect(&k->hidden);
+	k->hidden_at = ns;
+	bpf_update(k);
+}
+
+static int drain_all(struct kconsumer *k, int final)
+{
+	int i, j, ret, total = 0;
+
+	refresh(k);
+	/* BPF's records before the ftrace pages they complete */
+	if (k->bpf)
+		trawl_kernel_bpf_drain(k->bpf);
 
 	for (i = 0; i < k->nch; i++) {
 		for (j = 0; j < k->ch[i].ncpus; j++) {
@@ -600,6 +663,7 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		{ "uid", required_argument, NULL, 'u' },
 		{ "gid", required_argument, NULL, 'g' },
 		{ "once", no_argument, NULL, '1' },
+		{ "statedump", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kchan *cur = NULL;
@@ -666,6 +730,11 @@ static int parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case '1':
 			k->once = 1;
 			break;
+		case 's':
+			if (!cur)
+				return -EINVAL;
+			cur->statedump = 1;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -701,11 +770,24 @@ static int consumer_setup(struct kconsumer *k)
 	ret = meta_setup(k);
 	if (ret < 0)
 		return ret;
+	ret = trawl_kernel_forks_create(&k->forks);
+	if (ret == 0)
+		ret = trawl_kernel_scaux_create(&k->scaux);
+	if (ret < 0)
+		return ret;
+	if (trawl_kernel_bpf_create(k->forks, k->scaux, &k->bpf, err, sizeof(err)) < 0)
+		fprintf(stderr, "trawl-consumerd --kernel: %s (process ids of forks come from /proc, "
+			"syscall strings are left empty)\n", err);
 	for (i = 0; i < k->nch; i++) {
 		ret = chan_open(k, &k->ch[i]);
 		if (ret < 0)
 			return ret;
 	}
+	refresh(k); /* before 'R': tracing starts after it (not again in its first rounds) */
+	/* before 'R' too: the dump precedes every traced event of CPU 0 (statedump.c) */
+	for (i = 0; i < k->nch; i++)
+		if (k->ch[i].statedump && !k->once)
+			trawl_kernel_statedump_write(&k->ch[i].cpus[0].stream, NULL, NULL);
 	/*
 	 * Without a pipe, steady-state drains fall back to read().
 	 * TRAWL_KERNEL_READ=read forces that (to measure one against the other).
@@ -794,6 +876,47 @@ static int live_flush(struct kconsumer *k)
 	return 0;
 }
 
+/* Between a dump's processes: the buffers are drained as a round would (statedump.c). */
+static void statedump_pause(void *arg)
+{
+	drain_all(arg, 0);
+}
+
+/*
+ * `regenerate statedump`: CPU 0's pages are read to the end first, so the
+ * dump's time is after everything of that stream converted so far.
+ */
+static int statedump_again(struct kconsumer *k)
+{
+	char rel[512], pid[24];
+	int i, ret = 0;
+
+	/*
+	 * The dump reads ~20,000 /proc files: the kernel must not record this
+	 * consumer's own syscalls meanwhile (measured: 35 MB of them in one
+	 * dump of a session tracing openat/read/close, and events lost).
+	 * set_event_notrace_pid costs every event a pid check (notrace.c), so
+	 * it is set only for the dump.
+	 */
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
+		trawl_kernel_write_file(rel, pid, 1);
+	}
+	for (i = 0; i < k->nch && ret >= 0; i++) {
+		if (!k->ch[i].statedump || k->ch[i].perf)
+			continue;
+		ret = drain_cpu(k, &k->ch[i].cpus[0], 1, 1);
+		if (ret >= 0)
+			trawl_kernel_statedump_write(&k->ch[i].cpus[0].stream, statedump_pause, k);
+	}
+	for (i = 0; i < k->nch; i++) {
+		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
+		trawl_kernel_write_file(rel, "", 0);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * The consumer's loop: poll every CPU's buffer and the control socket, drain,
  * answer flushes. Returns 0 when told to quit (or at the end of --once), or a
@@ -848,6 +971,13 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 			if (read(ctl_fd, &cmd, 1) <= 0)
 				cmd = 'Q'; /* the daemon is gone: write everything and exit */
+			if (cmd == 'S') {
+				ret = statedump_again(k);
+				if (ret < 0)
+					break;
+				quit = trawl_write_all(out_fd, "K", 1) < 0;
+				continue;
+			}
 			/* 'E'/'D': tracing starts/stops (perf channels only: ftrace has tracing_on) */
 			if (cmd == 'E' || cmd == 'D' || cmd == 'Q') {
 				ret = perf_enable_all(k, cmd == 'E');
@@ -951,6 +1081,9 @@ out:
 		close(k->pipe[1]);
 	}
 	trawl_kernel_hidden_free(&k->hidden);
+	trawl_kernel_bpf_destroy(k->bpf);
+	trawl_kernel_forks_destroy(k->forks);
+	trawl_kernel_scaux_destroy(k->scaux);
 	free(k->page);
 	free(k);
 	return ret < 0 ? 1 : 0;

@@ -206,47 +206,79 @@ static void task_set_comm(struct trawl_kernel_task_cache *c, int32_t tid, const 
 	memcpy(t->comm, comm, TRAWL_MIN(len, sizeof(t->comm) - 1));
 }
 
+/*
+ * The bytes of a name field of @rec at @off: a char[16], or (when @loc) a
+ * __data_loc string. Returns the name's length (0 if out of bounds).
+ */
+static size_t rec_name(const uint8_t *rec, uint32_t len, uint16_t off, int loc, const uint8_t **name)
+{
+	uint32_t w, o, l;
+
+	if (!loc) {
+		if ((uint32_t)off + 16 > len)
+			return 0;
+		*name = rec + off;
+		return strnlen((const char *)rec + off, 16);
+	}
+	if ((uint32_t)off + 4 > len)
+		return 0;
+	memcpy(&w, rec + off, 4);
+	o = w & 0xffff;
+	l = w >> 16;
+	if (o > len || l > len - o)
+		return 0;
+	*name = rec + o;
+	return strnlen((const char *)rec + o, l);
+}
+
 /* Keeps the task cache in step with the names the trace itself reports. */
 static void task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kernel_event *ev,
 		      const uint8_t *rec, uint32_t len)
 {
 	const uint16_t *o = ev->hook_off;
+	const uint8_t *name = NULL;
+	size_t l;
 	int32_t tid;
 
 	switch (ev->hook) {
 	case TRAWL_KHOOK_EXEC: {
-		uint32_t loc, off, l;
-		const uint8_t *name, *slash;
+		uint32_t loc, off, n;
+		const uint8_t *slash;
 
 		if ((uint32_t)o[0] + 4 > len || (uint32_t)o[1] + 4 > len)
 			return;
 		memcpy(&loc, rec + o[0], 4);
 		memcpy(&tid, rec + o[1], 4);
 		off = loc & 0xffff;
-		l = loc >> 16;
-		if (off > len || l > len - off)
+		n = loc >> 16;
+		if (off > len || n > len - off)
 			return;
 		name = rec + off;
-		l = (uint32_t)strnlen((const char *)name, l);
-		while ((slash = memchr(name, '/', l))) {
-			l -= (uint32_t)(slash + 1 - name);
+		n = (uint32_t)strnlen((const char *)name, n);
+		while ((slash = memchr(name, '/', n))) {
+			n -= (uint32_t)(slash + 1 - name);
 			name = slash + 1;
 		}
-		task_set_comm(c, tid, name, l);
+		task_set_comm(c, tid, name, n);
 		return;
 	}
 	case TRAWL_KHOOK_SWITCH:
-		if ((uint32_t)o[2] + 16 > len || (uint32_t)o[3] + 4 > len)
+		if ((uint32_t)o[3] + 4 > len)
 			return;
 		memcpy(&tid, rec + o[3], 4);
-		task_set_comm(c, tid, rec + o[2], strnlen((const char *)rec + o[2], 16));
+		l = rec_name(rec, len, o[2], ev->hook_loc & 4, &name);
+		if (name)
+			task_set_comm(c, tid, name, l);
 		/* prev_comm / prev_pid are hook_off[0..1] */
 		__attribute__((fallthrough));
 	case TRAWL_KHOOK_COMM:
-		if ((uint32_t)o[0] + 16 > len || (uint32_t)o[1] + 4 > len)
+		if ((uint32_t)o[1] + 4 > len)
 			return;
 		memcpy(&tid, rec + o[1], 4);
-		task_set_comm(c, tid, rec + o[0], strnlen((const char *)rec + o[0], 16));
+		name = NULL;
+		l = rec_name(rec, len, o[0], ev->hook_loc & 1, &name);
+		if (name)
+			task_set_comm(c, tid, name, l);
 		return;
 	}
 }
@@ -452,107 +484,314 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 }
 
 /*
- * Copies a record's fields as the event's plan says: merged fixed fields by
- * memcpy, __data_loc strings NUL-terminated, __data_loc byte arrays with their
- * u32 length. Returns the end of what was written. The caller made room for
- * 2 * @len + 8 bytes per op.
+ * LTTng's RWBS_FLAG_* bits from block's rwbs text, which the kernel's
+ * blk_fill_rwbs() writes as: 'F' if REQ_PREFLUSH, then the operation (W
+ * write, D discard, DE secure erase, F flush, R read, N other), then F
+ * (FUA), A (read-ahead), S (sync), M (meta). LTTng's blk_rwbs_ctf_integer
+ * sets the same flags from the request itself. The one text that can mean
+ * two things, "FF", is a flush with a preflush or with FUA: both are read
+ * as PREFLUSH | FLUSH.
  */
-static uint8_t *write_payload(const struct trawl_kernel_event *ev, const uint8_t *rec,
-			      uint32_t len, uint8_t *o)
+enum {
+	RWBS_WRITE = 1 << 0, RWBS_DISCARD = 1 << 1, RWBS_READ = 1 << 2, RWBS_RAHEAD = 1 << 3,
+	RWBS_SYNC = 1 << 5, RWBS_META = 1 << 6, RWBS_SECURE = 1 << 7, RWBS_FLUSH = 1 << 8,
+	RWBS_FUA = 1 << 9, RWBS_PREFLUSH = 1 << 10,
+};
+
+static uint32_t rwbs_flags(const uint8_t *t, size_t n)
 {
-	int i;
+	uint32_t v = 0;
+	size_t i = 0;
+
+	n = strnlen((const char *)t, n);
+	if (n >= 2 && t[0] == 'F' && strchr("WDFRN", t[1]))
+		v |= RWBS_PREFLUSH, i = 1;
+	if (i < n) {
+		switch (t[i++]) {
+		case 'W': v |= RWBS_WRITE; break;
+		case 'D':
+			v |= RWBS_DISCARD;
+			if (i < n && t[i] == 'E')
+				v |= RWBS_SECURE, i++;
+			break;
+		case 'F': v |= RWBS_FLUSH; break;
+		case 'R': v |= RWBS_READ; break;
+		default: break;
+		}
+	}
+	for (; i < n; i++) {
+		switch (t[i]) {
+		case 'F': v |= RWBS_FUA; break;
+		case 'A': v |= RWBS_RAHEAD; break;
+		case 'S': v |= RWBS_SYNC; break;
+		case 'M': v |= RWBS_META; break;
+		default: break;
+		}
+	}
+	return v;
+}
+
+/* An integer of @len bytes (signed or not) widened to 8 bytes. */
+static int64_t rd_int(const uint8_t *p, unsigned len, int is_signed)
+{
+	switch (len) {
+	case 1: return is_signed ? (int64_t)(int8_t)p[0] : (int64_t)p[0];
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+	}
+	default: {
+		int64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+/* The bytes a __data_loc word at @op->src points to, within the record (else empty). */
+static const uint8_t *loc_bytes(const struct trawl_kernel_op *op, const uint8_t *rec, uint32_t len,
+				uint32_t *l_out)
+{
+	uint32_t loc = rd32(rec + op->src);
+	uint32_t off = (loc & 0xffff) + (op->rel_loc ? op->src + 4u : 0u), l = loc >> 16;
+
+	if (off > len || l > len - off)
+		l = 0, off = len;
+	*l_out = l;
+	return rec + off;
+}
+
+/*
+ * Copies a record's fields as the event's plan says: merged fixed fields by
+ * memcpy, integers converted to LTTng's sizes, __data_loc strings
+ * NUL-terminated, __data_loc byte arrays with their u32 length, derived
+ * fields (layout.c). Returns the end of what was written. The caller made
+ * room for 2 * @len + OP_MAX_OUT bytes per op.
+ */
+/* A syscall field from BPF's record @sc (scaux.c); nothing found: "" or 0, as LTTng on a fault. */
+static uint8_t *write_sc(const struct trawl_kernel_op *op, const struct trawl_kernel_scinfo *sc, uint8_t *o)
+{
+	uint32_t l;
+	const uint8_t *p = trawl_kernel_scinfo_arg_data(sc, op->arg, &l);
+	uint64_t v;
+
+	switch (op->xform) {
+	case TRAWL_KX_SC_STR: {
+		const uint8_t *nul = p ? memchr(p, 0, l) : NULL;
+
+		l = nul ? (uint32_t)(nul - p) : (p ? l : 0);
+		if (l)
+			memcpy(o, p, l);
+		o[l] = '\0';
+		return o + l + 1;
+	}
+	case TRAWL_KX_SC_INT2:
+		if (p && l == 8)
+			memcpy(o, p, 8);
+		else
+			memset(o, 0, 8);
+		return o + 8;
+	default:
+		v = sc->found ? sc->args[op->arg] : 0;
+		memcpy(o, &v, op->dst); /* little-endian: the low bytes */
+		return o + op->dst;
+	}
+}
+
+static uint8_t *write_payload(struct trawl_kernel_stream *s, const struct trawl_kernel_event *ev,
+			      const uint8_t *rec, uint32_t len, const struct trawl_kernel_scinfo *sc,
+			      uint8_t *o)
+{
+	struct trawl_kernel_fork_info fork;
+	int have_fork = 0, i;
 
 	for (i = 0; i < ev->nops; i++) {
 		const struct trawl_kernel_op *op = &ev->ops[i];
-		uint32_t loc, off, l;
+		const uint8_t *p;
+		uint32_t l;
+		int64_t v;
 
-		if (op->kind == TRAWL_KF_INT) {
+		switch (op->kind) {
+		case TRAWL_KOP_COPY:
 			memcpy(o, rec + op->src, op->len);
 			o += op->len;
-			continue;
-		}
-		loc = rd32(rec + op->src);
-		off = (loc & 0xffff) + (op->rel_loc ? op->src + 4u : 0u);
-		l = loc >> 16;
-		if (off > len || l > len - off)
-			l = 0, off = len;
-		if (op->kind == TRAWL_KF_STRING) {
-			const uint8_t *nul = memchr(rec + off, 0, l);
+			break;
+		case TRAWL_KOP_INT:
+			v = rd_int(rec + op->src, op->len, op->is_signed) + op->add;
+			memcpy(o, &v, op->dst); /* little-endian: the low bytes */
+			o += op->dst;
+			break;
+		case TRAWL_KOP_RWBS: {
+			uint32_t f = rwbs_flags(rec + op->src, op->len);
 
-			if (nul)
-				l = (uint32_t)(nul - (rec + off));
-			memcpy(o, rec + off, l);
+			memcpy(o, &f, 4);
+			o += 4;
+			break;
+		}
+		case TRAWL_KOP_TEXT2STR:
+			l = (uint32_t)strnlen((const char *)rec + op->src, op->len);
+			memcpy(o, rec + op->src, l);
 			o[l] = '\0';
 			o += l + 1;
-		} else {
+			break;
+		case TRAWL_KOP_STRING:
+		case TRAWL_KOP_STR2TEXT: {
+			const uint8_t *nul;
+
+			p = loc_bytes(op, rec, len, &l);
+			nul = memchr(p, 0, l);
+			if (nul)
+				l = (uint32_t)(nul - p);
+			if (op->kind == TRAWL_KOP_STR2TEXT) {
+				l = TRAWL_MIN(l, op->dst);
+				memcpy(o, p, l);
+				memset(o + l, 0, op->dst - l);
+				o += op->dst;
+				break;
+			}
+			memcpy(o, p, l);
+			o[l] = '\0';
+			o += l + 1;
+			break;
+		}
+		case TRAWL_KOP_BYTES:
+			p = loc_bytes(op, rec, len, &l);
 			memcpy(o, &l, 4);
-			memcpy(o + 4, rec + off, l);
+			memcpy(o + 4, p, l);
 			o += 4 + l;
+			break;
+		case TRAWL_KOP_FORK:
+			if (!have_fork) {
+				trawl_kernel_fork_info_get(s->conv, ev, rec, len, &fork);
+				have_fork = 1;
+			}
+			o = trawl_kernel_fork_info_write(&fork, op->xform, o);
+			break;
+		case TRAWL_KOP_SC:
+			o = write_sc(op, sc, o);
+			break;
 		}
 	}
 	return o;
 }
 
-/* A record of trawl's own (notrace.c): a switch only when both tasks are trawl's. */
+/*
+ * A record of trawl's own (notrace.c): made by one of trawl's threads and
+ * about no other program's. A switch to or from another program, or a
+ * wakeup of a traced program by the consumer (writing to a pipe it reads),
+ * is kept: it tells about that program.
+ */
 static int hidden_record(const struct trawl_kernel_hidden *h, const struct trawl_kernel_event *ev,
 			 const uint8_t *rec, uint32_t len)
 {
 	int32_t pid;
+	int i;
 
-	if (ev->hook == TRAWL_KHOOK_SWITCH) {
-		const uint16_t *o = ev->hook_off;
-		int32_t prev, next;
-
-		if ((uint32_t)o[1] + 4 > len || (uint32_t)o[3] + 4 > len)
-			return 0;
-		memcpy(&prev, rec + o[1], 4);
-		memcpy(&next, rec + o[3], 4);
-		return trawl_kernel_hidden_has(h, prev) && trawl_kernel_hidden_has(h, next);
-	}
 	memcpy(&pid, rec + 4, 4);
-	return trawl_kernel_hidden_has(h, pid);
+	if (!trawl_kernel_hidden_has(h, pid))
+		return 0;
+	for (i = 0; i < ev->nsubj; i++) {
+		if ((uint32_t)ev->subj_off[i] + 4 > len)
+			return 0;
+		memcpy(&pid, rec + ev->subj_off[i], 4);
+		if (!trawl_kernel_hidden_has(h, pid))
+			return 0;
+	}
+	return 1;
+}
+
+/* Room for @need bytes in the packet: 1, 0 (a record larger than a packet), or an emit error. */
+static int make_room(struct trawl_kernel_stream *s, size_t need)
+{
+	int ret;
+
+	if (s->cap - s->len >= need)
+		return 1;
+	if (s->has_events) {
+		ret = stream_emit(s);
+		if (ret < 0)
+			return ret;
+	}
+	/* larger than a packet: cannot happen with 4 KiB..1 MiB pages */
+	return s->cap - s->len >= need;
+}
+
+/* The event header: compact (id < 31, < 2^27 ns since the last event) or extended. */
+static uint8_t *write_header(const struct trawl_kernel_stream *s, const struct trawl_kernel_event *ev,
+			     uint64_t ts, uint8_t *o)
+{
+	uint32_t id = (uint32_t)ev->ctf_id;
+
+	if (ev->ctf_id <= TRAWL_CTF_COMPACT_ID_MAX && ts - s->ts_last < (1ull << TRAWL_CTF_COMPACT_TS_BITS)) {
+		uint32_t w = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) | id;
+
+		memcpy(o, &w, 4);
+		return o + 4;
+	}
+	*o++ = TRAWL_CTF_EXTENDED_ID;
+	memcpy(o, &id, 4);
+	memcpy(o + 4, &ts, 8);
+	return o + 12;
+}
+
+/* Gives @ev its CTF id (and metadata) at its first record; 0 if it cannot be described. */
+static int event_declare(struct trawl_kernel_stream *s, struct trawl_kernel_event *ev)
+{
+	if (trawl_likely(ev->ctf_id >= 0))
+		return 1;
+	if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)
+		return 0;
+	ev->ctf_id = s->conv->next_ctf_id++;
+	if (s->conv->declare && s->conv->declare(ev, s->conv->arg) < 0) {
+		/* an event we cannot describe is left out, not the whole trace */
+		ev->ctf_id = TRAWL_KERNEL_CTF_ID_BAD;
+		s->conv->next_ctf_id--;
+		return 0;
+	}
+	return 1;
 }
 
 int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t ts, const uint8_t *rec,
 				       uint32_t len, const uint64_t *perf)
 {
+	struct trawl_kernel_scinfo sc = { 0 };
 	struct trawl_kernel_event *ev;
+	size_t need, sc_bytes = 0;
 	uint8_t *o;
-	size_t need;
 	int32_t tid;
-	int ret;
+	int i, ret;
 
 	if (len < 8)
 		return 0;
 	ev = trawl_kernel_events_get(s->conv->events, (uint16_t)(rec[0] | rec[1] << 8));
 	if (!ev || len < ev->min_len)
 		return 0;
-	if (s->conv->hidden && s->conv->hidden->n && hidden_record(s->conv->hidden, ev, rec, len))
+	if (s->conv->hidden && s->conv->hidden->n && !ev->never_hidden &&
+	    hidden_record(s->conv->hidden, ev, rec, len))
 		return 0;
-	if (trawl_unlikely(ev->ctf_id < 0)) {
-		if (ev->ctf_id == TRAWL_KERNEL_CTF_ID_BAD)
-			return 0;
-		ev->ctf_id = s->conv->next_ctf_id++;
-		if (s->conv->declare) {
-			ret = s->conv->declare(ev, s->conv->arg);
-			if (ret < 0) {
-				/* an event we cannot describe is left out, not the whole trace */
-				ev->ctf_id = TRAWL_KERNEL_CTF_ID_BAD;
-				s->conv->next_ctf_id--;
-				return 0;
-			}
-		}
-	}
-	/* Output bound: header, contexts, fixed copies (<= len), strings (<= len + 1 each). */
-	need = TRAWL_CTF_EXTENDED_HEADER_SIZE + CTX_MAX_BYTES + 2 * (size_t)len + 8 * (size_t)ev->nops;
-	if (s->cap - s->len < need) {
-		if (s->has_events) {
-			ret = stream_emit(s);
-			if (ret < 0)
-				return ret;
-		}
-		if (s->cap - s->len < need)
-			return 0; /* larger than a packet: cannot happen with 4 KiB..1 MiB pages */
+	if (!event_declare(s, ev))
+		return 0;
+	/* a syscall's strings and arrays from BPF (scaux.c), fetched once */
+	if (ev->sc_has_ops)
+		trawl_kernel_scaux_take(s->conv, ev, rec, len, ts, &sc);
+	for (i = 0; i < 6; i++)
+		sc_bytes += sc.len[i];
+	/* Output bound: header, contexts, copies (<= len), strings (<= len + 1 each), derived fields. */
+	need = TRAWL_CTF_EXTENDED_HEADER_SIZE + CTX_MAX_BYTES + 2 * (size_t)len +
+	       TRAWL_KERNEL_OP_MAX_OUT * (size_t)ev->nops + sc_bytes;
+	ret = make_room(s, need);
+	if (ret <= 0) {
+		trawl_kernel_scinfo_fini(&sc);
+		return ret;
 	}
 	if (ts < s->ts_last)
 		ts = s->ts_last; /* a stream's clock never goes back */
@@ -560,27 +799,15 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		s->ts_begin = ts;
 		s->ts_last = ts;
 	}
-	o = s->pkt + s->len;
-	if (ev->ctf_id <= TRAWL_CTF_COMPACT_ID_MAX && ts - s->ts_last < (1ull << TRAWL_CTF_COMPACT_TS_BITS)) {
-		uint32_t w = (uint32_t)((ts & ((1u << TRAWL_CTF_COMPACT_TS_BITS) - 1)) << 5) |
-			     (uint32_t)ev->ctf_id;
-		memcpy(o, &w, 4);
-		o += 4;
-	} else {
-		uint32_t id = (uint32_t)ev->ctf_id;
-
-		*o++ = TRAWL_CTF_EXTENDED_ID;
-		memcpy(o, &id, 4);
-		memcpy(o + 4, &ts, 8);
-		o += 12;
-	}
+	o = write_header(s, ev, ts, s->pkt + s->len);
 	if (s->conv->nctx) {
 		if (ev->hook && s->conv->tasks)
 			task_hook(s->conv->tasks, ev, rec, len);
 		memcpy(&tid, rec + 4, 4);
 		o = write_context(s, o, tid, perf);
 	}
-	o = write_payload(ev, rec, len, o);
+	o = write_payload(s, ev, rec, len, &sc, o);
+	trawl_kernel_scinfo_fini(&sc);
 	s->len = (size_t)(o - s->pkt);
 	s->ts_last = ts;
 	s->has_events = 1;

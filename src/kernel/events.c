@@ -103,6 +103,15 @@ struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t
 	ret = trawl_kernel_event_parse(sys, slash + 1, text, ev);
 	if (ret < 0)
 		goto err;
+	if (!strcmp(sys, "syscalls") && !strncmp(slash + 1, "sys_exit_", 9)) {
+		/* LTTng's exit event lists the output arguments: they are in the entry's format */
+		snprintf(rel, sizeof(rel), "%s/%s/sys_enter_%s/format", t->events_rel, sys, slash + 10);
+		if (trawl_kernel_read_file(rel, text, 65536) > 0 &&
+		    trawl_kernel_event_syscall_exit(ev, text) < 0) {
+			trawl_kernel_event_fini(ev);
+			goto err;
+		}
+	}
 	ev->ftrace_id = id;
 	free(text);
 	t->ev[id] = ev;

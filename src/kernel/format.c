@@ -29,7 +29,11 @@
 
 void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len)
 {
-	if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_enter_", 10))
+	const char *lttng = trawl_kernel_layout_name(sys, ev);
+
+	if (lttng)
+		snprintf(buf, len, "%s", lttng);
+	else if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_enter_", 10))
 		snprintf(buf, len, "syscall_entry_%s", ev + 10);
 	else if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_exit_", 9))
 		snprintf(buf, len, "syscall_exit_%s", ev + 9);
@@ -154,6 +158,7 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 	unsigned int off, size, sgn = 0;
 	long count = -1;
 	size_t n;
+	int ret;
 
 	semi = strchr(line, ';');
 	if (!semi || (size_t)(semi - line) >= sizeof(decl))
@@ -198,14 +203,78 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 	f->size = (uint16_t)size;
 	f->is_signed = sgn != 0;
 	f->ctf_size = (uint16_t)size;
+	ret = classify(sys, type, count, f);
+	f->src_kind = f->kind;
+	f->src_signed = f->is_signed;
+	return ret;
+}
 
-	return classify(sys, type, count, f);
+/* The op that makes output field @f from its source (see layout.c). */
+static void op_for(const struct trawl_kernel_field *f, struct trawl_kernel_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->src = f->offset;
+	op->rel_loc = f->rel_loc;
+	op->xform = f->xform;
+	op->is_signed = f->src_signed;
+	op->len = f->size;
+	op->kind = TRAWL_KOP_COPY;
+	if (f->xform >= TRAWL_KX_SC_STR) {
+		op->kind = TRAWL_KOP_SC;
+		op->arg = f->sc_arg;
+		op->dst = f->ctf_size;
+		op->len = 0;
+		/* an entry's string: the record's pointer is checked against BPF's (scaux.c) */
+		if (f->xform == TRAWL_KX_SC_STR && f->src_kind != TRAWL_KF_STRING)
+			op->len = 0;
+		return;
+	}
+	if (f->xform >= TRAWL_KX_FORK_PARENT_PID) {
+		op->kind = TRAWL_KOP_FORK;
+		op->len = 0;
+		return;
+	}
+	if (f->xform == TRAWL_KX_RWBS) {
+		op->kind = TRAWL_KOP_RWBS;
+		op->dst = 4;
+		return;
+	}
+	switch (f->src_kind) {
+	case TRAWL_KF_STRING:
+		op->kind = f->kind == TRAWL_KF_TEXT ? TRAWL_KOP_STR2TEXT : TRAWL_KOP_STRING;
+		op->dst = f->count;
+		op->len = 4;
+		return;
+	case TRAWL_KF_BYTES:
+		op->kind = TRAWL_KOP_BYTES;
+		op->len = 4;
+		return;
+	case TRAWL_KF_TEXT:
+		if (f->kind == TRAWL_KF_STRING)
+			op->kind = TRAWL_KOP_TEXT2STR;
+		else
+			op->len = TRAWL_MIN(f->size, f->count);
+		return;
+	case TRAWL_KF_ARRAY:
+		return;
+	default:
+		/* little-endian: narrowing keeps the low bytes, a plain copy */
+		if (f->xform == TRAWL_KX_PRIO || f->ctf_size > f->size) {
+			op->kind = TRAWL_KOP_INT;
+			op->dst = f->ctf_size;
+			op->add = f->xform == TRAWL_KX_PRIO ? -100 : 0;
+		} else {
+			op->len = f->ctf_size;
+		}
+		return;
+	}
 }
 
 static int build_ops(struct trawl_kernel_event *ev)
 {
 	int i;
 
+	free(ev->ops);
 	ev->ops = calloc((size_t)ev->nfields + 1, sizeof(*ev->ops));
 	if (!ev->ops)
 		return -ENOMEM;
@@ -214,48 +283,34 @@ static int build_ops(struct trawl_kernel_event *ev)
 	for (i = 0; i < ev->nfields; i++) {
 		const struct trawl_kernel_field *f = &ev->fields[i];
 		struct trawl_kernel_op *prev = ev->nops ? &ev->ops[ev->nops - 1] : NULL;
-		uint16_t len;
-		uint8_t kind;
+		struct trawl_kernel_op op;
 
-		switch (f->kind) {
-		case TRAWL_KF_STRING:
-		case TRAWL_KF_BYTES:
-			kind = f->kind;
-			len = 4;
-			break;
-		case TRAWL_KF_TEXT:
-		case TRAWL_KF_ARRAY:
-			kind = TRAWL_KF_INT;
-			len = f->size;
-			break;
-		default:
-			kind = TRAWL_KF_INT;
-			len = f->ctf_size;
-			break;
-		}
-		if ((uint32_t)f->offset + f->size > ev->min_len)
+		op_for(f, &op);
+		if (op.kind == TRAWL_KOP_SC)
+			ev->sc_has_ops = 1;
+		if (op.kind != TRAWL_KOP_FORK && f->xform != TRAWL_KX_SC_ARG &&
+		    f->xform != TRAWL_KX_SC_INT2 && (uint32_t)f->offset + f->size > ev->min_len)
 			ev->min_len = (uint32_t)f->offset + f->size;
-		if (kind == TRAWL_KF_INT && prev && prev->kind == TRAWL_KF_INT &&
-		    prev->src + prev->len == f->offset && prev->len + len <= 0xffff) {
-			prev->len = (uint16_t)(prev->len + len);
+		if (op.kind == TRAWL_KOP_COPY && prev && prev->kind == TRAWL_KOP_COPY &&
+		    prev->src + prev->len == op.src && prev->len + op.len <= 0xffff) {
+			prev->len = (uint16_t)(prev->len + op.len);
 			continue;
 		}
-		ev->ops[ev->nops].kind = kind;
-		ev->ops[ev->nops].rel_loc = f->rel_loc;
-		ev->ops[ev->nops].src = f->offset;
-		ev->ops[ev->nops].len = len;
-		ev->nops++;
+		ev->ops[ev->nops++] = op;
 	}
 	return 0;
 }
 
-static int field_off(const struct trawl_kernel_event *ev, const char *name, uint16_t *off)
+static int field_off(struct trawl_kernel_event *ev, const char *name, uint16_t *off)
 {
 	int i;
 
 	for (i = 0; i < ev->nfields; i++) {
 		if (!strcmp(ev->fields[i].name, name)) {
 			*off = ev->fields[i].offset;
+			/* a name held as a __data_loc string (sched_process_fork's comms since 6.x) */
+			if (ev->fields[i].kind == TRAWL_KF_STRING)
+				ev->hook_loc |= (uint8_t)(1u << (off - ev->hook_off));
 			return 1;
 		}
 	}
@@ -270,7 +325,9 @@ static void find_hook(struct trawl_kernel_event *ev)
 		if (field_off(ev, "filename", &o[0]) && field_off(ev, "pid", &o[1]))
 			ev->hook = TRAWL_KHOOK_EXEC;
 	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_fork")) {
-		if (field_off(ev, "child_comm", &o[0]) && field_off(ev, "child_pid", &o[1]))
+		/* hook_off[2]: parent_pid, for fork.c */
+		if (field_off(ev, "child_comm", &o[0]) && field_off(ev, "child_pid", &o[1]) &&
+		    field_off(ev, "parent_pid", &o[2]))
 			ev->hook = TRAWL_KHOOK_COMM;
 	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) {
 		if (field_off(ev, "prev_comm", &o[0]) && field_off(ev, "prev_pid", &o[1]) &&
@@ -282,8 +339,24 @@ static void find_hook(struct trawl_kernel_event *ev)
 	}
 }
 
-int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
-			     struct trawl_kernel_event *ev)
+/* Thread-id fields ("pid", "prev_pid", "child_pid", ...: the kernel's pid is a tid). */
+static void find_subjects(struct trawl_kernel_event *ev)
+{
+	int i;
+
+	for (i = 0; i < ev->nfields && ev->nsubj < 4; i++) {
+		const struct trawl_kernel_field *f = &ev->fields[i];
+		size_t n = strlen(f->name);
+
+		if (f->kind == TRAWL_KF_INT && f->size == 4 && f->is_signed && n >= 3 &&
+		    !strcmp(f->name + n - 3, "pid") && (n == 3 || f->name[n - 4] == '_') &&
+		    strcmp(ev->system, "syscalls"))
+			ev->subj_off[ev->nsubj++] = f->offset;
+	}
+}
+
+/* The kernel's fields of a format text, as they are (no layout, no plan). */
+static int parse_fields(const char *sys, const char *name, const char *text, struct trawl_kernel_event *ev)
 {
 	const char *line = text;
 	int cap = 0, ret;
@@ -306,17 +379,15 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 
 			ret = parse_field(sys, p + 6, &f);
 			if (ret < 0)
-				goto err;
+				return ret;
 			if (ret > 0) {
 				if (ev->nfields == cap) {
 					void *n;
 
 					cap = cap ? cap * 2 : 8;
 					n = realloc(ev->fields, (size_t)cap * sizeof(f));
-					if (!n) {
-						ret = -ENOMEM;
-						goto err;
-					}
+					if (!n)
+						return -ENOMEM;
 					ev->fields = n;
 				}
 				ev->fields[ev->nfields++] = f;
@@ -326,13 +397,59 @@ int trawl_kernel_event_parse(const char *sys, const char *name, const char *text
 		}
 		line = nl ? nl + 1 : NULL;
 	}
+	return 0;
+}
+
+int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
+			     struct trawl_kernel_event *ev)
+{
+	int ret = parse_fields(sys, name, text, ev);
+
+	if (ret < 0)
+		goto err;
+	/* hooks and trawl's own-record test read the ftrace fields, by their ftrace names */
+	find_hook(ev);
+	find_subjects(ev);
+	ret = trawl_kernel_layout_apply(ev);
+	if (ret == 0 && strncmp(name, "sys_exit_", 9))
+		ret = trawl_kernel_syscall_layout(ev, NULL); /* exits: with their entry, below */
+	if (ret < 0)
+		goto err;
 	ret = build_ops(ev);
 	if (ret < 0)
 		goto err;
-	find_hook(ev);
 	return 0;
 err:
 	trawl_kernel_event_fini(ev);
+	return ret;
+}
+
+int trawl_kernel_event_parse_fields(const char *sys, const char *name, const char *text,
+				    struct trawl_kernel_event *ev)
+{
+	int ret = parse_fields(sys, name, text, ev);
+
+	if (ret < 0)
+		trawl_kernel_event_fini(ev);
+	return ret;
+}
+
+int trawl_kernel_event_syscall_exit(struct trawl_kernel_event *ev, const char *enter_text)
+{
+	struct trawl_kernel_event enter;
+	char name[160];
+	int ret;
+
+	if (strncmp(ev->name, "sys_exit_", 9))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "sys_enter_%s", ev->name + 9);
+	ret = trawl_kernel_event_parse_fields(ev->system, name, enter_text, &enter);
+	if (ret < 0)
+		return ret;
+	ret = trawl_kernel_syscall_layout(ev, &enter);
+	if (ret == 0)
+		ret = build_ops(ev);
+	trawl_kernel_event_fini(&enter);
 	return ret;
 }
 

@@ -17,6 +17,7 @@ struct trawl_kernel_instance {
 	char path[192];   /* "instances/<name>", relative to the tracefs dir */
 	int created;
 	int overwrite;
+	int statedump;     /* an lttng_statedump_* event is enabled: the consumer dumps (statedump.c) */
 	char probe_group[64]; /* trawl_<pid>_<n>: group of this instance's dynamic events */
 	/* dynamic events this instance defined: "group/name" lines, to remove on destroy */
 	char **probes;
@@ -90,25 +91,70 @@ enum trawl_kernel_field_kind {
 	TRAWL_KF_ARRAY,      /* type name[N]: N integers of size/N bytes */
 	TRAWL_KF_STRING,     /* __data_loc char[]: NUL-terminated string */
 	TRAWL_KF_BYTES,      /* __data_loc other[]: u32 length + bytes */
+	TRAWL_KF_SEQ_I32,    /* u8 length + that many s32 (sched_process_fork's vtids) */
 };
 
+/*
+ * How an output field is made from its source (layout.c): most are copied
+ * (integers narrowed or widened to LTTng's type), a few are derived.
+ */
+enum trawl_kernel_xform {
+	TRAWL_KX_COPY,       /* the source field, converted to the output type */
+	TRAWL_KX_PRIO,       /* kernel prio - MAX_RT_PRIO (100), as LTTng records prio */
+	TRAWL_KX_RWBS,       /* block's rwbs text ("WS", "RA", ...) -> LTTng's RWBS_FLAG_* bits */
+	/* sched_process_fork's fields that its ftrace record lacks (fork.c) */
+	TRAWL_KX_FORK_PARENT_PID, TRAWL_KX_FORK_PARENT_NS, TRAWL_KX_FORK_VTIDS,
+	TRAWL_KX_FORK_CHILD_PID, TRAWL_KX_FORK_CHILD_NS,
+	/* syscall fields from trawl's BPF records (syscalls.c, scaux.c); sc_arg says which argument */
+	TRAWL_KX_SC_STR,     /* the user string argument sc_arg points to */
+	TRAWL_KX_SC_ARG,     /* argument sc_arg as BPF read it (exit fields) */
+	TRAWL_KX_SC_INT2,    /* the two ints argument sc_arg points to, read at exit */
+};
+
+/*
+ * One field of an event as trawl's trace holds it (LTTng's name, type and
+ * order, layout.c), with where its value comes from in the ftrace record.
+ */
 struct trawl_kernel_field {
 	char name[64];
-	uint16_t offset;     /* bytes, in the ftrace record (common header included) */
-	uint16_t size;       /* bytes, in the ftrace record */
+	uint16_t offset;     /* bytes, in the ftrace record (common header included): the source */
+	uint16_t size;       /* bytes of the source in the ftrace record */
 	uint16_t ctf_size;   /* bytes of an integer (or of one element) in the CTF event */
 	uint16_t count;      /* elements of an array */
-	uint8_t kind;        /* enum trawl_kernel_field_kind */
+	uint8_t kind;        /* enum trawl_kernel_field_kind: the output */
 	uint8_t is_signed;
 	uint8_t rel_loc;     /* __rel_loc: offset counts from the end of the field */
+	uint8_t src_kind;    /* enum trawl_kernel_field_kind of the source */
+	uint8_t src_signed;
+	uint8_t xform;       /* enum trawl_kernel_xform */
+	uint8_t big_endian;  /* LTTng's ctf_integer_network: the bytes are in network order */
+	uint8_t sc_arg;      /* TRAWL_KX_SC_*: the syscall argument (0..5) */
 };
 
-/* One step of converting a record to a CTF payload (consecutive fixed fields are merged). */
+/* How one op of the plan writes its bytes. */
+enum trawl_kernel_op_kind {
+	TRAWL_KOP_COPY,      /* len bytes copied (consecutive fixed fields merged) */
+	TRAWL_KOP_INT,       /* an integer of len bytes -> dst bytes (sign- or zero-extended), + add */
+	TRAWL_KOP_STRING,    /* __data_loc string -> NUL-terminated */
+	TRAWL_KOP_BYTES,     /* __data_loc bytes -> u32 length + bytes */
+	TRAWL_KOP_TEXT2STR,  /* char[len] -> NUL-terminated string */
+	TRAWL_KOP_STR2TEXT,  /* __data_loc string -> char[dst], NUL-padded */
+	TRAWL_KOP_RWBS,      /* char[len] rwbs -> u32 flags */
+	TRAWL_KOP_FORK,      /* a sched_process_fork field from fork.c (xform says which) */
+	TRAWL_KOP_SC,        /* a syscall field from BPF (xform, arg say which; dst: integer bytes) */
+};
+
+/* One step of converting a record to a CTF payload. */
 struct trawl_kernel_op {
-	uint8_t kind;        /* TRAWL_KF_INT for a plain copy, TRAWL_KF_STRING, TRAWL_KF_BYTES */
+	uint8_t kind;        /* enum trawl_kernel_op_kind */
 	uint8_t rel_loc;
+	uint8_t is_signed;   /* KOP_INT: the source is signed */
+	uint8_t xform;       /* KOP_FORK, KOP_SC: which field */
+	uint8_t arg;         /* KOP_SC: the syscall argument */
+	int16_t add;         /* KOP_INT: added to the value */
 	uint16_t src;        /* bytes into the record */
-	uint16_t len;        /* bytes copied (INT), 4 (the data_loc word) otherwise */
+	uint16_t len;        /* bytes read (4 for a data_loc word) */
+	uint16_t dst;        /* bytes written by KOP_INT and KOP_STR2TEXT */
 };
 
 enum { TRAWL_KHOOK_NONE, TRAWL_KHOOK_EXEC, TRAWL_KHOOK_COMM, TRAWL_KHOOK_SWITCH };
@@ -129,15 +175,98 @@ struct trawl_kernel_event {
 	 * hook says which, hook_off[] are the record offsets of its fields.
 	 */
 	uint8_t hook;
+	uint8_t hook_loc;                   /* bit i: hook_off[i] is a __data_loc string */
 	uint16_t hook_off[4];
+	/*
+	 * The record offsets of the s32 thread ids the event is about besides
+	 * the current task's (a wakeup's wakee, a switch's prev and next, a
+	 * fork's child): trawl's own records are dropped only when none of
+	 * these is another program's (notrace.c).
+	 */
+	uint8_t nsubj;
+	uint16_t subj_off[4];
+	/* syscalls (syscalls.c): TRAWL_BPF_SC_ENTER/EXIT, string and int[2] arguments */
+	uint16_t sc_dir;
+	uint8_t sc_strmask, sc_int2mask;
+	uint8_t sc_need_exit;               /* exit fields beyond ret: BPF records args at exit */
+	uint8_t sc_has_ops;                 /* the plan has TRAWL_KOP_SC ops */
+	uint8_t never_hidden;               /* trawl's own record by nature (the state dump) */
 	int64_t ctf_id;                     /* -1 until the converter assigns one */
 #define TRAWL_KERNEL_CTF_ID_BAD (-2)        /* its class could not be declared: skipped */
 };
 
-/* Parses a tracefs format file's text; fills @ev (free with trawl_kernel_event_fini()). */
+/*
+ * Parses a tracefs format file's text; fills @ev (free with
+ * trawl_kernel_event_fini()) with LTTng-modules' layout of the event
+ * (layout.c) when it has one.
+ */
 int trawl_kernel_event_parse(const char *sys, const char *name, const char *text,
 			     struct trawl_kernel_event *ev);
 void trawl_kernel_event_fini(struct trawl_kernel_event *ev);
+/* Only the kernel's fields of a format text (no LTTng layout, no plan); freed by _fini(). */
+int trawl_kernel_event_parse_fields(const char *sys, const char *name, const char *text,
+				    struct trawl_kernel_event *ev);
+/*
+ * Gives syscalls:sys_exit_X @ev (parsed) LTTng's exit layout, which lists
+ * output arguments: @enter_text is sys_enter_X's format. 0 or a negative errno.
+ */
+int trawl_kernel_event_syscall_exit(struct trawl_kernel_event *ev, const char *enter_text);
+
+/*
+ * LTTng-modules 2.13's layout of @ev (layout.c): its name and fields in
+ * LTTng's order and types, each pointing at its source in the ftrace record
+ * (@ev->fields holds the ftrace fields on entry, the output fields after).
+ * Events LTTng does not know keep ftrace's fields. 0 or a negative errno.
+ */
+int trawl_kernel_layout_apply(struct trawl_kernel_event *ev);
+/* LTTng's name of the tracepoint @ev of system @sys, or NULL when it is the tracepoint's own. */
+const char *trawl_kernel_layout_name(const char *sys, const char *ev);
+/* The tracepoint ("sys", "event") LTTng calls @lttng_name; 0 if found, -ENOENT. */
+int trawl_kernel_layout_find(const char *lttng_name, const char **sys, const char **ev);
+
+/*
+ * syscalls:sys_enter_X (@enter NULL) or sys_exit_X (@enter: the parsed
+ * sys_enter_X) as LTTng's syscall_entry_X / syscall_exit_X (syscalls.c).
+ */
+int trawl_kernel_syscall_layout(struct trawl_kernel_event *ev, const struct trawl_kernel_event *enter);
+/* What trawl.bpf.c must record for syscall @name at entry or exit (bpf-records.h flags). */
+uint32_t trawl_kernel_syscall_bpf_mask(const char *name, int at_exit, const struct trawl_kernel_event *enter);
+struct trawl_kernel_bpf;
+#define TRAWL_KERNEL_SC_NR_MAX 512 /* = TRAWL_BPF_SC_NR_MAX (bpf-records.h) */
+/* The consumer's record of the BPF syscall maps (zeroed at first). */
+struct trawl_kernel_sc_bpf {
+	uint64_t set[TRAWL_KERNEL_SC_NR_MAX];   /* what the maps hold: enter mask << 32 | exit mask */
+	uint64_t masks[TRAWL_KERNEL_SC_NR_MAX]; /* the syscall's masks, same layout, once known */
+	uint8_t known[TRAWL_KERNEL_SC_NR_MAX];  /* masks[] computed (from its format file) */
+};
+/*
+ * Sets the BPF syscall maps for the syscalls the @n instances
+ * ("instances/NAME") trace now. Returns the syscalls changed or -EIO.
+ */
+int trawl_kernel_syscall_bpf_update(struct trawl_kernel_bpf *b, const char *const *instances, int n,
+				    struct trawl_kernel_sc_bpf *state);
+/* x86-64's number of syscall @name, or -1 (sc_numbers.h, from the build's asm/unistd_64.h). */
+int trawl_kernel_syscall_nr(const char *name);
+
+/* BPF syscall records waiting for their ftrace records (scaux.c). */
+struct trawl_kernel_scaux;
+int trawl_kernel_scaux_create(struct trawl_kernel_scaux **out);
+void trawl_kernel_scaux_destroy(struct trawl_kernel_scaux *s);
+/* One record as trawl.bpf.c wrote it (struct trawl_bpf_sc + data), checked. */
+void trawl_kernel_scaux_add(struct trawl_kernel_scaux *s, const void *data, size_t len);
+/* The BPF record that completes a syscall record, handed over (found = 0 if none). */
+struct trawl_kernel_scinfo {
+	int found;
+	uint64_t args[6];
+	uint16_t len[6];
+	uint8_t *data;   /* owned: trawl_kernel_scinfo_fini() */
+};
+struct trawl_kernel_converter;
+void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct trawl_kernel_event *ev,
+			     const uint8_t *rec, uint32_t len, uint64_t ts, struct trawl_kernel_scinfo *out);
+void trawl_kernel_scinfo_fini(struct trawl_kernel_scinfo *info);
+/* The bytes BPF read for argument @arg (NULL, *@len 0 if none). */
+const uint8_t *trawl_kernel_scinfo_arg_data(const struct trawl_kernel_scinfo *info, int arg, uint32_t *len);
 
 /* The id -> event table of one instance's tracepoints, loaded on demand. */
 struct trawl_kernel_events;
@@ -150,6 +279,87 @@ void trawl_kernel_events_destroy(struct trawl_kernel_events *t);
 int trawl_kernel_events_add(struct trawl_kernel_events *t, struct trawl_kernel_event *ev, int no_scan);
 /* The event with ftrace id @id, parsed on first use; NULL if unknown. */
 struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t, uint16_t id);
+
+/* ---- sched_process_fork's missing fields (fork.c) ------------------------ */
+
+#define TRAWL_KERNEL_MAX_PID_NS 32          /* vtids kept, as LTTng's LTTNG_MAX_PID_NS_LEVEL */
+/* Most bytes one op writes beyond the record bytes it reads (vtids: 1 + 4 * 32). */
+#define TRAWL_KERNEL_OP_MAX_OUT 160u
+
+/*
+ * What LTTng's sched_process_fork records and the kernel's ftrace record
+ * lacks: the parent's and child's process ids (tgid), the inode of their
+ * active pid namespaces, and the child's thread id in each pid namespace
+ * from the root down (vtids).
+ */
+struct trawl_kernel_fork_info {
+	int32_t parent_pid, child_pid;
+	uint32_t parent_ns, child_ns;
+	uint8_t nvtids;
+	int32_t vtids[TRAWL_KERNEL_MAX_PID_NS];
+};
+
+/*
+ * What BPF recorded at each fork (fork.c): the table the converter reads,
+ * keyed by the child's thread id. Filled by trawl_kernel_forks_add(), which
+ * the consumer calls for each record its BPF program wrote.
+ */
+struct trawl_kernel_forks;
+int trawl_kernel_forks_create(struct trawl_kernel_forks **out);
+void trawl_kernel_forks_destroy(struct trawl_kernel_forks *f);
+void trawl_kernel_forks_add(struct trawl_kernel_forks *f, int32_t child_tid,
+			    const struct trawl_kernel_fork_info *info);
+
+/*
+ * The consumer's BPF programs (bpf.c, trawl.bpf.c). Created (loaded, not
+ * attached) once; NULL with @err filled when this kernel or build cannot
+ * (callers then fall back to /proc). Records drained go to @forks.
+ */
+struct trawl_kernel_bpf;
+int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kernel_scaux *scaux,
+			    struct trawl_kernel_bpf **out, char *err, size_t errlen);
+/*
+ * Sets what the syscall programs record for syscall number @nr at entry and
+ * exit (bpf-records.h flags; 0 = nothing) and attaches them once any is set.
+ */
+int trawl_kernel_bpf_syscall_set(struct trawl_kernel_bpf *b, int nr, uint32_t enter, uint32_t exit);
+void trawl_kernel_bpf_destroy(struct trawl_kernel_bpf *b);
+/* Attaches the sched_process_fork program (once). 0 or a negative errno. */
+int trawl_kernel_bpf_attach_fork(struct trawl_kernel_bpf *b);
+/* Reads every record in the ring buffer now; returns how many, or a negative errno. */
+int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b);
+/* Records the programs could not write (ring buffer full), all CPUs. */
+uint64_t trawl_kernel_bpf_lost(const struct trawl_kernel_bpf *b);
+
+struct trawl_kernel_converter;
+/*
+ * The fork info of the sched_process_fork record @rec: what BPF recorded
+ * for its child, else read from /proc while both tasks live (exact then),
+ * else only what the record itself says (vtids = the child's tid, ids 0).
+ */
+void trawl_kernel_fork_info_get(struct trawl_kernel_converter *c, const struct trawl_kernel_event *ev,
+				const uint8_t *rec, uint32_t len, struct trawl_kernel_fork_info *info);
+/* Writes the field @xform (TRAWL_KX_FORK_*) of @info at @o; returns the end. */
+uint8_t *trawl_kernel_fork_info_write(const struct trawl_kernel_fork_info *info, int xform, uint8_t *o);
+
+/* ---- LTTng's state dump (statedump.c) ------------------------------------ */
+
+/* The i-th statedump event's name (0..), NULL past the last. */
+const char *trawl_kernel_statedump_name(int i);
+/*
+ * Enables (or disables) the statedump events matching @pattern (fnmatch, or
+ * "*"): they are no tracefs events, the consumer writes them. Returns how
+ * many matched.
+ */
+int trawl_kernel_statedump_enable(struct trawl_kernel_instance *inst, const char *pattern, int enable);
+/* Describes the statedump events to table @t (ids past the kernel's). */
+int trawl_kernel_statedump_register(struct trawl_kernel_events *t);
+struct trawl_kernel_stream;
+/*
+ * Writes a whole state dump into @s, each event at the time it is written;
+ * @pause (may be NULL) is called every few processes. Returns the events written.
+ */
+int trawl_kernel_statedump_write(struct trawl_kernel_stream *s, void (*pause)(void *arg), void *arg);
 
 /* ---- raw page to CTF conversion (convert.c) ----------------------------- */
 
@@ -249,6 +459,11 @@ struct trawl_kernel_converter {
 	void *arg;
 	struct trawl_kernel_task_cache *tasks; /* owned; for procname/pid/ppid/prio contexts */
 	const struct trawl_kernel_hidden *hidden; /* not owned: records of these tids are dropped */
+	struct trawl_kernel_forks *forks;      /* not owned, may be NULL: what BPF saw of forks */
+	struct trawl_kernel_scaux *scaux;      /* not owned, may be NULL: BPF's syscall records */
+	/* the converter needs another look at BPF's records (the consumer's, may be NULL) */
+	void (*bpf_drain)(void *arg);
+	void *bpf_arg;
 };
 
 struct trawl_kernel_stream {

@@ -276,6 +276,12 @@ uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session 
 void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot);
 int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
 				  const char *dir, char *err, size_t errlen);
+/*
+ * `regenerate statedump`: the consumer writes LTTng's state dump again (in
+ * the channels that enabled lttng_statedump_* events) and answers when it is
+ * in its buffers. 0, or a negative errno with @err filled.
+ */
+int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, char *err, size_t errlen);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* Sum of the channels' dropped/overrun counters (per_cpu stats). */

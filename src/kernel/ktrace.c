@@ -6,7 +6,7 @@
  *
  *   trawl-ktrace -o DIR [-e EVENT]... [-s SYSCALL]... [-x CTX,...] [-u NAME=elf:PATH:SYM[/NARGS]]
  *                [-p NAME=SYM[+OFF]] [-f NAME=SYM] [--overwrite] [--buffer-kb N] [--subbuf-kb N]
- *                [-d SECONDS | -- COMMAND ARGS...]
+ *                [--regenerate-statedump] [-d SECONDS | -- COMMAND ARGS...]
  *   trawl-ktrace --list [--fields] | --list-syscalls
  *   trawl-ktrace --kernel ...        (the consumer: see trawl_kernel_consumer_main)
  *
@@ -116,6 +116,7 @@ int main(int argc, char **argv)
 		{ "list-syscalls", no_argument, NULL, 'L' },
 		{ "fields", no_argument, NULL, 'F' },
 		{ "filter", required_argument, NULL, 'i' },
+		{ "regenerate-statedump", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct { char kind; char *arg; } rules[MAX_RULES];
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 	struct trawl_kernel_instance *inst;
 	char err[TRAWL_KERNEL_ERR_LEN] = "", self[4096], out[4096] = "";
 	double duration = -1;
-	int nrules = 0, do_list = 0, fields = 0, c, i, ret, rc = 0;
+	int nrules = 0, do_list = 0, fields = 0, regen = 0, c, i, ret, rc = 0;
 	char *ctx = NULL, *filter = NULL;
 	uint64_t lost;
 	ssize_t n;
@@ -143,6 +144,7 @@ int main(int argc, char **argv)
 		case 'L': do_list = 2; break;
 		case 'F': fields = 1; break;
 		case 'i': filter = optarg; break;
+		case 'R': regen = 1; break;
 		case 'e': case 's': case 'u': case 'p': case 'f':
 			if (nrules == MAX_RULES)
 				return 2;
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
 		}
 	}
 	ret = trawl_kernel_session_start(s, self, err, sizeof(err));
+	if (ret == 0 && regen) /* the daemon's `regenerate statedump` path, once, before the command */
+		ret = trawl_kernel_session_regenerate_statedump(s, err, sizeof(err));
 	if (ret < 0)
 		goto fail;
 	signal(SIGINT, on_signal);

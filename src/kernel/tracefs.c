@@ -504,7 +504,18 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 int trawl_kernel_instance_enable_event(struct trawl_kernel_instance *inst, const char *pattern,
 				       int enable, char *err, size_t errlen)
 {
-	return enable_common(inst, pattern, "enable", enable ? "1" : "0", 0, err, errlen);
+	/* LTTng's state dump events are the consumer's, not tracefs's (statedump.c) */
+	int sd = trawl_kernel_statedump_enable(inst, pattern, enable);
+	int ret;
+
+	if (sd && !strncmp(pattern, "lttng_statedump", 15))
+		return sd;
+	ret = enable_common(inst, pattern, "enable", enable ? "1" : "0", 0, err, errlen);
+	if (ret == -ENOENT && sd) {
+		err[0] = '\0';
+		return sd;
+	}
+	return ret < 0 ? ret : ret + sd;
 }
 
 int trawl_kernel_instance_enable_syscall(struct trawl_kernel_instance *inst, const char *pattern,

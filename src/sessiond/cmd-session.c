@@ -339,6 +339,26 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 	}
 }
 
+int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errlen)
+{
+	int i, ret;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err e = {""};
+
+		if (!d->ops || !d->ds || !d->ops->regenerate_statedump)
+			continue;
+		ret = d->ops->regenerate_statedump(d->ds, &e);
+		if (ret) {
+			snprintf(err, errlen, "cannot regenerate the %s state dump: %s",
+				 sd_domain_name((uint32_t)i), e.msg[0] ? e.msg : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 void sd_session_rec(struct sd_reply *r, const struct sd_session *s)
 {
 	struct trawl_ctl_wire_session body = {

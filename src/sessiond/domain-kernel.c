@@ -222,6 +222,16 @@ static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 	return ret;
 }
 
+static int kd_regenerate_statedump(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret = trawl_kernel_session_regenerate_statedump(s->ks, e, sizeof(e));
+
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
 static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 			      struct trawl_domain_err *err)
 {
@@ -306,4 +316,5 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.snapshot_record = kd_snapshot_record,
 	.list_events = kd_list_events,
 	.status = kd_status,
+	.regenerate_statedump = kd_regenerate_statedump,
 };

@@ -190,6 +190,10 @@ struct trawl_domain_ops {
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
 
 	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);
+
+	/* `regenerate statedump`: the domain's state dump is written again into
+	 * the running session. May be NULL (nothing to dump). */
+	int (*regenerate_statedump)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 };
 
 /* Defined by domain-ust.c and domain-kernel.c. */

@@ -196,6 +196,13 @@ void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/*
+ * `regenerate statedump` (the CLI command comes with issue 16): each domain
+ * of the running session @s writes its state dump again (the kernel
+ * consumer: LTTng's lttng_statedump_* events). 0, or a negative errno with
+ * @err filled.
+ */
+int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errlen);
 /* Measures the clock offset again and publishes it in $TRAWL_CLOCK_OFFSET_NS. */
 void sd_clock_offset_refresh(void);
 void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

@@ -281,7 +281,7 @@ static void test_kernel(struct trawl_ctl *ctl, const char *dir)
 			found |= !strcmp(a.name, "sched_switch") && a.kind == TRAWL_CTL_EVENT_TRACEPOINT;
 		} else if (trawl_ctl_list_field_at(l, i, &f) == 0 && !strcmp(f.event, "sched_switch")) {
 			CHECK(!strcmp(a.name, "sched_switch")); /* fields follow their event */
-			fields += !strcmp(f.name, "prev_comm") || !strcmp(f.name, "next_pid");
+			fields += !strcmp(f.name, "prev_comm") || !strcmp(f.name, "next_tid"); /* LTTng's names */
 		}
 	}
 	CHECK(found && fields == 2);

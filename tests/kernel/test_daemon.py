@@ -74,7 +74,7 @@ try:
     k1 = [e for e in e1 if e["ctx"]["tid"] == kpid]
     assert [e["name"] for e in k1] == ["syscall_entry_lseek", "syscall_exit_lseek"], k1
     assert k1[0]["fields"]["fd"] == 1000 and k1[1]["fields"]["ret"] == -9
-    assert any(e["fields"]["pid"] == kpid for e in e2)
+    assert any(e["fields"]["tid"] == kpid for e in e2)
     for o in (o1, o2):
         lines, err = ktest.babeltrace_clean(o)
         assert err == "", err
@@ -88,7 +88,7 @@ try:
     assert "sys_enter" not in lst or "sys_enter (type" in lst
     assert "getppid (type: syscall)" in trawl("list", "--kernel", "--syscall").stdout
     fl = trawl("list", "--kernel", "--fields").stdout
-    assert "field: prev_comm (char array)" in fl and "field: next_pid (integer)" in fl
+    assert "field: prev_comm (char array)" in fl and "field: next_tid (integer)" in fl
     o3 = os.path.join(d, "s3")
     trawl("create", "s3", "--output", o3)
     r = trawl("enable-event", "--kernel", "no_such_event_x", check=False)
@@ -128,10 +128,10 @@ try:
     assert sorted(x for x in os.listdir(os.path.join(o5, "kernel")) if x.startswith("ch")) == \
         ["chA_%d" % i for i in range(os.cpu_count())] + ["chB_%d" % i for i in range(os.cpu_count())]
     ev5, _ = ktest.events(o5)
-    assert any(e["name"] == "sched_process_exec" and e["fields"]["pid"] == kpid for e in ev5)
+    assert any(e["name"] == "sched_process_exec" and e["fields"]["tid"] == kpid for e in ev5)
     assert any(e["name"] == "syscall_entry_lseek" and e["fields"]["fd"] == 1000 for e in ev5)
     sw = [e for e in ev5 if e["name"] == "sched_switch"]
-    assert all(e["fields"]["prev_pid"] == 0 for e in sw), [e["fields"]["prev_pid"] for e in sw][:10]
+    assert all(e["fields"]["prev_tid"] == 0 for e in sw), [e["fields"]["prev_tid"] for e in sw][:10]
     assert ktest.babeltrace_clean(o5)[1] == ""
     trawl("destroy")
 

@@ -68,7 +68,7 @@ def check_counters(evs, pid, label):
     assert dpf >= NPAGES, (label, "page faults between the markers", dpf)
     assert dcs >= 1, (label, "context switches between the markers", dcs)
     # kperfpages slept between the markers: it switched out, on its CPU
-    sw = [e for e in evs if e["name"] == "sched_switch" and e["fields"]["prev_pid"] == pid
+    sw = [e for e in evs if e["name"] == "sched_switch" and e["fields"]["prev_tid"] == pid
           and a["ts"] < e["ts"] < b["ts"]]
     assert sw and all(e["cpu"] == CPU and str(e["fields"]["prev_comm"]) == "kperfpages"
                       and e["ctx"]["tid"] == pid for e in sw), (label, sw)
@@ -113,7 +113,7 @@ try:
     assert lost == 0, lost
     assert evs and all(set(e["ctx"]) == {"pid", "tid", PF, CS} for e in evs), evs[:1]
     assert all(e["ctx"]["pid"] == pid for e in evs if e["ctx"]["tid"] == pid)
-    exe = [e for e in evs if e["name"] == "sched_process_exec" and e["fields"]["pid"] == pid]
+    exe = [e for e in evs if e["name"] == "sched_process_exec" and e["fields"]["tid"] == pid]
     assert len(exe) == 1 and str(exe[0]["fields"]["filename"]).endswith("/kperfpages"), exe
     check_counters(evs, pid, "daemon")
     check_counters(evs, pid_again, "daemon, after a stop and a start")

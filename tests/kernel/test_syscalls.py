@@ -41,9 +41,9 @@ assert g["fields"]["ret"] == os.getpid() or g["fields"]["ret"] > 0
 assert ex["ts"] < g["ts"]
 exe = one("sched_process_exec")
 assert exe["fields"]["filename"] == prog, exe["fields"]["filename"]
-assert exe["fields"]["pid"] == pid
+assert exe["fields"]["tid"] == pid
 xt = one("sched_process_exit")
-assert xt["fields"]["pid"] == pid and str(xt["fields"]["comm"]) == "ksyscalls", xt
+assert xt["fields"]["tid"] == pid and str(xt["fields"]["comm"]) == "ksyscalls", xt
 # contexts: pid == tid for a single-threaded program; procname after exec
 assert ent["ctx"]["pid"] == pid and ent["ctx"]["vpid"] == pid and ent["ctx"]["vtid"] == pid
 assert str(ent["ctx"]["procname"]) == "ksyscalls", ent["ctx"]["procname"]

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel consumer's BPF programs (loaded by bpf.c): what LTTng-modules
+ * records and the kernel's ftrace records lack, read at the tracepoint and
+ * written to one BPF ring buffer that the consumer joins with the ftrace
+ * records as it converts them.
+ *
+ *   sched_process_fork  the parent's and child's tgid, pid namespace inode
+ *                       and the child's ids in each pid namespace (fork.c)
+ *   sys_enter, sys_exit for the syscalls the consumer marks in trawl_sc_enter
+ *                       / trawl_sc_exit: the user strings and arrays their
+ *                       arguments point to, and the arguments (syscalls.c)
+ *
+ * The kernel structures are declared here with only the fields read, and
+ * preserve_access_index: libbpf relocates each access to the running
+ * kernel's layout from its BTF (CO-RE), so no kernel headers are needed to
+ * build and the object runs on any kernel with BTF.
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "kernel/bpf-records.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+struct ns_common {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct pid_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];
+} __attribute__((preserve_access_index));
+
+struct pt_regs {
+	unsigned long di, si, dx, r10, r8, r9, orig_ax;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int pid;
+	int tgid;
+	struct pid *thread_pid;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} trawl_rb SEC(".maps");
+
+/* Records the ring buffer had no room for (the consumer reports them). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} trawl_lost SEC(".maps");
+
+static __always_inline void count_lost(void)
+{
+	__u32 k = 0;
+	__u64 *n = bpf_map_lookup_elem(&trawl_lost, &k);
+
+	if (n)
+		(*n)++;
+}
+
+/* task_active_pid_ns(t)->ns.inum, as LTTng's lttng_ns_inum */
+static __always_inline __u32 pid_ns_inum(struct pid *p)
+{
+	unsigned int level = BPF_CORE_READ(p, level);
+
+	if (level >= TRAWL_BPF_MAX_PID_NS)
+		return 0;
+	return BPF_CORE_READ(p, numbers[level].ns, ns.inum);
+}
+
+SEC("raw_tracepoint/sched_process_fork")
+int trawl_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *parent = (struct task_struct *)ctx->args[0];
+	struct task_struct *child = (struct task_struct *)ctx->args[1];
+	struct trawl_bpf_fork *r;
+	struct pid *cp;
+	unsigned int level, i;
+
+	r = bpf_ringbuf_reserve(&trawl_rb, sizeof(*r), 0);
+	if (!r) {
+		count_lost();
+		return 0;
+	}
+	r->hdr.type = TRAWL_BPF_FORK;
+	r->hdr.size = sizeof(*r);
+	r->hdr.ts = bpf_ktime_get_ns();
+	r->hdr.tid = (__u32)bpf_get_current_pid_tgid();
+	r->child_tid = BPF_CORE_READ(child, pid);
+	r->parent_pid = BPF_CORE_READ(parent, tgid);
+	r->child_pid = BPF_CORE_READ(child, tgid);
+	r->parent_ns = pid_ns_inum(BPF_CORE_READ(parent, thread_pid));
+	cp = BPF_CORE_READ(child, thread_pid);
+	r->child_ns = pid_ns_inum(cp);
+	level = BPF_CORE_READ(cp, level);
+	r->nvtids = 0;
+	for (i = 0; i < TRAWL_BPF_MAX_PID_NS; i++) {
+		if (i > level)
+			break;
+		r->vtids[i] = BPF_CORE_READ(cp, numbers[i].nr);
+		r->nvtids = i + 1;
+	}
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * The consumer's own process (set before loading): its reads of the trace
+ * buffers are syscalls too, and their records would only be made to be
+ * thrown away (the converter drops the consumer's own ftrace records, so
+ * nothing ever took them: they filled its thread's queue in scaux.c).
+ */
+const volatile __u32 trawl_self_tgid = 0;
+
+/* What to record per syscall number (bpf-records.h), set by the consumer. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TRAWL_BPF_SC_NR_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} trawl_sc_enter SEC(".maps"), trawl_sc_exit SEC(".maps");
+
+/* data has room for one more string past DATA_MAX, so a masked offset always fits */
+struct sc_buf {
+	struct trawl_bpf_sc r;
+	__u8 data[TRAWL_BPF_DATA_MAX + TRAWL_BPF_STR_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sc_buf);
+} trawl_sc_buf SEC(".maps");
+
+/*
+ * @off & (DATA_MAX - 1) in a way clang cannot drop: it knows off is already
+ * below that, the verifier does not, and needs the mask to bound the write.
+ */
+static __always_inline __u32 bound_off(__u32 off)
+{
+	asm volatile("%0 &= 0x3fff" : "+r"(off));
+	return off;
+}
+
+static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0: return BPF_CORE_READ(regs, di);
+	case 1: return BPF_CORE_READ(regs, si);
+	case 2: return BPF_CORE_READ(regs, dx);
+	case 3: return BPF_CORE_READ(regs, r10);
+	case 4: return BPF_CORE_READ(regs, r8);
+	default: return BPF_CORE_READ(regs, r9);
+	}
+}
+
+/*
+ * One record: the arguments, then for each marked argument its string
+ * (bpf_probe_read_user_str: a fault, e.g. a page not yet touched, gives an
+ * empty string, as LTTng's copy with page faults disabled does) or its two
+ * ints. Returns 0.
+ */
+static __always_inline int sc_record(struct pt_regs *regs, __u32 nr, __u32 mask, __u16 type, long ret)
+{
+	__u32 k = 0, off = 0;
+	struct sc_buf *b = bpf_map_lookup_elem(&trawl_sc_buf, &k);
+	int i;
+
+	if (!b)
+		return 0;
+	b->r.hdr.type = type;
+	b->r.hdr.ts = bpf_ktime_get_ns();
+	b->r.hdr.tid = (__u32)bpf_get_current_pid_tgid();
+	b->r.nr = nr;
+	b->r.ret_lo = (__s32)ret;
+	_Static_assert(TRAWL_BPF_DATA_MAX == 0x4000, "bound_off() masks with DATA_MAX - 1");
+#pragma unroll
+	for (i = 0; i < 6; i++) {
+		long n = 0;
+
+		b->r.args[i] = sc_arg(regs, i);
+		b->r.len[i] = 0;
+		if (off > TRAWL_BPF_DATA_MAX - TRAWL_BPF_STR_MAX)
+			continue;
+		/* the mask keeps the verifier's bound; the test above keeps the data whole */
+		if (mask & TRAWL_BPF_SC_STR(i)) {
+			n = bpf_probe_read_user_str(b->data + bound_off(off),
+						    TRAWL_BPF_STR_MAX, (const void *)b->r.args[i]);
+			if (n < 0)
+				n = 0;
+		} else if ((mask & TRAWL_BPF_SC_INT2(i)) && ret >= 0) {
+			n = bpf_probe_read_user(b->data + bound_off(off), 8,
+						(const void *)b->r.args[i]) ? 0 : 8;
+		}
+		b->r.len[i] = (__u16)n;
+		off += (__u32)n;
+	}
+	if (off > TRAWL_BPF_DATA_MAX)
+		return 0;
+	b->r.data_len = off;
+	b->r.hdr.size = sizeof(b->r); /* the fixed part: data_len bytes follow */
+	if (bpf_ringbuf_output(&trawl_rb, b, sizeof(b->r) + off, 0) < 0)
+		count_lost();
+	return 0;
+}
+
+SEC("raw_tracepoint/sys_enter")
+int trawl_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 nr = (__u32)ctx->args[1];
+	__u32 *mask;
+
+	if (nr >= TRAWL_BPF_SC_NR_MAX || (__u32)(bpf_get_current_pid_tgid() >> 32) == trawl_self_tgid)
+		return 0;
+	mask = bpf_map_lookup_elem(&trawl_sc_enter, &nr);
+	if (!mask || !*mask)
+		return 0;
+	return sc_record((struct pt_regs *)ctx->args[0], nr, *mask, TRAWL_BPF_SC_ENTER, 0);
+}
+
+SEC("raw_tracepoint/sys_exit")
+int trawl_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+	__u32 nr = (__u32)BPF_CORE_READ(regs, orig_ax);
+	__u32 *mask;
+
+	if (nr >= TRAWL_BPF_SC_NR_MAX || (__u32)(bpf_get_current_pid_tgid() >> 32) == trawl_self_tgid)
+		return 0;
+	mask = bpf_map_lookup_elem(&trawl_sc_exit, &nr);
+	if (!mask || !*mask)
+		return 0;
+	return sc_record(regs, nr, *mask, TRAWL_BPF_SC_EXIT, (long)ctx->args[1]);
+}
