@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "export/jsonw.h"
 #include "view.h"
 #include "view_int.h"
 
@@ -288,6 +289,20 @@ static int run_events(struct view *v)
 			}
 		}
 		break;
+	case OUT_JSON:
+		while ((ret = trawl_reader_next(r)) > 0) {
+			if (__builtin_expect(v->progress && !(++n & 0xffff), 0))
+				progress_tick(v, n);
+			ret = jsonw_event(r, &v->out);
+			if (ret)
+				break;
+			if (v->out.len >= FLUSH_AT) {
+				out_flush(v);
+				if (v->write_failed)
+					break;
+			}
+		}
+		break;
 	case OUT_COUNT:
 		while ((ret = trawl_reader_next(r)) > 0) {
 			n++;
@@ -359,7 +374,7 @@ static int setup_reader(struct view *v)
 		return 1;
 	}
 	/* --count and --decode-only look at no field */
-	if (v->o.output != OUT_TEXT)
+	if (v->o.output != OUT_TEXT && v->o.output != OUT_JSON)
 		trawl_reader_set_flags(v->r, TRAWL_READER_NO_FIELDS);
 	if (v->o.output != OUT_COUNT)
 		trawl_reader_set_discarded_cb(v->r, on_discarded, v);
