@@ -13,7 +13,12 @@
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-F, --format=FORMAT", "jsonl: one JSON object per event, every field typed (the "
-				"default)."},
+				"default); chrome-json: Chrome's Trace Event Format, for "
+				"chrome://tracing and Perfetto UI (CPU lanes from sched_switch, system "
+				"calls as slices, other events as marks with their fields, perf "
+				"counters); perfetto: Perfetto's protobuf trace (sched_switch as "
+				"ftrace events, so Perfetto shows its CPU tracks; the rest as track "
+				"events; times exact to the ns)."},
 	{"-o, --output=FILE", "Write to FILE (default: standard output)."},
 	{"-t, --trace-path=DIR", "Export DIR instead of a session's trace."},
 	{"-h, --help", "Show this help."},

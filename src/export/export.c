@@ -20,6 +20,8 @@ static const struct {
 	const struct export_ops *ops;
 } formats[] = {
 	{"jsonl", TRAWL_EXPORT_JSONL, &export_jsonl_ops},
+	{"chrome-json", TRAWL_EXPORT_CHROME_JSON, &export_chrome_ops},
+	{"perfetto", TRAWL_EXPORT_PERFETTO, &export_perfetto_ops},
 };
 
 int trawl_export_format_parse(const char *name, enum trawl_export_format *out)
