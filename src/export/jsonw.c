@@ -59,7 +59,7 @@ int jsonw_string(struct trawl_reader_buf *b, const char *str, size_t n)
 	size_t i = 0, run;
 
 	/* the worst case: every byte becomes \u00XX or U+FFFD (6 bytes) */
-	if (n > (SIZE_MAX - 2) / 6 || jsonw_reserve(b, n * 6 + 2))
+	if (n > (SIZE_MAX - 2) / 6 || (b->cap - b->len < n * 6 + 2 && jsonw_reserve(b, n * 6 + 2)))
 		return -ENOMEM;
 	b->data[b->len++] = '"';
 	while (i < n) {
@@ -107,15 +107,54 @@ int jsonw_string(struct trawl_reader_buf *b, const char *str, size_t n)
 	return 0;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The 8 digits of @v (< 10^8) before @end, zeros included; 32-bit divisions only. */
+static inline void put8(char *end, uint32_t v)
+{
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		uint32_t d = (v % 100) * 2;
+
+		v /= 100;
+		*--end = digit_pairs[d + 1];
+		*--end = digit_pairs[d];
+	}
+}
+
 int jsonw_u64_plain(struct trawl_reader_buf *b, uint64_t v)
 {
+	/*
+	 * A time in ns has 19 digits: 64-bit divisions by 10^8 cut it into
+	 * chunks written with 32-bit ones, which cost a third as much.
+	 */
 	char tmp[24];
 	int i = 24;
+	uint32_t w;
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100000000) {
+		put8(tmp + i, (uint32_t)(v % 100000000));
+		v /= 100000000;
+		i -= 8;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		uint32_t d = (w % 100) * 2;
+
+		w /= 100;
+		tmp[--i] = digit_pairs[d + 1];
+		tmp[--i] = digit_pairs[d];
+	}
+	if (w >= 10) {
+		tmp[--i] = digit_pairs[w * 2 + 1];
+		tmp[--i] = digit_pairs[w * 2];
+	} else {
+		tmp[--i] = (char)('0' + w);
+	}
 	return jsonw_raw(b, tmp + i, (size_t)(24 - i));
 }
 
