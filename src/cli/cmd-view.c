@@ -215,7 +215,11 @@ struct view_args {
 	int npass;
 };
 
-/* "-e X", "-eX", "--viewer X", "--viewer=X": @a's value, or NULL if @a is not @s/@l. */
+/*
+ * Whether argv[*@i] is option -@s / --@l ("-e X", "-eX", "--viewer X",
+ * "--viewer=X"): 1 with its value in *@val (*@i moved past a separate
+ * value), 0 when it is another word, -1 when its value is missing.
+ */
 static int take_value(char **argv, int argc, int *i, char s, const char *l, const char **val)
 {
 	const char *a = argv[*i];
