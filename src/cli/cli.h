@@ -107,6 +107,14 @@ int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct t
 /* "Kernel" or "UST", for the commands' messages. */
 const char *cli_domain_word(enum trawl_ctl_domain domain);
 
+/*
+ * The trace folder a reading command reads, into @path: @dir (-t DIR) or
+ * @target when it names a folder, else session @target's output (NULL: the
+ * current session). Returns 0 or the exit status (the error printed).
+ */
+int cli_trace_path(const struct cli_cmd *cmd, const char *target, const char *dir,
+		   char *path, size_t len);
+
 /* Handles -h/--help: prints @cmd's help on stdout. */
 void cli_help_print(const struct cli_cmd *cmd);
 void cli_man_print(const struct cli_cmd *cmd);
@@ -120,6 +128,8 @@ extern const struct cli_cmd cli_cmd_create, cli_cmd_destroy, cli_cmd_enable_chan
 	cli_cmd_disable_channel, cli_cmd_enable_event, cli_cmd_disable_event,
 	cli_cmd_add_context, cli_cmd_start, cli_cmd_stop, cli_cmd_list, cli_cmd_status,
 	cli_cmd_view, cli_cmd_set_session, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot;
+/* Built with src/export. */
+extern const struct cli_cmd cli_cmd_export;
 
 /* The standard option for help, for each subcommand's getopt table. */
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}

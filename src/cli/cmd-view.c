@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,13 @@
 
 #ifdef TRAWL_HAVE_VIEW
 #include "view/view.h"
+#else
+/* Without trawl's viewer, babeltrace2 runs with no option of the view. */
+static int trawl_view_option_arg(const char *arg)
+{
+	(void)arg;
+	return -1;
+}
 #endif
 
 static const struct cli_option_doc opts_doc[] = {
@@ -31,43 +37,25 @@ static const struct cli_option_doc opts_doc[] = {
 	{"--live [URL]", "Follow a live session served by a relay daemon, with babeltrace2 "
 			 "(default URL: net://127.0.0.1:" LIVE_DEFAULT_PORT "/host/HOSTNAME/SESSION, "
 			 "this host and the current session; URL net://HOST[:PORT] lists the sessions)."},
+	{"-n, --names=LIST", "Print field names: payload, context, scope, header, all, none "
+			     "(default: payload,context), as babeltrace2."},
+	{"-f, --fields=LIST", "Also print: trace, trace:hostname, trace:domain, trace:procname, "
+			      "trace:vpid, loglevel, emf, callsite, all."},
+	{"--no-delta", "Do not print the time since the previous event."},
+	{"--clock-seconds, --clock-date, --clock-gmt, --clock-cycles",
+	 "Times as seconds since the Epoch, with the date, in UTC, or in clock cycles."},
+	{"--clock-offset=SEC, --clock-offset-ns=NS", "Add to every clock's offset."},
+	{"--begin=TIME, --end=TIME, --timerange=[B,E]",
+	 "Only the events from TIME ([YYYY-MM-DD ]HH:MM:SS[.NS] or SEC[.NS]) to TIME."},
+	{"--stream-intersection", "Only the time every stream of a trace covers."},
+	{"--count", "A table of events per name, the discarded records and the time span."},
+	{"--format=text|json", "babeltrace2's text lines (default), or one JSON object per event "
+			       "with every field typed."},
+	{"-o, --output-format=FMT", "text, json, dummy (decode only) or ctf-metadata."},
+	{"-w, --output=FILE", "Write to FILE instead of standard output."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
-
-/* The trace folder of session @name, into @buf. */
-static int session_path(const char *name, char *buf, size_t len)
-{
-	struct trawl_ctl_list *l;
-	struct trawl_ctl *ctl;
-	size_t i;
-	int ret, found = 0;
-
-	ret = cli_connect(&ctl);
-	if (ret)
-		return ret;
-	ret = trawl_ctl_list_sessions(ctl, &l);
-	if (ret) {
-		ret = cli_fail(ctl, ret, "view");
-		trawl_ctl_disconnect(ctl);
-		return ret;
-	}
-	for (i = 0; i < trawl_ctl_list_count(l) && !found; i++) {
-		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
-
-		if (!trawl_ctl_list_session_at(l, i, &s) && !strcmp(s.name, name)) {
-			snprintf(buf, len, "%s", s.output); /* len is TRAWL_CTL_PATH_MAX */
-			found = 1;
-		}
-	}
-	trawl_ctl_list_destroy(l);
-	trawl_ctl_disconnect(ctl);
-	if (!found)
-		return cli_error(-ENOENT, "no session named '%s'", name);
-	if (!buf[0])
-		return cli_error(-ENOENT, "session '%s' has no trace on disk", name);
-	return 0;
-}
 
 static int run_viewer(const char *viewer, const char *path)
 {
@@ -219,83 +207,142 @@ static int view_live(const char *arg, const char *viewer)
 	return cli_error(-errno, "cannot run babeltrace2: %s", strerror(errno));
 }
 
-static int run(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"viewer", required_argument, NULL, 'e'},
-		{"trace-path", required_argument, NULL, 't'},
-		{"live", no_argument, NULL, 'L'},
-		CLI_HELP_OPTION,
-		{NULL, 0, NULL, 0},
-	};
-	const char *viewer = NULL, *dir = NULL;
-	char name[TRAWL_CTL_NAME_MAX], path[TRAWL_CTL_PATH_MAX];
-	struct stat st;
-	int c, ret, live = 0;
+/* The command line of `trawl view`, split into its own options and the view's. */
+struct view_args {
+	const char *viewer, *dir, *target;
+	int live, help;
+	char **pass;	/* the view's options, in order (argv's strings) */
+	int npass;
+};
 
-	while ((c = getopt_long(argc, argv, "he:t:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			cli_help_print(&cli_cmd_view);
-			return 0;
-		case 'e':
-			viewer = optarg;
-			break;
-		case 't':
-			dir = optarg;
-			break;
-		case 'L':
-			live = 1;
-			break;
-		default:
-			return cli_usage(&cli_cmd_view, "bad option");
+/*
+ * Whether argv[*@i] is option -@s / --@l ("-e X", "-eX", "--viewer X",
+ * "--viewer=X"): 1 with its value in *@val (*@i moved past a separate
+ * value), 0 when it is another word, -1 when its value is missing.
+ */
+static int take_value(char **argv, int argc, int *i, char s, const char *l, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(l);
+
+	if (a[1] == s) {
+		*val = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+		return *val ? 1 : -1;
+	}
+	if (a[1] == '-' && !strncmp(a + 2, l, n) && (a[2 + n] == '=' || !a[2 + n])) {
+		*val = a[2 + n] ? a + 3 + n : (*i + 1 < argc ? argv[++*i] : NULL);
+		return *val ? 1 : -1;
+	}
+	return 0;
+}
+
+/*
+ * Splits argv: -e/-t/--live/-h are the command's, any option trawl-view
+ * knows (babeltrace2's: --names, --fields, --clock-*, --begin...) goes to
+ * the view as given, one word is the session or folder. Returns 0 or the
+ * usage error's exit status.
+ */
+static int view_args_parse(int argc, char **argv, struct view_args *va)
+{
+	int i, ret, only_args = 0;
+
+	va->pass = calloc((size_t)argc + 3, sizeof(*va->pass));
+	if (!va->pass)
+		return cli_error(-ENOMEM, "out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (only_args || a[0] != '-' || !a[1]) {
+			if (va->target)
+				return cli_usage(&cli_cmd_view, "too many arguments");
+			va->target = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			va->help = 1;
+			continue;
+		}
+		if (!strcmp(a, "--live")) {
+			va->live = 1;
+			continue;
+		}
+		if ((ret = take_value(argv, argc, &i, 'e', "viewer", &va->viewer)) ||
+		    (ret = take_value(argv, argc, &i, 't', "trace-path", &va->dir))) {
+			if (ret < 0)
+				return cli_usage(&cli_cmd_view, "option %s needs a value", a);
+			continue;
+		}
+		ret = trawl_view_option_arg(a);
+		if (ret < 0)
+			return cli_usage(&cli_cmd_view, "unknown option %s", a);
+		va->pass[va->npass++] = argv[i];
+		if (ret == 1) {
+			if (i + 1 >= argc)
+				return cli_usage(&cli_cmd_view, "option %s needs a value", a);
+			va->pass[va->npass++] = argv[++i];
 		}
 	}
-	if (argc - optind > 1)
-		return cli_usage(&cli_cmd_view, "too many arguments");
-	if (live && dir)
-		return cli_usage(&cli_cmd_view, "--live follows a relay daemon's session, not a folder");
-	if (live)
-		return view_live(argc > optind ? argv[optind] : NULL, viewer);
-	if (!dir && argc > optind && (strchr(argv[optind], '/') ||
-				      (stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode))))
-		dir = argv[optind];
-	if (dir) {
-		snprintf(path, sizeof(path), "%s", dir);
-		if (stat(path, &st) || !S_ISDIR(st.st_mode))
-			return cli_error(-ENOENT, "no trace folder %s", path);
-	} else {
-		ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name));
-		if (ret)
-			return ret;
-		ret = session_path(name, path, sizeof(path));
-		if (ret)
-			return ret;
-		if (!strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7))
-			return cli_error(-EOPNOTSUPP, "session '%s' streams to trawl-relayd at %s: "
-						      "view the trace where relayd writes it "
-						      "(trawl view DIR)", name, path);
-	}
-	if (viewer)
-		return run_viewer(viewer, path);
-#ifdef TRAWL_HAVE_VIEW
-	{
-		char *vargv[] = {(char *)"view", path, NULL};
+	return 0;
+}
 
-		optind = 1;
-		return trawl_view_main(2, vargv);
+static int run(int argc, char **argv)
+{
+	struct view_args va = {0};
+	char path[TRAWL_CTL_PATH_MAX];
+	int ret;
+
+	ret = view_args_parse(argc, argv, &va);
+	if (ret)
+		goto out;
+	if (va.help) {
+		cli_help_print(&cli_cmd_view);
+		goto out;
 	}
+	if (va.live && va.dir) {
+		ret = cli_usage(&cli_cmd_view, "--live follows a relay daemon's session, not a folder");
+		goto out;
+	}
+	if (va.live) {
+		ret = view_live(va.target, va.viewer);
+		goto out;
+	}
+	ret = cli_trace_path(&cli_cmd_view, va.target, va.dir, path, sizeof(path));
+	if (ret)
+		goto out;
+	if (va.viewer) {
+		ret = run_viewer(va.viewer, path);
+		goto out;
+	}
+#ifdef TRAWL_HAVE_VIEW
+	/* "view", the view's options as given, the folder */
+	memmove(va.pass + 1, va.pass, (size_t)va.npass * sizeof(*va.pass));
+	va.pass[0] = (char *)"view";
+	va.pass[va.npass + 1] = path;
+	ret = trawl_view_main(va.npass + 2, va.pass);
 #else
-	return run_viewer("babeltrace2", path);
+	if (va.npass) {
+		ret = cli_usage(&cli_cmd_view, "option %s needs trawl's viewer, which is not built in",
+				va.pass[0]);
+		goto out;
+	}
+	ret = run_viewer("babeltrace2", path);
 #endif
+out:
+	free(va.pass);
+	return ret;
 }
 
 const struct cli_cmd cli_cmd_view = {
 	.name = "view",
 	.summary = "Show a trace",
-	.synopsis = "[SESSION | DIR] [-e VIEWER] [-t DIR] | --live [URL | SESSION]",
+	.synopsis = "[OPTIONS] [SESSION | DIR] [-e VIEWER] [-t DIR] | --live [URL | SESSION]",
 	.description = "Prints the trace of SESSION (default: the current session), or of the "
-		       "trace folder DIR, as text in babeltrace2's format.",
+		       "trace folder DIR, as text in babeltrace2's format; babeltrace2's options "
+		       "change it as they change babeltrace2's output.",
 	.options = opts_doc,
 	.run = run,
 };

@@ -28,6 +28,9 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_list,
 	&cli_cmd_status,
 	&cli_cmd_view,
+#ifdef TRAWL_HAVE_EXPORT
+	&cli_cmd_export,
+#endif
 	&cli_cmd_snapshot,
 	&cli_cmd_set_session,
 	&cli_cmd_version,

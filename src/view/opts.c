@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "view.h"
 #include "view_int.h"
 
 #define NSEC_PER_SEC 1000000000LL
@@ -19,13 +20,14 @@ enum {
 	OPT_NO_DELTA = 256, OPT_CLOCK_CYCLES, OPT_CLOCK_DATE, OPT_CLOCK_GMT,
 	OPT_CLOCK_SECONDS, OPT_CLOCK_OFFSET, OPT_CLOCK_OFFSET_NS, OPT_BEGIN,
 	OPT_END, OPT_TIMERANGE, OPT_STREAM_INTERSECTION, OPT_COUNT,
-	OPT_DECODE_ONLY, OPT_NO_PROGRESS, OPT_CLOCK_FORCE_CORRELATE,
+	OPT_DECODE_ONLY, OPT_NO_PROGRESS, OPT_CLOCK_FORCE_CORRELATE, OPT_FORMAT,
 };
 
 static const struct option long_opts[] = {
 	{ "names", required_argument, NULL, 'n' },
 	{ "fields", required_argument, NULL, 'f' },
 	{ "output-format", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'w' },
 	{ "viewer", required_argument, NULL, 'e' },
 	{ "no-delta", no_argument, NULL, OPT_NO_DELTA },
@@ -71,7 +73,10 @@ static void usage(FILE *f, const char *cmd)
 		"      --end=TIME            stop after TIME\n"
 		"      --timerange=[B,E]     same as --begin=B --end=E\n"
 		"      --stream-intersection only print the time range every stream covers\n"
-		"  -o, --output-format=FMT   text (default), dummy (decode only), ctf-metadata\n"
+		"  -o, --output-format=FMT   text (default), json (one JSON object per event,\n"
+		"                            every field typed), dummy (decode only),\n"
+		"                            ctf-metadata\n"
+		"      --format=FMT          same as -o\n"
 		"      --decode-only         same as -o dummy\n"
 		"      --count               a table of events per name, discarded records\n"
 		"                            and the time span, instead of the events\n"
@@ -214,7 +219,10 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 			}
 			break;
 		case 'o':
-			if (!strcmp(optarg, "text"))
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "json"))
+				o->output = OUT_JSON;
+			else if (!strcmp(optarg, "text"))
 				o->output = OUT_TEXT;
 			else if (!strcmp(optarg, "dummy"))
 				o->output = OUT_DUMMY;
@@ -311,6 +319,31 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+int trawl_view_option_arg(const char *arg)
+{
+	static const char shorts_arg[] = "nfowe", shorts_flag[] = "hV";
+	const struct option *lo;
+	size_t n;
+
+	if (arg[0] != '-' || !arg[1])
+		return -1;
+	if (arg[1] != '-') {
+		/* -X, or -XVALUE for an option with an argument */
+		if (strchr(shorts_arg, arg[1]))
+			return arg[2] ? 0 : 1;
+		return strchr(shorts_flag, arg[1]) && !arg[2] ? 0 : -1;
+	}
+	n = strcspn(arg + 2, "=");
+	for (lo = long_opts; lo->name; lo++) {
+		if (strlen(lo->name) != n || strncmp(lo->name, arg + 2, n))
+			continue;
+		if (lo->has_arg == no_argument)
+			return arg[2 + n] ? -1 : 0;
+		return arg[2 + n] ? 0 : 1;
+	}
+	return -1;
 }
 
 /* ---- time arguments (--begin, --end) -------------------------------------- */

@@ -13,7 +13,7 @@
 
 #include <trawl/reader.h>
 
-enum view_output { OUT_TEXT, OUT_DUMMY, OUT_METADATA, OUT_COUNT };
+enum view_output { OUT_TEXT, OUT_DUMMY, OUT_METADATA, OUT_COUNT, OUT_JSON };
 
 struct view_opts {
 	enum view_output output;

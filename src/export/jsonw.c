@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jsonw.c - JSON text for the exports (why hand-written: jsonw.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "jsonw.h"
+
+int jsonw_reserve(struct trawl_reader_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	char *d;
+
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	d = realloc(b->data, cap);
+	if (!d)
+		return -ENOMEM;
+	b->data = d;
+	b->cap = cap;
+	return 0;
+}
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	cp = c & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and beyond U+10FFFF are not UTF-8 */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+int jsonw_string(struct trawl_reader_buf *b, const char *str, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run;
+
+	/* the worst case: every byte becomes \u00XX or U+FFFD (6 bytes) */
+	if (n > (SIZE_MAX - 2) / 6 || (b->cap - b->len < n * 6 + 2 && jsonw_reserve(b, n * 6 + 2)))
+		return -ENOMEM;
+	b->data[b->len++] = '"';
+	while (i < n) {
+		unsigned char c = s[i];
+
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
+			      s[run] != '\\'; run++)
+			;
+		if (run > i) {
+			memcpy(b->data + b->len, s + i, run - i);
+			b->len += run - i;
+			i = run;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t l = utf8_len(s + i, n - i);
+
+			if (l) {
+				memcpy(b->data + b->len, s + i, l);
+				b->len += l;
+				i += l;
+			} else {
+				memcpy(b->data + b->len, "\xef\xbf\xbd", 3);
+				b->len += 3;
+				i++;
+			}
+			continue;
+		}
+		b->data[b->len++] = '\\';
+		switch (c) {
+		case '"': b->data[b->len++] = '"'; break;
+		case '\\': b->data[b->len++] = '\\'; break;
+		case '\n': b->data[b->len++] = 'n'; break;
+		case '\t': b->data[b->len++] = 't'; break;
+		case '\r': b->data[b->len++] = 'r'; break;
+		default:
+			memcpy(b->data + b->len, "u00", 3);
+			b->data[b->len + 3] = hex[c >> 4];
+			b->data[b->len + 4] = hex[c & 15];
+			b->len += 5;
+		}
+		i++;
+	}
+	b->data[b->len++] = '"';
+	return 0;
+}
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The 8 digits of @v (< 10^8) before @end, zeros included; 32-bit divisions only. */
+static inline void put8(char *end, uint32_t v)
+{
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		uint32_t d = (v % 100) * 2;
+
+		v /= 100;
+		*--end = digit_pairs[d + 1];
+		*--end = digit_pairs[d];
+	}
+}
+
+int jsonw_u64_plain(struct trawl_reader_buf *b, uint64_t v)
+{
+	/*
+	 * A time in ns has 19 digits: 64-bit divisions by 10^8 cut it into
+	 * chunks written with 32-bit ones, which cost a third as much.
+	 */
+	char tmp[24];
+	int i = 24;
+	uint32_t w;
+
+	while (v >= 100000000) {
+		put8(tmp + i, (uint32_t)(v % 100000000));
+		v /= 100000000;
+		i -= 8;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		uint32_t d = (w % 100) * 2;
+
+		w /= 100;
+		tmp[--i] = digit_pairs[d + 1];
+		tmp[--i] = digit_pairs[d];
+	}
+	if (w >= 10) {
+		tmp[--i] = digit_pairs[w * 2 + 1];
+		tmp[--i] = digit_pairs[w * 2];
+	} else {
+		tmp[--i] = (char)('0' + w);
+	}
+	return jsonw_raw(b, tmp + i, (size_t)(24 - i));
+}
+
+int jsonw_uint(struct trawl_reader_buf *b, uint64_t v)
+{
+	if (v <= JSONW_SAFE_INT)
+		return jsonw_u64_plain(b, v);
+	return jsonw_lit(b, "\"") || jsonw_u64_plain(b, v) || jsonw_lit(b, "\"") ? -ENOMEM : 0;
+}
+
+int jsonw_int(struct trawl_reader_buf *b, int64_t v)
+{
+	/* the magnitude as unsigned: -INT64_MIN does not fit an int64_t */
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	int big = mag > JSONW_SAFE_INT;
+
+	if ((big && jsonw_lit(b, "\"")) || (v < 0 && jsonw_lit(b, "-")) ||
+	    jsonw_u64_plain(b, mag) || (big && jsonw_lit(b, "\"")))
+		return -ENOMEM;
+	return 0;
+}
+
+int jsonw_double(struct trawl_reader_buf *b, double v)
+{
+	char tmp[40];
+	int n;
+
+	if (isnan(v))
+		return jsonw_lit(b, "\"nan\"");
+	if (isinf(v))
+		return v > 0 ? jsonw_lit(b, "\"inf\"") : jsonw_lit(b, "\"-inf\"");
+	/* %.17g reads back to the same double */
+	n = snprintf(tmp, sizeof(tmp), "%.17g", v);
+	if (n <= 0 || (size_t)n >= sizeof(tmp))
+		return -EINVAL;
+	/* a float stays one for the reader: "2222" would parse as an integer */
+	if (!strpbrk(tmp, ".e") && (size_t)n + 2 < sizeof(tmp)) {
+		memcpy(tmp + n, ".0", 2);
+		n += 2;
+	}
+	return jsonw_raw(b, tmp, (size_t)n);
+}
+
+int jsonw_us_of_ns(struct trawl_reader_buf *b, int64_t ns)
+{
+	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	char frac[4];
+
+	frac[0] = '.';
+	frac[1] = (char)('0' + mag / 100 % 10);
+	frac[2] = (char)('0' + mag / 10 % 10);
+	frac[3] = (char)('0' + mag % 10);
+	if ((ns < 0 && jsonw_lit(b, "-")) || jsonw_u64_plain(b, mag / 1000))
+		return -ENOMEM;
+	return jsonw_raw(b, frac, 4);
+}
+
+static int jsonw_enum(struct trawl_reader_buf *b, const struct trawl_reader_field *f)
+{
+	const char *labels[8];
+	size_t n = trawl_reader_field_enum_labels(f, labels, 8), i;
+	int ret = jsonw_lit(b, "{\"label\":");
+
+	if (!ret)
+		ret = n ? jsonw_string(b, labels[0], strlen(labels[0])) : jsonw_lit(b, "null");
+	if (!ret && n > 1) {
+		const char **all = labels;
+
+		if (n > 8 && !(all = malloc(n * sizeof(*all))))
+			return -ENOMEM;
+		trawl_reader_field_enum_labels(f, all, n);
+		ret = jsonw_lit(b, ",\"labels\":[");
+		for (i = 0; i < n && !ret; i++)
+			ret = (i && jsonw_lit(b, ",")) || jsonw_string(b, all[i], strlen(all[i]));
+		if (!ret)
+			ret = jsonw_lit(b, "]");
+		if (all != labels)
+			free(all);
+	}
+	if (!ret)
+		ret = jsonw_lit(b, ",\"value\":");
+	if (!ret)
+		ret = trawl_reader_field_is_signed(f) ? jsonw_int(b, trawl_reader_field_int(f))
+						      : jsonw_uint(b, trawl_reader_field_uint(f));
+	return ret ? ret : jsonw_lit(b, "}");
+}
+
+/* Members as "name":value pairs (structures, variants), or elements. */
+static int jsonw_children(struct trawl_reader_buf *b, const struct trawl_reader_field *f,
+			  int named)
+{
+	size_t i, n = trawl_reader_field_count(f);
+	int ret = named ? jsonw_lit(b, "{") : jsonw_lit(b, "[");
+
+	for (i = 0; i < n && !ret; i++) {
+		const struct trawl_reader_field *c = trawl_reader_field_at(f, i);
+
+		if (i)
+			ret = jsonw_lit(b, ",");
+		if (!ret && named) {
+			const char *name = trawl_reader_field_name(c);
+
+			name = name ? name : "";
+			ret = jsonw_string(b, name, strlen(name));
+			if (!ret)
+				ret = jsonw_lit(b, ":");
+		}
+		if (!ret)
+			ret = jsonw_field(b, c);
+	}
+	if (ret)
+		return ret;
+	return named ? jsonw_lit(b, "}") : jsonw_lit(b, "]");
+}
+
+int jsonw_field(struct trawl_reader_buf *b, const struct trawl_reader_field *f)
+{
+	const char *s;
+	size_t len;
+
+	switch (trawl_reader_field_kind(f)) {
+	case TRAWL_READER_FIELD_INTEGER:
+		return trawl_reader_field_is_signed(f) ? jsonw_int(b, trawl_reader_field_int(f))
+						       : jsonw_uint(b, trawl_reader_field_uint(f));
+	case TRAWL_READER_FIELD_ENUM:
+		return jsonw_enum(b, f);
+	case TRAWL_READER_FIELD_FLOAT:
+		return jsonw_double(b, trawl_reader_field_double(f));
+	case TRAWL_READER_FIELD_STRING:
+		s = trawl_reader_field_string(f, &len);
+		return jsonw_string(b, s ? s : "", s ? len : 0);
+	case TRAWL_READER_FIELD_STRUCT:
+	case TRAWL_READER_FIELD_VARIANT:
+		return jsonw_children(b, f, 1);
+	case TRAWL_READER_FIELD_ARRAY:
+	case TRAWL_READER_FIELD_SEQUENCE:
+		return jsonw_children(b, f, 0);
+	}
+	return jsonw_lit(b, "null");
+}
+
+static const struct {
+	enum trawl_reader_scope scope;
+	const char *key; /* with its comma, quotes and colon */
+} scopes[] = {
+	{TRAWL_READER_SCOPE_PACKET_CONTEXT, ",\"packet_context\":"},
+	{TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, ",\"common_context\":"},
+	{TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT, ",\"specific_context\":"},
+	{TRAWL_READER_SCOPE_EVENT_PAYLOAD, ",\"payload\":"},
+};
+
+int jsonw_event(struct trawl_reader *r, struct trawl_reader_buf *b)
+{
+	const struct trawl_reader_stream *st = trawl_reader_event_stream(r);
+	const char *name = trawl_reader_event_name(r), *trace;
+	size_t start = b->len, i;
+	int64_t ns;
+	int ret;
+
+	if (!st)
+		return -ENODATA;
+	trace = trawl_reader_trace_name(trawl_reader_stream_trace(st));
+	ret = jsonw_lit(b, "{\"name\":");
+	if (!ret)
+		ret = jsonw_string(b, name, strlen(name));
+	if (!ret && !trawl_reader_event_time_ns(r, &ns))
+		ret = jsonw_lit(b, ",\"time_ns\":") || jsonw_int(b, ns) ? -ENOMEM : 0;
+	if (!ret)
+		ret = jsonw_lit(b, ",\"trace\":") || jsonw_string(b, trace, strlen(trace)) ? -ENOMEM
+											  : 0;
+	for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]) && !ret; i++) {
+		const struct trawl_reader_field *f;
+
+		ret = trawl_reader_event_field(r, scopes[i].scope, &f);
+		if (ret == -ENODATA) {
+			ret = 0;
+			continue;
+		}
+		if (!ret)
+			ret = jsonw_raw(b, scopes[i].key, strlen(scopes[i].key));
+		if (!ret)
+			ret = jsonw_field(b, f);
+	}
+	if (!ret)
+		ret = jsonw_lit(b, "}\n");
+	if (ret)
+		b->len = start;
+	return ret;
+}
