@@ -18,10 +18,10 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "common/fdmsg.h"
 #include "common/ids.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +35,6 @@
 static void child(int sock, const struct trawl_ids *ids, trawl_as_user_fn fn, void *arg,
 		  void *out, size_t outlen)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct msghdr msg = { 0 };
 	struct iovec iov[2];
 	int32_t ret;
 	int fd = -1;
@@ -46,57 +44,25 @@ static void child(int sock, const struct trawl_ids *ids, trawl_as_user_fn fn, vo
 	if (trawl_ids_assume(ids) < 0)
 		_exit(126);
 	ret = fn(arg, out, &fd);
-	iov[0].iov_base = &ret;
-	iov[0].iov_len = sizeof(ret);
-	iov[1].iov_base = out;
-	iov[1].iov_len = outlen;
-	msg.msg_iov = iov;
-	msg.msg_iovlen = 2;
-	if (fd >= 0) {
-		struct cmsghdr *c;
-
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
-	_exit(sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 ? 125 : 0);
+	iov[0] = (struct iovec){&ret, sizeof(ret)};
+	iov[1] = (struct iovec){out, outlen};
+	_exit(trawl_fdmsg_send(sock, iov, 2, fd) < 0 ? 125 : 0);
 }
 
 /* Reads the child's answer into @out and *@fd. 0, or a negative errno. */
 static int answer(int sock, int timeout_ms, void *out, size_t outlen, int *fd, int32_t *ret)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	struct msghdr msg = { 0 };
-	struct pollfd pfd = { sock, POLLIN, 0 };
 	struct iovec iov[2] = { { ret, sizeof(*ret) }, { out, outlen } };
-	struct cmsghdr *c;
-	ssize_t n;
-	int r;
+	ssize_t n = trawl_fdmsg_recv(sock, iov, 2, timeout_ms, fd);
 
-	do
-		r = poll(&pfd, 1, timeout_ms);
-	while (r < 0 && errno == EINTR);
-	if (r == 0)
-		return -ETIMEDOUT;
-	if (r < 0)
-		return -errno;
-	msg.msg_iov = iov;
-	msg.msg_iovlen = 2;
-	msg.msg_control = cbuf;
-	msg.msg_controllen = sizeof(cbuf);
-	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return -errno;
-	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(fd, CMSG_DATA(c), sizeof(int));
-	if ((size_t)n != sizeof(*ret) + outlen || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+	if (n < 0 && n != -EPROTO)
+		return (int)n;
+	if ((size_t)n != sizeof(*ret) + outlen) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
 		return -EIO;
+	}
 	return 0;
 }
 

@@ -9,13 +9,13 @@
  * the root process holds the other end; the child exits when it closes.
  */
 #include "consumerd/opener.h"
+#include "common/fdmsg.h"
 #include "common/fs.h"
 #include "common/ids.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,23 +67,9 @@ static int folder_open(const char *dir, char *where, size_t where_len)
 
 static void reply_send(int sock, const struct op_reply *r, int fd)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
 	struct iovec v = {(void *)r, sizeof(*r)};
-	struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1};
 
-	if (fd >= 0) {
-		memset(&c, 0, sizeof(c));
-		m.msg_control = c.buf;
-		m.msg_controllen = sizeof(c.buf);
-		c.h.cmsg_level = SOL_SOCKET;
-		c.h.cmsg_type = SCM_RIGHTS;
-		c.h.cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(&c.h), &fd, sizeof(int));
-	}
-	if (sendmsg(sock, &m, MSG_NOSIGNAL) < 0)
+	if (trawl_fdmsg_send(sock, &v, 1, fd) < 0)
 		_exit(0); /* the root process is gone */
 }
 
@@ -195,33 +181,18 @@ static int fd_ok(int fd)
  */
 static int reply_recv(struct trawl_opener *op, int *fd, char *where, size_t where_len)
 {
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} c;
 	struct op_reply r;
 	struct iovec v = {&r, sizeof(r)};
-	struct msghdr m = {.msg_iov = &v, .msg_iovlen = 1, .msg_control = c.buf,
-			   .msg_controllen = sizeof(c.buf)};
-	struct pollfd p = {.fd = op->sock, .events = POLLIN};
-	struct cmsghdr *h;
-	int got = -1, ret;
 	ssize_t n;
+	int got;
 
-	do
-		ret = poll(&p, 1, TRAWL_OPENER_TIMEOUT_MS);
-	while (ret < 0 && errno == EINTR);
-	if (ret <= 0) {
+	n = trawl_fdmsg_recv(op->sock, &v, 1, TRAWL_OPENER_TIMEOUT_MS, &got);
+	if (n < 0 && n != -EPROTO) { /* -ETIMEDOUT: hung */
 		child_stop(op);
-		return ret == 0 ? -ETIMEDOUT : -errno;
+		return (int)n;
 	}
-	n = recvmsg(op->sock, &m, MSG_CMSG_CLOEXEC);
-	for (h = n > 0 ? CMSG_FIRSTHDR(&m) : NULL; h; h = CMSG_NXTHDR(&m, h))
-		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
-		    h->cmsg_len == CMSG_LEN(sizeof(int)) && got < 0)
-			memcpy(&got, CMSG_DATA(h), sizeof(int));
 	r.where[sizeof(r.where) - 1] = '\0';
-	if (n != (ssize_t)sizeof(r) || (m.msg_flags & MSG_CTRUNC) || r.ret > 0 || r.ret < -4095 ||
+	if (n != (ssize_t)sizeof(r) || r.ret > 0 || r.ret < -4095 ||
 	    (got >= 0 && (r.ret < 0 || !fd || !fd_ok(got))) || (fd && !r.ret && got < 0)) {
 		if (got >= 0)
 			close(got);
