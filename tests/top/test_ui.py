@@ -15,8 +15,11 @@ if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
     toptest.ktest.skip("tmux missing")
 d = toptest.setup()
 trace = os.path.join(d, "trace")
+# The time navigation below steps through 10 ms intervals and seeks to 50 ms:
+# the trace must last longer than that however fast the calls run (on a quiet
+# machine 2000 calls take ~2 ms), so the recording goes on 0.3 s after them.
 out = toptest.record(trace, ["sched_switch", "sched_wakeup", "sched_process_exec"], ["getpgid"],
-                     [toptest.LOAD, "calls", "2000"])
+                     ["sh", "-c", '"$0" calls 2000 && sleep 0.3', toptest.LOAD])
 pid = out["pid"]
 sock = "trawltop-test-%d" % os.getpid()
 done = os.path.join(d, "exited")
