@@ -129,7 +129,7 @@ extern const struct cli_cmd cli_cmd_create, cli_cmd_destroy, cli_cmd_enable_chan
 	cli_cmd_add_context, cli_cmd_start, cli_cmd_stop, cli_cmd_list, cli_cmd_status,
 	cli_cmd_view, cli_cmd_set_session, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot;
 /* Built with src/export. */
-extern const struct cli_cmd cli_cmd_export;
+extern const struct cli_cmd cli_cmd_export, cli_cmd_timeline;
 
 /* The standard option for help, for each subcommand's getopt table. */
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}

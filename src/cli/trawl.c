@@ -30,6 +30,7 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_view,
 #ifdef TRAWL_HAVE_EXPORT
 	&cli_cmd_export,
+	&cli_cmd_timeline,
 #endif
 	&cli_cmd_snapshot,
 	&cli_cmd_set_session,

@@ -22,6 +22,7 @@ static const struct {
 	{"jsonl", TRAWL_EXPORT_JSONL, &export_jsonl_ops},
 	{"chrome-json", TRAWL_EXPORT_CHROME_JSON, &export_chrome_ops},
 	{"perfetto", TRAWL_EXPORT_PERFETTO, &export_perfetto_ops},
+	{"timeline", TRAWL_EXPORT_TIMELINE, &export_timeline_ops},
 };
 
 int trawl_export_format_parse(const char *name, enum trawl_export_format *out)

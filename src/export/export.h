@@ -22,10 +22,11 @@ struct trawl_export_opts {
 	size_t npaths;
 	const char *output;		/* file to write; NULL: standard output */
 	const char *cmd;		/* for messages: "trawl export" */
+	size_t detail;			/* timeline: items a level of detail may hold (0: default) */
 };
 
 /*
- * trawl_export_format_parse - "jsonl", "chrome-json", "perfetto" to *@out.
+ * trawl_export_format_parse - "jsonl", "chrome-json", "perfetto", "timeline" to *@out.
  * Returns 0 or -EINVAL.
  */
 int trawl_export_format_parse(const char *name, enum trawl_export_format *out);

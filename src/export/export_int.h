@@ -40,7 +40,8 @@ struct export_ops {
 	bool needs_fields;	/* false: the reader may skip decoding fields */
 };
 
-extern const struct export_ops export_jsonl_ops, export_chrome_ops, export_perfetto_ops;
+extern const struct export_ops export_jsonl_ops, export_chrome_ops, export_perfetto_ops,
+	export_timeline_ops;
 
 /* Writes the buffer out if it holds EXPORT_FLUSH_AT bytes (or @force). 0 or -EIO. */
 int export_flush(struct export_run *x, bool force);

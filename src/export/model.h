@@ -36,6 +36,8 @@ struct model_thread {
 	bool in_syscall;
 	int64_t sys_begin;
 	const char *sys_name;		/* borrowed from the event class: lives as long as the reader */
+	/* a format's own (the timeline's lanes + 1): 0 until it sets them */
+	uint32_t fmt_lane[2];
 };
 
 struct model_event {
