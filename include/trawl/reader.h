@@ -130,6 +130,66 @@ void trawl_reader_destroy(struct trawl_reader *r);
  */
 const char *trawl_reader_error(const struct trawl_reader *r);
 
+/* ---- following a live session (lttng-live) -------------------------------- */
+
+/**
+ * trawl_reader_open_live - follows a live session served by a relay daemon
+ * (trawl-relayd, or LTTng's lttng-relayd) over LTTng's live protocol, as
+ * babeltrace2's lttng-live source does
+ * @url: net://HOST[:PORT]/host/HOSTNAME/SESSION (net4://, net6://, [v6]
+ *       addresses; port 5344 by default)
+ * @out: the reader, which the caller frees with trawl_reader_destroy()
+ *
+ * Attaches to every session of that name and host (LTTng's relay daemon
+ * lists one per consumer: kernel, 32- and 64-bit user space). Then
+ * trawl_reader_next() waits for events: it returns them in babeltrace2's
+ * lttng-live order (time order across every stream, a stream waited for
+ * until it has data or says, with an inactivity beacon, that it is quiet
+ * up to some time), follows streams and traces that appear later and
+ * metadata that grows, and returns 0 once every session ended (the relay
+ * daemon hung up every stream) with every event shown. An error (the
+ * relay daemon died: -ECONNRESET, ...) is returned once; what was
+ * returned before stays valid. Every byte from the network is checked.
+ *
+ * Returns 0, or a negative errno with the message in
+ * trawl_reader_error() when *@out is not NULL: -EINVAL (a bad URL, or no
+ * session in it), -ENOENT (no such session), -ECONNREFUSED (nothing
+ * listens), -EPROTO (the relay daemon refused). Seeking, time ranges and
+ * stream intersection are not available on a live reader (-EOPNOTSUPP);
+ * trawl_reader_trace_count() is 0 (each event's stream leads to its
+ * trace: trawl_reader_stream_trace()).
+ */
+int trawl_reader_open_live(const char *url, struct trawl_reader **out);
+
+typedef void (*trawl_reader_idle_fn)(void *arg);
+
+/**
+ * trawl_reader_set_idle_cb - a live reader calls @fn(@arg) each time it is
+ * about to wait for the relay daemon to have more (to flush output that
+ * was buffered, say). NULL: none.
+ */
+void trawl_reader_set_idle_cb(struct trawl_reader *r, trawl_reader_idle_fn fn, void *arg);
+
+/* A session a relay daemon serves (trawl_reader_live_sessions()). */
+struct trawl_reader_live_session {
+	char url[640];		/* net://HOST:PORT/host/HOSTNAME/NAME, to follow it */
+	char hostname[64];
+	char name[256];
+	uint64_t id;
+	uint32_t live_timer_us;
+	uint32_t streams;
+	uint32_t clients;	/* viewers attached */
+};
+
+/**
+ * trawl_reader_live_sessions - the sessions the relay daemon at @url
+ * (net://HOST[:PORT], any path ignored) serves: *@out, @n of them, freed
+ * by the caller with free(). Returns 0, or a negative errno with the
+ * reason in @err (@errlen bytes).
+ */
+int trawl_reader_live_sessions(const char *url, struct trawl_reader_live_session **out,
+			       size_t *n, char *err, size_t errlen);
+
 /* ---- how to read (before the first trawl_reader_next()) ------------------ */
 
 /*

@@ -3,17 +3,16 @@
  * cmd-view.c - `trawl view`: show a session's (or a folder's) trace with
  * trawl's viewer (src/view) when built in, babeltrace2 otherwise, or any
  * viewer given with -e. `trawl view --live` follows a session streamed to
- * trawl-relayd (or lttng-relayd) with babeltrace2's lttng-live source, until
- * trawl's own viewer can follow a live trace.
+ * trawl-relayd (or lttng-relayd) with trawl's viewer, whose reader speaks
+ * the live protocol itself (babeltrace2's lttng-live source when trawl's
+ * viewer is not built in).
  */
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,7 +33,7 @@ static int trawl_view_option_arg(const char *arg)
 static const struct cli_option_doc opts_doc[] = {
 	{"-e, --viewer=CMD", "Run CMD (split at spaces) with the trace folder as last argument."},
 	{"-t, --trace-path=DIR", "View DIR instead of a session's trace."},
-	{"--live [URL]", "Follow a live session served by a relay daemon, with babeltrace2 "
+	{"--live [URL]", "Follow a live session served by a relay daemon (trawl-relayd or lttng-relayd) "
 			 "(default URL: net://127.0.0.1:" LIVE_DEFAULT_PORT "/host/HOSTNAME/SESSION, "
 			 "this host and the current session; URL net://HOST[:PORT] lists the sessions)."},
 	{"-n, --names=LIST", "Print field names: payload, context, scope, header, all, none "
@@ -71,26 +70,6 @@ static int run_viewer(const char *viewer, const char *path)
 	fflush(stdout);
 	execvp(args[0], args);
 	return cli_error(-errno, "cannot run viewer '%s': %s", args[0], strerror(errno));
-}
-
-/* Is @prog an executable file in $PATH? */
-static int in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	while (path && *path) {
-		const char *end = strchr(path, ':');
-		size_t n = end ? (size_t)(end - path) : strlen(path);
-
-		if (n && n < sizeof(buf) - strlen(prog) - 2) {
-			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
-			if (access(buf, X_OK) == 0)
-				return 1;
-		}
-		path = end ? end + 1 : NULL;
-	}
-	return 0;
 }
 
 /*
@@ -135,36 +114,14 @@ static int live_url_split(const char *url, char *host, size_t hlen, char *port, 
 	return 0;
 }
 
-/* 0 if something accepts TCP connections at @host:@port, else -errno. */
-static int live_probe(const char *host, const char *port)
-{
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
-	int ret = -ECONNREFUSED;
-
-	if (getaddrinfo(host, port, &hints, &res))
-		return -EHOSTUNREACH;
-	for (ai = res; ai; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-
-		if (fd < 0)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			ret = 0;
-		close(fd);
-		if (!ret)
-			break;
-	}
-	freeaddrinfo(res);
-	return ret;
-}
-
 /*
- * `trawl view --live [URL | SESSION]`: babeltrace2 with the lttng-live
- * source, which ends when the session is destroyed (session-not-found-action
- * "end"). @arg is a URL (has "://"), a session name, or NULL (the current
- * session).
+ * `trawl view --live [URL | SESSION]`: trawl's viewer follows the session
+ * with libtrawl-reader's lttng-live client (`-i lttng-live URL`, as
+ * babeltrace2 takes it), with the view's options @pass (@npass of them; the
+ * array has room for four more). @arg is a URL (has "://"), a session name,
+ * or NULL (the current session).
  */
-static int view_live(const char *arg, const char *viewer)
+static int view_live(const char *arg, const char *viewer, char **pass, int npass)
 {
 	char url[1024], host[256], port[16], name[TRAWL_CTL_NAME_MAX], hostname[256];
 	int ret;
@@ -186,25 +143,24 @@ static int view_live(const char *arg, const char *viewer)
 				 url);
 	if (viewer)
 		return run_viewer(viewer, url);
-	if (!in_path("babeltrace2"))
-		return cli_error(-ENOENT, "babeltrace2 is needed to follow a live session and is not "
-					  "installed (apt-get install babeltrace2)");
-	ret = live_probe(host, port);
-	if (ret)
-		return cli_error(ret, "nothing listens for live viewers at %s:%s (is trawl-relayd running?)",
-				 host, port);
+#ifdef TRAWL_HAVE_VIEW
+	/* "view", the view's options as given, -i lttng-live, the URL */
+	memmove(pass + 1, pass, (size_t)npass * sizeof(*pass));
+	pass[0] = (char *)"view";
+	pass[npass + 1] = (char *)"--input-format=lttng-live";
+	pass[npass + 2] = url;
+	return trawl_view_main(npass + 3, pass);
+#else
+	(void)pass;
+	(void)npass;
 	fflush(stdout);
-	if (strstr(url, "/host/")) {
-		char *args[] = {(char *)"babeltrace2", (char *)"--input-format=lttng-live", url,
-				(char *)"--params=session-not-found-action=\"end\"", NULL};
-
-		execvp(args[0], args);
-	} else {
+	{
 		char *args[] = {(char *)"babeltrace2", (char *)"--input-format=lttng-live", url, NULL};
 
 		execvp(args[0], args);
 	}
 	return cli_error(-errno, "cannot run babeltrace2: %s", strerror(errno));
+#endif
 }
 
 /* The command line of `trawl view`, split into its own options and the view's. */
@@ -307,7 +263,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (va.live) {
-		ret = view_live(va.target, va.viewer);
+		ret = view_live(va.target, va.viewer, va.pass, va.npass);
 		goto out;
 	}
 	ret = cli_trace_path(&cli_cmd_view, va.target, va.dir, path, sizeof(path));

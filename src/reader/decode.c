@@ -694,6 +694,37 @@ int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
 	return size ? identify_stream(s, err) : 0;
 }
 
+/*
+ * A live stream's trace got new metadata (a new trace class and decoder,
+ * which only add to the old ones): from its next packet on, @s decodes
+ * with @dec, its stream class found again by id. Called between packets.
+ */
+int rd_stream_rebind(struct rd_stream *s, struct rd_dec *dec, struct rd_err *err)
+{
+	const struct trace_class *tc = dec->tc;
+	uint64_t *slots;
+	uint32_t i;
+
+	slots = calloc(tc->nslots ? tc->nslots : 1, sizeof(uint64_t));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < tc->nstreams && tc->streams[i]->id != s->sc->id; i++)
+		;
+	if (i == tc->nstreams) {
+		free(slots);
+		rd_err_set(err, "%s: stream class %" PRIu64 " is gone from the new metadata",
+			   s->path, s->sc->id);
+		return -EINVAL;
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->dec = dec;
+	s->sc = tc->streams[i];
+	s->dsc = &dec->scs[i];
+	s->dev = NULL;
+	return 0;
+}
+
 void rd_stream_close(struct rd_stream *s)
 {
 	if (s->base && !s->borrowed)

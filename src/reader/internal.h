@@ -233,6 +233,9 @@ int tsdl_resolve(struct trace_class *tc, const char *path, struct rd_err *err);
 /* metadata.c: reads a metadata file (plain text or packetized). */
 int metadata_read(const char *path, char **text, size_t *len,
 		  struct rd_err *err);
+/* Same from a buffer (@path names it in errors); *@text is the caller's. */
+int metadata_from_buf(const char *path, const unsigned char *buf, size_t blen, char **text,
+		      size_t *len, struct rd_err *err);
 
 /* fc helpers (fc.c) */
 struct fc *fc_new(enum fc_kind kind);

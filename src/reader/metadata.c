@@ -120,6 +120,23 @@ error:
 	return -EINVAL;
 }
 
+int metadata_from_buf(const char *path, const unsigned char *buf, size_t blen, char **text,
+		      size_t *len, struct rd_err *err)
+{
+	char *copy;
+
+	if (blen >= 4 && (rd32(buf, 0) == TSDL_MAGIC || rd32(buf, 1) == TSDL_MAGIC))
+		return depacketize(path, buf, blen, rd32(buf, 1) == TSDL_MAGIC, text, len, err);
+	copy = malloc(blen + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, blen);
+	copy[blen] = '\0';
+	*text = copy;
+	*len = blen;
+	return 0;
+}
+
 int metadata_read(const char *path, char **text, size_t *len,
 		  struct rd_err *err)
 {

@@ -16,6 +16,8 @@ TRAWL_EXPORT int trawl_reader_set_time_range(struct trawl_reader *r,
 {
 	int ret = rd_reader_not_started(r, "trawl_reader_set_time_range");
 
+	if (!ret)
+		ret = rd_reader_not_live(r, "trawl_reader_set_time_range");
 	if (ret)
 		return ret;
 	if (begin_ns > end_ns) {
@@ -54,6 +56,8 @@ TRAWL_EXPORT int trawl_reader_set_stream_intersection(struct trawl_reader *r)
 	uint32_t t, i;
 	int ret = rd_reader_not_started(r, "trawl_reader_set_stream_intersection");
 
+	if (!ret)
+		ret = rd_reader_not_live(r, "trawl_reader_set_stream_intersection");
 	if (ret)
 		return ret;
 	free(r->isect_begin);
@@ -263,6 +267,8 @@ TRAWL_EXPORT int trawl_reader_time_range(struct trawl_reader *r,
 	uint32_t t, i;
 
 	rd_err_clear(&r->err);
+	if (r->live)
+		return rd_reader_not_live(r, "trawl_reader_time_range");
 	for (t = 0; t < r->ntraces; t++) {
 		for (i = 0; i < r->traces[t].nstreams; i++) {
 			const struct rd_stream *s = &r->traces[t].streams[i];

@@ -31,8 +31,7 @@ static int cmp_str_null(const char *a, const char *b)
 	return a ? -1 : b ? 1 : 0;
 }
 
-/* <0 when @a's pending event comes before @b's */
-static int stream_cmp(const struct rd_stream *a, const struct rd_stream *b)
+int rd_stream_cmp(const struct rd_stream *a, const struct rd_stream *b)
 {
 	const struct trace_class *ta = a->trace->tc, *tb = b->trace->tc;
 	int c;
@@ -73,9 +72,9 @@ static void heap_down(struct trawl_reader *r, uint32_t i)
 	for (;;) {
 		uint32_t l = 2 * i + 1, m = i;
 
-		if (l < n && stream_cmp(h[l], h[m]) < 0)
+		if (l < n && rd_stream_cmp(h[l], h[m]) < 0)
 			m = l;
-		if (l + 1 < n && stream_cmp(h[l + 1], h[m]) < 0)
+		if (l + 1 < n && rd_stream_cmp(h[l + 1], h[m]) < 0)
 			m = l + 1;
 		if (m == i)
 			return;
@@ -97,7 +96,7 @@ static void heap_up(struct trawl_reader *r, uint32_t i)
 		uint32_t p = (i - 1) / 2;
 		struct rd_stream *tmp;
 
-		if (stream_cmp(h[i], h[p]) >= 0)
+		if (rd_stream_cmp(h[i], h[p]) >= 0)
 			return;
 		tmp = h[i];
 		h[i] = h[p];
@@ -203,6 +202,7 @@ TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
 		return;
 	for (i = 0; i < r->ntraces; i++)
 		rd_trace_close(&r->traces[i]);
+	rd_live_destroy(r->live);
 	free(r->traces);
 	free(r->heap);
 	free(r->text.buf);
@@ -213,6 +213,14 @@ TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
 	rd_values_fini(&r->pc_vals);
 	rd_values_fini(&r->body_vals);
 	free(r);
+}
+
+int rd_reader_not_live(struct trawl_reader *r, const char *what)
+{
+	if (!r->live)
+		return 0;
+	rd_err_set(&r->err, "%s: not on a live reader", what);
+	return -EOPNOTSUPP;
 }
 
 int rd_reader_not_started(struct trawl_reader *r, const char *what)
@@ -248,6 +256,8 @@ TRAWL_EXPORT int trawl_reader_set_clock_offset(struct trawl_reader *r,
 
 	if (ret)
 		return ret;
+	if (r->live)
+		rd_live_set_clock_offset(r->live, seconds, ns);
 	for (t = 0; t < r->ntraces; t++) {
 		struct trace_class *tc = r->traces[t].tc;
 
@@ -321,6 +331,8 @@ TRAWL_EXPORT int trawl_reader_next(struct trawl_reader *r)
 
 	rd_reader_event_changed(r);
 	rd_err_clear(&r->err);
+	if (trawl_unlikely(r->live != NULL))
+		return rd_live_next(r);
 	if (trawl_likely(r->cur != NULL)) {
 		ret = advance_current(r);
 		if (trawl_unlikely(ret < 0))

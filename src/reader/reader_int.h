@@ -77,6 +77,11 @@ struct trawl_reader {
 	uint64_t pc_pkt;
 	struct rd_values body_vals;	/* contexts and payload, of the current event */
 	bool body_vals_valid;
+
+	/* a live reader (live.c): its connection, sessions, traces, streams */
+	struct rd_live *live;		/* owned; NULL: traces on disk */
+	trawl_reader_idle_fn idle_fn;
+	void *idle_arg;
 };
 
 static inline const struct rd_trace *rd_trace_of(const struct trawl_reader_trace *t)
@@ -124,10 +129,20 @@ int rd_reader_discover(struct trawl_reader *r, const char *const *paths,
  * holding that event, 0 at the data stream's end, or a negative errno.
  */
 int rd_reader_stream_continue(struct trawl_reader *r, struct rd_stream **sp);
+/* <0 when @a's pending event comes before @b's (babeltrace2's muxer order). */
+int rd_stream_cmp(const struct rd_stream *a, const struct rd_stream *b);
 /* Adds @s, whose next event header is decoded, to the merge heap. */
 void rd_reader_heap_push(struct trawl_reader *r, struct rd_stream *s);
+/* -EOPNOTSUPP (with the message) on a live reader, for @what; else 0. */
+int rd_reader_not_live(struct trawl_reader *r, const char *what);
 /* -EBUSY (with the message) once reading started, for @what; else 0. */
 int rd_reader_not_started(struct trawl_reader *r, const char *what);
+
+/* live.c: trawl_reader_next() of a live reader; freeing its state. */
+int rd_live_next(struct trawl_reader *r);
+void rd_live_destroy(struct rd_live *l);
+/* The clock offset of trawl_reader_set_clock_offset(), for traces to come. */
+void rd_live_set_clock_offset(struct rd_live *l, int64_t seconds, int64_t ns);
 
 /* range.c: the streams' discarded-record reports, trimmed to the range. */
 void rd_reader_on_discarded(void *arg, struct rd_stream *s, bool packets,

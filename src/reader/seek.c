@@ -280,6 +280,8 @@ TRAWL_EXPORT int trawl_reader_seek_ns(struct trawl_reader *r, int64_t ns)
 	int ret;
 
 	rd_err_clear(&r->err);
+	if (r->live)
+		return rd_reader_not_live(r, "trawl_reader_seek_ns");
 	if (ns < r->begin_ns)	/* not before the time range */
 		ns = r->begin_ns;
 	for (t = 0; t < r->ntraces; t++) {

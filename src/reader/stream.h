@@ -223,6 +223,11 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 		   struct rd_dec *dec, const char *path, uint64_t file_index,
 		   struct rd_err *err);
 void rd_stream_close(struct rd_stream *s);
+/*
+ * Decodes the next packets of @s with @dec, a newer decoder of the same
+ * trace (live metadata grew). Only between packets. 0, -ENOMEM or -EINVAL.
+ */
+int rd_stream_rebind(struct rd_stream *s, struct rd_dec *dec, struct rd_err *err);
 /* Same over a caller's buffer (borrowed; must outlive the stream). */
 int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
 		       struct rd_dec *dec, const char *name, const void *buf,

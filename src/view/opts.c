@@ -24,6 +24,7 @@ enum {
 };
 
 static const struct option long_opts[] = {
+	{ "input-format", required_argument, NULL, 'i' },
 	{ "names", required_argument, NULL, 'n' },
 	{ "fields", required_argument, NULL, 'f' },
 	{ "output-format", required_argument, NULL, 'o' },
@@ -54,9 +55,13 @@ static void usage(FILE *f, const char *cmd)
 {
 	fprintf(f,
 		"Usage: %s [OPTIONS] TRACE-PATH...\n"
+		"       %s [OPTIONS] -i lttng-live net://HOST[:PORT][/host/HOSTNAME/SESSION]\n"
 		"\n"
 		"Print the events of CTF traces as babeltrace2's text output does.\n"
 		"\n"
+		"  -i, --input-format=FMT    ctf (default: trace folders), or lttng-live:\n"
+		"                            follow a live session of a relay daemon, or\n"
+		"                            list its sessions (URL without /host/...)\n"
 		"  -n, --names=LIST          print field names: payload, context, scope,\n"
 		"                            header, all, none (default: payload,context)\n"
 		"  -f, --fields=LIST         also print: trace, trace:hostname, trace:domain,\n"
@@ -85,7 +90,7 @@ static void usage(FILE *f, const char *cmd)
 		"      --no-progress         no progress indicator on standard error\n"
 		"  -h, --help                this help\n"
 		"  -V, --version             print the version\n",
-		cmd);
+		cmd, cmd);
 }
 
 static int set_names(struct view_opts *o, const char *list)
@@ -204,8 +209,16 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 	o->progress = true;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+n:f:o:w:e:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:n:f:o:w:e:hV", long_opts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			if (strcmp(optarg, "ctf") && strcmp(optarg, "lttng-live")) {
+				fprintf(stderr, "%s: unknown input format: %s (ctf or lttng-live)\n",
+					cmd, optarg);
+				return -1;
+			}
+			o->live = !strcmp(optarg, "lttng-live");
+			break;
 		case 'n':
 			if (set_names(o, optarg)) {
 				fprintf(stderr, "%s: invalid --names value: %s\n", cmd, optarg);
@@ -318,12 +331,16 @@ int view_parse_opts(int argc, char **argv, struct view_opts *o)
 		fprintf(stderr, "%s: no trace path given (see --help)\n", cmd);
 		return -1;
 	}
+	if (o->live && o->npaths != 1) {
+		fprintf(stderr, "%s: lttng-live takes one URL\n", cmd);
+		return -1;
+	}
 	return 0;
 }
 
 int trawl_view_option_arg(const char *arg)
 {
-	static const char shorts_arg[] = "nfowe", shorts_flag[] = "hV";
+	static const char shorts_arg[] = "infowe", shorts_flag[] = "hV";
 	const struct option *lo;
 	size_t n;
 

@@ -353,13 +353,82 @@ static void print_metadata(struct view *v)
 	}
 }
 
+/* A live reader waits for the relay daemon: what it printed goes out first. */
+static void on_idle(void *arg)
+{
+	out_flush(arg);
+}
+
+/*
+ * `-i lttng-live net://HOST[:PORT]`: the sessions, as babeltrace2 lists
+ * them: one line per host and name (LTTng's relay daemon serves one
+ * session per consumer under one name), streams summed, the most clients.
+ */
+static int list_live(struct view *v)
+{
+	struct trawl_reader_live_session *s;
+	char err[512];
+	size_t n, i, j;
+	int ret;
+
+	ret = trawl_reader_live_sessions(v->o.paths[0], &s, &n, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s: error: %s\n", v->cmd, err);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t streams = 0, clients = 0;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(s[j].hostname, s[i].hostname) && !strcmp(s[j].name, s[i].name))
+				break;
+		if (j < i)
+			continue;
+		for (j = i; j < n; j++) {
+			if (strcmp(s[j].hostname, s[i].hostname) || strcmp(s[j].name, s[i].name))
+				continue;
+			streams += s[j].streams;
+			if (s[j].clients > clients)
+				clients = s[j].clients;
+		}
+		snprintf(err, sizeof(err), " (timer = %" PRIu32 ", %" PRIu64 " stream(s), %" PRIu64
+			 " client(s) connected)\n", s[i].live_timer_us, streams, clients);
+		put_str(&v->out, s[i].url);
+		put_str(&v->out, err);
+	}
+	free(s);
+	return 0;
+}
+
+/* Opens the traces, or the live session; 0, or 1 (the error was printed). */
+static int open_reader(struct view *v)
+{
+	const char *bad = v->o.begin || v->o.end ? "--begin/--end/--timerange" :
+			  v->o.stream_intersection ? "--stream-intersection" :
+			  v->o.output == OUT_METADATA ? "-o ctf-metadata" : NULL;
+	int ret;
+
+	if (!v->o.live)
+		return trawl_reader_open(v->o.paths, (size_t)v->o.npaths, &v->r);
+	if (bad) {
+		fprintf(stderr, "%s: error: %s is not available with lttng-live\n", v->cmd, bad);
+		return 1;
+	}
+	ret = trawl_reader_open_live(v->o.paths[0], &v->r);
+	if (!ret)
+		trawl_reader_set_idle_cb(v->r, on_idle, v);
+	return ret;
+}
+
 /* The reader set up as the options say; 0, or 1 (the error was printed). */
 static int setup_reader(struct view *v)
 {
 	uint64_t total;
 	int ret;
 
-	ret = trawl_reader_open(v->o.paths, (size_t)v->o.npaths, &v->r);
+	ret = open_reader(v);
+	if (ret == 1)
+		return 1;
 	if (!ret)
 		ret = trawl_reader_set_clock_offset(v->r, v->o.clock_offset_s,
 						    v->o.clock_offset_ns);
@@ -415,6 +484,11 @@ int trawl_view_main(int argc, char **argv)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (v.o.live && !strstr(v.o.paths[0], "/host/")) {
+		rc = list_live(&v);
+		out_flush(&v);
+		goto out;
+	}
 	rc = setup_reader(&v);
 	if (rc)
 		goto out;

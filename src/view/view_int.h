@@ -26,6 +26,7 @@ struct view_opts {
 	const char *output_path;
 	const char *viewer;
 	bool progress;		/* allowed (then only on a terminal) */
+	bool live;		/* -i lttng-live: paths[0] is a live URL */
 	const char **paths;
 	int npaths;
 };
