@@ -3,6 +3,9 @@
 # make-seeds.sh KIND DIR: writes fuzz seeds from the CTF corpus into DIR.
 #   metadata: each trace's metadata as text (packetized metadata unpacked)
 #   packet:   metadata text, a NUL byte, then the first 64 KiB of a stream
+#   live:     what a relay daemon sends a live viewer of that trace (one
+#             stream of at most 64 KiB, one packet index for all of it),
+#             in the order fuzz_live.c's client asks (live-conv.py)
 # Exits 77 when the corpus is absent.
 set -u
 kind=$1 out=$2
@@ -39,7 +42,11 @@ PY
 	fi
 	for f in "$dir"/*; do
 		[ -f "$f" ] && [ "$(basename "$f")" != metadata ] || continue
-		{ cat "$text"; printf '\0'; head -c 65536 "$f"; } > "$out/pkt-$n-$(basename "$f")"
+		if [ "$kind" = live ]; then
+			python3 "$(dirname "$0")/live-conv.py" "$text" "$f" "$out/live-$n" || true
+		else
+			{ cat "$text"; printf '\0'; head -c 65536 "$f"; } > "$out/pkt-$n-$(basename "$f")"
+		fi
 		break
 	done
 	rm -f "$text"

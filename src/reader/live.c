@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "reader/live_int.h"
 
@@ -86,11 +87,10 @@ TRAWL_EXPORT void trawl_reader_set_idle_cb(struct trawl_reader *r, trawl_reader_
 	r->idle_arg = arg;
 }
 
-TRAWL_EXPORT int trawl_reader_open_live(const char *url, struct trawl_reader **out)
+/* A reader with a live state not connected yet. */
+static int live_create(struct trawl_reader **out)
 {
 	struct trawl_reader *r = calloc(1, sizeof(*r));
-	const char *why;
-	int ret;
 
 	*out = r;
 	if (!r)
@@ -105,6 +105,36 @@ TRAWL_EXPORT int trawl_reader_open_live(const char *url, struct trawl_reader **o
 		return -ENOMEM;
 	r->live->c.fd = -1;
 	r->live->wait_ms = LIVE_POLL_MS;
+	return 0;
+}
+
+int rd_live_open_fd(int fd, const char *hostname, const char *session, unsigned int wait_ms,
+		    struct trawl_reader **out)
+{
+	struct trawl_reader *r;
+	int ret = live_create(out);
+
+	r = *out;
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	r->live->wait_ms = wait_ms;
+	snprintf(r->live->url.hostname, sizeof(r->live->url.hostname), "%s", hostname);
+	snprintf(r->live->url.session, sizeof(r->live->url.session), "%s", session);
+	ret = lv_conn_adopt(&r->live->c, fd, "(fd)", &r->err);
+	return ret ? ret : lv_attach_all(r);
+}
+
+TRAWL_EXPORT int trawl_reader_open_live(const char *url, struct trawl_reader **out)
+{
+	struct trawl_reader *r;
+	const char *why;
+	int ret = live_create(out);
+
+	r = *out;
+	if (ret)
+		return ret;
 	if (lv_url_parse(url, &r->live->url, &why)) {
 		rd_err_set(&r->err, "bad live URL '%s' (%s)", url, why);
 		return -EINVAL;

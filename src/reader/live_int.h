@@ -90,6 +90,14 @@ struct rd_live {
  * without one. *@blocked: streams that had nothing new to say.
  */
 int lv_attach_all(struct trawl_reader *r);
+
+/*
+ * live.c: a live reader over @fd, connected to a relay daemon already
+ * (owned from now on), following @session of @hostname, polling every
+ * @wait_ms when there is nothing new (for the fuzz target: 0).
+ */
+int rd_live_open_fd(int fd, const char *hostname, const char *session, unsigned int wait_ms,
+		    struct trawl_reader **out);
 int lv_update(struct trawl_reader *r, unsigned int *blocked);
 
 #endif /* TRAWL_READER_LIVE_INT_H */

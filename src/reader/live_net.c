@@ -206,6 +206,20 @@ int lv_conn_open(struct lv_conn *c, const struct lv_url *u, struct rd_err *err)
 	return ret;
 }
 
+int lv_conn_adopt(struct lv_conn *c, int fd, const char *where, struct rd_err *err)
+{
+	int ret;
+
+	c->fd = fd;
+	c->err = err;
+	c->bytes_in = 0;
+	snprintf(c->where, sizeof(c->where), "%s", where);
+	ret = handshake(c);
+	if (ret)
+		lv_conn_close(c);
+	return ret;
+}
+
 void lv_conn_close(struct lv_conn *c)
 {
 	if (c->fd >= 0)

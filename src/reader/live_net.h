@@ -27,6 +27,8 @@ struct lv_conn {
 
 /* Connects to @u's relay daemon and speaks CONNECT and CREATE_SESSION. */
 int lv_conn_open(struct lv_conn *c, const struct lv_url *u, struct rd_err *err);
+/* Same over @fd, connected already (owned from now on, also on failure). */
+int lv_conn_adopt(struct lv_conn *c, int fd, const char *where, struct rd_err *err);
 void lv_conn_close(struct lv_conn *c);
 
 /* LIST_SESSIONS: *@out (caller frees) holds *@n sessions. */

@@ -65,6 +65,8 @@ int trawl_top_batch_trace(struct trawl_top_source *src, const struct trawl_top_o
 
 	trawl_top_model_init(&m);
 	trawl_top_source_range(src, &begin, &end);
+	if (o->live && (ret = trawl_top_source_first_ns(src, &begin)) < 0)
+		goto out;
 	if (o->begin_set)
 		begin = o->begin_ns;
 	if (begin != end && o->begin_set && (ret = trawl_top_source_seek(src, &m, begin)) < 0)

@@ -30,7 +30,10 @@ static const char usage[] =
 	"  -s, --sort COLUMN    sort by this column (its header or JSON key)\n"
 	"  -r, --rows N         at most N rows per view\n"
 	"      --begin SECONDS  start at this time (seconds from the Epoch, as in --json)\n"
-	"      --live TARGET    follow a live session (not implemented yet: see the man page)\n"
+	"      --live TARGET    follow a live session of a relay daemon: a URL\n"
+	"                       net://HOST[:PORT]/host/HOSTNAME/SESSION, or a session\n"
+	"                       name (served by the relay daemon on this host);\n"
+	"                       intervals of the trace's time, printed as --batch\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Keys (interactive): ? help, q quit, TAB/1-6 views, < > sort column, r reverse,\n"
@@ -153,6 +156,44 @@ static int parse_opts(int argc, char **argv, struct trawl_top_opts *o)
 	return 0;
 }
 
+/*
+ * `--live URL|SESSION`: a relay daemon's live session through
+ * libtrawl-reader's lttng-live client, as batch intervals of trace time.
+ */
+static int top_live_net(struct trawl_top_opts *o)
+{
+	struct trawl_top_source *src = NULL;
+	char url[1024], host[256];
+	int ret;
+
+	if (o->begin_set || o->npaths) {
+		fprintf(stderr, "trawltop: --live follows a session as it records: no --begin, "
+				"no TRACE_DIR\n");
+		return 2;
+	}
+	if (strstr(o->live, "://")) {
+		snprintf(url, sizeof(url), "%s", o->live);
+	} else {
+		if (gethostname(host, sizeof(host)))
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		snprintf(url, sizeof(url), "net://127.0.0.1:5344/host/%s/%s", host, o->live);
+	}
+	ret = trawl_top_source_open_live(url, &src);
+	if (ret < 0) {
+		fprintf(stderr, "trawltop: --live %s: %s\n", o->live, trawl_top_source_error(src));
+		trawl_top_source_destroy(src);
+		return 1;
+	}
+	ret = trawl_top_batch_trace(src, o);
+	if (ret < 0)
+		fprintf(stderr, "trawltop: --live %s: %s\n", o->live,
+			ret == -ENOMEM ? "out of memory" :
+			ret == -EIO ? "cannot write the output" : trawl_top_source_error(src));
+	trawl_top_source_destroy(src);
+	return ret < 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct trawl_top_opts o = { .view = -1, .interval_ns = 1000000000 };
@@ -161,11 +202,8 @@ int main(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &o) < 0)
 		return 2;
-	if (o.live) {
-		fprintf(stderr, "trawltop: --live %s: following a relayd live session is not "
-				"implemented yet\n", o.live);
-		return 1;
-	}
+	if (o.live)
+		return top_live_net(&o);
 	if (!o.npaths) {
 		ret = o.batch || !isatty(STDOUT_FILENO) ? trawl_top_batch_live(&o)
 							: trawl_top_ui_live(&o);

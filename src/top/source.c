@@ -48,6 +48,7 @@ struct trawl_top_source {
 	struct trawl_top_model *m;	/* for the discarded callback */
 	int pending;		/* the reader's current event is not read yet */
 	int at_end;
+	int live;		/* a live session: no time range, no seeking */
 	int64_t begin, end;	/* what the traces span */
 	char err[256];
 };
@@ -83,6 +84,48 @@ int trawl_top_source_open(const char *const *paths, size_t n, struct trawl_top_s
 					 : trawl_reader_error(s->r));
 		return ret;
 	}
+	return 0;
+}
+
+int trawl_top_source_open_live(const char *url, struct trawl_top_source **out)
+{
+	struct trawl_top_source *s = calloc(1, sizeof(*s));
+	int ret;
+
+	*out = s;
+	if (!s)
+		return -ENOMEM;
+	ret = trawl_reader_open_live(url, &s->r);
+	if (ret < 0) {
+		snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+		return ret;
+	}
+	trawl_reader_set_discarded_cb(s->r, on_discarded, s);
+	s->live = 1;
+	s->begin = INT64_MIN;
+	s->end = INT64_MAX - 1;
+	return 0;
+}
+
+int trawl_top_source_first_ns(struct trawl_top_source *s, int64_t *ns)
+{
+	int ret;
+
+	if (!s->live) {
+		*ns = s->begin;
+		return 0;
+	}
+	if (!s->pending && !s->at_end) {
+		ret = trawl_reader_next(s->r);
+		if (ret < 0) {
+			snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
+			return ret;
+		}
+		s->pending = ret > 0;
+		s->at_end = ret == 0;
+	}
+	if (!s->pending || trawl_reader_event_time_ns(s->r, ns) < 0)
+		*ns = 0;
 	return 0;
 }
 
@@ -517,7 +560,7 @@ int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model
 	int64_t end = begin + len, ts;
 	int ret;
 
-	if (begin > s->end)
+	if (begin > s->end || (s->live && s->at_end && !s->pending))
 		return 0;
 	if (end > s->end || len <= 0)
 		end = s->end + 1;	/* the last interval holds the trace's last event */

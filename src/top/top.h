@@ -298,6 +298,14 @@ struct trawl_top_source;
 
 /* Opens the traces under @paths. On error *@out may hold a message (see _error). */
 int trawl_top_source_open(const char *const *paths, size_t n, struct trawl_top_source **out);
+/*
+ * A live session of a relay daemon (trawl_reader_open_live()'s URL): its
+ * events as they come; no time range (trawl_top_source_range() is of no
+ * use) and no seeking. trawl_top_source_first_ns() waits for its first
+ * event and gives its time: where the first interval begins.
+ */
+int trawl_top_source_open_live(const char *url, struct trawl_top_source **out);
+int trawl_top_source_first_ns(struct trawl_top_source *s, int64_t *ns);
 void trawl_top_source_destroy(struct trawl_top_source *s);
 const char *trawl_top_source_error(const struct trawl_top_source *s);
 /* The time the traces span. */
