@@ -366,8 +366,19 @@ static int stream_packet(struct trawl_reader *r, struct lv_stream *s)
 	uint32_t len = (uint32_t)s->ix.packet_bytes, status, flags, got, off = 0;
 	int ret;
 
-	if (!s->trace->t.tc)
+	if (!s->trace->t.tc) {
+		/* its metadata first: asked for again, or its stream announced */
+		if (s->trace->md_closed || (!s->trace->has_md && s->trace->sess->closed)) {
+			rd_err_set(&r->err, "relay daemon at %s: %s: its trace has no metadata",
+				   l->c.where, s->name);
+			return -EPROTO;
+		}
+		if (s->trace->has_md)
+			s->trace->md_needed = true;
+		else
+			s->trace->sess->need_streams = true;
 		return 1;
+	}
 	if (len > s->pkt_cap) {
 		uint8_t *p = realloc(s->pkt, len);
 
