@@ -60,21 +60,6 @@ static struct lv_trace *trace_get(struct trawl_reader *r, struct lv_session *ss,
 	return t;
 }
 
-static void env_header(struct rd_trace *t)
-{
-	const struct env_entry *e;
-
-	e = trace_class_env(t->tc, "hostname");
-	t->hostname = e && e->type == ENV_STR ? e->str : NULL;
-	e = trace_class_env(t->tc, "domain");
-	t->domain = e && e->type == ENV_STR ? e->str : NULL;
-	e = trace_class_env(t->tc, "procname");
-	t->procname = e && e->type == ENV_STR ? e->str : NULL;
-	e = trace_class_env(t->tc, "vpid");
-	t->has_vpid = e && e->type == ENV_INT;
-	t->vpid = t->has_vpid ? e->i : 0;
-}
-
 /* Parses all the metadata received into a new trace class for @t. */
 static int trace_parse(struct trawl_reader *r, struct lv_trace *t)
 {
@@ -119,7 +104,7 @@ static int trace_parse(struct trawl_reader *r, struct lv_trace *t)
 	t->t.tc = tc;
 	t->t.dec = dec;
 	t->md_parsed = t->md_len;
-	env_header(&t->t);
+	rd_trace_env_header(&t->t);
 	return 0;
 }
 

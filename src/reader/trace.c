@@ -72,7 +72,7 @@ oom:
 	return -ENOMEM;
 }
 
-static void env_header(struct rd_trace *t)
+void rd_trace_env_header(struct rd_trace *t)
 {
 	const struct env_entry *e;
 
@@ -117,7 +117,7 @@ int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 		ret = rd_dec_create(t->tc, &t->dec);
 	if (ret)
 		return ret;
-	env_header(t);
+	rd_trace_env_header(t);
 	ret = list_stream_files(dir, &files, &nfiles, err);
 	if (ret)
 		return ret;
@@ -166,7 +166,7 @@ int rd_trace_open_mem(struct rd_trace *t, const char *text, size_t len,
 		ret = rd_dec_create(t->tc, &t->dec);
 	if (ret)
 		return ret;
-	env_header(t);
+	rd_trace_env_header(t);
 	t->streams = calloc(1, sizeof(*t->streams));
 	if (!t->streams)
 		return -ENOMEM;

@@ -30,6 +30,8 @@ struct rd_trace {
 int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 		  struct rd_err *err);
 void rd_trace_close(struct rd_trace *t);
+/* Sets the text header's fields (hostname, domain, ...) from t->tc's environment. */
+void rd_trace_env_header(struct rd_trace *t);
 /*
  * A trace from memory (for fuzzing): metadata text and one stream's bytes,
  * both borrowed for the duration of the call / the trace's life.
