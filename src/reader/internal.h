@@ -18,6 +18,11 @@
  *   5. reader     reader_int.h: discover.c, reader.c (the merge), seek.c,
  *                 range.c, api.c (accessors), line.c and warn.c (babeltrace2's
  *                 text lines and warnings)
+ *   6. live       live_wire.h, live_net.h, live_int.h: live_wire.c (the
+ *                 lttng-live replies checked), live_net.c (the socket),
+ *                 live_sess.c and live.c (a relay daemon's session as a
+ *                 reader's streams, merged as babeltrace2's lttng-live does;
+ *                 reader.c calls into it through reader_int.h)
  *
  * tests/reader/layers.py checks that no file includes a layer above its own.
  *

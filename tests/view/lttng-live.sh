@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `trawl view --live` against LTTng 2.13 itself: Debian's lttng-relayd and
+# lttng-sessiond (as user nobody, private LTTNG_HOME, stopped by pid) and an
+# LTTng-UST program (tests/reader/lttng/app.c). trawl's lttng-live client
+# and babeltrace2's follow the same live session side by side; once it is
+# destroyed both end, and their outputs must be the same, line by line.
+set -u
+trawl=${TRAWL_BIN_DIR:?}/trawl
+here=$(cd "$(dirname "$0")" && pwd)
+for c in lttng lttng-sessiond lttng-relayd babeltrace2 setpriv cc python3; do
+	command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }
+done
+[ -f /usr/include/x86_64-linux-gnu/lttng/tracepoint.h ] || [ -f /usr/include/lttng/tracepoint.h ] ||
+	{ echo "SKIP: liblttng-ust-dev not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (to run the daemons as nobody)"; exit 77; }
+
+tmp=$(mktemp -d /tmp/trawl-lttng-live.XXXXXX)
+chmod 755 "$tmp"
+home=$tmp/home
+mkdir -p "$home" && chown 65534:65534 "$home"
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	sleep 0.2
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+asnobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -i PATH=/usr/bin:/bin HOME="$home" LTTNG_HOME="$home" "$@"
+}
+cp "$here/../reader/lttng/tp.h" "$here/../reader/lttng/app.c" "$tmp/"
+(cd "$tmp" && cc -O1 -I. -o app app.c -llttng-ust -ldl) ||
+	{ echo "SKIP: cannot build an LTTng-UST program"; exit 77; }
+chmod 755 "$tmp/app"
+
+read -r c d l <<<"$(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(3)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))')"
+asnobody lttng-relayd -o "$home/relay" -C tcp://127.0.0.1:$c -D tcp://127.0.0.1:$d \
+	-L tcp://127.0.0.1:$l > "$tmp/relayd.log" 2>&1 &
+pids+=($!)
+asnobody lttng-sessiond --daemonize --no-kernel > "$tmp/sd.log" 2>&1 ||
+	{ echo "SKIP: lttng-sessiond does not start here"; cat "$tmp/sd.log"; exit 77; }
+for i in $(seq 50); do
+	sd=$(pgrep -u 65534 -x lttng-sessiond | head -n 1)
+	[ -n "$sd" ] && break
+	sleep 0.1
+done
+[ -n "$sd" ] || { echo "SKIP: lttng-sessiond did not start"; exit 77; }
+pids+=("$sd")
+run() { asnobody lttng "$@" > "$tmp/lttng.log" 2>&1 || { echo "FAIL: lttng $*"; cat "$tmp/lttng.log"; exit 1; }; }
+for i in $(seq 100); do
+	asnobody lttng create s --live=100000 --set-url=net://127.0.0.1:$c:$d > "$tmp/lttng.log" 2>&1 && break
+	sleep 0.1	# lttng-relayd still starting
+done
+grep -q "Live timer" "$tmp/lttng.log" || grep -q "created" "$tmp/lttng.log" ||
+	{ echo "FAIL: lttng create --live"; cat "$tmp/lttng.log"; exit 1; }
+run enable-event -u 'trawltest:*'
+run start
+
+url=net://127.0.0.1:$l/host/$(hostname)/s
+"$trawl" view --live "$url" > "$tmp/trawl.out" 2> "$tmp/trawl.err" &
+tv=$!
+pids+=($tv)
+babeltrace2 --input-format=lttng-live "$url" --params='session-not-found-action="end"' \
+	> "$tmp/bt.out" 2> "$tmp/bt.err" &
+bt=$!
+pids+=($bt)
+# both attached: the listing counts two clients (bounded: ctest's timeout)
+until babeltrace2 --input-format=lttng-live net://127.0.0.1:$l 2>/dev/null | grep -q "/s (.* 2 client(s)"; do
+	sleep 0.1
+done
+asnobody "$tmp/app" 3000 || { echo "FAIL: traced program"; exit 1; }
+run stop
+run destroy
+wait $tv; rt=$?
+wait $bt; rb=$?
+[ $rb = 0 ] && [ ! -s "$tmp/bt.err" ] || { echo "FAIL: babeltrace2 (the oracle) exited $rb:"; head -c 2000 "$tmp/bt.err"; exit 1; }
+[ $rt = 0 ] && [ ! -s "$tmp/trawl.err" ] || { echo "FAIL: trawl view --live exited $rt:"; cat "$tmp/trawl.err"; exit 1; }
+n=$(grep -c "trawltest:" "$tmp/trawl.out")
+[ "$n" = 9000 ] || { echo "FAIL: trawl view --live showed $n of 9000 events"; exit 1; }
+if ! cmp "$tmp/bt.out" "$tmp/trawl.out"; then
+	echo "FAIL: trawl view --live and babeltrace2 differ on LTTng's lttng-relayd"
+	diff "$tmp/bt.out" "$tmp/trawl.out" | head -n 6 | cut -c1-300
+	exit 1
+fi
+echo "LTTng 2.13 lttng-relayd: trawl view --live and babeltrace2 printed the same $n lines"
