@@ -213,7 +213,7 @@ static int session_new_streams(struct trawl_reader *r, struct lv_session *ss)
 static const char *attach_why(uint32_t status)
 {
 	switch (status) {
-	case LIVE_ATTACH_ALREADY: return "another viewer of this connection has it";
+	case LIVE_ATTACH_ALREADY: return "another viewer is attached to it (lttng-relayd serves one)";
 	case LIVE_ATTACH_NOT_LIVE: return "it is not a live session";
 	case LIVE_ATTACH_SEEK_ERR: return "seek refused";
 	case LIVE_ATTACH_NO_SESSION: return "no viewer session";
