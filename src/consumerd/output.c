@@ -36,9 +36,18 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#define TRAWL_OUTPUT_PING_BYTES (256u << 10)
+
 struct ofile {
 	int fd; /* local: the file; relay: 0 when open; -1: free slot */
 	char *rel; /* owned: the path in the trace folder */
+	uint64_t size; /* local: bytes the file holds (a failed append is cut back to it) */
+};
+
+/* relay: a packet sent and not yet confirmed written by relayd */
+struct unacked {
+	uint64_t end;    /* sent data bytes once it was sent */
+	int64_t events;  /* -1: unknown */
 };
 
 struct trawl_output {
@@ -50,7 +59,16 @@ struct trawl_output {
 	char peer[300];     /* relay: "HOST:PORT" */
 	int broken;         /* relay: 0, or the errno that ended streaming */
 	uint32_t live_timer_us; /* relay, live: from the destination */
-	uint32_t pings;     /* relay: PINGs sent by trawl_output_sync() whose reply is not read */
+	uint32_t pings;     /* relay: PINGs sent whose reply is not read */
+	int failed;         /* local: 0, or the errno of the write that ended writing */
+	int relay_failed;   /* relay: relayd could not write (its errno is in broken) */
+	/* What never reached the destination's disk (trawl_output_broken() says it). */
+	uint64_t lost_packets, lost_bytes, lost_events;
+	int events_unknown; /* a lost packet's events were not counted (user space) */
+	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
+	uint64_t sent_bytes, acked_bytes, ping_at;
+	struct unacked *q;  /* owned: packets sent, not yet confirmed, oldest first */
+	size_t q_head, q_len, q_cap;
 	struct ofile *files; /* owned, by handle */
 	uint32_t nr_files;
 };
@@ -77,6 +95,63 @@ int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* ---- what never landed --------------------------------------------------- */
+
+/* Counts @packets of @bytes holding @events (-1: not known) as lost. */
+static void lost_add(struct trawl_output *o, uint64_t packets, uint64_t bytes, int64_t events)
+{
+	o->lost_packets += packets;
+	o->lost_bytes += bytes;
+	if (events < 0)
+		o->events_unknown = 1;
+	else
+		o->lost_events += (uint64_t)events;
+}
+
+/* relay: relayd says it wrote @written data bytes of ours: the packets they end landed. */
+static void acked(struct trawl_output *o, uint64_t written)
+{
+	while (o->q_len && o->q[o->q_head].end <= written) {
+		o->acked_bytes = o->q[o->q_head].end;
+		o->q_head++;
+		o->q_len--;
+	}
+	if (!o->q_len)
+		o->q_head = 0;
+}
+
+/* relay: a packet sent; 0 or -ENOMEM (then it is only never confirmed). */
+static int unacked_push(struct trawl_output *o, int64_t events)
+{
+	if (o->q_head && o->q_head + o->q_len == o->q_cap) {
+		memmove(o->q, o->q + o->q_head, o->q_len * sizeof(*o->q));
+		o->q_head = 0;
+	}
+	if (o->q_len == o->q_cap) {
+		size_t n = o->q_cap ? o->q_cap * 2 : 64;
+		struct unacked *nq = realloc(o->q, n * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		o->q = nq;
+		o->q_cap = n;
+	}
+	o->q[o->q_head + o->q_len++] = (struct unacked){.end = o->sent_bytes, .events = events};
+	return 0;
+}
+
+/* relay, broken: what relayd did not confirm is counted lost. */
+static void unacked_lose(struct trawl_output *o)
+{
+	uint64_t prev = o->acked_bytes;
+
+	for (; o->q_len; o->q_head++, o->q_len--) {
+		lost_add(o, 1, o->q[o->q_head].end - prev, o->q[o->q_head].events);
+		prev = o->q[o->q_head].end;
+	}
+	o->q_head = 0;
+}
+
 /* ---- relay -------------------------------------------------------------- */
 
 static void broken_set(struct trawl_output *o, int err)
@@ -84,6 +159,7 @@ static void broken_set(struct trawl_output *o, int err)
 	if (o->broken)
 		return;
 	o->broken = err ? err : EIO;
+	unacked_lose(o);
 	fprintf(stderr, "trawl-consumerd[%d]: streaming to trawl-relayd at %s stopped: %s "
 		"(what it received stays there; the rest of this trace is dropped)\n",
 		(int)getpid(), o->peer, strerror(o->broken));
@@ -296,8 +372,34 @@ static int replies_read(struct trawl_output *o, int timeout_ms)
 			return -o->broken;
 		}
 		o->pings--;
+		/* what it wrote of ours, then whether a write of its failed (proto.h) */
+		acked(o, le64toh(r.session_id));
+		if ((int32_t)le32toh((uint32_t)r.status) < 0) {
+			o->relay_failed = 1;
+			broken_set(o, -(int32_t)le32toh((uint32_t)r.status));
+			return -o->broken;
+		}
 	}
 	return 0;
+}
+
+/*
+ * relay: asks relayd, every TRAWL_OUTPUT_PING_BYTES sent, what it wrote
+ * (never waiting for the answer), so that a relayd that dies loses at most
+ * about that much unnoticed, and "bytes written" follows what landed.
+ */
+static void ping_maybe(struct trawl_output *o)
+{
+	if (o->sent_bytes - o->ping_at < TRAWL_OUTPUT_PING_BYTES)
+		return;
+	if (o->pings)
+		replies_read(o, 0);
+	if (o->broken || o->pings >= 16)
+		return;
+	if (!relay_send(o, TRAWL_RELAY_PING, 0, NULL, 0)) {
+		o->pings++;
+		o->ping_at = o->sent_bytes;
+	}
 }
 
 int trawl_output_sync(struct trawl_output *o)
@@ -362,13 +464,29 @@ void trawl_output_destroy(struct trawl_output *o)
 		close(o->sock);
 	}
 	trawl_opener_destroy(o->opener);
+	free(o->q);
 	free(o->files);
 	free(o);
 }
 
+/* ", N packets (M events) lost" (or "(B bytes)" when their events are not known) */
+static void lost_text(const struct trawl_output *o, char *buf, size_t len)
+{
+	if (!o->lost_packets)
+		snprintf(buf, len, ", nothing lost");
+	else if (o->events_unknown)
+		snprintf(buf, len, ", %llu packet%s (%llu bytes) lost",
+			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			 (unsigned long long)o->lost_bytes);
+	else
+		snprintf(buf, len, ", %llu packet%s (%llu event%s) lost",
+			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			 (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
+}
+
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 {
-	char c;
+	char c, lost[96];
 	ssize_t n;
 
 	if (!o)
@@ -378,9 +496,9 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 	 * it closed or reset the connection. Checked here too, so that a
 	 * session with nothing more to send still learns it lost relayd.
 	 */
+	if (o->relay && !o->broken && o->pings)
+		replies_read(o, 0); /* late replies to PINGs first */
 	if (o->relay && !o->broken) {
-		if (o->pings)
-			replies_read(o, 0); /* late replies to PINGs first */
 		n = recv(o->sock, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 		if (n == 0)
 			broken_set(o, ECONNRESET);
@@ -389,12 +507,26 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 		else if (n > 0 && !o->pings)
 			broken_set(o, EPROTO);
 	}
-	if (!o->broken)
+	if (!o->broken && !o->failed)
 		return 0;
-	if (why)
-		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s", o->peer,
-			 strerror(o->broken));
+	lost_text(o, lost, sizeof(lost));
+	if (why && o->failed)
+		snprintf(why, len, "writing the trace in %.300s: %s%s", o->dir, strerror(o->failed),
+			 lost);
+	else if (why)
+		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s%s%s", o->peer,
+			 o->relay_failed ? "it could not write: " : "", strerror(o->broken), lost);
 	return 1;
+}
+
+int trawl_output_errno(const struct trawl_output *o)
+{
+	return !o ? 0 : o->failed ? o->failed : o->broken;
+}
+
+uint64_t trawl_output_bytes_unlanded(const struct trawl_output *o)
+{
+	return o && o->relay ? o->sent_bytes - o->acked_bytes : 0;
 }
 
 const char *trawl_output_error(const struct trawl_output *o)
@@ -463,30 +595,58 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 		return ret;
 	}
 	o->files[h].fd = ret;
+	o->files[h].size = 0;
+	if (keep) {
+		struct stat sb;
+
+		if (fstat(ret, &sb)) {
+			ret = -errno;
+			trawl_output_file_close(o, (int)h);
+			return ret;
+		}
+		o->files[h].size = (uint64_t)sb.st_size;
+	}
 	return (int)h;
 }
 
-int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt)
+/*
+ * A local write failed (a full disk): the trace's writing ends here, once,
+ * logged; later writes are dropped as a broken relay's are (output.h).
+ */
+static void local_fail(struct trawl_output *o, const struct ofile *f, int err)
 {
-	struct ofile *f = file_get(o, h);
-	struct iovec v[8];
-	int first = 0;
+	if (o->failed)
+		return;
+	o->failed = err ? err : EIO;
+	fprintf(stderr, "trawl-consumerd[%d]: writing %s/%s: %s (the trace ends at its last "
+		"whole packet; the rest of it is dropped)\n", (int)getpid(), o->dir, f->rel,
+		strerror(o->failed));
+}
 
-	if (!f || cnt > 8)
-		return -EBADF;
-	if (o->relay) {
-		relay_send(o, TRAWL_RELAY_APPEND, (uint32_t)h, iov, cnt);
-		return 0;
-	}
+/*
+ * Appends @iov to local file @f, all or nothing: a write that fails part
+ * way is cut back (ftruncate frees blocks, it needs none), so the file
+ * never ends in half a packet or half a metadata statement. 0 or -errno.
+ */
+static int local_append(struct ofile *f, const struct iovec *iov, int cnt)
+{
+	struct iovec v[8];
+	uint64_t done = 0;
+	int first = 0, err;
+
 	memcpy(v, iov, (size_t)cnt * sizeof(*v));
 	while (first < cnt) {
 		ssize_t w = writev(f->fd, v + first, cnt - first);
 
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = w < 0 ? errno : EIO;
+			if (done && ftruncate(f->fd, (off_t)f->size))
+				err = errno; /* cannot happen on a regular file of ours */
+			return -err;
 		}
+		done += (uint64_t)w;
 		while (first < cnt && (size_t)w >= v[first].iov_len) {
 			w -= (ssize_t)v[first].iov_len;
 			first++;
@@ -496,6 +656,26 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 			v[first].iov_len -= (size_t)w;
 		}
 	}
+	f->size += done;
+	return 0;
+}
+
+int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt)
+{
+	struct ofile *f = file_get(o, h);
+	int ret;
+
+	if (!f || cnt > 8)
+		return -EBADF;
+	if (o->relay) {
+		relay_send(o, TRAWL_RELAY_APPEND, (uint32_t)h, iov, cnt);
+		return 0;
+	}
+	if (o->failed)
+		return 0; /* dropped: trawl_output_broken() says so */
+	ret = local_append(f, iov, cnt);
+	if (ret)
+		local_fail(o, f, -ret);
 	return 0;
 }
 
@@ -512,9 +692,13 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
 		return 0;
 	}
+	if (o->failed)
+		return 0;
 	fd = trawl_opener_replace_begin(o->opener, f->rel);
-	if (fd < 0)
-		return fd;
+	if (fd < 0) {
+		local_fail(o, f, -fd);
+		return 0;
+	}
 	ret = trawl_write_all(fd, buf, len);
 	if (!ret)
 		ret = trawl_opener_replace_commit(o->opener, f->rel, 1);
@@ -522,10 +706,16 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		trawl_opener_replace_commit(o->opener, f->rel, 0);
 	if (ret) {
 		close(fd);
-		return ret;
+		/*
+		 * The old text stays whole, but packets holding the events it
+		 * lacks would not decode: nothing more is written.
+		 */
+		local_fail(o, f, -ret);
+		return 0;
 	}
 	close(f->fd);
 	f->fd = fd;
+	f->size = len;
 	return 0;
 }
 
@@ -677,6 +867,15 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 		goto fail;
 	}
 	ret = stream_cut(o->files[st->data].fd, o->files[st->index].fd, &st->offset, next_seq);
+	if (ret >= 0) {
+		struct stat sb;
+
+		o->files[st->data].size = st->offset;
+		if (fstat(o->files[st->index].fd, &sb))
+			ret = -errno;
+		else
+			o->files[st->index].size = (uint64_t)sb.st_size;
+	}
 	if (ret == 1)
 		ret = trawl_output_file_append(o, st->index, &v, 1);
 	if (ret)
@@ -690,14 +889,66 @@ fail:
 	return NULL;
 }
 
-int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail)
+/* relay: the packet's two messages in one system call (one wake-up of relayd). */
+static int64_t relay_packet(struct trawl_output_stream *st, struct iovec *v,
+			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events)
+{
+	struct trawl_output *o = st->o;
+	struct trawl_relay_hdr hd, hi;
+	struct iovec ie = {e, sizeof(*e)}, all[5];
+	int n = 0;
+
+	if (o->broken || msg_add(all, &n, 5, &hd, TRAWL_RELAY_APPEND, (uint32_t)st->data, v, 2) ||
+	    msg_add(all, &n, 5, &hi, TRAWL_RELAY_APPEND, (uint32_t)st->index, &ie, 1) ||
+	    relay_writev(o, all, n)) {
+		lost_add(o, 1, bytes, events); /* a broken relay: dropped (output.h) */
+		return 0;
+	}
+	o->sent_bytes += bytes;
+	if (unacked_push(o, events))
+		o->acked_bytes = o->sent_bytes; /* no memory to follow it: taken as landed */
+	ping_maybe(o);
+	return (int64_t)bytes;
+}
+
+/* local: the packet, then its index entry; neither stays if both do not fit. */
+static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
+			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events)
+{
+	struct trawl_output *o = st->o;
+	struct ofile *d = file_get(o, st->data), *x = file_get(o, st->index);
+	struct iovec ie = {e, sizeof(*e)};
+	int ret;
+
+	if (!d || !x)
+		return -EBADF;
+	if (o->failed) {
+		lost_add(o, 1, bytes, events);
+		return 0;
+	}
+	ret = local_append(d, v, 2);
+	if (!ret) {
+		ret = local_append(x, &ie, 1);
+		if (ret && !ftruncate(d->fd, (off_t)st->offset))
+			d->size = st->offset;
+	}
+	if (ret) {
+		local_fail(o, d, -ret);
+		lost_add(o, 1, bytes, events);
+		return 0;
+	}
+	return (int64_t)bytes;
+}
+
+int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
+				   int64_t events)
 {
 	const size_t hl = sizeof(struct trawl_ctf_packet_start);
 	struct trawl_ctf_packet_start head;
 	struct trawl_ctf_index_entry e;
 	struct iovec v[2];
 	uint64_t bytes;
-	int ret;
+	int64_t n;
 
 	if (avail < hl)
 		return -EPROTO;
@@ -722,27 +973,11 @@ int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *p
 		.stream_instance_id = htobe64(st->instance_id),
 		.packet_seq_num = htobe64(head.context.packet_seq_num),
 	};
-	if (st->o->relay) {
-		/* both messages in one system call: one wake-up of relayd, no small lone segment */
-		struct trawl_relay_hdr hd, hi;
-		struct iovec ie = {&e, sizeof(e)}, all[5];
-		int n = 0;
-
-		if (!st->o->broken && !msg_add(all, &n, 5, &hd, TRAWL_RELAY_APPEND,
-					       (uint32_t)st->data, v, 2) &&
-		    !msg_add(all, &n, 5, &hi, TRAWL_RELAY_APPEND, (uint32_t)st->index, &ie, 1))
-			relay_writev(st->o, all, n); /* a broken relay: dropped (output.h) */
-	} else {
-		ret = trawl_output_file_append(st->o, st->data, v, 2);
-		if (ret)
-			return ret;
-		v[0] = (struct iovec){&e, sizeof(e)};
-		ret = trawl_output_file_append(st->o, st->index, v, 1);
-		if (ret)
-			return ret;
-	}
-	st->offset += bytes;
-	return (int64_t)bytes;
+	n = st->o->relay ? relay_packet(st, v, &e, bytes, events)
+			 : local_packet(st, v, &e, bytes, events);
+	if (n > 0)
+		st->offset += bytes;
+	return n;
 }
 
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st)

@@ -14,11 +14,23 @@
  *
  * Streaming failures. When relayd goes away (or takes none of our bytes for
  * TRAWL_OUTPUT_SEND_TIMEOUT_MS, which stays under the session daemon's 10 s
- * wait for a consumer's reply), the output is "broken": it logs one line,
+ * wait for a consumer's reply), or says it could not write (a PING's reply,
+ * relayd/proto.h), the output is "broken": it logs one line,
  * trawl_output_broken() says why, and every later write is dropped and
  * reported as done, so a consumer goes on emptying its ring buffers (the
  * traced programs keep their discard semantics) and what relayd received
  * stays readable there.
+ *
+ * Local write failures (a full disk, a quota) are the same: a write that
+ * fails is cut back, so a stream file ends at its last whole packet, its
+ * index names exactly those, and the metadata is never half a statement;
+ * then nothing more of the trace is written (a packet written after a
+ * metadata update that failed would not decode), and what was is readable.
+ *
+ * What never landed is counted: packets dropped once broken or failed, and
+ * over the network the packets relayd had not confirmed writing when it
+ * went (it confirms on each PING, sent every 256 KiB and by
+ * trawl_output_sync()). trawl_output_broken() gives the count in its line.
  *
  * Threading: an output and its streams are used by one thread.
  */
@@ -63,11 +75,23 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 void trawl_output_destroy(struct trawl_output *o);
 
 /*
- * 1 if streaming failed (the reason, one line, in @why, which may be NULL),
- * else 0. Also notices a relayd that closed the connection while we had
- * nothing to send.
+ * 1 if streaming or writing failed, else 0. @why (may be NULL) gets one
+ * line: "streaming to trawl-relayd at H:P stopped: REASON, N packets (M
+ * events) lost" or "writing the trace in DIR: REASON, N packets (M events)
+ * lost" ("(B bytes)" when some lost packet's events were not counted). Also
+ * notices a relayd that closed the connection while we had nothing to send.
  */
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
+
+/* The errno that broke the output (see trawl_output_broken()), else 0. */
+int trawl_output_errno(const struct trawl_output *o);
+
+/*
+ * Bytes of packets sent to relayd that it has not confirmed writing (in
+ * flight, or lost with it); 0 for a local output. "Bytes written" is
+ * trawl_output_stream_bytes() over the streams less this.
+ */
+uint64_t trawl_output_bytes_unlanded(const struct trawl_output *o);
 
 /* Why the last trawl_output_file_open() (or stream open) failed, one line; "" if none did. */
 const char *trawl_output_error(const struct trawl_output *o);
@@ -92,7 +116,7 @@ int trawl_output_sync(struct trawl_output *o);
  * >= 0 or a negative errno; then trawl_output_error() says why in one line.
  */
 int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind);
-/* Appends @iov to the file. 0 or a negative errno (never for a broken relay). */
+/* Appends @iov to the file. 0 or a negative errno (never once broken: dropped). */
 int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *iov, int cnt);
 /* Replaces the file's content with @len bytes of @buf (readers never see half). */
 int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len);
@@ -129,12 +153,16 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
  *       context (ctf/layout.h), then events; may be memory another process
  *       writes (the header is copied once and only the copy is used)
  * @avail: bytes readable at @pkt; the packet's content_size must fit
+ * @events: the events it holds, counted if it is lost; -1: not known
  *
  * Only the content is written: packet_size becomes the content size (in
  * bytes, as CTF allows) and stream_instance_id the stream's. Returns the
- * bytes written (>0), or -EPROTO for a malformed packet, or a write error.
+ * bytes written (>0; sent, for relayd), 0 when the packet was lost (the
+ * output is broken: counted, see trawl_output_broken()), or -EPROTO for a
+ * malformed packet.
  */
-int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail);
+int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
+				   int64_t events);
 
 /* Bytes of packets written to the stream so far. */
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st);

@@ -77,6 +77,8 @@ static struct ctrace *traces;
 struct csession_acc {
 	struct csession_acc *next;
 	uint64_t session, discarded, bytes;
+	int err;                      /* a removed trace's write or streaming failure */
+	char msg[TRAWL_CONS_MSG_LEN]; /* its line (trawl_output_broken()) */
 };
 static struct csession_acc *removed;
 /* The last trace that could not be set up, and why (reported with its session). */
@@ -128,7 +130,8 @@ static int metadata_write(struct trawl_output *o, int *h, const char *text, size
 static int packet_write(struct trawl_output_stream *out, const struct trawl_ustctl_packet *p,
 			uint64_t *bytes)
 {
-	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size);
+	/* -1: a packet's events are not known here (only the metadata says how to read them) */
+	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1);
 
 	if (n < 0)
 		return (int)n;
@@ -210,6 +213,7 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 {
 	struct csession_acc *a;
 	struct cchannel *c;
+	struct ctrace *t;
 
 	*discarded = *bytes = 0;
 	for (c = channels; c; c = c->next) {
@@ -218,6 +222,10 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 		*bytes += c->bytes_written;
 		*discarded += channel_discarded(c);
 	}
+	/* streamed: only what relayd confirmed writing is written */
+	for (t = traces; t; t = t->next)
+		if (!session || t->session == session)
+			*bytes -= TRAWL_MIN(*bytes, trawl_output_bytes_unlanded(t->out));
 	for (a = removed; a; a = a->next) {
 		if (session && a->session != session)
 			continue;
@@ -284,6 +292,9 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		channel_free(c);
 	}
 	trawl_output_sync(t->out);
+	a->bytes -= TRAWL_MIN(a->bytes, trawl_output_bytes_unlanded(t->out));
+	if (!a->err && trawl_output_broken(t->out, a->msg, sizeof(a->msg)))
+		a->err = trawl_output_errno(t->out);
 	for (tp = &traces; *tp != t; tp = &(*tp)->next)
 		;
 	*tp = t->next;
@@ -501,7 +512,33 @@ fail:
 	return ret;
 }
 
-static void cmd_flush(uint64_t session)
+/*
+ * The first write or streaming failure of @session's traces (also of its
+ * removed ones) as a negative errno, its line in @msg (may be NULL); else 0.
+ */
+static int session_failure(uint64_t session, char *msg, size_t len)
+{
+	struct csession_acc *a;
+	struct ctrace *t;
+
+	for (t = traces; t; t = t->next)
+		if ((!session || t->session == session) && trawl_output_broken(t->out, msg, len))
+			return -trawl_output_errno(t->out);
+	for (a = removed; a; a = a->next) {
+		if ((!session || a->session == session) && a->err) {
+			if (msg)
+				snprintf(msg, len, "%s", a->msg);
+			return -a->err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Stop: everything recorded goes out. Returns what session_failure() says:
+ * a trace that could not be written whole fails the stop.
+ */
+static int cmd_flush(uint64_t session)
 {
 	struct cchannel *c;
 	struct ctrace *t;
@@ -516,6 +553,7 @@ static void cmd_flush(uint64_t session)
 	for (t = traces; t; t = t->next)
 		if (!session || t->session == session)
 			trawl_output_sync(t->out);
+	return session_failure(session, NULL, 0);
 }
 
 /* Writes every snapshot-mode channel's current packets under @dir. */
@@ -577,6 +615,12 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				trawl_output_stream_close(st);
 			}
 		}
+		if (!ret && trawl_output_broken(out, err, sizeof(err))) {
+			fprintf(stderr, "trawl-consumerd[%d]: snapshot: %s\n", (int)getpid(), err);
+			snprintf(last_error, sizeof(last_error), "%s", err);
+			last_error_session = h->session_key;
+			ret = -trawl_output_errno(out);
+		}
 		trawl_output_destroy(out);
 		if (ret)
 			return ret;
@@ -588,14 +632,11 @@ static void reply(int sock, uint64_t session, int status)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
 	uint64_t discarded, bytes;
-	struct ctrace *t;
 
 	counters(session, &discarded, &bytes);
 	r.events_discarded = discarded;
 	r.bytes_written = bytes;
-	for (t = traces; t && !r.msg[0]; t = t->next)
-		if (!session || t->session == session)
-			trawl_output_broken(t->out, r.msg, sizeof(r.msg));
+	session_failure(session, r.msg, sizeof(r.msg));
 	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))
 		snprintf(r.msg, sizeof(r.msg), "%s", last_error);
 	if (trawl_write_all(sock, &r, sizeof(r)))
@@ -648,7 +689,7 @@ static int handle_command(int sock)
 		ret = cmd_add_channel(&h, payload, fds, nr_fds);
 		break;
 	case TRAWL_CONS_FLUSH:
-		cmd_flush(h.session_key);
+		ret = cmd_flush(h.session_key);
 		break;
 	case TRAWL_CONS_REMOVE_SESSION:
 		if (!h.session_key) {

@@ -43,7 +43,9 @@
  * increase goes into the next packet's events_discarded.
  *
  * Control (a socket or pipe, --ctl-fd): 'F' = drain everything now, write
- * the metadata and indexes, answer 'K'; 'Q' or end of file = same, then exit.
+ * the metadata and indexes, answer 'K', or 'W' and one line when the trace
+ * could not be written whole (a full disk, relayd gone: what and how much
+ * was lost, trawl_output_broken()); 'Q' or end of file = same, then exit.
  * --once (snapshots): one buffer's worth of pages per CPU, then exit.
  */
 #define _GNU_SOURCE
@@ -79,6 +81,7 @@ struct kcpu {
 	int stats_fd;      /* per_cpu/cpuN/stats, discard mode only, -1: not open */
 	struct trawl_output_stream *out; /* stream file and index, owned */
 	uint64_t dropped;  /* last "dropped events" read from stats */
+	uint64_t events_out; /* stream.events when the last packet was handed out */
 	struct trawl_kernel_stream stream;
 	struct kchan *ch;
 };
@@ -335,10 +338,11 @@ static int declare_event(struct trawl_kernel_event *ev, void *arg)
 static int emit_packet(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len, void *arg)
 {
 	struct kcpu *c = arg;
-	int64_t n;
+	/* the converter emits a packet before it adds the next event: these are its events */
+	int64_t n = trawl_output_stream_packet(c->out, pkt, len, (int64_t)(s->events - c->events_out));
 
-	(void)s;
-	n = trawl_output_stream_packet(c->out, pkt, len);
+	c->events_out = s->events;
+	/* 0: lost to a full disk or a gone relayd, counted by the output (output.h) */
 	return n < 0 ? (int)n : 0;
 }
 
@@ -917,6 +921,20 @@ static int statedump_again(struct kconsumer *k)
 	return ret < 0 ? ret : 0;
 }
 
+/* 'K', or after a flush ('F', 'D') of a trace that lost packets, 'W' and the line saying so. */
+static int flush_answer(struct kconsumer *k, int out_fd, char cmd)
+{
+	char line[TRAWL_KERNEL_ERR_LEN + 2];
+	int n;
+
+	if ((cmd != 'F' && cmd != 'D') || !trawl_output_broken(k->out, line + 1, sizeof(line) - 2))
+		return trawl_write_all(out_fd, "K", 1);
+	line[0] = 'W';
+	n = (int)strlen(line);
+	line[n++] = '\n';
+	return trawl_write_all(out_fd, line, (size_t)n);
+}
+
 /*
  * The consumer's loop: poll every CPU's buffer and the control socket, drain,
  * answer flushes. Returns 0 when told to quit (or at the end of --once), or a
@@ -990,7 +1008,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 			if (ret < 0)
 				break;
 			trawl_output_sync(k->out); /* streamed: on relayd's disk too */
-			quit = cmd == 'Q' || trawl_write_all(out_fd, "K", 1) < 0;
+			quit = cmd == 'Q' || flush_answer(k, out_fd, cmd) < 0;
 			continue;
 		}
 		ret = drain_all(k, 0);
@@ -1016,6 +1034,7 @@ static void print_stats(const struct kconsumer *k)
 			lost += k->ch[i].cpus[j].stream.discarded;
 		}
 	}
+	bytes -= TRAWL_MIN(bytes, trawl_output_bytes_unlanded(k->out));
 	fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu\n",
 		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
 		(unsigned long long)k->bytes);
@@ -1069,6 +1088,11 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 	ret = consumer_run(k, ctl_fd);
 	if (ret < 0)
 		fprintf(stderr, "trawl-consumerd --kernel: %s\n", strerror(-ret));
+	if (ret >= 0 && trawl_output_broken(k->out, k->err, sizeof(k->err))) {
+		/* trawl-ktrace's caller learns it from the status; the daemon had 'W' */
+		fprintf(stderr, "trawl-consumerd --kernel: %s\n", k->err);
+		ret = -trawl_output_errno(k->out);
+	}
 	if (getenv("TRAWL_KERNEL_STATS"))
 		print_stats(k);
 out:

@@ -284,6 +284,8 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
 int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, char *err, size_t errlen);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
+/* What the last stop found lost (a full disk, relayd gone), one line; "" if nothing. */
+const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s);
 /* Sum of the channels' dropped/overrun counters (per_cpu stats). */
 uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s);
 

@@ -6,7 +6,8 @@
  * that the conversion work is accounted to it, it can be niced or pinned,
  * and a crash in page conversion (untrusted data) cannot take the daemon
  * down. It talks to us on a socketpair: it sends 'R' once every buffer is
- * open; we send 'F' (flush) and wait for 'K'; 'Q' makes it drain and exit.
+ * open; we send 'F' (flush) and wait for 'K' (or 'W' and a line: the trace
+ * lost packets to a full disk or a gone relayd); 'Q' makes it drain and exit.
  */
 #define _GNU_SOURCE
 #include "common/common.h"
@@ -47,6 +48,7 @@ struct trawl_kernel_session {
 	uint64_t consumer_cpu_ns; /* user + system time of the reaped consumer */
 	int ctl_fd;          /* our end of the socketpair, -1: none */
 	int snapshot;        /* no continuous consumer: see trawl_kernel_session_snapshot() */
+	char problem[TRAWL_KERNEL_ERR_LEN]; /* the consumer's last 'W' line, "" if none */
 };
 
 void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot)
@@ -189,6 +191,34 @@ static int consumer_wait_ms(struct trawl_kernel_session *s, char want, int ms)
 static int consumer_wait(struct trawl_kernel_session *s, char want)
 {
 	return consumer_wait_ms(s, want, CONSUMER_TIMEOUT_MS);
+}
+
+/*
+ * A flush's answer: 'K', or 'W' and one line (kept in s->problem: packets
+ * lost to a full disk or a gone relayd), then -EIO.
+ */
+static int consumer_wait_flushed(struct trawl_kernel_session *s)
+{
+	struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
+	size_t n = 0;
+	char c;
+	int ret;
+
+	ret = poll(&p, 1, CONSUMER_TIMEOUT_MS);
+	if (ret <= 0)
+		return ret == 0 ? -ETIMEDOUT : -errno;
+	if (read(s->ctl_fd, &c, 1) != 1)
+		return -EPIPE;
+	if (c == 'K')
+		return 0;
+	if (c != 'W')
+		return -EPROTO;
+	/* the line follows at once: the consumer wrote it in one write() */
+	while (read(s->ctl_fd, &c, 1) == 1 && c != '\n')
+		if (n + 1 < sizeof(s->problem))
+			s->problem[n++] = c;
+	s->problem[n] = '\0';
+	return -EIO;
 }
 
 int trawl_kernel_session_channel_fixed(struct trawl_kernel_session *s, const char *channel)
@@ -414,13 +444,26 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
 	if (!s->consumer)
 		return 0;
 	/* 'D' stops the perf channels, then drains as 'F' does */
-	if ((ret = consumer_cmd(s, has_perf(s) ? "D" : "F")) < 0) {
+	if (send(s->ctl_fd, has_perf(s) ? "D" : "F", 1, MSG_NOSIGNAL) != 1)
+		ret = -EPIPE;
+	else
+		ret = consumer_wait_flushed(s);
+	if (ret == -EIO) {
+		snprintf(err, errlen, "%s", s->problem); /* the trace is not whole: say so */
+		return ret;
+	}
+	if (ret < 0) {
 		ret = -EPIPE;
 		snprintf(err, errlen, "the kernel consumer died: the trace may be incomplete");
 		consumer_reap(s, 1);
 		return ret;
 	}
 	return 0;
+}
+
+const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s)
+{
+	return s->problem;
 }
 
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s)

@@ -33,7 +33,12 @@
  *            (written aside and renamed over it: readers never see half)
  *   CLOSE    handle
  *   END      no more data from this connection (the peer closes it next)
- *   PING     answered with status 0; nothing else (reachability checks)
+ *   PING     answered with status 0, or the negative errno of a write that
+ *            failed (a full disk: then nothing more of this connection was
+ *            written, and every file ends at its last whole APPEND), and in
+ *            session_id the APPEND bytes written to this connection's DATA
+ *            files so far: relayd acts on messages in order, so the consumer
+ *            knows which of the packets it sent before the PING landed
  */
 #ifndef TRAWL_RELAY_PROTO_H
 #define TRAWL_RELAY_PROTO_H
@@ -91,7 +96,7 @@ struct trawl_relay_hello {
 struct trawl_relay_reply {
 	uint32_t magic;      /* TRAWL_RELAY_MAGIC */
 	int32_t status;      /* 0 or a negative errno */
-	uint64_t session_id; /* HELLO: relayd's id of the session */
+	uint64_t session_id; /* HELLO: relayd's id of the session; PING: DATA bytes written */
 } __attribute__((packed));
 
 /* A message checked by trawl_relay_msg_parse(); pointers into its buffer. */

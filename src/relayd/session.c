@@ -18,8 +18,15 @@
  * walks paths: the decoder has already refused absolute paths and '..',
  * no link is followed, and every file is a new one (whatever had its name
  * is replaced, never written through). A root relayd also refuses an output
- * folder another user could change (main.c). A bad message, or a write that
- * fails, drops that connection only (logged); what it wrote stays.
+ * folder another user could change (main.c). A bad message drops that
+ * connection only (logged); what it wrote stays.
+ *
+ * A write that fails (a full disk) is cut back, so no file ends in half a
+ * packet; the connection's writing ends there (logged once): its later
+ * messages are read and dropped, and each PING is answered with the error
+ * and what was written, so the consumer counts what never landed and says
+ * so (proto.h). A packet is one APPEND to a stream file and its index
+ * entry the next: an index entry whose packet failed is not written.
  */
 #include "common/common.h"
 #include "common/fs.h"
@@ -57,6 +64,7 @@ struct rfile {
 	int fd;    /* -1: handle not open */
 	uint32_t kind;
 	char *rel; /* owned: path in the session folder (REPLACE writes beside it) */
+	uint64_t size; /* bytes written to it (a failed write is cut back to it) */
 };
 
 struct relay_conn {
@@ -69,6 +77,8 @@ struct relay_conn {
 	size_t start, len, cap;
 	struct rfile *files; /* owned, by handle */
 	uint32_t nr_files;
+	int failed;          /* 0, or the errno of the write that ended this connection's writing */
+	uint64_t data_written; /* APPEND bytes written to stream (DATA) files: PING replies say it */
 };
 
 /* A peer that names no session (HELLO) this long after connecting is dropped. */
@@ -301,6 +311,7 @@ static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 		return ret;
 	}
 	f->kind = m->kind;
+	f->size = 0;
 	return 0;
 }
 
@@ -321,6 +332,48 @@ static int file_replace(struct relay_conn *c, struct rfile *f, const struct traw
 		return fd;
 	close(f->fd);
 	f->fd = fd;
+	f->size = m->size;
+	return 0;
+}
+
+/* Appends a message's payload to @f, all or nothing (cut back on failure). 0 or -errno. */
+static int file_append(struct rfile *f, const struct trawl_relay_msg *m)
+{
+	int ret = trawl_write_all(f->fd, m->payload, m->size);
+
+	if (ret) {
+		/* ftruncate frees blocks: it works on a full disk */
+		if (ftruncate(f->fd, (off_t)f->size))
+			relayd_log("cannot cut %s back after a failed write: %s", f->rel, strerror(errno));
+		return ret;
+	}
+	f->size += m->size;
+	return 0;
+}
+
+/*
+ * A write or a file creation that failed for want of room ends the
+ * connection's writing (kept open: the consumer learns it from its PINGs);
+ * other errors drop the peer as before. Returns what conn_handle() returns.
+ */
+static int write_failed(struct relay_conn *c, const struct trawl_relay_msg *m, int ret)
+{
+	struct rfile *f;
+
+	if (!ret) {
+		f = m->cmd == TRAWL_RELAY_APPEND ? file_get(c, m->handle) : NULL;
+		if (f && f->kind == TRAWL_RELAY_FILE_DATA)
+			c->data_written += m->size;
+		return 0;
+	}
+	if (ret != -ENOSPC && ret != -EDQUOT && ret != -EFBIG && ret != -EIO)
+		return ret;
+	if (!c->failed) {
+		c->failed = -ret;
+		relayd_log("%s: session %s: %s: nothing more of this connection is written "
+			   "(its files end at their last whole write)", c->peer,
+			   c->s ? c->s->path : "?", strerror(-ret));
+	}
 	return 0;
 }
 
@@ -331,7 +384,7 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 	int ret = 0;
 
 	if (m->cmd == TRAWL_RELAY_PING) {
-		reply(c, 0, 0);
+		reply(c, -c->failed, c->data_written);
 		return 0;
 	}
 	if (m->cmd == TRAWL_RELAY_HELLO) {
@@ -346,19 +399,21 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 	switch (m->cmd) {
 	case TRAWL_RELAY_OPEN:
 		ret = file_open(c, m);
-		break;
+		return write_failed(c, m, ret);
 	case TRAWL_RELAY_APPEND:
 		f = file_get(c, m->handle);
-		ret = f ? trawl_write_all(f->fd, m->payload, m->size) : -EBADF;
-		break;
+		if (c->failed) /* dropped, also for a file that could not be made */
+			return 0;
+		return f ? write_failed(c, m, file_append(f, m)) : -EBADF;
 	case TRAWL_RELAY_REPLACE:
 		f = file_get(c, m->handle);
-		ret = f ? file_replace(c, f, m) : -EBADF;
-		break;
+		if (c->failed)
+			return 0;
+		return f ? write_failed(c, m, file_replace(c, f, m)) : -EBADF;
 	case TRAWL_RELAY_CLOSE:
 		f = file_get(c, m->handle);
 		if (!f)
-			return -EBADF;
+			return c->failed ? 0 : -EBADF;
 		close(f->fd);
 		f->fd = -1;
 		free(f->rel);

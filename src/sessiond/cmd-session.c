@@ -237,8 +237,12 @@ void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 		return;
 	}
 	s = sd_session_lookup(req->session, p, r);
-	if (s)
-		sd_session_destroy(s);
+	if (!s)
+		return;
+	/* A stop that lost data (a full disk, relayd gone) fails the destroy too, which goes on. */
+	if (s->active)
+		session_stop(s, r);
+	sd_session_destroy(s);
 }
 
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,

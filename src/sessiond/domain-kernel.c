@@ -297,6 +297,8 @@ static int kd_status(struct trawl_domain_session *s, struct trawl_domain_status 
 	st->events_discarded = trawl_kernel_session_lost(s->ks);
 	if (s->started && !st->consumer_alive)
 		snprintf(st->msg, sizeof(st->msg), "the kernel consumer died");
+	else if (trawl_kernel_session_problem(s->ks)[0])
+		snprintf(st->msg, sizeof(st->msg), "%s", trawl_kernel_session_problem(s->ks));
 	return 0;
 }
 

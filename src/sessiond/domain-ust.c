@@ -392,7 +392,10 @@ static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err
 	ret = cons_send(s, TRAWL_CONS_FLUSH, 0, 0, NULL, 0, NULL, 0);
 	if (!ret)
 		ret = cons_sync(s);
-	if (ret && err)
+	/* a full disk, a lost relayd: the consumer's line says what and how much */
+	if (ret && err && cons_alive(s) && s->cons->last.msg[0])
+		trawl_domain_err_set(err, "%s", s->cons->last.msg);
+	else if (ret && err)
 		trawl_domain_err_set(err, "the consumer could not write everything: %s",
 				     cons_alive(s) ? strerror(-ret) : s->cons->msg);
 	return cons_alive(s) ? ret : 0;

@@ -229,7 +229,8 @@ int cons_sync(struct trawl_domain_session *s)
 		if (ret)
 			break;
 	}
-	if (!ret) {
+	/* a failed command's reply has the counters too (a stop that lost packets) */
+	if (s->cons && s->cons->alive) {
 		s->cons_discarded = s->cons->last.events_discarded;
 		s->cons_bytes = s->cons->last.bytes_written;
 	}

@@ -5,8 +5,9 @@
 # relayd puts both in the session's one folder (kernel/, ust/uid/0/64-bit/);
 # babeltrace2 reads the known syscall with its values and the app's events,
 # without warnings, and trawl view prints the same. Then relayd is killed
-# while a live kernel session streams: status reports it, stop and destroy
-# work, what relayd received stays readable. Root only.
+# while a live kernel session streams: status reports it, stop counts the
+# events lost (exit != 0), destroy works, what relayd received stays
+# readable. Root only.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
 [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
@@ -41,8 +42,9 @@ grep "syscall_exit_lseek" "$T/bt.txt" | grep -q "ret = -9" || fail "lseek's exit
 "$TRAWL" view "$dir" >"$T/view.txt" 2>"$T/view.err" || fail "trawl view: $(cat "$T/view.err")"
 cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
 
-# relayd killed while a kernel session streams: status says so, the session
-# stops and goes cleanly, what relayd got stays readable
+# relayd killed while a kernel session streams: status says so, the stop
+# says what was lost (exit != 0), the session goes cleanly, what relayd got
+# stays readable
 relayd_start relay2 || { fail "relayd did not start"; finish; }
 expect 0 "$TRAWL" create KK --live=100000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
 expect 0 "$TRAWL" enable-event --kernel --syscall lseek,getppid
@@ -60,7 +62,10 @@ wait "$RELAY_PID" 2>/dev/null
 expect 0 "$TRAWL" status
 grep -q "trawl-relayd at net://127.0.0.1:$CTRL_PORT:$DATA_PORT closed the session's connection" "$T/out" ||
 	fail "status does not report the lost relayd: $(cat "$T/out")"
-expect 0 "$TRAWL" stop
+# the events of the program traced after relayd died are counted lost
+expect 1 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
+grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* events?\) lost" "$T/err" ||
+	fail "stop does not count the events lost: $(cat "$T/err")"
 expect 0 "$TRAWL" destroy
 babeltrace2 "$(relay_trace KK)" >"$T/bt2.txt" 2>"$T/bt2.err" || fail "what relayd got is unreadable: $(cat "$T/bt2.err")"
 grep -q "fd = 1000, offset = 4242" "$T/bt2.txt" || fail "the lseek sent before relayd died is missing"

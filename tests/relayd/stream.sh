@@ -17,8 +17,9 @@
 #            relayd's live port follows a --live session: it sees every event
 #            while the session runs, and ends when the session is destroyed
 #   kill     relayd killed mid-session: status and list report it, an app
-#            traced afterwards runs to its end normally, stop and destroy
-#            work, what relayd got (the first app's 300 events) stays readable
+#            traced afterwards runs to its end normally, stop says what was
+#            lost (exit != 0), destroy works, what relayd got (the first
+#            app's 300 events) stays readable
 #   errors   bad URLs, an unreachable relayd (at create, and at start), live
 #            sessions with a folder, snapshot sessions with a URL, trawl view
 #            of a streamed session: one-line errors, exit != 0
@@ -233,7 +234,8 @@ kill)
 	expect 0 "$TRAWL" list K
 	grep -q "Problem: .*trawl-relayd at .*127.0.0.1:.*stopped" "$T/out" ||
 		fail "list does not report the lost relayd: $(cat "$T/out")"
-	expect 0 "$TRAWL" stop
+	# what went nowhere is counted, and the stop says so (relayd-disk-killed checks more)
+	expect 1 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace K)" 300
 	;;

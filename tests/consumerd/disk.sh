@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A full disk under a local trace (a 2 MiB tmpfs the test mounts): nothing
+# recorded before it is lost to it, and what is lost is said.
+#   ust      a user-space session fills the disk: `trawl stop` exits != 0 with
+#            one line "...: No space left on device, N packets (B bytes) lost",
+#            list says it too, every stream file holds whole packets only,
+#            each named by its index entry (whole.py), "Bytes written" is what
+#            the stream files hold, babeltrace2 reads the events before the
+#            disk filled (> 0, exit 0)
+#   kernel   the same with a kernel session (a getpgid flood), ended by
+#            `trawl destroy` (no stop): destroy exits != 0 with the line, whose
+#            event count is exact: events babeltrace2 reads + events the line
+#            says lost + events the kernel dropped >= the 2 x N the flood made
+. "$(dirname "$0")/../cli/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+case=${1:?case}
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+M=$T/m
+mkdir -p "$M"
+if ! mount -t tmpfs -o size=2m,mode=0755 tmpfs "$M" 2>"$T/mount.err"; then
+	echo "SKIP: cannot mount a tmpfs: $(cat "$T/mount.err")"
+	exit 77
+fi
+trap 'umount "$M" 2>/dev/null; cleanup' EXIT
+
+# whole_check DIR: every stream under DIR is whole packets; sets BYTES (the stream files' bytes)
+whole_check() {
+	BYTES=$(/usr/bin/python3 "$HERE/whole.py" "$1" 2>"$T/whole.err") ||
+		fail "the trace is not whole packets: $(cat "$T/whole.err")"
+}
+
+# lost_line WHAT: $T/err is one line saying the disk is full and how much was lost
+lost_line() {
+	expect_err_line "No space left on device"
+	grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* $1\) lost" "$T/err" ||
+		fail "the line does not count what was lost in $1: $(cat "$T/err")"
+	grep -qF "$M/" "$T/err" || fail "the line does not name the trace's folder: $(cat "$T/err")"
+}
+
+case $case in
+ust)
+	APP=$BIN/ust-app-all
+	[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+	expect 0 "$TRAWL" create D -o "$M/tr"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	# ~30 bytes an event: 200,000 of them are three times the disk
+	"$APP" 1 200000 5000 || fail "the app failed"
+	expect 1 "$TRAWL" stop && lost_line bytes
+	expect 0 "$TRAWL" list D
+	grep -q "^Problem: .*No space left on device" "$T/out" ||
+		fail "list does not say the trace lost packets: $(cat "$T/out")"
+	written=$(sed -n 's/^Bytes written: //p' "$T/out")
+	whole_check "$M/tr"
+	[ "$written" = "$BYTES" ] || fail "Bytes written says $written, the stream files hold $BYTES"
+	babeltrace2 "$M/tr" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
+	n=$(grep -c " tall:seq: " "$T/bt.txt")
+	[ "$n" -gt 0 ] || fail "babeltrace2 read no event of the trace"
+	[ "$n" -lt 200000 ] || fail "all 200000 events fit on a 2 MiB disk?"
+	echo "read $n of 200000: $(cat "$T/err")"
+	expect 0 "$TRAWL" destroy D
+	;;
+kernel)
+	PROG=$BIN/ksyscalls
+	[ -x "$PROG" ] || { echo "SKIP: ksyscalls not built"; exit 77; }
+	[ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
+	[ -d /sys/kernel/tracing/instances ] || { echo "SKIP: no tracefs instances"; exit 77; }
+	N=400000
+	expect 0 "$TRAWL" create K -o "$M/kt"
+	expect 0 "$TRAWL" enable-event -k --syscall getpgid
+	expect 0 "$TRAWL" start
+	"$PROG" flood $N >/dev/null || fail "ksyscalls failed"
+	expect 0 "$TRAWL" list K
+	dropped=$(sed -n 's/^Events discarded: //p' "$T/out" | head -1)
+	expect 1 "$TRAWL" destroy K && lost_line events
+	lost=$(sed -n 's/.*, [0-9]* packets\? (\([0-9]*\) events\?) lost.*/\1/p' "$T/err")
+	whole_check "$M/kt"
+	babeltrace2 "$M/kt" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
+	n=$(grep -c "syscall_e[a-z]*_getpgid:" "$T/bt.txt")
+	[ "$n" -gt 0 ] || fail "babeltrace2 read no event of the trace"
+	# each call is an entry and an exit; other programs' getpgid only add
+	[ $((n + ${lost:-0} + ${dropped:-0})) -ge $((2 * N)) ] ||
+		fail "events unaccounted for: read $n + lost ${lost:-?} + dropped ${dropped:-?} < $((2 * N))"
+	echo "read $n, lost $lost, dropped $dropped of $((2 * N)) or more"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+finish

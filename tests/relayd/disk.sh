@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What a session streams to trawl-relayd and never lands is counted and said.
+#   full    relayd writes on a full disk (a 2 MiB tmpfs the test mounts):
+#           its files hold whole packets only, each named by its index entry
+#           (../consumerd/whole.py), babeltrace2 reads what landed (> 0
+#           events, exit 0), `trawl stop` exits != 0 with one line "streaming
+#           to trawl-relayd at H:P stopped: it could not write: No space left
+#           on device, N packets (B bytes) lost", "Bytes written" is exactly
+#           what relayd's stream files hold; relayd goes on serving
+#   killed  relayd killed (-9) while a live session streams, a program traced
+#           after: `trawl stop` exits != 0 with one line counting the packets
+#           lost, "Bytes written" is no more than relayd's stream files hold;
+#           a relayd back on the same ports: the session still says it
+#           stopped streaming, and a new session streams to it whole
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+WHOLE=$HERE/../consumerd/whole.py
+APP=$BIN/ust-app-all
+[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+case=${1:?case}
+
+# written SESSION: "Bytes written" of the session's user-space domain
+written() {
+	"$TRAWL" list "$1" 2>/dev/null | sed -n 's/^Bytes written: //p' | head -1
+}
+
+case $case in
+full)
+	M=$T/m
+	mkdir -p "$M"
+	if ! mount -t tmpfs -o size=2m,mode=0755 tmpfs "$M" 2>"$T/mount.err"; then
+		echo "SKIP: cannot mount a tmpfs: $(cat "$T/mount.err")"
+		exit 77
+	fi
+	trap 'relayd_stop_all; umount "$M" 2>/dev/null; cleanup' EXIT
+	relayd_start m/relay || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create F --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 200000 5000 || fail "the app failed"
+	expect 1 "$TRAWL" stop
+	expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped: it could not write: No space left on device"
+	grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* bytes\) lost" "$T/err" ||
+		fail "the line does not count what was lost: $(cat "$T/err")"
+	d=$(relay_trace F)
+	[ -n "$d" ] || fail "no session folder on relayd's side"
+	bytes=$(/usr/bin/python3 "$WHOLE" "$d" 2>"$T/whole.err") ||
+		fail "relayd's files are not whole packets: $(cat "$T/whole.err")"
+	w=$(written F)
+	[ "$w" = "$bytes" ] || fail "Bytes written says $w, relayd's stream files hold $bytes"
+	babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
+	n=$(grep -c " tall:seq: " "$T/bt.txt")
+	[ "$n" -gt 0 ] && [ "$n" -lt 200000 ] || fail "babeltrace2 read $n events of 200000"
+	echo "landed $n of 200000 events, $bytes bytes: $(cat "$T/err")"
+	kill -0 "$RELAY_PID" 2>/dev/null || fail "relayd died of its full disk"
+	expect 0 "$TRAWL" destroy F
+	;;
+killed)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create K --live=100000 --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 300 5000 || fail "the first app failed"
+	for i in $(seq 100); do
+		d=$(relay_trace K)
+		[ -n "$d" ] && [ "$(babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: ")" = 300 ] && break
+		sleep 0.1
+	done
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	"$APP" 2 100000 5000 || fail "an app traced after relayd died failed"
+	expect 1 "$TRAWL" stop
+	expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped:"
+	grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* bytes\) lost" "$T/err" ||
+		fail "the line does not count what was lost: $(cat "$T/err")"
+	echo "$(cat "$T/err")"
+	d=$(relay_trace K)
+	bytes=$(/usr/bin/python3 "$WHOLE" "$d" 2>/dev/null)
+	w=$(written K)
+	[ -n "$w" ] && [ "$w" -le "$bytes" ] || fail "Bytes written says $w, relayd's stream files hold $bytes"
+	# relayd back on the same ports: this session does not pretend to stream
+	"$RELAYD" -o "$T/relay-again" -C "tcp://127.0.0.1:$CTRL_PORT" -D "tcp://127.0.0.1:$DATA_PORT" \
+		-L tcp://127.0.0.1:0 2>"$T/relay-again.log" &
+	RELAY_PIDS+=("$!")
+	for i in $(seq 100); do grep -q "control port" "$T/relay-again.log" && break; sleep 0.05; done
+	grep -q "control port" "$T/relay-again.log" || fail "relayd did not come back: $(cat "$T/relay-again.log")"
+	expect 0 "$TRAWL" list K
+	grep -q "^Problem: streaming to trawl-relayd at 127.0.0.1:$DATA_PORT stopped" "$T/out" ||
+		fail "list does not say streaming stopped: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy K
+	# and a new session streams to it, whole
+	RELAY_OUT=$T/relay-again
+	expect 0 "$TRAWL" create K2 --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 1000 5000 || fail "the app failed"
+	expect 0 "$TRAWL" stop
+	d=$(relay_trace K2)
+	[ -n "$d" ] && babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2: $(cat "$T/bt.err")"
+	[ "$(grep -c " tall:seq: " "$T/bt.txt")" = 1000 ] || fail "the new session's 1000 events are not all there"
+	expect 0 "$TRAWL" destroy K2
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+relayd_stop_all
+finish
