@@ -64,7 +64,7 @@ struct trawl_output {
 	int relay_failed;   /* relay: relayd could not write (its errno is in broken) */
 	/* What never reached the destination's disk (trawl_output_broken() says it). */
 	uint64_t lost_packets, lost_bytes, lost_events;
-	int events_unknown; /* a lost packet's events were not counted (user space) */
+	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
 	uint64_t sent_bytes, acked_bytes, ping_at;
 	struct unacked *q;  /* owned: packets sent, not yet confirmed, oldest first */
@@ -103,9 +103,16 @@ static void lost_add(struct trawl_output *o, uint64_t packets, uint64_t bytes, i
 	o->lost_packets += packets;
 	o->lost_bytes += bytes;
 	if (events < 0)
-		o->events_unknown = 1;
+		o->lost_unknown += packets;
 	else
 		o->lost_events += (uint64_t)events;
+}
+
+void trawl_output_lost_events(struct trawl_output *o, uint64_t events)
+{
+	if (o->lost_unknown)
+		o->lost_unknown--;
+	o->lost_events += events;
 }
 
 /* relay: relayd says it wrote @written data bytes of ours: the packets they end landed. */
@@ -469,12 +476,20 @@ void trawl_output_destroy(struct trawl_output *o)
 	free(o);
 }
 
-/* ", N packets (M events) lost" (or "(B bytes)" when their events are not known) */
+/*
+ * ", N packets (M events) lost"; "(B bytes)" when some packet's events are
+ * not known (streamed user-space packets relayd did not confirm: they were
+ * sent, their memory is gone), with the M counted if any.
+ */
 static void lost_text(const struct trawl_output *o, char *buf, size_t len)
 {
 	if (!o->lost_packets)
 		snprintf(buf, len, ", nothing lost");
-	else if (o->events_unknown)
+	else if (o->lost_unknown && o->lost_events)
+		snprintf(buf, len, ", %llu packet%s (%llu bytes, %llu events or more) lost",
+			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			 (unsigned long long)o->lost_bytes, (unsigned long long)o->lost_events);
+	else if (o->lost_unknown)
 		snprintf(buf, len, ", %llu packet%s (%llu bytes) lost",
 			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
 			 (unsigned long long)o->lost_bytes);

@@ -83,6 +83,12 @@ void trawl_output_destroy(struct trawl_output *o);
  */
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
+/*
+ * A packet trawl_output_stream_packet() just lost, given with events -1:
+ * its @events, counted after all (the user-space consumer decodes it).
+ */
+void trawl_output_lost_events(struct trawl_output *o, uint64_t events);
+
 /* The errno that broke the output (see trawl_output_broken()), else 0. */
 int trawl_output_errno(const struct trawl_output *o);
 

@@ -23,6 +23,7 @@
 #include "common/common.h"
 #include "consumerd/consumer-proto.h"
 #include "consumerd/consumerd.h"
+#include "consumerd/count.h"
 #include "consumerd/output.h"
 #include "ctf/layout.h"
 #include "ctl/proto.h"
@@ -51,6 +52,7 @@ struct cstream {
 struct cchannel {
 	struct cchannel *next;
 	uint64_t key, trace_key, session;
+	struct ctrace *trace; /* its trace (freed after its channels: cmd_remove_trace()) */
 	struct trawl_cons_add_channel info;
 	uint32_t nr;
 	struct cstream *streams; /* owned, nr of them */
@@ -122,17 +124,24 @@ static int metadata_write(struct trawl_output *o, int *h, const char *text, size
 }
 
 /*
- * Writes packet @p and its index entry. Only the content goes out: the
- * sub-buffer's unused tail is dropped and packet_size rewritten to match
- * (CTF allows packet_size == content_size), so a trace costs the bytes its
- * events take, not whole sub-buffers.
+ * Writes packet @p of trace @t and its index entry. Only the content goes
+ * out: the sub-buffer's unused tail is dropped and packet_size rewritten to
+ * match (CTF allows packet_size == content_size), so a trace costs the
+ * bytes its events take, not whole sub-buffers. A packet that could not be
+ * written (a full disk, relayd gone) has its events counted (count.h).
  */
-static int packet_write(struct trawl_output_stream *out, const struct trawl_ustctl_packet *p,
-			uint64_t *bytes)
+static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
+			const struct trawl_ustctl_packet *p, uint64_t *bytes)
 {
-	/* -1: a packet's events are not known here (only the metadata says how to read them) */
-	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1);
+	/* -1: its events are not known until the metadata says how to read them */
+	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1), ev;
 
+	if (n == 0) {
+		ev = trawl_cons_packet_events(t->metadata, t->metadata_len, p->data,
+					      p->content_size);
+		if (ev >= 0)
+			trawl_output_lost_events(t->out, (uint64_t)ev);
+	}
 	if (n < 0)
 		return (int)n;
 	if (bytes)
@@ -154,7 +163,7 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 			continue; /* skipped and counted by ustctl */
 		if (ret)
 			return ret;
-		ret = packet_write(cs->out, &p, &c->bytes_written);
+		ret = packet_write(c->trace, cs->out, &p, &c->bytes_written);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
 			cons_log("writing a packet of", c->info.name, -ret);
@@ -469,6 +478,7 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	}
 	c->key = h->channel_key;
 	c->trace_key = h->trace_key;
+	c->trace = t;
 	c->session = t->session;
 	/* How --live reaches us: the trace's relay destination has a live
 	 * timer, and the session daemon made it the channel's switch timer. */
@@ -605,7 +615,10 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				while (guard-- && (ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) != -EAGAIN) {
 					if (ret)
 						continue;
-					ret = packet_write(st, &p, NULL);
+					struct ctrace snap = {.out = out, .metadata = t->metadata,
+							      .metadata_len = t->metadata_len};
+
+					ret = packet_write(&snap, st, &p, NULL);
 					trawl_ustctl_stream_put_packet(cs->rb);
 					if (ret)
 						break;
