@@ -111,4 +111,6 @@ killed)
 	;;
 esac
 relayd_stop_all
+# relayd's sanitizer reports (ASan builds) go to its log
+grep -l "Sanitizer\|runtime error:" "$T"/*.log "$T"/m/*.log 2>/dev/null && fail "sanitizer report in relayd's log"
 finish
