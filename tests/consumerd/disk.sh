@@ -16,12 +16,9 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 case=${1:?case}
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+. "$HERE/lib.sh"
 M=$T/m
-mkdir -p "$M"
-if ! mount -t tmpfs -o size=2m,mode=0755 tmpfs "$M" 2>"$T/mount.err"; then
-	echo "SKIP: cannot mount a tmpfs: $(cat "$T/mount.err")"
-	exit 77
-fi
+small_disk "$M"
 trap 'umount "$M" 2>/dev/null; cleanup' EXIT
 
 # whole_check DIR: every stream under DIR is whole packets; sets BYTES (the stream files' bytes)

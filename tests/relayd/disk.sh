@@ -31,12 +31,9 @@ written() {
 
 case $case in
 full)
+	. "$HERE/../consumerd/lib.sh"
 	M=$T/m
-	mkdir -p "$M"
-	if ! mount -t tmpfs -o size=2m,mode=0755 tmpfs "$M" 2>"$T/mount.err"; then
-		echo "SKIP: cannot mount a tmpfs: $(cat "$T/mount.err")"
-		exit 77
-	fi
+	small_disk "$M"
 	trap 'relayd_stop_all; umount "$M" 2>/dev/null; cleanup' EXIT
 	relayd_start m/relay || { fail "relayd did not start"; finish; }
 	expect 0 "$TRAWL" create F --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
@@ -62,18 +59,7 @@ full)
 	;;
 killed)
 	relayd_start || { fail "relayd did not start"; finish; }
-	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
-	expect 0 "$TRAWL" create K --live=100000 --set-url "$url"
-	expect 0 "$TRAWL" enable-event -u tall:seq
-	expect 0 "$TRAWL" start
-	"$APP" 1 300 5000 || fail "the first app failed"
-	for i in $(seq 100); do
-		d=$(relay_trace K)
-		[ -n "$d" ] && [ "$(babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: ")" = 300 ] && break
-		sleep 0.1
-	done
-	kill -9 "$RELAY_PID"
-	wait "$RELAY_PID" 2>/dev/null
+	stream_then_kill K
 	"$APP" 2 100000 5000 || fail "an app traced after relayd died failed"
 	expect 1 "$TRAWL" stop
 	expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped:"
@@ -96,7 +82,7 @@ killed)
 	expect 0 "$TRAWL" destroy K
 	# and a new session streams to it, whole
 	RELAY_OUT=$T/relay-again
-	expect 0 "$TRAWL" create K2 --set-url "$url"
+	expect 0 "$TRAWL" create K2 --set-url "$URL"
 	expect 0 "$TRAWL" enable-event -u tall:seq
 	expect 0 "$TRAWL" start
 	"$APP" 1 1000 5000 || fail "the app failed"

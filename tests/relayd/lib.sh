@@ -46,6 +46,25 @@ one_line_naming() {
 	grep -qF -- "$1" "$T/err" || fail "error line lacks '$1': $(cat "$T/err")"
 }
 
+# stream_then_kill NAME: a live session NAME (URL: the relayd started last)
+# records the app's 300 tall:seq events, and that relayd is killed (-9)
+# once its files hold them (the live timer brings them there).
+stream_then_kill() {
+	URL=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create "$1" --live=100000 --set-url "$URL"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$BIN/ust-app-all" 1 300 5000 || fail "the first app failed"
+	local i d
+	for i in $(seq 100); do
+		d=$(relay_trace "$1")
+		[ -n "$d" ] && [ "$(babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: ")" = 300 ] && break
+		sleep 0.1
+	done
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+}
+
 relayd_stop_all() {
 	local p
 	for p in "${RELAY_PIDS[@]}"; do

@@ -208,19 +208,7 @@ viewer)
 	;;
 kill)
 	relayd_start || { fail "relayd did not start"; finish; }
-	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
-	expect 0 "$TRAWL" create K --live=100000 --set-url "$url"
-	expect 0 "$TRAWL" enable-event -u tall:seq
-	expect 0 "$TRAWL" start
-	"$APP" 1 300 5000 || fail "the first app failed"
-	# the live timer brings its events to relayd's files
-	for i in $(seq 100); do
-		d=$(relay_trace K)
-		[ -n "$d" ] && [ "$(babeltrace2 "$d" 2>/dev/null | grep -c " tall:seq: ")" = 300 ] && break
-		sleep 0.1
-	done
-	kill -9 "$RELAY_PID"
-	wait "$RELAY_PID" 2>/dev/null
+	stream_then_kill K
 	# A program traced after relayd died runs to its end as usual: its
 	# events go nowhere, nothing waits for relayd.
 	"$APP" 2 100000 5000 || fail "an app traced after relayd died did not exit normally"
