@@ -15,6 +15,7 @@
  * that went away.
  */
 #include "consumerd/output.h"
+#include "consumerd/output-internal.h"
 #include "consumerd/opener.h"
 #include "common/common.h"
 #include "ctf/layout.h"
@@ -36,50 +37,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#define TRAWL_OUTPUT_PING_BYTES (256u << 10)
-
-struct ofile {
-	int fd; /* local: the file; relay: 0 when open; -1: free slot */
-	char *rel; /* owned: the path in the trace folder */
-	uint64_t size; /* local: bytes the file holds (a failed append is cut back to it) */
-};
-
-/* relay: a packet sent and not yet confirmed written by relayd */
-struct unacked {
-	uint64_t end;    /* sent data bytes once it was sent */
-	int64_t events;  /* -1: unknown */
-};
-
-struct trawl_output {
-	int relay;
-	char dir[PATH_MAX]; /* local: the trace folder; relay: the path in the session folder */
-	struct trawl_opener *opener; /* local: creates the files (opener.h), owned */
-	char err[512];      /* local: why the last file could not be opened */
-	int sock;           /* relay: owned */
-	char peer[300];     /* relay: "HOST:PORT" */
-	int broken;         /* relay: 0, or the errno that ended streaming */
-	uint32_t live_timer_us; /* relay, live: from the destination */
-	uint32_t pings;     /* relay: PINGs sent whose reply is not read */
-	int failed;         /* local: 0, or the errno of the write that ended writing */
-	int relay_failed;   /* relay: relayd could not write (its errno is in broken) */
-	/* What never reached the destination's disk (trawl_output_broken() says it). */
-	uint64_t lost_packets, lost_bytes, lost_events;
-	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
-	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
-	uint64_t sent_bytes, acked_bytes, ping_at;
-	struct unacked *q;  /* owned: packets sent, not yet confirmed, oldest first */
-	size_t q_head, q_len, q_cap;
-	struct ofile *files; /* owned, by handle */
-	uint32_t nr_files;
-};
-
-struct trawl_output_stream {
-	struct trawl_output *o;
-	int data, index;   /* handles */
-	uint64_t instance_id;
-	uint64_t offset;   /* bytes in the stream file */
-};
-
 int trawl_output_dest_is_relay(const char *dest)
 {
 	return !strncmp(dest, "relay:", 6);
@@ -95,70 +52,6 @@ int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* ---- what never landed --------------------------------------------------- */
-
-/* Counts @packets of @bytes holding @events (-1: not known) as lost. */
-static void lost_add(struct trawl_output *o, uint64_t packets, uint64_t bytes, int64_t events)
-{
-	o->lost_packets += packets;
-	o->lost_bytes += bytes;
-	if (events < 0)
-		o->lost_unknown += packets;
-	else
-		o->lost_events += (uint64_t)events;
-}
-
-void trawl_output_lost_events(struct trawl_output *o, uint64_t events)
-{
-	if (o->lost_unknown)
-		o->lost_unknown--;
-	o->lost_events += events;
-}
-
-/* relay: relayd says it wrote @written data bytes of ours: the packets they end landed. */
-static void acked(struct trawl_output *o, uint64_t written)
-{
-	while (o->q_len && o->q[o->q_head].end <= written) {
-		o->acked_bytes = o->q[o->q_head].end;
-		o->q_head++;
-		o->q_len--;
-	}
-	if (!o->q_len)
-		o->q_head = 0;
-}
-
-/* relay: a packet sent; 0 or -ENOMEM (then it is only never confirmed). */
-static int unacked_push(struct trawl_output *o, int64_t events)
-{
-	if (o->q_head && o->q_head + o->q_len == o->q_cap) {
-		memmove(o->q, o->q + o->q_head, o->q_len * sizeof(*o->q));
-		o->q_head = 0;
-	}
-	if (o->q_len == o->q_cap) {
-		size_t n = o->q_cap ? o->q_cap * 2 : 64;
-		struct unacked *nq = realloc(o->q, n * sizeof(*nq));
-
-		if (!nq)
-			return -ENOMEM;
-		o->q = nq;
-		o->q_cap = n;
-	}
-	o->q[o->q_head + o->q_len++] = (struct unacked){.end = o->sent_bytes, .events = events};
-	return 0;
-}
-
-/* relay, broken: what relayd did not confirm is counted lost. */
-static void unacked_lose(struct trawl_output *o)
-{
-	uint64_t prev = o->acked_bytes;
-
-	for (; o->q_len; o->q_head++, o->q_len--) {
-		lost_add(o, 1, o->q[o->q_head].end - prev, o->q[o->q_head].events);
-		prev = o->q[o->q_head].end;
-	}
-	o->q_head = 0;
-}
-
 /* ---- relay -------------------------------------------------------------- */
 
 static void broken_set(struct trawl_output *o, int err)
@@ -166,7 +59,7 @@ static void broken_set(struct trawl_output *o, int err)
 	if (o->broken)
 		return;
 	o->broken = err ? err : EIO;
-	unacked_lose(o);
+	trawl_output_unacked_lose(o);
 	fprintf(stderr, "trawl-consumerd[%d]: streaming to trawl-relayd at %s stopped: %s "
 		"(what it received stays there; the rest of this trace is dropped)\n",
 		(int)getpid(), o->peer, strerror(o->broken));
@@ -380,7 +273,7 @@ static int replies_read(struct trawl_output *o, int timeout_ms)
 		}
 		o->pings--;
 		/* what it wrote of ours, then whether a write of its failed (proto.h) */
-		acked(o, le64toh(r.session_id));
+		trawl_output_acked(o, le64toh(r.session_id));
 		if ((int32_t)le32toh((uint32_t)r.status) < 0) {
 			o->relay_failed = 1;
 			broken_set(o, -(int32_t)le32toh((uint32_t)r.status));
@@ -427,6 +320,28 @@ int trawl_output_sync(struct trawl_output *o)
 
 /* ---- both --------------------------------------------------------------- */
 
+/*
+ * local: the disk room held back for the seal (output-loss.c), in a hidden
+ * file (readers skip names starting with '.'): TRAWL_OUTPUT_RESERVE_BYTES
+ * more for each stream opened (reserve_grow()), given back when the disk
+ * fills. What the disk has no room for is not held: that seal is best effort.
+ */
+static void reserve_make(struct trawl_output *o)
+{
+	o->reserve = trawl_opener_replace_begin(o->opener, "reserve");
+}
+
+static void reserve_grow(struct trawl_output *o)
+{
+	static const char zero[4096];
+	uint32_t i;
+
+	for (i = 0; o->reserve >= 0 && !o->failed && i < TRAWL_OUTPUT_RESERVE_BYTES / sizeof(zero);
+	     i++)
+		if (trawl_write_all(o->reserve, zero, sizeof(zero)))
+			break;
+}
+
 int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
 			char *err, size_t err_len)
 {
@@ -435,7 +350,7 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 
 	if (!o)
 		return -ENOMEM;
-	o->sock = -1;
+	o->sock = o->reserve = -1;
 	if (trawl_output_dest_is_relay(dest)) {
 		o->relay = 1;
 		ret = relay_open(o, dest + 6, err, err_len);
@@ -446,6 +361,8 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 		snprintf(o->dir, sizeof(o->dir), "%s", dest);
 		/* as @uid: the files are theirs, and their links bind nobody else (opener.h) */
 		ret = trawl_opener_create(dest, uid, gid, &o->opener, err, err_len);
+		if (!ret)
+			reserve_make(o);
 	}
 	if (ret) {
 		if (o->sock >= 0)
@@ -470,33 +387,14 @@ void trawl_output_destroy(struct trawl_output *o)
 		relay_send(o, TRAWL_RELAY_END, 0, NULL, 0);
 		close(o->sock);
 	}
+	if (o->reserve >= 0) {
+		close(o->reserve);
+		trawl_opener_replace_commit(o->opener, "reserve", 0); /* removes it */
+	}
 	trawl_opener_destroy(o->opener);
 	free(o->q);
 	free(o->files);
 	free(o);
-}
-
-/*
- * ", N packets (M events) lost"; "(B bytes)" when some packet's events are
- * not known (streamed user-space packets relayd did not confirm: they were
- * sent, their memory is gone), with the M counted if any.
- */
-static void lost_text(const struct trawl_output *o, char *buf, size_t len)
-{
-	if (!o->lost_packets)
-		snprintf(buf, len, ", nothing lost");
-	else if (o->lost_unknown && o->lost_events)
-		snprintf(buf, len, ", %llu packet%s (%llu bytes, %llu events or more) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_bytes, (unsigned long long)o->lost_events);
-	else if (o->lost_unknown)
-		snprintf(buf, len, ", %llu packet%s (%llu bytes) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_bytes);
-	else
-		snprintf(buf, len, ", %llu packet%s (%llu event%s) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
 }
 
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
@@ -524,7 +422,7 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 	}
 	if (!o->broken && !o->failed)
 		return 0;
-	lost_text(o, lost, sizeof(lost));
+	trawl_output_lost_text(o, lost, sizeof(lost));
 	if (why && o->failed)
 		snprintf(why, len, "writing the trace in %.300s: %s%s", o->dir, strerror(o->failed),
 			 lost);
@@ -643,7 +541,7 @@ static void local_fail(struct trawl_output *o, const struct ofile *f, int err)
  * way is cut back (ftruncate frees blocks, it needs none), so the file
  * never ends in half a packet or half a metadata statement. 0 or -errno.
  */
-static int local_append(struct ofile *f, const struct iovec *iov, int cnt)
+int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt)
 {
 	struct iovec v[8];
 	uint64_t done = 0;
@@ -688,7 +586,7 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 	}
 	if (o->failed)
 		return 0; /* dropped: trawl_output_broken() says so */
-	ret = local_append(f, iov, cnt);
+	ret = trawl_output_local_append(f, iov, cnt);
 	if (ret)
 		local_fail(o, f, -ret);
 	return 0;
@@ -751,6 +649,14 @@ void trawl_output_file_close(struct trawl_output *o, int h)
 
 /* ---- streams ------------------------------------------------------------ */
 
+/* In the output's list of open streams (what trawl_output_seal() goes through). */
+static void stream_link(struct trawl_output_stream *st)
+{
+	st->next = st->o->streams;
+	st->o->streams = st;
+	reserve_grow(st->o);
+}
+
 struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
 						     uint64_t instance_id)
 {
@@ -781,6 +687,7 @@ struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, con
 		trawl_output_file_close(o, st->data);
 		goto fail;
 	}
+	stream_link(st);
 	ret = trawl_output_file_append(o, st->index, &v, 1);
 	if (ret) {
 		trawl_output_stream_close(st);
@@ -796,8 +703,14 @@ fail:
 
 void trawl_output_stream_close(struct trawl_output_stream *st)
 {
+	struct trawl_output_stream **pp;
+
 	if (!st)
 		return;
+	for (pp = &st->o->streams; *pp && *pp != st; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = st->next;
 	trawl_output_file_close(st->o, st->data);
 	trawl_output_file_close(st->o, st->index);
 	free(st);
@@ -895,6 +808,7 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 		ret = trawl_output_file_append(o, st->index, &v, 1);
 	if (ret)
 		goto fail;
+	stream_link(st);
 	return st;
 fail:
 	trawl_output_file_close(o, st->data);
@@ -916,19 +830,37 @@ static int64_t relay_packet(struct trawl_output_stream *st, struct iovec *v,
 	if (o->broken || msg_add(all, &n, 5, &hd, TRAWL_RELAY_APPEND, (uint32_t)st->data, v, 2) ||
 	    msg_add(all, &n, 5, &hi, TRAWL_RELAY_APPEND, (uint32_t)st->index, &ie, 1) ||
 	    relay_writev(o, all, n)) {
-		lost_add(o, 1, bytes, events); /* a broken relay: dropped (output.h) */
+		trawl_output_lost_add(o, 1, bytes, events); /* a broken relay: dropped (output.h) */
 		return 0;
 	}
 	o->sent_bytes += bytes;
-	if (unacked_push(o, events))
+	if (trawl_output_unacked_push(o, events))
 		o->acked_bytes = o->sent_bytes; /* no memory to follow it: taken as landed */
 	ping_maybe(o);
 	return (int64_t)bytes;
 }
 
 /* local: the packet, then its index entry; neither stays if both do not fit. */
+/* A packet lost: counted for the output, and for the stream's seal (output-loss.c). */
+static void stream_lost(struct trawl_output_stream *st, const struct iovec *v, uint64_t bytes,
+			int64_t events)
+{
+	trawl_output_lost_add(st->o, 1, bytes, events);
+	if (!st->lost_packets)
+		memcpy(&st->lost_first, v[0].iov_base, sizeof(st->lost_first));
+	st->lost_packets++;
+	st->lost_events += events > 0 ? (uint64_t)events : 0;
+	memcpy(&st->lost_head, v[0].iov_base, sizeof(st->lost_head));
+}
+
+/*
+ * local: the packet, then its index entry; neither stays if both do not
+ * fit. @forced: the seal's packet, written even once writing failed
+ * (then a failure is only returned).
+ */
 static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
-			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events)
+			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events,
+			    int forced)
 {
 	struct trawl_output *o = st->o;
 	struct ofile *d = file_get(o, st->data), *x = file_get(o, st->index);
@@ -937,26 +869,28 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 
 	if (!d || !x)
 		return -EBADF;
-	if (o->failed) {
-		lost_add(o, 1, bytes, events);
+	if (o->failed && !forced) {
+		stream_lost(st, v, bytes, events);
 		return 0;
 	}
-	ret = local_append(d, v, 2);
+	ret = trawl_output_local_append(d, v, 2);
 	if (!ret) {
-		ret = local_append(x, &ie, 1);
+		ret = trawl_output_local_append(x, &ie, 1);
 		if (ret && !ftruncate(d->fd, (off_t)st->offset))
 			d->size = st->offset;
 	}
+	if (ret && forced)
+		return ret;
 	if (ret) {
 		local_fail(o, d, -ret);
-		lost_add(o, 1, bytes, events);
+		stream_lost(st, v, bytes, events);
 		return 0;
 	}
 	return (int64_t)bytes;
 }
 
-int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
-				   int64_t events)
+static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
+			     int64_t events, int forced)
 {
 	const size_t hl = sizeof(struct trawl_ctf_packet_start);
 	struct trawl_ctf_packet_start head;
@@ -989,10 +923,22 @@ int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *p
 		.packet_seq_num = htobe64(head.context.packet_seq_num),
 	};
 	n = st->o->relay ? relay_packet(st, v, &e, bytes, events)
-			 : local_packet(st, v, &e, bytes, events);
+			 : local_packet(st, v, &e, bytes, events, forced);
 	if (n > 0)
 		st->offset += bytes;
 	return n;
+}
+
+int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
+				   int64_t events)
+{
+	return stream_packet(st, pkt, avail, events, 0);
+}
+
+int64_t trawl_output_stream_packet_forced(struct trawl_output_stream *st, const void *pkt,
+					  size_t len)
+{
+	return st->o->relay ? -EOPNOTSUPP : stream_packet(st, pkt, len, 0, 1);
 }
 
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st)

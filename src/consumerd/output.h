@@ -25,7 +25,9 @@
  * fails is cut back, so a stream file ends at its last whole packet, its
  * index names exactly those, and the metadata is never half a statement;
  * then nothing more of the trace is written (a packet written after a
- * metadata update that failed would not decode), and what was is readable.
+ * metadata update that failed would not decode), and what was is readable;
+ * at the stop, trawl_output_seal() writes, in room held back for it, one
+ * empty packet per stream saying what that stream lost.
  *
  * What never landed is counted: packets dropped once broken or failed, and
  * over the network the packets relayd had not confirmed writing when it
@@ -84,10 +86,22 @@ void trawl_output_destroy(struct trawl_output *o);
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
 /*
- * A packet trawl_output_stream_packet() just lost, given with events -1:
- * its @events, counted after all (the user-space consumer decodes it).
+ * A packet trawl_output_stream_packet() just lost on @st, given with events
+ * -1: its @events, counted after all (the user-space consumer decodes it).
  */
-void trawl_output_lost_events(struct trawl_output *o, uint64_t events);
+void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events);
+
+/*
+ * trawl_output_seal - a local trace whose writing failed says in itself
+ * what it lost: each stream that lost packets since the last seal gets one
+ * empty packet, written in the room the trace held back from its start
+ * (a hidden .reserve.tmp, freed now), numbered after the lost packets and
+ * counting their events in events_discarded, so babeltrace2 reports the
+ * lost packets and events where they were. Best effort: a stream with no
+ * room left gets none (the count stays in trawl_output_broken()'s line).
+ * Call at a stop, once the last packets were handed over. Else a no-op.
+ */
+void trawl_output_seal(struct trawl_output *o);
 
 /* The errno that broke the output (see trawl_output_broken()), else 0. */
 int trawl_output_errno(const struct trawl_output *o);

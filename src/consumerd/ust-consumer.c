@@ -57,7 +57,6 @@ struct cchannel {
 	uint32_t nr;
 	struct cstream *streams; /* owned, nr of them */
 	uint64_t next_read_ns, next_switch_ns;
-	uint64_t bytes_written;
 	int paused; /* flushed by a stop: no timers until START */
 	int beacons; /* live (its trace streams to a live relayd), discard mode:
 			the switch timer cuts empty packets on quiet streams */
@@ -131,7 +130,7 @@ static int metadata_write(struct trawl_output *o, int *h, const char *text, size
  * written (a full disk, relayd gone) has its events counted (count.h).
  */
 static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
-			const struct trawl_ustctl_packet *p, uint64_t *bytes)
+			const struct trawl_ustctl_packet *p)
 {
 	/* -1: its events are not known until the metadata says how to read them */
 	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1), ev;
@@ -140,13 +139,9 @@ static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 		ev = trawl_cons_packet_events(t->metadata, t->metadata_len, p->data,
 					      p->content_size);
 		if (ev >= 0)
-			trawl_output_lost_events(t->out, (uint64_t)ev);
+			trawl_output_lost_events(out, (uint64_t)ev);
 	}
-	if (n < 0)
-		return (int)n;
-	if (bytes)
-		*bytes += (uint64_t)n;
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* Takes every ready packet of @cs. Returns 0 or a negative errno from a write. */
@@ -163,7 +158,7 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 			continue; /* skipped and counted by ustctl */
 		if (ret)
 			return ret;
-		ret = packet_write(c->trace, cs->out, &p, &c->bytes_written);
+		ret = packet_write(c->trace, cs->out, &p);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
 			cons_log("writing a packet of", c->info.name, -ret);
@@ -203,6 +198,17 @@ static void channel_flush_final(struct cchannel *c)
 	}
 }
 
+/* Bytes @c's stream files hold (sent, for relayd: see counters()). */
+static uint64_t channel_bytes(const struct cchannel *c)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr; i++)
+		n += trawl_output_stream_bytes(c->streams[i].out);
+	return n;
+}
+
 /* @c's events discarded, over its streams. */
 static uint64_t channel_discarded(const struct cchannel *c)
 {
@@ -228,7 +234,7 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 	for (c = channels; c; c = c->next) {
 		if (session && c->session != session)
 			continue;
-		*bytes += c->bytes_written;
+		*bytes += channel_bytes(c);
 		*discarded += channel_discarded(c);
 	}
 	/* streamed: only what relayd confirmed writing is written */
@@ -271,8 +277,9 @@ static void trace_free(struct ctrace *t)
 static int cmd_remove_trace(uint64_t session, uint64_t key)
 {
 	struct ctrace **tp, *t = trace_find(key);
-	struct cchannel **cp = &channels;
+	struct cchannel **cp = &channels, *c;
 	struct csession_acc *a;
+	uint64_t bytes;
 
 	if (!t || t->session != session)
 		return -ENOENT;
@@ -286,22 +293,24 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		a->next = removed;
 		removed = a;
 	}
+	for (c = channels; c; c = c->next)
+		if (c->trace_key == key && !c->info.snapshot_mode)
+			channel_flush_final(c);
+	trawl_output_sync(t->out);
+	trawl_output_seal(t->out); /* while its streams are open */
+	bytes = 0;
 	while (*cp) {
-		struct cchannel *c = *cp;
-
+		c = *cp;
 		if (c->trace_key != key) {
 			cp = &c->next;
 			continue;
 		}
-		if (!c->info.snapshot_mode)
-			channel_flush_final(c);
-		a->bytes += c->bytes_written;
+		bytes += channel_bytes(c);
 		a->discarded += channel_discarded(c);
 		*cp = c->next;
 		channel_free(c);
 	}
-	trawl_output_sync(t->out);
-	a->bytes -= TRAWL_MIN(a->bytes, trawl_output_bytes_unlanded(t->out));
+	a->bytes += bytes - TRAWL_MIN(bytes, trawl_output_bytes_unlanded(t->out));
 	if (!a->err && trawl_output_broken(t->out, a->msg, sizeof(a->msg)))
 		a->err = trawl_output_errno(t->out);
 	for (tp = &traces; *tp != t; tp = &(*tp)->next)
@@ -444,7 +453,6 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 				 : trawl_output_stream_open(t->out, name, cs->instance_id);
 		if (!cs->out)
 			return -errno;
-		c->bytes_written += trawl_output_stream_bytes(cs->out);
 	}
 	if (resume && trawl_ustctl_stream_resume(cs->rb, next_seq))
 		fprintf(stderr, "trawl-consumerd[%d]: %s: packets the consumer before us took are "
@@ -559,10 +567,14 @@ static int cmd_flush(uint64_t session)
 			c->paused = 1;
 		}
 	}
-	/* Streamed traces: written on relayd's side too before we reply. */
-	for (t = traces; t; t = t->next)
-		if (!session || t->session == session)
+	/* Streamed traces: written on relayd's side too before we reply; a
+	 * local trace that lost packets says so in itself. */
+	for (t = traces; t; t = t->next) {
+		if (!session || t->session == session) {
 			trawl_output_sync(t->out);
+			trawl_output_seal(t->out);
+		}
+	}
 	return session_failure(session, NULL, 0);
 }
 
@@ -618,7 +630,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 					struct ctrace snap = {.out = out, .metadata = t->metadata,
 							      .metadata_len = t->metadata_len};
 
-					ret = packet_write(&snap, st, &p, NULL);
+					ret = packet_write(&snap, st, &p);
 					trawl_ustctl_stream_put_packet(cs->rb);
 					if (ret)
 						break;

@@ -1008,6 +1008,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 			if (ret < 0)
 				break;
 			trawl_output_sync(k->out); /* streamed: on relayd's disk too */
+			trawl_output_seal(k->out); /* a full disk: the trace says what it lost */
 			quit = cmd == 'Q' || flush_answer(k, out_fd, cmd) < 0;
 			continue;
 		}

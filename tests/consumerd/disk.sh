@@ -7,11 +7,14 @@
 #            list says it too, every stream file holds whole packets only,
 #            each named by its index entry (whole.py), "Bytes written" is what
 #            the stream files hold, babeltrace2 reads the events before the
-#            disk filled (> 0, exit 0), and those + M = all the app made
+#            disk filled (> 0, exit 0), and those + M = all the app made;
+#            the trace itself says what it lost: babeltrace2 warns of M
+#            discarded events and N discarded packets (the seal's packets)
 #   kernel   the same with a kernel session (a getpgid flood), ended by
 #            `trawl destroy` (no stop): destroy exits != 0 with the line, whose
 #            event count is exact: events babeltrace2 reads + events the line
-#            says lost + events the kernel dropped >= the 2 x N the flood made
+#            says lost + events the kernel dropped >= the 2 x N the flood made,
+#            and babeltrace2 alone says as much (read + reported discarded)
 . "$(dirname "$0")/../cli/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 case=${1:?case}
@@ -25,6 +28,13 @@ trap 'umount "$M" 2>/dev/null; cleanup' EXIT
 whole_check() {
 	BYTES=$(/usr/bin/python3 "$HERE/whole.py" "$1" 2>"$T/whole.err") ||
 		fail "the trace is not whole packets: $(cat "$T/whole.err")"
+}
+
+# bt_discarded WHAT: the sum of what babeltrace2's warnings in $T/bt.err say
+# the tracer discarded (WHAT: events or packets)
+bt_discarded() {
+	sed -n "s/.*Tracer discarded \([0-9]*\) ${1%s}s\? between.*/\1/p" "$T/bt.err" |
+		awk '{n += $1} END {print n + 0}'
 }
 
 # lost_line WHAT: $T/err is one line saying the disk is full and how much was lost
@@ -46,6 +56,7 @@ ust)
 	"$APP" 1 200000 5000 || fail "the app failed"
 	expect 1 "$TRAWL" stop && lost_line events
 	lost=$(sed -n 's/.*, [0-9]* packets\? (\([0-9]*\) events\?) lost.*/\1/p' "$T/err")
+	lostp=$(sed -n 's/.*, \([0-9]*\) packets\? ([0-9]* events\?) lost.*/\1/p' "$T/err")
 	line=$(cat "$T/err")
 	expect 0 "$TRAWL" list D
 	grep -q "^Problem: .*No space left on device" "$T/out" ||
@@ -55,6 +66,11 @@ ust)
 	[ "$written" = "$BYTES" ] || fail "Bytes written says $written, the stream files hold $BYTES"
 	babeltrace2 "$M/tr" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
 	n=$(grep -c " tall:seq: " "$T/bt.txt")
+	# the trace says it too: the seal's packets (output.h, trawl_output_seal())
+	[ "$(bt_discarded events)" = "${lost:-}" ] ||
+		fail "babeltrace2 reports $(bt_discarded events) events discarded, the line $lost"
+	[ "$(bt_discarded packets)" = "${lostp:-}" ] ||
+		fail "babeltrace2 reports $(bt_discarded packets) packets discarded, the line $lostp"
 	[ "$n" -gt 0 ] || fail "babeltrace2 read no event of the trace"
 	# every event the app made is read or counted lost (discard mode, and
 	# the consumer keeps emptying the buffers: none is dropped)
@@ -80,10 +96,14 @@ kernel)
 	babeltrace2 "$M/kt" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
 	n=$(grep -c "syscall_e[a-z]*_getpgid:" "$T/bt.txt")
 	[ "$n" -gt 0 ] || fail "babeltrace2 read no event of the trace"
+	# babeltrace2 alone accounts for every call: read, or reported discarded
+	d=$(bt_discarded events)
+	[ "$d" -ge "${lost:-0}" ] || fail "babeltrace2 reports $d events discarded, the line ${lost:-?}"
+	[ $((n + d)) -ge $((2 * N)) ] || fail "babeltrace2: read $n + discarded $d < $((2 * N))"
 	# each call is an entry and an exit; other programs' getpgid only add
 	[ $((n + ${lost:-0} + ${dropped:-0})) -ge $((2 * N)) ] ||
 		fail "events unaccounted for: read $n + lost ${lost:-?} + dropped ${dropped:-?} < $((2 * N))"
-	echo "read $n, lost $lost, dropped $dropped of $((2 * N)) or more"
+	echo "read $n, lost $lost, dropped $dropped, babeltrace2 reports $d discarded, of $((2 * N)) or more"
 	;;
 *)
 	fail "unknown case $case"
