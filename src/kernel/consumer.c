@@ -37,15 +37,29 @@
  * converter first meets them, so a `--all` session declares only the events
  * that happened (the first 31 seen, usually the busiest, get compact headers).
  *
- * Lost events. Overwrite mode: pages carry a missed-events flag and count
- * (convert.c). Discard mode: the kernel counts drops only in
- * per_cpu/cpuN/stats ("dropped events"), which we poll at each drain; the
- * increase goes into the next packet's events_discarded.
+ * Lost events: every event that the kernel was asked to record and that
+ * is not in the trace is counted in its stream's events_discarded, so that
+ * babeltrace2 reports it ("Tracer discarded N events"):
+ *   - overwrite mode: pages carry a missed-events flag and count (convert.c);
+ *   - discard mode: the kernel counts drops only in per_cpu/cpuN/stats
+ *     ("dropped events"), which we poll after each drain that took pages;
+ *   - both modes: "commit overrun" in the same file, events the kernel
+ *     threw away when its writer wrapped onto a page not yet committed
+ *     (an interrupt storm): on no page, only there;
+ *   - records we read but cannot convert (an event we cannot name or
+ *     describe, a torn page: convert.c), and perf's PERF_RECORD_LOST.
+ * The increase goes into the next packet's events_discarded. The last two
+ * are ours alone (the kernel's stats do not know them): each 'K' answer
+ * carries their sum so that the session can add them to what it reads
+ * from the stats (trawl_kernel_session_lost()).
  *
  * Control (a socket or pipe, --ctl-fd): 'F' = drain everything now, write
  * the metadata and indexes, answer 'K', or 'W' and one line when the trace
  * could not be written whole (a full disk, relayd gone: what and how much
- * was lost, trawl_output_broken()); 'Q' or end of file = same, then exit.
+ * was lost, trawl_output_broken()); 'Q' or end of file = same, then exit,
+ * answering nothing. The 'K' or 'W' is followed at once by a u64 (native
+ * order: the session runs on this machine), the events lost in this process
+ * (see above), before the 'W''s line.
  * --once (snapshots): one buffer's worth of pages per CPU, then exit.
  */
 #define _GNU_SOURCE
@@ -78,9 +92,10 @@ struct kchan;
 
 struct kcpu {
 	int fd;            /* trace_pipe_raw, non-blocking */
-	int stats_fd;      /* per_cpu/cpuN/stats, discard mode only, -1: not open */
+	int stats_fd;      /* per_cpu/cpuN/stats, -1: not open */
 	struct trawl_output_stream *out; /* stream file and index, owned */
-	uint64_t dropped;  /* last "dropped events" read from stats */
+	uint64_t dropped;  /* last "dropped events" read from stats (discard mode) */
+	uint64_t commit_overrun; /* last "commit overrun" read from stats */
 	uint64_t events_out; /* stream.events when the last packet was handed out */
 	struct trawl_kernel_stream stream;
 	struct kchan *ch;
@@ -126,6 +141,9 @@ struct kconsumer {
 	char err[TRAWL_KERNEL_ERR_LEN]; /* why setup failed, for the spawner ("E<line>") */
 	struct trawl_kernel_hidden hidden; /* trawl's own threads, dropped (notrace.c) */
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
+	uint64_t round_at;   /* CLOCK_MONOTONIC ns of the last drain's start */
+	uint64_t max_gap_ns; /* longest time between two drains (TRAWL_KERNEL_STATS) */
+	uint64_t max_refresh_ns; /* longest refresh() */
 	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
 	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
 	struct trawl_kernel_sc_bpf sc_state; /* what the BPF syscall maps hold (syscalls.c) */
@@ -446,11 +464,9 @@ static int chan_open(struct kconsumer *k, struct kchan *ch)
 		c->stats_fd = -1;
 		if (ch->nperf)
 			goto streams; /* the perf groups are opened below, once for all CPUs */
-		if (!ch->overwrite) {
-			snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", ch->instance, i);
-			if (trawl_kernel_path(path, sizeof(path), rel) == 0)
-				c->stats_fd = open(path, O_RDONLY | O_CLOEXEC);
-		}
+		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", ch->instance, i);
+		if (trawl_kernel_path(path, sizeof(path), rel) == 0)
+			c->stats_fd = open(path, O_RDONLY | O_CLOEXEC);
 		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/trace_pipe_raw", ch->instance, i);
 		ret = trawl_kernel_path(path, sizeof(path), rel);
 		if (ret < 0)
@@ -495,24 +511,36 @@ static void chan_close(struct kchan *ch)
 	trawl_kernel_events_destroy(ch->events);
 }
 
-/* Reads "dropped events: N" of a CPU (discard mode's only record of losses). */
-static void poll_dropped(struct kcpu *c)
+/* The increase of counter @name ("dropped events") in @stats since *@last, into the stream. */
+static void stats_take(struct kcpu *c, const char *stats, const char *name, uint64_t *last)
 {
-	char buf[1024], *p;
-	ssize_t n;
+	const char *p = strstr(stats, name);
 	uint64_t v;
+
+	if (!p)
+		return;
+	v = strtoull(p + strlen(name) + 1, NULL, 10); /* after the colon */
+	if (v > *last)
+		trawl_kernel_stream_add_lost(&c->stream, v - *last);
+	*last = v;
+}
+
+/*
+ * The CPU's losses that only per_cpu/cpuN/stats records: "dropped events"
+ * (discard mode) and "commit overrun" (both modes).
+ */
+static void poll_stats(struct kcpu *c)
+{
+	char buf[1024];
+	ssize_t n;
 
 	/* the kernel formats the file anew at each read from offset 0 */
 	if (c->stats_fd < 0 || (n = pread(c->stats_fd, buf, sizeof(buf) - 1, 0)) <= 0)
 		return;
 	buf[n] = '\0';
-	p = strstr(buf, "dropped events:");
-	if (!p)
-		return;
-	v = strtoull(p + 15, NULL, 10);
-	if (v > c->dropped)
-		trawl_kernel_stream_add_lost(&c->stream, v - c->dropped);
-	c->dropped = v;
+	if (!c->ch->overwrite)
+		stats_take(c, buf, "dropped events", &c->dropped);
+	stats_take(c, buf, "commit overrun", &c->commit_overrun);
 }
 
 /*
@@ -585,8 +613,8 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 		if (k->once && (uint64_t)pages >= c->ch->buffer_pages)
 			break; /* a snapshot: do not chase the writer */
 	}
-	if (!c->ch->overwrite && (pages || final))
-		poll_dropped(c);
+	if (pages || final)
+		poll_stats(c);
 	return pages;
 }
 
@@ -594,15 +622,23 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 static void refresh(struct kconsumer *k)
 {
 	struct timespec now;
-	uint64_t ns;
+	uint64_t ns, now_ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	/* a buffer overflows when this gap outlasts it: the stats say how long it got */
+	if (k->round_at && ns - k->round_at > k->max_gap_ns)
+		k->max_gap_ns = ns - k->round_at;
+	k->round_at = ns;
 	if (k->hidden_at && ns - k->hidden_at < 1000000000u)
 		return;
 	trawl_kernel_hidden_collect(&k->hidden);
 	k->hidden_at = ns;
 	bpf_update(k);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	if (now_ns - ns > k->max_refresh_ns)
+		k->max_refresh_ns = now_ns - ns;
 }
 
 static int drain_all(struct kconsumer *k, int final)
@@ -921,18 +957,43 @@ static int statedump_again(struct kconsumer *k)
 	return ret < 0 ? ret : 0;
 }
 
-/* 'K', or after a flush ('F', 'D') of a trace that lost packets, 'W' and the line saying so. */
+/*
+ * Events lost in this process, which the kernel's stats do not count: records
+ * not converted, and a perf channel's every loss (its instance records nothing).
+ */
+static uint64_t own_lost(const struct kconsumer *k)
+{
+	uint64_t n = 0;
+	int i, j;
+
+	for (i = 0; i < k->nch; i++)
+		for (j = 0; j < k->ch[i].ncpus; j++)
+			n += k->ch[i].perf ? k->ch[i].cpus[j].stream.discarded
+					   : k->ch[i].cpus[j].stream.unconverted;
+	return n;
+}
+
+/*
+ * 'K', or after a flush ('F', 'D') of a trace that lost packets, 'W', then
+ * own_lost() (see the top of the file), then W's line saying what was lost;
+ * in one write(). 0 or a negative errno.
+ */
 static int flush_answer(struct kconsumer *k, int out_fd, char cmd)
 {
-	char line[TRAWL_KERNEL_ERR_LEN + 2];
-	int n;
+	char msg[1 + sizeof(uint64_t) + TRAWL_KERNEL_ERR_LEN + 2];
+	char *line = msg + 1 + sizeof(uint64_t);
+	uint64_t lost = own_lost(k);
+	size_t n = 1 + sizeof(lost);
 
-	if ((cmd != 'F' && cmd != 'D') || !trawl_output_broken(k->out, line + 1, sizeof(line) - 2))
-		return trawl_write_all(out_fd, "K", 1);
-	line[0] = 'W';
-	n = (int)strlen(line);
-	line[n++] = '\n';
-	return trawl_write_all(out_fd, line, (size_t)n);
+	msg[0] = 'K';
+	memcpy(msg + 1, &lost, sizeof(lost));
+	if ((cmd == 'F' || cmd == 'D') &&
+	    trawl_output_broken(k->out, line, TRAWL_KERNEL_ERR_LEN + 1)) {
+		msg[0] = 'W';
+		n += strlen(line);
+		msg[n++] = '\n';
+	}
+	return trawl_write_all(out_fd, msg, n);
 }
 
 /*
@@ -993,7 +1054,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 				ret = statedump_again(k);
 				if (ret < 0)
 					break;
-				quit = trawl_write_all(out_fd, "K", 1) < 0;
+				quit = flush_answer(k, out_fd, cmd) < 0;
 				continue;
 			}
 			/* 'E'/'D': tracing starts/stops (perf channels only: ftrace has tracing_on) */
@@ -1025,7 +1086,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 static void print_stats(const struct kconsumer *k)
 {
-	uint64_t events = 0, bytes = 0, lost = 0;
+	uint64_t events = 0, bytes = 0, lost = 0, unconverted = 0, hidden = 0;
 	int i, j;
 
 	for (i = 0; i < k->nch; i++) {
@@ -1033,12 +1094,18 @@ static void print_stats(const struct kconsumer *k)
 			events += k->ch[i].cpus[j].stream.events;
 			bytes += trawl_output_stream_bytes(k->ch[i].cpus[j].out);
 			lost += k->ch[i].cpus[j].stream.discarded;
+			unconverted += k->ch[i].cpus[j].stream.unconverted;
+			hidden += k->ch[i].cpus[j].stream.hidden;
 		}
 	}
 	bytes -= TRAWL_MIN(bytes, trawl_output_bytes_unlanded(k->out));
-	fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu\n",
+	/* lost: the trace's events_discarded (unconverted included); hidden: trawl's own, left out */
+	fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu "
+		"unconverted=%llu hidden=%llu max_gap_ms=%.1f max_refresh_ms=%.1f\n",
 		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
-		(unsigned long long)k->bytes);
+		(unsigned long long)k->bytes, (unsigned long long)unconverted,
+		(unsigned long long)hidden, (double)k->max_gap_ns / 1e6,
+		(double)k->max_refresh_ns / 1e6);
 }
 
 int trawl_kernel_consumer_main(int argc, char **argv)

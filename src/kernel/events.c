@@ -4,6 +4,9 @@
  * event formats. Records name their event only by id, so the first unknown
  * id makes us read every event's `id` file once (about 2,300 small reads);
  * formats are then parsed one at a time, when their first record shows up.
+ * An id still unknown is looked for again once: dynamic events (probes)
+ * made after the first scan get new ids, and a record the converter cannot
+ * name is a lost event (counted, convert.c), not one to drop for good.
  * Used by one consumer thread: no locking.
  */
 #define _GNU_SOURCE
@@ -19,7 +22,9 @@
 
 struct trawl_kernel_events {
 	char events_rel[256];             /* "instances/<name>/events" */
-	int scanned;
+	int scanned;                      /* the ids were read once */
+	int no_scan;                      /* never read tracefs (tests, fuzzers) */
+	uint8_t rescanned[MAX_IDS / 8];   /* ids already looked for again: at most once each */
 	char *names[MAX_IDS];             /* owned: "sys/event" per id, NULL if none */
 	struct trawl_kernel_event *ev[MAX_IDS]; /* owned: parsed on first use */
 };
@@ -82,8 +87,13 @@ struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t
 	if (trawl_likely(t->ev[id] != NULL))
 		return t->ev[id];
 	if (!t->names[id]) {
-		if (t->scanned)
+		if (t->no_scan)
 			return NULL;
+		if (t->scanned) {
+			if (t->rescanned[id / 8] & (1u << (id % 8)))
+				return NULL;
+			t->rescanned[id / 8] |= (uint8_t)(1u << (id % 8));
+		}
 		t->scanned = 1;
 		trawl_kernel_foreach_event(t->events_rel, scan_one, t);
 		if (!t->names[id])
@@ -133,6 +143,6 @@ int trawl_kernel_events_add(struct trawl_kernel_events *t, struct trawl_kernel_e
 	}
 	t->ev[ev->ftrace_id] = ev;
 	if (no_scan)
-		t->scanned = 1;
+		t->no_scan = 1;
 	return 0;
 }

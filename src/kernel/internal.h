@@ -477,6 +477,8 @@ struct trawl_kernel_stream {
 	uint64_t discarded_emitted; /* the count the last written packet carried */
 	uint64_t seq;
 	uint64_t events;       /* events converted so far */
+	uint64_t unconverted;  /* records kept by the kernel but not written: in discarded too */
+	uint64_t hidden;       /* records of trawl's own threads, left out by design (notrace.c) */
 	trawl_kernel_emit_fn emit;
 	void *emit_arg;
 };

@@ -286,7 +286,12 @@ int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, ch
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* What the last stop found lost (a full disk, relayd gone), one line; "" if nothing. */
 const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s);
-/* Sum of the channels' dropped/overrun counters (per_cpu stats). */
+/*
+ * Events lost so far: the channels' per-CPU stats (dropped events, or overrun
+ * in overwrite mode, and commit overrun) plus what the consumer lost itself
+ * (records it could not convert, perf's lost samples) as of its last flush.
+ * The trace's events_discarded say the same once the session is stopped.
+ */
 uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s);
 
 #endif /* TRAWL_KERNEL_H */

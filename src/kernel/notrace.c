@@ -153,6 +153,21 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/*
+ * @exe_path (/proc/PID/exe) still names @was. A fork about to exec that
+ * calls execve() between our stat() and about_to_exec()'s read of its
+ * command line shows the new one, unlike its parent's: it is no longer
+ * trawl's, and hiding it would drop its events for a second. Looking again
+ * after the command line closes that window (the executable and the command
+ * line change together, with the process's memory).
+ */
+static int still_runs(const char *exe_path, const struct stat *was)
+{
+	struct stat st;
+
+	return stat(exe_path, &st) == 0 && same_file(&st, was);
+}
+
 /* The tids of trawl's own processes (see the top of the file). */
 static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *consumer_path)
 {
@@ -183,7 +198,7 @@ static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *co
 		if (stat(path, &st) < 0)
 			continue; /* kernel thread, or gone */
 		if (((have_self && same_file(&st, &self)) || (have_cons && same_file(&st, &cons))) &&
-		    !about_to_exec(pid, &st))
+		    !about_to_exec(pid, &st) && still_runs(path, &st))
 			ret = add_threads(l, pid);
 	}
 	closedir(d);

@@ -8,6 +8,9 @@
  * down. It talks to us on a socketpair: it sends 'R' once every buffer is
  * open; we send 'F' (flush) and wait for 'K' (or 'W' and a line: the trace
  * lost packets to a full disk or a gone relayd); 'Q' makes it drain and exit.
+ * Each 'K' or 'W' is followed at once by a u64, the events the consumer itself
+ * lost (records it could not convert, perf's lost samples), which the
+ * kernel's stats do not know.
  */
 #define _GNU_SOURCE
 #include "common/common.h"
@@ -46,6 +49,8 @@ struct trawl_kernel_session {
 	int nch;
 	pid_t consumer;      /* 0: none */
 	uint64_t consumer_cpu_ns; /* user + system time of the reaped consumer */
+	uint64_t consumer_lost;   /* the running consumer's own losses, as of its last 'K' */
+	uint64_t reaped_lost;     /* the same of consumers already reaped */
 	int ctl_fd;          /* our end of the socketpair, -1: none */
 	int snapshot;        /* no continuous consumer: see trawl_kernel_session_snapshot() */
 	char problem[TRAWL_KERNEL_ERR_LEN]; /* the consumer's last 'W' line, "" if none */
@@ -171,6 +176,18 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 	return 0;
 }
 
+/* The u64 after a 'K' or 'W': the consumer's own losses so far (see the top). */
+static int read_lost(struct trawl_kernel_session *s)
+{
+	uint64_t lost;
+
+	/* written with the letter in one write(): already here */
+	if (recv(s->ctl_fd, &lost, sizeof(lost), MSG_DONTWAIT | MSG_WAITALL) != sizeof(lost))
+		return -EPROTO;
+	s->consumer_lost = lost;
+	return 0;
+}
+
 /* Waits for one byte from the consumer; 0 if it is @want. */
 static int consumer_wait_ms(struct trawl_kernel_session *s, char want, int ms)
 {
@@ -185,7 +202,9 @@ static int consumer_wait_ms(struct trawl_kernel_session *s, char want, int ms)
 		return -errno;
 	if (read(s->ctl_fd, &c, 1) != 1)
 		return -EPIPE;
-	return c == want ? 0 : -EPROTO;
+	if (c != want)
+		return -EPROTO;
+	return want == 'K' ? read_lost(s) : 0;
 }
 
 static int consumer_wait(struct trawl_kernel_session *s, char want)
@@ -209,10 +228,11 @@ static int consumer_wait_flushed(struct trawl_kernel_session *s)
 		return ret == 0 ? -ETIMEDOUT : -errno;
 	if (read(s->ctl_fd, &c, 1) != 1)
 		return -EPIPE;
-	if (c == 'K')
-		return 0;
-	if (c != 'W')
+	if (c != 'K' && c != 'W')
 		return -EPROTO;
+	ret = read_lost(s);
+	if (ret < 0 || c == 'K')
+		return ret;
 	/* the line follows at once: the consumer wrote it in one write() */
 	while (read(s->ctl_fd, &c, 1) == 1 && c != '\n')
 		if (n + 1 < sizeof(s->problem))
@@ -345,6 +365,8 @@ static void consumer_reap(struct trawl_kernel_session *s, int kill_it)
 		s->consumer_cpu_ns += (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 				      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	s->consumer = 0;
+	s->reaped_lost += s->consumer_lost;
+	s->consumer_lost = 0;
 	if (s->ctl_fd >= 0)
 		close(s->ctl_fd);
 	s->ctl_fd = -1;
@@ -475,21 +497,29 @@ int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s)
 	return waitpid(s->consumer, &status, WNOHANG) == 0;
 }
 
+/* The value of "@name: N" in a stats file's text, 0 if absent. */
+static uint64_t stats_value(const char *buf, const char *name)
+{
+	const char *p = strstr(buf, name);
+
+	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
 uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 {
-	uint64_t total = 0;
+	uint64_t total = s->reaped_lost + s->consumer_lost;
 	int i, cpu;
 
 	for (i = 0; i < s->nch; i++) {
 		for (cpu = 0;; cpu++) {
-			char rel[512], buf[1024], *p;
+			char rel[512], buf[1024];
 
 			snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", s->ch[i].inst->path, cpu);
 			if (trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
 				break;
-			p = strstr(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
-			if (p)
-				total += strtoull(strchr(p, ':') + 1, NULL, 10);
+			/* "overrun:" is the file's 2nd line, before "commit overrun:" */
+			total += stats_value(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
+			total += stats_value(buf, "commit overrun:");
 		}
 	}
 	return total;

@@ -7,7 +7,8 @@
  * (names and order from the event's fields, values by its conventions:
  * prio - 100, rwbs as flag bits, tid from the record header). Also: which of
  * trawl's own records are dropped (notrace.c: a wake-up of another program
- * by trawl's thread is kept). Prints "N passed, M failed".
+ * by trawl's thread is kept), and that records the converter cannot write
+ * are counted in events_discarded. Prints "N passed, M failed".
  */
 #define _GNU_SOURCE
 #include "ctf/layout.h"
@@ -310,6 +311,81 @@ static void test_names(void)
 	free_ev(ev);
 }
 
+static uint64_t pkt_discarded;
+static int pkts;
+
+static int emit_count(struct trawl_kernel_stream *s, const uint8_t *pkt, size_t len, void *arg)
+{
+	const struct trawl_ctf_packet_start *ps = (const struct trawl_ctf_packet_start *)pkt;
+
+	(void)s;
+	(void)len;
+	(void)arg;
+	pkt_discarded = ps->context.events_discarded;
+	pkts++;
+	return 0;
+}
+
+/*
+ * A record the converter cannot write (unknown id, shorter than its format,
+ * torn off its page) is a lost event: counted, in events_discarded, never in
+ * the first packet (readers take its count as the starting point); a
+ * record of trawl's own threads is left out without being counted.
+ */
+static void test_unconverted(void)
+{
+	int32_t trawl_tids[] = { 7 };
+	struct trawl_kernel_hidden h = { trawl_tids, 1, 1 };
+	struct trawl_kernel_event *ev = calloc(1, sizeof(*ev));
+	struct trawl_kernel_events *t = NULL;
+	struct trawl_kernel_converter c;
+	struct trawl_kernel_stream s;
+	static const uint8_t uuid[16];
+	uint8_t r[36] = { 0 }, page[16 + 48] = { 0 };
+
+	if (!ev || trawl_kernel_event_parse("sched", "sched_waking", waking_fmt, ev) < 0 ||
+	    trawl_kernel_events_create(NULL, &t) < 0) {
+		CHECK(0, "setup");
+		return;
+	}
+	trawl_kernel_events_add(t, ev, 1);
+	trawl_kernel_converter_init(&c, t, uuid);
+	c.hidden = &h;
+	trawl_kernel_stream_init(&s, &c, 0, 8192, emit_count, NULL);
+	pkts = 0;
+	header(r, 301, 99);
+	put32(r, 24, 98);
+	CHECK(trawl_kernel_stream_convert_record(&s, 1000, r, 36, NULL) == 1, "a known record");
+	header(r, 399, 99); /* no such event */
+	CHECK(trawl_kernel_stream_convert_record(&s, 1001, r, 36, NULL) == 0, "unknown id");
+	CHECK(pkts == 1 && pkt_discarded == 0, "packet 0 cut before the loss: %d %llu", pkts,
+	      (unsigned long long)pkt_discarded);
+	header(r, 301, 99);
+	CHECK(trawl_kernel_stream_convert_record(&s, 1002, r, 20, NULL) == 0, "short record");
+	header(r, 301, 7);
+	put32(r, 24, 7);
+	CHECK(trawl_kernel_stream_convert_record(&s, 1003, r, 36, NULL) == 0, "trawl's own");
+	/* a page whose one record claims more bytes than the page holds */
+	put64(page, 8, 48);
+	put32(page, 16, 36 / 4);                    /* type_len 9: 36 bytes of data */
+	put32(page, 16 + 4 + 36, 0);                /* then a type_len 0 record ... */
+	put32(page, 16 + 4 + 36 + 4, 1000);         /* ... of 1000 bytes: torn */
+	memcpy(page + 20, r, 36);
+	put32(page + 20, 24, 98);
+	header(page + 20, 301, 99);
+	CHECK(trawl_kernel_stream_convert_page(&s, page, sizeof(page)) == 1, "page's whole record");
+	trawl_kernel_stream_flush(&s);
+	CHECK(s.unconverted == 3 && s.hidden == 1 && s.discarded == 3 && s.events == 2,
+	      "unconverted %llu hidden %llu discarded %llu events %llu",
+	      (unsigned long long)s.unconverted, (unsigned long long)s.hidden,
+	      (unsigned long long)s.discarded, (unsigned long long)s.events);
+	CHECK(pkts == 2 && pkt_discarded == 3, "last packet: %d %llu", pkts,
+	      (unsigned long long)pkt_discarded);
+	trawl_kernel_stream_fini(&s);
+	trawl_kernel_converter_fini(&c);
+	trawl_kernel_events_destroy(t);
+}
+
 int main(void)
 {
 	test_switch();
@@ -317,6 +393,7 @@ int main(void)
 	test_block();
 	test_fork();
 	test_names();
+	test_unconverted();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

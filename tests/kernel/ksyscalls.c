@@ -7,6 +7,9 @@
  *   ksyscalls flood N B  N getpgid(B + i) calls, i = 0..N-1: a test filtering on
  *                        the argument sees its own flood and no other's
  *   ksyscalls add A B    calls trawl_test_add(A, B) (a uprobe target) and prints the sum
+ *   ksyscalls gated N GO DONE   waits for a byte from FIFO GO, makes N getppid() calls,
+ *                        then writes a byte to FIFO DONE: a test that filters on this
+ *                        pid starts the program before the trace and times the flood
  * Prints "pid=<pid>" first.
  */
 #define _GNU_SOURCE
@@ -53,6 +56,22 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 				return 1;
+		close(fd);
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "gated")) {
+		long n = atol(argv[2]);
+		char c;
+		int fd = open(argv[3], O_RDONLY);
+
+		if (fd < 0 || read(fd, &c, 1) != 1)
+			return 1;
+		close(fd);
+		for (long i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		fd = open(argv[4], O_WRONLY);
+		if (fd < 0 || write(fd, "d", 1) != 1)
+			return 1;
 		close(fd);
 		return 0;
 	}

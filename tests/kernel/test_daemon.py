@@ -41,8 +41,7 @@ try:
     lines, err = ktest.babeltrace_clean(out)
     # --all on a machine busy with other tests may overflow a buffer; then the
     # only acceptable warning is the (exact) discarded-events report.
-    for l in err.splitlines():
-        assert l.startswith("WARNING: Tracer discarded "), err
+    ktest.only_discard_warnings(err)
     if err:
         print("seed: " + err.splitlines()[0])
     assert nview == len(lines) and nview > 100, (nview, len(lines))
@@ -132,7 +131,8 @@ try:
     assert any(e["name"] == "syscall_entry_lseek" and e["fields"]["fd"] == 1000 for e in ev5)
     sw = [e for e in ev5 if e["name"] == "sched_switch"]
     assert all(e["fields"]["prev_tid"] == 0 for e in sw), [e["fields"]["prev_tid"] for e in sw][:10]
-    assert ktest.babeltrace_clean(o5)[1] == ""
+    # chB has every syscall of the machine: a flood elsewhere may overflow it, counted
+    ktest.only_discard_warnings(ktest.babeltrace_clean(o5)[1])
     trawl("destroy")
 
     # 4. flight recorder: a snapshot session writes its buffers on `snapshot record`
