@@ -143,7 +143,8 @@ struct kconsumer {
 	uint64_t hidden_at;  /* CLOCK_MONOTONIC ns of the last collect */
 	uint64_t round_at;   /* CLOCK_MONOTONIC ns of the last drain's start */
 	uint64_t max_gap_ns; /* longest time between two drains (TRAWL_KERNEL_STATS) */
-	uint64_t max_refresh_ns; /* longest refresh() */
+	uint64_t max_refresh_ns; /* longest refresh() on the draining thread */
+	struct trawl_kernel_refresher *refresher; /* owned, NULL: refresh() does the work */
 	struct trawl_kernel_forks *forks; /* owned: BPF's fork records (fork.c) */
 	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
 	struct trawl_kernel_sc_bpf sc_state; /* what the BPF syscall maps hold (syscalls.c) */
@@ -618,7 +619,16 @@ static int drain_cpu(struct kconsumer *k, struct kcpu *c, int final, int partial
 	return pages;
 }
 
-/* trawl's own threads (notrace.c) and the BPF programs channels need, taken again every second */
+static void bpf_update_cb(void *arg)
+{
+	bpf_update(arg);
+}
+
+/*
+ * trawl's own threads (notrace.c) and the BPF programs channels need, taken
+ * again every second: by the refresher thread once it runs (refresh.c says
+ * why), here before that (the first, before tracing starts) and without it.
+ */
 static void refresh(struct kconsumer *k)
 {
 	struct timespec now;
@@ -630,6 +640,10 @@ static void refresh(struct kconsumer *k)
 	if (k->round_at && ns - k->round_at > k->max_gap_ns)
 		k->max_gap_ns = ns - k->round_at;
 	k->round_at = ns;
+	if (k->refresher) {
+		trawl_kernel_refresher_take(k->refresher, &k->hidden);
+		return;
+	}
 	if (k->hidden_at && ns - k->hidden_at < 1000000000u)
 		return;
 	trawl_kernel_hidden_collect(&k->hidden);
@@ -1029,6 +1043,10 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 	if (k->once) {
 		ret = drain_all(k, 1);
 		quit = 1;
+	} else if ((ret = trawl_kernel_refresher_create(bpf_update_cb, k, &k->refresher)) < 0) {
+		fprintf(stderr, "trawl-consumerd --kernel: no refresher thread (%s): the draining "
+			"thread takes trawl's processes and the BPF state itself\n", strerror(-ret));
+		ret = 0;
 	}
 	while (!quit) {
 		/*
@@ -1080,6 +1098,9 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 		if (k->live_ns && (ret = live_flush(k)) < 0)
 			break;
 	}
+	/* before the BPF object, sc_state and the channels it reads go */
+	trawl_kernel_refresher_destroy(k->refresher);
+	k->refresher = NULL;
 	free(pfd);
 	return ret < 0 ? ret : 0;
 }

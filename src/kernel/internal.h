@@ -76,6 +76,20 @@ int trawl_kernel_hidden_has(const struct trawl_kernel_hidden *h, int32_t tid);
 void trawl_kernel_hidden_free(struct trawl_kernel_hidden *h);
 
 /*
+ * The consumer's refresher (refresh.c): a thread that every second runs
+ * @update(@arg) (may be NULL) and collects a new hidden set, off the thread
+ * that drains the buffers. _take() swaps a set collected since the last call
+ * into @h (freeing @h's old tids): 1 if it did, 0 if nothing new; called by
+ * one thread only. _create(): 0 or a negative errno; the caller owns *@out
+ * and ends the thread with _destroy() before freeing what @update touches.
+ */
+struct trawl_kernel_refresher;
+int trawl_kernel_refresher_create(void (*update)(void *arg), void *arg,
+				  struct trawl_kernel_refresher **out);
+int trawl_kernel_refresher_take(struct trawl_kernel_refresher *r, struct trawl_kernel_hidden *h);
+void trawl_kernel_refresher_destroy(struct trawl_kernel_refresher *r);
+
+/*
  * The name an event has in trawl's traces (LTTng's names): the tracepoint's
  * own name, except syscalls:sys_enter_X -> syscall_entry_X and
  * syscalls:sys_exit_X -> syscall_exit_X.
