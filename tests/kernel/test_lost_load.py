@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""Lost-event accounting while the consumer runs, under load: a flood of
-syscalls from a known program into a small buffer, with two CPU hogs of the
-test's own beside it (the machine may be busier still). Loss may happen
-(how much depends on the load), never silently: for that program, the events
+"""Lost-event accounting while the consumer runs: a flood of syscalls from a
+known program into a 64 KiB buffer, which the consumer (a round every 20 ms)
+cannot keep up with, whatever else the machine does. Loss happens (how much
+depends on the load), never silently: for that program, the events
 babeltrace2 reads plus the events_discarded it reports equal the calls made,
 exactly, and trawl-ktrace's summary and the consumer's stats give the same
 count. Each way an event can vanish is on this path: the kernel's per-CPU
@@ -108,14 +108,10 @@ def flood_gated():
     check_counts("getppid gated", p, trace, len(got), lost, 2 * N)
 
 
-hogs = [subprocess.Popen(["taskset", "-c", str(i), "sh", "-c", "while :; do :; done"])
-        for i in range(min(2, os.cpu_count() or 1))]
-try:
-    flood_child([])
-    flood_child(["--overwrite"])
-    flood_gated()
-finally:
-    for h in hogs:
-        h.kill()
-        h.wait()
+# No CPU hogs of its own: the suite's other tests (kernel-daemon's and
+# trawltop's --all and sched traces, top-cpu's timings) must not pay for it;
+# the accounting holds at any load (measured with two hogs: same figures).
+flood_child([])
+flood_child(["--overwrite"])
+flood_gated()
 print("ok")
