@@ -12,6 +12,8 @@ and the two outputs must be the same, line by line.
     live.py late      late streams and traces (root, tracefs): both attach
                       while only kernel events flow, then an app's trace
                       appears and records; same lines at the end
+    live.py discard   a channel too small for the app's burst: events are discarded;
+                      both print the same lines and the same discard warnings
     live.py list      net://HOST:PORT lists the sessions as babeltrace2 does
     live.py errors    no such session: one line, non-zero; nothing listening:
                       one line naming the address; the relay daemon killed
@@ -79,15 +81,25 @@ def wait_until(pred, timeout):
     return pred()
 
 
-def compare(trawl, bt, want_events, pattern=r"tall:seq: "):
-    """Both ended with exit 0, no stderr, the same lines, every event."""
+def warnings(side):
+    return [line for line in side.stderr().splitlines() if line.startswith("WARNING: ")]
+
+
+def compare(trawl, bt, want_events, pattern=r"tall:seq: ", discards=False):
+    """Both ended with exit 0, no stderr (but the same discard warnings with
+    @discards), the same lines, every event (at least some with @discards)."""
     rt, rb = trawl.wait(), bt.wait()
     tt, tb = trawl.text(), bt.text()
-    if rb != 0 or bt.stderr().strip():
+    others = [w for w in bt.stderr().splitlines() if w.strip() and not (discards and w.startswith("WARNING: "))]
+    if rb != 0 or others:
         fail("babeltrace2 (the oracle) exited %s: %s" % (rb, bt.stderr()[-2000:]))
         return
-    if rt != 0 or trawl.stderr().strip():
+    others = [w for w in trawl.stderr().splitlines() if w.strip() and not (discards and w.startswith("WARNING: "))]
+    if rt != 0 or others:
         fail("trawl view --live exited %s: %s" % (rt, trawl.stderr()[-2000:]))
+    if discards and (warnings(trawl) != warnings(bt) or not warnings(bt)):
+        fail("discard warnings differ (or none): trawl %r, babeltrace2 %r" %
+             (warnings(trawl)[:3], warnings(bt)[:3]))
     lt, lb = tt.splitlines(), tb.splitlines()
     if lt != lb:
         i = next((i for i, (a, b) in enumerate(zip(lt, lb)) if a != b), min(len(lt), len(lb)))
@@ -95,6 +107,8 @@ def compare(trawl, bt, want_events, pattern=r"tall:seq: "):
              "trawl: %r\nbt2:   %r" % (len(lt), len(lb), i + 1, lt[i] if i < len(lt) else None,
                                        lb[i] if i < len(lb) else None))
     n = len(re.findall(pattern, tt))
+    if discards and 0 < n < want_events:
+        return len(lt)
     if n != want_events:
         fail("trawl view --live showed %d app events, wanted %d" % (n, want_events))
     return len(lt)
@@ -151,6 +165,32 @@ def case_ust():
         e.trawl("destroy", "s")
         n = compare(trawl, bt, total)
         print("trawl view --live and babeltrace2 printed the same %s lines" % n)
+    finally:
+        e.close()
+
+
+def case_discard():
+    need_relayd()
+    e = L.Env()
+    try:
+        ctrl, data, live = L.relayd_start(e)
+        e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url", "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-channel", "-u", "--subbuf-size", "4096", "--num-subbuf", "2", "ch")
+        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+        e.trawl("start")
+        app = e.spawn([L.APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        L.wait_line(app, "ready 1")
+        trawl, bt = viewers(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+        if not wait_until(lambda: L.session_clients(live) >= 2, 60):
+            fail("both viewers did not attach")
+        app.stdin.write("50000\n")
+        app.stdin.flush()
+        L.wait_line(app, "batch 0 done", timeout=120)
+        app.stdin.close()
+        app.wait(30)
+        e.trawl("destroy", "s")
+        n = compare(trawl, bt, 50000, discards=True)
+        print("discarding channel: the same %s lines and %d discard warnings" % (n, len(warnings(bt))))
     finally:
         e.close()
 
@@ -265,7 +305,7 @@ def case_errors():
 
 
 def main():
-    cases = {"ust": case_ust, "late": case_late, "list": case_list, "errors": case_errors}
+    cases = {"ust": case_ust, "late": case_late, "discard": case_discard, "list": case_list, "errors": case_errors}
     case = sys.argv[1] if len(sys.argv) > 1 else ""
     if case not in cases:
         sys.exit("usage: live.py " + "|".join(cases))
