@@ -40,6 +40,7 @@ struct lv_trace {
 	char *md_raw;		/* owned: every metadata byte received */
 	size_t md_len;
 	size_t md_parsed;	/* md_raw bytes t.tc was made of */
+	uint64_t parsed_total;	/* bytes parsed over all generations */
 	struct lv_gen *old;	/* owned */
 };
 

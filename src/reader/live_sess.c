@@ -73,6 +73,12 @@ static int trace_parse(struct trawl_reader *r, struct lv_trace *t)
 	int ret;
 
 	snprintf(name, sizeof(name), "metadata of trace %" PRIu64, t->id);
+	if (t->parsed_total + t->md_len > LV_MAX_PARSED) {
+		rd_err_set(&r->err, "relay daemon at %s: %s grew in too many steps (over %llu MiB "
+			   "parsed)", l->c.where, name, LV_MAX_PARSED >> 20);
+		return -EMSGSIZE;
+	}
+	t->parsed_total += t->md_len;
 	ret = metadata_from_buf(name, (const unsigned char *)t->md_raw, t->md_len, &text, &len,
 				&r->err);
 	if (ret)

@@ -26,6 +26,14 @@
 #define LV_MAX_TRACES 1024u
 #define LV_MAX_METADATA (64u << 20)	/* one trace's metadata */
 #define LV_MAX_PACKET (64u << 20)	/* one packet (trawl-relayd's reply limit) */
+/*
+ * Metadata that grows is parsed whole again, and every trace class it made
+ * is kept (event classes stay valid for the reader's life): the bytes
+ * parsed over a trace's life are bounded, so that a relay daemon sending
+ * metadata a byte at a time cannot make the client parse or hold without
+ * end.
+ */
+#define LV_MAX_PARSED (256ull << 20)
 
 /* A live URL: net[4|6]://HOST[:PORT][/host/HOSTNAME[/SESSION]]. */
 struct lv_url {
