@@ -161,6 +161,13 @@ const char *trawl_reader_error(const struct trawl_reader *r);
  */
 int trawl_reader_open_live(const char *url, struct trawl_reader **out);
 
+/**
+ * trawl_reader_live_time - how far a live reader's merge got: the time (ns
+ * from the Epoch) of the last event returned or quiet time merged past.
+ * Returns 0, or -ENODATA (not a live reader, or nothing merged yet).
+ */
+int trawl_reader_live_time(const struct trawl_reader *r, int64_t *ns);
+
 typedef void (*trawl_reader_idle_fn)(void *arg);
 
 /**
@@ -199,6 +206,14 @@ int trawl_reader_live_sessions(const char *url, struct trawl_reader_live_session
  * fail with -EPERM.
  */
 #define TRAWL_READER_NO_FIELDS 0x1u
+/*
+ * A live reader's trawl_reader_next() also returns 2, with no current
+ * event, each time the merge moves past a time up to which a stream is
+ * known quiet (an inactivity beacon): trawl_reader_live_time() then says
+ * how far the session's time got though no event came (for a caller that
+ * closes intervals of trace time as they pass). Ignored on traces on disk.
+ */
+#define TRAWL_READER_LIVE_QUIET 0x2u
 
 /**
  * trawl_reader_set_flags - sets TRAWL_READER_* flags (replacing the ones
@@ -303,7 +318,8 @@ int trawl_reader_discarded_append_text(struct trawl_reader *r,
 /**
  * trawl_reader_next - moves to the next event in time order. Returns 1
  * when an event is current, 0 at the end, a negative errno on error (then
- * the reader stays at the end).
+ * the reader stays at the end); a live reader with TRAWL_READER_LIVE_QUIET
+ * also 2 (no event: the session's time moved on).
  */
 int trawl_reader_next(struct trawl_reader *r);
 

@@ -80,6 +80,14 @@ void rd_live_set_clock_offset(struct rd_live *l, int64_t seconds, int64_t ns)
 	l->off_ns = ns;
 }
 
+TRAWL_EXPORT int trawl_reader_live_time(const struct trawl_reader *r, int64_t *ns)
+{
+	if (!r->live || !r->live->have_last)
+		return -ENODATA;
+	*ns = r->live->last_ns;
+	return 0;
+}
+
 TRAWL_EXPORT void trawl_reader_set_idle_cb(struct trawl_reader *r, trawl_reader_idle_fn fn,
 					   void *arg)
 {
@@ -261,6 +269,8 @@ static int live_step(struct trawl_reader *r)
 			s->last_quiet_cycles = s->quiet_cycles;
 			s->quiet_shown = true;
 			s->state = LV_NEED_INDEX;
+			if (r->flags & TRAWL_READER_LIVE_QUIET)
+				return 2;
 			continue;
 		}
 		ret = monotonic(r, s, s->s.ev_ns);
@@ -282,6 +292,11 @@ int rd_live_next(struct trawl_reader *r)
 		ret = advance(r);
 	if (!ret)
 		ret = live_step(r);
+	if (ret == 2) {		/* a quiet time, no event (TRAWL_READER_LIVE_QUIET) */
+		if (r->ndisc)
+			rd_reader_discarded_flush(r, l->last_ns);
+		return 2;
+	}
 	if (ret > 0) {
 		if (trawl_unlikely(r->ndisc))
 			rd_reader_discarded_flush(r, r->cur->ev_ns);

@@ -239,7 +239,7 @@ TRAWL_EXPORT int trawl_reader_set_flags(struct trawl_reader *r, unsigned int fla
 
 	if (ret)
 		return ret;
-	if (flags & ~TRAWL_READER_NO_FIELDS)
+	if (flags & ~(TRAWL_READER_NO_FIELDS | TRAWL_READER_LIVE_QUIET))
 		return -EINVAL;
 	r->flags = flags;
 	for (t = 0; t < r->ntraces; t++)

@@ -33,7 +33,7 @@ static const char usage[] =
 	"      --live TARGET    follow a live session of a relay daemon: a URL\n"
 	"                       net://HOST[:PORT]/host/HOSTNAME/SESSION, or a session\n"
 	"                       name (served by the relay daemon on this host);\n"
-	"                       intervals of the trace's time, printed as --batch\n"
+	"                       intervals of the trace's time (the UI, or --batch)\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Keys (interactive): ? help, q quit, TAB/1-6 views, < > sort column, r reverse,\n"
@@ -185,10 +185,14 @@ static int top_live_net(struct trawl_top_opts *o)
 		trawl_top_source_destroy(src);
 		return 1;
 	}
-	ret = trawl_top_batch_trace(src, o);
+	if (o->batch || !isatty(STDOUT_FILENO))
+		ret = trawl_top_batch_trace(src, o);
+	else
+		ret = trawl_top_ui_net(src, o);
 	if (ret < 0)
 		fprintf(stderr, "trawltop: --live %s: %s\n", o->live,
 			ret == -ENOMEM ? "out of memory" :
+			ret == -ENOTTY ? "cannot use this terminal (TERM)" :
 			ret == -EIO ? "cannot write the output" : trawl_top_source_error(src));
 	trawl_top_source_destroy(src);
 	return ret < 0;

@@ -101,6 +101,8 @@ int trawl_top_source_open_live(const char *url, struct trawl_top_source **out)
 		return ret;
 	}
 	trawl_reader_set_discarded_cb(s->r, on_discarded, s);
+	/* quiet times close intervals in which no event comes */
+	trawl_reader_set_flags(s->r, TRAWL_READER_LIVE_QUIET);
 	s->live = 1;
 	s->begin = INT64_MIN;
 	s->end = INT64_MAX - 1;
@@ -116,7 +118,8 @@ int trawl_top_source_first_ns(struct trawl_top_source *s, int64_t *ns)
 		return 0;
 	}
 	if (!s->pending && !s->at_end) {
-		ret = trawl_reader_next(s->r);
+		while ((ret = trawl_reader_next(s->r)) == 2)
+			;	/* the first event, not quiet times before it */
 		if (ret < 0) {
 			snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
 			return ret;
@@ -578,6 +581,11 @@ int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model
 			if (ret == 0) {
 				s->at_end = 1;
 				break;
+			}
+			if (ret == 2) {	/* live: no event, but the time moved on */
+				if (trawl_reader_live_time(s->r, &ts) == 0 && ts >= end)
+					break;
+				continue;
 			}
 			s->pending = 1;
 		}

@@ -47,5 +47,7 @@ int trawl_top_live_interval(struct trawl_top_live *l, struct trawl_top_model *m,
 int trawl_top_batch_live(const struct trawl_top_opts *o);
 /* The interactive view of the live session. */
 int trawl_top_ui_live(const struct trawl_top_opts *o);
+/* The curses UI on a relay daemon's live session (--live URL|SESSION). */
+int trawl_top_ui_net(struct trawl_top_source *src, const struct trawl_top_opts *o);
 
 #endif /* TRAWL_TOP_MAIN_H */

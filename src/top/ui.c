@@ -56,11 +56,47 @@ static int ui_goto(struct trawl_top_ui *ui, int64_t begin)
 	return trawl_top_ui_table(ui);
 }
 
+/*
+ * A relay daemon's live session: the next interval of trace time, which
+ * comes once the session has events (or quiet times) past its end.
+ */
+static int ui_net_next(struct trawl_top_ui *ui)
+{
+	int ret;
+
+	if (ui->at_end)
+		return 0;
+	if (!ui->has_interval) {
+		ret = trawl_top_source_first_ns(ui->src, &ui->cur);
+		if (ret < 0)
+			return ret;
+		ui->trace_begin = ui->cur;
+	} else {
+		ui->cur += ui->len;
+	}
+	ret = trawl_top_source_interval(ui->src, &ui->m, ui->cur, ui->len);
+	if (ret < 0)
+		return ret;
+	if (ret == 0) {
+		ui->at_end = 1;
+		ui->playing = 0;
+		snprintf(ui->msg, sizeof(ui->msg), "the live session ended");
+		return 0;
+	}
+	ui->has_interval = 1;
+	ui->trace_end = ui->cur + ui->len;
+	return trawl_top_ui_table(ui);
+}
+
 /* Live: the events since the last interval (no time to move in). */
 static int ui_live_next(struct trawl_top_ui *ui)
 {
 	char err[512] = "";
-	int ret = trawl_top_live_interval(ui->live, &ui->m, err, sizeof(err));
+	int ret;
+
+	if (ui->netlive)
+		return ui_net_next(ui);
+	ret = trawl_top_live_interval(ui->live, &ui->m, err, sizeof(err));
 
 	if (ret < 0) {
 		snprintf(ui->msg, sizeof(ui->msg), "%.150s", err);
@@ -154,7 +190,7 @@ static int key_view(struct trawl_top_ui *ui, int key)
 	case '\n': case '\r': case KEY_ENTER: ui->details = !ui->details; return 0;
 	case '?': ui->help = !ui->help; return 0;
 	default:
-		if (ui->live) {
+		if (ui->live || ui->netlive) {
 			snprintf(ui->msg, sizeof(ui->msg), "live: no time to move in");
 			return 0;
 		}
@@ -174,7 +210,7 @@ static int ui_loop(struct trawl_top_ui *ui)
 {
 	int ret, key;
 
-	if (ui->live)
+	if (ui->live || ui->netlive)
 		ret = ui_live_next(ui);
 	else
 		ret = ui_goto(ui, ui->o->begin_set ? ui->o->begin_ns : ui->trace_begin);
@@ -186,7 +222,7 @@ static int ui_loop(struct trawl_top_ui *ui)
 		if (key == 'q' || key == 'Q' || ui_stop)
 			break;
 		if (key == ERR) {
-			if (ui->live)
+			if (ui->live || ui->netlive)
 				ret = ui_live_next(ui);
 			else if (ui->playing)
 				ret = ui_goto(ui, ui->cur + ui->len);
@@ -210,6 +246,18 @@ int trawl_top_ui_trace(struct trawl_top_source *src, const struct trawl_top_opts
 
 	trawl_top_model_init(&ui.m);
 	trawl_top_source_range(src, &ui.trace_begin, &ui.trace_end);
+	ret = ui_run(&ui);
+	trawl_top_table_fini(&ui.table);
+	trawl_top_model_fini(&ui.m);
+	return ret;
+}
+
+int trawl_top_ui_net(struct trawl_top_source *src, const struct trawl_top_opts *o)
+{
+	struct trawl_top_ui ui = { .src = src, .o = o, .speed = 1.0, .playing = 1, .netlive = 1 };
+	int ret;
+
+	trawl_top_model_init(&ui.m);
 	ret = ui_run(&ui);
 	trawl_top_table_fini(&ui.table);
 	trawl_top_model_fini(&ui.m);

@@ -8,6 +8,7 @@
 struct trawl_top_ui {
 	struct trawl_top_source *src;	/* a recorded trace, or NULL */
 	struct trawl_top_live *live;	/* or trawltop's own session */
+	int netlive;		/* src is a relay daemon's live session */
 	struct trawl_top_model m;
 	const struct trawl_top_opts *o;
 	int64_t trace_begin, trace_end;

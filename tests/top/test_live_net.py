@@ -5,7 +5,10 @@ libtrawl-reader's lttng-live client: a user-space app records a known
 number of events (tall:seq) while trawltop is attached; once the session is
 destroyed, trawltop --batch --json -d 0 ends on its own (exit 0) with one
 interval whose user-space view counts exactly those events for that app.
-Bad targets: one line, non-zero. No timing decides the verdict."""
+Then the curses UI (in tmux: send-keys, capture-pane) on a second live
+session: it shows the app's events in the user-space view while the session
+records, and `q` quits with the terminal restored. Bad targets: one line,
+non-zero. No timing decides the verdict."""
 import json
 import os
 import subprocess
@@ -28,6 +31,62 @@ def wait_until(pred, timeout):
     return pred()
 
 
+def ui_case(e, live):
+    """The UI on a live session: the user-space view fills while the app
+    records; q quits, exit 0, the shell back on a restored screen."""
+    import shutil
+    import time
+    if not shutil.which("tmux"):
+        print("SKIP part: tmux missing")
+        return
+    e.trawl("create", "u", "--live=%d" % L.TIMER_US, "--set-url",
+            "net://127.0.0.1:%d:%d" % e.relay_ports)
+    e.trawl("enable-event", "-u", "tall:seq", "-s", "u")
+    e.trawl("start", "u")
+    app = e.spawn([L.APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    L.wait_line(app, "ready 1")
+    sock = "trawltop-net-%d" % os.getpid()
+    done = os.path.join(e.dir, "exited")
+
+    def tmux(*args):
+        return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True, text=True,
+                              timeout=30)
+
+    def screen():
+        return tmux("capture-pane", "-p", "-t", "ui").stdout
+
+    try:
+        cmd = "TERM=xterm-256color %s -d 0.2 --live net://127.0.0.1:%d/host/%s/u; echo EXITED=$? > %s; " \
+              "echo SHELL-BACK; sleep 60" % (TOP, live, L.HOST, done)
+        r = tmux("new-session", "-d", "-s", "ui", "-x", "150", "-y", "40", cmd)
+        if r.returncode != 0:
+            fail("tmux: %s" % r.stderr)
+            return
+        if not wait_until(lambda: L.session_clients(live) >= 1 or os.path.exists(done), 60):
+            fail("trawltop's UI did not attach: %s" % screen())
+            return
+        tmux("send-keys", "-t", "ui", "6")
+        app.stdin.write("500\n")
+        app.stdin.flush()
+        L.wait_line(app, "batch 0 done")
+        if not wait_until(lambda: "tall:seq" in screen(), 90):
+            fail("the UI's user-space view never showed tall:seq:\n%s" % screen())
+        tmux("send-keys", "-t", "ui", "q")
+        if not wait_until(lambda: "SHELL-BACK" in screen(), 60):
+            fail("q did not quit the live UI:\n%s" % screen())
+        elif open(done).read().strip() != "EXITED=0":
+            fail("the live UI exited with %s" % open(done).read().strip())
+        elif "tall:seq" in screen():
+            fail("the terminal was not restored:\n%s" % screen())
+        else:
+            print("the live UI showed tall:seq and quit on q")
+    finally:
+        tmux("kill-server")
+        app.stdin.close()
+        app.wait(30)
+        e.trawl("destroy", "u")
+
+
 def main():
     if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK) or not os.access(TOP, os.X_OK):
         print("SKIP: trawl-relayd or trawltop not built")
@@ -35,6 +94,7 @@ def main():
     e = L.Env()
     try:
         ctrl, data, live = L.relayd_start(e)
+        e.relay_ports = (ctrl, data)
         e.trawl("create", "s", "--live=%d" % L.TIMER_US, "--set-url", "net://127.0.0.1:%d:%d" % (ctrl, data))
         e.trawl("enable-event", "-u", "tall:seq")
         e.trawl("start")
@@ -78,6 +138,7 @@ def main():
             if r.returncode == 0 or len(lines) != 1 or must not in lines[0]:
                 fail("trawltop --live %s: exit %d, stderr %r" % (target, r.returncode, r.stderr))
         print("trawltop --live counted %s tall:seq events" % counts)
+        ui_case(e, live)
     finally:
         e.close()
     if FAILS:
