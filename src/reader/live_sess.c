@@ -325,8 +325,10 @@ static int stream_feed(struct trawl_reader *r, struct lv_stream *s, uint32_t len
 
 	if (!s->opened) {
 		ret = rd_stream_open_buf(rs, &t->t, t->t.dec, s->name, s->pkt, len, &r->err);
-		if (ret)
+		if (ret) {
+			rd_stream_close(rs);	/* what it allocated before failing */
 			return ret;
+		}
 		s->opened = true;
 		rs->eager_body = r->flags & TRAWL_READER_NO_FIELDS;
 		if (!rs->has_instance_id)
