@@ -67,7 +67,7 @@
 #include "consumerd/output.h"
 #include "ctf/ctf.h"
 #include "ctf/layout.h"
-#include "kernel/internal.h"
+#include "kernel/kernctl.h"
 #include "kernel/bpf-records.h"
 
 #include <errno.h>
