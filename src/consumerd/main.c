@@ -4,7 +4,7 @@
  * argument. Each domain's consumer parses the rest of the command line:
  *
  *   trawl-consumerd --ust --fd N         user space (ust-consumer.c)
- *   trawl-consumerd --kernel ...         kernel (src/kernel's consumer)
+ *   trawl-consumerd --kernel ...         kernel (kernel-consumer.c)
  *
  * A new domain adds a line to the table below.
  */
@@ -12,10 +12,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-#ifdef TRAWL_HAVE_KERNEL_CONSUMER
-#include "kernel/kernel.h"
-#endif
 
 static const struct consumer {
 	const char *flag;

@@ -198,21 +198,6 @@ struct trawl_kernel_list_item {
 int trawl_kernel_list(int syscalls, int fields, struct trawl_kernel_list_item **items);
 void trawl_kernel_list_free(struct trawl_kernel_list_item *items, int n);
 
-/* ---- consumer (consumer.c) ------------------------------------------- */
-
-/*
- * trawl_kernel_consumer_main - the kernel consumer process:
- *   trawl-consumerd --kernel --instance NAME --output DIR [--channel CH]
- *                   [--ctl-fd N] [--context pid,tid,procname,...] [--once]
- * reads every CPU's raw ring-buffer pages of instance NAME and writes
- * DIR/metadata, DIR/<CH>_<cpu> and DIR/index/<CH>_<cpu>.idx. Control on
- * --ctl-fd (a socket; stdin when absent): the byte 'F' makes it drain every
- * buffer to disk, write the metadata and answer 'K'; 'Q' (or EOF) drains and
- * exits. With --once it reads at most one buffer's worth of pages per CPU,
- * writes the trace and exits (snapshots). Returns the process exit code.
- */
-int trawl_kernel_consumer_main(int argc, char **argv);
-
 /* ---- sessions (session.c) --------------------------------------------- */
 
 /*

@@ -64,11 +64,11 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "consumerd/consumerd.h"
 #include "consumerd/output.h"
 #include "ctf/ctf.h"
 #include "ctf/layout.h"
 #include "kernel/kernctl.h"
-#include "kernel/bpf-records.h"
 
 #include <errno.h>
 #include <fcntl.h>

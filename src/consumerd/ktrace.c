@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "consumerd/consumerd.h"
 #include "kernel/kernel.h"
 
 #include <errno.h>
