@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "ringbuffer/ringbuffer.h"
-#include "ustctl/wire.h"
+#include "ustctl/app-internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Small file helpers shared by the writers of trace files. */
+/* Whole reads and writes (io.h, and common.h's trawl_write_all()), and mkdir -p. */
 #include "common/common.h"
+#include "common/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,61 @@ int trawl_write_all(int fd, const void *buf, size_t len)
 				continue;
 			return -errno;
 		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int trawl_io_wait(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = {.fd = fd, .events = events};
+	int r;
+
+	do
+		r = poll(&p, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return r ? 0 : -ETIMEDOUT;
+}
+
+int trawl_io_send_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int trawl_io_recv_all(int fd, void *buf, size_t len, int timeout_ms)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n;
+		int r = trawl_io_wait(fd, POLLIN, timeout_ms);
+
+		if (r < 0)
+			return r;
+		n = read(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ECONNRESET;
 		p += n;
 		len -= (size_t)n;
 	}

@@ -6,7 +6,7 @@
  * One consumer serves every session of one owner (uid); commands name the
  * session they are about in session_key (the daemon's session id; 0 for all).
  * Strictly one command, one reply, in order. Each command is a header,
- * carrying any fds (SCM_RIGHTS, sent with trawl_ustctl_send_fds()), then
+ * carrying any fds (SCM_RIGHTS, sent with trawl_fdmsg_send_fds(), common/fdmsg.h), then
  * `size` bytes of payload. The consumer checks every field: it runs as the
  * session's owner and trusts its daemon, but a broken message must fail
  * cleanly rather than write anywhere.

@@ -21,6 +21,8 @@
  * Files are created by this process, which runs as the session's owner.
  */
 #include "common/common.h"
+#include "common/fdmsg.h"
+#include "common/io.h"
 #include "consumerd/consumer-proto.h"
 #include "consumerd/consumerd.h"
 #include "consumerd/count.h"
@@ -678,16 +680,12 @@ static int handle_command(int sock)
 	ssize_t n;
 	int ret = 0;
 
-	n = trawl_ustctl_recv_fds(sock, &h, sizeof(h), fds, TRAWL_USTCTL_MAX_STREAMS, &nr_fds);
+	n = trawl_fdmsg_recv_fds(sock, &h, sizeof(h), fds, TRAWL_USTCTL_MAX_STREAMS, &nr_fds,
+				  TRAWL_USTCTL_TIMEOUT_MS);
 	if (n == 0)
 		return 1; /* the daemon went away */
 	if (n < 0)
 		return (int)n;
-	if ((size_t)n < sizeof(h)) {
-		ret = trawl_ctl_read_all(sock, (char *)&h + n, sizeof(h) - (size_t)n);
-		if (ret)
-			goto out;
-	}
 	if (h.magic != TRAWL_CONS_MAGIC || h.version != TRAWL_CONS_VERSION ||
 	    h.size > TRAWL_CONS_MAX_METADATA || h.nr_fds != nr_fds) {
 		ret = -EPROTO;
@@ -699,7 +697,7 @@ static int handle_command(int sock)
 			ret = -ENOMEM;
 			goto out;
 		}
-		ret = trawl_ctl_read_all(sock, payload, h.size);
+		ret = trawl_io_recv_all(sock, payload, h.size, -1);
 		if (ret)
 			goto out;
 	}

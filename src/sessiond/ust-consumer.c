@@ -5,6 +5,7 @@
  * (see the design comment in domain-ust.c).
  */
 #include "sessiond/ust-internal.h"
+#include "common/fdmsg.h"
 #include "common/ids.h"
 
 #include <errno.h>
@@ -150,7 +151,7 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 		cons_read_reply(c);
 	if (!c || !c->alive)
 		return -EPIPE;
-	n = trawl_ustctl_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
+	n = trawl_fdmsg_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
 	if (n < 0 || (size_t)n != sizeof(h))
 		return cons_send_failed(c, cmd, n < 0 ? (int)n : -EIO);
 	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size)))

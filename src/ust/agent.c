@@ -90,7 +90,9 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "ustctl/wire.h"
+#include "common/fdmsg.h"
+#include "common/io.h"
+#include "ustabi/wire.h"
 
 #define RETRY_MS 200
 #define CMD_TIMEOUT_MS 3000
@@ -486,10 +488,6 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 /* Reads one command (and the fds sent with it); answers it. */
 static int serve_one(struct trawl_ust_conn *c)
 {
-	union {
-		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
 	union {
@@ -498,44 +496,20 @@ static int serve_one(struct trawl_ust_conn *c)
 	} in;
 	struct trawl_wire_reply reply;
 	struct trawl_wire_cmd cmd;
-	/* The fixed part first: its header says how much follows. */
-	struct iovec iov = { in.buf, sizeof(cmd) };
-	struct msghdr msg = { 0 };
-	struct cmsghdr *cm;
 	uint32_t nr_fds = 0, i, kind;
 	char *buf = in.buf, *big = NULL;
 	ssize_t n;
-	int ret, drop = 0;
+	int ret, drop = 0, fds_cut = 0;
 
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl.buf;
-	msg.msg_controllen = sizeof(ctl.buf);
-	do
-		n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n <= 0)
-		return n == 0 ? -ECONNRESET : -errno;
-	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
-		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
-			uint32_t k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-
-			for (i = 0; i < k; i++) {
-				int fd;
-
-				memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-				if (nr_fds < TRAWL_USTCTL_MAX_STREAMS)
-					fds[nr_fds++] = fd;
-				else
-					close(fd);
-			}
-		}
-	}
-	if ((size_t)n < sizeof(cmd)) {
-		ret = trawl_wire_recv_all(c->fd, in.buf + n, sizeof(cmd) - (size_t)n, CMD_TIMEOUT_MS);
-		if (ret)
-			goto out;
-	}
+	/* The fixed part first (its header says how much follows), with the
+	 * fds the command carries; fds cut short (our fd table is full) fail
+	 * this command, read whole, not the connection. */
+	n = trawl_fdmsg_recv_fds(c->fd, in.buf, sizeof(cmd), fds, TRAWL_USTCTL_MAX_STREAMS, &nr_fds,
+				 CMD_TIMEOUT_MS);
+	if (n == -EPROTO)
+		fds_cut = 1;
+	else if (n <= 0)
+		return n == 0 ? -ECONNRESET : (int)n;
 	/* Untrusted size: bounded by our buffer before anything is read,
 	 * except for an ENABLE's filters (wire.h), which get their own. */
 	memcpy(&kind, in.buf + offsetof(struct trawl_wire_cmd, cmd), sizeof(kind));
@@ -555,7 +529,7 @@ static int serve_one(struct trawl_ust_conn *c)
 		buf = big;
 	}
 	if (in.hdr.size > sizeof(cmd)) {
-		ret = trawl_wire_recv_all(c->fd, buf + sizeof(cmd), in.hdr.size - sizeof(cmd), CMD_TIMEOUT_MS);
+		ret = trawl_io_recv_all(c->fd, buf + sizeof(cmd), in.hdr.size - sizeof(cmd), CMD_TIMEOUT_MS);
 		if (ret)
 			goto out;
 	}
@@ -563,7 +537,9 @@ static int serve_one(struct trawl_ust_conn *c)
 		ret = -EPROTO;
 		goto out;
 	}
-	if (cmd.cmd == TRAWL_WIRE_CMD_REGISTRATION_DONE) {
+	if (fds_cut) {
+		ret = -EMFILE; /* answered: the daemon counts the channel as refused */
+	} else if (cmd.cmd == TRAWL_WIRE_CMD_REGISTRATION_DONE) {
 		/* The daemon's setup of this registration (or addition) is
 		 * applied (its commands came before, in order): release the
 		 * waiters. A daemon taking additions says how many events it
@@ -590,7 +566,7 @@ static int serve_one(struct trawl_ust_conn *c)
 	trawl_wire_hdr_init(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply));
 	reply.hdr.seq = cmd.hdr.seq;
 	reply.ret = ret;
-	ret = trawl_wire_send_all(c->fd, &reply, sizeof(reply));
+	ret = trawl_io_send_all(c->fd, &reply, sizeof(reply));
 	if (!ret)
 		ret = drop; /* then the caller registers again */
 out:
@@ -670,7 +646,7 @@ static int send_event(int fd, const struct trawl_ust_event_desc *ev, int logleve
 			snprintf(we[first + k].label, sizeof(we[first + k].label), "%s", d->label);
 		}
 	}
-	ret = trawl_wire_send_all(fd, w, size);
+	ret = trawl_io_send_all(fd, w, size);
 	free(w);
 	return ret;
 }
@@ -747,7 +723,7 @@ static int conn_open(struct trawl_ust_conn *c)
 	}
 	c->fd = fd;
 	fill_register(&reg, c->nr_events);
-	ret = trawl_wire_send_all(fd, &reg, sizeof(reg));
+	ret = trawl_io_send_all(fd, &reg, sizeof(reg));
 	/* Event descriptions are immutable once registered; the array holds
 	 * pointers taken under the lock. */
 	for (i = 0; !ret && i < c->nr_events; i++)
@@ -827,7 +803,7 @@ static int conn_add_events(struct trawl_ust_conn *c)
 	trawl_wire_hdr_init(&msg.hdr, TRAWL_WIRE_EVENTS_ADDED, sizeof(msg));
 	msg.first_index = c->nr_events;
 	msg.nr_events = n - c->nr_events;
-	ret = trawl_wire_send_all(c->fd, &msg, sizeof(msg));
+	ret = trawl_io_send_all(c->fd, &msg, sizeof(msg));
 	for (i = c->nr_events; !ret && i < n; i++)
 		ret = send_event(c->fd, c->events[i], loglevels[i]);
 	/* Indices the daemon now gives these events in commands. */

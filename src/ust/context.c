@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * context.c - the context fields a thread writes before each event's
- * payload (ustctl.h, enum trawl_ustctl_context, then the perf counters).
+ * payload (src/ustabi/ustabi.h, enum trawl_ustctl_context, then the perf counters).
  *
  * Cached per thread at its first event: tid, procname, pthread_id (they do
  * not change; procname is the name when the thread first recorded, as
- * documented in ustctl.h).
+ * documented in src/ustabi/ustabi.h).
  *
  * Read at every event: prio and nice. Another thread or process can change
  * them at any time (setpriority(2) on our tid, renice(1), sched_setattr(2))
@@ -77,8 +77,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "ustctl/ustctl.h"
-#include "ustctl/wire.h"
+#include "ustabi/wire.h"
 
 /* ---- the per-thread cache ---- */
 

@@ -7,6 +7,13 @@
  */
 #include "ustctl/app-internal.h"
 
+/* ustctl.h names the app ABI's commands and REGISTRATION_DONE flags for the daemons. */
+_Static_assert(TRAWL_WIRE_CMD_REGISTRATION_DONE == (int)TRAWL_USTCTL_CMD_REGISTRATION_DONE &&
+		       TRAWL_WIRE_CMD_ENABLE == (int)TRAWL_USTCTL_CMD_ENABLE &&
+		       TRAWL_WIRE_DONE_TAKES_ADDED == TRAWL_USTCTL_DONE_TAKES_ADDED &&
+		       TRAWL_WIRE_DONE_REFUSED == TRAWL_USTCTL_DONE_REFUSED,
+	       "ustctl.h names wire.h's commands and flags");
+
 #include <errno.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #define TRAWL_USTCTL_APP_INTERNAL_H
 
 #include "ustctl/ustctl.h"
-#include "ustctl/wire.h"
+#include "ustabi/wire.h"
 
 struct trawl_ustctl_channel {
 	struct trawl_ustctl_channel_attr attr;
@@ -31,5 +31,23 @@ int trawl_ustctl_app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *c
 uint32_t trawl_ustctl_app_claimed(const struct trawl_ustctl_app *app);
 /* REGISTRATION_DONE sent: the next addition may come. */
 void trawl_ustctl_app_addition_answered(struct trawl_ustctl_app *app);
+
+/* The daemon's decoders of an app's messages (wire-decode.c): untrusted input. */
+/* A decoded event: one malloc'd block (free() it) holding the event, its
+ * fields and its enum entries. */
+int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **ev);
+int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
+			       uint32_t *nr_events);
+/**
+ * trawl_wire_events_added_decode - check an EVENTS_ADDED message
+ * @buf, @len: the whole message
+ * @have: how many events the daemon has for the app already
+ * @nr_events: receives how many EVENT messages follow
+ *
+ * 0, or -EPROTO: bad header, first_index other than @have, no event, or
+ * more than TRAWL_WIRE_MAX_EVENTS in all. Untrusted input (fuzz/ustctl).
+ */
+int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, uint32_t *nr_events);
+
 
 #endif

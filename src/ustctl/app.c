@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
+#include "common/fdmsg.h"
 
 #define READ_CHUNK 4096u
 #define OUT_MAX_DEFAULT (4u << 20)
@@ -727,39 +728,22 @@ static void close_fds(struct out_msg *m)
 /* One sendmsg(): the head message with its fds, or a run of messages without. */
 static int send_some(struct trawl_ustctl_app *app)
 {
-	union {
-		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
 	struct iovec iov[IOV_BATCH];
-	struct msghdr msg = {.msg_iov = iov};
 	struct out_msg *m = app->out;
 	size_t n = 0;
 	ssize_t sent;
 
 	if (m->fds) {
-		struct cmsghdr *cm;
-
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = CMSG_SPACE(m->nr_fds * sizeof(int));
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(m->nr_fds * sizeof(int));
-		memcpy(CMSG_DATA(cm), m->fds, m->nr_fds * sizeof(int));
 		iov[n++] = (struct iovec){m->data + m->off, m->len - m->off};
 	} else {
 		/* Never a message with fds in the run: its fds go with its first byte. */
 		for (; m && !m->fds && n < IOV_BATCH; m = m->next, n++)
 			iov[n] = (struct iovec){m->data + m->off, m->len - m->off};
 	}
-	msg.msg_iovlen = n;
-	do
-		sent = sendmsg(app->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-	while (sent < 0 && errno == EINTR);
+	sent = trawl_fdmsg_sendmsg(app->fd, iov, (int)n, app->out->fds, app->out->fds ? app->out->nr_fds : 0,
+				   MSG_DONTWAIT);
 	if (sent < 0)
-		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
+		return sent == -EWOULDBLOCK ? -EAGAIN : (int)sent;
 	if (app->out->fds)
 		close_fds(app->out);
 	while (sent > 0) {

@@ -14,7 +14,7 @@
 
 #include "common/common.h"
 #include "ustctl/ustctl.h"
-#include "ustctl/wire.h"
+#include "ustabi/wire.h"
 
 int trawl_ustctl_counter_lookup(const char *name, struct trawl_ustctl_counter *c)
 {
@@ -51,4 +51,9 @@ int trawl_ustctl_counter_probe(const struct trawl_ustctl_counter *c)
 	if (trawl_ustctl_counter_is_hardware(c) && (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV))
 		return -ENODEV;
 	return fd == -EPERM ? -EACCES : fd;
+}
+
+uint32_t trawl_ustctl_contexts_size(const struct trawl_ustctl_contexts *ctx)
+{
+	return trawl_ustctl_context_size(ctx->bits) + ctx->nr_counters * 8u;
 }

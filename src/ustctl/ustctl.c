@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ustctl.c - the daemon's side of the app protocol and of the ring buffers
- * (contract in ustctl.h, wire format in wire.h, buffer algorithm in
+ * (contract in ustctl.h, wire format in src/ustabi/wire.h, buffer algorithm in
  * src/ringbuffer/ringbuffer.h).
  */
 #define _GNU_SOURCE
@@ -16,7 +16,7 @@
 
 #include "common/common.h"
 #include "ringbuffer/ringbuffer.h"
-#include "ustctl/wire.h"
+#include "ustabi/wire.h"
 
 
 struct trawl_ustctl_stream {
@@ -25,107 +25,6 @@ struct trawl_ustctl_stream {
 	uint64_t packets_read;
 	uint64_t skip_below; /* resumed: packets below this seq are on disk already */
 };
-
-/* ---- fds over a socket ---- */
-
-ssize_t trawl_ustctl_send_fds(int sock, const void *data, size_t len, const int *fds, uint32_t nr_fds)
-{
-	union {
-		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { (void *)data, len };
-	struct msghdr msg = { 0 };
-	ssize_t n;
-	int ret;
-
-	if (nr_fds > TRAWL_USTCTL_MAX_STREAMS || !len)
-		return -EINVAL;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (nr_fds) {
-		struct cmsghdr *cm;
-
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = CMSG_SPACE(nr_fds * sizeof(int));
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(nr_fds * sizeof(int));
-		memcpy(CMSG_DATA(cm), fds, nr_fds * sizeof(int));
-	}
-	do
-		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	/* The fds went with the first byte; send the rest plainly. */
-	if ((size_t)n < len) {
-		ret = trawl_wire_send_all(sock, (const char *)data + n, len - (size_t)n);
-		if (ret)
-			return ret;
-	}
-	return (ssize_t)len;
-}
-
-ssize_t trawl_ustctl_recv_fds(int sock, void *data, size_t len, int *fds, uint32_t max_fds, uint32_t *nr_fds)
-{
-	union {
-		char buf[CMSG_SPACE(TRAWL_USTCTL_MAX_STREAMS * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { data, len };
-	struct msghdr msg = { 0 };
-	struct cmsghdr *cm;
-	uint32_t got = 0, i;
-	ssize_t n;
-	int bad = 0;
-
-	*nr_fds = 0;
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = ctl.buf;
-	msg.msg_controllen = sizeof(ctl.buf);
-	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
-		uint32_t k;
-
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		k = (uint32_t)((cm->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-		for (i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-			if (got < max_fds)
-				fds[got++] = fd;
-			else
-				close(fd), bad = 1;
-		}
-	}
-	if (msg.msg_flags & MSG_CTRUNC)
-		bad = 1;
-	if (n > 0 && (size_t)n < len) {
-		int ret = trawl_wire_recv_all(sock, (char *)data + n, len - (size_t)n, TRAWL_USTCTL_TIMEOUT_MS);
-
-		if (ret)
-			bad = 1;
-		else
-			n = (ssize_t)len;
-	}
-	if (bad) {
-		for (i = 0; i < got; i++)
-			close(fds[i]);
-		return -EPROTO;
-	}
-	*nr_fds = got;
-	return n;
-}
 
 /* ---- channels ---- */
 

@@ -77,30 +77,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ustabi/ustabi.h"
+
 #define TRAWL_USTCTL_TIMEOUT_MS 3000 /* longest wait for an app's reply */
-#define TRAWL_USTCTL_NAME_MAX 256    /* bytes, NUL included: "provider:event" */
-#define TRAWL_USTCTL_FIELD_NAME_MAX 64
-#define TRAWL_USTCTL_PROCNAME_MAX 17 /* 16 + NUL, as the kernel's comm */
-#define TRAWL_USTCTL_MAX_STREAMS 253 /* fds in one SCM_RIGHTS message */
 
 /* ------------------------------------------------------------------ */
 /* Event descriptions, as the app registered them.                    */
 /* ------------------------------------------------------------------ */
 
-enum trawl_ustctl_field_type {
-	TRAWL_USTCTL_FIELD_INTEGER = 1, /* size_bits, is_signed, base, byte_order */
-	TRAWL_USTCTL_FIELD_FLOAT = 2,   /* size_bits: 32 or 64 (IEEE 754) */
-	TRAWL_USTCTL_FIELD_STRING = 3,  /* NUL-terminated UTF-8 */
-	TRAWL_USTCTL_FIELD_ARRAY = 4,   /* length elements; element = the integer attrs */
-	TRAWL_USTCTL_FIELD_SEQUENCE = 5, /* length in field @length_name (the field just
-					    before, "_<name>_length"); element = integer attrs */
-	TRAWL_USTCTL_FIELD_ENUM = 6,    /* container = the integer attrs; enum_* */
-};
-
-enum trawl_ustctl_byte_order {
-	TRAWL_USTCTL_BYTE_ORDER_NATIVE = 0,
-	TRAWL_USTCTL_BYTE_ORDER_BE = 1, /* ctf_integer_network */
-};
 
 /* One mapping of an enum: [start, end] inclusive. For an unsigned container
  * the values are the uint64_t bit patterns. */
@@ -308,49 +292,12 @@ struct trawl_ustctl_channel; /* below */
 int trawl_ustctl_app_send_channel(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
 				  uint32_t session_handle, uint32_t chan_handle);
 
-/*
- * Context fields: written by the app before each event's payload in a
- * channel sent with them, in the order of these bits, byte-aligned, host
- * byte order, then the perf counters (struct trawl_ustctl_contexts) in the
- * order they were added. The metadata's stream event context must declare
- * exactly the chosen ones, in this order, with these names and types.
- */
-enum trawl_ustctl_context {
-	TRAWL_USTCTL_CTX_VPID = 1u << 0,       /* int32_t "vpid" */
-	TRAWL_USTCTL_CTX_VTID = 1u << 1,       /* int32_t "vtid" */
-	TRAWL_USTCTL_CTX_PID = 1u << 2,        /* int32_t "pid" (same values: no pid namespaces) */
-	TRAWL_USTCTL_CTX_TID = 1u << 3,        /* int32_t "tid" */
-	TRAWL_USTCTL_CTX_PROCNAME = 1u << 4,   /* char[17], text (UTF-8), "procname": the
-						  thread's name when it first recorded */
-	TRAWL_USTCTL_CTX_PTHREAD_ID = 1u << 5, /* uint64_t, base 16, "pthread_id" */
-	TRAWL_USTCTL_CTX_PPID = 1u << 6,       /* int32_t "ppid" (at registration) */
-	TRAWL_USTCTL_CTX_IP = 1u << 7,         /* uint64_t, base 16, "ip": the call site */
-	TRAWL_USTCTL_CTX_PRIO = 1u << 8,       /* int32_t "prio": as the kernel's prio context
-						  (/proc's "priority"): 20 + nice, or -1 - rt
-						  priority, -101 for SCHED_DEADLINE; read at
-						  each event (src/ust/fastpath.c) */
-	TRAWL_USTCTL_CTX_NICE = 1u << 9,       /* int32_t "nice", -20..19, read at each event */
-};
-#define TRAWL_USTCTL_CTX_ALL 0x3ffu
-
-/* Bytes the context bits @contexts take before each payload (without
- * counters: trawl_ustctl_contexts_size()). */
-uint32_t trawl_ustctl_context_size(uint32_t contexts);
 
 /* The bit of context @name ("vpid", "vtid", "pid", "tid", "procname",
  * "pthread_id", "ppid", "ip", "prio", "nice": LTTng's names). 0, or
  * -ENOENT for another name (perf counters: trawl_ustctl_counter_lookup()). */
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit);
 
-/*
- * Per-thread perf counters (`add-context -u -t perf:thread:NAME`, as
- * LTTng-UST): each traced thread opens its own counter at its first event in
- * the channel and writes its value (uint64_t, base 10) at each event.
- * TRAWL_USTCTL_COUNTER_UNAVAILABLE is recorded by a thread that could not
- * open (or read) it: never a real count.
- */
-#define TRAWL_USTCTL_MAX_COUNTERS 16 /* per channel */
-#define TRAWL_USTCTL_COUNTER_UNAVAILABLE UINT64_MAX
 
 struct trawl_ustctl_counter {
 	uint32_t type;   /* perf_event_attr.type: PERF_TYPE_SOFTWARE, _HARDWARE or _HW_CACHE */
@@ -556,15 +503,6 @@ const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct t
  * out of range. */
 int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint32_t cpu);
 
-/* Helpers to pass fds over a Unix socket (daemon -> consumer): sends @len
- * bytes of @data with @nr_fds fds (<= TRAWL_USTCTL_MAX_STREAMS); the caller
- * keeps its fds. recv_fds receives up to @max_fds fds into @fds (the caller
- * owns and closes them), returns the byte count (0 on EOF) and sets *nr_fds.
- * Both return -errno on error; recv_fds closes extra fds and fails -EPROTO
- * on a truncated message. */
-ssize_t trawl_ustctl_send_fds(int sock, const void *data, size_t len, const int *fds, uint32_t nr_fds);
-ssize_t trawl_ustctl_recv_fds(int sock, void *data, size_t len, int *fds, uint32_t max_fds,
-			      uint32_t *nr_fds);
 
 /* ------------------------------------------------------------------ */
 /* Buffer side: reading (consumer).                                   */

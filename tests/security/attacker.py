@@ -18,7 +18,7 @@ key=value pairs, which the tests check:
   churn SOCK SECONDS             connects, sends garbage and closes, as fast as it
                                  can (the daemon's log)
 
-The wire format is src/ustctl/wire.h's (host byte order).
+The wire format is src/ustabi/wire.h's (host byte order).
 """
 import os
 import socket

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * EVENTS_ADDED (src/ustctl/wire.h) as the daemon's side of ustctl reads it,
+ * EVENTS_ADDED (src/ustabi/wire.h) as the daemon's side of ustctl reads it,
  * with the app played by bytes written in advance on a socketpair, so the
  * interleavings are exact rather than timed:
  *
@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "ustctl/ustctl.h"
-#include "ustctl/wire.h"
+#include "common/io.h"
+#include "ustabi/wire.h"
 
 static int failures;
 
@@ -35,7 +36,7 @@ static int failures;
 
 static void put(int fd, const void *buf, size_t len)
 {
-	if (trawl_wire_send_all(fd, buf, len))
+	if (trawl_io_send_all(fd, buf, len))
 		abort();
 }
 
@@ -90,7 +91,7 @@ static void put_reply(int fd, uint32_t seq, int32_t ret)
 /* Reads the command the daemon sent (the fake app's view). */
 static void get_cmd(int fd, struct trawl_wire_cmd *cmd)
 {
-	if (trawl_wire_recv_all(fd, cmd, sizeof(*cmd), 5000))
+	if (trawl_io_recv_all(fd, cmd, sizeof(*cmd), 5000))
 		abort();
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wire.h - the app protocol between libtrawl-ust (the app) and a session
- * daemon (through ustctl), over a Unix stream socket.
+ * daemon (through ustctl), over a Unix stream socket: part of the app ABI
+ * (src/ustabi, with ustabi.h), linked by both sides.
  *
  * Every message starts with struct trawl_wire_hdr (magic, version, type,
  * size of the whole message in bytes). Structs are fixed-width with natural
@@ -38,16 +39,17 @@
  * with the daemon (they cannot fire); the app answers an ENABLE naming one
  * -ENOENT.
  *
- * The daemon side decodes with trawl_wire_*_decode(), which trust nothing:
- * the fuzz target in fuzz/ustctl/ feeds them arbitrary bytes.
+ * Each side decodes what the other sends as hostile: the app its commands
+ * (trawl_wire_cmd_decode(), here), the daemon the app's messages
+ * (src/ustctl/wire-decode.c); fuzz/ustctl/ feeds both arbitrary bytes.
  */
-#ifndef TRAWL_USTCTL_WIRE_H
-#define TRAWL_USTCTL_WIRE_H
+#ifndef TRAWL_USTABI_WIRE_H
+#define TRAWL_USTABI_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ustctl/ustctl.h"
+#include "ustabi/ustabi.h"
 
 #define TRAWL_WIRE_MAGIC 0x54525755u /* "UWRT" */
 #define TRAWL_WIRE_VERSION 1u
@@ -88,18 +90,14 @@ enum trawl_wire_cmd_kind {
 	TRAWL_WIRE_CMD_REGISTRATION_DONE = 8,
 };
 
-_Static_assert(TRAWL_WIRE_CMD_REGISTRATION_DONE == (int)TRAWL_USTCTL_CMD_REGISTRATION_DONE &&
-		       TRAWL_WIRE_CMD_ENABLE == (int)TRAWL_USTCTL_CMD_ENABLE,
-	       "ustctl.h names wire.h's commands");
-
 /* REGISTRATION_DONE flags. */
-#define TRAWL_WIRE_DONE_TAKES_ADDED TRAWL_USTCTL_DONE_TAKES_ADDED /* the daemon reads EVENTS_ADDED */
+#define TRAWL_WIRE_DONE_TAKES_ADDED 1u /* the daemon reads EVENTS_ADDED */
 /* The daemon refused the registration (or the addition) it answers: over
  * its limits on what one app may register. The app is not traced by that
  * daemon; the flag lacks TAKES_ADDED, so it adds nothing more on this
  * connection (older apps read it the same way: flags they do not know are
  * ignored). */
-#define TRAWL_WIRE_DONE_REFUSED TRAWL_USTCTL_DONE_REFUSED
+#define TRAWL_WIRE_DONE_REFUSED 2u
 
 struct trawl_wire_hdr {
 	uint32_t magic;
@@ -201,22 +199,6 @@ void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size)
 /* Checks magic, version, @type and that size == @len. 0 or -EPROTO. */
 int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t len);
 
-/* A decoded event: one malloc'd block (free() it) holding the event, its
- * fields and its enum entries. */
-int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_event **ev);
-int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
-			       uint32_t *nr_events);
-/**
- * trawl_wire_events_added_decode - check an EVENTS_ADDED message
- * @buf, @len: the whole message
- * @have: how many events the daemon has for the app already
- * @nr_events: receives how many EVENT messages follow
- *
- * 0, or -EPROTO: bad header, first_index other than @have, no event, or
- * more than TRAWL_WIRE_MAX_EVENTS in all. Untrusted input (fuzz/ustctl).
- */
-int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, uint32_t *nr_events);
-
 /**
  * trawl_wire_cmd_decode - check a whole command as the app received it
  * @buf, @len: the command's bytes (struct trawl_wire_cmd, then for CHANNEL
@@ -237,11 +219,10 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
  * trawl process does: the fd (close-on-exec, the caller's) or -errno. */
 int trawl_wire_counter_open(uint32_t type, uint64_t config);
 
-/* Socket helpers with a timeout (ms; -1 = none). Return 0 or -errno
- * (-ETIMEDOUT, -ECONNRESET on EOF). */
-int trawl_wire_send_all(int fd, const void *buf, size_t len);
-int trawl_wire_recv_all(int fd, void *buf, size_t len, int timeout_ms);
-/* Receives one whole message into a malloc'd buffer (caller frees). */
+/* Receives one whole message into a malloc'd buffer (caller frees): its
+ * header's magic and size (at most TRAWL_WIRE_MAX_MSG) checked, waiting at
+ * most @timeout_ms (ms; -1 = none) for each part. 0 or a negative errno
+ * (-ETIMEDOUT, -ECONNRESET on EOF, -EPROTO). */
 int trawl_wire_recv_msg(int fd, void **msg, size_t *len, int timeout_ms);
 
-#endif /* TRAWL_USTCTL_WIRE_H */
+#endif /* TRAWL_USTABI_WIRE_H */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ustabi.h - the app ABI: what libtrawl-ust (src/ust) and the daemons
+ * (src/ustctl, and through it trawl-sessiond and trawl-consumerd) must agree
+ * on besides the messages themselves (wire.h): name sizes, the types of
+ * event fields, the context fields an app writes before each payload and
+ * the perf counters it may add. Both sides link trawl-ustabi; neither
+ * includes the other's headers.
+ *
+ * The names keep the TRAWL_USTCTL_ prefix they had when this lived in
+ * ustctl.h, the daemons' API, which still offers them (it includes this
+ * header): renaming every user at once would only churn.
+ */
+#ifndef TRAWL_USTABI_H
+#define TRAWL_USTABI_H
+
+#include <stdint.h>
+
+#include "common/fdmsg.h"
+
+#define TRAWL_USTCTL_NAME_MAX 256    /* bytes, NUL included: "provider:event" */
+#define TRAWL_USTCTL_FIELD_NAME_MAX 64
+#define TRAWL_USTCTL_PROCNAME_MAX 17 /* 16 + NUL, as the kernel's comm */
+#define TRAWL_USTCTL_MAX_STREAMS TRAWL_FDMSG_MAX_FDS /* fds in one CHANNEL message */
+
+enum trawl_ustctl_field_type {
+	TRAWL_USTCTL_FIELD_INTEGER = 1, /* size_bits, is_signed, base, byte_order */
+	TRAWL_USTCTL_FIELD_FLOAT = 2,   /* size_bits: 32 or 64 (IEEE 754) */
+	TRAWL_USTCTL_FIELD_STRING = 3,  /* NUL-terminated UTF-8 */
+	TRAWL_USTCTL_FIELD_ARRAY = 4,   /* length elements; element = the integer attrs */
+	TRAWL_USTCTL_FIELD_SEQUENCE = 5, /* length in field @length_name (the field just
+					    before, "_<name>_length"); element = integer attrs */
+	TRAWL_USTCTL_FIELD_ENUM = 6,    /* container = the integer attrs; enum_* */
+};
+
+enum trawl_ustctl_byte_order {
+	TRAWL_USTCTL_BYTE_ORDER_NATIVE = 0,
+	TRAWL_USTCTL_BYTE_ORDER_BE = 1, /* ctf_integer_network */
+};
+
+/*
+ * Context fields: written by the app before each event's payload in a
+ * channel sent with them, in the order of these bits, byte-aligned, host
+ * byte order, then the perf counters (struct trawl_ustctl_contexts) in the
+ * order they were added. The metadata's stream event context must declare
+ * exactly the chosen ones, in this order, with these names and types.
+ */
+enum trawl_ustctl_context {
+	TRAWL_USTCTL_CTX_VPID = 1u << 0,       /* int32_t "vpid" */
+	TRAWL_USTCTL_CTX_VTID = 1u << 1,       /* int32_t "vtid" */
+	TRAWL_USTCTL_CTX_PID = 1u << 2,        /* int32_t "pid" (same values: no pid namespaces) */
+	TRAWL_USTCTL_CTX_TID = 1u << 3,        /* int32_t "tid" */
+	TRAWL_USTCTL_CTX_PROCNAME = 1u << 4,   /* char[17], text (UTF-8), "procname": the
+						  thread's name when it first recorded */
+	TRAWL_USTCTL_CTX_PTHREAD_ID = 1u << 5, /* uint64_t, base 16, "pthread_id" */
+	TRAWL_USTCTL_CTX_PPID = 1u << 6,       /* int32_t "ppid" (at registration) */
+	TRAWL_USTCTL_CTX_IP = 1u << 7,         /* uint64_t, base 16, "ip": the call site */
+	TRAWL_USTCTL_CTX_PRIO = 1u << 8,       /* int32_t "prio": as the kernel's prio context
+						  (/proc's "priority"): 20 + nice, or -1 - rt
+						  priority, -101 for SCHED_DEADLINE; read at
+						  each event (src/ust/fastpath.c) */
+	TRAWL_USTCTL_CTX_NICE = 1u << 9,       /* int32_t "nice", -20..19, read at each event */
+};
+#define TRAWL_USTCTL_CTX_ALL 0x3ffu
+
+/* Bytes the context bits @contexts take before each payload (without
+ * counters: trawl_ustctl_contexts_size()). */
+uint32_t trawl_ustctl_context_size(uint32_t contexts);
+
+/*
+ * Per-thread perf counters (`add-context -u -t perf:thread:NAME`, as
+ * LTTng-UST): each traced thread opens its own counter at its first event in
+ * the channel and writes its value (uint64_t, base 10) at each event.
+ * TRAWL_USTCTL_COUNTER_UNAVAILABLE is recorded by a thread that could not
+ * open (or read) it: never a real count.
+ */
+#define TRAWL_USTCTL_MAX_COUNTERS 16 /* per channel */
+#define TRAWL_USTCTL_COUNTER_UNAVAILABLE UINT64_MAX
+
+#endif /* TRAWL_USTABI_H */
