@@ -69,13 +69,15 @@ int trawl_io_recv_all(int fd, void *buf, size_t len, int timeout_ms)
 
 	while (len) {
 		ssize_t n;
-		int r = trawl_io_wait(fd, POLLIN, timeout_ms);
+		int r = timeout_ms < 0 ? 0 : trawl_io_wait(fd, POLLIN, timeout_ms);
 
 		if (r < 0)
 			return r;
 		n = read(fd, p, len);
 		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
+			/* After a poll, EAGAIN is a spurious wake-up; without one
+			 * it is the fd's own deadline (SO_RCVTIMEO) or O_NONBLOCK. */
+			if (errno == EINTR || (errno == EAGAIN && timeout_ms >= 0))
 				continue;
 			return -errno;
 		}

@@ -25,8 +25,10 @@ int trawl_io_send_all(int fd, const void *buf, size_t len);
 
 /*
  * Reads exactly @len bytes from @fd (a socket or a pipe), waiting at most
- * @timeout_ms (-1: no limit) each time nothing is there. 0, -ETIMEDOUT,
- * -ECONNRESET when the peer closed first, or a negative errno.
+ * @timeout_ms each time nothing is there (-ETIMEDOUT). With @timeout_ms
+ * -1 it reads as the fd does: blocking, or bounded by the socket's
+ * SO_RCVTIMEO (-EAGAIN). 0, -ECONNRESET when the peer closed first, or a
+ * negative errno.
  */
 int trawl_io_recv_all(int fd, void *buf, size_t len, int timeout_ms);
 

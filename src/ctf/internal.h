@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/strbuf.h"
 #include "ctf/ctf.h"
 
 enum ctf_kind {
@@ -63,21 +64,6 @@ struct trawl_ctf_type {
 	} u;
 };
 
-/* A growing string; on allocation failure it remembers the error. */
-struct strbuf {
-	char *buf;
-	size_t len, cap;
-	int err;
-};
-
-void sb_init(struct strbuf *sb);
-void sb_add(struct strbuf *sb, const char *s);
-void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_add_quoted(struct strbuf *sb, const char *s);
-void sb_indent(struct strbuf *sb, int depth);
-/* Takes the string out of @sb (caller frees), or NULL with errno on error. */
-char *sb_detach(struct strbuf *sb, size_t *len);
-void sb_fini(struct strbuf *sb);
 
 /*
  * 1 if @name has identifier syntax (keywords allowed): field and length-field
@@ -87,10 +73,10 @@ void sb_fini(struct strbuf *sb);
 int ctf_name_valid(const char *name);
 
 /* TSDL of a field declaration "<type> _<name>[...];" at @depth tabs. */
-void ctf_type_tsdl_field(struct strbuf *sb, const struct trawl_ctf_type *t, const char *name,
+void ctf_type_tsdl_field(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, const char *name,
 			 int depth);
 /* TSDL of a struct's body "{ ... }" (for stream/event scopes). */
-void ctf_type_tsdl_struct(struct strbuf *sb, const struct trawl_ctf_type *t, int depth);
+void ctf_type_tsdl_struct(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth);
 
 /* Alignment in bits of event class @id's payload in stream class @sid
  * (1 if it has no fields), or -EINVAL if undeclared. */

@@ -385,19 +385,19 @@ err:
 /* TSDL                                                               */
 /* ------------------------------------------------------------------ */
 
-static void tsdl_header(struct strbuf *sb, const struct trawl_ctf_trace *t)
+static void tsdl_header(struct trawl_strbuf *sb, const struct trawl_ctf_trace *t)
 {
 	char uuid[37];
 	size_t i;
 
 	trawl_ctf_uuid_format(t->uuid, uuid);
-	sb_add(sb, "/* CTF 1.8 */\n\n");
-	sb_add(sb, "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	trawl_strbuf_add(sb, "/* CTF 1.8 */\n\n");
+	trawl_strbuf_add(sb, "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		   "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
 		   "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 		   "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
 		   "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n");
-	sb_addf(sb,
+	trawl_strbuf_addf(sb,
 		"trace {\n"
 		"\tmajor = 1;\n"
 		"\tminor = 8;\n"
@@ -412,51 +412,51 @@ static void tsdl_header(struct strbuf *sb, const struct trawl_ctf_trace *t)
 		"};\n\n",
 		uuid, t->big_endian ? "be" : "le");
 	if (t->nr_env) {
-		sb_add(sb, "env {\n");
+		trawl_strbuf_add(sb, "env {\n");
 		for (i = 0; i < t->nr_env; i++) {
-			sb_addf(sb, "\t%s = ", t->env[i].key);
+			trawl_strbuf_addf(sb, "\t%s = ", t->env[i].key);
 			if (t->env[i].str)
-				sb_add_quoted(sb, t->env[i].str);
+				trawl_strbuf_add_quoted(sb, t->env[i].str);
 			else
-				sb_addf(sb, "%lld", (long long)t->env[i].num);
-			sb_add(sb, ";\n");
+				trawl_strbuf_addf(sb, "%lld", (long long)t->env[i].num);
+			trawl_strbuf_add(sb, ";\n");
 		}
-		sb_add(sb, "};\n\n");
+		trawl_strbuf_add(sb, "};\n\n");
 	}
 }
 
-static void tsdl_clock(struct strbuf *sb, const struct trawl_ctf_trace *t,
+static void tsdl_clock(struct trawl_strbuf *sb, const struct trawl_ctf_trace *t,
 		       const struct clock_entry *c)
 {
 	char uuid[37];
 
 	trawl_ctf_uuid_format(c->has_uuid ? c->uuid_buf : t->uuid, uuid);
-	sb_addf(sb, "clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n", c->d.name, uuid);
+	trawl_strbuf_addf(sb, "clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n", c->d.name, uuid);
 	if (c->d.description) {
-		sb_add(sb, "\tdescription = ");
-		sb_add_quoted(sb, c->d.description);
-		sb_add(sb, ";\n");
+		trawl_strbuf_add(sb, "\tdescription = ");
+		trawl_strbuf_add_quoted(sb, c->d.description);
+		trawl_strbuf_add(sb, ";\n");
 	}
-	sb_addf(sb,
+	trawl_strbuf_addf(sb,
 		"\tfreq = %llu;\n\tprecision = %llu;\n\toffset_s = %lld;\n\toffset = %lld;\n"
 		"\tabsolute = %s;\n};\n\n",
 		(unsigned long long)c->d.freq, (unsigned long long)c->d.precision,
 		(long long)c->d.offset_s, (long long)c->d.offset, c->d.absolute ? "TRUE" : "FALSE");
 	/* Clock-mapped integers for the headers of streams using this clock. */
-	sb_addf(sb,
+	trawl_strbuf_addf(sb,
 		"typealias integer { size = 27; align = 1; signed = false; map = clock.%1$s.value; } := uint27_clock_%1$s_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; map = clock.%1$s.value; } := uint32_clock_%1$s_t;\n"
 		"typealias integer { size = 64; align = 8; signed = false; map = clock.%1$s.value; } := uint64_clock_%1$s_t;\n\n",
 		c->d.name);
 }
 
-static void tsdl_stream(struct strbuf *sb, const struct stream_class *s)
+static void tsdl_stream(struct trawl_strbuf *sb, const struct stream_class *s)
 {
 	const char *c = s->clock;
 
-	sb_addf(sb, "stream {\n\tid = %u;\n", s->id);
+	trawl_strbuf_addf(sb, "stream {\n\tid = %u;\n", s->id);
 	if (s->kind == TRAWL_CTF_HEADER_COMPACT)
-		sb_addf(sb,
+		trawl_strbuf_addf(sb,
 			"\tevent.header := struct {\n"
 			"\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
 			"\t\tvariant <id> {\n"
@@ -466,7 +466,7 @@ static void tsdl_stream(struct strbuf *sb, const struct stream_class *s)
 			"\t} align(8);\n",
 			c);
 	else
-		sb_addf(sb,
+		trawl_strbuf_addf(sb,
 			"\tevent.header := struct {\n"
 			"\t\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
 			"\t\tvariant <id> {\n"
@@ -475,7 +475,7 @@ static void tsdl_stream(struct strbuf *sb, const struct stream_class *s)
 			"\t\t} v;\n"
 			"\t} align(8);\n",
 			c);
-	sb_addf(sb,
+	trawl_strbuf_addf(sb,
 		"\tpacket.context := struct {\n"
 		"\t\tuint64_clock_%1$s_t timestamp_begin;\n"
 		"\t\tuint64_clock_%1$s_t timestamp_end;\n"
@@ -487,39 +487,39 @@ static void tsdl_stream(struct strbuf *sb, const struct stream_class *s)
 		"\t} align(8);\n",
 		c);
 	if (s->event_context && s->event_context->u.strct.nr) {
-		sb_add(sb, "\tevent.context := ");
+		trawl_strbuf_add(sb, "\tevent.context := ");
 		ctf_type_tsdl_struct(sb, s->event_context, 1);
-		sb_add(sb, ";\n");
+		trawl_strbuf_add(sb, ";\n");
 	}
-	sb_add(sb, "};\n\n");
+	trawl_strbuf_add(sb, "};\n\n");
 }
 
-static void tsdl_event(struct strbuf *sb, const struct event_class *e)
+static void tsdl_event(struct trawl_strbuf *sb, const struct event_class *e)
 {
-	sb_add(sb, "event {\n\tname = ");
-	sb_add_quoted(sb, e->d.name);
-	sb_addf(sb, ";\n\tid = %u;\n\tstream_id = %u;\n", e->d.id, e->d.stream_id);
+	trawl_strbuf_add(sb, "event {\n\tname = ");
+	trawl_strbuf_add_quoted(sb, e->d.name);
+	trawl_strbuf_addf(sb, ";\n\tid = %u;\n\tstream_id = %u;\n", e->d.id, e->d.stream_id);
 	if (e->d.loglevel >= 0)
-		sb_addf(sb, "\tloglevel = %d;\n", e->d.loglevel);
+		trawl_strbuf_addf(sb, "\tloglevel = %d;\n", e->d.loglevel);
 	if (e->d.emf_uri) {
-		sb_add(sb, "\tmodel.emf.uri = ");
-		sb_add_quoted(sb, e->d.emf_uri);
-		sb_add(sb, ";\n");
+		trawl_strbuf_add(sb, "\tmodel.emf.uri = ");
+		trawl_strbuf_add_quoted(sb, e->d.emf_uri);
+		trawl_strbuf_add(sb, ";\n");
 	}
 	if (e->payload && e->payload->u.strct.nr) {
-		sb_add(sb, "\tfields := ");
+		trawl_strbuf_add(sb, "\tfields := ");
 		ctf_type_tsdl_struct(sb, e->payload, 1);
-		sb_add(sb, ";\n");
+		trawl_strbuf_add(sb, ";\n");
 	}
-	sb_add(sb, "};\n\n");
+	trawl_strbuf_add(sb, "};\n\n");
 }
 
 static char *metadata(struct trawl_ctf_trace *t, size_t *len, int only_new)
 {
-	struct strbuf sb;
+	struct trawl_strbuf sb;
 	size_t i;
 
-	sb_init(&sb);
+	trawl_strbuf_init(&sb);
 	if (!only_new || !t->header_emitted)
 		tsdl_header(&sb, t);
 	for (i = 0; i < t->nr_clocks; i++)
@@ -532,12 +532,12 @@ static char *metadata(struct trawl_ctf_trace *t, size_t *len, int only_new)
 		if (!only_new || !t->events[i].emitted)
 			tsdl_event(&sb, &t->events[i]);
 	if (sb.err) {
-		sb_fini(&sb);
+		trawl_strbuf_fini(&sb);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (!sb.buf)
-		sb_add(&sb, "");
+		trawl_strbuf_add(&sb, "");
 	t->header_emitted = 1;
 	for (i = 0; i < t->nr_clocks; i++)
 		t->clocks[i].emitted = 1;
@@ -545,7 +545,7 @@ static char *metadata(struct trawl_ctf_trace *t, size_t *len, int only_new)
 		t->streams[i].emitted = 1;
 	for (i = 0; i < t->nr_events; i++)
 		t->events[i].emitted = 1;
-	return sb_detach(&sb, len);
+	return trawl_strbuf_detach(&sb, len);
 }
 
 char *trawl_ctf_trace_metadata(struct trawl_ctf_trace *t, size_t *len)

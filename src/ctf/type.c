@@ -334,63 +334,63 @@ static const char *bo_name(enum trawl_ctf_byte_order bo)
 	}
 }
 
-static void tsdl_integer(struct strbuf *sb, const struct trawl_ctf_type *t)
+static void tsdl_integer(struct trawl_strbuf *sb, const struct trawl_ctf_type *t)
 {
 	const char *bo = bo_name(t->u.integer.bo);
 
-	sb_addf(sb, "integer { size = %u; align = %u; signed = %d; encoding = %s; base = %u;",
+	trawl_strbuf_addf(sb, "integer { size = %u; align = %u; signed = %d; encoding = %s; base = %u;",
 		t->u.integer.size_bits, t->align_bits, t->u.integer.is_signed,
 		t->u.integer.utf8 ? "UTF8" : "none", t->u.integer.base);
 	if (bo)
-		sb_addf(sb, " byte_order = %s;", bo);
+		trawl_strbuf_addf(sb, " byte_order = %s;", bo);
 	if (t->u.integer.clock)
-		sb_addf(sb, " map = clock.%s.value;", t->u.integer.clock);
-	sb_add(sb, " }");
+		trawl_strbuf_addf(sb, " map = clock.%s.value;", t->u.integer.clock);
+	trawl_strbuf_add(sb, " }");
 }
 
-static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int depth);
+static void tsdl_type(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth);
 
-static void tsdl_enum(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+static void tsdl_enum(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth)
 {
 	const struct trawl_ctf_type *c = t->u.enumeration.container;
 	size_t i;
 
-	sb_add(sb, "enum : ");
+	trawl_strbuf_add(sb, "enum : ");
 	tsdl_integer(sb, c);
-	sb_add(sb, " {\n");
+	trawl_strbuf_add(sb, " {\n");
 	for (i = 0; i < t->u.enumeration.nr; i++) {
 		const struct ctf_enum_entry *e = &t->u.enumeration.entries[i];
 
-		sb_indent(sb, depth + 1);
-		sb_add_quoted(sb, e->label);
+		trawl_strbuf_indent(sb, depth + 1);
+		trawl_strbuf_add_quoted(sb, e->label);
 		if (c->u.integer.is_signed) {
-			sb_addf(sb, " = %lld", (long long)e->start);
+			trawl_strbuf_addf(sb, " = %lld", (long long)e->start);
 			if (e->end != e->start)
-				sb_addf(sb, " ... %lld", (long long)e->end);
+				trawl_strbuf_addf(sb, " ... %lld", (long long)e->end);
 		} else {
-			sb_addf(sb, " = %llu", (unsigned long long)(uint64_t)e->start);
+			trawl_strbuf_addf(sb, " = %llu", (unsigned long long)(uint64_t)e->start);
 			if (e->end != e->start)
-				sb_addf(sb, " ... %llu", (unsigned long long)(uint64_t)e->end);
+				trawl_strbuf_addf(sb, " ... %llu", (unsigned long long)(uint64_t)e->end);
 		}
-		sb_add(sb, i + 1 < t->u.enumeration.nr ? ",\n" : "\n");
+		trawl_strbuf_add(sb, i + 1 < t->u.enumeration.nr ? ",\n" : "\n");
 	}
-	sb_indent(sb, depth);
-	sb_add(sb, "}");
+	trawl_strbuf_indent(sb, depth);
+	trawl_strbuf_add(sb, "}");
 }
 
-void ctf_type_tsdl_struct(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+void ctf_type_tsdl_struct(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth)
 {
 	size_t i;
 
-	sb_add(sb, "struct {\n");
+	trawl_strbuf_add(sb, "struct {\n");
 	for (i = 0; i < t->u.strct.nr; i++)
 		ctf_type_tsdl_field(sb, t->u.strct.fields[i].type, t->u.strct.fields[i].name,
 				    depth + 1);
-	sb_indent(sb, depth);
-	sb_addf(sb, "} align(%u)", t->align_bits);
+	trawl_strbuf_indent(sb, depth);
+	trawl_strbuf_addf(sb, "} align(%u)", t->align_bits);
 }
 
-static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int depth)
+static void tsdl_type(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth)
 {
 	const char *bo;
 
@@ -400,15 +400,15 @@ static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int dep
 		break;
 	case CTF_FLOAT:
 		bo = bo_name(t->u.flt.bo);
-		sb_addf(sb, "floating_point { exp_dig = %u; mant_dig = %u; align = %u;",
+		trawl_strbuf_addf(sb, "floating_point { exp_dig = %u; mant_dig = %u; align = %u;",
 			t->u.flt.size_bits == 32 ? 8 : 11, t->u.flt.size_bits == 32 ? 24 : 53,
 			t->align_bits);
 		if (bo)
-			sb_addf(sb, " byte_order = %s;", bo);
-		sb_add(sb, " }");
+			trawl_strbuf_addf(sb, " byte_order = %s;", bo);
+		trawl_strbuf_add(sb, " }");
 		break;
 	case CTF_STRING:
-		sb_add(sb, "string { encoding = UTF8; }");
+		trawl_strbuf_add(sb, "string { encoding = UTF8; }");
 		break;
 	case CTF_ENUM:
 		/*
@@ -433,15 +433,15 @@ static void tsdl_type(struct strbuf *sb, const struct trawl_ctf_type *t, int dep
 	}
 }
 
-void ctf_type_tsdl_field(struct strbuf *sb, const struct trawl_ctf_type *t, const char *name,
+void ctf_type_tsdl_field(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, const char *name,
 			 int depth)
 {
-	sb_indent(sb, depth);
+	trawl_strbuf_indent(sb, depth);
 	tsdl_type(sb, t, depth);
-	sb_addf(sb, " _%s", name);
+	trawl_strbuf_addf(sb, " _%s", name);
 	if (t->kind == CTF_ARRAY)
-		sb_addf(sb, "[%llu]", (unsigned long long)t->u.array.length);
+		trawl_strbuf_addf(sb, "[%llu]", (unsigned long long)t->u.array.length);
 	else if (t->kind == CTF_SEQUENCE)
-		sb_addf(sb, "[_%s]", t->u.array.length_field);
-	sb_add(sb, ";\n");
+		trawl_strbuf_addf(sb, "[_%s]", t->u.array.length_field);
+	trawl_strbuf_add(sb, ";\n");
 }

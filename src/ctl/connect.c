@@ -10,6 +10,7 @@
  * so that a program linking libtrawl-ctl from anywhere, a Python module
  * included, starts a daemon that speaks its protocol version.
  */
+#include "common/io.h"
 #include "common/common.h"
 #include "ctl/ctl-int.h"
 
@@ -275,7 +276,7 @@ void ctl_req_init(struct trawl_ctl_wire_req *r)
 /* Reads and checks a reply's header; @cmd is the request's. */
 static int reply_hdr_read(struct trawl_ctl *ctl, uint16_t cmd, struct trawl_ctl_wire_hdr *hdr)
 {
-	int ret = trawl_ctl_read_all(ctl->fd, hdr, sizeof(*hdr));
+	int ret = trawl_io_recv_all(ctl->fd, hdr, sizeof(*hdr), -1);
 
 	if (ret)
 		return -ENOTCONN;
@@ -306,9 +307,9 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 	ctl->err[0] = '\0';
 	if (ctl_reconnect_if_closed(ctl))
 		return -ENOTCONN;
-	ret = trawl_ctl_write_all(ctl->fd, &hdr, sizeof(hdr));
+	ret = trawl_io_send_all(ctl->fd, &hdr, sizeof(hdr));
 	if (!ret)
-		ret = trawl_ctl_write_all(ctl->fd, req, sizeof(*req));
+		ret = trawl_io_send_all(ctl->fd, req, sizeof(*req));
 	if (ret)
 		return -ENOTCONN;
 	ret = reply_hdr_read(ctl, cmd, &hdr);
@@ -317,7 +318,7 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 	payload = malloc(hdr.size);
 	if (!payload)
 		return -ENOMEM;
-	ret = trawl_ctl_read_all(ctl->fd, payload, hdr.size);
+	ret = trawl_io_recv_all(ctl->fd, payload, hdr.size, -1);
 	if (ret) {
 		free(payload);
 		return -ENOTCONN;

@@ -246,9 +246,4 @@ int trawl_ctl_name_valid(const char *name);
 /* 1 if @output is a form the daemon takes: an absolute folder or a net:// / net6:// URL. */
 int trawl_ctl_output_valid(const char *output);
 
-/* Full-buffer I/O on a stream socket, retrying on EINTR. 0 or negative errno
- * (-ECONNRESET when the peer closed mid-way or before the first byte). */
-int trawl_ctl_write_all(int fd, const void *buf, size_t len);
-int trawl_ctl_read_all(int fd, void *buf, size_t len);
-
 #endif /* TRAWL_CTL_PROTO_H */

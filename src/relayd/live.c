@@ -48,6 +48,7 @@
  * asks for at attach time.
  */
 #include "relayd/live-internal.h"
+#include "common/io.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -119,40 +120,6 @@ static void session_put(struct relay_live *rl, struct live_session *s)
 }
 
 /* ---- I/O ---- */
-
-static int recv_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int send_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* The viewer's reply buffer, at least @len bytes, zeroed when @zero (wire
  * structs: no stale bytes go out in their padding or strings' tails). */
@@ -303,7 +270,7 @@ static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, si
 	}
 	r->status = htobe32(status);
 	r->streams_count = htobe32((uint32_t)k);
-	return send_all(v->fd, b, sizeof(*r) + k * sizeof(*w));
+	return trawl_io_send_all(v->fd, b, sizeof(*r) + k * sizeof(*w));
 }
 
 static struct vattach *attach_find(struct viewer *v, uint64_t session_id)
@@ -367,7 +334,7 @@ static int cmd_connect(struct viewer *v, const struct live_request *rq)
 		.type = htobe32(rq->type),
 	};
 
-	if (send_all(v->fd, &r, sizeof(r)))
+	if (trawl_io_send_all(v->fd, &r, sizeof(r)))
 		return -1;
 	if (rq->major != LIVE_PROTO_MAJOR || rq->type != LIVE_CONNECTION_COMMAND) {
 		fprintf(stderr, "trawl-relayd: live: viewer speaks protocol %u.%u (type %u), not %u.x commands: disconnected\n",
@@ -409,14 +376,14 @@ static int cmd_list_sessions(struct viewer *v)
 	pthread_mutex_unlock(&rl->lock);
 	n = htobe32(k);
 	memcpy(b, &n, 4);
-	return send_all(v->fd, b, 4 + (size_t)k * sizeof(*w));
+	return trawl_io_send_all(v->fd, b, 4 + (size_t)k * sizeof(*w));
 }
 
 static int reply_attach_status(struct viewer *v, uint32_t status)
 {
 	struct live_wire_streams_reply r = {.status = htobe32(status)};
 
-	return send_all(v->fd, &r, sizeof(r));
+	return trawl_io_send_all(v->fd, &r, sizeof(r));
 }
 
 static int cmd_attach(struct viewer *v, const struct live_request *rq)
@@ -488,7 +455,7 @@ static int cmd_detach(struct viewer *v, const struct live_request *rq)
 
 	if (a)
 		attach_drop(v, a);
-	return send_all(v->fd, &status, sizeof(status));
+	return trawl_io_send_all(v->fd, &status, sizeof(status));
 }
 
 /*
@@ -541,13 +508,13 @@ static int cmd_get_metadata(struct viewer *v, const struct live_request *rq)
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (!found)
-		return send_all(v->fd, &r, sizeof(r));
+		return trawl_io_send_all(v->fd, &r, sizeof(r));
 	r.status = htobe32(len ? LIVE_METADATA_OK : LIVE_METADATA_NO_NEW);
 	r.len = htobe64(len);
 	if (!len)
-		return send_all(v->fd, &r, sizeof(r));
+		return trawl_io_send_all(v->fd, &r, sizeof(r));
 	memcpy(v->buf, &r, sizeof(r));
-	return send_all(v->fd, v->buf, sizeof(r) + len);
+	return trawl_io_send_all(v->fd, v->buf, sizeof(r) + len);
 }
 
 /* NEW_STREAM / NEW_METADATA flags for a reply about stream @idx of @a. */
@@ -584,7 +551,7 @@ static int send_index(struct viewer *v, uint32_t status, uint32_t flags, const s
 		r.events_discarded = htobe64(e->discarded);
 	}
 	r.stream_id = htobe64(class_id);
-	return send_all(v->fd, &r, sizeof(r));
+	return trawl_io_send_all(v->fd, &r, sizeof(r));
 }
 
 static int cmd_next_index(struct viewer *v, const struct live_request *rq)
@@ -661,7 +628,7 @@ static int send_packet_status(struct viewer *v, uint32_t status, uint32_t flags)
 {
 	struct live_wire_packet_reply r = {.status = htobe32(status), .flags = htobe32(flags)};
 
-	return send_all(v->fd, &r, sizeof(r));
+	return trawl_io_send_all(v->fd, &r, sizeof(r));
 }
 
 static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
@@ -701,7 +668,7 @@ static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
 		return send_packet_status(v, LIVE_PACKET_ERR, 0);
 	r.len = htobe32((uint32_t)got);
 	memcpy(b, &r, sizeof(r));
-	return send_all(v->fd, b, sizeof(r) + got);
+	return trawl_io_send_all(v->fd, b, sizeof(r) + got);
 }
 
 /* One command: 0 to go on, -1 to disconnect. */
@@ -712,7 +679,7 @@ static int viewer_command(struct viewer *v)
 	uint32_t cmd;
 	int len;
 
-	if (recv_all(v->fd, hdr, sizeof(hdr)))
+	if (trawl_io_recv_all(v->fd, hdr, sizeof(hdr), -1))
 		return -1;
 	len = live_cmd_payload_size(hdr, &cmd);
 	if (len < 0) {
@@ -720,7 +687,7 @@ static int viewer_command(struct viewer *v)
 			len == -EMSGSIZE ? "a command of the wrong size" : "an unknown command", cmd);
 		return -1;
 	}
-	if (recv_all(v->fd, payload, (size_t)len) || live_request_decode(cmd, payload, (size_t)len, &rq))
+	if (trawl_io_recv_all(v->fd, payload, (size_t)len, -1) || live_request_decode(cmd, payload, (size_t)len, &rq))
 		return -1;
 	if (!v->connected && cmd != LIVE_CMD_CONNECT) {
 		fprintf(stderr, "trawl-relayd: live: viewer sent command %u before CONNECT: disconnected\n", cmd);
@@ -737,7 +704,7 @@ static int viewer_command(struct viewer *v)
 		uint32_t ok = htobe32(LIVE_CREATE_SESSION_OK);
 
 		v->created = 1;
-		return send_all(v->fd, &ok, sizeof(ok));
+		return trawl_io_send_all(v->fd, &ok, sizeof(ok));
 	}
 	case LIVE_CMD_ATTACH_SESSION:
 		return cmd_attach(v, &rq);

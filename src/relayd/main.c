@@ -11,6 +11,7 @@
  * in threads of its own and reads what this thread has written to disk. A
  * port of 0 takes any free port; the ports taken are logged at start-up.
  */
+#include "common/array.h"
 #include "common/common.h"
 #include "common/fs.h"
 #include "relayd/proto.h"
@@ -252,16 +253,9 @@ static void accept_conn(int lfd, struct conn_slot **slots, size_t *nr, size_t *c
 		close(fd);
 		return;
 	}
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct conn_slot *n = realloc(*slots, ncap * sizeof(*n));
-
-		if (!n) {
-			close(fd);
-			return;
-		}
-		*slots = n;
-		*cap = ncap;
+	if (trawl_array_grow((void **)slots, cap, *nr + 1, sizeof(**slots), 64)) {
+		close(fd);
+		return;
 	}
 	(*slots)[*nr].c = relay_conn_create(fd, name);
 	(*slots)[*nr].addr = ss;

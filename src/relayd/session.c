@@ -28,6 +28,7 @@
  * so (proto.h). A packet is one APPEND to a stream file and its index
  * entry the next: an index entry whose packet failed is not written.
  */
+#include "common/array.h"
 #include "common/common.h"
 #include "common/fs.h"
 #include "relayd/proto.h"
@@ -432,9 +433,6 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 /* Makes room for @need more bytes after what is buffered. */
 static int buf_reserve(struct relay_conn *c, size_t need)
 {
-	size_t cap;
-	uint8_t *nb;
-
 	if (c->start) { /* acted-on bytes go first */
 		memmove(c->buf, c->buf + c->start, c->len - c->start);
 		c->len -= c->start;
@@ -442,15 +440,9 @@ static int buf_reserve(struct relay_conn *c, size_t need)
 	}
 	if (c->cap - c->len >= need)
 		return 0;
-	cap = c->cap ? c->cap : 65536;
-	while (cap - c->len < need)
-		cap *= 2;
-	nb = realloc(c->buf, cap);
-	if (!nb)
+	if (need > SIZE_MAX - c->len)
 		return -ENOMEM;
-	c->buf = nb;
-	c->cap = cap;
-	return 0;
+	return trawl_array_grow((void **)&c->buf, &c->cap, c->len + need, 1, 65536);
 }
 
 int relay_conn_readable(struct relay_conn *c)

@@ -3,6 +3,7 @@
  * reply.c - the records of a reply under construction, in their wire form
  * (src/ctl/proto.h): client.c sends them after the command is done.
  */
+#include "common/array.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -23,18 +24,8 @@ int sd_reply_rec(struct sd_reply *r, enum trawl_ctl_item_kind kind, const void *
 		return sd_fail(r, -E2BIG, "the answer is too large to send (over %u records "
 					  "or %u MiB)", TRAWL_CTL_MAX_RECORDS,
 			       TRAWL_CTL_MAX_PAYLOAD >> 20);
-	if (r->len + size > r->cap) {
-		size_t cap = r->cap ? r->cap : 4096;
-		unsigned char *p;
-
-		while (cap < r->len + size)
-			cap *= 2;
-		p = realloc(r->recs, cap);
-		if (!p)
-			return sd_fail(r, -ENOMEM, "out of memory");
-		r->recs = p;
-		r->cap = cap;
-	}
+	if (trawl_array_grow((void **)&r->recs, &r->cap, r->len + size, 1, 4096))
+		return sd_fail(r, -ENOMEM, "out of memory");
 	trawl_ctl_rec_write(r->recs + r->len, (uint32_t)kind, body, strs);
 	r->len += size;
 	r->head.nr_records++;

@@ -5,6 +5,7 @@
  * (see the design comment in domain-ust.c).
  */
 #include "sessiond/ust-internal.h"
+#include "common/io.h"
 #include "common/fdmsg.h"
 #include "common/ids.h"
 
@@ -85,7 +86,7 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
 static int cons_read_reply(struct ust_consumer *c)
 {
 	struct trawl_cons_reply r;
-	int ret = trawl_ctl_read_all(c->fd, &r, sizeof(r));
+	int ret = trawl_io_recv_all(c->fd, &r, sizeof(r), -1);
 
 	if (ret || r.magic != TRAWL_CONS_MAGIC) {
 		cons_dead(c, 0, 0);
@@ -154,7 +155,7 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	n = trawl_fdmsg_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
 	if (n < 0 || (size_t)n != sizeof(h))
 		return cons_send_failed(c, cmd, n < 0 ? (int)n : -EIO);
-	if (size && (ret = trawl_ctl_write_all(c->fd, payload, size)))
+	if (size && (ret = trawl_io_send_all(c->fd, payload, size)))
 		return cons_send_failed(c, cmd, ret);
 	c->pending++;
 	c->sent++;

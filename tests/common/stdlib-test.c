@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/common's small standard library: strbuf (pieces, printf, quoting,
+ * detach, a failure remembered), trawl_array_grow (doubling, overflow
+ * refused with the block kept), trawl_io (whole reads across short
+ * writes, a deadline, a closed peer, SO_RCVTIMEO without a deadline).
+ */
+#define _GNU_SOURCE
+#include "common/array.h"
+#include "common/io.h"
+#include "common/strbuf.h"
+#include "../lib/check.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void strbuf_checks(void)
+{
+	struct trawl_strbuf sb;
+	size_t len = 0;
+	char *s;
+	int i;
+
+	trawl_strbuf_init(&sb);
+	s = trawl_strbuf_detach(&sb, &len);
+	CHECK(s && len == 0 && !strcmp(s, ""));
+	free(s);
+	trawl_strbuf_add(&sb, "event {");
+	trawl_strbuf_indent(&sb, 2);
+	trawl_strbuf_addf(&sb, "id = %u; name = ", 7u);
+	trawl_strbuf_add_quoted(&sb, "a\"b\\c\n\x01");
+	s = trawl_strbuf_detach(&sb, &len);
+	CHECK(s && !strcmp(s, "event {\t\tid = 7; name = \"a\\\"b\\\\c\\n\\001\"") && len == strlen(s));
+	free(s);
+	CHECK(sb.buf == NULL && sb.len == 0); /* empty again */
+	for (i = 0; i < 10000; i++)
+		trawl_strbuf_addf(&sb, "%04d", i);
+	CHECK(sb.len == 40000 && !memcmp(sb.buf + 39996, "9999", 4));
+	/* a failure is remembered: nothing more is added, detach says ENOMEM */
+	sb.err = ENOMEM;
+	trawl_strbuf_add(&sb, "more");
+	CHECK(sb.len == 40000);
+	errno = 0;
+	CHECK(trawl_strbuf_detach(&sb, NULL) == NULL && errno == ENOMEM && sb.buf == NULL);
+	trawl_strbuf_fini(&sb);
+}
+
+static void array_checks(void)
+{
+	int *a = NULL, *keep;
+	size_t cap = 0;
+
+	CHECK(trawl_array_grow((void **)&a, &cap, 1, sizeof(*a), 16) == 0 && a && cap == 16);
+	CHECK(trawl_array_grow((void **)&a, &cap, 16, sizeof(*a), 16) == 0 && cap == 16);
+	CHECK(trawl_array_grow((void **)&a, &cap, 17, sizeof(*a), 16) == 0 && cap == 32);
+	CHECK(trawl_array_grow((void **)&a, &cap, 1000, sizeof(*a), 16) == 0 && cap == 1024);
+	a[999] = 5;
+	keep = a;
+	/* sizes that overflow are refused and leave the array alone */
+	CHECK(trawl_array_grow((void **)&a, &cap, SIZE_MAX / 2, sizeof(*a), 16) == -ENOMEM);
+	CHECK(trawl_array_grow((void **)&a, &cap, SIZE_MAX, 1, 16) == -ENOMEM);
+	CHECK(a == keep && cap == 1024 && a[999] == 5);
+	free(a);
+}
+
+static void io_checks(void)
+{
+	static char out[200000], in[200000];
+	struct timeval tv = {.tv_usec = 50000};
+	int sv[2], i;
+	pid_t pid;
+
+	for (i = 0; i < (int)sizeof(out); i++)
+		out[i] = (char)(i * 13);
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	pid = fork();
+	if (pid == 0) {
+		/* in pieces, slower than the reader */
+		for (i = 0; i < 4; i++) {
+			usleep(20000);
+			if (trawl_io_send_all(sv[0], out + i * 50000, 50000))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	CHECK(trawl_io_recv_all(sv[1], in, sizeof(in), 5000) == 0 && !memcmp(in, out, sizeof(in)));
+	CHECK(waitpid(pid, &i, 0) == pid && WIFEXITED(i) && WEXITSTATUS(i) == 0);
+	CHECK(trawl_io_wait(sv[1], POLLIN, 0) == -ETIMEDOUT);
+	CHECK(trawl_io_recv_all(sv[1], in, 1, 50) == -ETIMEDOUT);
+	/* no deadline of ours: the socket's own SO_RCVTIMEO ends the wait */
+	CHECK(setsockopt(sv[1], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0);
+	CHECK(trawl_io_recv_all(sv[1], in, 1, -1) == -EAGAIN);
+	CHECK(trawl_io_send_all(sv[0], "ab", 2) == 0);
+	close(sv[0]);
+	CHECK(trawl_io_recv_all(sv[1], in, 3, 1000) == -ECONNRESET);
+	/* a closed peer: -EPIPE, and no SIGPIPE kills us */
+	CHECK(trawl_io_send_all(sv[1], "x", 1) == -EPIPE);
+	close(sv[1]);
+}
+
+int main(void)
+{
+	strbuf_checks();
+	array_checks();
+	io_checks();
+	return CHECK_EXIT();
+}
