@@ -102,6 +102,7 @@ char *trawl_strbuf_detach(struct trawl_strbuf *sb, size_t *len)
 		return NULL;
 	}
 	s = sb->buf;
+	s[sb->len] = '\0'; /* nothing added yet: the block sb_grow() just made */
 	if (len)
 		*len = sb->len;
 	trawl_strbuf_init(sb);
