@@ -28,6 +28,7 @@
 
 struct chrome {
 	struct model *m;
+	struct jsonw_names *names;	/* owned: the fields' names, escaped once */
 	bool first;		/* no event written yet (no comma before it) */
 	bool have_origin;
 	int64_t origin, last;
@@ -44,7 +45,8 @@ static int chrome_begin(struct export_run *x)
 		return -ENOMEM;
 	x->fmt = c;
 	c->m = model_create();
-	if (!c->m)
+	c->names = jsonw_names_create();
+	if (!c->m || !c->names)
 		return -ENOMEM;
 	c->first = true;
 	return jsonw_lit(&x->out, "{\"traceEvents\":[\n");
@@ -85,7 +87,8 @@ static int args_and_close(struct export_run *x)
 		return jsonw_lit(&x->out, "}");
 	if (ret)
 		return ret;
-	if (jsonw_lit(&x->out, ",\"args\":") || jsonw_field(&x->out, p))
+	if (jsonw_lit(&x->out, ",\"args\":") ||
+	    jsonw_field_names(&x->out, p, ((struct chrome *)x->fmt)->names))
 		return -ENOMEM;
 	return jsonw_lit(&x->out, "}");
 }
@@ -229,8 +232,10 @@ static void chrome_destroy(struct export_run *x)
 {
 	struct chrome *c = x->fmt;
 
-	if (c)
+	if (c) {
 		model_destroy(c->m);
+		jsonw_names_destroy(c->names);
+	}
 	free(c);
 	x->fmt = NULL;
 }

@@ -157,12 +157,26 @@ out:
 
 /* ---- jsonl: one JSON object per event ------------------------------------- */
 
+static int jsonl_begin(struct export_run *x)
+{
+	x->fmt = jsonw_names_create();
+	return x->fmt ? 0 : -ENOMEM;
+}
+
 static int jsonl_event(struct export_run *x)
 {
-	return jsonw_event(x->r, &x->out);
+	return jsonw_event(x->r, &x->out, x->fmt);
+}
+
+static void jsonl_destroy(struct export_run *x)
+{
+	jsonw_names_destroy(x->fmt);
+	x->fmt = NULL;
 }
 
 const struct export_ops export_jsonl_ops = {
+	.begin = jsonl_begin,
 	.event = jsonl_event,
+	.destroy = jsonl_destroy,
 	.needs_fields = true,
 };

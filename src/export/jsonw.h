@@ -51,21 +51,40 @@ int jsonw_double(struct trawl_reader_buf *b, double v);
 int jsonw_us_of_ns(struct trawl_reader_buf *b, int64_t ns);
 
 /*
+ * A cache of names (event, trace and field names) as JSON keys, so that
+ * each is escaped once rather than once an event: a trace has a few
+ * hundred names and ten million events. Keyed by the names' addresses:
+ * a cache must not outlive the reader whose names it holds. Owned by the caller
+ * (jsonw_names_create, NULL when out of memory; jsonw_names_destroy,
+ * NULL-safe); every function taking one also takes NULL (no cache).
+ */
+struct jsonw_names;
+struct jsonw_names *jsonw_names_create(void);
+void jsonw_names_destroy(struct jsonw_names *c);
+
+/* "@name": (escaped, with its colon), from @c when it holds it. */
+int jsonw_key(struct trawl_reader_buf *b, struct jsonw_names *c, const char *name);
+
+/*
  * jsonw_field - a field of the reader as a JSON value: integers as above,
  * enums as {"label": L or null, "value": V} (and "labels": [...] when
  * several ranges hold the value), floats, strings, arrays and sequences as
  * arrays, structures as objects, variants as {"option": value}.
  */
 int jsonw_field(struct trawl_reader_buf *b, const struct trawl_reader_field *f);
+/* jsonw_field with the names of members from @c. */
+int jsonw_field_names(struct trawl_reader_buf *b, const struct trawl_reader_field *f,
+		      struct jsonw_names *c);
 
 /*
  * jsonw_event - the reader's current event as one JSON object and "\n":
  * {"name", "time_ns" (absent when its stream has no clock), "trace",
  * "packet_context", "common_context", "specific_context", "payload" (each
- * absent when the event has nothing there)}. Returns 0, or a negative errno
+ * absent when the event has nothing there)}; names from @c (may be NULL).
+ * Returns 0, or a negative errno
  * of the reader (-EINVAL: trawl_reader_error()) or -ENOMEM; on error the
  * buffer is back at its length before the call.
  */
-int jsonw_event(struct trawl_reader *r, struct trawl_reader_buf *b);
+int jsonw_event(struct trawl_reader *r, struct trawl_reader_buf *b, struct jsonw_names *c);
 
 #endif /* TRAWL_EXPORT_JSONW_H */

@@ -30,7 +30,8 @@ static int tl_begin(struct export_run *x)
 		return -ENOMEM;
 	x->fmt = t;
 	t->m = model_create();
-	if (!t->m)
+	t->names = jsonw_names_create();
+	if (!t->m || !t->names)
 		return -ENOMEM;
 	tl_lod_init(&t->lod, x->o->detail ? x->o->detail : TL_DEFAULT_BUDGET);
 	return 0;
@@ -49,6 +50,7 @@ static void tl_destroy(struct export_run *x)
 	free(t->cpu_ev_lanes);
 	free(t->ctr);
 	free(t->det.data);
+	jsonw_names_destroy(t->names);
 	free(t);
 	x->fmt = NULL;
 }
@@ -84,7 +86,8 @@ static int fields(struct export_run *x, struct timeline *t)
 		if (ret)
 			return ret;
 		if (jsonw_raw(&t->det, t->det.len ? "," : "{", 1) ||
-		    jsonw_raw(&t->det, scopes[i].key, strlen(scopes[i].key)) || jsonw_field(&t->det, f))
+		    jsonw_raw(&t->det, scopes[i].key, strlen(scopes[i].key)) ||
+		    jsonw_field_names(&t->det, f, t->names))
 			return -ENOMEM;
 	}
 	if (jsonw_raw(&t->det, t->det.len ? "}" : "{}", t->det.len ? 1 : 2))

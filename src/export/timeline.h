@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "export_int.h"
+#include "jsonw.h"
 #include "model.h"
 #include "tl_lod.h"
 #include "tl_str.h"
@@ -34,6 +35,7 @@ struct timeline {
 	} *ctr;
 	size_t nctr, capctr;
 	struct trawl_reader_buf det;	/* the current event's fields, as JSON */
+	struct jsonw_names *names;	/* owned: field names, escaped once */
 	bool det_ok;			/* det holds the current event's */
 	/* for the counter callback */
 	struct export_run *x;

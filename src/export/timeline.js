@@ -691,4 +691,5 @@
   });
   layout();
   resize();
+  hook.readyMs = performance.now();	// from navigation start: parsing and the first frame
 })();

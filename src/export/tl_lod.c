@@ -90,24 +90,32 @@ static void level_drop(struct tl_lod *d, int lv)
 	d->finest = lv + 1;
 }
 
-static void item_merge(struct tl_item *c, const struct tl_item *it, enum tl_lane_kind kind)
+/*
+ * @it merges into the last item of every level from @from on (the levels
+ * are nested: tl_lod.h). One loop per kind of lane, so that the common
+ * case, a mark or a slice, costs a few instructions a level.
+ */
+static void merge_from(struct tl_lane *l, int from, const struct tl_item *it)
 {
-	if (it->t1 > c->t1)
-		c->t1 = it->t1;
-	c->n++;
-	if (it->name != c->name)
-		c->mixed = true;
-	if (kind == TL_LANE_CTR) {
-		c->v = it->v;
-		if (it->v < c->lo)
-			c->lo = it->v;
-		if (it->v > c->hi)
-			c->hi = it->v;
-	} else if (kind == TL_LANE_CPU && it->t1 - it->t0 > c->lo) {
-		/* the run shown for a bucket is its longest one */
-		c->lo = it->t1 - it->t0;
-		c->v = it->v;
-		c->name = it->name;
+	int lv;
+
+	for (lv = from; lv < TL_LEVELS; lv++) {
+		struct tl_item *c = &l->lv[lv].v[l->lv[lv].n - 1];
+
+		if (it->t1 > c->t1)
+			c->t1 = it->t1;
+		c->n += c->n < 0x7fffffff;
+		c->mixed |= it->name != c->name;
+		if (l->kind == TL_LANE_CTR) {
+			c->v = it->v;
+			c->lo = it->v < c->lo ? it->v : c->lo;
+			c->hi = it->v > c->hi ? it->v : c->hi;
+		} else if (l->kind == TL_LANE_CPU && it->t1 - it->t0 > c->lo) {
+			/* the run shown for a bucket is its longest one */
+			c->lo = it->t1 - it->t0;
+			c->v = it->v;
+			c->name = it->name;
+		}
 	}
 }
 
@@ -129,7 +137,7 @@ static int item_push(struct tl_lod *d, struct tl_lane *l, int lv, const struct t
 	c = &v->v[v->n++];
 	*c = *it;
 	c->n = 1;
-	c->mixed = false;
+	c->mixed = 0;
 	c->dlen = 0;
 	if (l->kind == TL_LANE_CTR) {
 		c->lo = c->hi = c->v;
@@ -156,8 +164,8 @@ int tl_lod_add(struct tl_lod *d, struct tl_lane *l, const struct tl_item *it,
 		int s = TL_LEVEL_SHIFT(lv);
 
 		if (v->n && (it->t0 >> s) == (v->v[v->n - 1].t0 >> s)) {
-			item_merge(&v->v[v->n - 1], it, l->kind);
-			continue;
+			merge_from(l, lv, it);
+			return 0;
 		}
 		ret = item_push(d, l, lv, it, detail, dlen);
 		if (ret)

@@ -4,8 +4,11 @@
  * streams by (timeline.c feeds them, tl_html.c writes them).
  *
  * A lane (a CPU, a thread's system calls, a thread's marks, a counter)
- * holds its items (slices, marks, counter samples) once per level. Level L
- * cuts time into buckets of 8^L ns (level 0: 1 ns, level 15: 9.8 hours);
+ * holds its items (slices, marks, counter samples) once per level. Level 0
+ * cuts time into buckets of 1 ns (every event as it is), level L > 0 into
+ * buckets of 2^(3L + 6) ns: 512 ns, 4 us, 33 us ... 9.8 hours at level 13
+ * (buckets of 8 and 64 ns would merge next to nothing, at the cost of a
+ * copy of every item);
  * an item that starts in the bucket where the lane's last item of that
  * level started is merged into it (its end, its count, its counter's
  * range), else it starts a new item. Two items in one bucket of level L
@@ -28,8 +31,8 @@
 
 #include <trawl/reader.h>
 
-#define TL_LEVELS 16
-#define TL_LEVEL_SHIFT(l) (3 * (l))	/* bucket of level l: 2^(3l) ns */
+#define TL_LEVELS 14
+#define TL_LEVEL_SHIFT(l) ((l) ? 3 * (l) + 6 : 0)	/* bucket of level l: 2^shift ns */
 #define TL_DETAIL_MAX 4096		/* bytes of an item's fields kept at most */
 
 enum tl_lane_kind {
@@ -45,9 +48,9 @@ struct tl_item {
 	int64_t v, lo, hi;	/* CPU runs: v tid, lo the longest run merged;
 				 * counters: last, lowest, highest value */
 	uint32_t name;		/* string id (tl_strings) */
-	uint32_t n;		/* events (runs, calls, samples) merged into it */
+	uint32_t n : 31;	/* events (runs, calls, samples) merged into it, at most 2^31 - 1 */
+	uint32_t mixed : 1;	/* merged items of different names */
 	uint32_t doff, dlen;	/* first event's fields in the level's arena; dlen 0: none */
-	bool mixed;		/* merged items of different names */
 };
 
 struct tl_vec {

@@ -33,6 +33,7 @@ struct view {
 	struct view_opts o;
 	struct trawl_reader *r;
 	struct trawl_reader_buf out;
+	struct jsonw_names *names;	/* owned: --format=json's names, escaped once */
 	int fd;
 	bool write_failed;
 	const char *cmd;
@@ -281,7 +282,8 @@ static inline __attribute__((always_inline)) int print_events(struct view *v, ui
 	while ((ret = trawl_reader_next(r)) > 0) {
 		if (__builtin_expect(v->progress && !(++*n & 0xffff), 0))
 			progress_tick(v, *n);
-		ret = json ? jsonw_event(r, &v->out) : trawl_reader_event_append_line(r, &v->out);
+		ret = json ? jsonw_event(r, &v->out, v->names)
+			   : trawl_reader_event_append_line(r, &v->out);
 		if (ret)
 			break;
 		if (v->out.len >= FLUSH_AT) {
@@ -305,6 +307,7 @@ static int run_events(struct view *v)
 		ret = print_events(v, &n, false);
 		break;
 	case OUT_JSON:
+		v->names = jsonw_names_create();	/* NULL: every name escaped each time */
 		ret = print_events(v, &n, true);
 		break;
 	case OUT_COUNT:
@@ -512,6 +515,7 @@ int trawl_view_main(int argc, char **argv)
 out:
 	if (v.fd >= 0 && v.fd != STDOUT_FILENO)
 		close(v.fd);
+	jsonw_names_destroy(v.names);
 	trawl_reader_destroy(v.r);
 	free(v.out.data);
 	free(v.counts);
