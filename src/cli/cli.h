@@ -130,6 +130,10 @@ extern const struct cli_cmd cli_cmd_create, cli_cmd_destroy, cli_cmd_enable_chan
 	cli_cmd_view, cli_cmd_set_session, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot;
 /* Built with src/export. */
 extern const struct cli_cmd cli_cmd_export, cli_cmd_timeline;
+struct trawl_export_opts;
+/* cmd-export.c: runs @eo on the trace folder ARG or DIR names (cli_trace_path). */
+int cli_export_trace(const struct cli_cmd *cmd, const char *arg, const char *dir,
+		     struct trawl_export_opts *eo);
 
 /* The standard option for help, for each subcommand's getopt table. */
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}

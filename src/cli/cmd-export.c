@@ -35,9 +35,8 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct trawl_export_opts eo = {.format = TRAWL_EXPORT_JSONL, .cmd = "trawl export"};
-	char path[TRAWL_CTL_PATH_MAX];
-	const char *dir = NULL, *paths[1];
-	int c, ret;
+	const char *dir = NULL;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "hF:o:t:", opts, NULL)) != -1) {
 		switch (c) {
@@ -60,14 +59,22 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage(&cli_cmd_export, "too many arguments");
-	ret = cli_trace_path(&cli_cmd_export, argc > optind ? argv[optind] : NULL, dir, path,
-			     sizeof(path));
+	return cli_export_trace(&cli_cmd_export, argc > optind ? argv[optind] : NULL, dir, &eo);
+}
+
+int cli_export_trace(const struct cli_cmd *cmd, const char *arg, const char *dir,
+		     struct trawl_export_opts *eo)
+{
+	char path[TRAWL_CTL_PATH_MAX];
+	const char *paths[1];
+	int ret = cli_trace_path(cmd, arg, dir, path, sizeof(path));
+
 	if (ret)
 		return ret;
 	paths[0] = path;
-	eo.paths = paths;
-	eo.npaths = 1;
-	return trawl_export_run(&eo);
+	eo->paths = paths;
+	eo->npaths = 1;
+	return trawl_export_run(eo);
 }
 
 const struct cli_cmd cli_cmd_export = {

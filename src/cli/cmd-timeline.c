@@ -47,9 +47,8 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct trawl_export_opts eo = {.format = TRAWL_EXPORT_TIMELINE, .cmd = "trawl timeline"};
-	char path[TRAWL_CTL_PATH_MAX];
-	const char *dir = NULL, *paths[1];
-	int c, ret;
+	const char *dir = NULL;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "ho:d:t:", opts, NULL)) != -1) {
 		switch (c) {
@@ -76,14 +75,7 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_timeline, "too many arguments");
 	if (!eo.output)
 		return cli_usage(&cli_cmd_timeline, "the page needs a file: -o FILE.html");
-	ret = cli_trace_path(&cli_cmd_timeline, argc > optind ? argv[optind] : NULL, dir, path,
-			     sizeof(path));
-	if (ret)
-		return ret;
-	paths[0] = path;
-	eo.paths = paths;
-	eo.npaths = 1;
-	return trawl_export_run(&eo);
+	return cli_export_trace(&cli_cmd_timeline, argc > optind ? argv[optind] : NULL, dir, &eo);
 }
 
 const struct cli_cmd cli_cmd_timeline = {
