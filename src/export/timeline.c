@@ -171,7 +171,7 @@ static int name_id(struct timeline *t, const char *s, uint32_t *id)
 
 static int on_run(struct export_run *x, struct timeline *t, const struct model_event *ev)
 {
-	struct tl_item it = {.t0 = ev->run_begin - t->origin, .t1 = ev->ts - t->origin,
+	struct tl_item it = {.t0 = tl_rel(t, ev->run_begin), .t1 = tl_rel(t, ev->ts),
 			     .v = ev->prev->tid};
 	struct tl_lane *l;
 
@@ -180,8 +180,6 @@ static int on_run(struct export_run *x, struct timeline *t, const struct model_e
 	l = cpu_lane(t, ev->cpu, false);
 	if (!l || tl_str_id(&t->str, ev->prev->name, strlen(ev->prev->name), 0, &it.name))
 		return -ENOMEM;
-	if (it.t0 < 0)
-		it.t0 = 0;
 	(void)x;
 	return tl_lod_add(&t->lod, l, &it, NULL, 0);
 }
@@ -236,7 +234,7 @@ static struct tl_lane *ctr_lane(struct timeline *t, int64_t tid, uint32_t name)
 static void on_counter(void *arg, const char *name, int64_t value)
 {
 	struct timeline *t = arg;
-	struct tl_item it = {.t0 = t->ev->ts - t->origin, .t1 = t->ev->ts - t->origin, .v = value};
+	struct tl_item it = {.t0 = tl_rel(t, t->ev->ts), .t1 = tl_rel(t, t->ev->ts), .v = value};
 	struct tl_lane *l;
 	uint32_t id;
 
@@ -259,7 +257,7 @@ static int on_syscall_entry(struct export_run *x, struct timeline *t, struct mod
 	if (!l)
 		return -ENOMEM;
 	l->pend_ok = false;
-	if (!tl_lod_opens(&t->lod, l, ev->ts - t->origin))
+	if (!tl_lod_opens(&t->lod, l, tl_rel(t, ev->ts)))
 		return 0;
 	ret = fields(x, t);
 	if (ret)
@@ -274,13 +272,11 @@ static int on_syscall_entry(struct export_run *x, struct timeline *t, struct mod
 static int on_syscall_exit(struct export_run *x, struct timeline *t, struct model_event *ev)
 {
 	struct tl_lane *l = thread_lane(t, ev->thread, 0);
-	struct tl_item it = {.t0 = ev->sys_begin - t->origin, .t1 = ev->ts - t->origin};
+	struct tl_item it = {.t0 = tl_rel(t, ev->sys_begin), .t1 = tl_rel(t, ev->ts)};
 	int ret;
 
 	if (!l || name_id(t, ev->name, &it.name))
 		return -ENOMEM;
-	if (it.t0 < 0)
-		it.t0 = 0;
 	if (!l->pend_ok)
 		return tl_lod_add(&t->lod, l, &it, NULL, 0);
 	l->pend_ok = false;
@@ -296,7 +292,7 @@ static int on_syscall_exit(struct export_run *x, struct timeline *t, struct mode
 /* Any other event: a mark of its thread, else of its CPU, else of the trace. */
 static int on_mark(struct export_run *x, struct timeline *t, struct model_event *ev)
 {
-	struct tl_item it = {.t0 = ev->ts - t->origin, .t1 = ev->ts - t->origin};
+	struct tl_item it = {.t0 = tl_rel(t, ev->ts), .t1 = tl_rel(t, ev->ts)};
 	struct tl_lane *l;
 	int ret;
 
@@ -365,7 +361,7 @@ static int tl_end(struct export_run *x)
 	}
 	for (i = 0; i < model_thread_count(t->m) && !ret; i++) {
 		struct model_thread *th = model_thread_at(t->m, i);
-		struct tl_item it = {.t0 = th->sys_begin - t->origin, .t1 = t->last - t->origin};
+		struct tl_item it = {.t0 = tl_rel(t, th->sys_begin), .t1 = tl_rel(t, t->last)};
 		struct tl_lane *l;
 
 		if (!th->in_syscall)

@@ -43,6 +43,20 @@ struct timeline {
 	int err;
 };
 
+/*
+ * @ts in ns from the trace's origin: 0 before it (a time of the model from
+ * before the first event, or none), and at most 2^61 (times of a hostile
+ * trace 2^63 apart would overflow the difference).
+ */
+static inline int64_t tl_rel(const struct timeline *t, int64_t ts)
+{
+	uint64_t d = (uint64_t)ts - (uint64_t)t->origin;
+
+	if (ts <= t->origin)
+		return 0;
+	return d > (UINT64_C(1) << 61) ? INT64_C(1) << 61 : (int64_t)d;
+}
+
 /* tl_html_write - the page, into x->out (flushed as it grows). 0 or a negative errno. */
 int tl_html_write(struct export_run *x, struct timeline *t);
 

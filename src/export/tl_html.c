@@ -172,7 +172,7 @@ static int head(struct export_run *x, struct timeline *t, struct trawl_reader_bu
 			 "<script id=\"trawl-data\" type=\"application/json\">\n{\"v\":1,\"title\":") ||
 	    str_safe(b, tmp, title) || jsonw_lit(b, ",\"origin\":") ||
 	    put_num(b, t->origin, false) || jsonw_lit(b, ",\"end\":") ||
-	    put_num(b, t->last - t->origin, false) || jsonw_lit(b, ",\"events\":") ||
+	    put_num(b, tl_rel(t, t->last), false) || jsonw_lit(b, ",\"events\":") ||
 	    put_num(b, (int64_t)t->events, false) || jsonw_lit(b, ",\"dropped\":") ||
 	    put_num(b, t->lod.finest, false) || jsonw_lit(b, ",\n\"strings\":["))
 		return -ENOMEM;
