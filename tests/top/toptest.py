@@ -32,10 +32,11 @@ def record(trace, events, syscalls, cmd):
         args += ["-e", e]
     for s in syscalls:
         args += ["-s", s]
-    # Through a shell that forks @cmd: trawl-ktrace's own child runs its
-    # executable until it execs, and on main the consumer hides such a pid
-    # for up to a second (src/kernel/notrace.c), so a short program run
-    # directly could lose all its events under load.
+    # Through a shell that forks @cmd, so that the program's pid is not
+    # trawl-ktrace's own child: the consumer hides trawl's processes
+    # (src/kernel/notrace.c) and spares a fork of one only while it has not
+    # exec'd yet with its parent's command line; a child of sh is never
+    # trawl's, whatever the timing.
     p = ktest.ktrace(args + ["--", "sh", "-c", '"$@"; exit $?', "sh"] + cmd)
     out = {}
     for line in p.stdout.splitlines():
