@@ -1043,10 +1043,26 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 	if (k->once) {
 		ret = drain_all(k, 1);
 		quit = 1;
-	} else if ((ret = trawl_kernel_refresher_create(bpf_update_cb, k, &k->refresher)) < 0) {
-		fprintf(stderr, "trawl-consumerd --kernel: no refresher thread (%s): the draining "
-			"thread takes trawl's processes and the BPF state itself\n", strerror(-ret));
-		ret = 0;
+	} else {
+		/*
+		 * The refresher publishes its first set of trawl's threads only
+		 * after a period, and refresh() then only takes sets: without
+		 * these, records converted in the first second (a sub-buffer
+		 * filled early) kept trawl's own events, the refresher's tracefs
+		 * reads among them (kernel-notrace, 1 run in a clean-clone CI).
+		 * Collected once before the thread starts (notrace.c resolves
+		 * its parent's executable on the first call, unlocked) and once
+		 * after, so that the refresher's own thread is in the set.
+		 */
+		trawl_kernel_hidden_collect(&k->hidden);
+		ret = trawl_kernel_refresher_create(bpf_update_cb, k, &k->refresher);
+		if (ret < 0) {
+			fprintf(stderr, "trawl-consumerd --kernel: no refresher thread (%s): the draining "
+				"thread takes trawl's processes and the BPF state itself\n", strerror(-ret));
+			ret = 0;
+		} else {
+			trawl_kernel_hidden_collect(&k->hidden);
+		}
 	}
 	while (!quit) {
 		/*
