@@ -33,7 +33,9 @@ static void *relay_main(void *arg)
 	size_t off = 0;
 
 	while (off < rl->size) {
-		ssize_t n = write(rl->fd, rl->data + off, rl->size - off);
+		/* MSG_NOSIGNAL: the client closes its end when it gives up
+		 * (an error), and a plain write() would then raise SIGPIPE. */
+		ssize_t n = send(rl->fd, rl->data + off, rl->size - off, MSG_NOSIGNAL);
 
 		if (n <= 0)
 			break;

@@ -16,5 +16,7 @@ tail -n 3 fuzz.log
 if [ $rc -ne 0 ]; then
 	echo "fuzzer found a problem; input saved in $work/crashes (add it to fuzz/reader/regress-$kind):"
 	grep -E "ERROR|SUMMARY" fuzz.log | head -5
+	# killed by a signal libFuzzer does not catch (SIGPIPE, say): no report of its own
+	[ $rc -gt 128 ] && echo "the fuzzer was killed by signal $((rc - 128))"
 fi
 exit $rc

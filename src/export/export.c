@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export_int.h"
@@ -104,6 +106,8 @@ int trawl_export_run(const struct trawl_export_opts *o)
 {
 	const struct export_ops *ops = ops_of(o->format);
 	struct export_run x = {.o = o, .fd = STDOUT_FILENO};
+	bool regular = false;
+	struct stat st;
 	int ret, rc = 1;
 
 	if (!ops) {
@@ -126,6 +130,9 @@ int trawl_export_run(const struct trawl_export_opts *o)
 				strerror(errno));
 			goto out;
 		}
+		/* only a regular file is removed on failure: -o /dev/null as
+		 * root must not unlink the device */
+		regular = !fstat(x.fd, &st) && S_ISREG(st.st_mode);
 	}
 	signal(SIGPIPE, SIG_IGN);
 	ret = export_loop(&x, ops);
@@ -144,7 +151,7 @@ int trawl_export_run(const struct trawl_export_opts *o)
 			rc = 1;
 		}
 		/* a half-written file would look like a whole one to a viewer */
-		if (rc)
+		if (rc && regular)
 			unlink(o->output);
 	}
 out:

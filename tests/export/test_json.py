@@ -89,6 +89,33 @@ def same_as_babeltrace2(path):
                   "same" if b.stdout == t.stdout else "differs"))
 
 
+def failed_export_keeps(tmp):
+    """An export that fails midway removes its half-written regular file but
+    never a device it was writing to (`-o /dev/null` as root once deleted
+    /dev/null): a generated trace with garbage in its fourth packet."""
+    bad = os.path.join(tmp, "bad")
+    subprocess.run([os.path.join(BIN, "trawl-bench-gen"), bad, "20000", "1", "64"], check=True,
+                   capture_output=True)
+    with open(os.path.join(bad, "ust", "uid", "0", "64-bit", "chan_0"), "r+b") as f:
+        f.seek(3 * 65536 + 4000)
+        f.write(b"\xff" * 64)
+    out = os.path.join(tmp, "half.jsonl")
+    e = run([TRAWL, "export", "--format=jsonl", "-o", out, bad])
+    if e.returncode == 0 or os.path.exists(out):
+        fail("export of a cut trace: exit %d, output left: %s" % (e.returncode,
+                                                                  os.path.exists(out)))
+    if os.geteuid() != 0:
+        print("not root: the device case is not tested")
+        return
+    dev = os.path.join(tmp, "null")
+    os.mknod(dev, 0o666 | 0o020000, os.makedev(1, 3))
+    e = run([TRAWL, "export", "--format=jsonl", "-o", dev, bad])
+    import stat
+    if e.returncode == 0 or not stat.S_ISCHR(os.lstat(dev).st_mode):
+        fail("export of a cut trace to a device: exit %d, device %s" %
+             (e.returncode, "kept" if os.path.exists(dev) else "removed"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="trawl-export-json.")
     try:
@@ -106,6 +133,7 @@ def main():
         t = trawl_trace(tmp)
         check_trace("trawl's trace", t, tmp)
         same_as_babeltrace2(t)
+        failed_export_keeps(tmp)
         n += 1
         # the app's known values, as a script would read them
         lines = run([TRAWL, "export", t]).stdout.decode().splitlines()
