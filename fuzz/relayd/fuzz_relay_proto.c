@@ -27,8 +27,9 @@ static void walk(const struct trawl_relay_msg *m)
 		sink += m->payload[i];
 	if (m->cmd == TRAWL_RELAY_HELLO)
 		sink += strlen(m->session) + strlen(m->hostname) + m->live_timer_us + m->token;
-	if (m->cmd == TRAWL_RELAY_OPEN)
-		sink += strlen(m->path) + m->kind + (size_t)trawl_relay_path_ok(m->path);
+	if (m->cmd == TRAWL_RELAY_OPEN || m->cmd == TRAWL_RELAY_RESUME)
+		sink += strlen(m->path) + m->kind + (size_t)m->keep +
+			(size_t)trawl_relay_path_ok(m->path);
 }
 
 static void messages(const uint8_t *p, size_t len)

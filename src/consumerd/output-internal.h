@@ -13,8 +13,21 @@
 #include <sys/uio.h>
 
 #include "ctf/layout.h"
+#include "relayd/proto.h"
+#include "relayd/url.h"
 
 #define TRAWL_OUTPUT_PING_BYTES (256u << 10)
+/*
+ * relay: packets sent and not yet confirmed are kept (to send again after a
+ * reconnection) up to this many bytes; past it, the consumer waits for
+ * relayd's confirmations (TRAWL_OUTPUT_SEND_TIMEOUT_MS at most).
+ */
+#define TRAWL_OUTPUT_KEEP_BYTES (4u << 20)
+/* relay: reconnection attempts, backing off from the first to the last */
+#define TRAWL_OUTPUT_RETRY_FIRST_MS 50
+#define TRAWL_OUTPUT_RETRY_MAX_MS 2000
+#define TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS 1000
+#define TRAWL_OUTPUT_SYNC_RETRY_MS 2000 /* a sync (a stop) waits for relayd to come back */
 /*
  * Room a local trace holds back per stream for its seal: one empty packet
  * and index entry, which in the worst case take a new block in each of the
@@ -26,12 +39,28 @@ struct ofile {
 	int fd; /* local: the file; relay: 0 when open; -1: free slot */
 	char *rel; /* owned: the path in the trace folder */
 	uint64_t size; /* local: bytes the file holds (a failed append is cut back to it) */
+	/* relay: what a reconnection needs to take the file up again (output-relay.c) */
+	uint32_t kind;    /* enum trawl_output_kind */
+	uint64_t sent;    /* bytes sent to it */
+	uint64_t acked;   /* bytes relayd confirmed writing: a RESUME keeps these */
+	char *copy;       /* owned: METADATA: its whole text; else what was appended
+			   * outside packets (the index header) */
+	size_t copy_len, copy_cap;
+	uint32_t pending; /* kept packets (struct unacked) writing to it */
+	int closed;       /* closed, held until its pending packets are confirmed */
 };
 
-/* relay: a packet sent and not yet confirmed written by relayd */
+/* relay: a packet sent and not yet confirmed written by relayd, kept to send again */
 struct unacked {
-	uint64_t end;    /* sent data bytes once it was sent */
+	uint64_t end;    /* sent data bytes (over all connections) once it was sent */
 	int64_t events;  /* -1: unknown */
+	struct trawl_output_stream *st; /* NULL once closed */
+	uint32_t data_h, index_h;
+	uint64_t data_end, index_end; /* the two files' sizes once it was sent */
+	void *pkt;       /* owned: the packet as sent (header and context first) */
+	size_t len;
+	uint64_t carry;  /* added to its events_discarded (output.c) */
+	struct trawl_ctf_index_entry e;
 };
 
 struct trawl_output {
@@ -39,9 +68,17 @@ struct trawl_output {
 	char dir[PATH_MAX]; /* local: the trace folder; relay: the path in the session folder */
 	struct trawl_opener *opener; /* local: creates the files (opener.h), owned */
 	char err[512];      /* local: why the last file could not be opened */
-	int sock;           /* relay: owned */
+	int sock;           /* relay: owned; -1 while disconnected */
 	char peer[300];     /* relay: "HOST:PORT" */
-	int broken;         /* relay: 0, or the errno that ended streaming */
+	struct trawl_relay_hello hello; /* relay: said again at each reconnection */
+	struct trawl_relay_url url;
+	int broken;         /* relay: 0, or the errno that ended streaming for good */
+	int sealing;        /* relay: writing the seal after relayd failed (SEAL sent) */
+	int down;           /* relay: 0, or the errno that cut the connection (reconnecting) */
+	uint32_t interruptions; /* relay: connections lost */
+	int last_down;      /* relay: the errno of the last one */
+	uint64_t retry_at_ms, backoff_ms, down_at_ms; /* relay: CLOCK_MONOTONIC */
+	uint64_t conn_base; /* relay: acked_bytes when this connection began */
 	uint32_t live_timer_us; /* relay, live: from the destination */
 	uint32_t pings;     /* relay: PINGs sent whose reply is not read */
 	int failed;         /* local: 0, or the errno of the write that ended writing */
@@ -51,7 +88,7 @@ struct trawl_output {
 	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
 	uint64_t sent_bytes, acked_bytes, ping_at;
-	struct unacked *q;  /* owned: packets sent, not yet confirmed, oldest first */
+	struct unacked *q;  /* owned (and their pkt): packets sent, not yet confirmed, oldest first */
 	size_t q_head, q_len, q_cap;
 	struct ofile *files; /* owned, by handle */
 	uint32_t nr_files;
@@ -65,23 +102,56 @@ struct trawl_output_stream {
 	uint64_t instance_id;
 	uint64_t offset;   /* bytes in the stream file */
 	struct trawl_output_stream *next; /* in o->streams */
-	/* lost since the last seal: their count, events, the first and last one's start */
+	/*
+	 * lost since the last packet written (or seal): their count, events,
+	 * the first and last one's start; the next packet written shows the
+	 * gap (its packet_seq_num) and counts their events
+	 */
 	uint64_t lost_packets, lost_events;
 	struct trawl_ctf_packet_start lost_first, lost_head;
+	/* events of all its lost packets: added to each later packet's events_discarded */
+	uint64_t carry;
 };
+
+/* stream_packet() flags */
+#define TRAWL_OUTPUT_PKT_FORCED 0x1  /* local: written even once writing failed */
+#define TRAWL_OUTPUT_PKT_NOCARRY 0x2 /* its events_discarded is as given */
 
 /* output.c: appends @iov to local file @f, all or nothing (cut back on failure). 0 or -errno. */
 int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt);
-/* output.c: writes a packet to a local stream even once writing failed. Bytes or -errno. */
+/*
+ * output.c: writes a packet (a seal's) to a stream even once writing
+ * failed (relay: after SEAL), with @flags (TRAWL_OUTPUT_PKT_*). Bytes or -errno.
+ */
 int64_t trawl_output_stream_packet_forced(struct trawl_output_stream *st, const void *pkt,
-					  size_t len);
+					  size_t len, int flags);
+/* output.c: a packet lost: counted for the output and for the stream's gap. */
+void trawl_output_stream_lost(struct trawl_output_stream *st, const void *head, uint64_t bytes,
+			      int64_t events);
+/* output-loss.c: writes @st's gap now (packets lost, none written since). 0 or -errno. */
+int trawl_output_stream_seal(struct trawl_output_stream *st);
+/* output-loss.c: a stream whose first packets were lost starts with an empty one. 0 or -errno. */
+int trawl_output_stream_first(struct trawl_output_stream *st);
+
+/* output-relay.c: the connection to relayd, and taking it up again when lost */
+int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len);
+void trawl_output_relay_ready(struct trawl_output *o);
+int trawl_output_relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
+			    const struct iovec *iov, int cnt);
+/* Sends (and keeps) a packet; @carry: what stream_packet() added to its events_discarded. */
+int64_t trawl_output_relay_packet(struct trawl_output_stream *st, struct iovec *v,
+				  const struct trawl_ctf_index_entry *e, uint64_t bytes,
+				  int64_t events, uint64_t carry);
+int trawl_output_relay_copy(struct ofile *f, const void *buf, size_t len, int replace);
+void trawl_output_relay_check(struct trawl_output *o);
+int trawl_output_relay_sync(struct trawl_output *o);
+void trawl_output_relay_seal(struct trawl_output *o);
+void trawl_output_relay_forget(struct trawl_output_stream *st);
+void trawl_output_file_free(struct ofile *f);
 
 /* output-loss.c */
 void trawl_output_lost_add(struct trawl_output *o, uint64_t packets, uint64_t bytes,
 			   int64_t events);
-void trawl_output_acked(struct trawl_output *o, uint64_t written);
-int trawl_output_unacked_push(struct trawl_output *o, int64_t events);
-void trawl_output_unacked_lose(struct trawl_output *o);
 void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len);
 
 #endif /* TRAWL_CONSUMERD_OUTPUT_INTERNAL_H */

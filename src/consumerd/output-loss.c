@@ -34,16 +34,10 @@ void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events)
 		o->lost_unknown--;
 	o->lost_events += events;
 	st->lost_events += events;
+	st->carry += events; /* the next packet, or the seal, counts them */
 }
 
-/*
- * One stream's seal: an empty packet after the lost ones, numbered after
- * the last of them (readers report the gap as lost packets), carrying
- * events_discarded = that one's running count + the events the lost
- * packets held (readers report the difference as discarded events),
- * dated at the end of the last one.
- */
-static int stream_seal(struct trawl_output_stream *st)
+int trawl_output_stream_first(struct trawl_output_stream *st)
 {
 	struct trawl_ctf_packet_start p = st->lost_first;
 	int64_t n;
@@ -54,20 +48,33 @@ static int stream_seal(struct trawl_output_stream *st)
 	 * first, in the first lost one's place (its number: that one is not
 	 * reported as a lost packet, its events are), counting 0.
 	 */
-	if (!st->offset) {
-		p.context.timestamp_end = p.context.timestamp_begin;
-		p.context.content_size = p.context.packet_size = sizeof(p) * 8;
-		p.context.events_discarded = 0;
-		n = trawl_output_stream_packet_forced(st, &p, sizeof(p));
-		if (n < 0)
-			return (int)n;
-	}
+	p.context.timestamp_end = p.context.timestamp_begin;
+	p.context.content_size = p.context.packet_size = sizeof(p) * 8;
+	p.context.events_discarded = 0;
+	n = trawl_output_stream_packet_forced(st, &p, sizeof(p), TRAWL_OUTPUT_PKT_NOCARRY);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * One stream's seal: an empty packet after the lost ones, numbered after
+ * the last of them (readers report the gap as lost packets), carrying
+ * events_discarded = that one's running count + the events the stream's
+ * lost packets held (its carry, added by output.c: readers report the
+ * difference as discarded events), dated at the end of the last one.
+ */
+int trawl_output_stream_seal(struct trawl_output_stream *st)
+{
+	struct trawl_ctf_packet_start p;
+	int64_t n;
+	int ret;
+
+	if (!st->offset && (ret = trawl_output_stream_first(st)) < 0)
+		return ret;
 	p = st->lost_head;
 	p.context.timestamp_begin = p.context.timestamp_end;
 	p.context.content_size = p.context.packet_size = sizeof(p) * 8;
 	p.context.packet_seq_num++;
-	p.context.events_discarded += st->lost_events;
-	n = trawl_output_stream_packet_forced(st, &p, sizeof(p));
+	n = trawl_output_stream_packet_forced(st, &p, sizeof(p), 0);
 	if (n < 0)
 		return (int)n;
 	st->lost_packets = st->lost_events = 0;
@@ -79,6 +86,8 @@ void trawl_output_seal(struct trawl_output *o)
 	struct trawl_output_stream *st;
 	int sealed = 0, left = 0;
 
+	if (o && o->relay)
+		trawl_output_relay_seal(o);
 	if (!o || o->relay || !o->failed)
 		return;
 	/* the room held back since the trace began: freed, for these packets */
@@ -88,7 +97,7 @@ void trawl_output_seal(struct trawl_output *o)
 	for (st = o->streams; st; st = st->next) {
 		if (!st->lost_packets)
 			continue;
-		if (stream_seal(st))
+		if (trawl_output_stream_seal(st))
 			left++;
 		else
 			sealed++;
@@ -97,50 +106,6 @@ void trawl_output_seal(struct trawl_output *o)
 		fprintf(stderr, "trawl-consumerd[%d]: %s: %d stream%s say in the trace what they "
 			"lost%s\n", (int)getpid(), o->dir, sealed, sealed == 1 ? "" : "s",
 			left ? ", others had no room left to" : "");
-}
-
-/* relay: relayd says it wrote @written data bytes of ours: the packets they end landed. */
-void trawl_output_acked(struct trawl_output *o, uint64_t written)
-{
-	while (o->q_len && o->q[o->q_head].end <= written) {
-		o->acked_bytes = o->q[o->q_head].end;
-		o->q_head++;
-		o->q_len--;
-	}
-	if (!o->q_len)
-		o->q_head = 0;
-}
-
-/* relay: a packet sent; 0 or -ENOMEM (then it is only never confirmed). */
-int trawl_output_unacked_push(struct trawl_output *o, int64_t events)
-{
-	if (o->q_head && o->q_head + o->q_len == o->q_cap) {
-		memmove(o->q, o->q + o->q_head, o->q_len * sizeof(*o->q));
-		o->q_head = 0;
-	}
-	if (o->q_len == o->q_cap) {
-		size_t n = o->q_cap ? o->q_cap * 2 : 64;
-		struct unacked *nq = realloc(o->q, n * sizeof(*nq));
-
-		if (!nq)
-			return -ENOMEM;
-		o->q = nq;
-		o->q_cap = n;
-	}
-	o->q[o->q_head + o->q_len++] = (struct unacked){.end = o->sent_bytes, .events = events};
-	return 0;
-}
-
-/* relay, broken: what relayd did not confirm is counted lost. */
-void trawl_output_unacked_lose(struct trawl_output *o)
-{
-	uint64_t prev = o->acked_bytes;
-
-	for (; o->q_len; o->q_head++, o->q_len--) {
-		trawl_output_lost_add(o, 1, o->q[o->q_head].end - prev, o->q[o->q_head].events);
-		prev = o->q[o->q_head].end;
-	}
-	o->q_head = 0;
 }
 
 /*

@@ -52,270 +52,9 @@ int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* ---- relay -------------------------------------------------------------- */
-
-static void broken_set(struct trawl_output *o, int err)
-{
-	if (o->broken)
-		return;
-	o->broken = err ? err : EIO;
-	trawl_output_unacked_lose(o);
-	fprintf(stderr, "trawl-consumerd[%d]: streaming to trawl-relayd at %s stopped: %s "
-		"(what it received stays there; the rest of this trace is dropped)\n",
-		(int)getpid(), o->peer, strerror(o->broken));
-}
-
-/* Sends a message: header, then @iov. 0, or -errno after marking the output broken. */
-/* Writes all of @v (@n entries, modified). 0, or -errno after marking the output broken. */
-static int relay_writev(struct trawl_output *o, struct iovec *v, int n)
-{
-	int first = 0;
-
-	while (first < n) {
-		ssize_t w = writev(o->sock, v + first, n - first);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			broken_set(o, errno == EAGAIN ? ETIMEDOUT : errno);
-			return -o->broken;
-		}
-		while (first < n && (size_t)w >= v[first].iov_len) {
-			w -= (ssize_t)v[first].iov_len;
-			first++;
-		}
-		if (first < n) {
-			v[first].iov_base = (char *)v[first].iov_base + w;
-			v[first].iov_len -= (size_t)w;
-		}
-	}
-	return 0;
-}
-
-/*
- * Appends a message (header for @cmd and @handle, then @iov) to @v from
- * index *@n. @h is the header's storage. Returns 0 or -EMSGSIZE / -EINVAL.
- */
-static int msg_add(struct iovec *v, int *n, int max, struct trawl_relay_hdr *h, uint16_t cmd,
-		   uint32_t handle, const struct iovec *iov, int cnt)
-{
-	size_t size = 0;
-	int i;
-
-	if (*n + 1 + cnt > max)
-		return -EINVAL;
-	*h = (struct trawl_relay_hdr){
-		.magic = htole32(TRAWL_RELAY_MAGIC),
-		.version = htole16(TRAWL_RELAY_VERSION),
-		.cmd = htole16(cmd),
-		.handle = htole32(handle),
-	};
-	v[(*n)++] = (struct iovec){h, sizeof(*h)};
-	for (i = 0; i < cnt; i++) {
-		size += iov[i].iov_len;
-		v[(*n)++] = iov[i];
-	}
-	if (size > TRAWL_RELAY_MAX_PAYLOAD)
-		return -EMSGSIZE;
-	h->size = htole32((uint32_t)size);
-	return 0;
-}
-
-/* Sends one message. 0, or -errno (broken: marked so). */
-static int relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
-		      const struct iovec *iov, int cnt)
-{
-	struct trawl_relay_hdr h;
-	struct iovec v[9];
-	int n = 0, ret;
-
-	if (o->broken)
-		return -EPIPE;
-	ret = msg_add(v, &n, 9, &h, cmd, handle, iov, cnt);
-	return ret ? ret : relay_writev(o, v, n);
-}
-
-/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,URL/REL" into @hello, @u, @rel. */
-static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct trawl_relay_url *u,
-		      char *rel, size_t rel_len, char *err, size_t err_len)
-{
-	const char *f[5], *p = spec, *url, *slash;
-	char urlbuf[300], *end;
-	size_t n;
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		f[i] = p;
-		p = strchr(p, ',');
-		if (!p)
-			goto bad;
-		p++;
-	}
-	url = p;
-	n = (size_t)(f[1] - f[0] - 1);
-	if (n == 0 || n >= sizeof(hello->session))
-		goto bad;
-	memcpy(hello->session, f[0], n);
-	n = (size_t)(f[2] - f[1] - 1);
-	if (n == 0 || n >= sizeof(hello->hostname))
-		goto bad;
-	memcpy(hello->hostname, f[1], n);
-	hello->creation_time = htole64((uint64_t)strtoll(f[2], &end, 10));
-	if (*end != ',')
-		goto bad;
-	hello->live_timer_us = htole32((uint32_t)strtoul(f[3], &end, 10));
-	if (*end != ',')
-		goto bad;
-	hello->token = htole64((uint64_t)strtoull(f[4], &end, 10));
-	if (*end != ',')
-		goto bad;
-	hello->flags = htole32(hello->live_timer_us ? TRAWL_RELAY_F_LIVE : 0);
-	p = strstr(url, "://");
-	if (!p)
-		goto bad;
-	p += 3;
-	if (*p == '[')
-		p = strchr(p, ']');
-	slash = p ? strchr(p, '/') : NULL;
-	if (!slash || (size_t)(slash - url) >= sizeof(urlbuf) || strlen(slash + 1) >= rel_len)
-		goto bad;
-	memcpy(urlbuf, url, (size_t)(slash - url));
-	urlbuf[slash - url] = '\0';
-	if (trawl_relay_url_parse(urlbuf, TRAWL_RELAY_DEFAULT_DATA_PORT, u, err, err_len))
-		return -EINVAL;
-	/* A per-process folder carries the program's name: keep it a name relayd takes. */
-	snprintf(rel, rel_len, "%s", slash + 1);
-	for (i = 0; rel[i]; i++) {
-		char c = rel[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '-' || c == '_' || c == '/'))
-			rel[i] = '_';
-	}
-	if (!trawl_relay_name_ok(hello->session) || !trawl_relay_name_ok(hello->hostname) ||
-	    !trawl_relay_path_ok(rel))
-		goto bad;
-	return 0;
-bad:
-	snprintf(err, err_len, "bad relay destination '%.200s'", spec);
-	return -EINVAL;
-}
-
-static int relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len)
-{
-	struct trawl_relay_hello hello;
-	struct trawl_relay_reply r;
-	struct trawl_relay_url u;
-	struct timeval tv = {.tv_sec = TRAWL_OUTPUT_SEND_TIMEOUT_MS / 1000};
-	struct iovec v = {.iov_base = &hello, .iov_len = sizeof(hello)};
-	int ret, one = 1;
-
-	memset(&hello, 0, sizeof(hello));
-	ret = spec_parse(spec, &hello, &u, o->dir, sizeof(o->dir), err, err_len);
-	if (ret)
-		return ret;
-	snprintf(o->peer, sizeof(o->peer), "%s:%u", u.host, u.data_port);
-	o->live_timer_us = le32toh(hello.live_timer_us);
-	ret = trawl_relay_connect(u.host, u.data_port, u.ipv6, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS);
-	if (ret < 0) {
-		snprintf(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
-			 ret == -ENOENT ? "unknown host" : strerror(-ret));
-		return ret;
-	}
-	o->sock = ret;
-	/* Whole messages go out in one writev(): no need for Nagle's coalescing. */
-	if (setsockopt(o->sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0 ||
-	    setsockopt(o->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
-	    setsockopt(o->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-		return -errno;
-	ret = relay_send(o, TRAWL_RELAY_HELLO, 0, &v, 1);
-	if (!ret) {
-		ret = read(o->sock, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : -EPROTO;
-		if (!ret && le32toh(r.magic) != TRAWL_RELAY_MAGIC)
-			ret = -EPROTO;
-		if (!ret)
-			ret = (int32_t)le32toh((uint32_t)r.status);
-	}
-	if (ret) {
-		snprintf(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
-			 strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-/*
- * Reads the replies to our PINGs that have come, waiting at most
- * @timeout_ms for all of them. Returns 0 once none is missing, -ETIMEDOUT,
- * or -errno after marking the output broken.
- */
-static int replies_read(struct trawl_output *o, int timeout_ms)
-{
-	struct pollfd pfd = {.fd = o->sock, .events = POLLIN};
-	struct trawl_relay_reply r;
-	ssize_t n;
-
-	while (o->pings) {
-		int ret = poll(&pfd, 1, timeout_ms);
-
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0) {
-			broken_set(o, errno);
-			return -o->broken;
-		}
-		if (ret == 0)
-			return -ETIMEDOUT;
-		n = recv(o->sock, &r, sizeof(r), MSG_WAITALL);
-		if (n != (ssize_t)sizeof(r) || le32toh(r.magic) != TRAWL_RELAY_MAGIC) {
-			broken_set(o, n < 0 ? errno : n == 0 ? ECONNRESET : EPROTO);
-			return -o->broken;
-		}
-		o->pings--;
-		/* what it wrote of ours, then whether a write of its failed (proto.h) */
-		trawl_output_acked(o, le64toh(r.session_id));
-		if ((int32_t)le32toh((uint32_t)r.status) < 0) {
-			o->relay_failed = 1;
-			broken_set(o, -(int32_t)le32toh((uint32_t)r.status));
-			return -o->broken;
-		}
-	}
-	return 0;
-}
-
-/*
- * relay: asks relayd, every TRAWL_OUTPUT_PING_BYTES sent, what it wrote
- * (never waiting for the answer), so that a relayd that dies loses at most
- * about that much unnoticed, and "bytes written" follows what landed.
- */
-static void ping_maybe(struct trawl_output *o)
-{
-	if (o->sent_bytes - o->ping_at < TRAWL_OUTPUT_PING_BYTES)
-		return;
-	if (o->pings)
-		replies_read(o, 0);
-	if (o->broken || o->pings >= 16)
-		return;
-	if (!relay_send(o, TRAWL_RELAY_PING, 0, NULL, 0)) {
-		o->pings++;
-		o->ping_at = o->sent_bytes;
-	}
-}
-
 int trawl_output_sync(struct trawl_output *o)
 {
-	int ret;
-
-	if (!o->relay || o->broken)
-		return 0;
-	if (relay_send(o, TRAWL_RELAY_PING, 0, NULL, 0))
-		return 0; /* broken: reported by trawl_output_broken() */
-	o->pings++;
-	ret = replies_read(o, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
-	if (ret == -ETIMEDOUT)
-		fprintf(stderr, "trawl-consumerd[%d]: trawl-relayd at %s is still writing what we "
-			"sent %d ms ago\n", (int)getpid(), o->peer, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
-	return ret == -ETIMEDOUT ? ret : 0;
+	return o->relay ? trawl_output_relay_sync(o) : 0;
 }
 
 /* ---- both --------------------------------------------------------------- */
@@ -353,7 +92,7 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 	o->sock = o->reserve = -1;
 	if (trawl_output_dest_is_relay(dest)) {
 		o->relay = 1;
-		ret = relay_open(o, dest + 6, err, err_len);
+		ret = trawl_output_relay_open(o, dest + 6, err, err_len);
 	} else if (dest[0] != '/' || strlen(dest) >= sizeof(o->dir)) {
 		snprintf(err, err_len, "bad trace folder '%.200s'", dest);
 		ret = -EINVAL;
@@ -365,8 +104,6 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 			reserve_make(o);
 	}
 	if (ret) {
-		if (o->sock >= 0)
-			close(o->sock);
 		free(o);
 		return ret;
 	}
@@ -381,12 +118,17 @@ void trawl_output_destroy(struct trawl_output *o)
 	if (!o)
 		return;
 	for (i = 0; i < o->nr_files; i++)
-		if (o->files[i].fd >= 0)
+		if (o->files[i].fd >= 0 && !o->files[i].closed)
 			trawl_output_file_close(o, (int)i);
 	if (o->relay) {
-		relay_send(o, TRAWL_RELAY_END, 0, NULL, 0);
-		close(o->sock);
+		trawl_output_relay_send(o, TRAWL_RELAY_END, 0, NULL, 0);
+		if (o->sock >= 0)
+			close(o->sock);
 	}
+	for (size_t k = 0; k < o->q_len; k++)
+		free(o->q[o->q_head + k].pkt);
+	for (i = 0; i < o->nr_files; i++)
+		trawl_output_file_free(&o->files[i]);
 	if (o->reserve >= 0) {
 		close(o->reserve);
 		trawl_opener_replace_commit(o->opener, "reserve", 0); /* removes it */
@@ -399,42 +141,40 @@ void trawl_output_destroy(struct trawl_output *o)
 
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 {
-	char c, lost[96];
-	ssize_t n;
+	char lost[96];
 
 	if (!o)
 		return 0;
-	/*
-	 * relayd never sends after its HELLO reply: a readable socket means
-	 * it closed or reset the connection. Checked here too, so that a
-	 * session with nothing more to send still learns it lost relayd.
-	 */
-	if (o->relay && !o->broken && o->pings)
-		replies_read(o, 0); /* late replies to PINGs first */
-	if (o->relay && !o->broken) {
-		n = recv(o->sock, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-		if (n == 0)
-			broken_set(o, ECONNRESET);
-		else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			broken_set(o, errno);
-		else if (n > 0 && !o->pings)
-			broken_set(o, EPROTO);
-	}
-	if (!o->broken && !o->failed)
+	if (o->relay)
+		trawl_output_relay_check(o); /* also learns of a relayd gone while idle */
+	if (!o->broken && !o->failed && !o->down && !o->lost_packets)
 		return 0;
 	trawl_output_lost_text(o, lost, sizeof(lost));
-	if (why && o->failed)
+	if (!why)
+		return 1;
+	if (o->failed)
 		snprintf(why, len, "writing the trace in %.300s: %s%s", o->dir, strerror(o->failed),
 			 lost);
-	else if (why)
+	else if (o->broken)
 		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s%s%s", o->peer,
-			 o->relay_failed ? "it could not write: " : "", strerror(o->broken), lost);
+			 o->relay_failed && o->broken == ENODATA
+				 ? "it lacks what it confirmed writing (restarted elsewhere?): "
+			 : o->relay_failed ? "it could not write: " : "",
+			 strerror(o->broken), lost);
+	else if (o->down)
+		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s (reconnecting)%s",
+			 o->peer, strerror(o->down), lost);
+	else
+		snprintf(why, len, "streaming to trawl-relayd at %s was interrupted %u time%s "
+			 "(last: %s)%s", o->peer, o->interruptions, o->interruptions == 1 ? "" : "s",
+			 strerror(o->last_down), lost);
 	return 1;
 }
 
 int trawl_output_errno(const struct trawl_output *o)
 {
-	return !o ? 0 : o->failed ? o->failed : o->broken;
+	return !o ? 0 : o->failed ? o->failed : o->broken ? o->broken : o->down ? o->down
+		: o->lost_packets ? (o->last_down ? o->last_down : EIO) : 0;
 }
 
 uint64_t trawl_output_bytes_unlanded(const struct trawl_output *o)
@@ -492,12 +232,15 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 	o->files[h].rel = strdup(rel);
 	if (!o->files[h].rel)
 		return -ENOMEM;
+	o->files[h].kind = (uint32_t)kind;
 	if (o->relay) {
 		uint32_t k = htole32((uint32_t)kind);
 		struct iovec v[2] = {{&k, 4}, {path, strlen(path) + 1}};
 
-		relay_send(o, TRAWL_RELAY_OPEN, h, v, 2); /* a broken relay: dropped */
+		trawl_output_relay_ready(o);
 		o->files[h].fd = 0;
+		/* broken: dropped; disconnected: RESUMEd at the reconnection */
+		trawl_output_relay_send(o, TRAWL_RELAY_OPEN, h, v, 2);
 		return (int)h;
 	}
 	/* Kept: read back to find its last whole packet (stream_cut()). */
@@ -581,7 +324,14 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 	if (!f || cnt > 8)
 		return -EBADF;
 	if (o->relay) {
-		relay_send(o, TRAWL_RELAY_APPEND, (uint32_t)h, iov, cnt);
+		trawl_output_relay_ready(o);
+		/* kept, to be said again after a reconnection (output-relay.c) */
+		for (int i = 0; i < cnt; i++)
+			if (trawl_output_relay_copy(f, iov[i].iov_base, iov[i].iov_len, 0))
+				return -ENOMEM;
+		for (int i = 0; i < cnt; i++)
+			f->sent += iov[i].iov_len;
+		trawl_output_relay_send(o, TRAWL_RELAY_APPEND, (uint32_t)h, iov, cnt);
 		return 0;
 	}
 	if (o->failed)
@@ -602,7 +352,10 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 	if (o->relay) {
 		struct iovec v = {(void *)buf, len};
 
-		relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
+		trawl_output_relay_ready(o);
+		if (trawl_output_relay_copy(f, buf, len, 1))
+			return -ENOMEM;
+		trawl_output_relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
 		return 0;
 	}
 	if (o->failed)
@@ -636,15 +389,17 @@ void trawl_output_file_close(struct trawl_output *o, int h)
 {
 	struct ofile *f = file_get(o, h);
 
-	if (!f)
+	if (!f || f->closed)
 		return;
-	if (o->relay)
-		relay_send(o, TRAWL_RELAY_CLOSE, (uint32_t)h, NULL, 0);
-	else
+	if (o->relay) {
+		trawl_output_relay_send(o, TRAWL_RELAY_CLOSE, (uint32_t)h, NULL, 0);
+		f->closed = 1;
+		if (f->pending)
+			return; /* held: its kept packets may be sent again */
+	} else {
 		close(f->fd);
-	f->fd = -1;
-	free(f->rel);
-	f->rel = NULL;
+	}
+	trawl_output_file_free(f);
 }
 
 /* ---- streams ------------------------------------------------------------ */
@@ -711,6 +466,8 @@ void trawl_output_stream_close(struct trawl_output_stream *st)
 		;
 	if (*pp)
 		*pp = st->next;
+	if (st->o->relay)
+		trawl_output_relay_forget(st);
 	trawl_output_file_close(st->o, st->data);
 	trawl_output_file_close(st->o, st->index);
 	free(st);
@@ -818,49 +575,30 @@ fail:
 	return NULL;
 }
 
-/* relay: the packet's two messages in one system call (one wake-up of relayd). */
-static int64_t relay_packet(struct trawl_output_stream *st, struct iovec *v,
-			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events)
-{
-	struct trawl_output *o = st->o;
-	struct trawl_relay_hdr hd, hi;
-	struct iovec ie = {e, sizeof(*e)}, all[5];
-	int n = 0;
-
-	if (o->broken || msg_add(all, &n, 5, &hd, TRAWL_RELAY_APPEND, (uint32_t)st->data, v, 2) ||
-	    msg_add(all, &n, 5, &hi, TRAWL_RELAY_APPEND, (uint32_t)st->index, &ie, 1) ||
-	    relay_writev(o, all, n)) {
-		trawl_output_lost_add(o, 1, bytes, events); /* a broken relay: dropped (output.h) */
-		return 0;
-	}
-	o->sent_bytes += bytes;
-	if (trawl_output_unacked_push(o, events))
-		o->acked_bytes = o->sent_bytes; /* no memory to follow it: taken as landed */
-	ping_maybe(o);
-	return (int64_t)bytes;
-}
-
-/* local: the packet, then its index entry; neither stays if both do not fit. */
-/* A packet lost: counted for the output, and for the stream's seal (output-loss.c). */
-static void stream_lost(struct trawl_output_stream *st, const struct iovec *v, uint64_t bytes,
-			int64_t events)
+/*
+ * A packet lost: counted for the output, and for the stream's gap (what
+ * its next packet, or its seal, says: output-loss.c). @head: the packet's
+ * header and context as the ring buffer gave them (no carry added).
+ */
+void trawl_output_stream_lost(struct trawl_output_stream *st, const void *head, uint64_t bytes,
+			      int64_t events)
 {
 	trawl_output_lost_add(st->o, 1, bytes, events);
 	if (!st->lost_packets)
-		memcpy(&st->lost_first, v[0].iov_base, sizeof(st->lost_first));
+		memcpy(&st->lost_first, head, sizeof(st->lost_first));
 	st->lost_packets++;
 	st->lost_events += events > 0 ? (uint64_t)events : 0;
-	memcpy(&st->lost_head, v[0].iov_base, sizeof(st->lost_head));
+	st->carry += events > 0 ? (uint64_t)events : 0;
+	memcpy(&st->lost_head, head, sizeof(st->lost_head));
 }
 
 /*
  * local: the packet, then its index entry; neither stays if both do not
  * fit. @forced: the seal's packet, written even once writing failed
- * (then a failure is only returned).
+ * (then a failure is only returned). 0: lost (the caller counts it).
  */
 static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
-			    struct trawl_ctf_index_entry *e, uint64_t bytes, int64_t events,
-			    int forced)
+			    struct trawl_ctf_index_entry *e, uint64_t bytes, int forced)
 {
 	struct trawl_output *o = st->o;
 	struct ofile *d = file_get(o, st->data), *x = file_get(o, st->index);
@@ -869,10 +607,8 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 
 	if (!d || !x)
 		return -EBADF;
-	if (o->failed && !forced) {
-		stream_lost(st, v, bytes, events);
+	if (o->failed && !forced)
 		return 0;
-	}
 	ret = trawl_output_local_append(d, v, 2);
 	if (!ret) {
 		ret = trawl_output_local_append(x, &ie, 1);
@@ -883,31 +619,44 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 		return ret;
 	if (ret) {
 		local_fail(o, d, -ret);
-		stream_lost(st, v, bytes, events);
 		return 0;
 	}
 	return (int64_t)bytes;
 }
 
+/*
+ * Writes a packet (output.h). Each packet's events_discarded gets the
+ * events of the stream's lost packets added (its carry), so that a packet
+ * after a gap tells readers how many were lost (its packet_seq_num, how
+ * many packets); @flags: TRAWL_OUTPUT_PKT_*.
+ */
 static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
-			     int64_t events, int forced)
+			     int64_t events, int flags)
 {
 	const size_t hl = sizeof(struct trawl_ctf_packet_start);
-	struct trawl_ctf_packet_start head;
+	struct trawl_ctf_packet_start head, raw;
 	struct trawl_ctf_index_entry e;
 	struct iovec v[2];
-	uint64_t bytes;
+	uint64_t bytes, carry = flags & TRAWL_OUTPUT_PKT_NOCARRY ? 0 : st->carry;
 	int64_t n;
 
 	if (avail < hl)
 		return -EPROTO;
-	memcpy(&head, pkt, hl); /* once: @pkt may change under us */
-	if (head.context.content_size > (uint64_t)avail * 8)
+	memcpy(&raw, pkt, hl); /* once: @pkt may change under us */
+	if (raw.context.content_size > (uint64_t)avail * 8)
 		return -EPROTO;
-	bytes = (head.context.content_size + 7) / 8;
+	bytes = (raw.context.content_size + 7) / 8;
 	if (bytes < hl)
 		return -EPROTO;
+	if (st->o->relay)
+		trawl_output_relay_ready(st->o);
+	/* relay, after a gap at a stream's start: readers take a first packet's count as a base */
+	if (st->o->relay && st->o->sock >= 0 && !st->o->broken && st->lost_packets &&
+	    !st->offset && !flags)
+		trawl_output_stream_first(st);
+	head = raw;
 	head.context.packet_size = bytes * 8;
+	head.context.events_discarded += carry;
 	head.header.stream_instance_id = st->instance_id;
 	v[0] = (struct iovec){&head, hl};
 	v[1] = (struct iovec){(char *)pkt + hl, bytes - hl};
@@ -922,10 +671,17 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 		.stream_instance_id = htobe64(st->instance_id),
 		.packet_seq_num = htobe64(head.context.packet_seq_num),
 	};
-	n = st->o->relay ? relay_packet(st, v, &e, bytes, events)
-			 : local_packet(st, v, &e, bytes, events, forced);
-	if (n > 0)
+	n = st->o->relay ? trawl_output_relay_packet(st, v, &e, bytes, events, carry)
+			 : local_packet(st, v, &e, bytes, flags & TRAWL_OUTPUT_PKT_FORCED);
+	if (n == 0 && (flags & TRAWL_OUTPUT_PKT_FORCED))
+		return -EPIPE; /* a seal's packet: not one of the stream's */
+	if (n == 0)
+		trawl_output_stream_lost(st, &raw, bytes, events);
+	if (n > 0) {
 		st->offset += bytes;
+		if (!(flags & TRAWL_OUTPUT_PKT_FORCED))
+			st->lost_packets = st->lost_events = 0; /* this one shows the gap */
+	}
 	return n;
 }
 
@@ -936,9 +692,9 @@ int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *p
 }
 
 int64_t trawl_output_stream_packet_forced(struct trawl_output_stream *st, const void *pkt,
-					  size_t len)
+					  size_t len, int flags)
 {
-	return st->o->relay ? -EOPNOTSUPP : stream_packet(st, pkt, len, 0, 1);
+	return stream_packet(st, pkt, len, 0, flags | TRAWL_OUTPUT_PKT_FORCED);
 }
 
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st)

@@ -78,7 +78,7 @@ int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint
 	h = get32(p + 8);
 	s = get32(p + 12);
 	if (get32(p) != TRAWL_RELAY_MAGIC || version != TRAWL_RELAY_VERSION ||
-	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_PING || s > TRAWL_RELAY_MAX_PAYLOAD ||
+	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_SEAL || s > TRAWL_RELAY_MAX_PAYLOAD ||
 	    h >= TRAWL_RELAY_MAX_HANDLES)
 		return -EPROTO;
 	*cmd = c;
@@ -112,13 +112,16 @@ static int parse_hello(struct trawl_relay_msg *m)
 	return 0;
 }
 
-static int parse_open(struct trawl_relay_msg *m)
+/* OPEN: uint32 kind, path; RESUME: uint32 kind, uint64 size, path (@pre: 4 or 12). */
+static int parse_open(struct trawl_relay_msg *m, size_t pre)
 {
-	if (m->size < 5 || m->size > 4 + TRAWL_RELAY_PATH_LEN || m->payload[m->size - 1] != '\0')
+	if (m->size < pre + 1 || m->size > pre + TRAWL_RELAY_PATH_LEN ||
+	    m->payload[m->size - 1] != '\0')
 		return -EPROTO;
 	m->kind = get32(m->payload);
-	m->path = (const char *)m->payload + 4;
-	if (m->kind > TRAWL_RELAY_FILE_METADATA || strlen(m->path) != m->size - 5 ||
+	m->keep = pre > 4 ? get64(m->payload + 4) : 0;
+	m->path = (const char *)m->payload + pre;
+	if (m->kind > TRAWL_RELAY_FILE_METADATA || strlen(m->path) != m->size - pre - 1 ||
 	    !trawl_relay_path_ok(m->path))
 		return -EPROTO;
 	return 0;
@@ -142,7 +145,10 @@ ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_ms
 		ret = parse_hello(m);
 		break;
 	case TRAWL_RELAY_OPEN:
-		ret = parse_open(m);
+		ret = parse_open(m, 4);
+		break;
+	case TRAWL_RELAY_RESUME:
+		ret = parse_open(m, 12);
 		break;
 	case TRAWL_RELAY_APPEND:
 	case TRAWL_RELAY_REPLACE:
@@ -150,6 +156,7 @@ ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_ms
 	case TRAWL_RELAY_CLOSE:
 	case TRAWL_RELAY_END:
 	case TRAWL_RELAY_PING:
+	case TRAWL_RELAY_SEAL:
 		ret = m->size ? -EPROTO : 0;
 		break;
 	default:

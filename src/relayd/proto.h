@@ -18,7 +18,8 @@
  *
  *   HELLO    payload: struct trawl_relay_hello. First message of a connection:
  *            names the session (hostname, name, token: connections naming the
- *            same one share it); relayd creates its folder
+ *            same one share it, also after relayd restarted: the token is
+ *            kept in the folder's hidden .token); relayd creates its folder
  *            <output>/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/ (creation time,
  *            relayd's local time; -1, -2... appended if another session has
  *            that folder) and replies with status and session id.
@@ -33,6 +34,21 @@
  *            (written aside and renamed over it: readers never see half)
  *   CLOSE    handle
  *   END      no more data from this connection (the peer closes it next)
+ *   RESUME   handle: as OPEN; payload: uint32 kind, uint64 size, then the
+ *            path as OPEN's. A consumer that lost its connection (relayd
+ *            restarted, the network was cut) takes a file up again: the
+ *            existing file is kept up to @size bytes (what relayd confirmed
+ *            writing) and cut there, so the packets sent again follow the
+ *            last one that landed; a METADATA file is kept whole (a REPLACE
+ *            follows). A missing or shorter file ends the connection's
+ *            writing with -ENODATA (PING says it).
+ *   SEAL     no payload. At a stop, after relayd could not write (a full
+ *            disk): relayd frees the room it held back from the session's
+ *            start (TRAWL_RELAY_RESERVE_BYTES per stream file, a hidden
+ *            .reserve in its folder) and writes this connection's messages
+ *            again, so the consumer can add to each stream one empty packet
+ *            saying what it lost (RESUMEs first, cutting the files to what
+ *            landed)
  *   PING     answered with status 0, or the negative errno of a write that
  *            failed (a full disk: then nothing more of this connection was
  *            written, and every file ends at its last whole APPEND), and in
@@ -66,7 +82,12 @@ enum trawl_relay_cmd {
 	TRAWL_RELAY_CLOSE = 5,
 	TRAWL_RELAY_END = 6,
 	TRAWL_RELAY_PING = 7,
+	TRAWL_RELAY_RESUME = 8,
+	TRAWL_RELAY_SEAL = 9,
 };
+
+/* Room relayd holds back per stream file for a SEAL (one empty packet and index entry). */
+#define TRAWL_RELAY_RESERVE_BYTES (8u << 10)
 
 enum trawl_relay_file_kind {
 	TRAWL_RELAY_FILE_DATA = 0,     /* a stream file */
@@ -109,8 +130,9 @@ struct trawl_relay_msg {
 	uint64_t creation_time, token;
 	uint32_t flags, live_timer_us;
 	const char *session, *hostname;
-	/* OPEN */
+	/* OPEN, RESUME */
 	uint32_t kind;
+	uint64_t keep; /* RESUME: bytes of the file to keep */
 	const char *path;
 };
 

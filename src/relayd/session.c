@@ -27,6 +27,19 @@
  * and what was written, so the consumer counts what never landed and says
  * so (proto.h). A packet is one APPEND to a stream file and its index
  * entry the next: an index entry whose packet failed is not written.
+ *
+ * Losses said in the trace. A session's folder holds back room from its
+ * start (.reserve, TRAWL_RELAY_RESERVE_BYTES per stream file opened): at a
+ * stop, a consumer whose connection could not write sends SEAL, the room is
+ * freed and its writing resumes, so it can end each stream that lost
+ * packets with an empty one counting them (consumerd/output.h).
+ *
+ * Restarts. A session's folder keeps its token (.token): a consumer that
+ * reconnects after relayd restarted (or after a network cut outlived the
+ * session's other connections) names the same (hostname, name, creation
+ * time, token), and its HELLO finds the folder again instead of making a
+ * -1 beside it; its RESUMEs then take up each file where what relayd
+ * confirmed writing ends.
  */
 #include "common/array.h"
 #include "common/common.h"
@@ -57,6 +70,7 @@ struct rsession {
 	char hostname[TRAWL_RELAY_NAME_LEN];
 	char path[PATH_MAX];  /* the trace folder */
 	int dir;              /* the trace folder (O_PATH), owned */
+	int reserve;          /* .reserve, room held back for SEALs; -1: none; owned */
 	int refs;             /* connections streaming it */
 	int live;             /* registered with the live server */
 };
@@ -98,15 +112,49 @@ void relay_sessions_init(int output_fd, const char *output, struct relay_live *l
 	live_server = live;
 }
 
+/* 1 if folder @name below @host is session @token's (its .token says so), else 0. */
+static int folder_is(int host, const char *name, uint64_t token)
+{
+	char rel[TRAWL_RELAY_NAME_LEN * 2 + 64], text[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%s/.token", name);
+	fd = trawl_fs_file_read(host, rel, NULL, 0);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	return strtoull(text, NULL, 10) == token;
+}
+
+/* Writes @s's token in its folder (.token), so a restarted relayd finds it. */
+static void token_write(struct rsession *s)
+{
+	char text[32];
+	int fd = trawl_fs_file_create(s->dir, ".token", 0640, NULL, 0), n;
+
+	n = snprintf(text, sizeof(text), "%llu\n", (unsigned long long)s->token);
+	if (fd < 0 || trawl_write_all(fd, text, (size_t)n))
+		relayd_log("%s: cannot keep the session's token (a consumer reconnecting after a "
+			   "restart will write beside it)", s->path);
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * Creates <base>/<hostname>/<session>-<stamp>/ (or -1, -2... after it when
  * another session, of another daemon or an earlier run, has that folder:
- * its files are never truncated). Fills @s's path and dir; 0 or -errno.
+ * its files are never truncated), or finds the one whose .token is @s's
+ * (relayd restarted). Fills @s's path and dir; 0 or -errno.
  */
 static int folder_make(struct rsession *s, const char *hostname, const char *session,
 		       const char *stamp)
 {
-	int host, n, i, ret = -EEXIST;
+	int host, n, i, ret = -EEXIST, found = 0;
 	char name[TRAWL_RELAY_NAME_LEN * 2 + 48];
 
 	n = snprintf(s->path, sizeof(s->path), "%s/%s", base_dir, hostname);
@@ -122,6 +170,10 @@ static int folder_make(struct rsession *s, const char *hostname, const char *ses
 			ret = -ENAMETOOLONG;
 		else
 			ret = mkdirat(host, name, 0750) ? -errno : 0;
+		if (ret == -EEXIST && folder_is(host, name, s->token)) {
+			found = 1;
+			ret = 0;
+		}
 	}
 	if (!ret) {
 		n = snprintf(s->path, sizeof(s->path), "%s/%s/%s", base_dir, hostname, name);
@@ -131,8 +183,23 @@ static int folder_make(struct rsession *s, const char *hostname, const char *ses
 		s->dir = trawl_fs_dir_open(host, name, TRAWL_FS_BELOW, 0, NULL, 0);
 		ret = s->dir < 0 ? s->dir : 0;
 	}
+	if (!ret && !found)
+		token_write(s);
+	if (!ret && found)
+		relayd_log("session %s from %s: taken up again in %s", session, hostname, s->path);
 	close(host);
 	return ret;
+}
+
+/* Holds back room for one more stream file's seal (best effort: a full disk holds none). */
+static void reserve_grow(struct rsession *s)
+{
+	static const char zero[4096];
+	uint32_t i;
+
+	for (i = 0; s->reserve >= 0 && i < TRAWL_RELAY_RESERVE_BYTES / sizeof(zero); i++)
+		if (trawl_write_all(s->reserve, zero, sizeof(zero)))
+			break;
 }
 
 static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
@@ -159,6 +226,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	s->token = m->token;
 	ret = folder_make(s, m->hostname, m->session, stamp);
 	if (ret) {
 		relayd_log("cannot create %s: %s", s->path, strerror(-ret));
@@ -167,7 +235,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		return NULL;
 	}
 	s->id = next_session_id++;
-	s->token = m->token;
+	s->reserve = trawl_fs_file_create(s->dir, ".reserve", 0600, NULL, 0);
 	snprintf(s->name, sizeof(s->name), "%s", m->session);
 	snprintf(s->hostname, sizeof(s->hostname), "%s", m->hostname);
 	s->refs = 1;
@@ -200,6 +268,10 @@ static void session_put(struct rsession *s)
 		relay_live_session_close(live_server, s->id);
 #endif
 	relayd_log("session %s from %s: complete", s->name, s->hostname);
+	if (s->reserve >= 0) {
+		close(s->reserve);
+		unlinkat(s->dir, ".reserve", 0);
+	}
 	close(s->dir);
 	for (pp = &sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
@@ -282,9 +354,40 @@ static void reply(struct relay_conn *c, int status, uint64_t id)
 	}
 }
 
+/*
+ * RESUME: @f's file as it is, cut to the @m->keep bytes relayd confirmed
+ * (a METADATA file kept whole). Returns the fd or -errno (-ENODATA: the
+ * file lacks what was confirmed).
+ */
+static int file_resume(struct relay_conn *c, const struct trawl_relay_msg *m, uint64_t *size)
+{
+	struct stat sb;
+	int fd = trawl_fs_file_keep(c->s->dir, m->path, 0640, NULL, 0);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb))
+		goto fail;
+	*size = (uint64_t)sb.st_size;
+	if (m->kind == TRAWL_RELAY_FILE_METADATA)
+		return fd;
+	if (*size < m->keep) {
+		errno = ENODATA;
+		goto fail;
+	}
+	if (ftruncate(fd, (off_t)m->keep))
+		goto fail;
+	*size = m->keep;
+	return fd;
+fail:
+	fd = -errno;
+	return fd;
+}
+
 static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 {
 	struct rfile *f;
+	uint64_t size = 0;
 
 	if (m->handle >= c->nr_files) {
 		uint32_t n = m->handle + 1 > 2 * c->nr_files ? m->handle + 1 : 2 * c->nr_files;
@@ -298,12 +401,21 @@ static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 		c->nr_files = n;
 	}
 	f = &c->files[m->handle];
+	if (f->fd >= 0 && m->cmd == TRAWL_RELAY_RESUME) {
+		/* after a SEAL: taken up again where the consumer knows it landed */
+		close(f->fd);
+		free(f->rel);
+		*f = (struct rfile){.fd = -1};
+	}
 	if (f->fd >= 0)
 		return -EBUSY;
 	f->rel = strdup(m->path);
 	if (!f->rel)
 		return -ENOMEM;
-	f->fd = trawl_fs_file_create(c->s->dir, m->path, 0640, NULL, 0);
+	if (m->cmd == TRAWL_RELAY_RESUME)
+		f->fd = file_resume(c, m, &size);
+	else
+		f->fd = trawl_fs_file_create(c->s->dir, m->path, 0640, NULL, 0);
 	if (f->fd < 0) {
 		int ret = f->fd;
 
@@ -312,7 +424,9 @@ static int file_open(struct relay_conn *c, const struct trawl_relay_msg *m)
 		return ret;
 	}
 	f->kind = m->kind;
-	f->size = 0;
+	f->size = size;
+	if (m->kind == TRAWL_RELAY_FILE_DATA)
+		reserve_grow(c->s);
 	return 0;
 }
 
@@ -367,7 +481,7 @@ static int write_failed(struct relay_conn *c, const struct trawl_relay_msg *m, i
 			c->data_written += m->size;
 		return 0;
 	}
-	if (ret != -ENOSPC && ret != -EDQUOT && ret != -EFBIG && ret != -EIO)
+	if (ret != -ENOSPC && ret != -EDQUOT && ret != -EFBIG && ret != -EIO && ret != -ENODATA)
 		return ret;
 	if (!c->failed) {
 		c->failed = -ret;
@@ -376,6 +490,20 @@ static int write_failed(struct relay_conn *c, const struct trawl_relay_msg *m, i
 			   c->s ? c->s->path : "?", strerror(-ret));
 	}
 	return 0;
+}
+
+/*
+ * SEAL: the room held back for the session's seals is freed, and this
+ * connection writes again (its consumer cuts its files back with RESUMEs
+ * and appends to each stream that lost packets one empty packet).
+ */
+static void seal(struct relay_conn *c)
+{
+	if (c->s->reserve >= 0 && ftruncate(c->s->reserve, 0))
+		relayd_log("%s: cannot free %s/.reserve: %s", c->peer, c->s->path, strerror(errno));
+	if (c->failed)
+		relayd_log("%s: session %s: writing what its streams lost", c->peer, c->s->path);
+	c->failed = 0;
 }
 
 /* Acts on one checked message. Returns 0, or a negative errno to drop the peer. */
@@ -399,8 +527,12 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		return -EPROTO; /* HELLO comes first */
 	switch (m->cmd) {
 	case TRAWL_RELAY_OPEN:
+	case TRAWL_RELAY_RESUME:
 		ret = file_open(c, m);
 		return write_failed(c, m, ret);
+	case TRAWL_RELAY_SEAL:
+		seal(c);
+		return 0;
 	case TRAWL_RELAY_APPEND:
 		f = file_get(c, m->handle);
 		if (c->failed) /* dropped, also for a file that could not be made */

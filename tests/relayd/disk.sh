@@ -9,12 +9,17 @@
 #           on device, N packets (B bytes, M events or more) lost" (the
 #           packets relayd had not confirmed when it failed were sent: their
 #           events are not known), "Bytes written" is exactly
-#           what relayd's stream files hold; relayd goes on serving
+#           what relayd's stream files hold; relayd goes on serving; the
+#           trace on relayd's side says what it lost (SEAL: relayd's room
+#           held back): babeltrace2 reports no more lost packets than stop
+#           and at least the events stop counts as discarded
 #   killed  relayd killed (-9) while a live session streams, a program traced
 #           after: `trawl stop` exits != 0 with one line counting the packets
 #           lost, "Bytes written" is no more than relayd's stream files hold;
-#           a relayd back on the same ports: the session still says it
-#           stopped streaming, and a new session streams to it whole
+#           a relayd back on the same ports but another folder (the
+#           session's files are not there): the consumer reconnects, learns
+#           it and the session says streaming stopped; a new session
+#           streams to it whole (reconnect.sh: back on the same folder)
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 WHOLE=$HERE/../consumerd/whole.py
@@ -53,7 +58,17 @@ full)
 	babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"
 	n=$(grep -c " tall:seq: " "$T/bt.txt")
 	[ "$n" -gt 0 ] && [ "$n" -lt 200000 ] || fail "babeltrace2 read $n events of 200000"
-	echo "landed $n of 200000 events, $bytes bytes: $(cat "$T/err")"
+	# the trace on relayd's side says what it lost, where (python3-bt2)
+	read -r rec disc lostpk < <(/usr/bin/python3 "$HERE/losscount.py" "$d" tall:seq)
+	echo "landed $n of 200000 events, $bytes bytes; babeltrace2: $rec recorded, $disc discarded, $lostpk packets lost: $(cat "$T/err")"
+	# each stream that lost packets ends with an empty one saying so (SEAL)
+	pk=$(sed -n 's/.*, \([0-9]*\) packets\? (.*/\1/p' "$T/err")
+	ev=$(sed -n 's/.*, \([0-9]*\) events\( or more\)\?) lost.*/\1/p' "$T/err")
+	# (a stream none of whose packets landed starts with an empty packet in
+	# its first lost one's place: that one's events are counted, not it)
+	[ "$lostpk" -le "$pk" ] || fail "babeltrace2 reports $lostpk packets lost in relayd's trace, stop $pk"
+	[ "$disc" -ge "${ev:-0}" ] && [ "$((rec + disc))" -le 200000 ] ||
+		fail "babeltrace2 reports $disc events discarded in relayd's trace, stop ${ev:-none} (recorded $rec)"
 	kill -0 "$RELAY_PID" 2>/dev/null || fail "relayd died of its full disk"
 	expect 0 "$TRAWL" destroy F
 	;;
@@ -70,7 +85,7 @@ killed)
 	bytes=$(/usr/bin/python3 "$WHOLE" "$d" 2>/dev/null)
 	w=$(written K)
 	[ -n "$w" ] && [ "$w" -le "$bytes" ] || fail "Bytes written says $w, relayd's stream files hold $bytes"
-	# relayd back on the same ports: this session does not pretend to stream
+	# relayd back on the same ports, another folder: this session does not pretend to stream
 	"$RELAYD" -o "$T/relay-again" -C "tcp://127.0.0.1:$CTRL_PORT" -D "tcp://127.0.0.1:$DATA_PORT" \
 		-L tcp://127.0.0.1:0 2>"$T/relay-again.log" &
 	RELAY_PIDS+=("$!")
