@@ -5,15 +5,45 @@
  * STREAM BYTES": the metadata is parsed first (invalid metadata ends the
  * run early), then every event of the stream is decoded until the end or
  * an error: in turn skipped, printed as trawl view prints it, listed as
- * values (with its packet context), or both (a body decoded twice).
+ * values (with its packet context), or both (a body decoded twice); every
+ * other event is first read member by member with the fast accessors'
+ * flat list (flat.c: a fixed layout, or its walker).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trawl/reader.h"
 #include "reader/decode_int.h"
 #include "reader/trace.h"
+#include "reader/flat.h"
 #include "reader/values.h"
+
+/* Every member of every body scope of the current event, as the fast accessors read them. */
+static int read_flat(struct rd_flat *f, struct rd_stream *s, struct rd_err *err)
+{
+	struct rd_flat_val tmp;
+	const struct rd_flat_val *v;
+	unsigned which;
+	int i, ret = rd_flat_body(f, s, err);
+
+	for (which = 0; which < 3 && !ret; which++) {
+		for (i = -1; i < 1000; i++) {
+			ret = rd_flat_get(f, s, err, which, i, &tmp, &v);
+			if (ret == -ENODATA && i >= 0)
+				break;
+			if (ret == -ENODATA)
+				continue;
+			if (ret)
+				return ret;
+			if (v->kind == TRAWL_READER_FIELD_STRING &&
+			    strlen(rd_flat_str(f, v)) != v->u)
+				__builtin_trap();
+		}
+		ret = 0;
+	}
+	return ret;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rd_err err = { 0 };
 	struct rd_text text = { 0 };
 	struct rd_values vals = { 0 }, pcvals = { 0 };
+	struct rd_flat flat = { 0 };
 	struct rd_body_fmt fmt = { .sep_first = true, .ctx_names = true,
 				   .payload_names = true };
 	uint8_t *stream;
@@ -46,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (rd_stream_next(s, NULL, &err) > 0 && n++ < 100000) {
 			text.len = 0;
 			text.names = true;
+			if ((n & 4) && read_flat(&flat, s, &err))
+				break;
 			if ((n & 3) >= 2 && (rd_values_body(&vals, s, &err) ||
 					     rd_values_packet_context(&pcvals, s, &err)))
 				break;
@@ -58,6 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rd_trace_close(&t);
 	rd_values_fini(&vals);
 	rd_values_fini(&pcvals);
+	rd_flat_fini(&flat);
 	free(text.buf);
 	free(stream);
 	return 0;

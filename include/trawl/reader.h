@@ -416,6 +416,63 @@ enum trawl_reader_scope {
 int trawl_reader_event_field(struct trawl_reader *r, enum trawl_reader_scope scope,
 			     const struct trawl_reader_field **out);
 
+/* ---- a few fields of many events, fast ------------------------------------- */
+
+/*
+ * trawl_reader_event_field() lists every field of an event as a tree. A
+ * program that reads a few members of many events (a top-like view, an
+ * aggregation) finds each member's index once per event class with
+ * trawl_reader_event_class_field_index(), then reads it per event with the
+ * functions below: the first of them for an event decodes its contexts and
+ * payload into a flat list of their top-level members (compound members
+ * are stepped over), which costs a fraction of the tree. Both ways can be
+ * mixed on one event.
+ *
+ *	int tid = trawl_reader_event_class_field_index(ec,
+ *			TRAWL_READER_SCOPE_EVENT_PAYLOAD, "next_tid");
+ *	...for each event of class ec:
+ *	int64_t v;
+ *
+ *	if (trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, tid, &v) == 0)
+ *		...
+ *
+ * Each returns 0, or: -ENODATA when there is no current event, the event
+ * has nothing in @scope or no member @index (a negative @index too, so
+ * that the -ENOENT of a member a class lacks can be passed on as it is);
+ * -ENOMSG when the member is of another kind (structures, arrays and
+ * variants: use trawl_reader_event_field()); -EPERM with
+ * TRAWL_READER_NO_FIELDS; -EINVAL when the fields do not decode
+ * (trawl_reader_error()); -ENOMEM.
+ */
+
+/**
+ * trawl_reader_event_int - member @index of @scope of the current event,
+ * an integer or enum, to *@value (sign-extended when it is signed; an
+ * unsigned value above INT64_MAX wraps, as trawl_reader_field_int()).
+ */
+int trawl_reader_event_int(struct trawl_reader *r, enum trawl_reader_scope scope,
+			   int index, int64_t *value);
+
+/**
+ * trawl_reader_event_uint - the same as unsigned (a signed member gives
+ * the bits of its two's complement, as trawl_reader_field_uint()).
+ */
+int trawl_reader_event_uint(struct trawl_reader *r, enum trawl_reader_scope scope,
+			    int index, uint64_t *value);
+
+/* trawl_reader_event_double - member @index, a float, to *@value. */
+int trawl_reader_event_double(struct trawl_reader *r, enum trawl_reader_scope scope,
+			      int index, double *value);
+
+/**
+ * trawl_reader_event_string - member @index, a string or a text array or
+ * sequence: *@str, NUL-terminated (a text array cut at its first NUL, as
+ * trawl_reader_field_string()), and its length in @len (may be NULL).
+ * Borrowed as the current event's fields are (see Lifetimes).
+ */
+int trawl_reader_event_string(struct trawl_reader *r, enum trawl_reader_scope scope,
+			      int index, const char **str, size_t *len);
+
 /* ---- fields --------------------------------------------------------------- */
 
 enum trawl_reader_field_kind {

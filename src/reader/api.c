@@ -104,6 +104,164 @@ TRAWL_EXPORT int trawl_reader_event_field(struct trawl_reader *r,
 	return *out ? 0 : -ENODATA;
 }
 
+/* ---- a few fields of many events, fast ------------------------------------ */
+
+/* A packet context member (decoded with values.c, once per packet) as a flat value. */
+static int packet_member(struct trawl_reader *r, struct rd_stream *s, int index,
+			 struct rd_flat_val *tmp)
+{
+	const struct trawl_reader_field *pc, *f;
+	int ret = packet_fields(r, s, &pc);
+
+	if (ret)
+		return ret;
+	if (index < 0 || !(f = trawl_reader_field_at(pc, (size_t)index)))
+		return -ENODATA;
+	tmp->kind = f->kind;
+	tmp->is_signed = f->fc->kind == FC_INT && f->fc->is_signed;
+	tmp->str = f->str;
+	if (f->kind == TRAWL_READER_FIELD_FLOAT)
+		memcpy(&tmp->u, &f->v.d, sizeof(tmp->u));
+	else
+		tmp->u = f->v.u;
+	return 0;
+}
+
+/*
+ * Member @index of @scope of the current event: from the flat list (body
+ * scopes, decoded at the first call for the event), or @tmp.
+ */
+static int event_member(struct trawl_reader *r, enum trawl_reader_scope scope, int index,
+			struct rd_flat_val *tmp, const struct rd_flat_val **out)
+{
+	struct rd_stream *s = r->cur;
+	int ret;
+
+	rd_err_clear(&r->err);
+	if (trawl_likely(r->body_flat_valid) &&
+	    (unsigned int)scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT < 3)
+		return rd_flat_get(&r->body_flat, s, &r->err,
+				   scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, index, tmp, out);
+	if (!s)
+		return -ENODATA;
+	if (s->eager_body)
+		return -EPERM;
+	if (scope == TRAWL_READER_SCOPE_PACKET_CONTEXT) {
+		*out = tmp;
+		return packet_member(r, s, index, tmp);
+	}
+	if ((unsigned int)scope > TRAWL_READER_SCOPE_EVENT_PAYLOAD)
+		return -EINVAL;
+	if (trawl_unlikely(!r->body_flat_valid)) {
+		ret = rd_flat_body(&r->body_flat, s, &r->err);
+		if (ret)
+			return ret;
+		r->body_flat_valid = true;
+	}
+	return rd_flat_get(&r->body_flat, s, &r->err,
+			   scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, index, tmp, out);
+}
+
+static bool flat_is_int(const struct rd_flat_val *v)
+{
+	return v->kind == TRAWL_READER_FIELD_INTEGER || v->kind == TRAWL_READER_FIELD_ENUM;
+}
+
+/*
+ * The integers' fast path: a member of a fixed layout (flat.h), read with
+ * no call. Anything else (the event's first read, other layouts, errors)
+ * takes event_member().
+ */
+static inline const struct rd_flat_slot *fast_int_slot(const struct trawl_reader *r,
+						       enum trawl_reader_scope scope, int index)
+{
+	if (!r->body_flat_valid)
+		return NULL;
+	return rd_flat_int_slot(&r->body_flat,
+				(unsigned int)scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT,
+				index);
+}
+
+static int event_int_slow(struct trawl_reader *r, enum trawl_reader_scope scope,
+			  int index, uint64_t *value)
+{
+	struct rd_flat_val tmp;
+	const struct rd_flat_val *v;
+	int ret = event_member(r, scope, index, &tmp, &v);
+
+	if (ret)
+		return ret;
+	if (!flat_is_int(v))
+		return -ENOMSG;
+	*value = v->u;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_event_int(struct trawl_reader *r, enum trawl_reader_scope scope,
+					int index, int64_t *value)
+{
+	const struct rd_flat_slot *sl = fast_int_slot(r, scope, index);
+	uint64_t u;
+	int ret;
+
+	if (trawl_likely(sl)) {
+		rd_err_clear(&r->err);
+		*value = (int64_t)rd_flat_slot_load(r->body_flat.base + sl->off, sl);
+		return 0;
+	}
+	ret = event_int_slow(r, scope, index, &u);
+	if (ret == 0)
+		*value = (int64_t)u;
+	return ret;
+}
+
+TRAWL_EXPORT int trawl_reader_event_uint(struct trawl_reader *r, enum trawl_reader_scope scope,
+					 int index, uint64_t *value)
+{
+	const struct rd_flat_slot *sl = fast_int_slot(r, scope, index);
+
+	if (trawl_likely(sl)) {
+		rd_err_clear(&r->err);
+		*value = rd_flat_slot_load(r->body_flat.base + sl->off, sl);
+		return 0;
+	}
+	return event_int_slow(r, scope, index, value);
+}
+
+TRAWL_EXPORT int trawl_reader_event_double(struct trawl_reader *r,
+					   enum trawl_reader_scope scope, int index,
+					   double *value)
+{
+	struct rd_flat_val tmp;
+	const struct rd_flat_val *v;
+	int ret = event_member(r, scope, index, &tmp, &v);
+
+	if (ret)
+		return ret;
+	if (v->kind != TRAWL_READER_FIELD_FLOAT)
+		return -ENOMSG;
+	memcpy(value, &v->u, sizeof(*value));
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_reader_event_string(struct trawl_reader *r,
+					   enum trawl_reader_scope scope, int index,
+					   const char **str, size_t *len)
+{
+	struct rd_flat_val tmp;
+	const struct rd_flat_val *v;
+	int ret = event_member(r, scope, index, &tmp, &v);
+
+	if (ret)
+		return ret;
+	if (v->kind != TRAWL_READER_FIELD_STRING)
+		return -ENOMSG;
+	*str = v->str ? v->str : rd_flat_str(&r->body_flat, v);
+	if (len)
+		*len = (size_t)v->u;
+	return 0;
+}
+
 /* ---- fields ---------------------------------------------------------------- */
 
 TRAWL_EXPORT enum trawl_reader_field_kind

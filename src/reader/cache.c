@@ -50,9 +50,11 @@ static void dec_sc_fini(struct rd_dec_sc *dsc)
 	for (k = 0; k < 3; k++)
 		rd_plan_destroy(dsc->pc_plans[k]);
 	rd_plan_destroy(dsc->header_plan);
-	for (i = 0; dsc->events && i < dsc->sc->nevents; i++)
+	for (i = 0; dsc->events && i < dsc->sc->nevents; i++) {
 		for (k = 0; k < RD_BODY_KEYS; k++)
 			rd_plan_destroy(dsc->events[i].plans[k]);
+		free(dsc->events[i].flat_layout);
+	}
 	free(dsc->events);
 	free(dsc->by_id);
 }

@@ -8,12 +8,14 @@
  *                 parser), resolve.c, metadata.c, fc.c
  *   2. text       text.h: text.c (the output buffer, numbers, babeltrace2's
  *                 escaping and value formats)
- *   3. decoder    stream.h, decode_int.h, plan_exec.h, values.h: decode.c
- *                 (packets, event headers), cache.c (the decoder's own caches
- *                 of what it derives from the model), and three walkers of a
- *                 scope: plan.c (flat decode plans, the hot path, printing as
- *                 they decode), field.c (the tree walker: the reference and
- *                 the fallback) and values.c (fields as values)
+ *   3. decoder    stream.h, decode_int.h, plan_exec.h, values.h, flat.h:
+ *                 decode.c (packets, event headers), cache.c (the decoder's
+ *                 own caches of what it derives from the model), and four
+ *                 walkers of a scope: plan.c (flat decode plans, the hot
+ *                 path, printing as they decode), field.c (the tree walker:
+ *                 the reference and the fallback), values.c (fields as a
+ *                 tree of values) and flat.c (top-level members as a flat
+ *                 list, or read in place through a class's fixed layout)
  *   4. traces     trace.h: trace.c (a folder, its metadata and stream files)
  *   5. reader     reader_int.h: discover.c, reader.c (the merge), seek.c,
  *                 range.c, api.c (accessors), line.c and warn.c (babeltrace2's

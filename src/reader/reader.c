@@ -212,6 +212,7 @@ TRAWL_EXPORT void trawl_reader_destroy(struct trawl_reader *r)
 	rd_line_fini(&r->line);
 	rd_values_fini(&r->pc_vals);
 	rd_values_fini(&r->body_vals);
+	rd_flat_fini(&r->body_flat);
 	free(r);
 }
 

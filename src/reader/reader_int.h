@@ -18,6 +18,7 @@
 
 #include "trawl/reader.h"
 #include "reader/trace.h"
+#include "reader/flat.h"
 #include "reader/values.h"
 
 /* babeltrace2's pretty printer's state across lines (line.c). */
@@ -77,6 +78,8 @@ struct trawl_reader {
 	uint64_t pc_pkt;
 	struct rd_values body_vals;	/* contexts and payload, of the current event */
 	bool body_vals_valid;
+	struct rd_flat body_flat;	/* the same, flat (flat.c), for trawl_reader_event_int()... */
+	bool body_flat_valid;
 
 	/* a live reader (live.c): its connection, sessions, traces, streams */
 	struct rd_live *live;		/* owned; NULL: traces on disk */
@@ -116,6 +119,7 @@ static inline void rd_reader_event_changed(struct trawl_reader *r)
 {
 	r->text_valid = false;
 	r->body_vals_valid = false;
+	r->body_flat_valid = false;
 }
 
 /* discover.c: finds and opens the traces under @paths into @r. */

@@ -66,11 +66,16 @@ struct rd_hdr_fast {
 	uint64_t ts_mask;		/* timestamp bits; 0: 64 bits (no wrap) */
 };
 
+struct rd_flat_layout;
+
 /* What the decoder derived from one event class. */
 struct rd_dec_event {
 	const struct event_class *ec;	/* the model's (not owned) */
 	struct plan *plans[RD_BODY_KEYS];	/* body plans by key, on first use */
 	struct rd_body_fast body_fast;	/* set with plans[0] */
+	/* where its members are when its body has a fixed layout (flat.c) */
+	struct rd_flat_layout *flat_layout;	/* owned; NULL: none (or not yet) */
+	bool flat_tried;			/* flat_layout was worked out */
 };
 
 /* ... from one stream class. */

@@ -38,6 +38,7 @@ struct class_info {
 	size_t nperf;
 	uint32_t name;		/* interned: the call, or the ust event */
 	enum trawl_top_sc_kind kind;
+	int has_ctx;		/* its events' common context is read */
 	int64_t env_vpid;	/* ust: the trace's vpid (per-pid buffers), -1 */
 	const char *env_procname;
 };
@@ -265,6 +266,7 @@ static void class_perf(struct trawl_top_source *s, struct trawl_top_model *m,
 
 	if (trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, &ctx) < 0)
 		return;
+	ci->has_ctx = 1;
 	for (size_t i = 0; i < trawl_reader_field_count(ctx) && ci->nperf < TRAWL_TOP_MAX_PERF;
 	     i++) {
 		const struct trawl_reader_field *f = trawl_reader_field_at(ctx, i);
@@ -346,6 +348,8 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 	ci->ctx_vpid = trawl_reader_event_class_field_index(ec, cc, "vpid");
 	ci->ctx_procname = trawl_reader_event_class_field_index(ec, cc, "procname");
 	class_perf(s, m, ci);
+	ci->has_ctx = ci->has_ctx && (ci->ctx_tid >= 0 || ci->ctx_pid >= 0 ||
+				      ci->ctx_vpid >= 0 || ci->nperf);
 	if (trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
 		goto fail;
 	return ci;
@@ -354,61 +358,58 @@ fail:
 	return NULL;
 }
 
-static int64_t f_int(const struct trawl_reader_field *st, int i, int64_t dflt)
+/*
+ * A member of the current event, by its index in the class (-1: the class
+ * has none), read without listing the event's other fields.
+ */
+static int64_t f_int(struct trawl_top_source *s, enum trawl_reader_scope scope, int i,
+		     int64_t dflt)
 {
-	const struct trawl_reader_field *f;
+	int64_t v;
 
-	if (i < 0 || !(f = trawl_reader_field_at(st, (size_t)i)))
-		return dflt;
-	switch (trawl_reader_field_kind(f)) {
-	case TRAWL_READER_FIELD_INTEGER:
-	case TRAWL_READER_FIELD_ENUM:
-		return trawl_reader_field_is_signed(f) ? trawl_reader_field_int(f)
-						       : (int64_t)trawl_reader_field_uint(f);
-	default:
-		return dflt;
-	}
+	return trawl_reader_event_int(s->r, scope, i, &v) == 0 ? v : dflt;
 }
 
-static const char *f_str(const struct trawl_reader_field *st, int i)
+static const char *f_str(struct trawl_top_source *s, enum trawl_reader_scope scope, int i)
 {
-	const struct trawl_reader_field *f;
+	const char *str;
 
-	if (i < 0 || !(f = trawl_reader_field_at(st, (size_t)i)))
-		return NULL;
-	return trawl_reader_field_string(f, NULL);
+	return trawl_reader_event_string(s->r, scope, i, &str, NULL) == 0 ? str : NULL;
 }
+
+#define PL TRAWL_READER_SCOPE_EVENT_PAYLOAD
+#define CC TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT
 
 /* The thread an event is of: its tid context, else who runs on its CPU. */
 static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
 					     struct trawl_top_model *m,
 					     const struct class_info *ci,
-					     const struct trawl_reader_field *ctx, int64_t *cpu)
+					     int64_t *cpu)
 {
 	struct trawl_top_thread *t;
 	uint64_t c;
-	int64_t tid = ctx ? f_int(ctx, ci->ctx_tid, -1) : -1;
+	int64_t tid = ci->has_ctx ? f_int(s, CC, ci->ctx_tid, -1) : -1;
 
 	*cpu = trawl_reader_event_cpu(s->r, &c) == 0 ? (int64_t)c : -1;
 	if (tid < 0 && *cpu >= 0 && (size_t)*cpu < m->ncpus)
 		tid = m->cpus[*cpu].cur_tid;
 	if (tid <= 0 || !(t = trawl_top_model_thread(m, tid)))
 		return NULL;
-	if (ctx) {
-		const char *comm = f_str(ctx, ci->ctx_procname);
+	if (ci->has_ctx) {
+		const char *comm = f_str(s, CC, ci->ctx_procname);
 
-		trawl_top_model_set_pid(m, t, f_int(ctx, ci->ctx_pid, -1));
+		trawl_top_model_set_pid(m, t, f_int(s, CC, ci->ctx_pid, -1));
 		if (comm && comm[0] && strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1))
 			trawl_top_model_set_comm(m, t, comm, strlen(comm));
 	}
 	return t;
 }
 
-static int ust_event(struct trawl_top_model *m, const struct class_info *ci,
-		     const struct trawl_reader_field *ctx)
+static int ust_event(struct trawl_top_source *s, struct trawl_top_model *m,
+		     const struct class_info *ci)
 {
-	int64_t pid = ctx ? f_int(ctx, ci->ctx_vpid, ci->env_vpid) : ci->env_vpid;
-	const char *comm = ctx ? f_str(ctx, ci->ctx_procname) : NULL;
+	int64_t pid = ci->has_ctx ? f_int(s, CC, ci->ctx_vpid, ci->env_vpid) : ci->env_vpid;
+	const char *comm = ci->has_ctx ? f_str(s, CC, ci->ctx_procname) : NULL;
 	uint64_t key = ((uint64_t)pid << 32) ^ ci->name;
 	struct trawl_top_ust *u = trawl_top_map_get(&m->usts, key);
 
@@ -428,8 +429,8 @@ static int ust_event(struct trawl_top_model *m, const struct class_info *ci,
 	return 0;
 }
 
-static void kernel_event(struct trawl_top_model *m, const struct class_info *ci,
-			 const struct trawl_reader_field *pl, struct trawl_top_thread *t,
+static void kernel_event(struct trawl_top_source *s, struct trawl_top_model *m,
+			 const struct class_info *ci, struct trawl_top_thread *t,
 			 int64_t ts, int64_t cpu)
 {
 	const int *f = ci->f;
@@ -438,52 +439,52 @@ static void kernel_event(struct trawl_top_model *m, const struct class_info *ci,
 
 	switch (ci->h) {
 	case H_SWITCH:
-		trawl_top_sched_switch(m, ts, cpu, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
-				       f_int(pl, f[F2], 0), f_int(pl, f[F3], -1),
-				       f_int(pl, f[F4], -1), f_str(pl, f[F5]), f_int(pl, f[F6], 0));
+		trawl_top_sched_switch(m, ts, cpu, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
+				       f_int(s, PL, f[F2], 0), f_int(s, PL, f[F3], -1),
+				       f_int(s, PL, f[F4], -1), f_str(s, PL, f[F5]), f_int(s, PL, f[F6], 0));
 		break;
 	case H_WAKEUP:
-		trawl_top_sched_wakeup(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
-				       f_int(pl, f[F2], 0));
+		trawl_top_sched_wakeup(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
+				       f_int(s, PL, f[F2], 0));
 		break;
 	case H_MIGRATE:
-		trawl_top_sched_migrate(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]),
-					f_int(pl, f[F3], -1));
+		trawl_top_sched_migrate(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
+					f_int(s, PL, f[F3], -1));
 		break;
 	case H_FORK:
 		if (f[F0] >= 0) /* LTTng's layout */
-			trawl_top_sched_fork(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
-					     f_int(pl, f[F2], -1), f_int(pl, f[F3], -1),
-					     f_str(pl, f[F4]));
+			trawl_top_sched_fork(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
+					     f_int(s, PL, f[F2], -1), f_int(s, PL, f[F3], -1),
+					     f_str(s, PL, f[F4]));
 		else
-			trawl_top_sched_fork(m, f_int(pl, f[F1], -1), -1, f_int(pl, f[F3], -1),
-					     -1, f_str(pl, f[F4]));
+			trawl_top_sched_fork(m, f_int(s, PL, f[F1], -1), -1, f_int(s, PL, f[F3], -1),
+					     -1, f_str(s, PL, f[F4]));
 		break;
 	case H_EXEC:
-		trawl_top_sched_exec(m, f_int(pl, f[F0], -1), f_str(pl, f[F1]));
+		trawl_top_sched_exec(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]));
 		break;
 	case H_EXIT:
-		trawl_top_sched_exit(m, f_int(pl, f[F0], -1));
+		trawl_top_sched_exit(m, f_int(s, PL, f[F0], -1));
 		break;
 	case H_SD_PROC:
-		trawl_top_statedump_process(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
-					    f_str(pl, f[F2]));
+		trawl_top_statedump_process(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
+					    f_str(s, PL, f[F2]));
 		break;
 	case H_SD_FD:
-		trawl_top_statedump_fd(m, f_int(pl, f[F0], -1), f_int(pl, f[F1], -1),
-				       f_str(pl, f[F2]));
+		trawl_top_statedump_fd(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
+				       f_str(s, PL, f[F2]));
 		break;
 	case H_SC_ENTRY:
 		if (!t)
 			break;
-		if ((str = f_str(pl, f[F2])))
+		if ((str = f_str(s, PL, f[F2])))
 			path = trawl_top_intern_id(&m->names, str, strlen(str));
-		trawl_top_sys_entry(m, t, ts, ci->name, f_int(pl, f[F0], -1),
-				    f_int(pl, f[F1], -1), path);
+		trawl_top_sys_entry(m, t, ts, ci->name, f_int(s, PL, f[F0], -1),
+				    f_int(s, PL, f[F1], -1), path);
 		break;
 	case H_SC_EXIT:
 		if (t)
-			trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, f_int(pl, f[F0], 0));
+			trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, f_int(s, PL, f[F0], 0));
 		break;
 	default:
 		break;
@@ -500,9 +501,8 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 {
 	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
 	struct class_info *ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
-	const struct trawl_reader_field *pl = NULL, *ctx = NULL;
 	struct trawl_top_thread *t = NULL;
-	int64_t cpu = -1;
+	int64_t cpu = -1, v;
 	int ret;
 
 	m->events++;
@@ -510,26 +510,24 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 		return -ENOMEM;
 	if (ci->h == H_IGNORE && !ci->nperf)
 		return 0;	/* not decoded at all */
-	if (ci->ctx_tid >= 0 || ci->ctx_pid >= 0 || ci->ctx_vpid >= 0 || ci->nperf) {
-		ret = trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, &ctx);
-		if (ret < 0 && ret != -ENODATA)
-			return field_error(s, ret);
-	}
+	/*
+	 * The event's fields decode at the first read: read none (index -1:
+	 * -ENODATA once decoded) to tell a malformed event from a member
+	 * this event lacks, which the reads below take as their defaults.
+	 */
+	ret = trawl_reader_event_int(s->r, PL, -1, &v);
+	if (ret < 0 && ret != -ENODATA)
+		return field_error(s, ret);
 	if (ci->h == H_UST)
-		return ust_event(m, ci, ctx);
-	if (ci->h != H_IGNORE) {
-		ret = trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, &pl);
-		if (ret < 0 && ret != -ENODATA)
-			return field_error(s, ret);
-	}
-	t = event_thread(s, m, ci, ctx, &cpu);
+		return ust_event(s, m, ci);
+	t = event_thread(s, m, ci, &cpu);
 	if (t) {
 		t->n.events++;
 		for (size_t k = 0; k < ci->nperf; k++)
 			trawl_top_model_perf_value(m, t, cpu, (size_t)ci->perf_idx[k],
-						   (uint64_t)f_int(ctx, ci->perf_field[k], 0));
+						   (uint64_t)f_int(s, CC, ci->perf_field[k], 0));
 	}
-	kernel_event(m, ci, pl, t, ts, cpu);
+	kernel_event(s, m, ci, t, ts, cpu);
 	return 0;
 }
 

@@ -429,6 +429,39 @@ static void test_fields(void)
 						   "cpu_id") == 0);
 	CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT, &f) == -ENODATA);
 	CHECK(trawl_reader_event_field(r, (enum trawl_reader_scope)9, &f) == -EINVAL);
+	/* the fast accessors: the same values, by the class's indexes */
+	{
+		enum trawl_reader_scope pl = TRAWL_READER_SCOPE_EVENT_PAYLOAD;
+		int i2 = trawl_reader_event_class_field_index(ec, pl, "intfield2");
+		int e = trawl_reader_event_class_field_index(ec, pl, "enum202");
+		int a = trawl_reader_event_class_field_index(ec, pl, "arrfield2");
+		int q = trawl_reader_event_class_field_index(ec, pl, "seqfield3");
+		int64_t iv;
+		uint64_t uv;
+		double dv;
+		const char *str;
+		size_t len;
+
+		CHECK(trawl_reader_event_int(r, pl, i2, &iv) == 0 &&
+		      iv == trawl_reader_field_int(trawl_reader_field_member(p, "intfield2")));
+		CHECK(trawl_reader_event_uint(r, pl, e, &uv) == 0 && uv == 202);
+		CHECK(trawl_reader_event_int(r, pl, e, &iv) == 0 && iv == 202);
+		CHECK(trawl_reader_event_string(r, pl, a, &str, &len) == 0 &&
+		      !strcmp(str, "test") && len == 4);
+		CHECK(trawl_reader_event_string(r, pl, a, &str, NULL) == 0);
+		CHECK(trawl_reader_event_int(r, pl, a, &iv) == -ENOMSG);
+		CHECK(trawl_reader_event_double(r, pl, i2, &dv) == -ENOMSG);
+		CHECK(trawl_reader_event_string(r, pl, i2, &str, &len) == -ENOMSG);
+		CHECK(trawl_reader_event_int(r, pl, q, &iv) == -ENOMSG);	/* a sequence */
+		CHECK(trawl_reader_event_int(r, pl, -ENOENT, &iv) == -ENODATA);
+		CHECK(trawl_reader_event_int(r, pl, (int)trawl_reader_field_count(p), &iv) ==
+		      -ENODATA);
+		CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT, 0,
+					     &iv) == -ENODATA);
+		CHECK(trawl_reader_event_uint(r, TRAWL_READER_SCOPE_PACKET_CONTEXT, 0, &uv) == 0 &&
+		      uv == trawl_reader_field_uint(trawl_reader_field_at(pc, 0)));
+		CHECK(trawl_reader_event_int(r, (enum trawl_reader_scope)9, 0, &iv) == -EINVAL);
+	}
 	/* the fields stay valid for the event; its text is made too */
 	{
 		const char *text;
@@ -437,6 +470,42 @@ static void test_fields(void)
 		CHECK(trawl_reader_event_text(r, &text, &len) == 0);
 		CHECK(trawl_reader_field_uint(trawl_reader_field_member(p, "_seqfield1_length")) == 4);
 	}
+	trawl_reader_destroy(r);
+}
+
+/* The fast accessors first, then the tree, then the text: one decoding each. */
+static void test_fast_fields(void)
+{
+	struct trawl_reader *r = open_one("wk-heartbeat-u");
+	const struct trawl_reader_field *p;
+	const char *str, *text;
+	size_t len;
+	int64_t v;
+	int msg = -1, n = 0;
+
+	while (trawl_reader_next(r) > 0) {
+		if (msg < 0)
+			msg = trawl_reader_event_class_field_index(trawl_reader_event_class_of(r),
+								   TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+								   "msg");
+		CHECK(msg >= 0);
+		CHECK(trawl_reader_event_string(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, msg, &str,
+						&len) == 0);
+		CHECK(!strcmp(str, "heartbeat") && len == 9);
+		CHECK(trawl_reader_event_field(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, &p) == 0);
+		CHECK(!strcmp(trawl_reader_field_string(trawl_reader_field_at(p, (size_t)msg), NULL),
+			      "heartbeat"));
+		CHECK(trawl_reader_event_text(r, &text, &len) == 0 && strstr(text, "heartbeat"));
+		n++;
+	}
+	CHECK(n == 20);
+	CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0, &v) == -ENODATA);
+	trawl_reader_destroy(r);
+	/* with TRAWL_READER_NO_FIELDS, fields are not read */
+	r = open_one("wk-heartbeat-u");
+	CHECK(trawl_reader_set_flags(r, TRAWL_READER_NO_FIELDS) == 0);
+	CHECK(trawl_reader_next(r) == 1);
+	CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0, &v) == -EPERM);
 	trawl_reader_destroy(r);
 }
 
@@ -479,6 +548,7 @@ int main(int argc, char **argv)
 	test_discarded("ev-disc-no-ts-begin-end", 17, 0);
 	test_traces();
 	test_fields();
+	test_fast_fields();
 	test_errors();
 	printf("reader API: lines, settings, time, discarded, traces, fields, errors: ok\n");
 	return 0;

@@ -48,6 +48,12 @@ int main(int argc, char **argv)
 		const trawl_reader_field *msg = trawl_reader_field_member(payload, "msg");
 		if (!msg || std::strcmp(trawl_reader_field_string(msg, nullptr), "heartbeat"))
 			return 1;
+		const char *fast = nullptr;
+		int idx = trawl_reader_event_class_field_index(trawl_reader_event_class_of(r),
+							       TRAWL_READER_SCOPE_EVENT_PAYLOAD, "msg");
+		if (trawl_reader_event_string(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, idx, &fast,
+					      nullptr) != 0 || std::strcmp(fast, "heartbeat"))
+			return 1;
 		n++;
 	}
 	std::free(line.data);

@@ -118,6 +118,81 @@ static void put_traces(struct trawl_reader *r)
 	}
 }
 
+/*
+ * The fast accessors (trawl_reader_event_int() and kin) agree with the
+ * tree on every top-level member of @f (scope @sc), and refuse what is
+ * not there or not of their kind. A mismatch stops the dump (fields.sh
+ * then fails with this message).
+ */
+static void check_flat(struct trawl_reader *r, enum trawl_reader_scope sc,
+		       const struct trawl_reader_field *f)
+{
+	size_t i, n = trawl_reader_field_kind(f) == TRAWL_READER_FIELD_STRUCT ?
+			      trawl_reader_field_count(f) : 0;
+	int64_t iv;
+	uint64_t uv;
+	double dv;
+	const char *str;
+	size_t len;
+	int bad = 0;
+
+	for (i = 0; i < n && !bad; i++) {
+		const struct trawl_reader_field *m = trawl_reader_field_at(f, i);
+		int k = trawl_reader_field_kind(m), is_int;
+		const char *ts;
+		size_t tlen;
+
+		is_int = k == TRAWL_READER_FIELD_INTEGER || k == TRAWL_READER_FIELD_ENUM;
+		if (is_int)
+			bad = trawl_reader_event_int(r, sc, (int)i, &iv) ||
+			      trawl_reader_event_uint(r, sc, (int)i, &uv) ||
+			      uv != trawl_reader_field_uint(m) || iv != trawl_reader_field_int(m);
+		else
+			bad = trawl_reader_event_int(r, sc, (int)i, &iv) != -ENOMSG;
+		if (k == TRAWL_READER_FIELD_FLOAT)
+			bad |= trawl_reader_event_double(r, sc, (int)i, &dv) ||
+			       memcmp(&dv, &(double){ trawl_reader_field_double(m) }, sizeof(dv));
+		else
+			bad |= trawl_reader_event_double(r, sc, (int)i, &dv) != -ENOMSG;
+		ts = trawl_reader_field_string(m, &tlen);
+		if (ts)
+			bad |= trawl_reader_event_string(r, sc, (int)i, &str, &len) || len != tlen ||
+			       memcmp(str, ts, len + 1);
+		else
+			bad |= trawl_reader_event_string(r, sc, (int)i, &str, &len) != -ENOMSG;
+		if (bad)
+			fprintf(stderr, "reader-dump: %s: scope %d member %zu: the fast accessors differ\n",
+				trawl_reader_event_name(r), (int)sc, i);
+	}
+	if (!bad && (trawl_reader_event_int(r, sc, (int)n, &iv) != -ENODATA ||
+		     trawl_reader_event_string(r, sc, -1, &str, NULL) != -ENODATA)) {
+		fprintf(stderr, "reader-dump: %s: scope %d: a member past the end is read\n",
+			trawl_reader_event_name(r), (int)sc);
+		bad = 1;
+	}
+	if (bad)
+		exit(1);
+}
+
+/* Every other event, the fast accessors read first (no tree decoded yet). */
+static void touch_flat(struct trawl_reader *r)
+{
+	static unsigned long nev;
+	int64_t v;
+	int sc, ret;
+
+	if (nev++ % 2)
+		return;
+	for (sc = TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT; sc <= TRAWL_READER_SCOPE_EVENT_PAYLOAD;
+	     sc++) {
+		ret = trawl_reader_event_int(r, (enum trawl_reader_scope)sc, 0, &v);
+		if (ret && ret != -ENODATA && ret != -ENOMSG) {
+			fprintf(stderr, "reader-dump: %s\n", trawl_reader_error(r));
+			exit(1);
+		}
+	}
+}
+
 static int put_event(struct trawl_reader *r)
 {
 	static const char *const scope_names[] = { "pc", "cc", "ec", "p" };
@@ -139,6 +214,7 @@ static int put_event(struct trawl_reader *r)
 	else
 		printf(" cpu=-");
 	printf("\n");
+	touch_flat(r);
 	for (sc = TRAWL_READER_SCOPE_PACKET_CONTEXT; sc <= TRAWL_READER_SCOPE_EVENT_PAYLOAD; sc++) {
 		ret = trawl_reader_event_field(r, (enum trawl_reader_scope)sc, &f);
 		if (ret == -ENODATA)
@@ -148,6 +224,7 @@ static int put_event(struct trawl_reader *r)
 		printf("  %s=", scope_names[sc]);
 		put_field(f);
 		printf("\n");
+		check_flat(r, (enum trawl_reader_scope)sc, f);
 	}
 	return 0;
 }
