@@ -168,18 +168,27 @@ static bool flat_is_int(const struct rd_flat_val *v)
 }
 
 /*
- * The integers' fast path: a member of a fixed layout (flat.h), read with
+ * The fast path: a member of a fixed layout (flat.h), read in place with
  * no call. Anything else (the event's first read, other layouts, errors)
- * takes event_member().
+ * takes event_member(). Returns the slot, or NULL with *@ret -ENODATA (no
+ * such member) or 0 (the slow path).
  */
-static inline const struct rd_flat_slot *fast_int_slot(const struct trawl_reader *r,
-						       enum trawl_reader_scope scope, int index)
+static inline const struct rd_flat_slot *fast_slot(struct trawl_reader *r,
+						   enum trawl_reader_scope scope, int index,
+						   int *ret)
 {
+	*ret = 0;
 	if (!r->body_flat_valid)
 		return NULL;
-	return rd_flat_int_slot(&r->body_flat,
-				(unsigned int)scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT,
-				index);
+	rd_err_clear(&r->err);
+	return rd_flat_slot_of(&r->body_flat,
+			       (unsigned int)scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT,
+			       index, ret);
+}
+
+static bool slot_is_int(const struct rd_flat_slot *sl)
+{
+	return sl->kind == TRAWL_READER_FIELD_INTEGER || sl->kind == TRAWL_READER_FIELD_ENUM;
 }
 
 static int event_int_slow(struct trawl_reader *r, enum trawl_reader_scope scope,
@@ -200,15 +209,16 @@ static int event_int_slow(struct trawl_reader *r, enum trawl_reader_scope scope,
 TRAWL_EXPORT int trawl_reader_event_int(struct trawl_reader *r, enum trawl_reader_scope scope,
 					int index, int64_t *value)
 {
-	const struct rd_flat_slot *sl = fast_int_slot(r, scope, index);
-	uint64_t u;
 	int ret;
+	const struct rd_flat_slot *sl = fast_slot(r, scope, index, &ret);
+	uint64_t u;
 
-	if (trawl_likely(sl)) {
-		rd_err_clear(&r->err);
+	if (trawl_likely(sl && slot_is_int(sl))) {
 		*value = (int64_t)rd_flat_slot_load(r->body_flat.base + sl->off, sl);
 		return 0;
 	}
+	if (ret)
+		return ret;
 	ret = event_int_slow(r, scope, index, &u);
 	if (ret == 0)
 		*value = (int64_t)u;
@@ -218,13 +228,15 @@ TRAWL_EXPORT int trawl_reader_event_int(struct trawl_reader *r, enum trawl_reade
 TRAWL_EXPORT int trawl_reader_event_uint(struct trawl_reader *r, enum trawl_reader_scope scope,
 					 int index, uint64_t *value)
 {
-	const struct rd_flat_slot *sl = fast_int_slot(r, scope, index);
+	int ret;
+	const struct rd_flat_slot *sl = fast_slot(r, scope, index, &ret);
 
-	if (trawl_likely(sl)) {
-		rd_err_clear(&r->err);
+	if (trawl_likely(sl && slot_is_int(sl))) {
 		*value = rd_flat_slot_load(r->body_flat.base + sl->off, sl);
 		return 0;
 	}
+	if (ret)
+		return ret;
 	return event_int_slow(r, scope, index, value);
 }
 
@@ -250,8 +262,24 @@ TRAWL_EXPORT int trawl_reader_event_string(struct trawl_reader *r,
 {
 	struct rd_flat_val tmp;
 	const struct rd_flat_val *v;
-	int ret = event_member(r, scope, index, &tmp, &v);
+	int ret;
+	const struct rd_flat_slot *sl = fast_slot(r, scope, index, &ret);
 
+	if (trawl_likely(sl && sl->kind == TRAWL_READER_FIELD_STRING)) {
+		/* a text array cut at its NUL; without one, the walker copies it */
+		const char *p = (const char *)r->body_flat.base + sl->off;
+		const char *nul = memchr(p, 0, sl->len);
+
+		if (trawl_likely(nul)) {
+			*str = p;
+			if (len)
+				*len = (size_t)(nul - p);
+			return 0;
+		}
+	}
+	if (ret)
+		return ret;
+	ret = event_member(r, scope, index, &tmp, &v);
 	if (ret)
 		return ret;
 	if (v->kind != TRAWL_READER_FIELD_STRING)

@@ -327,6 +327,14 @@ int rd_flat_body(struct rd_flat *f, struct rd_stream *s, struct rd_err *err)
 	    lay->body_bits <= d->end - pos) {
 		f->lay = lay;
 		f->base = d->pkt + pos / 8;
+		/*
+		 * Decoding such a body only moves the position (no member has a
+		 * side effect, and it has a size): step over it here, as
+		 * rd_stream_body() would have.
+		 */
+		s->body_pos = pos;
+		s->pos = pos + lay->body_bits;
+		s->body_pending = false;
 		return 0;
 	}
 	return flat_walk(f, s, err);

@@ -11,6 +11,8 @@
 #ifndef TRAWL_READER_FLAT_H
 #define TRAWL_READER_FLAT_H
 
+#include <errno.h>
+
 #include "reader/stream.h"
 
 struct rd_flat_val {
@@ -63,10 +65,9 @@ struct rd_flat {
 };
 
 /*
- * Makes @f the current event's of @s: with a fixed layout, @s does not
- * move (its body is still pending: the reader steps over it as usual);
- * otherwise the walker decodes the body from its start and leaves the
- * stream's position after it, as rd_stream_body() does.
+ * Makes @f the current event's of @s, and leaves the stream's position
+ * after the body as rd_stream_body() does: with a fixed layout, by its
+ * size alone; otherwise the walker decodes the body from its start.
  */
 int rd_flat_body(struct rd_flat *f, struct rd_stream *s, struct rd_err *err);
 /*
@@ -112,19 +113,23 @@ static inline uint64_t rd_flat_slot_load(const uint8_t *p, const struct rd_flat_
 }
 
 /*
- * The fast way to member @index of body scope @which, an integer or enum:
- * a fixed layout read at its offset. NULL when it takes rd_flat_get().
+ * The fast way to member @index of body scope @which: a fixed layout read
+ * in place. Returns its slot, or NULL with *@ret -ENODATA (no such
+ * member) or 0 (take rd_flat_get()).
  */
-static inline const struct rd_flat_slot *rd_flat_int_slot(const struct rd_flat *f,
-							  unsigned which, int index)
+static inline const struct rd_flat_slot *rd_flat_slot_of(const struct rd_flat *f,
+							 unsigned which, int index, int *ret)
 {
 	const struct rd_flat_layout *lay = f->lay;
-	const struct rd_flat_slot *sl;
 
-	if (!lay || which > 2 || (uint32_t)index >= lay->count[which])
+	*ret = 0;
+	if (!lay || which > 2)
 		return NULL;
-	sl = &lay->slots[lay->first[which] + (uint32_t)index];
-	return sl->kind <= TRAWL_READER_FIELD_ENUM ? sl : NULL;
+	if ((uint32_t)index >= lay->count[which]) {	/* negative ones too */
+		*ret = -ENODATA;
+		return NULL;
+	}
+	return &lay->slots[lay->first[which] + (uint32_t)index];
 }
 
 /* A string member's NUL-terminated bytes. */

@@ -367,6 +367,8 @@ static int64_t f_int(struct trawl_top_source *s, enum trawl_reader_scope scope, 
 {
 	int64_t v;
 
+	if (i < 0)
+		return dflt;
 	return trawl_reader_event_int(s->r, scope, i, &v) == 0 ? v : dflt;
 }
 
@@ -374,6 +376,8 @@ static const char *f_str(struct trawl_top_source *s, enum trawl_reader_scope sco
 {
 	const char *str;
 
+	if (i < 0)
+		return NULL;
 	return trawl_reader_event_string(s->r, scope, i, &str, NULL) == 0 ? str : NULL;
 }
 

@@ -6,6 +6,7 @@
 #include "top.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,35 +122,108 @@ void trawl_top_table_filter(struct trawl_top_table *t, const char *filter)
 	t->nrows = kept;
 }
 
+/*
+ * @v as printf's "%.0f" (@tenths 0) or "%.1f" (1) prints it, without
+ * printf: batch output formats a cell per column per row per interval,
+ * and printf's exact decimal conversion was most of trawltop's time after
+ * decoding. The shortcut takes non-negative values whose scaled value is
+ * below 2^36 (so the product's rounding error is under 2^-17) and not
+ * within 10^-4 of a rounding tie (where that error might round the other
+ * way than printf's exact conversion); the rest go to snprintf. Either
+ * way the text is printf's.
+ */
+static void fmt_fixed(double v, int tenths, char *buf, size_t len)
+{
+	double x = tenths ? v * 10 : v, r;
+	char tmp[24];
+	uint64_t n;
+	size_t k = 0, i;
+
+	if (!(v >= 0) || signbit(v) || x >= 0x1p36 || len < sizeof(tmp) + 1)
+		goto slow;
+	r = nearbyint(x);	/* ties to even, as printf's exact rounding */
+	if (fabs(x - r) > 0.4999 && x != r)
+		goto slow;
+	n = (uint64_t)r;
+	if (tenths) {
+		tmp[k++] = (char)('0' + n % 10);
+		tmp[k++] = '.';
+		n /= 10;
+	}
+	do {
+		tmp[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	for (i = 0; i < k; i++)
+		buf[i] = tmp[k - 1 - i];
+	buf[k] = '\0';
+	return;
+slow:
+	snprintf(buf, len, tenths ? "%.1f" : "%.0f", v);
+}
+
 /* 1234567 -> "1.2M": sizes in binary units, as top. */
 static void human_bytes(double v, char *buf, size_t len)
 {
 	static const char units[] = "KMGTP";
 	int u = -1;
+	size_t n;
 
 	if (v < 10000) {
-		snprintf(buf, len, "%.0f", v);
+		fmt_fixed(v, 0, buf, len);
 		return;
 	}
 	while (v >= 1024 && u < 4) {
 		v /= 1024;
 		u++;
 	}
-	snprintf(buf, len, "%.1f%c", v, units[u]);
+	fmt_fixed(v, 1, buf, len);
+	n = strlen(buf);
+	if (n + 1 < len) {
+		buf[n] = units[u];
+		buf[n + 1] = '\0';
+	}
 }
 
 void trawl_top_cell_format(const struct trawl_top_col *c, const struct trawl_top_cell *cell,
 			   char *buf, size_t len)
 {
 	switch (c->kind) {
-	case TRAWL_TOP_COL_TEXT: snprintf(buf, len, "%s", cell->text ? cell->text : ""); break;
-	case TRAWL_TOP_COL_INT: snprintf(buf, len, "%.0f", cell->num); break;
-	case TRAWL_TOP_COL_PCT: snprintf(buf, len, "%.1f", cell->num); break;
-	case TRAWL_TOP_COL_NS: snprintf(buf, len, "%.1f", cell->num / 1e3); break;
-	case TRAWL_TOP_COL_MS: snprintf(buf, len, "%.1f", cell->num / 1e6); break;
-	case TRAWL_TOP_COL_BYTES: human_bytes(cell->num, buf, len); break;
-	case TRAWL_TOP_COL_RATE: snprintf(buf, len, "%.1f", cell->num); break;
+	case TRAWL_TOP_COL_TEXT: {
+		const char *s = cell->text ? cell->text : "";
+		size_t n = strlen(s);
+
+		n = n < len ? n : len - 1;	/* cut as snprintf would */
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		break;
 	}
+	case TRAWL_TOP_COL_INT: fmt_fixed(cell->num, 0, buf, len); break;
+	case TRAWL_TOP_COL_PCT: fmt_fixed(cell->num, 1, buf, len); break;
+	case TRAWL_TOP_COL_NS: fmt_fixed(cell->num / 1e3, 1, buf, len); break;
+	case TRAWL_TOP_COL_MS: fmt_fixed(cell->num / 1e6, 1, buf, len); break;
+	case TRAWL_TOP_COL_BYTES: human_bytes(cell->num, buf, len); break;
+	case TRAWL_TOP_COL_RATE: fmt_fixed(cell->num, 1, buf, len); break;
+	}
+}
+
+/* @s right-aligned in @width (left-aligned when negative), as "%*s" does. */
+static void put_padded(FILE *f, const char *s, int width)
+{
+	static const char blanks[] = "                                ";
+	size_t n = strlen(s), w = (size_t)(width < 0 ? -(long)width : width), pad;
+
+	pad = w > n ? w - n : 0;
+	if (width < 0)
+		fwrite(s, 1, n, f);
+	while (pad) {
+		size_t k = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
+
+		fwrite(blanks, 1, k, f);
+		pad -= k;
+	}
+	if (width >= 0)
+		fwrite(s, 1, n, f);
 }
 
 void trawl_top_table_print(const struct trawl_top_table *t, FILE *f, size_t max)
@@ -164,13 +238,12 @@ void trawl_top_table_print(const struct trawl_top_table *t, FILE *f, size_t max)
 			const struct trawl_top_col *col = &t->cols[c];
 
 			trawl_top_cell_format(col, &t->cells[r * t->ncols + c], buf, sizeof(buf));
+			if (c)
+				fputc(' ', f);
 			/* the last column is not padded (long paths, no trailing blanks) */
-			if (c + 1 == t->ncols && col->width < 0)
-				fprintf(f, " %s", buf);
-			else
-				fprintf(f, "%s%*s", c ? " " : "", col->width, buf);
+			put_padded(f, buf, c + 1 == t->ncols && col->width < 0 ? 0 : col->width);
 		}
-		fprintf(f, "\n");
+		fputc('\n', f);
 	}
 }
 
