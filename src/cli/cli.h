@@ -28,6 +28,7 @@ enum cli_exit {
 	CLI_EXIT_STATE = 8,      /* wrong state (already started, not started) */
 	CLI_EXIT_UNSUPPORTED = 9, /* not possible on this system or domain */
 	CLI_EXIT_PROTOCOL = 10,  /* the daemon misbehaved */
+	CLI_EXIT_LOST = 11,      /* done (stopped), but the trace lacks data: loss.c */
 };
 
 struct cli_option_doc {
@@ -76,6 +77,25 @@ int cli_session(const char *given, char *buf, size_t len);
  */
 int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
 		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done);
+
+/* As cli_session_op(), but @run prints what it did and returns the exit status. */
+int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
+		    int (*run)(struct trawl_ctl *ctl, const char *name));
+
+/*
+ * Stops session @name (loss.c). Returns 0 once it is stopped, with *@lost
+ * set if the trace lacks data (the one line said on stderr); else the exit
+ * status of a stop that did not happen (its line printed).
+ */
+int cli_loss_stop(struct trawl_ctl *ctl, const char *name, int *lost);
+/*
+ * For destroy: as cli_loss_stop() if session @name traces (0 if it does not,
+ * or is not found), or for each of the caller's sessions that trace.
+ */
+int cli_loss_stop_active(struct trawl_ctl *ctl, const char *name, int *lost);
+int cli_loss_stop_all(struct trawl_ctl *ctl, int *lost);
+/* CLI_EXIT_LOST, the line said, if session @name lost data so far; else 0. */
+int cli_loss_status(struct trawl_ctl *ctl, const char *name);
 
 /*
  * The options the channel and event commands share: -k/--kernel,

@@ -20,7 +20,7 @@ static int run(int argc, char **argv)
 	};
 	char name[TRAWL_CTL_NAME_MAX];
 	struct trawl_ctl *ctl;
-	int c, ret, all = 0;
+	int c, ret, all = 0, lost = 0;
 
 	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
 		switch (c) {
@@ -41,6 +41,12 @@ static int run(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	/* Stopped here first, as stop does, so that a loss is said and in the exit status. */
+	ret = all ? cli_loss_stop_all(ctl, &lost) : cli_loss_stop_active(ctl, name, &lost);
+	if (ret) {
+		trawl_ctl_disconnect(ctl);
+		return ret;
+	}
 	ret = all ? trawl_ctl_session_destroy_all(ctl) : trawl_ctl_session_destroy(ctl, name);
 	if (ret) {
 		ret = cli_fail(ctl, ret, "destroy");
@@ -51,7 +57,7 @@ static int run(int argc, char **argv)
 	trawl_ctl_current_session_clear(all ? NULL : name);
 	if (!cli_quiet)
 		printf(all ? "All sessions destroyed.\n" : "Session %s destroyed.\n", name);
-	return 0;
+	return lost ? CLI_EXIT_LOST : 0;
 }
 
 const struct cli_cmd cli_cmd_destroy = {
@@ -60,7 +66,8 @@ const struct cli_cmd cli_cmd_destroy = {
 	.synopsis = "[NAME | --all]",
 	.description = "Stops the session NAME (default: the current session) if it is "
 		       "tracing, waits until its data is on disk, and removes it from the session "
-		       "daemon. The trace stays on disk.",
+		       "daemon. The trace stays on disk. If stopping it lost data, the one line "
+		       "and exit status 11 are stop's.",
 	.options = opts_doc,
 	.run = run,
 };

@@ -40,6 +40,8 @@ static int run(int argc, char **argv)
 	} else {
 		cli_show_session(l);
 		trawl_ctl_list_destroy(l);
+		fflush(stdout);
+		ret = cli_loss_status(ctl, name);
 	}
 	trawl_ctl_disconnect(ctl);
 	return ret;
@@ -51,7 +53,8 @@ const struct cli_cmd cli_cmd_status = {
 	.synopsis = "",
 	.description = "Shows the current session as `trawl list SESSION` does: whether it "
 		       "traces, its output, channels, event rules, events discarded, and whether "
-		       "its consumers are alive.",
+		       "its consumers are alive. If the session lost data (events discarded), one "
+		       "line on standard error says how much and the exit status is 11.",
 	.options = opts_doc,
 	.run = run,
 };

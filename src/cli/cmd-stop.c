@@ -11,53 +11,30 @@ static const struct cli_option_doc opts_doc[] = {
 };
 
 /*
- * Once stopped, every domain's count of discarded events is final: say it,
- * as LTTng's stop does, so that a loss is never silent (the trace's packets
- * carry the same counts, which babeltrace2 reports).
+ * Stops, then says in one line if the trace lacks data (loss.c): the
+ * session is stopped either way; the exit status tells a script which.
  */
-static void warn_discarded(struct trawl_ctl *ctl, const char *name)
+static int stop_and_count(struct trawl_ctl *ctl, const char *name)
 {
-	struct trawl_ctl_list *l;
-	size_t i, n;
+	int lost, ret = cli_loss_stop(ctl, name, &lost);
 
-	if (trawl_ctl_list_session(ctl, name, &l))
-		return;
-	n = trawl_ctl_list_count(l);
-	for (i = 0; i < n; i++) {
-		struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
-
-		if (trawl_ctl_list_kind(l, i) != TRAWL_CTL_ITEM_DOMAIN ||
-		    trawl_ctl_list_domain_at(l, i, &d) || !d.events_discarded)
-			continue;
-		fprintf(stderr, "Warning: %llu events were discarded in the %s domain of session %s "
-				"(buffers too small or the consumer too slow: see enable-channel "
-				"--subbuf-size/--num-subbuf).\n",
-			(unsigned long long)d.events_discarded,
-			d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "user-space", name);
-	}
-	trawl_ctl_list_destroy(l);
-}
-
-static int stop_and_warn(struct trawl_ctl *ctl, const char *name)
-{
-	int ret = trawl_ctl_session_stop(ctl, name);
-
-	if (!ret)
-		warn_discarded(ctl, name);
-	return ret;
+	if (ret)
+		return ret;
+	if (!cli_quiet)
+		printf("Tracing stopped for session %s.\n", name);
+	return lost ? CLI_EXIT_LOST : 0;
 }
 
 static int run(int argc, char **argv)
 {
-	return cli_session_op(&cli_cmd_stop, argc, argv, stop_and_warn,
-			      "Tracing stopped for session");
+	return cli_session_run(&cli_cmd_stop, argc, argv, stop_and_count);
 }
 
 const struct cli_cmd cli_cmd_stop = {
 	.name = "stop",
 	.summary = "Stop tracing",
 	.synopsis = "[NAME]",
-	.description = "Stops recording in session NAME (default: the current session) and returns once every event recorded so far is on disk, metadata and index included: the trace is then complete and readable. Events discarded (buffers full, or lost on the way to the trace) are counted in the trace and said on standard error.",
+	.description = "Stops recording in session NAME (default: the current session) and returns once every event recorded so far is on disk, metadata and index included: the trace is then complete and readable. Events discarded (buffers full, dropped by the kernel, or lost on the way to the trace: a full disk, a lost relayd) are counted in the trace, where they happened, and said in one line on standard error; the exit status is then 11 (stopped, data lost), not 0.",
 	.options = opts_doc,
 	.run = run,
 };

@@ -105,7 +105,9 @@ void cli_man_print(const struct cli_cmd *cmd)
 	}
 	printf(".SH EXIT STATUS\n0 success; 1 other error; 2 bad command line; 3 no session daemon; "
 	       "4 permission denied; 5 not found; 6 already exists; 7 bad value; 8 wrong state; "
-	       "9 not supported here; 10 daemon protocol error.\n");
+	       "9 not supported here; 10 daemon protocol error; 11 done, but data was lost "
+	       "(stop, destroy, status: events discarded or not written, one line says how many "
+	       "and where).\n");
 	printf(".SH SEE ALSO\ntrawl(1)\n");
 }
 
@@ -122,7 +124,9 @@ static void man_index(void)
 		       cli_cmds[i]->name);
 	printf(".SH EXIT STATUS\n0 success; 1 other error; 2 bad command line; 3 no session "
 	       "daemon; 4 permission denied; 5 not found; 6 already exists; 7 bad value; 8 wrong "
-	       "state; 9 not supported here; 10 daemon protocol error.\n");
+	       "state; 9 not supported here; 10 daemon protocol error; 11 done, but data was "
+	       "lost (stop, destroy, status: events discarded or not written, one line says how "
+	       "many and where).\n");
 	printf(".SH ENVIRONMENT\nTRAWL_RUNTIME_DIR, TRAWL_ROOT_RUNTIME_DIR: the daemons' state "
 	       "folders (for tests and private daemons).\n");
 	printf(".SH FILES\n$HOME/.trawlrc (the current session), $XDG_RUNTIME_DIR/trawl or "

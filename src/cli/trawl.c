@@ -139,23 +139,22 @@ int cli_connect(struct trawl_ctl **ctl)
 	return 0;
 }
 
-int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
-		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done)
+/* Options -h and --no-wait, an optional NAME, connected: 0, or the exit status (-1: --help). */
+static int session_cmd_open(const struct cli_cmd *cmd, int argc, char **argv, char *name,
+			    size_t len, struct trawl_ctl **ctl)
 {
 	static const struct option opts[] = {
 		{"no-wait", no_argument, NULL, 'n'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	char name[TRAWL_CTL_NAME_MAX];
-	struct trawl_ctl *ctl;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "hn", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(cmd);
-			return 0;
+			return -1;
 		case 'n':
 			break;
 		default:
@@ -164,17 +163,38 @@ int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
 	}
 	if (argc - optind > 1)
 		return cli_usage(cmd, "too many arguments");
-	ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name));
+	ret = cli_session(argc > optind ? argv[optind] : NULL, name, len);
+	return ret ? ret : cli_connect(ctl);
+}
+
+int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
+		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done)
+{
+	char name[TRAWL_CTL_NAME_MAX];
+	struct trawl_ctl *ctl;
+	int ret = session_cmd_open(cmd, argc, argv, name, sizeof(name), &ctl);
+
 	if (ret)
-		return ret;
-	ret = cli_connect(&ctl);
-	if (ret)
-		return ret;
+		return ret < 0 ? 0 : ret;
 	ret = op(ctl, name);
 	if (ret)
 		ret = cli_fail(ctl, ret, cmd->name);
 	else if (!cli_quiet)
 		printf("%s %s.\n", done, name);
+	trawl_ctl_disconnect(ctl);
+	return ret;
+}
+
+int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
+		    int (*run)(struct trawl_ctl *ctl, const char *name))
+{
+	char name[TRAWL_CTL_NAME_MAX];
+	struct trawl_ctl *ctl;
+	int ret = session_cmd_open(cmd, argc, argv, name, sizeof(name), &ctl);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = run(ctl, name);
 	trawl_ctl_disconnect(ctl);
 	return ret;
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # A full disk under a local trace (a 2 MiB tmpfs the test mounts): nothing
 # recorded before it is lost to it, and what is lost is said.
-#   ust      a user-space session fills the disk: `trawl stop` exits != 0 with
+#   ust      a user-space session fills the disk: `trawl stop` exits 11 (stopped, data lost) with
 #            one line "...: No space left on device, N packets (M events) lost",
 #            list says it too, every stream file holds whole packets only,
 #            each named by its index entry (whole.py), "Bytes written" is what
@@ -11,7 +11,7 @@
 #            the trace itself says what it lost: babeltrace2 warns of M
 #            discarded events and N discarded packets (the seal's packets)
 #   kernel   the same with a kernel session (a getpgid flood), ended by
-#            `trawl destroy` (no stop): destroy exits != 0 with the line, whose
+#            `trawl destroy` (no stop): destroy exits 11 with the line, whose
 #            event count is exact: events babeltrace2 reads + events the line
 #            says lost + events the kernel dropped >= the 2 x N the flood made,
 #            and babeltrace2 alone says as much (read + reported discarded)
@@ -54,7 +54,7 @@ ust)
 	expect 0 "$TRAWL" start
 	# ~30 bytes an event: 200,000 of them are three times the disk
 	"$APP" 1 200000 5000 || fail "the app failed"
-	expect 1 "$TRAWL" stop && lost_line events
+	expect 11 "$TRAWL" stop && lost_line events
 	lost=$(sed -n 's/.*, [0-9]* packets\? (\([0-9]*\) events\?) lost.*/\1/p' "$T/err")
 	lostp=$(sed -n 's/.*, \([0-9]*\) packets\? ([0-9]* events\?) lost.*/\1/p' "$T/err")
 	line=$(cat "$T/err")
@@ -90,7 +90,7 @@ kernel)
 	"$PROG" flood $N >/dev/null || fail "ksyscalls failed"
 	expect 0 "$TRAWL" list K
 	dropped=$(sed -n 's/^Events discarded: //p' "$T/out" | head -1)
-	expect 1 "$TRAWL" destroy K && lost_line events
+	expect 11 "$TRAWL" destroy K && lost_line events
 	lost=$(sed -n 's/.*, [0-9]* packets\? (\([0-9]*\) events\?) lost.*/\1/p' "$T/err")
 	whole_check "$M/kt"
 	babeltrace2 "$M/kt" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 failed: $(cat "$T/bt.err")"

@@ -34,11 +34,20 @@ def cli_setup(home, programs=()):
     return ENV
 
 
-def trawl(*args, check=True, timeout=120):
-    """Runs `trawl ARGS`; a failure ends the test (unless check=False)."""
+# trawl(1)'s exit status for "stopped (or listed), but data was lost"
+LOST = 11
+
+
+def trawl(*args, check=True, timeout=120, lossy=True):
+    """Runs `trawl ARGS`; a failure ends the test (unless check=False).
+    With @lossy, a stop, destroy or status saying data was lost (LOST) is no
+    failure: a session recording machine-wide events may overflow its buffers
+    on a machine busy with other tests (it stopped all the same, and the
+    trace counts the loss); the tests of loss assert LOST and its count."""
     p = subprocess.run(["trawl"] + list(args), capture_output=True, text=True, env=ENV,
                        timeout=timeout)
-    if check and p.returncode != 0:
+    ok = (0, LOST) if lossy and args and args[0] in ("stop", "destroy", "status") else (0,)
+    if check and p.returncode not in ok:
         raise SystemExit("trawl %s failed (%d): %s%s" % (" ".join(args), p.returncode, p.stdout,
                                                           p.stderr))
     return p

@@ -45,7 +45,7 @@ full)
 	expect 0 "$TRAWL" enable-event -u tall:seq
 	expect 0 "$TRAWL" start
 	"$APP" 1 200000 5000 || fail "the app failed"
-	expect 1 "$TRAWL" stop
+	expect 11 "$TRAWL" stop
 	expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped: it could not write: No space left on device"
 	grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* (bytes|events)[^)]*\) lost" "$T/err" ||
 		fail "the line does not count what was lost: $(cat "$T/err")"
@@ -76,7 +76,7 @@ killed)
 	relayd_start || { fail "relayd did not start"; finish; }
 	stream_then_kill K
 	"$APP" 2 100000 5000 || fail "an app traced after relayd died failed"
-	expect 1 "$TRAWL" stop
+	expect 11 "$TRAWL" stop
 	expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped:"
 	grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* (bytes|events)[^)]*\) lost" "$T/err" ||
 		fail "the line does not count what was lost: $(cat "$T/err")"

@@ -63,7 +63,7 @@ expect 0 "$TRAWL" status
 grep -q "trawl-relayd at net://127.0.0.1:$CTRL_PORT:$DATA_PORT closed the session's connection" "$T/out" ||
 	fail "status does not report the lost relayd: $(cat "$T/out")"
 # the events of the program traced after relayd died are counted lost
-expect 1 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
+expect 11 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
 grep -qE ", [1-9][0-9]* packets? \([1-9][0-9]* events?\) lost" "$T/err" ||
 	fail "stop does not count the events lost: $(cat "$T/err")"
 expect 0 "$TRAWL" destroy

@@ -223,7 +223,7 @@ kill)
 	grep -q "Problem: .*trawl-relayd at .*127.0.0.1:.*stopped" "$T/out" ||
 		fail "list does not report the lost relayd: $(cat "$T/out")"
 	# what went nowhere is counted, and the stop says so (relayd-disk-killed checks more)
-	expect 1 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
+	expect 11 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace K)" 300
 	;;

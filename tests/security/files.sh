@@ -112,6 +112,9 @@ session_run() {
 	gt start "$name" >"$T/out" 2>"$T/err"; RC_START=$?
 	sleep 0.2
 	gt stop "$name" >"$T/out" 2>"$T/err.stop"; RC_STOP=$?
+	# 11: stopped, but sched_switch overflowed a buffer on a busy machine
+	# (counted in the trace); these cases are about files, not loss
+	[ "$RC_STOP" = 11 ] && RC_STOP=0
 }
 prepare_hook() { :; }
 
@@ -302,7 +305,8 @@ attack_member_trace() {
 	gt enable-event -u -s s tall:seq >/dev/null 2>&1
 	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
 	g_run "$app" 1 200 5000 >/dev/null 2>&1 || fail "the member's app failed"
-	gt stop s >/dev/null 2>"$T/err" || fail "stop failed: $(cat "$T/err")"
+	# 11: stopped, sched_switch overflowed on a busy machine (counted)
+	gt stop s >/dev/null 2>"$T/err" || [ $? = 11 ] || fail "stop failed: $(cat "$T/err")"
 	trace_is_members "$O"
 	viewable s
 	n=$(gt view s 2>/dev/null | grep -c " tall:seq: ")

@@ -15,7 +15,11 @@ bindings (bt2), and read + discarded must equal what was committed.
                                     events are counted as discarded, exactly
     loss.py fork uid|pid            forked children record at once and exit: their
                                     events are recorded (or counted)
+    loss.py stop-lost uid|pid       events discarded (buffers far too small): stop,
+                                    status and destroy exit 11 with one line whose
+                                    count is babeltrace2's; without a loss, 0
 """
+import re
 import glob
 import os
 import random
@@ -327,6 +331,84 @@ def case_fork(buffers):
         fail("fork: %d read + %d discarded != %d committed" % (got, disc, len(ids) * per))
 
 
+LOST = 11  # trawl(1): "done, but data was lost"
+
+
+def lost_line(r, what):
+    """The count in @r's (a trawl run's) one line saying data was lost; fail()s
+    unless it exited LOST with exactly that line."""
+    lines = r.stderr.strip().splitlines()
+    if r.returncode != LOST or len(lines) != 1:
+        fail("stop-lost: %s: exit %d (not %d) or not one line: %r" %
+             (what, r.returncode, LOST, r.stderr))
+        return -1
+    m = re.search(r"data lost: (\d+) events? discarded in user space, counted in the trace in (\S+) ",
+                  lines[0])
+    if not m:
+        fail("stop-lost: %s: the line does not say how many and where: %s" % (what, lines[0]))
+        return -1
+    return int(m.group(1))
+
+
+def case_stop_lost(buffers):
+    """An app records 100,000 events into two 4 KiB sub-buffers (most are
+    discarded): `stop` exits 11 with one line counting them, the count
+    babeltrace2 reports as discarded; read + discarded == committed; `status`
+    says the same (11), `destroy` of the stopped session 0. A second session
+    is destroyed without stop: destroy says it (11). A third, with room for
+    everything: stop, status and destroy exit 0, nothing on stderr."""
+    n = 100000
+    e = Env()
+    res = {}
+    try:
+        for name, sub, num in (("a", 4096, 2), ("b", 4096, 2), ("c", 1 << 20, 8)):
+            e.trawl("create", name, "--output", "%s/%s" % (e.out, name))
+            e.trawl("enable-channel", "-u", "ch", "-s", name, "--buffers-" + buffers,
+                    "--subbuf-size", str(sub), "--num-subbuf", str(num))
+            e.trawl("enable-event", "-u", "tall:seq", "-s", name, "-c", "ch")
+            e.trawl("start", name)
+        rc = e.app(n, 0, 1, 5000, stdout=subprocess.DEVNULL).wait(120)
+        res["stop"] = e.trawl("stop", "a", check=False)
+        e.trawl("set-session", "a")
+        res["status"] = e.trawl("status", check=False)
+        res["destroy"] = e.trawl("destroy", "a", check=False)
+        res["destroy-b"] = e.trawl("destroy", "b", check=False)
+        res["stop-c"] = e.trawl("stop", "c", check=False)
+        e.trawl("set-session", "c")
+        res["status-c"] = e.trawl("status", check=False)
+        res["destroy-c"] = e.trawl("destroy", "c", check=False)
+        counts = {name: count_seq("%s/%s" % (e.out, name), {1: n}) for name in "abc"}
+    finally:
+        e.close()
+    if rc != 0:
+        fail("stop-lost: the app exited %d" % rc)
+    said_a = lost_line(res["stop"], "stop")
+    said_status = lost_line(res["status"], "status")
+    said_b = lost_line(res["destroy-b"], "destroy without stop")
+    for name, (by, disc), said in (("a", counts["a"], said_a), ("b", counts["b"], said_b)):
+        got = by.get(1, 0)
+        print("stop-lost (%s): session %s: %d read + %d discarded (babeltrace2) of %d; the line "
+              "says %d" % (buffers, name, got, disc, n, said))
+        if got + disc != n:
+            fail("stop-lost: session %s: %d read + %d discarded != %d" % (name, got, disc, n))
+        if disc == 0 or said != disc:
+            fail("stop-lost: session %s: the line says %d discarded, babeltrace2 %d" %
+                 (name, said, disc))
+    if said_status != said_a:
+        fail("stop-lost: status says %d, stop said %d" % (said_status, said_a))
+    if res["destroy"].returncode != 0:
+        fail("stop-lost: destroy of the stopped session exited %d: %s" %
+             (res["destroy"].returncode, res["destroy"].stderr.strip()))
+    by, disc = counts["c"]
+    print("stop-lost (%s): session c: %d read + %d discarded" % (buffers, by.get(1, 0), disc))
+    if by.get(1, 0) != n or disc:
+        fail("stop-lost: session c (room for all): %d read + %d discarded" % (by.get(1, 0), disc))
+    for k in ("stop-c", "status-c", "destroy-c"):
+        if res[k].returncode != 0 or res[k].stderr.strip():
+            fail("stop-lost: %s with nothing lost: exit %d: %s" %
+                 (k, res[k].returncode, res[k].stderr.strip()))
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else ""
     if case == "consumer-kill":
@@ -339,8 +421,10 @@ def main():
         case_churn_stall(sys.argv[2])
     elif case == "fork":
         case_fork(sys.argv[2])
+    elif case == "stop-lost":
+        case_stop_lost(sys.argv[2])
     else:
-        sys.exit("usage: loss.py consumer-kill uid|pid | sessions | churn[-stall] uid|pid | fork uid|pid")
+        sys.exit("usage: loss.py consumer-kill uid|pid | sessions | churn[-stall] uid|pid | fork uid|pid | stop-lost uid|pid")
     if FAILS:
         sys.exit(1)
     print("ok")
