@@ -72,13 +72,9 @@ int cli_session(const char *given, char *buf, size_t len);
 
 /*
  * The whole of a command shaped like `start` and `stop`: options -h and
- * --no-wait, an optional session NAME, one library call @op on it, and
- * "@done NAME." on success. Returns the exit status.
+ * --no-wait, an optional session NAME, then @run on it, which prints what
+ * it did (or its error) and returns the exit status.
  */
-int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
-		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done);
-
-/* As cli_session_op(), but @run prints what it did and returns the exit status. */
 int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
 		    int (*run)(struct trawl_ctl *ctl, const char *name));
 

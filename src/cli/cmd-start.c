@@ -2,6 +2,7 @@
 /* cmd-start.c - `trawl start`. */
 #include "cli/cli.h"
 
+#include <stdio.h>
 
 static const struct cli_option_doc opts_doc[] = {
 	{"--no-wait", "Accepted for LTTng compatibility; trawl always returns promptly."},
@@ -9,10 +10,20 @@ static const struct cli_option_doc opts_doc[] = {
 	{NULL, NULL},
 };
 
+static int start(struct trawl_ctl *ctl, const char *name)
+{
+	int ret = trawl_ctl_session_start(ctl, name);
+
+	if (ret)
+		return cli_fail(ctl, ret, "start");
+	if (!cli_quiet)
+		printf("Tracing started for session %s.\n", name);
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	return cli_session_op(&cli_cmd_start, argc, argv, trawl_ctl_session_start,
-			      "Tracing started for session");
+	return cli_session_run(&cli_cmd_start, argc, argv, start);
 }
 
 const struct cli_cmd cli_cmd_start = {

@@ -80,8 +80,8 @@ static void discarded_text(const struct loss *lo, char *buf, size_t len)
 
 /*
  * Prints the line for session @name if it lost data, @failed (the daemon's
- * line for a stop it could not complete, or NULL) included; @what: "stopped"
- * or "has". Returns CLI_EXIT_LOST if it did, else 0.
+ * line for a stop it could not complete, or NULL) included; @what: "stopped
+ * with data lost" or "lost data". Returns CLI_EXIT_LOST if it did, else 0.
  */
 static int loss_say(const char *name, const struct loss *lo, const char *what, const char *failed)
 {
@@ -90,7 +90,7 @@ static int loss_say(const char *name, const struct loss *lo, const char *what, c
 	discarded_text(lo, disc, sizeof(disc));
 	if (!disc[0] && !failed)
 		return 0;
-	fprintf(stderr, "trawl: session %s %s data lost: %s%s%s", name, what, failed ? failed : "",
+	fprintf(stderr, "trawl: session %s %s: %s%s%s", name, what, failed ? failed : "",
 		failed && disc[0] ? "; also " : "", disc);
 	if (disc[0])
 		fprintf(stderr, ", counted in the trace%s%s where they happened (buffers too small "
@@ -117,7 +117,7 @@ int cli_loss_stop(struct trawl_ctl *ctl, const char *name, int *lost)
 	if (loss_read(ctl, name, &lo) || (ret && lo.active))
 		return ret ? cli_fail(ctl, ret, "stop") : 0;
 	/* A stop the daemon could not complete left data out of the trace. */
-	*lost = loss_say(name, &lo, "stopped with", ret ? failed : NULL) != 0;
+	*lost = loss_say(name, &lo, "stopped with data lost", ret ? failed : NULL) != 0;
 	return 0;
 }
 
@@ -164,5 +164,5 @@ int cli_loss_status(struct trawl_ctl *ctl, const char *name)
 
 	if (loss_read(ctl, name, &lo))
 		return 0;
-	return loss_say(name, &lo, lo.active ? "has" : "stopped with", NULL);
+	return loss_say(name, &lo, lo.active ? "lost data" : "stopped with data lost", NULL);
 }

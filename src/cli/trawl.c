@@ -167,24 +167,6 @@ static int session_cmd_open(const struct cli_cmd *cmd, int argc, char **argv, ch
 	return ret ? ret : cli_connect(ctl);
 }
 
-int cli_session_op(const struct cli_cmd *cmd, int argc, char **argv,
-		   int (*op)(struct trawl_ctl *ctl, const char *name), const char *done)
-{
-	char name[TRAWL_CTL_NAME_MAX];
-	struct trawl_ctl *ctl;
-	int ret = session_cmd_open(cmd, argc, argv, name, sizeof(name), &ctl);
-
-	if (ret)
-		return ret < 0 ? 0 : ret;
-	ret = op(ctl, name);
-	if (ret)
-		ret = cli_fail(ctl, ret, cmd->name);
-	else if (!cli_quiet)
-		printf("%s %s.\n", done, name);
-	trawl_ctl_disconnect(ctl);
-	return ret;
-}
-
 int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
 		    int (*run)(struct trawl_ctl *ctl, const char *name))
 {

@@ -24,7 +24,7 @@ def said(p, what):
     """The count in @p's one line (exit LOST), else the test fails."""
     lines = p.stderr.strip().splitlines()
     assert p.returncode == ktest.LOST and len(lines) == 1, (what, p.returncode, p.stderr)
-    m = re.search(r"data lost: (\d+) events? discarded in the kernel domain, counted in the "
+    m = re.search(r"(?:data lost|lost data): (\d+) events? discarded in the kernel domain, counted in the "
                   r"trace in (\S+) where", lines[0])
     assert m, (what, lines[0])
     assert m.group(2) == out, (what, m.group(2), out)

@@ -342,7 +342,7 @@ def lost_line(r, what):
         fail("stop-lost: %s: exit %d (not %d) or not one line: %r" %
              (what, r.returncode, LOST, r.stderr))
         return -1
-    m = re.search(r"data lost: (\d+) events? discarded in user space, counted in the trace in (\S+) ",
+    m = re.search(r"(?:data lost|lost data): (\d+) events? discarded in user space, counted in the trace in (\S+) ",
                   lines[0])
     if not m:
         fail("stop-lost: %s: the line does not say how many and where: %s" % (what, lines[0]))
