@@ -24,6 +24,7 @@ static void walk_req(const struct trawl_ctl_wire_req *r)
 	sink += strlen(r->session) + strlen(r->channel) + strlen(r->name) + strlen(r->target) +
 		strlen(r->filter) + strlen(r->output);
 	sink += trawl_ctl_name_valid(r->session) + trawl_ctl_name_valid(r->name);
+	sink += r->process_attr + r->value;
 }
 
 static size_t slen(const char *s)
@@ -44,6 +45,8 @@ static void walk_rec(const struct trawl_ctl_list *l, size_t i, uint32_t struct_s
 		struct trawl_ctl_available_info a;
 		struct trawl_ctl_field_info f;
 		struct trawl_ctl_snapshot_info n;
+		struct trawl_ctl_tracker_info t;
+		struct trawl_ctl_tracker_value_info v;
 	} u;
 
 	memset(&u, 0, sizeof(u));
@@ -81,6 +84,14 @@ static void walk_rec(const struct trawl_ctl_list *l, size_t i, uint32_t struct_s
 	case TRAWL_CTL_ITEM_SNAPSHOT:
 		if (!trawl_ctl_list_snapshot_at(l, i, &u.n) && u.n.struct_size == sizeof(u.n))
 			sink += slen(u.n.session) + slen(u.n.path);
+		break;
+	case TRAWL_CTL_ITEM_TRACKER:
+		if (!trawl_ctl_list_tracker_at(l, i, &u.t) && u.t.struct_size == sizeof(u.t))
+			sink += u.t.nr_values + (size_t)u.t.process_attr;
+		break;
+	case TRAWL_CTL_ITEM_TRACKER_VALUE:
+		if (!trawl_ctl_list_tracker_value_at(l, i, &u.v) && u.v.struct_size == sizeof(u.v))
+			sink += u.v.value;
 		break;
 	default:
 		break;

@@ -64,6 +64,27 @@ enum trawl_ctl_buffers {
 	TRAWL_CTL_BUFFERS_GLOBAL = 3,  /* kernel: one set for the whole system */
 };
 
+/*
+ * The process attributes a session's trackers filter on (LTTng's values).
+ * A domain traces a process only if each of its trackers includes the
+ * process's value (all of them by default). User space has the virtual ones
+ * only: VPID, VUID and VGID, as the process sees itself (its getpid(),
+ * getuid(), getgid()); the kernel has all six.
+ */
+enum trawl_ctl_process_attr {
+	TRAWL_CTL_PROCESS_ATTR_PID = 0,  /* process ID (the kernel's tgid) */
+	TRAWL_CTL_PROCESS_ATTR_VPID = 1, /* process ID in its own PID namespace */
+	TRAWL_CTL_PROCESS_ATTR_UID = 2,  /* real user ID */
+	TRAWL_CTL_PROCESS_ATTR_VUID = 3, /* user ID in its own user namespace */
+	TRAWL_CTL_PROCESS_ATTR_GID = 4,  /* real group ID */
+	TRAWL_CTL_PROCESS_ATTR_VGID = 5, /* group ID in its own user namespace */
+};
+#define TRAWL_CTL_PROCESS_ATTR_COUNT 6
+
+/* The most values one tracker's inclusion set holds (a bound on what one
+ * client makes a daemon keep). */
+#define TRAWL_CTL_TRACKER_MAX_VALUES 4096
+
 #ifdef __cplusplus
 }
 #endif

@@ -482,6 +482,74 @@ int trawl_ctl_event_disable(struct trawl_ctl *ctl, const char *session,
 int trawl_ctl_context_add(struct trawl_ctl *ctl, const char *session,
 			  enum trawl_ctl_domain domain, const char *channel, const char *context);
 
+/* ---- process-attribute trackers ---- */
+
+/**
+ * trawl_ctl_track - add a value to a tracker's inclusion set
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @attr: the process attribute (user space: VPID, VUID or VGID only)
+ * @value: the ID
+ *
+ * A domain traces only the processes whose every tracked attribute is in
+ * its tracker's set; a tracker that includes all (the default) becomes the
+ * set {@value}. Applied to running apps before the call returns.
+ *
+ * Return: 0, -EEXIST (already in the set), -ENOENT (no such session),
+ * -EINVAL (an attribute the domain has not), -ENOSPC (the set holds
+ * TRAWL_CTL_TRACKER_MAX_VALUES values), -EOPNOTSUPP.
+ */
+int trawl_ctl_track(struct trawl_ctl *ctl, const char *session, enum trawl_ctl_domain domain,
+		    enum trawl_ctl_process_attr attr, uint32_t value);
+
+/**
+ * trawl_ctl_untrack - remove a value from a tracker's inclusion set
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @attr: the process attribute
+ * @value: the ID
+ *
+ * Return: 0, -ENXIO (not in the set, or the tracker includes all), -ENOENT
+ * (no such session), -EINVAL, -EOPNOTSUPP.
+ */
+int trawl_ctl_untrack(struct trawl_ctl *ctl, const char *session, enum trawl_ctl_domain domain,
+		      enum trawl_ctl_process_attr attr, uint32_t value);
+
+/**
+ * trawl_ctl_track_all - make a tracker include every process (LTTng's track --all)
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @attr: the process attribute
+ *
+ * Return: 0, -ENOENT, -EINVAL, -EOPNOTSUPP.
+ */
+int trawl_ctl_track_all(struct trawl_ctl *ctl, const char *session, enum trawl_ctl_domain domain,
+			enum trawl_ctl_process_attr attr);
+
+/**
+ * trawl_ctl_untrack_all - make a tracker's set empty: no process is traced
+ * @ctl: a connection
+ * @session: the session's name
+ * @domain: KERNEL or UST
+ * @attr: the process attribute
+ *
+ * Return: 0, -ENOENT, -EINVAL, -EOPNOTSUPP.
+ */
+int trawl_ctl_untrack_all(struct trawl_ctl *ctl, const char *session,
+			  enum trawl_ctl_domain domain, enum trawl_ctl_process_attr attr);
+
+/**
+ * trawl_ctl_process_attr_name - how LTTng names a process attribute
+ * @attr: the attribute
+ *
+ * Return: "process ID", "virtual process ID", "user ID", "virtual user ID",
+ * "group ID" or "virtual group ID" (static storage), NULL if out of range.
+ */
+const char *trawl_ctl_process_attr_name(enum trawl_ctl_process_attr attr);
+
 /* ---- lists of records ---- */
 
 /* What a record of a list is; new kinds are added at the end. */
@@ -495,6 +563,8 @@ enum trawl_ctl_item_kind {
 	TRAWL_CTL_ITEM_AVAILABLE = 6, /* struct trawl_ctl_available_info */
 	TRAWL_CTL_ITEM_FIELD = 7,     /* struct trawl_ctl_field_info */
 	TRAWL_CTL_ITEM_SNAPSHOT = 8,  /* struct trawl_ctl_snapshot_info */
+	TRAWL_CTL_ITEM_TRACKER = 9,   /* struct trawl_ctl_tracker_info */
+	TRAWL_CTL_ITEM_TRACKER_VALUE = 10, /* struct trawl_ctl_tracker_value_info */
 };
 
 /* A session. Strings belong to the list. */
@@ -582,6 +652,24 @@ struct trawl_ctl_snapshot_info {
 	uint32_t seq;     /* N of snapshot-N-...: 1 for the session's first */
 };
 
+/* A process-attribute tracker of a session's domain; its values follow it. */
+struct trawl_ctl_tracker_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	enum trawl_ctl_process_attr process_attr;
+	int32_t include_all; /* 1: every process (the default); 0: the set only */
+	uint32_t nr_values;  /* the TRACKER_VALUE records after this one (0 with
+				include_all 0: no process at all) */
+};
+
+/* A value in the inclusion set of the TRACKER record before it. */
+struct trawl_ctl_tracker_value_info {
+	uint32_t struct_size;
+	enum trawl_ctl_domain domain;
+	enum trawl_ctl_process_attr process_attr;
+	uint32_t value; /* the ID */
+};
+
 /**
  * trawl_ctl_list_sessions - the sessions this user can see
  * @ctl: a connection
@@ -598,8 +686,10 @@ int trawl_ctl_list_sessions(struct trawl_ctl *ctl, struct trawl_ctl_list **out);
  * @session: its name
  * @out: receives, the caller's to free with trawl_ctl_list_destroy(): its
  *       SESSION record, then for each domain it uses a DOMAIN record
- *       followed by that domain's channels, each CHANNEL record followed by
- *       its CONTEXT records then its EVENT records
+ *       followed by that domain's trackers (each TRACKER record followed by
+ *       its TRACKER_VALUE records, in increasing order), then its channels,
+ *       each CHANNEL record followed by its CONTEXT records then its EVENT
+ *       records
  *
  * Return: 0 or -ENOENT.
  */
@@ -670,6 +760,10 @@ int trawl_ctl_list_field_at(const struct trawl_ctl_list *list, size_t i,
 			    struct trawl_ctl_field_info *info);
 int trawl_ctl_list_snapshot_at(const struct trawl_ctl_list *list, size_t i,
 			       struct trawl_ctl_snapshot_info *info);
+int trawl_ctl_list_tracker_at(const struct trawl_ctl_list *list, size_t i,
+			      struct trawl_ctl_tracker_info *info);
+int trawl_ctl_list_tracker_value_at(const struct trawl_ctl_list *list, size_t i,
+				    struct trawl_ctl_tracker_value_info *info);
 
 /* ---- names ---- */
 

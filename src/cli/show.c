@@ -85,9 +85,49 @@ static int show_domain(const struct trawl_ctl_list *l, size_t i)
 		       d.problem[0] ? ": " : "", d.problem);
 	else if (d.problem[0])
 		printf("Problem: %s\n", d.problem);
-	printf("Events discarded: %llu\nBytes written: %llu\n\nChannels:\n-------------\n",
+	printf("Events discarded: %llu\nBytes written: %llu\n\n",
 	       (unsigned long long)d.events_discarded, (unsigned long long)d.bytes_written);
 	return !d.consumer_alive;
+}
+
+/*
+ * The TRACKER records from @i on (each followed by its values), as LTTng
+ * prints them: "  Virtual process IDs:  all | none | 1, 2". Returns the
+ * index of the first record after them.
+ */
+static size_t show_trackers(const struct trawl_ctl_list *l, size_t i)
+{
+	size_t n = trawl_ctl_list_count(l);
+	int any = 0;
+
+	while (i < n && trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_TRACKER) {
+		struct trawl_ctl_tracker_info t = {.struct_size = sizeof(t)};
+		char label[64];
+		uint32_t k;
+
+		if (trawl_ctl_list_tracker_at(l, i++, &t))
+			break;
+		if (!any)
+			printf("Tracked process attributes\n");
+		any = 1;
+		snprintf(label, sizeof(label), "%ss:", trawl_ctl_process_attr_name(t.process_attr));
+		label[0] = (char)(label[0] >= 'a' && label[0] <= 'z' ? label[0] - 'a' + 'A' : label[0]);
+		printf("  %-22s", label);
+		if (t.include_all || !t.nr_values)
+			printf("%s", t.include_all ? "all" : "none");
+		for (k = 0; k < t.nr_values && i < n; k++, i++) {
+			struct trawl_ctl_tracker_value_info v = {.struct_size = sizeof(v)};
+
+			if (trawl_ctl_list_tracker_value_at(l, i, &v))
+				break;
+			printf("%s%u", k ? ", " : "", v.value);
+		}
+		printf("\n");
+	}
+	if (any)
+		printf("\n");
+	printf("Channels:\n-------------\n");
+	return i;
 }
 
 int cli_show_session(const struct trawl_ctl_list *l)
@@ -110,6 +150,7 @@ int cli_show_session(const struct trawl_ctl_list *l)
 			break;
 		case TRAWL_CTL_ITEM_DOMAIN:
 			consumer_dead |= show_domain(l, i);
+			i = show_trackers(l, i + 1) - 1;
 			break;
 		case TRAWL_CTL_ITEM_CHANNEL:
 			in_events = 0;

@@ -33,6 +33,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_timeline,
 #endif
 	&cli_cmd_snapshot,
+	&cli_cmd_track,
+	&cli_cmd_untrack,
 	&cli_cmd_set_session,
 	&cli_cmd_version,
 	&cli_cmd_help,

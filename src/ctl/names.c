@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* names.c - libtrawl-ctl's version and LTTng's log-level names. */
+/* names.c - libtrawl-ctl's version, LTTng's log-level and process-attribute names. */
 #include "common/common.h"
+#include "ctl/proto.h"
 #include "trawl/ctl.h"
 
 #include <errno.h>
@@ -38,4 +39,9 @@ TRAWL_EXPORT int trawl_ctl_loglevel_parse(const char *name)
 TRAWL_EXPORT const char *trawl_ctl_loglevel_name(int level)
 {
 	return level >= 0 && level < (int)TRAWL_ARRAY_SIZE(loglevels) ? loglevels[level] : NULL;
+}
+
+TRAWL_EXPORT const char *trawl_ctl_process_attr_name(enum trawl_ctl_process_attr attr)
+{
+	return trawl_ctl_wire_process_attr_name((uint32_t)attr);
 }

@@ -33,6 +33,8 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 				  {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
 	[TRAWL_CTL_ITEM_SNAPSHOT] = {sizeof(struct trawl_ctl_wire_snapshot), 2,
 				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_TRACKER] = {sizeof(struct trawl_ctl_wire_tracker), 0, {0}},
+	[TRAWL_CTL_ITEM_TRACKER_VALUE] = {sizeof(struct trawl_ctl_wire_tracker_value), 0, {0}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -81,6 +83,16 @@ void trawl_ctl_rec_write(void *dst, uint32_t kind, const void *body, const char 
 			memcpy(p, strs[i], n);
 		p += n + 1; /* the NUL, from the memset */
 	}
+}
+
+const char *trawl_ctl_wire_process_attr_name(uint32_t attr)
+{
+	static const char *const names[] = {
+		"process ID", "virtual process ID", "user ID", "virtual user ID", "group ID",
+		"virtual group ID",
+	};
+
+	return attr < sizeof(names) / sizeof(names[0]) ? names[attr] : NULL;
 }
 
 int trawl_ctl_str_ok(const char *s, size_t len)
@@ -146,7 +158,8 @@ static int req_values_ok(const struct trawl_ctl_wire_req *r)
 	       r->loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
 	       r->overwrite <= TRAWL_CTL_MODE_OVERWRITE && r->buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
 	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) && r->loglevel >= 0 &&
-	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX;
+	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX &&
+	       r->process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;
 }
 
 int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
@@ -181,6 +194,13 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 		if (r.domain == TRAWL_CTL_DOMAIN_NONE)
 			return -EINVAL;
 		break;
+	case TRAWL_CTL_CMD_TRACK:
+	case TRAWL_CTL_CMD_UNTRACK:
+		/* (uid_t)-1 and (pid_t)-1 mean "no ID" to the kernel: never a value */
+		if (r.domain == TRAWL_CTL_DOMAIN_NONE ||
+		    (!(r.flags & TRAWL_CTL_F_ALL) && r.value == UINT32_MAX))
+			return -EINVAL;
+		break;
 	default:
 		break;
 	}
@@ -198,6 +218,8 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		struct trawl_ctl_wire_context x;
 		struct trawl_ctl_wire_available a;
 		struct trawl_ctl_wire_field f;
+		struct trawl_ctl_wire_tracker t;
+		struct trawl_ctl_wire_tracker_value v;
 	} u;
 	uint32_t domain;
 
@@ -224,6 +246,14 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		       u.a.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX && u.a.pid >= 0;
 	case TRAWL_CTL_ITEM_FIELD:
 		return u.f.domain && u.f.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST;
+	case TRAWL_CTL_ITEM_TRACKER:
+		return u.t.domain && u.t.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
+		       u.t.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST && u.t.include_all <= 1 &&
+		       u.t.nr_values <= TRAWL_CTL_TRACKER_MAX_VALUES &&
+		       !(u.t.include_all && u.t.nr_values);
+	case TRAWL_CTL_ITEM_TRACKER_VALUE:
+		return u.v.domain && u.v.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
+		       u.v.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;
 	default:
 		return 1;
 	}

@@ -35,8 +35,10 @@
 #include "trawl/ctl-types.h"
 
 #define TRAWL_CTL_MAGIC 0x4c435254u /* "TRCL" */
-/* 2: typed records in replies instead of positional items; live timer field. */
-#define TRAWL_CTL_VERSION 2u
+/* 2: typed records in replies instead of positional items; live timer field.
+ * 3: process-attribute trackers (TRACK/UNTRACK, req.process_attr and
+ *    req.value, TRACKER and TRACKER_VALUE records). */
+#define TRAWL_CTL_VERSION 3u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -48,6 +50,7 @@
 #define TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST TRAWL_CTL_LOGLEVEL_SINGLE
 #define TRAWL_CTL_WIRE_BUFFERS_LAST TRAWL_CTL_BUFFERS_GLOBAL
 #define TRAWL_CTL_WIRE_LOGLEVEL_MAX 14
+#define TRAWL_CTL_WIRE_PROCESS_ATTR_LAST TRAWL_CTL_PROCESS_ATTR_VGID
 
 enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_PING = 1,
@@ -65,7 +68,9 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_LIST_AVAILABLE = 13, /* events a domain offers */
 	TRAWL_CTL_CMD_SNAPSHOT_RECORD = 14, /* reply: one SNAPSHOT record */
 	TRAWL_CTL_CMD_QUIT = 15,           /* daemon exits (its owner or root only) */
-	TRAWL_CTL_CMD_MAX_ = 16,
+	TRAWL_CTL_CMD_TRACK = 16,   /* domain, process_attr, value (or F_ALL): include */
+	TRAWL_CTL_CMD_UNTRACK = 17, /* domain, process_attr, value (or F_ALL): exclude */
+	TRAWL_CTL_CMD_MAX_ = 18,
 };
 
 /*
@@ -83,7 +88,7 @@ struct trawl_ctl_wire_hdr {
 /* req.flags */
 #define TRAWL_CTL_F_SNAPSHOT 0x1u   /* create */
 #define TRAWL_CTL_F_LIVE 0x2u       /* create */
-#define TRAWL_CTL_F_ALL 0x4u        /* destroy --all */
+#define TRAWL_CTL_F_ALL 0x4u        /* destroy --all; track/untrack --all */
 #define TRAWL_CTL_F_FIELDS 0x8u     /* list --fields */
 #define TRAWL_CTL_F_NO_OUTPUT 0x10u /* create --no-output */
 #define TRAWL_CTL_F_KNOWN_ 0x1fu
@@ -114,6 +119,8 @@ struct trawl_ctl_wire_req {
 	char target[TRAWL_CTL_TARGET_MAX]; /* probe location */
 	char filter[TRAWL_CTL_FILTER_MAX];
 	char output[TRAWL_CTL_OUTPUT_MAX]; /* create: absolute trace folder or URL, "" = none */
+	uint32_t process_attr; /* track/untrack: enum trawl_ctl_process_attr */
+	uint32_t value;        /* track/untrack without F_ALL: the ID */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_reply {
@@ -186,6 +193,21 @@ struct trawl_ctl_wire_snapshot { /* strings: session, path */
 	uint32_t reserved;
 } __attribute__((packed));
 
+/* One tracker of a domain; its nr_values TRACKER_VALUE records follow it. */
+struct trawl_ctl_wire_tracker { /* no strings */
+	uint32_t domain;
+	uint32_t process_attr;
+	uint32_t include_all; /* 1: every value (the default); 0: the set only */
+	uint32_t nr_values;   /* <= TRAWL_CTL_TRACKER_MAX_VALUES */
+} __attribute__((packed));
+
+struct trawl_ctl_wire_tracker_value { /* no strings */
+	uint32_t domain;
+	uint32_t process_attr;
+	uint32_t value;
+	uint32_t reserved;
+} __attribute__((packed));
+
 #define TRAWL_CTL_REC_MAX_STRINGS 4
 
 /* What a record of one kind holds: its body's size and its strings' limits. */
@@ -211,6 +233,10 @@ size_t trawl_ctl_rec_size(uint32_t kind, const char *const *strs);
  * struct), the strings and the padding.
  */
 void trawl_ctl_rec_write(void *dst, uint32_t kind, const void *body, const char *const *strs);
+
+/* LTTng's name of process attribute @attr ("virtual user ID"), NULL if unknown:
+ * trawl_ctl_process_attr_name() for the daemon, which does not link libtrawl-ctl. */
+const char *trawl_ctl_wire_process_attr_name(uint32_t attr);
 
 /* 1 if @s holds a NUL within @len bytes. */
 int trawl_ctl_str_ok(const char *s, size_t len);

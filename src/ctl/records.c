@@ -255,3 +255,34 @@ TRAWL_EXPORT int trawl_ctl_list_snapshot_at(const struct trawl_ctl_list *list, s
 	v.seq = w.seq;
 	return info_fill(info, &v, sizeof(v));
 }
+
+TRAWL_EXPORT int trawl_ctl_list_tracker_at(const struct trawl_ctl_list *list, size_t i,
+					   struct trawl_ctl_tracker_info *info)
+{
+	struct trawl_ctl_tracker_info v = {0};
+	struct trawl_ctl_wire_tracker w;
+	int ret;
+
+	if (!rec_at(list, i, TRAWL_CTL_ITEM_TRACKER, info, &w, &ret))
+		return ret;
+	v.domain = (enum trawl_ctl_domain)w.domain;
+	v.process_attr = (enum trawl_ctl_process_attr)w.process_attr;
+	v.include_all = (int32_t)w.include_all;
+	v.nr_values = w.nr_values;
+	return info_fill(info, &v, sizeof(v));
+}
+
+TRAWL_EXPORT int trawl_ctl_list_tracker_value_at(const struct trawl_ctl_list *list, size_t i,
+						 struct trawl_ctl_tracker_value_info *info)
+{
+	struct trawl_ctl_tracker_value_info v = {0};
+	struct trawl_ctl_wire_tracker_value w;
+	int ret;
+
+	if (!rec_at(list, i, TRAWL_CTL_ITEM_TRACKER_VALUE, info, &w, &ret))
+		return ret;
+	v.domain = (enum trawl_ctl_domain)w.domain;
+	v.process_attr = (enum trawl_ctl_process_attr)w.process_attr;
+	v.value = w.value;
+	return info_fill(info, &v, sizeof(v));
+}

@@ -510,6 +510,12 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_SNAPSHOT_RECORD:
 		sd_cmd_snapshot(req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_TRACK:
+		sd_cmd_track(req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_UNTRACK:
+		sd_cmd_untrack(req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_QUIT:
 		if (peer->uid != 0 && peer->uid != geteuid()) {
 			sd_fail(r, -EACCES, "permission denied: only the daemon's owner may stop it");

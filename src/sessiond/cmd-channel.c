@@ -39,8 +39,7 @@ void sd_channel_free(struct sd_channel *c)
 	free(c);
 }
 
-/* The session's part in @domain, created on first use; NULL with @r filled. */
-static struct sd_domain *domain_get(struct sd_session *s, uint32_t domain, struct sd_reply *r)
+struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd_reply *r)
 {
 	struct sd_domain *d = &s->dom[domain];
 	struct trawl_domain_session_info info;
@@ -66,6 +65,7 @@ static struct sd_domain *domain_get(struct sd_session *s, uint32_t domain, struc
 	info.gid = s->gid;
 	info.snapshot = s->snapshot;
 	info.live = s->live;
+	info.trackers = &d->trackers;
 	ret = sd.domains[domain]->session_create(&info, &d->ds, &err);
 	if (ret) {
 		sd_fail(r, ret, "%s tracing unavailable: %s", sd_domain_name(domain),
@@ -200,7 +200,7 @@ void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd
 	struct sd_channel *c;
 	int ret;
 
-	if (!s || !(d = domain_get(s, req->domain, r)))
+	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	if (!req->channel[0])
 		return (void)sd_fail(r, -EINVAL, "no channel name given");
@@ -227,7 +227,7 @@ void sd_cmd_disable_channel(const struct trawl_ctl_wire_req *req, const struct s
 	struct sd_channel *c;
 	int ret;
 
-	if (!s || !(d = domain_get(s, req->domain, r)))
+	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	c = channel_find(d, req->channel);
 	if (!c)
@@ -291,7 +291,7 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	struct sd_channel *c;
 	int ret;
 
-	if (!s || !(d = domain_get(s, req->domain, r)))
+	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	if (!req->name[0])
 		return (void)sd_fail(r, -EINVAL, "no event name given");
@@ -360,7 +360,7 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 	struct sd_event *e;
 	int all = !strcmp(req->name, "*"), found = 0;
 
-	if (!s || !(d = domain_get(s, req->domain, r)))
+	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	c = channel_find(d, req->channel[0] ? req->channel : DEFAULT_CHANNEL);
 	if (!c)
@@ -465,7 +465,7 @@ void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	struct sd_domain *d;
 	struct sd_channel *c;
 
-	if (!s || !(d = domain_get(s, req->domain, r)))
+	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	if (context_check(req->name, req->domain, r))
 		return;

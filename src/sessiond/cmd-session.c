@@ -211,6 +211,7 @@ void sd_session_destroy(struct sd_session *s)
 			d->channels = c->next;
 			sd_channel_free(c);
 		}
+		sd_trackers_fini(d);
 	}
 	sd_relay_end(s);
 	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
@@ -454,6 +455,7 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 		body.events_discarded = st.events_discarded;
 		body.bytes_written = st.bytes_written;
 		sd_reply_rec(r, TRAWL_CTL_ITEM_DOMAIN, &body, strs);
+		sd_trackers_rec(r, (uint32_t)i, d);
 		for (c = d->channels; c; c = c->next)
 			list_channel(r, (uint32_t)i, c);
 	}

@@ -134,6 +134,7 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 	s->uid = info->uid;
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
+	s->trackers = info->trackers;
 	s->next = sessions;
 	sessions = s;
 	*out = s;
@@ -369,6 +370,45 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 	return 0;
 }
 
+/*
+ * The trackers changed: in an active session, apps now excluded stop
+ * recording for it (their set-up stays, for a later track), apps now
+ * included are set up and started; both are applied when this returns. An
+ * inactive session applies them at its next start.
+ */
+static int ust_trackers_changed(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	struct ust_app *a;
+	int ret;
+
+	if (!s->active)
+		return 0;
+	for (a = apps; a; a = a->next) {
+		struct app_sess *as = app_sess_of(s, a);
+
+		if (a->dead)
+			continue;
+		if (sess_traces_app(s, a)) {
+			if (as && as->started)
+				continue;
+			ret = app_setup(s, a, err);
+			if (ret)
+				sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
+					    s->name, (int)a->info.pid,
+					    err->msg[0] ? err->msg : strerror(-ret));
+			err->msg[0] = '\0'; /* an app's problem is not the command's */
+		} else if (as && as->started) {
+			ret = trawl_ustctl_app_stop(a->h, (uint32_t)s->id);
+			if (ret)
+				app_fail(a, ret);
+			as->started = 0;
+		}
+	}
+	apps_barrier(s);
+	apps_kick();
+	return 0;
+}
+
 static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	struct app_sess *as;
@@ -489,6 +529,9 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.type = TRAWL_CTL_DOMAIN_UST,
 	.name = "ust",
+	.process_attrs = 1u << TRAWL_CTL_PROCESS_ATTR_VPID | 1u << TRAWL_CTL_PROCESS_ATTR_VUID |
+			 1u << TRAWL_CTL_PROCESS_ATTR_VGID,
+	.trackers_changed = ust_trackers_changed,
 	.init = ust_init,
 	.fini = ust_fini,
 	.session_create = ust_session_create,

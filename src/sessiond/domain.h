@@ -60,6 +60,41 @@ trawl_domain_err_set(struct trawl_domain_err *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * One process-attribute tracker (LTTng's): which values of an attribute a
+ * domain traces. Zeroed, it includes every value.
+ */
+struct trawl_domain_tracker {
+	int restricted;   /* 0: every value; 1: only those in values[] (none if nr is 0) */
+	uint32_t nr;
+	uint32_t *values; /* sorted, no duplicates; the daemon's */
+};
+
+struct trawl_domain_trackers {
+	struct trawl_domain_tracker attr[TRAWL_CTL_PROCESS_ATTR_COUNT]; /* by enum trawl_ctl_process_attr */
+};
+
+/* 1 if @t lets a process whose attribute is @value be traced. */
+static inline int trawl_domain_tracker_includes(const struct trawl_domain_tracker *t,
+						uint32_t value)
+{
+	uint32_t lo = 0, hi = t->nr;
+
+	if (!t->restricted)
+		return 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->values[mid] == value)
+			return 1;
+		if (t->values[mid] < value)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 /* What a domain gets to know about the session it works for. */
 struct trawl_domain_session_info {
 	const char *name;   /* session name; valid until session_destroy */
@@ -70,6 +105,9 @@ struct trawl_domain_session_info {
 	gid_t gid;
 	int snapshot;       /* 1: created with --snapshot (channels default to overwrite) */
 	int live;           /* 1: created with --live */
+	/* The session's trackers for this domain: the daemon's, valid (and
+	 * changed only before a trackers_changed call) until session_destroy. */
+	const struct trawl_domain_trackers *trackers;
 };
 
 /* A channel's attributes, all resolved by the daemon (no zero means "default"). */
@@ -141,6 +179,9 @@ struct trawl_domain_session; /* a domain's own per-session state, opaque */
 struct trawl_domain_ops {
 	enum trawl_ctl_domain type; /* <trawl/ctl-types.h>, as every domain value here */
 	const char *name; /* "kernel", "ust" */
+	/* The trackers the domain applies: bit (1 << enum trawl_ctl_process_attr)
+	 * for each; the daemon refuses the others. */
+	uint32_t process_attrs;
 
 	/*
 	 * Daemon-wide set-up, once at daemon start (e.g. remove tracefs
@@ -190,6 +231,11 @@ struct trawl_domain_ops {
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
 
 	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);
+
+	/* The session's trackers (info->trackers) changed: processes now
+	 * excluded stop being traced, those now included start, before this
+	 * returns. May be NULL when process_attrs is 0. */
+	int (*trackers_changed)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 
 	/* `regenerate statedump`: the domain's state dump is written again into
 	 * the running session. May be NULL (nothing to dump). */

@@ -57,6 +57,7 @@ struct sd_domain {
 	const struct trawl_domain_ops *ops; /* NULL until the session first uses it */
 	struct trawl_domain_session *ds;    /* the domain's state, owned by it */
 	struct sd_channel *channels;
+	struct trawl_domain_trackers trackers; /* values owned; the domain reads them */
 };
 
 struct sd_session {
@@ -227,7 +228,17 @@ int sd_relay_problem(const struct sd_session *s, char *msg, size_t len);
 /* Tells relayd the session is over and closes its connection (destroy). */
 void sd_relay_end(struct sd_session *s);
 
+/* cmd-tracker.c: track/untrack, and the trackers in `list SESSION` */
+void sd_cmd_track(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+void sd_cmd_untrack(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/* Appends the TRACKER (and TRACKER_VALUE) records of @domain's part of a session. */
+void sd_trackers_rec(struct sd_reply *r, uint32_t domain, const struct sd_domain *d);
+/* Frees @d's tracker values (session destroy). */
+void sd_trackers_fini(struct sd_domain *d);
+
 /* cmd-channel.c */
+/* The session's part in @domain, created on first use; NULL with @r filled. */
+struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd_reply *r);
 void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_disable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

@@ -62,9 +62,17 @@ static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_even
 	}
 }
 
+/* A session traces its owner's apps (root's: everyone's) that its
+ * trackers include (LTTng's user-space trackers: VPID, VUID, VGID). */
 int sess_traces_app(const struct trawl_domain_session *s, const struct ust_app *a)
 {
-	return s->uid == 0 || s->uid == a->uid;
+	const struct trawl_domain_tracker *t = s->trackers->attr;
+
+	if (s->uid != 0 && s->uid != a->uid)
+		return 0;
+	return trawl_domain_tracker_includes(&t[TRAWL_CTL_PROCESS_ATTR_VPID], a->vpid) &&
+	       trawl_domain_tracker_includes(&t[TRAWL_CTL_PROCESS_ATTR_VUID], a->vuid) &&
+	       trawl_domain_tracker_includes(&t[TRAWL_CTL_PROCESS_ATTR_VGID], a->vgid);
 }
 
 int per_pid(const struct trawl_domain_session *s)

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +145,64 @@ static void proc_comm(pid_t pid, char *buf, size_t len)
 	}
 }
 
+/* @pid's process ID in its own PID namespace: the last field of NSpid in
+ * /proc/PID/status (the kernel's word), else @claimed. */
+static uint32_t proc_vpid(pid_t pid, uint32_t claimed)
+{
+	char path[64], buf[2048], *line, *last;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return claimed;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return claimed;
+	buf[n] = '\0';
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return claimed;
+	line[strcspn(line + 1, "\n") + 1] = '\0';
+	last = strrchr(line, '\t');
+	return last && last[1] ? (uint32_t)strtoul(last + 1, NULL, 10) : claimed;
+}
+
+/* 1 if @pid is in another user namespace than the daemon. */
+static int proc_other_userns(pid_t pid)
+{
+	struct stat self, other;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (stat(path, &other) || stat("/proc/self/ns/user", &self))
+		return 0;
+	return self.st_dev != other.st_dev || self.st_ino != other.st_ino;
+}
+
+/*
+ * The IDs the trackers match (LTTng's VPID, VUID, VGID: as the app sees
+ * itself). An app could claim any: it would then be traced by a session
+ * tracking another process or user (root's sessions trace every user's
+ * apps). So the kernel's word is taken wherever it has one: the PID from
+ * NSpid, and, in the daemon's own user namespace, the uid and gid of
+ * SO_PEERCRED. Only an app in a user namespace of its own is believed about
+ * its IDs there (it is what it says inside its namespace).
+ */
+static void app_virtual_ids(struct ust_app *a, const struct trawl_ustctl_app_info *claim)
+{
+	a->vpid = proc_vpid(a->pid, (uint32_t)claim->pid);
+	if (proc_other_userns(a->pid)) {
+		a->vuid = (uint32_t)claim->uid;
+		a->vgid = (uint32_t)claim->gid;
+	} else {
+		a->vuid = (uint32_t)a->uid;
+		a->vgid = (uint32_t)a->gid;
+	}
+}
+
 /* The registration is complete: @a joins `apps`, is set up for the active
  * sessions that trace it, and told its set-up is done. */
 static void app_registered(struct ust_app *a)
@@ -181,6 +240,7 @@ static void app_took_registration(struct ust_app *a)
 	struct tm tm;
 
 	a->info = *info;
+	app_virtual_ids(a, info);
 	/* The kernel's word over the app's: its pid (SO_PEERCRED) and its
 	 * process's name (its main thread's). */
 	a->info.pid = a->pid;
@@ -338,6 +398,7 @@ static void conn_new(int cfd)
 	}
 	a->id = ++next_app_id;
 	a->uid = peer.uid;
+	a->gid = peer.gid;
 	a->pid = peer.pid;
 	a->trusted = peer.trusted;
 	a->owner = owner;

@@ -28,7 +28,11 @@ struct ust_app {
 	struct trawl_ustctl_app *h; /* owned */
 	struct trawl_ustctl_app_info info; /* pid and procname: the kernel's */
 	uid_t uid;  /* from SO_PEERCRED, not from the registration */
+	gid_t gid;  /* from SO_PEERCRED */
 	pid_t pid;  /* from SO_PEERCRED */
+	/* Its IDs as it sees them in its own namespaces, for the trackers
+	 * (ust-conn.c app_virtual_ids(): the kernel's word where it has one). */
+	uint32_t vpid, vuid, vgid;
 	uint64_t id;
 	struct sd_uid *owner; /* its uid's record: counts this connection */
 	int trusted;          /* a trusted peer (peers.c): not capped */
@@ -129,6 +133,7 @@ struct trawl_domain_session {
 	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
 	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
 	uint32_t apps_dropped; /* apps it traced that broke a deadline or a rule */
+	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
 };
 
 struct ust_consumer {
