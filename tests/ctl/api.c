@@ -167,8 +167,8 @@ static void check_session_list(struct trawl_ctl *ctl, const char *out)
 
 	CHECK(trawl_ctl_list_session(ctl, "api", &l) == 0);
 	n = trawl_ctl_list_count(l);
-	CHECK(n == 6);
-	if (n != 6) {
+	CHECK(n == 9);
+	if (n != 9) {
 		trawl_ctl_list_destroy(l);
 		return;
 	}
@@ -178,18 +178,69 @@ static void check_session_list(struct trawl_ctl *ctl, const char *out)
 	      s.snapshot == 0 && s.live_timer_us == 0 && s.uid == geteuid());
 	CHECK(trawl_ctl_list_domain_at(l, 1, &d) == 0);
 	CHECK(d.domain == TRAWL_CTL_DOMAIN_UST && d.consumer_alive == 1 && d.problem);
-	CHECK(trawl_ctl_list_kind(l, 2) == TRAWL_CTL_ITEM_CHANNEL);
-	check_channel(l, 2);
-	check_struct_size(l, 2);
-	CHECK(trawl_ctl_list_context_at(l, 3, &x) == 0);
+	/* user space's three trackers, including all by default */
+	for (i = 2; i < 5; i++) {
+		struct trawl_ctl_tracker_info t = {.struct_size = sizeof(t)};
+
+		CHECK(trawl_ctl_list_tracker_at(l, i, &t) == 0);
+		CHECK(t.domain == TRAWL_CTL_DOMAIN_UST && t.include_all == 1 && t.nr_values == 0);
+		CHECK(t.process_attr == (i == 2   ? TRAWL_CTL_PROCESS_ATTR_VPID
+					 : i == 3 ? TRAWL_CTL_PROCESS_ATTR_VUID
+						  : TRAWL_CTL_PROCESS_ATTR_VGID));
+	}
+	CHECK(trawl_ctl_list_kind(l, 5) == TRAWL_CTL_ITEM_CHANNEL);
+	check_channel(l, 5);
+	check_struct_size(l, 5);
+	CHECK(trawl_ctl_list_context_at(l, 6, &x) == 0);
 	CHECK(x.domain == TRAWL_CTL_DOMAIN_UST && !strcmp(x.channel, "chan") &&
 	      !strcmp(x.name, "vpid"));
-	for (i = 4; i < 6; i++) {
+	for (i = 7; i < 9; i++) {
 		CHECK(trawl_ctl_list_event_at(l, i, &e) == 0);
 		check_event(&e, seen);
 	}
 	CHECK(seen[0] == 1 && seen[1] == 1);
 	trawl_ctl_list_destroy(l);
+}
+
+/* Trackers: the calls' results, then the records `list SESSION` returns. */
+static void check_trackers(struct trawl_ctl *ctl)
+{
+	const enum trawl_ctl_domain u = TRAWL_CTL_DOMAIN_UST;
+	struct trawl_ctl_tracker_value_info v = {.struct_size = sizeof(v)};
+	struct trawl_ctl_tracker_info t = {.struct_size = sizeof(t)};
+	struct trawl_ctl_list *l;
+
+	CHECK(trawl_ctl_track(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID, 42) == 0);
+	CHECK(trawl_ctl_track(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID, 7) == 0);
+	CHECK(trawl_ctl_track(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID, 42) == -EEXIST);
+	CHECK(trawl_ctl_untrack(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID, 5) == -ENXIO);
+	CHECK(trawl_ctl_untrack(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VUID, 5) == -ENXIO);
+	CHECK(trawl_ctl_track(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_UID, 5) == -EINVAL);
+	CHECK(strstr(trawl_ctl_last_error(ctl), "user ID") != NULL);
+	CHECK(trawl_ctl_track(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID, UINT32_MAX) == -EINVAL);
+	CHECK(trawl_ctl_track(ctl, "api", u, (enum trawl_ctl_process_attr)6, 1) == -EINVAL);
+	CHECK(trawl_ctl_track(ctl, "nosuch", u, TRAWL_CTL_PROCESS_ATTR_VPID, 1) == -ENOENT);
+	CHECK(trawl_ctl_untrack_all(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VGID) == 0);
+	CHECK(!strcmp(trawl_ctl_process_attr_name(TRAWL_CTL_PROCESS_ATTR_VGID), "virtual group ID"));
+	CHECK(trawl_ctl_process_attr_name((enum trawl_ctl_process_attr)6) == NULL);
+	CHECK(trawl_ctl_list_session(ctl, "api", &l) == 0);
+	if (trawl_ctl_list_count(l) < 9) {
+		CHECK(!"too few records");
+		trawl_ctl_list_destroy(l);
+		return;
+	}
+	/* session, domain, VPID {7, 42}, VUID all, VGID none */
+	CHECK(trawl_ctl_list_tracker_at(l, 2, &t) == 0 && t.include_all == 0 && t.nr_values == 2);
+	CHECK(trawl_ctl_list_tracker_value_at(l, 3, &v) == 0 && v.value == 7 &&
+	      v.process_attr == TRAWL_CTL_PROCESS_ATTR_VPID && v.domain == u);
+	CHECK(trawl_ctl_list_tracker_value_at(l, 4, &v) == 0 && v.value == 42);
+	CHECK(trawl_ctl_list_tracker_at(l, 5, &t) == 0 && t.include_all == 1);
+	CHECK(trawl_ctl_list_tracker_at(l, 6, &t) == 0 && t.include_all == 0 &&
+	      t.nr_values == 0 && t.process_attr == TRAWL_CTL_PROCESS_ATTR_VGID);
+	CHECK(trawl_ctl_list_tracker_at(l, 7, &t) == -EINVAL); /* the channel */
+	trawl_ctl_list_destroy(l);
+	CHECK(trawl_ctl_track_all(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VPID) == 0);
+	CHECK(trawl_ctl_track_all(ctl, "api", u, TRAWL_CTL_PROCESS_ATTR_VGID) == 0);
 }
 
 static void setup_ust(struct trawl_ctl *ctl)
@@ -340,6 +391,8 @@ int main(int argc, char **argv)
 	if (!ret)
 		trawl_ctl_list_destroy(l);
 	setup_ust(ctl);
+	check_session_list(ctl, argv[1]);
+	check_trackers(ctl);
 	check_session_list(ctl, argv[1]);
 
 	CHECK(trawl_ctl_list_sessions(ctl, &l) == 0);

@@ -212,10 +212,57 @@ static void test_requests(void)
 	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_CREATE, &r, sizeof(r)) == -EPROTO);
 }
 
+/* TRACK/UNTRACK requests and TRACKER records: what the checks refuse. */
+static void test_trackers(void)
+{
+	struct trawl_ctl_wire_tracker t = {TRAWL_CTL_DOMAIN_UST, TRAWL_CTL_PROCESS_ATTR_VPID, 0, 1};
+	struct trawl_ctl_wire_tracker_value v = {TRAWL_CTL_DOMAIN_UST, 1, 1234, 0};
+	struct trawl_ctl_wire_req r;
+	size_t off;
+
+	memset(&r, 0, sizeof(r));
+	r.struct_size = sizeof(r);
+	r.domain = TRAWL_CTL_DOMAIN_UST;
+	r.process_attr = TRAWL_CTL_PROCESS_ATTR_VGID;
+	r.value = 5;
+	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_TRACK, &r, sizeof(r)) == 0);
+	r.value = UINT32_MAX; /* "no ID" is never a value */
+	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_UNTRACK, &r, sizeof(r)) == -EINVAL);
+	r.flags = TRAWL_CTL_F_ALL; /* ... but is ignored with --all */
+	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_UNTRACK, &r, sizeof(r)) == 0);
+	r.process_attr = TRAWL_CTL_PROCESS_ATTR_VGID + 1;
+	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_TRACK, &r, sizeof(r)) == -EINVAL);
+	r.process_attr = 0;
+	r.domain = TRAWL_CTL_DOMAIN_NONE;
+	CHECK(trawl_ctl_req_check(TRAWL_CTL_CMD_TRACK, &r, sizeof(r)) == -EINVAL);
+
+	reply_reset();
+	add(TRAWL_CTL_ITEM_TRACKER, &t, NULL);
+	add(TRAWL_CTL_ITEM_TRACKER_VALUE, &v, NULL);
+	reply_finish(2);
+	CHECK(trawl_ctl_reply_check(buf, len) == 0);
+	t.include_all = 1; /* all, and values besides */
+	reply_reset();
+	off = add(TRAWL_CTL_ITEM_TRACKER, &t, NULL);
+	reply_finish(1);
+	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 8, 0);
+	CHECK(trawl_ctl_reply_check(buf, len) == 0);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 4, 6); /* no such attribute */
+	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 4, 0);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 8, 2); /* include_all is 0 or 1 */
+	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 8, 0);
+	put32(off + sizeof(struct trawl_ctl_wire_rec) + 12, TRAWL_CTL_TRACKER_MAX_VALUES + 1);
+	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);
+}
+
 int main(void)
 {
 	test_roundtrip();
 	test_hostile_replies();
 	test_requests();
+	test_trackers();
 	return CHECK_EXIT();
 }
