@@ -262,6 +262,34 @@ int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *session,
 			      struct trawl_ctl_list **out);
 
 /**
+ * trawl_ctl_regenerate_metadata - write a session's metadata files again
+ * @ctl: a connection
+ * @session: the session's name; it must be tracing
+ *
+ * Every metadata file of the session's traces is rewritten whole from what
+ * the daemon and its consumers know (a reader that lost the file, or a
+ * file damaged on disk, gets it back), as LTTng's `regenerate metadata`.
+ *
+ * Return: 0, -ENOENT, -EBUSY (not started), -EOPNOTSUPP (live sessions and
+ * per-process user-space buffers, as in LTTng).
+ */
+int trawl_ctl_regenerate_metadata(struct trawl_ctl *ctl, const char *session);
+
+/**
+ * trawl_ctl_regenerate_statedump - record the state dump again
+ * @ctl: a connection
+ * @session: the session's name; it must be tracing
+ *
+ * The kernel domain records LTTng's lttng_statedump_* events again (the
+ * processes, threads, files and memory maps of now); user space has no
+ * state dump in trawl, so a session without a kernel domain succeeds
+ * with nothing written.
+ *
+ * Return: 0, -ENOENT, -EBUSY (not started).
+ */
+int trawl_ctl_regenerate_statedump(struct trawl_ctl *ctl, const char *session);
+
+/**
  * trawl_ctl_current_session_get - the user's current session
  * @buf: receives its name; TRAWL_CTL_NAME_MAX bytes always suffice
  * @len: bytes at @buf

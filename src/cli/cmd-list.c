@@ -4,9 +4,11 @@
 #include "cli/show.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "List the kernel's tracepoints (with --syscall: its system calls)."},
@@ -48,7 +50,30 @@ static int list_sessions(struct trawl_ctl *ctl)
 	return 0;
 }
 
-/* One AVAILABLE record, after its process's "PID:" line when the process changes. */
+/*
+ * The program of process @pid as LTTng's `list -u` names it: the first word
+ * of /proc/PID/cmdline (argv[0]), read here by the client as LTTng does;
+ * "(unknown)" once the process is gone.
+ */
+static const char *proc_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, len - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return "(unknown)";
+	buf[n] = '\0';
+	return buf;
+}
+
+/* One AVAILABLE record, after its process's "PID: N - Name: PROGRAM" line
+ * when the process changes (LTTng's line: its nprocesses test waits for it). */
 static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
 {
 	struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
@@ -57,8 +82,10 @@ static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
 	if (trawl_ctl_list_available_at(l, i, &a))
 		return;
 	if (a.domain == TRAWL_CTL_DOMAIN_UST && a.pid != *pid) {
+		char cmdline[256];
+
 		*pid = a.pid;
-		printf("\nPID: %ld\n", *pid);
+		printf("\nPID: %ld - Name: %s\n", *pid, proc_cmdline(a.pid, cmdline, sizeof(cmdline)));
 	}
 	lvl = a.loglevel >= 0 ? trawl_ctl_loglevel_name(a.loglevel) : NULL;
 	if (lvl)

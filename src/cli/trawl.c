@@ -35,6 +35,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_snapshot,
 	&cli_cmd_track,
 	&cli_cmd_untrack,
+	&cli_cmd_regenerate,
+	&cli_cmd_metadata,
 	&cli_cmd_set_session,
 	&cli_cmd_version,
 	&cli_cmd_help,
@@ -295,13 +297,45 @@ static void usage(FILE *f)
 	fprintf(f, "\nSee `trawl COMMAND --help` or man trawl-COMMAND.\n");
 }
 
+/*
+ * LTTng's --list-options: each option of @cmd's documentation, one word a
+ * line ("-s, --session=NAME" gives "-s" and "--session"), for the shell's
+ * completion (src/cli/trawl.bash-completion).
+ */
+static void list_options(const struct cli_cmd *cmd)
+{
+	const struct cli_option_doc *o;
+
+	for (o = cmd->options; o && o->spelling; o++) {
+		const char *p = o->spelling;
+
+		while (*p == '-') {
+			size_t n = strcspn(p, ",[= ");
+
+			printf("%.*s\n", (int)n, p);
+			p += n;
+			p += strcspn(p, "-");
+			if (p[0] == '-' && p[-1] != ' ')
+				break; /* a '-' inside a value, not another option */
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
 	int i = 1;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "--list-commands")) {
+			for (i = 0; cli_cmds[i]; i++)
+				printf("%s\n", cli_cmds[i]->name);
+			return 0;
+		} else if (!strcmp(argv[i], "--list-options")) {
+			printf("-h\n--help\n-V\n--version\n-q\n--quiet\n--list-commands\n"
+			       "--list-options\n");
+			return 0;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
@@ -321,6 +355,10 @@ int main(int argc, char **argv)
 	if (!cmd) {
 		fprintf(stderr, "trawl: unknown command '%s' (see trawl --help)\n", argv[i]);
 		return CLI_EXIT_USAGE;
+	}
+	if (i + 1 < argc && !strcmp(argv[i + 1], "--list-options")) {
+		list_options(cmd);
+		return 0;
 	}
 	/* getopt_long in the subcommand starts again from its argv[1]. */
 	return cmd->run(argc - i, argv + i);

@@ -57,7 +57,9 @@
  * the metadata and indexes, answer 'K', or 'W' and one line when the trace
  * could not be written whole (a full disk, relayd gone: what and how much
  * was lost, trawl_output_broken()); 'Q' or end of file = same, then exit,
- * answering nothing. The 'K' or 'W' is followed at once by a u64 (native
+ * answering nothing; 'S' = the state dump again, 'M' = the metadata file
+ * rewritten whole (regenerate statedump / metadata), each answered 'K'.
+ * The 'K' or 'W' is followed at once by a u64 (native
  * order: the session runs on this machine), the events lost in this process
  * (see above), before the 'W''s line.
  * --once (snapshots): one buffer's worth of pages per CPU, then exit.
@@ -165,6 +167,35 @@ static int meta_append(struct kconsumer *k)
 		return -errno;
 	ret = len ? trawl_output_file_append(k->out, k->meta_h, &v, 1) : 0;
 	free(text);
+	return ret;
+}
+
+/*
+ * `regenerate metadata`: what is recorded so far is drained (its event
+ * classes join the model), then the metadata file is replaced by the whole
+ * model's text. The model only ever grows, so the new text declares every
+ * event already written.
+ */
+static int drain_all(struct kconsumer *k, int final);
+
+static int meta_rewrite(struct kconsumer *k)
+{
+	size_t len = 0;
+	char *text;
+	int ret = drain_all(k, 1);
+
+	if (ret < 0)
+		return ret;
+	ret = meta_append(k); /* the model's "new" mark moves past everything */
+	if (ret < 0)
+		return ret;
+	text = trawl_ctf_trace_metadata(k->trace, &len);
+	if (!text)
+		return -errno;
+	ret = trawl_output_file_replace(k->out, k->meta_h, text, len);
+	free(text);
+	if (!ret)
+		trawl_output_sync(k->out);
 	return ret;
 }
 
@@ -1084,6 +1115,13 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 			if (read(ctl_fd, &cmd, 1) <= 0)
 				cmd = 'Q'; /* the daemon is gone: write everything and exit */
+			if (cmd == 'M') {
+				ret = meta_rewrite(k);
+				if (ret < 0)
+					break;
+				quit = flush_answer(k, out_fd, cmd) < 0;
+				continue;
+			}
 			if (cmd == 'S') {
 				ret = statedump_again(k);
 				if (ret < 0)

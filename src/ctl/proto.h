@@ -37,8 +37,9 @@
 #define TRAWL_CTL_MAGIC 0x4c435254u /* "TRCL" */
 /* 2: typed records in replies instead of positional items; live timer field.
  * 3: process-attribute trackers (TRACK/UNTRACK, req.process_attr and
- *    req.value, TRACKER and TRACKER_VALUE records). */
-#define TRAWL_CTL_VERSION 3u
+ *    req.value, TRACKER and TRACKER_VALUE records).
+ * 4: REGENERATE_METADATA, REGENERATE_STATEDUMP. */
+#define TRAWL_CTL_VERSION 4u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -70,7 +71,9 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_QUIT = 15,           /* daemon exits (its owner or root only) */
 	TRAWL_CTL_CMD_TRACK = 16,   /* domain, process_attr, value (or F_ALL): include */
 	TRAWL_CTL_CMD_UNTRACK = 17, /* domain, process_attr, value (or F_ALL): exclude */
-	TRAWL_CTL_CMD_MAX_ = 18,
+	TRAWL_CTL_CMD_REGENERATE_METADATA = 18,  /* session: its metadata files rewritten */
+	TRAWL_CTL_CMD_REGENERATE_STATEDUMP = 19, /* session: its state dump written again */
+	TRAWL_CTL_CMD_MAX_ = 20,
 };
 
 /*

@@ -194,6 +194,16 @@ TRAWL_EXPORT int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *se
 	return ctl_transact(ctl, TRAWL_CTL_CMD_SNAPSHOT_RECORD, &r, out);
 }
 
+TRAWL_EXPORT int trawl_ctl_regenerate_metadata(struct trawl_ctl *ctl, const char *session)
+{
+	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_REGENERATE_METADATA, session, 0);
+}
+
+TRAWL_EXPORT int trawl_ctl_regenerate_statedump(struct trawl_ctl *ctl, const char *session)
+{
+	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_REGENERATE_STATEDUMP, session, 0);
+}
+
 /* ---- the current session ($HOME/.trawlrc: "session=NAME") ---- */
 
 /*

@@ -267,6 +267,9 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
  * in its buffers. 0, or a negative errno with @err filled.
  */
 int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, char *err, size_t errlen);
+/* `regenerate metadata`: the consumer writes what it has recorded so far,
+ * then the trace's metadata file again whole. 0 or -errno with @err set. */
+int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, char *err, size_t errlen);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* What the last stop found lost (a full disk, relayd gone), one line; "" if nothing. */

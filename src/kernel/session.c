@@ -454,6 +454,21 @@ int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, ch
 	return ret;
 }
 
+int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!s->consumer) {
+		snprintf(err, errlen, "the session's kernel consumer is not running (start the session first)");
+		return -ESRCH;
+	}
+	ret = send(s->ctl_fd, "M", 1, MSG_NOSIGNAL) == 1 ? consumer_wait(s, 'K') : -EPIPE;
+	if (ret < 0)
+		snprintf(err, errlen, "the kernel consumer did not rewrite the metadata: %s",
+			 strerror(-ret));
+	return ret;
+}
+
 int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen)
 {
 	int ret;

@@ -516,6 +516,10 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_UNTRACK:
 		sd_cmd_untrack(req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_REGENERATE_METADATA:
+	case TRAWL_CTL_CMD_REGENERATE_STATEDUMP:
+		sd_cmd_regenerate(cmd, req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_QUIT:
 		if (peer->uid != 0 && peer->uid != geteuid()) {
 			sd_fail(r, -EACCES, "permission denied: only the daemon's owner may stop it");

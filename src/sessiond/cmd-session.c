@@ -364,6 +364,47 @@ int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errl
 	return 0;
 }
 
+/* Each domain of @s rewrites its metadata files; LTTng's rules first. */
+static void regenerate_metadata(struct sd_session *s, struct sd_reply *r)
+{
+	int i, ret;
+
+	if (s->live)
+		return (void)sd_fail(r, -EOPNOTSUPP, "cannot regenerate the metadata of a live "
+						     "session ('%s'), as LTTng", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err e = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		ret = d->ops->regenerate_metadata ? d->ops->regenerate_metadata(d->ds, &e)
+						  : -EOPNOTSUPP;
+		if (ret)
+			return (void)sd_fail(r, ret, "cannot regenerate the %s metadata: %s",
+					     sd_domain_name((uint32_t)i),
+					     e.msg[0] ? e.msg : strerror(-ret));
+	}
+}
+
+void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req,
+		       const struct sd_peer *p, struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	char err[TRAWL_CTL_ERROR_MAX];
+	int ret;
+
+	if (!s)
+		return;
+	if (!s->active)
+		return (void)sd_fail(r, -EBUSY, "session '%s' is not started", s->name);
+	if (cmd == TRAWL_CTL_CMD_REGENERATE_METADATA)
+		return regenerate_metadata(s, r);
+	ret = sd_session_regenerate_statedump(s, err, sizeof(err));
+	if (ret)
+		sd_fail(r, ret, "%s", err);
+}
+
 void sd_session_rec(struct sd_reply *r, const struct sd_session *s)
 {
 	struct trawl_ctl_wire_session body = {

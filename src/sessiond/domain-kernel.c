@@ -232,6 +232,16 @@ static int kd_regenerate_statedump(struct trawl_domain_session *s, struct trawl_
 	return ret;
 }
 
+static int kd_regenerate_metadata(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret = trawl_kernel_session_regenerate_metadata(s->ks, e, sizeof(e));
+
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return ret;
+}
+
 static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 			      struct trawl_domain_err *err)
 {
@@ -319,4 +329,5 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.list_events = kd_list_events,
 	.status = kd_status,
 	.regenerate_statedump = kd_regenerate_statedump,
+	.regenerate_metadata = kd_regenerate_metadata,
 };

@@ -409,6 +409,34 @@ static int ust_trackers_changed(struct trawl_domain_session *s, struct trawl_dom
 	return 0;
 }
 
+/*
+ * Every trace's metadata goes to the consumer again whole (it replaces the
+ * file: consumer-proto.h's METADATA); returns once the consumer wrote it.
+ * Per-process buffers are refused as LTTng refuses them.
+ */
+static int ust_regenerate_metadata(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	struct ust_trace *t;
+	int ret;
+
+	if (per_pid(s)) {
+		trawl_domain_err_set(err, "per-process buffers (--buffers-pid) are not supported, "
+					  "as in LTTng");
+		return -EOPNOTSUPP;
+	}
+	if (!cons_alive(s))
+		return 0; /* no app traced yet: no metadata written yet */
+	for (t = s->traces; t; t = t->next) {
+		if (t->gone)
+			continue;
+		t->metadata_dirty = 1;
+		ret = metadata_push(s, t);
+		if (ret)
+			return ret;
+	}
+	return cons_sync(s);
+}
+
 static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	struct app_sess *as;
@@ -532,6 +560,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.process_attrs = 1u << TRAWL_CTL_PROCESS_ATTR_VPID | 1u << TRAWL_CTL_PROCESS_ATTR_VUID |
 			 1u << TRAWL_CTL_PROCESS_ATTR_VGID,
 	.trackers_changed = ust_trackers_changed,
+	.regenerate_metadata = ust_regenerate_metadata,
 	.init = ust_init,
 	.fini = ust_fini,
 	.session_create = ust_session_create,

@@ -237,6 +237,11 @@ struct trawl_domain_ops {
 	 * returns. May be NULL when process_attrs is 0. */
 	int (*trackers_changed)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 
+	/* `regenerate metadata`: every metadata file of the session's traces is
+	 * written again whole, before this returns. May be NULL (then the daemon
+	 * refuses it for sessions using the domain). */
+	int (*regenerate_metadata)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
 	/* `regenerate statedump`: the domain's state dump is written again into
 	 * the running session. May be NULL (nothing to dump). */
 	int (*regenerate_statedump)(struct trawl_domain_session *s, struct trawl_domain_err *err);

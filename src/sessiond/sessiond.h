@@ -197,8 +197,11 @@ void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/* `regenerate metadata|statedump` (@cmd says which), on a started session. */
+void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		       struct sd_reply *r);
 /*
- * `regenerate statedump` (the CLI command comes with issue 16): each domain
+ * `regenerate statedump`: each domain
  * of the running session @s writes its state dump again (the kernel
  * consumer: LTTng's lttng_statedump_* events). 0, or a negative errno with
  * @err filled.

@@ -14,7 +14,8 @@ cmake --install "${TRAWL_BUILD_DIR:?}" --prefix "$P" >"$T/install.log" 2>&1 ||
 
 for f in bin/trawl bin/trawl-sessiond bin/trawl-consumerd bin/trawl-view \
 	include/trawl/tracepoint.h include/trawl/ctl.h include/trawl/ctl-types.h include/trawl/reader.h \
-	lib/pkgconfig/trawl-ust.pc lib/pkgconfig/trawl-ctl.pc lib/pkgconfig/trawl-reader.pc share/man/man1/trawl.1 share/man/man1/trawl-create.1; do
+	lib/pkgconfig/trawl-ust.pc lib/pkgconfig/trawl-ctl.pc lib/pkgconfig/trawl-reader.pc share/man/man1/trawl.1 share/man/man1/trawl-create.1 \
+	share/man/man1/trawl-track.1 share/man/man1/trawl-regenerate.1 share/bash-completion/completions/trawl; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 ls "$P"/lib/libtrawl-ust.so* >/dev/null 2>&1 || fail "not installed: libtrawl-ust.so"

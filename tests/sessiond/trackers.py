@@ -3,8 +3,9 @@
 """Process-attribute trackers (`trawl track` / `trawl untrack`) through the
 real trawl command and daemons, traces read with babeltrace2's bt2.
 
-    trackers.py vpid    three running apps (ust-app-tick) and one started
-                        later: --vpid, --all, untrack --all (none) on an
+    trackers.py vpid    `list -u` names each app as LTTng does ("PID: N -
+                        Name: BINARY"); three running apps (ust-app-tick) and
+                        one started later: --vpid, --all, untrack --all (none) on an
                         active session; each app's events are recorded exactly
                         in the phases its trackers included it, with its vpid
     trackers.py users   a root session, one app as root and one as a test
@@ -114,6 +115,11 @@ def test_vpid(env):
     a, b, c = App(env.env, 1), App(env.env, 2), App(env.env, 3)
     apps = [a, b, c]
     wait_registered(env, [x.pid for x in apps])
+    # LTTng's line for each app (its nprocesses test waits for it)
+    lines = env.trawl("list", "-u").stdout.splitlines()
+    for x in apps:
+        if "PID: %d - Name: %s" % (x.pid, APP) not in lines:
+            fail("list -u lacks 'PID: %d - Name: %s': %s" % (x.pid, APP, lines[:4]))
     session(env)
     env.trawl("track", "-u", "--vpid", str(a.pid))
     env.trawl("start")
@@ -321,4 +327,5 @@ def main():
     print("ok")
 
 
-main()
+if __name__ == "__main__":
+    main()
