@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from trawltest import FAILS, fail, require_bt2  # noqa: E402
 import trawltest  # noqa: E402
-from trackers import App  # noqa: E402
+from trackers import App, expect_refused as refused  # noqa: E402
 
 
 def count(path, names):
@@ -53,14 +53,6 @@ def same_metadata(files):
         if now != text:
             fail("%s: %d bytes after regenerate, %d before it was emptied" %
                  (f, len(now), len(text)))
-
-
-def refused(env, args, word):
-    r = env.trawl(*args, check=False)
-    lines = r.stderr.splitlines()
-    if r.returncode == 0 or len(lines) != 1 or word not in lines[0]:
-        fail("trawl %s: exit %d, stderr %r (want one line with %r)" %
-             (" ".join(args), r.returncode, r.stderr, word))
 
 
 def said(r, want):
