@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from trawltest import FAILS, fail, require_bt2  # noqa: E402
 import trawltest  # noqa: E402
-from trackers import App, expect_refused as refused  # noqa: E402
+from trackers import App, expect_refused as refused, wait_registered  # noqa: E402
 
 
 def count(path, names):
@@ -62,6 +62,7 @@ def said(r, want):
 
 def test_ust(env):
     app = App(env.env, 1)
+    wait_registered(env, [app.pid])  # its events count from the first
     env.trawl("create", "s", "-o", env.out)
     env.trawl("enable-event", "-u", "tall:seq")
     refused(env, ["regenerate", "metadata"], "not started")
