@@ -17,17 +17,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct trawl_filter_field layout1[] = {
-	{ "a", TRAWL_FILTER_FIELD_INT, 32, 1, 0 },      { "u", TRAWL_FILTER_FIELD_INT, 64, 0, 0 },
-	{ "f", TRAWL_FILTER_FIELD_FLOAT, 64, 1, 0 },    { "s", TRAWL_FILTER_FIELD_STRING, 8, 0, 1 },
-	{ "t", TRAWL_FILTER_FIELD_ARRAY, 8, 1, 1 },     { "arr", TRAWL_FILTER_FIELD_ARRAY, 16, 1, 0 },
-	{ "seq", TRAWL_FILTER_FIELD_SEQUENCE, 64, 0, 0 }, { "b", TRAWL_FILTER_FIELD_SEQUENCE, 8, 1, 1 },
+	{ "a", TRAWL_FILTER_FIELD_INT, 32, 1, 0, 0 },      { "u", TRAWL_FILTER_FIELD_INT, 64, 0, 0, 0 },
+	{ "f", TRAWL_FILTER_FIELD_FLOAT, 64, 1, 0, 0 },    { "s", TRAWL_FILTER_FIELD_STRING, 8, 0, 1, 0 },
+	{ "t", TRAWL_FILTER_FIELD_ARRAY, 8, 1, 1, 0 },     { "arr", TRAWL_FILTER_FIELD_ARRAY, 16, 1, 0, 0 },
+	{ "seq", TRAWL_FILTER_FIELD_SEQUENCE, 64, 0, 0, 1 }, { "b", TRAWL_FILTER_FIELD_SEQUENCE, 8, 1, 1, 0 },
 };
 /* The same names, other kinds (and a bogus element size). */
 static const struct trawl_filter_field layout2[] = {
-	{ "seq", TRAWL_FILTER_FIELD_INT, 8, 0, 0 },     { "arr", TRAWL_FILTER_FIELD_INT, 16, 1, 0 },
-	{ "t", TRAWL_FILTER_FIELD_FLOAT, 32, 1, 0 },    { "b", TRAWL_FILTER_FIELD_STRING, 8, 0, 1 },
-	{ "s", TRAWL_FILTER_FIELD_ARRAY, 8, 1, 1 },     { "f", TRAWL_FILTER_FIELD_SEQUENCE, 32, 1, 0 },
-	{ "u", TRAWL_FILTER_FIELD_SEQUENCE, 8, 0, 1 },  { "a", TRAWL_FILTER_FIELD_ARRAY, 24, 1, 0 },
+	{ "seq", TRAWL_FILTER_FIELD_INT, 8, 0, 0, 0 },     { "arr", TRAWL_FILTER_FIELD_INT, 16, 1, 0, 0 },
+	{ "t", TRAWL_FILTER_FIELD_FLOAT, 32, 1, 0, 0 },    { "b", TRAWL_FILTER_FIELD_STRING, 8, 0, 1, 0 },
+	{ "s", TRAWL_FILTER_FIELD_ARRAY, 8, 1, 1, 0 },     { "f", TRAWL_FILTER_FIELD_SEQUENCE, 32, 1, 0, 0 },
+	{ "u", TRAWL_FILTER_FIELD_SEQUENCE, 8, 0, 1, 0 },  { "a", TRAWL_FILTER_FIELD_ARRAY, 24, 1, 0, 0 },
 };
 #define NR 8
 

@@ -9,10 +9,20 @@
  * or unsigned 64-bit integer, double, bounded string, literal pattern); a
  * mismatch found at run time ends the evaluation with "false".
  *
- * String literals are kept in "pattern form" in the program's string pool:
- * a '*' is the wildcard, "\*" a literal star and "\\" a literal backslash;
- * every other byte stands for itself (escape sequences like \n are
- * resolved by the parser). A literal never holds a NUL byte.
+ * String literals are kept as written between their quotes (LTTng's
+ * rule): "\\" is a backslash and "\*" a star, both as plain characters; an
+ * unescaped '*' is a wildcard. A literal whose only wildcard ends it
+ * ("abc*") compares as a prefix, with any operator; any other wildcard
+ * makes it a star-glob pattern, for == and != only. A literal never holds a
+ * NUL byte, nor any other backslash sequence (the parser refuses them).
+ *
+ * Values follow LTTng-UST 2.13's interpreter: every integer is a signed
+ * 64-bit value (an unsigned field's bits), compared signed; bitwise
+ * operators and shifts work on the 64 bits, ">>" is logical; a float
+ * compares with an integer as doubles; the filter's result must be an
+ * integer. A field whose type cannot take part in an operator (a string in
+ * "&&", a float in "&") makes the whole filter false for that event, found
+ * when the filter is bound.
  */
 #ifndef TRAWL_FILTER_INTERNAL_H
 #define TRAWL_FILTER_INTERNAL_H
@@ -22,18 +32,20 @@
 #include "filter/filter.h"
 
 enum filter_op {
-	OP_INT = 1,   /* push imm.u; a: 1 = unsigned type */
+	OP_INT = 1,   /* push imm.u (its 64 bits: a signed value) */
 	OP_FLT,       /* push imm.d */
-	OP_STR,       /* push literal: pool[idx .. idx+len); a: 1 = has a wildcard */
-	OP_NAME,      /* unbound field: name pool[idx .. idx+len); a: 1 = indexed by imm.u */
+	OP_STR,       /* push literal: pool[idx .. idx+len) as written; a: 1 = star-glob pattern */
+	OP_NAME,      /* unbound field: name pool[idx .. idx+len); a: 1 = indexed by imm.u;
+			 a name no event has ("$ctx.zzz", "a.b") is never bound */
 	OP_CTX,       /* push context idx (enum trawl_filter_ctx) */
 	/* bound loads (trawl_filter_bind() turns OP_NAME into one of these) */
 	OP_LD_S,      /* args[idx].i */
-	OP_LD_U,      /* args[idx].u */
+	OP_LD_U,      /* args[idx].i of an unsigned field: its bits, as a signed value */
 	OP_LD_F,      /* args[idx].d */
 	OP_LD_STR,    /* args[idx].p, NUL-terminated */
 	OP_LD_TEXT,   /* args[idx].p, at most args[idx].n bytes */
-	OP_LD_ELEM,   /* element imm.u of args[idx] (p, n elements of a bytes, b: signed) */
+	OP_LD_ELEM,   /* element imm.u of args[idx] (p, n elements of a bytes; b: 1 signed,
+			 2 big-endian, 3 both) */
 	/* unary */
 	OP_NEG,
 	OP_NOT,
@@ -58,7 +70,7 @@ enum filter_op {
 	/* bound only: "field OP constant", the commonest filter, fused into
 	 * one instruction by trawl_filter_bind(): load a (OP_LD_S, _U or _F)
 	 * of args[idx], compare (b: OP_EQ .. OP_GE) with the constant imm of
-	 * kind pad (0: signed, 1: unsigned, 2: double), push 0/1 */
+	 * kind pad (0: integer, 2: double), push 0/1 */
 	OP_CMP_CONST,
 	/* bound only, fused likewise: "integer field BITOP constant" (a: the
 	 * load, b: OP_BAND .. OP_SHR, pad: 1 if the constant is unsigned) */

@@ -14,19 +14,22 @@
  *                         record or not (the app, per event, before any
  *                         ring-buffer space is reserved)
  *
- * The language is LTTng's: C expressions over the event's payload fields by
- * name and the context fields $ctx.NAME; integer (decimal, 0x hex, 0 octal),
- * float and string literals; == != < <= > >= (on strings too, where an
- * unescaped '*' in a literal is a wildcard for == and !=; "\*" is a star);
- * && || !; & | ^ ~ << >>; unary minus; parentheses; field[N] with a constant
- * N on arrays and sequences. Integers compare by value whatever their
- * signedness and size; an integer and a float compare as numbers; enums are
- * their integer values; text arrays and sequences (ctf_*_text) are strings.
+ * The language and its values are LTTng 2.13's (filter-internal.h has the
+ * details): C expressions over the event's payload fields by name and the
+ * context fields $ctx.NAME; integer (decimal, 0x hex, 0 octal), float and
+ * string literals ('...' or "...", where an unescaped '*' is a wildcard and
+ * "\*" a star); == != < <= > >=; && || !; & | ^ ~ << >> (binding tighter
+ * than the comparisons, as in LTTng); unary minus; parentheses; field[N]
+ * with a constant N on arrays and sequences. Integers are signed 64-bit
+ * values (an unsigned field's bits), ">>" is logical; an integer and a
+ * float compare as numbers; enums are their integer values; text arrays
+ * and sequences (ctf_*_text) are strings.
  *
  * LTTng's rule for what cannot be evaluated: a field the event does not
- * have, an index out of bounds, a string where a number is needed (or the
- * reverse) at run time, a shift by more than 63 bits - any of these makes
- * the whole filter false for that event, whatever the rest of it says.
+ * have, an index out of bounds, a field whose type an operator cannot take
+ * (a string with &&, a float with &), a shift by a negative count or by 64
+ * bits or more, a float or a string as the filter's value - any of these
+ * makes the whole filter false for that event, whatever the rest of it says.
  *
  * Nothing here reads outside the values it is handed: strings are read up
  * to their NUL or their bound, array elements only below the count given
@@ -83,6 +86,7 @@ struct trawl_filter_field {
 	uint8_t bits;      /* integer size, or array/sequence element size: 8..64 */
 	uint8_t is_signed;
 	uint8_t is_text;   /* array/sequence of char meant as text: a string */
+	uint8_t big_endian; /* array/sequence elements in network byte order */
 };
 
 /**

@@ -2,26 +2,36 @@
 /*
  * parse.c - filter text to postfix code (filter-internal.h).
  *
- * A hand-written lexer and a recursive-descent parser with C's precedence,
- * emitting code as it goes (no tree):
+ * A hand-written lexer and a recursive-descent parser with LTTng's grammar
+ * (lttng-tools 2.13's filter-parser.y), which differs from C in one place:
+ * the bitwise operators bind tighter than the comparisons ("x & 1 == 1" is
+ * "(x & 1) == 1"). Code is emitted as it goes (no tree):
  *
  *   or     := and { "||" and }
- *   and    := bor { "&&" bor }
+ *   and    := eq { "&&" eq }
+ *   eq     := rel { ("==" | "!=") rel }
+ *   rel    := bor { ("<" | "<=" | ">" | ">=") bor }
  *   bor    := bxor { "|" bxor }
  *   bxor   := band { "^" band }
- *   band   := eq { "&" eq }
- *   eq     := rel { ("==" | "!=") rel }
- *   rel    := shift { ("<" | "<=" | ">" | ">=") shift }
+ *   band   := shift { "&" shift }
  *   shift  := unary { ("<<" | ">>") unary }
  *   unary  := ("!" | "~" | "-" | "+") unary | postfix
- *   postfix:= primary [ "[" integer "]" ]
- *   primary:= integer | float | string | name | "$ctx." name | "(" or ")"
+ *   postfix:= name { "[" integer "]" | ("." | "->") name } | primary
+ *   primary:= integer | float | string | "(" or ")"
  *
- * The arithmetic operators (+ - * / %, binary) are refused, as LTTng does.
- * Each sub-expression's static type (integer, float, string, string with a
- * wildcard, or "a field: not known yet") catches mistakes the user can see
- * now - a string compared with a number, '~' on a string - with the column;
- * what depends on the event's fields is settled at bind or run time.
+ * Names are payload fields, "$ctx.NAME" context fields and "$app.NAME"
+ * application contexts; a name an event cannot have ("a.b", "$ctx.zzz",
+ * "$app.x:y") is accepted and makes the filter false, as with LTTng. The
+ * arithmetic operators (+ - * / %, binary) are refused ("not supported", as
+ * LTTng says). Strings are '...' or "...", kept as written; "\\" and "\*"
+ * are their only escapes. C comments are skipped.
+ *
+ * Each sub-expression's static type (integer, float, string literal and
+ * its kind, or "a field: known once bound") catches the mistakes LTTng
+ * refuses up front, with their column: a string as the filter's value, a
+ * string with a unary or logical operator or against a number, a float
+ * with a bitwise operator, two star-glob patterns, a star-glob pattern
+ * with an operator other than == and !=.
  *
  * Limits: TRAWL_FILTER_MAX_LEN bytes of text, TRAWL_FILTER_MAX_DEPTH levels
  * of nesting (so the parser's recursion and the interpreter's stack are
@@ -41,11 +51,13 @@ enum tok {
 	T_FLT,
 	T_STR,
 	T_NAME,
-	T_CTX,
+	T_GLOBAL, /* $ctx, $app, $anything */
 	T_LPAR,
 	T_RPAR,
 	T_LBRK,
 	T_RBRK,
+	T_DOT,
+	T_ARROW,
 	T_NOT,
 	T_BNOT,
 	T_MINUS,
@@ -74,8 +86,9 @@ enum ty {
 	TY_ERR = -1,
 	TY_INT,
 	TY_FLT,
-	TY_STR,
-	TY_GLOB, /* a string literal with a wildcard */
+	TY_STR,  /* a string literal without wildcard */
+	TY_PFX,  /* a string literal whose only wildcard ends it: a prefix */
+	TY_GLOB, /* a string literal with any other wildcard: a star-glob pattern */
 	TY_ANY,  /* a field: known once bound */
 };
 
@@ -86,11 +99,8 @@ struct parser {
 	enum tok tok;
 	size_t tpos, tlen;
 	uint64_t ival;
-	int iuns;
 	double fval;
-	uint32_t soff, slen;
-	int sglob;
-	unsigned int ctx;
+	enum ty skind; /* T_STR: TY_STR, TY_PFX or TY_GLOB */
 	/* output */
 	struct filter_insn *code;
 	uint32_t nr, cap;
@@ -155,9 +165,11 @@ static void fail_unexpected(struct parser *p)
 
 /* ---- lexer ---- */
 
+/* LTTng's identifiers: letters, digits (not first), '_' and ':'. */
 static int is_ident(int c, int first)
 {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
+	return c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
 }
 
 static int hexval(int c)
@@ -171,191 +183,168 @@ static int hexval(int c)
 	return -1;
 }
 
-static void pool_put(struct parser *p, char c)
-{
-	/* The pool is sized for the worst case (trawl_filter_parse()): never full. */
-	if (p->pool_len < p->pool_cap)
-		p->pool[p->pool_len++] = c;
-}
-
-/* A literal byte in pattern form. */
-static void pool_lit(struct parser *p, unsigned char c)
-{
-	if (c == '*' || c == '\\')
-		pool_put(p, '\\');
-	pool_put(p, (char)c);
-}
-
+/*
+ * A string literal, "..." or '...' (LTTng takes both as strings), copied
+ * as written into the pool. Its kind, as LTTng's star-glob test decides it:
+ * the first unescaped '*' makes it a prefix when it ends the literal, else
+ * a star-glob pattern.
+ */
 static int lex_string(struct parser *p)
 {
+	char quote = p->s[p->pos];
 	size_t i = p->pos + 1;
 
-	p->soff = p->pool_len;
-	p->sglob = 0;
-	while (i < p->len && p->s[i] != '"') {
-		unsigned char c = (unsigned char)p->s[i];
-		int v, k;
+	p->skind = TY_STR;
+	p->ival = p->pool_len; /* where the literal starts */
+	while (i < p->len && p->s[i] != quote) {
+		char c = p->s[i];
 
-		if (c != '\\') {
-			if (c == '*') {
-				pool_put(p, '*');
-				p->sglob = 1;
-			} else {
-				pool_lit(p, c);
-			}
-			i++;
-			continue;
-		}
-		if (i + 1 >= p->len)
-			break;
-		c = (unsigned char)p->s[i + 1];
-		i += 2;
-		switch (c) {
-		case 'n': pool_lit(p, '\n'); break;
-		case 't': pool_lit(p, '\t'); break;
-		case 'r': pool_lit(p, '\r'); break;
-		case 'a': pool_lit(p, '\a'); break;
-		case 'b': pool_lit(p, '\b'); break;
-		case 'f': pool_lit(p, '\f'); break;
-		case 'v': pool_lit(p, '\v'); break;
-		case '\\': case '"': case '\'': case '?': case '*':
-			pool_lit(p, c);
-			break;
-		case 'x':
-			for (v = 0, k = 0; k < 2 && i < p->len && hexval(p->s[i]) >= 0; k++, i++)
-				v = v * 16 + hexval(p->s[i]);
-			if (!k || !v) {
-				fail(p, i - 2 - (size_t)k, "bad escape in string (\\x needs 1 or 2 hex digits, not 00)");
+		if (c == '\\') {
+			if (i + 1 >= p->len || (p->s[i + 1] != '\\' && p->s[i + 1] != '*')) {
+				unsigned char e = i + 1 < p->len ? (unsigned char)p->s[i + 1] : ' ';
+
+				fail(p, i, "unsupported escape '\\%c' in string (only \\\\ and \\* are)",
+				     e >= 0x20 && e < 0x7f ? e : '?');
 				return -1;
 			}
-			pool_lit(p, (unsigned char)v);
-			break;
-		default:
-			if (c >= '0' && c <= '7') {
-				for (v = c - '0', k = 1; k < 3 && i < p->len && p->s[i] >= '0' && p->s[i] <= '7'; k++, i++)
-					v = v * 8 + (p->s[i] - '0');
-				if (!v || v > 255) {
-					fail(p, i - 1 - (size_t)k, "bad octal escape in string (NUL or above \\377)");
-					return -1;
-				}
-				pool_lit(p, (unsigned char)v);
-				break;
-			}
-			fail(p, i - 2, "bad escape '\\%c' in string", c >= 0x20 && c < 0x7f ? c : '?');
-			return -1;
+			/* The pool is sized for the worst case: never full. */
+			p->pool[p->pool_len++] = c;
+			c = p->s[++i];
+		} else if (c == '*' && p->skind == TY_STR) {
+			p->skind = i + 1 < p->len && p->s[i + 1] == quote ? TY_PFX : TY_GLOB;
 		}
+		p->pool[p->pool_len++] = c;
+		i++;
 	}
 	if (i >= p->len) {
 		fail(p, p->pos, "unterminated string");
 		return -1;
 	}
-	p->slen = p->pool_len - p->soff;
 	p->pos = i + 1;
 	p->tok = T_STR;
 	return 0;
 }
 
+/* Integer suffixes, C's: u, l, ll and their mixes. */
+static int int_suffix(const char *s)
+{
+	size_t u = 0, l = 0;
+
+	for (; *s; s++) {
+		if (*s == 'u' || *s == 'U')
+			u++;
+		else if (*s == 'l' || *s == 'L')
+			l++;
+		else
+			return -1;
+	}
+	return u > 1 || l > 2 ? -1 : 0;
+}
+
+/* An integer (decimal, 0x hex, 0 octal), as LTTng's lexer takes them. */
+static int int_value(struct parser *p, const char *buf)
+{
+	int hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+	size_t k = hex ? 2 : 0, ndig = 0;
+	unsigned base = hex ? 16 : (buf[0] == '0' ? 8 : 10);
+	uint64_t v = 0;
+
+	for (; buf[k]; k++) {
+		int d = hexval(buf[k]);
+
+		if (d < 0 || d >= (int)base)
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / base) {
+			fail(p, p->pos, "integer '%s' does not fit in 64 bits", buf);
+			return -1;
+		}
+		v = v * base + (uint64_t)d;
+		ndig++;
+	}
+	if ((hex && !ndig) || int_suffix(buf + k)) {
+		fail(p, p->pos, "bad number '%s'", buf);
+		return -1;
+	}
+	p->ival = v;
+	p->tok = T_INT;
+	return 0;
+}
+
+/* Numbers: C's integers and floats, hexadecimal floats included. */
 static int lex_number(struct parser *p)
 {
-	size_t i = p->pos, end;
+	size_t i = p->pos;
 	int hex = p->s[i] == '0' && i + 1 < p->len && (p->s[i + 1] == 'x' || p->s[i + 1] == 'X');
 	int is_float = 0;
-	char buf[64];
+	char buf[64], *e;
 
 	if (hex)
 		i += 2;
 	while (i < p->len) {
 		char c = p->s[i];
 
-		if ((c >= '0' && c <= '9') || is_ident(c, 0)) {
-			if (!hex && (c == 'e' || c == 'E')) {
-				is_float = 1;
-				if (i + 1 < p->len && (p->s[i + 1] == '+' || p->s[i + 1] == '-'))
-					i++;
-			}
-			i++;
-		} else if (c == '.' && !hex) {
+		if (c == '.') {
+			is_float = 1;
+		} else if (((!hex && (c == 'e' || c == 'E')) || (hex && (c == 'p' || c == 'P'))) &&
+			   i + 1 < p->len && (p->s[i + 1] == '+' || p->s[i + 1] == '-')) {
 			is_float = 1;
 			i++;
-		} else {
+		} else if ((!hex && (c == 'e' || c == 'E')) || (hex && (c == 'p' || c == 'P'))) {
+			is_float = 1;
+		} else if (!is_ident(c, 0) || c == ':') {
 			break;
 		}
+		i++;
 	}
-	end = i;
-	p->tlen = end - p->pos;
+	p->tlen = i - p->pos;
 	if (p->tlen >= sizeof(buf)) {
 		fail(p, p->pos, "number too long");
 		return -1;
 	}
 	memcpy(buf, p->s + p->pos, p->tlen);
 	buf[p->tlen] = '\0';
-	if (is_float) {
-		char *e;
-
-		p->fval = strtod(buf, &e);
-		if (*e || e == buf) {
-			fail(p, p->pos, "bad number '%s'", buf);
+	if (!is_float) {
+		if (int_value(p, buf))
 			return -1;
-		}
-		p->tok = T_FLT;
-	} else {
-		/* Integers: decimal, 0x hex, 0 octal; C's u/l suffixes ignored. */
-		size_t k = hex ? 2 : 0, ndig = 0;
-		unsigned base = hex ? 16 : (buf[0] == '0' ? 8 : 10);
-		uint64_t v = 0;
-
-		for (; buf[k]; k++) {
-			int d = hexval(buf[k]);
-
-			if (d < 0 || d >= (int)base)
-				break;
-			if (v > (UINT64_MAX - (uint64_t)d) / base) {
-				fail(p, p->pos, "integer '%s' does not fit in 64 bits", buf);
-				return -1;
-			}
-			v = v * base + (uint64_t)d;
-			ndig++;
-		}
-		while (buf[k] == 'u' || buf[k] == 'U' || buf[k] == 'l' || buf[k] == 'L')
-			k++;
-		if (buf[k] || (hex && !ndig)) {
-			fail(p, p->pos, "bad number '%s'", buf);
-			return -1;
-		}
-		p->ival = v;
-		p->iuns = v > (uint64_t)INT64_MAX;
-		p->tok = T_INT;
+		p->pos = i;
+		return 0;
 	}
-	p->pos = end;
+	p->fval = strtod(buf, &e);
+	/* One C float suffix at most: f, F, l, L. */
+	if (e == buf || (*e && (e[1] || !strchr("fFlL", *e)))) {
+		fail(p, p->pos, "bad number '%s'", buf);
+		return -1;
+	}
+	p->tok = T_FLT;
+	p->pos = i;
 	return 0;
 }
 
-/* $ctx.NAME */
-static int lex_ctx(struct parser *p)
+/* Skips blanks and C comments; 0, or -1 after fail() (an unterminated one). */
+static int skip_blanks(struct parser *p)
 {
-	size_t i = p->pos + 1, n;
-	unsigned int k;
+	for (;;) {
+		while (p->pos < p->len && strchr(" \t\n\r", p->s[p->pos]))
+			p->pos++;
+		if (p->len - p->pos >= 2 && p->s[p->pos] == '/' && p->s[p->pos + 1] == '*') {
+			const char *end = NULL;
+			size_t k;
 
-	if (p->len - i < 4 || memcmp(p->s + i, "ctx.", 4)) {
-		fail(p, p->pos, "only context fields ($ctx.NAME) start with '$'");
-		return -1;
+			for (k = p->pos + 2; k + 1 < p->len && !end; k++)
+				if (p->s[k] == '*' && p->s[k + 1] == '/')
+					end = p->s + k + 2;
+			if (!end) {
+				fail(p, p->pos, "unterminated comment");
+				return -1;
+			}
+			p->pos = (size_t)(end - p->s);
+		} else if (p->len - p->pos >= 2 && p->s[p->pos] == '/' && p->s[p->pos + 1] == '/') {
+			while (p->pos < p->len && p->s[p->pos] != '\n')
+				p->pos++;
+		} else {
+			return 0;
+		}
 	}
-	i += 4;
-	for (n = 0; i + n < p->len && is_ident(p->s[i + n], n == 0); n++)
-		;
-	for (k = 0; k < TRAWL_FILTER_CTX_COUNT; k++)
-		if (strlen(ctx_names[k]) == n && !memcmp(p->s + i, ctx_names[k], n))
-			break;
-	if (k == TRAWL_FILTER_CTX_COUNT) {
-		fail(p, p->pos, "unknown context field '$ctx.%.*s' (known: vpid, vtid, pid, tid, ppid, "
-				"vppid, procname, pthread_id, cpu_id, prio, nice)",
-		     (int)(n > 32 ? 32 : n), p->s + i);
-		return -1;
-	}
-	p->ctx = k;
-	p->pos = i + n;
-	p->tok = T_CTX;
-	return 0;
 }
 
 /* Reads the next token into p->tok. 0, or -1 after fail(). */
@@ -366,19 +355,17 @@ static int next(struct parser *p)
 		enum tok t;
 	} ops[] = {
 		{"&&", T_ANDAND}, {"||", T_OROR}, {"<<", T_SHL}, {">>", T_SHR}, {"<=", T_LE},
-		{">=", T_GE},     {"==", T_EQ},   {"!=", T_NE},  {"(", T_LPAR}, {")", T_RPAR},
-		{"[", T_LBRK},    {"]", T_RBRK},  {"!", T_NOT},  {"~", T_BNOT}, {"-", T_MINUS},
-		{"+", T_PLUS},    {"*", T_STAR},  {"/", T_SLASH}, {"%", T_PERCENT}, {"<", T_LT},
-		{">", T_GT},      {"&", T_AMP},   {"|", T_PIPE}, {"^", T_CARET},
+		{">=", T_GE},     {"==", T_EQ},   {"!=", T_NE},  {"->", T_ARROW}, {"(", T_LPAR},
+		{")", T_RPAR},    {"[", T_LBRK},  {"]", T_RBRK}, {".", T_DOT},  {"!", T_NOT},
+		{"~", T_BNOT},    {"-", T_MINUS}, {"+", T_PLUS}, {"*", T_STAR}, {"/", T_SLASH},
+		{"%", T_PERCENT}, {"<", T_LT},    {">", T_GT},   {"&", T_AMP},  {"|", T_PIPE},
+		{"^", T_CARET},
 	};
 	size_t i;
 	char c;
 
-	if (p->failed)
+	if (p->failed || skip_blanks(p))
 		return -1;
-	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
-				   p->s[p->pos] == '\r'))
-		p->pos++;
 	p->tpos = p->pos;
 	p->tlen = 1;
 	if (p->pos >= p->len) {
@@ -387,7 +374,7 @@ static int next(struct parser *p)
 		return 0;
 	}
 	c = p->s[p->pos];
-	if (c == '"') {
+	if (c == '"' || c == '\'') {
 		if (lex_string(p))
 			return -1;
 		p->tlen = p->pos - p->tpos;
@@ -396,16 +383,11 @@ static int next(struct parser *p)
 	if ((c >= '0' && c <= '9') || (c == '.' && p->pos + 1 < p->len && p->s[p->pos + 1] >= '0' &&
 				       p->s[p->pos + 1] <= '9'))
 		return lex_number(p);
-	if (c == '$') {
-		if (lex_ctx(p))
-			return -1;
-		p->tlen = p->pos - p->tpos;
-		return 0;
-	}
-	if (is_ident(c, 1)) {
+	if (is_ident(c, 1) || (c == '$' && p->pos + 1 < p->len && is_ident(p->s[p->pos + 1], 1))) {
+		p->tok = c == '$' ? T_GLOBAL : T_NAME;
+		p->pos++;
 		while (p->pos < p->len && is_ident(p->s[p->pos], 0))
 			p->pos++;
-		p->tok = T_NAME;
 		p->tlen = p->pos - p->tpos;
 		return 0;
 	}
@@ -443,7 +425,114 @@ static struct filter_insn *emit(struct parser *p, enum filter_op op, int push)
 	return in;
 }
 
+static int is_str(enum ty t)
+{
+	return t == TY_STR || t == TY_PFX || t == TY_GLOB;
+}
+
 static enum ty parse_or(struct parser *p);
+
+/* Appends the current token's text to the name at pool[start..]. */
+static int name_put(struct parser *p)
+{
+	if (p->pool_cap - p->pool_len < p->tlen) { /* sized for the worst case: cannot happen */
+		fail(p, p->tpos, "expression too complex");
+		return -1;
+	}
+	memcpy(p->pool + p->pool_len, p->s + p->tpos, p->tlen);
+	p->pool_len += (uint32_t)p->tlen;
+	return 0;
+}
+
+/* A known context field: its index, or TRAWL_FILTER_CTX_COUNT. */
+static unsigned int ctx_index(const char *name, size_t n)
+{
+	unsigned int k;
+
+	for (k = 0; k < TRAWL_FILTER_CTX_COUNT; k++)
+		if (strlen(ctx_names[k]) == n && !memcmp(name, ctx_names[k], n))
+			break;
+	return k;
+}
+
+/*
+ * "[" constant "]": the index of @in; 0, or -1 after fail(). LTTng takes
+ * a constant integer only: "[-1]" and "[(1)]" are refused too.
+ */
+static int parse_index(struct parser *p, struct filter_insn *in)
+{
+	if (next(p))
+		return -1;
+	if (p->tok != T_INT) {
+		fail(p, p->tpos, "an index must be a constant integer");
+		return -1;
+	}
+	/* A second index ("a[1][2]"): no event's field has one; never true. */
+	in->a = in->a ? 2 : 1;
+	in->imm.u = p->ival;
+	if (next(p))
+		return -1;
+	if (p->tok != T_RBRK) {
+		fail_unexpected(p);
+		return -1;
+	}
+	return next(p);
+}
+
+/*
+ * A field: NAME, $ctx.NAME or $app.NAME, then any "[N]" and ".NAME" or
+ * "->NAME" (a path no event's flat fields have: accepted, never true).
+ */
+static enum ty parse_field(struct parser *p)
+{
+	struct filter_insn *in = emit(p, OP_NAME, 1);
+	size_t start = p->pool_len, gpos = p->tpos;
+	int global = p->tok == T_GLOBAL;
+
+	if (!in)
+		return TY_ERR;
+	if (global && !(p->tlen == 4 && !memcmp(p->s + p->tpos, "$ctx", 4)) &&
+	    !(p->tlen == 4 && !memcmp(p->s + p->tpos, "$app", 4))) {
+		fail(p, p->tpos, "unknown '%.*s' (only $ctx.NAME and $app.NAME are)", (int)(p->tlen > 32 ? 32 : p->tlen),
+		     p->s + p->tpos);
+		return TY_ERR;
+	}
+	if (name_put(p) || next(p))
+		return TY_ERR;
+	if (global && p->tok != T_DOT) {
+		fail(p, gpos, "expected a name after '%.4s.'", p->s + gpos);
+		return TY_ERR;
+	}
+	for (;;) {
+		if (p->tok == T_LBRK) {
+			if (parse_index(p, in))
+				return TY_ERR;
+			continue;
+		}
+		if (p->tok != T_DOT && p->tok != T_ARROW)
+			break;
+		if (name_put(p) || next(p))
+			return TY_ERR;
+		if (p->tok != T_NAME) {
+			fail_unexpected(p);
+			return TY_ERR;
+		}
+		if (name_put(p) || next(p))
+			return TY_ERR;
+	}
+	in->idx = (uint32_t)start;
+	in->len = (uint32_t)(p->pool_len - start);
+	/* "$ctx.NAME": a context field known here, else a name never bound. */
+	if (in->len > 5 && !memcmp(p->pool + start, "$ctx.", 5) && !in->a) {
+		unsigned int k = ctx_index(p->pool + start + 5, in->len - 5);
+
+		if (k < TRAWL_FILTER_CTX_COUNT) {
+			in->op = OP_CTX;
+			in->idx = k;
+		}
+	}
+	return TY_ANY;
+}
 
 static enum ty parse_primary(struct parser *p)
 {
@@ -455,7 +544,6 @@ static enum ty parse_primary(struct parser *p)
 		if (!(in = emit(p, OP_INT, 1)))
 			return TY_ERR;
 		in->imm.u = p->ival;
-		in->a = (uint8_t)p->iuns;
 		return next(p) ? TY_ERR : TY_INT;
 	case T_FLT:
 		if (!(in = emit(p, OP_FLT, 1)))
@@ -465,47 +553,14 @@ static enum ty parse_primary(struct parser *p)
 	case T_STR:
 		if (!(in = emit(p, OP_STR, 1)))
 			return TY_ERR;
-		in->idx = p->soff;
-		in->len = p->slen;
-		in->a = (uint8_t)p->sglob;
-		t = p->sglob ? TY_GLOB : TY_STR;
-		return next(p) ? TY_ERR : t;
-	case T_CTX:
-		if (!(in = emit(p, OP_CTX, 1)))
-			return TY_ERR;
-		in->idx = p->ctx;
-		t = p->ctx == TRAWL_FILTER_CTX_PROCNAME ? TY_STR : TY_INT;
+		in->idx = (uint32_t)p->ival;
+		in->len = (uint32_t)(p->pool_len - p->ival);
+		in->a = p->skind == TY_GLOB;
+		t = p->skind;
 		return next(p) ? TY_ERR : t;
 	case T_NAME:
-		if (!(in = emit(p, OP_NAME, 1)))
-			return TY_ERR;
-		in->idx = p->pool_len;
-		in->len = (uint32_t)p->tlen;
-		if (p->pool_cap - p->pool_len < p->tlen) { /* sized for the worst case: cannot happen */
-			fail(p, p->tpos, "expression too complex");
-			return TY_ERR;
-		}
-		memcpy(p->pool + p->pool_len, p->s + p->tpos, p->tlen);
-		p->pool_len += (uint32_t)p->tlen;
-		if (next(p))
-			return TY_ERR;
-		if (p->tok != T_LBRK)
-			return TY_ANY;
-		if (next(p))
-			return TY_ERR;
-		if (p->tok != T_INT) {
-			fail(p, p->tpos, "an index must be a non-negative integer constant");
-			return TY_ERR;
-		}
-		in->a = 1;
-		in->imm.u = p->ival;
-		if (next(p))
-			return TY_ERR;
-		if (p->tok != T_RBRK) {
-			fail_unexpected(p);
-			return TY_ERR;
-		}
-		return next(p) ? TY_ERR : TY_ANY;
+	case T_GLOBAL:
+		return parse_field(p);
 	case T_LPAR:
 		if (++p->depth > TRAWL_FILTER_MAX_DEPTH) {
 			fail(p, p->tpos, "expression nested too deeply (at most %u levels)", TRAWL_FILTER_MAX_DEPTH);
@@ -528,11 +583,6 @@ static enum ty parse_primary(struct parser *p)
 	}
 }
 
-static int is_str(enum ty t)
-{
-	return t == TY_STR || t == TY_GLOB;
-}
-
 static enum ty parse_unary(struct parser *p)
 {
 	enum tok op = p->tok;
@@ -552,17 +602,14 @@ static enum ty parse_unary(struct parser *p)
 		return TY_ERR;
 	p->depth--;
 	if (is_str(t)) {
-		fail(p, pos, "operator '%c' needs a number, not a string", p->s[pos]);
+		fail(p, pos, "operator '%c' is not allowed on a string", p->s[pos]);
 		return TY_ERR;
 	}
 	switch (op) {
 	case T_NOT:
 		return emit(p, OP_NOT, 0) ? TY_INT : TY_ERR;
 	case T_BNOT:
-		if (t == TY_FLT) {
-			fail(p, pos, "operator '~' needs an integer");
-			return TY_ERR;
-		}
+		/* On a float: accepted, and false when run (LTTng's). */
 		return emit(p, OP_BNOT, 0) ? TY_INT : TY_ERR;
 	case T_MINUS:
 		return emit(p, OP_NEG, 0) ? t : TY_ERR;
@@ -578,6 +625,24 @@ struct level {
 	const enum filter_op *ops;
 	size_t n;
 };
+
+/* LTTng's checks of a comparison's two static types; 0 or -1 after fail(). */
+static int check_compare(struct parser *p, size_t pos, enum filter_op op, enum ty a, enum ty b)
+{
+	if ((is_str(a) && (b == TY_INT || b == TY_FLT)) || (is_str(b) && (a == TY_INT || a == TY_FLT))) {
+		fail(p, pos, "cannot compare a string with a number");
+		return -1;
+	}
+	if ((a == TY_GLOB && (b == TY_PFX || b == TY_GLOB)) || (b == TY_GLOB && a == TY_PFX)) {
+		fail(p, pos, "cannot compare two '*' patterns");
+		return -1;
+	}
+	if (op != OP_EQ && op != OP_NE && (a == TY_GLOB || b == TY_GLOB)) {
+		fail(p, pos, "a '*' pattern compares with == and != only");
+		return -1;
+	}
+	return 0;
+}
 
 static enum ty binary(struct parser *p, const struct level *l)
 {
@@ -598,21 +663,13 @@ static enum ty binary(struct parser *p, const struct level *l)
 		if (b == TY_ERR)
 			return TY_ERR;
 		if (op >= OP_EQ && op <= OP_GE) {
-			if ((is_str(a) && (b == TY_INT || b == TY_FLT)) ||
-			    (is_str(b) && (a == TY_INT || a == TY_FLT))) {
-				fail(p, pos, "cannot compare a string with a number");
+			if (check_compare(p, pos, op, a, b))
 				return TY_ERR;
-			}
-			if (op != OP_EQ && op != OP_NE && (a == TY_GLOB || b == TY_GLOB)) {
-				fail(p, pos, "a '*' pattern compares with == and != only");
-				return TY_ERR;
-			}
-			if (a == TY_GLOB && b == TY_GLOB) {
-				fail(p, pos, "cannot compare two '*' patterns");
-				return TY_ERR;
-			}
-		} else if (is_str(a) || is_str(b) || a == TY_FLT || b == TY_FLT) {
-			fail(p, pos, "operator '%.*s' needs integers", (int)oplen, p->s + pos);
+		} else if (is_str(a) || is_str(b)) {
+			fail(p, pos, "operator '%.*s' needs integers, not a string", (int)oplen, p->s + pos);
+			return TY_ERR;
+		} else if (a == TY_FLT || b == TY_FLT) {
+			fail(p, pos, "operator '%.*s' cannot take a float", (int)oplen, p->s + pos);
 			return TY_ERR;
 		}
 		if (!emit(p, op, -1))
@@ -622,36 +679,24 @@ static enum ty binary(struct parser *p, const struct level *l)
 	return TY_ERR;
 }
 
-static enum ty parse_shift(struct parser *p)
+/* Arithmetic: parsed in LTTng's place only to say it is not supported. */
+static enum ty parse_arith(struct parser *p)
 {
-	static const enum tok t[] = {T_SHL, T_SHR};
-	static const enum filter_op o[] = {OP_SHL, OP_SHR};
-	const struct level l = {parse_unary, t, o, 2};
-	enum ty r = binary(p, &l);
+	enum ty r = parse_unary(p);
 
-	/* Arithmetic: parsed in C's place only to say it is not supported. */
-	if (r != TY_ERR && (p->tok == T_PLUS || p->tok == T_MINUS || p->tok == T_STAR ||
-			    p->tok == T_SLASH || p->tok == T_PERCENT)) {
-		fail(p, p->tpos, "arithmetic operator '%c' is not supported", p->s[p->tpos]);
+	if (r != TY_ERR && (p->tok == T_PLUS || p->tok == T_MINUS || p->tok == T_STAR || p->tok == T_SLASH ||
+			    p->tok == T_PERCENT)) {
+		fail(p, p->tpos, "operator '%c' is not supported", p->s[p->tpos]);
 		return TY_ERR;
 	}
 	return r;
 }
 
-static enum ty parse_rel(struct parser *p)
+static enum ty parse_shift(struct parser *p)
 {
-	static const enum tok t[] = {T_LT, T_LE, T_GT, T_GE};
-	static const enum filter_op o[] = {OP_LT, OP_LE, OP_GT, OP_GE};
-	const struct level l = {parse_shift, t, o, 4};
-
-	return binary(p, &l);
-}
-
-static enum ty parse_eq(struct parser *p)
-{
-	static const enum tok t[] = {T_EQ, T_NE};
-	static const enum filter_op o[] = {OP_EQ, OP_NE};
-	const struct level l = {parse_rel, t, o, 2};
+	static const enum tok t[] = {T_SHL, T_SHR};
+	static const enum filter_op o[] = {OP_SHL, OP_SHR};
+	const struct level l = {parse_arith, t, o, 2};
 
 	return binary(p, &l);
 }
@@ -660,7 +705,7 @@ static enum ty parse_band(struct parser *p)
 {
 	static const enum tok t[] = {T_AMP};
 	static const enum filter_op o[] = {OP_BAND};
-	const struct level l = {parse_eq, t, o, 1};
+	const struct level l = {parse_shift, t, o, 1};
 
 	return binary(p, &l);
 }
@@ -679,6 +724,24 @@ static enum ty parse_bor(struct parser *p)
 	static const enum tok t[] = {T_PIPE};
 	static const enum filter_op o[] = {OP_BOR};
 	const struct level l = {parse_bxor, t, o, 1};
+
+	return binary(p, &l);
+}
+
+static enum ty parse_rel(struct parser *p)
+{
+	static const enum tok t[] = {T_LT, T_LE, T_GT, T_GE};
+	static const enum filter_op o[] = {OP_LT, OP_LE, OP_GT, OP_GE};
+	const struct level l = {parse_bor, t, o, 4};
+
+	return binary(p, &l);
+}
+
+static enum ty parse_eq(struct parser *p)
+{
+	static const enum tok t[] = {T_EQ, T_NE};
+	static const enum filter_op o[] = {OP_EQ, OP_NE};
+	const struct level l = {parse_rel, t, o, 2};
 
 	return binary(p, &l);
 }
@@ -718,7 +781,7 @@ static enum ty logical(struct parser *p, enum tok tok, enum filter_op op, enum t
 
 static enum ty parse_and(struct parser *p)
 {
-	return logical(p, T_ANDAND, OP_AND, parse_bor);
+	return logical(p, T_ANDAND, OP_AND, parse_eq);
 }
 
 static enum ty parse_or(struct parser *p)
@@ -746,10 +809,10 @@ int trawl_filter_parse(const char *text, struct trawl_filter **out, struct trawl
 	p.s = text;
 	p.len = len;
 	/* Worst cases: every byte a token of two instructions ("!" is one,
-	 * "&&" adds two for two bytes); a string literal doubles its bytes in
-	 * pattern form at most, a name copies them. */
+	 * "&&" adds two for two bytes); literals and names copy their bytes
+	 * into the pool at most once. */
 	p.cap = (uint32_t)(2 * len + 4);
-	p.pool_cap = (uint32_t)(2 * len + 4);
+	p.pool_cap = (uint32_t)(len + 4);
 	p.code = calloc(p.cap, sizeof(*p.code));
 	p.pool = malloc(p.pool_cap);
 	f = calloc(1, sizeof(*f));

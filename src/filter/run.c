@@ -4,11 +4,17 @@
  *
  * Binding turns each field name into a typed load of the event's argument
  * array (filter-internal.h), once per (event, filter), so that evaluating an
- * event does no name lookup. The interpreter is a loop over the bound code
- * with a fixed stack (TRAWL_FILTER_STACK values, on the C stack: the parser
- * proved the depth fits). Every run-time problem - a string where a number
- * is needed, an index past the end, an overlong shift - ends the run with
- * "false", LTTng's rule.
+ * event does no name lookup. It then follows the code once with the types
+ * of what each instruction pushes: a name the event lacks, or an operator
+ * given a type it cannot take (a string field with "&&", a float with "&",
+ * a string with a number), makes a program that is always false, as
+ * LTTng-UST's bytecode linker does with such a filter.
+ *
+ * The interpreter is a loop over the bound code with a fixed stack
+ * (TRAWL_FILTER_STACK values, on the C stack: the parser proved the depth
+ * fits). What can only fail with the values - an index past the end, a
+ * shift by a negative count or by 64 bits or more, a context with no value
+ * - ends the run with "false", LTTng's rule.
  *
  * Reads of the event's memory: a string is read up to its NUL, or up to
  * the bound that comes with it (text arrays and sequences, procname); an
@@ -47,7 +53,7 @@ static int bind_name(const struct trawl_filter *f, struct filter_insn *in, const
 	unsigned int i;
 
 	fd = find_field(f, in, fields, nr, &i);
-	if (!fd)
+	if (!fd || in->a > 1)
 		return -1;
 	in->idx = i;
 	switch (fd->kind) {
@@ -79,11 +85,101 @@ static int bind_name(const struct trawl_filter *f, struct filter_insn *in, const
 			return -1;
 		in->op = OP_LD_ELEM;
 		in->a = (uint8_t)(fd->bits / 8);
-		in->b = fd->is_signed ? 1 : 0;
+		in->b = (uint8_t)((fd->is_signed ? 1 : 0) | (fd->big_endian ? 2 : 0));
 		return 0;
 	default:
 		return -1;
 	}
+}
+
+/* What an instruction pushes, as far as binding knows. */
+enum vkind {
+	K_INT,
+	K_DBL,
+	K_STR,
+};
+
+/*
+ * Follows the bound code with the kinds of the values (top comment): 0, or
+ * -1 when an operator is given a kind it cannot take, or the filter's value
+ * would not be an integer. The code is postfix and its jumps only skip a
+ * "&&"/"||" operand ending with OP_BOOL, so one pass in order sees the
+ * stack as every path does.
+ */
+static int check_kinds(const struct trawl_filter_prog *p)
+{
+	enum vkind st[TRAWL_FILTER_STACK];
+	uint32_t i;
+	int sp = 0;
+
+	for (i = 0; i < p->nr_code; i++) {
+		const struct filter_insn *in = &p->code[i];
+		enum vkind k;
+
+		switch (in->op) {
+		case OP_INT:
+		case OP_LD_S:
+		case OP_LD_U:
+		case OP_LD_ELEM:
+			k = K_INT;
+			goto push;
+		case OP_FLT:
+		case OP_LD_F:
+			k = K_DBL;
+			goto push;
+		case OP_STR:
+		case OP_LD_STR:
+		case OP_LD_TEXT:
+			k = K_STR;
+			goto push;
+		case OP_CTX:
+			k = in->idx == TRAWL_FILTER_CTX_PROCNAME ? K_STR : K_INT;
+push:
+			if (sp >= (int)TRAWL_FILTER_STACK)
+				return -1;
+			st[sp++] = k;
+			continue;
+		default:
+			break;
+		}
+		if (sp < 1)
+			return -1;
+		switch (in->op) {
+		case OP_NEG:
+			if (st[sp - 1] == K_STR)
+				return -1;
+			break;
+		case OP_NOT:
+		case OP_BOOL:
+			if (st[sp - 1] == K_STR)
+				return -1;
+			st[sp - 1] = K_INT;
+			break;
+		case OP_BNOT:
+			if (st[sp - 1] != K_INT)
+				return -1;
+			break;
+		case OP_AND:
+		case OP_OR:
+			if (st[sp - 1] == K_STR)
+				return -1;
+			sp--; /* the right operand replaces it (then OP_BOOL) */
+			break;
+		default: /* binary */
+			if (sp < 2)
+				return -1;
+			if (in->op >= OP_EQ && in->op <= OP_GE) {
+				if ((st[sp - 2] == K_STR) != (st[sp - 1] == K_STR))
+					return -1;
+			} else if (st[sp - 2] != K_INT || st[sp - 1] != K_INT) {
+				return -1;
+			}
+			st[sp - 2] = K_INT;
+			sp--;
+			break;
+		}
+	}
+	return sp == 1 && st[0] == K_INT ? 0 : -1;
 }
 
 static int is_const(const struct filter_insn *in)
@@ -123,7 +219,7 @@ static void fuse(struct trawl_filter_prog *p)
 			f.op = is_cmp(&in[2]) ? OP_CMP_CONST : OP_BIT_CONST;
 			f.a = in->op;
 			f.b = in[2].op;
-			f.pad = in[1].op == OP_FLT ? 2 : in[1].a ? 1 : 0;
+			f.pad = in[1].op == OP_FLT ? 2 : 0;
 			f.imm = in[1].imm;
 			to[i + 1] = to[i + 2] = n;
 			p->code[n++] = f;
@@ -133,7 +229,7 @@ static void fuse(struct trawl_filter_prog *p)
 		if (i + 1 < p->nr_code && is_const(in) && is_cmp(&in[1])) {
 			f.op = OP_CMP_TOP;
 			f.b = in[1].op;
-			f.pad = in->op == OP_FLT ? 2 : in->a ? 1 : 0;
+			f.pad = in->op == OP_FLT ? 2 : 0;
 			to[i + 1] = n;
 			p->code[n++] = f;
 			i += 1;
@@ -170,6 +266,8 @@ int trawl_filter_bind(const struct trawl_filter *f, const struct trawl_filter_fi
 	for (i = 0; i < p->nr_code; i++)
 		if (p->code[i].op == OP_NAME && bind_name(f, &p->code[i], fields, nr_fields))
 			p->never = 1;
+	if (!p->never && check_kinds(p))
+		p->never = 1;
 	if (!p->never)
 		fuse(p);
 	*out = p;
@@ -193,11 +291,10 @@ int trawl_filter_prog_never(const struct trawl_filter_prog *p)
 /* ---- values ---- */
 
 enum vtype {
-	V_S64,
-	V_U64,
+	V_INT, /* i: every integer, as a signed 64-bit value */
 	V_DBL,
-	V_STR, /* s, at most n bytes or up to a NUL */
-	V_PAT, /* a literal in pattern form: exactly n bytes; glob: has a wildcard */
+	V_STR, /* a field or context string: s, at most n bytes or up to a NUL */
+	V_LIT, /* a literal as written: exactly n bytes; glob: a star-glob pattern */
 };
 
 struct val {
@@ -212,22 +309,17 @@ struct val {
 	size_t n;
 };
 
-static int is_int(const struct val *v)
-{
-	return v->t == V_S64 || v->t == V_U64;
-}
-
 static int is_num(const struct val *v)
 {
-	return v->t <= V_DBL;
+	return v->t == V_INT || v->t == V_DBL;
 }
 
 /* -1, 0, 1; or 2 if unordered (a NaN). Both numbers. */
 static int num_cmp(const struct val *a, const struct val *b)
 {
 	if (a->t == V_DBL || b->t == V_DBL) {
-		double x = a->t == V_DBL ? a->d : a->t == V_S64 ? (double)a->i : (double)a->u;
-		double y = b->t == V_DBL ? b->d : b->t == V_S64 ? (double)b->i : (double)b->u;
+		double x = a->t == V_DBL ? a->d : (double)a->i;
+		double y = b->t == V_DBL ? b->d : (double)b->i;
 
 		if (x < y)
 			return -1;
@@ -235,95 +327,97 @@ static int num_cmp(const struct val *a, const struct val *b)
 			return 1;
 		return x == y ? 0 : 2;
 	}
-	if (a->t == b->t) {
-		if (a->t == V_S64)
-			return a->i < b->i ? -1 : a->i > b->i;
-		return a->u < b->u ? -1 : a->u > b->u;
-	}
-	/* Mixed signedness: compare the mathematical values. */
-	if (a->t == V_S64)
-		return a->i < 0 ? -1 : ((uint64_t)a->i < b->u ? -1 : (uint64_t)a->i > b->u);
-	return b->i < 0 ? 1 : (a->u < (uint64_t)b->i ? -1 : a->u > (uint64_t)b->i);
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Character @*i of a string value, advancing; -1 at its end. Patterns
- * are read unescaped (their wildcards must have been handled). */
-static int str_next(const struct val *v, size_t *i)
+/* Whether position @k of string value @v is past its end. */
+static int str_end(const struct val *v, size_t k)
 {
-	unsigned char c;
-
-	if (*i >= v->n)
-		return -1;
-	c = (unsigned char)v->s[*i];
-	if (v->t == V_STR) {
-		if (!c)
-			return -1;
-		(*i)++;
-		return c;
-	}
-	if (c == '\\' && *i + 1 < v->n) {
-		c = (unsigned char)v->s[*i + 1];
-		*i += 2;
-		return c;
-	}
-	(*i)++;
-	return c;
+	return k >= v->n || v->s[k] == '\0';
 }
 
+/*
+ * Character at @*k of a literal, LTTng's way: "\\" and "\*" are their
+ * second character (returned, *k moved onto it); an unescaped '*' returns
+ * -1: the rest of the other string matches.
+ */
+static int lit_char(const struct val *v, size_t *k)
+{
+	if (v->s[*k] == '*')
+		return -1;
+	if (v->s[*k] == '\\' && *k + 1 < v->n)
+		++*k;
+	return (unsigned char)v->s[*k];
+}
+
+/*
+ * Two strings in order, as LTTng-UST's interpreter compares them: bytes as
+ * (signed) chars, a field's raw, a literal's with its escapes, and a
+ * literal's unescaped '*' matching whatever remains of the other one.
+ */
 static int str_cmp(const struct val *a, const struct val *b)
 {
 	size_t i = 0, j = 0;
 
 	for (;;) {
-		int x = str_next(a, &i), y = str_next(b, &j);
+		int d;
 
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (x < 0)
+		if (str_end(a, i)) {
+			if (str_end(b, j) || (b->t == V_LIT && b->s[j] == '*'))
+				return 0;
+			return -1;
+		}
+		if (str_end(b, j))
+			return a->t == V_LIT && a->s[i] == '*' ? 0 : 1;
+		if ((a->t == V_LIT && lit_char(a, &i) < 0) || (b->t == V_LIT && lit_char(b, &j) < 0))
 			return 0;
+		d = (signed char)a->s[i] - (signed char)b->s[j];
+		if (d)
+			return d < 0 ? -1 : 1;
+		i++;
+		j++;
 	}
 }
 
-/* LTTng's star glob: @pat's '*' matches any run of characters. Linear in
- * practice; O(len(pat) * len(s)) at worst, with both bounded. */
-static int glob_match(const struct val *pat, const struct val *s)
+/*
+ * LTTng's star-glob match of the string @c (raw bytes) by the pattern @pat
+ * (its '*' matches any run of bytes, "\X" is X): each '*' is tried at the
+ * next byte after a mismatch. O(len(pat) * len(c)) at worst, both bounded.
+ */
+static int glob_match(const struct val *pat, const struct val *c)
 {
-	size_t p = 0, i = 0, star_p = 0, star_i = 0;
+	size_t retry_c = 0, retry_p = 0, i, k;
 	int star = 0;
 
-	for (;;) {
-		size_t ni = i;
-		int c = str_next(s, &ni);
-
-		if (c < 0)
-			break;
-		if (p < pat->n && pat->s[p] == '*') {
+retry:
+	i = retry_c;
+	k = retry_p;
+	while (!str_end(c, i)) {
+		if (str_end(pat, k))
+			goto mismatch;
+		if (pat->s[k] == '*') {
 			star = 1;
-			star_p = ++p;
-			star_i = i;
-			continue;
+			retry_c = i;
+			retry_p = k + 1;
+			if (str_end(pat, retry_p))
+				return 1;
+			goto retry;
 		}
-		if (p < pat->n) {
-			size_t np = p;
-			int pc = str_next(pat, &np);
-
-			if (pc == c) {
-				p = np;
-				i = ni;
-				continue;
-			}
+		if (pat->s[k] == '\\')
+			k++;
+		if (str_end(pat, k) || c->s[i] != pat->s[k]) {
+mismatch:
+			if (!star)
+				return 0;
+			retry_c++;
+			goto retry;
 		}
-		if (!star)
-			return 0;
-		p = star_p;
-		ni = star_i;
-		if (str_next(s, &ni) < 0)
-			return 0;
-		i = star_i = ni;
+		i++;
+		k++;
 	}
-	while (p < pat->n && pat->s[p] == '*')
-		p++;
-	return p == pat->n;
+	if (str_end(pat, k))
+		return 1;
+	return pat->s[k] == '*' && str_end(pat, k + 1);
 }
 
 /* @op's result for a comparison that gave @c (-1, 0, 1). */
@@ -348,28 +442,25 @@ static int compare(enum filter_op op, const struct val *a, const struct val *b)
 		c = num_cmp(a, b);
 		if (c == 2) /* NaN: only != holds */
 			return op == OP_NE;
-	} else if (!is_num(a) && !is_num(b)) {
-		const struct val *pat = a->t == V_PAT && a->glob ? a : b->t == V_PAT && b->glob ? b : NULL;
-
-		if (pat) {
-			const struct val *s = pat == a ? b : a;
-
-			if ((op != OP_EQ && op != OP_NE) || (s->t == V_PAT && s->glob))
-				return -1;
-			c = glob_match(pat, s) ? 0 : 1;
-		} else {
-			c = str_cmp(a, b);
-		}
-	} else {
-		return -1;
+		return cmp_result(op, c);
 	}
-	return cmp_result(op, c);
+	if (is_num(a) || is_num(b))
+		return -1;
+	if (a->glob || b->glob) {
+		/* The right operand is the pattern when it is one (LTTng's). */
+		const struct val *pat = b->glob ? b : a;
+
+		if ((op != OP_EQ && op != OP_NE) || (a->glob && b->glob))
+			return -1;
+		return glob_match(pat, pat == b ? a : b) == (op == OP_EQ);
+	}
+	return cmp_result(op, str_cmp(a, b));
 }
 
-/* compare(), with the commonest case (two signed integers) inline. */
+/* compare(), with the commonest case (two integers) inline. */
 static inline int compare_fast(enum filter_op op, const struct val *a, const struct val *b)
 {
-	if (a->t == V_S64 && b->t == V_S64)
+	if (a->t == V_INT && b->t == V_INT)
 		return cmp_result(op, a->i < b->i ? -1 : a->i > b->i);
 	return compare(op, a, b);
 }
@@ -378,9 +469,8 @@ static inline int compare_fast(enum filter_op op, const struct val *a, const str
 static int truth(const struct val *v)
 {
 	switch (v->t) {
-	case V_S64:
-	case V_U64:
-		return v->u != 0;
+	case V_INT:
+		return v->i != 0;
 	case V_DBL:
 		return v->d != 0;
 	default:
@@ -390,39 +480,24 @@ static int truth(const struct val *v)
 
 static int load_elem(const struct filter_insn *in, const struct trawl_ust_filter_arg *arg, struct val *v)
 {
-	const char *p = (const char *)arg->p;
-	uint64_t k = in->imm.u;
+	const unsigned char *p = (const unsigned char *)arg->p;
+	uint64_t k = in->imm.u, x = 0;
+	unsigned int i, size = in->a;
 
 	if (k >= arg->n || !p)
 		return -1;
-	p += k * in->a;
-	v->t = in->b ? V_S64 : V_U64;
-	switch (in->a) {
-	case 1: {
-		uint8_t x;
+	p += k * size;
+	/* Big-endian elements (ctf_array_network) read in network order,
+	 * the others in the host's. */
+	for (i = 0; i < size; i++) {
+		int big = (in->b & 2) || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
-		memcpy(&x, p, 1);
-		v->u = in->b ? (uint64_t)(int64_t)(int8_t)x : x;
-		break;
+		x |= (uint64_t)p[i] << (big ? 8 * (size - 1 - i) : 8 * i);
 	}
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, 2);
-		v->u = in->b ? (uint64_t)(int64_t)(int16_t)x : x;
-		break;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, 4);
-		v->u = in->b ? (uint64_t)(int64_t)(int32_t)x : x;
-		break;
-	}
-	default:
-		memcpy(&v->u, p, 8);
-		break;
-	}
+	if ((in->b & 1) && size < 8 && (x >> (size * 8 - 1)) & 1)
+		x |= ~(uint64_t)0 << (size * 8); /* sign extension */
+	v->t = V_INT;
+	v->u = x;
 	return 0;
 }
 
@@ -437,11 +512,8 @@ static int load_ctx(unsigned int which, trawl_filter_ctx_fn ctx, void *ctx_arg, 
 		v->t = V_STR;
 		v->s = (const char *)a.p;
 		v->n = v->s ? (size_t)a.n : 0;
-	} else if (which == TRAWL_FILTER_CTX_PTHREAD_ID) {
-		v->t = V_U64;
-		v->u = (uint64_t)a.i;
 	} else {
-		v->t = V_S64;
+		v->t = V_INT;
 		v->i = a.i;
 	}
 	return 0;
@@ -457,59 +529,130 @@ static int unary(enum filter_op op, struct val *v)
 		t = truth(v);
 		if (t < 0)
 			return -1;
-		v->t = V_S64;
+		v->t = V_INT;
 		v->i = op == OP_NOT ? !t : t;
 		return 0;
 	case OP_BNOT:
-		if (!is_int(v))
+		if (v->t != V_INT)
 			return -1;
 		v->u = ~v->u;
 		return 0;
-	default: /* OP_NEG */
-		if (v->t == V_DBL) {
+	default: /* OP_NEG: two's complement, as LTTng's 64-bit registers */
+		if (v->t == V_DBL)
 			v->d = -v->d;
-		} else if (v->t == V_S64) {
-			if (v->i == INT64_MIN) {
-				v->t = V_U64; /* 2^63 */
-			} else {
-				v->i = -v->i;
-			}
-		} else if (v->t == V_U64) {
-			if (v->u > (uint64_t)INT64_MAX + 1)
-				return -1;
-			v->t = V_S64;
-			v->u = 0 - v->u; /* -(2^63) is INT64_MIN: exact */
-		} else {
+		else if (v->t == V_INT)
+			v->u = 0 - v->u;
+		else
 			return -1;
-		}
 		return 0;
 	}
 }
 
 static inline int bitwise(enum filter_op op, struct val *a, const struct val *b)
 {
-	if (!is_int(a) || !is_int(b))
+	if (a->t != V_INT || b->t != V_INT)
 		return -1;
 	switch (op) {
-	case OP_BAND: a->u &= b->u; break;
-	case OP_BOR: a->u |= b->u; break;
-	case OP_BXOR: a->u ^= b->u; break;
+	case OP_BAND: a->u &= b->u; return 0;
+	case OP_BOR: a->u |= b->u; return 0;
+	case OP_BXOR: a->u ^= b->u; return 0;
 	case OP_SHL:
 	case OP_SHR:
-		if ((b->t == V_S64 && b->i < 0) || b->u > 63)
+		if (b->i < 0 || b->i > 63)
 			return -1;
 		if (op == OP_SHL)
 			a->u <<= b->u;
-		else if (a->t == V_S64 && a->i < 0)
-			a->u = ~(~a->u >> b->u); /* arithmetic shift, spelled out */
 		else
-			a->u >>= b->u;
+			a->u >>= b->u; /* logical, as LTTng's */
 		return 0;
 	default:
 		return -1;
 	}
-	if (b->t == V_U64)
-		a->t = V_U64;
+}
+
+/* Pushes the value of one load instruction (op <= OP_LD_ELEM); 0 or -1. */
+static int push_value(const struct trawl_filter_prog *p, const struct filter_insn *in,
+		      const struct trawl_ust_filter_arg *args, trawl_filter_ctx_fn ctx, void *ctx_arg, struct val *v)
+{
+	v->glob = 0;
+	switch (in->op) {
+	case OP_INT:
+		v->t = V_INT;
+		v->u = in->imm.u;
+		return 0;
+	case OP_FLT:
+		v->t = V_DBL;
+		v->d = in->imm.d;
+		return 0;
+	case OP_STR:
+		v->t = V_LIT;
+		v->glob = in->a;
+		v->s = p->pool + in->idx;
+		v->n = in->len;
+		return 0;
+	case OP_CTX:
+		return load_ctx(in->idx, ctx, ctx_arg, v);
+	case OP_LD_S:
+	case OP_LD_U:
+		v->t = V_INT;
+		v->i = args[in->idx].i;
+		return 0;
+	case OP_LD_F:
+		v->t = V_DBL;
+		v->d = args[in->idx].d;
+		return 0;
+	case OP_LD_STR:
+		v->t = V_STR;
+		v->s = args[in->idx].p ? (const char *)args[in->idx].p : "";
+		v->n = SIZE_MAX;
+		return 0;
+	case OP_LD_TEXT:
+		v->t = V_STR;
+		v->s = (const char *)args[in->idx].p;
+		v->n = v->s ? (size_t)args[in->idx].n : 0;
+		return 0;
+	case OP_LD_ELEM:
+		return load_elem(in, &args[in->idx], v);
+	default: /* OP_NAME: unbound, cannot happen */
+		return -1;
+	}
+}
+
+/* A fused instruction (fuse()); 0, or -1 to end the run with "false". */
+static int run_fused(const struct filter_insn *in, const struct trawl_ust_filter_arg *args, struct val *st, int *sp)
+{
+	struct val a, b;
+	int r;
+
+	b.t = in->pad == 2 ? V_DBL : V_INT;
+	b.u = in->imm.u; /* the bits of the constant, whatever its kind */
+	if (in->op == OP_CMP_TOP) {
+		if (*sp < 1)
+			return -1;
+		r = compare_fast((enum filter_op)in->b, &st[*sp - 1], &b);
+		if (r < 0)
+			return -1;
+		st[*sp - 1].t = V_INT;
+		st[*sp - 1].i = r;
+		return 0;
+	}
+	if (*sp >= (int)TRAWL_FILTER_STACK)
+		return -1;
+	a.t = in->a == OP_LD_F ? V_DBL : V_INT;
+	if (a.t == V_DBL)
+		a.d = args[in->idx].d;
+	else
+		a.i = args[in->idx].i;
+	if (in->op == OP_BIT_CONST) {
+		if (bitwise((enum filter_op)in->b, &a, &b))
+			return -1;
+		st[*sp].t = V_INT;
+		st[*sp].u = a.u;
+	} else {
+		st[*sp].t = V_INT;
+		st[*sp].i = compare_fast((enum filter_op)in->b, &a, &b); /* numbers: 0 or 1 */
+	}
+	(*sp)++;
 	return 0;
 }
 
@@ -527,93 +670,14 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 		struct val *v;
 
 		if (in->op <= OP_LD_ELEM) { /* a push */
-			if (sp >= (int)TRAWL_FILTER_STACK)
+			if (sp >= (int)TRAWL_FILTER_STACK || push_value(p, in, args, ctx, ctx_arg, &st[sp]))
 				return 0;
-			v = &st[sp++];
-			v->glob = 0;
-			switch (in->op) {
-			case OP_INT:
-				v->t = in->a ? V_U64 : V_S64;
-				v->u = in->imm.u;
-				break;
-			case OP_FLT:
-				v->t = V_DBL;
-				v->d = in->imm.d;
-				break;
-			case OP_STR:
-				v->t = V_PAT;
-				v->glob = in->a;
-				v->s = p->pool + in->idx;
-				v->n = in->len;
-				break;
-			case OP_CTX:
-				if (load_ctx(in->idx, ctx, ctx_arg, v))
-					return 0;
-				break;
-			case OP_LD_S:
-				v->t = V_S64;
-				v->i = args[in->idx].i;
-				break;
-			case OP_LD_U:
-				v->t = V_U64;
-				v->u = (uint64_t)args[in->idx].i;
-				break;
-			case OP_LD_F:
-				v->t = V_DBL;
-				v->d = args[in->idx].d;
-				break;
-			case OP_LD_STR:
-				v->t = V_STR;
-				v->s = args[in->idx].p ? (const char *)args[in->idx].p : "";
-				v->n = SIZE_MAX;
-				break;
-			case OP_LD_TEXT:
-				v->t = V_STR;
-				v->s = (const char *)args[in->idx].p;
-				v->n = v->s ? (size_t)args[in->idx].n : 0;
-				break;
-			case OP_LD_ELEM:
-				if (load_elem(in, &args[in->idx], v))
-					return 0;
-				break;
-			default: /* OP_NAME: unbound, cannot happen */
-				return 0;
-			}
+			sp++;
 			continue;
 		}
-		if (in->op >= OP_CMP_CONST) { /* fused (fuse()) */
-			struct val a, b;
-
-			b.t = in->pad == 2 ? V_DBL : in->pad == 1 ? V_U64 : V_S64;
-			b.u = in->imm.u; /* the bits of the constant, whatever its kind */
-			if (in->op == OP_CMP_TOP) {
-				if (sp < 1)
-					return 0;
-				v = &st[sp - 1];
-				r = compare_fast((enum filter_op)in->b, v, &b);
-				if (r < 0)
-					return 0;
-				v->t = V_S64;
-				v->i = r;
-				continue;
-			}
-			if (sp >= (int)TRAWL_FILTER_STACK)
+		if (in->op >= OP_CMP_CONST) {
+			if (run_fused(in, args, st, &sp))
 				return 0;
-			a.t = in->a == OP_LD_S ? V_S64 : in->a == OP_LD_U ? V_U64 : V_DBL;
-			if (a.t == V_DBL)
-				a.d = args[in->idx].d;
-			else
-				a.i = args[in->idx].i;
-			v = &st[sp++];
-			if (in->op == OP_BIT_CONST) {
-				if (bitwise((enum filter_op)in->b, &a, &b))
-					return 0;
-				v->t = a.t;
-				v->u = a.u;
-			} else {
-				v->t = V_S64;
-				v->i = compare_fast((enum filter_op)in->b, &a, &b); /* numbers: 0 or 1 */
-			}
 			continue;
 		}
 		if (sp < 1)
@@ -634,7 +698,7 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 				return 0;
 			if (r == (in->op == OP_OR)) {
 				/* Decided: the result replaces the operand. */
-				v->t = V_S64;
+				v->t = V_INT;
 				v->i = r;
 				if (in->idx <= pc - 1)
 					return 0; /* never backwards */
@@ -650,7 +714,7 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 				r = compare_fast(in->op, &st[sp - 2], v);
 				if (r < 0)
 					return 0;
-				st[sp - 2].t = V_S64;
+				st[sp - 2].t = V_INT;
 				st[sp - 2].i = r;
 			} else if (bitwise(in->op, &st[sp - 2], v)) {
 				return 0;
@@ -659,8 +723,6 @@ int trawl_filter_run(const struct trawl_filter_prog *p, const struct trawl_ust_f
 			break;
 		}
 	}
-	if (sp != 1)
-		return 0;
-	r = truth(&st[0]);
-	return r > 0;
+	/* LTTng records on a non-zero integer only. */
+	return sp == 1 && st[0].t == V_INT && st[0].i != 0;
 }

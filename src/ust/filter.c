@@ -67,6 +67,7 @@ static void fields_of(const struct trawl_ust_event_desc *ev, struct trawl_filter
 		out[i].bits = d->size_bits;
 		out[i].is_signed = d->is_signed;
 		out[i].is_text = d->is_text;
+		out[i].big_endian = d->big_endian;
 		switch (d->type & ~TRAWL_UST_FIELD_NOWRITE) {
 		case TRAWL_UST_FIELD_INTEGER:
 		case TRAWL_UST_FIELD_ENUM:
