@@ -21,13 +21,32 @@
  * including tp.h (the probes, and the tracepoint state words); the program
  * calls tracepoint(hello, greet, 42, "world"). Link with -ltrawl-ust
  * (pkg-config trawl-ust). A probe provider may also be a shared object
- * (LD_PRELOAD or dlopen): the program then defines TRACEPOINT_DEFINE (and
- * TRACEPOINT_PROBE_DYNAMIC_LINKAGE) in one of its files and needs only libc.
+ * (LD_PRELOAD or dlopen): the program then defines TRACEPOINT_DEFINE and
+ * TRACEPOINT_PROBE_DYNAMIC_LINKAGE in one of its files and needs only libc.
+ * Without TRACEPOINT_PROBE_DYNAMIC_LINKAGE, TRACEPOINT_DEFINE refers to a
+ * symbol of the provider's probes, so that a provider in a static library
+ * is linked in (as with LTTng-UST).
+ *
+ * LTTng-UST 2.13's namespaced spelling works alike, and both may be mixed:
+ * LTTNG_UST_TRACEPOINT_PROVIDER, _INCLUDE, _DEFINE, _CREATE_PROBES,
+ * _PROBE_DYNAMIC_LINKAGE, _HEADER_MULTI_READ; LTTNG_UST_TRACEPOINT_EVENT,
+ * LTTNG_UST_TRACEPOINT_EVENT_CLASS, LTTNG_UST_TRACEPOINT_EVENT_INSTANCE
+ * (class provider, class name, provider, name, args: an instance may belong
+ * to another provider than its class), LTTNG_UST_TRACEPOINT_LOGLEVEL,
+ * LTTNG_UST_TRACEPOINT_ENUM, LTTNG_UST_TP_ARGS, LTTNG_UST_TP_FIELDS,
+ * lttng_ust_field_*, lttng_ust_tracepoint(), lttng_ust_do_tracepoint(),
+ * lttng_ust_tracepoint_enabled(). As with LTTng-UST, defining
+ * LTTNG_UST_COMPAT_API_VERSION to 1 or more leaves the classic names
+ * (tracepoint, TRACEPOINT_EVENT, ctf_*, TRACE_*) undefined.
  *
  * How a call costs nothing when disabled: each tracepoint has a state word;
  * tracepoint() tests it with a predicted-not-taken branch and evaluates its
  * arguments only when it is set. libtrawl-ust sets it when a started session
  * enables the event.
+ *
+ * The same event (name and arguments) may come from several providers (two
+ * dlopen()ed libraries built from one provider header, say): a call then
+ * records it once per provider, as LTTng-UST does.
  *
  * Early events: a provider's constructor (before main(), or in dlopen())
  * waits until the user's and root's session daemons, when running, have set
@@ -36,41 +55,60 @@
  * 200, 0 = never wait), and not at all when no daemon runs.
  *
  * This header is read many times by tracepoint-event.h with different
- * meanings for TRACEPOINT_EVENT and friends (when TRACEPOINT_HEADER_MULTI_READ
- * is defined); the part below the include guard is the "declare" meaning.
- * Compiles as C99/C11 and C++.
+ * meanings for the internal _TRAWL_TP_* and _TRAWL_F_* macros (when
+ * TRACEPOINT_HEADER_MULTI_READ is defined); the part below the include
+ * guard is the "declare" meaning. The public names (classic and namespaced)
+ * are fixed aliases of those. Compiles as C99/C11 and C++.
  */
 #ifndef TRAWL_TRACEPOINT_H
 #define TRAWL_TRACEPOINT_H
 
+/* What LTTng-UST's <lttng/tracepoint.h> brings, for the programs that rely
+ * on it (a provider header using stderr or getpid() without including
+ * their headers builds against both). */
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#include <trawl/tracepoint-names.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define TRAWL_UST_ABI_MAJOR 2 /* 2: an event's slots are an array libtrawl-ust sizes */
+/* 2: an event's slots are an array libtrawl-ust sizes. 3: event
+ * descriptions carry their argument signature and the next provider's same
+ * event; call sites their signature. */
+#define TRAWL_UST_ABI_MAJOR 3
 #define TRAWL_UST_ABI_MINOR 0
+/* "provider:event" and its NUL, as LTTng-UST limits it. */
+#define TRAWL_UST_NAME_LEN_MAX 256
 
 /* LTTng's 15 log levels. */
 enum {
-	TRACE_EMERG = 0,
-	TRACE_ALERT = 1,
-	TRACE_CRIT = 2,
-	TRACE_ERR = 3,
-	TRACE_WARNING = 4,
-	TRACE_NOTICE = 5,
-	TRACE_INFO = 6,
-	TRACE_DEBUG_SYSTEM = 7,
-	TRACE_DEBUG_PROGRAM = 8,
-	TRACE_DEBUG_PROCESS = 9,
-	TRACE_DEBUG_MODULE = 10,
-	TRACE_DEBUG_UNIT = 11,
-	TRACE_DEBUG_FUNCTION = 12,
-	TRACE_DEBUG_LINE = 13,
-	TRACE_DEBUG = 14,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_EMERG = 0,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_ALERT = 1,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT = 2,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR = 3,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING = 4,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE = 5,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO = 6,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_SYSTEM = 7,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROGRAM = 8,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS = 9,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_MODULE = 10,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_UNIT = 11,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_FUNCTION = 12,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_LINE = 13,
+	LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG = 14,
 };
 
 /* A tracepoint's call site state, one per tracepoint per module (program or
@@ -78,9 +116,11 @@ enum {
 struct trawl_tracepoint {
 	const char *name;    /* "provider:event" */
 	int state;           /* non-zero: call the probe (set with release order) */
-	int pad;
+	int abi;             /* 1: signature below is there (0: built before it) */
 	void (*probe)(void); /* the probe, cast to its real type at the call */
 	void *priv;          /* libtrawl-ust's */
+	const char *signature; /* the TP_ARGS as text: only a provider with the
+				  same signature is called */
 };
 
 /* ---- what the generated probes need (tracepoint-event.h) ---- */
@@ -116,7 +156,7 @@ struct trawl_ust_field_desc {
 	unsigned char size_bits; /* integer / element / container / float size */
 	unsigned char is_signed;
 	unsigned char base;
-	unsigned char big_endian;
+	unsigned char big_endian; /* integers, array and sequence elements */
 	unsigned char is_text;
 	unsigned int length;       /* arrays */
 	const char *length_name;   /* sequences */
@@ -156,12 +196,19 @@ struct trawl_ust_slots {
 
 struct trawl_ust_event_desc {
 	const char *name; /* "provider:event" */
-	void (*probe)(void);
+	void (*probe)(void); /* called by the call sites with the TP_ARGS */
 	const struct trawl_ust_field_desc *fields;
 	unsigned int nr_fields;
 	unsigned int reserved;
 	/* NULL until first enabled (acquire); libtrawl-ust's. */
 	struct trawl_ust_slots *slots;
+	const char *signature; /* the TP_ARGS as text */
+	/* The same probe taking the call site's address first (ip, TP_ARGS):
+	 * what the previous provider of the same event calls. */
+	void (*probe_ip)(void);
+	/* The next provider's event of the same name and signature, which this
+	 * probe calls after recording (set by libtrawl-ust, acquire). */
+	struct trawl_ust_event_desc *next;
 };
 
 struct trawl_ust_loglevel_desc {
@@ -205,6 +252,19 @@ static inline void _trawl_ust_from_be(void *dst, const void *v, size_t n)
 #endif
 }
 
+/* Copies @n bytes of text from @src up to its first NUL, the rest of the
+ * @n bytes zeroed (ctf_array_text, ctf_sequence_text: as LTTng-UST does). */
+static inline void _trawl_ust_write_text(char *p, const void *src, size_t n)
+{
+	const char *nul = src ? (const char *)memchr(src, 0, n) : NULL;
+	size_t k = !src ? 0 : nul ? (size_t)(nul - (const char *)src) : n;
+
+	if (k)
+		memcpy(p, src, k);
+	if (n > k)
+		memset(p + k, 0, n - k);
+}
+
 /* libtrawl-ust's entry points, called by the generated probes (a probe
  * provider links -ltrawl-ust). Call sites (TRACEPOINT_DEFINE) reach
  * libtrawl-ust through dlsym() instead, so that a program whose providers
@@ -218,14 +278,32 @@ void trawl_ust_commit(struct trawl_ust_ctx *ctx);
  * word), 0 if it must not be recorded. Called before reserving. */
 int trawl_ust_filter_pass(uint32_t filter, const struct trawl_ust_filter_arg *args);
 int trawl_ust_provider_register(struct trawl_ust_provider *p);
+/* The same without waiting for the daemons: libtrawl-ust's own providers. */
+int trawl_ust_provider_register_internal(struct trawl_ust_provider *p);
+/* 1 if @chan (a slot's channel) belongs to @session, the token a state dump
+ * passes to the events it records (LTTNG_UST_TP_SESSION_CHECK). */
+int trawl_ust_session_check(void *chan, const void *session);
 void trawl_ust_provider_unregister(struct trawl_ust_provider *p);
 void trawl_ust_tracepoints_register(struct trawl_tracepoint *const *start, size_t count);
 void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start);
+/* Returns once the session daemons (if any) have set the program up with
+ * every provider registered so far, or after TRAWL_UST_REGISTER_TIMEOUT ms
+ * (tracepoint.h: early events); a provider's constructor calls it. */
+void trawl_ust_wait_registered(void);
 
 /* ---- TP_ARGS: (type, name, type, name, ...) -> prototype and call ---- */
 
+#ifdef __cplusplus
+#define _TRAWL_EXTERN_C extern "C"
+#else
+#define _TRAWL_EXTERN_C extern
+#endif
 #define _TRAWL_CAT_(a, b) a##b
 #define _TRAWL_CAT(a, b) _TRAWL_CAT_(a, b)
+#define _TRAWL_STR_(x) #x
+#define _TRAWL_STR(x) _TRAWL_STR_(x)
+#define _TRAWL_STR_ARGS(...) #__VA_ARGS__
+#define _TRAWL_PARAMS(...) __VA_ARGS__
 #define _TRAWL_NARGS(...)                                                                              \
 	_TRAWL_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define _TRAWL_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, \
@@ -290,29 +368,58 @@ void trawl_ust_tracepoints_unregister(struct trawl_tracepoint *const *start);
 #define _TP_PC_18(...) , _TP_PROTO_18(__VA_ARGS__)
 #define _TP_PC_20(...) , _TP_PROTO_20(__VA_ARGS__)
 
-#define TP_ARGS(...) __VA_ARGS__
-#define TP_FIELDS(...) __VA_ARGS__
-#define TP_ENUM_VALUES(...) __VA_ARGS__
-
 /* ---- the call sites ---- */
 
 #define _TRAWL_TP(provider, name) __tracepoint_##provider##___##name
 
 /* Relaxed: a hint only; the probe pointer is loaded with acquire order. */
-#define tracepoint_enabled(provider, name)                                                            \
+#define lttng_ust_tracepoint_enabled(provider, name)                                                  \
 	__builtin_expect(!!__atomic_load_n(&_TRAWL_TP(provider, name).state, __ATOMIC_RELAXED), 0)
 
-#define do_tracepoint(provider, name, ...) __tracepoint_cb_##provider##___##name(__VA_ARGS__)
+#define lttng_ust_do_tracepoint(provider, name, ...) __tracepoint_cb_##provider##___##name(__VA_ARGS__)
 
-#define tracepoint(provider, name, ...)                                                               \
+#define lttng_ust_tracepoint(provider, name, ...)                                                     \
 	do {                                                                                          \
-		if (tracepoint_enabled(provider, name))                                               \
+		if (lttng_ust_tracepoint_enabled(provider, name))                                     \
 			__tracepoint_cb_##provider##___##name(__VA_ARGS__);                           \
 	} while (0)
 
-#if defined(TRACEPOINT_DEFINE) && !defined(_TRAWL_TRACEPOINT_CTOR_DONE)
+#if _TRAWL_CLASSIC_API
+#define tracepoint_enabled lttng_ust_tracepoint_enabled
+#define do_tracepoint lttng_ust_do_tracepoint
+#define tracepoint lttng_ust_tracepoint
+#endif
+
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRAWL_TRACEPOINT_H */
+
+/* ---- the "declare" meaning of the provider macros (re-read each time) ---- */
+#if !defined(TRACEPOINT_HEADER_MULTI_READ) && !defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
+
+#undef _TRAWL_TP_EVENT_CLASS
+#undef _TRAWL_TP_EVENT_INSTANCE
+#undef _TRAWL_TP_LOGLEVEL
+#undef _TRAWL_TP_ENUM
+#define _TRAWL_TP_EVENT_CLASS(provider, name, args, fields)
+#define _TRAWL_TP_LOGLEVEL(provider, name, level)
+#define _TRAWL_TP_ENUM(provider, name, values)
+
+/* Checked again here: a file may define TRACEPOINT_DEFINE before its
+ * second provider header only. */
+#undef _TRAWL_DEFINE
+#if defined(TRACEPOINT_DEFINE) || defined(LTTNG_UST_TRACEPOINT_DEFINE)
+#define _TRAWL_DEFINE 1
+#endif
+
+#if defined(_TRAWL_DEFINE) && !defined(_TRAWL_TRACEPOINT_CTOR_DONE)
 #define _TRAWL_TRACEPOINT_CTOR_DONE
-#include <dlfcn.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 /* glibc's RTLD_DEFAULT, which <dlfcn.h> hides without _GNU_SOURCE. */
 #define _TRAWL_RTLD_DEFAULT ((void *)0)
 /* Every TRACEPOINT_DEFINE'd tracepoint of a module is listed in this
@@ -358,46 +465,41 @@ static void __attribute__((destructor)) __trawl_tracepoints_dtor(void)
 	if (fn && __start___trawl_tracepoints_ptrs)
 		fn(__start___trawl_tracepoints_ptrs);
 }
-#endif
-
 #ifdef __cplusplus
 }
 #endif
+#endif
 
-#endif /* TRAWL_TRACEPOINT_H */
-
-/* ---- the "declare" meaning of the provider macros (re-read each time) ---- */
-#ifndef TRACEPOINT_HEADER_MULTI_READ
-
-#undef TRACEPOINT_EVENT
-#undef TRACEPOINT_EVENT_CLASS
-#undef TRACEPOINT_EVENT_INSTANCE
-#undef TRACEPOINT_LOGLEVEL
-#undef TRACEPOINT_ENUM
-#undef TRACEPOINT_MODEL_EMF_URI
-
-#define TRACEPOINT_EVENT(provider, name, args, fields)                                                \
-	TRACEPOINT_EVENT_CLASS(provider, name, TP_ARGS(args), TP_FIELDS(fields))                      \
-	TRACEPOINT_EVENT_INSTANCE(provider, name, name, TP_ARGS(args))
-#define TRACEPOINT_EVENT_CLASS(provider, name, args, fields)
-#define TRACEPOINT_LOGLEVEL(provider, name, level)
-#define TRACEPOINT_ENUM(provider, name, values)
-#define TRACEPOINT_MODEL_EMF_URI(provider, name, uri)
-
-#ifdef TRACEPOINT_DEFINE
-#define _TRAWL_TP_STORAGE(provider, name)                                                             \
+#undef _TRAWL_TP_STORAGE
+#undef _TRAWL_TP_PROVIDER_REF
+#ifdef _TRAWL_DEFINE
+#if defined(TRACEPOINT_PROBE_DYNAMIC_LINKAGE) || defined(LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE)
+#define _TRAWL_TP_PROVIDER_REF(provider, name)
+#else
+/* A reference to the provider's probes: a provider in a static library is
+ * then linked into the program (tracepoint-event.h defines the symbol). */
+#define _TRAWL_TP_PROVIDER_REF(provider, name)                                                        \
+	_TRAWL_EXTERN_C int __trawl_provider_defined_##provider;                                      \
+	static int *const __trawl_provider_ref_##provider##___##name __attribute__((used)) =         \
+		&__trawl_provider_defined_##provider;
+#endif
+#define _TRAWL_TP_STORAGE(provider, name, args)                                                       \
+	_TRAWL_TP_PROVIDER_REF(provider, name)                                                        \
 	struct trawl_tracepoint _TRAWL_TP(provider, name) __attribute__((weak, visibility("hidden"))) = { \
-		#provider ":" #name, 0, 0, 0, 0                                                       \
+		#provider ":" #name, 0, 1, 0, 0, _TRAWL_STR_ARGS(args)                                \
 	};                                                                                            \
 	static struct trawl_tracepoint *const __tracepoint_ptr_##provider##___##name                  \
 		__attribute__((used, section("__trawl_tracepoints_ptrs"))) = &_TRAWL_TP(provider, name);
 #else
-#define _TRAWL_TP_STORAGE(provider, name)                                                             \
+#define _TRAWL_TP_STORAGE(provider, name, args)                                                       \
 	extern struct trawl_tracepoint _TRAWL_TP(provider, name) __attribute__((visibility("hidden")));
 #endif
 
-#define TRACEPOINT_EVENT_INSTANCE(provider, _class, name, args)                                       \
-	_TRAWL_TP_STORAGE(provider, name)                                                             \
+/* "provider:event" fits LTTng-UST's limit (a negative array size otherwise). */
+#define _TRAWL_TP_EVENT_INSTANCE(cprovider, cname, provider, name, args)                              \
+	extern char __trawl_tp_name_fits_##provider##___##name                                        \
+		[(sizeof(#provider) + sizeof(#name) <= TRAWL_UST_NAME_LEN_MAX) ? 1 : -1];             \
+	_TRAWL_TP_STORAGE(provider, name, _TRAWL_PARAMS(args))                                       \
 	static inline void __tracepoint_cb_##provider##___##name(_TP_PROTO(args))                     \
 	{                                                                                             \
 		/* Acquire: pairs with libtrawl-ust's release store of the probe. */                   \

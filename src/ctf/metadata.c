@@ -506,7 +506,9 @@ static void tsdl_event(struct trawl_strbuf *sb, const struct event_class *e)
 		trawl_strbuf_add_quoted(sb, e->d.emf_uri);
 		trawl_strbuf_add(sb, ";\n");
 	}
-	if (e->payload && e->payload->u.strct.nr) {
+	/* Also when empty: LTTng declares "fields := struct { };" for an event
+	 * without fields, and viewers then show its payload as "{ }". */
+	if (e->payload) {
 		trawl_strbuf_add(sb, "\tfields := ");
 		ctf_type_tsdl_struct(sb, e->payload, 1);
 		trawl_strbuf_add(sb, ";\n");

@@ -65,10 +65,15 @@ struct ust_chan {
 int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
 		      struct trawl_domain_err *err);
 
+/* An event class of a channel: the same name with another payload layout
+ * (two providers of one event that disagree) is another class, as with
+ * LTTng. One allocation, layout included. */
 struct ust_class {
 	struct ust_class *next;
 	char name[TRAWL_USTCTL_NAME_MAX];
 	uint32_t id;
+	size_t layout_len;
+	unsigned char layout[]; /* class_layout()'s bytes */
 };
 
 struct trace_chan {

@@ -80,7 +80,9 @@ static int add_event_class(struct ust_trace *t, uint32_t stream_id, uint32_t id,
 	uint32_t i;
 	int ret;
 
-	if (ev->nr_fields) {
+	/* An event without fields still has its (empty) payload structure,
+	 * as LTTng declares it: viewers show "{ }". */
+	{
 		payload = trawl_ctf_type_struct_create(8);
 		if (!payload)
 			return -ENOMEM;
@@ -242,22 +244,62 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	return tc;
 }
 
+/* Appends @n bytes at @v to the layout being measured (@buf NULL) or written. */
+static void layout_put(unsigned char *buf, size_t *off, const void *v, size_t n)
+{
+	if (buf)
+		memcpy(buf + *off, v, n);
+	*off += n;
+}
+
+/* What makes two events of one name the same class: every field's name,
+ * type and encoding, enum mappings included. Writes it at @buf (NULL: only
+ * measures); returns its size in bytes. */
+static size_t class_layout(const struct trawl_ustctl_event *ev, unsigned char *buf)
+{
+	size_t off = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct trawl_ustctl_field *f = &ev->fields[i];
+		uint32_t num[8] = { (uint32_t)f->type, f->size_bits, f->is_signed, f->base, (uint32_t)f->byte_order,
+				    f->is_text, f->length, f->nr_enum_entries };
+
+		layout_put(buf, &off, f->name, strlen(f->name) + 1);
+		layout_put(buf, &off, num, sizeof(num));
+		layout_put(buf, &off, f->length_name, strlen(f->length_name) + 1);
+		layout_put(buf, &off, f->enum_name, strlen(f->enum_name) + 1);
+		for (k = 0; k < f->nr_enum_entries; k++) {
+			const struct trawl_ustctl_enum_entry *e = &f->enum_entries[k];
+
+			layout_put(buf, &off, &e->start, sizeof(e->start));
+			layout_put(buf, &off, &e->end, sizeof(e->end));
+			layout_put(buf, &off, e->label, strlen(e->label) + 1);
+		}
+	}
+	return off;
+}
+
 /* The id of @ev in @tc, registered (with its event class) on first use. */
 int class_id(struct ust_trace *t, struct trace_chan *tc,
 	     const struct trawl_ustctl_event *ev, uint32_t *id)
 {
+	size_t len = class_layout(ev, NULL);
 	struct ust_class *k;
 	int ret;
 
-	for (k = tc->classes; k; k = k->next) {
-		if (!strcmp(k->name, ev->name)) {
-			*id = k->id;
+	k = calloc(1, sizeof(*k) + len);
+	if (!k)
+		return -ENOMEM;
+	k->layout_len = class_layout(ev, k->layout);
+	for (struct ust_class *c = tc->classes; c; c = c->next) {
+		if (!strcmp(c->name, ev->name) && c->layout_len == k->layout_len &&
+		    !memcmp(c->layout, k->layout, k->layout_len)) {
+			*id = c->id;
+			free(k);
 			return 0;
 		}
 	}
-	k = calloc(1, sizeof(*k));
-	if (!k)
-		return -ENOMEM;
 	snprintf(k->name, sizeof(k->name), "%s", ev->name);
 	k->id = tc->next_id;
 	ret = add_event_class(t, tc->chan->index, k->id, ev);

@@ -93,6 +93,7 @@
 #include "common/fdmsg.h"
 #include "common/io.h"
 #include "ustabi/wire.h"
+#include <trawl/ust-helpers.h>
 
 #define RETRY_MS 200
 #define CMD_TIMEOUT_MS 3000
@@ -459,6 +460,8 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 			if (ch->session_handle == cmd->session_handle)
 				__atomic_store_n(&ch->active, cmd->cmd == TRAWL_WIRE_CMD_START, __ATOMIC_RELAXED);
 		break;
+	case TRAWL_WIRE_CMD_REGENERATE_STATEDUMP:
+		return 0; /* done after the reply (serve_one()) */
 	case TRAWL_WIRE_CMD_FLUSH:
 		ch = find_chan(c, cmd->chan_handle);
 		if (!ch)
@@ -567,6 +570,14 @@ static int serve_one(struct trawl_ust_conn *c)
 	reply.hdr.seq = cmd.hdr.seq;
 	reply.ret = ret;
 	ret = trawl_io_send_all(c->fd, &reply, sizeof(reply));
+	if (!ret && !reply.ret &&
+	    (cmd.cmd == TRAWL_WIRE_CMD_START || cmd.cmd == TRAWL_WIRE_CMD_REGENERATE_STATEDUMP)) {
+		/* After the reply, so that the daemon goes on meanwhile; before
+		 * the next command (statedump.c). */
+		struct trawl_ust_session_ref sref = { c, cmd.session_handle };
+
+		trawl_ust_statedump(&sref, procname);
+	}
 	if (!ret)
 		ret = drop; /* then the caller registers again */
 out:
@@ -1019,5 +1030,30 @@ static void __attribute__((constructor)) trawl_ust_init(void)
 	prctl(PR_GET_NAME, procname, 0, 0, 0);
 	trawl_ust_pid = (int32_t)getpid();
 	trawl_ust_ppid = (int32_t)getppid();
+	trawl_ust_statedump_init();
 	trawl_ust_agent_start();
+}
+
+/* A fork the C library does not see (<trawl/ust-helpers.h>): the same
+ * handlers as pthread_atfork()'s. */
+TRAWL_EXPORT void trawl_ust_fork_prepare(void)
+{
+	pthread_once(&atfork_once, atfork_setup);
+	atfork_prepare();
+}
+
+TRAWL_EXPORT void trawl_ust_fork_parent(void)
+{
+	atfork_parent();
+}
+
+TRAWL_EXPORT void trawl_ust_fork_child(void)
+{
+	atfork_child();
+}
+
+TRAWL_EXPORT void trawl_ust_fork_child_wait(void)
+{
+	trawl_ust_agent_start();
+	trawl_ust_agent_wait_registered();
 }

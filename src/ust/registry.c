@@ -3,12 +3,21 @@
  * registry.c - providers (probes and event descriptions, registered by the
  * constructors that tracepoint-event.h generates) and tracepoints (call-site
  * state words, registered by TRACEPOINT_DEFINE's constructor), matched by
- * name. A tracepoint's probe pointer is set as soon as its provider is
- * known; its state word only while its event records into an active channel.
+ * name and argument signature. A tracepoint's probe pointer is set as soon
+ * as its provider is known; its state word only while its event records
+ * into an active channel.
+ *
+ * The same event (name and signature) may come from several providers (two
+ * dlopen()ed libraries built from one provider header): as with LTTng-UST,
+ * a call records it once per provider. The call site calls the first
+ * provider's probe, and each event's probe calls the next one's (its
+ * "next", rebuilt here whenever a provider comes or goes); each of those
+ * events is its own event for the daemon, enabled on its own.
  */
 #define _GNU_SOURCE
 #include "ust/ust.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +36,15 @@ static size_t nr_providers;
 static struct tp_array *tp_arrays;
 static size_t nr_tp_arrays;
 
-static struct trawl_ust_event_desc *find_event(const char *name)
+/* Whether a call with arguments @sig can call @ev's probe (NULL: a call
+ * site that does not say, built before signatures existed). */
+static int same_signature(const struct trawl_ust_event_desc *ev, const char *sig)
+{
+	return !sig || !ev->signature || !strcmp(ev->signature, sig);
+}
+
+/* The first registered event named @name whose probe takes @sig. */
+static struct trawl_ust_event_desc *find_event(const char *name, const char *sig)
 {
 	size_t i;
 
@@ -35,7 +52,7 @@ static struct trawl_ust_event_desc *find_event(const char *name)
 		struct trawl_ust_event_desc *const *e;
 
 		for (e = providers[i]->events; *e; e++)
-			if (!strcmp((*e)->name, name))
+			if (!strcmp((*e)->name, name) && same_signature(*e, sig))
 				return *e;
 	}
 	return NULL;
@@ -57,12 +74,49 @@ static int event_recording(const struct trawl_ust_event_desc *ev)
 
 static void update_tracepoint(struct trawl_tracepoint *tp)
 {
-	struct trawl_ust_event_desc *ev = tp->name ? find_event(tp->name) : NULL;
+	const char *sig = tp->abi >= 1 ? tp->signature : NULL;
+	struct trawl_ust_event_desc *ev = tp->name ? find_event(tp->name, sig) : NULL, *e;
+	int on = 0;
 
+	for (e = ev; e && !on; e = e->next)
+		on = event_recording(e);
 	/* Release: the probe is visible before the state that makes call
 	 * sites load it (pairs with the call site's acquire load). */
 	__atomic_store_n(&tp->probe, ev ? ev->probe : NULL, __ATOMIC_RELEASE);
-	__atomic_store_n(&tp->state, ev && event_recording(ev), __ATOMIC_RELEASE);
+	__atomic_store_n(&tp->state, on, __ATOMIC_RELEASE);
+}
+
+/* The next registered event after provider @pi's @ev with its name and
+ * signature, or NULL. */
+static struct trawl_ust_event_desc *next_same(size_t pi, const struct trawl_ust_event_desc *ev)
+{
+	size_t i;
+
+	for (i = pi + 1; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		for (e = providers[i]->events; *e; e++)
+			if (!strcmp((*e)->name, ev->name) && (*e)->signature && ev->signature &&
+			    !strcmp((*e)->signature, ev->signature))
+				return *e;
+	}
+	return NULL;
+}
+
+/* Rebuilds every event's "next" (top comment). Quadratic in the events
+ * sharing the lock's cost with registration only, never with the probes. */
+static void link_same_events(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_providers; i++) {
+		struct trawl_ust_event_desc *const *e;
+
+		/* Release: the next event's description is complete (it was
+		 * registered) before a probe follows the pointer (acquire). */
+		for (e = providers[i]->events; *e; e++)
+			__atomic_store_n(&(*e)->next, next_same(i, *e), __ATOMIC_RELEASE);
+	}
 }
 
 void trawl_ust_registry_update_states(void)
@@ -152,13 +206,21 @@ int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev)
 	return TRACE_DEBUG_LINE; /* LTTng's default */
 }
 
-TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
+/* Adds @p (top comment); waits for the daemons' setup if @wait. */
+static int provider_register(struct trawl_ust_provider *p, int wait)
 {
 	struct trawl_ust_provider **np;
 	size_t i;
 
-	if (!p || p->abi_major != TRAWL_UST_ABI_MAJOR)
+	if (!p)
 		return -1;
+	if (p->abi_major != TRAWL_UST_ABI_MAJOR) {
+		/* Its descriptions are laid out otherwise: never read them. */
+		fprintf(stderr, "trawl-ust: provider built for trawl's instrumentation ABI %u, this library has %u: "
+				"not traced (rebuild it)\n",
+			p->abi_major, (unsigned int)TRAWL_UST_ABI_MAJOR);
+		return -1;
+	}
 	pthread_mutex_lock(&trawl_ust_lock);
 	for (i = 0; i < nr_providers; i++)
 		if (providers[i] == p)
@@ -169,6 +231,7 @@ TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
 	providers = np;
 	providers[nr_providers++] = p;
 	__atomic_add_fetch(&trawl_ust_registry_generation, 1, __ATOMIC_RELAXED);
+	link_same_events();
 	trawl_ust_registry_update_states();
 out:
 	pthread_mutex_unlock(&trawl_ust_lock);
@@ -176,11 +239,31 @@ out:
 	trawl_ust_agent_wake();
 	/* A provider's constructor returns once the daemons have set up the
 	 * app with its events (agent.c: early events). The library's own
-	 * providers (tracef, tracelog) do not wait: they register before the
-	 * program's, whose registration is the one worth waiting for. */
-	if (strncmp(p->name, "lttng_ust_trace", 15))
+	 * providers (tracef, tracelog, state dump) do not wait: they register
+	 * before the program's, whose registration is the one worth waiting
+	 * for. */
+	if (wait)
 		trawl_ust_agent_wait_registered();
 	return 0;
+}
+
+TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
+{
+	return provider_register(p, 1);
+}
+
+TRAWL_EXPORT int trawl_ust_provider_register_internal(struct trawl_ust_provider *p)
+{
+	return provider_register(p, 0);
+}
+
+/* What <trawl/tracef.h> and <trawl/tracelog.h> make each file that
+ * includes them call in its constructor: a program whose only events are
+ * the library's own waits for its daemons as a provider's constructor does. */
+TRAWL_EXPORT void trawl_ust_wait_registered(void)
+{
+	trawl_ust_agent_start();
+	trawl_ust_agent_wait_registered();
 }
 
 TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
@@ -192,10 +275,14 @@ TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
 	for (i = 0; i < nr_providers; i++) {
 		if (providers[i] != p)
 			continue;
-		providers[i] = providers[--nr_providers];
+		/* Moved down, not swapped: the registration order decides
+		 * which provider's probe the call sites call first. */
+		memmove(&providers[i], &providers[i + 1], (nr_providers - i - 1) * sizeof(*providers));
+		nr_providers--;
 		__atomic_add_fetch(&trawl_ust_registry_generation, 1, __ATOMIC_RELAXED);
 		break;
 	}
+	link_same_events();
 	trawl_ust_registry_update_states();
 	pthread_mutex_unlock(&trawl_ust_lock);
 	trawl_ust_agent_wake();

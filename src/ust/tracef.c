@@ -18,22 +18,26 @@
 #include "common/common.h"
 
 #define TRACEPOINT_CREATE_PROBES
+#define _TRAWL_PROVIDER_REGISTER trawl_ust_provider_register_internal
 #include "ust/tp-tracef.h"
 #include "ust/tp-tracelog.h"
 
+#define _TRAWL_UST_NO_WAIT
 #include <trawl/tracef.h>
 #include <trawl/tracelog.h>
 
 #include "ust/ust.h"
 
-TRAWL_EXPORT struct trawl_tracepoint trawl_ust_tracef_tp = { "lttng_ust_tracef:event", 0, 0, NULL, NULL };
+/* The library's own call sites: no signature to check (abi 0), they are
+ * the same code as their probes. */
+TRAWL_EXPORT struct trawl_tracepoint trawl_ust_tracef_tp = { "lttng_ust_tracef:event", 0, 0, NULL, NULL, NULL };
 
-#define TL(level) { "lttng_ust_tracelog:" #level, 0, 0, NULL, NULL }
+#define TL(level) { "lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_" #level, 0, 0, NULL, NULL, NULL }
 TRAWL_EXPORT struct trawl_tracepoint trawl_ust_tracelog_tp[15] = {
-	TL(TRACE_EMERG),	 TL(TRACE_ALERT),	  TL(TRACE_CRIT),	  TL(TRACE_ERR),
-	TL(TRACE_WARNING),	 TL(TRACE_NOTICE),	  TL(TRACE_INFO),	  TL(TRACE_DEBUG_SYSTEM),
-	TL(TRACE_DEBUG_PROGRAM), TL(TRACE_DEBUG_PROCESS), TL(TRACE_DEBUG_MODULE), TL(TRACE_DEBUG_UNIT),
-	TL(TRACE_DEBUG_FUNCTION), TL(TRACE_DEBUG_LINE),	  TL(TRACE_DEBUG),
+	TL(EMERG),	 TL(ALERT),	  TL(CRIT),	  TL(ERR),
+	TL(WARNING),	 TL(NOTICE),	  TL(INFO),	  TL(DEBUG_SYSTEM),
+	TL(DEBUG_PROGRAM), TL(DEBUG_PROCESS), TL(DEBUG_MODULE), TL(DEBUG_UNIT),
+	TL(DEBUG_FUNCTION), TL(DEBUG_LINE),	  TL(DEBUG),
 };
 
 static struct trawl_tracepoint *const own_tps[16] = {
@@ -199,21 +203,21 @@ TRAWL_EXPORT void _trawl_tracef(const char *fmt, ...)
 
 /* The 15 instances of lttng_ust_tracelog:tlclass, by level. */
 static struct trawl_ust_event_desc *const tracelog_events[15] = {
-	&__trawl_event_lttng_ust_tracelog___TRACE_EMERG,
-	&__trawl_event_lttng_ust_tracelog___TRACE_ALERT,
-	&__trawl_event_lttng_ust_tracelog___TRACE_CRIT,
-	&__trawl_event_lttng_ust_tracelog___TRACE_ERR,
-	&__trawl_event_lttng_ust_tracelog___TRACE_WARNING,
-	&__trawl_event_lttng_ust_tracelog___TRACE_NOTICE,
-	&__trawl_event_lttng_ust_tracelog___TRACE_INFO,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_SYSTEM,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_PROGRAM,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_PROCESS,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_MODULE,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_UNIT,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_FUNCTION,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG_LINE,
-	&__trawl_event_lttng_ust_tracelog___TRACE_DEBUG,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_EMERG,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_ALERT,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_SYSTEM,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROGRAM,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_MODULE,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_UNIT,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_FUNCTION,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_LINE,
+	&__trawl_event_lttng_ust_tracelog___LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG,
 };
 
 static __attribute__((format(printf, 6, 0))) void tracelog_ip(void *ip, int level, const char *file, int line,

@@ -103,6 +103,18 @@ int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *
 void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust_chan *chan);
 uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply);
 
+/* A session of one daemon connection, as a state dump names it
+ * (trawl_ust_session_check()). */
+struct trawl_ust_session_ref {
+	struct trawl_ust_conn *conn;
+	uint32_t handle;
+};
+
+/* State dump (statedump.c). init: the loaded objects at start-up (no file
+ * read). statedump: records it into @s's channels (agent thread). */
+void trawl_ust_statedump_init(void);
+void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *procname);
+
 /* Agent (agent.c). */
 void trawl_ust_agent_start(void);
 void trawl_ust_agent_wake(void);

@@ -88,6 +88,10 @@ enum trawl_wire_cmd_kind {
 	 * how many of the app's events the daemon has (first + nr of the last
 	 * EVENTS_ADDED, or REGISTER's nr_events), when it takes them. */
 	TRAWL_WIRE_CMD_REGISTRATION_DONE = 8,
+	/* Record the user-space state dump (lttng_ust_statedump:*) again into
+	 * the session's channels, as after START. Apps older than this
+	 * command answer -EINVAL. */
+	TRAWL_WIRE_CMD_REGENERATE_STATEDUMP = 9,
 };
 
 /* REGISTRATION_DONE flags. */

@@ -132,6 +132,11 @@ int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle)
 	return session_cmd(app, TRAWL_WIRE_CMD_STOP, session_handle);
 }
 
+int trawl_ustctl_app_regenerate_statedump(struct trawl_ustctl_app *app, uint32_t session_handle)
+{
+	return session_cmd(app, TRAWL_WIRE_CMD_REGENERATE_STATEDUMP, session_handle);
+}
+
 static int chan_cmd(struct trawl_ustctl_app *app, uint32_t kind, uint32_t chan_handle)
 {
 	struct trawl_wire_cmd cmd;

@@ -403,6 +403,10 @@ int trawl_ustctl_app_disable_event(struct trawl_ustctl_app *app, uint32_t chan_h
  * the consumer's final flush waits for it). */
 int trawl_ustctl_app_start(struct trawl_ustctl_app *app, uint32_t session_handle);
 int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle);
+/* The app records its user-space state dump (lttng_ust_statedump:*, as at
+ * START) again into @session_handle's channels: trawl regenerate statedump.
+ * -EINVAL from an app older than this command. */
+int trawl_ustctl_app_regenerate_statedump(struct trawl_ustctl_app *app, uint32_t session_handle);
 
 /* Asks the app to close the current partial packet of each of its streams of
  * the channel (the consumer can also do it alone: trawl_ustctl_stream_flush()). */
