@@ -554,6 +554,29 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 	return 0;
 }
 
+/* `regenerate statedump`: each app this session records records its
+ * lttng_ust_statedump:* events again into the session's channels. An app
+ * that fails is dropped, as for start and stop. */
+static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	struct app_sess *as;
+	int ret;
+
+	(void)err;
+	if (!s->active)
+		return 0;
+	for (as = s->apps; as; as = as->next) {
+		if (!as->started || as->app->dead)
+			continue;
+		ret = trawl_ustctl_app_regenerate_statedump(as->app->h, (uint32_t)s->id);
+		if (ret)
+			app_fail(as->app, ret);
+	}
+	apps_barrier(s);
+	apps_kick();
+	return 0;
+}
+
 const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.type = TRAWL_CTL_DOMAIN_UST,
 	.name = "ust",
@@ -572,6 +595,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.context_add = ust_context_add,
 	.start = ust_start,
 	.stop = ust_stop,
+	.regenerate_statedump = ust_regenerate_statedump,
 	.snapshot_record = ust_snapshot,
 	.list_events = ust_list_events,
 	.status = ust_status,

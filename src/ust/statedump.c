@@ -32,10 +32,12 @@
 #include "ust/ust.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/common.h"
@@ -243,12 +245,11 @@ static int statedump_on(void)
 	       tracepoint_enabled(lttng_ust_statedump, procname) || tracepoint_enabled(lttng_ust_statedump, end);
 }
 
-void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *procname)
+/* The events of one state dump (trawl_ust_statedump()), dump_lock held. */
+static void statedump_record(const struct trawl_ust_session_ref *s, const char *procname)
 {
 	size_t k;
 
-	if (!statedump_on())
-		return;
 	tracepoint(lttng_ust_statedump, start, s);
 	if (!getenv("LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP"))
 		tracepoint(lttng_ust_statedump, procname, s, procname);
@@ -271,6 +272,40 @@ void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *proc
 		pthread_mutex_unlock(&table_lock);
 	}
 	tracepoint(lttng_ust_statedump, end, s);
+}
+
+/*
+ * Held for a whole state dump, taken for good by the library's destructor:
+ * a program that exits while the agent thread is between reserving and
+ * committing one of its events would leave that sub-buffer uncommitted
+ * for ever, and with it every event of the program's threads after it
+ * (per-user buffers outlive the process). The exit waits for the dump to
+ * end (LTTng-UST's exit waits on its lock the same way).
+ */
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+static int dump_closed; /* under dump_lock */
+
+static void __attribute__((destructor)) statedump_fini(void)
+{
+	struct timespec until;
+
+	/* Bounded: a dump stuck on a file must not hang the exit. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 3;
+	if (pthread_mutex_timedlock(&dump_lock, &until))
+		return;
+	dump_closed = 1;
+	pthread_mutex_unlock(&dump_lock);
+}
+
+void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *procname)
+{
+	if (!statedump_on())
+		return;
+	pthread_mutex_lock(&dump_lock);
+	if (!dump_closed)
+		statedump_record(s, procname);
+	pthread_mutex_unlock(&dump_lock);
 }
 
 void trawl_ust_statedump_init(void)

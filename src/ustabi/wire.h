@@ -59,8 +59,9 @@
 #define TRAWL_WIRE_MAX_EVENTS 65536u
 #define TRAWL_WIRE_MAX_FILTERS 65536u /* bytes of filter text after an ENABLE */
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
-/* Minor 1: context bits prio and nice, and perf counters after CHANNEL. */
-#define TRAWL_UST_WIRE_ABI_MINOR 1u
+/* Minor 1: context bits prio and nice, and perf counters after CHANNEL.
+ * Minor 2: REGENERATE_STATEDUMP. */
+#define TRAWL_UST_WIRE_ABI_MINOR 2u
 
 enum trawl_wire_type {
 	TRAWL_WIRE_REGISTER = 1,

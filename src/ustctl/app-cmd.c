@@ -134,6 +134,9 @@ int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle)
 
 int trawl_ustctl_app_regenerate_statedump(struct trawl_ustctl_app *app, uint32_t session_handle)
 {
+	/* An app of ABI minor < 2 would answer -EINVAL: it has no state dump. */
+	if (trawl_ustctl_app_info(app)->abi_minor < 2)
+		return 0;
 	return session_cmd(app, TRAWL_WIRE_CMD_REGENERATE_STATEDUMP, session_handle);
 }
 

@@ -405,7 +405,7 @@ int trawl_ustctl_app_start(struct trawl_ustctl_app *app, uint32_t session_handle
 int trawl_ustctl_app_stop(struct trawl_ustctl_app *app, uint32_t session_handle);
 /* The app records its user-space state dump (lttng_ust_statedump:*, as at
  * START) again into @session_handle's channels: trawl regenerate statedump.
- * -EINVAL from an app older than this command. */
+ * An app older than this command (ABI minor < 2) is left alone (0). */
 int trawl_ustctl_app_regenerate_statedump(struct trawl_ustctl_app *app, uint32_t session_handle);
 
 /* Asks the app to close the current partial packet of each of its streams of

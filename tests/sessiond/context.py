@@ -23,6 +23,8 @@ for msg in bt2.TraceCollectionMessageIterator(trace):
     if type(msg) is not bt2._EventMessageConst:
         continue
     ev = msg.event
+    if ev.name.startswith("lttng_ust_statedump:"):
+        continue  # recorded by the tracer's own thread at start, as LTTng-UST's
     n += 1
     ctx = ev.common_context_field
     if ctx is None:
