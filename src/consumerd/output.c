@@ -19,6 +19,7 @@
 #include "consumerd/opener.h"
 #include "common/common.h"
 #include "ctf/layout.h"
+#include "ctf/packet.h"
 #include "relayd/proto.h"
 #include "relayd/url.h"
 
@@ -415,12 +416,7 @@ static void stream_link(struct trawl_output_stream *st)
 struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
 						     uint64_t instance_id)
 {
-	struct trawl_ctf_index_header ih = {
-		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
-		.index_major = htobe32(1),
-		.index_minor = htobe32(1),
-		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
-	};
+	struct trawl_ctf_index_header ih;
 	struct iovec v = {&ih, sizeof(ih)};
 	struct trawl_output_stream *st = calloc(1, sizeof(*st));
 	char rel[300];
@@ -428,6 +424,7 @@ struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, con
 
 	if (!st)
 		return NULL;
+	trawl_ctf_index_header_init(&ih);
 	st->o = o;
 	st->instance_id = instance_id;
 	st->data = trawl_output_file_open(o, name, TRAWL_OUTPUT_DATA);
@@ -524,12 +521,7 @@ static int stream_cut(int data, int index, uint64_t *end, uint64_t *next_seq)
 struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, const char *name,
 						       uint64_t instance_id, uint64_t *next_seq)
 {
-	struct trawl_ctf_index_header ih = {
-		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
-		.index_major = htobe32(1),
-		.index_minor = htobe32(1),
-		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
-	};
+	struct trawl_ctf_index_header ih;
 	struct iovec v = {&ih, sizeof(ih)};
 	struct trawl_output_stream *st;
 	char rel[300];
@@ -542,6 +534,7 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return NULL;
+	trawl_ctf_index_header_init(&ih);
 	st->o = o;
 	st->instance_id = instance_id;
 	st->data = st->index = -1;
@@ -629,56 +622,45 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
  * events of the stream's lost packets added (its carry), so that a packet
  * after a gap tells readers how many were lost (its packet_seq_num, how
  * many packets); @flags: TRAWL_OUTPUT_PKT_*.
+ * The packet's check, its header as written and its index entry are
+ * trawl_ctf_packet_prepare()'s (ctf/packet.h), the one writer's step.
  */
 static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
 			     int64_t events, int flags)
 {
 	const size_t hl = sizeof(struct trawl_ctf_packet_start);
-	struct trawl_ctf_packet_start head, raw;
-	struct trawl_ctf_index_entry e;
+	const struct trawl_ctf_packet_expect exp = {
+		.big_endian = trawl_ctf_host_big_endian(),
+		.stream_id = -1,
+	};
+	struct trawl_ctf_packet p;
+	struct trawl_ctf_packet_start raw;
 	struct iovec v[2];
-	uint64_t bytes, carry = flags & TRAWL_OUTPUT_PKT_NOCARRY ? 0 : st->carry;
+	uint64_t carry = flags & TRAWL_OUTPUT_PKT_NOCARRY ? 0 : st->carry;
 	int64_t n;
 
-	if (avail < hl)
+	if (trawl_ctf_packet_prepare(&p, pkt, avail, &exp, st->instance_id, st->offset))
 		return -EPROTO;
-	memcpy(&raw, pkt, hl); /* once: @pkt may change under us */
-	if (raw.context.content_size > (uint64_t)avail * 8)
-		return -EPROTO;
-	bytes = (raw.context.content_size + 7) / 8;
-	if (bytes < hl)
-		return -EPROTO;
+	raw = p.head; /* as the ring buffer gave it: no carry added (its sizes are set again) */
 	if (st->o->relay)
 		trawl_output_relay_ready(st->o);
 	/* relay, after a gap at a stream's start: readers take a first packet's count as a base */
 	if (st->o->relay && st->o->sock >= 0 && !st->o->broken && st->lost_packets &&
-	    !st->offset && !flags)
+	    !st->offset && !flags) {
 		trawl_output_stream_first(st);
-	head = raw;
-	head.context.packet_size = bytes * 8;
-	head.context.events_discarded += carry;
-	head.header.stream_instance_id = st->instance_id;
-	v[0] = (struct iovec){&head, hl};
-	v[1] = (struct iovec){(char *)pkt + hl, bytes - hl};
-	e = (struct trawl_ctf_index_entry){
-		.offset = htobe64(st->offset),
-		.packet_size = htobe64(bytes * 8),
-		.content_size = htobe64(head.context.content_size),
-		.timestamp_begin = htobe64(head.context.timestamp_begin),
-		.timestamp_end = htobe64(head.context.timestamp_end),
-		.events_discarded = htobe64(head.context.events_discarded),
-		.stream_id = htobe64(head.header.stream_id),
-		.stream_instance_id = htobe64(st->instance_id),
-		.packet_seq_num = htobe64(head.context.packet_seq_num),
-	};
-	n = st->o->relay ? trawl_output_relay_packet(st, v, &e, bytes, events, carry)
-			 : local_packet(st, v, &e, bytes, flags & TRAWL_OUTPUT_PKT_FORCED);
+		p.entry.offset = htobe64(st->offset); /* after the packet that put first */
+	}
+	trawl_ctf_packet_add_discarded(&p, carry, exp.big_endian);
+	v[0] = (struct iovec){&p.head, hl};
+	v[1] = (struct iovec){(char *)pkt + hl, p.bytes - hl};
+	n = st->o->relay ? trawl_output_relay_packet(st, v, &p.entry, p.bytes, events, carry)
+			 : local_packet(st, v, &p.entry, p.bytes, flags & TRAWL_OUTPUT_PKT_FORCED);
 	if (n == 0 && (flags & TRAWL_OUTPUT_PKT_FORCED))
 		return -EPIPE; /* a seal's packet: not one of the stream's */
 	if (n == 0)
-		trawl_output_stream_lost(st, &raw, bytes, events);
+		trawl_output_stream_lost(st, &raw, p.bytes, events);
 	if (n > 0) {
-		st->offset += bytes;
+		st->offset += p.bytes;
 		if (!(flags & TRAWL_OUTPUT_PKT_FORCED))
 			st->lost_packets = st->lost_events = 0; /* this one shows the gap */
 	}

@@ -84,20 +84,6 @@ int ctf_trace_event_align(const struct trawl_ctf_trace *t, uint32_t sid, uint32_
 /* Alignment of stream class @sid's event context, 0 if it has none. */
 unsigned ctf_trace_context_align(const struct trawl_ctf_trace *t, uint32_t sid);
 
-/* What ctf_packet_check() reads from a ready-made packet. */
-struct ctf_packet_info {
-	uint64_t ts_begin, ts_end, content_bits, packet_bits, seq, discarded;
-	uint8_t head[sizeof(struct trawl_ctf_packet_start)]; /* a private copy */
-};
-
-/*
- * Checks a packet built elsewhere (memory another process may be writing):
- * magic, uuid, stream id, sizes within @len, timestamps in order. Returns 0
- * with @info filled, or -EINVAL.
- */
-int ctf_packet_check(const struct trawl_ctf_trace *t, uint32_t stream_id, const void *pkt,
-		     size_t len, struct ctf_packet_info *info);
-
 /* The event header kind of stream class @id, or -EINVAL if undeclared. */
 int ctf_trace_stream_kind(const struct trawl_ctf_trace *t, uint32_t id);
 

@@ -16,8 +16,12 @@
  *
  * Packets on disk hold only their content: packet_size is the content size
  * rounded up to a byte, which CTF allows and which keeps traces small.
+ * Every packet, encoded here or appended, is written by packet_out() through
+ * trawl_ctf_packet_prepare() (packet.h), the step the consumers take for
+ * theirs: the golden tests of tests/ctf check what production writes.
  */
 #include "ctf/internal.h"
+#include "ctf/packet.h"
 #include "common/common.h"
 
 #include <endian.h>
@@ -165,23 +169,37 @@ static int writev_all(int fd, struct iovec *iov, int cnt)
 	return 0;
 }
 
-static int write_index_entry(struct trawl_ctf_stream *s, uint64_t off, uint64_t packet_bits,
-			     uint64_t content_bits, uint64_t ts_begin, uint64_t ts_end,
-			     uint64_t discarded, uint64_t seq)
+/*
+ * Writes packet @pkt (@len bytes readable) and its index entry, checked and
+ * rewritten by trawl_ctf_packet_prepare(): the very step the consumers'
+ * outputs take (packet.h), for the packets encoded here as for those
+ * appended, which must be whole (closed: struct trawl_ctf_packet_expect).
+ */
+static int packet_out(struct trawl_ctf_stream *s, const void *pkt, size_t len)
 {
-	struct trawl_ctf_index_entry e = {
-		.offset = htobe64(off),
-		.packet_size = htobe64(packet_bits),
-		.content_size = htobe64(content_bits),
-		.timestamp_begin = htobe64(ts_begin),
-		.timestamp_end = htobe64(ts_end),
-		.events_discarded = htobe64(discarded),
-		.stream_id = htobe64(s->stream_id),
-		.stream_instance_id = htobe64(s->instance_id),
-		.packet_seq_num = htobe64(seq),
+	const size_t hl = sizeof(struct trawl_ctf_packet_start);
+	const struct trawl_ctf_packet_expect exp = {
+		.big_endian = s->big_endian,
+		.uuid = trawl_ctf_trace_uuid(s->trace),
+		.stream_id = s->stream_id,
+		.closed = 1,
 	};
+	struct trawl_ctf_packet p;
+	struct iovec iov[2];
+	int ret;
 
-	return trawl_write_all(s->idx_fd, &e, sizeof(e));
+	ret = trawl_ctf_packet_prepare(&p, pkt, len, &exp, s->instance_id, s->file_off);
+	if (ret)
+		return ret;
+	iov[0] = (struct iovec){&p.head, hl};
+	iov[1] = (struct iovec){(uint8_t *)pkt + hl, p.bytes - hl};
+	ret = writev_all(s->fd, iov, 2);
+	if (!ret)
+		ret = trawl_write_all(s->idx_fd, &p.entry, sizeof(p.entry));
+	if (ret)
+		return ret;
+	s->file_off += p.bytes;
+	return 0;
 }
 
 struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
@@ -189,12 +207,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 						 const char *name, uint64_t stream_instance_id,
 						 uint32_t cpu_id, size_t packet_size)
 {
-	struct trawl_ctf_index_header ih = {
-		.magic = htobe32(TRAWL_CTF_INDEX_MAGIC),
-		.index_major = htobe32(1),
-		.index_minor = htobe32(1),
-		.packet_index_len = htobe32(sizeof(struct trawl_ctf_index_entry)),
-	};
+	struct trawl_ctf_index_header ih;
 	struct trawl_ctf_stream *s;
 	char path[PATH_MAX];
 	int kind, ret;
@@ -244,6 +257,7 @@ struct trawl_ctf_stream *trawl_ctf_stream_create(struct trawl_ctf_trace *trace,
 	s->idx_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
 	if (s->idx_fd < 0)
 		goto err;
+	trawl_ctf_index_header_init(&ih);
 	ret = trawl_write_all(s->idx_fd, &ih, sizeof(ih));
 	if (ret) {
 		errno = -ret;
@@ -292,13 +306,9 @@ static int packet_write(struct trawl_ctf_stream *s)
 	put_bits(p, pos, s->discarded, 64, be), pos += 64;
 	put_bits(p, pos, s->cpu_id, 32, be);
 
-	ret = trawl_write_all(s->fd, p, bytes);
-	if (!ret)
-		ret = write_index_entry(s, s->file_off, bytes * 8, content, s->ts_begin, s->ts_end,
-					s->discarded, s->seq);
+	ret = packet_out(s, p, bytes);
 	if (ret)
 		return ret;
-	s->file_off += bytes;
 	s->seq++;
 	memset(p, 0, bytes);
 	s->pos = PACKET_START_BITS;
@@ -673,77 +683,7 @@ placed:
 /* Packets built elsewhere                                            */
 /* ------------------------------------------------------------------ */
 
-static uint64_t get64(const uint8_t *p, int be)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return be ? be64toh(v) : le64toh(v);
-}
-
-static uint32_t get32(const uint8_t *p, int be)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be ? be32toh(v) : le32toh(v);
-}
-
-int ctf_packet_check(const struct trawl_ctf_trace *t, uint32_t stream_id, const void *pkt,
-		     size_t len, struct ctf_packet_info *info)
-{
-	const size_t start = sizeof(struct trawl_ctf_packet_start);
-	int be = trawl_ctf_trace_big_endian(t);
-	uint8_t head[sizeof(struct trawl_ctf_packet_start)];
-
-	if (!pkt || len < start || len > (SIZE_MAX >> 4))
-		return -EINVAL;
-	/* Copy first: another process may still be writing that memory. */
-	memcpy(head, pkt, start);
-	if (get32(head, be) != TRAWL_CTF_MAGIC || memcmp(head + 4, trawl_ctf_trace_uuid(t), 16) ||
-	    get32(head + 20, be) != stream_id)
-		return -EINVAL;
-	info->ts_begin = get64(head + 32, be);
-	info->ts_end = get64(head + 40, be);
-	info->content_bits = get64(head + 48, be);
-	info->packet_bits = get64(head + 56, be);
-	info->seq = get64(head + 64, be);
-	info->discarded = get64(head + 72, be);
-	if (info->content_bits < start * 8 || info->content_bits > (uint64_t)len * 8 ||
-	    info->packet_bits < info->content_bits || info->ts_end < info->ts_begin)
-		return -EINVAL;
-	memcpy(info->head, head, start);
-	return 0;
-}
-
 int trawl_ctf_stream_append_packet(struct trawl_ctf_stream *s, const void *pkt, size_t len)
 {
-	const size_t start = sizeof(struct trawl_ctf_packet_start);
-	struct ctf_packet_info info;
-	struct iovec iov[2];
-	uint64_t bytes;
-	int ret;
-
-	ret = ctf_packet_check(s->trace, s->stream_id, pkt, len, &info);
-	if (ret)
-		return ret;
-	bytes = (info.content_bits + 7) / 8;
-	/* packet_size becomes the content rounded up to a byte. */
-	memset(info.head + 56, 0, 8);
-	put_bits(info.head, 56 * 8, bytes * 8, 64, s->big_endian);
-	/* The instance id is the stream's, as its index entries say. */
-	memset(info.head + 24, 0, 8);
-	put_bits(info.head, 24 * 8, s->instance_id, 64, s->big_endian);
-	iov[0].iov_base = info.head;
-	iov[0].iov_len = start;
-	iov[1].iov_base = (uint8_t *)pkt + start;
-	iov[1].iov_len = bytes - start;
-	ret = writev_all(s->fd, iov, 2);
-	if (!ret)
-		ret = write_index_entry(s, s->file_off, bytes * 8, info.content_bits, info.ts_begin,
-					info.ts_end, info.discarded, info.seq);
-	if (ret)
-		return ret;
-	s->file_off += bytes;
-	return 0;
+	return packet_out(s, pkt, len);
 }
