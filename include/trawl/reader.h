@@ -657,6 +657,25 @@ uint64_t trawl_reader_stream_class_id(const struct trawl_reader_stream *s);
  */
 uint64_t trawl_reader_stream_id(const struct trawl_reader_stream *s);
 
+/* ---- one packet alone ---------------------------------------------------------- */
+
+/**
+ * trawl_reader_packet_count_events - how many events one packet holds
+ * @metadata, @len: the trace's TSDL metadata text (plain, not packetized)
+ * @packet, @size: one whole packet of a stream of that trace, @size bytes
+ *                 (its packet_size must not exceed them); read as hostile
+ *                 input, and only read, for the duration of the call
+ * @count: receives the number of events
+ *
+ * Decodes the packet on its own, every event to its end, as
+ * trawl_reader_next() would (for a packet that could not be written, whose
+ * events are to be counted as lost). Returns 0, or -EINVAL when the
+ * metadata does not parse, the packet does not decode to its end with it,
+ * or memory to decode it ran out.
+ */
+int trawl_reader_packet_count_events(const char *metadata, size_t len, const void *packet,
+				     size_t size, uint64_t *count);
+
 /* ---- babeltrace2's text ------------------------------------------------------ */
 
 /* Field names printed: babeltrace2's --names. */

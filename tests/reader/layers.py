@@ -16,7 +16,7 @@ LAYERS = {
     3: "stream.h decode_int.h plan_exec.h values.h flat.h field.c plan.c decode.c cache.c "
        "values.c flat.c",
     4: "trace.h trace.c",
-    5: "reader_int.h discover.c reader.c seek.c range.c line.c warn.c api.c",
+    5: "reader_int.h discover.c reader.c seek.c range.c line.c warn.c api.c packet-count.c",
     6: "live_wire.h live_wire.c live_net.h live_net.c live_int.h live_sess.c live.c",
 }
 LAYER = {f: n for n, files in LAYERS.items() for f in files.split()}
