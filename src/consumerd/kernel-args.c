@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel-args.c - the kernel consumer's command line (trawl-sessiond and
+ * trawl-ktrace build it).
+ */
+#include "common/common.h"
+#include "consumerd/kernel-consumer-internal.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --context LIST of the channel @cur: ftrace contexts, and perf:cpu: ones. 0 or -EINVAL. */
+static int parse_contexts(struct kchan *cur, const char *arg)
+{
+	char *list = strdup(arg), *tok, *save = NULL;
+
+	if (!list)
+		return -EINVAL;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int v = trawl_kernel_ctx_parse(tok);
+
+		if (v < 0 && !strncmp(tok, "perf:cpu:", 9) && cur->nperf < TRAWL_KCTX_PERF_MAX) {
+			snprintf(cur->perf_ctx[cur->nperf], sizeof(cur->perf_ctx[0]), "%s", tok);
+			v = TRAWL_KCTX_PERF + cur->nperf++;
+		}
+		if (v < 0 || cur->nctx >= TRAWL_KCTX_SLOTS) {
+			free(list);
+			return -EINVAL;
+		}
+		cur->ctx[cur->nctx++] = v;
+	}
+	free(list);
+	return 0;
+}
+
+int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
+{
+	static const struct option opts[] = {
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "channel", required_argument, NULL, 'c' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "context", required_argument, NULL, 'x' },
+		{ "ctl-fd", required_argument, NULL, 'f' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "gid", required_argument, NULL, 'g' },
+		{ "once", no_argument, NULL, '1' },
+		{ "statedump", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kchan *cur = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			break;
+		case 'o':
+			if (strlen(optarg) >= sizeof(k->dir))
+				return -ENAMETOOLONG;
+			snprintf(k->dir, sizeof(k->dir), "%s", optarg);
+			break;
+		case 'c':
+			if (k->nch == MAX_CHANNELS)
+				return -E2BIG;
+			cur = &k->ch[k->nch];
+			cur->id = (uint32_t)k->nch++;
+			if (strlen(optarg) >= sizeof(cur->name))
+				return -ENAMETOOLONG;
+			snprintf(cur->name, sizeof(cur->name), "%s", optarg);
+			break;
+		case 'i':
+			if (!cur)
+				return -EINVAL;
+			snprintf(cur->instance, sizeof(cur->instance), "instances/%s", optarg);
+			break;
+		case 'x':
+			if (!cur || parse_contexts(cur, optarg))
+				return -EINVAL;
+			break;
+		case 'f':
+			*ctl_fd = atoi(optarg);
+			break;
+		case 'u':
+			k->uid = (uid_t)strtoul(optarg, NULL, 10);
+			break;
+		case 'g':
+			k->gid = (gid_t)strtoul(optarg, NULL, 10);
+			break;
+		case '1':
+			k->once = 1;
+			break;
+		case 's':
+			if (!cur)
+				return -EINVAL;
+			cur->statedump = 1;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (!k->dir[0] || !k->nch)
+		return -EINVAL;
+	for (c = 0; c < k->nch; c++)
+		if (!k->ch[c].instance[0])
+			return -EINVAL;
+	return 0;
+}
