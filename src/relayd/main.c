@@ -13,7 +13,9 @@
  */
 #include "common/array.h"
 #include "common/common.h"
+#include "common/daemon.h"
 #include "common/fs.h"
+#include "common/log.h"
 #include "relayd/proto.h"
 #include "relayd/relayd.h"
 #include "relayd/url.h"
@@ -43,17 +45,16 @@
 static volatile sig_atomic_t quit;
 static int quiet;
 
+/* Its lines go through common/log.h (ident "trawl-relayd", set in main()). */
 void relayd_log(const char *fmt, ...)
 {
-	char line[1024];
 	va_list ap;
 
 	if (quiet)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	trawl_vlog(TRAWL_LOG_INFO, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "trawl-relayd[%d]: %s\n", (int)getpid(), line);
 }
 
 static void on_signal(int sig)
@@ -154,17 +155,18 @@ static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 	snprintf(buf, len, "peer %s:%u", host, port);
 }
 
-static int daemonize(void)
+/*
+ * In the background (common/daemon.h): the shell that ran `trawl-relayd -d`
+ * gets its status once the ports listen and the live server runs. Our
+ * standard fds go to /dev/null (nothing reads them any more).
+ */
+static int daemonize(int *ready_fd)
 {
-	pid_t pid = fork();
+	int ret = trawl_daemon_start(ready_fd);
 	int fd;
 
-	if (pid < 0)
-		return -errno;
-	if (pid > 0)
-		_exit(0);
-	if (setsid() < 0)
-		return -errno;
+	if (ret)
+		return ret;
 	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (fd >= 0) {
 		dup2(fd, 0);
@@ -361,10 +363,12 @@ int main(int argc, char **argv)
 	};
 	char ctrl[300], data[300], live[300], output[PATH_MAX] = "";
 	uint16_t ports[3] = {0, 0, 0};
-	int lfd[2], live_fd, out_fd, c, daemon = 0;
+	int lfd[2], live_fd, out_fd, c, daemon = 0, ready_fd = -1, ret;
+	const struct trawl_log_config log = {.ident = "trawl-relayd", .level = TRAWL_LOG_INFO};
 	struct relay_live *lv = NULL;
 	struct sigaction sa;
 
+	trawl_log_open(&log);
 	snprintf(ctrl, sizeof(ctrl), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_CTRL_PORT);
 	snprintf(data, sizeof(data), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_DATA_PORT);
 	snprintf(live, sizeof(live), "tcp://localhost:%d", TRAWL_RELAY_DEFAULT_LIVE_PORT);
@@ -420,8 +424,8 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(stderr, "trawl-relayd[%d]: control port %u, data port %u, live port %u, output %s\n",
 		(int)getpid(), ports[0], ports[1], ports[2], output);
-	if (daemon && daemonize()) {
-		fprintf(stderr, "trawl-relayd: cannot daemonize: %s\n", strerror(errno));
+	if (daemon && (ret = daemonize(&ready_fd)) < 0) {
+		fprintf(stderr, "trawl-relayd: cannot daemonize: %s\n", strerror(-ret));
 		return 1;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -438,6 +442,7 @@ int main(int argc, char **argv)
 	close(live_fd);
 #endif
 	relay_sessions_init(out_fd, output, lv);
+	trawl_daemon_ready(&ready_fd, 1); /* the parent exits 0 now */
 	serve(lfd);
 #ifdef TRAWL_HAVE_LIVE
 	if (lv)

@@ -12,6 +12,7 @@
  * (flock dies with its holder), removes the stale socket and binds again.
  */
 #include "common/common.h"
+#include "common/daemon.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -227,44 +228,13 @@ static void usage(FILE *f)
 	sd_limits_usage(f);
 }
 
-/* The daemonizing parent waits for one byte from the child: 0 ok, 1 failed. */
-static int daemonize(int *ready_fd)
-{
-	int p[2];
-	pid_t pid;
-	char c = 1;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid > 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			c = 1;
-		_exit(c ? 1 : 0);
-	}
-	close(p[0]);
-	setsid();
-	/* Fork again so the daemon is not a session leader and is reparented. */
-	pid = fork();
-	if (pid < 0)
-		_exit(1);
-	if (pid > 0)
-		_exit(0); /* the first parent still waits on the pipe */
-	*ready_fd = p[1];
-	return 0;
-}
-
+/* The daemonizing parent exits with what we say here (common/daemon.h). */
 static void tell_ready(int *ready_fd, char c)
 {
-	if (*ready_fd >= 0) {
-		if (write(*ready_fd, &c, 1) < 0)
-			sd_log("cannot tell the parent: %s", strerror(errno));
-		close(*ready_fd);
-		*ready_fd = -1;
-	}
+	int ret = trawl_daemon_ready(ready_fd, !c);
+
+	if (ret)
+		sd_log("cannot tell the parent: %s", strerror(-ret));
 }
 
 /*
@@ -362,7 +332,7 @@ int main(int argc, char **argv)
 	if (trawl_find_program("trawl-consumerd", sd.consumerd, sizeof(sd.consumerd)))
 		sd.consumerd[0] = '\0';
 	if (daemon_mode) {
-		ret = daemonize(&ready_fd);
+		ret = trawl_daemon_start(&ready_fd);
 		if (ret) {
 			fprintf(stderr, "trawl-sessiond: cannot daemonize: %s\n", strerror(-ret));
 			return 1;

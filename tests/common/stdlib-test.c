@@ -3,15 +3,20 @@
  * src/common's small standard library: strbuf (pieces, printf, quoting,
  * detach, a failure remembered), trawl_array_grow (doubling, overflow
  * refused with the block kept), trawl_io (whole reads across short
- * writes, a deadline, a closed peer, SO_RCVTIMEO without a deadline).
+ * writes, a deadline, a closed peer, SO_RCVTIMEO without a deadline),
+ * trawl_daemon_start/ready (the caller exits with what the daemon says,
+ * only once it said it, and 1 when the daemon dies without a word).
  */
 #define _GNU_SOURCE
 #include "common/array.h"
+#include "common/daemon.h"
 #include "common/io.h"
 #include "common/strbuf.h"
 #include "../lib/check.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -105,10 +110,57 @@ static void io_checks(void)
 	close(sv[1]);
 }
 
+/*
+ * A process that daemonizes; its daemon waits for @go's byte, then says
+ * @how: 'y' ready, 'n' failed, 'x' dies without a word. Returns the status
+ * the daemonizing process exited with, and checks it did not exit before
+ * the daemon spoke.
+ */
+static int daemon_case(char how)
+{
+	int go[2], status = -1;
+	pid_t pid;
+
+	CHECK(pipe(go) == 0);
+	pid = fork();
+	if (pid == 0) {
+		int ready = -1;
+		char c;
+
+		close(go[1]);
+		if (trawl_daemon_start(&ready))
+			_exit(3);
+		/* the daemon: the test's process is not its parent any more */
+		if (read(go[0], &c, 1) != 1)
+			_exit(4);
+		if (how == 'x')
+			_exit(0);
+		trawl_daemon_ready(&ready, how == 'y');
+		CHECK(ready == -1 && trawl_daemon_ready(&ready, 1) == 0); /* once */
+		_exit(0);
+	}
+	close(go[0]);
+	usleep(100 * 1000);
+	/* the daemon has not spoken: the daemonizing process must still wait */
+	CHECK(waitpid(pid, &status, WNOHANG) == 0);
+	CHECK(write(go[1], "g", 1) == 1);
+	close(go[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void daemon_checks(void)
+{
+	CHECK(daemon_case('y') == 0);
+	CHECK(daemon_case('n') == 1);
+	CHECK(daemon_case('x') == 1);
+}
+
 int main(void)
 {
 	strbuf_checks();
 	array_checks();
 	io_checks();
+	daemon_checks();
 	return CHECK_EXIT();
 }
