@@ -47,7 +47,23 @@ int trawl_self_dir(char *buf, size_t len);
  */
 int trawl_find_program(const char *name, char *buf, size_t len);
 
-/* write(2) until all @len bytes are out (EINTR retried). 0 or -errno. */
+/*
+ * trawl_path_fmt - snprintf() for paths and names: 0, or -ENAMETOOLONG
+ * when the result did not fit in @len bytes (then @buf holds "" rather than
+ * a cut path, which could name another file).
+ */
+int trawl_path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * write(2) until all @len bytes are out (EINTR retried). 0 or -errno. For
+ * files, and pipes or sockets whose reader is our own (a spawner, a child).
+ * The two differ on purpose: a socket whose peer is someone else's process
+ * goes through io.h's trawl_io_send_all() instead, whose send(MSG_NOSIGNAL)
+ * makes a peer that closed first -EPIPE rather than a SIGPIPE (which kills
+ * a traced program that does not expect it); write(2) cannot ask that, and
+ * send(2) cannot write a file.
+ */
 int trawl_write_all(int fd, const void *buf, size_t len);
 
 /*

@@ -76,7 +76,8 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case 'i':
 			if (!cur)
 				return -EINVAL;
-			snprintf(cur->instance, sizeof(cur->instance), "instances/%s", optarg);
+			if (trawl_path_fmt(cur->instance, sizeof(cur->instance), "instances/%s", optarg))
+				return -ENAMETOOLONG;
 			break;
 		case 'x':
 			if (!cur || parse_contexts(cur, optarg))

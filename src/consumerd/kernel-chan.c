@@ -35,8 +35,8 @@ static int count_cpus(const char *instance)
 	int n = 0;
 
 	for (;;) {
-		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d", instance, n);
-		if (trawl_kernel_path(path, sizeof(path), rel) < 0 || access(path, F_OK) < 0)
+		if (trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d", instance, n) ||
+		    trawl_kernel_path(path, sizeof(path), rel) < 0 || access(path, F_OK) < 0)
 			break;
 		n++;
 	}
@@ -54,18 +54,21 @@ static int cpu_open(struct kconsumer *k, struct kchan *ch, int i)
 	c->fd = -1;
 	c->stats_fd = -1;
 	if (!ch->nperf) { /* the perf groups are opened by the caller, once for all CPUs */
-		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", ch->instance, i);
-		if (trawl_kernel_path(path, sizeof(path), rel) == 0)
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", ch->instance, i) &&
+		    trawl_kernel_path(path, sizeof(path), rel) == 0)
 			c->stats_fd = open(path, O_RDONLY | O_CLOEXEC);
-		snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/trace_pipe_raw", ch->instance, i);
-		ret = trawl_kernel_path(path, sizeof(path), rel);
+		ret = trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/trace_pipe_raw", ch->instance, i);
+		if (ret == 0)
+			ret = trawl_kernel_path(path, sizeof(path), rel);
 		if (ret < 0)
 			return ret;
 		c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->fd < 0)
 			return -errno;
 	}
-	snprintf(rel, sizeof(rel), "%s_%d", ch->name, i);
+	ret = trawl_path_fmt(rel, sizeof(rel), "%s_%d", ch->name, i);
+	if (ret)
+		return ret;
 	c->out = trawl_output_stream_open(k->out, rel, (uint64_t)ch->id << 32 | (uint32_t)i);
 	if (!c->out)
 		return -errno;
@@ -95,16 +98,17 @@ int kcons_chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.scaux = k->scaux;
 	ch->conv.bpf_drain = k->bpf ? kcons_bpf_drain_cb : NULL;
 	ch->conv.bpf_arg = k->bpf;
-	snprintf(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance);
+	/* the instance name was checked to fit (kcons_parse_args()): these fit too */
 	ch->page_size = 4096;
-	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
+	if (!trawl_path_fmt(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance) &&
+	    trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoi(buf) >= 4)
 		ch->page_size = (size_t)atoi(buf) * 1024;
-	snprintf(rel, sizeof(rel), "%s/buffer_size_kb", ch->instance);
 	ch->buffer_pages = 1024;
-	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoll(buf) > 0)
+	if (!trawl_path_fmt(rel, sizeof(rel), "%s/buffer_size_kb", ch->instance) &&
+	    trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && atoll(buf) > 0)
 		ch->buffer_pages = (uint64_t)atoll(buf) * 1024 / ch->page_size + 2;
-	snprintf(rel, sizeof(rel), "%s/options/overwrite", ch->instance);
-	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0)
+	if (!trawl_path_fmt(rel, sizeof(rel), "%s/options/overwrite", ch->instance) &&
+	    trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0)
 		ch->overwrite = buf[0] == '1';
 	ch->ncpus = count_cpus(ch->instance);
 	if (ch->ncpus <= 0 || ch->ncpus > MAX_CPUS)

@@ -66,6 +66,7 @@
  */
 #define _GNU_SOURCE
 #include "common/common.h"
+#include "common/log.h"
 #include "consumerd/consumerd.h"
 #include "consumerd/kernel-consumer-internal.h"
 
@@ -108,8 +109,8 @@ static int consumer_setup(struct kconsumer *k)
 	if (ret < 0)
 		return ret;
 	if (trawl_kernel_bpf_create(k->forks, k->scaux, &k->bpf, err, sizeof(err)) < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: %s (process ids of forks come from /proc, "
-			"syscall strings are left empty)\n", err);
+		trawl_log(TRAWL_LOG_WARN, "kernel consumer: %s (process ids of forks come from /proc, "
+			"syscall strings are left empty)", err);
 	for (i = 0; i < k->nch; i++) {
 		ret = kcons_chan_open(k, &k->ch[i]);
 		if (ret < 0)
@@ -220,8 +221,8 @@ static void refresher_start(struct kconsumer *k)
 	trawl_kernel_hidden_collect(&k->hidden);
 	ret = trawl_kernel_refresher_create(kcons_bpf_update_cb, k, &k->refresher);
 	if (ret < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: no refresher thread (%s): the draining "
-			"thread takes trawl's processes and the BPF state itself\n", strerror(-ret));
+		trawl_log(TRAWL_LOG_WARN, "kernel consumer: no refresher thread (%s): the draining "
+			"thread takes trawl's processes and the BPF state itself", strerror(-ret));
 	else
 		trawl_kernel_hidden_collect(&k->hidden);
 }
@@ -343,8 +344,8 @@ static void print_stats(const struct kconsumer *k)
 	}
 	bytes -= TRAWL_MIN(bytes, trawl_output_bytes_unlanded(k->out));
 	/* lost: the trace's events_discarded (unconverted included); hidden: trawl's own, left out */
-	fprintf(stderr, "trawl-consumerd --kernel: stats events=%llu bytes=%llu lost=%llu raw=%llu "
-		"unconverted=%llu hidden=%llu max_gap_ms=%.1f max_refresh_ms=%.1f\n",
+	trawl_log(TRAWL_LOG_INFO, "kernel consumer: stats events=%llu bytes=%llu lost=%llu raw=%llu "
+		"unconverted=%llu hidden=%llu max_gap_ms=%.1f max_refresh_ms=%.1f",
 		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
 		(unsigned long long)k->bytes, (unsigned long long)unconverted,
 		(unsigned long long)hidden, (double)k->max_gap_ns / 1e6,
@@ -380,7 +381,7 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		if (!k->err[0])
 			snprintf(k->err, sizeof(k->err), "cannot set up %.160s: %s", k->dir,
 				 strerror(-ret));
-		fprintf(stderr, "trawl-consumerd --kernel: %s\n", k->err);
+		trawl_log(TRAWL_LOG_ERROR, "kernel consumer: %s", k->err);
 		/* instead of 'R': 'E' and the reason, for the spawner to show */
 		n = snprintf(line, sizeof(line), "E%s\n", k->err);
 		trawl_write_all(ctl_fd == 0 ? 1 : ctl_fd, line, (size_t)TRAWL_MIN(n, (int)sizeof(line) - 1));
@@ -398,10 +399,10 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	ret = consumer_run(k, ctl_fd);
 	if (ret < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: %s\n", strerror(-ret));
+		trawl_log(TRAWL_LOG_ERROR, "kernel consumer: %s", strerror(-ret));
 	if (ret >= 0 && trawl_output_broken(k->out, k->err, sizeof(k->err))) {
 		/* trawl-ktrace's caller learns it from the status; the daemon had 'W' */
-		fprintf(stderr, "trawl-consumerd --kernel: %s\n", k->err);
+		trawl_log(TRAWL_LOG_ERROR, "kernel consumer: %s", k->err);
 		ret = -trawl_output_errno(k->out);
 	}
 	if (getenv("TRAWL_KERNEL_STATS"))

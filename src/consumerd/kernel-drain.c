@@ -266,10 +266,9 @@ int kcons_statedump_again(struct kconsumer *k)
 	 * it is set only for the dump.
 	 */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	for (i = 0; i < k->nch; i++) {
-		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
-		trawl_kernel_write_file(rel, pid, 1);
-	}
+	for (i = 0; i < k->nch; i++)
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance))
+			trawl_kernel_write_file(rel, pid, 1);
 	for (i = 0; i < k->nch && ret >= 0; i++) {
 		if (!k->ch[i].statedump || k->ch[i].perf)
 			continue;
@@ -277,9 +276,8 @@ int kcons_statedump_again(struct kconsumer *k)
 		if (ret >= 0)
 			trawl_kernel_statedump_write(&k->ch[i].cpus[0].stream, statedump_pause, k);
 	}
-	for (i = 0; i < k->nch; i++) {
-		snprintf(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance);
-		trawl_kernel_write_file(rel, "", 0);
-	}
+	for (i = 0; i < k->nch; i++)
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/set_event_notrace_pid", k->ch[i].instance))
+			trawl_kernel_write_file(rel, "", 0);
 	return ret < 0 ? ret : 0;
 }

@@ -5,6 +5,7 @@
  * as the converter first meets each event (kernel-consumer.c says why).
  */
 #include "common/common.h"
+#include "common/log.h"
 #include "consumerd/kernel-consumer-internal.h"
 
 #include <errno.h>
@@ -235,7 +236,7 @@ int kcons_declare_event(struct trawl_kernel_event *ev, void *arg)
 	if (ret == 0)
 		ret = meta_append(ch->k);
 	if (ret < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: cannot describe event %s:%s (%s): "
-			"its records are left out\n", ev->system, ev->name, strerror(-ret));
+		trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot describe event %s:%s (%s): "
+			"its records are left out", ev->system, ev->name, strerror(-ret));
 	return ret;
 }

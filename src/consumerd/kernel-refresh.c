@@ -6,6 +6,7 @@
  * second.
  */
 #include "common/common.h"
+#include "common/log.h"
 #include "consumerd/kernel-consumer-internal.h"
 
 #include <stdio.h>
@@ -27,14 +28,15 @@ static void bpf_update(struct kconsumer *k)
 	for (i = 0; i < k->nch; i++)
 		inst[i] = k->ch[i].instance;
 	if (trawl_kernel_syscall_bpf_update(k->bpf, inst, k->nch, &k->sc_state) < 0)
-		fprintf(stderr, "trawl-consumerd --kernel: cannot attach the syscall BPF programs: "
-			"string arguments are left empty\n");
+		trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the syscall BPF programs: "
+			"string arguments are left empty");
 	for (i = 0; i < k->nch; i++) {
-		snprintf(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable", k->ch[i].instance);
-		if (trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable",
+				    k->ch[i].instance) &&
+		    trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
 		    trawl_kernel_bpf_attach_fork(k->bpf) < 0)
-			fprintf(stderr, "trawl-consumerd --kernel: cannot attach the sched_process_fork "
-				"BPF program: its process ids come from /proc\n");
+			trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the sched_process_fork "
+				"BPF program: its process ids come from /proc");
 	}
 }
 

@@ -8,6 +8,7 @@
  *
  * A new domain adds a line to the table below.
  */
+#include "common/log.h"
 #include "consumerd/consumerd.h"
 
 #include <stdio.h>
@@ -28,6 +29,8 @@ static const struct consumer {
 
 int main(int argc, char **argv)
 {
+	/* lines go to stderr, which the session daemon made its log */
+	const struct trawl_log_config log = {.ident = "trawl-consumerd", .level = TRAWL_LOG_INFO};
 	size_t i, n = sizeof(consumers) / sizeof(consumers[0]);
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -36,6 +39,7 @@ int main(int argc, char **argv)
 		       "CTF files.\n");
 		return 0;
 	}
+	trawl_log_open(&log);
 	for (i = 0; argc > 1 && i < n; i++)
 		if (consumers[i].main && !strcmp(argv[1], consumers[i].flag))
 			return consumers[i].main(argc, argv);

@@ -432,8 +432,8 @@ struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, con
 		ret = st->data;
 		goto fail;
 	}
-	snprintf(rel, sizeof(rel), "index/%s.idx", name);
-	st->index = trawl_output_file_open(o, rel, TRAWL_OUTPUT_INDEX);
+	ret = trawl_path_fmt(rel, sizeof(rel), "index/%s.idx", name);
+	st->index = ret ? ret : trawl_output_file_open(o, rel, TRAWL_OUTPUT_INDEX);
 	if (st->index < 0) {
 		ret = st->index;
 		trawl_output_file_close(o, st->data);
@@ -538,7 +538,11 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 	st->o = o;
 	st->instance_id = instance_id;
 	st->data = st->index = -1;
-	snprintf(rel, sizeof(rel), "index/%s.idx", name);
+	if ((ret = trawl_path_fmt(rel, sizeof(rel), "index/%s.idx", name))) {
+		free(st);
+		errno = -ret;
+		return NULL;
+	}
 	if ((st->data = file_open(o, name, TRAWL_OUTPUT_DATA, 1)) < 0 ||
 	    (st->index = file_open(o, rel, TRAWL_OUTPUT_INDEX, 1)) < 0) {
 		ret = st->data < 0 ? st->data : st->index;

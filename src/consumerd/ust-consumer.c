@@ -23,6 +23,7 @@
 #include "common/common.h"
 #include "common/fdmsg.h"
 #include "common/io.h"
+#include "common/log.h"
 #include "consumerd/consumer-proto.h"
 #include "consumerd/consumerd.h"
 #include "consumerd/count.h"
@@ -99,8 +100,7 @@ static uint64_t now_ns(void)
 /* Logs "<what> <name>: <strerror(err)>" to stderr (the daemon's log file). */
 static void cons_log(const char *what, const char *name, int err)
 {
-	fprintf(stderr, "trawl-consumerd[%d]: %s %s: %s\n", (int)getpid(), what, name,
-		strerror(err));
+	trawl_log(TRAWL_LOG_ERROR, "%s %s: %s", what, name, strerror(err));
 }
 
 static struct ctrace *trace_find(uint64_t key)
@@ -377,7 +377,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 		return -EINVAL;
 	ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "trawl-consumerd[%d]: %s\n", (int)getpid(), err);
+		trawl_log(TRAWL_LOG_ERROR, "%s", err);
 		snprintf(last_error, sizeof(last_error), "%s", err);
 		last_error_session = h->session_key;
 		return ret;
@@ -445,9 +445,11 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	int ret;
 
 	cs->instance_id = c->info.first_instance_id + i;
-	snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
 	/* @fd is the stream's once mapped: the caller sees cs->rb set */
 	ret = trawl_ustctl_stream_map(fd, &attr, i, cs->instance_id, &cs->rb);
+	if (ret)
+		return ret;
+	ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
 	if (ret)
 		return ret;
 	if (!c->info.snapshot_mode) {
@@ -457,8 +459,8 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 			return -errno;
 	}
 	if (resume && trawl_ustctl_stream_resume(cs->rb, next_seq))
-		fprintf(stderr, "trawl-consumerd[%d]: %s: packets the consumer before us took are "
-			"not in the file (the trace shows the gap)\n", (int)getpid(), name);
+		trawl_log(TRAWL_LOG_WARN, "%s: packets the consumer before us took are not in the "
+			  "file (the trace shows the gap)", name);
 	return 0;
 }
 
@@ -601,7 +603,9 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 
 		if (h->session_key && t->session != h->session_key)
 			continue;
-		snprintf(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
+		ret = trawl_path_fmt(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
+		if (ret)
+			return ret;
 		ret = trawl_output_create(dir, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 		if (ret)
 			return ret;
@@ -620,8 +624,9 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				int guard = 1 << 20;
 
 				trawl_ustctl_stream_flush(cs->rb, 0);
-				snprintf(name, sizeof(name), "%s_%u", c->info.name, i);
-				st = trawl_output_stream_open(out, name, cs->instance_id);
+				st = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i)
+					     ? (errno = ENAMETOOLONG, NULL)
+					     : trawl_output_stream_open(out, name, cs->instance_id);
 				if (!st) {
 					ret = -errno;
 					break;
@@ -643,7 +648,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 			}
 		}
 		if (!ret && trawl_output_broken(out, err, sizeof(err))) {
-			fprintf(stderr, "trawl-consumerd[%d]: snapshot: %s\n", (int)getpid(), err);
+			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
 			snprintf(last_error, sizeof(last_error), "%s", err);
 			last_error_session = h->session_key;
 			ret = -trawl_output_errno(out);
