@@ -25,6 +25,7 @@
  * Deleting a watch only marks it (a round may be iterating the table, a
  * nested round inside it too); the table is compacted at the top level.
  */
+#include "common/array.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -71,18 +72,13 @@ static struct watch *find(int fd)
 static int map_fd(int fd, int slot)
 {
 	if ((size_t)fd >= cap_slots) {
-		size_t cap = cap_slots ? cap_slots : 256, i;
-		int *m;
+		size_t old = cap_slots, i;
 
-		while (cap <= (size_t)fd)
-			cap *= 2;
-		m = realloc(slot_of, cap * sizeof(*m));
-		if (!m)
+		if (trawl_array_grow((void **)&slot_of, &cap_slots, (size_t)fd + 1, sizeof(*slot_of),
+				     256))
 			return -ENOMEM;
-		for (i = cap_slots; i < cap; i++)
-			m[i] = -1;
-		slot_of = m;
-		cap_slots = cap;
+		for (i = old; i < cap_slots; i++)
+			slot_of[i] = -1;
 	}
 	slot_of[fd] = slot;
 	return 0;
@@ -90,19 +86,10 @@ static int map_fd(int fd, int slot)
 
 int sd_watch_add(int fd, sd_watch_cb cb, void *arg)
 {
-	struct watch *w;
-
 	if (fd < 0)
 		return -EBADF;
-	if (nr_watches == cap_watches) {
-		size_t cap = cap_watches ? cap_watches * 2 : 64;
-
-		w = realloc(watches, cap * sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		watches = w;
-		cap_watches = cap;
-	}
+	if (trawl_array_grow((void **)&watches, &cap_watches, nr_watches + 1, sizeof(*watches), 64))
+		return -ENOMEM;
 	if (map_fd(fd, (int)nr_watches))
 		return -ENOMEM;
 	watches[nr_watches++] = (struct watch){.fd = fd, .events = POLLIN, .cb = cb, .arg = arg};
