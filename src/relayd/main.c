@@ -312,14 +312,8 @@ static void serve(const int lfd[2])
 	while (!quit) {
 		int n;
 
-		if (pcap < 2 + nconns) {
-			struct pollfd *np = realloc(pfd, (2 + cap + 64) * sizeof(*np));
-
-			if (!np)
-				break;
-			pfd = np;
-			pcap = 2 + cap + 64;
-		}
+		if (trawl_array_grow((void **)&pfd, &pcap, 2 + nconns, sizeof(*pfd), 64))
+			break;
 		for (i = 0; i < 2; i++)
 			pfd[i] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
 		for (i = 0; i < nconns; i++)
