@@ -28,10 +28,10 @@ prog() {
 	fi
 	local ctf=$b/lib/libtrawl-ctf.a
 	[ -f "$ctf" ] || ctf=$(find "$b" -name libtrawl-ctf.a | head -1)
-	cc -O2 -D_GNU_SOURCE -I"$top/src" -o "$T/$name" "$here/bench_packet.c" \
+	cc -O2 -D_GNU_SOURCE -I"$top/src" -o "$T/$name.bin" "$here/bench_packet.c" \
 		"$b/lib/libtrawl-output.a" "$b/lib/libtrawl-relay-proto.a" "$ctf" \
 		"$b/lib/libtrawl-common.a" -lpthread
-	echo "$T/$name"
+	echo "$T/$name.bin"
 }
 
 count() {

@@ -14,39 +14,70 @@
 
 #define HEAD_SIZE sizeof(struct trawl_ctf_packet_start)
 
-static uint64_t to64(uint64_t v, int be)
+/*
+ * Fields are read and written through these with @swap a constant (see
+ * trawl_ctf_packet_prepare()): the packet in the host's byte order, the
+ * consumers' case on every packet they write, then costs no conversion and
+ * no branch per field.
+ */
+static inline __attribute__((always_inline)) uint64_t rd64(uint64_t v, int swap)
 {
-	return be ? be64toh(v) : le64toh(v);
+	return swap ? __builtin_bswap64(v) : v;
 }
 
-static uint64_t from64(uint64_t v, int be)
+static inline __attribute__((always_inline)) uint32_t rd32(uint32_t v, int swap)
 {
-	return be ? htobe64(v) : htole64(v);
-}
-
-static uint32_t to32(uint32_t v, int be)
-{
-	return be ? be32toh(v) : le32toh(v);
+	return swap ? __builtin_bswap32(v) : v;
 }
 
 /* The checks of packet.h on the private copy @h; @avail: bytes at the packet. */
-static int head_check(const struct trawl_ctf_packet_start *h, size_t avail,
-		      const struct trawl_ctf_packet_expect *exp)
+static inline __attribute__((always_inline)) int
+head_check(const struct trawl_ctf_packet_start *h, size_t avail,
+	   const struct trawl_ctf_packet_expect *exp, int swap)
 {
-	int be = exp->big_endian;
-	uint64_t content = to64(h->context.content_size, be);
+	uint64_t content = rd64(h->context.content_size, swap);
 
-	if (to32(h->header.magic, be) != TRAWL_CTF_MAGIC)
+	if (rd32(h->header.magic, swap) != TRAWL_CTF_MAGIC)
 		return -EINVAL;
 	if (exp->uuid && memcmp(h->header.uuid, exp->uuid, sizeof(h->header.uuid)))
 		return -EINVAL;
-	if (exp->stream_id >= 0 && to32(h->header.stream_id, be) != (uint64_t)exp->stream_id)
+	if (exp->stream_id >= 0 && rd32(h->header.stream_id, swap) != (uint64_t)exp->stream_id)
 		return -EINVAL;
 	if (content < (uint64_t)HEAD_SIZE * 8 || content > (uint64_t)avail * 8)
 		return -EINVAL;
-	if (exp->closed && (to64(h->context.packet_size, be) < content ||
-			    to64(h->context.timestamp_end, be) < to64(h->context.timestamp_begin, be)))
+	if (exp->closed && (rd64(h->context.packet_size, swap) < content ||
+			    rd64(h->context.timestamp_end, swap) <
+				    rd64(h->context.timestamp_begin, swap)))
 		return -EINVAL;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int
+prepare(struct trawl_ctf_packet *p, const void *pkt, size_t avail,
+	const struct trawl_ctf_packet_expect *exp, uint64_t instance_id, uint64_t offset, int swap)
+{
+	const struct trawl_ctf_packet_context *c = &p->head.context;
+
+	/* avail * 8 must not wrap in head_check() */
+	if (!pkt || avail < HEAD_SIZE || avail > (SIZE_MAX >> 4))
+		return -EINVAL;
+	memcpy(&p->head, pkt, HEAD_SIZE); /* once: @pkt may change under us */
+	if (head_check(&p->head, avail, exp, swap))
+		return -EINVAL;
+	p->bytes = (rd64(c->content_size, swap) + 7) / 8;
+	p->head.context.packet_size = rd64(p->bytes * 8, swap);
+	p->head.header.stream_instance_id = rd64(instance_id, swap);
+	p->entry = (struct trawl_ctf_index_entry){
+		.offset = htobe64(offset),
+		.packet_size = htobe64(p->bytes * 8),
+		.content_size = htobe64(rd64(c->content_size, swap)),
+		.timestamp_begin = htobe64(rd64(c->timestamp_begin, swap)),
+		.timestamp_end = htobe64(rd64(c->timestamp_end, swap)),
+		.events_discarded = htobe64(rd64(c->events_discarded, swap)),
+		.stream_id = htobe64(rd32(p->head.header.stream_id, swap)),
+		.stream_instance_id = htobe64(instance_id),
+		.packet_seq_num = htobe64(rd64(c->packet_seq_num, swap)),
+	};
 	return 0;
 }
 
@@ -54,40 +85,20 @@ int trawl_ctf_packet_prepare(struct trawl_ctf_packet *p, const void *pkt, size_t
 			     const struct trawl_ctf_packet_expect *exp, uint64_t instance_id,
 			     uint64_t offset)
 {
-	const struct trawl_ctf_packet_context *c = &p->head.context;
-	int be = exp->big_endian;
-
-	/* avail * 8 must not wrap in head_check() */
-	if (!pkt || avail < HEAD_SIZE || avail > (SIZE_MAX >> 4))
-		return -EINVAL;
-	memcpy(&p->head, pkt, HEAD_SIZE); /* once: @pkt may change under us */
-	if (head_check(&p->head, avail, exp))
-		return -EINVAL;
-	p->bytes = (to64(c->content_size, be) + 7) / 8;
-	p->head.context.packet_size = from64(p->bytes * 8, be);
-	p->head.header.stream_instance_id = from64(instance_id, be);
-	p->entry = (struct trawl_ctf_index_entry){
-		.offset = htobe64(offset),
-		.packet_size = htobe64(p->bytes * 8),
-		.content_size = htobe64(to64(c->content_size, be)),
-		.timestamp_begin = htobe64(to64(c->timestamp_begin, be)),
-		.timestamp_end = htobe64(to64(c->timestamp_end, be)),
-		.events_discarded = htobe64(to64(c->events_discarded, be)),
-		.stream_id = htobe64(to32(p->head.header.stream_id, be)),
-		.stream_instance_id = htobe64(instance_id),
-		.packet_seq_num = htobe64(to64(c->packet_seq_num, be)),
-	};
-	return 0;
+	if (!exp->big_endian == !trawl_ctf_host_big_endian())
+		return prepare(p, pkt, avail, exp, instance_id, offset, 0);
+	return prepare(p, pkt, avail, exp, instance_id, offset, 1);
 }
 
 void trawl_ctf_packet_add_discarded(struct trawl_ctf_packet *p, uint64_t n, int big_endian)
 {
+	int swap = !big_endian != !trawl_ctf_host_big_endian();
 	uint64_t v;
 
 	if (!n)
 		return;
-	v = to64(p->head.context.events_discarded, big_endian) + n;
-	p->head.context.events_discarded = from64(v, big_endian);
+	v = rd64(p->head.context.events_discarded, swap) + n;
+	p->head.context.events_discarded = rd64(v, swap);
 	p->entry.events_discarded = htobe64(v);
 }
 
