@@ -72,7 +72,7 @@ has "trawl disable-channel -u -s alpha " chan_one chan_two
 # events offered are those of the apps registered now
 coproc APP { exec "$BIN/ust-app-tick" 7; }
 read -r _ pid <&"${APP[0]}"
-for _ in $(seq 100); do
+for _ in $(seq 600); do # up to 60 s: registration is slow on a loaded machine
 	"$TRAWL" list -u | grep -q "^PID: $pid " && break
 	sleep 0.1
 done
