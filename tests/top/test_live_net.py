@@ -66,11 +66,19 @@ def ui_case(e, live):
             fail("trawltop's UI did not attach: %s" % screen())
             return
         tmux("send-keys", "-t", "ui", "6")
-        app.stdin.write("500\n")
-        app.stdin.flush()
-        L.wait_line(app, "batch 0 done")
-        if not wait_until(lambda: "tall:seq" in screen(), 90):
-            fail("the UI's user-space view never showed tall:seq:\n%s" % screen())
+        # The view shows the last 0.2 s interval only: a single burst can be
+        # on screen for less time than a loaded machine takes between two
+        # captures, so the app records a batch every 0.3 s until it is seen.
+        batch, end, seen = 0, time.time() + 90, False
+        while not seen and time.time() < end:
+            app.stdin.write("500\n")
+            app.stdin.flush()
+            L.wait_line(app, "batch %d done" % batch)
+            batch += 1
+            seen = wait_until(lambda: "tall:seq" in screen(), 0.3)
+        if not seen:
+            fail("the UI's user-space view never showed tall:seq (%d batches):\n%s" %
+                 (batch, screen()))
         tmux("send-keys", "-t", "ui", "q")
         if not wait_until(lambda: "SHELL-BACK" in screen(), 60):
             fail("q did not quit the live UI:\n%s" % screen())
