@@ -7,6 +7,7 @@
 
 void compat_log(int i);
 
+__attribute__((format(printf, 1, 2)))
 static void vlog(const char *fmt, ...)
 {
 	va_list ap;

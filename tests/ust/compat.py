@@ -46,8 +46,16 @@ def events(trace):
     for line in r.stdout.splitlines():
         m = LINE.match(line)
         if m:
-            out.append(m.group(1).rstrip(":") + ": " + re.sub(r"^\{ cpu_id = \d+ \}, ", "", m.group(2)))
+            out.append(m.group(1).rstrip(":") + ": " + ZERO_TEXT.sub(r'\1 = 0, \2 = ""',
+                       re.sub(r"^\{ cpu_id = \d+ \}, ", "", m.group(2))))
     return out
+
+
+# babeltrace2 2.0 shows a text sequence of length 0 with the text of an earlier
+# event's (its string field is reused, not cleared: babeltrace review 4528), on
+# trawl's traces and LTTng's alike, depending on how its field pool recycles.
+# The length says what was recorded; trawl's own reader prints "" (fields case).
+ZERO_TEXT = re.compile(r'(_\w+_length) = 0, (\w+) = "[^"]*"')
 
 
 def metadata(trace):
@@ -96,7 +104,13 @@ def side_by_side(events_, trawl_argv, lttng_argv, filt=None):
     """(trawl's events, LTTng's events or None without LTTng)."""
     e = Env()
     try:
-        got = events(e.session(events_, lambda: e.run(trawl_argv), filt))
+        trace = e.session(events_, lambda: e.run(trawl_argv), filt)
+        got = events(trace)
+        # what ZERO_TEXT forgives babeltrace2, trawl's own reader must not do
+        r = subprocess.run([trawltest.TRAWL, "view", trace], capture_output=True, text=True)
+        stale = re.findall(r'_\w+_length = 0, \w+ = "[^"]+"', r.stdout)
+        if r.returncode != 0 or stale:
+            fail("trawl view %s: exit %d, zero-length text shown as %s" % (trace, r.returncode, stale[:1]))
     finally:
         e.close()
     ref = LttngRef.make("trawlcmp")
