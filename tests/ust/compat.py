@@ -212,8 +212,15 @@ def case_filters():
         got = no_statedump(got)
         if len(got) != n:
             fail("filter %r: %d events recorded, want %d: %s" % (filt, len(got), n, got[:2]))
-        if want is not None:
+        # LTTng 2.13 reads past a sequence for an index beyond its length: its
+        # answer follows the memory there (no event in the plain build, events
+        # under ASan, whose redzones hold other bytes). trawl's filter is false
+        # on an index out of range; that case is checked by its count only.
+        if want is not None and filt not in OUT_OF_RANGE:
             same("filter %r" % filt, got, no_statedump(want))
+
+
+OUT_OF_RANGE = ('seqnw[5] == 0',)
 
 
 def case_dup():
