@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --context LIST of the channel @cur: ftrace contexts, and perf:cpu: ones. 0 or -EINVAL. */
 static int parse_contexts(struct kchan *cur, const char *arg)
@@ -36,11 +38,37 @@ static int parse_contexts(struct kchan *cur, const char *arg)
 	return 0;
 }
 
+/* --output-fd N: the destination, read from N to its end (kernel/session.c). 0 or -errno. */
+static int read_output(struct kconsumer *k, const char *arg)
+{
+	char *end;
+	long fd = strtol(arg, &end, 10);
+	size_t len = 0;
+	ssize_t n;
+
+	if (*end || fd < 0 || fd > INT_MAX)
+		return -EINVAL;
+	while ((n = read((int)fd, k->dir + len, sizeof(k->dir) - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if ((len += (size_t)n) == sizeof(k->dir))
+			return -ENAMETOOLONG;
+	}
+	close((int)fd);
+	if (n < 0)
+		return -errno;
+	k->dir[len] = '\0';
+	return len && strlen(k->dir) == len ? 0 : -EINVAL;
+}
+
 int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 {
 	static const struct option opts[] = {
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "output-fd", required_argument, NULL, 'O' },
 		{ "channel", required_argument, NULL, 'c' },
 		{ "instance", required_argument, NULL, 'i' },
 		{ "context", required_argument, NULL, 'x' },
@@ -63,6 +91,11 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 			if (strlen(optarg) >= sizeof(k->dir))
 				return -ENAMETOOLONG;
 			snprintf(k->dir, sizeof(k->dir), "%s", optarg);
+			break;
+		case 'O':
+			c = read_output(k, optarg);
+			if (c)
+				return c;
 			break;
 		case 'c':
 			if (k->nch == MAX_CHANNELS)

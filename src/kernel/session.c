@@ -302,18 +302,38 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 {
 	char *argv[14 + 7 * SESSION_MAX_CHANNELS];
 	char uid[32], gid[32];
-	int sv[2], a = 0, i;
+	int sv[2], spec[2] = {-1, -1}, a = 0, i;
+	size_t len = strlen(output);
 	pid_t pid;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+	/*
+	 * A relay destination holds the session's token, which lets a peer of
+	 * trawl-relayd take up the session's files (relayd/session.c): it goes
+	 * through a pipe (fd 4), not the command line every local user can read.
+	 * It fits the pipe (PATH_MAX < 64 KiB), so the write cannot block.
+	 */
+	if (!strncmp(output, "relay:", 6)) {
+		if (pipe2(spec, O_CLOEXEC) < 0)
+			return -errno;
+		if (write(spec[1], output, len) != (ssize_t)len) {
+			close(spec[0]);
+			close(spec[1]);
+			return -EIO;
+		}
+		close(spec[1]);
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		if (spec[0] >= 0)
+			close(spec[0]);
 		return -errno;
+	}
 	snprintf(uid, sizeof(uid), "%u", (unsigned)s->uid);
 	snprintf(gid, sizeof(gid), "%u", (unsigned)s->gid);
 	argv[a++] = (char *)consumer;
 	argv[a++] = "--kernel";
 	argv[a++] = "--ctl-fd=3";
-	argv[a++] = "--output";
-	argv[a++] = (char *)output;
+	argv[a++] = spec[0] >= 0 ? "--output-fd" : "--output";
+	argv[a++] = spec[0] >= 0 ? "4" : (char *)output;
 	/* the trace's owner, who creates its files (consumerd/opener.h) */
 	argv[a++] = "--uid";
 	argv[a++] = uid;
@@ -336,17 +356,22 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 	argv[a] = NULL;
 	pid = fork();
 	if (pid < 0) {
+		i = -errno;
 		close(sv[0]);
 		close(sv[1]);
-		return -errno;
+		if (spec[0] >= 0)
+			close(spec[0]);
+		return i;
 	}
 	if (pid == 0) {
-		if (dup2(sv[1], 3) < 0)
+		if (dup2(sv[1], 3) < 0 || (spec[0] >= 0 && dup2(spec[0], 4) < 0))
 			_exit(127);
 		execv(consumer, argv);
 		_exit(127);
 	}
 	close(sv[1]);
+	if (spec[0] >= 0)
+		close(spec[0]);
 	s->consumer = pid;
 	s->ctl_fd = sv[0];
 	return 0;

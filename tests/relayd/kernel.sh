@@ -7,7 +7,8 @@
 # without warnings, and trawl view prints the same. Then relayd is killed
 # while a live kernel session streams: status reports it, stop counts the
 # events lost (exit != 0), destroy works, what relayd received stays
-# readable. Root only.
+# readable. No consumer's command line shows the session's relayd token.
+# Root only.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
 [ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
@@ -23,6 +24,13 @@ expect 0 "$TRAWL" create KS --set-url "$url"
 expect 0 "$TRAWL" enable-event --kernel --syscall lseek
 expect 0 "$TRAWL" enable-event --userspace tall:seq
 expect 0 "$TRAWL" start
+# the session's relayd token lets a peer of relayd take up its files: no
+# command line, which every local user can read, may show it
+# (this test's daemon's consumers only: their parent holds a lock file of $T)
+sd=$(cat "$T"/*/sessiond.lock "$T"/*/*/sessiond.lock 2>/dev/null | tr '\n' ' ')
+ps -eo ppid=,args= | awk -v sd=" $sd" 'index(sd, " " $1 " ") && /trawl-consumerd/' >"$T/ps.txt"
+grep -q -- "--kernel" "$T/ps.txt" || fail "no kernel consumer running: $(cat "$T/ps.txt")"
+grep -q "relay:" "$T/ps.txt" && fail "a consumer's command line shows the relay token: $(grep relay: "$T/ps.txt")"
 "$PROG" known >"$T/prog.out" || fail "ksyscalls failed"
 "$APP" 1 100 5000 || fail "app failed"
 expect 0 "$TRAWL" stop
