@@ -71,12 +71,14 @@ has "trawl enable-event -u -s alpha -c " chan_one chan_two
 has "trawl disable-channel -u -s alpha " chan_one chan_two
 # events offered are those of the apps registered now
 coproc APP { exec "$BIN/ust-app-tick" 7; }
+# kept now: bash unsets APP and APP_PID once the coprocess has ended
+app_pid=$APP_PID app_in=${APP[1]}
 read -r _ pid <&"${APP[0]}"
 for _ in $(seq 600); do # up to 60 s: registration is slow on a loaded machine
 	"$TRAWL" list -u | grep -q "^PID: $pid " && break
 	sleep 0.1
 done
 has "trawl enable-event -u tall:s" tall:seq tall:strings
-exec {APP[1]}>&-
-wait "$APP_PID"
+exec {app_in}>&-
+wait "$app_pid"
 finish
