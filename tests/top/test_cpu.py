@@ -38,23 +38,35 @@ assert busy and busy[0]["usage_pct"] >= p["cpu_pct"] - 0.01, (busy, p)
 # tasks (such as this program before its exec), so a program's switch-in
 # may be missing while its switch-out is there.
 evs = toptest.bt2_events(trace, {"sched_switch"})
-last, running, oracle = {}, {}, 0
+# A stretch is ambiguous when the switch that ended it is not the one the
+# CPU's previous switch started (prev_tid is not its next_tid): a switch was
+# not recorded between them. Some kernels record nothing at all in the
+# context of some threads (this machine's records no switch away from its
+# init's threads): who ran how long in that stretch is then a guess, which
+# the whole trace makes from the stretch's start and an interval cut from
+# the thread it last saw switched in.
+last, running, oracle, ambiguous = {}, {}, 0, 0
 for _, ns, c, pl, _ in evs:
     prev = int(pl.get("prev_tid", pl.get("prev_pid")))
     nxt = int(pl.get("next_tid", pl.get("next_pid")))
     if prev == pid:
         oracle += ns - last.get(c, iv["begin_ns"])
+        if c in running and running[c] != pid:
+            ambiguous += ns - last[c]
     last[c], running[c] = ns, nxt
 for c, ns in last.items():
     if running[c] == pid:
         oracle += iv["end_ns"] - ns
 assert p["cpu_ns"] == oracle, (p["cpu_ns"], oracle)
 
-# Exact per interval: cut in 20 ms intervals, the times add up to the whole.
+# Exact per interval: cut in 20 ms intervals, the times add up to the whole
+# (but for the ambiguous stretches, which a cut may give another thread).
 parts = toptest.top_json(trace, "-d", "0.02")
 assert len(parts) >= length // 20000000, (len(parts), length)
 total = sum(r["cpu_ns"] for iv2 in parts for r in toptest.rows(iv2, "processes", pid=pid))
-assert total == p["cpu_ns"], (total, p["cpu_ns"])
+assert p["cpu_ns"] - ambiguous <= total <= p["cpu_ns"], (total, p["cpu_ns"], ambiguous)
+if ambiguous:
+    print("note: %.1f ms ran after a switch that was not recorded" % (ambiguous / 1e6))
 for iv2 in parts:
     for r in toptest.rows(iv2, "processes", pid=pid):
         assert r["cpu_ns"] <= iv2["end_ns"] - iv2["begin_ns"], (r, iv2["begin_ns"])
