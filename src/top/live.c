@@ -124,17 +124,25 @@ static int live_setup(struct trawl_top_live *l, char *err, size_t len)
 int trawl_top_live_start(struct trawl_top_live **out, char *err, size_t len)
 {
 	struct trawl_top_live *l = calloc(1, sizeof(*l));
+	const char *tmp;
 	int ret;
 
 	*out = l;
 	if (!l)
 		return -ENOMEM;
 	snprintf(l->name, sizeof(l->name), "trawltop-%d", (int)getpid());
-	snprintf(l->dir, sizeof(l->dir), "/tmp/trawltop-XXXXXX");
-	if (!mkdtemp(l->dir)) {
+	/* the session's trace, in $TMPDIR as other programs' temporary files */
+	tmp = getenv("TMPDIR");
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	ret = snprintf(l->dir, sizeof(l->dir), "%s/trawltop-XXXXXX", tmp);
+	ret = ret < 0 || (size_t)ret >= sizeof(l->dir) ? -ENAMETOOLONG : 0;
+	if (!ret && !mkdtemp(l->dir))
+		ret = -errno;
+	if (ret) {
 		l->dir[0] = 0;
-		snprintf(err, len, "cannot make a folder in /tmp: %s", strerror(errno));
-		return -errno;
+		snprintf(err, len, "cannot make a folder in %s: %s", tmp, strerror(-ret));
+		return ret;
 	}
 	ret = trawl_ctl_connect(&l->ctl, 0);
 	if (ret < 0)

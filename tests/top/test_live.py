@@ -15,7 +15,12 @@ import toptest  # noqa: E402
 
 d = toptest.setup()
 env = toptest.ktest.cli_setup(d)
-before = set(glob.glob("/tmp/trawltop-*"))
+# trawltop's own session's trace goes to $TMPDIR: this test's, so that the
+# leftovers it looks for are its own, not those of another run of the suite
+tmp = os.path.join(d, "tmp")
+os.makedirs(tmp)
+env["TMPDIR"] = tmp
+before = set(glob.glob(tmp + "/trawltop-*"))
 cpu = max(os.sched_getaffinity(0))
 burn = subprocess.Popen([toptest.LOAD, "burn", str(cpu), "100000"], stdout=subprocess.PIPE,
                         text=True)
@@ -29,7 +34,7 @@ def sessions():
 def no_leftovers(what):
     out = sessions()
     assert "trawltop-" not in out, (what, out)
-    left = set(glob.glob("/tmp/trawltop-*")) - before
+    left = set(glob.glob(tmp + "/trawltop-*")) - before
     left = [p for p in left if os.path.isdir(p) and os.stat(p).st_uid == 0
             and not p.endswith((".log",))]
     assert not left, (what, left)
