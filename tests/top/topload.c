@@ -5,6 +5,8 @@
  *   topload burn CPU MS    pinned to CPU, runs until getrusage() says it
  *                          used MS ms of CPU; prints "cpu_ns=<rusage ns>"
  *   topload calls N        N getpgid(7777777) calls (each -ESRCH)
+ *   topload rate PER_S S   PER_S getpgid(7777777) a second for S seconds
+ *                          (bench/top/bench-live.sh)
  *   topload read FILE      reads FILE to its end in 4000-byte reads;
  *                          prints "bytes=<total>"
  *   topload sleep S        sleeps S seconds (a process for the live tests)
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static long long rusage_ns(void)
@@ -69,6 +72,29 @@ static int read_file(const char *path)
 	return n < 0;
 }
 
+/* @per_s getpgid() a second for @secs seconds, in a batch every millisecond. */
+static int rate(long per_s, long secs)
+{
+	struct timespec next, now;
+	long batch = per_s / 1000, ticks = secs * 1000;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (long t = 0; t < ticks; t++) {
+		for (long i = 0; i < batch; i++)
+			syscall(SYS_getpgid, 7777777);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec < next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	printf("pid=%d\n", (int)getpid());
@@ -80,12 +106,14 @@ int main(int argc, char **argv)
 			syscall(SYS_getpgid, 7777777);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "rate"))
+		return rate(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return read_file(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		sleep((unsigned)atoi(argv[2]));
 		return 0;
 	}
-	fprintf(stderr, "usage: topload burn CPU MS | calls N | read FILE | sleep S\n");
+	fprintf(stderr, "usage: topload burn CPU MS | calls N | rate PER_S SECONDS | read FILE | sleep S\n");
 	return 2;
 }
