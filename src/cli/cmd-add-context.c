@@ -21,7 +21,8 @@ static const struct cli_option_doc opts_doc[] = {
 			    "emulation-faults; with a hardware PMU also cpu-cycles (cycles), "
 			    "instructions, cache-references, cache-misses, branch-instructions "
 			    "(branches), branch-misses, bus-cycles, ref-cycles, L1-dcache-load-misses "
-			    "and the other perf cache counters. Repeatable."},
+			    "and the other perf cache counters, and raw:rHEX:NAME (a PMU event by its "
+			    "number, field perf_thread_raw_rHEX_NAME). Repeatable."},
 	{"--list", "List the context types, the domains that offer them, and whether this "
 		   "machine has each perf counter."},
 	{"-h, --help", "Show this help."},

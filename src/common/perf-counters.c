@@ -99,9 +99,47 @@ static int cache_lookup(const char *name, uint64_t *config)
 	return -ENOENT;
 }
 
+/*
+ * LTTng's raw PMU counters: "raw:rHEX:NAME", HEX the event's config (its
+ * number in the CPU's manual), NAME the user's label. The field is named
+ * from the whole string (perf_thread_raw_r0110_foo), so NAME is held to
+ * what a CTF field name can hold; LTTng takes any NAME without ':' and can
+ * write metadata no reader parses.
+ */
+static int raw_lookup(const char *name, uint64_t *config)
+{
+	const char *hex = name + 5, *label = strchr(hex, ':');
+	uint64_t v = 0;
+	size_t i, n;
+
+	if (strncmp(name, "raw:r", 5) || !label || label == hex || label - hex > 16 || !label[1])
+		return -ENOENT;
+	for (i = 0; hex + i < label; i++) {
+		int d = hex[i] >= '0' && hex[i] <= '9'   ? hex[i] - '0'
+			: hex[i] >= 'a' && hex[i] <= 'f' ? hex[i] - 'a' + 10
+			: hex[i] >= 'A' && hex[i] <= 'F' ? hex[i] - 'A' + 10
+							 : -1;
+
+		if (d < 0)
+			return -ENOENT;
+		v = v << 4 | (uint64_t)d;
+	}
+	for (n = 1; label[n]; n++)
+		if (!(label[n] == '_' || label[n] == '-' || (label[n] >= '0' && label[n] <= '9') ||
+		      ((label[n] | 0x20) >= 'a' && (label[n] | 0x20) <= 'z')))
+			return -ENOENT;
+	*config = v;
+	return 0;
+}
+
 int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config)
 {
 	size_t i;
+
+	if (!raw_lookup(name, config)) {
+		*type = PERF_TYPE_RAW;
+		return 0;
+	}
 
 	for (i = 0; i < TRAWL_ARRAY_SIZE(counters); i++) {
 		if (!strcmp(name, counters[i].name)) {

@@ -126,7 +126,7 @@ static void counter_attr(struct perf_event_attr *a, uint32_t type, uint64_t conf
 /* One line saying why counter @name (the part after perf:cpu:) cannot be opened. */
 static void open_error(const char *name, uint32_t type, int e, char *err, size_t errlen)
 {
-	int hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE;
+	int hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 
 	if (hw && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL))
 		snprintf(err, errlen, "perf counter '%s' is not available on this machine: no hardware "
@@ -155,7 +155,7 @@ int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen)
 	if (ret < 0) {
 		snprintf(err, errlen, "unknown perf counter '%s' (perf:cpu: then cpu-clock, task-clock, "
 			 "page-fault, major-faults, minor-faults, context-switches, cpu-migrations, "
-			 "alignment-faults, emulation-faults, or a hardware counter)",
+			 "alignment-faults, emulation-faults, a hardware counter or raw:rHEX:NAME)",
 			 strncmp(ctx, "perf:cpu:", 9) ? ctx : ctx + 9);
 		return -EINVAL;
 	}

@@ -64,7 +64,8 @@ static int add_counter(const char *name, uid_t uid, gid_t gid, struct trawl_ustc
 	if (trawl_ustctl_counter_lookup(name, &c)) {
 		trawl_domain_err_set(err, "unknown perf counter '%s' (software counters: page-fault, "
 					  "minor-faults, major-faults, context-switches, cpu-migrations, "
-					  "task-clock, cpu-clock, alignment-faults, emulation-faults)",
+					  "task-clock, cpu-clock, alignment-faults, emulation-faults; hardware "
+					  "ones by name or raw:rHEX:NAME)",
 				     name);
 		return -EINVAL;
 	}

@@ -93,7 +93,7 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
 		memcpy(&counters[i], (const char *)buf + sizeof(*cmd) + i * sizeof(*counters),
 		       sizeof(*counters));
 		if ((counters[i].type != PERF_TYPE_SOFTWARE && counters[i].type != PERF_TYPE_HARDWARE &&
-		     counters[i].type != PERF_TYPE_HW_CACHE) ||
+		     counters[i].type != PERF_TYPE_HW_CACHE && counters[i].type != PERF_TYPE_RAW) ||
 		    counters[i].reserved)
 			return -EPROTO;
 	}

@@ -28,7 +28,7 @@ int trawl_ustctl_counter_lookup(const char *name, struct trawl_ustctl_counter *c
 	if (n < 0 || (size_t)n >= sizeof(c->name))
 		return -ENOENT;
 	for (p = c->name; *p; p++)
-		if (*p == '-')
+		if (*p == '-' || *p == ':') /* raw:rHEX:NAME as LTTng: perf_thread_raw_rHEX_NAME */
 			*p = '_';
 	return 0;
 }

@@ -5,10 +5,12 @@
  * refused with the block kept), trawl_io (whole reads across short
  * writes, a deadline, a closed peer, SO_RCVTIMEO without a deadline),
  * trawl_daemon_start/ready (the caller exits with what the daemon says,
- * only once it said it, and 1 when the daemon dies without a word).
+ * only once it said it, and 1 when the daemon dies without a word),
+ * trawl_perf_counter_lookup (LTTng's raw:rHEX:NAME counters).
  */
 #define _GNU_SOURCE
 #include "common/array.h"
+#include "common/common.h"
 #include "common/daemon.h"
 #include "common/io.h"
 #include "common/strbuf.h"
@@ -16,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <poll.h>
 #include <stdint.h>
@@ -156,8 +159,32 @@ static void daemon_checks(void)
 	CHECK(daemon_case('x') == 1);
 }
 
+/* perf-counters.c: LTTng's names, and its raw:rHEX:NAME counters (PMU events by number). */
+static void perf_counter_checks(void)
+{
+	uint32_t type = 0;
+	uint64_t config = 0;
+
+	CHECK(!trawl_perf_counter_lookup("page-fault", &type, &config) && type == PERF_TYPE_SOFTWARE &&
+	      config == PERF_COUNT_SW_PAGE_FAULTS);
+	CHECK(!trawl_perf_counter_lookup("raw:r0110:foo", &type, &config) && type == PERF_TYPE_RAW &&
+	      config == 0x110);
+	CHECK(!trawl_perf_counter_lookup("raw:rFFffFFffFFffFFff:a-b_9", &type, &config) &&
+	      config == UINT64_MAX);
+	/* LTTng's refusals: no r, no name, not hex, more ':'; and a name a CTF field cannot hold */
+	CHECK(trawl_perf_counter_lookup("raw:0110:foo", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r0110", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r0110:", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r:foo", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:rzz:foo", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r01:a:b", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r01:a b", &type, &config) == -ENOENT);
+	CHECK(trawl_perf_counter_lookup("raw:r11111111111111111:a", &type, &config) == -ENOENT);
+}
+
 int main(void)
 {
+	perf_counter_checks();
 	strbuf_checks();
 	array_checks();
 	io_checks();

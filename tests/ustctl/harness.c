@@ -206,6 +206,15 @@ int main(int argc, char **argv)
 	my_nice = getpriority(PRIO_PROCESS, 0);
 	if (errno || trawl_ustctl_counter_lookup("page-fault", &ctxs.counters[0]))
 		return 2;
+	{
+		/* a raw PMU counter's field is named as LTTng names it */
+		struct trawl_ustctl_counter raw;
+
+		if (trawl_ustctl_counter_lookup("raw:r0110:foo", &raw) ||
+		    strcmp(raw.name, "perf_thread_raw_r0110_foo") || raw.config != 0x110 ||
+		    !trawl_ustctl_counter_is_hardware(&raw))
+			FAIL("raw counter: field %s config %llx", raw.name, (unsigned long long)raw.config);
+	}
 	if (argc < 2 || !mkdtemp(dir))
 		return 2;
 	snprintf(run, sizeof(run), "%s/run", dir);
