@@ -261,6 +261,11 @@ static int int_value(struct parser *p, const char *buf)
 		v = v * base + (uint64_t)d;
 		ndig++;
 	}
+	/* LTTng 2.13 lexes 0X but reads its value with "0x%" scanf: refused */
+	if (hex && buf[1] == 'X') {
+		fail(p, p->pos, "cannot read hexadecimal constant '%s' (write 0x)", buf);
+		return -1;
+	}
 	if ((hex && !ndig) || int_suffix(buf + k)) {
 		fail(p, p->pos, "bad number '%s'", buf);
 		return -1;
