@@ -7,6 +7,7 @@
  *   topload calls N        N getpgid(7777777) calls (each -ESRCH)
  *   topload rate PER_S S   PER_S getpgid(7777777) a second for S seconds
  *                          (bench/top/bench-live.sh)
+ *   topload faults N       touches N new pages (N page faults or more)
  *   topload read FILE      reads FILE to its end in 4000-byte reads;
  *                          prints "bytes=<total>"
  *   topload sleep S        sleeps S seconds (a process for the live tests)
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -95,6 +97,21 @@ static int rate(long per_s, long secs)
 	return 0;
 }
 
+/* Touches @n new pages of anonymous memory: @n page faults, at least. */
+static int faults(long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 1;
+	for (long i = 0; i < n; i++)
+		p[i * page] = 1;
+	printf("faults=%ld\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	printf("pid=%d\n", (int)getpid());
@@ -106,6 +123,8 @@ int main(int argc, char **argv)
 			syscall(SYS_getpgid, 7777777);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "faults"))
+		return faults(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "rate"))
 		return rate(atol(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "read"))
@@ -114,6 +133,6 @@ int main(int argc, char **argv)
 		sleep((unsigned)atoi(argv[2]));
 		return 0;
 	}
-	fprintf(stderr, "usage: topload burn CPU MS | calls N | rate PER_S SECONDS | read FILE | sleep S\n");
+	fprintf(stderr, "usage: topload burn CPU MS | calls N | faults N | rate PER_S SECONDS | read FILE | sleep S\n");
 	return 2;
 }

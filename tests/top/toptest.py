@@ -25,9 +25,9 @@ def setup():
     return ktest.tmpdir()
 
 
-def record(trace, events, syscalls, cmd):
+def record(trace, events, syscalls, cmd, contexts="pid,tid,procname"):
     """Records the kernel while @cmd runs; returns its stdout as key=value dict."""
-    args = ["-o", trace, "-x", "pid,tid,procname"]
+    args = ["-o", trace, "-x", contexts]
     for e in events:
         args += ["-e", e]
     for s in syscalls:
