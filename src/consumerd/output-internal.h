@@ -86,6 +86,7 @@ struct trawl_output {
 	/* What never reached the destination's disk (trawl_output_broken() says it). */
 	uint64_t lost_packets, lost_bytes, lost_events;
 	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
+	uint64_t lost_unconfirmed; /* relay: of the lost, sent but never confirmed (relayd may hold them) */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
 	uint64_t sent_bytes, acked_bytes, ping_at;
 	struct unacked *q;  /* owned (and their pkt): packets sent, not yet confirmed, oldest first */

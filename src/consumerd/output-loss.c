@@ -129,4 +129,7 @@ void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len)
 		snprintf(buf, len, ", %llu packet%s (%llu event%s) lost",
 			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
 			 (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
+	if (o->lost_unconfirmed && strlen(buf) < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%llu sent, not confirmed: "
+			 "trawl-relayd may hold them)", (unsigned long long)o->lost_unconfirmed);
 }

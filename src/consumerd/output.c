@@ -142,7 +142,7 @@ void trawl_output_destroy(struct trawl_output *o)
 
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 {
-	char lost[96];
+	char lost[160];
 
 	if (!o)
 		return 0;

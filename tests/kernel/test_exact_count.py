@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+"""Every event the kernel recorded is in the trace or counted lost, exactly:
+trawl-ktrace traces sys_enter_getpgid filtered on pid >= 10^8 (so the
+channel holds only this test's calls) into 8 x 4 KiB sub-buffers per CPU
+while three ksyscalls floods of N getpgid(B * 10^8 + i) run one after the
+other, the last right before the stop. babeltrace2's events + discarded
+events == 3N, whatever the load, and trawl-ktrace's "lost" says the same
+discarded count. (Bases stay below 2^31: getpgid takes a pid_t, and
+3 * 10^9 came out negative, which a count by base once took for a batch
+that vanished.)"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ktest  # noqa: E402
+
+ktest.require_root_tracefs()
+d = ktest.tmpdir()
+N = 20000
+prog = os.path.join(ktest.BIN, "ksyscalls")
+if not os.path.exists(prog):
+    ktest.skip("ksyscalls not built")
+
+
+def read_counts(trace):
+    """(events per batch, other events, discarded events) babeltrace2 reads in @trace."""
+    import bt2
+    batches, other, lost = {1: 0, 2: 0, 3: 0}, 0, 0
+    for msg in bt2.TraceCollectionMessageIterator(trace):
+        if type(msg) is bt2._EventMessageConst:
+            b = int(msg.event.payload_field["pid"]) // 100000000
+            if msg.event.name == "syscall_entry_getpgid" and b in batches:
+                batches[b] += 1
+            else:
+                other += 1
+        elif type(msg) is bt2._DiscardedEventsMessageConst:
+            lost += msg.count or 0
+    return batches, other, lost
+
+
+trace = os.path.join(d, "t")
+cmd = "; ".join("%s flood %d %d00000000 >/dev/null" % (prog, N, b) for b in (1, 2, 3))
+p = ktest.ktrace(["-o", trace, "--buffer-kb", "32", "--subbuf-kb", "4", "-e", "syscalls:sys_enter_getpgid",
+                  "--filter", "pid >= 100000000", "--", "sh", "-c", cmd])
+m = re.search(r"lost (\d+) events", p.stderr)
+assert m, p.stderr
+batches, other, lost = read_counts(trace)
+n = sum(batches.values())
+print("exact-count (kernel, local): %d recorded %s + %d discarded of %d (trawl-ktrace: lost %s)"
+      % (n, batches, lost, 3 * N, m.group(1)))
+assert other == 0, other
+assert n + lost == 3 * N, (n, lost)
+assert int(m.group(1)) == lost, (m.group(1), lost)
+print("ok")
