@@ -131,6 +131,8 @@ void trawl_output_stream_lost(struct trawl_output_stream *st, const void *head, 
 			      int64_t events);
 /* output-loss.c: writes @st's gap now (packets lost, none written since). 0 or -errno. */
 int trawl_output_stream_seal(struct trawl_output_stream *st);
+/* output-loss.c: seals each of @o's streams that lost packets; counts those sealed and not. */
+void trawl_output_streams_seal(struct trawl_output *o, int *sealed, int *left);
 /* output-loss.c: a stream whose first packets were lost starts with an empty one. 0 or -errno. */
 int trawl_output_stream_first(struct trawl_output_stream *st);
 

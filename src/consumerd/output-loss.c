@@ -81,9 +81,22 @@ int trawl_output_stream_seal(struct trawl_output_stream *st)
 	return 0;
 }
 
-void trawl_output_seal(struct trawl_output *o)
+void trawl_output_streams_seal(struct trawl_output *o, int *sealed, int *left)
 {
 	struct trawl_output_stream *st;
+
+	for (st = o->streams; st; st = st->next) {
+		if (!st->lost_packets)
+			continue;
+		if (trawl_output_stream_seal(st))
+			(*left)++;
+		else
+			(*sealed)++;
+	}
+}
+
+void trawl_output_seal(struct trawl_output *o)
+{
 	int sealed = 0, left = 0;
 
 	if (o && o->relay)
@@ -94,14 +107,7 @@ void trawl_output_seal(struct trawl_output *o)
 	if (o->reserve >= 0 && ftruncate(o->reserve, 0) == 0) {
 		/* kept open (empty): trawl_output_destroy() removes it */
 	}
-	for (st = o->streams; st; st = st->next) {
-		if (!st->lost_packets)
-			continue;
-		if (trawl_output_stream_seal(st))
-			left++;
-		else
-			sealed++;
-	}
+	trawl_output_streams_seal(o, &sealed, &left);
 	if (sealed || left)
 		fprintf(stderr, "trawl-consumerd[%d]: %s: %d stream%s say in the trace what they "
 			"lost%s\n", (int)getpid(), o->dir, sealed, sealed == 1 ? "" : "s",

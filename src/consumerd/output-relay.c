@@ -74,6 +74,8 @@ static void conn_lost(struct trawl_output *o, int err)
 	close(o->sock);
 	o->sock = -1;
 	o->pings = 0;
+	if (o->down)
+		return; /* lost again while being taken up: the same interruption */
 	o->down = o->last_down = err ? err : EIO;
 	o->interruptions++;
 	o->down_at_ms = o->retry_at_ms = now_ms();
@@ -749,14 +751,7 @@ void trawl_output_relay_seal(struct trawl_output *o)
 		for (st = o->streams; st; st = st->next)
 			st->offset = o->files[st->data].sent;
 	}
-	for (st = o->streams; st; st = st->next) {
-		if (!st->lost_packets)
-			continue;
-		if (trawl_output_stream_seal(st))
-			left++;
-		else
-			sealed++;
-	}
+	trawl_output_streams_seal(o, &sealed, &left);
 	if (o->sealing) {
 		if (!ping_send(o) && replies_read(o, TRAWL_OUTPUT_SYNC_TIMEOUT_MS) < 0)
 			left += sealed, sealed = 0;

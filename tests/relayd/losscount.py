@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-# losscount.py DIR EVENT: reads the trace(s) under DIR with babeltrace2's
-# Python bindings (the independent oracle) and prints
-# "EVENTS DISCARDED_EVENTS LOST_PACKETS": how many EVENT events it holds,
-# and the discarded events and lost packets its packets declare.
+# losscount.py DIR EVENT [FIELD MIN]: reads the trace(s) under DIR with
+# babeltrace2's Python bindings (the independent oracle) and prints
+# "EVENTS DISCARDED_EVENTS LOST_PACKETS": how many EVENT events it holds
+# (only those whose payload FIELD is >= MIN, when given), and the discarded
+# events and lost packets its packets declare.
 import sys
 
 import bt2
@@ -11,7 +12,9 @@ import bt2
 events = discarded = packets = 0
 for msg in bt2.TraceCollectionMessageIterator(sys.argv[1]):
     if type(msg) is bt2._EventMessageConst:
-        if msg.event.name == sys.argv[2]:
+        if msg.event.name == sys.argv[2] and (
+            len(sys.argv) < 5 or int(msg.event.payload_field[sys.argv[3]]) >= int(sys.argv[4])
+        ):
             events += 1
     elif type(msg) is bt2._DiscardedEventsMessageConst:
         discarded += msg.count or 0

@@ -9,6 +9,10 @@
 #   netcut   a TCP proxy between the session and relayd resets every
 #            connection and refuses new ones (the network cut), then lets
 #            them through again
+#   kernel   restart, with a kernel session (root): the kernel consumer's
+#            stream; 3 x 20000 getpgid(pid >= 10^9) of ksyscalls; the last
+#            batch before a stop vanishes from kernel traces (local ones
+#            too, issue 10 item 9): recorded + discarded >= the first two
 # Each: 3 batches of 20000 tall:seq (the second while relayd is unreachable,
 # the third once the consumer took the session up again, which the
 # restarted relayd logs); relayd holds one folder for the session;
@@ -19,17 +23,32 @@
 # ring buffers' own discards (`trawl list`'s "Events discarded").
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
+case=${1:?case}
 APP=$BIN/live-app
-[ -x "$APP" ] || { echo "SKIP: live-app not built"; exit 77; }
+KPROG=$BIN/ksyscalls
+if [ "$case" = kernel ]; then
+	[ "$(id -u)" = 0 ] || { echo "SKIP: kernel tracing needs root"; exit 77; }
+	[ -d /sys/kernel/tracing/instances ] || [ -d /sys/kernel/debug/tracing/instances ] ||
+		{ echo "SKIP: no tracefs"; exit 77; }
+	[ -x "$KPROG" ] || { echo "SKIP: ksyscalls not built"; exit 77; }
+else
+	[ -x "$APP" ] || { echo "SKIP: live-app not built"; exit 77; }
+fi
 [ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 /usr/bin/python3 -c 'import bt2' 2>/dev/null || { echo "SKIP: python3-bt2 missing"; exit 77; }
-case=${1:?case}
 PROXY_PID=
 trap '[ -n "$PROXY_PID" ] && kill "$PROXY_PID" 2>/dev/null; relayd_stop_all; cleanup' EXIT
 
-# batch N: the app emits N events and says so
+# batch N: the app emits N events and says so (kernel: batch B's
+# getpgid(B * 10^9 + i), i < N)
+NB=0
 batch() {
+	NB=$((NB + 1))
+	if [ "$case" = kernel ]; then
+		"$KPROG" flood "$1" "${NB}000000000" >/dev/null || fail "ksyscalls failed"
+		return
+	fi
 	echo "$1" >&"${APPIO[1]}"
 	local line
 	read -r -t 60 line <&"${APPIO[0]}" || { fail "the app did not finish a batch"; return 1; }
@@ -59,22 +78,32 @@ if [ "$case" = netcut ]; then
 fi
 expect 0 "$TRAWL" create R --set-url "$url"
 # small packets: the consumer sends (and loses) many while relayd is away
-expect 0 "$TRAWL" enable-channel -u --subbuf-size 4096 --num-subbuf 64 c
-expect 0 "$TRAWL" enable-event -u -c c tall:seq
-expect 0 "$TRAWL" start
-coproc APPIO { "$APP"; }
-read -r -t 30 ready <&"${APPIO[0]}"
-[ "$ready" = "ready 1" ] || fail "the app was not traced: '$ready'"
+if [ "$case" = kernel ]; then
+	expect 0 "$TRAWL" enable-channel -k --subbuf-size 4096 --num-subbuf 64 c
+	expect 0 "$TRAWL" enable-event -k -c c --syscall getpgid
+	expect 0 "$TRAWL" start
+	trace=kernel
+	count=(syscall_entry_getpgid pid 1000000000)
+else
+	expect 0 "$TRAWL" enable-channel -u --subbuf-size 4096 --num-subbuf 64 c
+	expect 0 "$TRAWL" enable-event -u -c c tall:seq
+	expect 0 "$TRAWL" start
+	coproc APPIO { "$APP"; }
+	read -r -t 30 ready <&"${APPIO[0]}"
+	[ "$ready" = "ready 1" ] || fail "the app was not traced: '$ready'"
+	trace="ust/uid/*/64-bit"
+	count=(tall:seq)
+fi
 batch 20000
 # the trace's streams are on relayd (a consumer that cannot reach relayd
 # when it creates a trace fails that trace: not what this test is about)
 for i in $(seq 150); do
-	ls "$RELAY_OUT"/*/R-*/ust/uid/*/64-bit/index/*.idx >/dev/null 2>&1 && break
+	ls "$RELAY_OUT"/*/R-*/$trace/index/*.idx >/dev/null 2>&1 && break
 	sleep 0.1
 done
 # the outage
 case $case in
-restart)
+restart | kernel)
 	kill -9 "$RELAY_PID"
 	wait "$RELAY_PID" 2>/dev/null
 	;;
@@ -90,7 +119,7 @@ esac
 batch 20000
 # relayd reachable again
 case $case in
-restart)
+restart | kernel)
 	"$RELAYD" -o "$RELAY_OUT" -C "tcp://127.0.0.1:$CTRL_PORT" -D "tcp://127.0.0.1:$DATA_PORT" \
 		-L tcp://127.0.0.1:0 2>"$T/relay-again.log" &
 	RELAY_PIDS+=("$!")
@@ -101,25 +130,41 @@ netcut)
 	log=$T/relay.log
 	;;
 esac
-until_log "$log" "session R from .*: taken up again"
+# (the kernel consumer is asked nothing by list: it reconnects at its
+# next packet, or at the stop)
+[ "$case" = kernel ] || until_log "$log" "session R from .*: taken up again"
 batch 20000
-exec {APPIO[1]}>&-
-wait "$APPIO_PID" 2>/dev/null
+if [ "$case" != kernel ]; then
+	exec {APPIO[1]}>&-
+	wait "$APPIO_PID" 2>/dev/null
+fi
 "$TRAWL" stop R >"$T/stop.out" 2>"$T/stop.err"
 rc=$?
 "$TRAWL" list R >"$T/list" 2>&1
-ring=$(sed -n 's/^Events discarded: //p' "$T/list" | head -1)
+grep -q "session R from .*: taken up again" "$log" || fail "the session was not taken up again: $(cat "$log")"
+ring=$(sed -n 's/^Events discarded: //p' "$T/list" | awk '{ n += $1 } END { print n + 0 }')
 expect 0 "$TRAWL" destroy R
 n=$(ls -d "$RELAY_OUT"/*/R-* 2>/dev/null | wc -l)
 [ "$n" = 1 ] || fail "relayd holds $n folders for the session: $(ls "$RELAY_OUT"/*)"
 d=$(relay_trace R)
 babeltrace2 "$d" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 cannot read relayd's trace: $(tail -3 "$T/bt.err")"
-read -r events discarded lostpk < <(/usr/bin/python3 "$HERE/losscount.py" "$d" tall:seq)
+read -r events discarded lostpk < <(/usr/bin/python3 "$HERE/losscount.py" "$d" "${count[@]}")
 echo "rc=$rc recorded=$events discarded=$discarded lost_packets=$lostpk ring_discarded=$ring stop: $(cat "$T/stop.err")"
-[ "$((events + discarded))" = 60000 ] ||
-	fail "recorded $events + discarded $discarded != 60000 generated"
-grep -q "thread = 0," "$T/bt.txt" || fail "the first batch is not in relayd's trace"
-grep -q "thread = 2," "$T/bt.txt" || fail "the batch after the reconnection is not in relayd's trace"
+if [ "$case" = kernel ]; then
+	# Not recorded + discarded == 60000: the last batch before a stop
+	# vanishes uncounted from kernel traces, local ones too (issue 10,
+	# item 9): the batches before the stop are checked
+	b1=$(grep -c "pid = 1[0-9]\{9\} " "$T/bt.txt")
+	b2=$(grep -c "pid = 2[0-9]\{9\} " "$T/bt.txt")
+	[ "$b1" -gt 0 ] || fail "the first batch is not in relayd's trace"
+	[ "$((b1 + b2 + discarded))" -ge 40000 ] ||
+		fail "batches 1-2: recorded $b1 + $b2, discarded $discarded < 40000 generated"
+else
+	[ "$((events + discarded))" = 60000 ] ||
+		fail "recorded $events + discarded $discarded != 60000 generated"
+	grep -q "thread = 0," "$T/bt.txt" || fail "the first batch is not in relayd's trace"
+	grep -q "thread = 2," "$T/bt.txt" || fail "the batch after the reconnection is not in relayd's trace"
+fi
 lost=$((discarded - ${ring:-0}))
 # 11: stopped, data lost (trawl(1)): the ring buffers' discards count too
 if [ "$discarded" = 0 ]; then
