@@ -89,6 +89,7 @@ struct trawl_output {
 	uint64_t lost_unconfirmed; /* relay: of the lost, sent but never confirmed (relayd may hold them) */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
 	uint64_t sent_bytes, acked_bytes, ping_at;
+	uint64_t ping_ms;   /* relay: CLOCK_MONOTONIC of the last PING sent */
 	struct unacked *q;  /* owned (and their pkt): packets sent, not yet confirmed, oldest first */
 	size_t q_head, q_len, q_cap;
 	struct ofile *files; /* owned, by handle */

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: MIT
 """Every event the kernel recorded is in the trace or counted lost, exactly:
-trawl-ktrace traces sys_enter_getpgid filtered on pid >= 10^8 (so the
-channel holds only this test's calls) into 8 x 4 KiB sub-buffers per CPU
-while three ksyscalls floods of N getpgid(B * 10^8 + i) run one after the
-other, the last right before the stop. babeltrace2's events + discarded
-events == 3N, whatever the load, and trawl-ktrace's "lost" says the same
-discarded count. (Bases stay below 2^31: getpgid takes a pid_t, and
+sys_enter_getpgid filtered on pid >= 10^8 (so the channel holds only this
+test's calls) in small sub-buffers while three ksyscalls floods of N
+getpgid(B * 10^8 + i) run one after the other, the last right before the
+stop. babeltrace2's events + discarded events == 3N, whatever the load,
+and the stop says the same discarded count: with trawl-ktrace (8 x 4 KiB
+per CPU), then with a session of the root daemon (64 x 4 KiB; the relay
+case is relayd-reconnect-kernel). (Bases stay below 2^31: getpgid takes a pid_t, and
 3 * 10^9 came out negative, which a count by base once took for a batch
 that vanished.)"""
 import os
 import re
+import signal
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -52,4 +55,34 @@ print("exact-count (kernel, local): %d recorded %s + %d discarded of %d (trawl-k
 assert other == 0, other
 assert n + lost == 3 * N, (n, lost)
 assert int(m.group(1)) == lost, (m.group(1), lost)
+
+# the same through the root daemon (trawl create/start/stop)
+env = ktest.cli_setup(d)
+trawl = ktest.trawl
+try:
+    out = os.path.join(d, "k")
+    trawl("create", "k", "--output", out)
+    trawl("enable-channel", "--kernel", "c", "--subbuf-size", "4096", "--num-subbuf", "64")
+    trawl("enable-event", "--kernel", "-c", "c", "sys_enter_getpgid", "--filter", "pid >= 100000000")
+    trawl("start")
+    subprocess.run(["sh", "-c", cmd], check=True, env=env, timeout=120)
+    p = trawl("stop", check=False)
+    said = 0
+    if p.returncode == ktest.LOST:
+        m = re.search(r": (\d+) events? discarded in the kernel domain", p.stderr)
+        assert m, p.stderr
+        said = int(m.group(1))
+    else:
+        assert p.returncode == 0, (p.returncode, p.stderr)
+    batches, other, lost = read_counts(out)
+    n = sum(batches.values())
+    print("exact-count (kernel, daemon, local): %d recorded %s + %d discarded of %d (stop: %d)"
+          % (n, batches, lost, 3 * N, said))
+    assert other == 0, other
+    assert n + lost == 3 * N, (n, lost)
+    assert said == lost, (said, lost)
+finally:
+    pid = ktest.daemon_pid()
+    if pid:
+        os.kill(pid, signal.SIGTERM)
 print("ok")
