@@ -375,9 +375,10 @@ static void unacked_lose(struct trawl_output *o)
  * a stop said "nothing lost" of the events of a program traced just after
  * relayd died (their packet was the first write to the dead connection,
  * which the kernel accepts), and they were never in any trace
- * (relayd-kernel, 1 run in 6). Taken up again later (the session started
- * again), relayd's files are cut to what it confirmed (file_resume()), so
- * the count stays true of the trace; files go on from there.
+ * (relayd-kernel failed so about 1 run in 6). Taken up again later (the
+ * session started again), relayd's files are cut to what it confirmed
+ * (file_resume()), so the count stays true of the trace; files go on
+ * from there.
  */
 static void kept_lose(struct trawl_output *o)
 {

@@ -159,7 +159,8 @@ static int same_file(const struct stat *a, const struct stat *b)
  * trawl-ktrace (@spawner, our parent, runs our executable: it is its own
  * consumer) that is the command it traces, whatever it runs. The kernel-vm
  * test traces a second trawl-ktrace: hidden by a collect during its short
- * life, its one uprobe hit went missing (1 run in a few under QEMU).
+ * life, its one uprobe hit went missing now and then; one living 1.5 s lost
+ * both its hits in every run (kernel-probes).
  */
 static int spawned_command(long pid, pid_t spawner, pid_t consumer)
 {
