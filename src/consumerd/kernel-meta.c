@@ -170,6 +170,9 @@ static struct trawl_ctf_type *payload_type(const struct trawl_kernel_event *ev)
 			t = int_type(32, 1, 10);
 			t = t ? trawl_ctf_type_sequence_create(t, len_name) : NULL;
 			break;
+		case TRAWL_KF_DECODED: /* a socket address, pollfd array, ... (its length field is before) */
+			t = trawl_kernel_scdecode_type(f);
+			break;
 		}
 		if (!ret)
 			ret = t ? add_field(st, f->name, t) : -ENOMEM;

@@ -16,15 +16,25 @@ enum { TRAWL_BPF_FORK = 1, TRAWL_BPF_SC_ENTER = 2, TRAWL_BPF_SC_EXIT = 3 };
 /*
  * Per syscall number, what the sys_enter / sys_exit programs record (the
  * consumer sets these in the maps trawl_sc_enter / trawl_sc_exit for the
- * syscalls its channels trace): bit i (0..5) of the low byte: argument i is
- * a NUL-terminated user string; bit 8 + i: argument i points to two ints
- * (pipe2's fildes, socketpair's socket), read at exit; TRAWL_BPF_SC_ARGS:
- * record the arguments even without data (exit records carry the out
- * arguments LTTng lists there).
+ * syscalls its channels trace): bits 4i..4i+3 say what argument i points to
+ * (TRAWL_BPF_RULE_*, 0: nothing); TRAWL_BPF_SC_ARGS: record the arguments
+ * even without data (exit records carry the out arguments LTTng lists there).
  */
-#define TRAWL_BPF_SC_STR(i) (1u << (i))
-#define TRAWL_BPF_SC_INT2(i) (1u << (8 + (i)))
-#define TRAWL_BPF_SC_ARGS (1u << 16)
+enum {
+	TRAWL_BPF_RULE_STR = 1,     /* a NUL-terminated user string */
+	TRAWL_BPF_RULE_INT2 = 2,    /* two ints, read at exit if ret >= 0 (pipe2's fildes) */
+	TRAWL_BPF_RULE_INT1 = 3,    /* one int (accept's *upeer_addrlen) */
+	TRAWL_BPF_RULE_SOCKADDR = 4, /* a struct sockaddr: 28 bytes, else 16, else 2 */
+	TRAWL_BPF_RULE_POLLFDS = 5, /* struct pollfd[argument i + 1], at most 512 (LTTng's page) */
+	TRAWL_BPF_RULE_EPOLL = 6,   /* exit: struct epoll_event[min(ret, argument i + 1, 341)] */
+	TRAWL_BPF_RULE_FDSET = 7,   /* an fd_set of argument 0 fds, in longs (select's n <= 1024) */
+};
+#define TRAWL_BPF_SC_RULE(i, r) ((__u32)(r) << (4 * (i)))
+#define TRAWL_BPF_SC_STR(i) TRAWL_BPF_SC_RULE(i, TRAWL_BPF_RULE_STR)
+#define TRAWL_BPF_SC_INT2(i) TRAWL_BPF_SC_RULE(i, TRAWL_BPF_RULE_INT2)
+#define TRAWL_BPF_SC_ARGS (1u << 24)
+#define TRAWL_BPF_POLLFD_MAX 512   /* PAGE_SIZE / sizeof(struct pollfd), as LTTng caps */
+#define TRAWL_BPF_EPOLL_MAX 341    /* PAGE_SIZE / sizeof(struct epoll_event) (12, packed) */
 #define TRAWL_BPF_SC_NR_MAX 512
 #define TRAWL_BPF_STR_MAX 4096     /* bytes of one string, NUL included (PATH_MAX) */
 #define TRAWL_BPF_DATA_MAX 16384   /* bytes of all of a record's data */

@@ -617,10 +617,12 @@ static uint8_t *write_sc(const struct trawl_kernel_op *op, const struct trawl_ke
 		else
 			memset(o, 0, 8);
 		return o + 8;
-	default:
+	case TRAWL_KX_SC_ARG:
 		v = sc->found ? sc->args[op->arg] : 0;
 		memcpy(o, &v, op->dst); /* little-endian: the low bytes */
 		return o + op->dst;
+	default:
+		return trawl_kernel_scdecode_write(op, sc, o);
 	}
 }
 
@@ -804,9 +806,12 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		trawl_kernel_scaux_take(s->conv, ev, rec, len, ts, &sc);
 	for (i = 0; i < 6; i++)
 		sc_bytes += sc.len[i];
-	/* Output bound: header, contexts, copies (<= len), strings (<= len + 1 each), derived fields. */
+	/*
+	 * Output bound: header, contexts, copies (<= len), strings (<= len + 1 each), derived
+	 * fields, BPF's data (decoded structures: at most twice their bytes, scdecode-data.c).
+	 */
 	need = TRAWL_CTF_EXTENDED_HEADER_SIZE + CTX_MAX_BYTES + 2 * (size_t)len +
-	       TRAWL_KERNEL_OP_MAX_OUT * (size_t)ev->nops + sc_bytes;
+	       TRAWL_KERNEL_OP_MAX_OUT * (size_t)ev->nops + 2 * sc_bytes;
 	ret = make_room(s, need);
 	if (ret <= 0) {
 		trawl_kernel_scinfo_fini(&sc);

@@ -222,6 +222,7 @@ static void op_for(const struct trawl_kernel_field *f, struct trawl_kernel_op *o
 	if (f->xform >= TRAWL_KX_SC_STR) {
 		op->kind = TRAWL_KOP_SC;
 		op->arg = f->sc_arg;
+		op->aux = f->sc_aux;
 		op->dst = f->ctf_size;
 		op->len = 0;
 		/* an entry's string: the record's pointer is checked against BPF's (scaux.c) */
@@ -288,8 +289,9 @@ static int build_ops(struct trawl_kernel_event *ev)
 		op_for(f, &op);
 		if (op.kind == TRAWL_KOP_SC)
 			ev->sc_has_ops = 1;
-		if (op.kind != TRAWL_KOP_FORK && f->xform != TRAWL_KX_SC_ARG &&
-		    f->xform != TRAWL_KX_SC_INT2 && (uint32_t)f->offset + f->size > ev->min_len)
+		/* fields from BPF's record have no source in the ftrace record (but an entry's string) */
+		if (op.kind != TRAWL_KOP_FORK && (op.kind != TRAWL_KOP_SC || f->xform == TRAWL_KX_SC_STR) &&
+		    (uint32_t)f->offset + f->size > ev->min_len)
 			ev->min_len = (uint32_t)f->offset + f->size;
 		if (op.kind == TRAWL_KOP_COPY && prev && prev->kind == TRAWL_KOP_COPY &&
 		    prev->src + prev->len == op.src && prev->len + op.len <= 0xffff) {

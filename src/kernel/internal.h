@@ -105,6 +105,16 @@ int trawl_kernel_layout_find(const char *lttng_name, const char **sys, const cha
 int trawl_kernel_syscall_layout(struct trawl_kernel_event *ev, const struct trawl_kernel_event *enter);
 /* What trawl.bpf.c must record for syscall @name at entry or exit (bpf-records.h flags). */
 uint32_t trawl_kernel_syscall_bpf_mask(const char *name, int at_exit, const struct trawl_kernel_event *enter);
+/*
+ * The fields of syscall @sys LTTng decodes structures of (scdecode.c), at
+ * entry or exit, into @out (room for @max); @enter: the parsed
+ * sys_enter_@sys (its kernel fields). The count, or -ENOENT when LTTng
+ * decodes nothing of @sys, or another negative errno.
+ */
+int trawl_kernel_scdecode_fields(const char *sys, int at_exit, const struct trawl_kernel_event *enter,
+				 struct trawl_kernel_field *out, int max);
+/* What trawl.bpf.c must read for such a syscall (bpf-records.h's rules); -ENOENT for others. */
+int trawl_kernel_scdecode_bpf_mask(const char *sys, int at_exit, uint32_t *mask);
 /* x86-64's number of syscall @name, or -1 (sc_numbers.h, from the build's asm/unistd_64.h). */
 int trawl_kernel_syscall_nr(const char *name);
 

@@ -62,6 +62,7 @@ enum trawl_kernel_field_kind {
 	TRAWL_KF_STRING,     /* __data_loc char[]: NUL-terminated string */
 	TRAWL_KF_BYTES,      /* __data_loc other[]: u32 length + bytes */
 	TRAWL_KF_SEQ_I32,    /* u8 length + that many s32 (sched_process_fork's vtids) */
+	TRAWL_KF_DECODED,    /* a syscall structure LTTng decodes: its CTF type by xform (scdecode.c) */
 };
 
 /*
@@ -79,7 +80,21 @@ enum trawl_kernel_xform {
 	TRAWL_KX_SC_STR,     /* the user string argument sc_arg points to */
 	TRAWL_KX_SC_ARG,     /* argument sc_arg as BPF read it (exit fields) */
 	TRAWL_KX_SC_INT2,    /* the two ints argument sc_arg points to, read at exit */
+	/*
+	 * Structures LTTng's overrides decode (scdecode.c), from the data BPF
+	 * read at argument sc_arg; sc_aux: the argument holding their count or
+	 * length (| TRAWL_KX_AUX_PTR: the int it points to, from BPF's data).
+	 */
+	TRAWL_KX_SC_INT1,    /* the int argument sc_arg points to (accept's upeer_addrlen) */
+	TRAWL_KX_SC_ZERO,    /* 0 (select's overflow, which LTTng can never set) */
+	TRAWL_KX_SA_FAMILY, TRAWL_KX_SA_PORT, TRAWL_KX_SA_V4LEN, TRAWL_KX_SA_V4,
+	TRAWL_KX_SA_V6LEN, TRAWL_KX_SA_V6,
+	TRAWL_KX_POLL_LEN, TRAWL_KX_POLL_OVF, TRAWL_KX_POLL_FDS,             /* at entry */
+	TRAWL_KX_POLL_LEN_OUT, TRAWL_KX_POLL_OVF_OUT, TRAWL_KX_POLL_FDS_OUT, /* at exit */
+	TRAWL_KX_EPOLL_LEN, TRAWL_KX_EPOLL_OVF, TRAWL_KX_EPOLL_FDS,
+	TRAWL_KX_FDSET_LEN, TRAWL_KX_FDSET,
 };
+#define TRAWL_KX_AUX_PTR 0x80
 
 /*
  * One field of an event as trawl's trace holds it (LTTng's name, type and
@@ -99,6 +114,7 @@ struct trawl_kernel_field {
 	uint8_t xform;       /* enum trawl_kernel_xform */
 	uint8_t big_endian;  /* LTTng's ctf_integer_network: the bytes are in network order */
 	uint8_t sc_arg;      /* TRAWL_KX_SC_*: the syscall argument (0..5) */
+	uint8_t sc_aux;      /* TRAWL_KX_SA_* .. FDSET: see enum trawl_kernel_xform */
 };
 
 /* How one op of the plan writes its bytes. */
@@ -121,6 +137,7 @@ struct trawl_kernel_op {
 	uint8_t is_signed;   /* KOP_INT: the source is signed */
 	uint8_t xform;       /* KOP_FORK, KOP_SC: which field */
 	uint8_t arg;         /* KOP_SC: the syscall argument */
+	uint8_t aux;         /* KOP_SC: the field's sc_aux */
 	int16_t add;         /* KOP_INT: added to the value */
 	uint16_t src;        /* bytes into the record */
 	uint16_t len;        /* bytes read (4 for a data_loc word) */
@@ -190,6 +207,7 @@ struct trawl_kernel_scinfo {
 	int found;
 	uint64_t args[6];
 	uint16_t len[6];
+	int64_t ret;     /* exit: the return value (its low 32 bits, sign-extended) */
 	uint8_t *data;   /* owned: trawl_kernel_scinfo_fini() */
 };
 struct trawl_kernel_converter;
@@ -198,6 +216,16 @@ void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct traw
 void trawl_kernel_scinfo_fini(struct trawl_kernel_scinfo *info);
 /* The bytes BPF read for argument @arg (NULL, *@len 0 if none). */
 const uint8_t *trawl_kernel_scinfo_arg_data(const struct trawl_kernel_scinfo *info, int arg, uint32_t *len);
+/*
+ * A decoded syscall field (TRAWL_KX_SC_INT1 and after, scdecode-data.c) of
+ * BPF's record @sc at @o; returns the end. Writes at most twice the bytes
+ * of @sc's data, or TRAWL_KERNEL_OP_MAX_OUT.
+ */
+uint8_t *trawl_kernel_scdecode_write(const struct trawl_kernel_op *op, const struct trawl_kernel_scinfo *sc,
+				     uint8_t *o);
+struct trawl_ctf_type;
+/* The CTF type of a TRAWL_KF_DECODED field, as LTTng declares it (NULL: no memory). */
+struct trawl_ctf_type *trawl_kernel_scdecode_type(const struct trawl_kernel_field *f);
 
 /* The id -> event table of one instance's tracepoints, loaded on demand. */
 struct trawl_kernel_events;

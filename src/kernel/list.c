@@ -28,6 +28,7 @@ static const char *kind_name(const struct trawl_kernel_field *f)
 	case TRAWL_KF_STRING: return "string";
 	case TRAWL_KF_BYTES: return "byte sequence";
 	case TRAWL_KF_SEQ_I32: return "integer sequence";
+	case TRAWL_KF_DECODED: return "sequence (decoded)";
 	default: return "integer";
 	}
 }

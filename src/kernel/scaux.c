@@ -346,6 +346,7 @@ void trawl_kernel_scaux_take(struct trawl_kernel_converter *c, const struct traw
 	out->found = 1;
 	memcpy(out->args, a->args, sizeof(out->args));
 	memcpy(out->len, a->len, sizeof(out->len));
+	out->ret = a->ret_lo;
 	out->data = a->data;
 	s_data_sub(c->scaux, a);
 	a->data = NULL;

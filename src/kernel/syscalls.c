@@ -21,10 +21,13 @@
  *   out inout  recorded at exit only / at entry and exit
  *   i32x2      points to two ints read at exit (pipe2's fildes)
  *   =source    the kernel's name of the argument
- *   new        a field LTTng decodes that is no argument: left out for
- *              now (connect's family/dport/v4addr, poll's fds, ...), as are
- *              custom, enum, netint and netseq ones
  *   -a,b       kernel arguments LTTng does not record
+ *   new, custom, enum   a field LTTng decodes that trawl leaves out
+ *              (epoll_ctl's op_enum and event, scdecode.c's top comment)
+ * Syscalls whose structures LTTng decodes (connect's and accept's address,
+ * poll's fds, epoll_wait's events, select's fd sets) have an empty spec
+ * here, which keeps them in the loop that sets the BPF maps: their whole
+ * layout is scdecode.c's.
  * Syscalls of this kernel LTTng 2.13 does not know (newer ones) keep the
  * default. The values of strings and exit arguments come from trawl's BPF
  * programs (trawl.bpf.c) at the same syscall, joined here by thread, syscall
@@ -46,8 +49,8 @@ struct sc_spec {
 };
 
 static const struct sc_spec sc_specs[] = {
-	{ "accept", "upeer_sockaddr:hex upeer_addrlen:inout family:out,new sport:netint,out,new v4addr:netseq,out,new v6addr:netseq,out,new" },
-	{ "accept4", "upeer_sockaddr:hex upeer_addrlen:inout flags:hex family:out,new sport:netint,out,new v4addr:netseq,out,new v6addr:netseq,out,new" },
+	{ "accept", "" }, /* scdecode.c */
+	{ "accept4", "" }, /* scdecode.c */
 	{ "access", "filename:str" },
 	{ "acct", "name:str" },
 	{ "add_key", "_type:str" },
@@ -65,13 +68,13 @@ static const struct sc_spec sc_specs[] = {
 	{ "clone", "flags:hex=clone_flags newsp:hex parent_tid:hex=parent_tidptr child_tid:hex=child_tidptr -tls" },
 	{ "clone3", "uargs:inout size:inout" },
 	{ "close_range", "fd:inout max_fd:inout flags:inout" },
-	{ "connect", "uservaddr:hex addrlen:hex family:new dport:netint,new v4addr:netseq,new v6addr:netseq,new" },
+	{ "connect", "" }, /* scdecode.c */
 	{ "copy_file_range", "fd_in:inout off_in:inout fd_out:inout off_out:inout len:inout flags:inout" },
 	{ "creat", "pathname:str" },
 	{ "epoll_ctl", "op_enum:enum,new event:custom -op" },
-	{ "epoll_pwait", "sigmask:hex fds_length:out,new overflow:out,new fds:custom,out,new -events" },
+	{ "epoll_pwait", "" }, /* scdecode.c */
 	{ "epoll_pwait2", "epfd:inout events:inout maxevents:inout timeout:inout sigmask:inout sigsetsize:inout" },
-	{ "epoll_wait", "fds_length:out,new overflow:out,new fds:custom,out,new -events" },
+	{ "epoll_wait", "" }, /* scdecode.c */
 	{ "execve", "filename:str argv:hex envp:hex" },
 	{ "execveat", "fd:inout filename:str,inout argv:inout envp:inout flags:inout" },
 	{ "faccessat", "filename:str" },
@@ -171,8 +174,8 @@ static const struct sc_spec sc_specs[] = {
 	{ "pkey_alloc", "flags:inout init_val:inout" },
 	{ "pkey_free", "pkey:inout" },
 	{ "pkey_mprotect", "start:inout len:inout prot:inout pkey:inout" },
-	{ "poll", "nfds:inout fds_length:inout,new overflow:new fds:custom,new fds:custom,out,new -ufds" },
-	{ "ppoll", "nfds:inout fds_length:inout,new overflow:inout,new fds:custom,new fds:custom,out,new -ufds" },
+	{ "poll", "" }, /* scdecode.c */
+	{ "ppoll", "" }, /* scdecode.c */
 	{ "prctl", "arg2:inout" },
 	{ "pread64", "buf:out" },
 	{ "preadv", "vec:out" },
@@ -181,7 +184,7 @@ static const struct sc_spec sc_specs[] = {
 	{ "process_madvise", "pidfd:inout vec:inout vlen:inout behavior:inout flags:inout" },
 	{ "process_mrelease", "pidfd:inout flags:inout" },
 	{ "process_vm_readv", "lvec:out" },
-	{ "pselect6", "overflow:inout,new tvp:inout,new sig:hex _readfds_length:custom,inout,new -inp,outp,exp,tsp" },
+	{ "pselect6", "" }, /* scdecode.c */
 	{ "ptrace", "addr:inout data:inout" },
 	{ "pwritev2", "fd:inout vec:inout vlen:inout pos_l:inout pos_h:inout flags:inout" },
 	{ "quotactl", "addr:inout" },
@@ -210,7 +213,7 @@ static const struct sc_spec sc_specs[] = {
 	{ "sched_rr_get_interval", "interval:out" },
 	{ "sched_setattr", "pid:inout uattr:inout flags:inout" },
 	{ "seccomp", "op:inout flags:inout uargs:inout" },
-	{ "select", "overflow:inout,new tvp:inout _readfds_length:custom,inout,new -inp,outp,exp" },
+	{ "select", "" }, /* scdecode.c */
 	{ "semctl", "arg:inout" },
 	{ "semtimedop", "timeout:inout" },
 	{ "sendfile64", "offset:inout" },
@@ -268,6 +271,8 @@ static const char *sc_spec_get(const char *name)
 	}
 	return "";
 }
+
+#define SC_DECODED_MAX 16 /* fields scdecode.c adds at most */
 
 enum { SC_STR = 1, SC_HEX = 2, SC_OUT = 4, SC_INOUT = 8, SC_INT2 = 16, SC_SKIP = 32, SC_DROP = 64 };
 
@@ -360,11 +365,21 @@ static void sc_field(const struct trawl_kernel_field *f, const struct sc_arg_att
  */
 static int sc_layout_enter(struct trawl_kernel_event *ev, const char *sys)
 {
-	struct trawl_kernel_field *out = calloc((size_t)ev->nfields + 1, sizeof(*out));
+	int max = ev->nfields + SC_DECODED_MAX;
+	struct trawl_kernel_field *out = calloc((size_t)max, sizeof(*out));
 	int i, n = 0;
 
 	if (!out)
 		return -ENOMEM;
+	n = trawl_kernel_scdecode_fields(sys, 0, ev, out, max); /* a structure LTTng decodes */
+	if (n != -ENOENT) {
+		if (n < 0) {
+			free(out);
+			return n;
+		}
+		goto done;
+	}
+	n = 0;
 	for (i = 0; i < ev->nfields; i++) {
 		struct sc_arg_attr a;
 
@@ -376,6 +391,7 @@ static int sc_layout_enter(struct trawl_kernel_event *ev, const char *sys)
 			ev->sc_strmask |= (uint8_t)(1u << i);
 		n++;
 	}
+done:
 	free(ev->fields);
 	ev->fields = out;
 	ev->nfields = n;
@@ -390,9 +406,8 @@ static int sc_layout_enter(struct trawl_kernel_event *ev, const char *sys)
 static int sc_layout_exit(struct trawl_kernel_event *ev, const char *sys,
 			  const struct trawl_kernel_event *enter)
 {
-	struct trawl_kernel_field *out = calloc((size_t)ev->nfields + (size_t)enter->nfields + 1,
-						sizeof(*out));
-	int i, n = 0;
+	int max = ev->nfields + enter->nfields + SC_DECODED_MAX, i, n = 0, d;
+	struct trawl_kernel_field *out = calloc((size_t)max, sizeof(*out));
 
 	if (!out)
 		return -ENOMEM;
@@ -404,6 +419,15 @@ static int sc_layout_exit(struct trawl_kernel_event *ev, const char *sys,
 			out[n].kind = TRAWL_KF_INT;
 		}
 		n++;
+	}
+	d = trawl_kernel_scdecode_fields(sys, 1, enter, out + n, max - n); /* a structure LTTng decodes */
+	if (d != -ENOENT) {
+		if (d < 0) {
+			free(out);
+			return d;
+		}
+		n += d;
+		goto done;
 	}
 	for (i = 0; i < enter->nfields; i++) {
 		struct sc_arg_attr a;
@@ -418,6 +442,7 @@ static int sc_layout_exit(struct trawl_kernel_event *ev, const char *sys,
 			ev->sc_int2mask |= (uint8_t)(1u << i);
 		n++;
 	}
+done:
 	free(ev->fields);
 	ev->fields = out;
 	ev->nfields = n;
@@ -448,6 +473,8 @@ uint32_t trawl_kernel_syscall_bpf_mask(const char *name, int at_exit, const stru
 	uint32_t m = 0;
 	int i;
 
+	if (trawl_kernel_scdecode_bpf_mask(name, at_exit, &m) == 0)
+		return m;
 	for (i = 0; enter && i < enter->nfields && i < 6; i++) {
 		struct sc_arg_attr a;
 

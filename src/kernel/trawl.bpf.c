@@ -8,8 +8,10 @@
  *   sched_process_fork  the parent's and child's tgid, pid namespace inode
  *                       and the child's ids in each pid namespace (fork.c)
  *   sys_enter, sys_exit for the syscalls the consumer marks in trawl_sc_enter
- *                       / trawl_sc_exit: the user strings and arrays their
- *                       arguments point to, and the arguments (syscalls.c)
+ *                       / trawl_sc_exit: the user strings, arrays and
+ *                       structures (sockaddr, pollfd, epoll_event, fd_set)
+ *                       their arguments point to, and the arguments
+ *                       (syscalls.c, scdecode.c)
  *
  * The kernel structures are declared here with only the fields read, and
  * preserve_access_index: libbpf relocates each access to the running
@@ -137,10 +139,10 @@ struct {
 	__type(value, __u32);
 } trawl_sc_enter SEC(".maps"), trawl_sc_exit SEC(".maps");
 
-/* data has room for one more string past DATA_MAX, so a masked offset always fits */
+/* data has room for one more read past DATA_MAX, so a masked offset and length always fit */
 struct sc_buf {
 	struct trawl_bpf_sc r;
-	__u8 data[TRAWL_BPF_DATA_MAX + TRAWL_BPF_STR_MAX];
+	__u8 data[TRAWL_BPF_DATA_MAX + 2 * TRAWL_BPF_STR_MAX];
 };
 
 struct {
@@ -160,6 +162,13 @@ static __always_inline __u32 bound_off(__u32 off)
 	return off;
 }
 
+/* The same for a length already at most STR_MAX (4096): the verifier's bound is 8191. */
+static __always_inline __u32 bound_len(__u32 n)
+{
+	asm volatile("%0 &= 0x1fff" : "+r"(n));
+	return n;
+}
+
 static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
 {
 	switch (i) {
@@ -173,16 +182,69 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, int i)
 }
 
 /*
- * One record: the arguments, then for each marked argument its string
- * (bpf_probe_read_user_str: a fault, e.g. a page not yet touched, gives an
- * empty string, as LTTng's copy with page faults disabled does) or its two
- * ints. Returns 0.
+ * The bytes to read for argument @i under @rule (not strings), 0 for none:
+ * the sizes LTTng-modules 2.13's overrides copy (syscalls_pointers_override.h),
+ * so the consumer decodes the same values (scdecode.c). At most STR_MAX.
+ */
+static __always_inline __u32 sc_len(const __u64 *args, int i, __u32 rule, long ret, int at_exit)
+{
+	long n, m;
+
+	switch (rule) {
+	case TRAWL_BPF_RULE_INT2:
+		return at_exit && ret >= 0 ? 8 : 0;
+	case TRAWL_BPF_RULE_INT1:
+		return 4;
+	case TRAWL_BPF_RULE_SOCKADDR:
+		return 28; /* sizeof(struct sockaddr_in6) */
+	case TRAWL_BPF_RULE_POLLFDS:
+		n = (long)(__u32)args[i < 5 ? i + 1 : 5]; /* nfds: unsigned int */
+		if (at_exit && ret <= 0)
+			return 0;
+		return (__u32)(n > TRAWL_BPF_POLLFD_MAX ? TRAWL_BPF_POLLFD_MAX : n) * 8;
+	case TRAWL_BPF_RULE_EPOLL:
+		m = (long)(int)args[i < 5 ? i + 1 : 5]; /* maxevents */
+		if (!at_exit || m <= 0 || ret <= 0 || ret > m)
+			return 0;
+		if (m > TRAWL_BPF_EPOLL_MAX)
+			m = TRAWL_BPF_EPOLL_MAX;
+		return (__u32)(ret > m ? m : ret) * 12;
+	case TRAWL_BPF_RULE_FDSET:
+		n = (long)(int)args[0];
+		if (n <= 0 || n > 1024 || (at_exit && ret <= 0))
+			return 0;
+		return (((__u32)n + 63) / 64) * 8;
+	default:
+		return 0;
+	}
+}
+
+/* Reads @n bytes of @src to @dst; for a sockaddr, 16 then 2 bytes when 28 fault. Returns the bytes read. */
+static __always_inline long sc_read(__u8 *dst, __u32 n, const void *src, __u32 rule)
+{
+	if (!n)
+		return 0;
+	if (!bpf_probe_read_user(dst, bound_len(n), src))
+		return n;
+	if (rule != TRAWL_BPF_RULE_SOCKADDR)
+		return 0;
+	/* a sockaddr_in at the end of a mapping: 28 bytes fault where 16 do not */
+	if (!bpf_probe_read_user(dst, 16, src))
+		return 16;
+	return bpf_probe_read_user(dst, 2, src) ? 0 : 2;
+}
+
+/*
+ * One record: the arguments, then for each marked argument its data:
+ * strings by bpf_probe_read_user_str (a fault, e.g. a page not yet touched,
+ * gives an empty string, as LTTng's copy with page faults disabled does),
+ * other data by sc_len()'s size (a fault: none). Returns 0.
  */
 static __always_inline int sc_record(struct pt_regs *regs, __u32 nr, __u32 mask, __u16 type, long ret)
 {
 	__u32 k = 0, off = 0;
 	struct sc_buf *b = bpf_map_lookup_elem(&trawl_sc_buf, &k);
-	int i;
+	int i, at_exit = type == TRAWL_BPF_SC_EXIT;
 
 	if (!b)
 		return 0;
@@ -192,23 +254,27 @@ static __always_inline int sc_record(struct pt_regs *regs, __u32 nr, __u32 mask,
 	b->r.nr = nr;
 	b->r.ret_lo = (__s32)ret;
 	_Static_assert(TRAWL_BPF_DATA_MAX == 0x4000, "bound_off() masks with DATA_MAX - 1");
+	_Static_assert(TRAWL_BPF_STR_MAX <= 0x1fff, "bound_len() masks with 0x1fff");
+#pragma unroll
+	for (i = 0; i < 6; i++)
+		b->r.args[i] = sc_arg(regs, i);
 #pragma unroll
 	for (i = 0; i < 6; i++) {
+		__u32 rule = (mask >> (4 * i)) & 0xf;
 		long n = 0;
 
-		b->r.args[i] = sc_arg(regs, i);
 		b->r.len[i] = 0;
-		if (off > TRAWL_BPF_DATA_MAX - TRAWL_BPF_STR_MAX)
+		if (!rule || off > TRAWL_BPF_DATA_MAX - TRAWL_BPF_STR_MAX)
 			continue;
-		/* the mask keeps the verifier's bound; the test above keeps the data whole */
-		if (mask & TRAWL_BPF_SC_STR(i)) {
+		/* the masks keep the verifier's bounds; the test above keeps the data whole */
+		if (rule == TRAWL_BPF_RULE_STR) {
 			n = bpf_probe_read_user_str(b->data + bound_off(off),
 						    TRAWL_BPF_STR_MAX, (const void *)b->r.args[i]);
 			if (n < 0)
 				n = 0;
-		} else if ((mask & TRAWL_BPF_SC_INT2(i)) && ret >= 0) {
-			n = bpf_probe_read_user(b->data + bound_off(off), 8,
-						(const void *)b->r.args[i]) ? 0 : 8;
+		} else {
+			n = sc_read(b->data + bound_off(off), sc_len(b->r.args, i, rule, ret, at_exit),
+				    (const void *)b->r.args[i], rule);
 		}
 		b->r.len[i] = (__u16)n;
 		off += (__u32)n;

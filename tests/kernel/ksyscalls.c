@@ -7,6 +7,10 @@
  *   ksyscalls flood N B  N getpgid(B + i) calls, i = 0..N-1: a test filtering on
  *                        the argument sees its own flood and no other's
  *   ksyscalls add A B    calls trawl_test_add(A, B) (a uprobe target) and prints the sum
+ *   ksyscalls args       the calls whose structures LTTng decodes, with known values
+ *                        (ksyscalls-args.c): connect/accept4 on 127.0.0.1, connect to [::1]:9,
+ *                        poll/ppoll/epoll_wait/select on pipes, clone(SIGCHLD | CLONE_PARENT_SETTID);
+ *                        prints what the test compares ("key=value" lines)
  *   ksyscalls gated N GO DONE   waits for a byte from FIFO GO, makes N getppid() calls,
  *                        then writes a byte to FIFO DONE: a test that filters on this
  *                        pid starts the program before the trace and times the flood
@@ -19,6 +23,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+int ksyscalls_args(void); /* ksyscalls-args.c */
 
 __attribute__((noinline, used)) long trawl_test_add(long a, long b);
 __attribute__((noinline, used)) long trawl_test_add(long a, long b)
@@ -36,6 +42,8 @@ int main(int argc, char **argv)
 		syscall(SYS_getppid);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "args"))
+		return ksyscalls_args();
 	if (argc >= 3 && !strcmp(argv[1], "flood")) {
 		long n = atol(argv[2]), base = argc >= 4 ? atol(argv[3]) : 7777777;
 
