@@ -37,9 +37,10 @@ failures = []
 
 
 def expect(name, pattern, count=1):
-    """@count payloads of event @name match @pattern (a regex of the whole payload)."""
+    """@count payloads of event @name match @pattern (a regex of the whole payload);
+    count None: at least one."""
     got = [pl for n, pl in payloads if n == name and re.fullmatch(pattern, pl)]
-    if len(got) != count:
+    if len(got) != count and (count is not None or not got):
         failures.append("%s: %d payloads match, expected %d:\n  %s\n  in: %s" % (
             name, len(got), count, pattern, [pl for n, pl in payloads if n == name]))
 
@@ -114,7 +115,8 @@ expect("syscall_exit_select", r"ret = 2, overflow = 0, tvp = \d+, " + esc(
 expect("syscall_entry_clone", esc("flags = 0x%X, newsp = 0x0, parent_tid = " % int(truth["clone_flags"], 16)) +
        HEX + esc(", child_tid = 0x0"))
 expect("syscall_exit_clone", esc("ret = %s" % truth["child"]))
-expect("syscall_exit_clone", esc("ret = 0"))
+# the child's return (under ASan, LeakSanitizer's own clone at exit returns 0 in its child too)
+expect("syscall_exit_clone", esc("ret = 0"), None)
 # babeltrace 1.5 reads it too, with the same text
 if os.path.exists("/usr/bin/babeltrace"):
     import subprocess
