@@ -16,6 +16,7 @@ through the real daemons, traces read with babeltrace2's bt2.
 import glob
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -72,6 +73,12 @@ def test_ust(env):
     env.trawl("start")
     app.emit(100)
     said(env.trawl("regenerate", "statedump"), "State dump successfully regenerated for session s")
+    # the consumer creates the trace's files as it takes the app's first
+    # packets: on a loaded machine, after the commands above return
+    for _ in range(600):
+        if any(os.path.getsize(f) for f in glob.glob(env.out + "/**/metadata", recursive=True)):
+            break
+        time.sleep(0.05)
     files = empty_metadata(env.out)
     if len(files) != 1 or not all(files.values()):
         fail("one metadata file expected under %s: %s" % (env.out, list(files)))
