@@ -364,7 +364,12 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 		return i;
 	}
 	if (pid == 0) {
-		if (dup2(sv[1], 3) < 0 || (spec[0] >= 0 && dup2(spec[0], 4) < 0))
+		/* Copies above 4 first: dup2() onto the fd itself keeps its
+		 * close-on-exec, and fd 3 may be the pipe's read end. */
+		int ctl = fcntl(sv[1], F_DUPFD_CLOEXEC, 10);
+		int in = spec[0] >= 0 ? fcntl(spec[0], F_DUPFD_CLOEXEC, 10) : -1;
+
+		if (ctl < 0 || dup2(ctl, 3) < 0 || (spec[0] >= 0 && (in < 0 || dup2(in, 4) < 0)))
 			_exit(127);
 		execv(consumer, argv);
 		_exit(127);
