@@ -308,17 +308,26 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 			ret = -errno;
 			break;
 		}
+		/*
+		 * Each command and each round is bounded (output.h): a relayd
+		 * taking our bytes slowly would otherwise keep the daemon, which
+		 * waits for our answer with root's one thread, waiting too.
+		 */
 		if (pfd[0].revents) {
+			trawl_output_deadline(k->out, TRAWL_OUTPUT_COMMAND_MS);
 			ret = control(k, ctl_fd, out_fd, &quit);
+			trawl_output_deadline(k->out, 0);
 			if (ret < 0)
 				break;
 			continue;
 		}
+		trawl_output_deadline(k->out, TRAWL_OUTPUT_ROUND_MS);
 		ret = kcons_drain_all(k, 0);
-		if (ret < 0)
-			break;
 		busy = ret >= 64;
-		if (k->live_ns && (ret = kcons_live_flush(k)) < 0)
+		if (ret >= 0 && k->live_ns)
+			ret = kcons_live_flush(k);
+		trawl_output_deadline(k->out, 0);
+		if (ret < 0)
 			break;
 	}
 	/* before the BPF object, sc_state and the channels it reads go */

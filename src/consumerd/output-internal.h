@@ -81,6 +81,9 @@ struct trawl_output {
 	uint64_t conn_base; /* relay: acked_bytes when this connection began */
 	uint32_t live_timer_us; /* relay, live: from the destination */
 	uint32_t pings;     /* relay: PINGs sent whose reply is not read */
+	uint8_t reply[sizeof(struct trawl_relay_reply)]; /* relay: a reply read in part */
+	size_t reply_len;
+	uint64_t deadline_ms; /* relay: 0, or when every wait ends (trawl_output_deadline()) */
 	int failed;         /* local: 0, or the errno of the write that ended writing */
 	int relay_failed;   /* relay: relayd could not write (its errno is in broken) */
 	/* What never reached the destination's disk (trawl_output_broken() says it). */
@@ -149,6 +152,12 @@ int64_t trawl_output_relay_packet(struct trawl_output_stream *st, struct iovec *
 				  int64_t events, uint64_t carry);
 int trawl_output_relay_copy(struct ofile *f, const void *buf, size_t len, int replace);
 void trawl_output_relay_check(struct trawl_output *o);
+/*
+ * Takes one reply of relayd's to a PING (@buf: its 16 bytes, hostile): the
+ * packets it confirms are let go. 0, the reply's status while sealing, or
+ * -errno (a write of relayd's failed, or a reply no relayd sends: broken).
+ */
+int trawl_output_relay_reply(struct trawl_output *o, const void *buf);
 int trawl_output_relay_sync(struct trawl_output *o);
 void trawl_output_relay_seal(struct trawl_output *o);
 void trawl_output_relay_forget(struct trawl_output_stream *st);

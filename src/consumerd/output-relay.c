@@ -50,6 +50,33 @@ static uint64_t now_ms(void)
 
 static void unacked_lose(struct trawl_output *o);
 
+/* When a wait of @ms from now ends: then, or at the caller's deadline if sooner. */
+static uint64_t wait_until(const struct trawl_output *o, uint64_t ms)
+{
+	uint64_t t = now_ms() + ms;
+
+	return o->deadline_ms && o->deadline_ms < t ? o->deadline_ms : t;
+}
+
+/* Milliseconds left until @until, for poll(): 0 once it has passed. */
+static int ms_left(uint64_t until)
+{
+	uint64_t t = now_ms();
+
+	return t >= until ? 0 : (int)TRAWL_MIN(until - t, (uint64_t)INT_MAX);
+}
+
+void trawl_output_deadline(struct trawl_output *o, uint32_t ms)
+{
+	o->deadline_ms = ms ? now_ms() + ms : 0;
+}
+
+/* What relayd may answer: 0 or a negative errno; anything else breaks the protocol. */
+static int status_ok(int32_t status)
+{
+	return status <= 0 && status >= -4095;
+}
+
 /* Streaming ends for good (relayd could not write, or broke the protocol). */
 static void broken_set(struct trawl_output *o, int err)
 {
@@ -74,6 +101,7 @@ static void conn_lost(struct trawl_output *o, int err)
 	close(o->sock);
 	o->sock = -1;
 	o->pings = 0;
+	o->reply_len = 0;
 	if (o->down)
 		return; /* lost again while being taken up: the same interruption */
 	o->down = o->last_down = err ? err : EIO;
@@ -85,19 +113,36 @@ static void conn_lost(struct trawl_output *o, int err)
 		strerror(o->down), o->q_len);
 }
 
-/* Writes all of @v (@n entries, modified). 0, or -errno after losing the connection. */
+/*
+ * Writes all of @v (@n entries, modified), within TRAWL_OUTPUT_SEND_TIMEOUT_MS
+ * plus its size at TRAWL_OUTPUT_MIN_RATE (and the caller's deadline): not
+ * per system call, so a peer taking a few bytes at a time holds us no
+ * longer. 0, or -errno after losing the connection.
+ */
 static int relay_writev(struct trawl_output *o, struct iovec *v, int n)
 {
-	int first = 0;
+	uint64_t bytes = 0, until;
+	int first = 0, i;
 
+	for (i = 0; i < n; i++)
+		bytes += v[i].iov_len;
+	until = wait_until(o, TRAWL_OUTPUT_SEND_TIMEOUT_MS + bytes / (TRAWL_OUTPUT_MIN_RATE / 1000));
 	while (first < n) {
-		ssize_t w = writev(o->sock, v + first, n - first);
+		struct msghdr mh = {.msg_iov = v + first, .msg_iovlen = (size_t)(n - first)};
+		ssize_t w = sendmsg(o->sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 
 		if (w < 0) {
-			int err = errno == EAGAIN ? ETIMEDOUT : errno;
+			struct pollfd p = {.fd = o->sock, .events = POLLOUT};
+			int err = errno, left = ms_left(until);
 
-			if (errno == EINTR)
+			if (err == EINTR)
 				continue;
+			if ((err == EAGAIN || err == EWOULDBLOCK) && left) {
+				poll(&p, 1, left);
+				continue;
+			}
+			if (err == EAGAIN || err == EWOULDBLOCK)
+				err = ETIMEDOUT;
 			conn_lost(o, err);
 			return -err;
 		}
@@ -253,6 +298,8 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 			ret = -EPROTO;
 		if (!ret)
 			ret = (int32_t)le32toh((uint32_t)r.status);
+		if (!status_ok(ret))
+			ret = -EPROTO; /* a positive "error" once made the caller take it for success */
 	}
 	if (ret) {
 		snprintf(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
@@ -262,6 +309,7 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 		o->sock = -1;
 		return ret;
 	}
+	o->reply_len = 0;
 	o->conn_base = o->acked_bytes; /* relayd counts this connection's bytes from 0 */
 	o->ping_at = o->sent_bytes;
 	return 0;
@@ -306,7 +354,8 @@ static void unacked_drop(struct trawl_output *o, struct unacked *u)
 /* relayd says it wrote @written data bytes of this connection: the packets they end landed. */
 static void acked(struct trawl_output *o, uint64_t written)
 {
-	uint64_t w = o->conn_base + written;
+	/* relayd's claim: past what we sent it only lets go of everything kept */
+	uint64_t w = written > UINT64_MAX - o->conn_base ? UINT64_MAX : o->conn_base + written;
 
 	while (o->q_len && o->q[o->q_head].end <= w) {
 		struct unacked *u = &o->q[o->q_head];
@@ -431,51 +480,69 @@ void trawl_output_relay_forget(struct trawl_output_stream *st)
 
 /* ---- relayd's replies --------------------------------------------------- */
 
+int trawl_output_relay_reply(struct trawl_output *o, const void *buf)
+{
+	struct trawl_relay_reply r;
+	int32_t status;
+
+	memcpy(&r, buf, sizeof(r));
+	status = (int32_t)le32toh((uint32_t)r.status);
+	if (le32toh(r.magic) != TRAWL_RELAY_MAGIC || !status_ok(status)) {
+		broken_set(o, EPROTO);
+		return -EPROTO;
+	}
+	/* what it wrote of ours, then whether a write of its failed (proto.h) */
+	acked(o, le64toh(r.session_id));
+	if (status < 0) {
+		o->relay_failed = 1;
+		if (!o->sealing) {
+			broken_set(o, -status);
+			return status;
+		}
+	}
+	return status; /* sealing: replies to PINGs sent before the SEAL come first */
+}
+
 /*
  * Reads the replies to our PINGs that have come, waiting at most
- * @timeout_ms for all of them. Returns 0 once none is missing, -ETIMEDOUT,
- * or -errno (disconnected, or broken).
+ * @timeout_ms (and no later than the caller's deadline) for all of them: a
+ * reply read in part is kept, so a relayd sending a byte at a time holds us
+ * no longer. Returns 0 once none is missing, -ETIMEDOUT, or -errno
+ * (disconnected, or broken).
  */
 static int replies_read(struct trawl_output *o, int timeout_ms)
 {
-	struct pollfd pfd = {.fd = o->sock, .events = POLLIN};
-	struct trawl_relay_reply r;
-	int32_t status, last = 0;
-	ssize_t n;
+	uint64_t until = wait_until(o, (uint64_t)timeout_ms);
+	int last = 0;
 
-	while (o->pings && o->sock >= 0) {
-		int ret = poll(&pfd, 1, timeout_ms);
+	while (o->pings && o->sock >= 0 && !(o->broken && !o->sealing)) {
+		struct pollfd pfd = {.fd = o->sock, .events = POLLIN};
+		ssize_t n = recv(o->sock, o->reply + o->reply_len, sizeof(o->reply) - o->reply_len,
+				 MSG_DONTWAIT);
+		int left;
 
-		if (ret < 0 && errno == EINTR)
+		if (n > 0) {
+			o->reply_len += (size_t)n;
+			if (o->reply_len < sizeof(o->reply))
+				continue;
+			o->reply_len = 0;
+			o->pings--;
+			last = trawl_output_relay_reply(o, o->reply);
+			if (last < 0 && (!o->sealing || last == -EPROTO))
+				return last;
 			continue;
-		if (ret < 0) {
-			conn_lost(o, errno);
+		}
+		if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+			conn_lost(o, n == 0 ? ECONNRESET : errno);
 			return -o->down;
 		}
-		if (ret == 0)
+		left = ms_left(until);
+		if (!left)
 			return -ETIMEDOUT;
-		n = recv(o->sock, &r, sizeof(r), MSG_WAITALL);
-		if (n != (ssize_t)sizeof(r)) {
-			conn_lost(o, n < 0 ? errno : n == 0 ? ECONNRESET : EPROTO);
-			return -o->down;
-		}
-		if (le32toh(r.magic) != TRAWL_RELAY_MAGIC) {
-			broken_set(o, EPROTO);
-			return -EPROTO;
-		}
-		o->pings--;
-		/* what it wrote of ours, then whether a write of its failed (proto.h) */
-		acked(o, le64toh(r.session_id));
-		status = (int32_t)le32toh((uint32_t)r.status);
-		if (status < 0) {
-			o->relay_failed = 1;
-			if (!o->sealing) {
-				broken_set(o, -status);
-				return status;
-			}
-		}
-		last = status; /* sealing: replies to PINGs sent before the SEAL come first */
+		poll(&pfd, 1, left);
 	}
+	if (o->broken && !o->sealing)
+		return -o->broken;
 	return o->sock < 0 ? -o->down : last;
 }
 
@@ -625,6 +692,10 @@ void trawl_output_relay_ready(struct trawl_output *o)
 	t = now_ms();
 	if (t < o->retry_at_ms)
 		return;
+	/* an attempt may take this long (connect, HELLO's reply): not past the deadline */
+	if (o->deadline_ms &&
+	    t + TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS + TRAWL_OUTPUT_SEND_TIMEOUT_MS > o->deadline_ms)
+		return;
 	o->pings = 0;
 	if (relay_connect(o, TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS, err, sizeof(err)) ||
 	    resync(o, 1) || resync_confirm(o)) {
@@ -739,10 +810,19 @@ int trawl_output_relay_sync(struct trawl_output *o)
 	 * session daemon waits 10 s for the consumer's reply).
 	 */
 	for (;;) {
+		uint64_t t;
+
 		trawl_output_relay_ready(o);
-		if (o->broken || !o->down || now_ms() + o->backoff_ms >= until)
+		t = now_ms();
+		/* (no attempt fits before the deadline: trawl_output_relay_ready()) */
+		if (o->broken || !o->down || t + o->backoff_ms >= until ||
+		    (o->deadline_ms && t + TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS +
+					       TRAWL_OUTPUT_SEND_TIMEOUT_MS > o->deadline_ms))
 			break;
-		usleep((useconds_t)(TRAWL_MAX(o->retry_at_ms, now_ms()) - now_ms()) * 1000);
+		/* one reading of the clock: two could go back, and usleep wrap to 71 minutes */
+		if (o->retry_at_ms > t)
+			usleep((useconds_t)TRAWL_MIN(o->retry_at_ms - t, (uint64_t)TRAWL_OUTPUT_RETRY_MAX_MS) *
+			       1000);
 	}
 	if (o->broken || o->sock < 0 || ping_send(o))
 		return 0; /* reported by trawl_output_broken() */

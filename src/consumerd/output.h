@@ -12,10 +12,11 @@
  *                                        REL/PATH of the session's folder
  *                                        (trawl_output_relay_spec() makes it)
  *
- * Streaming failures. When relayd goes away (or takes none of our bytes for
- * TRAWL_OUTPUT_SEND_TIMEOUT_MS, which stays under the session daemon's 10 s
- * wait for a consumer's reply), or says it could not write (a PING's reply,
- * relayd/proto.h), the output is "broken": it logs one line,
+ * Streaming failures. When relayd goes away (or does not take a message
+ * whole within TRAWL_OUTPUT_SEND_TIMEOUT_MS plus its size at
+ * TRAWL_OUTPUT_MIN_RATE, or is past the caller's trawl_output_deadline()),
+ * or says it could not write (a PING's reply, relayd/proto.h), the output
+ * is "broken": it logs one line,
  * trawl_output_broken() says why, and every later write is dropped and
  * reported as done, so a consumer goes on emptying its ring buffers (the
  * traced programs keep their discard semantics) and what relayd received
@@ -47,6 +48,13 @@
 #define TRAWL_OUTPUT_SEND_TIMEOUT_MS 3000 /* no progress for that long: relayd is given up on */
 #define TRAWL_OUTPUT_CONNECT_TIMEOUT_MS 3000
 #define TRAWL_OUTPUT_SYNC_TIMEOUT_MS 6000 /* under the daemon's 10 s wait for a reply */
+/*
+ * A relayd (or whoever is in the middle) that takes our bytes a few at a
+ * time would otherwise hold a consumer in one send for ever: a message must
+ * go out whole within TRAWL_OUTPUT_SEND_TIMEOUT_MS plus its size at this
+ * rate (bytes a second), or the connection is cut (taken up again later).
+ */
+#define TRAWL_OUTPUT_MIN_RATE (1u << 20)
 
 enum trawl_output_kind {
 	TRAWL_OUTPUT_DATA = 0,     /* a stream file */
@@ -141,6 +149,20 @@ uint32_t trawl_output_live_timer_us(const struct trawl_output *o);
  * it goes on writing).
  */
 int trawl_output_sync(struct trawl_output *o);
+
+/*
+ * trawl_output_deadline - bounds what follows: every wait of a streamed
+ * output (sending, relayd's replies, reconnecting) ends within @ms from now;
+ * one still waiting then cuts the connection (what was sent is kept to send
+ * again, what comes until it is taken up again is lost, counted: as when
+ * relayd goes). 0: no bound but each step's own. A consumer brackets each
+ * round of draining and each command of its daemon with it, so that no
+ * relayd makes it answer the daemon later than that (a hostile one could
+ * otherwise trickle its reads and hold a stop for ever). Local: nothing.
+ */
+void trawl_output_deadline(struct trawl_output *o, uint32_t ms);
+#define TRAWL_OUTPUT_ROUND_MS 5000 /* a round of draining */
+#define TRAWL_OUTPUT_COMMAND_MS 8000 /* a flush: under the daemon's wait for the answer */
 
 /*
  * Opens @rel in the trace: a new, empty file (locally, whatever had its name

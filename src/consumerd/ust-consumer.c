@@ -764,6 +764,18 @@ out:
 	return ret == -EPROTO ? ret : 0;
 }
 
+/*
+ * Bounds what follows for every streamed trace (output.h): no relayd keeps
+ * us from answering the daemon later than that. 0: unbounded again.
+ */
+static void traces_deadline(uint32_t ms)
+{
+	struct ctrace *t;
+
+	for (t = traces; t; t = t->next)
+		trawl_output_deadline(t->out, ms);
+}
+
 /* Runs due timers; returns the ns until the next one is due. */
 static uint64_t run_timers(void)
 {
@@ -815,21 +827,28 @@ int trawl_ust_consumer_main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
-		uint64_t wait_ns = run_timers();
-		struct timespec ts = {.tv_sec = (time_t)(wait_ns / 1000000000u),
-				      .tv_nsec = (long)(wait_ns % 1000000000u)};
+		uint64_t wait_ns;
+		struct timespec ts;
 		struct pollfd pfd = {.fd = sock, .events = POLLIN};
 
+		traces_deadline(TRAWL_OUTPUT_ROUND_MS);
+		wait_ns = run_timers();
+		traces_deadline(0);
+		ts = (struct timespec){.tv_sec = (time_t)(wait_ns / 1000000000u),
+				       .tv_nsec = (long)(wait_ns % 1000000000u)};
 		ret = ppoll(&pfd, 1, &ts, NULL);
 		if (ret < 0 && errno != EINTR)
 			break;
 		if (ret > 0) {
+			traces_deadline(TRAWL_OUTPUT_COMMAND_MS);
 			ret = handle_command(sock);
+			traces_deadline(0);
 			if (ret)
 				break;
 		}
 	}
 	/* The daemon is gone or said quit: whatever was recorded goes to disk. */
+	traces_deadline(TRAWL_OUTPUT_COMMAND_MS);
 	cmd_flush(0);
 	return ret < 0 ? 1 : 0;
 }

@@ -88,13 +88,33 @@ static int tracker_remove(struct trawl_domain_tracker *t, uint32_t v, struct sd_
 	return 0;
 }
 
+/*
+ * Values in the trackers of @uid's sessions. Each set is bounded, but a
+ * user has up to 1024 sessions of two domains with six trackers each: 192
+ * MiB of a daemon everybody shares, without this count.
+ */
+static uint32_t user_values(uid_t uid)
+{
+	const struct sd_session *s;
+	uint32_t n = 0;
+	int d, a;
+
+	for (s = sd.sessions; s; s = s->next)
+		for (d = 0; s->uid == uid && d < SD_NR_DOMAINS; d++)
+			for (a = 0; a < TRAWL_CTL_PROCESS_ATTR_COUNT; a++)
+				n += s->dom[d].trackers.attr[a].nr;
+	return n;
+}
+
 /* The session's domain for a tracker command on @attr; NULL with @r filled. */
 static struct sd_domain *tracker_domain(const struct trawl_ctl_wire_req *req,
-					const struct sd_peer *p, struct sd_reply *r)
+					const struct sd_peer *p, struct sd_reply *r,
+					struct sd_session **sp)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
 	const struct trawl_domain_ops *ops;
 
+	*sp = s;
 	if (!s)
 		return NULL;
 	ops = req->domain < SD_NR_DOMAINS ? sd.domains[req->domain] : NULL;
@@ -117,7 +137,8 @@ static void tracker_cmd(const struct trawl_ctl_wire_req *req, const struct sd_pe
 {
 	const char *what =
 		trawl_ctl_wire_process_attr_name(req->process_attr);
-	struct sd_domain *d = tracker_domain(req, p, r);
+	struct sd_session *s;
+	struct sd_domain *d = tracker_domain(req, p, r, &s);
 	struct trawl_domain_tracker *t;
 	struct trawl_domain_err err = {""};
 	int ret;
@@ -125,6 +146,13 @@ static void tracker_cmd(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	if (!d)
 		return;
 	t = &d->trackers.attr[req->process_attr];
+	if (track && !(req->flags & TRAWL_CTL_F_ALL) && s->uid != 0 &&
+	    user_values(s->uid) >= sd_limits.tracker_values_per_uid) {
+		sd_fail(r, -ENOSPC, "the trackers of user %u's sessions hold %u values, the most "
+			"they may (trawl-sessiond --limit tracker-values-per-uid)", (unsigned)s->uid,
+			(unsigned)sd_limits.tracker_values_per_uid);
+		return;
+	}
 	if (req->flags & TRAWL_CTL_F_ALL)
 		tracker_clear(t, !track);
 	else if ((track ? tracker_add : tracker_remove)(t, req->value, r, what))

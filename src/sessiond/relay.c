@@ -107,6 +107,8 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 			ret = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -EPROTO;
 		else
 			ret = (int32_t)le32toh((uint32_t)rep.status);
+		if (ret > 0 || ret < -4095)
+			ret = -EPROTO; /* relayd answers 0 or a negative errno; a positive one passed for success */
 	}
 	if (!ret)
 		ret = sd_watch_add(fd, relay_hup, s);

@@ -145,6 +145,7 @@ struct sd_limits {
 	uint32_t app_register_ms;   /* an app's registration (or addition), whole */
 	uint32_t app_events;        /* per app */
 	uint32_t app_fields;        /* per event */
+	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */
 	uint64_t app_bytes;         /* per app: decoded descriptions and input */
 	uint64_t app_bytes_per_uid; /* untrusted uid, all its apps */
 	uint64_t log_bytes;         /* sessiond.log is cut at this size */
