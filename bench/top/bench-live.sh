@@ -24,11 +24,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/trawl-bench-live.XXXXXX")
 export TRAWL_RUNTIME_DIR=$work/run TRAWL_ROOT_RUNTIME_DIR=$work/rootrun HOME=$work TMPDIR=$work
 export PATH=$build/bin:$PATH
 gen=
-cleanup() {
-	[ -n "$gen" ] && kill "$gen" 2>/dev/null
+cleanup() { # (under set -e: every step may fail without ending the cleanup)
+	[ -n "$gen" ] && { kill "$gen" 2>/dev/null || true; }
 	trawl destroy --all >/dev/null 2>&1 || true
 	for f in "$work"/*/sessiond.lock "$work"/*/*/sessiond.lock; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+		[ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; }
 	done
 	sleep 0.5
 	rm -rf "$work"
