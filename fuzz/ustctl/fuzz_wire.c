@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (filters && (size - 1 - sizeof(cmd) > TRAWL_WIRE_MAX_FILTERS || ((const char *)copy)[size - 2] != '\0'))
 				abort();
 			for (i = 0; i < cmd.nr_counters; i++)
-				if (counters[i].reserved || counters[i].type > 3)
+				if (counters[i].reserved || counters[i].type > 4) /* up to PERF_TYPE_RAW */
 					abort();
 		}
 		break;
