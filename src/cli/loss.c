@@ -62,7 +62,7 @@ static int loss_read(struct trawl_ctl *ctl, const char *name, struct loss *lo)
 	return lo->found ? 0 : -ENOENT;
 }
 
-/* "N events discarded (kernel K, user space U)", or "" when none. */
+/* "N events discarded (kernel K, user-space U)", or "" when none. */
 static void discarded_text(const struct loss *lo, char *buf, size_t len)
 {
 	uint64_t k = lo->discarded[TRAWL_CTL_DOMAIN_KERNEL], u = lo->discarded[TRAWL_CTL_DOMAIN_UST];
@@ -114,9 +114,8 @@ int cli_loss_stop(struct trawl_ctl *ctl, const char *name, int *lost)
 	snprintf(failed, sizeof(failed), "%s",
 		 ret ? (trawl_ctl_last_error(ctl)[0] ? trawl_ctl_last_error(ctl) : strerror(-ret))
 		     : "");
-	/* @failed, not trawl_ctl_last_error(): the listing made another call */
 	if (loss_read(ctl, name, &lo) || (ret && lo.active))
-		return ret ? cli_error(ret, "%s", failed) : 0;
+		return ret ? cli_fail(ctl, ret, "stop") : 0;
 	/* A stop the daemon could not complete left data out of the trace. */
 	*lost = loss_say(name, &lo, "stopped with data lost", ret ? failed : NULL) != 0;
 	return 0;

@@ -116,9 +116,8 @@ void trawl_output_seal(struct trawl_output *o)
 
 /*
  * ", N packets (M events) lost"; "(B bytes)" when some packet's events are
- * not known (a streamed user-space packet relayd did not confirm, kept
- * but not decodable: no counter, no metadata, no memory for the copy),
- * with the M counted if any.
+ * not known (streamed user-space packets relayd did not confirm: they were
+ * sent, their memory is gone), with the M counted if any.
  */
 void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len)
 {

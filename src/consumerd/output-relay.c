@@ -390,25 +390,6 @@ static int unacked_room(struct trawl_output *o)
 	return 0;
 }
 
-/*
- * The events of kept packet @u: as handed over, else decoded with the
- * metadata as last sent (user space: trawl_output_set_counter()), else -1.
- */
-static int64_t unacked_events(const struct trawl_output *o, const struct unacked *u)
-{
-	uint32_t h;
-
-	if (u->events >= 0 || !o->count || !u->pkt)
-		return u->events;
-	for (h = 0; h < o->nr_files; h++) {
-		const struct ofile *f = &o->files[h];
-
-		if (f->fd >= 0 && f->kind == TRAWL_OUTPUT_METADATA && f->copy_len)
-			return o->count(f->copy, f->copy_len, u->pkt, u->len);
-	}
-	return -1;
-}
-
 /* Broken for good: what relayd did not confirm is counted lost, in its stream's gap too. */
 static void unacked_lose(struct trawl_output *o)
 {
@@ -417,7 +398,6 @@ static void unacked_lose(struct trawl_output *o)
 	for (; o->q_len; o->q_head++, o->q_len--) {
 		struct unacked *u = &o->q[o->q_head];
 
-		u->events = unacked_events(o, u);
 		if (u->st) {
 			struct trawl_ctf_packet_start h;
 

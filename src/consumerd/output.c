@@ -172,11 +172,6 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 	return 1;
 }
 
-void trawl_output_set_counter(struct trawl_output *o, trawl_output_count_fn count)
-{
-	o->count = count;
-}
-
 int trawl_output_errno(const struct trawl_output *o)
 {
 	return !o ? 0 : o->failed ? o->failed : o->broken ? o->broken : o->down ? o->down

@@ -100,18 +100,6 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events);
 
 /*
- * How the output counts a lost packet's events when it was handed over with
- * events -1 (user space: the packet says nothing of its events, its metadata
- * does): @count(metadata text, its length, the packet, its content bytes)
- * returns them, or -1. Used for the packets relayd never confirmed, which
- * the output kept (output-relay.c), with the metadata it kept as last sent.
- * Without it they are counted in packets and bytes only.
- */
-typedef int64_t (*trawl_output_count_fn)(const char *metadata, size_t len, const void *pkt,
-					 size_t content);
-void trawl_output_set_counter(struct trawl_output *o, trawl_output_count_fn count);
-
-/*
  * trawl_output_seal - a local trace whose writing failed says in itself
  * what it lost: each stream that lost packets since the last seal gets one
  * empty packet, written in the room the trace held back from its start

@@ -382,8 +382,6 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 		last_error_session = h->session_key;
 		return ret;
 	}
-	/* packets relayd never confirmed are counted to the event (count.h) */
-	trawl_output_set_counter(out, trawl_cons_packet_events);
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		trawl_output_destroy(out);
@@ -611,7 +609,6 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		ret = trawl_output_create(dir, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 		if (ret)
 			return ret;
-		trawl_output_set_counter(out, trawl_cons_packet_events);
 		if (t->metadata)
 			ret = metadata_write(out, &meta_h, t->metadata, t->metadata_len);
 		for (c = channels; c && !ret; c = c->next) {

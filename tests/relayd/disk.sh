@@ -6,14 +6,13 @@
 #           (../consumerd/whole.py), babeltrace2 reads what landed (> 0
 #           events, exit 0), `trawl stop` exits != 0 with one line "streaming
 #           to trawl-relayd at H:P stopped: it could not write: No space left
-#           on device, N packets (M events) lost" (the packets relayd had
-#           not confirmed when it failed were kept: their events are decoded
-#           and counted exactly), "Bytes written" is exactly
+#           on device, N packets (B bytes, M events or more) lost" (the
+#           packets relayd had not confirmed when it failed were sent: their
+#           events are not known), "Bytes written" is exactly
 #           what relayd's stream files hold; relayd goes on serving; the
 #           trace on relayd's side says what it lost (SEAL: relayd's room
-#           held back): babeltrace2 reports no more lost packets than stop,
-#           at least the events stop counts as discarded, and read +
-#           discarded == the 200,000 the app made, exactly
+#           held back): babeltrace2 reports no more lost packets than stop
+#           and at least the events stop counts as discarded
 #   killed  relayd killed (-9) while a live session streams, a program traced
 #           after: `trawl stop` exits != 0 with one line counting the packets
 #           lost, "Bytes written" is no more than relayd's stream files hold;
@@ -68,9 +67,8 @@ full)
 	# (a stream none of whose packets landed starts with an empty packet in
 	# its first lost one's place: that one's events are counted, not it)
 	[ "$lostpk" -le "$pk" ] || fail "babeltrace2 reports $lostpk packets lost in relayd's trace, stop $pk"
-	[ "$disc" -ge "${ev:-0}" ] && [ "$((rec + disc))" = 200000 ] ||
-		fail "babeltrace2 reports $disc events discarded in relayd's trace, stop ${ev:-none} (recorded $rec + discarded $disc != 200000)"
-	grep -q "or more\|bytes) lost" "$T/err" && fail "stop does not count the lost events exactly: $(cat "$T/err")"
+	[ "$disc" -ge "${ev:-0}" ] && [ "$((rec + disc))" -le 200000 ] ||
+		fail "babeltrace2 reports $disc events discarded in relayd's trace, stop ${ev:-none} (recorded $rec)"
 	kill -0 "$RELAY_PID" 2>/dev/null || fail "relayd died of its full disk"
 	expect 0 "$TRAWL" destroy F
 	;;
