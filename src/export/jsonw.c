@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -299,6 +300,32 @@ static int jsonw_enum(struct trawl_reader_buf *b, const struct trawl_reader_fiel
  */
 #define NAMES_SLOTS 512
 #define KEY_COPY 32
+#define FLAT_SLOTS 256
+#define FLAT_SCOPES 4
+
+/*
+ * An event class whose scopes hold only integers (not enums), floats and
+ * strings at their top level is written member by member through the
+ * reader's flat accessors (trawl_reader_event_uint() and the others: read
+ * in place), not through the tree of trawl_reader_event_field(): decoding
+ * the tree and walking it with an accessor call per member and property
+ * was half of view --format=json's instructions (callgrind, 1 M events).
+ * What the class holds is learnt from its first event's tree; the text
+ * is the same either way (a member that fails sends the event to the tree).
+ */
+struct flat_member {
+	const char *name;	/* the metadata's (a key of the names' cache) */
+	uint8_t kind;		/* integer, float or string */
+	uint8_t is_signed;
+};
+
+struct flat_class {
+	const struct trawl_reader_event_class *ec;
+	bool flat;		/* else: the tree, always */
+	int8_t count[FLAT_SCOPES];	/* members of each scope; -1: the scope is absent */
+	struct flat_member *m;	/* owned: scope by scope */
+	struct flat_class *next;	/* owned: other classes of this slot */
+};
 
 struct jsonw_names {
 	struct {
@@ -310,6 +337,7 @@ struct jsonw_names {
 	uint64_t time_hi;
 	size_t time_len;
 	char time_txt[40];
+	struct flat_class *flat[FLAT_SLOTS];	/* owned: event classes met, by address */
 };
 
 struct jsonw_names *jsonw_names_create(void)
@@ -325,6 +353,15 @@ void jsonw_names_destroy(struct jsonw_names *c)
 		return;
 	for (i = 0; i < NAMES_SLOTS; i++)
 		free(c->slot[i].json);
+	for (i = 0; i < FLAT_SLOTS; i++) {
+		struct flat_class *fc = c->flat[i], *next;
+
+		for (; fc; fc = next) {
+			next = fc->next;
+			free(fc->m);
+			free(fc);
+		}
+	}
 	free(c);
 }
 
@@ -470,10 +507,122 @@ static int time_ns(struct trawl_reader_buf *b, struct jsonw_names *c, int64_t ns
 	return 0;
 }
 
+/* What the current event's class holds (flat_class), learnt from this event's tree. */
+static struct flat_class *flat_learn(struct trawl_reader *r, const struct trawl_reader_event_class *ec)
+{
+	struct flat_class *fc = calloc(1, sizeof(*fc));
+	const struct trawl_reader_field *root[FLAT_SCOPES] = {0};
+	size_t total = 0, i, k, n;
+
+	if (!fc)
+		return NULL;
+	fc->ec = ec;
+	for (i = 0; i < FLAT_SCOPES; i++) {
+		int ret = trawl_reader_event_field(r, scopes[i].scope, &root[i]);
+
+		fc->count[i] = -1;
+		if (ret == -ENODATA)
+			continue;
+		if (ret || trawl_reader_field_kind(root[i]) != TRAWL_READER_FIELD_STRUCT ||
+		    trawl_reader_field_count(root[i]) > 64)
+			return fc;	/* not flat (or an error the tree will tell) */
+		fc->count[i] = (int8_t)trawl_reader_field_count(root[i]);
+		total += (size_t)fc->count[i];
+	}
+	fc->m = calloc(total ? total : 1, sizeof(*fc->m));
+	if (!fc->m)
+		return fc;
+	for (i = 0, k = 0; i < FLAT_SCOPES; i++) {
+		for (n = 0; fc->count[i] > 0 && n < (size_t)fc->count[i]; n++, k++) {
+			const struct trawl_reader_field *f = trawl_reader_field_at(root[i], n);
+			enum trawl_reader_field_kind kind = trawl_reader_field_kind(f);
+			const char *name = trawl_reader_field_name(f);
+
+			if (!name || (kind != TRAWL_READER_FIELD_INTEGER &&
+				      kind != TRAWL_READER_FIELD_FLOAT &&
+				      kind != TRAWL_READER_FIELD_STRING))
+				return fc;
+			fc->m[k] = (struct flat_member){name, (uint8_t)kind,
+							(uint8_t)trawl_reader_field_is_signed(f)};
+		}
+	}
+	fc->flat = true;
+	return fc;
+}
+
+/* The class of the current event in @c, learnt at its first event; NULL when out of memory. */
+static struct flat_class *flat_of(struct trawl_reader *r, struct jsonw_names *c)
+{
+	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(r);
+	size_t h = ((uintptr_t)ec >> 4) & (FLAT_SLOTS - 1);
+	struct flat_class *fc;
+
+	for (fc = c->flat[h]; fc; fc = fc->next)
+		if (fc->ec == ec)
+			return fc;
+	fc = flat_learn(r, ec);
+	if (fc) {
+		fc->next = c->flat[h];
+		c->flat[h] = fc;
+	}
+	return fc;
+}
+
+/* The scopes of a flat class's event; nonzero: the tree must do it (b is then as it was). */
+static int flat_scopes(struct trawl_reader *r, struct trawl_reader_buf *b, struct jsonw_names *c,
+		       const struct flat_class *fc)
+{
+	const struct flat_member *m = fc->m;
+	size_t start = b->len, i;
+	int ret = 0, k;
+
+	for (i = 0; i < FLAT_SCOPES && !ret; i++) {
+		if (fc->count[i] < 0)
+			continue;
+		ret = jsonw_raw(b, scopes[i].key, scopes[i].len) || jsonw_lit(b, "{") ? -ENOMEM : 0;
+		for (k = 0; k < fc->count[i] && !ret; k++, m++) {
+			if (k && jsonw_lit(b, ","))
+				ret = -ENOMEM;
+			if (!ret)
+				ret = key_of(b, c, m->name);
+			if (ret)
+				break;
+			if (m->kind == TRAWL_READER_FIELD_INTEGER && m->is_signed) {
+				int64_t v;
+
+				ret = trawl_reader_event_int(r, scopes[i].scope, k, &v);
+				ret = ret ? ret : jsonw_int(b, v);
+			} else if (m->kind == TRAWL_READER_FIELD_INTEGER) {
+				uint64_t v;
+
+				ret = trawl_reader_event_uint(r, scopes[i].scope, k, &v);
+				ret = ret ? ret : jsonw_uint(b, v);
+			} else if (m->kind == TRAWL_READER_FIELD_FLOAT) {
+				double v;
+
+				ret = trawl_reader_event_double(r, scopes[i].scope, k, &v);
+				ret = ret ? ret : jsonw_double(b, v);
+			} else {
+				const char *str;
+				size_t len;
+
+				ret = trawl_reader_event_string(r, scopes[i].scope, k, &str, &len);
+				ret = ret ? ret : jsonw_string(b, str, len);
+			}
+		}
+		if (!ret)
+			ret = jsonw_lit(b, "}");
+	}
+	if (ret)
+		b->len = start;
+	return ret;
+}
+
 int jsonw_event(struct trawl_reader *r, struct trawl_reader_buf *b, struct jsonw_names *c)
 {
 	const struct trawl_reader_stream *st = trawl_reader_event_stream(r);
 	const char *name = trawl_reader_event_name(r), *trace;
+	const struct flat_class *fc;
 	size_t start = b->len, i;
 	int64_t ns;
 	int ret;
@@ -489,7 +638,11 @@ int jsonw_event(struct trawl_reader *r, struct trawl_reader_buf *b, struct jsonw
 	if (!ret)
 		ret = jsonw_lit(b, ",\"trace\":") || key_of(b, c, trace) ? -ENOMEM : 0;
 	b->len -= !ret;
-	for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]) && !ret; i++) {
+	if (!ret && c && (fc = flat_of(r, c)) && fc->flat && !flat_scopes(r, b, c, fc))
+		i = FLAT_SCOPES;	/* done */
+	else
+		i = 0;
+	for (; i < sizeof(scopes) / sizeof(scopes[0]) && !ret; i++) {
 		const struct trawl_reader_field *f;
 
 		ret = trawl_reader_event_field(r, scopes[i].scope, &f);

@@ -209,10 +209,16 @@ static void rec_put(struct sd_rec *r, uint32_t off, const void *v, size_t n)
 	memcpy(r->b + 8 + off, v, n);
 }
 
-/* A __data_loc string at field offset @off: the text goes after the fixed part. */
+/*
+ * A __data_loc string at field offset @off: the text goes after the fixed part.
+ * @s is NUL-terminated (strnlen with a bound larger than the caller's array
+ * trips gcc -O3's -Wstringop-overread), cut at 4094 bytes.
+ */
 static void rec_str(struct sd_rec *r, uint32_t off, const char *s)
 {
-	size_t n = strnlen(s, 4095) + 1;
+	size_t n = strlen(s);
+
+	n = (n > 4094 ? 4094 : n) + 1;
 	uint32_t loc;
 
 	if (r->len + n > sizeof(r->b))
