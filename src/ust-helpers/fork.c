@@ -4,16 +4,16 @@
  * by fork(), daemon() or clone() is traced from its first event, under its
  * own pid.
  *
- * libtrawl-ust already resets a fork()ed child (pthread_atfork: the parent's
- * buffers dropped, a new registration started), but does not make the child
- * wait: most children exec at once, and waiting for the daemons there would
- * only slow them. Preloaded (or linked), this library makes fork() and
- * daemon() return in the child only once the child is set up by the
- * running session daemons (at most TRAWL_UST_REGISTER_TIMEOUT ms, as a
- * program's start-up), so that the events right after them are recorded,
- * as liblttng-ust-fork does. clone() without CLONE_VM (a new process the C
- * library's fork handlers never see) gets the same handling around it;
- * with CLONE_VM (a thread) it is left alone.
+ * libtrawl-ust itself resets a fork()ed child (pthread_atfork: the parent's
+ * buffers dropped, a new registration started) and makes fork() return in
+ * the child once the child is set up by the running session daemons (at
+ * most TRAWL_UST_REGISTER_TIMEOUT ms, as a program's start-up: src/ust/agent.c),
+ * so fork() and daemon() need nothing more; this library wraps them all the
+ * same (the wait is then already done), as liblttng-ust-fork does. What it
+ * adds is clone() without CLONE_VM: a new process the C library's fork
+ * handlers never see, which would otherwise record into its parent's
+ * shared buffers under the parent's pid (tests/ust e2e.py fork-helper).
+ * With CLONE_VM (a thread) clone() is left alone.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

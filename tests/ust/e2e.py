@@ -329,6 +329,51 @@ def case_early(fork):
             fail("early %s: with no session the app waited %.3f s (rc %d)" % (buffers, t0, rc0))
 
 
+FORK_LIB = os.path.join(os.path.dirname(BIN), "lib", "libtrawl-ust-fork.so")
+
+
+def case_fork_helper():
+    """libtrawl-ust-fork (liblttng-ust-fork's part): a child of fork() or of
+    clone() (no CLONE_VM) that records N events at once and exits has all N
+    in the trace, in its own per-PID buffers. libtrawl-ust's own fork
+    handler does this for fork(); clone() is the helper's: without it (checked
+    by hand when this test was written) the clone child's 200 events went into
+    the parent's buffers, under the parent's pid (1 per-PID folder, not 2)."""
+    n = 200
+    for mode in ("fork-now", "clone-now"):
+        e = Env()
+        try:
+            session(e, "pid")
+            t0 = time.monotonic()
+            rc = e.app(n, mode, binary=EARLY,
+                       extra_env={"LD_PRELOAD": FORK_LIB,
+                                  # an ASan build checks that its runtime comes first
+                                  "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                                  ":verify_asan_link_order=0",
+                                  "TRAWL_UST_REGISTER_TIMEOUT": str(EARLY_TIMEOUT_MS)}).wait(60)
+            t = time.monotonic() - t0
+            e.trawl("stop")
+            evs, disc = read_trace(e.out)
+            folders = sorted(os.path.basename(os.path.dirname(p))
+                             for p in glob.glob(os.path.join(e.out, "ust", "pid", "*", "metadata")))
+        finally:
+            e.close()
+        by = {}
+        for name, d in evs:
+            if name == "tall:seq":
+                by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+        print("fork helper %s: parent %d, child %d of %d events, %d discarded, %d per-PID folders, %.3f s" %
+              (mode, len(by.get(0, [])), len(by.get(100, [])), n, disc, len(folders), t))
+        if rc != 0 or by.get(0) != list(range(n)):
+            fail("fork helper %s: parent %d of %d events (rc %d)" % (mode, len(by.get(0, [])), n, rc))
+        if by.get(100) != list(range(n)):
+            fail("fork helper %s: child %d of %d events" % (mode, len(by.get(100, [])), n))
+        if len(folders) != 2:
+            fail("fork helper %s: %d per-PID folders, not 2 (parent and child): %s" % (mode, len(folders), folders))
+        if t > EARLY_TIMEOUT_MS / 2000.0:
+            fail("fork helper %s: the run took %.3f s: a wait ended by the timeout" % (mode, t))
+
+
 def case_early_nodaemon():
     """No daemon (no socket: ENOENT; a dead daemon's socket: ECONNREFUSED):
     start-up does not wait for the registration timeout."""
@@ -646,6 +691,8 @@ def main():
         case_early(False)
     elif case == "early-fork":
         case_early(True)
+    elif case == "fork-helper":
+        case_fork_helper()
     elif case == "early-nodaemon":
         case_early_nodaemon()
     elif case == "contexts":
