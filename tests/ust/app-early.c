@@ -5,7 +5,7 @@
  * events are in the trace only if libtrawl-ust's start-up waited for the
  * session daemon's setup (src/ust/agent.c: early events).
  *
- *   app-early N [fork|fork-now|clone-now]
+ *   app-early N [fork|fork-now|clone-now|daemon-now]
  *
  * fork: then forks; the child (a new app, registered by its own agent:
  * nothing waits for it at start-up) waits up to 5 s for its tracepoint to be
@@ -15,6 +15,9 @@
  * events (thread = 100) at once and exits: they are all in the trace only
  * when libtrawl-ust-fork (LD_PRELOAD) made fork()/clone() return in the
  * child once the child was set up.
+ * daemon-now: daemon(1, 1), then the daemon (the child: the program's first
+ * process exits) emits its N events at once and exits; it keeps stdout, so
+ * a reader of the program's stdout sees its end when the daemon is done.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -59,6 +62,10 @@ int main(int argc, char **argv)
 		static char stack[256 * 1024] __attribute__((aligned(16)));
 
 		pid = clone(child_now, stack + sizeof(stack), SIGCHLD, NULL);
+	} else if (!strcmp(argv[2], "daemon-now")) {
+		if (daemon(1, 1))
+			return 1;
+		child_now(NULL);
 	} else if (strcmp(argv[2], "fork")) {
 		return 0;
 	} else {

@@ -333,24 +333,26 @@ FORK_LIB = os.path.join(os.path.dirname(BIN), "lib", "libtrawl-ust-fork.so")
 
 
 def case_fork_helper():
-    """libtrawl-ust-fork (liblttng-ust-fork's part): a child of fork() or of
-    clone() (no CLONE_VM) that records N events at once and exits has all N
+    """libtrawl-ust-fork (liblttng-ust-fork's part): a child of fork(), of
+    daemon() or of clone() (no CLONE_VM) that records N events at once and exits has all N
     in the trace, in its own per-PID buffers. libtrawl-ust's own fork
     handler does this for fork(); clone() is the helper's: without it (checked
     by hand when this test was written) the clone child's 200 events went into
     the parent's buffers, under the parent's pid (1 per-PID folder, not 2)."""
     n = 200
-    for mode in ("fork-now", "clone-now"):
+    for mode in ("fork-now", "clone-now", "daemon-now"):
         e = Env()
         try:
             session(e, "pid")
             t0 = time.monotonic()
-            rc = e.app(n, mode, binary=EARLY,
-                       extra_env={"LD_PRELOAD": FORK_LIB,
-                                  # an ASan build checks that its runtime comes first
-                                  "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
-                                  ":verify_asan_link_order=0",
-                                  "TRAWL_UST_REGISTER_TIMEOUT": str(EARLY_TIMEOUT_MS)}).wait(60)
+            p = e.app(n, mode, binary=EARLY, stdout=subprocess.PIPE,
+                      extra_env={"LD_PRELOAD": FORK_LIB,
+                                 # an ASan build checks that its runtime comes first
+                                 "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") +
+                                 ":verify_asan_link_order=0",
+                                 "TRAWL_UST_REGISTER_TIMEOUT": str(EARLY_TIMEOUT_MS)})
+            p.communicate(timeout=60)  # its end: EOF once the daemon (daemon-now) is done too
+            rc = p.returncode
             t = time.monotonic() - t0
             e.trawl("stop")
             evs, disc = read_trace(e.out)
