@@ -18,7 +18,13 @@
  *     as its parent (the root session daemon, or trawl-ktrace).
  * Matching on the executable file (device and inode of /proc/PID/exe), not
  * on the process name, so that nobody can hide a program from a root trace
- * by calling it "trawl-consumerd". The `trawl` command itself is left
+ * by calling it "trawl-consumerd"; and only processes whose every uid
+ * (real, effective, saved, filesystem) is the consumer's own (root's, for
+ * the root daemon's): any user may run trawl-sessiond, and LD_PRELOAD or
+ * ptrace put their code in it, which would then have run unseen by root's
+ * kernel traces (security-notrace-user). Users' own daemons, and the root
+ * daemon's consumers that became a session's owner, show in root's
+ * traces as any program does. The `trawl` command itself is left
  * visible: it is what the user ran. A record is dropped only when the
  * thread that made it is trawl's and every other thread it names is too
  * (convert.c): switches to and from trawl's daemons, and wake-ups of a
@@ -149,6 +155,32 @@ static int about_to_exec(long pid, const struct stat *exe)
 	return na > 0 && na == nb && !memcmp(a, b, (size_t)na);
 }
 
+/*
+ * Whether every uid of @pid (/proc/PID/status: real, effective, saved,
+ * filesystem) is @uid: a process another user cannot put code into.
+ */
+static int owned_by(long pid, uid_t uid)
+{
+	char path[64], buf[4096], *p;
+	unsigned long u[4];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nUid:");
+	if (!p || sscanf(p + 5, "%lu %lu %lu %lu", &u[0], &u[1], &u[2], &u[3]) != 4)
+		return 0;
+	return u[0] == uid && u[1] == uid && u[2] == uid && u[3] == uid;
+}
+
 static int same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -224,8 +256,8 @@ static int collect(struct trawl_kernel_hidden *l, pid_t consumer, const char *co
 		if (stat(path, &st) < 0)
 			continue; /* kernel thread, or gone */
 		if (((have_self && same_file(&st, &self)) || (have_cons && same_file(&st, &cons))) &&
-		    !about_to_exec(pid, &st) && !(spawner > 1 && spawned_command(pid, spawner, consumer)) &&
-		    still_runs(path, &st))
+		    owned_by(pid, geteuid()) && !about_to_exec(pid, &st) &&
+		    !(spawner > 1 && spawned_command(pid, spawner, consumer)) && still_runs(path, &st))
 			ret = add_threads(l, pid);
 	}
 	closedir(d);
