@@ -17,6 +17,18 @@
  * when an instance has the event enabled. Checked at setup and again with
  * the hidden set, every second, for events enabled while tracing.
  */
+/* Whether @ch records a process id context: a thread gone by conversion needs its fork record. */
+static int needs_ids(const struct kchan *ch)
+{
+	int i;
+
+	for (i = 0; i < ch->nctx; i++)
+		if (ch->ctx[i] == TRAWL_KCTX_PID || ch->ctx[i] == TRAWL_KCTX_VPID ||
+		    ch->ctx[i] == TRAWL_KCTX_PPID)
+			return 1;
+	return 0;
+}
+
 static void bpf_update(struct kconsumer *k)
 {
 	const char *inst[MAX_CHANNELS];
@@ -31,9 +43,10 @@ static void bpf_update(struct kconsumer *k)
 		trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the syscall BPF programs: "
 			"string arguments are left empty");
 	for (i = 0; i < k->nch; i++) {
-		if (!trawl_path_fmt(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable",
-				    k->ch[i].instance) &&
-		    trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0' &&
+		if (((!trawl_path_fmt(rel, sizeof(rel), "%s/events/sched/sched_process_fork/enable",
+				      k->ch[i].instance) &&
+		      trawl_kernel_read_file(rel, buf, sizeof(buf)) > 0 && buf[0] != '0') ||
+		     needs_ids(&k->ch[i])) &&
 		    trawl_kernel_bpf_attach_fork(k->bpf) < 0)
 			trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the sched_process_fork "
 				"BPF program: its process ids come from /proc");

@@ -39,6 +39,7 @@
 #include "kernel/internal.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,7 @@ struct task_entry {
 	int32_t tid;     /* -1: empty */
 	int32_t pid, ppid, prio, nice;
 	char comm[16];
+	bool gone;       /* no /proc entry when loaded: pid and ppid from a fork record, if any */
 };
 
 struct trawl_kernel_task_cache {
@@ -146,6 +148,7 @@ static void task_load(struct task_entry *t, int32_t tid)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		cmdlines_lookup(tid, t->comm);
+		t->gone = true;
 		return;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -192,6 +195,33 @@ static struct task_entry *task_get(struct trawl_kernel_task_cache *c, int32_t ti
 	if (t->tid != tid)
 		task_load(t, tid);
 	return t;
+}
+
+/*
+ * A thread gone from /proc before its records are converted: its process
+ * id (and a process's parent's) from the fork record BPF made when it was
+ * created (the consumer attaches that program whenever a channel has a
+ * pid, vpid or ppid context: kernel-refresh.c), not its own tid taken for
+ * one. Threads that existed before tracing and are gone keep that guess.
+ */
+static void task_ids_of_gone(struct trawl_kernel_converter *c, struct task_entry *t)
+{
+	int32_t tgid, ppid;
+
+	t->gone = false;	/* looked once */
+	if (trawl_kernel_forks_ids(c->forks, t->tid, &tgid, &ppid) && c->forks && c->bpf_drain) {
+		c->bpf_drain(c->bpf_arg);	/* its record may not have been read yet */
+		if (trawl_kernel_forks_ids(c->forks, t->tid, &tgid, &ppid))
+			return;
+	} else if (!c->forks) {
+		return;
+	}
+	t->pid = tgid;
+	/* a thread's parent is its process's: that process's own fork record, if traced */
+	if (ppid <= 0 && tgid != t->tid && trawl_kernel_forks_ids(c->forks, tgid, &tgid, &ppid))
+		ppid = 0;
+	if (ppid > 0)
+		t->ppid = ppid;
 }
 
 static void task_set_comm(struct trawl_kernel_task_cache *c, int32_t tid, const uint8_t *comm,
@@ -473,8 +503,11 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 			o += 4;
 			continue;
 		}
-		if (!t)
+		if (!t) {
 			t = task_get(c->tasks, tid);
+			if (__builtin_expect(t->gone, 0))
+				task_ids_of_gone(c, t);
+		}
 		switch (k) {
 		case TRAWL_KCTX_PROCNAME:
 			memcpy(o, t->comm, 16);

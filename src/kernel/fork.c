@@ -39,6 +39,9 @@ struct fork_entry {
 
 struct trawl_kernel_forks {
 	struct fork_entry e[FORK_SLOTS];
+	struct {
+		int32_t tid, tgid, ppid; /* tid 0: empty */
+	} id[FORK_SLOTS];		/* trawl_kernel_forks_ids() */
 };
 
 int trawl_kernel_forks_create(struct trawl_kernel_forks **out)
@@ -68,6 +71,21 @@ void trawl_kernel_forks_add(struct trawl_kernel_forks *f, int32_t child_tid,
 	e->info = *info;
 	if (e->info.nvtids > TRAWL_KERNEL_MAX_PID_NS)
 		e->info.nvtids = TRAWL_KERNEL_MAX_PID_NS;
+	f->id[(uint32_t)child_tid % FORK_SLOTS].tid = child_tid;
+	f->id[(uint32_t)child_tid % FORK_SLOTS].tgid = info->child_pid;
+	/* a new process's parent is the forking process; a thread's is its process's */
+	f->id[(uint32_t)child_tid % FORK_SLOTS].ppid = info->child_pid == child_tid ? info->parent_pid : 0;
+}
+
+int trawl_kernel_forks_ids(const struct trawl_kernel_forks *f, int32_t tid, int32_t *tgid,
+			   int32_t *ppid)
+{
+	if (!f || tid <= 0 || f->id[(uint32_t)tid % FORK_SLOTS].tid != tid ||
+	    f->id[(uint32_t)tid % FORK_SLOTS].tgid <= 0)
+		return -ENOENT;
+	*tgid = f->id[(uint32_t)tid % FORK_SLOTS].tgid;
+	*ppid = f->id[(uint32_t)tid % FORK_SLOTS].ppid;
+	return 0;
 }
 
 static int forks_take(struct trawl_kernel_forks *f, int32_t child_tid, struct trawl_kernel_fork_info *info)

@@ -268,6 +268,15 @@ int trawl_kernel_forks_create(struct trawl_kernel_forks **out);
 void trawl_kernel_forks_destroy(struct trawl_kernel_forks *f);
 void trawl_kernel_forks_add(struct trawl_kernel_forks *f, int32_t child_tid,
 			    const struct trawl_kernel_fork_info *info);
+/*
+ * The process id of thread @tid (and, for a process, its parent's, else 0)
+ * as a fork record gave them: kept for the pid, vpid and ppid contexts of a
+ * thread that is gone from /proc when its records are converted (a record
+ * of sched_process_fork takes its entry, this one stays until a later fork
+ * of the same slot). Returns 0 or -ENOENT.
+ */
+int trawl_kernel_forks_ids(const struct trawl_kernel_forks *f, int32_t tid, int32_t *tgid,
+			   int32_t *ppid);
 
 /*
  * The consumer's BPF programs (bpf.c, trawl.bpf.c). Created (loaded, not

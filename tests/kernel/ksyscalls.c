@@ -6,6 +6,8 @@
  *   ksyscalls flood N    N getpgid(7777777) calls (-ESRCH each)
  *   ksyscalls flood N B  N getpgid(B + i) calls, i = 0..N-1: a test filtering on
  *                        the argument sees its own flood and no other's
+ *   ksyscalls thread-flood N B  the same from a second thread, which prints
+ *                        "tid=<its tid>" and ends before the program exits
  *   ksyscalls add A B    calls trawl_test_add(A, B) (a uprobe target) and prints the sum
  *   ksyscalls args       the calls whose structures LTTng decodes, with known values
  *                        (ksyscalls-args.c): connect/accept4 on 127.0.0.1, connect to [::1]:9,
@@ -21,10 +23,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 int ksyscalls_args(void); /* ksyscalls-args.c */
+
+static long flood_n, flood_base;
+
+static void *flood_thread(void *arg)
+{
+	(void)arg;
+	printf("tid=%ld\n", (long)syscall(SYS_gettid));
+	fflush(stdout);
+	for (long i = 0; i < flood_n; i++)
+		syscall(SYS_getpgid, flood_base + i);
+	return NULL;
+}
 
 __attribute__((noinline, used)) long trawl_test_add(long a, long b);
 __attribute__((noinline, used)) long trawl_test_add(long a, long b)
@@ -44,6 +59,15 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "args"))
 		return ksyscalls_args();
+	if (argc >= 4 && !strcmp(argv[1], "thread-flood")) {
+		pthread_t t;
+
+		flood_n = atol(argv[2]);
+		flood_base = atol(argv[3]);
+		if (pthread_create(&t, NULL, flood_thread, NULL) || pthread_join(t, NULL))
+			return 1;
+		return 0;
+	}
 	if (argc >= 3 && !strcmp(argv[1], "flood")) {
 		long n = atol(argv[2]), base = argc >= 4 ? atol(argv[3]) : 7777777;
 
