@@ -1030,6 +1030,7 @@ static void __attribute__((constructor)) trawl_ust_init(void)
 	prctl(PR_GET_NAME, procname, 0, 0, 0);
 	trawl_ust_pid = (int32_t)getpid();
 	trawl_ust_ppid = (int32_t)getppid();
+	trawl_ust_getcpu_init();
 	trawl_ust_statedump_init();
 	trawl_ust_agent_start();
 }

@@ -5,9 +5,10 @@
  *
  * The CPU number comes from the rseq area glibc registers for every thread
  * (cpu_id, kept current by the kernel: one load, ~1 ns) and falls back to
- * sched_getcpu(). A thread migrated between the read and the reservation
- * only writes into another CPU's stream, which is safe: reservations are
- * CAS-based and any number of writers may share a stream.
+ * sched_getcpu(), unless a getcpu plugin gives it (getcpu.c). A thread
+ * migrated between the read and the reservation only writes into another
+ * CPU's stream, which is safe: reservations are CAS-based and any number of
+ * writers may share a stream.
  *
  * Why per-CPU streams and not per-thread ones. Measured on the 2-core dev
  * VM (bench/ust/run.sh, "no consumer" rows: a snapshot session, so nothing
@@ -30,6 +31,11 @@
 
 static inline uint32_t current_cpu(void)
 {
+	/* Relaxed: set once at start-up (getcpu.c), before any event. */
+	int (*plugin)(void) = __atomic_load_n(&trawl_ust_getcpu_fn, __ATOMIC_RELAXED);
+
+	if (trawl_unlikely(plugin != NULL))
+		return (uint32_t)plugin(); /* a negative one: modulo the streams */
 #if defined(__x86_64__)
 	if (__rseq_size) {
 		char *tp;

@@ -186,9 +186,12 @@ static int ctx_value(void *arg, unsigned int which, struct trawl_ust_filter_arg 
 	case TRAWL_FILTER_CTX_VPPID:
 		out->i = trawl_ust_ppid;
 		return 0;
-	case TRAWL_FILTER_CTX_CPU_ID:
-		out->i = sched_getcpu();
+	case TRAWL_FILTER_CTX_CPU_ID: {
+		int (*plugin)(void) = __atomic_load_n(&trawl_ust_getcpu_fn, __ATOMIC_RELAXED);
+
+		out->i = plugin ? plugin() : sched_getcpu();
 		return 0;
+	}
 	case TRAWL_FILTER_CTX_PRIO:
 	case TRAWL_FILTER_CTX_NICE: {
 		int32_t prio, nice;

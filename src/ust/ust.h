@@ -61,6 +61,11 @@ extern uint64_t trawl_ust_registry_generation;
 /* This process's pid and parent's, refreshed in a fork()ed child. */
 extern int32_t trawl_ust_pid, trawl_ust_ppid;
 
+/* getcpu.c: the getcpu plugin's function (NULL: the kernel's number), set
+ * by trawl_ust_getcpu_init() from the library's constructor. */
+extern int (*trawl_ust_getcpu_fn)(void);
+void trawl_ust_getcpu_init(void);
+
 /* Context fields (context.c). Writes @chan's context fields at @p (room
  * for chan->context_size bytes); returns the end. */
 char *trawl_ust_write_contexts(char *p, const struct trawl_ust_chan *chan, void *ip);

@@ -19,9 +19,10 @@ import time
 
 class LttngRef:
     @staticmethod
-    def make(prefix):
+    def make(prefix, env=None):
         """An LttngRef, or None (with the reason printed) when this host
-        cannot run one: no lttng-tools, not root, no useradd."""
+        cannot run one: no lttng-tools, not root, no useradd. @env: extra
+        environment of its session daemon (LTTNG_UST_CLOCK_PLUGIN)."""
         if os.geteuid() != 0:
             print("note: not root: no LTTng side-by-side run")
             return None
@@ -30,12 +31,12 @@ class LttngRef:
                 print("note: %s missing: no LTTng side-by-side run" % tool)
                 return None
         try:
-            return LttngRef(prefix)
+            return LttngRef(prefix, env)
         except (OSError, RuntimeError) as e:
             print("note: no LTTng side-by-side run: %s" % e)
             return None
 
-    def __init__(self, prefix):
+    def __init__(self, prefix, env=None):
         self.user = "%s%d" % (prefix[:20], os.getpid())
         self.dir = tempfile.mkdtemp(prefix="trawl-lttngref.")
         os.chmod(self.dir, 0o755)
@@ -48,7 +49,8 @@ class LttngRef:
         os.makedirs(self.home)
         os.chown(self.home, self.uid, -1)
         self.nsess = 0
-        r = self.lttng_raw("lttng-sessiond", "--daemonize")
+        r = self.lttng_raw("lttng-sessiond", "--daemonize",
+                           extra_env=["%s=%s" % kv for kv in (env or {}).items()])
         if r.returncode != 0:
             self.close()
             raise RuntimeError("lttng-sessiond: %s" % r.stderr.strip())

@@ -19,6 +19,8 @@ values the program is known to record.
     compat.py statedump   lttng_ust_statedump:*: the program, libc, the
                           loader, with build ids and debug links as readelf
                           sees them, as LTTng-UST reports them
+    compat.py getcpu      LTTNG_UST_GETCPU_PLUGIN: the plugin's number is
+                          each event's cpu_id (stream) and $ctx.cpu_id
 """
 import os
 import re
@@ -311,9 +313,38 @@ def case_statedump():
                  ([x for x in a if x not in b][:4], [x for x in b if x not in a][:4]))
 
 
+def case_getcpu():
+    # The program pinned to CPU 0, the plugin saying the last CPU: the
+    # events are in the last CPU's stream, and a filter on $ctx.cpu_id sees
+    # the plugin's number. (One CPU: 0 either way, which checks less.)
+    want = max(os.sched_getaffinity(0))
+    plugin = os.path.join(LIB, "libust-getcpu-plugin.so")
+    counts = []
+    for filt in (None, "$ctx.cpu_id == %d" % want):
+        e = Env()
+        e.env.update(LTTNG_UST_GETCPU_PLUGIN=plugin, TEST_GETCPU=str(want))
+        try:
+            def body():
+                r = subprocess.run([APP], env=e.env, capture_output=True, text=True, timeout=120,
+                                   preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}))
+                if r.returncode != 0 or "LTTNG_UST_GETCPU_PLUGIN" in r.stderr:
+                    fail("getcpu: %s: exit %d: %s" % (APP, r.returncode, r.stderr.strip()[-300:]))
+            trace = e.session(["tcompat:*"], body, filt)
+            r = subprocess.run(["babeltrace2", trace], capture_output=True, text=True)
+            cpus = re.findall(r"\{ cpu_id = (\d+) \}", r.stdout)
+        finally:
+            e.close()
+        if not cpus or set(cpus) != {str(want)}:
+            fail("getcpu (filter %s): cpu ids %s, the plugin says %d" % (filt, sorted(set(cpus)), want))
+        counts.append(len(cpus))
+    if counts[0] != counts[1]:
+        fail("getcpu: $ctx.cpu_id == %d kept %d of %d events" % (want, counts[1], counts[0]))
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else ""
-    tests = {"fields": case_fields, "filters": case_filters, "dup": case_dup, "statedump": case_statedump}
+    tests = {"fields": case_fields, "filters": case_filters, "dup": case_dup, "statedump": case_statedump,
+             "getcpu": case_getcpu}
     if what not in tests:
         sys.exit("usage: compat.py " + "|".join(tests))
     tests[what]()
