@@ -179,6 +179,9 @@ class Env(trawltest.Env):
     def __init__(self):
         super().__init__("trawl-ust-examples.")
         self.env["LD_LIBRARY_PATH"] = LIB
+        # Events from main()'s first line on, however slow the daemons are
+        # to answer on a loaded machine (each tracer waits for them).
+        self.env["TRAWL_UST_REGISTER_TIMEOUT"] = "60000"
 
     def session(self, evs, body, filt=None):
         self.trawl("create", "s", "--output", self.out)
@@ -226,7 +229,7 @@ def run_lttng(programs, evs, filt, folder, keep_cpu):
     try:
         def body():
             for argv, extra in programs:
-                ref.run(argv, env=plugin_env(extra, folder), cwd=folder)
+                ref.run(argv, env=dict(plugin_env(extra, folder), LTTNG_UST_REGISTER_TIMEOUT="-1"), cwd=folder)
         trace = ref.session(evs, body, channel=CHANNEL, filt=filt)
         clock = clock_of(trace)  # first: it makes clock-override's LTTng trace readable
         return events(trace, keep_cpu), clock
