@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(sc.data, data + head, size - head);
 	room = 2 * (size - head) + TRAWL_KERNEL_OP_MAX_OUT;
 	out = malloc(room);
-	for (x = TRAWL_KX_SC_INT1; out && x <= TRAWL_KX_FDSET; x++) {
+	for (x = TRAWL_KX_SC_INT1; out && x <= TRAWL_KX_EPOLL_EVENT; x++) {
 		for (a = 0; a < 6; a++) {
 			struct trawl_kernel_op op = { .kind = TRAWL_KOP_SC, .xform = (uint8_t)x, .arg = (uint8_t)a,
 						      .aux = aux, .dst = 1 };
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 	}
-	for (x = TRAWL_KX_SA_V4; x <= TRAWL_KX_FDSET; x++) {
+	for (x = TRAWL_KX_SA_V4; x <= TRAWL_KX_EPOLL_EVENT; x++) {
 		struct trawl_kernel_field f = { .name = "readfds", .kind = TRAWL_KF_DECODED, .xform = (uint8_t)x };
 
 		trawl_ctf_type_destroy(trawl_kernel_scdecode_type(&f));

@@ -115,17 +115,14 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 }
 
 /*
- * src/ctf refuses TSDL keywords as names (tracepoints have fields called
- * "align" or "callsite"): those get one more leading '_'.
+ * src/ctf writes every field name with a leading '_' (as LTTng does, and
+ * babeltrace2 shows it without), so a TSDL keyword (epoll_ctl's "event",
+ * tracepoints' "align" or "callsite") is a name like any other: one more
+ * '_' here made babeltrace2 show "_event" where LTTng's traces show "event".
  */
 static int add_field(struct trawl_ctf_type *st, const char *name, struct trawl_ctf_type *t)
 {
-	char alt[80];
-
-	if (trawl_ctf_identifier_valid(name))
-		return trawl_ctf_type_struct_add(st, name, t);
-	snprintf(alt, sizeof(alt), "_%s", name);
-	return trawl_ctf_type_struct_add(st, alt, t);
+	return trawl_ctf_type_struct_add(st, name, t);
 }
 
 /* The payload struct of a tracefs event, field for field as convert.c writes it. */

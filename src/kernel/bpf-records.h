@@ -28,6 +28,7 @@ enum {
 	TRAWL_BPF_RULE_POLLFDS = 5, /* struct pollfd[argument i + 1], at most 512 (LTTng's page) */
 	TRAWL_BPF_RULE_EPOLL = 6,   /* exit: struct epoll_event[min(ret, argument i + 1, 341)] */
 	TRAWL_BPF_RULE_FDSET = 7,   /* an fd_set of argument 0 fds, in longs (select's n <= 1024) */
+	TRAWL_BPF_RULE_EPEV = 8,    /* entry: one struct epoll_event (12 bytes, packed: epoll_ctl's) */
 };
 #define TRAWL_BPF_SC_RULE(i, r) ((__u32)(r) << (4 * (i)))
 #define TRAWL_BPF_SC_STR(i) TRAWL_BPF_SC_RULE(i, TRAWL_BPF_RULE_STR)

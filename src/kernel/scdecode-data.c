@@ -184,6 +184,22 @@ static uint8_t *write_pollfds(const struct trawl_kernel_op *op, const struct tra
 	return o;
 }
 
+/* One struct epoll_event (12 bytes, packed) at @p as LTTng's epoll element: NULL @p: zeros, as its fault path. */
+static uint8_t *write_epoll_event(const uint8_t *p, uint8_t *o)
+{
+	uint8_t bits;
+
+	if (!p) {
+		memset(o, 0, 17);
+		return o + 17;
+	}
+	bits = p[0];
+	o = put(o, p + 4, 8); /* data_union.u64 */
+	o = put(o, p + 4, 4); /* data_union.fd: its low int */
+	o = put(o, p, 4);     /* raw_events */
+	return put(o, &bits, 1); /* events */
+}
+
 static uint8_t *write_epoll(const struct trawl_kernel_op *op, const struct trawl_kernel_scinfo *sc, uint8_t *o)
 {
 	uint32_t l, i;
@@ -191,15 +207,8 @@ static uint8_t *write_epoll(const struct trawl_kernel_op *op, const struct trawl
 	uint8_t ovf;
 	uint32_t cnt = epoll_count(sc, op, &ovf);
 
-	for (i = 0; i < cnt; i++) {
-		/* struct epoll_event (packed on x86-64): u32 events, u64 data */
-		uint8_t bits = p[12 * i];
-
-		o = put(o, p + 12 * i + 4, 8); /* data_union.u64 */
-		o = put(o, p + 12 * i + 4, 4); /* data_union.fd: its low int */
-		o = put(o, p + 12 * i, 4);     /* raw_events */
-		o = put(o, &bits, 1);          /* events */
-	}
+	for (i = 0; i < cnt; i++) /* struct epoll_event (packed on x86-64): u32 events, u64 data */
+		o = write_epoll_event(p + 12 * i, o);
 	return o;
 }
 
@@ -241,6 +250,14 @@ uint8_t *trawl_kernel_scdecode_write(const struct trawl_kernel_op *op, const str
 		return put(o, &u8, 1);
 	case TRAWL_KX_EPOLL_FDS:
 		return write_epoll(op, sc, o);
+	case TRAWL_KX_EPOLL_OP: {
+		int32_t v = sc->found ? (int32_t)sc->args[op->arg % 6] : 0;
+
+		return put(o, &v, 4);
+	}
+	case TRAWL_KX_EPOLL_EVENT: /* not read (a fault): zeros, as LTTng */
+		p = trawl_kernel_scinfo_arg_data(sc, op->arg, &l);
+		return write_epoll_event(p && l == 12 ? p : NULL, o);
 	case TRAWL_KX_FDSET_LEN:
 		u8 = (uint8_t)fdset_bytes(sc, op->arg % 6);
 		return put(o, &u8, 1);
@@ -339,6 +356,17 @@ struct trawl_ctf_type *trawl_kernel_scdecode_type(const struct trawl_kernel_fiel
 	struct trawl_ctf_type *e;
 
 	switch (f->xform) {
+	case TRAWL_KX_EPOLL_OP: /* LTTng's enum lttng_epoll_op over an int */
+		e = trawl_ctf_type_enum_create(int_t(32, 1, 10, 0));
+		if (e && (trawl_ctf_type_enum_add(e, "EPOLL_CTL_ADD", 1, 1) < 0 ||
+			  trawl_ctf_type_enum_add(e, "EPOLL_CTL_DEL", 2, 2) < 0 ||
+			  trawl_ctf_type_enum_add(e, "EPOLL_CTL_MOD", 3, 3) < 0)) {
+			trawl_ctf_type_destroy(e);
+			e = NULL;
+		}
+		return e;
+	case TRAWL_KX_EPOLL_EVENT:
+		return epoll_type();
 	case TRAWL_KX_SA_V4:
 		e = int_t(8, 0, 10, 1);
 		snprintf(len_name, sizeof(len_name), "_v4addr_length");

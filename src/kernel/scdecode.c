@@ -5,14 +5,14 @@
  * x86-64-syscalls_pointers_override.h and syscalls_pointers_override.h):
  * connect's and accept's socket address (family, port, v4addr, v6addr),
  * poll's and ppoll's struct pollfd array, epoll_wait's and epoll_pwait's
- * returned events, select's and pselect6's fd sets. Their fields are listed
+ * returned events, epoll_ctl's op (as LTTng's enum lttng_epoll_op) and
+ * event, select's and pselect6's fd sets. Their fields are listed
  * here whole, in LTTng's order, names and types; trawl.bpf.c reads the
  * structures (bpf-records.h's rules, the sizes LTTng copies) and this file
  * turns them into LTTng's values, with LTTng's rules for short lengths,
  * faults, caps (a page of pollfd or epoll_event) and overflow flags.
  *
- * Not done: epoll_ctl's op enum and event struct (recorded as LTTng's table
- * without overrides would: plain integers), and clone's flag split, which
+ * Not done: clone's flag split, which
  * LTTng 2.13 records only when built with CONFIG_LTTNG_EXPERIMENTAL_BITWISE_ENUM
  * (off by default: its Makefile's `?= n`); its default `flags` is the hex
  * integer trawl records (syscalls.c).
@@ -70,6 +70,11 @@ static const struct dec_sc dec_scs[] = {
 	  { A("fd", "i32", 0), A("uservaddr", "x64", 1), A("addrlen", "x32", 2), SA("dport", 1, 2) },
 	  { A(NULL, NULL, 0) }, /* ret only */
 	  R(1, SOCKADDR), 0 },
+	{ "epoll_ctl",
+	  { A("epfd", "i32", 0), D("op_enum", "dec", EPOLL_OP, 1, 0), A("fd", "i32", 2),
+	    D("event", "dec", EPOLL_EVENT, 3, 0) },
+	  { A(NULL, NULL, 0) }, /* ret only */
+	  R(3, EPEV), 0 },
 	{ "epoll_pwait",
 	  { A("epfd", "i32", 0), A("maxevents", "i32", 2), A("timeout", "i32", 3), A("sigmask", "x64", 4),
 	    A("sigsetsize", "u64", 5) },

@@ -23,9 +23,9 @@
  *   =source    the kernel's name of the argument
  *   -a,b       kernel arguments LTTng does not record
  *   new, custom, enum   a field LTTng decodes that trawl leaves out
- *              (epoll_ctl's op_enum and event, scdecode.c's top comment)
  * Syscalls whose structures LTTng decodes (connect's and accept's address,
- * poll's fds, epoll_wait's events, select's fd sets) have an empty spec
+ * poll's fds, epoll_wait's events, epoll_ctl's op and event, select's fd
+ * sets) have an empty spec
  * here, which keeps them in the loop that sets the BPF maps: their whole
  * layout is scdecode.c's.
  * Syscalls of this kernel LTTng 2.13 does not know (newer ones) keep the
@@ -71,7 +71,7 @@ static const struct sc_spec sc_specs[] = {
 	{ "connect", "" }, /* scdecode.c */
 	{ "copy_file_range", "fd_in:inout off_in:inout fd_out:inout off_out:inout len:inout flags:inout" },
 	{ "creat", "pathname:str" },
-	{ "epoll_ctl", "op_enum:enum,new event:custom -op" },
+	{ "epoll_ctl", "" }, /* scdecode.c */
 	{ "epoll_pwait", "" }, /* scdecode.c */
 	{ "epoll_pwait2", "epfd:inout events:inout maxevents:inout timeout:inout sigmask:inout sigsetsize:inout" },
 	{ "epoll_wait", "" }, /* scdecode.c */

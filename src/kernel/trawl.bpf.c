@@ -209,6 +209,8 @@ static __always_inline __u32 sc_len(const __u64 *args, int i, __u32 rule, long r
 		if (m > TRAWL_BPF_EPOLL_MAX)
 			m = TRAWL_BPF_EPOLL_MAX;
 		return (__u32)(ret > m ? m : ret) * 12;
+	case TRAWL_BPF_RULE_EPEV:
+		return at_exit ? 0 : 12;
 	case TRAWL_BPF_RULE_FDSET:
 		n = (long)(int)args[0];
 		if (n <= 0 || n > 1024 || (at_exit && ret <= 0))

@@ -15,7 +15,7 @@ ktest.require_root_tracefs()
 d = ktest.tmpdir()
 trace = os.path.join(d, "trace")
 prog = os.path.join(ktest.BIN, "ksyscalls")
-calls = ["connect", "accept4", "poll", "ppoll", "epoll_wait", "select", "clone"]
+calls = ["connect", "accept4", "poll", "ppoll", "epoll_ctl", "epoll_wait", "select", "clone"]
 args = ["-o", trace, "--filter", 'COMM == "ksyscalls"']
 for c in calls:
     args += ["-s", c]
@@ -84,6 +84,12 @@ expect("syscall_exit_poll", esc("ret = 2, nfds = 3, fds_length = 2, fds = " + fd
 expect("syscall_entry_ppoll", r"tsp = \d+, sigmask = 0, sigsetsize = 8, " +
        esc("nfds = 3, fds_length = 3, overflow = 0, fds = " + fds_in))
 expect("syscall_exit_ppoll", esc("ret = 2, nfds = 3, fds_length = 2, overflow = 0, fds = " + fds_out))
+# epoll_ctl: EPOLL_CTL_ADD of p0 with that event, as LTTng's enum and struct
+EPEV = ("{ data_union = { u64 = 0x%X, fd = %s }, raw_events = 0x1, events = { EPOLLIN = 1, "
+        "EPOLLPRI = 0, EPOLLOUT = 0, EPOLLERR = 0, padding = 0 } }" % (0xabcd00000000 | int(p0), p0))
+expect("syscall_entry_epoll_ctl", esc('epfd = %s, op_enum = ( "EPOLL_CTL_ADD" : container = 1 ), fd = %s, '
+                                      'event = %s' % (truth["epfd"], p0, EPEV)))
+expect("syscall_exit_epoll_ctl", esc("ret = 0"))
 # epoll_wait: the event's data (0xabcd << 32 | p0) and EPOLLIN
 assert truth["epoll_ret"] == "1", truth
 expect("syscall_entry_epoll_wait", esc("epfd = %s, maxevents = 4, timeout = 0" % truth["epfd"]))
