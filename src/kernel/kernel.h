@@ -244,11 +244,30 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 			       size_t errlen);
 int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen);
 /*
+ * The same in two halves, for a caller that must not block (the root
+ * daemon's loop): _send turns tracing off and tells the consumer to drain;
+ * it returns the fd to wait on (readable once the consumer answers), 0 when
+ * there is no consumer (stopped), or a negative errno with @err set. Once
+ * the fd is readable, _recv (@failed 0) reads the answer and returns what
+ * trawl_kernel_session_stop() would; with @failed a negative errno (no
+ * answer within trawl_kernel_session_consumer_timeout_ms()), it kills the
+ * consumer and says so.
+ */
+int trawl_kernel_session_stop_send(struct trawl_kernel_session *s, char *err, size_t errlen);
+int trawl_kernel_session_stop_recv(struct trawl_kernel_session *s, int failed, char *err,
+				   size_t errlen);
+int trawl_kernel_session_consumer_timeout_ms(void);
+/*
  * Makes the consumer drain, exit and be reaped (destroy does it too);
  * afterwards trawl_kernel_session_consumer_cpu_ns() is the CPU time (user +
  * system, ns) the consumer used.
  */
 void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s);
+/* The same in two halves (see trawl_kernel_session_stop_send()): _send tells
+ * the consumer to drain and exit and returns the fd that turns readable when
+ * it has (0: none running); _recv reaps it (@failed: kills it first). */
+int trawl_kernel_session_finish_send(struct trawl_kernel_session *s);
+void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed);
 uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s);
 /*
  * Snapshot sessions (flight recorder): start and stop only switch tracing;

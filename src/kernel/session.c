@@ -499,7 +499,7 @@ int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, cha
 	return ret;
 }
 
-int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen)
+int trawl_kernel_session_stop_send(struct trawl_kernel_session *s, char *err, size_t errlen)
 {
 	int ret;
 
@@ -512,9 +512,15 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
 		return 0;
 	/* 'D' stops the perf channels, then drains as 'F' does */
 	if (send(s->ctl_fd, has_perf(s) ? "D" : "F", 1, MSG_NOSIGNAL) != 1)
-		ret = -EPIPE;
-	else
-		ret = consumer_wait_flushed(s);
+		return trawl_kernel_session_stop_recv(s, -EPIPE, err, errlen);
+	return s->ctl_fd;
+}
+
+int trawl_kernel_session_stop_recv(struct trawl_kernel_session *s, int failed, char *err,
+				   size_t errlen)
+{
+	int ret = failed ? failed : consumer_wait_flushed(s);
+
 	if (ret == -EIO) {
 		snprintf(err, errlen, "%s", s->problem); /* the trace is not whole: say so */
 		return ret;
@@ -526,6 +532,29 @@ int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t 
 		return ret;
 	}
 	return 0;
+}
+
+/* Waits for @fd (the consumer's socket) to be readable, at most the consumer's timeout. */
+static int ctl_wait(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret = poll(&p, 1, CONSUMER_TIMEOUT_MS);
+
+	return ret > 0 ? 0 : ret == 0 ? -ETIMEDOUT : -errno;
+}
+
+int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen)
+{
+	int fd = trawl_kernel_session_stop_send(s, err, errlen);
+
+	if (fd <= 0)
+		return fd;
+	return trawl_kernel_session_stop_recv(s, ctl_wait(fd), err, errlen);
+}
+
+int trawl_kernel_session_consumer_timeout_ms(void)
+{
+	return CONSUMER_TIMEOUT_MS;
 }
 
 const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s)
@@ -618,18 +647,28 @@ void trawl_kernel_session_destroy(struct trawl_kernel_session *s)
 	free(s);
 }
 
-void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)
+int trawl_kernel_session_finish_send(struct trawl_kernel_session *s)
 {
 	set_tracing(s, 0);
-	if (s->consumer) {
-		int done = 0;
-
-		if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) == 1) {
-			struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
-
-			/* The consumer closes its end when it exits. */
-			done = poll(&p, 1, CONSUMER_TIMEOUT_MS) > 0;
-		}
-		consumer_reap(s, !done);
+	if (!s->consumer)
+		return 0;
+	if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
+		consumer_reap(s, 1);
+		return 0;
 	}
+	/* The consumer closes its end when it exits. */
+	return s->ctl_fd;
+}
+
+void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed)
+{
+	consumer_reap(s, failed != 0);
+}
+
+void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)
+{
+	int fd = trawl_kernel_session_finish_send(s);
+
+	if (fd > 0)
+		trawl_kernel_session_finish_recv(s, ctl_wait(fd));
 }

@@ -23,7 +23,9 @@
  *
  * While a command waits for apps (loop.c's nested rounds), clients are
  * still read, and requests that only read the daemon's state (list, ping)
- * are answered; others are parked, served in order at the top level.
+ * are answered; others are parked, served in order at the top level. A
+ * command that waits for a consumer (stop, destroy) answers later
+ * (sd_reply.later): its client is only watched for a hang-up meanwhile.
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
@@ -46,6 +48,7 @@ struct sd_client {
 	int refused;          /* not allowed: answered -EACCES, then closed */
 	int close_after;      /* closed once its reply is out */
 	int parked;           /* a whole request waits for the top level */
+	struct sd_later *later; /* its command answers later (sd_reply.later) */
 	struct sd_client *next_parked;
 	size_t got;           /* bytes of buf filled */
 	uint64_t begun_ms;    /* the first byte of the request in progress */
@@ -110,6 +113,8 @@ static void client_close(struct sd_client *c)
 		     parked_tail = &(*parked_tail)->next_parked)
 			;
 	}
+	if (c->later)
+		c->later->client = NULL; /* the command goes on; nobody to answer */
 	sd_watch_del(c->fd);
 	close(c->fd);
 	c->owner->ctl_conns--;
@@ -126,8 +131,8 @@ static void client_arm(struct sd_client *c)
 	uint64_t deadline = 0;
 	short events = POLLIN;
 
-	if (c->parked) {
-		events = 0;
+	if (c->parked || c->later) {
+		events = 0; /* (no deadline: the command's own bounds it) */
 	} else if (c->out) {
 		events = POLLOUT;
 		deadline = c->out_ms + sd_limits.msg_ms;
@@ -248,10 +253,31 @@ static void serve(struct sd_client *c)
 	 * read meanwhile (its request is the one being served). */
 	sd_watch_nested(c->fd, 0);
 	sd_cmd_dispatch(cmd, &c->u.msg.req, &c->peer, &r);
+	if (r.later) {
+		/* answered by sd_later_answer(); only a hang-up is seen meanwhile */
+		r.later->client = c;
+		r.later->cmd = cmd;
+		c->later = r.later;
+		free(r.recs);
+		client_arm(c);
+		return;
+	}
 	sd_watch_nested(c->fd, 1);
 	ret = send_reply(c, cmd, &r);
 	free(r.recs);
 	request_done(c, ret);
+}
+
+void sd_later_answer(struct sd_later *l, struct sd_reply *r)
+{
+	struct sd_client *c = l->client;
+
+	if (!c)
+		return;
+	l->client = NULL;
+	c->later = NULL;
+	sd_watch_nested(c->fd, 1);
+	request_done(c, send_reply(c, l->cmd, r));
 }
 
 static void handle_message(struct sd_client *c)
@@ -345,6 +371,12 @@ static void client_io(int fd, short revents, void *arg)
 
 	if (c->parked)
 		return; /* waits for the top level (clients_on_top()) */
+	if (c->later) {
+		/* its answer is not out yet: only a hang-up (or an error) wakes us */
+		if (revents & (POLLERR | POLLHUP | POLLNVAL))
+			client_close(c);
+		return;
+	}
 	if (c->out) {
 		if (client_flush(c) || (revents & (POLLERR | POLLHUP)))
 			client_close(c);

@@ -44,6 +44,8 @@ static struct sd_session *find(const char *name, const struct sd_peer *p)
 	return any;
 }
 
+static int busy(const struct sd_session *s, struct sd_reply *r);
+
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r)
 {
 	struct sd_session *s;
@@ -55,6 +57,8 @@ struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, 
 	s = find(name, p);
 	if (!s)
 		sd_fail(r, -ENOENT, "no session named '%s'", name);
+	else if (busy(s, r))
+		return NULL;
 	return s;
 }
 
@@ -168,6 +172,16 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	       s->output[0] ? s->output : "(none)");
 }
 
+/* The first failure of a stop goes in @r (may be NULL); returns @ret. */
+static int stop_failed(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		       struct sd_reply *r)
+{
+	if (ret && r && !r->status)
+		sd_fail(r, ret, "stopping %s tracing of session '%s' failed: %s",
+			sd_domain_name((uint32_t)i), s->name, err->msg[0] ? err->msg : strerror(-ret));
+	return ret;
+}
+
 /* Stops every domain of @s; the first failure is reported in @r (may be NULL). */
 static int session_stop(struct sd_session *s, struct sd_reply *r)
 {
@@ -180,14 +194,9 @@ static int session_stop(struct sd_session *s, struct sd_reply *r)
 
 		if (!d->ops || !d->ds)
 			continue;
-		ret = d->ops->stop(d->ds, &err);
-		if (ret && !first) {
+		ret = stop_failed(s, i, d->ops->stop(d->ds, &err), &err, r);
+		if (ret && !first)
 			first = ret;
-			if (r)
-				sd_fail(r, ret, "stopping %s tracing of session '%s' failed: %s",
-					sd_domain_name((uint32_t)i), s->name,
-					err.msg[0] ? err.msg : strerror(-ret));
-		}
 	}
 	s->active = 0;
 	return first;
@@ -224,26 +233,239 @@ void sd_session_destroy(struct sd_session *s)
 	free(s);
 }
 
+/*
+ * Stops and destroys that wait for consumers.
+ *
+ * A consumer drains a session at its stop, and at its destroy (the kernel
+ * consumer exits, the user-space one forgets it). Streaming, that can take
+ * as long as the consumer's bounds (a round and a command: 13 s) when the
+ * session's relayd, which its owner chooses, reads slowly. The daemon does
+ * not wait in its loop for that: the stop or destroy becomes an sd_op, its
+ * client answered once every consumer has answered (sd_reply.later), and
+ * the loop goes on serving everyone else meanwhile. The sessions of an op
+ * are busy: every other command on them is refused (-EBUSY) but listing
+ * them, which shows them without asking their consumers.
+ *
+ * Each session goes through the phases: its domains' stops (if it was
+ * active), then (destroy) their releases, each possibly waiting for a
+ * domain's async_done(); then it is stopped, or freed. The op answers once
+ * all its sessions are through.
+ */
+enum { OP_STOPPING, OP_RELEASING };
+
+struct sd_op {
+	struct sd_op *next;
+	struct sd_later later; /* its client */
+	struct sd_reply r;     /* the answer, built as the domains answer */
+	int destroy, report;   /* destroy too; failures go in r (not destroy -a's) */
+	size_t nr;
+	struct sd_session **ss; /* owned array; NULL once a session is freed */
+};
+
+static struct sd_op *ops;
+
+/* Begins the domains' stops (@release 0) or releases of @s. */
+static void op_begin(struct sd_op *op, struct sd_session *s, int release)
+{
+	int i;
+
+	s->op_phase = release ? OP_RELEASING : OP_STOPPING;
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+		int ret;
+
+		s->op_wait[i] = 0;
+		if (!d->ops || !d->ds)
+			continue;
+		if (release) {
+			if (d->ops->release_async && d->ops->release_async(d->ds) == -EINPROGRESS)
+				s->op_wait[i] = 1;
+			continue;
+		}
+		ret = d->ops->stop_async ? d->ops->stop_async(d->ds, &err) : d->ops->stop(d->ds, &err);
+		if (ret == -EINPROGRESS)
+			s->op_wait[i] = 1;
+		else
+			stop_failed(s, i, ret, &err, op->report ? &op->r : NULL);
+	}
+}
+
+/* Moves session @k of @op on as far as its domains allow; 1 once it is through. */
+static int op_step(struct sd_op *op, size_t k)
+{
+	struct sd_session *s = op->ss[k];
+	int i;
+
+	for (;;) {
+		for (i = 1; i < SD_NR_DOMAINS; i++) {
+			struct sd_domain *d = &s->dom[i];
+			struct trawl_domain_err err = {""};
+			int ret;
+
+			if (!s->op_wait[i])
+				continue;
+			if (!d->ops->async_done(d->ds, &ret, &err))
+				return 0;
+			s->op_wait[i] = 0;
+			if (s->op_phase == OP_STOPPING)
+				stop_failed(s, i, ret, &err, op->report ? &op->r : NULL);
+		}
+		if (s->op_phase == OP_STOPPING) {
+			s->active = 0;
+			if (op->destroy) {
+				op_begin(op, s, 1);
+				continue;
+			}
+			s->op = NULL;
+		} else {
+			/* released: session_destroy waits for nothing now */
+			s->op = NULL;
+			sd_session_destroy(s);
+		}
+		op->ss[k] = NULL;
+		return 1;
+	}
+}
+
+/* Moves every session of @op on; 1 once all are through. */
+static int op_settle(struct sd_op *op)
+{
+	size_t k, left = 0;
+
+	for (k = 0; k < op->nr; k++)
+		if (op->ss[k])
+			left += !op_step(op, k);
+	return !left;
+}
+
+static void op_free(struct sd_op *op)
+{
+	free(op->r.recs);
+	free(op->ss);
+	free(op);
+}
+
+static void ops_on_top(void)
+{
+	struct sd_op **pp = &ops;
+
+	while (*pp) {
+		struct sd_op *op = *pp;
+
+		if (!op_settle(op)) {
+			pp = &op->next;
+			continue;
+		}
+		*pp = op->next;
+		sd_later_answer(&op->later, &op->r);
+		op_free(op);
+	}
+}
+
+/*
+ * Stops (@destroy: and destroys) the @nr sessions @ss for the client of
+ * @r (@report: a stop's failure is the command's): answered now if no
+ * consumer must be waited for, else later (r->later).
+ */
+static void op_run(struct sd_session **ss, size_t nr, int destroy, int report, struct sd_reply *r)
+{
+	static int registered;
+	struct sd_op *op = calloc(1, sizeof(*op));
+	size_t k;
+
+	if (!op || !(op->ss = calloc(nr ? nr : 1, sizeof(*op->ss)))) {
+		free(op);
+		sd_fail(r, -ENOMEM, "out of memory");
+		return;
+	}
+	if (!registered) {
+		sd_loop_on_top(ops_on_top);
+		registered = 1;
+	}
+	op->destroy = destroy;
+	op->report = report;
+	op->nr = nr;
+	for (k = 0; k < nr; k++) {
+		op->ss[k] = ss[k];
+		ss[k]->op = op;
+		op_begin(op, ss[k], !ss[k]->active);
+	}
+	if (op_settle(op)) {
+		/* nothing to wait for: answered now, with what the domains said */
+		r->status = op->r.status;
+		memcpy(r->head.err, op->r.head.err, sizeof(r->head.err));
+		op_free(op);
+		return;
+	}
+	r->later = &op->later;
+	op->next = ops;
+	ops = op;
+}
+
+void sd_ops_finish(void)
+{
+	while (ops) {
+		struct sd_op *op = ops;
+		size_t k;
+
+		ops = op->next;
+		for (k = 0; k < op->nr; k++) {
+			struct sd_session *s = op->ss[k];
+
+			if (!s)
+				continue;
+			/* the domains wait in session_destroy (the daemon exits) */
+			memset(s->op_wait, 0, sizeof(s->op_wait));
+			s->op = NULL;
+			s->active = 0;
+		}
+		free(op->r.recs);
+		free(op->ss);
+		free(op);
+	}
+}
+
+/* The session is busy with a stop or destroy: other commands are refused. */
+static int busy(const struct sd_session *s, struct sd_reply *r)
+{
+	if (!s->op)
+		return 0;
+	sd_fail(r, -EBUSY, "session '%s' is busy: a stop or destroy of it is waiting for its "
+			   "consumer (try again once that has returned)", s->name);
+	return 1;
+}
+
 void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		    struct sd_reply *r)
 {
-	struct sd_session *s, *next;
+	struct sd_session *s, **ss;
+	size_t nr = 0;
 
 	if (req->flags & TRAWL_CTL_F_ALL) {
-		for (s = sd.sessions; s; s = next) {
-			next = s->next;
+		for (s = sd.sessions; s; s = s->next)
+			if (s->uid == p->uid && busy(s, r))
+				return;
+		for (s = sd.sessions; s; s = s->next)
+			nr += s->uid == p->uid;
+		if (!nr)
+			return;
+		ss = calloc(nr, sizeof(*ss));
+		if (!ss)
+			return (void)sd_fail(r, -ENOMEM, "out of memory");
+		nr = 0;
+		for (s = sd.sessions; s; s = s->next)
 			if (s->uid == p->uid)
-				sd_session_destroy(s);
-		}
+				ss[nr++] = s;
+		op_run(ss, nr, 1, 0, r);
+		free(ss);
 		return;
 	}
 	s = sd_session_lookup(req->session, p, r);
 	if (!s)
 		return;
 	/* A stop that lost data (a full disk, relayd gone) fails the destroy too, which goes on. */
-	if (s->active)
-		session_stop(s, r);
-	sd_session_destroy(s);
+	op_run(&s, 1, 1, 1, r);
 }
 
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -291,7 +513,7 @@ void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		return;
 	if (!s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is not started", s->name);
-	session_stop(s, r);
+	op_run(&s, 1, 0, 1, r);
 }
 
 void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -472,11 +694,14 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_ch
 void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			 struct sd_reply *r)
 {
-	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	struct sd_session *s;
 	int i;
 
+	if (!req->session[0])
+		return (void)sd_fail(r, -EINVAL, "no session given and no current session");
+	s = find(req->session, p);
 	if (!s)
-		return;
+		return (void)sd_fail(r, -ENOENT, "no session named '%s'", req->session);
 	sd_session_rec(r, s);
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
@@ -487,8 +712,16 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 
 		if (!d->ops)
 			continue;
+		/* (a domain's status never waits behind a stop's drain: domain.h) */
 		if (d->ds && d->ops->status)
 			d->ops->status(d->ds, &st);
+		if (s->op) {
+			char msg[sizeof(st.msg)];
+
+			snprintf(msg, sizeof(msg), "%s", st.msg);
+			snprintf(st.msg, sizeof(st.msg), "a stop or destroy of the session is waiting "
+				 "for its consumer%s%.*s", msg[0] ? "; " : "", (int)sizeof(msg) - 80, msg);
+		}
 		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
 		if (!st.msg[0])
 			sd_relay_problem(s, st.msg, sizeof(st.msg));

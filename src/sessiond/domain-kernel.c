@@ -13,19 +13,27 @@
 #endif
 #include "common/common.h"
 #include "kernel/kernel.h"
-#include "sessiond/domain.h"
+#include "sessiond/sessiond.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char consumerd_path[4096];
 
+enum kd_wait { KD_IDLE, KD_STOPPING, KD_FINISHING };
+
 struct trawl_domain_session {
 	struct trawl_kernel_session *ks; /* owned */
 	char output[4096];
 	int started;
+	/* A stop or a release waiting for the consumer, watched in the loop
+	 * (kd_stop_async()): its fd, and once over, its result and line. */
+	enum kd_wait wait;
+	int wait_fd, wait_over, wait_ret;
+	char wait_err[TRAWL_KERNEL_ERR_LEN];
 };
 
 static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *err)
@@ -52,6 +60,7 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 
 	if (!s)
 		return -ENOMEM;
+	s->wait_fd = -1;
 	snprintf(s->output, sizeof(s->output), "%s/kernel", info->output ? info->output : ".");
 	ret = trawl_kernel_session_create(info->name, s->output, info->uid, info->gid, &s->ks);
 	if (ret < 0) {
@@ -63,10 +72,20 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 	return 0;
 }
 
+static void kd_wait_end(struct trawl_domain_session *s, int failed);
+
 static void kd_session_destroy(struct trawl_domain_session *s)
 {
 	if (!s)
 		return;
+	if (s->wait != KD_IDLE && !s->wait_over) {
+		/* the daemon exits: the answer is waited for here, as long as ever */
+		struct pollfd p = {.fd = s->wait_fd, .events = POLLIN};
+		int ready = poll(&p, 1, trawl_kernel_session_consumer_timeout_ms()) > 0;
+
+		sd_watch_del(s->wait_fd);
+		kd_wait_end(s, ready ? 0 : -ETIMEDOUT);
+	}
 	trawl_kernel_session_destroy(s->ks);
 	free(s);
 }
@@ -222,6 +241,89 @@ static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 	return ret;
 }
 
+/*
+ * The consumer's answer is in (@failed 0), or it missed its deadline
+ * (@failed -ETIMEDOUT: killed, as the blocking stop would).
+ */
+static void kd_wait_end(struct trawl_domain_session *s, int failed)
+{
+	if (s->wait == KD_STOPPING)
+		s->wait_ret = trawl_kernel_session_stop_recv(s->ks, failed, s->wait_err,
+							     sizeof(s->wait_err));
+	else
+		trawl_kernel_session_finish_recv(s->ks, failed);
+	s->wait_over = 1;
+	s->wait_fd = -1;
+}
+
+static void kd_wait_ready(int fd, short revents, void *arg)
+{
+	(void)revents;
+	sd_watch_del(fd);
+	kd_wait_end(arg, 0);
+}
+
+static void kd_wait_expired(int fd, void *arg)
+{
+	sd_watch_del(fd);
+	kd_wait_end(arg, -ETIMEDOUT);
+}
+
+/* Watches @fd (the consumer's socket) until it answers, within its timeout. */
+static int kd_wait_begin(struct trawl_domain_session *s, enum kd_wait what, int fd)
+{
+	if (sd_watch_add(fd, kd_wait_ready, s))
+		return -ENOMEM;
+	sd_watch_deadline(fd, sd_now_ms() + (uint64_t)trawl_kernel_session_consumer_timeout_ms(),
+			  kd_wait_expired);
+	s->wait = what;
+	s->wait_fd = fd;
+	s->wait_over = 0;
+	s->wait_ret = 0;
+	s->wait_err[0] = '\0';
+	return -EINPROGRESS;
+}
+
+static int kd_stop_async(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int fd;
+
+	s->started = 0;
+	fd = trawl_kernel_session_stop_send(s->ks, e, sizeof(e));
+	if (fd > 0 && kd_wait_begin(s, KD_STOPPING, fd) == -EINPROGRESS)
+		return -EINPROGRESS;
+	if (fd > 0) /* cannot watch it: waited for here */
+		fd = trawl_kernel_session_stop_recv(s->ks, 0, e, sizeof(e));
+	if (fd < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return fd < 0 ? fd : 0;
+}
+
+static int kd_release_async(struct trawl_domain_session *s)
+{
+	int fd = trawl_kernel_session_finish_send(s->ks);
+
+	if (fd > 0 && kd_wait_begin(s, KD_FINISHING, fd) == -EINPROGRESS)
+		return -EINPROGRESS;
+	if (fd > 0)
+		trawl_kernel_session_finish_recv(s->ks, 0);
+	return 0;
+}
+
+static int kd_async_done(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err)
+{
+	if (s->wait == KD_IDLE)
+		return *ret = 0, 1;
+	if (!s->wait_over)
+		return 0;
+	*ret = s->wait == KD_STOPPING ? s->wait_ret : 0;
+	if (*ret < 0)
+		trawl_domain_err_set(err, "%s", s->wait_err);
+	s->wait = KD_IDLE;
+	return 1;
+}
+
 static int kd_regenerate_statedump(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
@@ -325,6 +427,9 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.context_add = kd_context_add,
 	.start = kd_start,
 	.stop = kd_stop,
+	.stop_async = kd_stop_async,
+	.release_async = kd_release_async,
+	.async_done = kd_async_done,
 	.snapshot_record = kd_snapshot_record,
 	.list_events = kd_list_events,
 	.status = kd_status,

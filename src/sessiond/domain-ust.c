@@ -410,6 +410,18 @@ static int ust_trackers_changed(struct trawl_domain_session *s, struct trawl_dom
 }
 
 /*
+ * The owner's consumer drains a stopped session (a stop or destroy that
+ * answers later): a command that waits for it would hold the daemon's loop
+ * as long, for everyone.
+ */
+static int ust_consumer_busy(struct trawl_domain_err *err)
+{
+	trawl_domain_err_set(err, "the user-space consumer is still writing a session being "
+				  "stopped or destroyed: try again once that has returned");
+	return -EBUSY;
+}
+
+/*
  * Every trace's metadata goes to the consumer again whole (it replaces the
  * file: consumer-proto.h's METADATA); returns once the consumer wrote it.
  * Per-process buffers are refused as LTTng refuses them.
@@ -426,6 +438,8 @@ static int ust_regenerate_metadata(struct trawl_domain_session *s, struct trawl_
 	}
 	if (!cons_alive(s))
 		return 0; /* no app traced yet: no metadata written yet */
+	if (cons_busy(s))
+		return ust_consumer_busy(err);
 	for (t = s->traces; t; t = t->next) {
 		if (t->gone)
 			continue;
@@ -437,7 +451,9 @@ static int ust_regenerate_metadata(struct trawl_domain_session *s, struct trawl_
 	return cons_sync(s);
 }
 
-static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
+/* Stops every app of @s (or drops it) before the final flush: what one
+ * commits after would be in no packet. */
+static void ust_stop_apps(struct trawl_domain_session *s)
 {
 	struct app_sess *as;
 	int ret;
@@ -450,23 +466,79 @@ static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err
 			app_fail(as->app, ret);
 		as->started = 0;
 	}
-	/* Every app stopped (or dropped) before the final flush: what it
-	 * commits after would be in no packet. */
 	apps_barrier(s);
 	apps_kick();
 	s->active = 0;
+}
+
+/* The stop's result from the flush's: @ret, @msg the consumer's line. */
+static int ust_stop_result(struct trawl_domain_session *s, int ret, const char *msg,
+			   struct trawl_domain_err *err)
+{
+	/* a full disk, a lost relayd: the consumer's line says what and how much */
+	if (ret && err && cons_alive(s) && msg[0])
+		trawl_domain_err_set(err, "%s", msg);
+	else if (ret && err)
+		trawl_domain_err_set(err, "the consumer could not write everything: %s",
+				     cons_alive(s) ? strerror(-ret) : s->cons->msg);
+	return cons_alive(s) ? ret : 0;
+}
+
+static int ust_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret;
+
+	ust_stop_apps(s);
 	if (!cons_alive(s))
 		return 0; /* nothing recorded, or the consumer died (status says so) */
 	ret = cons_send(s, TRAWL_CONS_FLUSH, 0, 0, NULL, 0, NULL, 0);
 	if (!ret)
 		ret = cons_sync(s);
-	/* a full disk, a lost relayd: the consumer's line says what and how much */
-	if (ret && err && cons_alive(s) && s->cons->last.msg[0])
-		trawl_domain_err_set(err, "%s", s->cons->last.msg);
-	else if (ret && err)
-		trawl_domain_err_set(err, "the consumer could not write everything: %s",
-				     cons_alive(s) ? strerror(-ret) : s->cons->msg);
-	return cons_alive(s) ? ret : 0;
+	return ust_stop_result(s, ret, cons_alive(s) ? s->cons->last.msg : "", err);
+}
+
+/* The same, the flush's reply read by the loop when it comes (domain.h). */
+static int ust_stop_async(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret;
+
+	ust_stop_apps(s);
+	if (!cons_alive(s))
+		return 0;
+	ret = cons_async(s, TRAWL_CONS_FLUSH);
+	if (ret == -EINPROGRESS)
+		return ret;
+	return ust_stop_result(s, ret, "", err);
+}
+
+/* Destroy: the consumer drains and forgets the session (cons_put() then skips it). */
+static int ust_release_async(struct trawl_domain_session *s)
+{
+	if (!cons_alive(s))
+		return 0;
+	s->released = cons_async(s, TRAWL_CONS_REMOVE_SESSION) == -EINPROGRESS;
+	return s->released ? -EINPROGRESS : 0;
+}
+
+static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err)
+{
+	struct trawl_cons_reply r;
+	uint16_t cmd = s->wait_cmd;
+
+	if (!cons_async_done(s, &r, ret))
+		return 0;
+	if (cmd != TRAWL_CONS_FLUSH) {
+		*ret = 0;
+		return 1;
+	}
+	/* a failed flush's reply has the counters too (a stop that lost packets) */
+	if (cons_alive(s)) {
+		s->cons_discarded = r.events_discarded;
+		s->cons_bytes = r.bytes_written;
+	}
+	r.msg[sizeof(r.msg) - 1] = '\0';
+	*ret = ust_stop_result(s, *ret, r.msg, err);
+	return 1;
 }
 
 static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
@@ -479,6 +551,8 @@ static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
 		trawl_domain_err_set(err, "no user-space buffers to record yet (no traced app)");
 		return -ENOENT;
 	}
+	if (cons_busy(s))
+		return ust_consumer_busy(err);
 	memset(&at, 0, sizeof(at));
 	snprintf(at.path, sizeof(at.path), "%s", dir);
 	ret = cons_send(s, TRAWL_CONS_SNAPSHOT, 0, 0, &at, sizeof(at), NULL, 0);
@@ -536,7 +610,9 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 	if (cons_alive(s) && waitpid(s->cons->pid, &status, WNOHANG) == s->cons->pid)
 		cons_dead(s->cons, 1, status);
 	/* Streaming problems (relayd gone) are only known to the consumer: ask it. */
-	if (cons_alive(s) && s->traces && !cons_send(s, TRAWL_CONS_STATUS, 0, 0, NULL, 0, NULL, 0))
+	/* (not while it drains a stop: the counters as of the last answer) */
+	if (cons_alive(s) && s->traces && !cons_busy(s) &&
+	    !cons_send(s, TRAWL_CONS_STATUS, 0, 0, NULL, 0, NULL, 0))
 		cons_sync(s);
 	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
 	st->events_discarded = s->cons_discarded;
@@ -595,6 +671,9 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.context_add = ust_context_add,
 	.start = ust_start,
 	.stop = ust_stop,
+	.stop_async = ust_stop_async,
+	.release_async = ust_release_async,
+	.async_done = ust_async_done,
 	.regenerate_statedump = ust_regenerate_statedump,
 	.snapshot_record = ust_snapshot,
 	.list_events = ust_list_events,

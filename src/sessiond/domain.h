@@ -221,6 +221,23 @@ struct trawl_domain_ops {
 	 * metadata and index included. */
 	int (*stop)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 
+	/*
+	 * Stop and destroy without holding the daemon's loop (its one thread
+	 * serves every user: docs/SECURITY.md, "No one stalls the root
+	 * daemon"). stop_async does what stop does up to the point where it
+	 * waits for the session's consumer, and returns -EINPROGRESS then
+	 * (else stop's result: done). release_async, before session_destroy,
+	 * tells the consumer the session is over: -EINPROGRESS while it
+	 * drains, else 0; session_destroy then waits for nothing. Meanwhile
+	 * the domain watches what it waits for in the loop (sd_watch_add()),
+	 * and async_done() says 1 once it is over, with *@ret the result (and
+	 * @err its line), 0 while it waits. A domain that waits for nothing
+	 * leaves them NULL (stop and session_destroy are called as they are).
+	 */
+	int (*stop_async)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+	int (*release_async)(struct trawl_domain_session *s);
+	int (*async_done)(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err);
+
 	/* Writes the current content of every (overwrite-mode) buffer as a
 	 * complete trace under @dir. May be NULL (not supported). */
 	int (*snapshot_record)(struct trawl_domain_session *s, const char *dir,
@@ -230,6 +247,8 @@ struct trawl_domain_ops {
 	int (*list_events)(enum trawl_ctl_event_kind kind, int with_fields,
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
 
+	/* Never waits for a consumer that owes an answer to stop_async or
+	 * release_async (the counters as of its last answer then). */
 	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);
 
 	/* The session's trackers (info->trackers) changed: processes now

@@ -370,6 +370,7 @@ int main(int argc, char **argv)
 	       sd.fd_limit);
 	tell_ready(&ready_fd, 0);
 	ret = sd_loop_run(sigfd);
+	sd_ops_finish();
 	while (sd.sessions)
 		sd_session_destroy(sd.sessions);
 	fini_domains();

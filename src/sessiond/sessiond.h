@@ -8,8 +8,10 @@
  * the domains through struct trawl_domain_ops (domain.h); a domain's own
  * fds (user space: the apps' registration socket) are watched by the same
  * loop through sd_watch_add(). No peer is ever waited for in the loop: a
- * command that must hear from apps waits in nested rounds (loop.c), and
- * what a peer may hold is capped per uid (peers.c, docs/SECURITY.md).
+ * command that must hear from apps waits in nested rounds (loop.c), a stop
+ * or destroy that must hear from a consumer answers its client later
+ * (cmd-session.c's sd_op), and what a peer may hold is capped per uid
+ * (peers.c, docs/SECURITY.md).
  *
  * Ownership: the daemon owns every session; a session owns its channels, a
  * channel its events and contexts (singly linked lists, newest last).
@@ -77,6 +79,11 @@ struct sd_session {
 	int snapshot, live;
 	int active;       /* started and not stopped */
 	int started_once; /* channels and contexts are fixed from then on */
+	/* A stop or destroy waiting for the consumers (cmd-session.c): the
+	 * session is busy for every other command until it is over. */
+	struct sd_op *op;
+	int op_phase;                 /* enum in cmd-session.c */
+	int op_wait[SD_NR_DOMAINS];   /* the domain's async_done() is awaited */
 	unsigned snapshot_seq;
 	struct sd_domain dom[SD_NR_DOMAINS];
 };
@@ -89,13 +96,30 @@ struct sd_peer {
 	int trusted; /* root, the daemon's user, or (root daemon) in group 'tracing' */
 };
 
+/*
+ * A reply that comes later: a command that waits for a consumer (stop,
+ * destroy) sets sd_reply.later and returns; its client is not read
+ * meanwhile, and the loop goes on serving everyone else. The command
+ * answers through sd_later_answer() (client.c fills @client).
+ */
+struct sd_later {
+	void *client; /* client.c's; NULL once it is gone */
+	uint16_t cmd;
+};
+
 /* A reply under construction (client.c sends it). */
 struct sd_reply {
 	int status;                       /* once non-zero, the records are dropped */
 	struct trawl_ctl_wire_reply head; /* err, nr_records */
 	unsigned char *recs;              /* owned: the records, in wire form */
 	size_t len, cap;                  /* bytes of recs used, allocated */
+	struct sd_later *later;           /* not NULL: answered later (above) */
 };
+
+/* Sends @r to the client waiting on @l, if it is still there. */
+void sd_later_answer(struct sd_later *l, struct sd_reply *r);
+
+struct sd_op; /* cmd-session.c: a stop or destroy waiting for consumers */
 
 struct sessiond {
 	int root_daemon;
@@ -218,6 +242,8 @@ void sd_session_rec(struct sd_reply *r, const struct sd_session *s);
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r);
 /* Stops (if active) and frees @s, unlinking it from the daemon. */
 void sd_session_destroy(struct sd_session *s);
+/* At exit: every stop or destroy still waiting is done here, unanswered. */
+void sd_ops_finish(void);
 
 /* relay.c: streaming sessions */
 /* 1 if @output is a net:// or net6:// URL. */

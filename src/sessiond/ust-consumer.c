@@ -82,6 +82,63 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
 		cons_restart(c);
 }
 
+/*
+ * A reply awaited without blocking (cons_async()) comes within this of the
+ * consumer's previous answer, or the consumer is taken for hung: its own
+ * bounds are a round of draining and a command (TRAWL_OUTPUT_ROUND_MS +
+ * TRAWL_OUTPUT_COMMAND_MS: 13 s) whatever relayd does.
+ */
+#define CONS_ASYNC_MS 20000
+
+/* 1 if some session of @c awaits a reply without blocking. */
+static int cons_owed(const struct ust_consumer *c)
+{
+	const struct trawl_domain_session *s;
+
+	for (s = sessions; s; s = s->next)
+		if (s->cons == c && s->wait_cmd && !s->wait_over)
+			return 1;
+	return 0;
+}
+
+int cons_busy(const struct trawl_domain_session *s)
+{
+	return s->cons && s->cons->alive && cons_owed(s->cons);
+}
+
+static void cons_async_expired(int fd, void *arg)
+{
+	struct ust_consumer *c = arg;
+
+	(void)fd;
+	sd_log("uid %d's user-space consumer (pid %d) did not answer within %d ms: killed",
+	       (int)c->uid, (int)c->pid, CONS_ASYNC_MS);
+	cons_dead(c, 0, 0); /* restarted: cons_async_done() asks the new one */
+}
+
+/* The deadline of @c's answers while some are awaited without blocking. */
+static void cons_async_arm(struct ust_consumer *c)
+{
+	if (c->alive)
+		sd_watch_deadline(c->fd, cons_owed(c) ? sd_now_ms() + CONS_ASYNC_MS : 0,
+				  cons_async_expired);
+}
+
+/* Reply number c->answered, @r, is in: the session awaiting it has it. */
+static void cons_async_reply(struct ust_consumer *c, const struct trawl_cons_reply *r)
+{
+	struct trawl_domain_session *s;
+
+	for (s = sessions; s; s = s->next) {
+		if (s->cons == c && s->wait_cmd && !s->wait_over &&
+		    s->wait_gen == c->generation && s->wait_at == c->answered) {
+			s->wait_reply = *r;
+			s->wait_over = 1;
+		}
+	}
+	cons_async_arm(c);
+}
+
 /* Reads one reply (blocking, bounded by SO_RCVTIMEO). */
 static int cons_read_reply(struct ust_consumer *c)
 {
@@ -96,6 +153,7 @@ static int cons_read_reply(struct ust_consumer *c)
 	c->pending--;
 	c->answered++;
 	c->last = r;
+	cons_async_reply(c, &r);
 	if (r.status)
 		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r.status));
 	return r.status;
@@ -194,9 +252,81 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 {
 	int ret = cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
 
-	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s))
+	/* (not while the consumer drains a stop for another of the owner's
+	 * sessions: that would hold the daemon's loop as long) */
+	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s) && !cons_owed(s->cons))
 		cons_sync_c(s->cons); /* its errors are logged; the app goes on as before */
 	return ret;
+}
+
+/* Sends @cmd about @s, its reply to be awaited without blocking. */
+static int cons_async_send(struct trawl_domain_session *s, uint16_t cmd)
+{
+	struct ust_consumer *c = s->cons;
+	uint32_t gen = c->generation;
+	int ret = cons_send_to(c, cmd, s->id, 0, 0, NULL, 0, NULL, 0);
+
+	if (ret)
+		return ret;
+	/* (restarted meanwhile: gen is no longer the consumer's, and
+	 * cons_async_done() asks the new one) */
+	s->wait_gen = gen;
+	s->wait_at = c->sent;
+	s->wait_over = 0;
+	cons_async_arm(c);
+	return 0;
+}
+
+int cons_async(struct trawl_domain_session *s, uint16_t cmd)
+{
+	int ret;
+
+	s->wait_cmd = 0;
+	if (!cons_alive(s))
+		return 0;
+	s->wait_cmd = cmd;
+	s->wait_tries = 0;
+	memset(&s->wait_reply, 0, sizeof(s->wait_reply));
+	ret = cons_async_send(s, cmd);
+	if (ret)
+		s->wait_cmd = 0;
+	return ret ? ret : -EINPROGRESS;
+}
+
+int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *reply, int *ret)
+{
+	struct ust_consumer *c = s->cons;
+
+	*ret = 0;
+	memset(reply, 0, sizeof(*reply));
+	if (!s->wait_cmd)
+		return 1;
+	if (!c || !c->alive) {
+		/* dead for good: what it wrote is the trace (status says so) */
+		s->wait_cmd = 0;
+		return 1;
+	}
+	if (!s->wait_over && s->wait_gen != c->generation) {
+		/*
+		 * Restarted: the new one was told the session's state (a
+		 * stopped session is flushed again, cons_replay()); a stop asks
+		 * it for the counters, a destroy removes the session again.
+		 */
+		if (++s->wait_tries > 3 ||
+		    (*ret = cons_async_send(s, s->wait_cmd == TRAWL_CONS_FLUSH ? TRAWL_CONS_STATUS
+										: s->wait_cmd))) {
+			s->wait_cmd = 0;
+			if (!*ret)
+				*ret = -EIO;
+			return 1;
+		}
+	}
+	if (!s->wait_over)
+		return 0;
+	*reply = s->wait_reply;
+	*ret = reply->status;
+	s->wait_cmd = 0;
+	return 1;
 }
 
 /* Waits for every pending reply; returns the first error. */
@@ -509,7 +639,7 @@ void cons_put(struct trawl_domain_session *s)
 	if (!c)
 		return;
 	s->cons = NULL;
-	if (c->alive) {
+	if (c->alive && !s->released) {
 		cons_send_to(c, TRAWL_CONS_REMOVE_SESSION, s->id, 0, 0, NULL, 0, NULL, 0);
 		cons_sync_c(c);
 	}

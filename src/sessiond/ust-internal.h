@@ -138,6 +138,16 @@ struct trawl_domain_session {
 	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
 	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
 	uint32_t apps_dropped; /* apps it traced that broke a deadline or a rule */
+	/*
+	 * A stop's FLUSH or a destroy's REMOVE_SESSION whose reply is awaited
+	 * without blocking (cons_async()): the command (0: none), which reply
+	 * of which consumer generation answers it, and once in, that reply.
+	 */
+	uint16_t wait_cmd;
+	int wait_over, wait_tries, released;
+	uint32_t wait_gen;
+	uint64_t wait_at;
+	struct trawl_cons_reply wait_reply;
 	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
 };
 
@@ -181,6 +191,19 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
 	      uint32_t nr_fds);
 int cons_sync(struct trawl_domain_session *s);
+/*
+ * Sends @cmd (FLUSH at a stop, REMOVE_SESSION at a destroy) about @s and
+ * returns without its reply (-EINPROGRESS; else done: 0 or -errno): the
+ * loop reads it when it comes, within CONS_ASYNC_MS of the consumer's last
+ * answer (else it is killed and restarted, and the command sent again),
+ * and cons_async_done() says 1 once it is in (*@reply, NULL-able: its
+ * reply; 0 with the consumer gone for good).
+ */
+int cons_async(struct trawl_domain_session *s, uint16_t cmd);
+int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *reply, int *ret);
+/* 1 while @s's consumer owes a reply awaited that way: a synchronous
+ * command to it would wait behind the drain (refused, or not asked). */
+int cons_busy(const struct trawl_domain_session *s);
 int cons_alive(const struct trawl_domain_session *s);
 void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
 		      struct trawl_cons_add_channel *ac);

@@ -16,13 +16,24 @@
 #               thread) waited its 30 s, then killed the consumer.
 #               Now the consumer answers within its command deadline and
 #               says what streaming lost (stop exits 1 or 11 with the
-#               consumer's "streaming to trawl-relayd" line); root is
-#               answered right after; the consumer is alive for destroy.
+#               consumer's "streaming to trawl-relayd" line); the consumer
+#               is alive for destroy. While the stop waited for it (13 s at
+#               most), the root daemon's one thread waited too, and every
+#               user's command with it: now the stop's answer comes when
+#               the consumer's does, and meanwhile root's `trawl list`,
+#               another member's session from create to stop, and the
+#               member's own commands on the session (refused: busy) are
+#               all answered (stop_held below).
+#   trickle-ust the same with a user-space session (the member's own
+#               consumer, one per user): an app floods 4 MiB buffers;
+#               stop answers within the consumer's bound, the loss (full
+#               buffers, packets relayd never took) is counted and said
+#               (exit 11), and the daemon answers everyone meanwhile.
 #
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|trickle}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|trickle|trickle-ust}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
@@ -34,10 +45,15 @@ hr_cleanup() {
 trap hr_cleanup EXIT
 
 "$BIN/trawl-sessiond" --daemonize || { echo "FAIL: the root daemon did not start"; exit 1; }
-"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
+if [ "$MODE" = trickle-ust ]; then
+	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+else
+	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
+fi
+RELAY_MODE=${MODE%-ust}
 
 # the hostile relayd runs as the member: it is theirs
-runuser -u "$G" -- "${TRAWL_PYTHON:-python3}" "$(dirname "$0")/hostile-relayd.py" "$MODE" \
+runuser -u "$G" -- "${TRAWL_PYTHON:-python3}" "$(dirname "$0")/hostile-relayd.py" "$RELAY_MODE" \
 	"$T/$G/ports" >"$T/hr.log" 2>&1 &
 HR_PID=$!
 for i in $(seq 100); do [ -s "$T/$G/ports" ] && break; sleep 0.1; done
@@ -68,6 +84,93 @@ token_nowhere() {
 	grep -qF -- "$tok" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" && fail "root's log shows the token"
 	echo "token $tok: in no command line, environment, listing, log or file others can read"
 }
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# timed NAME CMD...: runs CMD (its status is CMD's), notes how long it took in $T/times
+timed() {
+	local name=$1 t0 rc; shift
+	t0=$(ms)
+	"$@"
+	rc=$?
+	echo "$name $(($(ms) - t0)) ms (exit $rc)" >>"$T/times"
+	return $rc
+}
+
+# Another member's user-space session, local, from create to stop.
+other_session() {
+	local o=$T/$B/o
+	as "$B" create S2 -o "$o" >"$T/b.out" 2>&1 &&
+		as "$B" enable-event -u tall:seq -s S2 >>"$T/b.out" 2>&1 &&
+		as "$B" start S2 >>"$T/b.out" 2>&1 &&
+		as "$B" stop S2 >>"$T/b.out" 2>&1
+}
+
+# 1 while the daemon says a stop or destroy of H waits for its consumer.
+h_pending() { gt list H 2>/dev/null | grep -q "waiting for its consumer"; }
+
+# stop_held: the member's `stop H` waits for a consumer held by the
+# trickling relayd; meanwhile the daemon must answer everyone else.
+# Asserted by structure, not by a timing: each command below completed
+# while the daemon still said the stop was waiting (it used to wait for
+# the stop: they came back after it). The times go in $T/times.
+STOP_PID=
+stop_held() {
+	local i seen=
+	: >"$T/times"
+	T0=$(ms)
+	gt stop H >"$T/stop.out" 2>"$T/stop.err" &
+	STOP_PID=$!
+	# `list H` is answered while the stop waits, and says so
+	for i in $(seq 400); do
+		if h_pending; then seen=1; break; fi
+		kill -0 "$STOP_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ -z "$seen" ]; then
+		wait "$STOP_PID"
+		STOP_RC=$?
+		STOP_MS=$(($(ms) - T0))
+		fail "the daemon never said the stop waits for the consumer (the stop ended first, or listing H waited for it): stop exit $STOP_RC after $STOP_MS ms: $(cat "$T/stop.err")"
+		return
+	fi
+	# all at once: root, the other member's session, the member's own commands on H
+	timed root-list "$TRAWL" list >"$T/root.out" 2>&1 &
+	local p1=$!
+	local p2=
+	if [ -n "$B" ]; then
+		timed other-session other_session &
+		p2=$!
+	fi
+	timed busy-start gt start H >"$T/busy1.out" 2>"$T/busy1.err" &
+	local p3=$!
+	timed busy-enable gt enable-event -k --syscall getpid -s H >"$T/busy2.out" 2>"$T/busy2.err" &
+	local p4=$!
+	wait $p1 || fail "root's list failed during the stop: $(cat "$T/root.out")"
+	if [ -n "$p2" ]; then
+		wait $p2 || fail "the other member's session failed during the stop: $(cat "$T/b.out")"
+	fi
+	wait $p3 && fail "start of H was accepted during its stop"
+	wait $p4 && fail "enable-event on H was accepted during its stop"
+	grep -q "is busy" "$T/busy1.err" && [ "$(wc -l <"$T/busy1.err")" = 1 ] ||
+		fail "start of H during its stop: not one line saying it is busy: $(cat "$T/busy1.err")"
+	grep -q "is busy" "$T/busy2.err" ||
+		fail "enable-event on H during its stop: not saying it is busy: $(cat "$T/busy2.err")"
+	# the stop still waits: every command above was answered meanwhile
+	if h_pending; then
+		echo "answered while the stop waited for the consumer:"
+	else
+		kill -0 "$STOP_PID" 2>/dev/null &&
+			fail "listing H no longer says the stop waits, but the stop has not returned"
+		fail "the stop was over before the other commands were: they may have waited for it"
+	fi
+	sed 's/^/  /' "$T/times"
+	wait "$STOP_PID"
+	STOP_RC=$?
+	STOP_MS=$(($(ms) - T0))
+	echo "stop: exit $STOP_RC after $STOP_MS ms: $(cat "$T/stop.err")"
+	[ -n "$B" ] && { as "$B" destroy S2 >/dev/null 2>&1 || fail "the other member's destroy failed"; }
+}
+
 if [ "$MODE" = ctrl-status ]; then
 	expect 10 gt create H --set-url "$URL"
 	expect_err_line "does not speak trawl-relayd's protocol"
@@ -77,11 +180,23 @@ fi
 expect 0 gt create H --set-url "$URL" || finish
 # big buffers: a stop has MiBs to drain, far more than the sockets hold
 CH=()
-if [ "$MODE" = trickle ]; then
+case $MODE in
+trickle)
 	expect 0 gt enable-channel -k c0 --subbuf-size 1M --num-subbuf 4 || finish
 	CH=(-c c0)
+	;;
+trickle-ust)
+	expect 0 gt enable-channel -u c0 --subbuf-size 1M --num-subbuf 4 || finish
+	expect 0 gt enable-event -u tall:seq -c c0 || finish
+	;;
+esac
+[ "$MODE" = trickle-ust ] || expect 0 gt enable-event -k --syscall getppid "${CH[@]}" || finish
+# the other member, whose commands must be answered during the stop
+B=
+if [ "${MODE#trickle}" != "$MODE" ] && have_ust; then
+	B=trawlrb$$
+	mkuser "$B" tracing || B=
 fi
-expect 0 gt enable-event -k --syscall getppid "${CH[@]}" || finish
 
 case $MODE in
 bad-status)
@@ -97,11 +212,9 @@ trickle)
 	as_user "$G" "${TRAWL_PYTHON:-python3}" -c '
 import os
 for _ in range(300000): os.getppid()' || fail "the event flood failed"
-	t0=$(date +%s)
-	gt stop >"$T/out" 2>"$T/err"
-	rc=$?
-	t1=$(date +%s)
-	echo "stop: exit $rc after $((t1 - t0)) s: $(cat "$T/err")"
+	stop_held
+	rc=$STOP_RC
+	cp "$T/stop.err" "$T/err"
 	# the consumer's own account (what streaming lost), not the daemon
 	# giving up on it after its 30 s ("the kernel consumer died")
 	[ "$rc" = 1 ] || [ "$rc" = 11 ] || fail "stop exited $rc, wanted 1 or 11: $(cat "$T/err")"
@@ -114,6 +227,31 @@ for _ in range(300000): os.getppid()' || fail "the event flood failed"
 	expect 0 gt destroy H || true
 	grep -q "kernel consumer.*killed\|did not answer" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
 		fail "the consumer was killed: $(grep 'killed\|did not answer' "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	;;
+trickle-ust)
+	expect 0 gt start || finish
+	token_nowhere
+	# 2,000,000 events as fast as they come: the 4 MiB fill (discarded,
+	# counted), and the stop has them to drain at 8 KiB/s
+	as_user "$G" "$BIN/loss-app" 2000000 0 1 5000 >"$T/app.out" 2>&1 ||
+		fail "the app failed: $(cat "$T/app.out")"
+	stop_held
+	rc=$STOP_RC
+	# within the consumer's bound (a round and a command, 13 s; the daemon
+	# kills it after 20 s without an answer), the loss counted and said
+	[ "$STOP_MS" -lt 20000 ] || fail "stop took $STOP_MS ms (the consumer's bound is 13 s)"
+	[ "$rc" = 1 ] || [ "$rc" = 11 ] || fail "stop exited $rc, wanted 1 or 11: $(cat "$T/stop.err")"
+	grep -q "lost\|discarded" "$T/stop.err" ||
+		fail "stop did not say what was lost: $(cat "$T/stop.err")"
+	grep -q "consumer died\|did not answer\|killed" "$T/stop.err" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
+		fail "the consumer was killed: $(grep 'died\|killed\|did not answer' "$T/stop.err" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	gt status >"$T/status.out" 2>&1
+	grep -q "Events discarded: [1-9]" "$T/status.out" ||
+		fail "status counts no discarded event: $(cat "$T/status.out")"
+	expect 0 "$TRAWL" list || fail "root's list failed after the stop"
+	t0=$(ms)
+	gt destroy H >"$T/out" 2>"$T/err"
+	echo "destroy: exit $? after $(($(ms) - t0)) ms: $(cat "$T/err")"
 	;;
 *) fail "unknown mode $MODE" ;;
 esac
