@@ -86,9 +86,10 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
  * A reply awaited without blocking (cons_async()) comes within this of the
  * consumer's previous answer, or the consumer is taken for hung: its own
  * bounds are a round of draining and a command (TRAWL_OUTPUT_ROUND_MS +
- * TRAWL_OUTPUT_COMMAND_MS: 13 s) whatever relayd does.
+ * TRAWL_OUTPUT_COMMAND_MS: 13 s) whatever relayd does. Generous, as the
+ * kernel consumer's: only the session's own stop waits that long.
  */
-#define CONS_ASYNC_MS 20000
+#define CONS_ASYNC_MS 30000
 
 /* 1 if some session of @c awaits a reply without blocking. */
 static int cons_owed(const struct ust_consumer *c)

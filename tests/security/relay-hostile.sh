@@ -126,6 +126,17 @@ stop_held() {
 		kill -0 "$STOP_PID" 2>/dev/null || break
 		sleep 0.05
 	done
+	# Held from here on by the test, not by the clock: the consumer is
+	# frozen (SIGSTOP) until every command below is answered, so a loaded
+	# machine cannot end the stop first (the daemon would wait 30 s for it).
+	local cons
+	if [ "$MODE" = trickle-ust ]; then
+		cons=$(pgrep -u "$G" -x trawl-consumerd)
+	else
+		cons=$(pgrep -f -- "trawl-consumerd --kernel" | while read -r p; do
+			[ "$(ps -o ppid= -p "$p" | tr -d ' ')" = "$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")" ] && echo "$p"; done)
+	fi
+	[ -n "$seen" ] && [ -n "$cons" ] && kill -STOP $cons
 	if [ -z "$seen" ]; then
 		wait "$STOP_PID"
 		STOP_RC=$?
@@ -164,6 +175,7 @@ stop_held() {
 		fail "the stop was over before the other commands were: they may have waited for it"
 	fi
 	sed 's/^/  /' "$T/times"
+	[ -n "$cons" ] && kill -CONT $cons
 	wait "$STOP_PID"
 	STOP_RC=$?
 	STOP_MS=$(($(ms) - T0))
@@ -237,9 +249,7 @@ trickle-ust)
 		fail "the app failed: $(cat "$T/app.out")"
 	stop_held
 	rc=$STOP_RC
-	# within the consumer's bound (a round and a command, 13 s; the daemon
-	# kills it after 20 s without an answer), the loss counted and said
-	[ "$STOP_MS" -lt 20000 ] || fail "stop took $STOP_MS ms (the consumer's bound is 13 s)"
+	# answered by the consumer (not killed by the daemon), the loss counted and said
 	[ "$rc" = 1 ] || [ "$rc" = 11 ] || fail "stop exited $rc, wanted 1 or 11: $(cat "$T/stop.err")"
 	grep -q "lost\|discarded" "$T/stop.err" ||
 		fail "stop did not say what was lost: $(cat "$T/stop.err")"
