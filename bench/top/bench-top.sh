@@ -9,6 +9,11 @@
 # sched_wakeup, and the entries and exits of getpgid/read/openat/close of a
 # program making EVENTS/2 system calls (so every event is one trawltop
 # reads the fields of). Times are wall-clock, best of RUNS (3), warm cache.
+#
+# CALLGRIND=1: instead of timing, counts the instructions of both commands
+# under valgrind's callgrind (exact, unlike wall time on a shared machine)
+# and prints their ratio; use a smaller trace (EVENTS ~450000). The profiles
+# stay in $work (callgrind_annotate them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-${TRAWL_BUILD_DIR:-$here/../../build}}
@@ -32,6 +37,24 @@ if [ ! -f "$trace/.done" ]; then
 fi
 cat "$trace"/kernel/* > /dev/null 2>&1 || true	# warm the page cache
 n=$("$build/bin/trawl-view" --count "$trace" 2>/dev/null | awk '$2 == "total" {print $1}')
+
+if [ "${CALLGRIND:-0}" = 1 ]; then
+	command -v valgrind >/dev/null || { echo "bench-top: valgrind missing" >&2; exit 1; }
+	instr() { # instructions of CMD... under callgrind (its own, not its children's)
+		local out=$work/callgrind.$1
+		shift
+		valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log" ||
+			{ echo "bench-top: callgrind of $* failed: $(tail -1 "$out.log")" >&2; exit 1; }
+		awk '/^(summary|totals):/ {print $2; exit}' "$out"
+	}
+	dec=$(instr decode "$build/bin/trawl-view" --decode-only --no-progress "$trace")
+	top=$(instr top "$build/bin/trawltop" --batch -d 1 "$trace")
+	echo "trace: ${n:-?} events; callgrind instructions (profiles: $work/callgrind.*)"
+	printf "trawl-view --decode-only     %8.1f M\n" "$(awk "BEGIN{print $dec / 1e6}")"
+	printf "trawltop --batch -d 1        %8.1f M   ratio %.2f (issue: <= 1.5)\n" \
+		"$(awk "BEGIN{print $top / 1e6}")" "$(awk "BEGIN{print $top / $dec}")"
+	exit 0
+fi
 
 best() { # best wall time and CPU time (user+sys), in s, of RUNS runs of CMD
 	local b="" c="" t u i

@@ -473,6 +473,53 @@ int trawl_reader_event_double(struct trawl_reader *r, enum trawl_reader_scope sc
 int trawl_reader_event_string(struct trawl_reader *r, enum trawl_reader_scope scope,
 			      int index, const char **str, size_t *len);
 
+/*
+ * Several members of an event in one call: a program that reads the same
+ * members of every event of a class lists them once per class (scope and
+ * class index, as above) and reads them together per event, which spares
+ * it one call, and one set of checks, per member.
+ *
+ *	struct trawl_reader_member want[2] = {
+ *		{ TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, tid_index },
+ *		{ TRAWL_READER_SCOPE_EVENT_PAYLOAD, comm_index },
+ *	};
+ *	struct trawl_reader_value v[2];
+ *
+ *	if (trawl_reader_event_read(r, want, 2, v) == 0 && v[0].ret == 0)
+ *		...v[0].i, and v[1].str when v[1].ret == 0
+ */
+struct trawl_reader_member {
+	enum trawl_reader_scope scope;
+	int index;	/* trawl_reader_event_class_field_index(); negative: none */
+};
+
+struct trawl_reader_value {
+	/*
+	 * 0, or what the accessor of its kind would have said of the member:
+	 * -ENODATA (no such member, or a negative index), -ENOMSG (a
+	 * structure, array, sequence or variant: trawl_reader_event_field()).
+	 */
+	int ret;
+	/* with ret 0: the kind, and the members of that kind only (the others are not set) */
+	int kind;		/* enum trawl_reader_field_kind: integer, enum, float or string */
+	int64_t i;		/* integers and enums as trawl_reader_event_int(); strings: the length */
+	double d;		/* floats */
+	const char *str;	/* strings as trawl_reader_event_string() */
+};
+
+/**
+ * trawl_reader_event_read - the members @members[0..@n) of the current
+ * event into @values[0..@n), each as its kind's accessor above reads it.
+ * Returns 0 when the event's fields decoded (each value's ret then says
+ * whether its member was there; @n 0 only decodes them), or what those
+ * accessors return for the event as a whole: -ENODATA (no current event),
+ * -EPERM (TRAWL_READER_NO_FIELDS), -EINVAL (the fields do not decode:
+ * trawl_reader_error()), -ENOMEM. A scope other than the four of
+ * enum trawl_reader_scope makes its value -EINVAL.
+ */
+int trawl_reader_event_read(struct trawl_reader *r, const struct trawl_reader_member *members,
+			    size_t n, struct trawl_reader_value *values);
+
 /* ---- fields --------------------------------------------------------------- */
 
 enum trawl_reader_field_kind {

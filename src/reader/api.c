@@ -290,6 +290,106 @@ TRAWL_EXPORT int trawl_reader_event_string(struct trawl_reader *r,
 	return 0;
 }
 
+/* A flat value as a public one (the kinds the accessors read; others -ENOMSG). */
+static int value_of(struct trawl_reader *r, const struct rd_flat_val *v,
+		    struct trawl_reader_value *out)
+{
+	out->kind = v->kind;
+	out->i = 0;
+	out->d = 0;
+	out->str = NULL;
+	switch (v->kind) {
+	case TRAWL_READER_FIELD_INTEGER:
+	case TRAWL_READER_FIELD_ENUM:
+		out->i = (int64_t)v->u;
+		return 0;
+	case TRAWL_READER_FIELD_FLOAT:
+		memcpy(&out->d, &v->u, sizeof(out->d));
+		return 0;
+	case TRAWL_READER_FIELD_STRING:
+		out->i = (int64_t)v->u;
+		out->str = rd_flat_str(&r->body_flat, v);
+		return 0;
+	default:
+		return -ENOMSG;
+	}
+}
+
+TRAWL_EXPORT int trawl_reader_event_read(struct trawl_reader *r,
+					 const struct trawl_reader_member *members, size_t n,
+					 struct trawl_reader_value *values)
+{
+	struct rd_stream *s = r->cur;
+	const struct rd_flat_layout *lay;
+	size_t k;
+	int ret;
+
+	rd_err_clear(&r->err);
+	if (trawl_unlikely(!r->body_flat_valid)) {
+		if (!s)
+			return -ENODATA;
+		if (s->eager_body)
+			return -EPERM;
+		ret = rd_flat_body(&r->body_flat, s, &r->err);
+		if (ret)
+			return ret;
+		r->body_flat_valid = true;
+	}
+	lay = r->body_flat.lay;
+	for (k = 0; k < n; k++) {
+		struct trawl_reader_value *out = &values[k];
+		unsigned int which = (unsigned int)members[k].scope -
+				     TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT;
+		uint32_t index = (uint32_t)members[k].index;	/* negative ones: huge */
+		struct rd_flat_val tmp;
+		const struct rd_flat_val *v;
+
+		/* a fixed layout (flat.h): a load in place, as the accessors' fast path */
+		if (trawl_likely(lay != NULL) && which <= 2) {
+			const struct rd_flat_slot *sl;
+
+			if (index >= lay->count[which]) {
+				out->ret = -ENODATA;
+				continue;
+			}
+			sl = &lay->slots[lay->first[which] + index];
+			if (trawl_likely(slot_is_int(sl))) {
+				out->ret = 0;
+				out->kind = sl->kind;
+				out->i = (int64_t)rd_flat_slot_load(r->body_flat.base + sl->off, sl);
+				continue;
+			}
+			if (sl->kind == TRAWL_READER_FIELD_STRING) {
+				const char *p = (const char *)r->body_flat.base + sl->off;
+				const char *nul = memchr(p, 0, sl->len);
+
+				if (trawl_likely(nul != NULL)) {
+					out->ret = 0;
+					out->kind = TRAWL_READER_FIELD_STRING;
+					out->str = p;
+					out->i = nul - p;
+					continue;
+				}
+			}
+		}
+		/* the rest (packet context, floats, walked bodies) as the accessors read it */
+		if ((unsigned int)members[k].scope > TRAWL_READER_SCOPE_EVENT_PAYLOAD) {
+			out->ret = -EINVAL;
+			continue;
+		}
+		ret = event_member(r, members[k].scope, (int)index, &tmp, &v);
+		lay = r->body_flat.lay;	/* a text array without a NUL: walked now */
+		if (ret == -ENODATA) {
+			out->ret = ret;
+			continue;
+		}
+		if (ret)
+			return ret;	/* the fields do not decode, or no memory */
+		out->ret = value_of(r, v, out);
+	}
+	return 0;
+}
+
 /* ---- fields ---------------------------------------------------------------- */
 
 TRAWL_EXPORT enum trawl_reader_field_kind

@@ -11,23 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	/* Fibonacci hashing: tids and (pid << 32 | id) keys are far from random. */
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
-}
-
-void *trawl_top_map_get(const struct trawl_top_map *m, uint64_t key)
-{
-	if (!m->cap)
-		return NULL;
-	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->vals[i])
-			return NULL;
-		if (m->keys[i] == key)
-			return m->vals[i];
-	}
-}
+#define slot_of trawl_top_map_slot
 
 static int map_grow(struct trawl_top_map *m)
 {

@@ -65,6 +65,7 @@ void trawl_top_model_interval_begin(struct trawl_top_model *m, int64_t begin, in
 	}
 	/* Calls, files and events are the interval's alone: drop them. */
 	trawl_top_map_fini(&m->scs, free_sc);
+	m->sc_gen++;
 	trawl_top_map_fini(&m->files, free);
 	trawl_top_map_fini(&m->usts, free);
 	for (size_t c = 0; c < m->ncpus; c++) {
@@ -137,12 +138,14 @@ void trawl_top_model_forget_cpus(struct trawl_top_model *m)
 	trawl_top_map_fini(&m->perf_last, NULL);
 }
 
-struct trawl_top_thread *trawl_top_model_thread(struct trawl_top_model *m, int64_t tid)
+struct trawl_top_thread *trawl_top_model_thread_slow(struct trawl_top_model *m, int64_t tid)
 {
 	struct trawl_top_thread *t = trawl_top_map_get(&m->threads, (uint64_t)tid);
 
-	if (t)
+	if (t) {
+		m->tcache[(uint64_t)tid & 255] = t;	/* threads live as long as the model */
 		return t;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -155,6 +158,7 @@ struct trawl_top_thread *trawl_top_model_thread(struct trawl_top_model *m, int64
 		free(t);
 		return NULL;
 	}
+	m->tcache[(uint64_t)tid & 255] = t;
 	return t;
 }
 
@@ -178,8 +182,13 @@ struct trawl_top_proc *trawl_top_model_proc(struct trawl_top_model *m, int64_t p
 struct trawl_top_proc *trawl_top_model_proc_of(struct trawl_top_model *m,
 					       struct trawl_top_thread *t)
 {
-	struct trawl_top_proc *p = trawl_top_model_proc(m, t->pid);
+	struct trawl_top_proc *p = t->proc;
 
+	if (!p || t->proc_gen != m->proc_gen || p->pid != t->pid) {
+		p = trawl_top_model_proc(m, t->pid);
+		t->proc = p;
+		t->proc_gen = m->proc_gen;
+	}
 	if (p && !p->comm_known && !p->comm[0] && t->comm[0])
 		memcpy(p->comm, t->comm, sizeof(p->comm));
 	return p;
@@ -216,8 +225,10 @@ int trawl_top_model_set_pid(struct trawl_top_model *m, struct trawl_top_thread *
 		/* a thread: the "process" of its own tid was a guess; drop it if empty */
 		struct trawl_top_proc *own = trawl_top_map_get(&m->procs, (uint64_t)t->tid);
 
-		if (own && !own->fds.len && !own->n.cpu_ns && !own->comm_known)
+		if (own && !own->fds.len && !own->n.cpu_ns && !own->comm_known) {
 			free_proc(trawl_top_map_del(&m->procs, (uint64_t)t->tid));
+			m->proc_gen++;	/* threads may point to it */
+		}
 	}
 	return trawl_top_model_proc(m, pid) ? 0 : -ENOMEM;
 }

@@ -2,8 +2,10 @@
 /*
  * From traces to the model, through <trawl/reader.h> alone. Each event
  * class is looked at once (its first event): which handler it has, where
- * its fields are; every later event of the class costs a map lookup, and
- * the events trawltop does not use are never decoded past their header.
+ * its fields are (the list of members its events are read by, all in one
+ * trawl_reader_event_read()); every later event of the class costs a map
+ * lookup, and the events trawltop does not use are never decoded past
+ * their header.
  */
 #include "top.h"
 
@@ -29,11 +31,21 @@ enum handler {
 /* Payload field slots, per handler (see class_payload()). */
 enum { F0, F1, F2, F3, F4, F5, F6, F7, NF };
 
+/* What an event of a class is read for: its values' slots. */
+enum {
+	V_TID, V_PID, V_VPID, V_PROCNAME,	/* common context */
+	V_F0,					/* payload: V_F0 + F0... */
+	V_PERF0 = V_F0 + NF,			/* perf counters (common context) */
+	NV = V_PERF0 + TRAWL_TOP_MAX_PERF,
+};
+
 struct class_info {
 	enum handler h;
+	/* the members read, in one trawl_reader_event_read() per event */
+	struct trawl_reader_member mem[NV];
+	size_t nmem;
+	signed char at[NV];	/* slot -> its index in mem, -1: the class has none */
 	int f[NF];		/* payload member indexes, -1: absent */
-	int ctx_tid, ctx_pid, ctx_procname, ctx_vpid;
-	int perf_field[TRAWL_TOP_MAX_PERF];	/* context member index */
 	int perf_idx[TRAWL_TOP_MAX_PERF];	/* model counter index */
 	size_t nperf;
 	uint32_t name;		/* interned: the call, or the ust event */
@@ -152,6 +164,18 @@ int trawl_top_source_range(struct trawl_top_source *s, int64_t *begin, int64_t *
 	*begin = s->begin;
 	*end = s->end;
 	return 0;
+}
+
+#define PL TRAWL_READER_SCOPE_EVENT_PAYLOAD
+#define CC TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT
+
+/* Slot @v of the class's events is member @index of @scope (none when negative). */
+static void class_want(struct class_info *ci, int v, enum trawl_reader_scope scope, int index)
+{
+	if (index < 0)
+		return;
+	ci->at[v] = (signed char)ci->nmem;
+	ci->mem[ci->nmem++] = (struct trawl_reader_member){ scope, index };
 }
 
 static int idx(const struct trawl_reader_event_class *ec, const char *a, const char *b)
@@ -279,7 +303,7 @@ static void class_perf(struct trawl_top_source *s, struct trawl_top_model *m,
 		k = trawl_top_model_perf_index(m, name);
 		if (k < 0)
 			continue;
-		ci->perf_field[ci->nperf] = (int)i;
+		class_want(ci, V_PERF0 + (int)ci->nperf, CC, (int)i);
 		ci->perf_idx[ci->nperf++] = k;
 	}
 }
@@ -334,6 +358,7 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 		return NULL;
 	for (int i = 0; i < NF; i++)
 		ci->f[i] = -1;
+	memset(ci->at, -1, sizeof(ci->at));
 	if (domain && !strcmp(domain, "ust")) {
 		if (class_ust(m, ci, name, tr) < 0)
 			goto fail;
@@ -343,13 +368,22 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 			goto fail;
 		class_payload(ci, ec);
 	}
-	ci->ctx_tid = trawl_reader_event_class_field_index(ec, cc, "tid");
-	ci->ctx_pid = trawl_reader_event_class_field_index(ec, cc, "pid");
-	ci->ctx_vpid = trawl_reader_event_class_field_index(ec, cc, "vpid");
-	ci->ctx_procname = trawl_reader_event_class_field_index(ec, cc, "procname");
 	class_perf(s, m, ci);
-	ci->has_ctx = ci->has_ctx && (ci->ctx_tid >= 0 || ci->ctx_pid >= 0 ||
-				      ci->ctx_vpid >= 0 || ci->nperf);
+	if (ci->has_ctx) {
+		int vpid = trawl_reader_event_class_field_index(ec, cc, "vpid");
+
+		if (ci->h == H_UST) {
+			class_want(ci, V_VPID, cc, vpid);
+		} else {
+			class_want(ci, V_TID, cc, trawl_reader_event_class_field_index(ec, cc, "tid"));
+			class_want(ci, V_PID, cc, trawl_reader_event_class_field_index(ec, cc, "pid"));
+		}
+		class_want(ci, V_PROCNAME, cc,
+			   trawl_reader_event_class_field_index(ec, cc, "procname"));
+		ci->has_ctx = ci->at[V_TID] >= 0 || ci->at[V_PID] >= 0 || vpid >= 0 || ci->nperf;
+	}
+	for (int i = 0; i < NF; i++)
+		class_want(ci, V_F0 + i, PL, ci->f[i]);
 	if (trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
 		goto fail;
 	return ci;
@@ -358,41 +392,47 @@ fail:
 	return NULL;
 }
 
-/*
- * A member of the current event, by its index in the class (-1: the class
- * has none), read without listing the event's other fields.
- */
-static int64_t f_int(struct trawl_top_source *s, enum trawl_reader_scope scope, int i,
-		     int64_t dflt)
-{
-	int64_t v;
+/* The values of the current event, as its class_info's slots say. */
+struct event_vals {
+	const struct class_info *ci;
+	struct trawl_reader_value v[NV];
+};
 
-	if (i < 0)
+/* Slot @slot as an integer (@dflt: the class or the event has none). */
+static inline int64_t v_int(const struct event_vals *ev, int slot, int64_t dflt)
+{
+	int k = ev->ci->at[slot];
+	const struct trawl_reader_value *v;
+
+	if (k < 0)
 		return dflt;
-	return trawl_reader_event_int(s->r, scope, i, &v) == 0 ? v : dflt;
+	v = &ev->v[k];
+	if (v->ret ||
+	    (v->kind != TRAWL_READER_FIELD_INTEGER && v->kind != TRAWL_READER_FIELD_ENUM))
+		return dflt;
+	return v->i;
 }
 
-static const char *f_str(struct trawl_top_source *s, enum trawl_reader_scope scope, int i)
+static inline const char *v_str(const struct event_vals *ev, int slot)
 {
-	const char *str;
+	int k = ev->ci->at[slot];
 
-	if (i < 0)
+	if (k < 0 || ev->v[k].ret || ev->v[k].kind != TRAWL_READER_FIELD_STRING)
 		return NULL;
-	return trawl_reader_event_string(s->r, scope, i, &str, NULL) == 0 ? str : NULL;
+	return ev->v[k].str;
 }
 
-#define PL TRAWL_READER_SCOPE_EVENT_PAYLOAD
-#define CC TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT
+#define F(i) (V_F0 + (i))
 
 /* The thread an event is of: its tid context, else who runs on its CPU. */
 static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
 					     struct trawl_top_model *m,
-					     const struct class_info *ci,
-					     int64_t *cpu)
+					     const struct event_vals *ev, int64_t *cpu)
 {
+	const struct class_info *ci = ev->ci;
 	struct trawl_top_thread *t;
 	uint64_t c;
-	int64_t tid = ci->has_ctx ? f_int(s, CC, ci->ctx_tid, -1) : -1;
+	int64_t tid = ci->has_ctx ? v_int(ev, V_TID, -1) : -1, pid;
 
 	*cpu = trawl_reader_event_cpu(s->r, &c) == 0 ? (int64_t)c : -1;
 	if (tid < 0 && *cpu >= 0 && (size_t)*cpu < m->ncpus)
@@ -400,9 +440,11 @@ static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
 	if (tid <= 0 || !(t = trawl_top_model_thread(m, tid)))
 		return NULL;
 	if (ci->has_ctx) {
-		const char *comm = f_str(s, CC, ci->ctx_procname);
+		const char *comm = v_str(ev, V_PROCNAME);
 
-		trawl_top_model_set_pid(m, t, f_int(s, CC, ci->ctx_pid, -1));
+		pid = v_int(ev, V_PID, -1);
+		if (pid > 0 && pid != t->pid)
+			trawl_top_model_set_pid(m, t, pid);
 		if (comm && comm[0] && strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1))
 			trawl_top_model_set_comm(m, t, comm, strlen(comm));
 	}
@@ -410,10 +452,11 @@ static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
 }
 
 static int ust_event(struct trawl_top_source *s, struct trawl_top_model *m,
-		     const struct class_info *ci)
+		     const struct event_vals *ev)
 {
-	int64_t pid = ci->has_ctx ? f_int(s, CC, ci->ctx_vpid, ci->env_vpid) : ci->env_vpid;
-	const char *comm = ci->has_ctx ? f_str(s, CC, ci->ctx_procname) : NULL;
+	const struct class_info *ci = ev->ci;
+	int64_t pid = ci->has_ctx ? v_int(ev, V_VPID, ci->env_vpid) : ci->env_vpid;
+	const char *comm = ci->has_ctx ? v_str(ev, V_PROCNAME) : NULL;
 	uint64_t key = ((uint64_t)pid << 32) ^ ci->name;
 	struct trawl_top_ust *u = trawl_top_map_get(&m->usts, key);
 
@@ -433,62 +476,61 @@ static int ust_event(struct trawl_top_source *s, struct trawl_top_model *m,
 	return 0;
 }
 
-static void kernel_event(struct trawl_top_source *s, struct trawl_top_model *m,
-			 const struct class_info *ci, struct trawl_top_thread *t,
-			 int64_t ts, int64_t cpu)
+static void kernel_event(struct trawl_top_model *m, const struct event_vals *ev,
+			 struct trawl_top_thread *t, int64_t ts, int64_t cpu)
 {
-	const int *f = ci->f;
+	const struct class_info *ci = ev->ci;
 	int64_t path = -1;
 	const char *str;
 
 	switch (ci->h) {
 	case H_SWITCH:
-		trawl_top_sched_switch(m, ts, cpu, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
-				       f_int(s, PL, f[F2], 0), f_int(s, PL, f[F3], -1),
-				       f_int(s, PL, f[F4], -1), f_str(s, PL, f[F5]), f_int(s, PL, f[F6], 0));
+		trawl_top_sched_switch(m, ts, cpu, v_int(ev, F(F0), -1), v_str(ev, F(F1)),
+				       v_int(ev, F(F2), 0), v_int(ev, F(F3), -1),
+				       v_int(ev, F(F4), -1), v_str(ev, F(F5)), v_int(ev, F(F6), 0));
 		break;
 	case H_WAKEUP:
-		trawl_top_sched_wakeup(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
-				       f_int(s, PL, f[F2], 0));
+		trawl_top_sched_wakeup(m, v_int(ev, F(F0), -1), v_str(ev, F(F1)),
+				       v_int(ev, F(F2), 0));
 		break;
 	case H_MIGRATE:
-		trawl_top_sched_migrate(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]),
-					f_int(s, PL, f[F3], -1));
+		trawl_top_sched_migrate(m, v_int(ev, F(F0), -1), v_str(ev, F(F1)),
+					v_int(ev, F(F3), -1));
 		break;
 	case H_FORK:
-		if (f[F0] >= 0) /* LTTng's layout */
-			trawl_top_sched_fork(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
-					     f_int(s, PL, f[F2], -1), f_int(s, PL, f[F3], -1),
-					     f_str(s, PL, f[F4]));
+		if (ci->f[F0] >= 0) /* LTTng's layout */
+			trawl_top_sched_fork(m, v_int(ev, F(F0), -1), v_int(ev, F(F1), -1),
+					     v_int(ev, F(F2), -1), v_int(ev, F(F3), -1),
+					     v_str(ev, F(F4)));
 		else
-			trawl_top_sched_fork(m, f_int(s, PL, f[F1], -1), -1, f_int(s, PL, f[F3], -1),
-					     -1, f_str(s, PL, f[F4]));
+			trawl_top_sched_fork(m, v_int(ev, F(F1), -1), -1, v_int(ev, F(F3), -1),
+					     -1, v_str(ev, F(F4)));
 		break;
 	case H_EXEC:
-		trawl_top_sched_exec(m, f_int(s, PL, f[F0], -1), f_str(s, PL, f[F1]));
+		trawl_top_sched_exec(m, v_int(ev, F(F0), -1), v_str(ev, F(F1)));
 		break;
 	case H_EXIT:
-		trawl_top_sched_exit(m, f_int(s, PL, f[F0], -1));
+		trawl_top_sched_exit(m, v_int(ev, F(F0), -1));
 		break;
 	case H_SD_PROC:
-		trawl_top_statedump_process(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
-					    f_str(s, PL, f[F2]));
+		trawl_top_statedump_process(m, v_int(ev, F(F0), -1), v_int(ev, F(F1), -1),
+					    v_str(ev, F(F2)));
 		break;
 	case H_SD_FD:
-		trawl_top_statedump_fd(m, f_int(s, PL, f[F0], -1), f_int(s, PL, f[F1], -1),
-				       f_str(s, PL, f[F2]));
+		trawl_top_statedump_fd(m, v_int(ev, F(F0), -1), v_int(ev, F(F1), -1),
+				       v_str(ev, F(F2)));
 		break;
 	case H_SC_ENTRY:
 		if (!t)
 			break;
-		if ((str = f_str(s, PL, f[F2])))
+		if ((str = v_str(ev, F(F2))))
 			path = trawl_top_intern_id(&m->names, str, strlen(str));
-		trawl_top_sys_entry(m, t, ts, ci->name, f_int(s, PL, f[F0], -1),
-				    f_int(s, PL, f[F1], -1), path);
+		trawl_top_sys_entry(m, t, ts, ci->name, v_int(ev, F(F0), -1),
+				    v_int(ev, F(F1), -1), path);
 		break;
 	case H_SC_EXIT:
 		if (t)
-			trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, f_int(s, PL, f[F0], 0));
+			trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, v_int(ev, F(F0), 0));
 		break;
 	default:
 		break;
@@ -506,7 +548,8 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
 	struct class_info *ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
 	struct trawl_top_thread *t = NULL;
-	int64_t cpu = -1, v;
+	struct event_vals ev;
+	int64_t cpu = -1;
 	int ret;
 
 	m->events++;
@@ -515,23 +558,24 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	if (ci->h == H_IGNORE && !ci->nperf)
 		return 0;	/* not decoded at all */
 	/*
-	 * The event's fields decode at the first read: read none (index -1:
-	 * -ENODATA once decoded) to tell a malformed event from a member
-	 * this event lacks, which the reads below take as their defaults.
+	 * The members the class is read by, in one call: an error is a
+	 * malformed event; a member this event lacks has its value's ret
+	 * set, and the reads below take their defaults.
 	 */
-	ret = trawl_reader_event_int(s->r, PL, -1, &v);
-	if (ret < 0 && ret != -ENODATA)
+	ev.ci = ci;
+	ret = trawl_reader_event_read(s->r, ci->mem, ci->nmem, ev.v);
+	if (ret < 0)
 		return field_error(s, ret);
 	if (ci->h == H_UST)
-		return ust_event(s, m, ci);
-	t = event_thread(s, m, ci, &cpu);
+		return ust_event(s, m, &ev);
+	t = event_thread(s, m, &ev, &cpu);
 	if (t) {
 		t->n.events++;
 		for (size_t k = 0; k < ci->nperf; k++)
 			trawl_top_model_perf_value(m, t, cpu, (size_t)ci->perf_idx[k],
-						   (uint64_t)f_int(s, CC, ci->perf_field[k], 0));
+						   (uint64_t)v_int(&ev, V_PERF0 + (int)k, 0));
 	}
-	kernel_event(s, m, ci, t, ts, cpu);
+	kernel_event(m, &ev, t, ts, cpu);
 	return 0;
 }
 

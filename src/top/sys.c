@@ -194,8 +194,18 @@ void trawl_top_sys_exit(struct trawl_top_model *m, struct trawl_top_thread *t, i
 	t->n.syscalls++;
 	t->n.syscall_errors += err;
 	if (p) {
-		sc_count(sc_get(m, p->pid, id), err, has_lat, lat);
-		sc_count(sc_get(m, -1, id), err, has_lat, lat);
+		/* the thread's last call's rows, while the interval's calls stand */
+		struct trawl_top_sc *mine = t->sc_mine, *all = t->sc_all;
+
+		if (!mine || t->sc_gen != m->sc_gen || mine->id != id || mine->pid != p->pid) {
+			mine = sc_get(m, p->pid, id);
+			all = sc_get(m, -1, id);
+			t->sc_mine = mine && all ? mine : NULL;
+			t->sc_all = all;
+			t->sc_gen = m->sc_gen;
+		}
+		sc_count(mine, err, has_lat, lat);
+		sc_count(all, err, has_lat, lat);
 	}
 	/* an exit without its entry: the fd argument is not known */
 	if (!has_lat)

@@ -35,7 +35,24 @@ struct trawl_top_map {
 	size_t cap, len;	/* cap is a power of two or 0 */
 };
 
-void *trawl_top_map_get(const struct trawl_top_map *m, uint64_t key);
+static inline size_t trawl_top_map_slot(uint64_t key, size_t cap)
+{
+	/* Fibonacci hashing: tids and (pid << 32 | id) keys are far from random. */
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+/* The value under @key, or NULL (inline: a lookup or more per event). */
+static inline void *trawl_top_map_get(const struct trawl_top_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = trawl_top_map_slot(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i])
+			return NULL;
+		if (m->keys[i] == key)
+			return m->vals[i];
+	}
+}
 /* Stores @val (not NULL) under @key, replacing. Returns 0 or -ENOMEM. */
 int trawl_top_map_put(struct trawl_top_map *m, uint64_t key, void *val);
 /* Removes @key; returns its value (the caller's to free) or NULL. */
@@ -100,6 +117,11 @@ struct trawl_top_thread {
 	int64_t sc_fd2;		/* dup2's new fd / sendfile's in_fd, or -1 */
 	int64_t sc_path;	/* interned path argument (open*), or -1 */
 	struct trawl_top_counts n;
+	/* caches, valid while their generation is the model's */
+	struct trawl_top_proc *proc;	/* its process (proc_gen) */
+	uint64_t proc_gen;
+	struct trawl_top_sc *sc_mine, *sc_all;	/* its last call's rows (sc_gen) */
+	uint64_t sc_gen;
 };
 
 struct trawl_top_proc {
@@ -158,6 +180,10 @@ struct trawl_top_model {
 	uint64_t events, discarded;
 	uint64_t discarded_total;
 	int overwritten;	/* live: events before this interval were overwritten */
+	/* what the caches of threads hold stays valid while these stay */
+	uint64_t proc_gen;	/* bumped when a process is freed */
+	uint64_t sc_gen;	/* bumped when the calls are dropped (each interval) */
+	struct trawl_top_thread *tcache[256];	/* by tid's low bits: the last ones looked up */
 };
 
 int trawl_top_model_init(struct trawl_top_model *m);
@@ -170,7 +196,15 @@ void trawl_top_model_interval_end(struct trawl_top_model *m);
 void trawl_top_model_forget_cpus(struct trawl_top_model *m);
 
 /* The thread @tid, created when new (NULL: out of memory). */
-struct trawl_top_thread *trawl_top_model_thread(struct trawl_top_model *m, int64_t tid);
+struct trawl_top_thread *trawl_top_model_thread_slow(struct trawl_top_model *m, int64_t tid);
+
+static inline struct trawl_top_thread *trawl_top_model_thread(struct trawl_top_model *m,
+							      int64_t tid)
+{
+	struct trawl_top_thread *t = m->tcache[(uint64_t)tid & 255];
+
+	return t && t->tid == tid ? t : trawl_top_model_thread_slow(m, tid);
+}
 struct trawl_top_proc *trawl_top_model_proc(struct trawl_top_model *m, int64_t pid);
 struct trawl_top_cpu *trawl_top_model_cpu(struct trawl_top_model *m, int64_t cpu);
 /* Says @t belongs to process @pid (from a pid context, fork or state dump). */

@@ -461,6 +461,28 @@ static void test_fields(void)
 		CHECK(trawl_reader_event_uint(r, TRAWL_READER_SCOPE_PACKET_CONTEXT, 0, &uv) == 0 &&
 		      uv == trawl_reader_field_uint(trawl_reader_field_at(pc, 0)));
 		CHECK(trawl_reader_event_int(r, (enum trawl_reader_scope)9, 0, &iv) == -EINVAL);
+		/* the same, several at once */
+		{
+			const struct trawl_reader_member want[] = {
+				{ pl, i2 }, { pl, a }, { pl, q }, { pl, -ENOENT },
+				{ TRAWL_READER_SCOPE_PACKET_CONTEXT, 0 },
+				{ (enum trawl_reader_scope)9, 0 }, { pl, e },
+			};
+			struct trawl_reader_value v[7];
+
+			CHECK(trawl_reader_event_read(r, want, 7, v) == 0);
+			CHECK(v[0].ret == 0 && v[0].kind == TRAWL_READER_FIELD_INTEGER &&
+			      v[0].i == trawl_reader_field_int(trawl_reader_field_member(p, "intfield2")));
+			CHECK(v[1].ret == 0 && v[1].kind == TRAWL_READER_FIELD_STRING &&
+			      !strcmp(v[1].str, "test") && v[1].i == 4);
+			CHECK(v[2].ret == -ENOMSG);
+			CHECK(v[3].ret == -ENODATA);
+			CHECK(v[4].ret == 0 &&
+			      (uint64_t)v[4].i == trawl_reader_field_uint(trawl_reader_field_at(pc, 0)));
+			CHECK(v[5].ret == -EINVAL);
+			CHECK(v[6].ret == 0 && v[6].kind == TRAWL_READER_FIELD_ENUM && v[6].i == 202);
+			CHECK(trawl_reader_event_read(r, NULL, 0, NULL) == 0);
+		}
 	}
 	/* the fields stay valid for the event; its text is made too */
 	{
@@ -500,12 +522,14 @@ static void test_fast_fields(void)
 	}
 	CHECK(n == 20);
 	CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0, &v) == -ENODATA);
+	CHECK(trawl_reader_event_read(r, NULL, 0, NULL) == -ENODATA);
 	trawl_reader_destroy(r);
 	/* with TRAWL_READER_NO_FIELDS, fields are not read */
 	r = open_one("wk-heartbeat-u");
 	CHECK(trawl_reader_set_flags(r, TRAWL_READER_NO_FIELDS) == 0);
 	CHECK(trawl_reader_next(r) == 1);
 	CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0, &v) == -EPERM);
+	CHECK(trawl_reader_event_read(r, NULL, 0, NULL) == -EPERM);
 	trawl_reader_destroy(r);
 }
 

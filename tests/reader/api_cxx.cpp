@@ -54,6 +54,11 @@ int main(int argc, char **argv)
 		if (trawl_reader_event_string(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, idx, &fast,
 					      nullptr) != 0 || std::strcmp(fast, "heartbeat"))
 			return 1;
+		const trawl_reader_member want[1] = { { TRAWL_READER_SCOPE_EVENT_PAYLOAD, idx } };
+		trawl_reader_value got[1];
+		if (trawl_reader_event_read(r, want, 1, got) != 0 || got[0].ret != 0 ||
+		    std::strcmp(got[0].str, "heartbeat"))
+			return 1;
 		n++;
 	}
 	std::free(line.data);

@@ -124,6 +124,57 @@ static void put_traces(struct trawl_reader *r)
  * not there or not of their kind. A mismatch stops the dump (fields.sh
  * then fails with this message).
  */
+/*
+ * trawl_reader_event_read() reads the @n members of @f the same, all in
+ * one call (in reverse order, then two that are not there). Returns 1 when
+ * it does not (said on stderr).
+ */
+static int check_read(struct trawl_reader *r, enum trawl_reader_scope sc,
+		      const struct trawl_reader_field *f, size_t n)
+{
+	struct trawl_reader_member *mem = calloc(n + 2, sizeof(*mem));
+	struct trawl_reader_value *val = calloc(n + 2, sizeof(*val));
+	size_t i, bad_at = SIZE_MAX;
+	int ret;
+
+	if (!mem || !val) {
+		fprintf(stderr, "reader-dump: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		mem[i] = (struct trawl_reader_member){ sc, (int)(n - 1 - i) };
+	mem[n] = (struct trawl_reader_member){ sc, (int)n };
+	mem[n + 1] = (struct trawl_reader_member){ sc, -ENOENT };
+	ret = trawl_reader_event_read(r, mem, n + 2, val);
+	for (i = 0; i < n && !ret && bad_at == SIZE_MAX; i++) {
+		const struct trawl_reader_field *m = trawl_reader_field_at(f, n - 1 - i);
+		const struct trawl_reader_value *v = &val[i];
+		int k = trawl_reader_field_kind(m);
+		const char *ts;
+		size_t tlen;
+		double d;
+
+		if ((ts = trawl_reader_field_string(m, &tlen)))
+			bad_at = v->ret || v->kind != TRAWL_READER_FIELD_STRING ||
+					 (size_t)v->i != tlen || memcmp(v->str, ts, tlen + 1) ? i : bad_at;
+		else if (k == TRAWL_READER_FIELD_INTEGER || k == TRAWL_READER_FIELD_ENUM)
+			bad_at = v->ret || v->kind != k || v->i != trawl_reader_field_int(m) ? i : bad_at;
+		else if (k == TRAWL_READER_FIELD_FLOAT && (d = trawl_reader_field_double(m), 1))
+			bad_at = v->ret || v->kind != k || memcmp(&v->d, &d, sizeof(d)) ? i : bad_at;
+		else
+			bad_at = v->ret != -ENOMSG ? i : bad_at;
+	}
+	if (!ret && bad_at == SIZE_MAX && (val[n].ret != -ENODATA || val[n + 1].ret != -ENODATA))
+		bad_at = n;
+	free(mem);
+	free(val);
+	if (!ret && bad_at == SIZE_MAX)
+		return 0;
+	fprintf(stderr, "reader-dump: %s: scope %d: trawl_reader_event_read() differs (%d, at %zu)\n",
+		trawl_reader_event_name(r), (int)sc, ret, bad_at);
+	return 1;
+}
+
 static void check_flat(struct trawl_reader *r, enum trawl_reader_scope sc,
 		       const struct trawl_reader_field *f)
 {
@@ -170,6 +221,8 @@ static void check_flat(struct trawl_reader *r, enum trawl_reader_scope sc,
 			trawl_reader_event_name(r), (int)sc);
 		bad = 1;
 	}
+	if (!bad)
+		bad = check_read(r, sc, f, n);
 	if (bad)
 		exit(1);
 }
@@ -181,8 +234,14 @@ static void touch_flat(struct trawl_reader *r)
 	int64_t v;
 	int sc, ret;
 
-	if (nev++ % 2)
+	if (nev++ % 2) {
+		/* every fourth event, a read of nothing first: it decodes them all the same */
+		if (nev % 4 == 0 && trawl_reader_event_read(r, NULL, 0, NULL) != 0) {
+			fprintf(stderr, "reader-dump: %s\n", trawl_reader_error(r));
+			exit(1);
+		}
 		return;
+	}
 	for (sc = TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT; sc <= TRAWL_READER_SCOPE_EVENT_PAYLOAD;
 	     sc++) {
 		ret = trawl_reader_event_int(r, (enum trawl_reader_scope)sc, 0, &v);
