@@ -44,7 +44,7 @@ int trawl_top_cell_text(struct trawl_top_cell *c, const char *s)
 }
 
 struct sort_ctx {
-	size_t col;
+	size_t col, ncols;
 	int text, reverse;
 };
 
@@ -59,9 +59,13 @@ static int row_cmp(const void *a, const void *b, void *arg)
 		r = strcmp(x->text ? x->text : "", y->text ? y->text : "");
 	else	/* numbers: largest first, as top */
 		r = x->num < y->num ? 1 : x->num > y->num ? -1 : 0;
-	if (r == 0) {	/* ties by the first column (pid, tid...), for a stable view */
-		x = a;
-		y = b;
+	/*
+	 * Ties by the first column (pid, tid...), then the others in order:
+	 * a stable view, whatever order the rows came in (the model's hash maps).
+	 */
+	for (size_t c = 0; r == 0 && c < s->ncols; c++) {
+		x = (const struct trawl_top_cell *)a + c;
+		y = (const struct trawl_top_cell *)b + c;
 		r = x->num < y->num ? -1 : x->num > y->num;
 		if (r == 0 && x->text && y->text)
 			r = strcmp(x->text, y->text);
@@ -71,7 +75,7 @@ static int row_cmp(const void *a, const void *b, void *arg)
 
 void trawl_top_table_sort(struct trawl_top_table *t, size_t col, int reverse)
 {
-	struct sort_ctx s = { col, 0, reverse };
+	struct sort_ctx s = { col, t->ncols, 0, reverse };
 
 	if (col >= t->ncols || t->nrows < 2)
 		return;
@@ -123,8 +127,8 @@ void trawl_top_table_filter(struct trawl_top_table *t, const char *filter)
 }
 
 /*
- * @v as printf's "%.0f" (@tenths 0) or "%.1f" (1) prints it, without
- * printf: batch output formats a cell per column per row per interval,
+ * @v as printf's "%.0f", "%.1f" or "%.2f" (@decimals 0, 1, 2) prints it,
+ * without printf: batch output (text and JSON) formats a cell per column per row per interval,
  * and printf's exact decimal conversion was most of trawltop's time after
  * decoding. The shortcut takes non-negative values whose scaled value is
  * below 2^36 (so the product's rounding error is under 2^-17) and not
@@ -132,9 +136,10 @@ void trawl_top_table_filter(struct trawl_top_table *t, const char *filter)
  * way than printf's exact conversion); the rest go to snprintf. Either
  * way the text is printf's.
  */
-static void fmt_fixed(double v, int tenths, char *buf, size_t len)
+static void fmt_fixed(double v, int decimals, char *buf, size_t len)
 {
-	double x = tenths ? v * 10 : v, r;
+	static const double scale[] = { 1, 10, 100 };
+	double x = v * scale[decimals], r;
 	char tmp[24];
 	uint64_t n;
 	size_t k = 0, i;
@@ -145,11 +150,12 @@ static void fmt_fixed(double v, int tenths, char *buf, size_t len)
 	if (fabs(x - r) > 0.4999 && x != r)
 		goto slow;
 	n = (uint64_t)r;
-	if (tenths) {
+	for (i = 0; i < (size_t)decimals; i++) {
 		tmp[k++] = (char)('0' + n % 10);
-		tmp[k++] = '.';
 		n /= 10;
 	}
+	if (decimals)
+		tmp[k++] = '.';
 	do {
 		tmp[k++] = (char)('0' + n % 10);
 		n /= 10;
@@ -159,7 +165,7 @@ static void fmt_fixed(double v, int tenths, char *buf, size_t len)
 	buf[k] = '\0';
 	return;
 slow:
-	snprintf(buf, len, tenths ? "%.1f" : "%.0f", v);
+	snprintf(buf, len, "%.*f", decimals, v);
 }
 
 /* 1234567 -> "1.2M": sizes in binary units, as top. */
@@ -249,20 +255,27 @@ void trawl_top_table_print(const struct trawl_top_table *t, FILE *f, size_t max)
 
 void trawl_top_json_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (; *p; p++) {
+		if (*p != '"' && *p != '\\' && *p >= 0x20 && *p != 0x7f)
+			continue;	/* other bytes as they are: paths need not be UTF-8 */
+		fwrite(run, 1, (size_t)(p - run), f);
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(*p, f);	/* other bytes as they are: paths need not be UTF-8 */
+			fprintf(f, "\\u%04x", *p);
+		run = p + 1;
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
 	fputc('"', f);
 }
 
 void trawl_top_table_json(const struct trawl_top_table *t, FILE *f)
 {
+	char num[64];
+
 	fputc('[', f);
 	for (size_t r = 0; r < t->nrows; r++) {
 		fprintf(f, "%s{", r ? "," : "");
@@ -270,13 +283,19 @@ void trawl_top_table_json(const struct trawl_top_table *t, FILE *f)
 			const struct trawl_top_cell *cell = &t->cells[r * t->ncols + c];
 			enum trawl_top_col_kind k = t->cols[c].kind;
 
-			fprintf(f, "%s\"%s\":", c ? "," : "", t->cols[c].key);
-			if (k == TRAWL_TOP_COL_TEXT)
+			if (c)
+				fputc(',', f);
+			fputc('"', f);
+			fputs(t->cols[c].key, f);
+			fputs("\":", f);
+			if (k == TRAWL_TOP_COL_TEXT) {
 				trawl_top_json_string(f, cell->text ? cell->text : "");
-			else if (k == TRAWL_TOP_COL_PCT || k == TRAWL_TOP_COL_RATE)
-				fprintf(f, "%.2f", cell->num);
-			else
-				fprintf(f, "%.0f", cell->num);
+				continue;
+			}
+			/* "%.2f" or "%.0f", as printf writes them */
+			fmt_fixed(cell->num, k == TRAWL_TOP_COL_PCT || k == TRAWL_TOP_COL_RATE ? 2 : 0,
+				  num, sizeof(num));
+			fputs(num, f);
 		}
 		fputc('}', f);
 	}

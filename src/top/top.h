@@ -37,8 +37,16 @@ struct trawl_top_map {
 
 static inline size_t trawl_top_map_slot(uint64_t key, size_t cap)
 {
-	/* Fibonacci hashing: tids and (pid << 32 | id) keys are far from random. */
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+	/*
+	 * tids and (pid << 32 | id) keys are far from random: every bit of the
+	 * key must reach the slot's bits (a product's low bits see only the
+	 * key's low bits: all processes' rows of one call fell on one run of
+	 * slots). murmur3's 64-bit finalizer.
+	 */
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
 }
 
 /* The value under @key, or NULL (inline: a lookup or more per event). */
