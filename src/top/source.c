@@ -370,17 +370,20 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 	}
 	class_perf(s, m, ci);
 	if (ci->has_ctx) {
+		int tid = trawl_reader_event_class_field_index(ec, cc, "tid");
+		int pid = trawl_reader_event_class_field_index(ec, cc, "pid");
 		int vpid = trawl_reader_event_class_field_index(ec, cc, "vpid");
 
+		/* user space: its process; the kernel: the thread and its process */
 		if (ci->h == H_UST) {
 			class_want(ci, V_VPID, cc, vpid);
 		} else {
-			class_want(ci, V_TID, cc, trawl_reader_event_class_field_index(ec, cc, "tid"));
-			class_want(ci, V_PID, cc, trawl_reader_event_class_field_index(ec, cc, "pid"));
+			class_want(ci, V_TID, cc, tid);
+			class_want(ci, V_PID, cc, pid);
 		}
 		class_want(ci, V_PROCNAME, cc,
 			   trawl_reader_event_class_field_index(ec, cc, "procname"));
-		ci->has_ctx = ci->at[V_TID] >= 0 || ci->at[V_PID] >= 0 || vpid >= 0 || ci->nperf;
+		ci->has_ctx = tid >= 0 || pid >= 0 || vpid >= 0 || ci->nperf;
 	}
 	for (int i = 0; i < NF; i++)
 		class_want(ci, V_F0 + i, PL, ci->f[i]);
