@@ -98,38 +98,36 @@ static int add_threads(struct trawl_kernel_hidden *l, long pid)
 	return ret;
 }
 
-/* /proc/@pid/cmdline (NULs kept) into @buf; its length, or -1. */
-static ssize_t read_cmdline(long pid, char *buf, size_t len)
+/* The first @len - 1 bytes of /proc/@pid/@what into @buf, NUL-terminated; their count, or -1. */
+static ssize_t proc_read(long pid, const char *what, char *buf, size_t len)
 {
 	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, what);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, len);
+	n = read(fd, buf, len - 1);
 	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	return n;
+}
+
+/* /proc/@pid/cmdline (NULs kept) into @buf; its length, or -1. */
+static ssize_t read_cmdline(long pid, char *buf, size_t len)
+{
+	return proc_read(pid, "cmdline", buf, len);
 }
 
 /* The parent pid of @pid (from /proc/PID/stat), or -1. */
 static long parent_of(long pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	char buf[512], *p;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_read(pid, "stat", buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] && p[3] == ' ' ? strtol(p + 4, NULL, 10) : -1;
 }
@@ -161,20 +159,11 @@ static int about_to_exec(long pid, const struct stat *exe)
  */
 static int owned_by(long pid, uid_t uid)
 {
-	char path[64], buf[4096], *p;
+	char buf[4096], *p;
 	unsigned long u[4];
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_read(pid, "status", buf, sizeof(buf)) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	p = strstr(buf, "\nUid:");
 	if (!p || sscanf(p + 5, "%lu %lu %lu %lu", &u[0], &u[1], &u[2], &u[3]) != 4)
 		return 0;

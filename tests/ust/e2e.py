@@ -65,6 +65,15 @@ def session(e, buffers="uid", overwrite=False, subbuf=None, num=None):
     e.trawl("start")
 
 
+def by_thread(evs):
+    """The n of each tall:seq event, in trace order, by its thread field."""
+    by = {}
+    for name, d in evs:
+        if name == "tall:seq":
+            by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+    return by
+
+
 def read_trace(path):
     """Returns (events as (name, payload dict), discarded count)."""
     events, discarded = [], 0
@@ -275,10 +284,7 @@ def case_fork():
         evs, disc = read_trace(e.out)
     finally:
         e.close()
-    by = {}
-    for name, d in evs:
-        if name == "tall:seq":
-            by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+    by = by_thread(evs)
     print("fork: parent %d, child %d events" % (len(by.get(0, [])), len(by.get(100, []))))
     if rc != 0 or by.get(0) != list(range(n)) or by.get(100) != list(range(n)):
         fail("fork: parent or child events missing (rc %d)" % rc)
@@ -314,10 +320,7 @@ def case_early(fork):
             evs, disc = read_trace(e.out)
         finally:
             e.close()
-        by = {}
-        for name, d in evs:
-            if name == "tall:seq":
-                by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+        by = by_thread(evs)
         print("early %s%s: %d events (child %d), %.3f s; no session: %.3f s" %
               (buffers, " fork" if fork else "", len(by.get(0, [])), len(by.get(100, [])), t, t0))
         if rc != 0 or by.get(0) != list(range(n)):
@@ -360,10 +363,7 @@ def case_fork_helper():
                              for p in glob.glob(os.path.join(e.out, "ust", "pid", "*", "metadata")))
         finally:
             e.close()
-        by = {}
-        for name, d in evs:
-            if name == "tall:seq":
-                by.setdefault(int(d["thread"]), []).append(int(d["n"]))
+        by = by_thread(evs)
         print("fork helper %s: parent %d, child %d of %d events, %d discarded, %d per-PID folders, %.3f s" %
               (mode, len(by.get(0, [])), len(by.get(100, [])), n, disc, len(folders), t))
         if rc != 0 or by.get(0) != list(range(n)):
