@@ -10,7 +10,7 @@
  *
  * Input: byte 0 = how many bytes go in each write (1 + b % 64, or the
  * rest at once when b >= 192), byte 1 = commands queued once registered
- * (b % 4); the rest is the app's side of the stream.
+ * (b % 4); the rest is the app's side of the stream (TALLYs included).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +61,23 @@ static int serve(struct trawl_ustctl_app *app, uint64_t *shared, const struct tr
 			if (news.ret > 0 || news.ret < -4095)
 				abort();
 			break;
+		case TRAWL_USTCTL_NEWS_TALLY: {
+			uint64_t sum = 0;
+			uint32_t i;
+
+			/* What app_tally() (the daemon) reads: every entry. */
+			if (!news.tally || !news.nr_tally || news.nr_tally > TRAWL_WIRE_MAX_TALLY)
+				abort();
+			for (i = 0; i < news.nr_tally; i++) {
+				if (!news.tally[i].count || news.tally[i].count > TRAWL_WIRE_MAX_TALLY_COUNT ||
+				    strnlen(news.tally[i].name, sizeof(news.tally[i].name)) >= sizeof(news.tally[i].name))
+					abort();
+				sum += news.tally[i].count; /* <= 2^58: no wrap */
+			}
+			if (sum < news.nr_tally)
+				abort();
+			break;
+		}
 		}
 	}
 }

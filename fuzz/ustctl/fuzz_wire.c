@@ -4,8 +4,9 @@
  * the registration and event-description decoders (wire.c) and the
  * consumer's view of a stream's shared memory (ringbuffer.c), which a
  * hostile app can fill with anything; and what an app reads from a daemon:
- * commands with their perf counter lists; and an app's EVENTS_ADDED. The
- * first byte picks the surface (% 8 == 4: EVENTS_ADDED, else % 4).
+ * commands with their perf counter lists; and an app's EVENTS_ADDED and
+ * TALLY. The first byte picks the surface (% 8 == 4: EVENTS_ADDED, % 16 ==
+ * 13: TALLY, else % 4).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +83,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!trawl_wire_events_added_decode(copy, size - 1, data[0] / 8u, &nr) &&
 		    (!nr || nr > TRAWL_WIRE_MAX_EVENTS - data[0] / 8u || size - 1 != sizeof(struct trawl_wire_events_added)))
 			abort();
+		free(copy);
+		return 0;
+	}
+	if (data[0] % 16 == 13) {
+		struct trawl_ustctl_tally_entry *e;
+
+		/* What the daemon relies on after a successful decode. */
+		if (!trawl_wire_tally_decode(copy, size - 1, &e, &nr)) {
+			if (!nr || nr > TRAWL_WIRE_MAX_TALLY ||
+			    size - 1 != sizeof(struct trawl_wire_tally) + nr * sizeof(struct trawl_wire_tally_entry))
+				abort();
+			for (i = 0; i < nr; i++)
+				if (strnlen(e[i].name, sizeof(e[i].name)) >= sizeof(e[i].name) ||
+				    !strchr(e[i].name, ':') || e[i].loglevel < 0 || e[i].loglevel > 14 ||
+				    !e[i].count || e[i].count > TRAWL_WIRE_MAX_TALLY_COUNT)
+					abort();
+			free(e);
+		}
 		free(copy);
 		return 0;
 	}

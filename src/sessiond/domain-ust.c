@@ -69,7 +69,7 @@
 
 struct ust_app *apps;
 struct trawl_domain_session *sessions;
-static int apps_listen_fd = -1;
+int apps_listen_fd = -1;
 static char apps_sock_path[4200];
 const char *consumerd_path;
 
@@ -458,6 +458,9 @@ static void ust_stop_apps(struct trawl_domain_session *s)
 	struct app_sess *as;
 	int ret;
 
+	/* What programs that exited said of the events they counted (TALLY)
+	 * is charged to the session before it stops (ust-conn.c). */
+	apps_drain();
 	for (as = s->apps; as; as = as->next) {
 		if (!as->started || as->app->dead)
 			continue;

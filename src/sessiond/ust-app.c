@@ -213,8 +213,10 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			uint32_t id;
 
 			want = rules_want(c, ev, &fs);
-			if (want < 0)
-				return want;
+			if (want < 0) {
+				ret = want;
+				goto out;
+			}
 			if (want == *on && (!want || filter_set_same(&fs, &as->filt[k]))) {
 				filter_set_clear(&fs);
 				continue;
@@ -223,7 +225,7 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 				if ((ret = trawl_ustctl_app_disable_event(a->h, chan_handle(s, c), e))) {
 					app_fail(a, ret);
 					filter_set_clear(&fs);
-					return ret;
+					goto out;
 				}
 				filter_set_clear(&as->filt[k]);
 				*on = 0;
@@ -231,15 +233,18 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			}
 			if (!tc) {
 				tc = trace_chan_get(s, as->trace, c, err);
-				if (!tc)
-					return -ENOMEM;
+				if (!tc) {
+					filter_set_clear(&fs);
+					ret = -ENOMEM;
+					goto out;
+				}
 				/* Per-user buffers: every app of the channel gets
 				 * the channel's one context set, so all write the
 				 * fields the shared metadata declares. */
 				ret = app_send_channel(s, as, c, tc);
 				if (ret < 0) {
 					filter_set_clear(&fs);
-					return ret;
+					goto out;
 				}
 				new_chan |= ret;
 			}
@@ -257,7 +262,7 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			if (ret) {
 				app_fail(a, ret);
 				filter_set_clear(&fs);
-				return ret;
+				goto out;
 			}
 			filter_set_clear(&as->filt[k]);
 			as->filt[k] = fs;
@@ -267,14 +272,21 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 	/* START turns on the session's channels the app has: one it got
 	 * after the session started for it (its first event in that channel
 	 * came later: a rule, or a provider the app added) needs it again. */
+	ret = 0;
 	if (new_chan && as->started) {
 		ret = trawl_ustctl_app_start(a->h, (uint32_t)s->id);
-		if (ret) {
+		if (ret)
 			app_fail(a, ret);
-			return ret;
-		}
 	}
-	return metadata_push(s, as->trace);
+out:
+	/* Whatever failed, the metadata describes every channel and event
+	 * the consumer or the app was given: a trace must always be readable
+	 * (babeltrace2 refuses a whole trace for one stream it cannot decode). */
+	{
+		int mret = metadata_push(s, as->trace);
+
+		return ret ? ret : mret;
+	}
 }
 
 int app_setup(struct trawl_domain_session *s, struct ust_app *a,
@@ -400,6 +412,72 @@ void app_events_added(struct ust_app *a)
 	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
 	if (ret)
 		app_fail(a, ret);
+}
+
+/*
+ * The app counted events instead of recording them (its setup came too
+ * late) and says so at its exit (TALLY, wire.h): each count goes to the
+ * discarded events of the channels that would have recorded the event -
+ * every active session that traces the app, each enabled channel whose
+ * rules take it - in the trace the app would have written (its uid's, or
+ * its own per-process one, made now if it has none: the count must be in
+ * the trace). The app's word is taken for the counts (bounded, wire.h: it
+ * could as well have written them in buffers it was given); it can only
+ * charge what would trace it, never another user's trace.
+ */
+void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr)
+{
+	struct trawl_domain_session *s;
+	uint64_t all = 0;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++)
+		all = e[i].count > UINT64_MAX - all ? UINT64_MAX : all + e[i].count;
+	sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d): %llu events counted before its "
+		    "setup (%u kinds)", (int)a->info.pid, a->info.procname, (int)a->uid,
+		    (unsigned long long)all, nr);
+	for (s = sessions; s; s = s->next) {
+		struct ust_trace *t = NULL;
+		struct ust_chan *c;
+
+		if (!s->active || !sess_traces_app(s, a))
+			continue;
+		for (c = s->chans; c; c = c->next) {
+			struct trawl_domain_err err = {""};
+			struct trace_chan *tc;
+			uint64_t n = 0;
+			int ret;
+
+			for (i = 0; i < nr; i++) {
+				struct trawl_ustctl_event ev;
+				struct filter_set fs;
+				int want;
+
+				memset(&ev, 0, sizeof(ev));
+				memcpy(ev.name, e[i].name, sizeof(ev.name));
+				ev.loglevel = e[i].loglevel;
+				want = rules_want(c, &ev, &fs);
+				filter_set_clear(&fs);
+				/* Filters are not asked: counted whatever they
+				 * would have said (slots.c: over, never under). */
+				if (want > 0)
+					n = e[i].count > UINT64_MAX - n ? UINT64_MAX : n + e[i].count;
+			}
+			if (!n)
+				continue;
+			if (!t)
+				t = trace_get(s, a, &err);
+			tc = t ? trace_chan_get(s, t, c, &err) : NULL;
+			ret = tc ? trawl_ustctl_channel_add_discarded(tc->rb, n) : -ENOMEM;
+			if (ret)
+				sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: app %d: %llu events it "
+					    "counted not charged to channel %s: %s", s->name,
+					    (int)a->info.pid, (unsigned long long)n, c->attr.name,
+					    err.msg[0] ? err.msg : strerror(-ret));
+		}
+		if (t)
+			metadata_push(s, t);
+	}
 }
 
 void app_enable_failed(struct ust_app *a, uint32_t chan_handle, uint32_t event_index, int err)

@@ -296,7 +296,50 @@ static void app_news(struct ust_app *a, const struct trawl_ustctl_app_news *n)
 	case TRAWL_USTCTL_NEWS_REPLY:
 		app_reply(a, n);
 		break;
+	case TRAWL_USTCTL_NEWS_TALLY:
+		app_tally(a, n->tally, n->nr_tally);
+		break;
 	}
+}
+
+/*
+ * What @a sent and was not read yet, read now (at most @max_reads reads,
+ * each of what the socket holds): the last words of a program that exited
+ * (its TALLY comes after its registration, and a command that failed
+ * because it is gone must not lose them), and everything before a stop.
+ * 0, or -1 once @a was freed (it left, or broke the protocol).
+ */
+static int app_read_rest(struct ust_app *a, int max_reads)
+{
+	struct trawl_ustctl_app_news news;
+	int i, ret;
+
+	for (i = 0; i < max_reads; i++) {
+		struct pollfd p = {.fd = trawl_ustctl_app_fd(a->h), .events = POLLIN};
+
+		if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			break;
+		for (int may_read = 1; (ret = trawl_ustctl_app_input(a->h, may_read, &news)) > 0;
+		     may_read = 0)
+			app_news(a, &news);
+		if (ret == -ECONNRESET || ret == -EPIPE) {
+			app_gone(a);
+			return -1;
+		}
+		if (ret < 0) {
+			app_drop(a, ret == -EPROTO ? "malformed or out-of-turn message" : strerror(-ret));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* @a failed (a command could not go, or it was marked dead): its last
+ * words, then it goes. */
+static void app_fail_gone(struct ust_app *a)
+{
+	if (!app_read_rest(a, 256))
+		app_gone(a);
 }
 
 static void app_io(int fd, short revents, void *arg)
@@ -306,12 +349,12 @@ static void app_io(int fd, short revents, void *arg)
 	int ret = 0, may_read = 1;
 
 	if (a->dead) {
-		app_gone(a);
+		app_fail_gone(a);
 		return;
 	}
 	if ((revents & POLLOUT) && (ret = trawl_ustctl_app_output(a->h))) {
 		app_fail(a, ret);
-		app_gone(a);
+		app_fail_gone(a);
 		return;
 	}
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -329,7 +372,7 @@ static void app_io(int fd, short revents, void *arg)
 			return;
 		}
 		if (a->dead) {
-			app_gone(a);
+			app_fail_gone(a);
 			return;
 		}
 	}
@@ -337,7 +380,7 @@ static void app_io(int fd, short revents, void *arg)
 	ret = trawl_ustctl_app_output(a->h);
 	if (ret) {
 		app_fail(a, ret);
-		app_gone(a);
+		app_fail_gone(a);
 		return;
 	}
 	app_arm(a);
@@ -445,7 +488,7 @@ void apps_on_top(void)
 	for (a = conns; a; a = next) {
 		next = a->next;
 		if (a->dead)
-			app_gone(a);
+			app_fail_gone(a);
 		else if (a->reg_pending)
 			app_registered(a);
 	}
@@ -456,10 +499,44 @@ void apps_on_top(void)
 			app_events_added(a);
 		}
 		if (a->dead)
-			app_gone(a);
+			app_fail_gone(a);
 		else
 			app_arm(a);
 	}
+}
+
+/*
+ * A program that exited before its setup said what it counted (TALLY) on
+ * its connection, maybe still waiting to be accepted: a stop must see it,
+ * or the counts come after the session stopped and go nowhere. Bounded: at
+ * most 4,096 connections taken, 64 reads each, and 2 s in all (a user
+ * flooding apps.sock delays a stop by that, no more).
+ */
+void apps_drain(void)
+{
+	uint64_t until = sd_now_ms() + 2000;
+	struct ust_app *a, *next;
+	int i;
+
+	if (sd_loop_nested())
+		return;
+	for (i = 0; i < 256 && apps_listen_fd >= 0; i++) {
+		struct pollfd p = {.fd = apps_listen_fd, .events = POLLIN};
+
+		if (poll(&p, 1, 0) <= 0 || sd_now_ms() >= until)
+			break;
+		apps_accept(apps_listen_fd, POLLIN, NULL);
+	}
+	/* Registering ones first: one that completes moves to `apps`. */
+	for (a = conns; a && sd_now_ms() < until; a = next) {
+		next = a->next;
+		app_read_rest(a, 64);
+	}
+	for (a = apps; a && sd_now_ms() < until; a = next) {
+		next = a->next;
+		app_read_rest(a, 64);
+	}
+	apps_on_top();
 }
 
 void apps_close_all(void)

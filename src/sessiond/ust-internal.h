@@ -172,6 +172,7 @@ struct ust_consumer {
 
 /* The domain's state (domain-ust.c, ust-consumer.c). */
 extern struct ust_app *apps;
+extern int apps_listen_fd; /* apps.sock, listening */
 extern struct trawl_domain_session *sessions;
 extern const char *consumerd_path;
 extern struct ust_consumer *consumers;
@@ -235,6 +236,9 @@ struct app_sess *app_sess_of(struct trawl_domain_session *s, const struct ust_ap
 void app_sess_free(struct trawl_domain_session *s, struct ust_app *a);
 /* Sets up what the app added (EVENTS_ADDED) and releases its constructor. */
 void app_events_added(struct ust_app *a);
+/* The app's TALLY (wire.h): its counts go to the discarded events of the
+ * channels that would have recorded them. */
+void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr);
 /* The app said no to an ENABLE: the event is off in it. */
 void app_enable_failed(struct ust_app *a, uint32_t chan_handle, uint32_t event_index, int err);
 
@@ -248,6 +252,9 @@ void app_fail(struct ust_app *a, int err);
 void apps_on_top(void);
 /* Commands were queued outside an app's own callback: arm their deadlines. */
 void apps_kick(void);
+/* Before a stop: takes the connections waiting to be accepted and what
+ * every app has sent (a program's last TALLY), within a bound. Top level. */
+void apps_drain(void);
 /* Waits (nested rounds) until every app set up for @s has answered all it
  * was sent, or was dropped for missing its deadline. */
 void apps_barrier(struct trawl_domain_session *s);

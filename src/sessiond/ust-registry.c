@@ -236,6 +236,11 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	 * the replay (ust-consumer.c). */
 	tc->next = t->chans;
 	t->chans = tc;
+	/* The stream class is in the metadata the consumer has before the
+	 * channel's first packet is on disk: a setup that fails after this
+	 * (an app that died meanwhile) must not leave a stream no reader can
+	 * decode, which makes babeltrace2 refuse the whole trace. */
+	metadata_push(s, t);
 	cons_channel_msg(s, tc, &ac);
 	for (i = 0; i < ua.nr_streams; i++)
 		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);

@@ -52,7 +52,12 @@
  * and the counts go to the lost events of the channels the setup makes
  * them record into (the tally, slots.c); a program that exits first waits
  * for that in its providers' destructors (trawl_ust_agent_wait_tallies()),
- * as long again at most. With no daemon it does not wait:
+ * as long again at most, and one that exits before that hands its counts
+ * to the daemon (TALLY, wire.h: trawl_ust_agent_report_tally()), which
+ * charges them to the channels that would have recorded them. With
+ * TRAWL_UST_REGISTER_TIMEOUT=0 the program does not wait at all: its
+ * events are counted from the start until its setup. With no daemon it
+ * does not wait:
  * the waiter first looks for the daemons' socket files (none: it returns at
  * once, whether or not the agent thread has run yet); for a socket that
  * exists, the agent tries connect() first thing, before it lets the
@@ -117,10 +122,16 @@ struct trawl_ust_conn {
 	 * tally_gen is complete (slots.c). Under trawl_ust_lock. */
 	struct trawl_ust_tally *tally;
 	uint64_t tally_gen;
+	/* Whole messages to the daemon: the agent's and a destructor's TALLY
+	 * (a leaf lock: taken with no other held). fd changes under it. */
+	pthread_mutex_t send_lock;
+	int reg_sent; /* under reg_lock: this fd's registration went whole */
 };
 
-static struct trawl_ust_conn conns[2] = { { .fd = -1, .root = 0, .pending_fd = -1 },
-					   { .fd = -1, .root = 1, .pending_fd = -1 } };
+static struct trawl_ust_conn conns[2] = {
+	{ .fd = -1, .root = 0, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER },
+	{ .fd = -1, .root = 1, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER }
+};
 static int wake_fd = -1;
 static char procname[17]; /* the process's name (its main thread's), for REGISTER */
 static int started;
@@ -187,7 +198,7 @@ static int conn_surely_absent(const struct trawl_ust_conn *c)
 	return conn_sock_path(c, &sa) || (access(sa.sun_path, F_OK) && errno == ENOENT);
 }
 
-static void tally_late(uint64_t gen);
+static void tally_late(uint64_t gen, const int *absent);
 
 /* @d: @ms from now on CLOCK_MONOTONIC (reg_cond's clock). */
 static void deadline_in(struct timespec *d, long ms)
@@ -208,8 +219,6 @@ void trawl_ust_agent_wait_registered(void)
 	struct timespec deadline;
 	int i, pending = 0, absent[2];
 
-	if (ms == 0)
-		return;
 	for (i = 0; i < 2; i++)
 		absent[i] = conn_surely_absent(&conns[i]);
 	if (absent[0] && absent[1])
@@ -220,26 +229,34 @@ void trawl_ust_agent_wait_registered(void)
 		for (pending = 0, i = 0; i < 2; i++)
 			if (!absent[i] && (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen)))
 				pending = 1;
-		if (!pending || pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
+		/* 0 ms: no wait, the events are counted from now on. */
+		if (!pending || ms == 0 ||
+		    pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
 			break;
 	}
 	pthread_mutex_unlock(&reg_lock);
 	if (pending)
-		tally_late(gen);
+		tally_late(gen, absent);
 }
+
+static void tally_done(struct trawl_ust_conn *c, int apply);
 
 /*
  * The daemons that have not set us up by now count our events until they
  * have (slots.c). @gen: the registry generation they are to confirm.
+ * @absent: no socket file for that one. A connection not tried yet counts
+ * too (a daemon may answer it); if it then fails, the agent ends its tally
+ * - or this does, seeing it failed already.
  */
-static void tally_late(uint64_t gen)
+static void tally_late(uint64_t gen, const int *absent)
 {
-	int i, lates[2];
+	int i, lates[2], gone[2], done[2];
 
 	/* Each lock alone (top comment): the state first, then the slots. */
 	pthread_mutex_lock(&reg_lock);
 	for (i = 0; i < 2; i++)
-		lates[i] = conns[i].tried && !conns[i].absent && conns[i].done_gen < gen;
+		lates[i] = agent_running && !absent[i] &&
+			   (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen));
 	pthread_mutex_unlock(&reg_lock);
 	pthread_mutex_lock(&trawl_ust_lock);
 	for (i = 0; i < 2; i++) {
@@ -248,13 +265,40 @@ static void tally_late(uint64_t gen)
 
 		if (late && !c->tally) {
 			c->tally_gen = gen;
-			/* Atomic: agent_exit() reads it without this lock. */
-			__atomic_store_n(&c->tally, trawl_ust_tally_start(), __ATOMIC_RELAXED);
+			/* Atomic: wait_tallies() reads it without this lock. */
+			__atomic_store_n(&c->tally, trawl_ust_tally_start(c), __ATOMIC_RELAXED);
 		} else if (late && c->tally_gen < gen) {
 			c->tally_gen = gen;
 		}
 	}
 	pthread_mutex_unlock(&trawl_ust_lock);
+	/* A connection that failed, or was set up, meanwhile: the agent
+	 * published it before ending the tally, which may have been before
+	 * this one began (a setup then applied: its events record, and must
+	 * not be counted too). */
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < 2; i++) {
+		gone[i] = lates[i] && conns[i].tried && conns[i].absent;
+		done[i] = lates[i] && !gone[i] && conns[i].done_gen >= gen;
+	}
+	pthread_mutex_unlock(&reg_lock);
+	for (i = 0; i < 2; i++)
+		if (gone[i] || done[i])
+			tally_done(&conns[i], done[i]);
+}
+
+void trawl_ust_agent_provider_added(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct trawl_ust_conn *c = &conns[i];
+
+		if (!c->tally)
+			continue;
+		trawl_ust_tally_add(c->tally);
+		c->tally_gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
+	}
 }
 
 /* The daemon's setup of @c is complete up to its generation: its tally
@@ -297,6 +341,99 @@ void trawl_ust_agent_wait_tallies(void)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+/* Sends @len bytes whole by @deadline (CLOCK_MONOTONIC), never blocking
+ * past it: 0 or -errno. */
+static int send_by(int fd, const void *buf, size_t len, const struct timespec *deadline)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+			struct timespec now;
+			long ms;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			ms = (deadline->tv_sec - now.tv_sec) * 1000L + (deadline->tv_nsec - now.tv_nsec) / 1000000L;
+			if (ms <= 0)
+				return -ETIMEDOUT;
+			if (poll(&pfd, 1, (int)ms) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		return n < 0 ? -errno : -EIO;
+	}
+	return 0;
+}
+
+#define REPORT_WAIT_MS 1000 /* for the registration to go, before a TALLY */
+
+void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
+{
+	struct trawl_ust_event_desc *const *evs = p ? p->events : NULL;
+	struct timespec deadline;
+	int i, sent;
+
+	deadline_in(&deadline, REPORT_WAIT_MS);
+	for (i = 0; i < 2; i++) {
+		struct trawl_ust_conn *c = &conns[i];
+		struct trawl_wire_tally_entry *e;
+		uint32_t n = 0, k;
+		int ret = 0;
+
+		if (!__atomic_load_n(&c->tally, __ATOMIC_RELAXED))
+			continue;
+		/* The daemon must know the app first: its registration went. */
+		pthread_mutex_lock(&reg_lock);
+		while (agent_running && !(c->tried && c->absent) && !c->reg_sent)
+			if (pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
+				break;
+		sent = c->reg_sent && !c->absent;
+		pthread_mutex_unlock(&reg_lock);
+		if (!sent)
+			continue; /* no daemon to tell: the counts go with us */
+		pthread_mutex_lock(&trawl_ust_lock);
+		e = c->tally ? calloc(trawl_ust_tally_size(c->tally) + 1, sizeof(*e)) : NULL;
+		if (e)
+			n = trawl_ust_tally_take(c->tally, evs, e);
+		pthread_mutex_unlock(&trawl_ust_lock);
+		/* Whole messages on the agent's connection, between its own. */
+		if (n && pthread_mutex_clocklock(&c->send_lock, CLOCK_MONOTONIC, &deadline) == 0) {
+			for (k = 0; k < n && !ret && c->fd >= 0; k += TRAWL_WIRE_MAX_TALLY) {
+				uint32_t m = n - k < TRAWL_WIRE_MAX_TALLY ? n - k : TRAWL_WIRE_MAX_TALLY;
+				struct trawl_wire_tally t;
+
+				memset(&t, 0, sizeof(t));
+				trawl_wire_hdr_init(&t.hdr, TRAWL_WIRE_TALLY,
+						    (uint32_t)(sizeof(t) + m * sizeof(*e)));
+				t.nr_entries = m;
+				ret = send_by(c->fd, &t, sizeof(t), &deadline);
+				if (!ret)
+					ret = send_by(c->fd, e + k, m * sizeof(*e), &deadline);
+			}
+			pthread_mutex_unlock(&c->send_lock);
+		}
+		free(e);
+	}
+}
+
+/* The library's last destructor: the counts of events no provider's
+ * destructor took (the library's own providers', never unregistered). */
+static void __attribute__((destructor)) trawl_ust_fini(void)
+{
+	if (started)
+		trawl_ust_agent_report_tally(NULL);
+}
+
 void trawl_ust_agent_wake(void)
 {
 	uint64_t one = 1;
@@ -333,8 +470,6 @@ static void chan_drop(struct trawl_ust_chan *ch)
 	graveyard = ch;
 }
 
-static void tally_done(struct trawl_ust_conn *c, int apply);
-
 static void conn_close(struct trawl_ust_conn *c)
 {
 	struct trawl_ust_chan *ch;
@@ -347,9 +482,14 @@ static void conn_close(struct trawl_ust_conn *c)
 	}
 	trawl_ust_registry_update_states();
 	pthread_mutex_unlock(&trawl_ust_lock);
+	pthread_mutex_lock(&reg_lock);
+	c->reg_sent = 0;
+	pthread_mutex_unlock(&reg_lock);
+	pthread_mutex_lock(&c->send_lock);
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	pthread_mutex_unlock(&c->send_lock);
 	free(c->events);
 	c->events = NULL;
 	c->nr_events = 0;
@@ -433,8 +573,9 @@ static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 		if (ret)
 			return ret;
 	}
-	/* A late daemon's setup waits in the tally's shadow (slots.c). */
-	if (c->tally)
+	/* A late daemon's setup waits in the tally's shadow (slots.c); an
+	 * event it does not count (set up already) is changed at once. */
+	if (c->tally && trawl_ust_tally_covers(c->tally, ev))
 		return trawl_ust_tally_set(c->tally, ev, ch, cmd->event_id, filter, enable);
 	return trawl_ust_slots_set(ev, ch, cmd->event_id, filter, enable);
 }
@@ -569,7 +710,9 @@ static int serve_one(struct trawl_ust_conn *c)
 	trawl_wire_hdr_init(&reply.hdr, TRAWL_WIRE_REPLY, sizeof(reply));
 	reply.hdr.seq = cmd.hdr.seq;
 	reply.ret = ret;
+	pthread_mutex_lock(&c->send_lock);
 	ret = trawl_io_send_all(c->fd, &reply, sizeof(reply));
+	pthread_mutex_unlock(&c->send_lock);
 	if (!ret && !reply.ret &&
 	    (cmd.cmd == TRAWL_WIRE_CMD_START || cmd.cmd == TRAWL_WIRE_CMD_REGENERATE_STATEDUMP)) {
 		/* After the reply, so that the daemon goes on meanwhile; before
@@ -717,6 +860,7 @@ static int conn_open(struct trawl_ust_conn *c)
 		fd = conn_connect(c);
 	if (fd < 0) {
 		reg_publish(c, 1, 0, 1);
+		tally_done(c, 0); /* no daemon: nothing it would trace was lost */
 		return fd;
 	}
 	reg_publish(c, 0, 0, 1);
@@ -732,18 +876,26 @@ static int conn_open(struct trawl_ust_conn *c)
 		ret = -ENOMEM;
 		goto err;
 	}
-	c->fd = fd;
 	fill_register(&reg, c->nr_events);
+	/* Whole, before any TALLY (a destructor's) may go. */
+	pthread_mutex_lock(&c->send_lock);
+	c->fd = fd;
 	ret = trawl_io_send_all(fd, &reg, sizeof(reg));
 	/* Event descriptions are immutable once registered; the array holds
 	 * pointers taken under the lock. */
 	for (i = 0; !ret && i < c->nr_events; i++)
 		ret = send_event(fd, c->events[i], loglevels[i]);
+	pthread_mutex_unlock(&c->send_lock);
 	free(loglevels);
 	if (ret) {
-		conn_close(c);
 		reg_publish(c, 1, 0, 1);
+		conn_close(c);
+		return ret;
 	}
+	pthread_mutex_lock(&reg_lock);
+	c->reg_sent = 1;
+	pthread_cond_broadcast(&reg_cond);
+	pthread_mutex_unlock(&reg_lock);
 	return ret;
 err:
 	free(loglevels);
@@ -751,6 +903,7 @@ err:
 	c->events = NULL;
 	close(fd);
 	reg_publish(c, 1, 0, 1);
+	tally_done(c, 0);
 	return ret;
 }
 
@@ -808,15 +961,18 @@ static int conn_add_events(struct trawl_ust_conn *c)
 	if (n == c->nr_events) {
 		/* Nothing the daemon lacks: this generation is set up. */
 		reg_publish(c, 0, c->generation, 0);
+		tally_done(c, 1);
 		goto out;
 	}
 	memset(&msg, 0, sizeof(msg));
 	trawl_wire_hdr_init(&msg.hdr, TRAWL_WIRE_EVENTS_ADDED, sizeof(msg));
 	msg.first_index = c->nr_events;
 	msg.nr_events = n - c->nr_events;
+	pthread_mutex_lock(&c->send_lock);
 	ret = trawl_io_send_all(c->fd, &msg, sizeof(msg));
 	for (i = c->nr_events; !ret && i < n; i++)
 		ret = send_event(c->fd, c->events[i], loglevels[i]);
+	pthread_mutex_unlock(&c->send_lock);
 	/* Indices the daemon now gives these events in commands. */
 	c->nr_events = n;
 	c->adding = !ret;
@@ -852,8 +1008,10 @@ static void *agent_main(void *arg)
 	 * at once that there is none (top comment). */
 	for (int i = 0; i < 2; i++) {
 		conns[i].pending_fd = conn_connect(&conns[i]);
-		if (conns[i].pending_fd < 0)
+		if (conns[i].pending_fd < 0) {
 			reg_publish(&conns[i], 1, 0, 1);
+			tally_done(&conns[i], 0);
+		}
 	}
 	wait_for_constructors();
 	for (;;) {
@@ -895,8 +1053,8 @@ static void *agent_main(void *arg)
 				continue;
 			}
 			if (serve_one(&conns[map[i]])) {
-				conn_close(&conns[map[i]]);
 				reg_publish(&conns[map[i]], 1, 0, 1);
+				conn_close(&conns[map[i]]);
 			}
 		}
 	}
@@ -974,6 +1132,8 @@ static void atfork_child(void)
 			close(conns[i].pending_fd);
 		conns[i].fd = -1;
 		conns[i].pending_fd = -1;
+		pthread_mutex_init(&conns[i].send_lock, NULL);
+		conns[i].reg_sent = 0;
 		conns[i].tried = conns[i].absent = 0;
 		conns[i].done_gen = 0;
 		conns[i].done_once = conns[i].takes_added = conns[i].adding = 0;

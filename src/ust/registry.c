@@ -233,6 +233,8 @@ static int provider_register(struct trawl_ust_provider *p, int wait)
 	__atomic_add_fetch(&trawl_ust_registry_generation, 1, __ATOMIC_RELAXED);
 	link_same_events();
 	trawl_ust_registry_update_states();
+	/* A late daemon's tally counts these too (slots.c). */
+	trawl_ust_agent_provider_added();
 out:
 	pthread_mutex_unlock(&trawl_ust_lock);
 	trawl_ust_agent_start();
@@ -271,6 +273,8 @@ TRAWL_EXPORT void trawl_ust_provider_unregister(struct trawl_ust_provider *p)
 	size_t i;
 
 	trawl_ust_agent_wait_tallies();
+	/* Still late: the daemon gets the counts now, or never (TALLY). */
+	trawl_ust_agent_report_tally(p);
 	pthread_mutex_lock(&trawl_ust_lock);
 	for (i = 0; i < nr_providers; i++) {
 		if (providers[i] != p)

@@ -27,13 +27,23 @@
  * one left out is a thread preempted between loading the old array and
  * counting, for as long as the switch takes (its count comes too late).
  * Counted events are counted whatever the rules' filters would have said:
- * over-counting what was lost, never under-counting it. An event of a
- * provider loaded during the tally is not counted.
+ * over-counting what was lost, never under-counting it. A provider
+ * loaded during the tally has its events added to it (trawl_ust_tally_add():
+ * a counting channel of their own), and the tally then lasts until the
+ * daemon has set up that addition too.
+ *
+ * A program that exits before its setup is complete hands its counts to
+ * the daemon instead (TALLY, wire.h): each provider's destructor takes its
+ * events' counts (trawl_ust_tally_take(), exchanged with 0, so that a setup
+ * completing meanwhile counts only what came after) and the agent sends
+ * them by name; the daemon charges the channels that would have recorded
+ * them.
  */
 #define _GNU_SOURCE
 #include "ust/ust.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,10 +148,19 @@ struct shadow {
 	struct trawl_ust_slot slot;
 };
 
+/* A counted event: its counting channel and its count's index there. */
+struct tally_event {
+	struct trawl_ust_event_desc *ev;
+	struct trawl_ust_chan *chan;
+	uint32_t id;
+};
+
 struct trawl_ust_tally {
-	struct trawl_ust_chan *chan;          /* the counting channel (kept for ever) */
-	struct trawl_ust_event_desc **events; /* owned: counted events, by tally id */
-	uint32_t nr_events;
+	struct trawl_ust_conn *conn;          /* the late daemon's connection */
+	struct tally_event *events;           /* owned */
+	uint32_t nr_events, cap_events;
+	struct trawl_ust_chan **chans;        /* owned array; the channels are kept for ever */
+	uint32_t nr_chans;
 	struct shadow *shadow;                /* owned: the daemon's setup meanwhile */
 	uint32_t nr_shadow, cap_shadow;
 };
@@ -151,40 +170,110 @@ struct trawl_ust_tally {
  * them reachable. Written under trawl_ust_lock. */
 static struct trawl_ust_chan *tally_chans;
 
-struct trawl_ust_tally *trawl_ust_tally_start(void)
+static int tally_has(const struct trawl_ust_tally *t, const struct trawl_ust_event_desc *ev)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_events; i++)
+		if (t->events[i].ev == ev)
+			return 1;
+	return 0;
+}
+
+/* Whether @ev records into a channel @conn's daemon gave (set up already). */
+static int set_up_by(const struct trawl_ust_event_desc *ev, const struct trawl_ust_conn *conn)
+{
+	const struct trawl_ust_slots *s = ev->slots;
+	unsigned int i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		const struct trawl_ust_chan *c = s->slot[i].chan;
+
+		if (c && c->nr_streams && c->conn == conn)
+			return 1;
+	}
+	return 0;
+}
+
+int trawl_ust_tally_covers(const struct trawl_ust_tally *t, const struct trawl_ust_event_desc *ev)
+{
+	return tally_has(t, ev);
+}
+
+int trawl_ust_tally_add(struct trawl_ust_tally *t)
+{
+	struct trawl_ust_event_desc **all;
+	struct trawl_ust_chan *chan, **chans;
+	uint32_t nr_all = 0, i, k = 0;
+	int ret = -ENOMEM;
+
+	all = trawl_ust_registry_events(&nr_all);
+	if (!all)
+		return -ENOMEM;
+	/* The new ones first, to the front of @all. One the daemon has set up
+	 * already records (a provider of an earlier registration): counted, it
+	 * would be both in the trace and in a TALLY. */
+	for (i = 0; i < nr_all; i++)
+		if (!tally_has(t, all[i]) && !set_up_by(all[i], t->conn))
+			all[k++] = all[i];
+	if (!k) {
+		free(all);
+		return 0;
+	}
+	if (t->nr_events + k > t->cap_events) {
+		uint32_t cap = t->nr_events + k;
+		struct tally_event *n = realloc(t->events, cap * sizeof(*n));
+
+		if (!n)
+			goto out;
+		t->events = n;
+		t->cap_events = cap;
+	}
+	chans = realloc(t->chans, (t->nr_chans + 1) * sizeof(*chans));
+	if (!chans)
+		goto out;
+	t->chans = chans;
+	/* A counting channel of its own for these (a probe may be counting
+	 * into the others' arrays: they never grow). */
+	chan = calloc(1, sizeof(*chan));
+	if (chan)
+		chan->tally = calloc(k, sizeof(uint64_t));
+	if (!chan || !chan->tally) {
+		free(chan);
+		goto out;
+	}
+	/* Active, and no buffer: trawl_ust_reserve_ip() counts into tally[id]. */
+	chan->active = 1;
+	chan->nr_tally = k;
+	chan->next = tally_chans;
+	tally_chans = chan;
+	t->chans[t->nr_chans++] = chan;
+	ret = 0;
+	for (i = 0; i < k; i++) {
+		t->events[t->nr_events++] = (struct tally_event){all[i], chan, i};
+		if (trawl_ust_slots_set(all[i], chan, i, 0, 1))
+			ret = -ENOMEM; /* that one goes uncounted */
+	}
+	trawl_ust_registry_update_states();
+out:
+	free(all);
+	return ret;
+}
+
+struct trawl_ust_tally *trawl_ust_tally_start(struct trawl_ust_conn *conn)
 {
 	struct trawl_ust_tally *t = calloc(1, sizeof(*t));
-	uint32_t i;
 
 	if (!t)
 		return NULL;
-	t->events = trawl_ust_registry_events(&t->nr_events);
-	t->chan = calloc(1, sizeof(*t->chan));
-	if (t->chan)
-		t->chan->tally = calloc(t->nr_events ? t->nr_events : 1, sizeof(uint64_t));
-	if (!t->events || !t->chan || !t->chan->tally)
-		goto fail;
-	/* Active, and no buffer: trawl_ust_reserve_ip() counts into tally[id]. */
-	t->chan->active = 1;
-	t->chan->nr_tally = t->nr_events;
-	t->chan->next = tally_chans;
-	tally_chans = t->chan;
-	for (i = 0; i < t->nr_events; i++) {
-		if (trawl_ust_slots_set(t->events[i], t->chan, i, 0, 1)) {
-			/* Published to some slots already: kept, not freed. */
-			trawl_ust_tally_finish(t, 0);
-			return NULL;
-		}
+	t->conn = conn;
+	if (trawl_ust_tally_add(t) && !t->nr_chans) {
+		free(t->events);
+		free(t->chans);
+		free(t);
+		return NULL;
 	}
-	trawl_ust_registry_update_states();
 	return t;
-fail:
-	if (t->chan)
-		free(t->chan->tally);
-	free(t->chan);
-	free(t->events);
-	free(t);
-	return NULL;
 }
 
 int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev,
@@ -238,9 +327,10 @@ void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust
  * channel's lost events. 0 or -ENOMEM (then the tally slot stays: the
  * event goes on being counted, and lost).
  */
-static int tally_switch(struct trawl_ust_tally *t, uint32_t k)
+static int tally_switch(struct trawl_ust_tally *t, uint32_t k, uint64_t *counted)
 {
-	struct trawl_ust_event_desc *ev = t->events[k];
+	struct trawl_ust_event_desc *ev = t->events[k].ev;
+	struct trawl_ust_chan *mine = t->events[k].chan;
 	struct trawl_ust_slots *old = ev->slots, *s;
 	uint64_t n;
 	uint32_t i, j, want = 0;
@@ -251,14 +341,16 @@ static int tally_switch(struct trawl_ust_tally *t, uint32_t k)
 	if (!s)
 		return -ENOMEM;
 	for (j = 0; old && j < old->nr; j++)
-		if (old->slot[j].chan && old->slot[j].chan != t->chan)
+		if (old->slot[j].chan && old->slot[j].chan != mine)
 			s->slot[s->nr++] = old->slot[j];
 	for (i = 0; i < t->nr_shadow; i++)
 		if (t->shadow[i].ev == ev)
 			s->slot[s->nr++] = t->shadow[i].slot;
 	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
-	/* Relaxed: a counter; the probes that counted loaded the old array. */
-	n = __atomic_load_n(&t->chan->tally[k], __ATOMIC_RELAXED);
+	/* Exchanged: what a TALLY took already is not counted twice. Relaxed:
+	 * a counter; the probes that counted loaded the old array. */
+	n = __atomic_exchange_n(&mine->tally[t->events[k].id], 0, __ATOMIC_RELAXED);
+	*counted = n;
 	for (i = 0; n && i < t->nr_shadow; i++) {
 		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
 
@@ -268,21 +360,60 @@ static int tally_switch(struct trawl_ust_tally *t, uint32_t k)
 	return 0;
 }
 
+uint32_t trawl_ust_tally_take(struct trawl_ust_tally *t, struct trawl_ust_event_desc *const *evs,
+			      struct trawl_wire_tally_entry *out)
+{
+	uint32_t k, n = 0;
+
+	for (k = 0; k < t->nr_events; k++) {
+		struct trawl_ust_event_desc *ev = t->events[k].ev;
+		struct trawl_wire_tally_entry *e = &out[n];
+		uint64_t c;
+		int mine = !evs;
+
+		for (uint32_t j = 0; evs && evs[j] && !mine; j++)
+			mine = evs[j] == ev;
+		/* An unregistered one's name may be unmapped (dlclose): its
+		 * provider's own call took its count. */
+		if (!mine || !trawl_ust_registry_has_event(ev))
+			continue;
+		c = __atomic_exchange_n(&t->events[k].chan->tally[t->events[k].id], 0, __ATOMIC_RELAXED);
+		if (!c)
+			continue;
+		memset(e, 0, sizeof(*e));
+		snprintf(e->name, sizeof(e->name), "%s", ev->name);
+		e->loglevel = trawl_ust_registry_loglevel(ev);
+		e->count = c > TRAWL_WIRE_MAX_TALLY_COUNT ? TRAWL_WIRE_MAX_TALLY_COUNT : c;
+		n++;
+	}
+	return n;
+}
+
+uint32_t trawl_ust_tally_size(const struct trawl_ust_tally *t)
+{
+	return t->nr_events;
+}
+
 uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply)
 {
 	uint64_t counted = 0;
 	uint32_t k;
 
 	for (k = 0; k < t->nr_events; k++) {
-		if (apply && trawl_ust_registry_has_event(t->events[k]) && !tally_switch(t, k))
-			counted += __atomic_load_n(&t->chan->tally[k], __ATOMIC_RELAXED);
+		uint64_t n;
+
+		if (apply && trawl_ust_registry_has_event(t->events[k].ev) && !tally_switch(t, k, &n))
+			counted += n;
 	}
-	/* Whatever did not switch stops counting; the channel and its counts
-	 * stay allocated: a probe may still hold it (ust.h's rule). */
-	__atomic_store_n(&t->chan->active, 0, __ATOMIC_RELAXED);
-	trawl_ust_registry_clear_slots(t->chan);
+	/* Whatever did not switch stops counting; the channels and their
+	 * counts stay allocated: a probe may still hold one (ust.h's rule). */
+	for (k = 0; k < t->nr_chans; k++) {
+		__atomic_store_n(&t->chans[k]->active, 0, __ATOMIC_RELAXED);
+		trawl_ust_registry_clear_slots(t->chans[k]);
+	}
 	trawl_ust_registry_update_states();
 	free(t->events);
+	free(t->chans);
 	free(t->shadow);
 	free(t);
 	return counted;

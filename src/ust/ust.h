@@ -22,6 +22,7 @@
 #include <trawl/tracepoint.h>
 
 #include "ringbuffer/ringbuffer.h"
+#include "ustabi/wire.h"
 
 struct trawl_ust_conn;
 
@@ -95,14 +96,27 @@ int trawl_ust_slots_set(struct trawl_ust_event_desc *ev, struct trawl_ust_chan *
 			uint32_t filter, int enable);
 
 /* The tally of events that fire while a daemon is late (slots.c: why and
- * how), called with the lock held. start: every registered event is
- * counted from now (NULL when out of memory). set/drop_chan: the daemon's
+ * how), called with the lock held. start: every registered event that
+ * @conn's daemon has not set up is counted from now (NULL when out of
+ * memory). set/drop_chan: the daemon's
  * setup meanwhile, in place of trawl_ust_slots_set() and of clearing a
  * channel's slots. finish: @apply, the setup takes effect at once and the
  * counts go to its channels' lost events (returns their sum); else the
  * counting just stops. Frees @t. */
 struct trawl_ust_tally;
-struct trawl_ust_tally *trawl_ust_tally_start(void);
+struct trawl_ust_tally *trawl_ust_tally_start(struct trawl_ust_conn *conn);
+/* Whether @t counts @ev (an event @t's daemon set up already is not
+ * counted: its setup goes to the slots, not to the shadow). */
+int trawl_ust_tally_covers(const struct trawl_ust_tally *t, const struct trawl_ust_event_desc *ev);
+/* Counts the events registered since @t started (or last grew) too. 0 or
+ * -ENOMEM (those not added go uncounted). */
+int trawl_ust_tally_add(struct trawl_ust_tally *t);
+/* Takes the counts of @evs' events (NULL-terminated; NULL: every
+ * registered one) out of @t into @out (room for trawl_ust_tally_size()
+ * entries), those not 0: how many. The counts restart from 0. */
+uint32_t trawl_ust_tally_take(struct trawl_ust_tally *t, struct trawl_ust_event_desc *const *evs,
+			      struct trawl_wire_tally_entry *out);
+uint32_t trawl_ust_tally_size(const struct trawl_ust_tally *t);
 int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev,
 			struct trawl_ust_chan *chan, uint32_t id, uint32_t filter, int enable);
 void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust_chan *chan);
@@ -135,5 +149,12 @@ void trawl_ust_agent_wait_registered(void);
  * provider's events are still there when its ENABLEs come. Call with no
  * lock held. */
 void trawl_ust_agent_wait_tallies(void);
+/* Then, if a daemon is still late: hands it the counts of @p's events
+ * (TALLY, wire.h), once its registration went (at most 1 s). Call with no
+ * lock held, before @p goes. */
+void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p);
+/* A provider was registered (trawl_ust_lock held): a tally running adds
+ * its events and lasts until the daemon has them set up. */
+void trawl_ust_agent_provider_added(void);
 
 #endif /* TRAWL_UST_UST_H */

@@ -33,6 +33,20 @@
  *                                   ◀──   CMD REGISTRATION_DONE (event_index
  *   REPLY                           ──▶    = first + M: every event it has)
  *
+ * A program whose daemon had not set it up when its events fired (a late
+ * daemon: the app counts them, src/ust/slots.c) and that exits before the
+ * setup is complete says what it counted (ABI minor 3), unasked, between
+ * whole messages of its own, once its registration was sent:
+ *
+ *   TALLY (nr = K)                  ──▶   (the daemon adds each count to the
+ *                                          discarded events of the channels
+ *                                          of the sessions that would have
+ *                                          recorded the event; no answer)
+ *
+ * Each entry names the event (and its loglevel, what rules match) rather
+ * than its index: its provider may have registered after the registration
+ * went, and its addition could not go before the daemon's answer.
+ *
  * At most one EVENTS_ADDED is unanswered at a time. A daemon that did not
  * say it takes them gets the older behaviour: the app drops the connection
  * and registers again. Events of a provider that goes away (dlclose) stay
@@ -60,8 +74,12 @@
 #define TRAWL_WIRE_MAX_FILTERS 65536u /* bytes of filter text after an ENABLE */
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
 /* Minor 1: context bits prio and nice, and perf counters after CHANNEL.
- * Minor 2: REGENERATE_STATEDUMP. */
-#define TRAWL_UST_WIRE_ABI_MINOR 2u
+ * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon). */
+#define TRAWL_UST_WIRE_ABI_MINOR 3u
+/* A TALLY's entries, at most (a program with more splits them), and one
+ * entry's count, at most (2^48: 163 days of 20 M events/s). */
+#define TRAWL_WIRE_MAX_TALLY 1024u
+#define TRAWL_WIRE_MAX_TALLY_COUNT (1ull << 48)
 
 enum trawl_wire_type {
 	TRAWL_WIRE_REGISTER = 1,
@@ -69,6 +87,7 @@ enum trawl_wire_type {
 	TRAWL_WIRE_CMD = 3,
 	TRAWL_WIRE_REPLY = 4,
 	TRAWL_WIRE_EVENTS_ADDED = 5, /* app -> daemon, unasked (above) */
+	TRAWL_WIRE_TALLY = 6,        /* app -> daemon, unasked (above) */
 };
 
 enum trawl_wire_cmd_kind {
@@ -175,6 +194,21 @@ struct trawl_wire_events_added {
 	uint32_t reserved[2];
 };
 
+/* Events a program counted instead of recording them (its daemon was late)
+ * and did not hand to a setup: followed by nr_entries entries. */
+struct trawl_wire_tally {
+	struct trawl_wire_hdr hdr;
+	uint32_t nr_entries; /* 1 .. TRAWL_WIRE_MAX_TALLY */
+	uint32_t reserved[3];
+};
+
+struct trawl_wire_tally_entry {
+	char name[TRAWL_USTCTL_NAME_MAX]; /* "provider:event", as its EVENT said */
+	int32_t loglevel;                 /* 0 .. 14, as its EVENT said */
+	uint32_t reserved;
+	uint64_t count; /* 1 .. TRAWL_WIRE_MAX_TALLY_COUNT */
+};
+
 /* A perf counter of a channel: what the app gives perf_event_open(). */
 struct trawl_wire_counter {
 	uint32_t type; /* PERF_TYPE_SOFTWARE, _HARDWARE or _HW_CACHE */
@@ -197,6 +231,10 @@ _Static_assert(sizeof(struct trawl_wire_cmd) == 72, "wire cmd");
 _Static_assert(sizeof(struct trawl_wire_reply) == 24, "wire reply");
 _Static_assert(sizeof(struct trawl_wire_events_added) == 32, "wire events added");
 _Static_assert(sizeof(struct trawl_wire_counter) == 16, "wire counter");
+_Static_assert(sizeof(struct trawl_wire_tally) == 32, "wire tally");
+_Static_assert(sizeof(struct trawl_wire_tally_entry) == 272, "wire tally entry");
+_Static_assert(sizeof(struct trawl_wire_tally) + TRAWL_WIRE_MAX_TALLY * sizeof(struct trawl_wire_tally_entry) <=
+		       TRAWL_WIRE_MAX_MSG, "a whole tally is one message");
 /* The largest command: CHANNEL with every counter. */
 #define TRAWL_WIRE_CMD_MAX (sizeof(struct trawl_wire_cmd) + TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter))
 

@@ -48,6 +48,18 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
  * more than TRAWL_WIRE_MAX_EVENTS in all. Untrusted input (fuzz/ustctl).
  */
 int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, uint32_t *nr_events);
-
+/**
+ * trawl_wire_tally_decode - check a TALLY message
+ * @buf, @len: the whole message
+ * @entries: receives a malloc'd array (free() it) of *@nr entries, each a
+ *           NUL-terminated "provider:event" name, a loglevel 0..14 and a
+ *           count 1..TRAWL_WIRE_MAX_TALLY_COUNT
+ *
+ * 0, -ENOMEM, or -EPROTO: bad header or size, 0 or more than
+ * TRAWL_WIRE_MAX_TALLY entries, a reserved field set, a name, loglevel or
+ * count out of range. Untrusted input (fuzz/ustctl).
+ */
+int trawl_wire_tally_decode(const void *buf, size_t len, struct trawl_ustctl_tally_entry **entries,
+			    uint32_t *nr);
 
 #endif

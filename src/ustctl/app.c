@@ -97,6 +97,10 @@ struct trawl_ustctl_app {
 	char why[128];
 	char *in;
 	size_t in_cap, in_len, in_off;
+	/* The last TALLY's entries (ustctl.h: valid until the next input). */
+	struct trawl_ustctl_tally_entry *tally;
+	uint32_t nr_tally;
+	uint64_t tally_entries; /* every TALLY's, on this connection */
 	size_t discard_left; /* bytes of the message being dropped still to come */
 	/* Output. */
 	struct out_msg *out, **out_tail;
@@ -200,6 +204,15 @@ static void free_events_from(struct trawl_ustctl_app *app, uint32_t first)
 	}
 }
 
+static void tally_free(struct trawl_ustctl_app *app)
+{
+	if (app->tally)
+		uncharge(app, (uint64_t)app->nr_tally * sizeof(*app->tally));
+	free(app->tally);
+	app->tally = NULL;
+	app->nr_tally = 0;
+}
+
 static void in_free(struct trawl_ustctl_app *app)
 {
 	uncharge(app, app->in_cap);
@@ -218,6 +231,7 @@ void trawl_ustctl_app_destroy(struct trawl_ustctl_app *app)
 		close(app->fd);
 	free_events_from(app, 0);
 	free(app->events);
+	tally_free(app);
 	in_free(app);
 	while (app->out) {
 		struct out_msg *m = app->out;
@@ -460,6 +474,42 @@ static int take_added(struct trawl_ustctl_app *app, const void *msg, size_t len)
 	return 0;
 }
 
+/* A TALLY: its entries, for the caller (none when the app was refused:
+ * this daemon traces nothing of it). */
+static int take_tally(struct trawl_ustctl_app *app, const void *msg, size_t len,
+		      struct trawl_ustctl_app_news *news)
+{
+	struct trawl_ustctl_tally_entry *e;
+	uint32_t nr;
+	int ret;
+
+	ret = trawl_wire_tally_decode(msg, len, &e, &nr);
+	if (ret)
+		return ret;
+	/* A refused app is not traced here; and each of an app's events is
+	 * said once a setup, about: entries past its events and one more
+	 * message's are not worth the daemon's time (the cost of a TALLY is
+	 * that of setting up as many events). */
+	if (app->refused || app->tally_entries + nr > (uint64_t)app->claimed + TRAWL_WIRE_MAX_TALLY) {
+		free(e);
+		return 0;
+	}
+	app->tally_entries += nr;
+	tally_free(app);
+	ret = charge(app, (uint64_t)nr * sizeof(*e));
+	if (ret) {
+		free(e);
+		return ret;
+	}
+	app->tally = e;
+	app->nr_tally = nr;
+	memset(news, 0, sizeof(*news));
+	news->kind = TRAWL_USTCTL_NEWS_TALLY;
+	news->tally = e;
+	news->nr_tally = nr;
+	return 1;
+}
+
 static int take_reply(struct trawl_ustctl_app *app, const void *msg, size_t len,
 		      struct trawl_ustctl_app_news *news)
 {
@@ -505,6 +555,11 @@ static int hdr_allowed(const struct trawl_ustctl_app *app, const struct trawl_wi
 		return h->size == sizeof(struct trawl_wire_reply) ? 0 : -EPROTO;
 	if (h->type == TRAWL_WIRE_EVENTS_ADDED)
 		return h->size == sizeof(struct trawl_wire_events_added) ? 0 : -EPROTO;
+	if (h->type == TRAWL_WIRE_TALLY)
+		return h->size > sizeof(struct trawl_wire_tally) &&
+			       h->size <= sizeof(struct trawl_wire_tally) +
+						  TRAWL_WIRE_MAX_TALLY * sizeof(struct trawl_wire_tally_entry)
+			       ? 0 : -EPROTO;
 	return -EPROTO;
 }
 
@@ -529,6 +584,8 @@ static int take_msg(struct trawl_ustctl_app *app, const struct trawl_wire_hdr *h
 		break;
 	case TRAWL_WIRE_REPLY:
 		return take_reply(app, msg, h->size, news);
+	case TRAWL_WIRE_TALLY:
+		return take_tally(app, msg, h->size, news);
 	}
 	if (ret)
 		return ret;
@@ -660,6 +717,7 @@ int trawl_ustctl_app_input(struct trawl_ustctl_app *app, int may_read, struct tr
 
 	if (app->fd < 0)
 		return -EPIPE;
+	tally_free(app); /* the last one's entries were used */
 	ret = parse_one(app, news, &want);
 	if (ret == 0 && may_read) {
 		ret = read_some(app, want);

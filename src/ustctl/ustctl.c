@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,6 +70,28 @@ err:
 	free(chan->fds);
 	free(chan);
 	return ret;
+}
+
+int trawl_ustctl_channel_add_discarded(const struct trawl_ustctl_channel *chan, uint64_t n)
+{
+	const uint64_t max = 1ull << 48;
+	size_t size = trawl_rb_ctrl_size(chan->attr.num_subbuf);
+	struct trawl_rb_ctrl *c;
+	uint64_t old, v;
+
+	if (!n)
+		return 0;
+	c = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, chan->fds[0], 0);
+	if (c == MAP_FAILED)
+		return -errno;
+	/* The apps given the channel add to it too (one more lost event at a
+	 * time): compare and swap, saturating. Relaxed, as they do. */
+	old = __atomic_load_n(&c->lost_full, __ATOMIC_RELAXED);
+	do
+		v = old >= max ? old : n >= max - old ? max : old + n;
+	while (!__atomic_compare_exchange_n(&c->lost_full, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	munmap(c, size);
+	return 0;
 }
 
 void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan)

@@ -195,6 +195,17 @@ enum trawl_ustctl_news_kind {
 					     of it was kept; answer with
 					     trawl_ustctl_app_refuse() */
 	TRAWL_USTCTL_NEWS_REPLY,          /* the oldest command's answer */
+	TRAWL_USTCTL_NEWS_TALLY,          /* events the app counted instead of recording
+					     them (its setup came too late) and that no
+					     setup of it will count: @tally, @nr_tally */
+};
+
+/* One entry of a TALLY (wire.h): checked, never trusted (the app may lie;
+ * it can only charge what would have traced it, ust-app.c). */
+struct trawl_ustctl_tally_entry {
+	char name[TRAWL_USTCTL_NAME_MAX]; /* "provider:event" */
+	int32_t loglevel;                 /* 0 .. 14 */
+	uint64_t count;                   /* 1 .. 2^48 */
 };
 
 /* The command a REPLY answers (the numbers are wire.h's). */
@@ -218,6 +229,11 @@ struct trawl_ustctl_app_news {
 	/* REFUSED: */
 	int registration;
 	char why[128];
+	/* TALLY: owned by the app handle, valid until the next
+	 * trawl_ustctl_app_input() or trawl_ustctl_app_destroy(). Only once
+	 * the registration was taken (never for a refused one). */
+	const struct trawl_ustctl_tally_entry *tally;
+	uint32_t nr_tally;
 };
 
 /**
@@ -496,6 +512,17 @@ uint32_t trawl_ustctl_possible_cpus(void);
  */
 int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr,
 				struct trawl_ustctl_channel **chan);
+
+/**
+ * trawl_ustctl_channel_add_discarded - count @n more events discarded in
+ * the channel (its first stream's lost-events counter: the consumer writes
+ * it as the next packets' events_discarded)
+ *
+ * For events an app counted instead of recording them (TALLY). The counter
+ * stops at 2^48 rather than wrap (a hostile app's counts, summed over
+ * many streams, never wrap a 64-bit total). 0 or -errno (the mapping failed).
+ */
+int trawl_ustctl_channel_add_discarded(const struct trawl_ustctl_channel *chan, uint64_t n);
 
 /* Closes the channel's fds (mappings already made elsewhere stay valid). */
 void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wire-decode.c - the daemon's decoders of what an app sends (REGISTER,
- * EVENT, EVENTS_ADDED: src/ustabi/wire.h) into ustctl.h's descriptions.
+ * EVENT, EVENTS_ADDED, TALLY: src/ustabi/wire.h) into ustctl.h's descriptions.
  * Every byte is hostile: a traced program of any user writes them
  * (fuzzed in fuzz/ustctl/).
  */
@@ -63,6 +63,51 @@ int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, u
 	    a.nr_events > TRAWL_WIRE_MAX_EVENTS - have)
 		return -EPROTO;
 	*nr_events = a.nr_events;
+	return 0;
+}
+
+/* "provider:event": exactly one ':' with something on both sides. */
+static int event_name_ok(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon && colon != name && colon[1] != '\0' && !strchr(colon + 1, ':');
+}
+
+int trawl_wire_tally_decode(const void *buf, size_t len, struct trawl_ustctl_tally_entry **out,
+			    uint32_t *nr)
+{
+	const struct trawl_wire_tally_entry *we;
+	struct trawl_ustctl_tally_entry *e;
+	struct trawl_wire_tally t;
+	uint32_t i;
+
+	if (len < sizeof(t))
+		return -EPROTO;
+	memcpy(&t, buf, sizeof(t));
+	if (trawl_wire_hdr_check(&t.hdr, TRAWL_WIRE_TALLY, len) || !t.nr_entries ||
+	    t.nr_entries > TRAWL_WIRE_MAX_TALLY || t.reserved[0] || t.reserved[1] || t.reserved[2] ||
+	    len != sizeof(t) + (size_t)t.nr_entries * sizeof(*we))
+		return -EPROTO;
+	e = calloc(t.nr_entries, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	we = (const struct trawl_wire_tally_entry *)((const char *)buf + sizeof(t));
+	for (i = 0; i < t.nr_entries; i++) {
+		struct trawl_wire_tally_entry w;
+
+		memcpy(&w, &we[i], sizeof(w));
+		if (copy_str(e[i].name, w.name, sizeof(w.name), 0) || !event_name_ok(e[i].name) ||
+		    w.loglevel < 0 || w.loglevel > 14 || w.reserved || !w.count ||
+		    w.count > TRAWL_WIRE_MAX_TALLY_COUNT) {
+			free(e);
+			return -EPROTO;
+		}
+		e[i].loglevel = w.loglevel;
+		e[i].count = w.count;
+	}
+	*out = e;
+	*nr = t.nr_entries;
 	return 0;
 }
 

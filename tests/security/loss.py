@@ -13,6 +13,10 @@ bindings (bt2), and read + discarded must equal what was committed.
                                     in ctest (CMakeLists.txt says why)
     loss.py churn-stall uid|pid     short-lived programs under a stopped daemon: their
                                     events are counted as discarded, exactly
+    loss.py churn-exit uid|pid      rounds of 64 short-lived programs at once, exiting
+                                    before their setup (no start-up wait, a stopped
+                                    daemon): their counts reach the daemon (TALLY), and
+                                    read + discarded == committed, exactly, as stop says
     loss.py fork uid|pid            forked children record at once and exit: their
                                     events are recorded (or counted)
     loss.py stop-lost uid|pid       events discarded (buffers far too small): stop,
@@ -312,6 +316,67 @@ def case_churn_stall(buffers):
         fail("churn-stall: nothing was counted: the programs did not wait past their start-up")
 
 
+def case_churn_exit(buffers):
+    """Rounds of 64 short-lived programs started at once, each recording 20
+    events at the top of main() and exiting: with the default start-up wait
+    (most are set up in time), with none (TRAWL_UST_REGISTER_TIMEOUT=0: most
+    exit before their setup, and hand their counts to the daemon at exit,
+    TALLY), and with the daemon stopped (SIGSTOP) until every program of
+    the round has exited (all of them do). Every event is in the trace or
+    counted in its stream's discarded events (babeltrace2's count, from the
+    packets' events_discarded), exactly, and `trawl stop` says that count
+    (exit 11), as `trawl status` does after it."""
+    conc, per = 64, 20
+    rounds = [("default", None, False), ("no-wait", "0", False), ("stalled", "0", True),
+              ("no-wait", "0", False), ("stalled", "0", True), ("default", None, False)]
+    ids = {r * 1000 + i: per for r in range(len(rounds)) for i in range(conc)}
+    e = Env()
+    sd = None
+    said = {}
+    try:
+        e.session(buffers)
+        pid = e.daemon_pid()
+        for r, (name, wait, stall) in enumerate(rounds):
+            env = {"TRAWL_UST_REGISTER_TIMEOUT": wait} if wait is not None else None
+            if stall:
+                os.kill(pid, signal.SIGSTOP)
+                sd = pid
+            apps = [e.app(per, 0, r * 1000 + i, 0, extra_env=env, stdout=subprocess.DEVNULL)
+                    for i in range(conc)]
+            rcs = [p.wait(120) for p in apps]
+            if stall:
+                os.kill(pid, signal.SIGCONT)
+                sd = None
+            if any(rcs):
+                fail("churn-exit: round %d (%s): programs failed: %s" % (r, name, rcs))
+        stop = e.trawl("stop", check=False)
+        status = e.trawl("status", check=False)
+        by, disc = count_seq(e.out, ids)
+        if disc:
+            said["stop"] = lost_line(stop, "stop")
+            said["status"] = lost_line(status, "status")
+    finally:
+        if sd:
+            os.kill(sd, signal.SIGCONT)
+        e.close()
+    got = sum(by.values())
+    total = len(ids) * per
+    rounds_got = [sum(by.get(r * 1000 + i, 0) for i in range(conc)) for r in range(len(rounds))]
+    print("churn-exit (%s): %d rounds of %d programs: %d events read + %d discarded of %d "
+          "(read by round: %s); stop says %s discarded" %
+          (buffers, len(rounds), conc, got, disc, total,
+           ", ".join("%s %d" % (rounds[r][0], n) for r, n in enumerate(rounds_got)),
+           said.get("stop", 0)))
+    if got + disc != total:
+        fail("churn-exit: %d read + %d discarded != %d committed" % (got, disc, total))
+    if disc == 0:
+        # The stalled rounds' programs all exit before their setup.
+        fail("churn-exit: nothing was counted: no program exited before its setup")
+    elif said.get("stop") != disc or said.get("status") != disc:
+        fail("churn-exit: babeltrace2 counts %d discarded, stop says %s, status %s" %
+             (disc, said.get("stop"), said.get("status")))
+
+
 def case_fork(buffers):
     """16 programs, 8 at a time, each forking 4 children one after the
     other; each child records 20 events as soon as fork() returns and exits:
@@ -425,12 +490,14 @@ def main():
         case_churn(sys.argv[2])
     elif case == "churn-stall":
         case_churn_stall(sys.argv[2])
+    elif case == "churn-exit":
+        case_churn_exit(sys.argv[2])
     elif case == "fork":
         case_fork(sys.argv[2])
     elif case == "stop-lost":
         case_stop_lost(sys.argv[2])
     else:
-        sys.exit("usage: loss.py consumer-kill uid|pid | sessions | churn[-stall] uid|pid | fork uid|pid | stop-lost uid|pid")
+        sys.exit("usage: loss.py consumer-kill uid|pid | sessions | churn[-stall|-exit] uid|pid | fork uid|pid | stop-lost uid|pid")
     if FAILS:
         sys.exit(1)
     print("ok")
