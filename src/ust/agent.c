@@ -54,10 +54,11 @@
  * for that in its providers' destructors (trawl_ust_agent_wait_tallies()),
  * as long again at most, and one that exits before that hands its counts
  * to the daemon (TALLY, wire.h: trawl_ust_agent_report_tally()), which
- * charges them to the channels that would have recorded them. With
- * TRAWL_UST_REGISTER_TIMEOUT=0 the program does not wait at all: its
- * events are counted from the start until its setup. With no daemon it
- * does not wait:
+ * charges them to the channels that would have recorded them.
+ * TRAWL_UST_REGISTER_TIMEOUT=0 (no wait) keeps LTTng-UST's meaning: no
+ * tally either, the events before the setup are not traced (counting them
+ * would turn every tracepoint on meanwhile: tracepoint_enabled() true in a
+ * program no session traces). With no daemon it does not wait:
  * the waiter first looks for the daemons' socket files (none: it returns at
  * once, whether or not the agent thread has run yet); for a socket that
  * exists, the agent tries connect() first thing, before it lets the
@@ -219,6 +220,8 @@ void trawl_ust_agent_wait_registered(void)
 	struct timespec deadline;
 	int i, pending = 0, absent[2];
 
+	if (ms == 0)
+		return; /* no wait, no tally (top comment) */
 	for (i = 0; i < 2; i++)
 		absent[i] = conn_surely_absent(&conns[i]);
 	if (absent[0] && absent[1])
@@ -229,9 +232,7 @@ void trawl_ust_agent_wait_registered(void)
 		for (pending = 0, i = 0; i < 2; i++)
 			if (!absent[i] && (!conns[i].tried || (!conns[i].absent && conns[i].done_gen < gen)))
 				pending = 1;
-		/* 0 ms: no wait, the events are counted from now on. */
-		if (!pending || ms == 0 ||
-		    pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
+		if (!pending || pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
 			break;
 	}
 	pthread_mutex_unlock(&reg_lock);

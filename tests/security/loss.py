@@ -14,7 +14,7 @@ bindings (bt2), and read + discarded must equal what was committed.
     loss.py churn-stall uid|pid     short-lived programs under a stopped daemon: their
                                     events are counted as discarded, exactly
     loss.py churn-exit uid|pid      rounds of 64 short-lived programs at once, exiting
-                                    before their setup (no start-up wait, a stopped
+                                    before their setup (a 1 ms start-up wait, a stopped
                                     daemon): their counts reach the daemon (TALLY), and
                                     read + discarded == committed, exactly, as stop says
     loss.py fork uid|pid            forked children record at once and exit: their
@@ -319,16 +319,17 @@ def case_churn_stall(buffers):
 def case_churn_exit(buffers):
     """Rounds of 64 short-lived programs started at once, each recording 20
     events at the top of main() and exiting: with the default start-up wait
-    (most are set up in time), with none (TRAWL_UST_REGISTER_TIMEOUT=0: most
-    exit before their setup, and hand their counts to the daemon at exit,
-    TALLY), and with the daemon stopped (SIGSTOP) until every program of
-    the round has exited (all of them do). Every event is in the trace or
+    (most are set up in time), with a 1 ms one (TRAWL_UST_REGISTER_TIMEOUT=1:
+    most exit before their setup, and hand their counts to the daemon at
+    exit, TALLY; 0 would mean no tally, as LTTng-UST's no wait), and with
+    the daemon stopped (SIGSTOP) until every program of the round has
+    exited (all of them do). Every event is in the trace or
     counted in its stream's discarded events (babeltrace2's count, from the
     packets' events_discarded), exactly, and `trawl stop` says that count
     (exit 11), as `trawl status` does after it."""
     conc, per = 64, 20
-    rounds = [("default", None, False), ("no-wait", "0", False), ("stalled", "0", True),
-              ("no-wait", "0", False), ("stalled", "0", True), ("default", None, False)]
+    rounds = [("default", None, False), ("1ms", "1", False), ("stalled", "1", True),
+              ("1ms", "1", False), ("stalled", "1", True), ("default", None, False)]
     ids = {r * 1000 + i: per for r in range(len(rounds)) for i in range(conc)}
     e = Env()
     sd = None
