@@ -180,7 +180,8 @@ static int tally_has(const struct trawl_ust_tally *t, const struct trawl_ust_eve
 	return 0;
 }
 
-/* Whether @ev records into a channel @conn's daemon gave (set up already). */
+/* Whether @ev records, now, into a channel @conn's daemon gave (its setup
+ * of it is done: a started session). */
 static int set_up_by(const struct trawl_ust_event_desc *ev, const struct trawl_ust_conn *conn)
 {
 	const struct trawl_ust_slots *s = ev->slots;
@@ -189,10 +190,30 @@ static int set_up_by(const struct trawl_ust_event_desc *ev, const struct trawl_u
 	for (i = 0; s && i < s->nr; i++) {
 		const struct trawl_ust_chan *c = s->slot[i].chan;
 
-		if (c && c->nr_streams && c->conn == conn)
+		if (c && c->nr_streams && c->conn == conn && __atomic_load_n(&c->active, __ATOMIC_RELAXED))
 			return 1;
 	}
 	return 0;
+}
+
+/* @ev's slots in @conn's channels (none recording: set_up_by() said so),
+ * a setup begun before the tally, go to its shadow: a START coming
+ * meanwhile would otherwise make the event both recorded and counted. */
+static void to_shadow(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev)
+{
+	struct trawl_ust_slots *s = ev->slots;
+	unsigned int i;
+
+	for (i = 0; s && i < s->nr; i++) {
+		struct trawl_ust_slot sl = s->slot[i];
+		struct trawl_ust_chan *c = sl.chan;
+
+		if (!c || !c->nr_streams || c->conn != t->conn)
+			continue;
+		if (trawl_ust_tally_set(t, ev, c, sl.id, sl.filter, 1))
+			continue; /* stays live: its events may be counted and recorded */
+		__atomic_store_n(&s->slot[i].chan, NULL, __ATOMIC_RELEASE);
+	}
 }
 
 int trawl_ust_tally_covers(const struct trawl_ust_tally *t, const struct trawl_ust_event_desc *ev)
@@ -251,6 +272,7 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 	ret = 0;
 	for (i = 0; i < k; i++) {
 		t->events[t->nr_events++] = (struct tally_event){all[i], chan, i};
+		to_shadow(t, all[i]);
 		if (trawl_ust_slots_set(all[i], chan, i, 0, 1))
 			ret = -ENOMEM; /* that one goes uncounted */
 	}
