@@ -41,7 +41,7 @@ static int list_types(void)
 	};
 	/* Hardware counters need a PMU, which the kernel lists here. */
 	int pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
-	char name[64], type[80];
+	char name[64];
 	size_t i;
 	int sw;
 
@@ -50,10 +50,9 @@ static int list_types(void)
 	for (i = 0; !trawl_perf_counter_name(i, name, sizeof(name), &sw); i++) {
 		const char *note = sw ? "" : pmu ? "  (hardware)" : "  (hardware: no PMU on this machine)";
 
-		snprintf(type, sizeof(type), "perf:cpu:%s", name);
-		printf("%-36s -k%s\n", type, note);
-		snprintf(type, sizeof(type), "perf:thread:%s", name);
-		printf("%-36s -u%s\n", type, note);
+		/* Both as "%-36s" of the whole type: the prefix's length taken off the width. */
+		printf("perf:cpu:%-27s -k%s\n", name, note);
+		printf("perf:thread:%-24s -u%s\n", name, note);
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd-create.c - `trawl create`: a new session, which becomes the current one. */
+#include "common/common.h"
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -70,7 +71,9 @@ static int urls_join(const char *ctrl, const char *data, const char *output, cha
 	if (strcmp(host[0], host[1]))
 		return cli_error(-EINVAL, "control and data URLs name different hosts (%s, %s): "
 					  "one trawl-relayd serves both", host[0], host[1]);
-	snprintf(buf, len, "net%s://%s:%lu:%lu", v6 ? "6" : "", host[0], port[0], port[1]);
+	if (trawl_path_fmt(buf, len, "net%s://%s:%lu:%lu", v6 ? "6" : "", host[0], port[0],
+			   port[1]))
+		return cli_error(-ENAMETOOLONG, "relay URL too long (at most %zu bytes)", len - 1);
 	return 0;
 }
 

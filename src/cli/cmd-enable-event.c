@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd-enable-event.c - `trawl enable-event`: event rules. */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -68,7 +69,8 @@ static int uprobe_location(const char *loc, char *buf, size_t len)
 		body = loc + 4;
 	colon = strchr(body, ':');
 	if (body[0] == '/' || !colon) {
-		snprintf(buf, len, "%s", loc);
+		if (trawl_path_fmt(buf, len, "%s", loc))
+			return cli_error(-ENAMETOOLONG, "user-space probe: location too long");
 		return 0;
 	}
 	plen = (size_t)(colon - body);

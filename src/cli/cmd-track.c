@@ -10,6 +10,7 @@
  * resolved here (in this process's view of the users).
  */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -56,7 +57,7 @@ static int attr_is_id_of_group(enum trawl_ctl_process_attr a)
 /* "virtual process ID" -> "Virtual process ID" into @buf. */
 static const char *capitalized(enum trawl_ctl_process_attr a, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", trawl_ctl_process_attr_name(a));
+	trawl_msg_fmt(buf, len, "%s", trawl_ctl_process_attr_name(a));
 	if (buf[0] >= 'a' && buf[0] <= 'z')
 		buf[0] = (char)(buf[0] - 'a' + 'A');
 	return buf;

@@ -8,6 +8,7 @@
  * viewer is not built in).
  */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -101,7 +102,8 @@ static int live_url_split(const char *url, char *host, size_t hlen, char *port, 
 		return -EINVAL;
 	memcpy(host, p, n);
 	host[n] = '\0';
-	snprintf(port, plen, "%s", LIVE_DEFAULT_PORT);
+	if (trawl_path_fmt(port, plen, "%s", LIVE_DEFAULT_PORT))
+		return -EINVAL;
 	if (*end == ':') {
 		n = strspn(end + 1, "0123456789");
 		if (!n || n >= plen || (end[1 + n] && end[1 + n] != '/'))
@@ -127,7 +129,9 @@ static int view_live(const char *arg, const char *viewer, char **pass, int npass
 	int ret;
 
 	if (arg && strstr(arg, "://")) {
-		snprintf(url, sizeof(url), "%s", arg);
+		if (trawl_path_fmt(url, sizeof(url), "%s", arg))
+			return cli_error(-ENAMETOOLONG, "URL too long (at most %zu bytes): %s",
+					 sizeof(url) - 1, arg);
 	} else {
 		ret = cli_session(arg, name, sizeof(name));
 		if (ret)
@@ -135,8 +139,10 @@ static int view_live(const char *arg, const char *viewer, char **pass, int npass
 		if (gethostname(hostname, sizeof(hostname)))
 			return cli_error(-errno, "cannot get this host's name: %s", strerror(errno));
 		hostname[sizeof(hostname) - 1] = '\0';
-		snprintf(url, sizeof(url), "net://127.0.0.1:%s/host/%s/%s", LIVE_DEFAULT_PORT, hostname,
-			 name);
+		/* A host name (255 bytes at most) and a session name (255) fit in 1024. */
+		if (trawl_path_fmt(url, sizeof(url), "net://127.0.0.1:%s/host/%s/%s",
+				   LIVE_DEFAULT_PORT, hostname, name))
+			return cli_error(-ENAMETOOLONG, "live URL too long");
 	}
 	if (live_url_split(url, host, sizeof(host), port, sizeof(port)))
 		return cli_error(-EINVAL, "bad live URL '%s' (wanted net://HOST[:PORT][/host/HOSTNAME/SESSION])",

@@ -17,6 +17,7 @@
  * complete (its line says what and how much). Snapshot sessions are left
  * out of the first: overwriting the oldest data is what they are for.
  */
+#include "common/common.h"
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -52,7 +53,9 @@ static int loss_read(struct trawl_ctl *ctl, const char *name, struct loss *lo)
 			lo->found = 1;
 			lo->active = s.active;
 			lo->snapshot = s.snapshot;
-			snprintf(lo->output, sizeof(lo->output), "%s", s.output ? s.output : "");
+			/* for the loss line only: a cut path there is marked "..." */
+			trawl_msg_fmt(lo->output, sizeof(lo->output), "%s",
+				      s.output ? s.output : "");
 		} else if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_DOMAIN &&
 			   !trawl_ctl_list_domain_at(l, i, &d) && d.domain < 3) {
 			lo->discarded[d.domain] += d.events_discarded;
@@ -71,11 +74,13 @@ static void discarded_text(const struct loss *lo, char *buf, size_t len)
 	if (lo->snapshot || (!k && !u))
 		return;
 	if (k && u)
-		snprintf(buf, len, "%" PRIu64 " events discarded (kernel %" PRIu64
-			 ", user space %" PRIu64 ")", k + u, k, u);
+		trawl_msg_fmt(buf, len,
+			      "%" PRIu64 " events discarded (kernel %" PRIu64
+			      ", user space %" PRIu64 ")",
+			      k + u, k, u);
 	else
-		snprintf(buf, len, "%" PRIu64 " event%s discarded in %s", k + u,
-			 k + u == 1 ? "" : "s", k ? "the kernel domain" : "user space");
+		trawl_msg_fmt(buf, len, "%" PRIu64 " event%s discarded in %s", k + u,
+			      k + u == 1 ? "" : "s", k ? "the kernel domain" : "user space");
 }
 
 /*
@@ -111,9 +116,10 @@ int cli_loss_stop(struct trawl_ctl *ctl, const char *name, int *lost)
 	if (ret == -ENOENT || ret == -EBUSY || ret == -ENOTCONN || ret == -EPROTO ||
 	    ret == -EACCES || ret == -EPERM)
 		return cli_fail(ctl, ret, "stop");
-	snprintf(failed, sizeof(failed), "%s",
-		 ret ? (trawl_ctl_last_error(ctl)[0] ? trawl_ctl_last_error(ctl) : strerror(-ret))
-		     : "");
+	trawl_msg_fmt(
+		failed, sizeof(failed), "%s",
+		ret ? (trawl_ctl_last_error(ctl)[0] ? trawl_ctl_last_error(ctl) : strerror(-ret))
+		    : "");
 	if (loss_read(ctl, name, &lo) || (ret && lo.active))
 		return ret ? cli_fail(ctl, ret, "stop") : 0;
 	/* A stop the daemon could not complete left data out of the trace. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* show.c - printing a session's details (shared by `trawl list SESSION` and `trawl status`). */
 #include "cli/cli.h"
+#include "common/common.h"
 #include "cli/show.h"
 
 #include <stdio.h>
@@ -110,7 +111,8 @@ static size_t show_trackers(const struct trawl_ctl_list *l, size_t i)
 		if (!any)
 			printf("Tracked process attributes\n");
 		any = 1;
-		snprintf(label, sizeof(label), "%ss:", trawl_ctl_process_attr_name(t.process_attr));
+		trawl_msg_fmt(label, sizeof(label),
+			      "%ss:", trawl_ctl_process_attr_name(t.process_attr));
 		label[0] = (char)(label[0] >= 'a' && label[0] <= 'z' ? label[0] - 'a' + 'A' : label[0]);
 		printf("  %-22s", label);
 		if (t.include_all || !t.nr_values)

@@ -4,6 +4,7 @@
  * timeline) reads: a folder given, or the one a session writes.
  */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,15 +31,15 @@ static int session_path(const char *name, char *buf, size_t len)
 	for (i = 0; i < trawl_ctl_list_count(l) && !found; i++) {
 		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
-		if (!trawl_ctl_list_session_at(l, i, &s) && !strcmp(s.name, name)) {
-			snprintf(buf, len, "%s", s.output); /* len is TRAWL_CTL_PATH_MAX */
-			found = 1;
-		}
+		if (!trawl_ctl_list_session_at(l, i, &s) && !strcmp(s.name, name))
+			found = trawl_path_fmt(buf, len, "%s", s.output) ? -1 : 1;
 	}
 	trawl_ctl_list_destroy(l);
 	trawl_ctl_disconnect(ctl);
 	if (!found)
 		return cli_error(-ENOENT, "no session named '%s'", name);
+	if (found < 0)
+		return cli_error(-ENAMETOOLONG, "session '%s': trace folder too long", name);
 	if (!buf[0])
 		return cli_error(-ENOENT, "session '%s' has no trace on disk", name);
 	return 0;
@@ -58,7 +59,8 @@ int cli_trace_path(const struct cli_cmd *cmd, const char *target, const char *di
 	if (dir) {
 		if (dir_opt && target)
 			return cli_usage(cmd, "too many arguments");
-		snprintf(path, len, "%s", dir);
+		if (trawl_path_fmt(path, len, "%s", dir))
+			return cli_error(-ENAMETOOLONG, "trace folder name too long: %s", dir);
 		if (stat(path, &st) || !S_ISDIR(st.st_mode))
 			return cli_error(-ENOENT, "no trace folder %s", path);
 		return 0;

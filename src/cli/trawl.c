@@ -188,7 +188,10 @@ int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
 int cli_session(const char *given, char *buf, size_t len)
 {
 	if (given) {
-		snprintf(buf, len, "%s", given);
+		if (trawl_path_fmt(buf, len, "%s", given))
+			return cli_error(-ENAMETOOLONG,
+					 "session name too long (at most %zu bytes): %s", len - 1,
+					 given);
 		return 0;
 	}
 	if (trawl_ctl_current_session_get(buf, len))

@@ -48,11 +48,22 @@ int trawl_self_dir(char *buf, size_t len);
 int trawl_find_program(const char *name, char *buf, size_t len);
 
 /*
- * trawl_path_fmt - snprintf() for paths and names: 0, or -ENAMETOOLONG
- * when the result did not fit in @len bytes (then @buf holds "" rather than
- * a cut path, which could name another file).
+ * trawl_path_fmt - snprintf() for what a cut would make into something
+ * else: paths, names, messages sent on a socket, text written to tracefs.
+ * Returns 0, or -ENAMETOOLONG when the result did not fit in @len bytes
+ * (then @buf holds "" rather than a cut path, which could name another
+ * file). The caller turns -ENAMETOOLONG into a one-line error.
  */
 int trawl_path_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * trawl_msg_fmt - snprintf() for text people read (errors, warnings,
+ * status lines): a text longer than @len - 1 bytes is cut and ends in
+ * "...", so that the reader sees it was cut. Returns 0, or 1 when it was
+ * cut. @buf always holds a NUL-terminated text (when @len > 0).
+ */
+int trawl_msg_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
@@ -94,7 +105,8 @@ int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config
 /*
  * The @index-th name trawl_perf_counter_lookup() takes, aliases included,
  * into @buf; *@software: the kernel counts it on every machine (the others
- * need a hardware PMU). 0, or -ENOENT past the last.
+ * need a hardware PMU). 0, -ENAMETOOLONG when it does not fit in @len
+ * bytes, or -ENOENT past the last.
  */
 int trawl_perf_counter_name(size_t index, char *buf, size_t len, int *software);
 

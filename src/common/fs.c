@@ -27,14 +27,14 @@ static void where_set(char *where, size_t len, int dir, const char *name)
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dir);
 	n = readlink(proc, path, sizeof(path) - 1);
 	if (n <= 0) {
-		snprintf(where, len, "%s", name);
+		trawl_msg_fmt(where, len, "%s", name);
 		return;
 	}
 	path[n] = '\0';
 	if (!name[0])
-		snprintf(where, len, "%s", path);
+		trawl_msg_fmt(where, len, "%s", path);
 	else
-		snprintf(where, len, "%s/%s", strcmp(path, "/") ? path : "", name);
+		trawl_msg_fmt(where, len, "%s/%s", strcmp(path, "/") ? path : "", name);
 }
 
 /*
@@ -201,7 +201,7 @@ static int rel_dir(int at, const char *rel, int flags, const char **name, char *
 	*name = rel_split(rel, dir, sizeof(dir));
 	if (!*name) {
 		if (where)
-			snprintf(where, where_len, "%s", rel);
+			trawl_msg_fmt(where, where_len, "%s", rel);
 		return -EINVAL;
 	}
 	return trawl_fs_dir_open(at, dir, flags | TRAWL_FS_BELOW, 0750, where, where_len);
@@ -297,10 +297,9 @@ int trawl_fs_file_read(int at, const char *rel, char *where, size_t where_len)
 static int tmp_name(const char *rel, char *tmp, size_t len)
 {
 	const char *slash = strrchr(rel, '/');
-	int n = slash ? snprintf(tmp, len, "%.*s/.%s.tmp", (int)(slash - rel), rel, slash + 1)
-		      : snprintf(tmp, len, ".%s.tmp", rel);
 
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return slash ? trawl_path_fmt(tmp, len, "%.*s/.%s.tmp", (int)(slash - rel), rel, slash + 1)
+		     : trawl_path_fmt(tmp, len, ".%s.tmp", rel);
 }
 
 int trawl_fs_replace_begin(int at, const char *rel, unsigned mode)

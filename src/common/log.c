@@ -118,7 +118,7 @@ int trawl_log_open(const struct trawl_log_config *cfg)
 	int fd, ret = 0;
 
 	pthread_mutex_lock(&lg.lock);
-	snprintf(lg.ident, sizeof(lg.ident), "%s", cfg->ident ? cfg->ident : "trawl");
+	trawl_msg_fmt(lg.ident, sizeof(lg.ident), "%s", cfg->ident ? cfg->ident : "trawl");
 	lg.level = cfg->level;
 	lg.max_bytes = cfg->max_bytes;
 	lg.mode = cfg->mode;

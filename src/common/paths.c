@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,21 +95,4 @@ int trawl_find_program(const char *name, char *buf, size_t len)
 	    access(buf, X_OK) == 0)
 		return 0;
 	return -ENOENT;
-}
-
-int trawl_path_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!len)
-		return -ENAMETOOLONG;
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len) {
-		buf[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	return 0;
 }

@@ -158,16 +158,15 @@ int trawl_perf_counter_name(size_t index, char *buf, size_t len, int *software)
 
 	if (index < TRAWL_ARRAY_SIZE(counters)) {
 		*software = counters[index].type == PERF_TYPE_SOFTWARE;
-		snprintf(buf, len, "%s", counters[index].name);
-		return 0;
+		return trawl_path_fmt(buf, len, "%s", counters[index].name);
 	}
 	index -= TRAWL_ARRAY_SIZE(counters);
 	for (i = 0; i < TRAWL_ARRAY_SIZE(caches); i++)
 		for (j = 0; j < TRAWL_ARRAY_SIZE(ops); j++)
 			if (cache_has(i, j) && !index--) {
 				*software = 0;
-				snprintf(buf, len, "%s%s", caches[i].name, ops[j].suffix);
-				return 0;
+				return trawl_path_fmt(buf, len, "%s%s", caches[i].name,
+						      ops[j].suffix);
 			}
 	return -ENOENT;
 }

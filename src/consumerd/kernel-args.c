@@ -24,10 +24,9 @@ static int parse_contexts(struct kchan *cur, const char *arg)
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int v = trawl_kernel_ctx_parse(tok);
 
-		if (v < 0 && !strncmp(tok, "perf:cpu:", 9) && cur->nperf < TRAWL_KCTX_PERF_MAX) {
-			snprintf(cur->perf_ctx[cur->nperf], sizeof(cur->perf_ctx[0]), "%s", tok);
+		if (v < 0 && !strncmp(tok, "perf:cpu:", 9) && cur->nperf < TRAWL_KCTX_PERF_MAX &&
+		    !trawl_path_fmt(cur->perf_ctx[cur->nperf], sizeof(cur->perf_ctx[0]), "%s", tok))
 			v = TRAWL_KCTX_PERF + cur->nperf++;
-		}
 		if (v < 0 || cur->nctx >= TRAWL_KCTX_SLOTS) {
 			free(list);
 			return -EINVAL;
@@ -88,9 +87,8 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case 'k':
 			break;
 		case 'o':
-			if (strlen(optarg) >= sizeof(k->dir))
+			if (trawl_path_fmt(k->dir, sizeof(k->dir), "%s", optarg))
 				return -ENAMETOOLONG;
-			snprintf(k->dir, sizeof(k->dir), "%s", optarg);
 			break;
 		case 'O':
 			c = read_output(k, optarg);
@@ -102,9 +100,8 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 				return -E2BIG;
 			cur = &k->ch[k->nch];
 			cur->id = (uint32_t)k->nch++;
-			if (strlen(optarg) >= sizeof(cur->name))
+			if (trawl_path_fmt(cur->name, sizeof(cur->name), "%s", optarg))
 				return -ENAMETOOLONG;
-			snprintf(cur->name, sizeof(cur->name), "%s", optarg);
 			break;
 		case 'i':
 			if (!cur)

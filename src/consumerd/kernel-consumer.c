@@ -87,7 +87,8 @@ static int consumer_setup(struct kconsumer *k)
 
 	ret = trawl_output_create(k->dir, k->uid, k->gid, &k->out, err, sizeof(err));
 	if (ret < 0) {
-		snprintf(k->err, sizeof(k->err), "%s", err); /* for the spawner: the user sees it */
+		trawl_msg_fmt(k->err, sizeof(k->err), "%s",
+			      err); /* for the spawner: the user sees it */
 		return ret;
 	}
 	k->live_ns = (uint64_t)trawl_output_live_timer_us(k->out) * 1000;
@@ -386,10 +387,10 @@ int trawl_kernel_consumer_main(int argc, char **argv)
 		int n;
 
 		if (!k->err[0] && k->out && trawl_output_error(k->out)[0])
-			snprintf(k->err, sizeof(k->err), "%s", trawl_output_error(k->out));
+			trawl_msg_fmt(k->err, sizeof(k->err), "%s", trawl_output_error(k->out));
 		if (!k->err[0])
-			snprintf(k->err, sizeof(k->err), "cannot set up %.160s: %s", k->dir,
-				 strerror(-ret));
+			trawl_msg_fmt(k->err, sizeof(k->err), "cannot set up %.160s: %s", k->dir,
+				      strerror(-ret));
 		trawl_log(TRAWL_LOG_ERROR, "kernel consumer: %s", k->err);
 		/* instead of 'R': 'E' and the reason, for the spawner to show */
 		n = snprintf(line, sizeof(line), "E%s\n", k->err);

@@ -87,7 +87,7 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 	};
 	struct trawl_ctf_type *st;
 	char field[80];
-	int i;
+	int i, ret = -ENOMEM;
 
 	*err = 0;
 	if (!ch->nctx)
@@ -98,19 +98,22 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 		struct trawl_ctf_type *f = k >= TRAWL_KCTX_PERF	      ? int_type(64, 0, 10)
 					   : k == TRAWL_KCTX_PROCNAME ? text_type(16)
 								      : int_type(32, 1, 10);
+		const char *name = k < TRAWL_KCTX_PERF ? names[k] : field;
 
-		if (k >= TRAWL_KCTX_PERF)
-			trawl_kernel_perf_field_name(ch->perf_ctx[k - TRAWL_KCTX_PERF], field,
-						     sizeof(field));
-		else
-			snprintf(field, sizeof(field), "%s", names[k]);
-		if (!f || trawl_ctf_type_struct_add(st, field, f) < 0) {
+		if (k >= TRAWL_KCTX_PERF &&
+		    trawl_kernel_perf_field_name(ch->perf_ctx[k - TRAWL_KCTX_PERF], field,
+						 sizeof(field))) {
+			trawl_ctf_type_destroy(f);
+			f = NULL;
+			ret = -ENAMETOOLONG;
+		}
+		if (!f || trawl_ctf_type_struct_add(st, name, f) < 0) {
 			trawl_ctf_type_destroy(st);
 			st = NULL;
 		}
 	}
 	if (!st)
-		*err = -ENOMEM;
+		*err = ret;
 	return st;
 }
 

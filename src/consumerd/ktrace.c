@@ -72,10 +72,13 @@ static int apply_rule(struct trawl_kernel_instance *inst, char kind, char *a, co
 	if (kind == 's')
 		return trawl_kernel_instance_enable_syscall(inst, a, 1, err, errlen);
 	if (!eq) {
-		snprintf(err, errlen, "probe \"%s\": expected NAME=TARGET", a);
+		trawl_msg_fmt(err, errlen, "probe \"%s\": expected NAME=TARGET", a);
 		return -EINVAL;
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+	if (trawl_path_fmt(name, sizeof(name), "%.*s", (int)(eq - a), a)) {
+		trawl_msg_fmt(err, errlen, "probe \"%s\": name too long", a);
+		return -ENAMETOOLONG;
+	}
 	if (kind == 'p')
 		return trawl_kernel_probe_add(inst, name, eq + 1, 0, err, errlen);
 	if (kind == 'f')
@@ -135,7 +138,13 @@ int main(int argc, char **argv)
 		return trawl_kernel_consumer_main(argc, argv);
 	while ((c = getopt_long(argc, argv, "+o:e:s:x:u:p:f:d:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': snprintf(out, sizeof(out), "%s", optarg); break;
+		case 'o':
+			if (trawl_path_fmt(out, sizeof(out), "%s", optarg)) {
+				fprintf(stderr, "trawl-ktrace: -o: folder name too long: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'x': ctx = optarg; break;
 		case 'd': duration = atof(optarg); break;
 		case 'O': attr.overwrite = 1; break;

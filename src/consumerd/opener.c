@@ -8,6 +8,7 @@
  * carrying with SCM_RIGHTS the fd a FILE, KEEP or BEGIN request asked for. Only
  * the root process holds the other end; the child exits when it closes.
  */
+#include "common/common.h"
 #include "consumerd/opener.h"
 #include "common/fdmsg.h"
 #include "common/fs.h"
@@ -142,7 +143,7 @@ static void __attribute__((noreturn)) child_main(int sock, int devnull, const st
 	prctl(PR_SET_NAME, "trawl-opener", 0, 0, 0);
 	r.ret = trawl_ids_assume(ids);
 	if (r.ret) {
-		snprintf(r.where, sizeof(r.where), "%s", dir);
+		trawl_msg_fmt(r.where, sizeof(r.where), "%s", dir);
 		reply_send(3, &r, -1);
 		_exit(0);
 	}
@@ -200,7 +201,7 @@ static int reply_recv(struct trawl_opener *op, int *fd, char *where, size_t wher
 		return n == 0 ? -EPIPE : -EPROTO;
 	}
 	if (r.ret < 0 && where)
-		snprintf(where, where_len, "%s", r.where);
+		trawl_msg_fmt(where, where_len, "%s", r.where);
 	if (fd)
 		*fd = got;
 	return r.ret;
@@ -258,18 +259,19 @@ int trawl_opener_create(const char *dir, uid_t uid, gid_t gid, struct trawl_open
 	if (!op)
 		return -ENOMEM;
 	op->dir = op->sock = -1;
-	snprintf(op->path, sizeof(op->path), "%s", dir);
-	if (dir[0] != '/') {
+	if (trawl_path_fmt(op->path, sizeof(op->path), "%s", dir)) {
+		ret = -ENAMETOOLONG;
+	} else if (dir[0] != '/') {
 		ret = -EINVAL;
-		snprintf(where, sizeof(where), "%s", dir);
+		trawl_msg_fmt(where, sizeof(where), "%s", dir);
 	} else if (uid == (uid_t)-1 || uid == geteuid() || uid == 0) {
 		ret = op->dir = folder_open(dir, where, sizeof(where));
 	} else {
 		ret = child_start(op, dir, uid, gid, where, sizeof(where));
 	}
 	if (ret < 0) {
-		snprintf(err, err_len, "cannot create %.240s: %s", where[0] ? where : dir,
-			 ret == -EINVAL ? "not an absolute path" : trawl_fs_strerror(ret));
+		trawl_msg_fmt(err, err_len, "cannot create %.240s: %s", where[0] ? where : dir,
+			      ret == -EINVAL ? "not an absolute path" : trawl_fs_strerror(ret));
 		trawl_opener_destroy(op);
 		return ret;
 	}
@@ -300,13 +302,13 @@ int trawl_opener_file(struct trawl_opener *op, const char *rel, int keep, char *
 		ret = call(op, keep ? OP_KEEP : OP_FILE, rel, &fd, where, sizeof(where));
 	if (ret < 0) {
 		if (err)
-			snprintf(err, err_len, "cannot create %.240s: %s",
-				 where[0] ? where : rel,
-				 ret == -ETIMEDOUT ? "the opener (running as the trace's owner) did "
-						     "not answer"
-				 : ret == -EPIPE || ret == -EPROTO ? "the opener (running as the "
-								      "trace's owner) is gone"
-								    : trawl_fs_strerror(ret));
+			trawl_msg_fmt(
+				err, err_len, "cannot create %.240s: %s", where[0] ? where : rel,
+				ret == -ETIMEDOUT ? "the opener (running as the trace's owner) did "
+						    "not answer"
+				: ret == -EPIPE || ret == -EPROTO ? "the opener (running as the "
+								    "trace's owner) is gone"
+								  : trawl_fs_strerror(ret));
 		return ret;
 	}
 	return fd;

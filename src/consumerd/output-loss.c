@@ -5,6 +5,7 @@
  * confirmed writing when it failed or went; counted, and said in one line
  * (output.h: trawl_output_broken()).
  */
+#include "common/common.h"
 #include "consumerd/output.h"
 #include "consumerd/output-internal.h"
 
@@ -122,20 +123,23 @@ void trawl_output_seal(struct trawl_output *o)
 void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len)
 {
 	if (!o->lost_packets)
-		snprintf(buf, len, ", nothing lost");
+		trawl_msg_fmt(buf, len, ", nothing lost");
 	else if (o->lost_unknown && o->lost_events)
-		snprintf(buf, len, ", %llu packet%s (%llu bytes, %llu events or more) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_bytes, (unsigned long long)o->lost_events);
+		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu bytes, %llu events or more) lost",
+			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)o->lost_bytes,
+			      (unsigned long long)o->lost_events);
 	else if (o->lost_unknown)
-		snprintf(buf, len, ", %llu packet%s (%llu bytes) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_bytes);
+		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu bytes) lost",
+			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)o->lost_bytes);
 	else
-		snprintf(buf, len, ", %llu packet%s (%llu event%s) lost",
-			 (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
-			 (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
+		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu event%s) lost",
+			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
 	if (o->lost_unconfirmed && strlen(buf) < len)
-		snprintf(buf + strlen(buf), len - strlen(buf), " (%llu sent, not confirmed: "
-			 "trawl-relayd may hold them)", (unsigned long long)o->lost_unconfirmed);
+		trawl_msg_fmt(buf + strlen(buf), len - strlen(buf),
+			      " (%llu sent, not confirmed: "
+			      "trawl-relayd may hold them)",
+			      (unsigned long long)o->lost_unconfirmed);
 }

@@ -263,7 +263,7 @@ static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct 
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, err_len, "bad relay destination '%.200s'", spec);
+	trawl_msg_fmt(err, err_len, "bad relay destination '%.200s'", spec);
 	return -EINVAL;
 }
 
@@ -277,8 +277,8 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 
 	fd = trawl_relay_connect(o->url.host, o->url.data_port, o->url.ipv6, timeout_ms);
 	if (fd < 0) {
-		snprintf(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
-			 fd == -ENOENT ? "unknown host" : strerror(-fd));
+		trawl_msg_fmt(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
+			      fd == -ENOENT ? "unknown host" : strerror(-fd));
 		return fd;
 	}
 	/* Whole messages go out in one writev(): no need for Nagle's coalescing. */
@@ -287,7 +287,7 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
 		ret = -errno;
 		close(fd);
-		snprintf(err, err_len, "trawl-relayd at %s: %s", o->peer, strerror(-ret));
+		trawl_msg_fmt(err, err_len, "trawl-relayd at %s: %s", o->peer, strerror(-ret));
 		return ret;
 	}
 	o->sock = fd;
@@ -302,8 +302,8 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 			ret = -EPROTO; /* a positive "error" once made the caller take it for success */
 	}
 	if (ret) {
-		snprintf(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
-			 strerror(-ret));
+		trawl_msg_fmt(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
+			      strerror(-ret));
 		if (o->sock >= 0)
 			close(o->sock);
 		o->sock = -1;
@@ -589,7 +589,8 @@ static int file_resume(struct trawl_output *o, uint32_t h, int resend)
 	/* the index header was appended outside packets: sent again if not confirmed */
 	if (keep < f->copy_len)
 		keep = 0;
-	snprintf(path, sizeof(path), "%s/%s", o->dir, f->rel);
+	if (trawl_path_fmt(path, sizeof(path), "%s/%s", o->dir, f->rel))
+		return -ENAMETOOLONG;
 	keep_le = htole64(keep);
 	v[0] = (struct iovec){&k, 4};
 	v[1] = (struct iovec){&keep_le, 8};

@@ -95,7 +95,7 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 		o->relay = 1;
 		ret = trawl_output_relay_open(o, dest + 6, err, err_len);
 	} else if (dest[0] != '/' || strlen(dest) >= sizeof(o->dir)) {
-		snprintf(err, err_len, "bad trace folder '%.200s'", dest);
+		trawl_msg_fmt(err, err_len, "bad trace folder '%.200s'", dest);
 		ret = -EINVAL;
 	} else {
 		snprintf(o->dir, sizeof(o->dir), "%s", dest);
@@ -154,21 +154,26 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len)
 	if (!why)
 		return 1;
 	if (o->failed)
-		snprintf(why, len, "writing the trace in %.300s: %s%s", o->dir, strerror(o->failed),
-			 lost);
+		trawl_msg_fmt(why, len, "writing the trace in %.300s: %s%s", o->dir,
+			      strerror(o->failed), lost);
 	else if (o->broken)
-		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s%s%s", o->peer,
-			 o->relay_failed && o->broken == ENODATA
-				 ? "it lacks what it confirmed writing (restarted elsewhere?): "
-			 : o->relay_failed ? "it could not write: " : "",
-			 strerror(o->broken), lost);
+		trawl_msg_fmt(
+			why, len, "streaming to trawl-relayd at %s stopped: %s%s%s", o->peer,
+			o->relay_failed && o->broken == ENODATA
+				? "it lacks what it confirmed writing (restarted elsewhere?): "
+			: o->relay_failed ? "it could not write: "
+					  : "",
+			strerror(o->broken), lost);
 	else if (o->down)
-		snprintf(why, len, "streaming to trawl-relayd at %s stopped: %s (reconnecting)%s",
-			 o->peer, strerror(o->down), lost);
+		trawl_msg_fmt(why, len,
+			      "streaming to trawl-relayd at %s stopped: %s (reconnecting)%s",
+			      o->peer, strerror(o->down), lost);
 	else
-		snprintf(why, len, "streaming to trawl-relayd at %s was interrupted %u time%s "
-			 "(last: %s)%s", o->peer, o->interruptions, o->interruptions == 1 ? "" : "s",
-			 strerror(o->last_down), lost);
+		trawl_msg_fmt(why, len,
+			      "streaming to trawl-relayd at %s was interrupted %u time%s "
+			      "(last: %s)%s",
+			      o->peer, o->interruptions, o->interruptions == 1 ? "" : "s",
+			      strerror(o->last_down), lost);
 	return 1;
 }
 

@@ -378,7 +378,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
 	if (ret) {
 		trawl_log(TRAWL_LOG_ERROR, "%s", err);
-		snprintf(last_error, sizeof(last_error), "%s", err);
+		trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
 		last_error_session = h->session_key;
 		return ret;
 	}
@@ -549,7 +549,7 @@ static int session_failure(uint64_t session, char *msg, size_t len)
 	for (a = removed; a; a = a->next) {
 		if ((!session || a->session == session) && a->err) {
 			if (msg)
-				snprintf(msg, len, "%s", a->msg);
+				trawl_msg_fmt(msg, len, "%s", a->msg);
 			return -a->err;
 		}
 	}
@@ -649,7 +649,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		}
 		if (!ret && trawl_output_broken(out, err, sizeof(err))) {
 			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
-			snprintf(last_error, sizeof(last_error), "%s", err);
+			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
 			last_error_session = h->session_key;
 			ret = -trawl_output_errno(out);
 		}
@@ -670,7 +670,7 @@ static void reply(int sock, uint64_t session, int status)
 	r.bytes_written = bytes;
 	session_failure(session, r.msg, sizeof(r.msg));
 	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))
-		snprintf(r.msg, sizeof(r.msg), "%s", last_error);
+		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", last_error);
 	if (trawl_write_all(sock, &r, sizeof(r)))
 		cons_log("replying to", "the session daemon", errno);
 }

@@ -282,10 +282,11 @@ static int reply_hdr_read(struct trawl_ctl *ctl, uint16_t cmd, struct trawl_ctl_
 		return -ENOTCONN;
 	ret = trawl_ctl_hdr_check(hdr, 1);
 	if (ret == -EPROTONOSUPPORT) {
-		snprintf(ctl->err, sizeof(ctl->err),
-			 "the session daemon is from another version of trawl (ctl protocol "
-			 "%u, this library's is %u): stop it, and the next command starts a "
-			 "matching one", (unsigned)hdr->version, TRAWL_CTL_VERSION);
+		trawl_msg_fmt(ctl->err, sizeof(ctl->err),
+			      "the session daemon is from another version of trawl (ctl protocol "
+			      "%u, this library's is %u): stop it, and the next command starts a "
+			      "matching one",
+			      (unsigned)hdr->version, TRAWL_CTL_VERSION);
 		return ret;
 	}
 	return ret || hdr->cmd != cmd ? -EPROTO : 0;

@@ -101,14 +101,15 @@ int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kerne
 	}
 	if (!b->skel) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot load trawl's BPF programs: %s%s%.200s", strerror(-ret),
-			 libbpf_msg[0] ? ": " : "", libbpf_msg);
+		trawl_msg_fmt(err, errlen, "cannot load trawl's BPF programs: %s%s%.200s",
+			      strerror(-ret), libbpf_msg[0] ? ": " : "", libbpf_msg);
 		goto err;
 	}
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.trawl_rb), on_record, b, NULL);
 	if (!b->rb) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot map trawl's BPF ring buffer: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot map trawl's BPF ring buffer: %s",
+			      strerror(-ret));
 		goto err;
 	}
 	b->ncpus = libbpf_num_possible_cpus();
@@ -194,7 +195,7 @@ int trawl_kernel_bpf_create(struct trawl_kernel_forks *forks, struct trawl_kerne
 	(void)forks;
 	(void)scaux;
 	*out = NULL;
-	snprintf(err, errlen, "trawl was built without its BPF programs (clang and bpftool)");
+	trawl_msg_fmt(err, errlen, "trawl was built without its BPF programs (clang and bpftool)");
 	return -ENOSYS;
 }
 

@@ -66,9 +66,9 @@ static const char *shown_char(const char *p, char *buf, size_t len)
 	if (!c)
 		return "the end";
 	if (c >= 0x20 && c < 0x7f)
-		snprintf(buf, len, "'%c'", c);
+		trawl_msg_fmt(buf, len, "'%c'", c);
 	else
-		snprintf(buf, len, "byte 0x%02x", c);
+		trawl_msg_fmt(buf, len, "byte 0x%02x", c);
 	return buf;
 }
 
@@ -90,11 +90,12 @@ static int refuse(char *err, size_t errlen, const char *what, const char *text, 
 	char t[300], c[64];
 
 	if (at)
-		snprintf(err, errlen, "%s \"%s\": %s at character %zu: %s", what,
-			 shown(text, t, sizeof(t)), shown_char(at, c, sizeof(c)), (size_t)(at - text) + 1,
-			 grammar);
+		trawl_msg_fmt(err, errlen, "%s \"%s\": %s at character %zu: %s", what,
+			      shown(text, t, sizeof(t)), shown_char(at, c, sizeof(c)),
+			      (size_t)(at - text) + 1, grammar);
 	else
-		snprintf(err, errlen, "%s \"%s\": %s", what, shown(text, t, sizeof(t)), grammar);
+		trawl_msg_fmt(err, errlen, "%s \"%s\": %s", what, shown(text, t, sizeof(t)),
+			      grammar);
 	return -EINVAL;
 }
 
@@ -203,15 +204,14 @@ int trawl_kernel_kprobe_loc_parse(const char *text, struct trawl_kernel_kprobe_l
 	return refuse(err, errlen, "kernel probe location", text, text + n, g);
 }
 
-void trawl_kernel_kprobe_loc_format(const struct trawl_kernel_kprobe_loc *loc, char *buf,
-				    size_t len)
+int trawl_kernel_kprobe_loc_format(const struct trawl_kernel_kprobe_loc *loc, char *buf, size_t len)
 {
 	if (!loc->sym[0])
-		snprintf(buf, len, "0x%llx", (unsigned long long)loc->addr);
-	else if (loc->offset)
-		snprintf(buf, len, "%s+%llu", loc->sym, (unsigned long long)loc->offset);
-	else
-		snprintf(buf, len, "%s", loc->sym);
+		return trawl_path_fmt(buf, len, "0x%llx", (unsigned long long)loc->addr);
+	if (loc->offset)
+		return trawl_path_fmt(buf, len, "%s+%llu", loc->sym,
+				      (unsigned long long)loc->offset);
+	return trawl_path_fmt(buf, len, "%s", loc->sym);
 }
 
 /* A path: absolute, of [A-Za-z0-9._+,=@%~/-], shorter than PATH_MAX. */
@@ -417,6 +417,6 @@ int trawl_kernel_check_filter(const char *filter, char *err, size_t errlen)
 			return 0;
 		f.why = "expected && or ||";
 	}
-	snprintf(why, sizeof(why), "%s (%s)", f.why, g);
+	trawl_msg_fmt(why, sizeof(why), "%s (%s)", f.why, g);
 	return refuse(err, errlen, "kernel filter", filter, f.p, why);
 }

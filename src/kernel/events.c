@@ -35,9 +35,12 @@ int trawl_kernel_events_create(const char *instance_path, struct trawl_kernel_ev
 
 	if (!t)
 		return -ENOMEM;
-	if (instance_path && *instance_path)
-		snprintf(t->events_rel, sizeof(t->events_rel), "%s/events", instance_path);
-	else
+	if (instance_path && *instance_path &&
+	    trawl_path_fmt(t->events_rel, sizeof(t->events_rel), "%s/events", instance_path)) {
+		free(t);
+		return -ENAMETOOLONG;
+	}
+	if (!t->events_rel[0])
 		snprintf(t->events_rel, sizeof(t->events_rel), "events");
 	*out = t;
 	return 0;
@@ -66,8 +69,9 @@ static int scan_one(const char *sys, const char *ev, void *arg)
 	unsigned long id;
 	char *end;
 
-	snprintf(rel, sizeof(rel), "%s/%s/%s/id", t->events_rel, sys, ev);
-	if (trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+	/* An event whose path does not fit is not one trawl can read: left unnamed. */
+	if (trawl_path_fmt(rel, sizeof(rel), "%s/%s/%s/id", t->events_rel, sys, ev) ||
+	    trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
 		return 0;
 	id = strtoul(buf, &end, 10);
 	if (end == buf || id >= MAX_IDS || t->names[id])
@@ -102,21 +106,22 @@ struct trawl_kernel_event *trawl_kernel_events_get(struct trawl_kernel_events *t
 	slash = strchr(t->names[id], '/');
 	if (!slash)
 		return NULL;
-	snprintf(sys, sizeof(sys), "%.*s", (int)(slash - t->names[id]), t->names[id]);
 	text = malloc(65536);
 	ev = calloc(1, sizeof(*ev));
 	if (!text || !ev)
 		goto err;
-	snprintf(rel, sizeof(rel), "%s/%s/format", t->events_rel, t->names[id]);
-	if (trawl_kernel_read_file(rel, text, 65536) <= 0)
+	if (trawl_path_fmt(sys, sizeof(sys), "%.*s", (int)(slash - t->names[id]), t->names[id]) ||
+	    trawl_path_fmt(rel, sizeof(rel), "%s/%s/format", t->events_rel, t->names[id]) ||
+	    trawl_kernel_read_file(rel, text, 65536) <= 0)
 		goto err;
 	ret = trawl_kernel_event_parse(sys, slash + 1, text, ev);
 	if (ret < 0)
 		goto err;
 	if (!strcmp(sys, "syscalls") && !strncmp(slash + 1, "sys_exit_", 9)) {
 		/* LTTng's exit event lists the output arguments: they are in the entry's format */
-		snprintf(rel, sizeof(rel), "%s/%s/sys_enter_%s/format", t->events_rel, sys, slash + 10);
-		if (trawl_kernel_read_file(rel, text, 65536) > 0 &&
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/%s/sys_enter_%s/format", t->events_rel,
+				    sys, slash + 10) &&
+		    trawl_kernel_read_file(rel, text, 65536) > 0 &&
 		    trawl_kernel_event_syscall_exit(ev, text) < 0) {
 			trawl_kernel_event_fini(ev);
 			goto err;

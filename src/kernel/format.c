@@ -27,18 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len)
+int trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len)
 {
 	const char *lttng = trawl_kernel_layout_name(sys, ev);
 
 	if (lttng)
-		snprintf(buf, len, "%s", lttng);
-	else if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_enter_", 10))
-		snprintf(buf, len, "syscall_entry_%s", ev + 10);
-	else if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_exit_", 9))
-		snprintf(buf, len, "syscall_exit_%s", ev + 9);
-	else
-		snprintf(buf, len, "%s", ev);
+		return trawl_path_fmt(buf, len, "%s", lttng);
+	if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_enter_", 10))
+		return trawl_path_fmt(buf, len, "syscall_entry_%s", ev + 10);
+	if (!strcmp(sys, "syscalls") && !strncmp(ev, "sys_exit_", 9))
+		return trawl_path_fmt(buf, len, "syscall_exit_%s", ev + 9);
+	return trawl_path_fmt(buf, len, "%s", ev);
 }
 
 /*
@@ -197,7 +196,8 @@ static int parse_field(const char *sys, const char *line, struct trawl_kernel_fi
 		return 0;
 	memset(f, 0, sizeof(*f));
 	field_name(f->name, sizeof(f->name), name_start, (size_t)(name_end - name_start));
-	snprintf(type, sizeof(type), "%.*s", (int)(name_start - decl), decl);
+	if (trawl_path_fmt(type, sizeof(type), "%.*s", (int)(name_start - decl), decl))
+		return -EINVAL;
 	trim(type);
 	f->offset = (uint16_t)off;
 	f->size = (uint16_t)size;
@@ -365,9 +365,10 @@ static int parse_fields(const char *sys, const char *name, const char *text, str
 
 	memset(ev, 0, sizeof(*ev));
 	ev->ctf_id = -1;
-	snprintf(ev->system, sizeof(ev->system), "%s", sys);
-	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	trawl_kernel_event_ctf_name(sys, name, ev->ctf_name, sizeof(ev->ctf_name));
+	if (trawl_path_fmt(ev->system, sizeof(ev->system), "%s", sys) ||
+	    trawl_path_fmt(ev->name, sizeof(ev->name), "%s", name) ||
+	    trawl_kernel_event_ctf_name(sys, name, ev->ctf_name, sizeof(ev->ctf_name)))
+		return -ENAMETOOLONG;
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
 		const char *p = line;
@@ -444,7 +445,9 @@ int trawl_kernel_event_syscall_exit(struct trawl_kernel_event *ev, const char *e
 
 	if (strncmp(ev->name, "sys_exit_", 9))
 		return -EINVAL;
-	snprintf(name, sizeof(name), "sys_enter_%s", ev->name + 9);
+	ret = trawl_path_fmt(name, sizeof(name), "sys_enter_%s", ev->name + 9);
+	if (ret)
+		return ret;
 	ret = trawl_kernel_event_parse_fields(ev->system, name, enter_text, &enter);
 	if (ret < 0)
 		return ret;

@@ -65,9 +65,10 @@ int trawl_kernel_uprobe_resolve(const struct trawl_kernel_uprobe_loc *loc, uid_t
 /*
  * The name an event has in trawl's traces (LTTng's names): the tracepoint's
  * own name, except syscalls:sys_enter_X -> syscall_entry_X and
- * syscalls:sys_exit_X -> syscall_exit_X.
+ * syscalls:sys_exit_X -> syscall_exit_X. 0, or -ENAMETOOLONG when it does
+ * not fit in @len bytes.
  */
-void trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len);
+int trawl_kernel_event_ctf_name(const char *sys, const char *ev, char *buf, size_t len);
 
 /*
  * Parses a tracefs format file's text; fills @ev (free with

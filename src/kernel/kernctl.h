@@ -355,8 +355,11 @@ int trawl_kernel_ctx_parse(const char *name);
  * hardware PMU, permission).
  */
 int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen);
-/* The trace field of a counter context, as LTTng names it: perf_cpu_<name, '-' -> '_'>. */
-void trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len);
+/*
+ * The trace field of a counter context, as LTTng names it:
+ * perf_cpu_<name, '-' -> '_'>. 0, or -ENAMETOOLONG when it does not fit.
+ */
+int trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len);
 
 /*
  * The perf recording of one channel (a channel with perf counter contexts):

@@ -71,9 +71,12 @@ struct trawl_kernel_kprobe_loc {
 };
 int trawl_kernel_kprobe_loc_parse(const char *text, struct trawl_kernel_kprobe_loc *loc,
 				  char *err, size_t errlen);
-/* The location as kprobe_events takes it, formatted from @loc's values. */
-void trawl_kernel_kprobe_loc_format(const struct trawl_kernel_kprobe_loc *loc, char *buf,
-				    size_t len);
+/*
+ * The location as kprobe_events takes it, formatted from @loc's values.
+ * 0, or -ENAMETOOLONG when it does not fit in @len bytes.
+ */
+int trawl_kernel_kprobe_loc_format(const struct trawl_kernel_kprobe_loc *loc, char *buf,
+				   size_t len);
 
 enum trawl_kernel_uprobe_kind { TRAWL_KERNEL_UPROBE_ELF, TRAWL_KERNEL_UPROBE_SDT };
 struct trawl_kernel_uprobe_loc {

@@ -340,8 +340,8 @@ static int src_resolve(const struct trawl_kernel_event *ev, const char *name, co
 	if (!f && !src && n >= 3 && !strcmp(name + n - 3, "tid")) {
 		char alt[64];
 
-		snprintf(alt, sizeof(alt), "%.*spid", (int)(n - 3), name);
-		f = src_find(ev, alt);
+		if (!trawl_path_fmt(alt, sizeof(alt), "%.*spid", (int)(n - 3), name))
+			f = src_find(ev, alt);
 	}
 	if (!f)
 		return -ENOENT;
@@ -427,7 +427,8 @@ static int field_make(const struct trawl_kernel_event *ev, char *tok, struct tra
 	out.src_kind = out.kind;
 	out.src_signed = out.is_signed;
 	out.xform = (uint8_t)x;
-	snprintf(out.name, sizeof(out.name), "%s", tok);
+	if (trawl_path_fmt(out.name, sizeof(out.name), "%s", tok))
+		return -ENAMETOOLONG;
 	if (type_parse(type, &out) < 0)
 		return -EINVAL;
 	/* The conversions convert.c knows; anything else keeps ftrace's field. */
@@ -453,12 +454,11 @@ int trawl_kernel_layout_apply(struct trawl_kernel_event *ev)
 
 	if (!l)
 		return 0;
-	snprintf(ev->ctf_name, sizeof(ev->ctf_name), "%s", l->lttng);
-	if (!l->fields)
-		return 0;
-	if (strlen(l->fields) >= sizeof(spec))
+	ret = trawl_path_fmt(ev->ctf_name, sizeof(ev->ctf_name), "%s", l->lttng);
+	if (ret || !l->fields)
+		return ret;
+	if (trawl_path_fmt(spec, sizeof(spec), "%s", l->fields))
 		return -EINVAL;
-	snprintf(spec, sizeof(spec), "%s", l->fields);
 	out = calloc(32, sizeof(*out));
 	if (!out)
 		return -ENOMEM;

@@ -57,11 +57,17 @@ static int list_one(const char *sys, const char *ev, void *arg)
 	}
 	it = &c->items[c->n++];
 	memset(it, 0, sizeof(*it));
-	snprintf(it->system, sizeof(it->system), "%s", sys);
-	if (c->syscalls)
-		snprintf(it->name, sizeof(it->name), "%s", ev + 10);
-	else
-		trawl_kernel_event_ctf_name(sys, ev, it->name, sizeof(it->name));
+	/*
+	 * A name too long for the list's fields fails the list (a cut name
+	 * would name another event, or none), with -ENAMETOOLONG.
+	 */
+	if (trawl_path_fmt(it->system, sizeof(it->system), "%s", sys) ||
+	    (c->syscalls ? trawl_path_fmt(it->name, sizeof(it->name), "%s", ev + 10)
+			 : trawl_kernel_event_ctf_name(sys, ev, it->name, sizeof(it->name)))) {
+		c->n--;
+		c->error = -ENAMETOOLONG;
+		return 1;
+	}
 	if (c->fields) {
 		char rel[512], *text = malloc(65536);
 		struct trawl_kernel_event e;
@@ -69,8 +75,8 @@ static int list_one(const char *sys, const char *ev, void *arg)
 		FILE *f;
 		int i;
 
-		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, ev);
-		if (text && trawl_kernel_read_file(rel, text, 65536) > 0 &&
+		if (text && !trawl_path_fmt(rel, sizeof(rel), "events/%s/%s/format", sys, ev) &&
+		    trawl_kernel_read_file(rel, text, 65536) > 0 &&
 		    trawl_kernel_event_parse(sys, ev, text, &e) == 0) {
 			f = open_memstream(&it->fields, &sz);
 			if (f) {

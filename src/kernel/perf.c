@@ -96,14 +96,15 @@ static int counter_lookup(const char *ctx, uint32_t *type, uint64_t *config)
 	return trawl_perf_counter_lookup(ctx + 9, type, config);
 }
 
-void trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len)
+int trawl_kernel_perf_field_name(const char *ctx, char *buf, size_t len)
 {
 	size_t i;
+	int ret = trawl_path_fmt(buf, len, "%s", ctx);
 
-	snprintf(buf, len, "%s", ctx);
 	for (i = 0; buf[i]; i++)
 		if (buf[i] == ':' || buf[i] == '-')
 			buf[i] = '_';
+	return ret;
 }
 
 static int perf_open(struct perf_event_attr *a, int cpu, int group)
@@ -129,14 +130,20 @@ static void open_error(const char *name, uint32_t type, int e, char *err, size_t
 	int hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 
 	if (hw && (e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == EINVAL))
-		snprintf(err, errlen, "perf counter '%s' is not available on this machine: no hardware "
-			 "PMU (perf_event_open: %s)", name, strerror(e));
+		trawl_msg_fmt(err, errlen,
+			      "perf counter '%s' is not available on this machine: no hardware "
+			      "PMU (perf_event_open: %s)",
+			      name, strerror(e));
 	else if (e == EACCES || e == EPERM)
-		snprintf(err, errlen, "perf counter '%s': perf_event_open: %s (cpu-wide counters need "
-			 "root or CAP_PERFMON)", name, strerror(e));
+		trawl_msg_fmt(err, errlen,
+			      "perf counter '%s': perf_event_open: %s (cpu-wide counters need "
+			      "root or CAP_PERFMON)",
+			      name, strerror(e));
 	else
-		snprintf(err, errlen, "perf counter '%s' is not available on this machine "
-			 "(perf_event_open: %s)", name, strerror(e));
+		trawl_msg_fmt(err, errlen,
+			      "perf counter '%s' is not available on this machine "
+			      "(perf_event_open: %s)",
+			      name, strerror(e));
 }
 
 int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen)
@@ -147,16 +154,20 @@ int trawl_kernel_perf_counter_check(const char *ctx, char *err, size_t errlen)
 	int fd, ret;
 
 	if (!strncmp(ctx, "perf:thread:", 12)) {
-		snprintf(err, errlen, "kernel context \"%s\": per-thread counters are not supported on "
-			 "kernel channels (use perf:cpu:%s)", ctx, ctx + 12);
+		trawl_msg_fmt(err, errlen,
+			      "kernel context \"%s\": per-thread counters are not supported on "
+			      "kernel channels (use perf:cpu:%s)",
+			      ctx, ctx + 12);
 		return -EOPNOTSUPP;
 	}
 	ret = counter_lookup(ctx, &type, &config);
 	if (ret < 0) {
-		snprintf(err, errlen, "unknown perf counter '%s' (perf:cpu: then cpu-clock, task-clock, "
-			 "page-fault, major-faults, minor-faults, context-switches, cpu-migrations, "
-			 "alignment-faults, emulation-faults, a hardware counter or raw:rHEX:NAME)",
-			 strncmp(ctx, "perf:cpu:", 9) ? ctx : ctx + 9);
+		trawl_msg_fmt(
+			err, errlen,
+			"unknown perf counter '%s' (perf:cpu: then cpu-clock, task-clock, "
+			"page-fault, major-faults, minor-faults, context-switches, cpu-migrations, "
+			"alignment-faults, emulation-faults, a hardware counter or raw:rHEX:NAME)",
+			strncmp(ctx, "perf:cpu:", 9) ? ctx : ctx + 9);
 		return -EINVAL;
 	}
 	counter_attr(&a, type, config);
@@ -221,11 +232,13 @@ static int load_tracepoints(struct trawl_kernel_perf *p, const char *inst, pid_t
 	{
 		char rel[512];
 
-		snprintf(rel, sizeof(rel), "%s/set_event", inst);
-		ret = trawl_kernel_read_file(rel, buf, cap);
+		ret = trawl_path_fmt(rel, sizeof(rel), "%s/set_event", inst);
+		if (!ret)
+			ret = trawl_kernel_read_file(rel, buf, cap);
 	}
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot read the channel's enabled events: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot read the channel's enabled events: %s",
+			      strerror(-ret));
 		free(buf);
 		return ret;
 	}
@@ -243,12 +256,14 @@ static int load_tracepoints(struct trawl_kernel_perf *p, const char *inst, pid_t
 		if (!colon)
 			continue;
 		*colon = '/';
-		snprintf(rel, sizeof(rel), "%s/events/%s/id", inst, line);
-		if (trawl_kernel_read_file(rel, val, sizeof(val)) <= 0)
+		/* set_event's names are folder names: both paths fit in 768 bytes or neither. */
+		if (trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/id", inst, line) ||
+		    trawl_kernel_read_file(rel, val, sizeof(val)) <= 0)
 			continue; /* gone (a removed probe): nothing to record */
 		t->id = (uint16_t)strtoul(val, NULL, 10);
-		snprintf(rel, sizeof(rel), "%s/events/%s/filter", inst, line);
-		if (trawl_kernel_read_file(rel, filt, sizeof(filt)) <= 0 || !strncmp(filt, "none", 4))
+		if (trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/filter", inst, line) ||
+		    trawl_kernel_read_file(rel, filt, sizeof(filt)) <= 0 ||
+		    !strncmp(filt, "none", 4))
 			filt[0] = '\0';
 		filt[strcspn(filt, "\n")] = '\0';
 		/* the consumer's own events (its polls, its reads) would feed themselves */
@@ -352,9 +367,11 @@ static int cpu_open(struct trawl_kernel_perf *p, struct pcpu *c, int cpu, uint64
 				if (e == ENODEV && cpu > 0)
 					return -ENODEV;
 				if (e == EMFILE || e == ENFILE)
-					snprintf(err, errlen, "perf: too many open files for %d counters and "
-						 "%d events per CPU (perf_event_open: %s)", p->ngroups * p->nc,
-						 p->ntp, strerror(e));
+					trawl_msg_fmt(
+						err, errlen,
+						"perf: too many open files for %d counters and "
+						"%d events per CPU (perf_event_open: %s)",
+						p->ngroups * p->nc, p->ntp, strerror(e));
 				else
 					open_error(p->names[j] + 9, p->type[j], e, err, errlen);
 				return -e;
@@ -376,9 +393,10 @@ static int cpu_open(struct trawl_kernel_perf *p, struct pcpu *c, int cpu, uint64
 			if (fd < 0) {
 				int e = errno;
 
-				snprintf(err, errlen, "perf: cannot open tracepoint id %u on CPU %d: %s%s",
-					 t->id, cpu, strerror(e),
-					 e == EMFILE ? " (too many open files)" : "");
+				trawl_msg_fmt(err, errlen,
+					      "perf: cannot open tracepoint id %u on CPU %d: %s%s",
+					      t->id, cpu, strerror(e),
+					      e == EMFILE ? " (too many open files)" : "");
 				return -e;
 			}
 			c->fds[c->nfds++] = fd;
@@ -388,17 +406,20 @@ static int cpu_open(struct trawl_kernel_perf *p, struct pcpu *c, int cpu, uint64
 				c->ring_fd = fd;
 				ret = cpu_map(c, bytes);
 				if (ret < 0) {
-					snprintf(err, errlen, "perf: cannot map the ring of CPU %d: %s", cpu,
-						 strerror(-ret));
+					trawl_msg_fmt(err, errlen,
+						      "perf: cannot map the ring of CPU %d: %s",
+						      cpu, strerror(-ret));
 					return ret;
 				}
 			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c->ring_fd) < 0) {
-				snprintf(err, errlen, "perf: PERF_EVENT_IOC_SET_OUTPUT: %s", strerror(errno));
+				trawl_msg_fmt(err, errlen, "perf: PERF_EVENT_IOC_SET_OUTPUT: %s",
+					      strerror(errno));
 				return -errno;
 			}
 			if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, t->filter) < 0) {
-				snprintf(err, errlen, "perf: the kernel refused the filter \"%s\": %s",
-					 t->filter, strerror(errno));
+				trawl_msg_fmt(err, errlen,
+					      "perf: the kernel refused the filter \"%s\": %s",
+					      t->filter, strerror(errno));
 				return -errno;
 			}
 		}
@@ -443,9 +464,9 @@ int trawl_kernel_perf_create(const char *instance_rel, char (*ctxs)[64], int nc,
 		return -ENOMEM;
 	p->nc = nc;
 	for (i = 0; i < nc; i++) {
-		snprintf(p->names[i], sizeof(p->names[i]), "%s", ctxs[i]);
-		if (counter_lookup(ctxs[i], &p->type[i], &p->config[i]) < 0) {
-			snprintf(err, errlen, "unknown perf counter '%s'", ctxs[i]);
+		if (trawl_path_fmt(p->names[i], sizeof(p->names[i]), "%s", ctxs[i]) ||
+		    counter_lookup(ctxs[i], &p->type[i], &p->config[i]) < 0) {
+			trawl_msg_fmt(err, errlen, "unknown perf counter '%s'", ctxs[i]);
 			ret = -EINVAL;
 			goto err_free;
 		}

@@ -35,12 +35,11 @@
 
 static int instance_seq;
 
-static void probe_group(struct trawl_kernel_instance *inst, char *buf, size_t len)
+static void probe_group(struct trawl_kernel_instance *inst)
 {
 	if (!inst->probe_group[0])
 		snprintf(inst->probe_group, sizeof(inst->probe_group), "trawl_%d_%d", (int)getpid(),
 			 ++instance_seq);
-	snprintf(buf, len, "%s", inst->probe_group);
 }
 
 static int remember(struct trawl_kernel_instance *inst, const char *file, const char *ev)
@@ -65,8 +64,9 @@ void trawl_kernel_probes_release(struct trawl_kernel_instance *inst)
 
 		if (sp) {
 			*sp = '\0';
-			snprintf(cmd, sizeof(cmd), "-:%s\n", sp + 1);
-			trawl_kernel_write_file(inst->probes[i], cmd, 1);
+			/* Made by enable() from names that fit in 512 bytes: so does this. */
+			if (!trawl_path_fmt(cmd, sizeof(cmd), "-:%s\n", sp + 1))
+				trawl_kernel_write_file(inst->probes[i], cmd, 1);
 		}
 		free(inst->probes[i]);
 	}
@@ -85,18 +85,25 @@ void trawl_kernel_probes_release(struct trawl_kernel_instance *inst)
 static int define(struct trawl_kernel_instance *inst, const char *file, char kind, const char *ev,
 		  const char *args, const char *what, char *err, size_t errlen)
 {
-	char group[64], cmd[4352];
+	char cmd[4352];
 	int ret;
 
-	probe_group(inst, group, sizeof(group));
-	snprintf(cmd, sizeof(cmd), "%c:%s/%s %s\n", kind, group, ev, args);
-	ret = trawl_kernel_write_file(file, cmd, 1);
-	if (ret < 0)
-		snprintf(err, errlen, "cannot define %s probe \"%s\" at %s: %s",
-			 file[0] == 'u' ? "user-space" : "kernel", ev, what,
-			 ret == -EINVAL ? "the kernel refused it (unknown symbol or bad address?)"
-					: ret == -EEXIST || ret == -EBUSY ? "an event with this name exists"
-									  : strerror(-ret));
+	probe_group(inst);
+	ret = trawl_path_fmt(cmd, sizeof(cmd), "%c:%s/%s %s\n", kind, inst->probe_group, ev, args);
+	if (ret == 0)
+		ret = trawl_kernel_write_file(file, cmd, 1);
+	if (ret == -ENAMETOOLONG)
+		trawl_msg_fmt(err, errlen,
+			      "cannot define %s probe \"%s\" at %s: its definition is "
+			      "longer than %zu bytes",
+			      file[0] == 'u' ? "user-space" : "kernel", ev, what, sizeof(cmd) - 1);
+	else if (ret < 0)
+		trawl_msg_fmt(err, errlen, "cannot define %s probe \"%s\" at %s: %s",
+			      file[0] == 'u' ? "user-space" : "kernel", ev, what,
+			      ret == -EINVAL
+				      ? "the kernel refused it (unknown symbol or bad address?)"
+			      : ret == -EEXIST || ret == -EBUSY ? "an event with this name exists"
+								: strerror(-ret));
 	return ret;
 }
 
@@ -107,14 +114,16 @@ static int enable(struct trawl_kernel_instance *inst, const char *file, const ch
 	char rel[512];
 	int ret;
 
-	snprintf(rel, sizeof(rel), "%s/%s", inst->probe_group, ev);
-	ret = remember(inst, file, rel);
+	ret = trawl_path_fmt(rel, sizeof(rel), "%s/%s", inst->probe_group, ev);
+	if (ret == 0)
+		ret = remember(inst, file, rel);
+	if (ret == 0)
+		ret = trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path,
+				     inst->probe_group, ev);
+	if (ret == 0)
+		ret = trawl_kernel_write_file(rel, "1", 0);
 	if (ret < 0)
-		return ret;
-	snprintf(rel, sizeof(rel), "%s/events/%s/%s/enable", inst->path, inst->probe_group, ev);
-	ret = trawl_kernel_write_file(rel, "1", 0);
-	if (ret < 0)
-		snprintf(err, errlen, "cannot enable probe \"%s\": %s", ev, strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot enable probe \"%s\": %s", ev, strerror(-ret));
 	return ret;
 }
 
@@ -135,8 +144,9 @@ static int have_kprobes(char *err, size_t errlen)
 	if (!getenv("TRAWL_KERNEL_NO_KPROBES") &&
 	    trawl_kernel_path(path, sizeof(path), "kprobe_events") == 0 && access(path, W_OK) == 0)
 		return 1;
-	snprintf(err, errlen, "kprobes unavailable: this kernel has no kprobe_events "
-		 "(built without CONFIG_KPROBES / CONFIG_KPROBE_EVENTS)");
+	trawl_msg_fmt(err, errlen,
+		      "kprobes unavailable: this kernel has no kprobe_events "
+		      "(built without CONFIG_KPROBES / CONFIG_KPROBE_EVENTS)");
 	return 0;
 }
 
@@ -154,7 +164,10 @@ int trawl_kernel_probe_add(struct trawl_kernel_instance *inst, const char *name,
 		return ret;
 	if (!have_kprobes(err, errlen))
 		return -EOPNOTSUPP;
-	trawl_kernel_kprobe_loc_format(&loc, at, sizeof(at));
+	if (trawl_kernel_kprobe_loc_format(&loc, at, sizeof(at))) {
+		trawl_msg_fmt(err, errlen, "kernel probe \"%s\": location too long", name);
+		return -ENAMETOOLONG;
+	}
 	return define_and_enable(inst, "kprobe_events", retprobe ? 'r' : 'p', name, at, at, err,
 				 errlen);
 }
@@ -176,19 +189,20 @@ static int fentry_probe(const char *sym, char *why, size_t len)
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
 		ret = -errno;
-		snprintf(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s", strerror(-ret));
+		trawl_msg_fmt(why, len, "no kernel BTF (/sys/kernel/btf/vmlinux): %s",
+			      strerror(-ret));
 		return ret;
 	}
 	id = btf__find_by_name_kind(vmlinux, sym, BTF_KIND_FUNC);
 	btf__free(vmlinux);
 	if (id < 0) {
-		snprintf(why, len, "no function \"%s\" in the kernel's BTF", sym);
+		trawl_msg_fmt(why, len, "no function \"%s\" in the kernel's BTF", sym);
 		return -ENOENT;
 	}
 	opts.attach_btf_id = (uint32_t)id;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "trawl_fentry", "GPL", prog, 2, &opts);
 	if (fd < 0) {
-		snprintf(why, len, "BPF fentry refused: %s", strerror(-fd));
+		trawl_msg_fmt(why, len, "BPF fentry refused: %s", strerror(-fd));
 		return fd;
 	}
 	close(fd);
@@ -208,16 +222,17 @@ static int function_tracer(struct trawl_kernel_instance *inst, const char *sym, 
 	int ret;
 
 	if (getenv("TRAWL_KERNEL_NO_FTRACE")) {
-		snprintf(why, len, "the function tracer is disabled (TRAWL_KERNEL_NO_FTRACE)");
+		trawl_msg_fmt(why, len, "the function tracer is disabled (TRAWL_KERNEL_NO_FTRACE)");
 		return -EOPNOTSUPP;
 	}
-	snprintf(val, sizeof(val), "%s\n", sym);
-	ret = trawl_kernel_instance_write(inst, "set_ftrace_filter", val);
+	ret = trawl_path_fmt(val, sizeof(val), "%s\n", sym);
+	if (ret == 0)
+		ret = trawl_kernel_instance_write(inst, "set_ftrace_filter", val);
 	if (ret == 0)
 		ret = trawl_kernel_instance_write(inst, "current_tracer", "function");
 	if (ret < 0) {
-		snprintf(why, len, "the function tracer refused%s (%s)",
-			 ret == -EINVAL ? " this function" : "", strerror(-ret));
+		trawl_msg_fmt(why, len, "the function tracer refused%s (%s)",
+			      ret == -EINVAL ? " this function" : "", strerror(-ret));
 		trawl_kernel_instance_write(inst, "current_tracer", "nop");
 	}
 	return ret;
@@ -236,11 +251,14 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 	if (ret < 0)
 		return ret;
 	if (have_kprobes(err, errlen)) {
-		snprintf(ev, sizeof(ev), "%s_entry", name);
+		/* trawl_kernel_check_probe_name() took at most 56 bytes: both fit in 256. */
+		if (trawl_path_fmt(ev, sizeof(ev), "%s_entry", name))
+			return -ENAMETOOLONG;
 		ret = define_and_enable(inst, "kprobe_events", 'p', ev, target, target, err, errlen);
 		if (ret < 0)
 			return ret;
-		snprintf(ev, sizeof(ev), "%s_return", name);
+		if (trawl_path_fmt(ev, sizeof(ev), "%s_return", name))
+			return -ENAMETOOLONG;
 		return define_and_enable(inst, "kprobe_events", 'r', ev, target, target, err,
 					 errlen);
 	}
@@ -248,12 +266,15 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
 		return 0;
 	ret = fentry_probe(target, why, sizeof(why));
 	if (ret < 0) {
-		snprintf(err, errlen, "function probes unavailable: no kprobes (kernel built without "
-			 "CONFIG_KPROBES), %s and %s", why_ft, why);
+		trawl_msg_fmt(err, errlen,
+			      "function probes unavailable: no kprobes (kernel built without "
+			      "CONFIG_KPROBES), %s and %s",
+			      why_ft, why);
 		return ret == -ENOENT ? -ENOENT : -EOPNOTSUPP;
 	}
-	snprintf(err, errlen, "function probes: this kernel has BPF fentry/fexit but no kprobes; "
-		 "trawl records function probes through kprobes only");
+	trawl_msg_fmt(err, errlen,
+		      "function probes: this kernel has BPF fentry/fexit but no kprobes; "
+		      "trawl records function probes through kprobes only");
 	return -EOPNOTSUPP;
 }
 
@@ -263,8 +284,8 @@ int trawl_kernel_function_add(struct trawl_kernel_instance *inst, const char *na
  * the SDT semaphore as reference counter, and for functions the first
  * @nargs integer arguments (x86-64 calling convention) as a0..a5.
  */
-static void uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel_uprobe_sites *s,
-			uint32_t i, int nargs)
+static int uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel_uprobe_sites *s,
+		       uint32_t i, int nargs)
 {
 	static const char *const regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
 	size_t o;
@@ -277,6 +298,7 @@ static void uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel
 				      (unsigned long long)s->ref_ctr[i]);
 	for (a = 0; a < nargs && a < 6 && o < len; a++)
 		o += (size_t)snprintf(buf + o, len - o, " a%d=%s:s64", a, regs[a]);
+	return o < len ? 0 : -ENAMETOOLONG;
 }
 
 int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
@@ -295,8 +317,9 @@ int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name
 	if (ret < 0)
 		return ret;
 	if (trawl_kernel_path(ubuf, sizeof(ubuf), "uprobe_events") < 0 || access(ubuf, W_OK) < 0) {
-		snprintf(err, errlen, "uprobes unavailable: this kernel has no uprobe_events "
-			 "(built without CONFIG_UPROBE_EVENTS)");
+		trawl_msg_fmt(err, errlen,
+			      "uprobes unavailable: this kernel has no uprobe_events "
+			      "(built without CONFIG_UPROBE_EVENTS)");
 		return -EOPNOTSUPP;
 	}
 	sites = malloc(sizeof(*sites));
@@ -309,16 +332,18 @@ int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name
 	if (loc.kind == TRAWL_KERNEL_UPROBE_SDT)
 		nargs = 0;
 	for (i = 0; i < sites->n; i++) {
-		uprobe_args(args, sizeof(args), fd, sites, i, nargs);
-		ret = define(inst, "uprobe_events", 'p', name, args, target, err, errlen);
+		/* At most 130 bytes: a cut would be a bug here, not the user's. */
+		ret = uprobe_args(args, sizeof(args), fd, sites, i, nargs);
+		if (ret == 0)
+			ret = define(inst, "uprobe_events", 'p', name, args, target, err, errlen);
 		if (ret < 0)
 			break;
 	}
 	/* The kernel holds the file from here on: our fd is no longer needed. */
 	close(fd);
 	if (ret < 0 && i > 0) {
-		snprintf(args, sizeof(args), "-:%s/%s\n", inst->probe_group, name);
-		trawl_kernel_write_file("uprobe_events", args, 1);
+		if (!trawl_path_fmt(args, sizeof(args), "-:%s/%s\n", inst->probe_group, name))
+			trawl_kernel_write_file("uprobe_events", args, 1);
 	}
 	if (ret == 0)
 		ret = enable(inst, "uprobe_events", name, err, errlen);
@@ -339,17 +364,17 @@ int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *n
 	if (ret < 0)
 		return ret;
 	if (!inst->probe_group[0]) {
-		snprintf(err, errlen, "no probe \"%s\" in this channel", name);
+		trawl_msg_fmt(err, errlen, "no probe \"%s\" in this channel", name);
 		return -ENOENT;
 	}
 	for (i = 0; i < TRAWL_ARRAY_SIZE(suffix); i++) {
-		snprintf(rel, sizeof(rel), "%s/events/%s/%s%s/enable", inst->path, inst->probe_group,
-			 name, suffix[i]);
-		if (trawl_kernel_write_file(rel, "0", 0) == 0)
+		if (!trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/%s%s/enable", inst->path,
+				    inst->probe_group, name, suffix[i]) &&
+		    trawl_kernel_write_file(rel, "0", 0) == 0)
 			found++;
 	}
 	if (!found) {
-		snprintf(err, errlen, "no probe \"%s\" in this channel", name);
+		trawl_msg_fmt(err, errlen, "no probe \"%s\" in this channel", name);
 		return -ENOENT;
 	}
 	return 0;

@@ -162,7 +162,8 @@ static int dec_field(const struct dec_field *d, const struct trawl_kernel_event 
 		o->xform = d->xform == TRAWL_KX_COPY ? TRAWL_KX_SC_ARG : d->xform;
 		o->src_kind = TRAWL_KF_INT;
 	}
-	snprintf(o->name, sizeof(o->name), "%s", d->name);
+	if (trawl_path_fmt(o->name, sizeof(o->name), "%s", d->name))
+		return -ENAMETOOLONG;
 	o->sc_arg = (uint8_t)d->arg;
 	o->sc_aux = (uint8_t)d->aux;
 	o->count = 0;

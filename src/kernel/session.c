@@ -68,12 +68,11 @@ int trawl_kernel_session_create(const char *name, const char *output, uid_t uid,
 
 	if (!s)
 		return -ENOMEM;
-	if (strlen(name) >= sizeof(s->name) || strlen(output) >= sizeof(s->output)) {
+	if (trawl_path_fmt(s->name, sizeof(s->name), "%s", name) ||
+	    trawl_path_fmt(s->output, sizeof(s->output), "%s", output)) {
 		free(s);
 		return -ENAMETOOLONG;
 	}
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	snprintf(s->output, sizeof(s->output), "%s", output);
 	s->uid = uid;
 	s->gid = gid;
 	s->ctl_fd = -1;
@@ -89,21 +88,25 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 	int ret;
 
 	if (!trawl_kernel_tracefs_dir()) {
-		snprintf(err, errlen, "kernel tracing unavailable: tracefs is not mounted and "
-			 "mounting it failed (%s)", strerror(errno));
+		trawl_msg_fmt(err, errlen,
+			      "kernel tracing unavailable: tracefs is not mounted and "
+			      "mounting it failed (%s)",
+			      strerror(errno));
 		return -ENODEV;
 	}
 	if (s->nch == SESSION_MAX_CHANNELS) {
-		snprintf(err, errlen, "too many kernel channels (at most %d)", SESSION_MAX_CHANNELS);
+		trawl_msg_fmt(err, errlen, "too many kernel channels (at most %d)",
+			      SESSION_MAX_CHANNELS);
 		return -E2BIG;
 	}
 	if (s->consumer) {
-		snprintf(err, errlen, "kernel channels cannot be added after the session started");
+		trawl_msg_fmt(err, errlen,
+			      "kernel channels cannot be added after the session started");
 		return -EBUSY;
 	}
 	if (strlen(channel) >= sizeof(c->name)) {
-		snprintf(err, errlen, "kernel channel name too long (at most %d bytes)",
-			 SESSION_NAME_LEN - 1);
+		trawl_msg_fmt(err, errlen, "kernel channel name too long (at most %d bytes)",
+			      SESSION_NAME_LEN - 1);
 		return -ENAMETOOLONG;
 	}
 	c = &s->ch[s->nch];
@@ -111,8 +114,9 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 	snprintf(c->name, sizeof(c->name), "%s", channel);
 	ret = trawl_kernel_instance_create(s->name, channel, attr, &c->inst);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot create the tracefs instance of kernel channel %s: %s",
-			 channel, strerror(-ret));
+		trawl_msg_fmt(err, errlen,
+			      "cannot create the tracefs instance of kernel channel %s: %s",
+			      channel, strerror(-ret));
 		return ret;
 	}
 	s->nch++;
@@ -144,7 +148,7 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 	size_t n;
 
 	if (!c) {
-		snprintf(err, errlen, "no kernel channel %s", channel);
+		trawl_msg_fmt(err, errlen, "no kernel channel %s", channel);
 		return -ENOENT;
 	}
 	if (!strncmp(ctx, "perf:", 5)) {
@@ -153,18 +157,24 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 		if (ret < 0)
 			return ret;
 		if (s->snapshot || c->inst->overwrite) {
-			snprintf(err, errlen, "kernel context \"%s\": perf counter contexts need a "
-				 "discard-mode channel (not overwrite mode, not a snapshot session)", ctx);
+			trawl_msg_fmt(
+				err, errlen,
+				"kernel context \"%s\": perf counter contexts need a "
+				"discard-mode channel (not overwrite mode, not a snapshot session)",
+				ctx);
 			return -EOPNOTSUPP;
 		}
 		if (c->nperf == TRAWL_KCTX_PERF_MAX) {
-			snprintf(err, errlen, "kernel context \"%s\": at most %d perf counters per channel",
-				 ctx, TRAWL_KCTX_PERF_MAX);
+			trawl_msg_fmt(err, errlen,
+				      "kernel context \"%s\": at most %d perf counters per channel",
+				      ctx, TRAWL_KCTX_PERF_MAX);
 			return -E2BIG;
 		}
 	} else if (trawl_kernel_ctx_parse(ctx) < 0) {
-		snprintf(err, errlen, "kernel context \"%s\" is not supported (pid, tid, procname, "
-			 "prio, nice, ppid, vpid, vtid are)", ctx);
+		trawl_msg_fmt(err, errlen,
+			      "kernel context \"%s\" is not supported (pid, tid, procname, "
+			      "prio, nice, ppid, vpid, vtid are)",
+			      ctx);
 		return -EOPNOTSUPP;
 	}
 	n = strlen(c->ctx);
@@ -278,14 +288,15 @@ static int consumer_wait_ready(struct trawl_kernel_session *s, const char *consu
 			while (n + 1 < sizeof(line) && read(s->ctl_fd, line + n, 1) == 1 && line[n] != '\n')
 				n++;
 			line[n] = '\0';
-			snprintf(err, errlen, "%s", line);
+			trawl_msg_fmt(err, errlen, "%s", line);
 			return -EIO;
 		}
 		ret = -EPROTO;
 	} else {
 		ret = ret == 0 ? -ETIMEDOUT : ret < 0 ? -errno : -EPIPE;
 	}
-	snprintf(err, errlen, "the kernel consumer (%s) did not start: %s", consumer, strerror(-ret));
+	trawl_msg_fmt(err, errlen, "the kernel consumer (%s) did not start: %s", consumer,
+		      strerror(-ret));
 	return ret;
 }
 
@@ -437,14 +448,14 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 	int ret;
 
 	if (!s->nch) {
-		snprintf(err, errlen, "the session has no kernel channel");
+		trawl_msg_fmt(err, errlen, "the session has no kernel channel");
 		return -ENOENT;
 	}
 	if (!s->consumer && !s->snapshot) {
 		ret = consumer_spawn(s, consumer, s->output, 0);
 		if (ret < 0) {
-			snprintf(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
-				 strerror(-ret));
+			trawl_msg_fmt(err, errlen, "cannot start the kernel consumer %s: %s",
+				      consumer, strerror(-ret));
 			return ret;
 		}
 		ret = consumer_wait_ready(s, consumer, err, errlen);
@@ -456,12 +467,13 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 	}
 	ret = set_tracing(s, 1);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
 		return ret;
 	}
 	if (s->consumer && has_perf(s) && (ret = consumer_cmd(s, "E")) < 0)
-		snprintf(err, errlen, "the kernel consumer could not start its perf events: %s",
-			 strerror(-ret));
+		trawl_msg_fmt(err, errlen,
+			      "the kernel consumer could not start its perf events: %s",
+			      strerror(-ret));
 	return ret;
 }
 
@@ -470,7 +482,9 @@ int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, ch
 	int ret;
 
 	if (!s->consumer) {
-		snprintf(err, errlen, "the session's kernel consumer is not running (start the session first)");
+		trawl_msg_fmt(
+			err, errlen,
+			"the session's kernel consumer is not running (start the session first)");
 		return -ESRCH;
 	}
 	/*
@@ -480,7 +494,8 @@ int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, ch
 	 */
 	ret = send(s->ctl_fd, "S", 1, MSG_NOSIGNAL) == 1 ? consumer_wait_ms(s, 'K', 300000) : -EPIPE;
 	if (ret < 0)
-		snprintf(err, errlen, "the kernel consumer did not write the state dump: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "the kernel consumer did not write the state dump: %s",
+			      strerror(-ret));
 	return ret;
 }
 
@@ -489,13 +504,15 @@ int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, cha
 	int ret;
 
 	if (!s->consumer) {
-		snprintf(err, errlen, "the session's kernel consumer is not running (start the session first)");
+		trawl_msg_fmt(
+			err, errlen,
+			"the session's kernel consumer is not running (start the session first)");
 		return -ESRCH;
 	}
 	ret = send(s->ctl_fd, "M", 1, MSG_NOSIGNAL) == 1 ? consumer_wait(s, 'K') : -EPIPE;
 	if (ret < 0)
-		snprintf(err, errlen, "the kernel consumer did not rewrite the metadata: %s",
-			 strerror(-ret));
+		trawl_msg_fmt(err, errlen, "the kernel consumer did not rewrite the metadata: %s",
+			      strerror(-ret));
 	return ret;
 }
 
@@ -505,7 +522,7 @@ int trawl_kernel_session_stop_send(struct trawl_kernel_session *s, char *err, si
 
 	ret = set_tracing(s, 0);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
 		return ret;
 	}
 	if (!s->consumer)
@@ -522,12 +539,12 @@ int trawl_kernel_session_stop_recv(struct trawl_kernel_session *s, int failed, c
 	int ret = failed ? failed : consumer_wait_flushed(s);
 
 	if (ret == -EIO) {
-		snprintf(err, errlen, "%s", s->problem); /* the trace is not whole: say so */
+		trawl_msg_fmt(err, errlen, "%s", s->problem); /* the trace is not whole: say so */
 		return ret;
 	}
 	if (ret < 0) {
 		ret = -EPIPE;
-		snprintf(err, errlen, "the kernel consumer died: the trace may be incomplete");
+		trawl_msg_fmt(err, errlen, "the kernel consumer died: the trace may be incomplete");
 		consumer_reap(s, 1);
 		return ret;
 	}
@@ -588,8 +605,9 @@ uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 		for (cpu = 0;; cpu++) {
 			char rel[512], buf[1024];
 
-			snprintf(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", s->ch[i].inst->path, cpu);
-			if (trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+			if (trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats",
+					   s->ch[i].inst->path, cpu) ||
+			    trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
 				break;
 			/* "overrun:" is the file's 2nd line, before "commit overrun:" */
 			total += stats_value(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
@@ -607,13 +625,13 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
 	int ret;
 
 	if (s->consumer) {
-		snprintf(err, errlen, "a kernel consumer is already running for this session");
+		trawl_msg_fmt(err, errlen, "a kernel consumer is already running for this session");
 		return -EBUSY;
 	}
 	ret = consumer_spawn(s, consumer, dir, 1);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
-			 strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot start the kernel consumer %s: %s", consumer,
+			      strerror(-ret));
 		return ret;
 	}
 	/* 'R' once its buffers are open, then end of file once the trace is written. */
@@ -626,7 +644,8 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
 	}
 	consumer_reap(s, ret < 0);
 	if (ret < 0)
-		snprintf(err, errlen, "the kernel snapshot consumer failed: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "the kernel snapshot consumer failed: %s",
+			      strerror(-ret));
 	return ret;
 }
 

@@ -123,8 +123,11 @@ const char *trawl_kernel_statedump_name(int i)
 	return i >= 0 && i < SD_COUNT ? statedump_names[i] : NULL;
 }
 
-/* The tracefs-like format text of statedump event @i (into @buf). */
-static void sd_format(int i, char *buf, size_t len)
+/*
+ * The tracefs-like format text of statedump event @i (into @buf). 0, or
+ * -ENAMETOOLONG when it does not fit (a table grown past @len).
+ */
+static int sd_format(int i, char *buf, size_t len)
 {
 	char spec[512], *tok, *save = NULL;
 	const char *fields = i < SD_NS0 ? sd_events[i].fields : "int tid 4;unsigned int ns_inum 4";
@@ -137,7 +140,8 @@ static void sd_format(int i, char *buf, size_t len)
 			     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 			     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n",
 			     statedump_names[i], SD_ID0 + (unsigned)i);
-	snprintf(spec, sizeof(spec), "%s", fields);
+	if (o >= len || trawl_path_fmt(spec, sizeof(spec), "%s", fields))
+		return -ENAMETOOLONG;
 	for (tok = strtok_r(spec, ";", &save); tok && o < len; tok = strtok_r(NULL, ";", &save)) {
 		char *sp = strrchr(tok, ' ');
 		unsigned size = (unsigned)atoi(sp + 1);
@@ -153,7 +157,8 @@ static void sd_format(int i, char *buf, size_t len)
 		off += size;
 	}
 	if (o < len)
-		snprintf(buf + o, len - o, "\nprint fmt: \"\"\n");
+		o += (size_t)snprintf(buf + o, len - o, "\nprint fmt: \"\"\n");
+	return o < len ? 0 : -ENAMETOOLONG;
 }
 
 int trawl_kernel_statedump_register(struct trawl_kernel_events *t)
@@ -166,8 +171,10 @@ int trawl_kernel_statedump_register(struct trawl_kernel_events *t)
 
 		if (!ev)
 			return -ENOMEM;
-		sd_format(i, text, sizeof(text));
-		ret = trawl_kernel_event_parse("lttng_statedump", statedump_names[i], text, ev);
+		ret = sd_format(i, text, sizeof(text));
+		if (ret == 0)
+			ret = trawl_kernel_event_parse("lttng_statedump", statedump_names[i], text,
+						       ev);
 		if (ret < 0) {
 			free(ev);
 			return ret;

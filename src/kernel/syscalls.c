@@ -530,8 +530,9 @@ static int sc_enabled(const char *instance, uint8_t *en, uint8_t *ex)
 
 	if (!text)
 		return -ENOMEM;
-	snprintf(rel, sizeof(rel), "%s/set_event", instance);
-	n = trawl_kernel_read_file(rel, text, cap);
+	n = trawl_path_fmt(rel, sizeof(rel), "%s/set_event", instance);
+	if (!n)
+		n = trawl_kernel_read_file(rel, text, cap);
 	if (n < 0 || (size_t)n + 1 >= cap) {
 		free(text);
 		return n < 0 ? n : -E2BIG;
@@ -556,8 +557,9 @@ static uint64_t sc_masks(const char *name)
 	char rel[512], *text = malloc(65536);
 	uint64_t v = 0;
 
-	snprintf(rel, sizeof(rel), "events/syscalls/sys_enter_%s/format", name);
-	if (text && trawl_kernel_read_file(rel, text, 65536) > 0 && parse_enter(name, text, &ev) == 0) {
+	if (text &&
+	    !trawl_path_fmt(rel, sizeof(rel), "events/syscalls/sys_enter_%s/format", name) &&
+	    trawl_kernel_read_file(rel, text, 65536) > 0 && parse_enter(name, text, &ev) == 0) {
 		v = (uint64_t)trawl_kernel_syscall_bpf_mask(name, 0, &ev) << 32 |
 		    trawl_kernel_syscall_bpf_mask(name, 1, &ev);
 		trawl_kernel_event_fini(&ev);

@@ -8,6 +8,7 @@
  * tracer, and the top-level instance belongs to the user).
  */
 #define _GNU_SOURCE
+#include "common/common.h"
 #include "kernel/kernel.h"
 #include "kernel/internal.h"
 
@@ -35,10 +36,10 @@ static void tracefs_find(void)
 
 	if (f) {
 		while (fscanf(f, "%255s %255s %63s %*s %*d %*d", dev, dir, type) == 3) {
-			if (!strcmp(type, "tracefs")) {
-				snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", dir);
+			/* fscanf() took at most 255 bytes: it fits. */
+			if (!strcmp(type, "tracefs") &&
+			    !trawl_path_fmt(tracefs_dir, sizeof(tracefs_dir), "%s", dir))
 				break;
-			}
 		}
 		fclose(f);
 	}
@@ -178,11 +179,15 @@ static int remove_dead_instances(void)
 
 		if (pid <= 0 || trawl_kernel_pid_alive(pid))
 			continue;
-		snprintf(rel, sizeof(rel), "instances/%s/tracing_on", de->d_name);
+		/* A name too long for trawl's own instances is not one of them. */
+		if (trawl_path_fmt(rel, sizeof(rel), "instances/%s/tracing_on", de->d_name))
+			continue;
 		trawl_kernel_write_file(rel, "0", 0);
-		snprintf(rel, sizeof(rel), "instances/%s/events/enable", de->d_name);
+		if (trawl_path_fmt(rel, sizeof(rel), "instances/%s/events/enable", de->d_name))
+			continue;
 		trawl_kernel_write_file(rel, "0", 0);
-		snprintf(rel, sizeof(rel), "instances/%s", de->d_name);
+		if (trawl_path_fmt(rel, sizeof(rel), "instances/%s", de->d_name))
+			continue;
 		if (trawl_kernel_path(path, sizeof(path), rel) == 0 && rmdir(path) == 0)
 			removed++;
 	}
@@ -215,7 +220,9 @@ int trawl_kernel_dynevents_remove(const char *file, pid_t only_pid)
 			continue;
 		if (only_pid ? pid != only_pid : trawl_kernel_pid_alive(pid))
 			continue;
-		snprintf(cmd, sizeof(cmd), "-:%s\n", ev);
+		/* A cut command would remove another event: a name too long is not ours. */
+		if (trawl_path_fmt(cmd, sizeof(cmd), "-:%s\n", ev))
+			continue;
 		if (trawl_kernel_write_file(file, cmd, 1) == 0)
 			removed++;
 	}
@@ -251,8 +258,10 @@ int trawl_kernel_instance_write(struct trawl_kernel_instance *inst, const char *
 				const char *val)
 {
 	char rel[512];
+	int ret = trawl_path_fmt(rel, sizeof(rel), "%s/%s", inst->path, file);
 
-	snprintf(rel, sizeof(rel), "%s/%s", inst->path, file);
+	if (ret)
+		return ret;
 	return trawl_kernel_write_file(rel, val, 0);
 }
 
@@ -276,9 +285,12 @@ int trawl_kernel_instance_create(const char *session, const char *channel,
 	 * (of two users of the root daemon, say) can come out the same. The
 	 * sequence number keeps every instance of this process its own.
 	 */
-	snprintf(inst->name, sizeof(inst->name), "trawl-%d-%u-%s-%s", (int)getpid(), ++seq, s, c);
-	snprintf(inst->path, sizeof(inst->path), "instances/%s", inst->name);
-	ret = trawl_kernel_path(path, sizeof(path), inst->path);
+	ret = trawl_path_fmt(inst->name, sizeof(inst->name), "trawl-%d-%u-%s-%s", (int)getpid(),
+			     ++seq, s, c);
+	if (!ret)
+		ret = trawl_path_fmt(inst->path, sizeof(inst->path), "instances/%s", inst->name);
+	if (!ret)
+		ret = trawl_kernel_path(path, sizeof(path), inst->path);
 	if (ret < 0)
 		goto err_free;
 	if (mkdir(path, 0700) < 0) {
@@ -371,7 +383,10 @@ int trawl_kernel_foreach_event(const char *events_rel,
 
 		if (sd->d_name[0] == '.' || (sd->d_type != DT_DIR && sd->d_type != DT_UNKNOWN))
 			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, sd->d_name);
+		if (trawl_path_fmt(sub, sizeof(sub), "%s/%s", path, sd->d_name)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
 		e = opendir(sub);
 		if (!e)
 			continue;
@@ -405,7 +420,7 @@ struct enable_ctx {
 static int enable_one(const char *sys, const char *ev, void *arg)
 {
 	struct enable_ctx *c = arg;
-	char full[256], rel[768];
+	char full[512], rel[768];
 	int ret;
 
 	if (c->syscalls) {
@@ -424,8 +439,11 @@ static int enable_one(const char *sys, const char *ev, void *arg)
 	} else {
 		char lttng_name[256];
 
-		snprintf(full, sizeof(full), "%s:%s", sys, ev);
-		trawl_kernel_event_ctf_name(sys, ev, lttng_name, sizeof(lttng_name));
+		/* Two folder names (at most 255 bytes each) fit in @full. */
+		if (trawl_path_fmt(full, sizeof(full), "%s:%s", sys, ev))
+			return -ENAMETOOLONG;
+		if (trawl_kernel_event_ctf_name(sys, ev, lttng_name, sizeof(lttng_name)))
+			return -ENAMETOOLONG;
 		if (fnmatch(c->pattern, ev, 0) && fnmatch(c->pattern, full, 0) &&
 		    fnmatch(c->pattern, lttng_name, 0))
 			return 0;
@@ -433,8 +451,10 @@ static int enable_one(const char *sys, const char *ev, void *arg)
 		if (!strcmp(sys, "ftrace"))
 			return 0;
 	}
-	snprintf(rel, sizeof(rel), "%s/events/%s/%s/%s", c->inst->path, sys, ev, c->file);
-	ret = trawl_kernel_write_file(rel, c->value, 0);
+	ret = trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/%s/%s", c->inst->path, sys, ev,
+			     c->file);
+	if (!ret)
+		ret = trawl_kernel_write_file(rel, c->value, 0);
 	if (ret < 0) {
 		if (!c->error)
 			c->error = ret;
@@ -463,10 +483,10 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 		return ret;
 	if (!syscalls && !strcmp(pattern, "*") && !strcmp(file, "enable")) {
 		/* One write enables every event, syscalls included (LTTng's -k --all). */
-		snprintf(rel, sizeof(rel), "%s/events", inst->path);
 		ret = trawl_kernel_instance_write(inst, "events/enable", value);
 		if (ret < 0) {
-			snprintf(err, errlen, "cannot enable all kernel events: %s", strerror(-ret));
+			trawl_msg_fmt(err, errlen, "cannot enable all kernel events: %s",
+				      strerror(-ret));
 			return ret;
 		}
 		/*
@@ -477,25 +497,28 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 			trawl_kernel_instance_write(inst, "events/raw_syscalls/enable", "0");
 		return 1;
 	}
-	snprintf(rel, sizeof(rel), "%s/events", inst->path);
-	ret = trawl_kernel_foreach_event(rel, enable_one, &c);
+	ret = trawl_path_fmt(rel, sizeof(rel), "%s/events", inst->path);
+	if (!ret)
+		ret = trawl_kernel_foreach_event(rel, enable_one, &c);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot list kernel events: %s", strerror(-ret));
+		trawl_msg_fmt(err, errlen, "cannot list kernel events: %s", strerror(-ret));
 		return ret;
 	}
 	if (c.count == 0) {
 		if (c.error && !strcmp(file, "filter")) {
-			snprintf(err, errlen, "the kernel refused the filter \"%s\" on %s (ftrace syntax: "
-				 "FIELD OP VALUE joined by && and ||)", value, pattern);
+			trawl_msg_fmt(err, errlen,
+				      "the kernel refused the filter \"%s\" on %s (ftrace syntax: "
+				      "FIELD OP VALUE joined by && and ||)",
+				      value, pattern);
 			return c.error;
 		}
 		if (c.error) {
-			snprintf(err, errlen, "kernel event %s%s: %s", syscalls ? "syscall " : "", pattern,
-				 strerror(-c.error));
+			trawl_msg_fmt(err, errlen, "kernel event %s%s: %s",
+				      syscalls ? "syscall " : "", pattern, strerror(-c.error));
 			return c.error;
 		}
-		snprintf(err, errlen, "no kernel %s matches \"%s\"", syscalls ? "syscall" : "event",
-			 pattern);
+		trawl_msg_fmt(err, errlen, "no kernel %s matches \"%s\"",
+			      syscalls ? "syscall" : "event", pattern);
 		return -ENOENT;
 	}
 	return c.count;

@@ -363,26 +363,27 @@ int trawl_kernel_uprobe_resolve(const struct trawl_kernel_uprobe_loc *loc, uid_t
 			    RESOLVE_TIMEOUT_MS);
 	if (ret < 0) {
 		if (ret == -ETIMEDOUT)
-			snprintf(err, errlen, "user-space probe: reading %s took more than %d s",
-				 loc->path, RESOLVE_TIMEOUT_MS / 1000);
+			trawl_msg_fmt(err, errlen,
+				      "user-space probe: reading %s took more than %d s", loc->path,
+				      RESOLVE_TIMEOUT_MS / 1000);
 		else if (s->err[0])
 			copy_err(err, errlen, s->err, sizeof(s->err));
 		else
-			snprintf(err, errlen, "user-space probe: cannot read %s as uid %d: %s",
-				 loc->path, (int)uid, strerror(-ret));
+			trawl_msg_fmt(err, errlen, "user-space probe: cannot read %s as uid %d: %s",
+				      loc->path, (int)uid, strerror(-ret));
 		goto err_close;
 	}
 	/* The child runs as the user: check what it says against the file itself. */
 	ret = -EINVAL;
 	if (*fd < 0 || fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode) || s->n == 0 ||
 	    s->n > TRAWL_KERNEL_UPROBE_SITES_MAX) {
-		snprintf(err, errlen, "user-space probe: %s: no usable answer", loc->path);
+		trawl_msg_fmt(err, errlen, "user-space probe: %s: no usable answer", loc->path);
 		goto err_close;
 	}
 	for (i = 0; i < s->n; i++) {
 		if (s->offset[i] >= (uint64_t)st.st_size || s->ref_ctr[i] >= (uint64_t)st.st_size) {
-			snprintf(err, errlen, "user-space probe: %s: offset outside the file",
-				 loc->path);
+			trawl_msg_fmt(err, errlen, "user-space probe: %s: offset outside the file",
+				      loc->path);
 			goto err_close;
 		}
 	}

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "reader/decode_int.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
@@ -393,7 +394,7 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	if (trawl_unlikely(!s->dev)) {
 		char msg[96];
 
-		snprintf(msg, sizeof(msg), "unknown event class id %" PRIu64, id);
+		trawl_msg_fmt(msg, sizeof(msg), "unknown event class id %" PRIu64, id);
 		s->pos = s->ev_pos;
 		return rd_derr(d, msg);
 	}
@@ -619,7 +620,7 @@ static int identify_stream(struct rd_stream *s, struct rd_err *err)
 	if (!s->sc) {
 		char msg[96];
 
-		snprintf(msg, sizeof(msg), "unknown stream class id %" PRIu64, id);
+		trawl_msg_fmt(msg, sizeof(msg), "unknown stream class id %" PRIu64, id);
 		s->pos = 0;
 		return rd_derr(&d, msg);
 	}

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "reader/live_int.h"
 
 /* How long to wait before asking a relay daemon that had nothing new again. */
@@ -128,8 +129,13 @@ int rd_live_open_fd(int fd, const char *hostname, const char *session, unsigned 
 		return ret;
 	}
 	r->live->wait_ms = wait_ms;
-	snprintf(r->live->url.hostname, sizeof(r->live->url.hostname), "%s", hostname);
-	snprintf(r->live->url.session, sizeof(r->live->url.session), "%s", session);
+	if (trawl_path_fmt(r->live->url.hostname, sizeof(r->live->url.hostname), "%s", hostname) ||
+	    trawl_path_fmt(r->live->url.session, sizeof(r->live->url.session), "%s", session)) {
+		rd_err_set(&r->err, "host name '%s' or session name '%s' too long", hostname,
+			   session);
+		close(fd);
+		return -ENAMETOOLONG;
+	}
 	ret = lv_conn_adopt(&r->live->c, fd, "(fd)", &r->err);
 	return ret ? ret : lv_attach_all(r);
 }
@@ -362,6 +368,6 @@ TRAWL_EXPORT int trawl_reader_live_sessions(const char *url,
 	}
 out:
 	if (err && errlen)
-		snprintf(err, errlen, "%s", e.set ? e.msg : "");
+		trawl_msg_fmt(err, errlen, "%s", e.set ? e.msg : "");
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "reader/live_net.h"
 
 /* How long a reply may take once asked for, and a connection to be made. */
@@ -185,8 +186,8 @@ int lv_conn_open(struct lv_conn *c, const struct lv_url *u, struct rd_err *err)
 	c->fd = -1;
 	c->err = err;
 	c->bytes_in = 0;
-	snprintf(c->where, sizeof(c->where), strchr(u->host, ':') ? "[%s]:%s" : "%s:%s", u->host,
-		 u->port);
+	trawl_msg_fmt(c->where, sizeof(c->where), strchr(u->host, ':') ? "[%s]:%s" : "%s:%s",
+		      u->host, u->port);
 	g = getaddrinfo(u->host, u->port, &hints, &res);
 	if (g) {
 		rd_err_set(err, "relay daemon at %s: cannot resolve: %s", c->where, gai_strerror(g));
@@ -213,7 +214,7 @@ int lv_conn_adopt(struct lv_conn *c, int fd, const char *where, struct rd_err *e
 	c->fd = fd;
 	c->err = err;
 	c->bytes_in = 0;
-	snprintf(c->where, sizeof(c->where), "%s", where);
+	trawl_msg_fmt(c->where, sizeof(c->where), "%s", where);
 	ret = handshake(c);
 	if (ret)
 		lv_conn_close(c);

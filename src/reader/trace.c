@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/common.h"
 #include "reader/trace.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -102,7 +103,10 @@ int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 	t->name = strdup(name);
 	if (!t->dir || !t->name)
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if (trawl_path_fmt(path, sizeof(path), "%s/metadata", dir)) {
+		rd_err_set(err, "%s: folder name too long", dir);
+		return -ENAMETOOLONG;
+	}
 	ret = metadata_read(path, &text, &len, err);
 	if (ret)
 		return ret;

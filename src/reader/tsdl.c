@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "reader/internal.h"
 #include "reader/tsdl_lex.h"
 #include "reader/tsdl_int.h"
@@ -80,14 +81,13 @@ int tp_err_tok(struct parser *p, const char *what)
 	if (p->lx.tok.type == TOK_ERROR)
 		return tp_err(p, p->lx.tok.error);
 	if (p->lx.tok.type == TOK_EOF) {
-		snprintf(buf, sizeof(buf), "%s, found end of metadata", what);
+		trawl_msg_fmt(buf, sizeof(buf), "%s, found end of metadata", what);
 	} else {
 		size_t n = p->lx.tok.type == TOK_ID ? p->lx.tok.len : 1;
 
 		if (n > 40)
 			n = 40;
-		snprintf(buf, sizeof(buf), "%s, found `%.*s`", what, (int)n,
-			 p->lx.tok.start);
+		trawl_msg_fmt(buf, sizeof(buf), "%s, found `%.*s`", what, (int)n, p->lx.tok.start);
 	}
 	return tp_err(p, buf);
 }
@@ -386,12 +386,16 @@ struct fc *tp_lookup_copy(struct parser *p, const char *kind,
 	const struct fc *fc;
 	struct fc *c;
 
-	snprintf(key, sizeof(key), "%s%s%s", kind, *kind ? " " : "", name);
+	/* A cut key could find another type: a name too long is an error. */
+	if (trawl_path_fmt(key, sizeof(key), "%s%s%s", kind, *kind ? " " : "", name)) {
+		tp_err(p, "type name too long");
+		return NULL;
+	}
 	fc = scope_find(p, key);
 	if (!fc) {
 		char msg[340];
 
-		snprintf(msg, sizeof(msg), "unknown type `%s`", key);
+		trawl_msg_fmt(msg, sizeof(msg), "unknown type `%s`", key);
 		tp_err(p, msg);
 		return NULL;
 	}
@@ -408,7 +412,8 @@ int tp_register_named(struct parser *p, const char *kind, const char *name,
 	char key[300];
 	struct fc *c;
 
-	snprintf(key, sizeof(key), "%s %s", kind, name);
+	if (trawl_path_fmt(key, sizeof(key), "%s %s", kind, name))
+		return tp_err(p, "type name too long");
 	c = tp_copy(p, fc);
 	if (!c)
 		return tp_err(p, "out of memory");

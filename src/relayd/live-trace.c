@@ -15,6 +15,7 @@
  * A trace or stream, once created, keeps its address and its fds until the
  * session is freed, so viewers use them (pread) without the lock.
  */
+#include "common/common.h"
 #include "relayd/live-internal.h"
 #include "common/fs.h"
 
@@ -116,7 +117,7 @@ static void trace_metadata_update(struct live_trace *t)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/metadata", t->dir);
+	trawl_msg_fmt(path, sizeof(path), "%s/metadata", t->dir); /* for the log only */
 	fd = trace_file_open(t, "metadata");
 	if (fd < 0)
 		return;
@@ -218,7 +219,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 
 	if (s->nr_streams >= MAX_STREAMS || strlen(name) >= LIVE_NAME_MAX)
 		return;
-	snprintf(path, sizeof(path), "%s/index/%s.idx", t->dir, name);
+	trawl_msg_fmt(path, sizeof(path), "%s/index/%s.idx", t->dir, name); /* for the log only */
 	snprintf(rel, sizeof(rel), "index/%s.idx", name);
 	idx_fd = trace_file_open(t, rel);
 	if (idx_fd < 0)
@@ -298,8 +299,8 @@ static void scan_trace(struct live_session *s, const char *abs, const char *rel)
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "metadata") ||
 		    (n > 4 && !strcmp(d->d_name + n - 4, ".tmp")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", abs, d->d_name);
-		if (!is_reg(path, d) || stream_known(s, t, d->d_name))
+		if (trawl_path_fmt(path, sizeof(path), "%s/%s", abs, d->d_name) ||
+		    !is_reg(path, d) || stream_known(s, t, d->d_name))
 			continue;
 		stream_try_add(s, t, d->d_name);
 	}
@@ -313,8 +314,8 @@ static void scan_tree(struct live_session *s, const char *abs, const char *rel, 
 	struct dirent *d;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/metadata", abs);
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (!trawl_path_fmt(path, sizeof(path), "%s/metadata", abs) && stat(path, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
 		scan_trace(s, abs, rel);
 		return;
 	}

@@ -97,8 +97,10 @@ static int listen_on(const char *what, const char *url, uint16_t def, uint16_t *
 		char copy[300];
 		const char *colon = strrchr(url, ':');
 
-		snprintf(copy, sizeof(copy), "%s", url);
-		if (colon && !strcmp(colon, ":0") && colon > url + 5 && colon[-1] != '/') {
+		if (trawl_path_fmt(copy, sizeof(copy), "%s", url)) {
+			ret = -EINVAL;
+			trawl_msg_fmt(why, sizeof(why), "longer than %zu bytes", sizeof(copy) - 1);
+		} else if (colon && !strcmp(colon, ":0") && colon > url + 5 && colon[-1] != '/') {
 			copy[colon - url] = '\0';
 			ret = trawl_relay_url_parse(copy, def, &u, why, sizeof(why));
 			u.ctrl_port = 0;
@@ -136,6 +138,15 @@ static int listen_on(const char *what, const char *url, uint16_t def, uint16_t *
 	return fd;
 }
 
+/* Copies option -@opt's @arg into @buf: 0, or -1 with one line when it does not fit. */
+static int opt_copy(char *buf, size_t len, int opt, const char *arg)
+{
+	if (!trawl_path_fmt(buf, len, "%s", arg))
+		return 0;
+	fprintf(stderr, "trawl-relayd: -%c: longer than %zu bytes: %s\n", opt, len - 1, arg);
+	return -1;
+}
+
 static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
 	char host[INET6_ADDRSTRLEN] = "?";
@@ -152,7 +163,7 @@ static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
 		port = ntohs(in6->sin6_port);
 	}
-	snprintf(buf, len, "peer %s:%u", host, port);
+	trawl_msg_fmt(buf, len, "peer %s:%u", host, port);
 }
 
 /*
@@ -369,16 +380,20 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:C:D:L:dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			snprintf(output, sizeof(output), "%s", optarg);
+			if (opt_copy(output, sizeof(output), c, optarg))
+				return 2;
 			break;
 		case 'C':
-			snprintf(ctrl, sizeof(ctrl), "%s", optarg);
+			if (opt_copy(ctrl, sizeof(ctrl), c, optarg))
+				return 2;
 			break;
 		case 'D':
-			snprintf(data, sizeof(data), "%s", optarg);
+			if (opt_copy(data, sizeof(data), c, optarg))
+				return 2;
 			break;
 		case 'L':
-			snprintf(live, sizeof(live), "%s", optarg);
+			if (opt_copy(live, sizeof(live), c, optarg))
+				return 2;
 			break;
 		case 'd':
 			daemon = 1;
@@ -402,7 +417,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "trawl-relayd: HOME is not set: give the output folder with -o\n");
 			return 1;
 		}
-		snprintf(output, sizeof(output), "%s/trawl-traces", home);
+		if (trawl_path_fmt(output, sizeof(output), "%s/trawl-traces", home)) {
+			fprintf(stderr, "trawl-relayd: $HOME/trawl-traces is too long: give the "
+					"output folder with -o\n");
+			return 1;
+		}
 	}
 	out_fd = output_open(output);
 	if (out_fd < 0)

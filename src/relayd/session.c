@@ -119,7 +119,8 @@ static int folder_is(int host, const char *name, uint64_t token)
 	ssize_t n;
 	int fd;
 
-	snprintf(rel, sizeof(rel), "%s/.token", name);
+	if (trawl_path_fmt(rel, sizeof(rel), "%s/.token", name))
+		return 0;
 	fd = trawl_fs_file_read(host, rel, NULL, 0);
 	if (fd < 0)
 		return 0;
@@ -164,11 +165,9 @@ static int folder_make(struct rsession *s, const char *hostname, const char *ses
 	if (host < 0)
 		return host;
 	for (i = 0; i < 1000 && ret == -EEXIST; i++) {
-		n = i ? snprintf(name, sizeof(name), "%s-%s-%d", session, stamp, i)
-		      : snprintf(name, sizeof(name), "%s-%s", session, stamp);
-		if (n < 0 || (size_t)n >= sizeof(name))
-			ret = -ENAMETOOLONG;
-		else
+		ret = i ? trawl_path_fmt(name, sizeof(name), "%s-%s-%d", session, stamp, i)
+			: trawl_path_fmt(name, sizeof(name), "%s-%s", session, stamp);
+		if (!ret)
 			ret = mkdirat(host, name, 0750) ? -errno : 0;
 		if (ret == -EEXIST && folder_is(host, name, s->token)) {
 			found = 1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* url.c - net:// and tcp:// URLs, and connecting to a relay daemon (url.h). */
+#include "common/common.h"
 #include "relayd/url.h"
 #include "relayd/proto.h"
 
@@ -20,14 +21,14 @@ static int port_parse(const char *s, size_t n, uint16_t *port, char *why, size_t
 	long v;
 
 	if (n == 0 || n >= sizeof(buf)) {
-		snprintf(why, why_len, "bad port '%.*s'", (int)(n < 15 ? n : 15), s);
+		trawl_msg_fmt(why, why_len, "bad port '%.*s'", (int)(n < 15 ? n : 15), s);
 		return -EINVAL;
 	}
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	v = strtol(buf, &end, 10);
 	if (*end || buf[0] == '-' || buf[0] == '+' || v < 1 || v > 65535) {
-		snprintf(why, why_len, "port '%s' is not 1-65535", buf);
+		trawl_msg_fmt(why, why_len, "port '%s' is not 1-65535", buf);
 		return -EINVAL;
 	}
 	*port = (uint16_t)v;
@@ -56,15 +57,16 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 		}
 	}
 	if (!p) {
-		snprintf(why, why_len, "unknown URL scheme (expected net://, net6://, tcp://, "
-				       "tcp6:// or file://)");
+		trawl_msg_fmt(why, why_len,
+			      "unknown URL scheme (expected net://, net6://, tcp://, "
+			      "tcp6:// or file://)");
 		return -EINVAL;
 	}
 	if (*p == '[') { /* [v6 address] */
 		const char *close = strchr(p, ']');
 
 		if (!close) {
-			snprintf(why, why_len, "missing ']' after the IPv6 address");
+			trawl_msg_fmt(why, why_len, "missing ']' after the IPv6 address");
 			return -EINVAL;
 		}
 		host = p + 1;
@@ -77,7 +79,7 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 		ports = p + hl;
 	}
 	if (hl == 0 || hl >= sizeof(u->host)) {
-		snprintf(why, why_len, hl ? "host name too long" : "no host in the URL");
+		trawl_msg_fmt(why, why_len, hl ? "host name too long" : "no host in the URL");
 		return -EINVAL;
 	}
 	memcpy(u->host, host, hl);
@@ -86,7 +88,7 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		      c == '.' || c == '-' || c == '_' || c == ':' || c == '%')) {
-			snprintf(why, why_len, "bad character in host '%s'", u->host);
+			trawl_msg_fmt(why, why_len, "bad character in host '%s'", u->host);
 			return -EINVAL;
 		}
 	}
@@ -108,7 +110,7 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 		ports += 1 + n;
 		if (second) {
 			if (u->tcp) {
-				snprintf(why, why_len, "a tcp:// URL has one port");
+				trawl_msg_fmt(why, why_len, "a tcp:// URL has one port");
 				return -EINVAL;
 			}
 			n = strcspn(second + 1, "/");
@@ -120,23 +122,22 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 			ports++;
 	}
 	if (*ports) {
-		snprintf(why, why_len, "unexpected '%s' after the host and ports", ports);
+		trawl_msg_fmt(why, why_len, "unexpected '%s' after the host and ports", ports);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-void trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t len)
+int trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t len)
 {
 	int brackets = u->ipv6 && strchr(u->host, ':');
 	const char *o = brackets ? "[" : "", *c = brackets ? "]" : "";
 
 	if (u->tcp)
-		snprintf(buf, len, "tcp%s://%s%s%s:%u", u->ipv6 ? "6" : "", o, u->host, c,
-			 u->ctrl_port);
-	else
-		snprintf(buf, len, "net%s://%s%s%s:%u:%u", u->ipv6 ? "6" : "", o, u->host, c,
-			 u->ctrl_port, u->data_port);
+		return trawl_path_fmt(buf, len, "tcp%s://%s%s%s:%u", u->ipv6 ? "6" : "", o, u->host,
+				      c, u->ctrl_port);
+	return trawl_path_fmt(buf, len, "net%s://%s%s%s:%u:%u", u->ipv6 ? "6" : "", o, u->host, c,
+			      u->ctrl_port, u->data_port);
 }
 
 /* connect() with a deadline: the socket is non-blocking until connected. */

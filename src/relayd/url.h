@@ -32,8 +32,11 @@ struct trawl_relay_url {
 int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_relay_url *u,
 			  char *why, size_t why_len);
 
-/* Formats @u as net[6]://HOST:CTRL:DATA (or tcp[6]://HOST:PORT) into @buf. */
-void trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t len);
+/*
+ * Formats @u as net[6]://HOST:CTRL:DATA (or tcp[6]://HOST:PORT) into @buf:
+ * 0, or -ENAMETOOLONG when it does not fit in @len bytes.
+ */
+int trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t len);
 
 /*
  * trawl_relay_connect - a TCP connection to @host:@port (blocking socket,

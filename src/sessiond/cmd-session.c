@@ -578,8 +578,9 @@ int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errl
 			continue;
 		ret = d->ops->regenerate_statedump(d->ds, &e);
 		if (ret) {
-			snprintf(err, errlen, "cannot regenerate the %s state dump: %s",
-				 sd_domain_name((uint32_t)i), e.msg[0] ? e.msg : strerror(-ret));
+			trawl_msg_fmt(err, errlen, "cannot regenerate the %s state dump: %s",
+				      sd_domain_name((uint32_t)i),
+				      e.msg[0] ? e.msg : strerror(-ret));
 			return ret;
 		}
 	}
@@ -718,9 +719,10 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 		if (s->op) {
 			char msg[sizeof(st.msg)];
 
-			snprintf(msg, sizeof(msg), "%s", st.msg);
-			snprintf(st.msg, sizeof(st.msg), "a stop or destroy of the session is waiting "
-				 "for its consumer%s%.*s", msg[0] ? "; " : "", (int)sizeof(msg) - 80, msg);
+			trawl_msg_fmt(msg, sizeof(msg), "%s", st.msg);
+			trawl_msg_fmt(st.msg, sizeof(st.msg),
+				      "a stop or destroy of the session is waiting for its consumer%s%.*s",
+				      msg[0] ? "; " : "", (int)sizeof(msg) - 80, msg);
 		}
 		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
 		if (!st.msg[0])

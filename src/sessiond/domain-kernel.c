@@ -43,9 +43,14 @@ static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *
 				     "mounting it failed (%s)", strerror(errno));
 		return -ENODEV;
 	}
-	if (env->consumerd)
-		snprintf(consumerd_path, sizeof(consumerd_path), "%s", env->consumerd);
-	else if (trawl_find_program("trawl-consumerd", consumerd_path, sizeof(consumerd_path)) < 0)
+	if (env->consumerd) {
+		if (trawl_path_fmt(consumerd_path, sizeof(consumerd_path), "%s", env->consumerd)) {
+			trawl_domain_err_set(err, "trawl-consumerd's path is too long: %s",
+					     env->consumerd);
+			return -ENAMETOOLONG;
+		}
+	} else if (trawl_find_program("trawl-consumerd", consumerd_path, sizeof(consumerd_path)) <
+		   0)
 		consumerd_path[0] = '\0';
 	/* Instances and probes of daemons that died without cleaning up. */
 	trawl_kernel_cleanup_dead();
@@ -61,8 +66,11 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 	if (!s)
 		return -ENOMEM;
 	s->wait_fd = -1;
-	snprintf(s->output, sizeof(s->output), "%s/kernel", info->output ? info->output : ".");
-	ret = trawl_kernel_session_create(info->name, s->output, info->uid, info->gid, &s->ks);
+	ret = trawl_path_fmt(s->output, sizeof(s->output), "%s/kernel",
+			     info->output ? info->output : ".");
+	if (!ret)
+		ret = trawl_kernel_session_create(info->name, s->output, info->uid, info->gid,
+						  &s->ks);
 	if (ret < 0) {
 		free(s);
 		return ret;
@@ -164,7 +172,7 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 			break;
 		}
 		if (!rule->target) {
-			snprintf(e, sizeof(e), "probe %s: no location given", rule->name);
+			trawl_msg_fmt(e, sizeof(e), "probe %s: no location given", rule->name);
 			ret = -EINVAL;
 		} else if (rule->kind == TRAWL_CTL_EVENT_PROBE) {
 			ret = trawl_kernel_probe_add(inst, rule->name, rule->target, 0, e, sizeof(e));
@@ -177,7 +185,7 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 		}
 		break;
 	default:
-		snprintf(e, sizeof(e), "unknown kernel event kind %d", (int)rule->kind);
+		trawl_msg_fmt(e, sizeof(e), "unknown kernel event kind %d", (int)rule->kind);
 		ret = -EINVAL;
 	}
 	if (ret < 0) {
@@ -354,7 +362,10 @@ static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 		trawl_domain_err_set(err, "cannot find trawl-consumerd");
 		return -ENOENT;
 	}
-	snprintf(out, sizeof(out), "%s/kernel", dir);
+	if (trawl_path_fmt(out, sizeof(out), "%s/kernel", dir)) {
+		trawl_domain_err_set(err, "snapshot folder too long: %s", dir);
+		return -ENAMETOOLONG;
+	}
 	ret = trawl_kernel_session_snapshot(s->ks, consumerd_path, out, e, sizeof(e));
 	if (ret < 0)
 		trawl_domain_err_set(err, "%s", e);
@@ -408,9 +419,9 @@ static int kd_status(struct trawl_domain_session *s, struct trawl_domain_status 
 	st->consumer_alive = (uint32_t)trawl_kernel_session_consumer_alive(s->ks);
 	st->events_discarded = trawl_kernel_session_lost(s->ks);
 	if (s->started && !st->consumer_alive)
-		snprintf(st->msg, sizeof(st->msg), "the kernel consumer died");
+		trawl_msg_fmt(st->msg, sizeof(st->msg), "the kernel consumer died");
 	else if (trawl_kernel_session_problem(s->ks)[0])
-		snprintf(st->msg, sizeof(st->msg), "%s", trawl_kernel_session_problem(s->ks));
+		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", trawl_kernel_session_problem(s->ks));
 	return 0;
 }
 

@@ -47,6 +47,7 @@
  * replies are read when they arrive (or before a FLUSH, which waits for
  * them all), so setting up an app costs no consumer round trip.
  */
+#include "common/common.h"
 #include "sessiond/ust-internal.h"
 
 #include "filter/filter.h"
@@ -128,8 +129,11 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 
 	if (!s)
 		return -ENOMEM;
-	snprintf(s->name, sizeof(s->name), "%s", info->name);
-	snprintf(s->output, sizeof(s->output), "%s", info->output);
+	if (trawl_path_fmt(s->name, sizeof(s->name), "%s", info->name) ||
+	    trawl_path_fmt(s->output, sizeof(s->output), "%s", info->output)) {
+		free(s);
+		return -ENAMETOOLONG;
+	}
 	s->id = info->id;
 	s->uid = info->uid;
 	s->gid = info->gid;
@@ -297,8 +301,11 @@ static int ust_event_enable(struct trawl_domain_session *s, const char *channel,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	snprintf(r->name, sizeof(r->name), "%s", rule->name);
-	snprintf(r->filter, sizeof(r->filter), "%s", rule->filter ? rule->filter : "");
+	if (trawl_path_fmt(r->name, sizeof(r->name), "%s", rule->name) ||
+	    trawl_path_fmt(r->filter, sizeof(r->filter), "%s", rule->filter ? rule->filter : "")) {
+		free(r);
+		return -ENAMETOOLONG;
+	}
 	r->lt = rule->loglevel_type;
 	r->loglevel = rule->loglevel;
 	r->next = c->rules;
@@ -557,25 +564,26 @@ static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
 	if (cons_busy(s))
 		return ust_consumer_busy(err);
 	memset(&at, 0, sizeof(at));
-	snprintf(at.path, sizeof(at.path), "%s", dir);
+	if (trawl_path_fmt(at.path, sizeof(at.path), "%s", dir)) {
+		trawl_domain_err_set(err, "snapshot folder too long for the consumer: %s", dir);
+		return -ENAMETOOLONG;
+	}
 	ret = cons_send(s, TRAWL_CONS_SNAPSHOT, 0, 0, &at, sizeof(at), NULL, 0);
 	return ret ? ret : cons_sync(s);
 }
 
-static const char *field_type_name(const struct trawl_ustctl_field *f, char *buf, size_t len)
+static const char *field_type_name(const struct trawl_ustctl_field *f)
 {
 	static const char *const names[] = {"?", "integer", "float", "string", "array",
 					    "sequence", "enum"};
 
-	snprintf(buf, len, "%s", f->type <= TRAWL_USTCTL_FIELD_ENUM ? names[f->type] : "?");
-	return buf;
+	return f->type <= TRAWL_USTCTL_FIELD_ENUM ? names[f->type] : "?";
 }
 
 static int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields,
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
 {
 	struct trawl_domain_field_desc fd[64];
-	char types[64][32];
 	struct ust_app *a;
 	uint32_t e, i;
 	int ret;
@@ -595,7 +603,7 @@ static int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields,
 
 			for (i = 0; with_fields && i < ev->nr_fields && i < 64; i++) {
 				fd[i].name = ev->fields[i].name;
-				fd[i].type = field_type_name(&ev->fields[i], types[i], sizeof(types[i]));
+				fd[i].type = field_type_name(&ev->fields[i]);
 			}
 			d.nr_fields = i;
 			ret = cb(arg, &d);
@@ -621,15 +629,16 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 	st->events_discarded = s->cons_discarded;
 	st->bytes_written = s->cons_bytes;
 	if (s->cons && s->cons->alive)
-		snprintf(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
+		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
 	else
-		snprintf(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
+		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
 	if (!st->msg[0] && s->apps_dropped)
-		snprintf(st->msg, sizeof(st->msg),
-			 "%u traced app%s dropped for not answering within %u ms or sending what "
-			 "it may not (the session daemon's log names them)",
-			 s->apps_dropped, s->apps_dropped == 1 ? " was" : "s were",
-			 sd_limits.app_reply_ms);
+		trawl_msg_fmt(
+			st->msg, sizeof(st->msg),
+			"%u traced app%s dropped for not answering within %u ms or sending what "
+			"it may not (the session daemon's log names them)",
+			s->apps_dropped, s->apps_dropped == 1 ? " was" : "s were",
+			sd_limits.app_reply_ms);
 	return 0;
 }
 

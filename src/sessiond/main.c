@@ -111,7 +111,7 @@ int sd_log_pipe(uid_t uid, const char *who)
 	}
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	lp->uid = uid;
-	snprintf(lp->who, sizeof(lp->who), "%s", who);
+	trawl_msg_fmt(lp->who, sizeof(lp->who), "%s", who);
 	if (sd_watch_add(p[0], log_pipe_readable, lp)) {
 		close(p[0]);
 		close(p[1]);
@@ -184,20 +184,22 @@ static void init_domains(void)
 		if (!all[i]) {
 			sd.domain_ret[i] = -EOPNOTSUPP;
 			if (i == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon)
-				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]),
-					 "kernel tracing needs the root session daemon (run as root, "
-					 "or in group 'tracing' while root's trawl-sessiond runs)");
+				trawl_msg_fmt(
+					sd.domain_err[i], sizeof(sd.domain_err[i]),
+					"kernel tracing needs the root session daemon (run as "
+					"root, "
+					"or in group 'tracing' while root's trawl-sessiond runs)");
 			else
-				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]),
-					 "%s tracing is not available in this build",
-					 sd_domain_name((uint32_t)i));
+				trawl_msg_fmt(sd.domain_err[i], sizeof(sd.domain_err[i]),
+					      "%s tracing is not available in this build",
+					      sd_domain_name((uint32_t)i));
 			continue;
 		}
 		if (all[i]->init) {
 			sd.domain_ret[i] = all[i]->init(&env, &err);
 			if (sd.domain_ret[i]) {
-				snprintf(sd.domain_err[i], sizeof(sd.domain_err[i]), "%s",
-					 err.msg[0] ? err.msg : strerror(-sd.domain_ret[i]));
+				trawl_msg_fmt(sd.domain_err[i], sizeof(sd.domain_err[i]), "%s",
+					      err.msg[0] ? err.msg : strerror(-sd.domain_ret[i]));
 				sd_log("%s domain unavailable: %s", all[i]->name, sd.domain_err[i]);
 			}
 		}

@@ -18,6 +18,7 @@
  * An unreachable relayd is one line at create, or at start (when the
  * connection was lost, start connects again).
  */
+#include "common/common.h"
 #include "consumerd/output.h"
 #include "relayd/proto.h"
 #include "relayd/url.h"
@@ -63,9 +64,10 @@ static void relay_hup(int fd, short revents, void *arg)
 	sd_watch_del(fd);
 	close(fd);
 	s->relay_fd = -1;
-	snprintf(s->relay_problem, sizeof(s->relay_problem),
-		 "trawl-relayd at %.150s closed the session's connection: streaming has stopped",
-		 s->output);
+	trawl_msg_fmt(
+		s->relay_problem, sizeof(s->relay_problem),
+		"trawl-relayd at %.150s closed the session's connection: streaming has stopped",
+		s->output);
 	sd_log("session %s: %s", s->name, s->relay_problem);
 }
 
@@ -92,8 +94,13 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 
 	if (trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
 		return r ? sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why) : -EINVAL;
-	snprintf(hello.session, sizeof(hello.session), "%s", s->name);
-	snprintf(hello.hostname, sizeof(hello.hostname), "%s", s->hostname);
+	if (trawl_path_fmt(hello.session, sizeof(hello.session), "%s", s->name) ||
+	    trawl_path_fmt(hello.hostname, sizeof(hello.hostname), "%s", s->hostname))
+		return r ? sd_fail(r, -ENAMETOOLONG,
+				   "session name '%s' or host name '%s' too long "
+				   "for trawl-relayd (at most %zu bytes)",
+				   s->name, s->hostname, sizeof(hello.session) - 1)
+			 : -ENAMETOOLONG;
 	fd = trawl_relay_connect(u.host, u.ctrl_port, u.ipv6, SD_RELAY_TIMEOUT_MS);
 	ret = fd < 0 ? fd : 0;
 	if (!ret) {
@@ -148,13 +155,15 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 	gethostname(s->hostname, sizeof(s->hostname) - 1);
 	if (!trawl_relay_name_ok(s->hostname))
 		snprintf(s->hostname, sizeof(s->hostname), "localhost");
-	trawl_relay_url_format(&u, norm, sizeof(norm));
+	if (trawl_relay_url_format(&u, norm, sizeof(norm)))
+		return sd_fail(r, -ENAMETOOLONG, "URL '%s' too long", url);
 	s->created = (int64_t)time(NULL);
 	s->live_timer_us = live_timer_us;
 	/* names the session on relayd, with its name and host: not the time alone */
 	if (getrandom(&s->relay_token, sizeof(s->relay_token), 0) != sizeof(s->relay_token))
 		s->relay_token = (uint64_t)s->created << 20 ^ (uint64_t)getpid() << 8 ^ s->id;
-	snprintf(s->output, sizeof(s->output), "%s", norm);
+	if (trawl_path_fmt(s->output, sizeof(s->output), "%s", norm))
+		return sd_fail(r, -ENAMETOOLONG, "URL '%s' too long", url);
 	if (trawl_output_relay_spec(s->relay, sizeof(s->relay), norm, s->name, s->hostname,
 				    s->created, live_timer_us, s->relay_token))
 		return sd_fail(r, -ENAMETOOLONG, "session name and URL too long to stream");
@@ -172,7 +181,7 @@ int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
 {
 	if (!s->relay[0] || !s->relay_problem[0])
 		return 0;
-	snprintf(msg, len, "%s", s->relay_problem);
+	trawl_msg_fmt(msg, len, "%s", s->relay_problem);
 	return 1;
 }
 

@@ -4,6 +4,7 @@
  * owner, shared by the owner's sessions; commands to them are pipelined
  * (see the design comment in domain-ust.c).
  */
+#include "common/common.h"
 #include "sessiond/ust-internal.h"
 #include "common/io.h"
 #include "common/fdmsg.h"
@@ -68,12 +69,13 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
 	c->fd = -1;
 	reaped = status_known || cons_reap(c, &status);
 	if (reaped && WIFSIGNALED(status))
-		snprintf(c->msg, sizeof(c->msg), "consumer died (signal %d)", WTERMSIG(status));
+		trawl_msg_fmt(c->msg, sizeof(c->msg), "consumer died (signal %d)",
+			      WTERMSIG(status));
 	else if (reaped && WIFEXITED(status))
-		snprintf(c->msg, sizeof(c->msg), "consumer exited (status %d)",
-			 WEXITSTATUS(status));
+		trawl_msg_fmt(c->msg, sizeof(c->msg), "consumer exited (status %d)",
+			      WEXITSTATUS(status));
 	else
-		snprintf(c->msg, sizeof(c->msg), "consumer died");
+		trawl_msg_fmt(c->msg, sizeof(c->msg), "consumer died");
 	sd_log("uid %d's user-space consumer (pid %d): %s", (int)c->uid, (int)c->pid, c->msg);
 	/* Its sessions' buffers are still there (we hold the memfds): another
 	 * consumer empties them (cons_restart()). Not from inside a restart:

@@ -3,6 +3,7 @@
  * ust-registry.c - traces and their registries: per-channel event ids and
  * the CTF metadata (ctf.h) that each new id adds, pushed to the consumer.
  */
+#include "common/common.h"
 #include "sessiond/ust-internal.h"
 
 #include <errno.h>
@@ -150,12 +151,15 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 	t->uid = a->uid;
 	t->bits = a->info.bits_per_long;
 	t->pid = pid_mode ? a->info.pid : 0;
-	if (pid_mode)
-		snprintf(t->path, sizeof(t->path), "%.900s/ust/pid/%s-%d-%s", s->output, a->info.procname,
-			 (int)a->info.pid, a->stamp);
-	else
-		snprintf(t->path, sizeof(t->path), "%.900s/ust/uid/%u/%u-bit", s->output,
-			 (unsigned)a->uid, a->info.bits_per_long);
+	if (pid_mode ? trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/pid/%s-%d-%s", s->output,
+				      a->info.procname, (int)a->info.pid, a->stamp)
+		     : trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/uid/%u/%u-bit", s->output,
+				      (unsigned)a->uid, a->info.bits_per_long)) {
+		sd_log("%s: trace folder too long for the consumer (%u bytes at most)", s->output,
+		       TRAWL_CONS_PATH_LEN - 1);
+		free(t);
+		return NULL;
+	}
 	t->ctf = trawl_ctf_trace_create(0);
 	if (!t->ctf || trawl_ctf_trace_add_monotonic_clock(t->ctf)) {
 		trawl_ctf_trace_destroy(t->ctf);

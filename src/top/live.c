@@ -178,8 +178,8 @@ static int live_snapshot(struct trawl_top_live *l, char *path, size_t len, char 
 	if (ret < 0)
 		return live_fail(l, ret, "cannot record a snapshot", err, errlen);
 	ret = trawl_ctl_list_snapshot_at(list, 0, &si);
-	if (ret == 0)
-		snprintf(path, len, "%s", si.path);
+	if (ret == 0 && (size_t)snprintf(path, len, "%s", si.path) >= len)
+		ret = live_fail(l, -ENAMETOOLONG, "snapshot path too long", err, errlen);
 	trawl_ctl_list_destroy(list);
 	return ret;
 }

@@ -164,7 +164,7 @@ static int top_live_net(struct trawl_top_opts *o)
 {
 	struct trawl_top_source *src = NULL;
 	char url[1024], host[256];
-	int ret;
+	int ret, n;
 
 	if (o->begin_set || o->npaths) {
 		fprintf(stderr, "trawltop: --live follows a session as it records: no --begin, "
@@ -172,12 +172,17 @@ static int top_live_net(struct trawl_top_opts *o)
 		return 2;
 	}
 	if (strstr(o->live, "://")) {
-		snprintf(url, sizeof(url), "%s", o->live);
+		n = snprintf(url, sizeof(url), "%s", o->live);
 	} else {
 		if (gethostname(host, sizeof(host)))
 			snprintf(host, sizeof(host), "localhost");
 		host[sizeof(host) - 1] = '\0';
-		snprintf(url, sizeof(url), "net://127.0.0.1:5344/host/%s/%s", host, o->live);
+		n = snprintf(url, sizeof(url), "net://127.0.0.1:5344/host/%s/%s", host, o->live);
+	}
+	if (n < 0 || (size_t)n >= sizeof(url)) {
+		fprintf(stderr, "trawltop: --live: URL too long (at most %zu bytes)\n",
+			sizeof(url) - 1);
+		return 2;
 	}
 	ret = trawl_top_source_open_live(url, &src);
 	if (ret < 0) {

@@ -340,14 +340,14 @@ int trawl_ustctl_app_expired(const struct trawl_ustctl_app *app, uint64_t now, c
 	if (!d || now < d)
 		return 0;
 	if (app->pend_nr && app->pend[app->pend_head].queued_ms + app->lim.reply_ms <= now)
-		snprintf(why, len, "no answer to %s within %u ms",
-			 cmd_name(app->pend[app->pend_head].kind), app->lim.reply_ms);
+		trawl_msg_fmt(why, len, "no answer to %s within %u ms",
+			      cmd_name(app->pend[app->pend_head].kind), app->lim.reply_ms);
 	else if (app->unit == UNIT_REGISTER)
-		snprintf(why, len, "registration not complete within %u ms", app->lim.unit_ms);
+		trawl_msg_fmt(why, len, "registration not complete within %u ms", app->lim.unit_ms);
 	else if (app->unit == UNIT_ADDED)
-		snprintf(why, len, "events added not complete within %u ms", app->lim.unit_ms);
+		trawl_msg_fmt(why, len, "events added not complete within %u ms", app->lim.unit_ms);
 	else
-		snprintf(why, len, "a message not complete within %u ms", app->lim.unit_ms);
+		trawl_msg_fmt(why, len, "a message not complete within %u ms", app->lim.unit_ms);
 	return 1;
 }
 
@@ -381,7 +381,7 @@ static int unit_done(struct trawl_ustctl_app *app, struct trawl_ustctl_app_news 
 		app->refused |= u == UNIT_REGISTER;
 		news->kind = TRAWL_USTCTL_NEWS_REFUSED;
 		news->registration = u == UNIT_REGISTER;
-		snprintf(news->why, sizeof(news->why), "%s", app->why);
+		trawl_msg_fmt(news->why, sizeof(news->why), "%s", app->why);
 		app->addition_open = u == UNIT_ADDED;
 		return 1;
 	}

@@ -191,9 +191,11 @@ static void print_count(struct view *v)
 	qsort(v->counts, n, sizeof(*v->counts), cmp_count);
 	put_str(t, "      events  name\n");
 	for (i = 0; i < n; i++) {
-		snprintf(line, sizeof(line), "%12" PRIu64 "  %s\n", v->counts[i].n,
-			 trawl_reader_event_class_name(v->counts[i].ec));
+		/* The name comes from the trace, of any length: not cut into @line. */
+		snprintf(line, sizeof(line), "%12" PRIu64 "  ", v->counts[i].n);
 		put_str(t, line);
+		put_str(t, trawl_reader_event_class_name(v->counts[i].ec));
+		put_str(t, "\n");
 	}
 	trawl_reader_discarded_totals(v->r, &disc_events, &disc_packets);
 	snprintf(line, sizeof(line),

@@ -6,7 +6,8 @@
  * writes, a deadline, a closed peer, SO_RCVTIMEO without a deadline),
  * trawl_daemon_start/ready (the caller exits with what the daemon says,
  * only once it said it, and 1 when the daemon dies without a word),
- * trawl_perf_counter_lookup (LTTng's raw:rHEX:NAME counters).
+ * trawl_perf_counter_lookup (LTTng's raw:rHEX:NAME counters),
+ * trawl_path_fmt (a cut refused, "" left) and trawl_msg_fmt (a cut marked).
  */
 #define _GNU_SOURCE
 #include "common/array.h"
@@ -76,6 +77,25 @@ static void array_checks(void)
 	CHECK(trawl_array_grow((void **)&a, &cap, SIZE_MAX, 1, 16) == -ENOMEM);
 	CHECK(a == keep && cap == 1024 && a[999] == 5);
 	free(a);
+}
+
+static void fmt_checks(void)
+{
+	char b[8], one[1];
+
+	memset(b, 'x', sizeof(b));
+	CHECK(trawl_path_fmt(b, sizeof(b), "%s/%d", "ab", 1234) == 0 && !strcmp(b, "ab/1234"));
+	CHECK(trawl_path_fmt(b, sizeof(b), "%s/%d", "ab", 12345) == -ENAMETOOLONG && !b[0]);
+	CHECK(trawl_path_fmt(one, sizeof(one), "%s", "") == 0 && !one[0]);
+	CHECK(trawl_path_fmt(one, sizeof(one), "x") == -ENAMETOOLONG && !one[0]);
+	CHECK(trawl_path_fmt(b, 0, "x") == -ENAMETOOLONG);
+
+	CHECK(trawl_msg_fmt(b, sizeof(b), "%s", "1234567") == 0 && !strcmp(b, "1234567"));
+	CHECK(trawl_msg_fmt(b, sizeof(b), "%s", "12345678") == 1 && !strcmp(b, "1234..."));
+	CHECK(trawl_msg_fmt(b, 4, "%s", "abcd") == 1 && !strcmp(b, "abc"));
+	CHECK(trawl_msg_fmt(b, 5, "%s", "abcde") == 1 && !strcmp(b, "a..."));
+	CHECK(trawl_msg_fmt(one, sizeof(one), "x") == 1 && !one[0]);
+	CHECK(trawl_msg_fmt(b, 0, "x") == 1);
 }
 
 static void io_checks(void)
@@ -187,6 +207,7 @@ int main(void)
 	perf_counter_checks();
 	strbuf_checks();
 	array_checks();
+	fmt_checks();
 	io_checks();
 	daemon_checks();
 	return CHECK_EXIT();
