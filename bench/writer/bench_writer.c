@@ -14,6 +14,7 @@
  *   bench-writer [EVENTS] [DIR]
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <fcntl.h>
 #include <stdio.h>

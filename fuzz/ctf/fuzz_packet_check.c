@@ -3,9 +3,10 @@
  * libFuzzer target: trawl_ctf_packet_prepare() (ctf/packet.h), the check
  * every packet passes before it is written: by the consumers, on a
  * sub-buffer's start in memory a traced program can write, and by
- * trawl_ctf_stream. Each input goes through the consumers' expectations
- * (host byte order, nothing more) and a closed packet's in both byte
- * orders, with the input's own uuid (bytes 4..19) and stream id expected so
+ * the tests' trawl_ctf_stream (tests/lib/ctf_stream.h). Each input goes
+ * through the consumers' expectations (host byte order, nothing more) and
+ * a closed packet's in both byte orders, with the input's own uuid (bytes
+ * 4..19) and stream id expected so
  * the fuzzer reaches past them. A packet that passes must be one the writer
  * can write: its content within the input, at least its header, and what
  * goes to disk saying so.

@@ -78,7 +78,9 @@ void ctf_type_tsdl_field(struct trawl_strbuf *sb, const struct trawl_ctf_type *t
 /* TSDL of a struct's body "{ ... }" (for stream/event scopes). */
 void ctf_type_tsdl_struct(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth);
 
-/* Alignment in bits of event class @id's payload in stream class @sid
+/*
+ * The three below serve the tests' event encoder (tests/lib/ctf_stream.c).
+ * Alignment in bits of event class @id's payload in stream class @sid
  * (1 if it has no fields), or -EINVAL if undeclared. */
 int ctf_trace_event_align(const struct trawl_ctf_trace *t, uint32_t sid, uint32_t id);
 /* Alignment of stream class @sid's event context, 0 if it has none. */

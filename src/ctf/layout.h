@@ -44,7 +44,7 @@ struct trawl_ctf_packet_context {
 	uint64_t timestamp_end;    /* ns */
 	uint64_t content_size;     /* bits: header + context + events */
 	uint64_t packet_size;      /* bits: content + padding to the sub-buffer size
-				      (trawl_ctf_stream_append_packet() cuts the padding
+				      (trawl_ctf_packet_prepare() cuts the padding
 				      and sets it to content_size rounded up to a byte) */
 	uint64_t packet_seq_num;   /* 0, 1, 2 ... per stream; gaps mean lost packets */
 	uint64_t events_discarded; /* running count since the stream began (as LTTng) */

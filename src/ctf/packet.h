@@ -4,8 +4,8 @@
  * "packet -> data + index entry" step of every writer of trawl's traces.
  *
  * A packet comes from a ring buffer's sub-buffer (memory a traced program
- * can write), from the kernel converter, or from trawl_ctf_stream's own
- * encoder. trawl_ctf_packet_prepare() checks its header and context,
+ * can write), from the kernel converter, or from the tests' event encoder
+ * (tests/lib/ctf_stream.h). trawl_ctf_packet_prepare() checks its header and context,
  * copies them once (the caller then writes only that copy, so a program
  * scribbling on the memory meanwhile cannot make the written header differ
  * from the checked one), rewrites packet_size to the content rounded up to
@@ -18,8 +18,8 @@
  *
  * to the stream file at @offset, and then p.entry to its index. Users: the
  * consumers' outputs (consumerd/output.c: local files and trawl-relayd),
- * and trawl_ctf_stream (ctf.h), which the golden babeltrace2 tests of
- * tests/ctf drive. Fuzzed by fuzz/ctf (fuzz-ctf-packet-check) and, through
+ * and the tests' trawl_ctf_stream (tests/lib/ctf_stream.h), which the golden
+ * babeltrace2 tests of tests/ctf drive. Fuzzed by fuzz/ctf (fuzz-ctf-packet-check) and, through
  * the consumers' output, fuzz/consumerd (fuzz-cons-packet).
  */
 #ifndef TRAWL_CTF_PACKET_H

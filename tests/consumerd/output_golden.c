@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * output-golden: the consumers' output writes, byte for byte, what the CTF
- * writer of the golden tests (tests/ctf, examples/sample-trace) writes.
+ * writer of the golden tests (tests/ctf and its sample-trace) writes.
  *
  *   output-golden SRC DST STREAM...
  *

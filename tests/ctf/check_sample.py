@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs the examples/sample-trace README's commands and checks the trace: the
+"""Runs the tests/ctf/sample-trace README's commands and checks the trace: the
 babeltrace2 CLI reads it without a word on stderr, and through bt2 every
 request that begins also ends (same id, same thread, later), timestamps never
 go backwards within a stream, and the request count is the one asked for.

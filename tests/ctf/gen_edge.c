@@ -14,6 +14,7 @@
  *   gen_edge DIR
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <stdio.h>
 #include <string.h>

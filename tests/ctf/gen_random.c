@@ -14,6 +14,7 @@
  *   gen_random DIR le|be SEED
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <inttypes.h>
 #include <stdio.h>

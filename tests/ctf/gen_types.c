@@ -7,6 +7,7 @@
  *   gen_types DIR le|be compact|large SEED
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctf.h and layout.h compile as C++ and link from it: a one-event trace,
+ * ctf.h, ctf_stream.h and layout.h compile as C++ and link from it: a one-event trace,
  * written from C++, that the ctf-header-cxx test reads with babeltrace2.
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 #include "ctf/layout.h"
 
 #include <cstdio>

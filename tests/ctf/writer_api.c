@@ -12,6 +12,7 @@
  *   writer_api DIR      (writes DIR/discarded and DIR/appended)
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <errno.h>
 #include <stdio.h>

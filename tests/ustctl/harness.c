@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 #include "ctf/layout.h"
 #include "ustctl/ustctl.h"
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Stream files: packets of events encoded here, or packets built elsewhere.
+ * ctf_stream.c - the tests' stream files (ctf_stream.h): packets of events
+ * encoded here, or packets built elsewhere. It reaches into src/ctf's
+ * trace internals (ctf/internal.h) for the classes' alignments, as tests may.
  *
  * Encoding. The fields of the event being written are kept in a small log
  * (one entry per field: value, size, alignment, byte order; strings and
@@ -20,9 +22,10 @@
  * trawl_ctf_packet_prepare() (packet.h), the step the consumers take for
  * theirs: the golden tests of tests/ctf check what production writes.
  */
+#include "ctf_stream.h"
+#include "common/common.h"
 #include "ctf/internal.h"
 #include "ctf/packet.h"
-#include "common/common.h"
 
 #include <endian.h>
 #include <errno.h>

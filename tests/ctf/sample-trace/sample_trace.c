@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sample-trace: writes a small, realistic CTF 1.8 trace with trawl's writer,
+ * sample-trace: writes a small, realistic CTF 1.8 trace with the tests' writer,
  * shaped like what the user-space tracer records for a traced program: a web
  * server on two CPUs handling requests, with LTTng-UST's usual event context
  * (vpid, vtid, procname) and the trace layout LTTng uses
@@ -13,6 +13,7 @@
  * only by their start time and uuid.
  */
 #include "ctf/ctf.h"
+#include "ctf_stream.h"
 
 #include <errno.h>
 #include <stdio.h>
