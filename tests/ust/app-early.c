@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[2], "daemon-now")) {
 		if (daemon(1, 1))
 			return 1;
-		child_now(NULL);
+		return child_now(NULL); /* does not return: it exits */
 	} else if (strcmp(argv[2], "fork")) {
 		return 0;
 	} else {
