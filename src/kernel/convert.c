@@ -206,19 +206,19 @@ static struct task_entry *task_get(struct trawl_kernel_task_cache *c, int32_t ti
  */
 static void task_ids_of_gone(struct trawl_kernel_converter *c, struct task_entry *t)
 {
-	int32_t tgid, ppid;
+	int32_t tgid, ppid, ptgid;
 
 	t->gone = false;	/* looked once */
-	if (trawl_kernel_forks_ids(c->forks, t->tid, &tgid, &ppid) && c->forks && c->bpf_drain) {
+	if (trawl_kernel_forks_ids(c->forks, t->tid, &tgid, &ppid)) {
+		if (!c->forks || !c->bpf_drain)
+			return;
 		c->bpf_drain(c->bpf_arg);	/* its record may not have been read yet */
 		if (trawl_kernel_forks_ids(c->forks, t->tid, &tgid, &ppid))
 			return;
-	} else if (!c->forks) {
-		return;
 	}
 	t->pid = tgid;
 	/* a thread's parent is its process's: that process's own fork record, if traced */
-	if (ppid <= 0 && tgid != t->tid && trawl_kernel_forks_ids(c->forks, tgid, &tgid, &ppid))
+	if (ppid <= 0 && tgid != t->tid && trawl_kernel_forks_ids(c->forks, tgid, &ptgid, &ppid))
 		ppid = 0;
 	if (ppid > 0)
 		t->ppid = ppid;
