@@ -61,6 +61,14 @@ static void emit_ids(void *ip, void *baddr, const struct trawl_ust_elf_info *inf
 		tracepoint(lttng_ust_dl, debug_link, ip, baddr, info->debug_link, info->crc);
 }
 
+/* From now on, libtrawl-ust follows the loader: a module that registers
+ * tracepoints while being dlopen()ed has its objects recorded as loaded
+ * before its dlopen event, in LTTng-UST's order. */
+static void __attribute__((constructor)) dl_helper_init(void)
+{
+	trawl_ust_dl_update(NULL);
+}
+
 TRAWL_EXPORT void *dlopen(const char *filename, int flags)
 {
 	static void *(*real)(const char *, int);

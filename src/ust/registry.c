@@ -207,7 +207,7 @@ int trawl_ust_registry_loglevel(const struct trawl_ust_event_desc *ev)
 }
 
 /* Adds @p (top comment); waits for the daemons' setup if @wait. */
-static int provider_register(struct trawl_ust_provider *p, int wait)
+static int provider_register(struct trawl_ust_provider *p, int wait, void *ip)
 {
 	struct trawl_ust_provider **np;
 	size_t i;
@@ -237,6 +237,7 @@ static int provider_register(struct trawl_ust_provider *p, int wait)
 	trawl_ust_agent_provider_added();
 out:
 	pthread_mutex_unlock(&trawl_ust_lock);
+	trawl_ust_dl_module_registering(ip);
 	trawl_ust_agent_start();
 	trawl_ust_agent_wake();
 	/* A provider's constructor returns once the daemons have set up the
@@ -251,12 +252,12 @@ out:
 
 TRAWL_EXPORT int trawl_ust_provider_register(struct trawl_ust_provider *p)
 {
-	return provider_register(p, 1);
+	return provider_register(p, 1, __builtin_return_address(0));
 }
 
 TRAWL_EXPORT int trawl_ust_provider_register_internal(struct trawl_ust_provider *p)
 {
-	return provider_register(p, 0);
+	return provider_register(p, 0, __builtin_return_address(0));
 }
 
 /* What <trawl/tracef.h> and <trawl/tracelog.h> make each file that
@@ -313,6 +314,7 @@ TRAWL_EXPORT void trawl_ust_tracepoints_register(struct trawl_tracepoint *const 
 			update_tracepoint(start[j]);
 out:
 	pthread_mutex_unlock(&trawl_ust_lock);
+	trawl_ust_dl_module_registering(__builtin_return_address(0));
 	trawl_ust_agent_start();
 }
 

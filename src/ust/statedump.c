@@ -220,13 +220,32 @@ static void dl_update(int report, void *ip)
 	free(l.v);
 }
 
+/* The dl helper is loaded (it calls trawl_ust_dl_update() from its
+ * constructor on): the objects' table follows the loader from then on. */
+static int dl_watched;
+
 /* Called by the dl helper after each dlopen()/dlclose() it wraps, with its
  * caller's address (the events' ip). */
 TRAWL_EXPORT void trawl_ust_dl_update(void *ip)
 {
+	__atomic_store_n(&dl_watched, 1, __ATOMIC_RELAXED);
 	if (getenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP"))
 		return;
 	dl_update(1, ip);
+}
+
+/*
+ * A module's tracepoints or provider register, from its constructor: when it
+ * is being dlopen()ed, its objects are loaded now, before the dl helper's
+ * lttng_ust_dl:dlopen. LTTng-UST 2.13 records lttng_ust_lib:load for them
+ * first (the module's constructor dlopen()s liblttng-ust-tracepoint through
+ * liblttng-ust-dl, which updates the table), so trawl does too; with no dl
+ * helper, nothing (the next update or state dump sees them).
+ */
+void trawl_ust_dl_module_registering(void *ip)
+{
+	if (__atomic_load_n(&dl_watched, __ATOMIC_RELAXED))
+		trawl_ust_dl_update(ip);
 }
 
 TRAWL_EXPORT int trawl_ust_session_check(void *chanp, const void *session)

@@ -132,6 +132,7 @@ struct trawl_ust_session_ref {
 /* State dump (statedump.c). init: the loaded objects at start-up (no file
  * read). statedump: records it into @s's channels (agent thread). */
 void trawl_ust_statedump_init(void);
+void trawl_ust_dl_module_registering(void *ip);
 void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *procname);
 
 /* Agent (agent.c). */

@@ -489,6 +489,36 @@ def case_dl(how):
         fail("%s: %d of 500 events (rc %d)" % (how, len(seqs), rc))
 
 
+def case_dl_order():
+    """libtrawl-ust-dl preloaded, the app dlopen()s a provider: the provider's
+    objects are recorded as loaded (lttng_ust_lib:load) before the helper's
+    lttng_ust_dl:dlopen of it, LTTng-UST 2.13's order (its ust-dl regression
+    program records lib:load, build_id, then dl:dlopen, build_id), and each
+    once; the provider's events are recorded."""
+    lib = os.path.join(os.environ["TRAWL_BUILD_DIR"], "lib")
+    so = os.path.join(lib, "libtp-all.so")
+    app = os.path.join(BIN, "ust-app-dl")
+    e = Env()
+    try:
+        session(e)
+        p = e.app(50, 5000, so, binary=app,
+                  extra_env={"LD_LIBRARY_PATH": lib, "LD_PRELOAD": os.path.join(lib, "libtrawl-ust-dl.so")})
+        rc = p.wait(60)
+        e.trawl("stop")
+        evs, disc = read_trace(e.out)
+    finally:
+        e.close()
+    real = os.path.realpath(so)
+    seq = [name for name, d in evs
+           if name in ("lttng_ust_lib:load", "lttng_ust_dl:dlopen") and str(d["path"]) == real]
+    seqs = [int(d["n"]) for name, d in evs if name == "tall:seq" and int(d["thread"]) == 7]
+    print("dl-order: %s; %d tall:seq events" % (seq, len(seqs)))
+    if seq != ["lttng_ust_lib:load", "lttng_ust_dl:dlopen"]:
+        fail("dl-order: events about %s: %s, want lib:load then dl:dlopen" % (real, seq))
+    if rc != 0 or seqs != list(range(50)):
+        fail("dl-order: %d of 50 events (rc %d)" % (len(seqs), rc))
+
+
 def case_demo():
     """examples/demo, the program scripts/demo traces: every kind of event."""
     e = Env()
@@ -685,6 +715,8 @@ def main():
         case_fork()
     elif case in ("preload", "dlopen"):
         case_dl(case)
+    elif case == "dl-order":
+        case_dl_order()
     elif case == "demo":
         case_demo()
     elif case == "late":
