@@ -11,10 +11,17 @@
  * are then stamped with read64(), and the program tells the session daemon
  * the clock's name, uuid, description and frequency, which its trace's
  * metadata declares (the clock's offset is measured against read64()).
+ * Unlike LTTng-UST's, trawl's session daemon needs no LTTNG_UST_CLOCK_PLUGIN
+ * of its own. A uuid that is no UUID is not declared (LTTng declares it,
+ * and babeltrace2 then refuses the trace). The clock's name must be a TSDL
+ * identifier of at most 63 characters and its frequency 1 Hz .. 1 THz, or
+ * the program keeps CLOCK_MONOTONIC (and says so on stderr).
  * Every setter returns 0, or -EBUSY once the override is enabled
  * (lttng_ust_enable_trace_clock_override: -EINVAL when read64, freq, name
- * or description is missing). The getters return 0, or -EINVAL when the
- * callback was not set.
+ * or description is missing; a missing uuid callback means the default
+ * uuid). The getters return 0 and, as LTTng-UST's, the plugin's callback
+ * once the override is enabled, else the default clock's (CLOCK_MONOTONIC
+ * in ns, "monotonic", the boot id as uuid).
  */
 #ifndef TRAWL_UST_CLOCK_H
 #define TRAWL_UST_CLOCK_H

@@ -43,7 +43,7 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 4u
+#define TRAWL_CONS_VERSION 5u
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 #define TRAWL_CONS_MSG_LEN 256u

@@ -163,6 +163,8 @@ struct trawl_ctf_clock_desc {
 	 * use the boot id (as trawl_ctf_trace_add_monotonic_clock() does).
 	 */
 	const uint8_t *uuid;
+	int no_uuid; /* 1: declare no uuid at all (uuid ignored): a clock no
+		      * other is known to be the same as */
 };
 
 /**

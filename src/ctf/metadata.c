@@ -28,6 +28,7 @@ struct clock_entry {
 	struct trawl_ctf_clock_desc d; /* name/description owned; uuid points to uuid_buf */
 	uint8_t uuid_buf[16];
 	int has_uuid;
+	int no_uuid;
 	int emitted;
 };
 
@@ -191,6 +192,7 @@ int trawl_ctf_trace_add_clock(struct trawl_ctf_trace *t, const struct trawl_ctf_
 	e->d = *c;
 	e->emitted = 0;
 	e->has_uuid = c->uuid != NULL;
+	e->no_uuid = !!c->no_uuid;
 	if (c->uuid)
 		memcpy(e->uuid_buf, c->uuid, 16);
 	e->d.uuid = NULL;
@@ -431,7 +433,9 @@ static void tsdl_clock(struct trawl_strbuf *sb, const struct trawl_ctf_trace *t,
 	char uuid[37];
 
 	trawl_ctf_uuid_format(c->has_uuid ? c->uuid_buf : t->uuid, uuid);
-	trawl_strbuf_addf(sb, "clock {\n\tname = \"%s\";\n\tuuid = \"%s\";\n", c->d.name, uuid);
+	trawl_strbuf_addf(sb, "clock {\n\tname = \"%s\";\n", c->d.name);
+	if (!c->no_uuid)
+		trawl_strbuf_addf(sb, "\tuuid = \"%s\";\n", uuid);
 	if (c->d.description) {
 		trawl_strbuf_add(sb, "\tdescription = ");
 		trawl_strbuf_add_quoted(sb, c->d.description);

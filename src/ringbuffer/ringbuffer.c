@@ -50,7 +50,8 @@ size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf)
 	return trawl_rb_ctrl_size(num_subbuf) + (size_t)subbuf_size * num_subbuf;
 }
 
-int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu)
+int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
+			uint32_t clock)
 {
 	struct trawl_rb_ctrl *c;
 	size_t csize;
@@ -85,8 +86,9 @@ int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t over
 	 * packet before, and gives no count for those a stream's first packet
 	 * declares. Events lost before anything else was written (one too
 	 * large, a late daemon's tally: src/ust/slots.c) are then counted.
+	 * At time 0 for a clock only the app reads: no event is older.
 	 */
-	c->meta[0].ts_begin = c->meta[0].ts_end = trawl_rb_clock();
+	c->meta[0].ts_begin = c->meta[0].ts_end = clock == TRAWL_RB_CLOCK_APP ? 0 : trawl_rb_clock_monotonic();
 	c->meta[0].content_end = TRAWL_RB_PACKET_START;
 	c->meta[0].commit = subbuf_size;
 	c->reserve = subbuf_size;
@@ -126,6 +128,8 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->num_subbuf = num_subbuf;
 	rb->overwrite = overwrite;
 	rb->cpu = cpu;
+	rb->clock = TRAWL_RB_CLOCK_MONOTONIC;
+	rb->read_clock = NULL;
 	return 0;
 }
 
@@ -172,10 +176,63 @@ void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts)
 	__atomic_fetch_add(&m->commit, TRAWL_RB_PACKET_START, __ATOMIC_RELEASE);
 }
 
-int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
+/*
+ * The end of the packet before position @pos (a packet boundary) when that
+ * packet is complete (every byte committed: its closer's ts_end is visible),
+ * else 0 in *@ts and -EAGAIN.
+ */
+static int prev_packet_end(struct trawl_rb *rb, uint64_t pos, uint64_t *ts)
+{
+	/* The slot's next use starts n sub-buffers after the packet. */
+	uint64_t next_use = (pos - rb->subbuf_size + ((uint64_t)rb->num_subbuf << rb->subbuf_shift)) &
+			    TRAWL_RB_POS_MASK;
+
+	*ts = 0;
+	/* trawl_rb_slot_free()'s acquire pairs with the closer's release add,
+	 * after its plain store of ts_end. */
+	if (!trawl_rb_slot_free(rb, next_use))
+		return -EAGAIN;
+	*ts = slot_meta(rb, pos - rb->subbuf_size)->ts_end;
+	return 0;
+}
+
+/*
+ * The time a process that cannot read an APP clock gives a flush at @pos
+ * (@old: the reserve word), or -EAGAIN when it cuts nothing. Only the final
+ * flush cuts (the app closes its own packets otherwise, trawl_rb_flush()):
+ *  - at a boundary, an empty packet at the end of the one before, which is
+ *    no later than any event to come (the app's clock only goes forward);
+ *    none if that packet is still being closed;
+ *  - in a packet the app left open (it died), the end of the window of 2^27
+ *    ticks that ts_high says its last event is in: never before that event,
+ *    at most 2^27 - 1 ticks after it. The window's upper bits come from the
+ *    end of the packet before (events are later, and less than 2^55 ticks
+ *    later).
+ */
+static int app_clock_flush_ts(struct trawl_rb *rb, uint64_t old, uint64_t pos, int final, uint64_t *ts)
+{
+	const uint64_t win = (uint64_t)1 << TRAWL_RB_TS_SHIFT;
+	uint64_t off = pos & (rb->subbuf_size - 1), ref, high, tsh = old >> TRAWL_RB_POS_BITS;
+	int ret;
+
+	if (!final)
+		return -EAGAIN;
+	ret = prev_packet_end(rb, pos - off, &ref);
+	if (off == 0) {
+		*ts = ref;
+		return ret;
+	}
+	high = (ref >> TRAWL_RB_TS_SHIFT) + ((tsh - (ref >> TRAWL_RB_TS_SHIFT)) & TRAWL_RB_TSH_MASK);
+	*ts = high * win + (win - 1);
+	return 0;
+}
+
+/* trawl_rb_flush(), and the final flush's (@final: nothing comes after). */
+static int flush_at(struct trawl_rb *rb, int empty_ok, int final)
 {
 	struct trawl_rb_ctrl *c = rb->ctrl;
 	const uint64_t S = rb->subbuf_size;
+	int foreign = rb->clock == TRAWL_RB_CLOCK_APP && !rb->read_clock;
 	uint64_t old, pos, off, next, ts;
 	int tries;
 
@@ -183,12 +240,15 @@ int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
 	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
 	/* Bounded: a hostile app could keep changing the word forever. */
 	for (tries = 0; tries < 1000; tries++) {
-		ts = trawl_rb_clock();
 		pos = old & TRAWL_RB_POS_MASK;
 		off = pos & (S - 1);
+		if (off == 0 && !empty_ok)
+			return 0;
+		if (!foreign)
+			ts = trawl_rb_clock(rb);
+		else if (app_clock_flush_ts(rb, old, pos, final, &ts))
+			return 0;
 		if (off == 0) {
-			if (!empty_ok)
-				return 0;
 			if (!rb->overwrite) {
 				uint64_t cons = __atomic_load_n(&c->consumed, __ATOMIC_ACQUIRE);
 
@@ -219,6 +279,11 @@ int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
 	}
 	trawl_rb_switch_out(rb, pos, ts);
 	return 0;
+}
+
+int trawl_rb_flush(struct trawl_rb *rb, int empty_ok)
+{
+	return flush_at(rb, empty_ok, 0);
 }
 
 /* ---- consumer ---- */
@@ -408,7 +473,7 @@ int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms)
 	uint64_t pos, ahead, expect, commit = 0, last;
 	int ret, i;
 
-	ret = trawl_rb_flush(rb, 1);
+	ret = flush_at(rb, 1, 1);
 	if (ret)
 		return ret;
 	/* Wait for the last packet (the one just closed) to be complete. */

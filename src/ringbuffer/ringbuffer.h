@@ -120,6 +120,23 @@ struct trawl_rb_ctrl {
 	struct trawl_rb_meta meta[] __attribute__((aligned(64)));
 };
 
+/*
+ * The clock of a stream's timestamps (meta ts_begin/ts_end and each event
+ * header). Chosen by the session daemon for the trace (and so for every
+ * stream of it) when it creates the buffers; each process sharing them learns
+ * it from a trusted side (its attributes), never from this memory.
+ *   MONOTONIC  CLOCK_MONOTONIC in ns: any process reads it.
+ *   APP        the traced app's own clock (an LTTng-UST clock plugin,
+ *              <trawl/ust-clock.h>): only the app can read it. The app sets
+ *              trawl_rb.read_clock; the consumer and the session daemon,
+ *              which cannot, never stamp a packet with their time (see
+ *              trawl_rb_flush()).
+ */
+enum trawl_rb_clock {
+	TRAWL_RB_CLOCK_MONOTONIC = 0,
+	TRAWL_RB_CLOCK_APP = 1,
+};
+
 /* A mapped stream, as a producer or the consumer sees it (private memory). */
 struct trawl_rb {
 	struct trawl_rb_ctrl *ctrl;
@@ -131,6 +148,8 @@ struct trawl_rb {
 	uint32_t num_subbuf;  /* n */
 	uint32_t overwrite;
 	uint32_t cpu;
+	uint32_t clock;                /* enum trawl_rb_clock: MONOTONIC after trawl_rb_map() */
+	uint64_t (*read_clock)(void); /* the APP clock, in the app only; NULL elsewhere */
 };
 
 /* An event being written: trawl_rb_reserve() fills it, the caller writes
@@ -150,25 +169,37 @@ size_t trawl_rb_ctrl_size(uint32_t num_subbuf);
 size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf);
 
 /* Creates a sealed memfd of the right size with its control page set up,
- * its first packet already cut, empty (ringbuffer.c says why). Returns the
- * fd (the caller closes it) or a negative errno. */
-int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu);
+ * its first packet already cut, empty (ringbuffer.c says why), at the time
+ * of @clock (enum trawl_rb_clock) now, or 0 for a clock only the app reads.
+ * Returns the fd (the caller closes it) or a negative errno. */
+int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
+			uint32_t clock);
 
 /* Maps @fd (not taken: the caller may close it after) after checking its size
- * against the attributes. Returns 0 or a negative errno. */
+ * against the attributes. The clock is MONOTONIC (read_clock NULL): the
+ * caller sets another after. Returns 0 or a negative errno. */
 int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite,
 		 uint32_t cpu);
 void trawl_rb_unmap(struct trawl_rb *rb);
 
 /* ---- producer side ---- */
 
-static inline uint64_t trawl_rb_clock(void)
+static inline uint64_t trawl_rb_clock_monotonic(void)
 {
 	struct timespec ts;
 
 	/* CLOCK_MONOTONIC through the vDSO: no syscall, the kernel's clock. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The time of @rb's clock now (a producer's; or any process's when the clock
+ * is not APP: trawl_rb_flush() checks). */
+static inline uint64_t trawl_rb_clock(const struct trawl_rb *rb)
+{
+	if (__builtin_expect(rb->read_clock != NULL, 0))
+		return rb->read_clock();
+	return trawl_rb_clock_monotonic();
 }
 
 /*
@@ -233,7 +264,7 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 	 * from moving above the load. Free on x86. */
 	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
 	for (;;) {
-		ts = trawl_rb_clock();
+		ts = trawl_rb_clock(rb);
 		tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
 		pos = old & TRAWL_RB_POS_MASK;
 		off = pos & (S - 1);
@@ -326,6 +357,13 @@ static inline void trawl_rb_commit(struct trawl_rb_ctx *ctx)
  * and reads it again), and discarded = the running count.
  * Returns 0, or -EAGAIN when the next sub-buffer is not free (discard
  * mode), or -EBUSY when the reserve word kept changing (1000 tries).
+ *
+ * A process that cannot read the stream's clock (APP clock, read_clock
+ * NULL: the consumer) cuts nothing here, and returns 0: the app closes its
+ * own packets (when it stops and when it exits, src/ust/agent.c), so
+ * timers, live beacons and snapshots leave an APP-clock stream's packet in
+ * progress alone. trawl_rb_reader_flush_final() still closes what is left
+ * (ringbuffer.c: with which times).
  */
 int trawl_rb_flush(struct trawl_rb *rb, int empty_ok);
 

@@ -94,6 +94,10 @@ struct ust_trace {
 	struct trawl_ctf_trace *ctf; /* owned */
 	struct trace_chan *chans;
 	int metadata_dirty;
+	/* Its clock: CLOCK_MONOTONIC, or (app_clock) that of the app that made
+	 * it (a clock plugin's); apps with another clock are not traced in it. */
+	int app_clock;
+	struct trawl_ustctl_clock clock;
 	/* Its process exited and REMOVE_TRACE was sent (trace_release_gone());
 	 * freed once the consumer of generation removed_gen has answered
 	 * command number removed_at (cons_trace_removed()). */

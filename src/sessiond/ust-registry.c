@@ -5,6 +5,7 @@
  */
 #include "common/common.h"
 #include "sessiond/ust-internal.h"
+#include "ringbuffer/ringbuffer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -125,6 +126,42 @@ int metadata_push(struct trawl_domain_session *s, struct ust_trace *t)
 	return ret;
 }
 
+/* Whether @a's events carry @t's clock. */
+static int same_clock(const struct ust_trace *t, const struct ust_app *a)
+{
+	const struct trawl_ustctl_clock *x = &t->clock, *y = &a->info.clock;
+
+	if (t->app_clock != a->info.has_clock)
+		return 0;
+	return !t->app_clock || (!strcmp(x->name, y->name) && x->freq == y->freq && x->has_uuid == y->has_uuid &&
+				 (!x->has_uuid || !memcmp(x->uuid, y->uuid, sizeof(x->uuid))));
+}
+
+/* Adds @a's own clock (REGISTER's) to @t as its clock. */
+static int add_app_clock(struct ust_trace *t, const struct ust_app *a)
+{
+	const struct trawl_ustctl_clock *c = &a->info.clock;
+	struct trawl_ctf_clock_desc d = {
+		.name = c->name,
+		.description = c->description,
+		.freq = c->freq,
+		.precision = 1,
+		.offset_s = c->offset_s,
+		.offset = c->offset,
+		.uuid = c->has_uuid ? c->uuid : NULL,
+		.no_uuid = !c->has_uuid,
+	};
+
+	t->app_clock = 1;
+	t->clock = *c;
+	return trawl_ctf_trace_add_clock(t->ctf, &d);
+}
+
+static const char *clock_name(const struct ust_trace *t)
+{
+	return t->app_clock ? t->clock.name : "monotonic";
+}
+
 struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
 			    struct trawl_domain_err *err)
 {
@@ -137,9 +174,16 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 	for (t = s->traces; t; t = t->next) {
 		if (t->gone)
 			continue;
-		if (pid_mode ? t->pid == a->info.pid
-			     : (!t->pid && t->uid == a->uid && t->bits == a->info.bits_per_long))
+		if (!(pid_mode ? t->pid == a->info.pid
+			       : (!t->pid && t->uid == a->uid && t->bits == a->info.bits_per_long)))
+			continue;
+		if (same_clock(t, a))
 			return t;
+		/* Its times would mean nothing in the buffers the others share. */
+		trawl_domain_err_set(err, "app %d stamps its events with clock %s, the trace %s with clock %s",
+				     (int)a->info.pid, a->info.has_clock ? a->info.clock.name : "monotonic", t->path,
+				     clock_name(t));
+		return NULL;
 	}
 	ret = cons_get(s, err);
 	if (ret)
@@ -161,7 +205,10 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		return NULL;
 	}
 	t->ctf = trawl_ctf_trace_create(0);
-	if (!t->ctf || trawl_ctf_trace_add_monotonic_clock(t->ctf)) {
+	if (!t->ctf || (a->info.has_clock ? add_app_clock(t, a) : trawl_ctf_trace_add_monotonic_clock(t->ctf))) {
+		if (t->ctf && a->info.has_clock)
+			trawl_domain_err_set(err, "app %d's clock %s cannot be a trace's clock", (int)a->info.pid,
+					     a->info.clock.name);
 		trawl_ctf_trace_destroy(t->ctf);
 		free(t);
 		return NULL;
@@ -210,7 +257,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 		return NULL;
 	}
 	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT,
-					       ctx_type, "monotonic");
+					       ctx_type, clock_name(t));
 	if (ret) {
 		trawl_domain_err_set(err, "cannot describe channel %s: %s", c->attr.name,
 				     strerror(-ret));
@@ -227,6 +274,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	if (ua.nr_streams > TRAWL_USTCTL_MAX_STREAMS)
 		ua.nr_streams = TRAWL_USTCTL_MAX_STREAMS;
 	ua.stream_id = c->index;
+	ua.clock = t->app_clock ? TRAWL_RB_CLOCK_APP : TRAWL_RB_CLOCK_MONOTONIC;
 	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
 	ret = trawl_ustctl_channel_create(&ua, &tc->rb);
 	if (ret) {

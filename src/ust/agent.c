@@ -427,12 +427,33 @@ void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
 	}
 }
 
+/* With our own clock (clock.c) nobody else can close our packets
+ * (ringbuffer.h): at exit, those of every channel, so the trace ends with
+ * their events at the times we read. A stream another app of the user
+ * still writes is only cut short. Try-lock: the agent thread may hold the
+ * lock forever in a process that exits from another thread; the consumer's
+ * final flush then closes what is left. */
+static void flush_own_clock(void)
+{
+	struct trawl_ust_chan *ch;
+	uint32_t i, k;
+
+	if (!trawl_ust_clock_read || pthread_mutex_trylock(&trawl_ust_lock))
+		return;
+	for (k = 0; k < 2; k++)
+		for (ch = conns[k].chans; ch; ch = ch->next)
+			for (i = 0; i < ch->nr_streams; i++)
+				trawl_rb_flush(&ch->rbs[i], 0);
+	pthread_mutex_unlock(&trawl_ust_lock);
+}
+
 /* The library's last destructor: the counts of events no provider's
  * destructor took (the library's own providers', never unregistered). */
 static void __attribute__((destructor)) trawl_ust_fini(void)
 {
 	if (started)
 		trawl_ust_agent_report_tally(NULL);
+	flush_own_clock();
 }
 
 void trawl_ust_agent_wake(void)
@@ -532,6 +553,11 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		ret = trawl_rb_map(&ch->rbs[i], fds[i], cmd->subbuf_size, cmd->num_subbuf, cmd->overwrite, i);
 		if (ret)
 			goto err_map;
+		/* The daemon made the trace's clock ours (REGISTER said which). */
+		if (trawl_ust_clock_read) {
+			ch->rbs[i].clock = TRAWL_RB_CLOCK_APP;
+			ch->rbs[i].read_clock = trawl_ust_clock_read;
+		}
 	}
 	ch->contexts = cmd->contexts;
 	ch->nr_counters = cmd->nr_counters;
@@ -598,9 +624,15 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 		break;
 	case TRAWL_WIRE_CMD_START:
 	case TRAWL_WIRE_CMD_STOP:
-		for (ch = c->chans; ch; ch = ch->next)
-			if (ch->session_handle == cmd->session_handle)
-				__atomic_store_n(&ch->active, cmd->cmd == TRAWL_WIRE_CMD_START, __ATOMIC_RELAXED);
+		for (ch = c->chans; ch; ch = ch->next) {
+			if (ch->session_handle != cmd->session_handle)
+				continue;
+			__atomic_store_n(&ch->active, cmd->cmd == TRAWL_WIRE_CMD_START, __ATOMIC_RELAXED);
+			/* Our own clock: only we can close our packets (ringbuffer.h). */
+			if (cmd->cmd == TRAWL_WIRE_CMD_STOP && trawl_ust_clock_read)
+				for (i = 0; i < ch->nr_streams; i++)
+					trawl_rb_flush(&ch->rbs[i], 0);
+		}
 		break;
 	case TRAWL_WIRE_CMD_REGENERATE_STATEDUMP:
 		return 0; /* done after the reply (serve_one()) */
@@ -806,10 +838,22 @@ static int send_event(int fd, const struct trawl_ust_event_desc *ev, int logleve
 	return ret;
 }
 
-static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
+/* REGISTER, and the app's clock after it when a plugin gives one (wire.h). */
+struct register_msg {
+	struct trawl_wire_register r;
+	struct trawl_wire_clock clock;
+};
+
+/* Fills @m; returns the message's size in bytes. */
+static size_t fill_register(struct register_msg *m, uint32_t nr_events)
 {
+	struct trawl_wire_register *r = &m->r;
+	int clock = trawl_ust_clock_wire(&m->clock);
+	size_t size = sizeof(*r) + (clock ? sizeof(m->clock) : 0);
+
 	memset(r, 0, sizeof(*r));
-	trawl_wire_hdr_init(&r->hdr, TRAWL_WIRE_REGISTER, sizeof(*r));
+	trawl_wire_hdr_init(&r->hdr, TRAWL_WIRE_REGISTER, (uint32_t)size);
+	r->flags = clock ? TRAWL_WIRE_REG_CLOCK : 0;
 	r->pid = (uint32_t)getpid();
 	r->ppid = (uint32_t)getppid();
 	r->uid = (uint32_t)getuid();
@@ -822,6 +866,7 @@ static void fill_register(struct trawl_wire_register *r, uint32_t nr_events)
 	 * started: this thread has its own name. */
 	memcpy(r->procname, procname, sizeof(r->procname));
 	r->procname[15] = '\0';
+	return size;
 }
 
 /* Connects to the daemon's apps.sock: the fd (owned by the caller), or
@@ -850,7 +895,8 @@ static int conn_connect(const struct trawl_ust_conn *c)
  * the registration. 0, or -errno with the connection closed. */
 static int conn_open(struct trawl_ust_conn *c)
 {
-	struct trawl_wire_register reg;
+	struct register_msg reg;
+	size_t reg_size;
 	int *loglevels = NULL;
 	uint32_t i;
 	int fd, ret;
@@ -877,11 +923,11 @@ static int conn_open(struct trawl_ust_conn *c)
 		ret = -ENOMEM;
 		goto err;
 	}
-	fill_register(&reg, c->nr_events);
+	reg_size = fill_register(&reg, c->nr_events);
 	/* Whole, before any TALLY (a destructor's) may go. */
 	pthread_mutex_lock(&c->send_lock);
 	c->fd = fd;
-	ret = trawl_io_send_all(fd, &reg, sizeof(reg));
+	ret = trawl_io_send_all(fd, &reg, reg_size);
 	/* Event descriptions are immutable once registered; the array holds
 	 * pointers taken under the lock. */
 	for (i = 0; !ret && i < c->nr_events; i++)
@@ -1191,6 +1237,7 @@ static void __attribute__((constructor)) trawl_ust_init(void)
 	prctl(PR_GET_NAME, procname, 0, 0, 0);
 	trawl_ust_pid = (int32_t)getpid();
 	trawl_ust_ppid = (int32_t)getppid();
+	trawl_ust_clock_init();
 	trawl_ust_getcpu_init();
 	trawl_ust_statedump_init();
 	trawl_ust_agent_start();

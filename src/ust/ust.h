@@ -67,6 +67,15 @@ extern int32_t trawl_ust_pid, trawl_ust_ppid;
 extern int (*trawl_ust_getcpu_fn)(void);
 void trawl_ust_getcpu_init(void);
 
+/* clock.c: the clock plugin's read64() (NULL: CLOCK_MONOTONIC), set by
+ * trawl_ust_clock_init() from the library's constructor, before any
+ * channel; each channel's streams read it (trawl_rb.read_clock). */
+extern uint64_t (*trawl_ust_clock_read)(void);
+void trawl_ust_clock_init(void);
+/* Fills @w with the plugin's clock for REGISTER: 1, or 0 (no plugin, @w
+ * zeroed). Measures the clock's offset now. */
+int trawl_ust_clock_wire(struct trawl_wire_clock *w);
+
 /* Context fields (context.c). Writes @chan's context fields at @p (room
  * for chan->context_size bytes); returns the end. */
 char *trawl_ust_write_contexts(char *p, const struct trawl_ust_chan *chan, void *ip);

@@ -22,6 +22,9 @@
 #define TRAWL_USTCTL_FIELD_NAME_MAX 64
 #define TRAWL_USTCTL_PROCNAME_MAX 17 /* 16 + NUL, as the kernel's comm */
 #define TRAWL_USTCTL_MAX_STREAMS TRAWL_FDMSG_MAX_FDS /* fds in one CHANNEL message */
+#define TRAWL_USTCTL_CLOCK_NAME_MAX 64  /* bytes, NUL included: an app clock's name (a TSDL identifier) */
+#define TRAWL_USTCTL_CLOCK_DESC_MAX 256 /* bytes, NUL included: its description */
+#define TRAWL_USTCTL_CLOCK_FREQ_MAX 1000000000000ull /* Hz: 1 THz at most */
 
 enum trawl_ustctl_field_type {
 	TRAWL_USTCTL_FIELD_INTEGER = 1, /* size_bits, is_signed, base, byte_order */

@@ -10,7 +10,7 @@
  * ends are on one machine).
  *
  *   app                                   daemon
- *   REGISTER (nr_events = N)        ──▶
+ *   REGISTER (nr_events = N)        ──▶   (+ the app's clock: REG_CLOCK)
  *   EVENT × N                       ──▶   (then the app only answers)
  *                                   ◀──   CMD (CHANNEL carries fds: SCM_RIGHTS)
  *   REPLY (ret: 0 or -errno)        ──▶   (CHANNEL is followed by nr_counters
@@ -74,8 +74,9 @@
 #define TRAWL_WIRE_MAX_FILTERS 65536u /* bytes of filter text after an ENABLE */
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
 /* Minor 1: context bits prio and nice, and perf counters after CHANNEL.
- * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon). */
-#define TRAWL_UST_WIRE_ABI_MINOR 3u
+ * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon).
+ * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK). */
+#define TRAWL_UST_WIRE_ABI_MINOR 4u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -138,7 +139,33 @@ struct trawl_wire_register {
 	uint32_t abi_major, abi_minor;
 	uint32_t nr_events;
 	char procname[16];
-	uint32_t reserved[4];
+	uint32_t flags; /* TRAWL_WIRE_REG_* (ABI minor >= 4; was reserved, 0) */
+	uint32_t reserved[3];
+};
+
+/*
+ * REGISTER flags. CLOCK: the app stamps its events with its own clock (an
+ * LTTng-UST clock plugin, src/ust/clock.c), described by a struct
+ * trawl_wire_clock that follows the REGISTER in the same message (hdr.size
+ * covers both). A daemon older than ABI minor 4 refuses such a REGISTER:
+ * the app is then not traced, rather than traced with times its trace
+ * would misread.
+ */
+#define TRAWL_WIRE_REG_CLOCK 1u
+
+struct trawl_wire_clock {
+	char name[TRAWL_USTCTL_CLOCK_NAME_MAX];
+	char description[TRAWL_USTCTL_CLOCK_DESC_MAX];
+	uint8_t uuid[16];  /* valid when has_uuid */
+	uint32_t has_uuid; /* 0 or 1 */
+	uint32_t reserved;
+	uint64_t freq;     /* ticks per second, 1 .. TRAWL_USTCTL_CLOCK_FREQ_MAX */
+	/* The clock's value at the Epoch's second offset_s plus offset ticks is
+	 * 0: offset_s * freq + offset ticks from the Epoch to value 0, with
+	 * 0 <= offset < freq, measured by the app (CLOCK_REALTIME against the
+	 * clock) when it registered. */
+	int64_t offset_s;
+	int64_t offset;
 };
 
 /* Followed by nr_fields struct trawl_wire_field, then nr_enum_entries
@@ -224,6 +251,7 @@ struct trawl_wire_reply {
 
 _Static_assert(sizeof(struct trawl_wire_hdr) == 16, "wire header");
 _Static_assert(sizeof(struct trawl_wire_register) == 80, "wire register");
+_Static_assert(sizeof(struct trawl_wire_clock) == 368, "wire clock");
 _Static_assert(sizeof(struct trawl_wire_event) == 288, "wire event");
 _Static_assert(sizeof(struct trawl_wire_field) == 232, "wire field");
 _Static_assert(sizeof(struct trawl_wire_enum_entry) == 80, "wire enum entry");

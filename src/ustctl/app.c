@@ -546,7 +546,9 @@ static int hdr_allowed(const struct trawl_ustctl_app *app, const struct trawl_wi
 	    h->size < sizeof(*h) || h->size > TRAWL_WIRE_MAX_MSG)
 		return -EPROTO;
 	if (app->unit == UNIT_REGISTER && !app->registered)
-		return h->type == TRAWL_WIRE_REGISTER && h->size == sizeof(struct trawl_wire_register)
+		return h->type == TRAWL_WIRE_REGISTER &&
+				       (h->size == sizeof(struct trawl_wire_register) ||
+					h->size == sizeof(struct trawl_wire_register) + sizeof(struct trawl_wire_clock))
 			       ? 0 : -EPROTO;
 	if (app->unit != UNIT_NONE)
 		return h->type == TRAWL_WIRE_EVENT && h->size >= sizeof(struct trawl_wire_event)

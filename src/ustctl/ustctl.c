@@ -45,7 +45,7 @@ int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, st
 	int ret;
 
 	if (!attr->nr_streams || attr->nr_streams > TRAWL_USTCTL_MAX_STREAMS || attr->overwrite > 1 ||
-	    trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
+	    attr->clock > TRAWL_RB_CLOCK_APP || trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
 		return -EINVAL;
 	chan = calloc(1, sizeof(*chan));
 	if (!chan)
@@ -57,7 +57,7 @@ int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, st
 		return -ENOMEM;
 	}
 	for (i = 0; i < attr->nr_streams; i++) {
-		ret = trawl_rb_shm_create(attr->subbuf_size, attr->num_subbuf, attr->overwrite, i);
+		ret = trawl_rb_shm_create(attr->subbuf_size, attr->num_subbuf, attr->overwrite, i, attr->clock);
 		if (ret < 0)
 			goto err;
 		chan->fds[i] = ret;
@@ -127,9 +127,11 @@ int trawl_ustctl_stream_map(int fd, const struct trawl_ustctl_channel_attr *attr
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	ret = trawl_rb_map(&s->r.rb, fd, attr->subbuf_size, attr->num_subbuf, attr->overwrite, cpu);
+	ret = attr->clock > TRAWL_RB_CLOCK_APP ? -EINVAL
+		: trawl_rb_map(&s->r.rb, fd, attr->subbuf_size, attr->num_subbuf, attr->overwrite, cpu);
 	if (ret)
 		goto err;
+	s->r.rb.clock = attr->clock;
 	ret = trawl_rb_reader_init(&s->r);
 	if (ret)
 		goto err_map;

@@ -126,6 +126,17 @@ struct trawl_ustctl_event {
 /* App side.                                                          */
 /* ------------------------------------------------------------------ */
 
+/* An app's own clock (REGISTER's struct trawl_wire_clock, checked). */
+struct trawl_ustctl_clock {
+	char name[TRAWL_USTCTL_CLOCK_NAME_MAX];        /* [A-Za-z_][A-Za-z0-9_]* */
+	char description[TRAWL_USTCTL_CLOCK_DESC_MAX]; /* NUL-terminated, any bytes */
+	uint8_t uuid[16];
+	int has_uuid;
+	uint64_t freq;     /* Hz, 1 .. TRAWL_USTCTL_CLOCK_FREQ_MAX */
+	int64_t offset_s;  /* the Epoch to value 0: offset_s s + offset ticks */
+	int64_t offset;    /* 0 .. freq - 1 */
+};
+
 struct trawl_ustctl_app_info {
 	pid_t pid;
 	pid_t ppid;
@@ -135,6 +146,8 @@ struct trawl_ustctl_app_info {
 	uint32_t abi_major;
 	uint32_t abi_minor;
 	char procname[TRAWL_USTCTL_PROCNAME_MAX];
+	int has_clock; /* its events carry its own clock's time (clock): not CLOCK_MONOTONIC */
+	struct trawl_ustctl_clock clock;
 };
 
 struct trawl_ustctl_app; /* one connected app; opaque */
@@ -497,6 +510,8 @@ struct trawl_ustctl_channel_attr {
 	uint32_t nr_streams;   /* usually trawl_ustctl_possible_cpus(); <= TRAWL_USTCTL_MAX_STREAMS */
 	uint32_t stream_id;    /* the CTF stream class id of this channel in the metadata */
 	uint8_t uuid[16];      /* the trace's uuid (written in every packet header) */
+	uint32_t clock;        /* enum trawl_rb_clock: whose clock stamps the events */
+	uint32_t reserved;
 };
 
 /* Number of possible CPUs (the default nr_streams), >= 1. */

@@ -22,12 +22,38 @@ static int copy_str(char *dst, const char *src, size_t size, int allow_empty)
 	return 0;
 }
 
+/* The clock after a REGISTER: 0 or -EPROTO. */
+static int clock_decode(const struct trawl_wire_clock *w, struct trawl_ustctl_clock *c)
+{
+	const char *p;
+
+	if (copy_str(c->name, w->name, sizeof(w->name), 0) ||
+	    copy_str(c->description, w->description, sizeof(w->description), 1))
+		return -EPROTO;
+	/* A TSDL identifier (the registry refuses its keywords). */
+	for (p = c->name; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (p != c->name && *p >= '0' && *p <= '9')))
+			return -EPROTO;
+	if (w->has_uuid > 1 || w->reserved || !w->freq || w->freq > TRAWL_USTCTL_CLOCK_FREQ_MAX ||
+	    w->offset < 0 || (uint64_t)w->offset >= w->freq || w->offset_s < -(INT64_C(1) << 40) ||
+	    w->offset_s > (INT64_C(1) << 40))
+		return -EPROTO;
+	memcpy(c->uuid, w->uuid, sizeof(c->uuid));
+	c->has_uuid = (int)w->has_uuid;
+	c->freq = w->freq;
+	c->offset_s = w->offset_s;
+	c->offset = w->offset;
+	return 0;
+}
+
 int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_app_info *info,
 			       uint32_t *nr_events)
 {
 	struct trawl_wire_register r;
+	struct trawl_wire_clock wc;
 
-	if (len != sizeof(r))
+	if (len != sizeof(r) && len != sizeof(r) + sizeof(wc))
 		return -EPROTO;
 	memcpy(&r, buf, sizeof(r));
 	if (trawl_wire_hdr_check(&r.hdr, TRAWL_WIRE_REGISTER, len))
@@ -35,6 +61,11 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
 	if ((r.bits_per_long != 32 && r.bits_per_long != 64) || r.nr_events > TRAWL_WIRE_MAX_EVENTS)
 		return -EPROTO;
 	if (r.abi_major != TRAWL_UST_WIRE_ABI_MAJOR)
+		return -EPROTO;
+	/* Flags from minor 4 on (before: reserved, which nobody checked). */
+	if (r.abi_minor >= 4 && (r.flags & ~TRAWL_WIRE_REG_CLOCK))
+		return -EPROTO;
+	if ((len > sizeof(r)) != (r.abi_minor >= 4 && (r.flags & TRAWL_WIRE_REG_CLOCK)))
 		return -EPROTO;
 	memset(info, 0, sizeof(*info));
 	info->pid = (pid_t)r.pid;
@@ -46,6 +77,12 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
 	info->abi_minor = r.abi_minor;
 	if (copy_str(info->procname, r.procname, sizeof(r.procname), 1))
 		return -EPROTO;
+	if (len > sizeof(r)) {
+		memcpy(&wc, (const char *)buf + sizeof(r), sizeof(wc));
+		if (clock_decode(&wc, &info->clock))
+			return -EPROTO;
+		info->has_clock = 1;
+	}
 	*nr_events = r.nr_events;
 	return 0;
 }

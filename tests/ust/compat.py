@@ -21,11 +21,19 @@ values the program is known to record.
                           sees them, as LTTng-UST reports them
     compat.py getcpu      LTTNG_UST_GETCPU_PLUGIN: the plugin's number is
                           each event's cpu_id (stream) and $ctx.cpu_id
+    compat.py clock       LTTNG_UST_CLOCK_PLUGIN: the trace's clock is the
+                          plugin's (name, description, frequency, uuid, or
+                          none when it gives no UUID), each event's value is
+                          the plugin's read64() (checked against the test's
+                          own CLOCK_MONOTONIC), the offset gives wall-clock
+                          times; an app with another clock is not traced in
+                          the same per-user buffers
 """
 import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from trawltest import BIN, FAILS, fail  # noqa: E402
@@ -341,10 +349,92 @@ def case_getcpu():
         fail("getcpu: $ctx.cpu_id == %d kept %d of %d events" % (want, counts[1], counts[0]))
 
 
+CLOCK_UUID = "8c5e2d1a-7f40-4b9e-9d2c-3a6b1e0f5c47"  # clock-plugin.c's
+
+
+def clock_run(variant):
+    """One session under the clock plugin (@variant: "uuid", the plugin's
+    uuid a UUID; "no-uuid", not one; "mixed", a program without the plugin
+    runs after it). (metadata, babeltrace2 --clock-cycles lines, --clock-seconds
+    lines, trawl view's lines, monotonic us and wall-clock s around the run)."""
+    plugin = os.path.join(LIB, "libust-clock-plugin.so")
+    e = Env()
+    span = []
+    try:
+        def body():
+            span.append((time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000, time.time()))
+            env = dict(e.env, LTTNG_UST_CLOCK_PLUGIN=plugin)
+            if variant == "no-uuid":
+                env["TEST_CLOCK_UUID"] = "123456789012345678901234567890123456"
+            r = subprocess.run([APP], env=env, capture_output=True, text=True, timeout=120)
+            if r.returncode != 0 or "LTTNG_UST_CLOCK_PLUGIN" in r.stderr:
+                fail("clock: %s: exit %d: %s" % (APP, r.returncode, r.stderr.strip()[-300:]))
+            span.append((time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000, time.time()))
+            if variant == "mixed":
+                e.run([APP])
+        trace = e.session(["tcompat:*"], body)
+        md = metadata(trace)
+        out = []
+        for opt in ("--clock-cycles", "--clock-seconds"):
+            r = subprocess.run(["babeltrace2", opt, trace], capture_output=True, text=True)
+            if r.returncode != 0 or r.stderr.strip():
+                fail("clock %s: babeltrace2 %s: exit %d: %s" % (variant, opt, r.returncode, r.stderr.strip()[-300:]))
+            out.append([ln for ln in r.stdout.splitlines() if LINE.match(ln)])
+        r = subprocess.run([trawltest.TRAWL, "view", "--clock-cycles", trace], capture_output=True, text=True)
+        if r.returncode != 0:
+            fail("clock %s: trawl view: exit %d: %s" % (variant, r.returncode, r.stderr.strip()[-300:]))
+        view = [ln for ln in r.stdout.splitlines() if LINE.match(ln)]
+    finally:
+        e.close()
+    return md, out[0], out[1], view, span
+
+
+def case_clock():
+    counts = {}
+    for variant in ("uuid", "no-uuid", "mixed"):
+        md, cycles, seconds, view, span = clock_run(variant)
+        clocks = re.findall(r"\bclock \{(.*?)\};", md, re.S)
+        if len(clocks) != 1:
+            fail("clock %s: %d clocks declared: %s" % (variant, len(clocks), clocks))
+            continue
+        decl = dict(re.findall(r"(\w+) = (\"[^\"]*\"|[-\w]+);", clocks[0]))
+        want = {"name": '"test_us_clock"', "freq": "1000000",
+                "description": '"CLOCK_MONOTONIC in microseconds"'}
+        if variant != "no-uuid":
+            want["uuid"] = '"%s"' % CLOCK_UUID
+        got = {k: decl.get(k) for k in ("name", "freq", "description", "uuid") if k in decl}
+        if got != want:
+            fail("clock %s: declared %s, the plugin says %s" % (variant, got, want))
+        if "map = clock.test_us_clock.value" not in md or "clock.monotonic" in md:
+            fail("clock %s: the streams' timestamps do not map to the plugin's clock" % variant)
+        if not cycles:
+            fail("clock %s: no event" % variant)
+            continue
+        # Each value is the plugin's: CLOCK_MONOTONIC in us, read during the run.
+        vals = [int(re.match(r"^\[(\d+)\]", ln).group(1)) for ln in cycles]
+        (m0, w0), (m1, w1) = span[0], span[1]
+        if min(vals) < m0 or max(vals) > m1:
+            fail("clock %s: values %d..%d, the run was %d..%d us of CLOCK_MONOTONIC" %
+                 (variant, min(vals), max(vals), m0, m1))
+        # The offset makes them the wall-clock time of the run (the second
+        # reads of each pair are a few us apart: a 1 s margin is plenty).
+        secs = [float(re.match(r"^\[([0-9.]+)\]", ln).group(1)) for ln in seconds]
+        if min(secs) < w0 - 1 or max(secs) > w1 + 1:
+            fail("clock %s: times %.6f..%.6f, the run was %.6f..%.6f" % (variant, min(secs), max(secs), w0, w1))
+        if [ln.split("]")[0] for ln in view] != [ln.split("]")[0] for ln in cycles]:
+            fail("clock %s: trawl view --clock-cycles differs from babeltrace2's" % variant)
+        counts[variant] = len(cycles)
+    # The program without the plugin is not traced in the buffers whose
+    # times are the plugin's: the same events as alone.
+    if counts.get("mixed") != counts.get("uuid"):
+        fail("clock: %s events with a program of another clock after, %s alone" %
+             (counts.get("mixed"), counts.get("uuid")))
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else ""
     tests = {"fields": case_fields, "filters": case_filters, "dup": case_dup, "statedump": case_statedump,
-             "getcpu": case_getcpu}
+             "getcpu": case_getcpu, "clock": case_clock}
     if what not in tests:
         sys.exit("usage: compat.py " + "|".join(tests))
     tests[what]()
