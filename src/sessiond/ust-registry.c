@@ -5,7 +5,6 @@
  */
 #include "common/common.h"
 #include "sessiond/ust-internal.h"
-#include "ringbuffer/ringbuffer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,7 +273,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	if (ua.nr_streams > TRAWL_USTCTL_MAX_STREAMS)
 		ua.nr_streams = TRAWL_USTCTL_MAX_STREAMS;
 	ua.stream_id = c->index;
-	ua.clock = t->app_clock ? TRAWL_RB_CLOCK_APP : TRAWL_RB_CLOCK_MONOTONIC;
+	ua.clock = t->app_clock ? TRAWL_USTCTL_CLOCK_APP : TRAWL_USTCTL_CLOCK_MONOTONIC;
 	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
 	ret = trawl_ustctl_channel_create(&ua, &tc->rb);
 	if (ret) {

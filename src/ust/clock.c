@@ -49,6 +49,10 @@ struct user_clock {
 static struct user_clock user_tc;
 /* 1 once enabled: release-stored after user_tc, acquire-loaded before it. */
 static int override_on;
+/* What the plugin said at start-up (a clock does not change its name). */
+static char clock_name[TRAWL_USTCTL_CLOCK_NAME_MAX];
+static char clock_desc[TRAWL_USTCTL_CLOCK_DESC_MAX];
+static uint64_t clock_freq;
 
 uint64_t (*trawl_ust_clock_read)(void);
 
@@ -205,6 +209,10 @@ void trawl_ust_clock_init(void)
 			lib, user_tc.name() ? user_tc.name() : "", (unsigned long long)f);
 		return;
 	}
+	memcpy(clock_name, user_tc.name(), strlen(user_tc.name()) + 1); /* name_ok(): it fits */
+	/* Longer than the wire's 255 bytes: cut, ending in "...". */
+	trawl_msg_fmt(clock_desc, sizeof(clock_desc), "%s", user_tc.description() ? user_tc.description() : "");
+	clock_freq = f;
 	trawl_ust_clock_read = user_tc.read64;
 }
 
@@ -252,14 +260,12 @@ static void measure_offset(uint64_t freq, int64_t *offset_s, int64_t *offset)
 int trawl_ust_clock_wire(struct trawl_wire_clock *w)
 {
 	char uuid[LTTNG_UST_UUID_STR_LEN];
-	const char *d;
 
 	memset(w, 0, sizeof(*w));
 	if (!trawl_ust_clock_read)
 		return 0;
-	snprintf(w->name, sizeof(w->name), "%s", user_tc.name());
-	d = user_tc.description();
-	snprintf(w->description, sizeof(w->description), "%s", d ? d : "");
+	memcpy(w->name, clock_name, sizeof(w->name));
+	memcpy(w->description, clock_desc, sizeof(w->description));
 	memset(uuid, 0, sizeof(uuid));
 	if (user_tc.uuid && user_tc.uuid(uuid) == 0) {
 		uuid[LTTNG_UST_UUID_STR_LEN - 1] = '\0';
@@ -267,9 +273,7 @@ int trawl_ust_clock_wire(struct trawl_wire_clock *w)
 	} else if (!user_tc.uuid && mono_uuid(uuid) == 0) {
 		w->has_uuid = uuid_parse(uuid, w->uuid) == 0;
 	}
-	w->freq = user_tc.freq();
-	if (!w->freq || w->freq > TRAWL_USTCTL_CLOCK_FREQ_MAX)
-		w->freq = 1; /* changed since init: the daemon refuses nothing, times are wrong */
+	w->freq = clock_freq;
 	measure_offset(w->freq, &w->offset_s, &w->offset);
 	return 1;
 }

@@ -38,6 +38,9 @@ uint32_t trawl_ustctl_possible_cpus(void)
 	return n > TRAWL_USTCTL_MAX_STREAMS ? TRAWL_USTCTL_MAX_STREAMS : (uint32_t)n;
 }
 
+_Static_assert(TRAWL_USTCTL_CLOCK_MONOTONIC == (int)TRAWL_RB_CLOCK_MONOTONIC &&
+		       TRAWL_USTCTL_CLOCK_APP == (int)TRAWL_RB_CLOCK_APP, "ustctl.h's clocks are the ring buffer's");
+
 int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, struct trawl_ustctl_channel **out)
 {
 	struct trawl_ustctl_channel *chan;

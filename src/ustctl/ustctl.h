@@ -503,6 +503,12 @@ void trawl_ustctl_app_set_notify_fd(struct trawl_ustctl_app *app, int fd);
 /* Buffer side: creation (session daemon).                            */
 /* ------------------------------------------------------------------ */
 
+/* Whose clock stamps a channel's events (ringbuffer.h's enum trawl_rb_clock). */
+enum trawl_ustctl_clock_kind {
+	TRAWL_USTCTL_CLOCK_MONOTONIC = 0, /* CLOCK_MONOTONIC, ns */
+	TRAWL_USTCTL_CLOCK_APP = 1,       /* the app's own (a clock plugin's): only the app reads it */
+};
+
 struct trawl_ustctl_channel_attr {
 	uint64_t subbuf_size;  /* bytes, power of two, >= 4096 */
 	uint32_t num_subbuf;   /* power of two, >= 2 */
@@ -510,7 +516,7 @@ struct trawl_ustctl_channel_attr {
 	uint32_t nr_streams;   /* usually trawl_ustctl_possible_cpus(); <= TRAWL_USTCTL_MAX_STREAMS */
 	uint32_t stream_id;    /* the CTF stream class id of this channel in the metadata */
 	uint8_t uuid[16];      /* the trace's uuid (written in every packet header) */
-	uint32_t clock;        /* enum trawl_rb_clock: whose clock stamps the events */
+	uint32_t clock;        /* enum trawl_ustctl_clock_kind: whose clock stamps the events */
 	uint32_t reserved;
 };
 
