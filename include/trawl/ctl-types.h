@@ -81,6 +81,15 @@ enum trawl_ctl_process_attr {
 };
 #define TRAWL_CTL_PROCESS_ATTR_COUNT 6
 
+/*
+ * What triggers an automatic rotation of a session (LTTng's
+ * enable-rotation --timer / --size).
+ */
+enum trawl_ctl_rotation_schedule {
+	TRAWL_CTL_ROTATION_TIMER = 1, /* every given period (µs) */
+	TRAWL_CTL_ROTATION_SIZE = 2,  /* each time the current chunk holds the given bytes */
+};
+
 /* The most values one tracker's inclusion set holds (a bound on what one
  * client makes a daemon keep). */
 #define TRAWL_CTL_TRACKER_MAX_VALUES 4096

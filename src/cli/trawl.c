@@ -33,6 +33,10 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_timeline,
 #endif
 	&cli_cmd_snapshot,
+	&cli_cmd_clear,
+	&cli_cmd_rotate,
+	&cli_cmd_enable_rotation,
+	&cli_cmd_disable_rotation,
 	&cli_cmd_track,
 	&cli_cmd_untrack,
 	&cli_cmd_regenerate,

@@ -34,6 +34,18 @@
  *   REMOVE_TRACE trace_key: flush the trace's streams, write everything, close
  *                and forget them (a per-process trace whose app exited); the
  *                session's counters keep what it counted
+ *   CLEAR        LTTng's `clear`: what the session's ring buffers hold is
+ *                discarded, and every file its traces wrote is deleted (the
+ *                folders stay: the session daemon prunes them); a started
+ *                session's traces get new files at once, a stopped one's at
+ *                its next START. -EOPNOTSUPP for a trace streamed to relayd
+ *   ROTATE       payload: struct trawl_cons_rotate. LTTng's `rotate`: each
+ *                trace of the session under old_root is flushed and written
+ *                whole there (the trace chunk ends), its files closed, and
+ *                it goes on under new_root (same path below it): at once if
+ *                the session is started, else at its next START. A packet
+ *                is in exactly one chunk. -EOPNOTSUPP for a trace streamed
+ *                to relayd
  */
 #ifndef TRAWL_CONSUMER_PROTO_H
 #define TRAWL_CONSUMER_PROTO_H
@@ -43,7 +55,7 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 5u
+#define TRAWL_CONS_VERSION 6u
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 #define TRAWL_CONS_MSG_LEN 256u
@@ -59,6 +71,8 @@ enum trawl_cons_cmd {
 	TRAWL_CONS_REMOVE_SESSION = 8,
 	TRAWL_CONS_STATUS = 9,
 	TRAWL_CONS_REMOVE_TRACE = 10,
+	TRAWL_CONS_CLEAR = 11,
+	TRAWL_CONS_ROTATE = 12,
 };
 
 struct trawl_cons_hdr {
@@ -80,6 +94,11 @@ struct trawl_cons_add_trace {
 					   or relay:...,net://HOST:C:D/ust/uid/1000/64-bit */
 	uint32_t flags;                 /* TRAWL_CONS_F_* */
 	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_cons_rotate {
+	char old_root[TRAWL_CONS_PATH_LEN]; /* the chunk that ends: absolute folder */
+	char new_root[TRAWL_CONS_PATH_LEN]; /* the chunk that begins */
 } __attribute__((packed));
 
 struct trawl_cons_add_channel {

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { OP_FILE = 1, OP_KEEP, OP_BEGIN, OP_COMMIT, OP_ABORT };
+enum { OP_FILE = 1, OP_KEEP, OP_BEGIN, OP_COMMIT, OP_ABORT, OP_REMOVE };
 
 struct op_req {
 	uint32_t op;
@@ -64,6 +64,23 @@ static int folder_open(const char *dir, char *where, size_t where_len)
 	}
 	close(idx);
 	return fd;
+}
+
+/*
+ * Removes @rel ("NAME", "index/NAME", or "index" itself, which must be
+ * empty) of the folder @dfd, as its owner: a name that is not there is not
+ * an error; nothing is followed but "index" (whose file is unlinked
+ * wherever it points, which the owner could do anyway).
+ */
+static int remove_below(int dfd, const char *rel)
+{
+	int flags = strcmp(rel, "index") ? 0 : AT_REMOVEDIR;
+
+	if (!rel[0] || rel[0] == '/' || strstr(rel, ".."))
+		return -EINVAL;
+	if (unlinkat(dfd, rel, flags) && errno != ENOENT)
+		return -errno;
+	return 0;
 }
 
 static void reply_send(int sock, const struct op_reply *r, int fd)
@@ -109,6 +126,9 @@ static void __attribute__((noreturn)) child_serve(int sock, const char *dir)
 		case OP_COMMIT:
 		case OP_ABORT:
 			r.ret = trawl_fs_replace_commit(dfd, q.path, q.op == OP_COMMIT);
+			break;
+		case OP_REMOVE:
+			r.ret = remove_below(dfd, q.path);
 			break;
 		default:
 			r.ret = -EINVAL;
@@ -322,6 +342,13 @@ int trawl_opener_replace_begin(struct trawl_opener *op, const char *rel)
 		return trawl_fs_replace_begin(op->dir, rel, 0640);
 	ret = call(op, OP_BEGIN, rel, &fd, NULL, 0);
 	return ret < 0 ? ret : fd;
+}
+
+int trawl_opener_remove(struct trawl_opener *op, const char *rel)
+{
+	if (op->dir >= 0)
+		return remove_below(op->dir, rel);
+	return call(op, OP_REMOVE, rel, NULL, NULL, 0);
 }
 
 int trawl_opener_replace_commit(struct trawl_opener *op, const char *rel, int ok)

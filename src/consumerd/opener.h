@@ -73,4 +73,11 @@ int trawl_opener_replace_begin(struct trawl_opener *op, const char *rel);
 /* Renames it over @rel when @ok, else removes it. 0 or -errno. */
 int trawl_opener_replace_commit(struct trawl_opener *op, const char *rel, int ok);
 
+/*
+ * Removes file @rel ("NAME" or "index/NAME"), or the folder "index" once
+ * empty, as the folder's owner (clear, consumer-proto.h). A name that is not
+ * there is no error. 0 or -errno.
+ */
+int trawl_opener_remove(struct trawl_opener *op, const char *rel);
+
 #endif /* TRAWL_CONSUMERD_OPENER_H */

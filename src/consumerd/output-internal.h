@@ -99,6 +99,8 @@ struct trawl_output {
 	uint32_t nr_files;
 	int reserve;        /* local: room held for trawl_output_seal() (".reserve.tmp"), -1: none */
 	struct trawl_output_stream *streams; /* open streams (not owned), for the seal */
+	char **made;        /* local, owned: every file opened (rel), for trawl_output_destroy_remove() */
+	uint32_t nr_made;
 };
 
 struct trawl_output_stream {

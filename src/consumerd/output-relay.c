@@ -68,7 +68,8 @@ static int ms_left(uint64_t until)
 
 void trawl_output_deadline(struct trawl_output *o, uint32_t ms)
 {
-	o->deadline_ms = ms ? now_ms() + ms : 0;
+	if (o)
+		o->deadline_ms = ms ? now_ms() + ms : 0;
 }
 
 /* What relayd may answer: 0 or a negative errno; anything else breaks the protocol. */

@@ -55,7 +55,7 @@ int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *
 
 int trawl_output_sync(struct trawl_output *o)
 {
-	return o->relay ? trawl_output_relay_sync(o) : 0;
+	return o && o->relay ? trawl_output_relay_sync(o) : 0;
 }
 
 /* ---- both --------------------------------------------------------------- */
@@ -135,6 +135,9 @@ void trawl_output_destroy(struct trawl_output *o)
 		trawl_opener_replace_commit(o->opener, "reserve", 0); /* removes it */
 	}
 	trawl_opener_destroy(o->opener);
+	for (i = 0; i < o->nr_made; i++)
+		free(o->made[i]);
+	free(o->made);
 	free(o->q);
 	free(o->files);
 	free(o);
@@ -195,7 +198,7 @@ const char *trawl_output_error(const struct trawl_output *o)
 
 uint32_t trawl_output_live_timer_us(const struct trawl_output *o)
 {
-	return o->live_timer_us;
+	return o ? o->live_timer_us : 0;
 }
 
 static struct ofile *file_get(struct trawl_output *o, int h)
@@ -208,6 +211,50 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 int trawl_output_file_open(struct trawl_output *o, const char *rel, enum trawl_output_kind kind)
 {
 	return file_open(o, rel, kind, 0);
+}
+
+/* local: remembers @rel among the files the trace has (trawl_output_destroy_remove()). */
+static void made_add(struct trawl_output *o, const char *rel)
+{
+	char **n;
+	uint32_t i;
+
+	for (i = 0; i < o->nr_made; i++)
+		if (!strcmp(o->made[i], rel))
+			return;
+	n = realloc(o->made, (o->nr_made + 1) * sizeof(*n));
+	if (!n)
+		return;
+	o->made = n;
+	o->made[o->nr_made] = strdup(rel);
+	if (o->made[o->nr_made])
+		o->nr_made++;
+}
+
+int trawl_output_destroy_remove(struct trawl_output *o)
+{
+	uint32_t i;
+	int ret = 0, r;
+
+	if (!o)
+		return 0;
+	if (o->relay) {
+		trawl_output_destroy(o);
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < o->nr_files; i++)
+		if (o->files[i].fd >= 0 && !o->files[i].closed)
+			trawl_output_file_close(o, (int)i);
+	for (i = 0; i < o->nr_made; i++) {
+		r = trawl_opener_remove(o->opener, o->made[i]);
+		if (r && !ret)
+			ret = r;
+	}
+	r = trawl_opener_remove(o->opener, "index");
+	if (r && r != -ENOTEMPTY && r != -EEXIST && !ret)
+		ret = r;
+	trawl_output_destroy(o);
+	return ret;
 }
 
 /* @keep: open an existing file as it is (a resumed stream), else truncate it. */
@@ -249,6 +296,7 @@ static int file_open(struct trawl_output *o, const char *rel, enum trawl_output_
 		trawl_output_relay_send(o, TRAWL_RELAY_OPEN, h, v, 2);
 		return (int)h;
 	}
+	made_add(o, rel);
 	/* Kept: read back to find its last whole packet (stream_cut()). */
 	ret = trawl_opener_file(o->opener, rel, keep, o->err, sizeof(o->err));
 	if (ret < 0) {

@@ -85,6 +85,15 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 void trawl_output_destroy(struct trawl_output *o);
 
 /*
+ * trawl_output_destroy_remove - clear (LTTng's `clear`): closes everything,
+ * deletes every file the trace opened and its index/ folder (as the
+ * folder's owner: consumerd/opener.h), frees. The folder itself stays.
+ * Returns 0, or the first error (the rest is removed anyway); -EOPNOTSUPP
+ * for a relay destination (destroyed as trawl_output_destroy() does).
+ */
+int trawl_output_destroy_remove(struct trawl_output *o);
+
+/*
  * 1 if streaming or writing failed, else 0. @why (may be NULL) gets one
  * line: "streaming to trawl-relayd at H:P stopped: REASON, N packets (M
  * events) lost" or "writing the trace in DIR: REASON, N packets (M events)

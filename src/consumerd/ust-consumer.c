@@ -69,7 +69,8 @@ struct ctrace {
 	struct ctrace *next;
 	uint64_t key, session;
 	char path[TRAWL_CONS_PATH_LEN]; /* a folder, or a relay destination (output.h) */
-	struct trawl_output *out;       /* owned */
+	struct trawl_output *out;       /* owned; NULL while detached: cleared or rotated while
+					   stopped, its files are made again at START (trace_attach()) */
 	int meta_h;                     /* the metadata file's handle in out, -1: not open */
 	char *metadata; /* owned: the last text received */
 	size_t metadata_len;
@@ -152,6 +153,8 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 	struct trawl_ustctl_packet p;
 	int ret, guard = 1 << 20;
 
+	if (!cs->out)
+		return 0; /* detached: read once its files are made again (trace_attach()) */
 	while (guard--) {
 		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
 		if (ret == -EAGAIN)
@@ -296,7 +299,7 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		removed = a;
 	}
 	for (c = channels; c; c = c->next)
-		if (c->trace_key == key && !c->info.snapshot_mode)
+		if (c->trace_key == key && !c->info.snapshot_mode && t->out)
 			channel_flush_final(c);
 	trawl_output_sync(t->out);
 	trawl_output_seal(t->out); /* while its streams are open */
@@ -427,6 +430,8 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	free(t->metadata);
 	t->metadata = copy;
 	t->metadata_len = h->size;
+	if (!t->out)
+		return 0; /* detached: written when its files are made again */
 	return metadata_write(t->out, &t->meta_h, copy, h->size);
 }
 
@@ -452,7 +457,7 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
 	if (ret)
 		return ret;
-	if (!c->info.snapshot_mode) {
+	if (!c->info.snapshot_mode && t->out) {
 		cs->out = resume ? trawl_output_stream_resume(t->out, name, cs->instance_id, &next_seq)
 				 : trawl_output_stream_open(t->out, name, cs->instance_id);
 		if (!cs->out)
@@ -567,7 +572,8 @@ static int cmd_flush(uint64_t session)
 
 	for (c = channels; c; c = c->next) {
 		if ((!session || c->session == session) && !c->info.snapshot_mode) {
-			channel_flush_final(c);
+			if (c->trace->out) /* detached: stopped, nothing new since */
+				channel_flush_final(c);
 			c->paused = 1;
 		}
 	}
@@ -660,6 +666,213 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 	return 0;
 }
 
+/* ---- clear and rotate: a trace's files end, and maybe begin again ---- */
+
+/* Closes @t's files (@remove: and deletes them); @t is detached then. 0 or -errno. */
+static int trace_detach(struct ctrace *t, int remove)
+{
+	struct cchannel *c;
+	uint32_t i;
+	int ret = 0;
+
+	for (c = channels; c; c = c->next) {
+		if (c->trace != t)
+			continue;
+		for (i = 0; i < c->nr; i++) {
+			trawl_output_stream_close(c->streams[i].out);
+			c->streams[i].out = NULL;
+		}
+	}
+	t->meta_h = -1;
+	if (remove)
+		ret = trawl_output_destroy_remove(t->out);
+	else
+		trawl_output_destroy(t->out);
+	t->out = NULL;
+	return ret;
+}
+
+/* A detached @t's files made again at t->path: the metadata, a new file per stream. */
+static int trace_attach(struct ctrace *t)
+{
+	char err[TRAWL_CONS_MSG_LEN], name[300];
+	struct cchannel *c;
+	uint32_t i;
+	int ret;
+
+	if (t->out)
+		return 0;
+	ret = trawl_output_create(t->path, (uid_t)-1, (gid_t)-1, &t->out, err, sizeof(err));
+	if (ret) {
+		t->out = NULL;
+		trawl_log(TRAWL_LOG_ERROR, "%s", err);
+		trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
+		last_error_session = t->session;
+		return ret;
+	}
+	if (t->metadata && (ret = metadata_write(t->out, &t->meta_h, t->metadata,
+						 t->metadata_len)) < 0)
+		return ret;
+	for (c = channels; c; c = c->next) {
+		if (c->trace != t || c->info.snapshot_mode)
+			continue;
+		for (i = 0; i < c->nr; i++) {
+			struct cstream *cs = &c->streams[i];
+
+			ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
+			if (ret)
+				return ret;
+			cs->out = trawl_output_stream_open(t->out, name, cs->instance_id);
+			if (!cs->out)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+/* 1 if @t traces for a started session: a channel of it is not paused (or it has none yet). */
+static int trace_running(const struct ctrace *t)
+{
+	const struct cchannel *c;
+	int any = 0;
+
+	for (c = channels; c; c = c->next) {
+		if (c->trace != t || c->info.snapshot_mode)
+			continue;
+		if (!c->paused)
+			return 1;
+		any = 1;
+	}
+	return !any;
+}
+
+/* Throws away what @cs's ring buffer holds now (its current packet closed first). */
+static void stream_discard(struct cstream *cs)
+{
+	struct trawl_ustctl_packet p;
+	int ret, guard = 1 << 20, tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		if (trawl_ustctl_stream_flush(cs->rb, 0) != -EAGAIN)
+			break;
+		while ((ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) == 0 || ret == -EPROTO)
+			if (!ret)
+				trawl_ustctl_stream_put_packet(cs->rb);
+	}
+	while (guard--) {
+		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
+		if (ret == -EPROTO)
+			continue;
+		if (ret)
+			return;
+		trawl_ustctl_stream_put_packet(cs->rb);
+	}
+}
+
+static int cmd_clear(uint64_t session)
+{
+	struct cchannel *c;
+	struct ctrace *t;
+	int ret = 0, r;
+
+	if (!session)
+		return -EINVAL;
+	for (t = traces; t; t = t->next)
+		if (t->session == session && trawl_output_dest_is_relay(t->path))
+			return -EOPNOTSUPP;
+	for (c = channels; c; c = c->next) {
+		uint32_t i;
+
+		if (c->session != session)
+			continue;
+		for (i = 0; i < c->nr; i++)
+			stream_discard(&c->streams[i]);
+	}
+	for (t = traces; t; t = t->next) {
+		int running;
+
+		if (t->session != session)
+			continue;
+		running = trace_running(t);
+		if (t->out && (r = trace_detach(t, 1)) && !ret) {
+			cons_log("clearing", t->path, -r);
+			ret = r;
+		}
+		if (running && (r = trace_attach(t)) && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
+/* @c's streams: the current packet closed and everything written (the chunk ends). */
+static void channel_flush_chunk(struct cchannel *c)
+{
+	uint32_t i;
+	int tries;
+
+	for (i = 0; i < c->nr; i++) {
+		struct cstream *cs = &c->streams[i];
+
+		for (tries = 0; tries < 64; tries++) {
+			if (trawl_ustctl_stream_flush(cs->rb, 0) != -EAGAIN)
+				break;
+			stream_drain(c, cs);
+		}
+		stream_drain(c, cs);
+	}
+}
+
+static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
+{
+	struct trawl_cons_rotate a;
+	struct cchannel *c;
+	struct ctrace *t;
+	size_t old_len;
+	int ret = 0, r;
+
+	if (h->size != sizeof(a) || !h->session_key)
+		return -EINVAL;
+	memcpy(&a, payload, sizeof(a));
+	if (!trawl_ctl_str_ok(a.old_root, sizeof(a.old_root)) ||
+	    !trawl_ctl_str_ok(a.new_root, sizeof(a.new_root)) || a.old_root[0] != '/' ||
+	    a.new_root[0] != '/')
+		return -EINVAL;
+	old_len = strlen(a.old_root);
+	for (t = traces; t; t = t->next) {
+		if (t->session != h->session_key)
+			continue;
+		if (trawl_output_dest_is_relay(t->path))
+			return -EOPNOTSUPP;
+		if (strncmp(t->path, a.old_root, old_len) || t->path[old_len] != '/' ||
+		    strlen(a.new_root) + strlen(t->path + old_len) >= sizeof(t->path))
+			return -EINVAL;
+	}
+	for (t = traces; t; t = t->next) {
+		char path[TRAWL_CONS_PATH_LEN];
+		int running;
+
+		if (t->session != h->session_key)
+			continue;
+		running = trace_running(t);
+		if (t->out) {
+			for (c = channels; c; c = c->next)
+				if (c->trace == t && !c->info.snapshot_mode && !c->paused)
+					channel_flush_chunk(c);
+			trawl_output_sync(t->out);
+			trawl_output_seal(t->out);
+			if (!ret && (r = session_failure(t->session, NULL, 0)))
+				ret = r;
+			trace_detach(t, 0);
+		}
+		if (trawl_path_fmt(path, sizeof(path), "%s%s", a.new_root, t->path + old_len))
+			continue; /* checked above: cannot happen */
+		memcpy(t->path, path, sizeof(t->path));
+		if (running && (r = trace_attach(t)) && !ret)
+			ret = r;
+	}
+	return ret;
+}
+
 static void reply(int sock, uint64_t session, int status)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
@@ -735,9 +948,24 @@ static int handle_command(int sock)
 	case TRAWL_CONS_REMOVE_TRACE:
 		ret = cmd_remove_trace(h.session_key, h.trace_key);
 		break;
+	case TRAWL_CONS_CLEAR:
+		ret = cmd_clear(h.session_key);
+		break;
+	case TRAWL_CONS_ROTATE:
+		ret = cmd_rotate(&h, payload);
+		break;
 	case TRAWL_CONS_START: {
 		struct cchannel *c;
+		struct ctrace *t;
 
+		/* cleared or rotated while stopped: the files begin again now */
+		for (t = traces; t; t = t->next) {
+			int r;
+
+			if ((!h.session_key || t->session == h.session_key) &&
+			    (r = trace_attach(t)) && !ret)
+				ret = r;
+		}
 		for (c = channels; c; c = c->next)
 			if (!h.session_key || c->session == h.session_key)
 				c->paused = 0;

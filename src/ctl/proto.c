@@ -35,6 +35,8 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
 	[TRAWL_CTL_ITEM_TRACKER] = {sizeof(struct trawl_ctl_wire_tracker), 0, {0}},
 	[TRAWL_CTL_ITEM_TRACKER_VALUE] = {sizeof(struct trawl_ctl_wire_tracker_value), 0, {0}},
+	[TRAWL_CTL_ITEM_ROTATION] = {sizeof(struct trawl_ctl_wire_rotation), 2,
+				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -159,7 +161,8 @@ static int req_values_ok(const struct trawl_ctl_wire_req *r)
 	       r->overwrite <= TRAWL_CTL_MODE_OVERWRITE && r->buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
 	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) && r->loglevel >= 0 &&
 	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX &&
-	       r->process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;
+	       r->process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST &&
+	       r->rotation_kind <= TRAWL_CTL_WIRE_ROTATION_LAST && !r->reserved;
 }
 
 int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)

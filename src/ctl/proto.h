@@ -38,8 +38,10 @@
 /* 2: typed records in replies instead of positional items; live timer field.
  * 3: process-attribute trackers (TRACK/UNTRACK, req.process_attr and
  *    req.value, TRACKER and TRACKER_VALUE records).
- * 4: REGENERATE_METADATA, REGENERATE_STATEDUMP. */
-#define TRAWL_CTL_VERSION 4u
+ * 4: REGENERATE_METADATA, REGENERATE_STATEDUMP.
+ * 5: CLEAR, ROTATE (ROTATION record), ROTATION_SET, ROTATION_UNSET
+ *    (req.rotation_kind, req.rotation_value). */
+#define TRAWL_CTL_VERSION 5u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -52,6 +54,7 @@
 #define TRAWL_CTL_WIRE_BUFFERS_LAST TRAWL_CTL_BUFFERS_GLOBAL
 #define TRAWL_CTL_WIRE_LOGLEVEL_MAX 14
 #define TRAWL_CTL_WIRE_PROCESS_ATTR_LAST TRAWL_CTL_PROCESS_ATTR_VGID
+#define TRAWL_CTL_WIRE_ROTATION_LAST TRAWL_CTL_ROTATION_SIZE
 
 enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_PING = 1,
@@ -73,7 +76,11 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_UNTRACK = 17, /* domain, process_attr, value (or F_ALL): exclude */
 	TRAWL_CTL_CMD_REGENERATE_METADATA = 18,  /* session: its metadata files rewritten */
 	TRAWL_CTL_CMD_REGENERATE_STATEDUMP = 19, /* session: its state dump written again */
-	TRAWL_CTL_CMD_MAX_ = 20,
+	TRAWL_CTL_CMD_CLEAR = 20,          /* session: buffers discarded, trace files deleted */
+	TRAWL_CTL_CMD_ROTATE = 21,         /* session: reply: one ROTATION record */
+	TRAWL_CTL_CMD_ROTATION_SET = 22,   /* session, rotation_kind, rotation_value */
+	TRAWL_CTL_CMD_ROTATION_UNSET = 23, /* session, rotation_kind */
+	TRAWL_CTL_CMD_MAX_ = 24,
 };
 
 /*
@@ -124,6 +131,9 @@ struct trawl_ctl_wire_req {
 	char output[TRAWL_CTL_OUTPUT_MAX]; /* create: absolute trace folder or URL, "" = none */
 	uint32_t process_attr; /* track/untrack: enum trawl_ctl_process_attr */
 	uint32_t value;        /* track/untrack without F_ALL: the ID */
+	uint32_t rotation_kind; /* rotation set/unset: enum trawl_ctl_rotation_schedule */
+	uint32_t reserved;
+	uint64_t rotation_value; /* rotation set: µs (TIMER) or bytes (SIZE), > 0 */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_reply {
@@ -189,6 +199,10 @@ struct trawl_ctl_wire_available { /* strings: name */
 struct trawl_ctl_wire_field { /* strings: event, name, type */
 	uint32_t domain;
 	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_rotation { /* strings: session, path */
+	uint64_t chunk_id;
 } __attribute__((packed));
 
 struct trawl_ctl_wire_snapshot { /* strings: session, path */

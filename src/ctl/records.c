@@ -256,6 +256,22 @@ TRAWL_EXPORT int trawl_ctl_list_snapshot_at(const struct trawl_ctl_list *list, s
 	return info_fill(info, &v, sizeof(v));
 }
 
+TRAWL_EXPORT int trawl_ctl_list_rotation_at(const struct trawl_ctl_list *list, size_t i,
+					    struct trawl_ctl_rotation_info *info)
+{
+	struct trawl_ctl_rotation_info v = {0};
+	struct trawl_ctl_wire_rotation w;
+	const struct ctl_rec *r;
+	int ret;
+
+	if (!(r = rec_at(list, i, TRAWL_CTL_ITEM_ROTATION, info, &w, &ret)))
+		return ret;
+	v.session = r->str[0];
+	v.path = r->str[1];
+	v.chunk_id = w.chunk_id;
+	return info_fill(info, &v, sizeof(v));
+}
+
 TRAWL_EXPORT int trawl_ctl_list_tracker_at(const struct trawl_ctl_list *list, size_t i,
 					   struct trawl_ctl_tracker_info *info)
 {

@@ -204,6 +204,52 @@ TRAWL_EXPORT int trawl_ctl_regenerate_statedump(struct trawl_ctl *ctl, const cha
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_REGENERATE_STATEDUMP, session, 0);
 }
 
+TRAWL_EXPORT int trawl_ctl_session_clear(struct trawl_ctl *ctl, const char *session)
+{
+	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_CLEAR, session, 0);
+}
+
+TRAWL_EXPORT int trawl_ctl_session_rotate(struct trawl_ctl *ctl, const char *session,
+					  struct trawl_ctl_list **out)
+{
+	struct trawl_ctl_wire_req r;
+
+	ctl_req_init(&r);
+	if (ctl_copy_str(r.session, sizeof(r.session), session))
+		return -ENAMETOOLONG;
+	return ctl_transact(ctl, TRAWL_CTL_CMD_ROTATE, &r, out);
+}
+
+static int rotation_cmd(struct trawl_ctl *ctl, uint16_t cmd, const char *session,
+			enum trawl_ctl_rotation_schedule kind, uint64_t value)
+{
+	struct trawl_ctl_wire_req r;
+
+	if (kind != TRAWL_CTL_ROTATION_TIMER && kind != TRAWL_CTL_ROTATION_SIZE)
+		return -EINVAL;
+	ctl_req_init(&r);
+	if (ctl_copy_str(r.session, sizeof(r.session), session))
+		return -ENAMETOOLONG;
+	r.rotation_kind = (uint32_t)kind;
+	r.rotation_value = value;
+	return ctl_transact(ctl, cmd, &r, NULL);
+}
+
+TRAWL_EXPORT int trawl_ctl_rotation_schedule_add(struct trawl_ctl *ctl, const char *session,
+						 enum trawl_ctl_rotation_schedule kind,
+						 uint64_t value)
+{
+	if (!value)
+		return -EINVAL;
+	return rotation_cmd(ctl, TRAWL_CTL_CMD_ROTATION_SET, session, kind, value);
+}
+
+TRAWL_EXPORT int trawl_ctl_rotation_schedule_remove(struct trawl_ctl *ctl, const char *session,
+						    enum trawl_ctl_rotation_schedule kind)
+{
+	return rotation_cmd(ctl, TRAWL_CTL_CMD_ROTATION_UNSET, session, kind, 0);
+}
+
 /* ---- the current session ($HOME/.trawlrc: "session=NAME") ---- */
 
 /*

@@ -266,6 +266,21 @@ int trawl_kernel_session_consumer_timeout_ms(void);
  * system, ns) the consumer used.
  */
 void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s);
+/*
+ * trawl_kernel_session_switch - ends the consumer's trace (clear, rotate)
+ * @tracing_off: clear: tracing is turned off first, and once the consumer
+ *               is gone what the buffers still hold is thrown away; 0
+ *               (rotate): tracing goes on, what is recorded meanwhile waits
+ *               in the kernel's buffers for the next consumer
+ * @output: NULL, or the folder the session writes in from now on
+ *
+ * The consumer drains everything, writes it and exits (its files are
+ * complete); trawl_kernel_session_start() starts the next one (a clear
+ * while tracing) or the session's next start does. Returns 0 or a negative
+ * errno with @err set.
+ */
+int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
+				const char *output, char *err, size_t errlen);
 /* The same in two halves (see trawl_kernel_session_stop_send()): _send tells
  * the consumer to drain and exit and returns the fd that turns readable when
  * it has (0: none running); _recv reaps it (@failed: kills it first). */

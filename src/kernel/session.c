@@ -684,6 +684,46 @@ void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed
 	consumer_reap(s, failed != 0);
 }
 
+int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
+				const char *output, char *err, size_t errlen)
+{
+	int i, ret = 0;
+
+	if (tracing_off && (ret = set_tracing(s, 0)) < 0) {
+		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
+		return ret;
+	}
+	if (s->consumer) {
+		/* 'Q': drain everything (partial pages too), write, exit; tracing
+		 * may go on: what comes meanwhile waits in the kernel's buffers */
+		if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
+			consumer_reap(s, 1);
+		} else {
+			ret = ctl_wait(s->ctl_fd);
+			consumer_reap(s, ret != 0);
+			if (ret)
+				trawl_msg_fmt(err, errlen, "the kernel consumer did not finish the "
+							   "trace chunk: %s", strerror(-ret));
+		}
+	}
+	if (output && trawl_path_fmt(s->output, sizeof(s->output), "%s", output)) {
+		trawl_msg_fmt(err, errlen, "trace folder too long: %s", output);
+		return -ENAMETOOLONG;
+	}
+	if (tracing_off) {
+		/* clear: what the buffers still hold goes (opened with O_TRUNC) */
+		for (i = 0; i < s->nch; i++) {
+			char rel[512];
+
+			if (s->ch[i].nperf ||
+			    trawl_path_fmt(rel, sizeof(rel), "%s/trace", s->ch[i].inst->path))
+				continue;
+			trawl_kernel_write_file(rel, "", 0);
+		}
+	}
+	return ret < 0 ? ret : 0;
+}
+
 void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)
 {
 	int fd = trawl_kernel_session_finish_send(s);

@@ -552,6 +552,16 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_REGENERATE_STATEDUMP:
 		sd_cmd_regenerate(cmd, req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_CLEAR:
+		sd_cmd_clear(req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_ROTATE:
+		sd_cmd_rotate(req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_ROTATION_SET:
+	case TRAWL_CTL_CMD_ROTATION_UNSET:
+		sd_cmd_rotation(cmd, req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_QUIT:
 		if (peer->uid != 0 && peer->uid != geteuid()) {
 			sd_fail(r, -EACCES, "permission denied: only the daemon's owner may stop it");

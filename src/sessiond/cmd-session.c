@@ -222,6 +222,7 @@ void sd_session_destroy(struct sd_session *s)
 		}
 		sd_trackers_fini(d);
 	}
+	sd_session_archive_last(s);
 	sd_relay_end(s);
 	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
@@ -500,6 +501,7 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			return;
 		}
 	}
+	sd_session_started(s);
 	s->active = 1;
 	s->started_once = 1;
 }

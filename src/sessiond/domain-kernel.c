@@ -28,6 +28,9 @@ enum kd_wait { KD_IDLE, KD_STOPPING, KD_FINISHING };
 struct trawl_domain_session {
 	struct trawl_kernel_session *ks; /* owned */
 	char output[4096];
+	uid_t uid; /* the session's owner: clear deletes files as them */
+	gid_t gid;
+	int snapshot;
 	int started;
 	/* A stop or a release waiting for the consumer, watched in the loop
 	 * (kd_stop_async()): its fd, and once over, its result and line. */
@@ -66,6 +69,9 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 	if (!s)
 		return -ENOMEM;
 	s->wait_fd = -1;
+	s->uid = info->uid;
+	s->gid = info->gid;
+	s->snapshot = info->snapshot;
 	ret = trawl_path_fmt(s->output, sizeof(s->output), "%s/kernel",
 			     info->output ? info->output : ".");
 	if (!ret)
@@ -352,6 +358,61 @@ static int kd_regenerate_metadata(struct trawl_domain_session *s, struct trawl_d
 	return ret;
 }
 
+/*
+ * clear: tracing off, the consumer finishes its files, which are deleted
+ * (as the owner), what the buffers hold goes; a started session starts
+ * again with a new consumer (LTTng stops and starts a session to clear it).
+ */
+static int kd_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int ret;
+
+	if (s->wait != KD_IDLE) {
+		trawl_domain_err_set(err, "the kernel consumer is still finishing a stop");
+		return -EBUSY;
+	}
+	ret = trawl_kernel_session_switch(s->ks, 1, NULL, e, sizeof(e));
+	/* (a snapshot session writes only snapshots: nothing of its own to delete) */
+	if (!ret && !s->snapshot && strncmp(s->output, "relay:", 6))
+		ret = sd_remove_folder_as(s->uid, s->gid, s->output);
+	if (!ret && s->started)
+		ret = trawl_kernel_session_start(s->ks, consumerd_path, e, sizeof(e));
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
+	return ret;
+}
+
+/*
+ * rotate: the consumer drains and finishes the chunk's files while tracing
+ * goes on; the next one writes under @chunk (now if started, else at the
+ * next start) and takes what was recorded meanwhile from the buffers.
+ */
+static int kd_rotate(struct trawl_domain_session *s, const char *chunk,
+		     struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "", out[sizeof(s->output)];
+	int ret;
+
+	if (s->wait != KD_IDLE) {
+		trawl_domain_err_set(err, "the kernel consumer is still finishing a stop");
+		return -EBUSY;
+	}
+	if (trawl_path_fmt(out, sizeof(out), "%s/kernel", chunk)) {
+		trawl_domain_err_set(err, "trace chunk folder too long: %s", chunk);
+		return -ENAMETOOLONG;
+	}
+	ret = trawl_kernel_session_switch(s->ks, 0, out, e, sizeof(e));
+	if (!ret) {
+		memcpy(s->output, out, sizeof(s->output));
+		if (s->started)
+			ret = trawl_kernel_session_start(s->ks, consumerd_path, e, sizeof(e));
+	}
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
+	return ret;
+}
+
 static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 			      struct trawl_domain_err *err)
 {
@@ -446,4 +507,6 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.status = kd_status,
 	.regenerate_statedump = kd_regenerate_statedump,
 	.regenerate_metadata = kd_regenerate_metadata,
+	.clear = kd_clear,
+	.rotate = kd_rotate,
 };

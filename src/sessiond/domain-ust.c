@@ -665,7 +665,89 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
 	return 0;
 }
 
+/*
+ * `clear`: the consumer discards what the session's buffers hold and
+ * deletes the files its traces wrote (consumer-proto.h's CLEAR); a started
+ * session goes on recording into new files, a stopped one gets them at
+ * its next start.
+ */
+static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret;
+
+	if (!cons_alive(s) || !s->traces)
+		return 0; /* no app traced yet: nothing recorded */
+	if (cons_busy(s))
+		return ust_consumer_busy(err);
+	apps_drain();
+	ret = cons_send(s, TRAWL_CONS_CLEAR, 0, 0, NULL, 0, NULL, 0);
+	if (!ret)
+		ret = cons_sync(s);
+	if (ret == -EOPNOTSUPP)
+		trawl_domain_err_set(err, "Clearing a session is not supported by the relay daemon");
+	else if (ret)
+		trawl_domain_err_set(err, "the consumer could not clear the session: %s",
+				     cons_alive(s) && s->cons->last.msg[0] ? s->cons->last.msg
+									   : strerror(-ret));
+	return ret;
+}
+
+/*
+ * `rotate`: the session's traces end their chunk under s->output and go
+ * on under @chunk (consumer-proto.h's ROTATE); traces made later go there
+ * too. Returns once the files of the chunk that ended are complete.
+ */
+static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
+		      struct trawl_domain_err *err)
+{
+	struct trawl_cons_rotate rq;
+	struct ust_trace *t;
+	size_t old_len = strlen(s->output);
+	int ret = 0;
+
+	memset(&rq, 0, sizeof(rq));
+	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
+	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk)) {
+		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s", chunk);
+		return -ENAMETOOLONG;
+	}
+	for (t = s->traces; t; t = t->next) {
+		char path[sizeof(t->path)];
+
+		if (strncmp(t->path, s->output, old_len) ||
+		    trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len)) {
+			trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
+					     chunk);
+			return -ENAMETOOLONG;
+		}
+	}
+	if (cons_alive(s) && s->traces) {
+		if (cons_busy(s))
+			return ust_consumer_busy(err);
+		apps_drain();
+		ret = cons_send(s, TRAWL_CONS_ROTATE, 0, 0, &rq, sizeof(rq), NULL, 0);
+		if (!ret)
+			ret = cons_sync(s);
+		if (ret) {
+			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
+					     cons_alive(s) && s->cons->last.msg[0] ? s->cons->last.msg
+										   : strerror(-ret));
+			return ret;
+		}
+	}
+	for (t = s->traces; t; t = t->next) {
+		char path[sizeof(t->path)];
+
+		trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len);
+		memcpy(t->path, path, sizeof(t->path));
+	}
+	trawl_path_fmt(s->output, sizeof(s->output), "%s", chunk);
+	return 0;
+}
+
 const struct trawl_domain_ops trawl_domain_ust_ops = {
+	.clear = ust_clear,
+	.rotate = ust_rotate,
 	.type = TRAWL_CTL_DOMAIN_UST,
 	.name = "ust",
 	.process_attrs = 1u << TRAWL_CTL_PROCESS_ATTR_VPID | 1u << TRAWL_CTL_PROCESS_ATTR_VUID |

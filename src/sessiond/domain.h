@@ -264,6 +264,20 @@ struct trawl_domain_ops {
 	/* `regenerate statedump`: the domain's state dump is written again into
 	 * the running session. May be NULL (nothing to dump). */
 	int (*regenerate_statedump)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
+	/* `clear` (LTTng's): what the session's buffers hold is discarded and
+	 * every file its traces wrote deleted, before this returns; a started
+	 * session records on into new files. The folders stay (the daemon
+	 * prunes the empty ones as the owner). May be NULL (then refused). */
+	int (*clear)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
+	/* `rotate` (LTTng's trace chunks): the session's traces end the chunk
+	 * they write in (the output given at session_create, or the last
+	 * @chunk) and go on in folder @chunk, the same layout below it; every
+	 * file of the chunk that ended is complete and closed when this returns
+	 * (the daemon then moves it to archives/). May be NULL (then refused). */
+	int (*rotate)(struct trawl_domain_session *s, const char *chunk,
+		      struct trawl_domain_err *err);
 };
 
 /* Defined by domain-ust.c and domain-kernel.c. */

@@ -86,6 +86,17 @@ struct sd_session {
 	int op_wait[SD_NR_DOMAINS];   /* the domain's async_done() is awaited */
 	unsigned snapshot_seq;
 	struct sd_domain dom[SD_NR_DOMAINS];
+	/* Trace chunks (cmd-rotate.c): the current one's ID, when it began
+	 * (seconds since the epoch) and folder ("" until the first rotation:
+	 * the output); LTTng's rules after a stop; the schedules. */
+	uint64_t chunk_id;
+	int64_t chunk_begin;
+	char chunk[TRAWL_CTL_PATH_MAX];
+	uint32_t rotations;
+	int cleared_after_stop, rotated_after_stop;
+	uint64_t rotation_timer_us, rotation_size; /* 0: none */
+	uint64_t next_rotation_ms;  /* CLOCK_MONOTONIC, with a timer schedule */
+	uint64_t chunk_bytes_base;  /* bytes written when the chunk began (size schedule) */
 };
 
 /* The peer of one request, from SO_PEERCRED (peers.c). */
@@ -242,6 +253,16 @@ void sd_session_rec(struct sd_reply *r, const struct sd_session *s);
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r);
 /* Stops (if active) and frees @s, unlinking it from the daemon. */
 void sd_session_destroy(struct sd_session *s);
+/* cmd-rotate.c: clear, rotate, rotation schedules; the chunk state at a
+ * start, and the last chunk archived at a destroy (after its domains). */
+void sd_cmd_clear(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+void sd_cmd_rotate(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+void sd_cmd_rotation(uint16_t cmd, const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		     struct sd_reply *r);
+void sd_session_started(struct sd_session *s);
+void sd_session_archive_last(struct sd_session *s);
+/* Removes folder @path and everything in it, as @uid/@gid would (clear). 0 or -errno. */
+int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path);
 /* At exit: every stop or destroy still waiting is done here, unanswered. */
 void sd_ops_finish(void);
 

@@ -47,6 +47,11 @@ has "trawl enable-channel --" --subbuf-size --num-subbuf --overwrite --buffers-p
 has "trawl regenerate " metadata statedump
 has "trawl metadata " regenerate
 has "trawl snapshot " record
+has "trawl " clear rotate enable-rotation disable-rotation
+has "trawl enable-rotation --" --timer --size --session --help
+has "trawl disable-rotation --" --timer --size --session
+has "trawl rotate --" --no-wait
+has "trawl clear --" --all
 has "trawl add-context -u -t " vpid procname pthread_id
 # every command offers its options, as its --help documents them
 for c in $("$TRAWL" --list-commands); do
@@ -66,6 +71,9 @@ done
 "$TRAWL" enable-channel -u chan_two -s alpha >/dev/null || fail "enable-channel"
 has "trawl start " alpha beta
 has "trawl destroy a" alpha
+has "trawl clear " alpha beta
+has "trawl rotate " alpha beta
+has "trawl enable-rotation -s " alpha beta
 has "trawl track -s " alpha beta
 has "trawl enable-event -u -s alpha -c " chan_one chan_two
 has "trawl disable-channel -u -s alpha " chan_one chan_two

@@ -55,14 +55,17 @@ static void test_roundtrip(void)
 	struct trawl_ctl_wire_event we = {2, 0, 0, 2, 14, 0};
 	struct trawl_ctl_wire_available wa = {1, 1, -1, 0};
 	struct trawl_ctl_wire_snapshot wn = {3, 0};
+	struct trawl_ctl_wire_rotation wr = {7};
 	const char *s_sess[] = {"sess", "/tmp/out"}, *s_chan[] = {"chan"};
 	const char *s_ev[] = {"chan", "p:e", "x == 1", ""}, *s_av[] = {"openat"};
 	const char *s_sn[] = {"sess", "/tmp/out/snapshot-3"};
+	const char *s_ro[] = {"sess", "/tmp/out/archives/20261204T185741+0000-20261204T185742+0000-7"};
 	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 	struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
 	struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
 	struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
 	struct trawl_ctl_snapshot_info n = {.struct_size = sizeof(n)};
+	struct trawl_ctl_rotation_info ro = {.struct_size = sizeof(ro)};
 	struct trawl_ctl_list *l;
 	unsigned char *copy;
 
@@ -72,12 +75,13 @@ static void test_roundtrip(void)
 	add(TRAWL_CTL_ITEM_EVENT, &we, s_ev);
 	add(TRAWL_CTL_ITEM_AVAILABLE, &wa, s_av);
 	add(TRAWL_CTL_ITEM_SNAPSHOT, &wn, s_sn);
+	add(TRAWL_CTL_ITEM_ROTATION, &wr, s_ro);
 	reply_finish(nr);
 	CHECK(trawl_ctl_reply_check(buf, len) == 0);
 	copy = malloc(len);
 	memcpy(copy, buf, len);
 	l = ctl_list_from_reply(copy, len);
-	CHECK(l && trawl_ctl_list_count(l) == 5);
+	CHECK(l && trawl_ctl_list_count(l) == 6);
 	CHECK(trawl_ctl_list_session_at(l, 0, &s) == 0);
 	CHECK(!strcmp(s.name, "sess") && !strcmp(s.output, "/tmp/out") && s.active == 1 &&
 	      s.snapshot == 1 && s.live_timer_us == 5000 && s.uid == 1234);
@@ -95,6 +99,9 @@ static void test_roundtrip(void)
 	      a.domain == TRAWL_CTL_DOMAIN_KERNEL);
 	CHECK(trawl_ctl_list_snapshot_at(l, 4, &n) == 0);
 	CHECK(n.seq == 3 && !strcmp(n.session, "sess") && !strcmp(n.path, "/tmp/out/snapshot-3"));
+	CHECK(trawl_ctl_list_rotation_at(l, 5, &ro) == 0);
+	CHECK(ro.chunk_id == 7 && !strcmp(ro.session, "sess") && !strcmp(ro.path, s_ro[1]));
+	CHECK(trawl_ctl_list_rotation_at(l, 4, &ro) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(l, 4, &e) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(l, 2, NULL) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(NULL, 2, &e) == -EINVAL);

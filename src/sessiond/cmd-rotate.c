@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-rotate.c - LTTng's clear, rotate and rotation schedules.
+ *
+ * Trace chunks, as LTTng 2.13 lays them out. A session writes its first
+ * chunk (ID 0) in its output folder, as a session that never rotates does.
+ * A rotation ends the current chunk: the domains complete and close its
+ * files (domain.h's rotate) and go on in a new folder OUTPUT/BEGIN-ID
+ * (BEGIN: when it began, YYYYmmddTHHMMSS+hhmm in local time); then the
+ * chunk that ended is moved to OUTPUT/archives/BEGIN-END-ID (chunk 0: its
+ * ust/ and kernel/ folders moved into that folder). destroy archives the
+ * last chunk of a session that rotated. A clear deletes the current
+ * chunk's files (domain.h's clear) and prunes its empty folders.
+ *
+ * Files: every folder is made, moved and removed by a child running as the
+ * session's owner (common/ids.h), walking as common/fs.h does, so the root
+ * daemon never acts on a path a `tracing` member controls (docs/SECURITY.md).
+ *
+ * LTTng's rules, and its words for them (`lttng` prints lttng_strerror()):
+ * clear of a session never started, or cleared or rotated since its stop,
+ * does nothing; rotate needs a session started once, with a local output
+ * and neither live nor snapshot, and not rotated or cleared since its stop.
+ * A rotation while stopped names its new chunk by the time of the rotation
+ * (LTTng names it at the next start).
+ */
+#include "common/common.h"
+#include "common/fs.h"
+#include "common/ids.h"
+#include "sessiond/sessiond.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SD_ROTATION_TICK_MS 500 /* schedules are looked at this often */
+
+/* ---- as the owner ---------------------------------------------------------- */
+
+/* Removes the empty folders under @name of @at, then @name if empty (bounded depth). */
+static void prune_empty(int at, const char *name, int depth)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while (depth < 8 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (e->d_type == DT_DIR)
+			prune_empty(dirfd(d), e->d_name, depth + 1);
+	}
+	closedir(d);
+	unlinkat(at, name, AT_REMOVEDIR); /* not empty: stays */
+}
+
+/* Removes everything under @name of @at, then @name (bounded depth; links not followed). */
+static void remove_tree(int at, const char *name, int depth)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0) {
+		unlinkat(at, name, 0); /* a file, or a link: itself */
+		return;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while (depth < 16 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (e->d_type == DT_DIR)
+			remove_tree(dirfd(d), e->d_name, depth + 1);
+		else
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+	unlinkat(at, name, AT_REMOVEDIR);
+}
+
+/* The folder @arg and all it holds, as common/fs.h walks to it. */
+static int remove_folder(void *arg)
+{
+	const char *path = arg, *base = strrchr(path, '/');
+	char parent[TRAWL_CTL_PATH_MAX * 4];
+	int fd;
+
+	if (!base || !base[1] || base == path ||
+	    trawl_path_fmt(parent, sizeof(parent), "%.*s", (int)(base - path), path))
+		return -EINVAL;
+	fd = trawl_fs_dir_open(AT_FDCWD, parent, 0, 0, NULL, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	remove_tree(fd, base + 1, 0);
+	close(fd);
+	return 0;
+}
+
+int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path)
+{
+	struct trawl_ids ids;
+
+	trawl_ids_lookup(uid, gid, &ids);
+	return trawl_ids_run(&ids, remove_folder, (void *)path);
+}
+
+struct chunk_job {
+	const char *output;  /* the session's output folder */
+	const char *chunk;   /* the chunk's folder: output, or output/NAME */
+	const char *archive; /* rotate: archives/BEGIN-END-ID, below output */
+};
+
+/* clear: the chunk's ust/ and kernel/ folders, emptied by the domains, go. */
+static int prune_chunk(void *arg)
+{
+	const struct chunk_job *j = arg;
+	int fd = trawl_fs_dir_open(AT_FDCWD, j->chunk, 0, 0, NULL, 0);
+
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	prune_empty(fd, "ust", 0);
+	prune_empty(fd, "kernel", 0);
+	close(fd);
+	return 0;
+}
+
+/*
+ * rotate: the chunk that ended goes to output/archives/...: chunk 0 (the
+ * output folder itself) by its ust/ and kernel/ folders, a later one whole.
+ */
+static int archive_chunk(void *arg)
+{
+	const struct chunk_job *j = arg;
+	int out = trawl_fs_dir_open(AT_FDCWD, j->output, 0, 0, NULL, 0), ret = 0, dst;
+	const char *rel = j->chunk + strlen(j->output);
+
+	if (out < 0)
+		return out;
+	if (!rel[0]) {
+		dst = trawl_fs_dir_open(out, j->archive, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0770,
+					NULL, 0);
+		if (dst < 0) {
+			close(out);
+			return dst;
+		}
+		if (renameat(out, "ust", dst, "ust") && errno != ENOENT)
+			ret = -errno;
+		if (renameat(out, "kernel", dst, "kernel") && errno != ENOENT && !ret)
+			ret = -errno;
+		close(dst);
+	} else {
+		dst = trawl_fs_dir_open(out, "archives", TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0770,
+					NULL, 0);
+		if (dst < 0) {
+			close(out);
+			return dst;
+		}
+		/* a chunk nothing was written in has no folder: an empty archive */
+		if (renameat(out, rel + 1, out, j->archive)) {
+			ret = errno == ENOENT ? 0 : -errno;
+			if (!ret) {
+				int fd = trawl_fs_dir_open(out, j->archive,
+							   TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0770,
+							   NULL, 0);
+
+				if (fd < 0)
+					ret = fd;
+				else
+					close(fd);
+			}
+		}
+		close(dst);
+	}
+	close(out);
+	return ret;
+}
+
+/* destroy: the last chunk is archived if anything was written in it. */
+static int archive_last(void *arg)
+{
+	const struct chunk_job *j = arg;
+	int out = trawl_fs_dir_open(AT_FDCWD, j->output, 0, 0, NULL, 0), ret = 0, dst;
+	const char *rel = j->chunk + strlen(j->output);
+	struct stat st;
+
+	if (out < 0)
+		return out;
+	if (!rel[0] || fstatat(out, rel + 1, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode)) {
+		close(out);
+		return 0;
+	}
+	dst = trawl_fs_dir_open(out, "archives", TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0770, NULL, 0);
+	if (dst < 0)
+		ret = dst;
+	else if (renameat(out, rel + 1, out, j->archive))
+		ret = -errno;
+	if (dst >= 0)
+		close(dst);
+	close(out);
+	return ret;
+}
+
+static int run_as(const struct sd_session *s, int (*fn)(void *), struct chunk_job *j)
+{
+	struct trawl_ids ids;
+
+	trawl_ids_lookup(s->uid, s->gid, &ids);
+	return trawl_ids_run(&ids, fn, j);
+}
+
+/* ---- names ------------------------------------------------------------------ */
+
+/* LTTng's chunk time: 20261204T185741+0000 (local time). */
+static void chunk_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	if (!strftime(buf, len, "%Y%m%dT%H%M%S%z", &tm))
+		buf[0] = '\0';
+}
+
+/* The archive's name below output: archives/BEGIN-END-ID. */
+static int archive_name(const struct sd_session *s, time_t end, char *buf, size_t len)
+{
+	char b[32], e[32];
+
+	chunk_time(b, sizeof(b), (time_t)s->chunk_begin);
+	chunk_time(e, sizeof(e), end);
+	return trawl_path_fmt(buf, len, "archives/%s-%s-%llu", b, e,
+			      (unsigned long long)s->chunk_id);
+}
+
+/* ---- clear ------------------------------------------------------------------ */
+
+static int writes_files(const struct sd_session *s)
+{
+	return s->output[0] == '/' && !s->relay[0] && !s->snapshot;
+}
+
+static int session_clear(struct sd_session *s, struct sd_reply *r)
+{
+	struct chunk_job j = {.output = s->output, .chunk = s->chunk[0] ? s->chunk : s->output};
+	int i, ret;
+
+	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
+		return 0; /* nothing to clear, as LTTng: not an error */
+	if (s->relay[0])
+		return sd_fail(r, -EOPNOTSUPP,
+			       "Clearing a session is not supported by the relay daemon "
+			       "(session '%s' streams to trawl-relayd)", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->clear)
+			return sd_fail(r, -EOPNOTSUPP, "clearing the %s domain is not supported by "
+						       "trawl yet (session '%s')",
+				       sd_domain_name((uint32_t)i), s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		ret = d->ops->clear(d->ds, &err);
+		if (ret)
+			return sd_fail(r, ret, "Consumer failed to clear the session '%s' (%s): %s",
+				       s->name, sd_domain_name((uint32_t)i),
+				       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	if (writes_files(s)) {
+		ret = run_as(s, prune_chunk, &j);
+		if (ret)
+			sd_log("session %s: clear: %s", s->name, strerror(-ret));
+	}
+	if (!s->active)
+		s->cleared_after_stop = 1;
+	s->chunk_bytes_base = 0;
+	return 0;
+}
+
+void sd_cmd_clear(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		  struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+
+	if (s)
+		session_clear(s, r);
+}
+
+/* ---- rotate ----------------------------------------------------------------- */
+
+/* Bytes the session's domains have written, as far as known (status). */
+static uint64_t session_bytes(struct sd_session *s)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_status st = {.consumer_alive = 1};
+
+		if (d->ops && d->ds && d->ops->status && !d->ops->status(d->ds, &st))
+			n += st.bytes_written;
+	}
+	return n;
+}
+
+/* LTTng's refusals of a rotation of @s, in its words; 0 if it may rotate. */
+static int rotate_refused(struct sd_session *s, struct sd_reply *r)
+{
+	int i;
+
+	if (!s->started_once)
+		return sd_fail(r, -EBUSY, "Session needs to be started once (session '%s')",
+			       s->name);
+	if (s->live || s->snapshot || (!s->relay[0] && s->output[0] != '/'))
+		return sd_fail(r, -EOPNOTSUPP, "Rotation feature not available for this "
+					       "session's creation mode (session '%s')", s->name);
+	if (s->relay[0])
+		return sd_fail(r, -EOPNOTSUPP, "Rotation feature not available on the relay "
+					       "(session '%s' streams to trawl-relayd)", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->rotate)
+			return sd_fail(r, -EOPNOTSUPP, "rotating the %s domain is not supported by "
+						       "trawl yet (session '%s')",
+				       sd_domain_name((uint32_t)i), s->name);
+	return 0;
+}
+
+static int session_rotate(struct sd_session *s, struct sd_reply *r)
+{
+	char chunk[TRAWL_CTL_PATH_MAX], stamp[32], archive[TRAWL_CTL_PATH_MAX];
+	char archive_path[TRAWL_CTL_PATH_MAX * 2];
+	time_t now = time(NULL);
+	struct chunk_job j;
+	int i, ret;
+
+	if (s->rotated_after_stop)
+		return sd_fail(r, -EBUSY, "Session was already rotated once since it became "
+					  "inactive (session '%s')", s->name);
+	if (s->cleared_after_stop)
+		return sd_fail(r, -EBUSY, "Session was already cleared since it became inactive "
+					  "(session '%s')", s->name);
+	if (!s->chunk[0])
+		trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", s->output);
+	chunk_time(stamp, sizeof(stamp), now);
+	if (trawl_path_fmt(chunk, sizeof(chunk), "%s/%s-%llu", s->output, stamp,
+			   (unsigned long long)s->chunk_id + 1) ||
+	    archive_name(s, now, archive, sizeof(archive)) ||
+	    trawl_path_fmt(archive_path, sizeof(archive_path), "%s/%s", s->output, archive))
+		return sd_fail(r, -ENAMETOOLONG, "trace chunk folder too long: %s", s->output);
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		ret = d->ops->rotate(d->ds, chunk, &err);
+		if (ret)
+			return sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s",
+				       s->name, sd_domain_name((uint32_t)i),
+				       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	j = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = archive};
+	ret = run_as(s, archive_chunk, &j);
+	if (ret)
+		sd_fail(r, ret, "cannot archive the trace chunk in %s: %s", archive_path,
+			trawl_fs_strerror(ret));
+	{
+		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
+		const char *strs[] = {s->name, archive_path};
+
+		if (!ret)
+			sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
+	}
+	sd_log("session %s: trace chunk %llu archived in %s", s->name,
+	       (unsigned long long)s->chunk_id, archive_path);
+	s->chunk_id++;
+	s->chunk_begin = (int64_t)now;
+	trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", chunk);
+	s->rotations++;
+	if (!s->active)
+		s->rotated_after_stop = 1;
+	s->chunk_bytes_base = session_bytes(s);
+	s->next_rotation_ms = s->rotation_timer_us ? sd_now_ms() + s->rotation_timer_us / 1000
+						   : 0;
+	return ret;
+}
+
+void sd_cmd_rotate(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		   struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+
+	if (!s || rotate_refused(s, r))
+		return;
+	session_rotate(s, r);
+}
+
+void sd_session_started(struct sd_session *s)
+{
+	if (!s->started_once)
+		s->chunk_begin = (int64_t)time(NULL);
+	s->cleared_after_stop = 0;
+	s->rotated_after_stop = 0;
+	if (s->rotation_timer_us)
+		s->next_rotation_ms = sd_now_ms() + s->rotation_timer_us / 1000;
+}
+
+void sd_session_archive_last(struct sd_session *s)
+{
+	char archive[TRAWL_CTL_PATH_MAX];
+	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
+	int ret;
+
+	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
+	    archive_name(s, time(NULL), archive, sizeof(archive)))
+		return;
+	ret = run_as(s, archive_last, &j);
+	if (ret)
+		sd_log("session %s: cannot archive its last trace chunk: %s", s->name,
+		       strerror(-ret));
+}
+
+/* ---- schedules -------------------------------------------------------------- */
+
+static int tick_fd = -1;
+
+/* Rotates the sessions whose schedule says so (at the top of the loop: never nested). */
+static void rotation_tick(void)
+{
+	struct sd_session *s;
+	uint64_t now = sd_now_ms();
+
+	for (s = sd.sessions; s; s = s->next) {
+		struct sd_reply r = {0};
+		int due = 0;
+
+		if (!s->active || s->op || (!s->rotation_timer_us && !s->rotation_size))
+			continue;
+		if (s->rotation_timer_us && now >= s->next_rotation_ms)
+			due = 1;
+		if (!due && s->rotation_size) {
+			uint64_t n = session_bytes(s);
+
+			if (n < s->chunk_bytes_base) /* new files (a clear) */
+				s->chunk_bytes_base = n;
+			due = n - s->chunk_bytes_base >= s->rotation_size;
+		}
+		if (!due)
+			continue;
+		if (!rotate_refused(s, &r))
+			session_rotate(s, &r);
+		if (r.status)
+			sd_log("session %s: scheduled rotation: %s", s->name, r.head.err);
+		free(r.recs);
+	}
+}
+
+static int tick_pending;
+
+static void tick_ready(int fd, short revents, void *arg)
+{
+	uint64_t n;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &n, sizeof(n)) < 0)
+		return;
+	tick_pending = 1;
+}
+
+static void tick_on_top(void)
+{
+	if (!tick_pending)
+		return;
+	tick_pending = 0;
+	rotation_tick();
+}
+
+static int tick_arm(void)
+{
+	struct itimerspec its = {
+		.it_interval = {0, SD_ROTATION_TICK_MS * 1000000L},
+		.it_value = {0, SD_ROTATION_TICK_MS * 1000000L},
+	};
+
+	if (tick_fd >= 0)
+		return 0;
+	tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (tick_fd < 0)
+		return -errno;
+	if (timerfd_settime(tick_fd, 0, &its, NULL) || sd_watch_add(tick_fd, tick_ready, NULL)) {
+		close(tick_fd);
+		tick_fd = -1;
+		return -EIO;
+	}
+	sd_loop_on_top(tick_on_top);
+	return 0;
+}
+
+void sd_cmd_rotation(uint16_t cmd, const struct trawl_ctl_wire_req *req,
+		     const struct sd_peer *p, struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+	int timer = req->rotation_kind == TRAWL_CTL_ROTATION_TIMER;
+	const char *what = timer ? "periodic" : "size-based";
+	int ret;
+
+	if (!s)
+		return;
+	if (req->rotation_kind != TRAWL_CTL_ROTATION_TIMER &&
+	    req->rotation_kind != TRAWL_CTL_ROTATION_SIZE)
+		return (void)sd_fail(r, -EINVAL, "unknown rotation schedule");
+	if (cmd == TRAWL_CTL_CMD_ROTATION_UNSET) {
+		if (timer ? !s->rotation_timer_us : !s->rotation_size)
+			return (void)sd_fail(r, -ENOENT, "No %s rotation schedule active on session %s",
+					     what, s->name);
+		if (timer)
+			s->rotation_timer_us = 0;
+		else
+			s->rotation_size = 0;
+		return;
+	}
+	if (!req->rotation_value)
+		return (void)sd_fail(r, -EINVAL, "Invalid value for --%s option",
+				     timer ? "timer" : "size");
+	if (s->live || s->snapshot || (!s->relay[0] && s->output[0] != '/'))
+		return (void)sd_fail(r, -EOPNOTSUPP, "Rotation feature not available for this "
+						     "session's creation mode (session '%s')",
+				     s->name);
+	if (s->relay[0])
+		return (void)sd_fail(r, -EOPNOTSUPP, "Rotation feature not available on the relay "
+						     "(session '%s' streams to trawl-relayd)",
+				     s->name);
+	if (timer ? s->rotation_timer_us : s->rotation_size)
+		return (void)sd_fail(r, -EEXIST, "A %s rotation schedule is already set on session %s",
+				     what, s->name);
+	ret = tick_arm();
+	if (ret)
+		return (void)sd_fail(r, ret, "cannot arm the rotation timer: %s", strerror(-ret));
+	if (timer) {
+		s->rotation_timer_us = req->rotation_value;
+		s->next_rotation_ms = sd_now_ms() + s->rotation_timer_us / 1000;
+	} else {
+		s->rotation_size = req->rotation_value;
+		if (s->started_once)
+			s->chunk_bytes_base = session_bytes(s);
+	}
+}
