@@ -23,6 +23,7 @@
  * at the stop, trawl_output_seal() sends SEAL (relayd frees the room it held
  * back), cuts each file to what landed and writes each stream's gap.
  */
+#include "common/array.h"
 #include "consumerd/output.h"
 #include "consumerd/output-internal.h"
 #include "common/common.h"
@@ -379,16 +380,7 @@ static int unacked_room(struct trawl_output *o)
 		memmove(o->q, o->q + o->q_head, o->q_len * sizeof(*o->q));
 		o->q_head = 0;
 	}
-	if (o->q_len == o->q_cap) {
-		size_t n = o->q_cap ? o->q_cap * 2 : 64;
-		struct unacked *nq = realloc(o->q, n * sizeof(*nq));
-
-		if (!nq)
-			return -ENOMEM;
-		o->q = nq;
-		o->q_cap = n;
-	}
-	return 0;
+	return trawl_array_grow((void **)&o->q, &o->q_cap, o->q_len + 1, sizeof(*o->q), 64);
 }
 
 /* Broken for good: what relayd did not confirm is counted lost, in its stream's gap too. */
@@ -709,15 +701,8 @@ int trawl_output_relay_copy(struct ofile *f, const void *buf, size_t len, int re
 
 	if (len > TRAWL_RELAY_MAX_PAYLOAD || at > TRAWL_RELAY_MAX_PAYLOAD - len)
 		return -ENOMEM;
-	if (at + len > f->copy_cap) {
-		size_t cap = TRAWL_MAX(at + len, f->copy_cap * 2);
-		char *n = realloc(f->copy, cap);
-
-		if (!n)
-			return -ENOMEM;
-		f->copy = n;
-		f->copy_cap = cap;
-	}
+	if (trawl_array_grow((void **)&f->copy, &f->copy_cap, at + len, 1, 4096))
+		return -ENOMEM;
 	if (len)
 		memcpy(f->copy + at, buf, len);
 	f->copy_len = at + len;

@@ -8,6 +8,7 @@
  * has not seen yet, in an order TSDL accepts (clocks, then stream classes,
  * then event classes). The trace and env blocks can only be emitted once.
  */
+#include "common/array.h"
 #include "ctf/internal.h"
 #include "common/common.h"
 
@@ -354,16 +355,9 @@ int trawl_ctf_trace_add_event_class(struct trawl_ctf_trace *t,
 	for (i = 0; i < t->nr_events; i++)
 		if (t->events[i].d.stream_id == d->stream_id && t->events[i].d.id == d->id)
 			goto err;
-	if (t->nr_events == t->cap_events) {
-		size_t cap = t->cap_events ? 2 * t->cap_events : 16;
-
-		ret = -ENOMEM;
-		e = realloc(t->events, cap * sizeof(*e));
-		if (!e)
-			goto err;
-		t->events = e;
-		t->cap_events = cap;
-	}
+	ret = -ENOMEM;
+	if (trawl_array_grow((void **)&t->events, &t->cap_events, t->nr_events + 1, sizeof(*e), 16))
+		goto err;
 	e = &t->events[t->nr_events];
 	e->d = *d;
 	e->d.name = strdup(d->name);

@@ -7,6 +7,7 @@
  * chain like struct_add(s, "x", array_create(integer_create(...), 4)) never
  * leaks whatever step fails.
  */
+#include "common/array.h"
 #include "ctf/internal.h"
 
 #include <errno.h>
@@ -163,15 +164,9 @@ int trawl_ctf_type_enum_add(struct trawl_ctf_type *t, const char *label, int64_t
 	ordered = c->u.integer.is_signed ? start <= end : (uint64_t)start <= (uint64_t)end;
 	if (!ordered || !enum_value_fits(c, start) || !enum_value_fits(c, end))
 		return -EINVAL;
-	if (t->u.enumeration.nr == t->u.enumeration.cap) {
-		size_t cap = t->u.enumeration.cap ? 2 * t->u.enumeration.cap : 8;
-
-		e = realloc(t->u.enumeration.entries, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		t->u.enumeration.entries = e;
-		t->u.enumeration.cap = cap;
-	}
+	if (trawl_array_grow((void **)&t->u.enumeration.entries, &t->u.enumeration.cap,
+			     t->u.enumeration.nr + 1, sizeof(*e), 8))
+		return -ENOMEM;
 	e = &t->u.enumeration.entries[t->u.enumeration.nr];
 	e->label = strdup(label);
 	if (!e->label)
@@ -256,19 +251,12 @@ int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
 		if (!len || len->kind != CTF_INTEGER || len->u.integer.is_signed)
 			goto err;
 	}
-	if (s->u.strct.nr == s->u.strct.cap) {
-		size_t cap = s->u.strct.cap ? 2 * s->u.strct.cap : 8;
-
-		f = realloc(s->u.strct.fields, cap * sizeof(*f));
-		ret = -ENOMEM;
-		if (!f)
-			goto err;
-		s->u.strct.fields = f;
-		s->u.strct.cap = cap;
-	}
+	ret = -ENOMEM;
+	if (trawl_array_grow((void **)&s->u.strct.fields, &s->u.strct.cap, s->u.strct.nr + 1,
+			     sizeof(*f), 8))
+		goto err;
 	f = &s->u.strct.fields[s->u.strct.nr];
 	f->name = strdup(name);
-	ret = -ENOMEM;
 	if (!f->name)
 		goto err;
 	f->type = field;

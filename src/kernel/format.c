@@ -18,6 +18,7 @@
  * memcpy (the plan's ops), which is what keeps the converter cheap.
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "common/common.h"
 #include "kernel/internal.h"
 
@@ -361,7 +362,8 @@ static void find_subjects(struct trawl_kernel_event *ev)
 static int parse_fields(const char *sys, const char *name, const char *text, struct trawl_kernel_event *ev)
 {
 	const char *line = text;
-	int cap = 0, ret;
+	size_t cap = 0;
+	int ret;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->ctf_id = -1;
@@ -384,15 +386,9 @@ static int parse_fields(const char *sys, const char *name, const char *text, str
 			if (ret < 0)
 				return ret;
 			if (ret > 0) {
-				if (ev->nfields == cap) {
-					void *n;
-
-					cap = cap ? cap * 2 : 8;
-					n = realloc(ev->fields, (size_t)cap * sizeof(f));
-					if (!n)
-						return -ENOMEM;
-					ev->fields = n;
-				}
+				if (trawl_array_grow((void **)&ev->fields, &cap,
+						     (size_t)ev->nfields + 1, sizeof(f), 8))
+					return -ENOMEM;
 				ev->fields[ev->nfields++] = f;
 			}
 		} else if (!strncmp(p, "print fmt:", 10)) {

@@ -32,7 +32,8 @@ int trawl_kernel_path(char *buf, size_t len, const char *rel);
  */
 struct trawl_kernel_hidden {
 	int32_t *tids;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 };
 int trawl_kernel_hidden_collect(struct trawl_kernel_hidden *h);
 int trawl_kernel_hidden_has(const struct trawl_kernel_hidden *h, int32_t tid);

@@ -4,6 +4,7 @@
  * the kernel offers, read from the top-level events folder (read only).
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "common/common.h"
 #include "kernel/internal.h"
 
@@ -15,7 +16,8 @@
 struct list_ctx {
 	int syscalls, fields;
 	struct trawl_kernel_list_item *items;
-	int n, cap;
+	int n;
+	size_t cap;
 	int error;
 };
 
@@ -44,16 +46,9 @@ static int list_one(const char *sys, const char *ev, void *arg)
 		if (strcmp(sys, "syscalls") || strncmp(ev, "sys_enter_", 10))
 			return 0;
 	}
-	if (c->n == c->cap) {
-		void *p;
-
-		c->cap = c->cap ? c->cap * 2 : 256;
-		p = realloc(c->items, (size_t)c->cap * sizeof(*c->items));
-		if (!p) {
-			c->error = -ENOMEM;
-			return 1;
-		}
-		c->items = p;
+	if (trawl_array_grow((void **)&c->items, &c->cap, (size_t)c->n + 1, sizeof(*c->items), 256)) {
+		c->error = -ENOMEM;
+		return 1;
 	}
 	it = &c->items[c->n++];
 	memset(it, 0, sizeof(*it));

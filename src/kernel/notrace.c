@@ -52,6 +52,7 @@
  * TRAWL_KERNEL_NOTRACE=off leaves trawl visible, to measure.
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "kernel/internal.h"
 
 #include <ctype.h>
@@ -66,15 +67,8 @@
 
 static int hidden_add(struct trawl_kernel_hidden *h, long tid)
 {
-	if (h->n == h->cap) {
-		uint32_t cap = h->cap ? h->cap * 2 : 64;
-		int32_t *t = realloc(h->tids, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		h->tids = t;
-		h->cap = cap;
-	}
+	if (trawl_array_grow((void **)&h->tids, &h->cap, (size_t)h->n + 1, sizeof(*h->tids), 64))
+		return -ENOMEM;
 	h->tids[h->n++] = (int32_t)tid;
 	return 0;
 }

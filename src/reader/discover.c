@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/array.h"
 #include "reader/reader_int.h"
 
 #define MAX_TRACES 4096
@@ -20,26 +21,17 @@
 struct found {
 	char **dirs;
 	char **rel;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t dirs_cap, rel_cap;
 };
 
 static int found_add(struct found *f, const char *dir, const char *rel)
 {
 	if (f->n >= MAX_TRACES)
 		return -E2BIG;
-	if (f->n == f->cap) {
-		uint32_t cap = f->cap ? f->cap * 2 : 8;
-		char **d = realloc(f->dirs, cap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		f->dirs = d;
-		d = realloc(f->rel, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		f->rel = d;
-		f->cap = cap;
-	}
+	if (trawl_array_grow((void **)&f->dirs, &f->dirs_cap, (size_t)f->n + 1, sizeof(*f->dirs), 8) ||
+	    trawl_array_grow((void **)&f->rel, &f->rel_cap, (size_t)f->n + 1, sizeof(*f->rel), 8))
+		return -ENOMEM;
 	f->dirs[f->n] = strdup(dir);
 	f->rel[f->n] = strdup(rel);
 	if (!f->dirs[f->n] || !f->rel[f->n]) {
@@ -64,7 +56,8 @@ static int discover(struct found *f, const char *dir, const char *rel,
 	DIR *d;
 	struct dirent *de;
 	char **subs = NULL;
-	uint32_t n = 0, cap = 0, i;
+	uint32_t n = 0, i;
+	size_t cap = 0;
 	int ret = 0;
 
 	if (depth > MAX_DEPTH)
@@ -84,16 +77,9 @@ static int discover(struct found *f, const char *dir, const char *rel,
 			continue;
 		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (n == cap) {
-			char **s;
-
-			cap = cap ? cap * 2 : 8;
-			s = realloc(subs, cap * sizeof(*s));
-			if (!s) {
-				ret = -ENOMEM;
-				break;
-			}
-			subs = s;
+		if (trawl_array_grow((void **)&subs, &cap, (size_t)n + 1, sizeof(*subs), 8)) {
+			ret = -ENOMEM;
+			break;
 		}
 		subs[n] = strdup(de->d_name);
 		if (!subs[n]) {

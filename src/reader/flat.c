@@ -9,10 +9,12 @@
  * clears and links a node for every field at every depth.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trawl/reader.h"
+#include "common/array.h"
 #include "reader/decode_int.h"
 #include "reader/flat.h"
 
@@ -21,36 +23,19 @@
 
 static int flat_grow(struct rd_flat *f, struct dctx *d, uint32_t n)
 {
-	uint32_t cap = f->cap ? f->cap : 64;
-	struct rd_flat_val *nv;
-
 	if (n > MAX_VALS - f->n)
 		return rd_derr(d, "too many fields in one event to list them");
-	while (cap < f->n + n)
-		cap *= 2;
-	nv = realloc(f->vals, cap * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	f->vals = nv;
-	f->cap = cap;
-	return 0;
+	return trawl_array_grow((void **)&f->vals, &f->cap, (size_t)f->n + n, sizeof(*f->vals),
+				64);
 }
 
 /* A text array with no NUL in it: a NUL-terminated copy in the scratch. */
 static int flat_copy(struct rd_flat *f, struct rd_flat_val *v, const char *str, size_t len)
 {
-	if (f->scap - f->slen < len + 1) {
-		size_t cap = f->scap ? f->scap : 256;
-		char *ns;
-
-		while (cap - f->slen < len + 1)
-			cap *= 2;
-		ns = realloc(f->scratch, cap);
-		if (!ns)
-			return -ENOMEM;
-		f->scratch = ns;
-		f->scap = cap;
-	}
+	if (f->scap - f->slen < len + 1 &&
+	    (len >= SIZE_MAX - f->slen ||
+	     trawl_array_grow((void **)&f->scratch, &f->scap, f->slen + len + 1, 1, 256)))
+		return -ENOMEM;
 	memcpy(f->scratch + f->slen, str, len);
 	f->scratch[f->slen + len] = '\0';
 	v->str = NULL;

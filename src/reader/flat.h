@@ -56,7 +56,8 @@ struct rd_flat {
 	const uint8_t *base;	/* the body's first byte, in the packet */
 	/* otherwise: every member decoded by the walker */
 	struct rd_flat_val *vals;	/* owned */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	char *scratch;		/* owned: NUL-terminated copies of text arrays without a NUL */
 	size_t slen, scap;
 	/* the scopes (common context, specific context, payload): their members */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "reader/decode_int.h"
 
 #define MAX_OPS (1u << 16)
@@ -72,7 +73,8 @@ struct plan_op {
 
 struct plan {
 	struct plan_op *ops;
-	uint32_t nops, cap;
+	uint32_t nops;
+	size_t cap;
 	uint32_t *targets;	/* variant option entry points */
 	uint32_t ntargets;
 	char **strs;		/* owned prefix strings */
@@ -134,16 +136,10 @@ static struct plan_op *emit(struct plan *pl, uint8_t code)
 		pl->failed = true;
 		return NULL;
 	}
-	if (pl->nops == pl->cap) {
-		uint32_t cap = pl->cap ? pl->cap * 2 : 16;
-		struct plan_op *o = realloc(pl->ops, cap * sizeof(*o));
-
-		if (!o) {
-			pl->failed = true;
-			return NULL;
-		}
-		pl->ops = o;
-		pl->cap = cap;
+	if (trawl_array_grow((void **)&pl->ops, &pl->cap, (size_t)pl->nops + 1, sizeof(*pl->ops),
+			     16)) {
+		pl->failed = true;
+		return NULL;
 	}
 	op = &pl->ops[pl->nops++];
 	memset(op, 0, sizeof(*op));

@@ -12,31 +12,22 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/array.h"
+#include "common/common.h"
 #include "reader/text.h"
 
 /* ---- text helpers ---------------------------------------------------- */
 
 bool rd_text_grow(struct rd_text *t, size_t n)
 {
-	size_t cap = t->cap ? t->cap : 4096;
-	char *b;
-
 	if (t->oom)
 		return false;
-	while (cap - t->len < n) {
-		if (cap > SIZE_MAX / 4) {
-			t->oom = true;
-			return false;
-		}
-		cap *= 2;
-	}
-	b = realloc(t->buf, cap);
-	if (!b) {
+	/* At least one byte: a text grown by 0 has a buffer all the same. */
+	if (n > SIZE_MAX - t->len ||
+	    trawl_array_grow((void **)&t->buf, &t->cap, TRAWL_MAX(t->len + n, (size_t)1), 1, 4096)) {
 		t->oom = true;
 		return false;
 	}
-	t->buf = b;
-	t->cap = cap;
 	return true;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/array.h"
 #include "common/common.h"
 #include "reader/trace.h"
 
@@ -26,7 +27,8 @@ static int list_stream_files(const char *dir, char ***out, uint32_t *n,
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **names = NULL;
-	uint32_t cnt = 0, cap = 0;
+	uint32_t cnt = 0;
+	size_t cap = 0;
 
 	if (!d) {
 		int e = errno;
@@ -45,15 +47,8 @@ static int list_stream_files(const char *dir, char ***out, uint32_t *n,
 			continue;
 		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 			continue;
-		if (cnt == cap) {
-			char **nn;
-
-			cap = cap ? cap * 2 : 16;
-			nn = realloc(names, cap * sizeof(*nn));
-			if (!nn)
-				goto oom;
-			names = nn;
-		}
+		if (trawl_array_grow((void **)&names, &cap, (size_t)cnt + 1, sizeof(*names), 16))
+			goto oom;
 		names[cnt] = strdup(path);
 		if (!names[cnt])
 			goto oom;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/common.h"
 #include "reader/internal.h"
 #include "reader/tsdl_lex.h"
@@ -156,16 +157,9 @@ static int scope_add(struct parser *p, const char *name, struct fc *fc)
 			return tp_err(p, "type name declared twice in the same scope");
 		}
 	}
-	if (s->n == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 8;
-		struct alias *a = realloc(s->a, cap * sizeof(*a));
-
-		if (!a) {
-			fc_destroy(fc);
-			return tp_err(p, "out of memory");
-		}
-		s->a = a;
-		s->cap = cap;
+	if (trawl_array_grow((void **)&s->a, &s->cap, (size_t)s->n + 1, sizeof(*s->a), 8)) {
+		fc_destroy(fc);
+		return tp_err(p, "out of memory");
 	}
 	s->a[s->n].name = strdup(name);
 	if (!s->a[s->n].name) {

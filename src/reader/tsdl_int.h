@@ -22,7 +22,8 @@ struct alias {
 
 struct scope {
 	struct alias *a;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 };
 
 struct parser {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "reader/tsdl_lex.h"
 
 void lex_init(struct lexer *lx, const char *text, size_t len)
@@ -145,11 +146,11 @@ static int lex_char(struct lexer *lx, int *out)
 
 static enum tok_type lex_string(struct lexer *lx)
 {
-	size_t cap = 16, n = 0;
-	char *s = malloc(cap);
+	size_t cap = 0, n = 0;
+	char *s = NULL;
 	int c;
 
-	if (!s)
+	if (trawl_array_grow((void **)&s, &cap, 16, 1, 16))
 		return lex_error(lx, "out of memory");
 	lx->pos++;	/* opening quote */
 	for (;;) {
@@ -169,14 +170,9 @@ static enum tok_type lex_string(struct lexer *lx)
 			free(s);
 			return lex_error(lx, "invalid escape sequence in string literal");
 		}
-		if (n + 2 > cap) {
-			char *ns = realloc(s, cap *= 2);
-
-			if (!ns) {
-				free(s);
-				return lex_error(lx, "out of memory");
-			}
-			s = ns;
+		if (trawl_array_grow((void **)&s, &cap, n + 2, 1, 16)) {
+			free(s);
+			return lex_error(lx, "out of memory");
 		}
 		s[n++] = (char)c;
 	}

@@ -9,10 +9,12 @@
  * pointers once it is done.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trawl/reader.h"
+#include "common/array.h"
 #include "reader/decode_int.h"
 #include "reader/values.h"
 
@@ -30,22 +32,12 @@ static int reserve(struct vctx *c, uint64_t n, uint32_t *first)
 {
 	struct rd_values *v = c->v;
 
+	*first = v->n; /* set on every path: gcc -O3 cannot see rd_derr() is never 0 */
 	if (n > MAX_NODES - v->n)
 		return rd_derr(c->d, "too many fields in one event to list them");
-	if (v->n + n > v->cap) {
-		uint32_t cap = v->cap ? v->cap : 64;
-		struct trawl_reader_field *nn;
-
-		while (cap < v->n + n)
-			cap *= 2;
-		nn = realloc(v->nodes, cap * sizeof(*nn));
-		if (!nn)
-			return -ENOMEM;
-		v->nodes = nn;
-		v->cap = cap;
-	}
+	if (trawl_array_grow((void **)&v->nodes, &v->cap, (size_t)v->n + n, sizeof(*v->nodes), 64))
+		return -ENOMEM;
 	memset(v->nodes + v->n, 0, n * sizeof(*v->nodes));
-	*first = v->n;
 	v->n += (uint32_t)n;
 	return 0;
 }
@@ -54,18 +46,10 @@ static int reserve(struct vctx *c, uint64_t n, uint32_t *first)
 static int scratch_copy(struct rd_values *v, uint32_t node, const char *str,
 			size_t len)
 {
-	if (v->scap - v->slen < len + 1) {
-		size_t cap = v->scap ? v->scap : 256;
-		char *ns;
-
-		while (cap - v->slen < len + 1)
-			cap *= 2;
-		ns = realloc(v->scratch, cap);
-		if (!ns)
-			return -ENOMEM;
-		v->scratch = ns;
-		v->scap = cap;
-	}
+	if (v->scap - v->slen < len + 1 &&
+	    (len >= SIZE_MAX - v->slen ||
+	     trawl_array_grow((void **)&v->scratch, &v->scap, v->slen + len + 1, 1, 256)))
+		return -ENOMEM;
 	memcpy(v->scratch + v->slen, str, len);
 	v->scratch[v->slen + len] = '\0';
 	v->nodes[node].scratch_off = v->slen;

@@ -32,7 +32,8 @@ struct trawl_reader_field {
 /* Nodes for up to three scopes (a body: the two contexts, the payload). */
 struct rd_values {
 	struct trawl_reader_field *nodes;	/* owned */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	char *scratch;		/* owned: NUL-terminated copies of text arrays */
 	size_t slen, scap;
 	const struct trawl_reader_field *roots[3];	/* NULL: nothing shown */

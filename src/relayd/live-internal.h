@@ -24,7 +24,8 @@ struct live_trace {
 	char *dir;             /* owned: absolute path */
 	char *rel;             /* owned: path relative to the session root */
 	char *md;              /* owned: the metadata file's first md_read bytes */
-	uint64_t md_read, md_cap;
+	uint64_t md_read;
+	size_t md_cap;
 	struct live_tsdl_scan scan; /* scan.usable: bytes viewers may have */
 	int md_too_big;
 	int clock_known, clock_local; /* local: our CLOCK_MONOTONIC is its clock */

@@ -15,6 +15,7 @@
  * A trace or stream, once created, keeps its address and its fds until the
  * session is freed, so viewers use them (pread) without the lock.
  */
+#include "common/array.h"
 #include "common/common.h"
 #include "relayd/live-internal.h"
 #include "common/fs.h"
@@ -133,18 +134,8 @@ static void trace_metadata_update(struct live_trace *t)
 		if (want <= t->md_read)
 			goto out;
 	}
-	if (want > t->md_cap) {
-		size_t cap = t->md_cap ? t->md_cap : 4096;
-		char *m;
-
-		while (cap < want)
-			cap *= 2;
-		m = realloc(t->md, cap);
-		if (!m)
-			goto out;
-		t->md = m;
-		t->md_cap = cap;
-	}
+	if (trawl_array_grow((void **)&t->md, &t->md_cap, (size_t)want, 1, 4096))
+		goto out;
 	while (t->md_read < want) {
 		n = pread(fd, t->md + t->md_read, (size_t)(want - t->md_read), (off_t)t->md_read);
 		if (n <= 0)

@@ -40,6 +40,7 @@
  * them.
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "ust/ust.h"
 
 #include <errno.h>
@@ -162,7 +163,8 @@ struct trawl_ust_tally {
 	struct trawl_ust_chan **chans;        /* owned array; the channels are kept for ever */
 	uint32_t nr_chans;
 	struct shadow *shadow;                /* owned: the daemon's setup meanwhile */
-	uint32_t nr_shadow, cap_shadow;
+	uint32_t nr_shadow;
+	size_t cap_shadow;
 };
 
 /* Every tally's counting channel, linked by ->next: a probe may still hold
@@ -318,15 +320,9 @@ int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *
 	}
 	if (!enable)
 		return 0;
-	if (t->nr_shadow == t->cap_shadow) {
-		uint32_t cap = t->cap_shadow ? t->cap_shadow * 2 : 16;
-		struct shadow *n = realloc(t->shadow, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->shadow = n;
-		t->cap_shadow = cap;
-	}
+	if (trawl_array_grow((void **)&t->shadow, &t->cap_shadow, (size_t)t->nr_shadow + 1,
+			     sizeof(*t->shadow), 16))
+		return -ENOMEM;
 	t->shadow[t->nr_shadow++] = (struct shadow){ev, {chan, id, filter}};
 	return 0;
 }

@@ -29,6 +29,7 @@
  * list, the table is updated after), and never with trawl_ust_lock.
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "ust/ust.h"
 
 #include <limits.h>
@@ -95,16 +96,9 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 
 		if (info->dlpi_phdr[j].p_type != PT_LOAD)
 			continue;
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? 2 * l->cap : 32;
-			struct seen *nv = realloc(l->v, cap * sizeof(*nv));
-
-			if (!nv) {
-				l->failed = 1;
-				return 1;
-			}
-			l->v = nv;
-			l->cap = cap;
+		if (trawl_array_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v), 32)) {
+			l->failed = 1;
+			return 1;
 		}
 		s = &l->v[l->n++];
 		s->baddr = (void *)(info->dlpi_addr + info->dlpi_phdr[j].p_vaddr);

@@ -38,6 +38,7 @@
  * with poll() in each call.
  */
 #define _GNU_SOURCE
+#include "common/array.h"
 #include "ustctl/app-internal.h"
 
 #include <errno.h>
@@ -82,7 +83,7 @@ struct trawl_ustctl_app {
 	uint32_t nr_events;
 	uint32_t claimed; /* events the app counts (refused additions included) */
 	struct trawl_ustctl_event **events; /* each one malloc'd block */
-	uint32_t cap_events;
+	size_t cap_events;
 	/* Events added and not taken yet: [added_first, nr_events). */
 	uint32_t added_first;
 	int added;
@@ -426,17 +427,11 @@ static int take_event(struct trawl_ustctl_app *app, const void *msg, size_t len)
 		free(ev);
 		return 0;
 	}
-	if (app->nr_events == app->cap_events) {
-		uint32_t cap = app->cap_events ? app->cap_events * 2 : 16;
-		struct trawl_ustctl_event **ne = realloc(app->events, cap * sizeof(*ne));
-
-		if (!ne) {
-			uncharge(app, n);
-			free(ev);
-			return -ENOMEM;
-		}
-		app->events = ne;
-		app->cap_events = cap;
+	if (trawl_array_grow((void **)&app->events, &app->cap_events, (size_t)app->nr_events + 1,
+			     sizeof(*app->events), 16)) {
+		uncharge(app, n);
+		free(ev);
+		return -ENOMEM;
 	}
 	app->events[app->nr_events++] = ev;
 	return 0;
