@@ -32,7 +32,7 @@ static int flat_grow(struct rd_flat *f, struct dctx *d, uint32_t n)
 /* A text array with no NUL in it: a NUL-terminated copy in the scratch. */
 static int flat_copy(struct rd_flat *f, struct rd_flat_val *v, const char *str, size_t len)
 {
-	if (f->scap - f->slen < len + 1 &&
+	if (len >= f->scap - f->slen &&
 	    (len >= SIZE_MAX - f->slen ||
 	     trawl_array_grow((void **)&f->scratch, &f->scap, f->slen + len + 1, 1, 256)))
 		return -ENOMEM;

@@ -46,7 +46,7 @@ static int reserve(struct vctx *c, uint64_t n, uint32_t *first)
 static int scratch_copy(struct rd_values *v, uint32_t node, const char *str,
 			size_t len)
 {
-	if (v->scap - v->slen < len + 1 &&
+	if (len >= v->scap - v->slen &&
 	    (len >= SIZE_MAX - v->slen ||
 	     trawl_array_grow((void **)&v->scratch, &v->scap, v->slen + len + 1, 1, 256)))
 		return -ENOMEM;
