@@ -20,51 +20,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ustctl/ustctl.h"
+#include "../lib/check.h"
+#include "fake_app.h"
 #include "common/io.h"
+#include "ustctl/ustctl.h"
 #include "ustabi/wire.h"
-
-static int failures;
-
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                              \
-		}                                                                \
-	} while (0)
-
-static void put(int fd, const void *buf, size_t len)
-{
-	if (trawl_io_send_all(fd, buf, len))
-		abort();
-}
-
-static void put_register(int fd, uint32_t nr_events)
-{
-	struct trawl_wire_register r;
-
-	memset(&r, 0, sizeof(r));
-	trawl_wire_hdr_init(&r.hdr, TRAWL_WIRE_REGISTER, sizeof(r));
-	r.pid = (uint32_t)getpid();
-	r.bits_per_long = 64;
-	r.abi_major = TRAWL_UST_WIRE_ABI_MAJOR;
-	r.abi_minor = TRAWL_UST_WIRE_ABI_MINOR;
-	r.nr_events = nr_events;
-	strcpy(r.procname, "added");
-	put(fd, &r, sizeof(r));
-}
-
-static void put_event(int fd, const char *name)
-{
-	struct trawl_wire_event e;
-
-	memset(&e, 0, sizeof(e));
-	trawl_wire_hdr_init(&e.hdr, TRAWL_WIRE_EVENT, sizeof(e));
-	snprintf(e.name, sizeof(e.name), "%s", name);
-	e.loglevel = 13;
-	put(fd, &e, sizeof(e));
-}
 
 static void put_added(int fd, uint32_t first, uint32_t nr)
 {
@@ -74,7 +34,7 @@ static void put_added(int fd, uint32_t first, uint32_t nr)
 	trawl_wire_hdr_init(&a.hdr, TRAWL_WIRE_EVENTS_ADDED, sizeof(a));
 	a.first_index = first;
 	a.nr_events = nr;
-	put(fd, &a, sizeof(a));
+	fake_app_put(fd, &a, sizeof(a));
 }
 
 static void put_reply(int fd, uint32_t seq, int32_t ret)
@@ -85,7 +45,7 @@ static void put_reply(int fd, uint32_t seq, int32_t ret)
 	trawl_wire_hdr_init(&r.hdr, TRAWL_WIRE_REPLY, sizeof(r));
 	r.hdr.seq = seq;
 	r.ret = ret;
-	put(fd, &r, sizeof(r));
+	fake_app_put(fd, &r, sizeof(r));
 }
 
 /* Reads the command the daemon sent (the fake app's view). */
@@ -108,18 +68,18 @@ int main(void)
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0)
 		return 1;
-	put_register(sv[1], 1);
-	put_event(sv[1], "p:one");
+	fake_app_register(sv[1], 1, "added");
+	fake_app_event(sv[1], "p:one");
 	CHECK(trawl_ustctl_app_accept(sv[0], &app) == 0);
-	if (failures)
+	if (check_fails)
 		return 1;
 	trawl_ustctl_app_set_notify_fd(app, efd);
 	CHECK(trawl_ustctl_app_take_added(app, &first) == 0);
 
 	/* 1. Unasked, read when readable. */
 	put_added(sv[1], 1, 2);
-	put_event(sv[1], "q:two");
-	put_event(sv[1], "q:three");
+	fake_app_event(sv[1], "q:two");
+	fake_app_event(sv[1], "q:three");
 	CHECK(trawl_ustctl_app_recv_added(app) == 0);
 	CHECK(trawl_ustctl_app_event_count(app) == 3);
 	CHECK(trawl_ustctl_app_take_added(app, &first) == 2 && first == 1);
@@ -136,7 +96,7 @@ int main(void)
 
 	/* 2. An addition the app sent before it read the daemon's command. */
 	put_added(sv[1], 3, 1);
-	put_event(sv[1], "r:four");
+	fake_app_event(sv[1], "r:four");
 	put_reply(sv[1], 2, 0);
 	CHECK(trawl_ustctl_app_flush(app, 7) == 0);
 	get_cmd(sv[1], &cmd);
@@ -158,16 +118,16 @@ int main(void)
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return 1;
-	put_register(sv[1], 0);
+	fake_app_register(sv[1], 0, "added");
 	CHECK(trawl_ustctl_app_accept(sv[0], &app) == 0);
-	if (failures)
+	if (check_fails)
 		return 1;
 	put_reply(sv[1], 1, 0);
 	CHECK(trawl_ustctl_app_recv_added(app) == -EPROTO);
 	trawl_ustctl_app_destroy(app);
 	close(sv[1]);
 	close(efd);
-	if (failures)
+	if (check_fails)
 		return 1;
 	printf("ustctl events-added: ok\n");
 	return 0;

@@ -20,51 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/check.h"
+#include "fake_app.h"
 #include "ustctl/ustctl.h"
-#include "common/io.h"
 #include "ustabi/wire.h"
-
-static int failures;
-
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                              \
-		}                                                                \
-	} while (0)
-
-static void put(int fd, const void *buf, size_t len)
-{
-	if (trawl_io_send_all(fd, buf, len))
-		abort();
-}
-
-static void put_register(int fd, uint32_t nr_events)
-{
-	struct trawl_wire_register r;
-
-	memset(&r, 0, sizeof(r));
-	trawl_wire_hdr_init(&r.hdr, TRAWL_WIRE_REGISTER, sizeof(r));
-	r.pid = (uint32_t)getpid();
-	r.bits_per_long = 64;
-	r.abi_major = TRAWL_UST_WIRE_ABI_MAJOR;
-	r.abi_minor = TRAWL_UST_WIRE_ABI_MINOR;
-	r.nr_events = nr_events;
-	strcpy(r.procname, "tally");
-	put(fd, &r, sizeof(r));
-}
-
-static void put_event(int fd, const char *name)
-{
-	struct trawl_wire_event e;
-
-	memset(&e, 0, sizeof(e));
-	trawl_wire_hdr_init(&e.hdr, TRAWL_WIRE_EVENT, sizeof(e));
-	snprintf(e.name, sizeof(e.name), "%s", name);
-	e.loglevel = 13;
-	put(fd, &e, sizeof(e));
-}
 
 /* A TALLY of @nr entries "p:eN" counting N + 1, the first's count @c0. */
 static void put_tally(int fd, uint32_t nr, uint64_t c0, uint32_t reserved)
@@ -76,7 +35,7 @@ static void put_tally(int fd, uint32_t nr, uint64_t c0, uint32_t reserved)
 	trawl_wire_hdr_init(&t.hdr, TRAWL_WIRE_TALLY,
 			    (uint32_t)(sizeof(t) + nr * sizeof(struct trawl_wire_tally_entry)));
 	t.nr_entries = nr;
-	put(fd, &t, sizeof(t));
+	fake_app_put(fd, &t, sizeof(t));
 	for (i = 0; i < nr; i++) {
 		struct trawl_wire_tally_entry e;
 
@@ -85,7 +44,7 @@ static void put_tally(int fd, uint32_t nr, uint64_t c0, uint32_t reserved)
 		e.loglevel = 13;
 		e.count = i ? i + 1 : c0;
 		e.reserved = reserved;
-		put(fd, &e, sizeof(e));
+		fake_app_put(fd, &e, sizeof(e));
 	}
 }
 
@@ -134,9 +93,9 @@ int main(void)
 
 	/* 1. */
 	app = open_app(sv);
-	put_register(sv[1], 2);
-	put_event(sv[1], "p:e0");
-	put_event(sv[1], "p:e1");
+	fake_app_register(sv[1], 2, "tally");
+	fake_app_event(sv[1], "p:e0");
+	fake_app_event(sv[1], "p:e1");
 	put_tally(sv[1], 2, 20, 0);
 	CHECK(drain(app, &n, &k) == 1);
 	CHECK(n.kind == TRAWL_USTCTL_NEWS_TALLY && n.nr_tally == 2);
@@ -166,8 +125,8 @@ int main(void)
 	for (k = 0; k < 4; k++) {
 		app = open_app(sv);
 		if (k) {
-			put_register(sv[1], 1);
-			put_event(sv[1], "p:e0");
+			fake_app_register(sv[1], 1, "tally");
+			fake_app_event(sv[1], "p:e0");
 		}
 		if (k == 3) {
 			struct trawl_wire_tally t;
@@ -179,8 +138,8 @@ int main(void)
 			t.nr_entries = 1;
 			strcpy(e.name, "nocolon");
 			e.count = 1;
-			put(sv[1], &t, sizeof(t));
-			put(sv[1], &e, sizeof(e));
+			fake_app_put(sv[1], &t, sizeof(t));
+			fake_app_put(sv[1], &e, sizeof(e));
 		} else {
 			put_tally(sv[1], 1, k == 1 ? 0 : 1, k == 2 ? 7 : 0);
 		}
@@ -210,7 +169,7 @@ int main(void)
 		trawl_ustctl_stream_unmap(st);
 		trawl_ustctl_channel_destroy(ch);
 	}
-	if (failures)
+	if (check_fails)
 		return 1;
 	printf("ok\n");
 	return 0;
