@@ -334,22 +334,22 @@ static void local_fail(struct trawl_output *o, const struct ofile *f, int err)
 }
 
 /*
- * Appends @iov to local file @f, all or nothing: a write that fails part
- * way is cut back (ftruncate frees blocks, it needs none), so the file
- * never ends in half a packet or half a metadata statement. 0 or -errno.
+ * trawl_output_local_append() after a first writev() that wrote @w (< 0: failed) of
+ * @iov; not inlined: its copy of @iov would cost every packet a larger frame.
  */
-int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt)
+static __attribute__((noinline, cold)) int local_append_rest(struct ofile *f, const struct iovec *iov,
+							     int cnt, ssize_t w)
 {
 	struct iovec v[8];
 	uint64_t done = 0;
 	int first = 0, err;
 
+	if (cnt > 8)
+		return -EINVAL;
 	memcpy(v, iov, (size_t)cnt * sizeof(*v));
-	while (first < cnt) {
-		ssize_t w = writev(f->fd, v + first, cnt - first);
-
+	for (;;) {
 		if (w < 0 && errno == EINTR)
-			continue;
+			goto again;
 		if (w <= 0) {
 			err = w < 0 ? errno : EIO;
 			if (done && ftruncate(f->fd, (off_t)f->size))
@@ -361,12 +361,37 @@ int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt)
 			w -= (ssize_t)v[first].iov_len;
 			first++;
 		}
-		if (first < cnt) {
-			v[first].iov_base = (char *)v[first].iov_base + w;
-			v[first].iov_len -= (size_t)w;
-		}
+		if (first == cnt)
+			break;
+		v[first].iov_base = (char *)v[first].iov_base + w;
+		v[first].iov_len -= (size_t)w;
+again:
+		w = writev(f->fd, v + first, cnt - first);
 	}
 	f->size += done;
+	return 0;
+}
+
+/*
+ * Appends @iov (at most 8 parts) to local file @f, all or nothing: a write
+ * that fails part way is cut back (ftruncate frees blocks, it needs none), so
+ * the file never ends in half a packet or half a metadata statement. 0 or
+ * -errno. Nothing to write is done at once; a packet is one writev() that
+ * writes it all, and that case copies nothing.
+ */
+int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt)
+{
+	size_t total = 0;
+	ssize_t w;
+
+	for (int i = 0; i < cnt; i++)
+		total += iov[i].iov_len;
+	if (!total)
+		return 0;
+	w = writev(f->fd, iov, cnt);
+	if (w < 0 || (size_t)w != total)
+		return local_append_rest(f, iov, cnt, w);
+	f->size += total;
 	return 0;
 }
 
@@ -698,7 +723,9 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 
 	if (trawl_ctf_packet_prepare(&p, pkt, avail, &exp, st->instance_id, st->offset))
 		return -EPROTO;
-	raw = p.head; /* as the ring buffer gave it: no carry added (its sizes are set again) */
+	/* the head as the ring buffer gave it (its sizes set again), for a loss: a carry changes it */
+	if (carry)
+		raw = p.head;
 	if (st->o->relay)
 		trawl_output_relay_ready(st->o);
 	/* relay, after a gap at a stream's start: readers take a first packet's count as a base */
@@ -715,7 +742,7 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	if (n == 0 && (flags & TRAWL_OUTPUT_PKT_FORCED))
 		return -EPIPE; /* a seal's packet: not one of the stream's */
 	if (n == 0)
-		trawl_output_stream_lost(st, &raw, p.bytes, events);
+		trawl_output_stream_lost(st, carry ? &raw : &p.head, p.bytes, events);
 	if (n > 0) {
 		st->offset += p.bytes;
 		if (!(flags & TRAWL_OUTPUT_PKT_FORCED))
