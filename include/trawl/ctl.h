@@ -662,6 +662,7 @@ enum trawl_ctl_item_kind {
 	TRAWL_CTL_ITEM_TRACKER = 9,   /* struct trawl_ctl_tracker_info */
 	TRAWL_CTL_ITEM_TRACKER_VALUE = 10, /* struct trawl_ctl_tracker_value_info */
 	TRAWL_CTL_ITEM_ROTATION = 11, /* struct trawl_ctl_rotation_info */
+	TRAWL_CTL_ITEM_ROTATION_SCHEDULE = 12, /* struct trawl_ctl_rotation_schedule_info */
 };
 
 /* A session. Strings belong to the list. */
@@ -757,6 +758,13 @@ struct trawl_ctl_rotation_info {
 	uint64_t chunk_id; /* ID: 0 for the session's first chunk */
 };
 
+/* An automatic rotation schedule of a session (trawl_ctl_rotation_schedule_add()). */
+struct trawl_ctl_rotation_schedule_info {
+	uint32_t struct_size;
+	enum trawl_ctl_rotation_schedule kind;
+	uint64_t value; /* µs (TIMER) or bytes (SIZE) */
+};
+
 /* A process-attribute tracker of a session's domain; its values follow it. */
 struct trawl_ctl_tracker_info {
 	uint32_t struct_size;
@@ -790,7 +798,8 @@ int trawl_ctl_list_sessions(struct trawl_ctl *ctl, struct trawl_ctl_list **out);
  * @ctl: a connection
  * @session: its name
  * @out: receives, the caller's to free with trawl_ctl_list_destroy(): its
- *       SESSION record, then for each domain it uses a DOMAIN record
+ *       SESSION record, its ROTATION_SCHEDULE records (TIMER then SIZE,
+ *       those set), then for each domain it uses a DOMAIN record
  *       followed by that domain's trackers (each TRACKER record followed by
  *       its TRACKER_VALUE records, in increasing order), then its channels,
  *       each CHANNEL record followed by its CONTEXT records then its EVENT
@@ -869,6 +878,8 @@ int trawl_ctl_list_tracker_at(const struct trawl_ctl_list *list, size_t i,
 			      struct trawl_ctl_tracker_info *info);
 int trawl_ctl_list_rotation_at(const struct trawl_ctl_list *list, size_t i,
 			       struct trawl_ctl_rotation_info *info);
+int trawl_ctl_list_rotation_schedule_at(const struct trawl_ctl_list *list, size_t i,
+					struct trawl_ctl_rotation_schedule_info *info);
 int trawl_ctl_list_tracker_value_at(const struct trawl_ctl_list *list, size_t i,
 				    struct trawl_ctl_tracker_value_info *info);
 

@@ -135,6 +135,9 @@ int cli_trace_path(const struct cli_cmd *cmd, const char *target, const char *di
 void cli_help_print(const struct cli_cmd *cmd);
 void cli_man_print(const struct cli_cmd *cmd);
 
+/* LTTng's unit of µs in its messages: "µs" where the locale says UTF-8, else "us". */
+const char *cli_usec_unit(void);
+
 /* "4096", "4k", "4K", "1M", "2G" -> bytes; 0 or -EINVAL. */
 int cli_parse_size(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);

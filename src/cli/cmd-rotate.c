@@ -230,8 +230,7 @@ static int parse_time_us(const char *s, uint64_t *out)
 
 enum { OPT_TIMER = 1000, OPT_SIZE };
 
-/* LTTng's unit of µs: "µs" where the locale says UTF-8, else "us". */
-static const char *usec_unit(void)
+const char *cli_usec_unit(void)
 {
 	const char *v = getenv("LC_ALL");
 
@@ -315,7 +314,7 @@ static int run_rotation(const struct cli_cmd *cmd, int enable, int argc, char **
 			ret = cli_fail(ctl, ret, cmd->name);
 		else if (!cli_quiet && enable)
 			printf("Enabled periodic rotations every %" PRIu64 " %s on session %s\n",
-			       timer, usec_unit(), name);
+			       timer, cli_usec_unit(), name);
 		else if (!cli_quiet)
 			printf("Disabled periodic rotation on session %s\n", name);
 	}

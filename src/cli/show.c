@@ -72,6 +72,26 @@ static void show_session(const struct trawl_ctl_list *l, size_t i)
 	printf("    Trace output: %s\n", s.output[0] ? s.output : "none");
 }
 
+/* LTTng's "Automatic rotation schedules:" from record @i on; the index after them. */
+static size_t show_schedules(const struct trawl_ctl_list *l, size_t i)
+{
+	size_t n = trawl_ctl_list_count(l);
+
+	printf("\nAutomatic rotation schedules:\n");
+	for (; i < n && trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_ROTATION_SCHEDULE; i++) {
+		struct trawl_ctl_rotation_schedule_info r = {.struct_size = sizeof(r)};
+
+		if (trawl_ctl_list_rotation_schedule_at(l, i, &r))
+			continue;
+		if (r.kind == TRAWL_CTL_ROTATION_TIMER)
+			printf("    timer period: %llu %s\n", (unsigned long long)r.value,
+			       cli_usec_unit());
+		else
+			printf("    size threshold: %llu bytes\n", (unsigned long long)r.value);
+	}
+	return i;
+}
+
 /* Returns 1 if the domain's consumer died. */
 static int show_domain(const struct trawl_ctl_list *l, size_t i)
 {
@@ -149,6 +169,9 @@ int cli_show_session(const struct trawl_ctl_list *l)
 		switch (kind) {
 		case TRAWL_CTL_ITEM_SESSION:
 			show_session(l, i);
+			break;
+		case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
+			i = show_schedules(l, i) - 1;
 			break;
 		case TRAWL_CTL_ITEM_DOMAIN:
 			consumer_dead |= show_domain(l, i);

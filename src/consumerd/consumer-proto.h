@@ -36,9 +36,10 @@
  *                session's counters keep what it counted
  *   CLEAR        LTTng's `clear`: what the session's ring buffers hold is
  *                discarded, and every file its traces wrote is deleted (the
- *                folders stay: the session daemon prunes them); a started
- *                session's traces get new files at once, a stopped one's at
- *                its next START. -EOPNOTSUPP for a trace streamed to relayd
+ *                folders stay: the session daemon removes them); its traces
+ *                get new files at the next START (the daemon sends one at
+ *                once to a started session). Snapshot-mode traces keep
+ *                theirs. -EOPNOTSUPP for a trace streamed to relayd
  *   ROTATE       payload: struct trawl_cons_rotate. LTTng's `rotate`: each
  *                trace of the session under old_root is flushed and written
  *                whole there (the trace chunk ends), its files closed, and

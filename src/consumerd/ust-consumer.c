@@ -769,6 +769,22 @@ static void stream_discard(struct cstream *cs)
 	}
 }
 
+/* 1 if @t writes files: a channel of it is not in snapshot mode (or it has none yet). */
+static int trace_writes(const struct ctrace *t)
+{
+	const struct cchannel *c;
+	int any = 0;
+
+	for (c = channels; c; c = c->next) {
+		if (c->trace != t)
+			continue;
+		if (!c->info.snapshot_mode)
+			return 1;
+		any = 1;
+	}
+	return !any;
+}
+
 static int cmd_clear(uint64_t session)
 {
 	struct cchannel *c;
@@ -788,18 +804,16 @@ static int cmd_clear(uint64_t session)
 		for (i = 0; i < c->nr; i++)
 			stream_discard(&c->streams[i]);
 	}
+	/* the files go; the traces get new ones at the next START (the
+	 * session daemon sends one at once to a started session) */
 	for (t = traces; t; t = t->next) {
-		int running;
-
-		if (t->session != session)
+		if (t->session != session || !t->out || !trace_writes(t))
 			continue;
-		running = trace_running(t);
-		if (t->out && (r = trace_detach(t, 1)) && !ret) {
+		r = trace_detach(t, 1);
+		if (r && !ret) {
 			cons_log("clearing", t->path, -r);
 			ret = r;
 		}
-		if (running && (r = trace_attach(t)) && !ret)
-			ret = r;
 	}
 	return ret;
 }

@@ -37,6 +37,8 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 	[TRAWL_CTL_ITEM_TRACKER_VALUE] = {sizeof(struct trawl_ctl_wire_tracker_value), 0, {0}},
 	[TRAWL_CTL_ITEM_ROTATION] = {sizeof(struct trawl_ctl_wire_rotation), 2,
 				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_ROTATION_SCHEDULE] = {sizeof(struct trawl_ctl_wire_rotation_schedule), 0,
+					      {0}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -223,6 +225,7 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		struct trawl_ctl_wire_field f;
 		struct trawl_ctl_wire_tracker t;
 		struct trawl_ctl_wire_tracker_value v;
+		struct trawl_ctl_wire_rotation_schedule r;
 	} u;
 	uint32_t domain;
 
@@ -254,6 +257,9 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		       u.t.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST && u.t.include_all <= 1 &&
 		       u.t.nr_values <= TRAWL_CTL_TRACKER_MAX_VALUES &&
 		       !(u.t.include_all && u.t.nr_values);
+	case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
+		return u.r.kind >= TRAWL_CTL_ROTATION_TIMER && u.r.kind <= TRAWL_CTL_WIRE_ROTATION_LAST &&
+		       u.r.value;
 	case TRAWL_CTL_ITEM_TRACKER_VALUE:
 		return u.v.domain && u.v.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
 		       u.v.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;

@@ -40,8 +40,9 @@
  *    req.value, TRACKER and TRACKER_VALUE records).
  * 4: REGENERATE_METADATA, REGENERATE_STATEDUMP.
  * 5: CLEAR, ROTATE (ROTATION record), ROTATION_SET, ROTATION_UNSET
- *    (req.rotation_kind, req.rotation_value). */
-#define TRAWL_CTL_VERSION 5u
+ *    (req.rotation_kind, req.rotation_value).
+ * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply. */
+#define TRAWL_CTL_VERSION 6u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -203,6 +204,12 @@ struct trawl_ctl_wire_field { /* strings: event, name, type */
 
 struct trawl_ctl_wire_rotation { /* strings: session, path */
 	uint64_t chunk_id;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_rotation_schedule { /* no strings */
+	uint32_t kind; /* enum trawl_ctl_rotation_schedule */
+	uint32_t reserved;
+	uint64_t value;
 } __attribute__((packed));
 
 struct trawl_ctl_wire_snapshot { /* strings: session, path */

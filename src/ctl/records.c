@@ -272,6 +272,20 @@ TRAWL_EXPORT int trawl_ctl_list_rotation_at(const struct trawl_ctl_list *list, s
 	return info_fill(info, &v, sizeof(v));
 }
 
+TRAWL_EXPORT int trawl_ctl_list_rotation_schedule_at(const struct trawl_ctl_list *list, size_t i,
+						     struct trawl_ctl_rotation_schedule_info *info)
+{
+	struct trawl_ctl_rotation_schedule_info v = {0};
+	struct trawl_ctl_wire_rotation_schedule w;
+	int ret;
+
+	if (!rec_at(list, i, TRAWL_CTL_ITEM_ROTATION_SCHEDULE, info, &w, &ret))
+		return ret;
+	v.kind = (enum trawl_ctl_rotation_schedule)w.kind;
+	v.value = w.value;
+	return info_fill(info, &v, sizeof(v));
+}
+
 TRAWL_EXPORT int trawl_ctl_list_tracker_at(const struct trawl_ctl_list *list, size_t i,
 					   struct trawl_ctl_tracker_info *info)
 {

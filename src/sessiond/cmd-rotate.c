@@ -10,7 +10,7 @@
  * chunk that ended is moved to OUTPUT/archives/BEGIN-END-ID (chunk 0: its
  * ust/ and kernel/ folders moved into that folder). destroy archives the
  * last chunk of a session that rotated. A clear deletes the current
- * chunk's files (domain.h's clear) and prunes its empty folders.
+ * chunk's files and folders (domain.h's clear).
  *
  * Files: every folder is made, moved and removed by a child running as the
  * session's owner (common/ids.h), walking as common/fs.h does, so the root
@@ -42,30 +42,6 @@
 #define SD_ROTATION_TICK_MS 500 /* schedules are looked at this often */
 
 /* ---- as the owner ---------------------------------------------------------- */
-
-/* Removes the empty folders under @name of @at, then @name if empty (bounded depth). */
-static void prune_empty(int at, const char *name, int depth)
-{
-	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct dirent *e;
-	DIR *d;
-
-	if (fd < 0)
-		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	while (depth < 8 && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (e->d_type == DT_DIR)
-			prune_empty(dirfd(d), e->d_name, depth + 1);
-	}
-	closedir(d);
-	unlinkat(at, name, AT_REMOVEDIR); /* not empty: stays */
-}
 
 /* Removes everything under @name of @at, then @name (bounded depth; links not followed). */
 static void remove_tree(int at, const char *name, int depth)
@@ -113,6 +89,24 @@ static int remove_folder(void *arg)
 	return 0;
 }
 
+static int mkdir_folder(void *arg)
+{
+	int fd = trawl_fs_dir_open(AT_FDCWD, arg, TRAWL_FS_CREATE, 0770, NULL, 0);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int sd_mkdir_as(uid_t uid, gid_t gid, const char *path)
+{
+	struct trawl_ids ids;
+
+	trawl_ids_lookup(uid, gid, &ids);
+	return trawl_ids_run(&ids, mkdir_folder, (void *)path);
+}
+
 int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path)
 {
 	struct trawl_ids ids;
@@ -126,20 +120,6 @@ struct chunk_job {
 	const char *chunk;   /* the chunk's folder: output, or output/NAME */
 	const char *archive; /* rotate: archives/BEGIN-END-ID, below output */
 };
-
-/* clear: the chunk's ust/ and kernel/ folders, emptied by the domains, go. */
-static int prune_chunk(void *arg)
-{
-	const struct chunk_job *j = arg;
-	int fd = trawl_fs_dir_open(AT_FDCWD, j->chunk, 0, 0, NULL, 0);
-
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-	prune_empty(fd, "ust", 0);
-	prune_empty(fd, "kernel", 0);
-	close(fd);
-	return 0;
-}
 
 /*
  * rotate: the chunk that ended goes to output/archives/...: chunk 0 (the
@@ -257,7 +237,6 @@ static int writes_files(const struct sd_session *s)
 
 static int session_clear(struct sd_session *s, struct sd_reply *r)
 {
-	struct chunk_job j = {.output = s->output, .chunk = s->chunk[0] ? s->chunk : s->output};
 	int i, ret;
 
 	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
@@ -282,11 +261,6 @@ static int session_clear(struct sd_session *s, struct sd_reply *r)
 			return sd_fail(r, ret, "Consumer failed to clear the session '%s' (%s): %s",
 				       s->name, sd_domain_name((uint32_t)i),
 				       err.msg[0] ? err.msg : strerror(-ret));
-	}
-	if (writes_files(s)) {
-		ret = run_as(s, prune_chunk, &j);
-		if (ret)
-			sd_log("session %s: clear: %s", s->name, strerror(-ret));
 	}
 	if (!s->active)
 		s->cleared_after_stop = 1;
@@ -439,6 +413,21 @@ void sd_session_archive_last(struct sd_session *s)
 }
 
 /* ---- schedules -------------------------------------------------------------- */
+
+void sd_rotation_recs(struct sd_reply *r, const struct sd_session *s)
+{
+	struct trawl_ctl_wire_rotation_schedule body = {.kind = TRAWL_CTL_ROTATION_TIMER};
+
+	if (s->rotation_timer_us) {
+		body.value = s->rotation_timer_us;
+		sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION_SCHEDULE, &body, NULL);
+	}
+	if (s->rotation_size) {
+		body.kind = TRAWL_CTL_ROTATION_SIZE;
+		body.value = s->rotation_size;
+		sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION_SCHEDULE, &body, NULL);
+	}
+}
 
 static int tick_fd = -1;
 

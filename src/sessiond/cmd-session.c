@@ -706,6 +706,7 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 	if (!s)
 		return (void)sd_fail(r, -ENOENT, "no session named '%s'", req->session);
 	sd_session_rec(r, s);
+	sd_rotation_recs(r, s);
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_status st = {.consumer_alive = 1};

@@ -353,6 +353,18 @@ static int ust_context_add(struct trawl_domain_session *s, const char *channel,
 	return ust_context_parse(ctx->name, s->uid, s->gid, &c->ctx, err);
 }
 
+/* After a clear: the chunk's (empty) ust/ folder, made as the owner. */
+static void ust_dir_make(struct trawl_domain_session *s)
+{
+	char dir[sizeof(s->output) + 8];
+
+	if (!s->ust_dir_due)
+		return;
+	s->ust_dir_due = 0;
+	if (!trawl_path_fmt(dir, sizeof(dir), "%s/ust", s->output))
+		sd_mkdir_as(s->uid, s->gid, dir);
+}
+
 static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	struct ust_app *a;
@@ -360,6 +372,7 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 
 	s->active = 1;
 	s->started_once = 1;
+	ust_dir_make(s);
 	if (cons_alive(s))
 		cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0);
 	for (a = apps; a; a = a->next) {
@@ -673,22 +686,43 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
  */
 static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
-	int ret;
+	char dir[sizeof(s->output) + 8];
+	int ret = 0, local = s->output[0] == '/' && !s->snapshot;
 
-	if (!cons_alive(s) || !s->traces)
-		return 0; /* no app traced yet: nothing recorded */
-	if (cons_busy(s))
-		return ust_consumer_busy(err);
-	apps_drain();
-	ret = cons_send(s, TRAWL_CONS_CLEAR, 0, 0, NULL, 0, NULL, 0);
-	if (!ret)
-		ret = cons_sync(s);
-	if (ret == -EOPNOTSUPP)
+	if (cons_alive(s) && s->traces) {
+		if (cons_busy(s))
+			return ust_consumer_busy(err);
+		apps_drain();
+		ret = cons_send(s, TRAWL_CONS_CLEAR, 0, 0, NULL, 0, NULL, 0);
+		if (!ret)
+			ret = cons_sync(s);
+	}
+	if (ret == -EOPNOTSUPP) {
 		trawl_domain_err_set(err, "Clearing a session is not supported by the relay daemon");
-	else if (ret)
+		return ret;
+	}
+	if (ret) {
 		trawl_domain_err_set(err, "the consumer could not clear the session: %s",
 				     cons_alive(s) && s->cons->last.msg[0] ? s->cons->last.msg
 									   : strerror(-ret));
+		return ret;
+	}
+	if (!local || trawl_path_fmt(dir, sizeof(dir), "%s/ust", s->output))
+		return 0;
+	/* what is left: the traces of programs that exited (per-process buffers) */
+	ret = sd_remove_folder_as(s->uid, s->gid, dir);
+	if (ret) {
+		trawl_domain_err_set(err, "cannot remove %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	/* a new chunk begins with its ust/ folder, as LTTng's: now, or at the next start */
+	s->ust_dir_due = 1;
+	if (s->active) {
+		ust_dir_make(s);
+		if (cons_alive(s) && s->traces &&
+		    !cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0))
+			ret = cons_sync(s);
+	}
 	return ret;
 }
 

@@ -261,8 +261,12 @@ void sd_cmd_rotation(uint16_t cmd, const struct trawl_ctl_wire_req *req, const s
 		     struct sd_reply *r);
 void sd_session_started(struct sd_session *s);
 void sd_session_archive_last(struct sd_session *s);
+/* ROTATION_SCHEDULE records of @s's schedules (list). */
+void sd_rotation_recs(struct sd_reply *r, const struct sd_session *s);
 /* Removes folder @path and everything in it, as @uid/@gid would (clear). 0 or -errno. */
 int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path);
+/* mkdir -p @path as @uid/@gid would (common/fs.h's walk). 0 or -errno. */
+int sd_mkdir_as(uid_t uid, gid_t gid, const char *path);
 /* At exit: every stop or destroy still waiting is done here, unanswered. */
 void sd_ops_finish(void);
 

@@ -153,6 +153,7 @@ struct trawl_domain_session {
 	uint64_t wait_at;
 	struct trawl_cons_reply wait_reply;
 	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
+	int ust_dir_due; /* cleared: make the chunk's ust/ folder at the next start */
 };
 
 struct ust_consumer {

@@ -72,6 +72,15 @@ def files(path):
                   for d, _, fs in os.walk(path) for f in fs)
 
 
+def wait_gone(env, pid):
+    """Until the daemon no longer lists @pid's app (its exit handled)."""
+    for _ in range(600):
+        if "PID: %d " % pid not in env.trawl("list", "-u").stdout + " ":
+            return
+        time.sleep(0.1)
+    fail("app %d still listed 60 s after it exited" % pid)
+
+
 def test_clear(env):
     app = App(env.env, 1)
     wait_registered(env, [app.pid])
@@ -124,6 +133,29 @@ def test_clear(env):
     env.trawl("destroy", "-a")
     said(env.trawl("clear", "-a"), "No session found, nothing to do.\n")
     app.close()
+
+    # per-process buffers of a program that exited (LTTng's test_ust_local
+    # --buffers-pid): cleared while started or stopped, OUTPUT/ust is empty
+    for active in (1, 0):
+        out = "%s/pid%d" % (env.dir, active)
+        env.trawl("create", "p", "-o", out)
+        env.trawl("enable-channel", "-u", "--buffers-pid", "c")
+        env.trawl("enable-event", "-u", "tall:seq", "-c", "c")
+        env.trawl("start")
+        gone = App(env.env, 2)
+        gone.emit(10)
+        gone.close()
+        wait_gone(env, gone.pid)
+        if not active:
+            env.trawl("stop")
+        env.trawl("clear")
+        if not active:
+            env.trawl("start")
+        env.trawl("stop")
+        if not os.path.isdir(out + "/ust") or os.listdir(out + "/ust"):
+            fail("per-process clear (%s): %s/ust holds %s" %
+                 ("started" if active else "stopped", out, files(out)))
+        env.trawl("destroy")
 
     # streamed to trawl-relayd: LTTng's refusal
     relayd = os.path.join(trawltest.BIN, "trawl-relayd")
@@ -279,6 +311,16 @@ def test_schedule(env):
     said(env.trawl("disable-rotation", "--size"), "Disabled size-based rotation on session t\n")
     del env.env["LC_ALL"]
     refused(env, ["enable-rotation", "--timer", "1s"], "already set")
+    env.trawl("enable-rotation", "--size", "1G")
+    env.env["LC_ALL"] = "C"
+    lines = env.trawl("list", "t").stdout.splitlines()
+    del env.env["LC_ALL"]
+    want_lines = ["Automatic rotation schedules:", "    timer period: 200000 us",
+                  "    size threshold: 1073741824 bytes"]
+    k = lines.index(want_lines[0]) if want_lines[0] in lines else -1
+    if k < 2 or lines[k:k + 3] != want_lines or lines[k - 1] != "":
+        fail("list t: no LTTng schedules section: %s" % lines[:8])
+    env.trawl("disable-rotation", "--size")
     refused(env, ["enable-rotation", "--timer", "abc"], "Invalid value for --timer option")
     refused(env, ["enable-rotation"], "No session rotation schedule parameter provided")
     env.trawl("start")
