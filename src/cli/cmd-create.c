@@ -87,6 +87,15 @@ static void created(const struct trawl_ctl_list *l, int live)
 	trawl_ctl_current_session_set(s.name);
 	if (cli_quiet)
 		return;
+	if (s.snapshot) {
+		/* LTTng's three lines */
+		printf("Snapshot session %s created.\n", s.name);
+		if (s.output[0])
+			printf("Default snapshot output set to %s\n", s.output);
+		printf("Every channel enabled for this session will be set to mmap output and "
+		       "default to overwrite mode.\n");
+		return;
+	}
 	printf("Session %s created.\n", s.name);
 	if (!strncmp(s.output, "net", 3))
 		printf("Traces will be streamed to trawl-relayd at %s%s\n", s.output,

@@ -23,7 +23,8 @@
  *   FLUSH        final flush and drain of every stream of the session; the
  *                reply comes once everything is written
  *   SNAPSHOT     payload: struct trawl_cons_add_trace (the snapshot folder):
- *                copies the session's traces' current packets there
+ *                copies the session's traces' current packets there (its
+ *                max_packets newest of each stream, when not 0)
  *   QUIT         the consumer drains everything and exits
  *   REMOVE_SESSION  flush the session's streams, then close and forget them
  *   STATUS       nothing to do: the reply carries the session's counters and
@@ -94,7 +95,8 @@ struct trawl_cons_add_trace {
 	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit,
 					   or relay:...,net://HOST:C:D/ust/uid/1000/64-bit */
 	uint32_t flags;                 /* TRAWL_CONS_F_* */
-	uint32_t reserved;
+	uint32_t max_packets;           /* SNAPSHOT: the newest packets of each
+					   stream written, 0: all; else 0 */
 } __attribute__((packed));
 
 struct trawl_cons_rotate {

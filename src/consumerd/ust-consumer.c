@@ -588,7 +588,62 @@ static int cmd_flush(uint64_t session)
 	return session_failure(session, NULL, 0);
 }
 
-/* Writes every snapshot-mode channel's current packets under @dir. */
+/* A packet kept by a bounded snapshot: a copy of its content. */
+struct kept_packet {
+	struct trawl_ustctl_packet p;
+	void *copy;
+};
+
+/*
+ * Writes the ready packets of @rb to @st: all of them, or with @keep the
+ * @keep newest (the older ones are read and dropped: LTTng's --max-size
+ * keeps the end of each stream). Returns 0 or a negative errno.
+ */
+static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
+			   struct trawl_ustctl_stream *rb, uint32_t keep)
+{
+	struct kept_packet *ring = NULL;
+	struct trawl_ustctl_packet p;
+	uint64_t n = 0, i;
+	int ret = 0, guard = 1 << 20;
+
+	if (keep && !(ring = calloc(keep, sizeof(*ring))))
+		return -ENOMEM;
+	while (guard-- && (ret = trawl_ustctl_stream_get_packet(rb, &p)) != -EAGAIN) {
+		if (ret)
+			continue;
+		if (!keep) {
+			ret = packet_write(snap, st, &p);
+		} else {
+			struct kept_packet *k = &ring[n % keep];
+			void *copy = realloc(k->copy, p.content_size ? p.content_size : 1);
+
+			if (copy) {
+				memcpy(copy, p.data, p.content_size);
+				k->copy = copy;
+				k->p = p;
+				k->p.data = copy;
+				n++;
+			}
+			ret = copy ? 0 : -ENOMEM;
+		}
+		trawl_ustctl_stream_put_packet(rb);
+		if (ret)
+			break;
+	}
+	if (ret == -EAGAIN)
+		ret = 0;
+	for (i = n > keep ? n - keep : 0; keep && i < n; i++)
+		if (!ret)
+			ret = packet_write(snap, st, &ring[i % keep].p);
+	for (i = 0; keep && i < keep; i++)
+		free(ring[i].copy);
+	free(ring);
+	return ret;
+}
+
+/* Writes every snapshot-mode channel's current packets under @dir (at most
+ * add_trace.max_packets of each stream, the newest, when not 0). */
 static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 {
 	struct trawl_cons_add_trace a;
@@ -625,9 +680,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 			for (i = 0; i < c->nr && !ret; i++) {
 				struct cstream *cs = &c->streams[i];
 				struct trawl_output_stream *st;
-				struct trawl_ustctl_packet p;
 				char name[300];
-				int guard = 1 << 20;
 
 				trawl_ustctl_stream_flush(cs->rb, 0);
 				st = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i)
@@ -637,19 +690,12 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 					ret = -errno;
 					break;
 				}
-				while (guard-- && (ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) != -EAGAIN) {
-					if (ret)
-						continue;
+				{
 					struct ctrace snap = {.out = out, .metadata = t->metadata,
 							      .metadata_len = t->metadata_len};
 
-					ret = packet_write(&snap, st, &p);
-					trawl_ustctl_stream_put_packet(cs->rb);
-					if (ret)
-						break;
+					ret = snapshot_stream(&snap, st, cs->rb, a.max_packets);
 				}
-				if (ret == -EAGAIN)
-					ret = 0;
 				trawl_output_stream_close(st);
 			}
 		}

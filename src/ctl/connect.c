@@ -271,6 +271,7 @@ void ctl_req_init(struct trawl_ctl_wire_req *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->struct_size = sizeof(*r);
+	r->max_size = TRAWL_CTL_SIZE_UNSET;
 }
 
 /* Reads and checks a reply's header; @cmd is the request's. */

@@ -37,7 +37,15 @@ struct trawl_ctl_list {
  */
 int ctl_copy_str(char *dst, size_t len, const char *src);
 
-/* A zeroed request with its struct_size set. */
+/*
+ * ctl_output_resolve - an output as the daemon takes it, into @dst of @len
+ * bytes: a folder made absolute against the current directory (file://
+ * dropped), or a net:// / net6:// URL as given; NULL: "". Returns 0,
+ * -EINVAL (another scheme, empty) or -ENAMETOOLONG.
+ */
+int ctl_output_resolve(char *dst, size_t len, const char *output);
+
+/* A zeroed request with its struct_size set (max_size TRAWL_CTL_SIZE_UNSET). */
 void ctl_req_init(struct trawl_ctl_wire_req *r);
 
 /*

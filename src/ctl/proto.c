@@ -39,6 +39,9 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 				     {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
 	[TRAWL_CTL_ITEM_ROTATION_SCHEDULE] = {sizeof(struct trawl_ctl_wire_rotation_schedule), 0,
 					      {0}},
+	[TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT] = {sizeof(struct trawl_ctl_wire_snapshot_output), 3,
+					    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX,
+					     TRAWL_CTL_PATH_MAX}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -197,6 +200,21 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 	case TRAWL_CTL_CMD_ADD_CONTEXT:
 	case TRAWL_CTL_CMD_LIST_AVAILABLE:
 		if (r.domain == TRAWL_CTL_DOMAIN_NONE)
+			return -EINVAL;
+		break;
+	case TRAWL_CTL_CMD_SNAPSHOT_ADD_OUTPUT:
+		if (!r.output[0] || (r.name[0] && !trawl_ctl_name_valid(r.name)) ||
+		    r.max_size == TRAWL_CTL_SIZE_UNSET)
+			return -EINVAL;
+		break;
+	case TRAWL_CTL_CMD_SNAPSHOT_RECORD:
+		if (r.name[0] && !trawl_ctl_name_valid(r.name))
+			return -EINVAL;
+		break;
+	case TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT:
+		/* by id, or by a name (only the name's form is checked: LTTng
+		 * names its outputs snapshot-N, and so do we) */
+		if (!r.value == !r.name[0] || (r.name[0] && !trawl_ctl_name_valid(r.name)))
 			return -EINVAL;
 		break;
 	case TRAWL_CTL_CMD_TRACK:

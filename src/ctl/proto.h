@@ -41,8 +41,11 @@
  * 4: REGENERATE_METADATA, REGENERATE_STATEDUMP.
  * 5: CLEAR, ROTATE (ROTATION record), ROTATION_SET, ROTATION_UNSET
  *    (req.rotation_kind, req.rotation_value).
- * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply. */
-#define TRAWL_CTL_VERSION 6u
+ * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply.
+
+ * 7: snapshot outputs (SNAPSHOT_ADD/DEL/LIST_OUTPUT, SNAPSHOT_OUTPUT records,
+ *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size. */
+#define TRAWL_CTL_VERSION 7u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -71,7 +74,9 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_LIST_SESSIONS = 11,
 	TRAWL_CTL_CMD_LIST_SESSION = 12,   /* one session: domains, channels, events */
 	TRAWL_CTL_CMD_LIST_AVAILABLE = 13, /* events a domain offers */
-	TRAWL_CTL_CMD_SNAPSHOT_RECORD = 14, /* reply: one SNAPSHOT record */
+	/* session; name, output, max_size override the session's outputs (""
+	 * and TRAWL_CTL_SIZE_UNSET: theirs); reply: a SNAPSHOT record per output */
+	TRAWL_CTL_CMD_SNAPSHOT_RECORD = 14,
 	TRAWL_CTL_CMD_QUIT = 15,           /* daemon exits (its owner or root only) */
 	TRAWL_CTL_CMD_TRACK = 16,   /* domain, process_attr, value (or F_ALL): include */
 	TRAWL_CTL_CMD_UNTRACK = 17, /* domain, process_attr, value (or F_ALL): exclude */
@@ -81,7 +86,12 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_ROTATE = 21,         /* session: reply: one ROTATION record */
 	TRAWL_CTL_CMD_ROTATION_SET = 22,   /* session, rotation_kind, rotation_value */
 	TRAWL_CTL_CMD_ROTATION_UNSET = 23, /* session, rotation_kind */
-	TRAWL_CTL_CMD_MAX_ = 24,
+	/* session, name ("" = snapshot-ID), output (folder or URL), max_size:
+	 * reply: the new SNAPSHOT_OUTPUT record */
+	TRAWL_CTL_CMD_SNAPSHOT_ADD_OUTPUT = 24,
+	TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT = 25,  /* session, value (id) or name */
+	TRAWL_CTL_CMD_SNAPSHOT_LIST_OUTPUT = 26, /* session: its SNAPSHOT_OUTPUT records */
+	TRAWL_CTL_CMD_MAX_ = 27,
 };
 
 /*
@@ -131,11 +141,16 @@ struct trawl_ctl_wire_req {
 	char filter[TRAWL_CTL_FILTER_MAX];
 	char output[TRAWL_CTL_OUTPUT_MAX]; /* create: absolute trace folder or URL, "" = none */
 	uint32_t process_attr; /* track/untrack: enum trawl_ctl_process_attr */
-	uint32_t value;        /* track/untrack without F_ALL: the ID */
+	uint32_t value;        /* track/untrack without F_ALL: the ID; snapshot
+				  del-output: the output's id (0: by name) */
 	uint32_t rotation_kind; /* rotation set/unset: enum trawl_ctl_rotation_schedule */
 	uint32_t reserved;
 	uint64_t rotation_value; /* rotation set: µs (TIMER) or bytes (SIZE), > 0 */
+	uint64_t max_size;     /* snapshot outputs: bytes, 0 = no limit,
+				  TRAWL_CTL_SIZE_UNSET = not given */
 } __attribute__((packed));
+
+#define TRAWL_CTL_SIZE_UNSET UINT64_MAX
 
 struct trawl_ctl_wire_reply {
 	uint32_t struct_size; /* sizeof(struct trawl_ctl_wire_reply) */
@@ -215,6 +230,12 @@ struct trawl_ctl_wire_rotation_schedule { /* no strings */
 struct trawl_ctl_wire_snapshot { /* strings: session, path */
 	uint32_t seq;
 	uint32_t reserved;
+} __attribute__((packed));
+
+struct trawl_ctl_wire_snapshot_output { /* strings: name, ctrl_url, data_url */
+	uint32_t id;
+	uint32_t reserved;
+	uint64_t max_size; /* 0: no limit */
 } __attribute__((packed));
 
 /* One tracker of a domain; its nr_values TRACKER_VALUE records follow it. */

@@ -316,3 +316,21 @@ TRAWL_EXPORT int trawl_ctl_list_tracker_value_at(const struct trawl_ctl_list *li
 	v.value = w.value;
 	return info_fill(info, &v, sizeof(v));
 }
+
+TRAWL_EXPORT int trawl_ctl_list_snapshot_output_at(const struct trawl_ctl_list *list, size_t i,
+						   struct trawl_ctl_snapshot_output_info *info)
+{
+	struct trawl_ctl_snapshot_output_info v = {0};
+	struct trawl_ctl_wire_snapshot_output w;
+	const struct ctl_rec *r;
+	int ret;
+
+	if (!(r = rec_at(list, i, TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT, info, &w, &ret)))
+		return ret;
+	v.id = w.id;
+	v.name = r->str[0];
+	v.ctrl_url = r->str[1];
+	v.data_url = r->str[2];
+	v.max_size = w.max_size;
+	return info_fill(info, &v, sizeof(v));
+}

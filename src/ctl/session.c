@@ -48,31 +48,36 @@ TRAWL_EXPORT int trawl_ctl_session_attr_set_name(struct trawl_ctl_session_attr *
 	return ctl_copy_str(attr->name, sizeof(attr->name), name);
 }
 
-TRAWL_EXPORT int trawl_ctl_session_attr_set_output(struct trawl_ctl_session_attr *attr,
-						   const char *output)
+int ctl_output_resolve(char *dst, size_t len, const char *output)
 {
 	char cwd[TRAWL_CTL_OUTPUT_MAX];
 	int n;
 
 	if (!output)
-		return ctl_copy_str(attr->output, sizeof(attr->output), NULL);
+		return ctl_copy_str(dst, len, NULL);
 	if (!strncmp(output, "file://", 7))
 		output += 7;
 	if (!output[0])
 		return -EINVAL;
 	if (!strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7) || output[0] == '/')
-		return ctl_copy_str(attr->output, sizeof(attr->output), output);
+		return ctl_copy_str(dst, len, output);
 	if (strstr(output, "://"))
 		return -EINVAL; /* a scheme we do not know, not a folder named so */
 	/* The daemon may run elsewhere: it gets an absolute path. */
 	if (!getcwd(cwd, sizeof(cwd)))
 		return errno == ERANGE ? -ENAMETOOLONG : -errno;
-	n = snprintf(attr->output, sizeof(attr->output), "%s/%s", cwd, output);
-	if (n < 0 || (size_t)n >= sizeof(attr->output)) {
-		attr->output[0] = '\0';
+	n = snprintf(dst, len, "%s/%s", cwd, output);
+	if (n < 0 || (size_t)n >= len) {
+		dst[0] = '\0';
 		return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_session_attr_set_output(struct trawl_ctl_session_attr *attr,
+						   const char *output)
+{
+	return ctl_output_resolve(attr->output, sizeof(attr->output), output);
 }
 
 TRAWL_EXPORT int trawl_ctl_session_attr_set_no_output(struct trawl_ctl_session_attr *attr,
@@ -181,17 +186,6 @@ TRAWL_EXPORT int trawl_ctl_session_start(struct trawl_ctl *ctl, const char *sess
 TRAWL_EXPORT int trawl_ctl_session_stop(struct trawl_ctl *ctl, const char *session)
 {
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_STOP, session, 0);
-}
-
-TRAWL_EXPORT int trawl_ctl_snapshot_record(struct trawl_ctl *ctl, const char *session,
-					   struct trawl_ctl_list **out)
-{
-	struct trawl_ctl_wire_req r;
-
-	ctl_req_init(&r);
-	if (ctl_copy_str(r.session, sizeof(r.session), session))
-		return -ENAMETOOLONG;
-	return ctl_transact(ctl, TRAWL_CTL_CMD_SNAPSHOT_RECORD, &r, out);
 }
 
 TRAWL_EXPORT int trawl_ctl_regenerate_metadata(struct trawl_ctl *ctl, const char *session)

@@ -542,6 +542,11 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_SNAPSHOT_RECORD:
 		sd_cmd_snapshot(req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_SNAPSHOT_ADD_OUTPUT:
+	case TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT:
+	case TRAWL_CTL_CMD_SNAPSHOT_LIST_OUTPUT:
+		sd_cmd_snapshot_output(cmd, req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_TRACK:
 		sd_cmd_track(req, peer, r);
 		break;

@@ -83,7 +83,7 @@ static int mkdir_p(void *arg)
  * where the user could not create it, every folder is theirs, and no link
  * is followed that the user could not follow.
  */
-static int mkdir_as(const char *path, uid_t uid, gid_t gid)
+int sd_mkdir_as(const char *path, uid_t uid, gid_t gid)
 {
 	struct trawl_ids ids;
 
@@ -140,7 +140,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		return (void)sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to "
 						     "trawl-relayd (yet): give them a local output");
 	if (req->output[0] && !streaming) {
-		ret = mkdir_as(req->output, p->uid, p->gid);
+		ret = sd_mkdir_as(req->output, p->uid, p->gid);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
 					     req->output, trawl_fs_strerror(ret));
@@ -154,6 +154,8 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	s->uid = p->uid;
 	s->gid = p->gid;
 	s->snapshot = !!(req->flags & TRAWL_CTL_F_SNAPSHOT);
+	if (s->snapshot && s->output[0])
+		sd_snapshot_default_output(s); /* as LTTng: snapshot-1, the session's folder */
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
 	s->relay_fd = -1;
 	if (streaming &&
@@ -516,56 +518,6 @@ void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 	if (!s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is not started", s->name);
 	op_run(&s, 1, 0, 1, r);
-}
-
-void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
-		     struct sd_reply *r)
-{
-	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	char dir[TRAWL_CTL_PATH_MAX], stamp[32];
-	int i, ret, done = 0;
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (!s)
-		return;
-	if (!s->snapshot)
-		return (void)sd_fail(r, -EINVAL, "session '%s' is not in snapshot mode "
-						 "(create it with --snapshot)", s->name);
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	ret = snprintf(dir, sizeof(dir), "%s/snapshot-%u-%s-0", s->output, s->snapshot_seq + 1,
-		       stamp);
-	if (ret < 0 || (size_t)ret >= sizeof(dir))
-		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
-	ret = mkdir_as(dir, s->uid, s->gid);
-	if (ret)
-		return (void)sd_fail(r, ret, "cannot create %s: %s", dir, trawl_fs_strerror(ret));
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err err = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		if (!d->ops->snapshot_record)
-			return (void)sd_fail(r, -EOPNOTSUPP, "%s domain cannot record snapshots yet",
-					     sd_domain_name((uint32_t)i));
-		ret = d->ops->snapshot_record(d->ds, dir, &err);
-		if (ret)
-			return (void)sd_fail(r, ret, "snapshot of %s buffers failed: %s",
-					     sd_domain_name((uint32_t)i),
-					     err.msg[0] ? err.msg : strerror(-ret));
-		done++;
-	}
-	if (!done)
-		return (void)sd_fail(r, -ENOENT, "session '%s' has no channels", s->name);
-	s->snapshot_seq++;
-	{
-		struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq};
-		const char *strs[] = {s->name, dir};
-
-		sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
-	}
 }
 
 int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errlen)

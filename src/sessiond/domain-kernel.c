@@ -414,10 +414,16 @@ static int kd_rotate(struct trawl_domain_session *s, const char *chunk,
 }
 
 static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
-			      struct trawl_domain_err *err)
+			      uint64_t nr_packets, struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "", out[4352];
 	int ret;
+
+	if (nr_packets) {
+		/* (snapshot_one_more is NULL: the daemon refuses --max-size first) */
+		trawl_domain_err_set(err, "kernel snapshots cannot be bounded by --max-size yet");
+		return -EOPNOTSUPP;
+	}
 
 	if (!consumerd_path[0]) {
 		trawl_domain_err_set(err, "cannot find trawl-consumerd");

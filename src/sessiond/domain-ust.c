@@ -564,14 +564,36 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 	return 1;
 }
 
-static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
+static uint64_t ust_snapshot_one_more(struct trawl_domain_session *s, uint64_t nr)
+{
+	const struct ust_trace *t;
+	const struct trace_chan *tc;
+	uint64_t bytes = 0;
+
+	for (t = s->traces; t; t = t->next) {
+		for (tc = t->chans; tc; tc = tc->next) {
+			const struct trawl_ustctl_channel_attr *a;
+
+			if (!tc->rb)
+				continue;
+			a = trawl_ustctl_channel_attr(tc->rb);
+			if (nr < a->num_subbuf)
+				bytes += a->subbuf_size * a->nr_streams;
+		}
+	}
+	return bytes;
+}
+
+static int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_t nr_packets,
 			struct trawl_domain_err *err)
 {
 	struct trawl_cons_add_trace at;
 	int ret;
 
-	if (!cons_alive(s) || !s->traces) {
-		trawl_domain_err_set(err, "no user-space buffers to record yet (no traced app)");
+	if (!s->traces)
+		return 0; /* no app traced yet: nothing to write, as LTTng */
+	if (!cons_alive(s)) {
+		trawl_domain_err_set(err, "the user-space consumer is not running");
 		return -ENOENT;
 	}
 	if (cons_busy(s))
@@ -581,6 +603,7 @@ static int ust_snapshot(struct trawl_domain_session *s, const char *dir,
 		trawl_domain_err_set(err, "snapshot folder too long for the consumer: %s", dir);
 		return -ENAMETOOLONG;
 	}
+	at.max_packets = nr_packets > UINT32_MAX ? 0 : (uint32_t)nr_packets;
 	ret = cons_send(s, TRAWL_CONS_SNAPSHOT, 0, 0, &at, sizeof(at), NULL, 0);
 	return ret ? ret : cons_sync(s);
 }
@@ -804,6 +827,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.async_done = ust_async_done,
 	.regenerate_statedump = ust_regenerate_statedump,
 	.snapshot_record = ust_snapshot,
+	.snapshot_one_more = ust_snapshot_one_more,
 	.list_events = ust_list_events,
 	.status = ust_status,
 };

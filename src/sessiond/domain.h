@@ -239,9 +239,15 @@ struct trawl_domain_ops {
 	int (*async_done)(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err);
 
 	/* Writes the current content of every (overwrite-mode) buffer as a
-	 * complete trace under @dir. May be NULL (not supported). */
+	 * complete trace under @dir: of each stream, its @nr_packets newest
+	 * packets, or all with 0. May be NULL (not supported). */
 	int (*snapshot_record)(struct trawl_domain_session *s, const char *dir,
-			       struct trawl_domain_err *err);
+			       uint64_t nr_packets, struct trawl_domain_err *err);
+	/* For snapshot --max-size, LTTng's measure: the bytes of one more
+	 * packet (a whole sub-buffer) of every stream of the channels that
+	 * have more than @nr sub-buffers. NULL: the domain cannot bound its
+	 * snapshots. */
+	uint64_t (*snapshot_one_more)(struct trawl_domain_session *s, uint64_t nr);
 
 	/* Lists what can be enabled; @kind selects tracepoints or syscalls. */
 	int (*list_events)(enum trawl_ctl_event_kind kind, int with_fields,

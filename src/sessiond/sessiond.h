@@ -84,7 +84,15 @@ struct sd_session {
 	struct sd_op *op;
 	int op_phase;                 /* enum in cmd-session.c */
 	int op_wait[SD_NR_DOMAINS];   /* the domain's async_done() is awaited */
-	unsigned snapshot_seq;
+	unsigned snapshot_seq; /* snapshots recorded: N of the next NAME-DATE-N */
+	/* Its snapshot output (cmd-snapshot.c): at most one, as LTTng 2.13. */
+	struct sd_snapshot_output {
+		uint32_t id;                     /* 0: none */
+		char name[TRAWL_CTL_NAME_MAX];
+		char path[TRAWL_CTL_PATH_MAX]; /* an absolute folder */
+		uint64_t max_size;               /* bytes, 0: no limit */
+	} snap_out;
+	uint32_t snap_last_id; /* ids are never reused */
 	struct sd_domain dom[SD_NR_DOMAINS];
 	/* Trace chunks (cmd-rotate.c): the current one's ID, when it began
 	 * (seconds since the epoch) and folder ("" until the first rotation:
@@ -233,6 +241,13 @@ void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+void sd_cmd_snapshot_output(uint16_t cmd, const struct trawl_ctl_wire_req *req,
+			    const struct sd_peer *p, struct sd_reply *r);
+/* A new snapshot session's output: snapshot-1, its own folder. */
+void sd_snapshot_default_output(struct sd_session *s);
+/* mkdir -p @path as @uid/@gid would (a child with their ids in the root
+ * daemon: common/ids.h), then checks they may write there. 0 or -errno. */
+int sd_mkdir_as(const char *path, uid_t uid, gid_t gid);
 /* `regenerate metadata|statedump` (@cmd says which), on a started session. */
 void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		       struct sd_reply *r);

@@ -46,7 +46,7 @@ has "trawl track -" -k -u -s --session --pid --all --help
 has "trawl enable-channel --" --subbuf-size --num-subbuf --overwrite --buffers-pid
 has "trawl regenerate " metadata statedump
 has "trawl metadata " regenerate
-has "trawl snapshot " record
+has "trawl snapshot " record add-output del-output list-output
 has "trawl " clear rotate enable-rotation disable-rotation
 has "trawl enable-rotation --" --timer --size --session --help
 has "trawl disable-rotation --" --timer --size --session

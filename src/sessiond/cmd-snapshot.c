@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-snapshot.c - snapshots of flight-recorder sessions, as LTTng 2.13
+ * has them: a session's snapshot output (add, del, list: at most one), and
+ * record, to that output or to a URL given for one snapshot.
+ *
+ * A snapshot goes to OUTPUT/NAME-YYYYMMDD-HHMMSS-N: NAME the output's
+ * (snapshot-ID, or as named, or the record's -n), N the session's count of
+ * snapshots before it. With a max size, each stream gives its newest
+ * packets, as many of each as fit counting every packet as a whole
+ * sub-buffer (LTTng's get_session_nb_packets_per_stream()).
+ *
+ * Every string comes from the client: names are checked by the protocol
+ * (trawl_ctl_req_check()), folders here (absolute, no control character,
+ * room for what goes under them); folders are created as the session's
+ * owner (sd_mkdir_as()), the data written by the domains' consumers, which
+ * run as the owner too.
+ */
+#include "common/common.h"
+#include "common/fs.h"
+#include "sessiond/sessiond.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Room left under a snapshot folder for the domains' subfolders
+ * (ust/uid/UID/64-bit, ust/pid/NAME-PID-DATE/...): the consumer's paths
+ * hold TRAWL_CTL_PATH_MAX bytes. */
+#define SNAP_SUBDIR_ROOM 400
+
+void sd_snapshot_default_output(struct sd_session *s)
+{
+	struct sd_snapshot_output *o = &s->snap_out;
+
+	o->id = ++s->snap_last_id;
+	snprintf(o->name, sizeof(o->name), "snapshot-%" PRIu32, o->id);
+	snprintf(o->path, sizeof(o->path), "%s", s->output);
+	o->max_size = 0;
+}
+
+/* The session @req names, if it is a snapshot session; else NULL, @r failed. */
+static struct sd_session *snapshot_session(const struct trawl_ctl_wire_req *req,
+					   const struct sd_peer *p, struct sd_reply *r)
+{
+	struct sd_session *s = sd_session_lookup(req->session, p, r);
+
+	if (s && !s->snapshot) {
+		sd_fail(r, -EINVAL, "session '%s' is not in snapshot mode: snapshot commands "
+				    "apply to sessions created with --snapshot", s->name);
+		return NULL;
+	}
+	return s;
+}
+
+/* Whether @url (from the client) can be a snapshot output; else @r failed. */
+static int output_ok(const char *url, const char *data_url, struct sd_reply *r)
+{
+	size_t i, n = strlen(url);
+
+	if (sd_relay_is_url(url) || data_url[0])
+		return !sd_fail(r, -EOPNOTSUPP, "snapshot outputs cannot stream to trawl-relayd "
+						"(net://) yet: give a local folder");
+	if (url[0] != '/')
+		return !sd_fail(r, -EINVAL, "a snapshot output is an absolute folder, not '%s'",
+				url);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)url[i] < 0x20 || url[i] == 0x7f)
+			return !sd_fail(r, -EINVAL, "snapshot output path holds a control character "
+						    "(byte 0x%02x at offset %zu)",
+					(unsigned char)url[i], i);
+	if (n + TRAWL_CTL_NAME_MAX + 32 + SNAP_SUBDIR_ROOM >= TRAWL_CTL_PATH_MAX)
+		return !sd_fail(r, -ENAMETOOLONG, "snapshot output path too long (at most %d "
+						  "bytes)", TRAWL_CTL_PATH_MAX - TRAWL_CTL_NAME_MAX -
+							     32 - SNAP_SUBDIR_ROOM - 1);
+	return 1;
+}
+
+static void output_rec(struct sd_reply *r, const struct sd_snapshot_output *o)
+{
+	struct trawl_ctl_wire_snapshot_output body = {.id = o->id, .max_size = o->max_size};
+	const char *strs[] = {o->name, o->path, ""};
+
+	sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT, &body, strs);
+}
+
+void sd_cmd_snapshot_output(uint16_t cmd, const struct trawl_ctl_wire_req *req,
+			    const struct sd_peer *p, struct sd_reply *r)
+{
+	struct sd_session *s = snapshot_session(req, p, r);
+	struct sd_snapshot_output *o;
+
+	if (!s)
+		return;
+	o = &s->snap_out;
+	switch (cmd) {
+	case TRAWL_CTL_CMD_SNAPSHOT_ADD_OUTPUT:
+		if (o->id)
+			return (void)sd_fail(r, -EEXIST, "snapshot output already exists: session "
+							 "'%s' has %s (a session has one at most, "
+							 "as in LTTng 2.13)", s->name, o->name);
+		if (!output_ok(req->output, req->target, r))
+			return;
+		o->id = ++s->snap_last_id;
+		if (req->name[0])
+			snprintf(o->name, sizeof(o->name), "%s", req->name);
+		else
+			snprintf(o->name, sizeof(o->name), "snapshot-%" PRIu32, o->id);
+		snprintf(o->path, sizeof(o->path), "%s", req->output);
+		o->max_size = req->max_size == TRAWL_CTL_SIZE_UNSET ? 0 : req->max_size;
+		output_rec(r, o);
+		sd_log("session %s: snapshot output %s added (%s)", s->name, o->name, o->path);
+		return;
+	case TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT:
+		/* LTTng matches a name by its prefix (strncmp over the given
+		 * length); we match it whole */
+		if (!o->id || (req->value && req->value != o->id) ||
+		    (!req->value && strcmp(req->name, o->name))) {
+			if (req->value)
+				return (void)sd_fail(r, -EINVAL, "session '%s' has no snapshot output "
+								 "with id %" PRIu32, s->name, req->value);
+			return (void)sd_fail(r, -EINVAL, "session '%s' has no snapshot output named "
+							 "'%s'", s->name, req->name);
+		}
+		sd_log("session %s: snapshot output %s deleted", s->name, o->name);
+		memset(o, 0, sizeof(*o));
+		return;
+	default: /* LIST_OUTPUT */
+		if (o->id)
+			output_rec(r, o);
+		return;
+	}
+}
+
+/*
+ * LTTng's packets per stream for @max_size bytes: 0 for all; -1 when one
+ * packet of each stream does not fit (or a domain cannot bound its
+ * snapshots: -2).
+ */
+static int64_t packets_per_stream(struct sd_session *s, uint64_t max_size, uint64_t *first)
+{
+	uint64_t left = max_size, nr = 0, one;
+	int i;
+
+	*first = 0;
+	if (!max_size)
+		return 0;
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->snapshot_one_more)
+			return -2;
+	for (;;) {
+		one = 0;
+		for (i = 1; i < SD_NR_DOMAINS; i++)
+			if (s->dom[i].ops && s->dom[i].ds)
+				one += s->dom[i].ops->snapshot_one_more(s->dom[i].ds, nr);
+		if (!nr)
+			*first = one;
+		if (!one || one > left)
+			break;
+		left -= one;
+		nr++;
+	}
+	return !nr && *first ? -1 : (int64_t)nr;
+}
+
+/* Records @s's buffers to output @o; @stamp: the record's date. 0 or -errno (@r failed). */
+static int record_to(struct sd_session *s, const struct sd_snapshot_output *o, const char *stamp,
+		     struct sd_reply *r)
+{
+	char dir[TRAWL_CTL_PATH_MAX];
+	uint64_t first;
+	int64_t nr = packets_per_stream(s, o->max_size, &first);
+	int i, ret;
+
+	if (nr == -2)
+		return sd_fail(r, -EOPNOTSUPP, "the kernel domain cannot bound its snapshots by "
+					       "--max-size yet: record without it");
+	if (nr < 0)
+		return sd_fail(r, -EFBIG, "invalid snapshot size: %" PRIu64 " bytes cannot fit at "
+					  "least one packet per stream (%" PRIu64 " bytes needed)",
+			       o->max_size, first);
+	if (trawl_path_fmt(dir, sizeof(dir), "%s/%s-%s-%u", o->path, o->name, stamp,
+			   s->snapshot_seq))
+		return sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
+	ret = sd_mkdir_as(dir, s->uid, s->gid);
+	if (ret)
+		return sd_fail(r, ret, "cannot create %s: %s", dir, trawl_fs_strerror(ret));
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		if (!d->ops || !d->ds)
+			continue;
+		if (!d->ops->snapshot_record)
+			return sd_fail(r, -EOPNOTSUPP, "%s domain cannot record snapshots yet",
+				       sd_domain_name((uint32_t)i));
+		ret = d->ops->snapshot_record(d->ds, dir, (uint64_t)nr, &err);
+		if (ret)
+			return sd_fail(r, ret, "snapshot of %s buffers failed: %s",
+				       sd_domain_name((uint32_t)i),
+				       err.msg[0] ? err.msg : strerror(-ret));
+	}
+	{
+		struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq + 1};
+		const char *strs[] = {s->name, dir};
+
+		sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
+	}
+	sd_log("session %s: snapshot %u recorded in %s", s->name, s->snapshot_seq + 1, dir);
+	return 0;
+}
+
+void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+		     struct sd_reply *r)
+{
+	struct sd_session *s = snapshot_session(req, p, r);
+	struct sd_snapshot_output o;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int i, domains = 0;
+
+	if (!s)
+		return;
+	if (!s->started_once)
+		return (void)sd_fail(r, -EBUSY, "session '%s' needs to be started once before a "
+						"snapshot", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		domains += s->dom[i].ops && s->dom[i].ds;
+	if (!domains)
+		return (void)sd_fail(r, -ENOENT, "session '%s' has no channels", s->name);
+	if (req->output[0]) {
+		/* a temporary output, for this snapshot only: LTTng names it snapshot-0 */
+		if (!output_ok(req->output, req->target, r))
+			return;
+		memset(&o, 0, sizeof(o));
+		snprintf(o.path, sizeof(o.path), "%s", req->output);
+		snprintf(o.name, sizeof(o.name), "snapshot-0");
+	} else {
+		if (!s->snap_out.id)
+			return (void)sd_fail(r, -ENOENT, "session '%s' has no snapshot output: add "
+							 "one (snapshot add-output) or give a URL",
+					     s->name);
+		o = s->snap_out;
+	}
+	if (req->name[0])
+		snprintf(o.name, sizeof(o.name), "%s", req->name);
+	if (req->max_size != TRAWL_CTL_SIZE_UNSET)
+		o.max_size = req->max_size;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (!record_to(s, &o, stamp, r))
+		s->snapshot_seq++;
+}
