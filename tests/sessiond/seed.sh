@@ -9,6 +9,11 @@
 #             unharmed, what was recorded reaches the disk, a new daemon serves
 #   restart   start, stop, start, stop: both runs' events are in the trace
 #   snapshot  a flight-recorder session: snapshot record writes a readable trace
+#   snapout   snapshot add-output/del-output/list-output as LTTng 2.13 (messages,
+#             ids, one output at most); record -n NAME to an added output and
+#             to a URL: folders NAME-YYYYMMDD-HHMMSS-N, every event in bt2
+#   snapmax   record --max-size: refused below one packet per stream, else the
+#             stream files fit the size, bt2 reads them, the newest event is in
 #   killc     the consumer SIGKILLed: the daemon starts another, which carries
 #             on (status and list show no dead consumer), what was written
 #             stays readable, stop and destroy still work (tests/security/loss.py
@@ -165,6 +170,87 @@ snapshot)
 	[ -n "$snap" ] || fail "no snapshot folder"
 	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
 	[ "$(count tall:seq "$T/s.txt")" = 1000 ] || fail "snapshot: expected 1000 tall:seq, got $(count tall:seq "$T/s.txt")"
+	expect 0 "$TRAWL" destroy
+	;;
+snapout)
+	# LTTng 2.13's snapshot outputs: the default one, one at most, del by id
+	# and by name, record -n NAME to an added output, record to a URL
+	expect 0 "$TRAWL" create S --snapshot -o "$T/S"
+	grep -qx "Default snapshot output set to $T/S" "$T/out" || fail "create: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	printf 'Snapshot output list for session S\n    [1] snapshot-1: %s\n' "$T/S" | cmp -s - "$T/out" ||
+		fail "list-output: $(cat "$T/out")"
+	expect 6 "$TRAWL" snapshot add-output "$T/O" && expect_err_line "already exists"
+	expect 0 "$TRAWL" snapshot del-output 1
+	grep -qx "Snapshot output id 1 successfully deleted for session S" "$T/out" || fail "del 1: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	printf 'Snapshot output list for session S\n    None\n' | cmp -s - "$T/out" || fail "empty list: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot add-output "$T/O"
+	grep -qx "  \[2\] snapshot-2: $T/O" "$T/out" || fail "add: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot del-output snapshot-2
+	grep -qx "Snapshot output snapshot-2 successfully deleted for session S" "$T/out" || fail "del name: $(cat "$T/out")"
+	expect 7 "$TRAWL" snapshot del-output 2 && expect_err_line "no snapshot output with id 2"
+	expect 7 "$TRAWL" snapshot del-output nosuch && expect_err_line "no snapshot output named"
+	expect 7 "$TRAWL" snapshot del-output 2x && expect_err_line "not recognized"
+	expect 2 "$TRAWL" snapshot add-output
+	expect 2 "$TRAWL" snapshot record -C "$T/c"
+	expect 9 "$TRAWL" snapshot add-output net://127.0.0.1 && expect_err_line "net://"
+	expect 0 "$TRAWL" snapshot add-output -n flight -m 64M "file://$T/O"
+	grep -qx "  \[3\] flight: file://$T/O (max size: 67108864 bytes)" "$T/out" || fail "add -n -m: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	grep -qx "    \[3\] flight: $T/O (max size: 67108864 bytes)" "$T/out" || fail "list: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-event -u 'tall:*'
+	expect 8 "$TRAWL" snapshot record && expect_err_line "started once"
+	expect 0 "$TRAWL" start
+	"$APP" 1 1000 5000 || fail "app failed"
+	expect 0 "$TRAWL" snapshot record -n NAME
+	grep -qx "Snapshot recorded successfully for session S" "$T/out" || fail "record: $(cat "$T/out")"
+	snap=$(ls -d "$T"/O/NAME-*-0 2>/dev/null)
+	[[ $snap =~ /NAME-[0-9]{8}-[0-9]{6}-0$ ]] || fail "no folder NAME-YYYYMMDD-HHMMSS-0: $(ls "$T/O")"
+	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
+	[ "$(count tall:seq "$T/s.txt")" = 1000 ] || fail "snapshot -n: expected 1000 tall:seq, got $(count tall:seq "$T/s.txt")"
+	[ "$(count tall:ints "$T/s.txt")" -ge 1 ] || fail "snapshot -n: no tall:ints: $(grep -v tall:seq "$T/s.txt" | head -3)"
+	"$APP" 1 300 5000 || fail "app failed"
+	expect 0 "$TRAWL" snapshot record "$T/U"
+	grep -qx "Snapshot written at: $T/U" "$T/out" || fail "record URL: $(cat "$T/out")"
+	snap=$(ls -d "$T"/U/snapshot-0-*-1 2>/dev/null)
+	[ -n "$snap" ] || fail "no folder snapshot-0-*-1 in $T/U: $(ls "$T/U")"
+	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
+	[ "$(count tall:seq "$T/s.txt")" = 300 ] || fail "snapshot URL: expected 300 tall:seq, got $(count tall:seq "$T/s.txt")"
+	# the session's output is untouched by a URL's snapshot; the count goes on
+	[ "$(ls "$T/O" | wc -l)" = 1 ] || fail "the output got the URL's snapshot: $(ls "$T/O")"
+	expect 0 "$TRAWL" snapshot list-output -s S
+	expect 0 "$TRAWL" create N -o "$T/N"
+	expect 7 "$TRAWL" snapshot list-output && expect_err_line "not in snapshot mode"
+	expect 5 "$TRAWL" snapshot list-output -s nosuch
+	expect 0 "$TRAWL" destroy --all
+	;;
+snapmax)
+	# --max-size bounds a snapshot: of each stream its newest packets, as many
+	# as fit counting each as a whole sub-buffer (LTTng's rule); it reads whole
+	expect 0 "$TRAWL" create M --snapshot --no-output
+	expect 0 "$TRAWL" snapshot list-output
+	grep -qx "    None" "$T/out" || fail "--no-output has an output: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-channel -u small --subbuf-size 4096 --num-subbuf 16
+	expect 0 "$TRAWL" enable-event -u -c small tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 20000 5000 || fail "app failed"
+	expect 5 "$TRAWL" snapshot record && expect_err_line "no snapshot output"
+	expect 0 "$TRAWL" snapshot add-output "$T/M"
+	expect 1 "$TRAWL" snapshot record -m 1 && expect_err_line "cannot fit at least one packet per stream"
+	one=$(sed -n 's/.*(\([0-9]*\) bytes needed).*/\1/p' "$T/err")
+	[ -n "$one" ] && [ "$((one % 4096))" = 0 ] || fail "no size in: $(cat "$T/err")"
+	ls "$T/M" | grep -q . && fail "a failed record left a folder: $(ls "$T/M")"
+	expect 0 "$TRAWL" snapshot record -m $((3 * one + 100)) -n max
+	snap=$(ls -d "$T"/M/max-*-0 2>/dev/null)
+	[ -n "$snap" ] || fail "no folder max-*-0: $(ls "$T/M")"
+	bytes=$(find "$snap" -name 'small_*' -type f -printf '%s\n' | awk '{ n += $1 } END { print n + 0 }')
+	[ "$bytes" -gt 0 ] && [ "$bytes" -le $((3 * one)) ] || fail "stream files hold $bytes bytes, more than 3 x $one"
+	babeltrace2 "$snap" >"$T/s.txt" 2>"$T/s.err" || fail "bt: $(cat "$T/s.err")"
+	n=$(count tall:seq "$T/s.txt")
+	[ "$n" -gt 0 ] && [ "$n" -lt 20000 ] || fail "bounded snapshot: $n tall:seq"
+	# the newest events: the app's last one is there
+	tail -1 "$T/s.txt" | grep -q "n = 19999" || fail "the last event is not the app's last: $(tail -1 "$T/s.txt")"
 	expect 0 "$TRAWL" destroy
 	;;
 context)
