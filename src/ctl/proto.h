@@ -42,7 +42,6 @@
  * 5: CLEAR, ROTATE (ROTATION record), ROTATION_SET, ROTATION_UNSET
  *    (req.rotation_kind, req.rotation_value).
  * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply.
-
  * 7: snapshot outputs (SNAPSHOT_ADD/DEL/LIST_OUTPUT, SNAPSHOT_OUTPUT records,
  *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size. */
 #define TRAWL_CTL_VERSION 7u

@@ -35,9 +35,13 @@ void sd_snapshot_default_output(struct sd_session *s)
 {
 	struct sd_snapshot_output *o = &s->snap_out;
 
+	/* (the session's output fits: both are TRAWL_CTL_PATH_MAX) */
+	if (trawl_path_fmt(o->path, sizeof(o->path), "%s", s->output) ||
+	    trawl_path_fmt(o->name, sizeof(o->name), "snapshot-%" PRIu32, s->snap_last_id + 1)) {
+		memset(o, 0, sizeof(*o));
+		return;
+	}
 	o->id = ++s->snap_last_id;
-	snprintf(o->name, sizeof(o->name), "snapshot-%" PRIu32, o->id);
-	snprintf(o->path, sizeof(o->path), "%s", s->output);
 	o->max_size = 0;
 }
 
@@ -103,12 +107,15 @@ void sd_cmd_snapshot_output(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 							 "as in LTTng 2.13)", s->name, o->name);
 		if (!output_ok(req->output, req->target, r))
 			return;
+		/* (the request's strings fit: checked NUL-terminated in smaller arrays) */
+		if ((req->name[0] ? trawl_path_fmt(o->name, sizeof(o->name), "%s", req->name)
+				  : trawl_path_fmt(o->name, sizeof(o->name), "snapshot-%" PRIu32,
+						   s->snap_last_id + 1)) ||
+		    trawl_path_fmt(o->path, sizeof(o->path), "%s", req->output)) {
+			memset(o, 0, sizeof(*o));
+			return (void)sd_fail(r, -ENAMETOOLONG, "snapshot output name or path too long");
+		}
 		o->id = ++s->snap_last_id;
-		if (req->name[0])
-			snprintf(o->name, sizeof(o->name), "%s", req->name);
-		else
-			snprintf(o->name, sizeof(o->name), "snapshot-%" PRIu32, o->id);
-		snprintf(o->path, sizeof(o->path), "%s", req->output);
 		o->max_size = req->max_size == TRAWL_CTL_SIZE_UNSET ? 0 : req->max_size;
 		output_rec(r, o);
 		sd_log("session %s: snapshot output %s added (%s)", s->name, o->name, o->path);
@@ -236,8 +243,9 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 		if (!output_ok(req->output, req->target, r))
 			return;
 		memset(&o, 0, sizeof(o));
-		snprintf(o.path, sizeof(o.path), "%s", req->output);
-		snprintf(o.name, sizeof(o.name), "snapshot-0");
+		if (trawl_path_fmt(o.path, sizeof(o.path), "%s", req->output) ||
+		    trawl_path_fmt(o.name, sizeof(o.name), "snapshot-0"))
+			return (void)sd_fail(r, -ENAMETOOLONG, "snapshot output path too long");
 	} else {
 		if (!s->snap_out.id)
 			return (void)sd_fail(r, -ENOENT, "session '%s' has no snapshot output: add "
@@ -245,8 +253,8 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 					     s->name);
 		o = s->snap_out;
 	}
-	if (req->name[0])
-		snprintf(o.name, sizeof(o.name), "%s", req->name);
+	if (req->name[0] && trawl_path_fmt(o.name, sizeof(o.name), "%s", req->name))
+		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot name too long");
 	if (req->max_size != TRAWL_CTL_SIZE_UNSET)
 		o.max_size = req->max_size;
 	localtime_r(&now, &tm);

@@ -282,6 +282,49 @@ static void setup_ust(struct trawl_ctl *ctl)
 	CHECK(trawl_ctl_context_add(ctl, "api", TRAWL_CTL_DOMAIN_UST, "chan", "nosuch") == -EINVAL);
 }
 
+/* Snapshot outputs through the API: the default one, add, list, del, errors. */
+static void test_snapshot_outputs(struct trawl_ctl *ctl, const char *dir)
+{
+	struct trawl_ctl_snapshot_output_info so = {.struct_size = sizeof(so)};
+	struct trawl_ctl_snapshot_output *o = trawl_ctl_snapshot_output_create();
+	struct trawl_ctl_list *l;
+	char out[PATH_MAX], other[PATH_MAX];
+
+	snprintf(out, sizeof(out), "%s-so", dir);
+	snprintf(other, sizeof(other), "%s-so2", dir);
+	CHECK(o != NULL);
+	CHECK(create(ctl, "so", out, 1, NULL) == 0);
+	CHECK(trawl_ctl_snapshot_list_outputs(ctl, "so", &l) == 0);
+	CHECK(trawl_ctl_list_count(l) == 1);
+	CHECK(trawl_ctl_list_snapshot_output_at(l, 0, &so) == 0);
+	CHECK(so.id == 1 && !strcmp(so.name, "snapshot-1") && !strcmp(so.ctrl_url, out) &&
+	      so.max_size == 0);
+	trawl_ctl_list_destroy(l);
+	CHECK(trawl_ctl_snapshot_add_output(ctl, "so", o, NULL) == -EINVAL); /* no URL */
+	CHECK(trawl_ctl_snapshot_output_set_name(o, "bad/name") == -EINVAL);
+	CHECK(trawl_ctl_snapshot_output_set_url(o, "ftp://x", NULL) == -EINVAL);
+	CHECK(trawl_ctl_snapshot_output_set_url(o, other, "/tmp/data") == -EINVAL);
+	CHECK(trawl_ctl_snapshot_output_set_url(o, other, NULL) == 0);
+	CHECK(trawl_ctl_snapshot_output_set_name(o, "fr") == 0);
+	CHECK(trawl_ctl_snapshot_output_set_max_size(o, 1u << 20) == 0);
+	CHECK(trawl_ctl_snapshot_add_output(ctl, "so", o, NULL) == -EEXIST);
+	CHECK(trawl_ctl_snapshot_del_output(ctl, "so", 2, NULL) == -EINVAL);
+	CHECK(trawl_ctl_snapshot_del_output(ctl, "so", 0, "snapshot-1") == 0);
+	CHECK(trawl_ctl_snapshot_add_output(ctl, "so", o, &l) == 0);
+	CHECK(trawl_ctl_list_snapshot_output_at(l, 0, &so) == 0);
+	CHECK(so.id == 2 && !strcmp(so.name, "fr") && !strcmp(so.ctrl_url, other) &&
+	      so.max_size == 1u << 20);
+	trawl_ctl_list_destroy(l);
+	CHECK(trawl_ctl_snapshot_del_output(ctl, "so", 2, NULL) == 0);
+	CHECK(trawl_ctl_snapshot_list_outputs(ctl, "so", &l) == 0);
+	CHECK(trawl_ctl_list_count(l) == 0);
+	trawl_ctl_list_destroy(l);
+	CHECK(trawl_ctl_snapshot_record_output(ctl, "so", o, NULL) == -EBUSY); /* never started */
+	CHECK(trawl_ctl_snapshot_list_outputs(ctl, "nosuch", &l) == -ENOENT);
+	CHECK(trawl_ctl_session_destroy(ctl, "so") == 0);
+	trawl_ctl_snapshot_output_destroy(o);
+}
+
 /* Kernel: a snapshot session's records, a snapshot, and the tracepoints' fields. */
 static void test_kernel(struct trawl_ctl *ctl, const char *dir)
 {
@@ -378,6 +421,8 @@ int main(int argc, char **argv)
 	CHECK(strstr(trawl_ctl_last_error(ctl), "already exists") != NULL);
 	CHECK(trawl_ctl_session_start(ctl, "nosuch") == -ENOENT);
 	CHECK(trawl_ctl_snapshot_record(ctl, "api", NULL) == -EINVAL);
+	CHECK(trawl_ctl_snapshot_list_outputs(ctl, "api", NULL) == -EINVAL);
+	test_snapshot_outputs(ctl, argv[1]);
 
 	/* Is the user-space domain built? Listing its events changes nothing. */
 	ret = trawl_ctl_list_available(ctl, TRAWL_CTL_DOMAIN_UST, TRAWL_CTL_EVENT_TRACEPOINT, 0, &l);

@@ -58,6 +58,9 @@ static void test_roundtrip(void)
 	struct trawl_ctl_wire_rotation wr = {7};
 	struct trawl_ctl_wire_rotation_schedule wrs = {TRAWL_CTL_ROTATION_SIZE, 0, 4096};
 	struct trawl_ctl_rotation_schedule_info rs = {.struct_size = sizeof(rs)};
+	struct trawl_ctl_wire_snapshot_output wo = {2, 0, 1u << 20};
+	const char *s_so[] = {"flight", "/tmp/out", ""};
+	struct trawl_ctl_snapshot_output_info so = {.struct_size = sizeof(so)};
 	const char *s_sess[] = {"sess", "/tmp/out"}, *s_chan[] = {"chan"};
 	const char *s_ev[] = {"chan", "p:e", "x == 1", ""}, *s_av[] = {"openat"};
 	const char *s_sn[] = {"sess", "/tmp/out/snapshot-3"};
@@ -79,12 +82,13 @@ static void test_roundtrip(void)
 	add(TRAWL_CTL_ITEM_SNAPSHOT, &wn, s_sn);
 	add(TRAWL_CTL_ITEM_ROTATION, &wr, s_ro);
 	add(TRAWL_CTL_ITEM_ROTATION_SCHEDULE, &wrs, NULL);
+	add(TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT, &wo, s_so);
 	reply_finish(nr);
 	CHECK(trawl_ctl_reply_check(buf, len) == 0);
 	copy = malloc(len);
 	memcpy(copy, buf, len);
 	l = ctl_list_from_reply(copy, len);
-	CHECK(l && trawl_ctl_list_count(l) == 7);
+	CHECK(l && trawl_ctl_list_count(l) == 8);
 	CHECK(trawl_ctl_list_session_at(l, 0, &s) == 0);
 	CHECK(!strcmp(s.name, "sess") && !strcmp(s.output, "/tmp/out") && s.active == 1 &&
 	      s.snapshot == 1 && s.live_timer_us == 5000 && s.uid == 1234);
@@ -107,6 +111,10 @@ static void test_roundtrip(void)
 	CHECK(trawl_ctl_list_rotation_at(l, 4, &ro) == -EINVAL);
 	CHECK(trawl_ctl_list_rotation_schedule_at(l, 6, &rs) == 0);
 	CHECK(rs.kind == TRAWL_CTL_ROTATION_SIZE && rs.value == 4096);
+	CHECK(trawl_ctl_list_snapshot_output_at(l, 7, &so) == 0);
+	CHECK(so.id == 2 && so.max_size == 1u << 20 && !strcmp(so.name, "flight") &&
+	      !strcmp(so.ctrl_url, "/tmp/out") && !strcmp(so.data_url, ""));
+	CHECK(trawl_ctl_list_snapshot_output_at(l, 4, &so) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(l, 4, &e) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(l, 2, NULL) == -EINVAL);
 	CHECK(trawl_ctl_list_event_at(NULL, 2, &e) == -EINVAL);
