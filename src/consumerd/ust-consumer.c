@@ -596,8 +596,9 @@ struct kept_packet {
 
 /*
  * Writes the ready packets of @rb to @st: all of them, or with @keep the
- * @keep newest (the older ones are read and dropped: LTTng's --max-size
- * keeps the end of each stream). Returns 0 or a negative errno.
+ * @keep newest (the older ones are read and skipped: LTTng's --max-size
+ * keeps the end of each stream), without consuming any. Returns 0 or a
+ * negative errno.
  */
 static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
 			   struct trawl_ustctl_stream *rb, uint32_t keep)
@@ -609,6 +610,9 @@ static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
 
 	if (keep && !(ring = calloc(keep, sizeof(*ring))))
 		return -ENOMEM;
+	/* as LTTng: a snapshot leaves the buffers as they were, and the next
+	 * one holds these packets again if they were not overwritten */
+	trawl_ustctl_stream_snapshot_begin(rb);
 	while (guard-- && (ret = trawl_ustctl_stream_get_packet(rb, &p)) != -EAGAIN) {
 		if (ret)
 			continue;
@@ -631,6 +635,7 @@ static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
 		if (ret)
 			break;
 	}
+	trawl_ustctl_stream_snapshot_end(rb);
 	if (ret == -EAGAIN)
 		ret = 0;
 	for (i = n > keep ? n - keep : 0; keep && i < n; i++)

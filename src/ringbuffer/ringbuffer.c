@@ -295,6 +295,7 @@ int trawl_rb_reader_init(struct trawl_rb_reader *r)
 	r->holding = 0;
 	r->corrupt = 0;
 	r->discarded = 0;
+	r->keep = 0;
 	r->copy = NULL;
 	if (r->rb.overwrite) {
 		r->copy = malloc(r->rb.subbuf_size);
@@ -413,7 +414,7 @@ corrupt:
 	r->corrupt++;
 	r->forced = 0;
 	r->count++;
-	if (!rb->overwrite)
+	if (!rb->overwrite && !r->keep)
 		__atomic_store_n(&rb->ctrl->consumed, (r->count << rb->subbuf_shift) & TRAWL_RB_POS_MASK,
 				 __ATOMIC_RELEASE);
 	return -EPROTO;
@@ -459,6 +460,8 @@ int trawl_rb_reader_put(struct trawl_rb_reader *r)
 	r->holding = 0;
 	r->forced = 0;
 	r->count++;
+	if (r->keep)
+		return 0;
 	/* Release: pairs with the producers' acquire load of consumed; our
 	 * reads of the slot are done before they write it again. */
 	__atomic_store_n(&r->rb.ctrl->consumed, (r->count << r->rb.subbuf_shift) & TRAWL_RB_POS_MASK,

@@ -380,6 +380,8 @@ struct trawl_rb_reader {
 	uint8_t uuid[16];
 	uint32_t stream_id;
 	uint64_t stream_instance_id;
+	int keep;             /* 1: puts do not hand packets back to the writers
+				 (a snapshot that leaves the buffer as it was) */
 };
 
 struct trawl_rb_packet {

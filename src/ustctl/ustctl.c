@@ -25,6 +25,7 @@ struct trawl_ustctl_stream {
 	int fd;
 	uint64_t packets_read;
 	uint64_t skip_below; /* resumed: packets below this seq are on disk already */
+	uint64_t snap_count, snap_discarded; /* the reader's place at snapshot_begin */
 };
 
 /* ---- channels ---- */
@@ -200,9 +201,26 @@ int trawl_ustctl_stream_put_packet(struct trawl_ustctl_stream *s)
 {
 	int ret = trawl_rb_reader_put(&s->r);
 
-	if (!ret)
+	if (!ret && !s->r.keep) /* a snapshot's reads are not the stream's */
 		s->packets_read++;
 	return ret;
+}
+
+void trawl_ustctl_stream_snapshot_begin(struct trawl_ustctl_stream *s)
+{
+	s->snap_count = s->r.count;
+	s->snap_discarded = s->r.discarded;
+	s->r.keep = 1;
+}
+
+void trawl_ustctl_stream_snapshot_end(struct trawl_ustctl_stream *s)
+{
+	if (s->r.holding)
+		trawl_rb_reader_put(&s->r);
+	s->r.count = s->snap_count;
+	s->r.discarded = s->snap_discarded;
+	s->r.forced = 0;
+	s->r.keep = 0;
 }
 
 int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *s, int final)

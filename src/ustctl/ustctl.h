@@ -620,6 +620,16 @@ int trawl_ustctl_stream_get_packet(struct trawl_ustctl_stream *stream, struct tr
 /* Gives the packet back to the producer. */
 int trawl_ustctl_stream_put_packet(struct trawl_ustctl_stream *stream);
 
+/*
+ * trawl_ustctl_stream_snapshot_begin / _end - read a stream without
+ * consuming it (LTTng's snapshots): between them, the packets taken are not
+ * handed back to the writers (a discard-mode buffer stays as full as it
+ * was), and _end puts the reader back where _begin found it, so the next
+ * snapshot reads them again. Not with a stream that is also drained.
+ */
+void trawl_ustctl_stream_snapshot_begin(struct trawl_ustctl_stream *stream);
+void trawl_ustctl_stream_snapshot_end(struct trawl_ustctl_stream *stream);
+
 /**
  * trawl_ustctl_stream_flush - close the current partial packet now
  * @final: 1 at the end of tracing (stop): also waits (up to ~10 ms) for
