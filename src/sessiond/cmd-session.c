@@ -83,7 +83,7 @@ static int mkdir_p(void *arg)
  * where the user could not create it, every folder is theirs, and no link
  * is followed that the user could not follow.
  */
-int sd_mkdir_as(const char *path, uid_t uid, gid_t gid)
+int sd_mkdir_checked_as(const char *path, uid_t uid, gid_t gid)
 {
 	struct trawl_ids ids;
 
@@ -140,7 +140,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		return (void)sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to "
 						     "trawl-relayd (yet): give them a local output");
 	if (req->output[0] && !streaming) {
-		ret = sd_mkdir_as(req->output, p->uid, p->gid);
+		ret = sd_mkdir_checked_as(req->output, p->uid, p->gid);
 		if (ret)
 			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
 					     req->output, trawl_fs_strerror(ret));

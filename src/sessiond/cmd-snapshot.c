@@ -13,7 +13,7 @@
  * Every string comes from the client: names are checked by the protocol
  * (trawl_ctl_req_check()), folders here (absolute, no control character,
  * room for what goes under them); folders are created as the session's
- * owner (sd_mkdir_as()), the data written by the domains' consumers, which
+ * owner (sd_mkdir_checked_as()), the data written by the domains' consumers, which
  * run as the owner too.
  */
 #include "common/common.h"
@@ -191,7 +191,7 @@ static int record_to(struct sd_session *s, const struct sd_snapshot_output *o, c
 	if (trawl_path_fmt(dir, sizeof(dir), "%s/%s-%s-%u", o->path, o->name, stamp,
 			   s->snapshot_seq))
 		return sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
-	ret = sd_mkdir_as(dir, s->uid, s->gid);
+	ret = sd_mkdir_checked_as(dir, s->uid, s->gid);
 	if (ret)
 		return sd_fail(r, ret, "cannot create %s: %s", dir, trawl_fs_strerror(ret));
 	for (i = 1; i < SD_NR_DOMAINS; i++) {

@@ -247,7 +247,7 @@ void sd_cmd_snapshot_output(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 void sd_snapshot_default_output(struct sd_session *s);
 /* mkdir -p @path as @uid/@gid would (a child with their ids in the root
  * daemon: common/ids.h), then checks they may write there. 0 or -errno. */
-int sd_mkdir_as(const char *path, uid_t uid, gid_t gid);
+int sd_mkdir_checked_as(const char *path, uid_t uid, gid_t gid);
 /* `regenerate metadata|statedump` (@cmd says which), on a started session. */
 void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		       struct sd_reply *r);
