@@ -307,6 +307,19 @@ int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, ch
 /* `regenerate metadata`: the consumer writes what it has recorded so far,
  * then the trace's metadata file again whole. 0 or -errno with @err set. */
 int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, char *err, size_t errlen);
+/*
+ * The same in two halves (see trawl_kernel_session_stop_send()): _send asks
+ * the consumer (@statedump: the state dump, else the metadata) and returns
+ * the fd that turns readable once it answers, or a negative errno with
+ * @err set; _recv reads the answer (@failed 0) or says why none came
+ * (@failed a negative errno: nothing is killed). The answer is due within
+ * trawl_kernel_session_regenerate_timeout_ms().
+ */
+int trawl_kernel_session_regenerate_send(struct trawl_kernel_session *s, int statedump,
+					 char *err, size_t errlen);
+int trawl_kernel_session_regenerate_recv(struct trawl_kernel_session *s, int statedump,
+					 int failed, char *err, size_t errlen);
+int trawl_kernel_session_regenerate_timeout_ms(int statedump);
 /* 1 if the consumer is running, 0 if it is not (never started or died). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* What the last stop found lost (a full disk, relayd gone), one line; "" if nothing. */

@@ -477,43 +477,67 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 	return ret;
 }
 
-int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, char *err, size_t errlen)
-{
-	int ret;
+/*
+ * A dump reads every process's /proc files: measured 0.3 s on an idle
+ * 2-CPU machine with 250 threads, over 30 s on the same machine loaded
+ * by parallel builds and tests.
+ */
+#define STATEDUMP_TIMEOUT_MS 300000
 
+int trawl_kernel_session_regenerate_timeout_ms(int statedump)
+{
+	return statedump ? STATEDUMP_TIMEOUT_MS : CONSUMER_TIMEOUT_MS;
+}
+
+int trawl_kernel_session_regenerate_send(struct trawl_kernel_session *s, int statedump,
+					 char *err, size_t errlen)
+{
 	if (!s->consumer) {
 		trawl_msg_fmt(
 			err, errlen,
 			"the session's kernel consumer is not running (start the session first)");
 		return -ESRCH;
 	}
-	/*
-	 * A dump reads every process's /proc files: measured 0.3 s on an idle
-	 * 2-CPU machine with 250 threads, over 30 s on the same machine loaded
-	 * by parallel builds and tests.
-	 */
-	ret = send(s->ctl_fd, "S", 1, MSG_NOSIGNAL) == 1 ? consumer_wait_ms(s, 'K', 300000) : -EPIPE;
+	if (send(s->ctl_fd, statedump ? "S" : "M", 1, MSG_NOSIGNAL) != 1)
+		return trawl_kernel_session_regenerate_recv(s, statedump, -EPIPE, err, errlen);
+	return s->ctl_fd;
+}
+
+int trawl_kernel_session_regenerate_recv(struct trawl_kernel_session *s, int statedump,
+					 int failed, char *err, size_t errlen)
+{
+	int ret = failed ? failed : consumer_wait_ms(s, 'K', 0);
+
 	if (ret < 0)
-		trawl_msg_fmt(err, errlen, "the kernel consumer did not write the state dump: %s",
+		trawl_msg_fmt(err, errlen, statedump
+				  ? "the kernel consumer did not write the state dump: %s"
+				  : "the kernel consumer did not rewrite the metadata: %s",
 			      strerror(-ret));
 	return ret;
 }
 
+static int regenerate(struct trawl_kernel_session *s, int statedump, char *err, size_t errlen)
+{
+	struct pollfd p = {.events = POLLIN};
+	int fd = trawl_kernel_session_regenerate_send(s, statedump, err, errlen), ret;
+
+	if (fd <= 0)
+		return fd;
+	p.fd = fd;
+	ret = poll(&p, 1, trawl_kernel_session_regenerate_timeout_ms(statedump));
+	return trawl_kernel_session_regenerate_recv(s, statedump,
+						    ret > 0 ? 0 : ret == 0 ? -ETIMEDOUT : -errno,
+						    err, errlen);
+}
+
+int trawl_kernel_session_regenerate_statedump(struct trawl_kernel_session *s, char *err, size_t errlen)
+{
+	return regenerate(s, 1, err, errlen);
+}
+
 int trawl_kernel_session_regenerate_metadata(struct trawl_kernel_session *s, char *err, size_t errlen)
 {
-	int ret;
-
-	if (!s->consumer) {
-		trawl_msg_fmt(
-			err, errlen,
-			"the session's kernel consumer is not running (start the session first)");
-		return -ESRCH;
-	}
-	ret = send(s->ctl_fd, "M", 1, MSG_NOSIGNAL) == 1 ? consumer_wait(s, 'K') : -EPIPE;
-	if (ret < 0)
-		trawl_msg_fmt(err, errlen, "the kernel consumer did not rewrite the metadata: %s",
-			      strerror(-ret));
-	return ret;
+	return regenerate(s, 0, err, errlen);
 }
 
 int trawl_kernel_session_stop_send(struct trawl_kernel_session *s, char *err, size_t errlen)

@@ -45,6 +45,9 @@ static struct sd_session *find(const char *name, const struct sd_peer *p)
 }
 
 static int busy(const struct sd_session *s, struct sd_reply *r);
+/* ops (below): a create or start of a streaming session waiting for relayd */
+enum { OPK_STOP, OPK_REGENERATE, OPK_CREATE, OPK_START };
+static void op_connect(struct sd_session *s, int kind, struct sd_reply *r);
 
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r)
 {
@@ -158,17 +161,21 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 		sd_snapshot_default_output(s); /* as LTTng: snapshot-1, the session's folder */
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
 	s->relay_fd = -1;
-	if (streaming &&
-	    sd_relay_setup(s, req->output, s->live ? (req->live_timer_us ? req->live_timer_us
-									: 1000000u)
-						   : 0,
-			   r)) {
+	ret = streaming ? sd_relay_setup(s, req->output,
+					 s->live ? (req->live_timer_us ? req->live_timer_us : 1000000u)
+						 : 0,
+					 r)
+			: 0;
+	if (ret && ret != -EINPROGRESS) {
 		free(s);
 		return;
 	}
 	for (tail = &sd.sessions; *tail; tail = &(*tail)->next)
 		;
 	*tail = s;
+	/* relayd's answer awaited in the loop: the session busy until then */
+	if (ret == -EINPROGRESS)
+		return op_connect(s, OPK_CREATE, r);
 	sd_session_rec(r, s);
 	sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid,
 	       s->output[0] ? s->output : "(none)");
@@ -237,32 +244,40 @@ void sd_session_destroy(struct sd_session *s)
 }
 
 /*
- * Stops and destroys that wait for consumers.
+ * Commands that wait for consumers, or for relayd.
  *
  * A consumer drains a session at its stop, and at its destroy (the kernel
  * consumer exits, the user-space one forgets it). Streaming, that can take
  * as long as the consumer's bounds (a round and a command: 13 s) when the
- * session's relayd, which its owner chooses, reads slowly. The daemon does
- * not wait in its loop for that: the stop or destroy becomes an sd_op, its
- * client answered once every consumer has answered (sd_reply.later), and
- * the loop goes on serving everyone else meanwhile. The sessions of an op
- * are busy: every other command on them is refused (-EBUSY) but listing
+ * session's relayd, which its owner chooses, reads slowly; a `regenerate`
+ * waits for the consumer as long (it answers between rounds), and a
+ * streaming session's create (or a start that connects again) waits for
+ * relayd's control port to answer its HELLO. The daemon does not wait in
+ * its loop for any of that: the command becomes an sd_op, its client
+ * answered once every consumer (or relayd) has answered (sd_reply.later),
+ * and the loop goes on serving everyone else meanwhile. The sessions of an
+ * op are busy: every other command on them is refused (-EBUSY) but listing
  * them, which shows them without asking their consumers.
  *
- * Each session goes through the phases: its domains' stops (if it was
- * active), then (destroy) their releases, each possibly waiting for a
- * domain's async_done(); then it is stopped, or freed. The op answers once
- * all its sessions are through.
+ * Each session goes through the phases: stop, its domains' stops (if it
+ * was active), then (destroy) their releases; regenerate, the domains'
+ * regenerates; create and start, the connection to relayd (then, start,
+ * the domains' starts). Each may wait for a domain's async_done() (or
+ * sd_relay_connect_done()); then the session is through (stopped, freed,
+ * regenerated, created, started). The op answers once all its sessions are
+ * through.
  */
-enum { OP_STOPPING, OP_RELEASING };
+enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING };
 
 struct sd_op {
 	struct sd_op *next;
 	struct sd_later later; /* its client */
 	struct sd_reply r;     /* the answer, built as the domains answer */
-	int destroy, report;   /* destroy too; failures go in r (not destroy -a's) */
+	int kind;              /* OPK_ */
+	int destroy, report;   /* stop: destroy too; failures go in r (not destroy -a's) */
+	int statedump;         /* regenerate: the state dump, else the metadata */
 	size_t nr;
-	struct sd_session **ss; /* owned array; NULL once a session is freed */
+	struct sd_session **ss; /* owned array; NULL once a session is through */
 };
 
 static struct sd_op *ops;
@@ -294,6 +309,81 @@ static void op_begin(struct sd_op *op, struct sd_session *s, int release)
 	}
 }
 
+/* The first failure of a regenerate goes in the op's answer. */
+static void regen_failed(struct sd_op *op, int i, int ret, const struct trawl_domain_err *err)
+{
+	if (ret && !op->r.status)
+		sd_fail(&op->r, ret,
+			op->statedump ? "cannot regenerate the %s state dump: %s"
+				      : "cannot regenerate the %s metadata: %s",
+			sd_domain_name((uint32_t)i), err->msg[0] ? err->msg : strerror(-ret));
+}
+
+/* Begins the domains' regenerates of @s. */
+static void op_regen_begin(struct sd_op *op, struct sd_session *s)
+{
+	int i;
+
+	s->op_phase = OP_REGENERATING;
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+		int ret;
+
+		s->op_wait[i] = 0;
+		if (!d->ops || !d->ds)
+			continue;
+		if (d->ops->regenerate_async)
+			ret = d->ops->regenerate_async(d->ds, op->statedump, &err);
+		else if (op->statedump)
+			ret = d->ops->regenerate_statedump ? d->ops->regenerate_statedump(d->ds, &err)
+							   : 0;
+		else
+			ret = d->ops->regenerate_metadata ? d->ops->regenerate_metadata(d->ds, &err)
+							  : -EOPNOTSUPP;
+		if (ret == -EINPROGRESS)
+			s->op_wait[i] = 1;
+		else
+			regen_failed(op, i, ret, &err);
+	}
+}
+
+static void session_start(struct sd_session *s, struct sd_reply *r);
+
+/* Unlinks and frees @s, which never had a domain (a create that failed). */
+static void session_unmade(struct sd_session *s)
+{
+	struct sd_session **pp;
+
+	sd_relay_end(s);
+	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	free(s);
+}
+
+/* relayd answered (or did not) session @k of @op, a create or a start. */
+static void op_connected(struct sd_op *op, size_t k)
+{
+	struct sd_session *s = op->ss[k];
+	int failed = op->r.status != 0;
+
+	s->op = NULL;
+	op->ss[k] = NULL;
+	if (op->kind == OPK_CREATE) {
+		if (failed)
+			return session_unmade(s);
+		sd_session_rec(&op->r, s);
+		sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid, s->output);
+		return;
+	}
+	if (!failed)
+		session_start(s, &op->r);
+}
+
 /* Moves session @k of @op on as far as its domains allow; 1 once it is through. */
 static int op_step(struct sd_op *op, size_t k)
 {
@@ -301,6 +391,12 @@ static int op_step(struct sd_op *op, size_t k)
 	int i;
 
 	for (;;) {
+		if (s->op_phase == OP_CONNECTING) {
+			if (!sd_relay_connect_done(s, &op->r))
+				return 0;
+			op_connected(op, k);
+			return 1;
+		}
 		for (i = 1; i < SD_NR_DOMAINS; i++) {
 			struct sd_domain *d = &s->dom[i];
 			struct trawl_domain_err err = {""};
@@ -313,6 +409,8 @@ static int op_step(struct sd_op *op, size_t k)
 			s->op_wait[i] = 0;
 			if (s->op_phase == OP_STOPPING)
 				stop_failed(s, i, ret, &err, op->report ? &op->r : NULL);
+			else if (s->op_phase == OP_REGENERATING)
+				regen_failed(op, i, ret, &err);
 		}
 		if (s->op_phase == OP_STOPPING) {
 			s->active = 0;
@@ -320,6 +418,8 @@ static int op_step(struct sd_op *op, size_t k)
 				op_begin(op, s, 1);
 				continue;
 			}
+			s->op = NULL;
+		} else if (s->op_phase == OP_REGENERATING) {
 			s->op = NULL;
 		} else {
 			/* released: session_destroy waits for nothing now */
@@ -366,6 +466,61 @@ static void ops_on_top(void)
 	}
 }
 
+static void queries_on_top(void);
+
+static void on_top(void)
+{
+	ops_on_top();
+	queries_on_top();
+}
+
+static void on_top_register(void)
+{
+	static int registered;
+
+	if (!registered) {
+		sd_loop_on_top(on_top);
+		registered = 1;
+	}
+}
+
+/* A new op of @kind on the @nr sessions @ss (each made busy); NULL: out of memory (in @r). */
+static struct sd_op *op_new(struct sd_session **ss, size_t nr, int kind, struct sd_reply *r)
+{
+	struct sd_op *op = calloc(1, sizeof(*op));
+	size_t k;
+
+	if (!op || !(op->ss = calloc(nr ? nr : 1, sizeof(*op->ss)))) {
+		free(op);
+		sd_fail(r, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	on_top_register();
+	op->kind = kind;
+	op->nr = nr;
+	for (k = 0; k < nr; k++) {
+		op->ss[k] = ss[k];
+		ss[k]->op = op;
+	}
+	return op;
+}
+
+/* @op has begun: answered now (in @r) if it waits for nothing, else later (r->later). */
+static void op_launch(struct sd_op *op, struct sd_reply *r)
+{
+	if (op_settle(op)) {
+		/* nothing to wait for: answered now, with what the domains said */
+		free(r->recs);
+		*r = op->r;
+		op->r.recs = NULL;
+		op_free(op);
+		return;
+	}
+	r->later = &op->later;
+	op->next = ops;
+	ops = op;
+}
+
 /*
  * Stops (@destroy: and destroys) the @nr sessions @ss for the client of
  * @r (@report: a stop's failure is the command's): answered now if no
@@ -373,37 +528,31 @@ static void ops_on_top(void)
  */
 static void op_run(struct sd_session **ss, size_t nr, int destroy, int report, struct sd_reply *r)
 {
-	static int registered;
-	struct sd_op *op = calloc(1, sizeof(*op));
+	struct sd_op *op = op_new(ss, nr, OPK_STOP, r);
 	size_t k;
 
-	if (!op || !(op->ss = calloc(nr ? nr : 1, sizeof(*op->ss)))) {
-		free(op);
-		sd_fail(r, -ENOMEM, "out of memory");
+	if (!op)
 		return;
-	}
-	if (!registered) {
-		sd_loop_on_top(ops_on_top);
-		registered = 1;
-	}
 	op->destroy = destroy;
 	op->report = report;
-	op->nr = nr;
-	for (k = 0; k < nr; k++) {
-		op->ss[k] = ss[k];
-		ss[k]->op = op;
+	for (k = 0; k < nr; k++)
 		op_begin(op, ss[k], !ss[k]->active);
-	}
-	if (op_settle(op)) {
-		/* nothing to wait for: answered now, with what the domains said */
-		r->status = op->r.status;
-		memcpy(r->head.err, op->r.head.err, sizeof(r->head.err));
-		op_free(op);
+	op_launch(op, r);
+}
+
+/* A create (@kind OPK_CREATE) or start of @s waiting for relayd's answer. */
+static void op_connect(struct sd_session *s, int kind, struct sd_reply *r)
+{
+	struct sd_op *op = op_new(&s, 1, kind, r);
+
+	if (!op) {
+		if (kind == OPK_CREATE)
+			session_unmade(s);
 		return;
 	}
-	r->later = &op->later;
-	op->next = ops;
-	ops = op;
+	op->report = 1;
+	s->op_phase = OP_CONNECTING;
+	op_launch(op, r);
 }
 
 void sd_ops_finish(void)
@@ -429,13 +578,26 @@ void sd_ops_finish(void)
 	}
 }
 
-/* The session is busy with a stop or destroy: other commands are refused. */
+/* What @s is busy with (an op), for a line. */
+static const char *op_what(const struct sd_session *s)
+{
+	switch (s->op_phase) {
+	case OP_REGENERATING:
+		return "a regenerate of it is waiting for its consumer";
+	case OP_CONNECTING:
+		return "its create or start is waiting for trawl-relayd's control port to answer";
+	default:
+		return "a stop or destroy of it is waiting for its consumer";
+	}
+}
+
+/* The session is busy with an op: other commands are refused. */
 static int busy(const struct sd_session *s, struct sd_reply *r)
 {
 	if (!s->op)
 		return 0;
-	sd_fail(r, -EBUSY, "session '%s' is busy: a stop or destroy of it is waiting for its "
-			   "consumer (try again once that has returned)", s->name);
+	sd_fail(r, -EBUSY, "session '%s' is busy: %s (try again once that has returned)", s->name,
+		op_what(s));
 	return 1;
 }
 
@@ -475,14 +637,25 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		  struct sd_reply *r)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	int i, ret;
+	int ret;
 
 	if (!s)
 		return;
 	if (s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is already started", s->name);
-	if (sd_relay_check(s, r))
+	ret = sd_relay_check(s, r);
+	if (ret == -EINPROGRESS)
+		return op_connect(s, OPK_START, r); /* started once relayd answers */
+	if (ret)
 		return;
+	session_start(s, r);
+}
+
+/* Starts every domain of @s, or none (the failure in @r). */
+static void session_start(struct sd_session *s, struct sd_reply *r)
+{
+	int i, ret;
+
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_err err = {""};
@@ -541,45 +714,31 @@ int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errl
 	return 0;
 }
 
-/* Each domain of @s rewrites its metadata files; LTTng's rules first. */
-static void regenerate_metadata(struct sd_session *s, struct sd_reply *r)
-{
-	int i, ret;
-
-	if (s->live)
-		return (void)sd_fail(r, -EOPNOTSUPP, "cannot regenerate the metadata of a live "
-						     "session ('%s'), as LTTng", s->name);
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err e = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		ret = d->ops->regenerate_metadata ? d->ops->regenerate_metadata(d->ds, &e)
-						  : -EOPNOTSUPP;
-		if (ret)
-			return (void)sd_fail(r, ret, "cannot regenerate the %s metadata: %s",
-					     sd_domain_name((uint32_t)i),
-					     e.msg[0] ? e.msg : strerror(-ret));
-	}
-}
-
+/*
+ * The consumers write the metadata or the state dump again: answered once
+ * they have (an sd_op: the loop does not wait for them, the session busy
+ * meanwhile).
+ */
 void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 		       const struct sd_peer *p, struct sd_reply *r)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	char err[TRAWL_CTL_ERROR_MAX];
-	int ret;
+	struct sd_op *op;
 
 	if (!s)
 		return;
 	if (!s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is not started", s->name);
-	if (cmd == TRAWL_CTL_CMD_REGENERATE_METADATA)
-		return regenerate_metadata(s, r);
-	ret = sd_session_regenerate_statedump(s, err, sizeof(err));
-	if (ret)
-		sd_fail(r, ret, "%s", err);
+	if (cmd == TRAWL_CTL_CMD_REGENERATE_METADATA && s->live)
+		return (void)sd_fail(r, -EOPNOTSUPP, "cannot regenerate the metadata of a live "
+						     "session ('%s'), as LTTng", s->name);
+	op = op_new(&s, 1, OPK_REGENERATE, r);
+	if (!op)
+		return;
+	op->report = 1;
+	op->statedump = cmd != TRAWL_CTL_CMD_REGENERATE_METADATA;
+	op_regen_begin(op, s);
+	op_launch(op, r);
 }
 
 void sd_session_rec(struct sd_reply *r, const struct sd_session *s)
@@ -646,17 +805,11 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_ch
 	}
 }
 
-void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
-			 struct sd_reply *r)
+/* The records of `list SESSION` (and `status`): the counters as the domains have them. */
+static void list_session(struct sd_reply *r, struct sd_session *s)
 {
-	struct sd_session *s;
 	int i;
 
-	if (!req->session[0])
-		return (void)sd_fail(r, -EINVAL, "no session given and no current session");
-	s = find(req->session, p);
-	if (!s)
-		return (void)sd_fail(r, -ENOENT, "no session named '%s'", req->session);
 	sd_session_rec(r, s);
 	sd_rotation_recs(r, s);
 	for (i = 1; i < SD_NR_DOMAINS; i++) {
@@ -675,8 +828,12 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 			char msg[sizeof(st.msg)];
 
 			trawl_msg_fmt(msg, sizeof(msg), "%s", st.msg);
-			trawl_msg_fmt(st.msg, sizeof(st.msg),
-				      "a stop or destroy of the session is waiting for its consumer%s%.*s",
+			trawl_msg_fmt(st.msg, sizeof(st.msg), "%s%s%.*s",
+				      s->op_phase == OP_REGENERATING
+					      ? "a regenerate of the session is waiting for its consumer"
+				      : s->op_phase == OP_CONNECTING
+					      ? "the session waits for trawl-relayd's control port to answer"
+					      : "a stop or destroy of the session is waiting for its consumer",
 				      msg[0] ? "; " : "", (int)sizeof(msg) - 80, msg);
 		}
 		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
@@ -690,4 +847,89 @@ void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_p
 		for (c = d->channels; c; c = c->next)
 			list_channel(r, (uint32_t)i, c);
 	}
+}
+
+/*
+ * `list SESSION` and `status` show counters only the consumers know (and
+ * what streaming lost): they are asked, and the client answered once they
+ * have answered, without the loop waiting for them (a consumer streaming
+ * to a slow relayd answers between rounds of draining, seconds apart).
+ * Nothing is asked while an op holds the session: its counters as of the
+ * consumers' last answer then.
+ */
+struct sd_query {
+	struct sd_query *next;
+	struct sd_later later;
+	uint64_t id; /* the session's */
+	char name[TRAWL_CTL_NAME_MAX];
+};
+
+static struct sd_query *queries;
+
+/* 1 while a domain of @s still waits for its consumer's counters. */
+static int status_pending(struct sd_session *s)
+{
+	int i;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+
+		if (d->ops && d->ds && d->ops->status_pending && d->ops->status_pending(d->ds))
+			return 1;
+	}
+	return 0;
+}
+
+static void queries_on_top(void)
+{
+	struct sd_query **pp = &queries;
+
+	while (*pp) {
+		struct sd_query *q = *pp;
+		struct sd_reply r = {0};
+		struct sd_session *s;
+
+		for (s = sd.sessions; s && s->id != q->id; s = s->next)
+			;
+		if (s && !s->op && status_pending(s)) {
+			pp = &q->next;
+			continue;
+		}
+		*pp = q->next;
+		if (s)
+			list_session(&r, s);
+		else
+			sd_fail(&r, -ENOENT, "no session named '%s'", q->name);
+		sd_later_answer(&q->later, &r);
+		free(r.recs);
+		free(q);
+	}
+}
+
+void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			 struct sd_reply *r)
+{
+	struct sd_session *s;
+	struct sd_query *q;
+	int i, asked = 0;
+
+	if (!req->session[0])
+		return (void)sd_fail(r, -EINVAL, "no session given and no current session");
+	s = find(req->session, p);
+	if (!s)
+		return (void)sd_fail(r, -ENOENT, "no session named '%s'", req->session);
+	for (i = 1; i < SD_NR_DOMAINS && !s->op; i++) {
+		struct sd_domain *d = &s->dom[i];
+
+		if (d->ops && d->ds && d->ops->status_ask && d->ops->status_ask(d->ds) == -EINPROGRESS)
+			asked = 1;
+	}
+	if (!asked || !(q = calloc(1, sizeof(*q))))
+		return list_session(r, s);
+	on_top_register();
+	q->id = s->id;
+	snprintf(q->name, sizeof(q->name), "%s", s->name);
+	q->next = queries;
+	queries = q;
+	r->later = &q->later;
 }

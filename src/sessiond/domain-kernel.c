@@ -23,7 +23,7 @@
 
 static char consumerd_path[4096];
 
-enum kd_wait { KD_IDLE, KD_STOPPING, KD_FINISHING };
+enum kd_wait { KD_IDLE, KD_STOPPING, KD_FINISHING, KD_METADATA, KD_STATEDUMP };
 
 struct trawl_domain_session {
 	struct trawl_kernel_session *ks; /* owned */
@@ -87,6 +87,7 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 }
 
 static void kd_wait_end(struct trawl_domain_session *s, int failed);
+static int kd_wait_ms(enum kd_wait what);
 
 static void kd_session_destroy(struct trawl_domain_session *s)
 {
@@ -95,7 +96,7 @@ static void kd_session_destroy(struct trawl_domain_session *s)
 	if (s->wait != KD_IDLE && !s->wait_over) {
 		/* the daemon exits: the answer is waited for here, as long as ever */
 		struct pollfd p = {.fd = s->wait_fd, .events = POLLIN};
-		int ready = poll(&p, 1, trawl_kernel_session_consumer_timeout_ms()) > 0;
+		int ready = poll(&p, 1, kd_wait_ms(s->wait)) > 0;
 
 		sd_watch_del(s->wait_fd);
 		kd_wait_end(s, ready ? 0 : -ETIMEDOUT);
@@ -264,6 +265,9 @@ static void kd_wait_end(struct trawl_domain_session *s, int failed)
 	if (s->wait == KD_STOPPING)
 		s->wait_ret = trawl_kernel_session_stop_recv(s->ks, failed, s->wait_err,
 							     sizeof(s->wait_err));
+	else if (s->wait == KD_METADATA || s->wait == KD_STATEDUMP)
+		s->wait_ret = trawl_kernel_session_regenerate_recv(
+			s->ks, s->wait == KD_STATEDUMP, failed, s->wait_err, sizeof(s->wait_err));
 	else
 		trawl_kernel_session_finish_recv(s->ks, failed);
 	s->wait_over = 1;
@@ -283,13 +287,20 @@ static void kd_wait_expired(int fd, void *arg)
 	kd_wait_end(arg, -ETIMEDOUT);
 }
 
+/* The bound of @what's answer (ms). */
+static int kd_wait_ms(enum kd_wait what)
+{
+	if (what == KD_METADATA || what == KD_STATEDUMP)
+		return trawl_kernel_session_regenerate_timeout_ms(what == KD_STATEDUMP);
+	return trawl_kernel_session_consumer_timeout_ms();
+}
+
 /* Watches @fd (the consumer's socket) until it answers, within its timeout. */
 static int kd_wait_begin(struct trawl_domain_session *s, enum kd_wait what, int fd)
 {
 	if (sd_watch_add(fd, kd_wait_ready, s))
 		return -ENOMEM;
-	sd_watch_deadline(fd, sd_now_ms() + (uint64_t)trawl_kernel_session_consumer_timeout_ms(),
-			  kd_wait_expired);
+	sd_watch_deadline(fd, sd_now_ms() + (uint64_t)kd_wait_ms(what), kd_wait_expired);
 	s->wait = what;
 	s->wait_fd = fd;
 	s->wait_over = 0;
@@ -331,11 +342,32 @@ static int kd_async_done(struct trawl_domain_session *s, int *ret, struct trawl_
 		return *ret = 0, 1;
 	if (!s->wait_over)
 		return 0;
-	*ret = s->wait == KD_STOPPING ? s->wait_ret : 0;
+	*ret = s->wait == KD_FINISHING ? 0 : s->wait_ret;
 	if (*ret < 0)
 		trawl_domain_err_set(err, "%s", s->wait_err);
 	s->wait = KD_IDLE;
 	return 1;
+}
+
+/* regenerate, the consumer's answer awaited by the loop (domain.h) */
+static int kd_regenerate_async(struct trawl_domain_session *s, int statedump,
+			       struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int fd = trawl_kernel_session_regenerate_send(s->ks, statedump, e, sizeof(e));
+
+	if (fd > 0 && kd_wait_begin(s, statedump ? KD_STATEDUMP : KD_METADATA, fd) == -EINPROGRESS)
+		return -EINPROGRESS;
+	if (fd > 0) { /* cannot watch it: waited for here */
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int ready = poll(&p, 1, trawl_kernel_session_regenerate_timeout_ms(statedump));
+
+		fd = trawl_kernel_session_regenerate_recv(s->ks, statedump,
+							  ready > 0 ? 0 : -ETIMEDOUT, e, sizeof(e));
+	}
+	if (fd < 0)
+		trawl_domain_err_set(err, "%s", e);
+	return fd;
 }
 
 static int kd_regenerate_statedump(struct trawl_domain_session *s, struct trawl_domain_err *err)
@@ -515,4 +547,5 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.regenerate_metadata = kd_regenerate_metadata,
 	.clear = kd_clear,
 	.rotate = kd_rotate,
+	.regenerate_async = kd_regenerate_async,
 };

@@ -471,6 +471,45 @@ static int ust_regenerate_metadata(struct trawl_domain_session *s, struct trawl_
 	return cons_sync(s);
 }
 
+static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
+/*
+ * The same without waiting for the consumer (domain.h): the metadata goes
+ * out, then a STATUS whose reply, awaited by the loop, says the consumer
+ * wrote it (it answers in order), with the first error of the METADATA
+ * replies (ust_async_done()). A state dump is the apps' work, not the
+ * consumer's: done here, as ever.
+ */
+static int ust_regenerate_async(struct trawl_domain_session *s, int statedump,
+				struct trawl_domain_err *err)
+{
+	struct ust_trace *t;
+	uint64_t from;
+	int ret;
+
+	if (statedump)
+		return ust_regenerate_statedump(s, err);
+	if (per_pid(s)) {
+		trawl_domain_err_set(err, "per-process buffers (--buffers-pid) are not supported, "
+					  "as in LTTng");
+		return -EOPNOTSUPP;
+	}
+	if (!cons_alive(s))
+		return 0;
+	if (cons_busy(s))
+		return ust_consumer_busy(err);
+	from = s->cons->sent;
+	for (t = s->traces; t; t = t->next) {
+		if (t->gone)
+			continue;
+		t->metadata_dirty = 1;
+		ret = metadata_push(s, t);
+		if (ret)
+			return ret;
+	}
+	return cons_async_after(s, TRAWL_CONS_STATUS, from);
+}
+
 /* Stops every app of @s (or drops it) before the final flush: what one
  * commits after would be in no packet. */
 static void ust_stop_apps(struct trawl_domain_session *s)
@@ -550,6 +589,16 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 
 	if (!cons_async_done(s, &r, ret))
 		return 0;
+	if (cmd == TRAWL_CONS_STATUS) {
+		/* a regenerate: its METADATA's first error, else the STATUS's */
+		if (s->wait_first_err)
+			*ret = s->wait_first_err;
+		if (cons_alive(s)) {
+			s->cons_discarded = r.events_discarded;
+			s->cons_bytes = r.bytes_written;
+		}
+		return 1;
+	}
 	if (cmd != TRAWL_CONS_FLUSH) {
 		*ret = 0;
 		return 1;
@@ -560,6 +609,10 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 		s->cons_bytes = r.bytes_written;
 	}
 	r.msg[sizeof(r.msg) - 1] = '\0';
+	if (cons_alive(s)) {
+		memcpy(s->status_msg, r.msg, sizeof(s->status_msg));
+		s->status_fresh = 1;
+	}
 	*ret = ust_stop_result(s, *ret, r.msg, err);
 	return 1;
 }
@@ -650,21 +703,45 @@ static int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields,
 	return 0;
 }
 
-static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
+/* A consumer that died is known at once (its socket may not say so yet). */
+static void ust_reap(struct trawl_domain_session *s)
 {
 	int status;
 
 	if (cons_alive(s) && waitpid(s->cons->pid, &status, WNOHANG) == s->cons->pid)
 		cons_dead(s->cons, 1, status);
-	/* Streaming problems (relayd gone) are only known to the consumer: ask it. */
-	/* (not while it drains a stop: the counters as of the last answer) */
-	if (cons_alive(s) && s->traces && !cons_busy(s) &&
-	    !cons_send(s, TRAWL_CONS_STATUS, 0, 0, NULL, 0, NULL, 0))
-		cons_sync(s);
+}
+
+/*
+ * Streaming problems (relayd gone) and the counters are only known to the
+ * consumer: `trawl status` asks it, without waiting (a consumer streaming
+ * to a slow relayd answers between rounds of draining, 5 s apart: the
+ * daemon's loop must not wait that long), and is answered once its reply
+ * is in (cmd-session.c). Not while it drains a stop: the counters as of
+ * its last answer then.
+ */
+static int ust_status_ask(struct trawl_domain_session *s)
+{
+	ust_reap(s);
+	if (!cons_alive(s) || !s->traces || cons_busy(s))
+		return 0;
+	return cons_status_ask(s);
+}
+
+static int ust_status_pending(struct trawl_domain_session *s)
+{
+	return cons_status_pending(s);
+}
+
+static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
+{
+	ust_reap(s);
 	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
 	st->events_discarded = s->cons_discarded;
 	st->bytes_written = s->cons_bytes;
-	if (s->cons && s->cons->alive)
+	if (s->cons && s->cons->alive && s->status_fresh)
+		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->status_msg);
+	else if (s->cons && s->cons->alive)
 		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
 	else
 		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
@@ -826,6 +903,9 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.release_async = ust_release_async,
 	.async_done = ust_async_done,
 	.regenerate_statedump = ust_regenerate_statedump,
+	.regenerate_async = ust_regenerate_async,
+	.status_ask = ust_status_ask,
+	.status_pending = ust_status_pending,
 	.snapshot_record = ust_snapshot,
 	.snapshot_one_more = ust_snapshot_one_more,
 	.list_events = ust_list_events,

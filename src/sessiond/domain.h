@@ -253,9 +253,26 @@ struct trawl_domain_ops {
 	int (*list_events)(enum trawl_ctl_event_kind kind, int with_fields,
 			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err);
 
-	/* Never waits for a consumer that owes an answer to stop_async or
-	 * release_async (the counters as of its last answer then). */
+	/* Never waits for a consumer: the counters as of its last answer
+	 * (status_ask() has them asked for first). */
 	int (*status)(struct trawl_domain_session *s, struct trawl_domain_status *st);
+	/*
+	 * Asks the session's consumer for its counters without waiting:
+	 * -EINPROGRESS, then status_pending() says 1 until they are in (or the
+	 * consumer is gone); 0: nothing to ask (status() is up to date, or the
+	 * consumer owes an answer to stop_async or release_async: not asked).
+	 * May be NULL (status() never asks).
+	 */
+	int (*status_ask)(struct trawl_domain_session *s);
+	int (*status_pending)(struct trawl_domain_session *s);
+	/*
+	 * regenerate_metadata (@statedump 0) or regenerate_statedump without
+	 * holding the loop: -EINPROGRESS while the consumer works, async_done()
+	 * then says when it is over and what it returned; else the result, as
+	 * the synchronous ones. May be NULL (those are called).
+	 */
+	int (*regenerate_async)(struct trawl_domain_session *s, int statedump,
+				struct trawl_domain_err *err);
 
 	/* The session's trackers (info->trackers) changed: processes now
 	 * excluded stop being traced, those now included start, before this

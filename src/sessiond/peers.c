@@ -40,6 +40,7 @@ struct sd_limits sd_limits = {
 	.app_conns_per_uid = 256,
 	.app_conns = 0, /* from the fd limit: sd_limits_fds() */
 	.app_reply_ms = 3000,
+	.relay_ms = 3000,
 	.app_register_ms = 5000,
 	.app_events = 16384,
 	.app_fields = 512,
@@ -64,6 +65,8 @@ static const struct {
 	L("app-conns-per-uid", app_conns_per_uid, 0, "connections to apps.sock per untrusted uid"),
 	L("app-conns", app_conns, 0, "connections to apps.sock of all untrusted uids together"),
 	L("app-reply-ms", app_reply_ms, 0, "an app must answer a command within this"),
+	L("relay-ms", relay_ms, 0,
+	  "trawl-relayd's control port must accept, and answer a session's HELLO, within this"),
 	L("app-register-ms", app_register_ms, 0, "an app must register (or add events) within this"),
 	L("app-events", app_events, 0, "events one app may register"),
 	L("app-fields", app_fields, 0, "fields one event may have"),

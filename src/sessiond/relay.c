@@ -25,23 +25,23 @@
 #include "sessiond/sessiond.h"
 
 #include <endian.h>
+#include <netdb.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-
-#define SD_RELAY_TIMEOUT_MS 3000
 
 int sd_relay_is_url(const char *output)
 {
 	return !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
 }
 
+/* (non-blocking: a message this small fits in an idle socket's buffer) */
 static int msg_send(int fd, uint16_t cmd, const void *payload, uint32_t size)
 {
 	struct trawl_relay_hdr h = {
@@ -53,7 +53,8 @@ static int msg_send(int fd, uint16_t cmd, const void *payload, uint32_t size)
 	struct iovec v[2] = {{&h, sizeof(h)}, {(void *)payload, size}};
 	struct msghdr m = {.msg_iov = v, .msg_iovlen = size ? 2 : 1};
 
-	return sendmsg(fd, &m, MSG_NOSIGNAL) == (ssize_t)(sizeof(h) + size) ? 0 : -EPIPE;
+	return sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)(sizeof(h) + size) ? 0
+												   : -EPIPE;
 }
 
 /* relayd hung up on the session's connection (or sent what it never sends). */
@@ -61,6 +62,7 @@ static void relay_hup(int fd, short revents, void *arg)
 {
 	struct sd_session *s = arg;
 
+	(void)revents;
 	sd_watch_del(fd);
 	close(fd);
 	s->relay_fd = -1;
@@ -72,9 +74,205 @@ static void relay_hup(int fd, short revents, void *arg)
 }
 
 /*
- * Connects to relayd's control port and says HELLO for @s. Returns 0 (the
- * connection watched for hang-ups), or fills @r (if not NULL) and returns
- * the error, with @when ("create", "start") in the line.
+ * A connection to relayd's control port under way (sd_relay_connect()):
+ * the connect, the HELLO, its reply, each step non-blocking and watched by
+ * the loop, the whole within relay-ms a step. relayd is whoever answers
+ * there, chosen by the session's owner: it may accept and never answer,
+ * or answer a byte at a time, and the daemon's one thread must not wait
+ * for it (docs/SECURITY.md, "No one stalls the root daemon").
+ */
+enum { RC_CONNECTING, RC_SENDING, RC_READING };
+
+struct sd_relay_conn {
+	struct trawl_relay_url u;
+	struct addrinfo *res, *ai; /* the addresses, the one tried */
+	int fd, state, over, ret;
+	const char *when;
+	unsigned char out[sizeof(struct trawl_relay_hdr) + sizeof(struct trawl_relay_hello)];
+	size_t out_done;
+	unsigned char in[sizeof(struct trawl_relay_reply)];
+	size_t in_got;
+};
+
+static void conn_close_fd(struct sd_relay_conn *rc)
+{
+	if (rc->fd < 0)
+		return;
+	sd_watch_del(rc->fd);
+	close(rc->fd);
+	rc->fd = -1;
+}
+
+static void conn_end(struct sd_session *s, int ret)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+
+	rc->over = 1;
+	rc->ret = ret;
+	if (ret) {
+		conn_close_fd(rc);
+		return;
+	}
+	/* connected: from now on only a hang-up is expected (relay_hup) */
+	sd_watch_del(rc->fd);
+	if (sd_watch_add(rc->fd, relay_hup, s)) {
+		close(rc->fd);
+		rc->fd = -1;
+		rc->ret = -ENOMEM;
+		return;
+	}
+	s->relay_fd = rc->fd;
+	rc->fd = -1;
+	s->relay_problem[0] = '\0';
+}
+
+static void conn_io(int fd, short revents, void *arg);
+static void conn_expired(int fd, void *arg);
+
+/* Arms the watch of the step under way: its events, its deadline. */
+static void conn_arm(struct sd_relay_conn *rc, short events, int new_deadline)
+{
+	sd_watch_events(rc->fd, events);
+	if (new_deadline)
+		sd_watch_deadline(rc->fd, sd_now_ms() + sd_limits.relay_ms, conn_expired);
+}
+
+/* Starts connecting to the next address (rc->ai); 0 or the error of the last. */
+static int conn_next(struct sd_session *s, int last_err)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+
+	for (; rc->ai; rc->ai = rc->ai->ai_next) {
+		struct addrinfo *ai = rc->ai;
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+				ai->ai_protocol);
+
+		if (fd < 0) {
+			last_err = -errno;
+			continue;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+			last_err = -errno;
+			close(fd);
+			continue;
+		}
+		if (sd_watch_add(fd, conn_io, s)) {
+			close(fd);
+			return -ENOMEM;
+		}
+		rc->fd = fd;
+		rc->state = RC_CONNECTING;
+		rc->ai = ai->ai_next;
+		conn_arm(rc, POLLOUT, 1);
+		return 0;
+	}
+	return last_err;
+}
+
+/* The step under way failed with @err: the next address, or the end. */
+static void conn_failed(struct sd_session *s, int err)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+
+	if (rc->state == RC_CONNECTING) {
+		conn_close_fd(rc);
+		err = conn_next(s, err);
+		if (!err)
+			return;
+	}
+	conn_end(s, err);
+}
+
+static void conn_expired(int fd, void *arg)
+{
+	(void)fd;
+	conn_failed(arg, -ETIMEDOUT);
+}
+
+static void conn_io(int fd, short revents, void *arg)
+{
+	struct sd_session *s = arg;
+	struct sd_relay_conn *rc = s->relay_conn;
+	ssize_t n;
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	if (rc->state == RC_CONNECTING) {
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) || err)
+			return conn_failed(s, err ? -err : -errno);
+		if (!(revents & POLLOUT))
+			return conn_failed(s, -ECONNREFUSED);
+		rc->state = RC_SENDING;
+		conn_arm(rc, POLLOUT, 1);
+	}
+	if (rc->state == RC_SENDING) {
+		n = send(fd, rc->out + rc->out_done, sizeof(rc->out) - rc->out_done,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		if (n <= 0)
+			return conn_end(s, -EPIPE);
+		rc->out_done += (size_t)n;
+		if (rc->out_done < sizeof(rc->out))
+			return;
+		rc->state = RC_READING;
+		conn_arm(rc, POLLIN, 1);
+		return;
+	}
+	n = recv(fd, rc->in + rc->in_got, sizeof(rc->in) - rc->in_got, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (n <= 0)
+		return conn_end(s, -EPROTO); /* closed before its whole reply */
+	rc->in_got += (size_t)n;
+	if (rc->in_got < sizeof(rc->in))
+		return;
+	{
+		struct trawl_relay_reply rep;
+		int ret;
+
+		memcpy(&rep, rc->in, sizeof(rep));
+		if (le32toh(rep.magic) != TRAWL_RELAY_MAGIC)
+			return conn_end(s, -EPROTO);
+		ret = (int32_t)le32toh((uint32_t)rep.status);
+		/* relayd answers 0 or a negative errno; a positive one passed for success */
+		conn_end(s, ret > 0 || ret < -4095 ? -EPROTO : ret);
+	}
+}
+
+static void conn_free(struct sd_session *s)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+
+	if (!rc)
+		return;
+	conn_close_fd(rc);
+	if (rc->res)
+		freeaddrinfo(rc->res);
+	free(rc);
+	s->relay_conn = NULL;
+}
+
+/* The line of a failed connection @ret, in @r (if not NULL); returns @ret. */
+static int conn_fail_line(struct sd_session *s, const struct trawl_relay_url *u, const char *when,
+			  int ret, struct sd_reply *r)
+{
+	const char *what = ret == -ENOENT   ? "unknown host"
+			   : ret == -EPROTO ? "it does not speak trawl-relayd's protocol"
+					    : strerror(-ret);
+
+	(void)s;
+	return r ? sd_fail(r, ret, "cannot reach trawl-relayd at %s:%u (control port) at %s: %s",
+			   u->host, u->ctrl_port, when, what)
+		 : ret;
+}
+
+/*
+ * Begins connecting to relayd's control port and saying HELLO for @s:
+ * -EINPROGRESS (sd_relay_connect_done() says when it is over), or fills
+ * @r (if not NULL) and returns the error, with @when ("create", "start")
+ * in the line. The host name is resolved here (getaddrinfo: a name the
+ * resolver is slow to answer still holds the daemon that long).
  */
 static int session_connect(struct sd_session *s, const char *when, struct sd_reply *r)
 {
@@ -84,54 +282,69 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 		.flags = htole32(s->live_timer_us ? TRAWL_RELAY_F_LIVE : 0),
 		.live_timer_us = htole32(s->live_timer_us),
 	};
-	struct timeval tv = {.tv_sec = SD_RELAY_TIMEOUT_MS / 1000};
-	struct trawl_relay_reply rep;
-	struct trawl_relay_url u;
-	char why[256];
-	const char *what;
-	int fd, ret;
-	ssize_t n;
+	struct trawl_relay_hdr h = {
+		.magic = htole32(TRAWL_RELAY_MAGIC),
+		.version = htole16(TRAWL_RELAY_VERSION),
+		.cmd = htole16(TRAWL_RELAY_HELLO),
+		.size = htole32(sizeof(hello)),
+	};
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
+	struct sd_relay_conn *rc;
+	char why[256], service[8];
+	int ret;
 
-	if (trawl_relay_url_parse(s->output, 0, &u, why, sizeof(why)))
+	conn_free(s);
+	rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return r ? sd_fail(r, -ENOMEM, "out of memory") : -ENOMEM;
+	rc->fd = -1;
+	rc->when = when;
+	s->relay_conn = rc;
+	if (trawl_relay_url_parse(s->output, 0, &rc->u, why, sizeof(why))) {
+		conn_free(s);
 		return r ? sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why) : -EINVAL;
+	}
 	if (trawl_path_fmt(hello.session, sizeof(hello.session), "%s", s->name) ||
-	    trawl_path_fmt(hello.hostname, sizeof(hello.hostname), "%s", s->hostname))
+	    trawl_path_fmt(hello.hostname, sizeof(hello.hostname), "%s", s->hostname)) {
+		conn_free(s);
 		return r ? sd_fail(r, -ENAMETOOLONG,
 				   "session name '%s' or host name '%s' too long "
 				   "for trawl-relayd (at most %zu bytes)",
 				   s->name, s->hostname, sizeof(hello.session) - 1)
 			 : -ENAMETOOLONG;
-	fd = trawl_relay_connect(u.host, u.ctrl_port, u.ipv6, SD_RELAY_TIMEOUT_MS);
-	ret = fd < 0 ? fd : 0;
-	if (!ret) {
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		ret = msg_send(fd, TRAWL_RELAY_HELLO, &hello, sizeof(hello));
 	}
+	memcpy(rc->out, &h, sizeof(h));
+	memcpy(rc->out + sizeof(h), &hello, sizeof(hello));
+	hints.ai_family = rc->u.ipv6 ? AF_INET6 : AF_INET;
+	snprintf(service, sizeof(service), "%u", rc->u.ctrl_port);
+	ret = getaddrinfo(rc->u.host, service, &hints, &rc->res) ? -ENOENT : 0;
 	if (!ret) {
-		n = recv(fd, &rep, sizeof(rep), MSG_WAITALL);
-		if (n != (ssize_t)sizeof(rep) || le32toh(rep.magic) != TRAWL_RELAY_MAGIC)
-			ret = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? -ETIMEDOUT : -EPROTO;
-		else
-			ret = (int32_t)le32toh((uint32_t)rep.status);
-		if (ret > 0 || ret < -4095)
-			ret = -EPROTO; /* relayd answers 0 or a negative errno; a positive one passed for success */
+		rc->ai = rc->res;
+		ret = conn_next(s, -ECONNREFUSED);
 	}
-	if (!ret)
-		ret = sd_watch_add(fd, relay_hup, s);
 	if (ret) {
-		if (fd >= 0)
-			close(fd);
-		what = ret == -ENOENT ? "unknown host"
-		       : ret == -EPROTO ? "it does not speak trawl-relayd's protocol"
-					: strerror(-ret);
-		return r ? sd_fail(r, ret, "cannot reach trawl-relayd at %s:%u (control port) at %s: %s",
-				   u.host, u.ctrl_port, when, what)
-			 : ret;
+		struct trawl_relay_url u = rc->u;
+
+		conn_free(s);
+		return conn_fail_line(s, &u, when, ret, r);
 	}
-	s->relay_fd = fd;
-	s->relay_problem[0] = '\0';
-	return 0;
+	return -EINPROGRESS;
+}
+
+int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+	int ret;
+
+	if (!rc)
+		return 1;
+	if (!rc->over)
+		return 0;
+	ret = rc->ret;
+	if (ret)
+		conn_fail_line(s, &rc->u, rc->when, ret, r);
+	conn_free(s);
+	return 1;
 }
 
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
@@ -187,6 +400,7 @@ int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
 
 void sd_relay_end(struct sd_session *s)
 {
+	conn_free(s);
 	if (!s->relay[0] || s->relay_fd < 0)
 		return;
 	sd_watch_del(s->relay_fd);

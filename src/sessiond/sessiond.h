@@ -73,6 +73,7 @@ struct sd_session {
 	uint64_t relay_token;            /* streaming: random, names the session on relayd */
 	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */
 	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
+	struct sd_relay_conn *relay_conn; /* streaming: owned, a connection under way (relay.c) */
 	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */
 	uid_t uid;
 	gid_t gid;
@@ -138,7 +139,7 @@ struct sd_reply {
 /* Sends @r to the client waiting on @l, if it is still there. */
 void sd_later_answer(struct sd_later *l, struct sd_reply *r);
 
-struct sd_op; /* cmd-session.c: a stop or destroy waiting for consumers */
+struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
 struct sessiond {
 	int root_daemon;
@@ -186,6 +187,7 @@ struct sd_limits {
 	uint32_t app_conns;         /* apps.sock, all untrusted uids */
 	uint32_t app_reply_ms;      /* an app answers a command within this */
 	uint32_t app_register_ms;   /* an app's registration (or addition), whole */
+	uint32_t relay_ms;          /* relayd's control port: connect, then its HELLO reply */
 	uint32_t app_events;        /* per app */
 	uint32_t app_fields;        /* per event */
 	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */
@@ -288,11 +290,19 @@ void sd_ops_finish(void);
 /* relay.c: streaming sessions */
 /* 1 if @output is a net:// or net6:// URL. */
 int sd_relay_is_url(const char *output);
-/* Makes @s stream to @url (checking relayd answers). 0, or fills @r and returns its error. */
+/*
+ * Makes @s stream to @url: -EINPROGRESS while relayd's control port is
+ * connected to and asked (sd_relay_connect_done()), or fills @r and
+ * returns its error.
+ */
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
 		   struct sd_reply *r);
-/* For a streaming session that lost relayd, connects again (at start). 0 or fills @r. */
+/* For a streaming session that lost relayd, connects again (at start): 0
+ * (connected), -EINPROGRESS (as sd_relay_setup()), or fills @r. */
 int sd_relay_check(struct sd_session *s, struct sd_reply *r);
+/* 1 once the connection begun by sd_relay_setup() or sd_relay_check() is
+ * over (connected, or failed: the line in @r), 0 while it is under way. */
+int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r);
 /* For a streaming session that lost relayd: 1 and the line in @msg; else 0. */
 int sd_relay_problem(const struct sd_session *s, char *msg, size_t len);
 /* Tells relayd the session is over and closes its connection (destroy). */

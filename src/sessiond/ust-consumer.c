@@ -93,20 +93,22 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
  */
 #define CONS_ASYNC_MS 30000
 
-/* 1 if some session of @c awaits a reply without blocking. */
-static int cons_owed(const struct ust_consumer *c)
+/* 1 if some session of @c awaits a reply without blocking (@status: a
+ * STATUS asked by `trawl status` too). */
+static int cons_owed(const struct ust_consumer *c, int status)
 {
 	const struct trawl_domain_session *s;
 
 	for (s = sessions; s; s = s->next)
-		if (s->cons == c && s->wait_cmd && !s->wait_over)
+		if (s->cons == c && ((s->wait_cmd && !s->wait_over) ||
+				     (status && s->status_asked && s->status_gen == c->generation)))
 			return 1;
 	return 0;
 }
 
 int cons_busy(const struct trawl_domain_session *s)
 {
-	return s->cons && s->cons->alive && cons_owed(s->cons);
+	return s->cons && s->cons->alive && cons_owed(s->cons, 0);
 }
 
 static void cons_async_expired(int fd, void *arg)
@@ -123,7 +125,7 @@ static void cons_async_expired(int fd, void *arg)
 static void cons_async_arm(struct ust_consumer *c)
 {
 	if (c->alive)
-		sd_watch_deadline(c->fd, cons_owed(c) ? sd_now_ms() + CONS_ASYNC_MS : 0,
+		sd_watch_deadline(c->fd, cons_owed(c, 1) ? sd_now_ms() + CONS_ASYNC_MS : 0,
 				  cons_async_expired);
 }
 
@@ -133,10 +135,25 @@ static void cons_async_reply(struct ust_consumer *c, const struct trawl_cons_rep
 	struct trawl_domain_session *s;
 
 	for (s = sessions; s; s = s->next) {
-		if (s->cons == c && s->wait_cmd && !s->wait_over &&
-		    s->wait_gen == c->generation && s->wait_at == c->answered) {
+		if (s->cons != c)
+			continue;
+		if (s->wait_cmd && !s->wait_over && s->wait_gen == c->generation &&
+		    c->answered > s->wait_from && c->answered < s->wait_at && r->status &&
+		    !s->wait_first_err)
+			s->wait_first_err = r->status;
+		if (s->wait_cmd && !s->wait_over && s->wait_gen == c->generation &&
+		    s->wait_at == c->answered) {
 			s->wait_reply = *r;
 			s->wait_over = 1;
+		}
+		if (s->status_asked && s->status_gen == c->generation &&
+		    s->status_at == c->answered) {
+			s->status_asked = 0;
+			s->status_fresh = 1;
+			s->cons_discarded = r->events_discarded;
+			s->cons_bytes = r->bytes_written;
+			memcpy(s->status_msg, r->msg, sizeof(s->status_msg));
+			s->status_msg[sizeof(s->status_msg) - 1] = '\0';
 		}
 	}
 	cons_async_arm(c);
@@ -257,7 +274,7 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 
 	/* (not while the consumer drains a stop for another of the owner's
 	 * sessions: that would hold the daemon's loop as long) */
-	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s) && !cons_owed(s->cons))
+	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s) && !cons_owed(s->cons, 1))
 		cons_sync_c(s->cons); /* its errors are logged; the app goes on as before */
 	return ret;
 }
@@ -280,7 +297,38 @@ static int cons_async_send(struct trawl_domain_session *s, uint16_t cmd)
 	return 0;
 }
 
+int cons_status_ask(struct trawl_domain_session *s)
+{
+	struct ust_consumer *c = s->cons;
+
+	if (!c || !c->alive)
+		return 0;
+	if (s->status_asked && s->status_gen == c->generation)
+		return -EINPROGRESS; /* one asked already: its answer serves this one too */
+	if (cons_send_to(c, TRAWL_CONS_STATUS, s->id, 0, 0, NULL, 0, NULL, 0) || !c->alive)
+		return 0;
+	s->status_asked = 1;
+	s->status_gen = c->generation;
+	s->status_at = c->sent;
+	cons_async_arm(c);
+	return -EINPROGRESS;
+}
+
+int cons_status_pending(struct trawl_domain_session *s)
+{
+	struct ust_consumer *c = s->cons;
+
+	if (s->status_asked && (!c || !c->alive || c->generation != s->status_gen))
+		s->status_asked = 0; /* gone, or restarted: the counters as they are */
+	return s->status_asked;
+}
+
 int cons_async(struct trawl_domain_session *s, uint16_t cmd)
+{
+	return cons_async_after(s, cmd, s->cons ? s->cons->sent : 0);
+}
+
+int cons_async_after(struct trawl_domain_session *s, uint16_t cmd, uint64_t from)
 {
 	int ret;
 
@@ -288,6 +336,8 @@ int cons_async(struct trawl_domain_session *s, uint16_t cmd)
 	if (!cons_alive(s))
 		return 0;
 	s->wait_cmd = cmd;
+	s->wait_from = from;
+	s->wait_first_err = 0;
 	s->wait_tries = 0;
 	memset(&s->wait_reply, 0, sizeof(s->wait_reply));
 	ret = cons_async_send(s, cmd);
@@ -315,6 +365,7 @@ int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *rep
 		 * stopped session is flushed again, cons_replay()); a stop asks
 		 * it for the counters, a destroy removes the session again.
 		 */
+		s->wait_from = c->sent; /* (the replay's errors are not the command's) */
 		if (++s->wait_tries > 3 ||
 		    (*ret = cons_async_send(s, s->wait_cmd == TRAWL_CONS_FLUSH ? TRAWL_CONS_STATUS
 										: s->wait_cmd))) {

@@ -152,6 +152,20 @@ struct trawl_domain_session {
 	uint32_t wait_gen;
 	uint64_t wait_at;
 	struct trawl_cons_reply wait_reply;
+	/* The replies after number wait_from and before wait_at (a regenerate's
+	 * METADATA, then STATUS awaited): the first error among them. */
+	uint64_t wait_from;
+	int wait_first_err;
+	/*
+	 * A STATUS asked without blocking (cons_status_ask(), `trawl status`):
+	 * reply number status_at of consumer generation status_gen answers it;
+	 * once in, its counters are the session's and its line status_msg
+	 * (status_fresh until status() shows it).
+	 */
+	int status_asked, status_fresh;
+	uint32_t status_gen;
+	uint64_t status_at;
+	char status_msg[TRAWL_CONS_MSG_LEN];
 	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
 	int ust_dir_due; /* cleared: make the chunk's ust/ folder at the next start */
 };
@@ -206,10 +220,17 @@ int cons_sync(struct trawl_domain_session *s);
  * reply; 0 with the consumer gone for good).
  */
 int cons_async(struct trawl_domain_session *s, uint16_t cmd);
+/* The same, the first error of the replies to the commands sent after
+ * number @from (c->sent then) and before @cmd counting as @cmd's. */
+int cons_async_after(struct trawl_domain_session *s, uint16_t cmd, uint64_t from);
 int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *reply, int *ret);
 /* 1 while @s's consumer owes a reply awaited that way: a synchronous
  * command to it would wait behind the drain (refused, or not asked). */
 int cons_busy(const struct trawl_domain_session *s);
+/* Asks @s's consumer for its counters (STATUS) without waiting: -EINPROGRESS
+ * (cons_status_pending() 1 until its reply is in), else 0 (nothing asked). */
+int cons_status_ask(struct trawl_domain_session *s);
+int cons_status_pending(struct trawl_domain_session *s);
 int cons_alive(const struct trawl_domain_session *s);
 void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
 		      struct trawl_cons_add_channel *ac);
