@@ -10,6 +10,9 @@ usage: hostile-relayd.py MODE PORTFILE
   trickle     the data port reads its first 64 KiB at once, then 4 KiB every
               0.5 s, and answers PINGs (in order, as relayd) confirming every
               byte: each send makes progress, none ever finishes in time
+  ctrl-mute   the control port takes the session daemon's HELLO and answers
+              it only once PORTFILE.release exists (the test says when): an
+              answer that never comes, for as long as the test needs
 Writes "CTRL DATA" (the ports it listens on, 127.0.0.1) to PORTFILE once
 listening, and the token of each HELLO to PORTFILE.token; runs until killed.
 """
@@ -17,6 +20,7 @@ import socket
 import struct
 import sys
 import threading
+import os
 import time
 
 MAGIC = 0x594C5254
@@ -54,6 +58,9 @@ def serve(c, mode, data):
                 # the token, for the test to look for elsewhere (it is ours to know)
                 with open(TOKEN_FILE, 'a') as f:
                     f.write('%d\n' % struct.unpack_from('<Q', payload, 8)[0])
+                if not data and mode == 'ctrl-mute':
+                    while not os.path.exists(portfile_release()):
+                        time.sleep(0.05)
                 bad = (data and mode == 'bad-status') or (not data and mode == 'ctrl-status')
                 status = 7 if bad else 0
                 c.sendall(REPLY.pack(MAGIC, status, 1))
@@ -87,6 +94,10 @@ def accept_loop(s, mode, data):
 TOKEN_FILE = None
 
 
+def portfile_release():
+    return TOKEN_FILE[:-len('.token')] + '.release'
+
+
 def main():
     global TOKEN_FILE
     mode, portfile = sys.argv[1], sys.argv[2]
@@ -95,7 +106,6 @@ def main():
     threading.Thread(target=accept_loop, args=(ctrl, mode, False), daemon=True).start()
     with open(portfile + '.tmp', 'w') as f:
         f.write('%d %d\n' % (ctrl.getsockname()[1], data.getsockname()[1]))
-    import os
     os.rename(portfile + '.tmp', portfile)
     accept_loop(data, mode, True)
 

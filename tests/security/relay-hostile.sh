@@ -29,11 +29,25 @@
 #               stop answers within the consumer's bound, the loss (full
 #               buffers, packets relayd never took) is counted and said
 #               (exit 11), and the daemon answers everyone meanwhile.
+#               Before the stop, with the data streaming (held below):
+#               `regenerate metadata` and `regenerate statedump` (kernel),
+#               `status` and `regenerate metadata` (user space) wait for
+#               the member's consumer, which answers between rounds of
+#               draining (5 s apart with this relayd); the daemon waited
+#               with them (status of a user-space session: up to 5 s, 10 s
+#               frozen; regenerate: 13 s, 30 s frozen), everyone's commands
+#               behind. Now they are answered when the consumer answers,
+#               and everyone meanwhile.
+#   ctrl-mute   the control port takes the daemon's HELLO at `create` and
+#               does not answer: the daemon waited 3 s (and 3 more to
+#               connect to a port that never accepts), everyone with it.
+#               Now the create is answered when relayd answers (within
+#               relay-ms), the session busy until then, everyone meanwhile.
 #
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|trickle|trickle-ust}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|trickle|trickle-ust}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
@@ -44,8 +58,13 @@ hr_cleanup() {
 }
 trap hr_cleanup EXIT
 
-"$BIN/trawl-sessiond" --daemonize || { echo "FAIL: the root daemon did not start"; exit 1; }
-if [ "$MODE" = trickle-ust ]; then
+# relayd's control port may take 30 s to answer (ctrl-mute: the test, not
+# the clock, says when it answers); HR_SESSIOND_ARGS= runs a daemon without
+# the limit (one from before it)
+# shellcheck disable=SC2086
+"$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=30000} ||
+	{ echo "FAIL: the root daemon did not start"; exit 1; }
+if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ]; then
 	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 else
 	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
@@ -97,12 +116,100 @@ timed() {
 }
 
 # Another member's user-space session, local, from create to stop.
+# (each command timed: $T/times)
 other_session() {
 	local o=$T/$B/o
-	as "$B" create S2 -o "$o" >"$T/b.out" 2>&1 &&
-		as "$B" enable-event -u tall:seq -s S2 >>"$T/b.out" 2>&1 &&
-		as "$B" start S2 >>"$T/b.out" 2>&1 &&
-		as "$B" stop S2 >>"$T/b.out" 2>&1
+	timed "  B create" as "$B" create S2 -o "$o" >"$T/b.out" 2>&1 &&
+		timed "  B enable-event" as "$B" enable-event -u tall:seq -s S2 >>"$T/b.out" 2>&1 &&
+		timed "  B start" as "$B" start S2 >>"$T/b.out" 2>&1 &&
+		timed "  B stop" as "$B" stop S2 >>"$T/b.out" 2>&1
+}
+
+# The member's consumer: their user-space one (trickle-ust), else the
+# kernel consumer of their session (root's, a child of the root daemon).
+member_cons() {
+	if [ "$MODE" = trickle-ust ]; then
+		pgrep -u "$G" -x trawl-consumerd
+	else
+		pgrep -f -- "trawl-consumerd --kernel" | while read -r p; do
+			[ "$(ps -o ppid= -p "$p" | tr -d ' ')" = "$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")" ] && echo "$p"; done
+	fi
+}
+
+# Bytes waiting in consumer PID's control socket (its fd 3): a request the
+# daemon sent it and it has not read.
+cons_rq() {
+	ss -xpn 2>/dev/null | awk -v k="pid=$1,fd=3)" 'index($0, k) {print $3; f = 1; exit}
+		END {if (!f) print 0}'
+}
+
+other_session_whole() {
+	other_session && timed "  B destroy" as "$B" destroy S2 >>"$T/b.out" 2>&1
+}
+
+# answered_meanwhile NAME PID: root's `trawl list`, the other member's
+# session from create to destroy and the member's own `trawl list` are
+# answered while PID (the member's command NAME, known to wait in the
+# daemon) has not returned: they did not wait behind it. Structure, not a
+# timing; the times go in $T/times.
+answered_meanwhile() {
+	local name=$1 pid=$2 p1 p2= p3
+	: >"$T/times"
+	timed root-list "$TRAWL" list >"$T/root.out" 2>&1 &
+	p1=$!
+	if [ -n "$B" ]; then
+		timed other-session other_session_whole &
+		p2=$!
+	fi
+	timed member-list gt list >"$T/gl.out" 2>&1 &
+	p3=$!
+	wait $p1 || fail "root's list failed during $name: $(cat "$T/root.out")"
+	if [ -n "$p2" ]; then
+		wait $p2 || fail "the other member's session failed during $name: $(cat "$T/b.out")"
+	fi
+	wait $p3 || fail "the member's list failed during $name: $(cat "$T/gl.out")"
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "answered while $name waited:"
+	else
+		fail "$name was over before the others were answered: they waited for it"
+	fi
+	sed 's/^/  /' "$T/times"
+}
+
+# held NAME ARGS...: the member's `trawl ARGS`, which waits for their
+# consumer, held by the test: the consumer is frozen (SIGSTOP) before, so
+# that the command is known to wait in the daemon (its request in the
+# consumer's socket) for as long as the test needs; everyone must be
+# answered meanwhile (answered_meanwhile). Then the consumer goes on, and
+# ARGS gets its answer: its exit status in HELD_RC, its output in
+# $T/held.out, $T/held.err.
+HELD_RC=
+held() {
+	local name=$1 cons q0 q=0 i pid
+	shift
+	cons=$(member_cons)
+	[ -n "$cons" ] || { fail "$name: the member has no consumer to hold"; return; }
+	kill -STOP $cons
+	q0=$(cons_rq "$cons")
+	gt "$@" >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	for i in $(seq 200); do
+		q=$(cons_rq "$cons")
+		[ "$q" -gt "$q0" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ "$q" -le "$q0" ]; then
+		kill -CONT $cons
+		wait "$pid"
+		fail "$name: the daemon never asked the consumer (exit $?: $(cat "$T/held.err"))"
+		return
+	fi
+	answered_meanwhile "$name" "$pid"
+	kill -CONT $cons
+	wait "$pid"
+	HELD_RC=$?
+	echo "$name: exit $HELD_RC: $(head -c 300 "$T/held.err")"
 }
 
 # 1 while the daemon says a stop or destroy of H waits for its consumer.
@@ -183,6 +290,38 @@ stop_held() {
 	[ -n "$B" ] && { as "$B" destroy S2 >/dev/null 2>&1 || fail "the other member's destroy failed"; }
 }
 
+if [ "$MODE" = ctrl-mute ]; then
+	B=trawlrb$$
+	mkuser "$B" tracing || B=
+	gt create H --set-url "$URL" >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	# its HELLO is in: the daemon waits for relayd's answer
+	for i in $(seq 200); do
+		[ -s "$T/$G/ports.token" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -s "$T/$G/ports.token" ] || fail "the relayd got no HELLO: $(cat "$T/held.err")"
+	answered_meanwhile create $pid
+	# the member's own commands on H meanwhile: refused in one line; listed as waiting
+	gt enable-event -k --syscall getpid -s H >"$T/out" 2>"$T/err" &&
+		fail "enable-event on H was accepted during its create"
+	grep -q "is busy" "$T/err" || fail "enable-event on H during its create: $(cat "$T/err")"
+	gt start H >"$T/out" 2>"$T/err" && fail "start of H was accepted during its create"
+	grep -q "is busy.*trawl-relayd" "$T/err" && [ "$(wc -l <"$T/err")" = 1 ] ||
+		fail "start of H during its create: not one line saying it waits for relayd: $(cat "$T/err")"
+	kill -0 $pid 2>/dev/null || fail "the create was over before the member's commands were answered"
+	# relayd answers: the create gets its answer, the session works
+	touch "$T/$G/ports.release"
+	wait $pid
+	rc=$?
+	echo "create: exit $rc: $(cat "$T/held.out" "$T/held.err")"
+	[ "$rc" = 0 ] || fail "create exited $rc once relayd answered: $(cat "$T/held.err")"
+	expect 0 gt list H || fail "H is not listed after its create"
+	expect 0 gt destroy H
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
 if [ "$MODE" = ctrl-status ]; then
 	expect 10 gt create H --set-url "$URL"
 	expect_err_line "does not speak trawl-relayd's protocol"
@@ -224,6 +363,10 @@ trickle)
 	as_user "$G" "${TRAWL_PYTHON:-python3}" -c '
 import os
 for _ in range(300000): os.getppid()' || fail "the event flood failed"
+	for what in metadata statedump; do
+		held "regenerate $what" regenerate $what -s H
+		[ "$HELD_RC" = 0 ] || fail "regenerate $what exited $HELD_RC: $(cat "$T/held.err")"
+	done
 	stop_held
 	rc=$STOP_RC
 	cp "$T/stop.err" "$T/err"
@@ -247,6 +390,13 @@ trickle-ust)
 	# counted), and the stop has them to drain at 8 KiB/s
 	as_user "$G" "$BIN/loss-app" 2000000 0 1 5000 >"$T/app.out" 2>&1 ||
 		fail "the app failed: $(cat "$T/app.out")"
+	# status: 0, or 11 with the events the full buffers discarded
+	held status status
+	[ "$HELD_RC" = 0 ] || [ "$HELD_RC" = 11 ] ||
+		fail "status exited $HELD_RC: $(cat "$T/held.err")"
+	grep -q "Events discarded" "$T/held.out" || fail "status counted nothing: $(cat "$T/held.out")"
+	held "regenerate metadata" regenerate metadata -s H
+	[ "$HELD_RC" = 0 ] || fail "regenerate metadata exited $HELD_RC: $(cat "$T/held.err")"
 	stop_held
 	rc=$STOP_RC
 	# answered by the consumer (not killed by the daemon), the loss counted and said
