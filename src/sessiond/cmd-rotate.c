@@ -279,7 +279,12 @@ void sd_cmd_clear(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 
 /* ---- rotate ----------------------------------------------------------------- */
 
-/* Bytes the session's domains have written, as far as known (status). */
+/*
+ * Bytes the session's domains have written, as far as known (status): the
+ * consumers' counters as of their last answer, and asked again without
+ * waiting (status_ask(): the loop never waits for a consumer), so the next
+ * tick has them.
+ */
 static uint64_t session_bytes(struct sd_session *s)
 {
 	uint64_t n = 0;
@@ -289,6 +294,8 @@ static uint64_t session_bytes(struct sd_session *s)
 		struct sd_domain *d = &s->dom[i];
 		struct trawl_domain_status st = {.consumer_alive = 1};
 
+		if (d->ops && d->ds && d->ops->status_ask && !s->op)
+			d->ops->status_ask(d->ds);
 		if (d->ops && d->ds && d->ops->status && !d->ops->status(d->ds, &st))
 			n += st.bytes_written;
 	}
