@@ -6,6 +6,7 @@
 #ifndef TRAWL_COMMON_H
 #define TRAWL_COMMON_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -109,5 +110,40 @@ int trawl_perf_counter_lookup(const char *name, uint32_t *type, uint64_t *config
  * bytes, or -ENOENT past the last.
  */
 int trawl_perf_counter_name(size_t index, char *buf, size_t len, int *software);
+
+/* The value of hex digit @c, or -1. */
+static inline int trawl_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The 36 characters "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" at @s into
+ * @out: 0, or -EINVAL. Reads no further than the first character that does
+ * not fit (so never past a NUL); what follows the 36 is the caller's to check.
+ */
+static inline int trawl_uuid_parse(const char *s, uint8_t out[16])
+{
+	int i, n = 0, h, l;
+
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return -EINVAL;
+			continue;
+		}
+		if ((h = trawl_hexval(s[i])) < 0 || (l = trawl_hexval(s[i + 1])) < 0)
+			return -EINVAL;
+		out[n++] = (uint8_t)(h << 4 | l);
+		i++;
+	}
+	return 0;
+}
 
 #endif /* TRAWL_COMMON_H */

@@ -321,31 +321,9 @@ int tp_val_byte_order(struct parser *p, const struct val *v)
 
 int tp_parse_uuid(const char *s, uint8_t out[16])
 {
-	int i, j = 0;
-
-	if (strlen(s) != 36)
+	if (strlen(s) != 36 || trawl_uuid_parse(s, out))
 		return -1;
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return -1;
-			continue;
-		}
-		{
-			int hi = s[i], lo = s[i + 1];
-			int h = (hi >= '0' && hi <= '9') ? hi - '0' :
-				(hi | 0x20) >= 'a' && (hi | 0x20) <= 'f' ? (hi | 0x20) - 'a' + 10 : -1;
-			int l = (lo >= '0' && lo <= '9') ? lo - '0' :
-				(lo | 0x20) >= 'a' && (lo | 0x20) <= 'f' ? (lo | 0x20) - 'a' + 10 : -1;
-
-			if (h < 0 || l < 0 || i + 1 == 8 || i + 1 == 13 ||
-			    i + 1 == 18 || i + 1 == 23)
-				return -1;
-			out[j++] = (uint8_t)(h << 4 | l);
-			i++;
-		}
-	}
-	return j == 16 ? 0 : -1;
+	return 0;
 }
 
 struct clock_class *tp_find_clock(struct trace_class *tc, const char *name)

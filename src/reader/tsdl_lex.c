@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/common.h"
 #include "reader/tsdl_lex.h"
 
 void lex_init(struct lexer *lx, const char *text, size_t len)
@@ -84,17 +85,6 @@ static enum tok_type lex_error(struct lexer *lx, const char *what)
 	return TOK_ERROR;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Reads one possibly escaped character of a string or char literal. */
 static int lex_char(struct lexer *lx, int *out)
 {
@@ -125,8 +115,8 @@ static int lex_char(struct lexer *lx, int *out)
 		return 0;
 	case 'x':
 		v = 0;
-		for (n = 0; n < 2 && hexval(peekc(lx, 0)) >= 0; n++, lx->pos++)
-			v = v * 16 + hexval(peekc(lx, 0));
+		for (n = 0; n < 2 && trawl_hexval(peekc(lx, 0)) >= 0; n++, lx->pos++)
+			v = v * 16 + trawl_hexval(peekc(lx, 0));
 		if (n == 0)
 			return -1;
 		*out = v;
@@ -197,7 +187,7 @@ static enum tok_type lex_number(struct lexer *lx)
 	for (;;) {
 		int c = peekc(lx, 0);
 
-		d = hexval(c);
+		d = trawl_hexval(c);
 		if (d < 0 || d >= base) {
 			if (base == 8 && (c == '8' || c == '9'))
 				return lex_error(lx, "invalid octal literal");

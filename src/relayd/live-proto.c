@@ -5,6 +5,7 @@
  * its arguments, so the fuzz target drives it directly.
  */
 #include "relayd/live-proto.h"
+#include "common/common.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -259,36 +260,12 @@ static const char *find(const char *hay, size_t len, const char *needle)
 	return NULL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parses "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" at @p (@left bytes). */
 static int parse_uuid(const char *p, size_t left, uint8_t uuid[16])
 {
-	size_t i, k = 0;
-
 	if (left < 36)
 		return -EINVAL;
-	for (i = 0; i < 36; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (p[i] != '-')
-				return -EINVAL;
-			continue;
-		}
-		if (hexval(p[i]) < 0 || hexval(p[i + 1]) < 0)
-			return -EINVAL;
-		uuid[k++] = (uint8_t)(hexval(p[i]) << 4 | hexval(p[i + 1]));
-		i++;
-	}
-	return 0;
+	return trawl_uuid_parse(p, uuid);
 }
 
 /* Skips spaces, '=' and an opening quote. */

@@ -134,37 +134,10 @@ TRAWL_EXPORT int lttng_ust_enable_trace_clock_override(void)
 
 /* ---- loading, and what REGISTER says ---- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" to 16 bytes: 0 or -EINVAL. */
 static int uuid_parse(const char *s, uint8_t u[16])
 {
-	int i, n = 0;
-
-	for (i = 0; i < 36; i++) {
-		int h, l;
-
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return -EINVAL;
-			continue;
-		}
-		h = hexval(s[i]);
-		l = hexval(s[++i]);
-		if (h < 0 || l < 0)
-			return -EINVAL;
-		u[n++] = (uint8_t)(h << 4 | l);
-	}
-	return s[36] == '\0' ? 0 : -EINVAL;
+	return trawl_uuid_parse(s, u) || s[36] ? -EINVAL : 0;
 }
 
 static int name_ok(const char *s)
