@@ -48,6 +48,7 @@ struct sd_client {
 	int refused;          /* not allowed: answered -EACCES, then closed */
 	int close_after;      /* closed once its reply is out */
 	int parked;           /* a whole request waits for the top level */
+	int retry;            /* ... and for an op to end (sd_reply.retry) */
 	struct sd_later *later; /* its command answers later (sd_reply.later) */
 	struct sd_client *next_parked;
 	size_t got;           /* bytes of buf filled */
@@ -98,21 +99,38 @@ static int client_capped(const struct sd_peer *p)
 	return p->uid != 0 && p->uid != geteuid();
 }
 
-static void client_close(struct sd_client *c)
+/* Parks @c (a whole request) until the top level serves it; @retry:
+ * not before an op has ended. */
+static void park(struct sd_client *c, int retry)
+{
+	c->parked = 1;
+	c->retry = retry;
+	c->next_parked = NULL;
+	*parked_tail = c;
+	parked_tail = &c->next_parked;
+}
+
+static void unpark(struct sd_client *c)
 {
 	struct sd_client **pp;
 
-	if (c->parked) {
-		for (pp = &parked_head; *pp; pp = &(*pp)->next_parked) {
-			if (*pp == c) {
-				*pp = c->next_parked;
-				break;
-			}
+	for (pp = &parked_head; *pp; pp = &(*pp)->next_parked) {
+		if (*pp == c) {
+			*pp = c->next_parked;
+			break;
 		}
-		for (parked_tail = &parked_head; *parked_tail;
-		     parked_tail = &(*parked_tail)->next_parked)
-			;
 	}
+	for (parked_tail = &parked_head; *parked_tail; parked_tail = &(*parked_tail)->next_parked)
+		;
+	c->next_parked = NULL;
+	c->parked = 0;
+	c->retry = 0;
+}
+
+static void client_close(struct sd_client *c)
+{
+	if (c->parked)
+		unpark(c);
 	if (c->later)
 		c->later->client = NULL; /* the command goes on; nobody to answer */
 	sd_watch_del(c->fd);
@@ -253,6 +271,13 @@ static void serve(struct sd_client *c)
 	 * read meanwhile (its request is the one being served). */
 	sd_watch_nested(c->fd, 0);
 	sd_cmd_dispatch(cmd, &c->u.msg.req, &c->peer, &r);
+	if (r.retry && r.status && !r.later) {
+		/* its session is busy with a scheduled rotation: served after it */
+		free(r.recs);
+		park(c, 1);
+		client_arm(c);
+		return;
+	}
 	if (r.later) {
 		/* answered by sd_later_answer(); only a hang-up is seen meanwhile */
 		r.later->client = c;
@@ -303,9 +328,7 @@ static void handle_message(struct sd_client *c)
 	if (sd_loop_nested() && !read_only(cmd)) {
 		/* Served at the top level, in the order they came; not polled
 		 * meanwhile (a hang-up would be seen at every nested round). */
-		c->parked = 1;
-		*parked_tail = c;
-		parked_tail = &c->next_parked;
+		park(c, 0);
 		client_arm(c);
 		sd_watch_nested(c->fd, 0);
 		return;
@@ -313,18 +336,35 @@ static void handle_message(struct sd_client *c)
 	serve(c);
 }
 
+/* Serves the parked requests (@all: those waiting for an op to end too). */
+static void serve_parked(int all)
+{
+	struct sd_client *c, *next, *last = NULL;
+
+	/* (one pass over those parked now: serving one may park it again, at the end) */
+	for (c = parked_head; c; c = c->next_parked)
+		last = c;
+	for (c = parked_head; c; c = next) {
+		int was_last = c == last;
+
+		next = c->next_parked;
+		if (all || !c->retry) {
+			unpark(c);
+			serve(c);
+		}
+		if (was_last)
+			break;
+	}
+}
+
 static void clients_on_top(void)
 {
-	while (parked_head) {
-		struct sd_client *c = parked_head;
+	serve_parked(0);
+}
 
-		parked_head = c->next_parked;
-		if (!parked_head)
-			parked_tail = &parked_head;
-		c->next_parked = NULL;
-		c->parked = 0;
-		serve(c);
-	}
+void sd_clients_retry(void)
+{
+	serve_parked(1);
 }
 
 static void client_read(struct sd_client *c)

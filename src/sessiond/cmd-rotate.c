@@ -235,37 +235,45 @@ static int writes_files(const struct sd_session *s)
 	return s->output[0] == '/' && !s->relay[0] && !s->snapshot;
 }
 
-static int session_clear(struct sd_session *s, struct sd_reply *r)
+/* clear, one domain: its consumers may be waited for (sd_op_domains()) */
+static int clear_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
 {
-	int i, ret;
+	(void)arg;
+	return s->dom[i].ops->clear(s->dom[i].ds, err);
+}
 
-	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
-		return 0; /* nothing to clear, as LTTng: not an error */
-	if (s->relay[0])
-		return sd_fail(r, -EOPNOTSUPP,
-			       "Clearing a session is not supported by the relay daemon "
-			       "(session '%s' streams to trawl-relayd)", s->name);
-	for (i = 1; i < SD_NR_DOMAINS; i++)
-		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->clear)
-			return sd_fail(r, -EOPNOTSUPP, "clearing the %s domain is not supported by "
-						       "trawl yet (session '%s')",
-				       sd_domain_name((uint32_t)i), s->name);
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err err = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		ret = d->ops->clear(d->ds, &err);
-		if (ret)
-			return sd_fail(r, ret, "Consumer failed to clear the session '%s' (%s): %s",
-				       s->name, sd_domain_name((uint32_t)i),
-				       err.msg[0] ? err.msg : strerror(-ret));
+static void clear_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		      void *arg, struct sd_reply *r)
+{
+	(void)arg;
+	if (ret) {
+		sd_fail(r, ret, "Consumer failed to clear the session '%s' (%s): %s", s->name,
+			sd_domain_name((uint32_t)i), err->msg[0] ? err->msg : strerror(-ret));
+		return;
 	}
 	if (!s->active)
 		s->cleared_after_stop = 1;
 	s->chunk_bytes_base = 0;
-	return 0;
+}
+
+static const struct sd_domains_cmd clear_cmd = {"a clear", clear_step, clear_end};
+
+static void session_clear(struct sd_session *s, struct sd_reply *r)
+{
+	int i;
+
+	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
+		return; /* nothing to clear, as LTTng: not an error */
+	if (s->relay[0])
+		return (void)sd_fail(r, -EOPNOTSUPP,
+				     "Clearing a session is not supported by the relay daemon "
+				     "(session '%s' streams to trawl-relayd)", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->clear)
+			return (void)sd_fail(r, -EOPNOTSUPP, "clearing the %s domain is not "
+							     "supported by trawl yet (session '%s')",
+					     sd_domain_name((uint32_t)i), s->name);
+	sd_op_domains(s, &clear_cmd, NULL, 0, r);
 }
 
 void sd_cmd_clear(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -324,13 +332,73 @@ static int rotate_refused(struct sd_session *s, struct sd_reply *r)
 	return 0;
 }
 
-static int session_rotate(struct sd_session *s, struct sd_reply *r)
-{
-	char chunk[TRAWL_CTL_PATH_MAX], stamp[32], archive[TRAWL_CTL_PATH_MAX];
+/* A rotation under way (sd_op_domains()'s argument). */
+struct rotate_job {
+	time_t now;    /* the chunk that ends, ends then */
+	int scheduled; /* no client: its failure is logged */
+	char chunk[TRAWL_CTL_PATH_MAX]; /* the new chunk's folder */
+	char archive[TRAWL_CTL_PATH_MAX]; /* archives/BEGIN-END-ID, below the output */
 	char archive_path[TRAWL_CTL_PATH_MAX * 2];
-	time_t now = time(NULL);
-	struct chunk_job j;
-	int i, ret;
+};
+
+static int rotate_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
+{
+	const struct rotate_job *j = arg;
+
+	return s->dom[i].ops->rotate(s->dom[i].ds, j->chunk, err);
+}
+
+/* Every domain went on in the new chunk: the one that ended is archived. */
+static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		       void *arg, struct sd_reply *r)
+{
+	struct rotate_job *j = arg;
+	struct chunk_job cj;
+
+	if (ret) {
+		sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s", s->name,
+			sd_domain_name((uint32_t)i), err->msg[0] ? err->msg : strerror(-ret));
+		goto out;
+	}
+	cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
+	ret = run_as(s, archive_chunk, &cj);
+	if (ret) {
+		sd_fail(r, ret, "cannot archive the trace chunk in %s: %s", j->archive_path,
+			trawl_fs_strerror(ret));
+	} else {
+		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
+		const char *strs[] = {s->name, j->archive_path};
+
+		sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
+	}
+	sd_log("session %s: trace chunk %llu archived in %s", s->name,
+	       (unsigned long long)s->chunk_id, j->archive_path);
+	s->chunk_id++;
+	s->chunk_begin = (int64_t)j->now;
+	trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", j->chunk);
+	s->rotations++;
+	if (!s->active)
+		s->rotated_after_stop = 1;
+	s->chunk_bytes_base = session_bytes(s);
+	s->next_rotation_ms = s->rotation_timer_us ? sd_now_ms() + s->rotation_timer_us / 1000
+						   : 0;
+out:
+	if (j->scheduled && r->status)
+		sd_log("session %s: scheduled rotation: %s", s->name, r->head.err);
+}
+
+static const struct sd_domains_cmd rotate_cmd = {"a rotation", rotate_step, rotate_end};
+
+/*
+ * Begins a rotation of @s (@scheduled: by its schedule, no client): its
+ * domains' consumers are waited for in the loop, the archive made after
+ * (rotate_end()). 0 once begun (the outcome in @r, now or later), else
+ * what kept it from beginning (in @r).
+ */
+static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *r)
+{
+	char stamp[32];
+	struct rotate_job *j;
 
 	if (s->rotated_after_stop)
 		return sd_fail(r, -EBUSY, "Session was already rotated once since it became "
@@ -338,50 +406,24 @@ static int session_rotate(struct sd_session *s, struct sd_reply *r)
 	if (s->cleared_after_stop)
 		return sd_fail(r, -EBUSY, "Session was already cleared since it became inactive "
 					  "(session '%s')", s->name);
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return sd_fail(r, -ENOMEM, "out of memory");
+	j->now = time(NULL);
+	j->scheduled = scheduled;
 	if (!s->chunk[0])
 		trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", s->output);
-	chunk_time(stamp, sizeof(stamp), now);
-	if (trawl_path_fmt(chunk, sizeof(chunk), "%s/%s-%llu", s->output, stamp,
+	chunk_time(stamp, sizeof(stamp), j->now);
+	if (trawl_path_fmt(j->chunk, sizeof(j->chunk), "%s/%s-%llu", s->output, stamp,
 			   (unsigned long long)s->chunk_id + 1) ||
-	    archive_name(s, now, archive, sizeof(archive)) ||
-	    trawl_path_fmt(archive_path, sizeof(archive_path), "%s/%s", s->output, archive))
+	    archive_name(s, j->now, j->archive, sizeof(j->archive)) ||
+	    trawl_path_fmt(j->archive_path, sizeof(j->archive_path), "%s/%s", s->output,
+			   j->archive)) {
+		free(j);
 		return sd_fail(r, -ENAMETOOLONG, "trace chunk folder too long: %s", s->output);
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err err = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		ret = d->ops->rotate(d->ds, chunk, &err);
-		if (ret)
-			return sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s",
-				       s->name, sd_domain_name((uint32_t)i),
-				       err.msg[0] ? err.msg : strerror(-ret));
 	}
-	j = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = archive};
-	ret = run_as(s, archive_chunk, &j);
-	if (ret)
-		sd_fail(r, ret, "cannot archive the trace chunk in %s: %s", archive_path,
-			trawl_fs_strerror(ret));
-	{
-		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
-		const char *strs[] = {s->name, archive_path};
-
-		if (!ret)
-			sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
-	}
-	sd_log("session %s: trace chunk %llu archived in %s", s->name,
-	       (unsigned long long)s->chunk_id, archive_path);
-	s->chunk_id++;
-	s->chunk_begin = (int64_t)now;
-	trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", chunk);
-	s->rotations++;
-	if (!s->active)
-		s->rotated_after_stop = 1;
-	s->chunk_bytes_base = session_bytes(s);
-	s->next_rotation_ms = s->rotation_timer_us ? sd_now_ms() + s->rotation_timer_us / 1000
-						   : 0;
-	return ret;
+	sd_op_domains(s, &rotate_cmd, j, scheduled, r);
+	return 0;
 }
 
 void sd_cmd_rotate(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -391,7 +433,7 @@ void sd_cmd_rotate(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 
 	if (!s || rotate_refused(s, r))
 		return;
-	session_rotate(s, r);
+	session_rotate(s, 0, r);
 }
 
 void sd_session_started(struct sd_session *s)
@@ -461,9 +503,8 @@ static void rotation_tick(void)
 		}
 		if (!due)
 			continue;
-		if (!rotate_refused(s, &r))
-			session_rotate(s, &r);
-		if (r.status)
+		/* (its consumers' answers awaited in the loop: rotate_end() logs a failure) */
+		if (rotate_refused(s, &r) || session_rotate(s, 1, &r))
 			sd_log("session %s: scheduled rotation: %s", s->name, r.head.err);
 		free(r.recs);
 	}

@@ -46,7 +46,7 @@ static struct sd_session *find(const char *name, const struct sd_peer *p)
 
 static int busy(const struct sd_session *s, struct sd_reply *r);
 /* ops (below): a create or start of a streaming session waiting for relayd */
-enum { OPK_STOP, OPK_REGENERATE, OPK_CREATE, OPK_START };
+enum { OPK_STOP, OPK_REGENERATE, OPK_CREATE, OPK_START, OPK_DOMAINS };
 static void op_connect(struct sd_session *s, int kind, struct sd_reply *r);
 
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r)
@@ -259,15 +259,20 @@ void sd_session_destroy(struct sd_session *s)
  * op are busy: every other command on them is refused (-EBUSY) but listing
  * them, which shows them without asking their consumers.
  *
+ * clear, rotate and snapshot record wait for the consumer as long (a
+ * rotation drains and closes a chunk's files): they are ops too, run by
+ * cmd-rotate.c and cmd-snapshot.c through sd_op_domains().
+ *
  * Each session goes through the phases: stop, its domains' stops (if it
  * was active), then (destroy) their releases; regenerate, the domains'
  * regenerates; create and start, the connection to relayd (then, start,
- * the domains' starts). Each may wait for a domain's async_done() (or
+ * the domains' starts); clear, rotate, snapshot record, the domains' part
+ * one domain after the other (OP_DOMAINS). Each may wait for a domain's async_done() (or
  * sd_relay_connect_done()); then the session is through (stopped, freed,
  * regenerated, created, started). The op answers once all its sessions are
  * through.
  */
-enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING };
+enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING, OP_DOMAINS };
 
 struct sd_op {
 	struct sd_op *next;
@@ -276,6 +281,11 @@ struct sd_op {
 	int kind;              /* OPK_ */
 	int destroy, report;   /* stop: destroy too; failures go in r (not destroy -a's) */
 	int statedump;         /* regenerate: the state dump, else the metadata */
+	/* OPK_DOMAINS: the command, its argument (owned), the domain at work */
+	const struct sd_domains_cmd *cmd;
+	void *arg;
+	int dom;
+	int unattended; /* no client: the session's commands wait (sd_reply.retry) */
 	size_t nr;
 	struct sd_session **ss; /* owned array; NULL once a session is through */
 };
@@ -384,12 +394,59 @@ static void op_connected(struct sd_op *op, size_t k)
 		session_start(s, &op->r);
 }
 
+/*
+ * A command that runs its domains one after the other (clear, rotate,
+ * snapshot record: sd_op_domains()): moves it on to the next domain as
+ * each one is over; 1 once the command has ended (its end() has run).
+ */
+static int op_domains_step(struct sd_op *op, size_t k)
+{
+	struct sd_session *s = op->ss[k];
+	struct trawl_domain_err err = {""};
+	int ret = 0;
+
+	for (;;) {
+		struct sd_domain *d = &s->dom[op->dom];
+
+		if (op->dom && s->op_wait[op->dom]) {
+			if (!d->ops->async_done(d->ds, &ret, &err))
+				return 0;
+			s->op_wait[op->dom] = 0;
+			if (ret)
+				break;
+		}
+		do
+			op->dom++;
+		while (op->dom < SD_NR_DOMAINS && (!s->dom[op->dom].ops || !s->dom[op->dom].ds));
+		if (op->dom >= SD_NR_DOMAINS) {
+			op->dom = 0;
+			break;
+		}
+		d = &s->dom[op->dom];
+		err.msg[0] = '\0';
+		ret = op->cmd->step(s, op->dom, op->arg, &err);
+		if (ret == -EINPROGRESS) {
+			s->op_wait[op->dom] = 1;
+			return 0;
+		}
+		if (ret)
+			break;
+	}
+	/* (not busy any more for what end() does: a rotation asks for the counters) */
+	s->op = NULL;
+	op->ss[k] = NULL;
+	op->cmd->end(s, ret ? op->dom : 0, ret, &err, op->arg, &op->r);
+	return 1;
+}
+
 /* Moves session @k of @op on as far as its domains allow; 1 once it is through. */
 static int op_step(struct sd_op *op, size_t k)
 {
 	struct sd_session *s = op->ss[k];
 	int i;
 
+	if (s->op_phase == OP_DOMAINS)
+		return op_domains_step(op, k);
 	for (;;) {
 		if (s->op_phase == OP_CONNECTING) {
 			if (!sd_relay_connect_done(s, &op->r))
@@ -444,14 +501,17 @@ static int op_settle(struct sd_op *op)
 
 static void op_free(struct sd_op *op)
 {
+	free(op->arg);
 	free(op->r.recs);
 	free(op->ss);
 	free(op);
 }
 
-static void ops_on_top(void)
+/* Moves every op on; answers those that are over. 1 if one ended. */
+static int ops_on_top(void)
 {
 	struct sd_op **pp = &ops;
+	int ended = 0;
 
 	while (*pp) {
 		struct sd_op *op = *pp;
@@ -463,15 +523,21 @@ static void ops_on_top(void)
 		*pp = op->next;
 		sd_later_answer(&op->later, &op->r);
 		op_free(op);
+		ended = 1;
 	}
+	return ended;
 }
 
 static void queries_on_top(void);
 
 static void on_top(void)
 {
-	ops_on_top();
+	int ended = ops_on_top();
+
 	queries_on_top();
+	/* (after the list is walked: a request served again may begin an op) */
+	if (ended)
+		sd_clients_retry();
 }
 
 static void on_top_register(void)
@@ -555,6 +621,24 @@ static void op_connect(struct sd_session *s, int kind, struct sd_reply *r)
 	op_launch(op, r);
 }
 
+void sd_op_domains(struct sd_session *s, const struct sd_domains_cmd *cmd, void *arg,
+		   int unattended, struct sd_reply *r)
+{
+	struct sd_op *op = op_new(&s, 1, OPK_DOMAINS, r);
+
+	if (!op) {
+		free(arg);
+		return;
+	}
+	op->report = 1;
+	op->cmd = cmd;
+	op->arg = arg;
+	op->unattended = unattended;
+	s->op_phase = OP_DOMAINS;
+	memset(s->op_wait, 0, sizeof(s->op_wait));
+	op_launch(op, r);
+}
+
 void sd_ops_finish(void)
 {
 	while (ops) {
@@ -572,32 +656,47 @@ void sd_ops_finish(void)
 			s->op = NULL;
 			s->active = 0;
 		}
+		free(op->arg);
 		free(op->r.recs);
 		free(op->ss);
 		free(op);
 	}
 }
 
-/* What @s is busy with (an op), for a line. */
-static const char *op_what(const struct sd_session *s)
+/* What @s is busy with (an op), for a line; @it names the session ("it"). */
+static void op_what(const struct sd_session *s, const char *it, char *buf, size_t len)
 {
 	switch (s->op_phase) {
 	case OP_REGENERATING:
-		return "a regenerate of it is waiting for its consumer";
+		trawl_msg_fmt(buf, len, "a regenerate of %s is waiting for its consumer", it);
+		break;
 	case OP_CONNECTING:
-		return "its create or start is waiting for trawl-relayd's control port to answer";
+		trawl_msg_fmt(buf, len, "%s",
+			      strcmp(it, "it") ? "the session waits for trawl-relayd's control port "
+						 "to answer"
+					       : "its create or start is waiting for trawl-relayd's "
+						 "control port to answer");
+		break;
+	case OP_DOMAINS:
+		trawl_msg_fmt(buf, len, "%s of %s is waiting for its consumer", s->op->cmd->what, it);
+		break;
 	default:
-		return "a stop or destroy of it is waiting for its consumer";
+		trawl_msg_fmt(buf, len, "a stop or destroy of %s is waiting for its consumer", it);
 	}
 }
 
 /* The session is busy with an op: other commands are refused. */
 static int busy(const struct sd_session *s, struct sd_reply *r)
 {
+	char what[160];
+
 	if (!s->op)
 		return 0;
+	/* its client waits for what nobody asked for, then is served */
+	r->retry = s->op->unattended;
+	op_what(s, "it", what, sizeof(what));
 	sd_fail(r, -EBUSY, "session '%s' is busy: %s (try again once that has returned)", s->name,
-		op_what(s));
+		what);
 	return 1;
 }
 
@@ -825,16 +924,12 @@ static void list_session(struct sd_reply *r, struct sd_session *s)
 		if (d->ds && d->ops->status)
 			d->ops->status(d->ds, &st);
 		if (s->op) {
-			char msg[sizeof(st.msg)];
+			char msg[sizeof(st.msg)], what[160];
 
 			trawl_msg_fmt(msg, sizeof(msg), "%s", st.msg);
-			trawl_msg_fmt(st.msg, sizeof(st.msg), "%s%s%.*s",
-				      s->op_phase == OP_REGENERATING
-					      ? "a regenerate of the session is waiting for its consumer"
-				      : s->op_phase == OP_CONNECTING
-					      ? "the session waits for trawl-relayd's control port to answer"
-					      : "a stop or destroy of the session is waiting for its consumer",
-				      msg[0] ? "; " : "", (int)sizeof(msg) - 80, msg);
+			op_what(s, "the session", what, sizeof(what));
+			trawl_msg_fmt(st.msg, sizeof(st.msg), "%s%s%.*s", what, msg[0] ? "; " : "",
+				      (int)sizeof(msg) - 180, msg);
 		}
 		/* relayd lost: what the consumers could not say (nothing to send, kernel) */
 		if (!st.msg[0])

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -172,51 +173,79 @@ static int64_t packets_per_stream(struct sd_session *s, uint64_t max_size, uint6
 	return !nr && *first ? -1 : (int64_t)nr;
 }
 
-/* Records @s's buffers to output @o; @stamp: the record's date. 0 or -errno (@r failed). */
-static int record_to(struct sd_session *s, const struct sd_snapshot_output *o, const char *stamp,
-		     struct sd_reply *r)
-{
+/* A snapshot under way (sd_op_domains()'s argument). */
+struct snapshot_job {
+	uint64_t nr_packets; /* of each stream, 0: all */
 	char dir[TRAWL_CTL_PATH_MAX];
+};
+
+static int snapshot_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
+{
+	const struct snapshot_job *j = arg;
+
+	return s->dom[i].ops->snapshot_record(s->dom[i].ds, j->dir, j->nr_packets, err);
+}
+
+static void snapshot_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+			 void *arg, struct sd_reply *r)
+{
+	const struct snapshot_job *j = arg;
+	struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq + 1};
+	const char *strs[] = {s->name, j->dir};
+
+	if (ret) {
+		sd_fail(r, ret, "snapshot of %s buffers failed: %s", sd_domain_name((uint32_t)i),
+			err->msg[0] ? err->msg : strerror(-ret));
+		return;
+	}
+	sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
+	sd_log("session %s: snapshot %u recorded in %s", s->name, s->snapshot_seq + 1, j->dir);
+	s->snapshot_seq++;
+}
+
+static const struct sd_domains_cmd snapshot_cmd = {"a snapshot record", snapshot_step,
+						   snapshot_end};
+
+/*
+ * Records @s's buffers to output @o; @stamp: the record's date. The
+ * domains' consumers are waited for in the loop (sd_op_domains()): the
+ * answer in @r, now or later.
+ */
+static void record_to(struct sd_session *s, const struct sd_snapshot_output *o,
+		      const char *stamp, struct sd_reply *r)
+{
+	struct snapshot_job *j;
 	uint64_t first;
 	int64_t nr = packets_per_stream(s, o->max_size, &first);
 	int i, ret;
 
 	if (nr == -2)
-		return sd_fail(r, -EOPNOTSUPP, "the kernel domain cannot bound its snapshots by "
-					       "--max-size yet: record without it");
+		return (void)sd_fail(r, -EOPNOTSUPP, "the kernel domain cannot bound its snapshots "
+						     "by --max-size yet: record without it");
 	if (nr < 0)
-		return sd_fail(r, -EFBIG, "invalid snapshot size: %" PRIu64 " bytes cannot fit at "
-					  "least one packet per stream (%" PRIu64 " bytes needed)",
-			       o->max_size, first);
-	if (trawl_path_fmt(dir, sizeof(dir), "%s/%s-%s-%u", o->path, o->name, stamp,
-			   s->snapshot_seq))
-		return sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
-	ret = sd_mkdir_checked_as(dir, s->uid, s->gid);
-	if (ret)
-		return sd_fail(r, ret, "cannot create %s: %s", dir, trawl_fs_strerror(ret));
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err err = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		if (!d->ops->snapshot_record)
-			return sd_fail(r, -EOPNOTSUPP, "%s domain cannot record snapshots yet",
-				       sd_domain_name((uint32_t)i));
-		ret = d->ops->snapshot_record(d->ds, dir, (uint64_t)nr, &err);
-		if (ret)
-			return sd_fail(r, ret, "snapshot of %s buffers failed: %s",
-				       sd_domain_name((uint32_t)i),
-				       err.msg[0] ? err.msg : strerror(-ret));
+		return (void)sd_fail(r, -EFBIG, "invalid snapshot size: %" PRIu64 " bytes cannot "
+						"fit at least one packet per stream (%" PRIu64
+						" bytes needed)", o->max_size, first);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->snapshot_record)
+			return (void)sd_fail(r, -EOPNOTSUPP, "%s domain cannot record snapshots yet",
+					     sd_domain_name((uint32_t)i));
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return (void)sd_fail(r, -ENOMEM, "out of memory");
+	j->nr_packets = (uint64_t)nr;
+	if (trawl_path_fmt(j->dir, sizeof(j->dir), "%s/%s-%s-%u", o->path, o->name, stamp,
+			   s->snapshot_seq)) {
+		free(j);
+		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
 	}
-	{
-		struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq + 1};
-		const char *strs[] = {s->name, dir};
-
-		sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
+	ret = sd_mkdir_checked_as(j->dir, s->uid, s->gid);
+	if (ret) {
+		sd_fail(r, ret, "cannot create %s: %s", j->dir, trawl_fs_strerror(ret));
+		free(j);
+		return;
 	}
-	sd_log("session %s: snapshot %u recorded in %s", s->name, s->snapshot_seq + 1, dir);
-	return 0;
+	sd_op_domains(s, &snapshot_cmd, j, 0, r);
 }
 
 void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -259,6 +288,5 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 		o.max_size = req->max_size;
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if (!record_to(s, &o, stamp, r))
-		s->snapshot_seq++;
+	record_to(s, &o, stamp, r);
 }

@@ -582,6 +582,10 @@ static int ust_release_async(struct trawl_domain_session *s)
 	return s->released ? -EINPROGRESS : 0;
 }
 
+static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
+			    struct trawl_domain_err *err);
+static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err);
+
 static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err)
 {
 	struct trawl_cons_reply r;
@@ -599,7 +603,36 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 		}
 		return 1;
 	}
-	if (cmd != TRAWL_CONS_FLUSH) {
+	/* a consumer gone for good did not do it */
+	if (!*ret && !cons_alive(s) && cmd != TRAWL_CONS_FLUSH && cmd != TRAWL_CONS_REMOVE_SESSION)
+		*ret = -EPIPE;
+	r.msg[sizeof(r.msg) - 1] = '\0';
+	switch (cmd) {
+	case TRAWL_CONS_CLEAR:
+		if (*ret) {
+			ust_clear_failed(s, *ret, r.msg, err);
+			return 1;
+		}
+		*ret = ust_clear_files(s, err);
+		return *ret != -EINPROGRESS; /* START's answer awaited now */
+	case TRAWL_CONS_START: /* (a clear's second half) */
+		if (*ret)
+			ust_clear_failed(s, *ret, r.msg, err);
+		return 1;
+	case TRAWL_CONS_ROTATE:
+		if (*ret)
+			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
+					     r.msg[0] ? r.msg
+					     : cons_alive(s) ? strerror(-*ret) : s->cons->msg);
+		return 1;
+	case TRAWL_CONS_SNAPSHOT:
+		if (*ret)
+			trawl_domain_err_set(err, "%s", r.msg[0] ? r.msg
+						  : cons_alive(s) ? strerror(-*ret) : s->cons->msg);
+		return 1;
+	case TRAWL_CONS_FLUSH:
+		break;
+	default:
 		*ret = 0;
 		return 1;
 	}
@@ -637,11 +670,12 @@ static uint64_t ust_snapshot_one_more(struct trawl_domain_session *s, uint64_t n
 	return bytes;
 }
 
+/* The consumer copies the buffers' packets: its answer awaited in the loop
+ * (-EINPROGRESS, ust_async_done()). */
 static int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_t nr_packets,
 			struct trawl_domain_err *err)
 {
 	struct trawl_cons_add_trace at;
-	int ret;
 
 	if (!s->traces)
 		return 0; /* no app traced yet: nothing to write, as LTTng */
@@ -649,16 +683,13 @@ static int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_
 		trawl_domain_err_set(err, "the user-space consumer is not running");
 		return -ENOENT;
 	}
-	if (cons_busy(s))
-		return ust_consumer_busy(err);
 	memset(&at, 0, sizeof(at));
 	if (trawl_path_fmt(at.path, sizeof(at.path), "%s", dir)) {
 		trawl_domain_err_set(err, "snapshot folder too long for the consumer: %s", dir);
 		return -ENAMETOOLONG;
 	}
 	at.max_packets = nr_packets > UINT32_MAX ? 0 : (uint32_t)nr_packets;
-	ret = cons_send(s, TRAWL_CONS_SNAPSHOT, 0, 0, &at, sizeof(at), NULL, 0);
-	return ret ? ret : cons_sync(s);
+	return cons_async_with(s, TRAWL_CONS_SNAPSHOT, &at, sizeof(at));
 }
 
 static const char *field_type_name(const struct trawl_ustctl_field *f)
@@ -778,35 +809,28 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
 	return 0;
 }
 
+/* A clear the consumer failed (@msg its line, or ""). */
+static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
+			    struct trawl_domain_err *err)
+{
+	if (ret == -EOPNOTSUPP)
+		trawl_domain_err_set(err, "Clearing a session is not supported by the relay daemon");
+	else
+		trawl_domain_err_set(err, "the consumer could not clear the session: %s",
+				     msg[0] ? msg : cons_alive(s) ? strerror(-ret) : s->cons->msg);
+	return ret;
+}
+
 /*
- * `clear`: the consumer discards what the session's buffers hold and
- * deletes the files its traces wrote (consumer-proto.h's CLEAR); a started
- * session goes on recording into new files, a stopped one gets them at
- * its next start.
+ * The clear's second half, once the consumer has cleared: what is left of
+ * the chunk's ust/ folder goes, and a started session goes on into new
+ * files (START, awaited: -EINPROGRESS).
  */
-static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
+static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	char dir[sizeof(s->output) + 8];
-	int ret = 0, local = s->output[0] == '/' && !s->snapshot;
+	int ret, local = s->output[0] == '/' && !s->snapshot;
 
-	if (cons_alive(s) && s->traces) {
-		if (cons_busy(s))
-			return ust_consumer_busy(err);
-		apps_drain();
-		ret = cons_send(s, TRAWL_CONS_CLEAR, 0, 0, NULL, 0, NULL, 0);
-		if (!ret)
-			ret = cons_sync(s);
-	}
-	if (ret == -EOPNOTSUPP) {
-		trawl_domain_err_set(err, "Clearing a session is not supported by the relay daemon");
-		return ret;
-	}
-	if (ret) {
-		trawl_domain_err_set(err, "the consumer could not clear the session: %s",
-				     cons_alive(s) && s->cons->last.msg[0] ? s->cons->last.msg
-									   : strerror(-ret));
-		return ret;
-	}
 	if (!local || trawl_path_fmt(dir, sizeof(dir), "%s/ust", s->output))
 		return 0;
 	/* what is left: the traces of programs that exited (per-process buffers) */
@@ -817,19 +841,45 @@ static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *er
 	}
 	/* a new chunk begins with its ust/ folder, as LTTng's: now, or at the next start */
 	s->ust_dir_due = 1;
-	if (s->active) {
-		ust_dir_make(s);
-		if (cons_alive(s) && s->traces &&
-		    !cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0))
-			ret = cons_sync(s);
+	if (!s->active)
+		return 0;
+	ust_dir_make(s);
+	if (!cons_alive(s) || !s->traces)
+		return 0;
+	ret = cons_async(s, TRAWL_CONS_START);
+	return ret && ret != -EINPROGRESS ? ust_clear_failed(s, ret, "", err) : ret;
+}
+
+/*
+ * `clear`: the consumer discards what the session's buffers hold and
+ * deletes the files its traces wrote (consumer-proto.h's CLEAR); a started
+ * session goes on recording into new files, a stopped one gets them at
+ * its next start. Its answers are awaited in the loop (-EINPROGRESS, then
+ * ust_async_done()): CLEAR's, then START's.
+ */
+static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret;
+
+	if (cons_alive(s) && s->traces) {
+		apps_drain();
+		ret = cons_async(s, TRAWL_CONS_CLEAR);
+		if (ret == -EINPROGRESS)
+			return ret;
+		if (ret)
+			return ust_clear_failed(s, ret, "", err);
 	}
-	return ret;
+	return ust_clear_files(s, err);
 }
 
 /*
  * `rotate`: the session's traces end their chunk under s->output and go
  * on under @chunk (consumer-proto.h's ROTATE); traces made later go there
- * too. Returns once the files of the chunk that ended are complete.
+ * too. The consumer's answer, once the files of the chunk that ended are
+ * complete, is awaited in the loop (-EINPROGRESS, then ust_async_done()).
+ * The traces are in the new chunk from the ROTATE on, answered or not:
+ * one an app adds meanwhile is told to the consumer after it, and so
+ * begins there (a failed rotation leaves them there too).
  */
 static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
 		      struct trawl_domain_err *err)
@@ -856,16 +906,11 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
 		}
 	}
 	if (cons_alive(s) && s->traces) {
-		if (cons_busy(s))
-			return ust_consumer_busy(err);
 		apps_drain();
-		ret = cons_send(s, TRAWL_CONS_ROTATE, 0, 0, &rq, sizeof(rq), NULL, 0);
-		if (!ret)
-			ret = cons_sync(s);
-		if (ret) {
+		ret = cons_async_with(s, TRAWL_CONS_ROTATE, &rq, sizeof(rq));
+		if (ret && ret != -EINPROGRESS) {
 			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
-					     cons_alive(s) && s->cons->last.msg[0] ? s->cons->last.msg
-										   : strerror(-ret));
+					     strerror(-ret));
 			return ret;
 		}
 	}
@@ -876,7 +921,7 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
 		memcpy(t->path, path, sizeof(t->path));
 	}
 	trawl_path_fmt(s->output, sizeof(s->output), "%s", chunk);
-	return 0;
+	return ret;
 }
 
 const struct trawl_domain_ops trawl_domain_ust_ops = {

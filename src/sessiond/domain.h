@@ -240,7 +240,8 @@ struct trawl_domain_ops {
 
 	/* Writes the current content of every (overwrite-mode) buffer as a
 	 * complete trace under @dir: of each stream, its @nr_packets newest
-	 * packets, or all with 0. May be NULL (not supported). */
+	 * packets, or all with 0. May be NULL (not supported). May return
+	 * -EINPROGRESS, as clear and rotate (below). */
 	int (*snapshot_record)(struct trawl_domain_session *s, const char *dir,
 			       uint64_t nr_packets, struct trawl_domain_err *err);
 	/* For snapshot --max-size, LTTng's measure: the bytes of one more
@@ -291,7 +292,11 @@ struct trawl_domain_ops {
 	/* `clear` (LTTng's): what the session's buffers hold is discarded and
 	 * every file its traces wrote deleted, before this returns; a started
 	 * session records on into new files. The folders stay (the daemon
-	 * prunes the empty ones as the owner). May be NULL (then refused). */
+	 * prunes the empty ones as the owner). May be NULL (then refused).
+	 * clear, rotate and snapshot_record may return -EINPROGRESS instead of
+	 * waiting for a consumer: the domain watches it in the loop, and
+	 * async_done() says when it is over (the session is busy until then:
+	 * sd_op_domains()). */
 	int (*clear)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 
 	/* `rotate` (LTTng's trace chunks): the session's traces end the chunk

@@ -8,9 +8,10 @@
  * the domains through struct trawl_domain_ops (domain.h); a domain's own
  * fds (user space: the apps' registration socket) are watched by the same
  * loop through sd_watch_add(). No peer is ever waited for in the loop: a
- * command that must hear from apps waits in nested rounds (loop.c), a stop
- * or destroy that must hear from a consumer answers its client later
- * (cmd-session.c's sd_op), and what a peer may hold is capped per uid
+ * command that must hear from apps waits in nested rounds (loop.c), a
+ * command that must hear from a consumer (stop, destroy, regenerate,
+ * clear, rotate, snapshot record) answers its client later (cmd-session.c's
+ * sd_op), and what a peer may hold is capped per uid
  * (peers.c, docs/SECURITY.md).
  *
  * Ownership: the daemon owns every session; a session owns its channels, a
@@ -80,7 +81,8 @@ struct sd_session {
 	int snapshot, live;
 	int active;       /* started and not stopped */
 	int started_once; /* channels and contexts are fixed from then on */
-	/* A stop or destroy waiting for the consumers (cmd-session.c): the
+	/* A command waiting for the consumers (cmd-session.c's sd_op: stop,
+	 * destroy, regenerate, clear, rotate, snapshot record) or relayd: the
 	 * session is busy for every other command until it is over. */
 	struct sd_op *op;
 	int op_phase;                 /* enum in cmd-session.c */
@@ -134,10 +136,17 @@ struct sd_reply {
 	unsigned char *recs;              /* owned: the records, in wire form */
 	size_t len, cap;                  /* bytes of recs used, allocated */
 	struct sd_later *later;           /* not NULL: answered later (above) */
+	/* The command found its session busy with what no client asked for
+	 * (a scheduled rotation): its client waits, and the request is served
+	 * again once an op has ended (sd_clients_retry()), not refused. */
+	int retry;
 };
 
 /* Sends @r to the client waiting on @l, if it is still there. */
 void sd_later_answer(struct sd_later *l, struct sd_reply *r);
+/* An op ended: the requests that found their session busy (sd_reply.retry)
+ * are served again, in order. Top level only. */
+void sd_clients_retry(void);
 
 struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
@@ -286,6 +295,28 @@ int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path);
 int sd_mkdir_as(uid_t uid, gid_t gid, const char *path);
 /* At exit: every stop or destroy still waiting is done here, unanswered. */
 void sd_ops_finish(void);
+/*
+ * A command on one session that runs its domains one after the other and
+ * may wait for their consumers (clear, rotate, snapshot record), without
+ * holding the loop: step() runs domain @i's part and returns 0, a negative
+ * errno (@err its line: the command ends there), or -EINPROGRESS (the
+ * domain's async_done() is awaited, in the loop). end() runs once: with
+ * @i 0 and @ret 0 after the last domain, else with the domain that failed;
+ * it fills @r, the client's answer. The session is busy meanwhile ("WHAT
+ * of it is waiting for its consumer").
+ */
+struct sd_domains_cmd {
+	const char *what; /* "a rotation" */
+	int (*step)(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err);
+	void (*end)(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		    void *arg, struct sd_reply *r);
+};
+/* Runs @cmd on @s for the client of @r: answered now if no domain waits,
+ * else later (r->later). @arg (malloc()ed, NULL-able) is the op's, freed
+ * after end(). @unattended: no client (a scheduled rotation): commands on
+ * @s meanwhile wait for it (sd_reply.retry) rather than being refused. */
+void sd_op_domains(struct sd_session *s, const struct sd_domains_cmd *cmd, void *arg,
+		   int unattended, struct sd_reply *r);
 
 /* relay.c: streaming sessions */
 /* 1 if @output is a net:// or net6:// URL. */

@@ -279,12 +279,14 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	return ret;
 }
 
-/* Sends @cmd about @s, its reply to be awaited without blocking. */
+/* Sends @cmd about @s (the awaited command with its payload), its reply
+ * to be awaited without blocking. */
 static int cons_async_send(struct trawl_domain_session *s, uint16_t cmd)
 {
 	struct ust_consumer *c = s->cons;
 	uint32_t gen = c->generation;
-	int ret = cons_send_to(c, cmd, s->id, 0, 0, NULL, 0, NULL, 0);
+	uint32_t size = cmd == s->wait_cmd ? s->wait_size : 0;
+	int ret = cons_send_to(c, cmd, s->id, 0, 0, size ? &s->wait_payload : NULL, size, NULL, 0);
 
 	if (ret)
 		return ret;
@@ -325,13 +327,33 @@ int cons_status_pending(struct trawl_domain_session *s)
 
 int cons_async(struct trawl_domain_session *s, uint16_t cmd)
 {
-	return cons_async_after(s, cmd, s->cons ? s->cons->sent : 0);
+	return cons_async_with(s, cmd, NULL, 0);
+}
+
+static int cons_async_begin(struct trawl_domain_session *s, uint16_t cmd, uint64_t from,
+			    const void *payload, uint32_t size);
+
+int cons_async_with(struct trawl_domain_session *s, uint16_t cmd, const void *payload,
+		    uint32_t size)
+{
+	return cons_async_begin(s, cmd, s->cons ? s->cons->sent : 0, payload, size);
 }
 
 int cons_async_after(struct trawl_domain_session *s, uint16_t cmd, uint64_t from)
 {
+	return cons_async_begin(s, cmd, from, NULL, 0);
+}
+
+static int cons_async_begin(struct trawl_domain_session *s, uint16_t cmd, uint64_t from,
+			    const void *payload, uint32_t size)
+{
 	int ret;
 
+	if (size > sizeof(s->wait_payload))
+		return -E2BIG;
+	if (size)
+		memcpy(&s->wait_payload, payload, size);
+	s->wait_size = size;
 	s->wait_cmd = 0;
 	if (!cons_alive(s))
 		return 0;
@@ -362,13 +384,16 @@ int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *rep
 	if (!s->wait_over && s->wait_gen != c->generation) {
 		/*
 		 * Restarted: the new one was told the session's state (a
-		 * stopped session is flushed again, cons_replay()); a stop asks
-		 * it for the counters, a destroy removes the session again.
+		 * stopped session is flushed again, a rotated one's traces are
+		 * in the new chunk: cons_replay()); a stop or rotation asks it
+		 * for the counters, the other commands are sent again.
 		 */
+		uint16_t again = s->wait_cmd == TRAWL_CONS_FLUSH || s->wait_cmd == TRAWL_CONS_ROTATE
+					 ? TRAWL_CONS_STATUS
+					 : s->wait_cmd;
+
 		s->wait_from = c->sent; /* (the replay's errors are not the command's) */
-		if (++s->wait_tries > 3 ||
-		    (*ret = cons_async_send(s, s->wait_cmd == TRAWL_CONS_FLUSH ? TRAWL_CONS_STATUS
-										: s->wait_cmd))) {
+		if (++s->wait_tries > 3 || (*ret = cons_async_send(s, again))) {
 			s->wait_cmd = 0;
 			if (!*ret)
 				*ret = -EIO;

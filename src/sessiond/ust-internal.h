@@ -156,6 +156,13 @@ struct trawl_domain_session {
 	 * METADATA, then STATUS awaited): the first error among them. */
 	uint64_t wait_from;
 	int wait_first_err;
+	/* The awaited command's payload (ROTATE, SNAPSHOT), sent again to a
+	 * consumer started in place of one that died (cons_async_done()). */
+	union {
+		struct trawl_cons_rotate rotate;
+		struct trawl_cons_add_trace snapshot;
+	} wait_payload;
+	uint32_t wait_size;
 	/*
 	 * A STATUS asked without blocking (cons_status_ask(), `trawl status`):
 	 * reply number status_at of consumer generation status_gen answers it;
@@ -212,14 +219,19 @@ int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint32_t nr_fds);
 int cons_sync(struct trawl_domain_session *s);
 /*
- * Sends @cmd (FLUSH at a stop, REMOVE_SESSION at a destroy) about @s and
+ * Sends @cmd (FLUSH at a stop, REMOVE_SESSION at a destroy, CLEAR and then
+ * START at a clear, ROTATE, SNAPSHOT) about @s and
  * returns without its reply (-EINPROGRESS; else done: 0 or -errno): the
  * loop reads it when it comes, within CONS_ASYNC_MS of the consumer's last
- * answer (else it is killed and restarted, and the command sent again),
+ * answer (else it is killed and restarted, and the command sent again; a
+ * FLUSH or ROTATE, which the restart's replay did, is a STATUS then),
  * and cons_async_done() says 1 once it is in (*@reply, NULL-able: its
  * reply; 0 with the consumer gone for good).
  */
 int cons_async(struct trawl_domain_session *s, uint16_t cmd);
+/* The same with a payload (ROTATE, SNAPSHOT: @size at most wait_payload's). */
+int cons_async_with(struct trawl_domain_session *s, uint16_t cmd, const void *payload,
+		    uint32_t size);
 /* The same, the first error of the replies to the commands sent after
  * number @from (c->sent then) and before @cmd counting as @cmd's. */
 int cons_async_after(struct trawl_domain_session *s, uint16_t cmd, uint64_t from);

@@ -38,6 +38,16 @@
 #               frozen; regenerate: 13 s, 30 s frozen), everyone's commands
 #               behind. Now they are answered when the consumer answers,
 #               and everyone meanwhile.
+#   held-ust    no relayd: the member's local sessions, their consumer frozen
+#               (SIGSTOP) once it has the request: `clear`, `rotate`, a
+#               scheduled rotation (--timer) and `snapshot record` waited
+#               for it in the daemon's loop (10 s, the consumer's socket
+#               timeout, then it was killed), everyone's commands behind.
+#               Now each is answered when the consumer answers, the session
+#               busy meanwhile (its own commands wait for a scheduled
+#               rotation), everyone else answered; then the consumer goes
+#               on and the command's work is checked with babeltrace2
+#               (cleared, the chunk archived, the snapshot whole).
 #   ctrl-mute   the control port takes the daemon's HELLO at `create` and
 #               does not answer: the daemon waited 3 s (and 3 more to
 #               connect to a port that never accepts), everyone with it.
@@ -47,7 +57,7 @@
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|trickle|trickle-ust}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|trickle|trickle-ust|held-ust}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
@@ -64,20 +74,27 @@ trap hr_cleanup EXIT
 # shellcheck disable=SC2086
 "$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=30000} ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
-if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ]; then
+if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ] || [ "$MODE" = held-ust ]; then
 	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 else
 	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
 fi
 RELAY_MODE=${MODE%-ust}
 
+if [ "$MODE" = held-ust ]; then
+	command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+	MODE_LOCAL=1
+fi
+
 # the hostile relayd runs as the member: it is theirs
-runuser -u "$G" -- "${TRAWL_PYTHON:-python3}" "$(dirname "$0")/hostile-relayd.py" "$RELAY_MODE" \
+[ -n "${MODE_LOCAL:-}" ] || runuser -u "$G" -- "${TRAWL_PYTHON:-python3}" "$(dirname "$0")/hostile-relayd.py" "$RELAY_MODE" \
 	"$T/$G/ports" >"$T/hr.log" 2>&1 &
-HR_PID=$!
-for i in $(seq 100); do [ -s "$T/$G/ports" ] && break; sleep 0.1; done
-read -r CTRL DATA <"$T/$G/ports" || { fail "the hostile relayd did not start: $(cat "$T/hr.log")"; finish; }
-URL=net://127.0.0.1:$CTRL:$DATA
+if [ -z "${MODE_LOCAL:-}" ]; then
+	HR_PID=$!
+	for i in $(seq 100); do [ -s "$T/$G/ports" ] && break; sleep 0.1; done
+	read -r CTRL DATA <"$T/$G/ports" || { fail "the hostile relayd did not start: $(cat "$T/hr.log")"; finish; }
+	URL=net://127.0.0.1:$CTRL:$DATA
+fi
 
 gt() { as "$G" "$@"; }
 
@@ -128,7 +145,7 @@ other_session() {
 # The member's consumer: their user-space one (trickle-ust), else the
 # kernel consumer of their session (root's, a child of the root daemon).
 member_cons() {
-	if [ "$MODE" = trickle-ust ]; then
+	if [ "$MODE" = trickle-ust ] || [ "$MODE" = held-ust ]; then
 		pgrep -u "$G" -x trawl-consumerd
 	else
 		pgrep -f -- "trawl-consumerd --kernel" | while read -r p; do
@@ -289,6 +306,95 @@ stop_held() {
 	echo "stop: exit $STOP_RC after $STOP_MS ms: $(cat "$T/stop.err")"
 	[ -n "$B" ] && { as "$B" destroy S2 >/dev/null 2>&1 || fail "the other member's destroy failed"; }
 }
+
+# tall N ID: the member's program records N tall:seq events (thread ID)
+tall() { as_user "$G" "$BIN/loss-app" "$1" 0 "$2" 5000 >"$T/app.out" 2>&1 || fail "the app failed: $(cat "$T/app.out")"; }
+
+# count DIR ID: tall:seq events of thread ID babeltrace2 reads in DIR
+count() { babeltrace2 "$1" 2>"$T/bt.err" | grep -c "tall:seq: .*thread = $2,"; }
+
+# 1 while `list H` says a rotation of H waits for its consumer
+rot_pending() { gt list H 2>/dev/null | grep -q "a rotation of the session is waiting for its consumer"; }
+
+# sched_held: a rotation H's schedule began (the test freezes the consumer
+# first) waits for the consumer; everyone is answered meanwhile, and the
+# member's own command on H waits for the rotation (not refused).
+sched_held() {
+	local cons q0 q=0 i wp dp
+	cons=$(member_cons)
+	[ -n "$cons" ] || { fail "scheduled rotation: the member has no consumer to hold"; return; }
+	kill -STOP $cons
+	q0=$(cons_rq "$cons")
+	expect 0 gt enable-rotation -s H --timer 1s || { kill -CONT $cons; return; }
+	for i in $(seq 400); do
+		q=$(cons_rq "$cons")
+		[ "$q" -gt "$q0" ] && rot_pending && break
+		sleep 0.05
+	done
+	if [ "$q" -le "$q0" ] || ! rot_pending; then
+		kill -CONT $cons
+		fail "scheduled rotation: the daemon never said it waits for the consumer (queued $q0 -> $q)"
+		return
+	fi
+	gt disable-rotation -s H --timer >"$T/dis.out" 2>"$T/dis.err" &
+	dp=$!
+	# ends once the rotation is over (structure: the daemon says so)
+	(while rot_pending; do sleep 0.1; done) &
+	wp=$!
+	answered_meanwhile "scheduled rotation" $wp
+	kill -0 $dp 2>/dev/null ||
+		fail "disable-rotation of H was answered while its rotation waited: $(cat "$T/dis.err")"
+	kill -CONT $cons
+	wait $wp
+	wait $dp || fail "disable-rotation of H after its rotation: $(cat "$T/dis.err")"
+	echo "disable-rotation: $(cat "$T/dis.out" "$T/dis.err")"
+}
+
+if [ "$MODE" = held-ust ]; then
+	B=trawlrb$$
+	mkuser "$B" tracing || B=
+	O=$T/$G/h
+	expect 0 gt create H -o "$O" || finish
+	expect 0 gt enable-event -u tall:seq -s H || finish
+	expect 0 gt start H || finish
+	tall 1000 1
+	held clear clear H
+	[ "$HELD_RC" = 0 ] || fail "clear exited $HELD_RC: $(cat "$T/held.err")"
+	tall 300 2
+	held rotate rotate H
+	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
+	a0=$(ls -d "$O"/archives/*-0 2>/dev/null)
+	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$O" | head -20)"
+	# cleared: none of the first program's, all of the second's
+	n1=$(count "$a0" 1) n2=$(count "$a0" 2)
+	echo "chunk 0: $n1 events of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(cat "$T/bt.err")"
+	tall 200 3
+	sched_held
+	a1=$(ls -d "$O"/archives/*-1 2>/dev/null)
+	[ -n "$a1" ] || fail "no archive of chunk 1 after the scheduled rotation: $(ls "$O"/archives)"
+	n3=$(count "$a1" 3)
+	echo "chunk 1: $n3 events of 200"
+	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 events of 200: $(cat "$T/bt.err")"
+	expect 0 gt destroy H || fail "destroy of H failed"
+	S=$T/$G/s
+	expect 0 gt create S --snapshot -o "$S" || finish
+	expect 0 gt enable-event -u tall:seq -s S || finish
+	expect 0 gt start S || finish
+	tall 500 4
+	held "snapshot record" snapshot record -s S
+	[ "$HELD_RC" = 0 ] || fail "snapshot record exited $HELD_RC: $(cat "$T/held.err")"
+	snap=$(ls -d "$S"/snapshot-1-* 2>/dev/null)
+	[ -n "$snap" ] || fail "no snapshot folder: $(ls "$S")"
+	n4=$(count "$snap" 4)
+	echo "snapshot: $n4 events of 500"
+	[ "$n4" = 500 ] || fail "the snapshot holds $n4 events of 500: $(cat "$T/bt.err")"
+	expect 0 gt destroy S || fail "destroy of S failed"
+	grep -q "did not answer\|consumer died\|killed" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
+		fail "the consumer was killed: $(grep 'died\|killed\|did not answer' "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
 
 if [ "$MODE" = ctrl-mute ]; then
 	B=trawlrb$$
