@@ -40,6 +40,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_track,
 	&cli_cmd_untrack,
 	&cli_cmd_regenerate,
+	&cli_cmd_save,
+	&cli_cmd_load,
 	&cli_cmd_metadata,
 	&cli_cmd_set_session,
 	&cli_cmd_version,

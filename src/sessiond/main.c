@@ -13,6 +13,7 @@
  */
 #include "common/common.h"
 #include "common/daemon.h"
+#include "config/config.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -218,13 +219,18 @@ static void fini_domains(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: trawl-sessiond [--daemonize | -d] [--foreground] [--log-level LEVEL]\n"
-		   "                      [--limit NAME=VALUE]... [--help]\n"
+		   "                      [--load PATH | --no-autoload] [--limit NAME=VALUE]...\n"
+		   "                      [--help]\n"
 		   "The trawl session daemon. Started by `trawl` when needed; run it as root\n"
 		   "(--daemonize, or the trawl-sessiond.service unit) to trace the kernel and\n"
 		   "serve members of group 'tracing'.\n"
 		   "State folder: $TRAWL_RUNTIME_DIR, $XDG_RUNTIME_DIR/trawl or ~/.trawl\n"
 		   "(root: $TRAWL_ROOT_RUNTIME_DIR or /run/trawl); its log is sessiond.log there.\n"
 		   "--log-level: error, warning, info (default) or debug.\n"
+		   "--load PATH: load the sessions of PATH (a session file, or a folder of\n"
+		   "*.lttng files) at start; without it, those of LTTng's autoload folders\n"
+		   "$LTTNG_HOME/.lttng/sessions/auto (else $HOME's) and /etc/lttng/sessions/auto\n"
+		   "that this user owns (root: both); --no-autoload: none.\n"
 		   "--limit: what other users may make the daemon hold (docs/SECURITY.md);\n"
 		   "bytes take K, M or G. The limits and their values:\n");
 	sd_limits_usage(f);
@@ -279,9 +285,13 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"limit", required_argument, NULL, 'L'},
 		{"log-level", required_argument, NULL, 'l'},
+		{"load", required_argument, NULL, 'P'},
+		{"no-autoload", no_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	enum trawl_log_level level = TRAWL_LOG_INFO;
+	const char *load_path = NULL;
+	int autoload = 1;
 	int daemon_mode = 0, ready_fd = -1, lock_fd, listen_fd, sigfd, c, ret;
 	char sock[4200];
 	sigset_t set;
@@ -305,6 +315,12 @@ int main(int argc, char **argv)
 						       : "not a number in range");
 				return 2;
 			}
+			break;
+		case 'P':
+			load_path = optarg;
+			break;
+		case 'N':
+			autoload = 0;
 			break;
 		case 'l':
 			if (trawl_log_level_parse(optarg, &level)) {
@@ -370,7 +386,13 @@ int main(int argc, char **argv)
 	}
 	sd_log("serving %s (%s daemon; fd limit %u)", sock, sd.root_daemon ? "root" : "user",
 	       sd.fd_limit);
-	tell_ready(&ready_fd, 0);
+	/* With sessions to load, the loop tells the parent once they are. */
+	autoload = load_path || (autoload && trawl_config_autoload_pending());
+	if (!autoload || (ret = sd_autoload_start(load_path, &ready_fd))) {
+		if (autoload)
+			sd_warn("cannot load sessions: %s", strerror(-ret));
+		tell_ready(&ready_fd, 0);
+	}
 	ret = sd_loop_run(sigfd);
 	sd_ops_finish();
 	while (sd.sessions)

@@ -360,6 +360,14 @@ void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd
 void sd_channel_free(struct sd_channel *c);
 
 /*
+ * autoload.c: loads the sessions of --load @path (NULL: LTTng's autoload
+ * folders) in a child process, a client of this daemon; *@ready_fd is told
+ * (trawl_daemon_ready()) once it is done, from the loop. 0 or -errno (then
+ * nothing is loaded and *@ready_fd is the caller's to tell).
+ */
+int sd_autoload_start(const char *path, int *ready_fd);
+
+/*
  * The loop (loop.c, design there): @cb runs when @fd is ready for what it
  * is watched for (POLLIN unless sd_watch_events() said otherwise) or hung
  * up; @expired when its deadline (sd_now_ms() clock, 0: none) passed.

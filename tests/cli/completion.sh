@@ -47,7 +47,9 @@ has "trawl enable-channel --" --subbuf-size --num-subbuf --overwrite --buffers-p
 has "trawl regenerate " metadata statedump
 has "trawl metadata " regenerate
 has "trawl snapshot " record add-output del-output list-output
-has "trawl " clear rotate enable-rotation disable-rotation
+has "trawl " clear rotate enable-rotation disable-rotation save load
+has "trawl save -" -a --all -o --output-path -f --force
+has "trawl load --" --all --input-path --force --override-url --override-name
 has "trawl enable-rotation --" --timer --size --session --help
 has "trawl disable-rotation --" --timer --size --session
 has "trawl rotate --" --no-wait
@@ -70,6 +72,10 @@ done
 "$TRAWL" enable-channel -u chan_one -s alpha >/dev/null || fail "enable-channel"
 "$TRAWL" enable-channel -u chan_two -s alpha >/dev/null || fail "enable-channel"
 has "trawl start " alpha beta
+has "trawl save " alpha beta
+"$TRAWL" save alpha >/dev/null || fail "save alpha"
+has "trawl load " alpha
+not "trawl load " beta
 has "trawl destroy a" alpha
 has "trawl clear " alpha beta
 has "trawl rotate " alpha beta

@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * save.c - a session as LTTng 2.13's session XML, from what the daemon
+ * lists of it (trawl_ctl_list_session(), and the snapshot outputs), in
+ * the elements and order LTTng's save.c writes, with LTTng's values for
+ * what trawl has no choice of (output type, tracefile rotation off, no
+ * blocking, the monitor timer's default). The file is written by this
+ * process, as the user who asked (docs/SECURITY.md).
+ */
+#include "common/common.h"
+#include "common/xmlw.h"
+#include "config/config.h"
+#include "config/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LTTNG_MONITOR_TIMER_US 1000000 /* LTTng's default, which trawl's channels match */
+
+/* The list's records, each by kind, for the one session listed. */
+struct sv {
+	struct trawl_ctl *ctl;
+	struct trawl_ctl_list *l;
+	struct trawl_xmlw w;
+	struct trawl_ctl_session_info s;
+};
+
+/* add-context's name ("pid", "perf:thread:page-fault") as LTTng's <context>. */
+static void write_context(struct trawl_xmlw *w, const char *name)
+{
+	const char *word = cfg_context_lttng(name);
+	const char *counter = NULL;
+	uint32_t type;
+	uint64_t config;
+
+	if (!strncmp(name, "perf:thread:", 12))
+		counter = name + 12;
+	else if (!strncmp(name, "perf:cpu:", 9))
+		counter = name + 9;
+	trawl_xmlw_open(w, "context");
+	if (counter && !trawl_perf_counter_lookup(counter, &type, &config)) {
+		/* LTTng names the field from the type with ':' and '-' made '_' */
+		char field[TRAWL_CTL_NAME_MAX], *c;
+
+		trawl_path_fmt(field, sizeof(field), "%s", name);
+		for (c = field; *c; c++)
+			if (*c == ':' || *c == '-')
+				*c = '_';
+		trawl_xmlw_open(w, "perf");
+		trawl_xmlw_u64(w, "type", type);
+		trawl_xmlw_u64(w, "config", config);
+		trawl_xmlw_text(w, "name", field);
+		trawl_xmlw_close(w);
+	} else {
+		/* A context this table lacks: its name upper-cased, as LTTng spells them. */
+		char up[64];
+		size_t i;
+
+		if (!word) {
+			for (i = 0; name[i] && i < sizeof(up) - 1; i++)
+				up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32
+										: name[i]);
+			up[i] = '\0';
+			word = up;
+		}
+		trawl_xmlw_text(w, "type", word);
+	}
+	trawl_xmlw_close(w);
+}
+
+/* A kernel probe's location (SYM, SYM+OFF, 0xADDR) as <probe_attributes>. */
+static void write_probe(struct trawl_xmlw *w, const char *target)
+{
+	char sym[TRAWL_CTL_TARGET_MAX];
+	const char *plus = strchr(target, '+');
+
+	trawl_xmlw_open(w, "probe_attributes");
+	if (!strncmp(target, "0x", 2)) {
+		trawl_xmlw_u64(w, "address", strtoull(target, NULL, 16));
+	} else {
+		trawl_path_fmt(sym, sizeof(sym), "%.*s",
+			       (int)(plus ? (size_t)(plus - target) : strlen(target)), target);
+		trawl_xmlw_text(w, "symbol_name", sym);
+		trawl_xmlw_u64(w, "offset", plus ? strtoull(plus + 1, NULL, 0) : 0);
+	}
+	trawl_xmlw_close(w);
+}
+
+/* elf:PATH:FUNCTION or sdt:PATH:PROVIDER:NAME as LTTng's user-space probe attributes. */
+static void write_uprobe(struct trawl_xmlw *w, const char *target)
+{
+	char buf[TRAWL_CTL_TARGET_MAX], *path, *a, *b;
+	int sdt = !strncmp(target, "sdt:", 4);
+
+	trawl_path_fmt(buf, sizeof(buf), "%s", target + 4);
+	path = buf;
+	/* The path has no ':' (the kernel part checks it); the names come after it. */
+	a = strchr(path, ':');
+	if (!a)
+		return;
+	*a++ = '\0';
+	b = sdt ? strchr(a, ':') : NULL;
+	if (b)
+		*b++ = '\0';
+	trawl_xmlw_open(w, sdt ? "userspace_probe_tracepoint_attributes"
+			       : "userspace_probe_function_attributes");
+	trawl_xmlw_text(w, "lookup_method", sdt ? "SDT" : "ELF");
+	trawl_xmlw_text(w, "binary_path", path);
+	if (sdt) {
+		trawl_xmlw_text(w, "provider_name", a);
+		trawl_xmlw_text(w, "probe_name", b ? b : "");
+	} else {
+		trawl_xmlw_text(w, "function_name", a);
+	}
+	trawl_xmlw_close(w);
+}
+
+static void write_event(struct trawl_xmlw *w, const struct trawl_ctl_event_info *e)
+{
+	static const char *const kinds[] = {"TRACEPOINT", "SYSCALL", "PROBE", "FUNCTION",
+					    "USERSPACE_PROBE"};
+	static const char *const lt[] = {"ALL", "RANGE", "SINGLE"};
+
+	trawl_xmlw_open(w, "event");
+	trawl_xmlw_text(w, "name", e->name);
+	trawl_xmlw_bool(w, "enabled", e->enabled);
+	trawl_xmlw_text(w, "type", (unsigned)e->kind < 5 ? kinds[e->kind] : "TRACEPOINT");
+	if (e->domain == TRAWL_CTL_DOMAIN_UST) {
+		int all = (unsigned)e->loglevel_type > 2 || e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL;
+
+		trawl_xmlw_text(w, "loglevel_type", all ? "ALL" : lt[e->loglevel_type]);
+		trawl_xmlw_s64(w, "loglevel", all ? -1 : e->loglevel);
+	}
+	if (e->filter[0])
+		trawl_xmlw_text(w, "filter", e->filter);
+	if (e->target[0] && (e->kind == TRAWL_CTL_EVENT_PROBE ||
+			     e->kind == TRAWL_CTL_EVENT_FUNCTION ||
+			     e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)) {
+		trawl_xmlw_open(w, "attributes");
+		if (e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)
+			write_uprobe(w, e->target);
+		else
+			write_probe(w, e->target);
+		trawl_xmlw_close(w);
+	}
+	trawl_xmlw_close(w);
+}
+
+/* Channel record @i and its CONTEXT and EVENT records; returns the index after them. */
+static size_t write_channel(struct sv *v, size_t i)
+{
+	struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
+	struct trawl_xmlw *w = &v->w;
+	size_t j, end;
+
+	trawl_ctl_list_channel_at(v->l, i, &ch);
+	for (end = i + 1; end < trawl_ctl_list_count(v->l); end++) {
+		enum trawl_ctl_item_kind k = trawl_ctl_list_kind(v->l, end);
+
+		if (k != TRAWL_CTL_ITEM_CONTEXT && k != TRAWL_CTL_ITEM_EVENT)
+			break;
+	}
+	trawl_xmlw_open(w, "channel");
+	trawl_xmlw_text(w, "name", ch.name);
+	trawl_xmlw_bool(w, "enabled", ch.enabled);
+	trawl_xmlw_text(w, "overwrite_mode", ch.overwrite ? "OVERWRITE" : "DISCARD");
+	trawl_xmlw_u64(w, "subbuffer_size", ch.subbuf_size);
+	trawl_xmlw_u64(w, "subbuffer_count", ch.num_subbuf);
+	trawl_xmlw_u64(w, "switch_timer_interval", ch.switch_timer_us);
+	trawl_xmlw_u64(w, "read_timer_interval", ch.read_timer_us);
+	trawl_xmlw_text(w, "output_type", ch.domain == TRAWL_CTL_DOMAIN_KERNEL ? "SPLICE" : "MMAP");
+	trawl_xmlw_s64(w, "blocking_timeout", 0);
+	trawl_xmlw_u64(w, "monitor_timer_interval", LTTNG_MONITOR_TIMER_US);
+	trawl_xmlw_u64(w, "tracefile_size", 0);
+	trawl_xmlw_u64(w, "tracefile_count", 0);
+	trawl_xmlw_u64(w, "live_timer_interval", v->s.live_timer_us);
+	trawl_xmlw_open(w, "events");
+	for (j = i + 1; j < end; j++) {
+		struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+
+		if (!trawl_ctl_list_event_at(v->l, j, &e))
+			write_event(w, &e);
+	}
+	trawl_xmlw_close(w);
+	trawl_xmlw_open(w, "contexts");
+	for (j = i + 1; j < end; j++) {
+		struct trawl_ctl_context_info c = {.struct_size = sizeof(c)};
+
+		if (!trawl_ctl_list_context_at(v->l, j, &c))
+			write_context(w, c.name);
+	}
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+	return end;
+}
+
+/* TRACKER record @i and its values; returns the index after them. */
+static size_t write_tracker(struct sv *v, size_t i)
+{
+	struct trawl_ctl_tracker_info t = {.struct_size = sizeof(t)};
+	struct trawl_xmlw *w = &v->w;
+	size_t j;
+
+	trawl_ctl_list_tracker_at(v->l, i, &t);
+	if ((unsigned)t.process_attr >= TRAWL_CTL_PROCESS_ATTR_COUNT)
+		return i + 1 + t.nr_values;
+	/* A tracker that includes every process is LTTng's default: not written. */
+	if (t.include_all)
+		return i + 1 + t.nr_values;
+	trawl_xmlw_open(w, cfg_tracker_elems[t.process_attr]);
+	trawl_xmlw_open(w, "process_attr_values");
+	for (j = i + 1; j < trawl_ctl_list_count(v->l) &&
+			trawl_ctl_list_kind(v->l, j) == TRAWL_CTL_ITEM_TRACKER_VALUE;
+	     j++) {
+		struct trawl_ctl_tracker_value_info tv = {.struct_size = sizeof(tv)};
+
+		trawl_ctl_list_tracker_value_at(v->l, j, &tv);
+		trawl_xmlw_open(w, cfg_tracker_values[t.process_attr]);
+		trawl_xmlw_u64(w, "id", tv.value);
+		trawl_xmlw_close(w);
+	}
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+	return j;
+}
+
+/* DOMAIN record @i and what follows it up to the next; returns the index after. */
+static size_t write_domain(struct sv *v, size_t i)
+{
+	struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+	struct trawl_xmlw *w = &v->w;
+	size_t n = trawl_ctl_list_count(v->l), end, j;
+	const char *buffers = "PER_UID";
+
+	trawl_ctl_list_domain_at(v->l, i, &d);
+	for (end = i + 1; end < n && trawl_ctl_list_kind(v->l, end) != TRAWL_CTL_ITEM_DOMAIN; end++)
+		;
+	/* LTTng's scheme is the domain's; trawl's channels of a domain share it too. */
+	for (j = i + 1; j < end; j++) {
+		struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
+
+		if (!trawl_ctl_list_channel_at(v->l, j, &ch)) {
+			if (ch.buffers == TRAWL_CTL_BUFFERS_PER_PID)
+				buffers = "PER_PID";
+			break;
+		}
+	}
+	if (d.domain == TRAWL_CTL_DOMAIN_KERNEL)
+		buffers = "GLOBAL";
+	else if (d.domain != TRAWL_CTL_DOMAIN_UST)
+		return end;
+	trawl_xmlw_open(w, "domain");
+	trawl_xmlw_text(w, "type", d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "KERNEL" : "UST");
+	trawl_xmlw_text(w, "buffer_type", buffers);
+	trawl_xmlw_open(w, "channels");
+	for (j = i + 1; j < end;)
+		j = trawl_ctl_list_kind(v->l, j) == TRAWL_CTL_ITEM_CHANNEL ? write_channel(v, j)
+									     : j + 1;
+	trawl_xmlw_close(w);
+	trawl_xmlw_open(w, "process_attr_trackers");
+	for (j = i + 1; j < end;)
+		j = trawl_ctl_list_kind(v->l, j) == TRAWL_CTL_ITEM_TRACKER ? write_tracker(v, j)
+									     : j + 1;
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+	return end;
+}
+
+/*
+ * trawl's output (a folder, net://HOST:CTRL:DATA[/SUB], net6://...) as
+ * LTTng's <consumer_output>: tcp4://HOST:PORT/SUB for each of the two.
+ */
+static void write_consumer_output(struct trawl_xmlw *w, const char *output)
+{
+	int net = !strncmp(output, "net://", 6), net6 = !strncmp(output, "net6://", 7);
+
+	trawl_xmlw_open(w, "consumer_output");
+	trawl_xmlw_bool(w, "enabled", output[0] != '\0');
+	trawl_xmlw_open(w, "destination");
+	if (net || net6) {
+		const char *h = output + (net ? 6 : 7), *e, *sub;
+		unsigned cp = 5342, dp = 5343; /* LTTng's and trawl-relayd's defaults */
+		char host[300], url[TRAWL_CTL_PATH_MAX];
+
+		e = *h == '[' ? strchr(h, ']') : NULL;
+		e = e ? e + 1 : h + strcspn(h, ":/");
+		trawl_path_fmt(host, sizeof(host), "%.*s", (int)(e - h), h);
+		if (*e == ':') {
+			cp = (unsigned)strtoul(e + 1, (char **)&e, 10);
+			if (*e == ':')
+				dp = (unsigned)strtoul(e + 1, (char **)&e, 10);
+		}
+		sub = *e == '/' ? e + 1 : "";
+		trawl_xmlw_open(w, "net_output");
+		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, cp, sub);
+		trawl_xmlw_text(w, "control_uri", url);
+		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, dp, sub);
+		trawl_xmlw_text(w, "data_uri", url);
+		trawl_xmlw_close(w);
+	} else {
+		trawl_xmlw_text(w, "path", output);
+	}
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+}
+
+static int write_snapshot_outputs(struct sv *v)
+{
+	struct trawl_ctl_list *outs;
+	struct trawl_xmlw *w = &v->w;
+	size_t i;
+	int ret = trawl_ctl_snapshot_list_outputs(v->ctl, v->s.name, &outs);
+
+	if (ret)
+		return ret;
+	trawl_xmlw_open(w, "snapshot_outputs");
+	for (i = 0; i < trawl_ctl_list_count(outs); i++) {
+		struct trawl_ctl_snapshot_output_info o = {.struct_size = sizeof(o)};
+
+		if (trawl_ctl_list_snapshot_output_at(outs, i, &o))
+			continue;
+		trawl_xmlw_open(w, "output");
+		trawl_xmlw_text(w, "name", o.name);
+		trawl_xmlw_u64(w, "max_size", o.max_size);
+		write_consumer_output(w, o.ctrl_url);
+		trawl_xmlw_close(w);
+	}
+	trawl_xmlw_close(w);
+	trawl_ctl_list_destroy(outs);
+	return 0;
+}
+
+static int write_session(struct sv *v)
+{
+	struct trawl_xmlw *w = &v->w;
+	size_t i, n = trawl_ctl_list_count(v->l);
+	int has_rot = 0, ret = 0;
+
+	trawl_xmlw_open(w, "sessions");
+	trawl_xmlw_open(w, "session");
+	trawl_xmlw_text(w, "name", v->s.name);
+	trawl_xmlw_open(w, "domains");
+	for (i = 0; i < n;)
+		i = trawl_ctl_list_kind(v->l, i) == TRAWL_CTL_ITEM_DOMAIN ? write_domain(v, i) : i + 1;
+	trawl_xmlw_close(w);
+	trawl_xmlw_bool(w, "started", v->s.active);
+	for (i = 0; i < n; i++)
+		has_rot |= trawl_ctl_list_kind(v->l, i) == TRAWL_CTL_ITEM_ROTATION_SCHEDULE;
+	if (v->s.snapshot || v->s.live_timer_us || has_rot) {
+		trawl_xmlw_open(w, "attributes");
+		if (v->s.snapshot)
+			trawl_xmlw_bool(w, "snapshot_mode", 1);
+		if (v->s.live_timer_us)
+			trawl_xmlw_u64(w, "live_timer_interval", v->s.live_timer_us);
+		if (has_rot) {
+			trawl_xmlw_open(w, "rotation_schedules");
+			for (i = 0; i < n; i++) {
+				struct trawl_ctl_rotation_schedule_info r = {.struct_size =
+										     sizeof(r)};
+				int timer;
+
+				if (trawl_ctl_list_rotation_schedule_at(v->l, i, &r))
+					continue;
+				timer = r.kind == TRAWL_CTL_ROTATION_TIMER;
+				trawl_xmlw_open(w, timer ? "periodic" : "size_threshold");
+				trawl_xmlw_u64(w, timer ? "time_us" : "bytes", r.value);
+				trawl_xmlw_close(w);
+			}
+			trawl_xmlw_close(w);
+		}
+		trawl_xmlw_close(w);
+	}
+	trawl_xmlw_open(w, "output");
+	if (v->s.snapshot)
+		ret = write_snapshot_outputs(v);
+	else
+		write_consumer_output(w, v->s.output);
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
+	return ret;
+}
+
+int trawl_config_session_xml(struct trawl_ctl *ctl, const char *name, char **xml, size_t *len,
+			     char *err, size_t errlen)
+{
+	struct sv v = {.ctl = ctl, .s = {.struct_size = sizeof(v.s)}};
+	int ret = trawl_ctl_list_session(ctl, name, &v.l);
+
+	if (ret) {
+		const char *line = trawl_ctl_last_error(ctl);
+
+		trawl_msg_fmt(err, errlen, "cannot save session %s: %s", name,
+			      line[0] ? line : ret == -ENOENT ? "no such session" : strerror(-ret));
+		return ret;
+	}
+	ret = trawl_ctl_list_session_at(v.l, 0, &v.s);
+	if (ret) {
+		trawl_ctl_list_destroy(v.l);
+		trawl_msg_fmt(err, errlen, "cannot save session %s: the daemon's list has no session",
+			      name);
+		return -EPROTO;
+	}
+	trawl_xmlw_init(&v.w);
+	ret = write_session(&v);
+	if (ret) {
+		trawl_xmlw_fini(&v.w);
+		trawl_msg_fmt(err, errlen, "cannot save session %s: its snapshot outputs: %s", name,
+			      strerror(-ret));
+	} else if (!(*xml = trawl_xmlw_finish(&v.w, len))) {
+		ret = -errno;
+		trawl_msg_fmt(err, errlen, "cannot save session %s: %s", name,
+			      ret == -EILSEQ ? "a filter or name holds a control character, "
+					       "which XML cannot hold"
+					     : strerror(-ret));
+	}
+	trawl_ctl_list_destroy(v.l);
+	return ret;
+}
+
+/* DIR/NAME.lttng, made with LTTng's modes (folder 0770, file 0660, less the umask). */
+static int write_file(const char *dir, const char *name, const char *xml, size_t len, int force,
+		      char *err, size_t errlen)
+{
+	char path[4096];
+	size_t off = 0;
+	int fd, ret;
+
+	ret = trawl_mkdir_p(dir, 0770);
+	if (ret) {
+		trawl_msg_fmt(err, errlen, "cannot make folder %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	if (trawl_path_fmt(path, sizeof(path), "%s/%s" TRAWL_CONFIG_EXT, dir, name)) {
+		trawl_msg_fmt(err, errlen, "cannot save session %s: path too long", name);
+		return -ENAMETOOLONG;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (force ? 0 : O_EXCL), 0660);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -EEXIST)
+			trawl_msg_fmt(err, errlen, "session configuration file %s already exists "
+						   "(use -f to replace it)",
+				      path);
+		else
+			trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, xml + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			close(fd);
+			trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
+			return ret;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd)) {
+		ret = -errno;
+		trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int save_one(struct trawl_ctl *ctl, const char *name, const char *dir, int force,
+		    char *err, size_t errlen)
+{
+	size_t len;
+	char *xml;
+	int ret = trawl_config_session_xml(ctl, name, &xml, &len, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = write_file(dir, name, xml, len, force, err, errlen);
+	free(xml);
+	return ret;
+}
+
+int trawl_config_save(struct trawl_ctl *ctl, const char *name, const char *dir, int force,
+		      char *err, size_t errlen)
+{
+	struct trawl_ctl_list *l;
+	char home[4096];
+	size_t i;
+	int ret;
+
+	err[0] = '\0';
+	if (!dir) {
+		ret = trawl_config_home_dir(home, sizeof(home));
+		if (ret) {
+			trawl_msg_fmt(err, errlen, "no home folder to save into: give one with -o");
+			return ret;
+		}
+		dir = home;
+	}
+	if (name)
+		return save_one(ctl, name, dir, force, err, errlen);
+	ret = trawl_ctl_list_sessions(ctl, &l);
+	if (ret) {
+		trawl_msg_fmt(err, errlen, "cannot list the sessions: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < trawl_ctl_list_count(l) && !ret; i++) {
+		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+		if (!trawl_ctl_list_session_at(l, i, &s))
+			ret = save_one(ctl, s.name, dir, force, err, errlen);
+	}
+	trawl_ctl_list_destroy(l);
+	return ret;
+}

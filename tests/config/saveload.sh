@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# trawl save / load and trawl-sessiond's autoload, through real daemons,
+# with LTTng 2.13's session.xsd (xmllint), babeltrace2 and real LTTng
+# (lttng-sessiond run by a test user with a private HOME) as the oracles:
+#   xsd        sessions with every feature trawl saves (channel attributes,
+#              filters, log levels, contexts, trackers, rotation, snapshot
+#              outputs, no output): save -a is valid against session.xsd;
+#              default folder, -f, the file's mode
+#   roundtrip  save, destroy, load, start: the same list, the same events in
+#              babeltrace2 as before; --override-name / --override-url; the
+#              loaded session becomes the current one
+#   lttng2trawl  a file saved by LTTng 2.13 loads in trawl and traces
+#   trawl2lttng  a file saved by trawl loads in LTTng (`lttng load`), whose
+#              `lttng list` shows the same channels and events
+#   autoload   trawl-sessiond loads $HOME/.lttng/sessions/auto at start (a
+#              started session traces), and --load PATH
+#   errors     malformed XML, unknown elements, a DOCTYPE, a name clash
+#              without -f, a session not in the files, bad options: one line
+#              each, a non-zero exit, nothing made
+. "$(dirname "$0")/../cli/lib.sh"
+APP=$BIN/ust-app-all
+XSD=/usr/share/xml/lttng/session.xsd
+case=${1:?case}
+
+need_app() { [ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }; }
+need_bt2() { command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }; }
+need_xsd() {
+	[ -r "$XSD" ] && command -v xmllint >/dev/null ||
+		{ echo "SKIP: $XSD or xmllint missing (lttng-tools, libxml2-utils)"; exit 77; }
+}
+xsd_ok() { # FILE...
+	xmllint --noout --schema "$XSD" "$@" >"$T/xmllint.out" 2>&1 ||
+		fail "not valid against session.xsd: $(cat "$T/xmllint.out")"
+}
+count() { grep -c " $1: " "$2"; }
+# The events of a trace, as babeltrace2 reads it: NAME COUNT per line.
+bt_events() { # DIR OUT
+	babeltrace2 "$1" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 $1: $(cat "$T/bt.err")"
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned: $(cat "$T/bt.err")"
+	sed -E 's/^[^]]*\] \(\+[^)]*\) [^ ]+ ([^:]+:[^:]+): .*/\1/' "$T/bt.txt" | sort | uniq -c >"$2"
+}
+
+# A session with what trawl saves in user space; $1 its name, $2 its folder.
+make_ust_session() {
+	expect 0 "$TRAWL" create "$1" -o "$2" || return 1
+	expect 0 "$TRAWL" enable-channel -u -s "$1" big --subbuf-size 64k --num-subbuf 8 \
+		--switch-timer 100000 --read-timer 50000 --overwrite
+	expect 0 "$TRAWL" enable-channel -u -s "$1" chan
+	expect 0 "$TRAWL" enable-event -u -s "$1" -c chan tall:seq --filter 'n >= 0 && n < 1000000'
+	expect 0 "$TRAWL" enable-event -u -s "$1" -c chan tall:ints
+	expect 0 "$TRAWL" enable-event -u -s "$1" -c big 'tall:*' --loglevel TRACE_WARNING
+	expect 0 "$TRAWL" enable-event -u -s "$1" -c big tall:string --loglevel-only TRACE_INFO
+	expect 0 "$TRAWL" add-context -u -s "$1" -c chan -t vpid -t procname
+	expect 0 "$TRAWL" disable-event -u -s "$1" -c big tall:string
+}
+
+case $case in
+xsd)
+	need_xsd
+	make_ust_session s1 "$T/tr1"
+	expect 0 "$TRAWL" add-context -u -s s1 -c big -t perf:thread:page-fault ||
+		echo "note: no perf counter context here" >&2
+	expect 0 "$TRAWL" track -u -s s1 --vpid 1,2,3
+	expect 0 "$TRAWL" track -u -s s1 --vuid 0
+	expect 0 "$TRAWL" enable-rotation -s s1 --timer 10s
+	expect 0 "$TRAWL" enable-rotation -s s1 --size 64M
+	expect 0 "$TRAWL" create s2 --snapshot -o "$T/snap"
+	expect 0 "$TRAWL" enable-event -u -s s2 -a
+	expect 0 "$TRAWL" create s3 --no-output
+	expect 0 "$TRAWL" enable-event -u -s s3 'a&b<c>"d' --filter 'x == "<&>"'
+	expect 0 "$TRAWL" save -a -o "$T/saved"
+	grep -qx "All sessions have been saved successfully in $T/saved." "$T/out" || fail "save -a: $(cat "$T/out")"
+	for s in s1 s2 s3; do [ -f "$T/saved/$s.lttng" ] || fail "no $s.lttng"; done
+	xsd_ok "$T/saved"/*.lttng
+	grep -q '<filter>x == &quot;&lt;&amp;&gt;&quot;</filter>\|<filter>x == "&lt;&amp;&gt;"</filter>' "$T/saved/s3.lttng" ||
+		fail "filter not escaped: $(grep filter "$T/saved/s3.lttng")"
+	grep -q '<vpid_process_attr_tracker>' "$T/saved/s1.lttng" || fail "no vpid tracker saved"
+	grep -q '<periodic>' "$T/saved/s1.lttng" && grep -q '<size_threshold>' "$T/saved/s1.lttng" ||
+		fail "rotation schedules not saved"
+	grep -q '<snapshot_mode>true</snapshot_mode>' "$T/saved/s2.lttng" || fail "snapshot mode not saved"
+	grep -q "<path>$T/snap</path>" "$T/saved/s2.lttng" || fail "snapshot output not saved"
+	grep -q '<enabled>false</enabled>' "$T/saved/s3.lttng" || fail "no-output not saved"
+	# Without -f an existing file stays; with -f it is replaced.
+	expect 6 "$TRAWL" save s1 -o "$T/saved" && expect_err_line "already exists"
+	expect 0 "$TRAWL" save s1 -o "$T/saved" -f
+	grep -qx "Session s1 saved successfully in $T/saved." "$T/out" || fail "save -f: $(cat "$T/out")"
+	# The default folder is LTTng's, the file mode LTTng's (0660 less the umask).
+	(umask 002; "$TRAWL" save s1 >"$T/out" 2>"$T/err") || fail "save s1: $(cat "$T/err")"
+	grep -qx "Session s1 saved successfully." "$T/out" || fail "save: $(cat "$T/out")"
+	[ "$(stat -c %a "$HOME/.lttng/sessions/s1.lttng")" = 660 ] ||
+		fail "mode $(stat -c %a "$HOME/.lttng/sessions/s1.lttng"), wanted 660"
+	xsd_ok "$HOME/.lttng/sessions/s1.lttng"
+	expect 5 "$TRAWL" save nosuch && expect_err_line "nosuch"
+	;;
+roundtrip)
+	need_app
+	need_bt2
+	make_ust_session s "$T/tr1"
+	expect 0 "$TRAWL" start s
+	"$APP" 1 100 5000 || fail "app failed"
+	expect_done "$TRAWL" stop s
+	expect 0 "$TRAWL" list s && sed 1,/^Tracing/d "$T/out" | grep -v 'Trace path' >"$T/list1"
+	bt_events "$T/tr1" "$T/ev1"
+	grep -q ' tall:seq$' "$T/ev1" || fail "no tall:seq in the first trace: $(cat "$T/ev1")"
+	expect 0 "$TRAWL" save s -o "$T/saved"
+	expect 0 "$TRAWL" destroy s
+	expect 0 "$TRAWL" load s -i "$T/saved" --override-url "$T/tr2"
+	grep -qx "Session s has been loaded successfully" "$T/out" || fail "load: $(cat "$T/out")"
+	grep -qx "Session output url overridden with $T/tr2" "$T/out" || fail "load: $(cat "$T/out")"
+	expect 0 "$TRAWL" list s && sed 1,/^Tracing/d "$T/out" | grep -v 'Trace path' >"$T/list2"
+	diff "$T/list1" "$T/list2" >"$T/diff" || fail "list differs after load: $(cat "$T/diff")"
+	expect 0 "$TRAWL" status && grep -q "Tracing session s:" "$T/out" ||
+		fail "the loaded session is not the current one: $(cat "$T/out")"
+	expect 0 "$TRAWL" start
+	"$APP" 1 100 5000 || fail "app failed"
+	expect_done "$TRAWL" stop
+	bt_events "$T/tr2" "$T/ev2"
+	diff "$T/ev1" "$T/ev2" >"$T/diff" || fail "events differ after load: $(cat "$T/diff")"
+	# Another name, the file's output; a started session starts when loaded.
+	expect 0 "$TRAWL" start s
+	expect 0 "$TRAWL" save s -o "$T/saved" -f
+	grep -q '<started>true</started>' "$T/saved/s.lttng" || fail "started not saved"
+	expect 0 "$TRAWL" load s -i "$T/saved/s.lttng" --override-name t
+	grep -qx "Session name overridden with t" "$T/out" || fail "load: $(cat "$T/out")"
+	expect 0 "$TRAWL" list t && grep -q "t: \[active\]" "$T/out" || fail "t not active: $(cat "$T/out")"
+	grep -q "Trace path: $T/tr1" "$T/out" || fail "t's output is not the file's: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy -a
+	;;
+lttng2trawl | trawl2lttng)
+	[ "$(id -u)" = 0 ] && [ -x /usr/bin/lttng-sessiond ] && command -v runuser >/dev/null ||
+		{ echo "SKIP: needs root (a test user runs LTTng) and lttng-tools"; exit 77; }
+	need_xsd
+	u=trawlsl$$
+	mkuser "$u" || { echo "SKIP: cannot make a user"; exit 77; }
+	LH=$T/$u
+	lt() { runuser -u "$u" -- env -i PATH=/usr/bin:/bin HOME="$LH" LTTNG_HOME="$LH" lttng "$@"; }
+	runuser -u "$u" -- env -i PATH=/usr/bin:/bin HOME="$LH" LTTNG_HOME="$LH" \
+		lttng-sessiond --daemonize --no-kernel >"$T/lt.out" 2>&1 ||
+		{ fail "lttng-sessiond: $(cat "$T/lt.out")"; finish; }
+	ltpid=$(cat "$LH/.lttng/lttng-sessiond.pid")
+	stop_lttng() { kill "$ltpid" 2>/dev/null; for _ in $(seq 50); do kill -0 "$ltpid" 2>/dev/null || break; sleep 0.1; done; }
+	if [ "$case" = lttng2trawl ]; then
+		need_app
+		need_bt2
+		lt create s -o "$LH/lt" >"$T/out" 2>&1 &&
+			lt enable-channel -u chan --subbuf-size 128k --num-subbuf 4 --overwrite >>"$T/out" 2>&1 &&
+			lt enable-event -u -c chan tall:seq --filter 'n >= 10' >>"$T/out" 2>&1 &&
+			lt enable-event -u -c chan 'tall:*' --loglevel TRACE_DEBUG >>"$T/out" 2>&1 &&
+			lt add-context -u -c chan -t vpid -t procname >>"$T/out" 2>&1 &&
+			lt save s -o "$LH/saved" >>"$T/out" 2>&1 || fail "lttng: $(cat "$T/out")"
+		stop_lttng
+		xsd_ok "$LH/saved/s.lttng"
+		expect 0 "$TRAWL" load -i "$LH/saved/s.lttng" --override-url "$T/tr"
+		expect 0 "$TRAWL" list s
+		grep -q "chan: \[enabled\]" "$T/out" || fail "no channel chan: $(cat "$T/out")"
+		grep -q "tall:seq (type: tracepoint) \[enabled\] \[with filter\]" "$T/out" ||
+			fail "no tall:seq with filter: $(cat "$T/out")"
+		grep -q "overwrite mode: 1" "$T/out" || fail "not overwrite: $(cat "$T/out")"
+		grep -q "sub-buffer size: 131072" "$T/out" || fail "subbuf size: $(cat "$T/out")"
+		grep -q "vpid" "$T/out" || fail "no vpid context: $(cat "$T/out")"
+		expect 0 "$TRAWL" start s
+		"$APP" 1 100 5000 || fail "app failed"
+		expect_done "$TRAWL" stop s
+		bt_events "$T/tr" "$T/ev"
+		grep -q ' 90 tall:seq$' "$T/ev" || fail "wanted 90 tall:seq (n >= 10 of 100): $(cat "$T/ev")"
+		grep -q 'vpid = ' "$T/bt.txt" || fail "no vpid context in the trace"
+	else
+		make_ust_session s "$LH/tr"
+		expect 0 "$TRAWL" track -u -s s --vpid 4242
+		expect 0 "$TRAWL" save s -o "$T/saved"
+		xsd_ok "$T/saved/s.lttng"
+		expect 0 "$TRAWL" list s && cp "$T/out" "$T/mine"
+		chmod 755 "$T/saved" && chmod 644 "$T/saved/s.lttng"
+		lt load -i "$T/saved/s.lttng" --override-url "$LH/ltout" >"$T/out" 2>&1 ||
+			fail "lttng load: $(cat "$T/out")"
+		lt list s >"$T/theirs" 2>&1 || fail "lttng list: $(cat "$T/theirs")"
+		# LTTng 2.13's list has no contexts: its own save of what it loaded does.
+		lt save s -o "$LH/resaved" >"$T/out" 2>&1 || fail "lttng save: $(cat "$T/out")"
+		stop_lttng
+		for ctx in VPID PROCNAME; do
+			grep -q "<type>$ctx</type>" "$LH/resaved/s.lttng" || fail "LTTng lost context $ctx"
+		done
+		# The same channels, attributes, rules and trackers in both lists.
+		for f in "$T/theirs" "$T/mine"; do
+			for re in '^- big: \[enabled\]' '^- chan: \[enabled\]' \
+				'Event-loss mode: +overwrite' 'Sub-buffer size: +65536 bytes' \
+				'Sub-buffer count: +8' 'Switch timer: +100000 ' 'Read timer: +50000 ' \
+				'tall:seq \(type: tracepoint\).*\[enabled\]' \
+				"tall:seq .*filter: '?n >= 0 && n < 1000000'?\]" \
+				'tall:ints \(type: tracepoint\) \[enabled\]' \
+				'tall:\* \(loglevel <= TRACE_WARNING \(4\)\) \(type: tracepoint\) \[enabled\]' \
+				'tall:string \(loglevel == TRACE_INFO \(6\)\) \(type: tracepoint\) \[disabled\]' \
+				'Virtual process IDs: +4242'; do
+				grep -qE -- "$re" "$f" || fail "$(basename "$f") lacks /$re/: $(cat "$f")"
+			done
+		done
+	fi
+	;;
+autoload)
+	need_app
+	need_bt2
+	make_ust_session a "$T/tra"
+	expect 0 "$TRAWL" start a
+	expect 0 "$TRAWL" save a -o "$HOME/.lttng/sessions/auto"
+	make_ust_session b "$T/trb"
+	expect 0 "$TRAWL" save b -o "$T/other"
+	expect 0 "$TRAWL" destroy -a
+	kill_daemons
+	expect 0 "$BIN/trawl-sessiond" --daemonize
+	expect 0 "$TRAWL" list
+	grep -q " a \[active\]" "$T/out" || fail "a not autoloaded and started: $(cat "$T/out")"
+	grep -q " b " "$T/out" && fail "b loaded from elsewhere: $(cat "$T/out")"
+	"$APP" 1 100 5000 || fail "app failed"
+	expect_done "$TRAWL" stop a
+	bt_events "$T/tra" "$T/ev"
+	grep -q ' tall:seq$' "$T/ev" || fail "the autoloaded session traced nothing: $(cat "$T/ev")"
+	expect 0 "$TRAWL" destroy -a
+	kill_daemons
+	expect 0 "$BIN/trawl-sessiond" --daemonize --load "$T/other/b.lttng"
+	expect 0 "$TRAWL" list
+	grep -q " b \[inactive\]" "$T/out" || fail "b not loaded by --load: $(cat "$T/out")"
+	grep -q " a " "$T/out" && fail "a autoloaded besides --load: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy -a
+	kill_daemons
+	expect 0 "$BIN/trawl-sessiond" --daemonize --no-autoload
+	expect 0 "$TRAWL" list && grep -q "no available tracing session" "$T/out" ||
+		fail "--no-autoload loaded: $(cat "$T/out")"
+	;;
+errors)
+	mkdir -p "$T/f"
+	make_ust_session s "$T/tr"
+	expect 0 "$TRAWL" save s -o "$T/f"
+	good=$T/f/s.lttng
+	printf '<sessions><session><name>x</name>' >"$T/trunc.lttng"
+	expect 7 "$TRAWL" load -i "$T/trunc.lttng" && expect_err_line "malformed XML"
+	sed 's|<enabled>true</enabled>|<enabled>true</enabled><colour>red</colour>|' "$good" >"$T/unknown.lttng"
+	expect 7 "$TRAWL" load -i "$T/unknown.lttng" && expect_err_line "unknown element <colour>"
+	grep -q ":[0-9]*: unknown element" "$T/err" || fail "no line number: $(cat "$T/err")"
+	sed 's|<subbuffer_size>65536</subbuffer_size>|<subbuffer_size>-1</subbuffer_size>|' "$good" >"$T/neg.lttng"
+	expect 7 "$TRAWL" load -i "$T/neg.lttng" && expect_err_line "subbuffer_size"
+	{ echo '<?xml version="1.0"?><!DOCTYPE sessions [<!ENTITY a "aaaa">]>'; sed 1d "$good"; } >"$T/dtd.lttng"
+	expect 7 "$TRAWL" load -i "$T/dtd.lttng" && expect_err_line "DOCTYPE"
+	sed 's|<type>UST</type>|<type>JUL</type>|' "$good" >"$T/jul.lttng"
+	expect 7 "$TRAWL" load -i "$T/jul.lttng" && expect_err_line "JUL domain"
+	expect 0 "$TRAWL" list s && before=$(cat "$T/out")
+	expect 6 "$TRAWL" load -i "$good" && expect_err_line "s"
+	expect 0 "$TRAWL" list s
+	[ "$(cat "$T/out")" = "$before" ] || fail "a failed load changed s: $(cat "$T/out")"
+	expect 0 "$TRAWL" load -i "$good" -f
+	expect 5 "$TRAWL" load nosuch -i "$T/f" && expect_err_line "nosuch"
+	expect 5 "$TRAWL" load -i "$T/nowhere" && expect_err_line "nowhere"
+	expect 2 "$TRAWL" load -a --override-name x && expect_err_line "--override-name"
+	expect 2 "$TRAWL" load a b && expect_err_line "unknown argument"
+	expect 2 "$TRAWL" save a b && expect_err_line "unknown argument"
+	expect 0 "$TRAWL" list && [ "$(grep -c ' \[' "$T/out")" = 1 ] || fail "sessions made by failed loads: $(cat "$T/out")"
+	;;
+*)
+	echo "unknown case $case" >&2
+	exit 2
+	;;
+esac
+finish
