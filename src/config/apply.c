@@ -298,14 +298,21 @@ int trawl_config_doc_apply(struct trawl_ctl *ctl, const struct trawl_config_doc 
 	a.name = o->override_name ? o->override_name : s->name;
 	if (o->overwrite) {
 		ret = trawl_ctl_session_destroy(ctl, a.name);
-		if (ret && ret != -ENOENT)
-			return afail(&a, ret, "destroying the session of that name");
+		if (ret && ret != -ENOENT) {
+			afail(&a, ret, "destroying the session of that name");
+			cfg_one_line(err);
+			return ret;
+		}
 	}
 	ret = create_session(&a, s, o);
-	if (ret)
+	if (ret) {
+		cfg_one_line(err);
 		return ret; /* a session of that name, if any, is not ours to destroy */
+	}
 	ret = apply_session(&a, s, o);
-	if (ret)
+	if (ret) {
+		cfg_one_line(err);
 		trawl_ctl_session_destroy(ctl, a.name);
+	}
 	return ret;
 }

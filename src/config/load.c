@@ -13,6 +13,7 @@
  */
 #include "common/common.h"
 #include "config/config.h"
+#include "config/model.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,7 +176,7 @@ out:
 	return ret;
 }
 
-int trawl_config_load(struct trawl_ctl *ctl, const char *path,
+static int load(struct trawl_ctl *ctl, const char *path,
 		      const struct trawl_config_load_opts *o, size_t *loaded, char *err,
 		      size_t errlen)
 {
@@ -213,6 +214,17 @@ int trawl_config_load(struct trawl_ctl *ctl, const char *path,
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int trawl_config_load(struct trawl_ctl *ctl, const char *path,
+		      const struct trawl_config_load_opts *o, size_t *loaded, char *err,
+		      size_t errlen)
+{
+	int ret = load(ctl, path, o, loaded, err, errlen);
+
+	if (ret)
+		cfg_one_line(err); /* a folder's file names are anyone's text */
+	return ret;
 }
 
 /* LTTng's rule for an autoload folder: ours (or we are root). */

@@ -97,6 +97,9 @@ struct trawl_config_doc {
 extern const char *const cfg_tracker_elems[TRAWL_CTL_PROCESS_ATTR_COUNT];
 extern const char *const cfg_tracker_values[TRAWL_CTL_PROCESS_ATTR_COUNT];
 
+/* Makes @s one line: control bytes (a file's text, a file name) become spaces. */
+void cfg_one_line(char *s);
+
 /* LTTng's context <type> word ("PID") of add-context's name ("pid"), or NULL. */
 const char *cfg_context_lttng(const char *name);
 

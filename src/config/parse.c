@@ -39,6 +39,13 @@ struct px {
 
 typedef xmlNode node_t;
 
+void cfg_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 __attribute__((format(printf, 3, 4))) static int perr(struct px *p, const node_t *n,
 						      const char *fmt, ...)
 {
@@ -1271,6 +1278,7 @@ int trawl_config_doc_parse(const char *buf, size_t len, const char *file,
 	}
 	xmlFreeParserCtxt(ctxt);
 	if (ret) {
+		cfg_one_line(err);
 		trawl_config_doc_destroy(doc);
 		return ret;
 	}

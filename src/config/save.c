@@ -504,8 +504,11 @@ int trawl_config_save(struct trawl_ctl *ctl, const char *name, const char *dir, 
 		}
 		dir = home;
 	}
-	if (name)
-		return save_one(ctl, name, dir, force, err, errlen);
+	if (name) {
+		ret = save_one(ctl, name, dir, force, err, errlen);
+		cfg_one_line(err);
+		return ret;
+	}
 	ret = trawl_ctl_list_sessions(ctl, &l);
 	if (ret) {
 		trawl_msg_fmt(err, errlen, "cannot list the sessions: %s", strerror(-ret));
@@ -518,5 +521,6 @@ int trawl_config_save(struct trawl_ctl *ctl, const char *name, const char *dir, 
 			ret = save_one(ctl, s.name, dir, force, err, errlen);
 	}
 	trawl_ctl_list_destroy(l);
+	cfg_one_line(err);
 	return ret;
 }
