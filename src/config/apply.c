@@ -50,6 +50,19 @@ static const char *dom_word(enum trawl_ctl_domain d)
 	return d == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "user-space";
 }
 
+/*
+ * A snapshot session made with a folder has that folder as its one output,
+ * snapshot-1 without a size limit: such a file is made the same way, so the
+ * session lists as it did. Other outputs are added after creation.
+ */
+static int made_with_output(const struct cfg_session *s)
+{
+	const struct cfg_snapshot_output *o = s->snapshot_outputs;
+
+	return s->nr_snapshot_outputs == 1 && o->out.path && o->out.enabled && !o->max_size &&
+	       o->name && !strcmp(o->name, "snapshot-1");
+}
+
 static int create_session(struct ax *a, const struct cfg_session *s,
 			  const struct trawl_config_load_opts *o)
 {
@@ -68,7 +81,9 @@ static int create_session(struct ax *a, const struct cfg_session *s,
 		trawl_msg_fmt(a->err, a->errlen, "cannot load session %s: bad name", a->name);
 		goto out;
 	}
-	if (s->snapshot) {
+	if (s->snapshot && !url && made_with_output(s)) {
+		url = s->snapshot_outputs[0].out.path;
+	} else if (s->snapshot) {
 		/* Its outputs are added next (LTTng makes it without one too). */
 		ret = trawl_ctl_session_attr_set_no_output(attr, !url);
 	} else if (!url && s->output.given && !s->output.enabled) {
@@ -97,7 +112,7 @@ static int add_snapshot_outputs(struct ax *a, const struct cfg_session *s,
 	size_t i;
 	int ret = 0;
 
-	if (o->override_url && s->snapshot)
+	if (s->snapshot && (o->override_url || made_with_output(s)))
 		return 0; /* the session was made with it */
 	for (i = 0; i < s->nr_snapshot_outputs && !ret; i++) {
 		const struct cfg_snapshot_output *so = &s->snapshot_outputs[i];

@@ -646,7 +646,8 @@ static int parse_event(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	switch (type) {
 	case ET_ALL:
 		ev->kind = TRAWL_CTL_EVENT_TRACEPOINT;
-		ev->also_syscalls = dom == TRAWL_CTL_DOMAIN_KERNEL;
+		/* LTTng's enable-event -k -a: "*" of both kinds */
+		ev->also_syscalls = dom == TRAWL_CTL_DOMAIN_KERNEL && !strcmp(ev->name, "*");
 		break;
 	case ET_TRACEPOINT:
 		ev->kind = TRAWL_CTL_EVENT_TRACEPOINT;

@@ -65,6 +65,15 @@ xsd)
 	expect 0 "$TRAWL" track -u -s s1 --vuid 0
 	expect 0 "$TRAWL" enable-rotation -s s1 --timer 10s
 	expect 0 "$TRAWL" enable-rotation -s s1 --size 64M
+	kernel=0
+	if "$TRAWL" enable-channel -k -s s1 kc --subbuf-size 256k >/dev/null 2>&1; then
+		kernel=1
+		expect 0 "$TRAWL" enable-event -k -s s1 -c kc sched_switch --filter 'prev_pid != 0'
+		expect 0 "$TRAWL" enable-event -k -s s1 -c kc --syscall openat,close
+		expect 0 "$TRAWL" add-context -k -s s1 -c kc -t pid -t prio
+	else
+		echo "note: no kernel domain here: user space only" >&2
+	fi
 	expect 0 "$TRAWL" create s2 --snapshot -o "$T/snap"
 	expect 0 "$TRAWL" enable-event -u -s s2 -a
 	expect 0 "$TRAWL" create s3 --no-output
@@ -92,6 +101,19 @@ xsd)
 		fail "mode $(stat -c %a "$HOME/.lttng/sessions/s1.lttng"), wanted 660"
 	xsd_ok "$HOME/.lttng/sessions/s1.lttng"
 	expect 5 "$TRAWL" save nosuch && expect_err_line "nosuch"
+	[ $kernel = 0 ] || grep -q '<type>SYSCALL</type>' "$T/saved/s1.lttng" || fail "no kernel system call rule saved"
+	# Loaded back, each session lists as it did.
+	for s in s1 s2 s3; do
+		expect 0 "$TRAWL" list $s && grep -v -e "Bytes written" -e "Events discarded" -e "Consumer:" "$T/out" >"$T/before.$s"
+	done
+	expect 0 "$TRAWL" destroy -a
+	expect 0 "$TRAWL" load -a -i "$T/saved"
+	for s in s1 s2 s3; do
+		expect 0 "$TRAWL" list $s && grep -v -e "Bytes written" -e "Events discarded" -e "Consumer:" "$T/out" >"$T/after.$s"
+		diff "$T/before.$s" "$T/after.$s" >"$T/diff" || fail "$s lists otherwise once loaded: $(cat "$T/diff")"
+	done
+	expect 0 "$TRAWL" snapshot list-output -s s2 && grep -q "$T/snap" "$T/out" ||
+		fail "s2's snapshot output not loaded: $(cat "$T/out")"
 	;;
 roundtrip)
 	need_app
