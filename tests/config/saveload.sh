@@ -34,6 +34,24 @@ xsd_ok() { # FILE...
 		fail "not valid against session.xsd: $(cat "$T/xmllint.out")"
 }
 count() { grep -c " $1: " "$2"; }
+# Stops this test's daemons and waits until they are gone, so that the next
+# one started takes the lock (a dying one still holding it would make the
+# next exit at once, "another daemon serves").
+stop_daemons() {
+	local f pids=() p i
+	for f in "$TRAWL_RUNTIME_DIR/sessiond.lock" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock"; do
+		[ -f "$f" ] && pids+=("$(cat "$f")")
+	done
+	for p in "${pids[@]}"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null
+	done
+	for p in "${pids[@]}"; do
+		for i in $(seq 600); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.1
+		done
+	done
+}
 # The events of a trace, as babeltrace2 reads it: NAME COUNT per line.
 bt_events() { # DIR OUT
 	babeltrace2 "$1" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 $1: $(cat "$T/bt.err")"
@@ -161,7 +179,7 @@ lttng2trawl | trawl2lttng)
 		lttng-sessiond --daemonize --no-kernel >"$T/lt.out" 2>&1 ||
 		{ fail "lttng-sessiond: $(cat "$T/lt.out")"; finish; }
 	ltpid=$(cat "$LH/.lttng/lttng-sessiond.pid")
-	stop_lttng() { kill "$ltpid" 2>/dev/null; for _ in $(seq 50); do kill -0 "$ltpid" 2>/dev/null || break; sleep 0.1; done; }
+	stop_lttng() { kill "$ltpid" 2>/dev/null; for _ in $(seq 600); do kill -0 "$ltpid" 2>/dev/null || break; sleep 0.1; done; }
 	if [ "$case" = lttng2trawl ]; then
 		need_app
 		need_bt2
@@ -228,7 +246,7 @@ autoload)
 	make_ust_session b "$T/trb"
 	expect 0 "$TRAWL" save b -o "$T/other"
 	expect 0 "$TRAWL" destroy -a
-	kill_daemons
+	stop_daemons
 	expect 0 "$BIN/trawl-sessiond" --daemonize
 	expect 0 "$TRAWL" list
 	grep -q " a \[active\]" "$T/out" || fail "a not autoloaded and started: $(cat "$T/out")"
@@ -238,13 +256,13 @@ autoload)
 	bt_events "$T/tra" "$T/ev"
 	grep -q ' tall:seq$' "$T/ev" || fail "the autoloaded session traced nothing: $(cat "$T/ev")"
 	expect 0 "$TRAWL" destroy -a
-	kill_daemons
+	stop_daemons
 	expect 0 "$BIN/trawl-sessiond" --daemonize --load "$T/other/b.lttng"
 	expect 0 "$TRAWL" list
 	grep -q " b \[inactive\]" "$T/out" || fail "b not loaded by --load: $(cat "$T/out")"
 	grep -q " a " "$T/out" && fail "a autoloaded besides --load: $(cat "$T/out")"
 	expect 0 "$TRAWL" destroy -a
-	kill_daemons
+	stop_daemons
 	expect 0 "$BIN/trawl-sessiond" --daemonize --no-autoload
 	expect 0 "$TRAWL" list && grep -q "no available tracing session" "$T/out" ||
 		fail "--no-autoload loaded: $(cat "$T/out")"
