@@ -77,12 +77,13 @@ const struct cli_cmd cli_cmd_save = {
 	.name = "save",
 	.summary = "Save sessions to files",
 	.synopsis = "[NAME] [-a] [-o DIR] [-f]",
-	.description = "Writes session NAME (without NAME: every session of this user) to "
-		       "DIR/NAME.lttng in LTTng 2.13's session XML, valid against its session.xsd: "
-		       "its output, mode (snapshot, live), rotation schedules, channels with their "
-		       "attributes, events (kind, filter, log level, probe location), contexts, "
-		       "trackers, and whether it was started. `trawl load` and `lttng load` make the "
-		       "sessions again. The file is written by this command, as the user who runs it.",
+	.description =
+		"Writes session NAME (without NAME: every session of this user) to "
+		"DIR/NAME.lttng in LTTng 2.13's session XML, valid against its session.xsd: "
+		"its output, mode (snapshot, live), rotation schedules, channels with their "
+		"attributes, events (kind, filter, log level, probe location), contexts, "
+		"trackers, and whether it was started. `trawl load` and `lttng load` make the "
+		"sessions again. The file is written by this command, as the user who runs it.",
 	.options = opts_doc,
 	.run = run,
 };

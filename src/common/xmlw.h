@@ -36,7 +36,7 @@ struct trawl_xmlw {
 	struct trawl_strbuf sb;
 	const char *open[TRAWL_XMLW_DEPTH]; /* names of the open elements (the caller's
 					       strings, which must live until closed) */
-	int depth;                          /* elements open */
+	int depth;			    /* elements open */
 	int in_tag;    /* the last element's start tag is not closed yet ('>' pending) */
 	int has_child; /* the innermost open element has a child element */
 	int err;       /* errno of the first failure, else 0 */

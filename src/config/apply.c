@@ -30,8 +30,7 @@ struct ax {
 };
 
 /* "cannot load session NAME: WHAT: the daemon's line (or strerror)". Returns @ret. */
-__attribute__((format(printf, 3, 4))) static int afail(struct ax *a, int ret, const char *fmt,
-						       ...)
+__attribute__((format(printf, 3, 4))) static int afail(struct ax *a, int ret, const char *fmt, ...)
 {
 	const char *line = trawl_ctl_last_error(a->ctl);
 	char what[300];
@@ -95,7 +94,8 @@ static int create_session(struct ax *a, const struct cfg_session *s,
 		ret = trawl_ctl_session_attr_set_output(attr, url);
 	if (ret) {
 		trawl_msg_fmt(a->err, a->errlen, "cannot load session %s: output '%s': %s", a->name,
-			      url ? url : "", ret == -ENAMETOOLONG ? "too long" : "not a folder or URL");
+			      url ? url : "",
+			      ret == -ENAMETOOLONG ? "too long" : "not a folder or URL");
 		goto out;
 	}
 	ret = trawl_ctl_session_create(a->ctl, attr, NULL);
@@ -276,8 +276,7 @@ static int apply_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cf
 static int apply_session(struct ax *a, const struct cfg_session *s,
 			 const struct trawl_config_load_opts *o)
 {
-	static const enum trawl_ctl_domain doms[] = {TRAWL_CTL_DOMAIN_KERNEL,
-						     TRAWL_CTL_DOMAIN_UST};
+	static const enum trawl_ctl_domain doms[] = {TRAWL_CTL_DOMAIN_KERNEL, TRAWL_CTL_DOMAIN_UST};
 	size_t i;
 	int ret = add_snapshot_outputs(a, s, o);
 

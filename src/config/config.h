@@ -22,7 +22,7 @@
 
 #include "trawl/ctl.h"
 
-#define TRAWL_CONFIG_EXT ".lttng"          /* a session file's name: NAME.lttng */
+#define TRAWL_CONFIG_EXT ".lttng"	   /* a session file's name: NAME.lttng */
 #define TRAWL_CONFIG_MAX_BYTES (16u << 20) /* the largest file read */
 
 struct trawl_config_doc; /* a parsed file: its sessions */
@@ -57,8 +57,8 @@ const char *trawl_config_doc_name(const struct trawl_config_doc *doc, size_t i);
 
 /* What a load does besides making the sessions as the file says. */
 struct trawl_config_load_opts {
-	const char *session;       /* only this session (NULL: all) */
-	int overwrite;             /* destroy a session of the same name first (-f) */
+	const char *session;	   /* only this session (NULL: all) */
+	int overwrite;		   /* destroy a session of the same name first (-f) */
 	const char *override_url;  /* output of every session loaded (NULL: the file's) */
 	const char *override_name; /* the loaded session's name (one session only) */
 };

@@ -176,9 +176,8 @@ out:
 	return ret;
 }
 
-static int load(struct trawl_ctl *ctl, const char *path,
-		      const struct trawl_config_load_opts *o, size_t *loaded, char *err,
-		      size_t errlen)
+static int load(struct trawl_ctl *ctl, const char *path, const struct trawl_config_load_opts *o,
+		size_t *loaded, char *err, size_t errlen)
 {
 	static const struct trawl_config_load_opts all;
 	char home[4096];

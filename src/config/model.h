@@ -27,7 +27,7 @@ struct cfg_event {
 struct cfg_channel {
 	char *name;
 	int enabled;
-	int overwrite;        /* -1: the domain's default */
+	int overwrite;	      /* -1: the domain's default */
 	uint64_t subbuf_size; /* 0: default */
 	uint64_t num_subbuf;  /* 0: default */
 	int has_switch_timer, has_read_timer;

@@ -8,6 +8,7 @@
  * process, as the user who asked (docs/SECURITY.md).
  */
 #include "common/common.h"
+#include "common/fs.h"
 #include "common/xmlw.h"
 #include "config/config.h"
 #include "config/model.h"
@@ -98,6 +99,8 @@ static void write_uprobe(struct trawl_xmlw *w, const char *target)
 	char buf[TRAWL_CTL_TARGET_MAX], *path, *a, *b;
 	int sdt = !strncmp(target, "sdt:", 4);
 
+	if (!sdt && strncmp(target, "elf:", 4))
+		return; /* not a location the kernel part takes */
 	trawl_path_fmt(buf, sizeof(buf), "%s", target + 4);
 	path = buf;
 	/* The path has no ':' (the kernel part checks it); the names come after it. */
@@ -132,16 +135,17 @@ static void write_event(struct trawl_xmlw *w, const struct trawl_ctl_event_info 
 	trawl_xmlw_bool(w, "enabled", e->enabled);
 	trawl_xmlw_text(w, "type", (unsigned)e->kind < 5 ? kinds[e->kind] : "TRACEPOINT");
 	if (e->domain == TRAWL_CTL_DOMAIN_UST) {
-		int all = (unsigned)e->loglevel_type > 2 || e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL;
+		int all = (unsigned)e->loglevel_type > 2 ||
+			  e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL;
 
 		trawl_xmlw_text(w, "loglevel_type", all ? "ALL" : lt[e->loglevel_type]);
 		trawl_xmlw_s64(w, "loglevel", all ? -1 : e->loglevel);
 	}
 	if (e->filter[0])
 		trawl_xmlw_text(w, "filter", e->filter);
-	if (e->target[0] && (e->kind == TRAWL_CTL_EVENT_PROBE ||
-			     e->kind == TRAWL_CTL_EVENT_FUNCTION ||
-			     e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)) {
+	if (e->target[0] &&
+	    (e->kind == TRAWL_CTL_EVENT_PROBE || e->kind == TRAWL_CTL_EVENT_FUNCTION ||
+	     e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)) {
 		trawl_xmlw_open(w, "attributes");
 		if (e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)
 			write_uprobe(w, e->target);
@@ -261,12 +265,12 @@ static size_t write_domain(struct sv *v, size_t i)
 	trawl_xmlw_open(w, "channels");
 	for (j = i + 1; j < end;)
 		j = trawl_ctl_list_kind(v->l, j) == TRAWL_CTL_ITEM_CHANNEL ? write_channel(v, j)
-									     : j + 1;
+									   : j + 1;
 	trawl_xmlw_close(w);
 	trawl_xmlw_open(w, "process_attr_trackers");
 	for (j = i + 1; j < end;)
 		j = trawl_ctl_list_kind(v->l, j) == TRAWL_CTL_ITEM_TRACKER ? write_tracker(v, j)
-									     : j + 1;
+									   : j + 1;
 	trawl_xmlw_close(w);
 	trawl_xmlw_close(w);
 	return end;
@@ -298,9 +302,11 @@ static void write_consumer_output(struct trawl_xmlw *w, const char *output)
 		}
 		sub = *e == '/' ? e + 1 : "";
 		trawl_xmlw_open(w, "net_output");
-		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, cp, sub);
+		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, cp,
+			       sub);
 		trawl_xmlw_text(w, "control_uri", url);
-		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, dp, sub);
+		trawl_path_fmt(url, sizeof(url), "tcp%c://%s:%u/%s", net ? '4' : '6', host, dp,
+			       sub);
 		trawl_xmlw_text(w, "data_uri", url);
 		trawl_xmlw_close(w);
 	} else {
@@ -347,7 +353,8 @@ static int write_session(struct sv *v)
 	trawl_xmlw_text(w, "name", v->s.name);
 	trawl_xmlw_open(w, "domains");
 	for (i = 0; i < n;)
-		i = trawl_ctl_list_kind(v->l, i) == TRAWL_CTL_ITEM_DOMAIN ? write_domain(v, i) : i + 1;
+		i = trawl_ctl_list_kind(v->l, i) == TRAWL_CTL_ITEM_DOMAIN ? write_domain(v, i)
+									  : i + 1;
 	trawl_xmlw_close(w);
 	trawl_xmlw_bool(w, "started", v->s.active);
 	for (i = 0; i < n; i++)
@@ -397,14 +404,16 @@ int trawl_config_session_xml(struct trawl_ctl *ctl, const char *name, char **xml
 		const char *line = trawl_ctl_last_error(ctl);
 
 		trawl_msg_fmt(err, errlen, "cannot save session %s: %s", name,
-			      line[0] ? line : ret == -ENOENT ? "no such session" : strerror(-ret));
+			      line[0]	       ? line
+			      : ret == -ENOENT ? "no such session"
+					       : strerror(-ret));
 		return ret;
 	}
 	ret = trawl_ctl_list_session_at(v.l, 0, &v.s);
 	if (ret) {
 		trawl_ctl_list_destroy(v.l);
-		trawl_msg_fmt(err, errlen, "cannot save session %s: the daemon's list has no session",
-			      name);
+		trawl_msg_fmt(err, errlen,
+			      "cannot save session %s: the daemon's list has no session", name);
 		return -EPROTO;
 	}
 	trawl_xmlw_init(&v.w);
@@ -424,57 +433,53 @@ int trawl_config_session_xml(struct trawl_ctl *ctl, const char *name, char **xml
 	return ret;
 }
 
-/* DIR/NAME.lttng, made with LTTng's modes (folder 0770, file 0660, less the umask). */
+/*
+ * DIR/NAME.lttng with LTTng's modes (folder 0770, file 0660, less the
+ * umask). The folder is walked as fs.h does (no other user's link is
+ * followed: root saving into /tmp/x cannot be made to write elsewhere) and
+ * the file is written aside then renamed over, so whatever had its name (a
+ * link, a FIFO) is replaced, never written through.
+ */
 static int write_file(const char *dir, const char *name, const char *xml, size_t len, int force,
 		      char *err, size_t errlen)
 {
-	char path[4096];
-	size_t off = 0;
-	int fd, ret;
+	char file[TRAWL_CTL_NAME_MAX + sizeof(TRAWL_CONFIG_EXT)], where[TRAWL_CTL_PATH_MAX];
+	int dfd, fd, ret;
 
-	ret = trawl_mkdir_p(dir, 0770);
-	if (ret) {
-		trawl_msg_fmt(err, errlen, "cannot make folder %s: %s", dir, strerror(-ret));
-		return ret;
-	}
-	if (trawl_path_fmt(path, sizeof(path), "%s/%s" TRAWL_CONFIG_EXT, dir, name)) {
-		trawl_msg_fmt(err, errlen, "cannot save session %s: path too long", name);
+	if (trawl_path_fmt(file, sizeof(file), "%s" TRAWL_CONFIG_EXT, name)) {
+		trawl_msg_fmt(err, errlen, "cannot save session %s: name too long", name);
 		return -ENAMETOOLONG;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (force ? 0 : O_EXCL), 0660);
+	where[0] = '\0';
+	dfd = trawl_fs_dir_open(AT_FDCWD, dir, TRAWL_FS_CREATE, 0770, where, sizeof(where));
+	if (dfd < 0) {
+		trawl_msg_fmt(err, errlen, "cannot save into %s: %s%s%s", dir,
+			      where[0] ? where : "", where[0] ? ": " : "", trawl_fs_strerror(dfd));
+		return dfd;
+	}
+	if (!force && !faccessat(dfd, file, F_OK, AT_SYMLINK_NOFOLLOW)) {
+		close(dfd);
+		trawl_msg_fmt(err, errlen,
+			      "session configuration file %s/%s already exists "
+			      "(use -f to replace it)",
+			      dir, file);
+		return -EEXIST;
+	}
+	fd = trawl_fs_replace(dfd, file, xml, len, 0660);
+	close(dfd);
 	if (fd < 0) {
-		ret = -errno;
-		if (ret == -EEXIST)
-			trawl_msg_fmt(err, errlen, "session configuration file %s already exists "
-						   "(use -f to replace it)",
-				      path);
-		else
-			trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
-		return ret;
+		trawl_msg_fmt(err, errlen, "cannot write %s/%s: %s", dir, file,
+			      trawl_fs_strerror(fd));
+		return fd;
 	}
-	while (off < len) {
-		ssize_t n = write(fd, xml + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			close(fd);
-			trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
-			return ret;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd)) {
-		ret = -errno;
-		trawl_msg_fmt(err, errlen, "cannot write %s: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	ret = close(fd) ? -errno : 0;
+	if (ret)
+		trawl_msg_fmt(err, errlen, "cannot write %s/%s: %s", dir, file, strerror(-ret));
+	return ret;
 }
 
-static int save_one(struct trawl_ctl *ctl, const char *name, const char *dir, int force,
-		    char *err, size_t errlen)
+static int save_one(struct trawl_ctl *ctl, const char *name, const char *dir, int force, char *err,
+		    size_t errlen)
 {
 	size_t len;
 	char *xml;

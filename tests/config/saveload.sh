@@ -268,6 +268,7 @@ autoload)
 		fail "--no-autoload loaded: $(cat "$T/out")"
 	;;
 errors)
+	need_xsd
 	mkdir -p "$T/f"
 	make_ust_session s "$T/tr"
 	expect 0 "$TRAWL" save s -o "$T/f"
@@ -290,6 +291,13 @@ errors)
 	expect 0 "$TRAWL" load -i "$good" -f
 	expect 5 "$TRAWL" load nosuch -i "$T/f" && expect_err_line "nosuch"
 	expect 5 "$TRAWL" load -i "$T/nowhere" && expect_err_line "nowhere"
+	# save -f replaces what has the file's name, never writes through it.
+	mkdir -p "$T/trap" && echo precious >"$T/target" && ln -s "$T/target" "$T/trap/s.lttng"
+	expect 6 "$TRAWL" save s -o "$T/trap" && expect_err_line "already exists"
+	expect 0 "$TRAWL" save s -o "$T/trap" -f
+	[ "$(cat "$T/target")" = precious ] || fail "save -f wrote through a link"
+	[ -L "$T/trap/s.lttng" ] && fail "save -f left the link in place"
+	xsd_ok "$T/trap/s.lttng"
 	expect 2 "$TRAWL" load -a --override-name x && expect_err_line "--override-name"
 	expect 2 "$TRAWL" load a b && expect_err_line "unknown argument"
 	expect 2 "$TRAWL" save a b && expect_err_line "unknown argument"
