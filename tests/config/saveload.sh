@@ -13,12 +13,14 @@
 #   lttng2trawl  a file saved by LTTng 2.13 loads in trawl and traces
 #   trawl2lttng  a file saved by trawl loads in LTTng (`lttng load`), whose
 #              `lttng list` shows the same channels and events
+#   live       a live session streaming to trawl-relayd: saved as LTTng's
+#              <net_output> (tcp4:// URLs) and live timer, loaded back, traces
 #   autoload   trawl-sessiond loads $HOME/.lttng/sessions/auto at start (a
 #              started session traces), and --load PATH
 #   errors     malformed XML, unknown elements, a DOCTYPE, a name clash
 #              without -f, a session not in the files, bad options: one line
 #              each, a non-zero exit, nothing made
-. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/../relayd/lib.sh"
 APP=$BIN/ust-app-all
 XSD=/usr/share/xml/lttng/session.xsd
 case=${1:?case}
@@ -236,6 +238,44 @@ lttng2trawl | trawl2lttng)
 			done
 		done
 	fi
+	;;
+live)
+	need_xsd
+	need_app
+	need_bt2
+	relayd_start || { fail "trawl-relayd did not start"; finish; }
+	expect 0 "$TRAWL" create l --live=200000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u -s l tall:seq
+	expect 0 "$TRAWL" save l -o "$T/saved"
+	xsd_ok "$T/saved/l.lttng"
+	for want in "<control_uri>tcp4://127.0.0.1:$CTRL_PORT/</control_uri>" \
+		"<data_uri>tcp4://127.0.0.1:$DATA_PORT/</data_uri>" \
+		"<live_timer_interval>200000</live_timer_interval>"; do
+		grep -qF "$want" "$T/saved/l.lttng" || fail "l.lttng lacks $want"
+	done
+	expect 0 "$TRAWL" list l && grep -v -e "Bytes written" -e "Events discarded" "$T/out" >"$T/before"
+	expect 0 "$TRAWL" destroy l
+	expect 0 "$TRAWL" load l -i "$T/saved"
+	expect 0 "$TRAWL" list l && grep -v -e "Bytes written" -e "Events discarded" "$T/out" >"$T/after"
+	diff "$T/before" "$T/after" >"$T/diff" || fail "l lists otherwise once loaded: $(cat "$T/diff")"
+	expect 0 "$TRAWL" start l
+	"$APP" 1 100 5000 || fail "app failed"
+	expect_done "$TRAWL" stop l
+	expect 0 "$TRAWL" destroy l
+	# relayd made a folder for each session l (before and after the load):
+	# the loaded one's is the one with a trace. relayd writes what it
+	# received on its own time: wait for it (a bound, not a delay).
+	for _ in $(seq 300); do
+		for f in "$RELAY_OUT"/*/l-[0-9]*-[0-9]*; do
+			[ "$(babeltrace2 "$f" 2>/dev/null | grep -c " tall:seq: ")" = 100 ] && break 2
+		done
+		sleep 0.1
+	done
+	d=$(ls -d "$RELAY_OUT"/*/l-[0-9]*-[0-9]* | while read -r f; do
+		[ -n "$(find "$f" -name metadata)" ] && echo "$f"; done)
+	[ "$(echo "$d" | grep -c .)" = 1 ] || fail "wanted one trace of l at relayd: $d"
+	[ -n "$d" ] && bt_events "$d" "$T/ev" && grep -q ' 100 tall:seq$' "$T/ev" ||
+		fail "the loaded live session's trace at relayd lacks 100 tall:seq: $d $(cat "$T/ev" 2>/dev/null)"
 	;;
 autoload)
 	need_app
