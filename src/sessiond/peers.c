@@ -66,7 +66,7 @@ static const struct {
 	L("app-conns", app_conns, 0, "connections to apps.sock of all untrusted uids together"),
 	L("app-reply-ms", app_reply_ms, 0, "an app must answer a command within this"),
 	L("relay-ms", relay_ms, 0,
-	  "trawl-relayd's control port must accept, and answer a session's HELLO, within this"),
+	  "relayd's host name must resolve, its control port accept and answer a HELLO, each within this"),
 	L("app-register-ms", app_register_ms, 0, "an app must register (or add events) within this"),
 	L("app-events", app_events, 0, "events one app may register"),
 	L("app-fields", app_fields, 0, "fields one event may have"),

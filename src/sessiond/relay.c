@@ -17,6 +17,18 @@
  * whatever the consumers can tell: `trawl status` and `trawl list` say so.
  * An unreachable relayd is one line at create, or at start (when the
  * connection was lost, start connects again).
+ *
+ * Resolving relayd's host name. getaddrinfo() waits on the DNS servers for
+ * as long as the resolver's options say (5 s per try by default, and more
+ * if configured), and the daemon has one thread. A name is resolved by a
+ * child process (fork, no exec) that writes the addresses, whole, to a pipe
+ * the loop watches, within relay-ms like the other steps; an address
+ * written as numbers (the common case, and most tests') is taken at once,
+ * no child. A child rather than a thread or getaddrinfo_a() (threads
+ * underneath): the daemon forks elsewhere and runs code in the child before
+ * any exec (common/as-user.c, ids.c: setuid, then mkdir or open), which is
+ * safe only while it has one thread; and a child that overruns is killed
+ * and reaped, where a thread stuck in the resolver cannot be stopped.
  */
 #include "common/common.h"
 #include "consumerd/output.h"
@@ -28,11 +40,14 @@
 #include <netdb.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,7 +69,7 @@ static int msg_send(int fd, uint16_t cmd, const void *payload, uint32_t size)
 	struct msghdr m = {.msg_iov = v, .msg_iovlen = size ? 2 : 1};
 
 	return sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)(sizeof(h) + size) ? 0
-												   : -EPIPE;
+											   : -EPIPE;
 }
 
 /* relayd hung up on the session's connection (or sent what it never sends). */
@@ -81,12 +96,36 @@ static void relay_hup(int fd, short revents, void *arg)
  * or answer a byte at a time, and the daemon's one thread must not wait
  * for it (docs/SECURITY.md, "No one stalls the root daemon").
  */
-enum { RC_CONNECTING, RC_SENDING, RC_READING };
+enum { RC_RESOLVING, RC_CONNECTING, RC_SENDING, RC_READING };
+
+enum { RESOLVED_MAX = 8 }; /* addresses tried, of those a name has */
+
+/*
+ * What the resolver child writes, once, whole: under PIPE_BUF (4096) bytes,
+ * so one write() the loop reads in one or a few pieces, never interleaved.
+ */
+struct resolved {
+	int32_t gai; /* 0, or getaddrinfo()'s EAI_* */
+	uint32_t n;  /* addresses in a[] */
+	struct resolved_addr {
+		int32_t family, socktype, protocol;
+		uint32_t len; /* of ss's bytes used */
+		struct sockaddr_storage ss;
+	} a[RESOLVED_MAX];
+};
+_Static_assert(sizeof(struct resolved) <= 4096, "one atomic pipe write (PIPE_BUF)");
+
+/* Resolving at once for one uid (a create in flight each): more are refused, busy. */
+#define RESOLVING_PER_UID 8
 
 struct sd_relay_conn {
 	struct trawl_relay_url u;
-	struct addrinfo *res, *ai; /* the addresses, the one tried */
+	struct resolved res; /* the addresses; while resolving, filled from the pipe */
+	size_t res_got;	     /* bytes of res read from the child */
+	uint32_t ai;	     /* the next address to try, in res.a */
+	pid_t child;	     /* the resolver, while it runs; else -1 */
 	int fd, state, over, ret;
+	char why[96]; /* "" or what resolving the name came to, for the line */
 	const char *when;
 	unsigned char out[sizeof(struct trawl_relay_hdr) + sizeof(struct trawl_relay_hello)];
 	size_t out_done;
@@ -94,8 +133,20 @@ struct sd_relay_conn {
 	size_t in_got;
 };
 
+/* Stops the resolver child, if it runs, and reaps it (SIGKILL: it exits at once). */
+static void resolver_reap(struct sd_relay_conn *rc)
+{
+	if (rc->child <= 0)
+		return;
+	kill(rc->child, SIGKILL);
+	while (waitpid(rc->child, NULL, 0) < 0 && errno == EINTR)
+		;
+	rc->child = -1;
+}
+
 static void conn_close_fd(struct sd_relay_conn *rc)
 {
+	resolver_reap(rc);
 	if (rc->fd < 0)
 		return;
 	sd_watch_del(rc->fd);
@@ -142,16 +193,17 @@ static int conn_next(struct sd_session *s, int last_err)
 {
 	struct sd_relay_conn *rc = s->relay_conn;
 
-	for (; rc->ai; rc->ai = rc->ai->ai_next) {
-		struct addrinfo *ai = rc->ai;
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-				ai->ai_protocol);
+	for (; rc->ai < rc->res.n; rc->ai++) {
+		const struct resolved_addr *ai = &rc->res.a[rc->ai];
+		int fd = socket(ai->family, ai->socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+				ai->protocol);
 
 		if (fd < 0) {
 			last_err = -errno;
 			continue;
 		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+		if (connect(fd, (const struct sockaddr *)&ai->ss, ai->len) &&
+		    errno != EINPROGRESS) {
 			last_err = -errno;
 			close(fd);
 			continue;
@@ -162,7 +214,7 @@ static int conn_next(struct sd_session *s, int last_err)
 		}
 		rc->fd = fd;
 		rc->state = RC_CONNECTING;
-		rc->ai = ai->ai_next;
+		rc->ai++;
 		conn_arm(rc, POLLOUT, 1);
 		return 0;
 	}
@@ -185,8 +237,162 @@ static void conn_failed(struct sd_session *s, int err)
 
 static void conn_expired(int fd, void *arg)
 {
+	struct sd_session *s = arg;
+	struct sd_relay_conn *rc = s->relay_conn;
+
 	(void)fd;
-	conn_failed(arg, -ETIMEDOUT);
+	if (rc->state == RC_RESOLVING)
+		trawl_msg_fmt(rc->why, sizeof(rc->why),
+			      "resolving the host name: no answer within relay-ms (%u ms)",
+			      (unsigned)sd_limits.relay_ms);
+	conn_failed(s, -ETIMEDOUT);
+}
+
+/*
+ * The resolver child (top comment): resolves @host, writes struct resolved
+ * to @wfd whole and exits. It holds none of the daemon's other fds (a
+ * client's connection closed by the daemon stays closed for the client).
+ */
+static void __attribute__((noreturn))
+resolver_child(int wfd, const char *host, const char *service, int family)
+{
+	struct addrinfo hints = {.ai_family = family, .ai_socktype = SOCK_STREAM}, *res, *ai;
+	static struct resolved out; /* (static: the child's own copy, not its stack) */
+
+	if (wfd > 3)
+		close_range(3, (unsigned)wfd - 1, 0);
+	close_range((unsigned)wfd + 1, ~0U, 0);
+	memset(&out, 0, sizeof(out));
+	out.gai = getaddrinfo(host, service, &hints, &res);
+	if (!out.gai) {
+		for (ai = res; ai && out.n < RESOLVED_MAX; ai = ai->ai_next) {
+			struct resolved_addr *a = &out.a[out.n];
+
+			if (ai->ai_addrlen > sizeof(a->ss))
+				continue;
+			a->family = ai->ai_family;
+			a->socktype = ai->ai_socktype;
+			a->protocol = ai->ai_protocol;
+			a->len = (uint32_t)ai->ai_addrlen;
+			memcpy(&a->ss, ai->ai_addr, ai->ai_addrlen);
+			out.n++;
+		}
+		freeaddrinfo(res);
+	}
+	_exit(write(wfd, &out, sizeof(out)) == (ssize_t)sizeof(out) ? 0 : 1);
+}
+
+/* The resolver's answer, a piece at a time; once whole, the first connect. */
+static void resolver_read(struct sd_session *s, int fd)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+	unsigned char *p = (unsigned char *)&rc->res;
+	ssize_t n = read(fd, p + rc->res_got, sizeof(rc->res) - rc->res_got);
+	uint32_t i;
+	int ret;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) { /* the child died before its answer */
+		trawl_msg_fmt(rc->why, sizeof(rc->why), "resolving the host name failed");
+		return conn_end(s, -ENOENT);
+	}
+	rc->res_got += (size_t)n;
+	if (rc->res_got < sizeof(rc->res))
+		return;
+	conn_close_fd(rc); /* the pipe, and the child reaped */
+	if (rc->res.gai) {
+		if (rc->res.gai != EAI_NONAME && rc->res.gai != EAI_NODATA)
+			trawl_msg_fmt(rc->why, sizeof(rc->why), "%s", gai_strerror(rc->res.gai));
+		return conn_end(s, -ENOENT);
+	}
+	/* ours, but checked as if not: a bad count or length is no address */
+	if (rc->res.n > RESOLVED_MAX)
+		rc->res.n = 0;
+	for (i = 0; i < rc->res.n; i++)
+		if (rc->res.a[i].len > sizeof(rc->res.a[i].ss))
+			rc->res.n = 0;
+	rc->ai = 0;
+	ret = conn_next(s, -ENOENT);
+	if (ret)
+		conn_end(s, ret);
+}
+
+/* Sessions of @uid whose relayd host name is being resolved. */
+static unsigned resolving_of(uid_t uid)
+{
+	const struct sd_session *t;
+	unsigned n = 0;
+
+	for (t = sd.sessions; t; t = t->next)
+		n += t->uid == uid && t->relay_conn && !t->relay_conn->over &&
+		     t->relay_conn->state == RC_RESOLVING;
+	return n;
+}
+
+/*
+ * Resolves rc->u.host: an address written as numbers at once (0, or the
+ * connect's error), a name by a resolver child (-EINPROGRESS: its answer
+ * read by resolver_read()), or an error.
+ */
+static int resolve(struct sd_session *s)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+	struct addrinfo hints = {
+		.ai_family = rc->u.ipv6 ? AF_INET6 : AF_INET,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+	};
+	struct addrinfo *res;
+	char service[8];
+	int p[2], g;
+	pid_t pid;
+
+	snprintf(service, sizeof(service), "%u", rc->u.ctrl_port);
+	g = getaddrinfo(rc->u.host, service, &hints, &res);
+	if (!g) { /* numbers: nothing to ask anyone */
+		if (res->ai_addrlen <= sizeof(rc->res.a[0].ss)) {
+			rc->res.a[0] = (struct resolved_addr){.family = res->ai_family,
+							      .socktype = res->ai_socktype,
+							      .protocol = res->ai_protocol,
+							      .len = (uint32_t)res->ai_addrlen};
+			memcpy(&rc->res.a[0].ss, res->ai_addr, res->ai_addrlen);
+			rc->res.n = 1;
+		}
+		freeaddrinfo(res);
+		return conn_next(s, -ENOENT);
+	}
+	if (g != EAI_NONAME)
+		return -ENOENT;
+	if (resolving_of(s->uid) >= RESOLVING_PER_UID && s->uid != 0) {
+		trawl_msg_fmt(rc->why, sizeof(rc->why),
+			      "%d host names of this user are being resolved: try again",
+			      RESOLVING_PER_UID);
+		return -EBUSY;
+	}
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		g = -errno;
+		close(p[0]);
+		close(p[1]);
+		return g;
+	}
+	if (pid == 0)
+		resolver_child(p[1], rc->u.host, service, hints.ai_family);
+	close(p[1]);
+	if (sd_watch_add(p[0], conn_io, s)) {
+		close(p[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -ENOMEM;
+	}
+	rc->child = pid;
+	rc->fd = p[0];
+	rc->state = RC_RESOLVING;
+	conn_arm(rc, POLLIN, 1);
+	return 0;
 }
 
 static void conn_io(int fd, short revents, void *arg)
@@ -197,6 +403,8 @@ static void conn_io(int fd, short revents, void *arg)
 	int err = 0;
 	socklen_t len = sizeof(err);
 
+	if (rc->state == RC_RESOLVING)
+		return resolver_read(s, fd);
 	if (rc->state == RC_CONNECTING) {
 		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) || err)
 			return conn_failed(s, err ? -err : -errno);
@@ -247,21 +455,19 @@ static void conn_free(struct sd_session *s)
 	if (!rc)
 		return;
 	conn_close_fd(rc);
-	if (rc->res)
-		freeaddrinfo(rc->res);
 	free(rc);
 	s->relay_conn = NULL;
 }
 
 /* The line of a failed connection @ret, in @r (if not NULL); returns @ret. */
-static int conn_fail_line(struct sd_session *s, const struct trawl_relay_url *u, const char *when,
+static int conn_fail_line(const struct trawl_relay_url *u, const char *when, const char *why,
 			  int ret, struct sd_reply *r)
 {
-	const char *what = ret == -ENOENT   ? "unknown host"
+	const char *what = why && why[0]    ? why
+			   : ret == -ENOENT ? "unknown host"
 			   : ret == -EPROTO ? "it does not speak trawl-relayd's protocol"
 					    : strerror(-ret);
 
-	(void)s;
 	return r ? sd_fail(r, ret, "cannot reach trawl-relayd at %s:%u (control port) at %s: %s",
 			   u->host, u->ctrl_port, when, what)
 		 : ret;
@@ -271,8 +477,7 @@ static int conn_fail_line(struct sd_session *s, const struct trawl_relay_url *u,
  * Begins connecting to relayd's control port and saying HELLO for @s:
  * -EINPROGRESS (sd_relay_connect_done() says when it is over), or fills
  * @r (if not NULL) and returns the error, with @when ("create", "start")
- * in the line. The host name is resolved here (getaddrinfo: a name the
- * resolver is slow to answer still holds the daemon that long).
+ * in the line. A host name is resolved first, by a child (top comment).
  */
 static int session_connect(struct sd_session *s, const char *when, struct sd_reply *r)
 {
@@ -288,9 +493,8 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 		.cmd = htole16(TRAWL_RELAY_HELLO),
 		.size = htole32(sizeof(hello)),
 	};
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
 	struct sd_relay_conn *rc;
-	char why[256], service[8];
+	char why[256];
 	int ret;
 
 	conn_free(s);
@@ -298,6 +502,7 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 	if (!rc)
 		return r ? sd_fail(r, -ENOMEM, "out of memory") : -ENOMEM;
 	rc->fd = -1;
+	rc->child = -1;
 	rc->when = when;
 	s->relay_conn = rc;
 	if (trawl_relay_url_parse(s->output, 0, &rc->u, why, sizeof(why))) {
@@ -315,18 +520,14 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 	}
 	memcpy(rc->out, &h, sizeof(h));
 	memcpy(rc->out + sizeof(h), &hello, sizeof(hello));
-	hints.ai_family = rc->u.ipv6 ? AF_INET6 : AF_INET;
-	snprintf(service, sizeof(service), "%u", rc->u.ctrl_port);
-	ret = getaddrinfo(rc->u.host, service, &hints, &rc->res) ? -ENOENT : 0;
-	if (!ret) {
-		rc->ai = rc->res;
-		ret = conn_next(s, -ECONNREFUSED);
-	}
+	ret = resolve(s);
 	if (ret) {
 		struct trawl_relay_url u = rc->u;
+		char rc_why[sizeof(rc->why)];
 
+		memcpy(rc_why, rc->why, sizeof(rc_why));
 		conn_free(s);
-		return conn_fail_line(s, &u, when, ret, r);
+		return conn_fail_line(&u, when, rc_why, ret, r);
 	}
 	return -EINPROGRESS;
 }
@@ -342,7 +543,7 @@ int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r)
 		return 0;
 	ret = rc->ret;
 	if (ret)
-		conn_fail_line(s, &rc->u, rc->when, ret, r);
+		conn_fail_line(&rc->u, rc->when, rc->why, ret, r);
 	conn_free(s);
 	return 1;
 }
@@ -360,8 +561,9 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 		return sd_fail(r, -EINVAL, "bad URL '%s': %s", url,
 			       ret ? why : "expected net://HOST[:CTRLPORT[:DATAPORT]]");
 	if (s->snapshot)
-		return sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to trawl-relayd "
-					       "(yet): give them a local --output");
+		return sd_fail(r, -EOPNOTSUPP,
+			       "snapshot sessions cannot stream to trawl-relayd "
+			       "(yet): give them a local --output");
 	if (!trawl_relay_name_ok(s->name))
 		return sd_fail(r, -EINVAL, "session name '%s' cannot name a folder on trawl-relayd",
 			       s->name);

@@ -196,7 +196,7 @@ struct sd_limits {
 	uint32_t app_conns;         /* apps.sock, all untrusted uids */
 	uint32_t app_reply_ms;      /* an app answers a command within this */
 	uint32_t app_register_ms;   /* an app's registration (or addition), whole */
-	uint32_t relay_ms;          /* relayd's control port: connect, then its HELLO reply */
+	uint32_t relay_ms;          /* relayd's control port: resolve, connect, its HELLO reply (each) */
 	uint32_t app_events;        /* per app */
 	uint32_t app_fields;        /* per event */
 	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */

@@ -53,28 +53,58 @@
 #               connect to a port that never accepts), everyone with it.
 #               Now the create is answered when relayd answers (within
 #               relay-ms), the session busy until then, everyone meanwhile.
+#   dns-mute    the relayd's host is a name, and the DNS server does not
+#               answer (fake-dns.py: the root daemon runs in a mount
+#               namespace whose /etc/resolv.conf names it): the daemon
+#               waited in getaddrinfo() (the resolver's timeout, 5 s a try
+#               by default), everyone with it. Now a child resolves the
+#               name; the create is answered when the name resolves, the
+#               session busy until then, everyone meanwhile. Then a name
+#               that does not exist: create refused in one line.
+#   dns-timeout the same DNS server never answers: create is refused in one
+#               line once relay-ms (here 1 s) is over, the daemon serving.
 #
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|trickle|trickle-ust|held-ust}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
-HR_PID=
+HR_PID= DNS_PID=
 hr_cleanup() {
 	[ -n "$HR_PID" ] && kill "$HR_PID" 2>/dev/null && wait "$HR_PID" 2>/dev/null
+	[ -n "$DNS_PID" ] && kill "$DNS_PID" 2>/dev/null && wait "$DNS_PID" 2>/dev/null
 	cleanup
 }
 trap hr_cleanup EXIT
 
+# dns-*: the DNS server the test controls, named by the root daemon's own
+# /etc/resolv.conf (a mount namespace: nothing else on the machine sees it)
+WRAP=()
+if [ "${MODE#dns-}" != "$MODE" ]; then
+	unshare -m true 2>/dev/null || { echo "SKIP: no mount namespace (unshare -m)"; exit 77; }
+	"${TRAWL_PYTHON:-python3}" "$(dirname "$0")/fake-dns.py" "$T/dns" >"$T/dns.log" 2>&1 &
+	DNS_PID=$!
+	for i in $(seq 100); do [ -s "$T/dns" ] && break; sleep 0.1; done
+	[ -s "$T/dns" ] || { echo "FAIL: the fake DNS server did not start: $(cat "$T/dns.log")"; exit 1; }
+	# one try, long: the test says when the answer comes, not the resolver's clock
+	printf 'nameserver %s\noptions timeout:30 attempts:1\n' "$(cat "$T/dns")" >"$T/resolv.conf"
+	echo "hosts: dns" >"$T/nsswitch.conf"
+	WRAP=(unshare -m --propagation private sh -c
+		'mount --bind "$1" /etc/resolv.conf && mount --bind "$2" /etc/nsswitch.conf &&
+		 shift 2 && exec "$@"' sh "$T/resolv.conf" "$T/nsswitch.conf")
+fi
 # relayd's control port may take 30 s to answer (ctrl-mute: the test, not
 # the clock, says when it answers); HR_SESSIOND_ARGS= runs a daemon without
 # the limit (one from before it)
+RELAY_MS=30000
+[ "$MODE" = dns-timeout ] && RELAY_MS=1000
 # shellcheck disable=SC2086
-"$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=30000} ||
+"${WRAP[@]}" "$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS} ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
-if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ] || [ "$MODE" = held-ust ]; then
+if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ] || [ "$MODE" = held-ust ] ||
+	[ "${MODE#dns-}" != "$MODE" ]; then
 	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 else
 	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
@@ -426,6 +456,52 @@ if [ "$MODE" = ctrl-mute ]; then
 	expect 0 gt list H || fail "H is not listed after its create"
 	expect 0 gt destroy H
 	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
+if [ "$MODE" = dns-mute ]; then
+	B=trawlrb$$
+	mkuser "$B" tracing || B=
+	NURL=net://relay.trawl.test:$CTRL:$DATA
+	gt create H --set-url "$NURL" >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	# the daemon's resolver asked the DNS server: the create waits for its answer
+	for i in $(seq 200); do
+		[ -e "$T/dns.asked" ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -e "$T/dns.asked" ] || fail "the DNS server was not asked: $(cat "$T/held.err")"
+	answered_meanwhile create $pid
+	gt start H >"$T/out" 2>"$T/err" && fail "start of H was accepted during its create"
+	grep -q "is busy" "$T/err" && [ "$(wc -l <"$T/err")" = 1 ] ||
+		fail "start of H during its create: not one line saying it is busy: $(cat "$T/err")"
+	kill -0 $pid 2>/dev/null || fail "the create was over before the member's commands were answered"
+	# the DNS server answers: the create gets its answer, the session is there
+	touch "$T/dns.release"
+	wait $pid
+	rc=$?
+	echo "create: exit $rc: $(cat "$T/held.out" "$T/held.err")"
+	[ "$rc" = 0 ] || fail "create exited $rc once the name resolved: $(cat "$T/held.err")"
+	[ -s "$T/$G/ports.token" ] || fail "relayd got no HELLO once the name resolved"
+	expect 0 gt list H || fail "H is not listed after its create"
+	grep -q "relay.trawl.test" "$T/out" || fail "list H does not show the URL: $(cat "$T/out")"
+	expect 0 gt destroy H
+	# a name that does not exist: one line
+	expect 5 gt create N --set-url "net://nx.trawl.test:$CTRL:$DATA"
+	expect_err_line "cannot reach trawl-relayd at nx.trawl.test:$CTRL (control port) at create: unknown host"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	# no resolver child left behind
+	d=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	[ -z "$(pgrep -P "$d" -x trawl-sessiond)" ] || fail "a resolver child is left: $(pgrep -a -P "$d")"
+	finish
+fi
+if [ "$MODE" = dns-timeout ]; then
+	expect 1 gt create H --set-url "net://relay.trawl.test:$CTRL:$DATA"
+	expect_err_line "at create: resolving the host name: no answer within relay-ms (1000 ms)"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	gt list H >/dev/null 2>&1 && fail "H exists after its create failed"
+	d=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	[ -z "$(pgrep -P "$d" -x trawl-sessiond)" ] || fail "a resolver child is left: $(pgrep -a -P "$d")"
 	finish
 fi
 if [ "$MODE" = ctrl-status ]; then
