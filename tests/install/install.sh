@@ -79,4 +79,23 @@ if [ -x "$P/bin/trawl-demo" ]; then
 	grep -q ' demo:' "$T/bt.txt" || fail "no demo events in the trace"
 fi
 cmp -s "$T/view.txt" "$T/bt.txt" || fail "trawl view differs from babeltrace2"
+
+# The Python package from the prefix: it links the installed libtrawl-ctl
+# (rpath), which starts the installed daemon (the one running is it).
+pydir=$(ls -d "$P"/lib/python3*/dist-packages 2>/dev/null | head -1)
+if [ -n "$pydir" ]; then
+	PYTHONPATH=$pydir /usr/bin/python3 -c '
+import sys, trawl
+assert trawl.__file__.startswith(sys.argv[1]), trawl.__file__
+c = trawl.Client(spawn=False)
+s = c.create_session("py", output=sys.argv[2])
+s.enable_event("legacy:*")
+assert [e.name for e in s.channel("channel0").info().events] == ["legacy:*"]
+s.destroy()
+print("ok")' "$pydir" "$T/pytrace" >"$T/py.out" 2>&1 || fail "the installed Python package: $(tail -3 "$T/py.out")"
+	grep -qx ok "$T/py.out" || fail "the installed Python package said: $(cat "$T/py.out")"
+	lib=$(ldd "$pydir"/trawl/_ctl*.so | sed -n 's/.*libtrawl-ctl[^ ]* => \([^ ]*\) .*/\1/p')
+	[ "$(readlink -f "$lib")" = "$(readlink -f "$P"/lib/libtrawl-ctl.so.0)" ] ||
+		fail "the installed Python extension does not link the installed libtrawl-ctl"
+fi
 finish

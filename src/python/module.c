@@ -1,0 +1,1135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trawl._ctl - the CPython extension under the `trawl` Python package: one
+ * type, Ctl (a connection, struct trawl_ctl), whose methods are the calls of
+ * <trawl/ctl.h> one for one, taking and returning plain Python values
+ * (str, int, bool, None; lists of (kind, dict) records). The package's
+ * trawl/__init__.py builds the Pythonic API (Session, Channel... objects)
+ * on top, so this file only converts values and errors and stays as thin as
+ * the C API: a new call of <trawl/ctl.h> is one method here.
+ *
+ * Why a hand-written extension and not ctypes or cffi: the API's records are
+ * versioned structs (struct_size) and its strings belong to lists freed by
+ * the library; converting them in C keeps every lifetime rule in one place,
+ * and needs nothing beyond Debian's python3-dev (LTTng's own binding uses
+ * SWIG, which is one more tool to build with and hides these rules).
+ *
+ * Errors: a failed call raises trawl.Error (an OSError) with the negative
+ * errno turned positive and the daemon's one line (trawl_ctl_last_error())
+ * as its message, else strerror's text.
+ *
+ * Threads: a connection must not be used by two threads at once (ctl.h), so
+ * each Ctl holds a lock; blocking calls (a stop waits for the consumers)
+ * release the GIL and take that lock instead.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <trawl/ctl.h>
+
+#include <errno.h>
+#include <string.h>
+
+static PyObject *trawl_error; /* trawl.Error, set by the package at import */
+
+typedef struct {
+	PyObject_HEAD
+	struct trawl_ctl *ctl;
+	PyThread_type_lock lock;
+} CtlObject;
+
+/* Raises trawl.Error for @ret (< 0) after a call on @self (NULL: no line). */
+static PyObject *raise_ret(CtlObject *self, int ret)
+{
+	const char *line = self && self->ctl ? trawl_ctl_last_error(self->ctl) : "";
+	PyObject *cls = trawl_error ? trawl_error : PyExc_OSError;
+	PyObject *args;
+
+	if (!line || !*line)
+		line = strerror(-ret);
+	args = Py_BuildValue("(is)", -ret, line);
+	if (args) {
+		PyErr_SetObject(cls, args);
+		Py_DECREF(args);
+	}
+	return NULL;
+}
+
+/* Runs @call with the GIL released and the connection's lock held. */
+#define CTL_CALL(self, ret, call)                                         \
+	do {                                                              \
+		Py_BEGIN_ALLOW_THREADS                                    \
+		PyThread_acquire_lock((self)->lock, WAIT_LOCK);           \
+		(ret) = (call);                                           \
+		PyThread_release_lock((self)->lock);                      \
+		Py_END_ALLOW_THREADS                                      \
+	} while (0)
+
+static int ctl_ready(CtlObject *self)
+{
+	if (self->ctl)
+		return 0;
+	PyErr_SetString(PyExc_ValueError, "the connection is closed");
+	return -1;
+}
+
+/* ---- records of a struct trawl_ctl_list as (kind, dict) tuples ---- */
+
+static const char *const domain_names[] = {"none", "kernel", "ust"};
+static const char *const kind_names[] = {"tracepoint", "syscall", "probe", "function",
+					 "userspace-probe"};
+static const char *const loglevel_type_names[] = {"all", "range", "single"};
+static const char *const buffers_names[] = {"default", "per-uid", "per-pid", "global"};
+static const char *const attr_names[] = {"pid", "vpid", "uid", "vuid", "gid", "vgid"};
+
+#define NAME_OF(table, v) \
+	((unsigned)(v) < sizeof(table) / sizeof(table[0]) ? table[(unsigned)(v)] : "unknown")
+
+/* Sets d[key] = value (a new reference, stolen); 0 or -1 with an exception. */
+static int put(PyObject *d, const char *key, PyObject *value)
+{
+	int ret;
+
+	if (!value)
+		return -1;
+	ret = PyDict_SetItemString(d, key, value);
+	Py_DECREF(value);
+	return ret;
+}
+
+static PyObject *str_or_none(const char *s)
+{
+	if (s && *s)
+		return PyUnicode_DecodeFSDefault(s);
+	Py_RETURN_NONE;
+}
+
+#define PUT_STR(d, k, v) put(d, k, PyUnicode_DecodeFSDefault((v) ? (v) : ""))
+#define PUT_OPT(d, k, v) put(d, k, str_or_none(v))
+#define PUT_U64(d, k, v) put(d, k, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
+#define PUT_INT(d, k, v) put(d, k, PyLong_FromLong((long)(v)))
+#define PUT_BOOL(d, k, v) put(d, k, PyBool_FromLong((v) != 0))
+#define PUT_NAME(d, k, t, v) put(d, k, PyUnicode_FromString(NAME_OF(t, v)))
+
+/* One record as a dict; NULL with an exception. */
+static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum trawl_ctl_item_kind k)
+{
+	PyObject *d = PyDict_New();
+	int bad = 0, ret = -EINVAL;
+
+	if (!d)
+		return NULL;
+	switch (k) {
+	case TRAWL_CTL_ITEM_SESSION: {
+		struct trawl_ctl_session_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_session_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_OPT(d, "output", r.output);
+		bad |= PUT_BOOL(d, "active", r.active);
+		bad |= PUT_BOOL(d, "snapshot", r.snapshot);
+		bad |= PUT_U64(d, "live_timer_us", r.live_timer_us);
+		bad |= PUT_U64(d, "uid", r.uid);
+		break;
+	}
+	case TRAWL_CTL_ITEM_DOMAIN: {
+		struct trawl_ctl_domain_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_domain_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_BOOL(d, "consumer_alive", r.consumer_alive);
+		bad |= PUT_U64(d, "events_discarded", r.events_discarded);
+		bad |= PUT_U64(d, "bytes_written", r.bytes_written);
+		bad |= PUT_OPT(d, "problem", r.problem);
+		break;
+	}
+	case TRAWL_CTL_ITEM_CHANNEL: {
+		struct trawl_ctl_channel_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_channel_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_BOOL(d, "enabled", r.enabled);
+		bad |= PUT_BOOL(d, "overwrite", r.overwrite);
+		bad |= PUT_U64(d, "subbuf_size", r.subbuf_size);
+		bad |= PUT_U64(d, "num_subbuf", r.num_subbuf);
+		bad |= PUT_U64(d, "switch_timer_us", r.switch_timer_us);
+		bad |= PUT_U64(d, "read_timer_us", r.read_timer_us);
+		bad |= PUT_NAME(d, "buffers", buffers_names, r.buffers);
+		break;
+	}
+	case TRAWL_CTL_ITEM_EVENT: {
+		struct trawl_ctl_event_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_event_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_STR(d, "channel", r.channel);
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_NAME(d, "kind", kind_names, r.kind);
+		bad |= PUT_BOOL(d, "enabled", r.enabled);
+		bad |= PUT_NAME(d, "loglevel_type", loglevel_type_names, r.loglevel_type);
+		if (r.loglevel_type == TRAWL_CTL_LOGLEVEL_ALL)
+			bad |= put(d, "loglevel", Py_NewRef(Py_None));
+		else
+			bad |= PUT_INT(d, "loglevel", r.loglevel);
+		bad |= PUT_OPT(d, "filter", r.filter);
+		bad |= PUT_OPT(d, "target", r.target);
+		break;
+	}
+	case TRAWL_CTL_ITEM_CONTEXT: {
+		struct trawl_ctl_context_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_context_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_STR(d, "channel", r.channel);
+		bad |= PUT_STR(d, "name", r.name);
+		break;
+	}
+	case TRAWL_CTL_ITEM_AVAILABLE: {
+		struct trawl_ctl_available_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_available_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_NAME(d, "kind", kind_names, r.kind);
+		if (r.loglevel < 0)
+			bad |= put(d, "loglevel", Py_NewRef(Py_None));
+		else
+			bad |= PUT_INT(d, "loglevel", r.loglevel);
+		bad |= PUT_INT(d, "pid", r.pid);
+		break;
+	}
+	case TRAWL_CTL_ITEM_FIELD: {
+		struct trawl_ctl_field_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_field_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_STR(d, "event", r.event);
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_STR(d, "type", r.type);
+		break;
+	}
+	case TRAWL_CTL_ITEM_SNAPSHOT: {
+		struct trawl_ctl_snapshot_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_snapshot_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_STR(d, "session", r.session);
+		bad |= PUT_STR(d, "path", r.path);
+		bad |= PUT_U64(d, "seq", r.seq);
+		break;
+	}
+	case TRAWL_CTL_ITEM_TRACKER: {
+		struct trawl_ctl_tracker_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_tracker_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_NAME(d, "attr", attr_names, r.process_attr);
+		bad |= PUT_BOOL(d, "include_all", r.include_all);
+		bad |= PUT_U64(d, "nr_values", r.nr_values);
+		break;
+	}
+	case TRAWL_CTL_ITEM_TRACKER_VALUE: {
+		struct trawl_ctl_tracker_value_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_tracker_value_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_NAME(d, "domain", domain_names, r.domain);
+		bad |= PUT_NAME(d, "attr", attr_names, r.process_attr);
+		bad |= PUT_U64(d, "value", r.value);
+		break;
+	}
+	case TRAWL_CTL_ITEM_ROTATION: {
+		struct trawl_ctl_rotation_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_rotation_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_STR(d, "session", r.session);
+		bad |= PUT_STR(d, "path", r.path);
+		bad |= PUT_U64(d, "chunk_id", r.chunk_id);
+		break;
+	}
+	case TRAWL_CTL_ITEM_ROTATION_SCHEDULE: {
+		struct trawl_ctl_rotation_schedule_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_rotation_schedule_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= put(d, "kind", PyUnicode_FromString(
+					      r.kind == TRAWL_CTL_ROTATION_TIMER ? "timer" : "size"));
+		bad |= PUT_U64(d, "value", r.value);
+		break;
+	}
+	case TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT: {
+		struct trawl_ctl_snapshot_output_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_snapshot_output_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_U64(d, "id", r.id);
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_STR(d, "ctrl_url", r.ctrl_url);
+		bad |= PUT_OPT(d, "data_url", r.data_url);
+		bad |= PUT_U64(d, "max_size", r.max_size);
+		break;
+	}
+	case TRAWL_CTL_ITEM_NONE:
+		break;
+	}
+	if (ret) {
+		Py_DECREF(d);
+		return raise_ret(NULL, ret);
+	}
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+static const char *const item_names[] = {
+	"none",	   "session",	"domain",  "channel",	    "event",
+	"context", "available", "field",   "snapshot",	    "tracker",
+	"tracker_value", "rotation", "rotation_schedule", "snapshot_output",
+};
+
+/* The list as [(kind, dict)], and frees it; NULL with an exception. */
+static PyObject *list_to_py(struct trawl_ctl_list *l)
+{
+	size_t n = l ? trawl_ctl_list_count(l) : 0;
+	PyObject *out = PyList_New((Py_ssize_t)n);
+
+	for (size_t i = 0; out && i < n; i++) {
+		enum trawl_ctl_item_kind k = trawl_ctl_list_kind(l, i);
+		PyObject *d = record_dict(l, i, k);
+		PyObject *t = d ? Py_BuildValue("(sN)", NAME_OF(item_names, k), d) : NULL;
+
+		if (!t) {
+			Py_CLEAR(out);
+			break;
+		}
+		PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+	}
+	trawl_ctl_list_destroy(l);
+	return out;
+}
+
+/* The result of a call that may fill a list: raises, or returns the list. */
+static PyObject *list_result(CtlObject *self, int ret, struct trawl_ctl_list *l)
+{
+	if (ret < 0) {
+		trawl_ctl_list_destroy(l);
+		return raise_ret(self, ret);
+	}
+	return list_to_py(l);
+}
+
+static PyObject *none_result(CtlObject *self, int ret)
+{
+	if (ret < 0)
+		return raise_ret(self, ret);
+	Py_RETURN_NONE;
+}
+
+/* ---- converters for PyArg_Parse "O&" ---- */
+
+static int lookup(PyObject *o, const char *const *table, size_t n, int first, const char *what,
+		  int *out)
+{
+	const char *s;
+
+	if (PyLong_Check(o)) {
+		long v = PyLong_AsLong(o);
+
+		if (v >= first && (size_t)v < n) {
+			*out = (int)v;
+			return 1;
+		}
+	} else if ((s = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL)) {
+		for (size_t i = (size_t)first; i < n; i++)
+			if (!strcmp(s, table[i])) {
+				*out = (int)i;
+				return 1;
+			}
+	}
+	if (!PyErr_Occurred())
+		PyErr_Format(PyExc_ValueError, "unknown %s: %R", what, o);
+	return 0;
+}
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static int conv_domain(PyObject *o, void *p)
+{
+	if (PyUnicode_Check(o) && !strcmp(PyUnicode_AsUTF8(o) ?: "", "userspace")) {
+		*(int *)p = TRAWL_CTL_DOMAIN_UST;
+		return 1;
+	}
+	return lookup(o, domain_names, ARRAY_LEN(domain_names), 1, "domain", p);
+}
+
+static int conv_kind(PyObject *o, void *p)
+{
+	return lookup(o, kind_names, ARRAY_LEN(kind_names), 0, "event kind", p);
+}
+
+static int conv_attr(PyObject *o, void *p)
+{
+	return lookup(o, attr_names, ARRAY_LEN(attr_names), 0, "process attribute", p);
+}
+
+static int conv_buffers(PyObject *o, void *p)
+{
+	return lookup(o, buffers_names, ARRAY_LEN(buffers_names), 0, "buffering scheme", p);
+}
+
+static int conv_loglevel_type(PyObject *o, void *p)
+{
+	return lookup(o, loglevel_type_names, ARRAY_LEN(loglevel_type_names), 0,
+		      "log level condition", p);
+}
+
+static int conv_rotation(PyObject *o, void *p)
+{
+	static const char *const names[] = {"", "timer", "size"};
+
+	return lookup(o, names, ARRAY_LEN(names), 1, "rotation schedule", p);
+}
+
+/* A log level: a name ("TRACE_INFO", "info") or 0..14. */
+static int conv_loglevel(PyObject *o, void *p)
+{
+	int v = -EINVAL;
+
+	if (PyLong_Check(o)) {
+		long l = PyLong_AsLong(o);
+
+		v = l >= 0 && l <= 14 ? (int)l : -EINVAL;
+	} else if (PyUnicode_Check(o)) {
+		const char *s = PyUnicode_AsUTF8(o);
+
+		v = s ? trawl_ctl_loglevel_parse(s) : -EINVAL;
+	}
+	if (v < 0) {
+		if (!PyErr_Occurred())
+			PyErr_Format(PyExc_ValueError, "unknown log level: %R", o);
+		return 0;
+	}
+	*(int *)p = v;
+	return 1;
+}
+
+/* ---- Ctl ---- */
+
+static PyObject *Ctl_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"spawn", "user", NULL};
+	int spawn = 1, user = 0, ret;
+	unsigned flags = 0;
+	CtlObject *self;
+	struct trawl_ctl *ctl = NULL;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &spawn, &user))
+		return NULL;
+	if (!spawn)
+		flags |= TRAWL_CTL_CONNECT_NO_SPAWN;
+	if (user)
+		flags |= TRAWL_CTL_CONNECT_USER;
+	self = (CtlObject *)type->tp_alloc(type, 0);
+	if (!self)
+		return NULL;
+	self->lock = PyThread_allocate_lock();
+	if (!self->lock) {
+		Py_DECREF(self);
+		return PyErr_NoMemory();
+	}
+	Py_BEGIN_ALLOW_THREADS
+	ret = trawl_ctl_connect(&ctl, flags);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		Py_DECREF(self);
+		return raise_ret(NULL, ret);
+	}
+	self->ctl = ctl;
+	return (PyObject *)self;
+}
+
+static void Ctl_dealloc(CtlObject *self)
+{
+	trawl_ctl_disconnect(self->ctl);
+	if (self->lock)
+		PyThread_free_lock(self->lock);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Ctl_close(CtlObject *self, PyObject *unused)
+{
+	struct trawl_ctl *ctl = self->ctl;
+
+	self->ctl = NULL;
+	if (ctl) {
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(self->lock, WAIT_LOCK);
+		trawl_ctl_disconnect(ctl);
+		PyThread_release_lock(self->lock);
+		Py_END_ALLOW_THREADS
+	}
+	Py_RETURN_NONE;
+}
+
+static PyObject *Ctl_is_root_daemon(CtlObject *self, PyObject *unused)
+{
+	if (ctl_ready(self))
+		return NULL;
+	return PyBool_FromLong(trawl_ctl_is_root_daemon(self->ctl));
+}
+
+static PyObject *Ctl_daemon_quit(CtlObject *self, PyObject *unused)
+{
+	int ret;
+
+	if (ctl_ready(self))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_daemon_quit(self->ctl));
+	return none_result(self, ret);
+}
+
+/* create_session(name=None, output=None, no_output=False, snapshot=False, live_us=None) */
+static PyObject *Ctl_create_session(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"name", "output", "no_output", "snapshot", "live_us", NULL};
+	const char *name = NULL, *output = NULL;
+	int no_output = 0, snapshot = 0, ret = 0;
+	PyObject *live = Py_None;
+	struct trawl_ctl_session_attr *a;
+	struct trawl_ctl_list *l = NULL;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "|zzppO", kwlist, &name, &output, &no_output,
+					 &snapshot, &live))
+		return NULL;
+	a = trawl_ctl_session_attr_create();
+	if (!a)
+		return PyErr_NoMemory();
+	if (name)
+		ret = trawl_ctl_session_attr_set_name(a, name);
+	if (!ret && output)
+		ret = trawl_ctl_session_attr_set_output(a, output);
+	if (!ret && no_output)
+		ret = trawl_ctl_session_attr_set_no_output(a, 1);
+	if (!ret && snapshot)
+		ret = trawl_ctl_session_attr_set_snapshot(a, 1);
+	if (!ret && live != Py_None) {
+		unsigned long us = PyLong_AsUnsignedLong(live);
+
+		if (PyErr_Occurred() || us > UINT32_MAX) {
+			trawl_ctl_session_attr_destroy(a);
+			if (!PyErr_Occurred())
+				PyErr_SetString(PyExc_ValueError, "live_us out of range");
+			return NULL;
+		}
+		ret = trawl_ctl_session_attr_set_live(a, (uint32_t)us);
+	}
+	if (!ret)
+		CTL_CALL(self, ret, trawl_ctl_session_create(self->ctl, a, &l));
+	trawl_ctl_session_attr_destroy(a);
+	return list_result(self, ret, l);
+}
+
+/* Methods taking only a session name. */
+#define SESSION_METHOD(pyname, call)                                              \
+	static PyObject *Ctl_##pyname(CtlObject *self, PyObject *args)            \
+	{                                                                         \
+		const char *session;                                              \
+		int ret;                                                          \
+		if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))    \
+			return NULL;                                              \
+		CTL_CALL(self, ret, call(self->ctl, session));                    \
+		return none_result(self, ret);                                    \
+	}
+
+SESSION_METHOD(destroy_session, trawl_ctl_session_destroy)
+SESSION_METHOD(start, trawl_ctl_session_start)
+SESSION_METHOD(stop, trawl_ctl_session_stop)
+SESSION_METHOD(clear, trawl_ctl_session_clear)
+SESSION_METHOD(regenerate_metadata, trawl_ctl_regenerate_metadata)
+SESSION_METHOD(regenerate_statedump, trawl_ctl_regenerate_statedump)
+
+static PyObject *Ctl_destroy_all(CtlObject *self, PyObject *unused)
+{
+	int ret;
+
+	if (ctl_ready(self))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_session_destroy_all(self->ctl));
+	return none_result(self, ret);
+}
+
+static PyObject *Ctl_rotate(CtlObject *self, PyObject *args)
+{
+	struct trawl_ctl_list *l = NULL;
+	const char *session;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_session_rotate(self->ctl, session, &l));
+	return list_result(self, ret, l);
+}
+
+/* rotation_schedule(session, kind, value=None): value None removes it. */
+static PyObject *Ctl_rotation_schedule(CtlObject *self, PyObject *args)
+{
+	const char *session;
+	PyObject *value = Py_None;
+	int kind, ret;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTuple(args, "sO&|O", &session, conv_rotation, &kind, &value))
+		return NULL;
+	if (value == Py_None) {
+		CTL_CALL(self, ret, trawl_ctl_rotation_schedule_remove(self->ctl, session, kind));
+	} else {
+		unsigned long long v = PyLong_AsUnsignedLongLong(value);
+
+		if (PyErr_Occurred())
+			return NULL;
+		CTL_CALL(self, ret,
+			 trawl_ctl_rotation_schedule_add(self->ctl, session, kind, (uint64_t)v));
+	}
+	return none_result(self, ret);
+}
+
+/* A snapshot output description from keywords; NULL with an exception. */
+static struct trawl_ctl_snapshot_output *snapshot_output(CtlObject *self, const char *name,
+							 const char *url, const char *data_url,
+							 PyObject *max_size, int *ret)
+{
+	struct trawl_ctl_snapshot_output *o = trawl_ctl_snapshot_output_create();
+
+	*ret = 0;
+	if (!o) {
+		PyErr_NoMemory();
+		return NULL;
+	}
+	if (name)
+		*ret = trawl_ctl_snapshot_output_set_name(o, name);
+	if (!*ret && (url || data_url))
+		*ret = trawl_ctl_snapshot_output_set_url(o, url, data_url);
+	if (!*ret && max_size != Py_None) {
+		unsigned long long v = PyLong_AsUnsignedLongLong(max_size);
+
+		if (PyErr_Occurred()) {
+			trawl_ctl_snapshot_output_destroy(o);
+			return NULL;
+		}
+		*ret = trawl_ctl_snapshot_output_set_max_size(o, (uint64_t)v);
+	}
+	if (*ret) {
+		trawl_ctl_snapshot_output_destroy(o);
+		raise_ret(NULL, *ret);
+		return NULL;
+	}
+	return o;
+}
+
+/* snapshot_record(session, name=None, url=None, data_url=None, max_size=None) */
+static PyObject *Ctl_snapshot_record(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "name", "url", "data_url", "max_size", NULL};
+	const char *session, *name = NULL, *url = NULL, *data_url = NULL;
+	PyObject *max_size = Py_None;
+	struct trawl_ctl_snapshot_output *o = NULL;
+	struct trawl_ctl_list *l = NULL;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "s|zzzO", kwlist, &session,
+							     &name, &url, &data_url, &max_size))
+		return NULL;
+	if (name || url || data_url || max_size != Py_None) {
+		o = snapshot_output(self, name, url, data_url, max_size, &ret);
+		if (!o)
+			return NULL;
+	}
+	CTL_CALL(self, ret, trawl_ctl_snapshot_record_output(self->ctl, session, o, &l));
+	trawl_ctl_snapshot_output_destroy(o);
+	return list_result(self, ret, l);
+}
+
+/* snapshot_add_output(session, url, name=None, data_url=None, max_size=None) */
+static PyObject *Ctl_snapshot_add_output(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "url", "name", "data_url", "max_size", NULL};
+	const char *session, *name = NULL, *url, *data_url = NULL;
+	PyObject *max_size = Py_None;
+	struct trawl_ctl_snapshot_output *o;
+	struct trawl_ctl_list *l = NULL;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "ss|zzO", kwlist, &session,
+							     &url, &name, &data_url, &max_size))
+		return NULL;
+	o = snapshot_output(self, name, url, data_url, max_size, &ret);
+	if (!o)
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_snapshot_add_output(self->ctl, session, o, &l));
+	trawl_ctl_snapshot_output_destroy(o);
+	return list_result(self, ret, l);
+}
+
+/* snapshot_del_output(session, id_or_name) */
+static PyObject *Ctl_snapshot_del_output(CtlObject *self, PyObject *args)
+{
+	const char *session, *name = NULL;
+	PyObject *which;
+	uint32_t id = 0;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "sO", &session, &which))
+		return NULL;
+	if (PyLong_Check(which)) {
+		unsigned long v = PyLong_AsUnsignedLong(which);
+
+		if (PyErr_Occurred() || v == 0 || v > UINT32_MAX) {
+			PyErr_Clear();
+			PyErr_SetString(PyExc_ValueError, "an output id is 1 or more");
+			return NULL;
+		}
+		id = (uint32_t)v;
+	} else if (!(name = PyUnicode_Check(which) ? PyUnicode_AsUTF8(which) : NULL)) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_TypeError, "an output is named by its id or name");
+		return NULL;
+	}
+	CTL_CALL(self, ret, trawl_ctl_snapshot_del_output(self->ctl, session, id, name));
+	return none_result(self, ret);
+}
+
+static PyObject *Ctl_snapshot_outputs(CtlObject *self, PyObject *args)
+{
+	struct trawl_ctl_list *l = NULL;
+	const char *session;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_snapshot_list_outputs(self->ctl, session, &l));
+	return list_result(self, ret, l);
+}
+
+/* Sets an unsigned attribute from @o unless it is None; 0, or -1 with an exception. */
+static int opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, int *given)
+{
+	unsigned long long v;
+
+	*given = 0;
+	if (o == Py_None)
+		return 0;
+	v = PyLong_AsUnsignedLongLong(o);
+	if (PyErr_Occurred())
+		return -1;
+	if (v > max) {
+		PyErr_Format(PyExc_ValueError, "%s out of range", what);
+		return -1;
+	}
+	*out = v;
+	*given = 1;
+	return 0;
+}
+
+/* enable_channel(session, domain, name, subbuf_size=None, num_subbuf=None,
+ *                overwrite=None, switch_timer_us=None, read_timer_us=None, buffers=None) */
+static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "domain", "name", "subbuf_size", "num_subbuf",
+				 "overwrite", "switch_timer_us", "read_timer_us", "buffers",
+				 NULL};
+	PyObject *subbuf = Py_None, *num = Py_None, *overwrite = Py_None, *sw = Py_None,
+		 *rd = Py_None, *buffers = Py_None;
+	const char *session, *name;
+	struct trawl_ctl_channel_attr *a;
+	uint64_t v = 0;
+	int domain, given, ret = 0;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOO", kwlist, &session, conv_domain,
+					 &domain, &name, &subbuf, &num, &overwrite, &sw, &rd,
+					 &buffers))
+		return NULL;
+	a = trawl_ctl_channel_attr_create(name);
+	if (!a)
+		return raise_ret(NULL, -errno);
+	if (opt_u64(subbuf, UINT64_MAX, "subbuf_size", &v, &given))
+		goto err;
+	if (given)
+		ret = trawl_ctl_channel_attr_set_subbuf_size(a, v);
+	if (!ret && opt_u64(num, UINT32_MAX, "num_subbuf", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_num_subbuf(a, (uint32_t)v);
+	if (!ret && overwrite != Py_None) {
+		int o = PyObject_IsTrue(overwrite);
+
+		if (o < 0)
+			goto err;
+		ret = trawl_ctl_channel_attr_set_overwrite(a, o);
+	}
+	if (!ret && opt_u64(sw, UINT32_MAX, "switch_timer_us", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_switch_timer(a, (uint32_t)v);
+	if (!ret && opt_u64(rd, UINT32_MAX, "read_timer_us", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_read_timer(a, (uint32_t)v);
+	if (!ret && buffers != Py_None) {
+		int b;
+
+		if (!conv_buffers(buffers, &b))
+			goto err;
+		ret = trawl_ctl_channel_attr_set_buffers(a, b);
+	}
+	if (!ret)
+		CTL_CALL(self, ret, trawl_ctl_channel_enable(self->ctl, session, domain, a));
+	trawl_ctl_channel_attr_destroy(a);
+	return none_result(self, ret);
+err:
+	trawl_ctl_channel_attr_destroy(a);
+	return NULL;
+}
+
+static PyObject *Ctl_disable_channel(CtlObject *self, PyObject *args)
+{
+	const char *session, *name;
+	int domain, ret;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTuple(args, "sO&s", &session, conv_domain, &domain, &name))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_channel_disable(self->ctl, session, domain, name));
+	return none_result(self, ret);
+}
+
+/* An event rule from keywords; NULL with an exception. */
+static struct trawl_ctl_event *event_rule(int kind, const char *name, const char *target,
+					  const char *filter, PyObject *lltype, PyObject *ll)
+{
+	struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, name);
+	int ret = 0;
+
+	if (!ev) {
+		raise_ret(NULL, -errno);
+		return NULL;
+	}
+	if (target)
+		ret = trawl_ctl_event_set_target(ev, target);
+	if (!ret && filter)
+		ret = trawl_ctl_event_set_filter(ev, filter);
+	if (!ret && ll != Py_None) {
+		int type = TRAWL_CTL_LOGLEVEL_RANGE, level;
+
+		if ((lltype != Py_None && !conv_loglevel_type(lltype, &type)) ||
+		    !conv_loglevel(ll, &level)) {
+			trawl_ctl_event_destroy(ev);
+			return NULL;
+		}
+		ret = trawl_ctl_event_set_loglevel(ev, type, level);
+	}
+	if (ret) {
+		trawl_ctl_event_destroy(ev);
+		raise_ret(NULL, ret);
+		return NULL;
+	}
+	return ev;
+}
+
+/* enable_event(session, domain, name, channel=None, kind="tracepoint",
+ *              target=None, filter=None, loglevel=None, loglevel_type=None) */
+static PyObject *Ctl_enable_event(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "domain",	"name",	    "channel",	     "kind",
+				 "target",  "filter",	"loglevel", "loglevel_type", NULL};
+	const char *session, *name, *channel = NULL, *target = NULL, *filter = NULL;
+	PyObject *ll = Py_None, *lltype = Py_None;
+	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret;
+	struct trawl_ctl_event *ev;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&zzOO", kwlist, &session, conv_domain,
+					 &domain, &name, &channel, conv_kind, &kind, &target,
+					 &filter, &ll, &lltype))
+		return NULL;
+	ev = event_rule(kind, name, target, filter, lltype, ll);
+	if (!ev)
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_event_enable(self->ctl, session, domain, channel, ev));
+	trawl_ctl_event_destroy(ev);
+	return none_result(self, ret);
+}
+
+/* disable_event(session, domain, name, channel=None, kind="tracepoint") */
+static PyObject *Ctl_disable_event(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "domain", "name", "channel", "kind", NULL};
+	const char *session, *name, *channel = NULL;
+	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret;
+	struct trawl_ctl_event *ev;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&", kwlist, &session, conv_domain,
+					 &domain, &name, &channel, conv_kind, &kind))
+		return NULL;
+	ev = event_rule(kind, name, NULL, NULL, Py_None, Py_None);
+	if (!ev)
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_event_disable(self->ctl, session, domain, channel, ev));
+	trawl_ctl_event_destroy(ev);
+	return none_result(self, ret);
+}
+
+/* add_context(session, domain, context, channel=None) */
+static PyObject *Ctl_add_context(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"session", "domain", "context", "channel", NULL};
+	const char *session, *context, *channel = NULL;
+	int domain, ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|z", kwlist, &session,
+							     conv_domain, &domain, &context,
+							     &channel))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_context_add(self->ctl, session, domain, channel, context));
+	return none_result(self, ret);
+}
+
+/* track(session, domain, attr, value) / untrack(...): value None = all. */
+static PyObject *tracker_call(CtlObject *self, PyObject *args, int add)
+{
+	const char *session;
+	PyObject *value;
+	int domain, attr, ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "sO&O&O", &session, conv_domain, &domain,
+						 conv_attr, &attr, &value))
+		return NULL;
+	if (value == Py_None) {
+		if (add)
+			CTL_CALL(self, ret, trawl_ctl_track_all(self->ctl, session, domain, attr));
+		else
+			CTL_CALL(self, ret, trawl_ctl_untrack_all(self->ctl, session, domain, attr));
+	} else {
+		unsigned long v = PyLong_AsUnsignedLong(value);
+
+		if (PyErr_Occurred())
+			return NULL;
+		if (v > UINT32_MAX) {
+			PyErr_SetString(PyExc_ValueError, "an ID fits in 32 bits");
+			return NULL;
+		}
+		if (add)
+			CTL_CALL(self, ret,
+				 trawl_ctl_track(self->ctl, session, domain, attr, (uint32_t)v));
+		else
+			CTL_CALL(self, ret,
+				 trawl_ctl_untrack(self->ctl, session, domain, attr, (uint32_t)v));
+	}
+	return none_result(self, ret);
+}
+
+static PyObject *Ctl_track(CtlObject *self, PyObject *args)
+{
+	return tracker_call(self, args, 1);
+}
+
+static PyObject *Ctl_untrack(CtlObject *self, PyObject *args)
+{
+	return tracker_call(self, args, 0);
+}
+
+static PyObject *Ctl_list_sessions(CtlObject *self, PyObject *unused)
+{
+	struct trawl_ctl_list *l = NULL;
+	int ret;
+
+	if (ctl_ready(self))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_list_sessions(self->ctl, &l));
+	return list_result(self, ret, l);
+}
+
+static PyObject *Ctl_list_session(CtlObject *self, PyObject *args)
+{
+	struct trawl_ctl_list *l = NULL;
+	const char *session;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_list_session(self->ctl, session, &l));
+	return list_result(self, ret, l);
+}
+
+/* list_available(domain, kind="tracepoint", fields=False) */
+static PyObject *Ctl_list_available(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"domain", "kind", "fields", NULL};
+	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, fields = 0, ret;
+	struct trawl_ctl_list *l = NULL;
+
+	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "O&|O&p", kwlist,
+							     conv_domain, &domain, conv_kind,
+							     &kind, &fields))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_list_available(self->ctl, domain, kind, fields, &l));
+	return list_result(self, ret, l);
+}
+
+#define METH(name, flags) {#name, (PyCFunction)(void (*)(void))Ctl_##name, flags, NULL}
+
+static PyMethodDef Ctl_methods[] = {
+	METH(close, METH_NOARGS),
+	METH(is_root_daemon, METH_NOARGS),
+	METH(daemon_quit, METH_NOARGS),
+	METH(create_session, METH_VARARGS | METH_KEYWORDS),
+	METH(destroy_session, METH_VARARGS),
+	METH(destroy_all, METH_NOARGS),
+	METH(start, METH_VARARGS),
+	METH(stop, METH_VARARGS),
+	METH(clear, METH_VARARGS),
+	METH(rotate, METH_VARARGS),
+	METH(rotation_schedule, METH_VARARGS),
+	METH(regenerate_metadata, METH_VARARGS),
+	METH(regenerate_statedump, METH_VARARGS),
+	METH(snapshot_record, METH_VARARGS | METH_KEYWORDS),
+	METH(snapshot_add_output, METH_VARARGS | METH_KEYWORDS),
+	METH(snapshot_del_output, METH_VARARGS),
+	METH(snapshot_outputs, METH_VARARGS),
+	METH(enable_channel, METH_VARARGS | METH_KEYWORDS),
+	METH(disable_channel, METH_VARARGS),
+	METH(enable_event, METH_VARARGS | METH_KEYWORDS),
+	METH(disable_event, METH_VARARGS | METH_KEYWORDS),
+	METH(add_context, METH_VARARGS | METH_KEYWORDS),
+	METH(track, METH_VARARGS),
+	METH(untrack, METH_VARARGS),
+	METH(list_sessions, METH_NOARGS),
+	METH(list_session, METH_VARARGS),
+	METH(list_available, METH_VARARGS | METH_KEYWORDS),
+	{NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CtlType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "trawl._ctl.Ctl",
+	.tp_doc = "A connection to a trawl session daemon (struct trawl_ctl).",
+	.tp_basicsize = sizeof(CtlObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_new = Ctl_new,
+	.tp_dealloc = (destructor)Ctl_dealloc,
+	.tp_methods = Ctl_methods,
+};
+
+/* ---- module functions ---- */
+
+static PyObject *mod_set_error(PyObject *mod, PyObject *cls)
+{
+	if (!PyType_Check(cls) || !PyObject_IsSubclass(cls, PyExc_OSError)) {
+		PyErr_SetString(PyExc_TypeError, "an OSError subclass is needed");
+		return NULL;
+	}
+	Py_XSETREF(trawl_error, Py_NewRef(cls));
+	Py_RETURN_NONE;
+}
+
+static PyObject *mod_version(PyObject *mod, PyObject *unused)
+{
+	return PyUnicode_FromString(trawl_ctl_version());
+}
+
+static PyObject *mod_current_session(PyObject *mod, PyObject *unused)
+{
+	char buf[TRAWL_CTL_NAME_MAX];
+	int ret = trawl_ctl_current_session_get(buf, sizeof(buf));
+
+	if (ret == -ENOENT)
+		Py_RETURN_NONE;
+	if (ret < 0)
+		return raise_ret(NULL, ret);
+	return PyUnicode_DecodeFSDefault(buf);
+}
+
+static PyObject *mod_set_current_session(PyObject *mod, PyObject *args)
+{
+	const char *name;
+
+	if (!PyArg_ParseTuple(args, "z", &name))
+		return NULL;
+	return none_result(NULL, name ? trawl_ctl_current_session_set(name)
+				      : trawl_ctl_current_session_clear(NULL));
+}
+
+static PyObject *mod_loglevel_name(PyObject *mod, PyObject *args)
+{
+	int level;
+
+	if (!PyArg_ParseTuple(args, "O&", conv_loglevel, &level))
+		return NULL;
+	return PyUnicode_FromString(trawl_ctl_loglevel_name(level));
+}
+
+static PyMethodDef mod_methods[] = {
+	{"_set_error", mod_set_error, METH_O, NULL},
+	{"version", mod_version, METH_NOARGS, "libtrawl-ctl's version."},
+	{"current_session", mod_current_session, METH_NOARGS,
+	 "The user's current session ($HOME/.trawlrc), or None."},
+	{"set_current_session", mod_set_current_session, METH_VARARGS,
+	 "Make a session the current one (None: forget it)."},
+	{"loglevel_name", mod_loglevel_name, METH_VARARGS, "TRACE_EMERG .. TRACE_DEBUG."},
+	{NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moddef = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "trawl._ctl",
+	.m_doc = "libtrawl-ctl, call for call (use the `trawl` package).",
+	.m_size = -1,
+	.m_methods = mod_methods,
+};
+
+PyMODINIT_FUNC PyInit__ctl(void);
+PyMODINIT_FUNC PyInit__ctl(void)
+{
+	PyObject *m;
+
+	if (PyType_Ready(&CtlType) < 0)
+		return NULL;
+	m = PyModule_Create(&moddef);
+	if (!m)
+		return NULL;
+	if (PyModule_AddObjectRef(m, "Ctl", (PyObject *)&CtlType) < 0 ||
+	    PyModule_AddIntConstant(m, "NAME_MAX", TRAWL_CTL_NAME_MAX) < 0 ||
+	    PyModule_AddIntConstant(m, "TRACKER_MAX_VALUES", TRAWL_CTL_TRACKER_MAX_VALUES) < 0 ||
+	    PyModule_AddIntConstant(m, "LIVE_TIMER_DEFAULT", TRAWL_CTL_LIVE_TIMER_DEFAULT) < 0) {
+		Py_DECREF(m);
+		return NULL;
+	}
+	return m;
+}

@@ -1,0 +1,413 @@
+# SPDX-License-Identifier: MIT
+"""trawl: drive trawl's session daemon from Python.
+
+A CPython extension (trawl._ctl) on libtrawl-ctl, the same library the
+`trawl` command is built on, so a Python program gets what the command does
+without running it and parsing its output::
+
+    import trawl
+
+    with trawl.Client() as c:
+        s = c.create_session("demo", output="/tmp/demo")
+        s.enable_event("my_provider:*")          # user space, channel0
+        s.add_context("vpid")
+        s.start()
+        ...
+        s.stop()
+        print(s.info().domains["ust"].events_discarded)
+        s.destroy()
+
+Which daemon: as the `trawl` command (root and members of the group
+`tracing` use the root daemon when it runs; other users their own, started
+on first use). Every failure raises trawl.Error, an OSError whose errno is
+the C API's (ENOENT: no such session, EEXIST, EBUSY...) and whose strerror is
+the daemon's one-line explanation.
+
+Domains are "ust" (also "userspace") and "kernel"; process attributes "pid",
+"vpid", "uid", "vuid", "gid", "vgid"; event kinds "tracepoint", "syscall",
+"probe", "function", "userspace-probe"; buffering "per-uid", "per-pid",
+"global". Sizes are bytes and timers microseconds, as in <trawl/ctl.h>.
+"""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from . import _ctl
+
+
+class Error(OSError):
+    """A call of libtrawl-ctl failed: errno and the daemon's one line."""
+
+
+_ctl._set_error(Error)
+
+__version__ = _ctl.version()
+current_session = _ctl.current_session
+set_current_session = _ctl.set_current_session
+loglevel_name = _ctl.loglevel_name
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    name: str
+    output: Optional[str]  # folder, net://... URL, or None without output
+    active: bool
+    snapshot: bool
+    live_timer_us: int     # 0: not live
+    uid: int
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    domain: str
+    channel: str
+    name: str
+    kind: str
+    enabled: bool
+    loglevel_type: str     # "all", "range" (this level or more severe), "single"
+    loglevel: Optional[int]
+    filter: Optional[str]
+    target: Optional[str]
+
+
+@dataclass(frozen=True)
+class ChannelInfo:
+    domain: str
+    name: str
+    enabled: bool
+    overwrite: bool
+    subbuf_size: int
+    num_subbuf: int
+    switch_timer_us: int
+    read_timer_us: int
+    buffers: str
+    contexts: List[str] = field(default_factory=list)
+    events: List[EventInfo] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TrackerInfo:
+    domain: str
+    attr: str
+    include_all: bool
+    values: List[int] = field(default_factory=list)  # the inclusion set (include_all False)
+
+
+@dataclass(frozen=True)
+class DomainInfo:
+    domain: str
+    consumer_alive: bool
+    events_discarded: int
+    bytes_written: int
+    problem: Optional[str]
+    trackers: Dict[str, TrackerInfo] = field(default_factory=dict)
+    channels: Dict[str, ChannelInfo] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RotationSchedule:
+    kind: str   # "timer" or "size"
+    value: int  # µs or bytes
+
+
+@dataclass(frozen=True)
+class SessionDescription:
+    """A session in detail: Session.info()."""
+    session: SessionInfo
+    rotation_schedules: List[RotationSchedule]
+    domains: Dict[str, DomainInfo]
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    domain: str
+    event: str
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class AvailableEvent:
+    domain: str
+    name: str
+    kind: str
+    loglevel: Optional[int]
+    pid: int
+    fields: List[FieldInfo] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    session: str
+    path: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class SnapshotOutput:
+    id: int
+    name: str
+    ctrl_url: str
+    data_url: Optional[str]
+    max_size: int
+
+
+@dataclass(frozen=True)
+class RotationInfo:
+    session: str
+    path: str
+    chunk_id: int
+
+
+def _one(records, kind, cls):
+    for k, d in records:
+        if k == kind:
+            return cls(**d)
+    raise Error(0, "the daemon sent no %s record" % kind)
+
+
+def _describe(records) -> SessionDescription:
+    """The records of trawl_ctl_list_session() as one SessionDescription."""
+    session = None
+    schedules, domains = [], {}
+    dom = chan = tracker = None
+    for kind, d in records:
+        if kind == "session":
+            session = SessionInfo(**d)
+        elif kind == "rotation_schedule":
+            schedules.append(RotationSchedule(**d))
+        elif kind == "domain":
+            dom = DomainInfo(**d)
+            domains[dom.domain] = dom
+            chan = tracker = None
+        elif kind == "tracker":
+            tracker = TrackerInfo(d["domain"], d["attr"], d["include_all"])
+            dom.trackers[tracker.attr] = tracker
+        elif kind == "tracker_value":
+            tracker.values.append(d["value"])
+        elif kind == "channel":
+            chan = ChannelInfo(**d)
+            dom.channels[chan.name] = chan
+        elif kind == "context":
+            chan.contexts.append(d["name"])
+        elif kind == "event":
+            chan.events.append(EventInfo(**d))
+    if session is None:
+        raise Error(0, "the daemon sent no session record")
+    return SessionDescription(session, schedules, domains)
+
+
+class Client:
+    """A connection to a session daemon (struct trawl_ctl).
+
+    spawn=False: fail (trawl.Error, ENOTCONN) rather than start the user's
+    daemon; user=True: the user's own daemon even when root's is usable.
+    """
+
+    def __init__(self, spawn: bool = True, user: bool = False):
+        self._c = _ctl.Ctl(spawn=spawn, user=user)
+
+    def close(self):
+        self._c.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def is_root_daemon(self) -> bool:
+        return self._c.is_root_daemon()
+
+    def quit_daemon(self):
+        """Ask the daemon to exit (its owner or root only)."""
+        self._c.daemon_quit()
+
+    def create_session(self, name: Optional[str] = None, output: Optional[str] = None, *,
+                       no_output: bool = False, snapshot: bool = False,
+                       live=None) -> "Session":
+        """Create a session; output is a folder, file://, or net://HOST[:C[:D]][/PATH].
+
+        live: None (not live), True (the default timer), or the timer in µs.
+        """
+        if live is True:
+            live = _ctl.LIVE_TIMER_DEFAULT
+        elif live is False:
+            live = None
+        rec = _one(self._c.create_session(name=name, output=output, no_output=no_output,
+                                          snapshot=snapshot, live_us=live),
+                   "session", SessionInfo)
+        return Session(self, rec.name)
+
+    def session(self, name: str) -> "Session":
+        """A handle on an existing session (not checked until used)."""
+        return Session(self, name)
+
+    def sessions(self) -> List[SessionInfo]:
+        return [SessionInfo(**d) for k, d in self._c.list_sessions() if k == "session"]
+
+    def destroy_all(self):
+        self._c.destroy_all()
+
+    def available_events(self, domain: str = "ust", kind: str = "tracepoint",
+                         fields: bool = False) -> List[AvailableEvent]:
+        """The events a domain offers (user space: those of the apps registered now)."""
+        out = []
+        for k, d in self._c.list_available(domain, kind, fields):
+            if k == "available":
+                out.append(AvailableEvent(**d))
+            elif k == "field" and out:
+                out[-1].fields.append(FieldInfo(**d))
+        return out
+
+
+class Session:
+    """A session of a Client, by name."""
+
+    def __init__(self, client: Client, name: str):
+        self.client = client
+        self.name = name
+
+    def __repr__(self):
+        return "trawl.Session(%r)" % self.name
+
+    @property
+    def _c(self):
+        return self.client._c
+
+    def info(self) -> SessionDescription:
+        return _describe(self._c.list_session(self.name))
+
+    def start(self):
+        self._c.start(self.name)
+
+    def stop(self):
+        """Stop tracing; returns once what was recorded is on disk."""
+        self._c.stop(self.name)
+
+    def destroy(self):
+        self._c.destroy_session(self.name)
+
+    def clear(self):
+        self._c.clear(self.name)
+
+    def rotate(self) -> RotationInfo:
+        return _one(self._c.rotate(self.name), "rotation", RotationInfo)
+
+    def enable_rotation(self, timer_us: Optional[int] = None, size: Optional[int] = None):
+        if timer_us is None and size is None:
+            raise ValueError("give timer_us, size or both")
+        if timer_us is not None:
+            self._c.rotation_schedule(self.name, "timer", timer_us)
+        if size is not None:
+            self._c.rotation_schedule(self.name, "size", size)
+
+    def disable_rotation(self, timer: bool = False, size: bool = False):
+        if not (timer or size):
+            raise ValueError("give timer=True, size=True or both")
+        if timer:
+            self._c.rotation_schedule(self.name, "timer")
+        if size:
+            self._c.rotation_schedule(self.name, "size")
+
+    def regenerate_metadata(self):
+        self._c.regenerate_metadata(self.name)
+
+    def regenerate_statedump(self):
+        self._c.regenerate_statedump(self.name)
+
+    # channels, events, contexts
+
+    def enable_channel(self, name: str, domain: str = "ust", **attrs) -> "Channel":
+        """Create (or enable again) a channel. attrs: subbuf_size, num_subbuf,
+        overwrite, switch_timer_us, read_timer_us, buffers."""
+        self._c.enable_channel(self.name, domain, name, **attrs)
+        return Channel(self, domain, name)
+
+    def channel(self, name: str, domain: str = "ust") -> "Channel":
+        return Channel(self, domain, name)
+
+    def disable_channel(self, name: str, domain: str = "ust"):
+        self._c.disable_channel(self.name, domain, name)
+
+    def enable_event(self, name: str, domain: str = "ust", channel: Optional[str] = None,
+                     **rule):
+        """Enable an event rule. rule: kind, target, filter, loglevel (name or
+        0..14), loglevel_type ("range", the default with a level, or "single")."""
+        self._c.enable_event(self.name, domain, name, channel, **rule)
+
+    def disable_event(self, name: str, domain: str = "ust", channel: Optional[str] = None,
+                      kind: str = "tracepoint"):
+        self._c.disable_event(self.name, domain, name, channel, kind)
+
+    def add_context(self, context: str, domain: str = "ust", channel: Optional[str] = None):
+        self._c.add_context(self.name, domain, context, channel)
+
+    # trackers
+
+    def track(self, attr: str, *values: int, domain: str = "ust", all: bool = False):
+        """Add values to a tracker's inclusion set; all=True: every process again."""
+        if all:
+            self._c.track(self.name, domain, attr, None)
+        for v in values:
+            self._c.track(self.name, domain, attr, v)
+
+    def untrack(self, attr: str, *values: int, domain: str = "ust", all: bool = False):
+        """Remove values from a tracker's set; all=True: empty it (no process)."""
+        if all:
+            self._c.untrack(self.name, domain, attr, None)
+        for v in values:
+            self._c.untrack(self.name, domain, attr, v)
+
+    # snapshots
+
+    def snapshot_record(self, url: Optional[str] = None, name: Optional[str] = None,
+                        max_size: Optional[int] = None) -> SnapshotInfo:
+        return _one(self._c.snapshot_record(self.name, name=name, url=url, max_size=max_size),
+                    "snapshot", SnapshotInfo)
+
+    def snapshot_add_output(self, url: str, name: Optional[str] = None,
+                            max_size: Optional[int] = None) -> SnapshotOutput:
+        return _one(self._c.snapshot_add_output(self.name, url, name=name, max_size=max_size),
+                    "snapshot_output", SnapshotOutput)
+
+    def snapshot_del_output(self, id_or_name):
+        self._c.snapshot_del_output(self.name, id_or_name)
+
+    def snapshot_outputs(self) -> List[SnapshotOutput]:
+        return [SnapshotOutput(**d) for k, d in self._c.snapshot_outputs(self.name)
+                if k == "snapshot_output"]
+
+
+class Channel:
+    """A channel of a Session, by domain and name."""
+
+    def __init__(self, session: Session, domain: str, name: str):
+        self.session = session
+        self.domain = domain
+        self.name = name
+
+    def __repr__(self):
+        return "trawl.Channel(%r, %r, %r)" % (self.session.name, self.domain, self.name)
+
+    def enable_event(self, name: str, **rule):
+        self.session.enable_event(name, self.domain, self.name, **rule)
+
+    def disable_event(self, name: str, kind: str = "tracepoint"):
+        self.session.disable_event(name, self.domain, self.name, kind)
+
+    def add_context(self, context: str):
+        self.session.add_context(context, self.domain, self.name)
+
+    def enable(self):
+        self.session.enable_channel(self.name, self.domain)
+
+    def disable(self):
+        self.session.disable_channel(self.name, self.domain)
+
+    def info(self) -> ChannelInfo:
+        dom = self.session.info().domains.get(self.domain)
+        if dom is None or self.name not in dom.channels:
+            raise Error(2, "no channel %s in the %s domain of session %s"
+                        % (self.name, self.domain, self.session.name))
+        return dom.channels[self.name]

@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: MIT
+"""The `trawl` Python module (src/python) against real daemons.
+
+run.sh gives this process a private HOME and runtime folders, so the module
+starts its own daemons (root's when run as root, which can trace the
+kernel). Every trace is read back with babeltrace2's bindings (bt2).
+"""
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import bt2
+import trawl
+
+BIN = os.environ["TRAWL_BIN_DIR"]
+APP = os.path.join(BIN, "ust-app-all")
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = trawl.Client()
+    yield c
+    c.destroy_all()
+    c.close()
+
+
+@pytest.fixture
+def out(tmp_path):
+    return str(tmp_path / "trace")
+
+
+def read_events(path):
+    """[(name, payload dict, common context dict)], discarded events."""
+    evs, discarded = [], 0
+    for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._EventMessageConst:
+            ev = m.event
+            p = ev.payload_field
+            c = ev.common_context_field
+            evs.append((ev.name, {k: p[k] for k in p.keys()} if p is not None else {},
+                        {k: c[k] for k in c.keys()} if c is not None else {}))
+        elif type(m) is bt2._DiscardedEventsMessageConst:
+            discarded += m.count or 0
+    return evs, discarded
+
+
+def run_app(nevents, wait_ms=20000):
+    """ust-app-all: 1 thread of @nevents tall:seq, once its events are
+    enabled (or after @wait_ms); returns its pid once it exited."""
+    p = subprocess.Popen([APP, "1", str(nevents), str(wait_ms)], stdout=subprocess.DEVNULL)
+    assert p.wait(timeout=120) == 0
+    return p.pid
+
+
+def test_version_and_no_daemon(tmp_path, monkeypatch):
+    assert trawl.__version__ == trawl._ctl.version()
+    # Nothing runs in these folders: spawn=False must fail, not start one.
+    monkeypatch.setenv("TRAWL_RUNTIME_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("TRAWL_ROOT_RUNTIME_DIR", str(tmp_path / "noneroot"))
+    with pytest.raises(trawl.Error) as e:
+        trawl.Client(spawn=False)
+    assert e.value.errno == 107  # ENOTCONN
+    assert isinstance(e.value, OSError)
+
+
+def test_session_lifecycle(client, out):
+    s = client.create_session("life", output=out)
+    assert s.name == "life"
+    info = s.info()
+    assert info.session.output == out and not info.session.active
+    assert not info.session.snapshot and info.session.live_timer_us == 0
+    assert "life" in [x.name for x in client.sessions()]
+
+    with pytest.raises(trawl.Error) as e:
+        client.create_session("life", output=out)
+    assert e.value.errno == 17 and "life" in e.value.strerror  # EEXIST, the daemon's line
+
+    s.enable_channel("ch", subbuf_size=1 << 16, num_subbuf=4, overwrite=False,
+                     switch_timer_us=0, buffers="per-pid")
+    s.enable_event("tall:*", channel="ch", filter="n >= 0", loglevel="TRACE_INFO",
+                   loglevel_type="single")
+    s.channel("ch").add_context("vtid")
+    ch = s.channel("ch").info()
+    assert (ch.subbuf_size, ch.num_subbuf, ch.buffers, ch.overwrite) == (65536, 4, "per-pid",
+                                                                         False)
+    assert ch.contexts == ["vtid"]
+    [ev] = ch.events
+    assert (ev.name, ev.kind, ev.filter, ev.loglevel_type, ev.loglevel) == \
+        ("tall:*", "tracepoint", "n >= 0", "single", 6)
+    assert trawl.loglevel_name(ev.loglevel) == "TRACE_INFO"
+
+    s.disable_event("tall:*", channel="ch")
+    assert not s.channel("ch").info().events[0].enabled
+    s.channel("ch").disable()
+    assert not s.channel("ch").info().enabled
+
+    s.destroy()
+    assert "life" not in [x.name for x in client.sessions()]
+    with pytest.raises(trawl.Error) as e:
+        s.start()
+    assert e.value.errno == 2  # ENOENT
+
+
+def test_bad_arguments(client):
+    with pytest.raises(ValueError):
+        client.session("x").enable_event("a", domain="jul")
+    with pytest.raises(ValueError):
+        client.session("x").enable_event("a", loglevel="LOUD")
+    with pytest.raises(ValueError):
+        client.session("x").track("pgid", 1)
+    with pytest.raises(trawl.Error) as e:
+        client.create_session("n" * 300)
+    assert e.value.errno == 36  # ENAMETOOLONG
+    with pytest.raises(trawl.Error) as e:
+        client.create_session("bad/name")
+    assert e.value.errno == 22  # EINVAL
+
+
+def test_ust_trace(client, out):
+    """Events of a real app, read back with babeltrace2."""
+    s = client.create_session("ust", output=out)
+    s.enable_event("tall:seq")
+    s.add_context("vpid")
+    s.start()
+    pid = run_app(250)
+    s.stop()
+    info = s.info()
+    assert info.domains["ust"].consumer_alive and info.domains["ust"].events_discarded == 0
+    s.destroy()
+    evs, discarded = read_events(out)
+    seq = [e for e in evs if e[0] == "tall:seq"]
+    assert discarded == 0
+    assert [int(e[1]["n"]) for e in seq] == list(range(250))
+    assert {int(e[2]["vpid"]) for e in seq} == {pid}
+
+
+def test_trackers(client, out):
+    """A VPID tracker: only the tracked app is recorded."""
+    s = client.create_session("trk", output=out)
+    s.enable_event("tall:seq")
+    s.add_context("vpid")
+    s.untrack("vpid", all=True)
+    tr = s.info().domains["ust"].trackers["vpid"]
+    assert not tr.include_all and tr.values == []
+    s.start()
+    # Traced by nobody: it waits 1 s for its events, then emits into nothing.
+    run_app(10, wait_ms=1000)
+    # Start one that waits, then track it: it is set up, and records.
+    p = subprocess.Popen([APP, "1", "30", "60000"], stdout=subprocess.DEVNULL)
+    s.track("vpid", p.pid)
+    assert p.wait(timeout=120) == 0
+    tr = s.info().domains["ust"].trackers["vpid"]
+    assert tr.values == [p.pid]
+    s.stop()
+    s.destroy()
+    evs, _ = read_events(out)
+    seq = [e for e in evs if e[0] == "tall:seq"]
+    assert len(seq) == 30 and {int(e[2]["vpid"]) for e in seq} == {p.pid}
+
+
+def test_snapshot(client, tmp_path):
+    s = client.create_session("snap", output=str(tmp_path / "own"), snapshot=True)
+    s.enable_channel("ch", overwrite=True)
+    s.enable_event("tall:seq", channel="ch")
+    [o] = s.snapshot_outputs()
+    assert o.name == "snapshot-1" and o.ctrl_url.endswith("/own")
+    s.start()
+    run_app(40)
+    snap = s.snapshot_record()
+    assert snap.session == "snap" and snap.seq == 1 and os.path.isdir(snap.path)
+    evs, _ = read_events(snap.path)
+    assert [int(e[1]["n"]) for e in evs if e[0] == "tall:seq"] == list(range(40))
+
+    # Elsewhere, named, for this record only.
+    other = s.snapshot_record(url=str(tmp_path / "other"), name="mine")
+    assert other.path.startswith(str(tmp_path / "other") + "/mine-")
+    assert len([e for e in read_events(other.path)[0] if e[0] == "tall:seq"]) == 40
+
+    s.snapshot_del_output("snapshot-1")
+    assert s.snapshot_outputs() == []
+    added = s.snapshot_add_output(str(tmp_path / "added"), name="kept", max_size=1 << 20)
+    assert (added.name, added.max_size) == ("kept", 1 << 20)
+    assert [x.id for x in s.snapshot_outputs()] == [added.id]
+    s.snapshot_del_output(added.id)
+    with pytest.raises(trawl.Error):
+        s.snapshot_del_output(added.id)
+    s.stop()
+    s.destroy()
+
+
+def test_rotation(client, out):
+    s = client.create_session("rot", output=out)
+    s.enable_event("tall:seq")
+    s.enable_rotation(timer_us=3600 * 1000000, size=1 << 30)
+    assert [(r.kind, r.value) for r in s.info().rotation_schedules] == \
+        [("timer", 3600 * 1000000), ("size", 1 << 30)]
+    s.disable_rotation(timer=True, size=True)
+    assert s.info().rotation_schedules == []
+    s.start()
+    run_app(20)
+    s.stop()
+    r = s.rotate()
+    assert r.chunk_id == 0 and r.path.startswith(out + "/archives/")
+    evs, _ = read_events(r.path)
+    assert [int(e[1]["n"]) for e in evs if e[0] == "tall:seq"] == list(range(20))
+    s.destroy()
+
+
+def test_kernel(client, out):
+    if not client.is_root_daemon:
+        pytest.skip("the kernel domain needs the root daemon")
+    s = client.create_session("k", output=out)
+    s.enable_event("getppid", domain="kernel", kind="syscall")
+    s.add_context("tid", domain="kernel")
+    s.start()
+    for _ in range(300):
+        os.getppid()
+    s.stop()
+    s.destroy()
+    evs, _ = read_events(os.path.join(out, "kernel"))
+    mine = [e for e in evs if e[0] == "syscall_entry_getppid"
+            and int(e[2].get("tid", -1)) == os.getpid()]
+    assert len(mine) == 300
+
+
+def test_threads(client, out):
+    """Calls from several threads share one connection safely (its lock)."""
+    import threading
+    s = client.create_session("thr", output=out)
+    errors = []
+
+    def work(i):
+        try:
+            for j in range(20):
+                s.enable_event("t%d_%d" % (i, j))
+                client.sessions()
+        except Exception as exc:  # noqa: BLE001 - collected, asserted below
+            errors.append(exc)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert errors == []
+    assert len(s.channel("channel0").info().events) == 80
+    s.destroy()
+
+
+def test_other_user():
+    """A user without rights gets their own daemon and never sees root's sessions."""
+    runuser = shutil.which("runuser")
+    if os.geteuid() != 0 or not shutil.which("useradd") or not runuser:
+        pytest.skip("needs root and useradd to make a user")
+    user = "trawlpy%d" % os.getpid()
+    subprocess.run(["useradd", "-M", "-s", "/bin/sh", user], check=True)
+    home = tempfile.mkdtemp(prefix="trawl-py-user-")
+    try:
+        pw = pwd.getpwnam(user)
+        os.chown(home, pw.pw_uid, pw.pw_gid)
+        os.chmod(home, 0o700)
+        code = ("import trawl\n"
+                "c = trawl.Client()\n"
+                "assert not c.is_root_daemon\n"
+                "assert [x.name for x in c.sessions()] == []\n"
+                "s = c.create_session('mine', output=%r)\n"
+                "assert [x.uid for x in c.sessions()] == [%d]\n"
+                "s.destroy(); c.quit_daemon(); print('ok')\n" % (home + "/t", pw.pw_uid))
+        env = {"PATH": "/usr/bin:/bin", "HOME": home,
+               "TRAWL_RUNTIME_DIR": home + "/run",
+               "TRAWL_ROOT_RUNTIME_DIR": os.environ["TRAWL_ROOT_RUNTIME_DIR"],
+               "PYTHONPATH": os.environ["PYTHONPATH"]}
+        r = subprocess.run([runuser, "-u", user, "--", sys.executable, "-c", code],
+                           env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+    finally:
+        subprocess.run(["pkill", "-u", user], check=False)
+        subprocess.run(["userdel", user], check=False)
+        shutil.rmtree(home, ignore_errors=True)
