@@ -22,7 +22,7 @@ static volatile size_t sink;
 static void walk_req(const struct trawl_ctl_wire_req *r)
 {
 	sink += strlen(r->session) + strlen(r->channel) + strlen(r->name) + strlen(r->target) +
-		strlen(r->filter) + strlen(r->output);
+		strlen(r->filter) + strlen(r->output) + strlen(r->exclusions);
 	sink += trawl_ctl_name_valid(r->session) + trawl_ctl_name_valid(r->name);
 	sink += r->process_attr + r->value;
 }
@@ -67,7 +67,7 @@ static void walk_rec(const struct trawl_ctl_list *l, size_t i, uint32_t struct_s
 	case TRAWL_CTL_ITEM_EVENT:
 		if (!trawl_ctl_list_event_at(l, i, &u.e) && u.e.struct_size == sizeof(u.e))
 			sink += slen(u.e.channel) + slen(u.e.name) + slen(u.e.filter) +
-				slen(u.e.target);
+				slen(u.e.target) + slen(u.e.exclusions);
 		break;
 	case TRAWL_CTL_ITEM_CONTEXT:
 		if (!trawl_ctl_list_context_at(l, i, &u.x) && u.x.struct_size == sizeof(u.x))

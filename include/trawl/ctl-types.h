@@ -29,6 +29,7 @@ extern "C" {
 #define TRAWL_CTL_FILTER_MAX 1024 /* an event rule's filter expression */
 #define TRAWL_CTL_TARGET_MAX 1024 /* a probe's location */
 #define TRAWL_CTL_ERROR_MAX 256  /* the daemon's one-line explanation of a failure */
+#define TRAWL_CTL_EXCLUSIONS_MAX 1024 /* an event rule's exclusions, joined by ',' */
 
 /* Where events come from. */
 enum trawl_ctl_domain {

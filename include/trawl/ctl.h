@@ -658,6 +658,21 @@ int trawl_ctl_event_set_loglevel(struct trawl_ctl_event *ev, enum trawl_ctl_logl
 				 int level);
 
 /**
+ * trawl_ctl_event_add_exclusion - leave events out of a pattern's rule
+ * @ev: an event rule (user space) whose name holds a '*'
+ * @name: an event name, or a pattern with '*', that the rule must not
+ *        record although its name matches (LTTng's `enable-event --exclude`).
+ *        Copied.
+ *
+ * A rule with exclusions is another rule than the same one without, as in
+ * LTTng. The kernel domain refuses them (-EINVAL, as LTTng 2.13 does).
+ *
+ * Return: 0, -EINVAL (an empty name or one with ','), -ENAMETOOLONG (the
+ * rule's exclusions, joined by ',', reach TRAWL_CTL_EXCLUSIONS_MAX).
+ */
+int trawl_ctl_event_add_exclusion(struct trawl_ctl_event *ev, const char *name);
+
+/**
  * trawl_ctl_event_enable - enable an event rule
  * @ctl: a connection
  * @session: the session's name
@@ -838,6 +853,7 @@ struct trawl_ctl_event_info {
 	int32_t loglevel;   /* 0..14; meaningless with TRAWL_CTL_LOGLEVEL_ALL */
 	const char *filter; /* "" if none */
 	const char *target; /* probe location, "" if none */
+	const char *exclusions; /* the names it leaves out, joined by ',': "" if none */
 };
 
 /* A context field of a channel. Strings belong to the list. */

@@ -120,7 +120,7 @@ int cli_target_opt(struct cli_target *t, int c, const char *arg);
  * @t->name and connects. Returns 0 or the exit status (the error printed).
  */
 int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct trawl_ctl **ctl);
-/* "Kernel" or "UST", for the commands' messages. */
+/* "kernel" or "ust" (LTTng 2.13's words), for the commands' messages. */
 const char *cli_domain_word(enum trawl_ctl_domain domain);
 
 /*

@@ -29,6 +29,8 @@ static const struct cli_option_doc opts_doc[] = {
 	{"--loglevel=LEVEL", "Events of LEVEL or more severe (TRACE_EMERG .. TRACE_DEBUG)."},
 	{"--loglevel-only=LEVEL", "Events of exactly LEVEL."},
 	{"-f, --filter=EXPR", "Record only events for which EXPR is true."},
+	{"-x, --exclude=NAME[,NAME...]", "User space: leave out these events (names or '*' "
+	 "patterns) of a NAME pattern's rule."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -90,6 +92,99 @@ static int uprobe_location(const char *loc, char *buf, size_t len)
 	return 0;
 }
 
+/* LTTng's star globs: a '*' not escaped by '\\'. */
+static int is_star_glob(const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '*')
+			return 1;
+	}
+	return 0;
+}
+
+/* A star glob whose only star is its last character. */
+static int is_star_at_end_only(const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '*')
+			return p[1] == '\0';
+	}
+	return 0;
+}
+
+/*
+ * LTTng 2.13's check of one exclusion @x against a rule @name ending in its
+ * only '*' (enable_events.c, check_exclusion_subsets): 2 when @x takes every
+ * event of @name (refused), 1 when it cannot take any (a warning), else 0.
+ */
+static int exclusion_subset(const char *name, const char *x)
+{
+	const char *e = name;
+
+	for (;;) {
+		if (*e == '\\') {
+			if (*x != *e)
+				return 1;
+			e++;
+			x++;
+		} else if (*x == '*') {
+			return 2;
+		} else if (*e == '*') {
+			return 0;
+		}
+		if (*x != *e)
+			return 1;
+		x++;
+		e++;
+	}
+}
+
+/*
+ * The exclusions of @arg ("a,b*") for rule @name, checked as LTTng's client
+ * checks them, added to @ev; the text " excluding \"a\", \"b*\"" LTTng
+ * prints goes to @say. 0, or an exit status.
+ */
+static int exclusions_set(struct trawl_ctl_event *ev, const char *name, const char *arg,
+			  char *say, size_t saylen)
+{
+	char *list = strdup(arg), *x, *save = NULL;
+	int ret = 0;
+	size_t used = 0;
+
+	if (!list)
+		return cli_error(-ENOMEM, "out of memory");
+	say[0] = '\0';
+	if (!is_star_glob(name))
+		ret = cli_error(-EINVAL, "event %s: exclusions can only be used with a globbing "
+					 "pattern", name);
+	for (x = strtok_r(list, ",", &save); x && !ret; x = strtok_r(NULL, ",", &save)) {
+		int sub = 0;
+
+		if (is_star_at_end_only(name) && (!is_star_glob(x) || is_star_at_end_only(x)))
+			sub = exclusion_subset(name, x);
+		if (sub == 2) {
+			ret = cli_error(-EINVAL, "event %s: %s excludes all events from %s", name, x,
+					name);
+			break;
+		}
+		if (sub == 1)
+			fprintf(stderr, "Warning: Event %s: %s does not exclude any events from %s\n",
+				name, x, name);
+		if (trawl_ctl_event_add_exclusion(ev, x))
+			ret = cli_error(-ENAMETOOLONG, "event %s: exclusions too long (%d bytes at "
+						       "most)", name, TRAWL_CTL_EXCLUSIONS_MAX - 1);
+		else if (used < saylen)
+			used += (size_t)snprintf(say + used, saylen - used, "%s\"%s\"",
+						 used ? ", " : " excluding ", x);
+	}
+	free(list);
+	return ret;
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -104,19 +199,20 @@ static int run(int argc, char **argv)
 		{"loglevel", required_argument, NULL, 'l'},
 		{"loglevel-only", required_argument, NULL, 'L'},
 		{"filter", required_argument, NULL, 'f'},
+		{"exclude", required_argument, NULL, 'x'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
-	const char *target = NULL, *filter = NULL;
-	char uloc[PATH_MAX + 600];
+	const char *target = NULL, *filter = NULL, *exclude = NULL;
+	char uloc[PATH_MAX + 600], excluding[TRAWL_CTL_EXCLUSIONS_MAX + 512];
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
 	int c, ret = 0, all = 0, level = 0;
 
-	while ((c = getopt_long(argc, argv, "hkus:c:af:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkus:c:af:x:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_enable_event);
@@ -156,6 +252,9 @@ static int run(int argc, char **argv)
 		case 'f':
 			filter = optarg;
 			break;
+		case 'x':
+			exclude = optarg;
+			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
 				return cli_usage(&cli_cmd_enable_event, "bad option");
@@ -171,6 +270,9 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_enable_event, "a probe needs a name, not --all");
 	if (lt != TRAWL_CTL_LOGLEVEL_ALL && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "log levels apply to user-space events only");
+	if (exclude && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
+		return cli_error(-EINVAL, "event name exclusions are not yet implemented for kernel "
+					  "events");
 	ret = cli_target_connect(&cli_cmd_enable_event, &t, &ctl);
 	if (ret)
 		return ret;
@@ -189,20 +291,37 @@ static int run(int argc, char **argv)
 			ret = cli_error(-EINVAL, "probe location or filter too long");
 			break;
 		}
+		excluding[0] = '\0';
+		if (exclude) {
+			ret = exclusions_set(ev, tok, exclude, excluding, sizeof(excluding));
+			if (ret) {
+				trawl_ctl_event_destroy(ev);
+				break;
+			}
+		}
 		ret = trawl_ctl_event_enable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
 		if (ret) {
 			ret = cli_fail(ctl, ret, "enable-event");
 		} else if (!cli_quiet) {
-			if (!strcmp(tok, "*"))
-				printf("All %s %s are enabled in channel %s\n",
-				       t.domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "UST",
-				       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events",
-				       t.channel ? t.channel : "channel0");
-			else
-				printf("%s event %s created in channel %s\n",
-				       cli_domain_word(t.domain), tok,
-				       t.channel ? t.channel : "channel0");
+			/* LTTng 2.13's lines: "All" for --all only (a name "*" is a
+			 * name), and a filter's own line. */
+			const char *chan = t.channel ? t.channel : "channel0";
+
+			if (all && kind == TRAWL_CTL_EVENT_SYSCALL)
+				printf("All %s system calls are enabled in channel %s\n",
+				       cli_domain_word(t.domain), chan);
+			else if (all)
+				printf("All %s events%s are enabled in channel %s\n",
+				       cli_domain_word(t.domain), excluding, chan);
+			else if (!filter)
+				printf("%s event %s%s created in channel %s\n",
+				       cli_domain_word(t.domain), tok, excluding, chan);
+			if (filter && all)
+				printf("Filter '%s' successfully set\n", filter);
+			else if (filter)
+				printf("Event %s%s: Filter '%s' successfully set\n", tok, excluding,
+				       filter);
 		}
 	}
 	free(names);
@@ -215,7 +334,7 @@ const struct cli_cmd cli_cmd_enable_event = {
 	.summary = "Enable event rules",
 	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] [--syscall | --probe LOC | --function SYM | "
 		    "--userspace-probe LOC] [--loglevel L | --loglevel-only L] [--filter EXPR] "
-		    "(NAME[,NAME...] | --all)",
+		    "[--exclude NAME[,NAME...]] (NAME[,NAME...] | --all)",
 	.description = "Records the named events (or, with --all, every event) in a channel of "
 		       "the session. Names may hold '*' wildcards. Rules can be added while the "
 		       "session traces.",

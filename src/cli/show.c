@@ -4,6 +4,7 @@
 #include "common/common.h"
 #include "cli/show.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 static const char *kind_name(enum trawl_ctl_event_kind k)
@@ -36,6 +37,8 @@ static void show_event(const struct trawl_ctl_list *l, size_t i)
 	if (e.loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && lvl)
 		printf(" (loglevel %s %s)", e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==",
 		       lvl);
+	if (e.struct_size > offsetof(struct trawl_ctl_event_info, exclusions) && e.exclusions[0])
+		printf(" [exclusions: %s]", e.exclusions);
 	if (e.filter[0])
 		printf(" [filter: %s]", e.filter);
 	printf(" [%s]\n", e.enabled ? "enabled" : "disabled");

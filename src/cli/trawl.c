@@ -238,7 +238,8 @@ int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct t
 
 const char *cli_domain_word(enum trawl_ctl_domain domain)
 {
-	return domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST";
+	/* LTTng 2.13's words (lttng_domain_type_str()): "ust event X created ..." */
+	return domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "ust";
 }
 
 int cli_parse_size(const char *s, uint64_t *out)

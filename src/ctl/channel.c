@@ -27,6 +27,7 @@ struct trawl_ctl_event {
 	char filter[TRAWL_CTL_FILTER_MAX];
 	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;
+	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* names joined by ',' */
 };
 
 /* ---- channels ---- */
@@ -183,6 +184,22 @@ TRAWL_EXPORT int trawl_ctl_event_set_loglevel(struct trawl_ctl_event *ev,
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_event_add_exclusion(struct trawl_ctl_event *ev, const char *name)
+{
+	size_t have, n;
+
+	if (!ev || !name || !name[0] || strchr(name, ','))
+		return -EINVAL;
+	have = strlen(ev->exclusions);
+	n = strlen(name);
+	if (have + (have > 0) + n >= sizeof(ev->exclusions))
+		return -ENAMETOOLONG;
+	if (have)
+		ev->exclusions[have++] = ',';
+	memcpy(ev->exclusions + have, name, n + 1);
+	return 0;
+}
+
 static int event_req(struct trawl_ctl_wire_req *r, const char *session,
 		     enum trawl_ctl_domain domain, const char *channel,
 		     const struct trawl_ctl_event *ev)
@@ -198,6 +215,7 @@ static int event_req(struct trawl_ctl_wire_req *r, const char *session,
 	memcpy(r->name, ev->name, sizeof(r->name));
 	memcpy(r->target, ev->target, sizeof(r->target));
 	memcpy(r->filter, ev->filter, sizeof(r->filter));
+	memcpy(r->exclusions, ev->exclusions, sizeof(r->exclusions));
 	return 0;
 }
 

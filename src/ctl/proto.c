@@ -21,9 +21,9 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
 	[TRAWL_CTL_ITEM_DOMAIN] = {sizeof(struct trawl_ctl_wire_domain), 1, {TRAWL_CTL_ERROR_MAX}},
 	[TRAWL_CTL_ITEM_CHANNEL] = {sizeof(struct trawl_ctl_wire_channel), 1, {TRAWL_CTL_NAME_MAX}},
-	[TRAWL_CTL_ITEM_EVENT] = {sizeof(struct trawl_ctl_wire_event), 4,
+	[TRAWL_CTL_ITEM_EVENT] = {sizeof(struct trawl_ctl_wire_event), 5,
 				  {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_FILTER_MAX,
-				   TRAWL_CTL_TARGET_MAX}},
+				   TRAWL_CTL_TARGET_MAX, TRAWL_CTL_EXCLUSIONS_MAX}},
 	[TRAWL_CTL_ITEM_CONTEXT] = {sizeof(struct trawl_ctl_wire_context), 2,
 				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX}},
 	[TRAWL_CTL_ITEM_AVAILABLE] = {sizeof(struct trawl_ctl_wire_available), 1,
@@ -155,7 +155,8 @@ static int req_strings_ok(const struct trawl_ctl_wire_req *r)
 	       trawl_ctl_str_ok(r->name, sizeof(r->name)) &&
 	       trawl_ctl_str_ok(r->target, sizeof(r->target)) &&
 	       trawl_ctl_str_ok(r->filter, sizeof(r->filter)) &&
-	       trawl_ctl_str_ok(r->output, sizeof(r->output));
+	       trawl_ctl_str_ok(r->output, sizeof(r->output)) &&
+	       trawl_ctl_str_ok(r->exclusions, sizeof(r->exclusions));
 }
 
 static int req_values_ok(const struct trawl_ctl_wire_req *r)

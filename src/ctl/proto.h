@@ -44,7 +44,7 @@
  * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply.
  * 7: snapshot outputs (SNAPSHOT_ADD/DEL/LIST_OUTPUT, SNAPSHOT_OUTPUT records,
  *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size. */
-#define TRAWL_CTL_VERSION 7u
+#define TRAWL_CTL_VERSION 8u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -147,6 +147,7 @@ struct trawl_ctl_wire_req {
 	uint64_t rotation_value; /* rotation set: µs (TIMER) or bytes (SIZE), > 0 */
 	uint64_t max_size;     /* snapshot outputs: bytes, 0 = no limit,
 				  TRAWL_CTL_SIZE_UNSET = not given */
+	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* enable-event: names joined by ',' */
 } __attribute__((packed));
 
 #define TRAWL_CTL_SIZE_UNSET UINT64_MAX
@@ -190,7 +191,7 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint32_t reserved;
 } __attribute__((packed));
 
-struct trawl_ctl_wire_event { /* strings: channel, name, filter, target */
+struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */
 	uint32_t domain;
 	uint32_t enabled;
 	uint32_t kind;
@@ -252,7 +253,7 @@ struct trawl_ctl_wire_tracker_value { /* no strings */
 	uint32_t reserved;
 } __attribute__((packed));
 
-#define TRAWL_CTL_REC_MAX_STRINGS 4
+#define TRAWL_CTL_REC_MAX_STRINGS 5
 
 /* What a record of one kind holds: its body's size and its strings' limits. */
 struct trawl_ctl_rec_layout {

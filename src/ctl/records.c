@@ -186,6 +186,7 @@ TRAWL_EXPORT int trawl_ctl_list_event_at(const struct trawl_ctl_list *list, size
 	v.loglevel = w.loglevel;
 	v.filter = r->str[2];
 	v.target = r->str[3];
+	v.exclusions = r->str[4];
 	return info_fill(info, &v, sizeof(v));
 }
 

@@ -111,6 +111,22 @@ static PyObject *str_or_none(const char *s)
 #define PUT_BOOL(d, k, v) put(d, k, PyBool_FromLong((v) != 0))
 #define PUT_NAME(d, k, t, v) put(d, k, PyUnicode_FromString(NAME_OF(t, v)))
 
+/* "a,b" as ["a", "b"] ("" as []). */
+static PyObject *split_names(const char *s)
+{
+	PyObject *all, *sep, *out = NULL;
+
+	if (!s || !*s)
+		return PyList_New(0);
+	all = PyUnicode_DecodeFSDefault(s);
+	sep = PyUnicode_FromString(",");
+	if (all && sep)
+		out = PyUnicode_Split(all, sep, -1);
+	Py_XDECREF(all);
+	Py_XDECREF(sep);
+	return out;
+}
+
 /* One record as a dict; NULL with an exception. */
 static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum trawl_ctl_item_kind k)
 {
@@ -182,6 +198,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 			bad |= PUT_INT(d, "loglevel", r.loglevel);
 		bad |= PUT_OPT(d, "filter", r.filter);
 		bad |= PUT_OPT(d, "target", r.target);
+		bad |= put(d, "exclusions", split_names(r.exclusions));
 		break;
 	}
 	case TRAWL_CTL_ITEM_CONTEXT: {
@@ -831,7 +848,8 @@ static PyObject *Ctl_disable_channel(CtlObject *self, PyObject *args)
 
 /* An event rule from keywords; NULL with an exception. */
 static struct trawl_ctl_event *event_rule(int kind, const char *name, const char *target,
-					  const char *filter, PyObject *lltype, PyObject *ll)
+					  const char *filter, PyObject *lltype, PyObject *ll,
+					  PyObject *exclude)
 {
 	struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, name);
 	int ret = 0;
@@ -840,7 +858,29 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 		raise_ret(NULL, -errno);
 		return NULL;
 	}
-	if (target)
+	if (exclude != Py_None) {
+		PyObject *seq = PySequence_Fast(exclude, "exclude: a sequence of names");
+
+		if (!seq || PyUnicode_Check(exclude)) {
+			if (seq)
+				PyErr_SetString(PyExc_TypeError, "exclude: a sequence of names, not a str");
+			Py_XDECREF(seq);
+			trawl_ctl_event_destroy(ev);
+			return NULL;
+		}
+		for (Py_ssize_t i = 0; !ret && i < PySequence_Fast_GET_SIZE(seq); i++) {
+			const char *x = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+
+			if (!x) {
+				Py_DECREF(seq);
+				trawl_ctl_event_destroy(ev);
+				return NULL;
+			}
+			ret = trawl_ctl_event_add_exclusion(ev, x);
+		}
+		Py_DECREF(seq);
+	}
+	if (!ret && target)
 		ret = trawl_ctl_event_set_target(ev, target);
 	if (!ret && filter)
 		ret = trawl_ctl_event_set_filter(ev, filter);
@@ -862,23 +902,24 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 	return ev;
 }
 
-/* enable_event(session, domain, name, channel=None, kind="tracepoint",
- *              target=None, filter=None, loglevel=None, loglevel_type=None) */
+/* enable_event(session, domain, name, channel=None, kind="tracepoint", target=None,
+ *              filter=None, loglevel=None, loglevel_type=None, exclude=None) */
 static PyObject *Ctl_enable_event(CtlObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"session", "domain",	"name",	    "channel",	     "kind",
-				 "target",  "filter",	"loglevel", "loglevel_type", NULL};
+	static char *kwlist[] = {"session", "domain", "name",	  "channel",	   "kind",
+				 "target",  "filter", "loglevel", "loglevel_type", "exclude",
+				 NULL};
 	const char *session, *name, *channel = NULL, *target = NULL, *filter = NULL;
-	PyObject *ll = Py_None, *lltype = Py_None;
+	PyObject *ll = Py_None, *lltype = Py_None, *exclude = Py_None;
 	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret;
 	struct trawl_ctl_event *ev;
 
 	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&zzOO", kwlist, &session, conv_domain,
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&zzOOO", kwlist, &session, conv_domain,
 					 &domain, &name, &channel, conv_kind, &kind, &target,
-					 &filter, &ll, &lltype))
+					 &filter, &ll, &lltype, &exclude))
 		return NULL;
-	ev = event_rule(kind, name, target, filter, lltype, ll);
+	ev = event_rule(kind, name, target, filter, lltype, ll, exclude);
 	if (!ev)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_enable(self->ctl, session, domain, channel, ev));
@@ -898,7 +939,7 @@ static PyObject *Ctl_disable_event(CtlObject *self, PyObject *args, PyObject *kw
 	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&", kwlist, &session, conv_domain,
 					 &domain, &name, &channel, conv_kind, &kind))
 		return NULL;
-	ev = event_rule(kind, name, NULL, NULL, Py_None, Py_None);
+	ev = event_rule(kind, name, NULL, NULL, Py_None, Py_None, Py_None);
 	if (!ev)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_disable(self->ctl, session, domain, channel, ev));

@@ -258,11 +258,45 @@ static struct sd_channel *channel_for(struct sd_session *s, struct sd_domain *d,
 	return channel_create(s, d, req->domain, NULL, name, r);
 }
 
+/*
+ * An event rule's exclusions (enable-event --exclude), as LTTng 2.13 takes
+ * them: user-space tracepoint rules only, whose name is a '*' pattern; each
+ * exclusion a name or pattern of at most 255 bytes (LTTng cuts longer ones
+ * with a warning; trawl refuses them). 0, or -1 with @r filled.
+ */
+static int exclusions_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
+{
+	const char *x = req->exclusions, *end;
+
+	if (req->domain != TRAWL_CTL_DOMAIN_UST) {
+		sd_fail(r, -EINVAL, "event name exclusions are not yet implemented for kernel "
+				    "events");
+		return -1;
+	}
+	if (!strchr(req->name, '*')) {
+		sd_fail(r, -EINVAL, "event %s: exclusions can only be used with a globbing "
+				    "pattern", req->name);
+		return -1;
+	}
+	for (;; x = end + 1) {
+		end = strchr(x, ',');
+		if (!end)
+			end = x + strlen(x);
+		if (end == x || end - x >= TRAWL_CTL_NAME_MAX) {
+			sd_fail(r, -EINVAL, "event %s: an exclusion is empty or longer than %d "
+					    "bytes", req->name, TRAWL_CTL_NAME_MAX - 1);
+			return -1;
+		}
+		if (!*end)
+			return 0;
+	}
+}
+
 static int same_rule(const struct sd_event *e, const struct trawl_ctl_wire_req *req)
 {
 	return e->kind == (enum trawl_ctl_event_kind)req->event_kind &&
 	       !strcmp(e->name, req->name) && !strcmp(e->filter, req->filter) &&
-	       !strcmp(e->target, req->target) &&
+	       !strcmp(e->target, req->target) && !strcmp(e->exclusions, req->exclusions) &&
 	       e->loglevel_type == (enum trawl_ctl_loglevel_type)req->loglevel_type &&
 	       (req->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL || e->loglevel == req->loglevel);
 }
@@ -276,6 +310,7 @@ static void rule_of(const struct sd_event *e, const struct sd_peer *p,
 	rule->name = e->name;
 	rule->target = e->target[0] ? e->target : NULL;
 	rule->filter = e->filter[0] ? e->filter : NULL;
+	rule->exclusions = e->exclusions[0] ? e->exclusions : NULL;
 	rule->loglevel_type = e->loglevel_type;
 	rule->loglevel = e->loglevel;
 }
@@ -300,6 +335,8 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	if (req->domain == TRAWL_CTL_DOMAIN_UST && req->event_kind != TRAWL_CTL_EVENT_TRACEPOINT)
 		return (void)sd_fail(r, -EINVAL, "user space has tracepoints only "
 						 "(probes and syscalls are kernel events)");
+	if (req->exclusions[0] && exclusions_check(req, r))
+		return;
 #ifdef TRAWL_HAVE_UST_DOMAIN
 	/* A bad user-space filter changes nothing (not even channel0). */
 	if (req->domain == TRAWL_CTL_DOMAIN_UST && req->filter[0]) {
@@ -337,6 +374,7 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	snprintf(e->name, sizeof(e->name), "%s", req->name);
 	snprintf(e->target, sizeof(e->target), "%s", req->target);
 	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
+	snprintf(e->exclusions, sizeof(e->exclusions), "%s", req->exclusions);
 	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
 	e->loglevel = req->loglevel;
 	rule_of(e, p, &rule);

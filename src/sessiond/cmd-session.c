@@ -900,6 +900,7 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_ch
 		strs[1] = e->name;
 		strs[2] = e->filter;
 		strs[3] = e->target;
+		strs[4] = e->exclusions;
 		sd_reply_rec(r, TRAWL_CTL_ITEM_EVENT, &eb, strs);
 	}
 }

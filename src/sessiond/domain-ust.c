@@ -302,7 +302,9 @@ static int ust_event_enable(struct trawl_domain_session *s, const char *channel,
 	if (!r)
 		return -ENOMEM;
 	if (trawl_path_fmt(r->name, sizeof(r->name), "%s", rule->name) ||
-	    trawl_path_fmt(r->filter, sizeof(r->filter), "%s", rule->filter ? rule->filter : "")) {
+	    trawl_path_fmt(r->filter, sizeof(r->filter), "%s", rule->filter ? rule->filter : "") ||
+	    trawl_path_fmt(r->exclusions, sizeof(r->exclusions), "%s",
+			   rule->exclusions ? rule->exclusions : "")) {
 		free(r);
 		return -ENAMETOOLONG;
 	}
@@ -326,6 +328,7 @@ static int ust_event_disable(struct trawl_domain_session *s, const char *channel
 
 		if (!strcmp(r->name, rule->name) && r->lt == rule->loglevel_type &&
 		    !strcmp(r->filter, rule->filter ? rule->filter : "") &&
+		    !strcmp(r->exclusions, rule->exclusions ? rule->exclusions : "") &&
 		    (r->lt == TRAWL_CTL_LOGLEVEL_ALL || r->loglevel == rule->loglevel)) {
 			*pp = r->next;
 			free(r);

@@ -129,6 +129,8 @@ struct trawl_domain_event_rule {
 	const char *name;   /* never NULL */
 	const char *target; /* probe/function/userspace-probe location, else NULL */
 	const char *filter; /* filter expression as typed (LTTng syntax), or NULL */
+	const char *exclusions; /* user space: names (star globs) left out, joined
+				   by ',' (enable-event --exclude), or NULL */
 	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;       /* LTTng's 0 (EMERG) .. 14 (DEBUG) */
 	uid_t uid;          /* the client asking (SO_PEERCRED): files the rule names */

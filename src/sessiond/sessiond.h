@@ -43,6 +43,7 @@ struct sd_event {
 	char name[TRAWL_CTL_NAME_MAX];
 	char target[TRAWL_CTL_TARGET_MAX];
 	char filter[TRAWL_CTL_FILTER_MAX];
+	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* "" or names joined by ',' */
 	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;
 	int enabled;

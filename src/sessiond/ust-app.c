@@ -48,9 +48,32 @@ static int glob_match(const char *p, const char *s)
 	return *p == '\0';
 }
 
+/* Whether one of @list's ','-joined globs matches @name (LTTng's exclusions). */
+static int excluded(const char *list, const char *name)
+{
+	char one[TRAWL_CTL_NAME_MAX];
+	const char *end;
+
+	for (; *list; list = *end ? end + 1 : end) {
+		size_t n;
+
+		end = strchr(list, ',');
+		if (!end)
+			end = list + strlen(list);
+		n = (size_t)(end - list);
+		if (n >= sizeof(one)) /* the daemon took none this long */
+			continue;
+		memcpy(one, list, n);
+		one[n] = '\0';
+		if (glob_match(one, name))
+			return 1;
+	}
+	return 0;
+}
+
 static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_event *ev)
 {
-	if (!glob_match(r->name, ev->name))
+	if (!glob_match(r->name, ev->name) || excluded(r->exclusions, ev->name))
 		return 0;
 	switch (r->lt) {
 	case TRAWL_CTL_LOGLEVEL_RANGE:

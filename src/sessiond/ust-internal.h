@@ -49,6 +49,7 @@ struct ust_rule {
 	enum trawl_ctl_loglevel_type lt;
 	int loglevel;
 	char filter[TRAWL_CTL_FILTER_MAX]; /* "" for none; checked by src/filter */
+	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* "" or star globs joined by ',' */
 };
 
 struct ust_chan {

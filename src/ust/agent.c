@@ -477,6 +477,17 @@ static struct trawl_ust_chan *find_chan(struct trawl_ust_conn *c, uint32_t handl
 	return NULL;
 }
 
+/* Whether a channel of session @handle records now (it was started). */
+static int session_active(struct trawl_ust_conn *c, uint32_t handle)
+{
+	struct trawl_ust_chan *ch;
+
+	for (ch = c->chans; ch; ch = ch->next)
+		if (ch->session_handle == handle && __atomic_load_n(&ch->active, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
 /* Channels no longer used: kept (mapped, and reachable from here) for the
  * process's lifetime, because a thread may still be writing into one it
  * loaded from a slot just before the channel was dropped. */
@@ -676,7 +687,7 @@ static int serve_one(struct trawl_ust_conn *c)
 	uint32_t nr_fds = 0, i, kind;
 	char *buf = in.buf, *big = NULL;
 	ssize_t n;
-	int ret, drop = 0, fds_cut = 0;
+	int ret, drop = 0, fds_cut = 0, was_active = 0;
 
 	/* The fixed part first (its header says how much follows), with the
 	 * fds the command carries; fds cut short (our fd table is full) fail
@@ -735,6 +746,8 @@ static int serve_one(struct trawl_ust_conn *c)
 		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE;
 
 		pthread_mutex_lock(&trawl_ust_lock);
+		if (cmd.cmd == TRAWL_WIRE_CMD_START)
+			was_active = session_active(c, cmd.session_handle);
 		ret = cmd_apply(c, &cmd, counters, fds, nr_fds, en ? buf + sizeof(cmd) : NULL,
 				en ? in.hdr.size - sizeof(cmd) : 0);
 		pthread_mutex_unlock(&trawl_ust_lock);
@@ -747,9 +760,13 @@ static int serve_one(struct trawl_ust_conn *c)
 	ret = trawl_io_send_all(c->fd, &reply, sizeof(reply));
 	pthread_mutex_unlock(&c->send_lock);
 	if (!ret && !reply.ret &&
-	    (cmd.cmd == TRAWL_WIRE_CMD_START || cmd.cmd == TRAWL_WIRE_CMD_REGENERATE_STATEDUMP)) {
+	    ((cmd.cmd == TRAWL_WIRE_CMD_START && !was_active) ||
+	     cmd.cmd == TRAWL_WIRE_CMD_REGENERATE_STATEDUMP)) {
 		/* After the reply, so that the daemon goes on meanwhile; before
-		 * the next command (statedump.c). */
+		 * the next command (statedump.c). A START for a session that
+		 * records already only turns on a channel the app got since (a
+		 * provider it added, a rule enabled later): no state dump again,
+		 * as LTTng-UST records it once per start of the session. */
 		struct trawl_ust_session_ref sref = { c, cmd.session_handle };
 
 		trawl_ust_statedump(&sref, procname);

@@ -62,7 +62,7 @@ static void test_roundtrip(void)
 	const char *s_so[] = {"flight", "/tmp/out", ""};
 	struct trawl_ctl_snapshot_output_info so = {.struct_size = sizeof(so)};
 	const char *s_sess[] = {"sess", "/tmp/out"}, *s_chan[] = {"chan"};
-	const char *s_ev[] = {"chan", "p:e", "x == 1", ""}, *s_av[] = {"openat"};
+	const char *s_ev[] = {"chan", "p:e", "x == 1", "", "a:b*,c"}, *s_av[] = {"openat"};
 	const char *s_sn[] = {"sess", "/tmp/out/snapshot-3"};
 	const char *s_ro[] = {"sess", "/tmp/out/archives/20261204T185741+0000-20261204T185742+0000-7"};
 	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
@@ -99,7 +99,8 @@ static void test_roundtrip(void)
 	      c.buffers == TRAWL_CTL_BUFFERS_PER_PID);
 	CHECK(trawl_ctl_list_event_at(l, 2, &e) == 0);
 	CHECK(!strcmp(e.channel, "chan") && !strcmp(e.name, "p:e") && !strcmp(e.filter, "x == 1") &&
-	      !strcmp(e.target, "") && e.enabled == 0 && e.loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE &&
+	      !strcmp(e.target, "") && !strcmp(e.exclusions, "a:b*,c") && e.enabled == 0 &&
+	      e.loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE &&
 	      e.loglevel == 14 && e.kind == TRAWL_CTL_EVENT_TRACEPOINT);
 	CHECK(trawl_ctl_list_available_at(l, 3, &a) == 0);
 	CHECK(!strcmp(a.name, "openat") && a.kind == TRAWL_CTL_EVENT_SYSCALL && a.loglevel == -1 &&
@@ -125,7 +126,7 @@ static void test_roundtrip(void)
 static size_t one_event(void)
 {
 	struct trawl_ctl_wire_event we = {2, 1, 0, 1, 3, 0};
-	const char *strs[] = {"c", "ev", "", ""};
+	const char *strs[] = {"c", "ev", "", "", ""};
 	size_t off;
 
 	reply_reset();

@@ -139,6 +139,25 @@ def test_ust_trace(client, out):
     assert {int(e[2]["vpid"]) for e in seq} == {pid}
 
 
+def test_exclusions(client, out):
+    """A '*' rule that leaves one event out (enable-event --exclude)."""
+    s = client.create_session("excl", output=out)
+    s.enable_event("tall:*", exclude=["tall:seq", "tall:nothing*"])
+    [ev] = s.channel("channel0").info().events
+    assert ev.exclusions == ["tall:seq", "tall:nothing*"]
+    with pytest.raises(trawl.Error) as e:
+        s.enable_event("tall:seq", exclude=["x"])
+    assert e.value.errno == 22 and "globbing pattern" in e.value.strerror
+    with pytest.raises(TypeError):
+        s.enable_event("tall:*", exclude="tall:seq")
+    s.start()
+    run_app(50)
+    s.stop()
+    s.destroy()
+    names = {e[0] for e in read_events(out)[0]}
+    assert "tall:seq" not in names and "tall:first" in names
+
+
 def test_trackers(client, out):
     """A VPID tracker: only the tracked app is recorded."""
     s = client.create_session("trk", output=out)

@@ -67,6 +67,7 @@ class EventInfo:
     loglevel: Optional[int]
     filter: Optional[str]
     target: Optional[str]
+    exclusions: List[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,8 @@ class Session:
     def enable_event(self, name: str, domain: str = "ust", channel: Optional[str] = None,
                      **rule):
         """Enable an event rule. rule: kind, target, filter, loglevel (name or
-        0..14), loglevel_type ("range", the default with a level, or "single")."""
+        0..14), loglevel_type ("range", the default with a level, or "single"),
+        exclude (names or '*' patterns a '*' rule leaves out, user space)."""
         self._c.enable_event(self.name, domain, name, channel, **rule)
 
     def disable_event(self, name: str, domain: str = "ust", channel: Optional[str] = None,
