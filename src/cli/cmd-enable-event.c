@@ -206,7 +206,7 @@ static int run(int argc, char **argv)
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
 	const char *target = NULL, *filter = NULL, *exclude = NULL;
-	char uloc[PATH_MAX + 600], excluding[TRAWL_CTL_EXCLUSIONS_MAX + 512];
+	char uloc[PATH_MAX + 600], excluding[4 * TRAWL_CTL_EXCLUSIONS_MAX];
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
