@@ -183,6 +183,16 @@ static int enable_event(struct ax *a, enum trawl_ctl_domain dom, const char *cha
 		ret = trawl_ctl_event_set_target(ev, e->target);
 	if (!ret && e->filter)
 		ret = trawl_ctl_event_set_filter(ev, e->filter);
+	if (!ret && e->exclusions) {
+		char *list = strdup(e->exclusions), *x, *save = NULL;
+
+		if (!list)
+			ret = -ENOMEM;
+		for (x = list ? strtok_r(list, ",", &save) : NULL; x && !ret;
+		     x = strtok_r(NULL, ",", &save))
+			ret = trawl_ctl_event_add_exclusion(ev, x);
+		free(list);
+	}
 	if (!ret && e->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
 		ret = trawl_ctl_event_set_loglevel(ev, e->loglevel_type, e->loglevel);
 	if (ret)

@@ -22,6 +22,7 @@ struct cfg_event {
 	int loglevel;
 	char *filter; /* NULL: none */
 	char *target; /* NULL: none */
+	char *exclusions; /* NULL: none; else names joined by ',' (<exclusions>) */
 };
 
 struct cfg_channel {

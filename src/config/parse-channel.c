@@ -136,6 +136,44 @@ static int parse_event_attributes(struct px *p, const node_t *n, int type, struc
 	return uprobe_target(p, c[2] ? c[2] : c[3], !c[2], &ev->target);
 }
 
+/* <exclusions><exclusion>NAME</exclusion>...: the names joined by ',' in
+ * *@out (NULL for none), as enable-event --exclude takes them. */
+static int parse_exclusions(struct px *p, node_t *n, char **out)
+{
+	size_t nr, len = 0;
+	node_t *c;
+	int ret = px_list_of(p, n, "exclusion", &nr);
+
+	if (ret || !nr)
+		return ret;
+	for (c = px_next_elem(n->children); c; c = px_next_elem(c->next)) {
+		char *x = NULL, *all;
+		size_t xl;
+
+		ret = px_text(p, c, &x);
+		if (ret)
+			return ret;
+		xl = strlen(x);
+		if (!xl || strchr(x, ',') || len + xl + 2 > TRAWL_CTL_EXCLUSIONS_MAX) {
+			free(x);
+			return px_err(p, c, "<exclusion>: empty, holds ',', or the event's "
+					    "exclusions are over %d bytes", TRAWL_CTL_EXCLUSIONS_MAX - 1);
+		}
+		all = realloc(*out, len + xl + 2);
+		if (!all) {
+			free(x);
+			return -ENOMEM;
+		}
+		if (len)
+			all[len++] = ',';
+		memcpy(all + len, x, xl + 1);
+		len += xl;
+		*out = all;
+		free(x);
+	}
+	return 0;
+}
+
 static int parse_event(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 		       struct cfg_event *ev)
 {
@@ -162,15 +200,9 @@ static int parse_event(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	if (ret)
 		return ret;
 	if (c[6]) {
-		size_t nr;
-
-		ret = px_list_of(p, c[6], "exclusion", &nr);
+		ret = parse_exclusions(p, c[6], &ev->exclusions);
 		if (ret)
 			return ret;
-		if (nr)
-			return px_err(p, c[6],
-				      "<exclusions>: event name exclusions are not "
-				      "supported by trawl");
 	}
 	if (!ev->name || !ev->name[0])
 		return px_err(p, n, "<event> without a <name>");

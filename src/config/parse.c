@@ -507,6 +507,7 @@ static void free_channel(struct cfg_channel *ch)
 		free(ch->events[i].name);
 		free(ch->events[i].filter);
 		free(ch->events[i].target);
+		free(ch->events[i].exclusions);
 	}
 	free(ch->events);
 	for (i = 0; i < ch->nr_contexts; i++)

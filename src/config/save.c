@@ -14,6 +14,7 @@
 #include "config/model.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -143,6 +144,26 @@ static void write_event(struct trawl_xmlw *w, const struct trawl_ctl_event_info 
 	}
 	if (e->filter[0])
 		trawl_xmlw_text(w, "filter", e->filter);
+	if (e->struct_size > offsetof(struct trawl_ctl_event_info, exclusions) && e->exclusions[0]) {
+		const char *x = e->exclusions, *end;
+
+		trawl_xmlw_open(w, "exclusions");
+		for (; *x; x = *end ? end + 1 : end) {
+			char one[TRAWL_CTL_NAME_MAX];
+			size_t n;
+
+			end = strchr(x, ',');
+			if (!end)
+				end = x + strlen(x);
+			n = (size_t)(end - x);
+			if (n >= sizeof(one)) /* the daemon takes none this long */
+				continue;
+			memcpy(one, x, n);
+			one[n] = '\0';
+			trawl_xmlw_text(w, "exclusion", one);
+		}
+		trawl_xmlw_close(w);
+	}
 	if (e->target[0] &&
 	    (e->kind == TRAWL_CTL_EVENT_PROBE || e->kind == TRAWL_CTL_EVENT_FUNCTION ||
 	     e->kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)) {

@@ -71,6 +71,9 @@ make_ust_session() {
 	expect 0 "$TRAWL" enable-event -u -s "$1" -c chan tall:ints
 	expect 0 "$TRAWL" enable-event -u -s "$1" -c big 'tall:*' --loglevel TRACE_WARNING
 	expect 0 "$TRAWL" enable-event -u -s "$1" -c big tall:string --loglevel-only TRACE_INFO
+	# (not for LTTng 2.13.9 to load: its session daemon dies listing a
+	# session loaded with exclusions, even from its own save)
+	[ "${NO_EXCL:-}" ] || expect 0 "$TRAWL" enable-event -u -s "$1" -c big 'tall:a*' --exclude 'tall:arrays'
 	expect 0 "$TRAWL" add-context -u -s "$1" -c chan -t vpid -t procname
 	expect 0 "$TRAWL" disable-event -u -s "$1" -c big tall:string
 }
@@ -105,6 +108,9 @@ xsd)
 	grep -q '<filter>x == &quot;&lt;&amp;&gt;&quot;</filter>\|<filter>x == "&lt;&amp;&gt;"</filter>' "$T/saved/s3.lttng" ||
 		fail "filter not escaped: $(grep filter "$T/saved/s3.lttng")"
 	grep -q '<vpid_process_attr_tracker>' "$T/saved/s1.lttng" || fail "no vpid tracker saved"
+	grep -q '<exclusions><exclusion>tall:arrays</exclusion></exclusions>' "$T/saved/s1.lttng" ||
+		tr -d ' \n\t' <"$T/saved/s1.lttng" | grep -q '<exclusions><exclusion>tall:arrays</exclusion></exclusions>' ||
+		fail "exclusions not saved: $(grep -A3 exclusions "$T/saved/s1.lttng")"
 	grep -q '<periodic>' "$T/saved/s1.lttng" && grep -q '<size_threshold>' "$T/saved/s1.lttng" ||
 		fail "rotation schedules not saved"
 	grep -q '<snapshot_mode>true</snapshot_mode>' "$T/saved/s2.lttng" || fail "snapshot mode not saved"
@@ -189,6 +195,7 @@ lttng2trawl | trawl2lttng)
 			lt enable-channel -u chan --subbuf-size 128k --num-subbuf 4 --overwrite >>"$T/out" 2>&1 &&
 			lt enable-event -u -c chan tall:seq --filter 'n >= 10' >>"$T/out" 2>&1 &&
 			lt enable-event -u -c chan tall:ints --loglevel TRACE_DEBUG >>"$T/out" 2>&1 &&
+			lt enable-event -u -c chan 'tall:e*' -x tall:enums >>"$T/out" 2>&1 &&
 			lt add-context -u -c chan -t vpid -t procname >>"$T/out" 2>&1 &&
 			lt save s -o "$LH/saved" >>"$T/out" 2>&1 || fail "lttng: $(cat "$T/out")"
 		stop_lttng
@@ -198,7 +205,8 @@ lttng2trawl | trawl2lttng)
 		for re in '^- chan: \[enabled\]' 'Event-loss mode: +overwrite' \
 			'Sub-buffer size: +131072 bytes' 'Sub-buffer count: +4' \
 			"tall:seq .*filter: '?n >= 10'?\]" 'tall:seq \(type: tracepoint\).*\[enabled\]' \
-			'tall:ints .*loglevel <= TRACE_DEBUG.*\[enabled\]' 'Context: vpid, procname'; do
+			'tall:ints .*loglevel <= TRACE_DEBUG.*\[enabled\]' 'Context: vpid, procname' \
+			'tall:e\* .*\[exclusions: tall:enums\]'; do
 			grep -qE -- "$re" "$T/out" || fail "trawl's list lacks /$re/: $(cat "$T/out")"
 		done
 		expect 0 "$TRAWL" start s
@@ -208,7 +216,7 @@ lttng2trawl | trawl2lttng)
 		grep -q ' 90 tall:seq$' "$T/ev" || fail "wanted 90 tall:seq (n >= 10 of 100): $(cat "$T/ev")"
 		grep -q 'vpid = ' "$T/bt.txt" || fail "no vpid context in the trace"
 	else
-		make_ust_session s "$LH/tr"
+		NO_EXCL=1 make_ust_session s "$LH/tr"
 		expect 0 "$TRAWL" track -u -s s --vpid 4242
 		expect 0 "$TRAWL" save s -o "$T/saved"
 		xsd_ok "$T/saved/s.lttng"
