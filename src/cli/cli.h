@@ -36,6 +36,14 @@ struct cli_option_doc {
 	const char *text;
 };
 
+/* What `trawl --mi xml CMD` does (mi.c). */
+enum cli_mi_kind {
+	CLI_MI_REFUSED = 0, /* one line on stderr: --mi does not apply */
+	CLI_MI_RESULT,      /* the document ends with <success> */
+	CLI_MI_LISTING,     /* no <success> (list, version) */
+	CLI_MI_PLAIN,       /* runs as without --mi (help: LTTng shows its manual) */
+};
+
 struct cli_cmd {
 	const char *name;
 	const char *summary;  /* one line, no period */
@@ -43,6 +51,8 @@ struct cli_cmd {
 	const char *description;
 	const struct cli_option_doc *options; /* NULL-terminated */
 	int (*run)(int argc, char **argv);
+	enum cli_mi_kind mi;
+	const char *mi_name; /* the <name> of its MI document, if not @name */
 };
 
 extern const struct cli_cmd *const cli_cmds[];
@@ -156,6 +166,51 @@ struct trawl_export_opts;
 /* cmd-export.c: runs @eo on the trace folder ARG or DIR names (cli_trace_path). */
 int cli_export_trace(const struct cli_cmd *cmd, const char *arg, const char *dir,
 		     struct trawl_export_opts *eo);
+
+/*
+ * --mi xml (mi.c). While cli_mi is set, main() has opened the document and
+ * its <output> and stdout goes to /dev/null (the commands' usual lines
+ * vanish): a command writes its result with the calls below, and main()
+ * closes the document. Names given to cli_mi_open() are literals.
+ */
+extern int cli_mi;
+int cli_mi_begin(const struct cli_cmd *cmd);
+/* Closes what is open, adds <success> for CLI_MI_RESULT and prints the document: @ret or
+ * the exit status of a failure to print it. */
+int cli_mi_end(const struct cli_cmd *cmd, int ret);
+void cli_mi_open(const char *name);
+void cli_mi_close(void);
+int cli_mi_depth(void);
+void cli_mi_close_to(int depth);
+void cli_mi_str(const char *name, const char *text);
+void cli_mi_u64(const char *name, uint64_t v);
+void cli_mi_i64(const char *name, int64_t v);
+void cli_mi_bool(const char *name, int v);
+/* LTTng's objects, each left open for the caller to add to and close. */
+void cli_mi_session_open(const struct trawl_ctl_session_info *s);
+void cli_mi_channel_open(const struct trawl_ctl_channel_info *c);
+/* <session> of session @name as the daemon lists it now, closed (nothing if not found). */
+void cli_mi_session_named(struct trawl_ctl *ctl, const char *name);
+struct cli_mi_event {
+	const char *name;
+	enum trawl_ctl_event_kind kind;
+	int enabled;
+	const char *filter;  /* NULL or "": none */
+	const char *target;  /* a probe's location */
+	int loglevel;        /* -1: none */
+	enum trawl_ctl_loglevel_type loglevel_type;
+	const char *const *exclusions;
+	size_t nr_exclusions;
+};
+void cli_mi_event_of(struct cli_mi_event *m, const struct trawl_ctl_event_info *e);
+void cli_mi_event_open(const struct cli_mi_event *e);
+/* <vpid_process_attr_tracker><process_attr_values> (two elements). */
+void cli_mi_tracker_open(enum trawl_ctl_process_attr a);
+/* <vpid><type><id>N</id></type> (or <all>true</all>), <vpid> left open. */
+void cli_mi_tracker_value_open(enum trawl_ctl_process_attr a, int all, uint32_t id);
+const char *cli_mi_process_attr_name(enum trawl_ctl_process_attr a);
+const char *cli_mi_domain_name(enum trawl_ctl_domain d);
+const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers b);
 
 /* The standard option for help, for each subcommand's getopt table. */
 #define CLI_HELP_OPTION {"help", no_argument, NULL, 'h'}

@@ -2,7 +2,9 @@
 /* cmd-add-context.c - `trawl add-context`: extra fields on every event of a channel. */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <getopt.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -57,6 +59,43 @@ static int list_types(void)
 	return 0;
 }
 
+/*
+ * LTTng's <context>: its type (VPID...) or, for a perf counter, the
+ * counter's perf type, config and name; then the symbol as given.
+ */
+static void mi_context(const char *type, int ok)
+{
+	const char *counter = !strncmp(type, "perf:cpu:", 9)      ? type + 9
+			      : !strncmp(type, "perf:thread:", 12) ? type + 12
+								   : NULL;
+	char word[256];
+	uint32_t ptype = 0;
+	uint64_t config = 0;
+	size_t i;
+
+	cli_mi_open("context");
+	if (counter) {
+		trawl_perf_counter_lookup(counter, &ptype, &config);
+		cli_mi_open("perf");
+		cli_mi_u64("type", ptype);
+		cli_mi_u64("config", config);
+		/* LTTng's field name: perf_thread_page_fault */
+		for (i = 0; type[i] && i < sizeof(word) - 1; i++)
+			word[i] = type[i] == ':' || type[i] == '-' ? '_' : type[i];
+		word[i] = '\0';
+		cli_mi_str("name", word);
+		cli_mi_close();
+	} else {
+		for (i = 0; type[i] && i < sizeof(word) - 1; i++)
+			word[i] = (char)toupper((unsigned char)type[i]);
+		word[i] = '\0';
+		cli_mi_str("type", word);
+	}
+	cli_mi_str("symbol", type);
+	cli_mi_bool("success", ok);
+	cli_mi_close();
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -98,8 +137,11 @@ static int run(int argc, char **argv)
 	ret = cli_target_connect(&cli_cmd_add_context, &t, &ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("contexts");
 	for (i = 0; i < nr && !ret; i++) {
 		ret = trawl_ctl_context_add(ctl, t.name, t.domain, t.channel, types[i]);
+		if (cli_mi)
+			mi_context(types[i], !ret);
 		if (ret)
 			ret = cli_fail(ctl, ret, "add-context");
 		else if (!cli_quiet)
@@ -125,4 +167,5 @@ const struct cli_cmd cli_cmd_add_context = {
 		       "could not open it). perf:cpu counters are for the kernel (-k) only.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -85,6 +85,10 @@ static void created(const struct trawl_ctl_list *l, int live)
 	if (trawl_ctl_list_session_at(l, 0, &s))
 		return;
 	trawl_ctl_current_session_set(s.name);
+	if (cli_mi) {
+		cli_mi_session_open(&s);
+		cli_mi_close();
+	}
 	if (cli_quiet)
 		return;
 	if (s.snapshot) {
@@ -246,4 +250,5 @@ const struct cli_cmd cli_cmd_create = {
 		       "session. Tracing starts with `trawl start`.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-a, --all", "Destroy every session of this user."},
@@ -19,7 +20,9 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	char name[TRAWL_CTL_NAME_MAX];
+	struct trawl_ctl_list *before = NULL;
 	struct trawl_ctl *ctl;
+	size_t i;
 	int c, ret, all = 0, lost = 0;
 
 	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
@@ -41,19 +44,31 @@ static int run(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("sessions");
+	/* LTTng's MI names each session destroyed, as it was just before. */
+	if (cli_mi && trawl_ctl_list_sessions(ctl, &before))
+		before = NULL;
 	/* Stopped here first, as stop does, so that a loss is said and in the exit status. */
 	ret = all ? cli_loss_stop_all(ctl, &lost) : cli_loss_stop_active(ctl, name, &lost);
-	if (ret) {
-		trawl_ctl_disconnect(ctl);
-		return ret;
-	}
-	ret = all ? trawl_ctl_session_destroy_all(ctl) : trawl_ctl_session_destroy(ctl, name);
-	if (ret) {
-		ret = cli_fail(ctl, ret, "destroy");
-		trawl_ctl_disconnect(ctl);
-		return ret;
+	if (!ret) {
+		ret = all ? trawl_ctl_session_destroy_all(ctl) : trawl_ctl_session_destroy(ctl, name);
+		if (ret)
+			ret = cli_fail(ctl, ret, "destroy");
 	}
 	trawl_ctl_disconnect(ctl);
+	if (ret) {
+		trawl_ctl_list_destroy(before);
+		return ret;
+	}
+	for (i = 0; before && i < trawl_ctl_list_count(before); i++) {
+		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+		if (trawl_ctl_list_session_at(before, i, &s) || (!all && strcmp(s.name, name)))
+			continue;
+		cli_mi_session_open(&s);
+		cli_mi_close();
+	}
+	trawl_ctl_list_destroy(before);
 	trawl_ctl_current_session_clear(all ? NULL : name);
 	if (!cli_quiet)
 		printf(all ? "All sessions destroyed.\n" : "Session %s destroyed.\n", name);
@@ -70,4 +85,5 @@ const struct cli_cmd cli_cmd_destroy = {
 		       "and exit status 11 are stop's.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -43,8 +43,14 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	names = strdup(argv[optind]);
+	cli_mi_open("channels");
 	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		ret = trawl_ctl_channel_disable(ctl, t.name, t.domain, tok);
+		cli_mi_open("channel");
+		cli_mi_str("name", tok);
+		cli_mi_bool("enabled", !!ret);
+		cli_mi_bool("success", !ret);
+		cli_mi_close();
 		if (ret)
 			ret = cli_fail(ctl, ret, "disable-channel");
 		else if (!cli_quiet)
@@ -63,4 +69,5 @@ const struct cli_cmd cli_cmd_disable_channel = {
 	.description = "Stops recording into each CHANNEL until enable-channel enables it again.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -62,6 +62,9 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	names = strdup(all ? "*" : argv[optind]);
+	cli_mi_open("channel");
+	cli_mi_str("name", t.channel ? t.channel : "channel0");
+	cli_mi_open("events");
 	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
 
@@ -71,6 +74,11 @@ static int run(int argc, char **argv)
 		}
 		ret = trawl_ctl_event_disable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
+		cli_mi_open("event");
+		cli_mi_str("name", tok);
+		cli_mi_bool("enabled", !!ret);
+		cli_mi_bool("success", !ret);
+		cli_mi_close();
 		if (ret)
 			ret = cli_fail(ctl, ret, "disable-event");
 		else if (!cli_quiet)
@@ -89,4 +97,5 @@ const struct cli_cmd cli_cmd_disable_event = {
 	.description = "Disables the rules enabled with these names in the channel.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -26,6 +26,36 @@ static const struct cli_option_doc opts_doc[] = {
 	{NULL, NULL},
 };
 
+/*
+ * LTTng's <channel> for a channel enable-channel made (or failed to): its
+ * attributes as the daemon has them when it has the channel, else as
+ * asked (@asked: 0 for a default).
+ */
+static void mi_channel(struct trawl_ctl *ctl, const char *session,
+		       const struct trawl_ctl_channel_info *asked, int ok)
+{
+	struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+	struct trawl_ctl_list *l;
+	size_t i;
+	int found = 0;
+
+	if (!trawl_ctl_list_session(ctl, session, &l)) {
+		for (i = 0; !found && i < trawl_ctl_list_count(l); i++)
+			found = trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_CHANNEL &&
+				!trawl_ctl_list_channel_at(l, i, &c) && c.domain == asked->domain &&
+				!strcmp(c.name, asked->name);
+		if (found) {
+			c.enabled = ok || c.enabled;
+			cli_mi_channel_open(&c);
+		}
+		trawl_ctl_list_destroy(l);
+	}
+	if (!found)
+		cli_mi_channel_open(asked);
+	cli_mi_bool("success", ok);
+	cli_mi_close();
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -49,7 +79,7 @@ static int run(int argc, char **argv)
 	uint64_t subbuf = 0;
 	uint32_t num = 0, sw = 0, rd = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
-	int c, ret = 0, overwrite = -1;
+	int c, ret = 0, ok, overwrite = -1;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
 		switch (c) {
@@ -103,6 +133,7 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	names = strdup(argv[optind]);
+	cli_mi_open("channels");
 	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		attr = trawl_ctl_channel_attr_create(tok);
 		if (!attr) {
@@ -122,11 +153,22 @@ static int run(int argc, char **argv)
 			trawl_ctl_channel_attr_set_switch_timer(attr, sw);
 			trawl_ctl_channel_attr_set_read_timer(attr, rd);
 			ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
+			ok = !ret;
 			if (ret)
 				ret = cli_fail(ctl, ret, "enable-channel");
 			else if (!cli_quiet)
 				printf("%s channel %s enabled for session %s\n",
 				       cli_domain_word(t.domain), tok, t.name);
+			if (cli_mi) {
+				struct trawl_ctl_channel_info asked = {
+					.domain = t.domain, .name = tok, .enabled = 1,
+					.overwrite = overwrite > 0, .subbuf_size = subbuf,
+					.num_subbuf = num, .switch_timer_us = sw, .read_timer_us = rd,
+					.buffers = buffers,
+				};
+
+				mi_channel(ctl, t.name, &asked, ok);
+			}
 		}
 		trawl_ctl_channel_attr_destroy(attr);
 	}
@@ -146,4 +188,5 @@ const struct cli_cmd cli_cmd_enable_channel = {
 		       "session first starts.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -277,6 +277,7 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	names = strdup(all ? "*" : argv[optind]);
+	cli_mi_open("events");
 	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
 		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
 
@@ -301,6 +302,18 @@ static int run(int argc, char **argv)
 		}
 		ret = trawl_ctl_event_enable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
+		if (cli_mi) {
+			/* As LTTng's: what was asked, without the filter. */
+			struct cli_mi_event me = {
+				.name = tok, .kind = kind, .enabled = !ret, .target = target,
+				.loglevel = lt != TRAWL_CTL_LOGLEVEL_ALL ? level : -1,
+				.loglevel_type = lt,
+			};
+
+			cli_mi_event_open(&me);
+			cli_mi_bool("success", !ret);
+			cli_mi_close();
+		}
 		if (ret) {
 			ret = cli_fail(ctl, ret, "enable-event");
 		} else if (!cli_quiet) {
@@ -340,4 +353,5 @@ const struct cli_cmd cli_cmd_enable_event = {
 		       "session traces.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -31,6 +31,18 @@ static int list_sessions(struct trawl_ctl *ctl)
 		return cli_fail(ctl, ret, "list");
 	trawl_ctl_current_session_get(cur, sizeof(cur));
 	n = trawl_ctl_list_count(l);
+	if (cli_mi) {
+		cli_mi_open("sessions");
+		for (i = 0; i < n; i++) {
+			struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+
+			if (trawl_ctl_list_session_at(l, i, &s))
+				continue;
+			cli_mi_session_open(&s);
+			cli_mi_close();
+		}
+		cli_mi_close();
+	}
 	if (!n) {
 		printf("Currently no available tracing session\n");
 	} else {
@@ -72,6 +84,90 @@ static const char *proc_cmdline(pid_t pid, char *buf, size_t len)
 	return buf;
 }
 
+/* LTTng's field types from trawl's words ("integer", "s32", "string"...). */
+static const char *mi_field_type(const char *t)
+{
+	if (strstr(t, "int") || ((t[0] == 's' || t[0] == 'u') && t[1] >= '0' && t[1] <= '9'))
+		return "INTEGER";
+	if (strstr(t, "string"))
+		return "STRING";
+	if (strstr(t, "float") || strstr(t, "double"))
+		return "FLOAT";
+	if (strstr(t, "enum"))
+		return "ENUM";
+	return "OTHER";
+}
+
+/*
+ * As LTTng's `--mi xml list -u` (and -k): <domains><domain> with, in user
+ * space, a <pid> (its id and program) per process, holding its <events>;
+ * with --fields each event holds its <event_fields>.
+ */
+static void mi_available(const struct trawl_ctl_list *l, enum trawl_ctl_domain d,
+			 enum trawl_ctl_event_kind kind)
+{
+	size_t i, n = trawl_ctl_list_count(l);
+	int base = cli_mi_depth(), events = -1, event = -1;
+	long pid = -1;
+
+	if (kind == TRAWL_CTL_EVENT_SYSCALL) {
+		cli_mi_open("events");
+		events = cli_mi_depth();
+	} else {
+		cli_mi_open("domains");
+		cli_mi_open("domain");
+		cli_mi_str("type", cli_mi_domain_name(d));
+		cli_mi_str("buffer_type", d == TRAWL_CTL_DOMAIN_KERNEL ? "GLOBAL" : "PER_PID");
+		if (d == TRAWL_CTL_DOMAIN_KERNEL) {
+			cli_mi_open("events");
+			events = cli_mi_depth();
+		} else {
+			cli_mi_open("pids");
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
+		struct trawl_ctl_field_info f = {.struct_size = sizeof(f)};
+		struct cli_mi_event e = {0};
+		char cmdline[256];
+
+		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_FIELD) {
+			if (event < 0 || trawl_ctl_list_field_at(l, i, &f))
+				continue;
+			if (cli_mi_depth() == event)
+				cli_mi_open("event_fields");
+			cli_mi_open("event_field");
+			cli_mi_str("name", f.name);
+			cli_mi_str("type", mi_field_type(f.type));
+			cli_mi_i64("nowrite", 0);
+			cli_mi_close();
+			continue;
+		}
+		if (trawl_ctl_list_available_at(l, i, &a))
+			continue;
+		if (d == TRAWL_CTL_DOMAIN_UST && a.pid != pid) {
+			pid = a.pid;
+			cli_mi_close_to(base + 3); /* <domains><domain><pids> */
+			cli_mi_open("pid");
+			cli_mi_i64("id", pid);
+			cli_mi_str("name", proc_cmdline(a.pid, cmdline, sizeof(cmdline)));
+			cli_mi_open("events");
+			events = cli_mi_depth();
+		}
+		if (events < 0)
+			continue;
+		cli_mi_close_to(events);
+		e.name = a.name;
+		e.kind = a.kind;
+		e.enabled = 1;
+		e.loglevel = a.loglevel;
+		e.loglevel_type = TRAWL_CTL_LOGLEVEL_ALL;
+		cli_mi_event_open(&e);
+		event = cli_mi_depth();
+	}
+	cli_mi_close_to(base);
+}
+
 /* One AVAILABLE record, after its process's "PID: N - Name: PROGRAM" line
  * when the process changes (LTTng's line: its nprocesses test waits for it). */
 static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
@@ -105,6 +201,8 @@ static int list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain d,
 
 	if (ret)
 		return cli_fail(ctl, ret, "list");
+	if (cli_mi)
+		mi_available(l, d, kind);
 	n = trawl_ctl_list_count(l);
 	printf("%s %s:\n-------------\n", d == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST",
 	       kind == TRAWL_CTL_EVENT_SYSCALL ? "system calls" : "events");
@@ -170,6 +268,7 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (argc > optind) {
+		cli_mi_open("sessions");
 		ret = trawl_ctl_list_session(ctl, argv[optind], &l);
 		if (ret) {
 			ret = cli_fail(ctl, ret, "list");
@@ -195,4 +294,5 @@ const struct cli_cmd cli_cmd_list = {
 		       "is alive. With -k or -u, lists the events that can be enabled.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_LISTING,
 };

@@ -29,6 +29,14 @@ static int regenerate(const struct cli_cmd *cmd, const char *session, const char
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	/* LTTng's <regenerate_action><name>metadata</name> (metadata: <metadata_action>). */
+	if (cmd == &cli_cmd_metadata) {
+		cli_mi_open("metadata_action");
+		cli_mi_str("name", "regenerate");
+	} else {
+		cli_mi_open("regenerate_action");
+		cli_mi_str("name", what);
+	}
 	ret = metadata ? trawl_ctl_regenerate_metadata(ctl, name)
 		       : trawl_ctl_regenerate_statedump(ctl, name);
 	if (ret)
@@ -103,6 +111,7 @@ const struct cli_cmd cli_cmd_regenerate = {
 		       "started.",
 	.options = opts_doc,
 	.run = run_regenerate,
+	.mi = CLI_MI_RESULT,
 };
 
 const struct cli_cmd cli_cmd_metadata = {
@@ -112,4 +121,5 @@ const struct cli_cmd cli_cmd_metadata = {
 	.description = "The same as trawl regenerate metadata.",
 	.options = opts_doc,
 	.run = run_metadata,
+	.mi = CLI_MI_RESULT,
 };

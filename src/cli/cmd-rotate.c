@@ -27,6 +27,8 @@ static int clear_one(struct trawl_ctl *ctl, const char *name)
 
 	if (ret)
 		return cli_fail(ctl, ret, "clear");
+	if (cli_mi)
+		cli_mi_session_named(ctl, name);
 	if (!cli_quiet)
 		printf("Session \"%s\" cleared\n", name);
 	return 0;
@@ -62,6 +64,7 @@ static int run_clear(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("sessions");
 	if (all) {
 		struct trawl_ctl_list *l = NULL;
 		size_t i, n;
@@ -103,6 +106,7 @@ const struct cli_cmd cli_cmd_clear = {
 		       "trawl-relayd cannot be cleared.",
 	.options = clear_doc,
 	.run = run_clear,
+	.mi = CLI_MI_RESULT,
 };
 
 /* ---- rotate ----------------------------------------------------------------- */
@@ -148,6 +152,22 @@ static int run_rotate(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = trawl_ctl_session_rotate(ctl, name, &l);
+	if (!ret && cli_mi) {
+		/* LTTng's <rotation>: ONGOING with --no-wait, else where the archive is. */
+		int done = !no_wait && !trawl_ctl_list_rotation_at(l, 0, &ri);
+
+		cli_mi_open("rotation");
+		cli_mi_str("session_name", name);
+		cli_mi_str("state", done ? "COMPLETED" : "ONGOING");
+		if (done) {
+			cli_mi_open("location");
+			cli_mi_open("local");
+			cli_mi_str("absolute_path", ri.path);
+			cli_mi_close();
+			cli_mi_close();
+		}
+		cli_mi_close();
+	}
 	if (ret) {
 		ret = cli_fail(ctl, ret, "rotate");
 	} else if (cli_quiet) {
@@ -177,6 +197,7 @@ const struct cli_cmd cli_cmd_rotate = {
 		       "session; a stopped session rotates once.",
 	.options = rotate_doc,
 	.run = run_rotate,
+	.mi = CLI_MI_RESULT,
 };
 
 /* ---- enable-rotation / disable-rotation ------------------------------------- */
@@ -198,6 +219,42 @@ static const struct cli_option_doc disable_doc[] = {
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
+
+/* The value of session @name's schedule of @kind (0 if it has none). */
+static uint64_t schedule_value(struct trawl_ctl *ctl, const char *name,
+			       enum trawl_ctl_rotation_schedule kind)
+{
+	struct trawl_ctl_list *l;
+	uint64_t v = 0;
+	size_t i;
+
+	if (trawl_ctl_list_session(ctl, name, &l))
+		return 0;
+	for (i = 0; i < trawl_ctl_list_count(l); i++) {
+		struct trawl_ctl_rotation_schedule_info r = {.struct_size = sizeof(r)};
+
+		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_ROTATION_SCHEDULE &&
+		    !trawl_ctl_list_rotation_schedule_at(l, i, &r) && r.kind == kind)
+			v = r.value;
+	}
+	trawl_ctl_list_destroy(l);
+	return v;
+}
+
+/* LTTng's <rotation_schedule_result>: the schedule set or removed, and whether it was. */
+static void mi_schedule(enum trawl_ctl_rotation_schedule kind, uint64_t value, int ok)
+{
+	int timer = kind == TRAWL_CTL_ROTATION_TIMER;
+
+	cli_mi_open("rotation_schedule_result");
+	cli_mi_open("rotation_schedule");
+	cli_mi_open(timer ? "periodic" : "size_threshold");
+	cli_mi_u64(timer ? "time_us" : "bytes", value);
+	cli_mi_close();
+	cli_mi_close();
+	cli_mi_bool("success", ok);
+	cli_mi_close();
+}
 
 /* LTTng's time values: digits then us, ms, s, m or h (none: µs). 0 or -EINVAL. */
 static int parse_time_us(const char *s, uint64_t *out)
@@ -305,11 +362,19 @@ static int run_rotation(const struct cli_cmd *cmd, int enable, int argc, char **
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("rotation_schedule_results");
+	cli_mi_str("session_name", name);
+	if (cli_mi && !enable) {
+		timer = schedule_value(ctl, name, TRAWL_CTL_ROTATION_TIMER);
+		size = schedule_value(ctl, name, TRAWL_CTL_ROTATION_SIZE);
+	}
 	if (has_timer) {
 		ret = enable ? trawl_ctl_rotation_schedule_add(ctl, name, TRAWL_CTL_ROTATION_TIMER,
 							       timer)
 			     : trawl_ctl_rotation_schedule_remove(ctl, name,
 								  TRAWL_CTL_ROTATION_TIMER);
+		if (cli_mi)
+			mi_schedule(TRAWL_CTL_ROTATION_TIMER, timer, !ret);
 		if (ret)
 			ret = cli_fail(ctl, ret, cmd->name);
 		else if (!cli_quiet && enable)
@@ -323,6 +388,8 @@ static int run_rotation(const struct cli_cmd *cmd, int enable, int argc, char **
 							       size)
 			     : trawl_ctl_rotation_schedule_remove(ctl, name,
 								  TRAWL_CTL_ROTATION_SIZE);
+		if (cli_mi)
+			mi_schedule(TRAWL_CTL_ROTATION_SIZE, size, !ret);
 		if (ret)
 			ret = cli_fail(ctl, ret, cmd->name);
 		else if (!cli_quiet && enable)
@@ -355,6 +422,7 @@ const struct cli_cmd cli_cmd_enable_rotation = {
 		       "trace chunk holds about SIZE bytes. One schedule of each kind at most.",
 	.options = enable_doc,
 	.run = run_enable,
+	.mi = CLI_MI_RESULT,
 };
 
 const struct cli_cmd cli_cmd_disable_rotation = {
@@ -365,4 +433,5 @@ const struct cli_cmd cli_cmd_disable_rotation = {
 		       "and/or size-based (--size) rotation schedule.",
 	.options = disable_doc,
 	.run = run_disable,
+	.mi = CLI_MI_RESULT,
 };

@@ -50,6 +50,11 @@ static int run(int argc, char **argv)
 	ret = trawl_ctl_current_session_set(argv[optind]);
 	if (ret)
 		return cli_error(ret, "cannot remember the current session: %s", strerror(-ret));
+	cli_mi_open("sessions");
+	cli_mi_open("session");
+	cli_mi_str("name", argv[optind]);
+	cli_mi_close();
+	cli_mi_close();
 	if (!cli_quiet)
 		printf("Session set to %s\n", argv[optind]);
 	return 0;
@@ -63,4 +68,5 @@ const struct cli_cmd cli_cmd_set_session = {
 		       "It is remembered in $HOME/.trawlrc.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -107,6 +107,16 @@ static int add_output(struct trawl_ctl *ctl, int argc, char **argv)
 	trawl_ctl_snapshot_output_destroy(out);
 	if (ret)
 		return cli_fail(ctl, ret, "snapshot add-output");
+	if (cli_mi && !trawl_ctl_list_snapshot_output_at(l, 0, &info)) {
+		cli_mi_open("snapshot");
+		cli_mi_u64("id", info.id);
+		cli_mi_str("name", info.name);
+		cli_mi_str("ctrl_url", info.ctrl_url);
+		cli_mi_str("session_name", o.sname);
+		/* LTTng's "no limit" here is -1 */
+		cli_mi_u64("max_size", o.has_max ? info.max_size : UINT64_MAX);
+		cli_mi_close();
+	}
 	if (!trawl_ctl_list_snapshot_output_at(l, 0, &info) && !cli_quiet) {
 		printf("Snapshot output successfully added for session %s\n", o.sname);
 		/* as LTTng: the URL as given, the size only when given */
@@ -142,6 +152,13 @@ static int del_output(struct trawl_ctl *ctl, int argc, char **argv)
 		return cli_error(ret, "bad snapshot output name '%s'", arg);
 	if (ret)
 		return cli_fail(ctl, ret, "snapshot del-output");
+	cli_mi_open("snapshot");
+	if (end == arg)
+		cli_mi_str("name", arg);
+	else
+		cli_mi_u64("id", id);
+	cli_mi_str("session_name", o.sname);
+	cli_mi_close();
 	if (cli_quiet)
 		return 0;
 	if (end == arg)
@@ -160,6 +177,24 @@ static int list_output(struct trawl_ctl *ctl)
 	if (ret)
 		return cli_fail(ctl, ret, "snapshot list-output");
 	n = trawl_ctl_list_count(l);
+	cli_mi_open("session");
+	cli_mi_str("name", o.sname);
+	cli_mi_open("snapshots");
+	for (i = 0; cli_mi && i < n; i++) {
+		struct trawl_ctl_snapshot_output_info info = {.struct_size = sizeof(info)};
+
+		if (trawl_ctl_list_snapshot_output_at(l, i, &info))
+			continue;
+		cli_mi_open("snapshot");
+		cli_mi_u64("id", info.id);
+		cli_mi_str("name", info.name);
+		cli_mi_str("ctrl_url", info.ctrl_url);
+		cli_mi_str("data_url", info.data_url);
+		cli_mi_u64("max_size", info.max_size);
+		cli_mi_close();
+	}
+	cli_mi_close();
+	cli_mi_close();
 	printf("Snapshot output list for session %s\n", o.sname);
 	for (i = 0; i < n; i++) {
 		struct trawl_ctl_snapshot_output_info info = {.struct_size = sizeof(info)};
@@ -190,6 +225,14 @@ static int record(struct trawl_ctl *ctl, int argc, char **argv)
 	if (ret)
 		return cli_fail(ctl, ret, "snapshot record");
 	trawl_ctl_list_destroy(l);
+	cli_mi_open("snapshot");
+	if (url) {
+		cli_mi_str("ctrl_url", url);
+	} else if (o.ctrl) {
+		cli_mi_str("ctrl_url", o.ctrl);
+		cli_mi_str("data_url", o.data);
+	}
+	cli_mi_close();
 	if (cli_quiet)
 		return 0;
 	printf("Snapshot recorded successfully for session %s\n", o.sname);
@@ -263,6 +306,9 @@ static int run(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("snapshot_action");
+	cli_mi_str("name", action);
+	cli_mi_open("output");
 	if (!strcmp(action, "add-output"))
 		ret = add_output(ctl, argc, argv);
 	else if (!strcmp(action, "del-output"))
@@ -295,4 +341,5 @@ const struct cli_cmd cli_cmd_snapshot = {
 		       "trawl-relayd are not supported yet.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -34,6 +34,7 @@ static int run(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("sessions");
 	ret = trawl_ctl_list_session(ctl, name, &l);
 	if (ret) {
 		ret = cli_fail(ctl, ret, "status");
@@ -57,4 +58,6 @@ const struct cli_cmd cli_cmd_status = {
 		       "line on standard error says how much and the exit status is 11.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_LISTING,
+	.mi_name = "list", /* LTTng's status is its list of the current session */
 };

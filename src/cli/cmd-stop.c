@@ -16,10 +16,16 @@ static const struct cli_option_doc opts_doc[] = {
  */
 static int stop_and_count(struct trawl_ctl *ctl, const char *name)
 {
-	int lost, ret = cli_loss_stop(ctl, name, &lost);
+	int lost, ret;
 
+	cli_mi_open("sessions");
+	ret = cli_loss_stop(ctl, name, &lost);
 	if (ret)
 		return ret;
+	cli_mi_open("session");
+	cli_mi_str("name", name);
+	cli_mi_bool("enabled", 0);
+	cli_mi_close();
 	if (!cli_quiet)
 		printf("Tracing stopped for session %s.\n", name);
 	return lost ? CLI_EXIT_LOST : 0;
@@ -37,4 +43,5 @@ const struct cli_cmd cli_cmd_stop = {
 	.description = "Stops recording in session NAME (default: the current session) and returns once every event recorded so far is on disk, metadata and index included: the trace is then complete and readable. Events discarded (buffers full, dropped by the kernel, or lost on the way to the trace: a full disk, a lost relayd) are counted in the trace, where they happened, and said in one line on standard error; the exit status is then 11 (stopped, data lost), not 0.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -97,6 +97,22 @@ static int value_parse(enum trawl_ctl_process_attr a, const char *s, uint32_t *o
 	return cli_error(-EINVAL, "%s is not a valid %s value; expected an integer", s, what);
 }
 
+/* LTTng's <vpid><type><id>N</id></type><success/></vpid> (<name> for a user or group name). */
+static void mi_value(enum trawl_ctl_process_attr a, const char *typed, uint32_t id, int ok)
+{
+	if (!cli_mi)
+		return;
+	cli_mi_open(cli_mi_process_attr_name(a));
+	cli_mi_open("type");
+	if (typed[0] >= '0' && typed[0] <= '9')
+		cli_mi_u64("id", id);
+	else
+		cli_mi_str("name", typed);
+	cli_mi_close();
+	cli_mi_bool("success", ok);
+	cli_mi_close();
+}
+
 /* Adds or removes each value of the comma-separated @list, in order. */
 static int apply_values(struct trawl_ctl *ctl, const struct track_args *ta, int track,
 			enum trawl_ctl_process_attr a, const char *list)
@@ -115,6 +131,7 @@ static int apply_values(struct trawl_ctl *ctl, const struct track_args *ta, int 
 			break;
 		ret = (track ? trawl_ctl_track : trawl_ctl_untrack)(ctl, ta->t.name, ta->t.domain,
 								     a, id);
+		mi_value(a, v, id, !ret || ret == -EEXIST || ret == -ENXIO);
 		if (!ret) {
 			printf(track ? "Added %s to the %s tracker inclusion set\n"
 				     : "Removed %s from the %s tracker inclusion set\n", v, what);
@@ -141,12 +158,20 @@ static int apply(struct trawl_ctl *ctl, const struct track_args *ta, int track)
 
 		if (!ta->given[a])
 			continue;
+		cli_mi_tracker_open(pa);
 		if (ta->values[a]) {
 			ret = apply_values(ctl, ta, track, pa, ta->values[a]);
+			cli_mi_close();
+			cli_mi_close();
 			continue;
 		}
 		ret = (track ? trawl_ctl_track_all : trawl_ctl_untrack_all)(ctl, ta->t.name,
 									  ta->t.domain, pa);
+		cli_mi_tracker_value_open(pa, 1, 0);
+		cli_mi_bool("success", !ret);
+		cli_mi_close();
+		cli_mi_close();
+		cli_mi_close();
 		if (ret)
 			ret = cli_fail(ctl, ret, track ? "track" : "untrack");
 		else
@@ -256,6 +281,7 @@ static int run_tracker(const struct cli_cmd *cmd, int argc, char **argv, int tra
 	ret = cli_target_connect(cmd, &ta.t, &ctl);
 	if (ret)
 		return ret;
+	cli_mi_open("process_attr_trackers");
 	ret = apply(ctl, &ta, track);
 	trawl_ctl_disconnect(ctl);
 	return ret;
@@ -285,6 +311,7 @@ const struct cli_cmd cli_cmd_track = {
 		       "returns. `trawl list SESSION` shows the trackers.",
 	.options = opts_doc,
 	.run = run_track,
+	.mi = CLI_MI_RESULT,
 };
 
 const struct cli_cmd cli_cmd_untrack = {
@@ -298,4 +325,5 @@ const struct cli_cmd cli_cmd_untrack = {
 		       "is a warning, not an error, as in LTTng.",
 	.options = opts_doc,
 	.run = run_untrack,
+	.mi = CLI_MI_RESULT,
 };

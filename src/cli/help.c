@@ -117,8 +117,19 @@ static void man_index(void)
 
 	printf(".TH TRAWL 1 \"\" \"trawl %s\" \"trawl manual\"\n", trawl_ctl_version());
 	printf(".SH NAME\ntrawl \\- trace the Linux kernel and user-space programs into CTF "
-	       "traces\n.SH SYNOPSIS\n.B trawl\n[\\-\\-help] [\\-\\-version] [\\-q] COMMAND "
-	       "[OPTIONS]\n.SH COMMANDS\n");
+	       "traces\n.SH SYNOPSIS\n.B trawl\n[\\-\\-help] [\\-\\-version] [\\-q] "
+	       "[\\-\\-mi xml] COMMAND [OPTIONS]\n");
+	printf(".SH OPTIONS\n.TP\n.B \\-q, \\-\\-quiet\nPrint nothing but errors.\n"
+	       ".TP\n.B \\-m xml, \\-\\-mi=xml\nPrint the command's result as LTTng 2.13's "
+	       "machine interface does (lttng \\-\\-mi xml): one XML document on standard "
+	       "output, valid against LTTng's schema mi\\-lttng\\-4.1 where LTTng's own output is "
+	       "(its add\\-context and snapshot record documents are not), with the same "
+	       "elements, order and values, and <success>false</success> after a failure, whose "
+	       "line goes to standard error. The exit status is trawl's. A bad command line "
+	       "prints no document; help stays text; view, export and timeline refuse it. Values "
+	       "LTTng has and trawl has not (a channel's monitor timer, trace file limits) are "
+	       "0, the version is trawl's.\n");
+	printf(".SH COMMANDS\n");
 	for (i = 0; cli_cmds[i]; i++)
 		printf(".TP\n.B %s\n%s (trawl-%s(1))\n", cli_cmds[i]->name, cli_cmds[i]->summary,
 		       cli_cmds[i]->name);
@@ -182,6 +193,7 @@ const struct cli_cmd cli_cmd_help = {
 		       "`trawl COMMAND --help`).",
 	.options = help_opts,
 	.run = help_run,
+	.mi = CLI_MI_PLAIN,
 };
 
 static int version_run(int argc, char **argv)
@@ -192,6 +204,25 @@ static int version_run(int argc, char **argv)
 	}
 	if (argc > 1)
 		return cli_usage(&cli_cmd_version, "unexpected argument '%s'", argv[1]);
+	if (cli_mi) {
+		/* LTTng's <version>, with trawl's numbers and words. */
+		const char *v = trawl_ctl_version();
+		unsigned major = 0, minor = 0, patch = 0;
+
+		sscanf(v, "%u.%u.%u", &major, &minor, &patch);
+		cli_mi_open("version");
+		cli_mi_str("string", v);
+		cli_mi_u64("major", major);
+		cli_mi_u64("minor", minor);
+		cli_mi_str("commit", "");
+		cli_mi_u64("patchLevel", patch);
+		cli_mi_str("name", "trawl");
+		cli_mi_str("description", "Linux tracing: the kernel and user-space programs, "
+					  "into CTF traces.");
+		cli_mi_str("url", "");
+		cli_mi_str("license", "trawl is free software under the MIT license");
+		cli_mi_close();
+	}
 	printf("trawl %s\n", trawl_ctl_version());
 	return 0;
 }
@@ -203,4 +234,5 @@ const struct cli_cmd cli_cmd_version = {
 	.description = "Prints the version of trawl.",
 	.options = NULL,
 	.run = version_run,
+	.mi = CLI_MI_LISTING,
 };

@@ -155,10 +155,145 @@ static size_t show_trackers(const struct trawl_ctl_list *l, size_t i)
 	return i;
 }
 
+/* The buffering scheme of the domain record @i: its first channel's. */
+static enum trawl_ctl_buffers domain_buffers(const struct trawl_ctl_list *l, size_t i)
+{
+	size_t n = trawl_ctl_list_count(l);
+
+	for (i++; i < n && trawl_ctl_list_kind(l, i) != TRAWL_CTL_ITEM_DOMAIN; i++) {
+		struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+
+		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_CHANNEL &&
+		    !trawl_ctl_list_channel_at(l, i, &c))
+			return c.buffers;
+	}
+	return TRAWL_CTL_BUFFERS_DEFAULT;
+}
+
+/*
+ * The TRACKER records from @i on as LTTng's MI lists them: only the
+ * trackers that do not include every process. Returns the index after them.
+ */
+static size_t mi_trackers(const struct trawl_ctl_list *l, size_t i)
+{
+	size_t n = trawl_ctl_list_count(l);
+
+	cli_mi_open("process_attr_trackers");
+	while (i < n && trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_TRACKER) {
+		struct trawl_ctl_tracker_info t = {.struct_size = sizeof(t)};
+		uint32_t k;
+
+		if (trawl_ctl_list_tracker_at(l, i++, &t))
+			break;
+		if (!t.include_all)
+			cli_mi_tracker_open(t.process_attr);
+		for (k = 0; k < t.nr_values && i < n; k++, i++) {
+			struct trawl_ctl_tracker_value_info v = {.struct_size = sizeof(v)};
+
+			if (trawl_ctl_list_tracker_value_at(l, i, &v) || t.include_all)
+				continue;
+			cli_mi_tracker_value_open(t.process_attr, 0, v.value);
+			cli_mi_close();
+		}
+		if (!t.include_all) {
+			cli_mi_close();
+			cli_mi_close();
+		}
+	}
+	cli_mi_close();
+	return i;
+}
+
+/*
+ * As LTTng's `--mi xml list SESSION`, inside the <sessions> the caller
+ * opened: the <session> with its
+ * rotation schedules and <domains>, each with its trackers and <channels>,
+ * each channel with its <events> (contexts are not part of LTTng's MI).
+ */
+static int mi_show_session(const struct trawl_ctl_list *l)
+{
+	size_t i, n = trawl_ctl_list_count(l);
+	int base = cli_mi_depth(), session = -1, domains = -1, channels = -1, events = -1;
+	int schedules = -1, consumer_dead = 0;
+
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
+		struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+		struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+		struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+		struct trawl_ctl_rotation_schedule_info r = {.struct_size = sizeof(r)};
+		struct cli_mi_event me;
+
+		switch (trawl_ctl_list_kind(l, i)) {
+		case TRAWL_CTL_ITEM_SESSION:
+			if (trawl_ctl_list_session_at(l, i, &s))
+				break;
+			cli_mi_close_to(base);
+			cli_mi_session_open(&s);
+			session = cli_mi_depth();
+			domains = schedules = -1;
+			break;
+		case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
+			if (session < 0 || trawl_ctl_list_rotation_schedule_at(l, i, &r))
+				break;
+			if (schedules < 0) {
+				cli_mi_close_to(session);
+				cli_mi_open("rotation_schedules");
+				schedules = cli_mi_depth();
+			}
+			cli_mi_open(r.kind == TRAWL_CTL_ROTATION_TIMER ? "periodic" : "size_threshold");
+			cli_mi_u64(r.kind == TRAWL_CTL_ROTATION_TIMER ? "time_us" : "bytes", r.value);
+			cli_mi_close();
+			break;
+		case TRAWL_CTL_ITEM_DOMAIN:
+			if (session < 0 || trawl_ctl_list_domain_at(l, i, &d))
+				break;
+			consumer_dead |= !d.consumer_alive;
+			if (domains < 0) {
+				cli_mi_close_to(session);
+				cli_mi_open("domains");
+				domains = cli_mi_depth();
+			}
+			cli_mi_close_to(domains);
+			cli_mi_open("domain");
+			cli_mi_str("type", cli_mi_domain_name(d.domain));
+			cli_mi_str("buffer_type",
+				   cli_mi_buffers_name(d.domain, domain_buffers(l, i)));
+			i = mi_trackers(l, i + 1) - 1;
+			cli_mi_open("channels");
+			channels = cli_mi_depth();
+			break;
+		case TRAWL_CTL_ITEM_CHANNEL:
+			if (domains < 0 || trawl_ctl_list_channel_at(l, i, &c))
+				break;
+			cli_mi_close_to(channels);
+			cli_mi_channel_open(&c);
+			cli_mi_open("events");
+			events = cli_mi_depth();
+			break;
+		case TRAWL_CTL_ITEM_EVENT:
+			if (events < 0 || trawl_ctl_list_event_at(l, i, &e))
+				break;
+			cli_mi_close_to(events);
+			cli_mi_event_of(&me, &e);
+			cli_mi_event_open(&me);
+			cli_mi_close();
+			break;
+		default:
+			break;
+		}
+	}
+	cli_mi_close_to(base);
+	return consumer_dead;
+}
+
 int cli_show_session(const struct trawl_ctl_list *l)
 {
 	size_t i, n = trawl_ctl_list_count(l);
 	int in_events = 0, ctx_open = 0, consumer_dead = 0;
+
+	if (cli_mi)
+		return mi_show_session(l);
 
 	for (i = 0; i < n; i++) {
 		struct trawl_ctl_context_info x = {.struct_size = sizeof(x)};

@@ -5,7 +5,10 @@
 
 #include "trawl/ctl.h"
 
-/* Prints a trawl_ctl_list_session() result; returns 1 if a consumer died. */
+/*
+ * Prints a trawl_ctl_list_session() result (with --mi, its <session> inside
+ * the <sessions> the caller opened); returns 1 if a consumer died.
+ */
 int cli_show_session(const struct trawl_ctl_list *l);
 
 #endif

@@ -299,7 +299,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: trawl [--help] [--version] [-q|--quiet] COMMAND [OPTIONS] [ARGS]\n\n"
+	fprintf(f, "usage: trawl [--help] [--version] [-q|--quiet] [--mi xml] COMMAND [OPTIONS] [ARGS]\n\n"
 		   "Linux tracing: the kernel and user-space programs, into CTF traces.\n\n"
 		   "Commands:\n");
 	for (i = 0; cli_cmds[i]; i++)
@@ -331,6 +331,27 @@ static void list_options(const struct cli_cmd *cmd)
 	}
 }
 
+/* `trawl --mi xml CMD ARGS`: CMD's result as LTTng's MI document (mi.c). */
+static int run_mi(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	int i, ret;
+
+	if (cmd->mi == CLI_MI_REFUSED) {
+		fprintf(stderr, "trawl: --mi does not apply to the %s command\n", cmd->name);
+		return CLI_EXIT_USAGE;
+	}
+	/* Help is text, as LTTng's (its manual page) is. */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return cmd->run(argc, argv);
+	if (cmd->mi == CLI_MI_PLAIN)
+		return cmd->run(argc, argv);
+	ret = cli_mi_begin(cmd);
+	if (ret)
+		return ret;
+	return cli_mi_end(cmd, cmd->run(argc, argv));
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
@@ -342,8 +363,8 @@ int main(int argc, char **argv)
 				printf("%s\n", cli_cmds[i]->name);
 			return 0;
 		} else if (!strcmp(argv[i], "--list-options")) {
-			printf("-h\n--help\n-V\n--version\n-q\n--quiet\n--list-commands\n"
-			       "--list-options\n");
+			printf("-h\n--help\n-V\n--version\n-q\n--quiet\n-m\n--mi\n"
+			       "--list-commands\n--list-options\n");
 			return 0;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
@@ -352,6 +373,21 @@ int main(int argc, char **argv)
 			return cli_cmd_version.run(1, argv);
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			cli_quiet = 1;
+		} else if (!strncmp(argv[i], "--mi=", 5) || !strcmp(argv[i], "--mi") ||
+			   !strcmp(argv[i], "-m")) {
+			const char *fmt = strncmp(argv[i], "--mi=", 5) ? argv[++i] : argv[i] + 5;
+
+			if (!fmt) {
+				fprintf(stderr, "trawl: --mi needs a format: xml\n");
+				return CLI_EXIT_USAGE;
+			}
+			/* LTTng's words for it. */
+			if (strcmp(fmt, "xml")) {
+				fprintf(stderr, "trawl: MI output format not supported: %s (only xml)\n",
+					fmt);
+				return CLI_EXIT_USAGE;
+			}
+			cli_mi = 1;
 		} else {
 			fprintf(stderr, "trawl: unknown option %s (see trawl --help)\n", argv[i]);
 			return CLI_EXIT_USAGE;
@@ -370,6 +406,8 @@ int main(int argc, char **argv)
 		list_options(cmd);
 		return 0;
 	}
+	if (cli_mi)
+		return run_mi(cmd, argc - i, argv + i);
 	/* getopt_long in the subcommand starts again from its argv[1]. */
 	return cmd->run(argc - i, argv + i);
 }

@@ -15,6 +15,20 @@ void trawl_xmlw_init(struct trawl_xmlw *w)
 	trawl_strbuf_add(&w->sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 }
 
+void trawl_xmlw_set_compact(struct trawl_xmlw *w)
+{
+	w->compact = 1;
+}
+
+/* Starts a line at the current depth, unless compact. */
+static void new_line(struct trawl_xmlw *w, int depth)
+{
+	if (w->compact)
+		return;
+	trawl_strbuf_add(&w->sb, "\n");
+	trawl_strbuf_indent(&w->sb, depth);
+}
+
 static void fail(struct trawl_xmlw *w, int err)
 {
 	if (!w->err)
@@ -73,8 +87,7 @@ void trawl_xmlw_open(struct trawl_xmlw *w, const char *name)
 	}
 	end_start_tag(w);
 	if (w->depth)
-		trawl_strbuf_add(&w->sb, "\n");
-	trawl_strbuf_indent(&w->sb, w->depth);
+		new_line(w, w->depth);
 	trawl_strbuf_addf(&w->sb, "<%s", name);
 	w->open[w->depth++] = name;
 	w->in_tag = 1;
@@ -107,8 +120,7 @@ void trawl_xmlw_close(struct trawl_xmlw *w)
 		trawl_strbuf_add(&w->sb, "/>");
 		w->in_tag = 0;
 	} else {
-		trawl_strbuf_add(&w->sb, "\n");
-		trawl_strbuf_indent(&w->sb, w->depth);
+		new_line(w, w->depth);
 		trawl_strbuf_addf(&w->sb, "</%s>", w->open[w->depth]);
 	}
 	w->has_child = 1; /* the parent's */
@@ -125,8 +137,7 @@ void trawl_xmlw_text(struct trawl_xmlw *w, const char *name, const char *text)
 		return;
 	}
 	end_start_tag(w);
-	trawl_strbuf_add(&w->sb, "\n");
-	trawl_strbuf_indent(&w->sb, w->depth);
+	new_line(w, w->depth);
 	trawl_strbuf_addf(&w->sb, "<%s>", name);
 	add_escaped(w, text, 0);
 	trawl_strbuf_addf(&w->sb, "</%s>", name);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * xmlw.h - a small XML writer into memory: elements, attributes and text,
- * escaped, indented with one tab per level as LTTng's own writer does.
+ * escaped, indented with one tab per level as LTTng's own writer does
+ * (or, compact, all on one line as LTTng's machine interface prints it).
  * Shared by what writes XML for other tools to read (the session files of
  * `trawl save`, machine interface output).
  *
@@ -40,10 +41,13 @@ struct trawl_xmlw {
 	int in_tag;    /* the last element's start tag is not closed yet ('>' pending) */
 	int has_child; /* the innermost open element has a child element */
 	int err;       /* errno of the first failure, else 0 */
+	int compact;   /* 1: no line breaks or indentation inside the root element */
 };
 
 /* Starts a document with the XML declaration (UTF-8). */
 void trawl_xmlw_init(struct trawl_xmlw *w);
+/* From now on, elements follow each other on one line (`trawl --mi xml`). */
+void trawl_xmlw_set_compact(struct trawl_xmlw *w);
 /* Opens element @name (a literal or a string that outlives its close). */
 void trawl_xmlw_open(struct trawl_xmlw *w, const char *name);
 /* An attribute of the element just opened, before any child or text. */

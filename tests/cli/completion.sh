@@ -40,7 +40,10 @@ not() {
 has "trawl " create destroy track untrack regenerate metadata list enable-event
 has "trawl tr" track
 not "trawl tr" list
-has "trawl --" --help --version --quiet --list-commands
+has "trawl --" --help --version --quiet --list-commands --mi
+has "trawl --mi " xml
+has "trawl --mi xml " create list
+has "trawl --mi xml snapshot " record list-output
 has "trawl track --v" --vpid --vuid --vgid
 has "trawl track -" -k -u -s --session --pid --all --help
 has "trawl enable-channel --" --subbuf-size --num-subbuf --overwrite --buffers-pid

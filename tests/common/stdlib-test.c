@@ -15,6 +15,7 @@
 #include "common/daemon.h"
 #include "common/io.h"
 #include "common/strbuf.h"
+#include "common/xmlw.h"
 #include "../lib/check.h"
 
 #include <errno.h>
@@ -59,6 +60,34 @@ static void strbuf_checks(void)
 	errno = 0;
 	CHECK(trawl_strbuf_detach(&sb, NULL) == NULL && errno == ENOMEM && sb.buf == NULL);
 	trawl_strbuf_fini(&sb);
+}
+
+/* common/xmlw.c's compact mode (trawl --mi xml): one line, as LTTng's MI. */
+static void xmlw_checks(void)
+{
+	struct trawl_xmlw w;
+	char *s;
+
+	trawl_xmlw_init(&w);
+	trawl_xmlw_set_compact(&w);
+	trawl_xmlw_open(&w, "a");
+	trawl_xmlw_attr(&w, "k", "\"<&>\"");
+	trawl_xmlw_text(&w, "e", "");  /* libxml2's: <e></e> */
+	trawl_xmlw_open(&w, "empty"); /* nothing inside: <empty/> */
+	trawl_xmlw_close(&w);
+	trawl_xmlw_open(&w, "b");
+	trawl_xmlw_text(&w, "t", "a<b & c>d");
+	trawl_xmlw_close(&w);
+	trawl_xmlw_u64(&w, "u", UINT64_MAX);
+	trawl_xmlw_s64(&w, "i", -5);
+	trawl_xmlw_bool(&w, "b", 2);
+	trawl_xmlw_close(&w);
+	s = trawl_xmlw_finish(&w, NULL);
+	CHECK(s && !strcmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			      "<a k=\"&quot;&lt;&amp;&gt;&quot;\"><e></e><empty/>"
+			      "<b><t>a&lt;b &amp; c&gt;d</t></b><u>18446744073709551615</u>"
+			      "<i>-5</i><b>true</b></a>\n"));
+	free(s);
 }
 
 static void array_checks(void)
@@ -206,6 +235,7 @@ int main(void)
 {
 	perf_counter_checks();
 	strbuf_checks();
+	xmlw_checks();
 	array_checks();
 	fmt_checks();
 	io_checks();
