@@ -199,8 +199,8 @@ struct cli_mi_event {
 	const char *target;  /* a probe's location */
 	int loglevel;        /* -1: none */
 	enum trawl_ctl_loglevel_type loglevel_type;
-	const char *const *exclusions;
-	size_t nr_exclusions;
+	const char *exclusions; /* NULL or "": none; else joined by ',' */
+	int exclusions_apart;   /* enable-event's: an empty <exclusions/>, then the names */
 };
 void cli_mi_event_of(struct cli_mi_event *m, const struct trawl_ctl_event_info *e);
 void cli_mi_event_open(const struct cli_mi_event *e);

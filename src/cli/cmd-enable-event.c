@@ -307,7 +307,7 @@ static int run(int argc, char **argv)
 			struct cli_mi_event me = {
 				.name = tok, .kind = kind, .enabled = !ret, .target = target,
 				.loglevel = lt != TRAWL_CTL_LOGLEVEL_ALL ? level : -1,
-				.loglevel_type = lt,
+				.loglevel_type = lt, .exclusions = exclude, .exclusions_apart = 1,
 			};
 
 			cli_mi_event_open(&me);

@@ -271,7 +271,10 @@ static void probe_attributes(const char *target)
 void cli_mi_event_open(const struct cli_mi_event *e)
 {
 	const char *lvl = e->loglevel >= 0 ? trawl_ctl_loglevel_name(e->loglevel) : NULL;
-	size_t i;
+	struct trawl_strbuf sb;
+	const char *x;
+	char *name;
+	size_t n;
 
 	cli_mi_open("event");
 	cli_mi_str("name", e->name);
@@ -285,15 +288,22 @@ void cli_mi_event_open(const struct cli_mi_event *e)
 			cli_mi_str("loglevel", lvl);
 			cli_mi_str("loglevel_type", loglevel_type(e->loglevel_type));
 		}
+		/* LTTng 2.13's enable-event writes an empty <exclusions/> then the names in a
+		 * second one; its list writes them in one. */
 		cli_mi_open("exclusions");
-		cli_mi_close();
-		/* LTTng 2.13 writes a second <exclusions>, with the names, when there are some. */
-		if (e->nr_exclusions) {
-			cli_mi_open("exclusions");
-			for (i = 0; i < e->nr_exclusions; i++)
-				cli_mi_str("exclusion", e->exclusions[i]);
+		if (e->exclusions_apart && e->exclusions && e->exclusions[0]) {
 			cli_mi_close();
+			cli_mi_open("exclusions");
 		}
+		for (x = e->exclusions; x && *x; x += n + (x[n] == ',')) {
+			n = strcspn(x, ",");
+			trawl_strbuf_init(&sb);
+			trawl_strbuf_addf(&sb, "%.*s", (int)n, x);
+			name = trawl_strbuf_detach(&sb, NULL);
+			cli_mi_str("exclusion", name ? name : "");
+			free(name);
+		}
+		cli_mi_close();
 		break;
 	case TRAWL_CTL_EVENT_PROBE:
 	case TRAWL_CTL_EVENT_FUNCTION:
@@ -315,6 +325,7 @@ void cli_mi_event_of(struct cli_mi_event *m, const struct trawl_ctl_event_info *
 	m->target = e->target;
 	m->loglevel = e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL ? -1 : e->loglevel;
 	m->loglevel_type = e->loglevel_type;
+	m->exclusions = e->exclusions;
 }
 
 const char *cli_mi_process_attr_name(enum trawl_ctl_process_attr a)
