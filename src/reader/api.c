@@ -6,6 +6,7 @@
  * or packet, which decodes its fields (values.c).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader/reader_int.h"
@@ -388,6 +389,91 @@ TRAWL_EXPORT int trawl_reader_event_read(struct trawl_reader *r,
 		out->ret = value_of(r, v, out);
 	}
 	return 0;
+}
+
+/* ---- selections: members of a class compiled once -------------------------- */
+
+TRAWL_EXPORT int trawl_reader_selection_create(const struct trawl_reader_event_class *ec,
+					       const struct trawl_reader_member *members,
+					       size_t n, struct trawl_reader_selection **out)
+{
+	struct rd_flat_sel *sel;
+	int ret;
+
+	*out = NULL;
+	if (!ec || (n && !members))
+		return -EINVAL;
+	ret = rd_flat_sel_make(rd_event_class_of(ec), members, n, &sel);
+	if (ret)
+		return ret;
+	*out = rd_sel_pub(sel);
+	return 0;
+}
+
+TRAWL_EXPORT void trawl_reader_selection_destroy(struct trawl_reader_selection *sel)
+{
+	free(sel);
+}
+
+TRAWL_EXPORT int trawl_reader_event_read_selection(struct trawl_reader *r,
+						   const struct trawl_reader_selection *pub,
+						   struct trawl_reader_value *values)
+{
+	const struct rd_flat_sel *sel = rd_sel_of(pub);
+	struct rd_stream *s = r->cur;
+	size_t k = 0;
+	int ret;
+
+	if (trawl_unlikely(!s))
+		return -ENODATA;
+	if (trawl_unlikely(s->dev->ec != sel->ec)) {
+		rd_err_set(&r->err, "a selection of event class \"%s\" read on an event of \"%s\"",
+			   sel->ec->name ? sel->ec->name : "<unknown>",
+			   trawl_reader_event_name(r));
+		return -EINVAL;
+	}
+	if (trawl_unlikely(s->eager_body))
+		return -EPERM;
+	rd_err_clear(&r->err);
+	if (trawl_likely(sel->fixed)) {
+		const struct dctx *d = &s->evd;
+		uint64_t pos = s->body_pending ? s->pos : s->body_pos;
+
+		if (trawl_likely(!(pos & (sel->align - 1)) && pos <= d->end &&
+				 sel->body_bits <= d->end - pos)) {
+			const uint8_t *base = d->pkt + pos / 8;
+
+			/*
+			 * Such a body has no side effect and a size (flat.c):
+			 * stepping over it is what decoding it would do.
+			 */
+			s->body_pos = pos;
+			s->pos = pos + sel->body_bits;
+			s->body_pending = false;
+			while ((k = rd_flat_sel_read(sel, k, base, values)) < sel->n) {
+				/* the packet context, or a text array without a NUL */
+				ret = trawl_reader_event_read(r, &sel->members[k], 1, &values[k]);
+				if (ret)
+					return ret;
+				k++;
+			}
+			return 0;
+		}
+	}
+	/* no fixed layout, or the body does not fit: the walker says what is wrong */
+	return trawl_reader_event_read(r, sel->members, sel->n, values);
+}
+
+TRAWL_EXPORT int
+trawl_reader_event_class_field_kind(const struct trawl_reader_event_class *pub,
+				    enum trawl_reader_scope scope, int index)
+{
+	const struct fc *fc;
+
+	if ((unsigned int)scope > TRAWL_READER_SCOPE_EVENT_PAYLOAD)
+		return -EINVAL;
+	fc = rd_scope_member(rd_event_class_of(pub), (unsigned int)scope, index);
+	return fc ? rd_fc_kind(fc) : -ENODATA;
 }
 
 /* ---- fields ---------------------------------------------------------------- */

@@ -197,11 +197,10 @@ static bool layout_member(const struct fc *fc, uint64_t *pos, uint32_t *align,
 	return true;
 }
 
-/* @dev's fixed layout, or NULL when its bodies have none (or out of memory). */
-static struct rd_flat_layout *layout_make(const struct rd_dec_event *dev)
+/* @ec's fixed layout, or NULL when its bodies have none (or out of memory). */
+static struct rd_flat_layout *layout_make(const struct event_class *ec)
 {
-	const struct fc *scopes[3] = { dev->ec->sc->event_context, dev->ec->context,
-				       dev->ec->payload };
+	const struct fc *scopes[3] = { ec->sc->event_context, ec->context, ec->payload };
 	struct rd_flat_layout *lay;
 	uint64_t pos = 0;
 	uint32_t n = 0, i, k;
@@ -250,7 +249,7 @@ none:
 static const struct rd_flat_layout *layout_of(struct rd_dec_event *dev)
 {
 	if (trawl_unlikely(!dev->flat_tried)) {
-		dev->flat_layout = layout_make(dev);
+		dev->flat_layout = layout_make(dev->ec);
 		dev->flat_tried = true;
 	}
 	return dev->flat_layout;
@@ -381,4 +380,135 @@ void rd_flat_fini(struct rd_flat *f)
 	free(f->vals);
 	free(f->scratch);
 	memset(f, 0, sizeof(*f));
+}
+
+/* ---- selections ------------------------------------------------------------ */
+
+const struct fc *rd_scope_member(const struct event_class *ec, unsigned int scope, int index)
+{
+	const struct fc *roots[] = { ec->sc->packet_context, ec->sc->event_context, ec->context,
+				     ec->payload };
+	const struct fc *st;
+	uint32_t i;
+	int n = 0;
+
+	if (scope >= TRAWL_ARRAY_SIZE(roots) || index < 0)
+		return NULL;
+	st = roots[scope];
+	if (!st || !st->shown || st->kind != FC_STRUCT)
+		return NULL;
+	/* the members of a scope are its shown ones, in order (values.c, flat_scope()) */
+	for (i = 0; i < st->nmembers; i++) {
+		if (!st->members[i].fc->shown)
+			continue;
+		if (n++ == index)
+			return st->members[i].fc;
+	}
+	return NULL;
+}
+
+int rd_fc_kind(const struct fc *fc)
+{
+	switch (fc->kind) {
+	case FC_INT:
+		return fc->is_enum ? TRAWL_READER_FIELD_ENUM : TRAWL_READER_FIELD_INTEGER;
+	case FC_FLOAT:
+		return TRAWL_READER_FIELD_FLOAT;
+	case FC_STRING:
+		return TRAWL_READER_FIELD_STRING;
+	case FC_ARRAY:
+	case FC_SEQ:
+		if (fc->is_text)
+			return TRAWL_READER_FIELD_STRING;
+		return fc->kind == FC_ARRAY ? TRAWL_READER_FIELD_ARRAY :
+					      TRAWL_READER_FIELD_SEQUENCE;
+	case FC_STRUCT:
+		return TRAWL_READER_FIELD_STRUCT;
+	default:
+		return TRAWL_READER_FIELD_VARIANT;
+	}
+}
+
+/* How member @sl of a fixed layout is read in place. */
+static uint8_t sel_code(const struct rd_flat_slot *sl)
+{
+	if (sl->kind == TRAWL_READER_FIELD_STRING)
+		return RD_SEL_TEXT;
+	if (sl->kind == TRAWL_READER_FIELD_FLOAT)
+		return RD_SEL_FLOAT;
+	if (sl->big_endian)
+		return RD_SEL_SLOT;
+	switch (sl->bytes) {
+	case 1:
+		return sl->is_signed ? RD_SEL_S8 : RD_SEL_U8;
+	case 2:
+		return sl->is_signed ? RD_SEL_S16 : RD_SEL_U16;
+	case 4:
+		return sl->is_signed ? RD_SEL_S32 : RD_SEL_U32;
+	default:
+		return RD_SEL_U64;	/* signed or not: the same bits */
+	}
+}
+
+/* Member @m of @ec into @op, @lay being @ec's fixed layout or NULL. */
+static void sel_op_make(const struct event_class *ec, const struct rd_flat_layout *lay,
+			struct trawl_reader_member m, struct rd_sel_op *op)
+{
+	unsigned int scope = (unsigned int)m.scope, which;
+	const struct fc *fc;
+
+	op->code = RD_SEL_NONE;
+	if (scope > TRAWL_READER_SCOPE_EVENT_PAYLOAD) {
+		op->ret = -EINVAL;
+		return;
+	}
+	if (!(fc = rd_scope_member(ec, scope, m.index))) {
+		op->ret = -ENODATA;
+		return;
+	}
+	op->kind = rd_fc_kind(fc);
+	if (op->kind > TRAWL_READER_FIELD_STRING) {
+		op->ret = -ENOMSG;	/* compound: trawl_reader_event_field() */
+		return;
+	}
+	op->code = RD_SEL_WALK;
+	which = scope - TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT;
+	if (scope == TRAWL_READER_SCOPE_PACKET_CONTEXT || !lay ||
+	    (uint32_t)m.index >= lay->count[which])
+		return;
+	op->slot = lay->slots[lay->first[which] + (uint32_t)m.index];
+	op->off = op->slot.off;
+	op->code = sel_code(&op->slot);
+}
+
+int rd_flat_sel_make(const struct event_class *ec, const struct trawl_reader_member *members,
+		     size_t n, struct rd_flat_sel **out)
+{
+	struct rd_flat_layout *lay;
+	struct rd_flat_sel *sel;
+	size_t k, one = sizeof(sel->ops[0]) + sizeof(sel->members[0]);
+
+	*out = NULL;
+	if (n > (SIZE_MAX - sizeof(*sel)) / one)
+		return -EINVAL;
+	sel = calloc(1, sizeof(*sel) + n * one);
+	if (!sel)
+		return -ENOMEM;
+	/* the members after the ops, in the same block (both 4-byte aligned at most) */
+	sel->members = (struct trawl_reader_member *)(void *)&sel->ops[n];
+	sel->ec = ec;
+	sel->n = n;
+	lay = layout_make(ec);	/* NULL: none (or no memory: the walker then) */
+	if (lay) {
+		sel->fixed = true;
+		sel->align = lay->align;
+		sel->body_bits = lay->body_bits;
+	}
+	for (k = 0; k < n; k++) {
+		sel->members[k] = members[k];
+		sel_op_make(ec, lay, members[k], &sel->ops[k]);
+	}
+	free(lay);
+	*out = sel;
+	return 0;
 }

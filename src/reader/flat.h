@@ -13,6 +13,7 @@
 
 #include <errno.h>
 
+#include "trawl/reader.h"
 #include "reader/stream.h"
 
 struct rd_flat_val {
@@ -137,6 +138,164 @@ static inline const struct rd_flat_slot *rd_flat_slot_of(const struct rd_flat *f
 static inline const char *rd_flat_str(const struct rd_flat *f, const struct rd_flat_val *v)
 {
 	return v->str ? v->str : f->scratch + v->scratch_off;
+}
+
+/* ---- selections: a class's members compiled once (trawl_reader_selection) -- */
+
+/* How a member of a selection is read when its class has a fixed layout. */
+enum rd_sel_code {
+	RD_SEL_U8, RD_SEL_U16, RD_SEL_U32, RD_SEL_U64,	/* little-endian integers, */
+	RD_SEL_S8, RD_SEL_S16, RD_SEL_S32,		/* read in place */
+	RD_SEL_SLOT,	/* another integer (big-endian): rd_flat_slot_load() */
+	RD_SEL_FLOAT,	/* a float, in place */
+	RD_SEL_TEXT,	/* a text array in place, cut at its NUL (none: the walker) */
+	RD_SEL_NONE,	/* no value: ret says why, the same for every event */
+	RD_SEL_WALK,	/* the packet context, or no fixed layout: trawl_reader_event_read() */
+};
+
+struct rd_sel_op {
+	uint32_t off;		/* bytes from the body's start (RD_SEL_U8..RD_SEL_TEXT) */
+	uint8_t code;		/* enum rd_sel_code */
+	int32_t ret;		/* the value's ret for every event: 0, -ENODATA, -ENOMSG, -EINVAL */
+	int32_t kind;		/* with ret 0: the value's kind (enum trawl_reader_field_kind) */
+	struct rd_flat_slot slot;	/* RD_SEL_SLOT, RD_SEL_FLOAT, RD_SEL_TEXT */
+};
+
+/*
+ * The public struct trawl_reader_selection: what each member of a list is
+ * for one event class, worked out once. Nothing of the reader is read
+ * through it but @ec's name, in an error, so that it may be freed after
+ * the reader.
+ */
+struct rd_flat_sel {
+	const struct event_class *ec;	/* the class it was made for (not owned) */
+	bool fixed;			/* the class's bodies have a fixed layout: */
+	uint32_t align;			/* ... starting at a multiple of @align bits */
+	uint64_t body_bits;		/* ... and this long */
+	size_t n;
+	struct trawl_reader_member *members;	/* as the caller listed them (in this block) */
+	struct rd_sel_op ops[];
+};
+
+/*
+ * Member @index of scope @scope (enum trawl_reader_scope) of every event of
+ * @ec, as trawl_reader_event_class_field_index() counts them, or NULL.
+ */
+const struct fc *rd_scope_member(const struct event_class *ec, unsigned int scope, int index);
+/* What the public API calls @fc's kind (enum trawl_reader_field_kind). */
+int rd_fc_kind(const struct fc *fc);
+/*
+ * Compiles @members[0..@n) of @ec into *@out (freed with free()). Returns
+ * 0, -EINVAL (@n too large) or -ENOMEM.
+ */
+int rd_flat_sel_make(const struct event_class *ec, const struct trawl_reader_member *members,
+		     size_t n, struct rd_flat_sel **out);
+/* The first NUL of a text array of @len bytes at @p, or NULL. */
+static inline const uint8_t *rd_flat_text_nul(const uint8_t *p, uint32_t len)
+{
+	uint32_t k;
+
+	/* eight bytes at a time (SWAR): procname and comm arrays are 16 */
+	for (k = 0; k + 8 <= len; k += 8) {
+		uint64_t x, z;
+
+		memcpy(&x, p + k, 8);
+		z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+		if (z)
+			return p + k + (__builtin_ctzll(z) >> 3);
+	}
+	return memchr(p + k, 0, len - k);
+}
+
+/*
+ * Reads the members of @sel from @k on out of the fixed-layout body at
+ * @base (checked to fit the packet) into @values, up to one that needs the
+ * walker (RD_SEL_WALK, or a text array without a NUL): returns its index,
+ * or @sel->n when all were read. Inline: it is most of what a read costs.
+ */
+static inline size_t rd_flat_sel_read(const struct rd_flat_sel *sel, size_t k,
+				       const uint8_t *base, struct trawl_reader_value *values)
+{
+	for (; k < sel->n; k++) {
+		const struct rd_sel_op *op = &sel->ops[k];
+		struct trawl_reader_value *v = &values[k];
+		const uint8_t *p = base + op->off, *nul;
+
+		v->ret = op->ret;
+		v->kind = op->kind;
+		switch (op->code) {
+		case RD_SEL_U8:
+			v->i = p[0];
+			break;
+		case RD_SEL_U16: {
+			uint16_t x;
+
+			memcpy(&x, p, sizeof(x));
+			v->i = x;
+			break;
+		}
+		case RD_SEL_U32: {
+			uint32_t x;
+
+			memcpy(&x, p, sizeof(x));
+			v->i = x;
+			break;
+		}
+		case RD_SEL_U64: {
+			uint64_t x;
+
+			memcpy(&x, p, sizeof(x));
+			v->i = (int64_t)x;
+			break;
+		}
+		case RD_SEL_S8:
+			v->i = (int8_t)p[0];
+			break;
+		case RD_SEL_S16: {
+			int16_t x;
+
+			memcpy(&x, p, sizeof(x));
+			v->i = x;
+			break;
+		}
+		case RD_SEL_S32: {
+			int32_t x;
+
+			memcpy(&x, p, sizeof(x));
+			v->i = x;
+			break;
+		}
+		case RD_SEL_SLOT:
+			v->i = (int64_t)rd_flat_slot_load(p, &op->slot);
+			break;
+		case RD_SEL_FLOAT: {
+			uint64_t u = rd_flat_slot_load(p, &op->slot);
+
+			if (op->slot.bytes == 4) {
+				uint32_t w = (uint32_t)u;
+				float x;
+
+				memcpy(&x, &w, sizeof(x));
+				v->d = (double)x;
+			} else {
+				memcpy(&v->d, &u, sizeof(v->d));
+			}
+			break;
+		}
+		case RD_SEL_TEXT:
+			nul = rd_flat_text_nul(p, op->slot.len);
+			if (trawl_unlikely(!nul))
+				return k;	/* its NUL-terminated copy: the walker's */
+			v->str = (const char *)p;
+			v->i = nul - p;
+			break;
+		case RD_SEL_NONE:
+			break;
+		default:
+			return k;
+		}
+	}
+	return k;
 }
 
 #endif /* TRAWL_READER_FLAT_H */

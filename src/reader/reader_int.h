@@ -8,7 +8,8 @@
  * The public types are these internal ones under their public names:
  * struct trawl_reader_trace is a struct rd_trace, struct
  * trawl_reader_stream a struct rd_stream, struct trawl_reader_event_class a
- * struct event_class, struct trawl_reader_field a struct rd_value. The
+ * struct event_class, struct trawl_reader_field a struct rd_value, struct
+ * trawl_reader_selection a struct rd_flat_sel (flat.h). The
  * casts live here, one inline function each way.
  */
 #ifndef TRAWL_READER_READER_INT_H
@@ -112,6 +113,15 @@ static inline const struct trawl_reader_event_class *
 rd_event_class_pub(const struct event_class *ec)
 {
 	return (const struct trawl_reader_event_class *)(const void *)ec;
+}
+
+static inline const struct rd_flat_sel *rd_sel_of(const struct trawl_reader_selection *sel)
+{
+	return (const struct rd_flat_sel *)(const void *)sel;
+}
+static inline struct trawl_reader_selection *rd_sel_pub(struct rd_flat_sel *sel)
+{
+	return (struct trawl_reader_selection *)(void *)sel;
 }
 
 /* The current event moved: what was lent for it is no longer valid. */

@@ -175,17 +175,15 @@ void trawl_top_intern_fini(struct trawl_top_intern *in)
 	memset(in, 0, sizeof(*in));
 }
 
-int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns)
+int trawl_top_samples_grow(struct trawl_top_samples *s, uint64_t ns)
 {
-	if (s->len == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		uint64_t *v = realloc(s->v, cap * sizeof(*v));
+	size_t cap = s->cap ? s->cap * 2 : 16;
+	uint64_t *v = realloc(s->v, cap * sizeof(*v));
 
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->cap = cap;
 	s->v[s->len++] = ns;
 	return 0;
 }

@@ -179,8 +179,8 @@ struct trawl_top_proc *trawl_top_model_proc(struct trawl_top_model *m, int64_t p
 	return p;
 }
 
-struct trawl_top_proc *trawl_top_model_proc_of(struct trawl_top_model *m,
-					       struct trawl_top_thread *t)
+struct trawl_top_proc *trawl_top_model_proc_of_slow(struct trawl_top_model *m,
+						    struct trawl_top_thread *t)
 {
 	struct trawl_top_proc *p = t->proc;
 

@@ -2,10 +2,11 @@
 /*
  * From traces to the model, through <trawl/reader.h> alone. Each event
  * class is looked at once (its first event): which handler it has, where
- * its fields are (the list of members its events are read by, all in one
- * trawl_reader_event_read()); every later event of the class costs a map
- * lookup, and the events trawltop does not use are never decoded past
- * their header.
+ * its fields are and of which kind (the members its events are read by,
+ * compiled into one trawl_reader_selection); every later event of the
+ * class costs a cache or map lookup and one
+ * trawl_reader_event_read_selection(), and the events trawltop does not
+ * use are never decoded past their header.
  */
 #include "top.h"
 
@@ -41,11 +42,18 @@ enum {
 
 struct class_info {
 	enum handler h;
-	/* the members read, in one trawl_reader_event_read() per event */
+	/* the members read, in one trawl_reader_event_read_selection() per event */
 	struct trawl_reader_member mem[NV];
 	size_t nmem;
-	signed char at[NV];	/* slot -> its index in mem, -1: the class has none */
+	struct trawl_reader_selection *sel;	/* owned: mem compiled */
+	/*
+	 * slot -> its index in mem, -1: the class has none of the kind the
+	 * slot is read as (so an event's value needs no check)
+	 */
+	signed char at[NV];
 	int f[NF];		/* payload member indexes, -1: absent */
+	unsigned int fstr;	/* the payload slots read as strings (1 << F0...) */
+	int need_cpu;		/* its events' CPU is used even with a tid context */
 	int perf_idx[TRAWL_TOP_MAX_PERF];	/* model counter index */
 	size_t nperf;
 	uint32_t name;		/* interned: the call, or the ust event */
@@ -62,6 +70,9 @@ struct trawl_top_source {
 	int pending;		/* the reader's current event is not read yet */
 	int at_end;
 	int live;		/* a live session: no time range, no seeking */
+	/* the last classes looked up, by their pointer's bits: most events skip the map */
+	const struct trawl_reader_event_class *cc_ec[16];
+	struct class_info *cc_ci[16];
 	int64_t begin, end;	/* what the traces span */
 	char err[256];
 };
@@ -145,12 +156,20 @@ int trawl_top_source_first_ns(struct trawl_top_source *s, int64_t *ns)
 	return 0;
 }
 
+static void class_free(void *p)
+{
+	struct class_info *ci = p;
+
+	trawl_reader_selection_destroy(ci->sel);
+	free(ci);
+}
+
 void trawl_top_source_destroy(struct trawl_top_source *s)
 {
 	if (!s)
 		return;
 	trawl_reader_destroy(s->r);
-	trawl_top_map_fini(&s->classes, free);
+	trawl_top_map_fini(&s->classes, class_free);
 	free(s);
 }
 
@@ -169,10 +188,20 @@ int trawl_top_source_range(struct trawl_top_source *s, int64_t *begin, int64_t *
 #define PL TRAWL_READER_SCOPE_EVENT_PAYLOAD
 #define CC TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT
 
-/* Slot @v of the class's events is member @index of @scope (none when negative). */
-static void class_want(struct class_info *ci, int v, enum trawl_reader_scope scope, int index)
+/*
+ * Slot @v of the class's events is member @index of @scope (none when
+ * negative), when it is a string (@str) or an integer: its kind is the
+ * same in every event of the class, so its values are not checked again.
+ */
+static void class_want(struct class_info *ci, const struct trawl_reader_event_class *ec, int v,
+		       enum trawl_reader_scope scope, int index, int str)
 {
-	if (index < 0)
+	int kind = trawl_reader_event_class_field_kind(ec, scope, index);
+
+	if (index < 0 || kind < 0)
+		return;
+	if (str ? kind != TRAWL_READER_FIELD_STRING :
+		  kind != TRAWL_READER_FIELD_INTEGER && kind != TRAWL_READER_FIELD_ENUM)
 		return;
 	ci->at[v] = (signed char)ci->nmem;
 	ci->mem[ci->nmem++] = (struct trawl_reader_member){ scope, index };
@@ -227,6 +256,7 @@ static void class_payload(struct class_info *ci, const struct trawl_reader_event
 		f[F4] = idx(ec, "next_tid", "next_pid");
 		f[F5] = idx(ec, "next_comm", NULL);
 		f[F6] = idx(ec, "next_prio", NULL);
+		ci->fstr = 1u << F1 | 1u << F5;
 		break;
 	case H_WAKEUP:
 	case H_MIGRATE:
@@ -234,6 +264,7 @@ static void class_payload(struct class_info *ci, const struct trawl_reader_event
 		f[F1] = idx(ec, "comm", NULL);
 		f[F2] = idx(ec, "prio", NULL);
 		f[F3] = idx(ec, "dest_cpu", NULL);
+		ci->fstr = 1u << F1;
 		break;
 	case H_FORK:
 		/* LTTng: parent_tid/child_tid threads, parent_pid/child_pid tgids */
@@ -242,10 +273,12 @@ static void class_payload(struct class_info *ci, const struct trawl_reader_event
 		f[F2] = idx(ec, "child_tid", NULL);
 		f[F3] = idx(ec, "child_pid", NULL);
 		f[F4] = idx(ec, "child_comm", NULL);
+		ci->fstr = 1u << F4;
 		break;
 	case H_EXEC:
 		f[F0] = idx(ec, "tid", "pid");
 		f[F1] = idx(ec, "filename", NULL);
+		ci->fstr = 1u << F1;
 		break;
 	case H_EXIT:
 		f[F0] = idx(ec, "tid", "pid");
@@ -254,11 +287,13 @@ static void class_payload(struct class_info *ci, const struct trawl_reader_event
 		f[F0] = idx(ec, "tid", NULL);
 		f[F1] = idx(ec, "pid", NULL);
 		f[F2] = idx(ec, "name", NULL);
+		ci->fstr = 1u << F2;
 		break;
 	case H_SD_FD:
 		f[F0] = idx(ec, "pid", NULL);
 		f[F1] = idx(ec, "fd", NULL);
 		f[F2] = idx(ec, "filename", NULL);
+		ci->fstr = 1u << F2;
 		break;
 	case H_SC_ENTRY:
 		f[F0] = idx(ec, "fd", "fildes");
@@ -266,6 +301,7 @@ static void class_payload(struct class_info *ci, const struct trawl_reader_event
 			f[F0] = idx(ec, "oldfd", "out_fd");
 		f[F1] = idx(ec, "newfd", "in_fd");
 		f[F2] = idx(ec, "filename", "pathname");
+		ci->fstr = 1u << F2;
 		break;
 	case H_SC_EXIT:
 		f[F0] = idx(ec, "ret", NULL);
@@ -303,7 +339,8 @@ static void class_perf(struct trawl_top_source *s, struct trawl_top_model *m,
 		k = trawl_top_model_perf_index(m, name);
 		if (k < 0)
 			continue;
-		class_want(ci, V_PERF0 + (int)ci->nperf, CC, (int)i);
+		class_want(ci, trawl_reader_event_class_of(s->r), V_PERF0 + (int)ci->nperf, CC,
+			   (int)i, 0);
 		ci->perf_idx[ci->nperf++] = k;
 	}
 }
@@ -376,22 +413,25 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 
 		/* user space: its process; the kernel: the thread and its process */
 		if (ci->h == H_UST) {
-			class_want(ci, V_VPID, cc, vpid);
+			class_want(ci, ec, V_VPID, cc, vpid, 0);
 		} else {
-			class_want(ci, V_TID, cc, tid);
-			class_want(ci, V_PID, cc, pid);
+			class_want(ci, ec, V_TID, cc, tid, 0);
+			class_want(ci, ec, V_PID, cc, pid, 0);
 		}
-		class_want(ci, V_PROCNAME, cc,
-			   trawl_reader_event_class_field_index(ec, cc, "procname"));
+		class_want(ci, ec, V_PROCNAME, cc,
+			   trawl_reader_event_class_field_index(ec, cc, "procname"), 1);
 		ci->has_ctx = tid >= 0 || pid >= 0 || vpid >= 0 || ci->nperf;
 	}
 	for (int i = 0; i < NF; i++)
-		class_want(ci, V_F0 + i, PL, ci->f[i]);
-	if (trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
+		class_want(ci, ec, V_F0 + i, PL, ci->f[i], (int)(ci->fstr >> i & 1));
+	/* the CPU: who runs there (no tid), a switch's CPU, per-CPU counters */
+	ci->need_cpu = ci->at[V_TID] < 0 || ci->h == H_SWITCH || ci->nperf;
+	if (trawl_reader_selection_create(ec, ci->mem, ci->nmem, &ci->sel) < 0 ||
+	    trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
 		goto fail;
 	return ci;
 fail:
-	free(ci);
+	class_free(ci);
 	return NULL;
 }
 
@@ -401,28 +441,70 @@ struct event_vals {
 	struct trawl_reader_value v[NV];
 };
 
-/* Slot @slot as an integer (@dflt: the class or the event has none). */
+/*
+ * Slot @slot as an integer (@dflt: the class has none). class_want() took
+ * only members of the slot's kind, and such a member's value is there in
+ * every event that reads (trawl_reader_event_class_field_kind()).
+ */
 static inline int64_t v_int(const struct event_vals *ev, int slot, int64_t dflt)
 {
 	int k = ev->ci->at[slot];
-	const struct trawl_reader_value *v;
 
-	if (k < 0)
-		return dflt;
-	v = &ev->v[k];
-	if (v->ret ||
-	    (v->kind != TRAWL_READER_FIELD_INTEGER && v->kind != TRAWL_READER_FIELD_ENUM))
-		return dflt;
-	return v->i;
+	return k < 0 ? dflt : ev->v[k].i;
 }
 
 static inline const char *v_str(const struct event_vals *ev, int slot)
 {
 	int k = ev->ci->at[slot];
 
-	if (k < 0 || ev->v[k].ret || ev->v[k].kind != TRAWL_READER_FIELD_STRING)
-		return NULL;
-	return ev->v[k].str;
+	return k < 0 ? NULL : ev->v[k].str;
+}
+
+/* The @n < TRAWL_TOP_COMM_LEN bytes at @a and @b are the same (overlapping loads, no call). */
+static inline int comm_bytes_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t x4, y4, x4b, y4b;
+	uint16_t x2, y2, x2b, y2b;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&x4, a, 4);
+		memcpy(&y4, b, 4);
+		memcpy(&x4b, a + n - 4, 4);
+		memcpy(&y4b, b + n - 4, 4);
+		return x4 == y4 && x4b == y4b;
+	}
+	if (n >= 2) {
+		memcpy(&x2, a, 2);
+		memcpy(&y2, b, 2);
+		memcpy(&x2b, a + n - 2, 2);
+		memcpy(&y2b, b + n - 2, 2);
+		return x2 == y2 && x2b == y2b;
+	}
+	return n == 0 || a[0] == b[0];
+}
+
+/*
+ * The thread's name is already @comm (@len bytes, no NUL among them), as
+ * strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1) == 0 says, without the
+ * call: nearly every event of a thread carries the name it has.
+ */
+static inline int comm_same(const struct trawl_top_thread *t, const char *comm, size_t len)
+{
+	if (len >= TRAWL_TOP_COMM_LEN - 1)
+		return !strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1);
+	return t->comm[len] == '\0' && comm_bytes_eq(t->comm, comm, len);
 }
 
 #define F(i) (V_F0 + (i))
@@ -437,19 +519,22 @@ static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
 	uint64_t c;
 	int64_t tid = ci->has_ctx ? v_int(ev, V_TID, -1) : -1, pid;
 
-	*cpu = trawl_reader_event_cpu(s->r, &c) == 0 ? (int64_t)c : -1;
+	*cpu = -1;
+	if ((ci->need_cpu || tid < 0) && trawl_reader_event_cpu(s->r, &c) == 0)
+		*cpu = (int64_t)c;
 	if (tid < 0 && *cpu >= 0 && (size_t)*cpu < m->ncpus)
 		tid = m->cpus[*cpu].cur_tid;
 	if (tid <= 0 || !(t = trawl_top_model_thread(m, tid)))
 		return NULL;
 	if (ci->has_ctx) {
-		const char *comm = v_str(ev, V_PROCNAME);
+		int k = ci->at[V_PROCNAME];
 
 		pid = v_int(ev, V_PID, -1);
 		if (pid > 0 && pid != t->pid)
 			trawl_top_model_set_pid(m, t, pid);
-		if (comm && comm[0] && strncmp(t->comm, comm, TRAWL_TOP_COMM_LEN - 1))
-			trawl_top_model_set_comm(m, t, comm, strlen(comm));
+		if (k >= 0 && ev->v[k].i > 0 &&
+		    !comm_same(t, ev->v[k].str, (size_t)ev->v[k].i))
+			trawl_top_model_set_comm(m, t, ev->v[k].str, (size_t)ev->v[k].i);
 	}
 	return t;
 }
@@ -549,15 +634,21 @@ static int field_error(struct trawl_top_source *s, int ret)
 static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
 {
 	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
-	struct class_info *ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
+	size_t cc = ((uintptr_t)ec >> 4 ^ (uintptr_t)ec >> 8) & 15;
+	struct class_info *ci = s->cc_ci[cc];
 	struct trawl_top_thread *t = NULL;
 	struct event_vals ev;
 	int64_t cpu = -1;
 	int ret;
 
 	m->events++;
-	if (!ci && !(ci = class_learn(s, m, ec)))
-		return -ENOMEM;
+	if (s->cc_ec[cc] != ec) {
+		ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
+		if (!ci && !(ci = class_learn(s, m, ec)))
+			return -ENOMEM;
+		s->cc_ec[cc] = ec;
+		s->cc_ci[cc] = ci;
+	}
 	if (ci->h == H_IGNORE && !ci->nperf)
 		return 0;	/* not decoded at all */
 	/*
@@ -566,7 +657,7 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	 * set, and the reads below take their defaults.
 	 */
 	ev.ci = ci;
-	ret = trawl_reader_event_read(s->r, ci->mem, ci->nmem, ev.v);
+	ret = trawl_reader_event_read_selection(s->r, ci->sel, ev.v);
 	if (ret < 0)
 		return field_error(s, ret);
 	if (ci->h == H_UST)

@@ -89,7 +89,17 @@ struct trawl_top_samples {
 	size_t len, cap;
 };
 
-int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns);
+/* trawl_top_samples_add() when the array is full: grows it, then adds. */
+int trawl_top_samples_grow(struct trawl_top_samples *s, uint64_t ns);
+
+/* Adds @ns. Returns 0 or -ENOMEM (inline: one or two per system call). */
+static inline int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns)
+{
+	if (s->len == s->cap)
+		return trawl_top_samples_grow(s, ns);
+	s->v[s->len++] = ns;
+	return 0;
+}
 /* The @pct percentile (nearest rank) of the samples; reorders them. 0 when empty. */
 uint64_t trawl_top_samples_pct(struct trawl_top_samples *s, double pct);
 
@@ -220,9 +230,21 @@ int trawl_top_model_set_pid(struct trawl_top_model *m, struct trawl_top_thread *
 /* Sets a name: the thread's, and the process's when @t is its main thread. */
 void trawl_top_model_set_comm(struct trawl_top_model *m, struct trawl_top_thread *t,
 			      const char *comm, size_t len);
-/* The process of @t, created when new. */
-struct trawl_top_proc *trawl_top_model_proc_of(struct trawl_top_model *m,
-					       struct trawl_top_thread *t);
+/* trawl_top_model_proc_of() when @t's cached process is not valid. */
+struct trawl_top_proc *trawl_top_model_proc_of_slow(struct trawl_top_model *m,
+						    struct trawl_top_thread *t);
+
+/* The process of @t, created when new (inline: its cache, checked per system call). */
+static inline struct trawl_top_proc *trawl_top_model_proc_of(struct trawl_top_model *m,
+							     struct trawl_top_thread *t)
+{
+	struct trawl_top_proc *p = t->proc;
+
+	if (p && t->proc_gen == m->proc_gen && p->pid == t->pid &&
+	    (p->comm_known || p->comm[0] || !t->comm[0]))
+		return p;
+	return trawl_top_model_proc_of_slow(m, t);
+}
 /* Adds the perf counter named @name (interned) or finds it: index or -1 when full. */
 int trawl_top_model_perf_index(struct trawl_top_model *m, const char *name);
 /* Counter @idx read @value in thread @t on @cpu: adds the increase since the last one. */
