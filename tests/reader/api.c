@@ -482,6 +482,46 @@ static void test_fields(void)
 			CHECK(v[5].ret == -EINVAL);
 			CHECK(v[6].ret == 0 && v[6].kind == TRAWL_READER_FIELD_ENUM && v[6].i == 202);
 			CHECK(trawl_reader_event_read(r, NULL, 0, NULL) == 0);
+			/* the same through a selection, whose kinds the class says */
+			{
+				struct trawl_reader_selection *sel;
+				struct trawl_reader_value w[7];
+
+				CHECK(trawl_reader_selection_create(ec, want, 7, &sel) == 0);
+				CHECK(trawl_reader_event_read_selection(r, sel, w) == 0);
+				CHECK(w[0].ret == 0 && w[0].kind == v[0].kind && w[0].i == v[0].i);
+				CHECK(w[1].ret == 0 && w[1].kind == TRAWL_READER_FIELD_STRING &&
+				      !strcmp(w[1].str, "test") && w[1].i == 4);
+				CHECK(w[2].ret == -ENOMSG && w[3].ret == -ENODATA);
+				CHECK(w[4].ret == 0 && w[4].i == v[4].i);
+				CHECK(w[5].ret == -EINVAL);
+				CHECK(w[6].ret == 0 && w[6].kind == TRAWL_READER_FIELD_ENUM &&
+				      w[6].i == 202);
+				trawl_reader_selection_destroy(sel);
+				CHECK(trawl_reader_selection_create(ec, NULL, 0, &sel) == 0);
+				CHECK(trawl_reader_event_read_selection(r, sel, NULL) == 0);
+				trawl_reader_selection_destroy(sel);
+				CHECK(trawl_reader_selection_create(ec, NULL, 1, &sel) == -EINVAL &&
+				      !sel);
+				CHECK(trawl_reader_selection_create(NULL, want, 1, &sel) == -EINVAL);
+				trawl_reader_selection_destroy(NULL);
+			}
+			CHECK(trawl_reader_event_class_field_kind(ec, pl, i2) ==
+			      TRAWL_READER_FIELD_INTEGER);
+			CHECK(trawl_reader_event_class_field_kind(ec, pl, a) ==
+			      TRAWL_READER_FIELD_STRING);
+			CHECK(trawl_reader_event_class_field_kind(ec, pl, q) ==
+			      TRAWL_READER_FIELD_SEQUENCE);
+			CHECK(trawl_reader_event_class_field_kind(ec, pl, e) ==
+			      TRAWL_READER_FIELD_ENUM);
+			CHECK(trawl_reader_event_class_field_kind(ec, pl, -ENOENT) == -ENODATA);
+			CHECK(trawl_reader_event_class_field_kind(
+				      ec, pl, (int)trawl_reader_field_count(p)) == -ENODATA);
+			CHECK(trawl_reader_event_class_field_kind(
+				      ec, TRAWL_READER_SCOPE_PACKET_CONTEXT, 0) ==
+			      TRAWL_READER_FIELD_INTEGER);
+			CHECK(trawl_reader_event_class_field_kind(ec, (enum trawl_reader_scope)9,
+								  0) == -EINVAL);
 		}
 	}
 	/* the fields stay valid for the event; its text is made too */
@@ -524,6 +564,50 @@ static void test_fast_fields(void)
 	CHECK(trawl_reader_event_int(r, TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0, &v) == -ENODATA);
 	CHECK(trawl_reader_event_read(r, NULL, 0, NULL) == -ENODATA);
 	trawl_reader_destroy(r);
+	/* a selection: read first, on every event; no event; another class; NO_FIELDS */
+	{
+		const struct trawl_reader_member want[] = {
+			{ TRAWL_READER_SCOPE_EVENT_PAYLOAD, msg },
+			{ TRAWL_READER_SCOPE_EVENT_PAYLOAD, -1 },
+		};
+		struct trawl_reader_selection *sel = NULL;
+		struct trawl_reader_value w[2];
+		struct trawl_reader *r2;
+
+		r = open_one("wk-heartbeat-u");
+		for (n = 0; trawl_reader_next(r) > 0; n++) {
+			if (!sel)
+				CHECK(trawl_reader_selection_create(trawl_reader_event_class_of(r),
+								    want, 2, &sel) == 0);
+			CHECK(trawl_reader_event_read_selection(r, sel, w) == 0);
+			CHECK(w[0].ret == 0 && w[0].kind == TRAWL_READER_FIELD_STRING &&
+			      !strcmp(w[0].str, "heartbeat") && w[0].i == 9);
+			CHECK(w[1].ret == -ENODATA);
+			/* again, and the text after it: the event is decoded the same */
+			CHECK(trawl_reader_event_read_selection(r, sel, w) == 0 && w[0].i == 9);
+			CHECK(trawl_reader_event_text(r, &text, &len) == 0 &&
+			      strstr(text, "heartbeat"));
+		}
+		CHECK(n == 20);
+		CHECK(trawl_reader_event_read_selection(r, sel, w) == -ENODATA);
+		/* a class of another reader is another class */
+		r2 = open_one("wk-heartbeat-u");
+		CHECK(trawl_reader_next(r2) == 1);
+		CHECK(trawl_reader_event_read_selection(r2, sel, w) == -EINVAL &&
+		      strstr(trawl_reader_error(r2), "selection"));
+		trawl_reader_destroy(r2);
+		r2 = open_one("wk-heartbeat-u");
+		CHECK(trawl_reader_set_flags(r2, TRAWL_READER_NO_FIELDS) == 0);
+		CHECK(trawl_reader_next(r2) == 1);
+		trawl_reader_selection_destroy(sel);
+		CHECK(trawl_reader_selection_create(trawl_reader_event_class_of(r2), want, 2,
+						    &sel) == 0);
+		CHECK(trawl_reader_event_read_selection(r2, sel, w) == -EPERM);
+		trawl_reader_destroy(r2);
+		trawl_reader_destroy(r);
+		/* it outlives its reader */
+		trawl_reader_selection_destroy(sel);
+	}
 	/* with TRAWL_READER_NO_FIELDS, fields are not read */
 	r = open_one("wk-heartbeat-u");
 	CHECK(trawl_reader_set_flags(r, TRAWL_READER_NO_FIELDS) == 0);

@@ -59,6 +59,16 @@ int main(int argc, char **argv)
 		if (trawl_reader_event_read(r, want, 1, got) != 0 || got[0].ret != 0 ||
 		    std::strcmp(got[0].str, "heartbeat"))
 			return 1;
+		trawl_reader_selection *sel = nullptr;
+		if (trawl_reader_event_class_field_kind(trawl_reader_event_class_of(r),
+							TRAWL_READER_SCOPE_EVENT_PAYLOAD, idx) !=
+			    TRAWL_READER_FIELD_STRING ||
+		    trawl_reader_selection_create(trawl_reader_event_class_of(r), want, 1, &sel) != 0)
+			return 1;
+		int sret = trawl_reader_event_read_selection(r, sel, got);
+		trawl_reader_selection_destroy(sel);
+		if (sret != 0 || got[0].ret != 0 || std::strcmp(got[0].str, "heartbeat"))
+			return 1;
 		n++;
 	}
 	std::free(line.data);

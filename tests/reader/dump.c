@@ -124,20 +124,45 @@ static void put_traces(struct trawl_reader *r)
  * not there or not of their kind. A mismatch stops the dump (fields.sh
  * then fails with this message).
  */
+/* @a and @b, the values of one member, say the same; @b's kind is the class's. */
+static int same_value(const struct trawl_reader_value *a, const struct trawl_reader_value *b,
+		      int class_kind)
+{
+	if (a->ret != b->ret)
+		return 0;
+	if (a->ret)	/* -ENOMSG: a compound member; -ENODATA: none */
+		return a->ret == -ENOMSG ? class_kind > TRAWL_READER_FIELD_STRING :
+					   class_kind == a->ret;
+	if (a->kind != b->kind || a->kind != class_kind)
+		return 0;
+	switch (a->kind) {
+	case TRAWL_READER_FIELD_FLOAT:
+		return !memcmp(&a->d, &b->d, sizeof(a->d));
+	case TRAWL_READER_FIELD_STRING:
+		return a->i == b->i && !memcmp(a->str, b->str, (size_t)a->i + 1);
+	default:
+		return a->i == b->i;
+	}
+}
+
 /*
- * trawl_reader_event_read() reads the @n members of @f the same, all in
- * one call (in reverse order, then two that are not there). Returns 1 when
- * it does not (said on stderr).
+ * The selection read of the payload done before anything else decoded the
+ * current event (touch_flat()), for check_read() to compare: the body's
+ * first decoding then is the selection's.
  */
-static int check_read(struct trawl_reader *r, enum trawl_reader_scope sc,
-		      const struct trawl_reader_field *f, size_t n)
+static struct {
+	int done, ret;
+	size_t n;
+	struct trawl_reader_value *v;
+} early;
+
+/* The @n members of scope @sc in check_read()'s order (reversed, then two not there). */
+static struct trawl_reader_member *members_of(enum trawl_reader_scope sc, size_t n)
 {
 	struct trawl_reader_member *mem = calloc(n + 2, sizeof(*mem));
-	struct trawl_reader_value *val = calloc(n + 2, sizeof(*val));
-	size_t i, bad_at = SIZE_MAX;
-	int ret;
+	size_t i;
 
-	if (!mem || !val) {
+	if (!mem) {
 		fprintf(stderr, "reader-dump: out of memory\n");
 		exit(1);
 	}
@@ -145,7 +170,65 @@ static int check_read(struct trawl_reader *r, enum trawl_reader_scope sc,
 		mem[i] = (struct trawl_reader_member){ sc, (int)(n - 1 - i) };
 	mem[n] = (struct trawl_reader_member){ sc, (int)n };
 	mem[n + 1] = (struct trawl_reader_member){ sc, -ENOENT };
+	return mem;
+}
+
+/* Reads @mem[0..@n) of the current event through a selection into @v. */
+static int read_selection(struct trawl_reader *r, const struct trawl_reader_member *mem,
+			  size_t n, struct trawl_reader_value *v)
+{
+	struct trawl_reader_selection *sel;
+	int ret = trawl_reader_selection_create(trawl_reader_event_class_of(r), mem, n, &sel);
+
+	if (ret) {
+		fprintf(stderr, "reader-dump: trawl_reader_selection_create: %d\n", ret);
+		exit(1);
+	}
+	ret = trawl_reader_event_read_selection(r, sel, v);
+	trawl_reader_selection_destroy(sel);
+	return ret;
+}
+
+/*
+ * trawl_reader_event_read() reads the @n members of @f the same, all in
+ * one call (in reverse order, then two that are not there), and so does a
+ * selection of them, read now and (the payload) before the event was
+ * decoded, each value of the kind trawl_reader_event_class_field_kind()
+ * says. Returns 1 when they do not (said on stderr).
+ */
+static int check_read(struct trawl_reader *r, enum trawl_reader_scope sc,
+		      const struct trawl_reader_field *f, size_t n)
+{
+	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(r);
+	struct trawl_reader_member *mem = members_of(sc, n);
+	struct trawl_reader_value *val = calloc(n + 2, sizeof(*val));
+	struct trawl_reader_value *sv = calloc(n + 2, sizeof(*sv));
+	size_t i, bad_at = SIZE_MAX;
+	int ret, sret;
+
+	if (!val || !sv) {
+		fprintf(stderr, "reader-dump: out of memory\n");
+		exit(1);
+	}
 	ret = trawl_reader_event_read(r, mem, n + 2, val);
+	sret = read_selection(r, mem, n + 2, sv);
+	for (i = 0; i < n + 2 && !ret && !sret; i++) {
+		int kind = trawl_reader_event_class_field_kind(ec, sc, mem[i].index);
+
+		if (!same_value(&sv[i], &val[i], kind) ||
+		    (early.done && sc == TRAWL_READER_SCOPE_EVENT_PAYLOAD &&
+		     (early.n != n + 2 || early.ret || !same_value(&early.v[i], &val[i], kind)))) {
+			fprintf(stderr,
+				"reader-dump: %s: scope %d: a selection reads member %zu otherwise\n",
+				trawl_reader_event_name(r), (int)sc, i);
+			exit(1);
+		}
+	}
+	if (sret != ret) {
+		fprintf(stderr, "reader-dump: %s: scope %d: a selection returns %d, not %d\n",
+			trawl_reader_event_name(r), (int)sc, sret, ret);
+		exit(1);
+	}
 	for (i = 0; i < n && !ret && bad_at == SIZE_MAX; i++) {
 		const struct trawl_reader_field *m = trawl_reader_field_at(f, n - 1 - i);
 		const struct trawl_reader_value *v = &val[i];
@@ -168,6 +251,7 @@ static int check_read(struct trawl_reader *r, enum trawl_reader_scope sc,
 		bad_at = n;
 	free(mem);
 	free(val);
+	free(sv);
 	if (!ret && bad_at == SIZE_MAX)
 		return 0;
 	fprintf(stderr, "reader-dump: %s: scope %d: trawl_reader_event_read() differs (%d, at %zu)\n",
@@ -234,11 +318,33 @@ static void touch_flat(struct trawl_reader *r)
 	int64_t v;
 	int sc, ret;
 
+	free(early.v);
+	memset(&early, 0, sizeof(early));
 	if (nev++ % 2) {
 		/* every fourth event, a read of nothing first: it decodes them all the same */
 		if (nev % 4 == 0 && trawl_reader_event_read(r, NULL, 0, NULL) != 0) {
 			fprintf(stderr, "reader-dump: %s\n", trawl_reader_error(r));
 			exit(1);
+		}
+		/* the others, the whole payload through a selection first */
+		if (nev % 4 == 2) {
+			const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(r);
+			struct trawl_reader_member *mem;
+			size_t n = 0;
+
+			while (trawl_reader_event_class_field_kind(ec, TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+								   (int)n) >= 0)
+				n++;
+			mem = members_of(TRAWL_READER_SCOPE_EVENT_PAYLOAD, n);
+			early.v = calloc(n + 2, sizeof(*early.v));
+			if (!early.v) {
+				fprintf(stderr, "reader-dump: out of memory\n");
+				exit(1);
+			}
+			early.n = n + 2;
+			early.ret = read_selection(r, mem, n + 2, early.v);
+			early.done = 1;
+			free(mem);
 		}
 		return;
 	}
