@@ -415,53 +415,75 @@ TRAWL_EXPORT void trawl_reader_selection_destroy(struct trawl_reader_selection *
 	free(sel);
 }
 
+/*
+ * The rest of trawl_reader_event_read_selection(): the checks that failed,
+ * or the members from @k on when the fast path read those before (@k 0:
+ * none; the body then is not stepped over yet).
+ */
+static __attribute__((noinline)) int read_selection_slow(struct trawl_reader *r,
+							 const struct rd_flat_sel *sel,
+							 struct trawl_reader_value *values,
+							 size_t k)
+{
+	struct rd_stream *s = r->cur;
+	int ret;
+
+	if (!s)
+		return -ENODATA;
+	if (s->dev->ec != sel->ec) {
+		rd_err_set(&r->err, "a selection of event class \"%s\" read on an event of \"%s\"",
+			   sel->ec->name ? sel->ec->name : "<unknown>",
+			   trawl_reader_event_name(r));
+		return -EINVAL;
+	}
+	if (s->eager_body)
+		return -EPERM;
+	rd_err_clear(&r->err);
+	if (!k)	/* no fixed layout, or the body does not fit: the walker says what is wrong */
+		return trawl_reader_event_read(r, sel->members, sel->n, values);
+	/* the packet context, or a text array without a NUL, then the rest */
+	for (;;) {
+		ret = trawl_reader_event_read(r, &sel->members[k], 1, &values[k]);
+		if (ret)
+			return ret;
+		if (++k == sel->n)
+			return 0;
+		/* the body the fast path stepped over: body_pos stays its start */
+		k = rd_flat_sel_read(sel, k, s->evd.pkt + s->body_pos / 8, values);
+		if (k == sel->n)
+			return 0;
+	}
+}
+
 TRAWL_EXPORT int trawl_reader_event_read_selection(struct trawl_reader *r,
 						   const struct trawl_reader_selection *pub,
 						   struct trawl_reader_value *values)
 {
 	const struct rd_flat_sel *sel = rd_sel_of(pub);
 	struct rd_stream *s = r->cur;
-	size_t k = 0;
-	int ret;
+	const struct dctx *d;
+	const uint8_t *base;
+	uint64_t pos;
+	size_t k;
 
-	if (trawl_unlikely(!s))
-		return -ENODATA;
-	if (trawl_unlikely(s->dev->ec != sel->ec)) {
-		rd_err_set(&r->err, "a selection of event class \"%s\" read on an event of \"%s\"",
-			   sel->ec->name ? sel->ec->name : "<unknown>",
-			   trawl_reader_event_name(r));
-		return -EINVAL;
-	}
-	if (trawl_unlikely(s->eager_body))
-		return -EPERM;
-	rd_err_clear(&r->err);
-	if (trawl_likely(sel->fixed)) {
-		const struct dctx *d = &s->evd;
-		uint64_t pos = s->body_pending ? s->pos : s->body_pos;
-
-		if (trawl_likely(!(pos & (sel->align - 1)) && pos <= d->end &&
-				 sel->body_bits <= d->end - pos)) {
-			const uint8_t *base = d->pkt + pos / 8;
-
-			/*
-			 * Such a body has no side effect and a size (flat.c):
-			 * stepping over it is what decoding it would do.
-			 */
-			s->body_pos = pos;
-			s->pos = pos + sel->body_bits;
-			s->body_pending = false;
-			while ((k = rd_flat_sel_read(sel, k, base, values)) < sel->n) {
-				/* the packet context, or a text array without a NUL */
-				ret = trawl_reader_event_read(r, &sel->members[k], 1, &values[k]);
-				if (ret)
-					return ret;
-				k++;
-			}
-			return 0;
-		}
-	}
-	/* no fixed layout, or the body does not fit: the walker says what is wrong */
-	return trawl_reader_event_read(r, sel->members, sel->n, values);
+	/* the fast path: an event of a fixed layout, its members read in place */
+	if (trawl_unlikely(!s || s->dev->ec != sel->ec || s->eager_body || !sel->fixed ||
+			   r->err.set))
+		return read_selection_slow(r, sel, values, 0);
+	d = &s->evd;
+	pos = s->body_pending ? s->pos : s->body_pos;
+	if (trawl_unlikely((pos & (sel->align - 1)) || pos > d->end ||
+			   sel->body_bits > d->end - pos))
+		return read_selection_slow(r, sel, values, 0);
+	/* such a body has no side effect and a size (flat.c): stepping over it is decoding it */
+	s->body_pos = pos;
+	s->pos = pos + sel->body_bits;
+	s->body_pending = false;
+	base = d->pkt + pos / 8;
+	k = rd_flat_sel_read(sel, 0, base, values);
+	if (trawl_likely(k == sel->n))
+		return 0;
+	return read_selection_slow(r, sel, values, k);
 }
 
 TRAWL_EXPORT int

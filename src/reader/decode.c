@@ -240,10 +240,19 @@ static inline bool hdr_fast(struct rd_stream *s, const struct rd_hdr_fast *hf)
 	if ((pos & 7) || pos > end || bits > end - pos)
 		return false;
 	p = s->pkt + (pos >> 3);
-	id = load_le(p, hf->id_bytes);
-	if (id - hf->lo > hf->span)
-		return false;
-	ts = load_le(p + hf->id_bytes, hf->ts_bytes);
+	if (hf->id_bits) {	/* packed: the id's bits, then the timestamp's */
+		uint64_t x = load_le(p, hf->id_bytes);
+
+		id = x & ((1ULL << hf->id_bits) - 1);
+		if (id - hf->lo > hf->span)
+			return false;
+		ts = (x >> hf->id_bits) & hf->ts_mask;
+	} else {
+		id = load_le(p, hf->id_bytes);
+		if (id - hf->lo > hf->span)
+			return false;
+		ts = load_le(p + hf->id_bytes, hf->ts_bytes);
+	}
 	if (hf->id_slot >= 0)
 		s->slots[hf->id_slot] = id;
 	s->cur_event_id = id;

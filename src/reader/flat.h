@@ -216,14 +216,16 @@ static inline const uint8_t *rd_flat_text_nul(const uint8_t *p, uint32_t len)
 static inline size_t rd_flat_sel_read(const struct rd_flat_sel *sel, size_t k,
 				       const uint8_t *base, struct trawl_reader_value *values)
 {
-	for (; k < sel->n; k++) {
-		const struct rd_sel_op *op = &sel->ops[k];
-		struct trawl_reader_value *v = &values[k];
+	/* pointers, not sel->n: the stores to @values may alias it for the compiler */
+	const struct rd_sel_op *op = sel->ops + k, *end = sel->ops + sel->n;
+	struct trawl_reader_value *v = values + k;
+
+	for (; op < end; op++, v++) {
 		const uint8_t *p = base + op->off, *nul;
 
 		v->ret = op->ret;
 		v->kind = op->kind;
-		switch (op->code) {
+		switch ((enum rd_sel_code)op->code) {
 		case RD_SEL_U8:
 			v->i = p[0];
 			break;
@@ -285,17 +287,19 @@ static inline size_t rd_flat_sel_read(const struct rd_flat_sel *sel, size_t k,
 		case RD_SEL_TEXT:
 			nul = rd_flat_text_nul(p, op->slot.len);
 			if (trawl_unlikely(!nul))
-				return k;	/* its NUL-terminated copy: the walker's */
+				return (size_t)(op - sel->ops);	/* its copy: the walker's */
 			v->str = (const char *)p;
 			v->i = nul - p;
 			break;
 		case RD_SEL_NONE:
 			break;
+		case RD_SEL_WALK:
+			return (size_t)(op - sel->ops);
 		default:
-			return k;
+			__builtin_unreachable();
 		}
 	}
-	return k;
+	return sel->n;
 }
 
 #endif /* TRAWL_READER_FLAT_H */

@@ -906,14 +906,17 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 	const struct plan_op *id, *var;
 	const struct fc *vfc;
 	uint64_t best = 0;
-	uint32_t i, j;
+	uint32_t i, j, total = 0;
+	bool packed;
 
 	memset(hf, 0, sizeof(*hf));
 	if (!pl || pl->nops < 4)
 		return;
 	id = &pl->ops[0];
 	var = &pl->ops[1];
-	if (!int_op_bytes(id) || id->align != 8 || (id->flags & ~id_ok) ||
+	/* LTTng's compact header packs a 5-bit id and a 27-bit timestamp in 4 bytes */
+	packed = id->code == OP_INT && !(id->flags & PF_BE) && id->size && id->size < 64;
+	if ((!int_op_bytes(id) && !packed) || id->align != 8 || (id->flags & ~id_ok) ||
 	    !(id->flags & PF_EVENT_ID) || !(id->flags & PF_VARIANT_NEXT) ||
 	    var->code != OP_VARIANT || var->fc->ref->is_signed)
 		return;
@@ -928,10 +931,18 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 		if (t + 1 >= pl->nops || lo > hi)
 			continue;
 		ts = &pl->ops[t];
-		if (!int_op_bytes(ts) || (ts->flags & ~ts_ok) ||
-		    (ts->flags & (PF_CLOCK | PF_ALIGNED)) != (PF_CLOCK | PF_ALIGNED) ||
+		if ((ts->flags & ~ts_ok) || !(ts->flags & PF_CLOCK) ||
 		    (!(ts->flags & PF_LAST) && pl->ops[t + 1].code != OP_END))
 			continue;
+		if (packed) {
+			/* right after the id, both in one native load of 1, 2, 4 or 8 bytes */
+			total = id->size + ts->size;
+			if (ts->code != OP_INT || (ts->flags & PF_BE) || ts->align > 1 ||
+			    (total != 8 && total != 16 && total != 32 && total != 64))
+				continue;
+		} else if (!int_op_bytes(ts) || !(ts->flags & PF_ALIGNED)) {
+			continue;
+		}
 		for (j = 0; j < i; j++)
 			if ((uint64_t)vfc->choices[j].lo <= hi &&
 			    lo <= (uint64_t)vfc->choices[j].hi)
@@ -940,11 +951,20 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 			continue;
 		best = hi - lo;
 		hf->ok = true;
-		hf->id_bytes = (uint8_t)int_op_bytes(id);
-		hf->ts_bytes = (uint8_t)int_op_bytes(ts);
 		hf->id_slot = id->flags & PF_SLOT ? (int32_t)id->arg : -1;
 		hf->lo = lo;
 		hf->span = hi - lo;
+		if (packed) {
+			hf->id_bits = (uint8_t)id->size;
+			hf->id_bytes = (uint8_t)(total / 8);	/* the load of both */
+			hf->ts_bytes = 0;
+			hf->bits = total;
+			hf->ts_mask = (1ULL << ts->size) - 1;	/* ts->size < 64 */
+			continue;
+		}
+		hf->id_bits = 0;
+		hf->id_bytes = (uint8_t)int_op_bytes(id);
+		hf->ts_bytes = (uint8_t)int_op_bytes(ts);
 		hf->bits = 8u * (hf->id_bytes + hf->ts_bytes);
 		hf->ts_mask = hf->ts_bytes == 8 ? 0 : (1ULL << (8 * hf->ts_bytes)) - 1;
 	}

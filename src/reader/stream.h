@@ -52,7 +52,8 @@ struct rd_body_fast {
 /*
  * The event header most traces use (LTTng's "compact" and "large" ones): a
  * byte-aligned unsigned id tagging a variant whose most frequent option is
- * one byte-aligned timestamp. plan.c recognizes it in the header's plan and
+ * one byte-aligned timestamp, or one timestamp packed with the id in whole
+ * bytes. plan.c recognizes it in the header's plan and
  * rd_stream_next() then decodes it in a few loads instead of a run of the
  * plan interpreter; ids outside [lo, lo + span] (the extended option) and
  * packet ends take the interpreter.
@@ -60,6 +61,12 @@ struct rd_body_fast {
 struct rd_hdr_fast {
 	bool ok;
 	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
+	/*
+	 * Not 0: a packed header (LTTng's compact one: a 5-bit id, then a
+	 * 27-bit timestamp), little-endian: one load of id_bytes holds both,
+	 * the id in its low id_bits bits, the timestamp (ts_mask) above.
+	 */
+	uint8_t id_bits;
 	int32_t id_slot;		/* -1, or where the id is stored */
 	uint64_t lo, span;		/* ids lo..lo+span take the timestamp-only option */
 	uint32_t bits;			/* 8 * (id_bytes + ts_bytes) */
