@@ -226,6 +226,20 @@ static inline uint64_t load_le(const uint8_t *p, unsigned bytes)
 	}
 }
 
+/* A compact timestamp of @mask bits (0: 64) into the stream clock (CTF: went down, wrapped). */
+static inline void hdr_clock(struct rd_stream *s, uint64_t ts, uint64_t mask)
+{
+	if (!mask) {
+		s->clock = ts;
+	} else {
+		uint64_t nv = (s->clock & ~mask) | ts;
+
+		if (ts < (s->clock & mask))
+			nv += mask + 1;
+		s->clock = nv;
+	}
+}
+
 /*
  * The common event header (struct rd_hdr_fast) without the interpreter:
  * true when decoded, false to let the plan decode it (and report errors).
@@ -240,33 +254,35 @@ static inline bool hdr_fast(struct rd_stream *s, const struct rd_hdr_fast *hf)
 	if ((pos & 7) || pos > end || bits > end - pos)
 		return false;
 	p = s->pkt + (pos >> 3);
-	if (hf->id_bits) {	/* packed: the id's bits, then the timestamp's */
-		uint64_t x = load_le(p, hf->id_bytes);
-
-		id = x & ((1ULL << hf->id_bits) - 1);
-		if (id - hf->lo > hf->span)
-			return false;
-		ts = (x >> hf->id_bits) & hf->ts_mask;
-	} else {
-		id = load_le(p, hf->id_bytes);
-		if (id - hf->lo > hf->span)
-			return false;
-		ts = load_le(p + hf->id_bytes, hf->ts_bytes);
-	}
+	id = load_le(p, hf->id_bytes);
+	if (id - hf->lo > hf->span)
+		return false;
+	ts = load_le(p + hf->id_bytes, hf->ts_bytes);
 	if (hf->id_slot >= 0)
 		s->slots[hf->id_slot] = id;
 	s->cur_event_id = id;
-	if (!hf->ts_mask) {
-		s->clock = ts;
-	} else {
-		/* CTF: a compact timestamp that went down has wrapped */
-		uint64_t mask = hf->ts_mask;
-		uint64_t nv = (s->clock & ~mask) | ts;
+	hdr_clock(s, ts, hf->ts_mask);
+	s->pos = pos + bits;
+	return true;
+}
 
-		if (ts < (s->clock & mask))
-			nv += mask + 1;
-		s->clock = nv;
-	}
+/* The same for a packed header (hf->packed): the id's bits, then the timestamp's. */
+static inline bool hdr_fast_packed(struct rd_stream *s, const struct rd_hdr_fast *hf)
+{
+	uint64_t pos = s->pos, end = s->content_bits, id, ts, x, bits;
+
+	bits = hf->bits;
+	if ((pos & 7) || pos > end || bits > end - pos)
+		return false;
+	x = load_le(s->pkt + (pos >> 3), hf->id_bytes);
+	id = x & ((1ULL << hf->id_bits) - 1);
+	if (id - hf->lo > hf->span)
+		return false;
+	ts = (x >> hf->id_bits) & hf->ts_mask;
+	if (hf->id_slot >= 0)
+		s->slots[hf->id_slot] = id;
+	s->cur_event_id = id;
+	hdr_clock(s, ts, hf->ts_mask);
 	s->pos = pos + bits;
 	return true;
 }
@@ -316,16 +332,30 @@ static inline bool body_fast(struct rd_stream *s, const struct rd_body_fast *bf)
 	return true;
 }
 
-/* The event header: its own plan, or the common shape without one. */
+/*
+ * The event header when it is not byte-aligned's common shape: packed
+ * (out of line, so that the byte-aligned one's inline path is what it was
+ * without it), else its own plan, else the tree.
+ */
+static __attribute__((noinline)) int decode_header_other(struct rd_stream *s, struct dctx *d)
+{
+	const struct rd_dec_sc *dsc = s->dsc;
+
+	if (trawl_likely(dsc->hdr_fast.packed) && hdr_fast_packed(s, &dsc->hdr_fast))
+		return 0;
+	return trawl_likely(dsc->header_plan) ?
+		       rd_plan_exec_hdr_impl(d, dsc->header_plan, NULL) :
+		       rd_decode_fc(d, dsc->sc->event_header, NULL);
+}
+
+/* The event header: its common shape inline, or decode_header_other(). */
 static inline int decode_header(struct rd_stream *s, struct dctx *d)
 {
 	const struct rd_dec_sc *dsc = s->dsc;
 
 	if (trawl_likely(dsc->hdr_fast.ok) && hdr_fast(s, &dsc->hdr_fast))
 		return 0;
-	return trawl_likely(dsc->header_plan) ?
-		       rd_plan_exec_hdr_impl(d, dsc->header_plan, NULL) :
-		       rd_decode_fc(d, dsc->sc->event_header, NULL);
+	return decode_header_other(s, d);
 }
 
 /* The event's time in ns from the origin, from s->clock. */

@@ -947,10 +947,11 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 			if ((uint64_t)vfc->choices[j].lo <= hi &&
 			    lo <= (uint64_t)vfc->choices[j].hi)
 				break;
-		if (j < i || (hf->ok && hi - lo <= best))
+		if (j < i || ((hf->ok || hf->packed) && hi - lo <= best))
 			continue;
 		best = hi - lo;
-		hf->ok = true;
+		hf->ok = !packed;
+		hf->packed = packed;
 		hf->id_slot = id->flags & PF_SLOT ? (int32_t)id->arg : -1;
 		hf->lo = lo;
 		hf->span = hi - lo;
