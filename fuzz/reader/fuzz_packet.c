@@ -7,7 +7,9 @@
  * an error: in turn skipped, printed as trawl view prints it, listed as
  * values (with its packet context), or both (a body decoded twice); every
  * other event is first read member by member with the fast accessors'
- * flat list (flat.c: a fixed layout, or its walker).
+ * flat list (flat.c: a fixed layout, or its walker), and every eighth
+ * through a selection of all its members (read in place when its class has
+ * a fixed layout that fits, as trawl_reader_event_read_selection() does).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +47,37 @@ static int read_flat(struct rd_flat *f, struct rd_stream *s, struct rd_err *err)
 	return ret;
 }
 
+/* Every member of the current event (and a few that are not there) through a selection. */
+static void read_sel(struct rd_stream *s)
+{
+	struct trawl_reader_member m[260];
+	struct trawl_reader_value v[260];
+	struct rd_flat_sel *sel;
+	const struct dctx *d = &s->evd;
+	uint64_t pos = s->body_pending ? s->pos : s->body_pos;
+	size_t n = 0, k;
+	unsigned sc;
+	int i;
+
+	for (sc = 0; sc <= 4; sc++)	/* 4: no such scope */
+		for (i = -1; i < 64 && n < 260; i++) {
+			m[n++] = (struct trawl_reader_member){ (enum trawl_reader_scope)sc, i };
+			if (i >= 0 && !rd_scope_member(s->dev->ec, sc, i))
+				break;
+		}
+	if (rd_flat_sel_make(s->dev->ec, m, n, &sel))
+		return;
+	if (sel->fixed && !(pos & (sel->align - 1)) && pos <= d->end &&
+	    sel->body_bits <= d->end - pos) {
+		k = rd_flat_sel_read(sel, 0, d->pkt + pos / 8, v);
+		while (k-- > 0)
+			if (v[k].ret == 0 && v[k].kind == TRAWL_READER_FIELD_STRING &&
+			    strlen(v[k].str) != (size_t)v[k].i)
+				__builtin_trap();
+	}
+	free(sel);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -77,6 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (rd_stream_next(s, NULL, &err) > 0 && n++ < 100000) {
 			text.len = 0;
 			text.names = true;
+			if ((n & 7) == 3)
+				read_sel(s);
 			if ((n & 4) && read_flat(&flat, s, &err))
 				break;
 			if ((n & 3) >= 2 && (rd_values_body(&vals, s, &err) ||

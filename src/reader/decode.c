@@ -276,11 +276,24 @@ static inline bool hdr_fast_packed(struct rd_stream *s, const struct rd_hdr_fast
 		return false;
 	x = load_le(s->pkt + (pos >> 3), hf->id_bytes);
 	id = x & ((1ULL << hf->id_bits) - 1);
-	if (id - hf->lo > hf->span)
-		return false;
-	ts = (x >> hf->id_bits) & hf->ts_mask;
 	if (hf->id_slot >= 0)
-		s->slots[hf->id_slot] = id;
+		s->slots[hf->id_slot] = id;	/* the tag: the extended option's too */
+	if (trawl_unlikely(id - hf->lo > hf->span)) {
+		uint32_t eid;
+		const uint8_t *p;
+
+		bits = 8u * hf->ext_off + 96;
+		if (!hf->ext || id != hf->ext_tag || bits > end - pos)
+			return false;	/* (the plan stores the tag again) */
+		p = s->pkt + (pos >> 3) + hf->ext_off;
+		memcpy(&eid, p, 4);
+		memcpy(&ts, p + 4, 8);
+		s->cur_event_id = eid;
+		s->clock = ts;
+		s->pos = pos + bits;
+		return true;
+	}
+	ts = (x >> hf->id_bits) & hf->ts_mask;
 	s->cur_event_id = id;
 	hdr_clock(s, ts, hf->ts_mask);
 	s->pos = pos + bits;

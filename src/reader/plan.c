@@ -891,6 +891,40 @@ static unsigned int_op_bytes(const struct plan_op *op)
 }
 
 /*
+ * A packed header's extended option (struct rd_hdr_fast's ext): one tag
+ * whose option is a byte-aligned 32-bit event id, then a 64-bit
+ * timestamp, nothing else.
+ */
+static void hdr_fast_ext_init(const struct plan *pl, const struct plan_op *id,
+			      const struct plan_op *var, struct rd_hdr_fast *hf)
+{
+	const uint16_t eid_ok = PF_EVENT_ID | PF_ALIGNED | PF_NOCHECK;
+	const uint16_t ts_ok = PF_CLOCK | PF_ALIGNED | PF_NOCHECK | PF_LAST;
+	const struct fc *vfc = var->fc;
+	uint32_t i;
+
+	for (i = 0; i < vfc->nchoices; i++) {
+		const struct var_choice *c = &vfc->choices[i];
+		uint32_t t = pl->targets[var->arg + c->option];
+		const struct plan_op *eid, *ts;
+
+		if (c->lo != c->hi || (uint64_t)c->lo - hf->lo <= hf->span || t + 2 >= pl->nops)
+			continue;
+		eid = &pl->ops[t];
+		ts = &pl->ops[t + 1];
+		if (eid->code != OP_INT32 || eid->align != 8 || (eid->flags & ~eid_ok) ||
+		    !(eid->flags & PF_EVENT_ID) || ts->code != OP_INT64 ||
+		    (ts->flags & ~ts_ok) || !(ts->flags & PF_CLOCK) || ts->align > 8 ||
+		    (!(ts->flags & PF_LAST) && pl->ops[t + 2].code != OP_END))
+			continue;
+		hf->ext = true;
+		hf->ext_tag = (uint64_t)c->lo;
+		hf->ext_off = (uint8_t)((id->size + 7) / 8);	/* the tag's bits, then alignment */
+		return;
+	}
+}
+
+/*
  * The shape rd_stream_next() decodes by itself (see struct rd_hdr_fast):
  *   0 INTn  id, align 8, flags within ENUM|SLOT|EVENT_ID|VARIANT_NEXT
  *   1 VARIANT on that id, unsigned
@@ -969,4 +1003,6 @@ void rd_plan_hdr_fast_init(const struct plan *pl, struct rd_hdr_fast *hf)
 		hf->bits = 8u * (hf->id_bytes + hf->ts_bytes);
 		hf->ts_mask = hf->ts_bytes == 8 ? 0 : (1ULL << (8 * hf->ts_bytes)) - 1;
 	}
+	if (hf->packed)
+		hdr_fast_ext_init(pl, id, var, hf);
 }

@@ -69,6 +69,15 @@ struct rd_hdr_fast {
 	 */
 	bool packed;
 	uint8_t id_bits;
+	/*
+	 * A packed header's other option, when it is LTTng's extended one
+	 * (tag ext_tag, then at byte ext_off a 32-bit id and a 64-bit
+	 * timestamp, byte-aligned): decoded here too, not by the plan (a
+	 * kernel trace's classes past the 31st have only this one).
+	 */
+	bool ext;
+	uint8_t ext_off;
+	uint64_t ext_tag;
 	uint8_t id_bytes, ts_bytes;	/* 1, 2, 4 or 8 */
 	int32_t id_slot;		/* -1, or where the id is stored */
 	uint64_t lo, span;		/* ids lo..lo+span take the timestamp-only option */
