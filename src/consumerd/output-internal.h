@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "consumerd/output.h"
 #include "ctf/layout.h"
 #include "relayd/proto.h"
 #include "relayd/url.h"
@@ -90,6 +91,8 @@ struct trawl_output {
 	uint64_t lost_packets, lost_bytes, lost_events;
 	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
 	uint64_t lost_unconfirmed; /* relay: of the lost, sent but never confirmed (relayd may hold them) */
+	trawl_output_count_fn count; /* NULL, or counts a kept packet's events (output.h) */
+	void *count_arg;             /* not owned: count()'s */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */
 	uint64_t sent_bytes, acked_bytes, ping_at;
 	uint64_t ping_ms;   /* relay: CLOCK_MONOTONIC of the last PING sent */

@@ -27,6 +27,12 @@ void trawl_output_lost_add(struct trawl_output *o, uint64_t packets, uint64_t by
 		o->lost_events += (uint64_t)events;
 }
 
+void trawl_output_count_events(struct trawl_output *o, trawl_output_count_fn count, void *arg)
+{
+	o->count = count;
+	o->count_arg = arg;
+}
+
 void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events)
 {
 	struct trawl_output *o = st->o;
@@ -117,8 +123,8 @@ void trawl_output_seal(struct trawl_output *o)
 
 /*
  * ", N packets (M events) lost"; "(B bytes)" when some packet's events are
- * not known (streamed user-space packets relayd did not confirm: they were
- * sent, their memory is gone), with the M counted if any.
+ * not known (a user-space packet that does not decode with its trace's
+ * metadata), with the M counted if any.
  */
 void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len)
 {

@@ -383,7 +383,12 @@ static int unacked_room(struct trawl_output *o)
 	return trawl_array_grow((void **)&o->q, &o->q_cap, o->q_len + 1, sizeof(*o->q), 64);
 }
 
-/* Broken for good: what relayd did not confirm is counted lost, in its stream's gap too. */
+/*
+ * Broken for good: what relayd did not confirm is counted lost, in its
+ * stream's gap too. A user-space packet's events were not known when it
+ * was sent (-1): counted now from the copy kept (output.h,
+ * trawl_output_count_events()), so the count is exact.
+ */
 static void unacked_lose(struct trawl_output *o)
 {
 	uint64_t prev = o->acked_bytes;
@@ -391,6 +396,8 @@ static void unacked_lose(struct trawl_output *o)
 	for (; o->q_len; o->q_head++, o->q_len--) {
 		struct unacked *u = &o->q[o->q_head];
 
+		if (u->events < 0 && o->count)
+			u->events = o->count(o->count_arg, u->pkt, u->len);
 		if (u->st) {
 			struct trawl_ctf_packet_start h;
 

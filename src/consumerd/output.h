@@ -97,7 +97,8 @@ int trawl_output_destroy_remove(struct trawl_output *o);
  * 1 if streaming or writing failed, else 0. @why (may be NULL) gets one
  * line: "streaming to trawl-relayd at H:P stopped: REASON, N packets (M
  * events) lost" or "writing the trace in DIR: REASON, N packets (M events)
- * lost" ("(B bytes)" when some lost packet's events were not counted). Also
+ * lost" ("(B bytes)" when some lost packet's events could not be counted:
+ * it did not decode, or no counter was given, trawl_output_count_events()). Also
  * notices a relayd that closed the connection while we had nothing to send.
  */
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
@@ -107,6 +108,20 @@ int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
  * -1: its @events, counted after all (the user-space consumer decodes it).
  */
 void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events);
+
+/* Counts the events of packet @pkt (@len content bytes): their number, or -1. */
+typedef int64_t (*trawl_output_count_fn)(void *arg, const void *pkt, size_t len);
+
+/*
+ * trawl_output_count_events - how @o counts, when it loses it, a packet it
+ * was given with events -1 and had sent: relayd did not confirm it before it
+ * failed or went. The output keeps every such packet whole until confirmed,
+ * so its events are counted then, from the copy: nothing per packet sent.
+ * @arg (not owned) must outlive @o: the user-space consumer's trace, whose
+ * metadata says how to read the packet. Without it such packets are counted
+ * in bytes only ("B bytes" in trawl_output_broken()'s line).
+ */
+void trawl_output_count_events(struct trawl_output *o, trawl_output_count_fn count, void *arg);
 
 /*
  * trawl_output_seal - a local trace whose writing failed says in itself

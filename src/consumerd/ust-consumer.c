@@ -125,6 +125,14 @@ static int metadata_write(struct trawl_output *o, int *h, const char *text, size
 	return trawl_output_file_replace(o, *h, text, len);
 }
 
+/* The events of a packet of @arg (a trace), as its metadata says (count.h); -1: not known. */
+static int64_t trace_packet_events(void *arg, const void *pkt, size_t len)
+{
+	const struct ctrace *t = arg;
+
+	return t->metadata ? trawl_cons_packet_events(t->metadata, t->metadata_len, pkt, len) : -1;
+}
+
 /*
  * Writes packet @p of trace @t and its index entry. Only the content goes
  * out: the sub-buffer's unused tail is dropped and packet_size rewritten to
@@ -139,8 +147,7 @@ static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1), ev;
 
 	if (n == 0) {
-		ev = trawl_cons_packet_events(t->metadata, t->metadata_len, p->data,
-					      p->content_size);
+		ev = trace_packet_events(t, p->data, p->content_size);
 		if (ev >= 0)
 			trawl_output_lost_events(out, (uint64_t)ev);
 	}
@@ -392,6 +399,8 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	}
 	t->out = out;
 	t->meta_h = -1;
+	/* a packet sent and lost after (relayd did not confirm it): its events counted then */
+	trawl_output_count_events(out, trace_packet_events, t);
 	/*
 	 * Live: the trace shows on relayd (an empty metadata file, which its
 	 * live server takes as a trace on its way) before its apps can record:
@@ -761,6 +770,7 @@ static int trace_attach(struct ctrace *t)
 		last_error_session = t->session;
 		return ret;
 	}
+	trawl_output_count_events(t->out, trace_packet_events, t);
 	if (t->metadata && (ret = metadata_write(t->out, &t->meta_h, t->metadata,
 						 t->metadata_len)) < 0)
 		return ret;
