@@ -320,7 +320,8 @@ int trawl_kernel_session_regenerate_send(struct trawl_kernel_session *s, int sta
 int trawl_kernel_session_regenerate_recv(struct trawl_kernel_session *s, int statedump,
 					 int failed, char *err, size_t errlen);
 int trawl_kernel_session_regenerate_timeout_ms(int statedump);
-/* 1 if the consumer is running, 0 if it is not (never started or died). */
+/* 0 if the session's consumer was started and is gone (it died), else 1 (running,
+ * or none started yet: a session never started lists no dead consumer). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);
 /* What the last stop found lost (a full disk, relayd gone), one line; "" if nothing. */
 const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s);

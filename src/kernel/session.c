@@ -608,7 +608,7 @@ int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s)
 	int status;
 
 	if (!s->consumer)
-		return 0;
+		return 1;
 	return waitpid(s->consumer, &status, WNOHANG) == 0;
 }
 
