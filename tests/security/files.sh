@@ -19,6 +19,7 @@ users_or_skip
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 
 G=trawlsf$$ # the attacker: a member of 'tracing', owner of the session
+B=trawlsb$$ # a second user, not in 'tracing' (other_user: some attacks only)
 TEST_PID=$$
 LOOP_PIDS=()
 
@@ -71,9 +72,10 @@ watchdog() {
 	pkill -KILL -U "$GUID" 2>/dev/null
 	sleep 0.2
 	userdel "$G" 2>/dev/null
+	userdel "$B" 2>/dev/null
 	rm -rf "$T"
 }
-(T=$T G=$G GUID=$(id -u "$G") TEST_PID=$TEST_PID \
+(T=$T G=$G B=$B GUID=$(id -u "$G") TEST_PID=$TEST_PID \
 	setsid bash -c "$(declare -f kill_daemons watchdog); watchdog" \
 	</dev/null >/dev/null 2>&1 &)
 
@@ -374,8 +376,244 @@ b" >"$T/out" 2>"$T/err" && fail "an output path with a newline was taken"
 	victims_intact
 }
 
+# ---- rotate, clear, snapshot record: the folders made after the start -------
+#
+# Each of these names a folder when it runs (a chunk: OUTPUT/YYYYmmddTHHMMSS+zzzz-ID,
+# cmd-rotate.c; a snapshot: OUTPUT/NAME-YYYYmmdd-HHMMSS-N, cmd-snapshot.c), so the
+# member can plant links under every name it may take: here, one for each
+# second of the next two minutes. Some point to the member's own folder: a
+# trace found there proves the writer took the planted name (a root writer
+# would have written through a link to root's folder the same way); the
+# others point to root's folder, root's file, or the second user's.
+
+# other_user: a second real user, not in 'tracing', with a file (0644) and an
+# empty folder (0755) of theirs the member may read but not change.
+other_user() {
+	mkuser "$B" || { echo "SKIP: useradd failed"; exit 77; }
+	OTHER_FILE=$T/$B/file
+	OTHER_DIR=$T/$B/dir
+	head -c 4096 /dev/urandom >"$OTHER_FILE"
+	mkdir -m 755 "$OTHER_DIR"
+	chmod 644 "$OTHER_FILE"
+	chown "$B" "$OTHER_FILE" "$OTHER_DIR"
+	chmod 755 "$T/$B"
+	OTHER_SUM=$(sha256sum <"$OTHER_FILE")
+}
+others_intact() {
+	victims_intact
+	[ "$(sha256sum <"$OTHER_FILE")" = "$OTHER_SUM" ] || fail "the other user's file was changed"
+	[ -z "$(ls -A "$OTHER_DIR")" ] || fail "the other user's folder got files: $(ls -lAR "$OTHER_DIR")"
+}
+
+# plant MODE DIR FORMAT TARGET [TARGET2]: as the member, for each second of
+# the next five minutes, the name FORMAT (strftime, local time, as the daemon
+# names folders) takes in DIR: MODE "link", a link to TARGET; MODE
+# "inside", a real folder whose kernel/metadata and kernel/index/channel0_0.idx
+# are links to TARGET and kernel/channel0_0 one to TARGET2 (one process: 300
+# names, however loaded the machine).
+plant() {
+	cat >"$T/plant.py" <<'PY'
+import os, sys, time
+mode, d, fmt, target = sys.argv[1:5]
+now = int(time.time())
+os.makedirs(d, exist_ok=True)
+for i in range(300):
+    p = os.path.join(d, time.strftime(fmt, time.localtime(now + i)))
+    if mode == "link":
+        os.symlink(target, p)
+    else:
+        os.makedirs(p + "/kernel/index")
+        os.symlink(target, p + "/kernel/metadata")
+        os.symlink(sys.argv[5], p + "/kernel/channel0_0")
+        os.symlink(target, p + "/kernel/index/channel0_0.idx")
+PY
+	chmod 644 "$T/plant.py"
+	g_run "${TRAWL_PYTHON:-python3}" "$T/plant.py" "$@" || fail "planting $1 in $2 failed"
+}
+# kernel_session NAME OUT [create args]: the member's kernel session, started
+kernel_session() {
+	local name=$1 out=$2; shift 2
+	gt create "$name" -o "$out" "$@" >"$T/out" 2>"$T/err" || fail "create $name: $(cat "$T/err")"
+	gt enable-event -k -s "$name" sched_switch >"$T/out" 2>"$T/err" ||
+		fail "enable-event $name: $(cat "$T/err")"
+	gt start "$name" >"$T/out" 2>"$T/err" || fail "start $name: $(cat "$T/err")"
+	sleep 0.2
+}
+# readable DIR: a trace of the member's under DIR (kernel/), read by them with babeltrace2
+readable() {
+	local n
+	[ -d "$1/kernel" ] || { fail "no kernel trace in $1: $(ls -lA "$1" 2>&1)"; return; }
+	n=$(find "$1" ! -user "$G" | head -3)
+	[ -z "$n" ] || fail "not the member's: $n"
+	find "$1" -type l | grep -q . && fail "links left in the trace: $(find "$1" -type l | head -3)"
+	n=$(g_run babeltrace2 "$1/kernel" 2>"$T/bt.err" | grep -c " sched_switch: ")
+	[ "$n" -gt 0 ] || fail "the member's babeltrace2 reads no kernel event in $1: $(head -3 "$T/bt.err")"
+}
+# failed_one_line RC FILE WORD: the command failed (RC != 0) with one line naming WORD
+failed_one_line() {
+	[ "$1" != 0 ] || fail "it succeeded: $(cat "$2")"
+	refused_one_line "$2" "$3"
+}
+
+# rotate: the next chunk's folder is a link to root's folder (refused), a
+# link to the member's own (written there, as the member), or a real
+# folder whose kernel/ files are links (replaced); archives/ a link to the
+# other user's folder (refused).
+attack_rotate() {
+	local rc f
+	other_user
+	CHUNK='%Y%m%dT%H%M%S%z'
+	# 1. to root's folder: the member's opener cannot write there
+	kernel_session r1 "$O/r1"
+	plant link "$O/r1" "$CHUNK-1" "$ROOTDIR"
+	gt rotate r1 >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "Permission denied"
+	echo "rotate into root's folder: $(cat "$T/err")"
+	gt destroy r1 >/dev/null 2>&1
+	others_intact
+	# 2. to the member's own folder: the chunk goes there, the member's
+	G_DO "mkdir -p '$T/$G/mine'"
+	kernel_session r2 "$O/r2"
+	plant link "$O/r2" "$CHUNK-1" "$T/$G/mine"
+	gt rotate r2 >"$T/out" 2>"$T/err" || fail "rotate r2: $(cat "$T/err")"
+	sleep 0.2
+	gt stop r2 >/dev/null 2>&1
+	readable "$T/$G/mine"
+	f=$(ls -d "$O/r2/archives/"*-0 2>/dev/null | head -1)
+	[ -n "$f" ] && readable "$f" || fail "no archive of chunk 0: $(ls -lAR "$O/r2" | head)"
+	gt destroy r2 >/dev/null 2>&1
+	others_intact
+	# 3. real chunk folders holding links where the files go: replaced
+	kernel_session r3 "$O/r3"
+	plant inside "$O/r3" "$CHUNK-1" "$VICTIM" "$OTHER_FILE"
+	gt rotate r3 >"$T/out" 2>"$T/err" || fail "rotate r3: $(cat "$T/err")"
+	sleep 0.2
+	gt rotate r3 >"$T/out" 2>"$T/err" || fail "rotate r3 (2): $(cat "$T/err")"
+	gt stop r3 >/dev/null 2>&1
+	f=$(ls -d "$O/r3/archives/"*-1 2>/dev/null | head -1)
+	[ -n "$f" ] && readable "$f" || fail "no archive of chunk 1: $(ls -lAR "$O/r3" | head)"
+	[ -f "$f/kernel/metadata" ] && [ ! -L "$f/kernel/metadata" ] || fail "chunk 1's metadata: not replaced"
+	gt destroy r3 >/dev/null 2>&1
+	others_intact
+	# 4. archives/ a link to the other user's folder
+	kernel_session r4 "$O/r4"
+	G_DO "ln -s '$OTHER_DIR' '$O/r4/archives'"
+	gt rotate r4 >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "archives"
+	echo "archives a link: $(cat "$T/err")"
+	gt destroy r4 >/dev/null 2>&1
+	others_intact
+}
+
+# clear deletes the chunk's files as the member: links in the output folder,
+# and the folder itself swapped for a link, are removed, never followed;
+# what the session writes next is the member's.
+attack_clear() {
+	local rc
+	other_user
+	mkdir -m 700 "$T/rootfull" && head -c 100 /dev/urandom >"$T/rootfull/keep"
+	G_DO "mkdir -p '$T/$G/mine' && echo mine >'$T/$G/mine/file'"
+	# 1. stopped: links beside and inside the chunk's folders; then links
+	# where the next start writes
+	kernel_session c1 "$O/c1"
+	gt stop c1 >/dev/null 2>&1
+	G_DO "ln -s '$T/rootfull' '$O/c1/kernel/rootfull' && ln -s '$T/$G/mine' '$O/c1/kernel/mine' &&
+	      ln -s '$OTHER_DIR' '$O/c1/kernel/other' && ln -s '$VICTIM' '$O/c1/kernel/index/x.idx'"
+	gt clear c1 >"$T/out" 2>"$T/err" || fail "clear c1: $(cat "$T/err")"
+	# the links were reached (removed), what they point to was not
+	[ -L "$O/c1/kernel/mine" ] && fail "clear left the member's link"
+	[ -f "$T/rootfull/keep" ] || fail "clear deleted root's file through a link"
+	[ -f "$T/$G/mine/file" ] || fail "clear deleted the member's file through a link"
+	G_DO "mkdir -p '$O/c1/kernel/index' && ln -s '$VICTIM' '$O/c1/kernel/metadata' &&
+	      ln -s '$OTHER_FILE' '$O/c1/kernel/channel0_0' && ln -s '$VICTIM' '$O/c1/kernel/index/channel0_0.idx'"
+	gt start c1 >"$T/out" 2>"$T/err" || fail "start c1 after clear: $(cat "$T/err")"
+	sleep 0.2
+	gt stop c1 >/dev/null 2>&1
+	readable "$O/c1"
+	gt destroy c1 >/dev/null 2>&1
+	others_intact
+	# 2. started: the output folder swapped for a link to root's folder
+	# holding a file; clear removes the link, and the session goes on in a
+	# new folder of the member's
+	kernel_session c2 "$O/c2"
+	G_DO "mv '$O/c2' '$O/c2.old' && ln -s '$T/rootfull' '$O/c2'"
+	gt clear c2 >"$T/out" 2>"$T/err"; rc=$?
+	[ -f "$T/rootfull/keep" ] || fail "clear deleted root's file through the output link"
+	if [ $rc = 0 ]; then
+		sleep 0.2
+		gt stop c2 >/dev/null 2>&1
+		[ -L "$O/c2" ] && fail "the output is still the link after clear"
+		readable "$O/c2"
+	else
+		refused_one_line "$T/err" "c2"
+	fi
+	gt destroy c2 >/dev/null 2>&1
+	# 3. started, while a loop keeps planting links at kernel/ (the other
+	# user's folder) and at the metadata (root's file) of the new chunk
+	kernel_session c3 "$O/c3"
+	G_LOOP "[ -e '$O/c3/kernel' ] || ln -s '$OTHER_DIR' '$O/c3/kernel' 2>/dev/null
+		[ -d '$O/c3/kernel' ] && ln -s '$VICTIM' '$O/c3/kernel/metadata' 2>/dev/null"
+	for rc in 1 2 3 4; do
+		if ! gt clear c3 >"$T/out" 2>"$T/err"; then
+			[ "$(wc -l <"$T/err")" = 1 ] || fail "clear c3: not one line: $(cat "$T/err")"
+		fi
+	done
+	G_STOP
+	gt stop c3 >/dev/null 2>&1
+	gt destroy c3 >/dev/null 2>&1
+	others_intact
+	"$TRAWL" list >/dev/null 2>&1 || fail "the root daemon does not answer root"
+}
+
+# snapshot record: the snapshot's folder a link to root's folder (refused),
+# to the member's own (written there), a real folder holding links
+# (replaced); snapshot add-output at a link to root's or the other user's
+# folder (refused).
+attack_snapshot_record() {
+	local rc f
+	other_user
+	kernel_session s "$O" --snapshot
+	# 1. snapshot-1-...-0 links to root's folder
+	plant link "$O" "snapshot-1-%Y%m%d-%H%M%S-0" "$ROOTDIR"
+	gt snapshot record -s s >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "Permission denied"
+	echo "snapshot into root's folder: $(cat "$T/err")"
+	others_intact
+	# 2. mine-...-0 links to the member's own folder: written there
+	G_DO "mkdir -p '$T/$G/mine'"
+	plant link "$O" "mine-%Y%m%d-%H%M%S-0" "$T/$G/mine"
+	gt snapshot record -s s -n mine >"$T/out" 2>"$T/err" || fail "record mine: $(cat "$T/err")"
+	readable "$T/$G/mine"
+	# 3. real inner-...-1 folders holding links where the files go
+	plant inside "$O" "inner-%Y%m%d-%H%M%S-1" "$VICTIM" "$OTHER_FILE"
+	gt snapshot record -s s -n inner >"$T/out" 2>"$T/err" || fail "record inner: $(cat "$T/err")"
+	# the one written: its links replaced by the member's files
+	f=$(for d in "$O"/inner-*-1; do [ -f "$d/kernel/metadata" ] && [ ! -L "$d/kernel/metadata" ] &&
+		echo "$d"; done)
+	[ "$(echo "$f" | grep -c .)" = 1 ] || fail "not one inner snapshot written: '$f'"
+	[ -n "$f" ] && readable "$(echo "$f" | head -1)"
+	others_intact
+	# 4. add-output at a link to root's folder, then to the other user's
+	G_DO "ln -s '$ROOTDIR' '$T/$G/to-root' && ln -s '$OTHER_DIR' '$T/$G/to-other'"
+	gt snapshot del-output -s s 1 >/dev/null 2>&1
+	gt snapshot add-output -s s "$T/$G/to-root" >"$T/out" 2>"$T/err" ||
+		fail "add-output: $(cat "$T/err")"
+	gt snapshot record -s s >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "Permission denied"
+	gt snapshot del-output -s s 2 >/dev/null 2>&1
+	gt snapshot add-output -s s "$T/$G/to-other/sub" >"$T/out" 2>"$T/err" ||
+		fail "add-output: $(cat "$T/err")"
+	gt snapshot record -s s >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "Permission denied"
+	# and as a URL for one record
+	gt snapshot record -s s "file://$T/$G/to-root" >"$T/out" 2>"$T/err"; rc=$?
+	failed_one_line $rc "$T/err" "Permission denied"
+	gt destroy s >/dev/null 2>&1
+	others_intact
+}
+
 ATTACKS="link_file link_output link_kernel link_index link_ust fifo device hardlink race snapshot
-member_trace trawlrc relayd names"
+member_trace trawlrc relayd names rotate clear snapshot_record"
 case " $(echo $ATTACKS) " in
 *" $ATTACK "*) "attack_$ATTACK" ;;
 *) echo "unknown attack '$ATTACK' (one of: $(echo $ATTACKS))" >&2; exit 2 ;;
