@@ -127,6 +127,12 @@ struct trawl_ust_conn {
 	 * (a leaf lock: taken with no other held). fd changes under it. */
 	pthread_mutex_t send_lock;
 	int reg_sent; /* under reg_lock: this fd's registration went whole */
+	/* The registration's progress, for a waiter at exit (reg_wait_sent()):
+	 * steps taken (connect, each message sent), and whether the agent
+	 * waits on the daemon (in connect(), or for room in the socket).
+	 * Relaxed: the waiter only looks whether they move. */
+	uint32_t reg_progress;
+	int reg_waiting;
 };
 
 static struct trawl_ust_conn conns[2] = {
@@ -376,15 +382,86 @@ static int send_by(int fd, const void *buf, size_t len, const struct timespec *d
 	return 0;
 }
 
-#define REPORT_WAIT_MS 1000 /* for the registration to go, before a TALLY */
+/*
+ * A TALLY waits for the registration to have gone whole, which the agent
+ * thread sends. On a loaded host that can take seconds: 64 programs
+ * starting at once in an ASan build, with a build beside them, left 55 of
+ * 384 programs' agents still connecting or sending after a fixed 1 s wait,
+ * and their counts went with them, uncounted (loss-churn-exit under ASan);
+ * a wait renewed at each message sent still lost 5 (agents not scheduled
+ * for a second between two messages). So the wait ends early only when
+ * the agent waits on the daemon (in connect(), or for room in the socket:
+ * a daemon that stopped accepting or reading) and nothing moved for
+ * REPORT_WAIT_MS, as the fixed wait did; an agent that is merely slow is
+ * waited for up to REPORT_WAIT_MAX_MS.
+ */
+#define REPORT_WAIT_MS 1000
+#define REPORT_WAIT_MAX_MS 10000
+
+/* Whether the agent made no step during the last wait while it waits on
+ * the daemon (@seen: the steps counted before; updated). */
+static int agent_stuck(struct trawl_ust_conn *c, uint32_t *seen)
+{
+	uint32_t now = __atomic_load_n(&c->reg_progress, __ATOMIC_RELAXED);
+	int stuck = now == *seen && __atomic_load_n(&c->reg_waiting, __ATOMIC_RELAXED);
+
+	*seen = now;
+	return stuck;
+}
+
+static int ts_after(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/* @c's send_lock, which the agent holds while it sends (the same rule as
+ * reg_wait_sent()). 0 (locked) or -ETIMEDOUT. */
+static int send_lock_wait(struct trawl_ust_conn *c)
+{
+	struct timespec until, step;
+	uint32_t seen = __atomic_load_n(&c->reg_progress, __ATOMIC_RELAXED);
+
+	deadline_in(&until, REPORT_WAIT_MAX_MS);
+	for (;;) {
+		deadline_in(&step, REPORT_WAIT_MS);
+		if (ts_after(&step, &until))
+			step = until;
+		if (pthread_mutex_clocklock(&c->send_lock, CLOCK_MONOTONIC, &step) == 0)
+			return 0;
+		if (agent_stuck(c, &seen) || !ts_after(&until, &step))
+			return -ETIMEDOUT;
+	}
+}
+
+static int reg_wait_sent(struct trawl_ust_conn *c)
+{
+	struct timespec until, step;
+	uint32_t seen = __atomic_load_n(&c->reg_progress, __ATOMIC_RELAXED);
+	int sent;
+
+	deadline_in(&until, REPORT_WAIT_MAX_MS);
+	deadline_in(&step, REPORT_WAIT_MS);
+	pthread_mutex_lock(&reg_lock);
+	while (agent_running && !(c->tried && c->absent) && !c->reg_sent) {
+		if (pthread_cond_timedwait(&reg_cond, &reg_lock, &step) != ETIMEDOUT)
+			continue;
+		if (agent_stuck(c, &seen) || !ts_after(&until, &step))
+			break; /* waiting on a daemon that did not move either; or too long */
+		deadline_in(&step, REPORT_WAIT_MS);
+		if (ts_after(&step, &until))
+			step = until;
+	}
+	sent = c->reg_sent && !c->absent;
+	pthread_mutex_unlock(&reg_lock);
+	return sent;
+}
 
 void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
 {
 	struct trawl_ust_event_desc *const *evs = p ? p->events : NULL;
 	struct timespec deadline;
-	int i, sent;
+	int i;
 
-	deadline_in(&deadline, REPORT_WAIT_MS);
 	for (i = 0; i < 2; i++) {
 		struct trawl_ust_conn *c = &conns[i];
 		struct trawl_wire_tally_entry *e;
@@ -394,13 +471,7 @@ void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
 		if (!__atomic_load_n(&c->tally, __ATOMIC_RELAXED))
 			continue;
 		/* The daemon must know the app first: its registration went. */
-		pthread_mutex_lock(&reg_lock);
-		while (agent_running && !(c->tried && c->absent) && !c->reg_sent)
-			if (pthread_cond_timedwait(&reg_cond, &reg_lock, &deadline) == ETIMEDOUT)
-				break;
-		sent = c->reg_sent && !c->absent;
-		pthread_mutex_unlock(&reg_lock);
-		if (!sent)
+		if (!reg_wait_sent(c))
 			continue; /* no daemon to tell: the counts go with us */
 		pthread_mutex_lock(&trawl_ust_lock);
 		e = c->tally ? calloc(trawl_ust_tally_size(c->tally) + 1, sizeof(*e)) : NULL;
@@ -408,7 +479,8 @@ void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
 			n = trawl_ust_tally_take(c->tally, evs, e);
 		pthread_mutex_unlock(&trawl_ust_lock);
 		/* Whole messages on the agent's connection, between its own. */
-		if (n && pthread_mutex_clocklock(&c->send_lock, CLOCK_MONOTONIC, &deadline) == 0) {
+		if (n && send_lock_wait(c) == 0) {
+			deadline_in(&deadline, REPORT_WAIT_MS);
 			for (k = 0; k < n && !ret && c->fd >= 0; k += TRAWL_WIRE_MAX_TALLY) {
 				uint32_t m = n - k < TRAWL_WIRE_MAX_TALLY ? n - k : TRAWL_WIRE_MAX_TALLY;
 				struct trawl_wire_tally t;
@@ -528,6 +600,8 @@ static void conn_close(struct trawl_ust_conn *c)
 	c->nr_events = 0;
 	c->done_once = c->takes_added = c->adding = 0;
 }
+
+static int reg_send(struct trawl_ust_conn *c, int fd, const void *buf, size_t len);
 
 static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 		       const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds)
@@ -757,7 +831,7 @@ static int serve_one(struct trawl_ust_conn *c)
 	reply.hdr.seq = cmd.hdr.seq;
 	reply.ret = ret;
 	pthread_mutex_lock(&c->send_lock);
-	ret = trawl_io_send_all(c->fd, &reply, sizeof(reply));
+	ret = reg_send(c, c->fd, &reply, sizeof(reply));
 	pthread_mutex_unlock(&c->send_lock);
 	if (!ret && !reply.ret &&
 	    ((cmd.cmd == TRAWL_WIRE_CMD_START && !was_active) ||
@@ -803,7 +877,39 @@ static void fill_field(struct trawl_wire_field *w, const struct trawl_ust_field_
 	}
 }
 
-static int send_event(int fd, const struct trawl_ust_event_desc *ev, int loglevel)
+/* trawl_io_send_all() that says when it waits for room in the socket
+ * (@c->reg_waiting) and counts each message sent (@c->reg_progress). */
+static int reg_send(struct trawl_ust_conn *c, int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+
+			__atomic_store_n(&c->reg_waiting, 1, __ATOMIC_RELAXED);
+			n = poll(&pfd, 1, -1);
+			__atomic_store_n(&c->reg_waiting, 0, __ATOMIC_RELAXED);
+			if (n < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	__atomic_add_fetch(&c->reg_progress, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int send_event(struct trawl_ust_conn *c, int fd, const struct trawl_ust_event_desc *ev,
+		      int loglevel)
 {
 	struct trawl_wire_event *w;
 	struct trawl_wire_field *wf;
@@ -850,7 +956,7 @@ static int send_event(int fd, const struct trawl_ust_event_desc *ev, int logleve
 			snprintf(we[first + k].label, sizeof(we[first + k].label), "%s", d->label);
 		}
 	}
-	ret = trawl_io_send_all(fd, w, size);
+	ret = reg_send(c, fd, w, size);
 	free(w);
 	return ret;
 }
@@ -920,13 +1026,17 @@ static int conn_open(struct trawl_ust_conn *c)
 
 	fd = c->pending_fd;
 	c->pending_fd = -1;
-	if (fd < 0)
+	if (fd < 0) {
+		__atomic_store_n(&c->reg_waiting, 1, __ATOMIC_RELAXED);
 		fd = conn_connect(c);
+		__atomic_store_n(&c->reg_waiting, 0, __ATOMIC_RELAXED);
+	}
 	if (fd < 0) {
 		reg_publish(c, 1, 0, 1);
 		tally_done(c, 0); /* no daemon: nothing it would trace was lost */
 		return fd;
 	}
+	__atomic_add_fetch(&c->reg_progress, 1, __ATOMIC_RELAXED);
 	reg_publish(c, 0, 0, 1);
 	pthread_mutex_lock(&trawl_ust_lock);
 	c->events = trawl_ust_registry_events(&c->nr_events);
@@ -944,11 +1054,11 @@ static int conn_open(struct trawl_ust_conn *c)
 	/* Whole, before any TALLY (a destructor's) may go. */
 	pthread_mutex_lock(&c->send_lock);
 	c->fd = fd;
-	ret = trawl_io_send_all(fd, &reg, reg_size);
+	ret = reg_send(c, fd, &reg, reg_size);
 	/* Event descriptions are immutable once registered; the array holds
 	 * pointers taken under the lock. */
 	for (i = 0; !ret && i < c->nr_events; i++)
-		ret = send_event(fd, c->events[i], loglevels[i]);
+		ret = send_event(c, fd, c->events[i], loglevels[i]);
 	pthread_mutex_unlock(&c->send_lock);
 	free(loglevels);
 	if (ret) {
@@ -1033,9 +1143,9 @@ static int conn_add_events(struct trawl_ust_conn *c)
 	msg.first_index = c->nr_events;
 	msg.nr_events = n - c->nr_events;
 	pthread_mutex_lock(&c->send_lock);
-	ret = trawl_io_send_all(c->fd, &msg, sizeof(msg));
+	ret = reg_send(c, c->fd, &msg, sizeof(msg));
 	for (i = c->nr_events; !ret && i < n; i++)
-		ret = send_event(c->fd, c->events[i], loglevels[i]);
+		ret = send_event(c, c->fd, c->events[i], loglevels[i]);
 	pthread_mutex_unlock(&c->send_lock);
 	/* Indices the daemon now gives these events in commands. */
 	c->nr_events = n;
@@ -1071,7 +1181,9 @@ static void *agent_main(void *arg)
 	/* Try the daemons first: a constructor waiting for registration learns
 	 * at once that there is none (top comment). */
 	for (int i = 0; i < 2; i++) {
+		__atomic_store_n(&conns[i].reg_waiting, 1, __ATOMIC_RELAXED);
 		conns[i].pending_fd = conn_connect(&conns[i]);
+		__atomic_store_n(&conns[i].reg_waiting, 0, __ATOMIC_RELAXED);
 		if (conns[i].pending_fd < 0) {
 			reg_publish(&conns[i], 1, 0, 1);
 			tally_done(&conns[i], 0);
