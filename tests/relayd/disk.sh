@@ -72,7 +72,7 @@ full)
 	echo "landed $n of 200000 events, $bytes bytes; babeltrace2: $rec recorded, $disc discarded, $lostpk packets lost: $(cat "$T/err")"
 	# each stream that lost packets ends with an empty one saying so (SEAL)
 	pk=$(sed -n 's/.*, \([0-9]*\) packets\? (.*/\1/p' "$T/err")
-	ev=$(sed -n 's/.*, \([0-9]*\) events\( or more\)\?) lost.*/\1/p' "$T/err")
+	ev=$(sed -n 's/.*[(, ]\([0-9][0-9]*\) events\( or more\)\?) lost.*/\1/p' "$T/err")
 	# (a stream none of whose packets landed starts with an empty packet in
 	# its first lost one's place: that one's events are counted, not it)
 	[ "$lostpk" -le "$pk" ] || fail "babeltrace2 reports $lostpk packets lost in relayd's trace, stop $pk"
@@ -86,6 +86,7 @@ full)
 	# 134,470 in the trace). Every event is counted by one of them: the
 	# larger count and what landed make the 200,000 exactly, and the trace
 	# never says more than that.
+	[ -n "$ev" ] || fail "stop's line counts no events lost: $(cat "$T/err")"
 	known=$disc
 	[ "${ev:-0}" -gt "$known" ] && known=$ev
 	[ "$((rec + known))" = 200000 ] && [ "$((rec + disc))" -le 200000 ] ||
