@@ -74,6 +74,16 @@ int cli_exit_of(int err);
  */
 int cli_fail(struct trawl_ctl *ctl, int err, const char *what);
 
+/*
+ * A comma list (enable-channel a,b,c ...) tries every item, as LTTng does:
+ * a failed item is said (cli_fail()) and the rest go on, the command's exit
+ * status that of the first failure (*@first, 0 until then). Returns 1 when
+ * the rest cannot go on either: the connection to the daemon is gone.
+ */
+int cli_list_fail(struct trawl_ctl *ctl, int err, const char *what, int *first);
+/* As cli_list_fail() for a failure the client found itself (@status printed). */
+void cli_list_note(int status, int *first);
+
 /* Connects (starting the user's daemon if needed); prints the error itself. */
 int cli_connect(struct trawl_ctl **ctl);
 

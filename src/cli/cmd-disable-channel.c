@@ -25,7 +25,7 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	int c, ret = 0;
+	int c, ret = 0, first = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
 		switch (c) {
@@ -44,22 +44,22 @@ static int run(int argc, char **argv)
 		return ret;
 	names = strdup(argv[optind]);
 	cli_mi_open("channels");
-	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		ret = trawl_ctl_channel_disable(ctl, t.name, t.domain, tok);
 		cli_mi_open("channel");
 		cli_mi_str("name", tok);
 		cli_mi_bool("enabled", !!ret);
 		cli_mi_bool("success", !ret);
 		cli_mi_close();
-		if (ret)
-			ret = cli_fail(ctl, ret, "disable-channel");
-		else if (!cli_quiet)
+		if (ret && cli_list_fail(ctl, ret, "disable-channel", &first))
+			break;
+		if (!ret && !cli_quiet)
 			printf("%s channel %s disabled for session %s\n", cli_domain_word(t.domain),
 			       tok, t.name);
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);
-	return ret;
+	return first;
 }
 
 const struct cli_cmd cli_cmd_disable_channel = {

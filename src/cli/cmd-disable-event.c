@@ -35,7 +35,7 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	int c, ret = 0, all = 0;
+	int c, ret = 0, first = 0, all = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:a", opts, NULL)) != -1) {
 		switch (c) {
@@ -65,12 +65,12 @@ static int run(int argc, char **argv)
 	cli_mi_open("channel");
 	cli_mi_str("name", t.channel ? t.channel : "channel0");
 	cli_mi_open("events");
-	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
 
 		if (!ev) {
-			ret = cli_error(-EINVAL, "bad event name '%s'", tok);
-			break;
+			cli_list_note(cli_error(-EINVAL, "bad event name '%s'", tok), &first);
+			continue;
 		}
 		ret = trawl_ctl_event_disable(ctl, t.name, t.domain, t.channel, ev);
 		trawl_ctl_event_destroy(ev);
@@ -79,15 +79,15 @@ static int run(int argc, char **argv)
 		cli_mi_bool("enabled", !!ret);
 		cli_mi_bool("success", !ret);
 		cli_mi_close();
-		if (ret)
-			ret = cli_fail(ctl, ret, "disable-event");
-		else if (!cli_quiet)
+		if (ret && cli_list_fail(ctl, ret, "disable-event", &first))
+			break;
+		if (!ret && !cli_quiet)
 			printf("%s event %s disabled in channel %s\n", cli_domain_word(t.domain), tok,
 			       t.channel ? t.channel : "channel0");
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);
-	return ret;
+	return first;
 }
 
 const struct cli_cmd cli_cmd_disable_event = {

@@ -79,7 +79,7 @@ static int run(int argc, char **argv)
 	uint64_t subbuf = 0;
 	uint32_t num = 0, sw = 0, rd = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
-	int c, ret = 0, ok, overwrite = -1;
+	int c, ret = 0, first = 0, ok, overwrite = -1;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
 		switch (c) {
@@ -134,11 +134,12 @@ static int run(int argc, char **argv)
 		return ret;
 	names = strdup(argv[optind]);
 	cli_mi_open("channels");
-	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ret = 0;
 		attr = trawl_ctl_channel_attr_create(tok);
 		if (!attr) {
-			ret = cli_error(-EINVAL, "bad channel name '%s'", tok);
-			break;
+			cli_list_note(cli_error(-EINVAL, "bad channel name '%s'", tok), &first);
+			continue;
 		}
 		if (subbuf && trawl_ctl_channel_attr_set_subbuf_size(attr, subbuf))
 			ret = cli_error(-EINVAL, "bad sub-buffer size %llu: a power of two, at "
@@ -146,35 +147,41 @@ static int run(int argc, char **argv)
 		else if (num && trawl_ctl_channel_attr_set_num_subbuf(attr, num))
 			ret = cli_error(-EINVAL, "bad number of sub-buffers %u: a power of two, at "
 						 "least 2", num);
-		if (!ret) {
-			if (overwrite >= 0)
-				trawl_ctl_channel_attr_set_overwrite(attr, overwrite);
-			trawl_ctl_channel_attr_set_buffers(attr, buffers);
-			trawl_ctl_channel_attr_set_switch_timer(attr, sw);
-			trawl_ctl_channel_attr_set_read_timer(attr, rd);
-			ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
-			ok = !ret;
-			if (ret)
-				ret = cli_fail(ctl, ret, "enable-channel");
-			else if (!cli_quiet)
-				printf("%s channel %s enabled for session %s\n",
-				       cli_domain_word(t.domain), tok, t.name);
-			if (cli_mi) {
-				struct trawl_ctl_channel_info asked = {
-					.domain = t.domain, .name = tok, .enabled = 1,
-					.overwrite = overwrite > 0, .subbuf_size = subbuf,
-					.num_subbuf = num, .switch_timer_us = sw, .read_timer_us = rd,
-					.buffers = buffers,
-				};
+		if (ret) {
+			/* The same for every channel of the list: said once. */
+			cli_list_note(ret, &first);
+			trawl_ctl_channel_attr_destroy(attr);
+			break;
+		}
+		if (overwrite >= 0)
+			trawl_ctl_channel_attr_set_overwrite(attr, overwrite);
+		trawl_ctl_channel_attr_set_buffers(attr, buffers);
+		trawl_ctl_channel_attr_set_switch_timer(attr, sw);
+		trawl_ctl_channel_attr_set_read_timer(attr, rd);
+		ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
+		ok = !ret;
+		if (ret && cli_list_fail(ctl, ret, "enable-channel", &first)) {
+			trawl_ctl_channel_attr_destroy(attr);
+			break;
+		}
+		if (ok && !cli_quiet)
+			printf("%s channel %s enabled for session %s\n",
+			       cli_domain_word(t.domain), tok, t.name);
+		if (cli_mi) {
+			struct trawl_ctl_channel_info asked = {
+				.domain = t.domain, .name = tok, .enabled = 1,
+				.overwrite = overwrite > 0, .subbuf_size = subbuf,
+				.num_subbuf = num, .switch_timer_us = sw, .read_timer_us = rd,
+				.buffers = buffers,
+			};
 
-				mi_channel(ctl, t.name, &asked, ok);
-			}
+			mi_channel(ctl, t.name, &asked, ok);
 		}
 		trawl_ctl_channel_attr_destroy(attr);
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);
-	return ret;
+	return first;
 }
 
 const struct cli_cmd cli_cmd_enable_channel = {

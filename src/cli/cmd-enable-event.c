@@ -210,7 +210,7 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	int c, ret = 0, all = 0, level = 0;
+	int c, ret = 0, first = 0, all = 0, level = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:af:x:", opts, NULL)) != -1) {
 		switch (c) {
@@ -278,25 +278,27 @@ static int run(int argc, char **argv)
 		return ret;
 	names = strdup(all ? "*" : argv[optind]);
 	cli_mi_open("events");
-	for (tok = strtok_r(names, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, tok);
 
 		if (!ev) {
-			ret = cli_error(-EINVAL, "bad event name '%s'", tok);
-			break;
+			cli_list_note(cli_error(-EINVAL, "bad event name '%s'", tok), &first);
+			continue;
 		}
 		if ((target && trawl_ctl_event_set_target(ev, target)) ||
 		    (filter && trawl_ctl_event_set_filter(ev, filter)) ||
 		    (lt && trawl_ctl_event_set_loglevel(ev, lt, level))) {
 			trawl_ctl_event_destroy(ev);
-			ret = cli_error(-EINVAL, "probe location or filter too long");
+			cli_list_note(cli_error(-EINVAL, "probe location or filter too long"), &first);
 			break;
 		}
 		excluding[0] = '\0';
 		if (exclude) {
+			/* As LTTng's: a list's bad exclusion ends it there. */
 			ret = exclusions_set(ev, tok, exclude, excluding, sizeof(excluding));
 			if (ret) {
 				trawl_ctl_event_destroy(ev);
+				cli_list_note(ret, &first);
 				break;
 			}
 		}
@@ -314,9 +316,9 @@ static int run(int argc, char **argv)
 			cli_mi_bool("success", !ret);
 			cli_mi_close();
 		}
-		if (ret) {
-			ret = cli_fail(ctl, ret, "enable-event");
-		} else if (!cli_quiet) {
+		if (ret && cli_list_fail(ctl, ret, "enable-event", &first))
+			break;
+		if (!ret && !cli_quiet) {
 			/* LTTng 2.13's lines: "All" for --all only (a name "*" is a
 			 * name), and a filter's own line. */
 			const char *chan = t.channel ? t.channel : "channel0";
@@ -339,7 +341,7 @@ static int run(int argc, char **argv)
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);
-	return ret;
+	return first;
 }
 
 const struct cli_cmd cli_cmd_enable_event = {

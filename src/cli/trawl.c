@@ -132,6 +132,18 @@ int cli_fail(struct trawl_ctl *ctl, int err, const char *what)
 	}
 }
 
+int cli_list_fail(struct trawl_ctl *ctl, int err, const char *what, int *first)
+{
+	cli_list_note(cli_fail(ctl, err, what), first);
+	return err == -ENOTCONN || err == -EPROTO || err == -EPIPE || err == -ECONNRESET;
+}
+
+void cli_list_note(int status, int *first)
+{
+	if (!*first)
+		*first = status;
+}
+
 int cli_connect(struct trawl_ctl **ctl)
 {
 	int ret = trawl_ctl_connect(ctl, 0);

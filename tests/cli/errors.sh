@@ -65,6 +65,17 @@ if have_ust; then
 	expect 7 "$TRAWL" add-context -u -t nosuch && expect_err_line "unknown context"
 	expect 7 "$TRAWL" add-context -u -t perf:cpu:page-faults && expect_err_line "perf:cpu"
 	expect 5 "$TRAWL" disable-channel -u nosuch && expect_err_line "nosuch"
+	# A comma list tries every item, as LTTng 2.13 does: each failure said,
+	# the others done, the exit status that of the first failure.
+	expect 7 "$TRAWL" enable-channel -u c1,ca,.bad,cb && expect_err_line "'.bad'"
+	expect 6 "$TRAWL" enable-event -u ev_after,ev_after,ev_two -c c1 && expect_err_line "already"
+	expect 5 "$TRAWL" disable-event -u nosuch_ev,ev_after -c c1
+	expect 5 "$TRAWL" disable-channel -u nosuch,cb
+	expect 0 "$TRAWL" list s2
+	for want in "ca: \[enabled\]" "cb: \[disabled\]" "c1: \[enabled\]" \
+		"ev_after (type: tracepoint) \[disabled\]" "ev_two (type: tracepoint) \[enabled\]"; do
+		grep -q "$want" "$T/out" || fail "comma lists: list s2 lacks '$want': $(cat "$T/out")"
+	done
 	expect 0 "$TRAWL" start
 	expect 8 "$TRAWL" enable-channel -u c2 && expect_err_line "already been started"
 	expect 0 "$TRAWL" destroy
