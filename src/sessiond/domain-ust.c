@@ -43,9 +43,15 @@
  * owner's next sessions until the daemon exits. A
  * consumer that died is not replaced for the sessions it served (their
  * status says so) but new sessions get a new one. Commands to it are
- * pipelined: the
- * replies are read when they arrive (or before a FLUSH, which waits for
- * them all), so setting up an app costs no consumer round trip.
+ * pipelined and never waited for in the loop: they are queued and written
+ * as its socket takes them, the replies read when they arrive, and a
+ * command that needs one (stop, destroy, clear, rotate, snapshot record,
+ * regenerate, status) answers its client once it is in (ust-consumer.c),
+ * so setting up an app costs no consumer round trip and a consumer that
+ * stops reading holds its own sessions' commands only. A live session's
+ * new channel reaches the apps once the consumer says its streams are on
+ * relayd: the apps wait for that (their registration answered then), a
+ * command waits for it as for the apps (apps_barrier()), the loop not.
  */
 #include "common/common.h"
 #include "sessiond/ust-internal.h"
@@ -166,6 +172,8 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 	apps_kick(); /* the replies come later; their deadlines run */
 	while (s->apps)
 		app_sess_free(s, s->apps->app);
+	if (apps_chans_wait(NULL))
+		apps_chans_kick(); /* an app held for one of its live channels goes on */
 	cons_put(s);
 	while (s->traces) {
 		struct ust_trace *t = s->traces;

@@ -207,6 +207,10 @@ static int app_send_channel(struct trawl_domain_session *s, struct app_sess *as,
 	return 1;
 }
 
+/* Some app_sess waits for a live channel (app_sync()): apps_chans_ready()
+ * has work. Cleared there once none does. */
+static int chans_waiting;
+
 /*
  * Makes the app's enabled events match the session's rules, channel by
  * channel. The commands are queued, not waited for (apps_barrier() waits
@@ -260,6 +264,15 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 					filter_set_clear(&fs);
 					ret = -ENOMEM;
 					goto out;
+				}
+				if (!cons_chan_ready(s, tc)) {
+					/* a live session's: the app gets it, and its
+					 * events, once the consumer has its streams on
+					 * relayd (apps_chans_ready()) */
+					as->chan_wait = 1;
+					chans_waiting = 1;
+					filter_set_clear(&fs);
+					break;
 				}
 				/* Per-user buffers: every app of the channel gets
 				 * the channel's one context set, so all write the
@@ -352,6 +365,78 @@ int app_setup(struct trawl_domain_session *s, struct ust_app *a,
 	return ret;
 }
 
+int apps_chans_wait(const struct trawl_domain_session *s)
+{
+	const struct app_sess *as;
+
+	/* (any: the flag, which apps_chans_ready() clears once nobody waits) */
+	if (!chans_waiting || !s)
+		return chans_waiting;
+	for (as = s->apps; as; as = as->next)
+		if (as->chan_wait && !as->app->dead)
+			return 1;
+	return 0;
+}
+
+/* 1 while a session's set-up of @a waits for a live channel. */
+static int app_chans_wait(const struct ust_app *a)
+{
+	const struct trawl_domain_session *s;
+	const struct app_sess *as;
+
+	for (s = sessions; s; s = s->next)
+		for (as = s->apps; as; as = as->next)
+			if (as->app == a && as->chan_wait)
+				return 1;
+	return 0;
+}
+
+void app_registration_done(struct ust_app *a)
+{
+	int ret;
+
+	if (a->dead)
+		return;
+	/* Its start-up waits for this: its first events go to the live
+	 * channels it waits for, once it has them. */
+	a->done_held = chans_waiting && app_chans_wait(a);
+	if (a->done_held)
+		return;
+	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
+	if (ret)
+		app_fail(a, ret);
+}
+
+void apps_chans_ready(void)
+{
+	struct trawl_domain_session *s;
+	struct app_sess *as;
+	struct ust_app *a;
+	int left = 0;
+
+	for (s = sessions; s; s = s->next) {
+		for (as = s->apps; as; as = as->next) {
+			struct trawl_domain_err err = {""};
+			int ret;
+
+			if (!as->chan_wait || as->app->dead)
+				continue;
+			as->chan_wait = 0;
+			ret = app_sync(s, as, &err);
+			if (ret && !as->app->dead)
+				sd_log_peer(as->app->uid, TRAWL_LOG_WARN,
+					    "session %s: setting up app %d: %s", s->name,
+					    (int)as->app->info.pid, err.msg[0] ? err.msg : strerror(-ret));
+			left |= as->chan_wait;
+		}
+	}
+	for (a = apps; a; a = a->next)
+		if (a->done_held && !a->dead)
+			app_registration_done(a);
+	chans_waiting = left;
+	apps_kick();
+}
+
 void app_sess_free(struct trawl_domain_session *s, struct ust_app *a)
 {
 	struct app_sess **pp, *as;
@@ -432,9 +517,7 @@ void app_events_added(struct ust_app *a)
 				    s->name, (int)a->info.pid, err.msg[0] ? err.msg : strerror(-ret));
 	}
 	/* Releases the provider's constructor, waiting in the app. */
-	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
-	if (ret)
-		app_fail(a, ret);
+	app_registration_done(a);
 }
 
 /*

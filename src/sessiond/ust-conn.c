@@ -228,9 +228,7 @@ static void app_registered(struct ust_app *a)
 	}
 	/* The app's start-up waits for this (its early events). Its later
 	 * providers come on this connection (EVENTS_ADDED). */
-	ret = trawl_ustctl_app_registration_done_flags(a->h, TRAWL_USTCTL_DONE_TAKES_ADDED);
-	if (ret)
-		app_fail(a, ret);
+	app_registration_done(a);
 }
 
 static void app_took_registration(struct ust_app *a)
@@ -476,6 +474,14 @@ void apps_kick(void)
 	work_pending = 1;
 }
 
+static int chans_pending; /* apps_chans_ready() is due */
+
+void apps_chans_kick(void)
+{
+	chans_pending = 1;
+	work_pending = 1;
+}
+
 /* The work nested rounds left (top comment), apps that failed, and the
  * deadlines of commands queued since. */
 void apps_on_top(void)
@@ -485,6 +491,10 @@ void apps_on_top(void)
 	if (!work_pending)
 		return;
 	work_pending = 0;
+	if (chans_pending) {
+		chans_pending = 0;
+		apps_chans_ready();
+	}
 	for (a = conns; a; a = next) {
 		next = a->next;
 		if (a->dead)
@@ -559,8 +569,23 @@ static int session_settled(void *arg)
 	return 1;
 }
 
+/* Whether every live channel an app of @s waits for is ready (a barrier's test). */
+static int session_chans_ready(void *arg)
+{
+	struct trawl_domain_session *s = arg;
+	const struct ust_trace *t;
+	const struct trace_chan *tc;
+
+	for (t = s->traces; t; t = t->next)
+		for (tc = t->chans; tc; tc = tc->next)
+			if (!cons_chan_ready(s, tc))
+				return 0;
+	return 1;
+}
+
 void apps_barrier(struct trawl_domain_session *s)
 {
+	uint64_t until = sd_now_ms() + sd_limits.app_reply_ms + 1000;
 	struct app_sess *as;
 
 	/* Send what is queued now: the app acts on it while we wait. */
@@ -568,5 +593,22 @@ void apps_barrier(struct trawl_domain_session *s)
 		if (!as->app->dead)
 			app_arm(as->app);
 	/* Each app has its own deadline (ustctl.h); the bound is a backstop. */
-	sd_loop_wait(session_settled, s, sd_now_ms() + sd_limits.app_reply_ms + 1000);
+	sd_loop_wait(session_settled, s, until);
+	/*
+	 * A live session's new channels reach the apps once the consumer has
+	 * their streams on relayd (app_sync()): waited for here within the
+	 * same bound, as the apps are, so that a responsive consumer's are
+	 * recording when the command returns; what is not ready by then
+	 * comes later (apps_chans_ready()), the loop not held.
+	 */
+	while (apps_chans_wait(s) && sd_now_ms() < until) {
+		sd_loop_wait(session_chans_ready, s, until);
+		if (!session_chans_ready(s))
+			break;
+		apps_chans_ready();
+		for (as = s->apps; as; as = as->next)
+			if (!as->app->dead)
+				app_arm(as->app);
+		sd_loop_wait(session_settled, s, until);
+	}
 }

@@ -56,6 +56,43 @@ static int cons_reap(struct ust_consumer *c, int *status)
 
 static int cons_restart(struct ust_consumer *c);
 
+/*
+ * Commands go out without waiting: each is queued whole (header, payload,
+ * its fds dup()ed) and written as the consumer's socket takes it, the
+ * loop watching for POLLOUT while some are left; replies are read as they
+ * come, whole or in parts. So a consumer that stops reading (SIGSTOP, a
+ * folder its owner holds up) holds nothing but its own sessions' commands:
+ * they wait in the queue, and it is killed (and started again) once it has
+ * not answered for CONS_ASYNC_MS while replies are owed (cons_arm()). The
+ * queue is bounded besides: past CONS_OUT_MAX bytes, the consumer is taken
+ * for hung at once.
+ */
+struct cons_out {
+	struct cons_out *next;
+	size_t len, off;  /* bytes of the message, written */
+	uint32_t nr_fds;  /* fds[], owned: sent with the first byte */
+	unsigned char *msg; /* header then payload, in the same allocation */
+	int fds[];
+};
+
+#define CONS_OUT_MAX (256u << 20) /* bytes queued for one consumer, at most */
+
+/* Frees @c's queue (its fds closed). */
+static void cons_out_drop(struct ust_consumer *c)
+{
+	while (c->out) {
+		struct cons_out *o = c->out;
+		uint32_t i;
+
+		c->out = o->next;
+		for (i = 0; i < o->nr_fds; i++)
+			close(o->fds[i]);
+		free(o);
+	}
+	c->out_tail = &c->out;
+	c->out_bytes = 0;
+}
+
 void cons_dead(struct ust_consumer *c, int status_known, int status)
 {
 	int reaped;
@@ -64,6 +101,7 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
 		return;
 	c->alive = 0;
 	c->pending = 0;
+	cons_out_drop(c);
 	sd_watch_del(c->fd);
 	close(c->fd);
 	c->fd = -1;
@@ -82,11 +120,13 @@ void cons_dead(struct ust_consumer *c, int status_known, int status)
 	 * that one tries again itself. */
 	if (reaped && c->refs > 0 && !c->restarting)
 		cons_restart(c);
+	if (apps_chans_wait(NULL))
+		apps_chans_kick(); /* its live channels: not waited for any more */
 }
 
 /*
- * A reply awaited without blocking (cons_async()) comes within this of the
- * consumer's previous answer, or the consumer is taken for hung: its own
+ * While replies are owed, the next comes within this of the consumer's
+ * previous answer, or the consumer is taken for hung: its own
  * bounds are a round of draining and a command (TRAWL_OUTPUT_ROUND_MS +
  * TRAWL_OUTPUT_COMMAND_MS: 13 s) whatever relayd does. Generous, as the
  * kernel consumer's: only the session's own stop waits that long.
@@ -121,12 +161,18 @@ static void cons_async_expired(int fd, void *arg)
 	cons_dead(c, 0, 0); /* restarted: cons_async_done() asks the new one */
 }
 
-/* The deadline of @c's answers while some are awaited without blocking. */
-static void cons_async_arm(struct ust_consumer *c)
+/*
+ * What @c's socket is watched for (POLLOUT while commands are queued), and
+ * the deadline of its answers while replies are owed: CONS_ASYNC_MS after
+ * its last answer (or the first command owed since it was idle).
+ */
+static void cons_arm(struct ust_consumer *c)
 {
-	if (c->alive)
-		sd_watch_deadline(c->fd, cons_owed(c, 1) ? sd_now_ms() + CONS_ASYNC_MS : 0,
-				  cons_async_expired);
+	if (!c->alive)
+		return;
+	sd_watch_events(c->fd, (short)(POLLIN | (c->out ? POLLOUT : 0)));
+	sd_watch_deadline(c->fd, c->pending > 0 || c->out ? c->progress_ms + CONS_ASYNC_MS : 0,
+			  cons_async_expired);
 }
 
 /* Reply number c->answered, @r, is in: the session awaiting it has it. */
@@ -156,52 +202,129 @@ static void cons_async_reply(struct ust_consumer *c, const struct trawl_cons_rep
 			s->status_msg[sizeof(s->status_msg) - 1] = '\0';
 		}
 	}
-	cons_async_arm(c);
+	cons_arm(c);
 }
 
-/* Reads one reply (blocking, bounded by SO_RCVTIMEO). */
-static int cons_read_reply(struct ust_consumer *c)
+/* Reply number c->answered + 1, @r, is in. Returns its status. */
+static int cons_reply_in(struct ust_consumer *c, const struct trawl_cons_reply *r)
 {
-	struct trawl_cons_reply r;
-	int ret = trawl_io_recv_all(c->fd, &r, sizeof(r), -1);
-
-	if (ret || r.magic != TRAWL_CONS_MAGIC) {
-		cons_dead(c, 0, 0);
-		/* Restarted: what was pending is replayed (cons_restart()). */
-		return c->alive ? 0 : ret ? ret : -EPROTO;
-	}
 	c->pending--;
 	c->answered++;
-	c->last = r;
-	cons_async_reply(c, &r);
-	if (r.status)
-		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r.status));
-	return r.status;
+	c->last = *r;
+	c->progress_ms = sd_now_ms();
+	cons_async_reply(c, r);
+	if (apps_chans_wait(NULL))
+		apps_chans_kick(); /* maybe a live channel's streams are on relayd */
+	if (r->status)
+		sd_log("uid %d's consumer: %s", (int)c->uid, strerror(-r->status));
+	return r->status;
+}
+
+/*
+ * Reads what replies have come, without waiting (a part of one is kept
+ * for later). Returns the first failed status among them, or 0; the
+ * consumer is dead (and maybe restarted) after a protocol error.
+ */
+static int cons_read_replies(struct ust_consumer *c)
+{
+	int first = 0;
+
+	while (c->alive) {
+		ssize_t n = recv(c->fd, c->rbuf + c->rgot, sizeof(c->rbuf) - c->rgot, MSG_DONTWAIT);
+		struct trawl_cons_reply r;
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		/* closed, an error, or a reply nobody asked for */
+		if (n <= 0 || c->pending <= 0) {
+			cons_dead(c, 0, 0); /* restarted: what was pending is replayed */
+			break;
+		}
+		c->rgot += (size_t)n;
+		if (c->rgot < sizeof(c->rbuf))
+			continue;
+		c->rgot = 0;
+		memcpy(&r, c->rbuf, sizeof(r));
+		if (r.magic != TRAWL_CONS_MAGIC) {
+			cons_dead(c, 0, 0);
+			break;
+		}
+		ret = cons_reply_in(c, &r);
+		if (ret && !first)
+			first = ret;
+	}
+	return first;
+}
+
+/* Writes what the socket takes of @c's queue. 0, or -errno (then dead). */
+static int cons_write(struct ust_consumer *c)
+{
+	while (c->alive && c->out) {
+		struct cons_out *o = c->out;
+		ssize_t n;
+
+		if (!o->off) {
+			struct iovec v = {o->msg, o->len};
+
+			n = trawl_fdmsg_sendmsg(c->fd, &v, 1, o->fds, o->nr_fds, MSG_DONTWAIT);
+		} else {
+			n = send(c->fd, o->msg + o->off, o->len - o->off, MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (n < 0)
+				n = -errno;
+		}
+		if (n == -EAGAIN || n == -EWOULDBLOCK || n == -EINTR)
+			break;
+		if (n < 0)
+			return (int)n;
+		if (!o->off) {
+			uint32_t i;
+
+			for (i = 0; i < o->nr_fds; i++) /* (the consumer has its own now) */
+				close(o->fds[i]);
+			o->nr_fds = 0;
+		}
+		o->off += (size_t)n;
+		if (o->off < o->len)
+			break;
+		c->out = o->next;
+		if (!c->out)
+			c->out_tail = &c->out;
+		c->out_bytes -= o->len;
+		free(o);
+	}
+	return 0;
 }
 
 static void cons_readable(int fd, short revents, void *arg)
 {
 	struct ust_consumer *c = arg;
 
-	if (c->pending > 0 && (revents & POLLIN))
-		cons_read_reply(c);
-	else
+	(void)fd;
+	if ((revents & POLLOUT) && cons_write(c)) {
 		cons_dead(c, 0, 0);
+		return;
+	}
+	if (revents & POLLIN)
+		cons_read_replies(c);
+	else if (revents & (POLLERR | POLLHUP | POLLNVAL))
+		cons_dead(c, 0, 0);
+	cons_arm(c);
 }
 
-/*
- * A command could not be sent: the consumer is dead. If another one took
+/* A command could not be sent: the consumer is dead. If another one took
  * its place, it was told the state of every session (cons_restart()),
- * which is what every command but SNAPSHOT says: the command is done.
- */
+ * which is what every command but SNAPSHOT says: the command is done. */
 static int cons_send_failed(struct ust_consumer *c, uint16_t cmd, int err)
 {
 	cons_dead(c, 0, 0);
 	return c->alive && cmd != TRAWL_CONS_SNAPSHOT ? 0 : err;
 }
 
-#define CONS_MAX_PENDING 32 /* replies not read yet, at most (cons_send_to()) */
-
+/* Queues a command for @c (its reply counted as owed) and writes what the
+ * socket takes now: never waits. 0 or -errno. */
 static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_key,
 			uint64_t trace_key, uint64_t chan_key, const void *payload, uint32_t size,
 			const int *fds, uint32_t nr_fds)
@@ -216,27 +339,51 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 		.trace_key = trace_key,
 		.channel_key = chan_key,
 	};
-	ssize_t n;
+	struct cons_out *o;
+	uint32_t i;
 	int ret;
 
-	/*
-	 * Bounded pipelining: unread replies pile up in our socket while we
-	 * send; with our receive buffer full, the consumer blocks writing a
-	 * reply and stops reading commands, and our next send blocks too, for
-	 * ever (300 per-PID apps registering at once did it). A reply is ~300
-	 * bytes: CONS_MAX_PENDING of them stay well within the buffer.
-	 */
-	while (c && c->alive && c->pending >= CONS_MAX_PENDING)
-		cons_read_reply(c);
 	if (!c || !c->alive)
 		return -EPIPE;
-	n = trawl_fdmsg_send_fds(c->fd, &h, sizeof(h), fds, nr_fds);
-	if (n < 0 || (size_t)n != sizeof(h))
-		return cons_send_failed(c, cmd, n < 0 ? (int)n : -EIO);
-	if (size && (ret = trawl_io_send_all(c->fd, payload, size)))
-		return cons_send_failed(c, cmd, ret);
+	if (nr_fds > TRAWL_FDMSG_MAX_FDS)
+		return -EINVAL;
+	o = malloc(sizeof(*o) + nr_fds * sizeof(int) + sizeof(h) + size);
+	if (!o)
+		return -ENOMEM;
+	o->next = NULL;
+	o->len = sizeof(h) + size;
+	o->off = 0;
+	o->msg = (unsigned char *)(o->fds + nr_fds);
+	memcpy(o->msg, &h, sizeof(h));
+	if (size)
+		memcpy(o->msg + sizeof(h), payload, size);
+	/* (the caller's fds may be closed before the message is out: ours) */
+	for (o->nr_fds = 0; o->nr_fds < nr_fds; o->nr_fds++) {
+		o->fds[o->nr_fds] = fcntl(fds[o->nr_fds], F_DUPFD_CLOEXEC, 3);
+		if (o->fds[o->nr_fds] < 0) {
+			ret = -errno;
+			for (i = 0; i < o->nr_fds; i++)
+				close(o->fds[i]);
+			free(o);
+			return ret;
+		}
+	}
+	if (!c->out && !c->pending)
+		c->progress_ms = sd_now_ms(); /* (idle until now: the deadline counts from here) */
+	*c->out_tail = o;
+	c->out_tail = &o->next;
+	c->out_bytes += o->len;
 	c->pending++;
 	c->sent++;
+	if (c->out_bytes > CONS_OUT_MAX) {
+		sd_log("uid %d's user-space consumer (pid %d) left %llu bytes of commands unread: "
+		       "killed", (int)c->uid, (int)c->pid, (unsigned long long)c->out_bytes);
+		return cons_send_failed(c, cmd, -ENOBUFS);
+	}
+	ret = cons_write(c);
+	if (ret)
+		return cons_send_failed(c, cmd, ret);
+	cons_arm(c);
 	return 0;
 }
 
@@ -257,26 +404,38 @@ static int session_live(const struct trawl_domain_session *s)
 	return p && p[1] >= '0' && p[1] <= '9' && strtoul(p + 1, NULL, 10) != 0;
 }
 
-static int cons_sync_c(struct ust_consumer *c);
-
-/*
- * Sends a command about session @s (and fds); the reply is read later,
- * except for a live session's ADD_CHANNEL: the consumer answers it once
- * the channel's streams and their first packets are on relayd
- * (consumerd/ust-consumer.c), and the app must not get the channel, so
- * record, before that. Returns 0 or a negative errno.
- */
+/* Sends a command about session @s (and fds); its reply is read later.
+ * Returns 0 or a negative errno. */
 int cons_send(struct trawl_domain_session *s, uint16_t cmd, uint64_t trace_key,
 	      uint64_t chan_key, const void *payload, uint32_t size, const int *fds,
 	      uint32_t nr_fds)
 {
-	int ret = cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+	return cons_send_to(s->cons, cmd, s->id, trace_key, chan_key, payload, size, fds, nr_fds);
+}
 
-	/* (not while the consumer drains a stop for another of the owner's
-	 * sessions: that would hold the daemon's loop as long) */
-	if (!ret && cmd == TRAWL_CONS_ADD_CHANNEL && session_live(s) && !cons_owed(s->cons, 1))
-		cons_sync_c(s->cons); /* its errors are logged; the app goes on as before */
-	return ret;
+/*
+ * A live session's ADD_CHANNEL is answered once the channel's streams and
+ * their first packets are on relayd (consumerd/ust-consumer.c), and the
+ * app must not get the channel, so record, before that: the apps wait for
+ * that reply, the loop does not (app_sync(), apps_chans_ready()).
+ */
+void cons_chan_sent(struct trawl_domain_session *s, struct trace_chan *tc)
+{
+	tc->ready_at = 0;
+	if (!session_live(s) || !cons_alive(s))
+		return;
+	tc->ready_gen = s->cons->generation;
+	tc->ready_at = s->cons->sent;
+}
+
+int cons_chan_ready(const struct trawl_domain_session *s, const struct trace_chan *tc)
+{
+	const struct ust_consumer *c = s->cons;
+
+	/* (a consumer started in another's place is told of it by the replay:
+	 * not waited for, as that one's first answer was not) */
+	return !tc->ready_at || !c || !c->alive || c->generation != tc->ready_gen ||
+	       c->answered >= tc->ready_at;
 }
 
 /* Sends @cmd about @s (the awaited command with its payload), its reply
@@ -295,7 +454,7 @@ static int cons_async_send(struct trawl_domain_session *s, uint16_t cmd)
 	s->wait_gen = gen;
 	s->wait_at = c->sent;
 	s->wait_over = 0;
-	cons_async_arm(c);
+	cons_arm(c);
 	return 0;
 }
 
@@ -312,7 +471,7 @@ int cons_status_ask(struct trawl_domain_session *s)
 	s->status_asked = 1;
 	s->status_gen = c->generation;
 	s->status_at = c->sent;
-	cons_async_arm(c);
+	cons_arm(c);
 	return -EINPROGRESS;
 }
 
@@ -408,16 +567,42 @@ int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *rep
 	return 1;
 }
 
-/* Waits for every pending reply; returns the first error. */
+/*
+ * Waits for every pending reply, each within 10 s (then the consumer is
+ * killed, and restarted): only at the daemon's exit (its sessions stopped
+ * and destroyed there, the consumers told to quit). Returns the first
+ * error.
+ */
 static int cons_sync_c(struct ust_consumer *c)
 {
 	int ret, first = 0;
 
 	while (c && c->alive && c->pending > 0) {
-		ret = cons_read_reply(c);
+		struct pollfd p = {.fd = c->fd, .events = (short)(POLLIN | (c->out ? POLLOUT : 0))};
+
+		ret = poll(&p, 1, 10000);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0) {
+			sd_log("uid %d's user-space consumer (pid %d) did not answer within 10 s: killed",
+			       (int)c->uid, (int)c->pid);
+			cons_dead(c, 0, 0);
+			continue; /* restarted: what it was told is replayed, and waited for */
+		}
+		if ((p.revents & POLLOUT) && cons_write(c)) {
+			cons_dead(c, 0, 0);
+			continue;
+		}
+		ret = 0;
+		if (p.revents & POLLIN)
+			ret = cons_read_replies(c);
+		else if (p.revents & (POLLERR | POLLHUP | POLLNVAL))
+			cons_dead(c, 0, 0);
 		if (ret && !first)
 			first = ret;
 	}
+	if (c)
+		cons_arm(c);
 	return c && c->alive ? first : -EPIPE;
 }
 
@@ -456,7 +641,6 @@ int cons_alive(const struct trawl_domain_session *s)
 /* Starts c's process (as c->uid/c->gid) on a new socketpair. 0 or -errno (@err set). */
 static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 {
-	struct timeval tv = {.tv_sec = 10};
 	struct trawl_ids ids;
 	int sv[2], ret, err_fd = -1;
 	pid_t pid;
@@ -535,10 +719,14 @@ static int cons_exec(struct ust_consumer *c, struct trawl_domain_err *err)
 	c->fd = sv[0];
 	c->alive = 1;
 	c->pending = 0;
+	c->rgot = 0;
+	cons_out_drop(c);
 	c->sent = c->answered = 0;
 	c->generation++;
-	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	c->progress_ms = sd_now_ms();
 	sd_watch_add(sv[0], cons_readable, c);
+	/* (its commands go out and its replies come in while apps are waited for) */
+	sd_watch_nested(sv[0], 1);
 	return 0;
 }
 

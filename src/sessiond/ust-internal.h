@@ -40,6 +40,7 @@ struct ust_app {
 	int reg_pending;      /* registered in a nested round: set up at the top */
 	int added_pending;    /* events added in a nested round: set up at the top */
 	int dead;             /* failed inside a loop: dropped at the top (app_fail()) */
+	int done_held;        /* REGISTRATION_DONE held until its channels are ready */
 	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
 };
 
@@ -83,6 +84,11 @@ struct trace_chan {
 	struct trawl_ustctl_channel *rb; /* owned */
 	struct ust_class *classes;       /* owned */
 	uint32_t next_id;
+	/* A live session's channel: reply number ready_at of consumer
+	 * generation ready_gen says its streams are on relayd, and the apps
+	 * get it only then (cons_chan_ready()); 0: ready. */
+	uint32_t ready_gen;
+	uint64_t ready_at;
 };
 
 struct ust_trace {
@@ -125,6 +131,7 @@ struct app_sess {
 	uint8_t *chan_sent; /* [chan index]: the app has the channel's buffers */
 	uint32_t nr_chans;
 	int started;
+	int chan_wait; /* a channel it needs is not ready yet (a live session's) */
 };
 
 struct trawl_domain_session {
@@ -185,8 +192,15 @@ struct ust_consumer {
 	pid_t pid;
 	int fd;      /* owned: our end of the socketpair */
 	int alive;
-	int pending; /* replies not read yet */
+	int pending; /* replies not read yet (their commands queued or sent) */
 	uint64_t sent, answered; /* commands sent, replies read (this generation) */
+	/* Commands not (wholly) written yet, oldest first (ust-consumer.c's
+	 * struct cons_out, owned), and their bytes; a reply read in part. */
+	struct cons_out *out, **out_tail;
+	uint64_t out_bytes;
+	unsigned char rbuf[sizeof(struct trawl_cons_reply)];
+	size_t rgot;
+	uint64_t progress_ms; /* sd_now_ms() of its last answer, or of the first command owed */
 	int refs;    /* sessions using it */
 	struct trawl_cons_reply last; /* the last reply read */
 	char msg[TRAWL_DOMAIN_ERR_MAX]; /* why it died */
@@ -245,6 +259,10 @@ int cons_busy(const struct trawl_domain_session *s);
 int cons_status_ask(struct trawl_domain_session *s);
 int cons_status_pending(struct trawl_domain_session *s);
 int cons_alive(const struct trawl_domain_session *s);
+/* The ADD_CHANNEL of @tc was just sent: in a live session, its reply is
+ * awaited before apps get the channel (cons_chan_ready() 0 until then). */
+void cons_chan_sent(struct trawl_domain_session *s, struct trace_chan *tc);
+int cons_chan_ready(const struct trawl_domain_session *s, const struct trace_chan *tc);
 void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
 		      struct trawl_cons_add_channel *ac);
 int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err);
@@ -278,6 +296,13 @@ void app_events_added(struct ust_app *a);
 /* The app's TALLY (wire.h): its counts go to the discarded events of the
  * channels that would have recorded them. */
 void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr);
+/* Tells @a its registration (or addition) is set up, once every channel
+ * it needs is ready; else holds that until then (apps_chans_ready()). */
+void app_registration_done(struct ust_app *a);
+/* Gives apps the live channels that became ready (at the top level). */
+void apps_chans_ready(void);
+/* 1 while some app waits for a live channel of @s (NULL: of any session). */
+int apps_chans_wait(const struct trawl_domain_session *s);
 /* The app said no to an ENABLE: the event is off in it. */
 void app_enable_failed(struct ust_app *a, uint32_t chan_handle, uint32_t event_index, int err);
 
@@ -291,6 +316,9 @@ void app_fail(struct ust_app *a, int err);
 void apps_on_top(void);
 /* Commands were queued outside an app's own callback: arm their deadlines. */
 void apps_kick(void);
+/* A consumer answered while apps wait for live channels: apps_chans_ready()
+ * runs at the top level. */
+void apps_chans_kick(void);
 /* Before a stop: takes the connections waiting to be accepted and what
  * every app has sent (a program's last TALLY), within a bound. Top level. */
 void apps_drain(void);

@@ -297,6 +297,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
 	cons_send(s, TRAWL_CONS_ADD_CHANNEL, t->key, c->index + 1, &ac, sizeof(ac), fds,
 		  ua.nr_streams);
+	cons_chan_sent(s, tc);
 	return tc;
 }
 

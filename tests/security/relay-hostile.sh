@@ -48,6 +48,15 @@
 #               rotation), everyone else answered; then the consumer goes
 #               on and the command's work is checked with babeltrace2
 #               (cleared, the chunk archived, the snapshot whole).
+#               The same consumer frozen while 16 programs are set up in a
+#               per-process session (64 commands with no reply): at the
+#               33rd the daemon waited 10 s for replies; now they wait in
+#               the daemon's queue for that consumer, and everyone else is
+#               answered while the session's stop waits behind them.
+#               A program registering into the member's live session, the
+#               consumer frozen: the daemon waited (10 s) for the consumer
+#               to say the new channel's streams were on relayd; now the
+#               program's set-up waits, and everyone else is answered.
 #   ctrl-mute   the control port takes the daemon's HELLO at `create` and
 #               does not answer: the daemon waited 3 s (and 3 more to
 #               connect to a port that never accepts), everyone with it.
@@ -380,6 +389,87 @@ sched_held() {
 	echo "disable-rotation: $(cat "$T/dis.out" "$T/dis.err")"
 }
 
+# 1 while `list P` says a stop of P waits for its consumer
+p_pending() { gt list P 2>/dev/null | grep -q "a stop or destroy of the session is waiting for its consumer"; }
+
+# queue_held: a per-process session P, its consumer frozen; 16 programs set
+# up in it meanwhile (a trace, its metadata, its channel, its removal at
+# the exit: 4 commands each, 64 in all with no reply; at the 33rd the
+# daemon waited for the consumer's replies, 10 s), then its stop waits for
+# the consumer: everyone is answered meanwhile, and once the consumer goes
+# on, the trace holds every program's events.
+queue_held() {
+	local P=$T/$G/p cons i pid n
+	expect 0 gt create P -o "$P" || return
+	expect 0 gt enable-channel -u --buffers-pid cp -s P || return
+	expect 0 gt enable-event -u tall:seq -c cp -s P || return
+	expect 0 gt start P || return
+	cons=$(member_cons)
+	[ -n "$cons" ] || { fail "queue: the member has no consumer to hold"; return; }
+	kill -STOP $cons
+	for i in $(seq 16); do tall 50 $((100 + i)); done
+	gt stop P >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	for i in $(seq 400); do p_pending && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+	p_pending || fail "the stop of P never waited for the consumer: $(cat "$T/held.err")"
+	answered_meanwhile "stop behind 64 unanswered commands" $pid
+	kill -CONT $cons
+	wait $pid
+	HELD_RC=$?
+	echo "stop behind 64 unanswered commands: exit $HELD_RC: $(cat "$T/held.err")"
+	[ "$HELD_RC" = 0 ] || fail "the stop of P exited $HELD_RC: $(cat "$T/held.err")"
+	n=$(babeltrace2 "$P" 2>"$T/bt.err" | grep -c " tall:seq: ")
+	echo "per-process traces: $n events of 16 x 50"
+	[ "$n" = 800 ] || fail "the per-process traces hold $n events of 800: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy P || fail "destroy of P failed"
+}
+
+# live_held: a program of the member registers into their live session
+# while their consumer is frozen: its channel's streams must be on relayd
+# before the program is given the channel, and the daemon waited for the
+# consumer's answer (10 s, then killed it). Now the program's set-up waits
+# (its registration is answered once the channel is ready) and everyone
+# is answered meanwhile; once the consumer goes on, its 100 events are in
+# the relayd's trace.
+live_held() {
+	local cons q0 q=0 i app line ctrl data n
+	"$BIN/trawl-relayd" -o "$T/relay" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 \
+		-L tcp://127.0.0.1:0 2>"$T/relay.log" &
+	HR_PID=$!
+	for i in $(seq 100); do grep -q "control port" "$T/relay.log" && break; sleep 0.05; done
+	line=$(grep -m1 "control port" "$T/relay.log") || { fail "relayd did not start: $(cat "$T/relay.log")"; return; }
+	ctrl=$(sed -n 's/.*control port \([0-9]*\),.*/\1/p' <<<"$line")
+	data=$(sed -n 's/.*data port \([0-9]*\),.*/\1/p' <<<"$line")
+	expect 0 gt create L --live=100000 --set-url "net://127.0.0.1:$ctrl:$data" || return
+	expect 0 gt enable-event -u tall:seq -s L || return
+	expect 0 gt start L || return
+	cons=$(member_cons)
+	[ -n "$cons" ] || { fail "live: the member has no consumer to hold"; return; }
+	kill -STOP $cons
+	q0=$(cons_rq "$cons")
+	# waits (60 s at most) until its event is enabled, then records 100
+	as_user "$G" "$BIN/loss-app" 100 0 7 60000 >"$T/app.out" 2>&1 &
+	app=$!
+	for i in $(seq 400); do
+		q=$(cons_rq "$cons")
+		[ "$q" -gt "$q0" ] && break
+		kill -0 $app 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$q" -gt "$q0" ] || fail "live: the daemon never sent the consumer the program's channel"
+	answered_meanwhile "live app set-up" $app
+	kill -CONT $cons
+	wait $app || fail "the live program failed: $(cat "$T/app.out")"
+	expect 0 gt stop L || fail "stop of L: $(cat "$T/err")"
+	n=$(babeltrace2 "$T/relay" 2>"$T/bt.err" | grep -c "tall:seq: .*thread = 7,")
+	echo "live: $n events of 100 in relayd's trace"
+	[ "$n" = 100 ] || fail "relayd's trace holds $n events of 100: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy L || fail "destroy of L failed"
+	kill $HR_PID 2>/dev/null
+	wait $HR_PID 2>/dev/null
+	HR_PID=
+}
+
 if [ "$MODE" = held-ust ]; then
 	B=trawlrb$$
 	mkuser "$B" tracing || B=
@@ -407,6 +497,8 @@ if [ "$MODE" = held-ust ]; then
 	echo "chunk 1: $n3 events of 200"
 	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 events of 200: $(cat "$T/bt.err")"
 	expect 0 gt destroy H || fail "destroy of H failed"
+	queue_held
+	live_held
 	S=$T/$G/s
 	expect 0 gt create S --snapshot -o "$S" || finish
 	expect 0 gt enable-event -u tall:seq -s S || finish
