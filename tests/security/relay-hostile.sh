@@ -447,8 +447,11 @@ live_held() {
 	[ -n "$cons" ] || { fail "live: the member has no consumer to hold"; return; }
 	kill -STOP $cons
 	q0=$(cons_rq "$cons")
-	# waits (60 s at most) until its event is enabled, then records 100
-	as_user "$G" "$BIN/loss-app" 100 0 7 60000 >"$T/app.out" 2>&1 &
+	# its start-up waits for its set-up (60 s at most: longer than the test
+	# holds the consumer; the default 3 s would let it go on counting its
+	# events as lost, libtrawl-ust's late-daemon tally), then records 100
+	as_user "$G" env TRAWL_UST_REGISTER_TIMEOUT=60000 "$BIN/loss-app" 100 0 7 60000 \
+		>"$T/app.out" 2>&1 &
 	app=$!
 	for i in $(seq 400); do
 		q=$(cons_rq "$cons")
