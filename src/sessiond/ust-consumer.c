@@ -64,8 +64,8 @@ static int cons_restart(struct ust_consumer *c);
  * folder its owner holds up) holds nothing but its own sessions' commands:
  * they wait in the queue, and it is killed (and started again) once it has
  * not answered for CONS_ASYNC_MS while replies are owed (cons_arm()). The
- * queue is bounded besides: past CONS_OUT_MAX bytes, the consumer is taken
- * for hung at once.
+ * queue is bounded besides: past CONS_OUT_MAX bytes or cons_out_max_fds()
+ * fds, the consumer is taken for hung at once.
  */
 struct cons_out {
 	struct cons_out *next;
@@ -76,6 +76,14 @@ struct cons_out {
 };
 
 #define CONS_OUT_MAX (256u << 20) /* bytes queued for one consumer, at most */
+
+/* The fds its queue may hold (the streams of the channels not sent yet):
+ * an eighth of the daemon's, so that a consumer that reads nothing cannot
+ * take the fds the daemon serves everyone with. */
+static uint64_t cons_out_max_fds(void)
+{
+	return sd.fd_limit / 8 > 256 ? sd.fd_limit / 8 : 256;
+}
 
 /* Frees @c's queue (its fds closed). */
 static void cons_out_drop(struct ust_consumer *c)
@@ -91,6 +99,7 @@ static void cons_out_drop(struct ust_consumer *c)
 	}
 	c->out_tail = &c->out;
 	c->out_bytes = 0;
+	c->out_fds = 0;
 }
 
 void cons_dead(struct ust_consumer *c, int status_known, int status)
@@ -284,6 +293,7 @@ static int cons_write(struct ust_consumer *c)
 
 			for (i = 0; i < o->nr_fds; i++) /* (the consumer has its own now) */
 				close(o->fds[i]);
+			c->out_fds -= o->nr_fds;
 			o->nr_fds = 0;
 		}
 		o->off += (size_t)n;
@@ -373,11 +383,13 @@ static int cons_send_to(struct ust_consumer *c, uint16_t cmd, uint64_t session_k
 	*c->out_tail = o;
 	c->out_tail = &o->next;
 	c->out_bytes += o->len;
+	c->out_fds += o->nr_fds;
 	c->pending++;
 	c->sent++;
-	if (c->out_bytes > CONS_OUT_MAX) {
-		sd_log("uid %d's user-space consumer (pid %d) left %llu bytes of commands unread: "
-		       "killed", (int)c->uid, (int)c->pid, (unsigned long long)c->out_bytes);
+	if (c->out_bytes > CONS_OUT_MAX || c->out_fds > cons_out_max_fds()) {
+		sd_log("uid %d's user-space consumer (pid %d) left %llu bytes and %llu fds of "
+		       "commands unread: killed", (int)c->uid, (int)c->pid,
+		       (unsigned long long)c->out_bytes, (unsigned long long)c->out_fds);
 		return cons_send_failed(c, cmd, -ENOBUFS);
 	}
 	ret = cons_write(c);

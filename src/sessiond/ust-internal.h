@@ -197,7 +197,7 @@ struct ust_consumer {
 	/* Commands not (wholly) written yet, oldest first (ust-consumer.c's
 	 * struct cons_out, owned), and their bytes; a reply read in part. */
 	struct cons_out *out, **out_tail;
-	uint64_t out_bytes;
+	uint64_t out_bytes, out_fds;
 	unsigned char rbuf[sizeof(struct trawl_cons_reply)];
 	size_t rgot;
 	uint64_t progress_ms; /* sd_now_ms() of its last answer, or of the first command owed */
