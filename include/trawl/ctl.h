@@ -585,6 +585,30 @@ int trawl_ctl_channel_attr_set_buffers(struct trawl_ctl_channel_attr *attr,
 				       enum trawl_ctl_buffers buffers);
 
 /**
+ * trawl_ctl_channel_attr_set_tracefile_size - split each stream's file (LTTng's --tracefile-size)
+ * @attr: a channel description
+ * @bytes: 0 (the default: one file per stream), or the most a stream file
+ *         holds: the stream goes on in a new file, <channel>_<cpu>_<n>, at a
+ *         packet boundary. Less than the sub-buffer size is raised to it.
+ *
+ * Return: 0.
+ */
+int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *attr, uint64_t bytes);
+
+/**
+ * trawl_ctl_channel_attr_set_tracefile_count - files kept per stream (LTTng's --tracefile-count)
+ * @attr: a channel description
+ * @count: 0 (the default: all), or the newest files kept per stream, with a
+ *         tracefile size: the file after the last reuses the first's name
+ *         (n modulo @count), the oldest file truncated. Without a size it
+ *         does nothing.
+ *
+ * Return: 0.
+ */
+int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr,
+					       uint32_t count);
+
+/**
  * trawl_ctl_channel_enable - create a channel, or enable it again
  * @ctl: a connection
  * @session: the session's name
@@ -839,6 +863,8 @@ struct trawl_ctl_channel_info {
 	uint32_t switch_timer_us; /* 0: off */
 	uint32_t read_timer_us;
 	enum trawl_ctl_buffers buffers; /* PER_UID, PER_PID or GLOBAL */
+	uint64_t tracefile_size;  /* bytes per stream file, 0: unlimited */
+	uint32_t tracefile_count; /* files kept per stream, 0: unlimited */
 };
 
 /* An event rule. Strings belong to the list. */

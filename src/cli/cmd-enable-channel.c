@@ -20,6 +20,11 @@ static const struct cli_option_doc opts_doc[] = {
 	{"--read-timer=US", "Check for full packets every US microseconds."},
 	{"--buffers-uid", "One buffer per user, shared by the user's apps (user space default)."},
 	{"--buffers-pid", "One buffer per process (user space)."},
+	{"--tracefile-size=SIZE", "Split each stream's file: at most SIZE bytes a file (suffixes "
+				  "k, M, G), the next one at a packet boundary, named "
+				  "CHANNEL_CPU_N (at least the sub-buffer size)."},
+	{"--tracefile-count=COUNT", "Keep the newest COUNT files of each stream (with "
+				    "--tracefile-size): the oldest is overwritten."},
 	{"--buffers-global", "One buffer for the whole system (the kernel's only mode; not for "
 			     "user space)."},
 	{"-h, --help", "Show this help."},
@@ -69,6 +74,8 @@ static int run(int argc, char **argv)
 		{"buffers-uid", no_argument, NULL, 'I'},
 		{"buffers-pid", no_argument, NULL, 'P'},
 		{"buffers-global", no_argument, NULL, 'G'},
+		{"tracefile-size", required_argument, NULL, 'C'},
+		{"tracefile-count", required_argument, NULL, 'T'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
@@ -76,8 +83,8 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	uint64_t subbuf = 0;
-	uint32_t num = 0, sw = 0, rd = 0;
+	uint64_t subbuf = 0, tf_size = 0;
+	uint32_t num = 0, sw = 0, rd = 0, tf_count = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
 	int c, ret = 0, first = 0, ok, overwrite = -1;
 
@@ -117,6 +124,14 @@ static int run(int argc, char **argv)
 		case 'G':
 			buffers = TRAWL_CTL_BUFFERS_GLOBAL;
 			break;
+		case 'C':
+			if (cli_parse_size(optarg, &tf_size))
+				return cli_error(-EINVAL, "bad trace file size '%s'", optarg);
+			break;
+		case 'T':
+			if (cli_parse_u32(optarg, &tf_count))
+				return cli_error(-EINVAL, "bad trace file count '%s'", optarg);
+			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
 				return cli_usage(&cli_cmd_enable_channel, "bad option");
@@ -129,6 +144,18 @@ static int run(int argc, char **argv)
 	if ((buffers == TRAWL_CTL_BUFFERS_PER_UID || buffers == TRAWL_CTL_BUFFERS_PER_PID) &&
 	    t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
+	/* LTTng 2.13's rules and lines (its client's, before anything is asked) */
+	if (!tf_size && tf_count) {
+		fprintf(stderr, "Error: Missing option --tracefile-size. A file count without a "
+				"size won't do anything.\n");
+		return 1;
+	}
+	if (tf_size && tf_size < (subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE)) {
+		fprintf(stderr, "Warning: Tracefile size rounded up from (%llu) to subbuffer size "
+				"(%llu)\n", (unsigned long long)tf_size,
+			(unsigned long long)(subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE));
+		tf_size = subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE;
+	}
 	ret = cli_target_connect(&cli_cmd_enable_channel, &t, &ctl);
 	if (ret)
 		return ret;
@@ -158,6 +185,8 @@ static int run(int argc, char **argv)
 		trawl_ctl_channel_attr_set_buffers(attr, buffers);
 		trawl_ctl_channel_attr_set_switch_timer(attr, sw);
 		trawl_ctl_channel_attr_set_read_timer(attr, rd);
+		trawl_ctl_channel_attr_set_tracefile_size(attr, tf_size);
+		trawl_ctl_channel_attr_set_tracefile_count(attr, tf_count);
 		ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
 		ok = !ret;
 		if (ret && cli_list_fail(ctl, ret, "enable-channel", &first)) {
@@ -172,7 +201,8 @@ static int run(int argc, char **argv)
 				.domain = t.domain, .name = tok, .enabled = 1,
 				.overwrite = overwrite > 0, .subbuf_size = subbuf,
 				.num_subbuf = num, .switch_timer_us = sw, .read_timer_us = rd,
-				.buffers = buffers,
+				.buffers = buffers, .tracefile_size = tf_size,
+				.tracefile_count = tf_count,
 			};
 
 			mi_channel(ctl, t.name, &asked, ok);
@@ -189,7 +219,8 @@ const struct cli_cmd cli_cmd_enable_channel = {
 	.summary = "Create or enable channels",
 	.synopsis = "(-k | -u) [-s NAME] [--subbuf-size SIZE] [--num-subbuf N] [--overwrite | "
 		    "--discard] [--switch-timer US] [--read-timer US] [--buffers-uid | "
-		    "--buffers-pid] CHANNEL[,CHANNEL...]",
+		    "--buffers-pid] [--tracefile-size SIZE [--tracefile-count COUNT]] "
+		    "CHANNEL[,CHANNEL...]",
 	.description = "Creates each CHANNEL (a set of per-CPU ring buffers) in the session, or "
 		       "enables it again after disable-channel. Channels are created before the "
 		       "session first starts.",

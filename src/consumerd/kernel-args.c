@@ -76,6 +76,8 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		{ "gid", required_argument, NULL, 'g' },
 		{ "once", no_argument, NULL, '1' },
 		{ "statedump", no_argument, NULL, 's' },
+		{ "tracefile-size", required_argument, NULL, 'S' },
+		{ "tracefile-count", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kchan *cur = NULL;
@@ -130,6 +132,21 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 				return -EINVAL;
 			cur->statedump = 1;
 			break;
+		case 'S':
+		case 'C': {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (!cur || *end || !*optarg || errno || (c == 'C' && v > UINT32_MAX))
+				return -EINVAL;
+			if (c == 'S')
+				cur->tracefile_size = v;
+			else
+				cur->tracefile_count = (uint32_t)v;
+			break;
+		}
 		default:
 			return -EINVAL;
 		}

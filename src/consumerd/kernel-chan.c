@@ -69,11 +69,16 @@ static int cpu_open(struct kconsumer *k, struct kchan *ch, int i)
 	ret = trawl_path_fmt(rel, sizeof(rel), "%s_%d", ch->name, i);
 	if (ret)
 		return ret;
-	c->out = trawl_output_stream_open(k->out, rel, (uint64_t)ch->id << 32 | (uint32_t)i);
+	c->out = trawl_output_stream_open_split(k->out, rel, (uint64_t)ch->id << 32 | (uint32_t)i,
+						ch->tracefile_size, ch->tracefile_count);
 	if (!c->out)
 		return -errno;
-	return trawl_kernel_stream_init(&c->stream, &ch->conv, (uint32_t)i, 1u << 20, emit_packet,
-					c);
+	/* packets of at most 1 MiB, and no larger than a trace file (each file holds whole ones) */
+	return trawl_kernel_stream_init(&c->stream, &ch->conv, (uint32_t)i,
+					ch->tracefile_size && ch->tracefile_size < (1u << 20)
+						? (size_t)ch->tracefile_size
+						: 1u << 20,
+					emit_packet, c);
 }
 
 int kcons_chan_open(struct kconsumer *k, struct kchan *ch)

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct { char kind; char *arg; } rules[MAX_RULES];
-	struct trawl_kernel_channel_attr attr = { 0, 0, 0 };
+	struct trawl_kernel_channel_attr attr = { 0, 0, 0, 0, 0 };
 	struct trawl_kernel_session *s;
 	struct trawl_kernel_instance *inst;
 	char err[TRAWL_KERNEL_ERR_LEN] = "", self[4096], out[4096] = "";

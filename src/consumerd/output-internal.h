@@ -121,6 +121,17 @@ struct trawl_output_stream {
 	struct trawl_ctf_packet_start lost_first, lost_head;
 	/* events of all its lost packets: added to each later packet's events_discarded */
 	uint64_t carry;
+	/*
+	 * local, split in files (trace file limits): the stream's name without
+	 * the file's number (owned), the most bytes a file holds, how many are
+	 * kept (0: all), the number of the file written, and the bytes of the
+	 * files closed before it (offset is the current file's)
+	 */
+	char *base;
+	uint64_t file_size;
+	uint32_t file_count;
+	uint64_t file_index;
+	uint64_t closed_bytes;
 };
 
 /* stream_packet() flags */

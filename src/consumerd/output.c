@@ -491,44 +491,122 @@ static void stream_link(struct trawl_output_stream *st)
 	reserve_grow(st->o);
 }
 
-struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
-						     uint64_t instance_id)
+/* Opens @st's stream file @name and index/<name>.idx, and writes the index's header. 0 or -errno. */
+static int stream_files_open(struct trawl_output_stream *st, const char *name)
 {
 	struct trawl_ctf_index_header ih;
 	struct iovec v = {&ih, sizeof(ih)};
-	struct trawl_output_stream *st = calloc(1, sizeof(*st));
+	struct trawl_output *o = st->o;
 	char rel[300];
 	int ret;
 
-	if (!st)
-		return NULL;
 	trawl_ctf_index_header_init(&ih);
-	st->o = o;
-	st->instance_id = instance_id;
 	st->data = trawl_output_file_open(o, name, TRAWL_OUTPUT_DATA);
-	if (st->data < 0) {
-		ret = st->data;
-		goto fail;
-	}
+	if (st->data < 0)
+		return st->data;
 	ret = trawl_path_fmt(rel, sizeof(rel), "index/%s.idx", name);
 	st->index = ret ? ret : trawl_output_file_open(o, rel, TRAWL_OUTPUT_INDEX);
 	if (st->index < 0) {
 		ret = st->index;
 		trawl_output_file_close(o, st->data);
-		goto fail;
+		st->data = -1;
+		return ret;
 	}
-	stream_link(st);
-	ret = trawl_output_file_append(o, st->index, &v, 1);
+	return trawl_output_file_append(o, st->index, &v, 1);
+}
+
+/* The name of file @n of split stream @st. 0 or -ENAMETOOLONG. */
+static int split_name(const struct trawl_output_stream *st, uint64_t n, char *buf, size_t len)
+{
+	return trawl_path_fmt(buf, len, "%s_%llu", st->base, (unsigned long long)n);
+}
+
+/* @st split in files (open_split()): its settings. 0 or -errno. */
+static int split_init(struct trawl_output_stream *st, const char *name, uint64_t file_size,
+		      uint32_t file_count)
+{
+	if (!file_size)
+		return 0;
+	if (st->o->relay)
+		return -EOPNOTSUPP; /* refused by the session daemon first */
+	st->base = strdup(name);
+	if (!st->base)
+		return -ENOMEM;
+	st->file_size = file_size;
+	st->file_count = file_count;
+	return 0;
+}
+
+struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o,
+							   const char *name, uint64_t instance_id,
+							   uint64_t file_size, uint32_t file_count)
+{
+	struct trawl_output_stream *st = calloc(1, sizeof(*st));
+	char first[300];
+	int ret;
+
+	if (!st)
+		return NULL;
+	st->o = o;
+	st->instance_id = instance_id;
+	st->data = st->index = -1;
+	ret = split_init(st, name, file_size, file_count);
+	if (!ret && st->base)
+		ret = split_name(st, 0, first, sizeof(first));
+	if (!ret)
+		ret = stream_files_open(st, st->base ? first : name);
 	if (ret) {
-		trawl_output_stream_close(st);
+		if (st->data >= 0) {
+			trawl_output_file_close(o, st->data);
+			trawl_output_file_close(o, st->index);
+		}
+		free(st->base);
+		free(st);
 		errno = -ret;
 		return NULL;
 	}
+	stream_link(st);
 	return st;
-fail:
-	free(st);
-	errno = -ret;
-	return NULL;
+}
+
+struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, const char *name,
+						     uint64_t instance_id)
+{
+	return trawl_output_stream_open_split(o, name, instance_id, 0, 0);
+}
+
+/*
+ * A split stream's packet of @bytes would take its file past the limit:
+ * the stream goes on in its next file (numbered modulo the count: the
+ * oldest is truncated, as LTTng's consumer does). A file that cannot be
+ * opened ends the trace's writing as a failed write does. 0 or -errno.
+ */
+static int split_next(struct trawl_output_stream *st)
+{
+	struct trawl_output *o = st->o;
+	uint64_t n = st->file_index + 1;
+	char name[300];
+	int ret;
+
+	if (st->file_count)
+		n %= st->file_count;
+	ret = split_name(st, n, name, sizeof(name));
+	if (ret)
+		return ret;
+	trawl_output_file_close(o, st->data);
+	trawl_output_file_close(o, st->index);
+	st->data = st->index = -1;
+	st->closed_bytes += st->offset;
+	st->offset = 0;
+	st->file_index = n;
+	ret = stream_files_open(st, name);
+	if (ret && !o->failed) {
+		o->failed = -ret;
+		fprintf(stderr, "trawl-consumerd[%d]: opening %s/%s: %s (the trace ends at its "
+			"last whole packet; the rest of it is dropped)\n", (int)getpid(), o->dir,
+			name, strerror(-ret));
+	}
+	return ret;
 }
 
 void trawl_output_stream_close(struct trawl_output_stream *st)
@@ -545,6 +623,7 @@ void trawl_output_stream_close(struct trawl_output_stream *st)
 		trawl_output_relay_forget(st);
 	trawl_output_file_close(st->o, st->data);
 	trawl_output_file_close(st->o, st->index);
+	free(st->base);
 	free(st);
 }
 
@@ -596,13 +675,49 @@ static int stream_cut(int data, int index, uint64_t *end, uint64_t *next_seq)
 	return 0;
 }
 
+/*
+ * The file of split stream @st written last: the newest of <base>_<n> (n
+ * below the count, or up to the first missing). Its number, 0 if none.
+ */
+static uint64_t split_last(const struct trawl_output_stream *st)
+{
+	struct timespec best = {0, 0};
+	uint64_t n, last = 0;
+	char name[300], path[PATH_MAX + 300];
+	struct stat sb;
+
+	for (n = 0; !st->file_count || n < st->file_count; n++) {
+		if (split_name(st, n, name, sizeof(name)) ||
+		    snprintf(path, sizeof(path), "%s/%s", st->o->dir, name) >= (int)sizeof(path) ||
+		    stat(path, &sb)) {
+			if (st->file_count)
+				continue;
+			break;
+		}
+		if (sb.st_mtim.tv_sec > best.tv_sec ||
+		    (sb.st_mtim.tv_sec == best.tv_sec && sb.st_mtim.tv_nsec >= best.tv_nsec)) {
+			best = sb.st_mtim;
+			last = n;
+		}
+	}
+	return last;
+}
+
 struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, const char *name,
 						       uint64_t instance_id, uint64_t *next_seq)
+{
+	return trawl_output_stream_resume_split(o, name, instance_id, 0, 0, next_seq);
+}
+
+struct trawl_output_stream *trawl_output_stream_resume_split(struct trawl_output *o,
+							     const char *name, uint64_t instance_id,
+							     uint64_t file_size, uint32_t file_count,
+							     uint64_t *next_seq)
 {
 	struct trawl_ctf_index_header ih;
 	struct iovec v = {&ih, sizeof(ih)};
 	struct trawl_output_stream *st;
-	char rel[300];
+	char rel[300], file[300];
 	int ret;
 
 	if (o->relay) {
@@ -616,7 +731,14 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 	st->o = o;
 	st->instance_id = instance_id;
 	st->data = st->index = -1;
-	if ((ret = trawl_path_fmt(rel, sizeof(rel), "index/%s.idx", name))) {
+	ret = split_init(st, name, file_size, file_count);
+	if (!ret && st->base) {
+		st->file_index = split_last(st);
+		ret = split_name(st, st->file_index, file, sizeof(file));
+		name = file;
+	}
+	if (ret || (ret = trawl_path_fmt(rel, sizeof(rel), "index/%s.idx", name))) {
+		free(st->base);
 		free(st);
 		errno = -ret;
 		return NULL;
@@ -645,6 +767,7 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 fail:
 	trawl_output_file_close(o, st->data);
 	trawl_output_file_close(o, st->index);
+	free(st->base);
 	free(st);
 	errno = -ret;
 	return NULL;
@@ -680,10 +803,10 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 	struct iovec ie = {e, sizeof(*e)};
 	int ret;
 
-	if (!d || !x)
-		return -EBADF;
 	if (o->failed && !forced)
 		return 0;
+	if (!d || !x)
+		return -EBADF;
 	ret = trawl_output_local_append(d, v, 2);
 	if (!ret) {
 		ret = trawl_output_local_append(x, &ie, 1);
@@ -723,6 +846,16 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 
 	if (trawl_ctf_packet_prepare(&p, pkt, avail, &exp, st->instance_id, st->offset))
 		return -EPROTO;
+	/*
+	 * split: a packet that would take the file past its size begins the
+	 * next file (not a seal's, written after a failure: its few bytes stay
+	 * in the file that lost packets)
+	 */
+	if (st->base && st->offset && st->offset + p.bytes > st->file_size &&
+	    !(flags & TRAWL_OUTPUT_PKT_FORCED) && !st->o->failed) {
+		split_next(st); /* a failure is counted as a failed write's */
+		p.entry.offset = 0; /* the new file's first */
+	}
 	/* the head as the ring buffer gave it (its sizes set again), for a loss: a carry changes it */
 	if (carry)
 		raw = p.head;
@@ -765,5 +898,5 @@ int64_t trawl_output_stream_packet_forced(struct trawl_output_stream *st, const 
 
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st)
 {
-	return st ? st->offset : 0;
+	return st ? st->closed_bytes + st->offset : 0;
 }

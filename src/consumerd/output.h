@@ -198,6 +198,23 @@ struct trawl_output_stream *trawl_output_stream_open(struct trawl_output *o, con
 void trawl_output_stream_close(struct trawl_output_stream *st);
 
 /**
+ * trawl_output_stream_open_split - a stream in files of at most @file_size
+ * bytes (LTTng's trace file limits), local outputs only
+ * @file_size: 0: as trawl_output_stream_open(); else the stream's files are
+ *             <name>_<n> and index/<name>_<n>.idx, n from 0; a packet that
+ *             would take the file past @file_size goes first in the next
+ *             one (a file holds at least one packet, whole; each file starts
+ *             with a packet, readable alone)
+ * @file_count: 0: every file is kept; else n goes modulo @file_count and
+ *             the file after the last truncates the oldest, as LTTng 2.13's
+ *             consumer does: the newest @file_count files stay
+ * Returns NULL with errno (EOPNOTSUPP: a relay destination with @file_size).
+ */
+struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o,
+							   const char *name, uint64_t instance_id,
+							   uint64_t file_size, uint32_t file_count);
+
+/**
  * trawl_output_stream_resume - reopens a stream a consumer that died was writing
  * @next_seq: receives the packet_seq_num following the last whole packet
  *            the files hold (0: none)
@@ -212,6 +229,17 @@ void trawl_output_stream_close(struct trawl_output_stream *st);
  */
 struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, const char *name,
 						       uint64_t instance_id, uint64_t *next_seq);
+
+/*
+ * trawl_output_stream_resume_split - trawl_output_stream_resume() of a
+ * stream split in files (trawl_output_stream_open_split()): the file of
+ * the stream written last (the newest modification time among <name>_<n>)
+ * is resumed, and the stream goes on numbering after it. None yet: <name>_0.
+ */
+struct trawl_output_stream *trawl_output_stream_resume_split(struct trawl_output *o,
+							     const char *name, uint64_t instance_id,
+							     uint64_t file_size, uint32_t file_count,
+							     uint64_t *next_seq);
 
 /**
  * trawl_output_stream_packet - writes one packet and then its index entry
@@ -230,7 +258,7 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,
 				   int64_t events);
 
-/* Bytes of packets written to the stream so far. */
+/* Bytes of packets written to the stream so far (over all its files, split). */
 uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st);
 
 /**

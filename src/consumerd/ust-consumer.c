@@ -467,8 +467,13 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	if (ret)
 		return ret;
 	if (!c->info.snapshot_mode && t->out) {
-		cs->out = resume ? trawl_output_stream_resume(t->out, name, cs->instance_id, &next_seq)
-				 : trawl_output_stream_open(t->out, name, cs->instance_id);
+		cs->out = resume ? trawl_output_stream_resume_split(t->out, name, cs->instance_id,
+								    c->info.tracefile_size,
+								    c->info.tracefile_count,
+								    &next_seq)
+				 : trawl_output_stream_open_split(t->out, name, cs->instance_id,
+								  c->info.tracefile_size,
+								  c->info.tracefile_count);
 		if (!cs->out)
 			return -errno;
 	}
@@ -783,7 +788,9 @@ static int trace_attach(struct ctrace *t)
 			ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
 			if (ret)
 				return ret;
-			cs->out = trawl_output_stream_open(t->out, name, cs->instance_id);
+			cs->out = trawl_output_stream_open_split(t->out, name, cs->instance_id,
+								 c->info.tracefile_size,
+								 c->info.tracefile_count);
 			if (!cs->out)
 				return -errno;
 		}

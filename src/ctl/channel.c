@@ -18,6 +18,8 @@ struct trawl_ctl_channel_attr {
 	uint32_t switch_timer_us;
 	uint32_t read_timer_us;   /* 0 = default */
 	enum trawl_ctl_buffers buffers;
+	uint64_t tracefile_size;  /* 0 = unlimited */
+	uint32_t tracefile_count; /* 0 = unlimited */
 };
 
 struct trawl_ctl_event {
@@ -99,6 +101,20 @@ TRAWL_EXPORT int trawl_ctl_channel_attr_set_buffers(struct trawl_ctl_channel_att
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *attr,
+							  uint64_t bytes)
+{
+	attr->tracefile_size = bytes;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr,
+							   uint32_t count)
+{
+	attr->tracefile_count = count;
+	return 0;
+}
+
 /* A request for @session's @domain, naming @channel (NULL: none). */
 static int target_req(struct trawl_ctl_wire_req *r, const char *session,
 		      enum trawl_ctl_domain domain, const char *channel)
@@ -126,6 +142,8 @@ TRAWL_EXPORT int trawl_ctl_channel_enable(struct trawl_ctl *ctl, const char *ses
 	r.switch_timer_us = attr->switch_timer_us;
 	r.read_timer_us = attr->read_timer_us;
 	r.buffers = (uint32_t)attr->buffers;
+	r.tracefile_size = attr->tracefile_size;
+	r.tracefile_count = attr->tracefile_count;
 	return ctl_transact(ctl, TRAWL_CTL_CMD_ENABLE_CHANNEL, &r, NULL);
 }
 

@@ -43,8 +43,10 @@
  *    (req.rotation_kind, req.rotation_value).
  * 6: ROTATION_SCHEDULE records in LIST_SESSION's reply.
  * 7: snapshot outputs (SNAPSHOT_ADD/DEL/LIST_OUTPUT, SNAPSHOT_OUTPUT records,
- *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size. */
-#define TRAWL_CTL_VERSION 8u
+ *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size.
+ * 9: trace file limits: req.tracefile_size and req.tracefile_count
+ *    (ENABLE_CHANNEL), the same in CHANNEL records. */
+#define TRAWL_CTL_VERSION 9u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -148,6 +150,9 @@ struct trawl_ctl_wire_req {
 	uint64_t max_size;     /* snapshot outputs: bytes, 0 = no limit,
 				  TRAWL_CTL_SIZE_UNSET = not given */
 	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* enable-event: names joined by ',' */
+	uint64_t tracefile_size;  /* enable-channel: bytes per stream file, 0 = unlimited */
+	uint32_t tracefile_count; /* enable-channel: files kept per stream, 0 = all */
+	uint32_t reserved2;
 } __attribute__((packed));
 
 #define TRAWL_CTL_SIZE_UNSET UINT64_MAX
@@ -188,7 +193,8 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint32_t switch_timer_us;
 	uint32_t read_timer_us;
 	uint32_t buffers;
-	uint32_t reserved;
+	uint32_t tracefile_count; /* 0: unlimited */
+	uint64_t tracefile_size;  /* bytes, 0: unlimited */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

@@ -164,6 +164,8 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.switch_timer_us = w.switch_timer_us;
 	v.read_timer_us = w.read_timer_us;
 	v.buffers = (enum trawl_ctl_buffers)w.buffers;
+	v.tracefile_size = w.tracefile_size;
+	v.tracefile_count = w.tracefile_count;
 	return info_fill(info, &v, sizeof(v));
 }
 

@@ -38,6 +38,7 @@ struct kchannel {
 	char ctx[512];                        /* "pid,tid,perf:cpu:X,..." */
 	int nperf;                            /* perf:cpu contexts: recorded through perf */
 	struct trawl_kernel_instance *inst;   /* owned */
+	char tf_size[24], tf_count[16];       /* trace file limits, "" for none */
 };
 
 struct trawl_kernel_session {
@@ -112,6 +113,11 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 	c = &s->ch[s->nch];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", channel);
+	if (attr && attr->tracefile_size) {
+		snprintf(c->tf_size, sizeof(c->tf_size), "%llu",
+			 (unsigned long long)attr->tracefile_size);
+		snprintf(c->tf_count, sizeof(c->tf_count), "%u", attr->tracefile_count);
+	}
 	ret = trawl_kernel_instance_create(s->name, channel, attr, &c->inst);
 	if (ret < 0) {
 		trawl_msg_fmt(err, errlen,
@@ -311,7 +317,7 @@ static int consumer_cmd(struct trawl_kernel_session *s, const char *cmd)
 static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
 			  int once)
 {
-	char *argv[14 + 7 * SESSION_MAX_CHANNELS];
+	char *argv[14 + 11 * SESSION_MAX_CHANNELS];
 	char uid[32], gid[32];
 	int sv[2], spec[2] = {-1, -1}, a = 0, i;
 	size_t len = strlen(output);
@@ -363,6 +369,12 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 		}
 		if (s->ch[i].inst->statedump && !once)
 			argv[a++] = "--statedump";
+		if (s->ch[i].tf_size[0] && !once) {
+			argv[a++] = "--tracefile-size";
+			argv[a++] = s->ch[i].tf_size;
+			argv[a++] = "--tracefile-count";
+			argv[a++] = s->ch[i].tf_count;
+		}
 	}
 	argv[a] = NULL;
 	pid = fork();

@@ -162,6 +162,15 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		}
 		if (req->buffers)
 			c->attr.buffers = (enum trawl_ctl_buffers)req->buffers;
+		c->attr.tracefile_size = req->tracefile_size;
+		/* LTTng's: a count without a size does nothing */
+		c->attr.tracefile_count = req->tracefile_size ? req->tracefile_count : 0;
+	}
+	if (c->attr.tracefile_size && sd_relay_is_url(s->output)) {
+		sd_fail(r, -EOPNOTSUPP, "cannot create channel '%s': trace file limits "
+			"(--tracefile-size) are not supported when streaming to trawl-relayd", name);
+		free(c);
+		return NULL;
 	}
 	if (!is_pow2(c->attr.subbuf_size) || c->attr.subbuf_size < 4096 ||
 	    c->attr.subbuf_size > (1ull << 32)) {
@@ -177,6 +186,13 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		free(c);
 		return NULL;
 	}
+	/* LTTng's client raises a smaller size to the sub-buffer size: a file holds a packet */
+	if (c->attr.tracefile_size && c->attr.tracefile_size < c->attr.subbuf_size)
+		c->attr.tracefile_size = c->attr.subbuf_size;
+	/* and trawl's kernel packets reach 8 KiB (kernel/convert.c) */
+	if (c->attr.tracefile_size && domain == TRAWL_CTL_DOMAIN_KERNEL &&
+	    c->attr.tracefile_size < 8192)
+		c->attr.tracefile_size = 8192;
 	ret = d->ops->channel_create(d->ds, &c->attr, &err);
 	if (ret) {
 		sd_fail(r, ret, "cannot create channel '%s': %s", name,

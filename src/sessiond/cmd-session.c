@@ -874,6 +874,8 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_ch
 		.switch_timer_us = c->attr.switch_timer_us,
 		.read_timer_us = c->attr.read_timer_us,
 		.buffers = (uint32_t)c->attr.buffers,
+		.tracefile_count = c->attr.tracefile_count,
+		.tracefile_size = c->attr.tracefile_size,
 	};
 	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;

@@ -113,6 +113,8 @@ static int kd_channel_create(struct trawl_domain_session *s,
 		.subbuf_size = attr->subbuf_size,
 		.buffer_size = attr->subbuf_size * attr->num_subbuf,
 		.overwrite = attr->overwrite != 0,
+		.tracefile_size = attr->tracefile_size,
+		.tracefile_count = attr->tracefile_count,
 	};
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
 	int ret;

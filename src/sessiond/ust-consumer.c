@@ -772,6 +772,8 @@ void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_c
 	ac->switch_timer_us = c->attr.switch_timer_us;
 	ac->read_timer_us = c->attr.read_timer_us;
 	ac->snapshot_mode = (uint32_t)s->snapshot;
+	ac->tracefile_size = c->attr.tracefile_size;
+	ac->tracefile_count = c->attr.tracefile_count;
 }
 
 /*

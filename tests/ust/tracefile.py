@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""enable-channel --tracefile-size/--tracefile-count (LTTng 2.13's trace
+file limits) on a user-space channel, end to end: ust-app-all, pinned to one
+CPU, writes N tall:seq events (n = 0..N-1) into a ring large enough to hold
+them all (nothing discarded), with files of at most SIZE bytes, COUNT kept.
+
+- the stream files are LTTng's <channel>_<cpu>_<n> (n < COUNT) with
+  index/<channel>_<cpu>_<n>.idx, each at most SIZE bytes, COUNT of them for
+  the CPU that wrote (the ring of files went round: more than COUNT files'
+  worth was written), at most COUNT for any stream;
+- babeltrace2 (bt2) reads what is left without error, and the tall:seq
+  events read are exactly the last ones: n = K..N-1 with K > 0;
+- files overwritten are not counted discarded, as LTTng 2.13 does: no
+  discarded-events message, and the stop says nothing was lost;
+- LTTng's rules: a count without a size is refused with LTTng's line, a
+  size under the sub-buffer size is raised to it with LTTng's warning, list
+  prints "Trace file count: N per stream" / "Trace file size:  N bytes";
+- side by side with LTTng 2.13 when it is on the host: ust-app-compat (and
+  its LTTng build), pinned to the same CPU, give the same file names.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
+from lttngref import LttngRef  # noqa: E402
+
+APP = os.path.join(BIN, "ust-app-all")
+COMPAT = os.path.join(BIN, "ust-app-compat")
+COMPAT_LTTNG = os.path.join(BIN, "ust-app-compat-lttng")
+N = 20000
+SIZE = 16384
+COUNT = 3
+# 4 KiB x 256: the whole run fits in the ring, so nothing is discarded
+CHAN = ["--subbuf-size", "4096", "--num-subbuf", "256", "--tracefile-size", str(SIZE),
+        "--tracefile-count", str(COUNT)]
+NAME = re.compile(r"^ch_(\d+)_(\d+)$")
+
+
+def pin_cpu():
+    return sorted(os.sched_getaffinity(0))[0]
+
+
+def stream_files(trace):
+    """{relative path: size} of the trace's stream and index files (not metadata)."""
+    got = {}
+    for root, _, files in os.walk(trace):
+        for f in files:
+            if f == "metadata":
+                continue
+            p = os.path.join(root, f)
+            rel = os.path.relpath(p, trace)
+            # ust/uid/UID/64-bit/ : the same under LTTng and trawl
+            rel = re.sub(r"^ust/uid/\d+/64-bit/", "", rel)
+            got[rel] = os.path.getsize(p)
+    return got
+
+
+def check_files(files, cpu, what):
+    data = {k: v for k, v in files.items() if not k.startswith("index/")}
+    index = {k for k in files if k.startswith("index/")}
+    per = {}
+    for name, size in data.items():
+        m = NAME.match(name)
+        if not m:
+            fail("%s: stream file %s is not named <channel>_<cpu>_<n>" % (what, name))
+            continue
+        c, n = int(m.group(1)), int(m.group(2))
+        if n >= COUNT:
+            fail("%s: %s: file number %d, not below the count %d" % (what, name, n, COUNT))
+        if size > SIZE:
+            fail("%s: %s holds %d bytes, more than %d" % (what, name, size, SIZE))
+        if "index/%s.idx" % name not in index:
+            fail("%s: %s has no index/%s.idx" % (what, name, name))
+        per.setdefault(c, []).append(n)
+    if sorted(per.get(cpu, [])) != list(range(COUNT)):
+        fail("%s: CPU %d's files are numbered %s, wanted 0..%d" % (what, cpu, sorted(per.get(cpu, [])),
+                                                                    COUNT - 1))
+    if index != {"index/%s.idx" % n for n in data}:
+        fail("%s: index files %s, not one per stream file" % (what, sorted(index)))
+    return per
+
+
+def read_seq(trace):
+    """(the n of tall:seq events in order, discarded events counted)."""
+    import bt2
+    ns, lost = [], 0
+    for m in bt2.TraceCollectionMessageIterator(trace):
+        if type(m) is bt2._EventMessageConst and m.event.name == "tall:seq":
+            ns.append(int(m.event.payload_field["n"]))
+        elif type(m) is bt2._DiscardedEventsMessageConst:
+            lost += m.count or 0
+    return ns, lost
+
+
+class Env(trawltest.Env):
+    def __init__(self):
+        super().__init__("trawl-ust-tracefile.")
+        self.env["LD_LIBRARY_PATH"] = os.path.join(BIN, "..", "lib")
+
+    def run_pinned(self, argv, cpu):
+        r = subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=120,
+                           preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+        if r.returncode != 0:
+            fail("%s: exit %d: %s" % (argv[0], r.returncode, r.stderr[-300:]))
+
+
+def rules(e):
+    """LTTng's rules and lines."""
+    e.trawl("create", "r", "--output", e.dir + "/r")
+    r = e.trawl("enable-channel", "-u", "c1", "--tracefile-count", "3", check=False)
+    want = "Error: Missing option --tracefile-size. A file count without a size won't do anything."
+    if r.returncode == 0 or r.stderr.strip() != want:
+        fail("count without size: exit %d, %r" % (r.returncode, r.stderr))
+    r = e.trawl("enable-channel", "-u", "c0", "--subbuf-size", "8192", "--tracefile-size", "4096",
+                "--tracefile-count", "3")
+    want = "Warning: Tracefile size rounded up from (4096) to subbuffer size (8192)"
+    if r.stderr.strip() != want:
+        fail("size under the sub-buffer size: %r, wanted %r" % (r.stderr, want))
+    e.trawl("enable-channel", "-u", "c2")
+    out = e.trawl("list", "r").stdout
+    for line in ("Trace file count: 3 per stream", "Trace file size:  8192 bytes",
+                 "Trace file count: 1 per stream", "Trace file size:  unlimited"):
+        if line not in out:
+            fail("list lacks %r:\n%s" % (line, out))
+    mi = e.trawl("--mi", "xml", "list", "r").stdout
+    if "<tracefile_size>8192</tracefile_size><tracefile_count>3</tracefile_count>" not in mi:
+        fail("--mi xml list lacks the limits: %s" % mi[:2000])
+    e.trawl("destroy", "r")
+
+
+def main():
+    require_bt2()
+    cpu = pin_cpu()
+    e = Env()
+    try:
+        rules(e)
+        out = e.dir + "/t"
+        e.trawl("create", "s", "--output", out)
+        e.trawl("enable-channel", "-u", "ch", *CHAN)
+        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+        e.trawl("start")
+        e.run_pinned([APP, "1", str(N)], cpu)
+        stop = e.trawl("stop", check=False)
+        if stop.returncode != 0 or "discarded" in stop.stderr or "lost" in stop.stderr:
+            fail("stop: exit %d, %r (files overwritten are no loss)" % (stop.returncode, stop.stderr))
+        e.trawl("destroy", "s")
+        files = stream_files(out)
+        check_files(files, cpu, "trawl")
+        ns, lost = read_seq(out)
+        if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
+            fail("tall:seq read: %d events from %s to %s, not the last ones in order"
+                 % (len(ns), ns[:1], ns[-1:]))
+        if lost:
+            fail("babeltrace2 reports %d discarded events (files overwritten are not)" % lost)
+        print("trawl: %d files %s, the last %d of %d events (n from %d), 0 discarded"
+              % (len(files), sorted(files), len(ns), N, ns[0] if ns else -1))
+        # the same run as LTTng's, for the names
+        out2 = e.dir + "/c"
+        e.trawl("create", "c", "--output", out2)
+        e.trawl("enable-channel", "-u", "ch", *CHAN)
+        e.trawl("enable-event", "-u", "-c", "ch", "tcompat:*")
+        e.trawl("start")
+        e.run_pinned([COMPAT, "400"], cpu)
+        e.trawl("stop")
+        e.trawl("destroy", "c")
+        mine = stream_files(out2)
+        check_files(mine, cpu, "trawl, ust-app-compat")
+    finally:
+        e.close()
+    ref = LttngRef.make("trawltfile") if os.path.exists(COMPAT_LTTNG) else None
+    if not ref:
+        print("note: no LTTng here: trawl's names checked against LTTng's rule only")
+        sys.exit(1 if FAILS else 0)
+    try:
+        theirs = stream_files(ref.session(["tcompat:*"], lambda: ref.run(
+            ["taskset", "-c", str(cpu), COMPAT_LTTNG, "400"]), channel=CHAN))
+    finally:
+        ref.close()
+    check_files(theirs, cpu, "LTTng 2.13")
+    if sorted(theirs) != sorted(mine):
+        fail("file names: trawl %s, LTTng 2.13 %s" % (sorted(mine), sorted(theirs)))
+    else:
+        print("LTTng 2.13 and trawl: the same files %s" % sorted(mine))
+    sys.exit(1 if FAILS else 0)
+
+
+if __name__ == "__main__":
+    main()
