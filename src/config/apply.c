@@ -157,6 +157,10 @@ static int make_channel(struct ax *a, enum trawl_ctl_domain dom, enum trawl_ctl_
 		ret = trawl_ctl_channel_attr_set_read_timer(attr, ch->read_timer_us);
 	if (!ret)
 		ret = trawl_ctl_channel_attr_set_buffers(attr, buffers);
+	if (!ret)
+		ret = trawl_ctl_channel_attr_set_tracefile_size(attr, ch->tracefile_size);
+	if (!ret)
+		ret = trawl_ctl_channel_attr_set_tracefile_count(attr, ch->tracefile_count);
 	if (ret) {
 		trawl_msg_fmt(a->err, a->errlen,
 			      "cannot load session %s: channel %s: sub-buffers must be a power of "

@@ -38,7 +38,7 @@ struct trawl_config_doc; /* a parsed file: its sessions */
  *
  * Refuses what LTTng's session.xsd refuses (unknown or repeated elements,
  * values out of range, a DOCTYPE) and what trawl cannot do (the agent
- * domains' channels, exclusions, tracefile rotation, ...), so nothing is
+ * domains' channels, blocking, ...), so nothing is
  * applied from a file that cannot be applied whole.
  *
  * Return: 0, -EINVAL (@err says why) or -ENOMEM.

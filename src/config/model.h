@@ -33,6 +33,8 @@ struct cfg_channel {
 	uint64_t num_subbuf;  /* 0: default */
 	int has_switch_timer, has_read_timer;
 	uint32_t switch_timer_us, read_timer_us;
+	uint64_t tracefile_size;  /* 0: one file per stream */
+	uint32_t tracefile_count; /* 0: all files kept */
 	struct cfg_event *events;
 	size_t nr_events;
 	char **contexts; /* as add-context -t takes them */

@@ -403,7 +403,7 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	node_t *c[C_NR], *e;
 	uint64_t v;
 	int64_t blocking = 0;
-	size_t nr, i;
+	size_t nr;
 	int ret = px_children(p, n, k, c, C_NR), x;
 
 	ch->enabled = 1;
@@ -433,10 +433,11 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	/* trawl picks how packets reach the disk itself: either word is fine. */
 	if (!ret && c[C_OUTPUT])
 		ret = px_enum(p, c[C_OUTPUT], outputs, &x);
-	for (i = C_TF_SIZE; !ret && i <= C_TF_COUNT; i++)
-		if (c[i] && !(ret = px_u64(p, c[i], UINT64_MAX, &v)) && v)
-			ret = px_err(p, c[i], "<%s>: trace file rotation is not supported by trawl",
-				     k[i]);
+	/* trace file limits (enable-channel --tracefile-size/--tracefile-count) */
+	if (!ret && c[C_TF_SIZE])
+		ret = px_u64(p, c[C_TF_SIZE], UINT64_MAX, &ch->tracefile_size);
+	if (!ret && c[C_TF_COUNT] && !(ret = px_u64(p, c[C_TF_COUNT], UINT32_MAX, &v)))
+		ch->tracefile_count = (uint32_t)v;
 	/* The session's live timer decides; LTTng writes it in each channel too. */
 	if (!ret && c[C_LIVE])
 		ret = px_u64(p, c[C_LIVE], UINT32_MAX, &v);

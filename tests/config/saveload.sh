@@ -65,7 +65,8 @@ bt_events() { # DIR OUT
 make_ust_session() {
 	expect 0 "$TRAWL" create "$1" -o "$2" || return 1
 	expect 0 "$TRAWL" enable-channel -u -s "$1" big --subbuf-size 64k --num-subbuf 8 \
-		--switch-timer 100000 --read-timer 50000 --overwrite
+		--switch-timer 100000 --read-timer 50000 --overwrite --tracefile-size 256k \
+		--tracefile-count 4
 	expect 0 "$TRAWL" enable-channel -u -s "$1" chan
 	expect 0 "$TRAWL" enable-event -u -s "$1" -c chan tall:seq --filter 'n >= 0 && n < 1000000'
 	expect 0 "$TRAWL" enable-event -u -s "$1" -c chan tall:ints
@@ -113,6 +114,9 @@ xsd)
 		fail "exclusions not saved: $(grep -A3 exclusions "$T/saved/s1.lttng")"
 	grep -q '<periodic>' "$T/saved/s1.lttng" && grep -q '<size_threshold>' "$T/saved/s1.lttng" ||
 		fail "rotation schedules not saved"
+	grep -q '<tracefile_size>262144</tracefile_size>' "$T/saved/s1.lttng" &&
+		grep -q '<tracefile_count>4</tracefile_count>' "$T/saved/s1.lttng" ||
+		fail "trace file limits not saved: $(grep tracefile "$T/saved/s1.lttng")"
 	grep -q '<snapshot_mode>true</snapshot_mode>' "$T/saved/s2.lttng" || fail "snapshot mode not saved"
 	grep -q "<path>$T/snap</path>" "$T/saved/s2.lttng" || fail "snapshot output not saved"
 	grep -q '<enabled>false</enabled>' "$T/saved/s3.lttng" || fail "no-output not saved"
@@ -192,7 +196,8 @@ lttng2trawl | trawl2lttng)
 		need_app
 		need_bt2
 		lt create s -o "$LH/lt" >"$T/out" 2>&1 &&
-			lt enable-channel -u chan --subbuf-size 128k --num-subbuf 4 --overwrite >>"$T/out" 2>&1 &&
+			lt enable-channel -u chan --subbuf-size 128k --num-subbuf 4 --overwrite \
+				--tracefile-size 512k --tracefile-count 2 >>"$T/out" 2>&1 &&
 			lt enable-event -u -c chan tall:seq --filter 'n >= 10' >>"$T/out" 2>&1 &&
 			lt enable-event -u -c chan tall:ints --loglevel TRACE_DEBUG >>"$T/out" 2>&1 &&
 			lt enable-event -u -c chan 'tall:e*' -x tall:enums >>"$T/out" 2>&1 &&
@@ -206,7 +211,8 @@ lttng2trawl | trawl2lttng)
 			'Sub-buffer size: +131072 bytes' 'Sub-buffer count: +4' \
 			"tall:seq .*filter: '?n >= 10'?\]" 'tall:seq \(type: tracepoint\).*\[enabled\]' \
 			'tall:ints .*loglevel <= TRACE_DEBUG.*\[enabled\]' 'Context: vpid, procname' \
-			'tall:e\* .*\[exclusions: tall:enums\]'; do
+			'tall:e\* .*\[exclusions: tall:enums\]' 'Trace file count: 2 per stream' \
+			'Trace file size:  524288 bytes'; do
 			grep -qE -- "$re" "$T/out" || fail "trawl's list lacks /$re/: $(cat "$T/out")"
 		done
 		expect 0 "$TRAWL" start s
@@ -241,7 +247,8 @@ lttng2trawl | trawl2lttng)
 				'tall:ints \(type: tracepoint\) \[enabled\]' \
 				'tall:\* .*\(loglevel <= TRACE_WARNING( \(4\))?\).*\[enabled\]' \
 				'tall:string .*\(loglevel == TRACE_INFO( \(6\))?\).*\[disabled\]' \
-				'Virtual process IDs: +4242'; do
+				'Virtual process IDs: +4242' 'Trace file count: 4 per stream' \
+				'Trace file size:  262144 bytes'; do
 				grep -qE -- "$re" "$f" || fail "$(basename "$f") lacks /$re/: $(cat "$f")"
 			done
 		done
