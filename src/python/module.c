@@ -178,6 +178,8 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "switch_timer_us", r.switch_timer_us);
 		bad |= PUT_U64(d, "read_timer_us", r.read_timer_us);
 		bad |= PUT_NAME(d, "buffers", buffers_names, r.buffers);
+		bad |= PUT_U64(d, "tracefile_size", r.tracefile_size);
+		bad |= PUT_U64(d, "tracefile_count", r.tracefile_count);
 		break;
 	}
 	case TRAWL_CTL_ITEM_EVENT: {
@@ -774,23 +776,24 @@ static int opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, i
 }
 
 /* enable_channel(session, domain, name, subbuf_size=None, num_subbuf=None,
- *                overwrite=None, switch_timer_us=None, read_timer_us=None, buffers=None) */
+ *                overwrite=None, switch_timer_us=None, read_timer_us=None, buffers=None,
+ *                tracefile_size=None, tracefile_count=None) */
 static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"session", "domain", "name", "subbuf_size", "num_subbuf",
 				 "overwrite", "switch_timer_us", "read_timer_us", "buffers",
-				 NULL};
+				 "tracefile_size", "tracefile_count", NULL};
 	PyObject *subbuf = Py_None, *num = Py_None, *overwrite = Py_None, *sw = Py_None,
-		 *rd = Py_None, *buffers = Py_None;
+		 *rd = Py_None, *buffers = Py_None, *tfs = Py_None, *tfc = Py_None;
 	const char *session, *name;
 	struct trawl_ctl_channel_attr *a;
 	uint64_t v = 0;
 	int domain, given, ret = 0;
 
 	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOO", kwlist, &session, conv_domain,
-					 &domain, &name, &subbuf, &num, &overwrite, &sw, &rd,
-					 &buffers))
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOO", kwlist, &session,
+					 conv_domain, &domain, &name, &subbuf, &num, &overwrite, &sw,
+					 &rd, &buffers, &tfs, &tfc))
 		return NULL;
 	a = trawl_ctl_channel_attr_create(name);
 	if (!a)
@@ -825,6 +828,14 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 			goto err;
 		ret = trawl_ctl_channel_attr_set_buffers(a, b);
 	}
+	if (!ret && opt_u64(tfs, UINT64_MAX, "tracefile_size", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_tracefile_size(a, v);
+	if (!ret && opt_u64(tfc, UINT32_MAX, "tracefile_count", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_tracefile_count(a, (uint32_t)v);
 	if (!ret)
 		CTL_CALL(self, ret, trawl_ctl_channel_enable(self->ctl, session, domain, a));
 	trawl_ctl_channel_attr_destroy(a);

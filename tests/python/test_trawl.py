@@ -81,13 +81,18 @@ def test_session_lifecycle(client, out):
     assert e.value.errno == 17 and "life" in e.value.strerror  # EEXIST, the daemon's line
 
     s.enable_channel("ch", subbuf_size=1 << 16, num_subbuf=4, overwrite=False,
-                     switch_timer_us=0, buffers="per-pid")
+                     switch_timer_us=0, buffers="per-pid", tracefile_size=1 << 18,
+                     tracefile_count=3)
+    s.enable_channel("small", buffers="per-pid", tracefile_size=4096)  # raised to the sub-buffer size, as LTTng
+    small = s.channel("small").info()
+    assert (small.tracefile_size, small.tracefile_count) == (small.subbuf_size, 0)
     s.enable_event("tall:*", channel="ch", filter="n >= 0", loglevel="TRACE_INFO",
                    loglevel_type="single")
     s.channel("ch").add_context("vtid")
     ch = s.channel("ch").info()
     assert (ch.subbuf_size, ch.num_subbuf, ch.buffers, ch.overwrite) == (65536, 4, "per-pid",
                                                                          False)
+    assert (ch.tracefile_size, ch.tracefile_count) == (1 << 18, 3)
     assert ch.contexts == ["vtid"]
     [ev] = ch.events
     assert (ev.name, ev.kind, ev.filter, ev.loglevel_type, ev.loglevel) == \

@@ -81,6 +81,8 @@ class ChannelInfo:
     switch_timer_us: int
     read_timer_us: int
     buffers: str
+    tracefile_size: int = 0   # bytes per stream file, 0: one file
+    tracefile_count: int = 0  # files kept per stream, 0: all
     contexts: List[str] = field(default_factory=list)
     events: List[EventInfo] = field(default_factory=list)
 
@@ -321,7 +323,9 @@ class Session:
 
     def enable_channel(self, name: str, domain: str = "ust", **attrs) -> "Channel":
         """Create (or enable again) a channel. attrs: subbuf_size, num_subbuf,
-        overwrite, switch_timer_us, read_timer_us, buffers."""
+        overwrite, switch_timer_us, read_timer_us, buffers, tracefile_size,
+        tracefile_count (LTTng's trace file limits: stream files of at most
+        tracefile_size bytes, the newest tracefile_count kept)."""
         self._c.enable_channel(self.name, domain, name, **attrs)
         return Channel(self, domain, name)
 
