@@ -15,7 +15,8 @@ them all (nothing discarded), with files of at most SIZE bytes, COUNT kept.
   discarded-events message, and the stop says nothing was lost;
 - LTTng's rules: a count without a size is refused with LTTng's line, a
   size under the sub-buffer size is raised to it with LTTng's warning, list
-  prints "Trace file count: N per stream" / "Trace file size:  N bytes";
+  prints "Trace file count: N per stream" / "Trace file size:  N bytes",
+  streaming to trawl-relayd with limits is refused in one line;
 - side by side with LTTng 2.13 when it is on the host: ust-app-compat (and
   its LTTng build), pinned to the same CPU, give the same file names.
 """
@@ -23,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
@@ -131,6 +133,33 @@ def rules(e):
     if "<tracefile_size>8192</tracefile_size><tracefile_count>3</tracefile_count>" not in mi:
         fail("--mi xml list lacks the limits: %s" % mi[:2000])
     e.trawl("destroy", "r")
+    # streaming: refused in one line (trawl-relayd does not split files)
+    log = open(e.dir + "/relayd.log", "w+")
+    relayd = subprocess.Popen([os.path.join(BIN, "trawl-relayd"), "-o", e.dir + "/relay", "-C",
+                               "tcp://127.0.0.1:0", "-D", "tcp://127.0.0.1:0", "-L",
+                               "tcp://127.0.0.1:0"], stderr=log, env=e.env)
+    try:
+        line = ""
+        for _ in range(200):
+            log.seek(0)
+            line = next((ln for ln in log if "control port" in ln), "")
+            if line:
+                break
+            time.sleep(0.05)
+        m = re.search(r"control port (\d+), data port (\d+)", line)
+        if not m:
+            fail("trawl-relayd did not start: %r" % line)
+            return
+        e.trawl("create", "n", "--set-url", "net://127.0.0.1:%s:%s" % m.groups())
+        r = e.trawl("enable-channel", "-u", "c", "--tracefile-size", "1M", check=False)
+        if r.returncode == 0 or len(r.stderr.strip().splitlines()) != 1 or \
+                "not supported when streaming" not in r.stderr:
+            fail("limits when streaming: exit %d, %r" % (r.returncode, r.stderr))
+        e.trawl("destroy", "n")
+    finally:
+        relayd.terminate()
+        relayd.wait(timeout=30)
+        log.close()
 
 
 def main():
