@@ -113,10 +113,13 @@ int trawl_kernel_session_add_channel(struct trawl_kernel_session *s, const char 
 	c = &s->ch[s->nch];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", channel);
-	if (attr && attr->tracefile_size) {
-		snprintf(c->tf_size, sizeof(c->tf_size), "%llu",
-			 (unsigned long long)attr->tracefile_size);
-		snprintf(c->tf_count, sizeof(c->tf_count), "%u", attr->tracefile_count);
+	/* (a u64 and a u32 in decimal fit their buffers: never cut) */
+	if (attr && attr->tracefile_size &&
+	    (trawl_path_fmt(c->tf_size, sizeof(c->tf_size), "%llu",
+			    (unsigned long long)attr->tracefile_size) ||
+	     trawl_path_fmt(c->tf_count, sizeof(c->tf_count), "%u", attr->tracefile_count))) {
+		memset(c, 0, sizeof(*c));
+		return -EINVAL;
 	}
 	ret = trawl_kernel_instance_create(s->name, channel, attr, &c->inst);
 	if (ret < 0) {
