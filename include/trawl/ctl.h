@@ -605,8 +605,7 @@ int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *att
  *
  * Return: 0.
  */
-int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr,
-					       uint32_t count);
+int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr, uint32_t count);
 
 /**
  * trawl_ctl_channel_enable - create a channel, or enable it again
@@ -863,8 +862,8 @@ struct trawl_ctl_channel_info {
 	uint32_t switch_timer_us; /* 0: off */
 	uint32_t read_timer_us;
 	enum trawl_ctl_buffers buffers; /* PER_UID, PER_PID or GLOBAL */
-	uint64_t tracefile_size;  /* bytes per stream file, 0: unlimited */
-	uint32_t tracefile_count; /* files kept per stream, 0: unlimited */
+	uint64_t tracefile_size;	/* bytes per stream file, 0: unlimited */
+	uint32_t tracefile_count;	/* files kept per stream, 0: unlimited */
 };
 
 /* An event rule. Strings belong to the list. */

@@ -151,8 +151,10 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	if (tf_size && tf_size < (subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE)) {
-		fprintf(stderr, "Warning: Tracefile size rounded up from (%llu) to subbuffer size "
-				"(%llu)\n", (unsigned long long)tf_size,
+		fprintf(stderr,
+			"Warning: Tracefile size rounded up from (%llu) to subbuffer size "
+			"(%llu)\n",
+			(unsigned long long)tf_size,
 			(unsigned long long)(subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE));
 		tf_size = subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE;
 	}
@@ -198,10 +200,16 @@ static int run(int argc, char **argv)
 			       cli_domain_word(t.domain), tok, t.name);
 		if (cli_mi) {
 			struct trawl_ctl_channel_info asked = {
-				.domain = t.domain, .name = tok, .enabled = 1,
-				.overwrite = overwrite > 0, .subbuf_size = subbuf,
-				.num_subbuf = num, .switch_timer_us = sw, .read_timer_us = rd,
-				.buffers = buffers, .tracefile_size = tf_size,
+				.domain = t.domain,
+				.name = tok,
+				.enabled = 1,
+				.overwrite = overwrite > 0,
+				.subbuf_size = subbuf,
+				.num_subbuf = num,
+				.switch_timer_us = sw,
+				.read_timer_us = rd,
+				.buffers = buffers,
+				.tracefile_size = tf_size,
 				.tracefile_count = tf_count,
 			};
 

@@ -60,9 +60,11 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 		printf("      Switch timer:     off\n");
 	printf("      Read timer:       %u µs\n", c.read_timer_us);
 	/* LTTng 2.13's lines, its "1 per stream" for no count included */
-	printf("      Trace file count: %u per stream\n", c.tracefile_count ? c.tracefile_count : 1);
+	printf("      Trace file count: %u per stream\n",
+	       c.tracefile_count ? c.tracefile_count : 1);
 	if (c.tracefile_size)
-		printf("      Trace file size:  %llu bytes\n", (unsigned long long)c.tracefile_size);
+		printf("      Trace file size:  %llu bytes\n",
+		       (unsigned long long)c.tracefile_size);
 	else
 		printf("      Trace file size:  unlimited\n");
 	if (c.domain == TRAWL_CTL_DOMAIN_UST)

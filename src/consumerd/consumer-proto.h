@@ -57,7 +57,7 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 7u /* 7: add_channel.tracefile_size, tracefile_count */
+#define TRAWL_CONS_VERSION 7u	     /* 7: add_channel.tracefile_size, tracefile_count */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 #define TRAWL_CONS_MSG_LEN 256u
@@ -112,8 +112,8 @@ struct trawl_cons_add_channel {
 	uint32_t read_timer_us;               /* 0: the default (1 ms) */
 	uint32_t snapshot_mode;               /* 1: never drained to the trace, only by SNAPSHOT */
 	uint32_t flags;                       /* TRAWL_CONS_F_* */
-	uint64_t tracefile_size;              /* 0, or bytes per stream file: <name>_<cpu>_<n> */
-	uint32_t tracefile_count;             /* 0, or files kept per stream (n modulo it) */
+	uint64_t tracefile_size;	      /* 0, or bytes per stream file: <name>_<cpu>_<n> */
+	uint32_t tracefile_count;	      /* 0, or files kept per stream (n modulo it) */
 	uint32_t reserved;
 } __attribute__((packed));
 

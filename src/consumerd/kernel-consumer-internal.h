@@ -55,8 +55,8 @@ struct kchan {
 	struct trawl_kernel_perf *perf; /* owned; non-NULL: recorded through perf (perf.c) */
 	uint32_t id;                    /* stream class id */
 	int statedump;                  /* --statedump: LTTng's state dump goes in CPU 0's stream */
-	uint64_t tracefile_size;        /* --tracefile-size: 0, or bytes per stream file */
-	uint32_t tracefile_count;       /* --tracefile-count: 0, or files kept per stream */
+	uint64_t tracefile_size;	/* --tracefile-size: 0, or bytes per stream file */
+	uint32_t tracefile_count;	/* --tracefile-count: 0, or files kept per stream */
 	struct trawl_kernel_events *events;
 	struct trawl_kernel_converter conv;
 	struct kcpu *cpus;

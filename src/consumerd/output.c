@@ -491,7 +491,7 @@ static void stream_link(struct trawl_output_stream *st)
 	reserve_grow(st->o);
 }
 
-/* Opens @st's stream file @name and index/<name>.idx, and writes the index's header. 0 or -errno. */
+/* Opens @st's stream file @name and index/<name>.idx, writes the index's header. 0 or -errno. */
 static int stream_files_open(struct trawl_output_stream *st, const char *name)
 {
 	struct trawl_ctf_index_header ih;
@@ -537,9 +537,9 @@ static int split_init(struct trawl_output_stream *st, const char *name, uint64_t
 	return 0;
 }
 
-struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o,
-							   const char *name, uint64_t instance_id,
-							   uint64_t file_size, uint32_t file_count)
+struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o, const char *name,
+							   uint64_t instance_id, uint64_t file_size,
+							   uint32_t file_count)
 {
 	struct trawl_output_stream *st = calloc(1, sizeof(*st));
 	char first[300];
@@ -602,9 +602,10 @@ static int split_next(struct trawl_output_stream *st)
 	ret = stream_files_open(st, name);
 	if (ret && !o->failed) {
 		o->failed = -ret;
-		fprintf(stderr, "trawl-consumerd[%d]: opening %s/%s: %s (the trace ends at its "
-			"last whole packet; the rest of it is dropped)\n", (int)getpid(), o->dir,
-			name, strerror(-ret));
+		fprintf(stderr,
+			"trawl-consumerd[%d]: opening %s/%s: %s (the trace ends at its "
+			"last whole packet; the rest of it is dropped)\n",
+			(int)getpid(), o->dir, name, strerror(-ret));
 	}
 	return ret;
 }
@@ -709,10 +710,9 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
 	return trawl_output_stream_resume_split(o, name, instance_id, 0, 0, next_seq);
 }
 
-struct trawl_output_stream *trawl_output_stream_resume_split(struct trawl_output *o,
-							     const char *name, uint64_t instance_id,
-							     uint64_t file_size, uint32_t file_count,
-							     uint64_t *next_seq)
+struct trawl_output_stream *
+trawl_output_stream_resume_split(struct trawl_output *o, const char *name, uint64_t instance_id,
+				 uint64_t file_size, uint32_t file_count, uint64_t *next_seq)
 {
 	struct trawl_ctf_index_header ih;
 	struct iovec v = {&ih, sizeof(ih)};
@@ -853,7 +853,7 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	 */
 	if (st->base && st->offset && st->offset + p.bytes > st->file_size &&
 	    !(flags & TRAWL_OUTPUT_PKT_FORCED) && !st->o->failed) {
-		split_next(st); /* a failure is counted as a failed write's */
+		split_next(st);	    /* a failure is counted as a failed write's */
 		p.entry.offset = 0; /* the new file's first */
 	}
 	/* the head as the ring buffer gave it (its sizes set again), for a loss: a carry changes it */

@@ -210,9 +210,9 @@ void trawl_output_stream_close(struct trawl_output_stream *st);
  *             consumer does: the newest @file_count files stay
  * Returns NULL with errno (EOPNOTSUPP: a relay destination with @file_size).
  */
-struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o,
-							   const char *name, uint64_t instance_id,
-							   uint64_t file_size, uint32_t file_count);
+struct trawl_output_stream *trawl_output_stream_open_split(struct trawl_output *o, const char *name,
+							   uint64_t instance_id, uint64_t file_size,
+							   uint32_t file_count);
 
 /**
  * trawl_output_stream_resume - reopens a stream a consumer that died was writing
@@ -236,10 +236,9 @@ struct trawl_output_stream *trawl_output_stream_resume(struct trawl_output *o, c
  * the stream written last (the newest modification time among <name>_<n>)
  * is resumed, and the stream goes on numbering after it. None yet: <name>_0.
  */
-struct trawl_output_stream *trawl_output_stream_resume_split(struct trawl_output *o,
-							     const char *name, uint64_t instance_id,
-							     uint64_t file_size, uint32_t file_count,
-							     uint64_t *next_seq);
+struct trawl_output_stream *
+trawl_output_stream_resume_split(struct trawl_output *o, const char *name, uint64_t instance_id,
+				 uint64_t file_size, uint32_t file_count, uint64_t *next_seq);
 
 /**
  * trawl_output_stream_packet - writes one packet and then its index entry

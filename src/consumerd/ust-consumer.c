@@ -467,10 +467,9 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	if (ret)
 		return ret;
 	if (!c->info.snapshot_mode && t->out) {
-		cs->out = resume ? trawl_output_stream_resume_split(t->out, name, cs->instance_id,
-								    c->info.tracefile_size,
-								    c->info.tracefile_count,
-								    &next_seq)
+		cs->out = resume ? trawl_output_stream_resume_split(
+					   t->out, name, cs->instance_id, c->info.tracefile_size,
+					   c->info.tracefile_count, &next_seq)
 				 : trawl_output_stream_open_split(t->out, name, cs->instance_id,
 								  c->info.tracefile_size,
 								  c->info.tracefile_count);

@@ -102,14 +102,14 @@ TRAWL_EXPORT int trawl_ctl_channel_attr_set_buffers(struct trawl_ctl_channel_att
 }
 
 TRAWL_EXPORT int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *attr,
-							  uint64_t bytes)
+							   uint64_t bytes)
 {
 	attr->tracefile_size = bytes;
 	return 0;
 }
 
 TRAWL_EXPORT int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr,
-							   uint32_t count)
+							    uint32_t count)
 {
 	attr->tracefile_count = count;
 	return 0;

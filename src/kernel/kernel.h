@@ -113,7 +113,7 @@ struct trawl_kernel_channel_attr {
 	uint64_t subbuf_size;  /* bytes per sub-buffer (ftrace page) wanted; 0 = kernel default */
 	uint64_t buffer_size;  /* bytes per CPU; 0 = 4 MiB */
 	int overwrite;         /* 1: flight recorder (newest kept), 0: discard */
-	uint64_t tracefile_size;  /* 0, or bytes per stream file (the consumer's --tracefile-size) */
+	uint64_t tracefile_size; /* 0, or bytes per stream file (the consumer's --tracefile-size) */
 	uint32_t tracefile_count; /* 0, or files kept per stream */
 };
 

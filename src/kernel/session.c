@@ -38,7 +38,7 @@ struct kchannel {
 	char ctx[512];                        /* "pid,tid,perf:cpu:X,..." */
 	int nperf;                            /* perf:cpu contexts: recorded through perf */
 	struct trawl_kernel_instance *inst;   /* owned */
-	char tf_size[24], tf_count[16];       /* trace file limits, "" for none */
+	char tf_size[24], tf_count[16];	      /* trace file limits, "" for none */
 };
 
 struct trawl_kernel_session {

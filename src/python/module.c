@@ -780,9 +780,10 @@ static int opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, i
  *                tracefile_size=None, tracefile_count=None) */
 static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"session", "domain", "name", "subbuf_size", "num_subbuf",
-				 "overwrite", "switch_timer_us", "read_timer_us", "buffers",
-				 "tracefile_size", "tracefile_count", NULL};
+	static char *kwlist[] = {"session",	    "domain",	       "name",
+				 "subbuf_size",	    "num_subbuf",      "overwrite",
+				 "switch_timer_us", "read_timer_us",   "buffers",
+				 "tracefile_size",  "tracefile_count", NULL};
 	PyObject *subbuf = Py_None, *num = Py_None, *overwrite = Py_None, *sw = Py_None,
 		 *rd = Py_None, *buffers = Py_None, *tfs = Py_None, *tfc = Py_None;
 	const char *session, *name;
@@ -791,9 +792,9 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 	int domain, given, ret = 0;
 
 	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOO", kwlist, &session,
-					 conv_domain, &domain, &name, &subbuf, &num, &overwrite, &sw,
-					 &rd, &buffers, &tfs, &tfc))
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOO", kwlist, &session, conv_domain,
+					 &domain, &name, &subbuf, &num, &overwrite, &sw, &rd,
+					 &buffers, &tfs, &tfc))
 		return NULL;
 	a = trawl_ctl_channel_attr_create(name);
 	if (!a)

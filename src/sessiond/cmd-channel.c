@@ -167,8 +167,10 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		c->attr.tracefile_count = req->tracefile_size ? req->tracefile_count : 0;
 	}
 	if (c->attr.tracefile_size && sd_relay_is_url(s->output)) {
-		sd_fail(r, -EOPNOTSUPP, "cannot create channel '%s': trace file limits "
-			"(--tracefile-size) are not supported when streaming to trawl-relayd", name);
+		sd_fail(r, -EOPNOTSUPP,
+			"cannot create channel '%s': trace file limits "
+			"(--tracefile-size) are not supported when streaming to trawl-relayd",
+			name);
 		free(c);
 		return NULL;
 	}
