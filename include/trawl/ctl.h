@@ -601,7 +601,9 @@ int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *att
  * @count: 0 (the default: all), or the newest files kept per stream, with a
  *         tracefile size: the file after the last reuses the first's name
  *         (n modulo @count), the oldest file truncated. Without a size it
- *         does nothing.
+ *         does nothing. As in LTTng 2.13, the events of the files
+ *         overwritten are not counted discarded (readers see the newest
+ *         files as the whole trace, and `stop` reports no loss for them).
  *
  * Return: 0.
  */
