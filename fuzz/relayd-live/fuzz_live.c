@@ -79,6 +79,7 @@ static void fuzz_metadata(const uint8_t *data, size_t size)
 	struct live_tsdl_scan s;
 	uint8_t uuid[16];
 	uint64_t freq;
+	int64_t off_s, off;
 	size_t at = 0;
 	int has;
 
@@ -93,6 +94,7 @@ static void fuzz_metadata(const uint8_t *data, size_t size)
 			abort();
 	}
 	live_metadata_clock((const char *)data, size, uuid, &has, &freq);
+	live_metadata_clock_offset((const char *)data, size, &off_s, &off);
 }
 
 /* ---- surface 3: a real server ---- */

@@ -28,7 +28,13 @@ struct live_trace {
 	size_t md_cap;
 	struct live_tsdl_scan scan; /* scan.usable: bytes viewers may have */
 	int md_too_big;
-	int clock_known, clock_local; /* local: our CLOCK_MONOTONIC is its clock */
+	/* local: its clock is this boot's, a linear map of our CLOCK_MONOTONIC:
+	 * at 1 GHz the same values (trawl's monotonic clock), else (the TSC of
+	 * user-space traces, sessiond/ust-clock.c) value = (mono - base_ns) x
+	 * freq / 1e9, from its declared offset (live_trace_to_ns()). */
+	int clock_known, clock_local;
+	uint64_t clock_freq; /* 0: 1 GHz, the values are CLOCK_MONOTONIC's */
+	int64_t clock_base_ns;
 	uint64_t found_ns; /* our CLOCK_MONOTONIC at the scan before the one that found
 			      its metadata file: it was created after that */
 	int kernel;        /* a kernel trace (its folder is named kernel) */
@@ -79,7 +85,8 @@ struct vstream {
 	uint64_t beacon;   /* last inactivity time sent */
 	int waiting;       /* the last reply said: nothing new */
 	uint64_t floor;    /* what the viewer may have shown when it was told of the
-			      stream (announce_floor() in live.c); 0: nothing */
+			      stream (announce_floor() in live.c), our CLOCK_MONOTONIC's
+			      ns; 0: nothing */
 };
 
 /* Per viewer and trace. */
@@ -98,6 +105,9 @@ struct vattach {
 
 uint64_t live_next_id(struct relay_live *rl);
 uint64_t live_now_ns(void);
+/* A value of @t's clock as our CLOCK_MONOTONIC ns and back (@t local). */
+uint64_t live_trace_to_ns(const struct live_trace *t, uint64_t v);
+uint64_t live_trace_from_ns(const struct live_trace *t, uint64_t ns);
 
 /* Finds new traces and streams, and metadata growth; rate-limited unless
  * @force. Session lock held. */

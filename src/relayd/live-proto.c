@@ -305,3 +305,47 @@ int live_metadata_clock(const char *md, size_t len, uint8_t uuid[16], int *has_u
 	}
 	return 0;
 }
+
+/* The signed decimal value of key @key (a whole word) in [c, end): 0 or -ENOENT. */
+static int clock_int(const char *c, const char *end, const char *key, int64_t *out)
+{
+	size_t n = strlen(key);
+	const char *p = c;
+
+	while ((p = find(p, (size_t)(end - p), key)) != NULL) {
+		const char *q = p + n;
+		int neg = 0, digits = 0;
+		uint64_t v = 0;
+
+		p = q;
+		if (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
+			continue; /* "offset_s" is not "offset" */
+		q = skip_assign(q, end);
+		if (q < end && *q == '-') {
+			neg = 1;
+			q++;
+		}
+		for (; q < end && *q >= '0' && *q <= '9' && digits < 18; q++, digits++)
+			v = v * 10 + (uint64_t)(*q - '0');
+		if (!digits)
+			return -ENOENT;
+		*out = neg ? -(int64_t)v : (int64_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int live_metadata_clock_offset(const char *md, size_t len, int64_t *offset_s, int64_t *offset)
+{
+	const char *c = find(md, len, "clock {"), *end;
+
+	*offset_s = *offset = 0;
+	if (!c)
+		return -ENOENT;
+	end = find(c, len - (size_t)(c - md), "};");
+	if (!end)
+		end = md + len;
+	clock_int(c, end, "offset_s", offset_s);
+	clock_int(c, end, "offset", offset);
+	return 0;
+}

@@ -216,4 +216,10 @@ void live_tsdl_scan_feed(struct live_tsdl_scan *s, const char *all, size_t len);
  */
 int live_metadata_clock(const char *md, size_t len, uint8_t uuid[16], int *has_uuid, uint64_t *freq);
 
+/*
+ * live_metadata_clock_offset - the same clock block's offset_s and offset
+ * (0 when not given). Returns 0, or -ENOENT if there is no clock block.
+ */
+int live_metadata_clock_offset(const char *md, size_t len, int64_t *offset_s, int64_t *offset);
+
 #endif /* TRAWL_RELAYD_LIVE_PROTO_H */

@@ -67,12 +67,15 @@ uint64_t live_stream_class(const struct live_session *s, const struct live_strea
  */
 void live_note_lateness(struct live_trace *t, const struct live_index_entry *e)
 {
-	uint64_t now = live_now_ns();
+	uint64_t now = live_now_ns(), begin;
 
-	if (!t->clock_local || now <= e->ts_begin)
+	if (!t->clock_local)
 		return;
-	if (now - e->ts_begin > t->late_ns)
-		t->late_ns = now - e->ts_begin < LATE_MAX_NS ? now - e->ts_begin : LATE_MAX_NS;
+	begin = live_trace_to_ns(t, e->ts_begin);
+	if (now <= begin)
+		return;
+	if (now - begin > t->late_ns)
+		t->late_ns = now - begin < LATE_MAX_NS ? now - begin : LATE_MAX_NS;
 }
 
 /*
@@ -196,6 +199,9 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 		lag *= 2;
 	b = now > lag ? now - lag : 0;
 	b -= b % (timer_ns / 4 ? timer_ns / 4 : 1);
+	/* now and lag were our CLOCK_MONOTONIC's: in the trace's values */
+	if (st->trace->clock_local && b)
+		b = live_trace_from_ns(st->trace, b);
 	/* Streams told the same time would make babeltrace2 warn that it
 	 * cannot order them: a few ns apart, they are not. */
 	if (b)
@@ -210,7 +216,8 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	 * have shown before it learnt of the stream is vs->floor (live.c):
 	 * since then it has waited for this stream.
 	 */
-	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b && b <= vs->floor)
-		b = vs->floor + 1 + idx % 1024; /* a few ns apart from the others, as above */
+	if (!vs->last_end && !vs->beacon && st->trace->clock_local && b && vs->floor &&
+	    b <= live_trace_from_ns(st->trace, vs->floor))
+		b = live_trace_from_ns(st->trace, vs->floor) + 1 + idx % 1024; /* a few ns apart, as above */
 	return b > vs->beacon ? b : vs->beacon;
 }

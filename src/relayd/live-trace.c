@@ -50,6 +50,49 @@ uint64_t live_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t live_trace_to_ns(const struct live_trace *t, uint64_t v)
+{
+	int64_t ns;
+
+	if (!t->clock_freq)
+		return v;
+	ns = t->clock_base_ns + (int64_t)((unsigned __int128)v * 1000000000u / t->clock_freq);
+	return ns > 0 ? (uint64_t)ns : 0;
+}
+
+uint64_t live_trace_from_ns(const struct live_trace *t, uint64_t ns)
+{
+	if (!t->clock_freq)
+		return ns;
+	if ((int64_t)ns <= t->clock_base_ns)
+		return 0;
+	return (uint64_t)((unsigned __int128)((int64_t)ns - t->clock_base_ns) * t->clock_freq / 1000000000u);
+}
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC in ns: of 16 tries, the closest pair. */
+static int64_t mono_epoch_offset(void)
+{
+	int64_t best_gap = INT64_MAX, best = 0;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		struct timespec m1, r, m2;
+		int64_t a, b, gap;
+
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		a = (int64_t)m1.tv_sec * 1000000000 + m1.tv_nsec;
+		b = (int64_t)m2.tv_sec * 1000000000 + m2.tv_nsec;
+		gap = b - a;
+		if (gap < best_gap) {
+			best_gap = gap;
+			best = (int64_t)r.tv_sec * 1000000000 + r.tv_nsec - (a + gap / 2);
+		}
+	}
+	return best;
+}
+
 static int boot_id(uint8_t out[16])
 {
 	char buf[64];
@@ -88,8 +131,19 @@ static void trace_clock_check(struct live_trace *t)
 		return;
 	t->clock_known = 1;
 	/* Our CLOCK_MONOTONIC is the trace's clock when the trace says it is
-	 * this boot's monotonic clock (trawl names clocks by boot id) at 1 GHz. */
-	t->clock_local = has && freq == 1000000000u && boot_id(boot) == 0 && !memcmp(uuid, boot, 16);
+	 * this boot's monotonic clock (trawl names clocks by boot id) at 1 GHz;
+	 * a linear map of it at another frequency (the TSC of user-space traces,
+	 * whose offset puts it on CLOCK_MONOTONIC's scale, ust-clock.c). */
+	t->clock_local = has && freq && boot_id(boot) == 0 && !memcmp(uuid, boot, 16);
+	if (t->clock_local && freq != 1000000000u) {
+		int64_t off_s, off;
+
+		live_metadata_clock_offset(t->md, (size_t)t->scan.usable, &off_s, &off);
+		t->clock_freq = freq;
+		/* mono = value / f + the clock's offset - our mono's on the Epoch */
+		t->clock_base_ns = off_s * 1000000000 + (int64_t)((__int128)off * 1000000000 / (__int128)freq) -
+				   mono_epoch_offset();
+	}
 }
 
 /*

@@ -215,8 +215,8 @@ static void wire_stream(struct live_wire_stream *w, uint64_t id, const struct li
  * streams by time, so it cannot have gone past any stream it knows of
  * further than that stream's latest packet end or quiet time, or, for one
  * it was told nothing about yet, than what it may have shown before it
- * learnt of it. 0: nothing. Streams of traces on another clock are not
- * compared. Session lock held.
+ * learnt of it, in our CLOCK_MONOTONIC's ns. 0: nothing. Streams of traces
+ * on another clock are not compared. Session lock held.
  */
 static uint64_t announce_floor(const struct vattach *a)
 {
@@ -228,9 +228,13 @@ static uint64_t announce_floor(const struct vattach *a)
 		const struct vstream *o = &a->vs[i];
 		uint64_t t = o->last_end > o->beacon ? o->last_end : o->beacon;
 
+		if (!o->announced || !s->streams[i]->trace->clock_local)
+			continue;
+		/* in our CLOCK_MONOTONIC's ns: traces of other frequencies compared */
+		t = live_trace_to_ns(s->streams[i]->trace, t);
 		if (t < o->floor)
 			t = o->floor;
-		if (o->announced && s->streams[i]->trace->clock_local && t < shown)
+		if (t < shown)
 			shown = t;
 	}
 	return shown == UINT64_MAX ? 0 : shown;
@@ -591,12 +595,13 @@ static int cmd_next_index(struct viewer *v, const struct live_request *rq)
 		 * older than this packet's end: look before handing it out,
 		 * or the viewer could show past them before it knows of them.
 		 */
-		if (st->trace->clock_local && e.ts_end > s->last_scan_ns) {
+		if (st->trace->clock_local && live_trace_to_ns(st->trace, e.ts_end) > s->last_scan_ns) {
 			live_session_scan(s, 1);
 			if (attach_sync(a) == 0 && unannounced(a))
 				flags |= LIVE_FLAG_NEW_STREAM;
 		}
-		if (st->trace->clock_local && e.ts_end >= live_pending_since(s, live_now_ns())) {
+		if (st->trace->clock_local &&
+		    live_trace_to_ns(st->trace, e.ts_end) >= live_pending_since(s, live_now_ns())) {
 			pthread_mutex_unlock(&s->lock);
 			return send_index(v, LIVE_INDEX_RETRY, flags, NULL, 0);
 		}

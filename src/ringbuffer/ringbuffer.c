@@ -88,7 +88,9 @@ int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t over
 	 * large, a late daemon's tally: src/ust/slots.c) are then counted.
 	 * At time 0 for a clock only the app reads: no event is older.
 	 */
-	c->meta[0].ts_begin = c->meta[0].ts_end = clock == TRAWL_RB_CLOCK_APP ? 0 : trawl_rb_clock_monotonic();
+	c->meta[0].ts_begin = c->meta[0].ts_end = clock == TRAWL_RB_CLOCK_APP ? 0
+						  : clock == TRAWL_RB_CLOCK_TSC ? trawl_rb_clock_tsc()
+										: trawl_rb_clock_monotonic();
 	c->meta[0].content_end = TRAWL_RB_PACKET_START;
 	c->meta[0].commit = subbuf_size;
 	c->reserve = subbuf_size;

@@ -135,7 +135,9 @@ struct trawl_rb_ctrl {
 enum trawl_rb_clock {
 	TRAWL_RB_CLOCK_MONOTONIC = 0,
 	TRAWL_RB_CLOCK_APP = 1,
+	TRAWL_RB_CLOCK_TSC = 2, /* x86-64's invariant TSC, in cycles: any process reads it */
 };
+#define TRAWL_RB_CLOCK_MAX TRAWL_RB_CLOCK_TSC
 
 /* A mapped stream, as a producer or the consumer sees it (private memory). */
 struct trawl_rb {
@@ -193,10 +195,31 @@ static inline uint64_t trawl_rb_clock_monotonic(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The TSC, ordered: LFENCE waits for every earlier instruction (the load of
+ * the reserve word in trawl_rb_reserve()) before RDTSC reads, as the vDSO's
+ * rdtsc_ordered() does; a bare RDTSC may read before that load and give an
+ * event at a later position an earlier time. 0 where there is no TSC (the
+ * session daemon never picks it there).
+ */
+static inline uint64_t trawl_rb_clock_tsc(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return (uint64_t)hi << 32 | lo;
+#else
+	return 0;
+#endif
+}
+
 /* The time of @rb's clock now (a producer's; or any process's when the clock
  * is not APP: trawl_rb_flush() checks). */
 static inline uint64_t trawl_rb_clock(const struct trawl_rb *rb)
 {
+	if (__builtin_expect(rb->clock == TRAWL_RB_CLOCK_TSC, 1))
+		return trawl_rb_clock_tsc();
 	if (__builtin_expect(rb->read_clock != NULL, 0))
 		return rb->read_clock();
 	return trawl_rb_clock_monotonic();

@@ -101,9 +101,10 @@ struct ust_trace {
 	struct trawl_ctf_trace *ctf; /* owned */
 	struct trace_chan *chans;
 	int metadata_dirty;
-	/* Its clock: CLOCK_MONOTONIC, or (app_clock) that of the app that made
-	 * it (a clock plugin's); apps with another clock are not traced in it. */
-	int app_clock;
+	/* Its clock, enum trawl_ustctl_clock_kind: CLOCK_MONOTONIC, the TSC
+	 * (ust-clock.c), or APP: that of the app that made it (a clock
+	 * plugin's, @clock); apps of another clock are not traced in it. */
+	uint32_t clock_kind;
 	struct trawl_ustctl_clock clock;
 	/* Its process exited and REMOVE_TRACE was sent (trace_release_gone());
 	 * freed once the consumer of generation removed_gen has answered
@@ -270,6 +271,11 @@ void cons_put(struct trawl_domain_session *s);
 void cons_free(struct ust_consumer *c);
 
 /* ust-registry.c */
+/* ust-clock.c: the clock of traces of apps without a plugin (enum
+ * trawl_ustctl_clock_kind), and the TSC's CTF clock (0 or a negative errno). */
+uint32_t ust_clock_default(void);
+int ust_clock_add_tsc(struct trawl_ctf_trace *ctf);
+
 int metadata_push(struct trawl_domain_session *s, struct ust_trace *t);
 struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
 			    struct trawl_domain_err *err);

@@ -125,15 +125,30 @@ int metadata_push(struct trawl_domain_session *s, struct ust_trace *t)
 	return ret;
 }
 
+/* The clock @a's events would carry in a new trace: its own, or ours
+ * when it can stamp it (the TSC from ABI minor 5 on). */
+static uint32_t app_clock_kind(const struct ust_app *a)
+{
+	uint32_t k = ust_clock_default();
+
+	if (a->info.has_clock)
+		return TRAWL_USTCTL_CLOCK_APP;
+	return k == TRAWL_USTCTL_CLOCK_TSC && a->info.abi_minor < 5 ? TRAWL_USTCTL_CLOCK_MONOTONIC : k;
+}
+
 /* Whether @a's events carry @t's clock. */
 static int same_clock(const struct ust_trace *t, const struct ust_app *a)
 {
 	const struct trawl_ustctl_clock *x = &t->clock, *y = &a->info.clock;
 
-	if (t->app_clock != a->info.has_clock)
+	if (t->clock_kind != (a->info.has_clock ? TRAWL_USTCTL_CLOCK_APP
+						 : t->clock_kind == TRAWL_USTCTL_CLOCK_TSC && a->info.abi_minor >= 5
+							   ? TRAWL_USTCTL_CLOCK_TSC
+							   : TRAWL_USTCTL_CLOCK_MONOTONIC))
 		return 0;
-	return !t->app_clock || (!strcmp(x->name, y->name) && x->freq == y->freq && x->has_uuid == y->has_uuid &&
-				 (!x->has_uuid || !memcmp(x->uuid, y->uuid, sizeof(x->uuid))));
+	return t->clock_kind != TRAWL_USTCTL_CLOCK_APP ||
+	       (!strcmp(x->name, y->name) && x->freq == y->freq && x->has_uuid == y->has_uuid &&
+		(!x->has_uuid || !memcmp(x->uuid, y->uuid, sizeof(x->uuid))));
 }
 
 /* Adds @a's own clock (REGISTER's) to @t as its clock. */
@@ -151,14 +166,13 @@ static int add_app_clock(struct ust_trace *t, const struct ust_app *a)
 		.no_uuid = !c->has_uuid,
 	};
 
-	t->app_clock = 1;
 	t->clock = *c;
 	return trawl_ctf_trace_add_clock(t->ctf, &d);
 }
 
 static const char *clock_name(const struct ust_trace *t)
 {
-	return t->app_clock ? t->clock.name : "monotonic";
+	return t->clock_kind == TRAWL_USTCTL_CLOCK_APP ? t->clock.name : "monotonic";
 }
 
 struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
@@ -180,8 +194,11 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 			return t;
 		/* Its times would mean nothing in the buffers the others share. */
 		trawl_domain_err_set(err, "app %d stamps its events with clock %s, the trace %s with clock %s",
-				     (int)a->info.pid, a->info.has_clock ? a->info.clock.name : "monotonic", t->path,
-				     clock_name(t));
+				     (int)a->info.pid,
+				     a->info.has_clock			       ? a->info.clock.name
+				     : t->clock_kind == TRAWL_USTCTL_CLOCK_TSC ? "monotonic (app ABI minor < 5)"
+									       : "monotonic",
+				     t->path, t->clock_kind == TRAWL_USTCTL_CLOCK_TSC ? "tsc" : clock_name(t));
 		return NULL;
 	}
 	ret = cons_get(s, err);
@@ -204,7 +221,10 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		return NULL;
 	}
 	t->ctf = trawl_ctf_trace_create(0);
-	if (!t->ctf || (a->info.has_clock ? add_app_clock(t, a) : trawl_ctf_trace_add_monotonic_clock(t->ctf))) {
+	t->clock_kind = app_clock_kind(a);
+	if (!t->ctf || (t->clock_kind == TRAWL_USTCTL_CLOCK_APP   ? add_app_clock(t, a)
+			: t->clock_kind == TRAWL_USTCTL_CLOCK_TSC ? ust_clock_add_tsc(t->ctf)
+							      : trawl_ctf_trace_add_monotonic_clock(t->ctf))) {
 		if (t->ctf && a->info.has_clock)
 			trawl_domain_err_set(err, "app %d's clock %s cannot be a trace's clock", (int)a->info.pid,
 					     a->info.clock.name);
@@ -273,7 +293,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	if (ua.nr_streams > TRAWL_USTCTL_MAX_STREAMS)
 		ua.nr_streams = TRAWL_USTCTL_MAX_STREAMS;
 	ua.stream_id = c->index;
-	ua.clock = t->app_clock ? TRAWL_USTCTL_CLOCK_APP : TRAWL_USTCTL_CLOCK_MONOTONIC;
+	ua.clock = t->clock_kind;
 	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
 	ret = trawl_ustctl_channel_create(&ua, &tc->rb);
 	if (ret) {

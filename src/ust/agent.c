@@ -614,6 +614,14 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1 ||
 	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) || cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
+	/* The clock the daemon made the trace's: ours (a plugin's) exactly
+	 * when we have one, the TSC only where there is one. */
+	if ((cmd->clock == TRAWL_RB_CLOCK_APP) != (trawl_ust_clock_read != NULL) || cmd->clock > TRAWL_RB_CLOCK_MAX
+#if !defined(__x86_64__)
+	    || cmd->clock == TRAWL_RB_CLOCK_TSC
+#endif
+	)
+		return -EINVAL;
 	/* Counters are opened by each thread at its first event (context.c);
 	 * here they only get their slot in the process's table. */
 	for (i = 0; i < cmd->nr_counters; i++) {
@@ -638,11 +646,9 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		ret = trawl_rb_map(&ch->rbs[i], fds[i], cmd->subbuf_size, cmd->num_subbuf, cmd->overwrite, i);
 		if (ret)
 			goto err_map;
-		/* The daemon made the trace's clock ours (REGISTER said which). */
-		if (trawl_ust_clock_read) {
-			ch->rbs[i].clock = TRAWL_RB_CLOCK_APP;
+		ch->rbs[i].clock = cmd->clock;
+		if (cmd->clock == TRAWL_RB_CLOCK_APP)
 			ch->rbs[i].read_clock = trawl_ust_clock_read;
-		}
 	}
 	ch->contexts = cmd->contexts;
 	ch->nr_counters = cmd->nr_counters;

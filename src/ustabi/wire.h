@@ -75,8 +75,9 @@
 #define TRAWL_UST_WIRE_ABI_MAJOR 1u
 /* Minor 1: context bits prio and nice, and perf counters after CHANNEL.
  * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon).
- * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK). */
-#define TRAWL_UST_WIRE_ABI_MINOR 4u
+ * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK).
+ * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC). */
+#define TRAWL_UST_WIRE_ABI_MINOR 5u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -209,7 +210,9 @@ struct trawl_wire_cmd {
 	uint32_t nr_counters; /* CHANNEL: wire counters after this struct (ABI minor >= 1);
 				 <= TRAWL_USTCTL_MAX_COUNTERS */
 	uint32_t flags; /* REGISTRATION_DONE: TRAWL_WIRE_DONE_* (0 before they existed) */
-	uint32_t reserved;
+	/* CHANNEL: the trace's clock, enum trawl_rb_clock (ABI minor >= 5; older
+	 * apps ignore it, so they are given CLOCK_MONOTONIC buffers only). */
+	uint32_t clock;
 };
 
 /* New events of a registered app: followed by nr_events EVENT messages

@@ -6,6 +6,7 @@
  * drives.
  */
 #include "ustctl/app-internal.h"
+#include "ringbuffer/ringbuffer.h"
 
 /* ustctl.h names the app ABI's commands and REGISTRATION_DONE flags for the daemons. */
 _Static_assert(TRAWL_WIRE_CMD_REGISTRATION_DONE == (int)TRAWL_USTCTL_CMD_REGISTRATION_DONE &&
@@ -52,6 +53,9 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
 	if (trawl_ustctl_app_info(app)->abi_minor < 1 &&
 	    (ctx->nr_counters || (ctx->bits & (TRAWL_USTCTL_CTX_PRIO | TRAWL_USTCTL_CTX_NICE))))
 		return -EPROTONOSUPPORT;
+	/* Before minor 5 an app stamps CLOCK_MONOTONIC whatever it is told. */
+	if (trawl_ustctl_app_info(app)->abi_minor < 5 && chan->attr.clock == TRAWL_RB_CLOCK_TSC)
+		return -EPROTONOSUPPORT;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_CHANNEL);
 	cmd.contexts = ctx->bits;
 	cmd.nr_counters = ctx->nr_counters;
@@ -61,6 +65,7 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
 	cmd.num_subbuf = chan->attr.num_subbuf;
 	cmd.overwrite = chan->attr.overwrite;
 	cmd.subbuf_size = chan->attr.subbuf_size;
+	cmd.clock = chan->attr.clock;
 	memset(counters, 0, sizeof(counters));
 	for (i = 0; i < ctx->nr_counters; i++) {
 		counters[i].type = ctx->counters[i].type;

@@ -40,7 +40,15 @@ uint32_t trawl_ustctl_possible_cpus(void)
 }
 
 _Static_assert(TRAWL_USTCTL_CLOCK_MONOTONIC == (int)TRAWL_RB_CLOCK_MONOTONIC &&
-		       TRAWL_USTCTL_CLOCK_APP == (int)TRAWL_RB_CLOCK_APP, "ustctl.h's clocks are the ring buffer's");
+		       TRAWL_USTCTL_CLOCK_APP == (int)TRAWL_RB_CLOCK_APP &&
+		       TRAWL_USTCTL_CLOCK_TSC == (int)TRAWL_RB_CLOCK_TSC, "ustctl.h's clocks are the ring buffer's");
+
+uint64_t trawl_ustctl_clock_now(uint32_t kind)
+{
+	if (kind == TRAWL_USTCTL_CLOCK_TSC)
+		return trawl_rb_clock_tsc();
+	return kind == TRAWL_USTCTL_CLOCK_MONOTONIC ? trawl_rb_clock_monotonic() : 0;
+}
 
 int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, struct trawl_ustctl_channel **out)
 {
@@ -49,7 +57,7 @@ int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, st
 	int ret;
 
 	if (!attr->nr_streams || attr->nr_streams > TRAWL_USTCTL_MAX_STREAMS || attr->overwrite > 1 ||
-	    attr->clock > TRAWL_RB_CLOCK_APP || trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
+	    attr->clock > TRAWL_RB_CLOCK_MAX || trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
 		return -EINVAL;
 	chan = calloc(1, sizeof(*chan));
 	if (!chan)
@@ -131,7 +139,7 @@ int trawl_ustctl_stream_map(int fd, const struct trawl_ustctl_channel_attr *attr
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	ret = attr->clock > TRAWL_RB_CLOCK_APP ? -EINVAL
+	ret = attr->clock > TRAWL_RB_CLOCK_MAX ? -EINVAL
 		: trawl_rb_map(&s->r.rb, fd, attr->subbuf_size, attr->num_subbuf, attr->overwrite, cpu);
 	if (ret)
 		goto err;

@@ -507,7 +507,12 @@ void trawl_ustctl_app_set_notify_fd(struct trawl_ustctl_app *app, int fd);
 enum trawl_ustctl_clock_kind {
 	TRAWL_USTCTL_CLOCK_MONOTONIC = 0, /* CLOCK_MONOTONIC, ns */
 	TRAWL_USTCTL_CLOCK_APP = 1,       /* the app's own (a clock plugin's): only the app reads it */
+	TRAWL_USTCTL_CLOCK_TSC = 2,       /* x86-64's invariant TSC, cycles */
 };
+
+/* The time of clock @kind now (not APP: 0); the TSC ordered after every
+ * earlier instruction. */
+uint64_t trawl_ustctl_clock_now(uint32_t kind);
 
 struct trawl_ustctl_channel_attr {
 	uint64_t subbuf_size;  /* bytes, power of two, >= 4096 */

@@ -2,7 +2,9 @@
 """A kernel + user-space session in the root daemon: a traced app's
 user-space events interleave with its syscalls in the right order
 (kmix:before < syscall_entry_lseek < syscall_exit_lseek < kmix:after), in bt2
-(one clock for both domains) and in `trawl view`."""
+(one clock for both domains) and in `trawl view`. The user-space trace is on
+the TSC where it is invariant (its clock's freq not 1 GHz, the kernel's
+CLOCK_MONOTONIC at 1 GHz: they merge by their declared offsets)."""
 import os
 import signal
 import subprocess
@@ -57,6 +59,27 @@ try:
     # babeltrace2 merges traces only when their (non-absolute) clocks share a
     # uuid: every domain's clock carries the boot id.
     assert len(uuids) == 1, "clock uuids differ between domains: %s" % uuids
+    def clock_freq(meta):
+        with open(meta, errors="replace") as f:
+            t = f.read()
+        c = t[t.find("clock {"):]
+        return int(c[c.find("freq"):].split("=")[1].split(";")[0])
+
+    def tsc_invariant():  # src/sessiond/ust-clock.c's rule
+        with open("/proc/cpuinfo") as f:
+            flags = set(w for ln in f if ln.startswith("flags") for w in ln.split(":", 1)[1].split())
+        try:
+            with open("/sys/devices/system/clocksource/clocksource0/available_clocksource") as f:
+                srcs = f.read().split()
+        except OSError:
+            srcs = []
+        return (os.uname().machine == "x86_64" and {"constant_tsc", "nonstop_tsc"} <= flags and
+                ("tsc_reliable" in flags or "tsc" in srcs))
+    assert clock_freq(os.path.join(out, "kernel", "metadata")) == 1000000000
+    ufreqs = {clock_freq(os.path.join(u, "metadata")) for u in ust_dirs}
+    if os.environ.get("TRAWL_UST_CLOCK") != "monotonic" and tsc_invariant():
+        assert 1000000000 not in ufreqs, "user-space clock not the TSC: %s" % ufreqs
+    print("user-space clock freq %s, kernel 1000000000" % sorted(ufreqs))
     lines, err = ktest.babeltrace_clean(out)
     assert err == "", err
     view = trawl("view").stdout.splitlines()
