@@ -247,6 +247,20 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
  */
 int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
 			       size_t errlen);
+/*
+ * The same in halves, for a caller that must not block (the root daemon's
+ * loop): _send spawns the consumer (@consumer must live until the start is
+ * over) or, with one running, turns tracing on; it returns an fd to wait
+ * on (readable once the consumer answers), 0 once started, or a negative
+ * errno with @err set. Once the fd is readable, _recv (@failed 0; else a
+ * negative errno: no answer within trawl_kernel_session_consumer_timeout_ms(),
+ * the consumer is killed) reads the answer and returns the same: another
+ * fd to wait on (the perf channels' start), 0, or an error.
+ */
+int trawl_kernel_session_start_send(struct trawl_kernel_session *s, const char *consumer,
+				    char *err, size_t errlen);
+int trawl_kernel_session_start_recv(struct trawl_kernel_session *s, int failed, char *err,
+				    size_t errlen);
 int trawl_kernel_session_stop(struct trawl_kernel_session *s, char *err, size_t errlen);
 /*
  * The same in two halves, for a caller that must not block (the root
@@ -288,6 +302,14 @@ int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
  * it has (0: none running); _recv reaps it (@failed: kills it first). */
 int trawl_kernel_session_finish_send(struct trawl_kernel_session *s);
 void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed);
+/* trawl_kernel_session_switch() in halves: _send returns the fd that turns
+ * readable once the consumer exited (0: none ran), or an error; _recv
+ * (@failed: no answer in time, the consumer killed) does the rest. */
+int trawl_kernel_session_switch_send(struct trawl_kernel_session *s, int tracing_off, char *err,
+				     size_t errlen);
+int trawl_kernel_session_switch_recv(struct trawl_kernel_session *s, int failed,
+				     int tracing_off, const char *output, char *err,
+				     size_t errlen);
 uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s);
 /*
  * Snapshot sessions (flight recorder): start and stop only switch tracing;
@@ -300,6 +322,12 @@ uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session 
 void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot);
 int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
 				  const char *dir, char *err, size_t errlen);
+/* The same in halves, as trawl_kernel_session_start_send()/_recv(): each
+ * returns an fd to wait on, 0 once the snapshot is written, or an error. */
+int trawl_kernel_session_snapshot_send(struct trawl_kernel_session *s, const char *consumer,
+				       const char *dir, char *err, size_t errlen);
+int trawl_kernel_session_snapshot_recv(struct trawl_kernel_session *s, int failed, char *err,
+				       size_t errlen);
 /*
  * `regenerate statedump`: the consumer writes LTTng's state dump again (in
  * the channels that enabled lttng_statedump_* events) and answers when it is

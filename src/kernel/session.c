@@ -31,6 +31,8 @@
 #define SESSION_MAX_CHANNELS 16
 #define CONSUMER_TIMEOUT_MS 30000
 
+enum { STAGE_NONE, STAGE_READY, STAGE_PERF, STAGE_SNAP_READY, STAGE_SNAP_END };
+
 #define SESSION_NAME_LEN 256 /* as the control protocol's names (TRAWL_CTL_NAME_LEN) */
 
 struct kchannel {
@@ -54,6 +56,10 @@ struct trawl_kernel_session {
 	uint64_t reaped_lost;     /* the same of consumers already reaped */
 	int ctl_fd;          /* our end of the socketpair, -1: none */
 	int snapshot;        /* no continuous consumer: see trawl_kernel_session_snapshot() */
+	/* A start or snapshot in halves: what the next _recv reads (STAGE_*),
+	 * and the consumer's program, for messages. */
+	int stage;
+	const char *consumer_prog;
 	char problem[TRAWL_KERNEL_ERR_LEN]; /* the consumer's last 'W' line, "" if none */
 };
 
@@ -226,11 +232,6 @@ static int consumer_wait_ms(struct trawl_kernel_session *s, char want, int ms)
 	return want == 'K' ? read_lost(s) : 0;
 }
 
-static int consumer_wait(struct trawl_kernel_session *s, char want)
-{
-	return consumer_wait_ms(s, want, CONSUMER_TIMEOUT_MS);
-}
-
 /*
  * A flush's answer: 'K', or 'W' and one line (kept in s->problem: packets
  * lost to a full disk or a gone relayd), then -EIO.
@@ -278,19 +279,18 @@ static int has_perf(const struct trawl_kernel_session *s)
 }
 
 /*
- * Waits for the consumer's 'R'; a consumer that could not open its buffers
- * sends 'E' and one line saying why instead, which goes into @err.
+ * Reads the consumer's 'R' (@failed 0: its socket is readable), or says
+ * why none came; a consumer that could not open its buffers sends 'E' and
+ * one line saying why instead, which goes into @err.
  */
-static int consumer_wait_ready(struct trawl_kernel_session *s, const char *consumer, char *err,
-			       size_t errlen)
+static int consumer_ready_read(struct trawl_kernel_session *s, int failed, const char *consumer,
+			       char *err, size_t errlen)
 {
-	struct pollfd p = { .fd = s->ctl_fd, .events = POLLIN };
 	char line[TRAWL_KERNEL_ERR_LEN + 2];
 	size_t n = 0;
-	int ret;
+	int ret = failed;
 
-	ret = poll(&p, 1, CONSUMER_TIMEOUT_MS);
-	if (ret > 0 && read(s->ctl_fd, line, 1) == 1) {
+	if (!ret && read(s->ctl_fd, line, 1) == 1) {
 		if (line[0] == 'R')
 			return 0;
 		if (line[0] == 'E') {
@@ -301,20 +301,12 @@ static int consumer_wait_ready(struct trawl_kernel_session *s, const char *consu
 			return -EIO;
 		}
 		ret = -EPROTO;
-	} else {
-		ret = ret == 0 ? -ETIMEDOUT : ret < 0 ? -errno : -EPIPE;
+	} else if (!ret) {
+		ret = -EPIPE;
 	}
 	trawl_msg_fmt(err, errlen, "the kernel consumer (%s) did not start: %s", consumer,
 		      strerror(-ret));
 	return ret;
-}
-
-/* 'E' (start) or 'D' (stop) to a consumer recording perf channels; waits for its 'K'. */
-static int consumer_cmd(struct trawl_kernel_session *s, const char *cmd)
-{
-	if (send(s->ctl_fd, cmd, 1, MSG_NOSIGNAL) != 1)
-		return -EPIPE;
-	return consumer_wait(s, 'K');
 }
 
 static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
@@ -457,11 +449,33 @@ static void perf_instances_quiet(struct trawl_kernel_session *s)
 			trawl_kernel_instance_write(s->ch[i].inst, "events/enable", "0");
 }
 
-int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
-			       size_t errlen)
+static int ctl_wait(int fd);
+
+/* Started once the consumer is ready (or none is needed): tracing on, perf told. */
+static int start_tracing(struct trawl_kernel_session *s, char *err, size_t errlen)
+{
+	int ret = set_tracing(s, 1);
+
+	if (ret < 0) {
+		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
+		return ret;
+	}
+	if (s->consumer && has_perf(s)) {
+		/* 'E' starts the perf channels: its 'K' is awaited (_recv) */
+		if (send(s->ctl_fd, "E", 1, MSG_NOSIGNAL) != 1)
+			return trawl_kernel_session_start_recv(s, -EPIPE, err, errlen);
+		s->stage = STAGE_PERF;
+		return s->ctl_fd;
+	}
+	return 0;
+}
+
+int trawl_kernel_session_start_send(struct trawl_kernel_session *s, const char *consumer,
+				    char *err, size_t errlen)
 {
 	int ret;
 
+	s->stage = STAGE_NONE;
 	if (!s->nch) {
 		trawl_msg_fmt(err, errlen, "the session has no kernel channel");
 		return -ENOENT;
@@ -473,23 +487,44 @@ int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consu
 				      consumer, strerror(-ret));
 			return ret;
 		}
-		ret = consumer_wait_ready(s, consumer, err, errlen);
+		s->consumer_prog = consumer;
+		s->stage = STAGE_READY;
+		return s->ctl_fd;
+	}
+	return start_tracing(s, err, errlen);
+}
+
+int trawl_kernel_session_start_recv(struct trawl_kernel_session *s, int failed, char *err,
+				    size_t errlen)
+{
+	int stage = s->stage, ret;
+
+	s->stage = STAGE_NONE;
+	if (stage == STAGE_READY) {
+		ret = consumer_ready_read(s, failed, s->consumer_prog, err, errlen);
 		if (ret < 0) {
 			consumer_reap(s, 1);
 			return ret;
 		}
 		perf_instances_quiet(s);
+		return start_tracing(s, err, errlen);
 	}
-	ret = set_tracing(s, 1);
-	if (ret < 0) {
-		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing on: %s", strerror(-ret));
-		return ret;
-	}
-	if (s->consumer && has_perf(s) && (ret = consumer_cmd(s, "E")) < 0)
+	ret = failed ? failed : consumer_wait_ms(s, 'K', 0);
+	if (ret < 0)
 		trawl_msg_fmt(err, errlen,
 			      "the kernel consumer could not start its perf events: %s",
 			      strerror(-ret));
 	return ret;
+}
+
+int trawl_kernel_session_start(struct trawl_kernel_session *s, const char *consumer, char *err,
+			       size_t errlen)
+{
+	int fd = trawl_kernel_session_start_send(s, consumer, err, errlen);
+
+	while (fd > 0)
+		fd = trawl_kernel_session_start_recv(s, ctl_wait(fd), err, errlen);
+	return fd;
 }
 
 /*
@@ -656,11 +691,9 @@ uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 	return total;
 }
 
-int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
-				  const char *dir, char *err, size_t errlen)
+int trawl_kernel_session_snapshot_send(struct trawl_kernel_session *s, const char *consumer,
+				       const char *dir, char *err, size_t errlen)
 {
-	struct pollfd p;
-	char c;
 	int ret;
 
 	if (s->consumer) {
@@ -673,19 +706,42 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
 			      strerror(-ret));
 		return ret;
 	}
-	/* 'R' once its buffers are open, then end of file once the trace is written. */
-	ret = consumer_wait(s, 'R');
-	if (ret == 0) {
-		p.fd = s->ctl_fd;
-		p.events = POLLIN;
-		if (poll(&p, 1, CONSUMER_TIMEOUT_MS) <= 0 || read(s->ctl_fd, &c, 1) != 0)
-			ret = -ETIMEDOUT;
+	/* 'R' once its buffers are open, then end of file once the trace is written */
+	s->stage = STAGE_SNAP_READY;
+	return s->ctl_fd;
+}
+
+int trawl_kernel_session_snapshot_recv(struct trawl_kernel_session *s, int failed, char *err,
+				       size_t errlen)
+{
+	int stage = s->stage, ret = failed;
+	char c;
+
+	s->stage = STAGE_NONE;
+	if (!ret && stage == STAGE_SNAP_READY) {
+		ret = consumer_wait_ms(s, 'R', 0);
+		if (!ret) {
+			s->stage = STAGE_SNAP_END;
+			return s->ctl_fd;
+		}
+	} else if (!ret && read(s->ctl_fd, &c, 1) != 0) {
+		ret = -EPROTO;
 	}
 	consumer_reap(s, ret < 0);
 	if (ret < 0)
 		trawl_msg_fmt(err, errlen, "the kernel snapshot consumer failed: %s",
 			      strerror(-ret));
 	return ret;
+}
+
+int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *consumer,
+				  const char *dir, char *err, size_t errlen)
+{
+	int fd = trawl_kernel_session_snapshot_send(s, consumer, dir, err, errlen);
+
+	while (fd > 0)
+		fd = trawl_kernel_session_snapshot_recv(s, ctl_wait(fd), err, errlen);
+	return fd;
 }
 
 uint64_t trawl_kernel_session_consumer_cpu_ns(const struct trawl_kernel_session *s)
@@ -723,27 +779,38 @@ void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed
 	consumer_reap(s, failed != 0);
 }
 
-int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
-				const char *output, char *err, size_t errlen)
+int trawl_kernel_session_switch_send(struct trawl_kernel_session *s, int tracing_off, char *err,
+				     size_t errlen)
 {
-	int i, ret = 0;
+	int ret;
 
 	if (tracing_off && (ret = set_tracing(s, 0)) < 0) {
 		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
 		return ret;
 	}
+	if (!s->consumer)
+		return 0;
+	/* 'Q': drain everything (partial pages too), write, exit; tracing
+	 * may go on: what comes meanwhile waits in the kernel's buffers */
+	if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
+		consumer_reap(s, 1);
+		return 0;
+	}
+	/* the consumer closes its end when it exits */
+	return s->ctl_fd;
+}
+
+int trawl_kernel_session_switch_recv(struct trawl_kernel_session *s, int failed,
+				     int tracing_off, const char *output, char *err,
+				     size_t errlen)
+{
+	int i, ret = failed;
+
 	if (s->consumer) {
-		/* 'Q': drain everything (partial pages too), write, exit; tracing
-		 * may go on: what comes meanwhile waits in the kernel's buffers */
-		if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
-			consumer_reap(s, 1);
-		} else {
-			ret = ctl_wait(s->ctl_fd);
-			consumer_reap(s, ret != 0);
-			if (ret)
-				trawl_msg_fmt(err, errlen, "the kernel consumer did not finish the "
-							   "trace chunk: %s", strerror(-ret));
-		}
+		consumer_reap(s, ret != 0);
+		if (ret)
+			trawl_msg_fmt(err, errlen, "the kernel consumer did not finish the "
+						   "trace chunk: %s", strerror(-ret));
 	}
 	if (output && trawl_path_fmt(s->output, sizeof(s->output), "%s", output)) {
 		trawl_msg_fmt(err, errlen, "trace folder too long: %s", output);
@@ -761,6 +828,17 @@ int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
 		}
 	}
 	return ret < 0 ? ret : 0;
+}
+
+int trawl_kernel_session_switch(struct trawl_kernel_session *s, int tracing_off,
+				const char *output, char *err, size_t errlen)
+{
+	int fd = trawl_kernel_session_switch_send(s, tracing_off, err, errlen);
+
+	if (fd < 0)
+		return fd;
+	return trawl_kernel_session_switch_recv(s, fd > 0 ? ctl_wait(fd) : 0, tracing_off, output,
+						err, errlen);
 }
 
 void trawl_kernel_session_consumer_finish(struct trawl_kernel_session *s)

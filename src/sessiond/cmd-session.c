@@ -358,7 +358,7 @@ static void op_regen_begin(struct sd_op *op, struct sd_session *s)
 	}
 }
 
-static void session_start(struct sd_session *s, struct sd_reply *r);
+static const struct sd_domains_cmd start_cmd;
 
 /* Unlinks and frees @s, which never had a domain (a create that failed). */
 static void session_unmade(struct sd_session *s)
@@ -390,8 +390,6 @@ static void op_connected(struct sd_op *op, size_t k)
 		sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid, s->output);
 		return;
 	}
-	if (!failed)
-		session_start(s, &op->r);
 }
 
 /*
@@ -451,6 +449,14 @@ static int op_step(struct sd_op *op, size_t k)
 		if (s->op_phase == OP_CONNECTING) {
 			if (!sd_relay_connect_done(s, &op->r))
 				return 0;
+			if (op->kind == OPK_START && !op->r.status) {
+				/* relayd answered: the start goes on, its domains one by one */
+				op->cmd = &start_cmd;
+				op->dom = 0;
+				s->op_phase = OP_DOMAINS;
+				memset(s->op_wait, 0, sizeof(s->op_wait));
+				return op_domains_step(op, k);
+			}
 			op_connected(op, k);
 			return 1;
 		}
@@ -732,6 +738,44 @@ void sd_cmd_destroy(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 	op_run(&s, 1, 1, 1, r);
 }
 
+/*
+ * start, one domain after the other (sd_op_domains()): the kernel
+ * consumer's readiness (its buffers opened, files made by its opener as
+ * the owner) is awaited in the loop, the session busy meanwhile ("a start
+ * of it is waiting for its consumer").
+ */
+static int start_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
+{
+	struct sd_domain *d = &s->dom[i];
+
+	(void)arg;
+	return d->ops->start_async ? d->ops->start_async(d->ds, err) : d->ops->start(d->ds, err);
+}
+
+/* Every domain started, or domain @i failed: none is left started (@r says why). */
+static void start_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		      void *arg, struct sd_reply *r)
+{
+	int k;
+
+	(void)arg;
+	if (ret) {
+		sd_fail(r, ret, "starting %s tracing of session '%s' failed: %s",
+			sd_domain_name((uint32_t)i), s->name,
+			err->msg[0] ? err->msg : strerror(-ret));
+		/* Leave nothing half-started. */
+		for (k = 1; k < i; k++)
+			if (s->dom[k].ops && s->dom[k].ds)
+				s->dom[k].ops->stop(s->dom[k].ds, NULL);
+		return;
+	}
+	sd_session_started(s);
+	s->active = 1;
+	s->started_once = 1;
+}
+
+static const struct sd_domains_cmd start_cmd = {"a start", start_step, start_end};
+
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		  struct sd_reply *r)
 {
@@ -747,37 +791,7 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		return op_connect(s, OPK_START, r); /* started once relayd answers */
 	if (ret)
 		return;
-	session_start(s, r);
-}
-
-/* Starts every domain of @s, or none (the failure in @r). */
-static void session_start(struct sd_session *s, struct sd_reply *r)
-{
-	int i, ret;
-
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-		struct trawl_domain_err err = {""};
-
-		if (!d->ops || !d->ds)
-			continue;
-		ret = d->ops->start(d->ds, &err);
-		if (ret) {
-			int k;
-
-			sd_fail(r, ret, "starting %s tracing of session '%s' failed: %s",
-				sd_domain_name((uint32_t)i), s->name,
-				err.msg[0] ? err.msg : strerror(-ret));
-			/* Leave nothing half-started. */
-			for (k = 1; k < i; k++)
-				if (s->dom[k].ops && s->dom[k].ds)
-					s->dom[k].ops->stop(s->dom[k].ds, NULL);
-			return;
-		}
-	}
-	sd_session_started(s);
-	s->active = 1;
-	s->started_once = 1;
+	sd_op_domains(s, &start_cmd, NULL, 0, r);
 }
 
 void sd_cmd_stop(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,

@@ -23,7 +23,17 @@
 
 static char consumerd_path[4096];
 
-enum kd_wait { KD_IDLE, KD_STOPPING, KD_FINISHING, KD_METADATA, KD_STATEDUMP };
+/* What the session waits for its consumer for, in the loop (kd_wait_begin()). */
+enum kd_wait {
+	KD_IDLE,
+	KD_STOPPING,  /* a stop's drain */
+	KD_FINISHING, /* a release: the consumer exits */
+	KD_METADATA,  /* regenerate */
+	KD_STATEDUMP,
+	KD_SWITCHING, /* clear, rotate: the consumer finishes the chunk and exits */
+	KD_STARTING,  /* start (a clear's or rotation's too): its buffers opened */
+	KD_SNAPSHOT,  /* snapshot record: the one-shot consumer */
+};
 
 struct trawl_domain_session {
 	struct trawl_kernel_session *ks; /* owned */
@@ -32,11 +42,15 @@ struct trawl_domain_session {
 	gid_t gid;
 	int snapshot;
 	int started;
-	/* A stop or a release waiting for the consumer, watched in the loop
-	 * (kd_stop_async()): its fd, and once over, its result and line. */
+	/* A command waiting for the consumer, watched in the loop
+	 * (kd_wait_begin()): its fd, and once over, its result and line.
+	 * Clear and rotate go on from the switch to a start of the next
+	 * consumer (a started session), each step awaited the same way. */
 	enum kd_wait wait;
 	int wait_fd, wait_over, wait_ret;
 	char wait_err[TRAWL_KERNEL_ERR_LEN];
+	int sw_clear;                    /* KD_SWITCHING: a clear (else a rotation) */
+	char sw_out[4096];               /* KD_SWITCHING of a rotation: the chunk's folder */
 };
 
 static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *err)
@@ -89,18 +103,32 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 static void kd_wait_end(struct trawl_domain_session *s, int failed);
 static int kd_wait_ms(enum kd_wait what);
 
+/* Waits here for @fd, at most @what's bound: 0 once readable, else -ETIMEDOUT. */
+static int kd_poll(int fd, enum kd_wait what)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	return poll(&p, 1, kd_wait_ms(what)) > 0 ? 0 : -ETIMEDOUT;
+}
+
+/* A command still waiting for the consumer is waited for here, as long as ever
+ * (the daemon exits), and forgotten. */
+static void kd_wait_here(struct trawl_domain_session *s)
+{
+	while (s->wait != KD_IDLE && !s->wait_over) {
+		int fd = s->wait_fd, failed = kd_poll(fd, s->wait);
+
+		sd_watch_del(fd);
+		kd_wait_end(s, failed);
+	}
+	s->wait = KD_IDLE;
+}
+
 static void kd_session_destroy(struct trawl_domain_session *s)
 {
 	if (!s)
 		return;
-	if (s->wait != KD_IDLE && !s->wait_over) {
-		/* the daemon exits: the answer is waited for here, as long as ever */
-		struct pollfd p = {.fd = s->wait_fd, .events = POLLIN};
-		int ready = poll(&p, 1, kd_wait_ms(s->wait)) > 0;
-
-		sd_watch_del(s->wait_fd);
-		kd_wait_end(s, ready ? 0 : -ETIMEDOUT);
-	}
+	kd_wait_here(s);
 	trawl_kernel_session_destroy(s->ks);
 	free(s);
 }
@@ -251,6 +279,7 @@ static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
 	int ret;
 
+	kd_wait_here(s);
 	s->started = 0;
 	ret = trawl_kernel_session_stop(s->ks, e, sizeof(e));
 	if (ret < 0)
@@ -258,22 +287,113 @@ static int kd_stop(struct trawl_domain_session *s, struct trawl_domain_err *err)
 	return ret;
 }
 
+/* The bound of @what's answer (ms). */
+static int kd_wait_ms(enum kd_wait what)
+{
+	if (what == KD_METADATA || what == KD_STATEDUMP)
+		return trawl_kernel_session_regenerate_timeout_ms(what == KD_STATEDUMP);
+	return trawl_kernel_session_consumer_timeout_ms();
+}
+
 /*
- * The consumer's answer is in (@failed 0), or it missed its deadline
- * (@failed -ETIMEDOUT: killed, as the blocking stop would).
+ * The next consumer of a started session, after a clear or a rotation (or
+ * at a start): the fd of its answer, or 0 (started) or an error, with the
+ * line in wait_err.
  */
+static int kd_start_next(struct trawl_domain_session *s)
+{
+	int fd;
+
+	s->wait = KD_STARTING;
+	fd = trawl_kernel_session_start_send(s->ks, consumerd_path, s->wait_err,
+					     sizeof(s->wait_err));
+	if (!fd)
+		s->started = 1;
+	return fd;
+}
+
+/*
+ * The consumer answered (@failed 0) what the session waits for, or missed
+ * its deadline (@failed -ETIMEDOUT: killed, as the blocking calls would).
+ * Returns the fd of the next answer to wait for (the command goes on: a
+ * clear's or rotation's next consumer, a start's perf channels, a
+ * snapshot's end), or 0 once the command is over (its result in wait_ret).
+ */
+static int kd_wait_next(struct trawl_domain_session *s, int failed)
+{
+	char *e = s->wait_err;
+	size_t elen = sizeof(s->wait_err);
+	int ret = 0;
+
+	switch (s->wait) {
+	case KD_STOPPING:
+		ret = trawl_kernel_session_stop_recv(s->ks, failed, e, elen);
+		break;
+	case KD_METADATA:
+	case KD_STATEDUMP:
+		ret = trawl_kernel_session_regenerate_recv(s->ks, s->wait == KD_STATEDUMP, failed,
+							   e, elen);
+		break;
+	case KD_FINISHING:
+		trawl_kernel_session_finish_recv(s->ks, failed);
+		break;
+	case KD_SWITCHING:
+		ret = trawl_kernel_session_switch_recv(s->ks, failed, s->sw_clear,
+						       s->sw_clear ? NULL : s->sw_out, e, elen);
+		if (!ret && !s->sw_clear)
+			memcpy(s->output, s->sw_out, sizeof(s->output));
+		/* (a snapshot session writes only snapshots: nothing of its own to delete) */
+		if (!ret && s->sw_clear && !s->snapshot && strncmp(s->output, "relay:", 6)) {
+			ret = sd_remove_folder_as(s->uid, s->gid, s->output);
+			if (ret)
+				trawl_msg_fmt(e, elen, "cannot remove %s: %s", s->output,
+					      strerror(-ret));
+		}
+		if (!ret && s->started)
+			ret = kd_start_next(s);
+		break;
+	case KD_STARTING:
+		ret = trawl_kernel_session_start_recv(s->ks, failed, e, elen);
+		if (!ret)
+			s->started = 1;
+		break;
+	case KD_SNAPSHOT:
+		ret = trawl_kernel_session_snapshot_recv(s->ks, failed, e, elen);
+		break;
+	case KD_IDLE:
+		break;
+	}
+	if (ret > 0)
+		return ret;
+	s->wait_ret = ret;
+	return 0;
+}
+
+static void kd_wait_ready(int fd, short revents, void *arg);
+static void kd_wait_expired(int fd, void *arg);
+
+/* Watches @fd (the consumer's socket) for what s->wait says, within its bound. */
+static int kd_watch(struct trawl_domain_session *s, int fd)
+{
+	if (sd_watch_add(fd, kd_wait_ready, s))
+		return -ENOMEM;
+	sd_watch_deadline(fd, sd_now_ms() + (uint64_t)kd_wait_ms(s->wait), kd_wait_expired);
+	s->wait_fd = fd;
+	return 0;
+}
+
+/* Moves the wait on from an answer (or its absence): watched again, or over. */
 static void kd_wait_end(struct trawl_domain_session *s, int failed)
 {
-	if (s->wait == KD_STOPPING)
-		s->wait_ret = trawl_kernel_session_stop_recv(s->ks, failed, s->wait_err,
-							     sizeof(s->wait_err));
-	else if (s->wait == KD_METADATA || s->wait == KD_STATEDUMP)
-		s->wait_ret = trawl_kernel_session_regenerate_recv(
-			s->ks, s->wait == KD_STATEDUMP, failed, s->wait_err, sizeof(s->wait_err));
-	else
-		trawl_kernel_session_finish_recv(s->ks, failed);
-	s->wait_over = 1;
+	int fd;
+
 	s->wait_fd = -1;
+	while ((fd = kd_wait_next(s, failed)) > 0) {
+		if (!kd_watch(s, fd))
+			return;
+		failed = kd_poll(fd, s->wait); /* cannot watch it: waited for here */
+	}
+	s->wait_over = 1;
 }
 
 static void kd_wait_ready(int fd, short revents, void *arg)
@@ -289,26 +409,67 @@ static void kd_wait_expired(int fd, void *arg)
 	kd_wait_end(arg, -ETIMEDOUT);
 }
 
-/* The bound of @what's answer (ms). */
-static int kd_wait_ms(enum kd_wait what)
+/*
+ * Begins waiting for @what: @fd from the command's _send (> 0: its answer
+ * is awaited in the loop, -EINPROGRESS; 0: nothing to wait for, the next
+ * step runs now). Returns -EINPROGRESS, or the command's result (@err its
+ * line) when it waited for nothing.
+ */
+static int kd_wait_begin(struct trawl_domain_session *s, enum kd_wait what, int fd,
+			 struct trawl_domain_err *err)
 {
-	if (what == KD_METADATA || what == KD_STATEDUMP)
-		return trawl_kernel_session_regenerate_timeout_ms(what == KD_STATEDUMP);
-	return trawl_kernel_session_consumer_timeout_ms();
-}
-
-/* Watches @fd (the consumer's socket) until it answers, within its timeout. */
-static int kd_wait_begin(struct trawl_domain_session *s, enum kd_wait what, int fd)
-{
-	if (sd_watch_add(fd, kd_wait_ready, s))
-		return -ENOMEM;
-	sd_watch_deadline(fd, sd_now_ms() + (uint64_t)kd_wait_ms(what), kd_wait_expired);
 	s->wait = what;
-	s->wait_fd = fd;
 	s->wait_over = 0;
 	s->wait_ret = 0;
 	s->wait_err[0] = '\0';
-	return -EINPROGRESS;
+	if (fd > 0 && !kd_watch(s, fd))
+		return -EINPROGRESS;
+	s->wait_fd = -1;
+	if (fd > 0) {
+		kd_wait_end(s, kd_poll(fd, what)); /* cannot watch it: waited for here */
+	} else {
+		kd_wait_end(s, 0);
+	}
+	if (!s->wait_over)
+		return -EINPROGRESS; /* (a next step is watched) */
+	fd = s->wait_ret;
+	if (fd < 0)
+		trawl_domain_err_set(err, "%s", s->wait_err);
+	s->wait = KD_IDLE;
+	return fd;
+}
+
+/* A command that waits for the consumer needs it free (the session's op is one). */
+static int kd_busy(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	if (s->wait == KD_IDLE)
+		return 0;
+	trawl_domain_err_set(err, "the kernel consumer is still finishing a command");
+	return -EBUSY;
+}
+
+/* start, the consumer's answers awaited by the loop (domain.h) */
+static int kd_start_async(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int fd;
+
+	if (!consumerd_path[0]) {
+		trawl_domain_err_set(err, "cannot find trawl-consumerd");
+		return -ENOENT;
+	}
+	if (kd_busy(s, err))
+		return -EBUSY;
+	fd = trawl_kernel_session_start_send(s->ks, consumerd_path, e, sizeof(e));
+	if (fd < 0) {
+		trawl_domain_err_set(err, "%s", e);
+		return fd;
+	}
+	if (!fd) {
+		s->started = 1;
+		return 0;
+	}
+	return kd_wait_begin(s, KD_STARTING, fd, err);
 }
 
 static int kd_stop_async(struct trawl_domain_session *s, struct trawl_domain_err *err)
@@ -316,25 +477,26 @@ static int kd_stop_async(struct trawl_domain_session *s, struct trawl_domain_err
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
 	int fd;
 
+	if (kd_busy(s, err))
+		return -EBUSY;
 	s->started = 0;
 	fd = trawl_kernel_session_stop_send(s->ks, e, sizeof(e));
-	if (fd > 0 && kd_wait_begin(s, KD_STOPPING, fd) == -EINPROGRESS)
-		return -EINPROGRESS;
-	if (fd > 0) /* cannot watch it: waited for here */
-		fd = trawl_kernel_session_stop_recv(s->ks, 0, e, sizeof(e));
+	if (fd > 0)
+		return kd_wait_begin(s, KD_STOPPING, fd, err);
 	if (fd < 0)
 		trawl_domain_err_set(err, "%s", e);
-	return fd < 0 ? fd : 0;
+	return fd;
 }
 
 static int kd_release_async(struct trawl_domain_session *s)
 {
-	int fd = trawl_kernel_session_finish_send(s->ks);
+	int fd;
 
-	if (fd > 0 && kd_wait_begin(s, KD_FINISHING, fd) == -EINPROGRESS)
+	if (s->wait != KD_IDLE)
+		return -EINPROGRESS; /* (the daemon waits for it; then session_destroy) */
+	fd = trawl_kernel_session_finish_send(s->ks);
+	if (fd > 0 && kd_wait_begin(s, KD_FINISHING, fd, NULL) == -EINPROGRESS)
 		return -EINPROGRESS;
-	if (fd > 0)
-		trawl_kernel_session_finish_recv(s->ks, 0);
 	return 0;
 }
 
@@ -356,17 +518,13 @@ static int kd_regenerate_async(struct trawl_domain_session *s, int statedump,
 			       struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
-	int fd = trawl_kernel_session_regenerate_send(s->ks, statedump, e, sizeof(e));
+	int fd;
 
-	if (fd > 0 && kd_wait_begin(s, statedump ? KD_STATEDUMP : KD_METADATA, fd) == -EINPROGRESS)
-		return -EINPROGRESS;
-	if (fd > 0) { /* cannot watch it: waited for here */
-		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int ready = poll(&p, 1, trawl_kernel_session_regenerate_timeout_ms(statedump));
-
-		fd = trawl_kernel_session_regenerate_recv(s->ks, statedump,
-							  ready > 0 ? 0 : -ETIMEDOUT, e, sizeof(e));
-	}
+	if (kd_busy(s, err))
+		return -EBUSY;
+	fd = trawl_kernel_session_regenerate_send(s->ks, statedump, e, sizeof(e));
+	if (fd > 0)
+		return kd_wait_begin(s, statedump ? KD_STATEDUMP : KD_METADATA, fd, err);
 	if (fd < 0)
 		trawl_domain_err_set(err, "%s", e);
 	return fd;
@@ -396,62 +554,59 @@ static int kd_regenerate_metadata(struct trawl_domain_session *s, struct trawl_d
  * clear: tracing off, the consumer finishes its files, which are deleted
  * (as the owner), what the buffers hold goes; a started session starts
  * again with a new consumer (LTTng stops and starts a session to clear it).
+ * Each answer of the consumers is awaited in the loop (-EINPROGRESS, then
+ * async_done()): a consumer slow to finish or to start (its opener, which
+ * runs as the owner, stopped; a loaded machine) holds this session only.
  */
 static int kd_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
-	int ret;
+	int fd;
 
-	if (s->wait != KD_IDLE) {
-		trawl_domain_err_set(err, "the kernel consumer is still finishing a stop");
+	if (kd_busy(s, err))
 		return -EBUSY;
+	fd = trawl_kernel_session_switch_send(s->ks, 1, e, sizeof(e));
+	if (fd < 0) {
+		trawl_domain_err_set(err, "%s", e);
+		return fd;
 	}
-	ret = trawl_kernel_session_switch(s->ks, 1, NULL, e, sizeof(e));
-	/* (a snapshot session writes only snapshots: nothing of its own to delete) */
-	if (!ret && !s->snapshot && strncmp(s->output, "relay:", 6))
-		ret = sd_remove_folder_as(s->uid, s->gid, s->output);
-	if (!ret && s->started)
-		ret = trawl_kernel_session_start(s->ks, consumerd_path, e, sizeof(e));
-	if (ret < 0)
-		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
-	return ret;
+	s->sw_clear = 1;
+	return kd_wait_begin(s, KD_SWITCHING, fd, err);
 }
 
 /*
  * rotate: the consumer drains and finishes the chunk's files while tracing
  * goes on; the next one writes under @chunk (now if started, else at the
- * next start) and takes what was recorded meanwhile from the buffers.
+ * next start) and takes what was recorded meanwhile from the buffers. As
+ * clear, awaited in the loop.
  */
 static int kd_rotate(struct trawl_domain_session *s, const char *chunk,
 		     struct trawl_domain_err *err)
 {
-	char e[TRAWL_KERNEL_ERR_LEN] = "", out[sizeof(s->output)];
-	int ret;
+	char e[TRAWL_KERNEL_ERR_LEN] = "";
+	int fd;
 
-	if (s->wait != KD_IDLE) {
-		trawl_domain_err_set(err, "the kernel consumer is still finishing a stop");
+	if (kd_busy(s, err))
 		return -EBUSY;
-	}
-	if (trawl_path_fmt(out, sizeof(out), "%s/kernel", chunk)) {
+	if (trawl_path_fmt(s->sw_out, sizeof(s->sw_out), "%s/kernel", chunk)) {
 		trawl_domain_err_set(err, "trace chunk folder too long: %s", chunk);
 		return -ENAMETOOLONG;
 	}
-	ret = trawl_kernel_session_switch(s->ks, 0, out, e, sizeof(e));
-	if (!ret) {
-		memcpy(s->output, out, sizeof(s->output));
-		if (s->started)
-			ret = trawl_kernel_session_start(s->ks, consumerd_path, e, sizeof(e));
+	fd = trawl_kernel_session_switch_send(s->ks, 0, e, sizeof(e));
+	if (fd < 0) {
+		trawl_domain_err_set(err, "%s", e);
+		return fd;
 	}
-	if (ret < 0)
-		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
-	return ret;
+	s->sw_clear = 0;
+	return kd_wait_begin(s, KD_SWITCHING, fd, err);
 }
 
+/* snapshot record: a one-shot consumer, its answers awaited in the loop */
 static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 			      uint64_t nr_packets, struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "", out[4352];
-	int ret;
+	int fd;
 
 	if (nr_packets) {
 		/* (snapshot_one_more is NULL: the daemon refuses --max-size first) */
@@ -463,14 +618,18 @@ static int kd_snapshot_record(struct trawl_domain_session *s, const char *dir,
 		trawl_domain_err_set(err, "cannot find trawl-consumerd");
 		return -ENOENT;
 	}
+	if (kd_busy(s, err))
+		return -EBUSY;
 	if (trawl_path_fmt(out, sizeof(out), "%s/kernel", dir)) {
 		trawl_domain_err_set(err, "snapshot folder too long: %s", dir);
 		return -ENAMETOOLONG;
 	}
-	ret = trawl_kernel_session_snapshot(s->ks, consumerd_path, out, e, sizeof(e));
-	if (ret < 0)
+	fd = trawl_kernel_session_snapshot_send(s->ks, consumerd_path, out, e, sizeof(e));
+	if (fd < 0) {
 		trawl_domain_err_set(err, "%s", e);
-	return ret;
+		return fd;
+	}
+	return kd_wait_begin(s, KD_SNAPSHOT, fd, err);
 }
 
 static int kd_list_events(enum trawl_ctl_event_kind kind, int with_fields,
@@ -538,6 +697,7 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.event_disable = kd_event_disable,
 	.context_add = kd_context_add,
 	.start = kd_start,
+	.start_async = kd_start_async,
 	.stop = kd_stop,
 	.stop_async = kd_stop_async,
 	.release_async = kd_release_async,

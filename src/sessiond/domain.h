@@ -219,6 +219,11 @@ struct trawl_domain_ops {
 			   const struct trawl_domain_context *ctx, struct trawl_domain_err *err);
 
 	int (*start)(struct trawl_domain_session *s, struct trawl_domain_err *err);
+	/* start without holding the loop: -EINPROGRESS while the consumer gets
+	 * ready (its buffers opened), then async_done() says when it is over
+	 * and what it returned; else start's result. May be NULL (start is
+	 * called). */
+	int (*start_async)(struct trawl_domain_session *s, struct trawl_domain_err *err);
 	/* Returns only once every event recorded before the call is on disk,
 	 * metadata and index included. */
 	int (*stop)(struct trawl_domain_session *s, struct trawl_domain_err *err);

@@ -9,7 +9,7 @@
  * fds (user space: the apps' registration socket) are watched by the same
  * loop through sd_watch_add(). No peer is ever waited for in the loop: a
  * command that must hear from apps waits in nested rounds (loop.c), a
- * command that must hear from a consumer (stop, destroy, regenerate,
+ * command that must hear from a consumer (start, stop, destroy, regenerate,
  * clear, rotate, snapshot record) answers its client later (cmd-session.c's
  * sd_op), and what a peer may hold is capped per uid
  * (peers.c, docs/SECURITY.md).

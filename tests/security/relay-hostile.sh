@@ -57,6 +57,20 @@
 #               consumer frozen: the daemon waited (10 s) for the consumer
 #               to say the new channel's streams were on relayd; now the
 #               program's set-up waits, and everyone else is answered.
+#   held-kernel no relayd: the member's local kernel session, its consumer
+#               (root's, a child of the daemon) held by the test: `start`
+#               and `snapshot record` (a new consumer that does not get
+#               ready: the daemon's consumer program is a wrapper here,
+#               cons-wrap, that stops itself while the test says), `clear`
+#               and `rotate` (the running consumer SIGSTOPped once it has
+#               the request). The member holds it for real by stopping the
+#               consumer's opener, which runs as them (5 s a file), or by a
+#               slow relayd; the test holds it as long as it needs. The
+#               daemon waited for it in its loop (30 s, then killed it),
+#               everyone's commands behind. Now each is answered when the
+#               consumer answers, everyone meanwhile; then babeltrace2
+#               counts the member's getppid calls (cleared, the chunk
+#               archived, the last chunk, the snapshot).
 #   ctrl-mute   the control port takes the daemon's HELLO at `create` and
 #               does not answer: the daemon waited 3 s (and 3 more to
 #               connect to a port that never accepts), everyone with it.
@@ -76,7 +90,7 @@
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust|held-kernel}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
@@ -104,6 +118,14 @@ if [ "${MODE#dns-}" != "$MODE" ]; then
 		'mount --bind "$1" /etc/resolv.conf && mount --bind "$2" /etc/nsswitch.conf &&
 		 shift 2 && exec "$@"' sh "$T/resolv.conf" "$T/nsswitch.conf")
 fi
+# held-kernel: the daemon's consumer program, a wrapper that stops itself
+# (the kernel consumer, root's, before it runs) while $T/hold-kernel exists
+if [ "$MODE" = held-kernel ]; then
+	printf '#!/bin/sh\ncase "$1" in --kernel) [ -e "%s" ] && kill -STOP $$ ;; esac\nexec "%s" "$@"\n' \
+		"$T/hold-kernel" "$BIN/trawl-consumerd" >"$T/cons-wrap"
+	chmod 0755 "$T/cons-wrap"
+	WRAP=(env TRAWL_TRAWL_CONSUMERD_PATH="$T/cons-wrap")
+fi
 # relayd's control port may take 30 s to answer (ctrl-mute: the test, not
 # the clock, says when it answers); HR_SESSIOND_ARGS= runs a daemon without
 # the limit (one from before it)
@@ -120,7 +142,7 @@ else
 fi
 RELAY_MODE=${MODE%-ust}
 
-if [ "$MODE" = held-ust ]; then
+if [ "$MODE" = held-ust ] || [ "$MODE" = held-kernel ]; then
 	command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 	MODE_LOCAL=1
 fi
@@ -517,6 +539,110 @@ if [ "$MODE" = held-ust ]; then
 	expect 0 gt destroy S || fail "destroy of S failed"
 	grep -q "did not answer\|consumer died\|killed" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
 		fail "the consumer was killed: $(grep 'died\|killed\|did not answer' "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
+
+if [ "$MODE" = held-kernel ]; then
+	B=
+	if have_ust; then
+		B=trawlrb$$
+		mkuser "$B" tracing || B=
+	fi
+	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	# kgen N: the member's program makes N getppid calls; its pid in $KP
+	kgen() {
+		as_user "$G" "${TRAWL_PYTHON:-python3}" -c '
+import os, sys
+print(os.getpid(), flush=True)
+for _ in range(int(sys.argv[1])): os.getppid()' "$1" >"$T/kgen.out" 2>&1 ||
+			fail "the getppid program failed: $(cat "$T/kgen.out")"
+		KP=$(head -1 "$T/kgen.out")
+	}
+	# kcount DIR PID: getppid calls of PID babeltrace2 reads in DIR
+	kcount() {
+		babeltrace2 "$1" 2>"$T/bt.err" | grep " syscall_entry_getppid: " |
+			grep -cE "pid = $2[ ,}]"
+	}
+	# held_spawn NAME ARGS...: the member's `trawl ARGS`, which starts a
+	# kernel consumer (start, snapshot record), held by the test before it
+	# runs (cons-wrap stops itself); everyone must be answered meanwhile
+	held_spawn() {
+		local name=$1 pid w= i
+		shift
+		touch "$T/hold-kernel"
+		gt "$@" >"$T/held.out" 2>"$T/held.err" &
+		pid=$!
+		for i in $(seq 400); do
+			w=$(ps -o pid=,stat= --ppid "$DPID" | awk '$2 ~ /^T/ {print $1; exit}')
+			[ -n "$w" ] && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		rm -f "$T/hold-kernel"
+		if [ -z "$w" ]; then
+			wait "$pid"
+			fail "$name: no kernel consumer was started to hold (exit $?: $(cat "$T/held.err"))"
+			return
+		fi
+		answered_meanwhile "$name" "$pid"
+		# the member's own command on the session meanwhile: refused, busy
+		gt enable-event -k --syscall getpid -s "${HS:-H}" >"$T/out" 2>"$T/err" &&
+			fail "enable-event was accepted during the $name"
+		grep -q "is busy" "$T/err" || fail "enable-event during the $name: $(cat "$T/err")"
+		kill -0 "$pid" 2>/dev/null || fail "the $name was over before the member's commands were answered"
+		kill -CONT "$w"
+		wait "$pid"
+		HELD_RC=$?
+		echo "$name: exit $HELD_RC: $(head -c 300 "$T/held.err")"
+	}
+	O=$T/$G/k
+	expect 0 gt create H -o "$O" || finish
+	expect 0 gt enable-event -k --syscall getppid -s H || finish
+	expect 0 gt add-context -k -t pid -s H || finish
+	held_spawn start start H
+	[ "$HELD_RC" = 0 ] || fail "start exited $HELD_RC: $(cat "$T/held.err")"
+	kgen 1000
+	P1=$KP
+	held clear clear H
+	[ "$HELD_RC" = 0 ] || fail "clear exited $HELD_RC: $(cat "$T/held.err")"
+	kgen 300
+	P2=$KP
+	held rotate rotate H
+	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
+	a0=$(ls -d "$O"/archives/*-0 2>/dev/null)
+	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$O" | head -20)"
+	n1=$(kcount "$a0" "$P1") n2=$(kcount "$a0" "$P2")
+	echo "chunk 0: $n1 getppid calls of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	kgen 200
+	P3=$KP
+	expect 0 gt stop H || fail "stop of H failed"
+	expect 0 gt destroy H || fail "destroy of H failed"
+	a1=$(ls -d "$O"/archives/*-1 2>/dev/null)
+	[ -n "$a1" ] || fail "no archive of chunk 1 after the destroy: $(ls "$O"/archives)"
+	n3=$(kcount "$a1" "$P3")
+	echo "chunk 1: $n3 getppid calls of 200"
+	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 of 200: $(head -3 "$T/bt.err")"
+	S=$T/$G/s
+	HS=S
+	expect 0 gt create S --snapshot -o "$S" || finish
+	expect 0 gt enable-event -k --syscall getppid -s S || finish
+	expect 0 gt add-context -k -t pid -s S || finish
+	expect 0 gt start S || finish
+	kgen 500
+	P4=$KP
+	held_spawn "snapshot record" snapshot record -s S
+	[ "$HELD_RC" = 0 ] || fail "snapshot record exited $HELD_RC: $(cat "$T/held.err")"
+	snap=$(ls -d "$S"/snapshot-1-* 2>/dev/null)
+	[ -n "$snap" ] || fail "no snapshot folder: $(ls "$S")"
+	n4=$(kcount "$snap" "$P4")
+	echo "snapshot: $n4 getppid calls of 500"
+	[ "$n4" = 500 ] || fail "the snapshot holds $n4 of 500: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy S || fail "destroy of S failed"
+	grep -q "did not start\|did not finish\|consumer died\|snapshot consumer failed" \
+		"$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
+		fail "a kernel consumer was given up on: $(grep 'did not\|died\|failed' "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
 	expect 0 "$TRAWL" list || fail "root's list failed"
 	finish
 fi
