@@ -115,6 +115,11 @@ int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path)
 	return trawl_ids_run(&ids, remove_folder, (void *)path);
 }
 
+int sd_remove_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path)
+{
+	return sd_owner_begin(j, uid, gid, remove_folder, (void *)path);
+}
+
 struct chunk_job {
 	const char *output;  /* the session's output folder */
 	const char *chunk;   /* the chunk's folder: output, or output/NAME */
@@ -256,7 +261,11 @@ static void clear_end(struct sd_session *s, int i, int ret, const struct trawl_d
 	s->chunk_bytes_base = 0;
 }
 
-static const struct sd_domains_cmd clear_cmd = {"a clear", clear_step, clear_end};
+static const struct sd_domains_cmd clear_cmd = {
+	.what = "a clear",
+	.step = clear_step,
+	.end = clear_end,
+};
 
 static void session_clear(struct sd_session *s, struct sd_reply *r)
 {
@@ -334,6 +343,7 @@ static int rotate_refused(struct sd_session *s, struct sd_reply *r)
 
 /* A rotation under way (sd_op_domains()'s argument). */
 struct rotate_job {
+	struct chunk_job cj; /* the archive's move (rotate_after()) */
 	time_t now;    /* the chunk that ends, ends then */
 	int scheduled; /* no client: its failure is logged */
 	char chunk[TRAWL_CTL_PATH_MAX]; /* the new chunk's folder */
@@ -353,18 +363,15 @@ static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_
 		       void *arg, struct sd_reply *r)
 {
 	struct rotate_job *j = arg;
-	struct chunk_job cj;
 
-	if (ret) {
+	if (ret && i) {
 		sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s", s->name,
 			sd_domain_name((uint32_t)i), err->msg[0] ? err->msg : strerror(-ret));
 		goto out;
 	}
-	cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
-	ret = run_as(s, archive_chunk, &cj);
+	/* (the chunk ended either way: a failed archive leaves it where it was) */
 	if (ret) {
-		sd_fail(r, ret, "cannot archive the trace chunk in %s: %s", j->archive_path,
-			trawl_fs_strerror(ret));
+		sd_fail(r, ret, "%s", err->msg);
 	} else {
 		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
 		const char *strs[] = {s->name, j->archive_path};
@@ -387,7 +394,24 @@ out:
 		sd_log("session %s: scheduled rotation: %s", s->name, r->head.err);
 }
 
-static const struct sd_domains_cmd rotate_cmd = {"a rotation", rotate_step, rotate_end};
+/* Every domain went on in the new chunk: the one that ended is moved to
+ * archives/ by a child as the owner, awaited in the loop. */
+static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+			size_t len)
+{
+	struct rotate_job *j = arg;
+
+	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
+	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);
+	return sd_owner_begin(job, s->uid, s->gid, archive_chunk, &j->cj);
+}
+
+static const struct sd_domains_cmd rotate_cmd = {
+	.what = "a rotation",
+	.step = rotate_step,
+	.end = rotate_end,
+	.after = rotate_after,
+};
 
 /*
  * Begins a rotation of @s (@scheduled: by its schedule, no client): its

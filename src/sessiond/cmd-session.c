@@ -48,6 +48,7 @@ static int busy(const struct sd_session *s, struct sd_reply *r);
 /* ops (below): a create or start of a streaming session waiting for relayd */
 enum { OPK_STOP, OPK_REGENERATE, OPK_CREATE, OPK_START, OPK_DOMAINS };
 static void op_connect(struct sd_session *s, int kind, struct sd_reply *r);
+static void op_folder(struct sd_session *s, struct sd_reply *r);
 
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r)
 {
@@ -92,6 +93,11 @@ int sd_mkdir_checked_as(const char *path, uid_t uid, gid_t gid)
 
 	trawl_ids_lookup(uid, gid, &ids);
 	return trawl_ids_run(&ids, mkdir_p, (void *)path);
+}
+
+int sd_mkdir_checked_begin(struct sd_owner_job *j, const char *path, uid_t uid, gid_t gid)
+{
+	return sd_owner_begin(j, uid, gid, mkdir_p, (void *)path);
 }
 
 void sd_clock_offset_refresh(void)
@@ -142,12 +148,6 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	if ((req->flags & TRAWL_CTL_F_SNAPSHOT) && streaming)
 		return (void)sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to "
 						     "trawl-relayd (yet): give them a local output");
-	if (req->output[0] && !streaming) {
-		ret = sd_mkdir_checked_as(req->output, p->uid, p->gid);
-		if (ret)
-			return (void)sd_fail(r, ret, "cannot create trace folder %s: %s",
-					     req->output, trawl_fs_strerror(ret));
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
@@ -176,6 +176,9 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	/* relayd's answer awaited in the loop: the session busy until then */
 	if (ret == -EINPROGRESS)
 		return op_connect(s, OPK_CREATE, r);
+	/* the folder made by a child as the owner, awaited in the loop: the same */
+	if (s->output[0] && !streaming)
+		return op_folder(s, r);
 	sd_session_rec(r, s);
 	sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid,
 	       s->output[0] ? s->output : "(none)");
@@ -272,7 +275,7 @@ void sd_session_destroy(struct sd_session *s)
  * regenerated, created, started). The op answers once all its sessions are
  * through.
  */
-enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING, OP_DOMAINS };
+enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING, OP_DOMAINS, OP_FOLDER };
 
 struct sd_op {
 	struct sd_op *next;
@@ -286,6 +289,12 @@ struct sd_op {
 	void *arg;
 	int dom;
 	int unattended; /* no client: the session's commands wait (sd_reply.retry) */
+	/* Work as the owner (OP_FOLDER: a create's folder; OPK_DOMAINS: the
+	 * command's before or after), awaited when job_stage is not 0. */
+	struct sd_owner_job job;
+	int job_stage; /* 1: before the domains (or OP_FOLDER), 2: after them */
+	int begun;     /* OPK_DOMAINS: its before() has run */
+	char job_what[TRAWL_CTL_PATH_MAX + 64];
 	size_t nr;
 	struct sd_session **ss; /* owned array; NULL once a session is through */
 };
@@ -401,8 +410,32 @@ static int op_domains_step(struct sd_op *op, size_t k)
 {
 	struct sd_session *s = op->ss[k];
 	struct trawl_domain_err err = {""};
-	int ret = 0;
+	int ret = 0, stage;
 
+	if (op->job_stage) {
+		/* the command's work as the owner, before or after its domains */
+		if (!sd_owner_done(&op->job, &ret))
+			return 0;
+		stage = op->job_stage;
+		op->job_stage = 0;
+		if (ret)
+			goto job_failed;
+		if (stage == 2)
+			goto end;
+	} else if (!op->begun) {
+		op->begun = 1;
+		if (op->cmd->before) {
+			op->job_what[0] = '\0';
+			ret = op->cmd->before(s, op->arg, &op->job, op->job_what,
+					      sizeof(op->job_what));
+			if (ret == -EINPROGRESS) {
+				op->job_stage = 1;
+				return 0;
+			}
+			if (ret)
+				goto job_failed;
+		}
+	}
 	for (;;) {
 		struct sd_domain *d = &s->dom[op->dom];
 
@@ -418,6 +451,17 @@ static int op_domains_step(struct sd_op *op, size_t k)
 		while (op->dom < SD_NR_DOMAINS && (!s->dom[op->dom].ops || !s->dom[op->dom].ds));
 		if (op->dom >= SD_NR_DOMAINS) {
 			op->dom = 0;
+			if (!op->cmd->after)
+				break;
+			op->job_what[0] = '\0';
+			ret = op->cmd->after(s, op->arg, &op->job, op->job_what,
+					     sizeof(op->job_what));
+			if (ret == -EINPROGRESS) {
+				op->job_stage = 2;
+				return 0;
+			}
+			if (ret)
+				goto job_failed;
 			break;
 		}
 		d = &s->dom[op->dom];
@@ -430,6 +474,11 @@ static int op_domains_step(struct sd_op *op, size_t k)
 		if (ret)
 			break;
 	}
+	goto end;
+job_failed:
+	op->dom = 0;
+	trawl_msg_fmt(err.msg, sizeof(err.msg), "%s: %s", op->job_what, sd_owner_strerror(ret));
+end:
 	/* (not busy any more for what end() does: a rotation asks for the counters) */
 	s->op = NULL;
 	op->ss[k] = NULL;
@@ -445,6 +494,17 @@ static int op_step(struct sd_op *op, size_t k)
 
 	if (s->op_phase == OP_DOMAINS)
 		return op_domains_step(op, k);
+	if (s->op_phase == OP_FOLDER) {
+		int ret;
+
+		if (!sd_owner_done(&op->job, &ret))
+			return 0;
+		if (ret)
+			sd_fail(&op->r, ret, "cannot create trace folder %s: %s", s->output,
+				sd_owner_strerror(ret));
+		op_connected(op, k);
+		return 1;
+	}
 	for (;;) {
 		if (s->op_phase == OP_CONNECTING) {
 			if (!sd_relay_connect_done(s, &op->r))
@@ -627,6 +687,24 @@ static void op_connect(struct sd_session *s, int kind, struct sd_reply *r)
 	op_launch(op, r);
 }
 
+/* A create of @s waiting for its folder, made by a child as its owner. */
+static void op_folder(struct sd_session *s, struct sd_reply *r)
+{
+	struct sd_op *op = op_new(&s, 1, OPK_CREATE, r);
+	int ret;
+
+	if (!op)
+		return session_unmade(s);
+	op->report = 1;
+	s->op_phase = OP_FOLDER;
+	ret = sd_mkdir_checked_begin(&op->job, s->output, s->uid, s->gid);
+	if (ret != -EINPROGRESS) {
+		op->job.over = 1;
+		op->job.ret = ret;
+	}
+	op_launch(op, r);
+}
+
 void sd_op_domains(struct sd_session *s, const struct sd_domains_cmd *cmd, void *arg,
 		   int unattended, struct sd_reply *r)
 {
@@ -652,6 +730,7 @@ void sd_ops_finish(void)
 		size_t k;
 
 		ops = op->next;
+		sd_owner_cancel(&op->job);
 		for (k = 0; k < op->nr; k++) {
 			struct sd_session *s = op->ss[k];
 
@@ -684,7 +763,16 @@ static void op_what(const struct sd_session *s, const char *it, char *buf, size_
 						 "control port to answer");
 		break;
 	case OP_DOMAINS:
-		trawl_msg_fmt(buf, len, "%s of %s is waiting for its consumer", s->op->cmd->what, it);
+		if (s->op->job_stage)
+			trawl_msg_fmt(buf, len, "%s of %s is waiting for its owner's file system",
+				      s->op->cmd->what, it);
+		else
+			trawl_msg_fmt(buf, len, "%s of %s is waiting for its consumer",
+				      s->op->cmd->what, it);
+		break;
+	case OP_FOLDER:
+		trawl_msg_fmt(buf, len, "the create of %s is waiting for its owner's file system "
+			      "(its folder made as them)", it);
 		break;
 	default:
 		trawl_msg_fmt(buf, len, "a stop or destroy of %s is waiting for its consumer", it);
@@ -774,7 +862,11 @@ static void start_end(struct sd_session *s, int i, int ret, const struct trawl_d
 	s->started_once = 1;
 }
 
-static const struct sd_domains_cmd start_cmd = {"a start", start_step, start_end};
+static const struct sd_domains_cmd start_cmd = {
+	.what = "a start",
+	.step = start_step,
+	.end = start_end,
+};
 
 void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		  struct sd_reply *r)

@@ -193,6 +193,8 @@ static void snapshot_end(struct sd_session *s, int i, int ret, const struct traw
 	struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq + 1};
 	const char *strs[] = {s->name, j->dir};
 
+	if (ret && !i)
+		return (void)sd_fail(r, ret, "%s", err->msg); /* its folder (snapshot_before()) */
 	if (ret) {
 		sd_fail(r, ret, "snapshot of %s buffers failed: %s", sd_domain_name((uint32_t)i),
 			err->msg[0] ? err->msg : strerror(-ret));
@@ -203,8 +205,22 @@ static void snapshot_end(struct sd_session *s, int i, int ret, const struct traw
 	s->snapshot_seq++;
 }
 
-static const struct sd_domains_cmd snapshot_cmd = {"a snapshot record", snapshot_step,
-						   snapshot_end};
+/* The snapshot's folder, made first by a child as the owner (awaited in the loop). */
+static int snapshot_before(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+			   size_t len)
+{
+	const struct snapshot_job *j = arg;
+
+	trawl_msg_fmt(what, len, "cannot create %s", j->dir);
+	return sd_mkdir_checked_begin(job, j->dir, s->uid, s->gid);
+}
+
+static const struct sd_domains_cmd snapshot_cmd = {
+	.what = "a snapshot record",
+	.step = snapshot_step,
+	.end = snapshot_end,
+	.before = snapshot_before,
+};
 
 /*
  * Records @s's buffers to output @o; @stamp: the record's date. The
@@ -217,7 +233,7 @@ static void record_to(struct sd_session *s, const struct sd_snapshot_output *o,
 	struct snapshot_job *j;
 	uint64_t first;
 	int64_t nr = packets_per_stream(s, o->max_size, &first);
-	int i, ret;
+	int i;
 
 	if (nr == -2)
 		return (void)sd_fail(r, -EOPNOTSUPP, "the kernel domain cannot bound its snapshots "
@@ -238,12 +254,6 @@ static void record_to(struct sd_session *s, const struct sd_snapshot_output *o,
 			   s->snapshot_seq)) {
 		free(j);
 		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
-	}
-	ret = sd_mkdir_checked_as(j->dir, s->uid, s->gid);
-	if (ret) {
-		sd_fail(r, ret, "cannot create %s: %s", j->dir, trawl_fs_strerror(ret));
-		free(j);
-		return;
 	}
 	sd_op_domains(s, &snapshot_cmd, j, 0, r);
 }

@@ -33,7 +33,10 @@ enum kd_wait {
 	KD_SWITCHING, /* clear, rotate: the consumer finishes the chunk and exits */
 	KD_STARTING,  /* start (a clear's or rotation's too): its buffers opened */
 	KD_SNAPSHOT,  /* snapshot record: the one-shot consumer */
+	KD_REMOVING,  /* clear: the trace's folder removed by a child as the owner (s->job) */
 };
+
+#define KD_JOB 0x7fffffff /* kd_wait_next(): the next answer is the owner job's */
 
 struct trawl_domain_session {
 	struct trawl_kernel_session *ks; /* owned */
@@ -51,6 +54,7 @@ struct trawl_domain_session {
 	char wait_err[TRAWL_KERNEL_ERR_LEN];
 	int sw_clear;                    /* KD_SWITCHING: a clear (else a rotation) */
 	char sw_out[4096];               /* KD_SWITCHING of a rotation: the chunk's folder */
+	struct sd_owner_job job;         /* KD_REMOVING */
 };
 
 static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *err)
@@ -74,6 +78,8 @@ static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *
 	return 0;
 }
 
+static void kd_job_done(struct sd_owner_job *j, void *arg);
+
 static int kd_session_create(const struct trawl_domain_session_info *info,
 			     struct trawl_domain_session **out, struct trawl_domain_err *err)
 {
@@ -83,6 +89,9 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 	if (!s)
 		return -ENOMEM;
 	s->wait_fd = -1;
+	s->job.fd = -1;
+	s->job.done = kd_job_done;
+	s->job.arg = s;
 	s->uid = info->uid;
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
@@ -102,6 +111,7 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 
 static void kd_wait_end(struct trawl_domain_session *s, int failed);
 static int kd_wait_ms(enum kd_wait what);
+static void kd_job_done(struct sd_owner_job *j, void *arg);
 
 /* Waits here for @fd, at most @what's bound: 0 once readable, else -ETIMEDOUT. */
 static int kd_poll(int fd, enum kd_wait what)
@@ -116,8 +126,14 @@ static int kd_poll(int fd, enum kd_wait what)
 static void kd_wait_here(struct trawl_domain_session *s)
 {
 	while (s->wait != KD_IDLE && !s->wait_over) {
-		int fd = s->wait_fd, failed = kd_poll(fd, s->wait);
+		int fd = s->wait_fd, failed;
 
+		if (s->wait == KD_REMOVING) {
+			sd_owner_cancel(&s->job); /* (killed: it is not waited for) */
+			kd_wait_end(s, 0);
+			continue;
+		}
+		failed = kd_poll(fd, s->wait);
 		sd_watch_del(fd);
 		kd_wait_end(s, failed);
 	}
@@ -344,12 +360,23 @@ static int kd_wait_next(struct trawl_domain_session *s, int failed)
 			memcpy(s->output, s->sw_out, sizeof(s->output));
 		/* (a snapshot session writes only snapshots: nothing of its own to delete) */
 		if (!ret && s->sw_clear && !s->snapshot && strncmp(s->output, "relay:", 6)) {
-			ret = sd_remove_folder_as(s->uid, s->gid, s->output);
-			if (ret)
-				trawl_msg_fmt(e, elen, "cannot remove %s: %s", s->output,
-					      strerror(-ret));
+			s->wait = KD_REMOVING;
+			ret = sd_remove_folder_begin(&s->job, s->uid, s->gid, s->output);
+			if (ret == -EINPROGRESS)
+				return KD_JOB;
+			s->job.over = 1;
+			s->job.ret = ret;
+			return kd_wait_next(s, 0);
 		}
 		if (!ret && s->started)
+			ret = kd_start_next(s);
+		break;
+	case KD_REMOVING:
+		ret = s->job.ret;
+		if (ret)
+			trawl_msg_fmt(e, elen, "cannot remove %s: %s", s->output,
+				      sd_owner_strerror(ret));
+		else if (s->started)
 			ret = kd_start_next(s);
 		break;
 	case KD_STARTING:
@@ -389,11 +416,20 @@ static void kd_wait_end(struct trawl_domain_session *s, int failed)
 
 	s->wait_fd = -1;
 	while ((fd = kd_wait_next(s, failed)) > 0) {
+		if (fd == KD_JOB)
+			return; /* kd_job_done() goes on */
 		if (!kd_watch(s, fd))
 			return;
 		failed = kd_poll(fd, s->wait); /* cannot watch it: waited for here */
 	}
 	s->wait_over = 1;
+}
+
+/* The owner job of a clear is over (as-owner.c calls it). */
+static void kd_job_done(struct sd_owner_job *j, void *arg)
+{
+	(void)j;
+	kd_wait_end(arg, 0);
 }
 
 static void kd_wait_ready(int fd, short revents, void *arg)

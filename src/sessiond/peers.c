@@ -41,6 +41,7 @@ struct sd_limits sd_limits = {
 	.app_conns = 0, /* from the fd limit: sd_limits_fds() */
 	.app_reply_ms = 3000,
 	.relay_ms = 3000,
+	.owner_ms = 10000,
 	.app_register_ms = 5000,
 	.app_events = 16384,
 	.app_fields = 512,
@@ -67,6 +68,8 @@ static const struct {
 	L("app-reply-ms", app_reply_ms, 0, "an app must answer a command within this"),
 	L("relay-ms", relay_ms, 0,
 	  "relayd's host name must resolve, its control port accept and answer a HELLO, each within this"),
+	L("owner-ms", owner_ms, 0,
+	  "a session's folder made, moved or removed as its owner must be done within this"),
 	L("app-register-ms", app_register_ms, 0, "an app must register (or add events) within this"),
 	L("app-events", app_events, 0, "events one app may register"),
 	L("app-fields", app_fields, 0, "fields one event may have"),

@@ -151,6 +151,33 @@ void sd_clients_retry(void);
 
 struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
+/*
+ * as-owner.c: @fn(@arg) run in a child that took a session owner's ids
+ * (common/ids.h), its result read by the loop (the owner's file system
+ * may hold the child: FUSE, NFS): sd_owner_begin() returns -EINPROGRESS,
+ * then sd_owner_done() says 1 once it is over (its result, or -ETIMEDOUT:
+ * no answer within owner-ms, the child killed) and @done (may be NULL)
+ * is called then; or @fn's result when it ran in place (the daemon is the
+ * owner) or the child could not be watched (waited for, within owner-ms).
+ * @fn sees the daemon's memory as it was at the call (fork). The job
+ * must stay where it is until over; sd_owner_cancel() ends it (killed).
+ */
+struct sd_owner_job {
+	pid_t pid; /* the child, 0: none */
+	int fd;    /* its result's pipe, -1 */
+	int over, ret;
+	void (*done)(struct sd_owner_job *j, void *arg);
+	void *arg;
+};
+int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
+int sd_owner_done(struct sd_owner_job *j, int *ret);
+void sd_owner_cancel(struct sd_owner_job *j);
+/* A job's error for a line: trawl_fs_strerror(), or what owner-ms means. */
+const char *sd_owner_strerror(int ret);
+/* The same as sd_mkdir_checked_as() and sd_remove_folder_as(), as jobs. */
+int sd_mkdir_checked_begin(struct sd_owner_job *j, const char *path, uid_t uid, gid_t gid);
+int sd_remove_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path);
+
 struct sessiond {
 	int root_daemon;
 	uint32_t fd_limit; /* RLIMIT_NOFILE, raised at start */
@@ -198,6 +225,7 @@ struct sd_limits {
 	uint32_t app_reply_ms;      /* an app answers a command within this */
 	uint32_t app_register_ms;   /* an app's registration (or addition), whole */
 	uint32_t relay_ms;          /* relayd's control port: resolve, connect, its HELLO reply (each) */
+	uint32_t owner_ms;          /* a folder made, moved or removed as a session's owner (as-owner.c) */
 	uint32_t app_events;        /* per app */
 	uint32_t app_fields;        /* per event */
 	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */
@@ -311,6 +339,16 @@ struct sd_domains_cmd {
 	int (*step)(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err);
 	void (*end)(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
 		    void *arg, struct sd_reply *r);
+	/* May be NULL: work as the session's owner before the domains (a
+	 * snapshot's folder) or after them (a rotation's archive), begun with
+	 * sd_owner_begin() on @job (-EINPROGRESS: awaited in the loop; else
+	 * its result); @what gets the start of the failure's line ("cannot
+	 * create DIR"). A failure ends the command: end() with @i 0, @ret
+	 * and @err the line. */
+	int (*before)(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+		      size_t len);
+	int (*after)(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+		     size_t len);
 };
 /* Runs @cmd on @s for the client of @r: answered now if no domain waits,
  * else later (r->later). @arg (malloc()ed, NULL-able) is the op's, freed

@@ -71,6 +71,20 @@
 #               consumer answers, everyone meanwhile; then babeltrace2
 #               counts the member's getppid calls (cleared, the chunk
 #               archived, the last chunk, the snapshot).
+#   held-folder no relayd: the member's folders are on a FUSE file system of
+#               theirs (fuse-gate.py: their trace folder is reached through
+#               a link on it; root mounts it for them, as fusermount3 would)
+#               that holds the requests of the daemon's children working as
+#               the member while the test says: `create -o` (the folder
+#               made), a kernel session's `clear` (its files removed),
+#               `rotate` (the chunk moved to archives/) and `snapshot
+#               record` (its folder made). The daemon waited for the child
+#               in its loop, for ever (a FUSE file system may never answer),
+#               everyone's commands behind. Now the child's result is read
+#               by the loop, the session busy meanwhile, everyone else
+#               answered; then babeltrace2 counts what each did. A child
+#               held past owner-ms (here 20 s) is killed: the create is
+#               refused in one line.
 #   ctrl-mute   the control port takes the daemon's HELLO at `create` and
 #               does not answer: the daemon waited 3 s (and 3 more to
 #               connect to a port that never accepts), everyone with it.
@@ -94,8 +108,13 @@ MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
-HR_PID= DNS_PID=
+HR_PID= DNS_PID= GATE_PID=
 hr_cleanup() {
+	if [ -n "$GATE_PID" ]; then
+		rm -f "$T/gate.hold"
+		umount -l "$T/$G/gate" 2>/dev/null
+		kill "$GATE_PID" 2>/dev/null && wait "$GATE_PID" 2>/dev/null
+	fi
 	[ -n "$HR_PID" ] && kill "$HR_PID" 2>/dev/null && wait "$HR_PID" 2>/dev/null
 	[ -n "$DNS_PID" ] && kill "$DNS_PID" 2>/dev/null && wait "$DNS_PID" 2>/dev/null
 	cleanup
@@ -131,6 +150,9 @@ fi
 # the limit (one from before it)
 RELAY_MS=30000
 [ "$MODE" = dns-timeout ] && RELAY_MS=1000
+# held-folder: a child held past owner-ms is killed (20 s: the test's holds
+# are ended by the test well before, but the last)
+[ "$MODE" = held-folder ] && HR_SESSIOND_ARGS=${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS --limit owner-ms=20000}
 # shellcheck disable=SC2086
 "${WRAP[@]}" "$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS} ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
@@ -142,7 +164,7 @@ else
 fi
 RELAY_MODE=${MODE%-ust}
 
-if [ "$MODE" = held-ust ] || [ "$MODE" = held-kernel ]; then
+if [ "$MODE" = held-ust ] || [ "$MODE" = held-kernel ] || [ "$MODE" = held-folder ]; then
 	command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 	MODE_LOCAL=1
 fi
@@ -643,6 +665,116 @@ for _ in range(int(sys.argv[1])): os.getppid()' "$1" >"$T/kgen.out" 2>&1 ||
 	grep -q "did not start\|did not finish\|consumer died\|snapshot consumer failed" \
 		"$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" &&
 		fail "a kernel consumer was given up on: $(grep 'did not\|died\|failed' "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
+
+if [ "$MODE" = held-folder ]; then
+	[ -c /dev/fuse ] && grep -qw fuse /proc/filesystems || { echo "SKIP: no FUSE"; exit 77; }
+	B=
+	if have_ust; then
+		B=trawlrb$$
+		mkuser "$B" tracing || B=
+	fi
+	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	R=$T/$G/real
+	mkdir -p "$R" "$T/$G/gate" && chown "$G:" "$R" "$T/$G/gate"
+	"${TRAWL_PYTHON:-python3}" "$(dirname "$0")/fuse-gate.py" "$T/$G/gate" "$R" "$(id -u "$G")" \
+		"$(id -g "$G")" "$DPID" "$T/gate.hold" >"$T/gate.log" 2>&1 &
+	GATE_PID=$!
+	for i in $(seq 100); do grep -q mounted "$T/gate.log" && break; sleep 0.1; done
+	grep -q mounted "$T/gate.log" || { echo "SKIP: cannot mount a FUSE file system: $(cat "$T/gate.log")"; exit 77; }
+	F=$T/$G/gate/to # the member's folder, through their FUSE file system
+	kgen() {
+		as_user "$G" "${TRAWL_PYTHON:-python3}" -c '
+import os, sys
+print(os.getpid(), flush=True)
+for _ in range(int(sys.argv[1])): os.getppid()' "$1" >"$T/kgen.out" 2>&1 ||
+			fail "the getppid program failed: $(cat "$T/kgen.out")"
+		KP=$(head -1 "$T/kgen.out")
+	}
+	kcount() {
+		babeltrace2 "$1" 2>"$T/bt.err" | grep " syscall_entry_getppid: " |
+			grep -cE "pid = $2[ ,}]"
+	}
+	# gate_held NAME SESSION ARGS...: the member's `trawl ARGS`, whose child
+	# working as the member is held by their file system (the gate holds
+	# it: $T/gate.hold.held says so); everyone must be answered meanwhile,
+	# the member's own command on SESSION refused (busy); then the gate
+	# answers and ARGS gets its answer ($HELD_RC, $T/held.err)
+	gate_held() {
+		local name=$1 ses=$2 pid i
+		shift 2
+		rm -f "$T/gate.hold.held"
+		touch "$T/gate.hold"
+		gt "$@" >"$T/held.out" 2>"$T/held.err" &
+		pid=$!
+		for i in $(seq 400); do
+			[ -s "$T/gate.hold.held" ] && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		if [ ! -s "$T/gate.hold.held" ]; then
+			rm -f "$T/gate.hold"
+			wait "$pid"
+			fail "$name: no child of the daemon reached the member's file system (exit $?: $(cat "$T/held.err"))"
+			return
+		fi
+		answered_meanwhile "$name" "$pid"
+		gt enable-event -k --syscall getpid -s "$ses" >"$T/out" 2>"$T/err" &&
+			fail "enable-event on $ses was accepted during the $name"
+		grep -q "is busy" "$T/err" || fail "enable-event on $ses during the $name: $(cat "$T/err")"
+		kill -0 "$pid" 2>/dev/null || fail "the $name was over before the member's commands were answered"
+		rm -f "$T/gate.hold"
+		wait "$pid"
+		HELD_RC=$?
+		echo "$name: exit $HELD_RC: $(head -c 300 "$T/held.err")"
+	}
+	gate_held create H create H -o "$F/o"
+	[ "$HELD_RC" = 0 ] || fail "create exited $HELD_RC: $(cat "$T/held.err")"
+	[ "$(stat -c %U "$R/o" 2>/dev/null)" = "$G" ] || fail "the trace folder is not the member's: $(ls -ld "$R/o")"
+	expect 0 gt enable-event -k --syscall getppid -s H || finish
+	expect 0 gt add-context -k -t pid -s H || finish
+	expect 0 gt start H || finish
+	kgen 1000
+	P1=$KP
+	gate_held clear H clear H
+	[ "$HELD_RC" = 0 ] || fail "clear exited $HELD_RC: $(cat "$T/held.err")"
+	kgen 300
+	P2=$KP
+	gate_held rotate H rotate H
+	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
+	a0=$(ls -d "$R"/o/archives/*-0 2>/dev/null)
+	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$R/o" | head -20)"
+	n1=$(kcount "$a0" "$P1") n2=$(kcount "$a0" "$P2")
+	echo "chunk 0: $n1 getppid calls of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	expect 0 gt stop H || fail "stop of H failed"
+	expect 0 gt destroy H || fail "destroy of H failed"
+	expect 0 gt create S --snapshot -o "$F/s" || finish
+	expect 0 gt enable-event -k --syscall getppid -s S || finish
+	expect 0 gt add-context -k -t pid -s S || finish
+	expect 0 gt start S || finish
+	kgen 500
+	P4=$KP
+	gate_held "snapshot record" S snapshot record -s S
+	[ "$HELD_RC" = 0 ] || fail "snapshot record exited $HELD_RC: $(cat "$T/held.err")"
+	snap=$(ls -d "$R"/s/snapshot-1-* 2>/dev/null)
+	[ -n "$snap" ] || fail "no snapshot folder: $(ls "$R/s")"
+	n4=$(kcount "$snap" "$P4")
+	echo "snapshot: $n4 getppid calls of 500"
+	[ "$n4" = 500 ] || fail "the snapshot holds $n4 of 500: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy S || fail "destroy of S failed"
+	# held for good: the child is killed at owner-ms, the create refused in one line
+	touch "$T/gate.hold"
+	t0=$(ms)
+	gt create D -o "$F/d" >"$T/out" 2>"$T/err"
+	rc=$?
+	echo "create held for good: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "within owner-ms (20000 ms)" "$T/err" ||
+		fail "create held for good: not refused in one line: exit $rc: $(cat "$T/err")"
+	rm -f "$T/gate.hold"
+	gt list D >/dev/null 2>&1 && fail "D exists after its create failed"
 	expect 0 "$TRAWL" list || fail "root's list failed"
 	finish
 fi
