@@ -30,6 +30,10 @@ extern "C" {
 #define TRAWL_CTL_TARGET_MAX 1024 /* a probe's location */
 #define TRAWL_CTL_ERROR_MAX 256  /* the daemon's one-line explanation of a failure */
 #define TRAWL_CTL_EXCLUSIONS_MAX 1024 /* an event rule's exclusions, joined by ',' */
+/* A channel's blocking timeout (µs): without end, and the longest finite one
+ * (LTTng 2.13's: the milliseconds must fit a 32-bit int). */
+#define TRAWL_CTL_BLOCKING_INF (-1)
+#define TRAWL_CTL_BLOCKING_MAX_US 2147483647999LL
 
 /* Where events come from. */
 enum trawl_ctl_domain {

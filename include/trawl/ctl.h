@@ -610,6 +610,21 @@ int trawl_ctl_channel_attr_set_tracefile_size(struct trawl_ctl_channel_attr *att
 int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *attr, uint32_t count);
 
 /**
+ * trawl_ctl_channel_attr_set_blocking_timeout - how long a writer waits for room
+ * @attr: a channel description
+ * @us: 0: never (the default: a full buffer drops the event, counted);
+ *      TRAWL_CTL_BLOCKING_INF (-1): until there is room; else the most
+ *      microseconds an event waits for the consumer before it is dropped
+ *
+ * LTTng 2.13's --blocking-timeout: user-space discard-mode channels only (the
+ * daemon refuses it for a kernel or overwrite channel), and an app waits only
+ * if it allows it (LTTNG_UST_ALLOW_BLOCKING or TRAWL_UST_ALLOW_BLOCKING set in
+ * its environment); see trawl-ust(3).
+ * Return: 0 or -EINVAL (below -1 or above TRAWL_CTL_BLOCKING_MAX_US).
+ */
+int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_channel_attr *attr, int64_t us);
+
+/**
  * trawl_ctl_channel_enable - create a channel, or enable it again
  * @ctl: a connection
  * @session: the session's name
@@ -866,6 +881,7 @@ struct trawl_ctl_channel_info {
 	enum trawl_ctl_buffers buffers; /* PER_UID, PER_PID or GLOBAL */
 	uint64_t tracefile_size;	/* bytes per stream file, 0: unlimited */
 	uint32_t tracefile_count;	/* files kept per stream, 0: unlimited */
+	int64_t blocking_timeout_us; /* 0: never blocks, TRAWL_CTL_BLOCKING_INF: without end */
 };
 
 /* An event rule. Strings belong to the list. */

@@ -27,9 +27,56 @@ static const struct cli_option_doc opts_doc[] = {
 				    "--tracefile-size): the oldest is overwritten."},
 	{"--buffers-global", "One buffer for the whole system (the kernel's only mode; not for "
 			     "user space)."},
+	{"--blocking-timeout=TIMEOUT", "User space, discard mode: how long a writer finding the "
+				       "buffer full waits for room before it drops the event: 0 "
+				       "never (the default), inf without end, else microseconds (or "
+				       "with a suffix us, ms, s, m, h). The app must allow it: "
+				       "LTTNG_UST_ALLOW_BLOCKING (or TRAWL_UST_ALLOW_BLOCKING) set in "
+				       "its environment."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
+
+/*
+ * LTTng 2.13's --blocking-timeout value: "inf" (-1), or a number of µs with
+ * an optional suffix us, ms, s, m or h, never negative, whose milliseconds
+ * fit a 32-bit int. 0 or -1 (bad value) or -2 (too large).
+ */
+static int parse_blocking(const char *s, int64_t *us)
+{
+	uint64_t v, mult = 1;
+	char *end;
+
+	if (!strcmp(s, "inf")) {
+		*us = TRAWL_CTL_BLOCKING_INF;
+		return 0;
+	}
+	if (strchr(s, '-') || !*s)
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (!strcmp(end, "us") || !*end)
+		mult = 1;
+	else if (!strcmp(end, "ms"))
+		mult = 1000;
+	else if (!strcmp(end, "s"))
+		mult = 1000000;
+	else if (!strcmp(end, "m"))
+		mult = 60000000;
+	else if (!strcmp(end, "h"))
+		mult = 3600000000ull;
+	else
+		return -1;
+	if (v > UINT64_MAX / mult)
+		return -1;
+	v *= mult;
+	if (v > (uint64_t)TRAWL_CTL_BLOCKING_MAX_US)
+		return -2;
+	*us = (int64_t)v;
+	return 0;
+}
 
 /*
  * LTTng's <channel> for a channel enable-channel made (or failed to): its
@@ -76,6 +123,7 @@ static int run(int argc, char **argv)
 		{"buffers-global", no_argument, NULL, 'G'},
 		{"tracefile-size", required_argument, NULL, 'C'},
 		{"tracefile-count", required_argument, NULL, 'T'},
+		{"blocking-timeout", required_argument, NULL, 'b'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
@@ -86,7 +134,8 @@ static int run(int argc, char **argv)
 	uint64_t subbuf = 0, tf_size = 0;
 	uint32_t num = 0, sw = 0, rd = 0, tf_count = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
-	int c, ret = 0, first = 0, ok, overwrite = -1;
+	int c, ret = 0, first = 0, ok, overwrite = -1, blocking_set = 0;
+	int64_t blocking = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
 		switch (c) {
@@ -132,6 +181,16 @@ static int run(int argc, char **argv)
 			if (cli_parse_u32(optarg, &tf_count))
 				return cli_error(-EINVAL, "bad trace file count '%s'", optarg);
 			break;
+		case 'b':
+			ret = parse_blocking(optarg, &blocking);
+			if (ret == -2)
+				return cli_error(-EINVAL, "32-bit milliseconds overflow in "
+							  "--blocking-timeout parameter: %s", optarg);
+			if (ret)
+				return cli_error(-EINVAL, "Wrong value for --blocking-timeout "
+							  "parameter: %s", optarg);
+			blocking_set = 1;
+			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
 				return cli_usage(&cli_cmd_enable_channel, "bad option");
@@ -141,6 +200,12 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_enable_channel, "give a domain: -k or -u");
 	if (argc - optind != 1)
 		return cli_usage(&cli_cmd_enable_channel, "expected one channel name (or a comma list)");
+	/* LTTng 2.13's checks and words. */
+	if (blocking_set && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
+		return cli_error(-EINVAL, "Retry timeout option not supported for kernel domain (-k)");
+	if (overwrite == 1 && blocking)
+		return cli_error(-EINVAL, "You cannot specify --overwrite and --blocking-timeout=N, "
+					  "where N is different than 0");
 	if ((buffers == TRAWL_CTL_BUFFERS_PER_UID || buffers == TRAWL_CTL_BUFFERS_PER_PID) &&
 	    t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "--buffers-uid/--buffers-pid apply to user space only");
@@ -189,6 +254,7 @@ static int run(int argc, char **argv)
 		trawl_ctl_channel_attr_set_read_timer(attr, rd);
 		trawl_ctl_channel_attr_set_tracefile_size(attr, tf_size);
 		trawl_ctl_channel_attr_set_tracefile_count(attr, tf_count);
+		trawl_ctl_channel_attr_set_blocking_timeout(attr, blocking);
 		ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
 		ok = !ret;
 		if (ret && cli_list_fail(ctl, ret, "enable-channel", &first)) {
@@ -211,6 +277,7 @@ static int run(int argc, char **argv)
 				.buffers = buffers,
 				.tracefile_size = tf_size,
 				.tracefile_count = tf_count,
+				.blocking_timeout_us = blocking,
 			};
 
 			mi_channel(ctl, t.name, &asked, ok);
@@ -228,7 +295,7 @@ const struct cli_cmd cli_cmd_enable_channel = {
 	.synopsis = "(-k | -u) [-s NAME] [--subbuf-size SIZE] [--num-subbuf N] [--overwrite | "
 		    "--discard] [--switch-timer US] [--read-timer US] [--buffers-uid | "
 		    "--buffers-pid] [--tracefile-size SIZE [--tracefile-count COUNT]] "
-		    "CHANNEL[,CHANNEL...]",
+		    "[--blocking-timeout TIMEOUT] CHANNEL[,CHANNEL...]",
 	.description = "Creates each CHANNEL (a set of per-CPU ring buffers) in the session, or "
 		       "enables it again after disable-channel. Channels are created before the "
 		       "session first starts.",

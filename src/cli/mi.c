@@ -201,7 +201,7 @@ const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers 
 /*
  * A channel's <name>, <enabled> and <attributes>, left open. Attributes
  * trawl's channels lack are written with the value they have in trawl:
- * no monitor timer or blocking timeout, mmap output.
+ * no monitor timer, mmap output.
  */
 void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 {
@@ -215,7 +215,7 @@ void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 	cli_mi_u64("switch_timer_interval", c->switch_timer_us);
 	cli_mi_u64("read_timer_interval", c->read_timer_us);
 	cli_mi_u64("monitor_timer_interval", 0);
-	cli_mi_i64("blocking_timeout", 0);
+	cli_mi_i64("blocking_timeout", c->blocking_timeout_us);
 	cli_mi_str("output_type", "MMAP");
 	cli_mi_u64("tracefile_size", c->tracefile_size);
 	cli_mi_u64("tracefile_count", c->tracefile_count);

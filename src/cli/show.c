@@ -59,6 +59,13 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 	else
 		printf("      Switch timer:     off\n");
 	printf("      Read timer:       %u µs\n", c.read_timer_us);
+	/* LTTng 2.13's line and words, for discard-mode channels. */
+	if (!c.overwrite) {
+		if (c.blocking_timeout_us == TRAWL_CTL_BLOCKING_INF)
+			printf("      Blocking timeout: infinite\n");
+		else
+			printf("      Blocking timeout: %lld us\n", (long long)c.blocking_timeout_us);
+	}
 	/* LTTng 2.13's lines, its "1 per stream" for no count included */
 	printf("      Trace file count: %u per stream\n",
 	       c.tracefile_count ? c.tracefile_count : 1);

@@ -35,6 +35,8 @@ struct cfg_channel {
 	uint32_t switch_timer_us, read_timer_us;
 	uint64_t tracefile_size;  /* 0: one file per stream */
 	uint32_t tracefile_count; /* 0: all files kept */
+	int has_blocking_timeout;
+	int64_t blocking_timeout_us; /* -1: infinite */
 	struct cfg_event *events;
 	size_t nr_events;
 	char **contexts; /* as add-context -t takes them */

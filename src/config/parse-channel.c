@@ -402,7 +402,6 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	static const char *const outputs[] = {"SPLICE", "MMAP", NULL};
 	node_t *c[C_NR], *e;
 	uint64_t v;
-	int64_t blocking = 0;
 	size_t nr;
 	int ret = px_children(p, n, k, c, C_NR), x;
 
@@ -424,12 +423,10 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 		ch->has_switch_timer = 1;
 	if (!ret && c[C_READ] && !(ret = px_u32(p, c[C_READ], &ch->read_timer_us)))
 		ch->has_read_timer = 1;
-	if (!ret && c[C_BLOCKING])
-		ret = px_s64(p, c[C_BLOCKING], -1, 2147483648000LL, &blocking);
-	if (!ret && blocking)
-		ret = px_err(p, c[C_BLOCKING],
-			     "<blocking_timeout>: blocking channels are not "
-			     "supported by trawl");
+	/* µs, -1: infinite; LTTng's bound (ms in a 32-bit int). */
+	if (!ret && c[C_BLOCKING] &&
+	    !(ret = px_s64(p, c[C_BLOCKING], -1, TRAWL_CTL_BLOCKING_MAX_US, &ch->blocking_timeout_us)))
+		ch->has_blocking_timeout = 1;
 	/* trawl picks how packets reach the disk itself: either word is fine. */
 	if (!ret && c[C_OUTPUT])
 		ret = px_enum(p, c[C_OUTPUT], outputs, &x);

@@ -13,7 +13,7 @@
  * schema says xs:all; an unknown or repeated element, text where elements
  * go, or a value out of its type's range fails the whole file with its
  * line. What the schema allows but trawl cannot do (agent domains with
- * channels, blocking, shared-memory paths, app contexts) fails it too,
+ * channels, shared-memory paths, app contexts) fails it too,
  * naming the element: a session applied in part would trace something
  * else than what the file says.
  */

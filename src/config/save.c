@@ -3,8 +3,8 @@
  * save.c - a session as LTTng 2.13's session XML, from what the daemon
  * lists of it (trawl_ctl_list_session(), and the snapshot outputs), in
  * the elements and order LTTng's save.c writes, with LTTng's values for
- * what trawl has no choice of (output type, no
- * blocking, the monitor timer's default). The file is written by this
+ * what trawl has no choice of (output type, the monitor timer's default).
+ * The file is written by this
  * process, as the user who asked (docs/SECURITY.md).
  */
 #include "common/common.h"
@@ -200,7 +200,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	trawl_xmlw_u64(w, "switch_timer_interval", ch.switch_timer_us);
 	trawl_xmlw_u64(w, "read_timer_interval", ch.read_timer_us);
 	trawl_xmlw_text(w, "output_type", ch.domain == TRAWL_CTL_DOMAIN_KERNEL ? "SPLICE" : "MMAP");
-	trawl_xmlw_s64(w, "blocking_timeout", 0);
+	trawl_xmlw_s64(w, "blocking_timeout", ch.blocking_timeout_us);
 	trawl_xmlw_u64(w, "monitor_timer_interval", LTTNG_MONITOR_TIMER_US);
 	trawl_xmlw_u64(w, "tracefile_size", ch.tracefile_size);
 	trawl_xmlw_u64(w, "tracefile_count", ch.tracefile_count);

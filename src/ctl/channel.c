@@ -20,6 +20,7 @@ struct trawl_ctl_channel_attr {
 	enum trawl_ctl_buffers buffers;
 	uint64_t tracefile_size;  /* 0 = unlimited */
 	uint32_t tracefile_count; /* 0 = unlimited */
+	int64_t blocking_timeout_us; /* 0 = never (default), -1 = infinite */
 };
 
 struct trawl_ctl_event {
@@ -115,6 +116,15 @@ TRAWL_EXPORT int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_cha
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_channel_attr *attr,
+							     int64_t us)
+{
+	if (us < TRAWL_CTL_BLOCKING_INF || us > TRAWL_CTL_BLOCKING_MAX_US)
+		return -EINVAL;
+	attr->blocking_timeout_us = us;
+	return 0;
+}
+
 /* A request for @session's @domain, naming @channel (NULL: none). */
 static int target_req(struct trawl_ctl_wire_req *r, const char *session,
 		      enum trawl_ctl_domain domain, const char *channel)
@@ -144,6 +154,7 @@ TRAWL_EXPORT int trawl_ctl_channel_enable(struct trawl_ctl *ctl, const char *ses
 	r.buffers = (uint32_t)attr->buffers;
 	r.tracefile_size = attr->tracefile_size;
 	r.tracefile_count = attr->tracefile_count;
+	r.blocking_timeout_us = attr->blocking_timeout_us;
 	return ctl_transact(ctl, TRAWL_CTL_CMD_ENABLE_CHANNEL, &r, NULL);
 }
 

@@ -45,8 +45,10 @@
  * 7: snapshot outputs (SNAPSHOT_ADD/DEL/LIST_OUTPUT, SNAPSHOT_OUTPUT records,
  *    req.max_size); SNAPSHOT_RECORD takes an output name, URL and size.
  * 9: trace file limits: req.tracefile_size and req.tracefile_count
- *    (ENABLE_CHANNEL), the same in CHANNEL records. */
-#define TRAWL_CTL_VERSION 9u
+ *    (ENABLE_CHANNEL), the same in CHANNEL records.
+ * 10: channel blocking timeout (req.blocking_timeout_us, the channel record's
+ *    blocking_timeout_us). */
+#define TRAWL_CTL_VERSION 10u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -153,6 +155,8 @@ struct trawl_ctl_wire_req {
 	uint64_t tracefile_size;  /* enable-channel: bytes per stream file, 0 = unlimited */
 	uint32_t tracefile_count; /* enable-channel: files kept per stream, 0 = all */
 	uint32_t reserved2;
+	int64_t blocking_timeout_us; /* enable-channel: µs, TRAWL_CTL_BLOCKING_INF
+					(-1): without end, 0: never block */
 } __attribute__((packed));
 
 #define TRAWL_CTL_SIZE_UNSET UINT64_MAX
@@ -195,6 +199,7 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint32_t buffers;
 	uint32_t tracefile_count; /* 0: unlimited */
 	uint64_t tracefile_size;  /* bytes, 0: unlimited */
+	int64_t blocking_timeout_us; /* -1: infinite, 0: never blocks */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

@@ -166,6 +166,7 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.buffers = (enum trawl_ctl_buffers)w.buffers;
 	v.tracefile_size = w.tracefile_size;
 	v.tracefile_count = w.tracefile_count;
+	v.blocking_timeout_us = w.blocking_timeout_us;
 	return info_fill(info, &v, sizeof(v));
 }
 

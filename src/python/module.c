@@ -180,6 +180,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_NAME(d, "buffers", buffers_names, r.buffers);
 		bad |= PUT_U64(d, "tracefile_size", r.tracefile_size);
 		bad |= PUT_U64(d, "tracefile_count", r.tracefile_count);
+		bad |= put(d, "blocking_timeout_us", PyLong_FromLongLong((long long)r.blocking_timeout_us));
 		break;
 	}
 	case TRAWL_CTL_ITEM_EVENT: {
@@ -775,26 +776,57 @@ static int opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, i
 	return 0;
 }
 
+/* A blocking timeout: an int of µs (-1: infinite) or "inf"; -1 with an
+ * exception set if neither. */
+static int opt_blocking(PyObject *o, int64_t *us)
+{
+	long long v;
+
+	if (PyUnicode_Check(o)) {
+		const char *s = PyUnicode_AsUTF8(o);
+
+		if (s && !strcmp(s, "inf")) {
+			*us = TRAWL_CTL_BLOCKING_INF;
+			return 0;
+		}
+		if (s)
+			PyErr_SetString(PyExc_ValueError, "blocking_timeout_us: microseconds, -1 or 'inf'");
+		return -1;
+	}
+	v = PyLong_AsLongLong(o);
+	if (v == -1 && PyErr_Occurred())
+		return -1;
+	if (v < TRAWL_CTL_BLOCKING_INF || v > TRAWL_CTL_BLOCKING_MAX_US) {
+		PyErr_SetString(PyExc_ValueError, "blocking_timeout_us out of range");
+		return -1;
+	}
+	*us = v;
+	return 0;
+}
+
 /* enable_channel(session, domain, name, subbuf_size=None, num_subbuf=None,
  *                overwrite=None, switch_timer_us=None, read_timer_us=None, buffers=None,
- *                tracefile_size=None, tracefile_count=None) */
+ *                tracefile_size=None, tracefile_count=None, blocking_timeout_us=None) */
 static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"session",	    "domain",	       "name",
 				 "subbuf_size",	    "num_subbuf",      "overwrite",
 				 "switch_timer_us", "read_timer_us",   "buffers",
-				 "tracefile_size",  "tracefile_count", NULL};
+				 "tracefile_size",  "tracefile_count", "blocking_timeout_us",
+				 NULL};
 	PyObject *subbuf = Py_None, *num = Py_None, *overwrite = Py_None, *sw = Py_None,
-		 *rd = Py_None, *buffers = Py_None, *tfs = Py_None, *tfc = Py_None;
+		 *rd = Py_None, *buffers = Py_None, *tfs = Py_None, *tfc = Py_None,
+		 *blocking = Py_None;
+	int64_t bl;
 	const char *session, *name;
 	struct trawl_ctl_channel_attr *a;
 	uint64_t v = 0;
 	int domain, given, ret = 0;
 
 	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOO", kwlist, &session, conv_domain,
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOOO", kwlist, &session, conv_domain,
 					 &domain, &name, &subbuf, &num, &overwrite, &sw, &rd,
-					 &buffers, &tfs, &tfc))
+					 &buffers, &tfs, &tfc, &blocking))
 		return NULL;
 	a = trawl_ctl_channel_attr_create(name);
 	if (!a)
@@ -837,6 +869,11 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_tracefile_count(a, (uint32_t)v);
+	if (!ret && blocking != Py_None) {
+		if (opt_blocking(blocking, &bl))
+			goto err;
+		ret = trawl_ctl_channel_attr_set_blocking_timeout(a, bl);
+	}
 	if (!ret)
 		CTL_CALL(self, ret, trawl_ctl_channel_enable(self->ctl, session, domain, a));
 	trawl_ctl_channel_attr_destroy(a);

@@ -131,6 +131,7 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->overwrite = overwrite;
 	rb->cpu = cpu;
 	rb->clock = TRAWL_RB_CLOCK_MONOTONIC;
+	rb->wait_full = 0;
 	rb->read_clock = NULL;
 	return 0;
 }

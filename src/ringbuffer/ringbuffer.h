@@ -151,8 +151,14 @@ struct trawl_rb {
 	uint32_t overwrite;
 	uint32_t cpu;
 	uint32_t clock;                /* enum trawl_rb_clock: MONOTONIC after trawl_rb_map() */
+	uint32_t wait_full;            /* 1: a full buffer (discard mode) is the caller's to
+					  wait on: trawl_rb_reserve() says TRAWL_RB_FULL and
+					  counts nothing (0 after trawl_rb_map()) */
 	uint64_t (*read_clock)(void); /* the APP clock, in the app only; NULL elsewhere */
 };
+
+/* trawl_rb_reserve(): the buffer is full (only with rb->wait_full). */
+#define TRAWL_RB_FULL (-2)
 
 /* An event being written: trawl_rb_reserve() fills it, the caller writes
  * @len payload bytes at @p, then calls trawl_rb_commit(). */
@@ -271,6 +277,9 @@ static inline char *trawl_rb_write_header(char *p, uint32_t id, uint64_t ts, uin
  * Returns 0 with @ctx filled (the caller must write the payload at ctx->p
  * and call trawl_rb_commit()), or -1 when the event was dropped (buffer full
  * in discard mode, or too large for a sub-buffer); the drop is counted.
+ * With rb->wait_full, a full buffer in discard mode returns TRAWL_RB_FULL
+ * instead, counting nothing: the caller may wait for the consumer and try
+ * again, and counts the event with trawl_rb_count_full() if it gives up.
  * Never blocks, never allocates; lock-free.
  */
 static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t payload, struct trawl_rb_ctx *ctx)
@@ -320,6 +329,8 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 
 				if (((begin - cons) & TRAWL_RB_POS_MASK) >=
 				    (uint64_t)rb->num_subbuf << rb->subbuf_shift) {
+					if (rb->wait_full)
+						return TRAWL_RB_FULL;
 					__atomic_fetch_add(&c->lost_full, 1, __ATOMIC_RELAXED);
 					return -1;
 				}
@@ -360,6 +371,12 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 		ctx->len = len;
 	}
 	return 0;
+}
+
+/* An event dropped after TRAWL_RB_FULL (the buffer stayed full). */
+static inline void trawl_rb_count_full(struct trawl_rb *rb)
+{
+	__atomic_fetch_add(&rb->ctrl->lost_full, 1, __ATOMIC_RELAXED);
 }
 
 /* Publishes the event: pairs with the consumer's acquire load of the count. */

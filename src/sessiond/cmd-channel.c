@@ -165,12 +165,26 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		c->attr.tracefile_size = req->tracefile_size;
 		/* LTTng's: a count without a size does nothing */
 		c->attr.tracefile_count = req->tracefile_size ? req->tracefile_count : 0;
+		c->attr.blocking_timeout_us = req->blocking_timeout_us;
 	}
 	if (c->attr.tracefile_size && sd_relay_is_url(s->output)) {
 		sd_fail(r, -EOPNOTSUPP,
 			"cannot create channel '%s': trace file limits "
 			"(--tracefile-size) are not supported when streaming to trawl-relayd",
 			name);
+		free(c);
+		return NULL;
+	}
+	/* LTTng 2.13's rules: a writer waits for room only in a user-space
+	 * channel (the kernel's never waits), and in discard mode. */
+	if (c->attr.blocking_timeout_us && domain != TRAWL_CTL_DOMAIN_UST) {
+		sd_fail(r, -EINVAL, "--blocking-timeout applies to user space only");
+		free(c);
+		return NULL;
+	}
+	if (c->attr.blocking_timeout_us && c->attr.overwrite) {
+		sd_fail(r, -EINVAL, "--blocking-timeout cannot be used with --overwrite (a channel "
+				    "that never fills)");
 		free(c);
 		return NULL;
 	}

@@ -121,6 +121,7 @@ struct trawl_domain_channel_attr {
 	enum trawl_ctl_buffers buffers; /* PER_UID or PER_PID (user space), GLOBAL (kernel) */
 	uint64_t tracefile_size;  /* bytes, 0 = unlimited */
 	uint32_t tracefile_count; /* 0 = unlimited */
+	int64_t blocking_timeout_us; /* 0: never blocks, -1: infinite (user space, discard) */
 };
 
 /* One event rule as the user gave it. Strings are valid during the call only. */

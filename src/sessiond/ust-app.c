@@ -197,8 +197,8 @@ static int app_send_channel(struct trawl_domain_session *s, struct app_sess *as,
 
 	if (as->chan_sent[c->index])
 		return 0;
-	ret = trawl_ustctl_app_send_channel_ctxs(as->app->h, tc->rb, (uint32_t)s->id,
-						 chan_handle(s, c), &c->ctx);
+	ret = trawl_ustctl_app_send_channel_opts(as->app->h, tc->rb, (uint32_t)s->id,
+						 chan_handle(s, c), &c->ctx, c->attr.blocking_timeout_us);
 	if (ret) {
 		app_fail(as->app, ret);
 		return ret;

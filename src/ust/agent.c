@@ -612,6 +612,7 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 	int ret;
 
 	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1 ||
+	    (cmd->flags & ~TRAWL_WIRE_CHAN_BLOCKING) ||
 	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) || cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
 	/* The clock the daemon made the trace's: ours (a plugin's) exactly
@@ -642,10 +643,14 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		free(ch);
 		return -ENOMEM;
 	}
+	if ((cmd->flags & TRAWL_WIRE_CHAN_BLOCKING) && cmd->event_id && !cmd->overwrite &&
+	    trawl_ust_allow_blocking())
+		ch->blocking_ms = cmd->event_id;
 	for (i = 0; i < nr_fds; i++) {
 		ret = trawl_rb_map(&ch->rbs[i], fds[i], cmd->subbuf_size, cmd->num_subbuf, cmd->overwrite, i);
 		if (ret)
 			goto err_map;
+		ch->rbs[i].wait_full = ch->blocking_ms != 0;
 		ch->rbs[i].clock = cmd->clock;
 		if (cmd->clock == TRAWL_RB_CLOCK_APP)
 			ch->rbs[i].read_clock = trawl_ust_clock_read;
@@ -1184,6 +1189,7 @@ static void wait_for_constructors(void)
 static void *agent_main(void *arg)
 {
 	(void)arg;
+	trawl_ust_never_wait();
 	/* Try the daemons first: a constructor waiting for registration learns
 	 * at once that there is none (top comment). */
 	for (int i = 0; i < 2; i++) {

@@ -20,11 +20,27 @@
  * a daemon round trip and a buffer for every new thread (memory and stream
  * files times threads, events lost before the buffer exists). Per-CPU
  * streams keep one buffer per CPU whatever the thread count.
+ *
+ * Blocking (LTTng 2.13's --blocking-timeout). A channel with a timeout, in
+ * an app that allows it (LTTNG_UST_ALLOW_BLOCKING, as LTTng-UST, or
+ * TRAWL_UST_ALLOW_BLOCKING, set in its environment), makes a writer that
+ * finds the buffer full wait for the consumer: it sleeps and tries again,
+ * 20 us first, doubling up to 1 ms (LTTng-UST sleeps 100 ms at a time),
+ * until the event fits, the timeout is over (then the event is dropped and
+ * counted, as without a timeout), or the channel stops recording (its
+ * session stopped or destroyed, or the daemon gone: the agent thread then
+ * clears chan->active, so a dead consumer holds a writer no longer than the
+ * session it belongs to). The agent's own thread never waits (it is the one
+ * that would end the wait), nor does an event from a signal handler that
+ * interrupted a wait of its thread (a thread waits for one event at a
+ * time). The wait is off the fast path: only a full buffer reaches it.
  */
 #define _GNU_SOURCE
 #include "ust/ust.h"
 
 #include <sched.h>
+#include <stdlib.h>
+#include <time.h>
 #include <sys/rseq.h>
 
 #include "common/common.h"
@@ -56,6 +72,65 @@ static inline uint32_t current_cpu(void)
 	}
 }
 
+/* 1 in a thread that must not wait: the agent's, or one waiting already. */
+static __thread int no_wait __attribute__((tls_model("initial-exec")));
+
+void trawl_ust_never_wait(void)
+{
+	no_wait = 1;
+}
+
+int trawl_ust_allow_blocking(void)
+{
+	static int allow = -1;
+
+	if (allow < 0)
+		allow = getenv("LTTNG_UST_ALLOW_BLOCKING") || getenv("TRAWL_UST_ALLOW_BLOCKING");
+	return allow;
+}
+
+/* The buffer of @rb was full for an event of @chan: waits for room as the
+ * channel allows (top comment), then reserves or drops (counted). */
+static __attribute__((noinline, cold)) int reserve_wait(struct trawl_ust_chan *chan, struct trawl_rb *rb,
+						       uint32_t id, uint64_t len, struct trawl_rb_ctx *rctx)
+{
+	uint32_t ms = chan->blocking_ms;
+	uint64_t deadline = 0, nap = 20000, now; /* ns */
+	int ret = TRAWL_RB_FULL;
+
+	if (ms && !no_wait) {
+		no_wait = 1;
+		if (ms != UINT32_MAX)
+			deadline = trawl_rb_clock_monotonic() + (uint64_t)ms * 1000000u;
+		for (;;) {
+			struct timespec ts = {0, 0};
+
+			if (deadline) {
+				now = trawl_rb_clock_monotonic();
+				if (now >= deadline)
+					break;
+				if (nap > deadline - now)
+					nap = deadline - now;
+			}
+			ts.tv_nsec = (long)nap;
+			nanosleep(&ts, NULL);
+			/* Relaxed: the session stopping or going is seen soon enough. */
+			if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED))
+				break;
+			ret = trawl_rb_reserve(rb, id, len, rctx);
+			if (ret != TRAWL_RB_FULL)
+				break;
+			if (nap < 1000000)
+				nap *= 2;
+		}
+		no_wait = 0;
+		if (ret != TRAWL_RB_FULL)
+			return ret;
+	}
+	trawl_rb_count_full(rb);
+	return -1;
+}
+
 TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
 {
 	return trawl_ust_reserve_ip(chanp, id, payload, NULL, ctx);
@@ -66,6 +141,7 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	struct trawl_ust_chan *chan = chanp;
 	struct trawl_rb_ctx rctx;
 	uint32_t cpu;
+	int ret;
 
 	/* Relaxed: stop is not synchronous with events in flight (the
 	 * consumer's final flush waits for them). */
@@ -82,7 +158,9 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 		}
 		cpu %= chan->nr_streams;
 	}
-	if (trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx))
+	ret = trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx);
+	if (trawl_unlikely(ret) &&
+	    (ret != TRAWL_RB_FULL || reserve_wait(chan, &chan->rbs[cpu], id, payload + chan->context_size, &rctx)))
 		return -1;
 	if (trawl_unlikely(chan->context_size))
 		rctx.p = trawl_ust_write_contexts(rctx.p, chan, ip);

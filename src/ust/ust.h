@@ -38,11 +38,22 @@ struct trawl_ust_chan {
 	struct trawl_rb *rbs; /* nr_streams, one per CPU; 0 streams: a tally (slots.c) */
 	uint64_t *tally;      /* a tally's counts, by event (the slot's id); else NULL */
 	uint32_t nr_tally;
+	/* Most a writer waits for room when the buffer is full, ms: 0 never
+	 * (drop and count), UINT32_MAX without end (fastpath.c). Fixed at
+	 * creation: the channel's timeout if the app allows blocking. */
+	uint32_t blocking_ms;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
 
 extern pthread_mutex_t trawl_ust_lock;
+
+/* fastpath.c: the calling thread never waits for room in a full buffer
+ * (the agent's thread: it is the one that would stop the wait). */
+void trawl_ust_never_wait(void);
+/* Whether this process lets its writers wait (LTTNG_UST_ALLOW_BLOCKING or
+ * TRAWL_UST_ALLOW_BLOCKING in its environment, read once). */
+int trawl_ust_allow_blocking(void);
 
 /* Registry (registry.c), called with the lock held. */
 /* Every event of every registered provider, in a new malloc'd array the

@@ -76,8 +76,9 @@
 /* Minor 1: context bits prio and nice, and perf counters after CHANNEL.
  * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon).
  * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK).
- * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC). */
-#define TRAWL_UST_WIRE_ABI_MINOR 5u
+ * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC).
+ * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING). */
+#define TRAWL_UST_WIRE_ABI_MINOR 6u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -124,6 +125,13 @@ enum trawl_wire_cmd_kind {
  * connection (older apps read it the same way: flags they do not know are
  * ignored). */
 #define TRAWL_WIRE_DONE_REFUSED 2u
+
+/* CHANNEL flags (ABI minor >= 6; older apps ignore them: they never wait).
+ * BLOCKING: a writer finding the buffer full waits for room (if the app
+ * allows it, src/ust/fastpath.c) up to `event_id` ms (unused otherwise by CHANNEL), rounded up from the
+ * channel's µs; TRAWL_WIRE_BLOCKING_INF: without end. */
+#define TRAWL_WIRE_CHAN_BLOCKING 1u
+#define TRAWL_WIRE_BLOCKING_INF UINT32_MAX
 
 struct trawl_wire_hdr {
 	uint32_t magic;
@@ -209,7 +217,8 @@ struct trawl_wire_cmd {
 	uint32_t contexts; /* CHANNEL: enum trawl_ustctl_context bits (0 before they existed) */
 	uint32_t nr_counters; /* CHANNEL: wire counters after this struct (ABI minor >= 1);
 				 <= TRAWL_USTCTL_MAX_COUNTERS */
-	uint32_t flags; /* REGISTRATION_DONE: TRAWL_WIRE_DONE_* (0 before they existed) */
+	uint32_t flags; /* REGISTRATION_DONE: TRAWL_WIRE_DONE_* (0 before they existed);
+			   CHANNEL: TRAWL_WIRE_CHAN_* (ABI minor >= 6) */
 	/* CHANNEL: the trace's clock, enum trawl_rb_clock (ABI minor >= 5; older
 	 * apps ignore it, so they are given CLOCK_MONOTONIC buffers only). */
 	uint32_t clock;

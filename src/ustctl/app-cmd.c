@@ -42,11 +42,23 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
 				       uint32_t session_handle, uint32_t chan_handle,
 				       const struct trawl_ustctl_contexts *ctx)
 {
+	return trawl_ustctl_app_send_channel_opts(app, chan, session_handle, chan_handle, ctx, 0);
+}
+
+int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				       uint32_t session_handle, uint32_t chan_handle,
+				       const struct trawl_ustctl_contexts *ctx, int64_t blocking_us)
+{
 	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
 	struct trawl_wire_cmd cmd;
+	uint64_t ms;
 	uint32_t i;
 
-	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
+	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
+	    blocking_us < -1)
+		return -EINVAL;
+	ms = blocking_us > 0 ? ((uint64_t)blocking_us + 999) / 1000 : 0;
+	if (ms >= TRAWL_WIRE_BLOCKING_INF)
 		return -EINVAL;
 	/* An app of ABI minor 0 would take the counters for garbage and
 	 * refuse prio/nice: say why instead. */
@@ -66,6 +78,10 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
 	cmd.overwrite = chan->attr.overwrite;
 	cmd.subbuf_size = chan->attr.subbuf_size;
 	cmd.clock = chan->attr.clock;
+	if (blocking_us && trawl_ustctl_app_info(app)->abi_minor >= 6) {
+		cmd.flags = TRAWL_WIRE_CHAN_BLOCKING;
+		cmd.event_id = blocking_us < 0 ? TRAWL_WIRE_BLOCKING_INF : (uint32_t)ms;
+	}
 	memset(counters, 0, sizeof(counters));
 	for (i = 0; i < ctx->nr_counters; i++) {
 		counters[i].type = ctx->counters[i].type;

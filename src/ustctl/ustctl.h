@@ -397,6 +397,15 @@ int trawl_ustctl_app_send_channel_ctxs(struct trawl_ustctl_app *app, const struc
 				       uint32_t session_handle, uint32_t chan_handle,
 				       const struct trawl_ustctl_contexts *ctx);
 
+/* The same with a blocking timeout: @blocking_us 0 (never waits), -1
+ * (waits without end) or µs (sent in ms, rounded up) that a writer finding
+ * the buffer full waits for room, in an app that allows it. An app older
+ * than ABI minor 5 gets the channel without it (it never waits). -EINVAL
+ * for a timeout below -1 or of 2^32 - 1 ms or more. */
+int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struct trawl_ustctl_channel *chan,
+				       uint32_t session_handle, uint32_t chan_handle,
+				       const struct trawl_ustctl_contexts *ctx, int64_t blocking_us);
+
 /**
  * trawl_ustctl_app_enable_event - make an event record into a channel
  * @event_index: index in the app's event list (trawl_ustctl_app_event())

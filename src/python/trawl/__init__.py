@@ -83,6 +83,7 @@ class ChannelInfo:
     buffers: str
     tracefile_size: int = 0   # bytes per stream file, 0: one file
     tracefile_count: int = 0  # files kept per stream, 0: all
+    blocking_timeout_us: int = 0  # -1: infinite
     contexts: List[str] = field(default_factory=list)
     events: List[EventInfo] = field(default_factory=list)
 
@@ -325,7 +326,10 @@ class Session:
         """Create (or enable again) a channel. attrs: subbuf_size, num_subbuf,
         overwrite, switch_timer_us, read_timer_us, buffers, tracefile_size,
         tracefile_count (LTTng's trace file limits: stream files of at most
-        tracefile_size bytes, the newest tracefile_count kept)."""
+        tracefile_size bytes, the newest tracefile_count kept), blocking_timeout_us
+        (user space, discard mode: microseconds a writer waits for room in a
+        full buffer; -1 or "inf": without end; 0: never, the default; the app
+        must allow it: LTTNG_UST_ALLOW_BLOCKING in its environment)."""
         self._c.enable_channel(self.name, domain, name, **attrs)
         return Channel(self, domain, name)
 
