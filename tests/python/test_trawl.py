@@ -94,6 +94,18 @@ def test_session_lifecycle(client, out):
                                                                          False)
     assert (ch.tracefile_size, ch.tracefile_count) == (1 << 18, 3)
     assert ch.contexts == ["vtid"]
+    assert ch.blocking_timeout_us == 0
+
+    # --blocking-timeout: µs, or -1 / "inf" for without end; user space, discard mode only.
+    s.enable_channel("blk", blocking_timeout_us=1500, buffers="per-pid")
+    s.enable_channel("blkinf", blocking_timeout_us="inf", buffers="per-pid")
+    assert s.channel("blk").info().blocking_timeout_us == 1500
+    assert s.channel("blkinf").info().blocking_timeout_us == -1
+    with pytest.raises(ValueError):
+        s.enable_channel("bad", blocking_timeout_us=-2)
+    with pytest.raises(trawl.Error) as e:
+        s.enable_channel("bad", blocking_timeout_us=10, overwrite=True, buffers="per-pid")
+    assert e.value.errno == 22  # EINVAL
     [ev] = ch.events
     assert (ev.name, ev.kind, ev.filter, ev.loglevel_type, ev.loglevel) == \
         ("tall:*", "tracepoint", "n >= 0", "single", 6)
