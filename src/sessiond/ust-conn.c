@@ -38,6 +38,7 @@ static struct ust_app *conns;   /* registering, or refused */
 static uint32_t untrusted_conns; /* connections of untrusted uids, both lists */
 static int work_pending;         /* apps_on_top() has something to do */
 static uint64_t next_app_id;
+static int closing_all;          /* apps_close_all(): no trace is charged any more */
 
 static void app_expired(int fd, void *arg);
 
@@ -62,6 +63,29 @@ static void unlink_app(struct ust_app *a)
 	}
 }
 
+/*
+ * What @a counted before its setup and handed to nobody (its tally memfd,
+ * wire.h TALLY_SHM): a program killed (SIGKILL) before it could send its
+ * TALLY, or dropped (a deadline) while it counted. Charged as a TALLY is,
+ * once it is gone: nothing else can take those counts any more.
+ */
+static void app_tally_left(struct ust_app *a)
+{
+	struct trawl_ustctl_tally_entry *e;
+	uint32_t nr;
+	int ret;
+
+	if (!a->tally_shm || closing_all)
+		return;
+	ret = trawl_ustctl_app_tally_left(a->h, &e, &nr);
+	if (ret)
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): its tally's memfd: %s",
+			    (int)a->pid, (int)a->uid, strerror(-ret));
+	if (nr)
+		app_tally(a, e, nr);
+	free(e);
+}
+
 void app_gone(struct ust_app *a)
 {
 	struct trawl_domain_session *s;
@@ -70,6 +94,7 @@ void app_gone(struct ust_app *a)
 	if (a->registered)
 		sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) unregistered",
 			    (int)a->info.pid, a->info.procname, (int)a->uid);
+	app_tally_left(a);
 	for (s = sessions; s; s = s->next) {
 		app_sess_free(s, a);
 		trace_release_gone(s);
@@ -77,9 +102,9 @@ void app_gone(struct ust_app *a)
 	unlink_app(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */
-	owner->app_conns--;
+	owner->app_conns -= 1u + (a->tally_shm != 0);
 	if (!a->trusted)
-		untrusted_conns--;
+		untrusted_conns -= 1u + (a->tally_shm != 0);
 	sd_uid_put(owner);
 	free(a);
 }
@@ -296,6 +321,22 @@ static void app_news(struct ust_app *a, const struct trawl_ustctl_app_news *n)
 		break;
 	case TRAWL_USTCTL_NEWS_TALLY:
 		app_tally(a, n->tally, n->nr_tally);
+		break;
+	case TRAWL_USTCTL_NEWS_TALLY_SHM:
+		/* One more fd: held as a connection is (an untrusted uid's
+		 * within its caps, else not kept: its counts go by TALLY). */
+		if (!a->trusted && (a->owner->app_conns >= sd_limits.app_conns_per_uid ||
+				    untrusted_conns >= sd_limits.app_conns)) {
+			sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): its tally's memfd not "
+				    "kept: its uid, or all untrusted ones, hold the most connections",
+				    (int)a->pid, (int)a->uid);
+			trawl_ustctl_app_tally_shm_drop(a->h);
+			break;
+		}
+		a->tally_shm = 1;
+		a->owner->app_conns++;
+		if (!a->trusted)
+			untrusted_conns++;
 		break;
 	}
 }
@@ -551,6 +592,7 @@ void apps_drain(void)
 
 void apps_close_all(void)
 {
+	closing_all = 1;
 	while (apps)
 		app_gone(apps);
 	while (conns)

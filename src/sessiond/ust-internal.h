@@ -41,6 +41,7 @@ struct ust_app {
 	int added_pending;    /* events added in a nested round: set up at the top */
 	int dead;             /* failed inside a loop: dropped at the top (app_fail()) */
 	int done_held;        /* REGISTRATION_DONE held until its channels are ready */
+	int tally_shm;        /* holds the app's tally memfd: counted as a connection */
 	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
 };
 

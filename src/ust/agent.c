@@ -89,6 +89,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -133,11 +134,18 @@ struct trawl_ust_conn {
 	 * Relaxed: the waiter only looks whether they move. */
 	uint32_t reg_progress;
 	int reg_waiting;
+	/* The tally's memfd (wire.h TALLY_SHM), made at the connection's first
+	 * tally: its head, mapped for ever (a probe may count into it), and
+	 * its fd, under trawl_ust_lock; reg_whole and tshm_sent are under
+	 * send_lock: the registration went whole on fd, and the memfd too. */
+	struct trawl_wire_tally_head *tshm;
+	int tshm_fd;
+	int reg_whole, tshm_sent;
 };
 
 static struct trawl_ust_conn conns[2] = {
-	{ .fd = -1, .root = 0, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER },
-	{ .fd = -1, .root = 1, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER }
+	{ .fd = -1, .root = 0, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER, .tshm_fd = -1 },
+	{ .fd = -1, .root = 1, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER, .tshm_fd = -1 }
 };
 static int wake_fd = -1;
 static char procname[17]; /* the process's name (its main thread's), for REGISTER */
@@ -206,6 +214,7 @@ static int conn_surely_absent(const struct trawl_ust_conn *c)
 }
 
 static void tally_late(uint64_t gen, const int *absent);
+static void tally_shm_send(struct trawl_ust_conn *c, int wait);
 
 /* @d: @ms from now on CLOCK_MONOTONIC (reg_cond's clock). */
 static void deadline_in(struct timespec *d, long ms)
@@ -289,9 +298,12 @@ static void tally_late(uint64_t gen, const int *absent)
 		done[i] = lates[i] && !gone[i] && conns[i].done_gen >= gen;
 	}
 	pthread_mutex_unlock(&reg_lock);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (gone[i] || done[i])
 			tally_done(&conns[i], done[i]);
+		else if (lates[i])
+			tally_shm_send(&conns[i], 1);
+	}
 }
 
 void trawl_ust_agent_provider_added(void)
@@ -308,6 +320,51 @@ void trawl_ust_agent_provider_added(void)
 	}
 }
 
+#define TALLY_SHM_SIZE                                                                             \
+	(sizeof(struct trawl_wire_tally_head) +                                                    \
+	 (size_t)TRAWL_WIRE_MAX_TALLY_SHM * sizeof(struct trawl_wire_tally_entry))
+
+/* @c's connection is gone (or never was): its memfd's counts are the
+ * daemon's, read when the connection closed (or nobody's); the next
+ * connection gets a memfd of its own. The mapping stays (a probe may
+ * count into it). trawl_ust_lock held. */
+static void tally_shm_detach(struct trawl_ust_conn *c)
+{
+	if (c->tshm_fd >= 0)
+		close(c->tshm_fd);
+	c->tshm_fd = -1;
+	c->tshm = NULL;
+}
+
+struct trawl_wire_tally_entry *trawl_ust_agent_tally_room(struct trawl_ust_conn *c, uint32_t k)
+{
+	if (!c->tshm) {
+		/* Sparse: the pages the entries in use take, no more. */
+		int fd = memfd_create("trawl-tally", MFD_CLOEXEC);
+		void *p = MAP_FAILED;
+
+		if (fd >= 0 && !ftruncate(fd, (off_t)TALLY_SHM_SIZE))
+			p = mmap(NULL, TALLY_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			if (fd >= 0)
+				close(fd);
+			return NULL;
+		}
+		c->tshm = p;
+		c->tshm_fd = fd;
+		c->tshm->magic = TRAWL_WIRE_TALLY_SHM_MAGIC;
+	}
+	if (k > TRAWL_WIRE_MAX_TALLY_SHM - c->tshm->nr)
+		return NULL;
+	return (struct trawl_wire_tally_entry *)(c->tshm + 1) + c->tshm->nr;
+}
+
+void trawl_ust_agent_tally_publish(struct trawl_ust_conn *c, uint32_t k)
+{
+	/* Release: the daemon reads the entries below nr written. */
+	__atomic_store_n(&c->tshm->nr, c->tshm->nr + k, __ATOMIC_RELEASE);
+}
+
 /* The daemon's setup of @c is complete up to its generation: its tally
  * ends, the setup taking effect. Called with no lock held. */
 static void tally_done(struct trawl_ust_conn *c, int apply)
@@ -320,6 +377,8 @@ static void tally_done(struct trawl_ust_conn *c, int apply)
 		__atomic_store_n(&c->tally, NULL, __ATOMIC_RELAXED);
 		trawl_ust_tally_finish(t, apply);
 	}
+	if (!apply)
+		tally_shm_detach(c);
 	pthread_mutex_unlock(&trawl_ust_lock);
 	/* Wakes a provider's destructor waiting for the counts to be in. */
 	pthread_mutex_lock(&reg_lock);
@@ -380,6 +439,50 @@ static int send_by(int fd, const void *buf, size_t len, const struct timespec *d
 		return n < 0 ? -errno : -EIO;
 	}
 	return 0;
+}
+
+/* As send_by(), @fd going with the first byte (SCM_RIGHTS). */
+static int send_fds_by(int sock, const void *buf, size_t len, int fd, const struct timespec *deadline)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cbuf;
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	for (;;) {
+		memset(&cbuf, 0, sizeof(cbuf));
+		mh.msg_control = cbuf.buf;
+		mh.msg_controllen = sizeof(cbuf.buf);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+		n = sendmsg(sock, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n > 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pfd = { .fd = sock, .events = POLLOUT };
+			struct timespec now;
+			long ms;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			ms = (deadline->tv_sec - now.tv_sec) * 1000L + (deadline->tv_nsec - now.tv_nsec) / 1000000L;
+			if (ms <= 0)
+				return -ETIMEDOUT;
+			if (poll(&pfd, 1, (int)ms) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		return n < 0 ? -errno : -EIO;
+	}
+	return (size_t)n < len ? send_by(sock, (const char *)buf + n, len - (size_t)n, deadline) : 0;
 }
 
 /*
@@ -454,6 +557,43 @@ static int reg_wait_sent(struct trawl_ust_conn *c)
 	sent = c->reg_sent && !c->absent;
 	pthread_mutex_unlock(&reg_lock);
 	return sent;
+}
+
+/*
+ * Sends @c's memfd to the daemon (TALLY_SHM, once a connection), after the
+ * registration: from then on a SIGKILL, or the daemon dropping us, leaves
+ * the counts where the daemon reads them. @wait: for the registration to
+ * go (as a TALLY does), else the agent sends it after the registration.
+ * Called with no lock held.
+ */
+static void tally_shm_send(struct trawl_ust_conn *c, int wait)
+{
+	struct trawl_wire_tally_shm m;
+	struct timespec deadline;
+	int fd, ret;
+
+	pthread_mutex_lock(&trawl_ust_lock);
+	fd = c->tshm ? fcntl(c->tshm_fd, F_DUPFD_CLOEXEC, 0) : -1;
+	pthread_mutex_unlock(&trawl_ust_lock);
+	if (fd < 0)
+		return;
+	if ((wait && !reg_wait_sent(c)) || (wait ? send_lock_wait(c) : pthread_mutex_lock(&c->send_lock))) {
+		close(fd);
+		return;
+	}
+	if (c->fd >= 0 && c->reg_whole && !c->tshm_sent) {
+		memset(&m, 0, sizeof(m));
+		trawl_wire_hdr_init(&m.hdr, TRAWL_WIRE_TALLY_SHM, sizeof(m));
+		m.nr_max = TRAWL_WIRE_MAX_TALLY_SHM;
+		deadline_in(&deadline, REPORT_WAIT_MS);
+		ret = send_fds_by(c->fd, &m, sizeof(m), fd, &deadline);
+		/* Sent, or not whole: either way not again on this fd (a
+		 * part would garble the stream; the agent sees it break). */
+		c->tshm_sent = 1;
+		(void)ret;
+	}
+	pthread_mutex_unlock(&c->send_lock);
+	close(fd);
 }
 
 void trawl_ust_agent_report_tally(const struct trawl_ust_provider *p)
@@ -594,6 +734,7 @@ static void conn_close(struct trawl_ust_conn *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	c->reg_whole = c->tshm_sent = 0;
 	pthread_mutex_unlock(&c->send_lock);
 	free(c->events);
 	c->events = NULL;
@@ -1070,6 +1211,7 @@ static int conn_open(struct trawl_ust_conn *c)
 	 * pointers taken under the lock. */
 	for (i = 0; !ret && i < c->nr_events; i++)
 		ret = send_event(c, fd, c->events[i], loglevels[i]);
+	c->reg_whole = !ret;
 	pthread_mutex_unlock(&c->send_lock);
 	free(loglevels);
 	if (ret) {
@@ -1081,6 +1223,8 @@ static int conn_open(struct trawl_ust_conn *c)
 	c->reg_sent = 1;
 	pthread_cond_broadcast(&reg_cond);
 	pthread_mutex_unlock(&reg_lock);
+	/* A tally that began before the registration went: its memfd now. */
+	tally_shm_send(c, 0);
 	return ret;
 err:
 	free(loglevels);
@@ -1322,12 +1466,14 @@ static void atfork_child(void)
 		conns[i].pending_fd = -1;
 		pthread_mutex_init(&conns[i].send_lock, NULL);
 		conns[i].reg_sent = 0;
+		conns[i].reg_whole = conns[i].tshm_sent = 0;
 		conns[i].tried = conns[i].absent = 0;
 		conns[i].done_gen = 0;
 		conns[i].done_once = conns[i].takes_added = conns[i].adding = 0;
 		if (conns[i].tally) /* the parent's; its counts are not ours */
 			trawl_ust_tally_finish(conns[i].tally, 0);
 		conns[i].tally = NULL;
+		tally_shm_detach(&conns[i]); /* the parent's too (shared with it) */
 		free(conns[i].events);
 		conns[i].events = NULL;
 		conns[i].nr_events = 0;

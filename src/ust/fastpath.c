@@ -153,7 +153,7 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 			/* A tally (slots.c): counted, never recorded. Relaxed:
 			 * read once the tally's slots are gone. */
 			if (id < chan->nr_tally)
-				__atomic_fetch_add(&chan->tally[id], 1, __ATOMIC_RELAXED);
+				__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
 			return -1;
 		}
 		cpu %= chan->nr_streams;

@@ -227,6 +227,7 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 {
 	struct trawl_ust_event_desc **all;
 	struct trawl_ust_chan *chan, **chans;
+	struct trawl_wire_tally_entry *shm;
 	uint32_t nr_all = 0, i, k = 0;
 	int ret = -ENOMEM;
 
@@ -257,11 +258,26 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 		goto out;
 	t->chans = chans;
 	/* A counting channel of its own for these (a probe may be counting
-	 * into the others' arrays: they never grow). */
+	 * into the others' arrays: they never grow). Its counts in the memfd
+	 * the daemon reads when the connection goes (wire.h TALLY_SHM: a
+	 * program killed, or dropped, before its TALLY), else in memory. */
 	chan = calloc(1, sizeof(*chan));
-	if (chan)
+	if (!chan)
+		goto out;
+	shm = trawl_ust_agent_tally_room(t->conn, k);
+	if (shm) {
+		for (i = 0; i < k; i++) {
+			snprintf(shm[i].name, sizeof(shm[i].name), "%s", all[i]->name);
+			shm[i].loglevel = trawl_ust_registry_loglevel(all[i]);
+		}
+		chan->tally = &shm[0].count;
+		chan->tally_stride = sizeof(*shm) / sizeof(uint64_t);
+		trawl_ust_agent_tally_publish(t->conn, k);
+	} else {
 		chan->tally = calloc(k, sizeof(uint64_t));
-	if (!chan || !chan->tally) {
+		chan->tally_stride = 1;
+	}
+	if (!chan->tally) {
 		free(chan);
 		goto out;
 	}
@@ -367,7 +383,7 @@ static int tally_switch(struct trawl_ust_tally *t, uint32_t k, uint64_t *counted
 	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
 	/* Exchanged: what a TALLY took already is not counted twice. Relaxed:
 	 * a counter; the probes that counted loaded the old array. */
-	n = __atomic_exchange_n(&mine->tally[t->events[k].id], 0, __ATOMIC_RELAXED);
+	n = __atomic_exchange_n(trawl_ust_tally_count(mine, t->events[k].id), 0, __ATOMIC_RELAXED);
 	*counted = n;
 	for (i = 0; n && i < t->nr_shadow; i++) {
 		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
@@ -395,7 +411,8 @@ uint32_t trawl_ust_tally_take(struct trawl_ust_tally *t, struct trawl_ust_event_
 		 * provider's own call took its count. */
 		if (!mine || !trawl_ust_registry_has_event(ev))
 			continue;
-		c = __atomic_exchange_n(&t->events[k].chan->tally[t->events[k].id], 0, __ATOMIC_RELAXED);
+		c = __atomic_exchange_n(trawl_ust_tally_count(t->events[k].chan, t->events[k].id), 0,
+					__ATOMIC_RELAXED);
 		if (!c)
 			continue;
 		memset(e, 0, sizeof(*e));

@@ -42,6 +42,7 @@ struct trawl_ust_chan {
 	 * (drop and count), UINT32_MAX without end (fastpath.c). Fixed at
 	 * creation: the channel's timeout if the app allows blocking. */
 	uint32_t blocking_ms;
+	uint32_t tally_stride; /* uint64_t from one count to the next (trawl_ust_tally_count()) */
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
@@ -54,6 +55,13 @@ void trawl_ust_never_wait(void);
 /* Whether this process lets its writers wait (LTTNG_UST_ALLOW_BLOCKING or
  * TRAWL_UST_ALLOW_BLOCKING in its environment, read once). */
 int trawl_ust_allow_blocking(void);
+/* A tally channel's count of the event of slot id @id: in the memfd the
+ * daemon reads (each a wire entry's count, wire.h TALLY_SHM), or in the
+ * process's memory (stride 1). */
+static inline uint64_t *trawl_ust_tally_count(const struct trawl_ust_chan *c, uint32_t id)
+{
+	return c->tally + (size_t)id * c->tally_stride;
+}
 
 /* Registry (registry.c), called with the lock held. */
 /* Every event of every registered provider, in a new malloc'd array the
@@ -141,6 +149,13 @@ int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *
 			struct trawl_ust_chan *chan, uint32_t id, uint32_t filter, int enable);
 void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust_chan *chan);
 uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply);
+/* Room for @k more entries in @conn's tally memfd (wire.h TALLY_SHM; made
+ * at the first call), their names to be written by the caller before
+ * trawl_ust_agent_tally_publish(@conn, @k) shows them to the daemon; NULL
+ * when it has none (no memfd, or full: those are counted in memory, and go
+ * by TALLY only). Lock held. */
+struct trawl_wire_tally_entry *trawl_ust_agent_tally_room(struct trawl_ust_conn *conn, uint32_t k);
+void trawl_ust_agent_tally_publish(struct trawl_ust_conn *conn, uint32_t k);
 
 /* A session of one daemon connection, as a state dump names it
  * (trawl_ust_session_check()). */

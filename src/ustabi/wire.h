@@ -43,6 +43,22 @@
  *                                          of the sessions that would have
  *                                          recorded the event; no answer)
  *
+ * A TALLY goes at exit: a program killed then (SIGKILL), or dropped by the
+ * daemon first (a deadline), could not send it. So the counts also live in
+ * a memfd the daemon reads when the connection goes (ABI minor 7): the
+ * first time the app counts for a daemon, it sends, unasked, as a TALLY,
+ *
+ *   TALLY_SHM (nr_max)              ──▶   (+ the memfd: SCM_RIGHTS; at most
+ *                                          one per connection; no answer)
+ *
+ * The memfd holds struct trawl_wire_tally_head, then nr_max entries (struct
+ * trawl_wire_tally_entry; head.nr of them in use, each written before nr
+ * grows past it): the app counts into their count fields, and takes a count
+ * out (exchanged with 0) when it hands it to a setup or a TALLY, so the
+ * daemon charges, when the connection closes, what is left in it: what the
+ * program counted and handed to nobody. A daemon older than minor 7 takes
+ * TALLY_SHM for a protocol error (the app is dropped).
+ *
  * Each entry names the event (and its loglevel, what rules match) rather
  * than its index: its provider may have registered after the registration
  * went, and its addition could not go before the daemon's answer.
@@ -77,12 +93,17 @@
  * Minor 2: REGENERATE_STATEDUMP. Minor 3: TALLY (app -> daemon).
  * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK).
  * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC).
- * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING). */
-#define TRAWL_UST_WIRE_ABI_MINOR 6u
+ * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING).
+ * Minor 7: TALLY_SHM (app -> daemon: the tally's memfd). */
+#define TRAWL_UST_WIRE_ABI_MINOR 7u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
 #define TRAWL_WIRE_MAX_TALLY_COUNT (1ull << 48)
+/* A TALLY_SHM memfd's entries, at most (an app with more counts the others
+ * in its own memory: they go by TALLY only). */
+#define TRAWL_WIRE_MAX_TALLY_SHM 16384u
+#define TRAWL_WIRE_TALLY_SHM_MAGIC 0x59544c54u /* "TLTY" */
 
 enum trawl_wire_type {
 	TRAWL_WIRE_REGISTER = 1,
@@ -91,6 +112,7 @@ enum trawl_wire_type {
 	TRAWL_WIRE_REPLY = 4,
 	TRAWL_WIRE_EVENTS_ADDED = 5, /* app -> daemon, unasked (above) */
 	TRAWL_WIRE_TALLY = 6,        /* app -> daemon, unasked (above) */
+	TRAWL_WIRE_TALLY_SHM = 7,    /* app -> daemon, unasked, + a memfd (above) */
 };
 
 enum trawl_wire_cmd_kind {
@@ -248,6 +270,20 @@ struct trawl_wire_tally_entry {
 	uint64_t count; /* 1 .. TRAWL_WIRE_MAX_TALLY_COUNT */
 };
 
+/* The tally's memfd (TALLY_SHM, above). */
+struct trawl_wire_tally_shm {
+	struct trawl_wire_hdr hdr;
+	uint32_t nr_max; /* 1 .. TRAWL_WIRE_MAX_TALLY_SHM: the memfd's entries */
+	uint32_t reserved[3];
+};
+
+/* At the memfd's start; then nr_max struct trawl_wire_tally_entry. */
+struct trawl_wire_tally_head {
+	uint32_t magic; /* TRAWL_WIRE_TALLY_SHM_MAGIC */
+	uint32_t nr;    /* entries in use (release: each is written first) */
+	uint32_t reserved[6];
+};
+
 /* A perf counter of a channel: what the app gives perf_event_open(). */
 struct trawl_wire_counter {
 	uint32_t type; /* PERF_TYPE_SOFTWARE, _HARDWARE or _HW_CACHE */
@@ -273,6 +309,8 @@ _Static_assert(sizeof(struct trawl_wire_events_added) == 32, "wire events added"
 _Static_assert(sizeof(struct trawl_wire_counter) == 16, "wire counter");
 _Static_assert(sizeof(struct trawl_wire_tally) == 32, "wire tally");
 _Static_assert(sizeof(struct trawl_wire_tally_entry) == 272, "wire tally entry");
+_Static_assert(sizeof(struct trawl_wire_tally_shm) == 32, "wire tally shm");
+_Static_assert(sizeof(struct trawl_wire_tally_head) == 32, "wire tally head");
 _Static_assert(sizeof(struct trawl_wire_tally) + TRAWL_WIRE_MAX_TALLY * sizeof(struct trawl_wire_tally_entry) <=
 		       TRAWL_WIRE_MAX_MSG, "a whole tally is one message");
 /* The largest command: CHANNEL with every counter. */

@@ -61,5 +61,9 @@ int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, u
  */
 int trawl_wire_tally_decode(const void *buf, size_t len, struct trawl_ustctl_tally_entry **entries,
 			    uint32_t *nr);
+/* Whether a tally entry (its @name NUL-terminated) is one a TALLY may
+ * carry: "provider:event", loglevel 0..14, reserved 0, count
+ * 1..TRAWL_WIRE_MAX_TALLY_COUNT. */
+int trawl_wire_tally_entry_ok(const char *name, int32_t loglevel, uint32_t reserved, uint64_t count);
 
 #endif

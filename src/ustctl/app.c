@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,6 +103,10 @@ struct trawl_ustctl_app {
 	struct trawl_ustctl_tally_entry *tally;
 	uint32_t nr_tally;
 	uint64_t tally_entries; /* every TALLY's, on this connection */
+	/* TALLY_SHM (wire.h): an fd received and not yet taken by its message
+	 * (at most one), and the memfd taken (at most one a connection). */
+	int rx_fd, tally_fd;
+	uint32_t tally_nr_max;
 	size_t discard_left; /* bytes of the message being dropped still to come */
 	/* Output. */
 	struct out_msg *out, **out_tail;
@@ -177,6 +182,7 @@ static struct trawl_ustctl_app *app_new(int fd, const struct trawl_ustctl_app_li
 	app->fd = fd;
 	app->async = async;
 	app->notify_fd = -1;
+	app->rx_fd = app->tally_fd = -1;
 	app->out_tail = &app->out;
 	set_limits(app, lim);
 	/* The registration is the first unit: its clock runs from the accept. */
@@ -230,6 +236,10 @@ void trawl_ustctl_app_destroy(struct trawl_ustctl_app *app)
 		return;
 	if (app->fd >= 0)
 		close(app->fd);
+	if (app->rx_fd >= 0)
+		close(app->rx_fd);
+	if (app->tally_fd >= 0)
+		close(app->tally_fd);
 	free_events_from(app, 0);
 	free(app->events);
 	tally_free(app);
@@ -505,6 +515,112 @@ static int take_tally(struct trawl_ustctl_app *app, const void *msg, size_t len,
 	return 1;
 }
 
+/* Whether @fd is a memfd (or another shmem file: F_GET_SEALS answers for
+ * those only) of at least @size bytes: read with pread(), it never blocks
+ * (not a FIFO, a socket, nor a file of a FUSE mount the app serves). */
+static int tally_fd_ok(int fd, uint64_t size)
+{
+	struct stat st;
+
+	return fcntl(fd, F_GET_SEALS) >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       (uint64_t)st.st_size >= size;
+}
+
+/* TALLY_SHM: the memfd that came with it (the fd received, not yet
+ * taken), kept until the connection goes (trawl_ustctl_app_tally_left()).
+ * 1 with @news (the caller may count the fd, or drop it), 0, or -EPROTO
+ * (no fd came, a second one, or not a memfd of nr_max entries). */
+static int take_tally_shm(struct trawl_ustctl_app *app, const void *msg, size_t len,
+			  struct trawl_ustctl_app_news *news)
+{
+	struct trawl_wire_tally_shm t;
+	int fd = app->rx_fd;
+
+	if (len != sizeof(t))
+		return -EPROTO;
+	memcpy(&t, msg, sizeof(t));
+	if (trawl_wire_hdr_check(&t.hdr, TRAWL_WIRE_TALLY_SHM, len) || !t.nr_max ||
+	    t.nr_max > TRAWL_WIRE_MAX_TALLY_SHM || t.reserved[0] || t.reserved[1] || t.reserved[2] ||
+	    fd < 0 || app->tally_fd >= 0 ||
+	    !tally_fd_ok(fd, sizeof(struct trawl_wire_tally_head) +
+				     (uint64_t)t.nr_max * sizeof(struct trawl_wire_tally_entry)))
+		return -EPROTO;
+	app->rx_fd = -1;
+	if (app->refused) {
+		close(fd); /* not traced here: nothing to count */
+		return 0;
+	}
+	app->tally_fd = fd;
+	app->tally_nr_max = t.nr_max;
+	memset(news, 0, sizeof(*news));
+	news->kind = TRAWL_USTCTL_NEWS_TALLY_SHM;
+	return 1;
+}
+
+void trawl_ustctl_app_tally_shm_drop(struct trawl_ustctl_app *app)
+{
+	if (app->tally_fd >= 0)
+		close(app->tally_fd);
+	app->tally_fd = -1;
+}
+
+int trawl_ustctl_app_tally_left(struct trawl_ustctl_app *app, struct trawl_ustctl_tally_entry **out,
+				uint32_t *nr)
+{
+	struct trawl_wire_tally_head head;
+	struct trawl_wire_tally_entry *w;
+	struct trawl_ustctl_tally_entry *e;
+	uint32_t n, i, k = 0;
+	size_t bytes;
+	ssize_t got;
+
+	*out = NULL;
+	*nr = 0;
+	if (app->tally_fd < 0 || app->refused)
+		return 0;
+	if (pread(app->tally_fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		return -EIO;
+	if (head.magic != TRAWL_WIRE_TALLY_SHM_MAGIC)
+		return -EPROTO;
+	/* As a TALLY's: entries past the app's events are not worth reading. */
+	n = TRAWL_MIN(head.nr, app->tally_nr_max);
+	n = TRAWL_MIN(n, app->claimed + TRAWL_WIRE_MAX_TALLY);
+	if (!n)
+		return 0;
+	bytes = (size_t)n * sizeof(*w);
+	w = malloc(bytes);
+	e = calloc(n, sizeof(*e));
+	if (!w || !e) {
+		free(w);
+		free(e);
+		return -ENOMEM;
+	}
+	got = pread(app->tally_fd, w, bytes, sizeof(head));
+	n = got > 0 ? (uint32_t)((size_t)got / sizeof(*w)) : 0;
+	for (i = 0; i < n; i++) {
+		struct trawl_wire_tally_entry *x = &w[i];
+
+		/* Each checked as a TALLY's; one that is not is left out (the
+		 * app wrote it, or is writing it: it is not worth the rest). */
+		if (!x->count || !memchr(x->name, '\0', sizeof(x->name)))
+			continue;
+		memcpy(e[k].name, x->name, sizeof(e[k].name));
+		if (!trawl_wire_tally_entry_ok(e[k].name, x->loglevel, x->reserved, x->count))
+			continue;
+		e[k].loglevel = x->loglevel;
+		e[k].count = x->count;
+		k++;
+	}
+	free(w);
+	if (!k) {
+		free(e);
+		return 0;
+	}
+	*out = e;
+	*nr = k;
+	return 0;
+}
+
 static int take_reply(struct trawl_ustctl_app *app, const void *msg, size_t len,
 		      struct trawl_ustctl_app_news *news)
 {
@@ -552,6 +668,8 @@ static int hdr_allowed(const struct trawl_ustctl_app *app, const struct trawl_wi
 		return h->size == sizeof(struct trawl_wire_reply) ? 0 : -EPROTO;
 	if (h->type == TRAWL_WIRE_EVENTS_ADDED)
 		return h->size == sizeof(struct trawl_wire_events_added) ? 0 : -EPROTO;
+	if (h->type == TRAWL_WIRE_TALLY_SHM)
+		return h->size == sizeof(struct trawl_wire_tally_shm) ? 0 : -EPROTO;
 	if (h->type == TRAWL_WIRE_TALLY)
 		return h->size > sizeof(struct trawl_wire_tally) &&
 			       h->size <= sizeof(struct trawl_wire_tally) +
@@ -583,6 +701,8 @@ static int take_msg(struct trawl_ustctl_app *app, const struct trawl_wire_hdr *h
 		return take_reply(app, msg, h->size, news);
 	case TRAWL_WIRE_TALLY:
 		return take_tally(app, msg, h->size, news);
+	case TRAWL_WIRE_TALLY_SHM:
+		return take_tally_shm(app, msg, h->size, news);
 	}
 	if (ret)
 		return ret;
@@ -670,9 +790,43 @@ static int parse_one(struct trawl_ustctl_app *app, struct trawl_ustctl_app_news 
 	}
 }
 
+/* The fds that came with the bytes read (SCM_RIGHTS): one is kept for the
+ * TALLY_SHM among those bytes; more, or cut short, is -EPROTO. */
+static int take_rx_fds(struct trawl_ustctl_app *app, struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+	int ret = mh->msg_flags & MSG_CTRUNC ? -EPROTO : 0;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		size_t i, n;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (app->rx_fd < 0 && !ret) {
+				app->rx_fd = fd;
+			} else {
+				close(fd);
+				ret = -EPROTO;
+			}
+		}
+	}
+	return ret;
+}
+
 /* One recv() into the buffer. 0, -EAGAIN (nothing there) or -errno. */
 static int read_some(struct trawl_ustctl_app *app, size_t want)
 {
+	union {
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} cbuf;
+	struct msghdr mh;
+	struct iovec iov;
 	ssize_t n;
 	int ret;
 
@@ -685,11 +839,21 @@ static int read_some(struct trawl_ustctl_app *app, size_t want)
 		if (ret)
 			return ret;
 	}
-	do
-		n = recv(app->fd, app->in + app->in_len, app->in_cap - app->in_len, MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
+	iov.iov_base = app->in + app->in_len;
+	iov.iov_len = app->in_cap - app->in_len;
+	do {
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = cbuf.buf;
+		mh.msg_controllen = sizeof(cbuf.buf);
+		n = recvmsg(app->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	ret = take_rx_fds(app, &mh);
+	if (ret)
+		return ret;
 	if (n == 0)
 		return -ECONNRESET;
 	app->in_len += (size_t)n;
@@ -723,6 +887,10 @@ int trawl_ustctl_app_input(struct trawl_ustctl_app *app, int may_read, struct tr
 		else if (ret == -EAGAIN)
 			ret = 0;
 	}
+	/* Every byte read was taken, and an fd that came with them was not:
+	 * it came with no TALLY_SHM (fds come with the bytes sent with them). */
+	if (ret == 0 && app->rx_fd >= 0 && app->in_off == app->in_len && !app->discard_left)
+		ret = -EPROTO;
 	in_settle(app);
 	return ret;
 }

@@ -211,6 +211,9 @@ enum trawl_ustctl_news_kind {
 	TRAWL_USTCTL_NEWS_TALLY,          /* events the app counted instead of recording
 					     them (its setup came too late) and that no
 					     setup of it will count: @tally, @nr_tally */
+	TRAWL_USTCTL_NEWS_TALLY_SHM,      /* the app's tally memfd came (wire.h): kept
+					     until trawl_ustctl_app_tally_left(), or
+					     trawl_ustctl_app_tally_shm_drop() */
 };
 
 /* One entry of a TALLY (wire.h): checked, never trusted (the app may lie;
@@ -263,6 +266,21 @@ struct trawl_ustctl_app_news {
  */
 int trawl_ustctl_app_input(struct trawl_ustctl_app *app, int may_read,
 			   struct trawl_ustctl_app_news *news);
+
+/**
+ * trawl_ustctl_app_tally_left - what the app's tally memfd still counts
+ * @entries: receives a malloc'd array (free() it) of *@nr entries, each
+ *           checked as a TALLY's (wire.h); NULL and 0 when there is none
+ *
+ * The counts the app counted and handed to no setup nor TALLY (wire.h,
+ * TALLY_SHM): call it once the app is gone (closed, killed, dropped), when
+ * its counts can no longer be taken by anything else. Entries the app
+ * wrote wrong are left out. 0, or -errno (nothing read).
+ */
+int trawl_ustctl_app_tally_left(struct trawl_ustctl_app *app,
+				struct trawl_ustctl_tally_entry **entries, uint32_t *nr);
+/* Closes the app's tally memfd (its counts will not be read). */
+void trawl_ustctl_app_tally_shm_drop(struct trawl_ustctl_app *app);
 
 /* Sends what is queued, as far as the socket takes it. 0 or -errno (drop). */
 int trawl_ustctl_app_output(struct trawl_ustctl_app *app);

@@ -111,6 +111,12 @@ static int event_name_ok(const char *name)
 	return colon && colon != name && colon[1] != '\0' && !strchr(colon + 1, ':');
 }
 
+int trawl_wire_tally_entry_ok(const char *name, int32_t loglevel, uint32_t reserved, uint64_t count)
+{
+	return event_name_ok(name) && loglevel >= 0 && loglevel <= 14 && !reserved && count &&
+	       count <= TRAWL_WIRE_MAX_TALLY_COUNT;
+}
+
 int trawl_wire_tally_decode(const void *buf, size_t len, struct trawl_ustctl_tally_entry **out,
 			    uint32_t *nr)
 {
@@ -134,9 +140,8 @@ int trawl_wire_tally_decode(const void *buf, size_t len, struct trawl_ustctl_tal
 		struct trawl_wire_tally_entry w;
 
 		memcpy(&w, &we[i], sizeof(w));
-		if (copy_str(e[i].name, w.name, sizeof(w.name), 0) || !event_name_ok(e[i].name) ||
-		    w.loglevel < 0 || w.loglevel > 14 || w.reserved || !w.count ||
-		    w.count > TRAWL_WIRE_MAX_TALLY_COUNT) {
+		if (copy_str(e[i].name, w.name, sizeof(w.name), 0) ||
+		    !trawl_wire_tally_entry_ok(e[i].name, w.loglevel, w.reserved, w.count)) {
 			free(e);
 			return -EPROTO;
 		}

@@ -14,6 +14,9 @@
  * emits N events at once with ID + 10000 * (k + 1) and exits (a forked
  * child's first events, as a shell's or a server's). Prints "done" on
  * stdout at the end.
+ *
+ * LOSS_APP_HOLD=1: after its events (and children), prints "held PID" and
+ * waits to be killed (the tally tests kill it, SIGKILL, before its exit).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -88,6 +91,12 @@ int main(int argc, char **argv)
 	}
 	if (fork_children(n, id, forks))
 		return 1;
+	if (getenv("LOSS_APP_HOLD")) {
+		printf("held %d\n", (int)getpid());
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	printf("done\n");
 	return 0;
 }
