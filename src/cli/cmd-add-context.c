@@ -144,9 +144,12 @@ static int run(int argc, char **argv)
 			mi_context(types[i], !ret);
 		if (ret)
 			ret = cli_fail(ctl, ret, "add-context");
+		else if (!cli_quiet && t.channel)
+			printf("%s context %s added to channel %s\n", cli_domain_word(t.domain), types[i],
+			       t.channel);
 		else if (!cli_quiet)
-			printf("%s context %s added to %s\n", cli_domain_word(t.domain), types[i],
-			       t.channel ? t.channel : "all channels");
+			printf("%s context %s added to all channels\n", cli_domain_word(t.domain),
+			       types[i]);
 	}
 	trawl_ctl_disconnect(ctl);
 	return ret;

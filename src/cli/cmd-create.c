@@ -105,7 +105,7 @@ static void created(const struct trawl_ctl_list *l, int live)
 		printf("Traces will be streamed to trawl-relayd at %s%s\n", s.output,
 		       live ? " (live)" : "");
 	else if (s.output[0])
-		printf("Traces will be written in %s\n", s.output);
+		printf("Traces will be output to %s\n", s.output);
 }
 
 /* The session described by the command line, into @attr; 0 or the exit status. */

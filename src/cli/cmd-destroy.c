@@ -45,8 +45,8 @@ static int run(int argc, char **argv)
 	if (ret)
 		return ret;
 	cli_mi_open("sessions");
-	/* LTTng's MI names each session destroyed, as it was just before. */
-	if (cli_mi && trawl_ctl_list_sessions(ctl, &before))
+	/* LTTng names each session destroyed (MI: as it was just before). */
+	if (trawl_ctl_list_sessions(ctl, &before))
 		before = NULL;
 	/* Stopped here first, as stop does, so that a loss is said and in the exit status. */
 	ret = all ? cli_loss_stop_all(ctl, &lost) : cli_loss_stop_active(ctl, name, &lost);
@@ -60,18 +60,23 @@ static int run(int argc, char **argv)
 		trawl_ctl_list_destroy(before);
 		return ret;
 	}
-	for (i = 0; before && i < trawl_ctl_list_count(before); i++) {
+	/* Newest first, as LTTng 2.13 lists and destroys them. */
+	for (i = before ? trawl_ctl_list_count(before) : 0; i-- > 0;) {
 		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
 		if (trawl_ctl_list_session_at(before, i, &s) || (!all && strcmp(s.name, name)))
 			continue;
 		cli_mi_session_open(&s);
 		cli_mi_close();
+		if (!cli_quiet)
+			printf("Session %s destroyed\n", s.name);
 	}
+	if (!cli_quiet && all && before && !trawl_ctl_list_count(before))
+		printf("No session found, nothing to do.\n");
+	else if (!cli_quiet && !before)
+		printf(all ? "All sessions destroyed\n" : "Session %s destroyed\n", name);
 	trawl_ctl_list_destroy(before);
 	trawl_ctl_current_session_clear(all ? NULL : name);
-	if (!cli_quiet)
-		printf(all ? "All sessions destroyed.\n" : "Session %s destroyed.\n", name);
 	return lost ? CLI_EXIT_LOST : 0;
 }
 

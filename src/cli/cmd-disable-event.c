@@ -32,6 +32,7 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
+	const char *type = "any"; /* LTTng's word for the type asked */
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
@@ -47,9 +48,11 @@ static int run(int argc, char **argv)
 			break;
 		case 'Y':
 			kind = TRAWL_CTL_EVENT_SYSCALL;
+			type = "syscall";
 			break;
 		case 'T':
 			kind = TRAWL_CTL_EVENT_TRACEPOINT;
+			type = "tracepoint";
 			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
@@ -58,6 +61,9 @@ static int run(int argc, char **argv)
 	}
 	if (all == (argc > optind) || argc - optind > 1)
 		return cli_usage(&cli_cmd_disable_event, "expected event names or --all");
+	if (t.domain == TRAWL_CTL_DOMAIN_UST && strcmp(type, "any"))
+		return cli_error(-EINVAL, "disabling user-space events by type (--%s) is not "
+					  "supported, as in LTTng 2.13", type);
 	ret = cli_target_connect(&cli_cmd_disable_event, &t, &ctl);
 	if (ret)
 		return ret;
@@ -81,9 +87,13 @@ static int run(int argc, char **argv)
 		cli_mi_close();
 		if (ret && cli_list_fail(ctl, ret, "disable-event", &first))
 			break;
-		if (!ret && !cli_quiet)
-			printf("%s event %s disabled in channel %s\n", cli_domain_word(t.domain), tok,
-			       t.channel ? t.channel : "channel0");
+		if (!ret && !cli_quiet && all)
+			printf("All %s events of type %s are disabled in channel %s\n",
+			       cli_domain_word(t.domain), type, t.channel ? t.channel : "channel0");
+		else if (!ret && !cli_quiet)
+			printf("%s %s of type %s disabled in channel %s for session %s\n",
+			       cli_domain_word(t.domain), tok, type,
+			       t.channel ? t.channel : "channel0", t.name);
 	}
 	free(names);
 	trawl_ctl_disconnect(ctl);

@@ -23,20 +23,19 @@ static const struct cli_option_doc opts_doc[] = {
 static int list_sessions(struct trawl_ctl *ctl)
 {
 	struct trawl_ctl_list *l;
-	char cur[TRAWL_CTL_NAME_MAX] = "";
 	size_t i, n;
 	int ret = trawl_ctl_list_sessions(ctl, &l);
 
 	if (ret)
 		return cli_fail(ctl, ret, "list");
-	trawl_ctl_current_session_get(cur, sizeof(cur));
 	n = trawl_ctl_list_count(l);
+	/* The daemon lists sessions oldest first; LTTng 2.13 newest first. */
 	if (cli_mi) {
 		cli_mi_open("sessions");
 		for (i = 0; i < n; i++) {
 			struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
-			if (trawl_ctl_list_session_at(l, i, &s))
+			if (trawl_ctl_list_session_at(l, n - 1 - i, &s))
 				continue;
 			cli_mi_session_open(&s);
 			cli_mi_close();
@@ -44,17 +43,23 @@ static int list_sessions(struct trawl_ctl *ctl)
 		cli_mi_close();
 	}
 	if (!n) {
-		printf("Currently no available tracing session\n");
+		printf("Currently no available recording session\n");
 	} else {
-		printf("Available tracing sessions:\n");
+		/* LTTng 2.13's words and layout, the current session not marked. */
+		printf("Available recording sessions:\n");
 		for (i = 0; i < n; i++) {
 			struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
-			if (trawl_ctl_list_session_at(l, i, &s))
+			if (trawl_ctl_list_session_at(l, n - 1 - i, &s))
 				continue;
-			printf("  %zu) %s [%s]%s%s\n", i + 1, s.name, s.active ? "active" : "inactive",
-			       s.snapshot ? " (snapshot)" : "", strcmp(cur, s.name) ? "" : " (current)");
-			printf("     Trace output: %s\n", s.output[0] ? s.output : "none");
+			printf("  %zu) %s [%s%s]\n", i + 1, s.name, s.active ? "active" : "inactive",
+			       s.snapshot ? " snapshot" : "");
+			if (s.output[0] && !s.snapshot)
+				printf("    Trace output: %s\n", s.output);
+			if (s.live_timer_us)
+				printf("    Live timer interval: %u %s\n", s.live_timer_us,
+				       cli_usec_unit());
+			printf("\n");
 		}
 		printf("\nUse trawl list <session_name> for more details\n");
 	}
@@ -271,7 +276,15 @@ static int run(int argc, char **argv)
 		cli_mi_open("sessions");
 		ret = trawl_ctl_list_session(ctl, argv[optind], &l);
 		if (ret) {
+			int none = ret == -ENOENT && !cli_mi;
+
 			ret = cli_fail(ctl, ret, "list");
+			/* As LTTng 2.13: with no session at all, it says so too. */
+			if (none && !trawl_ctl_list_sessions(ctl, &l)) {
+				if (!trawl_ctl_list_count(l))
+					printf("Currently no available recording session\n");
+				trawl_ctl_list_destroy(l);
+			}
 		} else {
 			cli_show_session(l);
 			trawl_ctl_list_destroy(l);

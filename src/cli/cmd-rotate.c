@@ -289,13 +289,12 @@ enum { OPT_TIMER = 1000, OPT_SIZE };
 
 const char *cli_usec_unit(void)
 {
-	const char *v = getenv("LC_ALL");
+	/* LTTng 2.13's test, exactly (common/time.c): its program's locale is
+	 * "C" (it never calls setlocale()), so "µs" only where $LANG holds
+	 * "utf8", spelt so: LANG=C.UTF-8 gets "us". */
+	const char *lang = getenv("LANG");
 
-	if (!v || !v[0])
-		v = getenv("LC_CTYPE");
-	if (!v || !v[0])
-		v = getenv("LANG");
-	return v && (strcasestr(v, "utf-8") || strcasestr(v, "utf8")) ? "µs" : "us";
+	return lang && strstr(lang, "utf8") ? "µs" : "us";
 }
 
 static int run_rotation(const struct cli_cmd *cmd, int enable, int argc, char **argv)

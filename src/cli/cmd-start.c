@@ -23,7 +23,7 @@ static int start(struct trawl_ctl *ctl, const char *name)
 	cli_mi_bool("enabled", 1);
 	cli_mi_close();
 	if (!cli_quiet)
-		printf("Tracing started for session %s.\n", name);
+		printf("Tracing started for session %s\n", name);
 	return 0;
 }
 

@@ -27,7 +27,7 @@ static int stop_and_count(struct trawl_ctl *ctl, const char *name)
 	cli_mi_bool("enabled", 0);
 	cli_mi_close();
 	if (!cli_quiet)
-		printf("Tracing stopped for session %s.\n", name);
+		printf("Tracing stopped for session %s\n", name);
 	return lost ? CLI_EXIT_LOST : 0;
 }
 

@@ -6,42 +6,89 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-static const char *kind_name(enum trawl_ctl_event_kind k)
-{
-	switch (k) {
-	case TRAWL_CTL_EVENT_SYSCALL:
-		return "syscall";
-	case TRAWL_CTL_EVENT_PROBE:
-		return "probe";
-	case TRAWL_CTL_EVENT_FUNCTION:
-		return "function";
-	case TRAWL_CTL_EVENT_USERSPACE_PROBE:
-		return "userspace-probe";
-	default:
-		return "tracepoint";
-	}
-}
-
+/*
+ * An event rule as LTTng 2.13's `list SESSION` prints it: the name, the log
+ * level, the type, the state, the exclusions and the filter on one line; a
+ * probe's location on the lines after it.
+ */
 static void show_event(const struct trawl_ctl_list *l, size_t i)
 {
 	struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
-	const char *lvl;
+	const char *lvl, *state, *excl = "", *t, *colon;
+	char filter[TRAWL_CTL_FILTER_MAX + 16] = "";
 
 	if (trawl_ctl_list_event_at(l, i, &e))
 		return;
-	lvl = trawl_ctl_loglevel_name(e.loglevel);
-	printf("      %s (type: %s)", e.name, kind_name(e.kind));
-	if (e.target[0])
-		printf(" (location: %s)", e.target);
-	if (e.loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && lvl)
-		printf(" (loglevel %s %s)", e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==",
-		       lvl);
-	if (e.struct_size > offsetof(struct trawl_ctl_event_info, exclusions) && e.exclusions[0])
-		printf(" [exclusions: %s]", e.exclusions);
+	state = e.enabled ? " [enabled]" : " [disabled]";
+	if (e.struct_size > offsetof(struct trawl_ctl_event_info, exclusions))
+		excl = e.exclusions;
 	if (e.filter[0])
-		printf(" [filter: %s]", e.filter);
-	printf(" [%s]\n", e.enabled ? "enabled" : "disabled");
+		trawl_msg_fmt(filter, sizeof(filter), " [filter: '%s']", e.filter);
+	lvl = trawl_ctl_loglevel_name(e.loglevel);
+	switch (e.kind) {
+	case TRAWL_CTL_EVENT_SYSCALL:
+		printf("      %s (type:syscall)%s%s\n", e.name, state, filter);
+		return;
+	case TRAWL_CTL_EVENT_PROBE:
+	case TRAWL_CTL_EVENT_FUNCTION:
+		printf("      %s (type: %s)%s%s\n", e.name,
+		       e.kind == TRAWL_CTL_EVENT_PROBE ? "probe" : "function", state, filter);
+		t = e.target;
+		if (!strncmp(t, "0x", 2)) {
+			printf("        addr: %s\n", t);
+		} else {
+			const char *plus = strchr(t, '+');
+			unsigned long long off = plus ? strtoull(plus + 1, NULL, 0) : 0;
+
+			printf("        offset: 0x%llx\n        symbol: %.*s\n", off,
+			       (int)(plus ? (size_t)(plus - t) : strlen(t)), t);
+		}
+		return;
+	case TRAWL_CTL_EVENT_USERSPACE_PROBE:
+		/* elf:PATH:SYMBOL or sdt:PATH:PROVIDER:NAME */
+		printf("      %s (type: userspace-probe)%s\n", e.name, state);
+		t = strchr(e.target, ':');
+		colon = t ? strrchr(t + 1, ':') : NULL;
+		if (!t || !colon)
+			return;
+		if (!strncmp(e.target, "sdt:", 4)) {
+			const char *prov = t + 1, *p2;
+
+			/* PATH may hold ':'; the provider and name are the last two. */
+			for (p2 = colon - 1; p2 > prov && *p2 != ':'; p2--)
+				;
+			printf("        Type: Tracepoint\n        Binary path:   %.*s\n"
+			       "        Tracepoint:    %.*s:%s\n        Lookup method: SDT\n",
+			       (int)(p2 - prov), prov, (int)(colon - p2 - 1), p2 + 1, colon + 1);
+		} else {
+			printf("        Type: Function\n        Binary path:   %.*s\n"
+			       "        Function:      %s()\n        Lookup method: ELF\n",
+			       (int)(colon - t - 1), t + 1, colon + 1);
+		}
+		return;
+	default:
+		break;
+	}
+	printf("      %s", e.name);
+	if (e.loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && lvl)
+		printf(" (loglevel %s %s (%d))",
+		       e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==", lvl, e.loglevel);
+	printf(" (type: tracepoint)%s", state);
+	if (excl[0])
+		printf(" [exclusions: %s]", excl);
+	printf("%s\n", filter);
+}
+
+/* A timer of LTTng's "Attributes:", its value in µs (0: inactive). */
+static void show_timer(const char *label, uint64_t us)
+{
+	if (us)
+		printf("      %-18s%llu %s\n", label, (unsigned long long)us, cli_usec_unit());
+	else
+		printf("      %-18sinactive\n", label);
 }
 
 static void show_channel(const struct trawl_ctl_list *l, size_t i)
@@ -54,17 +101,17 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 	printf("      Event-loss mode:  %s\n", c.overwrite ? "overwrite" : "discard");
 	printf("      Sub-buffer size:  %llu bytes\n", (unsigned long long)c.subbuf_size);
 	printf("      Sub-buffer count: %u\n", c.num_subbuf);
-	if (c.switch_timer_us)
-		printf("      Switch timer:     %u µs\n", c.switch_timer_us);
-	else
-		printf("      Switch timer:     off\n");
-	printf("      Read timer:       %u µs\n", c.read_timer_us);
+	show_timer("Switch timer:", c.switch_timer_us);
+	show_timer("Read timer:", c.read_timer_us);
+	/* trawl's channels have no monitor timer. */
+	show_timer("Monitor timer:", 0);
 	/* LTTng 2.13's line and words, for discard-mode channels. */
 	if (!c.overwrite) {
 		if (c.blocking_timeout_us == TRAWL_CTL_BLOCKING_INF)
 			printf("      Blocking timeout: infinite\n");
 		else
-			printf("      Blocking timeout: %lld us\n", (long long)c.blocking_timeout_us);
+			printf("      Blocking timeout: %lld %s\n", (long long)c.blocking_timeout_us,
+			       cli_usec_unit());
 	}
 	/* LTTng 2.13's lines, its "1 per stream" for no count included */
 	printf("      Trace file count: %u per stream\n",
@@ -74,9 +121,8 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 		       (unsigned long long)c.tracefile_size);
 	else
 		printf("      Trace file size:  unlimited\n");
-	if (c.domain == TRAWL_CTL_DOMAIN_UST)
-		printf("      Buffers:          %s\n",
-		       c.buffers == TRAWL_CTL_BUFFERS_PER_PID ? "per-process" : "per-user");
+	/* The kernel consumer splices tracefs' pages; the user-space one maps its buffers. */
+	printf("      Output mode:      %s\n", c.domain == TRAWL_CTL_DOMAIN_KERNEL ? "splice" : "mmap");
 }
 
 static void show_session(const struct trawl_ctl_list *l, size_t i)
@@ -85,9 +131,11 @@ static void show_session(const struct trawl_ctl_list *l, size_t i)
 
 	if (trawl_ctl_list_session_at(l, i, &s))
 		return;
-	printf("Tracing session %s: [%s]%s\n", s.name, s.active ? "active" : "inactive",
-	       s.snapshot ? " (snapshot)" : "");
-	printf("    Trace output: %s\n", s.output[0] ? s.output : "none");
+	/* LTTng 2.13's lines: a snapshot session's output is its snapshot output's. */
+	printf("Recording session %s: [%s%s]\n", s.name, s.active ? "active" : "inactive",
+	       s.snapshot ? " snapshot" : "");
+	if (s.output[0] && !s.snapshot)
+		printf("    Trace output: %s\n\n", s.output);
 }
 
 /* LTTng's "Automatic rotation schedules:" from record @i on; the index after them. */
@@ -95,7 +143,7 @@ static size_t show_schedules(const struct trawl_ctl_list *l, size_t i)
 {
 	size_t n = trawl_ctl_list_count(l);
 
-	printf("\nAutomatic rotation schedules:\n");
+	printf("Automatic rotation schedules:\n");
 	for (; i < n && trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_ROTATION_SCHEDULE; i++) {
 		struct trawl_ctl_rotation_schedule_info r = {.struct_size = sizeof(r)};
 
@@ -107,7 +155,23 @@ static size_t show_schedules(const struct trawl_ctl_list *l, size_t i)
 		else
 			printf("    size threshold: %llu bytes\n", (unsigned long long)r.value);
 	}
+	printf("\n");
 	return i;
+}
+
+/* The buffering scheme of the domain record @i: its first channel's. */
+static enum trawl_ctl_buffers domain_buffers(const struct trawl_ctl_list *l, size_t i)
+{
+	size_t n = trawl_ctl_list_count(l);
+
+	for (i++; i < n && trawl_ctl_list_kind(l, i) != TRAWL_CTL_ITEM_DOMAIN; i++) {
+		struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+
+		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_CHANNEL &&
+		    !trawl_ctl_list_channel_at(l, i, &c))
+			return c.buffers;
+	}
+	return TRAWL_CTL_BUFFERS_DEFAULT;
 }
 
 /* Returns 1 if the domain's consumer died. */
@@ -117,8 +181,12 @@ static int show_domain(const struct trawl_ctl_list *l, size_t i)
 
 	if (trawl_ctl_list_domain_at(l, i, &d))
 		return 0;
-	printf("\n=== Domain: %s ===\n\n",
+	printf("=== Domain: %s ===\n\n",
 	       d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "Linux kernel" : "User space");
+	if (d.domain == TRAWL_CTL_DOMAIN_UST)
+		printf("Buffering scheme: %s\n\n",
+		       domain_buffers(l, i) == TRAWL_CTL_BUFFERS_PER_PID ? "per-process" : "per-user");
+	/* trawl's own lines (LTTng has none): the domain's losses so far. */
 	if (!d.consumer_alive)
 		printf("Consumer: DEAD%s%s (data written so far stays readable)\n",
 		       d.problem[0] ? ": " : "", d.problem);
@@ -166,23 +234,7 @@ static size_t show_trackers(const struct trawl_ctl_list *l, size_t i)
 	}
 	if (any)
 		printf("\n");
-	printf("Channels:\n-------------\n");
 	return i;
-}
-
-/* The buffering scheme of the domain record @i: its first channel's. */
-static enum trawl_ctl_buffers domain_buffers(const struct trawl_ctl_list *l, size_t i)
-{
-	size_t n = trawl_ctl_list_count(l);
-
-	for (i++; i < n && trawl_ctl_list_kind(l, i) != TRAWL_CTL_ITEM_DOMAIN; i++) {
-		struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
-
-		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_CHANNEL &&
-		    !trawl_ctl_list_channel_at(l, i, &c))
-			return c.buffers;
-	}
-	return TRAWL_CTL_BUFFERS_DEFAULT;
 }
 
 /*
@@ -302,10 +354,20 @@ static int mi_show_session(const struct trawl_ctl_list *l)
 	return consumer_dead;
 }
 
+/* Ends the channel being printed, if any: its rules, or LTTng's "None". */
+static void end_channel(int *chan, int *rules)
+{
+	if (*chan && !*rules)
+		printf("\n    Recording event rules:\n      None\n\n");
+	else if (*chan)
+		printf("\n");
+	*chan = *rules = 0;
+}
+
 int cli_show_session(const struct trawl_ctl_list *l)
 {
 	size_t i, n = trawl_ctl_list_count(l);
-	int in_events = 0, ctx_open = 0, consumer_dead = 0;
+	int chan = 0, rules = 0, chans = 0, ctx_open = 0, consumer_dead = 0;
 
 	if (cli_mi)
 		return mi_show_session(l);
@@ -327,23 +389,28 @@ int cli_show_session(const struct trawl_ctl_list *l)
 			i = show_schedules(l, i) - 1;
 			break;
 		case TRAWL_CTL_ITEM_DOMAIN:
+			end_channel(&chan, &rules);
 			consumer_dead |= show_domain(l, i);
 			i = show_trackers(l, i + 1) - 1;
+			chans = 0;
 			break;
 		case TRAWL_CTL_ITEM_CHANNEL:
-			in_events = 0;
+			end_channel(&chan, &rules);
+			if (!chans++)
+				printf("Channels:\n-------------\n");
 			show_channel(l, i);
+			chan = 1;
 			break;
 		case TRAWL_CTL_ITEM_CONTEXT:
+			/* trawl's own line (LTTng's text has none): the channel's contexts. */
 			if (trawl_ctl_list_context_at(l, i, &x))
 				break;
 			printf("%s%s", ctx_open ? ", " : "\n    Context: ", x.name);
 			ctx_open = 1;
 			break;
 		case TRAWL_CTL_ITEM_EVENT:
-			if (!in_events)
+			if (!rules++)
 				printf("\n    Recording event rules:\n");
-			in_events = 1;
 			show_event(l, i);
 			break;
 		default:
@@ -352,5 +419,6 @@ int cli_show_session(const struct trawl_ctl_list *l)
 	}
 	if (ctx_open)
 		printf("\n");
+	end_channel(&chan, &rules);
 	return consumer_dead;
 }

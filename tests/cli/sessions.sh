@@ -30,8 +30,8 @@ expect 0 "$TRAWL" stop s3
 expect 0 "$TRAWL" list s3 && grep -q "s3: \[inactive\]" "$T/out" || fail "s3 not inactive"
 expect 0 "$TRAWL" list s4 && grep -q "s4: \[active\]" "$T/out" || fail "s4 should be active"
 expect 0 "$TRAWL" set-session s7
-expect 0 "$TRAWL" status && grep -q "Tracing session s7" "$T/out" || fail "status of s7"
+expect 0 "$TRAWL" status && grep -q "Recording session s7" "$T/out" || fail "status of s7"
 for i in $(seq 1 $N); do "$TRAWL" -q destroy "s$i" & done
 wait
-expect 0 "$TRAWL" list && grep -q "no available tracing session" "$T/out" || fail "sessions left"
+expect 0 "$TRAWL" list && grep -q "no available recording session" "$T/out" || fail "sessions left"
 finish

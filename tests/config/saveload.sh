@@ -162,7 +162,7 @@ roundtrip)
 	grep -qx "Session output url overridden with $T/tr2" "$T/out" || fail "load: $(cat "$T/out")"
 	expect 0 "$TRAWL" list s && sed 1d "$T/out" | grep -v -e "Trace output" -e "Bytes written" -e "Events discarded" >"$T/list2"
 	diff "$T/list1" "$T/list2" >"$T/diff" || fail "list differs after load: $(cat "$T/diff")"
-	expect 0 "$TRAWL" status && grep -q "Tracing session s:" "$T/out" ||
+	expect 0 "$TRAWL" status && grep -q "Recording session s:" "$T/out" ||
 		fail "the loaded session is not the current one: $(cat "$T/out")"
 	expect 0 "$TRAWL" start
 	"$APP" 1 100 5000 || fail "app failed"
@@ -319,7 +319,7 @@ autoload)
 	expect 0 "$TRAWL" destroy -a
 	stop_daemons
 	expect 0 "$BIN/trawl-sessiond" --daemonize --no-autoload
-	expect 0 "$TRAWL" list && grep -q "no available tracing session" "$T/out" ||
+	expect 0 "$TRAWL" list && grep -q "no available recording session" "$T/out" ||
 		fail "--no-autoload loaded: $(cat "$T/out")"
 	;;
 errors)

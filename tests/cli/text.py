@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: MIT
+"""The commands' printed text is LTTng 2.13's (issue 16).
+
+One sequence of commands (mi.py's, and the cases below: comma lists with a
+failing item, disable-event --all, contexts on every channel, destroy
+--all of several sessions, list of a session that does not exist) runs
+through trawl and, as a user made for the test, through real LTTng 2.13.9
+(LttngRef). For each command both tools must succeed or both fail, and
+their standard output must be the same once normalised:
+
+- each tool's folders and HOME, the default trace folder, auto-session
+  names and archive times;
+- progress that depends on timing (LTTng's "Waiting for data
+  availability...", "Destroying session S..." and its dots);
+- channels and their event rules compared as sets (LTTng prints its hash
+  tables' order);
+- KNOWN: the differences by design, each named below.
+
+Standard error is not compared: each tool's error line is its own
+(trawl's name what was wrong and where; cli-errors checks them). Without
+LTTng (not root, no lttng-tools) the test skips.
+
+    text.py    (through ctest: TRAWL_BIN_DIR)
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from lttngref import LttngRef  # noqa: E402
+import mi  # noqa: E402
+
+# Beyond mi.py's sequence. A `!` first: the command fails with both tools.
+MORE = [
+    "!list nosuch",
+    "create c1 -o {D}/c1",
+    "!enable-channel -u a1,a2,a1",
+    "!enable-channel -u b1,.bad,b2",
+    "!enable-event -u e1,e1,e2 -c a1",
+    "enable-event -u -a -c b1",
+    "add-context -u -t vtid",
+    "!disable-event -u nosuch,e1 -c a1",
+    "disable-event -u -a -c b1",
+    "!disable-event -u --tracepoint e2 -c a1",
+    "!disable-channel -u nosuch,b2",
+    "list c1",
+    "create c2 --no-output",
+    "create c3 --snapshot -o {D}/c3",
+    "list",
+    "destroy --all",
+    "destroy --all",
+]
+
+# Lines that differ by design, each (pattern, replacement) applied to both
+# tools' output:
+KNOWN = [
+    # each tool's name (`version` is not compared)
+    (r"^Use (lttng|trawl) list", "Use TOOL list"),
+    # trawl's default sub-buffer is 1 MiB (LTTng's user-space one 512 KiB),
+    # and its user-space channels drain on a 1 ms read timer (LTTng's wait
+    # for its consumer's wake-ups): docs/DESIGN.md, "channels"
+    (r"^(      Sub-buffer size:  )(524288|1048576) bytes$", r"\1DEFAULT"),
+    (r"^(      Read timer:       )(inactive|1000 us)$", r"\1DEFAULT"),
+]
+# Lines one tool prints and the other has no counterpart for:
+DROP = [
+    # trawl's channels have no monitor timer (LTTng's 1 s default)
+    r"^      Monitor timer:    ",
+    # LTTng's progress, timing-dependent
+    r"^Waiting for data availability\.*$",
+    r'^Waiting for clear of session ".*"\.*$',
+]
+# Blocks (a first line, then up to the next blank line, the blank before
+# the block dropped too): LTTng counts losses per channel ("Statistics:"),
+# trawl per domain (its "Events discarded:" and "Bytes written:" lines) and
+# lists a channel's contexts; LTTng names the final archive at a destroy of
+# a rotated session, trawl archives it without saying where.
+DROP_BLOCKS = [r"^    Statistics:$", r"^Events discarded: ", r"^    Context: ",
+               r"^Trace chunk archive for session "]
+
+
+def normalise(text, folder, home):
+    text = text.replace(folder, "{D}").replace(home, "{H}")
+    text = text.replace("{H}/trawl-traces/", "{H}/TRACES/").replace("{H}/lttng-traces/",
+                                                                    "{H}/TRACES/")
+    text = re.sub(r"auto-\d{8}-\d{6}", "auto-TIME", text)
+    text = re.sub(r"\d{8}T\d{6}[+-]\d{4}", "TIME", text)
+    text = re.sub(r"^Destroying session \S+?\.*(?=Session |Trace chunk|$)", "", text, flags=re.M)
+    text = re.sub(r"^(Waiting for rotation to complete)\.*$", r"\1...", text, flags=re.M)
+    lines = text.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if any(re.match(p, line) for p in DROP_BLOCKS):
+            if out and out[-1] == "":
+                out.pop()
+            while i < len(lines) and lines[i] != "":
+                i += 1
+            continue
+        if not any(re.match(p, line) for p in DROP):
+            for p, r in KNOWN:
+                line = re.sub(p, r, line)
+            out.append(line)
+        i += 1
+    return sets(out).strip("\n")
+
+
+def sets(lines):
+    """Channels ("- NAME: [...]" blocks) and the rules inside each, sorted."""
+    out, block = [], None
+    chans = []
+
+    def flush():
+        if block is not None:
+            head, rest = block[0], block[1:]
+            while rest and rest[-1] == "":
+                rest.pop()
+            try:
+                k = rest.index("    Recording event rules:")
+                j = k + 1
+                while j < len(rest) and rest[j].startswith("      "):
+                    j += 1
+                rest = rest[:k + 1] + sorted(rest[k + 1:j]) + rest[j:]
+            except ValueError:
+                pass
+            chans.append([head] + rest + [""])
+
+    for line in lines:
+        if line.startswith("- ") and line.endswith("]"):
+            flush()
+            block = [line]
+        elif block is not None and (line.startswith("===") or line.startswith("Channels:")):
+            flush()
+            out.extend(x for c in sorted(chans) for x in c)
+            chans, block = [], None
+            out.append(line)
+        elif block is not None:
+            block.append(line)
+        else:
+            out.append(line)
+    flush()
+    out.extend(x for c in sorted(chans) for x in c)
+    return "\n".join(out)
+
+
+def main():
+    ref = LttngRef.make("trawltext")
+    if not ref:
+        print("SKIP: no LTTng 2.13 to compare with (needs root and lttng-tools)")
+        return 77
+    env = Env("trawl-text.")
+    # the same locale for both (LTTng prints "µs" only where LANG holds "utf8")
+    env.env["LANG"] = "C.UTF-8"
+    same = 0
+    seq = mi.SEQUENCE + MORE
+    try:
+        tfolder = env.dir + "/out"
+        os.makedirs(tfolder)
+        lfolder = ref.dir + "/out"
+        os.makedirs(lfolder)
+        os.chown(lfolder, ref.uid, -1)
+        for cmd in seq:
+            if cmd == "version":
+                continue
+            want_ok = not cmd.startswith("!")
+            t = subprocess.run([os.path.join(BIN, "trawl")] + mi.words(cmd, tfolder),
+                               env=env.env, capture_output=True, text=True, timeout=120)
+            lt = ref.lttng_raw("lttng", *mi.words(cmd, lfolder), extra_env=["LANG=C.UTF-8"])
+            if (t.returncode == 0) != want_ok or (lt.returncode == 0) != want_ok:
+                fail("%s: trawl exit %d, lttng exit %d, wanted %s (trawl: %s; lttng: %s)"
+                     % (cmd, t.returncode, lt.returncode, "0" if want_ok else "non-zero",
+                        t.stderr.strip(), lt.stderr.strip()))
+            ours = normalise(t.stdout, tfolder, env.env["HOME"])
+            theirs = normalise(lt.stdout, lfolder, ref.home)
+            if ours != theirs:
+                fail("%s: printed differently\n--- lttng\n%s\n--- trawl\n%s" % (cmd, theirs, ours))
+            else:
+                same += 1
+    finally:
+        env.close()
+        ref.close()
+    print("%d of %d commands print the same as LTTng 2.13 (version not compared)"
+          % (same, len(seq) - 1))
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
