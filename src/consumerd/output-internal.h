@@ -101,6 +101,7 @@ struct trawl_output {
 	struct ofile *files; /* owned, by handle */
 	uint32_t nr_files;
 	int reserve;        /* local: room held for trawl_output_seal() (".reserve.tmp"), -1: none */
+	uint64_t meta_room; /* local: bytes of the reserve held for a metadata update */
 	struct trawl_output_stream *streams; /* open streams (not owned), for the seal */
 	char **made;        /* local, owned: every file opened (rel), for trawl_output_destroy_remove() */
 	uint32_t nr_made;

@@ -71,15 +71,41 @@ static void reserve_make(struct trawl_output *o)
 	o->reserve = trawl_opener_replace_begin(o->opener, "reserve");
 }
 
-static void reserve_grow(struct trawl_output *o)
+/* Holds @bytes more (whole pages) in the reserve, as far as the disk has room. */
+static void reserve_add(struct trawl_output *o, uint64_t bytes)
 {
 	static const char zero[4096];
-	uint32_t i;
+	uint64_t i;
 
-	for (i = 0; o->reserve >= 0 && !o->failed && i < TRAWL_OUTPUT_RESERVE_BYTES / sizeof(zero);
-	     i++)
+	for (i = 0; o->reserve >= 0 && !o->failed && i < bytes; i += sizeof(zero))
 		if (trawl_write_all(o->reserve, zero, sizeof(zero)))
 			break;
+}
+
+static void reserve_grow(struct trawl_output *o)
+{
+	reserve_add(o, TRAWL_OUTPUT_RESERVE_BYTES);
+}
+
+/*
+ * Gives @bytes (and a page) of the reserve back to the disk, for a metadata
+ * update the disk had no room for. Returns 0 if it gave any.
+ */
+static int reserve_give(struct trawl_output *o, uint64_t bytes)
+{
+	struct stat st;
+	uint64_t keep;
+
+	if (o->reserve < 0 || fstat(o->reserve, &st) || st.st_size <= 0)
+		return -1;
+	bytes = (bytes + 2 * 4096 - 1) & ~(uint64_t)4095;
+	keep = (uint64_t)st.st_size > bytes ? (uint64_t)st.st_size - bytes : 0;
+	if (ftruncate(o->reserve, (off_t)keep))
+		return -1;
+	if (lseek(o->reserve, (off_t)keep, SEEK_SET) < 0)
+		return -1;
+	o->meta_room = 0;
+	return 0;
 }
 
 int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
@@ -421,10 +447,32 @@ int trawl_output_file_append(struct trawl_output *o, int h, const struct iovec *
 	return 0;
 }
 
+/* local: @f's whole text made @buf, by a new file renamed over it; 0 or -errno. */
+static int replace_local(struct trawl_output *o, struct ofile *f, const void *buf, size_t len)
+{
+	int fd = trawl_opener_replace_begin(o->opener, f->rel), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = trawl_write_all(fd, buf, len);
+	if (!ret)
+		ret = trawl_opener_replace_commit(o->opener, f->rel, 1);
+	else
+		trawl_opener_replace_commit(o->opener, f->rel, 0);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	close(f->fd);
+	f->fd = fd;
+	f->size = len;
+	return 0;
+}
+
 int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, size_t len)
 {
 	struct ofile *f = file_get(o, h);
-	int fd, ret;
+	int ret;
 
 	if (!f)
 		return -EBADF;
@@ -437,20 +485,20 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		trawl_output_relay_send(o, TRAWL_RELAY_REPLACE, (uint32_t)h, &v, 1);
 		return 0;
 	}
-	if (o->failed)
+	/*
+	 * The metadata is written even once writing failed: packets already
+	 * on disk may hold events only this text declares (the daemon's
+	 * METADATA can reach the consumer after the first of their packets:
+	 * the disk-ust CI run whose trace babeltrace2 could not read at all,
+	 * "No event class with ID 0"). The reserve gives it room if the disk
+	 * has none.
+	 */
+	if (o->failed && f->kind != TRAWL_OUTPUT_METADATA)
 		return 0;
-	fd = trawl_opener_replace_begin(o->opener, f->rel);
-	if (fd < 0) {
-		local_fail(o, f, -fd);
-		return 0;
-	}
-	ret = trawl_write_all(fd, buf, len);
-	if (!ret)
-		ret = trawl_opener_replace_commit(o->opener, f->rel, 1);
-	else
-		trawl_opener_replace_commit(o->opener, f->rel, 0);
+	ret = replace_local(o, f, buf, len);
+	if ((ret == -ENOSPC || ret == -EDQUOT) && !reserve_give(o, len))
+		ret = replace_local(o, f, buf, len);
 	if (ret) {
-		close(fd);
 		/*
 		 * The old text stays whole, but packets holding the events it
 		 * lacks would not decode: nothing more is written.
@@ -458,9 +506,11 @@ int trawl_output_file_replace(struct trawl_output *o, int h, const void *buf, si
 		local_fail(o, f, -ret);
 		return 0;
 	}
-	close(f->fd);
-	f->fd = fd;
-	f->size = len;
+	/* room held for the next update of it, as big as this one */
+	if (f->kind == TRAWL_OUTPUT_METADATA && len > o->meta_room) {
+		reserve_add(o, len - o->meta_room);
+		o->meta_room = len;
+	}
 	return 0;
 }
 

@@ -12,6 +12,16 @@
  * local output in DST, as the consumers do. DST's stream and index files
  * must then equal SRC's, and DST gets SRC's metadata, so the caller can read
  * it with babeltrace2. Prints one line and exits 1 on a difference.
+ *
+ *   output-golden --cut N SRC DST STREAM
+ *
+ * The metadata arriving after a full disk (issue 10): DST first gets SRC's
+ * metadata without its event classes, then STREAM's packets, the stream
+ * file limited (RLIMIT_FSIZE) to N whole packets so that writing fails
+ * there, and only then the whole metadata, as the daemon's METADATA can
+ * reach a consumer after the first packets holding those events. The
+ * output must have failed, and DST's metadata must be SRC's whole: else
+ * babeltrace2 could read none of the N packets.
  */
 #include "consumerd/output.h"
 #include "ctf/layout.h"
@@ -20,9 +30,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,6 +141,60 @@ static int same(const char *a, const char *b, const char *rel)
 	return ok;
 }
 
+/* The --cut mode (above). */
+static int cut(int n, const char *src, const char *dst, const char *name)
+{
+	const size_t hl = sizeof(struct trawl_ctf_index_header);
+	const size_t el = sizeof(struct trawl_ctf_index_entry);
+	struct trawl_ctf_index_entry e;
+	struct trawl_output *o;
+	struct rlimit rl;
+	char err[512] = "", rel[PATH_MAX];
+	size_t mlen = 0, idx_len = 0;
+	uint8_t *meta = slurp(src, "metadata", &mlen), *idx;
+	char *ev;
+	int h, bad = 0;
+
+	snprintf(rel, sizeof(rel), "index/%s.idx", name);
+	idx = slurp(src, rel, &idx_len);
+	if (!meta || !idx || idx_len < hl + (size_t)(n + 1) * el)
+		return fail("too few packets (or no metadata)", src);
+	meta[mlen] = '\0';
+	ev = strstr((char *)meta, "\nevent {");
+	if (!ev)
+		return fail("no event class in the metadata", src);
+	/* the file holds N packets whole: the next one's end is past the limit */
+	memcpy(&e, idx + hl + (size_t)n * el, el);
+	if (trawl_output_create(dst, (uid_t)-1, (gid_t)-1, &o, err, sizeof(err)))
+		return fail(err, dst);
+	h = trawl_output_file_open(o, "metadata", TRAWL_OUTPUT_METADATA);
+	if (h < 0 || trawl_output_file_replace(o, h, meta, (size_t)(ev + 1 - (char *)meta)))
+		bad |= fail("cannot write the first metadata", dst);
+	signal(SIGXFSZ, SIG_IGN);
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0) {
+		rl.rlim_cur = be64toh(e.offset) + 1;
+		if (rl.rlim_cur < mlen + 1)
+			bad |= fail("packets smaller than the metadata: pick a larger N", src);
+		if (setrlimit(RLIMIT_FSIZE, &rl))
+			bad |= fail("setrlimit", dst);
+	}
+	/* (a packet past the limit may say so: the output's errno is checked) */
+	if (!bad && replay(o, src, name) && trawl_output_errno(o) != EFBIG)
+		bad |= fail("could not be replayed through the output", name);
+	if (!bad && trawl_output_errno(o) != EFBIG)
+		bad |= fail("writing did not fail at the limit", name);
+	/* the whole text, after the failure */
+	if (!bad && trawl_output_file_replace(o, h, meta, mlen))
+		bad |= fail("cannot write the whole metadata", dst);
+	trawl_output_destroy(o);
+	if (!bad && !same(src, dst, "metadata"))
+		bad |= fail("the metadata after the failure was not written: the trace does not "
+			    "decode", dst);
+	free(meta);
+	free(idx);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	struct trawl_output *o;
@@ -137,6 +203,8 @@ int main(int argc, char **argv)
 	uint8_t *meta;
 	int i, bad = 0;
 
+	if (argc == 6 && !strcmp(argv[1], "--cut"))
+		return cut(atoi(argv[2]), argv[3], argv[4], argv[5]);
 	if (argc < 4) {
 		fprintf(stderr, "usage: output-golden SRC DST STREAM...\n");
 		return 2;
