@@ -407,6 +407,22 @@ void trawl_ust_agent_wait_tallies(void)
 	pthread_mutex_unlock(&reg_lock);
 }
 
+/* Waits until @fd takes more bytes, or @deadline (CLOCK_MONOTONIC) passes: 0, -ETIMEDOUT or -errno. */
+static int wait_writable(int fd, const struct timespec *deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	struct timespec now;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000L + (deadline->tv_nsec - now.tv_nsec) / 1000000L;
+	if (ms <= 0)
+		return -ETIMEDOUT;
+	if (poll(&pfd, 1, (int)ms) < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
 /* Sends @len bytes whole by @deadline (CLOCK_MONOTONIC), never blocking
  * past it: 0 or -errno. */
 static int send_by(int fd, const void *buf, size_t len, const struct timespec *deadline)
@@ -424,16 +440,10 @@ static int send_by(int fd, const void *buf, size_t len, const struct timespec *d
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-			struct timespec now;
-			long ms;
+			int w = wait_writable(fd, deadline);
 
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			ms = (deadline->tv_sec - now.tv_sec) * 1000L + (deadline->tv_nsec - now.tv_nsec) / 1000000L;
-			if (ms <= 0)
-				return -ETIMEDOUT;
-			if (poll(&pfd, 1, (int)ms) < 0 && errno != EINTR)
-				return -errno;
+			if (w)
+				return w;
 			continue;
 		}
 		return n < 0 ? -errno : -EIO;
@@ -468,16 +478,10 @@ static int send_fds_by(int sock, const void *buf, size_t len, int fd, const stru
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd pfd = { .fd = sock, .events = POLLOUT };
-			struct timespec now;
-			long ms;
+			int w = wait_writable(sock, deadline);
 
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			ms = (deadline->tv_sec - now.tv_sec) * 1000L + (deadline->tv_nsec - now.tv_nsec) / 1000000L;
-			if (ms <= 0)
-				return -ETIMEDOUT;
-			if (poll(&pfd, 1, (int)ms) < 0 && errno != EINTR)
-				return -errno;
+			if (w)
+				return w;
 			continue;
 		}
 		return n < 0 ? -errno : -EIO;
