@@ -78,6 +78,19 @@ static int serve(struct trawl_ustctl_app *app, uint64_t *shared, const struct tr
 				abort();
 			break;
 		}
+		case TRAWL_USTCTL_NEWS_TALLY_SHM: {
+			/* What the daemon reads once the app is gone: each entry checked. */
+			struct trawl_ustctl_tally_entry *left = NULL;
+			uint32_t nr = 0, i;
+
+			if (trawl_ustctl_app_tally_left(app, &left, &nr) == 0)
+				for (i = 0; i < nr; i++)
+					if (!left[i].count || left[i].count > TRAWL_WIRE_MAX_TALLY_COUNT ||
+					    strnlen(left[i].name, sizeof(left[i].name)) >= sizeof(left[i].name))
+						abort();
+			free(left);
+			break;
+		}
 		}
 	}
 }
