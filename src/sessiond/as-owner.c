@@ -47,7 +47,13 @@ static void reap_some(void)
 	}
 }
 
-/* Reaps @pid now if it is gone, else later. */
+void sd_owner_reap(void)
+{
+	if (nr_unreaped)
+		reap_some();
+}
+
+/* Reaps @pid now if it is gone, else later (sd_owner_reap(), each loop round). */
 static void reap(pid_t pid)
 {
 	if (waitpid(pid, NULL, WNOHANG) != 0)

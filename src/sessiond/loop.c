@@ -250,6 +250,8 @@ static int round_once(uint64_t until_ms)
 			w->cb(w->fd, pfd[i].revents, w->arg);
 	}
 	expire(sd_now_ms());
+	/* an owner child that reported before it exited: no zombie left */
+	sd_owner_reap();
 out:
 	free(idx);
 	free(pfd);

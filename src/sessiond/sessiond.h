@@ -170,6 +170,8 @@ struct sd_owner_job {
 	void *arg;
 };
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
+/* Reaps the owner children that ended since their job did (the loop calls it each round). */
+void sd_owner_reap(void);
 int sd_owner_done(struct sd_owner_job *j, int *ret);
 void sd_owner_cancel(struct sd_owner_job *j);
 /* A job's error for a line: trawl_fs_strerror(), or what owner-ms means. */

@@ -285,7 +285,8 @@ def test_rules():
         # union, each event matching a rule still enabled.
         s5 = got("s5")
         lst = e.trawl("list", "s5").stdout
-        still = [t for t in ("s32 == 1", "s32 == 2") if "[filter: %s] [enabled]" % t in lst]
+        # LTTng 2.13's rule line: "NAME (type: tracepoint) [enabled] [filter: 'EXPR']"
+        still = [t for t in ("s32 == 1", "s32 == 2") if "[enabled] [filter: '%s']" % t in lst]
         want = sel(lambda n, f: n == "tall:ints" and any(
             f["s32"] == int(t.split("==")[1]) for t in still))
         compare("s5 after disable-event (rules still enabled: %s)" % still, s5, want)
@@ -394,7 +395,7 @@ def test_errors():
         good = 's32 == -3 && str != "x*"'
         e.trawl("enable-event", "-u", "tall:ints", "--filter", good)
         lst = e.trawl("list", "s").stdout
-        if "[filter: %s]" % good not in lst:
+        if "[filter: '%s']" % good not in lst:
             fail("trawl list does not show the filter:\n" + lst)
         # The same name with another filter is another rule.
         e.trawl("enable-event", "-u", "tall:ints", "--filter", "s32 == 4")
