@@ -133,7 +133,7 @@ int px_text(struct px *p, const node_t *n, char **out)
 /* The text without surrounding white space (xs:integer and xs:boolean collapse it). */
 int px_token(struct px *p, const node_t *n, char *buf, size_t len)
 {
-	char *s, *b, *e;
+	char *s = NULL, *b, *e;
 	int ret = px_text(p, n, &s);
 
 	if (ret)
@@ -189,7 +189,7 @@ int px_u64(struct px *p, const node_t *n, uint64_t max, uint64_t *v)
 
 int px_u32(struct px *p, const node_t *n, uint32_t *v)
 {
-	uint64_t x;
+	uint64_t x = 0;
 	int ret = px_u64(p, n, UINT32_MAX, &x);
 
 	if (!ret)
