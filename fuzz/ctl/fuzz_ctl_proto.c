@@ -25,6 +25,9 @@ static void walk_req(const struct trawl_ctl_wire_req *r)
 		strlen(r->filter) + strlen(r->output) + strlen(r->exclusions);
 	sink += trawl_ctl_name_valid(r->session) + trawl_ctl_name_valid(r->name);
 	sink += r->process_attr + r->value;
+	sink += strlen(r->trigger.name) + strlen(r->trigger.captures);
+	if (r->trigger.nr_actions <= TRAWL_CTL_TRIGGER_MAX_ACTIONS && r->trigger.nr_actions)
+		sink += strlen(r->trigger.actions[r->trigger.nr_actions - 1].output);
 }
 
 static size_t slen(const char *s)
@@ -47,6 +50,8 @@ static void walk_rec(const struct trawl_ctl_list *l, size_t i, uint32_t struct_s
 		struct trawl_ctl_snapshot_info n;
 		struct trawl_ctl_tracker_info t;
 		struct trawl_ctl_tracker_value_info v;
+		struct trawl_ctl_trigger_info g;
+		struct trawl_ctl_trigger_action_info ga;
 	} u;
 
 	memset(&u, 0, sizeof(u));
@@ -92,6 +97,16 @@ static void walk_rec(const struct trawl_ctl_list *l, size_t i, uint32_t struct_s
 	case TRAWL_CTL_ITEM_TRACKER_VALUE:
 		if (!trawl_ctl_list_tracker_value_at(l, i, &u.v) && u.v.struct_size == sizeof(u.v))
 			sink += u.v.value;
+		break;
+	case TRAWL_CTL_ITEM_TRIGGER:
+		if (!trawl_ctl_list_trigger_at(l, i, &u.g) && u.g.struct_size == sizeof(u.g))
+			sink += slen(u.g.name) + slen(u.g.pattern) + slen(u.g.filter) +
+				slen(u.g.exclusions) + slen(u.g.captures) + slen(u.g.session) +
+				slen(u.g.channel);
+		break;
+	case TRAWL_CTL_ITEM_TRIGGER_ACTION:
+		if (!trawl_ctl_list_trigger_action_at(l, i, &u.ga) && u.ga.struct_size == sizeof(u.ga))
+			sink += slen(u.ga.session) + slen(u.ga.output_name) + slen(u.ga.output);
 		break;
 	default:
 		break;

@@ -99,6 +99,37 @@ enum trawl_ctl_rotation_schedule {
  * client makes a daemon keep). */
 #define TRAWL_CTL_TRACKER_MAX_VALUES 4096
 
+
+/*
+ * Triggers (LTTng 2.13's add-trigger): a condition, and the actions taken
+ * each time it holds, each under its rate policy.
+ */
+enum trawl_ctl_condition_kind {
+	TRAWL_CTL_CONDITION_NONE = 0,
+	TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES = 1,    /* an event matches a rule */
+	TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE = 2, /* a session wrote past a threshold */
+	TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH = 3,     /* a channel's buffers fill past ... */
+	TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW = 4,      /* ... or empty below a threshold */
+};
+
+enum trawl_ctl_action_kind {
+	TRAWL_CTL_ACTION_NOTIFY = 0,           /* to the notification channels' subscribers */
+	TRAWL_CTL_ACTION_START_SESSION = 1,
+	TRAWL_CTL_ACTION_STOP_SESSION = 2,
+	TRAWL_CTL_ACTION_ROTATE_SESSION = 3,
+	TRAWL_CTL_ACTION_SNAPSHOT_SESSION = 4, /* a snapshot record of the session */
+};
+
+/* When an action runs, counted in occurrences of its trigger's condition. */
+enum trawl_ctl_rate_policy {
+	TRAWL_CTL_RATE_EVERY_N = 0,      /* every Nth (1: each time, the default) */
+	TRAWL_CTL_RATE_ONCE_AFTER_N = 1, /* once, at the Nth */
+};
+
+/* Bounds on one trigger (what one request makes a daemon keep). */
+#define TRAWL_CTL_TRIGGER_MAX_ACTIONS 8
+#define TRAWL_CTL_CAPTURES_MAX 1024 /* capture descriptors, joined by ',' */
+
 #ifdef __cplusplus
 }
 #endif

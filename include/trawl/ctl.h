@@ -825,6 +825,175 @@ int trawl_ctl_untrack_all(struct trawl_ctl *ctl, const char *session,
  */
 const char *trawl_ctl_process_attr_name(enum trawl_ctl_process_attr attr);
 
+/* ---- triggers (LTTng's add-trigger, list-triggers, remove-trigger) ---- */
+
+/*
+ * A trigger is a condition and up to TRAWL_CTL_TRIGGER_MAX_ACTIONS actions,
+ * registered with the session daemon, which runs the actions each time the
+ * condition holds (under each action's rate policy). A trigger belongs to
+ * the user who registered it: they alone list and remove it (root sees and
+ * removes every user's), and its session actions act only on sessions that
+ * user may act on. Names are unique per owner.
+ */
+struct trawl_ctl_trigger; /* a trigger being described */
+
+/**
+ * trawl_ctl_trigger_create - a new, empty trigger description
+ *
+ * Return: the caller's to free with trawl_ctl_trigger_destroy(), or NULL
+ * when out of memory.
+ */
+struct trawl_ctl_trigger *trawl_ctl_trigger_create(void);
+
+/**
+ * trawl_ctl_trigger_destroy - free a trigger description
+ * @t: the description, or NULL
+ */
+void trawl_ctl_trigger_destroy(struct trawl_ctl_trigger *t);
+
+/**
+ * trawl_ctl_trigger_set_name - name the trigger (unnamed, the daemon names it
+ * triggerN, as LTTng does)
+ * @t: the trigger
+ * @name: 1 to 255 printable ASCII bytes
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_set_name(struct trawl_ctl_trigger *t, const char *name);
+
+/**
+ * trawl_ctl_trigger_set_owner_uid - register (or remove) as another user
+ * @t: the trigger
+ * @uid: the owner; only root may name another user than itself
+ *
+ * Return: 0.
+ */
+int trawl_ctl_trigger_set_owner_uid(struct trawl_ctl_trigger *t, uint32_t uid);
+
+/**
+ * trawl_ctl_trigger_set_event_rule - condition "event rule matches"
+ * @t: the trigger
+ * @domain: UST or KERNEL
+ * @kind: TRACEPOINT, or SYSCALL (kernel)
+ * @pattern: an event name or a pattern ending in '*'; NULL or "": "*"
+ * @filter: a filter expression (as enable-event's), or NULL
+ * @loglevel_type: ALL, RANGE (at least as severe as) or SINGLE (user space)
+ * @loglevel: 0..14, with RANGE or SINGLE
+ * @exclusions: names left out, joined by ',' (user space), or NULL
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_set_event_rule(struct trawl_ctl_trigger *t, enum trawl_ctl_domain domain,
+				     enum trawl_ctl_event_kind kind, const char *pattern,
+				     const char *filter, enum trawl_ctl_loglevel_type loglevel_type,
+				     int loglevel, const char *exclusions);
+
+/**
+ * trawl_ctl_trigger_add_capture - capture a field when the event rule matches
+ * @t: the trigger (with an event rule)
+ * @descriptor: a payload field name, $ctx.NAME or $app.PROVIDER:TYPE, with an
+ *              optional [INDEX]
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG (all captures within
+ * TRAWL_CTL_CAPTURES_MAX bytes).
+ */
+int trawl_ctl_trigger_add_capture(struct trawl_ctl_trigger *t, const char *descriptor);
+
+/**
+ * trawl_ctl_trigger_set_session_consumed_size - condition "session consumed
+ * size": @session has written more than @bytes
+ *
+ * Return: 0, -EINVAL (@bytes 0) or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_set_session_consumed_size(struct trawl_ctl_trigger *t, const char *session,
+						uint64_t bytes);
+
+/**
+ * trawl_ctl_trigger_set_buffer_usage - condition "buffer usage high/low"
+ * @t: the trigger
+ * @kind: BUFFER_USAGE_HIGH or BUFFER_USAGE_LOW
+ * @session, @channel, @domain: the channel
+ * @ratio_ppm: the threshold as a ratio of the buffers' size, in millionths
+ *             (0..1000000), or UINT32_MAX to give it in @bytes
+ * @bytes: the threshold in bytes, with @ratio_ppm UINT32_MAX
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_set_buffer_usage(struct trawl_ctl_trigger *t,
+				       enum trawl_ctl_condition_kind kind, const char *session,
+				       const char *channel, enum trawl_ctl_domain domain,
+				       uint32_t ratio_ppm, uint64_t bytes);
+
+/**
+ * trawl_ctl_trigger_add_action - append an action (rate policy: every 1)
+ * @t: the trigger
+ * @kind: the action
+ * @session: the session it acts on; NULL for NOTIFY
+ *
+ * Return: the action's index (>= 0), -EINVAL, -ENAMETOOLONG, or -E2BIG past
+ * TRAWL_CTL_TRIGGER_MAX_ACTIONS.
+ */
+int trawl_ctl_trigger_add_action(struct trawl_ctl_trigger *t, enum trawl_ctl_action_kind kind,
+				 const char *session);
+
+/**
+ * trawl_ctl_trigger_action_set_rate_policy - when action @i runs
+ * @t: the trigger
+ * @i: the action's index
+ * @policy: EVERY_N or ONCE_AFTER_N
+ * @n: N >= 1
+ *
+ * Return: 0 or -EINVAL.
+ */
+int trawl_ctl_trigger_action_set_rate_policy(struct trawl_ctl_trigger *t, int i,
+					     enum trawl_ctl_rate_policy policy, uint64_t n);
+
+/**
+ * trawl_ctl_trigger_action_set_snapshot_output - where a SNAPSHOT_SESSION
+ * action's snapshot goes (without: the session's own output)
+ * @t: the trigger
+ * @i: the action's index
+ * @o: the output (copied; its URL must be set)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int trawl_ctl_trigger_action_set_snapshot_output(struct trawl_ctl_trigger *t, int i,
+						 const struct trawl_ctl_snapshot_output *o);
+
+/**
+ * trawl_ctl_trigger_register - register a trigger
+ * @ctl: a connection
+ * @t: the trigger, with a condition and at least one action
+ * @out: if not NULL, receives its TRIGGER record (with its name) and its
+ *       TRIGGER_ACTION records, the caller's to free
+ *
+ * Return: 0, -EEXIST (the owner has a trigger of that name), -EINVAL,
+ * -EACCES (another owner, not root), -EDQUOT (the owner holds as many
+ * triggers as the daemon allows one user).
+ */
+int trawl_ctl_trigger_register(struct trawl_ctl *ctl, const struct trawl_ctl_trigger *t,
+			       struct trawl_ctl_list **out);
+
+/**
+ * trawl_ctl_trigger_unregister - remove a trigger
+ * @ctl: a connection
+ * @name: its name
+ * @owner_uid: its owner, or UINT32_MAX for the caller (root may name others)
+ *
+ * Return: 0, -ENOENT (no trigger of that name and owner), -EACCES.
+ */
+int trawl_ctl_trigger_unregister(struct trawl_ctl *ctl, const char *name, uint32_t owner_uid);
+
+/**
+ * trawl_ctl_list_triggers - the triggers the caller may see (root: all)
+ * @ctl: a connection
+ * @out: receives, for each trigger in the order registered, its TRIGGER
+ *       record then its TRIGGER_ACTION records; the caller's to free
+ *
+ * Return: 0 or a transport error.
+ */
+int trawl_ctl_list_triggers(struct trawl_ctl *ctl, struct trawl_ctl_list **out);
+
 /* ---- lists of records ---- */
 
 /* What a record of a list is; new kinds are added at the end. */
@@ -843,6 +1012,8 @@ enum trawl_ctl_item_kind {
 	TRAWL_CTL_ITEM_ROTATION = 11, /* struct trawl_ctl_rotation_info */
 	TRAWL_CTL_ITEM_ROTATION_SCHEDULE = 12, /* struct trawl_ctl_rotation_schedule_info */
 	TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT = 13, /* struct trawl_ctl_snapshot_output_info */
+	TRAWL_CTL_ITEM_TRIGGER = 14,  /* struct trawl_ctl_trigger_info */
+	TRAWL_CTL_ITEM_TRIGGER_ACTION = 15, /* struct trawl_ctl_trigger_action_info */
 };
 
 /* A session. Strings belong to the list. */
@@ -978,6 +1149,44 @@ struct trawl_ctl_tracker_value_info {
 	uint32_t value; /* the ID */
 };
 
+/* A trigger; its nr_actions TRIGGER_ACTION records follow it. Strings belong to the list. */
+struct trawl_ctl_trigger_info {
+	uint32_t struct_size;
+	const char *name;
+	uint32_t owner_uid;
+	enum trawl_ctl_condition_kind condition;
+	/* event rule matches: */
+	enum trawl_ctl_domain domain; /* also buffer usage's */
+	enum trawl_ctl_event_kind event_kind;
+	const char *pattern;
+	const char *filter;     /* "" if none */
+	enum trawl_ctl_loglevel_type loglevel_type;
+	int32_t loglevel;
+	const char *exclusions; /* joined by ',', "" if none */
+	const char *captures;   /* joined by ',', "" if none */
+	/* session consumed size, buffer usage: */
+	const char *session;
+	const char *channel;    /* buffer usage */
+	uint64_t threshold;     /* bytes (with ratio_ppm UINT32_MAX) */
+	uint32_t ratio_ppm;     /* buffer usage: millionths, or UINT32_MAX */
+	uint32_t nr_actions;
+	uint64_t occurrences;   /* times the condition held */
+};
+
+/* An action of the TRIGGER record before it. Strings belong to the list. */
+struct trawl_ctl_trigger_action_info {
+	uint32_t struct_size;
+	enum trawl_ctl_action_kind kind;
+	const char *session;     /* "" for NOTIFY */
+	enum trawl_ctl_rate_policy rate_policy;
+	uint64_t rate_value;     /* N */
+	const char *output_name; /* snapshot: the output's name, "" */
+	const char *output;      /* snapshot: its folder or URL, "" for the session's */
+	uint64_t max_size;       /* snapshot: bytes, UINT64_MAX if not given */
+	uint64_t runs;           /* times it ran */
+	uint64_t failures;       /* of which failed */
+};
+
 /**
  * trawl_ctl_list_sessions - the sessions this user can see
  * @ctl: a connection
@@ -1079,6 +1288,10 @@ int trawl_ctl_list_tracker_value_at(const struct trawl_ctl_list *list, size_t i,
 				    struct trawl_ctl_tracker_value_info *info);
 int trawl_ctl_list_snapshot_output_at(const struct trawl_ctl_list *list, size_t i,
 				      struct trawl_ctl_snapshot_output_info *info);
+int trawl_ctl_list_trigger_at(const struct trawl_ctl_list *list, size_t i,
+			      struct trawl_ctl_trigger_info *info);
+int trawl_ctl_list_trigger_action_at(const struct trawl_ctl_list *list, size_t i,
+				     struct trawl_ctl_trigger_action_info *info);
 
 /* ---- names ---- */
 

@@ -45,6 +45,9 @@ int ctl_copy_str(char *dst, size_t len, const char *src);
  */
 int ctl_output_resolve(char *dst, size_t len, const char *output);
 
+/* A request carrying snapshot output @o's name, URLs and size (snapshot.c). 0. */
+int ctl_snapshot_output_req(struct trawl_ctl_wire_req *r, const struct trawl_ctl_snapshot_output *o);
+
 /* A zeroed request with its struct_size set (max_size TRAWL_CTL_SIZE_UNSET). */
 void ctl_req_init(struct trawl_ctl_wire_req *r);
 

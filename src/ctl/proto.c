@@ -42,6 +42,13 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 	[TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT] = {sizeof(struct trawl_ctl_wire_snapshot_output), 3,
 					    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX,
 					     TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_TRIGGER] = {sizeof(struct trawl_ctl_wire_trigger), 7,
+				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_FILTER_MAX,
+				     TRAWL_CTL_EXCLUSIONS_MAX, TRAWL_CTL_CAPTURES_MAX,
+				     TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX}},
+	[TRAWL_CTL_ITEM_TRIGGER_ACTION] = {sizeof(struct trawl_ctl_wire_trigger_action), 3,
+					   {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX,
+					    TRAWL_CTL_OUTPUT_MAX}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -128,6 +135,18 @@ int trawl_ctl_output_valid(const char *output)
 	return output[0] == '/' || !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
 }
 
+int trawl_ctl_trigger_name_valid(const char *name)
+{
+	size_t i, n = strnlen(name, TRAWL_CTL_NAME_MAX);
+
+	if (n == 0 || n >= TRAWL_CTL_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
 int trawl_ctl_hdr_check(const struct trawl_ctl_wire_hdr *hdr, int is_reply)
 {
 	if (hdr->magic != TRAWL_CTL_MAGIC)
@@ -156,7 +175,61 @@ static int req_strings_ok(const struct trawl_ctl_wire_req *r)
 	       trawl_ctl_str_ok(r->target, sizeof(r->target)) &&
 	       trawl_ctl_str_ok(r->filter, sizeof(r->filter)) &&
 	       trawl_ctl_str_ok(r->output, sizeof(r->output)) &&
-	       trawl_ctl_str_ok(r->exclusions, sizeof(r->exclusions));
+	       trawl_ctl_str_ok(r->exclusions, sizeof(r->exclusions)) &&
+	       trawl_ctl_str_ok(r->trigger.name, sizeof(r->trigger.name)) &&
+	       trawl_ctl_str_ok(r->trigger.captures, sizeof(r->trigger.captures));
+}
+
+static int action_ok(const struct trawl_ctl_wire_action *a)
+{
+	if (!trawl_ctl_str_ok(a->session, sizeof(a->session)) ||
+	    !trawl_ctl_str_ok(a->name, sizeof(a->name)) ||
+	    !trawl_ctl_str_ok(a->output, sizeof(a->output)))
+		return 0;
+	if (a->kind > TRAWL_CTL_WIRE_ACTION_LAST || a->rate_policy > TRAWL_CTL_WIRE_RATE_LAST ||
+	    !a->rate_value)
+		return 0;
+	if ((a->kind == TRAWL_CTL_ACTION_NOTIFY) != !a->session[0])
+		return 0;
+	if (a->session[0] && !trawl_ctl_name_valid(a->session))
+		return 0;
+	if (a->kind != TRAWL_CTL_ACTION_SNAPSHOT_SESSION)
+		return !a->name[0] && !a->output[0] && a->max_size == TRAWL_CTL_SIZE_UNSET;
+	/* an output's name or size only with its destination (LTTng's rule) */
+	if (!a->output[0])
+		return !a->name[0] && a->max_size == TRAWL_CTL_SIZE_UNSET;
+	return trawl_ctl_output_valid(a->output) && (!a->name[0] || trawl_ctl_name_valid(a->name));
+}
+
+/* ADD_TRIGGER: the condition whole, every action. */
+static int trigger_ok(const struct trawl_ctl_wire_req *r)
+{
+	const struct trawl_ctl_wire_trigger_req *t = &r->trigger;
+	uint32_t i;
+
+	if (t->name[0] && !trawl_ctl_trigger_name_valid(t->name))
+		return 0;
+	if (!t->nr_actions || t->nr_actions > TRAWL_CTL_TRIGGER_MAX_ACTIONS || t->reserved)
+		return 0;
+	for (i = 0; i < t->nr_actions; i++)
+		if (!action_ok(&t->actions[i]))
+			return 0;
+	switch (t->condition) {
+	case TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES:
+		return r->domain != TRAWL_CTL_DOMAIN_NONE && r->name[0] &&
+		       (r->event_kind == TRAWL_CTL_EVENT_TRACEPOINT ||
+			(r->event_kind == TRAWL_CTL_EVENT_SYSCALL &&
+			 r->domain == TRAWL_CTL_DOMAIN_KERNEL));
+	case TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE:
+		return r->session[0] && t->threshold && !t->captures[0];
+	case TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH:
+	case TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW:
+		return r->session[0] && r->channel[0] && r->domain != TRAWL_CTL_DOMAIN_NONE &&
+		       !t->captures[0] &&
+		       (t->ratio_ppm == UINT32_MAX || t->ratio_ppm <= TRAWL_CTL_WIRE_RATIO_ONE);
+	default:
+		return 0;
+	}
 }
 
 static int req_values_ok(const struct trawl_ctl_wire_req *r)
@@ -219,6 +292,14 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 		if (!r.value == !r.name[0] || (r.name[0] && !trawl_ctl_name_valid(r.name)))
 			return -EINVAL;
 		break;
+	case TRAWL_CTL_CMD_ADD_TRIGGER:
+		if (!trigger_ok(&r))
+			return -EINVAL;
+		break;
+	case TRAWL_CTL_CMD_REMOVE_TRIGGER:
+		if (!trawl_ctl_trigger_name_valid(r.trigger.name))
+			return -EINVAL;
+		break;
 	case TRAWL_CTL_CMD_TRACK:
 	case TRAWL_CTL_CMD_UNTRACK:
 		/* (uid_t)-1 and (pid_t)-1 mean "no ID" to the kernel: never a value */
@@ -246,6 +327,8 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		struct trawl_ctl_wire_tracker t;
 		struct trawl_ctl_wire_tracker_value v;
 		struct trawl_ctl_wire_rotation_schedule r;
+		struct trawl_ctl_wire_trigger g;
+		struct trawl_ctl_wire_trigger_action ga;
 	} u;
 	uint32_t domain;
 
@@ -281,6 +364,18 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 	case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
 		return u.r.kind >= TRAWL_CTL_ROTATION_TIMER && u.r.kind <= TRAWL_CTL_WIRE_ROTATION_LAST &&
 		       u.r.value;
+	case TRAWL_CTL_ITEM_TRIGGER:
+		return u.g.condition && u.g.condition <= TRAWL_CTL_WIRE_CONDITION_LAST &&
+		       u.g.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
+		       u.g.event_kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
+		       u.g.loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST && u.g.loglevel >= 0 &&
+		       u.g.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX && u.g.nr_actions &&
+		       u.g.nr_actions <= TRAWL_CTL_TRIGGER_MAX_ACTIONS &&
+		       (u.g.ratio_ppm == UINT32_MAX || u.g.ratio_ppm <= TRAWL_CTL_WIRE_RATIO_ONE);
+	case TRAWL_CTL_ITEM_TRIGGER_ACTION:
+		return u.ga.kind <= TRAWL_CTL_WIRE_ACTION_LAST &&
+		       u.ga.rate_policy <= TRAWL_CTL_WIRE_RATE_LAST && u.ga.rate_value &&
+		       u.ga.failures <= u.ga.runs;
 	case TRAWL_CTL_ITEM_TRACKER_VALUE:
 		return u.v.domain && u.v.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
 		       u.v.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;

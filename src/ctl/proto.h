@@ -47,8 +47,10 @@
  * 9: trace file limits: req.tracefile_size and req.tracefile_count
  *    (ENABLE_CHANNEL), the same in CHANNEL records.
  * 10: channel blocking timeout (req.blocking_timeout_us, the channel record's
- *    blocking_timeout_us). */
-#define TRAWL_CTL_VERSION 10u
+ *    blocking_timeout_us).
+ * 11: triggers: ADD_TRIGGER, LIST_TRIGGERS, REMOVE_TRIGGER (req.trigger,
+ *    TRIGGER and TRIGGER_ACTION records). */
+#define TRAWL_CTL_VERSION 11u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -62,6 +64,10 @@
 #define TRAWL_CTL_WIRE_LOGLEVEL_MAX 14
 #define TRAWL_CTL_WIRE_PROCESS_ATTR_LAST TRAWL_CTL_PROCESS_ATTR_VGID
 #define TRAWL_CTL_WIRE_ROTATION_LAST TRAWL_CTL_ROTATION_SIZE
+#define TRAWL_CTL_WIRE_CONDITION_LAST TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW
+#define TRAWL_CTL_WIRE_ACTION_LAST TRAWL_CTL_ACTION_SNAPSHOT_SESSION
+#define TRAWL_CTL_WIRE_RATE_LAST TRAWL_CTL_RATE_ONCE_AFTER_N
+#define TRAWL_CTL_WIRE_RATIO_ONE 1000000u /* a buffer-usage ratio of 1, in millionths */
 
 enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_PING = 1,
@@ -94,7 +100,16 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_SNAPSHOT_ADD_OUTPUT = 24,
 	TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT = 25,  /* session, value (id) or name */
 	TRAWL_CTL_CMD_SNAPSHOT_LIST_OUTPUT = 26, /* session: its SNAPSHOT_OUTPUT records */
-	TRAWL_CTL_CMD_MAX_ = 27,
+	/* req.trigger (its condition's event rule in domain, event_kind, name,
+	 * filter, loglevel*, exclusions; its session and channel in session,
+	 * channel); F_OWNER: as user req.value (root only); reply: its TRIGGER
+	 * record then its TRIGGER_ACTION records */
+	TRAWL_CTL_CMD_ADD_TRIGGER = 27,
+	/* reply: each trigger the client may see (root: all), as ADD_TRIGGER's */
+	TRAWL_CTL_CMD_LIST_TRIGGERS = 28,
+	/* req.trigger.name; F_OWNER: the trigger of user req.value (root only) */
+	TRAWL_CTL_CMD_REMOVE_TRIGGER = 29,
+	TRAWL_CTL_CMD_MAX_ = 30,
 };
 
 /*
@@ -115,12 +130,38 @@ struct trawl_ctl_wire_hdr {
 #define TRAWL_CTL_F_ALL 0x4u        /* destroy --all; track/untrack --all */
 #define TRAWL_CTL_F_FIELDS 0x8u     /* list --fields */
 #define TRAWL_CTL_F_NO_OUTPUT 0x10u /* create --no-output */
-#define TRAWL_CTL_F_KNOWN_ 0x1fu
+#define TRAWL_CTL_F_OWNER 0x20u     /* add/remove-trigger --owner-uid: req.value */
+#define TRAWL_CTL_F_KNOWN_ 0x3fu
 
 /* req.overwrite */
 #define TRAWL_CTL_MODE_DEFAULT 0u
 #define TRAWL_CTL_MODE_DISCARD 1u
 #define TRAWL_CTL_MODE_OVERWRITE 2u
+
+/* One action of a trigger. */
+struct trawl_ctl_wire_action {
+	uint32_t kind;        /* enum trawl_ctl_action_kind */
+	uint32_t rate_policy; /* enum trawl_ctl_rate_policy */
+	uint64_t rate_value;  /* N >= 1 */
+	uint64_t max_size;    /* snapshot output: bytes, TRAWL_CTL_SIZE_UNSET: none given */
+	char session[TRAWL_CTL_NAME_MAX];  /* all but NOTIFY */
+	char name[TRAWL_CTL_NAME_MAX];     /* snapshot output's name, "" */
+	char output[TRAWL_CTL_OUTPUT_MAX]; /* snapshot output: absolute folder or URL, "" */
+} __attribute__((packed));
+
+/* A trigger in a request: the rest of its condition is in the request's
+ * common fields (ADD_TRIGGER above). */
+struct trawl_ctl_wire_trigger_req {
+	char name[TRAWL_CTL_NAME_MAX];          /* "" at add: the daemon names it */
+	uint32_t condition;                     /* enum trawl_ctl_condition_kind */
+	uint32_t nr_actions;                    /* 1..TRAWL_CTL_TRIGGER_MAX_ACTIONS */
+	uint64_t threshold;                     /* bytes; buffer usage: or ratio_ppm */
+	uint32_t ratio_ppm;                     /* buffer usage: 0..1000000, or
+						   UINT32_MAX when in bytes */
+	uint32_t reserved;
+	char captures[TRAWL_CTL_CAPTURES_MAX];  /* event-rule-matches: joined by ',' */
+	struct trawl_ctl_wire_action actions[TRAWL_CTL_TRIGGER_MAX_ACTIONS];
+} __attribute__((packed));
 
 /* One request struct serves every command; a command ignores the fields it has no use for. */
 struct trawl_ctl_wire_req {
@@ -157,6 +198,7 @@ struct trawl_ctl_wire_req {
 	uint32_t reserved2;
 	int64_t blocking_timeout_us; /* enable-channel: µs, TRAWL_CTL_BLOCKING_INF
 					(-1): without end, 0: never block */
+	struct trawl_ctl_wire_trigger_req trigger; /* the trigger commands */
 } __attribute__((packed));
 
 #define TRAWL_CTL_SIZE_UNSET UINT64_MAX
@@ -264,7 +306,31 @@ struct trawl_ctl_wire_tracker_value { /* no strings */
 	uint32_t reserved;
 } __attribute__((packed));
 
-#define TRAWL_CTL_REC_MAX_STRINGS 5
+/* A trigger; its nr_actions TRIGGER_ACTION records follow it. */
+struct trawl_ctl_wire_trigger { /* strings: name, pattern, filter, exclusions,
+				   captures, session, channel */
+	uint32_t owner_uid;
+	uint32_t condition;
+	uint32_t domain;
+	uint32_t event_kind;
+	uint32_t loglevel_type;
+	int32_t loglevel;
+	uint32_t nr_actions; /* 1..TRAWL_CTL_TRIGGER_MAX_ACTIONS */
+	uint32_t ratio_ppm;
+	uint64_t threshold;
+	uint64_t occurrences; /* times its condition held so far */
+} __attribute__((packed));
+
+struct trawl_ctl_wire_trigger_action { /* strings: session, name, output */
+	uint32_t kind;
+	uint32_t rate_policy;
+	uint64_t rate_value;
+	uint64_t max_size; /* TRAWL_CTL_SIZE_UNSET: none given */
+	uint64_t runs;     /* times it ran */
+	uint64_t failures; /* of which failed */
+} __attribute__((packed));
+
+#define TRAWL_CTL_REC_MAX_STRINGS 7
 
 /* What a record of one kind holds: its body's size and its strings' limits. */
 struct trawl_ctl_rec_layout {
@@ -327,5 +393,8 @@ int trawl_ctl_name_valid(const char *name);
 
 /* 1 if @output is a form the daemon takes: an absolute folder or a net:// / net6:// URL. */
 int trawl_ctl_output_valid(const char *output);
+
+/* 1 if @name can be a trigger's name: 1 to 255 printable ASCII bytes. */
+int trawl_ctl_trigger_name_valid(const char *name);
 
 #endif /* TRAWL_CTL_PROTO_H */

@@ -338,3 +338,55 @@ TRAWL_EXPORT int trawl_ctl_list_snapshot_output_at(const struct trawl_ctl_list *
 	v.max_size = w.max_size;
 	return info_fill(info, &v, sizeof(v));
 }
+
+TRAWL_EXPORT int trawl_ctl_list_trigger_at(const struct trawl_ctl_list *list, size_t i,
+					   struct trawl_ctl_trigger_info *info)
+{
+	struct trawl_ctl_trigger_info v = {0};
+	struct trawl_ctl_wire_trigger w;
+	const struct ctl_rec *r;
+	int ret;
+
+	if (!(r = rec_at(list, i, TRAWL_CTL_ITEM_TRIGGER, info, &w, &ret)))
+		return ret;
+	v.name = r->str[0];
+	v.owner_uid = w.owner_uid;
+	v.condition = (enum trawl_ctl_condition_kind)w.condition;
+	v.domain = (enum trawl_ctl_domain)w.domain;
+	v.event_kind = (enum trawl_ctl_event_kind)w.event_kind;
+	v.pattern = r->str[1];
+	v.filter = r->str[2];
+	v.loglevel_type = (enum trawl_ctl_loglevel_type)w.loglevel_type;
+	v.loglevel = w.loglevel;
+	v.exclusions = r->str[3];
+	v.captures = r->str[4];
+	v.session = r->str[5];
+	v.channel = r->str[6];
+	v.threshold = w.threshold;
+	v.ratio_ppm = w.ratio_ppm;
+	v.nr_actions = w.nr_actions;
+	v.occurrences = w.occurrences;
+	return info_fill(info, &v, sizeof(v));
+}
+
+TRAWL_EXPORT int trawl_ctl_list_trigger_action_at(const struct trawl_ctl_list *list, size_t i,
+						  struct trawl_ctl_trigger_action_info *info)
+{
+	struct trawl_ctl_trigger_action_info v = {0};
+	struct trawl_ctl_wire_trigger_action w;
+	const struct ctl_rec *r;
+	int ret;
+
+	if (!(r = rec_at(list, i, TRAWL_CTL_ITEM_TRIGGER_ACTION, info, &w, &ret)))
+		return ret;
+	v.kind = (enum trawl_ctl_action_kind)w.kind;
+	v.session = r->str[0];
+	v.rate_policy = (enum trawl_ctl_rate_policy)w.rate_policy;
+	v.rate_value = w.rate_value;
+	v.output_name = r->str[1];
+	v.output = r->str[2];
+	v.max_size = w.max_size;
+	v.runs = w.runs;
+	v.failures = w.failures;
+	return info_fill(info, &v, sizeof(v));
+}

@@ -96,6 +96,11 @@ static int output_req(struct trawl_ctl_wire_req *r, const char *session,
 	return 0;
 }
 
+int ctl_snapshot_output_req(struct trawl_ctl_wire_req *r, const struct trawl_ctl_snapshot_output *o)
+{
+	return output_req(r, "", o);
+}
+
 TRAWL_EXPORT int trawl_ctl_snapshot_add_output(struct trawl_ctl *ctl, const char *session,
 					       const struct trawl_ctl_snapshot_output *o,
 					       struct trawl_ctl_list **out)

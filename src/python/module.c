@@ -312,6 +312,36 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "max_size", r.max_size);
 		break;
 	}
+	case TRAWL_CTL_ITEM_TRIGGER: {
+		struct trawl_ctl_trigger_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_trigger_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_STR(d, "name", r.name);
+		bad |= PUT_U64(d, "owner_uid", r.owner_uid);
+		bad |= PUT_U64(d, "condition", r.condition);
+		bad |= PUT_STR(d, "pattern", r.pattern);
+		bad |= PUT_OPT(d, "filter", r.filter);
+		bad |= PUT_OPT(d, "session", r.session);
+		bad |= PUT_U64(d, "nr_actions", r.nr_actions);
+		bad |= PUT_U64(d, "occurrences", r.occurrences);
+		break;
+	}
+	case TRAWL_CTL_ITEM_TRIGGER_ACTION: {
+		struct trawl_ctl_trigger_action_info r = {.struct_size = sizeof(r)};
+
+		ret = trawl_ctl_list_trigger_action_at(l, i, &r);
+		if (ret)
+			break;
+		bad |= PUT_U64(d, "kind", r.kind);
+		bad |= PUT_OPT(d, "session", r.session);
+		bad |= PUT_U64(d, "rate_policy", r.rate_policy);
+		bad |= PUT_U64(d, "rate_value", r.rate_value);
+		bad |= PUT_U64(d, "runs", r.runs);
+		bad |= PUT_U64(d, "failures", r.failures);
+		break;
+	}
 	case TRAWL_CTL_ITEM_NONE:
 		break;
 	}
@@ -329,7 +359,8 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 static const char *const item_names[] = {
 	"none",	   "session",	"domain",  "channel",	    "event",
 	"context", "available", "field",   "snapshot",	    "tracker",
-	"tracker_value", "rotation", "rotation_schedule", "snapshot_output",
+	"tracker_value", "rotation", "rotation_schedule", "snapshot_output", "trigger",
+	"trigger_action",
 };
 
 /* The list as [(kind, dict)], and frees it; NULL with an exception. */

@@ -257,6 +257,7 @@ static void request_done(struct sd_client *c, int ret)
 static int read_only(uint16_t cmd)
 {
 	return cmd == TRAWL_CTL_CMD_PING || cmd == TRAWL_CTL_CMD_LIST_SESSIONS ||
+	       cmd == TRAWL_CTL_CMD_LIST_TRIGGERS ||
 	       cmd == TRAWL_CTL_CMD_LIST_SESSION || cmd == TRAWL_CTL_CMD_LIST_AVAILABLE;
 }
 
@@ -606,6 +607,15 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_ROTATION_SET:
 	case TRAWL_CTL_CMD_ROTATION_UNSET:
 		sd_cmd_rotation(cmd, req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_ADD_TRIGGER:
+		sd_cmd_add_trigger(req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_LIST_TRIGGERS:
+		sd_cmd_list_triggers(req, peer, r);
+		break;
+	case TRAWL_CTL_CMD_REMOVE_TRIGGER:
+		sd_cmd_remove_trigger(req, peer, r);
 		break;
 	case TRAWL_CTL_CMD_QUIT:
 		if (peer->uid != 0 && peer->uid != geteuid()) {

@@ -231,6 +231,7 @@ struct sd_limits {
 	uint32_t app_events;        /* per app */
 	uint32_t app_fields;        /* per event */
 	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */
+	uint32_t triggers_per_uid;  /* triggers one uid may register (root: no cap) */
 	uint64_t app_bytes;         /* per app: decoded descriptions and input */
 	uint64_t app_bytes_per_uid; /* untrusted uid, all its apps */
 	uint64_t log_bytes;         /* sessiond.log is cut at this size */
@@ -387,6 +388,16 @@ void sd_cmd_untrack(const struct trawl_ctl_wire_req *req, const struct sd_peer *
 void sd_trackers_rec(struct sd_reply *r, uint32_t domain, const struct sd_domain *d);
 /* Frees @d's tracker values (session destroy). */
 void sd_trackers_fini(struct sd_domain *d);
+
+/* triggers.c: the trigger registry (add-trigger, list-triggers, remove-trigger) */
+void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			struct sd_reply *r);
+void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			  struct sd_reply *r);
+void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   struct sd_reply *r);
+/* At exit: every trigger freed. */
+void sd_triggers_fini(void);
 
 /* cmd-channel.c */
 /* The session's part in @domain, created on first use; NULL with @r filled. */

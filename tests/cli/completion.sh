@@ -78,6 +78,12 @@ has "trawl start " alpha beta
 has "trawl save " alpha beta
 "$TRAWL" save alpha >/dev/null || fail "save alpha"
 has "trawl load " alpha
+has "trawl add-trigger --condition " event-rule-matches
+has "trawl add-trigger --condition event-rule-matches --type=user --action " notify snapshot-session
+has "trawl add-trigger --condition event-rule-matches --type=user --action snapshot-session " alpha beta
+"$TRAWL" add-trigger --name trig1 --condition event-rule-matches --type=user --action notify \
+	>/dev/null || fail "add-trigger"
+has "trawl remove-trigger " trig1
 not "trawl load " beta
 has "trawl destroy a" alpha
 has "trawl clear " alpha beta

@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-trigger.c - `trawl add-trigger`, `list-triggers` and `remove-trigger`,
+ * with LTTng 2.13's syntax and text.
+ *
+ * add-trigger's options depend on where they stand, as LTTng's argpar
+ * parsing has them: after `--condition event-rule-matches`, --name is the
+ * event name pattern; after `--action snapshot-session S`, --name is the
+ * output's name; elsewhere --name is the trigger's. A condition's or an
+ * action's options end at the first option it does not know, which the
+ * level above then reads.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The arguments being read: argv[i] is the next. */
+struct args {
+	int argc;
+	char **argv;
+	int i;
+};
+
+/*
+ * If argv[i] is option --@lng (or -@shrt, 0: none), which takes a value:
+ * 1 with *@val set and the option consumed ("--lng=V", "--lng V", "-sV",
+ * "-s V"); 0 if it is another; -1 (said) if its value is missing.
+ */
+static int opt_val(struct args *a, const char *lng, char shrt, const char **val)
+{
+	const char *s = a->argv[a->i];
+	size_t n = strlen(lng);
+
+	if (s[0] == '-' && s[1] == '-' && !strncmp(s + 2, lng, n) && (s[2 + n] == '=' || !s[2 + n])) {
+		if (s[2 + n] == '=') {
+			*val = s + 3 + n;
+			a->i++;
+			return 1;
+		}
+	} else if (shrt && s[0] == '-' && s[1] == shrt) {
+		if (s[2]) {
+			*val = s + 2;
+			a->i++;
+			return 1;
+		}
+	} else {
+		return 0;
+	}
+	if (a->i + 1 >= a->argc) {
+		cli_error(-EINVAL, "missing value for option '%s'", s);
+		return -1;
+	}
+	*val = a->argv[a->i + 1];
+	a->i += 2;
+	return 1;
+}
+
+static int is_option(const char *s)
+{
+	return s[0] == '-' && s[1];
+}
+
+/* An option given twice: LTTng's line. */
+static int dup_opt(const char **dst, const char *val, const char *name)
+{
+	if (*dst) {
+		cli_error(-EINVAL, "duplicate '%s' given", name);
+		return -1;
+	}
+	*dst = val;
+	return 0;
+}
+
+/* A capture descriptor as LTTng takes it: FIELD, $ctx.NAME or
+ * $app.PROVIDER:TYPE, then an optional [INDEX]. */
+static int capture_valid(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	if (!strncmp(p, "$ctx.", 5)) {
+		p += 5;
+	} else if (!strncmp(p, "$app.", 5)) {
+		p += 5;
+		n = strcspn(p, ":");
+		if (!n || !p[n])
+			return 0;
+		p += n + 1;
+	} else if (p[0] == '$') {
+		return 0;
+	}
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	if (!n || (p[0] >= '0' && p[0] <= '9'))
+		return 0;
+	p += n;
+	if (*p == '[') {
+		n = strspn(p + 1, "0123456789");
+		if (!n || p[1 + n] != ']')
+			return 0;
+		p += n + 2;
+	}
+	return *p == '\0';
+}
+
+/* --log-level: "..", "LEVEL" (exactly) or "LEVEL.." (at least as severe). */
+static int loglevel_of(const char *s, enum trawl_ctl_loglevel_type *type, int *level)
+{
+	char buf[64];
+	size_t n = strlen(s);
+
+	*type = TRAWL_CTL_LOGLEVEL_ALL;
+	*level = 0;
+	if (!strcmp(s, ".."))
+		return 0;
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	if (n > 2 && !strcmp(buf + n - 2, "..")) {
+		buf[n - 2] = '\0';
+		*type = TRAWL_CTL_LOGLEVEL_RANGE;
+	} else {
+		*type = TRAWL_CTL_LOGLEVEL_SINGLE;
+	}
+	*level = trawl_ctl_loglevel_parse(buf);
+	return *level < 0 ? -1 : 0;
+}
+
+/* --type: its domain and kind, or -1 (said). */
+static int rule_type_of(const char *s, enum trawl_ctl_domain *d, enum trawl_ctl_event_kind *k)
+{
+	*k = TRAWL_CTL_EVENT_TRACEPOINT;
+	if (!strcmp(s, "user") || !strcmp(s, "user:tracepoint")) {
+		*d = TRAWL_CTL_DOMAIN_UST;
+	} else if (!strcmp(s, "kernel") || !strcmp(s, "kernel:tracepoint")) {
+		*d = TRAWL_CTL_DOMAIN_KERNEL;
+	} else if (!strcmp(s, "syscall") || !strcmp(s, "kernel:syscall") ||
+		   !strcmp(s, "syscall:entry+exit") || !strcmp(s, "kernel:syscall:entry+exit")) {
+		*d = TRAWL_CTL_DOMAIN_KERNEL;
+		*k = TRAWL_CTL_EVENT_SYSCALL;
+	} else if (!strcmp(s, "jul") || !strcmp(s, "jul:logging") || !strcmp(s, "log4j") ||
+		   !strcmp(s, "log4j:logging") || !strcmp(s, "python") ||
+		   !strcmp(s, "python:logging") || !strcmp(s, "kprobe") ||
+		   !strcmp(s, "kernel:kprobe") || !strcmp(s, "kernel:uprobe") ||
+		   !strncmp(s, "syscall:", 8) || !strncmp(s, "kernel:syscall:", 15)) {
+		return cli_error(-EOPNOTSUPP, "event rules of type '%s' are not supported in "
+					      "triggers yet", s), -1;
+	} else {
+		return cli_error(-EINVAL, "invalid `--type` value: %s", s), -1;
+	}
+	return 0;
+}
+
+/* Adds -x's names (each may hold several, joined by ',') to @buf. */
+static int exclusion_add(char *buf, size_t len, const char *x)
+{
+	size_t have = strlen(buf), n = strlen(x);
+
+	if (!n || have + !!have + n >= len)
+		return cli_error(-EINVAL, "exclusion '%s' is empty or too long", x), -1;
+	if (have)
+		buf[have++] = ',';
+	memcpy(buf + have, x, n + 1);
+	return 0;
+}
+
+/* `--condition event-rule-matches` and its options, into @t. 0 or an exit status. */
+static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
+{
+	const char *type = NULL, *pattern = NULL, *filter = NULL, *loglevel = NULL, *v;
+	const char *location = NULL, *event_name = NULL;
+	const char *caps[64];
+	char excl[TRAWL_CTL_EXCLUSIONS_MAX] = "";
+	enum trawl_ctl_loglevel_type llt = TRAWL_CTL_LOGLEVEL_ALL;
+	enum trawl_ctl_domain domain;
+	enum trawl_ctl_event_kind kind;
+	size_t nr_caps = 0, i;
+	int ll = 0, ret;
+
+	while (a->i < a->argc) {
+		if (!is_option(a->argv[a->i]))
+			return cli_error(-EINVAL, "unexpected argument '%s'", a->argv[a->i]);
+		if ((ret = opt_val(a, "type", 't', &v)) != 0) {
+			if (ret < 0)
+				return CLI_EXIT_USAGE;
+			if (type)
+				return cli_error(-EINVAL, "more than one `--type` was specified");
+			type = v;
+		} else if ((ret = opt_val(a, "name", 'n', &v)) != 0) {
+			if (ret < 0 || dup_opt(&pattern, v, "--name"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "filter", 'f', &v)) != 0) {
+			if (ret < 0 || dup_opt(&filter, v, "--filter"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "log-level", 'l', &v)) != 0) {
+			if (ret < 0 || dup_opt(&loglevel, v, "--log-level"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "location", 'L', &v)) != 0) {
+			if (ret < 0 || dup_opt(&location, v, "--location"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "event-name", 'E', &v)) != 0) {
+			if (ret < 0 || dup_opt(&event_name, v, "--event-name"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "exclude-name", 'x', &v)) != 0) {
+			if (ret < 0 || exclusion_add(excl, sizeof(excl), v))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(a, "capture", 0, &v)) != 0) {
+			if (ret < 0)
+				return CLI_EXIT_USAGE;
+			if (!capture_valid(v))
+				return cli_error(-EINVAL, "failed to parse capture expression `%s`", v);
+			if (nr_caps == sizeof(caps) / sizeof(caps[0]))
+				return cli_error(-E2BIG, "too many --capture");
+			caps[nr_caps++] = v;
+		} else {
+			break; /* the level above's */
+		}
+	}
+	if (!type)
+		return cli_error(-EINVAL, "event rule requires a --type");
+	if (rule_type_of(type, &domain, &kind))
+		return CLI_EXIT_INVALID;
+	if (location)
+		return cli_error(-EINVAL, "can't use --location with %s event rules", type);
+	if (event_name)
+		return cli_error(-EINVAL, "can't use --event-name with %s event rules", type);
+	if (excl[0] && domain != TRAWL_CTL_DOMAIN_UST)
+		return cli_error(-EINVAL, "event name exclusions are not yet implemented for %s "
+					  "event rules", type);
+	if (excl[0] && !strchr(pattern ? pattern : "*", '*'))
+		return cli_error(-EINVAL, "event %s: exclusions can only be used with a globbing "
+					  "pattern", pattern);
+	if (loglevel && domain != TRAWL_CTL_DOMAIN_UST)
+		return cli_error(-EINVAL, "log levels are not supported for %s event rules", type);
+	if (loglevel && loglevel_of(loglevel, &llt, &ll))
+		return cli_error(-EINVAL, "failed to parse log level string `%s`", loglevel);
+	ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, llt, ll,
+					       excl[0] ? excl : NULL);
+	if (ret)
+		return cli_error(ret, "event rule: %s", strerror(-ret));
+	for (i = 0; i < nr_caps; i++) {
+		ret = trawl_ctl_trigger_add_capture(t, caps[i]);
+		if (ret)
+			return cli_error(ret, "--capture %s: %s", caps[i],
+					 ret == -ENAMETOOLONG ? "the captures are too long" : strerror(-ret));
+	}
+	return 0;
+}
+
+/* --rate-policy=every:N|once-after:N of action @i. 0 or an exit status. */
+static int rate_policy_set(struct trawl_ctl_trigger *t, int i, const char *s)
+{
+	enum trawl_ctl_rate_policy p;
+	const char *colon = strchr(s, ':');
+	unsigned long long n;
+	char *end;
+
+	if (!colon || colon == s || !colon[1])
+		return cli_error(-EINVAL, "rate policy format is invalid");
+	if ((size_t)(colon - s) == 5 && !strncmp(s, "every", 5))
+		p = TRAWL_CTL_RATE_EVERY_N;
+	else if ((size_t)(colon - s) == 10 && !strncmp(s, "once-after", 10))
+		p = TRAWL_CTL_RATE_ONCE_AFTER_N;
+	else
+		return cli_error(-EINVAL, "rate policy type `%.*s` unknown", (int)(colon - s), s);
+	errno = 0;
+	n = strtoull(colon + 1, &end, 10);
+	if (errno || *end || colon[1] == '-' || colon[1] == '+')
+		return cli_error(-EINVAL, "failed to parse rate policy value `%s` as an integer",
+				 colon + 1);
+	if (!n)
+		return cli_error(-EINVAL, "rate policy value `%s` must be > 0", colon + 1);
+	return trawl_ctl_trigger_action_set_rate_policy(t, i, p, n) ? CLI_EXIT_INVALID : 0;
+}
+
+struct snap_opts {
+	const char *path, *url, *ctrl_url, *data_url, *name, *max_size;
+};
+
+/* A snapshot-session action's own output, if given. 0 or an exit status. */
+static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct snap_opts *o)
+{
+	struct trawl_ctl_snapshot_output *out;
+	const char *dest = o->path ? o->path : o->url;
+	uint64_t max = 0;
+	int ret;
+
+	if (o->ctrl_url && !o->data_url)
+		return cli_error(-EINVAL, "--ctrl-url is specified, but --data-url is missing");
+	if (o->data_url && !o->ctrl_url)
+		return cli_error(-EINVAL, "--data-url is specified, but --ctrl-url is missing");
+	if (!!o->path + !!o->url + !!o->ctrl_url > 1)
+		return cli_error(-EINVAL, "the --ctrl-url/--data-url, --url, and --path options "
+					  "can't be used together");
+	if (o->ctrl_url)
+		return cli_error(-EOPNOTSUPP, "snapshots to a relay daemon (--ctrl-url, "
+					      "--data-url) are not supported");
+	if (!dest) {
+		if (o->name)
+			return cli_error(-EINVAL, "can't provide a snapshot output name without a "
+						  "snapshot output destination");
+		if (o->max_size)
+			return cli_error(-EINVAL, "can't provide a snapshot output max size without "
+						  "a snapshot output destination");
+		return 0;
+	}
+	if (o->max_size && cli_parse_size(o->max_size, &max))
+		return cli_error(-EINVAL, "failed to parse `%s` as a size", o->max_size);
+	out = trawl_ctl_snapshot_output_create();
+	if (!out)
+		return cli_error(-ENOMEM, "out of memory");
+	ret = o->name ? trawl_ctl_snapshot_output_set_name(out, o->name) : 0;
+	if (ret) {
+		trawl_ctl_snapshot_output_destroy(out);
+		return cli_error(ret, "failed to set name of snapshot output");
+	}
+	ret = trawl_ctl_snapshot_output_set_url(out, dest, NULL);
+	if (!ret && o->max_size)
+		ret = trawl_ctl_snapshot_output_set_max_size(out, max);
+	if (!ret)
+		ret = trawl_ctl_trigger_action_set_snapshot_output(t, i, out);
+	trawl_ctl_snapshot_output_destroy(out);
+	if (ret)
+		return cli_error(ret, "failed to parse '%s' as %s", dest,
+				 o->path ? "a local path" : "an URL");
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum trawl_ctl_action_kind kind;
+} action_names[] = {
+	{"notify", TRAWL_CTL_ACTION_NOTIFY},
+	{"start-session", TRAWL_CTL_ACTION_START_SESSION},
+	{"stop-session", TRAWL_CTL_ACTION_STOP_SESSION},
+	{"rotate-session", TRAWL_CTL_ACTION_ROTATE_SESSION},
+	{"snapshot-session", TRAWL_CTL_ACTION_SNAPSHOT_SESSION},
+};
+
+/* `--action NAME` and its arguments, into @t. 0 or an exit status. */
+static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigger *t)
+{
+	struct snap_opts so = {0};
+	const char *session = NULL, *rate = NULL, *v;
+	enum trawl_ctl_action_kind kind;
+	size_t k;
+	int i, ret, snap;
+
+	for (k = 0; k < sizeof(action_names) / sizeof(action_names[0]); k++)
+		if (!strcmp(name, action_names[k].name))
+			break;
+	if (k == sizeof(action_names) / sizeof(action_names[0]))
+		return cli_error(-EINVAL, "unknown action name '%s' (valid: notify, start-session, "
+					  "stop-session, rotate-session, snapshot-session)", name);
+	kind = action_names[k].kind;
+	snap = kind == TRAWL_CTL_ACTION_SNAPSHOT_SESSION;
+	while (a->i < a->argc) {
+		const char *s = a->argv[a->i];
+
+		if (!is_option(s)) {
+			if (kind == TRAWL_CTL_ACTION_NOTIFY || session)
+				return cli_error(-EINVAL, "unexpected argument `%s`", s);
+			session = s;
+			a->i++;
+		} else if ((ret = opt_val(a, "rate-policy", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&rate, v, "--rate-policy"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "path", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.path, v, "--path"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "url", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.url, v, "--url"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "ctrl-url", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.ctrl_url, v, "--ctrl-url"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "data-url", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.data_url, v, "--data-url"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "name", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.name, v, "--name"))
+				return CLI_EXIT_USAGE;
+		} else if (snap && (ret = opt_val(a, "max-size", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&so.max_size, v, "--max-size"))
+				return CLI_EXIT_USAGE;
+		} else {
+			break; /* the level above's */
+		}
+	}
+	if (kind != TRAWL_CTL_ACTION_NOTIFY && !session)
+		return cli_error(-EINVAL, "missing session name");
+	i = trawl_ctl_trigger_add_action(t, kind, session);
+	if (i == -E2BIG)
+		return cli_error(i, "a trigger has at most %d actions", TRAWL_CTL_TRIGGER_MAX_ACTIONS);
+	if (i < 0)
+		return cli_error(i, "invalid session name '%s'", session);
+	if (rate && (ret = rate_policy_set(t, i, rate)))
+		return ret;
+	return snap ? snapshot_output_set(t, i, &so) : 0;
+}
+
+static const struct cli_option_doc add_opts_doc[] = {
+	{"-h, --help", "Show this help."},
+	{"--name=NAME", "Name the trigger (default: triggerN)."},
+	{"--owner-uid=UID", "Register the trigger for user UID (root only)."},
+	{"--condition=event-rule-matches", "The condition: an event matches the rule described by "
+					   "the options that follow it: -t/--type=user|kernel|syscall, "
+					   "-n/--name=PATTERN, -f/--filter=EXPR, "
+					   "-l/--log-level=LEVEL|LEVEL..|.., -x/--exclude-name=NAME, "
+					   "--capture=DESCRIPTOR."},
+	{"--action=ACTION", "An action when the condition holds: notify, start-session SESSION, "
+			    "stop-session SESSION, rotate-session SESSION, snapshot-session "
+			    "SESSION [--path=DIR | --url=URL] [--name=NAME] [--max-size=SIZE]; "
+			    "each may be followed by --rate-policy=every:N|once-after:N."},
+	{NULL, NULL},
+};
+
+/* add-trigger's command line into @t, @owner set if given. 0 or an exit status. */
+static int parse_add(int argc, char **argv, struct trawl_ctl_trigger *t)
+{
+	struct args a = {argc, argv, 1};
+	const char *name = NULL, *owner = NULL, *v;
+	int have_cond = 0, nr_actions = 0, ret;
+
+	while (a.i < a.argc) {
+		const char *s = a.argv[a.i];
+
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+			cli_help_print(&cli_cmd_add_trigger);
+			return -1;
+		}
+		if (!is_option(s))
+			return cli_error(-EINVAL, "unexpected argument `%s`", s);
+		if ((ret = opt_val(&a, "name", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&name, v, "--name"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(&a, "owner-uid", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&owner, v, "--owner-uid"))
+				return CLI_EXIT_USAGE;
+		} else if ((ret = opt_val(&a, "condition", 0, &v)) != 0) {
+			if (ret < 0)
+				return CLI_EXIT_USAGE;
+			if (have_cond)
+				return cli_error(-EINVAL, "a --condition was already given");
+			if (strcmp(v, "event-rule-matches"))
+				return cli_error(-EINVAL, "unknown condition name '%s' (valid: "
+							  "event-rule-matches)", v);
+			have_cond = 1;
+			if ((ret = parse_event_rule(&a, t)))
+				return ret;
+		} else if ((ret = opt_val(&a, "action", 0, &v)) != 0) {
+			if (ret < 0)
+				return CLI_EXIT_USAGE;
+			if ((ret = parse_action(&a, v, t)))
+				return ret;
+			nr_actions++;
+		} else {
+			return cli_error(-EINVAL, "unknown option '%s'", s);
+		}
+	}
+	if (!have_cond)
+		return cli_error(-EINVAL, "missing --condition");
+	if (!nr_actions)
+		return cli_error(-EINVAL, "need at least one --action");
+	if (name && (ret = trawl_ctl_trigger_set_name(t, name)))
+		return cli_error(ret, "invalid trigger name '%s'", name);
+	if (owner) {
+		uint32_t uid;
+
+		if (cli_parse_u32(owner, &uid) || uid == UINT32_MAX)
+			return cli_error(-EINVAL, "failed to parse `%s` as a user id", owner);
+		trawl_ctl_trigger_set_owner_uid(t, uid);
+	}
+	return 0;
+}
+
+static int run_add(int argc, char **argv)
+{
+	struct trawl_ctl_trigger *t = trawl_ctl_trigger_create();
+	struct trawl_ctl_trigger_info info = {.struct_size = sizeof(info)};
+	struct trawl_ctl_list *out = NULL;
+	struct trawl_ctl *ctl;
+	int ret;
+
+	if (!t)
+		return cli_error(-ENOMEM, "out of memory");
+	ret = parse_add(argc, argv, t);
+	if (ret) {
+		trawl_ctl_trigger_destroy(t);
+		return ret < 0 ? 0 : ret;
+	}
+	ret = cli_connect(&ctl);
+	if (ret) {
+		trawl_ctl_trigger_destroy(t);
+		return ret;
+	}
+	ret = trawl_ctl_trigger_register(ctl, t, &out);
+	trawl_ctl_trigger_destroy(t);
+	if (ret) {
+		ret = cli_fail(ctl, ret, "failed to register trigger");
+		trawl_ctl_disconnect(ctl);
+		return ret;
+	}
+	if (!trawl_ctl_list_trigger_at(out, 0, &info) && !cli_quiet)
+		printf("Added trigger `%s`.\n", info.name);
+	trawl_ctl_list_destroy(out);
+	trawl_ctl_disconnect(ctl);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_add_trigger = {
+	.name = "add-trigger",
+	.summary = "Add a trigger",
+	.synopsis = "[--name=NAME] [--owner-uid=UID] --condition=CONDITION [CONDITION ARGS] "
+		    "--action=ACTION [ACTION ARGS] [--action=ACTION [ACTION ARGS]]...",
+	.description = "Registers a trigger with the session daemon: when CONDITION holds, "
+		       "each ACTION runs, in order, under its rate policy. The trigger "
+		       "belongs to you: you alone list and remove it (root sees every user's). "
+		       "The condition is event-rule-matches (the C API also offers "
+		       "session-consumed-size and buffer-usage-high/low).",
+	.options = add_opts_doc,
+	.run = run_add,
+	.mi = CLI_MI_REFUSED,
+};
+
+/* ---- list-triggers ---- */
+
+static const char *level_name(int level)
+{
+	const char *n = trawl_ctl_loglevel_name(level);
+
+	return n && !strncmp(n, "TRACE_", 6) ? n + 6 : n ? n : "?";
+}
+
+static void print_rule(const struct trawl_ctl_trigger_info *g)
+{
+	const char *type = g->domain == TRAWL_CTL_DOMAIN_UST ? "user tracepoint"
+			   : g->event_kind == TRAWL_CTL_EVENT_SYSCALL ? "kernel:syscall:entry+exit"
+								     : "kernel tracepoint";
+
+	printf("    rule: %s (type: %s", g->pattern, type);
+	if (g->filter[0])
+		printf(", filter: %s", g->filter);
+	if (g->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
+		printf(", log level %s %s",
+		       g->loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE ? "is" : "at least",
+		       level_name(g->loglevel));
+	if (g->exclusions[0])
+		printf(", exclusions: %s", g->exclusions);
+	printf(")\n");
+	if (g->captures[0]) {
+		const char *c = g->captures;
+
+		printf("    captures:\n");
+		while (*c) {
+			size_t n = strcspn(c, ",");
+
+			printf("      - %.*s\n", (int)n, c);
+			c += n + !!c[n];
+		}
+	}
+}
+
+static void print_condition(const struct trawl_ctl_trigger_info *g)
+{
+	static const char *const names[] = {
+		[TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES] = "event rule matches",
+		[TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE] = "session consumed size",
+		[TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH] = "buffer usage high",
+		[TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW] = "buffer usage low",
+	};
+
+	printf("  condition: %s\n", names[g->condition]);
+	switch (g->condition) {
+	case TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES:
+		print_rule(g);
+		break;
+	case TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE:
+		printf("    session name: %s\n", g->session);
+		printf("    threshold: %llu bytes\n", (unsigned long long)g->threshold);
+		break;
+	default:
+		printf("    session name: %s\n", g->session);
+		printf("    channel name: %s\n", g->channel);
+		printf("    domain: %s\n", g->domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "ust");
+		if (g->ratio_ppm == UINT32_MAX)
+			printf("    threshold (bytes): %llu\n", (unsigned long long)g->threshold);
+		else
+			printf("    threshold (ratio): %.2f\n", g->ratio_ppm / 1e6);
+		break;
+	}
+	printf("    errors: none\n");
+}
+
+static void print_action(const struct trawl_ctl_trigger_action_info *a)
+{
+	static const char *const verbs[] = {
+		[TRAWL_CTL_ACTION_START_SESSION] = "start",
+		[TRAWL_CTL_ACTION_STOP_SESSION] = "stop",
+		[TRAWL_CTL_ACTION_ROTATE_SESSION] = "rotate",
+		[TRAWL_CTL_ACTION_SNAPSHOT_SESSION] = "snapshot",
+	};
+
+	if (a->kind == TRAWL_CTL_ACTION_NOTIFY)
+		printf("    notify");
+	else
+		printf("    %s session `%s`", verbs[a->kind], a->session);
+	if (a->output[0]) {
+		printf(a->output[0] == '/' ? ", path: %s" : ", url: %s", a->output);
+		if (a->output_name[0])
+			printf(", name: %s", a->output_name);
+		if (a->max_size != UINT64_MAX)
+			printf(", max size: %llu", (unsigned long long)a->max_size);
+	}
+	if (a->rate_policy == TRAWL_CTL_RATE_ONCE_AFTER_N)
+		printf(", rate policy: once after %llu occurrences",
+		       (unsigned long long)a->rate_value);
+	else if (a->rate_value > 1)
+		printf(", rate policy: every %llu occurrences", (unsigned long long)a->rate_value);
+	printf("\n");
+	if (a->failures)
+		printf("      errors:\n        total execution failures: %llu\n",
+		       (unsigned long long)a->failures);
+	else
+		printf("      errors: none\n");
+}
+
+struct listed {
+	const char *name;
+	size_t at; /* its TRIGGER record */
+};
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct listed *)x)->name, ((const struct listed *)y)->name);
+}
+
+static void print_triggers(const struct trawl_ctl_list *list)
+{
+	size_t n = trawl_ctl_list_count(list), nr = 0, i, k;
+	struct listed *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v) {
+		cli_error(-ENOMEM, "out of memory");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_trigger_info g = {.struct_size = sizeof(g)};
+
+		if (!trawl_ctl_list_trigger_at(list, i, &g))
+			v[nr++] = (struct listed){g.name, i};
+	}
+	qsort(v, nr, sizeof(*v), by_name);
+	for (k = 0; k < nr; k++) {
+		struct trawl_ctl_trigger_info g = {.struct_size = sizeof(g)};
+
+		trawl_ctl_list_trigger_at(list, v[k].at, &g);
+		printf("- name: %s\n", g.name);
+		printf("  owner uid: %u\n", (unsigned)g.owner_uid);
+		print_condition(&g);
+		printf("  actions:\n");
+		for (i = v[k].at + 1; i <= v[k].at + g.nr_actions; i++) {
+			struct trawl_ctl_trigger_action_info a = {.struct_size = sizeof(a)};
+
+			if (!trawl_ctl_list_trigger_action_at(list, i, &a))
+				print_action(&a);
+		}
+		printf("  errors: none\n");
+	}
+	free(v);
+}
+
+static const struct cli_option_doc help_only_doc[] = {
+	{"-h, --help", "Show this help."},
+	{NULL, NULL},
+};
+
+static int run_list(int argc, char **argv)
+{
+	struct trawl_ctl_list *list;
+	struct trawl_ctl *ctl;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cli_help_print(&cli_cmd_list_triggers);
+			return 0;
+		}
+		return cli_error(-EINVAL, "unexpected argument: %s", argv[i]);
+	}
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	ret = trawl_ctl_list_triggers(ctl, &list);
+	if (ret) {
+		ret = cli_fail(ctl, ret, "error listing triggers");
+		trawl_ctl_disconnect(ctl);
+		return ret;
+	}
+	print_triggers(list);
+	trawl_ctl_list_destroy(list);
+	trawl_ctl_disconnect(ctl);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_list_triggers = {
+	.name = "list-triggers",
+	.summary = "List the triggers",
+	.synopsis = "",
+	.description = "Lists your triggers (root: every user's), sorted by name, with their "
+		       "condition, actions and rate policies, as LTTng 2.13 prints them.",
+	.options = help_only_doc,
+	.run = run_list,
+	.mi = CLI_MI_REFUSED,
+};
+
+/* ---- remove-trigger ---- */
+
+static const struct cli_option_doc remove_opts_doc[] = {
+	{"-h, --help", "Show this help."},
+	{"--owner-uid=UID", "Remove user UID's trigger NAME (root only)."},
+	{NULL, NULL},
+};
+
+static int run_remove(int argc, char **argv)
+{
+	struct args a = {argc, argv, 1};
+	const char *name = NULL, *owner = NULL, *v;
+	uint32_t uid = UINT32_MAX;
+	struct trawl_ctl *ctl;
+	int ret;
+
+	while (a.i < a.argc) {
+		const char *s = a.argv[a.i];
+
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+			cli_help_print(&cli_cmd_remove_trigger);
+			return 0;
+		}
+		if ((ret = opt_val(&a, "owner-uid", 0, &v)) != 0) {
+			if (ret < 0 || dup_opt(&owner, v, "--owner-uid"))
+				return CLI_EXIT_USAGE;
+		} else if (is_option(s)) {
+			return cli_error(-EINVAL, "unknown option '%s'", s);
+		} else if (name) {
+			return cli_error(-EINVAL, "unexpected argument '%s'", s);
+		} else {
+			name = s;
+			a.i++;
+		}
+	}
+	if (!name)
+		return cli_error(-EINVAL, "missing `name` argument");
+	if (owner && (cli_parse_u32(owner, &uid) || uid == UINT32_MAX))
+		return cli_error(-EINVAL, "failed to parse `%s` as an integer", owner);
+	if (!name[0] || strlen(name) >= TRAWL_CTL_NAME_MAX)
+		return cli_error(-ENOENT, "couldn't find trigger with name `%s`", name);
+	ret = cli_connect(&ctl);
+	if (ret)
+		return ret;
+	ret = trawl_ctl_trigger_unregister(ctl, name, uid);
+	if (ret == -ENOENT) {
+		trawl_ctl_disconnect(ctl);
+		return cli_error(ret, "couldn't find trigger with name `%s`", name);
+	}
+	if (ret) {
+		ret = cli_fail(ctl, ret, "failed to unregister trigger");
+		trawl_ctl_disconnect(ctl);
+		return ret;
+	}
+	trawl_ctl_disconnect(ctl);
+	if (!cli_quiet)
+		printf("Removed trigger `%s`.\n", name);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_remove_trigger = {
+	.name = "remove-trigger",
+	.summary = "Remove a trigger",
+	.synopsis = "[--owner-uid=UID] NAME",
+	.description = "Removes your trigger NAME.",
+	.options = remove_opts_doc,
+	.run = run_remove,
+	.mi = CLI_MI_REFUSED,
+};

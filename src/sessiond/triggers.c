@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * triggers.c - the daemon's triggers (LTTng 2.13's add-trigger,
+ * list-triggers, remove-trigger): a condition and its actions, each action
+ * with its rate policy, kept per owner.
+ *
+ * Ownership is LTTng's: a trigger belongs to the uid that registered it
+ * (SO_PEERCRED, never what the client says). A user lists and removes only
+ * their own; root sees and removes every user's, and may register one for
+ * another user (--owner-uid). Names are unique per owner; an unnamed
+ * trigger is named triggerN, N counting its owner's unnamed triggers, as
+ * LTTng counts them (but per owner: LTTng's one count across all users
+ * tells one user how many the others added).
+ *
+ * Bounds: every field arrives in the fixed-size request (proto.h), so a
+ * trigger takes at most a few KiB; a uid other than root may hold
+ * sd_limits.triggers_per_uid of them (trawl-sessiond --limit
+ * triggers-per-uid), so no user exhausts the daemon's memory with them.
+ */
+#include "common/common.h"
+#include "sessiond/sessiond.h"
+
+#ifdef TRAWL_HAVE_UST_DOMAIN
+#include "filter/filter.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sd_trigger_action {
+	struct trawl_ctl_wire_action w; /* as registered */
+	uint64_t runs, failures;
+};
+
+struct sd_trigger {
+	struct sd_trigger *next;
+	uid_t owner;
+	char name[TRAWL_CTL_NAME_MAX];
+	uint32_t condition; /* enum trawl_ctl_condition_kind */
+	uint32_t domain, event_kind, loglevel_type;
+	int32_t loglevel;
+	char pattern[TRAWL_CTL_NAME_MAX];
+	char filter[TRAWL_CTL_FILTER_MAX];
+	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX];
+	char captures[TRAWL_CTL_CAPTURES_MAX];
+	char session[TRAWL_CTL_NAME_MAX];
+	char channel[TRAWL_CTL_NAME_MAX];
+	uint64_t threshold;
+	uint32_t ratio_ppm;
+	uint64_t occurrences;
+	uint32_t nr_actions;
+	struct sd_trigger_action actions[]; /* nr_actions */
+};
+
+/* Every trigger, in the order registered (list-triggers' order). */
+static struct sd_trigger *triggers;
+
+/* The next N of triggerN, per owner (one entry per uid that ever added an
+ * unnamed trigger: only trusted users reach this socket). */
+static struct name_seq {
+	struct name_seq *next;
+	uid_t owner;
+	unsigned long next_n;
+} *name_seqs;
+
+static struct sd_trigger *trigger_find(const char *name, uid_t owner)
+{
+	struct sd_trigger *t;
+
+	for (t = triggers; t; t = t->next)
+		if (t->owner == owner && !strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+static uint32_t owner_count(uid_t owner)
+{
+	const struct sd_trigger *t;
+	uint32_t n = 0;
+
+	for (t = triggers; t; t = t->next)
+		n += t->owner == owner;
+	return n;
+}
+
+/* The owner a request means: the peer, or (root only) req.value. -1 with @r filled. */
+static int64_t request_owner(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			     struct sd_reply *r)
+{
+	if (!(req->flags & TRAWL_CTL_F_OWNER) || req->value == p->uid)
+		return p->uid;
+	if (p->uid != 0) {
+		sd_fail(r, -EACCES, "permission denied: only root may act on another user's "
+				    "triggers");
+		return -1;
+	}
+	if (req->value == UINT32_MAX) {
+		sd_fail(r, -EINVAL, "invalid owner uid %u", (unsigned)req->value);
+		return -1;
+	}
+	return req->value;
+}
+
+/* triggerN, the owner's next N not taken, into @t->name. 0 or -ENOMEM. */
+static int name_generate(struct sd_trigger *t)
+{
+	struct name_seq *q;
+
+	for (q = name_seqs; q && q->owner != t->owner; q = q->next)
+		;
+	if (!q) {
+		q = calloc(1, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		q->owner = t->owner;
+		q->next = name_seqs;
+		name_seqs = q;
+	}
+	do
+		snprintf(t->name, sizeof(t->name), "trigger%lu", q->next_n++);
+	while (trigger_find(t->name, t->owner));
+	return 0;
+}
+
+/* The condition's checks the protocol cannot make. 0, or -1 with @r filled. */
+static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
+{
+	if (req->domain == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon) {
+		sd_fail(r, -EACCES, "failed to register trigger: tracing the kernel requires the "
+				    "root session daemon, and root or group 'tracing' for the client");
+		return -1;
+	}
+	if (req->trigger.condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES)
+		return 0;
+	if (req->exclusions[0] && req->domain != TRAWL_CTL_DOMAIN_UST) {
+		sd_fail(r, -EINVAL, "event name exclusions are not yet implemented for kernel "
+				    "event rules");
+		return -1;
+	}
+	if (req->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && req->domain != TRAWL_CTL_DOMAIN_UST) {
+		sd_fail(r, -EINVAL, "log levels are not supported for kernel event rules");
+		return -1;
+	}
+#ifdef TRAWL_HAVE_UST_DOMAIN
+	if (req->filter[0]) {
+		struct trawl_filter_error ferr;
+		struct trawl_filter *f;
+		int ret = trawl_filter_parse(req->filter, &f, &ferr);
+
+		if (ret) {
+			sd_fail(r, ret, "failed to register trigger: filter '%s': %s", req->filter,
+				ret == -EINVAL ? ferr.msg : strerror(-ret));
+			return -1;
+		}
+		trawl_filter_destroy(f);
+	}
+#endif
+	return 0;
+}
+
+static struct sd_trigger *trigger_of(const struct trawl_ctl_wire_req *req, uid_t owner)
+{
+	const struct trawl_ctl_wire_trigger_req *w = &req->trigger;
+	struct sd_trigger *t;
+	uint32_t i;
+
+	t = calloc(1, sizeof(*t) + w->nr_actions * sizeof(t->actions[0]));
+	if (!t)
+		return NULL;
+	t->owner = owner;
+	memcpy(t->name, w->name, sizeof(t->name));
+	t->condition = w->condition;
+	t->domain = req->domain;
+	t->event_kind = req->event_kind;
+	t->loglevel_type = req->loglevel_type;
+	t->loglevel = req->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL ? 0 : req->loglevel;
+	t->ratio_ppm = w->ratio_ppm;
+	t->threshold = w->threshold;
+	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
+		memcpy(t->pattern, req->name, sizeof(t->pattern));
+		memcpy(t->filter, req->filter, sizeof(t->filter));
+		memcpy(t->exclusions, req->exclusions, sizeof(t->exclusions));
+		memcpy(t->captures, w->captures, sizeof(t->captures));
+		t->ratio_ppm = UINT32_MAX;
+		t->threshold = 0;
+	} else {
+		t->domain = t->condition == TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE ? 0 : t->domain;
+		t->event_kind = 0;
+		memcpy(t->session, req->session, sizeof(t->session));
+		if (t->condition != TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE)
+			memcpy(t->channel, req->channel, sizeof(t->channel));
+		else
+			t->ratio_ppm = UINT32_MAX;
+	}
+	t->nr_actions = w->nr_actions;
+	for (i = 0; i < w->nr_actions; i++)
+		t->actions[i].w = w->actions[i];
+	return t;
+}
+
+/* @t's TRIGGER record, then its TRIGGER_ACTION records. */
+static void trigger_recs(struct sd_reply *r, const struct sd_trigger *t)
+{
+	struct trawl_ctl_wire_trigger b = {
+		.owner_uid = t->owner,
+		.condition = t->condition,
+		.domain = t->domain,
+		.event_kind = t->event_kind,
+		.loglevel_type = t->loglevel_type,
+		.loglevel = t->loglevel,
+		.nr_actions = t->nr_actions,
+		.ratio_ppm = t->ratio_ppm,
+		.threshold = t->threshold,
+		.occurrences = t->occurrences,
+	};
+	const char *strs[] = {t->name,     t->pattern, t->filter, t->exclusions,
+			      t->captures, t->session, t->channel};
+	uint32_t i;
+
+	sd_reply_rec(r, TRAWL_CTL_ITEM_TRIGGER, &b, strs);
+	for (i = 0; i < t->nr_actions; i++) {
+		const struct sd_trigger_action *a = &t->actions[i];
+		struct trawl_ctl_wire_trigger_action ab = {
+			.kind = a->w.kind,
+			.rate_policy = a->w.rate_policy,
+			.rate_value = a->w.rate_value,
+			.max_size = a->w.max_size,
+			.runs = a->runs,
+			.failures = a->failures,
+		};
+		const char *as[] = {a->w.session, a->w.name, a->w.output};
+
+		sd_reply_rec(r, TRAWL_CTL_ITEM_TRIGGER_ACTION, &ab, as);
+	}
+}
+
+void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			struct sd_reply *r)
+{
+	struct sd_trigger *t, **tail;
+	int64_t owner = request_owner(req, p, r);
+
+	if (owner < 0 || condition_check(req, r))
+		return;
+	if (req->trigger.name[0] && trigger_find(req->trigger.name, (uid_t)owner)) {
+		sd_fail(r, -EEXIST, "failed to register trigger: trigger already registered");
+		return;
+	}
+	if (owner != 0 && owner_count((uid_t)owner) >= sd_limits.triggers_per_uid) {
+		sd_fail(r, -EDQUOT, "failed to register trigger: user %u holds %u triggers, the "
+			"most one user may (trawl-sessiond --limit triggers-per-uid)",
+			(unsigned)owner, (unsigned)sd_limits.triggers_per_uid);
+		return;
+	}
+	t = trigger_of(req, (uid_t)owner);
+	if (!t) {
+		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
+		return;
+	}
+	if (!t->name[0] && name_generate(t)) {
+		free(t);
+		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
+		return;
+	}
+	for (tail = &triggers; *tail; tail = &(*tail)->next)
+		;
+	*tail = t;
+	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u registered trigger '%s' of uid %u",
+		    (unsigned)p->uid, t->name, (unsigned)t->owner);
+	trigger_recs(r, t);
+}
+
+void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			  struct sd_reply *r)
+{
+	const struct sd_trigger *t;
+
+	(void)req;
+	for (t = triggers; t && !r->status; t = t->next)
+		if (p->uid == 0 || t->owner == p->uid)
+			trigger_recs(r, t);
+}
+
+void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   struct sd_reply *r)
+{
+	struct sd_trigger **pp, *t;
+	int64_t owner = request_owner(req, p, r);
+
+	if (owner < 0)
+		return;
+	for (pp = &triggers; (t = *pp); pp = &t->next)
+		if (t->owner == (uid_t)owner && !strcmp(t->name, req->trigger.name))
+			break;
+	if (!t) {
+		/* another user's trigger of that name is not told apart from none */
+		sd_fail(r, -ENOENT, "couldn't find trigger with name '%s'", req->trigger.name);
+		return;
+	}
+	*pp = t->next;
+	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u removed trigger '%s' of uid %u",
+		    (unsigned)p->uid, t->name, (unsigned)t->owner);
+	free(t);
+}
+
+void sd_triggers_fini(void)
+{
+	struct sd_trigger *t;
+	struct name_seq *q;
+
+	while ((q = name_seqs)) {
+		name_seqs = q->next;
+		free(q);
+	}
+	while ((t = triggers)) {
+		triggers = t->next;
+		free(t);
+	}
+}

@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: MIT
+"""add-trigger, list-triggers and remove-trigger (issue 16): LTTng 2.13's
+syntax and text.
+
+One sequence of commands runs through trawl and, as a user made for the
+test, through real LTTng 2.13.9 (LttngRef): each must succeed with both or
+fail with both, and print the same on standard output once each tool's
+folder and owner uid are set aside. Then, trawl alone: each malformed
+command line is refused with exactly one line on standard error, naming
+what was wrong, and a non-zero exit, and registers nothing.
+
+    triggers.py    (through ctest: TRAWL_BIN_DIR)
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from lttngref import LttngRef  # noqa: E402
+
+ERM = "--condition event-rule-matches"
+# A `!` first: the command fails with both tools.
+SEQUENCE = [
+    "create s1 --snapshot -o {D}/s1",
+    "list-triggers",
+    "add-trigger --name t1 %s --type=user --name=app:error --action snapshot-session s1" % ERM,
+    "add-trigger --name t2 %s --type=user --name=app:* --filter 'x > 3' --log-level=TRACE_ERR.. "
+    "-x app:a,app:b --capture x --capture '$ctx.vpid' --capture 'arr[2]' "
+    "--action notify --rate-policy=once-after:3 --action start-session s1 --rate-policy=every:5 "
+    "--action stop-session s1 --action rotate-session s1" % ERM,
+    "add-trigger %s --type=user --name=foo --action notify" % ERM,
+    "add-trigger %s --type=user:tracepoint --action notify --rate-policy=every:1" % ERM,
+    "add-trigger --name t5 %s --type=user --log-level=TRACE_ERR --action snapshot-session s1 "
+    "--path {D}/snap --name o --max-size 1M" % ERM,
+    "add-trigger --name t6 %s -t user -n 'a b' -l DEBUG.. --action snapshot-session s1 "
+    "--rate-policy once-after:1" % ERM,
+    "add-trigger %s --type=user --name=later --action start-session nosuch" % ERM,
+    "!add-trigger --name t1 %s --type=user --action notify" % ERM,
+    "list-triggers",
+    "!remove-trigger nosuch",
+    "remove-trigger t1",
+    "remove-trigger trigger0",
+    "add-trigger %s --type=user --name=again --action notify" % ERM,
+    "list-triggers",
+    "!remove-trigger",
+]
+
+# Refused by trawl in one line naming the cause (and by LTTng, which says
+# the same in its words, some in several lines).
+MALFORMED = [
+    ("--name bad --condition session-consumed-size --action notify", "unknown condition name"),
+    ("--name bad %s --action notify" % ERM, "--type"),
+    ("--name bad %s --type=user --action notify --rate-policy=every:0" % ERM, "must be > 0"),
+    ("--name bad %s --type=user --action notify --rate-policy=foo:1" % ERM, "`foo` unknown"),
+    ("--name bad %s --type=user --action notify --rate-policy=every" % ERM, "format is invalid"),
+    ("--name bad %s --type=user --action notify --rate-policy=every:x" % ERM, "`x`"),
+    ("--name bad %s --type=user --action frob" % ERM, "unknown action name 'frob'"),
+    ("--name bad %s --type=user" % ERM, "at least one --action"),
+    ("--name bad --action notify", "missing --condition"),
+    ("--name bad %s --type=user --action start-session" % ERM, "missing session name"),
+    ("--name bad %s --type=frob --action notify" % ERM, "`--type` value: frob"),
+    ("--name bad %s --type=user --type=user --action notify" % ERM, "more than one `--type`"),
+    ("--name bad %s --type=user --log-level=LOUD --action notify" % ERM, "`LOUD`"),
+    ("--name bad %s --type=user --capture '1+1' --action notify" % ERM, "capture expression"),
+    ("--name bad %s --type=user --name=x -x y --action notify" % ERM, "globbing pattern"),
+    ("--name bad %s --type=user --filter 'x ==' --action notify" % ERM, "filter"),
+    ("--name bad %s --type=user --action snapshot-session s1 --name o" % ERM,
+     "without a snapshot output destination"),
+    ("--name bad %s --type=user --action snapshot-session s1 --path /a --url net://h" % ERM,
+     "can't be used together"),
+    ("--name bad %s --type=user --action notify extra" % ERM, "unexpected argument"),
+    ("--name bad %s --type=user --action start-session s1 s2" % ERM, "unexpected argument"),
+    ("--name bad --name again %s --type=user --action notify" % ERM, "duplicate"),
+    ("--name bad %s --type=user --action notify --bogus" % ERM, "unknown option '--bogus'"),
+    ("--name bad %s --type=user %s --type=user --action notify" % (ERM, ERM), "already given"),
+    ("--name '' %s --type=user --action notify" % ERM, "invalid trigger name"),
+    ("--name bad %s --type=kprobe --location=do_sys_open --action notify" % ERM, "not supported"),
+]
+
+
+def words(cmd, folder):
+    return shlex.split(cmd.lstrip("!").replace("{D}", folder))
+
+
+def normalise(text, folder):
+    text = text.replace(folder, "{D}")
+    return re.sub(r"^  owner uid: \d+$", "  owner uid: UID", text, flags=re.M)
+
+
+def side_by_side(env):
+    ref = LttngRef.make("trawltrig")
+    if not ref:
+        print("note: no LTTng 2.13 to compare with (needs root and lttng-tools)")
+        return
+    same = 0
+    try:
+        tfolder = env.dir + "/out"
+        lfolder = ref.dir + "/out"
+        os.makedirs(tfolder)
+        os.makedirs(lfolder)
+        os.chown(lfolder, ref.uid, -1)
+        for cmd in SEQUENCE:
+            want_ok = not cmd.startswith("!")
+            t = subprocess.run([os.path.join(BIN, "trawl")] + words(cmd, tfolder),
+                               env=env.env, capture_output=True, text=True, timeout=120)
+            lt = ref.lttng_raw("lttng", *words(cmd, lfolder))
+            if (t.returncode == 0) != want_ok or (lt.returncode == 0) != want_ok:
+                fail("%s: trawl exit %d, lttng exit %d, wanted %s (trawl: %s; lttng: %s)"
+                     % (cmd, t.returncode, lt.returncode, "0" if want_ok else "non-zero",
+                        t.stderr.strip(), lt.stderr.strip()))
+            if cmd.startswith("create"):
+                continue  # create's text is cli-text's
+            ours, theirs = normalise(t.stdout, tfolder), normalise(lt.stdout, lfolder)
+            if ours != theirs:
+                fail("%s: printed differently\n--- lttng\n%s\n--- trawl\n%s" % (cmd, theirs, ours))
+            else:
+                same += 1
+    finally:
+        ref.close()
+    print("%d of %d trigger commands print the same as LTTng 2.13" % (same, len(SEQUENCE) - 1))
+
+
+def malformed(env):
+    before = env.trawl("list-triggers").stdout
+    for args, word in MALFORMED:
+        r = subprocess.run([os.path.join(BIN, "trawl"), "add-trigger"] + shlex.split(args),
+                           env=env.env, capture_output=True, text=True, timeout=60)
+        lines = r.stderr.splitlines()
+        if r.returncode == 0 or len(lines) != 1 or word not in lines[0]:
+            fail("add-trigger %s: exit %d, stderr %r (wanted one line with %r)"
+                 % (args, r.returncode, r.stderr, word))
+    after = env.trawl("list-triggers").stdout
+    if before != after:
+        fail("a malformed add-trigger registered something:\n%s" % after)
+
+
+def main():
+    env = Env("trawl-triggers.")
+    try:
+        side_by_side(env)
+        malformed(env)
+    finally:
+        env.close()
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
