@@ -180,7 +180,8 @@ const char *sd_owner_strerror(int ret)
 	if (ret != -ETIMEDOUT)
 		return trawl_fs_strerror(ret);
 	trawl_msg_fmt(buf, sizeof(buf),
-		      "no answer as its owner within owner-ms (%u ms): the file system holds it",
+		      "no answer as its owner within owner-ms (%u ms): its file system, or the "
+		      "owner, holds it",
 		      sd_limits.owner_ms);
 	return buf;
 }

@@ -502,38 +502,137 @@ static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 	return sd_fail(r, -EINVAL, "unknown context '%s'", name);
 }
 
-static int context_add_one(struct sd_domain *d, struct sd_channel *c, const char *name,
-			   struct sd_reply *r)
+/* Adds context @ctx to channel @c of @d: 0, or -errno with @err its line. */
+static int context_add_one(struct sd_domain *d, struct sd_channel *c,
+			   const struct trawl_domain_context *ctx, struct trawl_domain_err *err)
 {
-	struct trawl_domain_context ctx = {.name = name};
-	struct trawl_domain_err err = {""};
+	struct trawl_domain_err derr = {""};
 	struct sd_context *x, **tail;
 	int ret;
 
-	for (tail = &c->contexts; *tail; tail = &(*tail)->next)
-		if (!strcmp((*tail)->name, name))
-			return sd_fail(r, -EEXIST, "context '%s' is already in channel '%s'", name,
-				       c->attr.name);
+	for (tail = &c->contexts; *tail; tail = &(*tail)->next) {
+		if (!strcmp((*tail)->name, ctx->name)) {
+			trawl_domain_err_set(err, "context '%s' is already in channel '%s'",
+					     ctx->name, c->attr.name);
+			return -EEXIST;
+		}
+	}
 	x = calloc(1, sizeof(*x));
-	if (!x)
-		return sd_fail(r, -ENOMEM, "out of memory");
-	snprintf(x->name, sizeof(x->name), "%s", name);
-	ret = d->ops->context_add(d->ds, c->attr.name, &ctx, &err);
+	if (!x) {
+		trawl_domain_err_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(x->name, sizeof(x->name), "%s", ctx->name);
+	ret = d->ops->context_add(d->ds, c->attr.name, ctx, &derr);
 	if (ret) {
 		free(x);
-		return sd_fail(r, ret, "cannot add context '%s': %s", name,
-			       err.msg[0] ? err.msg : strerror(-ret));
+		trawl_domain_err_set(err, "cannot add context '%s': %s", ctx->name,
+				     derr.msg[0] ? derr.msg : strerror(-ret));
+		return ret;
 	}
 	*tail = x;
 	return 0;
 }
 
+/* Adds @ctx to channel @channel of @d ("": to every channel). 0 or -errno, @err its line. */
+static int context_add(struct sd_session *s, struct sd_domain *d, const char *channel,
+		       const struct trawl_domain_context *ctx, struct trawl_domain_err *err)
+{
+	struct sd_channel *c;
+	int ret;
+
+	if (channel[0]) {
+		c = channel_find(d, channel);
+		if (!c) {
+			trawl_domain_err_set(err, "no channel named '%s' in session '%s'", channel,
+					     s->name);
+			return -ENOENT;
+		}
+		return context_add_one(d, c, ctx, err);
+	}
+	for (c = d->channels; c; c = c->next)
+		if ((ret = context_add_one(d, c, ctx, err)))
+			return ret;
+	return 0;
+}
+
+/*
+ * add-context -u perf:thread:NAME in the root daemon: the counter is probed
+ * as the session's owner by a child (ust-context.c), which the owner can
+ * stop; the loop does not wait for it. An op (sd_op_domains()): the probe
+ * before the domains (awaited in the loop, within owner-ms, the session
+ * busy meanwhile), then the context added in the domain with its result.
+ */
+struct ctx_job {
+	struct trawl_domain_context ctx; /* .name: name */
+	char name[TRAWL_CTL_NAME_MAX];
+	char channel[TRAWL_CTL_NAME_MAX]; /* "": every channel */
+	uint32_t domain;
+};
+
+static int ctx_before(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+		      size_t len)
+{
+	struct ctx_job *j = arg;
+	int ret;
+
+	trawl_msg_fmt(what, len, "cannot add context '%s': probing the counter as uid %d",
+		      j->name, (int)s->uid);
+	ret = ust_counter_probe_begin(job, j->name + 12, s->uid, s->gid, &j->ctx.probe_ret);
+	if (!ret)
+		j->ctx.probed = 1;
+	return ret;
+}
+
+static int ctx_job_done(void *arg, int stage, int ret)
+{
+	struct ctx_job *j = arg;
+
+	(void)stage;
+	ret = ust_counter_probe_result(ret, &j->ctx.probe_ret);
+	if (!ret)
+		j->ctx.probed = 1;
+	return ret;
+}
+
+static int ctx_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
+{
+	struct ctx_job *j = arg;
+
+	if ((uint32_t)i != j->domain)
+		return 0;
+	j->ctx.name = j->name;
+	return context_add(s, &s->dom[i], j->channel, &j->ctx, err);
+}
+
+static void ctx_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		    void *arg, struct sd_reply *r)
+{
+	(void)s;
+	(void)i;
+	(void)arg;
+	if (ret)
+		sd_fail(r, ret, "%s", err->msg[0] ? err->msg : strerror(-ret));
+}
+
+static const struct sd_domains_cmd ctx_cmd = {
+	.what = "an add-context",
+	.step = ctx_step,
+	.end = ctx_end,
+	.before = ctx_before,
+	.job_done = ctx_job_done,
+};
+
 void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			struct sd_reply *r)
 {
+	struct trawl_domain_context ctx = {.name = req->name};
+	struct trawl_domain_err err = {""};
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
 	struct sd_domain *d;
-	struct sd_channel *c;
+	struct sd_channel *c = NULL;
+	struct ctx_job *j;
+	int ret;
 
 	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
@@ -544,13 +643,25 @@ void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_pe
 						"been started", req->name, s->name);
 	if (req->channel[0] || !d->channels) {
 		c = channel_for(s, d, req, r);
-		if (c)
-			context_add_one(d, c, req->name, r);
+		if (!c)
+			return;
+	}
+	if (req->domain != TRAWL_CTL_DOMAIN_UST || strncmp(req->name, "perf:thread:", 12)) {
+		ret = c ? context_add_one(d, c, &ctx, &err) : context_add(s, d, "", &ctx, &err);
+		if (ret)
+			sd_fail(r, ret, "%s", err.msg);
 		return;
 	}
-	for (c = d->channels; c; c = c->next)
-		if (context_add_one(d, c, req->name, r))
-			return;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return (void)sd_fail(r, -ENOMEM, "out of memory");
+	if (trawl_path_fmt(j->name, sizeof(j->name), "%s", req->name) ||
+	    (c && trawl_path_fmt(j->channel, sizeof(j->channel), "%s", c->attr.name))) {
+		free(j);
+		return (void)sd_fail(r, -ENAMETOOLONG, "context or channel name too long");
+	}
+	j->domain = req->domain;
+	sd_op_domains(s, &ctx_cmd, j, 0, r);
 }
 
 struct list_ctx {

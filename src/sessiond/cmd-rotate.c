@@ -99,20 +99,9 @@ static int mkdir_folder(void *arg)
 	return 0;
 }
 
-int sd_mkdir_as(uid_t uid, gid_t gid, const char *path)
+int sd_mkdir_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path)
 {
-	struct trawl_ids ids;
-
-	trawl_ids_lookup(uid, gid, &ids);
-	return trawl_ids_run(&ids, mkdir_folder, (void *)path);
-}
-
-int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path)
-{
-	struct trawl_ids ids;
-
-	trawl_ids_lookup(uid, gid, &ids);
-	return trawl_ids_run(&ids, remove_folder, (void *)path);
+	return sd_owner_begin(j, uid, gid, mkdir_folder, (void *)path);
 }
 
 int sd_remove_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path)
@@ -468,6 +457,18 @@ void sd_session_started(struct sd_session *s)
 	s->rotated_after_stop = 0;
 	if (s->rotation_timer_us)
 		s->next_rotation_ms = sd_now_ms() + s->rotation_timer_us / 1000;
+}
+
+int sd_session_archive_last_begin(struct sd_session *s)
+{
+	char archive[TRAWL_CTL_PATH_MAX];
+	/* (read by the child, in its copy of this frame) */
+	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
+
+	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
+	    archive_name(s, time(NULL), archive, sizeof(archive)))
+		return 0;
+	return sd_owner_begin(&s->last_job, s->uid, s->gid, archive_last, &j);
 }
 
 void sd_session_archive_last(struct sd_session *s)

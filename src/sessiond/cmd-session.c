@@ -152,6 +152,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	if (!s)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
 	s->id = sd.next_id++;
+	s->last_job.fd = -1;
 	snprintf(s->name, sizeof(s->name), "%s", req->name);
 	snprintf(s->output, sizeof(s->output), "%s", req->output);
 	s->uid = p->uid;
@@ -214,9 +215,9 @@ static int session_stop(struct sd_session *s, struct sd_reply *r)
 	return first;
 }
 
-void sd_session_destroy(struct sd_session *s)
+/* Stops (if active) @s and destroys its domains: it has none left. */
+static void session_teardown(struct sd_session *s)
 {
-	struct sd_session **pp;
 	int i;
 
 	if (s->active)
@@ -226,6 +227,7 @@ void sd_session_destroy(struct sd_session *s)
 
 		if (d->ops && d->ds)
 			d->ops->session_destroy(d->ds);
+		d->ds = NULL;
 		while (d->channels) {
 			struct sd_channel *c = d->channels;
 
@@ -234,7 +236,13 @@ void sd_session_destroy(struct sd_session *s)
 		}
 		sd_trackers_fini(d);
 	}
-	sd_session_archive_last(s);
+}
+
+/* Unlinks and frees @s, torn down (and its last chunk archived, or not). */
+static void session_free(struct sd_session *s)
+{
+	struct sd_session **pp;
+
 	sd_relay_end(s);
 	for (pp = &sd.sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
@@ -244,6 +252,13 @@ void sd_session_destroy(struct sd_session *s)
 	}
 	sd_log("session %s destroyed", s->name);
 	free(s);
+}
+
+void sd_session_destroy(struct sd_session *s)
+{
+	session_teardown(s);
+	sd_session_archive_last(s);
+	session_free(s);
 }
 
 /*
@@ -271,11 +286,21 @@ void sd_session_destroy(struct sd_session *s)
  * regenerates; create and start, the connection to relayd (then, start,
  * the domains' starts); clear, rotate, snapshot record, the domains' part
  * one domain after the other (OP_DOMAINS). Each may wait for a domain's async_done() (or
- * sd_relay_connect_done()); then the session is through (stopped, freed,
+ * sd_relay_connect_done()); a destroy of a rotated session then archives
+ * its last chunk as the owner (OP_ARCHIVING: a child, awaited in the loop,
+ * as a create's folder, OP_FOLDER); then the session is through (stopped, freed,
  * regenerated, created, started). The op answers once all its sessions are
  * through.
  */
-enum { OP_STOPPING, OP_RELEASING, OP_REGENERATING, OP_CONNECTING, OP_DOMAINS, OP_FOLDER };
+enum {
+	OP_STOPPING,
+	OP_RELEASING,
+	OP_ARCHIVING, /* destroy, released: the last chunk archived as the owner (s->last_job) */
+	OP_REGENERATING,
+	OP_CONNECTING,
+	OP_DOMAINS,
+	OP_FOLDER,
+};
 
 struct sd_op {
 	struct sd_op *next;
@@ -402,6 +427,44 @@ static void op_connected(struct sd_op *op, size_t k)
 }
 
 /*
+ * A start failed at domain @failed (its line in the op's answer): the
+ * domains before it, started, are stopped, each drain awaited in the loop
+ * as a stop's (a kernel consumer may take its 30 s), the session busy
+ * meanwhile. The answer (the start's failure) waits for them. 1 once
+ * nothing is left to wait for, else 0 (session @k of @op is OP_STOPPING).
+ */
+static int start_undo(struct sd_op *op, size_t k, struct sd_session *s, int failed)
+{
+	int i, waits = 0;
+
+	for (i = 1; i < failed && i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+
+		s->op_wait[i] = 0;
+		if (!d->ops || !d->ds)
+			continue;
+		if (!d->ops->stop_async) {
+			d->ops->stop(d->ds, &err);
+			continue;
+		}
+		if (d->ops->stop_async(d->ds, &err) == -EINPROGRESS)
+			s->op_wait[i] = waits = 1;
+	}
+	for (; i < SD_NR_DOMAINS; i++)
+		s->op_wait[i] = 0;
+	if (!waits)
+		return 1;
+	/* (not reported: the start's failure is the answer) */
+	op->report = 0;
+	op->destroy = 0;
+	s->op_phase = OP_STOPPING;
+	s->op = op;
+	op->ss[k] = s;
+	return 0;
+}
+
+/*
  * A command that runs its domains one after the other (clear, rotate,
  * snapshot record: sd_op_domains()): moves it on to the next domain as
  * each one is over; 1 once the command has ended (its end() has run).
@@ -418,6 +481,8 @@ static int op_domains_step(struct sd_op *op, size_t k)
 			return 0;
 		stage = op->job_stage;
 		op->job_stage = 0;
+		if (op->cmd->job_done)
+			ret = op->cmd->job_done(op->arg, stage, ret);
 		if (ret)
 			goto job_failed;
 		if (stage == 2)
@@ -483,7 +548,31 @@ end:
 	s->op = NULL;
 	op->ss[k] = NULL;
 	op->cmd->end(s, ret ? op->dom : 0, ret, &err, op->arg, &op->r);
+	if (ret && op->cmd == &start_cmd)
+		return start_undo(op, k, s, op->dom);
 	return 1;
+}
+
+/*
+ * Destroy: session @k of @op, torn down, had its last chunk archived (@ret
+ * the owner job's result: a failure leaves the chunk where it is, nothing
+ * lost, and is the destroy's line): it is freed.
+ */
+static void op_archived(struct sd_op *op, size_t k, int ret)
+{
+	struct sd_session *s = op->ss[k];
+
+	if (ret) {
+		sd_log("session %s: cannot archive its last trace chunk: %s", s->name,
+		       sd_owner_strerror(ret));
+		if (op->report && !op->r.status)
+			sd_fail(&op->r, ret, "cannot archive the last trace chunk of session '%s' "
+					     "(it stays in %s): %s",
+				s->name, s->chunk, sd_owner_strerror(ret));
+	}
+	s->op = NULL;
+	op->ss[k] = NULL;
+	session_free(s);
 }
 
 /* Moves session @k of @op on as far as its domains allow; 1 once it is through. */
@@ -494,6 +583,14 @@ static int op_step(struct sd_op *op, size_t k)
 
 	if (s->op_phase == OP_DOMAINS)
 		return op_domains_step(op, k);
+	if (s->op_phase == OP_ARCHIVING) {
+		int ret;
+
+		if (!sd_owner_done(&s->last_job, &ret))
+			return 0;
+		op_archived(op, k, ret);
+		return 1;
+	}
 	if (s->op_phase == OP_FOLDER) {
 		int ret;
 
@@ -506,6 +603,8 @@ static int op_step(struct sd_op *op, size_t k)
 		return 1;
 	}
 	for (;;) {
+		int ret;
+
 		if (s->op_phase == OP_CONNECTING) {
 			if (!sd_relay_connect_done(s, &op->r))
 				return 0;
@@ -523,7 +622,6 @@ static int op_step(struct sd_op *op, size_t k)
 		for (i = 1; i < SD_NR_DOMAINS; i++) {
 			struct sd_domain *d = &s->dom[i];
 			struct trawl_domain_err err = {""};
-			int ret;
 
 			if (!s->op_wait[i])
 				continue;
@@ -545,9 +643,15 @@ static int op_step(struct sd_op *op, size_t k)
 		} else if (s->op_phase == OP_REGENERATING) {
 			s->op = NULL;
 		} else {
-			/* released: session_destroy waits for nothing now */
-			s->op = NULL;
-			sd_session_destroy(s);
+			/* released: the domains wait for nothing now */
+			session_teardown(s);
+			ret = sd_session_archive_last_begin(s);
+			if (ret == -EINPROGRESS) {
+				s->op_phase = OP_ARCHIVING;
+				return 0;
+			}
+			op_archived(op, k, ret);
+			return 1;
 		}
 		op->ss[k] = NULL;
 		return 1;
@@ -738,6 +842,11 @@ void sd_ops_finish(void)
 				continue;
 			/* the domains wait in session_destroy (the daemon exits) */
 			memset(s->op_wait, 0, sizeof(s->op_wait));
+			if (s->op_phase == OP_ARCHIVING) {
+				/* killed: its last chunk stays where it is */
+				sd_owner_cancel(&s->last_job);
+				s->rotations = 0;
+			}
 			s->op = NULL;
 			s->active = 0;
 		}
@@ -773,6 +882,10 @@ static void op_what(const struct sd_session *s, const char *it, char *buf, size_
 	case OP_FOLDER:
 		trawl_msg_fmt(buf, len, "the create of %s is waiting for its owner's file system "
 			      "(its folder made as them)", it);
+		break;
+	case OP_ARCHIVING:
+		trawl_msg_fmt(buf, len, "the destroy of %s is waiting for its owner's file system "
+			      "(its last trace chunk archived as them)", it);
 		break;
 	default:
 		trawl_msg_fmt(buf, len, "a stop or destroy of %s is waiting for its consumer", it);
@@ -844,17 +957,13 @@ static int start_step(struct sd_session *s, int i, void *arg, struct trawl_domai
 static void start_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
 		      void *arg, struct sd_reply *r)
 {
-	int k;
-
 	(void)arg;
 	if (ret) {
+		/* (nothing is left half-started: the op stops the domains
+		 * before @i, start_undo()) */
 		sd_fail(r, ret, "starting %s tracing of session '%s' failed: %s",
 			sd_domain_name((uint32_t)i), s->name,
 			err->msg[0] ? err->msg : strerror(-ret));
-		/* Leave nothing half-started. */
-		for (k = 1; k < i; k++)
-			if (s->dom[k].ops && s->dom[k].ds)
-				s->dom[k].ops->stop(s->dom[k].ds, NULL);
 		return;
 	}
 	sd_session_started(s);

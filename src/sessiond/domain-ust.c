@@ -145,6 +145,7 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
 	s->trackers = info->trackers;
+	s->job.fd = -1;
 	s->next = sessions;
 	sessions = s;
 	*out = s;
@@ -158,6 +159,8 @@ static void ust_session_destroy(struct trawl_domain_session *s)
 	struct trawl_domain_session **pp;
 	struct app_sess *as;
 
+	sd_owner_cancel(&s->job); /* (killed: the daemon exits, or the session goes) */
+	s->job_kind = UST_JOB_NONE;
 	if (s->active)
 		ust_stop(s, NULL);
 	for (as = s->apps; as; as = as->next) {
@@ -361,19 +364,28 @@ static int ust_context_add(struct trawl_domain_session *s, const char *channel,
 	}
 	/* The names, and the perf counters this machine and user can count:
 	 * ust-context.c. */
-	return ust_context_parse(ctx->name, s->uid, s->gid, &c->ctx, err);
+	return ust_context_parse(ctx, s->uid, s->gid, &c->ctx, err);
 }
 
-/* After a clear: the chunk's (empty) ust/ folder, made as the owner. */
-static void ust_dir_make(struct trawl_domain_session *s)
+/*
+ * Folder work as the session's owner, in a child (as-owner.c) whose result
+ * the loop reads: the owner's folder may be on a file system that holds it
+ * (their FUSE file system, a stopped NFS server), and the daemon must not
+ * wait with it. Begins removing (@remove) or making the chunk's ust/
+ * folder: -EINPROGRESS (ust_async_done() goes on with @kind's next step
+ * once it is over), or its result when it ran in place.
+ */
+static int ust_job_begin(struct trawl_domain_session *s, int kind, int remove)
 {
-	char dir[sizeof(s->output) + 8];
+	int ret;
 
-	if (!s->ust_dir_due)
-		return;
-	s->ust_dir_due = 0;
-	if (!trawl_path_fmt(dir, sizeof(dir), "%s/ust", s->output))
-		sd_mkdir_as(s->uid, s->gid, dir);
+	if (trawl_path_fmt(s->job_dir, sizeof(s->job_dir), "%s/ust", s->output))
+		return -ENAMETOOLONG;
+	ret = remove ? sd_remove_folder_begin(&s->job, s->uid, s->gid, s->job_dir)
+		     : sd_mkdir_folder_begin(&s->job, s->uid, s->gid, s->job_dir);
+	if (ret == -EINPROGRESS)
+		s->job_kind = kind;
+	return ret;
 }
 
 static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *err)
@@ -383,7 +395,6 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 
 	s->active = 1;
 	s->started_once = 1;
-	ust_dir_make(s);
 	if (cons_alive(s))
 		cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0);
 	for (a = apps; a; a = a->next) {
@@ -399,6 +410,31 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 	apps_barrier(s);
 	apps_kick();
 	return 0;
+}
+
+/* The start's ust/ folder is there (@ret: made, or not): the start goes on. */
+static int ust_start_dir_made(struct trawl_domain_session *s, int ret,
+			      struct trawl_domain_err *err)
+{
+	if (ret) {
+		trawl_domain_err_set(err, "cannot create %s: %s", s->job_dir,
+				     sd_owner_strerror(ret));
+		return ret;
+	}
+	s->ust_dir_due = 0;
+	return ust_start(s, err);
+}
+
+/* start, after a clear: the chunk's (empty) ust/ folder first, made as the
+ * owner without holding the loop (-EINPROGRESS, then ust_async_done()). */
+static int ust_start_async(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret;
+
+	if (!s->ust_dir_due)
+		return ust_start(s, err);
+	ret = ust_job_begin(s, UST_JOB_START_DIR, 0);
+	return ret == -EINPROGRESS ? ret : ust_start_dir_made(s, ret, err);
 }
 
 /*
@@ -596,12 +632,30 @@ static int ust_release_async(struct trawl_domain_session *s)
 static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
 			    struct trawl_domain_err *err);
 static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err);
+static int ust_clear_removed(struct trawl_domain_session *s, int ret,
+			     struct trawl_domain_err *err);
+static int ust_clear_dir_made(struct trawl_domain_session *s, int ret,
+			      struct trawl_domain_err *err);
 
 static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err)
 {
 	struct trawl_cons_reply r;
 	uint16_t cmd = s->wait_cmd;
+	int kind = s->job_kind, jret;
 
+	if (kind != UST_JOB_NONE) {
+		/* folder work as the owner (ust_job_begin()): then the next step */
+		if (!sd_owner_done(&s->job, &jret))
+			return 0;
+		s->job_kind = UST_JOB_NONE;
+		if (kind == UST_JOB_START_DIR)
+			*ret = ust_start_dir_made(s, jret, err);
+		else if (kind == UST_JOB_CLEAR_RM)
+			*ret = ust_clear_removed(s, jret, err);
+		else
+			*ret = ust_clear_dir_made(s, jret, err);
+		return *ret != -EINPROGRESS;
+	}
 	if (!cons_async_done(s, &r, ret))
 		return 0;
 	if (cmd == TRAWL_CONS_STATUS) {
@@ -629,6 +683,13 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 	case TRAWL_CONS_START: /* (a clear's second half) */
 		if (*ret)
 			ust_clear_failed(s, *ret, r.msg, err);
+		else if (s->job_ret) {
+			/* recording goes on, but the new chunk has no ust/ folder of ours */
+			*ret = s->job_ret;
+			trawl_domain_err_set(err, "cannot create %s: %s (recording goes on)",
+					     s->job_dir, sd_owner_strerror(*ret));
+		}
+		s->job_ret = 0;
 		return 1;
 	case TRAWL_CONS_ROTATE:
 		if (*ret)
@@ -834,31 +895,70 @@ static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char 
 
 /*
  * The clear's second half, once the consumer has cleared: what is left of
- * the chunk's ust/ folder goes, and a started session goes on into new
- * files (START, awaited: -EINPROGRESS).
+ * the chunk's ust/ folder goes (removed as the owner: -EINPROGRESS, then
+ * ust_clear_removed()), and a started session goes on into new files.
  */
 static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err)
 {
-	char dir[sizeof(s->output) + 8];
 	int ret, local = s->output[0] == '/' && !s->snapshot;
 
-	if (!local || trawl_path_fmt(dir, sizeof(dir), "%s/ust", s->output))
+	if (!local)
 		return 0;
 	/* what is left: the traces of programs that exited (per-process buffers) */
-	ret = sd_remove_folder_as(s->uid, s->gid, dir);
+	ret = ust_job_begin(s, UST_JOB_CLEAR_RM, 1);
+	if (ret == -ENAMETOOLONG)
+		return 0;
+	return ret == -EINPROGRESS ? ret : ust_clear_removed(s, ret, err);
+}
+
+/* ust/ removed (@ret its result): a new chunk begins with its ust/ folder, as
+ * LTTng's: now (-EINPROGRESS: made as the owner), or at the next start. */
+static int ust_clear_removed(struct trawl_domain_session *s, int ret,
+			     struct trawl_domain_err *err)
+{
 	if (ret) {
-		trawl_domain_err_set(err, "cannot remove %s: %s", dir, strerror(-ret));
+		trawl_domain_err_set(err, "cannot remove %s: %s", s->job_dir,
+				     sd_owner_strerror(ret));
 		return ret;
 	}
-	/* a new chunk begins with its ust/ folder, as LTTng's: now, or at the next start */
 	s->ust_dir_due = 1;
 	if (!s->active)
 		return 0;
-	ust_dir_make(s);
-	if (!cons_alive(s) || !s->traces)
-		return 0;
+	ret = ust_job_begin(s, UST_JOB_CLEAR_DIR, 0);
+	return ret == -EINPROGRESS ? ret : ust_clear_dir_made(s, ret, err);
+}
+
+/*
+ * A started session's new ust/ folder made (@ret: or not): the consumer
+ * starts the new files (START, awaited: -EINPROGRESS). A folder that could
+ * not be made does not stop the recording: the clear says so once START is
+ * answered.
+ */
+static int ust_clear_dir_made(struct trawl_domain_session *s, int ret,
+			      struct trawl_domain_err *err)
+{
+	if (!ret)
+		s->ust_dir_due = 0;
+	s->job_ret = ret;
+	if (!cons_alive(s) || !s->traces) {
+		s->job_ret = 0;
+		if (ret)
+			trawl_domain_err_set(err, "cannot create %s: %s", s->job_dir,
+					     sd_owner_strerror(ret));
+		return ret;
+	}
 	ret = cons_async(s, TRAWL_CONS_START);
-	return ret && ret != -EINPROGRESS ? ust_clear_failed(s, ret, "", err) : ret;
+	if (ret && ret != -EINPROGRESS) {
+		s->job_ret = 0;
+		return ust_clear_failed(s, ret, "", err);
+	}
+	if (!ret && s->job_ret) {
+		ret = s->job_ret;
+		s->job_ret = 0;
+		trawl_domain_err_set(err, "cannot create %s: %s (recording goes on)", s->job_dir,
+				     sd_owner_strerror(ret));
+	}
+	return ret;
 }
 
 /*
@@ -954,6 +1054,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.event_disable = ust_event_disable,
 	.context_add = ust_context_add,
 	.start = ust_start,
+	.start_async = ust_start_async,
 	.stop = ust_stop,
 	.stop_async = ust_stop_async,
 	.release_async = ust_release_async,

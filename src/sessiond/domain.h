@@ -141,6 +141,10 @@ struct trawl_domain_event_rule {
 /* One context, by its LTTng name: "pid", "procname", "perf:cpu:page-faults". */
 struct trawl_domain_context {
 	const char *name;
+	/* A perf:thread: counter (user space) the daemon probed already as the
+	 * session's owner, in a child it did not wait for (cmd-channel.c): 1,
+	 * and the probe's result (0 or -errno); 0: the domain probes it. */
+	int probed, probe_ret;
 };
 
 /* A field of an available event, for `trawl list --fields`. */

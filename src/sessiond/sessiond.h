@@ -64,6 +64,24 @@ struct sd_domain {
 	struct trawl_domain_trackers trackers; /* values owned; the domain reads them */
 };
 
+/*
+ * as-owner.c: @fn(@arg) run in a child that took a session owner's ids
+ * (common/ids.h), its result read by the loop (the owner's file system
+ * may hold the child: FUSE, NFS): sd_owner_begin() returns -EINPROGRESS,
+ * then sd_owner_done() says 1 once it is over (its result, or -ETIMEDOUT:
+ * no answer within owner-ms, the child killed) and @done (may be NULL)
+ * is called then; or @fn's result when it ran in place (the daemon is the
+ * owner) or the child could not be watched (waited for, within owner-ms).
+ * @fn sees the daemon's memory as it was at the call (fork). The job
+ * must stay where it is until over; sd_owner_cancel() ends it (killed).
+ */
+struct sd_owner_job {
+	pid_t pid; /* the child, 0: none */
+	int fd;    /* its result's pipe, -1 */
+	int over, ret;
+	void (*done)(struct sd_owner_job *j, void *arg);
+	void *arg;
+};
 struct sd_session {
 	struct sd_session *next;
 	uint64_t id;
@@ -109,6 +127,9 @@ struct sd_session {
 	uint64_t rotation_timer_us, rotation_size; /* 0: none */
 	uint64_t next_rotation_ms;  /* CLOCK_MONOTONIC, with a timer schedule */
 	uint64_t chunk_bytes_base;  /* bytes written when the chunk began (size schedule) */
+	/* destroy: the last chunk archived by a child as the owner, awaited
+	 * in the loop (the session's domains are gone by then) */
+	struct sd_owner_job last_job;
 };
 
 /* The peer of one request, from SO_PEERCRED (peers.c). */
@@ -151,24 +172,6 @@ void sd_clients_retry(void);
 
 struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
-/*
- * as-owner.c: @fn(@arg) run in a child that took a session owner's ids
- * (common/ids.h), its result read by the loop (the owner's file system
- * may hold the child: FUSE, NFS): sd_owner_begin() returns -EINPROGRESS,
- * then sd_owner_done() says 1 once it is over (its result, or -ETIMEDOUT:
- * no answer within owner-ms, the child killed) and @done (may be NULL)
- * is called then; or @fn's result when it ran in place (the daemon is the
- * owner) or the child could not be watched (waited for, within owner-ms).
- * @fn sees the daemon's memory as it was at the call (fork). The job
- * must stay where it is until over; sd_owner_cancel() ends it (killed).
- */
-struct sd_owner_job {
-	pid_t pid; /* the child, 0: none */
-	int fd;    /* its result's pipe, -1 */
-	int over, ret;
-	void (*done)(struct sd_owner_job *j, void *arg);
-	void *arg;
-};
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
 /* Reaps the owner children that ended since their job did (the loop calls it each round). */
 void sd_owner_reap(void);
@@ -176,9 +179,21 @@ int sd_owner_done(struct sd_owner_job *j, int *ret);
 void sd_owner_cancel(struct sd_owner_job *j);
 /* A job's error for a line: trawl_fs_strerror(), or what owner-ms means. */
 const char *sd_owner_strerror(int ret);
-/* The same as sd_mkdir_checked_as() and sd_remove_folder_as(), as jobs. */
+/* As jobs: sd_mkdir_checked_as(); folder @path and everything in it removed
+ * as @uid/@gid would (clear); mkdir -p @path as they would (common/fs.h's
+ * walk). @path is read by the child (a copy): it need not outlive the call. */
 int sd_mkdir_checked_begin(struct sd_owner_job *j, const char *path, uid_t uid, gid_t gid);
 int sd_remove_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path);
+int sd_mkdir_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const char *path);
+/*
+ * ust-context.c: probes perf counter @name (perf:thread:NAME's NAME) as
+ * @uid/@gid in an owner job: -EINPROGRESS (then ust_counter_probe_result()
+ * with the job's result), or done in place: 0 and *@probe_ret the probe's
+ * result (0: it opens, or -errno), or the job's own failure (-errno).
+ */
+int ust_counter_probe_begin(struct sd_owner_job *j, const char *name, uid_t uid, gid_t gid,
+			    int *probe_ret);
+int ust_counter_probe_result(int job_ret, int *probe_ret);
 
 struct sessiond {
 	int root_daemon;
@@ -319,12 +334,11 @@ void sd_cmd_rotation(uint16_t cmd, const struct trawl_ctl_wire_req *req, const s
 		     struct sd_reply *r);
 void sd_session_started(struct sd_session *s);
 void sd_session_archive_last(struct sd_session *s);
+/* The same, as a job on @s->last_job: 0 (nothing to archive), -EINPROGRESS
+ * (awaited: sd_owner_done()), or its result when it ran in place. */
+int sd_session_archive_last_begin(struct sd_session *s);
 /* ROTATION_SCHEDULE records of @s's schedules (list). */
 void sd_rotation_recs(struct sd_reply *r, const struct sd_session *s);
-/* Removes folder @path and everything in it, as @uid/@gid would (clear). 0 or -errno. */
-int sd_remove_folder_as(uid_t uid, gid_t gid, const char *path);
-/* mkdir -p @path as @uid/@gid would (common/fs.h's walk). 0 or -errno. */
-int sd_mkdir_as(uid_t uid, gid_t gid, const char *path);
 /* At exit: every stop or destroy still waiting is done here, unanswered. */
 void sd_ops_finish(void);
 /*
@@ -352,6 +366,10 @@ struct sd_domains_cmd {
 		      size_t len);
 	int (*after)(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
 		     size_t len);
+	/* May be NULL: the result of the job begun by before() or after()
+	 * (@stage 1 or 2) when it was awaited, turned into the command's: 0
+	 * goes on, else the command ends (as a failed job does). */
+	int (*job_done)(void *arg, int stage, int ret);
 };
 /* Runs @cmd on @s for the client of @r: answered now if no domain waits,
  * else later (r->later). @arg (malloc()ed, NULL-able) is the op's, freed

@@ -8,7 +8,11 @@
  * perf:thread:NAME counters are probed with perf_event_open() as the user
  * whose apps will open them (the session's owner): in this daemon when it
  * runs as that user, else in a child that takes the owner's ids (root's
- * daemon serving another user's session).
+ * daemon serving another user's session). The owner can stop that child
+ * (SIGSTOP: it is theirs once it took their ids), so the root daemon does
+ * not wait for it: cmd-channel.c begins the probe as an owner job
+ * (ust_counter_probe_begin(), as-owner.c) and adds the context once the
+ * child has answered, within owner-ms.
  *
  * perf:cpu:NAME is refused for user space (as LTTng-UST does), and the
  * kernel domain offers it. A CPU-wide counter would need, in every app,
@@ -30,6 +34,33 @@
 static int probe(void *c)
 {
 	return trawl_ustctl_counter_probe(c);
+}
+
+/* In the owner job's child: the probe of counter @arg (its name), as 1 + its
+ * errno (1: it opens), so that the job's own failures (negative) differ. */
+static int probe_named(void *arg)
+{
+	struct trawl_ustctl_counter c;
+
+	if (trawl_ustctl_counter_lookup(arg, &c))
+		return 1; /* (unknown: ust_context_parse() says so in its line) */
+	return 1 - trawl_ustctl_counter_probe(&c);
+}
+
+int ust_counter_probe_begin(struct sd_owner_job *j, const char *name, uid_t uid, gid_t gid,
+			    int *probe_ret)
+{
+	int ret = sd_owner_begin(j, uid, gid, probe_named, (void *)name);
+
+	return ret == -EINPROGRESS ? ret : ust_counter_probe_result(ret, probe_ret);
+}
+
+int ust_counter_probe_result(int job_ret, int *probe_ret)
+{
+	if (job_ret <= 0)
+		return job_ret ? job_ret : -EIO;
+	*probe_ret = 1 - job_ret;
+	return 0;
 }
 
 /* trawl_ustctl_counter_probe() as @uid/@gid: 0 or -errno. */
@@ -54,8 +85,8 @@ static int paranoid_level(void)
 	return v;
 }
 
-static int add_counter(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
-		       struct trawl_domain_err *err)
+static int add_counter(const struct trawl_domain_context *dc, const char *name, uid_t uid,
+		       gid_t gid, struct trawl_ustctl_contexts *ctx, struct trawl_domain_err *err)
 {
 	struct trawl_ustctl_counter c;
 	uint32_t i;
@@ -80,7 +111,7 @@ static int add_counter(const char *name, uid_t uid, gid_t gid, struct trawl_ustc
 				     TRAWL_USTCTL_MAX_COUNTERS);
 		return -ENOSPC;
 	}
-	ret = probe_as(&c, uid, gid);
+	ret = dc->probed ? dc->probe_ret : probe_as(&c, uid, gid);
 	if (ret == -ENODEV) {
 		trawl_domain_err_set(err, "perf counter '%s' is not available on this machine: no hardware PMU",
 				     name);
@@ -100,13 +131,14 @@ static int add_counter(const char *name, uid_t uid, gid_t gid, struct trawl_ustc
 	return 0;
 }
 
-int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
-		      struct trawl_domain_err *err)
+int ust_context_parse(const struct trawl_domain_context *dc, uid_t uid, gid_t gid,
+		      struct trawl_ustctl_contexts *ctx, struct trawl_domain_err *err)
 {
+	const char *name = dc->name;
 	uint32_t bit;
 
 	if (!strncmp(name, "perf:thread:", 12))
-		return add_counter(name + 12, uid, gid, ctx, err);
+		return add_counter(dc, name + 12, uid, gid, ctx, err);
 	if (!strncmp(name, "perf:cpu:", 9)) {
 		/* Why not: the top comment. */
 		trawl_domain_err_set(err, "user space records per-thread counters only: use "

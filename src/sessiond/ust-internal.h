@@ -63,10 +63,11 @@ struct ust_chan {
 	struct ust_rule *rules; /* the enabled rules only */
 };
 
-/* ust-context.c: adds context @name (as `add-context -u -t` spells it) to
- * @ctx, perf counters probed as @uid/@gid. 0, or -errno with @err set. */
-int ust_context_parse(const char *name, uid_t uid, gid_t gid, struct trawl_ustctl_contexts *ctx,
-		      struct trawl_domain_err *err);
+/* ust-context.c: adds context @dc->name (as `add-context -u -t` spells it)
+ * to @ctx, perf counters probed as @uid/@gid (unless @dc says they were).
+ * 0, or -errno with @err set. */
+int ust_context_parse(const struct trawl_domain_context *dc, uid_t uid, gid_t gid,
+		      struct trawl_ustctl_contexts *ctx, struct trawl_domain_err *err);
 
 /* An event class of a channel: the same name with another payload layout
  * (two providers of one event that disagree) is another class, as with
@@ -185,6 +186,13 @@ struct trawl_domain_session {
 	char status_msg[TRAWL_CONS_MSG_LEN];
 	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
 	int ust_dir_due; /* cleared: make the chunk's ust/ folder at the next start */
+	/* Folder work as the owner (as-owner.c), its result read by the loop:
+	 * a clear's removal of ust/, the ust/ folder a start (or a started
+	 * session's clear) makes; ust_async_done() moves on once it is over. */
+	enum { UST_JOB_NONE, UST_JOB_CLEAR_RM, UST_JOB_CLEAR_DIR, UST_JOB_START_DIR } job_kind;
+	struct sd_owner_job job;
+	char job_dir[TRAWL_CTL_PATH_MAX + 8]; /* the folder it works on, for the line */
+	int job_ret; /* a clear's ust/ not made: said once START is answered */
 };
 
 struct ust_consumer {
