@@ -85,6 +85,19 @@
 #               answered; then babeltrace2 counts what each did. A child
 #               held past owner-ms (here 20 s) is killed: the create is
 #               refused in one line.
+#   held-folder-ust the same file system under a user-space session: the
+#               clear's removal of ust/, the ust/ folder the next start
+#               makes, a rotated session's destroy (its last chunk
+#               archived), each waited for in the loop before; then a
+#               kernel and user-space session whose start's ust/ is held
+#               past owner-ms: its kernel part is stopped again (its
+#               consumer frozen meanwhile, which the loop waited 30 s for),
+#               the start refused in one line, the kernel trace whole.
+#   held-probe  `add-context -u -t perf:thread:NAME`: the child probing the
+#               counter as the member, stopped at its perf_event_open()
+#               (strace does it for the test; the member's kill -STOP
+#               would): the daemon waited for it, with no bound. Now
+#               answered when it answers, within owner-ms (here 5 s).
 #   ctrl-mute   the control port takes the daemon's HELLO at `create` and
 #               does not answer: the daemon waited 3 s (and 3 more to
 #               connect to a port that never accepts), everyone with it.
@@ -104,12 +117,13 @@
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust|held-kernel}
+MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust|held-kernel|held-folder|held-folder-ust|held-probe}
 users_or_skip
 G=trawlrh$$ # the member streaming to their hostile relayd
 mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
-HR_PID= DNS_PID= GATE_PID=
+HR_PID= DNS_PID= GATE_PID= STRACE_PID=
 hr_cleanup() {
+	[ -n "$STRACE_PID" ] && kill "$STRACE_PID" 2>/dev/null && wait "$STRACE_PID" 2>/dev/null
 	if [ -n "$GATE_PID" ]; then
 		rm -f "$T/gate.hold"
 		umount -l "$T/$G/gate" 2>/dev/null
@@ -152,19 +166,23 @@ RELAY_MS=30000
 [ "$MODE" = dns-timeout ] && RELAY_MS=1000
 # held-folder: a child held past owner-ms is killed (20 s: the test's holds
 # are ended by the test well before, but the last)
-[ "$MODE" = held-folder ] && HR_SESSIOND_ARGS=${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS --limit owner-ms=20000}
+[ "$MODE" = held-folder ] || [ "$MODE" = held-folder-ust ] &&
+	HR_SESSIOND_ARGS=${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS --limit owner-ms=20000}
+# held-probe: the second hold is past owner-ms, which it waits for
+[ "$MODE" = held-probe ] && HR_SESSIOND_ARGS=${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS --limit owner-ms=5000}
 # shellcheck disable=SC2086
 "${WRAP[@]}" "$BIN/trawl-sessiond" --daemonize ${HR_SESSIOND_ARGS---limit relay-ms=$RELAY_MS} ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
 if [ "$MODE" = trickle-ust ] || [ "$MODE" = ctrl-mute ] || [ "$MODE" = held-ust ] ||
-	[ "${MODE#dns-}" != "$MODE" ]; then
+	[ "$MODE" = held-probe ] || [ "${MODE#dns-}" != "$MODE" ]; then
 	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 else
 	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
 fi
 RELAY_MODE=${MODE%-ust}
 
-if [ "$MODE" = held-ust ] || [ "$MODE" = held-kernel ] || [ "$MODE" = held-folder ]; then
+if [ "$MODE" = held-ust ] || [ "$MODE" = held-kernel ] || [ "$MODE" = held-folder ] ||
+	[ "$MODE" = held-folder-ust ] || [ "$MODE" = held-probe ]; then
 	command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 	MODE_LOCAL=1
 fi
@@ -669,7 +687,7 @@ for _ in range(int(sys.argv[1])): os.getppid()' "$1" >"$T/kgen.out" 2>&1 ||
 	finish
 fi
 
-if [ "$MODE" = held-folder ]; then
+if [ "$MODE" = held-folder ] || [ "$MODE" = held-folder-ust ]; then
 	[ -c /dev/fuse ] && grep -qw fuse /proc/filesystems || { echo "SKIP: no FUSE"; exit 77; }
 	B=
 	if have_ust; then
@@ -730,6 +748,8 @@ for _ in range(int(sys.argv[1])): os.getppid()' "$1" >"$T/kgen.out" 2>&1 ||
 		HELD_RC=$?
 		echo "$name: exit $HELD_RC: $(head -c 300 "$T/held.err")"
 	}
+fi
+if [ "$MODE" = held-folder ]; then
 	gate_held create H create H -o "$F/o"
 	[ "$HELD_RC" = 0 ] || fail "create exited $HELD_RC: $(cat "$T/held.err")"
 	[ "$(stat -c %U "$R/o" 2>/dev/null)" = "$G" ] || fail "the trace folder is not the member's: $(ls -ld "$R/o")"
@@ -825,6 +845,172 @@ children_gone() {
 	done
 	return 1
 }
+
+if [ "$MODE" = held-folder-ust ]; then
+	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+	# a user-space session on the member's FUSE file system
+	expect 0 gt create H -o "$F/o" || finish
+	expect 0 gt enable-event -u tall:seq -s H || finish
+	expect 0 gt start H || finish
+	tall 1000 1
+	expect 0 gt stop H || finish
+	# the clear's removal of ust/
+	gate_held "user-space clear" H clear H
+	[ "$HELD_RC" = 0 ] || fail "clear exited $HELD_RC: $(cat "$T/held.err")"
+	[ -e "$R/o/ust" ] && fail "ust/ is still there after the clear: $(ls -R "$R/o" | head)"
+	# the next start makes the chunk's ust/ folder
+	gate_held "start after a clear" H start H
+	[ "$HELD_RC" = 0 ] || fail "start exited $HELD_RC: $(cat "$T/held.err")"
+	[ "$(stat -c %U "$R/o/ust" 2>/dev/null)" = "$G" ] || fail "no ust/ of the member's after the start: $(ls -l "$R/o")"
+	tall 300 2
+	expect 0 gt rotate H || fail "rotate of H failed"
+	tall 200 3
+	expect 0 gt stop H || fail "stop of H failed"
+	# destroy archives the last chunk
+	gate_held "destroy of a rotated session" H destroy H
+	[ "$HELD_RC" = 0 ] || fail "destroy exited $HELD_RC: $(cat "$T/held.err")"
+	a0=$(ls -d "$R"/o/archives/*-0 2>/dev/null) a1=$(ls -d "$R"/o/archives/*-1 2>/dev/null)
+	[ -n "$a0" ] && [ -n "$a1" ] || fail "archives after the destroy: $(ls "$R/o/archives" 2>&1)"
+	n1=$(count "$a0" 1) n2=$(count "$a0" 2) n3=$(count "$a1" 3)
+	echo "chunk 0: $n1 events before the clear, $n2 of 300 after; chunk 1: $n3 of 200"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 of 200: $(head -3 "$T/bt.err")"
+	# A kernel and user-space session whose start's user-space part fails:
+	# its ust/ folder held past owner-ms. The kernel part, started, is
+	# stopped again; its consumer frozen then (the member can hold it as
+	# long: held-kernel), the stop waited for it in the loop (30 s).
+	expect 0 gt create K -o "$F/k" || finish
+	expect 0 gt enable-event -k --syscall getppid -s K || finish
+	expect 0 gt add-context -k -t pid -s K || finish
+	expect 0 gt enable-event -u tall:seq -s K || finish
+	expect 0 gt start K || finish
+	expect 0 gt stop K || finish
+	expect 0 gt clear K || finish
+	rm -f "$T/gate.hold.held"
+	touch "$T/gate.hold"
+	t0=$(ms)
+	gt start K >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	for i in $(seq 400); do
+		[ -s "$T/gate.hold.held" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -s "$T/gate.hold.held" ] || fail "start of K: no child of the daemon reached the member's file system: $(cat "$T/held.err")"
+	kgen 400
+	P5=$KP
+	cons=$(member_cons | tail -1)
+	[ -n "$cons" ] || fail "K has no kernel consumer"
+	q0=$(cons_rq "$cons")
+	kill -STOP $cons
+	answered_meanwhile "start of K (its ust/ folder held)" "$pid"
+	# past owner-ms: the user-space part fails, the kernel part is stopped
+	q=$q0
+	for i in $(seq 1200); do
+		q=$(cons_rq "$cons")
+		[ "$q" -gt "$q0" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$q" -gt "$q0" ] || fail "start of K: the kernel part was not stopped after owner-ms: $(cat "$T/held.err")"
+	answered_meanwhile "start of K (its kernel part stopped)" "$pid"
+	kill -CONT $cons
+	rm -f "$T/gate.hold"
+	wait "$pid"
+	rc=$?
+	echo "start of K held for good: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/held.err")" = 1 ] && grep -q "within owner-ms (20000 ms)" "$T/held.err" ||
+		fail "start of K held for good: not refused in one line: exit $rc: $(cat "$T/held.err")"
+	gt list K >"$T/out" 2>&1 || fail "list K failed: $(cat "$T/out")"
+	grep -q "\[inactive\]" "$T/out" || fail "K is not inactive after its start failed: $(head -3 "$T/out")"
+	n5=$(kcount "$R/k/kernel" "$P5")
+	echo "K: $n5 getppid calls of 400 recorded by its kernel part before it was stopped"
+	[ "$n5" = 400 ] || fail "K's kernel trace holds $n5 of 400: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy K || fail "destroy of K failed"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	d=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	children_gone "$d" || fail "an owner child is left: $(pgrep -a -P "$d")"
+	finish
+fi
+
+if [ "$MODE" = held-probe ]; then
+	have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+	command -v strace >/dev/null || { echo "SKIP: strace missing"; exit 77; }
+	B=
+	B=trawlrb$$
+	mkuser "$B" tracing || B=
+	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+	# probe_held NAME ARGS...: the member's `trawl ARGS`, whose child
+	# probing a perf counter as the member is stopped at its
+	# perf_event_open() (strace stops it there for the test, then lets go
+	# of it: the child stays stopped, as the member's kill -STOP would leave
+	# it); everyone must be answered meanwhile, the session busy. Then the
+	# member lets it go on unless RELEASE is 0; ARGS's status in HELD_RC.
+	probe_held() {
+		local name=$1 release=$2 pid i st child=
+		shift 2
+		strace -f -p "$DPID" -e trace=perf_event_open -e inject=perf_event_open:signal=SIGSTOP \
+			-o "$T/strace.log" 2>"$T/strace.err" &
+		STRACE_PID=$!
+		for i in $(seq 200); do
+			grep -q "TracerPid:[[:space:]]*[1-9]" "/proc/$DPID/status" && break
+			sleep 0.05
+		done
+		gt "$@" >"$T/held.out" 2>"$T/held.err" &
+		pid=$!
+		for i in $(seq 400); do
+			for c in $(pgrep -P "$DPID" -u "$G" -x trawl-sessiond); do
+				st=$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)
+				[ "$st" = T ] || [ "$st" = t ] && child=$c
+			done
+			[ -n "$child" ] && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill "$STRACE_PID" 2>/dev/null
+		wait "$STRACE_PID" 2>/dev/null
+		STRACE_PID=
+		if [ -z "$child" ]; then
+			wait "$pid"
+			fail "$name: no child of the daemon probed as the member (exit $?: $(cat "$T/held.err"); $(tail -3 "$T/strace.log"))"
+			return 1
+		fi
+		echo "$name: the daemon's child $child (the member's) is stopped: $(grep perf_event_open "$T/strace.log" | head -1)"
+		answered_meanwhile "$name" "$pid"
+		gt enable-event -u tall:seq -s P >"$T/out" 2>"$T/err" &&
+			fail "enable-event on P was accepted during the $name"
+		grep -q "is busy" "$T/err" || fail "enable-event on P during the $name: $(cat "$T/err")"
+		kill -0 "$pid" 2>/dev/null || fail "the $name was over before the member's commands were answered"
+		t0=$(ms)
+		[ "$release" = 1 ] && as_user "$G" kill -CONT "$child"
+		wait "$pid"
+		HELD_RC=$?
+		echo "$name: exit $HELD_RC after $(($(ms) - t0)) ms more: $(head -c 300 "$T/held.err")"
+		kill -CONT "$child" 2>/dev/null
+	}
+	expect 0 gt create P -o "$T/$G/p" || finish
+	expect 0 gt enable-channel -u c0 -s P || finish
+	probe_held "add-context perf:thread:page-fault" 1 add-context -u -t perf:thread:page-fault -c c0 -s P
+	[ "$HELD_RC" = 0 ] || fail "add-context exited $HELD_RC: $(cat "$T/held.err")"
+	# held for good: the child killed at owner-ms, the command refused in one line
+	probe_held "add-context perf:thread:context-switches, held for good" 0 \
+		add-context -u -t perf:thread:context-switches -c c0 -s P
+	[ "$HELD_RC" != 0 ] && [ "$(wc -l <"$T/held.err")" = 1 ] && grep -q "within owner-ms (5000 ms)" "$T/held.err" ||
+		fail "add-context held for good: not refused in one line: exit $HELD_RC: $(cat "$T/held.err")"
+	expect 0 gt enable-event -u tall:seq -c c0 -s P || finish
+	expect 0 gt start P || finish
+	tall 500 4
+	expect 0 gt stop P || finish
+	n=$(babeltrace2 "$T/$G/p" 2>"$T/bt.err" | grep "tall:seq: .*thread = 4," | grep -c "perf_thread_page_fault = ")
+	echo "P: $n of 500 events with the page-fault counter"
+	[ "$n" = 500 ] || fail "P holds $n of 500 events with perf_thread_page_fault: $(head -3 "$T/bt.err")"
+	babeltrace2 "$T/$G/p" 2>/dev/null | grep -q "perf_thread_context_switches" &&
+		fail "the context refused at owner-ms is recorded"
+	expect 0 gt destroy P || fail "destroy of P failed"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	children_gone "$DPID" || fail "an owner child is left: $(pgrep -a -P "$DPID")"
+	finish
+fi
 
 if [ "$MODE" = dns-mute ]; then
 	B=trawlrb$$
