@@ -81,13 +81,20 @@ static int serve(struct trawl_ustctl_app *app, uint64_t *shared, const struct tr
 		case TRAWL_USTCTL_NEWS_TALLY_SHM: {
 			/* What the daemon reads once the app is gone: each entry checked. */
 			struct trawl_ustctl_tally_entry *left = NULL;
+			struct trawl_ustctl_tally_shm shm;
+			uint64_t overflow = 0;
 			uint32_t nr = 0, i;
 
-			if (trawl_ustctl_app_tally_left(app, &left, &nr) == 0)
+			if (!trawl_ustctl_app_tally_shm_take(app, &shm) &&
+			    trawl_ustctl_tally_shm_read(&shm, &left, &nr, &overflow) == 0) {
+				if (overflow > TRAWL_WIRE_MAX_TALLY_COUNT || nr > shm.limit)
+					abort();
 				for (i = 0; i < nr; i++)
-					if (!left[i].count || left[i].count > TRAWL_WIRE_MAX_TALLY_COUNT ||
+					if (left[i].count > TRAWL_WIRE_MAX_TALLY_COUNT ||
 					    strnlen(left[i].name, sizeof(left[i].name)) >= sizeof(left[i].name))
 						abort();
+			}
+			trawl_ustctl_tally_shm_close(&shm);
 			free(left);
 			break;
 		}

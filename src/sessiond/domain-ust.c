@@ -567,6 +567,8 @@ static void ust_stop_apps(struct trawl_domain_session *s)
 	/* What programs that exited said of the events they counted (TALLY)
 	 * is charged to the session before it stops (ust-conn.c). */
 	apps_drain();
+	/* And what dropped programs counted after their drop, until now. */
+	apps_tally_settle();
 	for (as = s->apps; as; as = as->next) {
 		if (!as->started || as->app->dead)
 			continue;

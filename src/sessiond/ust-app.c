@@ -531,17 +531,21 @@ void app_events_added(struct ust_app *a)
  * could as well have written them in buffers it was given); it can only
  * charge what would trace it, never another user's trace.
  */
-void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr)
+void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr,
+	       uint64_t overflow)
 {
 	struct trawl_domain_session *s;
-	uint64_t all = 0;
-	uint32_t i;
+	uint64_t all = overflow;
+	uint32_t i, kinds = 0;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		all = e[i].count > UINT64_MAX - all ? UINT64_MAX : all + e[i].count;
+		kinds += e[i].count != 0;
+	}
 	sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d): %llu events counted before its "
-		    "setup (%u kinds)", (int)a->info.pid, a->info.procname, (int)a->uid,
-		    (unsigned long long)all, nr);
+		    "setup (%u kinds, %llu of kinds past its tally's table)", (int)a->info.pid,
+		    a->info.procname, (int)a->uid, (unsigned long long)all, kinds,
+		    (unsigned long long)overflow);
 	for (s = sessions; s; s = s->next) {
 		struct ust_trace *t = NULL;
 		struct ust_chan *c;
@@ -554,11 +558,17 @@ void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint
 			uint64_t n = 0;
 			int ret;
 
+			/* Kinds not said (past the memfd's table, wire.h): to
+			 * every channel that records anything, over, never under. */
+			if (overflow && c->enabled && c->rules)
+				n = overflow;
 			for (i = 0; i < nr; i++) {
 				struct trawl_ustctl_event ev;
 				struct filter_set fs;
 				int want;
 
+				if (!e[i].count)
+					continue;
 				memset(&ev, 0, sizeof(ev));
 				memcpy(ev.name, e[i].name, sizeof(ev.name));
 				ev.loglevel = e[i].loglevel;

@@ -64,37 +64,111 @@ static void unlink_app(struct ust_app *a)
 }
 
 /*
+ * Dropped apps whose tally memfd is kept (h NULL), newest first. A program
+ * the daemon drops (a deadline) goes on counting into its memfd until its
+ * agent notices the connection is gone (slots.c: the tally ends then): what
+ * it counts meanwhile is read at the next stop (apps_tally_settle()). Each
+ * holds its memfd as one connection of its uid (within the uid's caps, as
+ * when it came), until then.
+ */
+static struct ust_app *lingering;
+
+/* Closes @a's kept memfd and frees it (app_gone() did the rest). */
+static void tally_linger_end(struct ust_app *a)
+{
+	trawl_ustctl_tally_shm_close(&a->shm);
+	a->owner->app_conns--;
+	if (!a->trusted)
+		untrusted_conns--;
+	sd_uid_put(a->owner);
+	free(a->charged);
+	free(a);
+}
+
+/*
  * What @a counted before its setup and handed to nobody (its tally memfd,
  * wire.h TALLY_SHM): a program killed (SIGKILL) before it could send its
  * TALLY, or dropped (a deadline) while it counted. Charged as a TALLY is,
- * once it is gone: nothing else can take those counts any more.
+ * once it is gone: nothing else can take those counts any more. 1 if @a
+ * was dropped and its memfd is kept (what it counts next is charged at the
+ * next stop), else 0 (closed).
  */
-static void app_tally_left(struct ust_app *a)
+static int app_tally_left(struct ust_app *a)
 {
 	struct trawl_ustctl_tally_entry *e;
+	uint64_t overflow;
 	uint32_t nr;
 	int ret;
 
-	if (!a->tally_shm || closing_all)
-		return;
-	ret = trawl_ustctl_app_tally_left(a->h, &e, &nr);
+	if (!a->tally_shm || closing_all || trawl_ustctl_app_tally_shm_take(a->h, &a->shm))
+		return 0;
+	ret = trawl_ustctl_tally_shm_read(&a->shm, &e, &nr, &overflow);
 	if (ret)
 		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): its tally's memfd: %s",
 			    (int)a->pid, (int)a->uid, strerror(-ret));
-	if (nr)
-		app_tally(a, e, nr);
-	free(e);
+	if (nr || overflow)
+		app_tally(a, e, nr, overflow);
+	if (!a->dead || ret) {
+		free(e);
+		trawl_ustctl_tally_shm_close(&a->shm);
+		return 0;
+	}
+	a->charged = e;
+	a->nr_charged = nr;
+	a->overflow_charged = overflow;
+	return 1;
+}
+
+void apps_tally_settle(void)
+{
+	struct ust_app *a;
+
+	while ((a = lingering)) {
+		struct trawl_ustctl_tally_entry *e;
+		uint64_t overflow, more;
+		uint32_t nr, i, k = 0;
+
+		lingering = a->next;
+		if (!trawl_ustctl_tally_shm_read(&a->shm, &e, &nr, &overflow)) {
+			/* What grew since the drop, entry by entry; a count
+			 * that shrank (only the app's own writes can) is none. */
+			for (i = 0; i < nr; i++) {
+				uint64_t was = i < a->nr_charged ? a->charged[i].count : 0;
+
+				if (e[i].count <= was)
+					continue;
+				e[k] = e[i];
+				e[k++].count -= was;
+			}
+			more = overflow > a->overflow_charged ? overflow - a->overflow_charged : 0;
+			if (k || more)
+				app_tally(a, e, k, more);
+			free(e);
+		}
+		tally_linger_end(a);
+	}
+}
+
+int app_tally_lingers(pid_t pid)
+{
+	const struct ust_app *a;
+
+	for (a = lingering; a; a = a->next)
+		if (a->info.pid == pid)
+			return 1;
+	return 0;
 }
 
 void app_gone(struct ust_app *a)
 {
 	struct trawl_domain_session *s;
 	struct sd_uid *owner = a->owner;
+	int linger;
 
 	if (a->registered)
 		sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) unregistered",
 			    (int)a->info.pid, a->info.procname, (int)a->uid);
-	app_tally_left(a);
+	linger = app_tally_left(a);
 	for (s = sessions; s; s = s->next) {
 		app_sess_free(s, a);
 		trace_release_gone(s);
@@ -102,9 +176,15 @@ void app_gone(struct ust_app *a)
 	unlink_app(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */
-	owner->app_conns -= 1u + (a->tally_shm != 0);
+	a->h = NULL;
+	owner->app_conns -= 1u + (a->tally_shm != 0 && !linger);
 	if (!a->trusted)
-		untrusted_conns -= 1u + (a->tally_shm != 0);
+		untrusted_conns -= 1u + (a->tally_shm != 0 && !linger);
+	if (linger) {
+		a->next = lingering;
+		lingering = a;
+		return; /* its uid's reference goes with the memfd */
+	}
 	sd_uid_put(owner);
 	free(a);
 }
@@ -119,6 +199,7 @@ static void app_drop(struct ust_app *a, const char *why)
 		s->apps_dropped += app_sess_of(s, a) != NULL;
 	sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (%s, uid %d) dropped: %s", (int)a->pid,
 		    a->registered ? a->info.procname : "registering", (int)a->uid, why);
+	a->dead = 1; /* alive, it may count on: its memfd is kept (app_tally_left()) */
 	app_gone(a);
 }
 
@@ -320,7 +401,7 @@ static void app_news(struct ust_app *a, const struct trawl_ustctl_app_news *n)
 		app_reply(a, n);
 		break;
 	case TRAWL_USTCTL_NEWS_TALLY:
-		app_tally(a, n->tally, n->nr_tally);
+		app_tally(a, n->tally, n->nr_tally, 0);
 		break;
 	case TRAWL_USTCTL_NEWS_TALLY_SHM:
 		/* One more fd: held as a connection is (an untrusted uid's
@@ -597,6 +678,12 @@ void apps_close_all(void)
 		app_gone(apps);
 	while (conns)
 		app_gone(conns);
+	while (lingering) {
+		struct ust_app *a = lingering;
+
+		lingering = a->next;
+		tally_linger_end(a);
+	}
 }
 
 /* Whether any app set up for @s still owes it an answer (a barrier's test). */

@@ -42,6 +42,12 @@ struct ust_app {
 	int dead;             /* failed inside a loop: dropped at the top (app_fail()) */
 	int done_held;        /* REGISTRATION_DONE held until its channels are ready */
 	int tally_shm;        /* holds the app's tally memfd: counted as a connection */
+	/* Dropped, its tally memfd kept (ust-conn.c, apps_tally_settle()):
+	 * h is NULL, the memfd and what was charged of it are here. */
+	struct trawl_ustctl_tally_shm shm;
+	struct trawl_ustctl_tally_entry *charged; /* owned: by memfd entry */
+	uint32_t nr_charged;
+	uint64_t overflow_charged;
 	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
 };
 
@@ -310,7 +316,8 @@ void app_sess_free(struct trawl_domain_session *s, struct ust_app *a);
 void app_events_added(struct ust_app *a);
 /* The app's TALLY (wire.h): its counts go to the discarded events of the
  * channels that would have recorded them. */
-void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr);
+void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint32_t nr,
+	       uint64_t overflow);
 /* Tells @a its registration (or addition) is set up, once every channel
  * it needs is ready; else holds that until then (apps_chans_ready()). */
 void app_registration_done(struct ust_app *a);
@@ -337,6 +344,13 @@ void apps_chans_kick(void);
 /* Before a stop: takes the connections waiting to be accepted and what
  * every app has sent (a program's last TALLY), within a bound. Top level. */
 void apps_drain(void);
+/* ust-conn.c: what dropped apps counted since their drop (their tally
+ * memfds, kept until now) is charged to the active sessions, and the
+ * memfds closed. Called before a stop's flush. */
+void apps_tally_settle(void);
+/* Whether a dropped app of pid @pid still has its tally memfd kept (its
+ * per-process trace must stay: the settle charges it). */
+int app_tally_lingers(pid_t pid);
 /* Waits (nested rounds) until every app set up for @s has answered all it
  * was sent, or was dropped for missing its deadline. */
 void apps_barrier(struct trawl_domain_session *s);

@@ -453,7 +453,7 @@ void trace_release_gone(struct trawl_domain_session *s)
 	while ((t = *tp)) {
 		for (as = s->apps; as && as->app->info.pid != t->pid; as = as->next)
 			;
-		if (!t->gone && !as && t->pid && pid_exited(t->pid))
+		if (!t->gone && !as && t->pid && pid_exited(t->pid) && !app_tally_lingers(t->pid))
 			cons_remove_trace(s, t);
 		if (!t->gone || !cons_trace_removed(s, t)) {
 			tp = &t->next;

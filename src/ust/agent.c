@@ -140,6 +140,7 @@ struct trawl_ust_conn {
 	 * send_lock: the registration went whole on fd, and the memfd too. */
 	struct trawl_wire_tally_head *tshm;
 	int tshm_fd;
+	uint32_t tshm_nr_max; /* its entries (tally_shm_entries()) */
 	int reg_whole, tshm_sent;
 };
 
@@ -320,9 +321,22 @@ void trawl_ust_agent_provider_added(void)
 	}
 }
 
-#define TALLY_SHM_SIZE                                                                             \
-	(sizeof(struct trawl_wire_tally_head) +                                                    \
-	 (size_t)TRAWL_WIRE_MAX_TALLY_SHM * sizeof(struct trawl_wire_tally_entry))
+/* A tally memfd's entries: TRAWL_WIRE_MAX_TALLY_SHM, or fewer with
+ * TRAWL_UST_TALLY_SHM_ENTRIES=N (1 .. that), a test's knob: the kinds past
+ * the table count in the process's memory and in the head's overflow
+ * bucket (wire.h), which a program with more kinds than the table needs
+ * (security-tally-shm-overflow). */
+static uint32_t tally_shm_entries(void)
+{
+	const char *v = getenv("TRAWL_UST_TALLY_SHM_ENTRIES");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return TRAWL_WIRE_MAX_TALLY_SHM;
+	n = strtoul(v, &end, 10);
+	return *end || !n || n > TRAWL_WIRE_MAX_TALLY_SHM ? TRAWL_WIRE_MAX_TALLY_SHM : (uint32_t)n;
+}
 
 /* @c's connection is gone (or never was): its memfd's counts are the
  * daemon's, read when the connection closed (or nobody's); the next
@@ -341,10 +355,13 @@ struct trawl_wire_tally_entry *trawl_ust_agent_tally_room(struct trawl_ust_conn 
 	if (!c->tshm) {
 		/* Sparse: the pages the entries in use take, no more. */
 		int fd = memfd_create("trawl-tally", MFD_CLOEXEC);
+		uint32_t nr_max = tally_shm_entries();
+		size_t size = sizeof(struct trawl_wire_tally_head) +
+			      (size_t)nr_max * sizeof(struct trawl_wire_tally_entry);
 		void *p = MAP_FAILED;
 
-		if (fd >= 0 && !ftruncate(fd, (off_t)TALLY_SHM_SIZE))
-			p = mmap(NULL, TALLY_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (fd >= 0 && !ftruncate(fd, (off_t)size))
+			p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (p == MAP_FAILED) {
 			if (fd >= 0)
 				close(fd);
@@ -352,11 +369,17 @@ struct trawl_wire_tally_entry *trawl_ust_agent_tally_room(struct trawl_ust_conn 
 		}
 		c->tshm = p;
 		c->tshm_fd = fd;
+		c->tshm_nr_max = nr_max;
 		c->tshm->magic = TRAWL_WIRE_TALLY_SHM_MAGIC;
 	}
-	if (k > TRAWL_WIRE_MAX_TALLY_SHM - c->tshm->nr)
+	if (k > c->tshm_nr_max - c->tshm->nr)
 		return NULL;
 	return (struct trawl_wire_tally_entry *)(c->tshm + 1) + c->tshm->nr;
+}
+
+uint64_t *trawl_ust_agent_tally_overflow(struct trawl_ust_conn *c)
+{
+	return c->tshm ? &c->tshm->overflow : NULL;
 }
 
 void trawl_ust_agent_tally_publish(struct trawl_ust_conn *c, uint32_t k)
@@ -574,10 +597,12 @@ static void tally_shm_send(struct trawl_ust_conn *c, int wait)
 {
 	struct trawl_wire_tally_shm m;
 	struct timespec deadline;
+	uint32_t nr_max;
 	int fd, ret;
 
 	pthread_mutex_lock(&trawl_ust_lock);
 	fd = c->tshm ? fcntl(c->tshm_fd, F_DUPFD_CLOEXEC, 0) : -1;
+	nr_max = c->tshm_nr_max;
 	pthread_mutex_unlock(&trawl_ust_lock);
 	if (fd < 0)
 		return;
@@ -588,7 +613,7 @@ static void tally_shm_send(struct trawl_ust_conn *c, int wait)
 	if (c->fd >= 0 && c->reg_whole && !c->tshm_sent) {
 		memset(&m, 0, sizeof(m));
 		trawl_wire_hdr_init(&m.hdr, TRAWL_WIRE_TALLY_SHM, sizeof(m));
-		m.nr_max = TRAWL_WIRE_MAX_TALLY_SHM;
+		m.nr_max = nr_max;
 		deadline_in(&deadline, REPORT_WAIT_MS);
 		ret = send_fds_by(c->fd, &m, sizeof(m), fd, &deadline);
 		/* Sent, or not whole: either way not again on this fd (a

@@ -151,9 +151,14 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	if (trawl_unlikely(cpu >= chan->nr_streams)) {
 		if (!chan->nr_streams) {
 			/* A tally (slots.c): counted, never recorded. Relaxed:
-			 * read once the tally's slots are gone. */
-			if (id < chan->nr_tally)
+			 * read once the tally's slots are gone. The overflow
+			 * bucket first (ust.h: never below the kinds' counts;
+			 * a SIGKILL between the two over-counts, never under). */
+			if (id < chan->nr_tally) {
+				if (chan->tally_overflow)
+					__atomic_fetch_add(chan->tally_overflow, 1, __ATOMIC_RELAXED);
 				__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
+			}
 			return -1;
 		}
 		cpu %= chan->nr_streams;

@@ -274,8 +274,11 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 		chan->tally_stride = sizeof(*shm) / sizeof(uint64_t);
 		trawl_ust_agent_tally_publish(t->conn, k);
 	} else {
+		/* Past the table (or no memfd): in memory, and their sum in
+		 * the memfd's overflow bucket, for a SIGKILL or a drop. */
 		chan->tally = calloc(k, sizeof(uint64_t));
 		chan->tally_stride = 1;
+		chan->tally_overflow = trawl_ust_agent_tally_overflow(t->conn);
 	}
 	if (!chan->tally) {
 		free(chan);
@@ -355,6 +358,14 @@ void trawl_ust_tally_drop_chan(struct trawl_ust_tally *t, const struct trawl_ust
 	}
 }
 
+/* @n counts taken out of a kind of @chan (exchanged with 0 first): out of
+ * the overflow bucket too, if the kind is past the memfd's table (ust.h). */
+static void overflow_sub(const struct trawl_ust_chan *chan, uint64_t n)
+{
+	if (n && chan->tally_overflow)
+		__atomic_fetch_sub(chan->tally_overflow, n, __ATOMIC_RELAXED);
+}
+
 /*
  * Each of @ev's slots but the tally's, and those the shadow gives it, in a
  * new array published at once (release). Then the count: into each shadow
@@ -384,6 +395,7 @@ static int tally_switch(struct trawl_ust_tally *t, uint32_t k, uint64_t *counted
 	/* Exchanged: what a TALLY took already is not counted twice. Relaxed:
 	 * a counter; the probes that counted loaded the old array. */
 	n = __atomic_exchange_n(trawl_ust_tally_count(mine, t->events[k].id), 0, __ATOMIC_RELAXED);
+	overflow_sub(mine, n);
 	*counted = n;
 	for (i = 0; n && i < t->nr_shadow; i++) {
 		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
@@ -413,6 +425,7 @@ uint32_t trawl_ust_tally_take(struct trawl_ust_tally *t, struct trawl_ust_event_
 			continue;
 		c = __atomic_exchange_n(trawl_ust_tally_count(t->events[k].chan, t->events[k].id), 0,
 					__ATOMIC_RELAXED);
+		overflow_sub(t->events[k].chan, c);
 		if (!c)
 			continue;
 		memset(e, 0, sizeof(*e));

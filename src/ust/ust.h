@@ -43,6 +43,12 @@ struct trawl_ust_chan {
 	 * creation: the channel's timeout if the app allows blocking. */
 	uint32_t blocking_ms;
 	uint32_t tally_stride; /* uint64_t from one count to the next (trawl_ust_tally_count()) */
+	/* A tally's kinds past its memfd's table (counted in memory): their
+	 * sum, also, in the memfd's overflow bucket (wire.h), which the daemon
+	 * reads if the program is killed or dropped; else NULL. A probe adds
+	 * to it before the kind's count, a take subtracts after exchanging the
+	 * kind's count: the bucket is never below what the kinds hold. */
+	uint64_t *tally_overflow;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
@@ -156,6 +162,9 @@ uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply);
  * by TALLY only). Lock held. */
 struct trawl_wire_tally_entry *trawl_ust_agent_tally_room(struct trawl_ust_conn *conn, uint32_t k);
 void trawl_ust_agent_tally_publish(struct trawl_ust_conn *conn, uint32_t k);
+/* @conn's tally memfd's overflow bucket (wire.h), or NULL if it has no
+ * memfd. Mapped for the process's lifetime. trawl_ust_lock held. */
+uint64_t *trawl_ust_agent_tally_overflow(struct trawl_ust_conn *conn);
 
 /* A session of one daemon connection, as a state dump names it
  * (trawl_ust_session_check()). */

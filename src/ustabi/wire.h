@@ -56,7 +56,9 @@
  * grows past it): the app counts into their count fields, and takes a count
  * out (exchanged with 0) when it hands it to a setup or a TALLY, so the
  * daemon charges, when the connection closes, what is left in it: what the
- * program counted and handed to nobody. A daemon older than minor 7 takes
+ * program counted and handed to nobody; a dropped app counts on until it
+ * notices, so the daemon keeps its memfd and reads it again at the next
+ * stop (what grew since). A daemon older than minor 7 takes
  * TALLY_SHM for a protocol error (the app is dropped).
  *
  * Each entry names the event (and its loglevel, what rules match) rather
@@ -94,14 +96,16 @@
  * Minor 4: REGISTER may carry the app's clock (TRAWL_WIRE_REG_CLOCK).
  * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC).
  * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING).
- * Minor 7: TALLY_SHM (app -> daemon: the tally's memfd). */
-#define TRAWL_UST_WIRE_ABI_MINOR 7u
+ * Minor 7: TALLY_SHM (app -> daemon: the tally's memfd).
+ * Minor 8: the memfd's head has an overflow bucket (was reserved, 0). */
+#define TRAWL_UST_WIRE_ABI_MINOR 8u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
 #define TRAWL_WIRE_MAX_TALLY_COUNT (1ull << 48)
 /* A TALLY_SHM memfd's entries, at most (an app with more counts the others
- * in its own memory: they go by TALLY only). */
+ * in its own memory, by kind, and in the head's overflow bucket, their sum:
+ * by kind they go by TALLY, the sum when the app is killed or dropped). */
 #define TRAWL_WIRE_MAX_TALLY_SHM 16384u
 #define TRAWL_WIRE_TALLY_SHM_MAGIC 0x59544c54u /* "TLTY" */
 
@@ -281,7 +285,10 @@ struct trawl_wire_tally_shm {
 struct trawl_wire_tally_head {
 	uint32_t magic; /* TRAWL_WIRE_TALLY_SHM_MAGIC */
 	uint32_t nr;    /* entries in use (release: each is written first) */
-	uint32_t reserved[6];
+	/* Minor 8: the events of the kinds past the table (an app with more
+	 * kinds than nr_max), their kinds not said; 0 from an older app. */
+	uint64_t overflow;
+	uint32_t reserved[4];
 };
 
 /* A perf counter of a channel: what the app gives perf_event_open(). */

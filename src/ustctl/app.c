@@ -527,7 +527,7 @@ static int tally_fd_ok(int fd, uint64_t size)
 }
 
 /* TALLY_SHM: the memfd that came with it (the fd received, not yet
- * taken), kept until the connection goes (trawl_ustctl_app_tally_left()).
+ * taken), kept until the connection goes (trawl_ustctl_app_tally_shm_take()).
  * 1 with @news (the caller may count the fd, or drop it), 0, or -EPROTO
  * (no fd came, a second one, or not a memfd of nr_max entries). */
 static int take_tally_shm(struct trawl_ustctl_app *app, const void *msg, size_t len,
@@ -564,27 +564,49 @@ void trawl_ustctl_app_tally_shm_drop(struct trawl_ustctl_app *app)
 	app->tally_fd = -1;
 }
 
-int trawl_ustctl_app_tally_left(struct trawl_ustctl_app *app, struct trawl_ustctl_tally_entry **out,
-				uint32_t *nr)
+int trawl_ustctl_app_tally_shm_take(struct trawl_ustctl_app *app, struct trawl_ustctl_tally_shm *shm)
+{
+	shm->fd = -1;
+	if (app->tally_fd < 0 || app->refused)
+		return -ENOENT;
+	shm->fd = app->tally_fd;
+	shm->nr_max = app->tally_nr_max;
+	/* As a TALLY's: entries past the app's events are not worth reading. */
+	shm->limit = (uint32_t)TRAWL_MIN((uint64_t)app->tally_nr_max,
+					 (uint64_t)app->claimed + TRAWL_WIRE_MAX_TALLY);
+	app->tally_fd = -1;
+	return 0;
+}
+
+void trawl_ustctl_tally_shm_close(struct trawl_ustctl_tally_shm *shm)
+{
+	if (shm->fd >= 0)
+		close(shm->fd);
+	shm->fd = -1;
+}
+
+int trawl_ustctl_tally_shm_read(const struct trawl_ustctl_tally_shm *shm,
+				struct trawl_ustctl_tally_entry **out, uint32_t *nr, uint64_t *overflow)
 {
 	struct trawl_wire_tally_head head;
 	struct trawl_wire_tally_entry *w;
 	struct trawl_ustctl_tally_entry *e;
-	uint32_t n, i, k = 0;
+	uint32_t n, i;
 	size_t bytes;
 	ssize_t got;
 
 	*out = NULL;
 	*nr = 0;
-	if (app->tally_fd < 0 || app->refused)
+	*overflow = 0;
+	if (shm->fd < 0)
 		return 0;
-	if (pread(app->tally_fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head))
+	if (pread(shm->fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head))
 		return -EIO;
 	if (head.magic != TRAWL_WIRE_TALLY_SHM_MAGIC)
 		return -EPROTO;
-	/* As a TALLY's: entries past the app's events are not worth reading. */
-	n = TRAWL_MIN(head.nr, app->tally_nr_max);
-	n = TRAWL_MIN(n, app->claimed + TRAWL_WIRE_MAX_TALLY);
+	/* The app's word, bounded as one entry's count is. */
+	*overflow = TRAWL_MIN(head.overflow, (uint64_t)TRAWL_WIRE_MAX_TALLY_COUNT);
+	n = TRAWL_MIN(head.nr, shm->limit);
 	if (!n)
 		return 0;
 	bytes = (size_t)n * sizeof(*w);
@@ -595,29 +617,30 @@ int trawl_ustctl_app_tally_left(struct trawl_ustctl_app *app, struct trawl_ustct
 		free(e);
 		return -ENOMEM;
 	}
-	got = pread(app->tally_fd, w, bytes, sizeof(head));
+	got = pread(shm->fd, w, bytes, sizeof(head));
 	n = got > 0 ? (uint32_t)((size_t)got / sizeof(*w)) : 0;
 	for (i = 0; i < n; i++) {
 		struct trawl_wire_tally_entry *x = &w[i];
 
-		/* Each checked as a TALLY's; one that is not is left out (the
-		 * app wrote it, or is writing it: it is not worth the rest). */
+		/* Each checked as a TALLY's; one that is not stays 0 (the app
+		 * wrote it, or is writing it: it is not worth the rest). */
 		if (!x->count || !memchr(x->name, '\0', sizeof(x->name)))
 			continue;
-		memcpy(e[k].name, x->name, sizeof(e[k].name));
-		if (!trawl_wire_tally_entry_ok(e[k].name, x->loglevel, x->reserved, x->count))
+		memcpy(e[i].name, x->name, sizeof(e[i].name));
+		if (!trawl_wire_tally_entry_ok(e[i].name, x->loglevel, x->reserved, x->count)) {
+			memset(&e[i], 0, sizeof(e[i]));
 			continue;
-		e[k].loglevel = x->loglevel;
-		e[k].count = x->count;
-		k++;
+		}
+		e[i].loglevel = x->loglevel;
+		e[i].count = x->count;
 	}
 	free(w);
-	if (!k) {
+	if (!n) {
 		free(e);
 		return 0;
 	}
 	*out = e;
-	*nr = k;
+	*nr = n;
 	return 0;
 }
 

@@ -212,7 +212,7 @@ enum trawl_ustctl_news_kind {
 					     them (its setup came too late) and that no
 					     setup of it will count: @tally, @nr_tally */
 	TRAWL_USTCTL_NEWS_TALLY_SHM,      /* the app's tally memfd came (wire.h): kept
-					     until trawl_ustctl_app_tally_left(), or
+					     until trawl_ustctl_app_tally_shm_take(), or
 					     trawl_ustctl_app_tally_shm_drop() */
 };
 
@@ -267,18 +267,37 @@ struct trawl_ustctl_app_news {
 int trawl_ustctl_app_input(struct trawl_ustctl_app *app, int may_read,
 			   struct trawl_ustctl_app_news *news);
 
+/* An app's tally memfd (wire.h TALLY_SHM), once taken out of its app. */
+struct trawl_ustctl_tally_shm {
+	int fd;		 /* owned: trawl_ustctl_tally_shm_close() */
+	uint32_t nr_max; /* its entries, as the app said (checked: the file holds them) */
+	uint32_t limit;	 /* entries worth reading (the app's events + a TALLY's) */
+};
+
 /**
- * trawl_ustctl_app_tally_left - what the app's tally memfd still counts
- * @entries: receives a malloc'd array (free() it) of *@nr entries, each
- *           checked as a TALLY's (wire.h); NULL and 0 when there is none
+ * trawl_ustctl_app_tally_shm_take - the app's tally memfd, out of @app
+ * @shm: receives it (the caller closes it: trawl_ustctl_tally_shm_close())
  *
- * The counts the app counted and handed to no setup nor TALLY (wire.h,
- * TALLY_SHM): call it once the app is gone (closed, killed, dropped), when
- * its counts can no longer be taken by anything else. Entries the app
- * wrote wrong are left out. 0, or -errno (nothing read).
+ * Take it once the app is gone (closed, killed, dropped), when its counts
+ * can no longer be taken by anything else; it may be read again later (a
+ * dropped app counts on until it notices). 0, or -ENOENT (none: @shm->fd
+ * is -1).
  */
-int trawl_ustctl_app_tally_left(struct trawl_ustctl_app *app,
-				struct trawl_ustctl_tally_entry **entries, uint32_t *nr);
+int trawl_ustctl_app_tally_shm_take(struct trawl_ustctl_app *app, struct trawl_ustctl_tally_shm *shm);
+/**
+ * trawl_ustctl_tally_shm_read - what a tally memfd counts now
+ * @entries: receives a malloc'd array (free() it) of *@nr entries, one per
+ *           entry of the memfd, in its order; one the app wrote wrong (not
+ *           as a TALLY's, wire.h) has count 0; NULL and 0 when there is none
+ * @overflow: receives the overflow bucket (kinds past the table, wire.h),
+ *           at most TRAWL_WIRE_MAX_TALLY_COUNT
+ *
+ * The memfd is the app's: read with pread() only, at most @shm->limit
+ * entries. 0, or -errno (nothing read).
+ */
+int trawl_ustctl_tally_shm_read(const struct trawl_ustctl_tally_shm *shm,
+				struct trawl_ustctl_tally_entry **entries, uint32_t *nr, uint64_t *overflow);
+void trawl_ustctl_tally_shm_close(struct trawl_ustctl_tally_shm *shm);
 /* Closes the app's tally memfd (its counts will not be read). */
 void trawl_ustctl_app_tally_shm_drop(struct trawl_ustctl_app *app);
 

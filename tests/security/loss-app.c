@@ -17,6 +17,9 @@
  *
  * LOSS_APP_HOLD=1: after its events (and children), prints "held PID" and
  * waits to be killed (the tally tests kill it, SIGKILL, before its exit).
+ * LOSS_APP_MORE=M too: before that wait, reads a line on stdin, then emits
+ * M more events (n = N .. N+M-1) and prints "more PID" (tally-shm.sh late:
+ * events emitted after the daemon dropped the program).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -92,8 +95,19 @@ int main(int argc, char **argv)
 	if (fork_children(n, id, forks))
 		return 1;
 	if (getenv("LOSS_APP_HOLD")) {
+		const char *more = getenv("LOSS_APP_MORE");
+		char line[16];
+
 		printf("held %d\n", (int)getpid());
 		fflush(stdout);
+		if (more && fgets(line, sizeof(line), stdin)) {
+			uint64_t m = strtoull(more, NULL, 10);
+
+			for (i = n; i < n + m; i++)
+				tracepoint(tall, seq, id, i);
+			printf("more %d\n", (int)getpid());
+			fflush(stdout);
+		}
 		for (;;)
 			pause();
 	}
