@@ -169,22 +169,24 @@ void app_gone(struct ust_app *a)
 		sd_log_peer(a->uid, TRAWL_LOG_INFO, "app %d (%s, uid %d) unregistered",
 			    (int)a->info.pid, a->info.procname, (int)a->uid);
 	linger = app_tally_left(a);
+	unlink_app(a);
+	if (linger) {
+		/* Listed first: its per-process trace stays (app_tally_lingers()). */
+		a->next = lingering;
+		lingering = a;
+	}
 	for (s = sessions; s; s = s->next) {
 		app_sess_free(s, a);
 		trace_release_gone(s);
 	}
-	unlink_app(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */
 	a->h = NULL;
 	owner->app_conns -= 1u + (a->tally_shm != 0 && !linger);
 	if (!a->trusted)
 		untrusted_conns -= 1u + (a->tally_shm != 0 && !linger);
-	if (linger) {
-		a->next = lingering;
-		lingering = a;
+	if (linger)
 		return; /* its uid's reference goes with the memfd */
-	}
 	sd_uid_put(owner);
 	free(a);
 }
