@@ -27,7 +27,7 @@ static void fuzz_shm(const uint8_t *data, size_t size)
 	int fd, i, overwrite = size && (data[0] & 1);
 
 	memset(&r, 0, sizeof(r));
-	fd = trawl_rb_shm_create(4096, 4, (uint32_t)overwrite, 0, TRAWL_RB_CLOCK_MONOTONIC);
+	fd = trawl_rb_shm_create(4096, 4, (uint32_t)overwrite, 0, TRAWL_RB_CLOCK_MONOTONIC, NULL);
 	if (fd < 0)
 		return;
 	if (trawl_rb_map(&r.rb, fd, 4096, 4, (uint32_t)overwrite, 0) || trawl_rb_reader_init(&r)) {

@@ -212,6 +212,24 @@ int trawl_ctl_session_create(struct trawl_ctl *ctl, const struct trawl_ctl_sessi
 			     struct trawl_ctl_list **out);
 
 /**
+ * trawl_ctl_session_set_shm_path - keep a session's user-space buffers in files
+ * @ctl: a connection
+ * @session: its name; not started yet
+ * @path: a folder (absolute, or relative to the current directory): the
+ *        buffers of each trace go in PATH/uid/UID/BITS-bit/ (per-user) or
+ *        PATH/pid/NAME-PID-DATE/ (per-process), one file per channel and
+ *        CPU, with the trace's metadata beside them, all created as the
+ *        session's owner. They survive a crash of the app and of the
+ *        daemons: `trawl crash PATH` reads them. (LTTng's
+ *        lttng_set_session_shm_path(); `trawl create --shm-path DIR` gives
+ *        DIR/NAME-DATE, as `lttng create` does.)
+ *
+ * Return: 0, -ENOENT (no such session), -EBUSY (started already, or it has
+ * user-space buffers already), -EINVAL, -ENAMETOOLONG.
+ */
+int trawl_ctl_session_set_shm_path(struct trawl_ctl *ctl, const char *session, const char *path);
+
+/**
  * trawl_ctl_session_destroy - destroy a session
  * @ctl: a connection
  * @session: its name
@@ -1026,6 +1044,8 @@ struct trawl_ctl_session_info {
 	int32_t snapshot;       /* 1: a snapshot (flight-recorder) session */
 	uint32_t live_timer_us; /* 0: not live */
 	uint32_t uid;           /* its owner */
+	const char *shm_path;   /* "" or where its user-space buffers are files
+				   (trawl_ctl_session_set_shm_path()) */
 };
 
 /* A session's part in one domain, with its health. Strings belong to the list. */

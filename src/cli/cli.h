@@ -168,7 +168,7 @@ int cli_parse_u32(const char *s, uint32_t *out);
 extern const struct cli_cmd cli_cmd_create, cli_cmd_destroy, cli_cmd_enable_channel,
 	cli_cmd_disable_channel, cli_cmd_enable_event, cli_cmd_disable_event,
 	cli_cmd_add_context, cli_cmd_start, cli_cmd_stop, cli_cmd_list, cli_cmd_status,
-	cli_cmd_view, cli_cmd_set_session, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot,
+	cli_cmd_view, cli_cmd_set_session, cli_cmd_crash, cli_cmd_version, cli_cmd_help, cli_cmd_snapshot,
 	cli_cmd_track, cli_cmd_untrack, cli_cmd_regenerate, cli_cmd_metadata, cli_cmd_clear,
 	cli_cmd_rotate, cli_cmd_enable_rotation, cli_cmd_disable_rotation, cli_cmd_save,
 	cli_cmd_load, cli_cmd_add_trigger, cli_cmd_list_triggers, cli_cmd_remove_trigger;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct cli_option_doc opts_doc[] = {
@@ -24,6 +25,9 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-C, --ctrl-url=URL", "trawl-relayd's control port, tcp://HOST:PORT (with -D)."},
 	{"-D, --data-url=URL", "trawl-relayd's data port, tcp://HOST:PORT (with -C)."},
 	{"--no-output", "Record nothing to disk (snapshot sessions)."},
+	{"--shm-path=DIR", "Keep the user-space buffers in files under DIR/NAME-YYYYMMDD-HHMMSS "
+			   "instead of anonymous memory, so that `trawl crash` can read them after "
+			   "the app or the daemons crashed."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -77,8 +81,33 @@ static int urls_join(const char *ctrl, const char *data, const char *output, cha
 	return 0;
 }
 
-/* Prints what create made: its name, and where its trace goes. */
-static void created(const struct trawl_ctl_list *l, int live)
+/*
+ * --shm-path DIR: DIR/NAME-YYYYMMDD-HHMMSS (an automatic NAME has its date
+ * already), as `lttng create` makes it, set for session @name; on failure
+ * the session is destroyed again (LTTng's way). 0 or the exit status.
+ */
+static int shm_path_set(struct trawl_ctl *ctl, const char *dir, const char *name, int auto_name,
+			char *buf, size_t len)
+{
+	char stamp[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	int n, ret;
+
+	if (!auto_name && localtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "-%Y%m%d-%H%M%S", &tm);
+	n = snprintf(buf, len, "%s/%s%s", dir, name, stamp);
+	ret = n < 0 || (size_t)n >= len ? -ENAMETOOLONG : trawl_ctl_session_set_shm_path(ctl, name, buf);
+	if (!ret)
+		return 0;
+	trawl_ctl_session_destroy(ctl, name);
+	if (ret == -ENAMETOOLONG)
+		return cli_error(ret, "shared memory path too long: %s/%s%s", dir, name, stamp);
+	return cli_fail(ctl, ret, "set the shared memory path");
+}
+
+/* Prints what create made: its name, where its trace goes and its shm path. */
+static void created(const struct trawl_ctl_list *l, int live, const char *shm)
 {
 	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
@@ -98,6 +127,8 @@ static void created(const struct trawl_ctl_list *l, int live)
 			printf("Default snapshot output set to %s\n", s.output);
 		printf("Every channel enabled for this session will be set to mmap output and "
 		       "default to overwrite mode.\n");
+		if (shm)
+			printf("Shared memory path set to %s\n", shm);
 		return;
 	}
 	printf("Session %s created.\n", s.name);
@@ -106,6 +137,8 @@ static void created(const struct trawl_ctl_list *l, int live)
 		       live ? " (live)" : "");
 	else if (s.output[0])
 		printf("Traces will be output to %s\n", s.output);
+	if (shm)
+		printf("Shared memory path set to %s\n", shm);
 }
 
 /* The session described by the command line, into @attr; 0 or the exit status. */
@@ -138,11 +171,12 @@ static int run(int argc, char **argv)
 		{"no-output", no_argument, NULL, 'N'},
 		{"ctrl-url", required_argument, NULL, 'C'},
 		{"data-url", required_argument, NULL, 'D'},
+		{"shm-path", required_argument, NULL, 'P'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
-	char url[TRAWL_CTL_OUTPUT_MAX];
-	const char *output = NULL, *ctrl_url = NULL, *data_url = NULL;
+	char url[TRAWL_CTL_OUTPUT_MAX], shm[TRAWL_CTL_PATH_MAX];
+	const char *output = NULL, *shm_dir = NULL, *ctrl_url = NULL, *data_url = NULL;
 	struct trawl_ctl_session_attr *attr;
 	unsigned long live_us = 0;
 	struct trawl_ctl_list *l;
@@ -197,6 +231,11 @@ static int run(int argc, char **argv)
 		case 'N':
 			no_output = 1;
 			break;
+		case 'P':
+			if (!optarg[0])
+				return cli_error(-EINVAL, "empty shared memory path");
+			shm_dir = optarg;
+			break;
 		default:
 			return cli_usage(&cli_cmd_create, "bad option");
 		}
@@ -234,7 +273,12 @@ static int run(int argc, char **argv)
 	if (ret) {
 		ret = cli_fail(ctl, ret, "create");
 	} else {
-		created(l, live);
+		struct trawl_ctl_session_info si = {.struct_size = sizeof(si)};
+
+		if (shm_dir && !trawl_ctl_list_session_at(l, 0, &si))
+			ret = shm_path_set(ctl, shm_dir, si.name, argc <= optind, shm, sizeof(shm));
+		if (!ret)
+			created(l, live, shm_dir ? shm : NULL);
 		trawl_ctl_list_destroy(l);
 	}
 	trawl_ctl_disconnect(ctl);
@@ -244,7 +288,8 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_create = {
 	.name = "create",
 	.summary = "Create a tracing session",
-	.synopsis = "[NAME] [--output DIR | --snapshot | --live[=US] | --set-url URL | -C URL -D URL]",
+	.synopsis = "[NAME] [--output DIR | --snapshot | --live[=US] | --set-url URL | -C URL -D URL] "
+		    "[--shm-path DIR]",
 	.description = "Creates a session named NAME (default: auto-YYYYMMDD-HHMMSS) in the "
 		       "session daemon, starting the daemon if needed, and makes it the current "
 		       "session. Tracing starts with `trawl start`.",

@@ -47,6 +47,7 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_list_triggers,
 	&cli_cmd_remove_trigger,
 	&cli_cmd_set_session,
+	&cli_cmd_crash,
 	&cli_cmd_version,
 	&cli_cmd_help,
 	NULL,

@@ -101,6 +101,13 @@ static int create_session(struct ax *a, const struct cfg_session *s,
 	ret = trawl_ctl_session_create(a->ctl, attr, NULL);
 	if (ret)
 		afail(a, ret, "%s", "");
+	if (!ret && s->shm_path && s->shm_path[0]) {
+		ret = trawl_ctl_session_set_shm_path(a->ctl, a->name, s->shm_path);
+		if (ret) {
+			afail(a, ret, "%s", "");
+			trawl_ctl_session_destroy(a->ctl, a->name);
+		}
+	}
 out:
 	trawl_ctl_session_attr_destroy(attr);
 	return ret;

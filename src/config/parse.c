@@ -465,10 +465,8 @@ static int parse_session(struct px *p, const node_t *n, struct cfg_session *s)
 			     TRAWL_CTL_NAME_MAX - 1);
 	if (!ret && c[1])
 		ret = px_text(p, c[1], &s->shm_path);
-	if (!ret && s->shm_path && s->shm_path[0])
-		ret = px_err(p, c[1],
-			     "<shared_memory_path>: a session's shared-memory path is not "
-			     "supported by trawl");
+	if (!ret && s->shm_path && s->shm_path[0] && s->shm_path[0] != '/')
+		ret = px_err(p, c[1], "<shared_memory_path>: not an absolute folder");
 	if (!ret && c[3])
 		ret = px_bool(p, c[3], &s->started);
 	if (!ret && c[4])

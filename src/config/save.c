@@ -372,6 +372,8 @@ static int write_session(struct sv *v)
 	trawl_xmlw_open(w, "sessions");
 	trawl_xmlw_open(w, "session");
 	trawl_xmlw_text(w, "name", v->s.name);
+	if (v->s.shm_path && v->s.shm_path[0])
+		trawl_xmlw_text(w, "shared_memory_path", v->s.shm_path);
 	trawl_xmlw_open(w, "domains");
 	for (i = 0; i < n;)
 		i = trawl_ctl_list_kind(v->l, i) == TRAWL_CTL_ITEM_DOMAIN ? write_domain(v, i)

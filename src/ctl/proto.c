@@ -17,8 +17,8 @@
 #define REC_ALIGN 8u
 
 static const struct trawl_ctl_rec_layout layouts[] = {
-	[TRAWL_CTL_ITEM_SESSION] = {sizeof(struct trawl_ctl_wire_session), 2,
-				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX}},
+	[TRAWL_CTL_ITEM_SESSION] = {sizeof(struct trawl_ctl_wire_session), 3,
+				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX, TRAWL_CTL_PATH_MAX}},
 	[TRAWL_CTL_ITEM_DOMAIN] = {sizeof(struct trawl_ctl_wire_domain), 1, {TRAWL_CTL_ERROR_MAX}},
 	[TRAWL_CTL_ITEM_CHANNEL] = {sizeof(struct trawl_ctl_wire_channel), 1, {TRAWL_CTL_NAME_MAX}},
 	[TRAWL_CTL_ITEM_EVENT] = {sizeof(struct trawl_ctl_wire_event), 5,
@@ -284,6 +284,10 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 		break;
 	case TRAWL_CTL_CMD_SNAPSHOT_RECORD:
 		if (r.name[0] && !trawl_ctl_name_valid(r.name))
+			return -EINVAL;
+		break;
+	case TRAWL_CTL_CMD_SET_SHM_PATH:
+		if (r.output[0] != '/')
 			return -EINVAL;
 		break;
 	case TRAWL_CTL_CMD_SNAPSHOT_DEL_OUTPUT:

@@ -49,8 +49,10 @@
  * 10: channel blocking timeout (req.blocking_timeout_us, the channel record's
  *    blocking_timeout_us).
  * 11: triggers: ADD_TRIGGER, LIST_TRIGGERS, REMOVE_TRIGGER (req.trigger,
- *    TRIGGER and TRIGGER_ACTION records). */
-#define TRAWL_CTL_VERSION 11u
+ *    TRIGGER and TRIGGER_ACTION records).
+ * 12: SET_SHM_PATH (create --shm-path); the SESSION record's third string,
+ *    shm_path. */
+#define TRAWL_CTL_VERSION 12u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -109,7 +111,10 @@ enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_LIST_TRIGGERS = 28,
 	/* req.trigger.name; F_OWNER: the trigger of user req.value (root only) */
 	TRAWL_CTL_CMD_REMOVE_TRIGGER = 29,
-	TRAWL_CTL_CMD_MAX_ = 30,
+	/* session, output (an absolute folder): the user-space buffers of the
+	 * session's traces are files under it (LTTng's set_session_shm_path) */
+	TRAWL_CTL_CMD_SET_SHM_PATH = 30,
+	TRAWL_CTL_CMD_MAX_ = 31,
 };
 
 /*
@@ -216,7 +221,7 @@ struct trawl_ctl_wire_rec {
 } __attribute__((packed));
 
 /* Record bodies, one per kind; strings in the order named. */
-struct trawl_ctl_wire_session { /* strings: name, output */
+struct trawl_ctl_wire_session { /* strings: name, output, shm_path */
 	uint32_t active;
 	uint32_t snapshot;
 	uint32_t live_timer_us;

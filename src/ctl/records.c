@@ -120,6 +120,7 @@ TRAWL_EXPORT int trawl_ctl_list_session_at(const struct trawl_ctl_list *list, si
 		return ret;
 	v.name = r->str[0];
 	v.output = r->str[1];
+	v.shm_path = r->str[2];
 	v.active = (int32_t)w.active;
 	v.snapshot = (int32_t)w.snapshot;
 	v.live_timer_us = w.live_timer_us;

@@ -188,6 +188,23 @@ TRAWL_EXPORT int trawl_ctl_session_stop(struct trawl_ctl *ctl, const char *sessi
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_STOP, session, 0);
 }
 
+TRAWL_EXPORT int trawl_ctl_session_set_shm_path(struct trawl_ctl *ctl, const char *session,
+						const char *path)
+{
+	struct trawl_ctl_wire_req r;
+	int ret;
+
+	if (!path || !path[0] || strstr(path, "://"))
+		return -EINVAL;
+	ctl_req_init(&r);
+	if (ctl_copy_str(r.session, sizeof(r.session), session))
+		return -ENAMETOOLONG;
+	ret = ctl_output_resolve(r.output, sizeof(r.output), path);
+	if (ret)
+		return ret;
+	return ctl_transact(ctl, TRAWL_CTL_CMD_SET_SHM_PATH, &r, NULL);
+}
+
 TRAWL_EXPORT int trawl_ctl_regenerate_metadata(struct trawl_ctl *ctl, const char *session)
 {
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_REGENERATE_METADATA, session, 0);

@@ -148,6 +148,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_BOOL(d, "snapshot", r.snapshot);
 		bad |= PUT_U64(d, "live_timer_us", r.live_timer_us);
 		bad |= PUT_U64(d, "uid", r.uid);
+		bad |= PUT_OPT(d, "shm_path", r.shm_path);
 		break;
 	}
 	case TRAWL_CTL_ITEM_DOMAIN: {
@@ -604,6 +605,18 @@ static PyObject *Ctl_create_session(CtlObject *self, PyObject *args, PyObject *k
 		CTL_CALL(self, ret, trawl_ctl_session_create(self->ctl, a, &l));
 	trawl_ctl_session_attr_destroy(a);
 	return list_result(self, ret, l);
+}
+
+/* set_shm_path(session, path): LTTng's set_session_shm_path, as given */
+static PyObject *Ctl_set_shm_path(CtlObject *self, PyObject *args)
+{
+	const char *session, *path;
+	int ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTuple(args, "ss", &session, &path))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_session_set_shm_path(self->ctl, session, path));
+	return none_result(self, ret);
 }
 
 /* Methods taking only a session name. */
@@ -1132,6 +1145,7 @@ static PyMethodDef Ctl_methods[] = {
 	METH(daemon_quit, METH_NOARGS),
 	METH(create_session, METH_VARARGS | METH_KEYWORDS),
 	METH(destroy_session, METH_VARARGS),
+	METH(set_shm_path, METH_VARARGS),
 	METH(destroy_all, METH_NOARGS),
 	METH(start, METH_VARARGS),
 	METH(stop, METH_VARARGS),

@@ -50,35 +50,37 @@ size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf)
 	return trawl_rb_ctrl_size(num_subbuf) + (size_t)subbuf_size * num_subbuf;
 }
 
-int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
-			uint32_t clock)
+int trawl_rb_shm_init(int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
+		      uint32_t clock, const struct trawl_rb_ident *id)
 {
 	struct trawl_rb_ctrl *c;
+	struct stat st;
 	size_t csize;
-	int fd, ret;
+	int ret;
 
 	ret = trawl_rb_check_attr(subbuf_size, num_subbuf);
 	if (ret)
 		return ret;
-	fd = memfd_create("trawl-ust-stream", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0)
+	if (fstat(fd, &st))
 		return -errno;
-	if (ftruncate(fd, (off_t)trawl_rb_shm_size(subbuf_size, num_subbuf)))
-		goto err_fd;
-	/* Sealed: an app can neither shrink the file (SIGBUS in the consumer)
-	 * nor grow it. */
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
-		goto err_fd;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != trawl_rb_shm_size(subbuf_size, num_subbuf))
+		return -EINVAL;
 	csize = trawl_rb_ctrl_size(num_subbuf);
 	c = mmap(NULL, csize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (c == MAP_FAILED)
-		goto err_fd;
+		return -errno;
+	memset(c, 0, csize);
 	c->magic = TRAWL_RB_MAGIC;
 	c->version = TRAWL_RB_VERSION;
 	c->subbuf_size = subbuf_size;
 	c->num_subbuf = num_subbuf;
 	c->overwrite = overwrite;
 	c->cpu = cpu;
+	c->clock = clock;
+	if (id) {
+		c->stream_id = id->stream_id;
+		memcpy(c->uuid, id->uuid, sizeof(c->uuid));
+	}
 	/*
 	 * Packet 0 is cut at once, empty (as trawl_rb_flush() cuts one), so
 	 * that a stream's first packet always says 0 events discarded:
@@ -95,6 +97,31 @@ int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t over
 	c->meta[0].commit = subbuf_size;
 	c->reserve = subbuf_size;
 	munmap(c, csize);
+	return 0;
+}
+
+int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
+			uint32_t clock, const struct trawl_rb_ident *id)
+{
+	int fd, ret;
+
+	ret = trawl_rb_check_attr(subbuf_size, num_subbuf);
+	if (ret)
+		return ret;
+	fd = memfd_create("trawl-ust-stream", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)trawl_rb_shm_size(subbuf_size, num_subbuf)))
+		goto err_fd;
+	/* Sealed: an app can neither shrink the file (SIGBUS in the consumer)
+	 * nor grow it. */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
+		goto err_fd;
+	ret = trawl_rb_shm_init(fd, subbuf_size, num_subbuf, overwrite, cpu, clock, id);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
 	return fd;
 err_fd:
 	ret = -errno;

@@ -111,7 +111,13 @@ struct trawl_rb_ctrl {
 	uint32_t num_subbuf;
 	uint32_t overwrite;
 	uint32_t cpu;
-	uint32_t pad0[9];
+	/* For a reader of the file after everybody died (`trawl crash`, on a
+	 * --shm-path buffer): the trace's uuid, the stream class and the
+	 * clock (enum trawl_rb_clock). Informational too. */
+	uint32_t stream_id;
+	uint32_t clock;
+	uint8_t uuid[16];
+	uint32_t pad0[3];
 	/* Own cache lines: the hottest word, and the consumer's. */
 	uint64_t reserve __attribute__((aligned(64)));
 	uint64_t consumed __attribute__((aligned(64))); /* position (mod 2^36) */
@@ -119,6 +125,9 @@ struct trawl_rb_ctrl {
 	uint64_t lost_big;
 	struct trawl_rb_meta meta[] __attribute__((aligned(64)));
 };
+
+_Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, reserve) == 64,
+	       "the control page's first line keeps its layout (crash.h reads old files)");
 
 /*
  * The clock of a stream's timestamps (meta ts_begin/ts_end and each event
@@ -176,12 +185,24 @@ int trawl_rb_check_attr(uint64_t subbuf_size, uint32_t num_subbuf);
 size_t trawl_rb_ctrl_size(uint32_t num_subbuf);
 size_t trawl_rb_shm_size(uint64_t subbuf_size, uint32_t num_subbuf);
 
-/* Creates a sealed memfd of the right size with its control page set up,
- * its first packet already cut, empty (ringbuffer.c says why), at the time
- * of @clock (enum trawl_rb_clock) now, or 0 for a clock only the app reads.
+/* What a stream's control page says of the trace it belongs to, for a
+ * reader that has nothing else (`trawl crash`). */
+struct trawl_rb_ident {
+	uint8_t uuid[16];
+	uint32_t stream_id;
+};
+
+/* Sets up the control page of @fd, a regular file of exactly
+ * trawl_rb_shm_size() bytes (not taken), its first packet already cut,
+ * empty (ringbuffer.c says why), at the time of @clock (enum
+ * trawl_rb_clock) now, or 0 for a clock only the app reads; @id (or NULL)
+ * is written there too. 0 or a negative errno. */
+int trawl_rb_shm_init(int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
+		      uint32_t clock, const struct trawl_rb_ident *id);
+/* A sealed memfd of the right size, set up by trawl_rb_shm_init().
  * Returns the fd (the caller closes it) or a negative errno. */
 int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite, uint32_t cpu,
-			uint32_t clock);
+			uint32_t clock, const struct trawl_rb_ident *id);
 
 /* Maps @fd (not taken: the caller may close it after) after checking its size
  * against the attributes. The clock is MONOTONIC (read_clock NULL): the

@@ -598,6 +598,9 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_REGENERATE_STATEDUMP:
 		sd_cmd_regenerate(cmd, req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_SET_SHM_PATH:
+		sd_cmd_set_shm_path(req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_CLEAR:
 		sd_cmd_clear(req, peer, r);
 		break;

@@ -65,6 +65,7 @@ struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd
 	info.gid = s->gid;
 	info.snapshot = s->snapshot;
 	info.live = s->live;
+	info.shm_path = s->shm_path;
 	info.trackers = &d->trackers;
 	ret = sd.domains[domain]->session_create(&info, &d->ds, &err);
 	if (ret) {

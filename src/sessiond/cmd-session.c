@@ -1063,7 +1063,7 @@ void sd_session_rec(struct sd_reply *r, const struct sd_session *s)
 		.live_timer_us = s->live_timer_us,
 		.uid = (uint32_t)s->uid,
 	};
-	const char *strs[] = {s->name, s->output};
+	const char *strs[] = {s->name, s->output, s->shm_path};
 
 	sd_reply_rec(r, TRAWL_CTL_ITEM_SESSION, &body, strs);
 }

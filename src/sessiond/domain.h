@@ -105,6 +105,10 @@ struct trawl_domain_session_info {
 	gid_t gid;
 	int snapshot;       /* 1: created with --snapshot (channels default to overwrite) */
 	int live;           /* 1: created with --live */
+	/* "" or the folder its user-space buffers are files in (--shm-path):
+	 * the daemon's, valid until session_destroy; set only before the
+	 * session's first start. */
+	const char *shm_path;
 	/* The session's trackers for this domain: the daemon's, valid (and
 	 * changed only before a trackers_changed call) until session_destroy. */
 	const struct trawl_domain_trackers *trackers;

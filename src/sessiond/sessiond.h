@@ -95,6 +95,7 @@ struct sd_session {
 	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
 	struct sd_relay_conn *relay_conn; /* streaming: owned, a connection under way (relay.c) */
 	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */
+	char shm_path[TRAWL_CTL_PATH_MAX]; /* "" or --shm-path's folder (cmd-shm.c) */
 	uid_t uid;
 	gid_t gid;
 	int snapshot, live;
@@ -322,6 +323,7 @@ void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_
 void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 /* Appends @s's SESSION record to @r. */
 void sd_session_rec(struct sd_reply *r, const struct sd_session *s);
+void sd_cmd_set_shm_path(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 /* Finds the session @name visible to @p; on failure fills @r and returns NULL. */
 struct sd_session *sd_session_lookup(const char *name, const struct sd_peer *p, struct sd_reply *r);
 /* Stops (if active) and frees @s, unlinking it from the daemon. */

@@ -106,6 +106,8 @@ struct ust_trace {
 	uint32_t bits;
 	pid_t pid; /* 0: per-user */
 	char path[TRAWL_CONS_PATH_LEN];
+	char shm_rel[TRAWL_CONS_PATH_LEN]; /* --shm-path: its folder under it (ust-shm.c) */
+	int shm_meta_fd;                   /* --shm-path: owned, its metadata file; else -1 */
 	struct trawl_ctf_trace *ctf; /* owned */
 	struct trace_chan *chans;
 	int metadata_dirty;
@@ -147,6 +149,7 @@ struct trawl_domain_session {
 	struct trawl_domain_session *next; /* in the domain's list */
 	char name[TRAWL_CTL_NAME_MAX];
 	char output[TRAWL_CTL_PATH_MAX];
+	const char *shm_path; /* the daemon's (domain.h): "" or --shm-path's folder */
 	uint64_t id;
 	uid_t uid;
 	gid_t gid;
@@ -300,6 +303,17 @@ int class_id(struct ust_trace *t, struct trace_chan *tc,
 	     const struct trawl_ustctl_event *ev, uint32_t *id);
 /* Frees @t (off its list), its channels' buffers and registry. */
 void trace_free(struct ust_trace *t);
+
+/* ust-shm.c: a --shm-path session's buffer files, made as its owner. Sets
+ * up @t's shm folder and metadata file (nothing without --shm-path). 0 or a
+ * negative errno with @err set. */
+int ust_shm_trace_init(const struct trawl_domain_session *s, struct ust_trace *t, const struct ust_app *a,
+		       struct trawl_domain_err *err);
+/* New buffer files CHAN_0.. for @ua's streams into @fds (the caller's). */
+int ust_shm_streams(const struct trawl_domain_session *s, const struct ust_trace *t, const char *chan,
+		    const struct trawl_ustctl_channel_attr *ua, int *fds, struct trawl_domain_err *err);
+/* The trace's metadata text, @len bytes, into its shm file (if any). */
+void ust_shm_metadata(struct ust_trace *t, const char *text, size_t len);
 /* Closes and frees @s's per-process traces whose process exited. */
 void trace_release_gone(struct trawl_domain_session *s);
 

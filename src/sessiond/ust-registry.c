@@ -118,6 +118,7 @@ int metadata_push(struct trawl_domain_session *s, struct ust_trace *t)
 	text = trawl_ctf_trace_metadata(t->ctf, &len);
 	if (!text)
 		return -errno;
+	ust_shm_metadata(t, text, len);
 	ret = cons_send(s, TRAWL_CONS_METADATA, t->key, 0, text, (uint32_t)len, NULL, 0);
 	free(text);
 	if (!ret)
@@ -220,6 +221,7 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		free(t);
 		return NULL;
 	}
+	t->shm_meta_fd = -1;
 	t->ctf = trawl_ctf_trace_create(0);
 	t->clock_kind = app_clock_kind(a);
 	if (!t->ctf || (t->clock_kind == TRAWL_USTCTL_CLOCK_APP   ? add_app_clock(t, a)
@@ -228,6 +230,11 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		if (t->ctf && a->info.has_clock)
 			trawl_domain_err_set(err, "app %d's clock %s cannot be a trace's clock", (int)a->info.pid,
 					     a->info.clock.name);
+		trawl_ctf_trace_destroy(t->ctf);
+		free(t);
+		return NULL;
+	}
+	if (ust_shm_trace_init(s, t, a, err)) {
 		trawl_ctf_trace_destroy(t->ctf);
 		free(t);
 		return NULL;
@@ -295,7 +302,20 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	ua.stream_id = c->index;
 	ua.clock = t->clock_kind;
 	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
-	ret = trawl_ustctl_channel_create(&ua, &tc->rb);
+	if (t->shm_meta_fd >= 0) {
+		ret = ust_shm_streams(s, t, c->attr.name, &ua, fds, err);
+		if (!ret)
+			ret = trawl_ustctl_channel_create_in(&ua, fds, &tc->rb);
+		if (ret) {
+			if (err && !err->msg[0])
+				trawl_domain_err_set(err, "cannot set up the buffer files of channel %s: %s",
+						     c->attr.name, strerror(-ret));
+			free(tc);
+			return NULL;
+		}
+	} else {
+		ret = trawl_ustctl_channel_create(&ua, &tc->rb);
+	}
 	if (ret) {
 		trawl_domain_err_set(err, "cannot create buffers for channel %s: %s", c->attr.name,
 				     strerror(-ret));
@@ -406,6 +426,8 @@ void trace_free(struct ust_trace *t)
 		trawl_ustctl_channel_destroy(tc->rb);
 		free(tc);
 	}
+	if (t->shm_meta_fd >= 0)
+		close(t->shm_meta_fd);
 	trawl_ctf_trace_destroy(t->ctf);
 	free(t);
 }

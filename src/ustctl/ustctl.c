@@ -50,38 +50,90 @@ uint64_t trawl_ustctl_clock_now(uint32_t kind)
 	return kind == TRAWL_USTCTL_CLOCK_MONOTONIC ? trawl_rb_clock_monotonic() : 0;
 }
 
-int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, struct trawl_ustctl_channel **out)
+static struct trawl_rb_ident attr_ident(const struct trawl_ustctl_channel_attr *attr)
 {
-	struct trawl_ustctl_channel *chan;
-	uint32_t i;
-	int ret;
+	struct trawl_rb_ident id;
 
+	memcpy(id.uuid, attr->uuid, sizeof(id.uuid));
+	id.stream_id = attr->stream_id;
+	return id;
+}
+
+static int attr_check(const struct trawl_ustctl_channel_attr *attr)
+{
 	if (!attr->nr_streams || attr->nr_streams > TRAWL_USTCTL_MAX_STREAMS || attr->overwrite > 1 ||
 	    attr->clock > TRAWL_RB_CLOCK_MAX || trawl_rb_check_attr(attr->subbuf_size, attr->num_subbuf))
 		return -EINVAL;
+	return 0;
+}
+
+uint64_t trawl_ustctl_stream_shm_size(const struct trawl_ustctl_channel_attr *attr)
+{
+	return trawl_rb_shm_size(attr->subbuf_size, attr->num_subbuf);
+}
+
+/* The channel of @attr over @fds (taken: closed on failure), or NULL. */
+static int channel_new(const struct trawl_ustctl_channel_attr *attr, int *fds, struct trawl_ustctl_channel **out)
+{
+	struct trawl_ustctl_channel *chan;
+	uint32_t i;
+
 	chan = calloc(1, sizeof(*chan));
-	if (!chan)
-		return -ENOMEM;
-	chan->attr = *attr;
-	chan->fds = malloc(attr->nr_streams * sizeof(int));
-	if (!chan->fds) {
+	if (chan)
+		chan->fds = malloc(attr->nr_streams * sizeof(int));
+	if (!chan || !chan->fds) {
+		for (i = 0; i < attr->nr_streams; i++)
+			close(fds[i]);
 		free(chan);
 		return -ENOMEM;
 	}
-	for (i = 0; i < attr->nr_streams; i++) {
-		ret = trawl_rb_shm_create(attr->subbuf_size, attr->num_subbuf, attr->overwrite, i, attr->clock);
-		if (ret < 0)
-			goto err;
-		chan->fds[i] = ret;
-	}
+	chan->attr = *attr;
+	memcpy(chan->fds, fds, attr->nr_streams * sizeof(int));
 	*out = chan;
 	return 0;
+}
+
+int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr, struct trawl_ustctl_channel **out)
+{
+	struct trawl_rb_ident id = attr_ident(attr);
+	int fds[TRAWL_USTCTL_MAX_STREAMS];
+	uint32_t i;
+	int ret;
+
+	ret = attr_check(attr);
+	if (ret)
+		return ret;
+	for (i = 0; i < attr->nr_streams; i++) {
+		ret = trawl_rb_shm_create(attr->subbuf_size, attr->num_subbuf, attr->overwrite, i, attr->clock,
+					  &id);
+		if (ret < 0)
+			goto err;
+		fds[i] = ret;
+	}
+	return channel_new(attr, fds, out);
 err:
 	while (i--)
-		close(chan->fds[i]);
-	free(chan->fds);
-	free(chan);
+		close(fds[i]);
 	return ret;
+}
+
+int trawl_ustctl_channel_create_in(const struct trawl_ustctl_channel_attr *attr, int *fds,
+				   struct trawl_ustctl_channel **out)
+{
+	struct trawl_rb_ident id = attr_ident(attr);
+	uint32_t i;
+	int ret;
+
+	ret = attr_check(attr);
+	for (i = 0; !ret && i < attr->nr_streams; i++)
+		ret = trawl_rb_shm_init(fds[i], attr->subbuf_size, attr->num_subbuf, attr->overwrite, i,
+					attr->clock, &id);
+	if (ret) {
+		for (i = 0; i < attr->nr_streams && i < TRAWL_USTCTL_MAX_STREAMS; i++)
+			close(fds[i]);
+		return ret;
+	}
+	return channel_new(attr, fds, out);
 }
 
 int trawl_ustctl_channel_add_discarded(const struct trawl_ustctl_channel *chan, uint64_t n)

@@ -586,6 +586,23 @@ int trawl_ustctl_channel_create(const struct trawl_ustctl_channel_attr *attr,
 				struct trawl_ustctl_channel **chan);
 
 /**
+ * trawl_ustctl_channel_create_in - a channel's buffers in files given
+ * @attr: copied
+ * @fds: nr_streams fds of new, empty regular files (a --shm-path session's,
+ *       created as its owner), each of trawl_ustctl_stream_shm_size() bytes;
+ *       taken in every case (closed on failure)
+ * @chan: receives the channel; free it with trawl_ustctl_channel_destroy()
+ *
+ * As trawl_ustctl_channel_create(), but the files cannot be sealed: their
+ * owner can shrink them (see docs/SECURITY.md). Returns 0 or a negative errno.
+ */
+int trawl_ustctl_channel_create_in(const struct trawl_ustctl_channel_attr *attr, int *fds,
+				   struct trawl_ustctl_channel **chan);
+
+/* Bytes of one stream's buffer file for @attr's sizes. */
+uint64_t trawl_ustctl_stream_shm_size(const struct trawl_ustctl_channel_attr *attr);
+
+/**
  * trawl_ustctl_channel_add_discarded - count @n more events discarded in
  * the channel (its first stream's lost-events counter: the consumer writes
  * it as the next packets' events_discarded)

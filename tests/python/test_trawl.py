@@ -318,3 +318,20 @@ def test_other_user():
         subprocess.run(["pkill", "-u", user], check=False)
         subprocess.run(["userdel", user], check=False)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_shm_path(client, tmp_path):
+    """create_session(shm_path=...): the path as given, in the session's
+    record; fixed once the session started (LTTng's rule)."""
+    shm = str(tmp_path / "shm")
+    s = client.create_session("shm1", output=str(tmp_path / "trace"), shm_path=shm)
+    try:
+        info = [i for i in client.sessions() if i.name == "shm1"][0]
+        assert info.shm_path == shm
+        s.enable_event("tall:seq")
+        s.start()
+        with pytest.raises(Exception):
+            client._c.set_shm_path("shm1", str(tmp_path / "other"))
+        assert [i for i in client.sessions() if i.name == "shm1"][0].shm_path == shm
+    finally:
+        s.destroy()

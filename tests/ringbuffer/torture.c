@@ -211,7 +211,7 @@ static void check_far(void)
 	struct trawl_rb_packet pkt;
 	struct trawl_rb far;
 	struct trawl_rb_reader r;
-	int fd = trawl_rb_shm_create(SUBBUF, NSUB, 0, 0, TRAWL_RB_CLOCK_MONOTONIC);
+	int fd = trawl_rb_shm_create(SUBBUF, NSUB, 0, 0, TRAWL_RB_CLOCK_MONOTONIC, NULL);
 
 	if (fd < 0 || trawl_rb_map(&far, fd, SUBBUF, NSUB, 0, 0)) {
 		FAIL("far: cannot set up the buffer");
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 	last_seq = malloc(nthreads * sizeof(*last_seq));
 	for (i = 0; i < nthreads; i++)
 		last_seq[i] = UINT32_MAX;
-	fd = trawl_rb_shm_create(SUBBUF, NSUB, (uint32_t)overwrite, 0, TRAWL_RB_CLOCK_MONOTONIC);
+	fd = trawl_rb_shm_create(SUBBUF, NSUB, (uint32_t)overwrite, 0, TRAWL_RB_CLOCK_MONOTONIC, NULL);
 	/* One mapping shared by producers and consumer: TSan tracks memory by
 	 * address, so two mappings of the memfd would hide every
 	 * synchronization between them from it. */

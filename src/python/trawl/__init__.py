@@ -28,6 +28,7 @@ Domains are "ust" (also "userspace") and "kernel"; process attributes "pid",
 "probe", "function", "userspace-probe"; buffering "per-uid", "per-pid",
 "global". Sizes are bytes and timers microseconds, as in <trawl/ctl.h>.
 """
+import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -54,6 +55,7 @@ class SessionInfo:
     snapshot: bool
     live_timer_us: int     # 0: not live
     uid: int
+    shm_path: Optional[str] = None  # where its user-space buffers are files (--shm-path)
 
 
 @dataclass(frozen=True)
@@ -229,10 +231,12 @@ class Client:
 
     def create_session(self, name: Optional[str] = None, output: Optional[str] = None, *,
                        no_output: bool = False, snapshot: bool = False,
-                       live=None) -> "Session":
+                       live=None, shm_path: Optional[str] = None) -> "Session":
         """Create a session; output is a folder, file://, or net://HOST[:C[:D]][/PATH].
 
         live: None (not live), True (the default timer), or the timer in µs.
+        shm_path: the folder its user-space buffers are files in, as given
+        (`trawl create --shm-path DIR` gives DIR/NAME-DATE); `trawl crash` reads them.
         """
         if live is True:
             live = _ctl.LIVE_TIMER_DEFAULT
@@ -241,6 +245,12 @@ class Client:
         rec = _one(self._c.create_session(name=name, output=output, no_output=no_output,
                                           snapshot=snapshot, live_us=live),
                    "session", SessionInfo)
+        if shm_path is not None:
+            try:
+                self._c.set_shm_path(rec.name, os.path.abspath(shm_path))
+            except Exception:
+                self._c.destroy_session(rec.name)
+                raise
         return Session(self, rec.name)
 
     def session(self, name: str) -> "Session":
