@@ -127,7 +127,12 @@ static void stream_extract(struct crash *c, int in, const char *in_path, const c
 		free(buf);
 		return;
 	}
-	snprintf(rel, sizeof(rel), "%s%s%s", out_rel, out_rel[0] ? "/" : "", name);
+	if (trawl_path_fmt(rel, sizeof(rel), "%s%s%s", out_rel, out_rel[0] ? "/" : "", name)) {
+		fprintf(stderr, "trawl crash: %s/%s: path too long\n", in_path, name);
+		c->refused++;
+		free(buf);
+		return;
+	}
 	fd = trawl_fs_file_create(c->out_root, rel, 0640, where, sizeof(where));
 	if (fd < 0) {
 		fprintf(stderr, "trawl crash: cannot write %s: %s\n", where[0] ? where : rel, strerror(-fd));
@@ -167,8 +172,9 @@ static void trace_extract(struct crash *c, int in, const char *in_path, const ch
 		free(text);
 		return;
 	}
-	snprintf(rel, sizeof(rel), "%s%smetadata", out_rel, out_rel[0] ? "/" : "");
-	fd = trawl_fs_file_create(c->out_root, rel, 0640, NULL, 0);
+	fd = trawl_path_fmt(rel, sizeof(rel), "%s%smetadata", out_rel, out_rel[0] ? "/" : "")
+		     ? -ENAMETOOLONG
+		     : trawl_fs_file_create(c->out_root, rel, 0640, NULL, 0);
 	if (fd < 0 || trawl_write_all(fd, text, (size_t)len)) {
 		fprintf(stderr, "trawl crash: cannot write %s: %s\n", rel, strerror(fd < 0 ? -fd : errno));
 		c->refused++;
@@ -330,10 +336,14 @@ static int run(int argc, char **argv)
 	if (!extract) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(tmp, sizeof(tmp), "%s/trawl-crash-XXXXXX", t && t[0] == '/' ? t : "/tmp");
-		if (!mkdtemp(tmp)) {
+		int err = trawl_path_fmt(tmp, sizeof(tmp), "%s/trawl-crash-XXXXXX", t && t[0] == '/' ? t : "/tmp");
+
+		if (!err && !mkdtemp(tmp))
+			err = -errno;
+		if (err) {
+			tmp[0] = '\0';
 			close(in);
-			return cli_error(-errno, "crash: cannot make a temporary folder: %s", strerror(errno));
+			return cli_error(err, "crash: cannot make a temporary folder: %s", strerror(-err));
 		}
 	}
 	c.out_root = trawl_fs_dir_open(AT_FDCWD, extract ? extract : tmp, TRAWL_FS_CREATE, 0750, where,

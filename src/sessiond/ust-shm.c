@@ -112,7 +112,9 @@ int ust_shm_streams(const struct trawl_domain_session *s, const struct ust_trace
 	int ret = 0;
 
 	for (i = 0; i < ua->nr_streams; i++) {
-		snprintf(name, sizeof(name), "%s_%u", chan, i);
+		ret = trawl_path_fmt(name, sizeof(name), "%s_%u", chan, i) ? -ENAMETOOLONG : 0;
+		if (ret < 0)
+			break;
 		ret = shm_open_as_owner(s, t, name, trawl_ustctl_stream_shm_size(ua));
 		if (ret < 0)
 			break;

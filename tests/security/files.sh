@@ -210,6 +210,45 @@ attack_link_ust() {
 	trace_is_members "$O"
 }
 
+# create --shm-path: the member's shm folder is a link to a folder of
+# root's. The buffer files are made by a process running as the member, so
+# the link leads nowhere they may write: the channel is refused (the app
+# runs untraced) and root's folder stays empty. A real folder of theirs
+# gets the files, all theirs, and `trawl crash` reads them as them.
+attack_shm_link() {
+	local app=$BIN/ust-app-all n
+	[ -x "$app" ] || { echo "SKIP: no ust-app-all"; exit 77; }
+	G_DO "ln -s '$ROOTDIR' '$T/$G/shm'"
+	gt create s -o "$O" --shm-path "$T/$G/shm" >"$T/out" 2>"$T/err" ||
+		fail "create --shm-path failed: $(cat "$T/err")"
+	gt enable-event -u -s s tall:seq >/dev/null 2>&1
+	gt start s >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
+	g_run "$app" 1 50 3000 >/dev/null 2>&1
+	gt stop s >/dev/null 2>&1
+	gt destroy s >/dev/null 2>&1
+	victims_intact
+	[ -z "$(find "$ROOTDIR" -mindepth 1 | head -1)" ] || fail "root's folder got files"
+	grep -q "cannot make the metadata file in $T/$G/shm/s-" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" ||
+		fail "the daemon's log does not say why: $(tail -3 "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+	# the same in a folder of theirs: the files are made, theirs, and read back
+	gt create s2 -o "$O.2" --shm-path "$T/$G/shm2" >/dev/null 2>"$T/err" ||
+		fail "create --shm-path failed: $(cat "$T/err")"
+	gt enable-event -u -s s2 tall:seq >/dev/null 2>&1
+	gt start s2 >/dev/null 2>"$T/err" || fail "start failed: $(cat "$T/err")"
+	g_run "$app" 1 50 5000 >/dev/null 2>&1
+	gt stop s2 >/dev/null 2>&1
+	n=$(find "$T/$G/shm2" -type f | wc -l)
+	[ "$n" -ge 2 ] || fail "no buffer files under $T/$G/shm2: $(find "$T/$G/shm2")"
+	n=$(find "$T/$G/shm2" ! -user "$G" | head -3)
+	[ -z "$n" ] || fail "not the member's: $n"
+	g_run "$TRAWL" crash -x "$T/$G/crash" "$T/$G/shm2" >"$T/out" 2>"$T/err" ||
+		fail "trawl crash as the member: $(cat "$T/err")"
+	n=$(babeltrace2 "$T/$G/crash" 2>/dev/null | grep -c 'tall:seq')
+	[ "$n" = 50 ] || fail "trawl crash: $n of 50 events"
+	gt destroy s2 >/dev/null 2>&1
+	victims_intact
+}
+
 # A FIFO where stream files and metadata go: root once blocked opening it
 # (no reader), holding the root daemon for its 30 s start timeout.
 attack_fifo() {
@@ -613,7 +652,7 @@ attack_snapshot_record() {
 }
 
 ATTACKS="link_file link_output link_kernel link_index link_ust fifo device hardlink race snapshot
-member_trace trawlrc relayd names rotate clear snapshot_record"
+member_trace trawlrc relayd names rotate clear snapshot_record shm_link"
 case " $(echo $ATTACKS) " in
 *" $ATTACK "*) "attack_$ATTACK" ;;
 *) echo "unknown attack '$ATTACK' (one of: $(echo $ATTACKS))" >&2; exit 2 ;;
