@@ -13,6 +13,8 @@
 struct trawl_ustctl_channel {
 	struct trawl_ustctl_channel_attr attr;
 	int *fds;
+	int files; /* regular files (--shm-path), not sealed: any holder of an fd
+		      can shrink them, so every access is guarded (ustctl.c) */
 };
 
 /*

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,6 +31,57 @@ struct trawl_ustctl_stream {
 };
 
 /* ---- channels ---- */
+
+/*
+ * Shared memory that may shrink under us. A --shm-path buffer is a regular
+ * file, which cannot be sealed as a memfd is: any process holding one of its
+ * fds (its owner, a traced app) can ftruncate it, and the daemon's next load
+ * or store in the mapping would be a SIGBUS that kills it, for every user.
+ * So the daemon touches such a file only inside guarded(): a SIGBUS there
+ * jumps back and the access fails with -EFAULT. The session daemon is one
+ * thread (the handler is installed and removed around each access, and
+ * restores the one before).
+ */
+static sigjmp_buf bus_jmp;
+
+static void bus_handler(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* @fn(@arg) with SIGBUS turned into -EFAULT; @fn's mappings are @arg's to
+ * record, for the caller to unmap whatever happened. */
+static int guarded(int (*fn)(void *), void *arg)
+{
+	struct sigaction sa, old;
+	volatile int ret = -EFAULT;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bus_handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &old))
+		return -errno;
+	if (!sigsetjmp(bus_jmp, 1))
+		ret = fn(arg);
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
+struct init_job {
+	int fd;
+	const struct trawl_ustctl_channel_attr *attr;
+	uint32_t cpu;
+	const struct trawl_rb_ident *id;
+};
+
+static int init_job_run(void *arg)
+{
+	struct init_job *j = arg;
+
+	return trawl_rb_shm_init(j->fd, j->attr->subbuf_size, j->attr->num_subbuf, j->attr->overwrite, j->cpu,
+				 j->attr->clock, j->id);
+}
 
 uint32_t trawl_ustctl_possible_cpus(void)
 {
@@ -125,37 +178,58 @@ int trawl_ustctl_channel_create_in(const struct trawl_ustctl_channel_attr *attr,
 	int ret;
 
 	ret = attr_check(attr);
-	for (i = 0; !ret && i < attr->nr_streams; i++)
-		ret = trawl_rb_shm_init(fds[i], attr->subbuf_size, attr->num_subbuf, attr->overwrite, i,
-					attr->clock, &id);
+	for (i = 0; !ret && i < attr->nr_streams; i++) {
+		struct init_job j = { fds[i], attr, i, &id };
+
+		/* (trawl_rb_shm_init() unmaps before it returns; a SIGBUS leaves
+		 * one control page mapped, once, for a file that was cut) */
+		ret = guarded(init_job_run, &j);
+	}
 	if (ret) {
 		for (i = 0; i < attr->nr_streams && i < TRAWL_USTCTL_MAX_STREAMS; i++)
 			close(fds[i]);
 		return ret;
 	}
-	return channel_new(attr, fds, out);
+	ret = channel_new(attr, fds, out);
+	if (!ret)
+		(*out)->files = 1;
+	return ret;
+}
+
+struct discard_job {
+	struct trawl_rb_ctrl *c;
+	uint64_t n;
+};
+
+static int discard_job_run(void *arg)
+{
+	const uint64_t max = 1ull << 48;
+	struct discard_job *j = arg;
+	uint64_t old, v;
+
+	/* The apps given the channel add to it too (one more lost event at a
+	 * time): compare and swap, saturating. Relaxed, as they do. */
+	old = __atomic_load_n(&j->c->lost_full, __ATOMIC_RELAXED);
+	do
+		v = old >= max ? old : j->n >= max - old ? max : old + j->n;
+	while (!__atomic_compare_exchange_n(&j->c->lost_full, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return 0;
 }
 
 int trawl_ustctl_channel_add_discarded(const struct trawl_ustctl_channel *chan, uint64_t n)
 {
-	const uint64_t max = 1ull << 48;
 	size_t size = trawl_rb_ctrl_size(chan->attr.num_subbuf);
-	struct trawl_rb_ctrl *c;
-	uint64_t old, v;
+	struct discard_job j = { NULL, n };
+	int ret;
 
 	if (!n)
 		return 0;
-	c = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, chan->fds[0], 0);
-	if (c == MAP_FAILED)
+	j.c = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, chan->fds[0], 0);
+	if (j.c == MAP_FAILED)
 		return -errno;
-	/* The apps given the channel add to it too (one more lost event at a
-	 * time): compare and swap, saturating. Relaxed, as they do. */
-	old = __atomic_load_n(&c->lost_full, __ATOMIC_RELAXED);
-	do
-		v = old >= max ? old : n >= max - old ? max : old + n;
-	while (!__atomic_compare_exchange_n(&c->lost_full, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	munmap(c, size);
-	return 0;
+	ret = chan->files ? guarded(discard_job_run, &j) : discard_job_run(&j);
+	munmap(j.c, size);
+	return ret;
 }
 
 void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan)
