@@ -101,7 +101,7 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 {
 	struct trawl_rb_crash_stats dummy;
 	struct walk w;
-	uint64_t word, pos, off, last, first, q, lost;
+	uint64_t word, pos, off, last, first, k, lost;
 	int ret;
 
 	if (!st)
@@ -138,7 +138,10 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 	lost = w.c->lost_full + w.c->lost_big;
 	if (lost < w.c->lost_full)
 		lost = UINT64_MAX;
-	for (q = first; q <= last; q++) {
+	/* Counted, not compared: a lying commit count can put @last anywhere,
+	 * UINT64_MAX included (q <= last would then never end). */
+	for (k = 0; k <= last - first; k++) {
+		uint64_t q = first + k;
 		struct trawl_rb_meta *m = &w.c->meta[q & (w.n - 1)];
 		uint64_t want = (q >> ilog2(w.n)) * w.S, content, ts_end, discarded;
 		int open = q == last && off != 0;
