@@ -185,17 +185,50 @@ static size_t trace_index(const struct live_session *s, const struct live_trace 
 	return i;
 }
 
-/* Streams (metadata ones included) not yet told to the viewer. Session lock held. */
+/*
+ * Whether trace @i of @a's session may be told to the viewer: its metadata is
+ * usable and it has a data stream. babeltrace2 2.0 drops a trace that has
+ * no stream iterator at its next message (all its streams "ended"), and with
+ * it the metadata; data streams announced later then make a trace without
+ * metadata, and the viewer asks for new streams for ever (a busy loop, no
+ * event shown). So a trace's metadata stream goes out in the same reply as
+ * its first data streams, as lttng-relayd publishes a channel's streams
+ * together. Session lock held.
+ */
+static int trace_ready(const struct vattach *a, size_t i)
+{
+	const struct live_session *s = a->s;
+	size_t j;
+
+	if (i < a->nr_vt && a->vt[i].announced)
+		return 1;
+	if (!s->traces[i]->scan.usable)
+		return 0;
+	for (j = 0; j < s->nr_streams; j++)
+		if (s->streams[j]->trace == s->traces[i])
+			return 1;
+	return 0;
+}
+
+/* Whether stream @i may be told to the viewer (its trace is, or goes with it). */
+static int stream_ready(const struct vattach *a, size_t i)
+{
+	const struct live_session *s = a->s;
+
+	return trace_ready(a, trace_index(s, s->streams[i]->trace));
+}
+
+/* Streams (metadata ones included) not yet told to the viewer that may be. Session lock held. */
 static size_t unannounced(const struct vattach *a)
 {
 	const struct live_session *s = a->s;
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr_traces; i++)
-		if (s->traces[i]->scan.usable && !a->vt[i].announced)
+		if (!a->vt[i].announced && trace_ready(a, i))
 			n++;
 	for (i = 0; i < s->nr_streams; i++)
-		if (!a->vs[i].announced)
+		if (!a->vs[i].announced && stream_ready(a, i))
 			n++;
 	return n;
 }
@@ -259,14 +292,15 @@ static int send_streams(struct viewer *v, struct vattach *a, uint32_t status, si
 		return -1;
 	r = (struct live_wire_streams_reply *)b;
 	w = (struct live_wire_stream *)(b + sizeof(*r));
+	/* (@n counted what is ready: whatever is sent below stays ready) */
 	for (i = 0; i < s->nr_traces && k < n; i++) {
-		if (!s->traces[i]->scan.usable || a->vt[i].announced)
+		if (a->vt[i].announced || !trace_ready(a, i))
 			continue;
 		wire_stream(&w[k++], s->traces[i]->md_stream_id, s->traces[i], 1, "metadata");
 		a->vt[i].announced = 1;
 	}
 	for (i = 0; i < s->nr_streams && k < n; i++) {
-		if (a->vs[i].announced)
+		if (a->vs[i].announced || !stream_ready(a, i))
 			continue;
 		wire_stream(&w[k++], s->streams[i]->id, s->streams[i]->trace, 0, s->streams[i]->name);
 		a->vs[i].announced = 1;

@@ -24,10 +24,12 @@ babeltrace2's lttng-live source as the viewer and the oracle.
     live.py kernel    kernel + user-space events through trawl-relayd (needs root and
                       tracefs): the viewer sees kernel events and the app's batch while
                       the session runs, and ends with exactly what relayd wrote
-    live.py late-uid|late-pid
+    live.py late-uid|late-pid|late-stall
                       traces that appear mid-session (needs root): the viewer
                       attaches while only kernel events flow, then two apps record
-                      at once (late-pid: --buffers-pid, a trace each); it sees both
+                      at once (late-pid: --buffers-pid, a trace each; late-stall:
+                      per-uid, trawl-relayd stopped 1 s while the first app comes,
+                      so its trace reaches relayd late); it sees both
                       apps' events while the session runs and ends with exactly what
                       relayd wrote, without an error
     live.py view      `trawl view --live URL` follows the session to its end (trawl's
@@ -650,6 +652,13 @@ def case_late(mode):
             # meanwhile shows kernel events past them). The pause only
             # widens that window; nothing here depends on its length.
             cons = ust_consumer_pid(e) if mode == "pid" and b == 1 else None
+            # stall: relayd is stopped while the first app's per-uid trace
+            # is made. Before the fixes of relayd-live-late-uid's flake this
+            # showed both: a viewer that asked for new streams for ever (a
+            # trace's metadata told before its streams) and events older
+            # than what the viewer had shown (2 of 10 runs each).
+            if mode == "stall" and b == 0:
+                cons = e.relay_proc.pid
             if cons:
                 os.kill(cons, signal.SIGSTOP)
             try:
@@ -875,12 +884,12 @@ def main():
         case_e2e()
     elif case == "kernel":
         case_kernel()
-    elif case in ("late-uid", "late-pid"):
+    elif case in ("late-uid", "late-pid", "late-stall"):
         case_late(case[5:])
     elif case == "beacons":
         case_beacons()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|late-uid|late-pid|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|late-uid|late-pid|late-stall|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
