@@ -18,21 +18,10 @@
 
 #include "ringbuffer/ringbuffer.h"
 
-static uint32_t ilog2(uint64_t v)
-{
-	uint32_t r = 0;
-
-	while (v > 1) {
-		v >>= 1;
-		r++;
-	}
-	return r;
-}
-
 /* The absolute number of the packet at position @pos (as resume does). */
 static uint64_t packet_number(const struct trawl_rb_ctrl *c, uint64_t pos, uint32_t shift, uint32_t n)
 {
-	uint32_t nshift = ilog2(n);
+	uint32_t nshift = trawl_rb_log2(n);
 	uint64_t qmask = (TRAWL_RB_POS_MASK >> shift) >> nshift;
 	uint64_t cur = pos >> shift, slot = cur & (n - 1);
 	uint64_t g = c->meta[slot].commit >> shift, gen;
@@ -118,7 +107,7 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 		return -EINVAL;
 	w.S = w.c->subbuf_size;
 	w.n = w.c->num_subbuf;
-	w.shift = ilog2(w.S);
+	w.shift = trawl_rb_log2(w.S);
 	w.data = (char *)buf + trawl_rb_ctrl_size(w.n);
 	w.discarded = 0;
 	st->subbuf_size = w.S;
@@ -143,7 +132,7 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 	for (k = 0; k <= last - first; k++) {
 		uint64_t q = first + k;
 		struct trawl_rb_meta *m = &w.c->meta[q & (w.n - 1)];
-		uint64_t want = (q >> ilog2(w.n)) * w.S, content, ts_end, discarded;
+		uint64_t want = (q >> trawl_rb_log2(w.n)) * w.S, content, ts_end, discarded;
 		int open = q == last && off != 0;
 
 		if (!open) {

@@ -15,17 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint32_t log2_u64(uint64_t v)
-{
-	uint32_t r = 0;
-
-	while (v > 1) {
-		v >>= 1;
-		r++;
-	}
-	return r;
-}
-
 int trawl_rb_check_attr(uint64_t subbuf_size, uint32_t num_subbuf)
 {
 	if (subbuf_size < TRAWL_RB_MIN_SUBBUF || (subbuf_size & (subbuf_size - 1)))
@@ -153,7 +142,7 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->ctrl = m;
 	rb->data = (char *)m + trawl_rb_ctrl_size(num_subbuf);
 	rb->subbuf_size = subbuf_size;
-	rb->subbuf_shift = log2_u64(subbuf_size);
+	rb->subbuf_shift = trawl_rb_log2(subbuf_size);
 	rb->num_subbuf = num_subbuf;
 	rb->overwrite = overwrite;
 	rb->cpu = cpu;
@@ -388,7 +377,7 @@ int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt)
 	}
 	slot = r->count & (rb->num_subbuf - 1);
 	m = &rb->ctrl->meta[slot];
-	expect = ((r->count >> log2_u64(rb->num_subbuf)) + 1) * S;
+	expect = ((r->count >> trawl_rb_log2(rb->num_subbuf)) + 1) * S;
 	/* Acquire: pairs with the release adds of every writer of the slot. */
 	commit = __atomic_load_n(&m->commit, __ATOMIC_ACQUIRE);
 	if (ahead == 0 && !r->forced)
@@ -453,7 +442,7 @@ corrupt:
 uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r)
 {
 	struct trawl_rb *rb = &r->rb;
-	uint32_t nshift = log2_u64(rb->num_subbuf);
+	uint32_t nshift = trawl_rb_log2(rb->num_subbuf);
 	uint64_t pmask = TRAWL_RB_POS_MASK >> rb->subbuf_shift; /* packet numbers are mod 2^36 / S */
 	uint64_t qmask = pmask >> nshift;                        /* generations, mod 2^36 / (n S) >= 16 */
 	/* Acquire: pairs with the dead reader's release store at its last put. */
@@ -514,7 +503,7 @@ int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms)
 	if (ahead == 0)
 		return 0;
 	last = r->count + ahead - 1;
-	expect = ((last >> log2_u64(rb->num_subbuf)) + 1) * rb->subbuf_size;
+	expect = ((last >> trawl_rb_log2(rb->num_subbuf)) + 1) * rb->subbuf_size;
 	for (i = 0; i < wait_ms * 5; i++) {
 		commit = __atomic_load_n(&rb->ctrl->meta[last & (rb->num_subbuf - 1)].commit, __ATOMIC_ACQUIRE);
 		if (commit == expect)

@@ -213,6 +213,12 @@ void trawl_rb_unmap(struct trawl_rb *rb);
 
 /* ---- producer side ---- */
 
+/* floor(log2(@v)) (0 for 0 and 1): sub-buffer sizes and counts are powers of two. */
+static inline uint32_t trawl_rb_log2(uint64_t v)
+{
+	return v > 1 ? 63u - (uint32_t)__builtin_clzll(v) : 0;
+}
+
 static inline uint64_t trawl_rb_clock_monotonic(void)
 {
 	struct timespec ts;
