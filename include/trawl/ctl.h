@@ -1073,6 +1073,11 @@ struct trawl_ctl_channel_info {
 	uint64_t tracefile_size;	/* bytes per stream file, 0: unlimited */
 	uint32_t tracefile_count;	/* files kept per stream, 0: unlimited */
 	int64_t blocking_timeout_us; /* 0: never blocks, TRAWL_CTL_BLOCKING_INF: without end */
+	/* LTTng's per-channel statistics, as of the consumers' last answer, over
+	 * every buffer of the channel (all users' or processes'); 0 in other lists: */
+	uint64_t discarded_events; /* discard mode: events dropped (buffers full) */
+	uint64_t lost_packets;     /* overwrite mode: packets overwritten before they
+				      were read (user space; 0 for the kernel) */
 };
 
 /* An event rule. Strings belong to the list. */

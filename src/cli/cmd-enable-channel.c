@@ -98,6 +98,7 @@ static void mi_channel(struct trawl_ctl *ctl, const char *session,
 				!strcmp(c.name, asked->name);
 		if (found) {
 			c.enabled = ok || c.enabled;
+			c.discarded_events = c.lost_packets = 0; /* LTTng's answer has none */
 			cli_mi_channel_open(&c);
 		}
 		trawl_ctl_list_destroy(l);

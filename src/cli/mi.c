@@ -201,7 +201,8 @@ const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers 
 /*
  * A channel's <name>, <enabled> and <attributes>, left open. Attributes
  * trawl's channels lack are written with the value they have in trawl:
- * no monitor timer, mmap output.
+ * no monitor timer, mmap output. The counters are LTTng's "Statistics:"
+ * (0 where the list has none: enable-channel's answer).
  */
 void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 {
@@ -220,8 +221,8 @@ void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 	cli_mi_u64("tracefile_size", c->tracefile_size);
 	cli_mi_u64("tracefile_count", c->tracefile_count);
 	cli_mi_u64("live_timer_interval", 0);
-	cli_mi_u64("discarded_events", 0);
-	cli_mi_u64("lost_packets", 0);
+	cli_mi_u64("discarded_events", c->discarded_events);
+	cli_mi_u64("lost_packets", c->lost_packets);
 	cli_mi_close();
 }
 

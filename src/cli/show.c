@@ -91,7 +91,24 @@ static void show_timer(const char *label, uint64_t us)
 		printf("      %-18sinactive\n", label);
 }
 
-static void show_channel(const struct trawl_ctl_list *l, size_t i)
+/*
+ * LTTng 2.13's "Statistics:" of a channel: a snapshot session's are "None"
+ * (LTTng: what its consumer could not extract while recording a snapshot
+ * would mislead); else the events discarded (discard mode) or the packets
+ * lost (overwrite mode), over the channel's buffers.
+ */
+static void show_statistics(const struct trawl_ctl_channel_info *c, int snapshot)
+{
+	printf("\n    Statistics:\n");
+	if (snapshot)
+		printf("      None\n");
+	else if (!c->overwrite)
+		printf("      Discarded events: %llu\n", (unsigned long long)c->discarded_events);
+	else
+		printf("      Lost packets:     %llu\n", (unsigned long long)c->lost_packets);
+}
+
+static void show_channel(const struct trawl_ctl_list *l, size_t i, int snapshot)
 {
 	struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
 
@@ -123,19 +140,22 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i)
 		printf("      Trace file size:  unlimited\n");
 	/* The kernel consumer splices tracefs' pages; the user-space one maps its buffers. */
 	printf("      Output mode:      %s\n", c.domain == TRAWL_CTL_DOMAIN_KERNEL ? "splice" : "mmap");
+	show_statistics(&c, snapshot);
 }
 
-static void show_session(const struct trawl_ctl_list *l, size_t i)
+/* Returns 1 for a snapshot session. */
+static int show_session(const struct trawl_ctl_list *l, size_t i)
 {
 	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
 
 	if (trawl_ctl_list_session_at(l, i, &s))
-		return;
+		return 0;
 	/* LTTng 2.13's lines: a snapshot session's output is its snapshot output's. */
 	printf("Recording session %s: [%s%s]\n", s.name, s.active ? "active" : "inactive",
 	       s.snapshot ? " snapshot" : "");
 	if (s.output[0] && !s.snapshot)
 		printf("    Trace output: %s\n\n", s.output);
+	return s.snapshot;
 }
 
 /* LTTng's "Automatic rotation schedules:" from record @i on; the index after them. */
@@ -367,7 +387,7 @@ static void end_channel(int *chan, int *rules)
 int cli_show_session(const struct trawl_ctl_list *l)
 {
 	size_t i, n = trawl_ctl_list_count(l);
-	int chan = 0, rules = 0, chans = 0, ctx_open = 0, consumer_dead = 0;
+	int chan = 0, rules = 0, chans = 0, ctx_open = 0, consumer_dead = 0, snapshot = 0;
 
 	if (cli_mi)
 		return mi_show_session(l);
@@ -383,7 +403,7 @@ int cli_show_session(const struct trawl_ctl_list *l)
 		}
 		switch (kind) {
 		case TRAWL_CTL_ITEM_SESSION:
-			show_session(l, i);
+			snapshot = show_session(l, i);
 			break;
 		case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
 			i = show_schedules(l, i) - 1;
@@ -398,7 +418,7 @@ int cli_show_session(const struct trawl_ctl_list *l)
 			end_channel(&chan, &rules);
 			if (!chans++)
 				printf("Channels:\n-------------\n");
-			show_channel(l, i);
+			show_channel(l, i, snapshot);
 			chan = 1;
 			break;
 		case TRAWL_CTL_ITEM_CONTEXT:

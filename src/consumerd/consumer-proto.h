@@ -29,6 +29,8 @@
  *   REMOVE_SESSION  flush the session's streams, then close and forget them
  *   STATUS       nothing to do: the reply carries the session's counters and
  *                problem line (a trace whose streaming to trawl-relayd stopped)
+ *                Every reply carries them, and each channel's (reply.chans, by
+ *                channel_key: the daemon's channel index + 1, 1..255)
  *   START        resume polling the session's streams (after a FLUSH, which pauses the
  *                timers of the channels it flushed: a stopped session costs
  *                no wake-ups)
@@ -57,7 +59,9 @@
 #include "ustctl/ustctl.h"
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
-#define TRAWL_CONS_VERSION 7u	     /* 7: add_channel.tracefile_size, tracefile_count */
+/* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
+#define TRAWL_CONS_VERSION 8u
+#define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
 #define TRAWL_CONS_MSG_LEN 256u
@@ -123,6 +127,15 @@ struct trawl_cons_reply {
 	uint64_t events_discarded; /* over the session's streams (all if session_key is 0) */
 	uint64_t bytes_written;    /* by the session's streams */
 	char msg[TRAWL_CONS_MSG_LEN]; /* "" or the session's problem, one line */
+	/* The session's channels' counters (all sessions' if session_key is 0),
+	 * by channel_key - 1, over every trace (per-uid or per-process buffers)
+	 * the channel has, removed traces included: LTTng's per-channel
+	 * "Statistics:" of `list SESSION`. */
+	struct trawl_cons_chan_counters {
+		uint64_t events_discarded; /* discard mode: events dropped, buffer full */
+		uint64_t lost_packets;     /* overwrite mode: packets overwritten unread
+					      (gaps in packet_seq_num) */
+	} __attribute__((packed)) chans[TRAWL_CONS_MAX_CHANNELS];
 } __attribute__((packed));
 
 #endif /* TRAWL_CONSUMER_PROTO_H */

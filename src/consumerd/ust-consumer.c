@@ -50,6 +50,9 @@ struct cstream {
 	struct trawl_ustctl_stream *rb;   /* owned */
 	struct trawl_output_stream *out;  /* owned: <channel>_<cpu> and its index */
 	uint64_t instance_id;
+	uint64_t next_seq;     /* the packet_seq_num expected next (seq_known) */
+	int seq_known;         /* 0: no packet read yet (nor a resumed file's end known) */
+	uint64_t lost_packets; /* gaps in packet_seq_num: overwritten before read */
 };
 
 struct cchannel {
@@ -82,6 +85,7 @@ static struct ctrace *traces;
 struct csession_acc {
 	struct csession_acc *next;
 	uint64_t session, discarded, bytes;
+	struct trawl_cons_chan_counters chans[TRAWL_CONS_MAX_CHANNELS]; /* by channel_key - 1 */
 	int err;                      /* a removed trace's write or streaming failure */
 	char msg[TRAWL_CONS_MSG_LEN]; /* its line (trawl_output_broken()) */
 };
@@ -154,6 +158,20 @@ static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 	return n < 0 ? (int)n : 0;
 }
 
+/*
+ * Packet @seq of @cs was taken: the packets between the one expected and it
+ * were overwritten by the producers before we could read them (overwrite
+ * mode; in discard mode, corrupt packets ustctl skipped).
+ */
+static void stream_seq_seen(struct cstream *cs, uint64_t seq)
+{
+	if (cs->seq_known && seq > cs->next_seq)
+		cs->lost_packets += seq - cs->next_seq;
+	if (!cs->seq_known || seq >= cs->next_seq)
+		cs->next_seq = seq + 1;
+	cs->seq_known = 1;
+}
+
 /* Takes every ready packet of @cs. Returns 0 or a negative errno from a write. */
 static int stream_drain(struct cchannel *c, struct cstream *cs)
 {
@@ -170,6 +188,7 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 			continue; /* skipped and counted by ustctl */
 		if (ret)
 			return ret;
+		stream_seq_seen(cs, p.packet_seq_num);
 		ret = packet_write(c->trace, cs->out, &p);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
@@ -236,18 +255,43 @@ static uint64_t channel_discarded(const struct cchannel *c)
 	return n;
 }
 
-static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
+/* @c's packets overwritten before they were read, over its streams. */
+static uint64_t channel_lost_packets(const struct cchannel *c)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr; i++)
+		n += c->streams[i].lost_packets;
+	return n;
+}
+
+/* Adds @c's counters to @chans (by channel key; a key out of 1..255 has none). */
+static void channel_counters_add(const struct cchannel *c, struct trawl_cons_chan_counters *chans)
+{
+	if (c->key < 1 || c->key > TRAWL_CONS_MAX_CHANNELS)
+		return;
+	chans[c->key - 1].events_discarded += channel_discarded(c);
+	chans[c->key - 1].lost_packets += channel_lost_packets(c);
+}
+
+/* @session's counters (0: all sessions'); @chans: each channel's, zeroed here. */
+static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes,
+		     struct trawl_cons_chan_counters *chans)
 {
 	struct csession_acc *a;
 	struct cchannel *c;
 	struct ctrace *t;
+	uint32_t k;
 
 	*discarded = *bytes = 0;
+	memset(chans, 0, sizeof(*chans) * TRAWL_CONS_MAX_CHANNELS);
 	for (c = channels; c; c = c->next) {
 		if (session && c->session != session)
 			continue;
 		*bytes += channel_bytes(c);
 		*discarded += channel_discarded(c);
+		channel_counters_add(c, chans);
 	}
 	/* streamed: only what relayd confirmed writing is written */
 	for (t = traces; t; t = t->next)
@@ -258,6 +302,10 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes)
 			continue;
 		*bytes += a->bytes;
 		*discarded += a->discarded;
+		for (k = 0; k < TRAWL_CONS_MAX_CHANNELS; k++) {
+			chans[k].events_discarded += a->chans[k].events_discarded;
+			chans[k].lost_packets += a->chans[k].lost_packets;
+		}
 	}
 }
 
@@ -319,6 +367,7 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		}
 		bytes += channel_bytes(c);
 		a->discarded += channel_discarded(c);
+		channel_counters_add(c, a->chans);
 		*cp = c->next;
 		channel_free(c);
 	}
@@ -459,6 +508,9 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	int ret;
 
 	cs->instance_id = c->info.first_instance_id + i;
+	/* From the first packet read on, as LTTng's consumer counts: what was
+	 * overwritten before it is no gap a reader of the trace can see. */
+	cs->seq_known = 0;
 	/* @fd is the stream's once mapped: the caller sees cs->rb set */
 	ret = trawl_ustctl_stream_map(fd, &attr, i, cs->instance_id, &cs->rb);
 	if (ret)
@@ -475,6 +527,10 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 								  c->info.tracefile_count);
 		if (!cs->out)
 			return -errno;
+	}
+	if (resume && next_seq != UINT64_MAX) {
+		cs->next_seq = next_seq;
+		cs->seq_known = 1;
 	}
 	if (resume && trawl_ustctl_stream_resume(cs->rb, next_seq))
 		trawl_log(TRAWL_LOG_WARN, "%s: packets the consumer before us took are not in the "
@@ -831,8 +887,10 @@ static void stream_discard(struct cstream *cs)
 		if (trawl_ustctl_stream_flush(cs->rb, 0) != -EAGAIN)
 			break;
 		while ((ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) == 0 || ret == -EPROTO)
-			if (!ret)
+			if (!ret) {
+				stream_seq_seen(cs, p.packet_seq_num);
 				trawl_ustctl_stream_put_packet(cs->rb);
+			}
 	}
 	while (guard--) {
 		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
@@ -840,6 +898,7 @@ static void stream_discard(struct cstream *cs)
 			continue;
 		if (ret)
 			return;
+		stream_seq_seen(cs, p.packet_seq_num);
 		trawl_ustctl_stream_put_packet(cs->rb);
 	}
 }
@@ -967,7 +1026,7 @@ static void reply(int sock, uint64_t session, int status)
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
 	uint64_t discarded, bytes;
 
-	counters(session, &discarded, &bytes);
+	counters(session, &discarded, &bytes, r.chans);
 	r.events_discarded = discarded;
 	r.bytes_written = bytes;
 	session_failure(session, r.msg, sizeof(r.msg));

@@ -51,8 +51,9 @@
  * 11: triggers: ADD_TRIGGER, LIST_TRIGGERS, REMOVE_TRIGGER (req.trigger,
  *    TRIGGER and TRIGGER_ACTION records).
  * 12: SET_SHM_PATH (create --shm-path); the SESSION record's third string,
- *    shm_path. */
-#define TRAWL_CTL_VERSION 12u
+ *    shm_path.
+ * 13: per-channel counters in CHANNEL records (discarded_events, lost_packets). */
+#define TRAWL_CTL_VERSION 13u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -247,6 +248,8 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint32_t tracefile_count; /* 0: unlimited */
 	uint64_t tracefile_size;  /* bytes, 0: unlimited */
 	int64_t blocking_timeout_us; /* -1: infinite, 0: never blocks */
+	uint64_t discarded_events;   /* list SESSION: as far as known */
+	uint64_t lost_packets;
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

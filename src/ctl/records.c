@@ -168,6 +168,8 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.tracefile_size = w.tracefile_size;
 	v.tracefile_count = w.tracefile_count;
 	v.blocking_timeout_us = w.blocking_timeout_us;
+	v.discarded_events = w.discarded_events;
+	v.lost_packets = w.lost_packets;
 	return info_fill(info, &v, sizeof(v));
 }
 

@@ -362,5 +362,11 @@ const char *trawl_kernel_session_problem(const struct trawl_kernel_session *s);
  * The trace's events_discarded say the same once the session is stopped.
  */
 uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s);
+/*
+ * Channel @channel's part of it: its per-CPU stats only (the consumer's own
+ * losses are the session's). 0, or -ENOENT.
+ */
+int trawl_kernel_session_channel_lost(struct trawl_kernel_session *s, const char *channel,
+				      uint64_t *lost);
 
 #endif /* TRAWL_KERNEL_H */

@@ -670,25 +670,48 @@ static uint64_t stats_value(const char *buf, const char *name)
 	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
 }
 
+/* Events channel @i's tracefs buffers lost so far, over its CPUs. */
+static uint64_t channel_lost(const struct trawl_kernel_session *s, int i)
+{
+	uint64_t total = 0;
+	int cpu;
+
+	for (cpu = 0;; cpu++) {
+		char rel[512], buf[1024];
+
+		if (trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", s->ch[i].inst->path,
+				   cpu) ||
+		    trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+			break;
+		/* "overrun:" is the file's 2nd line, before "commit overrun:" */
+		total += stats_value(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
+		total += stats_value(buf, "commit overrun:");
+	}
+	return total;
+}
+
 uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s)
 {
 	uint64_t total = s->reaped_lost + s->consumer_lost;
-	int i, cpu;
+	int i;
+
+	for (i = 0; i < s->nch; i++)
+		total += channel_lost(s, i);
+	return total;
+}
+
+int trawl_kernel_session_channel_lost(struct trawl_kernel_session *s, const char *channel,
+				      uint64_t *lost)
+{
+	int i;
 
 	for (i = 0; i < s->nch; i++) {
-		for (cpu = 0;; cpu++) {
-			char rel[512], buf[1024];
-
-			if (trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats",
-					   s->ch[i].inst->path, cpu) ||
-			    trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
-				break;
-			/* "overrun:" is the file's 2nd line, before "commit overrun:" */
-			total += stats_value(buf, s->ch[i].inst->overwrite ? "overrun:" : "dropped events:");
-			total += stats_value(buf, "commit overrun:");
+		if (!strcmp(s->ch[i].name, channel)) {
+			*lost = channel_lost(s, i);
+			return 0;
 		}
 	}
-	return total;
+	return -ENOENT;
 }
 
 int trawl_kernel_session_snapshot_send(struct trawl_kernel_session *s, const char *consumer,

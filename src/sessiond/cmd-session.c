@@ -1078,7 +1078,8 @@ void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_
 			sd_session_rec(r, s);
 }
 
-static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_channel *c)
+static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_domain *d,
+			 const struct sd_channel *c)
 {
 	struct trawl_ctl_wire_channel body = {
 		.domain = domain,
@@ -1096,7 +1097,15 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_ch
 	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;
 	const struct sd_event *e;
+	uint64_t discarded = 0, lost = 0;
 
+	/* LTTng's "Statistics:" under each channel (a packed body: copied): as
+	 * LTTng's daemon, the count of the channel's mode only, the other 0 */
+	if (d->ds && d->ops->channel_counters &&
+	    !d->ops->channel_counters(d->ds, c->attr.name, &discarded, &lost)) {
+		body.discarded_events = c->attr.overwrite ? 0 : discarded;
+		body.lost_packets = c->attr.overwrite ? lost : 0;
+	}
 	sd_reply_rec(r, TRAWL_CTL_ITEM_CHANNEL, &body, strs);
 	for (x = c->contexts; x; x = x->next) {
 		struct trawl_ctl_wire_context cb = {.domain = domain};
@@ -1159,7 +1168,7 @@ static void list_session(struct sd_reply *r, struct sd_session *s)
 		sd_reply_rec(r, TRAWL_CTL_ITEM_DOMAIN, &body, strs);
 		sd_trackers_rec(r, (uint32_t)i, d);
 		for (c = d->channels; c; c = c->next)
-			list_channel(r, (uint32_t)i, c);
+			list_channel(r, (uint32_t)i, d, c);
 	}
 }
 

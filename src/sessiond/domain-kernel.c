@@ -721,6 +721,18 @@ static int kd_status(struct trawl_domain_session *s, struct trawl_domain_status 
 	return 0;
 }
 
+/*
+ * LTTng's per-channel statistics: a discard-mode channel's events dropped;
+ * overwrite mode's losses are events overwritten, not packets, in tracefs
+ * (no packet count to give: 0).
+ */
+static int kd_channel_counters(struct trawl_domain_session *s, const char *channel,
+			       uint64_t *discarded, uint64_t *lost_packets)
+{
+	*lost_packets = 0;
+	return trawl_kernel_session_channel_lost(s->ks, channel, discarded);
+}
+
 const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.type = TRAWL_CTL_DOMAIN_KERNEL,
 	.name = "kernel",
@@ -741,6 +753,7 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.snapshot_record = kd_snapshot_record,
 	.list_events = kd_list_events,
 	.status = kd_status,
+	.channel_counters = kd_channel_counters,
 	.regenerate_statedump = kd_regenerate_statedump,
 	.regenerate_metadata = kd_regenerate_metadata,
 	.clear = kd_clear,

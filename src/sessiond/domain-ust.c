@@ -665,10 +665,8 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 		/* a regenerate: its METADATA's first error, else the STATUS's */
 		if (s->wait_first_err)
 			*ret = s->wait_first_err;
-		if (cons_alive(s)) {
-			s->cons_discarded = r.events_discarded;
-			s->cons_bytes = r.bytes_written;
-		}
+		if (cons_alive(s))
+			cons_counters_take(s, &r);
 		return 1;
 	}
 	/* a consumer gone for good did not do it */
@@ -712,10 +710,8 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 		return 1;
 	}
 	/* a failed flush's reply has the counters too (a stop that lost packets) */
-	if (cons_alive(s)) {
-		s->cons_discarded = r.events_discarded;
-		s->cons_bytes = r.bytes_written;
-	}
+	if (cons_alive(s))
+		cons_counters_take(s, &r);
 	r.msg[sizeof(r.msg) - 1] = '\0';
 	if (cons_alive(s)) {
 		memcpy(s->status_msg, r.msg, sizeof(s->status_msg));
@@ -837,6 +833,21 @@ static int ust_status_ask(struct trawl_domain_session *s)
 static int ust_status_pending(struct trawl_domain_session *s)
 {
 	return cons_status_pending(s);
+}
+
+static int ust_channel_counters(struct trawl_domain_session *s, const char *channel,
+				uint64_t *discarded, uint64_t *lost_packets)
+{
+	const struct ust_chan *c;
+
+	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
+		;
+	if (!c)
+		return -ENOENT;
+	/* the consumer's channel key is the index + 1 (ust-consumer.c) */
+	*discarded = c->index < TRAWL_CONS_MAX_CHANNELS ? s->cons_chans[c->index].events_discarded : 0;
+	*lost_packets = c->index < TRAWL_CONS_MAX_CHANNELS ? s->cons_chans[c->index].lost_packets : 0;
+	return 0;
 }
 
 static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
@@ -1066,6 +1077,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.regenerate_async = ust_regenerate_async,
 	.status_ask = ust_status_ask,
 	.status_pending = ust_status_pending,
+	.channel_counters = ust_channel_counters,
 	.snapshot_record = ust_snapshot,
 	.snapshot_one_more = ust_snapshot_one_more,
 	.list_events = ust_list_events,

@@ -283,6 +283,14 @@ struct trawl_domain_ops {
 	int (*status_ask)(struct trawl_domain_session *s);
 	int (*status_pending)(struct trawl_domain_session *s);
 	/*
+	 * Channel @channel's counters as LTTng's `list SESSION` shows them under
+	 * "Statistics:", as of status(): events discarded (discard mode) and
+	 * packets lost (overwrite mode), over every buffer the channel has.
+	 * 0, or -ENOENT. May be NULL (both 0).
+	 */
+	int (*channel_counters)(struct trawl_domain_session *s, const char *channel,
+				uint64_t *discarded, uint64_t *lost_packets);
+	/*
 	 * regenerate_metadata (@statedump 0) or regenerate_statedump without
 	 * holding the loop: -EINPROGRESS while the consumer works, async_done()
 	 * then says when it is over and what it returned; else the result, as

@@ -205,8 +205,7 @@ static void cons_async_reply(struct ust_consumer *c, const struct trawl_cons_rep
 		    s->status_at == c->answered) {
 			s->status_asked = 0;
 			s->status_fresh = 1;
-			s->cons_discarded = r->events_discarded;
-			s->cons_bytes = r->bytes_written;
+			cons_counters_take(s, r);
 			memcpy(s->status_msg, r->msg, sizeof(s->status_msg));
 			s->status_msg[sizeof(s->status_msg) - 1] = '\0';
 		}
@@ -638,11 +637,16 @@ int cons_sync(struct trawl_domain_session *s)
 			break;
 	}
 	/* a failed command's reply has the counters too (a stop that lost packets) */
-	if (s->cons && s->cons->alive) {
-		s->cons_discarded = s->cons->last.events_discarded;
-		s->cons_bytes = s->cons->last.bytes_written;
-	}
+	if (s->cons && s->cons->alive)
+		cons_counters_take(s, &s->cons->last);
 	return ret;
+}
+
+void cons_counters_take(struct trawl_domain_session *s, const struct trawl_cons_reply *r)
+{
+	s->cons_discarded = r->events_discarded;
+	s->cons_bytes = r->bytes_written;
+	memcpy(s->cons_chans, r->chans, sizeof(s->cons_chans));
 }
 
 int cons_alive(const struct trawl_domain_session *s)

@@ -161,6 +161,8 @@ struct trawl_domain_session {
 	struct app_sess *apps;
 	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
 	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
+	/* each channel's, by index, as of the same reply (cons_counters_take()) */
+	struct trawl_cons_chan_counters cons_chans[TRAWL_CONS_MAX_CHANNELS];
 	uint32_t apps_dropped; /* apps it traced that broke a deadline or a rule */
 	/*
 	 * A stop's FLUSH or a destroy's REMOVE_SESSION whose reply is awaited
@@ -270,6 +272,8 @@ int cons_async_with(struct trawl_domain_session *s, uint16_t cmd, const void *pa
  * number @from (c->sent then) and before @cmd counting as @cmd's. */
 int cons_async_after(struct trawl_domain_session *s, uint16_t cmd, uint64_t from);
 int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *reply, int *ret);
+/* The session's counters (and its channels') from consumer reply @r. */
+void cons_counters_take(struct trawl_domain_session *s, const struct trawl_cons_reply *r);
 /* 1 while @s's consumer owes a reply awaited that way: a synchronous
  * command to it would wait behind the drain (refused, or not asked). */
 int cons_busy(const struct trawl_domain_session *s);
