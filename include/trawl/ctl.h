@@ -248,6 +248,22 @@ int trawl_ctl_session_destroy(struct trawl_ctl *ctl, const char *session);
 int trawl_ctl_session_destroy_all(struct trawl_ctl *ctl);
 
 /**
+ * trawl_ctl_session_destroy_archived - destroy a session (or every one), saying
+ * where the last trace chunk of each rotated one went
+ * @ctl: a connection
+ * @session: its name, or NULL for every session of this user
+ * @out: NULL, or receives a list of ROTATION records, one per session
+ *       destroyed that was ever rotated (trawl_ctl_session_rotate()): its
+ *       last chunk, archived at the destroy as LTTng does, and that archive's
+ *       folder; the caller's to free with trawl_ctl_list_destroy()
+ *
+ * As trawl_ctl_session_destroy() and trawl_ctl_session_destroy_all().
+ * Return: 0 or -ENOENT.
+ */
+int trawl_ctl_session_destroy_archived(struct trawl_ctl *ctl, const char *session,
+				       struct trawl_ctl_list **out);
+
+/**
  * trawl_ctl_session_start - start tracing
  * @ctl: a connection
  * @session: the session's name

@@ -12,6 +12,24 @@ static const struct cli_option_doc opts_doc[] = {
 	{NULL, NULL},
 };
 
+/*
+ * LTTng 2.13's line before "Session S destroyed" when S was rotated: where
+ * its last trace chunk, archived by the destroy, is (from @l, the
+ * destroy's ROTATION records).
+ */
+static void print_archive(const struct trawl_ctl_list *l, const char *session)
+{
+	size_t i, n = l ? trawl_ctl_list_count(l) : 0;
+
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_rotation_info r = {.struct_size = sizeof(r)};
+
+		if (!trawl_ctl_list_rotation_at(l, i, &r) && !strcmp(r.session, session))
+			printf("Trace chunk archive for session %s is now readable at %s\n",
+			       r.session, r.path);
+	}
+}
+
 static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -20,7 +38,7 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	char name[TRAWL_CTL_NAME_MAX];
-	struct trawl_ctl_list *before = NULL;
+	struct trawl_ctl_list *before = NULL, *archived = NULL;
 	struct trawl_ctl *ctl;
 	size_t i;
 	int c, ret, all = 0, lost = 0;
@@ -51,7 +69,7 @@ static int run(int argc, char **argv)
 	/* Stopped here first, as stop does, so that a loss is said and in the exit status. */
 	ret = all ? cli_loss_stop_all(ctl, &lost) : cli_loss_stop_active(ctl, name, &lost);
 	if (!ret) {
-		ret = all ? trawl_ctl_session_destroy_all(ctl) : trawl_ctl_session_destroy(ctl, name);
+		ret = trawl_ctl_session_destroy_archived(ctl, all ? NULL : name, &archived);
 		if (ret)
 			ret = cli_fail(ctl, ret, "destroy");
 	}
@@ -60,6 +78,7 @@ static int run(int argc, char **argv)
 		trawl_ctl_list_destroy(before);
 		return ret;
 	}
+
 	/* Newest first, as LTTng 2.13 lists and destroys them. */
 	for (i = before ? trawl_ctl_list_count(before) : 0; i-- > 0;) {
 		struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
@@ -68,13 +87,16 @@ static int run(int argc, char **argv)
 			continue;
 		cli_mi_session_open(&s);
 		cli_mi_close();
-		if (!cli_quiet)
+		if (!cli_quiet) {
+			print_archive(archived, s.name);
 			printf("Session %s destroyed\n", s.name);
+		}
 	}
 	if (!cli_quiet && all && before && !trawl_ctl_list_count(before))
 		printf("No session found, nothing to do.\n");
 	else if (!cli_quiet && !before)
 		printf(all ? "All sessions destroyed\n" : "Session %s destroyed\n", name);
+	trawl_ctl_list_destroy(archived);
 	trawl_ctl_list_destroy(before);
 	trawl_ctl_current_session_clear(all ? NULL : name);
 	return lost ? CLI_EXIT_LOST : 0;
@@ -87,7 +109,9 @@ const struct cli_cmd cli_cmd_destroy = {
 	.description = "Stops the session NAME (default: the current session) if it is "
 		       "tracing, waits until its data is on disk, and removes it from the session "
 		       "daemon. The trace stays on disk. If stopping it lost data, the one line "
-		       "and exit status 11 are stop's.",
+		       "and exit status 11 are stop's. A session that was rotated has its last trace "
+		       "chunk archived, in OUTPUT/archives/BEGIN-END-ID, and that folder named: "
+		       "\"Trace chunk archive for session NAME is now readable at FOLDER\".",
 	.options = opts_doc,
 	.run = run,
 	.mi = CLI_MI_RESULT,

@@ -178,6 +178,19 @@ TRAWL_EXPORT int trawl_ctl_session_destroy_all(struct trawl_ctl *ctl)
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_DESTROY, NULL, TRAWL_CTL_F_ALL);
 }
 
+TRAWL_EXPORT int trawl_ctl_session_destroy_archived(struct trawl_ctl *ctl, const char *session,
+						    struct trawl_ctl_list **out)
+{
+	struct trawl_ctl_wire_req r;
+
+	ctl_req_init(&r);
+	if (!session)
+		r.flags = TRAWL_CTL_F_ALL;
+	else if (ctl_copy_str(r.session, sizeof(r.session), session))
+		return -ENAMETOOLONG;
+	return ctl_transact(ctl, TRAWL_CTL_CMD_DESTROY, &r, out);
+}
+
 TRAWL_EXPORT int trawl_ctl_session_start(struct trawl_ctl *ctl, const char *session)
 {
 	return ctl_session_cmd(ctl, TRAWL_CTL_CMD_START, session, 0);

@@ -166,29 +166,19 @@ static int archive_chunk(void *arg)
 	return ret;
 }
 
-/* destroy: the last chunk is archived if anything was written in it. */
+/*
+ * destroy: the last chunk is archived as a rotation would (LTTng's
+ * implicit rotation at the destroy of a rotated session): a chunk nothing
+ * was written in is an empty archive.
+ */
 static int archive_last(void *arg)
 {
 	const struct chunk_job *j = arg;
-	int out = trawl_fs_dir_open(AT_FDCWD, j->output, 0, 0, NULL, 0), ret = 0, dst;
 	const char *rel = j->chunk + strlen(j->output);
-	struct stat st;
 
-	if (out < 0)
-		return out;
-	if (!rel[0] || fstatat(out, rel + 1, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode)) {
-		close(out);
-		return 0;
-	}
-	dst = trawl_fs_dir_open(out, "archives", TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0770, NULL, 0);
-	if (dst < 0)
-		ret = dst;
-	else if (renameat(out, rel + 1, out, j->archive))
-		ret = -errno;
-	if (dst >= 0)
-		close(dst);
-	close(out);
-	return ret;
+	if (!rel[0])
+		return -EINVAL; /* a rotated session's chunk is below its output */
+	return archive_chunk(arg);
 }
 
 static int run_as(const struct sd_session *s, int (*fn)(void *), struct chunk_job *j)
@@ -461,13 +451,15 @@ void sd_session_started(struct sd_session *s)
 
 int sd_session_archive_last_begin(struct sd_session *s)
 {
-	char archive[TRAWL_CTL_PATH_MAX];
 	/* (read by the child, in its copy of this frame) */
-	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
+	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = s->last_archive};
 
+	s->last_archive[0] = '\0';
 	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
-	    archive_name(s, time(NULL), archive, sizeof(archive)))
+	    archive_name(s, time(NULL), s->last_archive, sizeof(s->last_archive))) {
+		s->last_archive[0] = '\0';
 		return 0;
+	}
 	return sd_owner_begin(&s->last_job, s->uid, s->gid, archive_last, &j);
 }
 
@@ -484,6 +476,9 @@ void sd_session_archive_last(struct sd_session *s)
 	if (ret)
 		sd_log("session %s: cannot archive its last trace chunk: %s", s->name,
 		       strerror(-ret));
+	else
+		sd_log("session %s: last trace chunk %llu archived in %s/%s", s->name,
+		       (unsigned long long)s->chunk_id, s->output, archive);
 }
 
 /* ---- schedules -------------------------------------------------------------- */

@@ -569,6 +569,16 @@ static void op_archived(struct sd_op *op, size_t k, int ret)
 			sd_fail(&op->r, ret, "cannot archive the last trace chunk of session '%s' "
 					     "(it stays in %s): %s",
 				s->name, s->chunk, sd_owner_strerror(ret));
+	} else if (s->last_archive[0]) {
+		/* LTTng's "Trace chunk archive for session S is now readable at P" */
+		char path[TRAWL_CTL_PATH_MAX * 2];
+		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
+		const char *strs[] = {s->name, path};
+
+		sd_log("session %s: last trace chunk %llu archived in %s/%s", s->name,
+		       (unsigned long long)s->chunk_id, s->output, s->last_archive);
+		if (!trawl_path_fmt(path, sizeof(path), "%s/%s", s->output, s->last_archive))
+			sd_reply_rec(&op->r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
 	}
 	s->op = NULL;
 	op->ss[k] = NULL;

@@ -131,6 +131,8 @@ struct sd_session {
 	/* destroy: the last chunk archived by a child as the owner, awaited
 	 * in the loop (the session's domains are gone by then) */
 	struct sd_owner_job last_job;
+	/* destroy: the last chunk's archive, below output ("": none made) */
+	char last_archive[TRAWL_CTL_PATH_MAX];
 };
 
 /* The peer of one request, from SO_PEERCRED (peers.c). */

@@ -74,12 +74,9 @@ DROP = [
     r'^Waiting for clear of session ".*"\.*$',
 ]
 # Blocks (a first line, then up to the next blank line, the blank before
-# the block dropped too): LTTng counts losses per channel ("Statistics:"),
-# trawl per domain (its "Events discarded:" and "Bytes written:" lines) and
-# lists a channel's contexts; LTTng names the final archive at a destroy of
-# a rotated session, trawl archives it without saying where.
-DROP_BLOCKS = [r"^    Statistics:$", r"^Events discarded: ", r"^    Context: ",
-               r"^Trace chunk archive for session "]
+# the block dropped too): trawl also counts losses per domain (its "Events
+# discarded:" and "Bytes written:" lines) and lists a channel's contexts.
+DROP_BLOCKS = [r"^Events discarded: ", r"^    Context: "]
 
 
 def normalise(text, folder, home):
@@ -90,6 +87,10 @@ def normalise(text, folder, home):
     text = re.sub(r"\d{8}T\d{6}[+-]\d{4}", "TIME", text)
     text = re.sub(r"^Destroying session \S+?\.*(?=Session |Trace chunk|$)", "", text, flags=re.M)
     text = re.sub(r"^(Waiting for rotation to complete)\.*$", r"\1...", text, flags=re.M)
+    # LTTng's destroy ends the line of its progress dots before "Session S
+    # destroyed" (a blank line once the archive's line came between)
+    text = re.sub(r"^(Trace chunk archive for session .*)\n\n(?=Session )", r"\1\n", text,
+                  flags=re.M)
     lines = text.split("\n")
     out = []
     i = 0
