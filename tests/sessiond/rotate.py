@@ -13,7 +13,8 @@ trace holds is known exactly.
                         LTTng's refusal for a session streamed to relayd
     rotate.py rotate    chunks laid out as LTTng 2.13's
                         (OUTPUT/archives/BEGIN-END-ID, the last one by
-                        destroy), each read alone by bt2 holding exactly the
+                        destroy, which names it in LTTng's line), each
+                        read alone by bt2 holding exactly the
                         events emitted between its rotations, also when an
                         app emits during the rotations (no event in two
                         chunks or in none); LTTng's refusals and messages
@@ -250,9 +251,14 @@ def test_rotate(env):
     if app.p.stdout.readline().strip() != "ok":
         fail("the app did not answer")
     app.emit(10)                                       # n 30175..30184: last chunk, 6
-    env.trawl("destroy", "r")
+    d = env.trawl("destroy", "r")
     app.close()
     got = archives(env.out)
+    # LTTng's line naming the archive the destroy made, before its own
+    want_said = "Trace chunk archive for session r is now readable at %s\nSession r destroyed\n" \
+        % got.get(6, "?")
+    if d.stdout != want_said:
+        fail("destroy said %r, want %r" % (d.stdout, want_said))
     if sorted(got) != list(range(7)):
         fail("archives %s, want chunks 0..6" % sorted(got))
     if 1 in got:
