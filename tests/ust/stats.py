@@ -16,6 +16,9 @@ A snapshot session's channels say "None", as LTTng's.
     stats.py uid    per-user buffers
     stats.py pid    per-process buffers: the app has exited (its buffers
                     removed) when the session is listed
+    stats.py kernel (root, tracefs) a 2 x 4 KiB kernel channel in discard
+                    mode recording getpgid, flooded by ksyscalls (other
+                    programs' calls count too, in both numbers alike)
 """
 import os
 import re
@@ -131,10 +134,39 @@ def case(buffers):
         env.close()
 
 
+def case_kernel():
+    if os.geteuid() != 0 or not os.path.isdir("/sys/kernel/tracing/instances"):
+        print("SKIP: kernel tracing needs root and tracefs")
+        sys.exit(77)
+    env = Env("trawl-kernel-stats.")
+    try:
+        env.trawl("create", "k", "--output", env.out)
+        env.trawl("enable-channel", "-k", "kc", "--subbuf-size", "4096", "--num-subbuf", "2")
+        env.trawl("enable-event", "-k", "-c", "kc", "--syscall", "getpgid")
+        env.trawl("start")
+        # getpgid(BASE + i): no such process, a cheap call (tests/kernel/ksyscalls.c)
+        subprocess.run([os.path.join(BIN, "ksyscalls"), "flood", str(N), "1000000000"],
+                       env=env.env, check=True, timeout=300, stdout=subprocess.DEVNULL)
+        env.trawl("stop")
+        stats = statistics(env.trawl("list", "k").stdout)
+        disc = bt2_losses(env.out).get("kc", [0, 0])[0]
+        print("kernel: bt2 reads %d events discarded in kc; list says %s" % (disc, stats))
+        if stats.get("kc") != ["      Discarded events: %d" % disc]:
+            fail("kc: Statistics %s, want [Discarded events: %d] (bt2)" % (stats.get("kc"), disc))
+        if disc == 0:
+            fail("a 2 x 4 KiB kernel channel lost nothing of %d getpgid calls" % N)
+        check_mi(env, "k", {"kc": (disc, 0)})
+    finally:
+        env.close()
+
+
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in ("uid", "pid"):
-        sys.exit("usage: stats.py uid|pid")
-    case(sys.argv[1])
+    if len(sys.argv) != 2 or sys.argv[1] not in ("uid", "pid", "kernel"):
+        sys.exit("usage: stats.py uid|pid|kernel")
+    if sys.argv[1] == "kernel":
+        case_kernel()
+    else:
+        case(sys.argv[1])
     if FAILS:
         print("%d failure(s)" % len(FAILS))
         return 1
