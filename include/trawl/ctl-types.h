@@ -61,6 +61,19 @@ enum trawl_ctl_loglevel_type {
 	TRAWL_CTL_LOGLEVEL_SINGLE = 2, /* exactly this level */
 };
 
+/*
+ * How LTTng's consumer takes a channel's packets (enable-channel --output):
+ * what the channel says it uses. trawl's consumers write every channel the
+ * same way whichever is chosen (user space: its buffers mapped; kernel:
+ * tracefs' pages read and converted).
+ */
+enum trawl_ctl_output {
+	TRAWL_CTL_OUTPUT_DEFAULT = 0, /* the domain's: splice (kernel), mmap (user space); a
+					 kernel channel of a snapshot session: mmap */
+	TRAWL_CTL_OUTPUT_SPLICE = 1,  /* kernel only */
+	TRAWL_CTL_OUTPUT_MMAP = 2,
+};
+
 /* How a channel's ring buffers are shared. */
 enum trawl_ctl_buffers {
 	TRAWL_CTL_BUFFERS_DEFAULT = 0, /* the domain's own: per user (UST), global (kernel) */

@@ -659,6 +659,21 @@ int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *at
 int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_channel_attr *attr, int64_t us);
 
 /**
+ * trawl_ctl_channel_attr_set_output - LTTng's --output: mmap or splice
+ * @attr: a channel description
+ * @output: TRAWL_CTL_OUTPUT_DEFAULT, _SPLICE or _MMAP
+ *
+ * LTTng 2.13's rules: a user-space channel is mmap only (the daemon refuses
+ * splice: -EOPNOTSUPP); a kernel channel is splice by default, mmap if asked,
+ * and mmap in a snapshot session whatever is asked. What the channel then
+ * says (trawl_ctl_channel_info.output, list, --mi xml, save) is all it
+ * changes: trawl's consumers write every channel the same way.
+ * Return: 0 or -EINVAL (not one of those).
+ */
+int trawl_ctl_channel_attr_set_output(struct trawl_ctl_channel_attr *attr,
+				      enum trawl_ctl_output output);
+
+/**
  * trawl_ctl_channel_enable - create a channel, or enable it again
  * @ctl: a connection
  * @session: the session's name
@@ -1094,6 +1109,7 @@ struct trawl_ctl_channel_info {
 	uint64_t discarded_events; /* discard mode: events dropped (buffers full) */
 	uint64_t lost_packets;     /* overwrite mode: packets overwritten before they
 				      were read (user space; 0 for the kernel) */
+	enum trawl_ctl_output output; /* TRAWL_CTL_OUTPUT_SPLICE or _MMAP */
 };
 
 /* An event rule. Strings belong to the list. */

@@ -33,9 +33,28 @@ static const struct cli_option_doc opts_doc[] = {
 				       "with a suffix us, ms, s, m, h). The app must allow it: "
 				       "LTTNG_UST_ALLOW_BLOCKING (or TRAWL_UST_ALLOW_BLOCKING) set in "
 				       "its environment."},
+	{"--output=TYPE", "mmap or splice, as LTTng's: user-space channels are mmap only, kernel "
+			  "channels splice by default (mmap in a snapshot session). The channel "
+			  "says so (list, --mi xml, save); trawl's consumers write every channel "
+			  "the same way whichever is chosen."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
+
+/*
+ * LTTng 2.13's --output words, matched as its client does: by their
+ * prefix ("mmapX" is mmap). 0, or -1 if neither.
+ */
+static int parse_output(const char *s, enum trawl_ctl_output *out)
+{
+	if (!strncmp(s, "mmap", 4))
+		*out = TRAWL_CTL_OUTPUT_MMAP;
+	else if (!strncmp(s, "splice", 6))
+		*out = TRAWL_CTL_OUTPUT_SPLICE;
+	else
+		return -1;
+	return 0;
+}
 
 /*
  * LTTng 2.13's --blocking-timeout value: "inf" (-1), or a number of µs with
@@ -125,6 +144,7 @@ static int run(int argc, char **argv)
 		{"tracefile-size", required_argument, NULL, 'C'},
 		{"tracefile-count", required_argument, NULL, 'T'},
 		{"blocking-timeout", required_argument, NULL, 'b'},
+		{"output", required_argument, NULL, 'o'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
@@ -135,6 +155,7 @@ static int run(int argc, char **argv)
 	uint64_t subbuf = 0, tf_size = 0;
 	uint32_t num = 0, sw = 0, rd = 0, tf_count = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
+	enum trawl_ctl_output output = TRAWL_CTL_OUTPUT_DEFAULT;
 	int c, ret = 0, first = 0, ok, overwrite = -1, blocking_set = 0;
 	int64_t blocking = 0;
 
@@ -191,6 +212,11 @@ static int run(int argc, char **argv)
 				return cli_error(-EINVAL, "Wrong value for --blocking-timeout "
 							  "parameter: %s", optarg);
 			blocking_set = 1;
+			break;
+		case 'o':
+			if (parse_output(optarg, &output))
+				return cli_error(-EINVAL, "Unknown output type %s. Possible values are: "
+							  "mmap, splice", optarg);
 			break;
 		default:
 			if (!cli_target_opt(&t, c, optarg))
@@ -256,6 +282,7 @@ static int run(int argc, char **argv)
 		trawl_ctl_channel_attr_set_tracefile_size(attr, tf_size);
 		trawl_ctl_channel_attr_set_tracefile_count(attr, tf_count);
 		trawl_ctl_channel_attr_set_blocking_timeout(attr, blocking);
+		trawl_ctl_channel_attr_set_output(attr, output);
 		ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
 		ok = !ret;
 		if (ret && cli_list_fail(ctl, ret, "enable-channel", &first)) {
@@ -279,6 +306,7 @@ static int run(int argc, char **argv)
 				.tracefile_size = tf_size,
 				.tracefile_count = tf_count,
 				.blocking_timeout_us = blocking,
+				.output = output,
 			};
 
 			mi_channel(ctl, t.name, &asked, ok);
@@ -296,7 +324,7 @@ const struct cli_cmd cli_cmd_enable_channel = {
 	.synopsis = "(-k | -u) [-s NAME] [--subbuf-size SIZE] [--num-subbuf N] [--overwrite | "
 		    "--discard] [--switch-timer US] [--read-timer US] [--buffers-uid | "
 		    "--buffers-pid] [--tracefile-size SIZE [--tracefile-count COUNT]] "
-		    "[--blocking-timeout TIMEOUT] CHANNEL[,CHANNEL...]",
+		    "[--blocking-timeout TIMEOUT] [--output mmap|splice] CHANNEL[,CHANNEL...]",
 	.description = "Creates each CHANNEL (a set of per-CPU ring buffers) in the session, or "
 		       "enables it again after disable-channel. Channels are created before the "
 		       "session first starts.",

@@ -201,7 +201,7 @@ const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers 
 /*
  * A channel's <name>, <enabled> and <attributes>, left open. Attributes
  * trawl's channels lack are written with the value they have in trawl:
- * no monitor timer, mmap output. The counters are LTTng's "Statistics:"
+ * no monitor timer. The counters are LTTng's "Statistics:"
  * (0 where the list has none: enable-channel's answer).
  */
 void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
@@ -217,7 +217,10 @@ void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 	cli_mi_u64("read_timer_interval", c->read_timer_us);
 	cli_mi_u64("monitor_timer_interval", 0);
 	cli_mi_i64("blocking_timeout", c->blocking_timeout_us);
-	cli_mi_str("output_type", "MMAP");
+	/* as asked (0: the domain's default, as LTTng's client fills it in) */
+	cli_mi_str("output_type", c->output == TRAWL_CTL_OUTPUT_SPLICE ||
+					  (!c->output && c->domain == TRAWL_CTL_DOMAIN_KERNEL)
+				  ? "SPLICE" : "MMAP");
 	cli_mi_u64("tracefile_size", c->tracefile_size);
 	cli_mi_u64("tracefile_count", c->tracefile_count);
 	cli_mi_u64("live_timer_interval", 0);

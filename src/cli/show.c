@@ -138,8 +138,8 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i, int snapshot)
 		       (unsigned long long)c.tracefile_size);
 	else
 		printf("      Trace file size:  unlimited\n");
-	/* The kernel consumer splices tracefs' pages; the user-space one maps its buffers. */
-	printf("      Output mode:      %s\n", c.domain == TRAWL_CTL_DOMAIN_KERNEL ? "splice" : "mmap");
+	/* what the channel says (enable-channel --output): trawl's consumers write alike */
+	printf("      Output mode:      %s\n", c.output == TRAWL_CTL_OUTPUT_SPLICE ? "splice" : "mmap");
 	show_statistics(&c, snapshot);
 }
 

@@ -170,6 +170,8 @@ static int make_channel(struct ax *a, enum trawl_ctl_domain dom, enum trawl_ctl_
 		ret = trawl_ctl_channel_attr_set_tracefile_count(attr, ch->tracefile_count);
 	if (!ret && ch->has_blocking_timeout)
 		ret = trawl_ctl_channel_attr_set_blocking_timeout(attr, ch->blocking_timeout_us);
+	if (!ret)
+		ret = trawl_ctl_channel_attr_set_output(attr, ch->output);
 	if (ret) {
 		trawl_msg_fmt(a->err, a->errlen,
 			      "cannot load session %s: channel %s: sub-buffers must be a power of "

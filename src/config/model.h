@@ -37,6 +37,7 @@ struct cfg_channel {
 	uint32_t tracefile_count; /* 0: all files kept */
 	int has_blocking_timeout;
 	int64_t blocking_timeout_us; /* -1: infinite */
+	enum trawl_ctl_output output; /* <output_type>; 0: not given */
 	struct cfg_event *events;
 	size_t nr_events;
 	char **contexts; /* as add-context -t takes them */

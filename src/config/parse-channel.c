@@ -427,9 +427,9 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	if (!ret && c[C_BLOCKING] &&
 	    !(ret = px_s64(p, c[C_BLOCKING], -1, TRAWL_CTL_BLOCKING_MAX_US, &ch->blocking_timeout_us)))
 		ch->has_blocking_timeout = 1;
-	/* trawl picks how packets reach the disk itself: either word is fine. */
-	if (!ret && c[C_OUTPUT])
-		ret = px_enum(p, c[C_OUTPUT], outputs, &x);
+	/* what the channel says (trawl's consumers write either alike) */
+	if (!ret && c[C_OUTPUT] && !(ret = px_enum(p, c[C_OUTPUT], outputs, &x)))
+		ch->output = x == 0 ? TRAWL_CTL_OUTPUT_SPLICE : TRAWL_CTL_OUTPUT_MMAP;
 	/* trace file limits (enable-channel --tracefile-size/--tracefile-count) */
 	if (!ret && c[C_TF_SIZE])
 		ret = px_u64(p, c[C_TF_SIZE], UINT64_MAX, &ch->tracefile_size);

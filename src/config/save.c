@@ -199,7 +199,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	trawl_xmlw_u64(w, "subbuffer_count", ch.num_subbuf);
 	trawl_xmlw_u64(w, "switch_timer_interval", ch.switch_timer_us);
 	trawl_xmlw_u64(w, "read_timer_interval", ch.read_timer_us);
-	trawl_xmlw_text(w, "output_type", ch.domain == TRAWL_CTL_DOMAIN_KERNEL ? "SPLICE" : "MMAP");
+	trawl_xmlw_text(w, "output_type", ch.output == TRAWL_CTL_OUTPUT_SPLICE ? "SPLICE" : "MMAP");
 	trawl_xmlw_s64(w, "blocking_timeout", ch.blocking_timeout_us);
 	trawl_xmlw_u64(w, "monitor_timer_interval", LTTNG_MONITOR_TIMER_US);
 	trawl_xmlw_u64(w, "tracefile_size", ch.tracefile_size);

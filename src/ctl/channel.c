@@ -21,6 +21,7 @@ struct trawl_ctl_channel_attr {
 	uint64_t tracefile_size;  /* 0 = unlimited */
 	uint32_t tracefile_count; /* 0 = unlimited */
 	int64_t blocking_timeout_us; /* 0 = never (default), -1 = infinite */
+	enum trawl_ctl_output output;
 };
 
 struct trawl_ctl_event {
@@ -125,6 +126,15 @@ TRAWL_EXPORT int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_ch
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_channel_attr_set_output(struct trawl_ctl_channel_attr *attr,
+						   enum trawl_ctl_output output)
+{
+	if ((unsigned)output > TRAWL_CTL_WIRE_OUTPUT_LAST)
+		return -EINVAL;
+	attr->output = output;
+	return 0;
+}
+
 /* A request for @session's @domain, naming @channel (NULL: none). */
 static int target_req(struct trawl_ctl_wire_req *r, const char *session,
 		      enum trawl_ctl_domain domain, const char *channel)
@@ -155,6 +165,7 @@ TRAWL_EXPORT int trawl_ctl_channel_enable(struct trawl_ctl *ctl, const char *ses
 	r.tracefile_size = attr->tracefile_size;
 	r.tracefile_count = attr->tracefile_count;
 	r.blocking_timeout_us = attr->blocking_timeout_us;
+	r.chan_output = (uint32_t)attr->output;
 	return ctl_transact(ctl, TRAWL_CTL_CMD_ENABLE_CHANNEL, &r, NULL);
 }
 

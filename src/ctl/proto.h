@@ -52,7 +52,8 @@
  *    TRIGGER and TRIGGER_ACTION records).
  * 12: SET_SHM_PATH (create --shm-path); the SESSION record's third string,
  *    shm_path.
- * 13: per-channel counters in CHANNEL records (discarded_events, lost_packets). */
+ * 13: per-channel counters in CHANNEL records (discarded_events, lost_packets);
+ *    channel output type (req.chan_output, was reserved2; the CHANNEL record's output). */
 #define TRAWL_CTL_VERSION 13u
 
 /* Bounds on a reply: what a client allocates for one. */
@@ -71,6 +72,7 @@
 #define TRAWL_CTL_WIRE_ACTION_LAST TRAWL_CTL_ACTION_SNAPSHOT_SESSION
 #define TRAWL_CTL_WIRE_RATE_LAST TRAWL_CTL_RATE_ONCE_AFTER_N
 #define TRAWL_CTL_WIRE_RATIO_ONE 1000000u /* a buffer-usage ratio of 1, in millionths */
+#define TRAWL_CTL_WIRE_OUTPUT_LAST TRAWL_CTL_OUTPUT_MMAP
 
 enum trawl_ctl_cmd {
 	TRAWL_CTL_CMD_PING = 1,
@@ -201,7 +203,7 @@ struct trawl_ctl_wire_req {
 	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* enable-event: names joined by ',' */
 	uint64_t tracefile_size;  /* enable-channel: bytes per stream file, 0 = unlimited */
 	uint32_t tracefile_count; /* enable-channel: files kept per stream, 0 = all */
-	uint32_t reserved2;
+	uint32_t chan_output;     /* enable-channel: enum trawl_ctl_output */
 	int64_t blocking_timeout_us; /* enable-channel: µs, TRAWL_CTL_BLOCKING_INF
 					(-1): without end, 0: never block */
 	struct trawl_ctl_wire_trigger_req trigger; /* the trigger commands */
@@ -250,6 +252,8 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	int64_t blocking_timeout_us; /* -1: infinite, 0: never blocks */
 	uint64_t discarded_events;   /* list SESSION: as far as known */
 	uint64_t lost_packets;
+	uint32_t output;             /* enum trawl_ctl_output: SPLICE or MMAP */
+	uint32_t reserved;
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

@@ -170,6 +170,7 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.blocking_timeout_us = w.blocking_timeout_us;
 	v.discarded_events = w.discarded_events;
 	v.lost_packets = w.lost_packets;
+	v.output = (enum trawl_ctl_output)w.output;
 	return info_fill(info, &v, sizeof(v));
 }
 

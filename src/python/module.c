@@ -182,6 +182,10 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "tracefile_size", r.tracefile_size);
 		bad |= PUT_U64(d, "tracefile_count", r.tracefile_count);
 		bad |= put(d, "blocking_timeout_us", PyLong_FromLongLong((long long)r.blocking_timeout_us));
+		/* LTTng's per-channel statistics (list of a session), its output type */
+		bad |= PUT_U64(d, "discarded_events", r.discarded_events);
+		bad |= PUT_U64(d, "lost_packets", r.lost_packets);
+		bad |= PUT_STR(d, "output", r.output == TRAWL_CTL_OUTPUT_SPLICE ? "splice" : "mmap");
 		break;
 	}
 	case TRAWL_CTL_ITEM_EVENT: {

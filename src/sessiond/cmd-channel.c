@@ -112,6 +112,9 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 	a->switch_timer_us = s->live_timer_us;
 	a->buffers = domain == TRAWL_CTL_DOMAIN_UST ? TRAWL_CTL_BUFFERS_PER_UID
 						    : TRAWL_CTL_BUFFERS_GLOBAL;
+	/* LTTng's: the kernel splices, but a snapshot session's channels map */
+	a->output = domain == TRAWL_CTL_DOMAIN_KERNEL && !s->snapshot ? TRAWL_CTL_OUTPUT_SPLICE
+								      : TRAWL_CTL_OUTPUT_MMAP;
 }
 
 /* The buffering scheme @req asks for, if @domain has it; else fills @r. */
@@ -167,6 +170,17 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		/* LTTng's: a count without a size does nothing */
 		c->attr.tracefile_count = req->tracefile_size ? req->tracefile_count : 0;
 		c->attr.blocking_timeout_us = req->blocking_timeout_us;
+		/* LTTng 2.13's rules: user space maps its buffers only; a kernel
+		 * channel of a snapshot session maps whatever is asked */
+		if (req->chan_output == TRAWL_CTL_OUTPUT_SPLICE && domain == TRAWL_CTL_DOMAIN_UST) {
+			sd_fail(r, -EOPNOTSUPP, "cannot create channel '%s': user-space channels "
+						"use mmap output only (--output splice is for the "
+						"kernel)", name);
+			free(c);
+			return NULL;
+		}
+		if (req->chan_output && !s->snapshot)
+			c->attr.output = (enum trawl_ctl_output)req->chan_output;
 	}
 	if (c->attr.tracefile_size && sd_relay_is_url(s->output)) {
 		sd_fail(r, -EOPNOTSUPP,

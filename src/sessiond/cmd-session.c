@@ -1103,6 +1103,7 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_do
 		.tracefile_count = c->attr.tracefile_count,
 		.tracefile_size = c->attr.tracefile_size,
 		.blocking_timeout_us = c->attr.blocking_timeout_us,
+		.output = (uint32_t)c->attr.output,
 	};
 	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;

@@ -126,6 +126,8 @@ struct trawl_domain_channel_attr {
 	uint64_t tracefile_size;  /* bytes, 0 = unlimited */
 	uint32_t tracefile_count; /* 0 = unlimited */
 	int64_t blocking_timeout_us; /* 0: never blocks, -1: infinite (user space, discard) */
+	enum trawl_ctl_output output; /* SPLICE or MMAP: what the channel says (list,
+					 save); the domains write either way alike */
 };
 
 /* One event rule as the user gave it. Strings are valid during the call only. */

@@ -39,6 +39,8 @@ SEQUENCE = [
     "list",
     "enable-channel -u ch -s s1",
     "enable-channel -u ch2,ch3 -s s1 --subbuf-size=8192 --num-subbuf=8 --overwrite",
+    "enable-channel -u ch4 -s s1 --output mmap",
+    "!enable-channel -u ch5 -s s1 --output splice",
     "enable-event -u tp:x -c ch -s s1",
     "enable-event -u -a -c ch -s s1",
     "enable-event -u tp:a -c ch -s s1 --loglevel=TRACE_INFO",

@@ -46,6 +46,8 @@ MORE = [
     "disable-event -u -a -c b1",
     "!disable-event -u --tracepoint e2 -c a1",
     "!disable-channel -u nosuch,b2",
+    "enable-channel -u m1 --output mmapx",
+    "!enable-channel -u m2 --output bogus",
     "list c1",
     "create c2 --no-output",
     "create c3 --snapshot -o {D}/c3",

@@ -95,11 +95,19 @@ xsd)
 		expect 0 "$TRAWL" enable-event -k -s s1 -c kc sched_switch --filter 'prev_pid != 0'
 		expect 0 "$TRAWL" enable-event -k -s s1 -c kc --syscall openat,close
 		expect 0 "$TRAWL" add-context -k -s s1 -c kc -t pid -t prio
+		# LTTng's --output: a kernel channel splices unless asked for mmap
+		expect 0 "$TRAWL" enable-channel -k -s s1 km --output mmap
 	else
 		echo "note: no kernel domain here: user space only" >&2
 	fi
 	expect 0 "$TRAWL" create s2 --snapshot -o "$T/snap"
 	expect 0 "$TRAWL" enable-event -u -s s2 -a
+	if [ $kernel = 1 ]; then
+		# LTTng's rule: a snapshot session's kernel channels map, whatever is asked
+		expect 0 "$TRAWL" enable-channel -k -s s2 ksnap --output splice
+		expect 0 "$TRAWL" list s2
+		grep -q '^      Output mode:      mmap$' "$T/out" || fail "snapshot kernel channel: $(grep 'Output mode' "$T/out")"
+	fi
 	expect 0 "$TRAWL" create s3 --no-output
 	expect 0 "$TRAWL" enable-event -u -s s3 'a&b<c>"d' --filter 'x == "<&>"'
 	expect 0 "$TRAWL" save -a -o "$T/saved"
@@ -132,6 +140,11 @@ xsd)
 	xsd_ok "$HOME/.lttng/sessions/s1.lttng"
 	expect 5 "$TRAWL" save nosuch && expect_err_line "nosuch"
 	[ $kernel = 0 ] || grep -q '<type>SYSCALL</type>' "$T/saved/s1.lttng" || fail "no kernel system call rule saved"
+	for c in kc:SPLICE km:MMAP chan:MMAP; do
+		[ $kernel = 0 ] && [ "${c%%:*}" != chan ] && continue
+		got=$(xmllint --xpath "string(//channel[name='${c%%:*}']/output_type)" "$T/saved/s1.lttng")
+		[ "$got" = "${c#*:}" ] || fail "channel ${c%%:*} saved with output_type '$got', want ${c#*:}"
+	done
 	# Loaded back, each session lists as it did.
 	for s in s1 s2 s3; do
 		expect 0 "$TRAWL" list $s && grep -v -e "Bytes written" -e "Events discarded" -e "Consumer:" "$T/out" >"$T/before.$s"

@@ -86,6 +86,9 @@ class ChannelInfo:
     tracefile_size: int = 0   # bytes per stream file, 0: one file
     tracefile_count: int = 0  # files kept per stream, 0: all
     blocking_timeout_us: int = 0  # -1: infinite
+    discarded_events: int = 0  # LTTng's statistics: discard mode, events dropped
+    lost_packets: int = 0      # overwrite mode: packets overwritten unread
+    output: str = "mmap"       # "mmap" or "splice": what the channel says (trawl writes alike)
     contexts: List[str] = field(default_factory=list)
     events: List[EventInfo] = field(default_factory=list)
 
