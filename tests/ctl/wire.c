@@ -61,7 +61,7 @@ static void test_roundtrip(void)
 	struct trawl_ctl_wire_snapshot_output wo = {2, 0, 1u << 20};
 	const char *s_so[] = {"flight", "/tmp/out", ""};
 	struct trawl_ctl_snapshot_output_info so = {.struct_size = sizeof(so)};
-	const char *s_sess[] = {"sess", "/tmp/out"}, *s_chan[] = {"chan"};
+	const char *s_sess[] = {"sess", "/tmp/out", "/dev/shm/sess"}, *s_chan[] = {"chan"};
 	const char *s_ev[] = {"chan", "p:e", "x == 1", "", "a:b*,c"}, *s_av[] = {"openat"};
 	const char *s_sn[] = {"sess", "/tmp/out/snapshot-3"};
 	const char *s_ro[] = {"sess", "/tmp/out/archives/20261204T185741+0000-20261204T185742+0000-7"};
@@ -90,7 +90,8 @@ static void test_roundtrip(void)
 	l = ctl_list_from_reply(copy, len);
 	CHECK(l && trawl_ctl_list_count(l) == 8);
 	CHECK(trawl_ctl_list_session_at(l, 0, &s) == 0);
-	CHECK(!strcmp(s.name, "sess") && !strcmp(s.output, "/tmp/out") && s.active == 1 &&
+	CHECK(!strcmp(s.name, "sess") && !strcmp(s.output, "/tmp/out") &&
+	      !strcmp(s.shm_path, "/dev/shm/sess") && s.active == 1 &&
 	      s.snapshot == 1 && s.live_timer_us == 5000 && s.uid == 1234);
 	CHECK(trawl_ctl_list_channel_at(l, 1, &c) == 0);
 	CHECK(c.domain == TRAWL_CTL_DOMAIN_UST && !strcmp(c.name, "chan") && c.enabled == 1 &&
