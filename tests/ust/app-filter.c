@@ -10,10 +10,11 @@
  *   tfilt:hidden(k, "t<5k>", {k, k*k, -k}) (tp-filter.h: fields for filters only)
  *
  * Its start-up waits for the daemon's setup (started sessions apply
- * before main()); it also waits up to 5 s for tall:ints or tfilt:hidden
- * to be enabled.
+ * before main()); it also waits up to 5 s (FILTER_APP_WAIT_MS) for
+ * tall:ints or tfilt:hidden to be enabled.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,9 +26,10 @@ int main(void)
 	static const char *const names[10] = { "alpha", "beta", "gamma", "delta", "epsilon",
 					       "zeta",  "eta",  "theta", "iota",  "kappa" };
 	static const int colors[10] = { 0, 1, 10, 12, 19, 20, 21, 99, 1, 0 };
-	int k;
+	const char *w = getenv("FILTER_APP_WAIT_MS");
+	int k, wait_ms = w ? atoi(w) : 5000;
 
-	for (k = 0; k < 5000 && !tracepoint_enabled(tall, ints) && !tracepoint_enabled(tfilt, hidden); k++)
+	for (k = 0; k < wait_ms && !tracepoint_enabled(tall, ints) && !tracepoint_enabled(tfilt, hidden); k++)
 		usleep(1000);
 	for (k = 0; k < 10; k++) {
 		int arr[3] = { k, -k, k * k };

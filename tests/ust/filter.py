@@ -200,7 +200,11 @@ def test_values():
             e.trawl("enable-event", "-u", "tall:*", "-c", "ref")
             # The app first, so that filters may name its pid: it waits (up
             # to 5 s) for its events to be enabled, which start does.
-            p = subprocess.Popen([APP], env=dict(e.env, TRAWL_UST_REGISTER_TIMEOUT="0"))
+            # (14 commands before the start: under ASan on a loaded machine
+            # they took over the app's default 5 s, and the reference
+            # channel had 40 of its 80 events)
+            p = subprocess.Popen([APP], env=dict(e.env, TRAWL_UST_REGISTER_TIMEOUT="0",
+                                                  FILTER_APP_WAIT_MS="50000"))
             pid = p.pid
             for i, (text, _) in enumerate(cases):
                 ch = "f%d" % i
