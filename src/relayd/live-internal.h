@@ -39,6 +39,7 @@ struct live_trace {
 			      its metadata file: it was created after that */
 	int kernel;        /* a kernel trace (its folder is named kernel) */
 	uint64_t late_ns;  /* under the session lock: latest packet seen, ns late */
+	size_t nr_streams; /* its data streams found (live_stream's of this trace) */
 };
 
 /* One stream file with its index. */

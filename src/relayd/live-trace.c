@@ -295,6 +295,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	st->entry_len = (uint32_t)len;
 	st->found_ns = s->prev_scan_ns;
 	s->streams[s->nr_streams++] = st;
+	t->nr_streams++;
 	return;
 close_idx:
 	close(idx_fd);

@@ -197,17 +197,11 @@ static size_t trace_index(const struct live_session *s, const struct live_trace 
  */
 static int trace_ready(const struct vattach *a, size_t i)
 {
-	const struct live_session *s = a->s;
-	size_t j;
+	const struct live_trace *t = a->s->traces[i];
 
 	if (i < a->nr_vt && a->vt[i].announced)
 		return 1;
-	if (!s->traces[i]->scan.usable)
-		return 0;
-	for (j = 0; j < s->nr_streams; j++)
-		if (s->streams[j]->trace == s->traces[i])
-			return 1;
-	return 0;
+	return t->scan.usable && t->nr_streams; /* (O(1): asked per stream, per request) */
 }
 
 /* Whether stream @i may be told to the viewer (its trace is, or goes with it). */
