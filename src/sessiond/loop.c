@@ -52,7 +52,7 @@ static int *slot_of; /* fd -> index in watches, or -1 */
 static size_t cap_slots;
 static int depth;
 static int sig_fd = -1;
-static void (*on_top[4])(void);
+static void (*on_top[8])(void);
 
 uint64_t sd_now_ms(void)
 {

@@ -420,6 +420,24 @@ void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd
 			   struct sd_reply *r);
 /* At exit: every trigger freed. */
 void sd_triggers_fini(void);
+/* An event-rule-matches trigger on user-space events, as the apps' event
+ * notifiers need it (ust-notify.c); the strings are the trigger's. */
+struct sd_trigger_rule {
+	uint64_t id; /* the daemon's, never reused */
+	uid_t owner;
+	const char *pattern, *filter, *exclusions;
+	uint32_t loglevel_type; /* enum trawl_ctl_loglevel_type */
+	int32_t loglevel;
+};
+/* Calls @fn with each such trigger, in order, while it returns 0. */
+void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg), void *arg);
+/* Trigger @id's condition was met by an event of an app of @app_uid that
+ * fired at @ts_ns (CLOCK_MONOTONIC): queued, and its actions run at the top
+ * of the loop (triggers.c, as its rate policies say). Any depth. */
+void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns);
+/* ust-notify.c: every registered app's event notifiers made to follow the
+ * triggers (after one was added or removed). Top level. */
+void sd_ust_notify_sync_all(void);
 
 /* cmd-channel.c */
 /* The session's part in @domain, created on first use; NULL with @r filled. */

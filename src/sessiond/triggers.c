@@ -12,6 +12,17 @@
  * LTTng counts them (but per owner: LTTng's one count across all users
  * tells one user how many the others added).
  *
+ * Firing (event-rule-matches on user-space events; ust-notify.c finds the
+ * events): a hit is queued (sd_trigger_hit(), at most HITS_MAX waiting: a
+ * flood beyond is counted and dropped) and taken at the top of the loop, at
+ * most HITS_PER_ROUND per round, so that a program firing without pause
+ * never holds the daemon from its other peers. Each hit counts towards each
+ * action's rate policy (every:N runs the action at the Nth, 2Nth, ... hit;
+ * once-after:N at the Nth only), and an action that runs is the command a
+ * client would send (start, stop, rotate, snapshot record), run with the
+ * trigger's owner as the peer: a trigger can do only what its owner could,
+ * to the sessions its owner could name.
+ *
  * Bounds: every field arrives in the fixed-size request (proto.h), so a
  * trigger takes at most a few KiB; a uid other than root may hold
  * sd_limits.triggers_per_uid of them (trawl-sessiond --limit
@@ -25,18 +36,26 @@
 #endif
 
 #include <errno.h>
+#include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
 
 struct sd_trigger_action {
 	struct trawl_ctl_wire_action w; /* as registered */
+	uint64_t hits; /* what the rate policy counts */
 	uint64_t runs, failures;
 };
 
 struct sd_trigger {
 	struct sd_trigger *next;
+	uint64_t id; /* never reused (ust-notify.c names notifiers by it) */
 	uid_t owner;
+	gid_t owner_gid; /* the peer its actions run as: owner, owner_gid */
 	char name[TRAWL_CTL_NAME_MAX];
 	uint32_t condition; /* enum trawl_ctl_condition_kind */
 	uint32_t domain, event_kind, loglevel_type;
@@ -56,6 +75,7 @@ struct sd_trigger {
 
 /* Every trigger, in the order registered (list-triggers' order). */
 static struct sd_trigger *triggers;
+static uint64_t next_id = 1;
 
 /* The next N of triggerN, per owner (one entry per uid that ever added an
  * unnamed trigger: only trusted users reach this socket). */
@@ -236,6 +256,228 @@ static void trigger_recs(struct sd_reply *r, const struct sd_trigger *t)
 	}
 }
 
+/* The group a trigger's actions run with: the registering peer's when it
+ * registers its own, else (root for another user) the owner's primary one. */
+static gid_t owner_gid(uid_t owner, const struct sd_peer *p)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	if (owner == p->uid)
+		return p->gid;
+	if (!getpwuid_r(owner, &pw, buf, sizeof(buf), &res) && res)
+		return pw.pw_gid;
+	return (gid_t)owner; /* no such user: a group of its own number */
+}
+
+/* The apps' event notifiers follow @t's coming or going (ust-notify.c). */
+static void notifiers_sync(const struct sd_trigger *t)
+{
+#ifdef TRAWL_HAVE_UST_DOMAIN
+	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && t->domain == TRAWL_CTL_DOMAIN_UST)
+		sd_ust_notify_sync_all();
+#else
+	(void)t;
+#endif
+}
+
+void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg), void *arg)
+{
+	const struct sd_trigger *t;
+
+	for (t = triggers; t; t = t->next) {
+		struct sd_trigger_rule r = {
+			.id = t->id,
+			.owner = t->owner,
+			.pattern = t->pattern[0] ? t->pattern : "*",
+			.filter = t->filter,
+			.exclusions = t->exclusions,
+			.loglevel_type = t->loglevel_type,
+			.loglevel = t->loglevel,
+		};
+
+		if (t->condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES ||
+		    t->domain != TRAWL_CTL_DOMAIN_UST)
+			continue;
+		if (fn(&r, arg))
+			return;
+	}
+}
+
+/* ---- firing ---- */
+
+#define HITS_MAX 1024u
+#define HITS_PER_ROUND 256u
+
+static struct hit {
+	uint64_t id;
+	uint64_t ts_ns;
+	uid_t app_uid;
+} hits[HITS_MAX];
+static uint32_t hits_head, hits_nr;
+static uint64_t hits_dropped;
+static int wake_fd = -1;
+
+static void wake_read(int fd, short revents, void *arg)
+{
+	uint64_t v;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* nothing: it only wakes the loop */
+	}
+}
+
+static void hits_on_top(void);
+
+void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns)
+{
+	struct hit *h;
+
+	if (wake_fd < 0) {
+		wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
+			if (wake_fd >= 0)
+				close(wake_fd);
+			wake_fd = -1;
+			hits_dropped++;
+			return;
+		}
+		sd_loop_on_top(hits_on_top);
+	}
+	if (hits_nr == HITS_MAX) {
+		hits_dropped++;
+		return;
+	}
+	h = &hits[(hits_head + hits_nr++) % HITS_MAX];
+	h->id = id;
+	h->ts_ns = ts_ns;
+	h->app_uid = app_uid;
+}
+
+static const char *const action_names[] = {
+	[TRAWL_CTL_ACTION_NOTIFY] = "notify",
+	[TRAWL_CTL_ACTION_START_SESSION] = "start-session",
+	[TRAWL_CTL_ACTION_STOP_SESSION] = "stop-session",
+	[TRAWL_CTL_ACTION_ROTATE_SESSION] = "rotate-session",
+	[TRAWL_CTL_ACTION_SNAPSHOT_SESSION] = "snapshot-session",
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Runs @a of @t (the hit of an event at @ts_ns) as the command its owner
+ * would send. 0, or the command's error. */
+static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, uint64_t ts_ns)
+{
+	struct sd_peer peer = {.pid = 0, .uid = t->owner, .gid = t->owner_gid, .trusted = 1};
+	struct trawl_ctl_wire_req *req;
+	struct sd_reply r = {0};
+	uint16_t cmd;
+	int ret;
+
+	switch (a->w.kind) {
+	case TRAWL_CTL_ACTION_START_SESSION:
+		cmd = TRAWL_CTL_CMD_START;
+		break;
+	case TRAWL_CTL_ACTION_STOP_SESSION:
+		cmd = TRAWL_CTL_CMD_STOP;
+		break;
+	case TRAWL_CTL_ACTION_ROTATE_SESSION:
+		cmd = TRAWL_CTL_CMD_ROTATE;
+		break;
+	case TRAWL_CTL_ACTION_SNAPSHOT_SESSION:
+		cmd = TRAWL_CTL_CMD_SNAPSHOT_RECORD;
+		break;
+	default:
+		return 0; /* notify: no subscriber yet */
+	}
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return -ENOMEM;
+	req->struct_size = sizeof(*req);
+	req->max_size = TRAWL_CTL_SIZE_UNSET;
+	memcpy(req->session, a->w.session, sizeof(req->session));
+	if (cmd == TRAWL_CTL_CMD_SNAPSHOT_RECORD) {
+		memcpy(req->name, a->w.name, sizeof(req->name));
+		memcpy(req->output, a->w.output, sizeof(req->output));
+		req->max_size = a->w.max_size;
+	}
+	sd_cmd_dispatch(cmd, req, &peer, &r);
+	ret = r.status;
+	if (!ret && r.retry)
+		ret = -EBUSY;
+	sd_log_peer(t->owner, ret ? TRAWL_LOG_WARN : TRAWL_LOG_INFO,
+		    "trigger '%s' of uid %u: %s '%s' %s %" PRIu64 " us after the event%s%s",
+		    t->name, (unsigned)t->owner, action_names[a->w.kind], a->w.session,
+		    ret ? "failed" : "ran", (now_ns() - ts_ns) / 1000, ret ? ": " : "",
+		    ret ? (r.head.err[0] ? r.head.err : strerror(-ret)) : "");
+	free(r.recs);
+	free(req);
+	return ret;
+}
+
+static void trigger_fire(struct sd_trigger *t, uint64_t ts_ns)
+{
+	uint32_t i;
+
+	t->occurrences++;
+	for (i = 0; i < t->nr_actions; i++) {
+		struct sd_trigger_action *a = &t->actions[i];
+		uint64_t n = a->w.rate_value ? a->w.rate_value : 1;
+		int run;
+
+		a->hits++;
+		if (a->w.rate_policy == TRAWL_CTL_RATE_ONCE_AFTER_N)
+			run = a->hits == n;
+		else
+			run = a->hits % n == 0;
+		if (!run)
+			continue;
+		a->runs++;
+		if (action_run(t, a, ts_ns))
+			a->failures++;
+	}
+}
+
+/* The queued hits, at most HITS_PER_ROUND (the rest: next round). */
+static void hits_on_top(void)
+{
+	uint32_t k;
+
+	for (k = 0; k < HITS_PER_ROUND && hits_nr && !sd.quit; k++) {
+		struct hit h = hits[hits_head];
+		struct sd_trigger *t;
+
+		hits_head = (hits_head + 1) % HITS_MAX;
+		hits_nr--;
+		for (t = triggers; t && t->id != h.id; t = t->next)
+			;
+		/* gone since, or (a bug's defence) not this app's user's */
+		if (!t || (t->owner != 0 && t->owner != h.app_uid))
+			continue;
+		trigger_fire(t, h.ts_ns);
+	}
+	if (hits_dropped) {
+		sd_log_peer(UINT32_MAX, TRAWL_LOG_WARN, "%" PRIu64 " trigger hits dropped: more "
+			    "than %u waited", hits_dropped, HITS_MAX);
+		hits_dropped = 0;
+	}
+	if (hits_nr) {
+		uint64_t one = 1;
+
+		if (write(wake_fd, &one, sizeof(one)) < 0) {
+			/* a full counter: readable anyway */
+		}
+	}
+}
+
 void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			struct sd_reply *r)
 {
@@ -264,12 +506,15 @@ void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_pe
 		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
 		return;
 	}
+	t->id = next_id++;
+	t->owner_gid = owner_gid((uid_t)owner, p);
 	for (tail = &triggers; *tail; tail = &(*tail)->next)
 		;
 	*tail = t;
 	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u registered trigger '%s' of uid %u",
 		    (unsigned)p->uid, t->name, (unsigned)t->owner);
 	trigger_recs(r, t);
+	notifiers_sync(t);
 }
 
 void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
@@ -302,6 +547,7 @@ void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd
 	*pp = t->next;
 	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u removed trigger '%s' of uid %u",
 		    (unsigned)p->uid, t->name, (unsigned)t->owner);
+	notifiers_sync(t);
 	free(t);
 }
 
@@ -317,5 +563,10 @@ void sd_triggers_fini(void)
 	while ((t = triggers)) {
 		triggers = t->next;
 		free(t);
+	}
+	if (wake_fd >= 0) {
+		sd_watch_del(wake_fd);
+		close(wake_fd);
+		wake_fd = -1;
 	}
 }

@@ -71,18 +71,24 @@ static int excluded(const char *list, const char *name)
 	return 0;
 }
 
-static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_event *ev)
+int ust_event_matches(const char *pattern, const char *exclusions, uint32_t loglevel_type,
+		      int loglevel, const struct trawl_ustctl_event *ev)
 {
-	if (!glob_match(r->name, ev->name) || excluded(r->exclusions, ev->name))
+	if (!glob_match(pattern, ev->name) || excluded(exclusions, ev->name))
 		return 0;
-	switch (r->lt) {
+	switch (loglevel_type) {
 	case TRAWL_CTL_LOGLEVEL_RANGE:
-		return ev->loglevel <= r->loglevel;
+		return ev->loglevel <= loglevel;
 	case TRAWL_CTL_LOGLEVEL_SINGLE:
-		return ev->loglevel == r->loglevel;
+		return ev->loglevel == loglevel;
 	default:
 		return 1;
 	}
+}
+
+static int rule_matches(const struct ust_rule *r, const struct trawl_ustctl_event *ev)
+{
+	return ust_event_matches(r->name, r->exclusions, r->lt, r->loglevel, ev);
 }
 
 /* A session traces its owner's apps (root's: everyone's) that its
@@ -516,6 +522,7 @@ void app_events_added(struct ust_app *a)
 			sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
 				    s->name, (int)a->info.pid, err.msg[0] ? err.msg : strerror(-ret));
 	}
+	ust_notify_app_sync(a);
 	/* Releases the provider's constructor, waiting in the app. */
 	app_registration_done(a);
 }

@@ -179,12 +179,14 @@ void app_gone(struct ust_app *a)
 		app_sess_free(s, a);
 		trace_release_gone(s);
 	}
+	ust_notify_app_gone(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */
 	a->h = NULL;
-	owner->app_conns -= 1u + (a->tally_shm != 0 && !linger);
+	owner->app_conns -= 1u + (a->tally_shm != 0 && !linger) + a->notify_fd;
 	if (!a->trusted)
-		untrusted_conns -= 1u + (a->tally_shm != 0 && !linger);
+		untrusted_conns -= 1u + (a->tally_shm != 0 && !linger) + a->notify_fd;
+	a->notify_fd = 0;
 	if (linger)
 		return; /* its uid's reference goes with the memfd */
 	sd_uid_put(owner);
@@ -203,6 +205,17 @@ static void app_drop(struct ust_app *a, const char *why)
 		    a->registered ? a->info.procname : "registering", (int)a->uid, why);
 	a->dead = 1; /* alive, it may count on: its memfd is kept (app_tally_left()) */
 	app_gone(a);
+}
+
+int app_charge_fd(struct ust_app *a)
+{
+	if (!a->trusted && (a->owner->app_conns >= sd_limits.app_conns_per_uid ||
+			    untrusted_conns >= sd_limits.app_conns))
+		return -EMFILE;
+	a->owner->app_conns++;
+	if (!a->trusted)
+		untrusted_conns++;
+	return 0;
 }
 
 void app_fail(struct ust_app *a, int err)
@@ -334,6 +347,7 @@ static void app_registered(struct ust_app *a)
 			sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: setting up app %d: %s",
 				    s->name, (int)a->pid, err.msg[0] ? err.msg : strerror(-ret));
 	}
+	ust_notify_app_sync(a);
 	/* The app's start-up waits for this (its early events). Its later
 	 * providers come on this connection (EVENTS_ADDED). */
 	app_registration_done(a);

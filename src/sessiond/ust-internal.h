@@ -49,7 +49,26 @@ struct ust_app {
 	uint32_t nr_charged;
 	uint64_t overflow_charged;
 	char stamp[32]; /* registration time, YYYYMMDD-HHMMSS */
+	struct ust_notifier *notifier; /* owned: its event notifiers (ust-notify.c), or NULL */
+	int notify_fd; /* 1: its notifier's eventfd is counted as a connection */
 };
+
+/* ust-conn.c: one more fd held for @a (its notifier's eventfd), counted as
+ * a connection of its uid (app_gone() gives it back with a->notify_fd):
+ * 0, or -EMFILE when an untrusted uid (or all of them) holds the most. */
+int app_charge_fd(struct ust_app *a);
+
+/* ust-notify.c: an app's event notifiers, one per trigger whose
+ * event-rule-matches condition may see the app (its owner is root or the
+ * app's uid). sync: made to follow the triggers (queued commands; after
+ * the registration or an addition, before REGISTRATION_DONE). gone: what
+ * its ring holds is taken (the hits queued), then everything freed. */
+void ust_notify_app_sync(struct ust_app *a);
+void ust_notify_app_gone(struct ust_app *a);
+/* ust-app.c: whether an event-rule's name pattern (LTTng's star glob),
+ * exclusions and log level match @ev. */
+int ust_event_matches(const char *pattern, const char *exclusions, uint32_t loglevel_type,
+		      int loglevel, const struct trawl_ustctl_event *ev);
 
 struct ust_rule {
 	struct ust_rule *next;

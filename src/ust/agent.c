@@ -92,6 +92,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -99,6 +100,7 @@
 #include "common/common.h"
 #include "common/fdmsg.h"
 #include "common/io.h"
+#include "ustabi/notify.h"
 #include "ustabi/wire.h"
 #include <trawl/ust-helpers.h>
 
@@ -142,7 +144,12 @@ struct trawl_ust_conn {
 	int tshm_fd;
 	uint32_t tshm_nr_max; /* its entries (tally_shm_entries()) */
 	int reg_whole, tshm_sent;
+	/* This connection's notification ring (wire.h NOTIFIER), or NULL;
+	 * under trawl_ust_lock, published in trawl_ust_notifies[] too. */
+	struct trawl_ust_notify *notify;
 };
+
+struct trawl_ust_notify *trawl_ust_notifies[TRAWL_UST_MAX_NOTIFY];
 
 static struct trawl_ust_conn conns[2] = {
 	{ .fd = -1, .root = 0, .pending_fd = -1, .send_lock = PTHREAD_MUTEX_INITIALIZER, .tshm_fd = -1 },
@@ -744,6 +751,18 @@ static void chan_drop(struct trawl_ust_chan *ch)
 	graveyard = ch;
 }
 
+/* Unpublishes @c's ring. Its mapping and eventfd stay (a probe may have
+ * loaded the ring, or hold a channel pointing at it): at most one of each
+ * per connection to a daemon, kept for the process's lifetime. */
+static void notify_forget(struct trawl_ust_conn *c)
+{
+	int i = (int)(c - conns);
+
+	if (i >= 0 && i < TRAWL_UST_MAX_NOTIFY)
+		__atomic_store_n(&trawl_ust_notifies[i], NULL, __ATOMIC_RELEASE);
+	c->notify = NULL;
+}
+
 static void conn_close(struct trawl_ust_conn *c)
 {
 	struct trawl_ust_chan *ch;
@@ -754,6 +773,7 @@ static void conn_close(struct trawl_ust_conn *c)
 		c->chans = ch->next;
 		chan_drop(ch);
 	}
+	notify_forget(c);
 	trawl_ust_registry_update_states();
 	pthread_mutex_unlock(&trawl_ust_lock);
 	pthread_mutex_lock(&reg_lock);
@@ -844,6 +864,73 @@ err_map:
 	return ret;
 }
 
+/* The connection's ring from NOTIFIER's two fds (memfd, eventfd): mapped
+ * for the process's lifetime, the eventfd kept open as long. */
+static int notify_map(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds)
+{
+	struct trawl_ust_notify *n;
+	uint64_t size;
+	struct stat st;
+	void *map;
+	int i = (int)(c - conns), efd;
+
+	if (cmd->num_subbuf < TRAWL_NOTIFY_MIN_SLOTS || cmd->num_subbuf > TRAWL_NOTIFY_MAX_SLOTS ||
+	    cmd->subbuf_size < TRAWL_NOTIFY_MIN_SLOT || cmd->subbuf_size > TRAWL_NOTIFY_MAX_SLOT ||
+	    cmd->subbuf_size % 8 || i < 0 || i >= TRAWL_UST_MAX_NOTIFY)
+		return -EINVAL;
+	size = trawl_notify_size(cmd->num_subbuf, (uint32_t)cmd->subbuf_size);
+	if (fstat(fds[0], &st) || (uint64_t)st.st_size != size)
+		return -EINVAL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+	if (map == MAP_FAILED) {
+		free(n);
+		return -errno;
+	}
+	efd = fcntl(fds[1], F_DUPFD_CLOEXEC, 3);
+	if (efd < 0) {
+		munmap(map, size);
+		free(n);
+		return -errno;
+	}
+	n->map = map;
+	n->nr_slots = cmd->num_subbuf;
+	n->slot_size = (uint32_t)cmd->subbuf_size;
+	n->efd = efd;
+	c->notify = n;
+	/* Release: the ring's fields before a commit finds it. */
+	__atomic_store_n(&trawl_ust_notifies[i], n, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* NOTIFIER (wire.h): a channel that hands its events to the ring. */
+static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds,
+			uint32_t nr_fds)
+{
+	struct trawl_ust_chan *ch;
+	int ret;
+
+	if (nr_fds != (c->notify ? 0u : 2u))
+		return -EINVAL;
+	if (find_chan(c, cmd->chan_handle))
+		return -EEXIST;
+	if (!c->notify && (ret = notify_map(c, cmd, fds)))
+		return ret;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return -ENOMEM;
+	ch->handle = cmd->chan_handle;
+	ch->session_handle = cmd->session_handle;
+	ch->notify = c->notify;
+	ch->conn = c;
+	ch->active = 1;
+	ch->next = c->chans;
+	c->chans = ch;
+	return 0;
+}
+
 /* @filters, @filters_len: the ENABLE's filter texts (wire.h), or none. */
 static int cmd_enable(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int enable,
 		      const char *filters, size_t filters_len)
@@ -884,6 +971,8 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 	switch (cmd->cmd) {
 	case TRAWL_WIRE_CMD_CHANNEL:
 		return cmd_channel(c, cmd, counters, fds, nr_fds);
+	case TRAWL_WIRE_CMD_NOTIFIER:
+		return cmd_notifier(c, cmd, fds, nr_fds);
 	case TRAWL_WIRE_CMD_ENABLE:
 	case TRAWL_WIRE_CMD_DISABLE:
 		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE, extra, extra_len);
@@ -1503,6 +1592,7 @@ static void atfork_child(void)
 			trawl_ust_tally_finish(conns[i].tally, 0);
 		conns[i].tally = NULL;
 		tally_shm_detach(&conns[i]); /* the parent's too (shared with it) */
+		notify_forget(&conns[i]);    /* the parent's ring: not ours to write */
 		free(conns[i].events);
 		conns[i].events = NULL;
 		conns[i].nr_events = 0;

@@ -44,6 +44,9 @@
 #include <sys/rseq.h>
 
 #include "common/common.h"
+#include "ustabi/notify.h"
+
+#include <unistd.h>
 
 static inline uint32_t current_cpu(void)
 {
@@ -131,6 +134,65 @@ static __attribute__((noinline, cold)) int reserve_wait(struct trawl_ust_chan *c
 	return -1;
 }
 
+/* An event for an event notifier (ustabi/notify.h: the writer's side).
+ * The commit goes through trawl_ust_commit(), told apart by priv's low
+ * bit (a ring buffer's meta pointer is 64-byte aligned). */
+static __attribute__((noinline, cold)) int notify_reserve(struct trawl_ust_notify *n, uint32_t handle, uint32_t id,
+							 size_t payload, struct trawl_ust_ctx *ctx)
+{
+	struct trawl_notify_head *h = (struct trawl_notify_head *)n->map;
+	struct trawl_notify_rec *rec;
+	uint64_t w, r;
+
+	if (payload > n->slot_size - sizeof(*rec)) {
+		__atomic_fetch_add(&h->dropped_big, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	w = __atomic_load_n(&h->write, __ATOMIC_RELAXED);
+	do {
+		/* Acquire: pairs with the reader's release store of read (the
+		 * slot's commit was cleared before it). */
+		r = __atomic_load_n(&h->read, __ATOMIC_ACQUIRE);
+		if (w - r >= n->nr_slots) {
+			__atomic_fetch_add(&h->dropped_full, 1, __ATOMIC_RELAXED);
+			return -1;
+		}
+	} while (!__atomic_compare_exchange_n(&h->write, &w, w + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	rec = (struct trawl_notify_rec *)(n->map + TRAWL_NOTIFY_HEAD_SIZE + (size_t)(w % n->nr_slots) * n->slot_size);
+	rec->chan_handle = handle;
+	rec->id = id;
+	rec->ts = trawl_rb_clock_monotonic();
+	rec->len = (uint32_t)payload;
+	rec->pad = 0;
+	ctx->p = (char *)(rec + 1);
+	ctx->priv = (void *)((uintptr_t)rec | 1);
+	ctx->len = payload;
+	return 0;
+}
+
+static __attribute__((noinline, cold)) void notify_commit(struct trawl_ust_ctx *ctx)
+{
+	struct trawl_notify_rec *rec = (struct trawl_notify_rec *)((uintptr_t)ctx->priv & ~(uintptr_t)1);
+	uint64_t one = 1;
+	unsigned int i;
+
+	/* Release: pairs with the reader's acquire load of commit (every
+	 * byte of the record is visible once it is not 0). */
+	__atomic_store_n(&rec->commit, ctx->len + 1, __ATOMIC_RELEASE);
+	for (i = 0; i < TRAWL_UST_MAX_NOTIFY; i++) {
+		/* Acquire: pairs with the agent's release store of the ring. */
+		struct trawl_ust_notify *n = __atomic_load_n(&trawl_ust_notifies[i], __ATOMIC_ACQUIRE);
+
+		if (!n || (char *)rec < n->map ||
+		    (char *)rec >= n->map + trawl_notify_size(n->nr_slots, n->slot_size))
+			continue;
+		if (write(n->efd, &one, sizeof(one)) < 0) {
+			/* a full counter: the daemon is awake anyway */
+		}
+		return;
+	}
+}
+
 TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx)
 {
 	return trawl_ust_reserve_ip(chanp, id, payload, NULL, ctx);
@@ -149,6 +211,8 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 		return -1;
 	cpu = current_cpu();
 	if (trawl_unlikely(cpu >= chan->nr_streams)) {
+		if (chan->notify)
+			return notify_reserve(chan->notify, chan->handle, id, payload, ctx);
 		if (!chan->nr_streams) {
 			/* A tally (slots.c): counted, never recorded. Relaxed:
 			 * read once the tally's slots are gone. The overflow
@@ -179,5 +243,7 @@ TRAWL_EXPORT void trawl_ust_commit(struct trawl_ust_ctx *ctx)
 {
 	struct trawl_rb_ctx rctx = { ctx->p, ctx->priv, ctx->len };
 
+	if (trawl_unlikely((uintptr_t)ctx->priv & 1))
+		return notify_commit(ctx);
 	trawl_rb_commit(&rctx);
 }

@@ -49,9 +49,24 @@ struct trawl_ust_chan {
 	 * to it before the kind's count, a take subtracts after exchanging the
 	 * kind's count: the bucket is never below what the kinds hold. */
 	uint64_t *tally_overflow;
+	/* An event notifier (wire.h NOTIFIER, ustabi/notify.h): 0 streams,
+	 * each event goes to this ring instead; else NULL. */
+	struct trawl_ust_notify *notify;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
+
+/* A connection's notification ring (ustabi/notify.h), mapped for the
+ * process's lifetime (a probe may still hold a channel pointing at it). */
+struct trawl_ust_notify {
+	char *map;
+	uint32_t nr_slots, slot_size;
+	int efd; /* the daemon's eventfd */
+};
+/* Each connection's ring, or NULL (agent.c; one per daemon connection):
+ * the commit finds the eventfd of a record's ring here. */
+#define TRAWL_UST_MAX_NOTIFY 2
+extern struct trawl_ust_notify *trawl_ust_notifies[TRAWL_UST_MAX_NOTIFY];
 
 extern pthread_mutex_t trawl_ust_lock;
 

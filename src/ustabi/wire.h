@@ -97,8 +97,9 @@
  * Minor 5: CHANNEL says the clock (before: reserved, CLOCK_MONOTONIC).
  * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING).
  * Minor 7: TALLY_SHM (app -> daemon: the tally's memfd).
- * Minor 8: the memfd's head has an overflow bucket (was reserved, 0). */
-#define TRAWL_UST_WIRE_ABI_MINOR 8u
+ * Minor 8: the memfd's head has an overflow bucket (was reserved, 0).
+ * Minor 9: NOTIFIER (event notifiers of triggers, ustabi/notify.h). */
+#define TRAWL_UST_WIRE_ABI_MINOR 9u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -141,6 +142,15 @@ enum trawl_wire_cmd_kind {
 	 * the session's channels, as after START. Apps older than this
 	 * command answer -EINVAL. */
 	TRAWL_WIRE_CMD_REGENERATE_STATEDUMP = 9,
+	/* An event notifier of a trigger (ABI minor >= 9, ustabi/notify.h):
+	 * a channel of handle chan_handle that records nothing but hands each
+	 * event its ENABLEs (event_id: the daemon's token) give it to the
+	 * connection's notification ring. The first NOTIFIER of a connection
+	 * carries the ring's memfd and the daemon's eventfd (2 fds, SCM_RIGHTS;
+	 * num_subbuf: its slots, subbuf_size: a slot's bytes); the next ones
+	 * carry none and share it. RELEASE removes one. Apps older than this
+	 * command answer -EINVAL. */
+	TRAWL_WIRE_CMD_NOTIFIER = 10,
 };
 
 /* REGISTRATION_DONE flags. */

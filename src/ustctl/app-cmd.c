@@ -91,6 +91,24 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 			      chan->attr.nr_streams);
 }
 
+int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size)
+{
+	struct trawl_wire_cmd cmd;
+	int fds[2] = { ring_fd, event_fd };
+
+	if (trawl_ustctl_app_info(app)->abi_minor < 9)
+		return -EPROTONOSUPPORT;
+	if ((ring_fd < 0) != (event_fd < 0))
+		return -EINVAL;
+	cmd_init(&cmd, TRAWL_WIRE_CMD_NOTIFIER);
+	cmd.session_handle = UINT32_MAX; /* no session's START or STOP */
+	cmd.chan_handle = chan_handle;
+	cmd.num_subbuf = nr_slots;
+	cmd.subbuf_size = slot_size;
+	return trawl_ustctl_app_call(app, &cmd, NULL, 0, ring_fd < 0 ? NULL : fds, ring_fd < 0 ? 0 : 2);
+}
+
 int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,
 				  uint32_t event_id)
 {

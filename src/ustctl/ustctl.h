@@ -487,6 +487,53 @@ int trawl_ustctl_app_regenerate_statedump(struct trawl_ustctl_app *app, uint32_t
  * the channel (the consumer can also do it alone: trawl_ustctl_stream_flush()). */
 int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
 
+/*
+ * An event notifier of a trigger (wire.h NOTIFIER, ustabi/notify.h): a
+ * channel @chan_handle that records nothing and hands the events its
+ * ENABLEs (event_id: the daemon's token) give it to the app's notification
+ * ring. @ring_fd, @event_fd: the ring's sealed memfd (of
+ * trawl_notify_size(@nr_slots, @slot_size) bytes) and the eventfd the app
+ * writes, for the app's first notifier only (-1 for the next ones: they
+ * share it); not closed here (the caller's). Released as a channel.
+ * -EPROTONOSUPPORT: an app older than ABI minor 9.
+ */
+int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size);
+
+/*
+ * The reader's side of an app's notification ring (ustabi/notify.h), for
+ * the daemon: it makes the ring (a sealed memfd, zeroed), sends its fd with
+ * the app's first notifier, and takes the records. Nothing in the ring is
+ * trusted: each record is copied, then checked.
+ */
+struct trawl_ustctl_notify_ring; /* opaque */
+
+/* One record, as taken: valid until the ring's next take or destroy. */
+struct trawl_ustctl_notification {
+	uint32_t chan_handle; /* the notifier the app says (check it) */
+	uint32_t id;          /* the ENABLE's event_id it says (check it) */
+	uint64_t ts;          /* CLOCK_MONOTONIC ns, the app's word */
+	uint32_t len;         /* payload bytes, within the slot */
+	const void *payload;  /* the event's fields as the probe serialized them */
+};
+
+/* @nr_slots slots of @slot_size bytes (a multiple of 8). @out: the caller's,
+ * freed with trawl_ustctl_notify_ring_destroy(). 0, -EINVAL, -ENOMEM, -errno. */
+int trawl_ustctl_notify_ring_create(uint32_t nr_slots, uint32_t slot_size,
+				    struct trawl_ustctl_notify_ring **out);
+/* The ring's memfd (owned by the ring), or -1 once closed: close it once the
+ * app's first NOTIFIER is queued (the queue holds its own copy). */
+int trawl_ustctl_notify_ring_fd(const struct trawl_ustctl_notify_ring *r);
+void trawl_ustctl_notify_ring_close_fd(struct trawl_ustctl_notify_ring *r);
+/* The next record: 1 (@n filled), 0 (none complete yet), -EPROTO (a
+ * malformed one, skipped: take the next). */
+int trawl_ustctl_notify_ring_take(struct trawl_ustctl_notify_ring *r, struct trawl_ustctl_notification *n);
+/* 1 if a record seems complete at the reader's position (a hint). */
+int trawl_ustctl_notify_ring_pending(const struct trawl_ustctl_notify_ring *r);
+/* What the app counts as dropped (ring full, payload too large): its word. */
+void trawl_ustctl_notify_ring_dropped(const struct trawl_ustctl_notify_ring *r, uint64_t *full, uint64_t *big);
+void trawl_ustctl_notify_ring_destroy(struct trawl_ustctl_notify_ring *r);
+
 /* The app stops using the channel and unmaps it (after stop + flush). */
 int trawl_ustctl_app_release_channel(struct trawl_ustctl_app *app, uint32_t chan_handle);
 

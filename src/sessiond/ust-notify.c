@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-notify.c - the apps' event notifiers: how a trigger's
+ * event-rule-matches condition on user-space events sees the events.
+ *
+ * Each registered app that a trigger may see (the trigger's owner is root,
+ * or the app's uid: a user's trigger never sees another user's programs)
+ * gets, for that trigger, a notifier: a channel without buffers (wire.h
+ * NOTIFIER) into which the daemon enables the app's events that the
+ * trigger's rule matches (name pattern, exclusions, log level; the filter
+ * goes with the ENABLE and runs in the app, as a recording rule's does).
+ * Each event it takes goes to the app's notification ring (ustabi/notify.h,
+ * read through ustctl.h: one sealed memfd per app, with an eventfd the loop
+ * watches),
+ * tagged with the notifier's handle and the event's index.
+ *
+ * Reading. The eventfd's callback takes at most the ring's slots' worth of
+ * records per round (the ring holds no more), checks each (ustabi/notify.h:
+ * the app may have written anything there) and hands it to triggers.c as a
+ * hit of the trigger it names, which queues it: the actions run at the top
+ * of the loop, never from here. A record naming a notifier or an event the
+ * daemon did not give this app is dropped: an app can only make fire what
+ * its own events could.
+ *
+ * Handles. A notifier's channel handle is TRAWL_NOTIFY_HANDLE_BIT | the
+ * trigger's id (31 bits): session channels' handles (ust-app.c
+ * chan_handle()) keep bit 31 clear while session ids stay below 2^23.
+ */
+#include "sessiond/ust-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define NOTIFY_HANDLE_BIT 0x80000000u
+#define NOTIFY_SLOTS 64u
+#define NOTIFY_SLOT_SIZE 4096u /* bytes: a record's head and up to 4064 bytes of payload */
+
+struct notifier {
+	uint64_t trig_id;
+	uint32_t handle;
+	int seen;    /* the trigger is still there (sync) */
+	uint8_t *on; /* [event index]: enabled in the app */
+};
+
+struct ust_notifier {
+	struct ust_app *app;
+	struct trawl_ustctl_notify_ring *ring; /* owned */
+	int efd;
+	int sent; /* the app has the ring */
+	uint32_t nr_events;
+	struct notifier *n;
+	uint32_t nr, cap;
+	uint64_t bad; /* records dropped as malformed */
+};
+
+static void notifier_read(int fd, short revents, void *arg);
+
+static struct ust_notifier *notifier_get(struct ust_app *a)
+{
+	struct ust_notifier *un = a->notifier;
+	int ret;
+
+	if (un)
+		return un;
+	if (!a->notify_fd) {
+		if (app_charge_fd(a)) {
+			sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): no event notifiers for "
+				    "triggers: its uid, or all untrusted ones, hold the most connections",
+				    (int)a->pid, (int)a->uid);
+			return NULL;
+		}
+		a->notify_fd = 1; /* given back by app_gone() */
+	}
+	un = calloc(1, sizeof(*un));
+	if (!un)
+		return NULL;
+	un->app = a;
+	ret = trawl_ustctl_notify_ring_create(NOTIFY_SLOTS, NOTIFY_SLOT_SIZE, &un->ring);
+	if (ret < 0)
+		goto err_free;
+	un->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (un->efd < 0)
+		goto err_ring;
+	if (sd_watch_add(un->efd, notifier_read, un))
+		goto err_efd;
+	a->notifier = un;
+	return un;
+err_efd:
+	close(un->efd);
+err_ring:
+	trawl_ustctl_notify_ring_destroy(un->ring);
+err_free:
+	free(un);
+	return NULL;
+}
+
+/* Takes what the ring holds (at most its slots: one round's worth). */
+static void ring_drain(struct ust_notifier *un)
+{
+	struct trawl_ustctl_notification rec;
+	uint32_t k, i;
+
+	for (k = 0; k < NOTIFY_SLOTS; k++) {
+		int ret = trawl_ustctl_notify_ring_take(un->ring, &rec);
+
+		if (!ret)
+			break;
+		if (ret < 0) {
+			un->bad++;
+			continue;
+		}
+		for (i = 0; i < un->nr; i++)
+			if (un->n[i].handle == rec.chan_handle)
+				break;
+		if (i == un->nr || rec.id >= un->nr_events || !un->n[i].on[rec.id]) {
+			un->bad++;
+			continue;
+		}
+		sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts);
+	}
+}
+
+static void notifier_read(int fd, short revents, void *arg)
+{
+	struct ust_notifier *un = arg;
+	uint64_t v;
+
+	(void)revents;
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: woken by ourselves (more left below) */
+	}
+	ring_drain(un);
+	/* More than a round's worth: come back at the next round, after the
+	 * others' fds (the eventfd stays readable). */
+	if (trawl_ustctl_notify_ring_pending(un->ring)) {
+		v = 1;
+		if (write(un->efd, &v, sizeof(v)) < 0) {
+			/* the counter is full: readable anyway */
+		}
+	}
+}
+
+void ust_notify_app_gone(struct ust_app *a)
+{
+	struct ust_notifier *un = a->notifier;
+	uint32_t i;
+
+	if (!un)
+		return;
+	ring_drain(un); /* a program's last words: its error, then its exit */
+	if (un->bad)
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): %llu malformed notifications "
+			    "dropped", (int)a->pid, (int)a->uid, (unsigned long long)un->bad);
+	sd_watch_del(un->efd);
+	close(un->efd);
+	trawl_ustctl_notify_ring_destroy(un->ring);
+	for (i = 0; i < un->nr; i++)
+		free(un->n[i].on);
+	free(un->n);
+	free(un);
+	a->notifier = NULL;
+}
+
+/* ---- following the triggers ---- */
+
+static struct notifier *notifier_of(struct ust_notifier *un, uint64_t trig_id)
+{
+	uint32_t i;
+
+	for (i = 0; i < un->nr; i++)
+		if (un->n[i].trig_id == trig_id)
+			return &un->n[i];
+	return NULL;
+}
+
+/* A new notifier for trigger @trig_id, sent to the app. NULL on failure (the
+ * app failed, or out of memory). */
+static struct notifier *notifier_add(struct ust_notifier *un, uint64_t trig_id)
+{
+	struct ust_app *a = un->app;
+	struct notifier *n;
+	int ret;
+
+	if (un->nr == un->cap) {
+		uint32_t cap = un->cap ? un->cap * 2 : 4;
+		struct notifier *nn = realloc(un->n, cap * sizeof(*nn));
+
+		if (!nn)
+			return NULL;
+		un->n = nn;
+		un->cap = cap;
+	}
+	n = &un->n[un->nr];
+	memset(n, 0, sizeof(*n));
+	n->on = calloc(un->nr_events + 1, 1);
+	if (!n->on)
+		return NULL;
+	n->trig_id = trig_id;
+	n->handle = NOTIFY_HANDLE_BIT | (uint32_t)(trig_id & 0x7fffffffu);
+	ret = trawl_ustctl_app_send_notifier(a->h, n->handle,
+					     un->sent ? -1 : trawl_ustctl_notify_ring_fd(un->ring),
+					     un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE);
+	if (ret) {
+		free(n->on);
+		if (ret != -EPROTONOSUPPORT)
+			app_fail(a, ret);
+		return NULL;
+	}
+	if (!un->sent) {
+		/* The command holds its own copies (ustctl dups them). */
+		trawl_ustctl_notify_ring_close_fd(un->ring);
+		un->sent = 1;
+	}
+	un->nr++;
+	return n;
+}
+
+/* Enables in @n the app's events @r matches, disables the others. */
+static int notifier_events(struct ust_notifier *un, struct notifier *n, const struct sd_trigger_rule *r)
+{
+	struct ust_app *a = un->app;
+	size_t flen = r->filter[0] ? strlen(r->filter) + 1 : 0;
+	uint32_t e;
+	int ret;
+
+	for (e = 0; e < un->nr_events; e++) {
+		const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(a->h, e);
+		int want = ust_event_matches(r->pattern, r->exclusions, r->loglevel_type, r->loglevel, ev);
+
+		if (want == n->on[e])
+			continue;
+		if (want)
+			ret = trawl_ustctl_app_enable_event_filter(a->h, n->handle, e, e, flen ? r->filter : NULL,
+								   flen);
+		else
+			ret = trawl_ustctl_app_disable_event(a->h, n->handle, e);
+		if (ret) {
+			app_fail(a, ret);
+			return ret;
+		}
+		n->on[e] = (uint8_t)want;
+	}
+	return 0;
+}
+
+/* Every notifier's per-event state sized for the app's events now. */
+static int notifier_grow(struct ust_notifier *un, uint32_t nr_events)
+{
+	uint32_t i;
+
+	if (nr_events <= un->nr_events)
+		return 0;
+	for (i = 0; i < un->nr; i++) {
+		uint8_t *on = realloc(un->n[i].on, nr_events + 1);
+
+		if (!on)
+			return -ENOMEM;
+		memset(on + un->nr_events, 0, nr_events + 1 - un->nr_events);
+		un->n[i].on = on;
+	}
+	un->nr_events = nr_events;
+	return 0;
+}
+
+static int sync_rule(const struct sd_trigger_rule *r, void *arg)
+{
+	struct ust_app *a = arg;
+	struct ust_notifier *un;
+	struct notifier *n;
+
+	if (a->dead)
+		return 1;
+	if (r->owner != 0 && r->owner != a->uid)
+		return 0; /* another user's trigger never sees this app */
+	un = notifier_get(a);
+	if (!un || notifier_grow(un, trawl_ustctl_app_event_count(a->h)))
+		return 1;
+	n = notifier_of(un, r->id);
+	if (!n)
+		n = notifier_add(un, r->id);
+	if (!n)
+		return 1;
+	n->seen = 1;
+	return notifier_events(un, n, r) ? 1 : 0;
+}
+
+void ust_notify_app_sync(struct ust_app *a)
+{
+	struct ust_notifier *un = a->notifier;
+	uint32_t i, j;
+
+	if (a->dead || !a->h || trawl_ustctl_app_info(a->h)->abi_minor < 9)
+		return;
+	if (un) {
+		if (notifier_grow(un, trawl_ustctl_app_event_count(a->h)))
+			return;
+		for (i = 0; i < un->nr; i++)
+			un->n[i].seen = 0;
+	}
+	sd_triggers_ust_rules(sync_rule, a);
+	un = a->notifier;
+	if (!un || a->dead)
+		return;
+	/* Triggers removed (or no longer this app's): their notifiers go. */
+	for (i = j = 0; i < un->nr; i++) {
+		if (un->n[i].seen) {
+			un->n[j++] = un->n[i];
+			continue;
+		}
+		int ret = trawl_ustctl_app_release_channel(a->h, un->n[i].handle);
+
+		if (ret)
+			app_fail(a, ret);
+		free(un->n[i].on);
+	}
+	un->nr = j;
+}
+
+void sd_ust_notify_sync_all(void)
+{
+	struct ust_app *a;
+
+	for (a = apps; a; a = a->next)
+		if (a->registered && !a->dead)
+			ust_notify_app_sync(a);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trigger test app (triggers.py, bench/triggers): its start-up waits
+ * for the daemon's setup, triggers' event notifiers included, so its first
+ * event can fire them.
+ *
+ *   app-trig error N       N trig:info, one trig:error(42, "disk on fire"),
+ *                          N / 10 trig:info, then exits
+ *   app-trig warn K        K trig:warn(n = 0..K-1), then exits
+ *   app-trig mark WHAT [FILE]  trig:mark(WHAT); with FILE, waits for it to
+ *                          exist (at most 60 s), then trig:mark("after")
+ *   app-trig pace K MS     K trig:error, MS ms apart (the latency bench)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tp-trig.h"
+
+int main(int argc, char **argv)
+{
+	int i, n = argc > 2 ? atoi(argv[2]) : 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "error")) {
+		for (i = 0; i < n; i++)
+			tracepoint(trig, info, i);
+		tracepoint(trig, error, 42, "disk on fire");
+		for (i = 0; i < n / 10; i++)
+			tracepoint(trig, info, n + i);
+	} else if (!strcmp(argv[1], "warn")) {
+		for (i = 0; i < n; i++)
+			tracepoint(trig, warn, i);
+	} else if (!strcmp(argv[1], "mark")) {
+		tracepoint(trig, mark, argv[2]);
+		if (argc > 3) {
+			for (i = 0; i < 6000 && access(argv[3], F_OK); i++)
+				usleep(10000);
+			tracepoint(trig, mark, "after");
+		}
+	} else if (!strcmp(argv[1], "pace") && argc > 3) {
+		int ms = atoi(argv[3]);
+
+		for (i = 0; i < n; i++) {
+			tracepoint(trig, error, i, "paced");
+			usleep((useconds_t)ms * 1000);
+		}
+	} else {
+		return 2;
+	}
+	return 0;
+}

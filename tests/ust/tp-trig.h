@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* The trigger test app's events (app-trig.c, triggers.py). */
+#undef TRACEPOINT_PROVIDER
+#define TRACEPOINT_PROVIDER trig
+#undef TRACEPOINT_INCLUDE
+#define TRACEPOINT_INCLUDE "./tp-trig.h"
+#if !defined(TP_TRIG_H) || defined(TRACEPOINT_HEADER_MULTI_READ)
+#define TP_TRIG_H
+#include <trawl/tracepoint.h>
+#include <stdint.h>
+
+TRACEPOINT_EVENT(trig, info, TP_ARGS(int, i), TP_FIELDS(ctf_integer(int, i, i)))
+TRACEPOINT_LOGLEVEL(trig, info, TRACE_INFO)
+TRACEPOINT_EVENT(trig, error, TP_ARGS(int, code, const char *, msg),
+		 TP_FIELDS(ctf_integer(int, code, code) ctf_string(msg, msg)))
+TRACEPOINT_LOGLEVEL(trig, error, TRACE_ERR)
+TRACEPOINT_EVENT(trig, warn, TP_ARGS(int, n), TP_FIELDS(ctf_integer(int, n, n)))
+TRACEPOINT_LOGLEVEL(trig, warn, TRACE_WARNING)
+TRACEPOINT_EVENT(trig, mark, TP_ARGS(const char *, what), TP_FIELDS(ctf_string(what, what)))
+#endif
+#include <trawl/tracepoint-event.h>

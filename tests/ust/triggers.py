@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Triggers firing on user-space events (issue 16), through the real
+daemons: LTTng 2.13's flight recorder "triggering a snapshot when an error
+occurs", and the other session actions with their rate policies.
+
+    triggers.py snapshot   an app emits one trig:error among 1,100
+                           trig:info; the trigger's snapshot-session action
+                           records the snapshot session; babeltrace2 reads
+                           the snapshot and finds the error event
+    triggers.py rate       10 trig:warn against every:1, every:3 and
+                           once-after:4 (and a filter and a log level that
+                           take only some): each action ran as its policy
+                           says (its runs, counted by the daemon)
+    triggers.py startstop  trig:mark("start") starts a session, and
+                           trig:mark("after") stops it
+    triggers.py rotate     trig:mark("rotate") rotates a session: its first
+                           trace chunk is archived
+    triggers.py flood      300,000 trig:warn as fast as the app can, each
+                           firing a trigger: the app ends, the daemon answers
+                           commands meanwhile and counts no more hits than
+                           events
+
+No timing is asserted: each wait polls the outcome, up to 60 s.
+"""
+import glob
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, fail  # noqa: E402
+import trawltest  # noqa: E402
+
+APP = os.path.join(BIN, "ust-app-trig")
+STATS = os.path.join(BIN, "ust-trig-stats")
+ERM = ["--condition", "event-rule-matches", "--type=user"]
+WAIT_S = 60
+
+
+class Env(trawltest.Env):
+    def __init__(self):
+        super().__init__("trawl-ust-triggers.")
+
+    def app(self, *args, wait=True):
+        p = subprocess.Popen([APP] + [str(a) for a in args], env=self.env)
+        if wait and p.wait(timeout=120) != 0:
+            raise RuntimeError("ust-app-trig %s exited %d" % (" ".join(map(str, args)), p.returncode))
+        return p
+
+    def stats(self):
+        """{trigger: (occurrences, [(kind, runs, failures), ...])}"""
+        r = subprocess.run([STATS], env=self.env, capture_output=True, text=True, timeout=60)
+        if r.returncode:
+            raise RuntimeError("ust-trig-stats: " + r.stderr.strip())
+        out, cur = {}, None
+        for line in r.stdout.splitlines():
+            if not line.startswith(" "):
+                name, occ = line.rsplit(" occurrences=", 1)
+                cur = out[name] = (int(occ), [])
+            else:
+                kind, runs, fails = line.split()
+                cur[1].append((int(kind), int(runs.split("=")[1]), int(fails.split("=")[1])))
+        return out
+
+
+def until(what, fn):
+    """Polls fn() until true (at most WAIT_S); False with a failure if never."""
+    end = time.monotonic() + WAIT_S
+    while time.monotonic() < end:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.05)
+    fail("never happened: " + what)
+    return False
+
+
+def bt2_text(path):
+    r = subprocess.run(["babeltrace2", path], capture_output=True, text=True, timeout=60)
+    if r.returncode:
+        return None
+    return r.stdout
+
+
+def case_snapshot(e):
+    snap = e.dir + "/snap"
+    e.trawl("create", "fr", "--snapshot", "-o", snap)
+    e.trawl("enable-event", "-u", "trig:*", "-s", "fr")
+    e.trawl("start", "fr")
+    e.trawl("add-trigger", "--name", "on-error", *ERM, "--name=trig:error",
+            "--action", "snapshot-session", "fr")
+    e.app("error", 1000)
+    if not until("the trigger's snapshot-session ran",
+                 lambda: e.stats()["on-error"][1][0][1] == 1):
+        return
+    st = e.stats()["on-error"]
+    if st[0] != 1 or st[1][0][2] != 0:
+        fail("on-error: one occurrence, no failure expected: %r" % (st,))
+
+    def read_snapshot():
+        dirs = glob.glob(snap + "/*-*-*")
+        if len(dirs) != 1:
+            return None
+        text = bt2_text(dirs[0])
+        return text if text and "trig:error" in text else None
+    text = until("babeltrace2 reads trig:error in the snapshot", read_snapshot)
+    if text:
+        errs = [l for l in text.splitlines() if "trig:error" in l]
+        if len(errs) != 1 or "code = 42" not in errs[0] or 'msg = "disk on fire"' not in errs[0]:
+            fail("the snapshot's trig:error: %r" % errs)
+        if text.count("trig:info") < 100:
+            fail("the snapshot holds %d trig:info, fewer than the 100 after the error"
+                 % text.count("trig:info"))
+
+
+def case_rate(e):
+    # actions on a session that does not exist: each run fails, and counts
+    e.trawl("add-trigger", "--name", "each", *ERM, "--name=trig:warn",
+            "--action", "stop-session", "nosuch")
+    e.trawl("add-trigger", "--name", "third", *ERM, "--name=trig:warn",
+            "--action", "stop-session", "nosuch", "--rate-policy=every:3",
+            "--action", "start-session", "nosuch", "--rate-policy=once-after:4")
+    e.trawl("add-trigger", "--name", "filtered", *ERM, "--name=trig:*", "--filter", "n >= 7",
+            "--action", "stop-session", "nosuch")
+    e.trawl("add-trigger", "--name", "loglevel", *ERM, "--name=trig:*", "--log-level=TRACE_ERR",
+            "--action", "stop-session", "nosuch")
+    e.app("warn", 10)
+    want = {
+        "each": (10, [(2, 10, 10)]),
+        "third": (10, [(2, 3, 3), (1, 1, 1)]),
+        "filtered": (3, [(2, 3, 3)]),
+        "loglevel": (0, [(2, 0, 0)]),
+    }
+    got = until("10 trig:warn counted by 'each'", lambda: e.stats()["each"][0] == 10 and e.stats())
+    if got:
+        got = e.stats()
+        for k, v in want.items():
+            if got.get(k) != v:
+                fail("trigger %s: want %r, got %r" % (k, v, got.get(k)))
+
+
+def active(e, name):
+    r = e.trawl("list", name)
+    return "[active]" in r.stdout.splitlines()[0] if r.stdout else False
+
+
+def case_startstop(e):
+    e.trawl("create", "later", "-o", e.dir + "/later")
+    e.trawl("enable-event", "-u", "trig:*", "-s", "later")
+    e.trawl("add-trigger", "--name", "go", *ERM, "--name=trig:mark", "--filter", 'what == "start"',
+            "--action", "start-session", "later")
+    e.trawl("add-trigger", "--name", "halt", *ERM, "--name=trig:mark", "--filter", 'what == "after"',
+            "--action", "stop-session", "later")
+    flag = e.dir + "/go-on"
+    p = e.app("mark", "start", flag, wait=False)
+    until("start-session made 'later' active", lambda: active(e, "later"))
+    open(flag, "w").close()
+    if p.wait(timeout=120) != 0:
+        fail("ust-app-trig mark exited %d" % p.returncode)
+    until("stop-session made 'later' inactive", lambda: not active(e, "later"))
+    st = e.stats()
+    if st["go"] != (1, [(1, 1, 0)]) or st["halt"] != (1, [(2, 1, 0)]):
+        fail("go/halt: %r" % (st,))
+
+
+def case_rotate(e):
+    out = e.dir + "/rot"
+    e.trawl("create", "rot", "-o", out)
+    e.trawl("enable-event", "-u", "trig:*", "-s", "rot")
+    e.trawl("start", "rot")
+    e.trawl("add-trigger", "--name", "turn", *ERM, "--name=trig:mark",
+            "--action", "rotate-session", "rot")
+    e.app("mark", "rotate")
+    if not until("rotate-session ran", lambda: e.stats()["turn"][1][0][1] == 1):
+        return
+    chunks = until("the first chunk archived",
+                   lambda: glob.glob(out + "/archives/*"))
+    if chunks:
+        text = until("babeltrace2 reads the archived chunk",
+                     lambda: bt2_text(sorted(chunks)[0]))
+        if text is not None and "trig:mark" not in text:
+            fail("the archived chunk lacks trig:mark")
+    st = e.stats()["turn"]
+    if st[1][0][2]:
+        fail("rotate-session failed: %r" % (st,))
+
+
+def case_flood(e):
+    # every event of a tight loop fires (every:1): the app never waits (the
+    # ring drops what the daemon has not taken yet), and the daemon keeps
+    # serving its clients meanwhile
+    e.trawl("add-trigger", "--name", "storm", *ERM, "--name=trig:warn",
+            "--action", "stop-session", "nosuch")
+    p = e.app("warn", 300000, wait=False)
+    served = 0
+    while p.poll() is None and served < 10:
+        e.trawl("list")  # raises if the daemon does not answer (60 s)
+        served += 1
+    if p.wait(timeout=120) != 0:
+        fail("ust-app-trig warn exited %d" % p.returncode)
+    e.trawl("list")
+    occ = until("the storm's hits counted", lambda: e.stats()["storm"][0])
+    if occ and occ > 300000:
+        fail("storm: %d occurrences out of 300000 events" % occ)
+    print("storm: %d of 300000 events fired the trigger (the rest dropped in the app's "
+          "ring); the daemon answered %d commands meanwhile" % (occ or 0, served))
+
+
+CASES = {"snapshot": case_snapshot, "flood": case_flood, "rate": case_rate, "startstop": case_startstop,
+         "rotate": case_rotate}
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit("usage: triggers.py " + "|".join(CASES))
+    e = Env()
+    try:
+        CASES[sys.argv[1]](e)
+    finally:
+        e.close(keep=bool(FAILS))
+    if FAILS:
+        sys.exit(1)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
