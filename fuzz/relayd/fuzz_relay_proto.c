@@ -30,6 +30,8 @@ static void walk(const struct trawl_relay_msg *m)
 	if (m->cmd == TRAWL_RELAY_OPEN || m->cmd == TRAWL_RELAY_RESUME)
 		sink += strlen(m->path) + m->kind + (size_t)m->keep +
 			(size_t)trawl_relay_path_ok(m->path);
+	if (m->cmd == TRAWL_RELAY_ARCHIVE)
+		sink += strlen(m->path) + strlen(m->to);
 }
 
 static void messages(const uint8_t *p, size_t len)

@@ -174,9 +174,10 @@ static int run_rotate(int argc, char **argv)
 	} else if (no_wait) {
 		printf("Rotation ongoing for session %s\n", name);
 	} else if (!trawl_ctl_list_rotation_at(l, 0, &ri)) {
+		/* a streaming session's archive is on relayd: "tcp://HOST/PATH [ports]" */
 		printf("Waiting for rotation to complete...\n"
-		       "Trace chunk archive for session %s is now readable at %s\n",
-		       name, ri.path);
+		       "Trace chunk archive for session %s is now readable %s %s\n",
+		       name, strncmp(ri.path, "tcp://", 6) ? "at" : "on relay", ri.path);
 	}
 	trawl_ctl_list_destroy(l);
 	trawl_ctl_disconnect(ctl);

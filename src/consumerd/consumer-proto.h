@@ -42,14 +42,18 @@
  *                folders stay: the session daemon removes them); its traces
  *                get new files at the next START (the daemon sends one at
  *                once to a started session). Snapshot-mode traces keep
- *                theirs. -EOPNOTSUPP for a trace streamed to relayd
+ *                theirs. A trace streamed to relayd has relayd remove
+ *                them (output.h's trawl_output_destroy_remove())
  *   ROTATE       payload: struct trawl_cons_rotate. LTTng's `rotate`: each
  *                trace of the session under old_root is flushed and written
  *                whole there (the trace chunk ends), its files closed, and
  *                it goes on under new_root (same path below it): at once if
  *                the session is started, else at its next START. A packet
- *                is in exactly one chunk. -EOPNOTSUPP for a trace streamed
- *                to relayd
+ *                is in exactly one chunk. A trace streamed to relayd
+ *                (old_root, new_root: relay destinations, output.h) has
+ *                relayd move the chunk that ended to archive/SUFFIX
+ *                (SUFFIX: the trace's path below old_root) before it goes
+ *                on (output.h's trawl_output_archive())
  */
 #ifndef TRAWL_CONSUMER_PROTO_H
 #define TRAWL_CONSUMER_PROTO_H
@@ -60,7 +64,7 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 8u
+#define TRAWL_CONS_VERSION 9u /* 9: trawl_cons_rotate.archive */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
@@ -106,6 +110,8 @@ struct trawl_cons_add_trace {
 struct trawl_cons_rotate {
 	char old_root[TRAWL_CONS_PATH_LEN]; /* the chunk that ends: absolute folder */
 	char new_root[TRAWL_CONS_PATH_LEN]; /* the chunk that begins */
+	char archive[256]; /* relay: "archives/BEGIN-END-ID", the chunk's archive on
+			      relayd; "" for a local trace (the daemon moves it) */
 } __attribute__((packed));
 
 struct trawl_cons_add_channel {

@@ -160,6 +160,10 @@ int trawl_output_stream_first(struct trawl_output_stream *st);
 /* output-relay.c: the connection to relayd, and taking it up again when lost */
 int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len);
 void trawl_output_relay_ready(struct trawl_output *o);
+/* trawl_output_archive()'s ARCHIVE and its PING: 0 or -errno. */
+int trawl_output_relay_archive(struct trawl_output *o, const char *to);
+/* trawl_output_destroy_remove()'s REMOVE of the trace's folder and its PING: 0 or -errno. */
+int trawl_output_relay_remove(struct trawl_output *o);
 int trawl_output_relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handle,
 			    const struct iovec *iov, int cnt);
 /* Sends (and keeps) a packet; @carry: what stream_packet() added to its events_discarded. */

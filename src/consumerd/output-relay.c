@@ -257,7 +257,7 @@ static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct 
 		char c = rel[i];
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '-' || c == '_' || c == '/'))
+		      c == '.' || c == '-' || c == '_' || c == '/' || c == '+'))
 			rel[i] = '_';
 	}
 	if (!trawl_relay_name_ok(hello->session) || !trawl_relay_name_ok(hello->hostname) ||
@@ -805,6 +805,44 @@ int trawl_output_relay_sync(struct trawl_output *o)
 		fprintf(stderr, "trawl-consumerd[%d]: trawl-relayd at %s is still writing what we "
 			"sent %d ms ago\n", (int)getpid(), o->peer, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
 	return ret == -ETIMEDOUT ? ret : 0;
+}
+
+/* Sends @cmd (ARCHIVE or REMOVE, @v its payload), then a PING: 0, or what relayd said. */
+static int chunk_cmd(struct trawl_output *o, uint16_t cmd, struct iovec *v, int cnt)
+{
+	int ret;
+
+	trawl_output_relay_ready(o);
+	if (o->broken || o->sock < 0)
+		return -(o->broken ? o->broken : ENOTCONN);
+	ret = trawl_output_relay_send(o, cmd, 0, v, cnt);
+	if (ret)
+		return ret;
+	/* relayd acts in order: the PING's reply comes after the move, and says if it failed */
+	if (ping_send(o))
+		return -(o->broken ? o->broken : EPIPE);
+	ret = replies_read(o, TRAWL_OUTPUT_SYNC_TIMEOUT_MS);
+	if (o->broken)
+		return -o->broken;
+	if (o->down)
+		return -o->down;
+	return ret < 0 ? ret : 0;
+}
+
+int trawl_output_relay_archive(struct trawl_output *o, const char *to)
+{
+	struct iovec v[2] = {{o->dir, strlen(o->dir) + 1}, {(void *)to, strlen(to) + 1}};
+
+	if (!trawl_relay_path_ok(to) || strncmp(to, "archives/", 9))
+		return -EINVAL;
+	return chunk_cmd(o, TRAWL_RELAY_ARCHIVE, v, 2);
+}
+
+int trawl_output_relay_remove(struct trawl_output *o)
+{
+	struct iovec v = {o->dir, strlen(o->dir) + 1};
+
+	return chunk_cmd(o, TRAWL_RELAY_REMOVE, &v, 1);
 }
 
 /*

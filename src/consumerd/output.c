@@ -138,6 +138,18 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 	return 0;
 }
 
+int trawl_output_archive(struct trawl_output *o, const char *to)
+{
+	uint32_t i;
+
+	if (!o->relay)
+		return -EOPNOTSUPP;
+	for (i = 0; i < o->nr_files; i++)
+		if (o->files[i].fd >= 0 && !o->files[i].closed)
+			trawl_output_file_close(o, (int)i);
+	return trawl_output_relay_archive(o, to);
+}
+
 void trawl_output_destroy(struct trawl_output *o)
 {
 	uint32_t i;
@@ -264,13 +276,14 @@ int trawl_output_destroy_remove(struct trawl_output *o)
 
 	if (!o)
 		return 0;
-	if (o->relay) {
-		trawl_output_destroy(o);
-		return -EOPNOTSUPP;
-	}
 	for (i = 0; i < o->nr_files; i++)
 		if (o->files[i].fd >= 0 && !o->files[i].closed)
 			trawl_output_file_close(o, (int)i);
+	if (o->relay) {
+		ret = trawl_output_relay_remove(o);
+		trawl_output_destroy(o);
+		return ret;
+	}
 	for (i = 0; i < o->nr_made; i++) {
 		r = trawl_opener_remove(o->opener, o->made[i]);
 		if (r && !ret)

@@ -81,6 +81,17 @@ struct trawl_output_stream;
 int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
 			char *err, size_t err_len);
 
+/*
+ * trawl_output_archive - a rotation of a streamed trace (relay only): closes
+ * every file of @o and has relayd move the trace's folder to @to, a path in
+ * the session's folder below "archives/" (relayd/proto.h's ARCHIVE), then
+ * waits for relayd to say it did (a PING). Call once the chunk's last
+ * packets were handed over and synced; trawl_output_destroy() next.
+ * Returns 0, -EOPNOTSUPP for a local output, -EINVAL for a bad @to, or the
+ * errno that broke the output (trawl_output_broken() says it in a line).
+ */
+int trawl_output_archive(struct trawl_output *o, const char *to);
+
 /* Tells relayd the trace is complete (relay), closes everything, frees. NULL: no-op. */
 void trawl_output_destroy(struct trawl_output *o);
 
@@ -88,8 +99,9 @@ void trawl_output_destroy(struct trawl_output *o);
  * trawl_output_destroy_remove - clear (LTTng's `clear`): closes everything,
  * deletes every file the trace opened and its index/ folder (as the
  * folder's owner: consumerd/opener.h), frees. The folder itself stays.
- * Returns 0, or the first error (the rest is removed anyway); -EOPNOTSUPP
- * for a relay destination (destroyed as trawl_output_destroy() does).
+ * Returns 0, or the first error (the rest is removed anyway). A relay
+ * destination's files are removed by relayd (relayd/proto.h's REMOVE),
+ * which says it did: its error, or the one that broke the output.
  */
 int trawl_output_destroy_remove(struct trawl_output *o);
 

@@ -30,6 +30,7 @@
 #include "consumerd/output.h"
 #include "ctf/layout.h"
 #include "ctl/proto.h"
+#include "relayd/proto.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -927,9 +928,6 @@ static int cmd_clear(uint64_t session)
 
 	if (!session)
 		return -EINVAL;
-	for (t = traces; t; t = t->next)
-		if (t->session == session && trawl_output_dest_is_relay(t->path))
-			return -EOPNOTSUPP;
 	for (c = channels; c; c = c->next) {
 		uint32_t i;
 
@@ -970,29 +968,70 @@ static void channel_flush_chunk(struct cchannel *c)
 	}
 }
 
+/*
+ * A streamed trace's chunk that ended goes to @archive@suffix on relayd
+ * (its streams closed first; the trace is detached next). 0 or -errno: a
+ * failure that broke the output is said by session_failure(), another in
+ * last_error.
+ */
+static int trace_archive(struct ctrace *t, const char *archive, const char *suffix)
+{
+	char to[TRAWL_RELAY_PATH_LEN];
+	struct cchannel *c;
+	uint32_t i;
+	int ret;
+
+	for (c = channels; c; c = c->next) {
+		if (c->trace != t)
+			continue;
+		for (i = 0; i < c->nr; i++) {
+			trawl_output_stream_close(c->streams[i].out);
+			c->streams[i].out = NULL;
+		}
+	}
+	t->meta_h = -1;
+	ret = trawl_path_fmt(to, sizeof(to), "%s%s", archive, suffix);
+	if (!ret)
+		ret = trawl_output_archive(t->out, to);
+	if (ret && !trawl_output_broken(t->out, NULL, 0)) {
+		trawl_msg_fmt(last_error, sizeof(last_error),
+			      "cannot archive the trace chunk of %s on trawl-relayd: %s", t->path,
+			      strerror(-ret));
+		last_error_session = t->session;
+	}
+	if (ret)
+		cons_log("archiving", t->path, -ret);
+	return ret;
+}
+
 static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
 {
 	struct trawl_cons_rotate a;
 	struct cchannel *c;
 	struct ctrace *t;
+	char why[TRAWL_CONS_MSG_LEN] = "";
 	size_t old_len;
-	int ret = 0, r;
+	int ret = 0, r, relay;
 
 	if (h->size != sizeof(a) || !h->session_key)
 		return -EINVAL;
 	memcpy(&a, payload, sizeof(a));
 	if (!trawl_ctl_str_ok(a.old_root, sizeof(a.old_root)) ||
-	    !trawl_ctl_str_ok(a.new_root, sizeof(a.new_root)) || a.old_root[0] != '/' ||
-	    a.new_root[0] != '/')
+	    !trawl_ctl_str_ok(a.new_root, sizeof(a.new_root)) ||
+	    !trawl_ctl_str_ok(a.archive, sizeof(a.archive)))
+		return -EINVAL;
+	relay = trawl_output_dest_is_relay(a.old_root);
+	/* both local folders, or both relay destinations with an archive name */
+	if (relay ? !trawl_output_dest_is_relay(a.new_root) || strncmp(a.archive, "archives/", 9)
+		  : a.old_root[0] != '/' || a.new_root[0] != '/' || a.archive[0])
 		return -EINVAL;
 	old_len = strlen(a.old_root);
 	for (t = traces; t; t = t->next) {
 		if (t->session != h->session_key)
 			continue;
-		if (trawl_output_dest_is_relay(t->path))
-			return -EOPNOTSUPP;
 		if (strncmp(t->path, a.old_root, old_len) || t->path[old_len] != '/' ||
-		    strlen(a.new_root) + strlen(t->path + old_len) >= sizeof(t->path))
+		    strlen(a.new_root) + strlen(t->path + old_len) >= sizeof(t->path) ||
+		    strlen(a.archive) + strlen(t->path + old_len) >= TRAWL_RELAY_PATH_LEN)
 			return -EINVAL;
 	}
 	for (t = traces; t; t = t->next) {
@@ -1008,7 +1047,12 @@ static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
 					channel_flush_chunk(c);
 			trawl_output_sync(t->out);
 			trawl_output_seal(t->out);
-			if (!ret && (r = session_failure(t->session, NULL, 0)))
+			if (relay && (r = trace_archive(t, a.archive, t->path + old_len)) && !ret)
+				ret = r;
+			/* what the chunk lost (relayd gone: the packets it never
+			 * confirmed) is the line, before the new chunk's problems */
+			r = session_failure(t->session, why[0] ? NULL : why, sizeof(why));
+			if (r && !ret)
 				ret = r;
 			trace_detach(t, 0);
 		}
@@ -1017,6 +1061,10 @@ static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
 		memcpy(t->path, path, sizeof(t->path));
 		if (running && (r = trace_attach(t)) && !ret)
 			ret = r;
+	}
+	if (why[0]) {
+		trawl_msg_fmt(last_error, sizeof(last_error), "%s", why);
+		last_error_session = h->session_key;
 	}
 	return ret;
 }

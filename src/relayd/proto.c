@@ -57,7 +57,7 @@ int trawl_relay_path_ok(const char *path)
 		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
 			return 0;
 		for (size_t i = 0; i < n; i++)
-			if (!name_char(p[i]))
+			if (!name_char(p[i]) && p[i] != '+')
 				return 0;
 		if (!slash)
 			return 1;
@@ -78,7 +78,7 @@ int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint
 	h = get32(p + 8);
 	s = get32(p + 12);
 	if (get32(p) != TRAWL_RELAY_MAGIC || version != TRAWL_RELAY_VERSION ||
-	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_SEAL || s > TRAWL_RELAY_MAX_PAYLOAD ||
+	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_REMOVE || s > TRAWL_RELAY_MAX_PAYLOAD ||
 	    h >= TRAWL_RELAY_MAX_HANDLES)
 		return -EPROTO;
 	*cmd = c;
@@ -127,6 +127,41 @@ static int parse_open(struct trawl_relay_msg *m, size_t pre)
 	return 0;
 }
 
+/* A trace folder a consumer may archive or clear: not archives/, not relayd's own files. */
+static int chunk_path_ok(const char *path)
+{
+	return trawl_relay_path_ok(path) && strncmp(path, "archives/", 9) &&
+	       strcmp(path, "archives") && path[0] != '.'; /* .token, .reserve: relayd's own */
+}
+
+/* REMOVE: one path. */
+static int parse_remove(struct trawl_relay_msg *m)
+{
+	if (m->size < 2 || m->size > TRAWL_RELAY_PATH_LEN || m->payload[m->size - 1] != '\0')
+		return -EPROTO;
+	m->path = (const char *)m->payload;
+	return strlen(m->path) == m->size - 1 && chunk_path_ok(m->path) ? 0 : -EPROTO;
+}
+
+/* ARCHIVE: FROM\0TO\0, both paths relayd may write, TO in archives/ and FROM not. */
+static int parse_archive(struct trawl_relay_msg *m)
+{
+	const char *p = (const char *)m->payload;
+	size_t from_len;
+
+	if (m->size < 4 || m->size > 2 * TRAWL_RELAY_PATH_LEN || m->payload[m->size - 1] != '\0')
+		return -EPROTO;
+	from_len = strnlen(p, m->size);
+	if (from_len + 2 > m->size)
+		return -EPROTO;
+	m->path = p;
+	m->to = p + from_len + 1;
+	if (strlen(m->to) != m->size - from_len - 2 || !chunk_path_ok(m->path) ||
+	    !trawl_relay_path_ok(m->to) || strncmp(m->to, "archives/", 9))
+		return -EPROTO;
+	return 0;
+}
+
 ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_msg *m)
 {
 	const size_t hl = sizeof(struct trawl_relay_hdr);
@@ -152,6 +187,12 @@ ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_ms
 		break;
 	case TRAWL_RELAY_APPEND:
 	case TRAWL_RELAY_REPLACE:
+		break;
+	case TRAWL_RELAY_ARCHIVE:
+		ret = m->handle ? -EPROTO : parse_archive(m);
+		break;
+	case TRAWL_RELAY_REMOVE:
+		ret = m->handle ? -EPROTO : parse_remove(m);
 		break;
 	case TRAWL_RELAY_CLOSE:
 	case TRAWL_RELAY_END:

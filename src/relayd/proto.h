@@ -27,7 +27,7 @@
  *            payload: uint32 kind, then the path relative to the session
  *            folder, NUL-terminated ("kernel/chan_0", "ust/uid/0/64-bit/index/
  *            chan_0.idx"): no '.' or '..' component, no empty one, not
- *            absolute; characters [A-Za-z0-9._-] and '/'. Creates (truncates)
+ *            absolute; characters [A-Za-z0-9._+-] and '/'. Creates (truncates)
  *            the file and its folders.
  *   APPEND   handle; payload: bytes appended to the file
  *   REPLACE  handle of a METADATA file; payload: the file's whole new content
@@ -55,6 +55,27 @@
  *            session_id the APPEND bytes written to this connection's DATA
  *            files so far: relayd acts on messages in order, so the consumer
  *            knows which of the packets it sent before the PING landed
+ *   ARCHIVE  no handle; payload: two paths, FROM then TO, each NUL-terminated
+ *            and checked as OPEN's; TO begins with "archives/", FROM does
+ *            not. A rotation (LTTng's trace chunks): the consumer closed
+ *            the files of its trace folder FROM (one chunk's, as
+ *            "ust/uid/1000/64-bit" or "20261205T081500+0000-1/ust/...") and
+ *            relayd moves it to TO (the chunk's archive, as
+ *            "archives/BEGIN-END-ID/ust/uid/1000/64-bit"), making TO's
+ *            parents, never replacing what is there; then FROM's parents
+ *            that were left empty go, up to the session folder. A missing
+ *            FROM moves nothing. A move that fails ends the connection's
+ *            writing as a failed write does (the next PING says it)
+ *   REMOVE   no handle; payload: a path, NUL-terminated, checked as
+ *            ARCHIVE's FROM. A clear (LTTng's `clear`): the consumer
+ *            closed the files of its trace folder, and relayd removes
+ *            everything below it (links not followed, at most 16 levels
+ *            deep); the folder stays, and the trace's new files come
+ *            there. A removal that fails ends the connection's writing as
+ *            ARCHIVE's does
+ *
+ * Paths and chunk names hold [A-Za-z0-9._+-] ('+': a chunk's time zone,
+ * LTTng's 20261205T081500+0000).
  */
 #ifndef TRAWL_RELAY_PROTO_H
 #define TRAWL_RELAY_PROTO_H
@@ -64,7 +85,7 @@
 #include <sys/types.h>
 
 #define TRAWL_RELAY_MAGIC 0x594c5254u /* "TRLY" */
-#define TRAWL_RELAY_VERSION 1u
+#define TRAWL_RELAY_VERSION 2u /* 2: ARCHIVE, REMOVE, '+' in paths */
 #define TRAWL_RELAY_MAX_PAYLOAD (64u << 20) /* bytes: metadata, or a packet */
 #define TRAWL_RELAY_MAX_HANDLES 65536u      /* per connection */
 #define TRAWL_RELAY_NAME_LEN 256u           /* bytes, NUL included */
@@ -84,6 +105,8 @@ enum trawl_relay_cmd {
 	TRAWL_RELAY_PING = 7,
 	TRAWL_RELAY_RESUME = 8,
 	TRAWL_RELAY_SEAL = 9,
+	TRAWL_RELAY_ARCHIVE = 10,
+	TRAWL_RELAY_REMOVE = 11,
 };
 
 /* Room relayd holds back per stream file for a SEAL (one empty packet and index entry). */
@@ -133,7 +156,8 @@ struct trawl_relay_msg {
 	/* OPEN, RESUME */
 	uint32_t kind;
 	uint64_t keep; /* RESUME: bytes of the file to keep */
-	const char *path;
+	const char *path; /* also ARCHIVE's FROM, REMOVE's */
+	const char *to;   /* ARCHIVE */
 };
 
 /*

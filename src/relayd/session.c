@@ -50,6 +50,7 @@
 #include "relayd/live.h"
 #endif
 
+#include <dirent.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -505,6 +506,131 @@ static void seal(struct relay_conn *c)
 	c->failed = 0;
 }
 
+/* Splits @path (a checked relative path) at its last '/': @parent gets what is before ("" if none). */
+static const char *path_split(const char *path, char *parent, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (n >= len)
+		n = len - 1; /* cannot happen: both are TRAWL_RELAY_PATH_LEN */
+	memcpy(parent, path, n);
+	parent[n] = '\0';
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * ARCHIVE (proto.h): folder @m->path moves to @m->to, both below the
+ * session folder, walked without following links (common/fs.h); TO's
+ * parents are made, nothing at TO is replaced (RENAME_NOREPLACE). Then
+ * FROM's parents left empty go (rmdir removes empty folders only), up to
+ * the session folder. 0, or -errno (a missing FROM: 0, nothing moved).
+ */
+static int chunk_archive(struct relay_conn *c, const struct trawl_relay_msg *m)
+{
+	char from_dir[TRAWL_RELAY_PATH_LEN], to_dir[TRAWL_RELAY_PATH_LEN];
+	const char *from_base = path_split(m->path, from_dir, sizeof(from_dir));
+	const char *to_base = path_split(m->to, to_dir, sizeof(to_dir));
+	int src, dst, ret = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_files; i++)
+		if (c->files[i].fd >= 0)
+			return -EBUSY; /* its files are closed first */
+	src = trawl_fs_dir_open(c->s->dir, from_dir, TRAWL_FS_BELOW, 0, NULL, 0);
+	if (src < 0)
+		return src == -ENOENT ? 0 : src;
+	dst = trawl_fs_dir_open(c->s->dir, to_dir, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL, 0);
+	if (dst < 0) {
+		close(src);
+		return dst;
+	}
+	if (renameat2(src, from_base, dst, to_base, RENAME_NOREPLACE))
+		ret = errno == ENOENT ? 0 : -errno;
+	close(dst);
+	close(src);
+	if (ret)
+		return ret;
+	/* FROM's parents, deepest first, while empty (ENOTEMPTY stops it) */
+	while (from_dir[0]) {
+		char parent[TRAWL_RELAY_PATH_LEN];
+		const char *base = path_split(from_dir, parent, sizeof(parent));
+
+		src = trawl_fs_dir_open(c->s->dir, parent, TRAWL_FS_BELOW, 0, NULL, 0);
+		if (src < 0)
+			break;
+		ret = unlinkat(src, base, AT_REMOVEDIR);
+		close(src);
+		if (ret)
+			break;
+		memcpy(from_dir, parent, sizeof(parent));
+	}
+	relayd_log("session %s: %s archived in %s", c->s->path, m->path, m->to);
+	return 0;
+}
+
+/* Removes what folder @dir (an fd, closed here) holds, @depth levels deep at most. */
+static int tree_empty(int dir, int depth)
+{
+	struct dirent *e;
+	DIR *d = fdopendir(dir);
+	int ret = 0, r;
+
+	if (!d) {
+		close(dir);
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!unlinkat(dirfd(d), e->d_name, 0))
+			continue;
+		if (errno != EISDIR && errno != EPERM) { /* EISDIR, or EPERM (POSIX): a folder */
+			ret = ret ? ret : -errno;
+			continue;
+		}
+		if (depth >= 16) {
+			ret = ret ? ret : -ELOOP;
+			continue;
+		}
+		sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			ret = ret ? ret : -errno;
+			continue;
+		}
+		r = tree_empty(sub, depth + 1);
+		if (r && !ret)
+			ret = r;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) && !ret)
+			ret = -errno;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* REMOVE (proto.h): everything below folder @m->path goes; the folder stays. 0 or -errno. */
+static int chunk_remove(struct relay_conn *c, const struct trawl_relay_msg *m)
+{
+	int fd, dir;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_files; i++)
+		if (c->files[i].fd >= 0)
+			return -EBUSY; /* its files are closed first */
+	dir = trawl_fs_dir_open(c->s->dir, m->path, TRAWL_FS_BELOW, 0, NULL, 0);
+	if (dir < 0)
+		return dir == -ENOENT ? 0 : dir;
+	/* (an O_PATH fd cannot be read: the folder opened again, through it) */
+	fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(dir);
+	if (fd < 0)
+		return -errno;
+	relayd_log("session %s: %s cleared", c->s->path, m->path);
+	return tree_empty(fd, 0);
+}
+
 /* Acts on one checked message. Returns 0, or a negative errno to drop the peer. */
 static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 {
@@ -532,6 +658,20 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 	case TRAWL_RELAY_SEAL:
 		seal(c);
 		return 0;
+	case TRAWL_RELAY_ARCHIVE:
+	case TRAWL_RELAY_REMOVE:
+		if (c->failed)
+			return 0;
+		ret = m->cmd == TRAWL_RELAY_ARCHIVE ? chunk_archive(c, m) : chunk_remove(c, m);
+		if (ret && ret != -ENOSPC && ret != -EDQUOT) {
+			/* said to the consumer as a failed write is (its next PING), not dropped */
+			relayd_log("%s: session %s: cannot %s %s: %s", c->peer, c->s->path,
+				   m->cmd == TRAWL_RELAY_ARCHIVE ? "archive" : "clear", m->path,
+				   strerror(-ret));
+			c->failed = -ret;
+			return 0;
+		}
+		return write_failed(c, m, ret);
 	case TRAWL_RELAY_APPEND:
 		f = file_get(c, m->handle);
 		if (c->failed) /* dropped, also for a file that could not be made */

@@ -252,10 +252,18 @@ static void session_clear(struct sd_session *s, struct sd_reply *r)
 
 	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
 		return; /* nothing to clear, as LTTng: not an error */
-	if (s->relay[0])
+	if (s->live)
 		return (void)sd_fail(r, -EOPNOTSUPP,
-				     "Clearing a session is not supported by the relay daemon "
-				     "(session '%s' streams to trawl-relayd)", s->name);
+				     "clearing a live session is not supported by trawl yet "
+				     "(session '%s': its viewers read the files relayd would remove)",
+				     s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->relay[0] && s->dom[i].ops && s->dom[i].ds &&
+		    s->dom[i].ops->type == TRAWL_CTL_DOMAIN_KERNEL)
+			return (void)sd_fail(r, -EOPNOTSUPP, "clearing the kernel domain of a session "
+							     "that streams to trawl-relayd is not "
+							     "supported by trawl yet (session '%s')",
+					     s->name);
 	for (i = 1; i < SD_NR_DOMAINS; i++)
 		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->clear)
 			return (void)sd_fail(r, -EOPNOTSUPP, "clearing the %s domain is not "
@@ -309,9 +317,12 @@ static int rotate_refused(struct sd_session *s, struct sd_reply *r)
 	if (s->live || s->snapshot || (!s->relay[0] && s->output[0] != '/'))
 		return sd_fail(r, -EOPNOTSUPP, "Rotation feature not available for this "
 					       "session's creation mode (session '%s')", s->name);
-	if (s->relay[0])
-		return sd_fail(r, -EOPNOTSUPP, "Rotation feature not available on the relay "
-					       "(session '%s' streams to trawl-relayd)", s->name);
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->relay[0] && s->dom[i].ops && s->dom[i].ds &&
+		    s->dom[i].ops->type == TRAWL_CTL_DOMAIN_KERNEL)
+			return sd_fail(r, -EOPNOTSUPP, "rotating the kernel domain of a session that "
+						       "streams to trawl-relayd is not supported by "
+						       "trawl yet (session '%s')", s->name);
 	for (i = 1; i < SD_NR_DOMAINS; i++)
 		if (s->dom[i].ops && s->dom[i].ds && !s->dom[i].ops->rotate)
 			return sd_fail(r, -EOPNOTSUPP, "rotating the %s domain is not supported by "
@@ -334,7 +345,7 @@ static int rotate_step(struct sd_session *s, int i, void *arg, struct trawl_doma
 {
 	const struct rotate_job *j = arg;
 
-	return s->dom[i].ops->rotate(s->dom[i].ds, j->chunk, err);
+	return s->dom[i].ops->rotate(s->dom[i].ds, j->chunk, s->relay[0] ? j->archive : "", err);
 }
 
 /* Every domain went on in the new chunk: the one that ended is archived. */
@@ -380,6 +391,8 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 {
 	struct rotate_job *j = arg;
 
+	if (s->relay[0])
+		return 0; /* relayd moved it, as the consumers asked (rotate_step()) */
 	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);
 	return sd_owner_begin(job, s->uid, s->gid, archive_chunk, &j->cj);
@@ -400,8 +413,11 @@ static const struct sd_domains_cmd rotate_cmd = {
  */
 static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *r)
 {
+	/* a streaming session's chunks are relay destinations (consumerd/output.h) */
+	const char *base = s->relay[0] ? s->relay : s->output;
 	char stamp[32];
 	struct rotate_job *j;
+	int ret;
 
 	if (s->rotated_after_stop)
 		return sd_fail(r, -EBUSY, "Session was already rotated once since it became "
@@ -415,13 +431,18 @@ static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *
 	j->now = time(NULL);
 	j->scheduled = scheduled;
 	if (!s->chunk[0])
-		trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", s->output);
+		trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", base);
 	chunk_time(stamp, sizeof(stamp), j->now);
-	if (trawl_path_fmt(j->chunk, sizeof(j->chunk), "%s/%s-%llu", s->output, stamp,
-			   (unsigned long long)s->chunk_id + 1) ||
-	    archive_name(s, j->now, j->archive, sizeof(j->archive)) ||
-	    trawl_path_fmt(j->archive_path, sizeof(j->archive_path), "%s/%s", s->output,
-			   j->archive)) {
+	ret = trawl_path_fmt(j->chunk, sizeof(j->chunk), "%s/%s-%llu", base, stamp,
+			     (unsigned long long)s->chunk_id + 1);
+	if (!ret)
+		ret = archive_name(s, j->now, j->archive, sizeof(j->archive));
+	if (!ret)
+		ret = s->relay[0] ? sd_relay_location(s, j->archive, j->archive_path,
+						      sizeof(j->archive_path))
+				  : trawl_path_fmt(j->archive_path, sizeof(j->archive_path),
+						   "%s/%s", s->output, j->archive);
+	if (ret) {
 		free(j);
 		return sd_fail(r, -ENAMETOOLONG, "trace chunk folder too long: %s", s->output);
 	}
@@ -601,10 +622,6 @@ void sd_cmd_rotation(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	if (s->live || s->snapshot || (!s->relay[0] && s->output[0] != '/'))
 		return (void)sd_fail(r, -EOPNOTSUPP, "Rotation feature not available for this "
 						     "session's creation mode (session '%s')",
-				     s->name);
-	if (s->relay[0])
-		return (void)sd_fail(r, -EOPNOTSUPP, "Rotation feature not available on the relay "
-						     "(session '%s' streams to trawl-relayd)",
 				     s->name);
 	if (timer ? s->rotation_timer_us : s->rotation_size)
 		return (void)sd_fail(r, -EEXIST, "A %s rotation schedule is already set on session %s",

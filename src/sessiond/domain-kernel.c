@@ -616,12 +616,17 @@ static int kd_clear(struct trawl_domain_session *s, struct trawl_domain_err *err
  * next start) and takes what was recorded meanwhile from the buffers. As
  * clear, awaited in the loop.
  */
-static int kd_rotate(struct trawl_domain_session *s, const char *chunk,
+static int kd_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
 		     struct trawl_domain_err *err)
 {
 	char e[TRAWL_KERNEL_ERR_LEN] = "";
 	int fd;
 
+	if (archive[0]) {
+		trawl_domain_err_set(err, "rotating the kernel domain of a session that streams to "
+					  "trawl-relayd is not supported by trawl yet");
+		return -EOPNOTSUPP;
+	}
 	if (kd_busy(s, err))
 		return -EBUSY;
 	if (trawl_path_fmt(s->sw_out, sizeof(s->sw_out), "%s/kernel", chunk)) {

@@ -899,11 +899,8 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
 static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
 			    struct trawl_domain_err *err)
 {
-	if (ret == -EOPNOTSUPP)
-		trawl_domain_err_set(err, "Clearing a session is not supported by the relay daemon");
-	else
-		trawl_domain_err_set(err, "the consumer could not clear the session: %s",
-				     msg[0] ? msg : cons_alive(s) ? strerror(-ret) : s->cons->msg);
+	trawl_domain_err_set(err, "the consumer could not clear the session: %s",
+			     msg[0] ? msg : cons_alive(s) ? strerror(-ret) : s->cons->msg);
 	return ret;
 }
 
@@ -916,6 +913,9 @@ static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_e
 {
 	int ret, local = s->output[0] == '/' && !s->snapshot;
 
+	/* streaming: relayd removed the files; a started session goes on at once */
+	if (!local && !strncmp(s->output, "relay:", 6) && s->active)
+		return ust_clear_dir_made(s, 0, err);
 	if (!local)
 		return 0;
 	/* what is left: the traces of programs that exited (per-process buffers) */
@@ -1000,13 +1000,14 @@ static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *er
 /*
  * `rotate`: the session's traces end their chunk under s->output and go
  * on under @chunk (consumer-proto.h's ROTATE); traces made later go there
- * too. The consumer's answer, once the files of the chunk that ended are
+ * too. A streaming session's consumer has relayd archive the chunk that
+ * ended in @archive. The consumer's answer, once the files of the chunk that ended are
  * complete, is awaited in the loop (-EINPROGRESS, then ust_async_done()).
  * The traces are in the new chunk from the ROTATE on, answered or not:
  * one an app adds meanwhile is told to the consumer after it, and so
  * begins there (a failed rotation leaves them there too).
  */
-static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
+static int ust_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
 		      struct trawl_domain_err *err)
 {
 	struct trawl_cons_rotate rq;
@@ -1016,7 +1017,8 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk,
 
 	memset(&rq, 0, sizeof(rq));
 	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
-	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk)) {
+	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk) ||
+	    trawl_path_fmt(rq.archive, sizeof(rq.archive), "%s", archive)) {
 		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s", chunk);
 		return -ENAMETOOLONG;
 	}

@@ -329,8 +329,12 @@ struct trawl_domain_ops {
 	 * they write in (the output given at session_create, or the last
 	 * @chunk) and go on in folder @chunk, the same layout below it; every
 	 * file of the chunk that ended is complete and closed when this returns
-	 * (the daemon then moves it to archives/). May be NULL (then refused). */
-	int (*rotate)(struct trawl_domain_session *s, const char *chunk,
+	 * (the daemon then moves it to archives/). A streaming session's
+	 * @chunk is a relay destination (consumerd/output.h) and @archive the
+	 * ended chunk's archive in relayd's session folder
+	 * ("archives/BEGIN-END-ID"): relayd moves it there, as the consumers
+	 * ask; else @archive is "". May be NULL (then refused). */
+	int (*rotate)(struct trawl_domain_session *s, const char *chunk, const char *archive,
 		      struct trawl_domain_err *err);
 };
 

@@ -392,6 +392,12 @@ int sd_relay_is_url(const char *output);
  */
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
 		   struct sd_reply *r);
+/*
+ * Where @rel (a path in @s's folder on relayd) is, as LTTng says a relay
+ * archive's location: "tcp://HOST/HOSTNAME/NAME-STAMP/REL [control port C,
+ * data port D]". 0 or -errno.
+ */
+int sd_relay_location(const struct sd_session *s, const char *rel, char *buf, size_t len);
 /* For a streaming session that lost relayd, connects again (at start): 0
  * (connected), -EINPROGRESS (as sd_relay_setup()), or fills @r. */
 int sd_relay_check(struct sd_session *s, struct sd_reply *r);

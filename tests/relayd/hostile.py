@@ -5,12 +5,14 @@
 # messages, many idle connections. Each bad peer must be dropped (relayd
 # closes the connection); relayd must still answer a PING at the end.
 # Two sessions with the same name, host and time (their own tokens) must
-# get a folder each. Usage: hostile.py HOST CTRL_PORT DATA_PORT [RELAY_OUTPUT]
+# get a folder each. ARCHIVE and REMOVE (rotate, clear) move and remove only
+# below the session's folder: a link planted there is removed, not followed. Usage: hostile.py HOST CTRL_PORT DATA_PORT [RELAY_OUTPUT]
 import os, random, socket, struct, sys, time
 
 host, ctrl, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-MAGIC, VERSION = 0x594C5254, 1
+MAGIC, VERSION = 0x594C5254, 2
 HELLO, OPEN, APPEND, REPLACE, CLOSE, END, PING = range(1, 8)
+ARCHIVE, REMOVE = 10, 11
 fails = 0
 
 
@@ -86,6 +88,15 @@ for port in (ctrl, data):
     dropped(port, hello() + open_msg(b"f") + open_msg(b"g"), "handle opened twice", 16)
     dropped(port, hello() + hello(), "hello twice", 16)
     dropped(port, hello() + hdr(CLOSE, 0, 9), "close of a closed handle", 16)
+    for pl in (b"../x\0archives/y\0", b"a\0/tmp/escaped-abs\0", b"a\0b\0",
+               b"archives/a\0archives/b\0", b".token\0archives/t\0", b"a\0archives/../../x\0",
+               b"a\0archives/b", b"a\0", b"a\0archives/b\0c\0", b"\0archives/b\0",
+               b"a\0archives\0"):
+        dropped(port, hello() + hdr(ARCHIVE, len(pl)) + pl, f"archive {pl!r}", 16)
+    dropped(port, hello() + hdr(ARCHIVE, 12, 3) + b"a\0archives/b\0", "archive with a handle", 16)
+    for pl in (b"..\0", b"/tmp\0", b".token\0", b"archives\0", b"archives/x\0", b"a", b"\0",
+               b"a/../..\0"):
+        dropped(port, hello() + hdr(REMOVE, len(pl)) + pl, f"remove {pl!r}", 16)
     # half a message, then the peer goes
     s = socket.create_connection((host, port))
     s.sendall(hello() + hdr(APPEND, 1000, 1) + b"abc")
@@ -112,6 +123,53 @@ if len(sys.argv) > 4:
     if got != [b"first", b"second"]:
         print(f"FAIL: same-named sessions share a folder: {got}")
         fails += 1
+
+def ping(c):
+    c.sendall(hdr(PING, 0))
+    r = c.recv(16)
+    return struct.unpack("<IiQ", r)[1] if len(r) == 16 else None
+
+
+# a chunk archived and another cleared, by the book; a link planted in the
+# folder to clear is removed, what it points to stays
+if len(sys.argv) > 4:
+    out = sys.argv[4]
+    c = socket.create_connection((host, data), timeout=10)
+    c.sendall(hello(b"rot", b"hr", token=7))
+    c.recv(16)
+    c.sendall(open_msg(b"c1/ust/f", 1) + hdr(APPEND, 3, 1) + b"one" + hdr(CLOSE, 0, 1))
+    pl = b"c1/ust\0archives/a-b-0/ust\0"
+    c.sendall(hdr(ARCHIVE, len(pl)) + pl)
+    if ping(c) != 0:
+        print("FAIL: ARCHIVE by the book not confirmed")
+        fails += 1
+    sess = os.path.join(out, "hr", os.listdir(os.path.join(out, "hr"))[0])
+    if (not os.path.isfile(os.path.join(sess, "archives/a-b-0/ust/f")) or
+            os.path.exists(os.path.join(sess, "c1"))):
+        print(f"FAIL: ARCHIVE did not move c1/ust (or left c1): {sorted(os.listdir(sess))}")
+        fails += 1
+    outside = os.path.join(out, "..", "hostile-outside")
+    os.makedirs(outside, exist_ok=True)
+    open(os.path.join(outside, "keep"), "w").write("keep")
+    c.sendall(open_msg(b"c2/ust/g", 1) + hdr(APPEND, 3, 1) + b"two" + hdr(CLOSE, 0, 1))
+    ping(c)
+    os.symlink(os.path.abspath(outside), os.path.join(sess, "c2/ust/link"))
+    pl = b"c2/ust\0"
+    c.sendall(hdr(REMOVE, len(pl)) + pl)
+    if ping(c) != 0:
+        print("FAIL: REMOVE by the book not confirmed")
+        fails += 1
+    if os.listdir(os.path.join(sess, "c2/ust")) or not os.path.isfile(os.path.join(outside, "keep")):
+        print("FAIL: REMOVE left files, or followed a link out of the session folder")
+        fails += 1
+    # moving onto what exists replaces nothing: relayd says so at the next PING
+    c.sendall(open_msg(b"c3/ust/h", 1) + hdr(CLOSE, 0, 1))
+    pl = b"c3/ust\0archives/a-b-0/ust\0"
+    c.sendall(hdr(ARCHIVE, len(pl)) + pl)
+    if ping(c) in (0, None) or open(os.path.join(sess, "archives/a-b-0/ust/f")).read() != "one":
+        print("FAIL: ARCHIVE onto an existing archive was not refused")
+        fails += 1
+    c.close()
 
 # many idle connections at once, then a session that works alongside them
 idle = [socket.create_connection((host, data)) for _ in range(100)]

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Trace chunks of sessions streamed to trawl-relayd (LTTng 2.13's rotate,
+# clear and snapshot over the network), through real daemons, with ust's
+# test app and babeltrace2 as the oracle:
+#   rotate   a session streamed with --set-url is rotated 3 times, one app
+#            run (its own pid, 200 numbered tall:seq events) per chunk: the
+#            3 archives are on relayd's side as LTTng lays them out
+#            (<output>/<hostname>/<session>-<date>/archives/BEGIN-END-ID/ust/...),
+#            each read alone by babeltrace2 without a word, each holding
+#            exactly its round's events (so every event is in exactly one
+#            chunk); the chunk in progress (BEGIN-3/) holds the 4th round's;
+#            rotate prints LTTng's "is now readable on relay tcp://..." line;
+#            nothing is left in the session folder but archives/ and the
+#            current chunk
+#   clear    a streamed session cleared while it runs: relayd's folder then
+#            holds only the events of the app run after the clear (those
+#            before are gone), read by babeltrace2; a stopped session
+#            cleared gets its files again at its next start
+#   kill     relayd killed before a rotation: the rotate fails with one line
+#            counting what was lost, exit != 0; destroy works
+#   live     a live session's rotation is refused, as LTTng 2.13 refuses it
+. "$(dirname "$0")/lib.sh"
+APP=$BIN/ust-app-all
+[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+case=${1:?case}
+uid=$(id -u)
+
+# chunk_check DIR PID: babeltrace2 reads DIR alone, silently; it holds 200
+# tall:seq events, all from PID, n = 0..199 each once
+chunk_check() {
+	babeltrace2 "$1" >"$T/bt.txt" 2>"$T/bt.err" || { fail "babeltrace2 $1: $(cat "$T/bt.err")"; return 1; }
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned on $1: $(cat "$T/bt.err")"
+	local all mine n
+	all=$(grep -c " tall:seq: " "$T/bt.txt")
+	mine=$(grep " tall:seq: " "$T/bt.txt" | grep -Ec "vpid = $2([^0-9]|$)")
+	n=$(grep " tall:seq: " "$T/bt.txt" | grep -o 'n = [0-9]*' | sort -u | wc -l)
+	[ "$all" = 200 ] && [ "$mine" = 200 ] && [ "$n" = 200 ] ||
+		fail "$1: expected 200 tall:seq of pid $2 (n = 0..199), got $all, $mine of it, $n distinct n"
+}
+
+case $case in
+rotate)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create R --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	pids=()
+	for round in 1 2 3 4; do
+		"$APP" 1 200 5000 >"$T/app.out" & app=$!
+		wait "$app" || fail "app of round $round failed"
+		pids+=("$app")
+		[ "$round" = 4 ] && break
+		expect 0 "$TRAWL" rotate R
+		grep -q "^Trace chunk archive for session R is now readable on relay tcp://127.0.0.1/$(hostname)/R-[0-9]*-[0-9]*/archives/[0-9T+-]* \[control port $CTRL_PORT, data port $DATA_PORT\]$" "$T/out" ||
+			fail "rotate $round: not LTTng's line: $(cat "$T/out")"
+	done
+	expect 0 "$TRAWL" stop
+	dir=$(relay_trace R)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no R-YYYYMMDD-HHMMSS folder"; finish; }
+	mapfile -t arch < <(ls -d "$dir"/archives/* 2>/dev/null | sort -t- -k3 -n)
+	[ "${#arch[@]}" = 3 ] || { ls -R "$dir" >&2; fail "expected 3 archives, got ${#arch[@]}"; finish; }
+	for i in 0 1 2; do
+		b=$(basename "${arch[$i]}")
+		[[ $b =~ ^[0-9]{8}T[0-9]{6}[+-][0-9]{4}-[0-9]{8}T[0-9]{6}[+-][0-9]{4}-$i$ ]] ||
+			fail "archive $i not named BEGIN-END-$i: $b"
+		[ -f "${arch[$i]}/ust/uid/$uid/64-bit/metadata" ] || fail "archive $i: no ust/uid/$uid/64-bit/metadata"
+		chunk_check "${arch[$i]}" "${pids[$i]}"
+	done
+	# the chunk in progress: BEGIN-3, as a local session's
+	cur=$(ls -d "$dir"/[0-9]*T*-3 2>/dev/null)
+	[ -n "$cur" ] || { ls "$dir" >&2; fail "no chunk 3 folder"; finish; }
+	chunk_check "$cur" "${pids[3]}"
+	left=$(ls "$dir" | grep -v "^archives$" | grep -vx "$(basename "$cur")")
+	[ -z "$left" ] || fail "left in the session folder: $left"
+	expect 0 "$TRAWL" destroy
+	;;
+clear)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create C --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app 1 failed"
+	expect 0 "$TRAWL" clear C
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 2 failed"
+	expect 0 "$TRAWL" stop
+	dir=$(relay_trace C)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no C-YYYYMMDD-HHMMSS folder"; finish; }
+	chunk_check "$dir" "$app"
+	# stopped: cleared, then the next start's events only
+	expect 0 "$TRAWL" clear C
+	[ -z "$(find "$dir/ust" -type f)" ] || fail "files left after a clear of the stopped session: $(find "$dir/ust" -type f)"
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 3 failed"
+	expect 0 "$TRAWL" destroy
+	chunk_check "$dir" "$app"
+	;;
+kill)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create K --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 || fail "app failed"
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	expect_fail "$TRAWL" rotate K
+	echo "rotate with relayd gone said: $(cat "$T/err")"
+	one_line_naming "trawl-relayd"
+	grep -q " lost" "$T/err" || fail "the rotate's line does not count what was lost"
+	"$TRAWL" destroy K >/dev/null 2>&1
+	;;
+live)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create L --live=200000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	expect_fail "$TRAWL" rotate L
+	one_line_naming "Rotation feature not available for this session's creation mode"
+	expect_fail "$TRAWL" enable-rotation --timer 1s -s L
+	one_line_naming "Rotation feature not available for this session's creation mode"
+	expect 0 "$TRAWL" destroy L
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+finish
