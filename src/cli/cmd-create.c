@@ -251,9 +251,6 @@ static int run(int argc, char **argv)
 	if (live && output && strncmp(output, "net", 3))
 		return cli_error(-EINVAL, "a live session streams to trawl-relayd: give it a "
 					  "net://HOST URL, not an output folder");
-	if (snapshot && output && !strncmp(output, "net", 3))
-		return cli_error(-EOPNOTSUPP, "snapshot sessions cannot stream to trawl-relayd "
-					      "(yet): give them a local --output");
 	attr = trawl_ctl_session_attr_create();
 	if (!attr)
 		return cli_error(-ENOMEM, "create: %s", strerror(ENOMEM));

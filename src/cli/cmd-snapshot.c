@@ -50,9 +50,10 @@ static struct trawl_ctl_snapshot_output *output_of(const char *url, int *ret)
 		*ret = cli_error(-ENOMEM, "snapshot: %s", strerror(ENOMEM));
 		return NULL;
 	}
-	if (is_network(ctrl) || is_network(o.data)) {
-		*ret = cli_error(-EOPNOTSUPP, "snapshot outputs cannot stream to trawl-relayd "
-					      "(net://) yet: give a local folder");
+	if (is_network(o.data) && !url) {
+		*ret = cli_error(-EOPNOTSUPP, "snapshot outputs to trawl-relayd are one URL, "
+					      "net://HOST[:CTRLPORT[:DATAPORT]]: -C/-D are not "
+					      "supported by trawl yet");
 		goto fail;
 	}
 	if (ctrl && (err = trawl_ctl_snapshot_output_set_url(out, ctrl, url ? NULL : o.data))) {
@@ -337,8 +338,10 @@ const struct cli_cmd cli_cmd_snapshot = {
 		       "has one output at most: del-output it (by ID or NAME) to add another. "
 		       "record FOLDER writes this one snapshot to FOLDER instead (named "
 		       "snapshot-0 unless -n). The session must have been started once. "
-		       "Outputs are local folders (file://FOLDER); net:// outputs to "
-		       "trawl-relayd are not supported yet.",
+		       "Outputs are local folders (file://FOLDER) or trawl-relayd "
+		       "(net://HOST[:CTRLPORT[:DATAPORT]]): a snapshot sent there lands in "
+		       "HOSTNAME/SESSION-DATE/NAME-YYYYMMDD-HHMMSS-N of relayd's output, as "
+		       "LTTng's relayd lays it out.",
 	.options = opts_doc,
 	.run = run,
 	.mi = CLI_MI_RESULT,

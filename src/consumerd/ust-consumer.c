@@ -421,10 +421,19 @@ static void session_remove(uint64_t session)
 	}
 }
 
+/*
+ * 1 if a trace at @path writes nothing but snapshots: its session's snapshot
+ * output is trawl-relayd (net://...), and it has no folder of its own.
+ */
+static int trace_snapshot_only(const char *path)
+{
+	return !strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7);
+}
+
 static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 {
 	struct trawl_cons_add_trace a;
-	struct trawl_output *out;
+	struct trawl_output *out = NULL;
 	struct ctrace *t;
 	char err[TRAWL_CONS_MSG_LEN];
 	int ret;
@@ -432,15 +441,18 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	if (h->size != sizeof(a) || trace_find(h->trace_key))
 		return -EINVAL;
 	memcpy(&a, payload, sizeof(a));
-	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) ||
-	    (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path)))
+	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)))
 		return -EINVAL;
-	ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
-	if (ret) {
-		trawl_log(TRAWL_LOG_ERROR, "%s", err);
-		trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
-		last_error_session = h->session_key;
-		return ret;
+	if (!trace_snapshot_only(a.path)) {
+		if (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path))
+			return -EINVAL;
+		ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
+		if (ret) {
+			trawl_log(TRAWL_LOG_ERROR, "%s", err);
+			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
+			last_error_session = h->session_key;
+			return ret;
+		}
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
@@ -450,14 +462,15 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	t->out = out;
 	t->meta_h = -1;
 	/* a packet sent and lost after (relayd did not confirm it): its events counted then */
-	trawl_output_count_events(out, trace_packet_events, t);
+	if (out)
+		trawl_output_count_events(out, trace_packet_events, t);
 	/*
 	 * Live: the trace shows on relayd (an empty metadata file, which its
 	 * live server takes as a trace on its way) before its apps can record:
 	 * the session daemon waits for our reply before it gives them their
 	 * channels (see cmd_add_channel()).
 	 */
-	if (trawl_output_live_timer_us(out) && !(a.flags & TRAWL_CONS_F_RESUME)) {
+	if (out && trawl_output_live_timer_us(out) && !(a.flags & TRAWL_CONS_F_RESUME)) {
 		t->meta_h = trawl_output_file_open(out, "metadata", TRAWL_OUTPUT_METADATA);
 		if (t->meta_h < 0) {
 			ret = t->meta_h;
@@ -737,7 +750,8 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 	if (h->size != sizeof(a))
 		return -EINVAL;
 	memcpy(&a, payload, sizeof(a));
-	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) || a.path[0] != '/')
+	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) ||
+	    (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path)))
 		return -EINVAL;
 	for (t = traces; t; t = t->next) {
 		char dir[TRAWL_CONS_PATH_LEN * 2 + 16], err[TRAWL_CONS_MSG_LEN];
@@ -751,8 +765,12 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		if (ret)
 			return ret;
 		ret = trawl_output_create(dir, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
-		if (ret)
+		if (ret) {
+			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
+			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
+			last_error_session = h->session_key;
 			return ret;
+		}
 		if (t->metadata)
 			ret = metadata_write(out, &meta_h, t->metadata, t->metadata_len);
 		for (c = channels; c && !ret; c = c->next) {
@@ -782,6 +800,9 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				trawl_output_stream_close(st);
 			}
 		}
+		/* relayd confirms what it wrote (a PING): what it did not is lost, and said */
+		if (!ret)
+			trawl_output_sync(out);
 		if (!ret && trawl_output_broken(out, err, sizeof(err))) {
 			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
 			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
@@ -829,7 +850,7 @@ static int trace_attach(struct ctrace *t)
 	uint32_t i;
 	int ret;
 
-	if (t->out)
+	if (t->out || trace_snapshot_only(t->path))
 		return 0;
 	ret = trawl_output_create(t->path, (uid_t)-1, (gid_t)-1, &t->out, err, sizeof(err));
 	if (ret) {

@@ -438,7 +438,7 @@ static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *
 	if (!ret)
 		ret = archive_name(s, j->now, j->archive, sizeof(j->archive));
 	if (!ret)
-		ret = s->relay[0] ? sd_relay_location(s, j->archive, j->archive_path,
+		ret = s->relay[0] ? sd_relay_location(s, s->output, j->archive, j->archive_path,
 						      sizeof(j->archive_path))
 				  : trawl_path_fmt(j->archive_path, sizeof(j->archive_path),
 						   "%s/%s", s->output, j->archive);

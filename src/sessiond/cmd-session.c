@@ -145,9 +145,6 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	if ((req->flags & TRAWL_CTL_F_LIVE) && !streaming)
 		return (void)sd_fail(r, -EINVAL, "a live session streams to trawl-relayd: its URL "
 						 "must be net://HOST (not '%s')", req->output);
-	if ((req->flags & TRAWL_CTL_F_SNAPSHOT) && streaming)
-		return (void)sd_fail(r, -EOPNOTSUPP, "snapshot sessions cannot stream to "
-						     "trawl-relayd (yet): give them a local output");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
@@ -158,10 +155,20 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	s->uid = p->uid;
 	s->gid = p->gid;
 	s->snapshot = !!(req->flags & TRAWL_CTL_F_SNAPSHOT);
-	if (s->snapshot && s->output[0])
-		sd_snapshot_default_output(s); /* as LTTng: snapshot-1, the session's folder */
+	s->created = (int64_t)time(NULL); /* (relayd names its folders by it) */
 	s->live = !!(req->flags & TRAWL_CTL_F_LIVE);
 	s->relay_fd = -1;
+	/* a snapshot session with a URL streams nothing: its snapshots go to relayd */
+	if (s->snapshot && streaming) {
+		ret = sd_snapshot_relay_output(s->output, sizeof(s->output), req->output, r);
+		if (ret) {
+			free(s);
+			return;
+		}
+		streaming = 0;
+	}
+	if (s->snapshot && s->output[0])
+		sd_snapshot_default_output(s); /* as LTTng: snapshot-1, the session's folder */
 	ret = streaming ? sd_relay_setup(s, req->output,
 					 s->live ? (req->live_timer_us ? req->live_timer_us : 1000000u)
 						 : 0,
@@ -178,7 +185,7 @@ void sd_cmd_create(const struct trawl_ctl_wire_req *req, const struct sd_peer *p
 	if (ret == -EINPROGRESS)
 		return op_connect(s, OPK_CREATE, r);
 	/* the folder made by a child as the owner, awaited in the loop: the same */
-	if (s->output[0] && !streaming)
+	if (s->output[0] && !streaming && !sd_relay_is_url(s->output))
 		return op_folder(s, r);
 	sd_session_rec(r, s);
 	sd_log("session %s created by uid %d, output %s", s->name, (int)s->uid,

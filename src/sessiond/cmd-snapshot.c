@@ -10,6 +10,14 @@
  * packets, as many of each as fit counting every packet as a whole
  * sub-buffer (LTTng's get_session_nb_packets_per_stream()).
  *
+ * An output may be trawl-relayd (net://HOST[:CTRL[:DATA]]), as LTTng's:
+ * the snapshot then goes to NAME-YYYYMMDD-HHMMSS-N in the session's folder
+ * on relayd (HOSTNAME/SESSION-CREATED/, relayd/proto.h's HELLO), each
+ * trace over its own connection (consumerd/output.h), named by the
+ * session's token as a streaming session's are. Such a session streams
+ * nothing between snapshots (its domains' output is the URL, which the
+ * consumer takes as "no files").
+ *
  * Every string comes from the client: names are checked by the protocol
  * (trawl_ctl_req_check()), folders here (absolute, no control character,
  * room for what goes under them); folders are created as the session's
@@ -18,6 +26,9 @@
  */
 #include "common/common.h"
 #include "common/fs.h"
+#include "consumerd/output.h"
+#include "relayd/proto.h"
+#include "relayd/url.h"
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
@@ -25,7 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Room left under a snapshot folder for the domains' subfolders
  * (ust/uid/UID/64-bit, ust/pid/NAME-PID-DATE/...): the consumer's paths
@@ -60,14 +73,35 @@ static struct sd_session *snapshot_session(const struct trawl_ctl_wire_req *req,
 	return s;
 }
 
-/* Whether @url (from the client) can be a snapshot output; else @r failed. */
-static int output_ok(const char *url, const char *data_url, struct sd_reply *r)
+int sd_snapshot_relay_output(char *buf, size_t len, const char *url, struct sd_reply *r)
+{
+	struct trawl_relay_url u;
+	char why[128];
+
+	if (trawl_relay_url_parse(url, TRAWL_RELAY_DEFAULT_CTRL_PORT, &u, why, sizeof(why)) ||
+	    u.tcp)
+		return sd_fail(r, -EINVAL, "bad URL '%s': %s", url,
+			       u.tcp ? "expected net://HOST[:CTRLPORT[:DATAPORT]]" : why);
+	if (trawl_relay_url_format(&u, buf, len))
+		return sd_fail(r, -ENAMETOOLONG, "URL '%s' too long", url);
+	return 0;
+}
+
+/*
+ * Whether @url (from the client) can be a snapshot output; else @r failed.
+ * @path gets what the output is: the folder, or the normalized URL.
+ */
+static int output_ok(const char *url, const char *data_url, char *path, size_t len,
+		     struct sd_reply *r)
 {
 	size_t i, n = strlen(url);
 
-	if (sd_relay_is_url(url) || data_url[0])
-		return !sd_fail(r, -EOPNOTSUPP, "snapshot outputs cannot stream to trawl-relayd "
-						"(net://) yet: give a local folder");
+	if (data_url[0])
+		return !sd_fail(r, -EOPNOTSUPP, "snapshot outputs to trawl-relayd are one URL, "
+						"net://HOST[:CTRLPORT[:DATAPORT]]: -C/-D are not "
+						"supported by trawl yet");
+	if (sd_relay_is_url(url))
+		return !sd_snapshot_relay_output(path, len, url, r);
 	if (url[0] != '/')
 		return !sd_fail(r, -EINVAL, "a snapshot output is an absolute folder, not '%s'",
 				url);
@@ -80,7 +114,8 @@ static int output_ok(const char *url, const char *data_url, struct sd_reply *r)
 		return !sd_fail(r, -ENAMETOOLONG, "snapshot output path too long (at most %d "
 						  "bytes)", TRAWL_CTL_PATH_MAX - TRAWL_CTL_NAME_MAX -
 							     32 - SNAP_SUBDIR_ROOM - 1);
-	return 1;
+	return !trawl_path_fmt(path, len, "%s", url) ||
+	       !sd_fail(r, -ENAMETOOLONG, "snapshot output path too long");
 }
 
 static void output_rec(struct sd_reply *r, const struct sd_snapshot_output *o)
@@ -106,13 +141,14 @@ void sd_cmd_snapshot_output(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 			return (void)sd_fail(r, -EEXIST, "snapshot output already exists: session "
 							 "'%s' has %s (a session has one at most, "
 							 "as in LTTng 2.13)", s->name, o->name);
-		if (!output_ok(req->output, req->target, r))
+		if (!output_ok(req->output, req->target, o->path, sizeof(o->path), r)) {
+			memset(o, 0, sizeof(*o));
 			return;
+		}
 		/* (the request's strings fit: checked NUL-terminated in smaller arrays) */
-		if ((req->name[0] ? trawl_path_fmt(o->name, sizeof(o->name), "%s", req->name)
-				  : trawl_path_fmt(o->name, sizeof(o->name), "snapshot-%" PRIu32,
-						   s->snap_last_id + 1)) ||
-		    trawl_path_fmt(o->path, sizeof(o->path), "%s", req->output)) {
+		if (req->name[0] ? trawl_path_fmt(o->name, sizeof(o->name), "%s", req->name)
+				 : trawl_path_fmt(o->name, sizeof(o->name), "snapshot-%" PRIu32,
+						  s->snap_last_id + 1)) {
 			memset(o, 0, sizeof(*o));
 			return (void)sd_fail(r, -ENAMETOOLONG, "snapshot output name or path too long");
 		}
@@ -176,7 +212,9 @@ static int64_t packets_per_stream(struct sd_session *s, uint64_t max_size, uint6
 /* A snapshot under way (sd_op_domains()'s argument). */
 struct snapshot_job {
 	uint64_t nr_packets; /* of each stream, 0: all */
-	char dir[TRAWL_CTL_PATH_MAX];
+	int relay;           /* dir is a relay destination (consumerd/output.h) */
+	char dir[TRAWL_CTL_PATH_MAX];   /* where the domains write it */
+	char shown[TRAWL_CTL_PATH_MAX]; /* what the reply and the log say: dir, or on relayd */
 };
 
 static int snapshot_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
@@ -191,7 +229,7 @@ static void snapshot_end(struct sd_session *s, int i, int ret, const struct traw
 {
 	const struct snapshot_job *j = arg;
 	struct trawl_ctl_wire_snapshot body = {.seq = s->snapshot_seq + 1};
-	const char *strs[] = {s->name, j->dir};
+	const char *strs[] = {s->name, j->shown};
 
 	if (ret && !i)
 		return (void)sd_fail(r, ret, "%s", err->msg); /* its folder (snapshot_before()) */
@@ -201,7 +239,7 @@ static void snapshot_end(struct sd_session *s, int i, int ret, const struct traw
 		return;
 	}
 	sd_reply_rec(r, TRAWL_CTL_ITEM_SNAPSHOT, &body, strs);
-	sd_log("session %s: snapshot %u recorded in %s", s->name, s->snapshot_seq + 1, j->dir);
+	sd_log("session %s: snapshot %u recorded in %s", s->name, s->snapshot_seq + 1, j->shown);
 	s->snapshot_seq++;
 }
 
@@ -211,6 +249,8 @@ static int snapshot_before(struct sd_session *s, void *arg, struct sd_owner_job 
 {
 	const struct snapshot_job *j = arg;
 
+	if (j->relay)
+		return 0; /* relayd makes its folders */
 	trawl_msg_fmt(what, len, "cannot create %s", j->dir);
 	return sd_mkdir_checked_begin(job, j->dir, s->uid, s->gid);
 }
@@ -221,6 +261,46 @@ static const struct sd_domains_cmd snapshot_cmd = {
 	.end = snapshot_end,
 	.before = snapshot_before,
 };
+
+/*
+ * A snapshot to relayd: the domains' destination (j->dir: the session's
+ * folder there, named by its name, host, creation time and token, then
+ * NAME-STAMP-N), and where it is as LTTng would say it. 0, or -errno with
+ * @r failed (or not, for a name too long: the caller says it).
+ */
+static int relay_dir(struct sd_session *s, const struct sd_snapshot_output *o, const char *stamp,
+		     struct snapshot_job *j, struct sd_reply *r)
+{
+	char spec[TRAWL_CTL_PATH_MAX], rel[TRAWL_CTL_NAME_MAX + 48];
+	int i, ret;
+
+	for (i = 1; i < SD_NR_DOMAINS; i++)
+		if (s->dom[i].ops && s->dom[i].ds && s->dom[i].ops->type == TRAWL_CTL_DOMAIN_KERNEL)
+			return sd_fail(r, -EOPNOTSUPP, "snapshots of the kernel domain to trawl-relayd "
+						       "are not supported by trawl yet (session '%s')",
+				       s->name);
+	if (!trawl_relay_name_ok(s->name) || !trawl_relay_name_ok(o->name))
+		return sd_fail(r, -EINVAL, "session name '%s' or snapshot name '%s' cannot name a "
+					   "folder on trawl-relayd", s->name, o->name);
+	if (!s->hostname[0]) {
+		gethostname(s->hostname, sizeof(s->hostname) - 1);
+		if (!trawl_relay_name_ok(s->hostname))
+			snprintf(s->hostname, sizeof(s->hostname), "localhost");
+	}
+	/* names the session on relayd with its name and host (relay.c) */
+	while (!s->relay_token)
+		if (getrandom(&s->relay_token, sizeof(s->relay_token), 0) != sizeof(s->relay_token))
+			s->relay_token = (uint64_t)s->created << 20 ^ (uint64_t)getpid() << 8 ^ s->id;
+	ret = trawl_output_relay_spec(spec, sizeof(spec), o->path, s->name, s->hostname,
+				      s->created, 0, s->relay_token);
+	if (!ret)
+		ret = trawl_path_fmt(rel, sizeof(rel), "%s-%s-%u", o->name, stamp, s->snapshot_seq);
+	if (!ret)
+		ret = trawl_path_fmt(j->dir, sizeof(j->dir), "%s/%s", spec, rel);
+	if (!ret)
+		ret = sd_relay_location(s, o->path, rel, j->shown, sizeof(j->shown));
+	return ret;
+}
 
 /*
  * Records @s's buffers to output @o; @stamp: the record's date. The
@@ -250,10 +330,15 @@ static void record_to(struct sd_session *s, const struct sd_snapshot_output *o,
 	if (!j)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
 	j->nr_packets = (uint64_t)nr;
-	if (trawl_path_fmt(j->dir, sizeof(j->dir), "%s/%s-%s-%u", o->path, o->name, stamp,
-			   s->snapshot_seq)) {
+	j->relay = sd_relay_is_url(o->path);
+	if (j->relay ? relay_dir(s, o, stamp, j, r)
+		     : trawl_path_fmt(j->dir, sizeof(j->dir), "%s/%s-%s-%u", o->path, o->name,
+				      stamp, s->snapshot_seq) ||
+			       trawl_path_fmt(j->shown, sizeof(j->shown), "%s", j->dir)) {
 		free(j);
-		return (void)sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
+		if (!r->status)
+			sd_fail(r, -ENAMETOOLONG, "snapshot path too long");
+		return;
 	}
 	sd_op_domains(s, &snapshot_cmd, j, 0, r);
 }
@@ -279,11 +364,10 @@ void sd_cmd_snapshot(const struct trawl_ctl_wire_req *req, const struct sd_peer 
 		return (void)sd_fail(r, -ENOENT, "session '%s' has no channels", s->name);
 	if (req->output[0]) {
 		/* a temporary output, for this snapshot only: LTTng names it snapshot-0 */
-		if (!output_ok(req->output, req->target, r))
-			return;
 		memset(&o, 0, sizeof(o));
-		if (trawl_path_fmt(o.path, sizeof(o.path), "%s", req->output) ||
-		    trawl_path_fmt(o.name, sizeof(o.name), "snapshot-0"))
+		if (!output_ok(req->output, req->target, o.path, sizeof(o.path), r))
+			return;
+		if (trawl_path_fmt(o.name, sizeof(o.name), "snapshot-0"))
 			return (void)sd_fail(r, -ENAMETOOLONG, "snapshot output path too long");
 	} else {
 		if (!s->snap_out.id)

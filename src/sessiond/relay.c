@@ -585,7 +585,8 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 	return session_connect(s, "create", r);
 }
 
-int sd_relay_location(const struct sd_session *s, const char *rel, char *buf, size_t len)
+int sd_relay_location(const struct sd_session *s, const char *url, const char *rel, char *buf,
+		      size_t len)
 {
 	struct trawl_relay_url u;
 	char why[128], stamp[32];
@@ -593,7 +594,7 @@ int sd_relay_location(const struct sd_session *s, const char *rel, char *buf, si
 	struct tm tm;
 
 	/* relayd's session folder (relayd/proto.h's HELLO): HOSTNAME/NAME-STAMP */
-	if (trawl_relay_url_parse(s->output, TRAWL_RELAY_DEFAULT_CTRL_PORT, &u, why, sizeof(why)) ||
+	if (trawl_relay_url_parse(url, TRAWL_RELAY_DEFAULT_CTRL_PORT, &u, why, sizeof(why)) ||
 	    !localtime_r(&t, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		return -EINVAL;
 	return trawl_path_fmt(buf, len, "tcp://%s/%s/%s-%s/%s [control port %u, data port %u]",

@@ -382,6 +382,13 @@ struct sd_domains_cmd {
 void sd_op_domains(struct sd_session *s, const struct sd_domains_cmd *cmd, void *arg,
 		   int unattended, struct sd_reply *r);
 
+/*
+ * cmd-snapshot.c: @url (net://HOST[:CTRL[:DATA]], from the client) as a
+ * snapshot output, normalized into @buf (net[6]://HOST:CTRL:DATA); 0, or
+ * -errno with @r failed.
+ */
+int sd_snapshot_relay_output(char *buf, size_t len, const char *url, struct sd_reply *r);
+
 /* relay.c: streaming sessions */
 /* 1 if @output is a net:// or net6:// URL. */
 int sd_relay_is_url(const char *output);
@@ -393,11 +400,12 @@ int sd_relay_is_url(const char *output);
 int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us,
 		   struct sd_reply *r);
 /*
- * Where @rel (a path in @s's folder on relayd) is, as LTTng says a relay
- * archive's location: "tcp://HOST/HOSTNAME/NAME-STAMP/REL [control port C,
- * data port D]". 0 or -errno.
+ * Where @rel (a path in @s's folder on the relayd of @url, net://...) is,
+ * as LTTng says a relay archive's location: "tcp://HOST/HOSTNAME/NAME-STAMP/REL
+ * [control port C, data port D]". 0 or -errno.
  */
-int sd_relay_location(const struct sd_session *s, const char *rel, char *buf, size_t len);
+int sd_relay_location(const struct sd_session *s, const char *url, const char *rel, char *buf,
+		      size_t len);
 /* For a streaming session that lost relayd, connects again (at start): 0
  * (connected), -EINPROGRESS (as sd_relay_setup()), or fills @r. */
 int sd_relay_check(struct sd_session *s, struct sd_reply *r);

@@ -17,6 +17,13 @@
 #            holds only the events of the app run after the clear (those
 #            before are gone), read by babeltrace2; a stopped session
 #            cleared gets its files again at its next start
+#   snapshot snapshots to relayd, as LTTng lays them out
+#            (<output>/<hostname>/<session>-<date>/<name>-<date>-<N>/ust/...):
+#            a snapshot session created with --set-url (its default output
+#            the URL), record and record -n; a local snapshot session's
+#            record net://URL and add-output net://URL; each snapshot read
+#            alone by babeltrace2, holding the newest app run's 200 events;
+#            relayd killed: record fails with one line
 #   kill     relayd killed before a rotation: the rotate fails with one line
 #            counting what was lost, exit != 0; destroy works
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
@@ -101,6 +108,57 @@ clear)
 	wait "$app" || fail "app 3 failed"
 	expect 0 "$TRAWL" destroy
 	chunk_check "$dir" "$app"
+	;;
+snapshot)
+	relayd_start || { fail "relayd did not start"; finish; }
+	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
+	expect 0 "$TRAWL" create S --snapshot --set-url "$url"
+	grep -q "^Default snapshot output set to $url$" "$T/out" || fail "create --snapshot --set-url said: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	grep -q "\[1\] snapshot-1: $url" "$T/out" || fail "list-output said: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app failed"
+	expect 0 "$TRAWL" snapshot record
+	grep -q "^Snapshot recorded successfully for session S$" "$T/out" || fail "record said: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot record -n named
+	dir=$(relay_trace S)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no S-YYYYMMDD-HHMMSS folder on relayd"; finish; }
+	for snap in snapshot-1-*-0 named-*-1; do
+		d=$(ls -d "$dir"/$snap 2>/dev/null)
+		[ -n "$d" ] || { ls "$dir" >&2; fail "no $snap snapshot on relayd"; continue; }
+		[ -f "$d/ust/uid/$uid/64-bit/metadata" ] || fail "$snap: no ust/uid/$uid/64-bit/metadata"
+		chunk_check "$d" "$app"
+	done
+	expect 0 "$TRAWL" destroy S
+	# a local snapshot session, to relayd for one record, then by its output
+	expect 0 "$TRAWL" create L --snapshot --output "$T/local"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app failed"
+	expect 0 "$TRAWL" snapshot record "$url"
+	grep -q "^Snapshot written at: $url$" "$T/out" || fail "record URL said: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot del-output 1
+	expect 0 "$TRAWL" snapshot add-output "$url" -n far
+	expect 0 "$TRAWL" snapshot record
+	dir=$(relay_trace L)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no L-YYYYMMDD-HHMMSS folder on relayd"; finish; }
+	for snap in snapshot-0-*-0 far-*-1; do
+		d=$(ls -d "$dir"/$snap 2>/dev/null)
+		[ -n "$d" ] || { ls "$dir" >&2; fail "no $snap snapshot on relayd"; continue; }
+		chunk_check "$d" "$app"
+	done
+	[ -z "$(ls "$T/local" 2>/dev/null | grep snapshot)" ] || fail "a snapshot to relayd landed in the local folder"
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	expect_fail "$TRAWL" snapshot record
+	echo "record with relayd gone said: $(cat "$T/err")"
+	one_line_naming "trawl-relayd"
+	"$TRAWL" destroy L >/dev/null 2>&1
 	;;
 kill)
 	relayd_start || { fail "relayd did not start"; finish; }

@@ -21,7 +21,7 @@
 #            lost (exit != 0), destroy works, what relayd got (the first
 #            app's 300 events) stays readable
 #   errors   bad URLs, an unreachable relayd (at create, and at start), live
-#            sessions with a folder, snapshot sessions with a URL, trawl view
+#            sessions with a folder, snapshot sessions with a bad URL, trawl view
 #            of a streamed session: one-line errors, exit != 0
 #   installed  cmake --install: trawl-relayd and its systemd unit, runnable from the prefix
 #   hostile  garbage, bad headers, path escapes and half messages sent to
@@ -237,7 +237,8 @@ errors)
 	expect_fail "$TRAWL" create E -C tcp://127.0.0.1:1 && expect_err_line "-D"
 	expect_fail "$TRAWL" create E --live=abc && expect_err_line "abc"
 	expect_fail "$TRAWL" create E --live -o "$T/x" && expect_err_line "net://"
-	expect_fail "$TRAWL" create E --snapshot --set-url net://127.0.0.1 && expect_err_line "snapshot"
+	# a snapshot session's URL is its snapshots' output (rotate.sh snapshot): a bad one is refused
+	expect_fail "$TRAWL" create E --snapshot --set-url net://host:99999 && expect_err_line "99999"
 	expect_fail "$TRAWL" create E --set-url net://no-such-host.invalid && expect_err_line "no-such-host.invalid"
 	expect 0 "$TRAWL" list && grep -q " E " "$T/out" && fail "a session was left behind"
 	# reachable at create, gone at start
