@@ -25,8 +25,10 @@ static void print_archive(const struct trawl_ctl_list *l, const char *session)
 		struct trawl_ctl_rotation_info r = {.struct_size = sizeof(r)};
 
 		if (!trawl_ctl_list_rotation_at(l, i, &r) && !strcmp(r.session, session))
-			printf("Trace chunk archive for session %s is now readable at %s\n",
-			       r.session, r.path);
+			/* on relayd: "tcp://HOST/PATH [ports]", as LTTng says it */
+			printf("Trace chunk archive for session %s is now readable %s %s\n",
+			       r.session, strncmp(r.path, "tcp://", 6) ? "at" : "on relay",
+			       r.path);
 	}
 }
 

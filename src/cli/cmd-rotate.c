@@ -118,6 +118,32 @@ static const struct cli_option_doc rotate_doc[] = {
 	{NULL, NULL},
 };
 
+/*
+ * LTTng's <local> or <relay> location of an archive: the daemon says a
+ * relayd's as "tcp://HOST/RELATIVE_PATH [control port C, data port D]".
+ */
+static void mi_location(const char *path)
+{
+	char host[256], rel[4096];
+	unsigned ctrl, data;
+
+	if (strncmp(path, "tcp://", 6) ||
+	    sscanf(path, "tcp://%255[^/]/%4095s [control port %u, data port %u]", host, rel, &ctrl,
+		   &data) != 4) {
+		cli_mi_open("local");
+		cli_mi_str("absolute_path", path);
+		cli_mi_close();
+		return;
+	}
+	cli_mi_open("relay");
+	cli_mi_str("host", host);
+	cli_mi_u64("control_port", ctrl);
+	cli_mi_u64("data_port", data);
+	cli_mi_str("protocol", "TCP");
+	cli_mi_str("relative_path", rel);
+	cli_mi_close();
+}
+
 static int run_rotate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -161,9 +187,7 @@ static int run_rotate(int argc, char **argv)
 		cli_mi_str("state", done ? "COMPLETED" : "ONGOING");
 		if (done) {
 			cli_mi_open("location");
-			cli_mi_open("local");
-			cli_mi_str("absolute_path", ri.path);
-			cli_mi_close();
+			mi_location(ri.path);
 			cli_mi_close();
 		}
 		cli_mi_close();

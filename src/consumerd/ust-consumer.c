@@ -1014,14 +1014,15 @@ static int trace_archive(struct ctrace *t, const char *archive, const char *suff
 	ret = trawl_path_fmt(to, sizeof(to), "%s%s", archive, suffix);
 	if (!ret)
 		ret = trawl_output_archive(t->out, to);
+	/* (said by the archive's path: t->path, a relay destination, holds the token) */
 	if (ret && !trawl_output_broken(t->out, NULL, 0)) {
 		trawl_msg_fmt(last_error, sizeof(last_error),
-			      "cannot archive the trace chunk of %s on trawl-relayd: %s", t->path,
+			      "cannot archive the trace chunk in %s on trawl-relayd: %s", to,
 			      strerror(-ret));
 		last_error_session = t->session;
 	}
 	if (ret)
-		cons_log("archiving", t->path, -ret);
+		cons_log("archiving the trace chunk in", to, -ret);
 	return ret;
 }
 

@@ -484,6 +484,70 @@ int sd_session_archive_last_begin(struct sd_session *s)
 	return sd_owner_begin(&s->last_job, s->uid, s->gid, archive_last, &j);
 }
 
+int sd_session_relay_archive_begin(struct sd_session *s, struct sd_reply *r)
+{
+	char stamp[32], chunk[TRAWL_CTL_PATH_MAX];
+	struct sd_reply scratch = {0};
+	time_t now = time(NULL);
+	int i, begun = 0, refused;
+
+	s->last_archive[0] = '\0';
+	/* (rotated since its stop: the chunk that ended then was the last) */
+	if (!s->relay[0] || !s->rotations || s->rotated_after_stop)
+		return 0;
+	refused = rotate_refused(s, &scratch);
+	free(scratch.recs);
+	if (refused)
+		return 0;
+	chunk_time(stamp, sizeof(stamp), now);
+	if (archive_name(s, now, s->last_archive, sizeof(s->last_archive)) ||
+	    trawl_path_fmt(chunk, sizeof(chunk), "%s/%s-%llu", s->relay, stamp,
+			   (unsigned long long)s->chunk_id + 1)) {
+		s->last_archive[0] = '\0';
+		return 0;
+	}
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct sd_domain *d = &s->dom[i];
+		struct trawl_domain_err err = {""};
+		int ret;
+
+		s->op_wait[i] = 0;
+		if (!d->ops || !d->ds)
+			continue;
+		begun = 1;
+		ret = d->ops->rotate(d->ds, chunk, s->last_archive, &err);
+		if (ret == -EINPROGRESS)
+			s->op_wait[i] = 1;
+		else if (ret)
+			sd_session_relay_archived(s, ret, err.msg, r);
+	}
+	return begun;
+}
+
+void sd_session_relay_archived(struct sd_session *s, int ret, const char *msg, struct sd_reply *r)
+{
+	char path[TRAWL_CTL_PATH_MAX * 2];
+	struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
+	const char *strs[] = {s->name, path};
+
+	if (!s->last_archive[0])
+		return; /* failed already: said once */
+	if (ret) {
+		sd_log("session %s: cannot archive its last trace chunk on trawl-relayd: %s", s->name,
+		       msg[0] ? msg : strerror(-ret));
+		if (r && !r->status)
+			sd_fail(r, ret, "cannot archive the last trace chunk of session '%s' on "
+					"trawl-relayd: %s", s->name, msg[0] ? msg : strerror(-ret));
+		s->last_archive[0] = '\0';
+		return;
+	}
+	sd_log("session %s: last trace chunk %llu archived in %s on trawl-relayd", s->name,
+	       (unsigned long long)s->chunk_id, s->last_archive);
+	if (r && !sd_relay_location(s, s->output, s->last_archive, path, sizeof(path)))
+		sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
+	s->last_archive[0] = '\0';
+}
+
 void sd_session_archive_last(struct sd_session *s)
 {
 	char archive[TRAWL_CTL_PATH_MAX];

@@ -303,6 +303,8 @@ enum {
 	OP_STOPPING,
 	OP_RELEASING,
 	OP_ARCHIVING, /* destroy, released: the last chunk archived as the owner (s->last_job) */
+	OP_RELAY_ARCHIVING, /* destroy of a rotated streaming session, stopped: the domains
+			     * archive its last chunk on relayd (then OP_RELEASING) */
 	OP_REGENERATING,
 	OP_CONNECTING,
 	OP_DOMAINS,
@@ -358,6 +360,19 @@ static void op_begin(struct sd_op *op, struct sd_session *s, int release)
 		else
 			stop_failed(s, i, ret, &err, op->report ? &op->r : NULL);
 	}
+}
+
+/*
+ * A destroy, @s stopped: a rotated streaming session's last chunk is
+ * archived on relayd first (OP_RELAY_ARCHIVING), then the domains' releases.
+ */
+static void op_release_begin(struct sd_op *op, struct sd_session *s)
+{
+	if (sd_session_relay_archive_begin(s, op->report ? &op->r : NULL)) {
+		s->op_phase = OP_RELAY_ARCHIVING;
+		return;
+	}
+	op_begin(op, s, 1);
 }
 
 /* The first failure of a regenerate goes in the op's answer. */
@@ -649,14 +664,21 @@ static int op_step(struct sd_op *op, size_t k)
 				stop_failed(s, i, ret, &err, op->report ? &op->r : NULL);
 			else if (s->op_phase == OP_REGENERATING)
 				regen_failed(op, i, ret, &err);
+			else if (s->op_phase == OP_RELAY_ARCHIVING && ret)
+				sd_session_relay_archived(s, ret, err.msg, op->report ? &op->r : NULL);
 		}
 		if (s->op_phase == OP_STOPPING) {
 			s->active = 0;
 			if (op->destroy) {
-				op_begin(op, s, 1);
+				op_release_begin(op, s);
 				continue;
 			}
 			s->op = NULL;
+		} else if (s->op_phase == OP_RELAY_ARCHIVING) {
+			/* every domain answered: the archive's line, then the releases */
+			sd_session_relay_archived(s, 0, "", op->report ? &op->r : NULL);
+			op_begin(op, s, 1);
+			continue;
 		} else if (s->op_phase == OP_REGENERATING) {
 			s->op = NULL;
 		} else {
@@ -788,8 +810,12 @@ static void op_run(struct sd_session **ss, size_t nr, int destroy, int report, s
 		return;
 	op->destroy = destroy;
 	op->report = report;
-	for (k = 0; k < nr; k++)
-		op_begin(op, ss[k], !ss[k]->active);
+	for (k = 0; k < nr; k++) {
+		if (destroy && !ss[k]->active)
+			op_release_begin(op, ss[k]);
+		else
+			op_begin(op, ss[k], !ss[k]->active);
+	}
 	op_launch(op, r);
 }
 

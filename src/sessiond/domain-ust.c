@@ -1019,7 +1019,9 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk, const c
 	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
 	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk) ||
 	    trawl_path_fmt(rq.archive, sizeof(rq.archive), "%s", archive)) {
-		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s", chunk);
+		/* (a streaming session's @chunk holds its token: not said) */
+		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
+				     archive[0] ? archive : chunk);
 		return -ENAMETOOLONG;
 	}
 	for (t = s->traces; t; t = t->next) {
@@ -1028,7 +1030,7 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk, const c
 		if (strncmp(t->path, s->output, old_len) ||
 		    trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len)) {
 			trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
-					     chunk);
+					     archive[0] ? archive : chunk);
 			return -ENAMETOOLONG;
 		}
 	}

@@ -341,6 +341,17 @@ void sd_session_archive_last(struct sd_session *s);
 /* The same, as a job on @s->last_job: 0 (nothing to archive), -EINPROGRESS
  * (awaited: sd_owner_done()), or its result when it ran in place. */
 int sd_session_archive_last_begin(struct sd_session *s);
+/*
+ * A destroy of a rotated streaming session, once stopped: its domains
+ * archive the last chunk on relayd, as a rotation does (before they are
+ * released: their connections to relayd do it). Returns 1 when begun (the
+ * domains that wait have s->op_wait[] set; s->last_archive is the
+ * archive's name), 0 when there is nothing to archive. A domain that fails
+ * at once is said in @r (may be NULL).
+ */
+int sd_session_relay_archive_begin(struct sd_session *s, struct sd_reply *r);
+/* The destroy's relayd archive is over: its ROTATION record in @r, or @ret's line. */
+void sd_session_relay_archived(struct sd_session *s, int ret, const char *msg, struct sd_reply *r);
 /* ROTATION_SCHEDULE records of @s's schedules (list). */
 void sd_rotation_recs(struct sd_reply *r, const struct sd_session *s);
 /* At exit: every stop or destroy still waiting is done here, unanswered. */

@@ -9,10 +9,11 @@
 #            (<output>/<hostname>/<session>-<date>/archives/BEGIN-END-ID/ust/...),
 #            each read alone by babeltrace2 without a word, each holding
 #            exactly its round's events (so every event is in exactly one
-#            chunk); the chunk in progress (BEGIN-3/) holds the 4th round's;
-#            rotate prints LTTng's "is now readable on relay tcp://..." line;
-#            nothing is left in the session folder but archives/ and the
-#            current chunk
+#            chunk); the chunk in progress (BEGIN-3/) holds the 4th round's,
+#            and destroy archives it (LTTng's implicit rotation); rotate and
+#            destroy print LTTng's "is now readable on relay tcp://..." line;
+#            nothing is left in the session folder but archives/; a session
+#            rotated after its stop is not archived again by destroy
 #   clear    a streamed session cleared while it runs: relayd's folder then
 #            holds only the events of the app run after the clear (those
 #            before are gone), read by babeltrace2; a stopped session
@@ -62,6 +63,16 @@ rotate)
 		wait "$app" || fail "app of round $round failed"
 		pids+=("$app")
 		[ "$round" = 4 ] && break
+		if [ "$round" = 3 ]; then
+			# LTTng's MI: <location><relay> (mi-lttng-4.1.xsd when given)
+			expect 0 "$TRAWL" --mi xml rotate R
+			xsd=${TRAWL_LTTNG_MI_XSD:-}
+			xmllint --noout ${xsd:+--schema "$xsd"} "$T/out" 2>"$T/xml.err" ||
+				fail "rotate --mi xml: $(cat "$T/xml.err")"
+			grep -q "<relay><host>127.0.0.1</host><control_port>$CTRL_PORT</control_port><data_port>$DATA_PORT</data_port><protocol>TCP</protocol><relative_path>$(hostname)/R-[0-9]*-[0-9]*/archives/" "$T/out" ||
+				fail "rotate --mi xml: no <relay> location: $(cat "$T/out")"
+			continue
+		fi
 		expect 0 "$TRAWL" rotate R
 		grep -q "^Trace chunk archive for session R is now readable on relay tcp://127.0.0.1/$(hostname)/R-[0-9]*-[0-9]*/archives/[0-9T+-]* \[control port $CTRL_PORT, data port $DATA_PORT\]$" "$T/out" ||
 			fail "rotate $round: not LTTng's line: $(cat "$T/out")"
@@ -69,22 +80,35 @@ rotate)
 	expect 0 "$TRAWL" stop
 	dir=$(relay_trace R)
 	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no R-YYYYMMDD-HHMMSS folder"; finish; }
+	# the chunk in progress: BEGIN-3, as a local session's
+	cur=$(ls -d "$dir"/[0-9]*T*-3 2>/dev/null)
+	[ -n "$cur" ] || { ls "$dir" >&2; fail "no chunk 3 folder"; finish; }
+	chunk_check "$cur" "${pids[3]}"
+	# destroy archives the last chunk, as LTTng's implicit rotation does
+	expect 0 "$TRAWL" destroy
+	grep -q "^Trace chunk archive for session R is now readable on relay tcp://127.0.0.1/$(hostname)/R-[0-9]*-[0-9]*/archives/[0-9T+-]*-3 \[control port $CTRL_PORT, data port $DATA_PORT\]$" "$T/out" ||
+		fail "destroy: not LTTng's archive line: $(cat "$T/out")"
 	mapfile -t arch < <(ls -d "$dir"/archives/* 2>/dev/null | sort -t- -k3 -n)
-	[ "${#arch[@]}" = 3 ] || { ls -R "$dir" >&2; fail "expected 3 archives, got ${#arch[@]}"; finish; }
-	for i in 0 1 2; do
+	[ "${#arch[@]}" = 4 ] || { ls -R "$dir" >&2; fail "expected 4 archives, got ${#arch[@]}"; finish; }
+	for i in 0 1 2 3; do
 		b=$(basename "${arch[$i]}")
 		[[ $b =~ ^[0-9]{8}T[0-9]{6}[+-][0-9]{4}-[0-9]{8}T[0-9]{6}[+-][0-9]{4}-$i$ ]] ||
 			fail "archive $i not named BEGIN-END-$i: $b"
 		[ -f "${arch[$i]}/ust/uid/$uid/64-bit/metadata" ] || fail "archive $i: no ust/uid/$uid/64-bit/metadata"
 		chunk_check "${arch[$i]}" "${pids[$i]}"
 	done
-	# the chunk in progress: BEGIN-3, as a local session's
-	cur=$(ls -d "$dir"/[0-9]*T*-3 2>/dev/null)
-	[ -n "$cur" ] || { ls "$dir" >&2; fail "no chunk 3 folder"; finish; }
-	chunk_check "$cur" "${pids[3]}"
-	left=$(ls "$dir" | grep -v "^archives$" | grep -vx "$(basename "$cur")")
+	left=$(ls -a "$dir" | grep -vx "archives\|\.\|\.\.\|\.token")
 	[ -z "$left" ] || fail "left in the session folder: $left"
+	# rotated after its stop: the chunk that ended then was the last (no archive at destroy)
+	expect 0 "$TRAWL" create R2 --set-url "$url"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app failed"
+	expect 0 "$TRAWL" stop
+	expect 0 "$TRAWL" rotate
 	expect 0 "$TRAWL" destroy
+	grep -q "archive" "$T/out" && fail "destroy after a rotation while stopped archived again: $(cat "$T/out")"
+	[ "$(ls "$(relay_trace R2)/archives" | wc -l)" = 1 ] || fail "R2: expected 1 archive: $(ls -R "$(relay_trace R2)")"
 	;;
 clear)
 	relayd_start || { fail "relayd did not start"; finish; }
