@@ -195,11 +195,16 @@ snapout)
 	expect 7 "$TRAWL" snapshot del-output 2x && expect_err_line "not recognized"
 	expect 2 "$TRAWL" snapshot add-output
 	expect 2 "$TRAWL" snapshot record -C "$T/c"
-	expect 9 "$TRAWL" snapshot add-output net://127.0.0.1 && expect_err_line "net://"
-	expect 0 "$TRAWL" snapshot add-output -n flight -m 64M "file://$T/O"
-	grep -qx "  \[3\] flight: file://$T/O (max size: 67108864 bytes)" "$T/out" || fail "add -n -m: $(cat "$T/out")"
+	# trawl-relayd: the URL, normalized (tests/relayd/rotate.sh records there)
+	expect 0 "$TRAWL" snapshot add-output net://127.0.0.1
 	expect 0 "$TRAWL" snapshot list-output
-	grep -qx "    \[3\] flight: $T/O (max size: 67108864 bytes)" "$T/out" || fail "list: $(cat "$T/out")"
+	grep -qx "    \[3\] snapshot-3: net://127.0.0.1:5342:5343" "$T/out" || fail "list net: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot del-output 3
+	expect 9 "$TRAWL" snapshot add-output -C tcp://127.0.0.1:1 -D tcp://127.0.0.1:2 && expect_err_line "-C/-D"
+	expect 0 "$TRAWL" snapshot add-output -n flight -m 64M "file://$T/O"
+	grep -qx "  \[4\] flight: file://$T/O (max size: 67108864 bytes)" "$T/out" || fail "add -n -m: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	grep -qx "    \[4\] flight: $T/O (max size: 67108864 bytes)" "$T/out" || fail "list: $(cat "$T/out")"
 	expect 0 "$TRAWL" enable-event -u 'tall:*'
 	expect 8 "$TRAWL" snapshot record && expect_err_line "started once"
 	expect 0 "$TRAWL" start
