@@ -78,6 +78,7 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		{ "statedump", no_argument, NULL, 's' },
 		{ "tracefile-size", required_argument, NULL, 'S' },
 		{ "tracefile-count", required_argument, NULL, 'C' },
+		{ "tracker", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kchan *cur = NULL;
@@ -118,6 +119,20 @@ int kcons_parse_args(struct kconsumer *k, int argc, char **argv, int *ctl_fd)
 		case 'f':
 			*ctl_fd = atoi(optarg);
 			break;
+		case 'T': {
+			/* ATTR:V,V,...: a tracker that restricts (tracker.c checks it) */
+			size_t l = strlen(optarg);
+			char *n = realloc(k->tracker_spec, k->tracker_len + l + 2);
+
+			if (!n)
+				return -ENOMEM;
+			memcpy(n + k->tracker_len, optarg, l);
+			n[k->tracker_len + l] = '\n';
+			k->tracker_len += l + 1;
+			n[k->tracker_len] = '\0';
+			k->tracker_spec = n;
+			break;
+		}
 		case 'u':
 			k->uid = (uid_t)strtoul(optarg, NULL, 10);
 			break;

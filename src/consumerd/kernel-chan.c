@@ -103,6 +103,7 @@ int kcons_chan_open(struct kconsumer *k, struct kchan *ch)
 	ch->conv.scaux = k->scaux;
 	ch->conv.bpf_drain = k->bpf ? kcons_bpf_drain_cb : NULL;
 	ch->conv.bpf_arg = k->bpf;
+	ch->conv.trackers = k->tracker_attrs ? k->trackers : NULL;
 	/* the instance name was checked to fit (kcons_parse_args()): these fit too */
 	ch->page_size = 4096;
 	if (!trawl_path_fmt(rel, sizeof(rel), "%s/buffer_subbuf_size_kb", ch->instance) &&

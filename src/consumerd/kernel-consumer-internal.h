@@ -93,6 +93,10 @@ struct kconsumer {
 	struct trawl_kernel_scaux *scaux; /* owned: BPF's syscall records (scaux.c) */
 	struct trawl_kernel_sc_bpf sc_state; /* what the BPF syscall maps hold (syscalls.c) */
 	struct trawl_kernel_bpf *bpf;     /* owned, NULL without BPF (bpf.c) */
+	struct trawl_kernel_trackers *trackers; /* owned: LTTng's trackers (tracker.c) */
+	char *tracker_spec;  /* owned: --tracker lines, for trawl_kernel_trackers_set() */
+	size_t tracker_len;
+	uint32_t tracker_attrs; /* trackers that restricted so far: the ids they need are kept */
 };
 
 /* kernel-args.c: fills @k and *@ctl_fd from the command line. 0 or -errno. */
@@ -107,6 +111,9 @@ int kcons_meta_rewrite(struct kconsumer *k);
 int kcons_chan_open(struct kconsumer *k, struct kchan *ch);
 void kcons_chan_close(struct kchan *ch);
 void kcons_bpf_drain_cb(void *arg);
+
+/* kernel-consumer.c: the trackers' needs met (BPF, /proc) once they change. */
+void kcons_trackers_apply(struct kconsumer *k);
 
 /* kernel-refresh.c */
 void kcons_refresh(struct kconsumer *k);

@@ -58,7 +58,9 @@
  * could not be written whole (a full disk, relayd gone: what and how much
  * was lost, trawl_output_broken()); 'Q' or end of file = same, then exit,
  * answering nothing; 'S' = the state dump again, 'M' = the metadata file
- * rewritten whole (regenerate statedump / metadata), each answered 'K'.
+ * rewritten whole (regenerate statedump / metadata), each answered 'K';
+ * 'T', a u32 (native order) and that many bytes = the process trackers
+ * from now on (tracker.c's lines), answered 'K' once in effect.
  * The 'K' or 'W' is followed at once by a u64 (native
  * order: the session runs on this machine), the events lost in this process
  * (see above), before the 'W''s line.
@@ -78,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 static int consumer_setup(struct kconsumer *k)
@@ -112,6 +115,20 @@ static int consumer_setup(struct kconsumer *k)
 	if (trawl_kernel_bpf_create(k->forks, k->scaux, &k->bpf, err, sizeof(err)) < 0)
 		trawl_log(TRAWL_LOG_WARN, "kernel consumer: %s (process ids of forks come from /proc, "
 			"syscall strings are left empty)", err);
+	ret = trawl_kernel_trackers_create(&k->trackers);
+	if (ret < 0)
+		return ret;
+	if (k->bpf)
+		trawl_kernel_trackers_set_drain(k->trackers, kcons_bpf_drain_cb, k->bpf);
+	if (k->tracker_spec) {
+		ret = trawl_kernel_trackers_set(k->trackers, k->tracker_spec, k->tracker_len, 0, err,
+						sizeof(err));
+		if (ret < 0) {
+			trawl_msg_fmt(k->err, sizeof(k->err), "%s", err);
+			return ret;
+		}
+		kcons_trackers_apply(k); /* before the channels: their converters take the trackers */
+	}
 	for (i = 0; i < k->nch; i++) {
 		ret = kcons_chan_open(k, &k->ch[i]);
 		if (ret < 0)
@@ -228,6 +245,90 @@ static void refresher_start(struct kconsumer *k)
 		trawl_kernel_hidden_collect(&k->hidden);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Reads exactly @len bytes (the daemon wrote them at once). 0 or a negative errno. */
+static int read_all(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+void kcons_trackers_apply(struct kconsumer *k)
+{
+	const uint32_t creds = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5); /* uid vuid gid vgid */
+	uint32_t attrs = trawl_kernel_trackers_attrs(k->trackers), was = k->tracker_attrs;
+	uint64_t now = mono_ns();
+	int i;
+
+	if (!attrs || attrs == was)
+		return;
+	k->tracker_attrs |= attrs;
+	for (i = 0; i < k->nch; i++)
+		k->ch[i].conv.trackers = k->trackers;
+	/*
+	 * The programs first, then /proc: a thread forked or changing its
+	 * credentials meanwhile is told by BPF (tracker.c). The first look
+	 * at /proc holds from the start; a later one (the credential program
+	 * attached only now) from now on.
+	 */
+	if (k->bpf) {
+		trawl_kernel_bpf_set_trackers(k->bpf, k->trackers);
+		if (trawl_kernel_bpf_attach_fork(k->bpf) < 0)
+			trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the sched_process_fork "
+				"BPF program: the trackers read new processes' ids from /proc");
+		if ((attrs & creds) && trawl_kernel_bpf_attach_cred(k->bpf) < 0)
+			trawl_log(TRAWL_LOG_WARN, "kernel consumer: cannot attach the credential BPF "
+				"program: the user and group trackers read ids from /proc");
+	}
+	if (!was || ((attrs & creds) && !(was & creds)))
+		trawl_kernel_trackers_prime(k->trackers, was ? now : 0);
+}
+
+/* 'T': the trackers' new sets, in effect for every record made from now on. */
+static int control_trackers(struct kconsumer *k, int ctl_fd)
+{
+	uint64_t now = mono_ns();
+	char err[TRAWL_KERNEL_ERR_LEN];
+	uint32_t len;
+	char *spec;
+	int ret;
+
+	if (read_all(ctl_fd, &len, sizeof(len)) < 0 || len > (1u << 20))
+		return -EPROTO;
+	spec = malloc(len + 1u);
+	if (!spec)
+		return -ENOMEM;
+	ret = read_all(ctl_fd, spec, len);
+	if (ret >= 0) {
+		ret = trawl_kernel_trackers_set(k->trackers, spec, len, now, err, sizeof(err));
+		if (ret == -EINVAL) {
+			trawl_log(TRAWL_LOG_ERROR, "kernel consumer: %s", err); /* (the daemon checks them) */
+			ret = 0;
+		}
+	}
+	free(spec);
+	if (ret >= 0)
+		kcons_trackers_apply(k);
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * One command from the daemon (the top of the file says which). Sets
  * *@quit when the consumer is to exit. 0 or a negative errno.
@@ -241,6 +342,13 @@ static int control(struct kconsumer *k, int ctl_fd, int out_fd, int *quit)
 		cmd = 'Q'; /* the daemon is gone: write everything and exit */
 	if (cmd == 'M') {
 		ret = kcons_meta_rewrite(k);
+		if (ret < 0)
+			return ret;
+		*quit = flush_answer(k, out_fd, cmd) < 0;
+		return 0;
+	}
+	if (cmd == 'T') {
+		ret = control_trackers(k, ctl_fd);
 		if (ret < 0)
 			return ret;
 		*quit = flush_answer(k, out_fd, cmd) < 0;
@@ -340,7 +448,7 @@ static int consumer_run(struct kconsumer *k, int ctl_fd)
 
 static void print_stats(const struct kconsumer *k)
 {
-	uint64_t events = 0, bytes = 0, lost = 0, unconverted = 0, hidden = 0;
+	uint64_t events = 0, bytes = 0, lost = 0, unconverted = 0, hidden = 0, untracked, unknown;
 	int i, j;
 
 	for (i = 0; i < k->nch; i++) {
@@ -353,12 +461,14 @@ static void print_stats(const struct kconsumer *k)
 		}
 	}
 	bytes -= TRAWL_MIN(bytes, trawl_output_bytes_unlanded(k->out));
+	trawl_kernel_trackers_counts(k->trackers, &untracked, &unknown);
 	/* lost: the trace's events_discarded (unconverted included); hidden: trawl's own, left out */
 	trawl_log(TRAWL_LOG_INFO, "kernel consumer: stats events=%llu bytes=%llu lost=%llu raw=%llu "
-		"unconverted=%llu hidden=%llu max_gap_ms=%.1f max_refresh_ms=%.1f",
+		"unconverted=%llu hidden=%llu untracked=%llu untracked_unknown=%llu max_gap_ms=%.1f max_refresh_ms=%.1f",
 		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
 		(unsigned long long)k->bytes, (unsigned long long)unconverted,
-		(unsigned long long)hidden, (double)k->max_gap_ns / 1e6,
+		(unsigned long long)hidden, (unsigned long long)untracked,
+		(unsigned long long)unknown, (double)k->max_gap_ns / 1e6,
 		(double)k->max_refresh_ns / 1e6);
 }
 
@@ -428,6 +538,8 @@ out:
 	}
 	trawl_kernel_hidden_free(&k->hidden);
 	trawl_kernel_bpf_destroy(k->bpf);
+	trawl_kernel_trackers_destroy(k->trackers);
+	free(k->tracker_spec);
 	trawl_kernel_forks_destroy(k->forks);
 	trawl_kernel_scaux_destroy(k->scaux);
 	free(k->page);

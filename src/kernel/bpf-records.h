@@ -11,7 +11,7 @@
 
 #define TRAWL_BPF_MAX_PID_NS 32
 
-enum { TRAWL_BPF_FORK = 1, TRAWL_BPF_SC_ENTER = 2, TRAWL_BPF_SC_EXIT = 3 };
+enum { TRAWL_BPF_FORK = 1, TRAWL_BPF_SC_ENTER = 2, TRAWL_BPF_SC_EXIT = 3, TRAWL_BPF_CRED = 4 };
 
 /*
  * Per syscall number, what the sys_enter / sys_exit programs record (the
@@ -54,6 +54,23 @@ struct trawl_bpf_fork {
 	__u32 parent_ns, child_ns;     /* pid namespace inodes */
 	__u32 nvtids;
 	__s32 vtids[TRAWL_BPF_MAX_PID_NS]; /* the child's id in each namespace, root first */
+	/* What the process trackers look at (tracker.c), as LTTng reads them
+	 * at each event: the child's process id in its own pid namespace,
+	 * its real user and group ids in the root user namespace and in its
+	 * own (65534, the overflow id, when unmapped there). */
+	__s32 child_vpid;
+	__u32 uid, gid, vuid, vgid;
+};
+
+/*
+ * A thread's credentials changed (or were first seen) at a syscall's exit:
+ * written by the sys_exit credential program (trawl_cred_exit) only when
+ * they differ from what it last saw of the thread, for the trackers.
+ */
+struct trawl_bpf_cred {
+	struct trawl_bpf_hdr hdr;
+	__s32 tgid, vpid;
+	__u32 uid, gid, vuid, vgid;
 };
 
 /* A syscall's arguments and what they point to, at entry or at exit. */

@@ -19,6 +19,7 @@
 #include "kernel/bpf-records.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct trawl_kernel_bpf {
 	struct ring_buffer *rb;         /* owned */
 	struct bpf_link *fork_link;     /* owned; NULL until attached */
 	struct bpf_link *enter_link, *exit_link; /* owned; NULL until a syscall needs them */
+	struct bpf_link *cred_link;     /* owned; NULL until a user or group tracker restricts */
+	struct trawl_kernel_trackers *trackers; /* not owned, may be NULL */
 	struct trawl_kernel_forks *forks; /* not owned */
 	struct trawl_kernel_scaux *scaux; /* not owned */
 	int ncpus;
@@ -75,6 +78,24 @@ static int on_record(void *arg, void *data, size_t len)
 		info.nvtids = (uint8_t)TRAWL_MIN(r->nvtids, (uint32_t)TRAWL_KERNEL_MAX_PID_NS);
 		memcpy(info.vtids, r->vtids, 4u * info.nvtids);
 		trawl_kernel_forks_add(b->forks, r->child_tid, &info);
+		if (b->trackers) {
+			struct trawl_kernel_ident id = {
+				.tgid = r->child_pid, .vpid = r->child_vpid, .uid = r->uid,
+				.gid = r->gid, .vuid = r->vuid, .vgid = r->vgid,
+			};
+
+			trawl_kernel_trackers_ident_add(b->trackers, r->child_tid, h->ts, &id);
+		}
+		return 0;
+	}
+	if (h->type == TRAWL_BPF_CRED && len >= sizeof(struct trawl_bpf_cred) && b->trackers) {
+		const struct trawl_bpf_cred *r = data;
+		struct trawl_kernel_ident id = {
+			.tgid = r->tgid, .vpid = r->vpid, .uid = r->uid,
+			.gid = r->gid, .vuid = r->vuid, .vgid = r->vgid,
+		};
+
+		trawl_kernel_trackers_ident_add(b->trackers, (int32_t)h->tid, h->ts, &id);
 	}
 	return 0;
 }
@@ -127,22 +148,45 @@ void trawl_kernel_bpf_destroy(struct trawl_kernel_bpf *b)
 	bpf_link__destroy(b->fork_link);
 	bpf_link__destroy(b->enter_link);
 	bpf_link__destroy(b->exit_link);
+	bpf_link__destroy(b->cred_link);
 	ring_buffer__free(b->rb);
 	trawl_bpf__destroy(b->skel);
 	free(b);
 }
 
+/* The refresher thread and the draining thread (the trackers) both attach it. */
+static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int trawl_kernel_bpf_attach_fork(struct trawl_kernel_bpf *b)
 {
-	if (b->fork_link)
-		return 0;
-	b->fork_link = bpf_program__attach(b->skel->progs.trawl_fork);
-	return b->fork_link ? 0 : -errno;
+	int ret = 0;
+
+	pthread_mutex_lock(&fork_lock);
+	if (!b->fork_link) {
+		b->fork_link = bpf_program__attach(b->skel->progs.trawl_fork);
+		ret = b->fork_link ? 0 : -errno;
+	}
+	pthread_mutex_unlock(&fork_lock);
+	return ret;
 }
 
 int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b)
 {
 	return ring_buffer__consume(b->rb);
+}
+
+void trawl_kernel_bpf_set_trackers(struct trawl_kernel_bpf *b, struct trawl_kernel_trackers *t)
+{
+	b->trackers = t;
+}
+
+/* (the draining thread only: the refresher attaches fork and syscall programs, not this one) */
+int trawl_kernel_bpf_attach_cred(struct trawl_kernel_bpf *b)
+{
+	if (b->cred_link)
+		return 0;
+	b->cred_link = bpf_program__attach(b->skel->progs.trawl_cred_exit);
+	return b->cred_link ? 0 : -errno;
 }
 
 /*
@@ -214,6 +258,18 @@ int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b)
 {
 	(void)b;
 	return 0;
+}
+
+void trawl_kernel_bpf_set_trackers(struct trawl_kernel_bpf *b, struct trawl_kernel_trackers *t)
+{
+	(void)b;
+	(void)t;
+}
+
+int trawl_kernel_bpf_attach_cred(struct trawl_kernel_bpf *b)
+{
+	(void)b;
+	return -ENOSYS;
 }
 
 int trawl_kernel_bpf_syscall_set(struct trawl_kernel_bpf *b, int nr, uint32_t enter, uint32_t exit)

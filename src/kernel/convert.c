@@ -832,6 +832,13 @@ int trawl_kernel_stream_convert_record(struct trawl_kernel_stream *s, uint64_t t
 		s->hidden++; /* trawl's own: left out by design, not lost (notrace.c) */
 		return 0;
 	}
+	if (s->conv->trackers && !ev->never_hidden) {
+		memcpy(&tid, rec + 4, 4); /* common_pid: the task making the event, as LTTng's current */
+		if (!trawl_kernel_trackers_keep(s->conv->trackers, tid, ts)) {
+			s->untracked++; /* a tracker leaves it out (tracker.c) */
+			return 0;
+		}
+	}
 	if (!event_declare(s, ev))
 		goto unconverted;
 	/* a syscall's strings and arrays from BPF (scaux.c), fetched once */

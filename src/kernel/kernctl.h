@@ -301,6 +301,46 @@ int trawl_kernel_bpf_drain(struct trawl_kernel_bpf *b);
 /* Records the programs could not write (ring buffer full), all CPUs. */
 uint64_t trawl_kernel_bpf_lost(const struct trawl_kernel_bpf *b);
 
+/* ---- LTTng's process trackers, applied as records convert (tracker.c) ---- */
+
+/* TRAWL_KERNEL_TRACKER_ATTRS (kernel.h): pid vpid uid vuid gid vgid, enum trawl_ctl_process_attr's order */
+/* What the trackers look at of the task making an event. */
+struct trawl_kernel_ident {
+	int32_t tgid, vpid;
+	uint32_t uid, gid, vuid, vgid; /* real ids; v*: in the task's user namespace */
+};
+struct trawl_kernel_trackers;
+int trawl_kernel_trackers_create(struct trawl_kernel_trackers **out);
+void trawl_kernel_trackers_destroy(struct trawl_kernel_trackers *t);
+/* BPF's records must be read before a record's ids are looked up: @drain does it. */
+void trawl_kernel_trackers_set_drain(struct trawl_kernel_trackers *t, void (*drain)(void *arg),
+				     void *arg);
+/*
+ * The trackers from @from_ts (CLOCK_MONOTONIC ns; the first set given
+ * applies from the start): @spec (@len bytes, untrusted) holds one line
+ * "ATTR:V,V,..." per tracker that does not include all (ATTR pid, vpid,
+ * uid, vuid, gid or vgid; no values: it includes none); the others include
+ * all. 0, or -EINVAL with @err set, or -ENOMEM.
+ */
+int trawl_kernel_trackers_set(struct trawl_kernel_trackers *t, const char *spec, size_t len,
+			      uint64_t from_ts, char *err, size_t errlen);
+/* Bit (1 << attr) for each tracker that restricts in some set kept. NULL: 0. */
+uint32_t trawl_kernel_trackers_attrs(const struct trawl_kernel_trackers *t);
+/* Thread @tid had ids @id from @ts on (BPF's records, /proc). */
+void trawl_kernel_trackers_ident_add(struct trawl_kernel_trackers *t, int32_t tid, uint64_t ts,
+				     const struct trawl_kernel_ident *id);
+/* Every thread alive now, from /proc, with ids from @ts on. The count or -errno. */
+int trawl_kernel_trackers_prime(struct trawl_kernel_trackers *t, uint64_t ts);
+/* 1 if the trackers let thread @tid's record of @ts be recorded, else 0 (counted). */
+int trawl_kernel_trackers_keep(struct trawl_kernel_trackers *t, int32_t tid, uint64_t ts);
+/* Records left out so far, and of those the ones whose thread's ids nothing knew. */
+void trawl_kernel_trackers_counts(const struct trawl_kernel_trackers *t, uint64_t *dropped,
+				  uint64_t *unknown);
+/* BPF's fork and credential records go to @t too (NULL: not). */
+void trawl_kernel_bpf_set_trackers(struct trawl_kernel_bpf *b, struct trawl_kernel_trackers *t);
+/* Attaches the credential program (trawl_cred_exit), once. 0 or a negative errno. */
+int trawl_kernel_bpf_attach_cred(struct trawl_kernel_bpf *b);
+
 struct trawl_kernel_converter;
 /*
  * The fork info of the sched_process_fork record @rec: what BPF recorded
@@ -434,6 +474,7 @@ struct trawl_kernel_converter {
 	const struct trawl_kernel_hidden *hidden; /* not owned: records of these tids are dropped */
 	struct trawl_kernel_forks *forks;      /* not owned, may be NULL: what BPF saw of forks */
 	struct trawl_kernel_scaux *scaux;      /* not owned, may be NULL: BPF's syscall records */
+	struct trawl_kernel_trackers *trackers; /* not owned, may be NULL: LTTng's trackers */
 	/* the converter needs another look at BPF's records (the consumer's, may be NULL) */
 	void (*bpf_drain)(void *arg);
 	void *bpf_arg;
@@ -452,6 +493,7 @@ struct trawl_kernel_stream {
 	uint64_t events;       /* events converted so far */
 	uint64_t unconverted;  /* records kept by the kernel but not written: in discarded too */
 	uint64_t hidden;       /* records of trawl's own threads, left out by design (notrace.c) */
+	uint64_t untracked;    /* records the trackers left out (tracker.c): not lost either */
 	trawl_kernel_emit_fn emit;
 	void *emit_arg;
 };

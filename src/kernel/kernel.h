@@ -350,6 +350,17 @@ int trawl_kernel_session_regenerate_send(struct trawl_kernel_session *s, int sta
 int trawl_kernel_session_regenerate_recv(struct trawl_kernel_session *s, int statedump,
 					 int failed, char *err, size_t errlen);
 int trawl_kernel_session_regenerate_timeout_ms(int statedump);
+/*
+ * The session's process trackers (LTTng's): @spec holds one line
+ * "ATTR:V,V,..." (ATTR pid, vpid, uid, vuid, gid or vgid; no values: none
+ * included) per tracker that does not include every process. Consumers
+ * started later apply them from their start; a running one takes them in
+ * before this returns, for every record made from then on (the consumer's
+ * tracker.c). 0, or a negative errno with @err set.
+ */
+#define TRAWL_KERNEL_TRACKER_ATTRS 6
+int trawl_kernel_session_set_trackers(struct trawl_kernel_session *s, const char *spec, char *err,
+				      size_t errlen);
 /* 0 if the session's consumer was started and is gone (it died), else 1 (running,
  * or none started yet: a session never started lists no dead consumer). */
 int trawl_kernel_session_consumer_alive(struct trawl_kernel_session *s);

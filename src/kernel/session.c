@@ -61,6 +61,10 @@ struct trawl_kernel_session {
 	int stage;
 	const char *consumer_prog;
 	char problem[TRAWL_KERNEL_ERR_LEN]; /* the consumer's last 'W' line, "" if none */
+	/* The trackers: "ATTR:V,V,..." per tracker that does not include all
+	 * (tracker.c), each a --tracker of every consumer started; owned. */
+	char *tracker[TRAWL_KERNEL_TRACKER_ATTRS];
+	char *tracker_spec; /* the same lines joined, for a running consumer ('T'); owned */
 };
 
 void trawl_kernel_session_set_snapshot(struct trawl_kernel_session *s, int snapshot)
@@ -312,7 +316,7 @@ static int consumer_ready_read(struct trawl_kernel_session *s, int failed, const
 static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, const char *output,
 			  int once)
 {
-	char *argv[14 + 11 * SESSION_MAX_CHANNELS];
+	char *argv[14 + 11 * SESSION_MAX_CHANNELS + 2 * TRAWL_KERNEL_TRACKER_ATTRS];
 	char uid[32], gid[32];
 	int sv[2], spec[2] = {-1, -1}, a = 0, i;
 	size_t len = strlen(output);
@@ -353,6 +357,12 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 	argv[a++] = gid;
 	if (once)
 		argv[a++] = "--once";
+	for (i = 0; i < TRAWL_KERNEL_TRACKER_ATTRS; i++) {
+		if (s->tracker[i]) {
+			argv[a++] = "--tracker";
+			argv[a++] = s->tracker[i];
+		}
+	}
 	for (i = 0; i < s->nch; i++) {
 		argv[a++] = "--channel";
 		argv[a++] = s->ch[i].name;
@@ -781,7 +791,64 @@ void trawl_kernel_session_destroy(struct trawl_kernel_session *s)
 	trawl_kernel_session_consumer_finish(s);
 	for (i = 0; i < s->nch; i++)
 		trawl_kernel_instance_destroy(s->ch[i].inst);
+	for (i = 0; i < TRAWL_KERNEL_TRACKER_ATTRS; i++)
+		free(s->tracker[i]);
+	free(s->tracker_spec);
 	free(s);
+}
+
+int trawl_kernel_session_set_trackers(struct trawl_kernel_session *s, const char *spec, char *err,
+				      size_t errlen)
+{
+	char *tr[TRAWL_KERNEL_TRACKER_ATTRS] = {NULL}, *copy = strdup(spec);
+	const char *p = spec;
+	uint32_t len = (uint32_t)strlen(spec);
+	int i, n = 0, ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	while (*p && n < TRAWL_KERNEL_TRACKER_ATTRS) {
+		size_t l = strcspn(p, "\n");
+
+		if (l && !(tr[n++] = strndup(p, l)))
+			ret = -ENOMEM;
+		p += l + (p[l] == '\n');
+	}
+	if (*p)
+		ret = -EINVAL; /* (the domain writes at most one line per tracker) */
+	if (ret) {
+		for (i = 0; i < n; i++)
+			free(tr[i]);
+		free(copy);
+		trawl_msg_fmt(err, errlen, "cannot keep the trackers: %s", strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < TRAWL_KERNEL_TRACKER_ATTRS; i++) {
+		free(s->tracker[i]);
+		s->tracker[i] = tr[i];
+	}
+	free(s->tracker_spec);
+	s->tracker_spec = copy;
+	if (!s->consumer || s->ctl_fd < 0)
+		return 0; /* the next consumer takes them at its start */
+	/* 'T', the length and the lines in one write; 'K' once in effect */
+	{
+		char *msg = malloc(1 + sizeof(len) + len);
+
+		if (!msg)
+			return -ENOMEM;
+		msg[0] = 'T';
+		memcpy(msg + 1, &len, sizeof(len));
+		memcpy(msg + 1 + sizeof(len), spec, len);
+		ret = trawl_write_all(s->ctl_fd, msg, 1 + sizeof(len) + len);
+		free(msg);
+	}
+	if (ret >= 0)
+		ret = consumer_wait_ms(s, 'K', CONSUMER_TIMEOUT_MS);
+	if (ret < 0)
+		trawl_msg_fmt(err, errlen, "the kernel consumer did not take the trackers in: %s",
+			      strerror(-ret));
+	return ret;
 }
 
 int trawl_kernel_session_finish_send(struct trawl_kernel_session *s)

@@ -12,6 +12,10 @@
  *                       structures (sockaddr, pollfd, epoll_event, fd_set)
  *                       their arguments point to, and the arguments
  *                       (syscalls.c, scdecode.c)
+ *   sys_exit (again)    a thread's credentials when they changed since it
+ *                       last left a syscall, and every fork's child's
+ *                       (with the sched_process_fork record): what the
+ *                       process trackers need (tracker.c)
  *
  * The kernel structures are declared here with only the fields read, and
  * preserve_access_index: libbpf relocates each access to the running
@@ -49,10 +53,46 @@ struct pt_regs {
 	unsigned long di, si, dx, r10, r8, r9, orig_ax;
 } __attribute__((preserve_access_index));
 
+typedef struct {
+	unsigned int val;
+} kuid_t;
+
+typedef struct {
+	unsigned int val;
+} kgid_t;
+
+struct uid_gid_extent {
+	unsigned int first, lower_first, count;
+} __attribute__((preserve_access_index));
+
+struct uid_gid_map {
+	unsigned int nr_extents;
+	union {
+		struct uid_gid_extent extent[5];
+		struct {
+			struct uid_gid_extent *forward;
+			struct uid_gid_extent *reverse;
+		};
+	};
+} __attribute__((preserve_access_index));
+
+struct user_namespace {
+	struct uid_gid_map uid_map;
+	struct uid_gid_map gid_map;
+} __attribute__((preserve_access_index));
+
+struct cred {
+	kuid_t uid;
+	kgid_t gid;
+	struct user_namespace *user_ns;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
 	struct pid *thread_pid;
+	struct task_struct *group_leader;
+	const struct cred *cred;
 } __attribute__((preserve_access_index));
 
 struct {
@@ -87,6 +127,72 @@ static __always_inline __u32 pid_ns_inum(struct pid *p)
 	return BPF_CORE_READ(p, numbers[level].ns, ns.inum);
 }
 
+/*
+ * The ids of a task as LTTng's trackers read them at each event
+ * (lttng_current_uid() and friends): task_tgid_vnr(), and from the task's
+ * subjective credentials (current_cred()) the real user and group ids,
+ * in the root user namespace and mapped into the credentials' own
+ * (from_kuid_munged(): 65534 when unmapped).
+ */
+struct ident_val {
+	__u32 uid, gid, vuid, vgid;
+};
+
+#define UID_GID_MAP_MAX_BASE_EXTENTS 5
+#define UID_GID_MAP_MAX_EXTENTS 340 /* the kernel's bound on a namespace's map */
+#define OVERFLOW_ID 65534
+
+/* map_id_up(): @id of the parent namespace as the map's namespace sees it. */
+static __always_inline __u32 map_id_up(const struct uid_gid_map *map, __u32 id)
+{
+	unsigned int n = BPF_CORE_READ(map, nr_extents), i;
+	const struct uid_gid_extent *e;
+	__u32 first, lower, count;
+
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS) {
+		for (i = 0; i < UID_GID_MAP_MAX_BASE_EXTENTS && i < n; i++) {
+			first = BPF_CORE_READ(map, extent[i].first);
+			lower = BPF_CORE_READ(map, extent[i].lower_first);
+			count = BPF_CORE_READ(map, extent[i].count);
+			if (id >= lower && id - lower < count)
+				return first + (id - lower);
+		}
+		return OVERFLOW_ID;
+	}
+	e = BPF_CORE_READ(map, forward);
+	for (i = 0; i < UID_GID_MAP_MAX_EXTENTS && i < n; i++) {
+		first = BPF_CORE_READ(e + i, first);
+		lower = BPF_CORE_READ(e + i, lower_first);
+		count = BPF_CORE_READ(e + i, count);
+		if (id >= lower && id - lower < count)
+			return first + (id - lower);
+	}
+	return OVERFLOW_ID;
+}
+
+static __always_inline void task_ident(struct task_struct *t, struct ident_val *v)
+{
+	const struct cred *c = BPF_CORE_READ(t, cred);
+	struct user_namespace *ns = BPF_CORE_READ(c, user_ns);
+
+	v->uid = BPF_CORE_READ(c, uid.val);
+	v->gid = BPF_CORE_READ(c, gid.val);
+	v->vuid = map_id_up(&ns->uid_map, v->uid);
+	v->vgid = map_id_up(&ns->gid_map, v->gid);
+}
+
+/* task_tgid_vnr(@t): its process's id in its own (active) pid namespace. */
+static __always_inline __s32 task_vpid(struct task_struct *t)
+{
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	struct pid *lp = BPF_CORE_READ(t, group_leader, thread_pid);
+	unsigned int level = BPF_CORE_READ(p, level);
+
+	if (level >= TRAWL_BPF_MAX_PID_NS)
+		return 0;
+	return BPF_CORE_READ(lp, numbers[level].nr);
+}
+
 SEC("raw_tracepoint/sched_process_fork")
 int trawl_fork(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -118,6 +224,16 @@ int trawl_fork(struct bpf_raw_tracepoint_args *ctx)
 			break;
 		r->vtids[i] = BPF_CORE_READ(cp, numbers[i].nr);
 		r->nvtids = i + 1;
+	}
+	{
+		struct ident_val v;
+
+		task_ident(child, &v);
+		r->uid = v.uid;
+		r->gid = v.gid;
+		r->vuid = v.vuid;
+		r->vgid = v.vgid;
+		r->child_vpid = task_vpid(child);
 	}
 	bpf_ringbuf_submit(r, 0);
 	return 0;
@@ -317,4 +433,61 @@ int trawl_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	if (!mask || !*mask)
 		return 0;
 	return sc_record(regs, nr, *mask, TRAWL_BPF_SC_EXIT, (long)ctx->args[1]);
+}
+
+/*
+ * What trawl_cred_exit last reported of each thread. LRU: a thread
+ * forgotten (the table full of threads gone) is only reported again.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct ident_val);
+} trawl_creds SEC(".maps");
+
+/*
+ * A thread's credentials change only inside a syscall (setuid and its
+ * kind, unshare, setns, and a fork's child, which the fork record covers),
+ * so looking at each syscall's exit tells the trackers every change, at
+ * the time of the exit: a map lookup per syscall of the machine, and a
+ * record only when something changed. Attached only while a user or
+ * group tracker includes less than all (bpf.c).
+ */
+SEC("raw_tracepoint/sys_exit")
+int trawl_cred_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	__u64 pt = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pt;
+	struct ident_val v, *old;
+	struct trawl_bpf_cred *r;
+
+	(void)ctx;
+	if ((__u32)(pt >> 32) == trawl_self_tgid)
+		return 0;
+	task_ident(t, &v);
+	old = bpf_map_lookup_elem(&trawl_creds, &tid);
+	if (old && old->uid == v.uid && old->gid == v.gid && old->vuid == v.vuid &&
+	    old->vgid == v.vgid)
+		return 0;
+	bpf_map_update_elem(&trawl_creds, &tid, &v, BPF_ANY);
+	r = bpf_ringbuf_reserve(&trawl_rb, sizeof(*r), 0);
+	if (!r) {
+		count_lost();
+		bpf_map_delete_elem(&trawl_creds, &tid); /* told again at its next exit */
+		return 0;
+	}
+	r->hdr.type = TRAWL_BPF_CRED;
+	r->hdr.size = sizeof(*r);
+	r->hdr.ts = bpf_ktime_get_ns();
+	r->hdr.tid = tid;
+	r->tgid = (__s32)(pt >> 32);
+	r->vpid = task_vpid(t);
+	r->uid = v.uid;
+	r->gid = v.gid;
+	r->vuid = v.vuid;
+	r->vgid = v.vgid;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
 }

@@ -55,6 +55,7 @@ struct trawl_domain_session {
 	int sw_clear;                    /* KD_SWITCHING: a clear (else a rotation) */
 	char sw_out[4096];               /* KD_SWITCHING of a rotation: the chunk's folder */
 	struct sd_owner_job job;         /* KD_REMOVING */
+	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
 };
 
 static int kd_init(const struct trawl_domain_env *env, struct trawl_domain_err *err)
@@ -95,6 +96,7 @@ static int kd_session_create(const struct trawl_domain_session_info *info,
 	s->uid = info->uid;
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
+	s->trackers = info->trackers;
 	ret = trawl_path_fmt(s->output, sizeof(s->output), "%s/kernel",
 			     info->output ? info->output : ".");
 	if (!ret)
@@ -738,9 +740,54 @@ static int kd_channel_counters(struct trawl_domain_session *s, const char *chann
 	return trawl_kernel_session_channel_lost(s->ks, channel, discarded);
 }
 
+/*
+ * The trackers, all six of LTTng's kernel ones, go to the session's
+ * consumer, which applies them to each record as it converts it, by what
+ * the task making it was at that time (src/kernel/tracker.c says why not
+ * ftrace's own filters or set_event_pid). A running consumer has them
+ * before this returns.
+ */
+static int kd_trackers_changed(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	static const char *const names[TRAWL_CTL_PROCESS_ATTR_COUNT] = {
+		"pid", "vpid", "uid", "vuid", "gid", "vgid",
+	};
+	char e[TRAWL_KERNEL_ERR_LEN] = "", *spec, *o;
+	size_t cap = 1;
+	uint32_t a, i;
+	int ret;
+
+	_Static_assert(TRAWL_CTL_PROCESS_ATTR_COUNT == TRAWL_KERNEL_TRACKER_ATTRS,
+		       "one consumer tracker per process attribute");
+	if (kd_busy(s, err))
+		return -EBUSY;
+	for (a = 0; a < TRAWL_CTL_PROCESS_ATTR_COUNT; a++)
+		cap += 8 + 11 * (size_t)s->trackers->attr[a].nr; /* "vpid:" + "4294967295," each */
+	spec = o = malloc(cap);
+	if (!spec)
+		return -ENOMEM;
+	for (a = 0; a < TRAWL_CTL_PROCESS_ATTR_COUNT; a++) {
+		const struct trawl_domain_tracker *t = &s->trackers->attr[a];
+
+		if (!t->restricted)
+			continue;
+		o += sprintf(o, "%s:", names[a]);
+		for (i = 0; i < t->nr; i++)
+			o += sprintf(o, "%s%u", i ? "," : "", t->values[i]);
+		*o++ = '\n';
+	}
+	*o = '\0';
+	ret = trawl_kernel_session_set_trackers(s->ks, spec, e, sizeof(e));
+	free(spec);
+	if (ret < 0)
+		trawl_domain_err_set(err, "%s", e[0] ? e : strerror(-ret));
+	return ret;
+}
+
 const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.type = TRAWL_CTL_DOMAIN_KERNEL,
 	.name = "kernel",
+	.process_attrs = (1u << TRAWL_CTL_PROCESS_ATTR_COUNT) - 1, /* all of LTTng's six */
 	.init = kd_init,
 	.session_create = kd_session_create,
 	.session_destroy = kd_session_destroy,
@@ -764,4 +811,5 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.clear = kd_clear,
 	.rotate = kd_rotate,
 	.regenerate_async = kd_regenerate_async,
+	.trackers_changed = kd_trackers_changed,
 };
