@@ -11,7 +11,12 @@
  * Measured (2-CPU dev VM, Linux 6.18, libbpf 1.1): opening and loading the
  * object takes 30-60 ms, most of it libbpf reading the kernel's BTF for the
  * CO-RE relocations; a fork with the program attached costs ~1 us more out
- * of ~60 us.
+ * of ~60 us. The credential program (trackers) runs at every syscall exit
+ * of the machine: kernel.bpf_stats_enabled gave 107-110 ns per run for it
+ * against 80 ns for trawl_sys_exit's lookup-and-return, side by side over
+ * 1 M getppid() calls on that VM at load 11-13 (the ids read at each run,
+ * not only when the cred pointer changed: 275 ns; an LRU hash instead of
+ * the array: 170-185 ns).
  */
 #define _GNU_SOURCE
 #include "common/common.h"

@@ -436,23 +436,38 @@ int trawl_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
- * What trawl_cred_exit last reported of each thread. LRU: a thread
- * forgotten (the table full of threads gone) is only reported again.
+ * What trawl_cred_exit last saw of each thread: its credentials' address
+ * and their ids, in a direct-mapped table (slot: tid % CRED_SLOTS). An
+ * array, because the verifier inlines an array lookup (no helper call):
+ * with an LRU hash the program cost twice as much. Two live threads
+ * sharing a slot (tids CRED_SLOTS apart) only make redundant records.
  */
+#define CRED_SLOTS 65536
+
+struct cred_seen {
+	__u32 tid;
+	__u32 pad;
+	__u64 cred;
+	struct ident_val v;
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CRED_SLOTS);
 	__type(key, __u32);
-	__type(value, struct ident_val);
+	__type(value, struct cred_seen);
 } trawl_creds SEC(".maps");
 
 /*
  * A thread's credentials change only inside a syscall (setuid and its
- * kind, unshare, setns, and a fork's child, which the fork record covers),
- * so looking at each syscall's exit tells the trackers every change, at
- * the time of the exit: a map lookup per syscall of the machine, and a
- * record only when something changed. Attached only while a user or
- * group tracker includes less than all (bpf.c).
+ * kind, unshare, setns; a fork's child is the fork record's), so looking
+ * at each syscall's exit tells the trackers every change, at the time of
+ * the exit. The kernel never changes a struct cred in place
+ * (commit_creds() installs a new one), so the common case is one read of
+ * the task's cred pointer and one map lookup; the ids are read only when
+ * the pointer changed, and a record written only when they changed.
+ * Attached only while a user or group tracker includes less than all
+ * (bpf.c). Cost: see bpf.c.
  */
 SEC("raw_tracepoint/sys_exit")
 int trawl_cred_exit(struct bpf_raw_tracepoint_args *ctx)
@@ -460,24 +475,36 @@ int trawl_cred_exit(struct bpf_raw_tracepoint_args *ctx)
 	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
 	__u64 pt = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)pt;
-	struct ident_val v, *old;
+	__u32 slot = tid % CRED_SLOTS;
+	struct cred_seen *old;
+	struct ident_val v;
+	__u64 cred;
 	struct trawl_bpf_cred *r;
 
 	(void)ctx;
 	if ((__u32)(pt >> 32) == trawl_self_tgid)
 		return 0;
-	task_ident(t, &v);
-	old = bpf_map_lookup_elem(&trawl_creds, &tid);
-	if (old && old->uid == v.uid && old->gid == v.gid && old->vuid == v.vuid &&
-	    old->vgid == v.vgid)
+	old = bpf_map_lookup_elem(&trawl_creds, &slot);
+	if (!old)
 		return 0;
-	bpf_map_update_elem(&trawl_creds, &tid, &v, BPF_ANY);
+	cred = (__u64)BPF_CORE_READ(t, cred);
+	if (old->tid == tid && old->cred == cred)
+		return 0;
+	task_ident(t, &v);
+	if (old->tid == tid && old->v.uid == v.uid && old->v.gid == v.gid &&
+	    old->v.vuid == v.vuid && old->v.vgid == v.vgid) {
+		old->cred = cred; /* new credentials, the same ids: nothing to tell */
+		return 0;
+	}
 	r = bpf_ringbuf_reserve(&trawl_rb, sizeof(*r), 0);
 	if (!r) {
 		count_lost();
-		bpf_map_delete_elem(&trawl_creds, &tid); /* told again at its next exit */
+		old->tid = 0; /* told again at its next exit */
 		return 0;
 	}
+	old->tid = tid;
+	old->cred = cred;
+	old->v = v;
 	r->hdr.type = TRAWL_BPF_CRED;
 	r->hdr.size = sizeof(*r);
 	r->hdr.ts = bpf_ktime_get_ns();

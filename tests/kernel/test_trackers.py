@@ -141,7 +141,7 @@ try:
     r1 = Run(users[0])
     r2 = Run(users[1])
     outs = {
-        "u": session("u", ("track", "-k", "-s", "u", "--uid", users[0])),
+        "u": session("u", ("track", "-k", "-s", "u", "--uid", "%d" % u1)),
         "g": session("g", ("track", "-k", "-s", "g", "--gid", "%d" % g2)),
         "v": session("v", ("track", "-k", "-s", "v", "--vpid", "%d" % r1.pid)),
         "none": session("none", ("untrack", "-k", "-s", "none", "--pid", "--all")),
