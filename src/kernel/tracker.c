@@ -178,7 +178,8 @@ static int parse_line(struct version *v, const char *line, size_t len, char *err
 
 		while (q < end && *q >= '0' && *q <= '9' && x <= UINT32_MAX)
 			x = x * 10 + (unsigned)(*q++ - '0');
-		if (q == p || x > UINT32_MAX || (q < end && *q != ',') || s->nr >= MAX_VALUES) {
+		if (q == p || x > UINT32_MAX || (q < end && (*q != ',' || q + 1 == end)) ||
+		    s->nr >= MAX_VALUES) {
 			trawl_msg_fmt(err, errlen, "bad value in tracker '%.*s'",
 				      (int)TRAWL_MIN(len, 64), line);
 			return -EINVAL;
