@@ -79,11 +79,18 @@ struct hist_entry {
 	struct trawl_kernel_ident id;
 };
 
+/*
+ * Most threads have one entry their whole life (their fork, or /proc), so
+ * entries grow as needed: ~64 bytes per thread id seen while a tracker
+ * restricts, at most pid_max of them (32768 here, up to 4 M on large
+ * machines: 256 MiB if a session outlives every pid's reuse).
+ */
 struct ident_node {
 	struct ident_node *next;
 	int32_t tid;
-	uint32_t n;                    /* entries used, oldest first */
-	struct hist_entry e[HIST_MAX];
+	uint32_t n, cap;               /* entries used (oldest first), allocated */
+	struct hist_entry *e;          /* owned */
+	struct hist_entry one;         /* e's first home */
 };
 
 struct trawl_kernel_trackers {
@@ -135,6 +142,8 @@ void trawl_kernel_trackers_destroy(struct trawl_kernel_trackers *t)
 
 		for (; n; n = next) {
 			next = n->next;
+			if (n->e != &n->one)
+				free(n->e);
 			free(n);
 		}
 	}
@@ -258,6 +267,8 @@ static struct ident_node *node_get(struct trawl_kernel_trackers *t, int32_t tid,
 	if (!n)
 		return NULL;
 	n->tid = tid;
+	n->e = &n->one;
+	n->cap = 1;
 	n->next = t->bucket[b];
 	t->bucket[b] = n;
 	return n;
@@ -271,8 +282,19 @@ void trawl_kernel_trackers_ident_add(struct trawl_kernel_trackers *t, int32_t ti
 
 	if (!n)
 		return; /* (out of memory: the thread's ids are read from /proc, or unknown) */
-	if (n->n == HIST_MAX) {
-		memmove(&n->e[0], &n->e[1], sizeof(n->e[0]) * (HIST_MAX - 1));
+	if (n->n == n->cap && n->cap < HIST_MAX) {
+		struct hist_entry *e = malloc(2 * n->cap * sizeof(*e));
+
+		if (e) {
+			memcpy(e, n->e, n->n * sizeof(*e));
+			if (n->e != &n->one)
+				free(n->e);
+			n->e = e;
+			n->cap *= 2;
+		}
+	}
+	if (n->n == n->cap) {
+		memmove(&n->e[0], &n->e[1], sizeof(n->e[0]) * (n->cap - 1));
 		n->n--;
 	}
 	/* sorted by time: a record drained late goes in its place */

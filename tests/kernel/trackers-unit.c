@@ -83,6 +83,14 @@ int main(void)
 	trawl_kernel_trackers_ident_add(t, 300, 20, &proc5);
 	CHECK(SET(t, "pid:5\n", 7000) == 0);
 	CHECK(trawl_kernel_trackers_keep(t, 300, 7030) == 0);  /* process 6 since 50 */
+	/* a thread's history grows as it changes, its newest 8 kept */
+	for (int i = 0; i < 12; i++)
+		trawl_kernel_trackers_ident_add(t, 400, 8000 + 10 * (uint64_t)i, i % 2 ? &proc6 : &proc5);
+	CHECK(SET(t, "pid:5\n", 8000) == 0);
+	CHECK(trawl_kernel_trackers_keep(t, 400, 8110) == 0);
+	CHECK(trawl_kernel_trackers_keep(t, 400, 8100) == 1);
+	CHECK(trawl_kernel_trackers_keep(t, 400, 8095) == 0);
+	CHECK(trawl_kernel_trackers_keep(t, 400, 8005) == 1); /* before the oldest kept: that one */
 	trawl_kernel_trackers_destroy(t);
 	return CHECK_EXIT();
 }
