@@ -464,7 +464,8 @@ static void print_stats(const struct kconsumer *k)
 	trawl_kernel_trackers_counts(k->trackers, &untracked, &unknown);
 	/* lost: the trace's events_discarded (unconverted included); hidden: trawl's own, left out */
 	trawl_log(TRAWL_LOG_INFO, "kernel consumer: stats events=%llu bytes=%llu lost=%llu raw=%llu "
-		"unconverted=%llu hidden=%llu untracked=%llu untracked_unknown=%llu max_gap_ms=%.1f max_refresh_ms=%.1f",
+		"unconverted=%llu hidden=%llu untracked=%llu untracked_unknown=%llu "
+		"max_gap_ms=%.1f max_refresh_ms=%.1f",
 		(unsigned long long)events, (unsigned long long)bytes, (unsigned long long)lost,
 		(unsigned long long)k->bytes, (unsigned long long)unconverted,
 		(unsigned long long)hidden, (unsigned long long)untracked,

@@ -230,7 +230,7 @@ int trawl_kernel_trackers_set(struct trawl_kernel_trackers *t, const char *spec,
 		version_fini(&t->v[--t->nv]);
 	}
 	if (t->nv == MAX_VERSIONS) {
-		/* the oldest goes; the next one covers its time (records that old are long converted) */
+		/* the oldest goes, the next covers its time (records that old are long converted) */
 		version_fini(&t->v[0]);
 		memmove(&t->v[0], &t->v[1], sizeof(t->v[0]) * (MAX_VERSIONS - 1));
 		t->nv--;
@@ -445,7 +445,7 @@ static int ident_at(struct trawl_kernel_trackers *t, int32_t tid, uint64_t ts,
 		memset(id, 0, sizeof(*id)); /* the idle tasks: pid 0, root's credentials */
 		return 0;
 	}
-	/* BPF's records up to @ts must be in first (a margin for ones reserved, not yet submitted) */
+	/* BPF's records up to @ts first (a margin for ones reserved, not yet submitted) */
 	if (t->drain && ts + 1000000u >= t->drained_at) {
 		t->drained_at = now_ns();
 		t->drain(t->drain_arg);

@@ -39,7 +39,7 @@ int main(void)
 	CHECK(SET(t, "", 0) == 0);
 	CHECK(trawl_kernel_trackers_keep(t, 12345678, 10) == 1);
 
-	/* thread 100 of process 5, thread 101 of process 6; a set given at the same time replaces the last */
+	/* thread 100 of process 5, 101 of process 6; a set given at the same time replaces the last */
 	trawl_kernel_trackers_ident_add(t, 100, 0, &proc5);
 	trawl_kernel_trackers_ident_add(t, 101, 0, &proc6);
 	CHECK(SET(t, "pid:7,5\n", 0) == 0);
