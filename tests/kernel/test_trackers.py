@@ -97,11 +97,17 @@ class Run:
         assert self.p.wait(timeout=120) == 0
 
 
-def windows(trace, lo, n):
-    """(entries per window of @n from @lo, pids of every event) of @trace."""
+def windows(trace, lo, n, want=None):
+    """(entries per window of @n from @lo, pids of every event) of @trace.
+    With @want, the counts expected: each must be exact, unless the trace
+    says it lost events (a machine-wide sched_switch channel may overflow
+    while other tests flood the machine: a counted loss is no error,
+    ktest.only_discard_warnings), then at most what is expected."""
     import bt2
-    counts, pids = {}, set()
+    counts, pids, lost = {}, set(), 0
     for msg in bt2.TraceCollectionMessageIterator(trace):
+        if type(msg) is bt2._DiscardedEventsMessageConst:
+            lost += msg.count or 0
         if type(msg) is not bt2._EventMessageConst:
             continue
         ev = msg.event
@@ -110,6 +116,13 @@ def windows(trace, lo, n):
             v = int(ev.payload_field["pid"])
             if lo <= v < lo + 8 * n:
                 counts[(v - lo) // n] = counts.get((v - lo) // n, 0) + 1
+    if want is not None:
+        if lost:
+            print("note: %s lost %d events" % (trace, lost))
+            assert set(counts) <= set(want), (trace, counts, want)
+            assert all(counts[k] <= want[k] for k in counts), (trace, counts, want)
+        else:
+            assert counts == want, (trace, counts, want)
     return counts, pids
 
 
@@ -155,10 +168,9 @@ try:
     for s in outs:
         trawl("stop", s)
     for s, want, pid in (("u", {0: N}, r1.pid), ("v", {0: N}, r1.pid), ("g", {1: N}, r2.pid)):
-        counts, pids = windows(outs[s], BASE, N)
+        counts, pids = windows(outs[s], BASE, N, want)
         print("%s: windows %s, pids %s" % (s, counts, sorted(pids)))
-        assert counts == want, (s, counts, want)
-        assert pids == {pid}, (s, pids, pid)
+        assert pids <= {pid}, (s, pids, pid)
     counts, pids = windows(outs["none"], BASE, N)
     print("none: windows %s, pids %s" % (counts, sorted(pids)))
     assert not counts and not pids, (counts, pids)
@@ -196,9 +208,8 @@ try:
     a.end()
     b.end()
     trawl("stop", "p")
-    counts, pids = windows(out, BASE, N)
+    counts, pids = windows(out, BASE, N, {2: N, 5: N})
     print("p: windows %s, pids %s (a %d, b %d)" % (counts, sorted(pids), a.pid, b.pid))
-    assert counts == {2: N, 5: N}, counts
     assert pids <= {a.pid, b.pid}, pids
     p = trawl("list", "p")
     assert "  Process IDs:          %d\n" % b.pid in p.stdout, p.stdout
