@@ -33,7 +33,11 @@
  * the change, judges it with the new ones), and kernel code that borrows
  * credentials for a moment (override_creds(): overlayfs, nfsd) is not
  * seen. Without BPF, /proc is read when a thread is first met: exact for
- * threads alive then whose credentials did not change since.
+ * threads alive then whose credentials did not change since. The sets'
+ * history lives in the consumer that took the changes in: a consumer
+ * started later (after a rotation or a clear, a snapshot's) applies the
+ * sets in force at its start to all it reads, records that waited in the
+ * buffers from before a change included.
  *
  * Cost: nothing when no tracker restricts; else one hash lookup per
  * record in the consumer, a map lookup per syscall of the machine while a
