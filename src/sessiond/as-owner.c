@@ -9,11 +9,18 @@
  * owner's to choose, and may be on a file system that does not answer (a
  * FUSE file system they mounted, a stopped NFS server): a child walking it
  * can wait for ever. So the daemon does not wait for the child: its result
- * comes through a pipe the loop watches, within owner-ms, past which the
+ * comes through a socket the loop watches, within owner-ms, past which the
  * child is killed (it may be reaped later: a kill takes effect once the
  * file system's wait ends, which FUSE and NFS waits do at SIGKILL) and the
  * command is told in one line. The session it works for is busy meanwhile.
+ *
+ * The child answers on a SOCK_SEQPACKET socket: one message per file it
+ * hands over (sd_owner_hand(): a slot number and the fd, SCM_RIGHTS),
+ * then its result (slot -1). So a job may make files as the owner and the
+ * daemon use them through the fds alone (ust-shm.c's buffer files), and
+ * the loop reads each message as it comes: none is waited for.
  */
+#include "common/fdmsg.h"
 #include "common/fs.h"
 #include "common/ids.h"
 #include "sessiond/sessiond.h"
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +75,60 @@ static void reap(pid_t pid)
 	unreaped[nr_unreaped++] = pid;
 }
 
+/* What the child sends: a file (@slot >= 0, with its fd) or its result. */
+struct job_msg {
+	int32_t slot; /* -1: the job's result */
+	int32_t ret;
+};
+
+/* In the child: its socket (-1 in the daemon). The job run in place. */
+static int child_sock = -1;
+static struct sd_owner_job *in_place;
+
+/* A file handed over for @slot: kept in j->fds[@slot], or closed. */
+static void job_take_fd(struct sd_owner_job *j, int32_t slot, int fd)
+{
+	if (slot < 0 || (uint32_t)slot >= j->max_fds || j->fds[slot] >= 0) {
+		close(fd);
+		return;
+	}
+	j->fds[slot] = fd;
+}
+
+int sd_owner_hand(uint32_t slot, int fd)
+{
+	struct job_msg m = {(int32_t)slot, 0};
+	struct iovec iov = {&m, sizeof(m)};
+	int ret;
+
+	if (slot > INT32_MAX) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (child_sock < 0) {
+		if (in_place)
+			job_take_fd(in_place, (int32_t)slot, fd);
+		else
+			close(fd);
+		return 0;
+	}
+	ret = trawl_fdmsg_send(child_sock, &iov, 1, fd);
+	close(fd);
+	return ret;
+}
+
+/* The job's files handed over so far, closed (a job that failed). */
+static void job_close_fds(struct sd_owner_job *j)
+{
+	uint32_t i;
+
+	for (i = 0; i < j->max_fds; i++) {
+		if (j->fds[i] >= 0)
+			close(j->fds[i]);
+		j->fds[i] = -1;
+	}
+}
+
 static void job_over(struct sd_owner_job *j, int ret)
 {
 	sd_watch_del(j->fd);
@@ -78,21 +140,56 @@ static void job_over(struct sd_owner_job *j, int ret)
 	j->pid = 0;
 	j->ret = ret;
 	j->over = 1;
+	if (ret < 0)
+		job_close_fds(j);
 	if (j->done)
 		j->done(j, j->arg);
+}
+
+/*
+ * Reads what the child sent on @fd so far (never waits): the files it
+ * handed over go to the job. 1 with *@ret its result once it is in (or
+ * -EIO: it closed without one, or sent what is not a message of ours),
+ * else 0.
+ */
+static int job_read(struct sd_owner_job *j, int fd, int *ret)
+{
+	int i;
+
+	for (i = 0; i < 1024; i++) {
+		struct job_msg m;
+		struct iovec iov = {&m, sizeof(m)};
+		int mfd;
+		ssize_t n = trawl_fdmsg_recv(fd, &iov, 1, 0, &mfd);
+
+		if (n == -ETIMEDOUT || n == -EAGAIN || n == -EINTR)
+			return 0;
+		if (n != (ssize_t)sizeof(m)) {
+			if (mfd >= 0)
+				close(mfd);
+			*ret = -EIO;
+			return 1;
+		}
+		if (m.slot < 0) {
+			if (mfd >= 0)
+				close(mfd);
+			*ret = m.ret;
+			return 1;
+		}
+		if (mfd >= 0)
+			job_take_fd(j, m.slot, mfd);
+	}
+	return 0; /* (more: the next round) */
 }
 
 static void job_ready(int fd, short revents, void *arg)
 {
 	struct sd_owner_job *j = arg;
-	int32_t ret;
-	ssize_t n;
+	int ret;
 
 	(void)revents;
-	n = read(fd, &ret, sizeof(ret));
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	job_over(j, n == (ssize_t)sizeof(ret) ? ret : -EIO);
+	if (job_read(j, fd, &ret))
+		job_over(j, ret);
 }
 
 static void job_expired(int fd, void *arg)
@@ -104,6 +201,7 @@ static void job_expired(int fd, void *arg)
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg)
 {
 	struct trawl_ids ids;
+	uint32_t i;
 	int p[2];
 	pid_t pid;
 
@@ -111,11 +209,22 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 	j->ret = 0;
 	j->pid = 0;
 	j->fd = -1;
+	for (i = 0; i < j->max_fds; i++)
+		j->fds[i] = -1;
 	reap_some();
 	trawl_ids_lookup(uid, gid, &ids);
-	if (trawl_ids_is_self(&ids) || sd.quit)
-		return trawl_ids_run(&ids, fn, arg); /* (a user's daemon: its own folders) */
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (trawl_ids_is_self(&ids) || sd.quit) {
+		/* (a user's daemon: its own folders) */
+		int ret;
+
+		in_place = j;
+		ret = trawl_ids_run(&ids, fn, arg);
+		in_place = NULL;
+		if (ret < 0)
+			job_close_fds(j);
+		return ret;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, p) < 0)
 		return -errno;
 	pid = fork();
 	if (pid < 0) {
@@ -124,28 +233,36 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 		return -errno;
 	}
 	if (pid == 0) {
-		int32_t ret;
+		struct job_msg m = {-1, 0};
+		struct iovec iov = {&m, sizeof(m)};
+		int fl;
 
 		close(p[0]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		ret = trawl_ids_assume(&ids);
-		if (!ret)
-			ret = fn(arg);
-		_exit(write(p[1], &ret, sizeof(ret)) == (ssize_t)sizeof(ret) ? 0 : 1);
+		/* (blocking: the loop reads it when it can; a full socket waits) */
+		fl = fcntl(p[1], F_GETFL);
+		if (fl >= 0)
+			fcntl(p[1], F_SETFL, fl & ~O_NONBLOCK);
+		child_sock = p[1];
+		m.ret = trawl_ids_assume(&ids);
+		if (!m.ret)
+			m.ret = fn(arg);
+		_exit(trawl_fdmsg_send(p[1], &iov, 1, -1) ? 1 : 0);
 	}
 	close(p[1]);
 	if (sd_watch_add(p[0], job_ready, j)) {
 		/* cannot watch it: waited for here, within the bound */
-		int32_t ret = -ETIMEDOUT;
+		int ret = -ETIMEDOUT;
 		uint64_t until = sd_now_ms() + sd_limits.owner_ms;
 
-		while (sd_now_ms() < until && read(p[0], &ret, sizeof(ret)) < 0 &&
-		       (errno == EAGAIN || errno == EINTR))
+		while (sd_now_ms() < until && !job_read(j, p[0], &ret))
 			usleep(10000);
 		close(p[0]);
 		if (ret == -ETIMEDOUT)
 			kill(pid, SIGKILL);
 		reap(pid);
+		if (ret < 0)
+			job_close_fds(j);
 		return ret;
 	}
 	sd_watch_deadline(p[0], sd_now_ms() + sd_limits.owner_ms, job_expired);

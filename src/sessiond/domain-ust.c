@@ -396,6 +396,7 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 
 	s->active = 1;
 	s->started_once = 1;
+	ust_shm_retry(s);
 	if (cons_alive(s))
 		cons_send(s, TRAWL_CONS_START, 0, 0, NULL, 0, NULL, 0);
 	for (a = apps; a; a = a->next) {
@@ -413,6 +414,53 @@ static int ust_start(struct trawl_domain_session *s, struct trawl_domain_err *er
 	return 0;
 }
 
+/* 1 while an app of @s waits for buffer files being made (--shm-path). */
+static int shm_waiting(const struct trawl_domain_session *s)
+{
+	const struct app_sess *as;
+
+	if (ust_shm_making(s))
+		return 1;
+	for (as = s->apps; as; as = as->next)
+		if (as->shm_wait && !as->app->dead)
+			return 1;
+	return 0;
+}
+
+static void ust_stop_apps(struct trawl_domain_session *s);
+
+/* The start's buffer files are made (or not: its line, and the apps it
+ * started are stopped again: nothing is left half-started). */
+static int ust_start_files_made(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret = s->shm_err_ret;
+
+	if (!ret)
+		return 0;
+	trawl_domain_err_set(err, "%s", s->shm_err);
+	ust_stop_apps(s);
+	return ret;
+}
+
+/*
+ * start: the apps set up, and, with --shm-path, the buffer files they need
+ * made as the owner: the start waits for those jobs (-EINPROGRESS, then
+ * ust_async_done()), the loop serving everyone else, and fails in one line
+ * if they could not be made (ust-shm.c).
+ */
+static int ust_start_then_files(struct trawl_domain_session *s, struct trawl_domain_err *err)
+{
+	int ret = ust_start(s, err);
+
+	if (ret)
+		return ret;
+	if (shm_waiting(s)) {
+		s->job_kind = UST_JOB_START_SHM;
+		return -EINPROGRESS;
+	}
+	return ust_start_files_made(s, err);
+}
+
 /* The start's ust/ folder is there (@ret: made, or not): the start goes on. */
 static int ust_start_dir_made(struct trawl_domain_session *s, int ret,
 			      struct trawl_domain_err *err)
@@ -423,7 +471,7 @@ static int ust_start_dir_made(struct trawl_domain_session *s, int ret,
 		return ret;
 	}
 	s->ust_dir_due = 0;
-	return ust_start(s, err);
+	return ust_start_then_files(s, err);
 }
 
 /* start, after a clear: the chunk's (empty) ust/ folder first, made as the
@@ -433,7 +481,7 @@ static int ust_start_async(struct trawl_domain_session *s, struct trawl_domain_e
 	int ret;
 
 	if (!s->ust_dir_due)
-		return ust_start(s, err);
+		return ust_start_then_files(s, err);
 	ret = ust_job_begin(s, UST_JOB_START_DIR, 0);
 	return ret == -EINPROGRESS ? ret : ust_start_dir_made(s, ret, err);
 }
@@ -646,6 +694,14 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 	uint16_t cmd = s->wait_cmd;
 	int kind = s->job_kind, jret;
 
+	if (kind == UST_JOB_START_SHM) {
+		/* a start's buffer files (ust_start_then_files()) */
+		if (shm_waiting(s))
+			return 0;
+		s->job_kind = UST_JOB_NONE;
+		*ret = ust_start_files_made(s, err);
+		return 1;
+	}
 	if (kind != UST_JOB_NONE) {
 		/* folder work as the owner (ust_job_begin()): then the next step */
 		if (!sd_owner_done(&s->job, &jret))

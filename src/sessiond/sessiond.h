@@ -74,11 +74,16 @@ struct sd_domain {
  * owner) or the child could not be watched (waited for, within owner-ms).
  * @fn sees the daemon's memory as it was at the call (fork). The job
  * must stay where it is until over; sd_owner_cancel() ends it (killed).
+ * @fn may hand files over (sd_owner_hand()): they land in @fds, which the
+ * caller sets (@max_fds slots, the rest closed) before sd_owner_begin()
+ * and owns after; a job that failed (result < 0) closes them.
  */
 struct sd_owner_job {
 	pid_t pid; /* the child, 0: none */
-	int fd;    /* its result's pipe, -1 */
+	int fd;    /* its answers' socket, -1 */
 	int over, ret;
+	int *fds;         /* the caller's: [slot] the files handed over, -1: none */
+	uint32_t max_fds; /* slots in fds (0: none kept) */
 	void (*done)(struct sd_owner_job *j, void *arg);
 	void *arg;
 };
@@ -176,6 +181,9 @@ void sd_clients_retry(void);
 struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
+/* In an owner job's @fn: hands @fd over as the job's file @slot (closed
+ * here; the daemon gets its own). 0 or -errno. */
+int sd_owner_hand(uint32_t slot, int fd);
 /* Reaps the owner children that ended since their job did (the loop calls it each round). */
 void sd_owner_reap(void);
 int sd_owner_done(struct sd_owner_job *j, int *ret);

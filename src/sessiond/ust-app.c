@@ -213,7 +213,8 @@ static int app_send_channel(struct trawl_domain_session *s, struct app_sess *as,
 	return 1;
 }
 
-/* Some app_sess waits for a live channel (app_sync()): apps_chans_ready()
+/* Some app_sess waits for a live channel or for its buffer files
+ * (app_sync()): apps_chans_ready()
  * has work. Cleared there once none does. */
 static int chans_waiting;
 
@@ -266,6 +267,15 @@ int app_sync(struct trawl_domain_session *s, struct app_sess *as,
 			}
 			if (!tc) {
 				tc = trace_chan_get(s, as->trace, c, err);
+				if (!tc && ust_shm_chan_making(as->trace, c)) {
+					/* its buffer files are being made as the
+					 * owner: the app gets the channel once
+					 * they are (apps_chans_ready()) */
+					as->shm_wait = 1;
+					chans_waiting = 1;
+					filter_set_clear(&fs);
+					break;
+				}
 				if (!tc) {
 					filter_set_clear(&fs);
 					ret = -ENOMEM;
@@ -392,7 +402,7 @@ static int app_chans_wait(const struct ust_app *a)
 
 	for (s = sessions; s; s = s->next)
 		for (as = s->apps; as; as = as->next)
-			if (as->app == a && as->chan_wait)
+			if (as->app == a && (as->chan_wait || as->shm_wait))
 				return 1;
 	return 0;
 }
@@ -425,15 +435,20 @@ void apps_chans_ready(void)
 			struct trawl_domain_err err = {""};
 			int ret;
 
-			if (!as->chan_wait || as->app->dead)
+			if (!(as->chan_wait || as->shm_wait) || as->app->dead)
 				continue;
+			if (as->shm_wait && !as->chan_wait && ust_shm_making(s)) {
+				left = 1; /* (files still being made: not yet) */
+				continue;
+			}
 			as->chan_wait = 0;
+			as->shm_wait = 0;
 			ret = app_sync(s, as, &err);
 			if (ret && !as->app->dead)
 				sd_log_peer(as->app->uid, TRAWL_LOG_WARN,
 					    "session %s: setting up app %d: %s", s->name,
 					    (int)as->app->info.pid, err.msg[0] ? err.msg : strerror(-ret));
-			left |= as->chan_wait;
+			left |= as->chan_wait | as->shm_wait;
 		}
 	}
 	for (a = apps; a; a = a->next)

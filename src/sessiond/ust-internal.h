@@ -127,6 +127,7 @@ struct ust_trace {
 	char path[TRAWL_CONS_PATH_LEN];
 	char shm_rel[TRAWL_CONS_PATH_LEN]; /* --shm-path: its folder under it (ust-shm.c) */
 	int shm_meta_fd;                   /* --shm-path: owned, its metadata file; else -1 */
+	struct ust_shm *shm;               /* --shm-path: owned, its files (ust-shm.c); else NULL */
 	struct trawl_ctf_trace *ctf; /* owned */
 	struct trace_chan *chans;
 	int metadata_dirty;
@@ -162,6 +163,7 @@ struct app_sess {
 	uint32_t nr_chans;
 	int started;
 	int chan_wait; /* a channel it needs is not ready yet (a live session's) */
+	int shm_wait;  /* a channel it needs has its buffer files being made (ust-shm.c) */
 };
 
 struct trawl_domain_session {
@@ -219,10 +221,15 @@ struct trawl_domain_session {
 	/* Folder work as the owner (as-owner.c), its result read by the loop:
 	 * a clear's removal of ust/, the ust/ folder a start (or a started
 	 * session's clear) makes; ust_async_done() moves on once it is over. */
-	enum { UST_JOB_NONE, UST_JOB_CLEAR_RM, UST_JOB_CLEAR_DIR, UST_JOB_START_DIR } job_kind;
+	enum { UST_JOB_NONE, UST_JOB_CLEAR_RM, UST_JOB_CLEAR_DIR, UST_JOB_START_DIR,
+	       UST_JOB_START_SHM } job_kind;
 	struct sd_owner_job job;
 	char job_dir[TRAWL_CTL_PATH_MAX + 8]; /* the folder it works on, for the line */
 	int job_ret; /* a clear's ust/ not made: said once START is answered */
+	/* --shm-path: the first buffer files that could not be made since the
+	 * start (ust-shm.c): the start's line, if it was waiting for them */
+	int shm_err_ret;
+	char shm_err[TRAWL_DOMAIN_ERR_MAX];
 };
 
 struct ust_consumer {
@@ -327,14 +334,27 @@ int class_id(struct ust_trace *t, struct trace_chan *tc,
 /* Frees @t (off its list), its channels' buffers and registry. */
 void trace_free(struct ust_trace *t);
 
-/* ust-shm.c: a --shm-path session's buffer files, made as its owner. Sets
- * up @t's shm folder and metadata file (nothing without --shm-path). 0 or a
- * negative errno with @err set. */
-int ust_shm_trace_init(const struct trawl_domain_session *s, struct ust_trace *t, const struct ust_app *a,
+/* ust-shm.c: a --shm-path session's buffer files, made as its owner in
+ * jobs the loop does not wait for. Sets up @t's shm folder and begins
+ * making its metadata file and its channels' files (nothing without
+ * --shm-path). 0 or a negative errno with @err set. */
+int ust_shm_trace_init(struct trawl_domain_session *s, struct ust_trace *t, const struct ust_app *a,
 		       struct trawl_domain_err *err);
-/* New buffer files CHAN_0.. for @ua's streams into @fds (the caller's). */
-int ust_shm_streams(const struct trawl_domain_session *s, const struct ust_trace *t, const char *chan,
-		    const struct trawl_ustctl_channel_attr *ua, int *fds, struct trawl_domain_err *err);
+/* Channel @c's buffer files CHAN_0.. for @ua's streams into @fds (the
+ * caller's once taken): 0; -EINPROGRESS while they are being made (the
+ * apps that wait are set up again once they are: apps_chans_ready()); or
+ * a negative errno with @err set. */
+int ust_shm_chan_fds(struct trawl_domain_session *s, struct ust_trace *t, const struct ust_chan *c,
+		     const struct trawl_ustctl_channel_attr *ua, int *fds, struct trawl_domain_err *err);
+/* 1 while @c's files in @t are being made. */
+int ust_shm_chan_making(const struct ust_trace *t, const struct ust_chan *c);
+/* 1 while files of a trace of @s are being made. */
+int ust_shm_making(const struct trawl_domain_session *s);
+/* A start: the files that could not be made are tried again. */
+void ust_shm_retry(struct trawl_domain_session *s);
+/* Before @t is freed: its jobs ended, its fds closed, and the files it
+ * made removed (as the owner, off the loop). */
+void ust_shm_trace_fini(struct ust_trace *t);
 /* The trace's metadata text, @len bytes, into its shm file (if any). */
 void ust_shm_metadata(struct ust_trace *t, const char *text, size_t len);
 /* Closes and frees @s's per-process traces whose process exited. */

@@ -235,6 +235,7 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		return NULL;
 	}
 	if (ust_shm_trace_init(s, t, a, err)) {
+		ust_shm_trace_fini(t);
 		trawl_ctf_trace_destroy(t->ctf);
 		free(t);
 		return NULL;
@@ -274,38 +275,42 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	for (tc = t->chans; tc; tc = tc->next)
 		if (tc->chan == c)
 			return tc;
-	/* The stream event context declares exactly what the apps write before
-	 * each payload (the bits' order, not the order the user added them). */
-	ctx_type = trawl_ustctl_contexts_ctf_type(&c->ctx);
-	if ((c->ctx.bits || c->ctx.nr_counters) && !ctx_type) {
-		trawl_domain_err_set(err, "cannot describe the contexts of channel %s: %s",
-				     c->attr.name, strerror(errno ? errno : ENOMEM));
-		return NULL;
-	}
-	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT,
-					       ctx_type, clock_name(t));
-	if (ret) {
-		trawl_domain_err_set(err, "cannot describe channel %s: %s", c->attr.name,
-				     strerror(-ret));
-		return NULL;
-	}
-	t->metadata_dirty = 1;
-	tc = calloc(1, sizeof(*tc));
-	if (!tc)
-		return NULL;
 	ua.subbuf_size = c->attr.subbuf_size;
 	ua.num_subbuf = c->attr.num_subbuf;
 	ua.overwrite = c->attr.overwrite;
 	ua.nr_streams = trawl_ustctl_possible_cpus();
 	if (ua.nr_streams > TRAWL_USTCTL_MAX_STREAMS)
 		ua.nr_streams = TRAWL_USTCTL_MAX_STREAMS;
+	/* --shm-path: its files first, made as the owner without the loop
+	 * waiting (ust-shm.c): NULL while they are being made
+	 * (ust_shm_chan_making() says so), before anything is described. */
+	if (t->shm && ust_shm_chan_fds(s, t, c, &ua, fds, err))
+		return NULL;
+	/* The stream event context declares exactly what the apps write before
+	 * each payload (the bits' order, not the order the user added them). */
+	ctx_type = trawl_ustctl_contexts_ctf_type(&c->ctx);
+	if ((c->ctx.bits || c->ctx.nr_counters) && !ctx_type) {
+		trawl_domain_err_set(err, "cannot describe the contexts of channel %s: %s",
+				     c->attr.name, strerror(errno ? errno : ENOMEM));
+		goto close_fds;
+	}
+	ret = trawl_ctf_trace_add_stream_class(t->ctf, c->index, TRAWL_CTF_HEADER_COMPACT,
+					       ctx_type, clock_name(t));
+	if (ret) {
+		trawl_domain_err_set(err, "cannot describe channel %s: %s", c->attr.name,
+				     strerror(-ret));
+		goto close_fds;
+	}
+	t->metadata_dirty = 1;
+	tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		goto close_fds;
 	ua.stream_id = c->index;
 	ua.clock = t->clock_kind;
 	memcpy(ua.uuid, trawl_ctf_trace_uuid(t->ctf), sizeof(ua.uuid));
-	if (t->shm_meta_fd >= 0) {
-		ret = ust_shm_streams(s, t, c->attr.name, &ua, fds, err);
-		if (!ret)
-			ret = trawl_ustctl_channel_create_in(&ua, fds, &tc->rb);
+	if (t->shm) {
+		/* (takes the fds: closed on failure) */
+		ret = trawl_ustctl_channel_create_in(&ua, fds, &tc->rb);
 		if (ret) {
 			if (err && !err->msg[0])
 				trawl_domain_err_set(err, "cannot set up the buffer files of channel %s: %s",
@@ -339,6 +344,10 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 		  ua.nr_streams);
 	cons_chan_sent(s, tc);
 	return tc;
+close_fds:
+	for (i = 0; t->shm && i < ua.nr_streams; i++)
+		close(fds[i]);
+	return NULL;
 }
 
 /* Appends @n bytes at @v to the layout being measured (@buf NULL) or written. */
@@ -426,6 +435,7 @@ void trace_free(struct ust_trace *t)
 		trawl_ustctl_channel_destroy(tc->rb);
 		free(tc);
 	}
+	ust_shm_trace_fini(t);
 	if (t->shm_meta_fd >= 0)
 		close(t->shm_meta_fd);
 	trawl_ctf_trace_destroy(t->ctf);

@@ -228,7 +228,7 @@ attack_shm_link() {
 	gt destroy s >/dev/null 2>&1
 	victims_intact
 	[ -z "$(find "$ROOTDIR" -mindepth 1 | head -1)" ] || fail "root's folder got files"
-	grep -q "cannot make the metadata file in $T/$G/shm/s-" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" ||
+	grep -q "cannot make the buffer files in $T/$G/shm/s-" "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" ||
 		fail "the daemon's log does not say why: $(tail -3 "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
 	# the same in a folder of theirs: the files are made, theirs, and read back
 	gt create s2 -o "$O.2" --shm-path "$T/$G/shm2" >/dev/null 2>"$T/err" ||

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Work the root session daemon does as a session's owner, on a path the
+# owner chose, held by the owner (docs/SECURITY.md, "What the root daemon
+# waits for"). A member of 'tracing' (a real user, made here) puts the path
+# on a FUSE file system of theirs (fuse-gate.py: root mounts it for them, as
+# fusermount3 would) that holds the requests of the daemon's children
+# working as them while the test says. The root daemon (the real one,
+# --daemonize, a private TRAWL_ROOT_RUNTIME_DIR) has one thread: a child it
+# waits for holds every user's commands.
+#
+#   shm  `create --shm-path` on the file system: the buffer files an app
+#        needs are made by a child running as the member. The daemon waited
+#        for it (up to owner-ms, 10 s, a file: a channel of 2 CPUs and its
+#        metadata held it 30 s), everyone's commands behind: at the member's
+#        `start` with their program registered, and at the registration of
+#        a program into their started (per-process) session. Now the start waits for the
+#        child without the loop, and a program's set-up waits for its files
+#        as for a live channel: root's `trawl list` is answered (in < 1 s)
+#        while the member's start waits, and then the start completes and
+#        the program's events are all in the trace (babeltrace2); a program
+#        registering while the files are held is set up when they come. A
+#        child held past owner-ms (here 8 s) is killed: the start is refused
+#        in one line, the session left inactive. The files, all the
+#        member's, are removed at destroy (they were left behind), by a
+#        child as the member.
+#
+# usage: held-owner.sh shm
+. "$(dirname "$0")/../cli/lib.sh"
+
+MODE=${1:?usage: held-owner.sh shm}
+users_or_skip
+have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+[ -c /dev/fuse ] && grep -qw fuse /proc/filesystems || { echo "SKIP: no FUSE"; exit 77; }
+G=trawlho$$ # the member whose path is held
+mkuser "$G" tracing || { echo "SKIP: useradd failed"; exit 77; }
+GATE_PID= APP_PIDS=()
+ho_cleanup() {
+	local p
+	for p in "${APP_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	if [ -n "$GATE_PID" ]; then
+		rm -f "$T/gate.hold"
+		umount -l "$T/$G/gate" 2>/dev/null
+		kill "$GATE_PID" 2>/dev/null && wait "$GATE_PID" 2>/dev/null
+	fi
+	cleanup
+}
+trap ho_cleanup EXIT
+
+OWNER_MS=8000
+"$BIN/trawl-sessiond" --daemonize --limit owner-ms=$OWNER_MS ||
+	{ echo "FAIL: the root daemon did not start"; exit 1; }
+DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+R=$T/$G/real
+mkdir -p "$R" "$T/$G/gate" && chown "$G:" "$R" "$T/$G/gate"
+"${TRAWL_PYTHON:-python3}" "$(dirname "$0")/fuse-gate.py" "$T/$G/gate" "$R" "$(id -u "$G")" \
+	"$(id -g "$G")" "$DPID" "$T/gate.hold" >"$T/gate.log" 2>&1 &
+GATE_PID=$!
+for i in $(seq 100); do grep -qs mounted "$T/gate.log" && break; sleep 0.1; done
+grep -q mounted "$T/gate.log" || { echo "SKIP: cannot mount a FUSE file system: $(cat "$T/gate.log")"; exit 77; }
+F=$T/$G/gate/to # the member's folder, through their FUSE file system
+
+gt() { as "$G" "$@"; }
+ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# count DIR ID: tall:seq events of thread ID babeltrace2 reads in DIR
+count() { babeltrace2 "$1" 2>"$T/bt.err" | grep -c "tall:seq: .*thread = $2,"; }
+
+# app N ID: the member's program, N tall:seq events once the session has
+# enabled them (it waits up to 60 s), in the background ($APP: its pid)
+app() {
+	as_user "$G" env ${APP_ENV:-} "$BIN/loss-app" "$1" 0 "$2" 60000 >"$T/app$2.out" 2>&1 &
+	APP=$!
+	APP_PIDS+=("$APP")
+}
+
+# registered: the member's program is known to the daemon (list -u)
+registered() {
+	local i
+	for i in $(seq 200); do
+		gt list -u 2>/dev/null | grep -q "tall:seq" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# hold / held_wait PID NAME: the gate holds the daemon's children; waits
+# until one is held ($T/gate.hold.held) while PID runs
+hold() { rm -f "$T/gate.hold.held"; touch "$T/gate.hold"; }
+held_wait() {
+	local i
+	for i in $(seq 600); do
+		[ -s "$T/gate.hold.held" ] && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	fail "$2: no child of the daemon reached the member's file system"
+	return 1
+}
+
+# answered NAME PID: while PID (the member's command, or program, held)
+# waits, root's `trawl list` is answered in < 1 s (the best of 3: the
+# machine may be busy; a daemon held answers none before owner-ms) and
+# the member's own `trawl list` is answered; PID still waits after.
+answered() {
+	local name=$1 pid=$2 best=999999 t0 t k
+	for k in 1 2 3; do
+		t0=$(ms)
+		"$TRAWL" list >"$T/root.out" 2>&1 || fail "root's list failed during $name: $(cat "$T/root.out")"
+		t=$(($(ms) - t0))
+		[ "$t" -lt "$best" ] && best=$t
+		[ "$best" -lt 1000 ] && break
+	done
+	t0=$(ms)
+	gt list >"$T/gl.out" 2>&1 || fail "the member's list failed during $name: $(cat "$T/gl.out")"
+	echo "during $name: root's list answered in $best ms, the member's in $(($(ms) - t0)) ms"
+	[ "$best" -lt 1000 ] || fail "root's list took $best ms (best of 3) during $name"
+	kill -0 "$pid" 2>/dev/null || fail "$name was over before the others were answered"
+}
+
+if [ "$MODE" = shm ]; then
+	O=$T/$G/o
+	# 1. start, a program registered: its files held
+	expect 0 gt create H -o "$O/h" --shm-path "$F/shm" || finish
+	SHM=$(sed -n 's/^Shared memory path set to //p' "$T/out")
+	SHM_REAL=$R${SHM#"$F"}
+	expect 0 gt enable-event -u tall:seq -s H || finish
+	app 400 1
+	registered || fail "the member's program did not register"
+	hold
+	t0=$(ms)
+	gt start H >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	held_wait $pid "start" && answered "the start (its buffer files held)" $pid
+	rm -f "$T/gate.hold"
+	wait $pid
+	rc=$?
+	echo "start: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" = 0 ] || fail "start exited $rc: $(cat "$T/held.err")"
+	wait "$APP" || fail "the program failed: $(cat "$T/app1.out")"
+	# 2. a program registering into a started per-process session: its
+	# files (new for each program) held
+	expect 0 gt create P -o "$O/p" --shm-path "$F/shm" || finish
+	expect 0 gt enable-channel -u --buffers-pid chp -s P || finish
+	expect 0 gt enable-event -u tall:seq -c chp -s P || finish
+	expect 0 gt start P || finish
+	hold
+	APP_ENV=LOSS_APP_HOLD=1 app 300 2 # (it stays once done: its files with it)
+	held_wait "$APP" "a program's set-up" && answered "a program's set-up (its files held)" "$APP"
+	rm -f "$T/gate.hold"
+	for i in $(seq 600); do
+		grep -q "^held" "$T/app2.out" && break
+		kill -0 "$APP" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q "^held" "$T/app2.out" || fail "the second program did not finish: $(cat "$T/app2.out")"
+	nfp=$(find "$R/shm" -path "*/P-*/pid/*" -type f 2>/dev/null | wc -l)
+	kill -9 "$(sed -n 's/^held //p' "$T/app2.out")" 2>/dev/null
+	wait "$APP"
+	expect 0 gt stop H || fail "stop of H failed"
+	expect 0 gt stop P || fail "stop of P failed"
+	n1=$(count "$O/h" 1) n2=$(count "$O/h" 2) n3=$(count "$O/p" 2)
+	echo "H: $n1 of 400 events of the program there at the start, $n2 of 300 of the one after; P: $n3 of 300"
+	[ "$n1" = 400 ] || fail "H holds $n1 of 400 events of the first program: $(head -3 "$T/bt.err")"
+	[ "$n2" = 300 ] || fail "H holds $n2 of 300 events of the second program: $(head -3 "$T/bt.err")"
+	[ "$n3" = 300 ] || fail "P holds $n3 of 300 events of the second program: $(head -3 "$T/bt.err")"
+	expect 0 gt destroy P || fail "destroy of P failed"
+	echo "P: $nfp per-process buffer files while its program ran"
+	[ "$nfp" -ge 2 ] || fail "P had no per-process buffer files: $(ls -R "$R/shm" | head)"
+	nf=$(find "$SHM_REAL" -type f 2>/dev/null | wc -l)
+	no=$(find "$SHM_REAL" ! -user "$G" 2>/dev/null | wc -l)
+	echo "buffer files: $nf under $SHM_REAL, $no not the member's"
+	[ "$nf" -ge 2 ] || fail "no buffer files under $SHM_REAL: $(ls -R "$R" 2>&1 | head)"
+	[ "$no" = 0 ] || fail "files not the member's: $(find "$SHM_REAL" ! -user "$G" | head)"
+	find "$SHM_REAL" -name metadata | grep -q . || fail "no metadata file under $SHM_REAL"
+	# 3. destroy removes them (as the member, off the loop)
+	expect 0 gt destroy H || fail "destroy of H failed"
+	for i in $(seq 200); do
+		[ -e "$SHM_REAL" ] || break
+		"$TRAWL" list >/dev/null 2>&1
+		sleep 0.1
+	done
+	[ -e "$SHM_REAL" ] && fail "the buffer files stay after destroy: $(find "$SHM_REAL" | head)"
+	left=$(find "$R/shm" -mindepth 1 2>/dev/null | head -3)
+	[ -z "$left" ] || fail "files left under the member's --shm-path after both destroys: $left"
+	[ -d "$R/shm" ] || fail "destroy removed the member's own --shm-path folder $R/shm"
+	# 4. held past owner-ms: the start is refused in one line
+	expect 0 gt create K -o "$O/k" --shm-path "$F/shm" || finish
+	expect 0 gt enable-event -u tall:seq -s K || finish
+	app 100 3
+	registered || fail "the member's third program did not register"
+	hold
+	t0=$(ms)
+	gt start K >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	held_wait $pid "start of K" && answered "the start of K (held for good)" $pid
+	wait $pid
+	rc=$?
+	echo "start of K held for good: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/held.err")" = 1 ] &&
+		grep -q "buffer files.*within owner-ms ($OWNER_MS ms)" "$T/held.err" ||
+		fail "start of K held for good: not refused in one line: exit $rc: $(cat "$T/held.err")"
+	rm -f "$T/gate.hold"
+	gt list K >"$T/out" 2>&1 || fail "list K failed: $(cat "$T/out")"
+	grep -q "\[inactive\]" "$T/out" || fail "K is not inactive after its start failed: $(head -3 "$T/out")"
+	kill "$APP" 2>/dev/null
+	wait "$APP" 2>/dev/null
+	expect 0 gt destroy K || fail "destroy of K failed"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
+echo "usage: held-owner.sh shm"
+exit 2
