@@ -63,6 +63,14 @@ int trawl_kernel_uprobe_resolve(const struct trawl_kernel_uprobe_loc *loc, uid_t
 				int *fd, struct trawl_kernel_uprobe_sites *s, char *err,
 				size_t errlen);
 /*
+ * trawl_kernel_uprobe_check - what a process of user @uid said of @loc
+ * (@ret, *@fd and @s, from trawl_kernel_uprobe_locate() or the child of
+ * trawl_kernel_uprobe_resolve()), checked against the file itself: 0, or
+ * a negative errno with one line in @err and *@fd closed (-1).
+ */
+int trawl_kernel_uprobe_check(const struct trawl_kernel_uprobe_loc *loc, uid_t uid, int ret,
+			      int *fd, struct trawl_kernel_uprobe_sites *s, char *err, size_t errlen);
+/*
  * The name an event has in trawl's traces (LTTng's names): the tracepoint's
  * own name, except syscalls:sys_enter_X -> syscall_entry_X and
  * syscalls:sys_exit_X -> syscall_exit_X. 0, or -ENAMETOOLONG when it does

@@ -182,6 +182,27 @@ int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name
 			    const char *target, int nargs, uid_t uid, gid_t gid, char *err,
 			    size_t errlen);
 
+/*
+ * A user-space probe's sites found apart, by a process the caller runs as
+ * the requesting user and does not wait for (the root daemon: the file may
+ * be on a file system that holds whoever reads it):
+ * trawl_kernel_uprobe_locate() runs in that process: it parses @target,
+ * opens its file and locates the sites into @s (a buffer of
+ * trawl_kernel_uprobe_sites_size() bytes the caller can read back, e.g.
+ * shared memory); 0 and *@fd the open file, or a negative errno (@s says
+ * why). trawl_kernel_uprobe_add_located() is trawl_kernel_uprobe_add()
+ * with that process's result (@located_ret, the file @fd it handed over,
+ * taken: closed here, and @s), which it trusts no further than the file
+ * itself confirms.
+ */
+struct trawl_kernel_uprobe_sites;
+size_t trawl_kernel_uprobe_sites_size(void);
+int trawl_kernel_uprobe_locate(const char *target, struct trawl_kernel_uprobe_sites *s, int *fd);
+int trawl_kernel_uprobe_add_located(struct trawl_kernel_instance *inst, const char *name,
+				    const char *target, int nargs, uid_t uid, int located_ret,
+				    int fd, const struct trawl_kernel_uprobe_sites *s, char *err,
+				    size_t errlen);
+
 /* Disables the probe (or the function probe's two events) called @name in @inst. */
 int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,
 			       size_t errlen);

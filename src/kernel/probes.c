@@ -301,31 +301,46 @@ static int uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel_
 	return o < len ? 0 : -ENAMETOOLONG;
 }
 
-int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
-			    const char *target, int nargs, uid_t uid, gid_t gid, char *err,
-			    size_t errlen)
+/*
+ * The common part of trawl_kernel_uprobe_add() and _add_located(): @name
+ * and @target checked, uprobes there. @located: the sites a process of
+ * @uid's found (@job_ret its result, @lfd the file it opened, taken),
+ * checked here; NULL: they are found now, as @uid/@gid, waited for.
+ */
+static int uprobe_add(struct trawl_kernel_instance *inst, const char *name, const char *target,
+		      int nargs, uid_t uid, gid_t gid, int job_ret, int lfd,
+		      const struct trawl_kernel_uprobe_sites *located, char *err, size_t errlen)
 {
 	struct trawl_kernel_uprobe_sites *sites;
 	struct trawl_kernel_uprobe_loc loc;
 	char args[256], ubuf[512];
 	uint32_t i;
-	int ret, fd = -1;
+	int ret, fd = lfd;
 
 	ret = trawl_kernel_check_probe_name(name, err, errlen);
 	if (ret == 0)
 		ret = trawl_kernel_uprobe_loc_parse(target, &loc, err, errlen);
-	if (ret < 0)
-		return ret;
-	if (trawl_kernel_path(ubuf, sizeof(ubuf), "uprobe_events") < 0 || access(ubuf, W_OK) < 0) {
+	if (ret == 0 && (trawl_kernel_path(ubuf, sizeof(ubuf), "uprobe_events") < 0 ||
+			 access(ubuf, W_OK) < 0)) {
 		trawl_msg_fmt(err, errlen,
 			      "uprobes unavailable: this kernel has no uprobe_events "
 			      "(built without CONFIG_UPROBE_EVENTS)");
-		return -EOPNOTSUPP;
+		ret = -EOPNOTSUPP;
 	}
-	sites = malloc(sizeof(*sites));
-	if (!sites)
-		return -ENOMEM;
-	ret = trawl_kernel_uprobe_resolve(&loc, uid, gid, &fd, sites, err, errlen);
+	sites = ret == 0 ? malloc(sizeof(*sites)) : NULL;
+	if (ret == 0 && !sites)
+		ret = -ENOMEM;
+	if (ret < 0) {
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (located) {
+		*sites = *located; /* (a copy: what the user's process wrote may change) */
+		ret = trawl_kernel_uprobe_check(&loc, uid, job_ret, &fd, sites, err, errlen);
+	} else {
+		ret = trawl_kernel_uprobe_resolve(&loc, uid, gid, &fd, sites, err, errlen);
+	}
 	if (ret < 0)
 		goto out;
 	/* SDT probes record no arguments (as in LTTng): their sites share one event. */
@@ -350,6 +365,21 @@ int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name
 out:
 	free(sites);
 	return ret;
+}
+
+int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
+			    const char *target, int nargs, uid_t uid, gid_t gid, char *err,
+			    size_t errlen)
+{
+	return uprobe_add(inst, name, target, nargs, uid, gid, 0, -1, NULL, err, errlen);
+}
+
+int trawl_kernel_uprobe_add_located(struct trawl_kernel_instance *inst, const char *name,
+				    const char *target, int nargs, uid_t uid, int located_ret,
+				    int fd, const struct trawl_kernel_uprobe_sites *s, char *err,
+				    size_t errlen)
+{
+	return uprobe_add(inst, name, target, nargs, uid, 0, located_ret, fd, s, err, errlen);
 }
 
 int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,

@@ -32,6 +32,7 @@
 #include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -350,23 +351,55 @@ static void copy_err(char *dst, size_t len, const char *src, size_t srclen)
 	dst[i] = '\0';
 }
 
+size_t trawl_kernel_uprobe_sites_size(void)
+{
+	return sizeof(struct trawl_kernel_uprobe_sites);
+}
+
+int trawl_kernel_uprobe_locate(const char *target, struct trawl_kernel_uprobe_sites *s, int *fd)
+{
+	struct trawl_kernel_uprobe_loc *loc = malloc(sizeof(*loc));
+	int ret;
+
+	*fd = -1;
+	memset(s, 0, sizeof(*s));
+	if (!loc)
+		return -ENOMEM;
+	ret = trawl_kernel_uprobe_loc_parse(target, loc, s->err, sizeof(s->err));
+	if (ret == 0)
+		ret = resolve_as_user(loc, s, fd);
+	free(loc);
+	return ret;
+}
+
 int trawl_kernel_uprobe_resolve(const struct trawl_kernel_uprobe_loc *loc, uid_t uid, gid_t gid,
 				int *fd, struct trawl_kernel_uprobe_sites *s, char *err,
 				size_t errlen)
 {
-	struct stat st;
-	uint32_t i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	ret = trawl_as_user(uid, gid, resolve_as_user, (void *)loc, s, sizeof(*s), fd,
 			    RESOLVE_TIMEOUT_MS);
+	if (ret == -ETIMEDOUT) {
+		trawl_msg_fmt(err, errlen, "user-space probe: reading %s took more than %d s",
+			      loc->path, RESOLVE_TIMEOUT_MS / 1000);
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return ret;
+	}
+	return trawl_kernel_uprobe_check(loc, uid, ret, fd, s, err, errlen);
+}
+
+int trawl_kernel_uprobe_check(const struct trawl_kernel_uprobe_loc *loc, uid_t uid, int ret,
+			      int *fd, struct trawl_kernel_uprobe_sites *s, char *err, size_t errlen)
+{
+	struct stat st;
+	uint32_t i;
+
 	if (ret < 0) {
-		if (ret == -ETIMEDOUT)
-			trawl_msg_fmt(err, errlen,
-				      "user-space probe: reading %s took more than %d s", loc->path,
-				      RESOLVE_TIMEOUT_MS / 1000);
-		else if (s->err[0])
+		if (s->err[0])
 			copy_err(err, errlen, s->err, sizeof(s->err));
 		else
 			trawl_msg_fmt(err, errlen, "user-space probe: cannot read %s as uid %d: %s",

@@ -362,13 +362,175 @@ static void rule_of(const struct sd_event *e, const struct sd_peer *p,
 	rule->loglevel = e->loglevel;
 }
 
+/*
+ * Enables the rule @req names in channel @c of domain @d (the rule made if
+ * new): 0, or a negative errno with @line the client's line. @located: a
+ * user-space probe's file, read already (below), else NULL.
+ */
+static int event_enable_in(struct sd_domain *d, struct sd_channel *c,
+			   const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   const struct sd_uprobe_located *located, struct trawl_domain_err *line)
+{
+	struct trawl_domain_err err = {""};
+	struct trawl_domain_event_rule rule;
+	struct sd_event *e, **tail;
+	int ret;
+
+	for (tail = &c->events; *tail; tail = &(*tail)->next) {
+		if (!same_rule(*tail, req))
+			continue;
+		if ((*tail)->enabled) {
+			trawl_domain_err_set(line, "event '%s' is already enabled in channel '%s'",
+					     req->name, c->attr.name);
+			return -EEXIST;
+		}
+		rule_of(*tail, p, &rule);
+		rule.located = located;
+		ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
+		if (ret) {
+			trawl_domain_err_set(line, "cannot enable event '%s': %s", req->name,
+					     err.msg[0] ? err.msg : strerror(-ret));
+			return ret;
+		}
+		(*tail)->enabled = 1;
+		return 0;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		trawl_domain_err_set(line, "out of memory");
+		return -ENOMEM;
+	}
+	e->kind = (enum trawl_ctl_event_kind)req->event_kind;
+	snprintf(e->name, sizeof(e->name), "%s", req->name);
+	snprintf(e->target, sizeof(e->target), "%s", req->target);
+	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
+	snprintf(e->exclusions, sizeof(e->exclusions), "%s", req->exclusions);
+	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
+	e->loglevel = req->loglevel;
+	rule_of(e, p, &rule);
+	rule.located = located;
+	ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
+	if (ret) {
+		free(e);
+		trawl_domain_err_set(line, "cannot enable event '%s': %s", req->name,
+				     err.msg[0] ? err.msg : strerror(-ret));
+		return ret;
+	}
+	e->enabled = 1;
+	*tail = e;
+	return 0;
+}
+
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+/*
+ * enable-event -k --userspace-probe in the root daemon: the probe's file is
+ * opened, and its ELF read, by a child as the client (domain-kernel.c),
+ * which their file system (FUSE, NFS) or they themselves (kill -STOP) may
+ * hold: an op (sd_op_domains()), the child before the domains (awaited in
+ * the loop, within owner-ms, the session busy meanwhile), then the rule
+ * enabled in the kernel domain with what the child found.
+ */
+struct uprobe_job {
+	struct trawl_ctl_wire_req req; /* the request, as it came */
+	struct sd_peer peer;
+	struct sd_channel *c; /* (the session is busy: it stays) */
+	struct sd_uprobe_located *loc; /* owned */
+};
+
+static int uprobe_before(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+			 size_t len)
+{
+	struct uprobe_job *j = arg;
+	int ret;
+
+	(void)s;
+	trawl_msg_fmt(what, len, "cannot enable event '%s': reading %s as uid %d", j->req.name,
+		      j->req.target, (int)j->peer.uid);
+	ret = sd_uprobe_locate_begin(job, j->loc, j->req.target, j->peer.uid, j->peer.gid);
+	if (ret == -EINPROGRESS || ret == -ENAMETOOLONG)
+		return ret;
+	sd_uprobe_located_set(j->loc, ret); /* (ran in place: the domain says why) */
+	return 0;
+}
+
+static int uprobe_job_done(void *arg, int stage, int ret)
+{
+	struct uprobe_job *j = arg;
+
+	(void)stage;
+	/* the child's own failure (no such file, no such symbol) is the
+	 * domain's line; no answer within owner-ms is the command's */
+	if (ret == -ETIMEDOUT || ret == -EIO)
+		return ret;
+	sd_uprobe_located_set(j->loc, ret);
+	return 0;
+}
+
+static int uprobe_step(struct sd_session *s, int i, void *arg, struct trawl_domain_err *err)
+{
+	struct uprobe_job *j = arg;
+
+	if ((uint32_t)i != TRAWL_CTL_DOMAIN_KERNEL)
+		return 0;
+	return event_enable_in(&s->dom[i], j->c, &j->req, &j->peer, j->loc, err);
+}
+
+static void uprobe_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+		       void *arg, struct sd_reply *r)
+{
+	struct uprobe_job *j = arg;
+
+	(void)s;
+	(void)i;
+	sd_uprobe_located_destroy(j->loc);
+	j->loc = NULL;
+	if (ret)
+		sd_fail(r, ret, "%s", err->msg[0] ? err->msg : strerror(-ret));
+}
+
+static const struct sd_domains_cmd uprobe_cmd = {
+	.what = "an enable-event",
+	.step = uprobe_step,
+	.end = uprobe_end,
+	.before = uprobe_before,
+	.job_done = uprobe_job_done,
+};
+
+/* 1 if the request's user-space probe is read off the loop (uprobe_cmd). */
+static int uprobe_off_loop(struct sd_session *s, struct sd_channel *c,
+			   const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			   struct sd_reply *r)
+{
+	struct uprobe_job *j;
+	struct sd_event *e;
+
+	if (req->domain != TRAWL_CTL_DOMAIN_KERNEL ||
+	    req->event_kind != TRAWL_CTL_EVENT_USERSPACE_PROBE)
+		return 0;
+	for (e = c->events; e; e = e->next)
+		if (same_rule(e, req) && e->enabled)
+			return 0; /* (refused at once: already enabled) */
+	j = calloc(1, sizeof(*j));
+	if (j)
+		j->loc = sd_uprobe_located_create();
+	if (!j || !j->loc) {
+		free(j);
+		sd_fail(r, -ENOMEM, "out of memory");
+		return 1;
+	}
+	j->req = *req;
+	j->peer = *p;
+	j->c = c;
+	sd_op_domains(s, &uprobe_cmd, j, 0, r);
+	return 1;
+}
+#endif
+
 void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			 struct sd_reply *r)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	struct trawl_domain_err err = {""};
-	struct trawl_domain_event_rule rule;
-	struct sd_event *e, **tail;
+	struct trawl_domain_err line = {""};
 	struct sd_domain *d;
 	struct sd_channel *c;
 	int ret;
@@ -400,39 +562,13 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	c = channel_for(s, d, req, r);
 	if (!c)
 		return;
-	for (tail = &c->events; *tail; tail = &(*tail)->next) {
-		if (!same_rule(*tail, req))
-			continue;
-		if ((*tail)->enabled)
-			return (void)sd_fail(r, -EEXIST, "event '%s' is already enabled in channel '%s'",
-					     req->name, c->attr.name);
-		rule_of(*tail, p, &rule);
-		ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
-		if (ret)
-			return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
-					     err.msg[0] ? err.msg : strerror(-ret));
-		(*tail)->enabled = 1;
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	if (uprobe_off_loop(s, c, req, p, r))
 		return;
-	}
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return (void)sd_fail(r, -ENOMEM, "out of memory");
-	e->kind = (enum trawl_ctl_event_kind)req->event_kind;
-	snprintf(e->name, sizeof(e->name), "%s", req->name);
-	snprintf(e->target, sizeof(e->target), "%s", req->target);
-	snprintf(e->filter, sizeof(e->filter), "%s", req->filter);
-	snprintf(e->exclusions, sizeof(e->exclusions), "%s", req->exclusions);
-	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
-	e->loglevel = req->loglevel;
-	rule_of(e, p, &rule);
-	ret = d->ops->event_enable(d->ds, c->attr.name, &rule, &err);
-	if (ret) {
-		free(e);
-		return (void)sd_fail(r, ret, "cannot enable event '%s': %s", req->name,
-				     err.msg[0] ? err.msg : strerror(-ret));
-	}
-	e->enabled = 1;
-	*tail = e;
+#endif
+	ret = event_enable_in(d, c, req, p, NULL, &line);
+	if (ret)
+		sd_fail(r, ret, "%s", line.msg);
 }
 
 void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,

@@ -16,10 +16,13 @@
 #include "sessiond/sessiond.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static char consumerd_path[4096];
 
@@ -188,6 +191,69 @@ static int kd_channel_enable(struct trawl_domain_session *s, const char *channel
 	return trawl_kernel_instance_set_tracing(inst, enable);
 }
 
+/* ---- a user-space probe's file, read as the client off the loop ---- */
+
+struct sd_uprobe_located {
+	struct trawl_kernel_uprobe_sites *sites; /* MAP_SHARED: the child writes it */
+	size_t size;                             /* its bytes */
+	int fd;                                  /* the file the child opened, handed over; -1 */
+	int ret;                                 /* the child's result */
+	char target[TRAWL_CTL_TARGET_MAX];
+};
+
+struct sd_uprobe_located *sd_uprobe_located_create(void)
+{
+	struct sd_uprobe_located *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->fd = -1;
+	l->size = trawl_kernel_uprobe_sites_size();
+	l->sites = mmap(NULL, l->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (l->sites == MAP_FAILED) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void sd_uprobe_located_destroy(struct sd_uprobe_located *l)
+{
+	if (!l)
+		return;
+	if (l->fd >= 0)
+		close(l->fd);
+	munmap(l->sites, l->size);
+	free(l);
+}
+
+/* In the child, as the client: the file opened and read, handed over. */
+static int locate_as_client(void *arg)
+{
+	struct sd_uprobe_located *l = arg;
+	int fd, ret;
+
+	ret = trawl_kernel_uprobe_locate(l->target, l->sites, &fd);
+	if (ret < 0)
+		return ret;
+	return sd_owner_hand(0, fd);
+}
+
+int sd_uprobe_locate_begin(struct sd_owner_job *j, struct sd_uprobe_located *l, const char *target,
+			   uid_t uid, gid_t gid)
+{
+	if (trawl_path_fmt(l->target, sizeof(l->target), "%s", target))
+		return -ENAMETOOLONG;
+	j->fds = &l->fd;
+	j->max_fds = 1;
+	return sd_owner_begin(j, uid, gid, locate_as_client, l);
+}
+
+void sd_uprobe_located_set(struct sd_uprobe_located *l, int ret)
+{
+	l->ret = ret;
+}
+
 static int kd_event(struct trawl_domain_session *s, const char *channel,
 		    const struct trawl_domain_event_rule *rule, int enable,
 		    struct trawl_domain_err *err)
@@ -233,6 +299,15 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 			ret = trawl_kernel_probe_add(inst, rule->name, rule->target, 0, e, sizeof(e));
 		} else if (rule->kind == TRAWL_CTL_EVENT_FUNCTION) {
 			ret = trawl_kernel_function_add(inst, rule->name, rule->target, e, sizeof(e));
+		} else if (rule->located) {
+			/* read by a child as the client already (the loop did not
+			 * wait): its file, a copy of ours (taken by the call) */
+			const struct sd_uprobe_located *l = rule->located;
+			int fd = l->fd >= 0 ? fcntl(l->fd, F_DUPFD_CLOEXEC, 0) : -1;
+
+			ret = trawl_kernel_uprobe_add_located(inst, rule->name, rule->target, 6,
+							      rule->uid, l->fd >= 0 && fd < 0 ? -errno : l->ret,
+							      fd, l->sites, e, sizeof(e));
 		} else {
 			/* the first six integer arguments, as the x86-64 ABI passes them */
 			ret = trawl_kernel_uprobe_add(inst, rule->name, rule->target, 6, rule->uid,

@@ -142,6 +142,11 @@ struct trawl_domain_event_rule {
 	int loglevel;       /* LTTng's 0 (EMERG) .. 14 (DEBUG) */
 	uid_t uid;          /* the client asking (SO_PEERCRED): files the rule names */
 	gid_t gid;          /* (a user-space probe's binary) are opened as them */
+	/* A user-space probe whose file a process of the client's read
+	 * already, in a child the loop did not wait for (cmd-channel.c,
+	 * domain-kernel.c's sd_uprobe_locate_begin()); NULL: the domain reads
+	 * it itself. The caller's: the domain takes nothing from it. */
+	const struct sd_uprobe_located *located;
 };
 
 /* One context, by its LTTng name: "pid", "procname", "perf:cpu:page-faults". */

@@ -202,6 +202,22 @@ int sd_mkdir_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const ch
  * with the job's result), or done in place: 0 and *@probe_ret the probe's
  * result (0: it opens, or -errno), or the job's own failure (-errno).
  */
+/*
+ * domain-kernel.c: `enable-event -k --userspace-probe elf:PATH:SYM` in the
+ * root daemon: PATH is opened and its ELF read by a child as the client
+ * (@uid/@gid), which may be held by the file system PATH is on (theirs:
+ * FUSE) or stopped by them; the loop does not wait for it. create() maps
+ * the result's room (shared with the child; NULL: no memory); begin()
+ * starts the child on @j (sd_owner_begin()'s results); once it is over,
+ * set() records its result (the job's) and the rule's @located is it.
+ * destroy() closes the file and unmaps (NULL-safe).
+ */
+struct sd_uprobe_located;
+struct sd_uprobe_located *sd_uprobe_located_create(void);
+int sd_uprobe_locate_begin(struct sd_owner_job *j, struct sd_uprobe_located *l, const char *target,
+			   uid_t uid, gid_t gid);
+void sd_uprobe_located_set(struct sd_uprobe_located *l, int ret);
+void sd_uprobe_located_destroy(struct sd_uprobe_located *l);
 int ust_counter_probe_begin(struct sd_owner_job *j, const char *name, uid_t uid, gid_t gid,
 			    int *probe_ret);
 int ust_counter_probe_result(int job_ret, int *probe_ret);

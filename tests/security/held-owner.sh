@@ -24,13 +24,21 @@
 #        in one line, the session left inactive. The files, all the
 #        member's, are removed at destroy (they were left behind), by a
 #        child as the member.
+#   elf  `enable-event -k --userspace-probe elf:PATH:SYM` with PATH on the
+#        file system: the file is opened, and its ELF read, by a child as
+#        the member, which the daemon waited for (5 s, then killed it),
+#        everyone's commands behind. Now the enable-event waits for it
+#        without the loop (the session busy meanwhile): root's `trawl list`
+#        is answered (in < 1 s) while it waits, then it exits 0 and the probe
+#        records each call (babeltrace2); held for good, it is refused in one
+#        line at owner-ms (here 8 s) and no probe is defined.
 #
-# usage: held-owner.sh shm
+# usage: held-owner.sh shm|elf
 . "$(dirname "$0")/../cli/lib.sh"
 
-MODE=${1:?usage: held-owner.sh shm}
+MODE=${1:?usage: held-owner.sh shm|elf}
 users_or_skip
-have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+[ "$MODE" = elf ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 [ -c /dev/fuse ] && grep -qw fuse /proc/filesystems || { echo "SKIP: no FUSE"; exit 77; }
 G=trawlho$$ # the member whose path is held
@@ -210,5 +218,55 @@ if [ "$MODE" = shm ]; then
 	expect 0 "$TRAWL" list || fail "root's list failed"
 	finish
 fi
-echo "usage: held-owner.sh shm"
+if [ "$MODE" = elf ]; then
+	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
+	TRACEFS=$(awk '$3 == "tracefs" {print $2; exit}' /proc/mounts)
+	[ -w "$TRACEFS/uprobe_events" ] || { echo "SKIP: no uprobe_events"; exit 77; }
+	# the member's program, on their file system: a probe on its main()
+	mkdir -p "$R/bin" && cp "$BIN/loss-app" "$R/bin/app" && chown -R "$G:" "$R/bin"
+	expect 0 gt create E -o "$T/$G/o/e" || finish
+	hold
+	t0=$(ms)
+	gt enable-event -k --userspace-probe "elf:$F/bin/app:main" em -s E >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	if held_wait $pid "enable-event"; then
+		answered "the enable-event (its ELF held)" $pid
+		gt enable-event -k --syscall getpid -s E >"$T/out" 2>"$T/err" &&
+			fail "enable-event on E was accepted during the held one"
+		grep -q "is busy" "$T/err" || fail "enable-event on E during the held one: $(cat "$T/err")"
+	fi
+	rm -f "$T/gate.hold"
+	wait $pid
+	rc=$?
+	echo "enable-event: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" = 0 ] || fail "enable-event exited $rc: $(cat "$T/held.err")"
+	expect 0 gt start E || finish
+	for k in 1 2 3 4 5; do
+		as_user "$G" "$R/bin/app" 1 0 1 0 >/dev/null 2>&1 || fail "the member's program failed"
+	done
+	expect 0 gt stop E || fail "stop of E failed"
+	n=$(babeltrace2 "$T/$G/o/e" 2>"$T/bt.err" | grep -c " em: ")
+	echo "E: $n of 5 calls of main() recorded by the probe"
+	[ "$n" = 5 ] || fail "E holds $n of 5 probe events: $(head -3 "$T/bt.err")"
+	# held for good: refused in one line, no probe defined
+	hold
+	t0=$(ms)
+	gt enable-event -k --userspace-probe "elf:$F/bin/app:main" em2 -s E >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	held_wait $pid "enable-event (held for good)" && answered "the enable-event (held for good)" $pid
+	wait $pid
+	rc=$?
+	rm -f "$T/gate.hold"
+	echo "enable-event held for good: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/held.err")" = 1 ] &&
+		grep -q "reading elf:.*within owner-ms ($OWNER_MS ms)" "$T/held.err" ||
+		fail "enable-event held for good: not refused in one line: exit $rc: $(cat "$T/held.err")"
+	grep -q "/em2 " "$TRACEFS/uprobe_events" && fail "the refused probe reached uprobe_events"
+	gt list E >"$T/out" 2>&1
+	grep -q "em2" "$T/out" && fail "the refused probe is listed: $(grep em2 "$T/out")"
+	expect 0 gt destroy E || fail "destroy of E failed"
+	expect 0 "$TRAWL" list || fail "root's list failed"
+	finish
+fi
+echo "usage: held-owner.sh shm|elf"
 exit 2
