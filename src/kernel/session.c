@@ -410,16 +410,50 @@ static int consumer_spawn(struct trawl_kernel_session *s, const char *consumer, 
 	return 0;
 }
 
+/* A consumer that said it is done (or was killed) is gone within this (ms). */
+#define CONSUMER_REAP_MS 2000
+
+/* 1 once @pid is reaped (*@ru its usage), 0 if it is still there after
+ * @ms, -1 if it is not ours to reap. */
+static int reap_within(pid_t pid, struct rusage *ru, int ms)
+{
+	int status, i;
+
+	for (i = 0; i <= ms / 10; i++) {
+		pid_t r = wait4(pid, &status, WNOHANG, ru);
+
+		if (r == pid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * Reaps the consumer: it exits once it said it is done (its socket
+ * closed), or once killed (@kill_it). The caller's thread is the root
+ * daemon's only one: the wait is bounded (CONSUMER_REAP_MS), past which
+ * the consumer is killed; one that SIGKILL does not end at once (a wait of
+ * the kernel's not yet over) is left, not waited for: a zombie until the
+ * daemon exits, rather than every user's commands held meanwhile.
+ */
 static void consumer_reap(struct trawl_kernel_session *s, int kill_it)
 {
 	struct rusage ru;
-	int status;
+	int r;
 
 	if (!s->consumer)
 		return;
 	if (kill_it)
 		kill(s->consumer, SIGKILL);
-	if (wait4(s->consumer, &status, 0, &ru) == s->consumer)
+	r = reap_within(s->consumer, &ru, CONSUMER_REAP_MS);
+	if (r == 0 && !kill_it) {
+		kill(s->consumer, SIGKILL);
+		r = reap_within(s->consumer, &ru, CONSUMER_REAP_MS);
+	}
+	if (r == 1)
 		s->consumer_cpu_ns += (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 				      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	s->consumer = 0;

@@ -36,9 +36,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Children killed or over that were not reaped yet (reaped at the next job). */
-static pid_t unreaped[64];
-static size_t nr_unreaped;
+/* Children killed or over that were not reaped yet (reaped each loop round).
+ * A child killed while a FUSE file system holds it stays until that file
+ * system answers: never waited for (before, past 64 of them, the oldest was,
+ * in the loop: a member holding 64 children held the daemon). */
+static pid_t *unreaped;
+static size_t nr_unreaped, cap_unreaped;
 
 static void reap_some(void)
 {
@@ -66,11 +69,14 @@ static void reap(pid_t pid)
 {
 	if (waitpid(pid, NULL, WNOHANG) != 0)
 		return;
-	if (nr_unreaped == TRAWL_ARRAY_SIZE(unreaped)) {
-		/* (64 children held past SIGKILL: wait for the oldest) */
-		waitpid(unreaped[0], NULL, 0);
-		unreaped[0] = pid;
-		return;
+	if (nr_unreaped == cap_unreaped) {
+		size_t cap = cap_unreaped ? cap_unreaped * 2 : 64;
+		pid_t *u = cap <= 65536 ? realloc(unreaped, cap * sizeof(*u)) : NULL;
+
+		if (!u)
+			return; /* (a zombie until the daemon exits) */
+		unreaped = u;
+		cap_unreaped = cap;
 	}
 	unreaped[nr_unreaped++] = pid;
 }
@@ -80,6 +86,9 @@ struct job_msg {
 	int32_t slot; /* -1: the job's result */
 	int32_t ret;
 };
+
+/* sd_owner_run(): the job is waited for here (within owner-ms). */
+static int force_wait;
 
 /* In the child: its socket (-1 in the daemon). The job run in place. */
 static int child_sock = -1;
@@ -213,7 +222,7 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 		j->fds[i] = -1;
 	reap_some();
 	trawl_ids_lookup(uid, gid, &ids);
-	if (trawl_ids_is_self(&ids) || sd.quit) {
+	if (trawl_ids_is_self(&ids)) {
 		/* (a user's daemon: its own folders) */
 		int ret;
 
@@ -250,8 +259,9 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 		_exit(trawl_fdmsg_send(p[1], &iov, 1, -1) ? 1 : 0);
 	}
 	close(p[1]);
-	if (sd_watch_add(p[0], job_ready, j)) {
-		/* cannot watch it: waited for here, within the bound */
+	if (sd.quit || force_wait || sd_watch_add(p[0], job_ready, j)) {
+		/* the daemon exits (the loop runs no more), or the child cannot
+		 * be watched: waited for here, within the bound */
 		int ret = -ETIMEDOUT;
 		uint64_t until = sd_now_ms() + sd_limits.owner_ms;
 
@@ -269,6 +279,17 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 	j->pid = pid;
 	j->fd = p[0];
 	return -EINPROGRESS;
+}
+
+int sd_owner_run(uid_t uid, gid_t gid, int (*fn)(void *), void *arg)
+{
+	struct sd_owner_job j = {.fd = -1};
+	int ret;
+
+	force_wait = 1;
+	ret = sd_owner_begin(&j, uid, gid, fn, arg);
+	force_wait = 0;
+	return ret;
 }
 
 int sd_owner_done(struct sd_owner_job *j, int *ret)

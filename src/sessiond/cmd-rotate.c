@@ -181,12 +181,11 @@ static int archive_last(void *arg)
 	return archive_chunk(arg);
 }
 
+/* (at the daemon's exit: the folder may be on a file system that holds the
+ * child, which is given owner-ms, then killed) */
 static int run_as(const struct sd_session *s, int (*fn)(void *), struct chunk_job *j)
 {
-	struct trawl_ids ids;
-
-	trawl_ids_lookup(s->uid, s->gid, &ids);
-	return trawl_ids_run(&ids, fn, j);
+	return sd_owner_run(s->uid, s->gid, fn, j);
 }
 
 /* ---- names ------------------------------------------------------------------ */

@@ -181,6 +181,10 @@ void sd_clients_retry(void);
 struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
 
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
+/* The same, waited for here (never more than owner-ms: the child is then
+ * killed, -ETIMEDOUT): for the daemon's exit, when the loop runs no more.
+ * (While the daemon exits, sd_owner_begin() waits so too.) */
+int sd_owner_run(uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
 /* In an owner job's @fn: hands @fd over as the job's file @slot (closed
  * here; the daemon gets its own). 0 or -errno. */
 int sd_owner_hand(uint32_t slot, int fd);

@@ -52,6 +52,13 @@ ho_cleanup() {
 		umount -l "$T/$G/gate" 2>/dev/null
 		kill "$GATE_PID" 2>/dev/null && wait "$GATE_PID" 2>/dev/null
 	fi
+	kill_daemons
+	# what still runs as the member (their consumer, a program): userdel
+	# refuses a user with processes
+	for i in $(seq 50); do
+		pkill -KILL -u "$G" 2>/dev/null || break
+		sleep 0.1
+	done
 	cleanup
 }
 trap ho_cleanup EXIT
@@ -112,17 +119,18 @@ held_wait() {
 # machine may be busy; a daemon held answers none before owner-ms) and
 # the member's own `trawl list` is answered; PID still waits after.
 answered() {
-	local name=$1 pid=$2 best=999999 t0 t k
+	local name=$1 pid=$2 best=999999 t0 t k tries=
 	for k in 1 2 3; do
 		t0=$(ms)
 		"$TRAWL" list >"$T/root.out" 2>&1 || fail "root's list failed during $name: $(cat "$T/root.out")"
 		t=$(($(ms) - t0))
+		tries="$tries $t"
 		[ "$t" -lt "$best" ] && best=$t
 		[ "$best" -lt 1000 ] && break
 	done
 	t0=$(ms)
 	gt list >"$T/gl.out" 2>&1 || fail "the member's list failed during $name: $(cat "$T/gl.out")"
-	echo "during $name: root's list answered in $best ms, the member's in $(($(ms) - t0)) ms"
+	echo "during $name: root's list answered in$tries ms, the member's in $(($(ms) - t0)) ms"
 	[ "$best" -lt 1000 ] || fail "root's list took $best ms (best of 3) during $name"
 	kill -0 "$pid" 2>/dev/null || fail "$name was over before the others were answered"
 }
