@@ -12,9 +12,26 @@ import toptest  # noqa: E402
 d = toptest.setup()
 trace = os.path.join(d, "trace")
 cpu = max(os.sched_getaffinity(0))
+
+
+def unaccounted_ns(cpu):
+    """The CPU's irq, softirq and steal time so far (/proc/stat): while the
+    program is the CPU's current task, sched_switch counts that time as its
+    own and getrusage() does not (steal: the hypervisor ran something else;
+    seen as 6 % more than rusage on a VM at load 24)."""
+    with open("/proc/stat") as f:
+        for line in f:
+            v = line.split()
+            if v[0] == "cpu%d" % cpu:
+                return sum(int(x) for x in v[6:9]) * 1e9 / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+lost0 = unaccounted_ns(cpu)
 out = toptest.record(trace, ["sched_switch", "sched_process_fork", "sched_process_exec"], [],
                      [toptest.LOAD, "burn", str(cpu), "300"])
 pid, rusage = int(out["pid"]), int(out["cpu_ns"])
+lost = unaccounted_ns(cpu) - lost0
 
 whole = toptest.top_json(trace, "-d", "0")
 assert len(whole) == 1, len(whole)
@@ -23,12 +40,14 @@ length = iv["end_ns"] - iv["begin_ns"]
 mine = toptest.rows(iv, "processes", pid=pid)
 assert len(mine) == 1, [r for r in iv["processes"]][:5]
 p = mine[0]
-print("pid %d: rusage %.1f ms, trawltop %.1f ms (%.1f %% of %.1f ms)" %
-      (pid, rusage / 1e6, p["cpu_ns"] / 1e6, p["cpu_pct"], length / 1e6))
+print("pid %d: rusage %.1f ms, trawltop %.1f ms (%.1f %% of %.1f ms); "
+      "the CPU's irq+softirq+steal meanwhile %.1f ms" %
+      (pid, rusage / 1e6, p["cpu_ns"] / 1e6, p["cpu_pct"], length / 1e6, lost / 1e6))
 assert p["command"] == "topload", p
-assert abs(p["cpu_ns"] - rusage) <= 0.05 * rusage, (p["cpu_ns"], rusage)
+assert abs(p["cpu_ns"] - rusage) <= 0.05 * rusage + lost, (p["cpu_ns"], rusage, lost)
 share = 100.0 * rusage / length
-assert abs(p["cpu_pct"] - share) <= 0.05 * share, (p["cpu_pct"], share)
+assert abs(p["cpu_pct"] - share) <= 0.05 * share + 100.0 * lost / length, \
+    (p["cpu_pct"], share, lost)
 busy = [c for c in iv["cpus"] if c["cpu"] == cpu]
 assert busy and busy[0]["usage_pct"] >= p["cpu_pct"] - 0.01, (busy, p)
 
