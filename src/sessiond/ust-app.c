@@ -437,7 +437,7 @@ void apps_chans_ready(void)
 
 			if (!(as->chan_wait || as->shm_wait) || as->app->dead)
 				continue;
-			if (as->shm_wait && !as->chan_wait && ust_shm_making(s)) {
+			if (as->shm_wait && !as->chan_wait && ust_shm_trace_making(as->trace)) {
 				left = 1; /* (files still being made: not yet) */
 				continue;
 			}
@@ -607,6 +607,8 @@ void app_tally(struct ust_app *a, const struct trawl_ustctl_tally_entry *e, uint
 				t = trace_get(s, a, &err);
 			tc = t ? trace_chan_get(s, t, c, &err) : NULL;
 			ret = tc ? trawl_ustctl_channel_add_discarded(tc->rb, n) : -ENOMEM;
+			if (!tc && t && ust_shm_chan_making(t, c))
+				trawl_domain_err_set(&err, "its buffer files are being made as the owner");
 			if (ret)
 				sd_log_peer(a->uid, TRAWL_LOG_WARN, "session %s: app %d: %llu events it "
 					    "counted not charged to channel %s: %s", s->name,

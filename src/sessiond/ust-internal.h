@@ -348,7 +348,8 @@ int ust_shm_chan_fds(struct trawl_domain_session *s, struct ust_trace *t, const 
 		     const struct trawl_ustctl_channel_attr *ua, int *fds, struct trawl_domain_err *err);
 /* 1 while @c's files in @t are being made. */
 int ust_shm_chan_making(const struct ust_trace *t, const struct ust_chan *c);
-/* 1 while files of a trace of @s are being made. */
+/* 1 while files of trace @t (resp. of a trace of @s) are being made. */
+int ust_shm_trace_making(const struct ust_trace *t);
 int ust_shm_making(const struct trawl_domain_session *s);
 /* A start: the files that could not be made are tried again. */
 void ust_shm_retry(struct trawl_domain_session *s);

@@ -451,6 +451,11 @@ int ust_shm_chan_making(const struct ust_trace *t, const struct ust_chan *c)
 	return m && c->index < m->nr_chans && m->chans[c->index].state == SHM_MAKING;
 }
 
+int ust_shm_trace_making(const struct ust_trace *t)
+{
+	return t && t->shm && t->shm->plan;
+}
+
 int ust_shm_making(const struct trawl_domain_session *s)
 {
 	const struct ust_trace *t;

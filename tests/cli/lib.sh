@@ -24,10 +24,18 @@ kill_daemons() {
 
 cleanup() {
 	kill_daemons
-	local u
+	local u i
 	for u in "${CLEANUP_USERS[@]}"; do
 		pkill -u "$u" -x trawl-sessiond 2>/dev/null
-		userdel "$u" 2>/dev/null
+		# userdel refuses a user who still runs something (their
+		# consumer, which outlives the daemon a moment): theirs is
+		# ended, a few times at most (the user was made here)
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			userdel "$u" 2>/dev/null && break
+			getent passwd "$u" >/dev/null || break
+			pkill -KILL -u "$u" 2>/dev/null
+			sleep 0.2
+		done
 	done
 	rm -rf "$T"
 }
