@@ -6,6 +6,10 @@ stated latency"). Not a pass/fail test: it prints the figures.
 
     bench/triggers/bench-triggers.py [--build DIR] [--runs N] [--events K] [--gap-ms MS]
 
+With notify, the time is from the event to its notification's receipt by a
+program waiting on a notification channel (tests/ust/trig-notify.c,
+<trawl/ctl.h>), which measures it.
+
 Each run starts a private daemon (its own HOME and runtime folders), makes
 a snapshot session "fr" recording trig:*, and one trigger on trig:error,
 alternately taking a snapshot of "fr" (snapshot-session) and stopping a
@@ -35,9 +39,11 @@ for p in (trawl, app):
         sys.exit(f"bench-triggers: no {p}: build first (cmake --build {args.build})")
 
 LINE = re.compile(r"trigger '(\S+)' of uid \d+: (\S+) '\S*' (ran|failed) (\d+) us after the event")
-lat = {"snapshot-session": [], "stop-session": []}
-for run in range(2 * args.runs):
-    kind = ("stop-session", "snapshot-session")[run % 2]
+lat = {"snapshot-session": [], "stop-session": [], "notify": []}
+notify = os.path.join(bindir, "ust-trig-notify")
+kinds = ["stop-session", "snapshot-session"] + (["notify"] if os.access(notify, os.X_OK) else [])
+for run in range(len(kinds) * args.runs):
+    kind = kinds[run % len(kinds)]
     tmp = tempfile.mkdtemp(prefix="bench-triggers.")
     os.chmod(tmp, 0o755)
     env = dict(os.environ, HOME=f"{tmp}/home", TRAWL_RUNTIME_DIR=f"{tmp}/run",
@@ -53,10 +59,21 @@ for run in range(2 * args.runs):
         erm = ["--condition", "event-rule-matches", "--type=user", "--name=trig:error"]
         if kind == "snapshot-session":
             t("add-trigger", "--name", "snap", *erm, "--action", "snapshot-session", "fr")
-        else:
+        elif kind == "stop-session":
             t("add-trigger", "--name", "bare", *erm, "--action", "stop-session", "nosuch")
+        else:
+            t("add-trigger", "--name", "note", *erm, "--capture", "code", "--action", "notify")
+            w = subprocess.Popen([notify, str(args.events), "60000", "note"], env=env,
+                                 stdout=subprocess.PIPE, text=True)
+            w.stdout.readline()  # ready
         subprocess.run([app, "pace", str(args.events), str(args.gap_ms)], env=env, check=True,
                        timeout=120)
+        if kind == "notify":
+            out, _ = w.communicate(timeout=120)
+            for line in out.splitlines():
+                m = re.search(r"latency_us=(\d+)", line)
+                if m:
+                    lat["notify"].append(int(m.group(1)))
         time.sleep(0.5)
         for log in glob.glob(f"{tmp}/*/sessiond.log"):  # root's daemon, or the user's
             for line in open(log, errors="replace"):

@@ -1043,6 +1043,167 @@ int trawl_ctl_trigger_unregister(struct trawl_ctl *ctl, const char *name, uint32
  */
 int trawl_ctl_list_triggers(struct trawl_ctl *ctl, struct trawl_ctl_list **out);
 
+/* ---- notifications (triggers' notify action) ---- */
+
+/*
+ * A notification channel: a connection of its own to the session daemon on
+ * which a program waits for the notifications of its triggers (those whose
+ * actions include notify; a user's own triggers only, root's too), from the
+ * channel's creation on. LTTng's notification channel, with triggers named
+ * rather than conditions: a program subscribes to the triggers it wants.
+ *
+ * The daemon keeps each user's last 128 notifications; a program that takes
+ * longer to come back loses the older ones (counted:
+ * trawl_ctl_notification_channel_dropped()). Not thread-safe: one thread
+ * uses a channel at a time.
+ *
+ *	struct trawl_ctl_notification_channel *ch;
+ *	struct trawl_ctl_notification *n;
+ *
+ *	trawl_ctl_notification_channel_create(&ch);
+ *	trawl_ctl_notification_channel_subscribe(ch, "on-error");
+ *	while (trawl_ctl_notification_channel_receive(ch, -1, &n) == 0) {
+ *		printf("%s fired\n", trawl_ctl_notification_trigger(n));
+ *		trawl_ctl_notification_destroy(n);
+ *	}
+ *	trawl_ctl_notification_channel_destroy(ch);
+ */
+struct trawl_ctl_notification_channel;
+struct trawl_ctl_notification;
+
+/**
+ * trawl_ctl_notification_channel_create - a channel to the daemon the user
+ * should use (as trawl_ctl_connect() finds it; started if none runs)
+ * @out: receives it, the caller's to free with
+ *       trawl_ctl_notification_channel_destroy()
+ *
+ * Return: 0, or as trawl_ctl_connect().
+ */
+int trawl_ctl_notification_channel_create(struct trawl_ctl_notification_channel **out);
+
+/**
+ * trawl_ctl_notification_channel_destroy - close a channel and free it, with
+ * the notifications it holds not yet received
+ * @ch: a channel, or NULL (then nothing happens)
+ */
+void trawl_ctl_notification_channel_destroy(struct trawl_ctl_notification_channel *ch);
+
+/**
+ * trawl_ctl_notification_channel_subscribe - receive @trigger's notifications
+ * @ch: a channel
+ * @trigger: a trigger's name (of the caller's triggers)
+ *
+ * A name not (yet) registered is taken: its notifications come once it is.
+ * Return: 0, -EEXIST (subscribed already), -ENOSPC (64 subscriptions at
+ * most), -EINVAL (not a trigger name), -ENOMEM.
+ */
+int trawl_ctl_notification_channel_subscribe(struct trawl_ctl_notification_channel *ch,
+					     const char *trigger);
+/**
+ * trawl_ctl_notification_channel_unsubscribe - no more of @trigger's
+ * notifications (those already received stay)
+ * @ch: a channel
+ * @trigger: a name given to trawl_ctl_notification_channel_subscribe()
+ *
+ * Return: 0 or -ENOENT (not subscribed).
+ */
+int trawl_ctl_notification_channel_unsubscribe(struct trawl_ctl_notification_channel *ch,
+					       const char *trigger);
+
+/**
+ * trawl_ctl_notification_channel_receive - the next notification
+ * @ch: a channel
+ * @timeout_ms: how long to wait for one: 0 not at all, -1 without end
+ * @out: receives it, the caller's to free with trawl_ctl_notification_destroy()
+ *
+ * Return: 0, -ETIMEDOUT (none came in time), -ENOTCONN (the daemon went),
+ * -EPROTO, -ENOMEM.
+ */
+int trawl_ctl_notification_channel_receive(struct trawl_ctl_notification_channel *ch, int timeout_ms,
+					   struct trawl_ctl_notification **out);
+
+/**
+ * trawl_ctl_notification_channel_get_fd - an fd to poll() for POLLIN with
+ * the program's other fds: readable when a notification may have come; then
+ * call trawl_ctl_notification_channel_receive() with @timeout_ms 0 (it may
+ * still answer -ETIMEDOUT: the daemon's wait ended without one).
+ * @ch: a channel; the fd is its own (do not close or read it)
+ *
+ * Return: the fd, or -ENOTCONN.
+ */
+int trawl_ctl_notification_channel_get_fd(struct trawl_ctl_notification_channel *ch);
+
+/**
+ * trawl_ctl_notification_channel_dropped - notifications lost since the
+ * channel was created (the daemon's last 128 went by before the program
+ * came back for them)
+ * @ch: a channel
+ *
+ * Return: their count (of all the user's triggers, subscribed or not).
+ */
+uint64_t trawl_ctl_notification_channel_dropped(const struct trawl_ctl_notification_channel *ch);
+
+/**
+ * trawl_ctl_notification_trigger - the name of the trigger that notified
+ * @n: a notification
+ *
+ * Return: the name, owned by @n.
+ */
+const char *trawl_ctl_notification_trigger(const struct trawl_ctl_notification *n);
+
+/**
+ * trawl_ctl_notification_owner_uid - the uid owning the trigger that notified
+ * @n: a notification
+ *
+ * Return: the uid.
+ */
+uint32_t trawl_ctl_notification_owner_uid(const struct trawl_ctl_notification *n);
+
+/**
+ * trawl_ctl_notification_condition - the condition of the trigger that notified
+ * @n: a notification
+ *
+ * Return: its kind.
+ */
+enum trawl_ctl_condition_kind trawl_ctl_notification_condition(const struct trawl_ctl_notification *n);
+
+/**
+ * trawl_ctl_notification_timestamp_ns - when the event that fired it happened
+ * @n: a notification
+ *
+ * Return: CLOCK_MONOTONIC ns (the traced program's reading), 0 if unknown.
+ */
+uint64_t trawl_ctl_notification_timestamp_ns(const struct trawl_ctl_notification *n);
+
+/**
+ * trawl_ctl_notification_capture_count - how many captured values it holds
+ * @n: a notification
+ *
+ * Return: the trigger's captures' count (add-trigger --capture), or fewer
+ * when the values were too long to send whole (at most 2 KiB in all).
+ */
+uint32_t trawl_ctl_notification_capture_count(const struct trawl_ctl_notification *n);
+
+/**
+ * trawl_ctl_notification_capture - a captured value, as text
+ * @n: a notification
+ * @i: its index, in the order of the trigger's captures
+ *
+ * Integers in decimal (hex fields as 0x...), floats as %g, strings as they
+ * are with control characters escaped (\n, \xHH), an array as [a, b];
+ * "<unavailable>" for a field the event lacks (or a context field: not
+ * captured yet).
+ *
+ * Return: the value, owned by @n; NULL if @i is out of range.
+ */
+const char *trawl_ctl_notification_capture(const struct trawl_ctl_notification *n, uint32_t i);
+
+/**
+ * trawl_ctl_notification_destroy - free a received notification
+ * @n: a notification, or NULL (then nothing happens)
+ */
+void trawl_ctl_notification_destroy(struct trawl_ctl_notification *n);
+
 /* ---- lists of records ---- */
 
 /* What a record of a list is; new kinds are added at the end. */
@@ -1063,6 +1224,9 @@ enum trawl_ctl_item_kind {
 	TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT = 13, /* struct trawl_ctl_snapshot_output_info */
 	TRAWL_CTL_ITEM_TRIGGER = 14,  /* struct trawl_ctl_trigger_info */
 	TRAWL_CTL_ITEM_TRIGGER_ACTION = 15, /* struct trawl_ctl_trigger_action_info */
+	/* Notification channels' own (read through trawl_ctl_notification_*): */
+	TRAWL_CTL_ITEM_NOTIFY_CURSOR = 16,
+	TRAWL_CTL_ITEM_NOTIFICATION = 17,
 };
 
 /* A session. Strings belong to the list. */

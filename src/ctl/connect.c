@@ -293,8 +293,7 @@ static int reply_hdr_read(struct trawl_ctl *ctl, uint16_t cmd, struct trawl_ctl_
 	return ret || hdr->cmd != cmd ? -EPROTO : 0;
 }
 
-int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wire_req *req,
-		 struct trawl_ctl_list **out)
+int ctl_send_req(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wire_req *req)
 {
 	struct trawl_ctl_wire_hdr hdr = {
 		.magic = TRAWL_CTL_MAGIC,
@@ -302,8 +301,6 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 		.cmd = cmd,
 		.size = sizeof(*req),
 	};
-	struct trawl_ctl_wire_reply head;
-	unsigned char *payload;
 	int ret;
 
 	ctl->err[0] = '\0';
@@ -312,8 +309,16 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 	ret = trawl_io_send_all(ctl->fd, &hdr, sizeof(hdr));
 	if (!ret)
 		ret = trawl_io_send_all(ctl->fd, req, sizeof(*req));
-	if (ret)
-		return -ENOTCONN;
+	return ret ? -ENOTCONN : 0;
+}
+
+int ctl_recv_reply(struct trawl_ctl *ctl, uint16_t cmd, struct trawl_ctl_list **out)
+{
+	struct trawl_ctl_wire_reply head;
+	struct trawl_ctl_wire_hdr hdr;
+	unsigned char *payload;
+	int ret;
+
 	ret = reply_hdr_read(ctl, cmd, &hdr);
 	if (ret)
 		return ret;
@@ -337,6 +342,14 @@ int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wir
 	}
 	free(payload);
 	return hdr.status;
+}
+
+int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wire_req *req,
+		 struct trawl_ctl_list **out)
+{
+	int ret = ctl_send_req(ctl, cmd, req);
+
+	return ret ? ret : ctl_recv_reply(ctl, cmd, out);
 }
 
 int ctl_session_cmd(struct trawl_ctl *ctl, uint16_t cmd, const char *session, uint32_t flags)

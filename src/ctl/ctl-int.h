@@ -62,6 +62,11 @@ void ctl_req_init(struct trawl_ctl_wire_req *r);
 int ctl_transact(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wire_req *req,
 		 struct trawl_ctl_list **out);
 
+/* ctl_transact()'s two halves, for a request whose reply is awaited later
+ * (notify.c): send: 0 or -ENOTCONN; recv: as ctl_transact(). */
+int ctl_send_req(struct trawl_ctl *ctl, uint16_t cmd, const struct trawl_ctl_wire_req *req);
+int ctl_recv_reply(struct trawl_ctl *ctl, uint16_t cmd, struct trawl_ctl_list **out);
+
 /* Like ctl_transact() for a request naming only @session, with @flags. */
 int ctl_session_cmd(struct trawl_ctl *ctl, uint16_t cmd, const char *session, uint32_t flags);
 

@@ -49,6 +49,9 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 	[TRAWL_CTL_ITEM_TRIGGER_ACTION] = {sizeof(struct trawl_ctl_wire_trigger_action), 3,
 					   {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX,
 					    TRAWL_CTL_OUTPUT_MAX}},
+	[TRAWL_CTL_ITEM_NOTIFY_CURSOR] = {sizeof(struct trawl_ctl_wire_notify_cursor), 0, {0}},
+	[TRAWL_CTL_ITEM_NOTIFICATION] = {sizeof(struct trawl_ctl_wire_notification), 2,
+					 {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NOTIFY_CAPTURES_MAX}},
 };
 
 const struct trawl_ctl_rec_layout *trawl_ctl_rec_layout(uint32_t kind)
@@ -305,6 +308,10 @@ int trawl_ctl_req_check(uint16_t cmd, const void *payload, size_t len)
 		if (!trawl_ctl_trigger_name_valid(r.trigger.name))
 			return -EINVAL;
 		break;
+	case TRAWL_CTL_CMD_NOTIFY_WAIT:
+		if (r.value > TRAWL_CTL_NOTIFY_WAIT_MAX_MS)
+			return -EINVAL;
+		break;
 	case TRAWL_CTL_CMD_TRACK:
 	case TRAWL_CTL_CMD_UNTRACK:
 		/* (uid_t)-1 and (pid_t)-1 mean "no ID" to the kernel: never a value */
@@ -334,6 +341,7 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		struct trawl_ctl_wire_rotation_schedule r;
 		struct trawl_ctl_wire_trigger g;
 		struct trawl_ctl_wire_trigger_action ga;
+		struct trawl_ctl_wire_notification n;
 	} u;
 	uint32_t domain;
 
@@ -383,6 +391,9 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		return u.ga.kind <= TRAWL_CTL_WIRE_ACTION_LAST &&
 		       u.ga.rate_policy <= TRAWL_CTL_WIRE_RATE_LAST && u.ga.rate_value &&
 		       u.ga.failures <= u.ga.runs;
+	case TRAWL_CTL_ITEM_NOTIFICATION:
+		return u.n.condition && u.n.condition <= TRAWL_CTL_WIRE_CONDITION_LAST &&
+		       u.n.nr_captures <= TRAWL_CTL_NOTIFY_CAPTURES_MAX && !u.n.reserved;
 	case TRAWL_CTL_ITEM_TRACKER_VALUE:
 		return u.v.domain && u.v.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
 		       u.v.process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST;

@@ -53,8 +53,10 @@
  * 12: SET_SHM_PATH (create --shm-path); the SESSION record's third string,
  *    shm_path.
  * 13: per-channel counters in CHANNEL records (discarded_events, lost_packets);
- *    channel output type (req.chan_output, was reserved2; the CHANNEL record's output). */
-#define TRAWL_CTL_VERSION 13u
+ *    channel output type (req.chan_output, was reserved2; the CHANNEL record's output).
+ * 14: NOTIFY_WAIT (req.rotation_value: the cursor, req.value: ms), NOTIFY_CURSOR
+ *    and NOTIFICATION records: triggers' notify action. */
+#define TRAWL_CTL_VERSION 14u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -117,7 +119,13 @@ enum trawl_ctl_cmd {
 	/* session, output (an absolute folder): the user-space buffers of the
 	 * session's traces are files under it (LTTng's set_session_shm_path) */
 	TRAWL_CTL_CMD_SET_SHM_PATH = 30,
-	TRAWL_CTL_CMD_MAX_ = 31,
+	/* The notifications of the client's triggers (their notify action)
+	 * after cursor req.rotation_value (TRAWL_CTL_NOTIFY_NOW: none, only
+	 * the cursor); if none, the reply waits for one, at most req.value ms
+	 * (<= TRAWL_CTL_NOTIFY_WAIT_MAX_MS). Reply: one NOTIFY_CURSOR record,
+	 * then NOTIFICATION records, oldest first. */
+	TRAWL_CTL_CMD_NOTIFY_WAIT = 31,
+	TRAWL_CTL_CMD_MAX_ = 32,
 };
 
 /*
@@ -340,6 +348,27 @@ struct trawl_ctl_wire_trigger_action { /* strings: session, name, output */
 	uint64_t max_size; /* TRAWL_CTL_SIZE_UNSET: none given */
 	uint64_t runs;     /* times it ran */
 	uint64_t failures; /* of which failed */
+} __attribute__((packed));
+
+/* A NOTIFY_WAIT's cursor meaning "from now on", and its longest wait. */
+#define TRAWL_CTL_NOTIFY_NOW UINT64_MAX
+#define TRAWL_CTL_NOTIFY_WAIT_MAX_MS 60000u
+/* The captured values of a notification: one line each ('\n'-terminated),
+ * control characters in a value escaped, at most this many bytes in all. */
+#define TRAWL_CTL_NOTIFY_CAPTURES_MAX 2048
+
+struct trawl_ctl_wire_notify_cursor { /* no strings */
+	uint64_t next;    /* the cursor of the client's next NOTIFY_WAIT */
+	uint64_t dropped; /* notifications after the asked cursor it can no longer have */
+} __attribute__((packed));
+
+struct trawl_ctl_wire_notification { /* strings: trigger name, captures */
+	uint64_t seq;       /* its cursor: the next is seq + 1 */
+	uint64_t ts_ns;     /* when the event fired (CLOCK_MONOTONIC), 0: unknown */
+	uint32_t owner_uid; /* the trigger's */
+	uint32_t condition; /* enum trawl_ctl_condition_kind */
+	uint32_t nr_captures;
+	uint32_t reserved;
 } __attribute__((packed));
 
 #define TRAWL_CTL_REC_MAX_STRINGS 7

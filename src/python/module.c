@@ -347,6 +347,8 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "failures", r.failures);
 		break;
 	}
+	case TRAWL_CTL_ITEM_NOTIFY_CURSOR:
+	case TRAWL_CTL_ITEM_NOTIFICATION:
 	case TRAWL_CTL_ITEM_NONE:
 		break;
 	}
@@ -365,7 +367,7 @@ static const char *const item_names[] = {
 	"none",	   "session",	"domain",  "channel",	    "event",
 	"context", "available", "field",   "snapshot",	    "tracker",
 	"tracker_value", "rotation", "rotation_schedule", "snapshot_output", "trigger",
-	"trigger_action",
+	"trigger_action", "notify_cursor", "notification",
 };
 
 /* The list as [(kind, dict)], and frees it; NULL with an exception. */

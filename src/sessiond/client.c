@@ -620,6 +620,9 @@ void sd_cmd_dispatch(uint16_t cmd, const struct trawl_ctl_wire_req *req,
 	case TRAWL_CTL_CMD_REMOVE_TRIGGER:
 		sd_cmd_remove_trigger(req, peer, r);
 		break;
+	case TRAWL_CTL_CMD_NOTIFY_WAIT:
+		sd_cmd_notify_wait(req, peer, r);
+		break;
 	case TRAWL_CTL_CMD_QUIT:
 		if (peer->uid != 0 && peer->uid != geteuid()) {
 			sd_fail(r, -EACCES, "permission denied: only the daemon's owner may stop it");

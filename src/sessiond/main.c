@@ -396,6 +396,7 @@ int main(int argc, char **argv)
 	ret = sd_loop_run(sigfd);
 	sd_ops_finish();
 	sd_triggers_fini();
+	sd_notify_fini();
 	while (sd.sessions)
 		sd_session_destroy(sd.sessions);
 	fini_domains();

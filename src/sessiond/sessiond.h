@@ -479,6 +479,7 @@ struct sd_trigger_rule {
 	uint64_t id; /* the daemon's, never reused */
 	uid_t owner;
 	const char *pattern, *filter, *exclusions;
+	const char *captures; /* the capture descriptors, joined by ',' ("" if none) */
 	uint32_t loglevel_type; /* enum trawl_ctl_loglevel_type */
 	int32_t loglevel;
 };
@@ -487,7 +488,16 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 /* Trigger @id's condition was met by an event of an app of @app_uid that
  * fired at @ts_ns (CLOCK_MONOTONIC): queued, and its actions run at the top
  * of the loop (triggers.c, as its rate policies say). Any depth. */
-void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns);
+void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
+		    const char *captures);
+/* notify.c: the notify action's notifications (@captures: @nr_captures
+ * '\n'-terminated lines, or NULL), kept per owner for the NOTIFY_WAIT of
+ * its clients, which it answers. */
+void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64_t ts_ns,
+		    uint32_t nr_captures, const char *captures);
+void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			struct sd_reply *r);
+void sd_notify_fini(void);
 /* ust-notify.c: every registered app's event notifiers made to follow the
  * triggers (after one was added or removed). Top level. */
 void sd_ust_notify_sync_all(void);

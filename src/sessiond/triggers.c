@@ -292,6 +292,7 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 			.pattern = t->pattern[0] ? t->pattern : "*",
 			.filter = t->filter,
 			.exclusions = t->exclusions,
+			.captures = t->captures,
 			.loglevel_type = t->loglevel_type,
 			.loglevel = t->loglevel,
 		};
@@ -313,6 +314,8 @@ static struct hit {
 	uint64_t id;
 	uint64_t ts_ns;
 	uid_t app_uid;
+	uint32_t nr_captures;
+	char *captures; /* owned, or NULL */
 } hits[HITS_MAX];
 static uint32_t hits_head, hits_nr;
 static uint64_t hits_dropped;
@@ -331,7 +334,8 @@ static void wake_read(int fd, short revents, void *arg)
 
 static void hits_on_top(void);
 
-void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns)
+void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
+		    const char *captures)
 {
 	struct hit *h;
 
@@ -354,6 +358,10 @@ void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns)
 	h->id = id;
 	h->ts_ns = ts_ns;
 	h->app_uid = app_uid;
+	h->nr_captures = captures ? nr_captures : 0;
+	h->captures = captures ? strdup(captures) : NULL; /* none if out of memory */
+	if (!h->captures)
+		h->nr_captures = 0;
 }
 
 static const char *const action_names[] = {
@@ -374,8 +382,9 @@ static uint64_t now_ns(void)
 
 /* Runs @a of @t (the hit of an event at @ts_ns) as the command its owner
  * would send. 0, or the command's error. */
-static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, uint64_t ts_ns)
+static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, const struct hit *h)
 {
+	uint64_t ts_ns = h->ts_ns;
 	struct sd_peer peer = {.pid = 0, .uid = t->owner, .gid = t->owner_gid, .trusted = 1};
 	struct trawl_ctl_wire_req *req;
 	struct sd_reply r = {0};
@@ -396,7 +405,8 @@ static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, uint64_
 		cmd = TRAWL_CTL_CMD_SNAPSHOT_RECORD;
 		break;
 	default:
-		return 0; /* notify: no subscriber yet */
+		sd_notify_push(t->owner, t->name, t->condition, ts_ns, h->nr_captures, h->captures);
+		return 0;
 	}
 	req = calloc(1, sizeof(*req));
 	if (!req)
@@ -423,7 +433,7 @@ static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, uint64_
 	return ret;
 }
 
-static void trigger_fire(struct sd_trigger *t, uint64_t ts_ns)
+static void trigger_fire(struct sd_trigger *t, const struct hit *h)
 {
 	uint32_t i;
 
@@ -441,7 +451,7 @@ static void trigger_fire(struct sd_trigger *t, uint64_t ts_ns)
 		if (!run)
 			continue;
 		a->runs++;
-		if (action_run(t, a, ts_ns))
+		if (action_run(t, a, h))
 			a->failures++;
 	}
 }
@@ -460,9 +470,9 @@ static void hits_on_top(void)
 		for (t = triggers; t && t->id != h.id; t = t->next)
 			;
 		/* gone since, or (a bug's defence) not this app's user's */
-		if (!t || (t->owner != 0 && t->owner != h.app_uid))
-			continue;
-		trigger_fire(t, h.ts_ns);
+		if (t && (t->owner == 0 || t->owner == h.app_uid))
+			trigger_fire(t, &h);
+		free(h.captures);
 	}
 	if (hits_dropped) {
 		sd_log_peer(UINT32_MAX, TRAWL_LOG_WARN, "%" PRIu64 " trigger hits dropped: more "
@@ -563,6 +573,11 @@ void sd_triggers_fini(void)
 	while ((t = triggers)) {
 		triggers = t->next;
 		free(t);
+	}
+	while (hits_nr) {
+		free(hits[hits_head].captures);
+		hits_head = (hits_head + 1) % HITS_MAX;
+		hits_nr--;
 	}
 	if (wake_fd >= 0) {
 		sd_watch_del(wake_fd);

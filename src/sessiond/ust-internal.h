@@ -65,6 +65,13 @@ int app_charge_fd(struct ust_app *a);
  * its ring holds is taken (the hits queued), then everything freed. */
 void ust_notify_app_sync(struct ust_app *a);
 void ust_notify_app_gone(struct ust_app *a);
+/* ust-capture.c: the values of the captures @descriptors (joined by ',')
+ * from @ev's @payload of @len bytes (untrusted: checked), one
+ * '\n'-terminated line each, into @out of @cap bytes (always
+ * NUL-terminated). Returns how many lines (captures left out when @out is
+ * full are not counted). */
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *payload, size_t len,
+			    const char *descriptors, char *out, size_t cap);
 /* ust-app.c: whether an event-rule's name pattern (LTTng's star glob),
  * exclusions and log level match @ev. */
 int ust_event_matches(const char *pattern, const char *exclusions, uint32_t loglevel_type,

@@ -44,6 +44,7 @@ struct notifier {
 	uint32_t handle;
 	int seen;    /* the trigger is still there (sync) */
 	uint8_t *on; /* [event index]: enabled in the app */
+	char *captures; /* owned: the trigger's capture descriptors, "" if none */
 };
 
 struct ust_notifier {
@@ -120,7 +121,16 @@ static void ring_drain(struct ust_notifier *un)
 			un->bad++;
 			continue;
 		}
-		sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts);
+		if (un->n[i].captures[0]) {
+			char caps[TRAWL_CTL_NOTIFY_CAPTURES_MAX];
+			uint32_t nr = ust_capture_format(trawl_ustctl_app_event(un->app->h, rec.id),
+							 rec.payload, rec.len, un->n[i].captures,
+							 caps, sizeof(caps));
+
+			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, nr, caps);
+		} else {
+			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, 0, NULL);
+		}
 	}
 }
 
@@ -158,8 +168,10 @@ void ust_notify_app_gone(struct ust_app *a)
 	sd_watch_del(un->efd);
 	close(un->efd);
 	trawl_ustctl_notify_ring_destroy(un->ring);
-	for (i = 0; i < un->nr; i++)
+	for (i = 0; i < un->nr; i++) {
 		free(un->n[i].on);
+		free(un->n[i].captures);
+	}
 	free(un->n);
 	free(un);
 	a->notifier = NULL;
@@ -179,8 +191,9 @@ static struct notifier *notifier_of(struct ust_notifier *un, uint64_t trig_id)
 
 /* A new notifier for trigger @trig_id, sent to the app. NULL on failure (the
  * app failed, or out of memory). */
-static struct notifier *notifier_add(struct ust_notifier *un, uint64_t trig_id)
+static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_trigger_rule *r)
 {
+	uint64_t trig_id = r->id;
 	struct ust_app *a = un->app;
 	struct notifier *n;
 	int ret;
@@ -197,8 +210,12 @@ static struct notifier *notifier_add(struct ust_notifier *un, uint64_t trig_id)
 	n = &un->n[un->nr];
 	memset(n, 0, sizeof(*n));
 	n->on = calloc(un->nr_events + 1, 1);
-	if (!n->on)
+	n->captures = strdup(r->captures ? r->captures : "");
+	if (!n->on || !n->captures) {
+		free(n->on);
+		free(n->captures);
 		return NULL;
+	}
 	n->trig_id = trig_id;
 	n->handle = NOTIFY_HANDLE_BIT | (uint32_t)(trig_id & 0x7fffffffu);
 	ret = trawl_ustctl_app_send_notifier(a->h, n->handle,
@@ -206,6 +223,7 @@ static struct notifier *notifier_add(struct ust_notifier *un, uint64_t trig_id)
 					     un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE);
 	if (ret) {
 		free(n->on);
+		free(n->captures);
 		if (ret != -EPROTONOSUPPORT)
 			app_fail(a, ret);
 		return NULL;
@@ -281,7 +299,7 @@ static int sync_rule(const struct sd_trigger_rule *r, void *arg)
 		return 1;
 	n = notifier_of(un, r->id);
 	if (!n)
-		n = notifier_add(un, r->id);
+		n = notifier_add(un, r);
 	if (!n)
 		return 1;
 	n->seen = 1;
@@ -316,6 +334,7 @@ void ust_notify_app_sync(struct ust_app *a)
 		if (ret)
 			app_fail(a, ret);
 		free(un->n[i].on);
+		free(un->n[i].captures);
 	}
 	un->nr = j;
 }

@@ -16,6 +16,9 @@ occurs", and the other session actions with their rate policies.
                            trig:mark("after") stops it
     triggers.py rotate     trig:mark("rotate") rotates a session: its first
                            trace chunk is archived
+    triggers.py notify     a C program waits on a notification channel for
+                           two triggers' notify action (of three), and gets
+                           their captured fields
     triggers.py flood      300,000 trig:warn as fast as the app can, each
                            firing a trigger: the app ends, the daemon answers
                            commands meanwhile and counts no more hits than
@@ -35,6 +38,7 @@ import trawltest  # noqa: E402
 
 APP = os.path.join(BIN, "ust-app-trig")
 STATS = os.path.join(BIN, "ust-trig-stats")
+NOTIFY = os.path.join(BIN, "ust-trig-notify")
 ERM = ["--condition", "event-rule-matches", "--type=user"]
 WAIT_S = 60
 
@@ -208,7 +212,36 @@ def case_flood(e):
           "ring); the daemon answered %d commands meanwhile" % (occ or 0, served))
 
 
-CASES = {"snapshot": case_snapshot, "flood": case_flood, "rate": case_rate, "startstop": case_startstop,
+def case_notify(e):
+    # a C program waits on a notification channel (<trawl/ctl.h>) for the
+    # notify action of two of three triggers, with their captured fields
+    e.trawl("add-trigger", "--name", "n1", *ERM, "--name=trig:error", "--capture", "code",
+            "--capture", "msg", "--capture", "nosuch", "--action", "notify")
+    e.trawl("add-trigger", "--name", "n2", *ERM, "--name=trig:warn", "--filter", "n >= 6",
+            "--capture", "n", "--action", "notify", "--rate-policy=every:2")
+    e.trawl("add-trigger", "--name", "n3", *ERM, "--name=trig:*", "--action", "notify")
+    w = subprocess.Popen([NOTIFY, "3", str(WAIT_S * 1000), "n1", "n2"], env=e.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if w.stdout.readline().strip() != "ready":
+        fail("ust-trig-notify did not get ready: " + w.stderr.read())
+        return
+    e.app("error", 10)
+    e.app("warn", 10)
+    out, err = w.communicate(timeout=WAIT_S + 30)
+    if w.returncode:
+        fail("ust-trig-notify exited %d: %s" % (w.returncode, err.strip()))
+    got = [(l.split()[0], l.split(" captures=", 1)[1]) for l in out.splitlines()
+           if " captures=" in l]
+    want = [("n1", "42|disk on fire|<unavailable>"), ("n2", "7"), ("n2", "9")]
+    if got != want:
+        fail("notifications: want %r, got %r" % (want, out))
+    # trig:* saw the 12 events of `error 10` and the 10 of `warn 10`
+    if not until("n3 (not subscribed) counts 22 occurrences",
+                 lambda: e.stats()["n3"][0] == 22):
+        fail("n3: %r" % (e.stats()["n3"],))
+
+
+CASES = {"snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-capture.c - the captured fields of a trigger's hit (add-trigger
+ * --capture), read from the event's payload as the app's probe serialized it
+ * (tracepoint-event.h: each field byte-aligned, in order, in the app's byte
+ * order; a string up to its NUL; an array's elements; a sequence's after its
+ * own length field), described by the event's fields as the app registered
+ * them (ustctl.h).
+ *
+ * The payload comes from the app's ring: every length is checked against
+ * what is left of it, and a field that does not fit, or any after it, is
+ * "<unavailable>", as is a capture naming no payload field (context fields
+ * and $app. captures are not captured yet).
+ */
+#include "sessiond/ust-internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNAVAILABLE "<unavailable>"
+
+/* Where each field lies in the payload: offset, bytes, and (integers) value. */
+struct span {
+	size_t off, len;
+	uint64_t value; /* an integer's, for the sequence it gives the length of */
+	int ok;
+};
+
+static uint64_t read_uint(const unsigned char *p, uint32_t bytes, int be)
+{
+	uint64_t v = 0;
+	uint32_t i;
+
+	if (be) {
+		for (i = 0; i < bytes; i++)
+			v = v << 8 | p[i];
+		return v;
+	}
+	memcpy(&v, p, bytes); /* the app's byte order is ours (one machine) */
+	return bytes == 1 ? (uint8_t)v : bytes == 2 ? (uint16_t)v : bytes == 4 ? (uint32_t)v : v;
+}
+
+static uint32_t elem_bytes(const struct trawl_ustctl_field *f)
+{
+	uint32_t b = f->size_bits / 8;
+
+	return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
+}
+
+/* Lays the payload's fields out in @sp (nr_fields entries). */
+static void layout(const struct trawl_ustctl_event *ev, const unsigned char *p, size_t len,
+		   struct span *sp)
+{
+	size_t off = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct trawl_ustctl_field *f = &ev->fields[i];
+		uint32_t eb = elem_bytes(f);
+		size_t need = 0;
+		int bad = 0;
+
+		switch (f->type) {
+		case TRAWL_USTCTL_FIELD_INTEGER:
+		case TRAWL_USTCTL_FIELD_ENUM:
+		case TRAWL_USTCTL_FIELD_FLOAT:
+			need = eb;
+			bad = !eb;
+			break;
+		case TRAWL_USTCTL_FIELD_STRING: {
+			const void *nul = off < len ? memchr(p + off, '\0', len - off) : NULL;
+
+			need = nul ? (size_t)((const unsigned char *)nul - (p + off)) + 1 : 0;
+			bad = !nul;
+			break;
+		}
+		case TRAWL_USTCTL_FIELD_ARRAY:
+			bad = !eb || f->length > len;
+			need = bad ? 0 : (size_t)f->length * eb;
+			break;
+		case TRAWL_USTCTL_FIELD_SEQUENCE:
+			for (k = i; k-- > 0;)
+				if (!strcmp(ev->fields[k].name, f->length_name))
+					break;
+			bad = k >= i || !sp[k].ok || !eb || sp[k].value > len / eb;
+			need = bad ? 0 : (size_t)sp[k].value * eb;
+			break;
+		default:
+			bad = 1;
+			break;
+		}
+		if (bad || off > len || need > len - off) {
+			for (; i < ev->nr_fields; i++)
+				sp[i].ok = 0;
+			return;
+		}
+		sp[i].off = off;
+		sp[i].len = need;
+		sp[i].ok = 1;
+		if (f->type == TRAWL_USTCTL_FIELD_INTEGER || f->type == TRAWL_USTCTL_FIELD_ENUM)
+			sp[i].value = read_uint(p + off, eb, f->byte_order == TRAWL_USTCTL_BYTE_ORDER_BE);
+		off += need;
+	}
+}
+
+/* Appends @s to @out (@cap bytes, *@used so far), escaped, as room allows. */
+static void put_text(char *out, size_t cap, size_t *used, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[8];
+		size_t el;
+
+		if (c == '\n')
+			el = (size_t)snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\\')
+			el = (size_t)snprintf(esc, sizeof(esc), "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			el = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else {
+			esc[0] = (char)c;
+			esc[1] = '\0';
+			el = 1;
+		}
+		if (*used + el + 2 > cap) /* room for the line's end and the NUL */
+			return;
+		memcpy(out + *used, esc, el);
+		*used += el;
+		out[*used] = '\0';
+	}
+}
+
+static void put_int(char *out, size_t cap, size_t *used, const struct trawl_ustctl_field *f,
+		    const unsigned char *p)
+{
+	uint32_t eb = elem_bytes(f);
+	uint64_t u = read_uint(p, eb, f->byte_order == TRAWL_USTCTL_BYTE_ORDER_BE);
+	char buf[32];
+
+	if (f->base == 16)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, u);
+	else if (f->is_signed && eb < 8 && (u >> (eb * 8 - 1)) & 1)
+		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)(u | ~((UINT64_C(1) << (eb * 8)) - 1)));
+	else if (f->is_signed)
+		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)u);
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu64, u);
+	put_text(out, cap, used, buf, sizeof(buf));
+}
+
+/* One field's value (element @index of an array or sequence, -1: whole). */
+static void put_field(char *out, size_t cap, size_t *used, const struct trawl_ustctl_field *f,
+		      const unsigned char *p, const struct span *sp, long index)
+{
+	uint32_t eb = elem_bytes(f);
+	size_t i, n;
+	char buf[40];
+
+	switch (f->type) {
+	case TRAWL_USTCTL_FIELD_INTEGER:
+	case TRAWL_USTCTL_FIELD_ENUM:
+		if (index >= 0)
+			break;
+		return put_int(out, cap, used, f, p + sp->off);
+	case TRAWL_USTCTL_FIELD_FLOAT:
+		if (index >= 0)
+			break;
+		if (eb == 4) {
+			float v;
+
+			memcpy(&v, p + sp->off, 4);
+			snprintf(buf, sizeof(buf), "%g", (double)v);
+		} else {
+			double v;
+
+			memcpy(&v, p + sp->off, 8);
+			snprintf(buf, sizeof(buf), "%g", v);
+		}
+		return put_text(out, cap, used, buf, sizeof(buf));
+	case TRAWL_USTCTL_FIELD_STRING:
+		if (index >= 0)
+			break;
+		return put_text(out, cap, used, (const char *)p + sp->off, sp->len);
+	case TRAWL_USTCTL_FIELD_ARRAY:
+	case TRAWL_USTCTL_FIELD_SEQUENCE:
+		n = eb ? sp->len / eb : 0;
+		if (index >= 0) {
+			if ((size_t)index >= n)
+				break;
+			return put_int(out, cap, used, f, p + sp->off + (size_t)index * eb);
+		}
+		if (f->is_text)
+			return put_text(out, cap, used, (const char *)p + sp->off, sp->len);
+		put_text(out, cap, used, "[", 1);
+		for (i = 0; i < n; i++) {
+			if (i)
+				put_text(out, cap, used, ", ", 2);
+			put_int(out, cap, used, f, p + sp->off + i * eb);
+		}
+		return put_text(out, cap, used, "]", 1);
+	}
+	put_text(out, cap, used, UNAVAILABLE, sizeof(UNAVAILABLE));
+}
+
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *payload, size_t len,
+			    const char *descriptors, char *out, size_t cap)
+{
+	const unsigned char *p = payload;
+	struct span *sp = calloc(ev->nr_fields + 1, sizeof(*sp));
+	const char *d = descriptors, *end;
+	size_t used = 0;
+	uint32_t nr = 0;
+
+	if (cap)
+		out[0] = '\0';
+	if (sp)
+		layout(ev, p, len, sp);
+	for (; d && *d; d = *end ? end + 1 : end) {
+		char name[TRAWL_USTCTL_FIELD_NAME_MAX + 16], *br;
+		long index = -1;
+		uint32_t i;
+		size_t n;
+
+		end = strchr(d, ',');
+		if (!end)
+			end = d + strlen(d);
+		n = (size_t)(end - d);
+		/* Room for this capture's line, however short (put_text()
+		 * always leaves room for its end): else the rest are left out. */
+		if (used + 2 > cap)
+			break;
+		nr++;
+		if (n >= sizeof(name) || !sp) {
+			put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+			goto next;
+		}
+		memcpy(name, d, n);
+		name[n] = '\0';
+		br = strchr(name, '[');
+		if (br) {
+			char *stop;
+
+			index = strtol(br + 1, &stop, 10);
+			if (stop == br + 1 || *stop != ']' || stop[1] || index < 0)
+				index = -2; /* not LTTng's form: no such field */
+			*br = '\0';
+		}
+		for (i = 0; i < ev->nr_fields; i++)
+			if (!strcmp(ev->fields[i].name, name))
+				break;
+		if (index == -2 || i == ev->nr_fields || !sp[i].ok)
+			put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+		else
+			put_field(out, cap, &used, &ev->fields[i], p, &sp[i], index);
+next:
+		out[used++] = '\n';
+		out[used] = '\0';
+	}
+	free(sp);
+	return nr;
+}
