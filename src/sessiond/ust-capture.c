@@ -111,19 +111,23 @@ static void put_text(char *out, size_t cap, size_t *used, const char *s, size_t 
 	size_t i;
 
 	for (i = 0; i < n && s[i]; i++) {
+		static const char hex[] = "0123456789abcdef";
 		unsigned char c = (unsigned char)s[i];
-		char esc[8];
-		size_t el;
+		char esc[4];
+		size_t el = 2;
 
-		if (c == '\n')
-			el = (size_t)snprintf(esc, sizeof(esc), "\\n");
-		else if (c == '\\')
-			el = (size_t)snprintf(esc, sizeof(esc), "\\\\");
-		else if (c < 0x20 || c == 0x7f)
-			el = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
-		else {
+		esc[0] = '\\';
+		if (c == '\n') {
+			esc[1] = 'n';
+		} else if (c == '\\') {
+			esc[1] = '\\';
+		} else if (c < 0x20 || c == 0x7f) {
+			esc[1] = 'x';
+			esc[2] = hex[c >> 4];
+			esc[3] = hex[c & 15];
+			el = 4;
+		} else {
 			esc[0] = (char)c;
-			esc[1] = '\0';
 			el = 1;
 		}
 		if (*used + el + 2 > cap) /* room for the line's end and the NUL */
@@ -173,12 +177,14 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 			float v;
 
 			memcpy(&v, p + sp->off, 4);
-			snprintf(buf, sizeof(buf), "%g", (double)v);
+			if (snprintf(buf, sizeof(buf), "%g", (double)v) >= (int)sizeof(buf))
+				buf[0] = '\0'; /* (40 bytes: never) */
 		} else {
 			double v;
 
 			memcpy(&v, p + sp->off, 8);
-			snprintf(buf, sizeof(buf), "%g", v);
+			if (snprintf(buf, sizeof(buf), "%g", v) >= (int)sizeof(buf))
+				buf[0] = '\0'; /* (40 bytes: never) */
 		}
 		return put_text(out, cap, used, buf, sizeof(buf));
 	case TRAWL_USTCTL_FIELD_STRING:
