@@ -67,7 +67,9 @@ SEQUENCE = [
     "clear s1",
     "regenerate metadata -s s1",
     "metadata regenerate -s s1",
-    "enable-rotation -s s1 --timer 5s",
+    # long enough never to fire before disable-rotation, however loaded the
+    # machine (at 5 s LTTng rotated once more under load: cli-text failed)
+    "enable-rotation -s s1 --timer 10m",
     "enable-rotation -s s1 --size 1M",
     "list s1",
     "disable-rotation -s s1 --timer",
