@@ -8,10 +8,7 @@
 # trawl-ktrace) holds about EVENTS (default 10 M) events: sched_switch,
 # sched_wakeup, and the entries and exits of getpgid/read/openat/close of a
 # program making EVENTS/2 system calls (so every event is one trawltop
-# reads the fields of). Times are wall-clock, best of RUNS (3), warm cache;
-# the CPU time (user + system) is printed beside them: trawltop --batch
-# decodes in one thread and models in another (src/top/pipe.c), so on two
-# cores its wall time is below its CPU time.
+# reads the fields of). Times are wall-clock, best of RUNS (3), warm cache.
 #
 # CALLGRIND=1: instead of timing, counts the instructions of both commands
 # under valgrind's callgrind (exact, unlike wall time on a shared machine)
@@ -43,29 +40,19 @@ n=$("$build/bin/trawl-view" --count "$trace" 2>/dev/null | awk '$2 == "total" {p
 
 if [ "${CALLGRIND:-0}" = 1 ]; then
 	command -v valgrind >/dev/null || { echo "bench-top: valgrind missing" >&2; exit 1; }
-	# instructions of CMD... under callgrind (its own, not its children's):
-	# "ALL MAX", all its threads' and its busiest thread's (trawltop --batch
-	# decodes in one thread and models in another: on two cores its time
-	# is about its busiest thread's)
-	instr() {
-		local out=$work/callgrind.$1 f
+	instr() { # instructions of CMD... under callgrind (its own, not its children's)
+		local out=$work/callgrind.$1
 		shift
-		rm -f "$out" "$out"-*
-		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out" "$@" \
-			>/dev/null 2>"$out.log" ||
+		valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>"$out.log" ||
 			{ echo "bench-top: callgrind of $* failed: $(tail -1 "$out.log")" >&2; exit 1; }
-		for f in "$out"-*; do
-			awk '/^(summary|totals):/ {print $2; exit}' "$f"
-		done | awk '{all += $1; if ($1 > max) max = $1} END {print all, max}'
+		awk '/^(summary|totals):/ {print $2; exit}' "$out"
 	}
-	read -r dec _ < <(instr decode "$build/bin/trawl-view" --decode-only --no-progress "$trace")
-	read -r top topmax < <(instr top "$build/bin/trawltop" --batch -d 1 "$trace")
+	dec=$(instr decode "$build/bin/trawl-view" --decode-only --no-progress "$trace")
+	top=$(instr top "$build/bin/trawltop" --batch -d 1 "$trace")
 	echo "trace: ${n:-?} events; callgrind instructions (profiles: $work/callgrind.*)"
 	printf "trawl-view --decode-only     %8.1f M\n" "$(awk "BEGIN{print $dec / 1e6}")"
-	printf "trawltop --batch -d 1        %8.1f M   ratio %.2f (all threads)\n" \
+	printf "trawltop --batch -d 1        %8.1f M   ratio %.2f (issue: <= 1.5)\n" \
 		"$(awk "BEGIN{print $top / 1e6}")" "$(awk "BEGIN{print $top / $dec}")"
-	printf "  its busiest thread         %8.1f M   ratio %.2f (issue: <= 1.5, on two cores)\n" \
-		"$(awk "BEGIN{print $topmax / 1e6}")" "$(awk "BEGIN{print $topmax / $dec}")"
 	exit 0
 fi
 

@@ -71,9 +71,6 @@ int trawl_top_batch_trace(struct trawl_top_source *src, const struct trawl_top_o
 		begin = o->begin_ns;
 	if (begin != end && o->begin_set && (ret = trawl_top_source_seek(src, &m, begin)) < 0)
 		goto out;
-	/* decoding and modelling overlap on two cores (pipe.c); alone if no thread */
-	if (!o->live && trawl_top_source_pipe(src) < 0)
-		fprintf(stderr, "trawltop: reading in one thread (no thread for the reader)\n");
 	for (long i = 0; o->count <= 0 || i < o->count; i++) {
 		ret = trawl_top_source_interval(src, &m, begin, o->interval_ns);
 		if (ret <= 0)

@@ -9,7 +9,6 @@
  * use are never decoded past their header.
  */
 #include "top.h"
-#include "pipe.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -54,21 +53,10 @@ struct class_info {
 	signed char at[NV];
 	int f[NF];		/* payload member indexes, -1: absent */
 	unsigned int fstr;	/* the payload slots read as strings (1 << F0...) */
-	unsigned char str_k[NV];	/* the members read as strings (their index in mem) */
-	size_t nstr;
 	int need_cpu;		/* its events' CPU is used even with a tid context */
-	int perf_idx[TRAWL_TOP_MAX_PERF];	/* model counter index, -1: no room */
-	char *perf_name[TRAWL_TOP_MAX_PERF];	/* their context fields' names */
+	int perf_idx[TRAWL_TOP_MAX_PERF];	/* model counter index */
 	size_t nperf;
-	/*
-	 * What the class means to the model (name, perf_idx) is resolved by
-	 * the thread that updates the model, at the class's first event there
-	 * (class_resolve()): the one that learns the class may be the pipe's
-	 * producer, which never touches the model.
-	 */
-	int resolved;
-	const char *name_str;	/* the call, or the ust event */
-	uint32_t name;		/* name_str interned */
+	uint32_t name;		/* interned: the call, or the ust event */
 	enum trawl_top_sc_kind kind;
 	int has_ctx;		/* its events' common context is read */
 	int64_t env_vpid;	/* ust: the trace's vpid (per-pid buffers), -1 */
@@ -86,24 +74,13 @@ struct trawl_top_source {
 	const struct trawl_reader_event_class *cc_ec[16];
 	struct class_info *cc_ci[16];
 	int64_t begin, end;	/* what the traces span */
-	/*
-	 * Batch over a recorded trace: the reader runs in a thread of its own
-	 * (pipe_produce()) and passes each event on as a struct rec.
-	 */
-	struct trawl_top_pipe *pipe;
 	char err[256];
 };
-
-static void pipe_discarded(struct trawl_top_source *s, uint64_t count);
 
 static void on_discarded(void *arg, const struct trawl_reader_discarded *d)
 {
 	struct trawl_top_source *s = arg;
 
-	if (s->pipe) {	/* the producer's thread: the model is the consumer's */
-		pipe_discarded(s, d->count);
-		return;
-	}
 	if (s->m) {
 		s->m->discarded += d->count;
 		s->m->discarded_total += d->count;
@@ -184,8 +161,6 @@ static void class_free(void *p)
 	struct class_info *ci = p;
 
 	trawl_reader_selection_destroy(ci->sel);
-	for (size_t k = 0; k < ci->nperf; k++)
-		free(ci->perf_name[k]);
 	free(ci);
 }
 
@@ -193,7 +168,6 @@ void trawl_top_source_destroy(struct trawl_top_source *s)
 {
 	if (!s)
 		return;
-	trawl_top_pipe_stop(s->pipe);	/* before the reader it reads */
 	trawl_reader_destroy(s->r);
 	trawl_top_map_fini(&s->classes, class_free);
 	free(s);
@@ -230,8 +204,6 @@ static void class_want(struct class_info *ci, const struct trawl_reader_event_cl
 		  kind != TRAWL_READER_FIELD_INTEGER && kind != TRAWL_READER_FIELD_ENUM)
 		return;
 	ci->at[v] = (signed char)ci->nmem;
-	if (str)
-		ci->str_k[ci->nstr++] = (unsigned char)ci->nmem;
 	ci->mem[ci->nmem++] = (struct trawl_reader_member){ scope, index };
 }
 
@@ -347,43 +319,51 @@ static const char *skip_prefix(const char *s, const char *prefix)
 }
 
 /* The perf counter contexts (perf_*) of the class, from its first event. */
-static int class_perf(struct trawl_top_source *s, struct class_info *ci)
+static void class_perf(struct trawl_top_source *s, struct trawl_top_model *m,
+		       struct class_info *ci)
 {
 	const struct trawl_reader_field *ctx;
 
 	if (trawl_reader_event_field(s->r, TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT, &ctx) < 0)
-		return 0;
+		return;
 	ci->has_ctx = 1;
 	for (size_t i = 0; i < trawl_reader_field_count(ctx) && ci->nperf < TRAWL_TOP_MAX_PERF;
 	     i++) {
 		const struct trawl_reader_field *f = trawl_reader_field_at(ctx, i);
 		const char *name = trawl_reader_field_name(f);
+		int k;
 
 		if (!name || strncmp(name, "perf_", 5) ||
 		    trawl_reader_field_kind(f) != TRAWL_READER_FIELD_INTEGER)
 			continue;
-		if (!(ci->perf_name[ci->nperf] = strdup(name)))
-			return -ENOMEM;
+		k = trawl_top_model_perf_index(m, name);
+		if (k < 0)
+			continue;
 		class_want(ci, trawl_reader_event_class_of(s->r), V_PERF0 + (int)ci->nperf, CC,
 			   (int)i, 0);
-		ci->nperf++;
+		ci->perf_idx[ci->nperf++] = k;
 	}
-	return 0;
 }
 
-static void class_ust(struct class_info *ci, const char *name,
-		      const struct trawl_reader_trace *tr)
+static int class_ust(struct trawl_top_model *m, struct class_info *ci, const char *name,
+		     const struct trawl_reader_trace *tr)
 {
+	int64_t id = trawl_top_intern_id(&m->names, name, strlen(name));
+
+	if (id < 0)
+		return (int)id;
 	ci->h = H_UST;
-	ci->name_str = name;
+	ci->name = (uint32_t)id;
 	if (trawl_reader_trace_env_int(tr, "vpid", &ci->env_vpid) < 0)
 		ci->env_vpid = -1;
 	ci->env_procname = trawl_reader_trace_env_string(tr, "procname");
+	return 0;
 }
 
-static void class_syscall(struct class_info *ci, const char *name)
+static int class_syscall(struct trawl_top_model *m, struct class_info *ci, const char *name)
 {
 	const char *call;
+	int64_t id;
 
 	if ((call = skip_prefix(name, "syscall_entry_")) ||
 	    (call = skip_prefix(name, "compat_syscall_entry_")))
@@ -392,28 +372,16 @@ static void class_syscall(struct class_info *ci, const char *name)
 		 (call = skip_prefix(name, "compat_syscall_exit_")))
 		ci->h = H_SC_EXIT;
 	else
-		return;
-	ci->name_str = call;
+		return 0;
+	id = trawl_top_intern_id(&m->names, call, strlen(call));
+	if (id < 0)
+		return (int)id;
+	ci->name = (uint32_t)id;
 	ci->kind = trawl_top_sc_kind_of(call);
-}
-
-/* What @ci means to @m: its name interned, its counters' indexes. */
-static int class_resolve(struct trawl_top_model *m, struct class_info *ci)
-{
-	if (ci->name_str) {
-		int64_t id = trawl_top_intern_id(&m->names, ci->name_str, strlen(ci->name_str));
-
-		if (id < 0)
-			return (int)id;
-		ci->name = (uint32_t)id;
-	}
-	for (size_t k = 0; k < ci->nperf; k++)
-		ci->perf_idx[k] = trawl_top_model_perf_index(m, ci->perf_name[k]);
-	ci->resolved = 1;
 	return 0;
 }
 
-static struct class_info *class_learn(struct trawl_top_source *s,
+static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_top_model *m,
 				      const struct trawl_reader_event_class *ec)
 {
 	struct class_info *ci = calloc(1, sizeof(*ci));
@@ -429,15 +397,15 @@ static struct class_info *class_learn(struct trawl_top_source *s,
 		ci->f[i] = -1;
 	memset(ci->at, -1, sizeof(ci->at));
 	if (domain && !strcmp(domain, "ust")) {
-		class_ust(ci, name, tr);
+		if (class_ust(m, ci, name, tr) < 0)
+			goto fail;
 	} else {
 		ci->h = kernel_handler(name);
-		if (ci->h == H_IGNORE)
-			class_syscall(ci, name);
+		if (ci->h == H_IGNORE && class_syscall(m, ci, name) < 0)
+			goto fail;
 		class_payload(ci, ec);
 	}
-	if (class_perf(s, ci) < 0)
-		goto fail;
+	class_perf(s, m, ci);
 	if (ci->has_ctx) {
 		int tid = trawl_reader_event_class_field_index(ec, cc, "tid");
 		int pid = trawl_reader_event_class_field_index(ec, cc, "pid");
@@ -467,10 +435,10 @@ fail:
 	return NULL;
 }
 
-/* The values of an event (ci->nmem of them), as its class_info's slots say. */
+/* The values of the current event, as its class_info's slots say. */
 struct event_vals {
 	const struct class_info *ci;
-	const struct trawl_reader_value *v;
+	struct trawl_reader_value v[NV];
 };
 
 /*
@@ -541,27 +509,21 @@ static inline int comm_same(const struct trawl_top_thread *t, const char *comm, 
 
 #define F(i) (V_F0 + (i))
 
-/* The CPU of the reader's current event, when its class uses it: else -1. */
-static int64_t event_cpu(struct trawl_top_source *s, const struct event_vals *ev)
-{
-	const struct class_info *ci = ev->ci;
-	uint64_t c;
-
-	if (ci->h == H_UST || !(ci->need_cpu || !ci->has_ctx || v_int(ev, V_TID, -1) < 0))
-		return -1;
-	return trawl_reader_event_cpu(s->r, &c) == 0 ? (int64_t)c : -1;
-}
-
 /* The thread an event is of: its tid context, else who runs on its CPU. */
-static struct trawl_top_thread *event_thread(struct trawl_top_model *m,
-					     const struct event_vals *ev, int64_t cpu)
+static struct trawl_top_thread *event_thread(struct trawl_top_source *s,
+					     struct trawl_top_model *m,
+					     const struct event_vals *ev, int64_t *cpu)
 {
 	const struct class_info *ci = ev->ci;
 	struct trawl_top_thread *t;
+	uint64_t c;
 	int64_t tid = ci->has_ctx ? v_int(ev, V_TID, -1) : -1, pid;
 
-	if (tid < 0 && cpu >= 0 && (size_t)cpu < m->ncpus)
-		tid = m->cpus[cpu].cur_tid;
+	*cpu = -1;
+	if ((ci->need_cpu || tid < 0) && trawl_reader_event_cpu(s->r, &c) == 0)
+		*cpu = (int64_t)c;
+	if (tid < 0 && *cpu >= 0 && (size_t)*cpu < m->ncpus)
+		tid = m->cpus[*cpu].cur_tid;
 	if (tid <= 0 || !(t = trawl_top_model_thread(m, tid)))
 		return NULL;
 	if (ci->has_ctx) {
@@ -577,7 +539,8 @@ static struct trawl_top_thread *event_thread(struct trawl_top_model *m,
 	return t;
 }
 
-static int ust_event(struct trawl_top_model *m, const struct event_vals *ev)
+static int ust_event(struct trawl_top_source *s, struct trawl_top_model *m,
+		     const struct event_vals *ev)
 {
 	const struct class_info *ci = ev->ci;
 	int64_t pid = ci->has_ctx ? v_int(ev, V_VPID, ci->env_vpid) : ci->env_vpid;
@@ -668,56 +631,24 @@ static int field_error(struct trawl_top_source *s, int ret)
 	return ret;
 }
 
-/* The class of the reader's current event, learnt at its first event. */
-static struct class_info *event_class(struct trawl_top_source *s)
+static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
 {
 	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
 	size_t cc = ((uintptr_t)ec >> 4 ^ (uintptr_t)ec >> 8) & 15;
 	struct class_info *ci = s->cc_ci[cc];
+	struct trawl_top_thread *t = NULL;
+	struct event_vals ev;
+	int64_t cpu = -1;
+	int ret;
 
+	m->events++;
 	if (s->cc_ec[cc] != ec) {
 		ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
-		if (!ci && !(ci = class_learn(s, ec)))
-			return NULL;
+		if (!ci && !(ci = class_learn(s, m, ec)))
+			return -ENOMEM;
 		s->cc_ec[cc] = ec;
 		s->cc_ci[cc] = ci;
 	}
-	return ci;
-}
-
-/* An event's values (@ev, read) into @m. */
-static int model_event(struct trawl_top_model *m, const struct event_vals *ev, int64_t ts,
-		       int64_t cpu)
-{
-	struct class_info *ci = (struct class_info *)ev->ci;
-	struct trawl_top_thread *t;
-
-	if (__builtin_expect(!ci->resolved, 0) && class_resolve(m, ci) < 0)
-		return -ENOMEM;
-	if (ci->h == H_UST)
-		return ust_event(m, ev);
-	t = event_thread(m, ev, cpu);
-	if (t) {
-		t->n.events++;
-		for (size_t k = 0; k < ci->nperf; k++)
-			if (ci->perf_idx[k] >= 0)
-				trawl_top_model_perf_value(m, t, cpu, (size_t)ci->perf_idx[k],
-							   (uint64_t)v_int(ev, V_PERF0 + (int)k, 0));
-	}
-	kernel_event(m, ev, t, ts, cpu);
-	return 0;
-}
-
-static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
-{
-	struct class_info *ci = event_class(s);
-	struct trawl_reader_value v[NV];
-	struct event_vals ev = { .ci = ci, .v = v };
-	int ret;
-
-	if (!ci)
-		return -ENOMEM;
-	m->events++;
 	if (ci->h == H_IGNORE && !ci->nperf)
 		return 0;	/* not decoded at all */
 	/*
@@ -725,185 +656,20 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	 * malformed event; a member this event lacks has its value's ret
 	 * set, and the reads below take their defaults.
 	 */
-	ret = trawl_reader_event_read_selection(s->r, ci->sel, v);
+	ev.ci = ci;
+	ret = trawl_reader_event_read_selection(s->r, ci->sel, ev.v);
 	if (ret < 0)
 		return field_error(s, ret);
-	return model_event(m, &ev, ts, event_cpu(s, &ev));
-}
-
-/* ---- the pipe: batch over a recorded trace in two threads ------------------ */
-
-/*
- * What the producer passes on (pipe.h): an event with its values, the
- * reader's count of discarded events, its error, or its end. An event's
- * values are read in place (trawl_reader_event_read_selection() into the
- * record), and its strings' bytes follow them, each with a NUL, its value
- * pointing there; a string longer than STR_MAX is cut there (no view shows
- * that much of a path).
- */
-enum rec_type { REC_EVENT, REC_DISCARDED, REC_ERROR, REC_END };
-#define STR_MAX 4095
-
-struct rec {
-	uint8_t type;
-	uint8_t has_ts;	/* the event has a time (else it takes its interval's begin) */
-	uint16_t nval;
-	int32_t ret;	/* REC_ERROR: the reader's error, its text after the header */
-	struct class_info *ci;
-	int64_t ts;	/* REC_DISCARDED: the count */
-	int64_t cpu;
-	struct trawl_reader_value v[];
-};
-
-static struct rec *rec_put(struct trawl_top_source *s, enum rec_type type, size_t extra)
-{
-	struct rec *r = trawl_top_pipe_reserve(s->pipe, sizeof(*r) + extra);
-
-	if (!r)
-		return NULL;
-	*r = (struct rec){ .type = (uint8_t)type };
-	trawl_top_pipe_commit(s->pipe, sizeof(*r) + extra);
-	return r;
-}
-
-static void pipe_discarded(struct trawl_top_source *s, uint64_t count)
-{
-	struct rec *r = rec_put(s, REC_DISCARDED, 0);
-
-	if (r)
-		r->ts = (int64_t)count;
-}
-
-static void pipe_error(struct trawl_top_source *s, int ret)
-{
-	const char *msg = trawl_reader_error(s->r);
-	size_t n = strnlen(msg, 255);
-	struct rec *r = rec_put(s, REC_ERROR, n + 1);
-
-	if (r) {
-		r->ret = ret;
-		memcpy(r->v, msg, n);
-		((char *)r->v)[n] = '\0';
+	if (ci->h == H_UST)
+		return ust_event(s, m, &ev);
+	t = event_thread(s, m, &ev, &cpu);
+	if (t) {
+		t->n.events++;
+		for (size_t k = 0; k < ci->nperf; k++)
+			trawl_top_model_perf_value(m, t, cpu, (size_t)ci->perf_idx[k],
+						   (uint64_t)v_int(&ev, V_PERF0 + (int)k, 0));
 	}
-}
-
-/*
- * The reader's current event, passed on: 0, 1 when the consumer stopped
- * the pipe, or what trawl_reader_next() would fail with.
- */
-static int pipe_event(struct trawl_top_source *s)
-{
-	struct class_info *ci = event_class(s);
-	size_t nval, len;
-	struct rec *r;
-	char *at;
-	int ret;
-
-	if (!ci)
-		return -ENOMEM;
-	nval = ci->h != H_IGNORE || ci->nperf ? ci->nmem : 0;	/* as source_event() */
-	r = trawl_top_pipe_reserve(s->pipe, sizeof(*r) + nval * sizeof(r->v[0]) +
-						    ci->nstr * (STR_MAX + 1));
-	if (!r)
-		return 1;
-	r->type = REC_EVENT;
-	r->ci = ci;
-	r->has_ts = trawl_reader_event_time_ns(s->r, &r->ts) == 0;
-	r->nval = (uint16_t)nval;
-	r->cpu = -1;
-	len = sizeof(*r) + nval * sizeof(r->v[0]);
-	if (nval) {	/* (a user-space class may read no member at all) */
-		struct event_vals ev = { .ci = ci, .v = r->v };
-
-		ret = trawl_reader_event_read_selection(s->r, ci->sel, r->v);
-		if (ret < 0)
-			return ret;	/* nothing committed */
-		r->cpu = event_cpu(s, &ev);
-		/* the strings, out of the reader's packet (the consumer reads them later) */
-		at = (char *)r + len;
-		for (size_t j = 0; j < ci->nstr; j++) {
-			struct trawl_reader_value *v = &r->v[ci->str_k[j]];
-			size_t n;
-
-			if (v->ret) {
-				v->str = NULL;	/* not into a packet the reader leaves */
-				continue;
-			}
-			n = (size_t)(v->i < STR_MAX ? v->i : STR_MAX);
-			memcpy(at, v->str, n);
-			at[n] = '\0';
-			v->i = (int64_t)n;
-			v->str = at;
-			at += n + 1;
-		}
-		len = (size_t)(at - (char *)r);
-	}
-	trawl_top_pipe_commit(s->pipe, len);
-	return 0;
-}
-
-static void pipe_produce(struct trawl_top_pipe *p, void *arg)
-{
-	struct trawl_top_source *s = arg;
-	struct rec *r;
-	int ret;
-
-	(void)p;
-	while ((ret = trawl_reader_next(s->r)) != 0) {
-		if (ret > 0 && (ret = pipe_event(s)) > 0)
-			return;	/* stopped */
-		if (ret < 0) {
-			pipe_error(s, ret);
-			return;
-		}
-	}
-	if ((r = rec_put(s, REC_END, 0)))
-		r->ts = 0;
-}
-
-int trawl_top_source_pipe(struct trawl_top_source *s)
-{
-	if (s->live || s->pipe || s->pending || s->at_end)
-		return 0;	/* live, or a current event read already: one thread */
-	return trawl_top_pipe_start(&s->pipe, pipe_produce, s);
-}
-
-/* The next interval's events from the pipe (trawl_top_source_interval()). */
-static int pipe_interval(struct trawl_top_source *s, struct trawl_top_model *m, int64_t begin,
-			 int64_t end)
-{
-	const struct rec *r;
-	int ret;
-
-	while (!s->at_end && (r = trawl_top_pipe_peek(s->pipe))) {
-		switch ((enum rec_type)r->type) {
-		case REC_END:
-			s->at_end = 1;
-			return 0;
-		case REC_ERROR:
-			snprintf(s->err, sizeof(s->err), "%s", (const char *)r->v);
-			s->at_end = 1;
-			return r->ret;
-		case REC_DISCARDED:
-			m->discarded += (uint64_t)r->ts;
-			m->discarded_total += (uint64_t)r->ts;
-			break;
-		case REC_EVENT:
-			if (r->has_ts && r->ts >= end)
-				return 0;	/* the next interval's */
-			m->events++;
-			if (r->ci->h != H_IGNORE || r->ci->nperf) {	/* as source_event() */
-				struct event_vals ev = { .ci = r->ci, .v = r->v };
-
-				ret = model_event(m, &ev, r->has_ts ? r->ts : begin, r->cpu);
-				if (ret < 0)
-					return ret;
-			}
-			break;
-		}
-		trawl_top_pipe_next(s->pipe);
-	}
-	s->at_end = 1;
+	kernel_event(m, &ev, t, ts, cpu);
 	return 0;
 }
 
@@ -943,13 +709,6 @@ int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model
 		end = s->end + 1;	/* the last interval holds the trace's last event */
 	s->m = m;
 	trawl_top_model_interval_begin(m, begin, end);
-	if (s->pipe) {
-		ret = pipe_interval(s, m, begin, end);
-		if (ret < 0)
-			return ret;
-		trawl_top_model_interval_end(m);
-		return 1;
-	}
 	for (;;) {
 		if (!s->pending) {
 			if (s->at_end)

@@ -387,12 +387,6 @@ int trawl_top_source_interval(struct trawl_top_source *s, struct trawl_top_model
 int trawl_top_source_set_begin(struct trawl_top_source *s, int64_t ns);
 /* Moves to @ns: the next interval starts there; who runs where is forgotten. */
 int trawl_top_source_seek(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ns);
-/*
- * From now on the reader runs in a thread of its own, ahead of the
- * intervals (a recorded trace read once in order: --batch); no seek after.
- * 0 (also when it stays in one thread: live), or a negative errno.
- */
-int trawl_top_source_pipe(struct trawl_top_source *s);
 
 /* ---- the header line (views.c) ------------------------------------------ */
 
