@@ -818,12 +818,11 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 
 /* ---- clear and rotate: a trace's files end, and maybe begin again ---- */
 
-/* Closes @t's files (@remove: and deletes them); @t is detached then. 0 or -errno. */
-static int trace_detach(struct ctrace *t, int remove)
+/* Closes the streams of @t's channels, and forgets its metadata's. */
+static void trace_close_streams(struct ctrace *t)
 {
 	struct cchannel *c;
 	uint32_t i;
-	int ret = 0;
 
 	for (c = channels; c; c = c->next) {
 		if (c->trace != t)
@@ -834,6 +833,14 @@ static int trace_detach(struct ctrace *t, int remove)
 		}
 	}
 	t->meta_h = -1;
+}
+
+/* Closes @t's files (@remove: and deletes them); @t is detached then. 0 or -errno. */
+static int trace_detach(struct ctrace *t, int remove)
+{
+	int ret = 0;
+
+	trace_close_streams(t);
 	if (remove)
 		ret = trawl_output_destroy_remove(t->out);
 	else
@@ -998,19 +1005,9 @@ static void channel_flush_chunk(struct cchannel *c)
 static int trace_archive(struct ctrace *t, const char *archive, const char *suffix)
 {
 	char to[TRAWL_RELAY_PATH_LEN];
-	struct cchannel *c;
-	uint32_t i;
 	int ret;
 
-	for (c = channels; c; c = c->next) {
-		if (c->trace != t)
-			continue;
-		for (i = 0; i < c->nr; i++) {
-			trawl_output_stream_close(c->streams[i].out);
-			c->streams[i].out = NULL;
-		}
-	}
-	t->meta_h = -1;
+	trace_close_streams(t);
 	ret = trawl_path_fmt(to, sizeof(to), "%s%s", archive, suffix);
 	if (!ret)
 		ret = trawl_output_archive(t->out, to);
