@@ -35,6 +35,7 @@
 #
 # usage: held-owner.sh shm|elf
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/gate.sh"
 
 MODE=${1:?usage: held-owner.sh shm|elf}
 users_or_skip
@@ -67,14 +68,7 @@ OWNER_MS=8000
 "$BIN/trawl-sessiond" --daemonize --limit owner-ms=$OWNER_MS ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
 DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
-R=$T/$G/real
-mkdir -p "$R" "$T/$G/gate" && chown "$G:" "$R" "$T/$G/gate"
-"${TRAWL_PYTHON:-python3}" "$(dirname "$0")/fuse-gate.py" "$T/$G/gate" "$R" "$(id -u "$G")" \
-	"$(id -g "$G")" "$DPID" "$T/gate.hold" >"$T/gate.log" 2>&1 &
-GATE_PID=$!
-for i in $(seq 100); do grep -qs mounted "$T/gate.log" && break; sleep 0.1; done
-grep -q mounted "$T/gate.log" || { echo "SKIP: cannot mount a FUSE file system: $(cat "$T/gate.log")"; exit 77; }
-F=$T/$G/gate/to # the member's folder, through their FUSE file system
+gate_mount "$G" "$DPID" # F: the member's folder, through their FUSE file system
 
 gt() { as "$G" "$@"; }
 ms() { echo $(($(date +%s%N) / 1000000)); }

@@ -116,6 +116,7 @@
 #
 # usage: relay-hostile.sh MODE
 . "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/gate.sh"
 
 MODE=${1:?usage: relay-hostile.sh bad-status|ctrl-status|ctrl-mute|dns-mute|dns-timeout|trickle|trickle-ust|held-ust|held-kernel|held-folder|held-folder-ust|held-probe}
 users_or_skip
@@ -701,14 +702,7 @@ if [ "$MODE" = held-folder ] || [ "$MODE" = held-folder-ust ]; then
 		mkuser "$B" tracing || B=
 	fi
 	DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
-	R=$T/$G/real
-	mkdir -p "$R" "$T/$G/gate" && chown "$G:" "$R" "$T/$G/gate"
-	"${TRAWL_PYTHON:-python3}" "$(dirname "$0")/fuse-gate.py" "$T/$G/gate" "$R" "$(id -u "$G")" \
-		"$(id -g "$G")" "$DPID" "$T/gate.hold" >"$T/gate.log" 2>&1 &
-	GATE_PID=$!
-	for i in $(seq 100); do grep -q mounted "$T/gate.log" && break; sleep 0.1; done
-	grep -q mounted "$T/gate.log" || { echo "SKIP: cannot mount a FUSE file system: $(cat "$T/gate.log")"; exit 77; }
-	F=$T/$G/gate/to # the member's folder, through their FUSE file system
+	gate_mount "$G" "$DPID" # F: the member's folder, through their FUSE file system
 	kgen() {
 		as_user "$G" "${TRAWL_PYTHON:-python3}" -c '
 import os, sys
