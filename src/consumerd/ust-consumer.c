@@ -24,10 +24,12 @@
 #include "common/fdmsg.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "consumerd/bus.h"
 #include "consumerd/consumer-proto.h"
 #include "consumerd/consumerd.h"
 #include "consumerd/count.h"
 #include "consumerd/output.h"
+#include "consumerd/ust-consumer-internal.h"
 #include "ctf/layout.h"
 #include "ctl/proto.h"
 #include "relayd/proto.h"
@@ -46,39 +48,6 @@
 #include <unistd.h>
 
 #define DEFAULT_READ_TIMER_US 1000u
-
-struct cstream {
-	struct trawl_ustctl_stream *rb;   /* owned */
-	struct trawl_output_stream *out;  /* owned: <channel>_<cpu> and its index */
-	uint64_t instance_id;
-	uint64_t next_seq;     /* the packet_seq_num expected next (seq_known) */
-	int seq_known;         /* 0: no packet read yet (nor a resumed file's end known) */
-	uint64_t lost_packets; /* gaps in packet_seq_num: overwritten before read */
-};
-
-struct cchannel {
-	struct cchannel *next;
-	uint64_t key, trace_key, session;
-	struct ctrace *trace; /* its trace (freed after its channels: cmd_remove_trace()) */
-	struct trawl_cons_add_channel info;
-	uint32_t nr;
-	struct cstream *streams; /* owned, nr of them */
-	uint64_t next_read_ns, next_switch_ns;
-	int paused; /* flushed by a stop: no timers until START */
-	int beacons; /* live (its trace streams to a live relayd), discard mode:
-			the switch timer cuts empty packets on quiet streams */
-};
-
-struct ctrace {
-	struct ctrace *next;
-	uint64_t key, session;
-	char path[TRAWL_CONS_PATH_LEN]; /* a folder, or a relay destination (output.h) */
-	struct trawl_output *out;       /* owned; NULL while detached: cleared or rotated while
-					   stopped, its files are made again at START (trace_attach()) */
-	int meta_h;                     /* the metadata file's handle in out, -1: not open */
-	char *metadata; /* owned: the last text received */
-	size_t metadata_len;
-};
 
 static struct cchannel *channels;
 static struct ctrace *traces;
@@ -174,8 +143,10 @@ static void stream_seq_seen(struct cstream *cs, uint64_t seq)
 }
 
 /* Takes every ready packet of @cs. Returns 0 or a negative errno from a write. */
-static int stream_drain(struct cchannel *c, struct cstream *cs)
+static int op_drain(struct stream_op *op)
 {
+	struct cchannel *c = op->c;
+	struct cstream *cs = op->cs;
 	struct trawl_ustctl_packet p;
 	int ret, guard = 1 << 20;
 
@@ -190,6 +161,11 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 		if (ret)
 			return ret;
 		stream_seq_seen(cs, p.packet_seq_num);
+		if (cs->shrinkable && cs->bounce) {
+			/* Whole, or not at all: a SIGBUS jumps out before any write. */
+			memcpy(cs->bounce, p.data, p.content_size);
+			p.data = cs->bounce;
+		}
 		ret = packet_write(c->trace, cs->out, &p);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
@@ -198,6 +174,11 @@ static int stream_drain(struct cchannel *c, struct cstream *cs)
 		}
 	}
 	return 0;
+}
+
+static int stream_drain(struct cchannel *c, struct cstream *cs)
+{
+	return ucons_stream_guarded(c, cs, op_drain, NULL, 0);
 }
 
 static void channel_drain(struct cchannel *c)
@@ -220,7 +201,7 @@ static void channel_flush_final(struct cchannel *c)
 		struct cstream *cs = &c->streams[i];
 
 		for (tries = 0; tries < 64; tries++) {
-			int ret = trawl_ustctl_stream_flush(cs->rb, 1);
+			int ret = ucons_stream_flush(c, cs, 1);
 
 			if (ret != -EAGAIN)
 				break;
@@ -241,18 +222,14 @@ static uint64_t channel_bytes(const struct cchannel *c)
 	return n;
 }
 
-/* @c's events discarded, over its streams. */
+/* @c's events discarded, over its streams (a broken one's, as last read). */
 static uint64_t channel_discarded(const struct cchannel *c)
 {
 	uint64_t n = 0;
 	uint32_t i;
 
-	for (i = 0; i < c->nr; i++) {
-		struct trawl_ustctl_stream_counters k;
-
-		if (!trawl_ustctl_stream_counters(c->streams[i].rb, &k))
-			n += k.events_discarded;
-	}
+	for (i = 0; i < c->nr; i++)
+		n += ucons_stream_discarded((struct cchannel *)c, &c->streams[i]);
 	return n;
 }
 
@@ -317,6 +294,7 @@ static void channel_free(struct cchannel *c)
 	for (i = 0; i < c->nr; i++) {
 		trawl_ustctl_stream_unmap(c->streams[i].rb);
 		trawl_output_stream_close(c->streams[i].out);
+		free(c->streams[i].bounce);
 	}
 	free(c->streams);
 	free(c);
@@ -375,6 +353,10 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 	a->bytes += bytes - TRAWL_MIN(bytes, trawl_output_bytes_unlanded(t->out));
 	if (!a->err && trawl_output_broken(t->out, a->msg, sizeof(a->msg)))
 		a->err = trawl_output_errno(t->out);
+	if (!a->err && t->broken) {
+		ucons_trace_broken_msg(t, a->msg, sizeof(a->msg));
+		a->err = EFAULT;
+	}
 	for (tp = &traces; *tp != t; tp = &(*tp)->next)
 		;
 	*tp = t->next;
@@ -525,6 +507,9 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	/* From the first packet read on, as LTTng's consumer counts: what was
 	 * overwritten before it is no gap a reader of the trace can see. */
 	cs->seq_known = 0;
+	cs->shrinkable = trawl_cons_fd_shrinkable(fd);
+	if (cs->shrinkable && !(cs->bounce = malloc(attr.subbuf_size)))
+		return -ENOMEM;
 	/* @fd is the stream's once mapped: the caller sees cs->rb set */
 	ret = trawl_ustctl_stream_map(fd, &attr, i, cs->instance_id, &cs->rb);
 	if (ret)
@@ -546,7 +531,7 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 		cs->next_seq = next_seq;
 		cs->seq_known = 1;
 	}
-	if (resume && trawl_ustctl_stream_resume(cs->rb, next_seq))
+	if (resume && ucons_stream_resume(c, cs, next_seq))
 		trawl_log(TRAWL_LOG_WARN, "%s: packets the consumer before us took are not in the "
 			  "file (the trace shows the gap)", name);
 	return 0;
@@ -613,7 +598,7 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	if (c->beacons) {
 		trawl_output_sync(t->out);
 		for (i = 0; i < c->nr; i++) {
-			trawl_ustctl_stream_flush_live(c->streams[i].rb);
+			ucons_stream_flush_live(c, &c->streams[i]);
 			stream_drain(c, &c->streams[i]);
 		}
 		trawl_output_sync(t->out);
@@ -624,6 +609,7 @@ fail:
 		if (c->streams[i].rb)
 			trawl_ustctl_stream_unmap(c->streams[i].rb);
 		trawl_output_stream_close(c->streams[i].out);
+		free(c->streams[i].bounce);
 	}
 	free(c->streams);
 	free(c);
@@ -639,9 +625,14 @@ static int session_failure(uint64_t session, char *msg, size_t len)
 	struct csession_acc *a;
 	struct ctrace *t;
 
-	for (t = traces; t; t = t->next)
+	for (t = traces; t; t = t->next) {
 		if ((!session || t->session == session) && trawl_output_broken(t->out, msg, len))
 			return -trawl_output_errno(t->out);
+		if ((!session || t->session == session) && t->broken) {
+			ucons_trace_broken_msg(t, msg, len);
+			return -EFAULT;
+		}
+	}
 	for (a = removed; a; a = a->next) {
 		if ((!session || a->session == session) && a->err) {
 			if (msg)
@@ -738,6 +729,13 @@ static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
 	return ret;
 }
 
+static int op_snapshot(struct stream_op *op)
+{
+	struct ctrace *snap = op->arg;
+
+	return snapshot_stream(snap, snap->snap_st, op->cs->rb, (uint32_t)op->flag);
+}
+
 /* Writes every snapshot-mode channel's current packets under @dir (at most
  * add_trace.max_packets of each stream, the newest, when not 0). */
 static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
@@ -783,7 +781,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				struct trawl_output_stream *st;
 				char name[300];
 
-				trawl_ustctl_stream_flush(cs->rb, 0);
+				ucons_stream_flush(c, cs, 0);
 				st = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i)
 					     ? (errno = ENAMETOOLONG, NULL)
 					     : trawl_output_stream_open(out, name, cs->instance_id);
@@ -793,9 +791,12 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 				}
 				{
 					struct ctrace snap = {.out = out, .metadata = t->metadata,
-							      .metadata_len = t->metadata_len};
+							      .metadata_len = t->metadata_len,
+							      .snap_st = st};
 
-					ret = snapshot_stream(&snap, st, cs->rb, a.max_packets);
+					ret = ucons_stream_guarded(c, cs, op_snapshot, &snap, (int)a.max_packets);
+					if (cs->broken)
+						ret = 0; /* its stop says so; the others go on */
 				}
 				trawl_output_stream_close(st);
 			}
@@ -907,8 +908,9 @@ static int trace_running(const struct ctrace *t)
 }
 
 /* Throws away what @cs's ring buffer holds now (its current packet closed first). */
-static void stream_discard(struct cstream *cs)
+static int op_discard(struct stream_op *op)
 {
+	struct cstream *cs = op->cs;
 	struct trawl_ustctl_packet p;
 	int ret, guard = 1 << 20, tries;
 
@@ -926,10 +928,11 @@ static void stream_discard(struct cstream *cs)
 		if (ret == -EPROTO)
 			continue;
 		if (ret)
-			return;
+			return 0;
 		stream_seq_seen(cs, p.packet_seq_num);
 		trawl_ustctl_stream_put_packet(cs->rb);
 	}
+	return 0;
 }
 
 /* 1 if @t writes files: a channel of it is not in snapshot mode (or it has none yet). */
@@ -962,7 +965,7 @@ static int cmd_clear(uint64_t session)
 		if (c->session != session)
 			continue;
 		for (i = 0; i < c->nr; i++)
-			stream_discard(&c->streams[i]);
+			ucons_stream_guarded(c, &c->streams[i], op_discard, NULL, 0);
 	}
 	/* the files go; the traces get new ones at the next START (the
 	 * session daemon sends one at once to a started session) */
@@ -988,7 +991,7 @@ static void channel_flush_chunk(struct cchannel *c)
 		struct cstream *cs = &c->streams[i];
 
 		for (tries = 0; tries < 64; tries++) {
-			if (trawl_ustctl_stream_flush(cs->rb, 0) != -EAGAIN)
+			if (ucons_stream_flush(c, cs, 0) != -EAGAIN)
 				break;
 			stream_drain(c, cs);
 		}
@@ -1237,9 +1240,9 @@ static uint64_t run_timers(void)
 			 * buffer gets none: its waiting packets say more). */
 			for (i = 0; i < c->nr; i++)
 				if (c->beacons)
-					trawl_ustctl_stream_flush_live(c->streams[i].rb);
+					ucons_stream_flush_live(c, &c->streams[i]);
 				else
-					trawl_ustctl_stream_flush(c->streams[i].rb, 0);
+					ucons_stream_flush(c, &c->streams[i], 0);
 			c->next_switch_ns = now + c->info.switch_timer_us * 1000ull;
 		}
 		if (now >= c->next_read_ns) {
@@ -1266,6 +1269,9 @@ int trawl_ust_consumer_main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (trawl_cons_bus_init())
+		trawl_log(TRAWL_LOG_WARN, "no SIGBUS handler: a --shm-path buffer file truncated "
+			  "under us kills us");
 	for (;;) {
 		uint64_t wait_ns;
 		struct timespec ts;

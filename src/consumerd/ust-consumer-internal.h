@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-consumer-internal.h - what the user-space consumer's files share: its
+ * streams, channels and traces, and the guarded accesses to a stream's
+ * mapping. Not for other parts (the consumer's interface is consumerd.h).
+ *
+ *   ust-consumer.c  the control loop, the daemon's commands, draining
+ *   ust-stream.c    each access to a stream's mapping with SIGBUS caught
+ *                   (bus.h): a --shm-path buffer file truncated under us
+ *                   abandons that stream, not the consumer
+ */
+#ifndef TRAWL_CONSUMERD_UST_CONSUMER_INTERNAL_H
+#define TRAWL_CONSUMERD_UST_CONSUMER_INTERNAL_H
+
+#include "consumerd/consumer-proto.h"
+#include "consumerd/output.h"
+#include "ustctl/ustctl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cstream {
+	struct trawl_ustctl_stream *rb;   /* owned */
+	struct trawl_output_stream *out;  /* owned: <channel>_<cpu> and its index */
+	uint64_t instance_id;
+	uint64_t next_seq;     /* the packet_seq_num expected next (seq_known) */
+	int seq_known;         /* 0: no packet read yet (nor a resumed file's end known) */
+	uint64_t lost_packets; /* gaps in packet_seq_num: overwritten before read */
+	/* Its buffer may shrink (a --shm-path file, bus.h): packets are copied
+	 * into bounce first. broken: it did (a SIGBUS), the stream is never
+	 * read again; discarded: its count when last read. */
+	int shrinkable, broken;
+	void *bounce;
+	uint64_t discarded;
+};
+
+struct cchannel {
+	struct cchannel *next;
+	uint64_t key, trace_key, session;
+	struct ctrace *trace; /* its trace (freed after its channels: cmd_remove_trace()) */
+	struct trawl_cons_add_channel info;
+	uint32_t nr;
+	struct cstream *streams; /* owned, nr of them */
+	uint64_t next_read_ns, next_switch_ns;
+	int paused; /* flushed by a stop: no timers until START */
+	int beacons; /* live (its trace streams to a live relayd), discard mode:
+			the switch timer cuts empty packets on quiet streams */
+};
+
+struct ctrace {
+	struct ctrace *next;
+	uint64_t key, session;
+	char path[TRAWL_CONS_PATH_LEN]; /* a folder, or a relay destination (output.h) */
+	struct trawl_output *out;       /* owned; NULL while detached: cleared or rotated while
+					   stopped, its files are made again at START (trace_attach()) */
+	int meta_h;                     /* the metadata file's handle in out, -1: not open */
+	char *metadata; /* owned: the last text received */
+	size_t metadata_len;
+	uint32_t broken;        /* streams abandoned on a SIGBUS (stream_broke()) */
+	struct trawl_output_stream *snap_st; /* a snapshot's (op_snapshot()) */
+	char broken_chan[256];  /* the first one's channel */
+	int broken_others;      /* and another channel's too */
+};
+
+/* An operation on one stream, run by ucons_stream_guarded(). */
+struct stream_op {
+	struct cchannel *c;
+	struct cstream *cs;
+	int (*fn)(struct stream_op *op);
+	void *arg;
+	int flag;
+};
+
+/* @fn on @cs with a SIGBUS caught (then @cs is broken for good: logged,
+ * and its session's stop says so): @fn's return, or -EFAULT (broken, now
+ * or before). */
+int ucons_stream_guarded(struct cchannel *c, struct cstream *cs, int (*fn)(struct stream_op *),
+			 void *arg, int flag);
+/* Guarded trawl_ustctl_stream_flush(), _flush_live(), _resume(). */
+int ucons_stream_flush(struct cchannel *c, struct cstream *cs, int final);
+int ucons_stream_flush_live(struct cchannel *c, struct cstream *cs);
+int ucons_stream_resume(struct cchannel *c, struct cstream *cs, uint64_t next_seq);
+/* @cs's events discarded: read now, or as last read (a broken stream). */
+uint64_t ucons_stream_discarded(struct cchannel *c, struct cstream *cs);
+/* @t's abandoned streams in one line, into @msg (may be NULL). */
+void ucons_trace_broken_msg(const struct ctrace *t, char *msg, size_t len);
+
+#endif /* TRAWL_CONSUMERD_UST_CONSUMER_INTERNAL_H */
