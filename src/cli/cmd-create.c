@@ -16,13 +16,15 @@ static const struct cli_option_doc opts_doc[] = {
 			     "~/trawl-traces/NAME-YYYYMMDD-HHMMSS)."},
 	{"--snapshot", "Flight-recorder session: channels default to overwrite mode and "
 		       "`trawl snapshot record` writes their content."},
-	{"--live[=US]", "Live session: streams to trawl-relayd (default net://127.0.0.1) and "
+	{"--live[=US], --live US", "Live session: streams to trawl-relayd (default net://127.0.0.1) and "
 			"closes partial packets every US microseconds (default 1000000) so live "
 			"viewers see events promptly."},
 	{"-U, --set-url=URL", "Where the trace goes: file://PATH (same as --output PATH), or "
-			      "net://HOST[:CTRLPORT[:DATAPORT]] (net6:// for IPv6) to stream to "
-			      "trawl-relayd (ports 5342 and 5343 by default)."},
-	{"-C, --ctrl-url=URL", "trawl-relayd's control port, tcp://HOST:PORT (with -D)."},
+			      "net://HOST[:CTRLPORT[:DATAPORT]][/PATH] (net6:// for IPv6) to stream "
+			      "to trawl-relayd (ports 5342 and 5343 by default), into its "
+			      "OUTPUT/HOSTNAME/PATH (default: OUTPUT/HOSTNAME/NAME-DATE-TIME)."},
+	{"-C, --ctrl-url=URL", "trawl-relayd's control port, tcp://HOST:PORT[/PATH] (with -D); "
+			       "PATH as --set-url's."},
 	{"-D, --data-url=URL", "trawl-relayd's data port, tcp://HOST:PORT (with -C)."},
 	{"--no-output", "Record nothing to disk (snapshot sessions)."},
 	{"--shm-path=DIR", "Keep the user-space buffers in files under DIR/NAME-YYYYMMDD-HHMMSS "
@@ -33,13 +35,14 @@ static const struct cli_option_doc opts_doc[] = {
 };
 
 /*
- * -C tcp://HOST:PORT -D tcp://HOST:PORT (LTTng's spelling) as one
- * net://HOST:CTRL:DATA URL. Both are needed, on one host.
+ * -C tcp://HOST:PORT[/PATH] -D tcp://HOST:PORT (LTTng's spelling) as one
+ * net://HOST:CTRL:DATA[/PATH] URL. Both are needed, on one host; the
+ * control URL's PATH is the session's base path on relayd, as LTTng's.
  */
 static int urls_join(const char *ctrl, const char *data, const char *output, char *buf,
 		     size_t len)
 {
-	const char *hp[2] = {ctrl, data}, *names[2] = {"control", "data"};
+	const char *hp[2] = {ctrl, data}, *names[2] = {"control", "data"}, *path = "";
 	char host[2][300];
 	unsigned long port[2];
 	int i, v6 = 0;
@@ -49,8 +52,8 @@ static int urls_join(const char *ctrl, const char *data, const char *output, cha
 	if (!ctrl || !data)
 		return cli_error(-EINVAL, "-C (control URL) and -D (data URL) go together");
 	for (i = 0; i < 2; i++) {
-		const char *p = hp[i], *colon;
-		char *end;
+		const char *p = hp[i], *colon, *end_hp;
+		char portbuf[16], *end;
 
 		if (!strncmp(p, "tcp://", 6)) {
 			p += 6;
@@ -61,22 +64,27 @@ static int urls_join(const char *ctrl, const char *data, const char *output, cha
 			return cli_error(-EINVAL, "%s URL '%s': expected tcp://HOST:PORT", names[i],
 					 hp[i]);
 		}
-		colon = strrchr(p, ':');
-		if (!colon || colon == p || (size_t)(colon - p) >= sizeof(host[i]))
+		end_hp = p + strcspn(p, "/");
+		if (i == 0 && *end_hp)
+			path = end_hp;
+		colon = memrchr(p, ':', (size_t)(end_hp - p));
+		if (!colon || colon == p || (size_t)(colon - p) >= sizeof(host[i]) ||
+		    (size_t)(end_hp - colon) >= sizeof(portbuf))
 			return cli_error(-EINVAL, "%s URL '%s': expected tcp://HOST:PORT", names[i],
 					 hp[i]);
 		snprintf(host[i], sizeof(host[i]), "%.*s", (int)(colon - p), p);
+		snprintf(portbuf, sizeof(portbuf), "%.*s", (int)(end_hp - colon - 1), colon + 1);
 		errno = 0;
-		port[i] = strtoul(colon + 1, &end, 10);
-		if (errno || *end || port[i] < 1 || port[i] > 65535)
+		port[i] = strtoul(portbuf, &end, 10);
+		if (errno || *end || !portbuf[0] || port[i] < 1 || port[i] > 65535)
 			return cli_error(-EINVAL, "%s URL '%s': port is not 1-65535", names[i],
 					 hp[i]);
 	}
 	if (strcmp(host[0], host[1]))
 		return cli_error(-EINVAL, "control and data URLs name different hosts (%s, %s): "
 					  "one trawl-relayd serves both", host[0], host[1]);
-	if (trawl_path_fmt(buf, len, "net%s://%s:%lu:%lu", v6 ? "6" : "", host[0], port[0],
-			   port[1]))
+	if (trawl_path_fmt(buf, len, "net%s://%s:%lu:%lu%s", v6 ? "6" : "", host[0], port[0],
+			   port[1], path))
 		return cli_error(-ENAMETOOLONG, "relay URL too long (at most %zu bytes)", len - 1);
 	return 0;
 }
@@ -217,6 +225,9 @@ static int run(int argc, char **argv)
 		case 'L':
 			live = 1;
 			live_us = TRAWL_CTL_LIVE_TIMER_DEFAULT;
+			/* `--live 2000000` as LTTng's popt takes it: the next word, when a number */
+			if (!optarg && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
+				optarg = argv[optind++];
 			if (optarg) {
 				char *end;
 

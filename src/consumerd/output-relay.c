@@ -203,16 +203,16 @@ int trawl_output_relay_send(struct trawl_output *o, uint16_t cmd, uint32_t handl
 	return ret ? ret : relay_writev(o, v, n);
 }
 
-/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,URL/REL" into @hello, @u, @rel. */
+/* Parses "SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,BASE,URL/REL" into @hello, @u, @rel. */
 static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct trawl_relay_url *u,
 		      char *rel, size_t rel_len, char *err, size_t err_len)
 {
-	const char *f[5], *p = spec, *url, *slash;
+	const char *f[6], *p = spec, *url, *slash;
 	char urlbuf[300], *end;
 	size_t n;
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		f[i] = p;
 		p = strchr(p, ',');
 		if (!p)
@@ -238,6 +238,10 @@ static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct 
 	if (*end != ',')
 		goto bad;
 	hello->flags = htole32(hello->live_timer_us ? TRAWL_RELAY_F_LIVE : 0);
+	n = (size_t)(url - f[5] - 1);
+	if (n >= sizeof(hello->base_path))
+		goto bad;
+	memcpy(hello->base_path, f[5], n);
 	p = strstr(url, "://");
 	if (!p)
 		goto bad;
@@ -261,7 +265,8 @@ static int spec_parse(const char *spec, struct trawl_relay_hello *hello, struct 
 			rel[i] = '_';
 	}
 	if (!trawl_relay_name_ok(hello->session) || !trawl_relay_name_ok(hello->hostname) ||
-	    !trawl_relay_path_ok(rel))
+	    !trawl_relay_path_ok(rel) ||
+	    (hello->base_path[0] && !trawl_relay_path_ok(hello->base_path)))
 		goto bad;
 	return 0;
 bad:

@@ -47,10 +47,19 @@ int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *
 			    const char *hostname, int64_t creation_time, uint32_t live_timer_us,
 			    uint64_t token)
 {
-	int n = snprintf(buf, len, "relay:%s,%s,%lld,%u,%llu,%s", session, hostname,
-			 (long long)creation_time, live_timer_us, (unsigned long long)token, url);
+	struct trawl_relay_url u;
+	char why[128], plain[300];
+	int n;
 
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	/* the URL's path (LTTng's base path) goes in a field of its own */
+	if (trawl_relay_url_parse(url, TRAWL_RELAY_DEFAULT_CTRL_PORT, &u, why, sizeof(why)))
+		return -EINVAL;
+	n = snprintf(buf, len, "relay:%s,%s,%lld,%u,%llu,%s,", session, hostname,
+		     (long long)creation_time, live_timer_us, (unsigned long long)token, u.path);
+	u.path[0] = '\0';
+	if (n < 0 || (size_t)n >= len || trawl_relay_url_format(&u, plain, sizeof(plain)))
+		return -ENAMETOOLONG;
+	return trawl_path_fmt(buf + n, len - (size_t)n, "%s", plain);
 }
 
 int trawl_output_sync(struct trawl_output *o)

@@ -7,9 +7,11 @@
  * metadata" and do not care where it goes. A destination is a string:
  *
  *   /abs/folder                          a local trace folder (created)
- *   relay:SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,net://HOST:CTRL:DATA/REL/PATH
+ *   relay:SESSION,HOSTNAME,CTIME,LIVE_US,TOKEN,BASE,net://HOST:CTRL:DATA/REL/PATH
  *                                        streamed to trawl-relayd, into
  *                                        REL/PATH of the session's folder
+ *                                        (BASE: "" or the URL's path, which
+ *                                        names that folder: relayd/proto.h)
  *                                        (trawl_output_relay_spec() makes it)
  *
  * Streaming failures. When relayd goes away (or does not take a message
@@ -274,11 +276,11 @@ uint64_t trawl_output_stream_bytes(const struct trawl_output_stream *st);
 
 /**
  * trawl_output_relay_spec - the destination string of a streamed trace
- * @url: net://HOST:CTRL:DATA (normalized: trawl_relay_url_format())
+ * @url: net://HOST:CTRL:DATA[/PATH] (normalized: trawl_relay_url_format())
  * @session, @hostname: names of the session and the traced host
  * @token: random, names the session on relayd with them (see relayd/proto.h)
  * Appending "/kernel" or "/ust/uid/0/64-bit" gives a trace's destination.
- * Returns 0 or -ENAMETOOLONG.
+ * Returns 0, -EINVAL (a bad @url) or -ENAMETOOLONG.
  */
 int trawl_output_relay_spec(char *buf, size_t len, const char *url, const char *session,
 			    const char *hostname, int64_t creation_time, uint32_t live_timer_us,

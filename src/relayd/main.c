@@ -4,7 +4,15 @@
  * TCP, writes them as local traces are laid out, and serves live viewers.
  *
  *   trawl-relayd [-o DIR] [-C tcp://ADDR:PORT] [-D tcp://ADDR:PORT]
- *                [-L tcp://ADDR:PORT] [-d]
+ *                [-L tcp://ADDR:PORT] [-d | -b] [-w DIR]
+ *                [--group-output-by-host | --group-output-by-session]
+ *
+ * As LTTng's lttng-relayd: -o takes an absolute folder only; -d and -b go to
+ * the background in / (-b keeps stdout and stderr), or in the working
+ * directory (-w, or $TRAWL_RELAYD_WORKING_DIRECTORY), which relayd enters
+ * in the foreground too (a missing one: exit 1, "Failed to change working
+ * directory to ..."; one it cannot write in: a warning). The output folder
+ * is where traces go whatever the working directory.
  *
  * One thread runs a poll loop over the control and data listening sockets
  * and every streaming connection (session.c); the live server (live.c) runs
@@ -66,15 +74,24 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: trawl-relayd [-o DIR] [-C URL] [-D URL] [-L URL] [-d]\n"
+		"usage: trawl-relayd [-o DIR] [-C URL] [-D URL] [-L URL] [-d | -b] [-w DIR]\n"
+		"                    [--group-output-by-host | --group-output-by-session]\n"
 		"Receives traces streamed by trawl sessions created with --set-url net://HOST or\n"
-		"--live, writes them under DIR/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/, and\n"
-		"serves them to live viewers (babeltrace2's lttng-live source).\n\n"
-		"  -o, --output=DIR        where traces go (default: ~/trawl-traces)\n"
+		"--live, writes them under DIR/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/ (or\n"
+		"DIR/<hostname>/PATH for net://HOST/PATH), and serves them to live viewers\n"
+		"(babeltrace2's lttng-live source).\n\n"
+		"  -o, --output=DIR        where traces go, an absolute folder (default:\n"
+		"                          ~/trawl-traces)\n"
 		"  -C, --control-port=URL  control port, tcp://ADDR:PORT (default tcp://0.0.0.0:%d)\n"
 		"  -D, --data-port=URL     data port (default tcp://0.0.0.0:%d)\n"
 		"  -L, --live-port=URL     live viewers' port (default tcp://localhost:%d)\n"
-		"  -d, --daemonize         run in the background\n"
+		"  -d, --daemonize         run in the background (in /, standard fds closed)\n"
+		"  -b, --background        run in the background, keeping stdout and stderr\n"
+		"  -w, --working-directory=DIR  the daemon's working directory (default: / in\n"
+		"                          the background; $TRAWL_RELAYD_WORKING_DIRECTORY)\n"
+		"      --group-output-by-host     DIR/<hostname>/<session>-<date>-<time> (default)\n"
+		"      --group-output-by-session  DIR/<session>/<hostname>-<date>-<time>\n"
+		"  -v, --verbose           accepted, as lttng-relayd's\n"
 		"  -h, --help              show this help\n"
 		"A port of 0 takes a free port; the ports taken are logged at start-up.\n",
 		TRAWL_RELAY_DEFAULT_CTRL_PORT, TRAWL_RELAY_DEFAULT_DATA_PORT,
@@ -138,6 +155,26 @@ static int listen_on(const char *what, const char *url, uint16_t def, uint16_t *
 	return fd;
 }
 
+/*
+ * The working directory (-w, $TRAWL_RELAYD_WORKING_DIRECTORY), or / for a
+ * daemon without one, as LTTng's: 0, or -1 after LTTng's line when it cannot
+ * be entered. One relayd cannot write in is only warned about (its rights
+ * may change while it runs).
+ */
+static int workdir_enter(const char *dir, int daemon)
+{
+	if (!dir || !dir[0])
+		return daemon && chdir("/") ? -1 : 0;
+	if (chdir(dir)) {
+		fprintf(stderr, "trawl-relayd: Failed to change working directory to \"%s\": %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	if (access(".", W_OK) && errno == EACCES)
+		fprintf(stderr, "trawl-relayd: Working directory \"%s\" is not writable\n", dir);
+	return 0;
+}
+
 /* Copies option -@opt's @arg into @buf: 0, or -1 with one line when it does not fit. */
 static int opt_copy(char *buf, size_t len, int opt, const char *arg)
 {
@@ -169,14 +206,15 @@ static void peer_name(const struct sockaddr_storage *ss, char *buf, size_t len)
 /*
  * In the background (common/daemon.h): the shell that ran `trawl-relayd -d`
  * gets its status once the ports listen and the live server runs. Our
- * standard fds go to /dev/null (nothing reads them any more).
+ * standard fds go to /dev/null (nothing reads them any more), unless
+ * @keep_fds (-b, LTTng's --background).
  */
-static int daemonize(int *ready_fd)
+static int daemonize(int *ready_fd, int keep_fds)
 {
 	int ret = trawl_daemon_start(ready_fd);
 	int fd;
 
-	if (ret)
+	if (ret || keep_fds)
 		return ret;
 	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (fd >= 0) {
@@ -284,7 +322,7 @@ static void accept_conn(int lfd, struct conn_slot **slots, size_t *nr, size_t *c
  * could rename a session's folder could swap in links to root's files for
  * the live server to read out. Returns its fd, or -1 after one line on stderr.
  */
-static int output_open(const char *output)
+int relayd_output_open(const char *output)
 {
 	char where[PATH_MAX] = "";
 	int fd = trawl_fs_dir_open(AT_FDCWD, output, TRAWL_FS_CREATE, 0750, where, sizeof(where)),
@@ -363,12 +401,19 @@ int main(int argc, char **argv)
 		{"data-port", required_argument, NULL, 'D'},
 		{"live-port", required_argument, NULL, 'L'},
 		{"daemonize", no_argument, NULL, 'd'},
+		{"background", no_argument, NULL, 'b'},
+		{"working-directory", required_argument, NULL, 'w'},
+		{"group-output-by-host", no_argument, NULL, 'p'},
+		{"group-output-by-session", no_argument, NULL, 's'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	char ctrl[300], data[300], live[300], output[PATH_MAX] = "";
+	const char *workdir = getenv("TRAWL_RELAYD_WORKING_DIRECTORY");
 	uint16_t ports[3] = {0, 0, 0};
-	int lfd[2], live_fd, out_fd, c, daemon = 0, ready_fd = -1, ret;
+	int lfd[2], live_fd, out_fd, c, daemon = 0, keep_fds = 0, ready_fd = -1, ret;
+	int group = 0; /* 'p' or 's' once given */
 	const struct trawl_log_config log = {.ident = "trawl-relayd", .level = TRAWL_LOG_INFO};
 	struct relay_live *lv = NULL;
 	struct sigaction sa;
@@ -377,7 +422,7 @@ int main(int argc, char **argv)
 	snprintf(ctrl, sizeof(ctrl), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_CTRL_PORT);
 	snprintf(data, sizeof(data), "tcp://0.0.0.0:%d", TRAWL_RELAY_DEFAULT_DATA_PORT);
 	snprintf(live, sizeof(live), "tcp://localhost:%d", TRAWL_RELAY_DEFAULT_LIVE_PORT);
-	while ((c = getopt_long(argc, argv, "o:C:D:L:dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:C:D:L:dbw:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (opt_copy(output, sizeof(output), c, optarg))
@@ -397,6 +442,24 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			daemon = 1;
+			break;
+		case 'b':
+			daemon = keep_fds = 1;
+			break;
+		case 'w':
+			workdir = optarg;
+			break;
+		case 'p':
+		case 's':
+			if (group) {
+				fprintf(stderr, "trawl-relayd: cannot set --group-output-by-%s, another "
+						"--group-output-by argument is present\n",
+					c == 's' ? "session" : "host");
+				return 1;
+			}
+			group = c;
+			break;
+		case 'v':
 			break;
 		case 'h':
 			usage(stdout);
@@ -423,8 +486,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	out_fd = output_open(output);
-	if (out_fd < 0)
+	if (output[0] != '/') {
+		fprintf(stderr, "trawl-relayd: give an absolute path for -o, --output (not '%s')\n",
+			output);
+		return 1;
+	}
+	out_fd = relayd_output_open(output);
+	if (out_fd < 0 || workdir_enter(workdir, daemon))
 		return 1;
 	lfd[0] = listen_on("control", ctrl, TRAWL_RELAY_DEFAULT_CTRL_PORT, &ports[0]);
 	if (lfd[0] < 0)
@@ -437,7 +505,7 @@ int main(int argc, char **argv)
 		return 1;
 	fprintf(stderr, "trawl-relayd[%d]: control port %u, data port %u, live port %u, output %s\n",
 		(int)getpid(), ports[0], ports[1], ports[2], output);
-	if (daemon && (ret = daemonize(&ready_fd)) < 0) {
+	if (daemon && (ret = daemonize(&ready_fd, keep_fds)) < 0) {
 		fprintf(stderr, "trawl-relayd: cannot daemonize: %s\n", strerror(-ret));
 		return 1;
 	}
@@ -454,7 +522,7 @@ int main(int argc, char **argv)
 	/* Built without the live server: viewers are refused, streaming works. */
 	close(live_fd);
 #endif
-	relay_sessions_init(out_fd, output, lv);
+	relay_sessions_init(out_fd, output, group == 's', lv);
 	trawl_daemon_ready(&ready_fd, 1); /* the parent exits 0 now */
 	serve(lfd);
 #ifdef TRAWL_HAVE_LIVE

@@ -98,7 +98,8 @@ static int parse_hello(struct trawl_relay_msg *m)
 	const struct trawl_relay_hello *h = (const void *)m->payload;
 
 	if (m->size != sizeof(*h) || !has_nul((const uint8_t *)h->session, sizeof(h->session)) ||
-	    !has_nul((const uint8_t *)h->hostname, sizeof(h->hostname)))
+	    !has_nul((const uint8_t *)h->hostname, sizeof(h->hostname)) ||
+	    !has_nul((const uint8_t *)h->base_path, sizeof(h->base_path)))
 		return -EPROTO;
 	m->creation_time = get64(m->payload);
 	m->token = get64(m->payload + 8);
@@ -106,7 +107,9 @@ static int parse_hello(struct trawl_relay_msg *m)
 	m->live_timer_us = get32(m->payload + 20);
 	m->session = h->session;
 	m->hostname = h->hostname;
+	m->base_path = h->base_path;
 	if (!trawl_relay_name_ok(m->session) || !trawl_relay_name_ok(m->hostname) ||
+	    (m->base_path[0] && !trawl_relay_path_ok(m->base_path)) ||
 	    (m->flags & ~TRAWL_RELAY_F_LIVE))
 		return -EPROTO;
 	return 0;

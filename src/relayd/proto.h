@@ -22,7 +22,12 @@
  *            kept in the folder's hidden .token); relayd creates its folder
  *            <output>/<hostname>/<session>-<YYYYMMDD>-<HHMMSS>/ (creation time,
  *            relayd's local time; -1, -2... appended if another session has
- *            that folder) and replies with status and session id.
+ *            that folder) and replies with status and session id. With a
+ *            base path (the PATH of net://HOST/PATH, LTTng's), the folder is
+ *            <output>/<hostname>/<base path>/, shared by every session
+ *            naming it, as LTTng's relayd does. relayd started with
+ *            --group-output-by-session makes it <output>/<session>/
+ *            <hostname>-<YYYYMMDD>-<HHMMSS>[/<base path>]/ instead.
  *   OPEN     handle: a new file handle (< TRAWL_RELAY_MAX_HANDLES);
  *            payload: uint32 kind, then the path relative to the session
  *            folder, NUL-terminated ("kernel/chan_0", "ust/uid/0/64-bit/index/
@@ -85,7 +90,7 @@
 #include <sys/types.h>
 
 #define TRAWL_RELAY_MAGIC 0x594c5254u /* "TRLY" */
-#define TRAWL_RELAY_VERSION 2u /* 2: ARCHIVE, REMOVE, '+' in paths */
+#define TRAWL_RELAY_VERSION 3u /* 2: ARCHIVE, REMOVE, '+' in paths; 3: HELLO's base path */
 #define TRAWL_RELAY_MAX_PAYLOAD (64u << 20) /* bytes: metadata, or a packet */
 #define TRAWL_RELAY_MAX_HANDLES 65536u      /* per connection */
 #define TRAWL_RELAY_NAME_LEN 256u           /* bytes, NUL included */
@@ -135,6 +140,7 @@ struct trawl_relay_hello {
 	uint32_t live_timer_us;         /* live sessions: how often packets are cut */
 	char session[TRAWL_RELAY_NAME_LEN];  /* the session's name */
 	char hostname[TRAWL_RELAY_NAME_LEN]; /* the traced host's name */
+	char base_path[TRAWL_RELAY_PATH_LEN]; /* "" or a path as OPEN's (net://HOST/PATH) */
 } __attribute__((packed));
 
 struct trawl_relay_reply {
@@ -152,7 +158,7 @@ struct trawl_relay_msg {
 	/* HELLO */
 	uint64_t creation_time, token;
 	uint32_t flags, live_timer_us;
-	const char *session, *hostname;
+	const char *session, *hostname, *base_path;
 	/* OPEN, RESUME */
 	uint32_t kind;
 	uint64_t keep; /* RESUME: bytes of the file to keep */

@@ -19,11 +19,19 @@ struct relay_live;
 /* Logging to stderr (or nowhere when daemonized): one line, no newline needed. */
 void relayd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* main.c: the output folder @output, made if missing and checked; its fd or -1 (logged). */
+int relayd_output_open(const char *output);
+
 /* session.c */
 struct relay_conn;
 
-/* Sets where sessions go (@output: the base folder) and the live server (may be NULL). */
-void relay_sessions_init(int output_fd, const char *output, struct relay_live *live);
+/*
+ * Sets where sessions go (@output: the base folder, absolute; @output_fd: it
+ * open), how they are grouped (@by_session: --group-output-by-session, see
+ * proto.h's HELLO) and the live server (may be NULL).
+ */
+void relay_sessions_init(int output_fd, const char *output, int by_session,
+			 struct relay_live *live);
 /* Takes ownership of @fd, a connected streaming peer named @peer. NULL: ENOMEM (fd closed). */
 struct relay_conn *relay_conn_create(int fd, const char *peer);
 /* The connection's socket, for polling. */

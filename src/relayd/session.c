@@ -102,13 +102,16 @@ struct relay_conn {
 
 static char base_dir[PATH_MAX];
 static int base_fd = -1; /* base_dir (O_PATH), owned */
+static int group_by_session; /* --group-output-by-session */
 static struct relay_live *live_server;
 static struct rsession *sessions;
 static uint64_t next_session_id = 1;
 
-void relay_sessions_init(int output_fd, const char *output, struct relay_live *live)
+void relay_sessions_init(int output_fd, const char *output, int by_session,
+			 struct relay_live *live)
 {
 	base_fd = output_fd;
+	group_by_session = by_session;
 	snprintf(base_dir, sizeof(base_dir), "%s", output);
 	live_server = live;
 }
@@ -133,11 +136,14 @@ static int folder_is(int host, const char *name, uint64_t token)
 	return strtoull(text, NULL, 10) == token;
 }
 
-/* Writes @s's token in its folder (.token), so a restarted relayd finds it. */
-static void token_write(struct rsession *s)
+/* Writes @s's token in its folder @dir (.token), so a restarted relayd finds it. */
+static void token_write(struct rsession *s, int dir, const char *name)
 {
-	char text[32];
-	int fd = trawl_fs_file_create(s->dir, ".token", 0640, NULL, 0), n;
+	char text[32], rel[TRAWL_RELAY_NAME_LEN * 2 + 64];
+	int fd = trawl_path_fmt(rel, sizeof(rel), "%s/.token", name)
+			 ? -ENAMETOOLONG
+			 : trawl_fs_file_create(dir, rel, 0640, NULL, 0),
+	    n;
 
 	n = snprintf(text, sizeof(text), "%llu\n", (unsigned long long)s->token);
 	if (fd < 0 || trawl_write_all(fd, text, (size_t)n))
@@ -148,47 +154,108 @@ static void token_write(struct rsession *s)
 }
 
 /*
- * Creates <base>/<hostname>/<session>-<stamp>/ (or -1, -2... after it when
- * another session, of another daemon or an earlier run, has that folder:
- * its files are never truncated), or finds the one whose .token is @s's
- * (relayd restarted). Fills @s's path and dir; 0 or -errno.
+ * The output folder's fd, opened again (and made again) if it was removed
+ * while relayd ran: LTTng's relayd makes the whole path of each session
+ * folder, so removing the output folder between sessions is allowed.
  */
-static int folder_make(struct rsession *s, const char *hostname, const char *session,
-		       const char *stamp)
+static int base_get(void)
 {
-	int host, n, i, ret = -EEXIST, found = 0;
-	char name[TRAWL_RELAY_NAME_LEN * 2 + 48];
+	struct stat sb;
+	int fd;
 
-	n = snprintf(s->path, sizeof(s->path), "%s/%s", base_dir, hostname);
-	if (n < 0 || (size_t)n >= sizeof(s->path))
+	if (base_fd >= 0 && !fstat(base_fd, &sb) && sb.st_nlink > 0)
+		return base_fd;
+	fd = relayd_output_open(base_dir);
+	if (fd < 0)
+		return fd;
+	if (base_fd >= 0)
+		close(base_fd);
+	base_fd = fd;
+	relayd_log("output folder %s was removed: made again", base_dir);
+	return base_fd;
+}
+
+/*
+ * Below @at, the first of NAME, NAME-1, NAME-2... (@name: "PREFIX-STAMP")
+ * that is free or is session @s's (its .token says so: relayd restarted);
+ * made, and its name left in @name (of @len bytes). *@found: it was @s's.
+ * 0 or -errno.
+ */
+static int folder_free(struct rsession *s, int at, char *name, size_t len, int *found)
+{
+	char first[TRAWL_RELAY_NAME_LEN * 2 + 48];
+	int i, ret = -EEXIST;
+
+	*found = 0;
+	if (trawl_path_fmt(first, sizeof(first), "%s", name))
 		return -ENAMETOOLONG;
-	host = trawl_fs_dir_open(base_fd, hostname, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL, 0);
-	if (host < 0)
-		return host;
 	for (i = 0; i < 1000 && ret == -EEXIST; i++) {
-		ret = i ? trawl_path_fmt(name, sizeof(name), "%s-%s-%d", session, stamp, i)
-			: trawl_path_fmt(name, sizeof(name), "%s-%s", session, stamp);
+		ret = i ? trawl_path_fmt(name, len, "%s-%d", first, i)
+			: trawl_path_fmt(name, len, "%s", first);
 		if (!ret)
-			ret = mkdirat(host, name, 0750) ? -errno : 0;
-		if (ret == -EEXIST && folder_is(host, name, s->token)) {
-			found = 1;
+			ret = mkdirat(at, name, 0750) ? -errno : 0;
+		if (ret == -EEXIST && folder_is(at, name, s->token)) {
+			*found = 1;
 			ret = 0;
 		}
 	}
-	if (!ret) {
-		n = snprintf(s->path, sizeof(s->path), "%s/%s/%s", base_dir, hostname, name);
-		ret = n < 0 || (size_t)n >= sizeof(s->path) ? -ENAMETOOLONG : 0;
-	}
-	if (!ret) {
-		s->dir = trawl_fs_dir_open(host, name, TRAWL_FS_BELOW, 0, NULL, 0);
-		ret = s->dir < 0 ? s->dir : 0;
-	}
-	if (!ret && !found)
-		token_write(s);
-	if (!ret && found)
-		relayd_log("session %s from %s: taken up again in %s", session, hostname, s->path);
-	close(host);
 	return ret;
+}
+
+/*
+ * Makes the session's folder (proto.h's HELLO), or finds the one whose
+ * .token is @s's (relayd restarted):
+ *   by host:    <base>/<hostname>/<session>-<stamp>[-N]  or  <hostname>/<base path>
+ *   by session: <base>/<session>/<hostname>-<stamp>[-N][/<base path>]
+ * -N: another session, of another daemon or an earlier run, has that
+ * folder (its files are never truncated). A base path is shared by every
+ * session naming it, as LTTng's. Fills @s's path and dir; 0 or -errno.
+ */
+static int folder_make(struct rsession *s, const struct trawl_relay_msg *m, const char *stamp)
+{
+	const char *top = group_by_session ? m->session : m->hostname;
+	char name[TRAWL_RELAY_NAME_LEN * 2 + 48], rel[PATH_MAX];
+	int at, dir, n, ret, found = 0, base = base_get();
+
+	if (base < 0)
+		return base;
+	at = trawl_fs_dir_open(base, top, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL, 0);
+	if (at < 0)
+		return at;
+	if (!group_by_session && m->base_path[0]) {
+		ret = trawl_path_fmt(rel, sizeof(rel), "%s/%s", top, m->base_path);
+		found = 1; /* shared: no .token */
+		dir = ret ? ret : trawl_fs_dir_open(at, m->base_path, TRAWL_FS_CREATE | TRAWL_FS_BELOW,
+						    0750, NULL, 0);
+	} else {
+		ret = group_by_session ? trawl_path_fmt(name, sizeof(name), "%s-%s", m->hostname, stamp)
+				       : trawl_path_fmt(name, sizeof(name), "%s-%s", m->session, stamp);
+		if (!ret)
+			ret = folder_free(s, at, name, sizeof(name), &found);
+		if (!ret && m->base_path[0])
+			ret = trawl_path_fmt(rel, sizeof(rel), "%s/%s/%s", top, name, m->base_path);
+		else if (!ret)
+			ret = trawl_path_fmt(rel, sizeof(rel), "%s/%s", top, name);
+		dir = ret ? ret : trawl_fs_dir_open(base, rel, TRAWL_FS_CREATE | TRAWL_FS_BELOW,
+						    0750, NULL, 0);
+	}
+	n = snprintf(s->path, sizeof(s->path), "%s/%s", base_dir, ret ? top : rel);
+	if (n < 0 || (size_t)n >= sizeof(s->path))
+		ret = -ENAMETOOLONG;
+	if (ret || dir < 0) {
+		if (dir >= 0)
+			close(dir);
+		close(at);
+		return ret ? ret : dir;
+	}
+	s->dir = dir;
+	if (!found)
+		token_write(s, at, name);
+	close(at);
+	if (found && !m->base_path[0])
+		relayd_log("session %s from %s: taken up again in %s", m->session, m->hostname,
+			   s->path);
+	return 0;
 }
 
 /* Holds back room for one more stream file's seal (best effort: a full disk holds none). */
@@ -227,7 +294,7 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		return NULL;
 	}
 	s->token = m->token;
-	ret = folder_make(s, m->hostname, m->session, stamp);
+	ret = folder_make(s, m, stamp);
 	if (ret) {
 		relayd_log("cannot create %s: %s", s->path, strerror(-ret));
 		free(s);

@@ -35,6 +35,32 @@ static int port_parse(const char *s, size_t n, uint16_t *port, char *why, size_t
 	return 0;
 }
 
+/* The URL's /PATH (@p at its first '/') into @u->path, normalized (url.h). */
+static int path_parse(const char *p, struct trawl_relay_url *u, char *why, size_t why_len)
+{
+	size_t n = 0;
+
+	for (; *p; p++) {
+		if (*p == '/' && (n == 0 || u->path[n - 1] == '/'))
+			continue;
+		if (n + 1 >= sizeof(u->path)) {
+			trawl_msg_fmt(why, why_len, "path too long (at most %zu bytes)",
+				      sizeof(u->path) - 1);
+			return -EINVAL;
+		}
+		u->path[n++] = *p;
+	}
+	while (n > 0 && u->path[n - 1] == '/')
+		n--;
+	u->path[n] = '\0';
+	if (n && !trawl_relay_path_ok(u->path)) {
+		trawl_msg_fmt(why, why_len, "path '%.200s': use letters, digits, '.', '_', '-', "
+					    "'+' and '/', no '.' or '..' component", u->path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_relay_url *u,
 			  char *why, size_t why_len)
 {
@@ -98,12 +124,13 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 		u->ctrl_port = TRAWL_RELAY_DEFAULT_CTRL_PORT;
 		u->data_port = TRAWL_RELAY_DEFAULT_DATA_PORT;
 	}
-	if (*ports == '/' && !ports[1])
-		ports++; /* a trailing '/' */
 	if (*ports == ':') {
-		const char *second = strchr(ports + 1, ':');
-		size_t n = second ? (size_t)(second - ports - 1) : strcspn(ports + 1, "/");
+		const char *second = strchr(ports + 1, ':'), *slash = strchr(ports + 1, '/');
+		size_t n;
 
+		if (second && slash && slash < second)
+			second = NULL; /* a ':' in the path */
+		n = second ? (size_t)(second - ports - 1) : strcspn(ports + 1, "/");
 		if (port_parse(ports + 1, n, &u->ctrl_port, why, why_len))
 			return -EINVAL;
 		u->data_port = u->tcp ? u->ctrl_port : u->data_port;
@@ -118,9 +145,9 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 				return -EINVAL;
 			ports = second + 1 + n;
 		}
-		if (*ports == '/' && !ports[1])
-			ports++;
 	}
+	if (*ports == '/')
+		return path_parse(ports, u, why, why_len);
 	if (*ports) {
 		trawl_msg_fmt(why, why_len, "unexpected '%s' after the host and ports", ports);
 		return -EINVAL;
@@ -133,11 +160,13 @@ int trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t le
 	int brackets = u->ipv6 && strchr(u->host, ':');
 	const char *o = brackets ? "[" : "", *c = brackets ? "]" : "";
 
+	const char *slash = u->path[0] ? "/" : "";
+
 	if (u->tcp)
-		return trawl_path_fmt(buf, len, "tcp%s://%s%s%s:%u", u->ipv6 ? "6" : "", o, u->host,
-				      c, u->ctrl_port);
-	return trawl_path_fmt(buf, len, "net%s://%s%s%s:%u:%u", u->ipv6 ? "6" : "", o, u->host, c,
-			      u->ctrl_port, u->data_port);
+		return trawl_path_fmt(buf, len, "tcp%s://%s%s%s:%u%s%s", u->ipv6 ? "6" : "", o,
+				      u->host, c, u->ctrl_port, slash, u->path);
+	return trawl_path_fmt(buf, len, "net%s://%s%s%s:%u:%u%s%s", u->ipv6 ? "6" : "", o, u->host,
+			      c, u->ctrl_port, u->data_port, slash, u->path);
 }
 
 /* connect() with a deadline: the socket is non-blocking until connected. */

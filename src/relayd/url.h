@@ -2,13 +2,17 @@
 /*
  * url.h - the URLs of streaming, as LTTng spells them:
  *
- *   net://HOST[:CTRLPORT[:DATAPORT]]    a relay daemon (trawl create --set-url)
- *   net6://HOST[:CTRLPORT[:DATAPORT]]   the same over IPv6; HOST may be [ADDR]
- *   tcp://ADDR[:PORT], tcp6://[ADDR][:PORT]   one port (trawl-relayd -C/-D/-L,
- *                                       trawl create -C/-D)
+ *   net://HOST[:CTRLPORT[:DATAPORT]][/PATH]   a relay daemon (trawl create --set-url)
+ *   net6://HOST[:CTRLPORT[:DATAPORT]][/PATH]  the same over IPv6; HOST may be [ADDR]
+ *   tcp://ADDR[:PORT][/PATH], tcp6://[ADDR][:PORT][/PATH]   one port
+ *                                       (trawl-relayd -C/-D/-L, trawl create -C/-D)
  *
  * HOST is a name or a numeric address; ports default to 5342 (control) and
- * 5343 (data), 5344 for live.
+ * 5343 (data), 5344 for live. PATH is LTTng's "base path": relayd lays the
+ * session's trace out in OUTPUT/HOSTNAME/PATH instead of
+ * OUTPUT/HOSTNAME/SESSION-YYYYMMDD-HHMMSS (relayd/proto.h's HELLO). It holds
+ * relayd's path characters, [A-Za-z0-9._+-] and '/', no '.' or '..'
+ * component; leading, trailing and doubled '/' are dropped.
  */
 #ifndef TRAWL_RELAY_URL_H
 #define TRAWL_RELAY_URL_H
@@ -22,6 +26,7 @@ struct trawl_relay_url {
 	char host[256];
 	uint16_t ctrl_port;  /* tcp://: the one port */
 	uint16_t data_port;
+	char path[1024];     /* PATH, or "": no leading or trailing '/' */
 };
 
 /*
@@ -33,8 +38,8 @@ int trawl_relay_url_parse(const char *url, uint16_t default_port, struct trawl_r
 			  char *why, size_t why_len);
 
 /*
- * Formats @u as net[6]://HOST:CTRL:DATA (or tcp[6]://HOST:PORT) into @buf:
- * 0, or -ENAMETOOLONG when it does not fit in @len bytes.
+ * Formats @u as net[6]://HOST:CTRL:DATA[/PATH] (or tcp[6]://HOST:PORT[/PATH])
+ * into @buf: 0, or -ENAMETOOLONG when it does not fit in @len bytes.
  */
 int trawl_relay_url_format(const struct trawl_relay_url *u, char *buf, size_t len);
 

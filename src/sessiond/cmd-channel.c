@@ -63,7 +63,8 @@ struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd
 	info.output = s->relay[0] ? s->relay : s->output;
 	info.uid = s->uid;
 	info.gid = s->gid;
-	info.snapshot = s->snapshot;
+	/* a --no-output session's buffers are not consumed either: snapshots take them */
+	info.snapshot = s->snapshot || !s->output[0];
 	info.live = s->live;
 	info.shm_path = s->shm_path;
 	info.trackers = &d->trackers;

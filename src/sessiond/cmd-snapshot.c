@@ -65,9 +65,10 @@ static struct sd_session *snapshot_session(const struct trawl_ctl_wire_req *req,
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
 
-	if (s && !s->snapshot) {
+	/* LTTng's rule: a session that writes no trace (--snapshot, or --no-output) */
+	if (s && !s->snapshot && s->output[0]) {
 		sd_fail(r, -EINVAL, "session '%s' is not in snapshot mode: snapshot commands "
-				    "apply to sessions created with --snapshot", s->name);
+				    "apply to sessions created with --snapshot or --no-output", s->name);
 		return NULL;
 	}
 	return s;

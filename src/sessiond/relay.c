@@ -510,7 +510,8 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 		return r ? sd_fail(r, -EINVAL, "bad URL '%s': %s", s->output, why) : -EINVAL;
 	}
 	if (trawl_path_fmt(hello.session, sizeof(hello.session), "%s", s->name) ||
-	    trawl_path_fmt(hello.hostname, sizeof(hello.hostname), "%s", s->hostname)) {
+	    trawl_path_fmt(hello.hostname, sizeof(hello.hostname), "%s", s->hostname) ||
+	    trawl_path_fmt(hello.base_path, sizeof(hello.base_path), "%s", rc->u.path)) {
 		conn_free(s);
 		return r ? sd_fail(r, -ENAMETOOLONG,
 				   "session name '%s' or host name '%s' too long "
@@ -552,7 +553,7 @@ int sd_relay_setup(struct sd_session *s, const char *url, uint32_t live_timer_us
 		   struct sd_reply *r)
 {
 	struct trawl_relay_url u;
-	char why[256], norm[300];
+	char why[256], norm[TRAWL_CTL_PATH_MAX];
 	int ret;
 
 	s->relay_fd = -1;
@@ -593,10 +594,15 @@ int sd_relay_location(const struct sd_session *s, const char *url, const char *r
 	time_t t = (time_t)s->created;
 	struct tm tm;
 
-	/* relayd's session folder (relayd/proto.h's HELLO): HOSTNAME/NAME-STAMP */
+	/* relayd's session folder (relayd/proto.h's HELLO): HOSTNAME/NAME-STAMP, or
+	 * HOSTNAME/BASE for a URL with a path (relayd grouping by host, its default) */
 	if (trawl_relay_url_parse(url, TRAWL_RELAY_DEFAULT_CTRL_PORT, &u, why, sizeof(why)) ||
 	    !localtime_r(&t, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		return -EINVAL;
+	if (u.path[0])
+		return trawl_path_fmt(buf, len, "tcp://%s/%s/%s/%s [control port %u, data port %u]",
+				      u.host, s->hostname, u.path, rel, (unsigned)u.ctrl_port,
+				      (unsigned)u.data_port);
 	return trawl_path_fmt(buf, len, "tcp://%s/%s/%s-%s/%s [control port %u, data port %u]",
 			     u.host, s->hostname, s->name, stamp, rel, (unsigned)u.ctrl_port,
 			     (unsigned)u.data_port);

@@ -10,7 +10,7 @@
 import os, random, socket, struct, sys, time
 
 host, ctrl, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-MAGIC, VERSION = 0x594C5254, 2
+MAGIC, VERSION = 0x594C5254, 3
 HELLO, OPEN, APPEND, REPLACE, CLOSE, END, PING = range(1, 8)
 ARCHIVE, REMOVE = 10, 11
 fails = 0
@@ -20,9 +20,10 @@ def hdr(cmd, size, handle=0, magic=MAGIC, version=VERSION):
     return struct.pack("<IHHII", magic, version, cmd, handle, size)
 
 
-def hello(session=b"s1", hostname=b"h1", flags=0, token=42, ctime=None):
+def hello(session=b"s1", hostname=b"h1", flags=0, token=42, ctime=None, base=b""):
     p = struct.pack("<QQII", int(time.time()) if ctime is None else ctime, token, flags, 0)
     p += session.ljust(256, b"\0")[:256] + hostname.ljust(256, b"\0")[:256]
+    p += base.ljust(1024, b"\0")[:1024]
     return hdr(HELLO, len(p)) + p
 
 
@@ -76,6 +77,8 @@ for port in (ctrl, data):
     dropped(port, hello(b"s1", b""), "empty hostname")
     dropped(port, hello(b"s" * 300), "session name without NUL")
     dropped(port, hello(flags=0x80), "unknown flag")
+    for base in (b"../x", b"/abs", b"a/../b", b"a//b", b"a b", b"x" * 1024):
+        dropped(port, hello(base=base), f"base path {base[:40]!r}")
     dropped(port, hdr(HELLO, 10) + b"0123456789", "short hello")
     for path in (b"../escaped", b"/tmp/escaped-abs", b"a/../../escaped", b"a//b",
                  b"./escaped", b"", b"ust/../../../escaped", b"bad\nname", b"x" * 2000):

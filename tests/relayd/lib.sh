@@ -7,13 +7,14 @@ RELAY_PIDS=()
 
 # relayd_start [NAME]: starts a relayd with its own output folder $T/NAME
 # (default relay) on ports the kernel picks (port 0), on 127.0.0.1 (or
-# $RELAY_LISTEN, e.g. tcp6://[::1]); sets RELAY_PID,
+# $RELAY_LISTEN, e.g. tcp6://[::1]), with $RELAY_ARGS' options; sets RELAY_PID,
 # CTRL_PORT, DATA_PORT, LIVE_PORT, RELAY_OUT.
 relayd_start() {
 	local name=${1:-relay}
 	RELAY_OUT=$T/$name
 	local a=${RELAY_LISTEN:-tcp://127.0.0.1}
-	"$RELAYD" -o "$RELAY_OUT" -C "$a:0" -D "$a:0" -L "$a:0" 2>"$T/$name.log" &
+	# shellcheck disable=SC2086
+	"$RELAYD" -o "$RELAY_OUT" -C "$a:0" -D "$a:0" -L "$a:0" ${RELAY_ARGS:-} 2>"$T/$name.log" &
 	RELAY_PID=$!
 	RELAY_PIDS+=("$RELAY_PID")
 	local i
