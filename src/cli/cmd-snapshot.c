@@ -211,7 +211,8 @@ static int list_output(struct trawl_ctl *ctl)
 
 static int record(struct trawl_ctl *ctl, int argc, char **argv)
 {
-	const char *url = argc == 2 ? argv[1] : NULL;
+	/* an empty URL is none, as LTTng's: the session's output (its scripts pass "") */
+	const char *url = argc == 2 && argv[1][0] ? argv[1] : NULL;
 	struct trawl_ctl_snapshot_output *out;
 	struct trawl_ctl_list *l;
 	int ret;

@@ -13,8 +13,10 @@
  *
  *   ADD_TRACE    trace_key (unique in the consumer), payload: struct trawl_cons_add_trace
  *                whose path is a folder or a relay destination (consumerd/output.h),
- *                or the net://... URL of a snapshot session's relayd: then the
- *                trace has no files (only SNAPSHOT writes it)
+ *                or the net://... URL of a snapshot session's relayd, or
+ *                "none:" then the trace's folder (a session with no output,
+ *                --no-output): then the trace has no files (only SNAPSHOT
+ *                writes it)
  *                With TRAWL_CONS_F_RESUME (on ADD_TRACE and ADD_CHANNEL), the
  *                consumer takes over from one that died: the trace's files
  *                are kept and appended to, and each stream's reading carries
@@ -67,7 +69,7 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 9u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots */
+#define TRAWL_CONS_VERSION 10u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */

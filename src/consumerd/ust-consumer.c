@@ -409,7 +409,8 @@ static void session_remove(uint64_t session)
  */
 static int trace_snapshot_only(const char *path)
 {
-	return !strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7);
+	return !strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7) ||
+	       !strncmp(path, "none:", 5);
 }
 
 static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)

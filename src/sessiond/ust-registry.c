@@ -180,6 +180,7 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 			    struct trawl_domain_err *err)
 {
 	int pid_mode = per_pid(s);
+	const char *out;
 	struct trawl_cons_add_trace at;
 	struct ust_trace *t;
 	char host[256] = "";
@@ -212,9 +213,12 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 	t->uid = a->uid;
 	t->bits = a->info.bits_per_long;
 	t->pid = pid_mode ? a->info.pid : 0;
-	if (pid_mode ? trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/pid/%s-%d-%s", s->output,
+	/* a session with no output: "none:/ust/...", no files (consumer-proto.h), never
+	 * folders made under / */
+	out = s->output[0] ? s->output : "none:";
+	if (pid_mode ? trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/pid/%s-%d-%s", out,
 				      a->info.procname, (int)a->info.pid, a->stamp)
-		     : trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/uid/%u/%u-bit", s->output,
+		     : trawl_path_fmt(t->path, sizeof(t->path), "%s/ust/uid/%u/%u-bit", out,
 				      (unsigned)a->uid, a->info.bits_per_long)) {
 		sd_log("%s: trace folder too long for the consumer (%u bytes at most)", s->output,
 		       TRAWL_CONS_PATH_LEN - 1);

@@ -12,7 +12,9 @@
 #             in OUTPUT/HOSTNAME/p2), `snapshot record URL/p3` (snapshot-0),
 #             add-output URL/p4 (snapshot-1); a --no-output session (not
 #             --snapshot) takes snapshot outputs and records, as LTTng's:
-#             OUTPUT/HOSTNAME/NAME-DATE-TIME/snapshot-1-...
+#             OUTPUT/HOSTNAME/NAME-DATE-TIME/snapshot-1-...; an app traced
+#             by a session with no output makes no folder (none under /);
+#             `snapshot record -s S ""` is a record to the session's output
 #   group     trawl-relayd --group-output-by-session: OUTPUT/NAME/HOSTNAME-DATE-TIME,
 #             and OUTPUT/NAME/HOSTNAME-DATE-TIME/PATH for a URL with a path;
 #             both --group-output-by options at once are refused
@@ -103,7 +105,7 @@ snapshot)
 	relayd_start || { fail "relayd did not start"; exit 1; }
 	url=net://127.0.0.1:$CTRL_PORT:$DATA_PORT
 	snap_session S2 --snapshot -U "$url/my/path2"
-	expect 0 "$TRAWL" snapshot record -s S2
+	expect 0 "$TRAWL" snapshot record -s S2 ""
 	expect 0 "$TRAWL" destroy S2
 	d=$(one_dir "$RELAY_OUT/$host/my/path2/snapshot-1-*-0")
 	[ -n "$d" ] && bt_check "$d" 200
@@ -130,6 +132,9 @@ snapshot)
 	expect 0 "$TRAWL" create W -o "$T/w"
 	expect_fail "$TRAWL" snapshot add-output -s W "$url" && expect_err_line "snapshot"
 	expect 0 "$TRAWL" destroy W
+	# a session with no output makes no folder for its traces (not under /)
+	[ -f "$T/run/sessiond.log" ] || fail "no sessiond.log in $T/run"
+	grep "cannot create" "$T/run/sessiond.log" && fail "a consumer tried to make a folder"
 	;;
 group)
 	expect_fail "$RELAYD" -o "$T/g0" --group-output-by-host --group-output-by-session &&
