@@ -160,6 +160,13 @@ void cli_man_print(const struct cli_cmd *cmd);
 /* LTTng's unit of µs in its messages: "µs" where the locale says UTF-8, else "us". */
 const char *cli_usec_unit(void);
 
+/*
+ * cli_relay_urls_join - LTTng's -C tcp://HOST:PORT[/PATH] -D tcp://HOST:PORT
+ * (tcp6:// too) as one net[6]://HOST:CTRL:DATA[/PATH] in @buf (relay-url.c):
+ * 0, or the exit status after one line (both needed, on one host).
+ */
+int cli_relay_urls_join(const char *ctrl, const char *data, char *buf, size_t len);
+
 /* "4096", "4k", "4K", "1M", "2G" -> bytes; 0 or -EINVAL. */
 int cli_parse_size(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);

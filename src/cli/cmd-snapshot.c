@@ -43,7 +43,8 @@ static int is_network(const char *url)
 static struct trawl_ctl_snapshot_output *output_of(const char *url, int *ret)
 {
 	struct trawl_ctl_snapshot_output *out = trawl_ctl_snapshot_output_create();
-	const char *ctrl = url ? url : o.ctrl;
+	const char *ctrl = url ? url : o.ctrl, *data = url ? NULL : o.data;
+	static char joined[1400];
 	int err = 0;
 
 	if (!out) {
@@ -51,15 +52,17 @@ static struct trawl_ctl_snapshot_output *output_of(const char *url, int *ret)
 		return NULL;
 	}
 	if (is_network(o.data) && !url) {
-		*ret = cli_error(-EOPNOTSUPP, "snapshot outputs to trawl-relayd are one URL, "
-					      "net://HOST[:CTRLPORT[:DATAPORT]]: -C/-D are not "
-					      "supported by trawl yet");
-		goto fail;
+		/* -C/-D: one trawl-relayd URL, net://HOST:CTRL:DATA[/PATH] */
+		*ret = cli_relay_urls_join(o.ctrl, o.data, joined, sizeof(joined));
+		if (*ret)
+			goto fail;
+		ctrl = joined;
+		data = NULL;
 	}
-	if (ctrl && (err = trawl_ctl_snapshot_output_set_url(out, ctrl, url ? NULL : o.data))) {
+	if (ctrl && (err = trawl_ctl_snapshot_output_set_url(out, ctrl, data))) {
 		if (err == -ENAMETOOLONG)
 			*ret = cli_error(err, "snapshot output path too long: %s", ctrl);
-		else if (o.data && !url)
+		else if (data)
 			*ret = cli_error(err, "cannot have a data URL when the destination is a "
 					      "folder (file://)");
 		else

@@ -285,6 +285,7 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 {
 	struct trawl_ctl_snapshot_output *out;
 	const char *dest = o->path ? o->path : o->url;
+	char joined[1400];
 	uint64_t max = 0;
 	int ret;
 
@@ -295,9 +296,13 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 	if (!!o->path + !!o->url + !!o->ctrl_url > 1)
 		return cli_error(-EINVAL, "the --ctrl-url/--data-url, --url, and --path options "
 					  "can't be used together");
-	if (o->ctrl_url)
-		return cli_error(-EOPNOTSUPP, "snapshots to a relay daemon (--ctrl-url, "
-					      "--data-url) are not supported");
+	if (o->ctrl_url) {
+		/* one trawl-relayd URL, net://HOST:CTRL:DATA[/PATH] */
+		ret = cli_relay_urls_join(o->ctrl_url, o->data_url, joined, sizeof(joined));
+		if (ret)
+			return ret;
+		dest = joined;
+	}
 	if (!dest) {
 		if (o->name)
 			return cli_error(-EINVAL, "can't provide a snapshot output name without a "

@@ -15,8 +15,10 @@
  * closes the session there. It is also how the daemon learns that relayd
  * went away (the connection hangs up: relayd never sends after its reply),
  * whatever the consumers can tell: `trawl status` and `trawl list` say so.
- * An unreachable relayd is one line at create, or at start (when the
- * connection was lost, start connects again).
+ * An unreachable relayd is one line at start (start connects again when
+ * the connection was lost, or never made): as LTTng's, create does not fail
+ * for it (`trawl status` says it), only for a host name that does not
+ * resolve.
  *
  * Resolving relayd's host name. getaddrinfo() waits on the DNS servers for
  * as long as the resolver's options say (5 s per try by default, and more
@@ -533,6 +535,16 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 	return -EINPROGRESS;
 }
 
+/* 1 if @rc failed (@ret) for want of anything listening there: no TCP connection made. */
+static int never_connected(const struct sd_relay_conn *rc, int ret)
+{
+	if (rc->why[0])
+		return 0; /* resolving the name failed */
+	return ret == -ECONNREFUSED || ret == -EHOSTUNREACH || ret == -ENETUNREACH ||
+	       ret == -ENETDOWN || ret == -EADDRNOTAVAIL ||
+	       (ret == -ETIMEDOUT && rc->state == RC_CONNECTING);
+}
+
 int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r)
 {
 	struct sd_relay_conn *rc = s->relay_conn;
@@ -543,8 +555,23 @@ int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r)
 	if (!rc->over)
 		return 0;
 	ret = rc->ret;
-	if (ret)
+	if (ret && !strcmp(rc->when, "create") && never_connected(rc, ret)) {
+		/*
+		 * LTTng's create does not reach relayd (its consumer does, at the
+		 * session's first domain command): a relayd not there yet does
+		 * not fail it. status says so; start connects again, and fails.
+		 * A host name that does not resolve fails it, as LTTng's (its
+		 * URL parser resolves the name), and so does a relayd that
+		 * answered wrong.
+		 */
+		trawl_msg_fmt(s->relay_problem, sizeof(s->relay_problem),
+			      "cannot reach trawl-relayd at %s:%u (control port) at create: %s",
+			      rc->u.host, rc->u.ctrl_port,
+			      strerror(-ret));
+		sd_log("session %s: %s", s->name, s->relay_problem);
+	} else if (ret) {
 		conn_fail_line(&rc->u, rc->when, rc->why, ret, r);
+	}
 	conn_free(s);
 	return 1;
 }

@@ -14,7 +14,9 @@
 #             --snapshot) takes snapshot outputs and records, as LTTng's:
 #             OUTPUT/HOSTNAME/NAME-DATE-TIME/snapshot-1-...; an app traced
 #             by a session with no output makes no folder (none under /);
-#             `snapshot record -s S ""` is a record to the session's output
+#             `snapshot record -s S ""` is a record to the session's output;
+#             -C tcp://HOST:C/PATH -D tcp://HOST:D for add-output, record and
+#             a trigger's snapshot-session action
 #   group     trawl-relayd --group-output-by-session: OUTPUT/NAME/HOSTNAME-DATE-TIME,
 #             and OUTPUT/NAME/HOSTNAME-DATE-TIME/PATH for a URL with a path;
 #             both --group-output-by options at once are refused
@@ -121,6 +123,26 @@ snapshot)
 	expect 0 "$TRAWL" destroy S4
 	d=$(one_dir "$RELAY_OUT/$host/my/path4/snapshot-1-*-0")
 	[ -n "$d" ] && bt_check "$d" 200
+	# -C/-D, as LTTng's: the control URL's path is the base path
+	snap_session S5 --snapshot --no-output
+	expect 0 "$TRAWL" snapshot add-output -s S5 -C "tcp://127.0.0.1:$CTRL_PORT/my/path5" \
+		-D "tcp://127.0.0.1:$DATA_PORT"
+	expect 0 "$TRAWL" snapshot record -s S5
+	expect 0 "$TRAWL" snapshot record -s S5 -C "tcp://127.0.0.1:$CTRL_PORT/my/path6" \
+		-D "tcp://127.0.0.1:$DATA_PORT"
+	expect 0 "$TRAWL" destroy S5
+	d=$(one_dir "$RELAY_OUT/$host/my/path5/snapshot-1-*-0")
+	[ -n "$d" ] && bt_check "$d" 200
+	d=$(one_dir "$RELAY_OUT/$host/my/path6/snapshot-0-*-1")
+	[ -n "$d" ] && bt_check "$d" 200
+	# a trigger's snapshot-session action with -C/-D URLs
+	expect 0 "$TRAWL" add-trigger --name=t15 --condition event-rule-matches --type=user \
+		--action snapshot-session S7 --ctrl-url="tcp://127.0.0.1:$CTRL_PORT/my/path7" \
+		--data-url="tcp://127.0.0.1:$DATA_PORT"
+	grep -q "Added trigger \`t15\`" "$T/out" || fail "add-trigger said: $(cat "$T/out")"
+	expect 0 "$TRAWL" list-triggers
+	grep -q "127.0.0.1" "$T/out" || fail "list-triggers lacks the relay: $(cat "$T/out")"
+	expect 0 "$TRAWL" remove-trigger t15
 	# --no-output without --snapshot: snapshot outputs are LTTng's too
 	snap_session N --no-output
 	expect 0 "$TRAWL" snapshot add-output -s N "$url"
@@ -133,8 +155,10 @@ snapshot)
 	expect_fail "$TRAWL" snapshot add-output -s W "$url" && expect_err_line "snapshot"
 	expect 0 "$TRAWL" destroy W
 	# a session with no output makes no folder for its traces (not under /)
-	[ -f "$T/run/sessiond.log" ] || fail "no sessiond.log in $T/run"
-	grep "cannot create" "$T/run/sessiond.log" && fail "a consumer tried to make a folder"
+	logs=$(ls "$T"/*/sessiond.log "$T"/*/*/sessiond.log 2>/dev/null)
+	[ -n "$logs" ] || fail "no sessiond.log under $T"
+	# shellcheck disable=SC2086
+	grep "cannot create" $logs && fail "a consumer tried to make a folder"
 	;;
 group)
 	expect_fail "$RELAYD" -o "$T/g0" --group-output-by-host --group-output-by-session &&

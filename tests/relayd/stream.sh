@@ -20,7 +20,7 @@
 #            traced afterwards runs to its end normally, stop says what was
 #            lost (exit != 0), destroy works, what relayd got (the first
 #            app's 300 events) stays readable
-#   errors   bad URLs, an unreachable relayd (at create, and at start), live
+#   errors   bad URLs, an unreachable relayd (created as LTTng's, start fails), live
 #            sessions with a folder, snapshot sessions with a bad URL, trawl view
 #            of a streamed session: one-line errors, exit != 0
 #   installed  cmake --install: trawl-relayd and its systemd unit, runnable from the prefix
@@ -231,9 +231,15 @@ errors)
 	for u in net:// net://host:99999 net://host:1:2:3 ftp://host net://bad_host!:1 net6://[::1; do
 		expect_fail "$TRAWL" create E --set-url "$u" && one_line_naming "$u"
 	done
+	# unreachable at create: created (as LTTng's), status says it, start fails
 	p=$(free_port)
-	expect_fail "$TRAWL" create E --set-url "net://127.0.0.1:$p" && expect_err_line "127.0.0.1:$p"
-	grep -q "create" "$T/err" || fail "the error does not say it was at create"
+	expect 0 "$TRAWL" create U --set-url "net://127.0.0.1:$p"
+	expect 0 "$TRAWL" status
+	grep -q "127.0.0.1:$p" "$T/out" || fail "status does not say relayd is unreachable: $(cat "$T/out")"
+	expect 0 "$TRAWL" enable-event -u --all
+	expect_fail "$TRAWL" start && expect_err_line "127.0.0.1:$p"
+	grep -q "start" "$T/err" || fail "the error does not say it was at start"
+	expect 0 "$TRAWL" destroy U
 	expect_fail "$TRAWL" create E -C tcp://127.0.0.1:1 && expect_err_line "-D"
 	expect_fail "$TRAWL" create E --live=abc && expect_err_line "abc"
 	expect_fail "$TRAWL" create E --live -o "$T/x" && expect_err_line "net://"
@@ -253,7 +259,10 @@ errors)
 	expect 0 "$TRAWL" destroy G
 	# --live alone streams to net://127.0.0.1 (ports 5342/5343), and says so when it cannot
 	if ! /usr/bin/python3 -c 'import socket; socket.create_connection(("127.0.0.1", 5342), 1)' 2>/dev/null; then
-		expect_fail "$TRAWL" create E --live && one_line_naming "127.0.0.1:5342"
+		expect 0 "$TRAWL" create E --live
+		expect 0 "$TRAWL" enable-event -u --all
+		expect_fail "$TRAWL" start && one_line_naming "127.0.0.1:5342"
+		expect 0 "$TRAWL" destroy E
 	fi
 	# relayd's own options
 	expect 0 "$RELAYD" -d -o "$T/dd" -C tcp://127.0.0.1:0 -D tcp://127.0.0.1:0 -L tcp://127.0.0.1:0
