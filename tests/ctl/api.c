@@ -79,13 +79,16 @@ static void test_session_attr(struct trawl_ctl *ctl)
 	CHECK(trawl_ctl_session_destroy(ctl, s.name) == 0);
 	trawl_ctl_list_destroy(l);
 
-	/* Live: trawl-relayd must answer at create; nothing listens on port 1. */
+	/* Live: nothing listens on port 1. As LTTng's, the create does not
+	 * need trawl-relayd; the start does, and says where it is. */
 	a = trawl_ctl_session_attr_create();
 	trawl_ctl_session_attr_set_name(a, "live");
 	trawl_ctl_session_attr_set_output(a, "net://127.0.0.1:1:2");
 	trawl_ctl_session_attr_set_live(a, 5000);
-	CHECK(trawl_ctl_session_create(ctl, a, NULL) < 0);
+	CHECK(trawl_ctl_session_create(ctl, a, NULL) == 0);
+	CHECK(trawl_ctl_session_start(ctl, "live") < 0);
 	CHECK(strstr(trawl_ctl_last_error(ctl), "127.0.0.1") != NULL);
+	CHECK(trawl_ctl_session_destroy(ctl, "live") == 0);
 	trawl_ctl_session_attr_destroy(a);
 }
 

@@ -200,11 +200,16 @@ snapout)
 	expect 0 "$TRAWL" snapshot list-output
 	grep -qx "    \[3\] snapshot-3: net://127.0.0.1:5342:5343" "$T/out" || fail "list net: $(cat "$T/out")"
 	expect 0 "$TRAWL" snapshot del-output 3
-	expect 9 "$TRAWL" snapshot add-output -C tcp://127.0.0.1:1 -D tcp://127.0.0.1:2 && expect_err_line "-C/-D"
-	expect 0 "$TRAWL" snapshot add-output -n flight -m 64M "file://$T/O"
-	grep -qx "  \[4\] flight: file://$T/O (max size: 67108864 bytes)" "$T/out" || fail "add -n -m: $(cat "$T/out")"
+	# -C/-D, LTTng's pair: one trawl-relayd URL (relayd/paths.sh records there)
+	expect 0 "$TRAWL" snapshot add-output -C tcp://127.0.0.1:1/p -D tcp://127.0.0.1:2
 	expect 0 "$TRAWL" snapshot list-output
-	grep -qx "    \[4\] flight: $T/O (max size: 67108864 bytes)" "$T/out" || fail "list: $(cat "$T/out")"
+	grep -qx "    \[4\] snapshot-4: net://127.0.0.1:1:2/p" "$T/out" || fail "list -C/-D: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot del-output 4
+	expect 7 "$TRAWL" snapshot add-output -C tcp://127.0.0.1:1 -D tcp://127.0.0.2:2 && expect_err_line "different hosts"
+	expect 0 "$TRAWL" snapshot add-output -n flight -m 64M "file://$T/O"
+	grep -qx "  \[5\] flight: file://$T/O (max size: 67108864 bytes)" "$T/out" || fail "add -n -m: $(cat "$T/out")"
+	expect 0 "$TRAWL" snapshot list-output
+	grep -qx "    \[5\] flight: $T/O (max size: 67108864 bytes)" "$T/out" || fail "list: $(cat "$T/out")"
 	expect 0 "$TRAWL" enable-event -u 'tall:*'
 	expect 8 "$TRAWL" snapshot record && expect_err_line "started once"
 	expect 0 "$TRAWL" start
