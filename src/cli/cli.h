@@ -228,6 +228,8 @@ void cli_mi_tracker_open(enum trawl_ctl_process_attr a);
 /* <vpid><type><id>N</id></type> (or <all>true</all>), <vpid> left open. */
 void cli_mi_tracker_value_open(enum trawl_ctl_process_attr a, int all, uint32_t id);
 const char *cli_mi_process_attr_name(enum trawl_ctl_process_attr a);
+/* The trigger at @at of @list (mi-trigger.c), with its error counters if @errors. */
+void cli_mi_trigger(const struct trawl_ctl_list *list, size_t at, int errors);
 const char *cli_mi_domain_name(enum trawl_ctl_domain d);
 const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers b);
 

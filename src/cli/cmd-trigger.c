@@ -509,7 +509,9 @@ static int run_add(int argc, char **argv)
 		trawl_ctl_disconnect(ctl);
 		return ret;
 	}
-	if (!trawl_ctl_list_trigger_at(out, 0, &info) && !cli_quiet)
+	if (cli_mi)
+		cli_mi_trigger(out, 0, 0);
+	else if (!trawl_ctl_list_trigger_at(out, 0, &info) && !cli_quiet)
 		printf("Added trigger `%s`.\n", info.name);
 	trawl_ctl_list_destroy(out);
 	trawl_ctl_disconnect(ctl);
@@ -528,7 +530,7 @@ const struct cli_cmd cli_cmd_add_trigger = {
 		       "session-consumed-size and buffer-usage-high/low).",
 	.options = add_opts_doc,
 	.run = run_add,
-	.mi = CLI_MI_REFUSED,
+	.mi = CLI_MI_RESULT,
 };
 
 /* ---- list-triggers ---- */
@@ -659,6 +661,13 @@ static void print_triggers(const struct trawl_ctl_list *list)
 			v[nr++] = (struct listed){g.name, i};
 	}
 	qsort(v, nr, sizeof(*v), by_name);
+	if (cli_mi) {
+		cli_mi_open("triggers");
+		for (k = 0; k < nr; k++)
+			cli_mi_trigger(list, v[k].at, 1);
+		cli_mi_close();
+		nr = 0;
+	}
 	for (k = 0; k < nr; k++) {
 		struct trawl_ctl_trigger_info g = {.struct_size = sizeof(g)};
 
@@ -719,7 +728,8 @@ const struct cli_cmd cli_cmd_list_triggers = {
 		       "condition, actions and rate policies, as LTTng 2.13 prints them.",
 	.options = help_only_doc,
 	.run = run_list,
-	.mi = CLI_MI_REFUSED,
+	.mi = CLI_MI_LISTING,
+	.mi_name = "list-trigger", /* LTTng's word */
 };
 
 /* ---- remove-trigger ---- */
@@ -730,12 +740,40 @@ static const struct cli_option_doc remove_opts_doc[] = {
 	{NULL, NULL},
 };
 
+/*
+ * For --mi: the list of triggers holding @name of @uid (UINT32_MAX: the
+ * caller's), at *@at, to write once removed, as LTTng does; else NULL.
+ */
+static struct trawl_ctl_list *mi_find(struct trawl_ctl *ctl, const char *name, uint32_t uid,
+				      size_t *at)
+{
+	struct trawl_ctl_list *list;
+	size_t i, n;
+
+	if (trawl_ctl_list_triggers(ctl, &list))
+		return NULL;
+	n = trawl_ctl_list_count(list);
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_trigger_info g = {.struct_size = sizeof(g)};
+
+		if (!trawl_ctl_list_trigger_at(list, i, &g) && !strcmp(g.name, name) &&
+		    g.owner_uid == (uid == UINT32_MAX ? (uint32_t)getuid() : uid)) {
+			*at = i;
+			return list;
+		}
+	}
+	trawl_ctl_list_destroy(list);
+	return NULL;
+}
+
 static int run_remove(int argc, char **argv)
 {
 	struct args a = {argc, argv, 1};
 	const char *name = NULL, *owner = NULL, *v;
 	uint32_t uid = UINT32_MAX;
+	struct trawl_ctl_list *mi_listed = NULL;
 	struct trawl_ctl *ctl;
+	size_t mi_at = 0;
 	int ret;
 
 	while (a.i < a.argc) {
@@ -766,7 +804,12 @@ static int run_remove(int argc, char **argv)
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
+	if (cli_mi)
+		mi_listed = mi_find(ctl, name, uid, &mi_at);
 	ret = trawl_ctl_trigger_unregister(ctl, name, uid);
+	if (mi_listed && !ret)
+		cli_mi_trigger(mi_listed, mi_at, 0);
+	trawl_ctl_list_destroy(mi_listed);
 	if (ret == -ENOENT) {
 		trawl_ctl_disconnect(ctl);
 		return cli_error(ret, "couldn't find trigger with name `%s`", name);
@@ -789,5 +832,5 @@ const struct cli_cmd cli_cmd_remove_trigger = {
 	.description = "Removes your trigger NAME.",
 	.options = remove_opts_doc,
 	.run = run_remove,
-	.mi = CLI_MI_REFUSED,
+	.mi = CLI_MI_RESULT,
 };

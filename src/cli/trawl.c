@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int cli_quiet;
 
@@ -397,8 +398,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "trawl: --mi needs a format: xml\n");
 				return CLI_EXIT_USAGE;
 			}
-			/* LTTng's words for it. */
-			if (strcmp(fmt, "xml")) {
+			/* LTTng's test: the format starts with "xml", in any case. */
+			if (strncasecmp(fmt, "xml", 3)) {
 				fprintf(stderr, "trawl: MI output format not supported: %s (only xml)\n",
 					fmt);
 				return CLI_EXIT_USAGE;

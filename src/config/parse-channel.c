@@ -244,9 +244,11 @@ static int parse_event(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 		return px_err(p, n, "<event> %s of type %s without <attributes>", ev->name,
 			      event_types[type]);
 	}
-	/* LTTng writes level -1 with ALL; a level out of 0..14 means none. */
+	/* LTTng writes level -1 with ALL, and with RANGE or SINGLE for a
+	 * rule enabled with level -1 (which LTTng-UST takes as every level);
+	 * another level out of 0..14 means none. */
 	ev->loglevel_type = (enum trawl_ctl_loglevel_type)ltype;
-	if (ltype && (level < 0 || level > 14))
+	if (ltype && (level < -1 || level > 14))
 		return px_err(p, c[4] ? c[4] : n,
 			      "<loglevel>: %" PRId64 " is not a level from 0 (TRACE_EMERG) to 14 "
 			      "(TRACE_DEBUG)",

@@ -592,11 +592,16 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 		struct trawl_domain_err err = {""};
 		int ret;
 
-		if (!e->enabled)
-			continue;
 		if (!all && (strcmp(e->name, req->name) ||
 			     e->kind != (enum trawl_ctl_event_kind)req->event_kind))
 			continue;
+		/* Already disabled is done, as LTTng 2.13 says (its
+		 * event_ust_disable_tracepoint()): only a name never enabled
+		 * is an error. */
+		if (!e->enabled) {
+			found += !all;
+			continue;
+		}
 		rule_of(e, p, &rule);
 		ret = d->ops->event_disable(d->ds, c->attr.name, &rule, &err);
 		if (ret)

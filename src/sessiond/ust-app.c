@@ -77,10 +77,11 @@ int ust_event_matches(const char *pattern, const char *exclusions, uint32_t logl
 	if (!glob_match(pattern, ev->name) || excluded(exclusions, ev->name))
 		return 0;
 	switch (loglevel_type) {
+	/* Level -1 is every level, as LTTng-UST's lttng_loglevel_match(). */
 	case TRAWL_CTL_LOGLEVEL_RANGE:
-		return ev->loglevel <= loglevel;
+		return ev->loglevel <= loglevel || (loglevel == -1 && ev->loglevel <= 14);
 	case TRAWL_CTL_LOGLEVEL_SINGLE:
-		return ev->loglevel == loglevel;
+		return ev->loglevel == loglevel || (loglevel == -1 && ev->loglevel <= 14);
 	default:
 		return 1;
 	}

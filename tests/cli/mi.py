@@ -55,6 +55,9 @@ SEQUENCE = [
     "untrack -u --vuid --all -s s1",
     "list s1",
     "disable-event -u tp:b -c ch -s s1",
+    # an event already disabled is disabled again, with success (LTTng's
+    # event_ust_disable_tracepoint()); only a name never enabled fails
+    "disable-event -u tp:b,tp:x -c ch -s s1",
     "!disable-event -u zz -c ch -s s1",
     "disable-channel -u ch3 -s s1",
     "!disable-channel -u zz -s s1",
@@ -286,6 +289,11 @@ def test_refusals(env):
     if r.returncode == 0 or r.stdout or len(r.stderr.splitlines()) != 1 or \
             "not supported" not in r.stderr:
         fail("--mi json: exit %d, %r %r" % (r.returncode, r.stdout, r.stderr))
+    # LTTng takes any format starting with "xml", in any case (strncasecmp).
+    r = subprocess.run([os.path.join(BIN, "trawl"), "--mi", "XML", "list"], env=env.env,
+                       capture_output=True, text=True)
+    if r.returncode != 0 or "<command" not in r.stdout:
+        fail("--mi XML: exit %d, %r %r" % (r.returncode, r.stdout, r.stderr))
     rc, doc, err = run_trawl(env, ["view"])
     if rc == 0 or doc or len(err.splitlines()) != 1:
         fail("--mi xml view: exit %d, %r %r" % (rc, doc, err))

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mi-trigger.c - a trigger in LTTng 2.13's machine interface (the <trigger>
+ * of `list-triggers` and `remove-trigger` with --mi xml), element for
+ * element as liblttng-ctl's lttng_trigger_mi_serialize() writes it: the
+ * condition (its event rule and capture descriptors, or its session,
+ * channel and threshold), then an <action_list> of the actions with their
+ * rate policies and, where LTTng adds them, the error counters.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One <error_query_result> counter, as LTTng names it. */
+static void error_counter(const char *name, const char *desc, uint64_t value)
+{
+	cli_mi_open("error_query_results");
+	cli_mi_open("error_query_result");
+	cli_mi_str("name", name);
+	cli_mi_str("description", desc);
+	cli_mi_open("error_query_result_counter");
+	cli_mi_u64("value", value);
+	cli_mi_close();
+	cli_mi_close();
+	cli_mi_close();
+}
+
+static void no_errors(void)
+{
+	cli_mi_open("error_query_results");
+	cli_mi_close();
+}
+
+/*
+ * A capture descriptor (FIELD, $ctx.NAME, $app.PROVIDER:TYPE, then an
+ * optional [INDEX]) as an <event_expr>, of @n bytes at @s.
+ */
+static void event_expr(const char *s, size_t n)
+{
+	char buf[TRAWL_CTL_NAME_MAX * 2];
+	const char *index = memchr(s, '[', n);
+	size_t base = index ? (size_t)(index - s) : n;
+
+	cli_mi_open("event_expr");
+	if (index) {
+		cli_mi_open("event_expr_array_field_element");
+		cli_mi_u64("index", strtoull(index + 1, NULL, 10));
+		cli_mi_open("event_expr");
+	}
+	if (base >= 5 && !strncmp(s, "$app.", 5)) {
+		const char *colon = memchr(s + 5, ':', base - 5);
+		size_t pn = colon ? (size_t)(colon - s - 5) : base - 5;
+
+		cli_mi_open("event_expr_app_specific_context_field");
+		snprintf(buf, sizeof(buf), "%.*s", (int)pn, s + 5);
+		cli_mi_str("provider_name", buf);
+		snprintf(buf, sizeof(buf), "%.*s", colon ? (int)(base - 5 - pn - 1) : 0,
+			 colon ? colon + 1 : "");
+		cli_mi_str("type_name", buf);
+	} else if (base >= 5 && !strncmp(s, "$ctx.", 5)) {
+		cli_mi_open("event_expr_channel_context_field");
+		snprintf(buf, sizeof(buf), "%.*s", (int)(base - 5), s + 5);
+		cli_mi_str("name", buf);
+	} else {
+		cli_mi_open("event_expr_payload_field");
+		snprintf(buf, sizeof(buf), "%.*s", (int)base, s);
+		cli_mi_str("name", buf);
+	}
+	cli_mi_close();
+	if (index) {
+		cli_mi_close();
+		cli_mi_close();
+	}
+	cli_mi_close();
+}
+
+static void event_rule(const struct trawl_ctl_trigger_info *g)
+{
+	const char *p;
+
+	cli_mi_open("event_rule");
+	if (g->domain == TRAWL_CTL_DOMAIN_UST) {
+		cli_mi_open("event_rule_user_tracepoint");
+	} else if (g->event_kind == TRAWL_CTL_EVENT_SYSCALL) {
+		cli_mi_open("event_rule_kernel_syscall");
+		cli_mi_str("emission_site", "entry+exit");
+	} else {
+		cli_mi_open("event_rule_kernel_tracepoint");
+	}
+	cli_mi_str("name_pattern", g->pattern);
+	if (g->filter[0])
+		cli_mi_str("filter_expression", g->filter);
+	if (g->domain == TRAWL_CTL_DOMAIN_UST && g->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL) {
+		cli_mi_open("log_level_rule");
+		cli_mi_open(g->loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE
+				    ? "log_level_rule_exactly"
+				    : "log_level_rule_at_least_as_severe_as");
+		cli_mi_i64("level", g->loglevel);
+		cli_mi_close();
+		cli_mi_close();
+	}
+	if (g->exclusions[0]) {
+		char buf[TRAWL_CTL_NAME_MAX];
+
+		cli_mi_open("name_pattern_exclusions");
+		for (p = g->exclusions; *p;) {
+			size_t n = strcspn(p, ",");
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
+			cli_mi_str("name_pattern_exclusion", buf);
+			p += n + !!p[n];
+		}
+		cli_mi_close();
+	}
+	cli_mi_close();
+	cli_mi_close();
+}
+
+static void condition(const struct trawl_ctl_trigger_info *g, int errors)
+{
+	const char *p;
+
+	cli_mi_open("condition");
+	switch (g->condition) {
+	case TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES:
+		cli_mi_open("condition_event_rule_matches");
+		event_rule(g);
+		cli_mi_open("capture_descriptors");
+		for (p = g->captures; *p;) {
+			size_t n = strcspn(p, ",");
+
+			event_expr(p, n);
+			p += n + !!p[n];
+		}
+		cli_mi_close();
+		cli_mi_close();
+		if (errors)
+			error_counter("discarded tracer messages",
+				      "Count of messages discarded by the tracer due to a "
+				      "communication error with the session daemon",
+				      0);
+		break;
+	case TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE:
+		cli_mi_open("condition_session_consumed_size");
+		cli_mi_str("session_name", g->session);
+		cli_mi_u64("threshold_bytes", g->threshold);
+		cli_mi_close();
+		if (errors)
+			no_errors();
+		break;
+	default:
+		cli_mi_open(g->condition == TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH
+				    ? "condition_buffer_usage_high"
+				    : "condition_buffer_usage_low");
+		cli_mi_str("session_name", g->session);
+		cli_mi_str("channel_name", g->channel);
+		cli_mi_str("domain", cli_mi_domain_name(g->domain));
+		if (g->ratio_ppm == UINT32_MAX) {
+			cli_mi_u64("threshold_bytes", g->threshold);
+		} else {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "%f", g->ratio_ppm / 1e6);
+			cli_mi_str("threshold_ratio", buf);
+		}
+		cli_mi_close();
+		if (errors)
+			no_errors();
+		break;
+	}
+	cli_mi_close();
+}
+
+static void action(const struct trawl_ctl_trigger_action_info *a, int errors)
+{
+	static const char *const names[] = {
+		[TRAWL_CTL_ACTION_NOTIFY] = "action_notify",
+		/* LTTng 2.13's names, though its mi-lttng-4.1 says
+		 * action_start and action_stop: as mi.c, trawl's document is
+		 * LTTng's where LTTng's breaks the schema. */
+		[TRAWL_CTL_ACTION_START_SESSION] = "action_start_session",
+		[TRAWL_CTL_ACTION_STOP_SESSION] = "action_stop_session",
+		[TRAWL_CTL_ACTION_ROTATE_SESSION] = "action_rotate_session",
+		[TRAWL_CTL_ACTION_SNAPSHOT_SESSION] = "action_snapshot_session",
+	};
+
+	cli_mi_open("action");
+	cli_mi_open(names[a->kind]);
+	if (a->kind != TRAWL_CTL_ACTION_NOTIFY)
+		cli_mi_str("session_name", a->session);
+	if (a->kind == TRAWL_CTL_ACTION_SNAPSHOT_SESSION && a->output[0]) {
+		cli_mi_open("output");
+		if (a->output_name[0])
+			cli_mi_str("name", a->output_name);
+		cli_mi_str("ctrl_url", a->output);
+		if (a->max_size && a->max_size != UINT64_MAX)
+			cli_mi_u64("max_size", a->max_size);
+		cli_mi_close();
+	}
+	cli_mi_open("rate_policy");
+	if (a->rate_policy == TRAWL_CTL_RATE_ONCE_AFTER_N) {
+		cli_mi_open("rate_policy_once_after_n");
+		cli_mi_u64("threshold", a->rate_value);
+	} else {
+		cli_mi_open("rate_policy_every_n");
+		cli_mi_u64("interval", a->rate_value ? a->rate_value : 1);
+	}
+	cli_mi_close();
+	cli_mi_close();
+	cli_mi_close();
+	if (errors)
+		error_counter("total execution failures",
+			      "Aggregated count of errors encountered when executing the action",
+			      a->failures);
+	cli_mi_close();
+}
+
+void cli_mi_trigger(const struct trawl_ctl_list *list, size_t at, int errors)
+{
+	struct trawl_ctl_trigger_info g = {.struct_size = sizeof(g)};
+	size_t i;
+
+	if (trawl_ctl_list_trigger_at(list, at, &g))
+		return;
+	cli_mi_open("trigger");
+	cli_mi_str("name", g.name);
+	cli_mi_u64("owner_uid", g.owner_uid);
+	condition(&g, errors);
+	cli_mi_open("action");
+	cli_mi_open("action_list");
+	for (i = at + 1; i <= at + g.nr_actions; i++) {
+		struct trawl_ctl_trigger_action_info a = {.struct_size = sizeof(a)};
+
+		if (!trawl_ctl_list_trigger_action_at(list, i, &a))
+			action(&a, errors);
+	}
+	cli_mi_close();
+	cli_mi_close();
+	if (errors)
+		no_errors();
+	cli_mi_close();
+}
