@@ -66,6 +66,7 @@ struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd
 	/* a --no-output session's buffers are not consumed either: snapshots take them */
 	info.snapshot = s->snapshot || !s->output[0];
 	info.live = s->live;
+	info.created = s->created;
 	info.shm_path = s->shm_path;
 	info.trackers = &d->trackers;
 	ret = sd.domains[domain]->session_create(&info, &d->ds, &err);

@@ -144,6 +144,7 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 	s->uid = info->uid;
 	s->gid = info->gid;
 	s->snapshot = info->snapshot;
+	s->created = info->created;
 	s->shm_path = info->shm_path;
 	s->trackers = info->trackers;
 	s->job.fd = -1;

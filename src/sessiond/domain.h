@@ -105,6 +105,7 @@ struct trawl_domain_session_info {
 	gid_t gid;
 	int snapshot;       /* 1: created with --snapshot (channels default to overwrite) */
 	int live;           /* 1: created with --live */
+	int64_t created;    /* creation time, seconds since the epoch */
 	/* "" or the folder its user-space buffers are files in (--shm-path):
 	 * the daemon's, valid until session_destroy; set only before the
 	 * session's first start. */

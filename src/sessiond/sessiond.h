@@ -93,7 +93,7 @@ struct sd_session {
 	char name[TRAWL_CTL_NAME_MAX];
 	char output[TRAWL_CTL_PATH_MAX]; /* "" with --no-output; net://HOST:CTRL:DATA when streaming */
 	char relay[TRAWL_CTL_PATH_MAX];  /* streaming: the domains' destination (consumerd/output.h), else "" */
-	int64_t created;                 /* streaming: creation time, seconds since the epoch */
+	int64_t created;                 /* creation time, seconds since the epoch */
 	char hostname[256];              /* streaming: this host's name, as relayd files it */
 	uint64_t relay_token;            /* streaming: random, names the session on relayd */
 	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */

@@ -182,6 +182,7 @@ struct trawl_domain_session {
 	uid_t uid;
 	gid_t gid;
 	int snapshot;
+	int64_t created; /* seconds since the epoch: the metadata's trace_creation_datetime */
 	int active, started_once;
 	uint32_t nr_chans;
 	struct ust_chan *chans;

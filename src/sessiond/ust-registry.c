@@ -176,6 +176,53 @@ static const char *clock_name(const struct ust_trace *t)
 	return t->clock_kind == TRAWL_USTCTL_CLOCK_APP ? t->clock.name : "monotonic";
 }
 
+/* ISO 8601 as LTTng's time_to_iso8601_str(): YYYYMMDDThhmmss+zzzz, local time. */
+static void iso8601(time_t when, char *buf, size_t len)
+{
+	struct tm tm;
+
+	localtime_r(&when, &tm);
+	if (!strftime(buf, len, "%Y%m%dT%H%M%S%z", &tm))
+		buf[0] = '\0';
+}
+
+/*
+ * The trace's env block, LTTng 2.13's (ust_metadata_session_statedump()),
+ * in its order: per-user traces name their user in tracer_buffering_id,
+ * per-process ones their process, with its name and registration time.
+ */
+static void trace_env(const struct trawl_domain_session *s, struct ust_trace *t,
+		      const struct ust_app *a, int pid_mode)
+{
+	struct trawl_ctf_trace *c = t->ctf;
+	char host[256] = "", when[40];
+
+	trawl_ctf_trace_env_add_string(c, "domain", "ust");
+	trawl_ctf_trace_env_add_string(c, "tracer_name", "lttng-ust");
+	trawl_ctf_trace_env_add_int(c, "tracer_major", 2);
+	trawl_ctf_trace_env_add_int(c, "tracer_minor", 13);
+	trawl_ctf_trace_env_add_string(c, "tracer_buffering_scheme", pid_mode ? "pid" : "uid");
+	trawl_ctf_trace_env_add_int(c, "tracer_buffering_id", pid_mode ? a->info.pid : (int64_t)t->uid);
+	trawl_ctf_trace_env_add_int(c, "architecture_bit_width", t->bits);
+	trawl_ctf_trace_env_add_string(c, "trace_name", s->name);
+	iso8601((time_t)s->created, when, sizeof(when));
+	trawl_ctf_trace_env_add_string(c, "trace_creation_datetime", when);
+	gethostname(host, sizeof(host) - 1);
+	trawl_ctf_trace_env_add_string(c, "hostname", host);
+	if (pid_mode) {
+		struct tm tm = {0};
+
+		trawl_ctf_trace_env_add_int(c, "vpid", a->info.pid);
+		trawl_ctf_trace_env_add_string(c, "procname", a->info.procname);
+		/* the registration time the trace's folder is named by */
+		if (strptime(a->stamp, "%Y%m%d-%H%M%S", &tm)) {
+			tm.tm_isdst = -1;
+			iso8601(mktime(&tm), when, sizeof(when));
+			trawl_ctf_trace_env_add_string(c, "vpid_datetime", when);
+		}
+	}
+}
+
 struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app *a,
 			    struct trawl_domain_err *err)
 {
@@ -183,7 +230,6 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 	const char *out;
 	struct trawl_cons_add_trace at;
 	struct ust_trace *t;
-	char host[256] = "";
 	int ret;
 
 	for (t = s->traces; t; t = t->next) {
@@ -244,18 +290,7 @@ struct ust_trace *trace_get(struct trawl_domain_session *s, const struct ust_app
 		free(t);
 		return NULL;
 	}
-	gethostname(host, sizeof(host) - 1);
-	trawl_ctf_trace_env_add_string(t->ctf, "hostname", host);
-	trawl_ctf_trace_env_add_string(t->ctf, "domain", "ust");
-	trawl_ctf_trace_env_add_string(t->ctf, "tracer_name", "lttng-ust");
-	trawl_ctf_trace_env_add_int(t->ctf, "tracer_major", 2);
-	trawl_ctf_trace_env_add_int(t->ctf, "tracer_minor", 13);
-	trawl_ctf_trace_env_add_string(t->ctf, "trace_name", s->name);
-	trawl_ctf_trace_env_add_string(t->ctf, "trace_buffering_scheme", pid_mode ? "pid" : "uid");
-	if (pid_mode) {
-		trawl_ctf_trace_env_add_string(t->ctf, "procname", a->info.procname);
-		trawl_ctf_trace_env_add_int(t->ctf, "vpid", a->info.pid);
-	}
+	trace_env(s, t, a, pid_mode);
 	memset(&at, 0, sizeof(at));
 	snprintf(at.path, sizeof(at.path), "%s", t->path);
 	t->metadata_dirty = 1;
