@@ -8,6 +8,7 @@
  * rate policies and, where LTTng adds them, the error counters.
  */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,17 @@ static void error_counter(const char *name, const char *desc, uint64_t value)
 	cli_mi_close();
 	cli_mi_close();
 	cli_mi_close();
+}
+
+/* @n bytes at @s as a string in @buf (cut to @len - 1: the names come
+ * from the daemon's records, each shorter than the buffers given here). */
+static const char *part(char *buf, size_t len, const char *s, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 static void no_errors(void)
@@ -54,19 +66,15 @@ static void event_expr(const char *s, size_t n)
 		size_t pn = colon ? (size_t)(colon - s - 5) : base - 5;
 
 		cli_mi_open("event_expr_app_specific_context_field");
-		snprintf(buf, sizeof(buf), "%.*s", (int)pn, s + 5);
-		cli_mi_str("provider_name", buf);
-		snprintf(buf, sizeof(buf), "%.*s", colon ? (int)(base - 5 - pn - 1) : 0,
-			 colon ? colon + 1 : "");
-		cli_mi_str("type_name", buf);
+		cli_mi_str("provider_name", part(buf, sizeof(buf), s + 5, pn));
+		cli_mi_str("type_name", part(buf, sizeof(buf), colon ? colon + 1 : "",
+					     colon ? base - 5 - pn - 1 : 0));
 	} else if (base >= 5 && !strncmp(s, "$ctx.", 5)) {
 		cli_mi_open("event_expr_channel_context_field");
-		snprintf(buf, sizeof(buf), "%.*s", (int)(base - 5), s + 5);
-		cli_mi_str("name", buf);
+		cli_mi_str("name", part(buf, sizeof(buf), s + 5, base - 5));
 	} else {
 		cli_mi_open("event_expr_payload_field");
-		snprintf(buf, sizeof(buf), "%.*s", (int)base, s);
-		cli_mi_str("name", buf);
+		cli_mi_str("name", part(buf, sizeof(buf), s, base));
 	}
 	cli_mi_close();
 	if (index) {
@@ -108,8 +116,7 @@ static void event_rule(const struct trawl_ctl_trigger_info *g)
 		for (p = g->exclusions; *p;) {
 			size_t n = strcspn(p, ",");
 
-			snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
-			cli_mi_str("name_pattern_exclusion", buf);
+			cli_mi_str("name_pattern_exclusion", part(buf, sizeof(buf), p, n));
 			p += n + !!p[n];
 		}
 		cli_mi_close();
@@ -162,8 +169,9 @@ static void condition(const struct trawl_ctl_trigger_info *g, int errors)
 		} else {
 			char buf[32];
 
-			snprintf(buf, sizeof(buf), "%f", g->ratio_ppm / 1e6);
-			cli_mi_str("threshold_ratio", buf);
+			/* LTTng's "%f" of a ratio in 0..1: always fits */
+			if (!trawl_path_fmt(buf, sizeof(buf), "%f", g->ratio_ppm / 1e6))
+				cli_mi_str("threshold_ratio", buf);
 		}
 		cli_mi_close();
 		if (errors)
