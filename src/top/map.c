@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The containers of the model: a u64 -> pointer hash map (open addressing,
- * linear probing, deletion by shifting back so no tombstones pile up), an
- * interning table (strings -> dense ids) built on it, and latency samples
- * with an exact nearest-rank percentile (quickselect).
+ * linear probing, deletion by shifting back so no tombstones pile up) and
+ * an interning table (strings -> dense ids) built on it.
  */
 #include "top.h"
 
@@ -103,6 +102,43 @@ void trawl_top_map_fini(struct trawl_top_map *m, void (*free_val)(void *))
 	memset(m, 0, sizeof(*m));
 }
 
+int64_t trawl_top_map_prune(struct trawl_top_map *m, int (*keep)(void *val, void *arg),
+			    void *arg)
+{
+	uint64_t *keys;
+	void **vals;
+	int64_t gone = 0;
+
+	if (!m->len)
+		return 0;
+	/* the ones kept into new arrays, where a probe finds them */
+	keys = calloc(m->cap, sizeof(*keys));
+	vals = calloc(m->cap, sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	TRAWL_TOP_MAP_FOREACH(m, i) {
+		size_t j;
+
+		if (!keep(m->vals[i], arg)) {
+			gone++;
+			continue;
+		}
+		for (j = slot_of(m->keys[i], m->cap); vals[j]; j = (j + 1) & (m->cap - 1))
+			;
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->len -= (size_t)gone;
+	return gone;
+}
+
 struct intern_entry {
 	struct intern_entry *next;	/* same hash */
 	uint32_t id;
@@ -173,66 +209,4 @@ void trawl_top_intern_fini(struct trawl_top_intern *in)
 		free(in->strs[i]);
 	free(in->strs);
 	memset(in, 0, sizeof(*in));
-}
-
-int trawl_top_samples_grow(struct trawl_top_samples *s, uint64_t ns)
-{
-	size_t cap = s->cap ? s->cap * 2 : 16;
-	uint64_t *v = realloc(s->v, cap * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	s->v = v;
-	s->cap = cap;
-	s->v[s->len++] = ns;
-	return 0;
-}
-
-/* Hoare's selection: afterwards v[k] holds the value of rank k. */
-static void select_rank(uint64_t *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		uint64_t pivot = v[lo + (hi - lo) / 2], t;
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				t = v[i];
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return;
-	}
-}
-
-uint64_t trawl_top_samples_pct(struct trawl_top_samples *s, double pct)
-{
-	size_t rank;
-
-	if (!s->len)
-		return 0;
-	/* nearest rank: the smallest value with at least pct % at or below it */
-	rank = (size_t)((pct / 100.0) * (double)s->len + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > s->len)
-		rank = s->len;
-	select_rank(s->v, s->len, rank - 1);
-	return s->v[rank - 1];
 }

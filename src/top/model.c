@@ -29,7 +29,7 @@ static void free_sc(void *p)
 {
 	struct trawl_top_sc *sc = p;
 
-	free(sc->lat.v);
+	trawl_top_samples_fini(&sc->lat);
 	free(sc);
 }
 
@@ -46,8 +46,31 @@ void trawl_top_model_fini(struct trawl_top_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * A call's row at a new interval: counted again from zero, keeping its
+ * latency array (the same calls come back each interval: no allocation,
+ * no page faulted in again); a row of the interval before that had no
+ * call goes.
+ */
+static int sc_keep(void *val, void *arg)
+{
+	struct trawl_top_sc *sc = val;
+
+	(void)arg;
+	if (!sc->count) {
+		free_sc(sc);
+		return 0;
+	}
+	sc->count = sc->errors = sc->total_ns = sc->max_ns = 0;
+	sc->min_ns = UINT64_MAX;
+	trawl_top_samples_reset(&sc->lat);
+	return 1;
+}
+
 void trawl_top_model_interval_begin(struct trawl_top_model *m, int64_t begin, int64_t end)
 {
+	int64_t ret;
+
 	m->begin = begin;
 	m->end = end;
 	m->events = 0;
@@ -63,9 +86,12 @@ void trawl_top_model_interval_begin(struct trawl_top_model *m, int64_t begin, in
 		memset(&p->n, 0, sizeof(p->n));
 		p->threads_seen = 0;
 	}
-	/* Calls, files and events are the interval's alone: drop them. */
-	trawl_top_map_fini(&m->scs, free_sc);
-	m->sc_gen++;
+	/* Calls, files and events are the interval's alone (a row without calls is not shown). */
+	ret = trawl_top_map_prune(&m->scs, sc_keep, NULL);
+	if (ret < 0)
+		trawl_top_map_fini(&m->scs, free_sc);
+	if (ret)
+		m->sc_gen++;	/* threads may point to the rows gone */
 	trawl_top_map_fini(&m->files, free);
 	trawl_top_map_fini(&m->usts, free);
 	for (size_t c = 0; c < m->ncpus; c++) {

@@ -6,6 +6,8 @@
  *   source.c   reads traces with <trawl/reader.h> (the public API only),
  *              knows each event class once (which handler, which fields)
  *              and cuts time into intervals
+ *   map.c      hash maps and interned strings
+ *   samples.c  latencies, for exact percentiles
  *   model.c    threads, processes and CPUs: who runs where, since when
  *   sched.c    sched_switch, wake-ups, migrations, fork/exec/exit, state dump
  *   sys.c      system calls (entry -> exit latency) and the files they touch
@@ -67,6 +69,13 @@ int trawl_top_map_put(struct trawl_top_map *m, uint64_t key, void *val);
 void *trawl_top_map_del(struct trawl_top_map *m, uint64_t key);
 /* Frees the map's arrays, and each value with @free_val when not NULL. */
 void trawl_top_map_fini(struct trawl_top_map *m, void (*free_val)(void *));
+/*
+ * Keeps the entries whose value @keep(value, @arg) says to keep (non-zero);
+ * @keep frees the others. Returns how many went, or -ENOMEM (then @keep
+ * was not called: the map is as it was).
+ */
+int64_t trawl_top_map_prune(struct trawl_top_map *m, int (*keep)(void *val, void *arg),
+			    void *arg);
 
 #define TRAWL_TOP_MAP_FOREACH(m, i) \
 	for (size_t i = 0; i < (m)->cap; i++) if ((m)->vals[i])
@@ -83,10 +92,28 @@ int64_t trawl_top_intern_id(struct trawl_top_intern *in, const char *s, size_t l
 const char *trawl_top_intern_str(const struct trawl_top_intern *in, uint32_t id);
 void trawl_top_intern_fini(struct trawl_top_intern *in);
 
-/* A growable array of latencies (ns) for exact percentiles. */
+/* ---- latencies (samples.c) ---------------------------------------------- */
+
+/*
+ * Values below it are counted (one counter per ns) once a row has many:
+ * syscall latencies are mostly a few µs, so a busy call's samples cost an
+ * increment in a few cache lines, not 8 bytes of new memory each.
+ */
+#define TRAWL_TOP_SAMPLES_COUNTED 65536
+/* The values kept in the array before the small ones are counted instead. */
+#define TRAWL_TOP_SAMPLES_PROMOTE 8192
+
+/*
+ * Latencies (ns) with an exact nearest-rank percentile: every value is
+ * kept, in the array or, once there are TRAWL_TOP_SAMPLES_PROMOTE of them,
+ * the ones below TRAWL_TOP_SAMPLES_COUNTED as counts.
+ */
 struct trawl_top_samples {
-	uint64_t *v;
+	uint64_t *v;		/* the values not counted */
 	size_t len, cap;
+	uint64_t *counts;	/* NULL, or TRAWL_TOP_SAMPLES_COUNTED counters */
+	uint64_t ncounted;	/* values in counts */
+	uint64_t lo, hi;	/* the smallest and largest value counted (lo > hi: none) */
 };
 
 /* trawl_top_samples_add() when the array is full: grows it, then adds. */
@@ -95,6 +122,13 @@ int trawl_top_samples_grow(struct trawl_top_samples *s, uint64_t ns);
 /* Adds @ns. Returns 0 or -ENOMEM (inline: one or two per system call). */
 static inline int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns)
 {
+	if (s->counts && ns < TRAWL_TOP_SAMPLES_COUNTED) {
+		s->counts[ns]++;
+		s->ncounted++;
+		s->lo = ns < s->lo ? ns : s->lo;
+		s->hi = ns > s->hi ? ns : s->hi;
+		return 0;
+	}
 	if (s->len == s->cap)
 		return trawl_top_samples_grow(s, ns);
 	s->v[s->len++] = ns;
@@ -102,6 +136,9 @@ static inline int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns
 }
 /* The @pct percentile (nearest rank) of the samples; reorders them. 0 when empty. */
 uint64_t trawl_top_samples_pct(struct trawl_top_samples *s, double pct);
+/* Empties @s, keeping its memory for the next values (as much as it needs). */
+void trawl_top_samples_reset(struct trawl_top_samples *s);
+void trawl_top_samples_fini(struct trawl_top_samples *s);
 
 /* ---- the model (model.c, sched.c, sys.c) -------------------------------- */
 

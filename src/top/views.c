@@ -183,7 +183,7 @@ static void latency_cells(struct trawl_top_model *m, struct trawl_top_sc *sc,
 	c[0].num = (double)sc->count;
 	c[1].num = (double)sc->errors;
 	c[2].num = (double)sc->total_ns;
-	c[3].num = sc->lat.len ? (double)sc->min_ns : 0;
+	c[3].num = sc->min_ns != UINT64_MAX ? (double)sc->min_ns : 0;	/* none timed: 0 */
 	c[4].num = (double)sc->max_ns;
 	c[5].num = (double)trawl_top_samples_pct(&sc->lat, 99.0);
 	c[6].num = rate(m, sc->count);
@@ -204,8 +204,8 @@ static int syscalls_build(struct trawl_top_model *m, struct trawl_top_table *t, 
 		struct trawl_top_sc *sc = m->scs.vals[i];
 		struct trawl_top_cell *c;
 
-		if ((sc->pid < 0) != !!totals)
-			continue;
+		if ((sc->pid < 0) != !!totals || !sc->count)
+			continue;	/* a row kept from an interval before */
 		if (!(c = trawl_top_table_row(t)))
 			return -ENOMEM;
 		if (!totals) {
