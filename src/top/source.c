@@ -611,8 +611,8 @@ static void kernel_event(struct trawl_top_model *m, const struct event_vals *ev,
 	case H_SC_ENTRY:
 		if (!t)
 			break;
-		if ((str = v_str(ev, F(F2))))
-			path = trawl_top_intern_id(&m->names, str, strlen(str));
+		if ((str = v_str(ev, F(F2))))	/* a string's value has its length */
+			path = trawl_top_intern_id(&m->names, str, (size_t)v_int(ev, F(F2), 0));
 		trawl_top_sys_entry(m, t, ts, ci->name, v_int(ev, F(F0), -1),
 				    v_int(ev, F(F1), -1), path);
 		break;

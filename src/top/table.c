@@ -12,8 +12,12 @@
 
 void trawl_top_table_fini(struct trawl_top_table *t)
 {
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+	struct trawl_top_strblock *b, *next;
+
+	for (b = t->strs; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }
@@ -36,11 +40,26 @@ struct trawl_top_cell *trawl_top_table_row(struct trawl_top_table *t)
 	return row;
 }
 
-int trawl_top_cell_text(struct trawl_top_cell *c, const char *s)
+int trawl_top_cell_text(struct trawl_top_table *t, struct trawl_top_cell *c, const char *s)
 {
-	free(c->text);
-	c->text = strdup(s ? s : "");
-	return c->text ? 0 : -ENOMEM;
+	size_t n = strlen(s ? s : "") + 1;
+	struct trawl_top_strblock *b = t->strs;
+
+	/* a copy in the table's blocks: one allocation per 64 KiB of text, not per cell */
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return -ENOMEM;
+		b->next = t->strs;
+		b->used = 0;
+		b->cap = cap;
+		t->strs = b;
+	}
+	c->text = memcpy(b->data + b->used, s ? s : "", n);
+	b->used += n;
+	return 0;
 }
 
 struct sort_ctx {
@@ -73,14 +92,39 @@ static int row_cmp(const void *a, const void *b, void *arg)
 	return s->reverse ? -r : r;
 }
 
+static int row_ptr_cmp(const void *a, const void *b, void *arg)
+{
+	return row_cmp(*(const struct trawl_top_cell *const *)a,
+		       *(const struct trawl_top_cell *const *)b, arg);
+}
+
 void trawl_top_table_sort(struct trawl_top_table *t, size_t col, int reverse)
 {
 	struct sort_ctx s = { col, t->ncols, 0, reverse };
+	const struct trawl_top_cell **rows;
+	struct trawl_top_cell *cells;
 
 	if (col >= t->ncols || t->nrows < 2)
 		return;
 	s.text = t->cols[col].kind == TRAWL_TOP_COL_TEXT;
-	qsort_r(t->cells, t->nrows, t->ncols * sizeof(*t->cells), row_cmp, &s);
+	/* rows by pointer, then copied once in order: a sort moves 8 bytes, not a row */
+	rows = malloc(t->nrows * sizeof(*rows));
+	cells = malloc(t->nrows * t->ncols * sizeof(*cells));
+	if (!rows || !cells) {
+		free(rows);
+		free(cells);
+		qsort_r(t->cells, t->nrows, t->ncols * sizeof(*t->cells), row_cmp, &s);
+		return;
+	}
+	for (size_t r = 0; r < t->nrows; r++)
+		rows[r] = &t->cells[r * t->ncols];
+	qsort_r(rows, t->nrows, sizeof(*rows), row_ptr_cmp, &s);
+	for (size_t r = 0; r < t->nrows; r++)
+		memcpy(&cells[r * t->ncols], rows[r], t->ncols * sizeof(*cells));
+	free(rows);
+	free(t->cells);
+	t->cells = cells;
+	t->cap = t->nrows;
 }
 
 static int row_matches(const struct trawl_top_table *t, const struct trawl_top_cell *row,
@@ -118,9 +162,6 @@ void trawl_top_table_filter(struct trawl_top_table *t, const char *filter)
 			if (kept != r)
 				memcpy(&t->cells[kept * t->ncols], row, t->ncols * sizeof(*row));
 			kept++;
-		} else {
-			for (size_t c = 0; c < t->ncols; c++)
-				free(row[c].text);
 		}
 	}
 	t->nrows = kept;
@@ -213,91 +254,156 @@ void trawl_top_cell_format(const struct trawl_top_col *c, const struct trawl_top
 	}
 }
 
+/*
+ * Batch output goes out through a buffer of its own: a table is thousands of
+ * cells, and a stdio call per piece (each taking the stream's lock) cost
+ * more than formatting them.
+ */
+struct out {
+	FILE *f;
+	size_t n;
+	char b[16384];
+};
+
+static void out_flush(struct out *o)
+{
+	if (o->n)
+		fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t n)
+{
+	if (n > sizeof(o->b) - o->n) {
+		out_flush(o);
+		if (n > sizeof(o->b)) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->b + o->n, s, n);
+	o->n += n;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+static void out_char(struct out *o, char c)
+{
+	if (o->n == sizeof(o->b))
+		out_flush(o);
+	o->b[o->n++] = c;
+}
+
 /* @s right-aligned in @width (left-aligned when negative), as "%*s" does. */
-static void put_padded(FILE *f, const char *s, int width)
+static void put_padded(struct out *o, const char *s, int width)
 {
 	static const char blanks[] = "                                ";
 	size_t n = strlen(s), w = (size_t)(width < 0 ? -(long)width : width), pad;
 
 	pad = w > n ? w - n : 0;
 	if (width < 0)
-		fwrite(s, 1, n, f);
+		out_put(o, s, n);
 	while (pad) {
 		size_t k = pad < sizeof(blanks) - 1 ? pad : sizeof(blanks) - 1;
 
-		fwrite(blanks, 1, k, f);
+		out_put(o, blanks, k);
 		pad -= k;
 	}
 	if (width >= 0)
-		fwrite(s, 1, n, f);
+		out_put(o, s, n);
 }
 
 void trawl_top_table_print(const struct trawl_top_table *t, FILE *f, size_t max)
 {
+	struct out o = { .f = f };
 	char buf[256];
 
-	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(f, "%s%*s", c ? " " : "", t->cols[c].width, t->cols[c].head);
-	fprintf(f, "\n");
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			out_char(&o, ' ');
+		put_padded(&o, t->cols[c].head, t->cols[c].width);
+	}
+	out_char(&o, '\n');
 	for (size_t r = 0; r < t->nrows && (!max || r < max); r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct trawl_top_col *col = &t->cols[c];
 
 			trawl_top_cell_format(col, &t->cells[r * t->ncols + c], buf, sizeof(buf));
 			if (c)
-				fputc(' ', f);
+				out_char(&o, ' ');
 			/* the last column is not padded (long paths, no trailing blanks) */
-			put_padded(f, buf, c + 1 == t->ncols && col->width < 0 ? 0 : col->width);
+			put_padded(&o, buf, c + 1 == t->ncols && col->width < 0 ? 0 : col->width);
 		}
-		fputc('\n', f);
+		out_char(&o, '\n');
 	}
+	out_flush(&o);
+}
+
+static void json_string(struct out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+
+	out_char(o, '"');
+	for (; *p; p++) {
+		if (*p != '"' && *p != '\\' && *p >= 0x20 && *p != 0x7f)
+			continue;	/* other bytes as they are: paths need not be UTF-8 */
+		out_put(o, (const char *)run, (size_t)(p - run));
+		if (*p == '"' || *p == '\\') {
+			out_char(o, '\\');
+			out_char(o, (char)*p);
+		} else {
+			char u[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+
+			out_put(o, u, sizeof(u));
+		}
+		run = p + 1;
+	}
+	out_put(o, (const char *)run, (size_t)(p - run));
+	out_char(o, '"');
 }
 
 void trawl_top_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s, *run = p;
+	struct out o = { .f = f };
 
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p != '"' && *p != '\\' && *p >= 0x20 && *p != 0x7f)
-			continue;	/* other bytes as they are: paths need not be UTF-8 */
-		fwrite(run, 1, (size_t)(p - run), f);
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else
-			fprintf(f, "\\u%04x", *p);
-		run = p + 1;
-	}
-	fwrite(run, 1, (size_t)(p - run), f);
-	fputc('"', f);
+	json_string(&o, s);
+	out_flush(&o);
 }
 
 void trawl_top_table_json(const struct trawl_top_table *t, FILE *f)
 {
+	struct out o = { .f = f };
 	char num[64];
 
-	fputc('[', f);
+	out_char(&o, '[');
 	for (size_t r = 0; r < t->nrows; r++) {
-		fprintf(f, "%s{", r ? "," : "");
+		if (r)
+			out_char(&o, ',');
+		out_char(&o, '{');
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct trawl_top_cell *cell = &t->cells[r * t->ncols + c];
 			enum trawl_top_col_kind k = t->cols[c].kind;
 
 			if (c)
-				fputc(',', f);
-			fputc('"', f);
-			fputs(t->cols[c].key, f);
-			fputs("\":", f);
+				out_char(&o, ',');
+			out_char(&o, '"');
+			out_str(&o, t->cols[c].key);
+			out_put(&o, "\":", 2);
 			if (k == TRAWL_TOP_COL_TEXT) {
-				trawl_top_json_string(f, cell->text ? cell->text : "");
+				json_string(&o, cell->text ? cell->text : "");
 				continue;
 			}
 			/* "%.2f" or "%.0f", as printf writes them */
 			fmt_fixed(cell->num, k == TRAWL_TOP_COL_PCT || k == TRAWL_TOP_COL_RATE ? 2 : 0,
 				  num, sizeof(num));
-			fputs(num, f);
+			out_str(&o, num);
 		}
-		fputc('}', f);
+		out_char(&o, '}');
 	}
-	fputc(']', f);
+	out_char(&o, ']');
+	out_flush(&o);
 }

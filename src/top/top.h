@@ -82,8 +82,9 @@ int64_t trawl_top_map_prune(struct trawl_top_map *m, int (*keep)(void *val, void
 
 /* Strings to small ids and back; ids are dense from 0. */
 struct trawl_top_intern {
-	struct trawl_top_map by_hash;	/* FNV-1a hash -> struct intern_entry chain */
+	struct trawl_top_map by_hash;	/* hash -> struct intern_entry chain */
 	char **strs;			/* id -> string (owned) */
+	size_t *lens;			/* id -> its length */
 	size_t len, cap;
 };
 
@@ -344,7 +345,14 @@ struct trawl_top_col {
 
 struct trawl_top_cell {
 	double num;
-	char *text;		/* owned by the table; NULL for numbers */
+	char *text;		/* in the table's strings; NULL for numbers */
+};
+
+/* A block of a table's strings (they never move: cells point into them). */
+struct trawl_top_strblock {
+	struct trawl_top_strblock *next;
+	size_t used, cap;
+	char data[];
 };
 
 struct trawl_top_table {
@@ -354,6 +362,7 @@ struct trawl_top_table {
 	struct trawl_top_cell *cells;	/* nrows * ncols */
 	size_t nrows, cap;
 	size_t sort_col;	/* the default sort */
+	struct trawl_top_strblock *strs;	/* the cells' texts, newest block first */
 };
 
 enum trawl_top_view {
@@ -376,7 +385,8 @@ int trawl_top_view_build(struct trawl_top_model *m, enum trawl_top_view v,
 void trawl_top_table_fini(struct trawl_top_table *t);
 /* A new row at the end (cells zero). NULL: out of memory. */
 struct trawl_top_cell *trawl_top_table_row(struct trawl_top_table *t);
-int trawl_top_cell_text(struct trawl_top_cell *c, const char *s);
+/* Sets @c's text to a copy of @s (NULL: ""), kept with @t's strings. */
+int trawl_top_cell_text(struct trawl_top_table *t, struct trawl_top_cell *c, const char *s);
 /* Sorts rows by column @col: numbers largest first, text in order (@reverse flips). */
 void trawl_top_table_sort(struct trawl_top_table *t, size_t col, int reverse);
 /*

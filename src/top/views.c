@@ -107,7 +107,7 @@ static int procs_build(struct trawl_top_model *m, struct trawl_top_table *t)
 		if (!(c = trawl_top_table_row(t)))
 			return -ENOMEM;
 		c[0].num = (double)p->pid;
-		if (trawl_top_cell_text(&c[1], p->comm) < 0 || trawl_top_cell_text(&c[6], st) < 0)
+		if (trawl_top_cell_text(t, &c[1], p->comm) < 0 || trawl_top_cell_text(t, &c[6], st) < 0)
 			return -ENOMEM;
 		counts_cells(m, &c[2], &p->n);
 		c[4].num = (double)p->threads_seen;
@@ -151,7 +151,7 @@ static int threads_build(struct trawl_top_model *m, struct trawl_top_table *t)
 			return -ENOMEM;
 		c[0].num = (double)th->tid;
 		c[1].num = (double)th->pid;
-		if (trawl_top_cell_text(&c[2], th->comm) < 0 || trawl_top_cell_text(&c[6], st) < 0)
+		if (trawl_top_cell_text(t, &c[2], th->comm) < 0 || trawl_top_cell_text(t, &c[6], st) < 0)
 			return -ENOMEM;
 		counts_cells(m, &c[3], &th->n);
 		c[5].num = th->has_prio ? (double)th->prio : 0;
@@ -210,10 +210,10 @@ static int syscalls_build(struct trawl_top_model *m, struct trawl_top_table *t, 
 			return -ENOMEM;
 		if (!totals) {
 			c[0].num = (double)sc->pid;
-			if (trawl_top_cell_text(&c[1], comm_of(m, sc->pid)) < 0)
+			if (trawl_top_cell_text(t, &c[1], comm_of(m, sc->pid)) < 0)
 				return -ENOMEM;
 		}
-		if (trawl_top_cell_text(&c[first - 1], trawl_top_intern_str(&m->names, sc->id)) < 0)
+		if (trawl_top_cell_text(t, &c[first - 1], trawl_top_intern_str(&m->names, sc->id)) < 0)
 			return -ENOMEM;
 		latency_cells(m, sc, &c[first]);
 	}
@@ -241,8 +241,8 @@ static int files_build(struct trawl_top_model *m, struct trawl_top_table *t)
 		if (!c)
 			return -ENOMEM;
 		c[0].num = (double)f->pid;
-		if (trawl_top_cell_text(&c[1], comm_of(m, f->pid)) < 0 ||
-		    trawl_top_cell_text(&c[10], trawl_top_intern_str(&m->names, f->path)) < 0)
+		if (trawl_top_cell_text(t, &c[1], comm_of(m, f->pid)) < 0 ||
+		    trawl_top_cell_text(t, &c[10], trawl_top_intern_str(&m->names, f->path)) < 0)
 			return -ENOMEM;
 		c[2].num = (double)(f->read_bytes + f->write_bytes);
 		c[3].num = (double)f->read_bytes;
@@ -271,8 +271,8 @@ static int ust_build(struct trawl_top_model *m, struct trawl_top_table *t)
 		if (!c)
 			return -ENOMEM;
 		c[0].num = (double)u->pid;
-		if (trawl_top_cell_text(&c[1], u->comm) < 0 ||
-		    trawl_top_cell_text(&c[4], trawl_top_intern_str(&m->names, u->name)) < 0)
+		if (trawl_top_cell_text(t, &c[1], u->comm) < 0 ||
+		    trawl_top_cell_text(t, &c[4], trawl_top_intern_str(&m->names, u->name)) < 0)
 			return -ENOMEM;
 		c[2].num = (double)u->count;
 		c[3].num = rate(m, u->count);
