@@ -136,13 +136,13 @@ static int run(int argc, char **argv)
 		{"num-subbuf", required_argument, NULL, 'N'},
 		{"overwrite", no_argument, NULL, 'O'},
 		{"discard", no_argument, NULL, 'D'},
-		{"switch-timer", required_argument, NULL, 'W'},
+		{"switch-timer", required_argument, NULL, 'S'},
 		{"read-timer", required_argument, NULL, 'R'},
 		{"buffers-uid", no_argument, NULL, 'I'},
 		{"buffers-pid", no_argument, NULL, 'P'},
 		{"buffers-global", no_argument, NULL, 'G'},
 		{"tracefile-size", required_argument, NULL, 'C'},
-		{"tracefile-count", required_argument, NULL, 'T'},
+		{"tracefile-count", required_argument, NULL, 'W'},
 		{"blocking-timeout", required_argument, NULL, 'b'},
 		{"output", required_argument, NULL, 'o'},
 		CLI_HELP_OPTION,
@@ -159,7 +159,7 @@ static int run(int argc, char **argv)
 	int c, ret = 0, first = 0, ok, overwrite = -1, blocking_set = 0;
 	int64_t blocking = 0;
 
-	while ((c = getopt_long(argc, argv, "hkus:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkus:C:W:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_enable_channel);
@@ -178,7 +178,7 @@ static int run(int argc, char **argv)
 		case 'D':
 			overwrite = 0;
 			break;
-		case 'W':
+		case 'S':
 			if (cli_parse_u32(optarg, &sw))
 				return cli_error(-EINVAL, "bad switch timer '%s'", optarg);
 			break;
@@ -199,7 +199,7 @@ static int run(int argc, char **argv)
 			if (cli_parse_size(optarg, &tf_size))
 				return cli_error(-EINVAL, "bad trace file size '%s'", optarg);
 			break;
-		case 'T':
+		case 'W':
 			if (cli_parse_u32(optarg, &tf_count))
 				return cli_error(-EINVAL, "bad trace file count '%s'", optarg);
 			break;

@@ -193,15 +193,14 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		return NULL;
 	}
 	/* LTTng 2.13's rules: a writer waits for room only in a user-space
-	 * channel (the kernel's never waits), and in discard mode. */
+	 * channel (the kernel's never waits), and in discard mode. An
+	 * overwrite channel with a timeout is accepted, as LTTng's daemon
+	 * does (a snapshot session's channels default to overwrite, and
+	 * LTTng's ust/blocking test enables one with --blocking-timeout): its
+	 * writers never wait (agent.c), and the client refuses an explicit
+	 * --overwrite with a timeout as LTTng's does. */
 	if (c->attr.blocking_timeout_us && domain != TRAWL_CTL_DOMAIN_UST) {
 		sd_fail(r, -EINVAL, "--blocking-timeout applies to user space only");
-		free(c);
-		return NULL;
-	}
-	if (c->attr.blocking_timeout_us && c->attr.overwrite) {
-		sd_fail(r, -EINVAL, "--blocking-timeout cannot be used with --overwrite (a channel "
-				    "that never fills)");
 		free(c);
 		return NULL;
 	}

@@ -280,6 +280,24 @@ def case_cli():
         if lr.returncode == 0 or tr.returncode == 0 or err_text(lr.stderr) != err_text(tr.stderr):
             fail("enable-channel -k --blocking-timeout: LTTng %d %r, trawl %d %r" %
                  (lr.returncode, err_text(lr.stderr), tr.returncode, err_text(tr.stderr)))
+        # A snapshot session's channels default to overwrite: a timeout is
+        # accepted there (LTTng's ust/blocking "don't block in snapshot mode").
+        ref.lttng("create", "snap", "--snapshot", "--output=" + ldir + "/snap")
+        e.trawl("create", "snap", "--snapshot", "--output", e.dir + "/snap")
+        lr = ref.lttng_raw("lttng", "enable-channel", "-u", "-s", "snap", "sc",
+                           "--blocking-timeout=1000")
+        tr = e.trawl("enable-channel", "-u", "-s", "snap", "sc", "--blocking-timeout=1000",
+                     check=False)
+        if lr.returncode != 0 or tr.returncode != 0:
+            fail("snapshot session, --blocking-timeout=1000: LTTng exit %d, trawl exit %d (%s)" %
+                 (lr.returncode, tr.returncode, tr.stderr.strip()))
+        lsb = blocking_lines(ref.lttng("list", "snap").stdout)
+        tsb = blocking_lines(e.trawl("list", "snap").stdout)
+        if lsb != tsb:
+            fail("snapshot session's Blocking timeout lines: LTTng %s, trawl %s" %
+                 (sorted(lsb.items()), sorted(tsb.items())))
+        ref.lttng("destroy", "snap")
+        e.trawl("destroy", "snap")
         lb = blocking_lines(ref.lttng("list", "s").stdout)
         tb = blocking_lines(e.trawl("list", "s").stdout)
         print("list: LTTng %s" % sorted(lb.items()))
