@@ -27,13 +27,16 @@ static void check(const uint8_t *data, size_t size, const struct trawl_ctf_packe
 		return;
 	if (p.bytes < sizeof(p.head) || p.bytes > size)
 		__builtin_trap();
-	if (be64toh(p.entry.packet_size) != p.bytes * 8 || be64toh(p.entry.offset) != 4096 ||
+	if (p.size < p.bytes || p.size - p.bytes >= sizeof(trawl_ctf_packet_zeros) ||
+	    (exp->unpadded && p.size != p.bytes))
+		__builtin_trap();
+	if (be64toh(p.entry.packet_size) != p.size * 8 || be64toh(p.entry.offset) != 4096 ||
 	    be64toh(p.entry.content_size) > p.bytes * 8 ||
 	    be64toh(p.entry.stream_instance_id) != 7)
 		__builtin_trap();
 	v = exp->big_endian ? be64toh(p.head.context.packet_size)
 			    : le64toh(p.head.context.packet_size);
-	if (v != p.bytes * 8)
+	if (v != p.size * 8)
 		__builtin_trap();
 	if (exp->closed && be64toh(p.entry.timestamp_end) < be64toh(p.entry.timestamp_begin))
 		__builtin_trap();
@@ -47,6 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t sid = 0;
 
 	check(data, size, &exp); /* the consumers' check */
+	exp.unpadded = 1;	 /* a consumer's seal */
+	check(data, size, &exp);
+	exp.unpadded = 0;
 	if (size >= 24) {
 		memcpy(uuid, data + 4, 16);
 		memcpy(&sid, data + 20, 4);

@@ -31,12 +31,13 @@ int64_t trawl_cons_packet_events(const char *metadata, size_t len, const void *p
 	/* a copy: the program may write the shared memory while we decode */
 	memcpy(copy, pkt, content);
 	head = (struct trawl_ctf_packet_start *)copy;
-	/* as written: the packet is its content (ctf/packet.h) */
+	/* its content only (the padding written after it is not read: ctf/packet.h) */
 	if (head->context.content_size > (uint64_t)content * 8) {
 		free(copy);
 		return -1;
 	}
 	head->context.packet_size = head->context.content_size;
+	content = (size_t)((head->context.content_size + 7) / 8);
 	ret = trawl_reader_packet_count_events(metadata, len, copy, content, &n);
 	free(copy);
 	return ret || n > INT64_MAX ? -1 : (int64_t)n;

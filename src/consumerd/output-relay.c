@@ -733,8 +733,10 @@ int64_t trawl_output_relay_packet(struct trawl_output_stream *st, struct iovec *
 	if ((o->broken && !o->sealing) || o->sock < 0 || unacked_room(o) ||
 	    !(copy = malloc(bytes)))
 		return 0; /* lost: counted by the caller */
+	/* v: header, content, then the padding's zeros (stream_packet()) */
 	memcpy(copy, v[0].iov_base, v[0].iov_len);
-	memcpy((char *)copy + v[0].iov_len, v[1].iov_base, bytes - v[0].iov_len);
+	memcpy((char *)copy + v[0].iov_len, v[1].iov_base, v[1].iov_len);
+	memset((char *)copy + v[0].iov_len + v[1].iov_len, 0, bytes - v[0].iov_len - v[1].iov_len);
 	o->sent_bytes += bytes;
 	o->files[st->data].sent += bytes;
 	o->files[st->index].sent += sizeof(*e);

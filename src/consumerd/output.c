@@ -879,7 +879,7 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 		return 0;
 	if (!d || !x)
 		return -EBADF;
-	ret = trawl_output_local_append(d, v, 2);
+	ret = trawl_output_local_append(d, v, v[2].iov_len ? 3 : 2); /* v: stream_packet()'s */
 	if (!ret) {
 		ret = trawl_output_local_append(x, &ie, 1);
 		if (ret && !ftruncate(d->fd, (off_t)st->offset))
@@ -909,10 +909,11 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	const struct trawl_ctf_packet_expect exp = {
 		.big_endian = trawl_ctf_host_big_endian(),
 		.stream_id = -1,
+		.unpadded = !!(flags & TRAWL_OUTPUT_PKT_FORCED),
 	};
 	struct trawl_ctf_packet p;
 	struct trawl_ctf_packet_start raw;
-	struct iovec v[2];
+	struct iovec v[3];
 	uint64_t carry = flags & TRAWL_OUTPUT_PKT_NOCARRY ? 0 : st->carry;
 	int64_t n;
 
@@ -923,7 +924,7 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	 * next file (not a seal's, written after a failure: its few bytes stay
 	 * in the file that lost packets)
 	 */
-	if (st->base && st->offset && st->offset + p.bytes > st->file_size &&
+	if (st->base && st->offset && st->offset + p.size > st->file_size &&
 	    !(flags & TRAWL_OUTPUT_PKT_FORCED) && !st->o->failed) {
 		split_next(st);	    /* a failure is counted as a failed write's */
 		p.entry.offset = 0; /* the new file's first */
@@ -942,14 +943,15 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	trawl_ctf_packet_add_discarded(&p, carry, exp.big_endian);
 	v[0] = (struct iovec){&p.head, hl};
 	v[1] = (struct iovec){(char *)pkt + hl, p.bytes - hl};
-	n = st->o->relay ? trawl_output_relay_packet(st, v, &p.entry, p.bytes, events, carry)
-			 : local_packet(st, v, &p.entry, p.bytes, flags & TRAWL_OUTPUT_PKT_FORCED);
+	v[2] = (struct iovec){(void *)trawl_ctf_packet_zeros, p.size - p.bytes};
+	n = st->o->relay ? trawl_output_relay_packet(st, v, &p.entry, p.size, events, carry)
+			 : local_packet(st, v, &p.entry, p.size, flags & TRAWL_OUTPUT_PKT_FORCED);
 	if (n == 0 && (flags & TRAWL_OUTPUT_PKT_FORCED))
 		return -EPIPE; /* a seal's packet: not one of the stream's */
 	if (n == 0)
 		trawl_output_stream_lost(st, carry ? &raw : &p.head, p.bytes, events);
 	if (n > 0) {
-		st->offset += p.bytes;
+		st->offset += p.size;
 		if (!(flags & TRAWL_OUTPUT_PKT_FORCED))
 			st->lost_packets = st->lost_events = 0; /* this one shows the gap */
 	}

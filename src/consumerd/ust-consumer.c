@@ -108,11 +108,10 @@ static int64_t trace_packet_events(void *arg, const void *pkt, size_t len)
 }
 
 /*
- * Writes packet @p of trace @t and its index entry. Only the content goes
- * out: the sub-buffer's unused tail is dropped and packet_size rewritten to
- * match (CTF allows packet_size == content_size), so a trace costs the
- * bytes its events take, not whole sub-buffers. A packet that could not be
- * written (a full disk, relayd gone) has its events counted (count.h).
+ * Writes packet @p of trace @t and its index entry: its content, padded
+ * with zeros to the page size as LTTng's consumers write it, not the whole
+ * sub-buffer (ctf/packet.h). A packet that could not be written (a full
+ * disk, relayd gone) has its events counted (count.h).
  */
 static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 			const struct trawl_ustctl_packet *p)

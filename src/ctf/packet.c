@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HEAD_SIZE sizeof(struct trawl_ctf_packet_start)
 
@@ -52,6 +53,25 @@ head_check(const struct trawl_ctf_packet_start *h, size_t avail,
 	return 0;
 }
 
+const uint8_t trawl_ctf_packet_zeros[65536];
+
+/* The padding after @bytes of content: to the page size (packet.h). */
+static uint64_t padding(uint64_t bytes)
+{
+	static uint64_t page;
+	uint64_t pg = __atomic_load_n(&page, __ATOMIC_RELAXED);
+
+	if (!pg) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		pg = ps >= 4096 && (size_t)ps <= sizeof(trawl_ctf_packet_zeros) && !(ps & (ps - 1))
+			     ? (uint64_t)ps
+			     : 4096;
+		__atomic_store_n(&page, pg, __ATOMIC_RELAXED);
+	}
+	return (pg - bytes % pg) % pg;
+}
+
 static inline __attribute__((always_inline)) int
 prepare(struct trawl_ctf_packet *p, const void *pkt, size_t avail,
 	const struct trawl_ctf_packet_expect *exp, uint64_t instance_id, uint64_t offset, int swap)
@@ -65,11 +85,12 @@ prepare(struct trawl_ctf_packet *p, const void *pkt, size_t avail,
 	if (head_check(&p->head, avail, exp, swap))
 		return -EINVAL;
 	p->bytes = (rd64(c->content_size, swap) + 7) / 8;
-	p->head.context.packet_size = rd64(p->bytes * 8, swap);
+	p->size = p->bytes + (exp->unpadded ? 0 : padding(p->bytes));
+	p->head.context.packet_size = rd64(p->size * 8, swap);
 	p->head.header.stream_instance_id = rd64(instance_id, swap);
 	p->entry = (struct trawl_ctf_index_entry){
 		.offset = htobe64(offset),
-		.packet_size = htobe64(p->bytes * 8),
+		.packet_size = htobe64(p->size * 8),
 		.content_size = htobe64(rd64(c->content_size, swap)),
 		.timestamp_begin = htobe64(rd64(c->timestamp_begin, swap)),
 		.timestamp_end = htobe64(rd64(c->timestamp_end, swap)),

@@ -9,12 +9,14 @@
  * copies them once (the caller then writes only that copy, so a program
  * scribbling on the memory meanwhile cannot make the written header differ
  * from the checked one), rewrites packet_size to the content rounded up to
- * a byte (only the content is written, as CTF allows) and
- * stream_instance_id to the stream file's, and makes the packet's index
- * entry. The caller writes, in this order:
+ * the page size (the padding is zeros: LTTng 2.13's consumers write a
+ * packet padded so, and its tracefile-limits scripts check the files'
+ * sizes) and stream_instance_id to the stream file's, and makes the
+ * packet's index entry. The caller writes, in this order:
  *
  *	p.head                   sizeof(p.head) bytes
  *	pkt + sizeof(p.head)     p.bytes - sizeof(p.head) bytes
+ *	trawl_ctf_packet_zeros   p.size - p.bytes bytes (less than a page)
  *
  * to the stream file at @offset, and then p.entry to its index. Users: the
  * consumers' outputs (consumerd/output.c: local files and trawl-relayd),
@@ -42,13 +44,23 @@ struct trawl_ctf_packet_expect {
 	 * and is rewritten anyway, and their times are written as they are.
 	 */
 	int closed;
+	/*
+	 * 1: no padding, packet_size is the content rounded up to a byte (a
+	 * consumer's seal after a failure: a full disk may take its few bytes
+	 * and not a page).
+	 */
+	int unpadded;
 };
+
+/* Zeros to pad packets with: at least any p.size - p.bytes. */
+extern const uint8_t trawl_ctf_packet_zeros[65536];
 
 /* A packet ready to write (see the top of this file). Owns nothing. */
 struct trawl_ctf_packet {
 	struct trawl_ctf_packet_start head; /* in the trace's byte order, rewritten */
 	struct trawl_ctf_index_entry entry; /* big-endian, as index files are */
 	uint64_t bytes;                     /* content bytes, head included */
+	uint64_t size;                      /* bytes on disk: bytes and the padding */
 };
 
 /**

@@ -16,8 +16,8 @@
  * per event once they have grown to the largest event's size (the arena is
  * bounded by the packet size: a bigger event could not fit anyway).
  *
- * Packets on disk hold only their content: packet_size is the content size
- * rounded up to a byte, which CTF allows and which keeps traces small.
+ * Packets on disk hold their content padded with zeros to the page size,
+ * as LTTng's and trawl's consumers write them (ctf/packet.h).
  * Every packet, encoded here or appended, is written by packet_out() through
  * trawl_ctf_packet_prepare() (packet.h), the step the consumers take for
  * theirs: the golden tests of tests/ctf check what production writes.
@@ -188,7 +188,7 @@ static int packet_out(struct trawl_ctf_stream *s, const void *pkt, size_t len)
 		.closed = 1,
 	};
 	struct trawl_ctf_packet p;
-	struct iovec iov[2];
+	struct iovec iov[3];
 	int ret;
 
 	ret = trawl_ctf_packet_prepare(&p, pkt, len, &exp, s->instance_id, s->file_off);
@@ -196,12 +196,13 @@ static int packet_out(struct trawl_ctf_stream *s, const void *pkt, size_t len)
 		return ret;
 	iov[0] = (struct iovec){&p.head, hl};
 	iov[1] = (struct iovec){(uint8_t *)pkt + hl, p.bytes - hl};
-	ret = writev_all(s->fd, iov, 2);
+	iov[2] = (struct iovec){(void *)trawl_ctf_packet_zeros, p.size - p.bytes};
+	ret = writev_all(s->fd, iov, 3);
 	if (!ret)
 		ret = trawl_write_all(s->idx_fd, &p.entry, sizeof(p.entry));
 	if (ret)
 		return ret;
-	s->file_off += p.bytes;
+	s->file_off += p.size;
 	return 0;
 }
 

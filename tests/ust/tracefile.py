@@ -76,6 +76,10 @@ def check_files(files, cpu, what):
             fail("%s: %s: file number %d, not below the count %d" % (what, name, n, COUNT))
         if size > SIZE:
             fail("%s: %s holds %d bytes, more than %d" % (what, name, size, SIZE))
+        # packets padded to the page size, as LTTng's consumer writes them
+        # (its tracefile-limits scripts count whole files)
+        if size % os.sysconf("SC_PAGE_SIZE"):
+            fail("%s: %s holds %d bytes, not whole pages" % (what, name, size))
         if "index/%s.idx" % name not in index:
             fail("%s: %s has no index/%s.idx" % (what, name, name))
         per.setdefault(c, []).append(n)
@@ -124,9 +128,12 @@ def rules(e):
     if r.stderr.strip() != want:
         fail("size under the sub-buffer size: %r, wanted %r" % (r.stderr, want))
     e.trawl("enable-channel", "-u", "c2")
+    # LTTng's short options: -C SIZE, -W COUNT (its tracefile-limits scripts use them)
+    e.trawl("enable-channel", "-u", "c3", "--subbuf-size", "4096", "-C", "16384", "-W", "2")
     out = e.trawl("list", "r").stdout
     for line in ("Trace file count: 3 per stream", "Trace file size:  8192 bytes",
-                 "Trace file count: 1 per stream", "Trace file size:  unlimited"):
+                 "Trace file count: 1 per stream", "Trace file size:  unlimited",
+                 "Trace file count: 2 per stream", "Trace file size:  16384 bytes"):
         if line not in out:
             fail("list lacks %r:\n%s" % (line, out))
     mi = e.trawl("--mi", "xml", "list", "r").stdout
