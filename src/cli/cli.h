@@ -60,6 +60,8 @@ const struct cli_cmd *cli_cmd_find(const char *name);
 
 /* Set by global options. */
 extern int cli_quiet;
+/* 1: run as `lttng` (argv[0]'s name): LTTng's exit statuses where trawl's differ (loss.c). */
+extern int cli_as_lttng;
 
 /* Prints "trawl: <msg>" and returns the exit status for @err (negative errno). */
 int cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 int cli_quiet;
+int cli_as_lttng;
 
 const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_create,
@@ -372,8 +373,11 @@ static int run_mi(const struct cli_cmd *cmd, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
+	const char *self = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
 	int i = 1;
 
+	self = self ? self + 1 : argc > 0 && argv[0] ? argv[0] : "";
+	cli_as_lttng = !strcmp(self, "lttng");
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--list-commands")) {
 			for (i = 0; cli_cmds[i]; i++)

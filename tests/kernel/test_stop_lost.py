@@ -3,7 +3,8 @@
 two 4 KiB sub-buffers): exit 11 (stopped, data lost) with one line whose
 count is the one babeltrace2 reports as discarded in the trace; read +
 discarded covers every call of the flood (others' getpgid only add);
-`status` says the same (11), `destroy` of the stopped session exits 0."""
+`status` says the same (11; run as `lttng`, 0 and the same line), `destroy`
+of the stopped session exits 0."""
 import os
 import re
 import signal
@@ -58,6 +59,13 @@ try:
           "or more" % (n, lost, line_stop, 2 * N))
     assert line_stop == lost and lost > 0, (line_stop, lost)
     assert line_status == line_stop, (line_status, line_stop)
+    # Run as `lttng` (installed in LTTng's place): LTTng's exit status, 0,
+    # and still the line (cli/loss.c).
+    p = subprocess.run(["lttng", "status"], executable=os.path.join(ktest.BIN, "trawl"),
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, ("as lttng", p.returncode, p.stderr)
+    p.returncode = ktest.LOST
+    assert said(p, "status as lttng") == line_stop
     assert n + lost >= 2 * N, (n, lost)
     p = trawl("destroy", check=False)
     assert p.returncode == 0 and not p.stderr.strip(), (p.returncode, p.stderr)
