@@ -178,6 +178,10 @@ static int archive_last(void *arg)
 
 	if (!rel[0])
 		return -EINVAL; /* a rotated session's chunk is below its output */
+	/* cleared since its stop: no archive, as LTTng, and its folder goes
+	 * if the clear left it empty (rmdir never follows a link) */
+	if (!j->archive[0])
+		return rmdir(j->chunk) && errno != ENOENT && errno != ENOTEMPTY ? -errno : 0;
 	return archive_chunk(arg);
 }
 
@@ -237,6 +241,14 @@ static void clear_end(struct sd_session *s, int i, int ret, const struct trawl_d
 	if (!s->active)
 		s->cleared_after_stop = 1;
 	s->chunk_bytes_base = 0;
+	/* LTTng's clear is a rotation that deletes the chunk it ends: the
+	 * chunk after it has the next ID and begins now (the archive names
+	 * of later rotations and of destroy say so). Its files stay where
+	 * they were. */
+	if (s->output[0] || s->relay[0]) {
+		s->chunk_id++;
+		s->chunk_begin = (int64_t)time(NULL);
+	}
 }
 
 static const struct sd_domains_cmd clear_cmd = {
@@ -475,7 +487,11 @@ int sd_session_archive_last_begin(struct sd_session *s)
 	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = s->last_archive};
 
 	s->last_archive[0] = '\0';
-	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
+	if (!s->rotations || !writes_files(s) || !s->chunk[0])
+		return 0;
+	/* cleared since its stop: LTTng's clear ended that chunk and no other
+	 * began (archive_last() removes its empty folder) */
+	if (!s->cleared_after_stop &&
 	    archive_name(s, time(NULL), s->last_archive, sizeof(s->last_archive))) {
 		s->last_archive[0] = '\0';
 		return 0;
@@ -492,7 +508,7 @@ int sd_session_relay_archive_begin(struct sd_session *s, struct sd_reply *r)
 
 	s->last_archive[0] = '\0';
 	/* (rotated since its stop: the chunk that ended then was the last) */
-	if (!s->relay[0] || !s->rotations || s->rotated_after_stop)
+	if (!s->relay[0] || !s->rotations || s->rotated_after_stop || s->cleared_after_stop)
 		return 0;
 	refused = rotate_refused(s, &scratch);
 	free(scratch.recs);
@@ -553,10 +569,13 @@ void sd_session_archive_last(struct sd_session *s)
 	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
 	int ret;
 
+	archive[0] = '\0';
 	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
-	    archive_name(s, time(NULL), archive, sizeof(archive)))
+	    (!s->cleared_after_stop && archive_name(s, time(NULL), archive, sizeof(archive))))
 		return;
-	ret = run_as(s, archive_last, &j);
+	ret = run_as(s, archive_last, &j); /* cleared since its stop: archive "" (above) */
+	if (!ret && !archive[0])
+		return;
 	if (ret)
 		sd_log("session %s: cannot archive its last trace chunk: %s", s->name,
 		       strerror(-ret));

@@ -278,6 +278,34 @@ def test_rotate(env):
     if left:
         fail("after destroy, the output holds %s besides archives" % left)
 
+    # A clear is LTTng's rotation that deletes the chunk it ends: it takes a
+    # chunk ID; cleared after its stop, destroy archives nothing and leaves
+    # no chunk folder (as LTTng 2.13 does: checked side by side by hand).
+    out = env.dir + "/k"
+    app = App(env.env, 1)
+    wait_registered(env, [app.pid])
+    env.trawl("create", "k", "-o", out)
+    env.trawl("enable-event", "-u", "tall:seq", "-s", "k")
+    env.trawl("start", "k")
+    app.emit(5)
+    env.trawl("rotate", "k")                           # chunk 0 archived
+    app.emit(5)
+    env.trawl("clear", "k")                            # chunk 1 deleted, chunk 2 begins
+    r = env.trawl("rotate", "k")
+    if not re.search(r"/archives/%s-%s-2\n" % (CHUNK, CHUNK), r.stdout):
+        fail("rotate after a clear: %r, want the archive of chunk 2" % r.stdout)
+    env.trawl("stop", "k")
+    env.trawl("clear", "k")
+    d = env.trawl("destroy", "k")
+    app.close()
+    if d.stdout != "Session k destroyed\n":
+        fail("destroy after stop and clear said %r (want no archive)" % d.stdout)
+    if sorted(archives(out)) != [0, 2]:
+        fail("archives after clears: %s, want chunks 0 and 2" % sorted(archives(out)))
+    left = [d for d in os.listdir(out) if d != "archives"]
+    if left:
+        fail("after stop, clear and destroy, the output holds %s besides archives" % left)
+
     # LTTng's refusals
     env.trawl("create", "snap", "--snapshot", "-o", env.dir + "/snap")
     env.trawl("enable-event", "-u", "tall:seq", "-s", "snap")
