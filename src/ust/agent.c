@@ -55,6 +55,14 @@
  * as long again at most, and one that exits before that hands its counts
  * to the daemon (TALLY, wire.h: trawl_ust_agent_report_tally()), which
  * charges them to the channels that would have recorded them.
+ * A program its daemon drops (it missed a deadline: ust-conn.c) while a
+ * session records it has the same tally from the moment its agent sees the
+ * connection gone (conn_close()) until its next registration is set up:
+ * the events it records meanwhile go to the discarded events of the
+ * channels that setup gives (the same per-user buffers, or the same
+ * per-process trace: the daemon keeps a living process's), or to the
+ * daemon in a TALLY if it exits first; none if the daemon is gone (the
+ * connection fails: nothing it would trace was lost).
  * TRAWL_UST_REGISTER_TIMEOUT=0 (no wait) keeps LTTng-UST's meaning: no
  * tally either, the events before the setup are not traced (counting them
  * would turn every tracepoint on meanwhile: tracepoint_enabled() true in a
@@ -763,12 +771,34 @@ static void notify_forget(struct trawl_ust_conn *c)
 	c->notify = NULL;
 }
 
+/* Whether a session of @c's daemon records this program now: a started
+ * channel with buffers. trawl_ust_lock held. */
+static int conn_records(const struct trawl_ust_conn *c)
+{
+	const struct trawl_ust_chan *ch;
+
+	for (ch = c->chans; ch; ch = ch->next)
+		if (ch->nr_streams && __atomic_load_n(&ch->active, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
 static void conn_close(struct trawl_ust_conn *c)
 {
 	struct trawl_ust_chan *ch;
+	int counted = __atomic_load_n(&c->tally, __ATOMIC_RELAXED) != NULL;
 
 	tally_done(c, 0); /* no setup to count for any more */
 	pthread_mutex_lock(&trawl_ust_lock);
+	/* The drop window (top comment): a program its daemon traced (or was
+	 * late setting up) counts its events from now until the registration
+	 * that follows is set up, in place of these channels. Not with
+	 * TRAWL_UST_REGISTER_TIMEOUT=0 (no tally at all), nor for a program
+	 * no session records: its tracepoints stay off. */
+	if ((counted || conn_records(c)) && register_timeout_ms() && !c->tally) {
+		c->tally_gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->tally, trawl_ust_tally_start_replacing(c), __ATOMIC_RELAXED);
+	}
 	while ((ch = c->chans)) {
 		c->chans = ch->next;
 		chan_drop(ch);

@@ -32,6 +32,17 @@
  * a counting channel of their own), and the tally then lasts until the
  * daemon has set up that addition too.
  *
+ * The same tally covers a program its daemon dropped (it missed a
+ * deadline) while a session traced it: from the moment its agent notices
+ * until its next registration is set up, its events would be neither
+ * recorded nor counted. trawl_ust_tally_start_replacing() swaps each
+ * event's array at once for one without the dropped connection's channels
+ * and with the tally's slot, so each event is recorded (into the old
+ * channels, which the consumer still reads: per-user buffers, or the
+ * per-process trace the daemon keeps for a living process) or counted;
+ * the setup of the registration that follows then takes the counts as
+ * above, into the same buffers (per-user) or the same per-process trace.
+ *
  * A program that exits before its setup is complete hands its counts to
  * the daemon instead (TALLY, wire.h): each provider's destructor takes its
  * events' counts (trawl_ust_tally_take(), exchanged with 0, so that a setup
@@ -223,7 +234,35 @@ int trawl_ust_tally_covers(const struct trawl_ust_tally *t, const struct trawl_u
 	return tally_has(t, ev);
 }
 
-int trawl_ust_tally_add(struct trawl_ust_tally *t)
+/*
+ * @ev's array without @conn's channels and with the tally's slot (@chan,
+ * @id), published at once (release): a probe loads either the old array
+ * (records into @conn's channels, still mapped and read) or this one
+ * (counts), never both, never neither. 0 or -ENOMEM (then @ev goes on
+ * recording into @conn's channels until they are dropped).
+ */
+static int slots_swap_in(struct trawl_ust_event_desc *ev, const struct trawl_ust_conn *conn,
+			 struct trawl_ust_chan *chan, uint32_t id)
+{
+	struct trawl_ust_slots *old = ev->slots, *s;
+	uint32_t j;
+
+	s = slots_new(NULL, (old ? old->nr : 0) + 1);
+	if (!s)
+		return -ENOMEM;
+	for (j = 0; old && j < old->nr; j++) {
+		const struct trawl_ust_chan *c = old->slot[j].chan;
+
+		if (c && c->conn != conn)
+			s->slot[s->nr++] = old->slot[j];
+	}
+	s->slot[s->nr++] = (struct trawl_ust_slot){chan, id, 0};
+	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* trawl_ust_tally_add(); @replace: trawl_ust_tally_start_replacing()'s. */
+static int tally_add(struct trawl_ust_tally *t, int replace)
 {
 	struct trawl_ust_event_desc **all;
 	struct trawl_ust_chan *chan, **chans;
@@ -238,7 +277,7 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 	 * already records (a provider of an earlier registration): counted, it
 	 * would be both in the trace and in a TALLY. */
 	for (i = 0; i < nr_all; i++)
-		if (!tally_has(t, all[i]) && !set_up_by(all[i], t->conn))
+		if (!tally_has(t, all[i]) && (replace || !set_up_by(all[i], t->conn)))
 			all[k++] = all[i];
 	if (!k) {
 		free(all);
@@ -293,6 +332,11 @@ int trawl_ust_tally_add(struct trawl_ust_tally *t)
 	ret = 0;
 	for (i = 0; i < k; i++) {
 		t->events[t->nr_events++] = (struct tally_event){all[i], chan, i};
+		if (replace) {
+			if (slots_swap_in(all[i], t->conn, chan, i))
+				ret = -ENOMEM; /* that one goes uncounted */
+			continue;
+		}
 		to_shadow(t, all[i]);
 		if (trawl_ust_slots_set(all[i], chan, i, 0, 1))
 			ret = -ENOMEM; /* that one goes uncounted */
@@ -303,20 +347,35 @@ out:
 	return ret;
 }
 
-struct trawl_ust_tally *trawl_ust_tally_start(struct trawl_ust_conn *conn)
+int trawl_ust_tally_add(struct trawl_ust_tally *t)
+{
+	return tally_add(t, 0);
+}
+
+static struct trawl_ust_tally *tally_start(struct trawl_ust_conn *conn, int replace)
 {
 	struct trawl_ust_tally *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	t->conn = conn;
-	if (trawl_ust_tally_add(t) && !t->nr_chans) {
+	if (tally_add(t, replace) && !t->nr_chans) {
 		free(t->events);
 		free(t->chans);
 		free(t);
 		return NULL;
 	}
 	return t;
+}
+
+struct trawl_ust_tally *trawl_ust_tally_start(struct trawl_ust_conn *conn)
+{
+	return tally_start(conn, 0);
+}
+
+struct trawl_ust_tally *trawl_ust_tally_start_replacing(struct trawl_ust_conn *conn)
+{
+	return tally_start(conn, 1);
 }
 
 int trawl_ust_tally_set(struct trawl_ust_tally *t, struct trawl_ust_event_desc *ev,

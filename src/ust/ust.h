@@ -154,6 +154,10 @@ int trawl_ust_slots_set(struct trawl_ust_event_desc *ev, struct trawl_ust_chan *
  * counting just stops. Frees @t. */
 struct trawl_ust_tally;
 struct trawl_ust_tally *trawl_ust_tally_start(struct trawl_ust_conn *conn);
+/* As start, for a connection being dropped (agent.c conn_close()): every
+ * registered event is counted from now, in place of @conn's channels (its
+ * array swapped at once: slots.c). */
+struct trawl_ust_tally *trawl_ust_tally_start_replacing(struct trawl_ust_conn *conn);
 /* Whether @t counts @ev (an event @t's daemon set up already is not
  * counted: its setup goes to the slots, not to the shadow). */
 int trawl_ust_tally_covers(const struct trawl_ust_tally *t, const struct trawl_ust_event_desc *ev);

@@ -17,9 +17,11 @@
  *
  * LOSS_APP_HOLD=1: after its events (and children), prints "held PID" and
  * waits to be killed (the tally tests kill it, SIGKILL, before its exit).
- * LOSS_APP_MORE=M too: before that wait, reads a line on stdin, then emits
- * M more events (n = N .. N+M-1) and prints "more PID" (tally-shm.sh late:
- * events emitted after the daemon dropped the program).
+ * LOSS_APP_MORE=M too: before that wait, reads lines on stdin, and for
+ * each emits M more events (or the line's number of them) (n going on from N) and prints "more PID"
+ * (tally-shm.sh late: events emitted after the daemon dropped the program).
+ * LOSS_APP_EXIT=1 too: at the end of stdin, prints "done" and exits (its
+ * destructors run) instead of waiting (drop-window.sh).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -100,16 +102,23 @@ int main(int argc, char **argv)
 
 		printf("held %d\n", (int)getpid());
 		fflush(stdout);
-		if (more && fgets(line, sizeof(line), stdin)) {
-			uint64_t m = strtoull(more, NULL, 10);
+		uint64_t next = n;
 
-			for (i = n; i < n + m; i++)
+		while (more && fgets(line, sizeof(line), stdin)) {
+			/* A line with a number: that many, instead of M. */
+			uint64_t m = strtoull(line, NULL, 10);
+
+			if (!m)
+				m = strtoull(more, NULL, 10);
+			for (i = next; i < next + m; i++)
 				tracepoint(tall, seq, id, i);
+			next += m;
 			printf("more %d\n", (int)getpid());
 			fflush(stdout);
 		}
-		for (;;)
-			pause();
+		if (!getenv("LOSS_APP_EXIT"))
+			for (;;)
+				pause();
 	}
 	printf("done\n");
 	return 0;
