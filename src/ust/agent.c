@@ -786,16 +786,17 @@ static int conn_records(const struct trawl_ust_conn *c)
 static void conn_close(struct trawl_ust_conn *c)
 {
 	struct trawl_ust_chan *ch;
-	int counted = __atomic_load_n(&c->tally, __ATOMIC_RELAXED) != NULL;
 
 	tally_done(c, 0); /* no setup to count for any more */
 	pthread_mutex_lock(&trawl_ust_lock);
-	/* The drop window (top comment): a program its daemon traced (or was
-	 * late setting up) counts its events from now until the registration
-	 * that follows is set up, in place of these channels. Not with
+	/* The drop window (top comment): a program its daemon set up and
+	 * records counts its events from now until the registration that
+	 * follows is set up, in place of these channels. Not with
 	 * TRAWL_UST_REGISTER_TIMEOUT=0 (no tally at all), nor for a program
-	 * no session records: its tracepoints stay off. */
-	if ((counted || conn_records(c)) && register_timeout_ms() && !c->tally) {
+	 * no session records (its tracepoints stay off), nor again for a
+	 * connection closed before its setup (a registration refused at once,
+	 * 5 times a second: each tally keeps its arrays and memfd mapped). */
+	if (conn_records(c) && register_timeout_ms() && !c->tally) {
 		c->tally_gen = __atomic_load_n(&trawl_ust_registry_generation, __ATOMIC_RELAXED);
 		__atomic_store_n(&c->tally, trawl_ust_tally_start_replacing(c), __ATOMIC_RELAXED);
 	}

@@ -18,7 +18,7 @@
 users_or_skip
 have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 "${TRAWL_PYTHON:-python3}" -c 'import bt2' 2>/dev/null || { echo "SKIP: no bt2"; exit 77; }
-U=trawlsb$$
+U=trawlst$$
 mkuser "$U" || { echo "SKIP: useradd failed"; exit 77; }
 N=2000
 
