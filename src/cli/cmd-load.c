@@ -76,6 +76,22 @@ static int run(int argc, char **argv)
 		return ret;
 	ret = trawl_config_load(ctl, path, &o, &loaded, err, sizeof(err));
 	trawl_ctl_disconnect(ctl);
+	/* LTTng's <load>, whether it worked or not. */
+	if (cli_mi) {
+		cli_mi_open("load");
+		cli_mi_open("session");
+		cli_mi_str("name", o.session ? o.session : "*");
+		cli_mi_close();
+		if (path)
+			cli_mi_str("path", path);
+		cli_mi_open("overrides");
+		if (o.override_name)
+			cli_mi_str("name", o.override_name);
+		if (o.override_url)
+			cli_mi_str("url", o.override_url);
+		cli_mi_close();
+		cli_mi_close();
+	}
 	if (ret)
 		return cli_error(ret, "%s", err);
 	if (o.session)
@@ -106,4 +122,5 @@ const struct cli_cmd cli_cmd_load = {
 		       "Files are read by this command, as the user who runs it.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

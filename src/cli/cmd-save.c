@@ -58,6 +58,17 @@ static int run(int argc, char **argv)
 		return ret;
 	ret = trawl_config_save(ctl, name, dir, force, err, sizeof(err));
 	trawl_ctl_disconnect(ctl);
+	/* LTTng's <save>, whether it worked or not: the session ("*" for
+	 * all) and the folder if given. */
+	if (cli_mi) {
+		cli_mi_open("save");
+		cli_mi_open("session");
+		cli_mi_str("name", name ? name : "*");
+		cli_mi_close();
+		if (dir)
+			cli_mi_str("path", dir);
+		cli_mi_close();
+	}
 	if (ret)
 		return cli_error(ret, "%s", err);
 	if (cli_quiet)
@@ -86,4 +97,5 @@ const struct cli_cmd cli_cmd_save = {
 		"sessions again. The file is written by this command, as the user who runs it.",
 	.options = opts_doc,
 	.run = run,
+	.mi = CLI_MI_RESULT,
 };

@@ -77,6 +77,10 @@ SEQUENCE = [
     "list s1",
     "disable-rotation -s s1 --timer",
     "disable-rotation -s s1 --size",
+    # <save> and <load>: the session, the folder, the overrides
+    "save s1 -o {D}/sv",
+    "load -i {D}/sv s1 --override-name s1b",
+    "destroy s1b",
     "stop s1",
     "!stop s1",
     "destroy s1",
