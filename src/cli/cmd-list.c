@@ -16,6 +16,7 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-f, --fields", "With -k or -u, list each event's fields too."},
 	{"--syscall", "With -k, list system calls."},
 	{"-c, --channel=NAME", "Accepted for LTTng compatibility."},
+	{"-d, --domain", "With a SESSION: list its domains only."},
 	{"-h, --help", "Show this help."},
 	{NULL, NULL},
 };
@@ -233,6 +234,7 @@ static int run(int argc, char **argv)
 		{"fields", no_argument, NULL, 'f'},
 		{"syscall", no_argument, NULL, 'Y'},
 		{"channel", required_argument, NULL, 'c'},
+		{"domain", no_argument, NULL, 'd'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
@@ -240,9 +242,9 @@ static int run(int argc, char **argv)
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	struct trawl_ctl_list *l;
 	struct trawl_ctl *ctl;
-	int c, ret, fields = 0;
+	int c, ret, fields = 0, domains = 0;
 
-	while ((c = getopt_long(argc, argv, "hkufc:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkufc:d", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_list);
@@ -260,6 +262,9 @@ static int run(int argc, char **argv)
 			kind = TRAWL_CTL_EVENT_SYSCALL;
 			break;
 		case 'c':
+			break;
+		case 'd':
+			domains = 1;
 			break;
 		default:
 			return cli_usage(&cli_cmd_list, "bad option");
@@ -286,7 +291,10 @@ static int run(int argc, char **argv)
 				trawl_ctl_list_destroy(l);
 			}
 		} else {
-			cli_show_session(l);
+			if (domains)
+				cli_show_domains(l);
+			else
+				cli_show_session(l);
 			trawl_ctl_list_destroy(l);
 		}
 	} else if (domain != TRAWL_CTL_DOMAIN_NONE) {

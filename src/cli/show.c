@@ -297,7 +297,7 @@ static size_t mi_trackers(const struct trawl_ctl_list *l, size_t i)
  * rotation schedules and <domains>, each with its trackers and <channels>,
  * each channel with its <events> (contexts are not part of LTTng's MI).
  */
-static int mi_show_session(const struct trawl_ctl_list *l)
+static int mi_show_session(const struct trawl_ctl_list *l, int domains_only)
 {
 	size_t i, n = trawl_ctl_list_count(l);
 	int base = cli_mi_depth(), session = -1, domains = -1, channels = -1, events = -1;
@@ -346,12 +346,14 @@ static int mi_show_session(const struct trawl_ctl_list *l)
 			cli_mi_str("type", cli_mi_domain_name(d.domain));
 			cli_mi_str("buffer_type",
 				   cli_mi_buffers_name(d.domain, domain_buffers(l, i)));
+			if (domains_only) /* list -d: the domain alone */
+				break;
 			i = mi_trackers(l, i + 1) - 1;
 			cli_mi_open("channels");
 			channels = cli_mi_depth();
 			break;
 		case TRAWL_CTL_ITEM_CHANNEL:
-			if (domains < 0 || trawl_ctl_list_channel_at(l, i, &c))
+			if (domains < 0 || domains_only || trawl_ctl_list_channel_at(l, i, &c))
 				break;
 			cli_mi_close_to(channels);
 			cli_mi_channel_open(&c);
@@ -359,7 +361,7 @@ static int mi_show_session(const struct trawl_ctl_list *l)
 			events = cli_mi_depth();
 			break;
 		case TRAWL_CTL_ITEM_EVENT:
-			if (events < 0 || trawl_ctl_list_event_at(l, i, &e))
+			if (events < 0 || domains_only || trawl_ctl_list_event_at(l, i, &e))
 				break;
 			cli_mi_close_to(events);
 			cli_mi_event_of(&me, &e);
@@ -369,6 +371,11 @@ static int mi_show_session(const struct trawl_ctl_list *l)
 		default:
 			break;
 		}
+	}
+	/* list -d: LTTng's <domains/> even when there is none */
+	if (domains_only && session >= 0 && domains < 0) {
+		cli_mi_close_to(session);
+		cli_mi_open("domains");
 	}
 	cli_mi_close_to(base);
 	return consumer_dead;
@@ -384,13 +391,50 @@ static void end_channel(int *chan, int *rules)
 	*chan = *rules = 0;
 }
 
+/*
+ * `list SESSION -d`, as LTTng 2.13's list_domains(): the session's lines
+ * and rotation schedules, then its domains alone.
+ */
+int cli_show_domains(const struct trawl_ctl_list *l)
+{
+	size_t i, n = trawl_ctl_list_count(l);
+	int nr = 0;
+
+	if (cli_mi)
+		return mi_show_session(l, 1);
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+
+		switch (trawl_ctl_list_kind(l, i)) {
+		case TRAWL_CTL_ITEM_SESSION:
+			show_session(l, i);
+			break;
+		case TRAWL_CTL_ITEM_ROTATION_SCHEDULE:
+			i = show_schedules(l, i) - 1;
+			break;
+		case TRAWL_CTL_ITEM_DOMAIN:
+			if (trawl_ctl_list_domain_at(l, i, &d))
+				break;
+			if (!nr++)
+				printf("Domains:\n-------------\n");
+			printf("  - %s\n", d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST global");
+			break;
+		default:
+			break;
+		}
+	}
+	if (!nr)
+		printf("Domains:\n-------------\n  None\n");
+	return 0;
+}
+
 int cli_show_session(const struct trawl_ctl_list *l)
 {
 	size_t i, n = trawl_ctl_list_count(l);
 	int chan = 0, rules = 0, chans = 0, ctx_open = 0, consumer_dead = 0, snapshot = 0;
 
 	if (cli_mi)
-		return mi_show_session(l);
+		return mi_show_session(l, 0);
 
 	for (i = 0; i < n; i++) {
 		struct trawl_ctl_context_info x = {.struct_size = sizeof(x)};

@@ -10,5 +10,7 @@
  * the <sessions> the caller opened); returns 1 if a consumer died.
  */
 int cli_show_session(const struct trawl_ctl_list *l);
+/* `list SESSION -d`: the session, then only the names of its domains. */
+int cli_show_domains(const struct trawl_ctl_list *l);
 
 #endif

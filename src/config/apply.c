@@ -67,10 +67,26 @@ static int create_session(struct ax *a, const struct cfg_session *s,
 {
 	struct trawl_ctl_session_attr *attr = trawl_ctl_session_attr_create();
 	const char *url = o->override_url;
+	char local[TRAWL_CTL_PATH_MAX];
 	int ret;
 
 	if (!attr)
 		return -ENOMEM;
+	/* A local --override-url is a folder URL to LTTng (its
+	 * uri_parse_str_urls()): the session's path ends with '/'. */
+	if (url && (url[0] == '/' || !strncmp(url, "file://", 7))) {
+		const char *p = url[0] == '/' ? url : url + 7;
+		size_t n = strlen(p);
+
+		if (trawl_path_fmt(local, sizeof(local), "%s%s", p,
+				   n && p[n - 1] == '/' ? "" : "/")) {
+			trawl_msg_fmt(a->err, a->errlen, "cannot load session %s: output '%s': "
+				      "too long", a->name, url);
+			trawl_ctl_session_attr_destroy(attr);
+			return -ENAMETOOLONG;
+		}
+		url = local;
+	}
 	ret = trawl_ctl_session_attr_set_name(attr, a->name);
 	if (!ret)
 		ret = trawl_ctl_session_attr_set_snapshot(attr, s->snapshot);
