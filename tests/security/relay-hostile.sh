@@ -552,19 +552,19 @@ if [ "$MODE" = held-ust ]; then
 	tall 300 2
 	held rotate rotate H
 	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
-	a0=$(ls -d "$O"/archives/*-0 2>/dev/null)
-	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$O" | head -20)"
+	a0=$(ls -d "$O"/archives/*-1 2>/dev/null) # (the clear took ID 0's successor, as LTTng's)
+	[ -n "$a0" ] || fail "no archive of chunk 1 (after the clear) after the rotation: $(ls -R "$O" | head -20)"
 	# cleared: none of the first program's, all of the second's
 	n1=$(count "$a0" 1) n2=$(count "$a0" 2)
-	echo "chunk 0: $n1 events of the program before the clear, $n2 of the 300 after"
-	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(cat "$T/bt.err")"
+	echo "chunk 1: $n1 events of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 1 holds $n1 (want 0) and $n2 (want 300): $(cat "$T/bt.err")"
 	tall 200 3
 	sched_held
-	a1=$(ls -d "$O"/archives/*-1 2>/dev/null)
-	[ -n "$a1" ] || fail "no archive of chunk 1 after the scheduled rotation: $(ls "$O"/archives)"
+	a1=$(ls -d "$O"/archives/*-2 2>/dev/null)
+	[ -n "$a1" ] || fail "no archive of chunk 2 after the scheduled rotation: $(ls "$O"/archives)"
 	n3=$(count "$a1" 3)
-	echo "chunk 1: $n3 events of 200"
-	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 events of 200: $(cat "$T/bt.err")"
+	echo "chunk 2: $n3 events of 200"
+	[ "$n3" = 200 ] || fail "chunk 2 holds $n3 events of 200: $(cat "$T/bt.err")"
 	expect 0 gt destroy H || fail "destroy of H failed"
 	queue_held
 	live_held
@@ -657,20 +657,20 @@ for _ in range(int(sys.argv[1])): os.getresuid()' "$1" >"$T/kgen.out" 2>&1 ||
 	P2=$KP
 	held rotate rotate H
 	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
-	a0=$(ls -d "$O"/archives/*-0 2>/dev/null)
-	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$O" | head -20)"
+	a0=$(ls -d "$O"/archives/*-1 2>/dev/null) # (the clear took ID 0's successor, as LTTng's)
+	[ -n "$a0" ] || fail "no archive of chunk 1 (after the clear) after the rotation: $(ls -R "$O" | head -20)"
 	n1=$(kcount "$a0" "$P1") n2=$(kcount "$a0" "$P2")
-	echo "chunk 0: $n1 getresuid calls of the program before the clear, $n2 of the 300 after"
-	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	echo "chunk 1: $n1 getresuid calls of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 1 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
 	kgen 200
 	P3=$KP
 	expect 0 gt stop H || fail "stop of H failed"
 	expect 0 gt destroy H || fail "destroy of H failed"
-	a1=$(ls -d "$O"/archives/*-1 2>/dev/null)
-	[ -n "$a1" ] || fail "no archive of chunk 1 after the destroy: $(ls "$O"/archives)"
+	a1=$(ls -d "$O"/archives/*-2 2>/dev/null)
+	[ -n "$a1" ] || fail "no archive of chunk 2 after the destroy: $(ls "$O"/archives)"
 	n3=$(kcount "$a1" "$P3")
-	echo "chunk 1: $n3 getresuid calls of 200"
-	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 of 200: $(head -3 "$T/bt.err")"
+	echo "chunk 2: $n3 getresuid calls of 200"
+	[ "$n3" = 200 ] || fail "chunk 2 holds $n3 of 200: $(head -3 "$T/bt.err")"
 	S=$T/$G/s
 	HS=S
 	expect 0 gt create S --snapshot -o "$S" || finish
@@ -764,11 +764,11 @@ if [ "$MODE" = held-folder ]; then
 	P2=$KP
 	gate_held rotate H rotate H
 	[ "$HELD_RC" = 0 ] || fail "rotate exited $HELD_RC: $(cat "$T/held.err")"
-	a0=$(ls -d "$R"/o/archives/*-0 2>/dev/null)
-	[ -n "$a0" ] || fail "no archive of chunk 0 after the rotation: $(ls -R "$R/o" | head -20)"
+	a0=$(ls -d "$R"/o/archives/*-1 2>/dev/null) # (the clear took ID 0's successor, as LTTng's)
+	[ -n "$a0" ] || fail "no archive of chunk 1 (after the clear) after the rotation: $(ls -R "$R/o" | head -20)"
 	n1=$(kcount "$a0" "$P1") n2=$(kcount "$a0" "$P2")
-	echo "chunk 0: $n1 getresuid calls of the program before the clear, $n2 of the 300 after"
-	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	echo "chunk 1: $n1 getresuid calls of the program before the clear, $n2 of the 300 after"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 1 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
 	expect 0 gt stop H || fail "stop of H failed"
 	expect 0 gt destroy H || fail "destroy of H failed"
 	expect 0 gt create S --snapshot -o "$F/s" || finish
@@ -869,12 +869,12 @@ if [ "$MODE" = held-folder-ust ]; then
 	# destroy archives the last chunk
 	gate_held "destroy of a rotated session" H destroy H
 	[ "$HELD_RC" = 0 ] || fail "destroy exited $HELD_RC: $(cat "$T/held.err")"
-	a0=$(ls -d "$R"/o/archives/*-0 2>/dev/null) a1=$(ls -d "$R"/o/archives/*-1 2>/dev/null)
+	a0=$(ls -d "$R"/o/archives/*-1 2>/dev/null) a1=$(ls -d "$R"/o/archives/*-2 2>/dev/null) # (the clear took an ID, as LTTng's)
 	[ -n "$a0" ] && [ -n "$a1" ] || fail "archives after the destroy: $(ls "$R/o/archives" 2>&1)"
 	n1=$(count "$a0" 1) n2=$(count "$a0" 2) n3=$(count "$a1" 3)
-	echo "chunk 0: $n1 events before the clear, $n2 of 300 after; chunk 1: $n3 of 200"
-	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 0 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
-	[ "$n3" = 200 ] || fail "chunk 1 holds $n3 of 200: $(head -3 "$T/bt.err")"
+	echo "chunk 1: $n1 events before the clear, $n2 of 300 after; chunk 2: $n3 of 200"
+	[ "$n1" = 0 ] && [ "$n2" = 300 ] || fail "chunk 1 holds $n1 (want 0) and $n2 (want 300): $(head -3 "$T/bt.err")"
+	[ "$n3" = 200 ] || fail "chunk 2 holds $n3 of 200: $(head -3 "$T/bt.err")"
 	# A kernel and user-space session whose start's user-space part fails:
 	# its ust/ folder held past owner-ms. The kernel part, started, is
 	# stopped again; its consumer frozen then (the member can hold it as
