@@ -12,6 +12,26 @@
 
 #define slot_of trawl_top_map_slot
 
+/* Puts @key, @val in arrays of @cap slots where a probe finds it (no equal key there). */
+static void slot_put(uint64_t *keys, void **vals, size_t cap, uint64_t key, void *val)
+{
+	size_t j;
+
+	for (j = slot_of(key, cap); vals[j]; j = (j + 1) & (cap - 1))
+		;
+	keys[j] = key;
+	vals[j] = val;
+}
+
+/* The arrays of @m moved to @keys and @vals (freed before). */
+static void slots_replace(struct trawl_top_map *m, uint64_t *keys, void **vals)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+}
+
 static int map_grow(struct trawl_top_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
@@ -23,20 +43,10 @@ static int map_grow(struct trawl_top_map *m)
 		free(vals);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t j;
-
-		if (!m->vals[i])
-			continue;
-		for (j = slot_of(m->keys[i], cap); vals[j]; j = (j + 1) & (cap - 1))
-			;
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			slot_put(keys, vals, cap, m->keys[i], m->vals[i]);
+	slots_replace(m, keys, vals);
 	m->cap = cap;
 	return 0;
 }
@@ -120,21 +130,13 @@ int64_t trawl_top_map_prune(struct trawl_top_map *m, int (*keep)(void *val, void
 		return -ENOMEM;
 	}
 	TRAWL_TOP_MAP_FOREACH(m, i) {
-		size_t j;
-
 		if (!keep(m->vals[i], arg)) {
 			gone++;
 			continue;
 		}
-		for (j = slot_of(m->keys[i], m->cap); vals[j]; j = (j + 1) & (m->cap - 1))
-			;
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
+		slot_put(keys, vals, m->cap, m->keys[i], m->vals[i]);
 	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
+	slots_replace(m, keys, vals);
 	m->len -= (size_t)gone;
 	return gone;
 }

@@ -32,10 +32,7 @@
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 WHOLE=$HERE/../consumerd/whole.py
-APP=$BIN/ust-app-all
-[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
-[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
-command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+ust_relay_or_skip
 case=${1:?case}
 
 # written SESSION: "Bytes written" of the session's user-space domain

@@ -5,6 +5,15 @@
 RELAYD=$BIN/trawl-relayd
 RELAY_PIDS=()
 
+# ust_relay_or_skip: sets APP (ust-app-all); skips (77) without it,
+# trawl-relayd or babeltrace2
+ust_relay_or_skip() {
+	APP=$BIN/ust-app-all
+	[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
+	[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
+	command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+}
+
 # relayd_start [NAME]: starts a relayd with its own output folder $T/NAME
 # (default relay) on ports the kernel picks (port 0), on 127.0.0.1 (or
 # $RELAY_LISTEN, e.g. tcp6://[::1]), with $RELAY_ARGS' options; sets RELAY_PID,

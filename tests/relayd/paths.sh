@@ -28,10 +28,7 @@
 #             change working directory to"; one it cannot write: a warning;
 #             a relative -o: exit 1 (LTTng's rule), traces never follow the cwd
 . "$(dirname "$0")/lib.sh"
-APP=$BIN/ust-app-all
-[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
-[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
-command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+ust_relay_or_skip
 case=${1:?case}
 uid=$(id -u)
 host=$(hostname)

@@ -29,10 +29,7 @@
 #            counting what was lost, exit != 0; destroy works
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
 . "$(dirname "$0")/lib.sh"
-APP=$BIN/ust-app-all
-[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
-[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
-command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+ust_relay_or_skip
 case=${1:?case}
 uid=$(id -u)
 

@@ -28,10 +28,7 @@
 #            relayd's ports: nothing written outside its folder, it still
 #            serves a session afterwards
 . "$(dirname "$0")/lib.sh"
-APP=$BIN/ust-app-all
-[ -x "$APP" ] || { echo "SKIP: ust-app-all not built"; exit 77; }
-[ -x "$RELAYD" ] || { echo "SKIP: trawl-relayd not built"; exit 77; }
-command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
+ust_relay_or_skip
 case=${1:?case}
 count() { grep -c " $1: " "$2"; }
 uid=$(id -u)

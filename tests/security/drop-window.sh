@@ -28,24 +28,8 @@
 MODE=${1:?usage: drop-window.sh uid|pid|exit}
 BUF=$MODE
 [ "$MODE" = exit ] && BUF=uid
-users_or_skip
-have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
-"${TRAWL_PYTHON:-python3}" -c 'import bt2' 2>/dev/null || { echo "SKIP: no bt2"; exit 77; }
-B=trawldw$$
-mkuser "$B" || { echo "SKIP: useradd failed"; exit 77; }
-SD= APP= FRZ=
-dw_cleanup() {
-	[ -n "$APP" ] && kill -KILL "$APP" 2>/dev/null
-	[ -n "$FRZ" ] && kill "$FRZ" 2>/dev/null
-	[ -n "$SD" ] && kill -CONT "$SD" 2>/dev/null
-	cleanup
-}
-trap dw_cleanup EXIT
-
-"$BIN/trawl-sessiond" --daemonize --limit app-reply-ms=1000 ||
-	{ echo "FAIL: the root daemon did not start"; exit 1; }
-PID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
-LOG=$TRAWL_ROOT_RUNTIME_DIR/sessiond.log
+. "$(dirname "$0")/frozen-app.sh"
+frozen_app_setup trawldw
 N=1000 M1=500 M2=300
 
 expect 0 "$TRAWL" create S -o "$T/r" &&

@@ -28,25 +28,9 @@
 . "$(dirname "$0")/../cli/lib.sh"
 
 MODE=${1:?usage: tally-shm.sh kill|drop|overflow|late}
-users_or_skip
-have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
-"${TRAWL_PYTHON:-python3}" -c 'import bt2' 2>/dev/null || { echo "SKIP: no bt2"; exit 77; }
-B=trawlk$$
-mkuser "$B" || { echo "SKIP: useradd failed"; exit 77; }
-SD= APP= FRZ=
-ts_cleanup() {
-	[ -n "$APP" ] && kill -KILL "$APP" 2>/dev/null
-	[ -n "$FRZ" ] && kill "$FRZ" 2>/dev/null
-	[ -n "$SD" ] && kill -CONT "$SD" 2>/dev/null
-	cleanup
-}
-trap ts_cleanup EXIT
-
-"$BIN/trawl-sessiond" --daemonize --limit app-reply-ms=1000 ||
-	{ echo "FAIL: the root daemon did not start"; exit 1; }
-PID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
+. "$(dirname "$0")/frozen-app.sh"
+frozen_app_setup trawlk
 N=137
-LOG=$TRAWL_ROOT_RUNTIME_DIR/sessiond.log
 
 expect 0 "$TRAWL" create S -o "$T/r" &&
 	expect 0 "$TRAWL" enable-channel -u ch --buffers-uid -s S &&
