@@ -6,8 +6,8 @@
  * ctf/packet.h's trawl_ctf_packet_prepare()) on a real local output, in a
  * folder of its own under $TMPDIR. A packet either is refused (-EPROTO,
  * nothing written) or lands whole: the stream file holds exactly the bytes
- * reported, with packet_size rewritten to them, and the index one entry
- * pointing at them.
+ * reported (the content padded with zeros to the page size), with
+ * packet_size rewritten to them, and the index one entry pointing at them.
  */
 #include "consumerd/output.h"
 #include "ctf/layout.h"
@@ -76,6 +76,17 @@ static void check_landed(int64_t n)
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || pread(fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head))
 		__builtin_trap();
+	/* the padding after the content: zeros */
+	{
+		uint64_t at = (head.context.content_size + 7) / 8;
+		uint8_t b;
+
+		if (at > (uint64_t)n)
+			__builtin_trap();
+		for (; at < (uint64_t)n; at++)
+			if (pread(fd, &b, 1, (off_t)at) != 1 || b)
+				__builtin_trap();
+	}
 	close(fd);
 	snprintf(path, sizeof(path), "%s/index/p_0.idx", dir);
 	fd = open(path, O_RDONLY);
@@ -91,6 +102,7 @@ static void check_landed(int64_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct trawl_output_stream *st;
 	uint8_t *pkt;
 	int64_t n;
@@ -108,7 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n == -EPROTO) {
 		if (trawl_output_stream_bytes(st) || file_size("p_0") != 0)
 			__builtin_trap();
-	} else if (n <= 0 || (uint64_t)n > size || trawl_output_stream_bytes(st) != (uint64_t)n) {
+	} else if (n <= 0 || (uint64_t)n % page || (uint64_t)n > (size + page - 1) / page * page ||
+		   trawl_output_stream_bytes(st) != (uint64_t)n) {
 		__builtin_trap();
 	} else {
 		check_landed(n);
