@@ -34,6 +34,9 @@ extern "C" {
  * (LTTng 2.13's: the milliseconds must fit a 32-bit int). */
 #define TRAWL_CTL_BLOCKING_INF (-1)
 #define TRAWL_CTL_BLOCKING_MAX_US 2147483647999LL
+/* A channel's monitor timer (µs): LTTng's default, and the longest trawl takes. */
+#define TRAWL_CTL_MONITOR_DEFAULT_US 1000000u
+#define TRAWL_CTL_MONITOR_MAX_US 4294967294ULL
 
 /* Where events come from. */
 enum trawl_ctl_domain {

@@ -659,6 +659,21 @@ int trawl_ctl_channel_attr_set_tracefile_count(struct trawl_ctl_channel_attr *at
 int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_channel_attr *attr, int64_t us);
 
 /**
+ * trawl_ctl_channel_attr_set_monitor_timer - how often the channel's buffers
+ * are sampled (LTTng's --monitor-timer)
+ * @attr: a channel description
+ * @us: the period in µs; 0: never (the channel's buffer-usage and
+ *      session-consumed-size triggers then never fire on its samples).
+ *      Without a call: LTTng's default, 1 s.
+ *
+ * Each period the consumer reports how full the channel's buffers are and
+ * what it consumed; the session daemon evaluates the buffer-usage and
+ * session-consumed-size conditions of triggers on each report.
+ * Return: 0 or -EINVAL (@us above TRAWL_CTL_MONITOR_MAX_US).
+ */
+int trawl_ctl_channel_attr_set_monitor_timer(struct trawl_ctl_channel_attr *attr, uint64_t us);
+
+/**
  * trawl_ctl_channel_attr_set_output - LTTng's --output: mmap or splice
  * @attr: a channel description
  * @output: TRAWL_CTL_OUTPUT_DEFAULT, _SPLICE or _MMAP
@@ -1274,6 +1289,7 @@ struct trawl_ctl_channel_info {
 	uint64_t lost_packets;     /* overwrite mode: packets overwritten before they
 				      were read (user space; 0 for the kernel) */
 	enum trawl_ctl_output output; /* TRAWL_CTL_OUTPUT_SPLICE or _MMAP */
+	uint64_t monitor_timer_us;    /* the consumer's sampling period, 0: none */
 };
 
 /* An event rule. Strings belong to the list. */

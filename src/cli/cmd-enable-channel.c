@@ -33,6 +33,9 @@ static const struct cli_option_doc opts_doc[] = {
 				       "with a suffix us, ms, s, m, h). The app must allow it: "
 				       "LTTNG_UST_ALLOW_BLOCKING (or TRAWL_UST_ALLOW_BLOCKING) set in "
 				       "its environment."},
+	{"--monitor-timer=US", "Sample how full the channel's buffers are every US microseconds "
+			       "(or with a suffix us, ms, s, m, h; 0: never; default 1 s): what "
+			       "buffer-usage and session-consumed-size triggers see."},
 	{"--output=TYPE", "mmap or splice, as LTTng's: user-space channels are mmap only, kernel "
 			  "channels splice by default (mmap in a snapshot session). The channel "
 			  "says so (list, --mi xml, save); trawl's consumers write every channel "
@@ -57,19 +60,14 @@ static int parse_output(const char *s, enum trawl_ctl_output *out)
 }
 
 /*
- * LTTng 2.13's --blocking-timeout value: "inf" (-1), or a number of µs with
- * an optional suffix us, ms, s, m or h, never negative, whose milliseconds
- * fit a 32-bit int. 0 or -1 (bad value) or -2 (too large).
+ * LTTng 2.13's time values (utils_parse_time_suffix()): a number of µs with
+ * an optional suffix us, ms, s, m or h, never negative. 0 or -1.
  */
-static int parse_blocking(const char *s, int64_t *us)
+static int parse_time_us(const char *s, uint64_t *us)
 {
 	uint64_t v, mult = 1;
 	char *end;
 
-	if (!strcmp(s, "inf")) {
-		*us = TRAWL_CTL_BLOCKING_INF;
-		return 0;
-	}
 	if (strchr(s, '-') || !*s)
 		return -1;
 	errno = 0;
@@ -90,7 +88,24 @@ static int parse_blocking(const char *s, int64_t *us)
 		return -1;
 	if (v > UINT64_MAX / mult)
 		return -1;
-	v *= mult;
+	*us = v * mult;
+	return 0;
+}
+
+/*
+ * LTTng 2.13's --blocking-timeout value: "inf" (-1), or a time (above)
+ * whose milliseconds fit a 32-bit int. 0 or -1 (bad value) or -2 (too large).
+ */
+static int parse_blocking(const char *s, int64_t *us)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "inf")) {
+		*us = TRAWL_CTL_BLOCKING_INF;
+		return 0;
+	}
+	if (parse_time_us(s, &v))
+		return -1;
 	if (v > (uint64_t)TRAWL_CTL_BLOCKING_MAX_US)
 		return -2;
 	*us = (int64_t)v;
@@ -145,6 +160,7 @@ static int run(int argc, char **argv)
 		{"tracefile-count", required_argument, NULL, 'W'},
 		{"blocking-timeout", required_argument, NULL, 'b'},
 		{"output", required_argument, NULL, 'o'},
+		{"monitor-timer", required_argument, NULL, 'M'},
 		CLI_HELP_OPTION,
 		{NULL, 0, NULL, 0},
 	};
@@ -158,6 +174,8 @@ static int run(int argc, char **argv)
 	enum trawl_ctl_output output = TRAWL_CTL_OUTPUT_DEFAULT;
 	int c, ret = 0, first = 0, ok, overwrite = -1, blocking_set = 0;
 	int64_t blocking = 0;
+	uint64_t monitor = TRAWL_CTL_MONITOR_DEFAULT_US;
+	int monitor_set = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:C:W:", opts, NULL)) != -1) {
 		switch (c) {
@@ -212,6 +230,13 @@ static int run(int argc, char **argv)
 				return cli_error(-EINVAL, "Wrong value for --blocking-timeout "
 							  "parameter: %s", optarg);
 			blocking_set = 1;
+			break;
+		case 'M':
+			/* LTTng's words; trawl takes up to TRAWL_CTL_MONITOR_MAX_US */
+			if (parse_time_us(optarg, &monitor) || monitor > TRAWL_CTL_MONITOR_MAX_US)
+				return cli_error(-EINVAL, "Wrong value for --monitor-timer parameter: %s",
+						 optarg);
+			monitor_set = 1;
 			break;
 		case 'o':
 			if (parse_output(optarg, &output))
@@ -283,6 +308,8 @@ static int run(int argc, char **argv)
 		trawl_ctl_channel_attr_set_tracefile_count(attr, tf_count);
 		trawl_ctl_channel_attr_set_blocking_timeout(attr, blocking);
 		trawl_ctl_channel_attr_set_output(attr, output);
+		if (monitor_set)
+			trawl_ctl_channel_attr_set_monitor_timer(attr, monitor);
 		ret = trawl_ctl_channel_enable(ctl, t.name, t.domain, attr);
 		ok = !ret;
 		if (ret && cli_list_fail(ctl, ret, "enable-channel", &first)) {
@@ -307,6 +334,7 @@ static int run(int argc, char **argv)
 				.tracefile_count = tf_count,
 				.blocking_timeout_us = blocking,
 				.output = output,
+				.monitor_timer_us = monitor,
 			};
 
 			mi_channel(ctl, t.name, &asked, ok);
@@ -324,7 +352,8 @@ const struct cli_cmd cli_cmd_enable_channel = {
 	.synopsis = "(-k | -u) [-s NAME] [--subbuf-size SIZE] [--num-subbuf N] [--overwrite | "
 		    "--discard] [--switch-timer US] [--read-timer US] [--buffers-uid | "
 		    "--buffers-pid] [--tracefile-size SIZE [--tracefile-count COUNT]] "
-		    "[--blocking-timeout TIMEOUT] [--output mmap|splice] CHANNEL[,CHANNEL...]",
+		    "[--blocking-timeout TIMEOUT] [--monitor-timer US] [--output mmap|splice] "
+		    "CHANNEL[,CHANNEL...]",
 	.description = "Creates each CHANNEL (a set of per-CPU ring buffers) in the session, or "
 		       "enables it again after disable-channel. Channels are created before the "
 		       "session first starts.",

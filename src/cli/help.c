@@ -127,7 +127,7 @@ static void man_index(void)
 	       "elements, order and values, and <success>false</success> after a failure, whose "
 	       "line goes to standard error. The exit status is trawl's. A bad command line "
 	       "prints no document; help stays text; view, export and timeline refuse it. Values "
-	       "LTTng has and trawl has not (a channel's monitor timer, trace file limits) are "
+	       "LTTng has and trawl has not are "
 	       "0, the version is trawl's.\n");
 	printf(".SH COMMANDS\n");
 	for (i = 0; cli_cmds[i]; i++)

@@ -199,9 +199,8 @@ const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers 
 }
 
 /*
- * A channel's <name>, <enabled> and <attributes>, left open. Attributes
- * trawl's channels lack are written with the value they have in trawl:
- * no monitor timer. The counters are LTTng's "Statistics:"
+ * A channel's <name>, <enabled> and <attributes>, left open. The counters
+ * are LTTng's "Statistics:"
  * (0 where the list has none: enable-channel's answer).
  */
 void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
@@ -215,7 +214,7 @@ void cli_mi_channel_open(const struct trawl_ctl_channel_info *c)
 	cli_mi_u64("subbuffer_count", c->num_subbuf);
 	cli_mi_u64("switch_timer_interval", c->switch_timer_us);
 	cli_mi_u64("read_timer_interval", c->read_timer_us);
-	cli_mi_u64("monitor_timer_interval", 0);
+	cli_mi_u64("monitor_timer_interval", c->monitor_timer_us);
 	cli_mi_i64("blocking_timeout", c->blocking_timeout_us);
 	/* as asked (0: the domain's default, as LTTng's client fills it in) */
 	cli_mi_str("output_type", c->output == TRAWL_CTL_OUTPUT_SPLICE ||

@@ -120,8 +120,7 @@ static void show_channel(const struct trawl_ctl_list *l, size_t i, int snapshot)
 	printf("      Sub-buffer count: %u\n", c.num_subbuf);
 	show_timer("Switch timer:", c.switch_timer_us);
 	show_timer("Read timer:", c.read_timer_us);
-	/* trawl's channels have no monitor timer. */
-	show_timer("Monitor timer:", 0);
+	show_timer("Monitor timer:", c.monitor_timer_us);
 	/* LTTng 2.13's line and words, for discard-mode channels. */
 	if (!c.overwrite) {
 		if (c.blocking_timeout_us == TRAWL_CTL_BLOCKING_INF)

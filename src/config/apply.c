@@ -184,6 +184,8 @@ static int make_channel(struct ax *a, enum trawl_ctl_domain dom, enum trawl_ctl_
 		ret = trawl_ctl_channel_attr_set_tracefile_size(attr, ch->tracefile_size);
 	if (!ret)
 		ret = trawl_ctl_channel_attr_set_tracefile_count(attr, ch->tracefile_count);
+	if (!ret && ch->has_monitor_timer)
+		ret = trawl_ctl_channel_attr_set_monitor_timer(attr, ch->monitor_timer_us);
 	if (!ret && ch->has_blocking_timeout)
 		ret = trawl_ctl_channel_attr_set_blocking_timeout(attr, ch->blocking_timeout_us);
 	if (!ret)

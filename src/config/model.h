@@ -35,6 +35,8 @@ struct cfg_channel {
 	uint32_t switch_timer_us, read_timer_us;
 	uint64_t tracefile_size;  /* 0: one file per stream */
 	uint32_t tracefile_count; /* 0: all files kept */
+	int has_monitor_timer;
+	uint64_t monitor_timer_us; /* 0: none */
 	int has_blocking_timeout;
 	int64_t blocking_timeout_us; /* -1: infinite */
 	enum trawl_ctl_output output; /* <output_type>; 0: not given */

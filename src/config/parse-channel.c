@@ -440,8 +440,9 @@ int cfg_parse_channel(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	/* The session's live timer decides; LTTng writes it in each channel too. */
 	if (!ret && c[C_LIVE])
 		ret = px_u64(p, c[C_LIVE], UINT32_MAX, &v);
-	if (!ret && c[C_MONITOR])
-		ret = px_u64(p, c[C_MONITOR], UINT64_MAX, &v);
+	if (!ret && c[C_MONITOR] &&
+	    !(ret = px_u64(p, c[C_MONITOR], TRAWL_CTL_MONITOR_MAX_US, &ch->monitor_timer_us)))
+		ch->has_monitor_timer = 1;
 	if (ret)
 		return ret;
 	if (c[C_EVENTS]) {

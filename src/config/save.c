@@ -3,7 +3,7 @@
  * save.c - a session as LTTng 2.13's session XML, from what the daemon
  * lists of it (trawl_ctl_list_session(), and the snapshot outputs), in
  * the elements and order LTTng's save.c writes, with LTTng's values for
- * what trawl has no choice of (output type, the monitor timer's default).
+ * what trawl has no choice of (the output type).
  * The file is written by this
  * process, as the user who asked (docs/SECURITY.md).
  */
@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LTTNG_MONITOR_TIMER_US 1000000 /* LTTng's default, which trawl's channels match */
 
 /* The list's records, each by kind, for the one session listed. */
 struct sv {
@@ -201,7 +200,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	trawl_xmlw_u64(w, "read_timer_interval", ch.read_timer_us);
 	trawl_xmlw_text(w, "output_type", ch.output == TRAWL_CTL_OUTPUT_SPLICE ? "SPLICE" : "MMAP");
 	trawl_xmlw_s64(w, "blocking_timeout", ch.blocking_timeout_us);
-	trawl_xmlw_u64(w, "monitor_timer_interval", LTTNG_MONITOR_TIMER_US);
+	trawl_xmlw_u64(w, "monitor_timer_interval", ch.monitor_timer_us);
 	trawl_xmlw_u64(w, "tracefile_size", ch.tracefile_size);
 	trawl_xmlw_u64(w, "tracefile_count", ch.tracefile_count);
 	trawl_xmlw_u64(w, "live_timer_interval", v->s.live_timer_us);

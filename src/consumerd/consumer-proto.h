@@ -69,7 +69,8 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 10u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces */
+#define TRAWL_CONS_VERSION 11u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
+				  11: the channels' buffer usage in every reply (monitor samples) */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
@@ -146,6 +147,13 @@ struct trawl_cons_reply {
 		uint64_t events_discarded; /* discard mode: events dropped, buffer full */
 		uint64_t lost_packets;     /* overwrite mode: packets overwritten unread
 					      (gaps in packet_seq_num) */
+		/* LTTng's monitor sample, taken as the reply is made: the bytes
+		 * the fullest of the channel's nr_sampled stream buffers holds
+		 * (LTTng's highest usage, which its buffer-usage conditions
+		 * compare; 0 when none) */
+		uint64_t usage_high;
+		uint32_t nr_sampled;
+		uint32_t reserved;
 	} __attribute__((packed)) chans[TRAWL_CONS_MAX_CHANNELS];
 } __attribute__((packed));
 

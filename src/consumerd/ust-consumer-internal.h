@@ -32,6 +32,7 @@ struct cstream {
 	int shrinkable, broken;
 	void *bounce;
 	uint64_t discarded;
+	uint64_t in_buffer; /* bytes its buffer held when last read (monitor sample) */
 };
 
 struct cchannel {

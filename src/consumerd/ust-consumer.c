@@ -243,13 +243,31 @@ static uint64_t channel_lost_packets(const struct cchannel *c)
 	return n;
 }
 
-/* Adds @c's counters to @chans (by channel key; a key out of 1..255 has none). */
+/*
+ * Adds @c's counters to @chans (by channel key; a key out of 1..255 has
+ * none), and its streams' buffer usage, sampled now (channel_discarded()
+ * read each stream's positions), to the channel's highest: the
+ * sample LTTng's consumer takes each monitor period. A broken stream is
+ * never read again: left out.
+ */
 static void channel_counters_add(const struct cchannel *c, struct trawl_cons_chan_counters *chans)
 {
+	struct trawl_cons_chan_counters *k;
+	uint32_t i;
+
 	if (c->key < 1 || c->key > TRAWL_CONS_MAX_CHANNELS)
 		return;
-	chans[c->key - 1].events_discarded += channel_discarded(c);
-	chans[c->key - 1].lost_packets += channel_lost_packets(c);
+	k = &chans[c->key - 1];
+	k->events_discarded += channel_discarded(c);
+	k->lost_packets += channel_lost_packets(c);
+	for (i = 0; i < c->nr; i++) {
+		const struct cstream *cs = &c->streams[i];
+
+		if (cs->broken)
+			continue;
+		k->usage_high = TRAWL_MAX(k->usage_high, cs->in_buffer);
+		k->nr_sampled++;
+	}
 }
 
 /* @session's counters (0: all sessions'); @chans: each channel's, zeroed here. */

@@ -102,8 +102,10 @@ static int op_counters(struct stream_op *op)
 	struct trawl_ustctl_stream_counters k;
 	int ret = trawl_ustctl_stream_counters(op->cs->rb, &k);
 
-	if (!ret)
+	if (!ret) {
 		op->cs->discarded = k.events_discarded;
+		op->cs->in_buffer = k.bytes_in_buffer;
+	}
 	return ret;
 }
 

@@ -22,6 +22,7 @@ struct trawl_ctl_channel_attr {
 	uint32_t tracefile_count; /* 0 = unlimited */
 	int64_t blocking_timeout_us; /* 0 = never (default), -1 = infinite */
 	enum trawl_ctl_output output;
+	uint32_t monitor_timer_us; /* as the request carries it: 0 = default */
 };
 
 struct trawl_ctl_event {
@@ -126,6 +127,15 @@ TRAWL_EXPORT int trawl_ctl_channel_attr_set_blocking_timeout(struct trawl_ctl_ch
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_channel_attr_set_monitor_timer(struct trawl_ctl_channel_attr *attr,
+							   uint64_t us)
+{
+	if (!attr || us > TRAWL_CTL_MONITOR_MAX_US)
+		return -EINVAL;
+	attr->monitor_timer_us = us ? (uint32_t)us : TRAWL_CTL_WIRE_MONITOR_OFF;
+	return 0;
+}
+
 TRAWL_EXPORT int trawl_ctl_channel_attr_set_output(struct trawl_ctl_channel_attr *attr,
 						   enum trawl_ctl_output output)
 {
@@ -166,6 +176,7 @@ TRAWL_EXPORT int trawl_ctl_channel_enable(struct trawl_ctl *ctl, const char *ses
 	r.tracefile_count = attr->tracefile_count;
 	r.blocking_timeout_us = attr->blocking_timeout_us;
 	r.chan_output = (uint32_t)attr->output;
+	r.monitor_timer_us = attr->monitor_timer_us;
 	return ctl_transact(ctl, TRAWL_CTL_CMD_ENABLE_CHANNEL, &r, NULL);
 }
 

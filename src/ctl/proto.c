@@ -244,7 +244,7 @@ static int req_values_ok(const struct trawl_ctl_wire_req *r)
 	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) && r->loglevel >= 0 &&
 	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX &&
 	       r->process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST &&
-	       r->rotation_kind <= TRAWL_CTL_WIRE_ROTATION_LAST && !r->reserved &&
+	       r->rotation_kind <= TRAWL_CTL_WIRE_ROTATION_LAST &&
 	       r->blocking_timeout_us >= -1 && r->blocking_timeout_us <= TRAWL_CTL_BLOCKING_MAX_US &&
 	       r->chan_output <= TRAWL_CTL_WIRE_OUTPUT_LAST;
 }
@@ -357,7 +357,7 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		       u.c.overwrite <= 1 && u.c.buffers && u.c.buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
 		       u.c.blocking_timeout_us >= -1 && u.c.blocking_timeout_us <= TRAWL_CTL_BLOCKING_MAX_US &&
 		       u.c.output >= TRAWL_CTL_OUTPUT_SPLICE && u.c.output <= TRAWL_CTL_WIRE_OUTPUT_LAST &&
-		       !u.c.reserved;
+		       u.c.monitor_timer_us != TRAWL_CTL_WIRE_MONITOR_OFF;
 	case TRAWL_CTL_ITEM_EVENT:
 		return u.e.domain && u.e.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.e.enabled <= 1 &&
 		       u.e.kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&

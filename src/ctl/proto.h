@@ -55,8 +55,11 @@
  * 13: per-channel counters in CHANNEL records (discarded_events, lost_packets);
  *    channel output type (req.chan_output, was reserved2; the CHANNEL record's output).
  * 14: NOTIFY_WAIT (req.rotation_value: the cursor, req.value: ms), NOTIFY_CURSOR
- *    and NOTIFICATION records: triggers' notify action. */
-#define TRAWL_CTL_VERSION 14u
+ *    and NOTIFICATION records: triggers' notify action.
+ * 15: channel monitor timer (req.monitor_timer_us, was reserved; the channel
+ *    record's monitor_timer_us, was reserved): what buffer-usage and
+ *    session-consumed-size triggers sample. */
+#define TRAWL_CTL_VERSION 15u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -204,7 +207,8 @@ struct trawl_ctl_wire_req {
 	uint32_t value;        /* track/untrack without F_ALL: the ID; snapshot
 				  del-output: the output's id (0: by name) */
 	uint32_t rotation_kind; /* rotation set/unset: enum trawl_ctl_rotation_schedule */
-	uint32_t reserved;
+	uint32_t monitor_timer_us; /* enable-channel: µs; 0: the default (1 s),
+				      TRAWL_CTL_WIRE_MONITOR_OFF: none */
 	uint64_t rotation_value; /* rotation set: µs (TIMER) or bytes (SIZE), > 0 */
 	uint64_t max_size;     /* snapshot outputs: bytes, 0 = no limit,
 				  TRAWL_CTL_SIZE_UNSET = not given */
@@ -218,6 +222,8 @@ struct trawl_ctl_wire_req {
 } __attribute__((packed));
 
 #define TRAWL_CTL_SIZE_UNSET UINT64_MAX
+/* req.monitor_timer_us: the channel has no monitor timer (LTTng's --monitor-timer 0) */
+#define TRAWL_CTL_WIRE_MONITOR_OFF UINT32_MAX
 
 struct trawl_ctl_wire_reply {
 	uint32_t struct_size; /* sizeof(struct trawl_ctl_wire_reply) */
@@ -261,7 +267,7 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint64_t discarded_events;   /* list SESSION: as far as known */
 	uint64_t lost_packets;
 	uint32_t output;             /* enum trawl_ctl_output: SPLICE or MMAP */
-	uint32_t reserved;
+	uint32_t monitor_timer_us;   /* 0: none */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

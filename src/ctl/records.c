@@ -171,6 +171,7 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.discarded_events = w.discarded_events;
 	v.lost_packets = w.lost_packets;
 	v.output = (enum trawl_ctl_output)w.output;
+	v.monitor_timer_us = w.monitor_timer_us;
 	return info_fill(info, &v, sizeof(v));
 }
 

@@ -117,6 +117,7 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 	/* LTTng's: the kernel splices, but a snapshot session's channels map */
 	a->output = domain == TRAWL_CTL_DOMAIN_KERNEL && !s->snapshot ? TRAWL_CTL_OUTPUT_SPLICE
 								      : TRAWL_CTL_OUTPUT_MMAP;
+	a->monitor_timer_us = TRAWL_CTL_MONITOR_DEFAULT_US;
 }
 
 /* The buffering scheme @req asks for, if @domain has it; else fills @r. */
@@ -162,6 +163,9 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 			c->attr.switch_timer_us = req->switch_timer_us;
 		if (req->read_timer_us)
 			c->attr.read_timer_us = req->read_timer_us;
+		if (req->monitor_timer_us)
+			c->attr.monitor_timer_us = req->monitor_timer_us == TRAWL_CTL_WIRE_MONITOR_OFF
+							   ? 0 : req->monitor_timer_us;
 		if (buffers_check(domain, req->buffers, r)) {
 			free(c);
 			return NULL;

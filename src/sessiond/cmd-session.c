@@ -1137,6 +1137,7 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_do
 		.tracefile_size = c->attr.tracefile_size,
 		.blocking_timeout_us = c->attr.blocking_timeout_us,
 		.output = (uint32_t)c->attr.output,
+		.monitor_timer_us = c->attr.monitor_timer_us,
 	};
 	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;

@@ -907,6 +907,22 @@ static int ust_channel_counters(struct trawl_domain_session *s, const char *chan
 	return 0;
 }
 
+static int ust_channel_usage(struct trawl_domain_session *s, const char *channel, uint64_t *high)
+{
+	const struct trawl_cons_chan_counters *k;
+	const struct ust_chan *c;
+
+	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
+		;
+	if (!c || c->index >= TRAWL_CONS_MAX_CHANNELS)
+		return -ENOENT;
+	k = &s->cons_chans[c->index];
+	if (!k->nr_sampled)
+		return -ENODATA;
+	*high = k->usage_high;
+	return 0;
+}
+
 static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
 {
 	ust_reap(s);
@@ -1139,6 +1155,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.status_ask = ust_status_ask,
 	.status_pending = ust_status_pending,
 	.channel_counters = ust_channel_counters,
+	.channel_usage = ust_channel_usage,
 	.snapshot_record = ust_snapshot,
 	.snapshot_one_more = ust_snapshot_one_more,
 	.list_events = ust_list_events,

@@ -129,6 +129,8 @@ struct trawl_domain_channel_attr {
 	int64_t blocking_timeout_us; /* 0: never blocks, -1: infinite (user space, discard) */
 	enum trawl_ctl_output output; /* SPLICE or MMAP: what the channel says (list,
 					 save); the domains write either way alike */
+	uint32_t monitor_timer_us; /* 0: none; how often its buffers are sampled for
+				      triggers (triggers.c asks the consumer) */
 };
 
 /* One event rule as the user gave it. Strings are valid during the call only. */
@@ -298,6 +300,13 @@ struct trawl_domain_ops {
 	 */
 	int (*channel_counters)(struct trawl_domain_session *s, const char *channel,
 				uint64_t *discarded, uint64_t *lost_packets);
+	/*
+	 * Channel @channel's last monitor sample, as of status(): the bytes
+	 * the fullest of its stream buffers held (LTTng's highest usage).
+	 * 0, -ENOENT (no such channel) or -ENODATA (none sampled yet).
+	 * May be NULL (no samples: its buffer-usage triggers never fire).
+	 */
+	int (*channel_usage)(struct trawl_domain_session *s, const char *channel, uint64_t *high);
 	/*
 	 * regenerate_metadata (@statedump 0) or regenerate_statedump without
 	 * holding the loop: -EINPROGRESS while the consumer works, async_done()

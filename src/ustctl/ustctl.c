@@ -377,5 +377,11 @@ int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *s, struct tra
 	c->packets_read = s->packets_read;
 	c->packets_corrupt = s->r.corrupt;
 	c->bytes_produced = __atomic_load_n(&s->r.rb.ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK;
+	/* (overwrite mode: writers pass the consumer; the buffer is then full) */
+	c->bytes_in_buffer = (c->bytes_produced -
+			      (__atomic_load_n(&s->r.rb.ctrl->consumed, __ATOMIC_RELAXED) &
+			       TRAWL_RB_POS_MASK)) & TRAWL_RB_POS_MASK;
+	if (c->bytes_in_buffer > s->r.rb.subbuf_size * (uint64_t)s->r.rb.num_subbuf)
+		c->bytes_in_buffer = s->r.rb.subbuf_size * (uint64_t)s->r.rb.num_subbuf;
 	return 0;
 }

@@ -778,6 +778,9 @@ struct trawl_ustctl_stream_counters {
 	uint64_t packets_read;      /* packets taken by this consumer */
 	uint64_t packets_corrupt;   /* skipped by get_packet with -EPROTO */
 	uint64_t bytes_produced;    /* bytes reserved by producers (modulo 2^36) */
+	uint64_t bytes_in_buffer;   /* reserved and not yet released by the consumer, at
+				       most the buffer's size: how full it is (LTTng's
+				       monitor sample) */
 };
 
 int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *stream,

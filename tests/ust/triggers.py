@@ -23,13 +23,27 @@ occurs", and the other session actions with their rate policies.
                            firing a trigger: the app ends, the daemon answers
                            commands meanwhile and counts no more hits than
                            events
+    triggers.py usage      buffer-usage high and low (the C API's: LTTng's
+                           add-trigger has no option for them) on a snapshot
+                           session's small discard-mode channel, which only a
+                           clear empties: high fires once per crossing (not
+                           at each sample while full), low once cleared, high
+                           again once refilled, an every:2 action at the
+                           second crossing only; a C program gets them on a
+                           notification channel, in that order
+    triggers.py consumed   session-consumed-size: a session whose consumer
+                           wrote 256 KiB is stopped by the trigger's
+                           stop-session action, and notified; its trace holds
+                           at least that much
 
 No timing is asserted: each wait polls the outcome, up to 60 s.
 """
 import glob
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -39,6 +53,7 @@ import trawltest  # noqa: E402
 APP = os.path.join(BIN, "ust-app-trig")
 STATS = os.path.join(BIN, "ust-trig-stats")
 NOTIFY = os.path.join(BIN, "ust-trig-notify")
+COND = os.path.join(BIN, "ust-trig-cond")
 ERM = ["--condition", "event-rule-matches", "--type=user"]
 WAIT_S = 60
 
@@ -241,7 +256,132 @@ def case_notify(e):
         fail("n3: %r" % (e.stats()["n3"],))
 
 
-CASES = {"snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
+class Waiter:
+    """ust-trig-notify COUNT for TRIGGERS, its lines read as they come."""
+
+    def __init__(self, e, count, *triggers):
+        self.p = subprocess.Popen([NOTIFY, str(count), str(WAIT_S * 4 * 1000)] + list(triggers),
+                                  env=e.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.ok = self.next() == "ready"
+        if not self.ok:
+            fail("ust-trig-notify did not get ready")
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
+
+    def next(self):
+        """The next line (None: it exited, or nothing within WAIT_S)."""
+        try:
+            return self.lines.get(timeout=WAIT_S)
+        except queue.Empty:
+            return None
+
+    def trigger(self, want):
+        """Takes the next notification: True if of trigger @want."""
+        line = self.next()
+        if line is None or line.split()[0] != want:
+            fail("notification of %s expected, got %r (stderr: %s)"
+                 % (want, line, self.p.stderr.read() if line is None else ""))
+            return False
+        return True
+
+    def close(self):
+        rest = []
+        while True:
+            line = self.next()
+            if line is None:
+                break
+            rest.append(line)
+        if self.p.wait(timeout=WAIT_S) != 0:
+            fail("ust-trig-notify exited %d: %s (%r)"
+                 % (self.p.returncode, self.p.stderr.read().strip(), rest))
+        return rest
+
+
+def cond(e, *args):
+    r = subprocess.run([COND] + [str(a) for a in args], env=e.env, capture_output=True,
+                       text=True, timeout=60)
+    if r.returncode:
+        raise RuntimeError("ust-trig-cond %s: %s" % (" ".join(map(str, args)), r.stderr.strip()))
+
+
+def case_usage(e):
+    # 4 x 4 KiB per CPU, discard mode, never drained (a snapshot session):
+    # the app's 20,000 events (~30 bytes each) fill a CPU's buffer, which
+    # stays full until `clear`
+    e.trawl("create", "fill", "--snapshot", "-o", e.dir + "/fill")
+    e.trawl("enable-channel", "-u", "-s", "fill", "small", "--discard", "--subbuf-size=4096",
+            "--num-subbuf=4", "--monitor-timer=50ms")
+    r = e.trawl("list", "fill")
+    if "Monitor timer:    50000 " not in r.stdout:
+        fail("list shows no 50 ms monitor timer:\n" + r.stdout)
+    e.trawl("enable-event", "-u", "trig:*", "-s", "fill", "-c", "small")
+    e.trawl("start", "fill")
+    w = Waiter(e, 4, "hi", "lo", "hi2")
+    if not w.ok:
+        return
+    cond(e, "hi", "high", "fill", "small", "0.5", "notify")
+    cond(e, "hi2", "high", "fill", "small", "8192", "notify/every:2")
+    e.app("warn", 20000)
+    if not (w.trigger("hi")):
+        return
+    # full through many samples (50 ms each) meanwhile: no second "hi"
+    cond(e, "lo", "low", "fill", "small", "0.25", "notify")
+    time.sleep(0.5)
+    e.trawl("clear", "fill")
+    if not w.trigger("lo"):
+        return
+    e.app("warn", 20000)
+    if not (w.trigger("hi") and w.trigger("hi2")):
+        return
+    rest = w.close()
+    if rest[:-1]:
+        fail("notifications after the expected four: %r" % rest)
+    st = e.stats()
+    want = {"hi": (2, [(0, 2, 0)]), "hi2": (2, [(0, 1, 0)]), "lo": (1, [(0, 1, 0)])}
+    for k, v in want.items():
+        if st.get(k) != v:
+            fail("trigger %s: want %r, got %r" % (k, v, st.get(k)))
+
+
+def case_consumed(e):
+    out = e.dir + "/cons"
+    e.trawl("create", "cons", "-o", out)
+    e.trawl("enable-channel", "-u", "-s", "cons", "ch", "--subbuf-size=4096",
+            "--num-subbuf=8", "--switch-timer=20000", "--monitor-timer=100ms")
+    e.trawl("enable-event", "-u", "trig:*", "-s", "cons", "-c", "ch")
+    e.trawl("start", "cons")
+    w = Waiter(e, 1, "big")
+    if not w.ok:
+        return
+    cond(e, "big", "size", "cons", 256 * 1024, "notify", "stop:cons")
+    # ~30 bytes an event: 20,000 events a round; rounds until the trigger stopped it
+    rounds = 0
+    while active(e, "cons") and rounds < 100:
+        e.app("warn", 20000)
+        rounds += 1
+    if not until("the trigger's stop-session stopped 'cons'", lambda: not active(e, "cons")):
+        return
+    if not w.trigger("big"):
+        return
+    w.close()
+    size = sum(os.path.getsize(f) for f in glob.glob(out + "/**/*", recursive=True)
+               if os.path.isfile(f))
+    if size < 256 * 1024:
+        fail("the trace holds %d bytes, less than the trigger's 256 KiB" % size)
+    st = e.stats()["big"]
+    if st != (1, [(0, 1, 0), (2, 1, 0)]):
+        fail("big: one occurrence, notify and stop-session run once each: %r" % (st,))
+    print("consumed-size: stopped after %d rounds of 20,000 events, the trace %d bytes"
+          % (rounds, size))
+
+
+CASES = {"usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 
