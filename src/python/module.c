@@ -76,6 +76,12 @@ static int ctl_ready(CtlObject *self)
 /* ---- records of a struct trawl_ctl_list as (kind, dict) tuples ---- */
 
 static const char *const domain_names[] = {"none", "kernel", "ust"};
+static const char *const condition_names[] = {"none", "event-rule-matches",
+					      "session-consumed-size", "buffer-usage-high",
+					      "buffer-usage-low"};
+static const char *const action_names[] = {"notify", "start-session", "stop-session",
+					   "rotate-session", "snapshot-session"};
+static const char *const rate_names[] = {"every", "once-after"};
 static const char *const kind_names[] = {"tracepoint", "syscall", "probe", "function",
 					 "userspace-probe"};
 static const char *const loglevel_type_names[] = {"all", "range", "single"};
@@ -186,6 +192,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "discarded_events", r.discarded_events);
 		bad |= PUT_U64(d, "lost_packets", r.lost_packets);
 		bad |= PUT_STR(d, "output", r.output == TRAWL_CTL_OUTPUT_SPLICE ? "splice" : "mmap");
+		bad |= PUT_U64(d, "monitor_timer_us", r.monitor_timer_us);
 		break;
 	}
 	case TRAWL_CTL_ITEM_EVENT: {
@@ -325,10 +332,19 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 			break;
 		bad |= PUT_STR(d, "name", r.name);
 		bad |= PUT_U64(d, "owner_uid", r.owner_uid);
-		bad |= PUT_U64(d, "condition", r.condition);
+		bad |= put(d, "condition",
+			   PyUnicode_FromString(NAME_OF(condition_names, r.condition)));
+		bad |= put(d, "domain", PyUnicode_FromString(NAME_OF(domain_names, r.domain)));
 		bad |= PUT_STR(d, "pattern", r.pattern);
 		bad |= PUT_OPT(d, "filter", r.filter);
+		bad |= put(d, "exclusions", split_names(r.exclusions));
+		bad |= put(d, "captures", split_names(r.captures));
 		bad |= PUT_OPT(d, "session", r.session);
+		bad |= PUT_OPT(d, "channel", r.channel);
+		bad |= r.ratio_ppm == UINT32_MAX
+			       ? put(d, "ratio", Py_NewRef(Py_None))
+			       : put(d, "ratio", PyFloat_FromDouble(r.ratio_ppm / 1e6));
+		bad |= PUT_U64(d, "threshold", r.threshold);
 		bad |= PUT_U64(d, "nr_actions", r.nr_actions);
 		bad |= PUT_U64(d, "occurrences", r.occurrences);
 		break;
@@ -339,9 +355,10 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		ret = trawl_ctl_list_trigger_action_at(l, i, &r);
 		if (ret)
 			break;
-		bad |= PUT_U64(d, "kind", r.kind);
+		bad |= put(d, "kind", PyUnicode_FromString(NAME_OF(action_names, r.kind)));
 		bad |= PUT_OPT(d, "session", r.session);
-		bad |= PUT_U64(d, "rate_policy", r.rate_policy);
+		bad |= put(d, "rate_policy",
+			   PyUnicode_FromString(NAME_OF(rate_names, r.rate_policy)));
 		bad |= PUT_U64(d, "rate_value", r.rate_value);
 		bad |= PUT_U64(d, "runs", r.runs);
 		bad |= PUT_U64(d, "failures", r.failures);
@@ -856,17 +873,18 @@ static int opt_blocking(PyObject *o, int64_t *us)
 
 /* enable_channel(session, domain, name, subbuf_size=None, num_subbuf=None,
  *                overwrite=None, switch_timer_us=None, read_timer_us=None, buffers=None,
- *                tracefile_size=None, tracefile_count=None, blocking_timeout_us=None) */
+ *                tracefile_size=None, tracefile_count=None, blocking_timeout_us=None,
+ *                monitor_timer_us=None) */
 static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"session",	    "domain",	       "name",
 				 "subbuf_size",	    "num_subbuf",      "overwrite",
 				 "switch_timer_us", "read_timer_us",   "buffers",
 				 "tracefile_size",  "tracefile_count", "blocking_timeout_us",
-				 NULL};
+				 "monitor_timer_us", NULL};
 	PyObject *subbuf = Py_None, *num = Py_None, *overwrite = Py_None, *sw = Py_None,
 		 *rd = Py_None, *buffers = Py_None, *tfs = Py_None, *tfc = Py_None,
-		 *blocking = Py_None;
+		 *blocking = Py_None, *monitor = Py_None;
 	int64_t bl;
 	const char *session, *name;
 	struct trawl_ctl_channel_attr *a;
@@ -874,9 +892,9 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 	int domain, given, ret = 0;
 
 	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOOO", kwlist, &session, conv_domain,
-					 &domain, &name, &subbuf, &num, &overwrite, &sw, &rd,
-					 &buffers, &tfs, &tfc, &blocking))
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOOOO", kwlist, &session,
+					 conv_domain, &domain, &name, &subbuf, &num, &overwrite,
+					 &sw, &rd, &buffers, &tfs, &tfc, &blocking, &monitor))
 		return NULL;
 	a = trawl_ctl_channel_attr_create(name);
 	if (!a)
@@ -924,6 +942,10 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 			goto err;
 		ret = trawl_ctl_channel_attr_set_blocking_timeout(a, bl);
 	}
+	if (!ret && opt_u64(monitor, TRAWL_CTL_MONITOR_MAX_US, "monitor_timer_us", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_channel_attr_set_monitor_timer(a, v);
 	if (!ret)
 		CTL_CALL(self, ret, trawl_ctl_channel_enable(self->ctl, session, domain, a));
 	trawl_ctl_channel_attr_destroy(a);
@@ -1143,6 +1165,210 @@ static PyObject *Ctl_list_available(CtlObject *self, PyObject *args, PyObject *k
 	return list_result(self, ret, l);
 }
 
+/* ---- triggers ---- */
+
+/* One action, (kind, session, policy, n, output): kind a name of
+ * action_names, session None for notify, policy "every" or "once-after",
+ * output a snapshot-session's URL or None. 0, or -1 with an exception. */
+static int trigger_action(struct trawl_ctl_trigger *t, PyObject *spec)
+{
+	const char *session = NULL, *output = NULL;
+	unsigned long long n = 1;
+	PyObject *kind, *policy = Py_None;
+	int k, p = TRAWL_CTL_RATE_EVERY_N, i, ret;
+
+	if (!PyArg_ParseTuple(spec, "O|zOKz", &kind, &session, &policy, &n, &output))
+		return -1;
+	if (!lookup(kind, action_names, ARRAY_LEN(action_names), 0,
+		    "action", &k) ||
+	    (policy != Py_None &&
+	     !lookup(policy, rate_names, ARRAY_LEN(rate_names), 0,
+		    "rate policy", &p)))
+		return -1;
+	i = trawl_ctl_trigger_add_action(t, k, session);
+	ret = i < 0 ? i : trawl_ctl_trigger_action_set_rate_policy(t, i, p, n);
+	if (!ret && output) {
+		PyObject *none = Py_None;
+		struct trawl_ctl_snapshot_output *o = snapshot_output(NULL, NULL, output, NULL,
+								      none, &ret);
+
+		if (!o)
+			return -1;
+		ret = trawl_ctl_trigger_action_set_snapshot_output(t, i, o);
+		trawl_ctl_snapshot_output_destroy(o);
+	}
+	if (ret) {
+		raise_ret(NULL, ret);
+		return -1;
+	}
+	return 0;
+}
+
+/* add_trigger(condition, actions, name=None, owner_uid=None, domain="ust",
+ *             pattern=None, kind="tracepoint", filter=None, loglevel=None,
+ *             loglevel_type=None, exclude=None, captures=None, session=None,
+ *             channel=None, ratio=None, bytes=None): its records */
+static PyObject *Ctl_add_trigger(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"condition", "actions",  "name",     "owner_uid",
+				 "domain",    "pattern",  "kind",     "filter",
+				 "loglevel",  "loglevel_type", "exclude", "captures",
+				 "session",   "channel",  "ratio",    "bytes",
+				 NULL};
+	PyObject *cond, *actions, *owner = Py_None, *ll = Py_None, *lltype = Py_None,
+		 *exclude = Py_None, *captures = Py_None, *ratio = Py_None, *bytes = Py_None,
+		 *seq = NULL;
+	const char *name = NULL, *pattern = NULL, *filter = NULL, *session = NULL,
+		   *channel = NULL;
+	int c, domain = TRAWL_CTL_DOMAIN_UST, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret = 0;
+	struct trawl_ctl_trigger *t;
+	struct trawl_ctl_list *l = NULL;
+	uint64_t v = 0;
+	int given;
+
+	if (ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "OO|zOO&zO&zOOOOzzOO", kwlist, &cond, &actions,
+					 &name, &owner, conv_domain, &domain, &pattern, conv_kind,
+					 &kind, &filter, &ll, &lltype, &exclude, &captures,
+					 &session, &channel, &ratio, &bytes))
+		return NULL;
+	if (!lookup(cond, condition_names, ARRAY_LEN(condition_names), 1,
+		   "condition", &c))
+		return NULL;
+	t = trawl_ctl_trigger_create();
+	if (!t)
+		return PyErr_NoMemory();
+	if (name)
+		ret = trawl_ctl_trigger_set_name(t, name);
+	if (!ret && opt_u64(owner, UINT32_MAX - 1, "owner_uid", &v, &given))
+		goto err;
+	if (!ret && given)
+		ret = trawl_ctl_trigger_set_owner_uid(t, (uint32_t)v);
+	if (!ret && c == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
+		int type = TRAWL_CTL_LOGLEVEL_ALL, level = 0;
+		char excl[TRAWL_CTL_EXCLUSIONS_MAX] = "";
+
+		if (ll != Py_None) {
+			type = TRAWL_CTL_LOGLEVEL_RANGE;
+			if ((lltype != Py_None && !conv_loglevel_type(lltype, &type)) ||
+			    !conv_loglevel(ll, &level))
+				goto err;
+		}
+		if (exclude != Py_None) {
+			seq = PySequence_Fast(exclude, "exclude: a sequence of names");
+			if (!seq)
+				goto err;
+			for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+				const char *x = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+				size_t have = strlen(excl);
+
+				if (!x)
+					goto err;
+				if (have + strlen(x) + 2 > sizeof(excl)) {
+					ret = -ENAMETOOLONG;
+					break;
+				}
+				snprintf(excl + have, sizeof(excl) - have, "%s%s", have ? "," : "", x);
+			}
+			Py_CLEAR(seq);
+		}
+		if (!ret)
+			ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, type,
+							       level, excl[0] ? excl : NULL);
+		if (!ret && captures != Py_None) {
+			seq = PySequence_Fast(captures, "captures: a sequence of field names");
+			if (!seq)
+				goto err;
+			for (Py_ssize_t i = 0; !ret && i < PySequence_Fast_GET_SIZE(seq); i++) {
+				const char *x = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+
+				if (!x)
+					goto err;
+				ret = trawl_ctl_trigger_add_capture(t, x);
+			}
+			Py_CLEAR(seq);
+		}
+	} else if (!ret && c == TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE) {
+		if (!session || bytes == Py_None) {
+			PyErr_SetString(PyExc_ValueError, "session-consumed-size: give session and bytes");
+			goto err;
+		}
+		if (opt_u64(bytes, UINT64_MAX, "bytes", &v, &given))
+			goto err;
+		ret = trawl_ctl_trigger_set_session_consumed_size(t, session, v);
+	} else if (!ret) {
+		double r = 0;
+
+		if (!session || !channel || (ratio == Py_None) == (bytes == Py_None)) {
+			PyErr_SetString(PyExc_ValueError, "buffer usage: give session, channel, and "
+							  "ratio or bytes");
+			goto err;
+		}
+		if (ratio != Py_None) {
+			r = PyFloat_AsDouble(ratio);
+			if (r == -1.0 && PyErr_Occurred())
+				goto err;
+			if (!(r >= 0.0 && r <= 1.0)) {
+				PyErr_SetString(PyExc_ValueError, "ratio: from 0 to 1");
+				goto err;
+			}
+		} else if (opt_u64(bytes, UINT64_MAX, "bytes", &v, &given)) {
+			goto err;
+		}
+		ret = trawl_ctl_trigger_set_buffer_usage(
+			t, c, session, channel, domain,
+			ratio != Py_None ? (uint32_t)(r * 1e6 + 0.5) : UINT32_MAX, v);
+	}
+	if (!ret) {
+		seq = PySequence_Fast(actions, "actions: a sequence of (kind, session, ...) tuples");
+		if (!seq)
+			goto err;
+		for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++)
+			if (trigger_action(t, PySequence_Fast_GET_ITEM(seq, i)))
+				goto err;
+		Py_CLEAR(seq);
+	}
+	if (ret) {
+		trawl_ctl_trigger_destroy(t);
+		return raise_ret(NULL, ret);
+	}
+	CTL_CALL(self, ret, trawl_ctl_trigger_register(self->ctl, t, &l));
+	trawl_ctl_trigger_destroy(t);
+	return list_result(self, ret, l);
+err:
+	Py_XDECREF(seq);
+	trawl_ctl_trigger_destroy(t);
+	return NULL;
+}
+
+/* remove_trigger(name, owner_uid=None) */
+static PyObject *Ctl_remove_trigger(CtlObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {"name", "owner_uid", NULL};
+	PyObject *owner = Py_None;
+	const char *name;
+	uint64_t v = UINT32_MAX;
+	int given, ret;
+
+	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "s|O", kwlist, &name, &owner))
+		return NULL;
+	if (opt_u64(owner, UINT32_MAX - 1, "owner_uid", &v, &given))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_trigger_unregister(self->ctl, name, (uint32_t)v));
+	return none_result(self, ret);
+}
+
+static PyObject *Ctl_list_triggers(CtlObject *self, PyObject *unused)
+{
+	struct trawl_ctl_list *l = NULL;
+	int ret;
+
+	if (ctl_ready(self))
+		return NULL;
+	CTL_CALL(self, ret, trawl_ctl_list_triggers(self->ctl, &l));
+	return list_result(self, ret, l);
+}
+
 #define METH(name, flags) {#name, (PyCFunction)(void (*)(void))Ctl_##name, flags, NULL}
 
 static PyMethodDef Ctl_methods[] = {
@@ -1174,6 +1400,9 @@ static PyMethodDef Ctl_methods[] = {
 	METH(list_sessions, METH_NOARGS),
 	METH(list_session, METH_VARARGS),
 	METH(list_available, METH_VARARGS | METH_KEYWORDS),
+	METH(add_trigger, METH_VARARGS | METH_KEYWORDS),
+	METH(remove_trigger, METH_VARARGS | METH_KEYWORDS),
+	METH(list_triggers, METH_NOARGS),
 	{NULL, NULL, 0, NULL},
 };
 
@@ -1186,6 +1415,219 @@ static PyTypeObject CtlType = {
 	.tp_new = Ctl_new,
 	.tp_dealloc = (destructor)Ctl_dealloc,
 	.tp_methods = Ctl_methods,
+};
+
+/* ---- notification channels ---- */
+
+/*
+ * A notification channel (struct trawl_ctl_notification_channel): not
+ * thread-safe in C, so each holds a lock. receive() waits in slices of
+ * RECV_SLICE_MS with the GIL released, so that a signal (Ctrl-C) and a
+ * close() from another thread end a wait within a slice; a close() during
+ * a wait only marks the channel, and the waiting thread frees it.
+ */
+#define RECV_SLICE_MS 200
+
+typedef struct {
+	PyObject_HEAD
+	struct trawl_ctl_notification_channel *ch;
+	PyThread_type_lock lock;
+	int closing;
+	int waiting; /* threads inside receive() */
+} NotifObject;
+
+static PyObject *notif_closed(void)
+{
+	PyErr_SetString(PyExc_ValueError, "the notification channel is closed");
+	return NULL;
+}
+
+static PyObject *Notif_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = {NULL};
+	struct trawl_ctl_notification_channel *ch = NULL;
+	NotifObject *self;
+	int ret;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "", kwlist))
+		return NULL;
+	self = (NotifObject *)type->tp_alloc(type, 0);
+	if (!self)
+		return NULL;
+	self->lock = PyThread_allocate_lock();
+	if (!self->lock) {
+		Py_DECREF(self);
+		return PyErr_NoMemory();
+	}
+	Py_BEGIN_ALLOW_THREADS
+	ret = trawl_ctl_notification_channel_create(&ch);
+	Py_END_ALLOW_THREADS
+	if (ret < 0) {
+		Py_DECREF(self);
+		return raise_ret(NULL, ret);
+	}
+	self->ch = ch;
+	return (PyObject *)self;
+}
+
+static void Notif_dealloc(NotifObject *self)
+{
+	trawl_ctl_notification_channel_destroy(self->ch);
+	if (self->lock)
+		PyThread_free_lock(self->lock);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Notif_close(NotifObject *self, PyObject *unused)
+{
+	struct trawl_ctl_notification_channel *ch = self->ch;
+
+	self->closing = 1;
+	if (self->waiting || !ch)
+		Py_RETURN_NONE; /* the waiting thread frees it */
+	self->ch = NULL;
+	trawl_ctl_notification_channel_destroy(ch);
+	Py_RETURN_NONE;
+}
+
+static PyObject *Notif_subscribe(NotifObject *self, PyObject *args)
+{
+	const char *name;
+	int ret, unsub = 0;
+
+	if (!PyArg_ParseTuple(args, "s|p", &name, &unsub))
+		return NULL;
+	if (!self->ch || self->closing)
+		return notif_closed();
+	if (self->waiting) {
+		PyErr_SetString(PyExc_RuntimeError, "another thread is receiving on the channel");
+		return NULL;
+	}
+	ret = unsub ? trawl_ctl_notification_channel_unsubscribe(self->ch, name)
+		    : trawl_ctl_notification_channel_subscribe(self->ch, name);
+	return none_result(NULL, ret);
+}
+
+static PyObject *notification_dict(const struct trawl_ctl_notification *n)
+{
+	PyObject *d = PyDict_New(), *caps;
+	uint32_t i, nr = trawl_ctl_notification_capture_count(n);
+	int bad = 0;
+
+	if (!d)
+		return NULL;
+	caps = PyList_New((Py_ssize_t)nr);
+	for (i = 0; caps && i < nr; i++) {
+		PyObject *v = PyUnicode_DecodeUTF8(trawl_ctl_notification_capture(n, i),
+						   (Py_ssize_t)strlen(trawl_ctl_notification_capture(n, i)),
+						   "replace");
+
+		if (!v) {
+			Py_CLEAR(caps);
+			break;
+		}
+		PyList_SET_ITEM(caps, (Py_ssize_t)i, v);
+	}
+	bad |= put(d, "trigger", PyUnicode_FromString(trawl_ctl_notification_trigger(n)));
+	bad |= PUT_U64(d, "owner_uid", trawl_ctl_notification_owner_uid(n));
+	bad |= put(d, "condition",
+		   PyUnicode_FromString(NAME_OF(condition_names, trawl_ctl_notification_condition(n))));
+	bad |= PUT_U64(d, "timestamp_ns", trawl_ctl_notification_timestamp_ns(n));
+	bad |= put(d, "captures", caps);
+	if (bad) {
+		Py_DECREF(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* receive(timeout_ms=-1): the next notification as a dict, or None when
+ * @timeout_ms passed (-1: never) or the channel was closed meanwhile */
+static PyObject *Notif_receive(NotifObject *self, PyObject *args)
+{
+	struct trawl_ctl_notification *n = NULL;
+	long long timeout = -1, left;
+	PyObject *out = NULL;
+	int ret = -ETIMEDOUT;
+
+	if (!PyArg_ParseTuple(args, "|L", &timeout))
+		return NULL;
+	if (!self->ch || self->closing)
+		return notif_closed();
+	if (self->waiting) {
+		PyErr_SetString(PyExc_RuntimeError, "another thread is receiving on the channel");
+		return NULL;
+	}
+	self->waiting = 1;
+	left = timeout;
+	for (;;) {
+		int slice = left < 0 || left > RECV_SLICE_MS ? RECV_SLICE_MS : (int)left;
+
+		Py_BEGIN_ALLOW_THREADS
+		PyThread_acquire_lock(self->lock, WAIT_LOCK);
+		ret = trawl_ctl_notification_channel_receive(self->ch, slice, &n);
+		PyThread_release_lock(self->lock);
+		Py_END_ALLOW_THREADS
+		if (ret != -ETIMEDOUT || self->closing)
+			break;
+		if (PyErr_CheckSignals())
+			break;
+		if (left >= 0 && (left -= slice) <= 0)
+			break;
+	}
+	self->waiting = 0;
+	if (!ret) {
+		out = notification_dict(n);
+		trawl_ctl_notification_destroy(n);
+	}
+	if (self->closing && self->ch) {
+		trawl_ctl_notification_channel_destroy(self->ch);
+		self->ch = NULL;
+	}
+	if (out || PyErr_Occurred())
+		return out;
+	if (ret == -ETIMEDOUT || self->closing)
+		Py_RETURN_NONE;
+	return raise_ret(NULL, ret);
+}
+
+static PyObject *Notif_fileno(NotifObject *self, PyObject *unused)
+{
+	int fd;
+
+	if (!self->ch || self->closing)
+		return notif_closed();
+	fd = trawl_ctl_notification_channel_get_fd(self->ch);
+	return fd < 0 ? raise_ret(NULL, fd) : PyLong_FromLong(fd);
+}
+
+static PyObject *Notif_dropped(NotifObject *self, PyObject *unused)
+{
+	if (!self->ch)
+		return notif_closed();
+	return PyLong_FromUnsignedLongLong(trawl_ctl_notification_channel_dropped(self->ch));
+}
+
+#define NMETH(name, flags) {#name, (PyCFunction)(void (*)(void))Notif_##name, flags, NULL}
+
+static PyMethodDef Notif_methods[] = {
+	NMETH(close, METH_NOARGS),
+	NMETH(subscribe, METH_VARARGS),
+	NMETH(receive, METH_VARARGS),
+	NMETH(fileno, METH_NOARGS),
+	NMETH(dropped, METH_NOARGS),
+	{NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject NotifType = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "trawl._ctl.NotificationChannel",
+	.tp_doc = "A notification channel (struct trawl_ctl_notification_channel).",
+	.tp_basicsize = sizeof(NotifObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_new = Notif_new,
+	.tp_dealloc = (destructor)Notif_dealloc,
+	.tp_methods = Notif_methods,
 };
 
 /* ---- module functions ---- */
@@ -1260,12 +1702,13 @@ PyMODINIT_FUNC PyInit__ctl(void)
 {
 	PyObject *m;
 
-	if (PyType_Ready(&CtlType) < 0)
+	if (PyType_Ready(&CtlType) < 0 || PyType_Ready(&NotifType) < 0)
 		return NULL;
 	m = PyModule_Create(&moddef);
 	if (!m)
 		return NULL;
 	if (PyModule_AddObjectRef(m, "Ctl", (PyObject *)&CtlType) < 0 ||
+	    PyModule_AddObjectRef(m, "NotificationChannel", (PyObject *)&NotifType) < 0 ||
 	    PyModule_AddIntConstant(m, "NAME_MAX", TRAWL_CTL_NAME_MAX) < 0 ||
 	    PyModule_AddIntConstant(m, "TRACKER_MAX_VALUES", TRAWL_CTL_TRACKER_MAX_VALUES) < 0 ||
 	    PyModule_AddIntConstant(m, "LIVE_TIMER_DEFAULT", TRAWL_CTL_LIVE_TIMER_DEFAULT) < 0) {

@@ -336,3 +336,72 @@ def test_shm_path(client, tmp_path):
         assert [i for i in client.sessions() if i.name == "shm1"][0].shm_path == shm
     finally:
         s.destroy()
+
+
+def test_triggers_and_notifications(client, out):
+    # a snapshot session's small discard-mode channel: never drained, the
+    # app's events fill it, and stay until a clear
+    s = client.create_session("trg", output=out, snapshot=True)
+    ch = s.enable_channel("small", subbuf_size=4096, num_subbuf=4, overwrite=False,
+                          monitor_timer_us=50000)
+    assert ch.info().monitor_timer_us == 50000
+    s.enable_channel("dflt")
+    assert s.channel("dflt").info().monitor_timer_us == 1000000
+    ch.enable_event("tall:*")
+    s.start()
+    C, A = trawl.Condition, trawl.Action
+    with pytest.raises(ValueError):
+        client.add_trigger(C.buffer_usage_high("trg", "small"), A.notify())
+    with trawl.notifications("full", "seen", timeout=120) as ns:
+        full = client.add_trigger(C.buffer_usage_high("trg", "small", ratio=0.5),
+                                  A.notify(), name="full")
+        assert full.condition == "buffer-usage-high" and full.ratio == 0.5
+        assert (full.session, full.channel) == ("trg", "small")
+        client.add_trigger(C.event_rule_matches("tall:seq"), A.notify(once_after=5),
+                           name="seen")
+        client.add_trigger(C.session_consumed_size("trg", 1 << 30),
+                           [A.notify(), A.stop_session("trg", every=2)], name="huge")
+        got = {t.name: t for t in client.triggers()}
+        assert got["huge"].condition == "session-consumed-size"
+        assert got["huge"].threshold == 1 << 30
+        assert [(a.kind, a.session, a.rate_policy, a.rate_value)
+                for a in got["huge"].actions] == [("notify", None, "every", 1),
+                                                  ("stop-session", "trg", "every", 2)]
+        assert got["seen"].actions[0].rate_policy == "once-after"
+        run_app(20000)
+        seen = []
+        for n in ns:  # blocks until each comes (at most 120 s without one)
+            assert isinstance(n, trawl.Notification)
+            seen.append((n.trigger, n.condition))
+            if len(seen) == 2:
+                break
+        assert sorted(seen) == [("full", "buffer-usage-high"), ("seen", "event-rule-matches")]
+        # full: once, however many samples saw the buffer full since
+        assert ns.receive(timeout=0.5) is None
+        assert {t.name: t.occurrences for t in client.triggers()}["full"] == 1
+    # closed by the with: iterating ends, receiving is refused
+    assert list(ns) == []
+    with pytest.raises(ValueError):
+        ns.receive(0)
+    client.remove_trigger("full")
+    assert "full" not in [t.name for t in client.triggers()]
+    with pytest.raises(trawl.Error) as e:
+        client.remove_trigger("full")
+    assert e.value.errno == 2  # ENOENT
+    for name in ("seen", "huge"):
+        client.remove_trigger(name)
+    s.destroy()
+
+
+def test_notifications_close_from_another_thread():
+    import threading
+
+    ns = trawl.notifications("never-registered")
+    got = []
+    t = threading.Thread(target=lambda: got.extend(ns))
+    t.start()
+    t.join(0.3)
+    assert t.is_alive()  # blocked in the iteration: nothing comes
+    ns.close()
+    t.join(60)  # ends within a 0.2 s slice; generous on a loaded machine
+    assert not t.is_alive() and got == []

@@ -89,6 +89,7 @@ class ChannelInfo:
     discarded_events: int = 0  # LTTng's statistics: discard mode, events dropped
     lost_packets: int = 0      # overwrite mode: packets overwritten unread
     output: str = "mmap"       # "mmap" or "splice": what the channel says (trawl writes alike)
+    monitor_timer_us: int = 0  # how often its buffers are sampled for triggers, 0: never
     contexts: List[str] = field(default_factory=list)
     events: List[EventInfo] = field(default_factory=list)
 
@@ -165,6 +166,202 @@ class RotationInfo:
     session: str
     path: str
     chunk_id: int
+
+
+# ---- triggers ----
+
+@dataclass(frozen=True)
+class TriggerAction:
+    """An action of a trigger (Client.triggers()) with its rate policy and counts."""
+    kind: str          # "notify", "start-session", "stop-session", "rotate-session",
+    #                    "snapshot-session"
+    session: Optional[str]
+    rate_policy: str   # "every" or "once-after"
+    rate_value: int
+    runs: int
+    failures: int
+
+
+@dataclass(frozen=True)
+class TriggerInfo:
+    """A trigger as the daemon has it (Client.add_trigger(), Client.triggers())."""
+    name: str
+    owner_uid: int
+    condition: str     # "event-rule-matches", "session-consumed-size",
+    #                    "buffer-usage-high", "buffer-usage-low"
+    domain: str
+    pattern: str
+    filter: Optional[str]
+    exclusions: List[str]
+    captures: List[str]
+    session: Optional[str]
+    channel: Optional[str]
+    ratio: Optional[float]  # buffer usage as a ratio of the buffer's size, else None
+    threshold: int          # bytes (consumed size; buffer usage without ratio)
+    nr_actions: int
+    occurrences: int        # times the condition held
+    actions: List[TriggerAction] = field(default_factory=list)
+
+
+def _triggers(records) -> List[TriggerInfo]:
+    out = []
+    for kind, d in records:
+        if kind == "trigger":
+            out.append(TriggerInfo(**d))
+        elif kind == "trigger_action" and out:
+            out[-1].actions.append(TriggerAction(**d))
+    return out
+
+
+class Action:
+    """A trigger's action: Action.notify(), Action.stop_session("s", every=2)...
+
+    every=N runs it at the Nth, 2Nth... time the condition holds (1: each
+    time); once_after=N only at the Nth."""
+
+    def __init__(self, kind: str, session: Optional[str] = None, *, every: int = 1,
+                 once_after: Optional[int] = None, output: Optional[str] = None):
+        self.kind, self.session, self.output = kind, session, output
+        self.policy, self.n = ("once-after", once_after) if once_after else ("every", every)
+
+    @classmethod
+    def notify(cls, **policy) -> "Action":
+        return cls("notify", **policy)
+
+    @classmethod
+    def start_session(cls, session: str, **policy) -> "Action":
+        return cls("start-session", session, **policy)
+
+    @classmethod
+    def stop_session(cls, session: str, **policy) -> "Action":
+        return cls("stop-session", session, **policy)
+
+    @classmethod
+    def rotate_session(cls, session: str, **policy) -> "Action":
+        return cls("rotate-session", session, **policy)
+
+    @classmethod
+    def snapshot_session(cls, session: str, output: Optional[str] = None,
+                         **policy) -> "Action":
+        """output: a folder or URL for the snapshot, else the session's own output."""
+        return cls("snapshot-session", session, output=output, **policy)
+
+    def _spec(self):
+        return (self.kind, self.session, self.policy, self.n, self.output)
+
+
+class Condition:
+    """A trigger's condition, as LTTng 2.13's (its C API's for the last three)."""
+
+    def __init__(self, condition: str, **kw):
+        self.kind, self.kw = condition, kw
+
+    @classmethod
+    def event_rule_matches(cls, pattern: str = "*", domain: str = "ust", *,
+                           kind: str = "tracepoint", filter: Optional[str] = None,
+                           loglevel=None, loglevel_type: Optional[str] = None,
+                           exclude=None, captures=None) -> "Condition":
+        """An event matches the rule; captures: field names whose values the
+        notifications carry."""
+        return cls("event-rule-matches", pattern=pattern, domain=domain, kind=kind,
+                   filter=filter, loglevel=loglevel, loglevel_type=loglevel_type,
+                   exclude=exclude, captures=captures)
+
+    @classmethod
+    def session_consumed_size(cls, session: str, bytes: int) -> "Condition":
+        """The session's consumers wrote @bytes (sampled at its channels' monitor timers)."""
+        return cls("session-consumed-size", session=session, bytes=bytes)
+
+    @classmethod
+    def buffer_usage_high(cls, session: str, channel: str, *, ratio: Optional[float] = None,
+                          bytes: Optional[int] = None, domain: str = "ust") -> "Condition":
+        """Some buffer of the channel holds at least @ratio of its size (or @bytes)."""
+        return cls("buffer-usage-high", session=session, channel=channel, ratio=ratio,
+                   bytes=bytes, domain=domain)
+
+    @classmethod
+    def buffer_usage_low(cls, session: str, channel: str, *, ratio: Optional[float] = None,
+                         bytes: Optional[int] = None, domain: str = "ust") -> "Condition":
+        """Every buffer of the channel holds at most @ratio of its size (or @bytes)."""
+        return cls("buffer-usage-low", session=session, channel=channel, ratio=ratio,
+                   bytes=bytes, domain=domain)
+
+
+@dataclass(frozen=True)
+class Notification:
+    """A trigger's notify action, received on a notification channel."""
+    trigger: str
+    owner_uid: int
+    condition: str
+    timestamp_ns: int   # CLOCK_MONOTONIC: of the event, or of the sample that fired it
+    captures: List[str] = field(default_factory=list)
+
+
+class Notifications:
+    """A notification channel: iterate to wait for the notifications of the
+    triggers subscribed to (those of the user's triggers with a notify
+    action, from the channel's creation on)::
+
+        with trawl.notifications("on-error", "buffers-full") as ns:
+            for n in ns:              # blocks; ends when ns.close() is called
+                print(n.trigger, n.captures)
+
+    timeout (seconds, None: none) ends the iteration when no notification
+    came for that long. close() (any thread) ends a wait under way within
+    0.2 s; Ctrl-C interrupts it (KeyboardInterrupt)."""
+
+    def __init__(self, *triggers: str, timeout: Optional[float] = None):
+        self._ch = _ctl.NotificationChannel()
+        self.timeout = timeout
+        for t in triggers:
+            self.subscribe(t)
+
+    def subscribe(self, trigger: str):
+        self._ch.subscribe(trigger)
+
+    def unsubscribe(self, trigger: str):
+        self._ch.subscribe(trigger, True)
+
+    def receive(self, timeout: Optional[float] = None) -> Optional[Notification]:
+        """The next notification, or None after @timeout seconds (None: wait on)
+        or once the channel is closed."""
+        d = self._ch.receive(-1 if timeout is None else max(0, int(timeout * 1000)))
+        return Notification(**d) if d is not None else None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> Notification:
+        try:
+            n = self.receive(self.timeout)
+        except ValueError:  # closed before this wait
+            raise StopIteration from None
+        if n is None:
+            raise StopIteration
+        return n
+
+    def fileno(self) -> int:
+        """For select/poll: readable when a notification may have come."""
+        return self._ch.fileno()
+
+    @property
+    def dropped(self) -> int:
+        """Notifications lost since the channel's creation (it took them too slowly)."""
+        return self._ch.dropped()
+
+    def close(self):
+        self._ch.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def notifications(*triggers: str, timeout: Optional[float] = None) -> Notifications:
+    """A notification channel subscribed to @triggers (see Notifications)."""
+    return Notifications(*triggers, timeout=timeout)
 
 
 def _one(records, kind, cls):
@@ -266,6 +463,23 @@ class Client:
     def destroy_all(self):
         self._c.destroy_all()
 
+    def add_trigger(self, condition: Condition, actions, name: Optional[str] = None,
+                    owner_uid: Optional[int] = None) -> TriggerInfo:
+        """Register a trigger (LTTng's add-trigger); actions: an Action or a list.
+        Unnamed, the daemon names it triggerN."""
+        if isinstance(actions, Action):
+            actions = [actions]
+        recs = self._c.add_trigger(condition.kind, [a._spec() for a in actions], name=name,
+                                   owner_uid=owner_uid, **condition.kw)
+        return _triggers(recs)[0]
+
+    def remove_trigger(self, name: str, owner_uid: Optional[int] = None):
+        self._c.remove_trigger(name, owner_uid=owner_uid)
+
+    def triggers(self) -> List[TriggerInfo]:
+        """The triggers the caller may see (root: every user's), in the order registered."""
+        return _triggers(self._c.list_triggers())
+
     def available_events(self, domain: str = "ust", kind: str = "tracepoint",
                          fields: bool = False) -> List[AvailableEvent]:
         """The events a domain offers (user space: those of the apps registered now)."""
@@ -339,7 +553,9 @@ class Session:
         """Create (or enable again) a channel. attrs: subbuf_size, num_subbuf,
         overwrite, switch_timer_us, read_timer_us, buffers, tracefile_size,
         tracefile_count (LTTng's trace file limits: stream files of at most
-        tracefile_size bytes, the newest tracefile_count kept), blocking_timeout_us
+        tracefile_size bytes, the newest tracefile_count kept), monitor_timer_us
+        (how often its buffers are sampled for buffer-usage and
+        session-consumed-size triggers; 0: never; default 1 s), blocking_timeout_us
         (user space, discard mode: microseconds a writer waits for room in a
         full buffer; -1 or "inf": without end; 0: never, the default; the app
         must allow it: LTTNG_UST_ALLOW_BLOCKING in its environment)."""
