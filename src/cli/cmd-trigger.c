@@ -13,10 +13,34 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/*
+ * A refusal, in one line: trawl's words, or, run as `lttng` (cli_as_lttng:
+ * trawl installed in LTTng's place), LTTng 2.13's own line, word for word,
+ * as its scripts compare standard error (tools/trigger/test_add_trigger_cli).
+ * Both formats take the same arguments. An exit status.
+ */
+#define REFUSE(err, lttng_fmt, trawl_fmt, ...)                                   \
+	(cli_as_lttng ? lttng_error(err, "Error: " lttng_fmt "\n", __VA_ARGS__) \
+		      : cli_error(err, trawl_fmt, __VA_ARGS__))
+#define REFUSE0(err, lttng_line, trawl_line)                                     \
+	(cli_as_lttng ? lttng_error(err, "%s", "Error: " lttng_line "\n")        \
+		      : cli_error(err, "%s", trawl_line))
+
+__attribute__((format(printf, 2, 3))) static int lttng_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	return cli_exit_of(err) ? cli_exit_of(err) : CLI_EXIT_ERROR;
+}
 
 /* The arguments being read: argv[i] is the next. */
 struct args {
@@ -51,7 +75,12 @@ static int opt_val(struct args *a, const char *lng, char shrt, const char **val)
 		return 0;
 	}
 	if (a->i + 1 >= a->argc) {
-		cli_error(-EINVAL, "missing value for option '%s'", s);
+		/* LTTng's argpar numbers the arguments from the command's name, #1 */
+		if (cli_as_lttng)
+			lttng_error(-EINVAL, "Error: While parsing argument #%d (`%s`): Missing "
+					     "required argument for option `%s`\n", a->i + 1, s, s);
+		else
+			cli_error(-EINVAL, "missing value for option '%s'", s);
 		return -1;
 	}
 	*val = a->argv[a->i + 1];
@@ -68,7 +97,7 @@ static int is_option(const char *s)
 static int dup_opt(const char **dst, const char *val, const char *name)
 {
 	if (*dst) {
-		cli_error(-EINVAL, "duplicate '%s' given", name);
+		REFUSE(-EINVAL, "Duplicate '%s' given.", "duplicate '%s' given", name);
 		return -1;
 	}
 	*dst = val;
@@ -129,29 +158,93 @@ static int loglevel_of(const char *s, enum trawl_ctl_loglevel_type *type, int *l
 	return *level < 0 ? -1 : 0;
 }
 
-/* --type: its domain and kind, or -1 (said). */
-static int rule_type_of(const char *s, enum trawl_ctl_domain *d, enum trawl_ctl_event_kind *k)
+/* LTTng 2.13's event rule types (--type), and what trawl's triggers take. */
+struct rule_type {
+	const char *what; /* LTTng's name of the type, in its lines */
+	enum trawl_ctl_domain domain;
+	enum trawl_ctl_event_kind kind;
+	unsigned probe : 1;     /* --location, no --name */
+	unsigned loglevels : 1; /* takes --log-level */
+	unsigned syscall : 1;   /* syscall[:TYPE] */
+	unsigned supported : 1; /* by trawl's triggers */
+};
+
+static const struct rule_type rule_user = {"user tracepoint", TRAWL_CTL_DOMAIN_UST,
+					   TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+static const struct rule_type rule_kernel = {"kernel tracepoint", TRAWL_CTL_DOMAIN_KERNEL,
+					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 0, 0, 1};
+static const struct rule_type rule_syscall = {"kernel syscall", TRAWL_CTL_DOMAIN_KERNEL,
+					      TRAWL_CTL_EVENT_SYSCALL, 0, 0, 1, 1};
+static const struct rule_type rule_kprobe = {"kernel kprobe", TRAWL_CTL_DOMAIN_KERNEL,
+					     TRAWL_CTL_EVENT_PROBE, 1, 0, 0, 0};
+static const struct rule_type rule_uprobe = {"kernel uprobe", TRAWL_CTL_DOMAIN_KERNEL,
+					     TRAWL_CTL_EVENT_USERSPACE_PROBE, 1, 0, 0, 0};
+static const struct rule_type rule_jul = {"jul logging", TRAWL_CTL_DOMAIN_UST,
+					  TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
+static const struct rule_type rule_log4j = {"log4j logging", TRAWL_CTL_DOMAIN_UST,
+					    TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
+static const struct rule_type rule_python = {"python logging", TRAWL_CTL_DOMAIN_UST,
+					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
+
+static int is_either(const char *s, const char *a, const char *b)
 {
-	*k = TRAWL_CTL_EVENT_TRACEPOINT;
-	if (!strcmp(s, "user") || !strcmp(s, "user:tracepoint")) {
-		*d = TRAWL_CTL_DOMAIN_UST;
-	} else if (!strcmp(s, "kernel") || !strcmp(s, "kernel:tracepoint")) {
-		*d = TRAWL_CTL_DOMAIN_KERNEL;
-	} else if (!strcmp(s, "syscall") || !strcmp(s, "kernel:syscall") ||
-		   !strcmp(s, "syscall:entry+exit") || !strcmp(s, "kernel:syscall:entry+exit")) {
-		*d = TRAWL_CTL_DOMAIN_KERNEL;
-		*k = TRAWL_CTL_EVENT_SYSCALL;
-	} else if (!strcmp(s, "jul") || !strcmp(s, "jul:logging") || !strcmp(s, "log4j") ||
-		   !strcmp(s, "log4j:logging") || !strcmp(s, "python") ||
-		   !strcmp(s, "python:logging") || !strcmp(s, "kprobe") ||
-		   !strcmp(s, "kernel:kprobe") || !strcmp(s, "kernel:uprobe") ||
-		   !strncmp(s, "syscall:", 8) || !strncmp(s, "kernel:syscall:", 15)) {
-		return cli_error(-EOPNOTSUPP, "event rules of type '%s' are not supported in "
-					      "triggers yet", s), -1;
-	} else {
-		return cli_error(-EINVAL, "invalid `--type` value: %s", s), -1;
-	}
-	return 0;
+	return !strcmp(s, a) || !strcmp(s, b);
+}
+
+/* --type's rule type, or NULL (an invalid value). */
+static const struct rule_type *rule_type_of(const char *s)
+{
+	if (is_either(s, "user", "user:tracepoint"))
+		return &rule_user;
+	if (is_either(s, "kernel", "kernel:tracepoint"))
+		return &rule_kernel;
+	if (is_either(s, "jul", "jul:logging"))
+		return &rule_jul;
+	if (is_either(s, "log4j", "log4j:logging"))
+		return &rule_log4j;
+	if (is_either(s, "python", "python:logging"))
+		return &rule_python;
+	if (is_either(s, "kprobe", "kernel:kprobe"))
+		return &rule_kprobe;
+	if (!strcmp(s, "kernel:uprobe"))
+		return &rule_uprobe;
+	/* LTTng's: syscall or kernel:syscall, then ":" anything (checked later) */
+	if (!strncmp(s, "kernel:", 7))
+		s += 7;
+	if (!strncmp(s, "syscall", 7) && (!s[7] || s[7] == ':'))
+		return &rule_syscall;
+	return NULL;
+}
+
+/* A syscall rule's TYPE: trawl's triggers see entry and exit alike. */
+static int syscall_type_ok(const char *s)
+{
+	const char *t = strchr(strncmp(s, "kernel:", 7) ? s : s + 7, ':');
+
+	return !t || is_either(t + 1, "entry+exit", "*") || is_either(t + 1, "entry", "exit");
+}
+
+/*
+ * Why LTTng's parser refuses capture descriptor @v (its line's text after
+ * "While parsing expression ...: "), or NULL if it is one trawl takes or
+ * refuses for another reason. The operators are those of LTTng's filter
+ * grammar, which its --capture parses.
+ */
+static const char *capture_refusal(const char *v)
+{
+	const char *p = v;
+
+	if (strstr(v, "||") || strstr(v, "&&"))
+		return "Logical operators are not allowed in capture expressions.";
+	if (strchr("!-+~", v[0]))
+		return "Unary operators are not allowed in capture expressions.";
+	if (strpbrk(v + 1, "=<>+-*/%&|^!"))
+		return "Binary operators are not allowed in capture expressions.";
+	if (!strncmp(p, "$ctx.", 5) || !strncmp(p, "$app.", 5))
+		p += 5;
+	if (strchr(p, '.'))
+		return "Capturing subfields is not supported.";
+	return NULL;
 }
 
 /* Adds -x's names (each may hold several, joined by ',') to @buf. */
@@ -175,6 +268,7 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 	const char *caps[64];
 	char excl[TRAWL_CTL_EXCLUSIONS_MAX] = "";
 	enum trawl_ctl_loglevel_type llt = TRAWL_CTL_LOGLEVEL_ALL;
+	const struct rule_type *rt;
 	enum trawl_ctl_domain domain;
 	enum trawl_ctl_event_kind kind;
 	size_t nr_caps = 0, i;
@@ -182,12 +276,14 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 
 	while (a->i < a->argc) {
 		if (!is_option(a->argv[a->i]))
-			return cli_error(-EINVAL, "unexpected argument '%s'", a->argv[a->i]);
+			return REFUSE(-EINVAL, "Unexpected argument '%s'", "unexpected argument '%s'",
+				      a->argv[a->i]);
 		if ((ret = opt_val(a, "type", 't', &v)) != 0) {
 			if (ret < 0)
 				return CLI_EXIT_USAGE;
 			if (type)
-				return cli_error(-EINVAL, "more than one `--type` was specified");
+				return REFUSE0(-EINVAL, "More than one `--type` was specified.",
+					       "more than one `--type` was specified");
 			type = v;
 		} else if ((ret = opt_val(a, "name", 'n', &v)) != 0) {
 			if (ret < 0 || dup_opt(&pattern, v, "--name"))
@@ -210,8 +306,19 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 		} else if ((ret = opt_val(a, "capture", 0, &v)) != 0) {
 			if (ret < 0)
 				return CLI_EXIT_USAGE;
+			if (cli_as_lttng && capture_refusal(v))
+				return lttng_error(-EINVAL, "Error: While parsing expression `%s`: %s\n",
+						   v, capture_refusal(v));
+			if (cli_as_lttng && !strncmp(v, "$app.", 5) && !strchr(v + 5, ':'))
+				return lttng_error(-EINVAL, "Error: Invalid app-specific context field "
+						   "name: missing colon in `%s`.\n", v + 5);
+			if (cli_as_lttng && !strncmp(v, "$app.", 5) && v[strlen(v) - 1] == ':')
+				return lttng_error(-EINVAL, "Error: Invalid app-specific context field "
+						   "name: missing type name after colon in `%s`.\n",
+						   v + 5);
 			if (!capture_valid(v))
-				return cli_error(-EINVAL, "failed to parse capture expression `%s`", v);
+				return REFUSE(-EINVAL, "Failed to parse capture expression `%s`.",
+					      "failed to parse capture expression `%s`", v);
 			if (nr_caps == sizeof(caps) / sizeof(caps[0]))
 				return cli_error(-E2BIG, "too many --capture");
 			caps[nr_caps++] = v;
@@ -219,24 +326,54 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 			break; /* the level above's */
 		}
 	}
+	/* LTTng 2.13's checks, in its order and (run as lttng) words */
 	if (!type)
-		return cli_error(-EINVAL, "event rule requires a --type");
-	if (rule_type_of(type, &domain, &kind))
-		return CLI_EXIT_INVALID;
-	if (location)
-		return cli_error(-EINVAL, "can't use --location with %s event rules", type);
-	if (event_name)
-		return cli_error(-EINVAL, "can't use --event-name with %s event rules", type);
-	if (excl[0] && domain != TRAWL_CTL_DOMAIN_UST)
-		return cli_error(-EINVAL, "event name exclusions are not yet implemented for %s "
-					  "event rules", type);
+		return REFUSE0(-EINVAL, "Event rule requires a --type.",
+			       "event rule requires a --type");
+	rt = rule_type_of(type);
+	if (!rt)
+		return REFUSE(-EINVAL, "Invalid `--type` value: %s", "invalid `--type` value: %s",
+			      type);
+	if (rt->probe && pattern)
+		return REFUSE(-EINVAL, "Can't use --name with %s event rules.",
+			      "can't use --name with %s event rules", rt->what);
+	if (rt->probe && excl[0])
+		return REFUSE(-EINVAL, "Can't use --exclude-name/-x with %s event rules.",
+			      "can't use --exclude-name/-x with %s event rules", rt->what);
+	if (rt->probe && !location)
+		return REFUSE(-EINVAL, "Event rule of type %s requires a --location.",
+			      "event rule of type %s requires a --location", rt->what);
+	if (!rt->probe && location)
+		return REFUSE(-EINVAL, "Can't use --location with %s event rules.",
+			      "can't use --location with %s event rules", rt->what);
+	if (!rt->probe && event_name)
+		return REFUSE(-EINVAL, "Can't use --event-name with %s event rules.",
+			      "can't use --event-name with %s event rules", rt->what);
+	if (filter && rt->probe)
+		return REFUSE(-EINVAL, "Filter expressions are not supported for %s event rules.",
+			      "filter expressions are not supported for %s event rules", rt->what);
+	if (excl[0] && rt != &rule_user)
+		return REFUSE(-EINVAL, "Event name exclusions are not yet implemented for %s event "
+				       "rules.", "event name exclusions are not yet implemented for "
+				       "%s event rules", rt->what);
 	if (excl[0] && !strchr(pattern ? pattern : "*", '*'))
-		return cli_error(-EINVAL, "event %s: exclusions can only be used with a globbing "
-					  "pattern", pattern);
-	if (loglevel && domain != TRAWL_CTL_DOMAIN_UST)
-		return cli_error(-EINVAL, "log levels are not supported for %s event rules", type);
+		return REFUSE(-EINVAL, "Event %s: Exclusions can only be used with a globbing pattern",
+			      "event %s: exclusions can only be used with a globbing pattern",
+			      pattern);
+	if (loglevel && strcmp(loglevel, "..") && !rt->loglevels)
+		return REFUSE(-EINVAL, "Log levels are not supported for %s event rules.",
+			      "log levels are not supported for %s event rules", rt->what);
 	if (loglevel && loglevel_of(loglevel, &llt, &ll))
-		return cli_error(-EINVAL, "failed to parse log level string `%s`", loglevel);
+		return REFUSE(-EINVAL, "Failed to parse log level string `%s`.",
+			      "failed to parse log level string `%s`", loglevel);
+	if (rt->syscall && !syscall_type_ok(type))
+		return REFUSE(-EINVAL, "Failed to parse syscall type '%s'.",
+			      "failed to parse syscall type '%s'", type);
+	if (!rt->supported)
+		return cli_error(-EOPNOTSUPP, "%s event rules are not supported in trawl's triggers "
+					      "yet", rt->what);
+	domain = rt->domain;
+	kind = rt->kind;
 	ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, llt, ll,
 					       excl[0] ? excl : NULL);
 	if (ret)
@@ -258,21 +395,24 @@ static int rate_policy_set(struct trawl_ctl_trigger *t, int i, const char *s)
 	unsigned long long n;
 	char *end;
 
-	if (!colon || colon == s || !colon[1])
-		return cli_error(-EINVAL, "rate policy format is invalid");
+	if (!colon || colon == s)
+		return REFUSE0(-EINVAL, "Rate policy format is invalid.",
+			       "rate policy format is invalid");
 	if ((size_t)(colon - s) == 5 && !strncmp(s, "every", 5))
 		p = TRAWL_CTL_RATE_EVERY_N;
 	else if ((size_t)(colon - s) == 10 && !strncmp(s, "once-after", 10))
 		p = TRAWL_CTL_RATE_ONCE_AFTER_N;
 	else
-		return cli_error(-EINVAL, "rate policy type `%.*s` unknown", (int)(colon - s), s);
+		return REFUSE(-EINVAL, "Rate policy type `%.*s` unknown.",
+			      "rate policy type `%.*s` unknown", (int)(colon - s), s);
 	errno = 0;
 	n = strtoull(colon + 1, &end, 10);
-	if (errno || *end || colon[1] == '-' || colon[1] == '+')
-		return cli_error(-EINVAL, "failed to parse rate policy value `%s` as an integer",
-				 colon + 1);
+	if (errno || *end || !colon[1] || colon[1] == '-' || colon[1] == '+')
+		return REFUSE(-EINVAL, "Failed to parse rate policy value `%s` as an integer.",
+			      "failed to parse rate policy value `%s` as an integer", colon + 1);
 	if (!n)
-		return cli_error(-EINVAL, "rate policy value `%s` must be > 0", colon + 1);
+		return REFUSE(-EINVAL, "Rate policy value `%s` must be > 0.",
+			      "rate policy value `%s` must be > 0", colon + 1);
 	return trawl_ctl_trigger_action_set_rate_policy(t, i, p, n) ? CLI_EXIT_INVALID : 0;
 }
 
@@ -290,12 +430,16 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 	int ret;
 
 	if (o->ctrl_url && !o->data_url)
-		return cli_error(-EINVAL, "--ctrl-url is specified, but --data-url is missing");
+		return REFUSE0(-EINVAL, "--ctrl-url is specified, but --data-url is missing.",
+			       "--ctrl-url is specified, but --data-url is missing");
 	if (o->data_url && !o->ctrl_url)
-		return cli_error(-EINVAL, "--data-url is specified, but --ctrl-url is missing");
+		return REFUSE0(-EINVAL, "--data-url is specified, but --ctrl-url is missing.",
+			       "--data-url is specified, but --ctrl-url is missing");
 	if (!!o->path + !!o->url + !!o->ctrl_url > 1)
-		return cli_error(-EINVAL, "the --ctrl-url/--data-url, --url, and --path options "
-					  "can't be used together");
+		return REFUSE0(-EINVAL, "The --ctrl-url/--data-url, --url, and --path options can't "
+					"be used together.",
+			       "the --ctrl-url/--data-url, --url, and --path options can't be used "
+			       "together");
 	if (o->ctrl_url) {
 		/* one trawl-relayd URL, net://HOST:CTRL:DATA[/PATH] */
 		ret = cli_relay_urls_join(o->ctrl_url, o->data_url, joined, sizeof(joined));
@@ -305,15 +449,27 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 	}
 	if (!dest) {
 		if (o->name)
-			return cli_error(-EINVAL, "can't provide a snapshot output name without a "
-						  "snapshot output destination");
+			return REFUSE0(-EINVAL, "Can't provide a snapshot output name without a "
+						"snapshot output destination.",
+				       "can't provide a snapshot output name without a snapshot "
+				       "output destination");
 		if (o->max_size)
-			return cli_error(-EINVAL, "can't provide a snapshot output max size without "
-						  "a snapshot output destination");
+			return REFUSE0(-EINVAL, "Can't provide a snapshot output max size without a "
+						"snapshot output destination.",
+				       "can't provide a snapshot output max size without a snapshot "
+				       "output destination");
 		return 0;
 	}
+	/* LTTng's: --url takes a URL, --path a local path */
+	if (o->url && !strstr(o->url, "://"))
+		return REFUSE(-EINVAL, "Failed to parse '%s' as an URL.",
+			      "failed to parse '%s' as an URL", o->url);
+	if (o->path && (strstr(o->path, "://") || o->path[0] != '/'))
+		return REFUSE(-EINVAL, "Failed to parse '%s' as a local path.",
+			      "failed to parse '%s' as a local path", o->path);
 	if (o->max_size && cli_parse_size(o->max_size, &max))
-		return cli_error(-EINVAL, "failed to parse `%s` as a size", o->max_size);
+		return REFUSE(-EINVAL, "Failed to parse `%s` as a size.",
+			      "failed to parse `%s` as a size", o->max_size);
 	out = trawl_ctl_snapshot_output_create();
 	if (!out)
 		return cli_error(-ENOMEM, "out of memory");
@@ -329,9 +485,20 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 		ret = trawl_ctl_trigger_action_set_snapshot_output(t, i, out);
 	trawl_ctl_snapshot_output_destroy(out);
 	if (ret)
-		return cli_error(ret, "failed to parse '%s' as %s", dest,
-				 o->path ? "a local path" : "an URL");
+		return REFUSE(ret, "Failed to parse '%s' as %s.", "failed to parse '%s' as %s", dest,
+			      o->path ? "a local path" : "an URL");
 	return 0;
+}
+
+/*
+ * Run as lttng, after a --condition or --action refused: LTTng 2.13's list
+ * of the names it takes (it lists only its first action's). @status back.
+ */
+static int names_hint(const char *what, const char *names, int status)
+{
+	if (cli_as_lttng)
+		fprintf(stderr, "Error: Valid %s names are:\nError:   %s\n", what, names);
+	return status;
 }
 
 static const struct {
@@ -345,8 +512,10 @@ static const struct {
 	{"snapshot-session", TRAWL_CTL_ACTION_SNAPSHOT_SESSION},
 };
 
-/* `--action NAME` and its arguments, into @t. 0 or an exit status. */
-static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigger *t)
+/* `--action NAME` (argument @at, @arg as typed) and its arguments, into @t.
+ * 0 or an exit status. */
+static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigger *t, int at,
+			const char *arg)
 {
 	struct snap_opts so = {0};
 	const char *session = NULL, *rate = NULL, *v;
@@ -357,9 +526,15 @@ static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigg
 	for (k = 0; k < sizeof(action_names) / sizeof(action_names[0]); k++)
 		if (!strcmp(name, action_names[k].name))
 			break;
-	if (k == sizeof(action_names) / sizeof(action_names[0]))
-		return cli_error(-EINVAL, "unknown action name '%s' (valid: notify, start-session, "
-					  "stop-session, rotate-session, snapshot-session)", name);
+	if (k == sizeof(action_names) / sizeof(action_names[0])) {
+		if (!cli_as_lttng)
+			return cli_error(-EINVAL, "unknown action name '%s' (valid: notify, "
+						  "start-session, stop-session, rotate-session, "
+						  "snapshot-session)", name);
+		lttng_error(-EINVAL, "Error: While parsing argument #%d (`%s`): Unknown action name "
+				     "'%s'\n", at + 1, arg, name);
+		return names_hint("action", "notify", CLI_EXIT_ERROR);
+	}
 	kind = action_names[k].kind;
 	snap = kind == TRAWL_CTL_ACTION_SNAPSHOT_SESSION;
 	while (a->i < a->argc) {
@@ -367,7 +542,8 @@ static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigg
 
 		if (!is_option(s)) {
 			if (kind == TRAWL_CTL_ACTION_NOTIFY || session)
-				return cli_error(-EINVAL, "unexpected argument `%s`", s);
+				return REFUSE(-EINVAL, "Unexpected argument `%s`.",
+					      "unexpected argument `%s`", s);
 			session = s;
 			a->i++;
 		} else if ((ret = opt_val(a, "rate-policy", 0, &v)) != 0) {
@@ -396,7 +572,7 @@ static int parse_action(struct args *a, const char *name, struct trawl_ctl_trigg
 		}
 	}
 	if (kind != TRAWL_CTL_ACTION_NOTIFY && !session)
-		return cli_error(-EINVAL, "missing session name");
+		return REFUSE0(-EINVAL, "Missing session name.", "missing session name");
 	i = trawl_ctl_trigger_add_action(t, kind, session);
 	if (i == -E2BIG)
 		return cli_error(i, "a trigger has at most %d actions", TRAWL_CTL_TRIGGER_MAX_ACTIONS);
@@ -432,13 +608,15 @@ static int parse_add(int argc, char **argv, struct trawl_ctl_trigger *t)
 
 	while (a.i < a.argc) {
 		const char *s = a.argv[a.i];
+		int at = a.i;
 
 		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
 			cli_help_print(&cli_cmd_add_trigger);
 			return -1;
 		}
 		if (!is_option(s))
-			return cli_error(-EINVAL, "unexpected argument `%s`", s);
+			return REFUSE(-EINVAL, "Unexpected argument `%s`.", "unexpected argument `%s`",
+				      s);
 		if ((ret = opt_val(&a, "name", 0, &v)) != 0) {
 			if (ret < 0 || dup_opt(&name, v, "--name"))
 				return CLI_EXIT_USAGE;
@@ -447,36 +625,46 @@ static int parse_add(int argc, char **argv, struct trawl_ctl_trigger *t)
 				return CLI_EXIT_USAGE;
 		} else if ((ret = opt_val(&a, "condition", 0, &v)) != 0) {
 			if (ret < 0)
-				return CLI_EXIT_USAGE;
+				return names_hint("condition", "event-rule-matches", CLI_EXIT_USAGE);
 			if (have_cond)
-				return cli_error(-EINVAL, "a --condition was already given");
-			if (strcmp(v, "event-rule-matches"))
-				return cli_error(-EINVAL, "unknown condition name '%s' (valid: "
-							  "event-rule-matches)", v);
+				return REFUSE0(-EINVAL, "A --condition was already given.",
+					       "a --condition was already given");
+			if (strcmp(v, "event-rule-matches")) {
+				if (!cli_as_lttng)
+					return cli_error(-EINVAL, "unknown condition name '%s' (valid: "
+								  "event-rule-matches)", v);
+				lttng_error(-EINVAL, "Error: While parsing argument #%d (`%s`): Unknown "
+						     "condition name '%s'\n", at + 1, s, v);
+				return names_hint("condition", "event-rule-matches", CLI_EXIT_ERROR);
+			}
 			have_cond = 1;
 			if ((ret = parse_event_rule(&a, t)))
 				return ret;
 		} else if ((ret = opt_val(&a, "action", 0, &v)) != 0) {
 			if (ret < 0)
-				return CLI_EXIT_USAGE;
-			if ((ret = parse_action(&a, v, t)))
+				return names_hint("action", "notify", CLI_EXIT_USAGE);
+			if ((ret = parse_action(&a, v, t, at, s)))
 				return ret;
 			nr_actions++;
+		} else if (cli_as_lttng) {
+			return lttng_error(-EINVAL, "Error: While parsing argument #%d (`%s`): Unknown "
+						    "option `%s`\n", at + 1, s, s);
 		} else {
 			return cli_error(-EINVAL, "unknown option '%s'", s);
 		}
 	}
 	if (!have_cond)
-		return cli_error(-EINVAL, "missing --condition");
+		return REFUSE0(-EINVAL, "Missing --condition.", "missing --condition");
 	if (!nr_actions)
-		return cli_error(-EINVAL, "need at least one --action");
+		return REFUSE0(-EINVAL, "Need at least one --action.", "need at least one --action");
 	if (name && (ret = trawl_ctl_trigger_set_name(t, name)))
 		return cli_error(ret, "invalid trigger name '%s'", name);
 	if (owner) {
 		uint32_t uid;
 
 		if (cli_parse_u32(owner, &uid) || uid == UINT32_MAX)
-			return cli_error(-EINVAL, "failed to parse `%s` as a user id", owner);
+			return REFUSE(-EINVAL, "Failed to parse `%s` as a user id.",
+				      "failed to parse `%s` as a user id", owner);
 		trawl_ctl_trigger_set_owner_uid(t, uid);
 	}
 	return 0;
@@ -786,21 +974,26 @@ static int run_remove(int argc, char **argv)
 		if ((ret = opt_val(&a, "owner-uid", 0, &v)) != 0) {
 			if (ret < 0 || dup_opt(&owner, v, "--owner-uid"))
 				return CLI_EXIT_USAGE;
+		} else if (is_option(s) && cli_as_lttng) {
+			return lttng_error(-EINVAL, "Error: While parsing argument #%d (`%s`): Unknown "
+						    "option `%s`\n", a.i + 1, s, s);
 		} else if (is_option(s)) {
 			return cli_error(-EINVAL, "unknown option '%s'", s);
 		} else if (name) {
-			return cli_error(-EINVAL, "unexpected argument '%s'", s);
+			return REFUSE(-EINVAL, "Unexpected argument '%s'", "unexpected argument '%s'", s);
 		} else {
 			name = s;
 			a.i++;
 		}
 	}
 	if (!name)
-		return cli_error(-EINVAL, "missing `name` argument");
+		return REFUSE0(-EINVAL, "Missing `name` argument.", "missing `name` argument");
 	if (owner && (cli_parse_u32(owner, &uid) || uid == UINT32_MAX))
-		return cli_error(-EINVAL, "failed to parse `%s` as an integer", owner);
+		return REFUSE(-EINVAL, "Failed to parse `%s` as an integer.",
+			      "failed to parse `%s` as an integer", owner);
 	if (!name[0] || strlen(name) >= TRAWL_CTL_NAME_MAX)
-		return cli_error(-ENOENT, "couldn't find trigger with name `%s`", name);
+		return REFUSE(-ENOENT, "Couldn't find trigger with name `%s`.",
+			      "couldn't find trigger with name `%s`", name);
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;
@@ -812,7 +1005,8 @@ static int run_remove(int argc, char **argv)
 	trawl_ctl_list_destroy(mi_listed);
 	if (ret == -ENOENT) {
 		trawl_ctl_disconnect(ctl);
-		return cli_error(ret, "couldn't find trigger with name `%s`", name);
+		return REFUSE(ret, "Couldn't find trigger with name `%s`.",
+			      "couldn't find trigger with name `%s`", name);
 	}
 	if (ret) {
 		ret = cli_fail(ctl, ret, "failed to unregister trigger");

@@ -81,6 +81,84 @@ MALFORMED = [
 ]
 
 
+# Run as `lttng` (a link to trawl of that name), each refusal's standard error
+# is LTTng 2.13's, line for line (what its test_add_trigger_cli compares).
+UT = ERM + " --type=user"
+AS_LTTNG = [
+    ("", "Error: Missing --condition."),
+    ("--hello", "Error: While parsing argument #2 (`--hello`): Unknown option `--hello`"),
+    (UT, "Error: Need at least one --action."),
+    ("%s --name=a %s --name=b --action notify" % (UT, UT), "Error: A --condition was already given."),
+    ("--name", "Error: While parsing argument #2 (`--name`): Missing required argument for "
+     "option `--name`"),
+    (UT + " --action notify --rate-policy=every", "Error: Rate policy format is invalid."),
+    (UT + " --action notify --rate-policy=once-after:123bob",
+     "Error: Failed to parse rate policy value `123bob` as an integer."),
+    (UT + " --action notify --rate-policy=every:",
+     "Error: Failed to parse rate policy value `` as an integer."),
+    (UT + " --action notify --rate-policy=bob:123", "Error: Rate policy type `bob` unknown."),
+    ("--condition", "Error: While parsing argument #2 (`--condition`): Missing required argument "
+     "for option `--condition`\nError: Valid condition names are:\nError:   event-rule-matches"),
+    ("--condition=zoofest", "Error: While parsing argument #2 (`--condition=zoofest`): Unknown "
+     "condition name 'zoofest'\nError: Valid condition names are:\nError:   event-rule-matches"),
+    (UT + " bozo", "Error: Unexpected argument 'bozo'"),
+    (UT + " --log-level=FOO", "Error: Failed to parse log level string `FOO`."),
+    (ERM + " --type=kprobe --location=do_sys_open --name=hello",
+     "Error: Can't use --name with kernel kprobe event rules."),
+    (UT + " --location=hello", "Error: Can't use --location with user tracepoint event rules."),
+    (UT + " --event-name=hello", "Error: Can't use --event-name with user tracepoint event rules."),
+    (ERM + " --type=syscall open", "Error: Unexpected argument 'open'"),
+    (ERM + " --type=syscall:nope --name=open", "Error: Failed to parse syscall type 'syscall:nope'."),
+    (UT + " --name=jean --exclude-name jean-chretien --action notify",
+     "Error: Event jean: Exclusions can only be used with a globbing pattern"),
+    ("--action notify %s --capture" % UT, "Error: While parsing argument #7 (`--capture`): "
+     "Missing required argument for option `--capture`"),
+    (UT + " --capture --action notify", "Error: While parsing expression `--action`: Unary "
+     "operators are not allowed in capture expressions."),
+    (UT + " --capture 'foo == 2' --action notify", "Error: While parsing expression `foo == 2`: "
+     "Binary operators are not allowed in capture expressions."),
+    (UT + " --capture 'foo || bar' --action notify", "Error: While parsing expression "
+     "`foo || bar`: Logical operators are not allowed in capture expressions."),
+    (UT + " --capture 'foo[3].bar' --action notify", "Error: While parsing expression "
+     "`foo[3].bar`: Capturing subfields is not supported."),
+    (UT + " --capture '$app.foo' --action notify",
+     "Error: Invalid app-specific context field name: missing colon in `foo`."),
+    (UT + " --capture '$app.foo:' --action notify",
+     "Error: Invalid app-specific context field name: missing type name after colon in `foo:`."),
+    (UT + " --action", "Error: While parsing argument #5 (`--action`): Missing required argument "
+     "for option `--action`\nError: Valid action names are:\nError:   notify"),
+    (UT + " --action=zoofest", "Error: While parsing argument #5 (`--action=zoofest`): Unknown "
+     "action name 'zoofest'\nError: Valid action names are:\nError:   notify"),
+    (UT + " --action notify bob", "Error: Unexpected argument `bob`."),
+    (UT + " --action stop-session", "Error: Missing session name."),
+    (UT + " --action rotate-session s bob", "Error: Unexpected argument `bob`."),
+    (UT + " --action snapshot-session s --max-size 10M", "Error: Can't provide a snapshot output "
+     "max size without a snapshot output destination."),
+    (UT + " --action snapshot-session s --name hallo --url /a/path",
+     "Error: Failed to parse '/a/path' as an URL."),
+    (UT + " --action snapshot-session s --name hallo --path net://8.8.8.8/",
+     "Error: Failed to parse 'net://8.8.8.8/' as a local path."),
+]
+
+
+def as_lttng(env):
+    """Each AS_LTTNG refusal through trawl named lttng: LTTng's exact stderr."""
+    link = os.path.join(env.dir, "lttng")
+    os.symlink(os.path.join(BIN, "trawl"), link)
+    for args, want in AS_LTTNG:
+        r = subprocess.run([link, "add-trigger"] + shlex.split(args), env=env.env,
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 or r.stdout or r.stderr != want + "\n":
+            fail("lttng add-trigger %s: exit %d, stdout %r, stderr %r (wanted %r)"
+                 % (args, r.returncode, r.stdout, r.stderr, want))
+    # as trawl, the same refusals keep trawl's own words
+    r = subprocess.run([os.path.join(BIN, "trawl"), "add-trigger", "--hello"], env=env.env,
+                       capture_output=True, text=True, timeout=60)
+    if r.stderr.startswith("Error:"):
+        fail("trawl add-trigger --hello printed LTTng's line: %r" % r.stderr)
+    print("%d refusals as lttng: LTTng 2.13's lines" % len(AS_LTTNG))
+
+
 def words(cmd, folder):
     return shlex.split(cmd.lstrip("!").replace("{D}", folder))
 
@@ -206,6 +284,7 @@ def main():
     try:
         side_by_side(env)
         malformed(env)
+        as_lttng(env)
         env.stop_daemons()
         ref = LttngRef.make("trawltrigmi")
         try:
