@@ -965,7 +965,12 @@ int trawl_ctl_trigger_add_capture(struct trawl_ctl_trigger *t, const char *descr
 
 /**
  * trawl_ctl_trigger_set_session_consumed_size - condition "session consumed
- * size": @session has written more than @bytes
+ * size": @session's consumers have written at least @bytes
+ *
+ * Sampled as often as the shortest monitor timer of the session's channels
+ * (trawl_ctl_channel_attr_set_monitor_timer(); none: never). As LTTng's,
+ * the trigger fires when a sample finds the condition holding and the one
+ * before did not: once per session, unless it is cleared and written again.
  *
  * Return: 0, -EINVAL (@bytes 0) or -ENAMETOOLONG.
  */
@@ -980,6 +985,15 @@ int trawl_ctl_trigger_set_session_consumed_size(struct trawl_ctl_trigger *t, con
  * @ratio_ppm: the threshold as a ratio of the buffers' size, in millionths
  *             (0..1000000), or UINT32_MAX to give it in @bytes
  * @bytes: the threshold in bytes, with @ratio_ppm UINT32_MAX
+ *
+ * High holds when some buffer of the channel (per CPU, and per user or
+ * process) holds at least the threshold, low when every one holds at most
+ * it (LTTng's rules), at each sample of the channel's monitor timer
+ * (trawl_ctl_channel_attr_set_monitor_timer(); 0: never). The trigger fires
+ * on a crossing only: when a sample finds the condition holding and the one
+ * before did not, so a buffer that stays full fires once. User-space
+ * channels only for now: a kernel channel's buffers are not sampled, and
+ * its triggers never fire.
  *
  * Return: 0, -EINVAL or -ENAMETOOLONG.
  */

@@ -1268,7 +1268,9 @@ static PyObject *Ctl_add_trigger(CtlObject *self, PyObject *args, PyObject *kw)
 					ret = -ENAMETOOLONG;
 					break;
 				}
-				snprintf(excl + have, sizeof(excl) - have, "%s%s", have ? "," : "", x);
+				if (have)
+					excl[have++] = ',';
+				memcpy(excl + have, x, strlen(x) + 1); /* fits: checked above */
 			}
 			Py_CLEAR(seq);
 		}

@@ -118,8 +118,7 @@ SEQUENCE = [
 
 # Values that differ by design, by tag (the elements themselves must match):
 # the version's; a channel's attributes (LTTng's enable-channel prints its
-# unset defaults: OVERWRITE, live timer 4294967295; trawl's channels have no
-# monitor timer).
+# unset defaults: OVERWRITE, live timer 4294967295).
 KNOWN = {"version": None, "attributes": None}
 # Lists whose order is LTTng's hash tables' (channels, events): compared as sets.
 UNORDERED = ("channels", "events")

@@ -70,8 +70,6 @@ KNOWN = [
 ]
 # Lines one tool prints and the other has no counterpart for:
 DROP = [
-    # trawl's channels have no monitor timer (LTTng's 1 s default)
-    r"^      Monitor timer:    ",
     # LTTng's progress, timing-dependent
     r"^Waiting for data availability\.*$",
     r'^Waiting for clear of session ".*"\.*$',

@@ -29,8 +29,9 @@ occurs", and the other session actions with their rate policies.
                            clear empties: high fires once per crossing (not
                            at each sample while full), low once cleared, high
                            again once refilled, an every:2 action at the
-                           second crossing only; a C program gets them on a
-                           notification channel, in that order
+                           second crossing only (with a snapshot-session,
+                           read back by babeltrace2); a C program gets them
+                           on a notification channel, in that order
     triggers.py consumed   session-consumed-size: a session whose consumer
                            wrote 256 KiB is stopped by the trigger's
                            stop-session action, and notified; its trace holds
@@ -326,7 +327,7 @@ def case_usage(e):
     if not w.ok:
         return
     cond(e, "hi", "high", "fill", "small", "0.5", "notify")
-    cond(e, "hi2", "high", "fill", "small", "8192", "notify/every:2")
+    cond(e, "hi2", "high", "fill", "small", "8192", "notify/every:2", "snapshot:fill/every:2")
     e.app("warn", 20000)
     if not (w.trigger("hi")):
         return
@@ -343,10 +344,20 @@ def case_usage(e):
     if rest[:-1]:
         fail("notifications after the expected four: %r" % rest)
     st = e.stats()
-    want = {"hi": (2, [(0, 2, 0)]), "hi2": (2, [(0, 1, 0)]), "lo": (1, [(0, 1, 0)])}
+    want = {"hi": (2, [(0, 2, 0)]), "hi2": (2, [(0, 1, 0), (4, 1, 0)]), "lo": (1, [(0, 1, 0)])}
     for k, v in want.items():
         if st.get(k) != v:
             fail("trigger %s: want %r, got %r" % (k, v, st.get(k)))
+
+    # hi2's snapshot-session (the flight recorder's "snapshot when the
+    # buffers fill"): the refilled buffer's events, which babeltrace2 reads
+    def read_snapshot():
+        dirs = glob.glob(e.dir + "/fill/*-*-*")
+        text = bt2_text(dirs[0]) if len(dirs) == 1 else None
+        return text if text and "trig:warn" in text else None
+    text = until("babeltrace2 reads trig:warn in hi2's snapshot", read_snapshot)
+    if text and text.count("trig:warn") < 100:
+        fail("hi2's snapshot holds %d trig:warn" % text.count("trig:warn"))
 
 
 def case_consumed(e):
