@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trawl._ctl - the CPython extension under the `trawl` Python package: one
- * type, Ctl (a connection, struct trawl_ctl), whose methods are the calls of
+ * trawl._ctl - the CPython extension under the `trawl` Python package: the
+ * type Ctl (a connection, struct trawl_ctl), whose methods are the calls of
  * <trawl/ctl.h> one for one, taking and returning plain Python values
  * (str, int, bool, None; lists of (kind, dict) records). The package's
  * trawl/__init__.py builds the Pythonic API (Session, Channel... objects)
@@ -22,24 +22,16 @@
  * each Ctl holds a lock; blocking calls (a stop waits for the consumers)
  * release the GIL and take that lock instead.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include <trawl/ctl.h>
+#include "module.h"
 
 #include <errno.h>
 #include <string.h>
 
-static PyObject *trawl_error; /* trawl.Error, set by the package at import */
+PyObject *trawl_error; /* trawl.Error, set by the package at import */
 
-typedef struct {
-	PyObject_HEAD
-	struct trawl_ctl *ctl;
-	PyThread_type_lock lock;
-} CtlObject;
 
 /* Raises trawl.Error for @ret (< 0) after a call on @self (NULL: no line). */
-static PyObject *raise_ret(CtlObject *self, int ret)
+PyObject *py_raise_ret(CtlObject *self, int ret)
 {
 	const char *line = self && self->ctl ? trawl_ctl_last_error(self->ctl) : "";
 	PyObject *cls = trawl_error ? trawl_error : PyExc_OSError;
@@ -55,17 +47,8 @@ static PyObject *raise_ret(CtlObject *self, int ret)
 	return NULL;
 }
 
-/* Runs @call with the GIL released and the connection's lock held. */
-#define CTL_CALL(self, ret, call)                                         \
-	do {                                                              \
-		Py_BEGIN_ALLOW_THREADS                                    \
-		PyThread_acquire_lock((self)->lock, WAIT_LOCK);           \
-		(ret) = (call);                                           \
-		PyThread_release_lock((self)->lock);                      \
-		Py_END_ALLOW_THREADS                                      \
-	} while (0)
 
-static int ctl_ready(CtlObject *self)
+int py_ctl_ready(CtlObject *self)
 {
 	if (self->ctl)
 		return 0;
@@ -75,24 +58,22 @@ static int ctl_ready(CtlObject *self)
 
 /* ---- records of a struct trawl_ctl_list as (kind, dict) tuples ---- */
 
-static const char *const domain_names[] = {"none", "kernel", "ust"};
-static const char *const condition_names[] = {"none", "event-rule-matches",
+const char *const domain_names[] = {"none", "kernel", "ust"};
+const char *const condition_names[] = {"none", "event-rule-matches",
 					      "session-consumed-size", "buffer-usage-high",
 					      "buffer-usage-low"};
-static const char *const action_names[] = {"notify", "start-session", "stop-session",
+const char *const action_names[] = {"notify", "start-session", "stop-session",
 					   "rotate-session", "snapshot-session"};
-static const char *const rate_names[] = {"every", "once-after"};
+const char *const rate_names[] = {"every", "once-after"};
 static const char *const kind_names[] = {"tracepoint", "syscall", "probe", "function",
 					 "userspace-probe"};
 static const char *const loglevel_type_names[] = {"all", "range", "single"};
 static const char *const buffers_names[] = {"default", "per-uid", "per-pid", "global"};
 static const char *const attr_names[] = {"pid", "vpid", "uid", "vuid", "gid", "vgid"};
 
-#define NAME_OF(table, v) \
-	((unsigned)(v) < sizeof(table) / sizeof(table[0]) ? table[(unsigned)(v)] : "unknown")
 
 /* Sets d[key] = value (a new reference, stolen); 0 or -1 with an exception. */
-static int put(PyObject *d, const char *key, PyObject *value)
+int py_put(PyObject *d, const char *key, PyObject *value)
 {
 	int ret;
 
@@ -103,22 +84,16 @@ static int put(PyObject *d, const char *key, PyObject *value)
 	return ret;
 }
 
-static PyObject *str_or_none(const char *s)
+PyObject *py_str_or_none(const char *s)
 {
 	if (s && *s)
 		return PyUnicode_DecodeFSDefault(s);
 	Py_RETURN_NONE;
 }
 
-#define PUT_STR(d, k, v) put(d, k, PyUnicode_DecodeFSDefault((v) ? (v) : ""))
-#define PUT_OPT(d, k, v) put(d, k, str_or_none(v))
-#define PUT_U64(d, k, v) put(d, k, PyLong_FromUnsignedLongLong((unsigned long long)(v)))
-#define PUT_INT(d, k, v) put(d, k, PyLong_FromLong((long)(v)))
-#define PUT_BOOL(d, k, v) put(d, k, PyBool_FromLong((v) != 0))
-#define PUT_NAME(d, k, t, v) put(d, k, PyUnicode_FromString(NAME_OF(t, v)))
 
 /* "a,b" as ["a", "b"] ("" as []). */
-static PyObject *split_names(const char *s)
+PyObject *py_split_names(const char *s)
 {
 	PyObject *all, *sep, *out = NULL;
 
@@ -187,7 +162,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_NAME(d, "buffers", buffers_names, r.buffers);
 		bad |= PUT_U64(d, "tracefile_size", r.tracefile_size);
 		bad |= PUT_U64(d, "tracefile_count", r.tracefile_count);
-		bad |= put(d, "blocking_timeout_us", PyLong_FromLongLong((long long)r.blocking_timeout_us));
+		bad |= py_put(d, "blocking_timeout_us", PyLong_FromLongLong((long long)r.blocking_timeout_us));
 		/* LTTng's per-channel statistics (list of a session), its output type */
 		bad |= PUT_U64(d, "discarded_events", r.discarded_events);
 		bad |= PUT_U64(d, "lost_packets", r.lost_packets);
@@ -208,12 +183,12 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_BOOL(d, "enabled", r.enabled);
 		bad |= PUT_NAME(d, "loglevel_type", loglevel_type_names, r.loglevel_type);
 		if (r.loglevel_type == TRAWL_CTL_LOGLEVEL_ALL)
-			bad |= put(d, "loglevel", Py_NewRef(Py_None));
+			bad |= py_put(d, "loglevel", Py_NewRef(Py_None));
 		else
 			bad |= PUT_INT(d, "loglevel", r.loglevel);
 		bad |= PUT_OPT(d, "filter", r.filter);
 		bad |= PUT_OPT(d, "target", r.target);
-		bad |= put(d, "exclusions", split_names(r.exclusions));
+		bad |= py_put(d, "exclusions", py_split_names(r.exclusions));
 		break;
 	}
 	case TRAWL_CTL_ITEM_CONTEXT: {
@@ -237,7 +212,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_STR(d, "name", r.name);
 		bad |= PUT_NAME(d, "kind", kind_names, r.kind);
 		if (r.loglevel < 0)
-			bad |= put(d, "loglevel", Py_NewRef(Py_None));
+			bad |= py_put(d, "loglevel", Py_NewRef(Py_None));
 		else
 			bad |= PUT_INT(d, "loglevel", r.loglevel);
 		bad |= PUT_INT(d, "pid", r.pid);
@@ -306,7 +281,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		ret = trawl_ctl_list_rotation_schedule_at(l, i, &r);
 		if (ret)
 			break;
-		bad |= put(d, "kind", PyUnicode_FromString(
+		bad |= py_put(d, "kind", PyUnicode_FromString(
 					      r.kind == TRAWL_CTL_ROTATION_TIMER ? "timer" : "size"));
 		bad |= PUT_U64(d, "value", r.value);
 		break;
@@ -332,18 +307,18 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 			break;
 		bad |= PUT_STR(d, "name", r.name);
 		bad |= PUT_U64(d, "owner_uid", r.owner_uid);
-		bad |= put(d, "condition",
+		bad |= py_put(d, "condition",
 			   PyUnicode_FromString(NAME_OF(condition_names, r.condition)));
-		bad |= put(d, "domain", PyUnicode_FromString(NAME_OF(domain_names, r.domain)));
+		bad |= py_put(d, "domain", PyUnicode_FromString(NAME_OF(domain_names, r.domain)));
 		bad |= PUT_STR(d, "pattern", r.pattern);
 		bad |= PUT_OPT(d, "filter", r.filter);
-		bad |= put(d, "exclusions", split_names(r.exclusions));
-		bad |= put(d, "captures", split_names(r.captures));
+		bad |= py_put(d, "exclusions", py_split_names(r.exclusions));
+		bad |= py_put(d, "captures", py_split_names(r.captures));
 		bad |= PUT_OPT(d, "session", r.session);
 		bad |= PUT_OPT(d, "channel", r.channel);
 		bad |= r.ratio_ppm == UINT32_MAX
-			       ? put(d, "ratio", Py_NewRef(Py_None))
-			       : put(d, "ratio", PyFloat_FromDouble(r.ratio_ppm / 1e6));
+			       ? py_put(d, "ratio", Py_NewRef(Py_None))
+			       : py_put(d, "ratio", PyFloat_FromDouble(r.ratio_ppm / 1e6));
 		bad |= PUT_U64(d, "threshold", r.threshold);
 		bad |= PUT_U64(d, "nr_actions", r.nr_actions);
 		bad |= PUT_U64(d, "occurrences", r.occurrences);
@@ -355,9 +330,9 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		ret = trawl_ctl_list_trigger_action_at(l, i, &r);
 		if (ret)
 			break;
-		bad |= put(d, "kind", PyUnicode_FromString(NAME_OF(action_names, r.kind)));
+		bad |= py_put(d, "kind", PyUnicode_FromString(NAME_OF(action_names, r.kind)));
 		bad |= PUT_OPT(d, "session", r.session);
-		bad |= put(d, "rate_policy",
+		bad |= py_put(d, "rate_policy",
 			   PyUnicode_FromString(NAME_OF(rate_names, r.rate_policy)));
 		bad |= PUT_U64(d, "rate_value", r.rate_value);
 		bad |= PUT_U64(d, "runs", r.runs);
@@ -371,7 +346,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 	}
 	if (ret) {
 		Py_DECREF(d);
-		return raise_ret(NULL, ret);
+		return py_raise_ret(NULL, ret);
 	}
 	if (bad) {
 		Py_DECREF(d);
@@ -409,25 +384,25 @@ static PyObject *list_to_py(struct trawl_ctl_list *l)
 }
 
 /* The result of a call that may fill a list: raises, or returns the list. */
-static PyObject *list_result(CtlObject *self, int ret, struct trawl_ctl_list *l)
+PyObject *py_list_result(CtlObject *self, int ret, struct trawl_ctl_list *l)
 {
 	if (ret < 0) {
 		trawl_ctl_list_destroy(l);
-		return raise_ret(self, ret);
+		return py_raise_ret(self, ret);
 	}
 	return list_to_py(l);
 }
 
-static PyObject *none_result(CtlObject *self, int ret)
+PyObject *py_none_result(CtlObject *self, int ret)
 {
 	if (ret < 0)
-		return raise_ret(self, ret);
+		return py_raise_ret(self, ret);
 	Py_RETURN_NONE;
 }
 
 /* ---- converters for PyArg_Parse "O&" ---- */
 
-static int lookup(PyObject *o, const char *const *table, size_t n, int first, const char *what,
+int py_lookup(PyObject *o, const char *const *table, size_t n, int first, const char *what,
 		  int *out)
 {
 	const char *s;
@@ -451,35 +426,34 @@ static int lookup(PyObject *o, const char *const *table, size_t n, int first, co
 	return 0;
 }
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-static int conv_domain(PyObject *o, void *p)
+int py_conv_domain(PyObject *o, void *p)
 {
 	if (PyUnicode_Check(o) && !strcmp(PyUnicode_AsUTF8(o) ?: "", "userspace")) {
 		*(int *)p = TRAWL_CTL_DOMAIN_UST;
 		return 1;
 	}
-	return lookup(o, domain_names, ARRAY_LEN(domain_names), 1, "domain", p);
+	return py_lookup(o, domain_names, ARRAY_LEN(domain_names), 1, "domain", p);
 }
 
-static int conv_kind(PyObject *o, void *p)
+int py_conv_kind(PyObject *o, void *p)
 {
-	return lookup(o, kind_names, ARRAY_LEN(kind_names), 0, "event kind", p);
+	return py_lookup(o, kind_names, ARRAY_LEN(kind_names), 0, "event kind", p);
 }
 
 static int conv_attr(PyObject *o, void *p)
 {
-	return lookup(o, attr_names, ARRAY_LEN(attr_names), 0, "process attribute", p);
+	return py_lookup(o, attr_names, ARRAY_LEN(attr_names), 0, "process attribute", p);
 }
 
 static int conv_buffers(PyObject *o, void *p)
 {
-	return lookup(o, buffers_names, ARRAY_LEN(buffers_names), 0, "buffering scheme", p);
+	return py_lookup(o, buffers_names, ARRAY_LEN(buffers_names), 0, "buffering scheme", p);
 }
 
-static int conv_loglevel_type(PyObject *o, void *p)
+int py_conv_loglevel_type(PyObject *o, void *p)
 {
-	return lookup(o, loglevel_type_names, ARRAY_LEN(loglevel_type_names), 0,
+	return py_lookup(o, loglevel_type_names, ARRAY_LEN(loglevel_type_names), 0,
 		      "log level condition", p);
 }
 
@@ -487,11 +461,11 @@ static int conv_rotation(PyObject *o, void *p)
 {
 	static const char *const names[] = {"", "timer", "size"};
 
-	return lookup(o, names, ARRAY_LEN(names), 1, "rotation schedule", p);
+	return py_lookup(o, names, ARRAY_LEN(names), 1, "rotation schedule", p);
 }
 
 /* A log level: a name ("TRACE_INFO", "info") or 0..14. */
-static int conv_loglevel(PyObject *o, void *p)
+int py_conv_loglevel(PyObject *o, void *p)
 {
 	int v = -EINVAL;
 
@@ -542,7 +516,7 @@ static PyObject *Ctl_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	Py_END_ALLOW_THREADS
 	if (ret < 0) {
 		Py_DECREF(self);
-		return raise_ret(NULL, ret);
+		return py_raise_ret(NULL, ret);
 	}
 	self->ctl = ctl;
 	return (PyObject *)self;
@@ -573,7 +547,7 @@ static PyObject *Ctl_close(CtlObject *self, PyObject *unused)
 
 static PyObject *Ctl_is_root_daemon(CtlObject *self, PyObject *unused)
 {
-	if (ctl_ready(self))
+	if (py_ctl_ready(self))
 		return NULL;
 	return PyBool_FromLong(trawl_ctl_is_root_daemon(self->ctl));
 }
@@ -582,10 +556,10 @@ static PyObject *Ctl_daemon_quit(CtlObject *self, PyObject *unused)
 {
 	int ret;
 
-	if (ctl_ready(self))
+	if (py_ctl_ready(self))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_daemon_quit(self->ctl));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* create_session(name=None, output=None, no_output=False, snapshot=False, live_us=None) */
@@ -598,7 +572,7 @@ static PyObject *Ctl_create_session(CtlObject *self, PyObject *args, PyObject *k
 	struct trawl_ctl_session_attr *a;
 	struct trawl_ctl_list *l = NULL;
 
-	if (ctl_ready(self) ||
+	if (py_ctl_ready(self) ||
 	    !PyArg_ParseTupleAndKeywords(args, kw, "|zzppO", kwlist, &name, &output, &no_output,
 					 &snapshot, &live))
 		return NULL;
@@ -627,7 +601,7 @@ static PyObject *Ctl_create_session(CtlObject *self, PyObject *args, PyObject *k
 	if (!ret)
 		CTL_CALL(self, ret, trawl_ctl_session_create(self->ctl, a, &l));
 	trawl_ctl_session_attr_destroy(a);
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* set_shm_path(session, path): LTTng's set_session_shm_path, as given */
@@ -636,10 +610,10 @@ static PyObject *Ctl_set_shm_path(CtlObject *self, PyObject *args)
 	const char *session, *path;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "ss", &session, &path))
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "ss", &session, &path))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_session_set_shm_path(self->ctl, session, path));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* Methods taking only a session name. */
@@ -648,10 +622,10 @@ static PyObject *Ctl_set_shm_path(CtlObject *self, PyObject *args)
 	{                                                                         \
 		const char *session;                                              \
 		int ret;                                                          \
-		if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))    \
+		if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))    \
 			return NULL;                                              \
 		CTL_CALL(self, ret, call(self->ctl, session));                    \
-		return none_result(self, ret);                                    \
+		return py_none_result(self, ret);                                    \
 	}
 
 SESSION_METHOD(destroy_session, trawl_ctl_session_destroy)
@@ -665,10 +639,10 @@ static PyObject *Ctl_destroy_all(CtlObject *self, PyObject *unused)
 {
 	int ret;
 
-	if (ctl_ready(self))
+	if (py_ctl_ready(self))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_session_destroy_all(self->ctl));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 static PyObject *Ctl_rotate(CtlObject *self, PyObject *args)
@@ -677,10 +651,10 @@ static PyObject *Ctl_rotate(CtlObject *self, PyObject *args)
 	const char *session;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_session_rotate(self->ctl, session, &l));
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* rotation_schedule(session, kind, value=None): value None removes it. */
@@ -690,7 +664,7 @@ static PyObject *Ctl_rotation_schedule(CtlObject *self, PyObject *args)
 	PyObject *value = Py_None;
 	int kind, ret;
 
-	if (ctl_ready(self) ||
+	if (py_ctl_ready(self) ||
 	    !PyArg_ParseTuple(args, "sO&|O", &session, conv_rotation, &kind, &value))
 		return NULL;
 	if (value == Py_None) {
@@ -703,11 +677,11 @@ static PyObject *Ctl_rotation_schedule(CtlObject *self, PyObject *args)
 		CTL_CALL(self, ret,
 			 trawl_ctl_rotation_schedule_add(self->ctl, session, kind, (uint64_t)v));
 	}
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* A snapshot output description from keywords; NULL with an exception. */
-static struct trawl_ctl_snapshot_output *snapshot_output(CtlObject *self, const char *name,
+struct trawl_ctl_snapshot_output *py_snapshot_output(CtlObject *self, const char *name,
 							 const char *url, const char *data_url,
 							 PyObject *max_size, int *ret)
 {
@@ -733,7 +707,7 @@ static struct trawl_ctl_snapshot_output *snapshot_output(CtlObject *self, const 
 	}
 	if (*ret) {
 		trawl_ctl_snapshot_output_destroy(o);
-		raise_ret(NULL, *ret);
+		py_raise_ret(NULL, *ret);
 		return NULL;
 	}
 	return o;
@@ -749,17 +723,17 @@ static PyObject *Ctl_snapshot_record(CtlObject *self, PyObject *args, PyObject *
 	struct trawl_ctl_list *l = NULL;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "s|zzzO", kwlist, &session,
+	if (py_ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "s|zzzO", kwlist, &session,
 							     &name, &url, &data_url, &max_size))
 		return NULL;
 	if (name || url || data_url || max_size != Py_None) {
-		o = snapshot_output(self, name, url, data_url, max_size, &ret);
+		o = py_snapshot_output(self, name, url, data_url, max_size, &ret);
 		if (!o)
 			return NULL;
 	}
 	CTL_CALL(self, ret, trawl_ctl_snapshot_record_output(self->ctl, session, o, &l));
 	trawl_ctl_snapshot_output_destroy(o);
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* snapshot_add_output(session, url, name=None, data_url=None, max_size=None) */
@@ -772,15 +746,15 @@ static PyObject *Ctl_snapshot_add_output(CtlObject *self, PyObject *args, PyObje
 	struct trawl_ctl_list *l = NULL;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "ss|zzO", kwlist, &session,
+	if (py_ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "ss|zzO", kwlist, &session,
 							     &url, &name, &data_url, &max_size))
 		return NULL;
-	o = snapshot_output(self, name, url, data_url, max_size, &ret);
+	o = py_snapshot_output(self, name, url, data_url, max_size, &ret);
 	if (!o)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_snapshot_add_output(self->ctl, session, o, &l));
 	trawl_ctl_snapshot_output_destroy(o);
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* snapshot_del_output(session, id_or_name) */
@@ -791,7 +765,7 @@ static PyObject *Ctl_snapshot_del_output(CtlObject *self, PyObject *args)
 	uint32_t id = 0;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "sO", &session, &which))
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "sO", &session, &which))
 		return NULL;
 	if (PyLong_Check(which)) {
 		unsigned long v = PyLong_AsUnsignedLong(which);
@@ -808,7 +782,7 @@ static PyObject *Ctl_snapshot_del_output(CtlObject *self, PyObject *args)
 		return NULL;
 	}
 	CTL_CALL(self, ret, trawl_ctl_snapshot_del_output(self->ctl, session, id, name));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 static PyObject *Ctl_snapshot_outputs(CtlObject *self, PyObject *args)
@@ -817,14 +791,14 @@ static PyObject *Ctl_snapshot_outputs(CtlObject *self, PyObject *args)
 	const char *session;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_snapshot_list_outputs(self->ctl, session, &l));
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* Sets an unsigned attribute from @o unless it is None; 0, or -1 with an exception. */
-static int opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, int *given)
+int py_opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, int *given)
 {
 	unsigned long long v;
 
@@ -891,19 +865,19 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 	uint64_t v = 0;
 	int domain, given, ret = 0;
 
-	if (ctl_ready(self) ||
+	if (py_ctl_ready(self) ||
 	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|OOOOOOOOOO", kwlist, &session,
-					 conv_domain, &domain, &name, &subbuf, &num, &overwrite,
+					 py_conv_domain, &domain, &name, &subbuf, &num, &overwrite,
 					 &sw, &rd, &buffers, &tfs, &tfc, &blocking, &monitor))
 		return NULL;
 	a = trawl_ctl_channel_attr_create(name);
 	if (!a)
-		return raise_ret(NULL, -errno);
-	if (opt_u64(subbuf, UINT64_MAX, "subbuf_size", &v, &given))
+		return py_raise_ret(NULL, -errno);
+	if (py_opt_u64(subbuf, UINT64_MAX, "subbuf_size", &v, &given))
 		goto err;
 	if (given)
 		ret = trawl_ctl_channel_attr_set_subbuf_size(a, v);
-	if (!ret && opt_u64(num, UINT32_MAX, "num_subbuf", &v, &given))
+	if (!ret && py_opt_u64(num, UINT32_MAX, "num_subbuf", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_num_subbuf(a, (uint32_t)v);
@@ -914,11 +888,11 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 			goto err;
 		ret = trawl_ctl_channel_attr_set_overwrite(a, o);
 	}
-	if (!ret && opt_u64(sw, UINT32_MAX, "switch_timer_us", &v, &given))
+	if (!ret && py_opt_u64(sw, UINT32_MAX, "switch_timer_us", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_switch_timer(a, (uint32_t)v);
-	if (!ret && opt_u64(rd, UINT32_MAX, "read_timer_us", &v, &given))
+	if (!ret && py_opt_u64(rd, UINT32_MAX, "read_timer_us", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_read_timer(a, (uint32_t)v);
@@ -929,11 +903,11 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 			goto err;
 		ret = trawl_ctl_channel_attr_set_buffers(a, b);
 	}
-	if (!ret && opt_u64(tfs, UINT64_MAX, "tracefile_size", &v, &given))
+	if (!ret && py_opt_u64(tfs, UINT64_MAX, "tracefile_size", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_tracefile_size(a, v);
-	if (!ret && opt_u64(tfc, UINT32_MAX, "tracefile_count", &v, &given))
+	if (!ret && py_opt_u64(tfc, UINT32_MAX, "tracefile_count", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_tracefile_count(a, (uint32_t)v);
@@ -942,14 +916,14 @@ static PyObject *Ctl_enable_channel(CtlObject *self, PyObject *args, PyObject *k
 			goto err;
 		ret = trawl_ctl_channel_attr_set_blocking_timeout(a, bl);
 	}
-	if (!ret && opt_u64(monitor, TRAWL_CTL_MONITOR_MAX_US, "monitor_timer_us", &v, &given))
+	if (!ret && py_opt_u64(monitor, TRAWL_CTL_MONITOR_MAX_US, "monitor_timer_us", &v, &given))
 		goto err;
 	if (!ret && given)
 		ret = trawl_ctl_channel_attr_set_monitor_timer(a, v);
 	if (!ret)
 		CTL_CALL(self, ret, trawl_ctl_channel_enable(self->ctl, session, domain, a));
 	trawl_ctl_channel_attr_destroy(a);
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 err:
 	trawl_ctl_channel_attr_destroy(a);
 	return NULL;
@@ -960,11 +934,11 @@ static PyObject *Ctl_disable_channel(CtlObject *self, PyObject *args)
 	const char *session, *name;
 	int domain, ret;
 
-	if (ctl_ready(self) ||
-	    !PyArg_ParseTuple(args, "sO&s", &session, conv_domain, &domain, &name))
+	if (py_ctl_ready(self) ||
+	    !PyArg_ParseTuple(args, "sO&s", &session, py_conv_domain, &domain, &name))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_channel_disable(self->ctl, session, domain, name));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* An event rule from keywords; NULL with an exception. */
@@ -976,7 +950,7 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 	int ret = 0;
 
 	if (!ev) {
-		raise_ret(NULL, -errno);
+		py_raise_ret(NULL, -errno);
 		return NULL;
 	}
 	if (exclude != Py_None) {
@@ -1008,8 +982,8 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 	if (!ret && ll != Py_None) {
 		int type = TRAWL_CTL_LOGLEVEL_RANGE, level;
 
-		if ((lltype != Py_None && !conv_loglevel_type(lltype, &type)) ||
-		    !conv_loglevel(ll, &level)) {
+		if ((lltype != Py_None && !py_conv_loglevel_type(lltype, &type)) ||
+		    !py_conv_loglevel(ll, &level)) {
 			trawl_ctl_event_destroy(ev);
 			return NULL;
 		}
@@ -1017,7 +991,7 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 	}
 	if (ret) {
 		trawl_ctl_event_destroy(ev);
-		raise_ret(NULL, ret);
+		py_raise_ret(NULL, ret);
 		return NULL;
 	}
 	return ev;
@@ -1035,9 +1009,9 @@ static PyObject *Ctl_enable_event(CtlObject *self, PyObject *args, PyObject *kw)
 	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret;
 	struct trawl_ctl_event *ev;
 
-	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&zzOOO", kwlist, &session, conv_domain,
-					 &domain, &name, &channel, conv_kind, &kind, &target,
+	if (py_ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&zzOOO", kwlist, &session, py_conv_domain,
+					 &domain, &name, &channel, py_conv_kind, &kind, &target,
 					 &filter, &ll, &lltype, &exclude))
 		return NULL;
 	ev = event_rule(kind, name, target, filter, lltype, ll, exclude);
@@ -1045,7 +1019,7 @@ static PyObject *Ctl_enable_event(CtlObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_enable(self->ctl, session, domain, channel, ev));
 	trawl_ctl_event_destroy(ev);
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* disable_event(session, domain, name, channel=None, kind="tracepoint") */
@@ -1056,16 +1030,16 @@ static PyObject *Ctl_disable_event(CtlObject *self, PyObject *args, PyObject *kw
 	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret;
 	struct trawl_ctl_event *ev;
 
-	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&", kwlist, &session, conv_domain,
-					 &domain, &name, &channel, conv_kind, &kind))
+	if (py_ctl_ready(self) ||
+	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&", kwlist, &session, py_conv_domain,
+					 &domain, &name, &channel, py_conv_kind, &kind))
 		return NULL;
 	ev = event_rule(kind, name, NULL, NULL, Py_None, Py_None, Py_None);
 	if (!ev)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_disable(self->ctl, session, domain, channel, ev));
 	trawl_ctl_event_destroy(ev);
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* add_context(session, domain, context, channel=None) */
@@ -1075,12 +1049,12 @@ static PyObject *Ctl_add_context(CtlObject *self, PyObject *args, PyObject *kw)
 	const char *session, *context, *channel = NULL;
 	int domain, ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|z", kwlist, &session,
-							     conv_domain, &domain, &context,
+	if (py_ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|z", kwlist, &session,
+							     py_conv_domain, &domain, &context,
 							     &channel))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_context_add(self->ctl, session, domain, channel, context));
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 /* track(session, domain, attr, value) / untrack(...): value None = all. */
@@ -1090,7 +1064,7 @@ static PyObject *tracker_call(CtlObject *self, PyObject *args, int add)
 	PyObject *value;
 	int domain, attr, ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "sO&O&O", &session, conv_domain, &domain,
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "sO&O&O", &session, py_conv_domain, &domain,
 						 conv_attr, &attr, &value))
 		return NULL;
 	if (value == Py_None) {
@@ -1114,7 +1088,7 @@ static PyObject *tracker_call(CtlObject *self, PyObject *args, int add)
 			CTL_CALL(self, ret,
 				 trawl_ctl_untrack(self->ctl, session, domain, attr, (uint32_t)v));
 	}
-	return none_result(self, ret);
+	return py_none_result(self, ret);
 }
 
 static PyObject *Ctl_track(CtlObject *self, PyObject *args)
@@ -1132,10 +1106,10 @@ static PyObject *Ctl_list_sessions(CtlObject *self, PyObject *unused)
 	struct trawl_ctl_list *l = NULL;
 	int ret;
 
-	if (ctl_ready(self))
+	if (py_ctl_ready(self))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_list_sessions(self->ctl, &l));
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 static PyObject *Ctl_list_session(CtlObject *self, PyObject *args)
@@ -1144,10 +1118,10 @@ static PyObject *Ctl_list_session(CtlObject *self, PyObject *args)
 	const char *session;
 	int ret;
 
-	if (ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
+	if (py_ctl_ready(self) || !PyArg_ParseTuple(args, "s", &session))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_list_session(self->ctl, session, &l));
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 /* list_available(domain, kind="tracepoint", fields=False) */
@@ -1157,218 +1131,12 @@ static PyObject *Ctl_list_available(CtlObject *self, PyObject *args, PyObject *k
 	int domain, kind = TRAWL_CTL_EVENT_TRACEPOINT, fields = 0, ret;
 	struct trawl_ctl_list *l = NULL;
 
-	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "O&|O&p", kwlist,
-							     conv_domain, &domain, conv_kind,
+	if (py_ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "O&|O&p", kwlist,
+							     py_conv_domain, &domain, py_conv_kind,
 							     &kind, &fields))
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_list_available(self->ctl, domain, kind, fields, &l));
-	return list_result(self, ret, l);
-}
-
-/* ---- triggers ---- */
-
-/* One action, (kind, session, policy, n, output): kind a name of
- * action_names, session None for notify, policy "every" or "once-after",
- * output a snapshot-session's URL or None. 0, or -1 with an exception. */
-static int trigger_action(struct trawl_ctl_trigger *t, PyObject *spec)
-{
-	const char *session = NULL, *output = NULL;
-	unsigned long long n = 1;
-	PyObject *kind, *policy = Py_None;
-	int k, p = TRAWL_CTL_RATE_EVERY_N, i, ret;
-
-	if (!PyArg_ParseTuple(spec, "O|zOKz", &kind, &session, &policy, &n, &output))
-		return -1;
-	if (!lookup(kind, action_names, ARRAY_LEN(action_names), 0,
-		    "action", &k) ||
-	    (policy != Py_None &&
-	     !lookup(policy, rate_names, ARRAY_LEN(rate_names), 0,
-		    "rate policy", &p)))
-		return -1;
-	i = trawl_ctl_trigger_add_action(t, k, session);
-	ret = i < 0 ? i : trawl_ctl_trigger_action_set_rate_policy(t, i, p, n);
-	if (!ret && output) {
-		PyObject *none = Py_None;
-		struct trawl_ctl_snapshot_output *o = snapshot_output(NULL, NULL, output, NULL,
-								      none, &ret);
-
-		if (!o)
-			return -1;
-		ret = trawl_ctl_trigger_action_set_snapshot_output(t, i, o);
-		trawl_ctl_snapshot_output_destroy(o);
-	}
-	if (ret) {
-		raise_ret(NULL, ret);
-		return -1;
-	}
-	return 0;
-}
-
-/* add_trigger(condition, actions, name=None, owner_uid=None, domain="ust",
- *             pattern=None, kind="tracepoint", filter=None, loglevel=None,
- *             loglevel_type=None, exclude=None, captures=None, session=None,
- *             channel=None, ratio=None, bytes=None): its records */
-static PyObject *Ctl_add_trigger(CtlObject *self, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = {"condition", "actions",  "name",     "owner_uid",
-				 "domain",    "pattern",  "kind",     "filter",
-				 "loglevel",  "loglevel_type", "exclude", "captures",
-				 "session",   "channel",  "ratio",    "bytes",
-				 NULL};
-	PyObject *cond, *actions, *owner = Py_None, *ll = Py_None, *lltype = Py_None,
-		 *exclude = Py_None, *captures = Py_None, *ratio = Py_None, *bytes = Py_None,
-		 *seq = NULL;
-	const char *name = NULL, *pattern = NULL, *filter = NULL, *session = NULL,
-		   *channel = NULL;
-	int c, domain = TRAWL_CTL_DOMAIN_UST, kind = TRAWL_CTL_EVENT_TRACEPOINT, ret = 0;
-	struct trawl_ctl_trigger *t;
-	struct trawl_ctl_list *l = NULL;
-	uint64_t v = 0;
-	int given;
-
-	if (ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "OO|zOO&zO&zOOOOzzOO", kwlist, &cond, &actions,
-					 &name, &owner, conv_domain, &domain, &pattern, conv_kind,
-					 &kind, &filter, &ll, &lltype, &exclude, &captures,
-					 &session, &channel, &ratio, &bytes))
-		return NULL;
-	if (!lookup(cond, condition_names, ARRAY_LEN(condition_names), 1,
-		   "condition", &c))
-		return NULL;
-	t = trawl_ctl_trigger_create();
-	if (!t)
-		return PyErr_NoMemory();
-	if (name)
-		ret = trawl_ctl_trigger_set_name(t, name);
-	if (!ret && opt_u64(owner, UINT32_MAX - 1, "owner_uid", &v, &given))
-		goto err;
-	if (!ret && given)
-		ret = trawl_ctl_trigger_set_owner_uid(t, (uint32_t)v);
-	if (!ret && c == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
-		int type = TRAWL_CTL_LOGLEVEL_ALL, level = 0;
-		char excl[TRAWL_CTL_EXCLUSIONS_MAX] = "";
-
-		if (ll != Py_None) {
-			type = TRAWL_CTL_LOGLEVEL_RANGE;
-			if ((lltype != Py_None && !conv_loglevel_type(lltype, &type)) ||
-			    !conv_loglevel(ll, &level))
-				goto err;
-		}
-		if (exclude != Py_None) {
-			seq = PySequence_Fast(exclude, "exclude: a sequence of names");
-			if (!seq)
-				goto err;
-			for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
-				const char *x = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-				size_t have = strlen(excl);
-
-				if (!x)
-					goto err;
-				if (have + strlen(x) + 2 > sizeof(excl)) {
-					ret = -ENAMETOOLONG;
-					break;
-				}
-				if (have)
-					excl[have++] = ',';
-				memcpy(excl + have, x, strlen(x) + 1); /* fits: checked above */
-			}
-			Py_CLEAR(seq);
-		}
-		if (!ret)
-			ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, type,
-							       level, excl[0] ? excl : NULL);
-		if (!ret && captures != Py_None) {
-			seq = PySequence_Fast(captures, "captures: a sequence of field names");
-			if (!seq)
-				goto err;
-			for (Py_ssize_t i = 0; !ret && i < PySequence_Fast_GET_SIZE(seq); i++) {
-				const char *x = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-
-				if (!x)
-					goto err;
-				ret = trawl_ctl_trigger_add_capture(t, x);
-			}
-			Py_CLEAR(seq);
-		}
-	} else if (!ret && c == TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE) {
-		if (!session || bytes == Py_None) {
-			PyErr_SetString(PyExc_ValueError, "session-consumed-size: give session and bytes");
-			goto err;
-		}
-		if (opt_u64(bytes, UINT64_MAX, "bytes", &v, &given))
-			goto err;
-		ret = trawl_ctl_trigger_set_session_consumed_size(t, session, v);
-	} else if (!ret) {
-		double r = 0;
-
-		if (!session || !channel || (ratio == Py_None) == (bytes == Py_None)) {
-			PyErr_SetString(PyExc_ValueError, "buffer usage: give session, channel, and "
-							  "ratio or bytes");
-			goto err;
-		}
-		if (ratio != Py_None) {
-			r = PyFloat_AsDouble(ratio);
-			if (r == -1.0 && PyErr_Occurred())
-				goto err;
-			if (!(r >= 0.0 && r <= 1.0)) {
-				PyErr_SetString(PyExc_ValueError, "ratio: from 0 to 1");
-				goto err;
-			}
-		} else if (opt_u64(bytes, UINT64_MAX, "bytes", &v, &given)) {
-			goto err;
-		}
-		ret = trawl_ctl_trigger_set_buffer_usage(
-			t, c, session, channel, domain,
-			ratio != Py_None ? (uint32_t)(r * 1e6 + 0.5) : UINT32_MAX, v);
-	}
-	if (!ret) {
-		seq = PySequence_Fast(actions, "actions: a sequence of (kind, session, ...) tuples");
-		if (!seq)
-			goto err;
-		for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++)
-			if (trigger_action(t, PySequence_Fast_GET_ITEM(seq, i)))
-				goto err;
-		Py_CLEAR(seq);
-	}
-	if (ret) {
-		trawl_ctl_trigger_destroy(t);
-		return raise_ret(NULL, ret);
-	}
-	CTL_CALL(self, ret, trawl_ctl_trigger_register(self->ctl, t, &l));
-	trawl_ctl_trigger_destroy(t);
-	return list_result(self, ret, l);
-err:
-	Py_XDECREF(seq);
-	trawl_ctl_trigger_destroy(t);
-	return NULL;
-}
-
-/* remove_trigger(name, owner_uid=None) */
-static PyObject *Ctl_remove_trigger(CtlObject *self, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = {"name", "owner_uid", NULL};
-	PyObject *owner = Py_None;
-	const char *name;
-	uint64_t v = UINT32_MAX;
-	int given, ret;
-
-	if (ctl_ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "s|O", kwlist, &name, &owner))
-		return NULL;
-	if (opt_u64(owner, UINT32_MAX - 1, "owner_uid", &v, &given))
-		return NULL;
-	CTL_CALL(self, ret, trawl_ctl_trigger_unregister(self->ctl, name, (uint32_t)v));
-	return none_result(self, ret);
-}
-
-static PyObject *Ctl_list_triggers(CtlObject *self, PyObject *unused)
-{
-	struct trawl_ctl_list *l = NULL;
-	int ret;
-
-	if (ctl_ready(self))
-		return NULL;
-	CTL_CALL(self, ret, trawl_ctl_list_triggers(self->ctl, &l));
-	return list_result(self, ret, l);
+	return py_list_result(self, ret, l);
 }
 
 #define METH(name, flags) {#name, (PyCFunction)(void (*)(void))Ctl_##name, flags, NULL}
@@ -1419,219 +1187,6 @@ static PyTypeObject CtlType = {
 	.tp_methods = Ctl_methods,
 };
 
-/* ---- notification channels ---- */
-
-/*
- * A notification channel (struct trawl_ctl_notification_channel): not
- * thread-safe in C, so each holds a lock. receive() waits in slices of
- * RECV_SLICE_MS with the GIL released, so that a signal (Ctrl-C) and a
- * close() from another thread end a wait within a slice; a close() during
- * a wait only marks the channel, and the waiting thread frees it.
- */
-#define RECV_SLICE_MS 200
-
-typedef struct {
-	PyObject_HEAD
-	struct trawl_ctl_notification_channel *ch;
-	PyThread_type_lock lock;
-	int closing;
-	int waiting; /* threads inside receive() */
-} NotifObject;
-
-static PyObject *notif_closed(void)
-{
-	PyErr_SetString(PyExc_ValueError, "the notification channel is closed");
-	return NULL;
-}
-
-static PyObject *Notif_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-	static char *kwlist[] = {NULL};
-	struct trawl_ctl_notification_channel *ch = NULL;
-	NotifObject *self;
-	int ret;
-
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "", kwlist))
-		return NULL;
-	self = (NotifObject *)type->tp_alloc(type, 0);
-	if (!self)
-		return NULL;
-	self->lock = PyThread_allocate_lock();
-	if (!self->lock) {
-		Py_DECREF(self);
-		return PyErr_NoMemory();
-	}
-	Py_BEGIN_ALLOW_THREADS
-	ret = trawl_ctl_notification_channel_create(&ch);
-	Py_END_ALLOW_THREADS
-	if (ret < 0) {
-		Py_DECREF(self);
-		return raise_ret(NULL, ret);
-	}
-	self->ch = ch;
-	return (PyObject *)self;
-}
-
-static void Notif_dealloc(NotifObject *self)
-{
-	trawl_ctl_notification_channel_destroy(self->ch);
-	if (self->lock)
-		PyThread_free_lock(self->lock);
-	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Notif_close(NotifObject *self, PyObject *unused)
-{
-	struct trawl_ctl_notification_channel *ch = self->ch;
-
-	self->closing = 1;
-	if (self->waiting || !ch)
-		Py_RETURN_NONE; /* the waiting thread frees it */
-	self->ch = NULL;
-	trawl_ctl_notification_channel_destroy(ch);
-	Py_RETURN_NONE;
-}
-
-static PyObject *Notif_subscribe(NotifObject *self, PyObject *args)
-{
-	const char *name;
-	int ret, unsub = 0;
-
-	if (!PyArg_ParseTuple(args, "s|p", &name, &unsub))
-		return NULL;
-	if (!self->ch || self->closing)
-		return notif_closed();
-	if (self->waiting) {
-		PyErr_SetString(PyExc_RuntimeError, "another thread is receiving on the channel");
-		return NULL;
-	}
-	ret = unsub ? trawl_ctl_notification_channel_unsubscribe(self->ch, name)
-		    : trawl_ctl_notification_channel_subscribe(self->ch, name);
-	return none_result(NULL, ret);
-}
-
-static PyObject *notification_dict(const struct trawl_ctl_notification *n)
-{
-	PyObject *d = PyDict_New(), *caps;
-	uint32_t i, nr = trawl_ctl_notification_capture_count(n);
-	int bad = 0;
-
-	if (!d)
-		return NULL;
-	caps = PyList_New((Py_ssize_t)nr);
-	for (i = 0; caps && i < nr; i++) {
-		PyObject *v = PyUnicode_DecodeUTF8(trawl_ctl_notification_capture(n, i),
-						   (Py_ssize_t)strlen(trawl_ctl_notification_capture(n, i)),
-						   "replace");
-
-		if (!v) {
-			Py_CLEAR(caps);
-			break;
-		}
-		PyList_SET_ITEM(caps, (Py_ssize_t)i, v);
-	}
-	bad |= put(d, "trigger", PyUnicode_FromString(trawl_ctl_notification_trigger(n)));
-	bad |= PUT_U64(d, "owner_uid", trawl_ctl_notification_owner_uid(n));
-	bad |= put(d, "condition",
-		   PyUnicode_FromString(NAME_OF(condition_names, trawl_ctl_notification_condition(n))));
-	bad |= PUT_U64(d, "timestamp_ns", trawl_ctl_notification_timestamp_ns(n));
-	bad |= put(d, "captures", caps);
-	if (bad) {
-		Py_DECREF(d);
-		return NULL;
-	}
-	return d;
-}
-
-/* receive(timeout_ms=-1): the next notification as a dict, or None when
- * @timeout_ms passed (-1: never) or the channel was closed meanwhile */
-static PyObject *Notif_receive(NotifObject *self, PyObject *args)
-{
-	struct trawl_ctl_notification *n = NULL;
-	long long timeout = -1, left;
-	PyObject *out = NULL;
-	int ret = -ETIMEDOUT;
-
-	if (!PyArg_ParseTuple(args, "|L", &timeout))
-		return NULL;
-	if (!self->ch || self->closing)
-		return notif_closed();
-	if (self->waiting) {
-		PyErr_SetString(PyExc_RuntimeError, "another thread is receiving on the channel");
-		return NULL;
-	}
-	self->waiting = 1;
-	left = timeout;
-	for (;;) {
-		int slice = left < 0 || left > RECV_SLICE_MS ? RECV_SLICE_MS : (int)left;
-
-		Py_BEGIN_ALLOW_THREADS
-		PyThread_acquire_lock(self->lock, WAIT_LOCK);
-		ret = trawl_ctl_notification_channel_receive(self->ch, slice, &n);
-		PyThread_release_lock(self->lock);
-		Py_END_ALLOW_THREADS
-		if (ret != -ETIMEDOUT || self->closing)
-			break;
-		if (PyErr_CheckSignals())
-			break;
-		if (left >= 0 && (left -= slice) <= 0)
-			break;
-	}
-	self->waiting = 0;
-	if (!ret) {
-		out = notification_dict(n);
-		trawl_ctl_notification_destroy(n);
-	}
-	if (self->closing && self->ch) {
-		trawl_ctl_notification_channel_destroy(self->ch);
-		self->ch = NULL;
-	}
-	if (out || PyErr_Occurred())
-		return out;
-	if (ret == -ETIMEDOUT || self->closing)
-		Py_RETURN_NONE;
-	return raise_ret(NULL, ret);
-}
-
-static PyObject *Notif_fileno(NotifObject *self, PyObject *unused)
-{
-	int fd;
-
-	if (!self->ch || self->closing)
-		return notif_closed();
-	fd = trawl_ctl_notification_channel_get_fd(self->ch);
-	return fd < 0 ? raise_ret(NULL, fd) : PyLong_FromLong(fd);
-}
-
-static PyObject *Notif_dropped(NotifObject *self, PyObject *unused)
-{
-	if (!self->ch)
-		return notif_closed();
-	return PyLong_FromUnsignedLongLong(trawl_ctl_notification_channel_dropped(self->ch));
-}
-
-#define NMETH(name, flags) {#name, (PyCFunction)(void (*)(void))Notif_##name, flags, NULL}
-
-static PyMethodDef Notif_methods[] = {
-	NMETH(close, METH_NOARGS),
-	NMETH(subscribe, METH_VARARGS),
-	NMETH(receive, METH_VARARGS),
-	NMETH(fileno, METH_NOARGS),
-	NMETH(dropped, METH_NOARGS),
-	{NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject NotifType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "trawl._ctl.NotificationChannel",
-	.tp_doc = "A notification channel (struct trawl_ctl_notification_channel).",
-	.tp_basicsize = sizeof(NotifObject),
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_new = Notif_new,
-	.tp_dealloc = (destructor)Notif_dealloc,
-	.tp_methods = Notif_methods,
-};
-
 /* ---- module functions ---- */
 
 static PyObject *mod_set_error(PyObject *mod, PyObject *cls)
@@ -1657,7 +1212,7 @@ static PyObject *mod_current_session(PyObject *mod, PyObject *unused)
 	if (ret == -ENOENT)
 		Py_RETURN_NONE;
 	if (ret < 0)
-		return raise_ret(NULL, ret);
+		return py_raise_ret(NULL, ret);
 	return PyUnicode_DecodeFSDefault(buf);
 }
 
@@ -1667,7 +1222,7 @@ static PyObject *mod_set_current_session(PyObject *mod, PyObject *args)
 
 	if (!PyArg_ParseTuple(args, "z", &name))
 		return NULL;
-	return none_result(NULL, name ? trawl_ctl_current_session_set(name)
+	return py_none_result(NULL, name ? trawl_ctl_current_session_set(name)
 				      : trawl_ctl_current_session_clear(NULL));
 }
 
@@ -1675,7 +1230,7 @@ static PyObject *mod_loglevel_name(PyObject *mod, PyObject *args)
 {
 	int level;
 
-	if (!PyArg_ParseTuple(args, "O&", conv_loglevel, &level))
+	if (!PyArg_ParseTuple(args, "O&", py_conv_loglevel, &level))
 		return NULL;
 	return PyUnicode_FromString(trawl_ctl_loglevel_name(level));
 }
@@ -1704,13 +1259,13 @@ PyMODINIT_FUNC PyInit__ctl(void)
 {
 	PyObject *m;
 
-	if (PyType_Ready(&CtlType) < 0 || PyType_Ready(&NotifType) < 0)
+	if (PyType_Ready(&CtlType) < 0 || PyType_Ready(&py_notification_channel_type) < 0)
 		return NULL;
 	m = PyModule_Create(&moddef);
 	if (!m)
 		return NULL;
 	if (PyModule_AddObjectRef(m, "Ctl", (PyObject *)&CtlType) < 0 ||
-	    PyModule_AddObjectRef(m, "NotificationChannel", (PyObject *)&NotifType) < 0 ||
+	    PyModule_AddObjectRef(m, "NotificationChannel", (PyObject *)&py_notification_channel_type) < 0 ||
 	    PyModule_AddIntConstant(m, "NAME_MAX", TRAWL_CTL_NAME_MAX) < 0 ||
 	    PyModule_AddIntConstant(m, "TRACKER_MAX_VALUES", TRAWL_CTL_TRACKER_MAX_VALUES) < 0 ||
 	    PyModule_AddIntConstant(m, "LIVE_TIMER_DEFAULT", TRAWL_CTL_LIVE_TIMER_DEFAULT) < 0) {

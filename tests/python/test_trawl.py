@@ -352,6 +352,14 @@ def test_triggers_and_notifications(client, out):
     C, A = trawl.Condition, trawl.Action
     with pytest.raises(ValueError):
         client.add_trigger(C.buffer_usage_high("trg", "small"), A.notify())
+    with pytest.raises(ValueError):
+        client.add_trigger(C.event_rule_matches(), A("frob"))
+    ev = client.add_trigger(C.event_rule_matches("tall:*", exclude=["tall:x", "tall:y"],
+                                                 captures=["n", "$ctx.vpid"]),
+                            A.notify(), name="ev")
+    assert (ev.pattern, ev.exclusions, ev.captures) == ("tall:*", ["tall:x", "tall:y"],
+                                                         ["n", "$ctx.vpid"])
+    client.remove_trigger("ev")
     with trawl.notifications("full", "seen", timeout=120) as ns:
         full = client.add_trigger(C.buffer_usage_high("trg", "small", ratio=0.5),
                                   A.notify(), name="full")
