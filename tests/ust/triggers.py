@@ -289,6 +289,7 @@ class Waiter:
             fail("notification of %s expected, got %r (stderr: %s)"
                  % (want, line, self.p.stderr.read() if line is None else ""))
             return False
+        print("received: " + line)  # latency_us: from the sample that fired it
         return True
 
     def close(self):
