@@ -991,9 +991,9 @@ int trawl_ctl_trigger_set_session_consumed_size(struct trawl_ctl_trigger *t, con
  * it (LTTng's rules), at each sample of the channel's monitor timer
  * (trawl_ctl_channel_attr_set_monitor_timer(); 0: never). The trigger fires
  * on a crossing only: when a sample finds the condition holding and the one
- * before did not, so a buffer that stays full fires once. User-space
- * channels only for now: a kernel channel's buffers are not sampled, and
- * its triggers never fire.
+ * before did not, so a buffer that stays full fires once. A kernel
+ * channel's buffers are its per-CPU tracefs buffers (a perf or BPF
+ * channel's records never wait in them: its usage stays 0).
  *
  * Return: 0, -EINVAL or -ENAMETOOLONG.
  */

@@ -400,5 +400,12 @@ uint64_t trawl_kernel_session_lost(struct trawl_kernel_session *s);
  */
 int trawl_kernel_session_channel_lost(struct trawl_kernel_session *s, const char *channel,
 				      uint64_t *lost);
+/*
+ * Channel @channel's buffer usage now: the bytes its fullest per-CPU tracefs
+ * buffer holds unread (its stats' "bytes:"), LTTng's highest usage, which
+ * buffer-usage triggers compare. 0, -ENOENT, or -ENODATA (no CPU's stats).
+ */
+int trawl_kernel_session_channel_usage(struct trawl_kernel_session *s, const char *channel,
+				       uint64_t *high);
 
 #endif /* TRAWL_KERNEL_H */

@@ -758,6 +758,32 @@ int trawl_kernel_session_channel_lost(struct trawl_kernel_session *s, const char
 	return -ENOENT;
 }
 
+int trawl_kernel_session_channel_usage(struct trawl_kernel_session *s, const char *channel,
+				       uint64_t *high)
+{
+	int i, cpu, any = 0;
+
+	for (i = 0; i < s->nch && strcmp(s->ch[i].name, channel); i++)
+		;
+	if (i == s->nch)
+		return -ENOENT;
+	*high = 0;
+	for (cpu = 0;; cpu++) {
+		char rel[512], buf[1024];
+		uint64_t v;
+
+		if (trawl_path_fmt(rel, sizeof(rel), "%s/per_cpu/cpu%d/stats", s->ch[i].inst->path,
+				   cpu) ||
+		    trawl_kernel_read_file(rel, buf, sizeof(buf)) <= 0)
+			break;
+		/* "bytes:" starts a line of its own (never the first) */
+		v = stats_value(buf, "\nbytes:");
+		*high = v > *high ? v : *high;
+		any = 1;
+	}
+	return any ? 0 : -ENODATA;
+}
+
 int trawl_kernel_session_snapshot_send(struct trawl_kernel_session *s, const char *consumer,
 				       const char *dir, char *err, size_t errlen)
 {

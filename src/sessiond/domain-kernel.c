@@ -815,6 +815,14 @@ static int kd_channel_counters(struct trawl_domain_session *s, const char *chann
 	return trawl_kernel_session_channel_lost(s->ks, channel, discarded);
 }
 
+/* A kernel channel's monitor sample, read from tracefs when asked (the
+ * daemon reads its instances' stats itself: no consumer is needed, and a
+ * snapshot session's buffers, which nothing drains, are sampled too). */
+static int kd_channel_usage(struct trawl_domain_session *s, const char *channel, uint64_t *high)
+{
+	return trawl_kernel_session_channel_usage(s->ks, channel, high);
+}
+
 /*
  * The trackers, all six of LTTng's kernel ones, go to the session's
  * consumer, which applies them to each record as it converts it, by what
@@ -881,6 +889,7 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.list_events = kd_list_events,
 	.status = kd_status,
 	.channel_counters = kd_channel_counters,
+	.channel_usage = kd_channel_usage,
 	.regenerate_statedump = kd_regenerate_statedump,
 	.regenerate_metadata = kd_regenerate_metadata,
 	.clear = kd_clear,

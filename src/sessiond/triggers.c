@@ -504,7 +504,8 @@ static void hits_on_top(void)
  * waiting) once per monitor period of the channel a trigger watches, and
  * each answer carries the sample taken as it was made: the bytes the
  * fullest of the channel's stream buffers holds, and what the session's
- * consumers have written. The conditions are LTTng's, edge-triggered as
+ * consumers have written. A kernel channel's sample is its tracefs
+ * buffers' stats, which the daemon reads itself when it evaluates. The conditions are LTTng's, edge-triggered as
  * LTTng's notification thread evaluates them: a trigger fires when its
  * condition holds at a sample and did not at the one before (the first
  * sample after registration counts the one before as not holding), so

@@ -3,11 +3,12 @@
  * Registers a trigger on a condition LTTng 2.13's add-trigger has no option
  * for (its C API's only), through <trawl/ctl.h> (triggers.py conditions):
  *
- *   ust-trig-cond NAME high|low SESSION CHANNEL THRESHOLD ACTION...
+ *   ust-trig-cond NAME high|low|khigh|klow SESSION CHANNEL THRESHOLD ACTION...
  *   ust-trig-cond NAME size SESSION BYTES ACTION...
  *
- * high, low: the user-space channel's buffer usage; THRESHOLD a ratio with
- * a '.' (0.5), else bytes. size: the session's consumed size.
+ * high, low: the user-space channel's buffer usage (khigh, klow: the kernel
+ * channel's); THRESHOLD a ratio with a '.' (0.5), else bytes. size: the
+ * session's consumed size.
  * ACTION: notify, or start|stop|rotate|snapshot:SESSION, either followed by
  * /every:N or /once-after:N for its rate policy. Exits 0, or 1 with the
  * daemon's line.
@@ -75,15 +76,18 @@ int main(int argc, char **argv)
 		ret = trawl_ctl_trigger_set_session_consumed_size(t, argv[3],
 								   strtoull(argv[4], NULL, 10));
 		first = 5;
-	} else if (!ret && argc > 6 && (!strcmp(argv[2], "high") || !strcmp(argv[2], "low"))) {
-		const char *v = argv[5];
+	} else if (!ret && argc > 6 &&
+		   (!strcmp(argv[2] + (argv[2][0] == 'k'), "high") ||
+		    !strcmp(argv[2] + (argv[2][0] == 'k'), "low"))) {
+		const char *v = argv[5], *cond = argv[2] + (argv[2][0] == 'k');
 		int ratio = strchr(v, '.') != NULL;
 
 		ret = trawl_ctl_trigger_set_buffer_usage(
 			t,
-			argv[2][0] == 'h' ? TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH
-					  : TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW,
-			argv[3], argv[4], TRAWL_CTL_DOMAIN_UST,
+			cond[0] == 'h' ? TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH
+				       : TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW,
+			argv[3], argv[4],
+			argv[2][0] == 'k' ? TRAWL_CTL_DOMAIN_KERNEL : TRAWL_CTL_DOMAIN_UST,
 			ratio ? (uint32_t)(strtod(v, NULL) * 1000000.0 + 0.5) : UINT32_MAX,
 			ratio ? 0 : strtoull(v, NULL, 10));
 		first = 6;
