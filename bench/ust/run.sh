@@ -13,6 +13,9 @@
 # sched_getattr(2) per event) and nice alone (one getpriority(2)). Timings use the ANCHORS.md big channel (4 MiB x 8
 # per CPU, per-user, discard) so that what is timed is recording, not
 # dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 4 x 1 MiB).
+# Consumer CPU rows: the consumer daemons' user + system time (every thread's,
+# /proc/PID/task/*/schedstat) from start to the end of stop, per GB of stream
+# files: trawl-consumerd vs lttng-consumerd, same runs.
 # Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
 # less than either tracer produces, and the disk is not what is measured.
 # trawl's channels are polled by the consumer every 1 ms (its default for user
@@ -78,11 +81,44 @@ if ! lttng list >/dev/null 2>&1; then
 	started_lttng=$(pgrep -n -x lttng-sessiond)
 fi
 
-# disk_stats DIR N -> "bytes_per_event discarded" (stream files of every channel)
+# The consumer daemons' CPU time (user + system, every thread), in ns:
+# /proc/PID/task/*/schedstat's first field (ns), else utime + stime in ticks.
+cpu_ns() { # PID...
+	local p t s=0 v hz
+	hz=$(getconf CLK_TCK)
+	for p in "$@"; do
+		for t in /proc/"$p"/task/*; do
+			if [ -r "$t/schedstat" ] && read -r v _ <"$t/schedstat" 2>/dev/null; then
+				s=$((s + v))
+			elif v=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null); then
+				s=$((s + v * 1000000000 / hz))
+			fi
+		done
+	done
+	echo "$s"
+}
+# trawl's consumers: trawl-consumerd children of this run's session daemon.
+cons_pids_trawl() {
+	local f p
+	for f in "$T"/run/sessiond.lock "$T"/rootrun/sessiond.lock; do
+		[ -f "$f" ] || continue
+		for p in $(pgrep -P "$(cat "$f")" -x trawl-consumerd); do echo "$p"; done
+	done
+}
+# LTTng's: lttng-consumerd children of the lttng-sessiond this run started
+# (else of every lttng-sessiond: then another user's tracing counts too).
+cons_pids_lttng() {
+	local s
+	for s in ${started_lttng:-$(pgrep -x lttng-sessiond)}; do pgrep -P "$s" -x lttng-consumerd; done
+}
+
+# disk_stats DIR N [CPU_NS] -> "bytes_per_event content_per_event discarded
+# consumer_ms_per_GB" (stream files of every channel; CPU_NS: the consumers'
+# CPU time while they wrote them)
 disk_stats() {
-	/usr/bin/python3 - "$1" "$2" <<'PY'
+	/usr/bin/python3 - "$1" "$2" "${3:-0}" <<'PY'
 import glob, os, struct, sys
-d, n = sys.argv[1], int(sys.argv[2])
+d, n, cpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 size = disc = content = 0
 for idx in glob.glob(d + "/**/index/*.idx", recursive=True):
     stream = os.path.join(os.path.dirname(os.path.dirname(idx)), os.path.basename(idx)[:-4])
@@ -95,38 +131,45 @@ for idx in glob.glob(d + "/**/index/*.idx", recursive=True):
         last = data[16 + (len(data) - 16) // elen * elen - elen:]
         disc += struct.unpack(">Q", last[40:48])[0]
 kept = n - disc
-print("%.2f %.2f %d" % (size / kept if kept else 0, content / kept if kept else 0, disc))
+print("%.2f %.2f %d %.0f" % (size / kept if kept else 0, content / kept if kept else 0, disc,
+                            cpu / size * 1e3 if size and cpu else 0))
 PY
 }
 
 # run_trawl MODE THREADS EVENT CHANNEL-OPTIONS... -> the program's line, then disk stats
 run_trawl() {
-	local out=$T/trace-trawl-$1-$2-$# mode=$1 th=$2 ev=$3
+	local out=$T/trace-trawl-$1-$2-$# mode=$1 th=$2 ev=$3 pids c0 c1
 	shift 3
 	"$B/trawl" create bench --output "$out" >/dev/null || return 1
 	"$B/trawl" enable-channel -u ch "$@" >/dev/null || return 1
 	"$B/trawl" enable-event -u "$ev" -c ch ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
 	if [ ${#CTX[@]} -gt 0 ]; then "$B/trawl" add-context -u -c ch "${CTX[@]}" >/dev/null || return 1; fi
 	"$B/trawl" start >/dev/null || return 1
+	pids=$(cons_pids_trawl)
+	c0=$(cpu_ns $pids)
 	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
 	"$B/trawl" stop >/dev/null
+	c1=$(cpu_ns $pids)
 	"$B/trawl" destroy >/dev/null
-	disk_stats "$out" "$N"
+	disk_stats "$out" "$N" $((c1 - c0))
 	rm -rf "$out"
 }
 
 run_lttng() {
-	local out=$T/trace-lttng-$1-$2-$# s=trawlbench$$ mode=$1 th=$2 ev=$3
+	local out=$T/trace-lttng-$1-$2-$# s=trawlbench$$ mode=$1 th=$2 ev=$3 pids c0 c1
 	shift 3
 	lttng create "$s" --output "$out" >/dev/null || return 1
 	lttng enable-channel -u ch -s "$s" "$@" >/dev/null || return 1
 	lttng enable-event -u "$ev" -c ch -s "$s" ${FILTER:+--filter "$FILTER"} >/dev/null || return 1
 	if [ ${#CTX[@]} -gt 0 ]; then lttng add-context -u -c ch -s "$s" "${CTX[@]}" >/dev/null || return 1; fi
 	lttng start "$s" >/dev/null || return 1
+	pids=$(cons_pids_lttng)
+	c0=$(cpu_ns $pids)
 	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
 	lttng stop "$s" >/dev/null
+	c1=$(cpu_ns $pids)
 	lttng destroy "$s" >/dev/null
-	disk_stats "$out" "$N"
+	disk_stats "$out" "$N" $((c1 - c0))
 	rm -rf "$out"
 }
 
@@ -158,11 +201,11 @@ measure() { # TRACER
 	local tr=$1 f big=(--subbuf-size 4M --num-subbuf 8) extra=()
 	[ "$tr" = trawl ] && extra=(--read-timer 1000)
 	f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.ns1]=${f[1]}; R[$tr.bpe]=${f[4]}; R[$tr.cpe]=${f[5]}; R[$tr.disc1]=${f[6]}
+	R[$tr.ns1]=${f[1]}; R[$tr.bpe]=${f[4]}; R[$tr.cpe]=${f[5]}; R[$tr.disc1]=${f[6]}; R[$tr.cpu1]=${f[7]}
 	f=( $(run_$tr tp 2 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}
+	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}; R[$tr.cpu2]=${f[7]}
 	f=( $(run_$tr tp 1 anchor:ev "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}
+	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}; R[$tr.cpudef]=${f[7]}
 	# A filter that half the events pass (a is the loop counter): both
 	# tracers evaluate it before reserving; rejected events cost no space.
 	f=( $(FILTER='(a & 1) == 0' run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
@@ -237,6 +280,10 @@ printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}
 printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"
 printf "%-34s %14s %14s %8s\n" "default channel: ns/event" "${R[lttng.nsdef]}" "${R[trawl.nsdef]}" "$(ratio "${R[trawl.nsdef]}" "${R[lttng.nsdef]}")"
 printf "%-34s %14s %14s\n" "default channel: discarded" "${R[lttng.discdef]}" "${R[trawl.discdef]}"
+printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 1 thread" "${R[lttng.cpu1]}" "${R[trawl.cpu1]}" "$(ratio "${R[trawl.cpu1]}" "${R[lttng.cpu1]}")"
+printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 2 threads" "${R[lttng.cpu2]}" "${R[trawl.cpu2]}" "$(ratio "${R[trawl.cpu2]}" "${R[lttng.cpu2]}")"
+printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, default ch." "${R[lttng.cpudef]}" "${R[trawl.cpudef]}" "$(ratio "${R[trawl.cpudef]}" "${R[lttng.cpudef]}")"
+echo "  (consumer daemons' user + system CPU time over the bytes of their stream files, run and stop)"
 printf "%-34s %14s %14s %8s\n" "perf:thread:page-fault, ns/event*" "${R[lttng.perf]}" "${R[trawl.perf]}" "$(ratio "${R[trawl.perf]}" "${R[lttng.perf]}")"
 printf "%-34s %14s %14s\n" "  same, discarded" "${R[lttng.perfdisc]}" "${R[trawl.perfdisc]}"
 printf "%-34s %14s %14s\n" "prio + nice, ns/event*" "-" "${R[trawl.prionice]}"
