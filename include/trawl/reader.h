@@ -579,6 +579,80 @@ int trawl_reader_event_read_selection(struct trawl_reader *r,
 				      const struct trawl_reader_selection *sel,
 				      struct trawl_reader_value *values);
 
+/*
+ * In place: the members of a selection loaded by the caller straight from
+ * the event's bytes, with no call per member. For a class with a fixed
+ * layout (see above), trawl_reader_selection_layout() says once per class
+ * where each member sits in the event's body (the bytes from the start of
+ * its common context to the end of its payload) and how to load it; per
+ * event, trawl_reader_event_body() lends the body's first byte, checked to
+ * hold the whole layout within its packet. Each load gives the value
+ * trawl_reader_event_read_selection() would give. A member that is not in
+ * place (TRAWL_READER_LOAD_NONE: a string, a sequence, the packet context,
+ * another byte order...), and an event whose body is not lent (NULL), are
+ * read with trawl_reader_event_read_selection().
+ *
+ *	...the first event of class ec: sel of { common context, tid_index }
+ *	struct trawl_reader_layout tid;
+ *	int in_place = trawl_reader_selection_layout(sel, 0, &tid) == 0 &&
+ *		       tid.load == TRAWL_READER_LOAD_INT && tid.size == 4;
+ *	...for each event of class ec:
+ *	const unsigned char *body = in_place ? trawl_reader_event_body(r, sel) : NULL;
+ *	int32_t t32;
+ *	int64_t t;
+ *
+ *	if (body) {
+ *		memcpy(&t32, body + tid.offset, sizeof(t32));
+ *		t = t32;
+ *	} else if (trawl_reader_event_read_selection(r, sel, v) == 0) {
+ *		t = v[0].i;
+ *	}
+ */
+
+/* How a member is loaded from the body (struct trawl_reader_layout). */
+enum trawl_reader_load {
+	TRAWL_READER_LOAD_NONE,	/* not in place: trawl_reader_event_read_selection() */
+	/* an integer or enum of @size bytes (1, 2, 4 or 8) in the machine's byte order */
+	TRAWL_READER_LOAD_UINT,	/* unsigned: zero-extended to the value's i */
+	TRAWL_READER_LOAD_INT,	/* signed (two's complement): sign-extended */
+	TRAWL_READER_LOAD_FLOAT,	/* IEEE 754, @size 4 or 8 bytes, the machine's byte order */
+	/*
+	 * a text array of @size bytes: the string is its bytes up to the
+	 * first NUL, or all @size of them when it has none
+	 */
+	TRAWL_READER_LOAD_TEXT,
+};
+
+struct trawl_reader_layout {
+	int load;		/* enum trawl_reader_load */
+	uint32_t offset;	/* bytes from the body's first byte (unaligned: use memcpy()) */
+	uint32_t size;		/* bytes */
+};
+
+/**
+ * trawl_reader_selection_layout - where member @i of @sel (its index in the
+ * list it was made with) sits in the body of every event of its class, and
+ * how to load it, into *@out; load TRAWL_READER_LOAD_NONE when it is not in
+ * place (the class has no fixed layout, or the member is not in it).
+ * Returns 0, or -EINVAL when @sel has no member @i.
+ */
+int trawl_reader_selection_layout(const struct trawl_reader_selection *sel, size_t i,
+				  struct trawl_reader_layout *out);
+
+/**
+ * trawl_reader_event_body - the current event's body, for loading the
+ * members of @sel trawl_reader_selection_layout() says are in place: its
+ * first byte, all of the layout's bytes checked to be within its packet.
+ * Borrowed as the current event's fields are (see Lifetimes). NULL when
+ * the reader does not lend it: no current event, an event of another
+ * class than @sel's, a class without a fixed layout, a body that does not
+ * fit its packet, TRAWL_READER_NO_FIELDS; then
+ * trawl_reader_event_read_selection() reads the members, and says what is
+ * wrong. Sets no error (trawl_reader_error() is left as it was).
+ */
+const void *trawl_reader_event_body(struct trawl_reader *r,
+				    const struct trawl_reader_selection *sel);
+
 /* ---- fields --------------------------------------------------------------- */
 
 enum trawl_reader_field_kind {

@@ -455,35 +455,99 @@ static __attribute__((noinline)) int read_selection_slow(struct trawl_reader *r,
 	}
 }
 
+/*
+ * The current event's body (from its common context to the end of its
+ * payload), when it is of @sel's class and that class has a fixed layout
+ * that fits the packet here; else NULL. Such a body has no side effect and
+ * a size (flat.c): stepping over it is decoding it, so the stream moves
+ * past it as if it were decoded.
+ */
+static inline const uint8_t *sel_body(struct rd_stream *s, const struct rd_flat_sel *sel)
+{
+	const struct dctx *d;
+	uint64_t pos;
+
+	if (trawl_unlikely(!s || s->dev->ec != sel->ec || s->eager_body || !sel->fixed))
+		return NULL;
+	d = &s->evd;
+	pos = s->body_pending ? s->pos : s->body_pos;
+	if (trawl_unlikely((pos & (sel->align - 1)) || pos > d->end ||
+			   sel->body_bits > d->end - pos))
+		return NULL;
+	s->body_pos = pos;
+	s->pos = pos + sel->body_bits;
+	s->body_pending = false;
+	return d->pkt + pos / 8;
+}
+
 TRAWL_EXPORT int trawl_reader_event_read_selection(struct trawl_reader *r,
 						   const struct trawl_reader_selection *pub,
 						   struct trawl_reader_value *values)
 {
 	const struct rd_flat_sel *sel = rd_sel_of(pub);
-	struct rd_stream *s = r->cur;
-	const struct dctx *d;
 	const uint8_t *base;
-	uint64_t pos;
 	size_t k;
 
 	/* the fast path: an event of a fixed layout, its members read in place */
-	if (trawl_unlikely(!s || s->dev->ec != sel->ec || s->eager_body || !sel->fixed ||
-			   r->err.set))
+	if (trawl_unlikely(r->err.set) || !(base = sel_body(r->cur, sel)))
 		return read_selection_slow(r, sel, values, 0);
-	d = &s->evd;
-	pos = s->body_pending ? s->pos : s->body_pos;
-	if (trawl_unlikely((pos & (sel->align - 1)) || pos > d->end ||
-			   sel->body_bits > d->end - pos))
-		return read_selection_slow(r, sel, values, 0);
-	/* such a body has no side effect and a size (flat.c): stepping over it is decoding it */
-	s->body_pos = pos;
-	s->pos = pos + sel->body_bits;
-	s->body_pending = false;
-	base = d->pkt + pos / 8;
 	k = rd_flat_sel_read(sel, 0, base, values);
 	if (trawl_likely(k == sel->n))
 		return 0;
 	return read_selection_slow(r, sel, values, k);
+}
+
+TRAWL_EXPORT const void *trawl_reader_event_body(struct trawl_reader *r,
+						 const struct trawl_reader_selection *sel)
+{
+	return sel_body(r->cur, rd_sel_of(sel));
+}
+
+TRAWL_EXPORT int trawl_reader_selection_layout(const struct trawl_reader_selection *pub,
+					       size_t i, struct trawl_reader_layout *out)
+{
+	const struct rd_flat_sel *sel = rd_sel_of(pub);
+	const struct rd_sel_op *op;
+	/* integers and floats are in place when the machine loads them as they are */
+	const bool native = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	memset(out, 0, sizeof(*out));
+	if (i >= sel->n)
+		return -EINVAL;
+	op = &sel->ops[i];
+	out->load = TRAWL_READER_LOAD_NONE;
+	if (!sel->fixed)
+		return 0;
+	switch ((enum rd_sel_code)op->code) {
+	case RD_SEL_U8:
+	case RD_SEL_U16:
+	case RD_SEL_U32:
+	case RD_SEL_U64:
+	case RD_SEL_S8:
+	case RD_SEL_S16:
+	case RD_SEL_S32:
+	case RD_SEL_SLOT:
+		if (op->slot.big_endian != native)
+			return 0;
+		/* RD_SEL_U64 holds the signed ones too: the same bits, but not the same load */
+		out->load = op->slot.is_signed ? TRAWL_READER_LOAD_INT : TRAWL_READER_LOAD_UINT;
+		out->size = op->slot.bytes;
+		break;
+	case RD_SEL_FLOAT:
+		if (op->slot.big_endian != native)
+			return 0;
+		out->load = TRAWL_READER_LOAD_FLOAT;
+		out->size = op->slot.bytes;
+		break;
+	case RD_SEL_TEXT:
+		out->load = TRAWL_READER_LOAD_TEXT;
+		out->size = op->slot.len;
+		break;
+	default:
+		return 0;	/* not in the body, or no value */
+	}
+	out->offset = op->off;
+	return 0;
 }
 
 TRAWL_EXPORT int

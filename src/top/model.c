@@ -265,7 +265,8 @@ void trawl_top_model_set_comm(struct trawl_top_model *m, struct trawl_top_thread
 	if (len >= TRAWL_TOP_COMM_LEN)
 		len = TRAWL_TOP_COMM_LEN - 1;
 	memcpy(t->comm, comm, len);
-	t->comm[len] = 0;
+	/* NUL-padded: source.c compares a procname context with it as bytes */
+	memset(t->comm + len, 0, TRAWL_TOP_COMM_LEN - len);
 	if (t->tid == t->pid) {
 		struct trawl_top_proc *p = trawl_top_model_proc(m, t->pid);
 

@@ -6,7 +6,10 @@
  * compiled into one trawl_reader_selection); every later event of the
  * class costs a cache or map lookup and one
  * trawl_reader_event_read_selection(), and the events trawltop does not
- * use are never decoded past their header.
+ * use are never decoded past their header. A system call's entry or exit
+ * (most events of a busy trace) whose members all sit at fixed places in
+ * the event's body is read in place: its few integers loaded straight
+ * from trawl_reader_event_body(), as trawl_reader_selection_layout() said.
  */
 #include "top.h"
 
@@ -40,6 +43,20 @@ enum {
 	NV = V_PERF0 + TRAWL_TOP_MAX_PERF,
 };
 
+/* How a slot is loaded from an event's body (class_in_place()). */
+enum slot_load {
+	LD_ABSENT,	/* the class has none: the slot's default */
+	LD_U8, LD_U16, LD_U32, LD_U64,
+	LD_S8, LD_S16, LD_S32,
+	LD_TEXT,	/* a text array of size bytes */
+};
+
+struct slot_ld {
+	uint32_t off;	/* bytes from the body's first byte */
+	uint32_t size;	/* LD_TEXT: bytes */
+	uint8_t code;	/* enum slot_load */
+};
+
 struct class_info {
 	enum handler h;
 	/* the members read, in one trawl_reader_event_read_selection() per event */
@@ -59,6 +76,9 @@ struct class_info {
 	uint32_t name;		/* interned: the call, or the ust event */
 	enum trawl_top_sc_kind kind;
 	int has_ctx;		/* its events' common context is read */
+	/* a system call whose slots are all in place: how each is loaded (or absent) */
+	int in_place;
+	struct slot_ld ld[NV];
 	int64_t env_vpid;	/* ust: the trace's vpid (per-pid buffers), -1 */
 	const char *env_procname;
 };
@@ -381,6 +401,43 @@ static int class_syscall(struct trawl_top_model *m, struct class_info *ci, const
 	return 0;
 }
 
+/*
+ * A system call's class is read in place when every slot it reads sits at
+ * a fixed place in the body, as an integer (or a text array for its string
+ * slots), and it needs no CPU (a tid context, no perf counters).
+ */
+static void class_in_place(struct class_info *ci)
+{
+	static const uint8_t codes[2][9] = {
+		{ [1] = LD_U8, [2] = LD_U16, [4] = LD_U32, [8] = LD_U64 },
+		{ [1] = LD_S8, [2] = LD_S16, [4] = LD_S32, [8] = LD_U64 },	/* same bits */
+	};
+	struct trawl_reader_layout lay;
+
+	if ((ci->h != H_SC_ENTRY && ci->h != H_SC_EXIT) || ci->nperf || ci->at[V_TID] < 0)
+		return;
+	for (int v = 0; v < NV; v++) {
+		int str = v == V_PROCNAME || (v >= V_F0 && v < V_F0 + NF && (ci->fstr >> (v - V_F0) & 1));
+		struct slot_ld *ld = &ci->ld[v];
+
+		ld->code = LD_ABSENT;
+		if (ci->at[v] < 0)
+			continue;
+		if (trawl_reader_selection_layout(ci->sel, (size_t)ci->at[v], &lay) < 0)
+			return;
+		if (str && lay.load == TRAWL_READER_LOAD_TEXT)
+			ld->code = LD_TEXT;
+		else if (!str && (lay.load == TRAWL_READER_LOAD_UINT ||
+				  lay.load == TRAWL_READER_LOAD_INT) && lay.size <= 8)
+			ld->code = codes[lay.load == TRAWL_READER_LOAD_INT][lay.size];
+		if (ld->code == LD_ABSENT)
+			return;
+		ld->off = lay.offset;
+		ld->size = lay.size;
+	}
+	ci->in_place = 1;
+}
+
 static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_top_model *m,
 				      const struct trawl_reader_event_class *ec)
 {
@@ -429,6 +486,7 @@ static struct class_info *class_learn(struct trawl_top_source *s, struct trawl_t
 	if (trawl_reader_selection_create(ec, ci->mem, ci->nmem, &ci->sel) < 0 ||
 	    trawl_top_map_put(&s->classes, (uint64_t)(uintptr_t)ec, ci) < 0)
 		goto fail;
+	class_in_place(ci);
 	return ci;
 fail:
 	class_free(ci);
@@ -625,6 +683,107 @@ static void kernel_event(struct trawl_top_model *m, const struct event_vals *ev,
 	}
 }
 
+/* Slot @l of the body at @b as an integer (@dflt: the class has none). */
+static inline int64_t ld_int(const unsigned char *b, const struct slot_ld *l, int64_t dflt)
+{
+	const unsigned char *p = b + l->off;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch ((enum slot_load)l->code) {
+	case LD_U8:
+		return p[0];
+	case LD_U16:
+		memcpy(&u16, p, sizeof(u16));
+		return u16;
+	case LD_U32:
+		memcpy(&u32, p, sizeof(u32));
+		return u32;
+	case LD_U64:
+		memcpy(&u64, p, sizeof(u64));
+		return (int64_t)u64;
+	case LD_S8:
+		return (int8_t)p[0];
+	case LD_S16:
+		memcpy(&u16, p, sizeof(u16));
+		return (int16_t)u16;
+	case LD_S32:
+		memcpy(&u32, p, sizeof(u32));
+		return (int32_t)u32;
+	default:
+		return dflt;
+	}
+}
+
+/* The length of text slot @l of the body at @b: up to its NUL, or all of it. */
+static inline size_t ld_text_len(const unsigned char *b, const struct slot_ld *l)
+{
+	const unsigned char *nul = memchr(b + l->off, 0, l->size);
+
+	return nul ? (size_t)(nul - (b + l->off)) : l->size;
+}
+
+/*
+ * What event_thread() does with a procname context, from the text array at
+ * @p (@size bytes). A 16-byte one (the kernel's comm) equal to the first
+ * 16 bytes of the thread's name, NUL-padded (trawl_top_model_set_comm()),
+ * with a NUL among them, is that name: two compares, no search.
+ */
+static inline void procname_in_place(struct trawl_top_model *m, struct trawl_top_thread *t,
+				      const unsigned char *p, uint32_t size)
+{
+	const unsigned char *nul;
+	size_t len;
+
+	if (size == 16) {
+		uint64_t a[2], b[2];
+
+		memcpy(a, p, 16);
+		memcpy(b, t->comm, 16);
+		if (a[0] == b[0] && a[1] == b[1] && !t->comm[15])
+			return;
+	}
+	nul = memchr(p, 0, size);
+	len = nul ? (size_t)(nul - p) : size;
+	if (len > 0 && !comm_same(t, (const char *)p, len))
+		trawl_top_model_set_comm(m, t, (const char *)p, len);
+}
+
+/*
+ * A system call's entry or exit read in place (class_in_place()): what
+ * event_thread() and kernel_event() do with it, the slots loaded from the
+ * body @b. Returns 1, having changed nothing, when the event needs the
+ * general path (no tid: who runs on its CPU), else 0 or a negative errno.
+ */
+static int sc_in_place(struct trawl_top_model *m, const struct class_info *ci,
+		       const unsigned char *b, int64_t ts)
+{
+	int64_t tid = ld_int(b, &ci->ld[V_TID], -1), pid, path = -1;
+	struct trawl_top_thread *t;
+
+	if (tid <= 0)
+		return tid < 0;
+	if (!(t = trawl_top_model_thread(m, tid)))
+		return 0;
+	pid = ld_int(b, &ci->ld[V_PID], -1);
+	if (pid > 0 && pid != t->pid)
+		trawl_top_model_set_pid(m, t, pid);
+	if (ci->ld[V_PROCNAME].code == LD_TEXT)
+		procname_in_place(m, t, b + ci->ld[V_PROCNAME].off, ci->ld[V_PROCNAME].size);
+	t->n.events++;
+	if (ci->h == H_SC_EXIT) {
+		trawl_top_sys_exit(m, t, ts, ci->name, ci->kind, ld_int(b, &ci->ld[F(F0)], 0));
+		return 0;
+	}
+	if (ci->ld[F(F2)].code == LD_TEXT)
+		path = trawl_top_intern_id(&m->names, (const char *)b + ci->ld[F(F2)].off,
+					   ld_text_len(b, &ci->ld[F(F2)]));
+	trawl_top_sys_entry(m, t, ts, ci->name, ld_int(b, &ci->ld[F(F0)], -1),
+			    ld_int(b, &ci->ld[F(F1)], -1), path);
+	return 0;
+}
+
 static int field_error(struct trawl_top_source *s, int ret)
 {
 	snprintf(s->err, sizeof(s->err), "%s", trawl_reader_error(s->r));
@@ -651,6 +810,12 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	}
 	if (ci->h == H_IGNORE && !ci->nperf)
 		return 0;	/* not decoded at all */
+	if (ci->in_place) {
+		const unsigned char *b = trawl_reader_event_body(s->r, ci->sel);
+
+		if (b && (ret = sc_in_place(m, ci, b, ts)) <= 0)
+			return ret;
+	}
 	/*
 	 * The members the class is read by, in one call: an error is a
 	 * malformed event; a member this event lacks has its value's ret

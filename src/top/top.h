@@ -159,7 +159,7 @@ struct trawl_top_counts {
 struct trawl_top_thread {
 	int64_t tid;
 	int64_t pid;		/* its process (tgid); the tid while unknown */
-	char comm[TRAWL_TOP_COMM_LEN];
+	char comm[TRAWL_TOP_COMM_LEN];	/* NUL-padded to its end */
 	int64_t prio;		/* as the trace says it (LTTng: 20 for nice 0) */
 	int has_prio;
 	char state;		/* R running, S, D, T, Z, I..., '?' */
