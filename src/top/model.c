@@ -127,6 +127,7 @@ void trawl_top_model_interval_end(struct trawl_top_model *m)
 		if (cpu->cur_tid >= 0)
 			charge(m, cpu, cpu->cur_tid, m->end);
 	}
+	trawl_top_sys_interval_end(m);	/* no memory: some latencies are not in the sums */
 	/* A process's counters are its threads' sums. */
 	TRAWL_TOP_MAP_FOREACH(&m->threads, i) {
 		struct trawl_top_thread *t = m->threads.vals[i];

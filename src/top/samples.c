@@ -57,6 +57,26 @@ int trawl_top_samples_grow(struct trawl_top_samples *s, uint64_t ns)
 	return trawl_top_samples_add(s, ns);
 }
 
+int trawl_top_samples_merge(struct trawl_top_samples *dst, const struct trawl_top_samples *src)
+{
+	int ret;
+
+	if (src->ncounted) {
+		/* counted too: every value counted stays below every value in the array */
+		if (!dst->counts && (ret = promote(dst)) < 0)
+			return ret;
+		for (uint64_t ns = src->lo; ns <= src->hi; ns++)
+			dst->counts[ns] += src->counts[ns];
+		dst->ncounted += src->ncounted;
+		dst->lo = src->lo < dst->lo ? src->lo : dst->lo;
+		dst->hi = src->hi > dst->hi ? src->hi : dst->hi;
+	}
+	for (size_t i = 0; i < src->len; i++)
+		if ((ret = trawl_top_samples_add(dst, src->v[i])) < 0)
+			return ret;
+	return 0;
+}
+
 /* Hoare's selection: afterwards v[k] holds the value of rank k. */
 static void select_rank(uint64_t *v, size_t n, size_t k)
 {

@@ -756,8 +756,8 @@ static inline void procname_in_place(struct trawl_top_model *m, struct trawl_top
  * body @b. Returns 1, having changed nothing, when the event needs the
  * general path (no tid: who runs on its CPU), else 0 or a negative errno.
  */
-static int sc_in_place(struct trawl_top_model *m, const struct class_info *ci,
-		       const unsigned char *b, int64_t ts)
+static inline int sc_in_place(struct trawl_top_model *m, const struct class_info *ci,
+			      const unsigned char *b, int64_t ts)
 {
 	int64_t tid = ld_int(b, &ci->ld[V_TID], -1), pid, path = -1;
 	struct trawl_top_thread *t;
@@ -790,32 +790,33 @@ static int field_error(struct trawl_top_source *s, int ret)
 	return ret;
 }
 
-static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
+/*
+ * The class of the current event, @ec, when the cache of the last ones
+ * (slot @cc) missed: from the map, or learnt from this, its first event.
+ */
+static __attribute__((noinline)) struct class_info *
+class_find(struct trawl_top_source *s, struct trawl_top_model *m,
+	   const struct trawl_reader_event_class *ec, size_t cc)
 {
-	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
-	size_t cc = ((uintptr_t)ec >> 4 ^ (uintptr_t)ec >> 8) & 15;
-	struct class_info *ci = s->cc_ci[cc];
+	struct class_info *ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
+
+	if (!ci && !(ci = class_learn(s, m, ec)))
+		return NULL;
+	s->cc_ec[cc] = ec;
+	s->cc_ci[cc] = ci;
+	return ci;
+}
+
+/* The current event, of class @ci, read through its selection. */
+static __attribute__((noinline)) int class_event(struct trawl_top_source *s,
+						 struct trawl_top_model *m,
+						 const struct class_info *ci, int64_t ts)
+{
 	struct trawl_top_thread *t = NULL;
 	struct event_vals ev;
 	int64_t cpu = -1;
 	int ret;
 
-	m->events++;
-	if (s->cc_ec[cc] != ec) {
-		ci = trawl_top_map_get(&s->classes, (uint64_t)(uintptr_t)ec);
-		if (!ci && !(ci = class_learn(s, m, ec)))
-			return -ENOMEM;
-		s->cc_ec[cc] = ec;
-		s->cc_ci[cc] = ci;
-	}
-	if (ci->h == H_IGNORE && !ci->nperf)
-		return 0;	/* not decoded at all */
-	if (ci->in_place) {
-		const unsigned char *b = trawl_reader_event_body(s->r, ci->sel);
-
-		if (b && (ret = sc_in_place(m, ci, b, ts)) <= 0)
-			return ret;
-	}
 	/*
 	 * The members the class is read by, in one call: an error is a
 	 * malformed event; a member this event lacks has its value's ret
@@ -836,6 +837,32 @@ static int source_event(struct trawl_top_source *s, struct trawl_top_model *m, i
 	}
 	kernel_event(m, &ev, t, ts, cpu);
 	return 0;
+}
+
+/*
+ * The current event into @m. Inline in the loop over events, with the
+ * system calls read in place: the rest is out of line (class_find(),
+ * class_event()), so that the common event pays no call of its own.
+ */
+static inline int source_event(struct trawl_top_source *s, struct trawl_top_model *m, int64_t ts)
+{
+	const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(s->r);
+	size_t cc = ((uintptr_t)ec >> 4 ^ (uintptr_t)ec >> 8) & 15;
+	struct class_info *ci = s->cc_ci[cc];
+	int ret;
+
+	m->events++;
+	if (__builtin_expect(s->cc_ec[cc] != ec, 0) && !(ci = class_find(s, m, ec, cc)))
+		return -ENOMEM;
+	if (ci->h == H_IGNORE && !ci->nperf)
+		return 0;	/* not decoded at all */
+	if (ci->in_place) {
+		const unsigned char *b = trawl_reader_event_body(s->r, ci->sel);
+
+		if (b && (ret = sc_in_place(m, ci, b, ts)) <= 0)
+			return ret;
+	}
+	return class_event(s, m, ci, ts);
 }
 
 int trawl_top_source_set_begin(struct trawl_top_source *s, int64_t ns)

@@ -57,12 +57,17 @@ void trawl_top_sys_entry(struct trawl_top_model *m, struct trawl_top_thread *t, 
 	t->sc_path = path;
 }
 
+/* pids are below 2^22 (PID_MAX_LIMIT), so (pid << 32) ^ id is unique; -1 too */
+static inline uint64_t sc_key(int64_t pid, uint32_t id)
+{
+	return ((uint64_t)pid << 32) ^ id;
+}
+
 static struct trawl_top_sc *sc_get(struct trawl_top_model *m, int64_t pid, uint32_t id)
 {
-	uint64_t key = ((uint64_t)pid << 32) ^ id;
+	uint64_t key = sc_key(pid, id);
 	struct trawl_top_sc *sc = trawl_top_map_get(&m->scs, key);
 
-	/* pids are below 2^22 (PID_MAX_LIMIT), so (pid << 32) ^ id is unique; -1 too */
 	if (sc)
 		return sc;
 	sc = calloc(1, sizeof(*sc));
@@ -195,17 +200,18 @@ void trawl_top_sys_exit(struct trawl_top_model *m, struct trawl_top_thread *t, i
 	t->n.syscall_errors += err;
 	if (p) {
 		/* the thread's last call's rows, while the interval's calls stand */
-		struct trawl_top_sc *mine = t->sc_mine, *all = t->sc_all;
+		struct trawl_top_sc *mine = t->sc_mine;
 
 		if (!mine || t->sc_gen != m->sc_gen || mine->id != id || mine->pid != p->pid) {
+			/* the row of all processes too: trawl_top_sys_interval_end() fills it */
+			struct trawl_top_sc *all;
+
 			mine = sc_get(m, p->pid, id);
 			all = sc_get(m, -1, id);
 			t->sc_mine = mine && all ? mine : NULL;
-			t->sc_all = all;
 			t->sc_gen = m->sc_gen;
 		}
 		sc_count(mine, err, has_lat, lat);
-		sc_count(all, err, has_lat, lat);
 	}
 	/* an exit without its entry: the fd argument is not known */
 	if (!has_lat)
@@ -214,6 +220,28 @@ void trawl_top_sys_exit(struct trawl_top_model *m, struct trawl_top_thread *t, i
 		sys_file(m, t, kind, err ? -1 : ret, has_lat, lat);
 	t->sc_pending = 0;
 	t->sc_fd = t->sc_fd2 = t->sc_path = -1;
+}
+
+int trawl_top_sys_interval_end(struct trawl_top_model *m)
+{
+	int ret = 0;
+
+	TRAWL_TOP_MAP_FOREACH(&m->scs, i) {
+		const struct trawl_top_sc *sc = m->scs.vals[i];
+		struct trawl_top_sc *all;
+
+		if (sc->pid < 0 || !sc->count ||
+		    !(all = trawl_top_map_get(&m->scs, sc_key(-1, sc->id))))
+			continue;
+		all->count += sc->count;
+		all->errors += sc->errors;
+		all->total_ns += sc->total_ns;
+		all->min_ns = sc->min_ns < all->min_ns ? sc->min_ns : all->min_ns;
+		all->max_ns = sc->max_ns > all->max_ns ? sc->max_ns : all->max_ns;
+		if (trawl_top_samples_merge(&all->lat, &sc->lat) < 0)
+			ret = -ENOMEM;
+	}
+	return ret;
 }
 
 int trawl_top_statedump_fd(struct trawl_top_model *m, int64_t pid, int64_t fd, const char *path)

@@ -135,6 +135,8 @@ static inline int trawl_top_samples_add(struct trawl_top_samples *s, uint64_t ns
 	s->v[s->len++] = ns;
 	return 0;
 }
+/* Adds the values of @src to @dst. Returns 0 or -ENOMEM (then some may be missing). */
+int trawl_top_samples_merge(struct trawl_top_samples *dst, const struct trawl_top_samples *src);
 /* The @pct percentile (nearest rank) of the samples; reorders them. 0 when empty. */
 uint64_t trawl_top_samples_pct(struct trawl_top_samples *s, double pct);
 /* Empties @s, keeping its memory for the next values (as much as it needs). */
@@ -176,7 +178,7 @@ struct trawl_top_thread {
 	/* caches, valid while their generation is the model's */
 	struct trawl_top_proc *proc;	/* its process (proc_gen) */
 	uint64_t proc_gen;
-	struct trawl_top_sc *sc_mine, *sc_all;	/* its last call's rows (sc_gen) */
+	struct trawl_top_sc *sc_mine;	/* its last call's row (sc_gen) */
 	uint64_t sc_gen;
 };
 
@@ -323,6 +325,12 @@ void trawl_top_sys_entry(struct trawl_top_model *m, struct trawl_top_thread *t, 
 			 uint32_t id, int64_t fd, int64_t fd2, int64_t path);
 void trawl_top_sys_exit(struct trawl_top_model *m, struct trawl_top_thread *t, int64_t ts,
 			uint32_t id, enum trawl_top_sc_kind kind, int64_t ret);
+/*
+ * At the interval's end: each call's row of all processes (pid -1) becomes
+ * the sum of its rows of each process (counted there alone, not twice per
+ * call). Returns 0 or -ENOMEM (then some latencies may be missing).
+ */
+int trawl_top_sys_interval_end(struct trawl_top_model *m);
 
 /* ---- tables (views.c, table.c) ------------------------------------------ */
 
