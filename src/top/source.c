@@ -691,6 +691,15 @@ static inline int64_t ld_int(const unsigned char *b, const struct slot_ld *l, in
 	uint32_t u32;
 	uint64_t u64;
 
+	/* LTTng's tids, pids and fds first, then its return values: a branch, not a jump table */
+	if (__builtin_expect(l->code == LD_S32, 1)) {
+		memcpy(&u32, p, sizeof(u32));
+		return (int32_t)u32;
+	}
+	if (__builtin_expect(l->code == LD_U64, 1)) {
+		memcpy(&u64, p, sizeof(u64));
+		return (int64_t)u64;
+	}
 	switch ((enum slot_load)l->code) {
 	case LD_U8:
 		return p[0];
