@@ -589,8 +589,8 @@ int trawl_reader_event_read_selection(struct trawl_reader *r,
  * hold the whole layout within its packet. Each load gives the value
  * trawl_reader_event_read_selection() would give. A member that is not in
  * place (TRAWL_READER_LOAD_NONE: a string, a sequence, the packet context,
- * another byte order...), and an event whose body is not lent (NULL), are
- * read with trawl_reader_event_read_selection().
+ * another byte order, a float), and every member of an event whose body
+ * is not lent (NULL), are read with trawl_reader_event_read_selection().
  *
  *	...the first event of class ec: sel of { common context, tid_index }
  *	struct trawl_reader_layout tid;
@@ -598,6 +598,7 @@ int trawl_reader_event_read_selection(struct trawl_reader *r,
  *		       tid.load == TRAWL_READER_LOAD_INT && tid.size == 4;
  *	...for each event of class ec:
  *	const unsigned char *body = in_place ? trawl_reader_event_body(r, sel) : NULL;
+ *	struct trawl_reader_value v[1];
  *	int32_t t32;
  *	int64_t t;
  *
@@ -615,7 +616,6 @@ enum trawl_reader_load {
 	/* an integer or enum of @size bytes (1, 2, 4 or 8) in the machine's byte order */
 	TRAWL_READER_LOAD_UINT,	/* unsigned: zero-extended to the value's i */
 	TRAWL_READER_LOAD_INT,	/* signed (two's complement): sign-extended */
-	TRAWL_READER_LOAD_FLOAT,	/* IEEE 754, @size 4 or 8 bytes, the machine's byte order */
 	/*
 	 * a text array of @size bytes: the string is its bytes up to the
 	 * first NUL, or all @size of them when it has none
@@ -645,8 +645,9 @@ int trawl_reader_selection_layout(const struct trawl_reader_selection *sel, size
  * first byte, all of the layout's bytes checked to be within its packet.
  * Borrowed as the current event's fields are (see Lifetimes). NULL when
  * the reader does not lend it: no current event, an event of another
- * class than @sel's, a class without a fixed layout, a body that does not
- * fit its packet, TRAWL_READER_NO_FIELDS; then
+ * class than @sel's, a class without a fixed layout, a body not aligned as
+ * the layout needs (the header before it was of another size) or that
+ * does not fit its packet, TRAWL_READER_NO_FIELDS; then
  * trawl_reader_event_read_selection() reads the members, and says what is
  * wrong. Sets no error (trawl_reader_error() is left as it was).
  */

@@ -533,18 +533,12 @@ TRAWL_EXPORT int trawl_reader_selection_layout(const struct trawl_reader_selecti
 		out->load = op->slot.is_signed ? TRAWL_READER_LOAD_INT : TRAWL_READER_LOAD_UINT;
 		out->size = op->slot.bytes;
 		break;
-	case RD_SEL_FLOAT:
-		if (op->slot.big_endian != native)
-			return 0;
-		out->load = TRAWL_READER_LOAD_FLOAT;
-		out->size = op->slot.bytes;
-		break;
 	case RD_SEL_TEXT:
 		out->load = TRAWL_READER_LOAD_TEXT;
 		out->size = op->slot.len;
 		break;
 	default:
-		return 0;	/* not in the body, or no value */
+		return 0;	/* a float, not in the body, or no value */
 	}
 	out->offset = op->off;
 	return 0;

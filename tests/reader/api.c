@@ -639,6 +639,162 @@ static void test_errors(void)
 	trawl_reader_destroy(NULL);
 }
 
+/* The integer at @p as layout @l says to load it. */
+static int64_t load_int(const unsigned char *p, const struct trawl_reader_layout *l)
+{
+	int sign = l->load == TRAWL_READER_LOAD_INT;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (l->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return sign ? (int64_t)(int8_t)u8 : (int64_t)u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return sign ? (int64_t)(int16_t)u16 : (int64_t)u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return sign ? (int64_t)(int32_t)u32 : (int64_t)u32;
+	default:
+		CHECK(l->size == 8);
+		memcpy(&u64, p, 8);
+		return (int64_t)u64;
+	}
+}
+
+#define IN_PLACE_CLASSES 64
+#define IN_PLACE_MEMBERS 128
+
+/*
+ * In place: every member of the contexts and payload of every event of a
+ * kernel trace (fixed layouts: integers and comm arrays), loaded from
+ * trawl_reader_event_body() where trawl_reader_selection_layout() says, is
+ * what trawl_reader_event_read_selection() reads, before and after it;
+ * members and events that are not in place say so.
+ */
+static void test_in_place(void)
+{
+	static const enum trawl_reader_scope scopes[] = {
+		TRAWL_READER_SCOPE_EVENT_COMMON_CONTEXT,
+		TRAWL_READER_SCOPE_EVENT_SPECIFIC_CONTEXT,
+		TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+	};
+	const struct trawl_reader_event_class *ecs[IN_PLACE_CLASSES];
+	struct trawl_reader_selection *sels[IN_PLACE_CLASSES];
+	size_t nmem[IN_PLACE_CLASSES], ncls = 0, events = 0, lent = 0, ints = 0, texts = 0;
+	struct trawl_reader_member mem[IN_PLACE_MEMBERS];
+	struct trawl_reader_value v[IN_PLACE_MEMBERS];
+	struct trawl_reader_layout lay;
+	struct trawl_reader *r = open_one("lttng-tracefile-rotation"), *r2;
+	const unsigned char *body;
+	size_t k, i, n;
+
+	while (trawl_reader_next(r) > 0) {
+		const struct trawl_reader_event_class *ec = trawl_reader_event_class_of(r);
+
+		for (k = 0; k < ncls && ecs[k] != ec; k++)
+			;
+		if (k == ncls) {
+			CHECK(ncls < IN_PLACE_CLASSES);
+			n = 0;
+			/* the packet context's first member is never in the body */
+			mem[n++] = (struct trawl_reader_member){ TRAWL_READER_SCOPE_PACKET_CONTEXT, 0 };
+			for (size_t sc = 0; sc < sizeof(scopes) / sizeof(scopes[0]); sc++)
+				for (int idx = 0;
+				     trawl_reader_event_class_field_kind(ec, scopes[sc], idx) >= 0;
+				     idx++) {
+					CHECK(n < IN_PLACE_MEMBERS);
+					mem[n++] = (struct trawl_reader_member){ scopes[sc], idx };
+				}
+			CHECK(trawl_reader_selection_create(ec, mem, n, &sels[k]) == 0);
+			ecs[k] = ec;
+			nmem[k] = n;
+			ncls++;
+			CHECK(trawl_reader_selection_layout(sels[k], 0, &lay) == 0 &&
+			      lay.load == TRAWL_READER_LOAD_NONE);
+			CHECK(trawl_reader_selection_layout(sels[k], n, &lay) == -EINVAL &&
+			      lay.load == TRAWL_READER_LOAD_NONE && !lay.size);
+		}
+		/* the body lent before the values are read, or after */
+		if (events % 2)
+			body = trawl_reader_event_body(r, sels[k]);
+		CHECK(trawl_reader_event_read_selection(r, sels[k], v) == 0);
+		if (!(events % 2))
+			body = trawl_reader_event_body(r, sels[k]);
+		events++;
+		lent += body != NULL;
+		/* a selection of another class lends nothing, and says nothing */
+		if (k > 0)
+			CHECK(trawl_reader_event_body(r, sels[0]) == NULL &&
+			      !strcmp(trawl_reader_error(r), ""));
+		for (i = 0; i < nmem[k]; i++) {
+			const unsigned char *p;
+			size_t len;
+
+			CHECK(trawl_reader_selection_layout(sels[k], i, &lay) == 0);
+			if (lay.load == TRAWL_READER_LOAD_NONE)
+				continue;
+			CHECK(body != NULL && v[i].ret == 0);
+			p = body + lay.offset;
+			switch (lay.load) {
+			case TRAWL_READER_LOAD_INT:
+			case TRAWL_READER_LOAD_UINT:
+				CHECK(v[i].kind == TRAWL_READER_FIELD_INTEGER ||
+				      v[i].kind == TRAWL_READER_FIELD_ENUM);
+				CHECK(load_int(p, &lay) == v[i].i);
+				ints++;
+				break;
+			case TRAWL_READER_LOAD_TEXT:
+				len = strnlen((const char *)p, lay.size);
+				CHECK(v[i].kind == TRAWL_READER_FIELD_STRING && (size_t)v[i].i == len &&
+				      !memcmp(v[i].str, p, len));
+				texts++;
+				break;
+			default:
+				CHECK(!"a load of another kind");
+			}
+		}
+	}
+	/* LTTng's kernel events: tids and comm arrays, in place */
+	/* 12,305 events, all but 8 (those with strings) of fixed layouts */
+	CHECK(events == 12305 && lent == 12297 && ints > lent && texts > 0);
+	CHECK(trawl_reader_event_body(r, sels[0]) == NULL);	/* no current event */
+	for (k = 0; k < ncls; k++)
+		trawl_reader_selection_destroy(sels[k]);
+	trawl_reader_destroy(r);
+	/* with TRAWL_READER_NO_FIELDS, bodies are not lent */
+	r2 = open_one("lttng-tracefile-rotation");
+	CHECK(trawl_reader_set_flags(r2, TRAWL_READER_NO_FIELDS) == 0);
+	CHECK(trawl_reader_next(r2) == 1);
+	mem[0] = (struct trawl_reader_member){ TRAWL_READER_SCOPE_EVENT_PAYLOAD, 0 };
+	CHECK(trawl_reader_selection_create(trawl_reader_event_class_of(r2), mem, 1, &sels[0]) ==
+	      0);
+	CHECK(trawl_reader_selection_layout(sels[0], 0, &lay) == 0 &&
+	      lay.load != TRAWL_READER_LOAD_NONE);
+	CHECK(trawl_reader_event_body(r2, sels[0]) == NULL);
+	trawl_reader_selection_destroy(sels[0]);
+	trawl_reader_destroy(r2);
+	/* a string payload: no fixed layout, nothing in place, the values read still */
+	r = open_one("wk-heartbeat-u");
+	CHECK(trawl_reader_next(r) == 1);
+	mem[0] = (struct trawl_reader_member){
+		TRAWL_READER_SCOPE_EVENT_PAYLOAD,
+		trawl_reader_event_class_field_index(trawl_reader_event_class_of(r),
+						     TRAWL_READER_SCOPE_EVENT_PAYLOAD, "msg")
+	};
+	CHECK(trawl_reader_selection_create(trawl_reader_event_class_of(r), mem, 1, &sels[0]) ==
+	      0);
+	CHECK(trawl_reader_selection_layout(sels[0], 0, &lay) == 0 &&
+	      lay.load == TRAWL_READER_LOAD_NONE);
+	CHECK(trawl_reader_event_body(r, sels[0]) == NULL);
+	CHECK(trawl_reader_event_read_selection(r, sels[0], v) == 0 && !strcmp(v[0].str, "heartbeat"));
+	trawl_reader_selection_destroy(sels[0]);
+	trawl_reader_destroy(r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -657,7 +813,8 @@ int main(int argc, char **argv)
 	test_traces();
 	test_fields();
 	test_fast_fields();
+	test_in_place();
 	test_errors();
-	printf("reader API: lines, settings, time, discarded, traces, fields, errors: ok\n");
+	printf("reader API: lines, settings, time, discarded, traces, fields, in place, errors: ok\n");
 	return 0;
 }

@@ -173,11 +173,62 @@ static struct trawl_reader_member *members_of(enum trawl_reader_scope sc, size_t
 	return mem;
 }
 
-/* Reads @mem[0..@n) of the current event through a selection into @v. */
+/* Member @l of @body, in place, is @v (what the selection read). */
+static int same_in_place(const unsigned char *body, const struct trawl_reader_layout *l,
+			 const struct trawl_reader_value *v)
+{
+	const unsigned char *p = body + l->offset;
+	int sign = l->load == TRAWL_READER_LOAD_INT;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+	int64_t i;
+
+	if (v->ret)
+		return 0;
+	switch (l->load) {
+	case TRAWL_READER_LOAD_TEXT:
+		u64 = strnlen((const char *)p, l->size);
+		return v->kind == TRAWL_READER_FIELD_STRING && (uint64_t)v->i == u64 &&
+		       !memcmp(v->str, p, u64);
+	default:
+		break;
+	}
+	switch (l->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		i = sign ? (int64_t)(int8_t)u8 : (int64_t)u8;
+		break;
+	case 2:
+		memcpy(&u16, p, 2);
+		i = sign ? (int64_t)(int16_t)u16 : (int64_t)u16;
+		break;
+	case 4:
+		memcpy(&u32, p, 4);
+		i = sign ? (int64_t)(int32_t)u32 : (int64_t)u32;
+		break;
+	case 8:
+		memcpy(&u64, p, 8);
+		i = (int64_t)u64;
+		break;
+	default:
+		return 0;
+	}
+	return (v->kind == TRAWL_READER_FIELD_INTEGER || v->kind == TRAWL_READER_FIELD_ENUM) &&
+	       v->i == i;
+}
+
+/*
+ * Reads @mem[0..@n) of the current event through a selection into @v; the
+ * members it has in place, loaded from the event's body, are the same.
+ */
 static int read_selection(struct trawl_reader *r, const struct trawl_reader_member *mem,
 			  size_t n, struct trawl_reader_value *v)
 {
 	struct trawl_reader_selection *sel;
+	struct trawl_reader_layout lay;
+	const unsigned char *body;
 	int ret = trawl_reader_selection_create(trawl_reader_event_class_of(r), mem, n, &sel);
 
 	if (ret) {
@@ -185,6 +236,16 @@ static int read_selection(struct trawl_reader *r, const struct trawl_reader_memb
 		exit(1);
 	}
 	ret = trawl_reader_event_read_selection(r, sel, v);
+	/* NULL too where this event's body is not where the layout starts (its header's size) */
+	body = trawl_reader_event_body(r, sel);
+	for (size_t i = 0; i < n && !ret; i++) {
+		if (trawl_reader_selection_layout(sel, i, &lay) ||
+		    (lay.load != TRAWL_READER_LOAD_NONE && body && !same_in_place(body, &lay, &v[i]))) {
+			fprintf(stderr, "reader-dump: %s: member %zu in place differs\n",
+				trawl_reader_event_name(r), i);
+			exit(1);
+		}
+	}
 	trawl_reader_selection_destroy(sel);
 	return ret;
 }
