@@ -3,8 +3,8 @@
  * src/top/samples.c: the nearest-rank percentiles of latency samples are
  * exact (the same value as sorting them all), with values kept in the
  * array, counted per ns, or both; across resets (a row's next interval);
- * at the edges (one value, 0, values at and around the counted limit).
- * And src/top/map.c's prune: the entries kept are found, the others gone.
+ * at the edges (one value, 0, values at and around the counted limit);
+ * merged, the values of several rows in one. And src/top/map.c's prune: the entries kept are found, the others gone.
  */
 #include "top.h"
 #include "../lib/check.h"
@@ -75,6 +75,50 @@ static void check_kind(int kind, size_t n, struct trawl_top_samples *s)
 	free(v);
 }
 
+/*
+ * trawl_top_samples_merge() (the calls view's row of all processes): rows
+ * of kinds @ka and @kb, @na and @nb values, into @dst holding @nd of kind
+ * 0 already, give the percentiles of all the values together.
+ */
+static void check_merge(int ka, size_t na, int kb, size_t nb, size_t nd,
+			struct trawl_top_samples *dst)
+{
+	static const unsigned int pcts[] = { 99, 50, 1, 100 };
+	struct trawl_top_samples a = { 0 }, b = { 0 };
+	size_t n = na + nb + nd, k = 0;
+	uint64_t *v = malloc(n * sizeof(*v));
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < nd; i++, k++) {
+		v[k] = value(0, i, nd);
+		CHECK(trawl_top_samples_add(dst, v[k]) == 0);
+	}
+	for (size_t i = 0; i < na; i++, k++) {
+		v[k] = value(ka, i, na);
+		CHECK(trawl_top_samples_add(&a, v[k]) == 0);
+	}
+	for (size_t i = 0; i < nb; i++, k++) {
+		v[k] = value(kb, i, nb);
+		CHECK(trawl_top_samples_add(&b, v[k]) == 0);
+	}
+	CHECK(trawl_top_samples_merge(dst, &a) == 0);
+	CHECK(trawl_top_samples_merge(dst, &b) == 0);
+	for (size_t p = 0; p < sizeof(pcts) / sizeof(pcts[0]) && n; p++) {
+		uint64_t want = oracle(v, n, pcts[p]), got = trawl_top_samples_pct(dst, pcts[p]);
+
+		if (got != want)
+			fprintf(stderr, "merge %d/%zu %d/%zu +%zu p%u: %llu, want %llu\n", ka, na, kb,
+				nb, nd, pcts[p], (unsigned long long)got, (unsigned long long)want);
+		CHECK(got == want);
+	}
+	/* the rows merged are as they were */
+	CHECK(a.len + a.ncounted == na && b.len + b.ncounted == nb);
+	trawl_top_samples_fini(&a);
+	trawl_top_samples_fini(&b);
+	free(v);
+}
+
 static int keep_even(void *val, void *arg)
 {
 	(void)arg;
@@ -103,6 +147,19 @@ int main(void)
 		check_kind(kind, 50000, &s);
 		trawl_top_samples_fini(&s);
 	}
+
+	/* merged: arrays into arrays, counters into arrays and counters, into an emptied row */
+	for (int ka = 0; ka < 7; ka++) {
+		static const size_t na[] = { 0, 1, 100, 8192, 20000 }, nd[] = { 0, 5, 9000 };
+
+		for (size_t i = 0; i < sizeof(na) / sizeof(na[0]); i++) {
+			for (size_t j = 0; j < sizeof(nd) / sizeof(nd[0]); j++) {
+				check_merge(ka, na[i], (ka + 3) % 7, na[(i + j) % 5], nd[j], &s);
+				trawl_top_samples_reset(&s);
+			}
+		}
+	}
+	trawl_top_samples_fini(&s);
 
 	for (uintptr_t k = 1; k <= 1000; k++)
 		CHECK(trawl_top_map_put(&m, k * 7919, (void *)k) == 0);
