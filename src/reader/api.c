@@ -503,8 +503,8 @@ TRAWL_EXPORT const void *trawl_reader_event_body(struct trawl_reader *r,
 	return sel_body(r->cur, rd_sel_of(sel));
 }
 
-TRAWL_EXPORT int trawl_reader_selection_layout(const struct trawl_reader_selection *pub,
-					       size_t i, struct trawl_reader_layout *out)
+TRAWL_EXPORT int trawl_reader_selection_layout(const struct trawl_reader_selection *pub, size_t i,
+					       struct trawl_reader_layout *out)
 {
 	const struct rd_flat_sel *sel = rd_sel_of(pub);
 	const struct rd_sel_op *op;

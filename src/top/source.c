@@ -417,7 +417,8 @@ static void class_in_place(struct class_info *ci)
 	if ((ci->h != H_SC_ENTRY && ci->h != H_SC_EXIT) || ci->nperf || ci->at[V_TID] < 0)
 		return;
 	for (int v = 0; v < NV; v++) {
-		int str = v == V_PROCNAME || (v >= V_F0 && v < V_F0 + NF && (ci->fstr >> (v - V_F0) & 1));
+		int str = v == V_PROCNAME ||
+			  (v >= V_F0 && v < V_F0 + NF && (ci->fstr >> (v - V_F0) & 1));
 		struct slot_ld *ld = &ci->ld[v];
 
 		ld->code = LD_ABSENT;
@@ -709,19 +710,13 @@ static inline int64_t ld_int(const unsigned char *b, const struct slot_ld *l, in
 	case LD_U32:
 		memcpy(&u32, p, sizeof(u32));
 		return u32;
-	case LD_U64:
-		memcpy(&u64, p, sizeof(u64));
-		return (int64_t)u64;
 	case LD_S8:
 		return (int8_t)p[0];
 	case LD_S16:
 		memcpy(&u16, p, sizeof(u16));
 		return (int16_t)u16;
-	case LD_S32:
-		memcpy(&u32, p, sizeof(u32));
-		return (int32_t)u32;
 	default:
-		return dflt;
+		return dflt;	/* LD_ABSENT (LD_TEXT is never read as an integer) */
 	}
 }
 
@@ -740,7 +735,7 @@ static inline size_t ld_text_len(const unsigned char *b, const struct slot_ld *l
  * with a NUL among them, is that name: two compares, no search.
  */
 static inline void procname_in_place(struct trawl_top_model *m, struct trawl_top_thread *t,
-				      const unsigned char *p, uint32_t size)
+				     const unsigned char *p, uint32_t size)
 {
 	const unsigned char *nul;
 	size_t len;
@@ -763,7 +758,7 @@ static inline void procname_in_place(struct trawl_top_model *m, struct trawl_top
  * A system call's entry or exit read in place (class_in_place()): what
  * event_thread() and kernel_event() do with it, the slots loaded from the
  * body @b. Returns 1, having changed nothing, when the event needs the
- * general path (no tid: who runs on its CPU), else 0 or a negative errno.
+ * general path (no tid: who runs on its CPU), else 0.
  */
 static inline int sc_in_place(struct trawl_top_model *m, const struct class_info *ci,
 			      const unsigned char *b, int64_t ts)

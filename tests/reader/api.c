@@ -701,7 +701,9 @@ static void test_in_place(void)
 			CHECK(ncls < IN_PLACE_CLASSES);
 			n = 0;
 			/* the packet context's first member is never in the body */
-			mem[n++] = (struct trawl_reader_member){ TRAWL_READER_SCOPE_PACKET_CONTEXT, 0 };
+			mem[n++] = (struct trawl_reader_member){
+				TRAWL_READER_SCOPE_PACKET_CONTEXT, 0
+			};
 			for (size_t sc = 0; sc < sizeof(scopes) / sizeof(scopes[0]); sc++)
 				for (int idx = 0;
 				     trawl_reader_event_class_field_kind(ec, scopes[sc], idx) >= 0;
@@ -749,8 +751,8 @@ static void test_in_place(void)
 				break;
 			case TRAWL_READER_LOAD_TEXT:
 				len = strnlen((const char *)p, lay.size);
-				CHECK(v[i].kind == TRAWL_READER_FIELD_STRING && (size_t)v[i].i == len &&
-				      !memcmp(v[i].str, p, len));
+				CHECK(v[i].kind == TRAWL_READER_FIELD_STRING &&
+				      (size_t)v[i].i == len && !memcmp(v[i].str, p, len));
 				texts++;
 				break;
 			default:
@@ -790,7 +792,8 @@ static void test_in_place(void)
 	CHECK(trawl_reader_selection_layout(sels[0], 0, &lay) == 0 &&
 	      lay.load == TRAWL_READER_LOAD_NONE);
 	CHECK(trawl_reader_event_body(r, sels[0]) == NULL);
-	CHECK(trawl_reader_event_read_selection(r, sels[0], v) == 0 && !strcmp(v[0].str, "heartbeat"));
+	CHECK(trawl_reader_event_read_selection(r, sels[0], v) == 0 &&
+	      !strcmp(v[0].str, "heartbeat"));
 	trawl_reader_selection_destroy(sels[0]);
 	trawl_reader_destroy(r);
 }
@@ -815,6 +818,7 @@ int main(int argc, char **argv)
 	test_fast_fields();
 	test_in_place();
 	test_errors();
-	printf("reader API: lines, settings, time, discarded, traces, fields, in place, errors: ok\n");
+	printf("reader API: lines, settings, time, discarded, traces, fields, in place, errors: "
+	       "ok\n");
 	return 0;
 }

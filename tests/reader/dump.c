@@ -240,7 +240,8 @@ static int read_selection(struct trawl_reader *r, const struct trawl_reader_memb
 	body = trawl_reader_event_body(r, sel);
 	for (size_t i = 0; i < n && !ret; i++) {
 		if (trawl_reader_selection_layout(sel, i, &lay) ||
-		    (lay.load != TRAWL_READER_LOAD_NONE && body && !same_in_place(body, &lay, &v[i]))) {
+		    (lay.load != TRAWL_READER_LOAD_NONE && body &&
+		     !same_in_place(body, &lay, &v[i]))) {
 			fprintf(stderr, "reader-dump: %s: member %zu in place differs\n",
 				trawl_reader_event_name(r), i);
 			exit(1);

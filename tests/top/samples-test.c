@@ -4,7 +4,8 @@
  * exact (the same value as sorting them all), with values kept in the
  * array, counted per ns, or both; across resets (a row's next interval);
  * at the edges (one value, 0, values at and around the counted limit);
- * merged, the values of several rows in one. And src/top/map.c's prune: the entries kept are found, the others gone.
+ * merged, the values of several rows in one. And src/top/map.c's prune:
+ * the entries kept are found, the others gone.
  */
 #include "top.h"
 #include "../lib/check.h"
@@ -108,8 +109,9 @@ static void check_merge(int ka, size_t na, int kb, size_t nb, size_t nd,
 		uint64_t want = oracle(v, n, pcts[p]), got = trawl_top_samples_pct(dst, pcts[p]);
 
 		if (got != want)
-			fprintf(stderr, "merge %d/%zu %d/%zu +%zu p%u: %llu, want %llu\n", ka, na, kb,
-				nb, nd, pcts[p], (unsigned long long)got, (unsigned long long)want);
+			fprintf(stderr, "merge %d/%zu %d/%zu +%zu p%u: %llu, want %llu\n", ka,
+				na, kb, nb, nd, pcts[p], (unsigned long long)got,
+				(unsigned long long)want);
 		CHECK(got == want);
 	}
 	/* the rows merged are as they were */
