@@ -149,13 +149,14 @@ static void stream_seq_seen(struct cstream *cs, uint64_t seq)
  * bus.c). That write is the floor the kernel allows: perf on this daemon
  * writing bench/ust's trace to tmpfs puts ~99% of its time in the kernel's
  * write (the copy ~37%, allocating and charging page-cache pages most of
- * the rest), ~0.35 s of CPU per GB, what lttng-consumerd costs too
- * (bench/ust/run.sh's consumer rows). bench-cons-copy (bench/consumerd)
- * measured the alternatives on 1 MiB packets: writev 0.38-0.41 s/GB,
- * four packets per writev 0.36-0.38 (within the noise: not worth holding
- * packets back), memcpy + write 0.36-0.41, splice through a pipe 0.42-0.51,
- * sendfile 0.41-0.52; copy_file_range fails (EXDEV, memfd to tmpfs). None
- * takes the copy away: a file's page cache pages cannot be the ring's.
+ * the rest): 0.36-0.42 s of CPU per GB in bench/ust/run.sh's consumer
+ * rows, where lttng-consumerd took 0.39-0.57 in the same runs.
+ * bench-cons-copy (bench/consumerd) measured the alternatives on 1 MiB
+ * packets: writev 0.38-0.41 s/GB, four packets per writev 0.36-0.38
+ * (within the noise: not worth holding packets back), memcpy + write
+ * 0.36-0.41, splice through a pipe 0.42-0.51, sendfile 0.41-0.52;
+ * copy_file_range fails (EXDEV, memfd to tmpfs). None takes the copy away:
+ * a file's page-cache pages cannot be the ring's.
  */
 static int op_drain(struct stream_op *op)
 {
