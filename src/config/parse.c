@@ -295,21 +295,29 @@ static int parse_tracker(struct px *p, const node_t *n, int attr, struct cfg_tra
 	size_t nr;
 	int ret = px_children(p, n, k, &v, 1);
 
+	struct cfg_id *values;
+
 	if (ret)
 		return ret;
-	if (t->present)
-		return px_err(p, n, "<%s> given twice", px_name(n));
-	t->present = 1;
 	if (!v)
 		return px_err(p, n, "<%s> without <process_attr_values>", px_name(n));
 	ret = px_list_of(p, v, cfg_tracker_values[attr], &nr);
 	if (ret)
 		return ret;
-	if (nr > TRAWL_CTL_TRACKER_MAX_VALUES)
+	/*
+	 * The same tracker given again adds its values to the first's, as
+	 * LTTng 2.13's loader does (it sets the tracker to its include set,
+	 * then adds each value it reads); LTTng's own load-42-trackers.lttng
+	 * declares the vpid tracker twice.
+	 */
+	if (t->nr_values + nr > TRAWL_CTL_TRACKER_MAX_VALUES)
 		return px_err(p, v, "more than %d values", TRAWL_CTL_TRACKER_MAX_VALUES);
-	t->values = calloc(nr ? nr : 1, sizeof(*t->values));
-	if (!t->values)
+	values = realloc(t->values, (t->nr_values + nr + 1) * sizeof(*t->values));
+	if (!values)
 		return -ENOMEM;
+	t->values = values;
+	memset(values + t->nr_values, 0, (nr + 1) * sizeof(*values));
+	t->present = 1;
 	FOR_EACH_ELEM(e, v)
 	{
 		ret = parse_id(p, e, named, &t->values[t->nr_values++]);

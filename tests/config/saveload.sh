@@ -157,6 +157,20 @@ xsd)
 	done
 	expect 0 "$TRAWL" snapshot list-output -s s2 && grep -q "$T/snap" "$T/out" ||
 		fail "s2's snapshot output not loaded: $(cat "$T/out")"
+	# A tracker given twice adds its values to the first's, as LTTng 2.13
+	# loads its own load-42-trackers.lttng (vpid twice); a value in both is one.
+	python3 - "$T/saved/s1.lttng" "$T/dup.lttng" <<-'EOF'
+		import re, sys
+		s = open(sys.argv[1]).read()
+		t = re.search(r'<vpid_process_attr_tracker>.*?</vpid_process_attr_tracker>', s, re.S).group(0)
+		t = t.replace('<id>1</id>', '<id>999</id>').replace('<id>2</id>', '<id>1</id>')
+		s = s.replace('</process_attr_trackers>', t + '</process_attr_trackers>', 1)
+		open(sys.argv[2], 'w').write(s.replace('<name>s1</name>', '<name>dup</name>', 1))
+	EOF
+	expect 0 "$TRAWL" load -i "$T/dup.lttng" dup
+	expect 0 "$TRAWL" list dup
+	grep -qx '  Virtual process IDs:  1, 2, 3, 999' "$T/out" ||
+		fail "vpid tracker given twice: $(grep -A1 'Tracked process' "$T/out")"
 	;;
 roundtrip)
 	need_app
