@@ -599,8 +599,6 @@ static int split_init(struct trawl_output_stream *st, const char *name, uint64_t
 {
 	if (!file_size)
 		return 0;
-	if (st->o->relay)
-		return -EOPNOTSUPP; /* refused by the session daemon first */
 	st->base = strdup(name);
 	if (!st->base)
 		return -ENOMEM;
@@ -665,6 +663,15 @@ static int split_next(struct trawl_output_stream *st)
 	ret = split_name(st, n, name, sizeof(name));
 	if (ret)
 		return ret;
+	/*
+	 * relayd: a file taken again (the count wrapped) is opened afresh
+	 * only once relayd confirmed what was sent to it before, so that
+	 * taking the connection up again (output-relay.c's resync()) never
+	 * has two handles, the old one still kept, naming one file. One
+	 * round trip per file of at least a packet.
+	 */
+	if (o->relay && st->file_count && n <= st->file_index)
+		trawl_output_sync(o);
 	trawl_output_file_close(o, st->data);
 	trawl_output_file_close(o, st->index);
 	st->data = st->index = -1;

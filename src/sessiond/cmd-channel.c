@@ -196,10 +196,12 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 		if (req->chan_output && !s->snapshot)
 			c->attr.output = (enum trawl_ctl_output)req->chan_output;
 	}
-	if (c->attr.tracefile_size && sd_relay_is_url(s->output)) {
+	/* streamed: the consumer splits its files on relayd (OPEN), as LTTng's
+	 * relayd does; a live viewer follows one file per stream only */
+	if (c->attr.tracefile_size && sd_relay_is_url(s->output) && s->live_timer_us) {
 		sd_fail(r, -EOPNOTSUPP,
 			"cannot create channel '%s': trace file limits "
-			"(--tracefile-size) are not supported when streaming to trawl-relayd",
+			"(--tracefile-size) are not supported on a live session",
 			name);
 		free(c);
 		return NULL;

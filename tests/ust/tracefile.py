@@ -16,10 +16,12 @@ them all (nothing discarded), with files of at most SIZE bytes, COUNT kept.
 - LTTng's rules: a count without a size is refused with LTTng's line, a
   size under the sub-buffer size is raised to it with LTTng's warning, list
   prints "Trace file count: N per stream" / "Trace file size:  N bytes",
-  streaming to trawl-relayd with limits is refused in one line;
+  a live session refuses them in one line;
+- streamed to trawl-relayd, the same files and events on relayd;
 - side by side with LTTng 2.13 when it is on the host: ust-app-compat (and
   its LTTng build), pinned to the same CPU, give the same file names.
 """
+import glob
 import os
 import re
 import subprocess
@@ -52,7 +54,7 @@ def stream_files(trace):
     got = {}
     for root, _, files in os.walk(trace):
         for f in files:
-            if f == "metadata":
+            if f == "metadata" or f.startswith("."):  # relayd's .token, .reserve
                 continue
             p = os.path.join(root, f)
             rel = os.path.relpath(p, trace)
@@ -87,7 +89,7 @@ def check_files(files, cpu, what):
         fail("%s: CPU %d's files are numbered %s, wanted 0..%d" % (what, cpu, sorted(per.get(cpu, [])),
                                                                     COUNT - 1))
     if index != {"index/%s.idx" % n for n in data}:
-        fail("%s: index files %s, not one per stream file" % (what, sorted(index)))
+        fail("%s: index files %s, not one per stream file (%s)" % (what, sorted(index), sorted(data)))
     return per
 
 
@@ -140,29 +142,69 @@ def rules(e):
     if "<tracefile_size>8192</tracefile_size><tracefile_count>3</tracefile_count>" not in mi:
         fail("--mi xml list lacks the limits: %s" % mi[:2000])
     e.trawl("destroy", "r")
-    # streaming: refused in one line (trawl-relayd does not split files)
+
+
+def start_relayd(e):
+    """A trawl-relayd of this test on free ports: (process, log, control port, data port)."""
     log = open(e.dir + "/relayd.log", "w+")
     relayd = subprocess.Popen([os.path.join(BIN, "trawl-relayd"), "-o", e.dir + "/relay", "-C",
                                "tcp://127.0.0.1:0", "-D", "tcp://127.0.0.1:0", "-L",
                                "tcp://127.0.0.1:0"], stderr=log, env=e.env)
+    line = ""
+    for _ in range(600):
+        log.seek(0)
+        line = next((ln for ln in log if "control port" in ln), "")
+        if line or relayd.poll() is not None:
+            break
+        time.sleep(0.05)
+    m = re.search(r"control port (\d+), data port (\d+)", line)
+    if not m:
+        relayd.terminate()
+        relayd.wait(timeout=30)
+        log.close()
+        fail("trawl-relayd did not start: %r" % line)
+        return None
+    return relayd, log, m.group(1), m.group(2)
+
+
+def streamed(e, cpu):
+    """The same limits on a trace streamed to trawl-relayd: the consumer
+    splits the stream's files on relayd, as LTTng 2.13's relayd does; a live
+    session refuses them in one line (its viewer follows one file a stream)."""
+    r = start_relayd(e)
+    if not r:
+        return
+    relayd, log, cport, dport = r
     try:
-        line = ""
-        for _ in range(200):
-            log.seek(0)
-            line = next((ln for ln in log if "control port" in ln), "")
-            if line:
-                break
-            time.sleep(0.05)
-        m = re.search(r"control port (\d+), data port (\d+)", line)
-        if not m:
-            fail("trawl-relayd did not start: %r" % line)
-            return
-        e.trawl("create", "n", "--set-url", "net://127.0.0.1:%s:%s" % m.groups())
+        url = "net://127.0.0.1:%s:%s" % (cport, dport)
+        e.trawl("create", "l", "--live", "--set-url", url)
         r = e.trawl("enable-channel", "-u", "c", "--tracefile-size", "1M", check=False)
         if r.returncode == 0 or len(r.stderr.strip().splitlines()) != 1 or \
-                "not supported when streaming" not in r.stderr:
-            fail("limits when streaming: exit %d, %r" % (r.returncode, r.stderr))
+                "not supported on a live session" not in r.stderr:
+            fail("limits on a live session: exit %d, %r" % (r.returncode, r.stderr))
+        e.trawl("destroy", "l")
+        e.trawl("create", "n", "--set-url", url)
+        e.trawl("enable-channel", "-u", "ch", *CHAN)
+        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+        e.trawl("start")
+        e.run_pinned([APP, "1", str(N)], cpu)
+        stop = e.trawl("stop", check=False)
+        if stop.returncode != 0 or "discarded" in stop.stderr or "lost" in stop.stderr:
+            fail("stop, streamed: exit %d, %r" % (stop.returncode, stop.stderr))
         e.trawl("destroy", "n")
+        dirs = glob.glob(os.path.join(e.dir, "relay", "*", "n-*"))
+        if len(dirs) != 1:
+            fail("relayd's folders for session n: %s" % dirs)
+            return
+        check_files(stream_files(dirs[0]), cpu, "trawl via trawl-relayd")
+        ns, lost = read_seq(dirs[0])
+        if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
+            fail("streamed: tall:seq read: %d events from %s to %s, not the last ones in order"
+                 % (len(ns), ns[:1], ns[-1:]))
+        if lost:
+            fail("streamed: babeltrace2 reports %d discarded events" % lost)
+        print("trawl via trawl-relayd: the last %d of %d events (n from %d), 0 discarded"
+              % (len(ns), N, ns[0] if ns else -1))
     finally:
         relayd.terminate()
         relayd.wait(timeout=30)
@@ -206,6 +248,7 @@ def main():
         e.trawl("destroy", "c")
         mine = stream_files(out2)
         check_files(mine, cpu, "trawl, ust-app-compat")
+        streamed(e, cpu)
     finally:
         e.close()
     ref = LttngRef.make("trawltfile") if os.path.exists(COMPAT_LTTNG) else None
