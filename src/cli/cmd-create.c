@@ -13,7 +13,8 @@
 
 static const struct cli_option_doc opts_doc[] = {
 	{"-o, --output=DIR", "Write the trace to DIR (default: "
-			     "~/trawl-traces/NAME-YYYYMMDD-HHMMSS)."},
+			     "~/trawl-traces/NAME-YYYYMMDD-HHMMSS; "
+			     "$LTTNG_HOME/lttng-traces/... when LTTNG_HOME is set, as LTTng's)."},
 	{"--snapshot", "Flight-recorder session: channels default to overwrite mode and "
 		       "`trawl snapshot record` writes their content."},
 	{"--live[=US], --live US", "Live session: streams to trawl-relayd (default net://127.0.0.1) and "

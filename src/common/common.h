@@ -31,6 +31,14 @@
  */
 int trawl_runtime_dir(char *buf, size_t len, int root_daemon);
 
+/*
+ * trawl_traces_dir - where traces go when no output is given (sessions,
+ * trawl-relayd): $LTTNG_HOME/lttng-traces when LTTNG_HOME is set, as LTTng
+ * 2.13 does; else $HOME/trawl-traces (the password file's home without
+ * HOME). 0, -ENOENT or -ENAMETOOLONG.
+ */
+int trawl_traces_dir(char *buf, size_t len);
+
 /* Creates the folder named by trawl_runtime_dir() with mode 0700 (0750 for root's). */
 int trawl_runtime_dir_create(char *buf, size_t len, int root_daemon);
 

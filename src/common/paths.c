@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,24 @@ int trawl_runtime_dir(char *buf, size_t len, int root_daemon)
 	if (dir && dir[0] == '/')
 		return put_path(buf, len, dir, "/.trawl");
 	return -ENOENT;
+}
+
+int trawl_traces_dir(char *buf, size_t len)
+{
+	const char *dir = getenv("LTTNG_HOME");
+	struct passwd *pw;
+
+	/* LTTNG_HOME says the user wants LTTng's layout (its scripts set it) */
+	if (dir && dir[0] == '/')
+		return put_path(buf, len, dir, "/lttng-traces");
+	dir = getenv("HOME");
+	if (!dir || dir[0] != '/') {
+		pw = getpwuid(geteuid());
+		if (!pw || !pw->pw_dir || pw->pw_dir[0] != '/')
+			return -ENOENT;
+		dir = pw->pw_dir;
+	}
+	return put_path(buf, len, dir, "/trawl-traces");
 }
 
 int trawl_runtime_dir_create(char *buf, size_t len, int root_daemon)

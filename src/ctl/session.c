@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,26 +104,21 @@ TRAWL_EXPORT int trawl_ctl_session_attr_set_live(struct trawl_ctl_session_attr *
 
 static int default_output(const char *name, int auto_name, char *buf, size_t len)
 {
-	const char *home = getenv("HOME");
-	struct passwd *pw;
+	char dir[PATH_MAX];
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	int n;
+	int n = trawl_traces_dir(dir, sizeof(dir));
 
-	if (!home || home[0] != '/') {
-		pw = getpwuid(geteuid());
-		if (!pw)
-			return -ENOENT;
-		home = pw->pw_dir;
-	}
+	if (n)
+		return n;
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	/* An auto name already carries the date, as LTTng's does. */
 	if (auto_name)
-		n = snprintf(buf, len, "%s/trawl-traces/%s", home, name);
+		n = snprintf(buf, len, "%s/%s", dir, name);
 	else
-		n = snprintf(buf, len, "%s/trawl-traces/%s-%s", home, name, stamp);
+		n = snprintf(buf, len, "%s/%s-%s", dir, name, stamp);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 

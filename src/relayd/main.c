@@ -81,7 +81,8 @@ static void usage(FILE *f)
 		"DIR/<hostname>/PATH for net://HOST/PATH), and serves them to live viewers\n"
 		"(babeltrace2's lttng-live source).\n\n"
 		"  -o, --output=DIR        where traces go, an absolute folder (default:\n"
-		"                          ~/trawl-traces)\n"
+		"                          ~/trawl-traces; $LTTNG_HOME/lttng-traces\n"
+		"                          when LTTNG_HOME is set)\n"
 		"  -C, --control-port=URL  control port, tcp://ADDR:PORT (default tcp://0.0.0.0:%d)\n"
 		"  -D, --data-port=URL     data port (default tcp://0.0.0.0:%d)\n"
 		"  -L, --live-port=URL     live viewers' port (default tcp://localhost:%d)\n"
@@ -473,18 +474,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trawl-relayd: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return 2;
 	}
-	if (!output[0]) {
-		const char *home = getenv("HOME");
-
-		if (!home || !home[0]) {
-			fprintf(stderr, "trawl-relayd: HOME is not set: give the output folder with -o\n");
-			return 1;
-		}
-		if (trawl_path_fmt(output, sizeof(output), "%s/trawl-traces", home)) {
-			fprintf(stderr, "trawl-relayd: $HOME/trawl-traces is too long: give the "
-					"output folder with -o\n");
-			return 1;
-		}
+	if (!output[0] && trawl_traces_dir(output, sizeof(output))) {
+		fprintf(stderr, "trawl-relayd: no home folder (HOME, LTTNG_HOME) or too long a one: "
+				"give the output folder with -o\n");
+		return 1;
 	}
 	if (output[0] != '/') {
 		fprintf(stderr, "trawl-relayd: give an absolute path for -o, --output (not '%s')\n",
