@@ -57,6 +57,9 @@ struct ctrace {
 	int meta_h;                     /* the metadata file's handle in out, -1: not open */
 	char *metadata; /* owned: the last text received */
 	size_t metadata_len;
+	void *mpk;          /* owned: the metadata file's bytes, packets (metadata_pack()) */
+	size_t mpk_len;
+	size_t mpk_text;    /* bytes of text they hold */
 	uint32_t broken;        /* streams abandoned on a SIGBUS (stream_broke()) */
 	struct trawl_output_stream *snap_st; /* a snapshot's (op_snapshot()) */
 	char broken_chan[256];  /* the first one's channel */

@@ -30,7 +30,9 @@
 #include "consumerd/count.h"
 #include "consumerd/output.h"
 #include "consumerd/ust-consumer-internal.h"
+#include "ctf/ctf.h"
 #include "ctf/layout.h"
+#include "ctf/packet.h"
 #include "ctl/proto.h"
 #include "relayd/proto.h"
 
@@ -39,6 +41,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,15 +91,73 @@ static struct ctrace *trace_find(uint64_t key)
 	return NULL;
 }
 
-/* Writes the whole metadata @text of @len bytes as the trace's metadata file. */
-static int metadata_write(struct trawl_output *o, int *h, const char *text, size_t len)
+/*
+ * The metadata file's bytes for @t's text, as LTTng 2.13's consumer writes
+ * them: "packetized" (packets of a 37-byte header, then text: ctf.h), not
+ * plain text, so that readers keeping only packetized metadata as it came
+ * read it too (babeltrace 1.5's --output-format=ctf-metadata, LTTng's
+ * metadata tests). The file only grows: text added (the daemon sends the
+ * whole text, which only grows until a regeneration) goes in packets of
+ * its own after the ones written, which never change, as a live viewer has
+ * them by offset (relayd/live.c). A text that is not the old one extended
+ * is packed afresh. 0 or -errno.
+ */
+static int metadata_pack(struct ctrace *t)
 {
+	uint8_t uuid[16] = {0};
+	const char *u, *text = t->metadata;
+	size_t from = t->mpk_text;
+	void *pk, *all;
+	size_t len;
+	int ret;
+
+	if (from > t->metadata_len || (from && !t->mpk)) {
+		free(t->mpk);
+		t->mpk = NULL;
+		t->mpk_len = t->mpk_text = from = 0;
+	}
+	if (from == t->metadata_len && t->mpk)
+		return 0;
+	/* the trace's UUID, which every packet header repeats: the daemon's text says it */
+	u = memmem(text, t->metadata_len, "uuid = \"", 8);
+	if (u && (size_t)(u - text) + 8 + 36 < t->metadata_len) {
+		char s[37];
+
+		memcpy(s, u + 8, 36);
+		s[36] = '\0';
+		if (trawl_uuid_parse(s, uuid))
+			memset(uuid, 0, sizeof(uuid));
+	}
+	ret = trawl_ctf_metadata_packetize(text + from, t->metadata_len - from, uuid,
+					   trawl_ctf_host_big_endian(), &pk, &len);
+	if (ret)
+		return ret;
+	all = realloc(t->mpk, t->mpk_len + len);
+	if (!all) {
+		free(pk);
+		return -ENOMEM;
+	}
+	memcpy((char *)all + t->mpk_len, pk, len);
+	free(pk);
+	t->mpk = all;
+	t->mpk_len += len;
+	t->mpk_text = t->metadata_len;
+	return 0;
+}
+
+/* Writes @t's metadata (packed) as the metadata file of @o, handle *@h. */
+static int metadata_write(struct ctrace *t, struct trawl_output *o, int *h)
+{
+	int ret = metadata_pack(t);
+
+	if (ret)
+		return ret;
 	if (*h < 0) {
 		*h = trawl_output_file_open(o, "metadata", TRAWL_OUTPUT_METADATA);
 		if (*h < 0)
 			return *h;
 	}
-	return trawl_output_file_replace(o, *h, text, len);
+	return trawl_output_file_replace(o, *h, t->mpk, t->mpk_len);
 }
 
 /* The events of a packet of @arg (a trace), as its metadata says (count.h); -1: not known. */
@@ -337,6 +398,7 @@ static void trace_free(struct ctrace *t)
 {
 	trawl_output_destroy(t->out);
 	free(t->metadata);
+	free(t->mpk);
 	free(t);
 }
 
@@ -515,12 +577,15 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 		return -ENOMEM;
 	memcpy(copy, payload, h->size);
 	copy[h->size] = '\0';
+	/* a text that is not the old one extended (a regeneration) is packed afresh */
+	if (!t->metadata || h->size < t->mpk_text || memcmp(copy, t->metadata, t->mpk_text))
+		t->mpk_text = SIZE_MAX;
 	free(t->metadata);
 	t->metadata = copy;
 	t->metadata_len = h->size;
 	if (!t->out)
 		return 0; /* detached: written when its files are made again */
-	return metadata_write(t->out, &t->meta_h, copy, h->size);
+	return metadata_write(t, t->out, &t->meta_h);
 }
 
 /*
@@ -804,7 +869,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 			return ret;
 		}
 		if (t->metadata)
-			ret = metadata_write(out, &meta_h, t->metadata, t->metadata_len);
+			ret = metadata_write(t, out, &meta_h);
 		for (c = channels; c && !ret; c = c->next) {
 			uint32_t i;
 
@@ -903,8 +968,7 @@ static int trace_attach(struct ctrace *t)
 		return ret;
 	}
 	trawl_output_count_events(t->out, trace_packet_events, t);
-	if (t->metadata && (ret = metadata_write(t->out, &t->meta_h, t->metadata,
-						 t->metadata_len)) < 0)
+	if (t->metadata && (ret = metadata_write(t, t->out, &t->meta_h)) < 0)
 		return ret;
 	for (c = channels; c; c = c->next) {
 		if (c->trace != t || c->info.snapshot_mode)

@@ -242,7 +242,10 @@ char *trawl_ctf_trace_metadata_new(struct trawl_ctf_trace *trace, size_t *len);
  * @uuid: the trace's uuid; @big_endian: the trace's byte order
  * @out, @out_len: receive a malloc'd buffer the caller frees
  *
- * Packets of at most 4 KiB, magic 0x75D11D57, version 1.8, no compression.
+ * Packets of at most 4 KiB, magic 0x75D11D57, version 1.8, no compression;
+ * each as long as its content (the last one shorter, not padded). Text
+ * added later can go in packets of its own, appended (the consumer's
+ * metadata file: what is written never changes).
  */
 int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uuid[16],
 				 int big_endian, void **out, size_t *out_len);

@@ -591,17 +591,20 @@ int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uui
 	size_t i, off = 0;
 	uint8_t *buf;
 
+	uint8_t *p;
+
 	_Static_assert(sizeof(struct metadata_packet_header) == 37, "metadata header is 37 bytes");
-	buf = calloc(nr, METADATA_PACKET_SIZE);
+	buf = malloc(nr * sizeof(struct metadata_packet_header) + len);
 	if (!buf)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		uint8_t *p = buf + i * METADATA_PACKET_SIZE;
+	/* the last packet as long as its text: no padding (packet_size = content_size) */
+	for (i = 0, p = buf; i < nr; i++) {
 		size_t n = len - off < room ? len - off : room;
+		uint32_t bits = (uint32_t)((sizeof(struct metadata_packet_header) + n) * 8);
 		struct metadata_packet_header h = {
 			.magic = to_order32(TRAWL_CTF_METADATA_MAGIC, big_endian),
-			.content_size = to_order32((uint32_t)((sizeof(h) + n) * 8), big_endian),
-			.packet_size = to_order32(METADATA_PACKET_SIZE * 8, big_endian),
+			.content_size = to_order32(bits, big_endian),
+			.packet_size = to_order32(bits, big_endian),
 			.major = 1,
 			.minor = 8,
 		};
@@ -609,10 +612,11 @@ int trawl_ctf_metadata_packetize(const char *text, size_t len, const uint8_t uui
 		memcpy(h.uuid, uuid, 16);
 		memcpy(p, &h, sizeof(h));
 		memcpy(p + sizeof(h), text + off, n);
+		p += sizeof(h) + n;
 		off += n;
 	}
 	*out = buf;
-	*out_len = nr * METADATA_PACKET_SIZE;
+	*out_len = (size_t)(p - buf);
 	return 0;
 }
 
