@@ -933,6 +933,14 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	 */
 	if (st->base && st->offset && st->offset + p.size > st->file_size &&
 	    !(flags & TRAWL_OUTPUT_PKT_FORCED) && !st->o->failed) {
+		/*
+		 * An empty packet (a stop's flush of a full buffer: no event,
+		 * only the count of those discarded, which `stop` says) never
+		 * takes a new file: with one file it would replace every
+		 * event kept. LTTng 2.13's consumer writes none there either.
+		 */
+		if (p.bytes <= hl)
+			return (int64_t)p.size;
 		split_next(st);	    /* a failure is counted as a failed write's */
 		p.entry.offset = 0; /* the new file's first */
 	}

@@ -18,6 +18,8 @@ them all (nothing discarded), with files of at most SIZE bytes, COUNT kept.
   prints "Trace file count: N per stream" / "Trace file size:  N bytes",
   a live session refuses them in one line;
 - streamed to trawl-relayd, the same files and events on relayd;
+- one file of one page (LTTng's tracefile_count case): it keeps events,
+  the stop's empty packet does not replace them;
 - side by side with LTTng 2.13 when it is on the host: ust-app-compat (and
   its LTTng build), pinned to the same CPU, give the same file names.
 """
@@ -167,6 +169,34 @@ def start_relayd(e):
     return relayd, log, m.group(1), m.group(2)
 
 
+def one_file(e, cpu):
+    """LTTng's tracefile_count case of one file: a 4 KiB file of a small
+    discard-mode channel, far more events than fit. The file keeps events (a
+    stop's empty packet, carrying only the count of those discarded, does
+    not take the one file over), and the stop says what was discarded."""
+    out = e.dir + "/one"
+    e.trawl("create", "one", "--output", out)
+    e.trawl("enable-channel", "-u", "c1", "--subbuf-size", "4096", "--num-subbuf", "2",
+            "--tracefile-size", "4096", "--tracefile-count", "1")
+    e.trawl("enable-event", "-u", "-c", "c1", "tall:seq")
+    e.trawl("start")
+    e.run_pinned([APP, "1", str(N)], cpu)
+    stop = e.trawl("stop", check=False)
+    e.trawl("destroy", "one")
+    if "discarded" not in stop.stderr:
+        fail("one file: the stop does not say what was discarded: exit %d, %r"
+             % (stop.returncode, stop.stderr))
+    files = {k: v for k, v in stream_files(out).items() if not k.startswith("index/")}
+    mine = "c1_%d_0" % cpu
+    if files.get(mine) != 4096:
+        fail("one file: stream files %s, wanted %s of 4096 bytes" % (files, mine))
+    ns, _ = read_seq(out)
+    if not ns:
+        fail("one file: no tall:seq event left in %s" % mine)
+    else:
+        print("one file of 4096 bytes: %d events (n %d..%d) kept" % (len(ns), ns[0], ns[-1]))
+
+
 def streamed(e, cpu):
     """The same limits on a trace streamed to trawl-relayd: the consumer
     splits the stream's files on relayd, as LTTng 2.13's relayd does; a live
@@ -248,6 +278,7 @@ def main():
         e.trawl("destroy", "c")
         mine = stream_files(out2)
         check_files(mine, cpu, "trawl, ust-app-compat")
+        one_file(e, cpu)
         streamed(e, cpu)
     finally:
         e.close()
