@@ -1024,12 +1024,19 @@ void sd_cmd_start(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 		  struct sd_reply *r)
 {
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
-	int ret;
+	int ret, i;
 
 	if (!s)
 		return;
 	if (s->active)
 		return (void)sd_fail(r, -EBUSY, "session '%s' is already started", s->name);
+	/* LTTng 2.13's rule: a session with no channel does not start (its
+	 * channels could not be added once it has) */
+	for (i = 1; i < SD_NR_DOMAINS && !s->dom[i].channels; i++)
+		;
+	if (i == SD_NR_DOMAINS)
+		return (void)sd_fail(r, -ENOENT, "no channel in session '%s' (enable an event "
+						  "or a channel first)", s->name);
 	ret = sd_relay_check(s, r);
 	if (ret == -EINPROGRESS)
 		return op_connect(s, OPK_START, r); /* started once relayd answers */

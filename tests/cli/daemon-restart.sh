@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 expect 0 "$TRAWL" create a -o "$T/a"
+expect 0 "$TRAWL" enable-channel -u -s a c
 expect 0 "$TRAWL" start a
 dir=$TRAWL_ROOT_RUNTIME_DIR
 [ "$(id -u)" = 0 ] || dir=$TRAWL_RUNTIME_DIR

@@ -36,6 +36,9 @@ expect 0 "$TRAWL" create s1 -o "$T/tr1"
 expect 6 "$TRAWL" create s1 && expect_err_line "already exists"
 expect 7 "$TRAWL" create 'bad/name' && expect_err_line "name"
 expect 8 "$TRAWL" stop && expect_err_line "not started"
+# LTTng 2.13's rule: a session with no channel does not start
+expect 5 "$TRAWL" start && expect_err_line "no channel"
+expect 0 "$TRAWL" enable-channel -u c0
 expect 0 "$TRAWL" start
 expect 8 "$TRAWL" start && expect_err_line "already started"
 expect 0 "$TRAWL" stop

@@ -22,6 +22,8 @@ expect 0 "$TRAWL" list
 for i in $(seq 1 $N); do
 	grep -q " s$i \[inactive\]" "$T/out" || fail "s$i missing from list"
 done
+for i in $(seq 1 $N); do "$TRAWL" -q enable-channel -u -s "s$i" c & done
+wait
 for i in $(seq 1 $N); do "$TRAWL" -q start "s$i" & done
 wait
 expect 0 "$TRAWL" list

@@ -15,6 +15,7 @@ mkuser "$G" tracing
 # Two users, two daemons, at once.
 expect 0 as "$A" create secret-a
 expect 0 as "$B" create secret-b
+expect 0 as "$A" enable-channel -u -s secret-a c
 expect 0 as "$A" start secret-a
 expect 0 as "$B" list
 grep -q secret-a "$T/out" && fail "user B sees user A's session"

@@ -86,6 +86,15 @@ static void test_session_attr(struct trawl_ctl *ctl)
 	trawl_ctl_session_attr_set_output(a, "net://127.0.0.1:1:2");
 	trawl_ctl_session_attr_set_live(a, 5000);
 	CHECK(trawl_ctl_session_create(ctl, a, NULL) == 0);
+	/* as LTTng's, a session with no channel does not start */
+	CHECK(trawl_ctl_session_start(ctl, "live") == -ENOENT);
+	CHECK(strstr(trawl_ctl_last_error(ctl), "no channel") != NULL);
+	{
+		struct trawl_ctl_channel_attr *ca = trawl_ctl_channel_attr_create("c");
+
+		CHECK(ca && trawl_ctl_channel_enable(ctl, "live", TRAWL_CTL_DOMAIN_UST, ca) == 0);
+		trawl_ctl_channel_attr_destroy(ca);
+	}
 	CHECK(trawl_ctl_session_start(ctl, "live") < 0);
 	CHECK(strstr(trawl_ctl_last_error(ctl), "127.0.0.1") != NULL);
 	CHECK(trawl_ctl_session_destroy(ctl, "live") == 0);
