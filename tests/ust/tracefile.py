@@ -169,6 +169,37 @@ def start_relayd(e):
     return relayd, log, m.group(1), m.group(2)
 
 
+def record_seq(e, cpu, name, *create):
+    """Session @name (created with @create), channel ch with the limits:
+    the app's N tall:seq events, pinned to @cpu; the stop says no loss."""
+    e.trawl("create", name, *create)
+    e.trawl("enable-channel", "-u", "ch", *CHAN)
+    e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+    e.trawl("start")
+    e.run_pinned([APP, "1", str(N)], cpu)
+    stop = e.trawl("stop", check=False)
+    if stop.returncode != 0 or "discarded" in stop.stderr or "lost" in stop.stderr:
+        fail("%s: stop: exit %d, %r (files overwritten are no loss)"
+             % (name, stop.returncode, stop.stderr))
+    e.trawl("destroy", name)
+
+
+def check_last(trace, cpu, what):
+    """@trace's files follow the limits and hold the last events, in order."""
+    files = stream_files(trace)
+    check_files(files, cpu, what)
+    ns, lost = read_seq(trace)
+    if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
+        fail("%s: tall:seq read: %d events from %s to %s, not the last ones in order"
+             % (what, len(ns), ns[:1], ns[-1:]))
+    if lost:
+        fail("%s: babeltrace2 reports %d discarded events (files overwritten are not)"
+             % (what, lost))
+    print("%s: %d files %s, the last %d of %d events (n from %d), 0 discarded"
+          % (what, len(files), sorted(files), len(ns), N, ns[0] if ns else -1))
+    return files
+
+
 def one_file(e, cpu):
     """LTTng's tracefile_count case of one file: a 4 KiB file of a small
     discard-mode channel, far more events than fit. The file keeps events (a
@@ -213,28 +244,12 @@ def streamed(e, cpu):
                 "not supported on a live session" not in r.stderr:
             fail("limits on a live session: exit %d, %r" % (r.returncode, r.stderr))
         e.trawl("destroy", "l")
-        e.trawl("create", "n", "--set-url", url)
-        e.trawl("enable-channel", "-u", "ch", *CHAN)
-        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
-        e.trawl("start")
-        e.run_pinned([APP, "1", str(N)], cpu)
-        stop = e.trawl("stop", check=False)
-        if stop.returncode != 0 or "discarded" in stop.stderr or "lost" in stop.stderr:
-            fail("stop, streamed: exit %d, %r" % (stop.returncode, stop.stderr))
-        e.trawl("destroy", "n")
+        record_seq(e, cpu, "n", "--set-url", url)
         dirs = glob.glob(os.path.join(e.dir, "relay", "*", "n-*"))
         if len(dirs) != 1:
             fail("relayd's folders for session n: %s" % dirs)
             return
-        check_files(stream_files(dirs[0]), cpu, "trawl via trawl-relayd")
-        ns, lost = read_seq(dirs[0])
-        if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
-            fail("streamed: tall:seq read: %d events from %s to %s, not the last ones in order"
-                 % (len(ns), ns[:1], ns[-1:]))
-        if lost:
-            fail("streamed: babeltrace2 reports %d discarded events" % lost)
-        print("trawl via trawl-relayd: the last %d of %d events (n from %d), 0 discarded"
-              % (len(ns), N, ns[0] if ns else -1))
+        check_last(dirs[0], cpu, "trawl via trawl-relayd")
     finally:
         relayd.terminate()
         relayd.wait(timeout=30)
@@ -248,25 +263,8 @@ def main():
     try:
         rules(e)
         out = e.dir + "/t"
-        e.trawl("create", "s", "--output", out)
-        e.trawl("enable-channel", "-u", "ch", *CHAN)
-        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
-        e.trawl("start")
-        e.run_pinned([APP, "1", str(N)], cpu)
-        stop = e.trawl("stop", check=False)
-        if stop.returncode != 0 or "discarded" in stop.stderr or "lost" in stop.stderr:
-            fail("stop: exit %d, %r (files overwritten are no loss)" % (stop.returncode, stop.stderr))
-        e.trawl("destroy", "s")
-        files = stream_files(out)
-        check_files(files, cpu, "trawl")
-        ns, lost = read_seq(out)
-        if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
-            fail("tall:seq read: %d events from %s to %s, not the last ones in order"
-                 % (len(ns), ns[:1], ns[-1:]))
-        if lost:
-            fail("babeltrace2 reports %d discarded events (files overwritten are not)" % lost)
-        print("trawl: %d files %s, the last %d of %d events (n from %d), 0 discarded"
-              % (len(files), sorted(files), len(ns), N, ns[0] if ns else -1))
+        record_seq(e, cpu, "s", "--output", out)
+        check_last(out, cpu, "trawl")
         # the same run as LTTng's, for the names
         out2 = e.dir + "/c"
         e.trawl("create", "c", "--output", out2)
