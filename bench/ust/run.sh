@@ -81,21 +81,30 @@ if ! lttng list >/dev/null 2>&1; then
 	started_lttng=$(pgrep -n -x lttng-sessiond)
 fi
 
-# The consumer daemons' CPU time (user + system, every thread), in ns:
-# /proc/PID/task/*/schedstat's first field (ns), else utime + stime in ticks.
-cpu_ns() { # PID...
-	local p t s=0 v hz
+# The consumer daemons' CPU time (user + system), thread by thread: "TID NS"
+# lines, from /proc/PID/task/*/schedstat's first field (ns), else utime +
+# stime in ticks. cpu_delta SNAP0 SNAP1 adds what each thread of SNAP1 ran
+# since SNAP0 (a thread new since then, all of its time), so that a thread
+# that ended, or another daemon's, never makes the sum go back.
+cpu_tasks() { # PID...
+	local p t v hz
 	hz=$(getconf CLK_TCK)
 	for p in "$@"; do
 		for t in /proc/"$p"/task/*; do
 			if [ -r "$t/schedstat" ] && read -r v _ <"$t/schedstat" 2>/dev/null; then
-				s=$((s + v))
+				echo "${t##*/} $v"
 			elif v=$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null); then
-				s=$((s + v * 1000000000 / hz))
+				echo "${t##*/} $((v * 1000000000 / hz))"
 			fi
 		done
 	done
-	echo "$s"
+}
+cpu_delta() { # SNAP0 SNAP1
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); t0[f[1]] = f[2] }
+		n = split(b, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " ")
+			if (f[1] != "" && f[2] >= t0[f[1]]) s += f[2] - t0[f[1]] }
+		printf "%d\n", s }'
 }
 # trawl's consumers: trawl-consumerd children of this run's session daemon.
 cons_pids_trawl() {
@@ -131,8 +140,9 @@ for idx in glob.glob(d + "/**/index/*.idx", recursive=True):
         last = data[16 + (len(data) - 16) // elen * elen - elen:]
         disc += struct.unpack(">Q", last[40:48])[0]
 kept = n - disc
-print("%.2f %.2f %d %.0f" % (size / kept if kept else 0, content / kept if kept else 0, disc,
-                            cpu / size * 1e3 if size and cpu else 0))
+# no consumer thread found, or none ran: "-"
+print("%.2f %.2f %d %s" % (size / kept if kept else 0, content / kept if kept else 0, disc,
+                           "%.0f" % (cpu / size * 1e3) if size and cpu > 0 else "-"))
 PY
 }
 
@@ -146,12 +156,12 @@ run_trawl() {
 	if [ ${#CTX[@]} -gt 0 ]; then "$B/trawl" add-context -u -c ch "${CTX[@]}" >/dev/null || return 1; fi
 	"$B/trawl" start >/dev/null || return 1
 	pids=$(cons_pids_trawl)
-	c0=$(cpu_ns $pids)
+	c0=$(cpu_tasks $pids)
 	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
 	"$B/trawl" stop >/dev/null
-	c1=$(cpu_ns $pids)
+	c1=$(cpu_tasks $pids)
 	"$B/trawl" destroy >/dev/null
-	disk_stats "$out" "$N" $((c1 - c0))
+	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
 	rm -rf "$out"
 }
 
@@ -164,12 +174,12 @@ run_lttng() {
 	if [ ${#CTX[@]} -gt 0 ]; then lttng add-context -u -c ch -s "$s" "${CTX[@]}" >/dev/null || return 1; fi
 	lttng start "$s" >/dev/null || return 1
 	pids=$(cons_pids_lttng)
-	c0=$(cpu_ns $pids)
+	c0=$(cpu_tasks $pids)
 	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
 	lttng stop "$s" >/dev/null
-	c1=$(cpu_ns $pids)
+	c1=$(cpu_tasks $pids)
 	lttng destroy "$s" >/dev/null
-	disk_stats "$out" "$N" $((c1 - c0))
+	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
 	rm -rf "$out"
 }
 
@@ -283,7 +293,7 @@ printf "%-34s %14s %14s\n" "default channel: discarded" "${R[lttng.discdef]}" "$
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 1 thread" "${R[lttng.cpu1]}" "${R[trawl.cpu1]}" "$(ratio "${R[trawl.cpu1]}" "${R[lttng.cpu1]}")"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 2 threads" "${R[lttng.cpu2]}" "${R[trawl.cpu2]}" "$(ratio "${R[trawl.cpu2]}" "${R[lttng.cpu2]}")"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, default ch." "${R[lttng.cpudef]}" "${R[trawl.cpudef]}" "$(ratio "${R[trawl.cpudef]}" "${R[lttng.cpudef]}")"
-echo "  (consumer daemons' user + system CPU time over the bytes of their stream files, run and stop)"
+echo "  (consumer daemons' user + system CPU time over the bytes of their stream files, run and stop; -: none found)"
 printf "%-34s %14s %14s %8s\n" "perf:thread:page-fault, ns/event*" "${R[lttng.perf]}" "${R[trawl.perf]}" "$(ratio "${R[trawl.perf]}" "${R[lttng.perf]}")"
 printf "%-34s %14s %14s\n" "  same, discarded" "${R[lttng.perfdisc]}" "${R[trawl.perfdisc]}"
 printf "%-34s %14s %14s\n" "prio + nice, ns/event*" "-" "${R[trawl.prionice]}"
