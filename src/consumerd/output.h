@@ -118,8 +118,9 @@ int trawl_output_destroy_remove(struct trawl_output *o);
 int trawl_output_broken(struct trawl_output *o, char *why, size_t len);
 
 /*
- * A packet trawl_output_stream_packet() just lost on @st, given with events
- * -1: its @events, counted after all (the user-space consumer decodes it).
+ * A packet trawl_output_stream_packet() lost on @st, given with events -1:
+ * its @events, counted after all (the user-space consumer decodes it, at
+ * once or once the metadata naming them has come: count.h).
  */
 void trawl_output_lost_events(struct trawl_output_stream *st, uint64_t events);
 

@@ -13,6 +13,7 @@
 #define TRAWL_CONSUMERD_UST_CONSUMER_INTERNAL_H
 
 #include "consumerd/consumer-proto.h"
+#include "consumerd/count.h"
 #include "consumerd/output.h"
 #include "ustctl/ustctl.h"
 
@@ -60,8 +61,10 @@ struct ctrace {
 	void *mpk;          /* owned: the metadata file's bytes, packets (metadata_pack()) */
 	size_t mpk_len;
 	size_t mpk_text;    /* bytes of text they hold */
+	/* lost packets this metadata could not count yet (count.h), settled
+	 * before the streams they name close (trace_uncounted_settle()) */
+	struct trawl_cons_uncounted uncounted;
 	uint32_t broken;        /* streams abandoned on a SIGBUS (stream_broke()) */
-	struct trawl_output_stream *snap_st; /* a snapshot's (op_snapshot()) */
 	char broken_chan[256];  /* the first one's channel */
 	int broken_others;      /* and another channel's too */
 };

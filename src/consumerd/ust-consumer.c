@@ -168,23 +168,28 @@ static int64_t trace_packet_events(void *arg, const void *pkt, size_t len)
 	return t->metadata ? trawl_cons_packet_events(t->metadata, t->metadata_len, pkt, len) : -1;
 }
 
+/* @t's lost packets not counted yet: counted with its last metadata, or said (count.h). */
+static void trace_uncounted_settle(struct ctrace *t)
+{
+	trawl_cons_uncounted_settle(&t->uncounted, t->metadata, t->metadata_len, t->path);
+}
+
 /*
  * Writes packet @p of trace @t and its index entry: its content, padded
  * with zeros to the page size as LTTng's consumers write it, not the whole
  * sub-buffer (ctf/packet.h). A packet that could not be written (a full
- * disk, relayd gone) has its events counted (count.h).
+ * disk, relayd gone) has its events counted (count.h): now, or once the
+ * metadata naming them has come.
  */
 static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 			const struct trawl_ustctl_packet *p)
 {
 	/* -1: its events are not known until the metadata says how to read them */
-	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1), ev;
+	int64_t n = trawl_output_stream_packet(out, p->data, p->content_size, -1);
 
-	if (n == 0) {
-		ev = trace_packet_events(t, p->data, p->content_size);
-		if (ev >= 0)
-			trawl_output_lost_events(out, (uint64_t)ev);
-	}
+	if (n == 0)
+		trawl_cons_lost_count(&t->uncounted, t->metadata, t->metadata_len, out, p->data,
+				      p->content_size);
 	return n < 0 ? (int)n : 0;
 }
 
@@ -396,6 +401,7 @@ static void channel_free(struct cchannel *c)
 
 static void trace_free(struct ctrace *t)
 {
+	trawl_cons_uncounted_free(&t->uncounted);
 	trawl_output_destroy(t->out);
 	free(t->metadata);
 	free(t->mpk);
@@ -431,6 +437,7 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		if (c->trace_key == key && !c->info.snapshot_mode && t->out)
 			channel_flush_final(c);
 	trawl_output_sync(t->out);
+	trace_uncounted_settle(t); /* before the seal says what was lost */
 	trawl_output_seal(t->out); /* while its streams are open */
 	bytes = 0;
 	while (*cp) {
@@ -463,9 +470,12 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 static void session_remove(uint64_t session)
 {
 	struct cchannel **cp = &channels;
-	struct ctrace **tp = &traces;
+	struct ctrace **tp = &traces, *tr;
 	struct csession_acc **ap = &removed;
 
+	for (tr = traces; tr; tr = tr->next)
+		if (tr->session == session)
+			trace_uncounted_settle(tr); /* while their streams are open */
 	while (*cp) {
 		struct cchannel *c = *cp;
 
@@ -583,6 +593,8 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	free(t->metadata);
 	t->metadata = copy;
 	t->metadata_len = h->size;
+	/* lost packets of events it names now (count.h) */
+	trawl_cons_uncounted_retry(&t->uncounted, copy, h->size);
 	if (!t->out)
 		return 0; /* detached: written when its files are made again */
 	return metadata_write(t, t->out, &t->meta_h);
@@ -763,6 +775,8 @@ static int cmd_flush(uint64_t session)
 	for (t = traces; t; t = t->next) {
 		if (!session || t->session == session) {
 			trawl_output_sync(t->out);
+			/* the metadata is the last: every METADATA came before this FLUSH */
+			trace_uncounted_settle(t);
 			trawl_output_seal(t->out);
 		}
 	}
@@ -776,36 +790,51 @@ struct kept_packet {
 };
 
 /*
- * Writes the ready packets of @rb to @st: all of them, or with @keep the
- * @keep newest (the older ones are read and skipped: LTTng's --max-size
- * keeps the end of each stream), without consuming any. Returns 0 or a
- * negative errno.
+ * One stream's snapshot (op_snapshot()): made by cmd_snapshot() outside
+ * the SIGBUS guard, so that a jump out of it (its buffer file truncated)
+ * leaves nothing allocated behind.
  */
-static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
-			   struct trawl_ustctl_stream *rb, uint32_t keep)
+struct snap_job {
+	struct ctrace *snap;      /* the snapshot's output and the trace's metadata */
+	struct trawl_output_stream *st;
+	struct kept_packet *ring; /* keep entries, or NULL */
+	uint32_t keep;            /* 0: every packet, else the newest this many */
+};
+
+/*
+ * Writes the ready packets of @cs to @j->st: all of them, or with @j->keep
+ * the @keep newest (the older ones are read and skipped: LTTng's --max-size
+ * keeps the end of each stream), without consuming any. A packet is copied
+ * out of a buffer file its owner can shrink (--shm-path) before any byte
+ * of it is written, as op_drain() does: a SIGBUS then leaves the snapshot
+ * with whole packets only. Returns 0 or a negative errno.
+ */
+static int snapshot_stream(struct snap_job *j, struct cstream *cs)
 {
-	struct kept_packet *ring = NULL;
+	struct trawl_ustctl_stream *rb = cs->rb;
 	struct trawl_ustctl_packet p;
 	uint64_t n = 0, i;
 	int ret = 0, guard = 1 << 20;
 
-	if (keep && !(ring = calloc(keep, sizeof(*ring))))
-		return -ENOMEM;
 	/* as LTTng: a snapshot leaves the buffers as they were, and the next
 	 * one holds these packets again if they were not overwritten */
 	trawl_ustctl_stream_snapshot_begin(rb);
 	while (guard-- && (ret = trawl_ustctl_stream_get_packet(rb, &p)) != -EAGAIN) {
 		if (ret)
 			continue;
-		if (!keep) {
-			ret = packet_write(snap, st, &p);
+		if (!j->keep) {
+			if (cs->shrinkable && cs->bounce) {
+				memcpy(cs->bounce, p.data, p.content_size);
+				p.data = cs->bounce;
+			}
+			ret = packet_write(j->snap, j->st, &p);
 		} else {
-			struct kept_packet *k = &ring[n % keep];
+			struct kept_packet *k = &j->ring[n % j->keep];
 			void *copy = realloc(k->copy, p.content_size ? p.content_size : 1);
 
 			if (copy) {
-				memcpy(copy, p.data, p.content_size);
 				k->copy = copy;
+				memcpy(copy, p.data, p.content_size);
 				k->p = p;
 				k->p.data = copy;
 				n++;
@@ -819,20 +848,37 @@ static int snapshot_stream(struct ctrace *snap, struct trawl_output_stream *st,
 	trawl_ustctl_stream_snapshot_end(rb);
 	if (ret == -EAGAIN)
 		ret = 0;
-	for (i = n > keep ? n - keep : 0; keep && i < n; i++)
+	for (i = n > j->keep ? n - j->keep : 0; j->keep && i < n; i++)
 		if (!ret)
-			ret = packet_write(snap, st, &ring[i % keep].p);
-	for (i = 0; keep && i < keep; i++)
-		free(ring[i].copy);
-	free(ring);
+			ret = packet_write(j->snap, j->st, &j->ring[i % j->keep].p);
 	return ret;
 }
 
 static int op_snapshot(struct stream_op *op)
 {
-	struct ctrace *snap = op->arg;
+	return snapshot_stream(op->arg, op->cs);
+}
 
-	return snapshot_stream(snap, snap->snap_st, op->cs->rb, (uint32_t)op->flag);
+/* A stream's snapshot to @st (see snapshot_stream()); @keep: 0 or the newest to keep. */
+static int snapshot_one(struct ctrace *t, struct trawl_output *out, struct cchannel *c,
+			struct cstream *cs, struct trawl_output_stream *st, uint32_t keep)
+{
+	struct ctrace snap = {.out = out, .metadata = t->metadata, .metadata_len = t->metadata_len};
+	struct snap_job j = {&snap, st, NULL, keep};
+	uint32_t i;
+	int ret;
+
+	if (keep && !(j.ring = calloc(keep, sizeof(*j.ring))))
+		return -ENOMEM;
+	ret = ucons_stream_guarded(c, cs, op_snapshot, &j, 0);
+	if (cs->broken)
+		ret = 0; /* its stop says so; the others go on */
+	/* lost packets (a full disk): counted while @st is open */
+	trawl_cons_uncounted_settle(&snap.uncounted, snap.metadata, snap.metadata_len, t->path);
+	for (i = 0; i < keep; i++)
+		free(j.ring[i].copy);
+	free(j.ring);
+	return ret;
 }
 
 /* Writes every snapshot-mode channel's current packets under @dir (at most
@@ -888,15 +934,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 					ret = -errno;
 					break;
 				}
-				{
-					struct ctrace snap = {.out = out, .metadata = t->metadata,
-							      .metadata_len = t->metadata_len,
-							      .snap_st = st};
-
-					ret = ucons_stream_guarded(c, cs, op_snapshot, &snap, (int)a.max_packets);
-					if (cs->broken)
-						ret = 0; /* its stop says so; the others go on */
-				}
+				ret = snapshot_one(t, out, c, cs, st, a.max_packets);
 				trawl_output_stream_close(st);
 			}
 		}
@@ -924,6 +962,7 @@ static void trace_close_streams(struct ctrace *t)
 	struct cchannel *c;
 	uint32_t i;
 
+	trace_uncounted_settle(t);
 	for (c = channels; c; c = c->next) {
 		if (c->trace != t)
 			continue;

@@ -21,8 +21,14 @@
  * there, and only then the whole metadata, as the daemon's METADATA can
  * reach a consumer after the first packets holding those events. The
  * output must have failed, and DST's metadata must be SRC's whole: else
- * babeltrace2 could read none of the N packets.
+ * babeltrace2 could read none of the N packets. The packets lost are
+ * counted as the user-space consumer counts them (consumerd/count.h): the
+ * first metadata cannot (it names no event), so they wait for the whole
+ * one; the output's loss line, printed as "lost: LINE", must then give
+ * their events exactly (the caller compares it with babeltrace2's reading
+ * of SRC and DST).
  */
+#include "consumerd/count.h"
 #include "consumerd/output.h"
 #include "ctf/layout.h"
 
@@ -72,6 +78,14 @@ static uint8_t *slurp(const char *dir, const char *rel, size_t *len)
 	return buf;
 }
 
+/* What --cut counts a lost packet's events with (count.h), or NULL. */
+struct lost_count {
+	struct trawl_cons_uncounted u;
+	const char *metadata;
+	size_t first_len, whole_len; /* the text without its event classes, and whole */
+};
+static struct lost_count *lost_count;
+
 /* One packet of @data at index entry @e, as a sub-buffer, through @st. */
 static int replay_packet(struct trawl_output_stream *st, const uint8_t *data, size_t data_len,
 			 const struct trawl_ctf_index_entry *e)
@@ -92,9 +106,14 @@ static int replay_packet(struct trawl_output_stream *st, const uint8_t *data, si
 	head->context.packet_size = (size + SLACK) * 8;
 	head->header.stream_instance_id = ~head->header.stream_instance_id;
 	n = trawl_output_stream_packet(st, sub, size + SLACK, -1);
+	if (n == 0 && lost_count)
+		trawl_cons_lost_count(&lost_count->u, lost_count->metadata, lost_count->first_len,
+				      st, sub, size + SLACK);
 	free(sub);
 	return n == (int64_t)size ? 0 : n < 0 ? (int)n : -EIO;
 }
+
+static int lost_count_arrives(struct trawl_output *o);
 
 static int replay(struct trawl_output *o, const char *src, const char *name)
 {
@@ -120,9 +139,12 @@ static int replay(struct trawl_output *o, const char *src, const char *name)
 	for (i = hl; i + el <= idx_len; i += el) {
 		memcpy(&e, idx + i, el);
 		ret = replay_packet(st, data, data_len, &e);
-		if (ret)
+		if (ret && (!lost_count || trawl_output_errno(o) != EFBIG))
 			goto out;
 	}
+	/* --cut: the whole metadata comes now, while the stream is open */
+	if (lost_count)
+		ret = lost_count_arrives(o) ? -EIO : 0;
 out:
 	trawl_output_stream_close(st);
 	free(data);
@@ -141,9 +163,33 @@ static int same(const char *a, const char *b, const char *rel)
 	return ok;
 }
 
+/* --cut's metadata file */
+static int cut_meta_h = -1;
+
+/* --cut: the whole metadata arrives after the failure (written, and counting
+ * the lost packets), while their stream is open. 0, or 1 (said). */
+static int lost_count_arrives(struct trawl_output *o)
+{
+	const char *m = lost_count->metadata;
+	size_t len = lost_count->whole_len;
+	char why[512] = "";
+
+	if (trawl_output_file_replace(o, cut_meta_h, m, len))
+		return fail("cannot write the whole metadata", "metadata");
+	if (!lost_count->u.packets)
+		return fail("no lost packet waits for the whole metadata", "cut");
+	trawl_cons_uncounted_retry(&lost_count->u, m, len);
+	trawl_cons_uncounted_settle(&lost_count->u, m, len, "cut");
+	if (!trawl_output_broken(o, why, sizeof(why)))
+		return fail("the output does not say it lost packets", "cut");
+	printf("lost: %s\n", why);
+	return 0;
+}
+
 /* The --cut mode (above). */
 static int cut(int n, const char *src, const char *dst, const char *name)
 {
+	struct lost_count lc = {.metadata = NULL};
 	const size_t hl = sizeof(struct trawl_ctf_index_header);
 	const size_t el = sizeof(struct trawl_ctf_index_entry);
 	struct trawl_ctf_index_entry e;
@@ -170,6 +216,12 @@ static int cut(int n, const char *src, const char *dst, const char *name)
 	h = trawl_output_file_open(o, "metadata", TRAWL_OUTPUT_METADATA);
 	if (h < 0 || trawl_output_file_replace(o, h, meta, (size_t)(ev + 1 - (char *)meta)))
 		bad |= fail("cannot write the first metadata", dst);
+	/* lost packets are counted with it first (they cannot be), then with the whole */
+	lc.metadata = (const char *)meta;
+	lc.first_len = (size_t)(ev + 1 - (char *)meta);
+	lc.whole_len = mlen;
+	lost_count = &lc;
+	cut_meta_h = h;
 	signal(SIGXFSZ, SIG_IGN);
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0) {
 		rl.rlim_cur = be64toh(e.offset) + 1;
@@ -178,14 +230,13 @@ static int cut(int n, const char *src, const char *dst, const char *name)
 		if (setrlimit(RLIMIT_FSIZE, &rl))
 			bad |= fail("setrlimit", dst);
 	}
-	/* (a packet past the limit may say so: the output's errno is checked) */
-	if (!bad && replay(o, src, name) && trawl_output_errno(o) != EFBIG)
+	/* (a packet past the limit may say so: the output's errno is checked);
+	 * the whole text comes after the failure (lost_count_arrives()) */
+	if (!bad && replay(o, src, name))
 		bad |= fail("could not be replayed through the output", name);
 	if (!bad && trawl_output_errno(o) != EFBIG)
 		bad |= fail("writing did not fail at the limit", name);
-	/* the whole text, after the failure */
-	if (!bad && trawl_output_file_replace(o, h, meta, mlen))
-		bad |= fail("cannot write the whole metadata", dst);
+	lost_count = NULL;
 	trawl_output_destroy(o);
 	if (!bad && !same(src, dst, "metadata"))
 		bad |= fail("the metadata after the failure was not written: the trace does not "
