@@ -872,7 +872,7 @@ static int snapshot_one(struct ctrace *t, struct trawl_output *out, struct cchan
 		return -ENOMEM;
 	ret = ucons_stream_guarded(c, cs, op_snapshot, &j, 0);
 	if (cs->broken)
-		ret = 0; /* its stop says so; the others go on */
+		ret = 0; /* the others go on; cmd_snapshot() fails after them */
 	/* lost packets (a full disk): counted while @st is open */
 	trawl_cons_uncounted_settle(&snap.uncounted, snap.metadata, snap.metadata_len, t->path);
 	for (i = 0; i < keep; i++)
@@ -888,7 +888,7 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 	struct trawl_cons_add_trace a;
 	struct ctrace *t;
 	struct cchannel *c;
-	int ret;
+	int ret, broken = 0;
 
 	if (h->size != sizeof(a))
 		return -EINVAL;
@@ -950,8 +950,11 @@ static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
 		trawl_output_destroy(out);
 		if (ret)
 			return ret;
+		broken |= t->broken != 0;
 	}
-	return 0;
+	/* every other stream is in the snapshot, whole; the reply's line says
+	 * which were abandoned (session_failure()), now or before */
+	return broken ? -EFAULT : 0;
 }
 
 /* ---- clear and rotate: a trace's files end, and maybe begin again ---- */

@@ -13,7 +13,23 @@
 #   files; S1's stop exits non-zero with one line naming the channel; the
 #   consumer is the same process; a second program then records N more,
 #   and S2 holds 2N events, read + discarded, exactly.
+#
+# shm-truncate.sh snapshot: the file shrinks under a snapshot instead. S1 is
+# a snapshot session (--shm-path, a discard-mode channel of 4 x 1 MiB, so
+# that the snapshot reads the buffer file itself and not a copy made by the
+# overwrite mode's reader); a program on CPU 0 and one on CPU 1 record N
+# events each (more than a page of each stream's first packet), and U cuts
+# CPU 0's file one page into that packet. `snapshot record` says in one
+# line that the stream was abandoned (exit non-zero), and the snapshot holds
+# the other stream whole: whole packets only (tests/consumerd/whole.py),
+# babeltrace2 reads its N events. The consumer copies each packet out of a
+# file its owner can shrink before writing any of it (ust-consumer.c,
+# snapshot_stream()): the copy faults (SIGBUS), nothing is written of it.
+# Before, the write itself faulted ("Bad address"), the snapshot's output
+# failed and CPU 1's events were not written. S1's stop then says it in
+# one line, the consumer is the same process, and S2 holds every event.
 . "$(dirname "$0")/../cli/lib.sh"
+CASE=${1:-drain}
 
 users_or_skip
 have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
@@ -23,28 +39,67 @@ mkuser "$U" || { echo "SKIP: useradd failed"; exit 77; }
 N=2000
 
 as_user "$U" "$BIN/trawl-sessiond" --daemonize || { fail "U's daemon did not start"; finish; }
-session() { # NAME OUT [create options]
-	local n=$1 out=$2; shift 2
+session() { # NAME OUT CHANNEL-OPTIONS [create options]
+	local n=$1 out=$2 chopt=$3; shift 3
 	expect 0 as "$U" create "$n" -o "$out" "$@" &&
-		expect 0 as "$U" enable-channel -u ch --buffers-uid -s "$n" &&
+		expect 0 as "$U" enable-channel -u ch --buffers-uid $chopt -s "$n" &&
 		expect 0 as "$U" enable-event -u tall:seq -c ch -s "$n" &&
 		expect 0 as "$U" start "$n"
 }
-session S1 "$T/$U/o1" --shm-path "$T/$U/shm" || finish
-session S2 "$T/$U/o2" || finish
+if [ "$CASE" = snapshot ]; then
+	session S1 "$T/$U/o1" "--discard --subbuf-size 1M --num-subbuf 4" --snapshot \
+		--shm-path "$T/$U/shm" || finish
+else
+	session S1 "$T/$U/o1" "" --shm-path "$T/$U/shm" || finish
+fi
+session S2 "$T/$U/o2" "" || finish
 
-# app ID: N events of id ID, once the sessions enabled the event
+# app ID [CPU]: N events of id ID (on CPU), once the sessions enabled the event
 app() {
-	as_user "$U" "$BIN/loss-app" $N 0 "$1" 3000 >/dev/null 2>>"$T/apps.err" ||
+	local pin=()
+	[ -n "${2:-}" ] && pin=(taskset -c "$2")
+	as_user "$U" "${pin[@]}" "$BIN/loss-app" $N 0 "$1" 3000 >/dev/null 2>>"$T/apps.err" ||
 		fail "the program $1 failed: $(cat "$T/apps.err")"
 }
-app 1
+if [ "$CASE" = snapshot ]; then
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: one CPU"; exit 77; }
+	# one stream each (per-CPU buffers): CPU 0's is cut, CPU 1's kept
+	app 1 0
+	app 3 1
+else
+	app 1
+fi
 CPID=$(pgrep -u "$U" -x trawl-consumerd | head -1)
 [ -n "$CPID" ] || { fail "no consumer of U's"; finish; }
 mapfile -t files < <(find "$T/$U/shm" -type f -name 'ch_*')
 [ ${#files[@]} -gt 0 ] || { fail "no buffer file under $T/$U/shm"; finish; }
-echo "truncating ${#files[@]} buffer file(s) as $U; consumer $CPID"
-as_user "$U" truncate -s 0 "${files[@]}" || fail "U could not truncate their files"
+if [ "$CASE" = snapshot ]; then
+	# control pages, then 4 sub-buffers of 1 MiB: the events are in the
+	# second (the first holds the empty packet each stream starts with)
+	cpu0=$(printf '%s\n' "${files[@]}" | grep '_0$')
+	[ -n "$cpu0" ] || { fail "no buffer file of CPU 0 among ${files[*]}"; finish; }
+	size=$(stat -c %s "$cpu0")
+	cut=$((size - 4 * 1048576 + 1048576 + 4096))
+	echo "cutting $cpu0 ($size bytes) to $cut as $U; consumer $CPID"
+	as_user "$U" truncate -s "$cut" "$cpu0" || fail "U could not truncate their file"
+	as "$U" snapshot record -s S1 >"$T/out" 2>"$T/err"
+	rc=$?
+	echo "snapshot record: exit $rc: $(cat "$T/err")"
+	[ "$rc" != 0 ] || fail "snapshot record exited 0: the abandoned stream is not said"
+	expect_err_line "shrank"
+	snap=$(find "$T/$U/o1" -mindepth 1 -maxdepth 1 -type d -name 'snapshot-*' | head -1)
+	[ -n "$snap" ] || { fail "no snapshot folder under $T/$U/o1"; finish; }
+	bytes=$("${TRAWL_PYTHON:-python3}" "$(dirname "$0")/../consumerd/whole.py" "$snap" 2>"$T/whole.err") ||
+		fail "the snapshot is not whole packets: $(cat "$T/whole.err")"
+	babeltrace2 "$snap" >"$T/snap.bt" 2>"$T/snap.bt.err" ||
+		fail "babeltrace2 cannot read the snapshot: $(head -3 "$T/snap.bt.err")"
+	n=$(grep -c ' tall:seq: ' "$T/snap.bt")
+	echo "snapshot: $bytes bytes of whole packets, $n events read"
+	[ "$n" = "$N" ] || fail "the snapshot holds $n events, wanted CPU 1's $N"
+else
+	echo "truncating ${#files[@]} buffer file(s) as $U; consumer $CPID"
+	as_user "$U" truncate -s 0 "${files[@]}" || fail "U could not truncate their files"
+fi
 
 as "$U" stop S1 >"$T/out" 2>"$T/err"
 rc=$?
@@ -70,8 +125,10 @@ for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
 print(r, d)
 PY
 )
-echo "S2: $r read + $d discarded of $((2 * N)) committed"
-[ $((r + d)) = $((2 * N)) ] || fail "S2: $r read + $d discarded != $((2 * N))"
+all=$((2 * N))
+[ "$CASE" = snapshot ] && all=$((3 * N)) # the two programs of the snapshot, then the last
+echo "S2: $r read + $d discarded of $all committed"
+[ $((r + d)) = $all ] || fail "S2: $r read + $d discarded != $all"
 expect 0 as "$U" destroy S2
 grep -q "shrank under the consumer" "$T/$U/run/sessiond.log" 2>/dev/null ||
 	echo "note: the consumer's line is not in $T/$U/run/sessiond.log"
