@@ -1280,6 +1280,11 @@ struct trawl_ctl_domain_info {
 	uint64_t events_discarded; /* over its channels, as far as known */
 	uint64_t bytes_written;    /* trace bytes out so far, as far as known */
 	const char *problem;       /* "" or one line: "consumer died (signal 9)" */
+	/* Of events_discarded, those recorded while their program was not set up
+	 * by the session daemon (it dropped the program for missing a deadline,
+	 * or set it up late): counted by the program instead of traced, not lost
+	 * to full buffers. Since ctl protocol 16 (0 from an older daemon). */
+	uint64_t events_tallied;
 };
 
 /* A channel, with every attribute resolved. Strings belong to the list. */

@@ -11,11 +11,15 @@
  * lost" from "could not stop" and decide for itself.
  *
  * Counted here: every domain's events discarded (full buffers, the kernel's
- * or the converter's drops, packets a full disk or a lost relayd never took:
- * each also counted in the trace's packets where it happened, which
- * babeltrace2 reports as discarded events), and a stop the daemon could not
- * complete (its line says what and how much). Snapshot sessions are left
- * out of the first: overwriting the oldest data is what they are for.
+ * or the converter's drops, packets a full disk or a lost relayd never took,
+ * events a program recorded while its daemon had not set it up: each also
+ * counted in the trace's packets where it happened, which babeltrace2
+ * reports as discarded events), and a stop the daemon could not complete
+ * (its line says what and how much). Snapshot sessions are left out of the
+ * first: overwriting the oldest data is what they are for. The line gives
+ * the cause: the part of user space's count programs' tallies made (the
+ * daemon dropped the program while it recorded, or set it up late:
+ * src/ust/slots.c) is not a buffer too small, and is said apart.
  *
  * Run as `lttng` (argv[0], cli_as_lttng: trawl installed in LTTng's place,
  * as LTTng's own scripts call it), the status is LTTng's, 0, and the line
@@ -36,6 +40,7 @@
 struct loss {
 	int found, active, snapshot;
 	uint64_t discarded[3]; /* by enum trawl_ctl_domain */
+	uint64_t tallied;      /* of user space's, programs' tallies' */
 	char output[TRAWL_CTL_PATH_MAX];
 };
 
@@ -65,6 +70,8 @@ static int loss_read(struct trawl_ctl *ctl, const char *name, struct loss *lo)
 		} else if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_DOMAIN &&
 			   !trawl_ctl_list_domain_at(l, i, &d) && d.domain < 3) {
 			lo->discarded[d.domain] += d.events_discarded;
+			if (d.domain == TRAWL_CTL_DOMAIN_UST)
+				lo->tallied += d.events_tallied;
 		}
 	}
 	trawl_ctl_list_destroy(l);
@@ -90,6 +97,31 @@ static void discarded_text(const struct loss *lo, char *buf, size_t len)
 }
 
 /*
+ * Why @lo's discarded events were, after "where they happened": full
+ * buffers (the kernel's drops, a full disk: the same advice), programs'
+ * tallies (the daemon had dropped or not yet set up the program), or both.
+ */
+static void cause_say(const struct loss *lo)
+{
+	static const char full[] = "(buffers too small or the consumer too slow: see "
+				   "enable-channel --subbuf-size/--num-subbuf)";
+	uint64_t all = lo->discarded[TRAWL_CTL_DOMAIN_KERNEL] + lo->discarded[TRAWL_CTL_DOMAIN_UST];
+	uint64_t t = lo->tallied < lo->discarded[TRAWL_CTL_DOMAIN_UST]
+			     ? lo->tallied
+			     : lo->discarded[TRAWL_CTL_DOMAIN_UST];
+
+	if (!t) {
+		fprintf(stderr, " %s", full);
+		return;
+	}
+	fprintf(stderr, ": %" PRIu64 " event%s recorded while %s program was disconnected from the "
+			"session daemon (or not yet set up by it)",
+		t, t == 1 ? "" : "s", t == 1 ? "its" : "their");
+	if (t < all)
+		fprintf(stderr, ", %" PRIu64 " %s", all - t, full);
+}
+
+/*
  * Prints the line for session @name if it lost data, @failed (the daemon's
  * line for a stop it could not complete, or NULL) included; @what: "stopped
  * with data lost" or "lost data". Returns CLI_EXIT_LOST if it did, else 0.
@@ -103,10 +135,11 @@ static int loss_say(const char *name, const struct loss *lo, const char *what, c
 		return 0;
 	fprintf(stderr, "trawl: session %s %s: %s%s%s", name, what, failed ? failed : "",
 		failed && disc[0] ? "; also " : "", disc);
-	if (disc[0])
-		fprintf(stderr, ", counted in the trace%s%s where they happened (buffers too small "
-				"or the consumer too slow: see enable-channel --subbuf-size/--num-subbuf)",
-			lo->output[0] ? " in " : "", lo->output);
+	if (disc[0]) {
+		fprintf(stderr, ", counted in the trace%s%s where they happened", lo->output[0] ? " in " : "",
+			lo->output);
+		cause_say(lo);
+	}
 	fputc('\n', stderr);
 	return cli_as_lttng && !failed ? 0 : CLI_EXIT_LOST; /* a stop not completed: never 0 */
 }

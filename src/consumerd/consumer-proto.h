@@ -69,8 +69,9 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 11u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
-				  11: the channels' buffer usage in every reply (monitor samples) */
+#define TRAWL_CONS_VERSION 12u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
+				  11: the channels' buffer usage in every reply (monitor samples);
+				  12: trawl_cons_reply.events_tallied */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
@@ -137,6 +138,8 @@ struct trawl_cons_reply {
 	uint32_t magic;
 	int32_t status;            /* 0 or a negative errno */
 	uint64_t events_discarded; /* over the session's streams (all if session_key is 0) */
+	uint64_t events_tallied;   /* the part of events_discarded programs counted while no
+				      session daemon had them set up (ringbuffer.h, lost_tally) */
 	uint64_t bytes_written;    /* by the session's streams */
 	char msg[TRAWL_CONS_MSG_LEN]; /* "" or the session's problem, one line */
 	/* The session's channels' counters (all sessions' if session_key is 0),

@@ -29,10 +29,11 @@ struct cstream {
 	uint64_t lost_packets; /* gaps in packet_seq_num: overwritten before read */
 	/* Its buffer may shrink (a --shm-path file, bus.h): packets are copied
 	 * into bounce first. broken: it did (a SIGBUS), the stream is never
-	 * read again; discarded: its count when last read. */
+	 * read again; discarded: its count when last read, tallied: the part
+	 * of it a program's tally made (ringbuffer.h, lost_tally). */
 	int shrinkable, broken;
 	void *bounce;
-	uint64_t discarded;
+	uint64_t discarded, tallied;
 	uint64_t in_buffer; /* bytes its buffer held when last read (monitor sample) */
 };
 
@@ -87,7 +88,8 @@ int ucons_stream_guarded(struct cchannel *c, struct cstream *cs, int (*fn)(struc
 int ucons_stream_flush(struct cchannel *c, struct cstream *cs, int final);
 int ucons_stream_flush_live(struct cchannel *c, struct cstream *cs);
 int ucons_stream_resume(struct cchannel *c, struct cstream *cs, uint64_t next_seq);
-/* @cs's events discarded: read now, or as last read (a broken stream). */
+/* @cs's events discarded: read now, or as last read (a broken stream);
+ * cs->tallied then holds the part of them a tally made. */
 uint64_t ucons_stream_discarded(struct cchannel *c, struct cstream *cs);
 /* @t's abandoned streams in one line, into @msg (may be NULL). */
 void ucons_trace_broken_msg(const struct ctrace *t, char *msg, size_t len);

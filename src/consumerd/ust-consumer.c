@@ -57,7 +57,7 @@ static struct ctrace *traces;
 /* What removed traces counted, by session (REMOVE_TRACE). */
 struct csession_acc {
 	struct csession_acc *next;
-	uint64_t session, discarded, bytes;
+	uint64_t session, discarded, tallied, bytes;
 	struct trawl_cons_chan_counters chans[TRAWL_CONS_MAX_CHANNELS]; /* by channel_key - 1 */
 	int err;                      /* a removed trace's write or streaming failure */
 	char msg[TRAWL_CONS_MSG_LEN]; /* its line (trawl_output_broken()) */
@@ -314,6 +314,19 @@ static uint64_t channel_discarded(const struct cchannel *c)
 	return n;
 }
 
+/* The part of @c's events discarded a tally made (ringbuffer.h, lost_tally). */
+static uint64_t channel_tallied(const struct cchannel *c)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		ucons_stream_discarded((struct cchannel *)c, &c->streams[i]);
+		n += c->streams[i].tallied;
+	}
+	return n;
+}
+
 /* @c's packets overwritten before they were read, over its streams. */
 static uint64_t channel_lost_packets(const struct cchannel *c)
 {
@@ -352,8 +365,9 @@ static void channel_counters_add(const struct cchannel *c, struct trawl_cons_cha
 	}
 }
 
-/* @session's counters (0: all sessions'); @chans: each channel's, zeroed here. */
-static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes,
+/* @session's counters (0: all sessions'); @tallied: the part of @discarded a
+ * tally made; @chans: each channel's, zeroed here. */
+static void counters(uint64_t session, uint64_t *discarded, uint64_t *tallied, uint64_t *bytes,
 		     struct trawl_cons_chan_counters *chans)
 {
 	struct csession_acc *a;
@@ -361,13 +375,14 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes,
 	struct ctrace *t;
 	uint32_t k;
 
-	*discarded = *bytes = 0;
+	*discarded = *tallied = *bytes = 0;
 	memset(chans, 0, sizeof(*chans) * TRAWL_CONS_MAX_CHANNELS);
 	for (c = channels; c; c = c->next) {
 		if (session && c->session != session)
 			continue;
 		*bytes += channel_bytes(c);
 		*discarded += channel_discarded(c);
+		*tallied += channel_tallied(c);
 		channel_counters_add(c, chans);
 	}
 	/* streamed: only what relayd confirmed writing is written */
@@ -379,6 +394,7 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *bytes,
 			continue;
 		*bytes += a->bytes;
 		*discarded += a->discarded;
+		*tallied += a->tallied;
 		for (k = 0; k < TRAWL_CONS_MAX_CHANNELS; k++) {
 			chans[k].events_discarded += a->chans[k].events_discarded;
 			chans[k].lost_packets += a->chans[k].lost_packets;
@@ -448,6 +464,7 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		}
 		bytes += channel_bytes(c);
 		a->discarded += channel_discarded(c);
+		a->tallied += channel_tallied(c);
 		channel_counters_add(c, a->chans);
 		*cp = c->next;
 		channel_free(c);
@@ -1234,10 +1251,11 @@ static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
 static void reply(int sock, uint64_t session, int status)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
-	uint64_t discarded, bytes;
+	uint64_t discarded, tallied, bytes;
 
-	counters(session, &discarded, &bytes, r.chans);
+	counters(session, &discarded, &tallied, &bytes, r.chans);
 	r.events_discarded = discarded;
+	r.events_tallied = tallied;
 	r.bytes_written = bytes;
 	session_failure(session, r.msg, sizeof(r.msg));
 	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))

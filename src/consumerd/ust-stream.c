@@ -105,6 +105,7 @@ static int op_counters(struct stream_op *op)
 	if (!ret) {
 		op->cs->discarded = k.events_discarded;
 		op->cs->in_buffer = k.bytes_in_buffer;
+		op->cs->tallied = k.events_tallied;
 	}
 	return ret;
 }

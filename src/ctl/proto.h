@@ -58,8 +58,9 @@
  *    and NOTIFICATION records: triggers' notify action.
  * 15: channel monitor timer (req.monitor_timer_us, was reserved; the channel
  *    record's monitor_timer_us, was reserved): what buffer-usage and
- *    session-consumed-size triggers sample. */
-#define TRAWL_CTL_VERSION 15u
+ *    session-consumed-size triggers sample.
+ * 16: the DOMAIN record's events_tallied. */
+#define TRAWL_CTL_VERSION 16u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -250,6 +251,7 @@ struct trawl_ctl_wire_domain { /* strings: problem */
 	uint32_t consumer_alive;
 	uint64_t events_discarded;
 	uint64_t bytes_written;
+	uint64_t events_tallied; /* of events_discarded (at most it) */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_channel { /* strings: name */

@@ -142,6 +142,7 @@ TRAWL_EXPORT int trawl_ctl_list_domain_at(const struct trawl_ctl_list *list, siz
 	v.consumer_alive = (int32_t)w.consumer_alive;
 	v.events_discarded = w.events_discarded;
 	v.bytes_written = w.bytes_written;
+	v.events_tallied = w.events_tallied < w.events_discarded ? w.events_tallied : w.events_discarded;
 	v.problem = r->str[0];
 	return info_fill(info, &v, sizeof(v));
 }

@@ -168,6 +168,15 @@ uint64_t trawl_rb_lost(const struct trawl_rb *rb)
 	       __atomic_load_n(&rb->ctrl->lost_big, __ATOMIC_RELAXED);
 }
 
+uint64_t trawl_rb_lost_tally(const struct trawl_rb *rb)
+{
+	/* Relaxed: counters. Untrusted: never more than it is a part of. */
+	uint64_t full = __atomic_load_n(&rb->ctrl->lost_full, __ATOMIC_RELAXED);
+	uint64_t tally = __atomic_load_n(&rb->ctrl->lost_tally, __ATOMIC_RELAXED);
+
+	return tally < full ? tally : full;
+}
+
 static struct trawl_rb_meta *slot_meta(struct trawl_rb *rb, uint64_t pos)
 {
 	return &rb->ctrl->meta[(pos >> rb->subbuf_shift) & (rb->num_subbuf - 1)];

@@ -69,7 +69,10 @@
  * Who writes what:
  *   ctrl->reserve      producers (CAS), consumer's flush (CAS)
  *   ctrl->consumed     consumer only
- *   ctrl->lost_*       producers (atomic add)
+ *   ctrl->lost_*       producers (atomic add); lost_tally (and as much of
+ *                      lost_full) a program's tally (src/ust/slots.c) and the
+ *                      session daemon's charge of one (ustctl's
+ *                      trawl_ustctl_channel_add_discarded())
  *   meta[].commit      producers and flush (atomic add)
  *   meta[].ts_begin    the opener of the slot's current use
  *   meta[].ts_end, content_end, discarded   the closer of the slot's current use
@@ -123,11 +126,21 @@ struct trawl_rb_ctrl {
 	uint64_t consumed __attribute__((aligned(64))); /* position (mod 2^36) */
 	uint64_t lost_full __attribute__((aligned(64)));
 	uint64_t lost_big;
+	/*
+	 * The part of lost_full that events a program recorded while no
+	 * session daemon had it set up (dropped by its daemon, or set up late)
+	 * make: a tally's counts, added to both. Only said apart (`trawl
+	 * stop` gives their cause); 0 in a file an older program wrote, where
+	 * they are all in lost_full. Read through trawl_rb_lost_tally().
+	 */
+	uint64_t lost_tally;
 	struct trawl_rb_meta meta[] __attribute__((aligned(64)));
 };
 
 _Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, reserve) == 64,
 	       "the control page's first line keeps its layout (crash.h reads old files)");
+_Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, meta) == 256,
+	       "lost_tally lives in the lost counters' line: the sub-buffers' facts stay where they were");
 
 /*
  * The clock of a stream's timestamps (meta ts_begin/ts_end and each event
@@ -485,5 +498,7 @@ uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r);
  * still committing, then force what is committed. */
 int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms);
 uint64_t trawl_rb_lost(const struct trawl_rb *rb);
+/* The part of trawl_rb_lost() a tally counted (ctrl->lost_tally, at most lost_full). */
+uint64_t trawl_rb_lost_tally(const struct trawl_rb *rb);
 
 #endif /* TRAWL_RINGBUFFER_H */

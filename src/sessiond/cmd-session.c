@@ -1216,6 +1216,7 @@ static void list_session(struct sd_reply *r, struct sd_session *s)
 			sd_relay_problem(s, st.msg, sizeof(st.msg));
 		body.consumer_alive = !!st.consumer_alive;
 		body.events_discarded = st.events_discarded;
+		body.events_tallied = st.events_tallied;
 		body.bytes_written = st.bytes_written;
 		sd_reply_rec(r, TRAWL_CTL_ITEM_DOMAIN, &body, strs);
 		sd_trackers_rec(r, (uint32_t)i, d);

@@ -928,6 +928,7 @@ static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status
 	ust_reap(s);
 	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
 	st->events_discarded = s->cons_discarded;
+	st->events_tallied = s->cons_tallied < s->cons_discarded ? s->cons_tallied : s->cons_discarded;
 	st->bytes_written = s->cons_bytes;
 	if (s->cons && s->cons->alive && s->status_fresh)
 		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->status_msg);

@@ -184,6 +184,8 @@ typedef int (*trawl_domain_list_cb)(void *arg, const struct trawl_domain_event_d
 struct trawl_domain_status {
 	uint32_t consumer_alive;   /* 0 if its consumer died */
 	uint64_t events_discarded; /* sum over channels, as far as known */
+	uint64_t events_tallied;   /* of those, recorded while their program was not set up
+				      by the daemon (user space: its tally, src/ust/slots.c) */
 	uint64_t bytes_written;    /* bytes on disk so far, as far as known */
 	char msg[TRAWL_DOMAIN_ERR_MAX]; /* "" or one line: "consumer died (signal 9)" */
 };

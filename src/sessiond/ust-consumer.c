@@ -645,6 +645,7 @@ int cons_sync(struct trawl_domain_session *s)
 void cons_counters_take(struct trawl_domain_session *s, const struct trawl_cons_reply *r)
 {
 	s->cons_discarded = r->events_discarded;
+	s->cons_tallied = r->events_tallied;
 	s->cons_bytes = r->bytes_written;
 	memcpy(s->cons_chans, r->chans, sizeof(s->cons_chans));
 }

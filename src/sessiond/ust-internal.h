@@ -190,6 +190,7 @@ struct trawl_domain_session {
 	struct app_sess *apps;
 	struct ust_consumer *cons; /* the owner's consumer, shared; NULL until needed */
 	uint64_t cons_discarded, cons_bytes; /* as of the last stop */
+	uint64_t cons_tallied;               /* of cons_discarded, programs' tallies' */
 	/* each channel's, by index, as of the same reply (cons_counters_take()) */
 	struct trawl_cons_chan_counters cons_chans[TRAWL_CONS_MAX_CHANNELS];
 	uint32_t apps_dropped; /* apps it traced that broke a deadline or a rule */

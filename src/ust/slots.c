@@ -459,8 +459,13 @@ static int tally_switch(struct trawl_ust_tally *t, uint32_t k, uint64_t *counted
 	for (i = 0; n && i < t->nr_shadow; i++) {
 		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
 
-		if (t->shadow[i].ev == ev && c->nr_streams)
+		/* lost_tally first: a reader that sees the lost_full add sees
+		 * no more tallied than lost (relaxed: both are counters, read
+		 * again at the stop once every producer is quiet) */
+		if (t->shadow[i].ev == ev && c->nr_streams) {
+			__atomic_fetch_add(&c->rbs[0].ctrl->lost_tally, n, __ATOMIC_RELAXED);
 			__atomic_fetch_add(&c->rbs[0].ctrl->lost_full, n, __ATOMIC_RELAXED);
+		}
 	}
 	return 0;
 }

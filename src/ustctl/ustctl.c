@@ -201,18 +201,27 @@ struct discard_job {
 	uint64_t n;
 };
 
-static int discard_job_run(void *arg)
+/* Adds @n to *@counter, saturating at 2^48. */
+static void add_saturating(uint64_t *counter, uint64_t n)
 {
 	const uint64_t max = 1ull << 48;
-	struct discard_job *j = arg;
 	uint64_t old, v;
 
 	/* The apps given the channel add to it too (one more lost event at a
-	 * time): compare and swap, saturating. Relaxed, as they do. */
-	old = __atomic_load_n(&j->c->lost_full, __ATOMIC_RELAXED);
+	 * time): compare and swap. Relaxed, as they do. */
+	old = __atomic_load_n(counter, __ATOMIC_RELAXED);
 	do
-		v = old >= max ? old : j->n >= max - old ? max : old + j->n;
-	while (!__atomic_compare_exchange_n(&j->c->lost_full, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+		v = old >= max ? old : n >= max - old ? max : old + n;
+	while (!__atomic_compare_exchange_n(counter, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+static int discard_job_run(void *arg)
+{
+	struct discard_job *j = arg;
+
+	/* a tally's counts: the part of lost_full said apart (ringbuffer.h) */
+	add_saturating(&j->c->lost_tally, j->n);
+	add_saturating(&j->c->lost_full, j->n);
 	return 0;
 }
 
@@ -374,6 +383,7 @@ int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *s, struct tra
 {
 	memset(c, 0, sizeof(*c));
 	c->events_discarded = trawl_rb_lost(&s->r.rb);
+	c->events_tallied = trawl_rb_lost_tally(&s->r.rb);
 	c->packets_read = s->packets_read;
 	c->packets_corrupt = s->r.corrupt;
 	c->bytes_produced = __atomic_load_n(&s->r.rb.ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK;

@@ -654,8 +654,9 @@ uint64_t trawl_ustctl_stream_shm_size(const struct trawl_ustctl_channel_attr *at
  * the channel (its first stream's lost-events counter: the consumer writes
  * it as the next packets' events_discarded)
  *
- * For events an app counted instead of recording them (TALLY). The counter
- * stops at 2^48 rather than wrap (a hostile app's counts, summed over
+ * For events an app counted instead of recording them (TALLY): counted as
+ * a tally's too (ringbuffer.h, lost_tally), which `trawl stop` says apart
+ * from full buffers. The counters stop at 2^48 rather than wrap (a hostile app's counts, summed over
  * many streams, never wrap a 64-bit total). 0 or -errno (the mapping failed).
  */
 int trawl_ustctl_channel_add_discarded(const struct trawl_ustctl_channel *chan, uint64_t n);
@@ -775,6 +776,8 @@ int trawl_ustctl_stream_flush_live(struct trawl_ustctl_stream *stream);
 
 struct trawl_ustctl_stream_counters {
 	uint64_t events_discarded;  /* buffer full (discard mode) + larger than a sub-buffer */
+	uint64_t events_tallied;    /* of those, a tally's: recorded by a program no session
+				       daemon had set up (dropped, or set up late) */
 	uint64_t packets_read;      /* packets taken by this consumer */
 	uint64_t packets_corrupt;   /* skipped by get_packet with -EPROTO */
 	uint64_t bytes_produced;    /* bytes reserved by producers (modulo 2^36) */

@@ -21,8 +21,11 @@
 #      yet); once it counts (its tally memfd exists), it records M2 events;
 #   5. uid, pid: the daemon resumes and sets the program up; it exits.
 #      exit: it exits first (its TALLY), then the daemon resumes.
-# S's stop exits 11 saying M2 events were discarded; the trace holds
-# N + M1 read and M2 discarded, exactly.
+# S's stop exits 11 saying M2 events were discarded, and why: recorded while
+# the program was disconnected from the daemon (its tally), not full buffers
+# (the daemon learns that part of a stream's count apart: the ring buffer's
+# lost_tally, src/ringbuffer/ringbuffer.h); the trace holds N + M1 read and
+# M2 discarded, exactly.
 . "$(dirname "$0")/../cli/lib.sh"
 
 MODE=${1:?usage: drop-window.sh uid|pid|exit}
@@ -122,6 +125,9 @@ expect 11 "$TRAWL" stop S
 echo "stop: $(cat "$T/out" "$T/err" | tr '\n' ' ')"
 grep -q "$M2 events discarded" "$T/err" "$T/out" ||
 	fail "stop does not count the program's $M2 events: $(cat "$T/out" "$T/err")"
+grep -q "where they happened: $M2 events recorded while their program was disconnected from the session daemon" "$T/err" ||
+	fail "stop does not say the $M2 events were recorded while the program was disconnected: $(cat "$T/err")"
+grep -q "buffers too small" "$T/err" && fail "stop blames full buffers: $(cat "$T/err")"
 "$TRAWL" stop S2 >/dev/null 2>&1
 
 read -r rd disc < <("${TRAWL_PYTHON:-python3}" - "$T/r" <<'PY'
