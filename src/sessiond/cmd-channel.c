@@ -99,24 +99,23 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 			     struct trawl_domain_channel_attr *a)
 {
 	/*
-	 * 1 MiB sub-buffers in both domains; 4 per CPU for the kernel, 8 for
-	 * user space (LTTng's per-user default is 4 x 512 KiB). An app tracing
-	 * flat out writes ~900 MB/s (31 M events/s, bench/ust): 4 MiB hold
-	 * 4.6 ms of it, less than the consumer can be kept off a CPU on a busy
-	 * 2-core machine (perf sched: its timer wake-ups waited up to 7 ms
-	 * behind the app and other work), and 4 x 1 MiB dropped 65 k to 694 k
-	 * of 10 M events in 20 of 20 runs (load 3-4); 8 x 1 MiB dropped none in
-	 * 8 of 10 runs, 4 x 2 MiB none in 8 of 10, at the same ns/event (the
-	 * consumer's CPU time, ~0.35 s per GB, is the same too). 8 x 1 MiB
-	 * rather than 4 x 2 MiB: a packet the consumer holds keeps 1/8 of the
-	 * buffer from the app, not 1/4. A page is taken when an app first writes
-	 * it: a CPU that recorded less than 8 MiB holds less.
+	 * 4 x 1 MiB per CPU in both domains. For user space this is twice
+	 * LTTng's per-user default: an app tracing flat out (~22 M events/s,
+	 * 640 MB/s) filled 4 x 512 KiB between two consumer rounds (135,167 of
+	 * 10 M events discarded, bench/ust) and discards nothing with 4 x 1 MiB
+	 * on a quiet machine. On a busy 2-core one (load 3-8) the consumer's
+	 * wake-ups wait up to 7 ms for a CPU and 4 x 1 MiB (4.6 ms of a
+	 * flat-out app at ~900 MB/s) dropped 65 k-694 k of 10 M in 20 of 20
+	 * runs; 8 x 1 MiB dropped none in 8 of 10. Not the default: on a
+	 * 64-CPU machine it would hold 512 MiB a user and session, four times
+	 * LTTng's 2 MiB a CPU, for apps that rarely trace that fast; the
+	 * remedy for those is bigger buffers or --blocking-timeout.
 	 */
 	a->subbuf_size = 1u << 20;
-	a->num_subbuf = domain == TRAWL_CTL_DOMAIN_UST ? 8 : 4;
+	a->num_subbuf = 4;
 	a->overwrite = s->snapshot ? 1 : 0;
-	/* User space: the consumer polls the buffers (apps never wake it), each
-	 * ms: a 1 MiB packet at the flat-out rate above. */
+	/* User space: the consumer polls the buffers (apps never wake it), so
+	 * often enough that a 4 MiB-per-CPU channel never fills at ~20 M events/s. */
 	a->read_timer_us = domain == TRAWL_CTL_DOMAIN_UST ? 1000 : 200000;
 	/* Live: partial packets are closed every live timer period, for viewers to see. */
 	a->switch_timer_us = s->live_timer_us;

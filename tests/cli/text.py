@@ -66,9 +66,6 @@ KNOWN = [
     # and its user-space channels drain on a 1 ms read timer (LTTng's wait
     # for its consumer's wake-ups): docs/DESIGN.md, "channels"
     (r"^(      Sub-buffer size:  )(524288|1048576) bytes$", r"\1DEFAULT"),
-    # ... and its user-space channels have 8 of them (LTTng's, and trawl's
-    # kernel channels, 4): src/sessiond/cmd-channel.c, channel_defaults()
-    (r"^(      Sub-buffer count: )(4|8)$", r"\1DEFAULT"),
     (r"^(      Read timer:       )(inactive|1000 us)$", r"\1DEFAULT"),
 ]
 # Lines one tool prints and the other has no counterpart for:
