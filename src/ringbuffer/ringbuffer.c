@@ -420,10 +420,24 @@ take:
 	pkt->packet_size = S;
 	pkt->seq = r->count;
 	base = rb->data + (slot << rb->subbuf_shift);
+	/*
+	 * Buffer pages are allocated lazily (a memfd's page on its first
+	 * touch, a read fault included): an empty packet (a stream's first,
+	 * cut at creation, and each one a flush closes with nothing in it) is
+	 * given out from the reader's memory, and a copy takes the content
+	 * alone, so that what a CPU never traced on costs nothing.
+	 */
+	if (content == TRAWL_RB_PACKET_START) {
+		/* Its header bytes were committed, never written: nothing to
+		 * read in the slot. */
+		base = (char *)r->empty;
+	} else if (rb->overwrite) {
+		memcpy(r->copy, base, content);
+		base = r->copy;
+	}
 	if (rb->overwrite) {
-		memcpy(r->copy, base, S);
-		/* Seqlock read side: the copy's loads complete before the
-		 * positions are read again. */
+		/* Seqlock read side: the copy's loads (and the meta's) complete
+		 * before the positions are read again. */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		/* Seqlock-style check: if the producers came back to this slot
 		 * while we copied, the copy is torn. */
@@ -431,7 +445,6 @@ take:
 			goto corrupt;
 		if (__atomic_load_n(&m->commit, __ATOMIC_RELAXED) != commit)
 			goto corrupt;
-		base = r->copy;
 	}
 	fill_start(r, base, pkt);
 	pkt->data = base;

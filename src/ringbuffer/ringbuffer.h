@@ -462,10 +462,14 @@ struct trawl_rb_reader {
 	uint64_t stream_instance_id;
 	int keep;             /* 1: puts do not hand packets back to the writers
 				 (a snapshot that leaves the buffer as it was) */
+	/* An empty packet's header and context, given out from here rather
+	 * than written in its slot: a stream whose CPU never traced then never
+	 * has a page of its sub-buffers allocated (trawl_rb_reader_get()). */
+	uint8_t empty[TRAWL_RB_PACKET_START];
 };
 
 struct trawl_rb_packet {
-	const void *data;
+	const void *data;     /* content_size bytes, the header filled in */
 	uint64_t packet_size;
 	uint64_t content_size;
 	uint64_t ts_begin;
