@@ -1309,6 +1309,12 @@ struct trawl_ctl_channel_info {
 				      were read (user space; 0 for the kernel) */
 	enum trawl_ctl_output output; /* TRAWL_CTL_OUTPUT_SPLICE or _MMAP */
 	uint64_t monitor_timer_us;    /* the consumer's sampling period, 0: none */
+	/* The memory the channel's buffers hold (LTTng 2.15's "Memory usage"),
+	 * user space, list of a session; 0 in other lists, for the kernel, and
+	 * before any app was traced (buffers are made for the first one): */
+	uint64_t memory_resident; /* bytes of buffer pages written so far (a CPU that
+				     never traced holds its control page only) */
+	uint64_t memory_size;     /* bytes of the buffer files, every page written */
 };
 
 /* An event rule. Strings belong to the list. */

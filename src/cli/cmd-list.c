@@ -312,7 +312,9 @@ const struct cli_cmd cli_cmd_list = {
 	.synopsis = "[SESSION] [-k | -u] [--fields] [--syscall]",
 	.description = "Without arguments, lists this user's sessions. With SESSION, shows its "
 		       "domains, channels, contexts and event rules, and whether its consumer "
-		       "is alive. With -k or -u, lists the events that can be enabled.",
+		       "is alive; a user-space channel's statistics say what its buffers hold "
+		       "once an app was traced (\"Memory usage: USED / SIZE\": pages written of "
+		       "the buffer files' size). With -k or -u, lists the events that can be enabled.",
 	.options = opts_doc,
 	.run = run,
 	.mi = CLI_MI_LISTING,

@@ -91,6 +91,21 @@ static void show_timer(const char *label, uint64_t us)
 		printf("      %-18sinactive\n", label);
 }
 
+/* @bytes as LTTng 2.15 writes a memory size: "31.45 KiB", "32.00 MiB". */
+static const char *mem_fmt(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024.0;
+		u++;
+	}
+	trawl_msg_fmt(buf, len, "%.2f %s", v, units[u]);
+	return buf;
+}
+
 /*
  * LTTng 2.13's "Statistics:" of a channel: a snapshot session's are "None"
  * (LTTng: what its consumer could not extract while recording a snapshot
@@ -106,6 +121,17 @@ static void show_statistics(const struct trawl_ctl_channel_info *c, int snapshot
 		printf("      Discarded events: %llu\n", (unsigned long long)c->discarded_events);
 	else
 		printf("      Lost packets:     %llu\n", (unsigned long long)c->lost_packets);
+	/*
+	 * LTTng 2.15's "Memory usage" (its default, total mode): the pages the
+	 * channel's buffers hold of their whole size, once an app was traced
+	 * (LTTng 2.13, which `lttng` as argv[0] prints, has no such line).
+	 */
+	if (c->memory_size && !cli_as_lttng) {
+		char used[32], size[32];
+
+		printf("      Memory usage:     %s / %s\n", mem_fmt(used, sizeof(used), c->memory_resident),
+		       mem_fmt(size, sizeof(size), c->memory_size));
+	}
 }
 
 static void show_channel(const struct trawl_ctl_list *l, size_t i, int snapshot)

@@ -357,7 +357,8 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		       u.c.overwrite <= 1 && u.c.buffers && u.c.buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
 		       u.c.blocking_timeout_us >= -1 && u.c.blocking_timeout_us <= TRAWL_CTL_BLOCKING_MAX_US &&
 		       u.c.output >= TRAWL_CTL_OUTPUT_SPLICE && u.c.output <= TRAWL_CTL_WIRE_OUTPUT_LAST &&
-		       u.c.monitor_timer_us != TRAWL_CTL_WIRE_MONITOR_OFF;
+		       u.c.monitor_timer_us != TRAWL_CTL_WIRE_MONITOR_OFF &&
+		       u.c.memory_resident <= u.c.memory_size;
 	case TRAWL_CTL_ITEM_EVENT:
 		return u.e.domain && u.e.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.e.enabled <= 1 &&
 		       u.e.kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&

@@ -59,8 +59,10 @@
  * 15: channel monitor timer (req.monitor_timer_us, was reserved; the channel
  *    record's monitor_timer_us, was reserved): what buffer-usage and
  *    session-consumed-size triggers sample.
- * 16: the DOMAIN record's events_tallied. */
-#define TRAWL_CTL_VERSION 16u
+ * 16: the DOMAIN record's events_tallied.
+ * 17: the CHANNEL record's memory_resident and memory_size (list SESSION:
+ *    what its buffers hold, LTTng 2.15's "Memory usage"). */
+#define TRAWL_CTL_VERSION 17u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -270,6 +272,8 @@ struct trawl_ctl_wire_channel { /* strings: name */
 	uint64_t lost_packets;
 	uint32_t output;             /* enum trawl_ctl_output: SPLICE or MMAP */
 	uint32_t monitor_timer_us;   /* 0: none */
+	uint64_t memory_resident;    /* list SESSION: bytes of buffer pages written */
+	uint64_t memory_size;        /* of buffer files of this many bytes; 0: none made */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_event { /* strings: channel, name, filter, target, exclusions */

@@ -173,6 +173,8 @@ TRAWL_EXPORT int trawl_ctl_list_channel_at(const struct trawl_ctl_list *list, si
 	v.lost_packets = w.lost_packets;
 	v.output = (enum trawl_ctl_output)w.output;
 	v.monitor_timer_us = w.monitor_timer_us;
+	v.memory_resident = w.memory_resident;
+	v.memory_size = w.memory_size;
 	return info_fill(info, &v, sizeof(v));
 }
 

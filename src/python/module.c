@@ -168,6 +168,8 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "lost_packets", r.lost_packets);
 		bad |= PUT_STR(d, "output", r.output == TRAWL_CTL_OUTPUT_SPLICE ? "splice" : "mmap");
 		bad |= PUT_U64(d, "monitor_timer_us", r.monitor_timer_us);
+		bad |= PUT_U64(d, "memory_resident", r.memory_resident);
+		bad |= PUT_U64(d, "memory_size", r.memory_size);
 		break;
 	}
 	case TRAWL_CTL_ITEM_EVENT: {

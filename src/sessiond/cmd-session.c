@@ -1149,7 +1149,7 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_do
 	const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {c->attr.name};
 	const struct sd_context *x;
 	const struct sd_event *e;
-	uint64_t discarded = 0, lost = 0;
+	uint64_t discarded = 0, lost = 0, resident, size;
 
 	/* LTTng's "Statistics:" under each channel (a packed body: copied): as
 	 * LTTng's daemon, the count of the channel's mode only, the other 0 */
@@ -1157,6 +1157,11 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_do
 	    !d->ops->channel_counters(d->ds, c->attr.name, &discarded, &lost)) {
 		body.discarded_events = c->attr.overwrite ? 0 : discarded;
 		body.lost_packets = c->attr.overwrite ? lost : 0;
+	}
+	if (d->ds && d->ops->channel_memory &&
+	    !d->ops->channel_memory(d->ds, c->attr.name, &resident, &size)) {
+		body.memory_resident = resident;
+		body.memory_size = size;
 	}
 	sd_reply_rec(r, TRAWL_CTL_ITEM_CHANNEL, &body, strs);
 	for (x = c->contexts; x; x = x->next) {

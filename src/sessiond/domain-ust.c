@@ -923,6 +923,32 @@ static int ust_channel_usage(struct trawl_domain_session *s, const char *channel
 	return 0;
 }
 
+static int ust_channel_memory(struct trawl_domain_session *s, const char *channel, uint64_t *resident,
+			      uint64_t *size)
+{
+	const struct trace_chan *tc;
+	const struct ust_trace *t;
+	const struct ust_chan *c;
+	uint64_t r, z;
+	int found = 0;
+
+	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
+		;
+	if (!c)
+		return -ENOENT;
+	*resident = *size = 0;
+	/* Each user's (per-uid) or process's (per-pid) buffers of the channel,
+	 * those of a process gone too while they last. */
+	for (t = s->traces; t; t = t->next)
+		for (tc = t->chans; tc; tc = tc->next)
+			if (tc->chan == c && tc->rb && !trawl_ustctl_channel_memory(tc->rb, &r, &z)) {
+				*resident += r;
+				*size += z;
+				found = 1;
+			}
+	return found ? 0 : -ENODATA;
+}
+
 static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
 {
 	ust_reap(s);
@@ -1156,6 +1182,7 @@ const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.status_ask = ust_status_ask,
 	.status_pending = ust_status_pending,
 	.channel_counters = ust_channel_counters,
+	.channel_memory = ust_channel_memory,
 	.channel_usage = ust_channel_usage,
 	.snapshot_record = ust_snapshot,
 	.snapshot_one_more = ust_snapshot_one_more,

@@ -310,6 +310,15 @@ struct trawl_domain_ops {
 	 */
 	int (*channel_usage)(struct trawl_domain_session *s, const char *channel, uint64_t *high);
 	/*
+	 * The memory channel @channel's buffers hold now (LTTng 2.15's "Memory
+	 * usage" of `list SESSION`): @resident bytes of pages written, of
+	 * @size bytes of buffer files, over every buffer of the channel (each
+	 * user's or process's). 0, -ENOENT (no such channel) or -ENODATA (no
+	 * buffer made yet: no app traced). May be NULL (not known: kernel).
+	 */
+	int (*channel_memory)(struct trawl_domain_session *s, const char *channel, uint64_t *resident,
+			      uint64_t *size);
+	/*
 	 * regenerate_metadata (@statedump 0) or regenerate_statedump without
 	 * holding the loop: -EINPROGRESS while the consumer works, async_done()
 	 * then says when it is over and what it returned; else the result, as

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/common.h"
@@ -261,6 +262,24 @@ const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct t
 int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint32_t cpu)
 {
 	return cpu < chan->attr.nr_streams ? chan->fds[cpu] : -EINVAL;
+}
+
+int trawl_ustctl_channel_memory(const struct trawl_ustctl_channel *chan, uint64_t *resident,
+				uint64_t *size)
+{
+	struct stat st;
+	uint32_t i;
+
+	*resident = *size = 0;
+	for (i = 0; i < chan->attr.nr_streams; i++) {
+		/* st_blocks counts 512-byte units of pages the file has, on
+		 * tmpfs (memfd) and disk file systems alike. */
+		if (fstat(chan->fds[i], &st))
+			return -errno;
+		*resident += (uint64_t)st.st_blocks * 512u;
+		*size += (uint64_t)st.st_size;
+	}
+	return 0;
 }
 
 /* ---- consumer side ---- */

@@ -666,6 +666,21 @@ void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan);
 
 const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct trawl_ustctl_channel *chan);
 
+/*
+ * trawl_ustctl_channel_memory - what the channel's buffers cost
+ * @resident: receives the bytes of memory its stream files hold (the pages
+ *            written so far: memfds, and --shm-path files, allocate a page
+ *            on its first write), over every stream
+ * @size: receives the bytes those files would hold if every page were
+ *        written (each stream's trawl_ustctl_stream_shm_size())
+ *
+ * A stream whose CPU never traced costs its control pages only. 0 or
+ * -errno (fstat() failed; the figures are then what the streams before it
+ * hold).
+ */
+int trawl_ustctl_channel_memory(const struct trawl_ustctl_channel *chan, uint64_t *resident,
+				uint64_t *size);
+
 /* The memfd of stream @cpu, still owned by the channel (dup() it to keep it,
  * e.g. to pass it to the consumer with trawl_ustctl_send_fds()). -EINVAL if
  * out of range. */

@@ -51,7 +51,8 @@ static void reply_finish(uint32_t records)
 static void test_roundtrip(void)
 {
 	struct trawl_ctl_wire_session ws = {1, 1, 5000, 1234};
-	struct trawl_ctl_wire_channel wc = {2, 1, 1u << 20, 4, 1, 200, 1000, 2, 3, 65536, -1, 17, 5, 1, 0};
+	struct trawl_ctl_wire_channel wc = {2, 1, 1u << 20, 4, 1, 200, 1000, 2, 3, 65536, -1, 17, 5, 1, 0,
+					     12288, 8413184};
 	struct trawl_ctl_wire_event we = {2, 0, 0, 2, 14, 0};
 	struct trawl_ctl_wire_available wa = {1, 1, -1, 0};
 	struct trawl_ctl_wire_snapshot wn = {3, 0};
@@ -100,7 +101,8 @@ static void test_roundtrip(void)
 	      c.buffers == TRAWL_CTL_BUFFERS_PER_PID && c.tracefile_count == 3 &&
 	      c.tracefile_size == 65536 && c.blocking_timeout_us == TRAWL_CTL_BLOCKING_INF &&
 	      c.discarded_events == 17 && c.lost_packets == 5 &&
-	      c.output == TRAWL_CTL_OUTPUT_SPLICE);
+	      c.output == TRAWL_CTL_OUTPUT_SPLICE && c.memory_resident == 12288 &&
+	      c.memory_size == 8413184);
 	CHECK(trawl_ctl_list_event_at(l, 2, &e) == 0);
 	CHECK(!strcmp(e.channel, "chan") && !strcmp(e.name, "p:e") && !strcmp(e.filter, "x == 1") &&
 	      !strcmp(e.target, "") && !strcmp(e.exclusions, "a:b*,c") && e.enabled == 0 &&
@@ -150,7 +152,7 @@ static void test_hostile_replies(void)
 	size_t off, body;
 	char longname[TRAWL_CTL_NAME_MAX + 1];
 	const char *strs[] = {longname};
-	struct trawl_ctl_wire_channel wc = {1, 1, 4096, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 2, 0};
+	struct trawl_ctl_wire_channel wc = {1, 1, 4096, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0};
 
 	body = sizeof(struct trawl_ctl_wire_rec);
 	off = one_event();
@@ -197,6 +199,14 @@ static void test_hostile_replies(void)
 	reply_reset();
 	longname[0] = '\0';
 	wc.buffers = TRAWL_CTL_BUFFERS_DEFAULT;
+	add(TRAWL_CTL_ITEM_CHANNEL, &wc, strs);
+	reply_finish(1);
+	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);
+	/* Nor more memory written than its buffers have. */
+	reply_reset();
+	wc.buffers = TRAWL_CTL_BUFFERS_PER_UID;
+	wc.memory_resident = 8192;
+	wc.memory_size = 4096;
 	add(TRAWL_CTL_ITEM_CHANNEL, &wc, strs);
 	reply_finish(1);
 	CHECK(trawl_ctl_reply_check(buf, len) == -EPROTO);

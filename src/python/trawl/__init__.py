@@ -90,6 +90,8 @@ class ChannelInfo:
     lost_packets: int = 0      # overwrite mode: packets overwritten unread
     output: str = "mmap"       # "mmap" or "splice": what the channel says (trawl writes alike)
     monitor_timer_us: int = 0  # how often its buffers are sampled for triggers, 0: never
+    memory_resident: int = 0   # bytes of buffer pages written (user space, list of a session)
+    memory_size: int = 0       # bytes of its buffer files (0: none made yet, no app traced)
     contexts: List[str] = field(default_factory=list)
     events: List[EventInfo] = field(default_factory=list)
 
