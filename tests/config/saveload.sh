@@ -179,7 +179,7 @@ roundtrip)
 	expect 0 "$TRAWL" start s
 	"$APP" 1 100 5000 || fail "app failed"
 	expect_done "$TRAWL" stop s
-	expect 0 "$TRAWL" list s && sed 1d "$T/out" | grep -v -e "Trace output" -e "Bytes written" -e "Events discarded" >"$T/list1"
+	expect 0 "$TRAWL" list s && sed 1d "$T/out" | grep -v -e "Trace output" -e "Bytes written" -e "Events discarded" -e "Memory usage" >"$T/list1"
 	bt_events "$T/tr1" "$T/ev1"
 	grep -q ' tall:seq$' "$T/ev1" || fail "no tall:seq in the first trace: $(cat "$T/ev1")"
 	expect 0 "$TRAWL" save s -o "$T/saved"
@@ -187,7 +187,7 @@ roundtrip)
 	expect 0 "$TRAWL" load s -i "$T/saved" --override-url "$T/tr2"
 	grep -qx "Session s has been loaded successfully" "$T/out" || fail "load: $(cat "$T/out")"
 	grep -qx "Session output url overridden with $T/tr2" "$T/out" || fail "load: $(cat "$T/out")"
-	expect 0 "$TRAWL" list s && sed 1d "$T/out" | grep -v -e "Trace output" -e "Bytes written" -e "Events discarded" >"$T/list2"
+	expect 0 "$TRAWL" list s && sed 1d "$T/out" | grep -v -e "Trace output" -e "Bytes written" -e "Events discarded" -e "Memory usage" >"$T/list2"
 	diff "$T/list1" "$T/list2" >"$T/diff" || fail "list differs after load: $(cat "$T/diff")"
 	expect 0 "$TRAWL" status && grep -q "Recording session s:" "$T/out" ||
 		fail "the loaded session is not the current one: $(cat "$T/out")"
