@@ -143,10 +143,15 @@ def lane_labels(b):
                   "text: e.textContent}))")
 
 
-def known_items(b, pid, marks, calls):
+def known_items(b, pid, marks, calls, lane):
+    """What is drawn at the zoom of kust's run, scrolled to @lane (a lane
+    label): only the lanes in the window are drawn, and above kust's come
+    the CPUs' and those of every process that ran an lseek meanwhile (many
+    on a loaded machine)."""
     origin = int(b.eval("trawl.origin"))
     t0 = min(marks + [c[0] for c in calls]) - origin - 50000
     t1 = max(marks + [c[1] for c in calls]) - origin + 50000
+    b.eval("trawl.reveal(%d)" % lane["lane"])
     items = drawn(b, t0, t1)
     sys_ = [d for d in items if d["kind"] == 2 and d["id"] == pid]
     evs = [d for d in items if d["kind"] == 3 and d["id"] == pid]
@@ -245,14 +250,17 @@ def check_combined(b, pid, marks, calls, cpus, shot):
     if not any(lb["kind"] == "counter" and lb["id"] == pid and "page_fault" in lb["text"]
                for lb in labels):
         fail("combined: counter lanes %s" % [lb for lb in labels if lb["kind"] == "counter"])
-    b.eval("trawl.reveal(%d)" % next(lb["lane"] for lb in labels if lb["kind"] == "syscalls" and
-                                     lb["id"] == pid))
-    origin, items, sys_, evs = known_items(b, pid, marks, calls)
-    check_slices("combined", origin, sys_, calls)
-    check_marks("combined", origin, evs, marks)
-    runs = [d for d in items if d["kind"] == 0 and d["name"] == "kust %d" % pid]
+    runs = []
+    for lb in labels:
+        if lb["kind"] == "cpu":
+            items = known_items(b, pid, marks, calls, lb)[1]
+            runs += [d for d in items if d["lane"] == lb["lane"] and d["name"] == "kust %d" % pid]
     if not runs:
         fail("combined: no CPU runs of kust drawn")
+    origin, items, sys_, evs = known_items(b, pid, marks, calls, next(
+        lb for lb in labels if lb["kind"] == "syscalls" and lb["id"] == pid))
+    check_slices("combined", origin, sys_, calls)
+    check_marks("combined", origin, evs, marks)
     ctr = [d for d in items if d["kind"] == 4 and d["id"] == pid]
     if not ctr:
         fail("combined: no counter samples drawn")
@@ -266,8 +274,13 @@ def check_alone(tmp, trace, pid, marks, calls):
         self_contained(page)
         b = open_page(page)
         try:
-            kinds = {lb["kind"] for lb in lane_labels(b)}
-            origin, items, sys_, evs = known_items(b, pid, marks, calls)
+            labels = lane_labels(b)
+            kinds = {lb["kind"] for lb in labels}
+            mine = [lb for lb in labels if lb["id"] == pid and lb["kind"] in ("syscalls", "events")]
+            if not mine:
+                fail("%s alone: no lane of kust (%d) in %s" % (sub, pid, labels[:6]))
+                continue
+            origin, items, sys_, evs = known_items(b, pid, marks, calls, mine[0])
         finally:
             b.close()
         if sub == "kernel":
