@@ -84,6 +84,9 @@ struct stream_op {
  * or before). */
 int ucons_stream_guarded(struct cchannel *c, struct cstream *cs, int (*fn)(struct stream_op *),
 			 void *arg, int flag);
+/* @cs abandoned for good, its buffer file found shrunk (@how: "shrank
+ * under the consumer ..."): logged, and its session's stop says so. */
+void ucons_stream_abandon(struct cchannel *c, struct cstream *cs, const char *how);
 /* Guarded trawl_ustctl_stream_flush(), _flush_live(), _resume(). */
 int ucons_stream_flush(struct cchannel *c, struct cstream *cs, int final);
 int ucons_stream_flush_live(struct cchannel *c, struct cstream *cs);

@@ -629,6 +629,7 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	int resume = !!(c->info.flags & TRAWL_CONS_F_RESUME);
 	uint64_t next_seq = UINT64_MAX;
 	char name[300];
+	struct stat st;
 	int ret;
 
 	cs->instance_id = c->info.first_instance_id + i;
@@ -640,6 +641,18 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 		return -ENOMEM;
 	/* @fd is the stream's once mapped: the caller sees cs->rb set */
 	ret = trawl_ustctl_stream_map(fd, &attr, i, cs->instance_id, &cs->rb);
+	if (ret == -EINVAL && cs->shrinkable && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size < attr.subbuf_size * attr.num_subbuf) {
+		/* Its owner cut the file before we came to map it. A program
+		 * may have recorded into it already (measured: with this
+		 * consumer stopped, a per-user channel's program recorded its
+		 * events and exited; on a loaded host, security-shm-truncate's
+		 * cut came first ~1 run in 30 under ASan at load 10, and the
+		 * stop then said nothing). Abandoned as a file cut later is,
+		 * and the stop says so. */
+		ucons_stream_abandon(c, cs, "was cut before the consumer mapped it (truncated?)");
+		return 0;
+	}
 	if (ret)
 		return ret;
 	ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);

@@ -26,6 +26,11 @@ static int stream_op_run(void *arg)
  * log now and by its session's stop (session_failure()). */
 static void stream_broke(struct cchannel *c, struct cstream *cs)
 {
+	ucons_stream_abandon(c, cs, "shrank under the consumer (SIGBUS: truncated?)");
+}
+
+void ucons_stream_abandon(struct cchannel *c, struct cstream *cs, const char *how)
+{
 	struct ctrace *t = c->trace;
 
 	cs->broken = 1;
@@ -34,9 +39,9 @@ static void stream_broke(struct cchannel *c, struct cstream *cs)
 	else if (strcmp(t->broken_chan, c->info.name))
 		t->broken_others = 1;
 	trawl_log(TRAWL_LOG_ERROR,
-		  "%s_%u: its buffer file shrank under the consumer (SIGBUS: truncated?): the "
-		  "stream is abandoned, the events it held unread are lost",
-		  c->info.name, (unsigned)(cs - c->streams));
+		  "%s_%u: its buffer file %s: the stream is abandoned, the events it held "
+		  "unread are lost",
+		  c->info.name, (unsigned)(cs - c->streams), how);
 }
 
 /* @t's abandoned streams (stream_broke()), in one line. */
