@@ -381,9 +381,9 @@ int ust_shm_trace_init(struct trawl_domain_session *s, struct ust_trace *t, cons
 	t->shm = NULL;
 	if (!s->shm_path || !s->shm_path[0])
 		return 0;
-	if (t->pid ? trawl_path_fmt(t->shm_rel, sizeof(t->shm_rel), "pid/%s-%d-%s", a->info.procname,
+	if (t->pid ? trawl_path_fmt(t->shm_rel, sizeof(t->shm_rel), "ust/pid/%s-%d-%s", a->info.procname,
 				    (int)a->info.pid, a->stamp)
-		   : trawl_path_fmt(t->shm_rel, sizeof(t->shm_rel), "uid/%u/%u-bit", (unsigned)a->uid,
+		   : trawl_path_fmt(t->shm_rel, sizeof(t->shm_rel), "ust/uid/%u/%u-bit", (unsigned)a->uid,
 				    a->info.bits_per_long)) {
 		trawl_domain_err_set(err, "shared memory path %s: too long", s->shm_path);
 		return -ENAMETOOLONG;

@@ -7,7 +7,7 @@ extracts what the buffer files held, and babeltrace2 (bt2) reads it.
 
     crash.py discard    a channel big enough for all N (consumer running):
                         exactly N events, 0..N-1 in order
-    crash.py pid        the same with per-process buffers (SHM/pid/NAME-PID-DATE)
+    crash.py pid        the same with per-process buffers (SHM/NAME-DATE/ust/pid/NAME-PID-DATE)
     crash.py overwrite  an overwrite channel smaller than N, the consumer stopped
                         (SIGSTOP: nothing but the app touches the buffer): the
                         newest events are there, a run ending at N-1, in order,
@@ -119,7 +119,7 @@ def case_full(buffers):
     try:
         # 8 x 64 KiB per CPU: ~20 bytes an event, all n fit, nothing wraps.
         record_and_kill(e, n, ["--subbuf-size", "65536", "--num-subbuf", "8"], buffers=buffers)
-        want = "pid/ust-app-all-*" if buffers else "uid/%d/64-bit" % os.getuid()
+        want = "ust/pid/ust-app-all-*" if buffers else "ust/uid/%d/64-bit" % os.getuid()
         if not glob.glob("%s/s-*/%s/ch_0" % (e.shm, want)) or \
                 not glob.glob("%s/s-*/%s/metadata" % (e.shm, want)):
             fail("no buffer files in %s/s-DATE/%s: %s" % (e.shm, want,
@@ -168,7 +168,7 @@ def case_corrupt():
     e = Env()
     try:
         record_and_kill(e, n, ["--subbuf-size", "65536", "--num-subbuf", "4"])
-        tdir = glob.glob(e.shm + "/s-*/uid/*/64-bit")[0]
+        tdir = glob.glob(e.shm + "/s-*/ust/uid/*/64-bit")[0]
         good = sorted(glob.glob(tdir + "/ch_*"))
         data = open(good[0], "rb").read()
         open(tdir + "/garbage_0", "wb").write(os.urandom(len(data)))
@@ -200,7 +200,7 @@ def case_corrupt():
 def read_ns_of(out, good):
     """The events of the good streams only (the wild one may decode as anything)."""
     import shutil
-    tdir = glob.glob(out + "/s-*/uid/*/64-bit")[0]
+    tdir = glob.glob(out + "/s-*/ust/uid/*/64-bit")[0]
     for f in os.listdir(tdir):
         if f != "metadata" and f not in [os.path.basename(g) for g in good]:
             os.unlink(os.path.join(tdir, f))
