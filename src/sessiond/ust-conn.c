@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,6 +160,58 @@ int app_tally_lingers(pid_t pid)
 	return 0;
 }
 
+/*
+ * Per-process traces whose app closed its socket but had not exited yet,
+ * or whose consumer had not drained them: trace_release_gone() is called
+ * again every GONE_RETRY_MS until none waits, so the last program of a
+ * session has its trace closed (and its --shm-path files removed, as
+ * LTTng's tools/crash test expects) without waiting for another to go.
+ */
+#define GONE_RETRY_MS 100
+static int gone_fd = -1;
+
+static void gone_check(void);
+
+static void gone_ready(int fd, short revents, void *arg)
+{
+	uint64_t n;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &n, sizeof(n)) < 0 && errno == EAGAIN)
+		return;
+	gone_check();
+}
+
+static void gone_arm(int waiting)
+{
+	struct itimerspec its = {.it_value = {0, waiting ? GONE_RETRY_MS * 1000000L : 0}};
+
+	if (!waiting && gone_fd < 0)
+		return;
+	if (gone_fd < 0) {
+		gone_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (gone_fd < 0)
+			return; /* (then the next app gone releases them) */
+		if (sd_watch_add(gone_fd, gone_ready, NULL)) {
+			close(gone_fd);
+			gone_fd = -1;
+			return;
+		}
+	}
+	timerfd_settime(gone_fd, 0, &its, NULL);
+}
+
+static void gone_check(void)
+{
+	struct trawl_domain_session *s;
+	int waiting = 0;
+
+	for (s = sessions; s; s = s->next)
+		waiting |= trace_release_gone(s);
+	gone_arm(waiting);
+}
+
 void app_gone(struct ust_app *a)
 {
 	struct trawl_domain_session *s;
@@ -175,10 +228,9 @@ void app_gone(struct ust_app *a)
 		a->next = lingering;
 		lingering = a;
 	}
-	for (s = sessions; s; s = s->next) {
+	for (s = sessions; s; s = s->next)
 		app_sess_free(s, a);
-		trace_release_gone(s);
-	}
+	gone_check();
 	ust_notify_app_gone(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
 	trawl_ustctl_app_destroy(a->h); /* gives back the bytes it held */

@@ -367,8 +367,9 @@ void ust_shm_retry(struct trawl_domain_session *s);
 void ust_shm_trace_fini(struct ust_trace *t);
 /* The trace's metadata text, @len bytes, into its shm file (if any). */
 void ust_shm_metadata(struct ust_trace *t, const char *text, size_t len);
-/* Closes and frees @s's per-process traces whose process exited. */
-void trace_release_gone(struct trawl_domain_session *s);
+/* Closes and frees @s's per-process traces whose process exited; 1 while
+ * one waits (its process, or the consumer), to be called again. */
+int trace_release_gone(struct trawl_domain_session *s);
 
 /* ust-app.c: apps in sessions. Commands to apps are queued, never waited
  * for here: apps_barrier() waits when a command must know them applied. */

@@ -512,25 +512,36 @@ static int pid_exited(pid_t pid)
  * living one whose connection was dropped registers again, and goes on in
  * the same trace. A snapshot session keeps them: its next snapshot wants
  * them. Each is freed once the consumer has drained it
- * (cons_remove_trace()), at a later call.
+ * (cons_remove_trace()), at a later call. Returns 1 while a trace waits for
+ * its process to exit or for the consumer (ust-conn.c calls again then).
  */
-void trace_release_gone(struct trawl_domain_session *s)
+int trace_release_gone(struct trawl_domain_session *s)
 {
 	struct ust_trace **tp = &s->traces, *t;
 	struct app_sess *as;
+	int waiting = 0;
 
 	if (!per_pid(s) || s->snapshot)
-		return;
+		return 0;
 	while ((t = *tp)) {
+		int lingers;
+
 		for (as = s->apps; as && as->app->info.pid != t->pid; as = as->next)
 			;
-		if (!t->gone && !as && t->pid && pid_exited(t->pid) && !app_tally_lingers(t->pid))
-			cons_remove_trace(s, t);
+		lingers = t->pid && app_tally_lingers(t->pid);
+		if (!t->gone && !as && t->pid && !lingers) {
+			if (pid_exited(t->pid))
+				cons_remove_trace(s, t);
+			else
+				waiting = 1; /* its socket closed before it exited */
+		}
 		if (!t->gone || !cons_trace_removed(s, t)) {
+			waiting |= t->gone;
 			tp = &t->next;
 			continue;
 		}
 		*tp = t->next;
 		trace_free(t);
 	}
+	return waiting;
 }
