@@ -72,22 +72,16 @@ void trawl_cons_lost_count(struct trawl_cons_uncounted *u, const char *metadata,
 		return; /* not a packet: prepare refused it before any write */
 	if (!u->tail)
 		u->tail = &u->head;
-	if (content > TRAWL_CONS_UNCOUNTED_MAX - u->bytes) {
+	/* no room to keep it: counted now, or never */
+	if (content > TRAWL_CONS_UNCOUNTED_MAX - u->bytes || !(k = malloc(sizeof(*k) + content))) {
 		n = trawl_cons_packet_events(metadata, len, pkt, content);
 		if (n >= 0)
 			trawl_output_lost_events(st, (uint64_t)n);
 		else
 			trawl_log(TRAWL_LOG_WARN, "a lost packet of %zu bytes does not decode with the "
-				  "trace's metadata, and %llu bytes of others wait for newer metadata "
-				  "already: its events are not counted", content,
+				  "trace's metadata, and it cannot wait for newer metadata (%llu bytes "
+				  "of others wait already): its events are not counted", content,
 				  (unsigned long long)u->bytes);
-		return;
-	}
-	k = malloc(sizeof(*k) + content);
-	if (!k) {
-		n = trawl_cons_packet_events(metadata, len, pkt, content);
-		if (n >= 0)
-			trawl_output_lost_events(st, (uint64_t)n);
 		return;
 	}
 	/* a copy: the program may write the shared memory while we decode */

@@ -111,11 +111,6 @@ static int metadata_pack(struct ctrace *t)
 	size_t len;
 	int ret;
 
-	if (from > t->metadata_len || (from && !t->mpk)) {
-		free(t->mpk);
-		t->mpk = NULL;
-		t->mpk_len = t->mpk_text = from = 0;
-	}
 	if (from == t->metadata_len && t->mpk)
 		return 0;
 	/* the trace's UUID, which every packet header repeats: the daemon's text says it */
@@ -605,8 +600,11 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	memcpy(copy, payload, h->size);
 	copy[h->size] = '\0';
 	/* a text that is not the old one extended (a regeneration) is packed afresh */
-	if (!t->metadata || h->size < t->mpk_text || memcmp(copy, t->metadata, t->mpk_text))
-		t->mpk_text = SIZE_MAX;
+	if (!t->metadata || h->size < t->mpk_text || memcmp(copy, t->metadata, t->mpk_text)) {
+		free(t->mpk);
+		t->mpk = NULL;
+		t->mpk_len = t->mpk_text = 0;
+	}
 	free(t->metadata);
 	t->metadata = copy;
 	t->metadata_len = h->size;

@@ -163,12 +163,18 @@ int app_tally_lingers(pid_t pid)
 /*
  * Per-process traces whose app closed its socket but had not exited yet,
  * or whose consumer had not drained them: trace_release_gone() is called
- * again every GONE_RETRY_MS until none waits, so the last program of a
- * session has its trace closed (and its --shm-path files removed, as
- * LTTng's tools/crash test expects) without waiting for another to go.
+ * again until none waits, so the last program of a session has its trace
+ * closed (and its --shm-path files removed, as LTTng's tools/crash test
+ * expects) without waiting for another to go. Every GONE_RETRY_MS at
+ * first (a program exits right after its socket closes), then every
+ * GONE_SLOW_MS: a program that closed its socket and lives on (dropped,
+ * it registers again) costs the daemon one wake-up a second, not ten.
  */
 #define GONE_RETRY_MS 100
+#define GONE_FAST_TRIES 20
+#define GONE_SLOW_MS 1000
 static int gone_fd = -1;
+static unsigned gone_tries; /* since the last app went */
 
 static void gone_check(void);
 
@@ -185,7 +191,8 @@ static void gone_ready(int fd, short revents, void *arg)
 
 static void gone_arm(int waiting)
 {
-	struct itimerspec its = {.it_value = {0, waiting ? GONE_RETRY_MS * 1000000L : 0}};
+	long ms = !waiting ? 0 : gone_tries++ < GONE_FAST_TRIES ? GONE_RETRY_MS : GONE_SLOW_MS;
+	struct itimerspec its = {.it_value = {ms / 1000, ms % 1000 * 1000000L}}; /* 0: disarmed */
 
 	if (!waiting && gone_fd < 0)
 		return;
@@ -230,6 +237,7 @@ void app_gone(struct ust_app *a)
 	}
 	for (s = sessions; s; s = s->next)
 		app_sess_free(s, a);
+	gone_tries = 0;
 	gone_check();
 	ust_notify_app_gone(a);
 	sd_watch_del(trawl_ustctl_app_fd(a->h));
