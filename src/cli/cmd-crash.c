@@ -10,8 +10,12 @@
  * "metadata" is one trace; its other regular files are streams. The files
  * are their owner's (and the traced apps') to write, so they are hostile:
  * each is read whole (at most what a buffer can be), checked, and refused
- * in one line if it is not a buffer. Links are not followed. The output is
- * written as fs.h writes trace files (new inodes, no link followed).
+ * in one line if it is not a buffer. A link to a file is followed only when
+ * the file has the link's owner (`cp -rs` of a buffer folder, which LTTng's
+ * crash test reads): root reading a user's folder never reads a file of
+ * someone else's through that user's link. Links to folders are not
+ * followed. The output is written as fs.h writes trace files (new inodes,
+ * no link followed).
  */
 #include "cli/cli.h"
 #include "common/common.h"
@@ -54,6 +58,47 @@ struct crash {
 	unsigned refused;  /* files that are not buffers */
 };
 
+/* Opens @name in @dir for reading: a regular file, or a link to a regular
+ * file of the link's owner (the header says why). An fd, or a negative
+ * errno (-EINVAL: not a regular file; -EPERM: a link to another owner's). */
+static int crash_open(int dir, const char *name, struct stat *st)
+{
+	struct stat lst;
+	int fd;
+
+	if (fstatat(dir, name, &lst, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	if (!S_ISREG(lst.st_mode) && !S_ISLNK(lst.st_mode))
+		return -EINVAL;
+	fd = openat(dir, name,
+		    O_RDONLY | O_NONBLOCK | O_CLOEXEC | (S_ISLNK(lst.st_mode) ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return -errno;
+	/* Checked on what was opened: a link changed meanwhile is judged by
+	 * the file it led to. */
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (S_ISLNK(lst.st_mode) && st->st_uid != lst.st_uid) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* Whether @name in @dir is a file crash_open() would open. */
+static int crash_is_file(int dir, const char *name)
+{
+	struct stat st;
+	int fd = crash_open(dir, name, &st);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 /* The whole regular file @name in @dir, at most @max bytes, into *@buf
  * (the caller frees). Its size, or a negative errno. */
 static ssize_t slurp(int dir, const char *name, size_t max, char **buf)
@@ -64,11 +109,11 @@ static ssize_t slurp(int dir, const char *name, size_t max, char **buf)
 	int fd;
 
 	*buf = NULL;
-	fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = crash_open(dir, name, &st);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
-		ret = !S_ISREG(st.st_mode) ? -EINVAL : -EFBIG;
+		return fd;
+	if ((uint64_t)st.st_size > max) {
+		ret = -EFBIG;
 		goto out;
 	}
 	*buf = malloc(st.st_size ? (size_t)st.st_size : 1);
@@ -113,7 +158,9 @@ static void stream_extract(struct crash *c, int in, const char *in_path, const c
 	len = slurp(in, name, TRAWL_RB_MAX_BUF + trawl_rb_ctrl_size(65536), &buf);
 	if (len < 0) {
 		fprintf(stderr, "trawl crash: %s/%s: %s\n", in_path, name,
-			len == -EINVAL || len == -EFBIG ? "not a trawl buffer file" : strerror((int)-len));
+			len == -EINVAL || len == -EFBIG ? "not a trawl buffer file"
+			: len == -EPERM			? "a link to another owner's file: not followed"
+							: strerror((int)-len));
 		c->refused++;
 		return;
 	}
@@ -191,11 +238,10 @@ static void trace_extract(struct crash *c, int in, const char *in_path, const ch
 		return;
 	}
 	while ((e = readdir(d))) {
-		struct stat st;
-
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "metadata"))
 			continue;
-		if (fstatat(in, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+		/* Links are judged, and refused aloud, by stream_extract(). */
+		if (e->d_type != DT_REG && e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
 			continue;
 		stream_extract(c, in, in_path, out_rel, e->d_name);
 	}
@@ -206,11 +252,10 @@ static void trace_extract(struct crash *c, int in, const char *in_path, const ch
 static void walk(struct crash *c, int in, const char *in_path, const char *out_rel, int depth)
 {
 	struct dirent *e;
-	struct stat st;
 	DIR *d;
 	int fd;
 
-	if (!fstatat(in, "metadata", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode)) {
+	if (crash_is_file(in, "metadata")) {
 		trace_extract(c, in, in_path, out_rel);
 		return;
 	}

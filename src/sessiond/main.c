@@ -220,7 +220,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: trawl-sessiond [--daemonize | -d] [--foreground] [--log-level LEVEL]\n"
 		   "                      [--load PATH | --no-autoload] [--limit NAME=VALUE]...\n"
-		   "                      [--help]\n"
+		   "                      [--consumerd-path PATH] [--help]\n"
 		   "The trawl session daemon. Started by `trawl` when needed; run it as root\n"
 		   "(--daemonize, or the trawl-sessiond.service unit) to trace the kernel and\n"
 		   "serve members of group 'tracing'.\n"
@@ -231,6 +231,9 @@ static void usage(FILE *f)
 		   "*.lttng files) at start; without it, those of LTTng's autoload folders\n"
 		   "$LTTNG_HOME/.lttng/sessions/auto (else $HOME's) and /etc/lttng/sessions/auto\n"
 		   "that this user owns (root: both); --no-autoload: none.\n"
+		   "--consumerd-path PATH (LTTng's --consumerd64-path): the consumer program\n"
+		   "to start (default: trawl-consumerd beside this program, else on PATH);\n"
+		   "--consumerd32-path is accepted and ignored (no 32-bit consumer).\n"
 		   "--limit: what other users may make the daemon hold (docs/SECURITY.md);\n"
 		   "bytes take K, M or G. The limits and their values:\n");
 	sd_limits_usage(f);
@@ -287,6 +290,9 @@ int main(int argc, char **argv)
 		{"log-level", required_argument, NULL, 'l'},
 		{"load", required_argument, NULL, 'P'},
 		{"no-autoload", no_argument, NULL, 'N'},
+		{"consumerd-path", required_argument, NULL, 'C'},
+		{"consumerd64-path", required_argument, NULL, 'C'},
+		{"consumerd32-path", required_argument, NULL, '3'},
 		{NULL, 0, NULL, 0},
 	};
 	enum trawl_log_level level = TRAWL_LOG_INFO;
@@ -322,6 +328,26 @@ int main(int argc, char **argv)
 		case 'N':
 			autoload = 0;
 			break;
+		case 'C':
+			/* The operator's choice (whoever starts the daemon): it
+			 * runs as each session's owner, never as root. */
+			/* Made absolute (--daemonize leaves the folder), its last
+			 * part kept: a link's name is the process's name. */
+			ret = optarg[0] == '/'
+				      ? trawl_path_fmt(sd.consumerd, sizeof(sd.consumerd), "%s", optarg)
+			      : !getcwd(sock, sizeof(sock)) ? -errno
+				      : trawl_path_fmt(sd.consumerd, sizeof(sd.consumerd), "%s/%s",
+						       sock, optarg);
+			if (!ret && access(sd.consumerd, X_OK))
+				ret = -errno;
+			if (ret) {
+				fprintf(stderr, "trawl-sessiond: --consumerd-path %s: %s\n", optarg,
+					strerror(-ret));
+				return 2;
+			}
+			break;
+		case '3':
+			break;
 		case 'l':
 			if (trawl_log_level_parse(optarg, &level)) {
 				fprintf(stderr, "trawl-sessiond: --log-level %s: not error, warning, "
@@ -347,7 +373,8 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 1;
 	}
-	if (trawl_find_program("trawl-consumerd", sd.consumerd, sizeof(sd.consumerd)))
+	if (!sd.consumerd[0] &&
+	    trawl_find_program("trawl-consumerd", sd.consumerd, sizeof(sd.consumerd)))
 		sd.consumerd[0] = '\0';
 	if (daemon_mode) {
 		ret = trawl_daemon_start(&ready_fd);

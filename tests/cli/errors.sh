@@ -97,4 +97,20 @@ expect 2 "$TRAWL" view a b && expect_err_line "too many"
 expect 0 "$TRAWL" destroy s1
 expect 5 "$TRAWL" destroy s1
 expect 0 "$TRAWL" destroy --all
+
+# --consumerd-path (LTTng's --consumerd64-path): the daemon starts that
+# program, under the name given (LTTng's tests find the consumer by it).
+expect 2 "$BIN/trawl-sessiond" --consumerd-path "$T/nonexistent" && expect_err_line "consumerd-path"
+kill_daemons
+mkdir -p "$T/cbin" && ln -s "$BIN/trawl-consumerd" "$T/cbin/my-consumerd"
+expect 0 "$BIN/trawl-sessiond" --daemonize --consumerd64-path "$T/cbin/my-consumerd"
+expect 0 "$TRAWL" create cp -o "$T/cp"
+expect 0 "$TRAWL" enable-event -u -a
+expect 0 "$TRAWL" start
+found=
+for pid in $(pgrep -f "$T/cbin/my-consumerd"); do
+	[ "$(cut -d '' -f 1 </proc/"$pid"/cmdline)" = "$T/cbin/my-consumerd" ] && found=$pid
+done
+[ -n "$found" ] || fail "--consumerd64-path: no consumer runs as $T/cbin/my-consumerd"
+expect 0 "$TRAWL" destroy cp
 finish

@@ -130,6 +130,13 @@ def case_full(buffers):
         if ns != list(range(n)):
             fail("wanted 0..%d in order, got %d events (first %s, last %s)" %
                  (n - 1, len(ns), ns[:3], ns[-3:]))
+        # a copy made of links (`cp -rs`, as LTTng's crash test does): the
+        # same events, each link leading to a file of its own owner
+        links = e.dir + "/links"
+        subprocess.run(["cp", "-rs", e.shm + "/.", links], check=True)
+        r = e.crash("-x", e.dir + "/out-links", links)
+        if r.returncode != 0 or read_ns(e.dir + "/out-links") != ns:
+            fail("trawl crash of a cp -rs copy: exit %d: %s" % (r.returncode, r.stderr.strip()))
         # the default: shown as `trawl view` shows a trace
         r = e.crash(e.shm)
         lines = [x for x in r.stdout.splitlines() if "tall:seq" in x]
@@ -181,6 +188,9 @@ def case_corrupt():
         # and one whose meta and positions are random (the header kept)
         wild = bytearray(data[:64]) + bytearray(os.urandom(len(data) - 64))
         open(tdir + "/wild_0", "wb").write(bytes(wild))
+        # a link, owned by another user, to a good buffer: not followed
+        os.symlink(good[0], tdir + "/foreign_0")
+        os.lchown(tdir + "/foreign_0", 65534, 65534)
         r = e.crash("-x", e.dir + "/out", e.shm)
         errs = r.stderr.strip().splitlines()
         print("corrupt: exit %d\n%s" % (r.returncode, r.stderr.strip()))
@@ -190,6 +200,9 @@ def case_corrupt():
             hits = [x for x in errs if name in x]
             if len(hits) != 1 or "not a trawl buffer file" not in hits[0]:
                 fail("%s: wanted one line saying so, got %s" % (name, hits))
+        hits = [x for x in errs if "foreign_0" in x]
+        if len(hits) != 1 or "another owner's file: not followed" not in hits[0]:
+            fail("foreign_0: wanted one line refusing the link, got %s" % hits)
         ns = read_ns_of(e.dir + "/out", good)
         if ns != list(range(n)):
             fail("the good streams: %d events, wanted %d" % (len(ns), n))
