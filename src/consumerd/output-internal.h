@@ -91,6 +91,12 @@ struct trawl_output {
 	uint64_t lost_packets, lost_bytes, lost_events;
 	uint64_t lost_unknown; /* lost packets whose events are not counted (yet) */
 	uint64_t lost_unconfirmed; /* relay: of the lost, sent but never confirmed (relayd may hold them) */
+	/*
+	 * Of the lost, those that were their stream's first: an empty packet
+	 * takes the place of each (trawl_output_stream_first()), so readers
+	 * count one lost packet fewer for each such stream, not its events.
+	 */
+	uint64_t lost_placed;
 	trawl_output_count_fn count; /* NULL, or counts a kept packet's events (output.h) */
 	void *count_arg;             /* not owned: count()'s */
 	/* relay: data bytes sent, and confirmed written by relayd (PING replies) */

@@ -59,7 +59,11 @@ int trawl_output_stream_first(struct trawl_output_stream *st)
 	p.context.content_size = p.context.packet_size = sizeof(p) * 8;
 	p.context.events_discarded = 0;
 	n = trawl_output_stream_packet_forced(st, &p, sizeof(p), TRAWL_OUTPUT_PKT_NOCARRY);
-	return n < 0 ? (int)n : 0;
+	if (n < 0)
+		return (int)n;
+	if (st->lost_packets)
+		st->o->lost_placed++; /* readers see one lost packet fewer: the line says so */
+	return 0;
 }
 
 /*
@@ -124,27 +128,41 @@ void trawl_output_seal(struct trawl_output *o)
 /*
  * ", N packets (M events) lost"; "(B bytes)" when some packet's events are
  * not known (a user-space packet that does not decode with its trace's
- * metadata), with the M counted if any.
+ * metadata), with the M counted if any. N is what readers of the trace
+ * report lost: a stream's first lost packet has an empty packet in its
+ * place (trawl_output_stream_first()), said apart, its events in M.
  */
 void trawl_output_lost_text(const struct trawl_output *o, char *buf, size_t len)
 {
+	uint64_t placed = TRAWL_MIN(o->lost_placed, o->lost_packets);
+	uint64_t shown = o->lost_packets - placed;
+	size_t at;
+
 	if (!o->lost_packets)
 		trawl_msg_fmt(buf, len, ", nothing lost");
 	else if (o->lost_unknown && o->lost_events)
 		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu bytes, %llu events or more) lost",
-			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)shown, shown == 1 ? "" : "s",
 			      (unsigned long long)o->lost_bytes,
 			      (unsigned long long)o->lost_events);
 	else if (o->lost_unknown)
 		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu bytes) lost",
-			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)shown, shown == 1 ? "" : "s",
 			      (unsigned long long)o->lost_bytes);
 	else
 		trawl_msg_fmt(buf, len, ", %llu packet%s (%llu event%s) lost",
-			      (unsigned long long)o->lost_packets, o->lost_packets == 1 ? "" : "s",
+			      (unsigned long long)shown, shown == 1 ? "" : "s",
 			      (unsigned long long)o->lost_events, o->lost_events == 1 ? "" : "s");
-	if (o->lost_unconfirmed && strlen(buf) < len)
-		trawl_msg_fmt(buf + strlen(buf), len - strlen(buf),
+	at = strlen(buf);
+	if (placed && at < len)
+		trawl_msg_fmt(buf + at, len - at,
+			      " (%llu more %s %s first: an empty packet takes %s place)",
+			      (unsigned long long)placed, placed == 1 ? "was its" : "were their",
+			      placed == 1 ? "stream's" : "streams'",
+			      placed == 1 ? "its" : "each one's");
+	at = strlen(buf);
+	if (o->lost_unconfirmed && at < len)
+		trawl_msg_fmt(buf + at, len - at,
 			      " (%llu sent, not confirmed: "
 			      "trawl-relayd may hold them)",
 			      (unsigned long long)o->lost_unconfirmed);
