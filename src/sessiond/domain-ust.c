@@ -1086,6 +1086,16 @@ static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *er
 {
 	int ret;
 
+	/*
+	 * The per-process traces of programs that exited, removed first: their
+	 * socket closes before their process exits, and the retry that
+	 * removes them then (ust-conn.c, gone_check()) could come after this
+	 * clear, whose START gave them new files, empty packets at the stop
+	 * (sessiond-rotate-clear, loaded: ust/pid/APP-PID-DATE/ after a clear
+	 * of a program that had exited). The consumer drains and closes each
+	 * before the CLEAR; the ust/ folder's removal below takes its files.
+	 */
+	trace_release_gone(s);
 	if (cons_alive(s) && s->traces) {
 		apps_drain();
 		ret = cons_async(s, TRAWL_CONS_CLEAR);
