@@ -46,6 +46,15 @@ def empty_metadata(path):
     return files
 
 
+def declares(path, name):
+    """Whether the metadata file @path declares event @name whole (its
+    block closed: the daemon may send the text in parts)."""
+    with open(path, "rb") as fh:
+        text = fh.read()
+    at = text.find(b'name = "%s";' % name)
+    return at >= 0 and text.rstrip().endswith(b"};")
+
+
 def same_metadata(files):
     """Each file of @files holds its text again (regenerated whole)."""
     for f, text in files.items():
@@ -74,9 +83,14 @@ def test_ust(env):
     app.emit(100)
     said(env.trawl("regenerate", "statedump"), "State dump successfully regenerated for session s")
     # the consumer creates the trace's files as it takes the app's first
-    # packets: on a loaded machine, after the commands above return
+    # packets, and its metadata grows as the daemon sends it (the event's
+    # declaration after the trace's): on a loaded machine, after the
+    # commands above return. Once it declares tall:seq it is whole (the
+    # session's one event): a file emptied before would be compared with
+    # part of the text (once: 2049 bytes of 2357).
     for _ in range(600):
-        if any(os.path.getsize(f) for f in glob.glob(env.out + "/**/metadata", recursive=True)):
+        if any(declares(f, b"tall:seq") for f in glob.glob(env.out + "/**/metadata",
+                                                            recursive=True)):
             break
         time.sleep(0.05)
     files = empty_metadata(env.out)
