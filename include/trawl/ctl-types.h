@@ -43,7 +43,41 @@ enum trawl_ctl_domain {
 	TRAWL_CTL_DOMAIN_NONE = 0,   /* no domain (sessions, daemon-wide commands) */
 	TRAWL_CTL_DOMAIN_KERNEL = 1, /* the Linux kernel (root session daemon only) */
 	TRAWL_CTL_DOMAIN_UST = 2,    /* user-space applications (libtrawl-ust) */
+	/* LTTng's agent domains: logging frameworks whose agents (in the
+	 * application) send each log record of an enabled logger through a
+	 * user-space tracepoint, recorded in the session's user-space channel
+	 * lttng_jul_channel (lttng_log4j_channel, lttng_python_channel). An event
+	 * rule's name is a logger name, or "*"; its log levels are the
+	 * framework's (TRAWL_CTL_JUL_*, ...). */
+	TRAWL_CTL_DOMAIN_JUL = 3,    /* java.util.logging */
+	TRAWL_CTL_DOMAIN_LOG4J = 4,  /* Apache log4j 1.2 */
+	TRAWL_CTL_DOMAIN_PYTHON = 5, /* Python's logging */
 };
+
+/* The agent domains' log levels (LTTng 2.13's values): more severe is larger. */
+#define TRAWL_CTL_JUL_OFF 2147483647
+#define TRAWL_CTL_JUL_SEVERE 1000
+#define TRAWL_CTL_JUL_WARNING 900
+#define TRAWL_CTL_JUL_INFO 800
+#define TRAWL_CTL_JUL_CONFIG 700
+#define TRAWL_CTL_JUL_FINE 500
+#define TRAWL_CTL_JUL_FINER 400
+#define TRAWL_CTL_JUL_FINEST 300
+#define TRAWL_CTL_JUL_ALL (-2147483647 - 1)
+#define TRAWL_CTL_LOG4J_OFF 2147483647
+#define TRAWL_CTL_LOG4J_FATAL 50000
+#define TRAWL_CTL_LOG4J_ERROR 40000
+#define TRAWL_CTL_LOG4J_WARN 30000
+#define TRAWL_CTL_LOG4J_INFO 20000
+#define TRAWL_CTL_LOG4J_DEBUG 10000
+#define TRAWL_CTL_LOG4J_TRACE 5000
+#define TRAWL_CTL_LOG4J_ALL (-2147483647 - 1)
+#define TRAWL_CTL_PYTHON_CRITICAL 50
+#define TRAWL_CTL_PYTHON_ERROR 40
+#define TRAWL_CTL_PYTHON_WARNING 30
+#define TRAWL_CTL_PYTHON_INFO 20
+#define TRAWL_CTL_PYTHON_DEBUG 10
+#define TRAWL_CTL_PYTHON_NOTSET 0
 
 /* What an event rule's name (and target) designate. */
 enum trawl_ctl_event_kind {

@@ -752,9 +752,12 @@ int trawl_ctl_event_set_filter(struct trawl_ctl_event *ev, const char *filter);
 
 /**
  * trawl_ctl_event_set_loglevel - record only events of some log levels
- * @ev: an event rule (user space)
+ * @ev: an event rule (user space, or an agent domain)
  * @type: which levels, relative to @level
- * @level: 0 (TRACE_EMERG) .. 14 (TRACE_DEBUG)
+ * @level: user space: 0 (TRACE_EMERG) .. 14 (TRACE_DEBUG), checked when the
+ *         rule is enabled; an agent domain: its framework's level
+ *         (TRAWL_CTL_JUL_*, TRAWL_CTL_LOG4J_*, TRAWL_CTL_PYTHON_*), and RANGE
+ *         means this level or more severe (larger)
  *
  * Return: 0 or -EINVAL.
  */
@@ -1580,6 +1583,30 @@ int trawl_ctl_loglevel_parse(const char *name);
  * Return: "TRACE_EMERG".."TRACE_DEBUG" (static storage), NULL if out of range.
  */
 const char *trawl_ctl_loglevel_name(int level);
+
+/**
+ * trawl_ctl_agent_loglevel_parse - an agent domain's log level from its name
+ * @domain: TRAWL_CTL_DOMAIN_JUL, _LOG4J or _PYTHON
+ * @name: LTTng 2.13's names, in any case: "SEVERE" or "JUL_SEVERE", "FATAL"
+ *        or "LOG4J_FATAL", "INFO" or "PYTHON_INFO", ...
+ * @level: the level's value (TRAWL_CTL_JUL_SEVERE, ...)
+ *
+ * As LTTng 2.13's client, the levels "ALL" (JUL, log4j) are not taken: a
+ * rule of every level has no --loglevel.
+ *
+ * Return: 0, or -EINVAL if unknown.
+ */
+int trawl_ctl_agent_loglevel_parse(enum trawl_ctl_domain domain, const char *name, int *level);
+
+/**
+ * trawl_ctl_agent_loglevel_name - an agent domain's log level's name
+ * @domain: TRAWL_CTL_DOMAIN_JUL, _LOG4J or _PYTHON
+ * @level: a level of the domain
+ *
+ * Return: "JUL_SEVERE", "LOG4J_ALL", "PYTHON_INFO", ... (static storage), or
+ * NULL for a level the framework does not name.
+ */
+const char *trawl_ctl_agent_loglevel_name(enum trawl_ctl_domain domain, int level);
 
 #ifdef __cplusplus
 }

@@ -125,6 +125,7 @@ int cli_loss_status(struct trawl_ctl *ctl, const char *name);
  */
 struct cli_target {
 	enum trawl_ctl_domain domain; /* TRAWL_CTL_DOMAIN_NONE until -k or -u */
+	int domains_given;            /* how many of -k, -u, -j, -l, -p (LTTng takes one) */
 	const char *session;          /* as given; NULL: the current session */
 	const char *channel;          /* as given; NULL: channel0 */
 	char name[TRAWL_CTL_NAME_MAX]; /* the session, once resolved */
@@ -136,8 +137,14 @@ struct cli_target {
 		"session", required_argument, NULL, 's'                                           \
 	}
 #define CLI_CHANNEL_OPTION {"channel", required_argument, NULL, 'c'}
+/* LTTng's agent domains (enable-event, disable-event, list): -j, -l, -p */
+#define CLI_AGENT_OPTIONS                                                                         \
+	{"jul", no_argument, NULL, 'j'}, {"log4j", no_argument, NULL, 'l'},                       \
+	{                                                                                         \
+		"python", no_argument, NULL, 'p'                                                  \
+	}
 
-/* Takes -k, -u, -s and -c into @t: returns 1 if @c was one of them. */
+/* Takes -k, -u, -j, -l, -p, -s and -c into @t: returns 1 if @c was one of them. */
 int cli_target_opt(struct cli_target *t, int c, const char *arg);
 /*
  * After the options: checks a domain was given, resolves the session into
@@ -222,6 +229,7 @@ struct cli_mi_event {
 	enum trawl_ctl_loglevel_type loglevel_type;
 	const char *exclusions; /* NULL or "": none; else joined by ',' */
 	int exclusions_apart;   /* enable-event's: an empty <exclusions/>, then the names */
+	enum trawl_ctl_domain domain; /* an agent domain: its level names, always shown */
 };
 void cli_mi_event_of(struct cli_mi_event *m, const struct trawl_ctl_event_info *e);
 void cli_mi_event_open(const struct cli_mi_event *e);

@@ -24,6 +24,7 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		CLI_TARGET_OPTIONS,
 		CLI_CHANNEL_OPTION,
+		CLI_AGENT_OPTIONS,
 		{"all", no_argument, NULL, 'a'},
 		{"all-events", no_argument, NULL, 'a'},
 		{"syscall", no_argument, NULL, 'Y'},
@@ -38,7 +39,7 @@ static int run(int argc, char **argv)
 	char *names, *tok, *save;
 	int c, ret = 0, first = 0, all = 0;
 
-	while ((c = getopt_long(argc, argv, "hkus:c:a", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkujlps:c:a", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_disable_event);
@@ -61,6 +62,8 @@ static int run(int argc, char **argv)
 	}
 	if (all == (argc > optind) || argc - optind > 1)
 		return cli_usage(&cli_cmd_disable_event, "expected event names or --all");
+	if (t.domains_given > 1)
+		return cli_error(-EINVAL, "only one domain must be specified");
 	if (t.domain == TRAWL_CTL_DOMAIN_UST && strcmp(type, "any"))
 		return cli_error(-EINVAL, "disabling user-space events by type (--%s) is not "
 					  "supported, as in LTTng 2.13", type);
@@ -103,7 +106,7 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_disable_event = {
 	.name = "disable-event",
 	.summary = "Disable event rules",
-	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] [--syscall] (NAME[,NAME...] | --all)",
+	.synopsis = "(-k | -u | -j | -l | -p) [-s NAME] [-c CHANNEL] [--syscall] (NAME[,NAME...] | --all)",
 	.description = "Disables the rules enabled with these names in the channel.",
 	.options = opts_doc,
 	.run = run,

@@ -14,6 +14,9 @@
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "Kernel events."},
 	{"-u, --userspace", "User-space (application) events."},
+	{"-j, --jul", "java.util.logging loggers (NAME: a logger name)."},
+	{"-l, --log4j", "log4j loggers."},
+	{"-p, --python", "Python logging loggers."},
 	{"-s, --session=NAME", "The session (default: the current session)."},
 	{"-c, --channel=NAME", "The channel (default: channel0, created when needed)."},
 	{"-a, --all", "Every event (same as the name \"*\")."},
@@ -26,7 +29,8 @@ static const struct cli_option_doc opts_doc[] = {
 	 "name from $PATH)."},
 	{"--userspace-probe=sdt:PATH:PROVIDER:NAME", "A user-space probe at the SDT probe "
 	 "PROVIDER:NAME (sys/sdt.h) of PATH."},
-	{"--loglevel=LEVEL", "Events of LEVEL or more severe (TRACE_EMERG .. TRACE_DEBUG)."},
+	{"--loglevel=LEVEL", "Events of LEVEL or more severe (TRACE_EMERG .. TRACE_DEBUG; -j: "
+	 "SEVERE .. FINEST, -l: FATAL .. TRACE, -p: CRITICAL .. NOTSET, LTTng's names)."},
 	{"--loglevel-only=LEVEL", "Events of exactly LEVEL."},
 	{"-f, --filter=EXPR", "Record only events for which EXPR is true."},
 	{"-x, --exclude=NAME[,NAME...]", "User space: leave out these events (names or '*' "
@@ -190,13 +194,14 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		CLI_TARGET_OPTIONS,
 		CLI_CHANNEL_OPTION,
+		CLI_AGENT_OPTIONS,
 		{"all", no_argument, NULL, 'a'},
 		{"tracepoint", no_argument, NULL, 'T'},
 		{"syscall", no_argument, NULL, 'Y'},
 		{"probe", required_argument, NULL, 'P'},
 		{"function", required_argument, NULL, 'F'},
 		{"userspace-probe", required_argument, NULL, 'U'},
-		{"loglevel", required_argument, NULL, 'l'},
+		{"loglevel", required_argument, NULL, 'V'},
 		{"loglevel-only", required_argument, NULL, 'L'},
 		{"filter", required_argument, NULL, 'f'},
 		{"exclude", required_argument, NULL, 'x'},
@@ -205,14 +210,14 @@ static int run(int argc, char **argv)
 	};
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	enum trawl_ctl_loglevel_type lt = TRAWL_CTL_LOGLEVEL_ALL;
-	const char *target = NULL, *filter = NULL, *exclude = NULL;
+	const char *target = NULL, *filter = NULL, *exclude = NULL, *level_name = NULL;
 	char uloc[PATH_MAX + 600], excluding[4 * TRAWL_CTL_EXCLUSIONS_MAX];
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	int c, ret = 0, first = 0, all = 0, level = 0;
+	int c, ret = 0, first = 0, all = 0, level = 0, agent;
 
-	while ((c = getopt_long(argc, argv, "hkus:c:af:x:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkujlps:c:af:x:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_enable_event);
@@ -241,13 +246,11 @@ static int run(int argc, char **argv)
 				return ret;
 			target = uloc;
 			break;
-		case 'l':
+		case 'V':
 		case 'L':
-			level = trawl_ctl_loglevel_parse(optarg);
-			if (level < 0)
-				return cli_error(-EINVAL, "unknown log level '%s' (TRACE_EMERG .. "
-							  "TRACE_DEBUG, or 0 .. 14)", optarg);
-			lt = c == 'l' ? TRAWL_CTL_LOGLEVEL_RANGE : TRAWL_CTL_LOGLEVEL_SINGLE;
+			/* (parsed below: the domain's names, the domain maybe after) */
+			level_name = optarg;
+			lt = c == 'V' ? TRAWL_CTL_LOGLEVEL_RANGE : TRAWL_CTL_LOGLEVEL_SINGLE;
 			break;
 		case 'f':
 			filter = optarg;
@@ -261,7 +264,17 @@ static int run(int argc, char **argv)
 		}
 	}
 	if (t.domain == TRAWL_CTL_DOMAIN_NONE)
-		return cli_usage(&cli_cmd_enable_event, "give a domain: -k or -u");
+		return cli_usage(&cli_cmd_enable_event, "give a domain: -k, -u, -j, -l or -p");
+	if (t.domains_given > 1)
+		return cli_error(-EINVAL, "only one domain must be specified");
+	agent = t.domain >= TRAWL_CTL_DOMAIN_JUL;
+	if (agent && kind != TRAWL_CTL_EVENT_TRACEPOINT)
+		return cli_error(-EOPNOTSUPP, "event type not supported for domain");
+	if (level_name && agent && trawl_ctl_agent_loglevel_parse(t.domain, level_name, &level))
+		return cli_error(-EINVAL, "unknown loglevel %s", level_name);
+	if (level_name && !agent && (level = trawl_ctl_loglevel_parse(level_name)) < 0)
+		return cli_error(-EINVAL, "unknown log level '%s' (TRACE_EMERG .. TRACE_DEBUG, or "
+					  "0 .. 14)", level_name);
 	if (all && argc > optind)
 		return cli_usage(&cli_cmd_enable_event, "give event names or --all, not both");
 	if (!all && argc - optind != 1)
@@ -270,9 +283,9 @@ static int run(int argc, char **argv)
 		return cli_usage(&cli_cmd_enable_event, "a probe needs a name, not --all");
 	if (lt != TRAWL_CTL_LOGLEVEL_ALL && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_error(-EINVAL, "log levels apply to user-space events only");
-	if (exclude && t.domain == TRAWL_CTL_DOMAIN_KERNEL)
-		return cli_error(-EINVAL, "event name exclusions are not yet implemented for kernel "
-					  "events");
+	if (exclude && (t.domain == TRAWL_CTL_DOMAIN_KERNEL || agent))
+		return cli_error(-EINVAL, "event name exclusions are not yet implemented for %s "
+					  "events", agent ? cli_domain_word(t.domain) : "kernel");
 	ret = cli_target_connect(&cli_cmd_enable_event, &t, &ctl);
 	if (ret)
 		return ret;
@@ -310,7 +323,13 @@ static int run(int argc, char **argv)
 				.name = tok, .kind = kind, .enabled = !ret, .target = target,
 				.loglevel = lt != TRAWL_CTL_LOGLEVEL_ALL ? level : -1,
 				.loglevel_type = lt, .exclusions = exclude, .exclusions_apart = 1,
+				.domain = t.domain,
 			};
+
+			if (agent && lt == TRAWL_CTL_LOGLEVEL_ALL) /* LTTng's: the domain's "all" */
+				me.loglevel = t.domain == TRAWL_CTL_DOMAIN_PYTHON ? TRAWL_CTL_PYTHON_DEBUG
+					: t.domain == TRAWL_CTL_DOMAIN_JUL ? TRAWL_CTL_JUL_ALL
+					: TRAWL_CTL_LOG4J_ALL;
 
 			cli_mi_event_open(&me);
 			cli_mi_bool("success", !ret);
@@ -326,9 +345,14 @@ static int run(int argc, char **argv)
 			if (all && kind == TRAWL_CTL_EVENT_SYSCALL)
 				printf("All %s system calls are enabled in channel %s\n",
 				       cli_domain_word(t.domain), chan);
+			else if (all && level_name) /* LTTng's: the level as given */
+				printf("All %s events%s are enabled in channel %s for loglevel %s\n",
+				       cli_domain_word(t.domain), excluding, chan, level_name);
 			else if (all)
 				printf("All %s events%s are enabled in channel %s\n",
 				       cli_domain_word(t.domain), excluding, chan);
+			else if (!filter && agent) /* LTTng's agent line: no channel */
+				printf("%s event %s enabled\n", cli_domain_word(t.domain), tok);
 			else if (!filter)
 				printf("%s event %s%s created in channel %s\n",
 				       cli_domain_word(t.domain), tok, excluding, chan);
@@ -347,7 +371,7 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_enable_event = {
 	.name = "enable-event",
 	.summary = "Enable event rules",
-	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] [--syscall | --probe LOC | --function SYM | "
+	.synopsis = "(-k | -u | -j | -l | -p) [-s NAME] [-c CHANNEL] [--syscall | --probe LOC | --function SYM | "
 		    "--userspace-probe LOC] [--loglevel L | --loglevel-only L] [--filter EXPR] "
 		    "[--exclude NAME[,NAME...]] (NAME[,NAME...] | --all)",
 	.description = "Records the named events (or, with --all, every event) in a channel of "

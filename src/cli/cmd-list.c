@@ -13,6 +13,9 @@
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "List the kernel's tracepoints (with --syscall: its system calls)."},
 	{"-u, --userspace", "List the tracepoints of the applications registered now."},
+	{"-j, --jul", "List the java.util.logging loggers of the agents registered now."},
+	{"-l, --log4j", "List the log4j loggers of the agents registered now."},
+	{"-p, --python", "List the Python loggers of the agents registered now."},
 	{"-f, --fields", "With -k or -u, list each event's fields too."},
 	{"--syscall", "With -k, list system calls."},
 	{"-c, --channel=NAME", "Accepted for LTTng compatibility."},
@@ -197,6 +200,43 @@ static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
 		       a.kind == TRAWL_CTL_EVENT_SYSCALL ? "syscall" : "tracepoint");
 }
 
+/*
+ * `list -j|-l|-p`: the loggers of an agent domain, as LTTng 2.13 prints
+ * them, with its "None" (the daemon has no agents registered yet).
+ */
+static int list_agent(struct trawl_ctl *ctl, enum trawl_ctl_domain d)
+{
+	struct trawl_ctl_list *l;
+	size_t i, n;
+	int ret = trawl_ctl_list_available(ctl, d, TRAWL_CTL_EVENT_TRACEPOINT, 0, &l);
+
+	if (ret)
+		return cli_fail(ctl, ret, "list");
+	n = trawl_ctl_list_count(l);
+	if (cli_mi) {
+		cli_mi_open("domains");
+		cli_mi_open("domain");
+		cli_mi_str("type", cli_mi_domain_name(d));
+		cli_mi_str("buffer_type", "PER_PID");
+		cli_mi_open("pids");
+		cli_mi_close();
+		cli_mi_close();
+		cli_mi_close();
+	}
+	printf("%s events (Logger name):\n-------------------------\n", cli_domain_word(d));
+	for (i = 0; i < n; i++) {
+		struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
+
+		if (!trawl_ctl_list_available_at(l, i, &a))
+			printf("      - %s\n", a.name);
+	}
+	if (!n)
+		printf("None\n");
+	printf("\n");
+	trawl_ctl_list_destroy(l);
+	return 0;
+}
+
 static int list_available(struct trawl_ctl *ctl, enum trawl_ctl_domain d,
 			  enum trawl_ctl_event_kind kind, int fields)
 {
@@ -231,6 +271,9 @@ static int run(int argc, char **argv)
 	static const struct option opts[] = {
 		{"kernel", no_argument, NULL, 'k'},
 		{"userspace", no_argument, NULL, 'u'},
+		{"jul", no_argument, NULL, 'j'},
+		{"log4j", no_argument, NULL, 'l'},
+		{"python", no_argument, NULL, 'p'},
 		{"fields", no_argument, NULL, 'f'},
 		{"syscall", no_argument, NULL, 'Y'},
 		{"channel", required_argument, NULL, 'c'},
@@ -242,18 +285,32 @@ static int run(int argc, char **argv)
 	enum trawl_ctl_event_kind kind = TRAWL_CTL_EVENT_TRACEPOINT;
 	struct trawl_ctl_list *l;
 	struct trawl_ctl *ctl;
-	int c, ret, fields = 0, domains = 0;
+	int c, ret, fields = 0, domains = 0, nr_domains = 0;
 
-	while ((c = getopt_long(argc, argv, "hkufc:d", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkujlpfc:d", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help_print(&cli_cmd_list);
 			return 0;
 		case 'k':
 			domain = TRAWL_CTL_DOMAIN_KERNEL;
+			nr_domains++;
 			break;
 		case 'u':
 			domain = TRAWL_CTL_DOMAIN_UST;
+			nr_domains++;
+			break;
+		case 'j':
+			domain = TRAWL_CTL_DOMAIN_JUL;
+			nr_domains++;
+			break;
+		case 'l':
+			domain = TRAWL_CTL_DOMAIN_LOG4J;
+			nr_domains++;
+			break;
+		case 'p':
+			domain = TRAWL_CTL_DOMAIN_PYTHON;
+			nr_domains++;
 			break;
 		case 'f':
 			fields = 1;
@@ -272,6 +329,8 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage(&cli_cmd_list, "too many arguments");
+	if (nr_domains > 1)
+		return cli_error(-EINVAL, "only one domain must be specified");
 	if (kind == TRAWL_CTL_EVENT_SYSCALL && domain != TRAWL_CTL_DOMAIN_KERNEL)
 		return cli_usage(&cli_cmd_list, "--syscall goes with --kernel");
 	ret = cli_connect(&ctl);
@@ -297,6 +356,8 @@ static int run(int argc, char **argv)
 				cli_show_session(l);
 			trawl_ctl_list_destroy(l);
 		}
+	} else if (domain >= TRAWL_CTL_DOMAIN_JUL) {
+		ret = list_agent(ctl, domain);
 	} else if (domain != TRAWL_CTL_DOMAIN_NONE) {
 		ret = list_available(ctl, domain, kind, fields);
 	} else {
@@ -309,7 +370,7 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
 	.summary = "List sessions, a session's channels and events, or available events",
-	.synopsis = "[SESSION] [-k | -u] [--fields] [--syscall]",
+	.synopsis = "[SESSION] [-k | -u | -j | -l | -p] [--fields] [--syscall]",
 	.description = "Without arguments, lists this user's sessions. With SESSION, shows its "
 		       "domains, channels, contexts and event rules, and whether its consumer "
 		       "is alive; a user-space channel's statistics say what its buffers hold "

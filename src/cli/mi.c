@@ -188,7 +188,18 @@ void cli_mi_session_named(struct trawl_ctl *ctl, const char *name)
 
 const char *cli_mi_domain_name(enum trawl_ctl_domain d)
 {
-	return d == TRAWL_CTL_DOMAIN_KERNEL ? "KERNEL" : "UST";
+	switch (d) {
+	case TRAWL_CTL_DOMAIN_KERNEL:
+		return "KERNEL";
+	case TRAWL_CTL_DOMAIN_JUL:
+		return "JUL";
+	case TRAWL_CTL_DOMAIN_LOG4J:
+		return "LOG4J";
+	case TRAWL_CTL_DOMAIN_PYTHON:
+		return "PYTHON";
+	default:
+		return "UST";
+	}
 }
 
 const char *cli_mi_buffers_name(enum trawl_ctl_domain d, enum trawl_ctl_buffers b)
@@ -273,7 +284,9 @@ static void probe_attributes(const char *target)
 
 void cli_mi_event_open(const struct cli_mi_event *e)
 {
-	const char *lvl = e->loglevel >= 0 ? trawl_ctl_loglevel_name(e->loglevel) : NULL;
+	int agent = e->domain >= TRAWL_CTL_DOMAIN_JUL;
+	const char *lvl = agent ? trawl_ctl_agent_loglevel_name(e->domain, e->loglevel)
+		: e->loglevel >= 0 ? trawl_ctl_loglevel_name(e->loglevel) : NULL;
 	struct trawl_strbuf sb;
 	const char *x;
 	char *name;
@@ -326,7 +339,10 @@ void cli_mi_event_of(struct cli_mi_event *m, const struct trawl_ctl_event_info *
 	m->enabled = e->enabled;
 	m->filter = e->filter;
 	m->target = e->target;
-	m->loglevel = e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL ? -1 : e->loglevel;
+	m->domain = e->domain;
+	/* an agent domain's rule has a level even for all (JUL_ALL, ...) */
+	m->loglevel = e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL && e->domain < TRAWL_CTL_DOMAIN_JUL
+			      ? -1 : e->loglevel;
 	m->loglevel_type = e->loglevel_type;
 	m->exclusions = e->exclusions;
 }

@@ -219,6 +219,52 @@ static enum trawl_ctl_buffers domain_buffers(const struct trawl_ctl_list *l, siz
 	return TRAWL_CTL_BUFFERS_DEFAULT;
 }
 
+/* LTTng 2.13's names of a domain: in `list SESSION` and in `list SESSION -d`. */
+static const char *domain_title(enum trawl_ctl_domain d, int short_form)
+{
+	switch (d) {
+	case TRAWL_CTL_DOMAIN_KERNEL:
+		return short_form ? "Kernel" : "Linux kernel";
+	case TRAWL_CTL_DOMAIN_JUL:
+		return short_form ? "JUL (Java Util Logging)" : "java.util.logging (JUL)";
+	case TRAWL_CTL_DOMAIN_LOG4J:
+		return short_form ? "LOG4j (Logging for Java)" : "log4j";
+	case TRAWL_CTL_DOMAIN_PYTHON:
+		return short_form ? "Python (logging)" : "Python logging";
+	default:
+		return short_form ? "UST global" : "User space";
+	}
+}
+
+/*
+ * An agent domain's rule, as LTTng 2.13 lists it:
+ *     - NAME [enabled] (loglevel <= JUL_INFO) [filter: '...']
+ */
+static void show_agent_event(const struct trawl_ctl_list *l, size_t i)
+{
+	struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+	const char *lvl;
+
+	if (trawl_ctl_list_event_at(l, i, &e))
+		return;
+	printf("    - %s [%s]", e.name, e.enabled ? "enabled" : "disabled");
+	lvl = trawl_ctl_agent_loglevel_name(e.domain, e.loglevel);
+	if (e.loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
+		printf(" (loglevel %s %s)", e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? "<=" : "==",
+		       lvl ? lvl : "<<UNKNOWN>>");
+	if (e.filter[0])
+		printf(" [filter: '%s']", e.filter);
+	printf("\n");
+}
+
+/* 1 if the DOMAIN record @i is an agent domain's. */
+static int domain_is_agent(const struct trawl_ctl_list *l, size_t i)
+{
+	struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+
+	return !trawl_ctl_list_domain_at(l, i, &d) && d.domain >= TRAWL_CTL_DOMAIN_JUL;
+}
+
 /* Returns 1 if the domain's consumer died. */
 static int show_domain(const struct trawl_ctl_list *l, size_t i)
 {
@@ -226,8 +272,12 @@ static int show_domain(const struct trawl_ctl_list *l, size_t i)
 
 	if (trawl_ctl_list_domain_at(l, i, &d))
 		return 0;
-	printf("=== Domain: %s ===\n\n",
-	       d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "Linux kernel" : "User space");
+	printf("=== Domain: %s ===\n\n", domain_title(d.domain, 0));
+	if (d.domain >= TRAWL_CTL_DOMAIN_JUL) {
+		/* an agent domain: its rules follow (LTTng's lines) */
+		printf("Events (Logger name):\n---------------------\n");
+		return 0;
+	}
 	if (d.domain == TRAWL_CTL_DOMAIN_UST)
 		printf("Buffering scheme: %s\n\n",
 		       domain_buffers(l, i) == TRAWL_CTL_BUFFERS_PER_PID ? "per-process" : "per-user");
@@ -373,6 +423,12 @@ static int mi_show_session(const struct trawl_ctl_list *l, int domains_only)
 				   cli_mi_buffers_name(d.domain, domain_buffers(l, i)));
 			if (domains_only) /* list -d: the domain alone */
 				break;
+			if (d.domain >= TRAWL_CTL_DOMAIN_JUL) {
+				/* an agent domain: its <events> only, as LTTng's */
+				cli_mi_open("events");
+				events = channels = cli_mi_depth();
+				break;
+			}
 			i = mi_trackers(l, i + 1) - 1;
 			cli_mi_open("channels");
 			channels = cli_mi_depth();
@@ -442,7 +498,7 @@ int cli_show_domains(const struct trawl_ctl_list *l)
 				break;
 			if (!nr++)
 				printf("Domains:\n-------------\n");
-			printf("  - %s\n", d.domain == TRAWL_CTL_DOMAIN_KERNEL ? "Kernel" : "UST global");
+			printf("  - %s\n", domain_title(d.domain, 1));
 			break;
 		default:
 			break;
@@ -457,6 +513,7 @@ int cli_show_session(const struct trawl_ctl_list *l)
 {
 	size_t i, n = trawl_ctl_list_count(l);
 	int chan = 0, rules = 0, chans = 0, ctx_open = 0, consumer_dead = 0, snapshot = 0;
+	int agent = 0, agent_rules = 0;
 
 	if (cli_mi)
 		return mi_show_session(l, 0);
@@ -479,8 +536,14 @@ int cli_show_session(const struct trawl_ctl_list *l)
 			break;
 		case TRAWL_CTL_ITEM_DOMAIN:
 			end_channel(&chan, &rules);
+			if (agent)
+				printf("%s\n", agent_rules ? "" : "    None\n");
 			consumer_dead |= show_domain(l, i);
-			i = show_trackers(l, i + 1) - 1;
+			agent = trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_DOMAIN &&
+				domain_is_agent(l, i);
+			agent_rules = 0;
+			if (!agent)
+				i = show_trackers(l, i + 1) - 1;
 			chans = 0;
 			break;
 		case TRAWL_CTL_ITEM_CHANNEL:
@@ -498,6 +561,11 @@ int cli_show_session(const struct trawl_ctl_list *l)
 			ctx_open = 1;
 			break;
 		case TRAWL_CTL_ITEM_EVENT:
+			if (agent) {
+				agent_rules++;
+				show_agent_event(l, i);
+				break;
+			}
 			if (!rules++)
 				printf("\n    Recording event rules:\n");
 			show_event(l, i);
@@ -509,5 +577,7 @@ int cli_show_session(const struct trawl_ctl_list *l)
 	if (ctx_open)
 		printf("\n");
 	end_channel(&chan, &rules);
+	if (agent)
+		printf("%s\n", agent_rules ? "" : "    None\n");
 	return consumer_dead;
 }

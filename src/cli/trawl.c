@@ -229,9 +229,23 @@ int cli_target_opt(struct cli_target *t, int c, const char *arg)
 	switch (c) {
 	case 'k':
 		t->domain = TRAWL_CTL_DOMAIN_KERNEL;
+		t->domains_given++;
 		return 1;
 	case 'u':
 		t->domain = TRAWL_CTL_DOMAIN_UST;
+		t->domains_given++;
+		return 1;
+	case 'j':
+		t->domain = TRAWL_CTL_DOMAIN_JUL;
+		t->domains_given++;
+		return 1;
+	case 'l':
+		t->domain = TRAWL_CTL_DOMAIN_LOG4J;
+		t->domains_given++;
+		return 1;
+	case 'p':
+		t->domain = TRAWL_CTL_DOMAIN_PYTHON;
+		t->domains_given++;
 		return 1;
 	case 's':
 		t->session = arg;
@@ -257,7 +271,18 @@ int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct t
 const char *cli_domain_word(enum trawl_ctl_domain domain)
 {
 	/* LTTng 2.13's words (lttng_domain_type_str()): "ust event X created ..." */
-	return domain == TRAWL_CTL_DOMAIN_KERNEL ? "kernel" : "ust";
+	switch (domain) {
+	case TRAWL_CTL_DOMAIN_KERNEL:
+		return "kernel";
+	case TRAWL_CTL_DOMAIN_JUL:
+		return "jul";
+	case TRAWL_CTL_DOMAIN_LOG4J:
+		return "log4j";
+	case TRAWL_CTL_DOMAIN_PYTHON:
+		return "python";
+	default:
+		return "ust";
+	}
 }
 
 int cli_parse_size(const char *s, uint64_t *out)

@@ -267,10 +267,78 @@ static int resolve_id(struct ax *a, int attr, const struct cfg_id *id, uint32_t 
 	return -ENOENT;
 }
 
+/*
+ * An agent domain's saved filter is the whole one, with the logger and the
+ * levels (sessiond/cmd-agent.c): the user's part of it in @buf ("" if none),
+ * so that the rule loads as it was enabled. A filter of another shape is
+ * taken whole.
+ */
+static void agent_user_filter(const struct cfg_event *e, char *buf, size_t len)
+{
+	char inner[TRAWL_CTL_FILTER_MAX], tail[TRAWL_CTL_NAME_MAX + 64];
+	const char *f = e->filter ? e->filter : "";
+	size_t n = strlen(f), t;
+
+	trawl_msg_fmt(buf, len, "%s", f);
+	trawl_msg_fmt(inner, sizeof(inner), "%s", f);
+	if (e->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL) {
+		const char *op = e->loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? ">=" : "==";
+
+		trawl_msg_fmt(tail, sizeof(tail), "int_loglevel %s %d", op, e->loglevel);
+		if (!strcmp(f, tail)) {
+			inner[0] = '\0';
+		} else {
+			trawl_msg_fmt(tail, sizeof(tail), ") && (int_loglevel %s %d)", op, e->loglevel);
+			t = strlen(tail);
+			if (n < t + 1 || f[0] != '(' || strcmp(f + n - t, tail))
+				return;
+			trawl_msg_fmt(inner, sizeof(inner), "%.*s", (int)(n - t - 1), f + 1);
+		}
+	}
+	n = strlen(inner);
+	if (strcmp(e->name, "*")) {
+		trawl_msg_fmt(tail, sizeof(tail), "logger_name == \"%s\"", e->name);
+		if (!strcmp(inner, tail)) {
+			buf[0] = '\0';
+			return;
+		}
+		trawl_msg_fmt(tail, sizeof(tail), ") && (logger_name == \"%s\")", e->name);
+		t = strlen(tail);
+		if (n < t + 1 || inner[0] != '(' || strcmp(inner + n - t, tail))
+			return;
+		trawl_msg_fmt(buf, len, "%.*s", (int)(n - t - 1), inner + 1);
+		return;
+	}
+	trawl_msg_fmt(buf, len, "%s", inner);
+}
+
+/* An agent domain's rules (in its one channel): enabled, then disabled if so. */
+static int apply_agent_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cfg_domain *d)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && i < d->nr_channels; i++) {
+		for (j = 0; !ret && j < d->channels[i].nr_events; j++) {
+			struct cfg_event e = d->channels[i].events[j];
+			char user[TRAWL_CTL_FILTER_MAX];
+
+			agent_user_filter(&e, user, sizeof(user));
+			e.filter = user[0] ? user : NULL;
+			ret = enable_event(a, dom, d->channels[i].name, &e,
+					   TRAWL_CTL_EVENT_TRACEPOINT);
+		}
+	}
+	return ret;
+}
+
 static int apply_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cfg_domain *d)
 {
 	size_t i, j;
 	int ret;
+
+	if (dom >= TRAWL_CTL_DOMAIN_JUL)
+		return apply_agent_domain(a, dom, d);
 
 	for (i = 0; i < d->nr_channels; i++) {
 		const struct cfg_channel *ch = &d->channels[i];
@@ -319,7 +387,9 @@ static int apply_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cf
 static int apply_session(struct ax *a, const struct cfg_session *s,
 			 const struct trawl_config_load_opts *o)
 {
-	static const enum trawl_ctl_domain doms[] = {TRAWL_CTL_DOMAIN_KERNEL, TRAWL_CTL_DOMAIN_UST};
+	static const enum trawl_ctl_domain doms[] = {TRAWL_CTL_DOMAIN_KERNEL, TRAWL_CTL_DOMAIN_UST,
+						     TRAWL_CTL_DOMAIN_JUL, TRAWL_CTL_DOMAIN_LOG4J,
+						     TRAWL_CTL_DOMAIN_PYTHON};
 	size_t i;
 	int ret = add_snapshot_outputs(a, s, o);
 

@@ -91,7 +91,7 @@ struct cfg_session {
 	struct cfg_output output;
 	struct cfg_snapshot_output *snapshot_outputs;
 	size_t nr_snapshot_outputs;
-	struct cfg_domain domains[3]; /* indexed by enum trawl_ctl_domain */
+	struct cfg_domain domains[6]; /* indexed by enum trawl_ctl_domain */
 };
 
 struct trawl_config_doc {

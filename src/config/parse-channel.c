@@ -248,6 +248,10 @@ static int parse_event(struct px *p, const node_t *n, enum trawl_ctl_domain dom,
 	 * rule enabled with level -1 (which LTTng-UST takes as every level);
 	 * another level out of 0..14 means none. */
 	ev->loglevel_type = (enum trawl_ctl_loglevel_type)ltype;
+	if (dom >= TRAWL_CTL_DOMAIN_JUL) { /* an agent domain: the framework's levels */
+		ev->loglevel = ltype ? (int)level : 0;
+		return 0;
+	}
 	if (ltype && (level < -1 || level > 14))
 		return px_err(p, c[4] ? c[4] : n,
 			      "<loglevel>: %" PRId64 " is not a level from 0 (TRACE_EMERG) to 14 "

@@ -402,12 +402,16 @@ static int parse_domain(struct px *p, const node_t *n, struct cfg_session *s)
 		ret = px_list_of(p, c[2], "channel", &nr);
 	if (ret)
 		return ret;
-	if (type >= 2) { /* the agents' domains: LTTng saves them empty with every UST session */
-		if ((c[2] && nr) || c[3] || c[4])
-			return px_err(p, n, "the %s domain is not supported by trawl", types[type]);
-		return 0;
-	}
-	dom = type == 0 ? TRAWL_CTL_DOMAIN_KERNEL : TRAWL_CTL_DOMAIN_UST;
+	/* the agents' domains: their channel (lttng_jul_channel, ...) holds
+	 * their rules; LTTng also saves them empty with every UST session */
+	if (type >= 2 && (c[3] || c[4]))
+		return px_err(p, n, "the %s domain has no trackers", types[type]);
+	if (type >= 2 && buf == 2)
+		return px_err(p, c[1], "<buffer_type>: GLOBAL does not go with the %s domain",
+			      types[type]);
+	dom = type == 0 ? TRAWL_CTL_DOMAIN_KERNEL
+	      : type == 1 ? TRAWL_CTL_DOMAIN_UST
+			  : (enum trawl_ctl_domain)(TRAWL_CTL_DOMAIN_JUL + (type - 2));
 	d = &s->domains[dom];
 	if (d->present)
 		return px_err(p, n, "the %s domain given twice", types[type]);

@@ -134,7 +134,13 @@ static void write_event(struct trawl_xmlw *w, const struct trawl_ctl_event_info 
 	trawl_xmlw_text(w, "name", e->name);
 	trawl_xmlw_bool(w, "enabled", e->enabled);
 	trawl_xmlw_text(w, "type", (unsigned)e->kind < 5 ? kinds[e->kind] : "TRACEPOINT");
-	if (e->domain == TRAWL_CTL_DOMAIN_UST) {
+	if (e->domain >= TRAWL_CTL_DOMAIN_JUL) {
+		/* an agent domain's, as LTTng writes it: a level unless all */
+		trawl_xmlw_text(w, "loglevel_type", (unsigned)e->loglevel_type > 2
+							    ? "ALL" : lt[e->loglevel_type]);
+		if (e->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
+			trawl_xmlw_s64(w, "loglevel", e->loglevel);
+	} else if (e->domain == TRAWL_CTL_DOMAIN_UST) {
 		int all = (unsigned)e->loglevel_type > 2 ||
 			  e->loglevel_type == TRAWL_CTL_LOGLEVEL_ALL;
 
@@ -176,20 +182,38 @@ static void write_event(struct trawl_xmlw *w, const struct trawl_ctl_event_info 
 	trawl_xmlw_close(w);
 }
 
-/* Channel record @i and its CONTEXT and EVENT records; returns the index after them. */
-static size_t write_channel(struct sv *v, size_t i)
+/* The user-space channel of an agent domain's rules: saved with that domain. */
+static int is_agent_channel(const char *name)
 {
-	struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
-	struct trawl_xmlw *w = &v->w;
-	size_t j, end;
+	return !strcmp(name, "lttng_jul_channel") || !strcmp(name, "lttng_log4j_channel") ||
+	       !strcmp(name, "lttng_python_channel");
+}
 
-	trawl_ctl_list_channel_at(v->l, i, &ch);
+/* The index after channel record @i's CONTEXT and EVENT records. */
+static size_t channel_end(struct sv *v, size_t i)
+{
+	size_t end;
+
 	for (end = i + 1; end < trawl_ctl_list_count(v->l); end++) {
 		enum trawl_ctl_item_kind k = trawl_ctl_list_kind(v->l, end);
 
 		if (k != TRAWL_CTL_ITEM_CONTEXT && k != TRAWL_CTL_ITEM_EVENT)
 			break;
 	}
+	return end;
+}
+
+/*
+ * Channel record @i with the CONTEXT and EVENT records from @from to @end
+ * (its own, or an agent domain's rules).
+ */
+static void write_channel_with(struct sv *v, size_t i, size_t from, size_t end)
+{
+	struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
+	struct trawl_xmlw *w = &v->w;
+	size_t j;
+
+	trawl_ctl_list_channel_at(v->l, i, &ch);
 	trawl_xmlw_open(w, "channel");
 	trawl_xmlw_text(w, "name", ch.name);
 	trawl_xmlw_bool(w, "enabled", ch.enabled);
@@ -205,7 +229,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	trawl_xmlw_u64(w, "tracefile_count", ch.tracefile_count);
 	trawl_xmlw_u64(w, "live_timer_interval", v->s.live_timer_us);
 	trawl_xmlw_open(w, "events");
-	for (j = i + 1; j < end; j++) {
+	for (j = from; j < end; j++) {
 		struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
 
 		if (!trawl_ctl_list_event_at(v->l, j, &e))
@@ -213,7 +237,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	}
 	trawl_xmlw_close(w);
 	trawl_xmlw_open(w, "contexts");
-	for (j = i + 1; j < end; j++) {
+	for (j = from; j < end; j++) {
 		struct trawl_ctl_context_info c = {.struct_size = sizeof(c)};
 
 		if (!trawl_ctl_list_context_at(v->l, j, &c))
@@ -221,7 +245,51 @@ static size_t write_channel(struct sv *v, size_t i)
 	}
 	trawl_xmlw_close(w);
 	trawl_xmlw_close(w);
+}
+
+/* Channel record @i and its CONTEXT and EVENT records; returns the index after them. */
+static size_t write_channel(struct sv *v, size_t i)
+{
+	struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
+	size_t end = channel_end(v, i);
+
+	if (!trawl_ctl_list_channel_at(v->l, i, &ch) && ch.domain == TRAWL_CTL_DOMAIN_UST &&
+	    is_agent_channel(ch.name))
+		return end;
+	write_channel_with(v, i, i + 1, end);
 	return end;
+}
+
+/*
+ * An agent domain (DOMAIN record @i, its rules up to @end) as LTTng writes
+ * it: its one channel, the user-space one of the rules' channel name, with
+ * the rules.
+ */
+static void write_agent_domain(struct sv *v, size_t i, size_t end,
+			       const struct trawl_ctl_domain_info *d)
+{
+	static const char *const types[] = {"JUL", "LOG4J", "PYTHON"};
+	struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+	struct trawl_xmlw *w = &v->w;
+	size_t j, n = trawl_ctl_list_count(v->l);
+
+	trawl_xmlw_open(w, "domain");
+	trawl_xmlw_text(w, "type", types[d->domain - TRAWL_CTL_DOMAIN_JUL]);
+	trawl_xmlw_text(w, "buffer_type", "PER_UID");
+	trawl_xmlw_open(w, "channels");
+	if (i + 1 < end && !trawl_ctl_list_event_at(v->l, i + 1, &e)) {
+		for (j = 0; j < n; j++) {
+			struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
+
+			if (!trawl_ctl_list_channel_at(v->l, j, &ch) &&
+			    ch.domain == TRAWL_CTL_DOMAIN_UST && !strcmp(ch.name, e.channel)) {
+				write_channel_with(v, j, i + 1, end);
+				break;
+			}
+		}
+	}
+	trawl_xmlw_close(w);
+	trawl_xmlw_close(w);
 }
 
 /* TRACKER record @i and its values; returns the index after them. */
@@ -274,6 +342,10 @@ static size_t write_domain(struct sv *v, size_t i)
 				buffers = "PER_PID";
 			break;
 		}
+	}
+	if (d.domain >= TRAWL_CTL_DOMAIN_JUL) {
+		write_agent_domain(v, i, end, &d);
+		return end;
 	}
 	if (d.domain == TRAWL_CTL_DOMAIN_KERNEL)
 		buffers = "GLOBAL";

@@ -227,8 +227,9 @@ TRAWL_EXPORT int trawl_ctl_event_set_filter(struct trawl_ctl_event *ev, const ch
 TRAWL_EXPORT int trawl_ctl_event_set_loglevel(struct trawl_ctl_event *ev,
 					      enum trawl_ctl_loglevel_type type, int level)
 {
-	if ((unsigned)type > TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST || level < 0 ||
-	    level > TRAWL_CTL_WIRE_LOGLEVEL_MAX)
+	/* (an agent domain's levels are any int: event_req() checks the
+	 * level against the domain) */
+	if ((unsigned)type > TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST)
 		return -EINVAL;
 	ev->loglevel_type = type;
 	ev->loglevel = level;
@@ -259,6 +260,9 @@ static int event_req(struct trawl_ctl_wire_req *r, const char *session,
 
 	if (ret)
 		return ret;
+	if (!TRAWL_CTL_WIRE_IS_AGENT(domain) && (ev->loglevel < 0 ||
+						 ev->loglevel > TRAWL_CTL_WIRE_LOGLEVEL_MAX))
+		return -EINVAL;
 	r->event_kind = (uint32_t)ev->kind;
 	r->loglevel_type = (uint32_t)ev->loglevel_type;
 	r->loglevel = ev->loglevel;

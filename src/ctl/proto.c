@@ -241,8 +241,9 @@ static int req_values_ok(const struct trawl_ctl_wire_req *r)
 	       r->event_kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
 	       r->loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
 	       r->overwrite <= TRAWL_CTL_MODE_OVERWRITE && r->buffers <= TRAWL_CTL_WIRE_BUFFERS_LAST &&
-	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) && r->loglevel >= 0 &&
-	       r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX &&
+	       !(r->flags & ~TRAWL_CTL_F_KNOWN_) &&
+	       (TRAWL_CTL_WIRE_IS_AGENT(r->domain) ||
+		(r->loglevel >= 0 && r->loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX)) &&
 	       r->process_attr <= TRAWL_CTL_WIRE_PROCESS_ATTR_LAST &&
 	       r->rotation_kind <= TRAWL_CTL_WIRE_ROTATION_LAST &&
 	       r->blocking_timeout_us >= -1 && r->blocking_timeout_us <= TRAWL_CTL_BLOCKING_MAX_US &&
@@ -363,7 +364,8 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		return u.e.domain && u.e.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST && u.e.enabled <= 1 &&
 		       u.e.kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
 		       u.e.loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
-		       u.e.loglevel >= 0 && u.e.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX;
+		       (TRAWL_CTL_WIRE_IS_AGENT(u.e.domain) ||
+			(u.e.loglevel >= 0 && u.e.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX));
 	case TRAWL_CTL_ITEM_CONTEXT:
 		return u.x.domain && u.x.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST;
 	case TRAWL_CTL_ITEM_AVAILABLE:

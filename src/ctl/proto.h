@@ -61,19 +61,23 @@
  *    session-consumed-size triggers sample.
  * 16: the DOMAIN record's events_tallied.
  * 17: the CHANNEL record's memory_resident and memory_size (list SESSION:
- *    what its buffers hold, LTTng 2.15's "Memory usage"). */
-#define TRAWL_CTL_VERSION 17u
+ *    what its buffers hold, LTTng 2.15's "Memory usage").
+ * 18: the agent domains JUL, LOG4J, PYTHON (req.domain, every record's
+ *    domain); their log levels are any int32 (req.loglevel, EVENT records). */
+#define TRAWL_CTL_VERSION 18u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
 #define TRAWL_CTL_MAX_PAYLOAD (64u << 20) /* bytes */
 
 /* The last value of each enum the protocol knows. */
-#define TRAWL_CTL_WIRE_DOMAIN_LAST TRAWL_CTL_DOMAIN_UST
+#define TRAWL_CTL_WIRE_DOMAIN_LAST TRAWL_CTL_DOMAIN_PYTHON
 #define TRAWL_CTL_WIRE_EVENT_KIND_LAST TRAWL_CTL_EVENT_USERSPACE_PROBE
 #define TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST TRAWL_CTL_LOGLEVEL_SINGLE
 #define TRAWL_CTL_WIRE_BUFFERS_LAST TRAWL_CTL_BUFFERS_GLOBAL
 #define TRAWL_CTL_WIRE_LOGLEVEL_MAX 14
+/* An agent domain (its log levels are the framework's, any int32). */
+#define TRAWL_CTL_WIRE_IS_AGENT(d) ((d) >= TRAWL_CTL_DOMAIN_JUL && (d) <= TRAWL_CTL_DOMAIN_PYTHON)
 #define TRAWL_CTL_WIRE_PROCESS_ATTR_LAST TRAWL_CTL_PROCESS_ATTR_VGID
 #define TRAWL_CTL_WIRE_ROTATION_LAST TRAWL_CTL_ROTATION_SIZE
 #define TRAWL_CTL_WIRE_CONDITION_LAST TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW

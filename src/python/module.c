@@ -25,6 +25,7 @@
 #include "module.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 PyObject *trawl_error; /* trawl.Error, set by the package at import */
@@ -58,7 +59,7 @@ int py_ctl_ready(CtlObject *self)
 
 /* ---- records of a struct trawl_ctl_list as (kind, dict) tuples ---- */
 
-const char *const domain_names[] = {"none", "kernel", "ust"};
+const char *const domain_names[] = {"none", "kernel", "ust", "jul", "log4j", "python"};
 const char *const condition_names[] = {"none", "event-rule-matches",
 					      "session-consumed-size", "buffer-usage-high",
 					      "buffer-usage-low"};
@@ -944,9 +945,30 @@ static PyObject *Ctl_disable_channel(CtlObject *self, PyObject *args)
 }
 
 /* An event rule from keywords; NULL with an exception. */
-static struct trawl_ctl_event *event_rule(int kind, const char *name, const char *target,
-					  const char *filter, PyObject *lltype, PyObject *ll,
-					  PyObject *exclude)
+/* An agent domain's log level: its name ("INFO", "JUL_INFO") or a number. */
+static int agent_loglevel(int domain, PyObject *o, int *level)
+{
+	const char *s;
+
+	if (PyLong_Check(o)) {
+		long l = PyLong_AsLong(o);
+
+		if (l >= INT_MIN && l <= INT_MAX && !PyErr_Occurred()) {
+			*level = (int)l;
+			return 1;
+		}
+	} else if (PyUnicode_Check(o) && (s = PyUnicode_AsUTF8(o)) &&
+		   !trawl_ctl_agent_loglevel_parse((enum trawl_ctl_domain)domain, s, level)) {
+		return 1;
+	}
+	if (!PyErr_Occurred())
+		PyErr_Format(PyExc_ValueError, "unknown log level: %R", o);
+	return 0;
+}
+
+static struct trawl_ctl_event *event_rule(int domain, int kind, const char *name,
+					  const char *target, const char *filter,
+					  PyObject *lltype, PyObject *ll, PyObject *exclude)
 {
 	struct trawl_ctl_event *ev = trawl_ctl_event_create(kind, name);
 	int ret = 0;
@@ -985,7 +1007,8 @@ static struct trawl_ctl_event *event_rule(int kind, const char *name, const char
 		int type = TRAWL_CTL_LOGLEVEL_RANGE, level;
 
 		if ((lltype != Py_None && !py_conv_loglevel_type(lltype, &type)) ||
-		    !py_conv_loglevel(ll, &level)) {
+		    !(domain >= TRAWL_CTL_DOMAIN_JUL ? agent_loglevel(domain, ll, &level)
+						     : py_conv_loglevel(ll, &level))) {
 			trawl_ctl_event_destroy(ev);
 			return NULL;
 		}
@@ -1016,7 +1039,7 @@ static PyObject *Ctl_enable_event(CtlObject *self, PyObject *args, PyObject *kw)
 					 &domain, &name, &channel, py_conv_kind, &kind, &target,
 					 &filter, &ll, &lltype, &exclude))
 		return NULL;
-	ev = event_rule(kind, name, target, filter, lltype, ll, exclude);
+	ev = event_rule(domain, kind, name, target, filter, lltype, ll, exclude);
 	if (!ev)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_enable(self->ctl, session, domain, channel, ev));
@@ -1036,7 +1059,7 @@ static PyObject *Ctl_disable_event(CtlObject *self, PyObject *args, PyObject *kw
 	    !PyArg_ParseTupleAndKeywords(args, kw, "sO&s|zO&", kwlist, &session, py_conv_domain,
 					 &domain, &name, &channel, py_conv_kind, &kind))
 		return NULL;
-	ev = event_rule(kind, name, NULL, NULL, Py_None, Py_None, Py_None);
+	ev = event_rule(domain, kind, name, NULL, NULL, Py_None, Py_None, Py_None);
 	if (!ev)
 		return NULL;
 	CTL_CALL(self, ret, trawl_ctl_event_disable(self->ctl, session, domain, channel, ev));

@@ -48,7 +48,7 @@ extern PyObject *trawl_error; /* trawl.Error, set by the package at import */
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Names of <trawl/ctl-types.h>'s values, by value. */
-extern const char *const domain_names[3];
+extern const char *const domain_names[6];
 extern const char *const condition_names[5];
 extern const char *const action_names[5];
 extern const char *const rate_names[2];

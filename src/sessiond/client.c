@@ -76,6 +76,12 @@ const char *sd_domain_name(uint32_t domain)
 		return "kernel";
 	case TRAWL_CTL_DOMAIN_UST:
 		return "user space";
+	case TRAWL_CTL_DOMAIN_JUL:
+		return "jul";
+	case TRAWL_CTL_DOMAIN_LOG4J:
+		return "log4j";
+	case TRAWL_CTL_DOMAIN_PYTHON:
+		return "python";
 	default:
 		return "no";
 	}

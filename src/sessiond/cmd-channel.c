@@ -41,15 +41,19 @@ void sd_channel_free(struct sd_channel *c)
 
 struct sd_domain *sd_domain_get(struct sd_session *s, uint32_t domain, struct sd_reply *r)
 {
-	struct sd_domain *d = &s->dom[domain];
 	struct trawl_domain_session_info info;
 	struct trawl_domain_err err = {""};
+	struct sd_domain *d;
 	int ret;
 
 	if (domain == 0 || domain >= SD_NR_DOMAINS) {
-		sd_fail(r, -EINVAL, "no domain given: use --kernel or --userspace");
+		sd_fail(r, -EINVAL, TRAWL_CTL_WIRE_IS_AGENT(domain)
+					    ? "the %s domain has no channels or contexts of its own"
+					    : "no domain given: use --kernel or --userspace",
+			sd_domain_name(domain));
 		return NULL;
 	}
+	d = &s->dom[domain];
 	if (d->ds)
 		return d;
 	if (!sd.domains[domain] || sd.domain_ret[domain]) {
@@ -540,6 +544,55 @@ static int uprobe_off_loop(struct sd_session *s, struct sd_channel *c,
 }
 #endif
 
+int sd_agent_ust_rule(struct sd_session *s, const char *channel, const char *tracepoint,
+		      const char *filter, int enable, const struct sd_peer *p, struct sd_reply *r)
+{
+	struct trawl_ctl_wire_req req;
+	struct trawl_domain_err line = {""};
+	struct trawl_domain_event_rule rule;
+	struct sd_domain *d = sd_domain_get(s, TRAWL_CTL_DOMAIN_UST, r);
+	struct sd_channel *c;
+	struct sd_event *e;
+	int ret;
+
+	if (!d)
+		return -1;
+	memset(&req, 0, sizeof(req));
+	req.domain = TRAWL_CTL_DOMAIN_UST;
+	req.event_kind = TRAWL_CTL_EVENT_TRACEPOINT;
+	snprintf(req.name, sizeof(req.name), "%s", tracepoint);
+	snprintf(req.filter, sizeof(req.filter), "%s", filter);
+	c = channel_find(d, channel);
+	if (!c && !enable)
+		return 0;
+	if (!c && !(c = channel_create(s, d, TRAWL_CTL_DOMAIN_UST, NULL, channel, r)))
+		return -1;
+	if (enable) {
+		ret = event_enable_in(d, c, &req, p, NULL, &line);
+		if (ret && ret != -EEXIST) {
+			sd_fail(r, ret, "%s", line.msg);
+			return -1;
+		}
+	}
+	for (e = c->events; e; e = e->next) {
+		if (!same_rule(e, &req))
+			continue;
+		e->hidden = 1;
+		if (enable || !e->enabled)
+			return 0;
+		rule_of(e, p, &rule);
+		ret = d->ops->event_disable(d->ds, c->attr.name, &rule, &line);
+		if (ret) {
+			sd_fail(r, ret, "cannot disable event '%s': %s", e->name,
+				line.msg[0] ? line.msg : strerror(-ret));
+			return -1;
+		}
+		e->enabled = 0;
+		return 0;
+	}
+	return 0;
+}
+
 void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			 struct sd_reply *r)
 {
@@ -549,6 +602,8 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	struct sd_channel *c;
 	int ret;
 
+	if (s && TRAWL_CTL_WIRE_IS_AGENT(req->domain))
+		return sd_agent_enable_event(s, req, p, r);
 	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	if (!req->name[0])
@@ -595,6 +650,8 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 	struct sd_event *e;
 	int all = !strcmp(req->name, "*"), found = 0;
 
+	if (s && TRAWL_CTL_WIRE_IS_AGENT(req->domain))
+		return sd_agent_disable_event(s, req, p, r);
 	if (!s || !(d = sd_domain_get(s, req->domain, r)))
 		return;
 	c = channel_find(d, req->channel[0] ? req->channel : DEFAULT_CHANNEL);
@@ -872,6 +929,9 @@ void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd
 	struct list_ctx lc = {r, req->domain, !!(req->flags & TRAWL_CTL_F_FIELDS)};
 	int ret;
 
+	/* an agent domain's loggers: of the agents registered (none yet) */
+	if (TRAWL_CTL_WIRE_IS_AGENT(req->domain))
+		return;
 	if (req->domain == 0 || req->domain >= SD_NR_DOMAINS)
 		return (void)sd_fail(r, -EINVAL, "no domain given");
 	ops = sd.domains[req->domain];

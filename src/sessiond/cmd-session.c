@@ -243,6 +243,7 @@ static void session_teardown(struct sd_session *s)
 		}
 		sd_trackers_fini(d);
 	}
+	sd_agent_free(s);
 }
 
 /* Unlinks and frees @s, torn down (and its last chunk archived, or not). */
@@ -1180,6 +1181,9 @@ static void list_channel(struct sd_reply *r, uint32_t domain, const struct sd_do
 			.loglevel = e->loglevel,
 		};
 
+		if (e->hidden) /* an agent domain's (cmd-agent.c) */
+			continue;
+
 		strs[0] = c->attr.name;
 		strs[1] = e->name;
 		strs[2] = e->filter;
@@ -1228,6 +1232,7 @@ static void list_session(struct sd_reply *r, struct sd_session *s)
 		for (c = d->channels; c; c = c->next)
 			list_channel(r, (uint32_t)i, d, c);
 	}
+	sd_agent_recs(r, s);
 }
 
 /*

@@ -46,7 +46,16 @@ struct sd_event {
 	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX]; /* "" or names joined by ',' */
 	enum trawl_ctl_loglevel_type loglevel_type;
 	int loglevel;
-	int enabled;
+	int enabled; /* an agent domain's rule: how often enabled (cmd-agent.c) */
+	int hidden; /* an agent domain's user-space rule: not listed (cmd-agent.c) */
+};
+
+/* The agent domains of a session (TRAWL_CTL_DOMAIN_JUL + i): their rules,
+ * each with a hidden rule in its user-space channel (cmd-agent.c). */
+#define SD_NR_AGENTS 3
+struct sd_agent_domain {
+	int used; /* a rule was enabled once: the domain is listed */
+	struct sd_event *events; /* oldest first; name: a logger, filter: the whole one */
 };
 
 struct sd_channel {
@@ -122,6 +131,7 @@ struct sd_session {
 	} snap_out;
 	uint32_t snap_last_id; /* ids are never reused */
 	struct sd_domain dom[SD_NR_DOMAINS];
+	struct sd_agent_domain agent[SD_NR_AGENTS];
 	/* Trace chunks (cmd-rotate.c): the current one's ID, when it began
 	 * (seconds since the epoch) and folder ("" until the first rotation:
 	 * the output); LTTng's rules after a stop; the schedules. */
@@ -351,6 +361,18 @@ int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errl
 void sd_clock_offset_refresh(void);
 void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/* cmd-agent.c: the agent domains (JUL, LOG4J, PYTHON) */
+void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			   const struct sd_peer *p, struct sd_reply *r);
+void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			    const struct sd_peer *p, struct sd_reply *r);
+void sd_agent_recs(struct sd_reply *r, const struct sd_session *s);
+void sd_agent_free(struct sd_session *s);
+/* cmd-channel.c: enables (or disables) user-space rule TRACEPOINT with
+ * FILTER in CHANNEL (made if needed), hidden from listings: 0, or -1 with
+ * @r filled */
+int sd_agent_ust_rule(struct sd_session *s, const char *channel, const char *tracepoint,
+		      const char *filter, int enable, const struct sd_peer *p, struct sd_reply *r);
 /* Appends @s's SESSION record to @r. */
 void sd_session_rec(struct sd_reply *r, const struct sd_session *s);
 void sd_cmd_set_shm_path(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

@@ -155,6 +155,11 @@ static int name_generate(struct sd_trigger *t)
 /* The condition's checks the protocol cannot make. 0, or -1 with @r filled. */
 static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
 {
+	if (req->domain >= SD_NR_DOMAINS) {
+		sd_fail(r, -EINVAL, "failed to register trigger: an agent domain's rule is a "
+				    "user-space rule (jul, log4j or python logging)");
+		return -1;
+	}
 	if (req->domain == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon) {
 		sd_fail(r, -EACCES, "failed to register trigger: tracing the kernel requires the "
 				    "root session daemon, and root or group 'tracing' for the client");

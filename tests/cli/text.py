@@ -55,6 +55,20 @@ MORE = [
     "list",
     "destroy --all",
     "destroy --all",
+    # agent domains: refusals, a list with a failing item
+    "create ag2 -o {D}/ag2",
+    "enable-event -j ev1 -s ag2",
+    "!enable-event -j ev1,ev2 -s ag2",
+    "!enable-event -j ev3 --exclude x -s ag2",
+    "!enable-event -j ev* --exclude evx -s ag2",
+    "!enable-event -l l5 --loglevel LOG4J_BOGUS -s ag2",
+    "!enable-event -l l5 --loglevel ALL -s ag2",
+    "!enable-event -j -p x -s ag2",
+    "!enable-event -j x --syscall -s ag2",
+    "!disable-event -j nosuch -s ag2",
+    "disable-event -j ev1 -c lttng_jul -s ag2",
+    "list ag2",
+    "destroy ag2",
 ]
 
 # Lines that differ by design, each (pattern, replacement) applied to both
@@ -111,8 +125,49 @@ def normalise(text, folder, home):
     return sets(out).strip("\n")
 
 
+AGENT_DOMAINS = ("=== Domain: java.util.logging (JUL) ===", "=== Domain: log4j ===",
+                 "=== Domain: Python logging ===")
+AGENT_SHORT = ("  - JUL (Java Util Logging)", "  - LOG4j (Logging for Java)", "  - Python (logging)")
+
+
+def agents_sorted(lines):
+    """The agent domains (their blocks in `list SESSION`, their lines in
+    `list SESSION -d`) and each one's rules ("    - LOGGER [...]") sorted:
+    LTTng prints its hash tables' order."""
+    lines = list(lines)
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and (lines[j].startswith("    - ") or lines[j] in AGENT_SHORT):
+            j += 1
+        lines[i:j] = sorted(lines[i:j])
+        i = j + 1
+    blocks, out, cur = [], [], None
+    for line in lines:
+        if line in AGENT_DOMAINS:
+            cur = [line]
+            blocks.append(cur)
+        elif cur is not None and line.startswith("=== "):
+            cur = None
+            out.append(line)
+        elif cur is not None:
+            cur.append(line)
+        else:
+            out.append(line)
+    if blocks:
+        # the agent domains come after the others: at the end, or before the
+        # lines that followed the last one
+        tail = [x for b in sorted(blocks) for x in b]
+        while tail and tail[-1] == "":
+            tail.pop()
+        out = out + [""] + tail if out and out[-1] != "" else out + tail
+    return out
+
+
 def sets(lines):
-    """Channels ("- NAME: [...]" blocks) and the rules inside each, sorted."""
+    """Channels ("- NAME: [...]" blocks) and the rules inside each, sorted;
+    the agent domains sorted (agents_sorted())."""
+    lines = agents_sorted(lines)
     out, block = [], None
     chans = []
 

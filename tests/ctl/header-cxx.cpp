@@ -38,7 +38,8 @@ void *const functions[] = {
 	addr(trawl_ctl_list_event_at), addr(trawl_ctl_list_context_at),
 	addr(trawl_ctl_list_available_at), addr(trawl_ctl_list_field_at),
 	addr(trawl_ctl_list_snapshot_at), addr(trawl_ctl_version), addr(trawl_ctl_loglevel_parse),
-	addr(trawl_ctl_loglevel_name),
+	addr(trawl_ctl_loglevel_name), addr(trawl_ctl_agent_loglevel_parse),
+	addr(trawl_ctl_agent_loglevel_name),
 };
 
 const char *domain_name(trawl_ctl_domain d)
@@ -48,6 +49,12 @@ const char *domain_name(trawl_ctl_domain d)
 		return "kernel";
 	case TRAWL_CTL_DOMAIN_UST:
 		return "ust";
+	case TRAWL_CTL_DOMAIN_JUL:
+		return "jul";
+	case TRAWL_CTL_DOMAIN_LOG4J:
+		return "log4j";
+	case TRAWL_CTL_DOMAIN_PYTHON:
+		return "python";
 	case TRAWL_CTL_DOMAIN_NONE:
 		break;
 	}

@@ -113,6 +113,8 @@ class DomainInfo:
     problem: Optional[str]
     trackers: Dict[str, TrackerInfo] = field(default_factory=dict)
     channels: Dict[str, ChannelInfo] = field(default_factory=dict)
+    # an agent domain's ("jul", "log4j", "python") rules: it has no channels
+    events: List["EventInfo"] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -397,6 +399,8 @@ def _describe(records) -> SessionDescription:
             dom.channels[chan.name] = chan
         elif kind == "context":
             chan.contexts.append(d["name"])
+        elif kind == "event" and chan is None:
+            dom.events.append(EventInfo(**d))
         elif kind == "event":
             chan.events.append(EventInfo(**d))
     if session is None:
