@@ -155,8 +155,9 @@ void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req
 	if (!e)
 		return (void)sd_fail(r, -ENOMEM, "out of memory");
 	e->kind = TRAWL_CTL_EVENT_TRACEPOINT;
-	snprintf(e->name, sizeof(e->name), "%s", req->name);
-	snprintf(e->filter, sizeof(e->filter), "%s", filter);
+	/* (the same sizes; the request's name checked NUL-terminated) */
+	memcpy(e->name, req->name, sizeof(e->name));
+	memcpy(e->filter, filter, sizeof(e->filter));
 	e->loglevel_type = (enum trawl_ctl_loglevel_type)req->loglevel_type;
 	e->loglevel = level;
 	if (sd_agent_ust_rule(s, an->channel, an->tracepoint, filter, 1, p, r)) {

@@ -560,8 +560,11 @@ int sd_agent_ust_rule(struct sd_session *s, const char *channel, const char *tra
 	memset(&req, 0, sizeof(req));
 	req.domain = TRAWL_CTL_DOMAIN_UST;
 	req.event_kind = TRAWL_CTL_EVENT_TRACEPOINT;
-	snprintf(req.name, sizeof(req.name), "%s", tracepoint);
-	snprintf(req.filter, sizeof(req.filter), "%s", filter);
+	if (trawl_path_fmt(req.name, sizeof(req.name), "%s", tracepoint) ||
+	    trawl_path_fmt(req.filter, sizeof(req.filter), "%s", filter)) {
+		sd_fail(r, -ENAMETOOLONG, "the filter of rule %s is too long", tracepoint);
+		return -1;
+	}
 	c = channel_find(d, channel);
 	if (!c && !enable)
 		return 0;

@@ -278,7 +278,11 @@ static void setup_ust(struct trawl_ctl *ctl)
 
 	ev = trawl_ctl_event_create(TRAWL_CTL_EVENT_TRACEPOINT, "prov:*");
 	CHECK(ev != NULL);
-	CHECK(trawl_ctl_event_set_loglevel(ev, TRAWL_CTL_LOGLEVEL_RANGE, 99) == -EINVAL);
+	/* a user-space level out of 0..14 is refused when enabled (agent
+	 * domains take their framework's levels) */
+	CHECK(trawl_ctl_event_set_loglevel(ev, (enum trawl_ctl_loglevel_type)9, 1) == -EINVAL);
+	CHECK(trawl_ctl_event_set_loglevel(ev, TRAWL_CTL_LOGLEVEL_RANGE, 99) == 0);
+	CHECK(trawl_ctl_event_enable(ctl, "api", TRAWL_CTL_DOMAIN_UST, "chan", ev) == -EINVAL);
 	CHECK(trawl_ctl_event_set_loglevel(ev, TRAWL_CTL_LOGLEVEL_RANGE,
 					   trawl_ctl_loglevel_parse("TRACE_WARNING")) == 0);
 	CHECK(trawl_ctl_event_set_filter(ev, "x > 2 && y == \"z\"") == 0);
@@ -413,6 +417,60 @@ static void test_current(void)
 	CHECK(trawl_ctl_current_session_get(buf, sizeof(buf)) == -ENOENT);
 }
 
+/*
+ * An agent domain (JUL): the rule's whole filter and level, its user-space
+ * channel (the rule not listed there), disabled, and its level names.
+ */
+static void test_agent(struct trawl_ctl *ctl, const char *dir)
+{
+	struct trawl_ctl_event *ev = trawl_ctl_event_create(TRAWL_CTL_EVENT_TRACEPOINT, "org.x");
+	struct trawl_ctl_list *l;
+	size_t i;
+	int level = 0, jul_events = 0, jul_domain = 0, jul_channel = 0, ust_events = 0;
+
+	CHECK(trawl_ctl_agent_loglevel_parse(TRAWL_CTL_DOMAIN_JUL, "severe", &level) == 0 &&
+	      level == TRAWL_CTL_JUL_SEVERE);
+	CHECK(trawl_ctl_agent_loglevel_parse(TRAWL_CTL_DOMAIN_JUL, "ALL", &level) == -EINVAL);
+	CHECK(trawl_ctl_agent_loglevel_parse(TRAWL_CTL_DOMAIN_UST, "INFO", &level) == -EINVAL);
+	CHECK(!strcmp(trawl_ctl_agent_loglevel_name(TRAWL_CTL_DOMAIN_PYTHON, 20), "PYTHON_INFO"));
+	CHECK(trawl_ctl_agent_loglevel_name(TRAWL_CTL_DOMAIN_LOG4J, 7) == NULL);
+	CHECK(create(ctl, "agt", dir, 0, NULL) == 0);
+	CHECK(ev && trawl_ctl_event_set_loglevel(ev, TRAWL_CTL_LOGLEVEL_RANGE,
+						 TRAWL_CTL_JUL_SEVERE) == 0);
+	CHECK(trawl_ctl_event_enable(ctl, "agt", TRAWL_CTL_DOMAIN_JUL, NULL, ev) == 0);
+	CHECK(trawl_ctl_event_enable(ctl, "agt", TRAWL_CTL_DOMAIN_JUL, NULL, ev) == -EEXIST);
+	CHECK(trawl_ctl_event_disable(ctl, "agt", TRAWL_CTL_DOMAIN_JUL, NULL, ev) == 0);
+	CHECK(trawl_ctl_list_session(ctl, "agt", &l) == 0);
+	for (i = 0; i < trawl_ctl_list_count(l); i++) {
+		struct trawl_ctl_domain_info d = {.struct_size = sizeof(d)};
+		struct trawl_ctl_channel_info c = {.struct_size = sizeof(c)};
+		struct trawl_ctl_event_info e = {.struct_size = sizeof(e)};
+
+		if (!trawl_ctl_list_domain_at(l, i, &d))
+			jul_domain += d.domain == TRAWL_CTL_DOMAIN_JUL;
+		if (!trawl_ctl_list_channel_at(l, i, &c))
+			jul_channel += c.domain == TRAWL_CTL_DOMAIN_UST &&
+				       !strcmp(c.name, "lttng_jul_channel");
+		if (trawl_ctl_list_event_at(l, i, &e))
+			continue;
+		ust_events += e.domain == TRAWL_CTL_DOMAIN_UST;
+		if (e.domain != TRAWL_CTL_DOMAIN_JUL)
+			continue;
+		jul_events++;
+		CHECK(!strcmp(e.name, "org.x") && !e.enabled && e.loglevel == 1000 &&
+		      e.loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE &&
+		      !strcmp(e.filter, "(logger_name == \"org.x\") && (int_loglevel >= 1000)"));
+	}
+	CHECK(jul_domain == 1 && jul_channel == 1 && jul_events == 1 && ust_events == 0);
+	trawl_ctl_list_destroy(l);
+	CHECK(trawl_ctl_event_enable(ctl, "agt", TRAWL_CTL_DOMAIN_JUL, NULL, ev) == 0);
+	trawl_ctl_event_destroy(ev);
+	ev = trawl_ctl_event_create(TRAWL_CTL_EVENT_SYSCALL, "x");
+	CHECK(trawl_ctl_event_enable(ctl, "agt", TRAWL_CTL_DOMAIN_PYTHON, NULL, ev) == -EINVAL);
+	trawl_ctl_event_destroy(ev);
+	CHECK(trawl_ctl_session_destroy(ctl, "agt") == 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct trawl_ctl_session_info s = {.struct_size = sizeof(s)};
@@ -450,6 +508,7 @@ int main(int argc, char **argv)
 	CHECK(ret == 0);
 	if (!ret)
 		trawl_ctl_list_destroy(l);
+	test_agent(ctl, argv[1]);
 	setup_ust(ctl);
 	check_session_list(ctl, argv[1]);
 	check_trackers(ctl);

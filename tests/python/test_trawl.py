@@ -124,9 +124,26 @@ def test_session_lifecycle(client, out):
     assert e.value.errno == 2  # ENOENT
 
 
+def test_agent_domains(client, tmp_path):
+    s = client.create_session("agents", output=str(tmp_path / "t"))
+    s.enable_event("app.db", domain="python", loglevel="WARNING")
+    s.enable_event("*", domain="jul")
+    s.disable_event("app.db", domain="python")
+    info = s.info()
+    assert "lttng_python_channel" in info.domains["ust"].channels
+    assert info.domains["ust"].channels["lttng_python_channel"].events == []
+    py = info.domains["python"].events
+    assert [(e.name, e.enabled, e.loglevel, e.filter) for e in py] == [
+        ("app.db", False, 30, '(logger_name == "app.db") && (int_loglevel >= 30)')]
+    assert [e.name for e in info.domains["jul"].events] == ["*"]
+    s.destroy()
+
+
 def test_bad_arguments(client):
     with pytest.raises(ValueError):
-        client.session("x").enable_event("a", domain="jul")
+        client.session("x").enable_event("a", domain="cobol")
+    with pytest.raises(ValueError):
+        client.session("x").enable_event("a", domain="jul", loglevel="TRACE_INFO")
     with pytest.raises(ValueError):
         client.session("x").enable_event("a", loglevel="LOUD")
     with pytest.raises(ValueError):
