@@ -144,8 +144,10 @@ struct cli_target {
 		"python", no_argument, NULL, 'p'                                                  \
 	}
 
-/* Takes -k, -u, -j, -l, -p, -s and -c into @t: returns 1 if @c was one of them. */
+/* Takes -k, -u, -s and -c into @t: returns 1 if @c was one of them. */
 int cli_target_opt(struct cli_target *t, int c, const char *arg);
+/* Takes -j, -l, -p (CLI_AGENT_OPTIONS) into @t: returns 1 if @c was one of them. */
+int cli_agent_opt(struct cli_target *t, int c);
 /*
  * After the options: checks a domain was given, resolves the session into
  * @t->name and connects. Returns 0 or the exit status (the error printed).

@@ -56,7 +56,7 @@ static int run(int argc, char **argv)
 			type = "tracepoint";
 			break;
 		default:
-			if (!cli_target_opt(&t, c, optarg))
+			if (!cli_target_opt(&t, c, optarg) && !cli_agent_opt(&t, c))
 				return cli_usage(&cli_cmd_disable_event, "bad option");
 		}
 	}

@@ -259,7 +259,7 @@ static int run(int argc, char **argv)
 			exclude = optarg;
 			break;
 		default:
-			if (!cli_target_opt(&t, c, optarg))
+			if (!cli_target_opt(&t, c, optarg) && !cli_agent_opt(&t, c))
 				return cli_usage(&cli_cmd_enable_event, "bad option");
 		}
 	}

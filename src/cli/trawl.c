@@ -235,18 +235,6 @@ int cli_target_opt(struct cli_target *t, int c, const char *arg)
 		t->domain = TRAWL_CTL_DOMAIN_UST;
 		t->domains_given++;
 		return 1;
-	case 'j':
-		t->domain = TRAWL_CTL_DOMAIN_JUL;
-		t->domains_given++;
-		return 1;
-	case 'l':
-		t->domain = TRAWL_CTL_DOMAIN_LOG4J;
-		t->domains_given++;
-		return 1;
-	case 'p':
-		t->domain = TRAWL_CTL_DOMAIN_PYTHON;
-		t->domains_given++;
-		return 1;
 	case 's':
 		t->session = arg;
 		return 1;
@@ -256,6 +244,25 @@ int cli_target_opt(struct cli_target *t, int c, const char *arg)
 	default:
 		return 0;
 	}
+}
+
+int cli_agent_opt(struct cli_target *t, int c)
+{
+	switch (c) {
+	case 'j':
+		t->domain = TRAWL_CTL_DOMAIN_JUL;
+		break;
+	case 'l':
+		t->domain = TRAWL_CTL_DOMAIN_LOG4J;
+		break;
+	case 'p':
+		t->domain = TRAWL_CTL_DOMAIN_PYTHON;
+		break;
+	default:
+		return 0;
+	}
+	t->domains_given++;
+	return 1;
 }
 
 int cli_target_connect(const struct cli_cmd *cmd, struct cli_target *t, struct trawl_ctl **ctl)
