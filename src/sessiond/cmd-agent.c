@@ -100,7 +100,8 @@ static void all_counted(struct sd_session *s, uint32_t i, const char *name,
 		if (!e->enabled && sd_agent_ust_rule(s, agent_names[i].channel,
 						     agent_names[i].tracepoint, e->filter, 1, p, r))
 			return;
-		e->enabled++;
+		if (!e->enabled++)
+			sd_agent_rule_changed(s, TRAWL_CTL_DOMAIN_JUL + i, e, 1);
 	}
 }
 
@@ -148,6 +149,7 @@ void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req
 		if (sd_agent_ust_rule(s, an->channel, an->tracepoint, filter, 1, p, r))
 			return;
 		e->enabled = 1;
+		sd_agent_rule_changed(s, req->domain, e, 1);
 		all_counted(s, i, req->name, p, r);
 		return;
 	}
@@ -167,6 +169,7 @@ void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req
 	e->enabled = 1;
 	*tail = e;
 	a->used = 1;
+	sd_agent_rule_changed(s, req->domain, e, 1);
 	all_counted(s, i, req->name, p, r);
 }
 
@@ -195,7 +198,8 @@ static int disable_name(struct sd_session *s, uint32_t i, const char *name,
 		if (e->enabled == 1 && !filter_shared(s, i, e) &&
 		    sd_agent_ust_rule(s, an->channel, an->tracepoint, e->filter, 0, p, r))
 			return -1;
-		e->enabled--;
+		if (!--e->enabled)
+			sd_agent_rule_changed(s, TRAWL_CTL_DOMAIN_JUL + i, e, 0);
 	}
 	return 0;
 }
@@ -264,6 +268,9 @@ void sd_agent_free(struct sd_session *s)
 		while (s->agent[i].events) {
 			struct sd_event *e = s->agent[i].events;
 
+			/* the agents forget the session's rules (LTTng's agent_destroy()) */
+			if (e->enabled > 0)
+				sd_agent_rule_changed(s, TRAWL_CTL_DOMAIN_JUL + i, e, 0);
 			s->agent[i].events = e->next;
 			free(e);
 		}

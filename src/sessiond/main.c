@@ -413,6 +413,10 @@ int main(int argc, char **argv)
 	}
 	sd_log("serving %s (%s daemon; fd limit %u)", sock, sd.root_daemon ? "root" : "user",
 	       sd.fd_limit);
+	ret = sd_agent_port_start();
+	if (ret)
+		sd_warn("agents (JUL, log4j, Python logging) cannot register: no port on "
+			"127.0.0.1: %s", strerror(-ret));
 	/* With sessions to load, the loop tells the parent once they are. */
 	autoload = load_path || (autoload && trawl_config_autoload_pending());
 	if (!autoload || (ret = sd_autoload_start(load_path, &ready_fd))) {
@@ -426,6 +430,7 @@ int main(int argc, char **argv)
 	sd_notify_fini();
 	while (sd.sessions)
 		sd_session_destroy(sd.sessions);
+	sd_agent_port_stop();
 	fini_domains();
 	unlink(sock);
 	close(listen_fd);

@@ -368,6 +368,13 @@ void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_re
 			    const struct sd_peer *p, struct sd_reply *r);
 void sd_agent_recs(struct sd_reply *r, const struct sd_session *s);
 void sd_agent_free(struct sd_session *s);
+/* agent-port.c: LTTng's agents' TCP port (agent.port); 0 or -errno */
+int sd_agent_port_start(void);
+void sd_agent_port_stop(void);
+/* Rule @e of agent domain @domain in @s was enabled (or disabled): the
+ * registered agents it concerns are told. */
+void sd_agent_rule_changed(const struct sd_session *s, uint32_t domain, const struct sd_event *e,
+			   int enabled);
 /* cmd-channel.c: enables (or disables) user-space rule TRACEPOINT with
  * FILTER in CHANNEL (made if needed), hidden from listings: 0, or -1 with
  * @r filled */

@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * agent-port.c - the TCP port LTTng's agents (python3-lttngust's
+ * lttngust.agent, LTTng's JUL and log4j agents) register on.
+ *
+ * LTTng 2.13's session daemon listens on 127.0.0.1, the first free port of
+ * 5345..5354, and writes the port in agent.port: the root daemon's in
+ * /var/run/lttng, a user's in $LTTNG_HOME/.lttng ($HOME without it), where
+ * the agents read it. trawl does the same (the root daemon writes
+ * /var/run/lttng/agent.port only with its default runtime folder, so that a
+ * test's daemon never redirects the machine's agents; always agent.port in
+ * its runtime folder); where LTTng gives up (the range taken), trawl takes
+ * any free port (the agents read it from the file).
+ *
+ * The protocol (big-endian; LTTng's agent.c, lttngust/cmd.py):
+ *
+ *   agent:  register {u32 domain, u32 pid, u32 major, u32 minor}   (once)
+ *   daemon: header {u64 data_size, u32 cmd, u32 cmd_version} data
+ *     cmd 2 ENABLE: {u32 loglevel, u32 loglevel_type, char name[256],
+ *                    u32 filter_len} filter[filter_len]  -> agent: u32 status
+ *     cmd 3 DISABLE: {char name[256]}                     -> agent: u32 status
+ *     cmd 4 REGISTRATION_DONE: (nothing)                  (no answer)
+ *
+ * At registration the daemon sends an ENABLE for each enabled rule of the
+ * agent's domain that may trace the agent's process, then
+ * REGISTRATION_DONE; later each rule enabled or disabled (and every rule of
+ * a destroyed session) is sent to the registered agents it concerns. The
+ * agent then hands every log record of its framework to its native library
+ * (liblttng-ust-python-agent: trawl's, src/ust-agents), whose tracepoint
+ * (lttng_python:event) the session's user-space rule with the whole filter
+ * records (cmd-agent.c).
+ *
+ * Peers are untrusted (any local process can connect to 127.0.0.1): a
+ * connection's user is the owner of its socket (/proc/net/tcp, read
+ * bounded); a user daemon serves its own user and root only, the root daemon
+ * everyone, each agent seeing only the rules of root's sessions and its own
+ * user's. Connections count against the apps socket's caps
+ * (app-conns-per-uid, app-conns: docs/SECURITY.md); the registration must be
+ * whole within app-register-ms of the connection; an agent answers each
+ * command with 4 bytes and may send nothing else (more is a protocol
+ * error: dropped); what waits to be sent to an agent is capped (a peer that
+ * does not read is dropped). Nothing here ever blocks the loop.
+ */
+#include "common/common.h"
+#include "common/log.h"
+#include "sessiond/sessiond.h"
+
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define AGENT_PORT_FIRST 5345 /* LTTng's DEFAULT_AGENT_TCP_PORT_RANGE */
+#define AGENT_PORT_LAST 5354
+#define AGENT_NAME_LEN 256   /* LTTng's LTTNG_SYMBOL_NAME_LEN */
+#define AGENT_MAJOR 2
+#define AGENT_MINOR 0
+#define AGENT_CMD_ENABLE 2
+#define AGENT_CMD_DISABLE 3
+#define AGENT_CMD_REG_DONE 4
+#define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
+#define PROC_TCP_MAX_LINES 65536   /* of /proc/net/tcp, read to find a peer's user */
+
+struct agent {
+	struct agent *next;
+	int fd;
+	uid_t uid;
+	int trusted;
+	struct sd_uid *owner;
+	int registered;
+	uint32_t domain; /* TRAWL_CTL_DOMAIN_JUL.. once registered */
+	unsigned char reg[16];
+	size_t reg_len;
+	uint32_t replies_due; /* 4-byte answers owed */
+	unsigned char reply[4];
+	size_t reply_len;
+	unsigned char *out;
+	size_t out_len, out_cap;
+};
+
+static struct agent *agents;
+static uint32_t untrusted_agents;
+static int listen_fd = -1;
+static char port_files[2][4200];
+
+static void agent_drop(struct agent *a, const char *why)
+{
+	struct agent **pp;
+
+	if (why)
+		sd_log_peer(a->uid, TRAWL_LOG_WARN, "agent port: dropping an agent of uid %d: %s",
+			    (int)a->uid, why);
+	for (pp = &agents; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	}
+	sd_watch_del(a->fd);
+	close(a->fd);
+	a->owner->app_conns--;
+	untrusted_agents -= !a->trusted;
+	sd_uid_put(a->owner);
+	free(a->out);
+	free(a);
+}
+
+/* Sends what it can of @a's queue; the watch asks for POLLOUT while some is left. */
+static int agent_flush(struct agent *a)
+{
+	while (a->out_len) {
+		ssize_t n = send(a->fd, a->out, a->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0)
+			return -1;
+		memmove(a->out, a->out + n, a->out_len - (size_t)n);
+		a->out_len -= (size_t)n;
+	}
+	sd_watch_events(a->fd, (short)(POLLIN | (a->out_len ? POLLOUT : 0)));
+	return 0;
+}
+
+/* Queues one command (header, @data of @len bytes): 0, or -1 over the cap. */
+static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t len)
+{
+	unsigned char hdr[16];
+	uint64_t size = htobe64((uint64_t)len);
+	uint32_t c = htobe32(cmd), v = 0;
+
+	if (a->out_len + sizeof(hdr) + len > AGENT_OUT_MAX)
+		return -1;
+	if (a->out_len + sizeof(hdr) + len > a->out_cap) {
+		size_t cap = a->out_cap ? a->out_cap : 4096;
+		unsigned char *p;
+
+		while (cap < a->out_len + sizeof(hdr) + len)
+			cap *= 2;
+		p = realloc(a->out, cap);
+		if (!p)
+			return -1;
+		a->out = p;
+		a->out_cap = cap;
+	}
+	memcpy(hdr, &size, 8);
+	memcpy(hdr + 8, &c, 4);
+	memcpy(hdr + 12, &v, 4);
+	memcpy(a->out + a->out_len, hdr, sizeof(hdr));
+	if (len)
+		memcpy(a->out + a->out_len + sizeof(hdr), data, len);
+	a->out_len += sizeof(hdr) + len;
+	a->replies_due += cmd != AGENT_CMD_REG_DONE;
+	return 0;
+}
+
+/* An ENABLE or DISABLE of rule @e for @a (not sent yet): 0 or -1. */
+static int agent_queue_rule(struct agent *a, const struct sd_event *e, int enable)
+{
+	unsigned char msg[4 + 4 + AGENT_NAME_LEN + 4 + TRAWL_CTL_FILTER_MAX];
+	size_t flen = e->filter[0] ? strlen(e->filter) + 1 : 0;
+	uint32_t v;
+
+	memset(msg, 0, sizeof(msg));
+	if (!enable) {
+		memcpy(msg, e->name, strnlen(e->name, AGENT_NAME_LEN - 1));
+		return agent_queue(a, AGENT_CMD_DISABLE, msg, AGENT_NAME_LEN);
+	}
+	v = htobe32((uint32_t)e->loglevel);
+	memcpy(msg, &v, 4);
+	v = htobe32((uint32_t)e->loglevel_type);
+	memcpy(msg + 4, &v, 4);
+	memcpy(msg + 8, e->name, strnlen(e->name, AGENT_NAME_LEN - 1));
+	v = htobe32((uint32_t)flen);
+	memcpy(msg + 8 + AGENT_NAME_LEN, &v, 4);
+	memcpy(msg + 12 + AGENT_NAME_LEN, e->filter, flen);
+	return agent_queue(a, AGENT_CMD_ENABLE, msg, 12 + AGENT_NAME_LEN + flen);
+}
+
+/* Whether session @s may trace the processes of agent @a (its rules are sent). */
+static int agent_sees(const struct agent *a, const struct sd_session *s)
+{
+	return s->uid == 0 || s->uid == a->uid;
+}
+
+void sd_agent_rule_changed(const struct sd_session *s, uint32_t domain, const struct sd_event *e,
+			   int enabled)
+{
+	struct agent *a, *next;
+
+	for (a = agents; a; a = next) {
+		next = a->next;
+		if (!a->registered || a->domain != domain || !agent_sees(a, s))
+			continue;
+		if (agent_queue_rule(a, e, enabled) || agent_flush(a))
+			agent_drop(a, "it does not read its commands");
+	}
+}
+
+/* @a registered: every enabled rule it may see, then REGISTRATION_DONE. */
+static int agent_registered(struct agent *a)
+{
+	uint32_t domain, major, minor;
+	const struct sd_session *s;
+	const struct sd_event *e;
+
+	memcpy(&domain, a->reg, 4);
+	domain = be32toh(domain);
+	memcpy(&major, a->reg + 8, 4);
+	memcpy(&minor, a->reg + 12, 4);
+	/* LTTng's checks: an agent domain, its protocol 2.0 */
+	if (domain < TRAWL_CTL_DOMAIN_JUL || domain > TRAWL_CTL_DOMAIN_PYTHON ||
+	    be32toh(major) != AGENT_MAJOR || be32toh(minor) != AGENT_MINOR) {
+		agent_drop(a, "not an LTTng 2.13 agent (domain or protocol version)");
+		return -1;
+	}
+	a->domain = domain;
+	a->registered = 1;
+	sd_watch_deadline(a->fd, 0, NULL);
+	for (s = sd.sessions; s; s = s->next) {
+		if (!agent_sees(a, s))
+			continue;
+		for (e = s->agent[domain - TRAWL_CTL_DOMAIN_JUL].events; e; e = e->next)
+			if (e->enabled > 0 && agent_queue_rule(a, e, 1))
+				goto full;
+	}
+	if (agent_queue(a, AGENT_CMD_REG_DONE, NULL, 0))
+		goto full;
+	if (agent_flush(a)) {
+		agent_drop(a, NULL);
+		return -1;
+	}
+	return 0;
+full:
+	agent_drop(a, "too many rules to send at once");
+	return -1;
+}
+
+static void agent_io(int fd, short revents, void *arg)
+{
+	struct agent *a = arg;
+	unsigned char buf[256];
+	ssize_t n;
+
+	(void)fd;
+	if ((revents & POLLOUT) && agent_flush(a))
+		return agent_drop(a, NULL);
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	for (;;) {
+		size_t want;
+
+		if (!a->registered)
+			want = sizeof(a->reg) - a->reg_len;
+		else
+			want = (size_t)a->replies_due * 4 - a->reply_len;
+		/* (one byte more than owed: anything unasked is an error) */
+		n = recv(a->fd, buf, want + 1 < sizeof(buf) ? want + 1 : sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		if (n <= 0)
+			return agent_drop(a, NULL);
+		if ((size_t)n > want)
+			return agent_drop(a, "it sent what was not asked");
+		if (!a->registered) {
+			memcpy(a->reg + a->reg_len, buf, (size_t)n);
+			a->reg_len += (size_t)n;
+			if (a->reg_len == sizeof(a->reg) && agent_registered(a))
+				return;
+			continue;
+		}
+		/* answers: counted, their status not needed (LTTng logs it) */
+		a->reply_len += (size_t)n;
+		a->replies_due -= (uint32_t)(a->reply_len / 4);
+		a->reply_len %= 4;
+	}
+}
+
+static void agent_expired(int fd, void *arg)
+{
+	(void)fd;
+	agent_drop(arg, "no registration in time");
+}
+
+/*
+ * The user of the TCP connection @fd's peer: the owner of the peer's socket
+ * in /proc/net/tcp (127.0.0.1 both ends). 0 or -1.
+ */
+static int peer_uid(int fd, uid_t *uid)
+{
+	struct sockaddr_in peer, self;
+	socklen_t len = sizeof(peer);
+	char want[64], line[512];
+	unsigned nr = 0;
+	int found = -1;
+	FILE *f;
+
+	if (getpeername(fd, (struct sockaddr *)&peer, &len) || peer.sin_family != AF_INET)
+		return -1;
+	len = sizeof(self);
+	if (getsockname(fd, (struct sockaddr *)&self, &len))
+		return -1;
+	/* the peer's socket: its local address is our peer, its remote us */
+	if (trawl_path_fmt(want, sizeof(want), "%08X:%04X %08X:%04X 01",
+			   (unsigned)peer.sin_addr.s_addr, (unsigned)ntohs(peer.sin_port),
+			   (unsigned)self.sin_addr.s_addr, (unsigned)ntohs(self.sin_port)))
+		return -1;
+	f = fopen("/proc/net/tcp", "re");
+	if (!f)
+		return -1;
+	while (nr++ < PROC_TCP_MAX_LINES && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		unsigned long u;
+		int i;
+
+		if (!p || strncmp(p + 2, want, strlen(want)))
+			continue;
+		/* sl local rem st tx:rx tr:when retrnsmt uid */
+		for (i = 0, p = line; i < 7 && p; i++) {
+			p += strspn(p, " ");
+			p = strchr(p, ' ');
+		}
+		if (p && sscanf(p, "%lu", &u) == 1) {
+			*uid = (uid_t)u;
+			found = 0;
+		}
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static void agent_accept(int fd, short revents, void *arg)
+{
+	int i;
+
+	(void)revents;
+	(void)arg;
+	for (i = 0; i < 16; i++) {
+		int cfd = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		struct agent *a;
+		uid_t uid;
+		int trusted;
+		struct sd_uid *owner;
+
+		if (cfd < 0)
+			return;
+		/* whose: a user daemon serves its user and root */
+		if (peer_uid(cfd, &uid) || (!sd.root_daemon && uid != 0 && uid != geteuid())) {
+			close(cfd);
+			continue;
+		}
+		trusted = uid == 0 || uid == geteuid();
+		owner = sd_uid_get(uid);
+		if (!owner) {
+			close(cfd);
+			continue;
+		}
+		if (!trusted && (owner->app_conns >= sd_limits.app_conns_per_uid ||
+				 untrusted_agents >= sd_limits.app_conns)) {
+			owner->refused++;
+			sd_log_peer(uid, TRAWL_LOG_WARN, "agent port: refusing an agent of uid %d: "
+							 "over its connection cap", (int)uid);
+			sd_uid_put(owner);
+			close(cfd);
+			continue;
+		}
+		a = calloc(1, sizeof(*a));
+		if (!a || sd_watch_add(cfd, agent_io, a)) {
+			free(a);
+			sd_uid_put(owner);
+			close(cfd);
+			continue;
+		}
+		a->fd = cfd;
+		a->uid = uid;
+		a->trusted = trusted;
+		a->owner = owner;
+		owner->app_conns++;
+		untrusted_agents += !trusted;
+		a->next = agents;
+		agents = a;
+		sd_watch_deadline(cfd, sd_now_ms() + sd_limits.app_register_ms, agent_expired);
+	}
+}
+
+/* Writes @port to @path (its folder made 0755 if needed, as LTTng's). */
+static int write_port_file(const char *path, unsigned port)
+{
+	char dir[4200], text[16];
+	char *slash;
+	int fd, n, ret = 0;
+
+	if (trawl_path_fmt(dir, sizeof(dir), "%s", path))
+		return -ENAMETOOLONG;
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -errno;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (trawl_path_fmt(text, sizeof(text), "%u\n", port))
+		ret = -EINVAL;
+	n = (int)strlen(text);
+	if (!ret && write(fd, text, (size_t)n) != n)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int sd_agent_port_start(void)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t len = sizeof(sa);
+	const char *home;
+	unsigned port;
+	int fd, one = 1, ret, i;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (port = AGENT_PORT_FIRST; port <= AGENT_PORT_LAST + 1; port++) {
+		/* past the range (LTTng gives up there): any free port */
+		sa.sin_port = htons(port > AGENT_PORT_LAST ? 0 : (uint16_t)port);
+		if (!bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			break;
+	}
+	if (port > AGENT_PORT_LAST + 1 || listen(fd, 64) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) || sd_watch_add(fd, agent_accept, NULL)) {
+		ret = -errno;
+		close(fd);
+		return ret ? ret : -EADDRINUSE;
+	}
+	port = ntohs(sa.sin_port);
+	listen_fd = fd;
+	if (sd.root_daemon) {
+		ret = trawl_path_fmt(port_files[0], sizeof(port_files[0]), "%s/agent.port",
+				     sd.runtime_dir);
+		if (!getenv("TRAWL_ROOT_RUNTIME_DIR"))
+			ret |= trawl_path_fmt(port_files[1], sizeof(port_files[1]),
+					      "/var/run/lttng/agent.port");
+	} else {
+		home = getenv("LTTNG_HOME");
+		if (!home || home[0] != '/')
+			home = getenv("HOME");
+		ret = home && home[0] == '/'
+			      ? trawl_path_fmt(port_files[0], sizeof(port_files[0]),
+					       "%s/.lttng/agent.port", home)
+			      : -ENOENT;
+	}
+	if (ret)
+		port_files[0][0] = port_files[1][0] = '\0';
+	for (i = 0; i < 2; i++) {
+		if (port_files[i][0] && (ret = write_port_file(port_files[i], port))) {
+			sd_warn("agent port %u: cannot write %s: %s", port, port_files[i],
+				strerror(-ret));
+			port_files[i][0] = '\0';
+		}
+	}
+	sd_log("agents: listening on 127.0.0.1:%u", port);
+	return 0;
+}
+
+void sd_agent_port_stop(void)
+{
+	int i;
+
+	while (agents)
+		agent_drop(agents, NULL);
+	if (listen_fd >= 0) {
+		sd_watch_del(listen_fd);
+		close(listen_fd);
+		listen_fd = -1;
+	}
+	for (i = 0; i < 2; i++)
+		if (port_files[i][0])
+			unlink(port_files[i]);
+}

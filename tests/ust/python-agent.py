@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""LTTng's Python agent under trawl (issue 16): a Python program using
+Debian's python3-lttngust (`import lttngust`, then the logging module)
+registers on trawl-sessiond's agent port (agent.port), and its log records
+of the enabled loggers and levels are recorded as lttng_python:event with
+LTTng's fields (read with babeltrace2's bt2), through trawl's
+liblttng-ust-python-agent.so.1 (lib/lttng-compat, first on
+LD_LIBRARY_PATH). Checked: a rule by logger and --loglevel (records below
+the level and of other loggers left out), --loglevel-only, '*', a rule
+enabled while the program runs (sent to the registered agent), a rule
+disabled, a second session; the agent port refuses a peer that is not an
+agent and one that says nothing. Skips without python3-lttngust or bt2.
+"""
+import os
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
+
+COMPAT = os.path.normpath(os.path.join(BIN, "..", "lib", "lttng-compat"))
+
+# The program: logs INFO, DEBUG and WARNING records on app.db, one on
+# other, then (with a go file) waits for it and logs once more.
+PROGRAM = r"""
+import logging, os, sys, time
+import lttngust
+db = logging.getLogger("app.db")
+db.setLevel(logging.DEBUG)
+other = logging.getLogger("other")
+other.setLevel(logging.DEBUG)
+db.info("info %d", 1)
+db.debug("debug %d", 2)
+db.warning("warning %d", 3)
+other.error("other %d", 4)
+if len(sys.argv) > 2:
+    open(sys.argv[1], "w").close()
+    end = time.monotonic() + 60
+    while not os.path.exists(sys.argv[2]) and time.monotonic() < end:
+        time.sleep(0.05)
+    db.info("late %d", 5)
+    other.critical("late other %d", 6)
+"""
+
+
+def records(trace):
+    """(logger_name, msg, int_loglevel) of each lttng_python:event, and
+    the field names of the first."""
+    import bt2
+    got, fields = [], None
+    for m in bt2.TraceCollectionMessageIterator(trace):
+        if type(m) is bt2._EventMessageConst and m.event.name == "lttng_python:event":
+            p = m.event.payload_field
+            if fields is None:
+                fields = list(p.keys())
+            got.append((str(p["logger_name"]), str(p["msg"]), int(p["int_loglevel"])))
+    return sorted(got), fields
+
+
+class Run:
+    def __init__(self, env):
+        self.env = env
+        self.app_env = dict(env.env)
+        # the program finds the daemon as LTTng's agent does: agent.port
+        # in $LTTNG_HOME/.lttng (a root daemon's own is in its runtime folder)
+        home = env.dir + "/apphome"
+        os.makedirs(home + "/.lttng", exist_ok=True)
+        self.app_env["LTTNG_HOME"] = home
+        self.app_env["LD_LIBRARY_PATH"] = COMPAT
+        self.home = home
+        self.prog = env.dir + "/prog.py"
+        with open(self.prog, "w") as f:
+            f.write(PROGRAM)
+
+    def port(self):
+        for d in (self.env.env["TRAWL_ROOT_RUNTIME_DIR"], self.env.env["HOME"] + "/.lttng"):
+            try:
+                with open(d + "/agent.port") as f:
+                    return int(f.read().strip())
+            except (OSError, ValueError):
+                continue
+        return None
+
+    def share_port(self):
+        port = self.port()
+        if port is None:
+            fail("no agent.port written by the session daemon")
+            return None
+        with open(self.home + "/.lttng/agent.port", "w") as f:
+            f.write("%d\n" % port)
+        return port
+
+    def start(self, *args):
+        return subprocess.Popen(["/usr/bin/python3", self.prog] + list(args), env=self.app_env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_file(path, proc, bound=60):
+    end = time.monotonic() + bound
+    while not os.path.exists(path):
+        if proc.poll() is not None or time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def closed(s):
+    """Whether the daemon closed connection @s (an end, or a reset: it
+    closed with bytes unread)."""
+    try:
+        return s.recv(16) == b""
+    except ConnectionResetError:
+        return True
+
+
+def check(what, got, want):
+    if got != want:
+        fail("%s: recorded %r, wanted %r" % (what, got, want))
+
+
+def main():
+    require_bt2()
+    try:
+        import lttngust  # noqa: F401
+    except ImportError:
+        print("SKIP: python3-lttngust missing (scripts/install-deps installs it)")
+        return 77
+    if not os.path.exists(os.path.join(COMPAT, "liblttng-ust-python-agent.so.1")):
+        fail("no liblttng-ust-python-agent.so.1 in " + COMPAT)
+        return 1
+    env = trawltest.Env("trawl-pyagent.")
+    try:
+        run = Run(env)
+        t1, t2 = env.dir + "/t1", env.dir + "/t2"
+        env.trawl("create", "s1", "-o", t1)
+        env.trawl("enable-event", "-p", "app.db", "--loglevel", "INFO", "-s", "s1")
+        port = run.share_port()
+        if port is None:
+            return 1
+        env.trawl("start", "s1")
+        p = run.start()
+        out, err = p.communicate(timeout=120)
+        if p.returncode:
+            fail("the program failed (%d): %s" % (p.returncode, err.strip()))
+        env.trawl("stop", "s1")
+        got, fields = records(t1)
+        check("app.db, INFO and above", got,
+              [("app.db", "info 1", 20), ("app.db", "warning 3", 30)])
+        want_fields = ["asctime", "msg", "logger_name", "funcName", "lineno", "int_loglevel",
+                       "thread", "threadName"]
+        if fields != want_fields:
+            fail("lttng_python:event's fields: %r, wanted LTTng's %r" % (fields, want_fields))
+
+        # --loglevel-only, then '*' enabled and a rule disabled while the
+        # program runs (sent to the registered agent); a second session
+        env.trawl("destroy", "s1")
+        env.trawl("create", "s2", "-o", t2)
+        env.trawl("enable-event", "-p", "app.db", "--loglevel-only", "WARNING", "-s", "s2")
+        env.trawl("start", "s2")
+        ready, go = env.dir + "/ready", env.dir + "/go"
+        p = run.start(ready, go)
+        if not wait_file(ready, p):
+            fail("the program did not start: %s" % (p.stderr.read() if p.poll() is not None
+                                                   else "(still running)"))
+        env.trawl("enable-event", "-p", "-a", "-s", "s2")
+        env.trawl("disable-event", "-p", "app.db", "-s", "s2")
+        open(go, "w").close()
+        out, err = p.communicate(timeout=120)
+        if p.returncode:
+            fail("the program failed (%d): %s" % (p.returncode, err.strip()))
+        env.trawl("stop", "s2")
+        got, _ = records(t2)
+        # before: app.db's WARNING only; after: every logger ('*'), app.db's
+        # rule counted down but '*' keeps it
+        check("--loglevel-only WARNING, then '*'", got,
+              [("app.db", "late 5", 20), ("app.db", "warning 3", 30),
+               ("other", "late other 6", 50)])
+        listed = env.trawl("list", "s2").stdout
+        if "- app.db [enabled] (loglevel == PYTHON_WARNING)" not in listed:
+            fail("list s2 after enable -a then disable: %s" % listed)
+        env.trawl("destroy", "s2")
+
+        # the port: a peer that is not an agent, one that says nothing
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(struct.pack(">IIII", 2, os.getpid(), 2, 0))  # the UST domain
+            s.settimeout(10)
+            if not closed(s):
+                fail("the agent port answered a registration of the UST domain")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(struct.pack(">IIII", 5, os.getpid(), 1, 0))  # protocol 1.0
+            s.settimeout(10)
+            if not closed(s):
+                fail("the agent port answered an agent of protocol 1.0")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(struct.pack(">IIII", 5, os.getpid(), 2, 0))
+            s.settimeout(10)
+            hdr = s.recv(16)
+            if len(hdr) != 16 or struct.unpack(">QII", hdr)[1] != 4:
+                fail("a registered agent got %r, not REGISTRATION_DONE" % hdr)
+            s.sendall(b"junk")  # nothing was asked
+            if not closed(s):
+                fail("the agent port kept a peer that sent what was not asked")
+    finally:
+        env.close()
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
