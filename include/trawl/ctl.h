@@ -940,7 +940,8 @@ int trawl_ctl_trigger_set_owner_uid(struct trawl_ctl_trigger *t, uint32_t uid);
 /**
  * trawl_ctl_trigger_set_event_rule - condition "event rule matches"
  * @t: the trigger
- * @domain: UST or KERNEL
+ * @domain: UST or KERNEL, or an agent domain (JUL, LOG4J, PYTHON: @pattern
+ *          is a logger, the levels the framework's)
  * @kind: TRACEPOINT, or SYSCALL (kernel)
  * @pattern: an event name or a pattern ending in '*'; NULL or "": "*"
  * @filter: a filter expression (as enable-event's), or NULL

@@ -136,7 +136,9 @@ static int capture_valid(const char *s)
 }
 
 /* --log-level: "..", "LEVEL" (exactly) or "LEVEL.." (at least as severe). */
-static int loglevel_of(const char *s, enum trawl_ctl_loglevel_type *type, int *level)
+/* LTTng's --log-level (LEVEL, LEVEL.. or ..) of @domain: 0, or -1 if unknown. */
+static int loglevel_of(enum trawl_ctl_domain domain, const char *s,
+		       enum trawl_ctl_loglevel_type *type, int *level)
 {
 	char buf[64];
 	size_t n = strlen(s);
@@ -154,6 +156,8 @@ static int loglevel_of(const char *s, enum trawl_ctl_loglevel_type *type, int *l
 	} else {
 		*type = TRAWL_CTL_LOGLEVEL_SINGLE;
 	}
+	if (domain >= TRAWL_CTL_DOMAIN_JUL) /* an agent domain's names */
+		return trawl_ctl_agent_loglevel_parse(domain, buf, level) ? -1 : 0;
 	*level = trawl_ctl_loglevel_parse(buf);
 	return *level < 0 ? -1 : 0;
 }
@@ -179,12 +183,12 @@ static const struct rule_type rule_kprobe = {"kernel kprobe", TRAWL_CTL_DOMAIN_K
 					     TRAWL_CTL_EVENT_PROBE, 1, 0, 0, 0};
 static const struct rule_type rule_uprobe = {"kernel uprobe", TRAWL_CTL_DOMAIN_KERNEL,
 					     TRAWL_CTL_EVENT_USERSPACE_PROBE, 1, 0, 0, 0};
-static const struct rule_type rule_jul = {"jul logging", TRAWL_CTL_DOMAIN_UST,
-					  TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
-static const struct rule_type rule_log4j = {"log4j logging", TRAWL_CTL_DOMAIN_UST,
-					    TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
-static const struct rule_type rule_python = {"python logging", TRAWL_CTL_DOMAIN_UST,
-					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 0};
+static const struct rule_type rule_jul = {"jul logging", TRAWL_CTL_DOMAIN_JUL,
+					  TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+static const struct rule_type rule_log4j = {"log4j logging", TRAWL_CTL_DOMAIN_LOG4J,
+					    TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+static const struct rule_type rule_python = {"python logging", TRAWL_CTL_DOMAIN_PYTHON,
+					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
 
 static int is_either(const char *s, const char *a, const char *b)
 {
@@ -363,7 +367,7 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 	if (loglevel && strcmp(loglevel, "..") && !rt->loglevels)
 		return REFUSE(-EINVAL, "Log levels are not supported for %s event rules.",
 			      "log levels are not supported for %s event rules", rt->what);
-	if (loglevel && loglevel_of(loglevel, &llt, &ll))
+	if (loglevel && loglevel_of(rt->domain, loglevel, &llt, &ll))
 		return REFUSE(-EINVAL, "Failed to parse log level string `%s`.",
 			      "failed to parse log level string `%s`", loglevel);
 	if (rt->syscall && !syscall_type_ok(type))
@@ -730,9 +734,20 @@ static const char *level_name(int level)
 	return n && !strncmp(n, "TRACE_", 6) ? n + 6 : n ? n : "?";
 }
 
+/* An agent domain's level as LTTng's list-triggers names it (no prefix). */
+static const char *agent_level_name(enum trawl_ctl_domain domain, int level)
+{
+	const char *n = trawl_ctl_agent_loglevel_name(domain, level), *u = n ? strchr(n, '_') : NULL;
+
+	return u ? u + 1 : "?";
+}
+
 static void print_rule(const struct trawl_ctl_trigger_info *g)
 {
-	const char *type = g->domain == TRAWL_CTL_DOMAIN_UST ? "user tracepoint"
+	const char *type = g->domain == TRAWL_CTL_DOMAIN_UST		? "user tracepoint"
+			   : g->domain == TRAWL_CTL_DOMAIN_JUL		? "jul:logging"
+			   : g->domain == TRAWL_CTL_DOMAIN_LOG4J	? "log4j:logging"
+			   : g->domain == TRAWL_CTL_DOMAIN_PYTHON	? "python:logging"
 			   : g->event_kind == TRAWL_CTL_EVENT_SYSCALL ? "kernel:syscall:entry+exit"
 								     : "kernel tracepoint";
 
@@ -742,7 +757,8 @@ static void print_rule(const struct trawl_ctl_trigger_info *g)
 	if (g->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
 		printf(", log level %s %s",
 		       g->loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE ? "is" : "at least",
-		       level_name(g->loglevel));
+		       g->domain >= TRAWL_CTL_DOMAIN_JUL ? agent_level_name(g->domain, g->loglevel)
+							 : level_name(g->loglevel));
 	if (g->exclusions[0])
 		printf(", exclusions: %s", g->exclusions);
 	printf(")\n");

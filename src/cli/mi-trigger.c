@@ -91,6 +91,12 @@ static void event_rule(const struct trawl_ctl_trigger_info *g)
 	cli_mi_open("event_rule");
 	if (g->domain == TRAWL_CTL_DOMAIN_UST) {
 		cli_mi_open("event_rule_user_tracepoint");
+	} else if (g->domain == TRAWL_CTL_DOMAIN_JUL) {
+		cli_mi_open("event_rule_jul_logging");
+	} else if (g->domain == TRAWL_CTL_DOMAIN_LOG4J) {
+		cli_mi_open("event_rule_log4j_logging");
+	} else if (g->domain == TRAWL_CTL_DOMAIN_PYTHON) {
+		cli_mi_open("event_rule_python_logging");
 	} else if (g->event_kind == TRAWL_CTL_EVENT_SYSCALL) {
 		cli_mi_open("event_rule_kernel_syscall");
 		cli_mi_str("emission_site", "entry+exit");
@@ -100,7 +106,7 @@ static void event_rule(const struct trawl_ctl_trigger_info *g)
 	cli_mi_str("name_pattern", g->pattern);
 	if (g->filter[0])
 		cli_mi_str("filter_expression", g->filter);
-	if (g->domain == TRAWL_CTL_DOMAIN_UST && g->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL) {
+	if (g->domain != TRAWL_CTL_DOMAIN_KERNEL && g->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL) {
 		cli_mi_open("log_level_rule");
 		cli_mi_open(g->loglevel_type == TRAWL_CTL_LOGLEVEL_SINGLE
 				    ? "log_level_rule_exactly"

@@ -386,8 +386,10 @@ static int body_ok(uint32_t kind, const unsigned char *body)
 		return u.g.condition && u.g.condition <= TRAWL_CTL_WIRE_CONDITION_LAST &&
 		       u.g.domain <= TRAWL_CTL_WIRE_DOMAIN_LAST &&
 		       u.g.event_kind <= TRAWL_CTL_WIRE_EVENT_KIND_LAST &&
-		       u.g.loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST && u.g.loglevel >= 0 &&
-		       u.g.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX && u.g.nr_actions &&
+		       u.g.loglevel_type <= TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST &&
+		       (TRAWL_CTL_WIRE_IS_AGENT(u.g.domain) ||
+			(u.g.loglevel >= 0 && u.g.loglevel <= TRAWL_CTL_WIRE_LOGLEVEL_MAX)) &&
+		       u.g.nr_actions &&
 		       u.g.nr_actions <= TRAWL_CTL_TRIGGER_MAX_ACTIONS &&
 		       (u.g.ratio_ppm == UINT32_MAX || u.g.ratio_ppm <= TRAWL_CTL_WIRE_RATIO_ONE);
 	case TRAWL_CTL_ITEM_TRIGGER_ACTION:

@@ -77,11 +77,11 @@ TRAWL_EXPORT int trawl_ctl_trigger_set_event_rule(struct trawl_ctl_trigger *t,
 {
 	struct trawl_ctl_wire_req *r;
 
-	if (!t || (domain != TRAWL_CTL_DOMAIN_UST && domain != TRAWL_CTL_DOMAIN_KERNEL) ||
+	if (!t || domain == TRAWL_CTL_DOMAIN_NONE || (unsigned)domain > TRAWL_CTL_WIRE_DOMAIN_LAST ||
 	    (kind != TRAWL_CTL_EVENT_TRACEPOINT &&
 	     !(kind == TRAWL_CTL_EVENT_SYSCALL && domain == TRAWL_CTL_DOMAIN_KERNEL)) ||
 	    (unsigned)loglevel_type > TRAWL_CTL_WIRE_LOGLEVEL_TYPE_LAST ||
-	    (loglevel_type != TRAWL_CTL_LOGLEVEL_ALL &&
+	    (loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && !TRAWL_CTL_WIRE_IS_AGENT(domain) &&
 	     (loglevel < 0 || loglevel > TRAWL_CTL_WIRE_LOGLEVEL_MAX)))
 		return -EINVAL;
 	r = &t->req;

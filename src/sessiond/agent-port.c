@@ -162,27 +162,35 @@ static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t l
 	return 0;
 }
 
-/* An ENABLE or DISABLE of rule @e for @a (not sent yet): 0 or -1. */
-static int agent_queue_rule(struct agent *a, const struct sd_event *e, int enable)
+/* An ENABLE or DISABLE of logger @name (levels, whole filter) for @a (not
+ * sent yet): 0 or -1. */
+static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglevel_type,
+			      int loglevel, const char *filter, int enable)
 {
 	unsigned char msg[4 + 4 + AGENT_NAME_LEN + 4 + TRAWL_CTL_FILTER_MAX];
-	size_t flen = e->filter[0] ? strlen(e->filter) + 1 : 0;
+	size_t flen = filter[0] ? strnlen(filter, TRAWL_CTL_FILTER_MAX - 1) + 1 : 0;
 	uint32_t v;
 
 	memset(msg, 0, sizeof(msg));
 	if (!enable) {
-		memcpy(msg, e->name, strnlen(e->name, AGENT_NAME_LEN - 1));
+		memcpy(msg, name, strnlen(name, AGENT_NAME_LEN - 1));
 		return agent_queue(a, AGENT_CMD_DISABLE, msg, AGENT_NAME_LEN);
 	}
-	v = htobe32((uint32_t)e->loglevel);
+	v = htobe32((uint32_t)loglevel);
 	memcpy(msg, &v, 4);
-	v = htobe32((uint32_t)e->loglevel_type);
+	v = htobe32(loglevel_type);
 	memcpy(msg + 4, &v, 4);
-	memcpy(msg + 8, e->name, strnlen(e->name, AGENT_NAME_LEN - 1));
+	memcpy(msg + 8, name, strnlen(name, AGENT_NAME_LEN - 1));
 	v = htobe32((uint32_t)flen);
 	memcpy(msg + 8 + AGENT_NAME_LEN, &v, 4);
-	memcpy(msg + 12 + AGENT_NAME_LEN, e->filter, flen);
+	memcpy(msg + 12 + AGENT_NAME_LEN, filter, flen ? flen - 1 : 0);
 	return agent_queue(a, AGENT_CMD_ENABLE, msg, 12 + AGENT_NAME_LEN + flen);
+}
+
+static int agent_queue_rule(struct agent *a, const struct sd_event *e, int enable)
+{
+	return agent_queue_logger(a, e->name, (uint32_t)e->loglevel_type, e->loglevel, e->filter,
+				  enable);
 }
 
 /* Whether session @s may trace the processes of agent @a (its rules are sent). */
@@ -205,7 +213,36 @@ void sd_agent_rule_changed(const struct sd_session *s, uint32_t domain, const st
 	}
 }
 
-/* @a registered: every enabled rule it may see, then REGISTRATION_DONE. */
+void sd_agent_logger_changed(uid_t owner, uint32_t domain, const char *name,
+			     uint32_t loglevel_type, int loglevel, const char *filter, int enabled)
+{
+	struct agent *a, *next;
+
+	for (a = agents; a; a = next) {
+		next = a->next;
+		if (!a->registered || a->domain != domain || (owner != 0 && owner != a->uid))
+			continue;
+		if (agent_queue_logger(a, name, loglevel_type, loglevel, filter, enabled) ||
+		    agent_flush(a))
+			agent_drop(a, "it does not read its commands");
+	}
+}
+
+struct trigger_walk {
+	struct agent *a;
+	int failed;
+};
+
+static void trigger_enable(const char *name, uint32_t loglevel_type, int loglevel,
+			   const char *filter, void *arg)
+{
+	struct trigger_walk *w = arg;
+
+	w->failed |= agent_queue_logger(w->a, name, loglevel_type, loglevel, filter, 1);
+}
+
+/* @a registered: every enabled rule and trigger it may see, then
+ * REGISTRATION_DONE. */
 static int agent_registered(struct agent *a)
 {
 	uint32_t domain, major, minor;
@@ -231,6 +268,13 @@ static int agent_registered(struct agent *a)
 		for (e = s->agent[domain - TRAWL_CTL_DOMAIN_JUL].events; e; e = e->next)
 			if (e->enabled > 0 && agent_queue_rule(a, e, 1))
 				goto full;
+	}
+	{
+		struct trigger_walk w = {a, 0};
+
+		sd_agent_triggers(domain, a->uid, trigger_enable, &w);
+		if (w.failed)
+			goto full;
 	}
 	if (agent_queue(a, AGENT_CMD_REG_DONE, NULL, 0))
 		goto full;

@@ -53,8 +53,13 @@ static const struct agent_names agent_names[SD_NR_AGENTS] = {
 	{"lttng_python_channel", "lttng_python:event", TRAWL_CTL_PYTHON_DEBUG},
 };
 
+const char *sd_agent_tracepoint(uint32_t domain)
+{
+	return agent_names[domain - TRAWL_CTL_DOMAIN_JUL].tracepoint;
+}
+
 /* The rule's whole filter (above) in @buf: 0, or -ENAMETOOLONG. */
-static int whole_filter(const struct trawl_ctl_wire_req *req, char *buf, size_t len)
+int sd_agent_whole_filter(const struct trawl_ctl_wire_req *req, char *buf, size_t len)
 {
 	char base[TRAWL_CTL_FILTER_MAX];
 	const char *op = req->loglevel_type == TRAWL_CTL_LOGLEVEL_RANGE ? ">=" : "==";
@@ -123,7 +128,7 @@ void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req
 	if (req->exclusions[0])
 		return (void)sd_fail(r, -EINVAL, "event name exclusions are not yet implemented "
 						 "for %s events", dom);
-	if (whole_filter(req, filter, sizeof(filter)))
+	if (sd_agent_whole_filter(req, filter, sizeof(filter)))
 		return (void)sd_fail(r, -ENAMETOOLONG, "cannot enable event '%s': its filter "
 						       "with the logger and level is too long",
 				     req->name);

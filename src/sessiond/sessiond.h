@@ -368,6 +368,21 @@ void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_re
 			    const struct sd_peer *p, struct sd_reply *r);
 void sd_agent_recs(struct sd_reply *r, const struct sd_session *s);
 void sd_agent_free(struct sd_session *s);
+/* The whole filter (logger, levels, the user's) of an agent domain's rule
+ * @req, as its user-space rule has it: 0, or -ENAMETOOLONG. */
+int sd_agent_whole_filter(const struct trawl_ctl_wire_req *req, char *buf, size_t len);
+/* The tracepoint of agent domain @domain's agents ("lttng_python:event"). */
+const char *sd_agent_tracepoint(uint32_t domain);
+/* triggers.c: @fn with each event-rule-matches trigger of agent domain
+ * @domain that may trace @uid's processes (its owner root or @uid). */
+void sd_agent_triggers(uint32_t domain, uid_t uid,
+		       void (*fn)(const char *name, uint32_t loglevel_type, int loglevel,
+				  const char *filter, void *arg),
+		       void *arg);
+/* agent-port.c: a trigger of @owner on a logger of agent domain @domain
+ * came (or went): the agents it concerns are told. */
+void sd_agent_logger_changed(uid_t owner, uint32_t domain, const char *name,
+			     uint32_t loglevel_type, int loglevel, const char *filter, int enabled);
 /* agent-port.c: LTTng's agents' TCP port (agent.port); 0 or -errno */
 int sd_agent_port_start(void);
 void sd_agent_port_stop(void);

@@ -65,6 +65,7 @@ struct sd_trigger {
 	char filter[TRAWL_CTL_FILTER_MAX];
 	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX];
 	char captures[TRAWL_CTL_CAPTURES_MAX];
+	char agent_filter[TRAWL_CTL_FILTER_MAX]; /* an agent domain's: the whole one (cmd-agent.c) */
 	char session[TRAWL_CTL_NAME_MAX];
 	char channel[TRAWL_CTL_NAME_MAX];
 	uint64_t threshold;
@@ -155,9 +156,12 @@ static int name_generate(struct sd_trigger *t)
 /* The condition's checks the protocol cannot make. 0, or -1 with @r filled. */
 static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
 {
-	if (req->domain >= SD_NR_DOMAINS) {
-		sd_fail(r, -EINVAL, "failed to register trigger: an agent domain's rule is a "
-				    "user-space rule (jul, log4j or python logging)");
+	int agent = TRAWL_CTL_WIRE_IS_AGENT(req->domain);
+
+	/* an agent domain's rule: event-rule-matches only (it has no channels) */
+	if (agent && req->trigger.condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
+		sd_fail(r, -EINVAL, "failed to register trigger: the %s domain has no channels",
+			sd_domain_name(req->domain));
 		return -1;
 	}
 	if (req->domain == TRAWL_CTL_DOMAIN_KERNEL && !sd.root_daemon) {
@@ -168,11 +172,11 @@ static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply
 	if (req->trigger.condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES)
 		return 0;
 	if (req->exclusions[0] && req->domain != TRAWL_CTL_DOMAIN_UST) {
-		sd_fail(r, -EINVAL, "event name exclusions are not yet implemented for kernel "
-				    "event rules");
+		sd_fail(r, -EINVAL, "event name exclusions are not yet implemented for %s "
+				    "event rules", agent ? sd_domain_name(req->domain) : "kernel");
 		return -1;
 	}
-	if (req->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && req->domain != TRAWL_CTL_DOMAIN_UST) {
+	if (req->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && req->domain == TRAWL_CTL_DOMAIN_KERNEL) {
 		sd_fail(r, -EINVAL, "log levels are not supported for kernel event rules");
 		return -1;
 	}
@@ -216,6 +220,11 @@ static struct sd_trigger *trigger_of(const struct trawl_ctl_wire_req *req, uid_t
 		memcpy(t->filter, req->filter, sizeof(t->filter));
 		memcpy(t->exclusions, req->exclusions, sizeof(t->exclusions));
 		memcpy(t->captures, w->captures, sizeof(t->captures));
+		if (TRAWL_CTL_WIRE_IS_AGENT(t->domain) &&
+		    sd_agent_whole_filter(req, t->agent_filter, sizeof(t->agent_filter))) {
+			free(t);
+			return NULL;
+		}
 		t->ratio_ppm = UINT32_MAX;
 		t->threshold = 0;
 	} else {
@@ -287,11 +296,33 @@ static gid_t owner_gid(uid_t owner, const struct sd_peer *p)
 static void notifiers_sync(const struct sd_trigger *t)
 {
 #ifdef TRAWL_HAVE_UST_DOMAIN
-	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && t->domain == TRAWL_CTL_DOMAIN_UST)
+	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && t->domain != TRAWL_CTL_DOMAIN_KERNEL)
 		sd_ust_notify_sync_all();
 #else
 	(void)t;
 #endif
+}
+
+/* An agent domain's trigger: its agents enable (or disable) its logger. */
+static void agents_sync(const struct sd_trigger *t, int enabled)
+{
+	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES &&
+	    TRAWL_CTL_WIRE_IS_AGENT(t->domain))
+		sd_agent_logger_changed(t->owner, t->domain, t->pattern, t->loglevel_type,
+					t->loglevel, t->agent_filter, enabled);
+}
+
+void sd_agent_triggers(uint32_t domain, uid_t uid,
+		       void (*fn)(const char *name, uint32_t loglevel_type, int loglevel,
+				  const char *filter, void *arg),
+		       void *arg)
+{
+	const struct sd_trigger *t;
+
+	for (t = triggers; t; t = t->next)
+		if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && t->domain == domain &&
+		    (t->owner == 0 || t->owner == uid))
+			fn(t->pattern, t->loglevel_type, t->loglevel, t->agent_filter, arg);
 }
 
 void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg), void *arg)
@@ -311,8 +342,16 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 		};
 
 		if (t->condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES ||
-		    t->domain != TRAWL_CTL_DOMAIN_UST)
+		    t->domain == TRAWL_CTL_DOMAIN_KERNEL)
 			continue;
+		if (TRAWL_CTL_WIRE_IS_AGENT(t->domain)) {
+			/* the agents' tracepoint, with the logger and level as a
+			 * filter, as the agent domains' rules (cmd-agent.c) */
+			r.pattern = sd_agent_tracepoint(t->domain);
+			r.filter = t->agent_filter;
+			r.loglevel_type = TRAWL_CTL_LOGLEVEL_ALL;
+			r.loglevel = 0;
+		}
 		if (fn(&r, arg))
 			return;
 	}
@@ -764,6 +803,7 @@ void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_pe
 		    (unsigned)p->uid, t->name, (unsigned)t->owner);
 	trigger_recs(r, t);
 	notifiers_sync(t);
+	agents_sync(t, 1);
 	if (is_monitored(t))
 		monitor_arm();
 }
@@ -799,6 +839,7 @@ void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd
 	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u removed trigger '%s' of uid %u",
 		    (unsigned)p->uid, t->name, (unsigned)t->owner);
 	notifiers_sync(t);
+	agents_sync(t, 0);
 	free(t);
 }
 
