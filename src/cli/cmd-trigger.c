@@ -156,8 +156,17 @@ static int loglevel_of(enum trawl_ctl_domain domain, const char *s,
 	} else {
 		*type = TRAWL_CTL_LOGLEVEL_SINGLE;
 	}
-	if (domain >= TRAWL_CTL_DOMAIN_JUL) /* an agent domain's names */
-		return trawl_ctl_agent_loglevel_parse(domain, buf, level) ? -1 : 0;
+	if (domain >= TRAWL_CTL_DOMAIN_JUL) {
+		/* an agent domain's names, as LTTng 2.13's add-trigger takes
+		 * them: exactly (case and all), never as LEVEL.. */
+		const char *full;
+
+		if (*type == TRAWL_CTL_LOGLEVEL_RANGE ||
+		    trawl_ctl_agent_loglevel_parse(domain, buf, level))
+			return -1;
+		full = trawl_ctl_agent_loglevel_name(domain, *level);
+		return full && (!strcmp(buf, full) || !strcmp(buf, strchr(full, '_') + 1)) ? 0 : -1;
+	}
 	*level = trawl_ctl_loglevel_parse(buf);
 	return *level < 0 ? -1 : 0;
 }

@@ -44,7 +44,17 @@ SEQUENCE = [
     "remove-trigger t1",
     "remove-trigger trigger0",
     "add-trigger %s --type=user --name=again --action notify" % ERM,
+    # the agent domains' rules (a logger, the framework's level names)
+    "add-trigger --name p1 %s --type=python --action notify" % ERM,
+    "add-trigger --name p2 %s --type=python:logging --name=app.db --log-level=ERROR "
+    "--action notify" % ERM,
+    # (LTTng 2.13 takes no LEVEL.. and no other case for them)
+    "!add-trigger --name p3 %s --type=python --log-level=ERROR.. --action notify" % ERM,
+    "!add-trigger --name p3 %s --type=python --log-level=error --action notify" % ERM,
+    "add-trigger --name j1 %s --type=jul --name=org.x --log-level=SEVERE --action notify" % ERM,
+    "add-trigger --name l1 %s --type=log4j --filter 'a == 1' --action notify" % ERM,
     "list-triggers",
+    "remove-trigger p1",
     "!remove-trigger",
 ]
 

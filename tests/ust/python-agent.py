@@ -185,6 +185,27 @@ def main():
             fail("list s2 after enable -a then disable: %s" % listed)
         env.trawl("destroy", "s2")
 
+        # a trigger on an agent domain's logger fires on the program's
+        # record (its agent told to enable the logger): start-session
+        t3 = env.dir + "/t3"
+        env.trawl("create", "s3", "-o", t3)
+        env.trawl("enable-event", "-p", "-a", "-s", "s3")
+        env.trawl("add-trigger", "--name", "pytrig", "--condition", "event-rule-matches",
+                  "--type=python", "--name=other", "--log-level=ERROR",
+                  "--action", "start-session", "s3")
+        listed = env.trawl("list-triggers").stdout
+        if "rule: other (type: python:logging, log level is ERROR)" not in listed:
+            fail("list-triggers: %s" % listed)
+        p = run.start()
+        out, err = p.communicate(timeout=120)
+        end = time.monotonic() + 60
+        while "s3 [active]" not in env.trawl("list").stdout and time.monotonic() < end:
+            time.sleep(0.1)
+        if "s3 [active]" not in env.trawl("list").stdout:
+            fail("the python trigger did not start s3: %s" % env.trawl("list").stdout)
+        env.trawl("remove-trigger", "pytrig")
+        env.trawl("destroy", "s3")
+
         # the port: a peer that is not an agent, one that says nothing
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
             s.sendall(struct.pack(">IIII", 2, os.getpid(), 2, 0))  # the UST domain
