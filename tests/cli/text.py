@@ -155,11 +155,14 @@ def agents_sorted(lines):
         else:
             out.append(line)
     if blocks:
-        # the agent domains come after the others: at the end, or before the
-        # lines that followed the last one
-        tail = [x for b in sorted(blocks) for x in b]
-        while tail and tail[-1] == "":
-            tail.pop()
+        # the agent domains come after the others, at the end: each without
+        # its trailing blank lines, one blank line between two
+        for b in blocks:
+            while b and b[-1] == "":
+                b.pop()
+        tail = []
+        for b in sorted(blocks):
+            tail += b + [""]
         out = out + [""] + tail if out and out[-1] != "" else out + tail
     return out
 
