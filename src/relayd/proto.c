@@ -78,7 +78,7 @@ int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint
 	h = get32(p + 8);
 	s = get32(p + 12);
 	if (get32(p) != TRAWL_RELAY_MAGIC || version != TRAWL_RELAY_VERSION ||
-	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_REMOVE || s > TRAWL_RELAY_MAX_PAYLOAD ||
+	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_CHUNK || s > TRAWL_RELAY_MAX_PAYLOAD ||
 	    h >= TRAWL_RELAY_MAX_HANDLES)
 		return -EPROTO;
 	*cmd = c;
@@ -165,6 +165,51 @@ static int parse_archive(struct trawl_relay_msg *m)
 	return 0;
 }
 
+/* A chunk's folder as CHUNK names it: "" (the session folder) or one name. */
+static int chunk_name_ok(const char *name)
+{
+	return !name[0] || (chunk_path_ok(name) && !strchr(name, '/'));
+}
+
+/* CHUNK: uint32 op, FROM\0TO\0NEW\0 (proto.h). */
+static int parse_chunk(struct trawl_relay_msg *m)
+{
+	const char *p = (const char *)m->payload + 4, *end;
+	const char *s[3];
+	int i;
+
+	if (m->size < 4 + 3 || m->size > 4 + 3 * TRAWL_RELAY_PATH_LEN ||
+	    m->payload[m->size - 1] != '\0')
+		return -EPROTO;
+	end = (const char *)m->payload + m->size;
+	for (i = 0; i < 3; i++) {
+		size_t n;
+
+		if (p >= end)
+			return -EPROTO;
+		n = strnlen(p, (size_t)(end - p));
+		if (n >= (size_t)(end - p) || n >= TRAWL_RELAY_PATH_LEN)
+			return -EPROTO;
+		s[i] = p;
+		p += n + 1;
+	}
+	if (p != end)
+		return -EPROTO;
+	m->kind = get32(m->payload);
+	m->path = s[0];
+	m->to = s[1];
+	m->next = s[2];
+	if (!chunk_name_ok(m->path))
+		return -EPROTO;
+	if (m->kind == TRAWL_RELAY_CHUNK_CLEAR)
+		return !m->to[0] && !m->next[0] ? 0 : -EPROTO;
+	if (m->kind != TRAWL_RELAY_CHUNK_CLOSE || !trawl_relay_path_ok(m->to) ||
+	    strncmp(m->to, "archives/", 9) || !chunk_name_ok(m->next) ||
+	    (m->path[0] && !strcmp(m->path, m->next)))
+		return -EPROTO;
+	return 0;
+}
+
 ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_msg *m)
 {
 	const size_t hl = sizeof(struct trawl_relay_hdr);
@@ -196,6 +241,9 @@ ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_ms
 		break;
 	case TRAWL_RELAY_REMOVE:
 		ret = m->handle ? -EPROTO : parse_remove(m);
+		break;
+	case TRAWL_RELAY_CHUNK:
+		ret = m->handle ? -EPROTO : parse_chunk(m);
 		break;
 	case TRAWL_RELAY_CLOSE:
 	case TRAWL_RELAY_END:

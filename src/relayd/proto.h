@@ -78,6 +78,30 @@
  *            deep); the folder stays, and the trace's new files come
  *            there. A removal that fails ends the connection's writing as
  *            ARCHIVE's does
+ *   CHUNK    no handle; payload: uint32 op, then three strings, FROM, TO and
+ *            NEW, each NUL-terminated. Sent by the session daemon on its own
+ *            connection (LTTng's sessiond sends its relayd
+ *            CREATE_TRACE_CHUNK and CLOSE_TRACE_CHUNK itself): a chunk's
+ *            folders are relayd's to make and move even when no consumer
+ *            has a trace in it (the per-process traces of programs that
+ *            exited were closed with them). FROM is a chunk's folder, one
+ *            name as "20261205T081500+0000-1", or "" for the session folder
+ *            itself (chunk 0, whose ust/ and kernel/ are the chunk).
+ *            op TRAWL_RELAY_CHUNK_CLOSE: the chunk FROM ended; what is left
+ *            of it (what no consumer ARCHIVEd) is merged into TO (checked
+ *            as ARCHIVE's TO), which is made even when nothing moves (an
+ *            empty chunk's archive, as LTTng's), never replacing a file
+ *            there; FROM goes if left empty. NEW ("": none, as a rotation
+ *            of a stopped session) is the next chunk's folder, made at once
+ *            as LTTng's relayd does. Consumers' ARCHIVEs of the same chunk
+ *            may come before or after (other connections): either way the
+ *            archive ends the same.
+ *            op TRAWL_RELAY_CHUNK_CLEAR: the chunk FROM was cleared (TO and
+ *            NEW ""): the per-process trace folders under its ust/pid/ in
+ *            which no connection of the session has a file open go (what
+ *            the consumers did not REMOVE: programs that exited), then
+ *            ust/pid/ and ust/ if left empty, as LTTng's clear leaves them.
+ *            A CHUNK that fails is logged; the connection goes on.
  *
  * Paths and chunk names hold [A-Za-z0-9._+-] ('+': a chunk's time zone,
  * LTTng's 20261205T081500+0000).
@@ -90,7 +114,7 @@
 #include <sys/types.h>
 
 #define TRAWL_RELAY_MAGIC 0x594c5254u /* "TRLY" */
-#define TRAWL_RELAY_VERSION 3u /* 2: ARCHIVE, REMOVE, '+' in paths; 3: HELLO's base path */
+#define TRAWL_RELAY_VERSION 4u /* 2: ARCHIVE, REMOVE, '+' in paths; 3: HELLO's base path; 4: CHUNK */
 #define TRAWL_RELAY_MAX_PAYLOAD (64u << 20) /* bytes: metadata, or a packet */
 #define TRAWL_RELAY_MAX_HANDLES 65536u      /* per connection */
 #define TRAWL_RELAY_NAME_LEN 256u           /* bytes, NUL included */
@@ -112,6 +136,12 @@ enum trawl_relay_cmd {
 	TRAWL_RELAY_SEAL = 9,
 	TRAWL_RELAY_ARCHIVE = 10,
 	TRAWL_RELAY_REMOVE = 11,
+	TRAWL_RELAY_CHUNK = 12,
+};
+
+enum trawl_relay_chunk_op {
+	TRAWL_RELAY_CHUNK_CLOSE = 0,
+	TRAWL_RELAY_CHUNK_CLEAR = 1,
 };
 
 /* Room relayd holds back per stream file for a SEAL (one empty packet and index entry). */
@@ -163,7 +193,9 @@ struct trawl_relay_msg {
 	uint32_t kind;
 	uint64_t keep; /* RESUME: bytes of the file to keep */
 	const char *path; /* also ARCHIVE's FROM, REMOVE's */
-	const char *to;   /* ARCHIVE */
+	const char *to;   /* ARCHIVE, CHUNK */
+	/* CHUNK: op in kind, FROM in path ("" allowed), TO in to, and: */
+	const char *next; /* the new chunk's folder, or "" */
 };
 
 /*

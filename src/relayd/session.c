@@ -28,18 +28,22 @@
  * so (proto.h). A packet is one APPEND to a stream file and its index
  * entry the next: an index entry whose packet failed is not written.
  *
- * Losses said in the trace. A session's folder holds back room from its
- * start (.reserve, TRAWL_RELAY_RESERVE_BYTES per stream file opened): at a
- * stop, a consumer whose connection could not write sends SEAL, the room is
- * freed and its writing resumes, so it can end each stream that lost
- * packets with an empty one counting them (consumerd/output.h).
+ * Losses said in the trace. A session holds back room from its start (a
+ * file made in its folder and unlinked at once, TRAWL_RELAY_RESERVE_BYTES
+ * per stream file opened, freed by the file system when relayd closes it or
+ * dies): at a stop, a consumer whose connection could not write sends SEAL,
+ * the room is freed and its writing resumes, so it can end each stream that
+ * lost packets with an empty one counting them (consumerd/output.h).
  *
- * Restarts. A session's folder keeps its token (.token): a consumer that
- * reconnects after relayd restarted (or after a network cut outlived the
- * session's other connections) names the same (hostname, name, creation
- * time, token), and its HELLO finds the folder again instead of making a
- * -1 beside it; its RESUMEs then take up each file where what relayd
- * confirmed writing ends.
+ * Restarts. A session's folder keeps its token (in its extended attribute
+ * user.trawl.token, or a hidden .token file on a file system without user
+ * attributes): a consumer that reconnects after relayd restarted (or after
+ * a network cut outlived the session's other connections) names the same
+ * (hostname, name, creation time, token), and its HELLO finds the folder
+ * again instead of making a -1 beside it; its RESUMEs then take up each
+ * file where what relayd confirmed writing ends. Neither is a file in the
+ * folder where the file system allows: LTTng's scripts (and people) expect
+ * a session folder to hold the trace only, empty once cleared.
  */
 #include "common/array.h"
 #include "common/common.h"
@@ -60,6 +64,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,8 +76,9 @@ struct rsession {
 	char hostname[TRAWL_RELAY_NAME_LEN];
 	char path[PATH_MAX];  /* the trace folder */
 	int dir;              /* the trace folder (O_PATH), owned */
-	int reserve;          /* .reserve, room held back for SEALs; -1: none; owned */
+	int reserve;          /* room held back for SEALs (unlinked); -1: none; owned */
 	int refs;             /* connections streaming it */
+	struct relay_conn *conns; /* those connections (their s_next), not owned */
 	int live;             /* registered with the live server */
 };
 
@@ -89,6 +95,7 @@ struct relay_conn {
 	time_t accepted; /* CLOCK_MONOTONIC seconds */
 	char peer[64];
 	struct rsession *s; /* a reference, after HELLO */
+	struct relay_conn *s_next; /* the next connection of s */
 	uint8_t *buf;       /* owned: received bytes not yet acted on */
 	size_t start, len, cap;
 	struct rfile *files; /* owned, by handle */
@@ -116,13 +123,32 @@ void relay_sessions_init(int output_fd, const char *output, int by_session,
 	live_server = live;
 }
 
-/* 1 if folder @name below @host is session @token's (its .token says so), else 0. */
+#define TOKEN_XATTR "user.trawl.token"
+
+/* Folder @name below @at, opened to read (no link followed), or -errno. */
+static int folder_open(int at, const char *name)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* 1 if folder @name below @host is session @token's (its token says so), else 0. */
 static int folder_is(int host, const char *name, uint64_t token)
 {
 	char rel[TRAWL_RELAY_NAME_LEN * 2 + 64], text[32];
 	ssize_t n;
-	int fd;
+	int fd = folder_open(host, name);
 
+	if (fd >= 0) {
+		n = fgetxattr(fd, TOKEN_XATTR, text, sizeof(text) - 1);
+		close(fd);
+		if (n > 0) {
+			text[n] = '\0';
+			return strtoull(text, NULL, 10) == token;
+		}
+	}
+	/* (a file system without user attributes: the .token file) */
 	if (trawl_path_fmt(rel, sizeof(rel), "%s/.token", name))
 		return 0;
 	fd = trawl_fs_file_read(host, rel, NULL, 0);
@@ -136,16 +162,34 @@ static int folder_is(int host, const char *name, uint64_t token)
 	return strtoull(text, NULL, 10) == token;
 }
 
-/* Writes @s's token in its folder @dir (.token), so a restarted relayd finds it. */
+/*
+ * Keeps @s's token with its folder @name below @dir, so a restarted relayd
+ * finds it: in the folder's user.trawl.token attribute, or, where the file
+ * system has no user attributes, in a hidden .token file.
+ */
 static void token_write(struct rsession *s, int dir, const char *name)
 {
 	char text[32], rel[TRAWL_RELAY_NAME_LEN * 2 + 64];
-	int fd = trawl_path_fmt(rel, sizeof(rel), "%s/.token", name)
-			 ? -ENAMETOOLONG
-			 : trawl_fs_file_create(dir, rel, 0640, NULL, 0),
-	    n;
+	int fd, n;
 
 	n = snprintf(text, sizeof(text), "%llu\n", (unsigned long long)s->token);
+	fd = folder_open(dir, name);
+	if (fd >= 0) {
+		int ret = fsetxattr(fd, TOKEN_XATTR, text, (size_t)n, 0) ? -errno : 0;
+
+		close(fd);
+		if (!ret)
+			return;
+		if (ret != -ENOTSUP && ret != -EOPNOTSUPP) {
+			relayd_log("%s: cannot keep the session's token (a consumer reconnecting "
+				   "after a restart will write beside it): %s", s->path,
+				   strerror(-ret));
+			return;
+		}
+	}
+	fd = trawl_path_fmt(rel, sizeof(rel), "%s/.token", name)
+		     ? -ENAMETOOLONG
+		     : trawl_fs_file_create(dir, rel, 0640, NULL, 0);
 	if (fd < 0 || trawl_write_all(fd, text, (size_t)n))
 		relayd_log("%s: cannot keep the session's token (a consumer reconnecting after a "
 			   "restart will write beside it)", s->path);
@@ -302,7 +346,11 @@ static struct rsession *session_get(const struct trawl_relay_msg *m, int *err)
 		return NULL;
 	}
 	s->id = next_session_id++;
+	/* unlinked at once: its room is held while it is open, and no name is
+	 * left in the trace (nor after a crash) */
 	s->reserve = trawl_fs_file_create(s->dir, ".reserve", 0600, NULL, 0);
+	if (s->reserve >= 0)
+		unlinkat(s->dir, ".reserve", 0);
 	snprintf(s->name, sizeof(s->name), "%s", m->session);
 	snprintf(s->hostname, sizeof(s->hostname), "%s", m->hostname);
 	s->refs = 1;
@@ -335,10 +383,8 @@ static void session_put(struct rsession *s)
 		relay_live_session_close(live_server, s->id);
 #endif
 	relayd_log("session %s from %s: complete", s->name, s->hostname);
-	if (s->reserve >= 0) {
+	if (s->reserve >= 0)
 		close(s->reserve);
-		unlinkat(s->dir, ".reserve", 0);
-	}
 	close(s->dir);
 	for (pp = &sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
@@ -385,6 +431,24 @@ int relay_conn_fd(const struct relay_conn *c)
 	return c->fd;
 }
 
+/* @c no longer streams its session (its files stay open until it goes). */
+static void conn_unlink(struct relay_conn *c)
+{
+	struct relay_conn **pp;
+
+	if (!c->s)
+		return;
+	for (pp = &c->s->conns; *pp; pp = &(*pp)->s_next) {
+		if (*pp == c) {
+			*pp = c->s_next;
+			break;
+		}
+	}
+	c->s_next = NULL;
+	session_put(c->s);
+	c->s = NULL;
+}
+
 void relay_conn_destroy(struct relay_conn *c)
 {
 	uint32_t i;
@@ -397,7 +461,7 @@ void relay_conn_destroy(struct relay_conn *c)
 		free(c->files[i].rel);
 	}
 	free(c->files);
-	session_put(c->s);
+	conn_unlink(c);
 	close(c->fd);
 	free(c->buf);
 	free(c);
@@ -567,7 +631,8 @@ static int write_failed(struct relay_conn *c, const struct trawl_relay_msg *m, i
 static void seal(struct relay_conn *c)
 {
 	if (c->s->reserve >= 0 && ftruncate(c->s->reserve, 0))
-		relayd_log("%s: cannot free %s/.reserve: %s", c->peer, c->s->path, strerror(errno));
+		relayd_log("%s: cannot free the room held for %s: %s", c->peer, c->s->path,
+			   strerror(errno));
 	if (c->failed)
 		relayd_log("%s: session %s: writing what its streams lost", c->peer, c->s->path);
 	c->failed = 0;
@@ -698,6 +763,175 @@ static int chunk_remove(struct relay_conn *c, const struct trawl_relay_msg *m)
 	return tree_empty(fd, 0);
 }
 
+/*
+ * Moves @name of folder @from to @to_name in folder @to, merging with a
+ * folder already there: what is not there is renamed (RENAME_NOREPLACE),
+ * a folder on both sides is merged entry by entry and then removed if left
+ * empty, a file on both sides stays where it was. No link is followed
+ * (O_NOFOLLOW; rename moves a link, not what it points to). 0, or the first
+ * -errno (a missing @name: 0).
+ */
+static int tree_merge(int from, const char *name, int to, const char *to_name, int depth)
+{
+	int src, dst, ret = 0, r;
+	struct dirent *e;
+	DIR *d;
+
+	if (!renameat2(from, name, to, to_name, RENAME_NOREPLACE))
+		return 0;
+	if (errno == ENOENT)
+		return 0;
+	if (errno != EEXIST || depth >= 16)
+		return -errno;
+	src = folder_open(from, name);
+	if (src < 0)
+		return src == -ENOTDIR ? 0 : src; /* a file on both sides: kept */
+	dst = folder_open(to, to_name);
+	d = dst < 0 ? NULL : fdopendir(src);
+	if (!d) {
+		ret = dst < 0 ? (dst == -ENOTDIR ? 0 : dst) : -errno;
+		close(src);
+		if (dst >= 0)
+			close(dst);
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		r = tree_merge(dirfd(d), e->d_name, dst, e->d_name, depth + 1);
+		if (r && !ret)
+			ret = r;
+	}
+	closedir(d);
+	close(dst);
+	if (unlinkat(from, name, AT_REMOVEDIR) && errno != ENOTEMPTY && errno != EEXIST && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * CHUNK, op CLOSE (proto.h): what is left of chunk @m->path goes into its
+ * archive @m->to (made), then the next chunk's folder @m->next is made.
+ * 0 or -errno.
+ */
+static int chunk_close(struct rsession *s, const struct trawl_relay_msg *m)
+{
+	static const char *const domains[] = {"ust", "kernel"};
+	char to_dir[TRAWL_RELAY_PATH_LEN];
+	const char *to_base = path_split(m->to, to_dir, sizeof(to_dir));
+	int parent, ret = 0, r;
+	size_t i;
+
+	parent = trawl_fs_dir_open(s->dir, to_dir, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL,
+				   0);
+	if (parent < 0)
+		return parent;
+	if (m->path[0]) /* a later chunk: its folder whole */
+		ret = tree_merge(s->dir, m->path, parent, to_base, 0);
+	r = trawl_fs_dir_open(s->dir, m->to, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL, 0);
+	if (r < 0 && !ret)
+		ret = r;
+	for (i = 0; r >= 0 && !m->path[0] && i < TRAWL_ARRAY_SIZE(domains); i++) {
+		/* chunk 0: the session folder's ust/ and kernel/ */
+		int q = tree_merge(s->dir, domains[i], r, domains[i], 0);
+
+		if (q && !ret)
+			ret = q;
+	}
+	if (r >= 0)
+		close(r);
+	close(parent);
+	if (m->next[0]) {
+		r = trawl_fs_dir_open(s->dir, m->next, TRAWL_FS_CREATE | TRAWL_FS_BELOW, 0750, NULL,
+				      0);
+		if (r >= 0)
+			close(r);
+		else if (!ret)
+			ret = r;
+	}
+	if (!ret)
+		relayd_log("session %s: trace chunk %s closed in %s", s->path,
+			   m->path[0] ? m->path : "0", m->to);
+	return ret;
+}
+
+/* 1 if a connection of @s has a file open below @prefix (ending in '/'). */
+static int files_open_below(const struct rsession *s, const char *prefix)
+{
+	const struct relay_conn *c;
+	size_t n = strlen(prefix);
+	uint32_t i;
+
+	for (c = s->conns; c; c = c->s_next)
+		for (i = 0; i < c->nr_files; i++)
+			if (c->files[i].fd >= 0 && c->files[i].rel &&
+			    !strncmp(c->files[i].rel, prefix, n))
+				return 1;
+	return 0;
+}
+
+/*
+ * CHUNK, op CLEAR (proto.h): chunk @m->path's per-process trace folders
+ * that no connection writes in go, then its ust/pid/ and ust/ if empty.
+ * 0 or -errno.
+ */
+static int chunk_clear(struct rsession *s, const struct trawl_relay_msg *m)
+{
+	char ust[TRAWL_RELAY_PATH_LEN], pid[TRAWL_RELAY_PATH_LEN];
+	char prefix[TRAWL_RELAY_PATH_LEN * 2];
+	int dir, fd, ret = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (trawl_path_fmt(ust, sizeof(ust), "%s%sust", m->path, m->path[0] ? "/" : "") ||
+	    trawl_path_fmt(pid, sizeof(pid), "%s/pid", ust))
+		return -ENAMETOOLONG;
+	dir = trawl_fs_dir_open(s->dir, pid, TRAWL_FS_BELOW, 0, NULL, 0);
+	if (dir < 0)
+		return dir == -ENOENT ? 0 : dir;
+	fd = folder_open(dir, ".");
+	close(dir);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		ret = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		int sub, r;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    trawl_path_fmt(prefix, sizeof(prefix), "%s/%s/", pid, e->d_name) ||
+		    files_open_below(s, prefix))
+			continue;
+		sub = folder_open(dirfd(d), e->d_name);
+		if (sub < 0) {
+			continue; /* not a folder: not a trace of relayd's making */
+		}
+		r = tree_empty(sub, 1);
+		if (!r && unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
+			r = -errno;
+		if (r && !ret)
+			ret = r;
+	}
+	closedir(d);
+	/* (rmdir removes empty folders only) */
+	dir = trawl_fs_dir_open(s->dir, ust, TRAWL_FS_BELOW, 0, NULL, 0);
+	if (dir >= 0) {
+		unlinkat(dir, "pid", AT_REMOVEDIR);
+		close(dir);
+		dir = m->path[0] ? trawl_fs_dir_open(s->dir, m->path, TRAWL_FS_BELOW, 0, NULL, 0)
+				 : dup(s->dir);
+		if (dir >= 0) {
+			unlinkat(dir, "ust", AT_REMOVEDIR);
+			close(dir);
+		}
+	}
+	relayd_log("session %s: trace chunk %s cleared", s->path, m->path[0] ? m->path : "0");
+	return ret;
+}
+
 /* Acts on one checked message. Returns 0, or a negative errno to drop the peer. */
 static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 {
@@ -712,6 +946,10 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		if (c->s)
 			return -EPROTO;
 		c->s = session_get(m, &ret);
+		if (c->s) {
+			c->s_next = c->s->conns;
+			c->s->conns = c;
+		}
 		reply(c, ret, c->s ? c->s->id : 0);
 		return ret;
 	}
@@ -739,6 +977,13 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 			return 0;
 		}
 		return write_failed(c, m, ret);
+	case TRAWL_RELAY_CHUNK:
+		ret = m->kind == TRAWL_RELAY_CHUNK_CLOSE ? chunk_close(c->s, m) : chunk_clear(c->s, m);
+		if (ret)
+			relayd_log("%s: session %s: cannot %s trace chunk %s: %s", c->peer,
+				   c->s->path, m->kind == TRAWL_RELAY_CHUNK_CLOSE ? "close" : "clear",
+				   m->path[0] ? m->path : "0", strerror(-ret));
+		return 0;
 	case TRAWL_RELAY_APPEND:
 		f = file_get(c, m->handle);
 		if (c->failed) /* dropped, also for a file that could not be made */
@@ -759,8 +1004,7 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		f->rel = NULL;
 		break;
 	case TRAWL_RELAY_END:
-		session_put(c->s);
-		c->s = NULL;
+		conn_unlink(c);
 		return -ECONNRESET; /* done: the caller closes */
 	default:
 		return -EPROTO;

@@ -26,6 +26,7 @@
 #include "common/common.h"
 #include "common/fs.h"
 #include "common/ids.h"
+#include "relayd/proto.h"
 #include "sessiond/sessiond.h"
 
 #include <dirent.h>
@@ -178,8 +179,8 @@ static int archive_last(void *arg)
 
 	if (!rel[0])
 		return -EINVAL; /* a rotated session's chunk is below its output */
-	/* cleared since its stop: no archive, as LTTng, and its folder goes
-	 * if the clear left it empty (rmdir never follows a link) */
+	/* cleared or rotated since its stop: no archive, as LTTng, and its
+	 * folder goes if it is empty (rmdir never follows a link) */
 	if (!j->archive[0])
 		return rmdir(j->chunk) && errno != ENOENT && errno != ENOTEMPTY ? -errno : 0;
 	return archive_chunk(arg);
@@ -213,6 +214,15 @@ static int archive_name(const struct sd_session *s, time_t end, char *buf, size_
 	chunk_time(e, sizeof(e), end);
 	return trawl_path_fmt(buf, len, "archives/%s-%s-%llu", b, e,
 			      (unsigned long long)s->chunk_id);
+}
+
+/* A streaming session's chunk folder @chunk as relayd names it (proto.h's
+ * CHUNK): "" for chunk 0 (the session folder), else its last component. */
+static const char *relay_chunk_name(const struct sd_session *s, const char *chunk)
+{
+	const char *slash = strrchr(chunk, '/');
+
+	return !chunk[0] || !strcmp(chunk, s->relay) || !slash ? "" : slash + 1;
 }
 
 /* ---- clear ------------------------------------------------------------------ */
@@ -251,10 +261,39 @@ static void clear_end(struct sd_session *s, int i, int ret, const struct trawl_d
 	}
 }
 
+/*
+ * Every domain cleared: the consumers removed their traces' files; relayd
+ * removes the per-process traces of programs that exited (no consumer has
+ * them), awaited (relayd/proto.h's CHUNK, then a PING), so that what the
+ * clear leaves is there when it returns, as LTTng's.
+ */
+static int clear_after(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+		       size_t len)
+{
+	(void)arg;
+	if (!s->relay[0])
+		return 0;
+	trawl_msg_fmt(what, len, "cannot clear the trace chunk on trawl-relayd");
+	return sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLEAR,
+				    relay_chunk_name(s, s->chunk), "", "");
+}
+
+/* relayd's part of a clear or rotation: its failure is logged (relay.c),
+ * not the command's (the consumers did theirs, and confirmed it). */
+static int relay_job_done(void *arg, int stage, int ret)
+{
+	(void)arg;
+	(void)stage;
+	(void)ret;
+	return 0;
+}
+
 static const struct sd_domains_cmd clear_cmd = {
 	.what = "a clear",
 	.step = clear_step,
 	.end = clear_end,
+	.after = clear_after,
+	.job_done = relay_job_done,
 };
 
 static void session_clear(struct sd_session *s, struct sd_reply *r)
@@ -347,6 +386,7 @@ struct rotate_job {
 	struct chunk_job cj; /* the archive's move (rotate_after()) */
 	time_t now;    /* the chunk that ends, ends then */
 	int scheduled; /* no client: its failure is logged */
+	int relay;     /* streaming: the archive is relayd's to make */
 	char chunk[TRAWL_CTL_PATH_MAX]; /* the new chunk's folder */
 	char archive[TRAWL_CTL_PATH_MAX]; /* archives/BEGIN-END-ID, below the output */
 	char archive_path[TRAWL_CTL_PATH_MAX * 2];
@@ -402,11 +442,27 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 {
 	struct rotate_job *j = arg;
 
-	if (s->relay[0])
-		return 0; /* relayd moved it, as the consumers asked (rotate_step()) */
+	/* streaming: the consumers had relayd move their traces (rotate_step());
+	 * relayd moves what is left (per-process traces of programs that
+	 * exited), makes an empty chunk's archive folder and the new chunk's
+	 * folder (none while stopped), as LTTng's; awaited, as the consumers' */
+	if (s->relay[0]) {
+		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd");
+		return sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
+					    relay_chunk_name(s, s->chunk), j->archive,
+					    s->active ? relay_chunk_name(s, j->chunk) : "");
+	}
 	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);
 	return sd_owner_begin(job, s->uid, s->gid, archive_chunk, &j->cj);
+}
+
+/* (a local archive's failure ends the rotation; relayd's is logged) */
+static int rotate_job_done(void *arg, int stage, int ret)
+{
+	const struct rotate_job *j = arg;
+
+	return j->relay ? relay_job_done(arg, stage, ret) : ret;
 }
 
 static const struct sd_domains_cmd rotate_cmd = {
@@ -414,6 +470,7 @@ static const struct sd_domains_cmd rotate_cmd = {
 	.step = rotate_step,
 	.end = rotate_end,
 	.after = rotate_after,
+	.job_done = rotate_job_done,
 };
 
 /*
@@ -441,6 +498,7 @@ static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *
 		return sd_fail(r, -ENOMEM, "out of memory");
 	j->now = time(NULL);
 	j->scheduled = scheduled;
+	j->relay = s->relay[0] != '\0';
 	if (!s->chunk[0])
 		trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", base);
 	chunk_time(stamp, sizeof(stamp), j->now);
@@ -489,9 +547,10 @@ int sd_session_archive_last_begin(struct sd_session *s)
 	s->last_archive[0] = '\0';
 	if (!s->rotations || !writes_files(s) || !s->chunk[0])
 		return 0;
-	/* cleared since its stop: LTTng's clear ended that chunk and no other
-	 * began (archive_last() removes its empty folder) */
-	if (!s->cleared_after_stop &&
+	/* cleared or rotated since its stop: LTTng's clear or rotation ended
+	 * that chunk and no other began (archive_last() removes its empty
+	 * folder, if there is one) */
+	if (!s->cleared_after_stop && !s->rotated_after_stop &&
 	    archive_name(s, time(NULL), s->last_archive, sizeof(s->last_archive))) {
 		s->last_archive[0] = '\0';
 		return 0;
@@ -536,6 +595,8 @@ int sd_session_relay_archive_begin(struct sd_session *s, struct sd_reply *r)
 		else if (ret)
 			sd_session_relay_archived(s, ret, err.msg, r);
 	}
+	if (!begun) /* no consumer to wait for: relayd archives what is left */
+		sd_session_relay_archived(s, 0, "", r);
 	return begun;
 }
 
@@ -556,6 +617,9 @@ void sd_session_relay_archived(struct sd_session *s, int ret, const char *msg, s
 		s->last_archive[0] = '\0';
 		return;
 	}
+	/* what no consumer archived, and an empty chunk's folder (rotate_end()) */
+	sd_relay_chunk(s, TRAWL_RELAY_CHUNK_CLOSE, relay_chunk_name(s, s->chunk), s->last_archive,
+		       "");
 	sd_log("session %s: last trace chunk %llu archived in %s on trawl-relayd", s->name,
 	       (unsigned long long)s->chunk_id, s->last_archive);
 	if (r && !sd_relay_location(s, s->output, s->last_archive, path, sizeof(path)))
@@ -571,9 +635,11 @@ void sd_session_archive_last(struct sd_session *s)
 
 	archive[0] = '\0';
 	if (!s->rotations || !writes_files(s) || !s->chunk[0] ||
-	    (!s->cleared_after_stop && archive_name(s, time(NULL), archive, sizeof(archive))))
+	    (!s->cleared_after_stop && !s->rotated_after_stop &&
+	     archive_name(s, time(NULL), archive, sizeof(archive))))
 		return;
-	ret = run_as(s, archive_last, &j); /* cleared since its stop: archive "" (above) */
+	/* cleared or rotated since its stop: archive "" (above) */
+	ret = run_as(s, archive_last, &j);
 	if (!ret && !archive[0])
 		return;
 	if (ret)

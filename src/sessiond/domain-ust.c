@@ -147,6 +147,10 @@ static int ust_session_create(const struct trawl_domain_session_info *info,
 	s->created = info->created;
 	s->shm_path = info->shm_path;
 	s->trackers = info->trackers;
+	/* LTTng makes a local trace's ust/ folder when the session's first
+	 * chunk begins (its first start), whether or not anything is recorded
+	 * (its tracker tests find it empty); a snapshot session has no chunk. */
+	s->ust_dir_due = s->output[0] == '/' && !s->snapshot;
 	s->job.fd = -1;
 	s->next = sessions;
 	sessions = s;

@@ -74,12 +74,49 @@ static int msg_send(int fd, uint16_t cmd, const void *payload, uint32_t size)
 											   : -EPIPE;
 }
 
+/* The CHUNK round trip of @s is over (@ret), or there is none. */
+static void relay_wait_over(struct sd_session *s, int ret)
+{
+	struct sd_owner_job *j = s->relay_wait;
+
+	s->relay_wait = NULL;
+	if (!j)
+		return;
+	if (ret)
+		sd_log("session %s: trawl-relayd did not confirm a trace chunk's close or clear: %s",
+		       s->name, strerror(-ret));
+	j->ret = ret;
+	j->over = 1;
+	if (j->done)
+		j->done(j, j->arg);
+}
+
 /* relayd hung up on the session's connection (or sent what it never sends). */
 static void relay_hup(int fd, short revents, void *arg)
 {
 	struct sd_session *s = arg;
+	ssize_t n;
 
 	(void)revents;
+	/* the PING reply of a CHUNK's round trip, as it comes */
+	while (s->relay_in_due && s->relay_in_got < sizeof(s->relay_in)) {
+		n = recv(fd, s->relay_in + s->relay_in_got, sizeof(s->relay_in) - s->relay_in_got,
+			 MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		if (n <= 0)
+			break;
+		s->relay_in_got += (size_t)n;
+		if (s->relay_in_got < sizeof(s->relay_in))
+			continue;
+		s->relay_in_due = 0;
+		s->relay_in_got = 0;
+		sd_watch_deadline(fd, 0, NULL);
+		relay_wait_over(s, 0); /* (a CHUNK's failure is relayd's to log) */
+		return;
+	}
+	relay_wait_over(s, -EPIPE);
+	s->relay_in_due = 0;
 	sd_watch_del(fd);
 	close(fd);
 	s->relay_fd = -1;
@@ -653,10 +690,67 @@ int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
 void sd_relay_end(struct sd_session *s)
 {
 	conn_free(s);
+	relay_wait_over(s, -EPIPE);
+	s->relay_in_due = 0;
 	if (!s->relay[0] || s->relay_fd < 0)
 		return;
 	sd_watch_del(s->relay_fd);
 	msg_send(s->relay_fd, TRAWL_RELAY_END, NULL, 0);
 	close(s->relay_fd);
 	s->relay_fd = -1;
+}
+
+int sd_relay_chunk(struct sd_session *s, uint32_t op, const char *from, const char *to,
+		   const char *next)
+{
+	char payload[4 + 3 * TRAWL_RELAY_PATH_LEN];
+	const char *strs[] = {from, to, next};
+	uint32_t le = htole32(op);
+	size_t n = sizeof(le), i;
+	int ret;
+
+	if (!s->relay[0] || s->relay_fd < 0)
+		return -ENOTCONN;
+	memcpy(payload, &le, sizeof(le));
+	for (i = 0; i < TRAWL_ARRAY_SIZE(strs); i++) {
+		size_t len = strlen(strs[i]) + 1;
+
+		if (len > TRAWL_RELAY_PATH_LEN)
+			return -ENAMETOOLONG;
+		memcpy(payload + n, strs[i], len);
+		n += len;
+	}
+	ret = msg_send(s->relay_fd, TRAWL_RELAY_CHUNK, payload, (uint32_t)n);
+	if (ret)
+		sd_log("session %s: cannot tell trawl-relayd of trace chunk %s: %s", s->name,
+		       from[0] ? from : "0", strerror(-ret));
+	return ret;
+}
+
+/* relayd did not answer a CHUNK's PING within relay-ms: the wait ends (the
+ * reply, if it comes, is still read: relay_hup()). */
+static void relay_wait_expired(int fd, void *arg)
+{
+	(void)fd;
+	relay_wait_over(arg, -ETIMEDOUT);
+}
+
+int sd_relay_chunk_begin(struct sd_session *s, struct sd_owner_job *j, uint32_t op,
+			 const char *from, const char *to, const char *next)
+{
+	int ret;
+
+	*j = (struct sd_owner_job){.fd = -1};
+	if (s->relay_wait || s->relay_in_due)
+		return -EBUSY; /* (an op at a time: cannot happen) */
+	ret = sd_relay_chunk(s, op, from, to, next);
+	if (!ret)
+		ret = msg_send(s->relay_fd, TRAWL_RELAY_PING, NULL, 0);
+	if (ret)
+		return ret;
+	s->relay_wait = j;
+	s->relay_in_due = 1;
+	s->relay_in_got = 0;
+	sd_watch_deadline(s->relay_fd, sd_now_ms() + sd_limits.relay_ms, relay_wait_expired);
+	return -EINPROGRESS;
 }

@@ -108,6 +108,13 @@ struct sd_session {
 	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */
 	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
 	struct sd_relay_conn *relay_conn; /* streaming: owned, a connection under way (relay.c) */
+	/* streaming: a CHUNK's round trip under way (sd_relay_chunk_begin()):
+	 * its job (not owned; NULL once over or for none), and the PING reply
+	 * as it comes (expected while relay_in_due) */
+	struct sd_owner_job *relay_wait;
+	unsigned char relay_in[16];
+	size_t relay_in_got;
+	int relay_in_due;
 	uint32_t live_timer_us;          /* --live: channels' default switch timer; else 0 */
 	char shm_path[TRAWL_CTL_PATH_MAX]; /* "" or --shm-path's folder (cmd-shm.c) */
 	uid_t uid;
@@ -499,6 +506,24 @@ int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r);
 int sd_relay_problem(const struct sd_session *s, char *msg, size_t len);
 /* Tells relayd the session is over and closes its connection (destroy). */
 void sd_relay_end(struct sd_session *s);
+/*
+ * Tells relayd, on the session's own connection, that trace chunk @from
+ * (its folder's name, "" for the session folder: chunk 0) ended into
+ * archive @to and chunk @next ("": none) begins (@op
+ * TRAWL_RELAY_CHUNK_CLOSE), or that @from was cleared (CLEAR, @to and
+ * @next ""): relayd/proto.h's CHUNK. 0, or -errno (no connection: relayd
+ * is away; the consumers' own ARCHIVEs and REMOVEs still did their part).
+ */
+int sd_relay_chunk(struct sd_session *s, uint32_t op, const char *from, const char *to,
+		   const char *next);
+/*
+ * sd_relay_chunk(), then a PING whose reply is awaited in the loop: @j
+ * (pid 0, fd -1) is over (sd_owner_done()) once relayd acted on the CHUNK
+ * (0), hung up (-EPIPE) or did not answer within relay-ms (-ETIMEDOUT).
+ * -EINPROGRESS, or what kept it from beginning (nothing to wait for).
+ */
+int sd_relay_chunk_begin(struct sd_session *s, struct sd_owner_job *j, uint32_t op,
+			 const char *from, const char *to, const char *next);
 
 /* cmd-tracker.c: track/untrack, and the trackers in `list SESSION` */
 void sd_cmd_track(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);

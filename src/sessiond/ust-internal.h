@@ -226,7 +226,7 @@ struct trawl_domain_session {
 	uint64_t status_at;
 	char status_msg[TRAWL_CONS_MSG_LEN];
 	const struct trawl_domain_trackers *trackers; /* the daemon's (domain.h) */
-	int ust_dir_due; /* cleared: make the chunk's ust/ folder at the next start */
+	int ust_dir_due; /* new or cleared: make the chunk's ust/ folder at the next start */
 	/* Folder work as the owner (as-owner.c), its result read by the loop:
 	 * a clear's removal of ust/, the ust/ folder a start (or a started
 	 * session's clear) makes; ust_async_done() moves on once it is over. */

@@ -28,6 +28,19 @@
 #   kill     relayd killed before a rotation: the rotate fails with one line
 #            counting what was lost, exit != 0; destroy works
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
+#   pid      per-process buffers, each app gone before the rotation that
+#            ends its chunk (no consumer trace is left to archive it: the
+#            session daemon tells relayd, relay protocol 4's CHUNK): each
+#            archive holds its round's app, read alone by babeltrace2; the
+#            new chunk's folder is there at once, as LTTng's relayd makes
+#            it; a rotation with no app in the chunk makes an empty
+#            archive; the session folder holds archives/ and nothing else,
+#            no hidden file of relayd's either (LTTng's scripts count what
+#            `ls -A` shows); a rotation while stopped ends the last chunk
+#            (destroy adds no archive, and no chunk folder is left)
+#   clearpid a streamed per-process session cleared once its app has gone:
+#            the session folder is left empty (`ls -A`), as LTTng's relayd
+#            leaves it, and the next app's events land after it
 . "$(dirname "$0")/lib.sh"
 ust_relay_or_skip
 case=${1:?case}
@@ -94,7 +107,7 @@ rotate)
 		[ -f "${arch[$i]}/ust/uid/$uid/64-bit/metadata" ] || fail "archive $i: no ust/uid/$uid/64-bit/metadata"
 		chunk_check "${arch[$i]}" "${pids[$i]}"
 	done
-	left=$(ls -a "$dir" | grep -vx "archives\|\.\|\.\.\|\.token")
+	left=$(ls -A "$dir" | grep -vx "archives")
 	[ -z "$left" ] || fail "left in the session folder: $left"
 	# rotated after its stop: the chunk that ended then was the last (no archive at destroy)
 	expect 0 "$TRAWL" create R2 --set-url "$url"
@@ -194,6 +207,63 @@ kill)
 	one_line_naming "trawl-relayd"
 	grep -q " lost" "$T/err" || fail "the rotate's line does not count what was lost"
 	"$TRAWL" destroy K >/dev/null 2>&1
+	;;
+pid)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create P --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-channel -u --buffers-pid chp
+	expect 0 "$TRAWL" enable-event -u tall:seq -c chp
+	expect 0 "$TRAWL" add-context -u -t vpid -c chp
+	expect 0 "$TRAWL" start
+	pids=()
+	for round in 0 1; do
+		"$APP" 1 200 5000 >"$T/app.out" & app=$!
+		wait "$app" || fail "app of round $round failed"
+		pids+=("$app")
+		expect 0 "$TRAWL" rotate P
+		dir=$(relay_trace P)
+		[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no P-YYYYMMDD-HHMMSS folder"; finish; }
+		next=$((round + 1))
+		[ -n "$(ls -d "$dir"/[0-9]*T*-$next 2>/dev/null)" ] ||
+			fail "rotation $round: no folder for chunk $next: $(ls -A "$dir")"
+	done
+	# chunk 2: no app in it, an empty archive
+	expect 0 "$TRAWL" rotate P
+	expect 0 "$TRAWL" stop
+	expect 0 "$TRAWL" rotate P
+	expect 0 "$TRAWL" destroy P
+	grep -q "archive" "$T/out" && fail "destroy after a rotation while stopped archived again: $(cat "$T/out")"
+	mapfile -t arch < <(ls -d "$dir"/archives/* 2>/dev/null | sort -t- -k3 -n)
+	[ "${#arch[@]}" = 4 ] || { ls -R "$dir" >&2; fail "expected 4 archives, got ${#arch[@]}"; finish; }
+	for i in 0 1; do
+		[ "$(ls "${arch[$i]}/ust/pid" | wc -l)" = 1 ] ||
+			fail "archive $i: expected one app's trace: $(ls -R "${arch[$i]}")"
+		chunk_check "${arch[$i]}" "${pids[$i]}"
+	done
+	for i in 2 3; do
+		[ -z "$(ls -A "${arch[$i]}")" ] || fail "archive $i is not empty: $(ls -R "${arch[$i]}")"
+	done
+	[ "$(ls -A "$dir")" = archives ] || fail "session folder holds more than archives/: $(ls -A "$dir")"
+	;;
+clearpid)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create CP --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-channel -u --buffers-pid chp
+	expect 0 "$TRAWL" enable-event -u tall:seq -c chp
+	expect 0 "$TRAWL" add-context -u -t vpid -c chp
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app 1 failed"
+	dir=$(relay_trace CP)
+	[ -n "$dir" ] || { ls -R "$RELAY_OUT" >&2; fail "no CP-YYYYMMDD-HHMMSS folder"; finish; }
+	expect 0 "$TRAWL" stop
+	[ -n "$(find "$dir/ust/pid" -type f -name metadata)" ] || fail "no trace before the clear"
+	expect 0 "$TRAWL" clear CP
+	[ -z "$(ls -A "$dir")" ] || fail "session folder not empty after the clear: $(ls -RA "$dir")"
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 2 failed"
+	expect 0 "$TRAWL" destroy CP
+	chunk_check "$dir" "$app"
 	;;
 live)
 	relayd_start || { fail "relayd did not start"; finish; }

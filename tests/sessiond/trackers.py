@@ -16,6 +16,11 @@ real trawl command and daemons, traces read with babeltrace2's bt2.
                         same "Tracked process attributes" block
     trackers.py errors  refusals: one line on stderr, non-zero exit, nothing
                         changed
+    trackers.py empty   a local session whose trackers keep every app out
+                        (per-user and per-process buffers): its first start
+                        makes OUTPUT/ust/, which stays empty, as LTTng's
+                        (its tracker tests list that folder); a session
+                        never started and a snapshot session make none
 """
 import os
 import pwd
@@ -313,13 +318,45 @@ def test_errors(env):
     expect_refused(env, ["track", "-u", "--vpid", "5000"], "4096")
 
 
+def test_empty(env):
+    other = str(os.getuid() + 1)
+    for i, buffers in enumerate(["--buffers-uid", "--buffers-pid"]):
+        out = os.path.join(env.dir, "empty%d" % i)
+        env.trawl("create", "e%d" % i, "-o", out)
+        env.trawl("enable-channel", "-u", buffers, "ch")
+        env.trawl("enable-event", "-u", "tall:seq", "-c", "ch")
+        env.trawl("track", "-u", "--vuid", other)
+        if os.path.exists(os.path.join(out, "ust")):
+            fail("%s: %s/ust made before the first start" % (buffers, out))
+        env.trawl("start")
+        app = App(env.env, 1)
+        app.emit(10)
+        app.close()
+        env.trawl("stop")
+        env.trawl("destroy")
+        ust = os.path.join(out, "ust")
+        if not os.path.isdir(ust):
+            fail("%s: no %s: %s" % (buffers, ust, os.listdir(out) if os.path.isdir(out) else "-"))
+        elif os.listdir(ust) or os.listdir(out) != ["ust"]:
+            fail("%s: %s not only an empty ust/: %s, %s" % (buffers, out, os.listdir(out),
+                                                            os.listdir(ust)))
+    snap = os.path.join(env.dir, "snap")
+    env.trawl("create", "sn", "--snapshot", "-o", snap)
+    env.trawl("enable-event", "-u", "tall:seq")
+    env.trawl("start")
+    env.trawl("stop")
+    env.trawl("destroy")
+    if os.path.exists(os.path.join(snap, "ust")):
+        fail("a snapshot session made %s/ust" % snap)
+
+
 def main():
     require_bt2()
     what = sys.argv[1]
     env = trawltest.Env("trawl-trackers-%s." % what)
     try:
         {"vpid": test_vpid, "users": test_users, "lttng": test_lttng,
-         "errors": test_errors}[what](env)
+         "errors": test_errors, "empty": test_empty}[what](env)
     finally:
         env.close()
     if FAILS:
