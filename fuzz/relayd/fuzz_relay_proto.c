@@ -32,6 +32,8 @@ static void walk(const struct trawl_relay_msg *m)
 			(size_t)trawl_relay_path_ok(m->path);
 	if (m->cmd == TRAWL_RELAY_ARCHIVE)
 		sink += strlen(m->path) + strlen(m->to);
+	if (m->cmd == TRAWL_RELAY_CHUNK)
+		sink += m->kind + strlen(m->path) + strlen(m->to) + strlen(m->next);
 }
 
 static void messages(const uint8_t *p, size_t len)

@@ -10,9 +10,9 @@
 import os, random, socket, struct, sys, time
 
 host, ctrl, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-MAGIC, VERSION = 0x594C5254, 3
+MAGIC, VERSION = 0x594C5254, 4
 HELLO, OPEN, APPEND, REPLACE, CLOSE, END, PING = range(1, 8)
-ARCHIVE, REMOVE = 10, 11
+ARCHIVE, REMOVE, CHUNK = 10, 11, 12
 fails = 0
 
 
@@ -100,6 +100,22 @@ for port in (ctrl, data):
     for pl in (b"..\0", b"/tmp\0", b".token\0", b"archives\0", b"archives/x\0", b"a", b"\0",
                b"a/../..\0"):
         dropped(port, hello() + hdr(REMOVE, len(pl)) + pl, f"remove {pl!r}", 16)
+    # CHUNK (op, FROM, TO, NEXT): FROM and NEXT one name or "", TO in archives/
+    for pl in (struct.pack("<I", 0) + b"a/b\0archives/x\0\0",
+               struct.pack("<I", 0) + b"..\0archives/x\0\0",
+               struct.pack("<I", 0) + b"a\0x\0\0",
+               struct.pack("<I", 0) + b"a\0archives/../../x\0\0",
+               struct.pack("<I", 0) + b"archives\0archives/x\0\0",
+               struct.pack("<I", 0) + b".token\0archives/x\0\0",
+               struct.pack("<I", 0) + b"a\0archives/x\0b/c\0",
+               struct.pack("<I", 0) + b"a\0archives/x\0a\0",
+               struct.pack("<I", 0) + b"a\0archives/x\0",
+               struct.pack("<I", 0) + b"a\0archives/x\0\0\0",
+               struct.pack("<I", 1) + b"a\0archives/x\0\0",
+               struct.pack("<I", 2) + b"a\0\0\0",
+               struct.pack("<I", 0) + b"a\0archives/x\0\0"[:-1],
+               b"\0\0"):
+        dropped(port, hello() + hdr(CHUNK, len(pl)) + pl, f"chunk {pl!r}", 16)
     # half a message, then the peer goes
     s = socket.create_connection((host, port))
     s.sendall(hello() + hdr(APPEND, 1000, 1) + b"abc")
