@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* One trace folder: a metadata file and the streams beside it. */
 struct live_trace {
@@ -42,13 +43,38 @@ struct live_trace {
 	size_t nr_streams; /* its data streams found (live_stream's of this trace) */
 };
 
-/* One stream file with its index. */
+/*
+ * One file of a stream, with its index: a stream is one file, or several
+ * one after the other (segments) when its file is replaced while the
+ * session runs (a clear removes it, the writer makes it again; LTTng's
+ * relayd moves its viewer streams to the new chunk's files, their ids
+ * kept: babeltrace2 refuses a second stream of one CTF stream instance in
+ * a trace). A viewer reads a stream as one: its entries numbered across the segments,
+ * their data offsets moved by each segment's base. A segment is whole
+ * (written in full, in memory for good) before it is published (the
+ * release store of the one before's next); once a later one follows, its
+ * nr and size are final (set before that store). Its fds stay open until
+ * the session is freed: viewers read without the session lock.
+ */
+struct live_seg {
+	struct live_seg *next; /* atomic: the next segment, NULL while this is the last */
+	int data_fd, idx_fd;   /* owned */
+	dev_t dev;             /* both files' (one folder) */
+	ino_t data_ino, idx_ino;
+	char *name;            /* owned: its file's name */
+	uint64_t first;        /* the stream's number of its first entry */
+	uint64_t base;         /* the stream's data offset of its first byte */
+	uint64_t nr, size;     /* once a later segment follows: its entries, its bytes */
+};
+
+/* A stream: its segments (live_seg). */
 struct live_stream {
 	uint64_t id; /* viewer stream id */
 	struct live_trace *trace;
-	char *name;       /* owned: file name, <channel>_<cpu> */
-	int data_fd;      /* owned */
-	int idx_fd;       /* owned */
+	char *name;       /* owned: its first file's name, <channel>_<cpu>[_<n>] */
+	struct live_seg *segs; /* owned: the first; never changes */
+	struct live_seg *last; /* under the session lock: the newest */
+	unsigned nr_segs;      /* under the session lock */
 	uint32_t entry_len;
 	uint64_t found_ns; /* as live_trace's */
 	/* Under the session lock: */
@@ -117,8 +143,14 @@ void live_session_scan(struct live_session *s, int force);
 /* Whole entries in @st's index file now. 0 or -errno. */
 int live_stream_entries(const struct live_stream *st, uint64_t *count);
 
-/* Reads entry @k of @st's index; as live_index_entry_decode(). */
+/* Reads entry @k of @st's index; as live_index_entry_decode(), its offset
+ * the stream's (across its segments). */
 int live_stream_entry(const struct live_stream *st, uint64_t k, struct live_index_entry *e);
+
+/* Reads up to @len bytes of @st's data at the stream's @offset (within one
+ * segment): bytes read (@buf NULL: the bytes there are to read, up to
+ * @len), or -errno (-ERANGE: past what is written). */
+ssize_t live_stream_read(const struct live_stream *st, uint64_t offset, void *buf, size_t len);
 
 /* ---- quiet times (live-quiet.c); session lock held for all ---- */
 

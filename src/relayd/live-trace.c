@@ -244,22 +244,74 @@ static struct live_trace *trace_find_or_add(struct live_session *s, const char *
 	return t;
 }
 
-static int stream_known(const struct live_session *s, const struct live_trace *t, const char *name)
+/* A stream follows this many files at most (each holds two fds until the
+ * session ends); past that, its next files are not served (logged once). */
+#define MAX_SEGS 1024u
+
+/* 1 if a segment of @t's streams has file @sb (its data file, or its index: @idx). */
+static int file_known(const struct live_session *s, const struct live_trace *t,
+		      const struct stat *sb, int idx)
+{
+	const struct live_seg *g;
+	size_t i;
+
+	for (i = 0; i < s->nr_streams; i++) {
+		if (s->streams[i]->trace != t)
+			continue;
+		for (g = s->streams[i]->segs; g; g = __atomic_load_n(&g->next, __ATOMIC_RELAXED))
+			if (g->dev == sb->st_dev && (idx ? g->idx_ino : g->data_ino) == sb->st_ino)
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The stream of @t that file @name goes on: one whose last file had that
+ * name (replaced: a clear removed it and the writer made it again). NULL:
+ * a new stream.
+ */
+static struct live_stream *stream_continued(struct live_session *s, struct live_trace *t,
+					    const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_streams; i++)
-		if (s->streams[i]->trace == t && !strcmp(s->streams[i]->name, name))
-			return 1;
-	return 0;
+		if (s->streams[i]->trace == t && !strcmp(s->streams[i]->last->name, name))
+			return s->streams[i];
+	return NULL;
 }
 
-/* Opens stream @name of @t if its index file is there with a whole header. */
+/* @g goes on @st after its last segment, whose entries and bytes are final now. */
+static void seg_append(struct live_stream *st, struct live_seg *g)
+{
+	struct live_seg *prev = st->last;
+	struct stat d, x;
+
+	if (fstat(prev->data_fd, &d) || fstat(prev->idx_fd, &x)) {
+		d.st_size = 0;
+		x.st_size = 0;
+	}
+	prev->nr = (uint64_t)x.st_size < LIVE_INDEX_HEADER_SIZE
+			   ? 0
+			   : ((uint64_t)x.st_size - LIVE_INDEX_HEADER_SIZE) / st->entry_len;
+	prev->size = (uint64_t)d.st_size;
+	g->first = prev->first + prev->nr;
+	g->base = prev->base + prev->size;
+	/* whole before it is seen: pairs with the acquire loads of viewers */
+	__atomic_store_n(&prev->next, g, __ATOMIC_RELEASE);
+	st->last = g;
+	st->nr_segs++;
+}
+
+/* Opens file @name of @t (a new stream's, or the next file of one) if its
+ * index file is there with a whole header. */
 static void stream_try_add(struct live_session *s, struct live_trace *t, const char *name)
 {
 	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 32], rel[LIVE_NAME_MAX + 16];
 	unsigned char hdr[LIVE_INDEX_HEADER_SIZE];
-	struct live_stream *st, **a;
+	struct live_stream *st = NULL, *host, **a;
+	struct live_seg *g;
+	struct stat dsb, isb;
 	int data_fd, idx_fd, len;
 
 	if (s->nr_streams >= MAX_STREAMS || strlen(name) >= LIVE_NAME_MAX)
@@ -279,24 +331,55 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	data_fd = trace_file_open(t, name);
 	if (data_fd < 0)
 		goto close_idx;
+	/* known; or replaced by half (a writer makes the data file, then the
+	 * index): the next scan */
+	if (fstat(data_fd, &dsb) || fstat(idx_fd, &isb) || file_known(s, t, &dsb, 0) ||
+	    file_known(s, t, &isb, 1))
+		goto close_both;
+	host = stream_continued(s, t, name);
+	if (host && (uint32_t)len != host->entry_len)
+		goto close_both;
+	if (host && host->nr_segs >= MAX_SEGS) {
+		if (host->nr_segs++ == MAX_SEGS)
+			fprintf(stderr, "trawl-relayd: live: %s/%s: over %u files, the next are not "
+				"served\n", t->dir, host->name, MAX_SEGS);
+		goto close_both;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g || !(g->name = strdup(name))) {
+		free(g);
+		goto close_both;
+	}
+	g->data_fd = data_fd;
+	g->idx_fd = idx_fd;
+	g->dev = dsb.st_dev;
+	g->data_ino = dsb.st_ino;
+	g->idx_ino = isb.st_ino;
+	if (host) {
+		seg_append(host, g);
+		return;
+	}
 	st = calloc(1, sizeof(*st));
 	a = realloc(s->streams, (s->nr_streams + 1) * sizeof(*a));
 	if (a)
 		s->streams = a;
 	if (!st || !a || !(st->name = strdup(name))) {
 		free(st);
-		close(data_fd);
-		goto close_idx;
+		free(g->name);
+		free(g);
+		goto close_both;
 	}
 	st->id = live_next_id(s->rl);
 	st->trace = t;
-	st->data_fd = data_fd;
-	st->idx_fd = idx_fd;
+	st->segs = st->last = g;
+	st->nr_segs = 1;
 	st->entry_len = (uint32_t)len;
 	st->found_ns = s->prev_scan_ns;
 	s->streams[s->nr_streams++] = st;
 	t->nr_streams++;
 	return;
+close_both:
+	close(data_fd);
 close_idx:
 	close(idx_fd);
 }
@@ -345,8 +428,7 @@ static void scan_trace(struct live_session *s, const char *abs, const char *rel)
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "metadata") ||
 		    (n > 4 && !strcmp(d->d_name + n - 4, ".tmp")))
 			continue;
-		if (trawl_path_fmt(path, sizeof(path), "%s/%s", abs, d->d_name) ||
-		    !is_reg(path, d) || stream_known(s, t, d->d_name))
+		if (trawl_path_fmt(path, sizeof(path), "%s/%s", abs, d->d_name) || !is_reg(path, d))
 			continue;
 		stream_try_add(s, t, d->d_name);
 	}
@@ -406,32 +488,93 @@ void live_session_scan(struct live_session *s, int force)
 
 /* ---- index ---- */
 
+/* @st's last published segment (viewers: without the session lock). */
+static const struct live_seg *seg_last(const struct live_stream *st)
+{
+	const struct live_seg *g = st->segs, *n;
+
+	while ((n = __atomic_load_n(&g->next, __ATOMIC_ACQUIRE)))
+		g = n;
+	return g;
+}
+
 int live_stream_entries(const struct live_stream *st, uint64_t *count)
 {
+	const struct live_seg *g = seg_last(st);
 	struct stat sb;
 
-	if (fstat(st->idx_fd, &sb))
+	if (fstat(g->idx_fd, &sb))
 		return -errno;
-	*count = (uint64_t)sb.st_size < LIVE_INDEX_HEADER_SIZE
-			 ? 0
-			 : ((uint64_t)sb.st_size - LIVE_INDEX_HEADER_SIZE) / st->entry_len;
+	*count = g->first + ((uint64_t)sb.st_size < LIVE_INDEX_HEADER_SIZE
+				     ? 0
+				     : ((uint64_t)sb.st_size - LIVE_INDEX_HEADER_SIZE) / st->entry_len);
 	return 0;
 }
 
 int live_stream_entry(const struct live_stream *st, uint64_t k, struct live_index_entry *e)
 {
 	unsigned char buf[LIVE_INDEX_ENTRY_MIN];
+	const struct live_seg *g = st->segs, *n;
 	struct stat sb;
-	uint64_t off;
+	uint64_t off, size;
+	int ret;
 
+	/* the segment holding entry @k: the last, or one a later one follows */
+	while ((n = __atomic_load_n(&g->next, __ATOMIC_ACQUIRE)) && k >= n->first)
+		g = n;
+	k -= g->first;
 	if (k > (UINT64_MAX - LIVE_INDEX_HEADER_SIZE) / st->entry_len)
 		return -EINVAL;
 	off = LIVE_INDEX_HEADER_SIZE + k * st->entry_len;
-	if (pread(st->idx_fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
+	if (pread(g->idx_fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf))
 		return -EAGAIN;
-	if (fstat(st->data_fd, &sb))
-		return -errno;
-	return live_index_entry_decode(buf, (uint64_t)sb.st_size, e);
+	if (n) {
+		size = g->size; /* final */
+	} else {
+		if (fstat(g->data_fd, &sb))
+			return -errno;
+		size = (uint64_t)sb.st_size;
+	}
+	ret = live_index_entry_decode(buf, size, e);
+	if (!ret)
+		e->offset += g->base;
+	return ret;
+}
+
+ssize_t live_stream_read(const struct live_stream *st, uint64_t offset, void *buf, size_t len)
+{
+	const struct live_seg *g = st->segs, *n;
+	struct stat sb;
+	uint64_t size;
+	size_t got = 0;
+
+	while ((n = __atomic_load_n(&g->next, __ATOMIC_ACQUIRE)) && offset >= n->base)
+		g = n;
+	if (n) {
+		size = g->size;
+	} else {
+		if (fstat(g->data_fd, &sb))
+			return -errno;
+		size = (uint64_t)sb.st_size;
+	}
+	offset -= g->base;
+	if (offset >= size)
+		return -ERANGE;
+	/* no more than the segment has (a packet is in one segment) */
+	if (len > size - offset)
+		len = (size_t)(size - offset);
+	if (!buf)
+		return (ssize_t)len;
+	while (got < len) {
+		ssize_t r = pread(g->data_fd, (char *)buf + got, len - got, (off_t)(offset + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got ? (ssize_t)got : -EIO;
 }
 
 /* ---- session lifetime ---- */
@@ -441,8 +584,15 @@ void live_session_free(struct live_session *s)
 	size_t i;
 
 	for (i = 0; i < s->nr_streams; i++) {
-		close(s->streams[i]->data_fd);
-		close(s->streams[i]->idx_fd);
+		struct live_seg *g = s->streams[i]->segs, *n;
+
+		for (; g; g = n) {
+			n = g->next;
+			close(g->data_fd);
+			close(g->idx_fd);
+			free(g->name);
+			free(g);
+		}
 		free(s->streams[i]->name);
 		free(s->streams[i]);
 	}

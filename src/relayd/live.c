@@ -669,9 +669,9 @@ static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
 	struct live_wire_packet_reply r = {.status = htobe32(LIVE_PACKET_OK)};
 	struct live_stream *st;
 	struct vattach *a;
-	struct stat sb;
 	uint32_t flags;
-	size_t idx, got = 0, want;
+	size_t idx, got = 0;
+	ssize_t want, n;
 	char *b;
 
 	st = stream_find(v, rq->id, &a, &idx);
@@ -680,23 +680,16 @@ static int cmd_get_packet(struct viewer *v, const struct live_request *rq)
 	flags = stream_flags(a, idx) & LIVE_FLAG_NEW_METADATA;
 	if (flags)
 		return send_packet_status(v, LIVE_PACKET_ERR, flags);
-	if (!rq->len || rq->len > MAX_PACKET_REPLY || fstat(st->data_fd, &sb) ||
-	    rq->offset >= (uint64_t)sb.st_size)
-		return send_packet_status(v, LIVE_PACKET_ERR, 0);
 	/* No bigger a buffer than the file has bytes to fill it. */
-	want = (uint64_t)sb.st_size - rq->offset < rq->len ? (size_t)((uint64_t)sb.st_size - rq->offset) : rq->len;
-	b = reply_buf(v, sizeof(r) + want, 0);
+	want = rq->len && rq->len <= MAX_PACKET_REPLY ? live_stream_read(st, rq->offset, NULL, rq->len)
+						      : -EINVAL;
+	if (want <= 0)
+		return send_packet_status(v, LIVE_PACKET_ERR, 0);
+	b = reply_buf(v, sizeof(r) + (size_t)want, 0);
 	if (!b)
 		return send_packet_status(v, LIVE_PACKET_ERR, 0);
-	while (got < want) {
-		ssize_t n = pread(st->data_fd, b + sizeof(r) + got, want - got, (off_t)(rq->offset + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	n = live_stream_read(st, rq->offset, b + sizeof(r), (size_t)want);
+	got = n > 0 ? (size_t)n : 0;
 	if (!got)
 		return send_packet_status(v, LIVE_PACKET_ERR, 0);
 	r.len = htobe32((uint32_t)got);

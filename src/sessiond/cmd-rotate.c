@@ -302,11 +302,6 @@ static void session_clear(struct sd_session *s, struct sd_reply *r)
 
 	if (!s->started_once || s->cleared_after_stop || s->rotated_after_stop)
 		return; /* nothing to clear, as LTTng: not an error */
-	if (s->live)
-		return (void)sd_fail(r, -EOPNOTSUPP,
-				     "clearing a live session is not supported by trawl yet "
-				     "(session '%s': its viewers read the files relayd would remove)",
-				     s->name);
 	for (i = 1; i < SD_NR_DOMAINS; i++)
 		if (s->relay[0] && s->dom[i].ops && s->dom[i].ds &&
 		    s->dom[i].ops->type == TRAWL_CTL_DOMAIN_KERNEL)

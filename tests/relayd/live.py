@@ -32,6 +32,10 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       so its trace reaches relayd late); it sees both
                       apps' events while the session runs and ends with exactly what
                       relayd wrote, without an error
+    live.py clear     `trawl clear` of a live session (LTTng 2.13 clears live
+                      sessions): relayd's files then hold only what came after;
+                      the attached viewer, having seen what came before, sees the
+                      events after the clear too and ends without an error
     live.py view      `trawl view --live URL` follows the session to its end (trawl's
                       own lttng-live client); one-line errors when nothing listens,
                       also without babeltrace2 in PATH
@@ -412,6 +416,78 @@ def case_e2e():
         if "Sanitizer" in log or "runtime error" in log:
             fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
         print("viewer followed %d events live through trawl-relayd" % len(v.events()))
+    finally:
+        e.close()
+
+
+def live_run(e, chan_opts, batches, clear_after=None):
+    """A live session through a new trawl-relayd, channel ch with @chan_opts,
+    the viewer attached; the app's @batches (event counts), each seen by the
+    viewer while the app runs; `trawl clear` after batch @clear_after.
+    Returns (viewer, the events wanted, relayd's session folder)."""
+    ctrl, data, live = relayd_start(e)
+    e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url",
+            "net://127.0.0.1:%d:%d" % (ctrl, data))
+    e.trawl("enable-channel", "-u", "ch", *chan_opts)
+    e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+    e.trawl("start")
+    app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    wait_line(app, "ready 1")
+    v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+    want = []
+    for b, n in enumerate(batches):
+        app.stdin.write("%d\n" % n)
+        app.stdin.flush()
+        wait_line(app, "batch %d done" % b)
+        want += [(b, i) for i in range(n)]
+        if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+            fail("viewer had %d of %d events after batch %d (ended: %s): %s" %
+                 (len(v.events()), len(want), b, v.ended, v.stderr()[-2000:]))
+            return None
+        if b == clear_after:
+            e.trawl("clear", "s")
+    app.stdin.close()
+    if app.wait(30) != 0:
+        fail("app exited %d" % app.returncode)
+    e.trawl("destroy", "s")
+    if not v.wait_for(lambda: v.ended, 60):
+        fail("viewer did not end after the session was destroyed")
+    v.p.wait(10)
+    if v.p.returncode != 0 or v.stderr().strip():
+        fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+    dirs = [os.path.join(r, d) for r, ds, _ in os.walk(e.dir + "/relay") for d in ds
+            if d.startswith("s-")]
+    e.relay_proc.terminate()
+    e.relay_proc.wait(30)
+    e.relay_err.seek(0)
+    log = e.relay_err.read()
+    if "Sanitizer" in log or "runtime error" in log:
+        fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
+    if len(dirs) != 1:
+        fail("relayd's session folders: %s" % dirs)
+        return None
+    return v, want, dirs[0]
+
+
+def case_clear():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    e = Env()
+    try:
+        r = live_run(e, [], [500, 300], clear_after=0)
+        if not r:
+            return
+        v, want, d = r
+        if v.events() != want:
+            fail("viewer got %d events, wanted %d (both sides of the clear), in order"
+                 % (len(v.events()), len(want)))
+        disk = offline_events(d)
+        if disk != [(1, i) for i in range(300)]:
+            fail("relayd's files after the clear hold %d events from %s, wanted batch 1's 300"
+                 % (len(disk), disk[:1]))
+        print("viewer read %d events across the clear; relayd's files hold the %d after it"
+              % (len(v.events()), len(disk)))
     finally:
         e.close()
 
@@ -888,6 +964,8 @@ def main():
         case_late(case[5:])
     elif case == "beacons":
         case_beacons()
+    elif case == "clear":
+        case_clear()
     else:
         sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|late-uid|late-pid|late-stall|hostile")
     if FAILS:
