@@ -939,7 +939,7 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 		 * takes a new file: with one file it would replace every
 		 * event kept. LTTng 2.13's consumer writes none there either.
 		 */
-		if (p.bytes <= hl)
+		if (p.bytes <= hl && (st->file_count == 1 || !trawl_output_live_timer_us(st->o)))
 			return (int64_t)p.size;
 		split_next(st);	    /* a failure is counted as a failed write's */
 		p.entry.offset = 0; /* the new file's first */

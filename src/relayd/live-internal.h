@@ -46,10 +46,13 @@ struct live_trace {
 /*
  * One file of a stream, with its index: a stream is one file, or several
  * one after the other (segments) when its file is replaced while the
- * session runs (a clear removes it, the writer makes it again; LTTng's
- * relayd moves its viewer streams to the new chunk's files, their ids
- * kept: babeltrace2 refuses a second stream of one CTF stream instance in
- * a trace). A viewer reads a stream as one: its entries numbered across the segments,
+ * session runs (a clear removes it and the writer makes it again; a split
+ * stream's count goes round) or when it is split in files
+ * (--tracefile-size: <channel>_<cpu>_<n>, each file's first packet of the
+ * same CTF stream). LTTng's relayd moves its viewer streams to the next
+ * files the same way, their ids kept: babeltrace2 refuses a second stream
+ * of one CTF stream instance in a trace. A viewer reads a stream as one:
+ * its entries numbered across the segments,
  * their data offsets moved by each segment's base. A segment is whole
  * (written in full, in memory for good) before it is published (the
  * release store of the one before's next); once a later one follows, its

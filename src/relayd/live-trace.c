@@ -265,19 +265,77 @@ static int file_known(const struct live_session *s, const struct live_trace *t,
 	return 0;
 }
 
+/* The length of @name's base when it is a split stream's file name,
+ * <channel>_<cpu>_<n> (two numbered parts); else 0. */
+static size_t split_base(const char *name)
+{
+	size_t n = strlen(name), i = n, parts = 0;
+
+	while (parts < 2) {
+		size_t d = i;
+
+		while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+			i--;
+		if (i == d || i < 2 || name[i - 1] != '_')
+			return 0;
+		if (!parts)
+			n = i - 1; /* the base: up to the last '_' */
+		i--;
+		parts++;
+	}
+	return n;
+}
+
+/* The CTF stream (class id, instance id) of the first entry of @idx_fd's
+ * index (entries @len bytes): 0, or -EAGAIN while it has none. */
+static int first_stream(int idx_fd, uint32_t len, uint64_t id[2])
+{
+	unsigned char buf[64];
+
+	if (len < sizeof(buf) ||
+	    pread(idx_fd, buf, sizeof(buf), LIVE_INDEX_HEADER_SIZE) != (ssize_t)sizeof(buf))
+		return -EAGAIN;
+	memcpy(id, buf + 48, 2 * sizeof(*id)); /* stream_id, stream_instance_id */
+	id[0] = be64toh(id[0]);
+	id[1] = be64toh(id[1]);
+	return 0;
+}
+
 /*
- * The stream of @t that file @name goes on: one whose last file had that
- * name (replaced: a clear removed it and the writer made it again). NULL:
- * a new stream.
+ * The stream of @t that file @name (its index open as @idx_fd, entries
+ * @len bytes) goes on: one whose last file had that name (replaced: a
+ * clear, a split stream's count going round), or, for a split stream's
+ * file <base>_<n> (--tracefile-size), one whose last file is <base>_<m>
+ * and whose first packet is of the same CTF stream (a channel may be
+ * named <x>_<k>: its CPUs' files then look like a split stream's). NULL:
+ * a new stream; with *@again set: cannot tell until the file has a packet.
  */
 static struct live_stream *stream_continued(struct live_session *s, struct live_trace *t,
-					    const char *name)
+					    const char *name, int idx_fd, uint32_t len,
+					    int *again)
 {
-	size_t i;
+	size_t i, b = split_base(name);
+	uint64_t mine[2], theirs[2];
 
+	*again = 0;
 	for (i = 0; i < s->nr_streams; i++)
 		if (s->streams[i]->trace == t && !strcmp(s->streams[i]->last->name, name))
 			return s->streams[i];
+	if (!b)
+		return NULL;
+	for (i = 0; i < s->nr_streams; i++) {
+		struct live_stream *st = s->streams[i];
+		const char *other = st->last->name;
+
+		if (st->trace != t || split_base(other) != b || strncmp(other, name, b))
+			continue;
+		if (first_stream(idx_fd, len, mine) || first_stream(st->last->idx_fd, len, theirs)) {
+			*again = 1;
+			return NULL;
+		}
+		if (mine[0] == theirs[0] && mine[1] == theirs[1])
+			return st;
+	}
 	return NULL;
 }
 
@@ -312,7 +370,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	struct live_stream *st = NULL, *host, **a;
 	struct live_seg *g;
 	struct stat dsb, isb;
-	int data_fd, idx_fd, len;
+	int data_fd, idx_fd, len, again;
 
 	if (s->nr_streams >= MAX_STREAMS || strlen(name) >= LIVE_NAME_MAX)
 		return;
@@ -336,8 +394,8 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	if (fstat(data_fd, &dsb) || fstat(idx_fd, &isb) || file_known(s, t, &dsb, 0) ||
 	    file_known(s, t, &isb, 1))
 		goto close_both;
-	host = stream_continued(s, t, name);
-	if (host && (uint32_t)len != host->entry_len)
+	host = stream_continued(s, t, name, idx_fd, (uint32_t)len, &again);
+	if (again || (host && (uint32_t)len != host->entry_len))
 		goto close_both;
 	if (host && host->nr_segs >= MAX_SEGS) {
 		if (host->nr_segs++ == MAX_SEGS)
@@ -406,11 +464,54 @@ static int is_reg(const char *path, const struct dirent *d)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* A trace folder: its metadata, then its streams (once it has metadata). */
+/* 1 if a segment of @t's streams has data file @ino (readdir's: no
+ * syscall; a segment's fd is open, so its inode number is not reused). */
+static int ino_known(const struct live_session *s, const struct live_trace *t, ino_t ino)
+{
+	const struct live_seg *g;
+	size_t i;
+
+	for (i = 0; i < s->nr_streams; i++)
+		if (s->streams[i]->trace == t)
+			for (g = s->streams[i]->segs; g; g = __atomic_load_n(&g->next, __ATOMIC_RELAXED))
+				if (g->data_ino == ino)
+					return 1;
+	return 0;
+}
+
+/* A stream file not known yet, and the begin time of its first packet
+ * (UINT64_MAX: none yet). */
+struct found_file {
+	char name[LIVE_NAME_MAX];
+	uint64_t first_ts;
+};
+
+static int found_cmp(const void *a, const void *b)
+{
+	const struct found_file *x = a, *y = b;
+
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Files of one scan taken in time order at most: the rest, next scan. */
+#define MAX_FOUND 64u
+
+/*
+ * A trace folder: its metadata, then its streams (once it has metadata).
+ * New files are taken in the order of their first packets: a split
+ * stream's files found in one scan (a viewer attached late, the count
+ * gone round) go on their stream oldest first, whatever the folder's
+ * order.
+ */
 static void scan_trace(struct live_session *s, const char *abs, const char *rel)
 {
-	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 8];
+	char path[LIVE_PATH_MAX + LIVE_NAME_MAX + 8], irel[LIVE_NAME_MAX + 16];
 	struct live_trace *t = trace_find_or_add(s, abs, rel);
+	struct found_file found[MAX_FOUND];
+	unsigned char e[32];
+	size_t nf = 0, i;
 	struct dirent *d;
 	DIR *dir;
 
@@ -422,17 +523,32 @@ static void scan_trace(struct live_session *s, const char *abs, const char *rel)
 	dir = opendir(abs);
 	if (!dir)
 		return;
-	while ((d = readdir(dir))) {
+	while (nf < MAX_FOUND && (d = readdir(dir))) {
 		size_t n = strlen(d->d_name);
+		int fd;
 
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "metadata") ||
-		    (n > 4 && !strcmp(d->d_name + n - 4, ".tmp")))
+		    (n > 4 && !strcmp(d->d_name + n - 4, ".tmp")) || n >= LIVE_NAME_MAX ||
+		    ino_known(s, t, d->d_ino))
 			continue;
 		if (trawl_path_fmt(path, sizeof(path), "%s/%s", abs, d->d_name) || !is_reg(path, d))
 			continue;
-		stream_try_add(s, t, d->d_name);
+		memcpy(found[nf].name, d->d_name, n + 1);
+		found[nf].first_ts = UINT64_MAX;
+		snprintf(irel, sizeof(irel), "index/%s.idx", d->d_name);
+		fd = trace_file_open(t, irel);
+		if (fd >= 0 && pread(fd, e, sizeof(e), LIVE_INDEX_HEADER_SIZE) == (ssize_t)sizeof(e)) {
+			memcpy(&found[nf].first_ts, e + 24, sizeof(found[nf].first_ts));
+			found[nf].first_ts = be64toh(found[nf].first_ts); /* timestamp_begin */
+		}
+		if (fd >= 0)
+			close(fd);
+		nf++;
 	}
 	closedir(dir);
+	qsort(found, nf, sizeof(found[0]), found_cmp);
+	for (i = 0; i < nf; i++)
+		stream_try_add(s, t, found[i].name);
 }
 
 static void scan_tree(struct live_session *s, const char *abs, const char *rel, int depth)

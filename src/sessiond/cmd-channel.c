@@ -200,15 +200,8 @@ static struct sd_channel *channel_create(struct sd_session *s, struct sd_domain 
 			c->attr.output = (enum trawl_ctl_output)req->chan_output;
 	}
 	/* streamed: the consumer splits its files on relayd (OPEN), as LTTng's
-	 * relayd does; a live viewer follows one file per stream only */
-	if (c->attr.tracefile_size && sd_relay_is_url(s->output) && s->live_timer_us) {
-		sd_fail(r, -EOPNOTSUPP,
-			"cannot create channel '%s': trace file limits "
-			"(--tracefile-size) are not supported on a live session",
-			name);
-		free(c);
-		return NULL;
-	}
+	 * relayd does; live viewers read a stream's files one after the other
+	 * (relayd/live-internal.h) */
 	/* LTTng 2.13's rules: a writer waits for room only in a user-space
 	 * channel (the kernel's never waits), and in discard mode. An
 	 * overwrite channel with a timeout is accepted, as LTTng's daemon

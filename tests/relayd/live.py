@@ -32,6 +32,14 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       so its trace reaches relayd late); it sees both
                       apps' events while the session runs and ends with exactly what
                       relayd wrote, without an error
+    live.py split     trace file limits on a live session through trawl-relayd
+                      (--tracefile-size: each stream in files <channel>_<cpu>_<n>),
+                      as LTTng 2.13 takes them: the viewer reads across the files
+                      while the app runs and ends with exactly the app's events, in
+                      order; with --tracefile-count too (the files go round, each
+                      replaced by a new one) it reads on across the replacements
+                      without an error and ends with, in order and once each, every
+                      event still on relayd's disk and events of files replaced since
     live.py clear     `trawl clear` of a live session (LTTng 2.13 clears live
                       sessions): relayd's files then hold only what came after;
                       the attached viewer, having seen what came before, sees the
@@ -467,6 +475,54 @@ def live_run(e, chan_opts, batches, clear_after=None):
         fail("relayd's session folders: %s" % dirs)
         return None
     return v, want, dirs[0]
+
+
+def stream_file_names(path):
+    return sorted(f for _, _, fs in os.walk(path) for f in fs
+                  if f != "metadata" and not f.endswith(".idx"))
+
+
+def case_split():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    # 4 KiB packets, 8 KiB files: a batch of 600 events spans several files
+    chan = ["--subbuf-size", "4096", "--num-subbuf", "16", "--tracefile-size", "8192"]
+    e = Env()
+    try:
+        r = live_run(e, chan, [600, 600, 600])
+        if not r:
+            return
+        v, want, d = r
+        names = stream_file_names(d)
+        if len(names) < 4 or not all(re.match(r"^ch_\d+_\d+$", n) for n in names):
+            fail("relayd's stream files are not split: %s" % names)
+        if v.events() != want:
+            fail("viewer got %d events, wanted the app's %d in order" % (len(v.events()), len(want)))
+        print("viewer read %d events across %d files" % (len(v.events()), len(names)))
+    finally:
+        e.close()
+    # the files go round: 2 kept per stream
+    e = Env()
+    try:
+        r = live_run(e, chan + ["--tracefile-count", "2"], [600, 600, 600])
+        if not r:
+            return
+        v, want, d = r
+        got, disk = v.events(), offline_events(d)
+        if not disk or disk[0] == (0, 0):
+            fail("relayd's files did not go round: %d events on disk from %s, files %s" %
+                 (len(disk), disk[:1], stream_file_names(d)))
+        if got != sorted(set(got)) or not set(disk) <= set(got):
+            fail("viewer's %d events: not in order once each, or lacking some of the %d on disk"
+                 % (len(got), len(disk)))
+        if len(got) <= len(disk):
+            fail("viewer read no event of a replaced file (%d events, %d on disk)"
+                 % (len(got), len(disk)))
+        print("viewer read %d events of %d, across replaced files (%d left on disk)"
+              % (len(got), len(want), len(disk)))
+    finally:
+        e.close()
 
 
 def case_clear():
@@ -964,6 +1020,8 @@ def main():
         case_late(case[5:])
     elif case == "beacons":
         case_beacons()
+    elif case == "split":
+        case_split()
     elif case == "clear":
         case_clear()
     else:
