@@ -535,8 +535,9 @@ static void scan_trace(struct live_session *s, const char *abs, const char *rel)
 			continue;
 		memcpy(found[nf].name, d->d_name, n + 1);
 		found[nf].first_ts = UINT64_MAX;
-		snprintf(irel, sizeof(irel), "index/%s.idx", d->d_name);
-		fd = trace_file_open(t, irel);
+		fd = trawl_path_fmt(irel, sizeof(irel), "index/%s.idx", d->d_name)
+			     ? -1
+			     : trace_file_open(t, irel);
 		if (fd >= 0 && pread(fd, e, sizeof(e), LIVE_INDEX_HEADER_SIZE) == (ssize_t)sizeof(e)) {
 			memcpy(&found[nf].first_ts, e + 24, sizeof(found[nf].first_ts));
 			found[nf].first_ts = be64toh(found[nf].first_ts); /* timestamp_begin */
