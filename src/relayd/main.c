@@ -94,7 +94,9 @@ static void usage(FILE *f)
 		"      --group-output-by-session  DIR/<session>/<hostname>-<date>-<time>\n"
 		"  -v, --verbose           accepted, as lttng-relayd's\n"
 		"  -h, --help              show this help\n"
-		"A port of 0 takes a free port; the ports taken are logged at start-up.\n",
+		"A port of 0 takes a free port; the ports taken are logged at start-up.\n"
+		"$TRAWL_RELAYD_DISALLOW_CLEAR=1: `trawl clear` of sessions streamed here\n"
+		"is refused (LTTng's LTTNG_RELAYD_DISALLOW_CLEAR).\n",
 		TRAWL_RELAY_DEFAULT_CTRL_PORT, TRAWL_RELAY_DEFAULT_DATA_PORT,
 		TRAWL_RELAY_DEFAULT_LIVE_PORT);
 }
@@ -516,6 +518,8 @@ int main(int argc, char **argv)
 	close(live_fd);
 #endif
 	relay_sessions_init(out_fd, output, group == 's', lv);
+	relay_sessions_allow_clear(!getenv("TRAWL_RELAYD_DISALLOW_CLEAR") ||
+				   !strcmp(getenv("TRAWL_RELAYD_DISALLOW_CLEAR"), "0"));
 	trawl_daemon_ready(&ready_fd, 1); /* the parent exits 0 now */
 	serve(lfd);
 #ifdef TRAWL_HAVE_LIVE

@@ -101,7 +101,10 @@
  *            which no connection of the session has a file open go (what
  *            the consumers did not REMOVE: programs that exited), then
  *            ust/pid/ and ust/ if left empty, as LTTng's clear leaves them.
- *            A CHUNK that fails is logged; the connection goes on.
+ *            A relayd that does not allow clears ($TRAWL_RELAYD_DISALLOW_CLEAR)
+ *            refuses it (-EPERM), removing nothing.
+ *            A CHUNK that fails is logged, and the next PING's reply says
+ *            its error (once); the connection goes on.
  *
  * Paths and chunk names hold [A-Za-z0-9._+-] ('+': a chunk's time zone,
  * LTTng's 20261205T081500+0000).

@@ -32,6 +32,9 @@ struct relay_conn;
  */
 void relay_sessions_init(int output_fd, const char *output, int by_session,
 			 struct relay_live *live);
+/* @allowed 0: a CHUNK clear is refused (-EPERM, said by the next PING's
+ * reply), as LTTng's relayd with LTTNG_RELAYD_DISALLOW_CLEAR; default 1. */
+void relay_sessions_allow_clear(int allowed);
 /* Takes ownership of @fd, a connected streaming peer named @peer. NULL: ENOMEM (fd closed). */
 struct relay_conn *relay_conn_create(int fd, const char *peer);
 /* The connection's socket, for polling. */

@@ -102,6 +102,7 @@ struct relay_conn {
 	uint32_t nr_files;
 	int failed;          /* 0, or the errno of the write that ended this connection's writing */
 	uint64_t data_written; /* APPEND bytes written to stream (DATA) files: PING replies say it */
+	int chunk_err;         /* 0, or the -errno of the last CHUNK: the next PING says it */
 };
 
 /* A peer that names no session (HELLO) this long after connecting is dropped. */
@@ -110,9 +111,15 @@ struct relay_conn {
 static char base_dir[PATH_MAX];
 static int base_fd = -1; /* base_dir (O_PATH), owned */
 static int group_by_session; /* --group-output-by-session */
+static int clear_allowed = 1; /* $TRAWL_RELAYD_DISALLOW_CLEAR unset */
 static struct relay_live *live_server;
 static struct rsession *sessions;
 static uint64_t next_session_id = 1;
+
+void relay_sessions_allow_clear(int allowed)
+{
+	clear_allowed = allowed;
+}
 
 void relay_sessions_init(int output_fd, const char *output, int by_session,
 			 struct relay_live *live)
@@ -939,7 +946,8 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 	int ret = 0;
 
 	if (m->cmd == TRAWL_RELAY_PING) {
-		reply(c, -c->failed, c->data_written);
+		reply(c, c->chunk_err ? c->chunk_err : -c->failed, c->data_written);
+		c->chunk_err = 0;
 		return 0;
 	}
 	if (m->cmd == TRAWL_RELAY_HELLO) {
@@ -978,7 +986,10 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		}
 		return write_failed(c, m, ret);
 	case TRAWL_RELAY_CHUNK:
-		ret = m->kind == TRAWL_RELAY_CHUNK_CLOSE ? chunk_close(c->s, m) : chunk_clear(c->s, m);
+		ret = m->kind == TRAWL_RELAY_CHUNK_CLOSE ? chunk_close(c->s, m)
+			: clear_allowed			 ? chunk_clear(c->s, m)
+							 : -EPERM;
+		c->chunk_err = ret;
 		if (ret)
 			relayd_log("%s: session %s: cannot %s trace chunk %s: %s", c->peer,
 				   c->s->path, m->kind == TRAWL_RELAY_CHUNK_CLOSE ? "close" : "clear",

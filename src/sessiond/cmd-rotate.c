@@ -262,37 +262,41 @@ static void clear_end(struct sd_session *s, int i, int ret, const struct trawl_d
 }
 
 /*
- * Every domain cleared: the consumers removed their traces' files; relayd
- * removes the per-process traces of programs that exited (no consumer has
- * them), awaited (relayd/proto.h's CHUNK, then a PING), so that what the
- * clear leaves is there when it returns, as LTTng's.
+ * Streaming, before the domains: relayd removes the per-process traces of
+ * programs that exited (no consumer has them; the traces a connection
+ * writes in are the consumers' to clear next), awaited (relayd/proto.h's
+ * CHUNK, then a PING), so that what the clear leaves is there when it
+ * returns, as LTTng's; or refuses (a relayd that does not allow clears,
+ * as LTTng's with LTTNG_RELAYD_DISALLOW_CLEAR), and nothing is cleared.
  */
-static int clear_after(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
-		       size_t len)
+static int clear_before(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+			size_t len)
 {
+	int ret;
+
 	(void)arg;
 	if (!s->relay[0])
 		return 0;
-	trawl_msg_fmt(what, len, "cannot clear the trace chunk on trawl-relayd");
-	return sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLEAR,
-				    relay_chunk_name(s, s->chunk), "", "");
+	trawl_msg_fmt(what, len, "trawl-relayd refuses to clear session '%s'", s->name);
+	ret = sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLEAR, relay_chunk_name(s, s->chunk),
+				   "", "");
+	return ret == -EINPROGRESS ? ret : 0; /* (no connection: the consumers say so) */
 }
 
 /* relayd's part of a clear or rotation: its failure is logged (relay.c),
- * not the command's (the consumers did theirs, and confirmed it). */
+ * not the command's (the consumers did theirs, and confirmed it); but a
+ * clear relayd refuses is refused. */
 static int relay_job_done(void *arg, int stage, int ret)
 {
 	(void)arg;
-	(void)stage;
-	(void)ret;
-	return 0;
+	return stage == 1 && ret == -EPERM ? ret : 0;
 }
 
 static const struct sd_domains_cmd clear_cmd = {
 	.what = "a clear",
 	.step = clear_step,
 	.end = clear_end,
-	.after = clear_after,
+	.before = clear_before,
 	.job_done = relay_job_done,
 };
 
@@ -442,10 +446,13 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 	 * exited), makes an empty chunk's archive folder and the new chunk's
 	 * folder (none while stopped), as LTTng's; awaited, as the consumers' */
 	if (s->relay[0]) {
+		int ret;
+
 		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd");
-		return sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
-					    relay_chunk_name(s, s->chunk), j->archive,
-					    s->active ? relay_chunk_name(s, j->chunk) : "");
+		ret = sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
+					   relay_chunk_name(s, s->chunk), j->archive,
+					   s->active ? relay_chunk_name(s, j->chunk) : "");
+		return ret == -EINPROGRESS ? ret : 0; /* (logged: rotate_job_done()) */
 	}
 	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);

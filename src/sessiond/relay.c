@@ -112,7 +112,18 @@ static void relay_hup(int fd, short revents, void *arg)
 		s->relay_in_due = 0;
 		s->relay_in_got = 0;
 		sd_watch_deadline(fd, 0, NULL);
-		relay_wait_over(s, 0); /* (a CHUNK's failure is relayd's to log) */
+		{
+			struct trawl_relay_reply rep;
+			int32_t st;
+
+			memcpy(&rep, s->relay_in, sizeof(rep));
+			st = (int32_t)le32toh((uint32_t)rep.status);
+			/* the CHUNK's error, if it failed (relayd logged it) */
+			relay_wait_over(s, le32toh(rep.magic) == TRAWL_RELAY_MAGIC && st < 0 &&
+							   st >= -4095
+						   ? st
+						   : 0);
+		}
 		return;
 	}
 	relay_wait_over(s, -EPIPE);

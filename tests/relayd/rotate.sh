@@ -38,6 +38,9 @@
 #            no hidden file of relayd's either (LTTng's scripts count what
 #            `ls -A` shows); a rotation while stopped ends the last chunk
 #            (destroy adds no archive, and no chunk folder is left)
+#   noclear  a relayd run with TRAWL_RELAYD_DISALLOW_CLEAR=1 (LTTng's
+#            LTTNG_RELAYD_DISALLOW_CLEAR): clear of a session streamed there
+#            fails in one line, and its trace is left whole
 #   clearpid a streamed per-process session cleared once its app has gone:
 #            the session folder is left empty (`ls -A`), as LTTng's relayd
 #            leaves it, and the next app's events land after it
@@ -244,6 +247,19 @@ pid)
 		[ -z "$(ls -A "${arch[$i]}")" ] || fail "archive $i is not empty: $(ls -R "${arch[$i]}")"
 	done
 	[ "$(ls -A "$dir")" = archives ] || fail "session folder holds more than archives/: $(ls -A "$dir")"
+	;;
+noclear)
+	TRAWL_RELAYD_DISALLOW_CLEAR=1 relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create N --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app failed"
+	expect_fail "$TRAWL" clear N
+	one_line_naming "trawl-relayd refuses to clear session 'N'"
+	expect 0 "$TRAWL" destroy N
+	chunk_check "$(relay_trace N)" "$app"
 	;;
 clearpid)
 	relayd_start || { fail "relayd did not start"; finish; }
