@@ -226,7 +226,9 @@ static int enable_event(struct ax *a, enum trawl_ctl_domain dom, const char *cha
 			ret = trawl_ctl_event_add_exclusion(ev, x);
 		free(list);
 	}
-	if (!ret && e->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL)
+	/* a range or single log level of -1 (LTTng's own load-42-complex.lttng
+	 * has one) matches every level, as LTTng-UST matches it: all */
+	if (!ret && e->loglevel_type != TRAWL_CTL_LOGLEVEL_ALL && e->loglevel >= 0)
 		ret = trawl_ctl_event_set_loglevel(ev, e->loglevel_type, e->loglevel);
 	if (ret)
 		afail(a, ret, "event %s", e->name);

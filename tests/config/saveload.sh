@@ -14,7 +14,9 @@
 #   trawl2lttng  a file saved by trawl loads in LTTng (`lttng load`), whose
 #              `lttng list` shows the same channels and events
 #   live       a live session streaming to trawl-relayd: saved as LTTng's
-#              <net_output> (tcp4:// URLs) and live timer, loaded back, traces
+#              <net_output> (tcp4:// URLs) and live timer, loaded back, traces;
+#              one with trace file limits and a disabled event of range log
+#              level -1 (as LTTng's load-42-complex.lttng) loads
 #   autoload   trawl-sessiond loads $HOME/.lttng/sessions/auto at start (a
 #              started session traces), and --load PATH
 #   errors     malformed XML, unknown elements, a DOCTYPE, a name clash
@@ -320,6 +322,29 @@ live)
 	[ "$(echo "$d" | grep -c .)" = 1 ] || fail "wanted one trace of l at relayd: $d"
 	[ -n "$d" ] && bt_events "$d" "$T/ev" && grep -q ' 100 tall:seq$' "$T/ev" ||
 		fail "the loaded live session's trace at relayd lacks 100 tall:seq: $d $(cat "$T/ev" 2>/dev/null)"
+	# a live session with trace file limits, and an event whose range log
+	# level is -1 (LTTng-UST matches every level), as LTTng's own session
+	# files have them: loaded as LTTng loads them
+	expect 0 "$TRAWL" create l2 --live=200000 --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-channel -u -s l2 c --tracefile-size 1M --tracefile-count 4
+	expect 0 "$TRAWL" enable-event -u -s l2 -c c tall:seq --loglevel TRACE_INFO
+	expect 0 "$TRAWL" enable-event -u -s l2 -c c tall:ints
+	expect 0 "$TRAWL" save l2 -o "$T/saved2"
+	expect 0 "$TRAWL" destroy l2
+	# tall:ints: all levels saved as LTTng's RANGE of -1, and disabled
+	sed -i '/<name>tall:ints<\/name>/,/<\/event>/{s|<enabled>true</enabled>|<enabled>false</enabled>|;s|<loglevel_type>ALL</loglevel_type>|<loglevel_type>RANGE</loglevel_type>|}' \
+		"$T/saved2/l2.lttng"
+	grep -A4 "<name>tall:ints</name>" "$T/saved2/l2.lttng" | grep -q "<loglevel_type>RANGE</loglevel_type>" ||
+		fail "the test's edit of l2.lttng did not take: $(cat "$T/saved2/l2.lttng")"
+	xsd_ok "$T/saved2/l2.lttng"
+	expect 0 "$TRAWL" load l2 -i "$T/saved2"
+	expect 0 "$TRAWL" list l2
+	for want in "Trace file count: 4 per stream" "Trace file size:  1048576 bytes" \
+		"tall:seq (loglevel <= TRACE_INFO (6)) (type: tracepoint) [enabled]" \
+		"tall:ints (type: tracepoint) [disabled]"; do
+		grep -qF -- "$want" "$T/out" || fail "loaded l2 lacks '$want': $(cat "$T/out")"
+	done
+	expect 0 "$TRAWL" destroy l2
 	;;
 autoload)
 	need_app
