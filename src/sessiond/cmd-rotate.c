@@ -452,7 +452,7 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 		ret = sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
 					   relay_chunk_name(s, s->chunk), j->archive,
 					   s->active ? relay_chunk_name(s, j->chunk) : "");
-		return ret == -EINPROGRESS ? ret : 0; /* (logged: rotate_job_done()) */
+		return ret == -EINPROGRESS ? ret : 0; /* (no connection: the consumers said so) */
 	}
 	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);
