@@ -334,6 +334,25 @@ static int apply_agent_domain(struct ax *a, enum trawl_ctl_domain dom, const str
 	return ret;
 }
 
+/*
+ * 1 if event @j of @ch is enabled and a later one of its name is disabled:
+ * that disable (trawl_ctl_event_disable(), `disable-event NAME`) disabled
+ * it too, and it is enabled again (LTTng's load-42-complex.lttng has two
+ * events of one name, log levels apart, one of each).
+ */
+static int disabled_after(const struct cfg_channel *ch, size_t j)
+{
+	size_t k;
+
+	if (!ch->events[j].enabled)
+		return 0;
+	for (k = j + 1; k < ch->nr_events; k++)
+		if (!ch->events[k].enabled && ch->events[k].kind == ch->events[j].kind &&
+		    !strcmp(ch->events[k].name, ch->events[j].name))
+			return 1;
+	return 0;
+}
+
 static int apply_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cfg_domain *d)
 {
 	size_t i, j;
@@ -352,6 +371,9 @@ static int apply_domain(struct ax *a, enum trawl_ctl_domain dom, const struct cf
 				ret = enable_event(a, dom, ch->name, &ch->events[j],
 						   TRAWL_CTL_EVENT_SYSCALL);
 		}
+		for (j = 0; !ret && j < ch->nr_events; j++)
+			if (disabled_after(ch, j))
+				ret = enable_event(a, dom, ch->name, &ch->events[j], ch->events[j].kind);
 		for (j = 0; !ret && j < ch->nr_contexts; j++)
 			if ((ret = trawl_ctl_context_add(a->ctl, a->name, dom, ch->name,
 							 ch->contexts[j])))
