@@ -5,6 +5,7 @@
  * LTTng 2.13's options and messages.
  */
 #include "cli/cli.h"
+#include "common/common.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -81,6 +82,47 @@ static struct trawl_ctl_snapshot_output *output_of(const char *url, int *ret)
 fail:
 	trawl_ctl_snapshot_output_destroy(out);
 	return NULL;
+}
+
+/*
+ * An output's URLs as LTTng's MI says them: trawl's net[6]://HOST:CTRL:DATA[/PATH]
+ * is LTTng's tcp4://HOST:CTRL/[PATH] and tcp4://HOST:DATA/[PATH] (tcp6 for
+ * net6; localhost as 127.0.0.1, as LTTng resolves it); anything else as it is.
+ */
+static void mi_output_urls(const char *ctrl, const char *data)
+{
+	int v6 = !strncmp(ctrl, "net6://", 7);
+	const char *host = ctrl + (v6 ? 7 : 6), *slash, *c1, *c2, *path;
+	char c[600], d[600];
+	int hl;
+
+	if ((strncmp(ctrl, "net://", 6) && !v6) || data[0]) {
+		cli_mi_str("ctrl_url", ctrl);
+		cli_mi_str("data_url", data);
+		return;
+	}
+	slash = strchr(host, '/');
+	path = slash ? slash + 1 : "";
+	c2 = slash ? memrchr(host, ':', (size_t)(slash - host)) : strrchr(host, ':');
+	c1 = c2 ? memrchr(host, ':', (size_t)(c2 - host)) : NULL;
+	if (!c1) {
+		cli_mi_str("ctrl_url", ctrl);
+		cli_mi_str("data_url", data);
+		return;
+	}
+	hl = (int)(c1 - host);
+	if (hl == 9 && !strncmp(host, "localhost", 9))
+		host = "127.0.0.1", hl = 9;
+	if (trawl_msg_fmt(c, sizeof(c), "tcp%c://%.*s:%.*s/%s", v6 ? '6' : '4', hl, host,
+			  (int)(c2 - c1 - 1), c1 + 1, path) ||
+	    trawl_msg_fmt(d, sizeof(d), "tcp%c://%.*s:%.*s/%s", v6 ? '6' : '4', hl, host,
+			  slash ? (int)(slash - c2 - 1) : (int)strlen(c2 + 1), c2 + 1, path)) {
+		cli_mi_str("ctrl_url", ctrl);
+		cli_mi_str("data_url", data);
+		return;
+	}
+	cli_mi_str("ctrl_url", c);
+	cli_mi_str("data_url", d);
 }
 
 static void print_output(const char *indent, uint32_t id, const char *name, const char *url,
@@ -192,8 +234,7 @@ static int list_output(struct trawl_ctl *ctl)
 		cli_mi_open("snapshot");
 		cli_mi_u64("id", info.id);
 		cli_mi_str("name", info.name);
-		cli_mi_str("ctrl_url", info.ctrl_url);
-		cli_mi_str("data_url", info.data_url);
+		mi_output_urls(info.ctrl_url, info.data_url);
 		cli_mi_u64("max_size", info.max_size);
 		cli_mi_close();
 	}

@@ -22,7 +22,8 @@
 #            (<output>/<hostname>/<session>-<date>/<name>-<date>-<N>/ust/...):
 #            a snapshot session created with --set-url (its default output
 #            the URL), record and record -n; a local snapshot session's
-#            record net://URL and add-output net://URL; each snapshot read
+#            record net://URL and add-output net://URL; list-output's MI
+#            names the output's URLs as LTTng's (tcp4://HOST:PORT/); each snapshot read
 #            alone by babeltrace2, holding the newest app run's 200 events;
 #            relayd killed: record fails with one line
 #   kill     relayd killed before a rotation: the rotate fails with one line
@@ -153,6 +154,11 @@ snapshot)
 	grep -q "^Default snapshot output set to $url$" "$T/out" || fail "create --snapshot --set-url said: $(cat "$T/out")"
 	expect 0 "$TRAWL" snapshot list-output
 	grep -q "\[1\] snapshot-1: $url" "$T/out" || fail "list-output said: $(cat "$T/out")"
+	# LTTng's MI: the control and data URLs as tcp4://HOST:PORT/ (its save-load
+	# test_load reads them after load --override-url)
+	expect 0 "$TRAWL" --mi xml snapshot list-output
+	grep -q "<ctrl_url>tcp4://127.0.0.1:$CTRL_PORT/</ctrl_url><data_url>tcp4://127.0.0.1:$DATA_PORT/</data_url>" "$T/out" ||
+		fail "list-output --mi xml: not LTTng's URLs: $(cat "$T/out")"
 	expect 0 "$TRAWL" enable-event -u tall:seq
 	expect 0 "$TRAWL" add-context -u -t vpid
 	expect 0 "$TRAWL" start
