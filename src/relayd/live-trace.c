@@ -339,6 +339,28 @@ static struct live_stream *stream_continued(struct live_session *s, struct live_
 	return NULL;
 }
 
+/*
+ * 0 if index @idx_fd may be data @data_fd's: a writer makes a stream's data
+ * file, then its index, so an index born before its data file is the one
+ * of the file that data file replaced (a count gone round, or a clear,
+ * between two scans): its entries name another file's packets. -EAGAIN
+ * then (the next scan finds the pair whole). Birth times (statx); a file
+ * system without them is taken at its word.
+ */
+static int pair_whole(int data_fd, int idx_fd)
+{
+	struct statx d, x;
+
+	if (statx(data_fd, "", AT_EMPTY_PATH, STATX_BTIME, &d) ||
+	    statx(idx_fd, "", AT_EMPTY_PATH, STATX_BTIME, &x) || !(d.stx_mask & STATX_BTIME) ||
+	    !(x.stx_mask & STATX_BTIME))
+		return 0;
+	if (x.stx_btime.tv_sec < d.stx_btime.tv_sec ||
+	    (x.stx_btime.tv_sec == d.stx_btime.tv_sec && x.stx_btime.tv_nsec < d.stx_btime.tv_nsec))
+		return -EAGAIN;
+	return 0;
+}
+
 /* @g goes on @st after its last segment, whose entries and bytes are final now. */
 static void seg_append(struct live_stream *st, struct live_seg *g)
 {
@@ -392,7 +414,7 @@ static void stream_try_add(struct live_session *s, struct live_trace *t, const c
 	/* known; or replaced by half (a writer makes the data file, then the
 	 * index): the next scan */
 	if (fstat(data_fd, &dsb) || fstat(idx_fd, &isb) || file_known(s, t, &dsb, 0) ||
-	    file_known(s, t, &isb, 1))
+	    file_known(s, t, &isb, 1) || pair_whole(data_fd, idx_fd))
 		goto close_both;
 	host = stream_continued(s, t, name, idx_fd, (uint32_t)len, &again);
 	if (again || (host && (uint32_t)len != host->entry_len))
