@@ -283,6 +283,25 @@ static int clear_before(struct sd_session *s, void *arg, struct sd_owner_job *jo
 	return ret == -EINPROGRESS ? ret : 0; /* (no connection: the consumers say so) */
 }
 
+/*
+ * Streaming, after the domains: the same again, for the per-process traces
+ * whose programs exited while the consumers cleared (their files were
+ * open at the first: neither relayd nor a consumer removed them).
+ */
+static int clear_after(struct sd_session *s, void *arg, struct sd_owner_job *job, char *what,
+		       size_t len)
+{
+	int ret;
+
+	(void)arg;
+	if (!s->relay[0])
+		return 0;
+	trawl_msg_fmt(what, len, "cannot clear the trace chunk on trawl-relayd");
+	ret = sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLEAR, relay_chunk_name(s, s->chunk),
+				   "", "");
+	return ret == -EINPROGRESS ? ret : 0;
+}
+
 /* relayd's part of a clear or rotation: its failure is logged (relay.c),
  * not the command's (the consumers did theirs, and confirmed it); but a
  * clear relayd refuses is refused. */
@@ -297,6 +316,7 @@ static const struct sd_domains_cmd clear_cmd = {
 	.step = clear_step,
 	.end = clear_end,
 	.before = clear_before,
+	.after = clear_after,
 	.job_done = relay_job_done,
 };
 
