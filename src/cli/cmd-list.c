@@ -154,7 +154,7 @@ static void mi_available(const struct trawl_ctl_list *l, enum trawl_ctl_domain d
 		}
 		if (trawl_ctl_list_available_at(l, i, &a))
 			continue;
-		if (d == TRAWL_CTL_DOMAIN_UST && a.pid != pid) {
+		if (d != TRAWL_CTL_DOMAIN_KERNEL && a.pid != pid) {
 			pid = a.pid;
 			cli_mi_close_to(base + 3); /* <domains><domain><pids> */
 			cli_mi_open("pid");
@@ -171,6 +171,10 @@ static void mi_available(const struct trawl_ctl_list *l, enum trawl_ctl_domain d
 		e.enabled = 1;
 		e.loglevel = a.loglevel;
 		e.loglevel_type = TRAWL_CTL_LOGLEVEL_ALL;
+		if (d >= TRAWL_CTL_DOMAIN_JUL) { /* LTTng's: an agent's logger at level 0 */
+			e.domain = d;
+			e.loglevel = 0;
+		}
 		cli_mi_event_open(&e);
 		event = cli_mi_depth();
 	}
@@ -201,34 +205,34 @@ static void show_available(const struct trawl_ctl_list *l, size_t i, long *pid)
 }
 
 /*
- * `list -j|-l|-p`: the loggers of an agent domain, as LTTng 2.13 prints
- * them, with its "None" (the daemon has no agents registered yet).
+ * `list -j|-l|-p`: the loggers of the agents registered now, as LTTng 2.13
+ * prints them: by process ("PID: N - Name: PROGRAM"), or its "None".
  */
 static int list_agent(struct trawl_ctl *ctl, enum trawl_ctl_domain d)
 {
 	struct trawl_ctl_list *l;
 	size_t i, n;
+	long pid = -1;
 	int ret = trawl_ctl_list_available(ctl, d, TRAWL_CTL_EVENT_TRACEPOINT, 0, &l);
 
 	if (ret)
 		return cli_fail(ctl, ret, "list");
 	n = trawl_ctl_list_count(l);
-	if (cli_mi) {
-		cli_mi_open("domains");
-		cli_mi_open("domain");
-		cli_mi_str("type", cli_mi_domain_name(d));
-		cli_mi_str("buffer_type", "PER_PID");
-		cli_mi_open("pids");
-		cli_mi_close();
-		cli_mi_close();
-		cli_mi_close();
-	}
+	if (cli_mi)
+		mi_available(l, d, TRAWL_CTL_EVENT_TRACEPOINT);
 	printf("%s events (Logger name):\n-------------------------\n", cli_domain_word(d));
 	for (i = 0; i < n; i++) {
 		struct trawl_ctl_available_info a = {.struct_size = sizeof(a)};
+		char cmdline[256];
 
-		if (!trawl_ctl_list_available_at(l, i, &a))
-			printf("      - %s\n", a.name);
+		if (trawl_ctl_list_available_at(l, i, &a))
+			continue;
+		if (a.pid != pid) {
+			pid = a.pid;
+			printf("\nPID: %ld - Name: %s\n", pid,
+			       proc_cmdline(a.pid, cmdline, sizeof(cmdline)));
+		}
+		printf("      - %s\n", a.name);
 	}
 	if (!n)
 		printf("None\n");

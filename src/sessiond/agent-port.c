@@ -20,6 +20,8 @@
  *                    u32 filter_len} filter[filter_len]  -> agent: u32 status
  *     cmd 3 DISABLE: {char name[256]}                     -> agent: u32 status
  *     cmd 4 REGISTRATION_DONE: (nothing)                  (no answer)
+ *     cmd 1 LIST: (nothing) -> agent: {u32 status, u32 size, u32 count}
+ *                                     names[size] (each ending in NUL)
  *
  * At registration the daemon sends an ENABLE for each enabled rule of the
  * agent's domain that may trace the agent's process, then
@@ -28,7 +30,9 @@
  * agent then hands every log record of its framework to its native library
  * (liblttng-ust-python-agent: trawl's, src/ust-agents), whose tracepoint
  * (lttng_python:event) the session's user-space rule with the whole filter
- * records (cmd-agent.c).
+ * records (cmd-agent.c). `list -j|-l|-p` asks each registered agent of the
+ * domain for its loggers (LIST), waiting for them in nested rounds (loop.c)
+ * at most app-reply-ms.
  *
  * Peers are untrusted (any local process can connect to 127.0.0.1): a
  * connection's user is the owner of its socket (/proc/net/tcp, read
@@ -37,9 +41,10 @@
  * user's. Connections count against the apps socket's caps
  * (app-conns-per-uid, app-conns: docs/SECURITY.md); the registration must be
  * whole within app-register-ms of the connection; an agent answers each
- * command with 4 bytes and may send nothing else (more is a protocol
- * error: dropped); what waits to be sent to an agent is capped (a peer that
- * does not read is dropped). Nothing here ever blocks the loop.
+ * command with 4 bytes (LIST: its loggers, at most 1 MiB) and may send
+ * nothing else (more is a protocol error: dropped); what waits to be sent
+ * to an agent, and how many answers it owes, are capped (a peer that does
+ * not read is dropped). Nothing here ever blocks the loop.
  */
 #include "common/common.h"
 #include "common/log.h"
@@ -63,11 +68,33 @@
 #define AGENT_NAME_LEN 256   /* LTTng's LTTNG_SYMBOL_NAME_LEN */
 #define AGENT_MAJOR 2
 #define AGENT_MINOR 0
+#define AGENT_CMD_LIST 1
 #define AGENT_CMD_ENABLE 2
 #define AGENT_CMD_DISABLE 3
 #define AGENT_CMD_REG_DONE 4
 #define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
 #define PROC_TCP_MAX_LINES 65536   /* of /proc/net/tcp, read to find a peer's user */
+#define AGENT_PEND_MAX 256         /* answers one agent may owe */
+#define AGENT_LIST_MAX (1u << 20)  /* bytes of one LIST answer's names */
+#define AGENT_RET_SUCCESS 1
+
+/* An answer owed: to a command (4 bytes), or to LIST @query. */
+struct pend {
+	int list;
+	uint64_t query;
+};
+
+/* A `list -j|-l|-p` waiting for the agents' loggers. */
+struct agent_query {
+	struct agent_query *next;
+	uint64_t id;
+	uint32_t waiting; /* answers still to come */
+	struct sd_reply *r;
+	uint32_t domain;
+};
+
+static struct agent_query *queries;
+static uint64_t next_query = 1;
 
 struct agent {
 	struct agent *next;
@@ -79,9 +106,13 @@ struct agent {
 	uint32_t domain; /* TRAWL_CTL_DOMAIN_JUL.. once registered */
 	unsigned char reg[16];
 	size_t reg_len;
-	uint32_t replies_due; /* 4-byte answers owed */
-	unsigned char reply[4];
-	size_t reply_len;
+	uint32_t pid; /* as it says */
+	struct pend pend[AGENT_PEND_MAX]; /* answers owed, oldest at pend_head */
+	unsigned pend_head, pend_n;
+	unsigned char in[12]; /* the answer being read: its head */
+	size_t in_len;
+	char *names; /* a LIST answer's names, being read */
+	size_t names_len, names_size;
 	unsigned char *out;
 	size_t out_len, out_cap;
 };
@@ -104,6 +135,18 @@ static void agent_drop(struct agent *a, const char *why)
 			break;
 		}
 	}
+	/* its LIST answers will not come */
+	while (a->pend_n) {
+		struct pend *q = &a->pend[a->pend_head];
+		struct agent_query *qq;
+
+		for (qq = queries; q->list && qq; qq = qq->next)
+			if (qq->id == q->query && qq->waiting)
+				qq->waiting--;
+		a->pend_head = (a->pend_head + 1) % AGENT_PEND_MAX;
+		a->pend_n--;
+	}
+	free(a->names);
 	sd_watch_del(a->fd);
 	close(a->fd);
 	a->owner->app_conns--;
@@ -130,14 +173,17 @@ static int agent_flush(struct agent *a)
 	return 0;
 }
 
-/* Queues one command (header, @data of @len bytes): 0, or -1 over the cap. */
-static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t len)
+/* Queues one command (header, @data of @len bytes; LIST: for @query): 0,
+ * or -1 over a cap. */
+static int agent_queue_for(struct agent *a, uint32_t cmd, const void *data, size_t len,
+			   uint64_t query)
 {
 	unsigned char hdr[16];
 	uint64_t size = htobe64((uint64_t)len);
 	uint32_t c = htobe32(cmd), v = 0;
 
-	if (a->out_len + sizeof(hdr) + len > AGENT_OUT_MAX)
+	if (a->out_len + sizeof(hdr) + len > AGENT_OUT_MAX ||
+	    (cmd != AGENT_CMD_REG_DONE && a->pend_n == AGENT_PEND_MAX))
 		return -1;
 	if (a->out_len + sizeof(hdr) + len > a->out_cap) {
 		size_t cap = a->out_cap ? a->out_cap : 4096;
@@ -158,8 +204,18 @@ static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t l
 	if (len)
 		memcpy(a->out + a->out_len + sizeof(hdr), data, len);
 	a->out_len += sizeof(hdr) + len;
-	a->replies_due += cmd != AGENT_CMD_REG_DONE;
+	if (cmd != AGENT_CMD_REG_DONE) {
+		struct pend *q = &a->pend[(a->pend_head + a->pend_n++) % AGENT_PEND_MAX];
+
+		q->list = cmd == AGENT_CMD_LIST;
+		q->query = query;
+	}
 	return 0;
+}
+
+static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t len)
+{
+	return agent_queue_for(a, cmd, data, len, 0);
 }
 
 /* An ENABLE or DISABLE of logger @name (levels, whole filter) for @a (not
@@ -251,6 +307,8 @@ static int agent_registered(struct agent *a)
 
 	memcpy(&domain, a->reg, 4);
 	domain = be32toh(domain);
+	memcpy(&a->pid, a->reg + 4, 4);
+	a->pid = be32toh(a->pid);
 	memcpy(&major, a->reg + 8, 4);
 	memcpy(&minor, a->reg + 12, 4);
 	/* LTTng's checks: an agent domain, its protocol 2.0 */
@@ -288,10 +346,85 @@ full:
 	return -1;
 }
 
+/* LIST answer of @a complete (names in a->names): its query takes them. */
+static void list_answered(struct agent *a, const struct pend *q)
+{
+	struct agent_query *qq;
+	size_t i = 0;
+
+	for (qq = queries; qq && qq->id != q->query; qq = qq->next)
+		;
+	if (!qq)
+		return; /* its command answered already (time was up) */
+	if (qq->waiting)
+		qq->waiting--;
+	while (i < a->names_len) {
+		const char *name = a->names + i;
+		size_t n = strnlen(name, a->names_len - i);
+		struct trawl_ctl_wire_available body = {
+			.domain = a->domain,
+			.kind = TRAWL_CTL_EVENT_TRACEPOINT,
+			.loglevel = -1,
+			.pid = (int32_t)(a->pid & 0x7fffffff),
+		};
+		const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {name};
+
+		/* a name as an event rule takes one (else skipped) */
+		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len && !qq->r->status)
+			sd_reply_rec(qq->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
+		i += n + 1;
+	}
+}
+
+/* @a's answers from @buf (@n bytes, at most what the oldest owed one
+ * needs): 0, or -1 when it must be dropped. */
+static int agent_answer(struct agent *a, const unsigned char *buf, size_t n)
+{
+	struct pend *q = &a->pend[a->pend_head];
+	size_t head = q->list ? 12 : 4;
+
+	if (a->in_len < head) {
+		memcpy(a->in + a->in_len, buf, n);
+		a->in_len += n;
+		if (a->in_len < head)
+			return 0;
+		if (q->list) {
+			uint32_t status, size;
+
+			memcpy(&status, a->in, 4);
+			memcpy(&size, a->in + 4, 4);
+			size = be32toh(size);
+			if (size > AGENT_LIST_MAX)
+				return -1;
+			a->names = malloc(size ? size : 1);
+			if (!a->names)
+				return -1;
+			a->names_size = be32toh(status) == AGENT_RET_SUCCESS ? size : 0;
+			a->names_len = 0;
+			if (be32toh(status) != AGENT_RET_SUCCESS && size)
+				return -1; /* (a failed answer has no names) */
+		}
+	} else {
+		memcpy(a->names + a->names_len, buf, n);
+		a->names_len += n;
+	}
+	if (q->list && a->names_len < a->names_size)
+		return 0;
+	if (q->list)
+		list_answered(a, q);
+	free(a->names);
+	a->names = NULL;
+	a->names_len = a->names_size = 0;
+	a->in_len = 0;
+	a->pend_head = (a->pend_head + 1) % AGENT_PEND_MAX;
+	a->pend_n--;
+	return 0;
+}
+
 static void agent_io(int fd, short revents, void *arg)
 {
 	struct agent *a = arg;
-	unsigned char buf[256];
+	unsigned char buf[4096];
 	ssize_t n;
 
 	(void)fd;
@@ -304,15 +437,20 @@ static void agent_io(int fd, short revents, void *arg)
 
 		if (!a->registered)
 			want = sizeof(a->reg) - a->reg_len;
+		else if (!a->pend_n)
+			want = 0;
+		else if (a->in_len < (a->pend[a->pend_head].list ? 12u : 4u))
+			want = (a->pend[a->pend_head].list ? 12u : 4u) - a->in_len;
 		else
-			want = (size_t)a->replies_due * 4 - a->reply_len;
-		/* (one byte more than owed: anything unasked is an error) */
-		n = recv(a->fd, buf, want + 1 < sizeof(buf) ? want + 1 : sizeof(buf), MSG_DONTWAIT);
+			want = a->names_size - a->names_len;
+		/* owed nothing: one byte, to tell an end from unasked bytes */
+		n = recv(a->fd, buf, want ? (want < sizeof(buf) ? want : sizeof(buf)) : 1,
+			 MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return;
 		if (n <= 0)
 			return agent_drop(a, NULL);
-		if ((size_t)n > want)
+		if (!want)
 			return agent_drop(a, "it sent what was not asked");
 		if (!a->registered) {
 			memcpy(a->reg + a->reg_len, buf, (size_t)n);
@@ -321,10 +459,44 @@ static void agent_io(int fd, short revents, void *arg)
 				return;
 			continue;
 		}
-		/* answers: counted, their status not needed (LTTng logs it) */
-		a->reply_len += (size_t)n;
-		a->replies_due -= (uint32_t)(a->reply_len / 4);
-		a->reply_len %= 4;
+		if (agent_answer(a, buf, (size_t)n))
+			return agent_drop(a, "its answer is malformed or too long");
+	}
+}
+
+static int query_done(void *arg)
+{
+	return !((struct agent_query *)arg)->waiting;
+}
+
+void sd_agent_list(uint32_t domain, const struct sd_peer *p, struct sd_reply *r)
+{
+	struct agent_query q = {.id = next_query++, .r = r, .domain = domain};
+	struct agent_query **pp;
+	struct agent *a, *next;
+
+	if (sd_loop_nested())
+		return; /* (no agent asked in a nested round: none listed) */
+	for (a = agents; a; a = next) {
+		next = a->next;
+		if (!a->registered || a->domain != domain || (!p->trusted && a->uid != p->uid))
+			continue;
+		if (agent_queue_for(a, AGENT_CMD_LIST, NULL, 0, q.id) || agent_flush(a)) {
+			agent_drop(a, "it does not read its commands");
+			continue;
+		}
+		q.waiting++;
+	}
+	if (!q.waiting)
+		return;
+	q.next = queries;
+	queries = &q;
+	sd_loop_wait(query_done, &q, sd_now_ms() + sd_limits.app_reply_ms);
+	for (pp = &queries; *pp; pp = &(*pp)->next) {
+		if (*pp == &q) {
+			*pp = q.next;
+			break;
+		}
 	}
 }
 
@@ -432,6 +604,7 @@ static void agent_accept(int fd, short revents, void *arg)
 		untrusted_agents += !trusted;
 		a->next = agents;
 		agents = a;
+		sd_watch_nested(cfd, 1); /* (their answers to list -p: read in nested rounds) */
 		sd_watch_deadline(cfd, sd_now_ms() + sd_limits.app_register_ms, agent_expired);
 	}
 }

@@ -925,9 +925,9 @@ void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd
 	struct list_ctx lc = {r, req->domain, !!(req->flags & TRAWL_CTL_F_FIELDS)};
 	int ret;
 
-	/* an agent domain's loggers: of the agents registered (none yet) */
+	/* an agent domain's loggers: of the agents registered */
 	if (TRAWL_CTL_WIRE_IS_AGENT(req->domain))
-		return;
+		return sd_agent_list(req->domain, p, r);
 	if (req->domain == 0 || req->domain >= SD_NR_DOMAINS)
 		return (void)sd_fail(r, -EINVAL, "no domain given");
 	ops = sd.domains[req->domain];

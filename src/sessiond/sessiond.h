@@ -390,6 +390,9 @@ void sd_agent_triggers(uint32_t domain, uid_t uid,
  * came (or went): the agents it concerns are told. */
 void sd_agent_logger_changed(uid_t owner, uint32_t domain, const char *name,
 			     uint32_t loglevel_type, int loglevel, const char *filter, int enabled);
+/* agent-port.c: the loggers of the registered agents of agent domain
+ * @domain @p may see (trusted: all; else its own), as AVAILABLE records. */
+void sd_agent_list(uint32_t domain, const struct sd_peer *p, struct sd_reply *r);
 /* agent-port.c: LTTng's agents' TCP port (agent.port); 0 or -errno */
 int sd_agent_port_start(void);
 void sd_agent_port_stop(void);

@@ -9,7 +9,8 @@ liblttng-ust-python-agent.so.1 (lib/lttng-compat, first on
 LD_LIBRARY_PATH). Checked: a rule by logger and --loglevel (records below
 the level and of other loggers left out), --loglevel-only, '*', a rule
 enabled while the program runs (sent to the registered agent), a rule
-disabled, a second session; the agent port refuses a peer that is not an
+disabled, a second session; `list -p` (and --mi xml) naming the running
+program's loggers; a python trigger firing; the agent port refuses a peer that is not an
 agent and one that says nothing. Skips without python3-lttngust or bt2.
 """
 import os
@@ -167,6 +168,17 @@ def main():
         if not wait_file(ready, p):
             fail("the program did not start: %s" % (p.stderr.read() if p.poll() is not None
                                                    else "(still running)"))
+        # list -p: the registered agent's loggers, by process, as LTTng prints them
+        listed = env.trawl("list", "-p").stdout
+        want = "python events (Logger name):\n-------------------------\n\nPID: %d - Name: " \
+               "/usr/bin/python3\n" % p.pid
+        if not listed.startswith(want) or "      - app.db\n" not in listed or \
+                "      - other\n" not in listed:
+            fail("list -p with the program running: %r" % listed)
+        mi = subprocess.run([trawltest.TRAWL, "--mi", "xml", "list", "-p"], env=env.env,
+                            capture_output=True, text=True, timeout=60).stdout
+        if "<pid><id>%d</id>" % p.pid not in mi or "<name>app.db</name>" not in mi:
+            fail("--mi xml list -p with the program running: %s" % mi)
         env.trawl("enable-event", "-p", "-a", "-s", "s2")
         env.trawl("disable-event", "-p", "app.db", "-s", "s2")
         open(go, "w").close()
