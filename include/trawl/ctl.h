@@ -1224,8 +1224,12 @@ uint32_t trawl_ctl_notification_capture_count(const struct trawl_ctl_notificatio
  *
  * Integers in decimal (hex fields as 0x...), floats as %g, strings as they
  * are with control characters escaped (\n, \xHH), an array as [a, b];
- * "<unavailable>" for a field the event lacks (or a context field: not
- * captured yet).
+ * "<unavailable>" for a field the event lacks, an index past an array's
+ * or a sequence's end, a context the app does not record for triggers
+ * (perf counters; an app older than this library) and an application
+ * context ($app.PROVIDER:NAME: trawl's apps have none). Context fields
+ * ($ctx.vpid, $ctx.procname, $ctx.cgroup_ns...) are the values the app had
+ * when the event happened.
  *
  * Return: the value, owned by @n; NULL if @i is out of range.
  */

@@ -16,7 +16,9 @@ static const struct cli_option_doc opts_doc[] = {
 	{"-s, --session=NAME", "The session (default: the current session)."},
 	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
 	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, procname, "
-			    "pthread_id, ppid, ip, prio, nice, perf:thread:COUNTER. Kernel (-k): pid, "
+			    "pthread_id, ppid, ip, prio, nice, cgroup_ns, ipc_ns, mnt_ns, net_ns, pid_ns, "
+			    "time_ns, user_ns, uts_ns (the namespaces' inode numbers), "
+			    "perf:thread:COUNTER. Kernel (-k): pid, "
 			    "tid, vpid, vtid, ppid, procname, prio, nice, perf:cpu:COUNTER. "
 			    "COUNTER: page-fault (faults), minor-faults, major-faults, context-switches "
 			    "(cs), cpu-migrations (migrations), task-clock, cpu-clock, alignment-faults, "
@@ -39,7 +41,9 @@ static int list_types(void)
 	} plain[] = {
 		{"pid", "-k -u"},  {"tid", "-k -u"},	  {"vpid", "-k -u"},	   {"vtid", "-k -u"},
 		{"ppid", "-k -u"}, {"procname", "-k -u"}, {"prio", "-k -u"},	   {"nice", "-k -u"},
-		{"ip", "-u"},	   {"pthread_id", "-u"},
+		{"ip", "-u"},	   {"pthread_id", "-u"},	   {"cgroup_ns", "-u"},   {"ipc_ns", "-u"},
+		{"mnt_ns", "-u"},  {"net_ns", "-u"},	   {"pid_ns", "-u"},	   {"time_ns", "-u"},
+		{"user_ns", "-u"}, {"uts_ns", "-u"},
 	};
 	/* Hardware counters need a PMU, which the kernel lists here. */
 	int pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;

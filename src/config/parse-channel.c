@@ -272,6 +272,10 @@ static const struct {
 	{"PPID", "ppid"}, {"PROCNAME", "procname"},
 	{"PRIO", "prio"}, {"NICE", "nice"},
 	{"IP", "ip"},	  {"PTHREAD_ID", "pthread_id"},
+	{"CGROUP_NS", "cgroup_ns"}, {"IPC_NS", "ipc_ns"},
+	{"MNT_NS", "mnt_ns"},	    {"NET_NS", "net_ns"},
+	{"PID_NS", "pid_ns"},	    {"TIME_NS", "time_ns"},
+	{"USER_NS", "user_ns"},	    {"UTS_NS", "uts_ns"},
 };
 
 const char *cfg_context_lttng(const char *name)

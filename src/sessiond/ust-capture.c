@@ -7,10 +7,18 @@
  * own length field), described by the event's fields as the app registered
  * them (ustctl.h).
  *
- * The payload comes from the app's ring: every length is checked against
+ * Context fields ($ctx.NAME): the app writes those the daemon asked for
+ * (ust_capture_contexts(): the notifier's context bits, ABI minor >= 10)
+ * before the payload, as it writes a channel's (ustabi.h: in the order of
+ * the bits, byte-aligned, its byte order), and they are read as fields of
+ * the types context-ctf.c declares for them.
+ *
+ * The record comes from the app's ring: every length is checked against
  * what is left of it, and a field that does not fit, or any after it, is
- * "<unavailable>", as is a capture naming no payload field (context fields
- * and $app. captures are not captured yet).
+ * "<unavailable>", as is a capture naming no field of the event, a context
+ * the app was not asked for (an app older than ABI minor 10, a perf:
+ * counter) and $app.PROVIDER:NAME (trawl's apps have no application
+ * contexts: LTTng-UST's are unavailable too without a provider registered).
  */
 #include "sessiond/ust-internal.h"
 
@@ -212,10 +220,89 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 	put_text(out, cap, used, UNAVAILABLE, sizeof(UNAVAILABLE));
 }
 
-uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *payload, size_t len,
-			    const char *descriptors, char *out, size_t cap)
+/* The field context bit @bit is written as, named as LTTng names it. */
+static int context_field(uint32_t bit, const char *name, struct trawl_ustctl_field *f)
 {
-	const unsigned char *p = payload;
+	memset(f, 0, sizeof(*f));
+	if (strlen(name) >= sizeof(f->name))
+		return -1;
+	memcpy(f->name, name, strlen(name) + 1);
+	f->type = TRAWL_USTCTL_FIELD_INTEGER;
+	f->base = 10;
+	switch (bit) {
+	case TRAWL_USTCTL_CTX_PROCNAME:
+		f->type = TRAWL_USTCTL_FIELD_ARRAY;
+		f->size_bits = 8;
+		f->is_signed = 1;
+		f->is_text = 1;
+		f->length = 17;
+		return 0;
+	case TRAWL_USTCTL_CTX_PTHREAD_ID:
+	case TRAWL_USTCTL_CTX_IP:
+		f->size_bits = 64;
+		f->base = 16;
+		return 0;
+	default:
+		f->size_bits = bit & TRAWL_USTCTL_CTX_NS_ALL ? 64 : 32;
+		f->is_signed = !(bit & TRAWL_USTCTL_CTX_NS_ALL);
+		return 0;
+	}
+}
+
+uint32_t ust_capture_contexts(const char *descriptors)
+{
+	const char *d = descriptors, *end;
+	uint32_t bits = 0, bit;
+
+	for (; d && *d; d = *end ? end + 1 : end) {
+		char name[TRAWL_USTCTL_FIELD_NAME_MAX];
+		size_t n;
+
+		end = strchr(d, ',');
+		if (!end)
+			end = d + strlen(d);
+		n = (size_t)(end - d);
+		if (n <= 5 || strncmp(d, "$ctx.", 5) || n - 5 >= sizeof(name))
+			continue;
+		memcpy(name, d + 5, n - 5);
+		name[n - 5] = '\0';
+		name[strcspn(name, "[")] = '\0';
+		if (!trawl_ustctl_context_from_name(name, &bit))
+			bits |= bit;
+	}
+	return bits;
+}
+
+/*
+ * The context @name (after "$ctx.") from the @contexts the app wrote at
+ * @p (@len bytes, checked): its field in @f and its span in @sp. 0, or -1
+ * if it is not there.
+ */
+static int context_find(const char *name, uint32_t contexts, const unsigned char *p, size_t len,
+			struct trawl_ustctl_field *f, struct span *sp)
+{
+	uint32_t bit, b;
+	size_t off = 0;
+
+	if (trawl_ustctl_context_from_name(name, &bit) || !(contexts & bit))
+		return -1;
+	/* The ones before it, in the order of the bits (ustabi.h). */
+	for (b = 1; b < bit; b <<= 1)
+		if (contexts & b)
+			off += trawl_ustctl_context_size(b);
+	if (context_field(bit, name, f))
+		return -1;
+	sp->off = off;
+	sp->len = trawl_ustctl_context_size(bit);
+	sp->ok = off <= len && sp->len <= len - off;
+	return sp->ok ? 0 : -1;
+}
+
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, const void *record,
+			    size_t len, const char *descriptors, char *out, size_t cap)
+{
+	size_t ctx_len = trawl_ustctl_context_size(contexts);
+	const unsigned char *p = (const unsigned char *)record + (ctx_len <= len ? ctx_len : len);
 	struct span *sp = calloc(ev->nr_fields + 1, sizeof(*sp));
 	const char *d = descriptors, *end;
 	size_t used = 0;
@@ -223,6 +310,8 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *pay
 
 	if (cap)
 		out[0] = '\0';
+	/* A record shorter than its contexts: nothing of it is there. */
+	len = ctx_len <= len ? len - ctx_len : 0;
 	if (sp)
 		layout(ev, p, len, sp);
 	for (; d && *d; d = *end ? end + 1 : end) {
@@ -254,6 +343,17 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *pay
 			if (stop == br + 1 || *stop != ']' || stop[1] || index < 0)
 				index = -2; /* not LTTng's form: no such field */
 			*br = '\0';
+		}
+		if (name[0] == '$') {
+			struct trawl_ustctl_field cf;
+			struct span cs;
+
+			if (index != -2 && !strncmp(name, "$ctx.", 5) &&
+			    !context_find(name + 5, contexts, record, ctx_len, &cf, &cs))
+				put_field(out, cap, &used, &cf, record, &cs, index);
+			else
+				put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+			goto next;
 		}
 		for (i = 0; i < ev->nr_fields; i++)
 			if (!strcmp(ev->fields[i].name, name))

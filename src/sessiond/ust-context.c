@@ -150,7 +150,8 @@ int ust_context_parse(const struct trawl_domain_context *dc, uid_t uid, gid_t gi
 	if (trawl_ustctl_context_from_name(name, &bit)) {
 		trawl_domain_err_set(err, "user-space tracing does not record '%s' (it records "
 					  "vpid, vtid, pid, tid, procname, pthread_id, ppid, ip, prio, nice, "
-					  "perf:thread:COUNTER)",
+					  "cgroup_ns, ipc_ns, mnt_ns, net_ns, pid_ns, time_ns, user_ns, "
+					  "uts_ns, perf:thread:COUNTER)",
 				     name);
 		return -EOPNOTSUPP;
 	}

@@ -66,12 +66,15 @@ int app_charge_fd(struct ust_app *a);
 void ust_notify_app_sync(struct ust_app *a);
 void ust_notify_app_gone(struct ust_app *a);
 /* ust-capture.c: the values of the captures @descriptors (joined by ',')
- * from @ev's @payload of @len bytes (untrusted: checked), one
+ * from a notification @record of @len bytes (untrusted: checked): the
+ * context fields @contexts (ustabi.h bits), then @ev's payload; one
  * '\n'-terminated line each, into @out of @cap bytes (always
  * NUL-terminated). Returns how many lines (captures left out when @out is
- * full are not counted). */
-uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, const void *payload, size_t len,
-			    const char *descriptors, char *out, size_t cap);
+ * full are not counted). ust_capture_contexts(): the context bits the
+ * $ctx.NAME captures among @descriptors need the app to write. */
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, const void *record,
+			    size_t len, const char *descriptors, char *out, size_t cap);
+uint32_t ust_capture_contexts(const char *descriptors);
 /* ust-app.c: whether an event-rule's name pattern (LTTng's star glob),
  * exclusions and log level match @ev. */
 int ust_event_matches(const char *pattern, const char *exclusions, uint32_t loglevel_type,

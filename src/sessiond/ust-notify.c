@@ -45,6 +45,7 @@ struct notifier {
 	int seen;    /* the trigger is still there (sync) */
 	uint8_t *on; /* [event index]: enabled in the app */
 	char *captures; /* owned: the trigger's capture descriptors, "" if none */
+	uint32_t contexts; /* the context fields the app writes before each payload */
 };
 
 struct ust_notifier {
@@ -124,7 +125,7 @@ static void ring_drain(struct ust_notifier *un)
 		if (un->n[i].captures[0]) {
 			char caps[TRAWL_CTL_NOTIFY_CAPTURES_MAX];
 			uint32_t nr = ust_capture_format(trawl_ustctl_app_event(un->app->h, rec.id),
-							 rec.payload, rec.len, un->n[i].captures,
+							 un->n[i].contexts, rec.payload, rec.len, un->n[i].captures,
 							 caps, sizeof(caps));
 
 			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, nr, caps);
@@ -218,9 +219,14 @@ static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_tr
 	}
 	n->trig_id = trig_id;
 	n->handle = NOTIFY_HANDLE_BIT | (uint32_t)(trig_id & 0x7fffffffu);
+	/* $ctx.NAME captures: from ABI minor 10 (older apps write none, and
+	 * those captures are unavailable). */
+	if (trawl_ustctl_app_info(a->h)->abi_minor >= 10)
+		n->contexts = ust_capture_contexts(n->captures);
 	ret = trawl_ustctl_app_send_notifier(a->h, n->handle,
 					     un->sent ? -1 : trawl_ustctl_notify_ring_fd(un->ring),
-					     un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE);
+					     un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE,
+					     n->contexts);
 	if (ret) {
 		free(n->on);
 		free(n->captures);

@@ -943,7 +943,7 @@ static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *c
 	struct trawl_ust_chan *ch;
 	int ret;
 
-	if (nr_fds != (c->notify ? 0u : 2u))
+	if (nr_fds != (c->notify ? 0u : 2u) || (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL))
 		return -EINVAL;
 	if (find_chan(c, cmd->chan_handle))
 		return -EEXIST;
@@ -955,6 +955,9 @@ static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *c
 	ch->handle = cmd->chan_handle;
 	ch->session_handle = cmd->session_handle;
 	ch->notify = c->notify;
+	/* Written before each record's payload ($ctx.NAME captures). */
+	ch->contexts = cmd->contexts;
+	ch->context_size = trawl_ustctl_context_size(cmd->contexts);
 	ch->conn = c;
 	ch->active = 1;
 	ch->next = c->chans;

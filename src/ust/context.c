@@ -73,6 +73,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,6 +86,8 @@ struct thread_ctx {
 	int32_t tid;
 	char procname[17];
 	uint64_t pthread_id;
+	uint32_t ns_read;                        /* bit k: ns[k] is read */
+	uint64_t ns[TRAWL_USTCTL_CTX_NS_COUNT]; /* the namespaces' inode numbers */
 };
 static __thread struct thread_ctx tctx __attribute__((tls_model("initial-exec")));
 
@@ -94,6 +97,34 @@ static void __attribute__((noinline)) thread_ctx_init(void)
 	prctl(PR_GET_NAME, tctx.procname, 0, 0, 0);
 	tctx.procname[16] = '\0';
 	tctx.pthread_id = (uint64_t)pthread_self();
+}
+
+/* ---- namespaces ---- */
+
+/*
+ * The inode number of the thread's namespace @k (enum trawl_ustctl_context,
+ * from TRAWL_USTCTL_CTX_NS_FIRST on), read once per thread: stat(2) is
+ * async-signal-safe and allocates nothing, and a thread's namespaces change
+ * only through its own unshare(2) or setns(2) (LTTng-UST resets its cache in
+ * its wrappers of those; trawl does not wrap them, so a thread that calls
+ * them keeps recording the namespaces it had) or a fork, whose child starts
+ * with an empty cache. 0 where the kernel lacks the namespace (time: 5.6).
+ */
+static uint64_t ns_inode(uint32_t k)
+{
+	static const char *const names[TRAWL_USTCTL_CTX_NS_COUNT] = {
+		"cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts",
+	};
+	char path[40] = "/proc/thread-self/ns/";
+	struct stat st;
+	size_t n = strlen(path);
+
+	if (tctx.ns_read & (1u << k))
+		return tctx.ns[k];
+	memcpy(path + n, names[k], strlen(names[k]) + 1);
+	tctx.ns[k] = stat(path, &st) ? 0 : (uint64_t)st.st_ino;
+	tctx.ns_read |= 1u << k;
+	return tctx.ns[k];
 }
 
 /* ---- prio and nice ---- */
@@ -389,6 +420,15 @@ char *trawl_ust_write_contexts(char *p, const struct trawl_ust_chan *chan, void 
 			memcpy(p, &nice, 4);
 			p += 4;
 		}
+	}
+	for (i = 0; contexts & TRAWL_USTCTL_CTX_NS_ALL && i < TRAWL_USTCTL_CTX_NS_COUNT; i++) {
+		uint64_t v;
+
+		if (!(contexts & (1u << (TRAWL_USTCTL_CTX_NS_FIRST + i))))
+			continue;
+		v = ns_inode(i);
+		memcpy(p, &v, 8);
+		p += 8;
 	}
 	for (i = 0; i < chan->nr_counters; i++) {
 		uint64_t v = perf_read(chan->counter_slot[i]);

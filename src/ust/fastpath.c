@@ -137,13 +137,15 @@ static __attribute__((noinline, cold)) int reserve_wait(struct trawl_ust_chan *c
 /* An event for an event notifier (ustabi/notify.h: the writer's side).
  * The commit goes through trawl_ust_commit(), told apart by priv's low
  * bit (a ring buffer's meta pointer is 64-byte aligned). */
-static __attribute__((noinline, cold)) int notify_reserve(struct trawl_ust_notify *n, uint32_t handle, uint32_t id,
-							 size_t payload, struct trawl_ust_ctx *ctx)
+static __attribute__((noinline, cold)) int notify_reserve(const struct trawl_ust_chan *chan, uint32_t id,
+							 size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
+	struct trawl_ust_notify *n = chan->notify;
 	struct trawl_notify_head *h = (struct trawl_notify_head *)n->map;
 	struct trawl_notify_rec *rec;
 	uint64_t w, r;
 
+	payload += chan->context_size; /* its context fields first */
 	if (payload > n->slot_size - sizeof(*rec)) {
 		__atomic_fetch_add(&h->dropped_big, 1, __ATOMIC_RELAXED);
 		return -1;
@@ -159,12 +161,14 @@ static __attribute__((noinline, cold)) int notify_reserve(struct trawl_ust_notif
 		}
 	} while (!__atomic_compare_exchange_n(&h->write, &w, w + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	rec = (struct trawl_notify_rec *)(n->map + TRAWL_NOTIFY_HEAD_SIZE + (size_t)(w % n->nr_slots) * n->slot_size);
-	rec->chan_handle = handle;
+	rec->chan_handle = chan->handle;
 	rec->id = id;
 	rec->ts = trawl_rb_clock_monotonic();
 	rec->len = (uint32_t)payload;
 	rec->pad = 0;
 	ctx->p = (char *)(rec + 1);
+	if (chan->context_size)
+		ctx->p = trawl_ust_write_contexts(ctx->p, chan, ip);
 	ctx->priv = (void *)((uintptr_t)rec | 1);
 	ctx->len = payload;
 	return 0;
@@ -212,7 +216,7 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	cpu = current_cpu();
 	if (trawl_unlikely(cpu >= chan->nr_streams)) {
 		if (chan->notify)
-			return notify_reserve(chan->notify, chan->handle, id, payload, ctx);
+			return notify_reserve(chan, id, payload, ip, ctx);
 		if (!chan->nr_streams) {
 			/* A tally (slots.c): counted, never recorded. Relaxed:
 			 * read once the tally's slots are gone. The overflow

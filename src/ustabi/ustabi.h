@@ -63,8 +63,25 @@ enum trawl_ustctl_context {
 						  priority, -101 for SCHED_DEADLINE; read at
 						  each event (src/ust/fastpath.c) */
 	TRAWL_USTCTL_CTX_NICE = 1u << 9,       /* int32_t "nice", -20..19, read at each event */
+	/* The thread's namespaces (ABI minor >= 10): each a uint64_t, base 10,
+	 * the inode number of /proc/thread-self/ns/NAME (as LTTng-UST's
+	 * "cgroup_ns"...: what `stat -L -c %i /proc/self/ns/cgroup` prints),
+	 * 0 where the kernel has no such namespace; read at a thread's first
+	 * event after it starts, forks, unshare(2)s or setns(2)es
+	 * (src/ust/context.c). */
+	TRAWL_USTCTL_CTX_CGROUP_NS = 1u << 10,
+	TRAWL_USTCTL_CTX_IPC_NS = 1u << 11,
+	TRAWL_USTCTL_CTX_MNT_NS = 1u << 12,
+	TRAWL_USTCTL_CTX_NET_NS = 1u << 13,
+	TRAWL_USTCTL_CTX_PID_NS = 1u << 14,
+	TRAWL_USTCTL_CTX_TIME_NS = 1u << 15,
+	TRAWL_USTCTL_CTX_USER_NS = 1u << 16,
+	TRAWL_USTCTL_CTX_UTS_NS = 1u << 17,
 };
-#define TRAWL_USTCTL_CTX_ALL 0x3ffu
+#define TRAWL_USTCTL_CTX_ALL 0x3ffffu
+#define TRAWL_USTCTL_CTX_NS_FIRST 10 /* the bit of cgroup_ns; the others follow */
+#define TRAWL_USTCTL_CTX_NS_COUNT 8
+#define TRAWL_USTCTL_CTX_NS_ALL 0x3fc00u
 
 /* Bytes the context bits @contexts take before each payload (without
  * counters: trawl_ustctl_contexts_size()). */

@@ -34,6 +34,7 @@ uint32_t trawl_ustctl_context_size(uint32_t contexts)
 	n += contexts & TRAWL_USTCTL_CTX_IP ? 8 : 0;
 	n += contexts & TRAWL_USTCTL_CTX_PRIO ? 4 : 0;
 	n += contexts & TRAWL_USTCTL_CTX_NICE ? 4 : 0;
+	n += 8 * (uint32_t)__builtin_popcount(contexts & TRAWL_USTCTL_CTX_NS_ALL);
 	return n;
 }
 

@@ -98,8 +98,11 @@
  * Minor 6: CHANNEL may carry a blocking timeout (TRAWL_WIRE_CHAN_BLOCKING).
  * Minor 7: TALLY_SHM (app -> daemon: the tally's memfd).
  * Minor 8: the memfd's head has an overflow bucket (was reserved, 0).
- * Minor 9: NOTIFIER (event notifiers of triggers, ustabi/notify.h). */
-#define TRAWL_UST_WIRE_ABI_MINOR 9u
+ * Minor 9: NOTIFIER (event notifiers of triggers, ustabi/notify.h).
+ * Minor 10: the namespace context bits (cgroup_ns...); NOTIFIER's contexts:
+ *           written before each of its records' payload (captures of
+ *           $ctx.NAME; older apps ignore the field and write none). */
+#define TRAWL_UST_WIRE_ABI_MINOR 10u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u

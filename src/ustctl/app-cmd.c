@@ -65,6 +65,9 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 	if (trawl_ustctl_app_info(app)->abi_minor < 1 &&
 	    (ctx->nr_counters || (ctx->bits & (TRAWL_USTCTL_CTX_PRIO | TRAWL_USTCTL_CTX_NICE))))
 		return -EPROTONOSUPPORT;
+	/* Before minor 10 an app knows no namespace contexts. */
+	if (trawl_ustctl_app_info(app)->abi_minor < 10 && (ctx->bits & TRAWL_USTCTL_CTX_NS_ALL))
+		return -EPROTONOSUPPORT;
 	/* Before minor 5 an app stamps CLOCK_MONOTONIC whatever it is told. */
 	if (trawl_ustctl_app_info(app)->abi_minor < 5 && chan->attr.clock == TRAWL_RB_CLOCK_TSC)
 		return -EPROTONOSUPPORT;
@@ -92,20 +95,22 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 }
 
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
-				   int event_fd, uint32_t nr_slots, uint32_t slot_size)
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size, uint32_t contexts)
 {
 	struct trawl_wire_cmd cmd;
 	int fds[2] = { ring_fd, event_fd };
 
-	if (trawl_ustctl_app_info(app)->abi_minor < 9)
+	if (trawl_ustctl_app_info(app)->abi_minor < 9 ||
+	    (contexts && trawl_ustctl_app_info(app)->abi_minor < 10))
 		return -EPROTONOSUPPORT;
-	if ((ring_fd < 0) != (event_fd < 0))
+	if ((ring_fd < 0) != (event_fd < 0) || (contexts & ~TRAWL_USTCTL_CTX_ALL))
 		return -EINVAL;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_NOTIFIER);
 	cmd.session_handle = UINT32_MAX; /* no session's START or STOP */
 	cmd.chan_handle = chan_handle;
 	cmd.num_subbuf = nr_slots;
 	cmd.subbuf_size = slot_size;
+	cmd.contexts = contexts;
 	return trawl_ustctl_app_call(app, &cmd, NULL, 0, ring_fd < 0 ? NULL : fds, ring_fd < 0 ? 0 : 2);
 }
 

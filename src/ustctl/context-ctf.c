@@ -18,6 +18,10 @@ static const struct {
 	{ "procname", TRAWL_USTCTL_CTX_PROCNAME }, { "pthread_id", TRAWL_USTCTL_CTX_PTHREAD_ID },
 	{ "ppid", TRAWL_USTCTL_CTX_PPID },	   { "ip", TRAWL_USTCTL_CTX_IP },
 	{ "prio", TRAWL_USTCTL_CTX_PRIO },	   { "nice", TRAWL_USTCTL_CTX_NICE },
+	{ "cgroup_ns", TRAWL_USTCTL_CTX_CGROUP_NS }, { "ipc_ns", TRAWL_USTCTL_CTX_IPC_NS },
+	{ "mnt_ns", TRAWL_USTCTL_CTX_MNT_NS },	   { "net_ns", TRAWL_USTCTL_CTX_NET_NS },
+	{ "pid_ns", TRAWL_USTCTL_CTX_PID_NS },	   { "time_ns", TRAWL_USTCTL_CTX_TIME_NS },
+	{ "user_ns", TRAWL_USTCTL_CTX_USER_NS },   { "uts_ns", TRAWL_USTCTL_CTX_UTS_NS },
 };
 
 int trawl_ustctl_context_from_name(const char *name, uint32_t *bit)
@@ -55,6 +59,10 @@ static struct trawl_ctf_type *context_type(uint32_t bit)
 		}
 		return t;
 	default:
+		/* The namespaces' inode numbers: unsigned 64-bit, base 10, as
+		 * LTTng-UST declares its ino_t. */
+		if (bit & TRAWL_USTCTL_CTX_NS_ALL)
+			return trawl_ctf_type_integer_create(64, 0, 8);
 		return trawl_ctf_type_integer_create(32, 1, 8);
 	}
 }

@@ -495,10 +495,12 @@ int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
  * trawl_notify_size(@nr_slots, @slot_size) bytes) and the eventfd the app
  * writes, for the app's first notifier only (-1 for the next ones: they
  * share it); not closed here (the caller's). Released as a channel.
- * -EPROTONOSUPPORT: an app older than ABI minor 9.
+ * @contexts: the context fields (ustabi.h bits, no counters) the app writes
+ * before each record's payload. -EPROTONOSUPPORT: an app older than ABI
+ * minor 9, or 10 with @contexts.
  */
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
-				   int event_fd, uint32_t nr_slots, uint32_t slot_size);
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size, uint32_t contexts);
 
 /*
  * The reader's side of an app's notification ring (ustabi/notify.h), for

@@ -10,7 +10,10 @@
  *   app-trig mark WHAT [FILE]  trig:mark(WHAT); with FILE, waits for it to
  *                          exist (at most 60 s), then trig:mark("after")
  *   app-trig pace K MS     K trig:error, MS ms apart (the latency bench)
+ *   app-trig arr K         trig:arr(a = {-1, K, 7}, s = {K + 1, K + 2}), its
+ *                          pid on stdout first
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,7 @@ int main(int argc, char **argv)
 	int i, n = argc > 2 ? atoi(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS\n");
+		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS | arr K\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "error")) {
@@ -49,6 +52,13 @@ int main(int argc, char **argv)
 			tracepoint(trig, error, i, "paced");
 			usleep((useconds_t)ms * 1000);
 		}
+	} else if (!strcmp(argv[1], "arr")) {
+		int32_t a[3] = { -1, n, 7 };
+		uint16_t s[2] = { (uint16_t)(n + 1), (uint16_t)(n + 2) };
+
+		printf("%d\n", (int)getpid());
+		fflush(stdout);
+		tracepoint(trig, arr, a, s, 2);
 	} else {
 		return 2;
 	}

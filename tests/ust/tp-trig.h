@@ -17,5 +17,8 @@ TRACEPOINT_LOGLEVEL(trig, error, TRACE_ERR)
 TRACEPOINT_EVENT(trig, warn, TP_ARGS(int, n), TP_FIELDS(ctf_integer(int, n, n)))
 TRACEPOINT_LOGLEVEL(trig, warn, TRACE_WARNING)
 TRACEPOINT_EVENT(trig, mark, TP_ARGS(const char *, what), TP_FIELDS(ctf_string(what, what)))
+/* An array and a sequence, for captures of their elements (field[N]). */
+TRACEPOINT_EVENT(trig, arr, TP_ARGS(const int32_t *, a, const uint16_t *, s, size_t, ns),
+		 TP_FIELDS(ctf_array(int32_t, a, a, 3) ctf_sequence(uint16_t, s, s, size_t, ns)))
 #endif
 #include <trawl/tracepoint-event.h>

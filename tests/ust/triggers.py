@@ -19,6 +19,12 @@ occurs", and the other session actions with their rate policies.
     triggers.py notify     a C program waits on a notification channel for
                            two triggers' notify action (of three), and gets
                            their captured fields
+    triggers.py captures   captures of array and sequence elements (a[1],
+                           s[1]; out of range: unavailable), of context
+                           fields ($ctx.vpid, vtid, procname, pthread_id,
+                           cgroup_ns, pid_ns: the app's own values) and of
+                           an application context (unavailable, as
+                           LTTng-UST's without a provider)
     triggers.py flood      300,000 trig:warn as fast as the app can, each
                            firing a trigger: the app ends, the daemon answers
                            commands meanwhile and counts no more hits than
@@ -257,6 +263,47 @@ def case_notify(e):
         fail("n3: %r" % (e.stats()["n3"],))
 
 
+def case_captures(e):
+    caps = ["a[0]", "a[1]", "a[2]", "a[3]", "s[1]", "s[2]", "a", "$ctx.vpid", "$ctx.vtid",
+            "$ctx.procname", "$ctx.cgroup_ns", "$ctx.pid_ns", "$ctx.pthread_id",
+            "$app.prov:ctx", "$ctx.vpid[0]"]
+    args = []
+    for c in caps:
+        args += ["--capture", c]
+    e.trawl("add-trigger", "--name", "c1", *ERM, "--name=trig:arr", *args, "--action", "notify")
+    w = subprocess.Popen([NOTIFY, "1", str(WAIT_S * 1000), "c1"], env=e.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if w.stdout.readline().strip() != "ready":
+        fail("ust-trig-notify did not get ready: " + w.stderr.read())
+        return
+    a = subprocess.run([APP, "arr", "5"], env=e.env, capture_output=True, text=True, timeout=120)
+    if a.returncode:
+        fail("ust-app-trig arr exited %d: %s" % (a.returncode, a.stderr))
+        return
+    pid = a.stdout.strip()
+    out, err = w.communicate(timeout=WAIT_S + 30)
+    if w.returncode:
+        fail("ust-trig-notify exited %d: %s" % (w.returncode, err.strip()))
+        return
+    lines = [l for l in out.splitlines() if " captures=" in l]
+    if len(lines) != 1:
+        fail("one notification expected: %r" % out)
+        return
+    got = lines[0].split(" captures=", 1)[1].split("|")
+    ns = [str(os.stat("/proc/self/ns/" + n).st_ino) for n in ("cgroup", "pid")]
+    want = ["-1", "5", "7", "<unavailable>", "7", "<unavailable>", "[-1, 5, 7]", pid, pid,
+            "ust-app-trig"] + ns + ["PTHREAD", "<unavailable>", "<unavailable>"]
+    if len(got) != len(want):
+        fail("%d captures expected, got %r" % (len(want), got))
+        return
+    if not got[12].startswith("0x") or int(got[12], 16) == 0:
+        fail("$ctx.pthread_id: a non-zero hex value expected, got %r" % got[12])
+    got[12] = "PTHREAD"
+    if got != want:
+        fail("captures: want %r, got %r" % (want, got))
+    print("captures: " + lines[0])
+
+
 class Waiter:
     """ust-trig-notify COUNT for TRIGGERS, its lines read as they come."""
 
@@ -393,7 +440,7 @@ def case_consumed(e):
           % (rounds, size))
 
 
-CASES = {"usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
+CASES = {"captures": case_captures, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 
