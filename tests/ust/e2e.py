@@ -23,6 +23,11 @@ the independent oracle.
                                        trawl view == babeltrace2
     e2e.py contexts-errors             add-context -u: bad counter names, hardware counters
                                        without a PMU, perf:cpu: one line, non-zero exit
+    e2e.py ns                          add-context -u -t cgroup_ns ... uts_ns: each
+                                       event carries its process's namespaces'
+                                       inodes (/proc/PID/ns/NAME), an app started
+                                       in new uts, ipc and net namespaces (root)
+                                       its new ones; unsigned integers in the trace
 """
 import glob
 import os
@@ -662,6 +667,68 @@ def case_contexts(buffers):
     check("perf fds at the end: %d" % marks[(0, 99)]["perf_fds"], marks[(0, 99)]["perf_fds"] == DISTINCT)
 
 
+NS = ["cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts"]
+
+
+def case_ns():
+    own = {n: os.stat("/proc/self/ns/" + n).st_ino for n in NS if os.path.exists("/proc/self/ns/" + n)}
+    e = Env()
+    runs = {}
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-channel", "-u", "ch")
+        e.trawl("enable-event", "-u", "-a", "-c", "ch")
+        e.trawl("add-context", "-u", "-c", "ch", "-t", "vpid",
+                *[a for n in NS for a in ("-t", n + "_ns")])
+        e.trawl("start")
+        p = e.app(1, 10, 5000)
+        runs[p.pid] = own
+        if p.wait(60):
+            fail("ns: the app exited %d" % p.returncode)
+        if os.geteuid() == 0:
+            # The app in new uts, ipc and net namespaces: the shell unshare
+            # runs prints them (stat's /proc/self is the shell's child, in
+            # the same namespaces), then becomes the app (same pid).
+            sh = ('for n in uts ipc net; do stat -L -c "$n %i" /proc/self/ns/$n; done; '
+                  'echo pid $$; exec "$@"')
+            r = subprocess.run(["unshare", "--uts", "--ipc", "--net", "--", "sh", "-c", sh, "x",
+                                APP, "1", "10", "5000"], env=e.env, capture_output=True,
+                               text=True, timeout=120)
+            if r.returncode:
+                fail("ns: unshare ... app exited %d: %s" % (r.returncode, r.stderr))
+            got = dict(l.split() for l in r.stdout.splitlines() if len(l.split()) == 2)
+            mine = dict(own)
+            for n in ("uts", "ipc", "net"):
+                mine[n] = int(got.get(n, 0))
+                if mine[n] == own[n]:
+                    fail("ns: unshare made no new %s namespace" % n)
+            runs[int(got.get("pid", 0))] = mine
+        else:
+            print("note: not root: no app in new namespaces")
+        e.trawl("stop")
+        seen = {}
+        for m in bt2.TraceCollectionMessageIterator(e.out):
+            if type(m) is not bt2._EventMessageConst:
+                continue
+            c = m.event.common_context_field
+            pid = int(c["vpid"])
+            seen[pid] = seen.get(pid, 0) + 1
+            for n in NS:
+                f = c[n + "_ns"]
+                if not isinstance(f, bt2._UnsignedIntegerFieldConst):
+                    fail("ns: %s_ns is a %s, not an unsigned integer" % (n, type(f).__name__))
+                    return
+                want = runs.get(pid, {}).get(n, 0)
+                if int(f) != want:
+                    fail("ns: pid %d: %s_ns = %d, want %d" % (pid, n, int(f), want))
+                    return
+    finally:
+        e.close()
+    if sorted(seen) != sorted(runs) or min(seen.values()) < 10:
+        fail("ns: events by pid %r, want at least 10 of each of %r" % (seen, sorted(runs)))
+    print("ns: %r events by pid, namespaces %r" % (seen, runs))
+
+
 def case_contexts_errors():
     e = Env()
     try:
@@ -733,6 +800,8 @@ def main():
         case_contexts(sys.argv[2] if len(sys.argv) > 2 else "uid")
     elif case == "multi":
         case_multi(sys.argv[2] if len(sys.argv) > 2 else "uid")
+    elif case == "ns":
+        case_ns()
     elif case == "contexts-errors":
         case_contexts_errors()
     else:
