@@ -10,6 +10,8 @@
 
 #include "common/common.h"
 
+#define LTTNG_CMD_WARNING 4 /* lttng's exit when some of the contexts failed */
+
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "Kernel channels."},
 	{"-u, --userspace", "User-space channels."},
@@ -113,7 +115,7 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	const char *types[64];
 	struct trawl_ctl *ctl;
-	int c, ret = 0, nr = 0, i;
+	int c, ret = 0, nr = 0, i, warn = 0;
 
 	while ((c = getopt_long(argc, argv, "hkus:c:t:", opts, NULL)) != -1) {
 		switch (c) {
@@ -146,7 +148,17 @@ static int run(int argc, char **argv)
 		ret = trawl_ctl_context_add(ctl, t.name, t.domain, t.channel, types[i]);
 		if (cli_mi)
 			mi_context(types[i], !ret);
-		if (ret)
+		if (ret && cli_as_lttng) {
+			/* LTTng's: each type the daemon refuses is said, the
+			 * others are still added, and the exit is 4
+			 * (CMD_WARNING: its scripts skip a context this
+			 * machine lacks on it). */
+			const char *line = trawl_ctl_last_error(ctl);
+
+			fprintf(stderr, "Error: %s: %s\n", types[i], line[0] ? line : strerror(-ret));
+			warn = 1;
+			ret = 0;
+		} else if (ret)
 			ret = cli_fail(ctl, ret, "add-context");
 		else if (!cli_quiet && t.channel)
 			printf("%s context %s added to channel %s\n", cli_domain_word(t.domain), types[i],
@@ -156,7 +168,7 @@ static int run(int argc, char **argv)
 			       types[i]);
 	}
 	trawl_ctl_disconnect(ctl);
-	return ret;
+	return !ret && warn ? LTTNG_CMD_WARNING : ret;
 }
 
 const struct cli_cmd cli_cmd_add_context = {

@@ -748,6 +748,18 @@ def case_contexts_errors():
                       ("perf:thread:L1-dcache-load-misses", 9, "no hardware PMU")]
         else:
             print("note: hardware counters not checked (PMUs: %s)" % pmus)
+        if not pmus:
+            # Run as lttng: LTTng's "Error: TYPE: ..." for each refused
+            # type, the others added, exit 4 (CMD_WARNING).
+            lttng = os.path.join(e.dir, "lttng")
+            os.symlink(TRAWL, lttng)
+            r = subprocess.run([lttng, "add-context", "-u", "-t", "perf:thread:raw:r0110:test",
+                                "-t", "vtid"], env=e.env, capture_output=True, text=True,
+                               timeout=60)
+            print("as lttng: exit %d: %s" % (r.returncode, r.stderr.strip()))
+            if (r.returncode != 4 or not r.stderr.startswith("Error: perf:thread:raw:r0110:test: ")
+                    or "no hardware PMU" not in r.stderr or "vtid added" not in r.stdout):
+                fail("as lttng, raw counter: exit %d, %r %r" % (r.returncode, r.stdout, r.stderr))
         for ctx, rc, text in cases:
             r = e.trawl("add-context", "-u", "-t", ctx, check=False)
             lines = r.stderr.strip().split("\n")
@@ -760,7 +772,8 @@ def case_contexts_errors():
         if r.returncode == 0 or "already" not in r.stderr:
             fail("duplicate counter accepted: %r" % r.stderr)
         lst = e.trawl("list", "s").stdout
-        if "perf:thread:page-fault" not in lst or "cpu-cycles" in lst:
+        if ("perf:thread:page-fault" not in lst or "cpu-cycles" in lst
+                or ("vtid" not in lst) != bool(pmus)):
             fail("list shows %r" % lst)
     finally:
         e.close()
