@@ -949,6 +949,15 @@ int trawl_ctl_trigger_set_owner_uid(struct trawl_ctl_trigger *t, uint32_t uid);
  * @loglevel: 0..14, with RANGE or SINGLE
  * @exclusions: names left out, joined by ',' (user space), or NULL
  *
+ * User-space rules see the events of the apps their owner may trace. Kernel
+ * rules (the root daemon's) watch every matching tracepoint, or system
+ * call's entry and exit, on every CPU through perf_event_open(2): each event
+ * is notified as it happens (the daemon wakes per event; well under a
+ * millisecond on an idle machine). Their filter is handed to the kernel, in
+ * ftrace's syntax; an event that lacks the fields it names (a system call's
+ * exit, with a filter on its arguments) never matches, and registering a
+ * trigger whose filter no matched event takes fails.
+ *
  * Return: 0, -EINVAL or -ENAMETOOLONG.
  */
 int trawl_ctl_trigger_set_event_rule(struct trawl_ctl_trigger *t, enum trawl_ctl_domain domain,

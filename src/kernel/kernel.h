@@ -408,4 +408,38 @@ int trawl_kernel_session_channel_lost(struct trawl_kernel_session *s, const char
 int trawl_kernel_session_channel_usage(struct trawl_kernel_session *s, const char *channel,
 				       uint64_t *high);
 
+/* ---- event notifiers of triggers (notify.c) ---- */
+
+struct trawl_kernel_notifier;
+/*
+ * trawl_kernel_notifier_create - watches every kernel event an event rule
+ * matches, on every CPU, each of its events read back one by one
+ * @pattern: LTTng's name pattern (a star glob): tracepoint names, or with
+ *           @syscall_rule system call names (their sys_enter_ and sys_exit_)
+ * @filter: ftrace's filter syntax, "" for none
+ * @captures: capture descriptors joined by ',' ("" for none); copied
+ *
+ * A pattern matching no event gives a notifier that never fires. Root only
+ * (perf_event_open of tracepoints). Return: 0 and *@out (free with
+ * _destroy()), or a negative errno with one line in @err.
+ */
+int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const char *filter,
+				 const char *captures, struct trawl_kernel_notifier **out, char *err,
+				 size_t errlen);
+/* The fds to poll for reading (owned by @n): their count, the array in *@fds. */
+uint32_t trawl_kernel_notifier_fds(const struct trawl_kernel_notifier *n, const int **fds);
+/*
+ * trawl_kernel_notifier_read - the events fd @fd (one of @n's) holds: @fn is
+ * called for each with its time (CLOCK_MONOTONIC ns) and its captures
+ * (@nr_captures '\n'-terminated lines, NULL without captures; valid during
+ * the call). Return: how many.
+ */
+uint32_t trawl_kernel_notifier_read(struct trawl_kernel_notifier *n, int fd,
+				    void (*fn)(uint64_t ts_ns, uint32_t nr_captures,
+					       const char *captures, void *arg),
+				    void *arg);
+/* Events the kernel dropped because a ring was full. */
+uint64_t trawl_kernel_notifier_lost(const struct trawl_kernel_notifier *n);
+void trawl_kernel_notifier_destroy(struct trawl_kernel_notifier *n);
+
 #endif /* TRAWL_KERNEL_H */

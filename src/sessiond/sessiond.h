@@ -570,6 +570,13 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			struct sd_reply *r);
 void sd_notify_fini(void);
+/* kernel-notify.c: a kernel event-rule-matches trigger's notifier, made
+ * when it is registered (0, or -errno with @r filled: the trigger is not
+ * registered) and removed with it. */
+int sd_kernel_notify_add(uint64_t trig_id, uint32_t event_kind, const char *pattern,
+			 const char *filter, const char *captures, struct sd_reply *r);
+void sd_kernel_notify_remove(uint64_t trig_id);
+void sd_kernel_notify_fini(void);
 /* ust-notify.c: every registered app's event notifiers made to follow the
  * triggers (after one was added or removed). Top level. */
 void sd_ust_notify_sync_all(void);

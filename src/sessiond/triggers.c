@@ -796,6 +796,14 @@ void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	}
 	t->id = next_id++;
 	t->owner_gid = owner_gid((uid_t)owner, p);
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES &&
+	    t->domain == TRAWL_CTL_DOMAIN_KERNEL &&
+	    sd_kernel_notify_add(t->id, t->event_kind, t->pattern, t->filter, t->captures, r)) {
+		free(t);
+		return;
+	}
+#endif
 	for (tail = &triggers; *tail; tail = &(*tail)->next)
 		;
 	*tail = t;
@@ -840,6 +848,10 @@ void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd
 		    (unsigned)p->uid, t->name, (unsigned)t->owner);
 	notifiers_sync(t);
 	agents_sync(t, 0);
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	if (t->domain == TRAWL_CTL_DOMAIN_KERNEL)
+		sd_kernel_notify_remove(t->id);
+#endif
 	free(t);
 }
 
@@ -852,6 +864,9 @@ void sd_triggers_fini(void)
 		name_seqs = q->next;
 		free(q);
 	}
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	sd_kernel_notify_fini();
+#endif
 	while ((t = triggers)) {
 		triggers = t->next;
 		free(t);
