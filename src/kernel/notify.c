@@ -202,7 +202,18 @@ int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const ch
 	n->captures = strdup(captures ? captures : "");
 	if (!n->captures)
 		goto err_nomem;
-	ret = trawl_kernel_foreach_event("events", match_one, &m);
+	if (syscall_rule && !strcmp(m.pattern, "*")) {
+		/* Every system call: the two raw_syscalls tracepoints, not the
+		 * ~700 per-call ones (captures then see id and args[]). */
+		memcpy(m.names[0][0], "raw_syscalls", sizeof("raw_syscalls"));
+		memcpy(m.names[0][1], "sys_enter", sizeof("sys_enter"));
+		memcpy(m.names[1][0], "raw_syscalls", sizeof("raw_syscalls"));
+		memcpy(m.names[1][1], "sys_exit", sizeof("sys_exit"));
+		m.nr = 2;
+		ret = 0;
+	} else {
+		ret = trawl_kernel_foreach_event("events", match_one, &m);
+	}
 	if (ret < 0 && !m.too_many) {
 		trawl_msg_fmt(err, errlen, "cannot list kernel events: %s", strerror(-ret));
 		goto err;

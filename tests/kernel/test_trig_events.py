@@ -9,6 +9,8 @@ session daemon, each fired by a real kernel event this test causes:
 - kernel:tracepoint sched_process_exec with a filter on the file name and
   captures of the name and the pid: one notification per exec of
   the test program, with its path and pid;
+- kernel:syscall '*' (the raw_syscalls tracepoints) filtered on getpgid's
+  number: at least the test's 6 calls, entry and exit;
 - a refused filter (a field no event has) and a probe rule fail the
   add-trigger with one line, and nothing is registered.
 
@@ -17,6 +19,7 @@ Stated latency: each notification reaches the waiting program (a
 asserted); the measured figures are printed (latency_us: from the event's
 kernel timestamp to its receipt)."""
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,10 +32,13 @@ d = ktest.tmpdir()
 env = ktest.cli_setup(d, ("ust-trig-notify", "ust-trig-stats", "ksyscalls"))
 trawl = ktest.trawl
 BIN = ktest.BIN
-KSYS = os.path.join(BIN, "ksyscalls")
+# A copy only this test runs: other tests exec ksyscalls at the same time.
+KSYS = os.path.join(d, "ksyscalls-trig")
+shutil.copy(os.path.join(BIN, "ksyscalls"), KSYS)
 BASE = 1500000000 + (os.getpid() % 100000) * 10
 ERM = ["add-trigger", "--condition", "event-rule-matches"]
 LATENCY_MAX_US = 10 * 1000 * 1000
+GETPGID = 121  # x86_64
 
 
 def waiter(count, *triggers):
@@ -65,6 +71,10 @@ try:
     trawl(*ERM, "--type=kernel:tracepoint", "--name=sched_process_exec", "--filter",
           "filename == \"%s\"" % KSYS, "--capture", "filename", "--capture", "pid",
           "--action", "notify", "--name", "kexec")
+    # Every system call (raw_syscalls), filtered on getpgid's number: this
+    # test's calls among others' (not subscribed: counted only).
+    trawl(*ERM, "--type=kernel:syscall", "--name=*", "--filter", "id == %d" % GETPGID,
+          "--action", "notify", "--name", "kall")
     w = waiter(4, "ksys", "kexec")
     runs = []
     for i in range(2):
@@ -85,7 +95,7 @@ try:
                        text=True, timeout=60)
     occ = {l.rsplit(" occurrences=", 1)[0]: int(l.rsplit("=", 1)[1])
            for l in r.stdout.splitlines() if not l.startswith(" ")}
-    assert occ == {"ksys": 2, "kexec": 2}, occ
+    assert occ["ksys"] == 2 and occ["kexec"] == 2 and occ["kall"] >= 12, occ
     for name, lat, caps in got:
         print("%s: latency %d us, captures %s" % (name, lat, caps))
 
@@ -102,6 +112,7 @@ try:
     assert "bad" not in lst and "ksys" in lst and "kexec" in lst, lst
     trawl("remove-trigger", "ksys")
     trawl("remove-trigger", "kexec")
+    trawl("remove-trigger", "kall")
 finally:
     trawl("destroy", "-a", check=False)
     pid = ktest.daemon_pid()
