@@ -1052,6 +1052,21 @@ int trawl_ctl_trigger_action_set_snapshot_output(struct trawl_ctl_trigger *t, in
 						 const struct trawl_ctl_snapshot_output *o);
 
 /**
+ * trawl_ctl_trigger_action_set_snapshot_given_urls - the control and data
+ * URLs a SNAPSHOT_SESSION action's output was given as (LTTng's --ctrl-url,
+ * --data-url), kept only to be listed as given: the output itself
+ * (trawl_ctl_trigger_action_set_snapshot_output()) is the net:// URL they make
+ * @t: the trigger
+ * @i: the action's index
+ * @ctrl_url: the control URL, copied
+ * @data_url: the data URL, copied
+ *
+ * Return: 0, -EINVAL (not a SNAPSHOT_SESSION action) or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_action_set_snapshot_given_urls(struct trawl_ctl_trigger *t, int i,
+						     const char *ctrl_url, const char *data_url);
+
+/**
  * trawl_ctl_trigger_register - register a trigger
  * @ctl: a connection
  * @t: the trigger, with a condition and at least one action
@@ -1464,6 +1479,10 @@ struct trawl_ctl_trigger_action_info {
 	uint64_t max_size;       /* snapshot: bytes, UINT64_MAX if not given */
 	uint64_t runs;           /* times it ran */
 	uint64_t failures;       /* of which failed */
+	/* snapshot: the URLs the output was given as (LTTng's --ctrl-url and
+	 * --data-url: output is the net:// URL they make), "" if not so given */
+	const char *ctrl_url;
+	const char *data_url;
 };
 
 /**

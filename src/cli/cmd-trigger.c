@@ -496,6 +496,9 @@ static int snapshot_output_set(struct trawl_ctl_trigger *t, int i, const struct 
 		ret = trawl_ctl_snapshot_output_set_max_size(out, max);
 	if (!ret)
 		ret = trawl_ctl_trigger_action_set_snapshot_output(t, i, out);
+	/* listed as given, as LTTng lists them */
+	if (!ret && o->ctrl_url)
+		ret = trawl_ctl_trigger_action_set_snapshot_given_urls(t, i, o->ctrl_url, o->data_url);
 	trawl_ctl_snapshot_output_destroy(out);
 	if (ret)
 		return REFUSE(ret, "Failed to parse '%s' as %s.", "failed to parse '%s' as %s", dest,
@@ -828,8 +831,11 @@ static void print_action(const struct trawl_ctl_trigger_action_info *a)
 		printf("    notify");
 	else
 		printf("    %s session `%s`", verbs[a->kind], a->session);
-	if (a->output[0]) {
+	if (a->ctrl_url && a->ctrl_url[0])
+		printf(", control url: %s, data url: %s", a->ctrl_url, a->data_url);
+	else if (a->output[0])
 		printf(a->output[0] == '/' ? ", path: %s" : ", url: %s", a->output);
+	if (a->output[0]) {
 		if (a->output_name[0])
 			printf(", name: %s", a->output_name);
 		if (a->max_size != UINT64_MAX)

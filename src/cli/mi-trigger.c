@@ -208,7 +208,13 @@ static void action(const struct trawl_ctl_trigger_action_info *a, int errors)
 		cli_mi_open("output");
 		if (a->output_name[0])
 			cli_mi_str("name", a->output_name);
-		cli_mi_str("ctrl_url", a->output);
+		/* LTTng's: the URLs as given (-C/-D), else the one URL */
+		if (a->ctrl_url && a->ctrl_url[0]) {
+			cli_mi_str("ctrl_url", a->ctrl_url);
+			cli_mi_str("data_url", a->data_url);
+		} else {
+			cli_mi_str("ctrl_url", a->output);
+		}
 		if (a->max_size && a->max_size != UINT64_MAX)
 			cli_mi_u64("max_size", a->max_size);
 		cli_mi_close();

@@ -46,8 +46,9 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_FILTER_MAX,
 				     TRAWL_CTL_EXCLUSIONS_MAX, TRAWL_CTL_CAPTURES_MAX,
 				     TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX}},
-	[TRAWL_CTL_ITEM_TRIGGER_ACTION] = {sizeof(struct trawl_ctl_wire_trigger_action), 3,
+	[TRAWL_CTL_ITEM_TRIGGER_ACTION] = {sizeof(struct trawl_ctl_wire_trigger_action), 5,
 					   {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX,
+					    TRAWL_CTL_OUTPUT_MAX, TRAWL_CTL_OUTPUT_MAX,
 					    TRAWL_CTL_OUTPUT_MAX}},
 	[TRAWL_CTL_ITEM_NOTIFY_CURSOR] = {sizeof(struct trawl_ctl_wire_notify_cursor), 0, {0}},
 	[TRAWL_CTL_ITEM_NOTIFICATION] = {sizeof(struct trawl_ctl_wire_notification), 2,
@@ -187,7 +188,13 @@ static int action_ok(const struct trawl_ctl_wire_action *a)
 {
 	if (!trawl_ctl_str_ok(a->session, sizeof(a->session)) ||
 	    !trawl_ctl_str_ok(a->name, sizeof(a->name)) ||
-	    !trawl_ctl_str_ok(a->output, sizeof(a->output)))
+	    !trawl_ctl_str_ok(a->output, sizeof(a->output)) ||
+	    !trawl_ctl_str_ok(a->ctrl_url, sizeof(a->ctrl_url)) ||
+	    !trawl_ctl_str_ok(a->data_url, sizeof(a->data_url)))
+		return 0;
+	/* given URLs: both, with a network output, or neither */
+	if (!a->ctrl_url[0] != !a->data_url[0] || (a->ctrl_url[0] && a->output[0] == '/') ||
+	    (a->ctrl_url[0] && !a->output[0]))
 		return 0;
 	if (a->kind > TRAWL_CTL_WIRE_ACTION_LAST || a->rate_policy > TRAWL_CTL_WIRE_RATE_LAST ||
 	    !a->rate_value)

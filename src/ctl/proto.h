@@ -63,8 +63,11 @@
  * 17: the CHANNEL record's memory_resident and memory_size (list SESSION:
  *    what its buffers hold, LTTng 2.15's "Memory usage").
  * 18: the agent domains JUL, LOG4J, PYTHON (req.domain, every record's
- *    domain); their log levels are any int32 (req.loglevel, EVENT records). */
-#define TRAWL_CTL_VERSION 18u
+ *    domain); their log levels are any int32 (req.loglevel, EVENT records).
+ * 19: a trigger's snapshot action keeps the -C/-D URLs its output was given
+ *    as (req.trigger.actions[].ctrl_url, data_url; the TRIGGER_ACTION
+ *    record's fourth and fifth strings). */
+#define TRAWL_CTL_VERSION 19u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -173,6 +176,10 @@ struct trawl_ctl_wire_action {
 	char session[TRAWL_CTL_NAME_MAX];  /* all but NOTIFY */
 	char name[TRAWL_CTL_NAME_MAX];     /* snapshot output's name, "" */
 	char output[TRAWL_CTL_OUTPUT_MAX]; /* snapshot output: absolute folder or URL, "" */
+	/* snapshot output: the -C/-D URLs it was given as (output: their
+	 * net:// URL), shown by list-triggers only; "" */
+	char ctrl_url[TRAWL_CTL_OUTPUT_MAX];
+	char data_url[TRAWL_CTL_OUTPUT_MAX];
 } __attribute__((packed));
 
 /* A trigger in a request: the rest of its condition is in the request's
@@ -357,7 +364,7 @@ struct trawl_ctl_wire_trigger { /* strings: name, pattern, filter, exclusions,
 	uint64_t occurrences; /* times its condition held so far */
 } __attribute__((packed));
 
-struct trawl_ctl_wire_trigger_action { /* strings: session, name, output */
+struct trawl_ctl_wire_trigger_action { /* strings: session, name, output, ctrl_url, data_url */
 	uint32_t kind;
 	uint32_t rate_policy;
 	uint64_t rate_value;

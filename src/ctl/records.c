@@ -396,5 +396,7 @@ TRAWL_EXPORT int trawl_ctl_list_trigger_action_at(const struct trawl_ctl_list *l
 	v.max_size = w.max_size;
 	v.runs = w.runs;
 	v.failures = w.failures;
+	v.ctrl_url = r->str[3];
+	v.data_url = r->str[4];
 	return info_fill(info, &v, sizeof(v));
 }

@@ -220,6 +220,21 @@ TRAWL_EXPORT int trawl_ctl_trigger_action_set_snapshot_output(
 	return 0;
 }
 
+TRAWL_EXPORT int trawl_ctl_trigger_action_set_snapshot_given_urls(struct trawl_ctl_trigger *t, int i,
+								 const char *ctrl_url,
+								 const char *data_url)
+{
+	struct trawl_ctl_wire_action *a = action_at(t, i);
+
+	if (!a || !ctrl_url || !data_url || !ctrl_url[0] || !data_url[0] ||
+	    a->kind != TRAWL_CTL_ACTION_SNAPSHOT_SESSION)
+		return -EINVAL;
+	if (ctl_copy_str(a->ctrl_url, sizeof(a->ctrl_url), ctrl_url) ||
+	    ctl_copy_str(a->data_url, sizeof(a->data_url), data_url))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 TRAWL_EXPORT int trawl_ctl_trigger_register(struct trawl_ctl *ctl,
 					    const struct trawl_ctl_trigger *t,
 					    struct trawl_ctl_list **out)

@@ -272,7 +272,8 @@ static void trigger_recs(struct sd_reply *r, const struct sd_trigger *t)
 			.runs = a->runs,
 			.failures = a->failures,
 		};
-		const char *as[] = {a->w.session, a->w.name, a->w.output};
+		const char *as[] = {a->w.session, a->w.name, a->w.output, a->w.ctrl_url,
+				    a->w.data_url};
 
 		sd_reply_rec(r, TRAWL_CTL_ITEM_TRIGGER_ACTION, &ab, as);
 	}

@@ -38,6 +38,11 @@ SEQUENCE = [
     "add-trigger --name t6 %s -t user -n 'a b' -l DEBUG.. --action snapshot-session s1 "
     "--rate-policy once-after:1" % ERM,
     "add-trigger %s --type=user --name=later --action start-session nosuch" % ERM,
+    # a relay output given as one URL, and as LTTng's control and data URLs
+    "add-trigger --name t7 %s --type=user --name=x --action snapshot-session s1 "
+    "--url net://1.2.3.4:1234:1235" % ERM,
+    "add-trigger --name t8 %s --type=user --name=x --action snapshot-session s1 "
+    "--ctrl-url=tcp://1.2.3.4:1111 --data-url=tcp://1.2.3.4:1112" % ERM,
     "!add-trigger --name t1 %s --type=user --action notify" % ERM,
     "list-triggers",
     "!remove-trigger nosuch",
@@ -230,6 +235,8 @@ MI_SEQUENCE = [
     "add-trigger --name m3 %s --type=user --log-level=WARNING --action notify "
     "--action snapshot-session s1 --url file:///other/path" % ERM,
     "add-trigger --name m4 %s --type=user --action start-session s1 --action stop-session s1" % ERM,
+    "add-trigger --name m6 %s --type=user --action snapshot-session s1 "
+    "--ctrl-url=tcp://1.2.3.4:1111 --data-url=tcp://1.2.3.4:1112" % ERM,
     "list-triggers",
     "remove-trigger m2",
     "!remove-trigger m2",
