@@ -7,8 +7,10 @@
  * A trigger that cannot be watched is not registered: the client is told
  * why (a filter the kernel refuses, perf_event_open failing).
  *
- * Kernel triggers are the root daemon's only (triggers.c condition_check()),
- * and their hits carry uid 0: a kernel event belongs to no app.
+ * Kernel triggers are the root daemon's only, for root and the members of
+ * group 'tracing' (triggers.c condition_check()), who may see every kernel
+ * event: their hits carry the trigger's owner as the uid the event is
+ * seen by (a kernel event belongs to no app).
  */
 #include "sessiond/sessiond.h"
 
@@ -20,6 +22,7 @@
 struct knotifier {
 	struct knotifier *next;
 	uint64_t trig_id;
+	uid_t owner;
 	struct trawl_kernel_notifier *n; /* owned */
 	uint64_t lost_said;              /* lost events already logged */
 };
@@ -30,7 +33,7 @@ static void hit(uint64_t ts_ns, uint32_t nr_captures, const char *captures, void
 {
 	const struct knotifier *k = arg;
 
-	sd_trigger_hit(k->trig_id, 0, ts_ns, nr_captures, captures);
+	sd_trigger_hit(k->trig_id, k->owner, ts_ns, nr_captures, captures);
 }
 
 static void knotifier_read(int fd, short revents, void *arg)
@@ -59,7 +62,7 @@ static void knotifier_free(struct knotifier *k)
 	free(k);
 }
 
-int sd_kernel_notify_add(uint64_t trig_id, uint32_t event_kind, const char *pattern,
+int sd_kernel_notify_add(uint64_t trig_id, uid_t owner, uint32_t event_kind, const char *pattern,
 			 const char *filter, const char *captures, struct sd_reply *r)
 {
 	char err[TRAWL_KERNEL_ERR_LEN];
@@ -75,6 +78,7 @@ int sd_kernel_notify_add(uint64_t trig_id, uint32_t event_kind, const char *patt
 	if (!k)
 		return sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
 	k->trig_id = trig_id;
+	k->owner = owner;
 	ret = trawl_kernel_notifier_create(pattern, event_kind == TRAWL_CTL_EVENT_SYSCALL, filter,
 					   captures, &k->n, err, sizeof(err));
 	if (ret) {

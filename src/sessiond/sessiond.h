@@ -573,7 +573,7 @@ void sd_notify_fini(void);
 /* kernel-notify.c: a kernel event-rule-matches trigger's notifier, made
  * when it is registered (0, or -errno with @r filled: the trigger is not
  * registered) and removed with it. */
-int sd_kernel_notify_add(uint64_t trig_id, uint32_t event_kind, const char *pattern,
+int sd_kernel_notify_add(uint64_t trig_id, uid_t owner, uint32_t event_kind, const char *pattern,
 			 const char *filter, const char *captures, struct sd_reply *r);
 void sd_kernel_notify_remove(uint64_t trig_id);
 void sd_kernel_notify_fini(void);

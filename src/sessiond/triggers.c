@@ -800,7 +800,8 @@ void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_pe
 #ifdef TRAWL_HAVE_KERNEL_DOMAIN
 	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES &&
 	    t->domain == TRAWL_CTL_DOMAIN_KERNEL &&
-	    sd_kernel_notify_add(t->id, t->event_kind, t->pattern, t->filter, t->captures, r)) {
+	    sd_kernel_notify_add(t->id, t->owner, t->event_kind, t->pattern, t->filter, t->captures,
+				 r)) {
 		free(t);
 		return;
 	}

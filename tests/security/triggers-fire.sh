@@ -6,7 +6,9 @@
 #    it; the member's own app does;
 #  - its actions run as the member: stopping root's session fails as the
 #    member's `trawl stop` would ("no session"), root's session goes on;
-#  - root's trigger sees every user's programs (as root's sessions do).
+#  - root's trigger sees every user's programs (as root's sessions do);
+#  - a member's kernel trigger fires on kernel events (root's included); a
+#    non-member cannot add one.
 # Each wait polls the outcome (no timing asserted).
 . "$(dirname "$0")/lib.sh"
 have_ust || { echo "SKIP: no user-space domain"; exit 77; }
@@ -54,4 +56,18 @@ expect 0 "$TRAWL" list rs
 head -1 "$T/out" | grep -q '\[active\]' || fail "M's trigger stopped root's session: $(head -1 "$T/out")"
 grep -q "trigger 'mine' of uid $(id -u "$M"): stop-session 'rs' failed .*no session named 'rs'" \
 	"$TRAWL_ROOT_RUNTIME_DIR/sessiond.log" || fail "the daemon's log does not say why: $(grep mine "$TRAWL_ROOT_RUNTIME_DIR/sessiond.log")"
+
+# A member's kernel trigger (members may trace the kernel) sees kernel events,
+# root's getpgid among them; a non-member cannot add one.
+if [ -x "$BIN/ksyscalls" ] && grep -q tracefs /proc/filesystems; then
+	B=$((1600000000 + $$ % 100000))
+	krule=(--condition event-rule-matches --type=kernel:syscall --name=getpgid --filter "pid == $B")
+	expect 0 as "$M" add-trigger --name mk "${krule[@]}" --action notify || finish
+	as "$X" add-trigger --name xk "${krule[@]}" --action notify >"$T/out" 2>"$T/err" &&
+		fail "a non-member added a kernel trigger"
+	expect 0 "$BIN/ksyscalls" flood 1 "$B"
+	wait_stats "$M" mk "1 1 0"
+else
+	echo "note: no kernel tracing here: members' kernel triggers not checked"
+fi
 finish
