@@ -301,8 +301,10 @@ static int context_find(const char *name, uint32_t contexts, const unsigned char
 uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, const void *record,
 			    size_t len, const char *descriptors, char *out, size_t cap)
 {
-	size_t ctx_len = trawl_ustctl_context_size(contexts);
-	const unsigned char *p = (const unsigned char *)record + (ctx_len <= len ? ctx_len : len);
+	size_t ctx_size = trawl_ustctl_context_size(contexts);
+	/* A record shorter than its contexts: what is there of them, no payload. */
+	size_t ctx_len = ctx_size <= len ? ctx_size : len;
+	const unsigned char *p = (const unsigned char *)record + ctx_len;
 	struct span *sp = calloc(ev->nr_fields + 1, sizeof(*sp));
 	const char *d = descriptors, *end;
 	size_t used = 0;
@@ -310,8 +312,7 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contex
 
 	if (cap)
 		out[0] = '\0';
-	/* A record shorter than its contexts: nothing of it is there. */
-	len = ctx_len <= len ? len - ctx_len : 0;
+	len -= ctx_len;
 	if (sp)
 		layout(ev, p, len, sp);
 	for (; d && *d; d = *end ? end + 1 : end) {

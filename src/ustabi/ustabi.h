@@ -66,9 +66,10 @@ enum trawl_ustctl_context {
 	/* The thread's namespaces (ABI minor >= 10): each a uint64_t, base 10,
 	 * the inode number of /proc/thread-self/ns/NAME (as LTTng-UST's
 	 * "cgroup_ns"...: what `stat -L -c %i /proc/self/ns/cgroup` prints),
-	 * 0 where the kernel has no such namespace; read at a thread's first
-	 * event after it starts, forks, unshare(2)s or setns(2)es
-	 * (src/ust/context.c). */
+	 * 0 where the kernel has no such namespace; read once per thread, at
+	 * its first event recording it (a fork child's threads read their
+	 * own): a thread that unshare(2)s or setns(2)es later keeps the ones
+	 * it had (src/ust/context.c). */
 	TRAWL_USTCTL_CTX_CGROUP_NS = 1u << 10,
 	TRAWL_USTCTL_CTX_IPC_NS = 1u << 11,
 	TRAWL_USTCTL_CTX_MNT_NS = 1u << 12,
