@@ -22,8 +22,9 @@
  *
  * The captures are read from the raw record with the tracepoint's format
  * (format.c): integers (decimal; pointers in hex), strings (__data_loc and
- * char[N]), arrays (whole, or one element with NAME[N]); what the record
- * lacks, and $ctx./$app. captures, are "<unavailable>". The record comes from
+ * char[N]), arrays (whole, or one element with NAME[N]); $ctx.pid and
+ * $ctx.tid from the sample's ids; what the record lacks, other $ctx.
+ * contexts and $app. captures are "<unavailable>". The record comes from
  * the kernel, but every offset is still checked against its size.
  */
 #define _GNU_SOURCE
@@ -119,7 +120,7 @@ static int perf_open(uint32_t id, int cpu)
 	a.type = PERF_TYPE_TRACEPOINT;
 	a.config = id;
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
 	a.wakeup_events = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
@@ -399,9 +400,27 @@ static int put_field(struct text *t, const struct trawl_kernel_field *f, const u
 	}
 }
 
+/* A sample's thread, as perf gives it (PERF_SAMPLE_TID). */
+struct sample_ids {
+	uint32_t pid, tid;
+};
+
+/* $ctx.NAME of the event's thread: 0, or -1 if trawl has no such context. */
+static int put_context(struct text *t, const char *name, const struct sample_ids *ids)
+{
+	char buf[16];
+
+	if (strcmp(name, "pid") && strcmp(name, "tid"))
+		return -1;
+	snprintf(buf, sizeof(buf), "%d", (int)(name[0] == 'p' ? ids->pid : ids->tid));
+	put(t, buf, sizeof(buf));
+	return 0;
+}
+
 /* The captures of @n from tracepoint @tp's record @rec: one line each. */
 static uint32_t captures_format(const struct trawl_kernel_notifier *n, const struct tp *tp,
-				const unsigned char *rec, size_t len, struct text *t)
+				const unsigned char *rec, size_t len, const struct sample_ids *ids,
+				struct text *t)
 {
 	const char *d = n->captures, *end;
 	uint32_t nr = 0;
@@ -419,7 +438,7 @@ static uint32_t captures_format(const struct trawl_kernel_notifier *n, const str
 		if (t->used + 2 > t->cap)
 			break;
 		nr++;
-		if (dl < sizeof(name) && tp->parsed) {
+		if (dl < sizeof(name)) {
 			memcpy(name, d, dl);
 			name[dl] = '\0';
 			br = strchr(name, '[');
@@ -429,7 +448,10 @@ static uint32_t captures_format(const struct trawl_kernel_notifier *n, const str
 					index = -2;
 				*br = '\0';
 			}
-			for (k = 0; index != -2 && k < tp->ev.nfields; k++) {
+			if (!strncmp(name, "$ctx.", 5) && index == -1)
+				ok = put_context(t, name + 5, ids);
+			for (k = 0; tp->parsed && name[0] != '$' && index != -2 && k < tp->ev.nfields;
+			     k++) {
 				if (!strcmp(tp->ev.fields[k].name, name)) {
 					size_t mark = t->used;
 
@@ -499,19 +521,22 @@ uint32_t trawl_kernel_notifier_read(struct trawl_kernel_notifier *n, int fd,
 
 			ring_copy(r, n->page, tail + sizeof(h), v, sizeof(v));
 			n->lost += v[1];
-		} else if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 12) {
+		} else if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 20) {
+			/* pid, tid (u32 each), time (u64), raw size (u32), raw */
 			struct text t = { caps, sizeof(caps), 0 };
+			struct sample_ids ids;
 			uint32_t raw, nr = 0;
 			uint64_t ts;
 
 			ring_copy(r, n->page, tail, rec, h.size);
-			memcpy(&ts, rec + sizeof(h), 8);
-			memcpy(&raw, rec + sizeof(h) + 8, 4);
-			if (raw > h.size - sizeof(h) - 12)
-				raw = (uint32_t)(h.size - sizeof(h) - 12);
+			memcpy(&ids, rec + sizeof(h), 8);
+			memcpy(&ts, rec + sizeof(h) + 8, 8);
+			memcpy(&raw, rec + sizeof(h) + 16, 4);
+			if (raw > h.size - sizeof(h) - 20)
+				raw = (uint32_t)(h.size - sizeof(h) - 20);
 			caps[0] = '\0';
 			if (n->captures[0])
-				nr = captures_format(n, &n->tps[r->tp], rec + sizeof(h) + 12, raw, &t);
+				nr = captures_format(n, &n->tps[r->tp], rec + sizeof(h) + 20, raw, &ids, &t);
 			fn(ts, nr, n->captures[0] ? caps : NULL, arg);
 			seen++;
 		}

@@ -4,8 +4,9 @@ session daemon, each fired by a real kernel event this test causes:
 
 - kernel:syscall getpgid with a filter on its argument (so only this test's
   call matches; the exit, which has no such field, cannot) and captures of
-  the argument, of a field it lacks, and of a context: one notification,
-  "<pid>|<unavailable>|<unavailable>";
+  the argument, of a field it lacks and of contexts: one notification per
+  run, "<arg>|<unavailable>|<the caller's tid>|<unavailable>" ($ctx.vtid is
+  not read for kernel events);
 - kernel:tracepoint sched_process_exec with a filter on the file name and
   captures of the name and the pid: one notification per exec of
   the test program, with its path and pid;
@@ -65,7 +66,8 @@ def received(w):
 try:
     # A syscall: only this test's getpgid(BASE + 1) matches.
     trawl(*ERM, "--type=kernel:syscall", "--name=getpgid", "--filter", "pid == %d" % (BASE + 1),
-          "--capture", "pid", "--capture", "nosuch", "--capture", "$ctx.tid", "--action", "notify",
+          "--capture", "pid", "--capture", "nosuch", "--capture", "$ctx.tid", "--capture",
+          "$ctx.vtid", "--action", "notify",
           "--name", "ksys")
     # A tracepoint: the exec of ksyscalls (its path as given to execve).
     trawl(*ERM, "--type=kernel:tracepoint", "--name=sched_process_exec", "--filter",
@@ -87,8 +89,8 @@ try:
     exec_hits = [g for g in got if g[0] == "kexec"]
     # 2 execs and 2 getpgid(BASE + 1), one of each per run
     assert len(exec_hits) == 2 and len(sys_hits) == 2, got
-    for h in sys_hits:
-        assert h[2] == [str(BASE + 1), "<unavailable>", "<unavailable>"], got
+    for h, pid in zip(sys_hits, runs):
+        assert h[2] == [str(BASE + 1), "<unavailable>", str(pid), "<unavailable>"], (got, runs)
     for (name, lat, caps), pid in zip(exec_hits, runs):
         assert caps == [KSYS, str(pid)], (caps, pid)
     r = subprocess.run([os.path.join(BIN, "ust-trig-stats")], env=env, capture_output=True,
