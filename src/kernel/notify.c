@@ -408,11 +408,12 @@ struct sample_ids {
 /* $ctx.NAME of the event's thread: 0, or -1 if trawl has no such context. */
 static int put_context(struct text *t, const char *name, const struct sample_ids *ids)
 {
-	char buf[16];
+	int id = (int)(name[0] == 'p' ? ids->pid : ids->tid);
+	char buf[24];
 
 	if (strcmp(name, "pid") && strcmp(name, "tid"))
 		return -1;
-	snprintf(buf, sizeof(buf), "%d", (int)(name[0] == 'p' ? ids->pid : ids->tid));
+	snprintf(buf, sizeof(buf), "%d", id);
 	put(t, buf, sizeof(buf));
 	return 0;
 }
