@@ -498,6 +498,21 @@ void sd_agent_list(uint32_t domain, const struct sd_peer *p, struct sd_reply *r)
 			break;
 		}
 	}
+	/* an agent that did not answer in time is dropped (as an app that
+	 * misses its deadline): the next list does not wait for it again */
+	for (a = agents; a && q.waiting; a = next) {
+		unsigned i;
+
+		next = a->next;
+		for (i = 0; i < a->pend_n; i++) {
+			const struct pend *o = &a->pend[(a->pend_head + i) % AGENT_PEND_MAX];
+
+			if (o->list && o->query == q.id) {
+				agent_drop(a, "no answer to LIST in time");
+				break;
+			}
+		}
+	}
 }
 
 static void agent_expired(int fd, void *arg)

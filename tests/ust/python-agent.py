@@ -238,6 +238,21 @@ def main():
             s.sendall(b"junk")  # nothing was asked
             if not closed(s):
                 fail("the agent port kept a peer that sent what was not asked")
+        # an agent that never answers LIST: list -p ends (app-reply-ms), the
+        # agent dropped
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(struct.pack(">IIII", 5, os.getpid(), 2, 0))
+            s.settimeout(30)
+            if len(s.recv(16)) != 16:
+                fail("no REGISTRATION_DONE")
+            r = env.trawl("list", "-p")
+            if "None" not in r.stdout:
+                fail("list -p with a silent agent: %r" % r.stdout)
+            hdr = s.recv(16)
+            if len(hdr) != 16 or struct.unpack(">QII", hdr)[1] != 1:
+                fail("the silent agent got %r, not LIST" % hdr)
+            if not closed(s):
+                fail("the agent port kept an agent that did not answer LIST")
     finally:
         env.close()
     if FAILS:
