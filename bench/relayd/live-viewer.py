@@ -4,8 +4,12 @@
 bindings) attached to URL; for each anchor:ev event prints the latency from
 the event's timestamp to the moment the viewer has it, in microseconds, as
 `a latency_us`; also for live-kapp.c's syscall_entry_getpgid events (kernel
-mode), a being the call's number. Both tracers time events with CLOCK_MONOTONIC in ns (the
-clock snapshot's raw value), so the latency is our CLOCK_MONOTONIC minus it.
+mode), a being the call's number. The clock snapshot's raw value is not
+comparable across tracers (LTTng-UST: CLOCK_MONOTONIC in ns; trawl: the TSC
+in cycles where it is invariant), but both traces' clocks declare an offset
+from the Epoch (CLOCK_REALTIME - CLOCK_MONOTONIC when the daemon started), so
+the event's ns from the origin is on CLOCK_REALTIME's scale: the latency is
+our CLOCK_REALTIME minus it.
 When the source has nothing yet (TryAgain) the viewer sleeps RETRY_MS."""
 import sys
 import time
@@ -37,6 +41,6 @@ while True:
         a = int(msg.event.payload_field["pid"]) - KBASE
     else:
         continue
-    now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-    ts = msg.default_clock_snapshot.value
+    now = time.clock_gettime_ns(time.CLOCK_REALTIME)
+    ts = msg.default_clock_snapshot.ns_from_origin
     print("%d %.1f" % (a, (now - ts) / 1000), flush=True)

@@ -15,9 +15,12 @@
 # anchor:ev, default channel), babeltrace2's lttng-live source attached to the
 # relay daemon's live port (live-viewer.py, Python bindings, 10 ms retry),
 # then the same program (live-app.c, built for each tracer) emitting EVENTS
-# events PERIOD_US apart, 2 s after it registered (the viewer attaches then). Measured per event: the viewer's CLOCK_MONOTONIC
-# when it has the event minus the event's timestamp (CLOCK_MONOTONIC for both
-# tracers). Printed: events seen, median, 90th percentile and max, in ms.
+# events PERIOD_US apart, 2 s after it registered (the viewer attaches then).
+# Measured per event: the viewer's CLOCK_REALTIME when it has the event minus
+# the event's time from the Epoch (its timestamp through the trace clock's
+# frequency and offset: LTTng-UST's is CLOCK_MONOTONIC in ns, trawl's the TSC
+# in cycles; both declare CLOCK_REALTIME - CLOCK_MONOTONIC as the offset).
+# Printed: events seen, median, 90th percentile and max, in ms.
 set -uo pipefail
 KERNEL=
 [ "${1:-}" = --kernel ] && { KERNEL=1; shift; }
