@@ -85,8 +85,8 @@ printf '%-34s %10s %14s %8s MB\n' "trawl-view DIR > /dev/null" "$tv_text" "$(rat
 printf '%-34s %10s %14s %8s MB\n' "babeltrace2 DIR -o dummy" "$bt_dec" "$(rate "$bt_dec")" $((bt_dec_rss / 1024))
 printf '%-34s %10s %14s %8s MB\n' "trawl-view --decode-only DIR" "$tv_dec" "$(rate "$tv_dec")" $((tv_dec_rss / 1024))
 echo
-echo "text:   trawl view is $(ratio "$bt_text" "$tv_text") babeltrace2 (target >= 10x), output byte-identical: $identical"
-echo "decode: trawl view is $(ratio "$bt_dec" "$tv_dec") babeltrace2 -o dummy (target >= 10x)"
+echo "text:   trawl view is $(ratio "$bt_text" "$tv_text") babeltrace2 (target >= 20x), output byte-identical: $identical"
+echo "decode: trawl view is $(ratio "$bt_dec" "$tv_dec") babeltrace2 -o dummy (target >= 40x)"
 echo "seek to the middle (--begin, process start to first event): ${seek_ms} ms"
 if [ "${CACHEGRIND:-0}" = 1 ] && command -v valgrind >/dev/null; then
 	small=$work/trace-1000000

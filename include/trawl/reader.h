@@ -324,6 +324,19 @@ int trawl_reader_discarded_append_text(struct trawl_reader *r,
 int trawl_reader_next(struct trawl_reader *r);
 
 /**
+ * trawl_reader_next_n - moves on by up to @max events, as that many
+ * trawl_reader_next() calls would (each event decoded and checked the same
+ * way), and stores in *@n how many it moved to. Returns what the last of
+ * those calls returned: 1 (the last event moved to is current; *@n is
+ * @max), 0 at the end, 2 (live, TRAWL_READER_LIVE_QUIET) or a negative
+ * errno; *@n counts the events moved to before it in every case. With
+ * TRAWL_READER_NO_FIELDS, the events of one stream with nothing to merge
+ * are decoded in a loop of their own: for readers that look at few events
+ * (--decode-only, counts every so many events).
+ */
+int trawl_reader_next_n(struct trawl_reader *r, uint64_t max, uint64_t *n);
+
+/**
  * trawl_reader_seek_ns - positions the reader so that the next event is
  * the first one at or after @ns (ns from the Epoch; with a time range, not
  * before its beginning). Uses the packet index files when present, else a

@@ -369,6 +369,38 @@ fail:
 	return ret;
 }
 
+/*
+ * One stream left, nothing to merge or to check between its events (no
+ * time range, no loss report waiting, not live, no field wanted): its
+ * events need not go through trawl_reader_next() one by one.
+ */
+static inline bool skip_alone(const struct trawl_reader *r)
+{
+	return r->cur && r->nheap == 1 && !r->ranged && !r->ndisc && !r->live &&
+	       r->cur->eager_body;
+}
+
+TRAWL_EXPORT int trawl_reader_next_n(struct trawl_reader *r, uint64_t max, uint64_t *n)
+{
+	uint64_t done = 0, k;
+	int ret = 1;
+
+	while (done < max) {
+		if (skip_alone(r) && (k = rd_stream_skip_eager(r->cur, max - done)) > 0) {
+			rd_reader_event_changed(r);
+			rd_err_clear(&r->err);
+			done += k;
+			continue;
+		}
+		ret = trawl_reader_next(r);
+		if (ret != 1)
+			break;
+		done++;
+	}
+	*n = done;
+	return ret;
+}
+
 int rd_stream_cycles_to_ns(const struct rd_stream *s, uint64_t cycles,
 			   int64_t *ns)
 {

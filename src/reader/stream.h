@@ -264,6 +264,15 @@ int rd_stream_open_buf(struct rd_stream *s, struct rd_trace *trace,
 int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		   struct rd_err *err);
 
+/*
+ * Decodes up to @max events of the current packet (headers and bodies) of
+ * a stream whose bodies are decoded with their headers (eager_body), as
+ * that many rd_stream_next() calls would, while each takes the decoder's
+ * fast paths; leaves the last one current. Returns how many (0: none,
+ * rd_stream_next() takes the next one: packet end, other shapes, errors).
+ */
+uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max);
+
 /* How rd_stream_body() prints (babeltrace2's pretty options). */
 struct rd_body_fmt {
 	bool sep_first;		/* ", " before the first scope printed */

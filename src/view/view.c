@@ -320,9 +320,15 @@ static int run_events(struct view *v)
 				break;
 		}
 		break;
-	default:	/* decode only */
-		while ((ret = trawl_reader_next(r)) > 0) {
-			if (__builtin_expect(v->progress && !(++n & 0xffff), 0))
+	default:	/* decode only: 64 Ki events a call, progress between them */
+		for (;;) {
+			uint64_t k;
+
+			ret = trawl_reader_next_n(r, 0x10000, &k);
+			n += k;
+			if (ret <= 0)
+				break;
+			if (v->progress)
 				progress_tick(v, n);
 		}
 		break;

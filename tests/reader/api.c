@@ -639,6 +639,79 @@ static void test_errors(void)
 	trawl_reader_destroy(NULL);
 }
 
+/*
+ * trawl_reader_next_n() against trawl_reader_next() on @dir/@name: the
+ * same events (time, cycles, class, stream) after each call whatever
+ * @step, the same end and the same error.
+ */
+static void next_n_one(const char *dir, const char *name, uint64_t step)
+{
+	char path[4096];
+	const char *paths[1] = { path };
+	struct trawl_reader *a, *b;
+	uint64_t k, i;
+	int ra = 1, rb;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", corpus, dir, name);
+	if (trawl_reader_open(paths, 1, &a)) {
+		trawl_reader_destroy(a);
+		return;
+	}
+	CHECK(trawl_reader_open(paths, 1, &b) == 0);
+	CHECK(trawl_reader_set_flags(a, TRAWL_READER_NO_FIELDS) == 0);
+	CHECK(trawl_reader_set_flags(b, TRAWL_READER_NO_FIELDS) == 0);
+	do {
+		rb = trawl_reader_next_n(b, step, &k);
+		CHECK(k <= step);
+		CHECK(rb != 1 || k == step);
+		for (i = 0; i < k; i++) {
+			ra = trawl_reader_next(a);
+			CHECK(ra == 1);
+		}
+		if (rb == 1) {
+			int64_t na, nb;
+			uint64_t ca, cb;
+
+			CHECK(trawl_reader_event_time_ns(a, &na) == trawl_reader_event_time_ns(b, &nb));
+			CHECK(na == nb);
+			CHECK(trawl_reader_event_cycles(a, &ca) == trawl_reader_event_cycles(b, &cb));
+			CHECK(ca == cb);
+			CHECK(!strcmp(trawl_reader_event_name(a), trawl_reader_event_name(b)));
+			CHECK(!strcmp(trawl_reader_stream_path(trawl_reader_event_stream(a)),
+				      trawl_reader_stream_path(trawl_reader_event_stream(b))));
+		}
+	} while (rb == 1);
+	ra = trawl_reader_next(a);
+	CHECK(ra == rb);
+	CHECK(!strcmp(trawl_reader_error(a), trawl_reader_error(b)));
+	trawl_reader_destroy(a);
+	trawl_reader_destroy(b);
+}
+
+/* trawl_reader_next_n() over every corpus trace, in steps of several sizes. */
+static void test_next_n(void)
+{
+	static const char *const dirs[] = { "succeed", "fail" };
+	static const uint64_t steps[] = { 1, 3, 64, 100000 };
+	char path[1024];
+	unsigned i, j, n = 0;
+	FILE *ls;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "ls '%s/%s'", corpus, dirs[i]);
+		ls = popen(path, "r");
+		CHECK(ls);
+		while (fgets(path, sizeof(path), ls)) {
+			path[strcspn(path, "\n")] = '\0';
+			for (j = 0; j < sizeof(steps) / sizeof(steps[0]); j++)
+				next_n_one(dirs[i], path, steps[j]);
+			n++;
+		}
+		CHECK(pclose(ls) == 0);
+	}
+	CHECK(n > 40);
+}
+
 /* The integer at @p as layout @l says to load it. */
 static int64_t load_int(const unsigned char *p, const struct trawl_reader_layout *l)
 {
@@ -817,8 +890,10 @@ int main(int argc, char **argv)
 	test_fields();
 	test_fast_fields();
 	test_in_place();
+	test_next_n();
 	test_errors();
-	printf("reader API: lines, settings, time, discarded, traces, fields, in place, errors: "
+	printf("reader API: lines, settings, time, discarded, traces, fields, in place, next_n, "
+	       "errors: "
 	       "ok\n");
 	return 0;
 }
