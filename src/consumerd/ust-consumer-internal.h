@@ -24,6 +24,7 @@ struct cstream {
 	struct trawl_ustctl_stream *rb;   /* owned */
 	struct trawl_output_stream *out;  /* owned: <channel>_<cpu> and its index */
 	uint64_t instance_id;
+	uint64_t live_produced; /* live: bytes its writers had reserved at the last cut */
 	uint64_t next_seq;     /* the packet_seq_num expected next (seq_known) */
 	int seq_known;         /* 0: no packet read yet (nor a resumed file's end known) */
 	uint64_t lost_packets; /* gaps in packet_seq_num: overwritten before read */
@@ -45,6 +46,7 @@ struct cchannel {
 	uint32_t nr;
 	struct cstream *streams; /* owned, nr of them */
 	uint64_t next_read_ns, next_switch_ns;
+	uint64_t last_switch_ns; /* live: when the switch timer (or an early cut) last ran */
 	int paused; /* flushed by a stop: no timers until START */
 	int beacons; /* live (its trace streams to a live relayd), discard mode:
 			the switch timer cuts empty packets on quiet streams */
@@ -94,6 +96,9 @@ int ucons_stream_resume(struct cchannel *c, struct cstream *cs, uint64_t next_se
 /* @cs's events discarded: read now, or as last read (a broken stream);
  * cs->tallied then holds the part of them a tally made. */
 uint64_t ucons_stream_discarded(struct cchannel *c, struct cstream *cs);
+/* Bytes @cs's writers have reserved so far (a position that only grows);
+ * UINT64_MAX when the stream is broken. */
+uint64_t ucons_stream_produced(struct cchannel *c, struct cstream *cs);
 /* @t's abandoned streams in one line, into @msg (may be NULL). */
 void ucons_trace_broken_msg(const struct ctrace *t, char *msg, size_t len);
 

@@ -120,3 +120,22 @@ uint64_t ucons_stream_discarded(struct cchannel *c, struct cstream *cs)
 	ucons_stream_guarded(c, cs, op_counters, NULL, 0);
 	return cs->discarded;
 }
+
+static int op_produced(struct stream_op *op)
+{
+	struct trawl_ustctl_stream_counters k;
+	int ret = trawl_ustctl_stream_counters(op->cs->rb, &k);
+
+	if (!ret)
+		*(uint64_t *)op->arg = k.bytes_produced;
+	return ret;
+}
+
+uint64_t ucons_stream_produced(struct cchannel *c, struct cstream *cs)
+{
+	uint64_t v = UINT64_MAX;
+
+	if (ucons_stream_guarded(c, cs, op_produced, &v, 0))
+		return UINT64_MAX;
+	return v;
+}

@@ -21,6 +21,11 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       relayd's copy with no warning and exactly the app's events, as the
                       live viewer does, and `trawl view` prints the same. (follow checks that a session that is not live
                       gets no empty packet while it records.)
+    live.py early     a live session with a 60 s live timer: the viewer sees a batch of
+                      events within 40 s (the consumer cuts a live channel with new
+                      events at 1/8 of the period, every channel of the session,
+                      instead of waiting for the timer's next tick), and after the
+                      session is destroyed ends with exactly them
     live.py kernel    kernel + user-space events through trawl-relayd (needs root and
                       tracefs): the viewer sees kernel events and the app's batch while
                       the session runs, and ends with exactly what relayd wrote
@@ -645,6 +650,49 @@ def case_beacons():
         e.close()
 
 
+def case_early():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    e = Env()
+    try:
+        ctrl, data, live = relayd_start(e)
+        # The timer ticks when the channel is made, then 60 s later: the
+        # batch below, written a few s after the first tick, shows before
+        # the second only if the consumer cuts early (at 7.5 s).
+        e.trawl("create", "s", "--live=60000000", "--set-url",
+                "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+        app.stdin.write("20\n")
+        app.stdin.flush()
+        wait_line(app, "batch 0 done")
+        t0 = time.monotonic()
+        want = [(0, i) for i in range(20)]
+        if not v.wait_for(lambda: len(v.events()) >= len(want), 40):
+            fail("viewer had %d of %d events 40 s after they were recorded (live timer 60 s): %s" %
+                 (len(v.events()), len(want), v.stderr()[-2000:]))
+            return
+        seen_s = time.monotonic() - t0
+        app.stdin.close()
+        if app.wait(30) != 0:
+            fail("app exited %d" % app.returncode)
+        e.trawl("destroy", "s")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was destroyed")
+        v.p.wait(10)
+        if v.events() != want:
+            fail("viewer got %d events, wanted %d" % (len(v.events()), len(want)))
+        if v.p.returncode != 0 or v.stderr().strip():
+            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        print("viewer saw the batch %.1f s after it was recorded (live timer 60 s)" % seen_s)
+    finally:
+        e.close()
+
+
 def case_kernel():
     if os.getuid() != 0:
         print("SKIP: kernel tracing needs root")
@@ -1026,8 +1074,11 @@ def main():
         case_split()
     elif case == "clear":
         case_clear()
+    elif case == "early":
+        case_early()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|beacons|kernel|late-uid|late-pid|late-stall|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|early|split|clear|kernel|late-uid|late-pid|"
+                 "late-stall|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
