@@ -546,8 +546,8 @@ static inline void skip_guess_set(struct skip_guess *gs, uint64_t bytes)
  * starts at *@ev_pos.
  */
 static inline __attribute__((always_inline)) uint64_t
-skip_loop(struct rd_stream *s, uint64_t max, bool packed, unsigned id_bytes, unsigned ts_bytes,
-	  uint64_t *ev_pos_out)
+skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigned id_bytes,
+	  unsigned ts_bytes, uint64_t *ev_pos_out)
 {
 	const struct rd_dec_sc *dsc = s->dsc;
 	const struct rd_hdr_fast *hf = &dsc->hdr_fast;
@@ -602,16 +602,19 @@ skip_loop(struct rd_stream *s, uint64_t max, bool packed, unsigned id_bytes, uns
 			if (ts < (clock & ts_mask))
 				c += ts_mask + 1;
 		}
+		t = 0;
 		if (trawl_likely(direct)) {
 			if (c > (uint64_t)INT64_MAX || __builtin_add_overflow(base, (int64_t)c, &t))
 				break;
 		} else if (cc) {
 			bool ovf;
 
-			clock_ns_from_origin(cc, c, &ovf);
+			t = clock_ns_from_origin(cc, c, &ovf);
 			if (ovf)
 				break;
 		}
+		if (t >= bound)	/* another stream's event may come first */
+			break;
 		b = pos + bits;
 		if (trawl_likely(shaped)) {
 			if (sh.pre > end - b)
@@ -663,8 +666,8 @@ skip_loop(struct rd_stream *s, uint64_t max, bool packed, unsigned id_bytes, uns
 }
 
 /*
- * Decodes up to @max events from s->pos on, in the current packet; see
- * stream.h. The position and clock stay in registers, the stream is
+ * Decodes up to @max events from s->pos on, in the current packet, all
+ * earlier than @bound (ns from the origin); see stream.h. The position and clock stay in registers, the stream is
  * written once at the end. An event is taken only when every check
  * rd_stream_next() makes passes on the way its fast paths take; anything
  * else (packet end, another header option, a class whose body is not a
@@ -680,7 +683,7 @@ skip_loop(struct rd_stream *s, uint64_t max, bool packed, unsigned id_bytes, uns
  * before it (position, load, compare, count of zeros, position): 10 ns an
  * event on the bench trace, ~4 with it.
  */
-uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max)
+uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max, int64_t bound)
 {
 	const struct rd_dec_sc *dsc = s->dsc;
 	const struct rd_hdr_fast *hf = &dsc->hdr_fast;
@@ -692,11 +695,11 @@ uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max)
 		return 0;
 	/* LTTng's large header, its compact one, any other */
 	if (hf->ok && hf->id_bytes == 2 && hf->ts_bytes == 4)
-		n = skip_loop(s, max, false, 2, 4, &ev_pos);
+		n = skip_loop(s, max, bound, false, 2, 4, &ev_pos);
 	else if (!hf->ok && hf->id_bytes == 4)
-		n = skip_loop(s, max, true, 4, 0, &ev_pos);
+		n = skip_loop(s, max, bound, true, 4, 0, &ev_pos);
 	else
-		n = skip_loop(s, max, !hf->ok, hf->id_bytes, hf->ts_bytes, &ev_pos);
+		n = skip_loop(s, max, bound, !hf->ok, hf->id_bytes, hf->ts_bytes, &ev_pos);
 	if (!n)
 		return 0;
 	/* the last one is the current event, as rd_stream_next() leaves it */

@@ -370,27 +370,54 @@ fail:
 }
 
 /*
- * One stream left, nothing to merge or to check between its events (no
- * time range, no loss report waiting, not live, no field wanted): its
- * events need not go through trawl_reader_next() one by one.
+ * Nothing to check between events (no time range, no loss report waiting,
+ * not live, no field wanted): the current stream's events earlier than
+ * every other stream's next one need not go through trawl_reader_next()
+ * one by one. That bound, or INT64_MIN when there is no such run: the
+ * earliest of the others is a child of the heap's top (a strict bound:
+ * an event at the same time may come after another stream's, whose
+ * order the heap decides).
  */
-static inline bool skip_alone(const struct trawl_reader *r)
+#define SKIP_SHORT 4u
+#define SKIP_COOL 32u
+static inline int64_t skip_bound(const struct trawl_reader *r)
 {
-	return r->cur && r->nheap == 1 && !r->ranged && !r->ndisc && !r->live &&
-	       r->cur->eager_body;
+	int64_t b = INT64_MAX;
+
+	if (!r->cur || r->ranged || r->ndisc || r->live || !r->cur->eager_body)
+		return INT64_MIN;
+	if (r->nheap > 1)
+		b = r->heap[1]->ev_ns;
+	if (r->nheap > 2 && r->heap[2]->ev_ns < b)
+		b = r->heap[2]->ev_ns;
+	return b;
 }
 
 TRAWL_EXPORT int trawl_reader_next_n(struct trawl_reader *r, uint64_t max, uint64_t *n)
 {
 	uint64_t done = 0, k;
+	unsigned cool = 0;
+	int64_t bound;
 	int ret = 1;
 
 	while (done < max) {
-		if (skip_alone(r) && (k = rd_stream_skip_eager(r->cur, max - done)) > 0) {
-			rd_reader_event_changed(r);
-			rd_err_clear(&r->err);
-			done += k;
-			continue;
+		/*
+		 * Streams whose events interleave finely (one or two at a
+		 * time) make short runs that cost more than they save: after
+		 * one, the next SKIP_COOL events go one by one.
+		 */
+		if (cool) {
+			cool--;
+		} else if ((bound = skip_bound(r)) != INT64_MIN) {
+			k = rd_stream_skip_eager(r->cur, max - done, bound);
+			if (k < SKIP_SHORT)
+				cool = SKIP_COOL;
+			if (k) {
+				rd_reader_event_changed(r);
+				rd_err_clear(&r->err);
+				done += k;
+				continue;
+			}
 		}
 		ret = trawl_reader_next(r);
 		if (ret != 1)

@@ -268,10 +268,12 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
  * Decodes up to @max events of the current packet (headers and bodies) of
  * a stream whose bodies are decoded with their headers (eager_body), as
  * that many rd_stream_next() calls would, while each takes the decoder's
- * fast paths; leaves the last one current. Returns how many (0: none,
- * rd_stream_next() takes the next one: packet end, other shapes, errors).
+ * fast paths and is earlier than @bound (ns from the origin: the earliest
+ * event of the other streams merged with it); leaves the last one
+ * current. Returns how many (0: none, rd_stream_next() takes the next one:
+ * packet end, other shapes, errors, @bound reached).
  */
-uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max);
+uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max, int64_t bound);
 
 /* How rd_stream_body() prints (babeltrace2's pretty options). */
 struct rd_body_fmt {
