@@ -187,8 +187,12 @@ void rd_line_time(struct trawl_reader *r, struct rd_text *t, int64_t ns)
 			return;
 		}
 	}
-	rd_text_put(t, l->cache, l->cache_len);
-	rd_text_u64_pad(t, ns_abs, 9);
+	if (!rd_text_reserve(t, sizeof(l->cache) + 9))
+		return;
+	memcpy(t->buf + t->len, l->cache, sizeof(l->cache));	/* whole: a constant size */
+	t->len += l->cache_len;
+	rd_write_9digits(t->buf + t->len, (uint32_t)ns_abs);
+	t->len += 9;
 }
 
 TRAWL_EXPORT int trawl_reader_append_time(struct trawl_reader *r, int64_t ns,
@@ -219,10 +223,17 @@ static void put_delta(struct rd_line *l, struct rd_text *t, const struct rd_stre
 	} else if (l->last_ns != UINT64_MAX) {
 		uint64_t delta = (uint64_t)s->ev_ns - l->last_ns;
 
-		rd_text_lit(t, "+");
-		rd_text_u64(t, delta / NSEC_PER_SEC);
-		rd_text_lit(t, ".");
-		rd_text_u64_pad(t, delta % NSEC_PER_SEC, 9);
+		if (delta < NSEC_PER_SEC && rd_text_reserve(t, 12)) {
+			/* most deltas: "+0." and nine digits */
+			memcpy(t->buf + t->len, "+0.", 3);
+			rd_write_9digits(t->buf + t->len + 3, (uint32_t)delta);
+			t->len += 12;
+		} else {
+			rd_text_lit(t, "+");
+			rd_text_u64(t, delta / NSEC_PER_SEC);
+			rd_text_lit(t, ".");
+			rd_text_u64_pad(t, delta % NSEC_PER_SEC, 9);
+		}
 	} else {
 		rd_text_lit(t, "+?.?????????");
 	}

@@ -136,6 +136,19 @@ static inline void rd_write_digits(char *end, uint64_t v, unsigned n)
 		end[-1] = (char)('0' + w % 10);
 }
 
+/* The 9 digits of @v (below 10^9, zero-padded) at @d: one division by 10^8, four pairs. */
+static inline void rd_write_9digits(char *d, uint32_t v)
+{
+	uint32_t hi = v / 100000000u, lo = v - hi * 100000000u;
+	uint32_t a = lo / 10000u, b = lo - a * 10000u;
+
+	d[0] = (char)('0' + hi);
+	memcpy(d + 1, rd_digits2 + (a / 100) * 2, 2);
+	memcpy(d + 3, rd_digits2 + (a % 100) * 2, 2);
+	memcpy(d + 5, rd_digits2 + (b / 100) * 2, 2);
+	memcpy(d + 7, rd_digits2 + (b % 100) * 2, 2);
+}
+
 static inline void rd_text_u64(struct rd_text *t, uint64_t v)
 {
 	unsigned n = rd_count_digits(v);
