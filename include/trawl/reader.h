@@ -329,10 +329,11 @@ int trawl_reader_next(struct trawl_reader *r);
  * way), and stores in *@n how many it moved to. Returns what the last of
  * those calls returned: 1 (the last event moved to is current; *@n is
  * @max), 0 at the end, 2 (live, TRAWL_READER_LIVE_QUIET) or a negative
- * errno; *@n counts the events moved to before it in every case. With
- * TRAWL_READER_NO_FIELDS, a run of one stream's events before the next
- * event of any other stream is decoded in a loop of its own: for readers
- * that look at few events (--decode-only, counts every so many events).
+ * errno (-EINVAL: @max is 0); *@n counts the events moved to before it
+ * in every case. With TRAWL_READER_NO_FIELDS, a run of one stream's
+ * events before the next event of any other stream is decoded in a loop
+ * of its own: for readers that look at few events (--decode-only, counts
+ * every so many events).
  */
 int trawl_reader_next_n(struct trawl_reader *r, uint64_t max, uint64_t *n);
 

@@ -492,8 +492,6 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 	return 1;
 }
 
-#define GUESS_NONE 0xffu
-
 /*
  * The body shape rd_stream_skip_eager() steps over without a loop: @pre
  * bits, a string when @str, @post bits (a rd_body_fast of one step, or of
@@ -667,8 +665,9 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 
 /*
  * Decodes up to @max events from s->pos on, in the current packet, all
- * earlier than @bound (ns from the origin); see stream.h. The position and clock stay in registers, the stream is
- * written once at the end. An event is taken only when every check
+ * earlier than @bound (ns from the origin); see stream.h. The position
+ * and clock stay in registers, the stream is written once at the end
+ * (skip_loop()). An event is taken only when every check
  * rd_stream_next() makes passes on the way its fast paths take; anything
  * else (packet end, another header option, a class whose body is not a
  * rd_body_fast, a bad event) stops the loop before that event, for

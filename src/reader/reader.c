@@ -400,6 +400,9 @@ TRAWL_EXPORT int trawl_reader_next_n(struct trawl_reader *r, uint64_t max, uint6
 	int64_t bound;
 	int ret = 1;
 
+	*n = 0;
+	if (!max)
+		return -EINVAL;
 	while (done < max) {
 		/*
 		 * Streams whose events interleave finely (one or two at a

@@ -660,6 +660,8 @@ static void next_n_one(const char *dir, const char *name, uint64_t step)
 	CHECK(trawl_reader_open(paths, 1, &b) == 0);
 	CHECK(trawl_reader_set_flags(a, TRAWL_READER_NO_FIELDS) == 0);
 	CHECK(trawl_reader_set_flags(b, TRAWL_READER_NO_FIELDS) == 0);
+	k = 1;
+	CHECK(trawl_reader_next_n(b, 0, &k) == -EINVAL && k == 0);
 	do {
 		rb = trawl_reader_next_n(b, step, &k);
 		CHECK(k <= step);
