@@ -560,6 +560,7 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 	const struct rd_dec_event *cur = NULL;
 	struct skip_shape sh = { 0 };
 	struct skip_guess gs;
+	uint64_t lane = UINT64_MAX;	/* bits: the lane below when this much is left */
 	bool shaped = false;
 
 	skip_guess_set(&gs, 0);
@@ -592,6 +593,8 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 			cur = e;
 			cur_id = i;
 			shaped = skip_shape_of(&e->body_fast, &sh);
+			/* what an event of the class takes at most, its string 16 bytes */
+			lane = shaped ? bits + sh.pre + (sh.str ? 128 : 0) + sh.post : UINT64_MAX;
 			skip_guess_set(&gs, 0);
 		}
 		c = ts;
@@ -614,6 +617,36 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 		if (t >= bound)	/* another stream's event may come first */
 			break;
 		b = pos + bits;
+#ifdef __SSE2__
+		if (trawl_likely(lane <= end - pos)) {
+			/* the event is in the content if its string is under 16
+			 * bytes: one bound check for the rest */
+			b += sh.pre;
+			if (sh.str) {
+				const uint8_t *q = pkt + (b >> 3);
+				__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+				unsigned m = (unsigned)_mm_movemask_epi8(
+					_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+
+				if (trawl_likely((m & gs.mask) == gs.bit)) {
+					b += gs.bits;
+				} else if (m) {
+					skip_guess_set(&gs, (uint64_t)__builtin_ctz(m) + 1);
+					b += gs.bits;
+				} else {	/* 16 bytes or more */
+					uint64_t e = string_end(q, b, (end - b) >> 3);
+
+					if (e == UINT64_MAX)
+						break;
+					skip_guess_set(&gs, (e - b) / 8);
+					b = e;
+					if (sh.post > end - b)
+						break;
+				}
+			}
+			b += sh.post;
+		} else
+#endif
 		if (trawl_likely(shaped)) {
 			if (sh.pre > end - b)
 				break;
