@@ -536,6 +536,52 @@ static inline void skip_guess_set(struct skip_guess *gs, uint64_t bytes)
 	}
 }
 
+#ifdef __SSE2__
+#define SKIP_LANE 1
+#else
+#define SKIP_LANE 0
+#endif
+
+/*
+ * The body of shape @sh from bit @b, which the caller knows is in the
+ * content up to where a string under 16 bytes would end it: the bit
+ * position after it, or UINT64_MAX (a longer string without its NUL).
+ */
+static inline __attribute__((always_inline)) uint64_t
+lane_body_end(const uint8_t *pkt, uint64_t b, uint64_t end, const struct skip_shape *sh,
+	      struct skip_guess *gs)
+{
+	b += sh->pre;
+#ifdef __SSE2__
+	if (sh->str) {
+		const uint8_t *q = pkt + (b >> 3);
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+
+		if (trawl_likely((m & gs->mask) == gs->bit)) {
+			b += gs->bits;
+		} else if (m) {
+			skip_guess_set(gs, (uint64_t)__builtin_ctz(m) + 1);
+			b += gs->bits;
+		} else {	/* 16 bytes or more */
+			uint64_t e = string_end(q, b, (end - b) >> 3);
+
+			if (e == UINT64_MAX)
+				return UINT64_MAX;
+			skip_guess_set(gs, (e - b) / 8);
+			b = e;
+			if (sh->post > end - b)
+				return UINT64_MAX;
+		}
+	}
+#else
+	(void)pkt;
+	(void)end;
+	(void)gs;
+#endif
+	return b + sh->post;
+}
+
 /*
  * The loop of rd_stream_skip_eager(), for one header shape: @id_bytes and
  * @ts_bytes (byte-aligned), or @packed (one load of @id_bytes), constants
@@ -561,7 +607,6 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 	struct skip_shape sh = { 0 };
 	struct skip_guess gs;
 	uint64_t lane = UINT64_MAX;	/* bits: the lane below when this much is left */
-	bool shaped = false;
 
 	skip_guess_set(&gs, 0);
 	/* every step below is whole bytes: pos stays byte-aligned */
@@ -592,9 +637,11 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 				break;
 			cur = e;
 			cur_id = i;
-			shaped = skip_shape_of(&e->body_fast, &sh);
-			/* what an event of the class takes at most, its string 16 bytes */
-			lane = shaped ? bits + sh.pre + (sh.str ? 128 : 0) + sh.post : UINT64_MAX;
+			/* what an event of the class takes at most, its string 16
+			 * bytes (without SSE2: no lane, every step checked) */
+			lane = UINT64_MAX;
+			if (SKIP_LANE && skip_shape_of(&e->body_fast, &sh))
+				lane = bits + sh.pre + (sh.str ? 128 : 0) + sh.post;
 			skip_guess_set(&gs, 0);
 		}
 		c = ts;
@@ -617,72 +664,11 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 		if (t >= bound)	/* another stream's event may come first */
 			break;
 		b = pos + bits;
-#ifdef __SSE2__
-		if (trawl_likely(lane <= end - pos)) {
-			/* the event is in the content if its string is under 16
-			 * bytes: one bound check for the rest */
-			b += sh.pre;
-			if (sh.str) {
-				const uint8_t *q = pkt + (b >> 3);
-				__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
-				unsigned m = (unsigned)_mm_movemask_epi8(
-					_mm_cmpeq_epi8(x, _mm_setzero_si128()));
-
-				if (trawl_likely((m & gs.mask) == gs.bit)) {
-					b += gs.bits;
-				} else if (m) {
-					skip_guess_set(&gs, (uint64_t)__builtin_ctz(m) + 1);
-					b += gs.bits;
-				} else {	/* 16 bytes or more */
-					uint64_t e = string_end(q, b, (end - b) >> 3);
-
-					if (e == UINT64_MAX)
-						break;
-					skip_guess_set(&gs, (e - b) / 8);
-					b = e;
-					if (sh.post > end - b)
-						break;
-				}
-			}
-			b += sh.post;
-		} else
-#endif
-		if (trawl_likely(shaped)) {
-			if (sh.pre > end - b)
-				break;
-			b += sh.pre;
-			if (sh.str) {
-				const uint8_t *q = pkt + (b >> 3);
-				uint64_t avail = (end - b) >> 3, e;
-				bool hit = false;
-
-#ifdef __SSE2__
-				if (trawl_likely(avail >= 16)) {
-					__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
-					unsigned m = (unsigned)_mm_movemask_epi8(
-						_mm_cmpeq_epi8(x, _mm_setzero_si128()));
-
-					hit = (m & gs.mask) == gs.bit;
-				}
-#endif
-				if (trawl_likely(hit)) {
-					b += gs.bits;
-				} else {
-					e = string_end(q, b, avail);
-					if (e == UINT64_MAX)
-						break;
-					skip_guess_set(&gs, (e - b) / 8);
-					b = e;
-				}
-			}
-			if (sh.post > end - b)
-				break;
-			b += sh.post;
-		} else {
-			b = body_fast_end(pkt, b, end, &cur->body_fast);
-			if (b == UINT64_MAX)
-				break;
-		}
+		/* near the packet's end (or without SSE2): each step checked */
+		b = trawl_likely(lane <= end - pos) ? lane_body_end(pkt, b, end, &sh, &gs)
+						    : body_fast_end(pkt, b, end, &cur->body_fast);
+		if (b == UINT64_MAX)
+			break;
 		ev_pos = pos;
 		pos = b;
 		clock = c;
