@@ -1077,8 +1077,8 @@ def main():
     elif case == "early":
         case_early()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|beacons|early|split|clear|kernel|late-uid|late-pid|"
-                 "late-stall|hostile")
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|early|split|clear|kernel|"
+                 "late-uid|late-pid|late-stall|hostile")
     if FAILS:
         sys.exit(1)
     print("ok")
