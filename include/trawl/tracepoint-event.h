@@ -359,7 +359,7 @@
 						 __len, __ip, &__ctx))                                \
 				continue;                                                             \
 			__p = __ctx.p;                                                                \
-			fields trawl_ust_commit(&__ctx);                                              \
+			fields _trawl_ust_commit(&__ctx);                                             \
 			(void)__p;                                                                    \
 			(void)__di;                                                                   \
 		}                                                                                     \

@@ -88,7 +88,10 @@ extern "C" {
  * descriptions carry their argument signature and the next provider's same
  * event; call sites their signature. */
 #define TRAWL_UST_ABI_MAJOR 3
-#define TRAWL_UST_ABI_MINOR 0
+/* Minor 1: probes commit inline (_trawl_ust_commit()): the reservation's
+ * priv is the commit count's address, or odd for libtrawl-ust's own commit;
+ * trawl_ust_commit() stays for probes built before. */
+#define TRAWL_UST_ABI_MINOR 1
 /* "provider:event" and its NUL, as LTTng-UST limits it. */
 #define TRAWL_UST_NAME_LEN_MAX 256
 
@@ -276,6 +279,22 @@ void trawl_ust_commit(struct trawl_ust_ctx *ctx);
 /* 1 if an event whose field values are @args (one per field of its
  * description) passes the filter @filter of a slot (its non-zero filter
  * word), 0 if it must not be recorded. Called before reserving. */
+/*
+ * What a probe calls after writing its payload: trawl_ust_commit(), inline
+ * for an event in a ring buffer (the common case: one call through the PLT
+ * less per event). There, @ctx->priv is the sub-buffer's
+ * commit count (ABI minor >= 1): the add is the event's publication.
+ * Release: every byte of the event before the count says it is there
+ * (pairs with the consumer's acquire load of it). An odd priv is an event
+ * notifier's record, whose commit libtrawl-ust does.
+ */
+static inline void _trawl_ust_commit(struct trawl_ust_ctx *ctx)
+{
+	if (__builtin_expect((uintptr_t)ctx->priv & 1, 0))
+		trawl_ust_commit(ctx);
+	else
+		__atomic_fetch_add((uint64_t *)ctx->priv, ctx->len, __ATOMIC_RELEASE);
+}
 int trawl_ust_filter_pass(uint32_t filter, const struct trawl_ust_filter_arg *args);
 int trawl_ust_provider_register(struct trawl_ust_provider *p);
 /* The same without waiting for the daemons: libtrawl-ust's own providers. */

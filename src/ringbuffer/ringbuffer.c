@@ -144,6 +144,7 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->subbuf_size = subbuf_size;
 	rb->subbuf_shift = trawl_rb_log2(subbuf_size);
 	rb->num_subbuf = num_subbuf;
+	rb->buf_mask = ((uint64_t)num_subbuf << rb->subbuf_shift) - 1;
 	rb->overwrite = overwrite;
 	rb->cpu = cpu;
 	rb->clock = TRAWL_RB_CLOCK_MONOTONIC;

@@ -202,10 +202,43 @@ TRAWL_EXPORT int trawl_ust_reserve(void *chanp, uint32_t id, size_t payload, str
 	return trawl_ust_reserve_ip(chanp, id, payload, NULL, ctx);
 }
 
+/* An event for @chan whose stream for @cpu is not there: the channel of an
+ * event notifier, a tally, or buffers with fewer streams than this CPU's
+ * number (then the stream cpu modulo their count: returns 1 with *@cpu
+ * set). Else returns what trawl_ust_reserve_ip() returns. */
+static __attribute__((noinline, cold)) int reserve_elsewhere(struct trawl_ust_chan *chan, uint32_t *cpu, uint32_t id,
+							     size_t payload, void *ip, struct trawl_ust_ctx *ctx)
+{
+	if (chan->notify)
+		return notify_reserve(chan, id, payload, ip, ctx);
+	if (!chan->nr_streams) {
+		/* A tally (slots.c): counted, never recorded. Relaxed: read once
+		 * the tally's slots are gone. The overflow bucket first (ust.h:
+		 * never below the kinds' counts; a SIGKILL between the two
+		 * over-counts, never under). */
+		if (id < chan->nr_tally) {
+			if (chan->tally_overflow)
+				__atomic_fetch_add(chan->tally_overflow, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
+		}
+		return -1;
+	}
+	*cpu %= chan->nr_streams;
+	return 1;
+}
+
+/*
+ * The fast path of every event: one call from the probe (the commit is
+ * inline in the probe, <trawl/tracepoint.h>). What is not the common case
+ * (no stream for this CPU, a full buffer, contexts) is out of line, so that
+ * the common case is straight code around trawl_rb_reserve_fast().
+ */
 TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
 	struct trawl_ust_chan *chan = chanp;
 	struct trawl_rb_ctx rctx;
+	struct trawl_rb *rb;
+	uint64_t len;
 	uint32_t cpu;
 	int ret;
 
@@ -215,25 +248,14 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 		return -1;
 	cpu = current_cpu();
 	if (trawl_unlikely(cpu >= chan->nr_streams)) {
-		if (chan->notify)
-			return notify_reserve(chan, id, payload, ip, ctx);
-		if (!chan->nr_streams) {
-			/* A tally (slots.c): counted, never recorded. Relaxed:
-			 * read once the tally's slots are gone. The overflow
-			 * bucket first (ust.h: never below the kinds' counts;
-			 * a SIGKILL between the two over-counts, never under). */
-			if (id < chan->nr_tally) {
-				if (chan->tally_overflow)
-					__atomic_fetch_add(chan->tally_overflow, 1, __ATOMIC_RELAXED);
-				__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
-			}
-			return -1;
-		}
-		cpu %= chan->nr_streams;
+		ret = reserve_elsewhere(chan, &cpu, id, payload, ip, ctx);
+		if (ret != 1)
+			return ret;
 	}
-	ret = trawl_rb_reserve(&chan->rbs[cpu], id, payload + chan->context_size, &rctx);
-	if (trawl_unlikely(ret) &&
-	    (ret != TRAWL_RB_FULL || reserve_wait(chan, &chan->rbs[cpu], id, payload + chan->context_size, &rctx)))
+	rb = &chan->rbs[cpu];
+	len = payload + chan->context_size;
+	ret = trawl_rb_reserve_fast(rb, id, len, &rctx);
+	if (trawl_unlikely(ret) && (ret != TRAWL_RB_FULL || reserve_wait(chan, rb, id, len, &rctx)))
 		return -1;
 	if (trawl_unlikely(chan->context_size))
 		rctx.p = trawl_ust_write_contexts(rctx.p, chan, ip);
@@ -243,6 +265,13 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	return 0;
 }
 
+/* What <trawl/tracepoint.h>'s _trawl_ust_commit() adds to inline: the
+ * commit count is a sub-buffer's meta's first word. */
+_Static_assert(__builtin_offsetof(struct trawl_rb_meta, commit) == 0, "ctx->priv points at the commit count");
+_Static_assert(_Alignof(struct trawl_rb_meta) >= 2, "ctx->priv's low bit tells a notification apart");
+
+/* The commit of probes built before it was inline (ABI minor 0), and of
+ * an event notifier's record. */
 TRAWL_EXPORT void trawl_ust_commit(struct trawl_ust_ctx *ctx)
 {
 	struct trawl_rb_ctx rctx = { ctx->p, ctx->priv, ctx->len };
