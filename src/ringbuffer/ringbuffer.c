@@ -118,6 +118,9 @@ err_fd:
 	return ret;
 }
 
+/* The last trawl_rb::serial given in this process. */
+static uint64_t map_serial;
+
 int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite,
 		 uint32_t cpu)
 {
@@ -145,6 +148,8 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->subbuf_shift = trawl_rb_log2(subbuf_size);
 	rb->num_subbuf = num_subbuf;
 	rb->buf_mask = ((uint64_t)num_subbuf << rb->subbuf_shift) - 1;
+	/* Relaxed: only unique numbers are needed (struct trawl_rb_last). */
+	rb->serial = __atomic_add_fetch(&map_serial, 1, __ATOMIC_RELAXED);
 	rb->overwrite = overwrite;
 	rb->cpu = cpu;
 	rb->clock = TRAWL_RB_CLOCK_MONOTONIC;

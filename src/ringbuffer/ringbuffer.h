@@ -171,6 +171,7 @@ struct trawl_rb {
 	uint32_t subbuf_shift;
 	uint32_t num_subbuf;  /* n */
 	uint64_t buf_mask;    /* n * S - 1: a position's byte in the data area is pos & buf_mask */
+	uint64_t serial;      /* this mapping's number in the process, from 1 (trawl_rb_map()) */
 	uint32_t overwrite;
 	uint32_t cpu;
 	uint32_t clock;                /* enum trawl_rb_clock: MONOTONIC after trawl_rb_map() */
@@ -255,6 +256,20 @@ static inline uint64_t trawl_rb_clock_tsc(void)
 	uint32_t lo, hi;
 
 	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return (uint64_t)hi << 32 | lo;
+#else
+	return 0;
+#endif
+}
+
+/* The TSC, not ordered after earlier loads: only where something else makes
+ * an early read harmless (trawl_rb_reserve_try()). */
+static inline uint64_t trawl_rb_clock_tsc_unordered(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 #else
 	return 0;
@@ -415,42 +430,95 @@ static inline int trawl_rb_reserve(struct trawl_rb *rb, uint32_t id, uint64_t pa
 }
 
 /*
- * trawl_rb_reserve_fast - trawl_rb_reserve(), with the common case inline
+ * What a writer remembers of the last event it reserved through
+ * trawl_rb_reserve_try(), in its own memory (libtrawl-ust: one per
+ * thread): the stream (its trawl_rb's serial), the reserve word its CAS
+ * stored, and the event's timestamp. It stays true for as long as the
+ * stream's word is that one: positions only grow (a word comes back only
+ * after 2^36 bytes, with the same ts_high, within 2^27 cycles: never), so
+ * while the word is unchanged, no event was reserved after that one.
+ */
+struct trawl_rb_last {
+	uint64_t serial; /* 0: nothing remembered */
+	uint64_t word;
+	uint64_t ts;
+};
+
+/* trawl_rb_reserve_try(): not the common case, nothing done. */
+#define TRAWL_RB_TRY_SLOW 1
+
+/*
+ * trawl_rb_reserve_try - the common case of trawl_rb_reserve(), inline
+ * @last: the writer's memory of its last event (see above), or NULL
  *
  * The common case: the stream's clock is the TSC and the event fits in the
  * packet in progress (no switch). Then a reservation is one load of the
- * reserve word, an ordered TSC read, one CAS and the header; it is the
- * computation of trawl_rb_reserve()'s loop for begin == pos, in the same
- * order, with the same memory orders (see there why each is needed). Any
- * other case, and a CAS lost to another writer, goes to trawl_rb_reserve(),
- * which starts over from a fresh load of the word: nothing this attempt did
- * is visible until its CAS succeeds, so giving up before is free. Same
- * contract and results as trawl_rb_reserve().
+ * reserve word, a TSC read, one CAS and the header; it is the computation of
+ * trawl_rb_reserve()'s loop for begin == pos, in the same order, with the
+ * same memory orders (see there why each is needed). Returns 0 with @ctx
+ * filled as trawl_rb_reserve() fills it, or TRAWL_RB_TRY_SLOW for any other
+ * case and for a CAS lost to another writer: then the caller calls
+ * trawl_rb_reserve(), which starts over from a fresh load of the word
+ * (nothing this attempt did is visible until its CAS succeeds, so giving up
+ * before is free). Two functions rather than one that calls the other: the
+ * caller keeps @ctx in registers on its fast path.
  *
- * What a reservation costs (bench/ust, callgrind and the ANCHORS program):
- * the lfence + rdtsc and the two lock-prefixed instructions (this CAS and
- * the commit's add) are most of the time of an event; the rest was
- * instructions around them, which this path keeps to a few dozen. The CAS
- * keeps its lock prefix: the reserve word is also written by writers on
- * other CPUs (a thread migrated since it picked the stream, a modulo stream
- * when the buffers have fewer streams than the machine CPUs, a process
- * without rseq) and by the consumer's flush, from another process - no
- * user-space means (rseq restarts only the threads of one CPU, membarrier's
- * only those of one process) makes a plain store safe against those.
+ * The clock read, unordered when the last event of the stream is the
+ * writer's own. An event's timestamp must be at least that of the event
+ * before it in the stream (the reader rebuilds compact timestamps from the
+ * previous one) and at most the clock at its CAS (so that the next writer,
+ * whose clock read comes after its load of our word, is not earlier).
+ * trawl_rb_reserve() gets both by ordering its clock read after its load of
+ * the word (LFENCE before RDTSC): a writer on another CPU whose CAS lands
+ * while our load waits for the cache line must not be older than us. That
+ * LFENCE cost 13 of the 22 ns that the load, the clock, the CAS and the
+ * commit take together on the dev VM (Zen, min of 200 x 100,000 loops:
+ * 9.5 ns without it): it waits for every earlier instruction, the chain of
+ * loads that finds the stream included, and nothing overlaps it. When
+ * @last says the word loaded is the one this writer's previous event
+ * stored, and the CAS below confirms nobody reserved since, the event
+ * before ours is that previous one, whose time @last holds: the TSC read
+ * unordered, raised to that time if it is below, is at least the previous
+ * event's, and is at most the clock at our CAS, which cannot execute before
+ * the read it depends on (its new word holds ts_high). With @last NULL, or
+ * another stream's, or an older word (someone else reserved since: another
+ * thread, a signal handler's event, the consumer's flush), the read is
+ * ordered as in trawl_rb_reserve().
+ *
+ * @last is updated after a successful CAS here (not by trawl_rb_reserve():
+ * a stale memory only costs the LFENCE once). Whoever shares one @last must
+ * not interleave its use: libtrawl-ust's per-thread one is used by the
+ * outermost event of its thread only, not by a signal handler's event that
+ * interrupted one (src/ust/fastpath.c).
+ *
+ * The CAS keeps its lock prefix: the reserve word is also written by
+ * writers on other CPUs (a thread migrated since it picked the stream, a
+ * modulo stream when the buffers have fewer streams than the machine CPUs,
+ * a process without rseq) and by the consumer's flush, from another
+ * process. No user-space means (rseq restarts only the threads of one CPU,
+ * membarrier's only those of one process) makes a plain store safe against
+ * those.
  */
-static inline __attribute__((always_inline)) int trawl_rb_reserve_fast(struct trawl_rb *rb, uint32_t id,
-								      uint64_t payload, struct trawl_rb_ctx *ctx)
+static inline __attribute__((always_inline)) int trawl_rb_reserve_try(struct trawl_rb *rb, uint32_t id,
+								     uint64_t payload, struct trawl_rb_ctx *ctx,
+								     struct trawl_rb_last *last)
 {
 	struct trawl_rb_ctrl *c = rb->ctrl;
 	const uint64_t S = rb->subbuf_size;
-	uint64_t old, pos, off, ts, tsh, hlen, len;
+	uint64_t old, pos, off, ts, tsh, hlen, len, word;
 	char *p;
 
 	if (__builtin_expect(rb->clock != TRAWL_RB_CLOCK_TSC, 0))
-		return trawl_rb_reserve(rb, id, payload, ctx);
-	/* Acquire: as in trawl_rb_reserve(), the clock is read after the word. */
+		return TRAWL_RB_TRY_SLOW;
+	/* Acquire: as in trawl_rb_reserve(). */
 	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
-	ts = trawl_rb_clock_tsc();
+	if (last && last->serial == rb->serial && last->word == old) {
+		ts = trawl_rb_clock_tsc_unordered();
+		if (__builtin_expect(ts < last->ts, 0))
+			ts = last->ts;
+	} else {
+		ts = trawl_rb_clock_tsc();
+	}
 	tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
 	pos = old & TRAWL_RB_POS_MASK;
 	off = pos & (S - 1);
@@ -458,14 +526,20 @@ static inline __attribute__((always_inline)) int trawl_rb_reserve_fast(struct tr
 										: TRAWL_CTF_EXTENDED_HEADER_SIZE;
 	len = hlen + payload;
 	/* off + len < S: the event ends inside this sub-buffer, so pos + len
-	 * is below the next multiple of S, at most 2^36: no wrap to mask.
-	 * Acquire-release on success, acquire on failure: trawl_rb_reserve()'s
+	 * is below the next multiple of S, at most 2^36: no wrap to mask. */
+	word = tsh << TRAWL_RB_POS_BITS | (pos + len);
+	/* Acquire-release on success, acquire on failure: trawl_rb_reserve()'s
 	 * CAS, whose release sequence this one is part of. */
 	if (__builtin_expect(off == 0 || off + len >= S, 0) ||
-	    __builtin_expect(!__atomic_compare_exchange_n(&c->reserve, &old, tsh << TRAWL_RB_POS_BITS | (pos + len), 0,
-							   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE),
+	    __builtin_expect(!__atomic_compare_exchange_n(&c->reserve, &old, word, 0, __ATOMIC_ACQ_REL,
+							   __ATOMIC_ACQUIRE),
 			     0))
-		return trawl_rb_reserve(rb, id, payload, ctx);
+		return TRAWL_RB_TRY_SLOW;
+	if (last) {
+		last->serial = rb->serial;
+		last->word = word;
+		last->ts = ts;
+	}
 	p = rb->data + (pos & rb->buf_mask);
 	ctx->p = trawl_rb_write_header(p, id, ts, hlen);
 	ctx->meta = &c->meta[(pos >> rb->subbuf_shift) & (rb->num_subbuf - 1)];

@@ -75,6 +75,20 @@ static inline uint32_t current_cpu(void)
 	}
 }
 
+/*
+ * The thread's last event reserved inline (ringbuffer.h: struct
+ * trawl_rb_last, why it saves the LFENCE), and how many of the thread's
+ * events are in trawl_rb_reserve_try() now: 1 in the outermost, more in a
+ * signal handler that interrupted one. Only an event that interrupted none
+ * reads and writes last_event, so that its three words always come from
+ * one event (a handler's event between the outermost's load of them and
+ * its update would otherwise mix two events' words). A handler's event
+ * inside reads the clock ordered, as without memory. Not atomic: a signal
+ * handler leaves in_event as it found it, and nothing else shares them.
+ */
+static __thread struct trawl_rb_last last_event __attribute__((tls_model("initial-exec")));
+static __thread unsigned int in_event __attribute__((tls_model("initial-exec")));
+
 /* 1 in a thread that must not wait: the agent's, or one waiting already. */
 static __thread int no_wait __attribute__((tls_model("initial-exec")));
 
@@ -227,11 +241,33 @@ static __attribute__((noinline, cold)) int reserve_elsewhere(struct trawl_ust_ch
 	return 1;
 }
 
+/* The rest of a reservation that trawl_rb_reserve_try() did not finish
+ * (@ret TRAWL_RB_TRY_SLOW), or that has contexts to write (@ret 0, the event
+ * at @p in the sub-buffer of @meta): trawl_ust_reserve_ip()'s. */
+static __attribute__((noinline)) int reserve_rest(struct trawl_ust_chan *chan, struct trawl_rb *rb, uint32_t id,
+						  uint64_t len, void *ip, struct trawl_ust_ctx *ctx, int ret, char *p,
+						  struct trawl_rb_meta *meta)
+{
+	struct trawl_rb_ctx rctx = { p, meta, len };
+
+	if (ret == TRAWL_RB_TRY_SLOW)
+		ret = trawl_rb_reserve(rb, id, len, &rctx);
+	if (ret && (ret != TRAWL_RB_FULL || reserve_wait(chan, rb, id, len, &rctx)))
+		return -1;
+	if (chan->context_size)
+		rctx.p = trawl_ust_write_contexts(rctx.p, chan, ip);
+	ctx->p = rctx.p;
+	ctx->priv = rctx.meta;
+	ctx->len = rctx.len;
+	return 0;
+}
+
 /*
  * The fast path of every event: one call from the probe (the commit is
  * inline in the probe, <trawl/tracepoint.h>). What is not the common case
- * (no stream for this CPU, a full buffer, contexts) is out of line, so that
- * the common case is straight code around trawl_rb_reserve_fast().
+ * (no stream for this CPU, a packet switch, a lost race, a full buffer,
+ * contexts) is out of line, so that the common case is straight code around
+ * trawl_rb_reserve_try().
  */
 TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
@@ -254,11 +290,15 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	}
 	rb = &chan->rbs[cpu];
 	len = payload + chan->context_size;
-	ret = trawl_rb_reserve_fast(rb, id, len, &rctx);
-	if (trawl_unlikely(ret) && (ret != TRAWL_RB_FULL || reserve_wait(chan, rb, id, len, &rctx)))
-		return -1;
-	if (trawl_unlikely(chan->context_size))
-		rctx.p = trawl_ust_write_contexts(rctx.p, chan, ip);
+	/* Signal fences: the compiler keeps every use of last_event between
+	 * the count's increment and its decrement, as a handler sees them. */
+	in_event++;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ret = trawl_rb_reserve_try(rb, id, len, &rctx, in_event == 1 ? &last_event : NULL);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	in_event--;
+	if (trawl_unlikely(ret || chan->context_size))
+		return reserve_rest(chan, rb, id, len, ip, ctx, ret, ret ? NULL : rctx.p, ret ? NULL : rctx.meta);
 	ctx->p = rctx.p;
 	ctx->priv = rctx.meta;
 	ctx->len = rctx.len;

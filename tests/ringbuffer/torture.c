@@ -69,16 +69,25 @@ static void *producer(void *arg)
 	uint32_t t = (uint32_t)(uintptr_t)arg;
 	unsigned int seed = t * 7919u + 1;
 	struct trawl_rb_ctx ctx;
+	struct trawl_rb_last last = { 0, 0, 0 };
 	struct payload p;
 	uint32_t i;
+	int ret;
 
 	for (i = 0; i < nevents; i++) {
 		uint32_t id = (rand_r(&seed) & 7) == 0 ? 40 : t; /* some extended headers */
 		uint64_t len = 8 + (rand_r(&seed) % 3) * 8;
 
-		/* Both entry points: the inline common case (which falls back
-		 * to the loop for switches and lost races) and the loop. */
-		if ((i & 1 ? trawl_rb_reserve_fast(&prod, id, len, &ctx) : trawl_rb_reserve(&prod, id, len, &ctx)))
+		/* Both entry points: mostly the inline common case, which
+		 * reads the TSC unordered while this thread's event is the
+		 * stream's last (the packets' checks see any timestamp going
+		 * back), and falls back to the loop for switches and lost
+		 * races; and the loop alone, after which the next inline
+		 * reservation must read the clock ordered again. */
+		ret = (rand_r(&seed) & 3) ? trawl_rb_reserve_try(&prod, id, len, &ctx, &last) : TRAWL_RB_TRY_SLOW;
+		if (ret == TRAWL_RB_TRY_SLOW)
+			ret = trawl_rb_reserve(&prod, id, len, &ctx);
+		if (ret)
 			continue;
 		if ((rand_r(&seed) & 255) == 0)
 			sched_yield(); /* preempted between reserve and commit */
@@ -285,7 +294,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++)
 		last_seq[i] = UINT32_MAX;
 	/* The TSC where there is one: the clock apps use by default, and the
-	 * one trawl_rb_reserve_fast() handles inline. */
+	 * one trawl_rb_reserve_try() handles inline. */
 	fd = trawl_rb_shm_create(SUBBUF, NSUB, (uint32_t)overwrite, 0, TSC_OR_MONOTONIC, NULL);
 	/* One mapping shared by producers and consumer: TSan tracks memory by
 	 * address, so two mappings of the memfd would hide every
