@@ -242,13 +242,15 @@ static __attribute__((noinline, cold)) int reserve_elsewhere(struct trawl_ust_ch
 }
 
 /* The rest of a reservation that trawl_rb_reserve_try() did not finish
- * (@ret TRAWL_RB_TRY_SLOW), or that has contexts to write (@ret 0, the event
- * at @p in the sub-buffer of @meta): trawl_ust_reserve_ip()'s. */
+ * (@ret TRAWL_RB_TRY_SLOW), or that has contexts to write (@ret 0, @ctx
+ * filled with the event): trawl_ust_reserve_ip()'s. @ctx->len is the
+ * event's payload and contexts (@ret TRAWL_RB_TRY_SLOW), else its length.
+ * Six arguments: reserve_in() jumps here rather than calls. */
 static __attribute__((noinline)) int reserve_rest(struct trawl_ust_chan *chan, struct trawl_rb *rb, uint32_t id,
-						  uint64_t len, void *ip, struct trawl_ust_ctx *ctx, int ret, char *p,
-						  struct trawl_rb_meta *meta)
+						  void *ip, struct trawl_ust_ctx *ctx, int ret)
 {
-	struct trawl_rb_ctx rctx = { p, meta, len };
+	struct trawl_rb_ctx rctx = { ctx->p, ctx->priv, ctx->len };
+	uint64_t len = ctx->len;
 
 	if (ret == TRAWL_RB_TRY_SLOW)
 		ret = trawl_rb_reserve(rb, id, len, &rctx);
@@ -262,6 +264,34 @@ static __attribute__((noinline)) int reserve_rest(struct trawl_ust_chan *chan, s
 	return 0;
 }
 
+/* An event for stream @cpu of @chan (which has it). */
+static inline __attribute__((always_inline)) int reserve_in(struct trawl_ust_chan *chan, uint32_t cpu, uint32_t id,
+							    size_t payload, void *ip, struct trawl_ust_ctx *ctx)
+{
+	struct trawl_rb *rb = &chan->rbs[cpu];
+	uint64_t len = payload + chan->context_size;
+	struct trawl_rb_ctx rctx;
+	int ret;
+
+	/* Signal fences: the compiler keeps every use of last_event between
+	 * the count's increment and its decrement, as a handler sees them. */
+	in_event++;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ret = trawl_rb_reserve_try(rb, id, len, &rctx, in_event == 1 ? &last_event : NULL);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	in_event--;
+	if (trawl_unlikely(ret)) {
+		ctx->len = len;
+		return reserve_rest(chan, rb, id, ip, ctx, ret);
+	}
+	ctx->p = rctx.p;
+	ctx->priv = rctx.meta;
+	ctx->len = rctx.len;
+	if (trawl_unlikely(chan->context_size))
+		return reserve_rest(chan, rb, id, ip, ctx, 0);
+	return 0;
+}
+
 /*
  * The fast path of every event: one call from the probe (the commit is
  * inline in the probe, <trawl/tracepoint.h>). What is not the common case
@@ -272,9 +302,6 @@ static __attribute__((noinline)) int reserve_rest(struct trawl_ust_chan *chan, s
 TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
 	struct trawl_ust_chan *chan = chanp;
-	struct trawl_rb_ctx rctx;
-	struct trawl_rb *rb;
-	uint64_t len;
 	uint32_t cpu;
 	int ret;
 
@@ -288,21 +315,7 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 		if (ret != 1)
 			return ret;
 	}
-	rb = &chan->rbs[cpu];
-	len = payload + chan->context_size;
-	/* Signal fences: the compiler keeps every use of last_event between
-	 * the count's increment and its decrement, as a handler sees them. */
-	in_event++;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	ret = trawl_rb_reserve_try(rb, id, len, &rctx, in_event == 1 ? &last_event : NULL);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	in_event--;
-	if (trawl_unlikely(ret || chan->context_size))
-		return reserve_rest(chan, rb, id, len, ip, ctx, ret, ret ? NULL : rctx.p, ret ? NULL : rctx.meta);
-	ctx->p = rctx.p;
-	ctx->priv = rctx.meta;
-	ctx->len = rctx.len;
-	return 0;
+	return reserve_in(chan, cpu, id, payload, ip, ctx);
 }
 
 /* What <trawl/tracepoint.h>'s _trawl_ust_commit() adds to inline: the
