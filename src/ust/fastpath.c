@@ -21,6 +21,28 @@
  * files times threads, events lost before the buffer exists). Per-CPU
  * streams keep one buffer per CPU whatever the thread count.
  *
+ * What an event costs now (the ANCHORS event, TSC clock, callgrind and
+ * perf's cpu-clock samples on the dev VM, December 2026). The LFENCE that
+ * ordered the TSC read after the load of the reserve word was the largest
+ * part: 13 of the 22 ns that load, clock, CAS and commit add take together
+ * (a loop of just those, min of 200 runs). It is gone while a thread's
+ * previous event is still the last of its stream, which a per-thread
+ * memory of it tells (ringbuffer.h: trawl_rb_reserve_try(), why that is
+ * exact; in_event below, why a signal handler's event does without it).
+ * What remains is mostly the two lock-prefixed instructions (the reserve
+ * CAS, the commit add in the probe): perf puts about half of the user-space
+ * samples right after them. They stay: the reserve word and the commit
+ * counts are written from other CPUs too (a thread migrated between its
+ * reservation and its commit, the consumer's flush and final commit of
+ * padding, from another process, buffers with fewer streams than CPUs), and
+ * no user-space means makes a plain store safe against those: rseq aborts
+ * only the critical sections of the CPU it runs on, membarrier's RSEQ fence
+ * only those of one process. LTTng-UST pays both too (its user-space ring
+ * buffer is RING_BUFFER_SYNC_GLOBAL: uatomic_cmpxchg and uatomic_add). A
+ * commit count split in two (one added to with a plain add under rseq by
+ * the stream's own CPU, one with a lock prefix by everyone else, the
+ * consumer reading their sum) would drop the second one; not done.
+ *
  * Blocking (LTTng 2.13's --blocking-timeout). A channel with a timeout, in
  * an app that allows it (LTTNG_UST_ALLOW_BLOCKING, as LTTng-UST, or
  * TRAWL_UST_ALLOW_BLOCKING, set in its environment), makes a writer that
