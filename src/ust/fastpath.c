@@ -271,8 +271,8 @@ static __attribute__((noinline, cold)) int reserve_elsewhere(struct trawl_ust_ch
 static __attribute__((noinline)) int reserve_rest(struct trawl_ust_chan *chan, struct trawl_rb *rb, uint32_t id,
 						  void *ip, struct trawl_ust_ctx *ctx, int ret)
 {
-	struct trawl_rb_ctx rctx = { ctx->p, ctx->priv, ctx->len };
 	uint64_t len = ctx->len;
+	struct trawl_rb_ctx rctx = { ret ? NULL : ctx->p, ret ? NULL : ctx->priv, len };
 
 	if (ret == TRAWL_RB_TRY_SLOW)
 		ret = trawl_rb_reserve(rb, id, len, &rctx);
