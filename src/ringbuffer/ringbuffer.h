@@ -33,7 +33,8 @@
  * Reserve (any producer thread, any process sharing the buffer):
  *   1. load the reserve word; read the clock (after the load, so that a
  *      successful CAS means no event was reserved since the clock was read:
- *      timestamps grow with positions);
+ *      timestamps grow with positions; trawl_rb_reserve_try() says when a
+ *      writer may read it unordered: its own event was the last);
  *   2. compute where the event goes: after the previous one, or, if it does
  *      not fit, at the start of the next sub-buffer (after its 84-byte packet
  *      start) - a "switch";
