@@ -1129,6 +1129,9 @@ static int ust_rotate(struct trawl_domain_session *s, const char *chunk, const c
 	size_t old_len = strlen(s->output);
 	int ret = 0;
 
+	/* As ust_clear(): the traces of programs that exited are closed in
+	 * the chunk they wrote, not given files in the next one. */
+	trace_release_gone(s);
 	memset(&rq, 0, sizeof(rq));
 	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
 	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk) ||
