@@ -126,5 +126,7 @@ int trawl_kernel_scdecode_fields(const char *sys, int at_exit, const struct traw
 int trawl_kernel_scdecode_bpf_mask(const char *sys, int at_exit, uint32_t *mask);
 /* x86-64's number of syscall @name, or -1 (sc_numbers.h, from the build's asm/unistd_64.h). */
 int trawl_kernel_syscall_nr(const char *name);
+/* The syscall tracefs event @sys:@ev is of (syscalls:sys_enter_X, :sys_exit_X -> X), or NULL. */
+const char *trawl_kernel_syscall_of(const char *sys, const char *ev);
 
 #endif /* TRAWL_KERNEL_INTERNAL_H */

@@ -87,13 +87,8 @@ static int match_one(const char *sys, const char *ev, void *arg)
 	const char *name = ev;
 
 	if (m->syscall) {
-		if (strcmp(sys, "syscalls"))
-			return 0;
-		if (!strncmp(ev, "sys_enter_", 10))
-			name = ev + 10;
-		else if (!strncmp(ev, "sys_exit_", 9))
-			name = ev + 9;
-		else
+		name = trawl_kernel_syscall_of(sys, ev);
+		if (!name)
 			return 0;
 	} else if (!strcmp(sys, "syscalls") || !strcmp(sys, "ftrace")) {
 		return 0; /* syscalls are the syscall rules'; ftrace's are no events */

@@ -505,6 +505,17 @@ static const struct sc_number sc_numbers[] = {
 	{ NULL, -1 },
 };
 
+const char *trawl_kernel_syscall_of(const char *sys, const char *ev)
+{
+	if (strcmp(sys, "syscalls"))
+		return NULL;
+	if (!strncmp(ev, "sys_enter_", 10))
+		return ev + 10;
+	if (!strncmp(ev, "sys_exit_", 9))
+		return ev + 9;
+	return NULL;
+}
+
 int trawl_kernel_syscall_nr(const char *name)
 {
 	size_t i;

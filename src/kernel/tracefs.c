@@ -424,17 +424,9 @@ static int enable_one(const char *sys, const char *ev, void *arg)
 	int ret;
 
 	if (c->syscalls) {
-		const char *name;
+		const char *name = trawl_kernel_syscall_of(sys, ev);
 
-		if (strcmp(sys, "syscalls"))
-			return 0;
-		if (!strncmp(ev, "sys_enter_", 10))
-			name = ev + 10;
-		else if (!strncmp(ev, "sys_exit_", 9))
-			name = ev + 9;
-		else
-			return 0;
-		if (fnmatch(c->pattern, name, 0))
+		if (!name || fnmatch(c->pattern, name, 0))
 			return 0;
 	} else {
 		char lttng_name[256];

@@ -387,6 +387,22 @@ def relayd_start(e):
     raise RuntimeError("trawl-relayd did not start: %s" % e.relay_err.read())
 
 
+def end_live(e, app, v, want):
+    """The app's input closed, its session destroyed: the viewer ends with
+    exactly @want's events, exit 0 and nothing on stderr."""
+    app.stdin.close()
+    if app.wait(30) != 0:
+        fail("app exited %d" % app.returncode)
+    e.trawl("destroy", "s")
+    if not v.wait_for(lambda: v.ended, 60):
+        fail("viewer did not end after the session was destroyed")
+    v.p.wait(10)
+    if v.events() != want:
+        fail("viewer got %d events, wanted %d" % (len(v.events()), len(want)))
+    if v.p.returncode != 0 or v.stderr().strip():
+        fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+
+
 def case_e2e():
     if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
         print("SKIP: trawl-relayd not built")
@@ -411,17 +427,7 @@ def case_e2e():
                 fail("viewer had %d of %d events of batch %d while the app ran (ended: %s): %s" %
                      (len(v.events()), len(want), b, v.ended, v.stderr()[-2000:]))
                 return
-        app.stdin.close()
-        if app.wait(30) != 0:
-            fail("app exited %d" % app.returncode)
-        e.trawl("destroy", "s")
-        if not v.wait_for(lambda: v.ended, 60):
-            fail("viewer did not end after the session was destroyed")
-        v.p.wait(10)
-        if v.events() != want:
-            fail("viewer got %d events, wanted %d" % (len(v.events()), len(want)))
-        if v.p.returncode != 0 or v.stderr().strip():
-            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        end_live(e, app, v, want)
         e.relay_proc.terminate()
         e.relay_proc.wait(30)
         e.relay_err.seek(0)
@@ -677,17 +683,7 @@ def case_early():
                  (len(v.events()), len(want), v.stderr()[-2000:]))
             return
         seen_s = time.monotonic() - t0
-        app.stdin.close()
-        if app.wait(30) != 0:
-            fail("app exited %d" % app.returncode)
-        e.trawl("destroy", "s")
-        if not v.wait_for(lambda: v.ended, 60):
-            fail("viewer did not end after the session was destroyed")
-        v.p.wait(10)
-        if v.events() != want:
-            fail("viewer got %d events, wanted %d" % (len(v.events()), len(want)))
-        if v.p.returncode != 0 or v.stderr().strip():
-            fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
+        end_live(e, app, v, want)
         print("viewer saw the batch %.1f s after it was recorded (live timer 60 s)" % seen_s)
     finally:
         e.close()
