@@ -22,6 +22,13 @@
 #   fd-flood    4,000 idle connections
 #   reg-bomb    8 registrations of 1,000 events x 1,024 fields (2 GB decoded)
 #   mute-apps   50 registered apps that never answer, a root session active
+#
+# Then the agent port's cost per accepted connection (agent-conn.py: the
+# daemon finds the peer's user, reads a registration of another domain and
+# drops it), with no other TCP socket and with 5,000 idle ones held by the
+# user: the median round trip and the daemon's CPU time per connection, for
+# this build and, side by side, BEFORE=OLD_BUILD_DIR's (its own daemon).
+# ONLY=agent: this row alone.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -100,6 +107,7 @@ row() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b > 0 ? a / b : 0)}'; }
 
+if [ "${ONLY:-}" != agent ]; then
 echo "root's commands, $RUNS runs per row: answer (connect + PING) and \`trawl list\` in ms;"
 echo "failed: runs that failed; daemon RSS and peak RSS in MiB after the row"
 printf '%-10s %8s %8s %6s %5s | %8s %8s %6s %5s | %5s %5s  %s\n' attack answer max ratio fail \
@@ -119,3 +127,39 @@ row reg-bomb regbomb "$apps" 8 1000 1024 600
 row mute-apps mute "$apps" 50 600
 "$B/trawl" destroy benchsess >/dev/null
 echo "log: $(stat -c '%a %U:%G %s bytes' "$T/rootrun/sessiond.log")"
+fi
+
+# agent_conns BIN_DIR: "rtt cpu" per agent-port connection (ms), AGENT_CONNS
+# of them, against a daemon of BIN_DIR in its own runtime folder.
+AGENT_CONNS=${AGENT_CONNS:-300}
+agent_conns() {
+	local rt=$T/agentrun.$RANDOM p out
+	mkdir -p "$rt"
+	TRAWL_RUNTIME_DIR=$rt TRAWL_ROOT_RUNTIME_DIR=$rt "$1/trawl-sessiond" --daemonize || {
+		echo "- -"
+		return
+	}
+	p=$(cat "$rt/sessiond.lock")
+	out=$(timeout 300 python3 "$top/bench/security/agent-conn.py" conns "$(cat "$rt/agent.port")" \
+		"$p" "$AGENT_CONNS") || out="- -"
+	kill "$p" 2>/dev/null
+	echo "$out"
+}
+builds=("$B")
+[ -n "${BEFORE:-}" ] && builds+=("$BEFORE/bin")
+declare -A agent_row
+for b in "${builds[@]}"; do agent_row[$b]="$(agent_conns "$b")"; done
+coproc HOLDER { runuser -u "$U" -- python3 "$top/bench/security/agent-conn.py" hold 2500; }
+read -r -t 120 _ <&"${HOLDER[0]}"
+held=$(($(wc -l </proc/net/tcp) - 1))
+for b in "${builds[@]}"; do agent_row[$b]="${agent_row[$b]} $(agent_conns "$b")"; done
+eval "exec ${HOLDER[1]}>&-"
+wait "$HOLDER_PID" 2>/dev/null
+echo
+echo "agent port, per accepted connection ($AGENT_CONNS each): median round trip ms, daemon CPU ms;"
+echo "without, then with the user's 5,000 idle TCP sockets (/proc/net/tcp: $held lines)"
+printf '%-40s %8s %8s | %8s %8s\n' build rtt cpu rtt cpu
+for b in "${builds[@]}"; do
+	# shellcheck disable=SC2086
+	printf '%-40s %8s %8s | %8s %8s\n' "$b" ${agent_row[$b]}
+done

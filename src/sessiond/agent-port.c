@@ -35,8 +35,8 @@
  * at most app-reply-ms.
  *
  * Peers are untrusted (any local process can connect to 127.0.0.1): a
- * connection's user is the owner of its socket (/proc/net/tcp, read
- * bounded); a user daemon serves its own user and root only, the root daemon
+ * connection's user is the owner of its socket (asked of the kernel by
+ * the connection's exact 4-tuple, NETLINK_SOCK_DIAG: peer_uid()); a user daemon serves its own user and root only, the root daemon
  * everyone, each agent seeing only the rules of root's sessions and its own
  * user's. Connections count against the apps socket's caps
  * (app-conns-per-uid, app-conns: docs/SECURITY.md); the registration must be
@@ -54,7 +54,11 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +77,6 @@
 #define AGENT_CMD_DISABLE 3
 #define AGENT_CMD_REG_DONE 4
 #define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
-#define PROC_TCP_MAX_LINES 65536   /* of /proc/net/tcp, read to find a peer's user */
 #define AGENT_PEND_MAX 256         /* answers one agent may owe */
 #define AGENT_LIST_MAX (1u << 20)  /* bytes of one LIST answer's names */
 #define AGENT_RET_SUCCESS 1
@@ -346,6 +349,17 @@ full:
 	return -1;
 }
 
+/* Whether @name (@n bytes) has no control byte (UTF-8 is kept). */
+static int name_printable(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* LIST answer of @a complete (names in a->names): its query takes them. */
 static void list_answered(struct agent *a, const struct pend *q)
 {
@@ -369,8 +383,11 @@ static void list_answered(struct agent *a, const struct pend *q)
 		};
 		const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {name};
 
-		/* a name as an event rule takes one (else skipped) */
-		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len && !qq->r->status)
+		/* a name as an event rule takes one, printable (else skipped:
+		 * the agent's user must not write a terminal escape or a
+		 * forged line into root's `list -p`) */
+		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len && name_printable(name, n) &&
+		    !qq->r->status)
 			sd_reply_rec(qq->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
 		i += n + 1;
 	}
@@ -521,52 +538,84 @@ static void agent_expired(int fd, void *arg)
 	agent_drop(arg, "no registration in time");
 }
 
+/* Whether @a, a sock_diag address of @family, is IPv4 address @v4 (an
+ * AF_INET6 socket connected to 127.0.0.1, as a dual-stack JVM's: ::ffff:v4). */
+static int diag_addr_is(uint8_t family, const uint32_t a[4], uint32_t v4)
+{
+	if (family == AF_INET)
+		return a[0] == v4;
+	return family == AF_INET6 && !a[0] && !a[1] && a[2] == htonl(0xffff) && a[3] == v4;
+}
+
 /*
- * The user of the TCP connection @fd's peer: the owner of the peer's socket
- * in /proc/net/tcp (127.0.0.1 both ends). 0 or -1.
+ * The user of the TCP connection @fd's peer: the owner (idiag_uid) of the
+ * peer's socket, asked of the kernel by its exact 4-tuple (its local
+ * address is our peer, its remote us) through NETLINK_SOCK_DIAG, in the
+ * daemon's network namespace (where 127.0.0.1 is). One request, one
+ * answer: the kernel answers within the send (an exact lookup, not a
+ * dump), so the answer is read without waiting; whatever else comes, or
+ * nothing, is a failure. Only an established socket counts: the kernel
+ * reports uid 0 for a TIME_WAIT or SYN_RECV one (a peer that closed at
+ * once must not pass for root). 0 or -1 (the peer refused).
  */
 static int peer_uid(int fd, uid_t *uid)
 {
 	struct sockaddr_in peer, self;
 	socklen_t len = sizeof(peer);
-	char want[64], line[512];
-	unsigned nr = 0;
-	int found = -1;
-	FILE *f;
+	struct {
+		struct nlmsghdr nh;
+		struct inet_diag_req_v2 req;
+	} ask;
+	union {
+		struct nlmsghdr nh;
+		unsigned char bytes[1024];
+	} ans;
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
+	const struct inet_diag_msg *m;
+	ssize_t n;
+	int nl, ret = -1;
 
-	if (getpeername(fd, (struct sockaddr *)&peer, &len) || peer.sin_family != AF_INET)
+	if (getpeername(fd, (struct sockaddr *)&peer, &len) || len != sizeof(peer) ||
+	    peer.sin_family != AF_INET)
 		return -1;
 	len = sizeof(self);
-	if (getsockname(fd, (struct sockaddr *)&self, &len))
+	if (getsockname(fd, (struct sockaddr *)&self, &len) || len != sizeof(self))
 		return -1;
-	/* the peer's socket: its local address is our peer, its remote us */
-	if (trawl_path_fmt(want, sizeof(want), "%08X:%04X %08X:%04X 01",
-			   (unsigned)peer.sin_addr.s_addr, (unsigned)ntohs(peer.sin_port),
-			   (unsigned)self.sin_addr.s_addr, (unsigned)ntohs(self.sin_port)))
+	memset(&ask, 0, sizeof(ask));
+	ask.nh.nlmsg_len = sizeof(ask);
+	ask.nh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	ask.nh.nlmsg_flags = NLM_F_REQUEST; /* (no NLM_F_DUMP: the one socket) */
+	ask.nh.nlmsg_seq = 1;
+	ask.req.sdiag_family = AF_INET;
+	ask.req.sdiag_protocol = IPPROTO_TCP;
+	ask.req.idiag_states = 1u << TCP_ESTABLISHED;
+	ask.req.id.idiag_sport = peer.sin_port;
+	ask.req.id.idiag_dport = self.sin_port;
+	ask.req.id.idiag_src[0] = peer.sin_addr.s_addr;
+	ask.req.id.idiag_dst[0] = self.sin_addr.s_addr;
+	ask.req.id.idiag_cookie[0] = ask.req.id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
+	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_SOCK_DIAG);
+	if (nl < 0)
 		return -1;
-	f = fopen("/proc/net/tcp", "re");
-	if (!f)
-		return -1;
-	while (nr++ < PROC_TCP_MAX_LINES && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, ':');
-		unsigned long u;
-		int i;
-
-		if (!p || strncmp(p + 2, want, strlen(want)))
-			continue;
-		/* sl local rem st tx:rx tr:when retrnsmt uid */
-		for (i = 0, p = line; i < 7 && p; i++) {
-			p += strspn(p, " ");
-			p = strchr(p, ' ');
-		}
-		if (p && sscanf(p, "%lu", &u) == 1) {
-			*uid = (uid_t)u;
-			found = 0;
-		}
-		break;
-	}
-	fclose(f);
-	return found;
+	if (sendto(nl, &ask, sizeof(ask), 0, (struct sockaddr *)&kernel, sizeof(kernel)) !=
+	    (ssize_t)sizeof(ask))
+		goto out;
+	n = recv(nl, &ans, sizeof(ans), MSG_DONTWAIT);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(*m)) || !NLMSG_OK(&ans.nh, (size_t)n) ||
+	    ans.nh.nlmsg_type != SOCK_DIAG_BY_FAMILY || ans.nh.nlmsg_seq != 1 ||
+	    ans.nh.nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
+		goto out; /* (NLMSG_ERROR: no such socket) */
+	m = NLMSG_DATA(&ans.nh);
+	if (m->idiag_state != TCP_ESTABLISHED || m->id.idiag_sport != peer.sin_port ||
+	    m->id.idiag_dport != self.sin_port ||
+	    !diag_addr_is(m->idiag_family, m->id.idiag_src, peer.sin_addr.s_addr) ||
+	    !diag_addr_is(m->idiag_family, m->id.idiag_dst, self.sin_addr.s_addr))
+		goto out;
+	*uid = (uid_t)m->idiag_uid;
+	ret = 0;
+out:
+	close(nl);
+	return ret;
 }
 
 static void agent_accept(int fd, short revents, void *arg)

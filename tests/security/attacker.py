@@ -17,6 +17,22 @@ key=value pairs, which the tests check:
                                  a command (nor read one)
   churn SOCK SECONDS             connects, sends garbage and closes, as fast as it
                                  can (the daemon's log)
+  agentflood PORT IDLE TRICKLE BAD DEAF SECONDS
+                                 on the agent port (TCP, 127.0.0.1:PORT): IDLE
+                                 connections saying nothing, TRICKLE sending a
+                                 valid registration one byte per 0.5 s, BAD
+                                 registrations of another domain or protocol
+                                 version, DEAF valid registrations (Python)
+                                 that never read (a 4 KiB receive buffer)
+  agentspy PORT SECONDS          one Python agent that answers each command and
+                                 records the loggers it is sent (rules)
+  agentlist PORT SECONDS         one Python agent answering LIST with logger
+                                 names holding control bytes (a terminal escape)
+  agent PORT                     (any user) one Python agent: the time from its
+                                 registration to REGISTRATION_DONE, and the
+                                 ENABLEs before it
+
+The agent port's protocol is big-endian (src/sessiond/agent-port.c).
 
 The wire format is src/ustabi/wire.h's (host byte order).
 """
@@ -224,10 +240,150 @@ def churn(path, seconds):
     print("connections=%d" % n)
 
 
+AGENT_PYTHON, AGENT_LIST, AGENT_ENABLE, AGENT_DISABLE, AGENT_REG_DONE = 5, 1, 2, 3, 4
+
+
+def agent_reg(domain=AGENT_PYTHON, major=2, minor=0, pid=None):
+    return struct.pack(">4I", domain, pid or os.getpid(), major, minor)
+
+
+def tcp(port, rcvbuf=None):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.connect(("127.0.0.1", int(port)))
+    return s
+
+
+def recv_exact(s, n):
+    data = b""
+    while len(data) < n:
+        chunk = s.recv(n - len(data))
+        if not chunk:
+            raise EOFError
+        data += chunk
+    return data
+
+
+def agent_cmd(s):
+    """One command from the daemon: (cmd, data)."""
+    size, cmd, _ = struct.unpack(">QII", recv_exact(s, 16))
+    return cmd, recv_exact(s, size) if size else b""
+
+
+def agentflood(port, idle, trickle, bad, deaf, seconds):
+    classes = {"deaf": [], "bad": [], "trickle": [], "idle": []}
+    reg = agent_reg()
+    bads = [agent_reg(domain=7), agent_reg(domain=1), agent_reg(major=3), agent_reg(minor=1)]
+    for k, n in (("deaf", deaf), ("bad", bad), ("trickle", trickle), ("idle", idle)):
+        for i in range(n):
+            try:
+                s = tcp(port, 4096 if k == "deaf" else None)
+            except OSError:
+                continue
+            try:
+                if k == "deaf":
+                    s.sendall(reg)
+                elif k == "bad":
+                    s.sendall(bads[i % len(bads)])
+            except OSError:
+                pass
+            classes[k].append(s)
+    ready()
+    end, stop = time.monotonic() + seconds, os.environ.get("ATTACK_STOP")
+    pos, gone = 0, set()
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        for i, s in enumerate(classes["trickle"]):
+            if i in gone or pos >= len(reg):
+                continue
+            try:
+                s.send(reg[pos:pos + 1], socket.MSG_DONTWAIT)
+            except OSError:
+                gone.add(i)
+        pos += 1
+        time.sleep(0.5)
+    out = []
+    for k, socks in classes.items():
+        out.append("%s=%d %s_dropped=%d" % (k, len(socks), k,
+                                            sum(1 for s in socks if closed_by_peer(s))))
+    print(" ".join(out))
+
+
+def agentspy(port, seconds):
+    """Records every ENABLE's logger (and its filter) until REGISTRATION_DONE
+    and after, answering each command."""
+    s = tcp(port)
+    s.sendall(agent_reg())
+    seen, done = [], False
+    s.settimeout(0.2)
+    ready()
+    end, stop = time.monotonic() + seconds, os.environ.get("ATTACK_STOP")
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        try:
+            cmd, data = agent_cmd(s)
+        except socket.timeout:
+            continue
+        except (EOFError, OSError):
+            break
+        if cmd == AGENT_REG_DONE:
+            done = True
+            continue
+        if cmd in (AGENT_ENABLE, AGENT_DISABLE):
+            off = 8 if cmd == AGENT_ENABLE else 0
+            name = data[off:off + 256].split(b"\0")[0].decode(errors="replace")
+            filt = data[off + 260:].split(b"\0")[0].decode(errors="replace") \
+                if cmd == AGENT_ENABLE else ""
+            seen.append(("+" if cmd == AGENT_ENABLE else "-") + name + "|" + filt)
+        s.sendall(struct.pack(">I", 1))
+    print("done=%d rules=%s" % (done, ",".join(seen) or "-"))
+
+
+def agentlist(port, seconds):
+    """Answers LIST with names holding a terminal escape and a newline."""
+    s = tcp(port)
+    s.sendall(agent_reg())
+    s.settimeout(0.2)
+    names = [b"evil\x1b]0;owned\x07", b"evil\nforged", b"plain.logger"]
+    lists = 0
+    ready()
+    end, stop = time.monotonic() + seconds, os.environ.get("ATTACK_STOP")
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        try:
+            cmd, _ = agent_cmd(s)
+        except socket.timeout:
+            continue
+        except (EOFError, OSError):
+            break
+        if cmd == AGENT_LIST:
+            body = b"".join(n + b"\0" for n in names)
+            s.sendall(struct.pack(">III", 1, len(body), len(names)) + body)
+            lists += 1
+        elif cmd != AGENT_REG_DONE:
+            s.sendall(struct.pack(">I", 1))
+    print("lists=%d" % lists)
+
+
+def agent(port):
+    """A well-behaved agent's registration: ms until REGISTRATION_DONE."""
+    t0 = time.monotonic()
+    s = tcp(port)
+    s.settimeout(30)
+    s.sendall(agent_reg())
+    enables = 0
+    while True:
+        cmd, _ = agent_cmd(s)
+        if cmd == AGENT_REG_DONE:
+            break
+        enables += cmd == AGENT_ENABLE
+        s.sendall(struct.pack(">I", 1))
+    print("registered_ms=%d enables=%d" % ((time.monotonic() - t0) * 1000, enables))
+
+
 def main(argv):
     what, path, args = argv[1], argv[2], [int(a) for a in argv[3:]]
     {"slowloris": slowloris, "flood": flood, "regbomb": regbomb, "mute": mute,
-     "churn": churn}[what](path, *args)
+     "churn": churn, "agentflood": agentflood, "agentspy": agentspy,
+     "agentlist": agentlist, "agent": agent}[what](path, *args)
 
 
 if __name__ == "__main__":
