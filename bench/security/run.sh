@@ -149,8 +149,8 @@ builds=("$B")
 [ -n "${BEFORE:-}" ] && builds+=("$BEFORE/bin")
 declare -A agent_row
 for b in "${builds[@]}"; do agent_row[$b]="$(agent_conns "$b")"; done
-coproc HOLDER { runuser -u "$U" -- python3 "$top/bench/security/agent-conn.py" hold 2500; }
-read -r -t 120 _ <&"${HOLDER[0]}"
+coproc HOLDER { runuser -u "$U" -- python3 "$top/bench/security/agent-conn.py" hold 2500 2>"$T/holder.err"; }
+read -r -t 120 _ <&"${HOLDER[0]}" || echo "the holder of 5,000 sockets did not start: $(cat "$T/holder.err")"
 held=$(($(wc -l </proc/net/tcp) - 1))
 for b in "${builds[@]}"; do agent_row[$b]="${agent_row[$b]} $(agent_conns "$b")"; done
 eval "exec ${HOLDER[1]}>&-"
