@@ -35,16 +35,20 @@
  * at most app-reply-ms.
  *
  * Peers are untrusted (any local process can connect to 127.0.0.1): a
- * connection's user is the owner of its socket (asked of the kernel by
- * the connection's exact 4-tuple, NETLINK_SOCK_DIAG: peer_uid()); a user daemon serves its own user and root only, the root daemon
- * everyone, each agent seeing only the rules of root's sessions and its own
- * user's. Connections count against the apps socket's caps
- * (app-conns-per-uid, app-conns: docs/SECURITY.md); the registration must be
- * whole within app-register-ms of the connection; an agent answers each
- * command with 4 bytes (LIST: its loggers, at most 1 MiB) and may send
- * nothing else (more is a protocol error: dropped); what waits to be sent
- * to an agent, and how many answers it owes, are capped (a peer that does
- * not read is dropped). Nothing here ever blocks the loop.
+ * connection's user is the owner of its socket (asked of the kernel by the
+ * connection's exact 4-tuple, NETLINK_SOCK_DIAG: peer_uid()); a user daemon
+ * serves its own user and root only, the root daemon everyone, each agent
+ * seeing only the rules of root's sessions and its own user's. Connections
+ * count against the apps socket's caps (app-conns-per-uid, app-conns:
+ * docs/SECURITY.md); the registration must be whole within app-register-ms
+ * of the connection; an agent answers each command with 4 bytes (LIST: its
+ * loggers, at most 1 MiB; only printable names listed, and at most 16,384
+ * of an untrusted user's agents in one list) and may send nothing else
+ * (more is a protocol error: dropped); what waits to be sent to an agent,
+ * and how many answers it owes, are capped (a peer that does not read is
+ * dropped), and an untrusted user's agents' buffers are charged to its
+ * app-bytes-per-uid, which its apps share. Nothing here ever blocks the
+ * loop.
  */
 #include "common/common.h"
 #include "common/log.h"
@@ -79,6 +83,7 @@
 #define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
 #define AGENT_PEND_MAX 256         /* answers one agent may owe */
 #define AGENT_LIST_MAX (1u << 20)  /* bytes of one LIST answer's names */
+#define AGENT_LIST_UID_NAMES 16384 /* names an untrusted uid's agents add to one list */
 #define AGENT_RET_SUCCESS 1
 
 /* An answer owed: to a command (4 bytes), or to LIST @query. */
@@ -115,9 +120,10 @@ struct agent {
 	unsigned char in[12]; /* the answer being read: its head */
 	size_t in_len;
 	char *names; /* a LIST answer's names, being read */
-	size_t names_len, names_size;
+	size_t names_len, names_size, names_charge;
 	unsigned char *out;
 	size_t out_len, out_cap;
+	size_t charged; /* of its user's app-bytes-per-uid (untrusted): out, names */
 };
 
 static struct agent *agents;
@@ -152,11 +158,41 @@ static void agent_drop(struct agent *a, const char *why)
 	free(a->names);
 	sd_watch_del(a->fd);
 	close(a->fd);
+	a->owner->app_bytes -= a->charged;
 	a->owner->app_conns--;
 	untrusted_agents -= !a->trusted;
 	sd_uid_put(a->owner);
 	free(a->out);
 	free(a);
+}
+
+/*
+ * Charges @more bytes of @a's buffers to its user's budget (the apps'
+ * app-bytes-per-uid: a user's agents and apps share it; trusted ones are
+ * not charged): 0, or -1 over it. agent_uncharge() gives back.
+ */
+static int agent_charge(struct agent *a, size_t more)
+{
+	if (a->trusted)
+		return 0;
+	if (a->owner->app_bytes + more > sd_limits.app_bytes_per_uid) {
+		sd_log_peer(a->uid, TRAWL_LOG_WARN,
+			    "agent port: an agent of uid %d is over the "
+			    "memory its user's apps and agents may take",
+			    (int)a->uid);
+		return -1;
+	}
+	a->owner->app_bytes += more;
+	a->charged += more;
+	return 0;
+}
+
+static void agent_uncharge(struct agent *a, size_t less)
+{
+	if (a->trusted)
+		return;
+	a->owner->app_bytes -= less;
+	a->charged -= less;
 }
 
 /* Sends what it can of @a's queue; the watch asks for POLLOUT while some is left. */
@@ -194,9 +230,13 @@ static int agent_queue_for(struct agent *a, uint32_t cmd, const void *data, size
 
 		while (cap < a->out_len + sizeof(hdr) + len)
 			cap *= 2;
-		p = realloc(a->out, cap);
-		if (!p)
+		if (agent_charge(a, cap - a->out_cap))
 			return -1;
+		p = realloc(a->out, cap);
+		if (!p) {
+			agent_uncharge(a, cap - a->out_cap);
+			return -1;
+		}
 		a->out = p;
 		a->out_cap = cap;
 	}
@@ -372,6 +412,10 @@ static void list_answered(struct agent *a, const struct pend *q)
 		return; /* its command answered already (time was up) */
 	if (qq->waiting)
 		qq->waiting--;
+	if (a->owner->list_query != qq->id) {
+		a->owner->list_query = qq->id;
+		a->owner->list_names = 0;
+	}
 	while (i < a->names_len) {
 		const char *name = a->names + i;
 		size_t n = strnlen(name, a->names_len - i);
@@ -386,9 +430,20 @@ static void list_answered(struct agent *a, const struct pend *q)
 		/* a name as an event rule takes one, printable (else skipped:
 		 * the agent's user must not write a terminal escape or a
 		 * forged line into root's `list -p`) */
-		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len && name_printable(name, n) &&
-		    !qq->r->status)
+		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len &&
+		    name_printable(name, n) && !qq->r->status) {
+			/* an untrusted user's agents fill a bounded part of the
+			 * list: never root's whole answer (its records' cap) */
+			if (!a->trusted && a->owner->list_names == AGENT_LIST_UID_NAMES) {
+				sd_log_peer(a->uid, TRAWL_LOG_WARN,
+					    "agent port: the loggers of uid "
+					    "%d's agents past %u left out of a list",
+					    (int)a->uid, AGENT_LIST_UID_NAMES);
+				break;
+			}
+			a->owner->list_names += !a->trusted;
 			sd_reply_rec(qq->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
+		}
 		i += n + 1;
 	}
 }
@@ -411,11 +466,12 @@ static int agent_answer(struct agent *a, const unsigned char *buf, size_t n)
 			memcpy(&status, a->in, 4);
 			memcpy(&size, a->in + 4, 4);
 			size = be32toh(size);
-			if (size > AGENT_LIST_MAX)
+			if (size > AGENT_LIST_MAX || agent_charge(a, size))
 				return -1;
+			a->names_charge = size;
 			a->names = malloc(size ? size : 1);
 			if (!a->names)
-				return -1;
+				return -1; /* (the charge: given back at the drop) */
 			a->names_size = be32toh(status) == AGENT_RET_SUCCESS ? size : 0;
 			a->names_len = 0;
 			if (be32toh(status) != AGENT_RET_SUCCESS && size)
@@ -427,8 +483,11 @@ static int agent_answer(struct agent *a, const unsigned char *buf, size_t n)
 	}
 	if (q->list && a->names_len < a->names_size)
 		return 0;
-	if (q->list)
+	if (q->list) {
 		list_answered(a, q);
+		agent_uncharge(a, a->names_charge);
+		a->names_charge = 0;
+	}
 	free(a->names);
 	a->names = NULL;
 	a->names_len = a->names_size = 0;

@@ -312,6 +312,8 @@ struct sd_uid {
 	uint32_t ctl_conns, app_conns;
 	uint64_t app_bytes;       /* charged by its apps (ustctl's shared budget) */
 	uint64_t refused, dropped; /* connections refused over a cap; apps dropped */
+	uint64_t list_query;       /* agent-port.c: the list -p its agents' names */
+	uint32_t list_names;       /* are counted for, and how many were listed */
 };
 /* The record of @uid, made on first use (NULL: ENOMEM). */
 struct sd_uid *sd_uid_get(uid_t uid);

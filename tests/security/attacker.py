@@ -28,6 +28,8 @@ key=value pairs, which the tests check:
                                  records the loggers it is sent (rules)
   agentlist PORT SECONDS         one Python agent answering LIST with logger
                                  names holding control bytes (a terminal escape)
+  agentbig PORT AGENTS SECONDS   AGENTS Python agents answering each LIST with
+                                 1 MiB of distinct logger names
   agent PORT                     (any user) one Python agent: the time from its
                                  registration to REGISTRATION_DONE, and the
                                  ENABLEs before it
@@ -363,6 +365,61 @@ def agentlist(port, seconds):
     print("lists=%d" % lists)
 
 
+def agentbig(port, agents, seconds):
+    body = b"".join(b"big%07d\0" % i for i in range(100000))
+    body = body[:1 << 20].rsplit(b"\0", 1)[0] + b"\0"
+    socks = []
+    for _ in range(agents):
+        s = tcp(port)
+        s.sendall(agent_reg())
+        socks.append(s)
+    ready()
+    lists, end = 0, time.monotonic() + seconds
+    stop = os.environ.get("ATTACK_STOP")
+    for s in socks:
+        s.setblocking(False)
+    bufs, rest = [b""] * len(socks), []
+    while time.monotonic() < end and not (stop and os.path.exists(stop)):
+        for i, s in enumerate(socks):
+            try:
+                bufs[i] += s.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                continue
+            while len(bufs[i]) >= 16:
+                size, cmd, _ = struct.unpack(">QII", bufs[i][:16])
+                if len(bufs[i]) < 16 + size:
+                    break
+                bufs[i] = bufs[i][16 + size:]
+                try:
+                    if cmd == AGENT_LIST:
+                        # the head and half the names now, the rest later:
+                        # the daemon holds all the agents' answers at once
+                        s.setblocking(True)
+                        s.settimeout(5)
+                        s.sendall(struct.pack(">III", 1, len(body), 100000) + body[:1000])
+                        s.setblocking(False)
+                        rest.append((time.monotonic() + 0.5, s))
+                        lists += 1
+                    elif cmd != AGENT_REG_DONE:
+                        s.send(struct.pack(">I", 1))
+                except OSError:
+                    pass
+        while rest and rest[0][0] <= time.monotonic():
+            try:
+                rest[0][1].setblocking(True)
+                rest[0][1].settimeout(5)
+                rest[0][1].sendall(body[1000:])
+                rest[0][1].setblocking(False)
+            except OSError:
+                pass
+            rest.pop(0)
+        time.sleep(0.01)
+    dropped = sum(1 for s in socks if closed_by_peer(s))
+    print("agents=%d lists=%d dropped=%d" % (len(socks), lists, dropped))
+
+
 def agent(port):
     """A well-behaved agent's registration: ms until REGISTRATION_DONE."""
     t0 = time.monotonic()
@@ -383,7 +440,7 @@ def main(argv):
     what, path, args = argv[1], argv[2], [int(a) for a in argv[3:]]
     {"slowloris": slowloris, "flood": flood, "regbomb": regbomb, "mute": mute,
      "churn": churn, "agentflood": agentflood, "agentspy": agentspy,
-     "agentlist": agentlist, "agent": agent}[what](path, *args)
+     "agentlist": agentlist, "agentbig": agentbig, "agent": agent}[what](path, *args)
 
 
 if __name__ == "__main__":
