@@ -52,6 +52,7 @@
  */
 #include "common/common.h"
 #include "common/log.h"
+#include "sessiond/agent-wire.h"
 #include "sessiond/sessiond.h"
 
 #include <arpa/inet.h>
@@ -74,17 +75,13 @@
 #define AGENT_PORT_FIRST 5345 /* LTTng's DEFAULT_AGENT_TCP_PORT_RANGE */
 #define AGENT_PORT_LAST 5354
 #define AGENT_NAME_LEN 256   /* LTTng's LTTNG_SYMBOL_NAME_LEN */
-#define AGENT_MAJOR 2
-#define AGENT_MINOR 0
 #define AGENT_CMD_LIST 1
 #define AGENT_CMD_ENABLE 2
 #define AGENT_CMD_DISABLE 3
 #define AGENT_CMD_REG_DONE 4
 #define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
 #define AGENT_PEND_MAX 256         /* answers one agent may owe */
-#define AGENT_LIST_MAX (1u << 20)  /* bytes of one LIST answer's names */
 #define AGENT_LIST_UID_NAMES 16384 /* names an untrusted uid's agents add to one list */
-#define AGENT_RET_SUCCESS 1
 
 /* An answer owed: to a command (4 bytes), or to LIST @query. */
 struct pend {
@@ -112,12 +109,12 @@ struct agent {
 	struct sd_uid *owner;
 	int registered;
 	uint32_t domain; /* TRAWL_CTL_DOMAIN_JUL.. once registered */
-	unsigned char reg[16];
+	unsigned char reg[AGENT_WIRE_REG_LEN];
 	size_t reg_len;
 	uint32_t pid; /* as it says */
 	struct pend pend[AGENT_PEND_MAX]; /* answers owed, oldest at pend_head */
 	unsigned pend_head, pend_n;
-	unsigned char in[12]; /* the answer being read: its head */
+	unsigned char in[AGENT_WIRE_LIST_HEAD_LEN]; /* the answer being read: its head */
 	size_t in_len;
 	char *names; /* a LIST answer's names, being read */
 	size_t names_len, names_size, names_charge;
@@ -344,19 +341,11 @@ static void trigger_enable(const char *name, uint32_t loglevel_type, int logleve
  * REGISTRATION_DONE. */
 static int agent_registered(struct agent *a)
 {
-	uint32_t domain, major, minor;
+	uint32_t domain;
 	const struct sd_session *s;
 	const struct sd_event *e;
 
-	memcpy(&domain, a->reg, 4);
-	domain = be32toh(domain);
-	memcpy(&a->pid, a->reg + 4, 4);
-	a->pid = be32toh(a->pid);
-	memcpy(&major, a->reg + 8, 4);
-	memcpy(&minor, a->reg + 12, 4);
-	/* LTTng's checks: an agent domain, its protocol 2.0 */
-	if (domain < TRAWL_CTL_DOMAIN_JUL || domain > TRAWL_CTL_DOMAIN_PYTHON ||
-	    be32toh(major) != AGENT_MAJOR || be32toh(minor) != AGENT_MINOR) {
+	if (agent_wire_reg(a->reg, &domain, &a->pid)) {
 		agent_drop(a, "not an LTTng 2.13 agent (domain or protocol version)");
 		return -1;
 	}
@@ -389,22 +378,12 @@ full:
 	return -1;
 }
 
-/* Whether @name (@n bytes) has no control byte (UTF-8 is kept). */
-static int name_printable(const char *name, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* LIST answer of @a complete (names in a->names): its query takes them. */
 static void list_answered(struct agent *a, const struct pend *q)
 {
 	struct agent_query *qq;
-	size_t i = 0;
+	const char *name;
+	size_t pos = 0;
 
 	for (qq = queries; qq && qq->id != q->query; qq = qq->next)
 		;
@@ -416,9 +395,9 @@ static void list_answered(struct agent *a, const struct pend *q)
 		a->owner->list_query = qq->id;
 		a->owner->list_names = 0;
 	}
-	while (i < a->names_len) {
-		const char *name = a->names + i;
-		size_t n = strnlen(name, a->names_len - i);
+	/* each listable name as an event rule takes one (agent_wire_name_next()) */
+	while (!qq->r->status &&
+	       agent_wire_name_next(a->names, a->names_len, &pos, TRAWL_CTL_NAME_MAX, &name)) {
 		struct trawl_ctl_wire_available body = {
 			.domain = a->domain,
 			.kind = TRAWL_CTL_EVENT_TRACEPOINT,
@@ -427,24 +406,17 @@ static void list_answered(struct agent *a, const struct pend *q)
 		};
 		const char *strs[TRAWL_CTL_REC_MAX_STRINGS] = {name};
 
-		/* a name as an event rule takes one, printable (else skipped:
-		 * the agent's user must not write a terminal escape or a
-		 * forged line into root's `list -p`) */
-		if (n && n < TRAWL_CTL_NAME_MAX && i + n < a->names_len &&
-		    name_printable(name, n) && !qq->r->status) {
-			/* an untrusted user's agents fill a bounded part of the
-			 * list: never root's whole answer (its records' cap) */
-			if (!a->trusted && a->owner->list_names == AGENT_LIST_UID_NAMES) {
-				sd_log_peer(a->uid, TRAWL_LOG_WARN,
-					    "agent port: the loggers of uid "
-					    "%d's agents past %u left out of a list",
-					    (int)a->uid, AGENT_LIST_UID_NAMES);
-				break;
-			}
-			a->owner->list_names += !a->trusted;
-			sd_reply_rec(qq->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
+		/* an untrusted user's agents fill a bounded part of the list:
+		 * never root's whole answer (its records' cap) */
+		if (!a->trusted && a->owner->list_names == AGENT_LIST_UID_NAMES) {
+			sd_log_peer(a->uid, TRAWL_LOG_WARN,
+				    "agent port: the loggers of uid "
+				    "%d's agents past %u left out of a list",
+				    (int)a->uid, AGENT_LIST_UID_NAMES);
+			break;
 		}
-		i += n + 1;
+		a->owner->list_names += !a->trusted;
+		sd_reply_rec(qq->r, TRAWL_CTL_ITEM_AVAILABLE, &body, strs);
 	}
 }
 
@@ -461,21 +433,16 @@ static int agent_answer(struct agent *a, const unsigned char *buf, size_t n)
 		if (a->in_len < head)
 			return 0;
 		if (q->list) {
-			uint32_t status, size;
+			uint32_t size;
 
-			memcpy(&status, a->in, 4);
-			memcpy(&size, a->in + 4, 4);
-			size = be32toh(size);
-			if (size > AGENT_LIST_MAX || agent_charge(a, size))
+			if (agent_wire_list_head(a->in, &size) || agent_charge(a, size))
 				return -1;
 			a->names_charge = size;
 			a->names = malloc(size ? size : 1);
 			if (!a->names)
 				return -1; /* (the charge: given back at the drop) */
-			a->names_size = be32toh(status) == AGENT_RET_SUCCESS ? size : 0;
+			a->names_size = size;
 			a->names_len = 0;
-			if (be32toh(status) != AGENT_RET_SUCCESS && size)
-				return -1; /* (a failed answer has no names) */
 		}
 	} else {
 		memcpy(a->names + a->names_len, buf, n);
