@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd-list.c - `trawl list`: sessions, one session, or the events a domain offers. */
 #include "cli/cli.h"
+#include "common/common.h"
 #include "cli/show.h"
 
 #include <errno.h>
@@ -90,7 +91,8 @@ static const char *proc_cmdline(pid_t pid, char *buf, size_t len)
 	if (n <= 0)
 		return "(unknown)";
 	buf[n] = '\0';
-	return buf;
+	/* argv[0] is its owner's to choose, escape sequences included. */
+	return trawl_str_printable(buf);
 }
 
 /* LTTng's field types from trawl's words ("integer", "s32", "string"...). */

@@ -76,6 +76,15 @@ int trawl_msg_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * trawl_str_printable - makes @s, text another user chose (a process's
+ * name or argv[0]), safe to show on a terminal: a control character (C0,
+ * DEL, or C1 in UTF-8) and each byte of a sequence that is not UTF-8
+ * become '?', so that no escape sequence of theirs reaches root's screen.
+ * Printable ASCII and UTF-8 text are kept. In place; returns @s.
+ */
+char *trawl_str_printable(char *s);
+
+/*
  * write(2) until all @len bytes are out (EINTR retried). 0 or -errno. For
  * files, and pipes or sockets whose reader is our own (a spawner, a child).
  * The two differ on purpose: a socket whose peer is someone else's process

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fmt.c - snprintf() that says when it cut (common.h): trawl_path_fmt()
- * refuses a cut path or name, trawl_msg_fmt() marks a cut message.
+ * refuses a cut path or name, trawl_msg_fmt() marks a cut message; and
+ * trawl_str_printable() for text of someone else's shown on a terminal.
  * tests/lint/snprintf.py keeps a bare snprintf() from coming back.
  */
 #include "common/common.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,4 +51,48 @@ int trawl_msg_fmt(char *buf, size_t len, const char *fmt, ...)
 	if (len > sizeof(cut))
 		memcpy(buf + len - sizeof(cut), cut, sizeof(cut));
 	return 1;
+}
+
+/* The length of the UTF-8 sequence at @p whose code point is printable
+ * (not C1, not a surrogate, not overlong), or 0. */
+static size_t utf8_printable_len(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *trawl_str_printable(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		size_t n;
+
+		if (*p >= 0x20 && *p < 0x7f) {
+			p++;
+		} else if (*p >= 0x80 && (n = utf8_printable_len(p))) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+	return s;
 }

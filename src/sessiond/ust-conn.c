@@ -318,6 +318,9 @@ static void proc_comm(pid_t pid, char *buf, size_t len)
 		return;
 	name[n] = '\0';
 	name[strcspn(name, "\n/")] = '\0';
+	/* The process sets its comm (PR_SET_NAME) to any bytes: it is shown to
+	 * root (the log, the trace folder's name). */
+	trawl_str_printable(name);
 	if (name[0] && len) {
 		size_t k = strnlen(name, len - 1);
 

@@ -5,6 +5,7 @@
  * Every byte is hostile: a traced program of any user writes them
  * (fuzzed in fuzz/ustctl/).
  */
+#include "common/common.h"
 #include "ustctl/app-internal.h"
 
 #include <errno.h>
@@ -20,6 +21,25 @@ static int copy_str(char *dst, const char *src, size_t size, int allow_empty)
 		return -EPROTO;
 	memcpy(dst, src, (size_t)(nul - src) + 1);
 	return 0;
+}
+
+/*
+ * "provider:event": exactly one ':' with something on both sides, and
+ * printable ASCII only. An app's names reach root's terminal (`trawl list
+ * -u`, the daemon's log): a control byte there is a terminal escape sequence
+ * of another user's choosing. LTTng's names are C identifiers (tracef's
+ * too); no real app is refused.
+ */
+static int event_name_ok(const char *name)
+{
+	const char *colon = strchr(name, ':'), *p;
+
+	if (!colon || colon == name || colon[1] == '\0' || strchr(colon + 1, ':'))
+		return 0;
+	for (p = name; *p; p++)
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
+			return 0;
+	return 1;
 }
 
 /* The clock after a REGISTER: 0 or -EPROTO. */
@@ -77,6 +97,7 @@ int trawl_wire_register_decode(const void *buf, size_t len, struct trawl_ustctl_
 	info->abi_minor = r.abi_minor;
 	if (copy_str(info->procname, r.procname, sizeof(r.procname), 1))
 		return -EPROTO;
+	trawl_str_printable(info->procname); /* the app's word: shown to root */
 	if (len > sizeof(r)) {
 		memcpy(&wc, (const char *)buf + sizeof(r), sizeof(wc));
 		if (clock_decode(&wc, &info->clock))
@@ -103,13 +124,6 @@ int trawl_wire_events_added_decode(const void *buf, size_t len, uint32_t have, u
 	return 0;
 }
 
-/* "provider:event": exactly one ':' with something on both sides. */
-static int event_name_ok(const char *name)
-{
-	const char *colon = strchr(name, ':');
-
-	return colon && colon != name && colon[1] != '\0' && !strchr(colon + 1, ':');
-}
 
 int trawl_wire_tally_entry_ok(const char *name, int32_t loglevel, uint32_t reserved, uint64_t count)
 {
@@ -259,9 +273,7 @@ int trawl_wire_event_decode(const void *buf, size_t len, struct trawl_ustctl_eve
 	ev = (struct trawl_ustctl_event *)block;
 	fields = (struct trawl_ustctl_field *)(block + sizeof(*ev));
 	entries = (struct trawl_ustctl_enum_entry *)(fields + w.nr_fields);
-	/* "provider:event": exactly one ':' with something on both sides. */
-	if (copy_str(ev->name, w.name, sizeof(w.name), 0) || !strchr(ev->name, ':') ||
-	    ev->name[0] == ':' || strchr(ev->name, ':')[1] == '\0')
+	if (copy_str(ev->name, w.name, sizeof(w.name), 0) || !event_name_ok(ev->name))
 		goto err;
 	ev->loglevel = w.loglevel;
 	ev->nr_fields = w.nr_fields;

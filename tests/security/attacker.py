@@ -30,6 +30,9 @@ key=value pairs, which the tests check:
                                  names holding control bytes (a terminal escape)
   agentbig PORT AGENTS SECONDS   AGENTS Python agents answering each LIST with
                                  1 MiB of distinct logger names
+  names SOCK SECONDS             two registrations: one with a process name
+                                 holding a terminal escape and a good event,
+                                 one with an event name holding one (refused)
   agent PORT                     (any user) one Python agent: the time from its
                                  registration to REGISTRATION_DONE, and the
                                  ENABLEs before it
@@ -52,16 +55,16 @@ DONE_REFUSED = 2                   # wire.h TRAWL_WIRE_DONE_REFUSED
 REG_SIZE, EVENT_SIZE, FIELD_SIZE, CMD_SIZE = 80, 288, 232, 72
 
 
-def register_msg(nr_events, pid=None):
+def register_msg(nr_events, pid=None, procname=b"attacker"):
     pid = pid or os.getpid()
     body = struct.pack("=8I", pid, os.getppid(), os.getuid(), os.getgid(), 64, 1, 1, nr_events)
-    body += b"attacker".ljust(16, b"\0") + bytes(16)
+    body += procname.ljust(16, b"\0") + bytes(16)
     return HDR.pack(MAGIC, 1, REGISTER, REG_SIZE, 0) + body
 
 
-def event_msg(index, nr_fields):
+def event_msg(index, nr_fields, name=None):
     size = EVENT_SIZE + nr_fields * FIELD_SIZE
-    name = ("bomb:e%d" % index).encode().ljust(256, b"\0")
+    name = (name or ("bomb:e%d" % index).encode()).ljust(256, b"\0")
     msg = HDR.pack(MAGIC, 1, EVENT, size, 0) + name + struct.pack("=iIII", 13, nr_fields, 0, 0)
     fields = []
     for f in range(nr_fields):
@@ -209,6 +212,33 @@ def regbomb(path, conns, events, fields, seconds):
     ready()
     hold(seconds)
     print("conns=%d sent_all=%d refused=%d cut=%d" % (len(socks), sent_all, refused, cut))
+
+
+def names(path, seconds):
+    """Names that would put a terminal escape on root's screen: its comm
+    too (the daemon reads it from /proc)."""
+    with open("/proc/self/comm", "wb") as f:
+        f.write(b"ev\x1b[2Jil")
+    kept, refused, socks = 0, 0, []
+    for procname, event in ((b"ev\x1b[2Jil", b"good:event"), (b"attacker", b"bad:e\x1b]0;x\x07")):
+        s = connect(path)
+        socks.append(s)
+        try:
+            s.sendall(register_msg(1, procname=procname))
+            s.sendall(event_msg(0, 1, name=event))
+        except OSError:
+            refused += 1
+            continue
+        cmds, closed = read_cmds(s, 10)
+        for _, _, seq in cmds:
+            answer(s, seq)
+        if closed or any(k == CMD_REGISTRATION_DONE and f & DONE_REFUSED for k, f, _ in cmds):
+            refused += 1
+        else:
+            kept += 1
+    ready()
+    hold(seconds)
+    print("kept=%d refused=%d" % (kept, refused))
 
 
 def mute(path, apps, seconds):
@@ -440,7 +470,7 @@ def main(argv):
     what, path, args = argv[1], argv[2], [int(a) for a in argv[3:]]
     {"slowloris": slowloris, "flood": flood, "regbomb": regbomb, "mute": mute,
      "churn": churn, "agentflood": agentflood, "agentspy": agentspy,
-     "agentlist": agentlist, "agentbig": agentbig, "agent": agent}[what](path, *args)
+     "agentlist": agentlist, "agentbig": agentbig, "agent": agent, "names": names}[what](path, *args)
 
 
 if __name__ == "__main__":

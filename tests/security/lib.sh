@@ -30,7 +30,9 @@ start_root_daemon() {
 # attack KIND ARGS...: starts attacker.py as $X, returns once it is in place.
 attack() {
 	rm -f "$T/stop"
-	runuser -u "$X" -- env ATTACK_STOP="$T/stop" "${TRAWL_PYTHON:-python3}" "$ATTACKER" "$@" \
+	# ATT_ARGV0: the attacker's argv[0] (what `trawl list -u` shows of it)
+	runuser -u "$X" -- env ATTACK_STOP="$T/stop" bash -c 'exec -a "$0" "$@"' \
+		"${ATT_ARGV0:-${TRAWL_PYTHON:-python3}}" "${TRAWL_PYTHON:-python3}" "$ATTACKER" "$@" \
 		>"$ATT_OUT" 2>&1 &
 	ATT_PID=$!
 	local i
