@@ -77,8 +77,15 @@ fi
 
 if ! lttng list >/dev/null 2>&1; then
 	lttng-sessiond --daemonize >/dev/null 2>&1
-	sleep 0.5
-	started_lttng=$(pgrep -n -x lttng-sessiond)
+	# The daemon's own pid file (root's: /var/run/lttng), not the newest
+	# process of that name: lttng-sessiond forks a helper of the same
+	# name, and killing only that left the daemon running after the bench.
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		started_lttng=$(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null)
+		[ -n "$started_lttng" ] && break
+		sleep 0.1
+	done
+	[ -n "$started_lttng" ] || started_lttng=$(pgrep -o -x lttng-sessiond)
 fi
 
 # The consumer daemons' CPU time (user + system), thread by thread: "TID NS"
