@@ -70,12 +70,22 @@ static int crash_open(int dir, const char *name, struct stat *st)
 		return -errno;
 	if (!S_ISREG(lst.st_mode) && !S_ISLNK(lst.st_mode))
 		return -EINVAL;
+	if (S_ISLNK(lst.st_mode)) {
+		/* Judged before it is opened: opening a device has effects
+		 * (a tape rewinds), whoever's link leads there. */
+		if (fstatat(dir, name, st, 0))
+			return -errno;
+		if (!S_ISREG(st->st_mode))
+			return -EINVAL;
+		if (st->st_uid != lst.st_uid)
+			return -EPERM;
+	}
 	fd = openat(dir, name,
 		    O_RDONLY | O_NONBLOCK | O_CLOEXEC | (S_ISLNK(lst.st_mode) ? 0 : O_NOFOLLOW));
 	if (fd < 0)
 		return -errno;
-	/* Checked on what was opened: a link changed meanwhile is judged by
-	 * the file it led to. */
+	/* Checked again on what was opened: a link changed meanwhile is
+	 * judged by the file it led to. */
 	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
 		close(fd);
 		return -EINVAL;
