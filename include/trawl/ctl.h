@@ -966,6 +966,31 @@ int trawl_ctl_trigger_set_event_rule(struct trawl_ctl_trigger *t, enum trawl_ctl
 				     int loglevel, const char *exclusions);
 
 /**
+ * trawl_ctl_trigger_set_probe_rule - condition "event rule matches" on a
+ * kernel probe (LTTng's --type=kernel:kprobe or kernel:uprobe)
+ * @t: the trigger
+ * @kind: PROBE (@location SYMBOL, SYMBOL+OFFSET or 0xADDRESS) or
+ *        USERSPACE_PROBE (@location [elf:]PATH:SYMBOL or
+ *        sdt:PATH:PROVIDER:NAME)
+ * @location: as enable-event's --probe or --userspace-probe takes it, and
+ *            checked as strictly by the root daemon, which reads a uprobe's
+ *            PATH as the registering user (a regular file they can read)
+ * @event_name: the rule's event name (list-triggers shows it); NULL or "":
+ *              the location, as LTTng names it
+ *
+ * The daemon defines the probe when the trigger is registered and removes it
+ * with the trigger; each hit of it is one occurrence of the condition, seen
+ * through perf_event_open(2) as kernel tracepoints are. Its captures see
+ * the probe's fields: a uprobe on a function records its first six integer
+ * arguments as a0..a5 (x86-64), both kinds __probe_ip; $ctx.pid and
+ * $ctx.tid. Kprobes need a kernel with kprobe_events.
+ *
+ * Return: 0, -EINVAL or -ENAMETOOLONG.
+ */
+int trawl_ctl_trigger_set_probe_rule(struct trawl_ctl_trigger *t, enum trawl_ctl_event_kind kind,
+				     const char *location, const char *event_name);
+
+/**
  * trawl_ctl_trigger_add_capture - capture a field when the event rule matches
  * @t: the trigger (with an event rule)
  * @descriptor: a payload field name, $ctx.NAME or $app.PROVIDER:TYPE, with an
@@ -1465,6 +1490,9 @@ struct trawl_ctl_trigger_info {
 	uint32_t ratio_ppm;     /* buffer usage: millionths, or UINT32_MAX */
 	uint32_t nr_actions;
 	uint64_t occurrences;   /* times the condition held */
+	/* event rule matches, kernel PROBE or USERSPACE_PROBE: the location as
+	 * given (pattern is then the event name); "" otherwise */
+	const char *location;
 };
 
 /* An action of the TRIGGER record before it. Strings belong to the list. */

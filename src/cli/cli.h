@@ -240,6 +240,20 @@ void cli_mi_tracker_open(enum trawl_ctl_process_attr a);
 /* <vpid><type><id>N</id></type> (or <all>true</all>), <vpid> left open. */
 void cli_mi_tracker_value_open(enum trawl_ctl_process_attr a, int all, uint32_t id);
 const char *cli_mi_process_attr_name(enum trawl_ctl_process_attr a);
+/*
+ * A trigger's probe location, as list-triggers shows it (mi-trigger.c).
+ * A kprobe's (@uprobe 0): SYMBOL[+OFFSET] or 0xADDRESS, into @sym (""
+ * for an address) and @value (the offset or the address). A uprobe's:
+ * [elf:]PATH:SYMBOL or sdt:PATH:PROVIDER:NAME into @sdt, @path,
+ * @provider ("" for ELF) and @sym. 0, or -1 if @loc is none of these.
+ */
+struct cli_probe_loc {
+	int sdt;
+	uint64_t value;
+	char path[TRAWL_CTL_TARGET_MAX], provider[TRAWL_CTL_TARGET_MAX], sym[TRAWL_CTL_TARGET_MAX];
+};
+int cli_probe_loc_split(const char *loc, int uprobe, struct cli_probe_loc *out);
+
 /* The trigger at @at of @list (mi-trigger.c), with its error counters if @errors. */
 void cli_mi_trigger(const struct trawl_ctl_list *list, size_t at, int errors);
 const char *cli_mi_domain_name(enum trawl_ctl_domain d);

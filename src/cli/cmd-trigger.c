@@ -13,6 +13,8 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,7 +173,7 @@ static int loglevel_of(enum trawl_ctl_domain domain, const char *s,
 	return *level < 0 ? -1 : 0;
 }
 
-/* LTTng 2.13's event rule types (--type), and what trawl's triggers take. */
+/* LTTng 2.13's event rule types (--type). */
 struct rule_type {
 	const char *what; /* LTTng's name of the type, in its lines */
 	enum trawl_ctl_domain domain;
@@ -179,25 +181,24 @@ struct rule_type {
 	unsigned probe : 1;     /* --location, no --name */
 	unsigned loglevels : 1; /* takes --log-level */
 	unsigned syscall : 1;   /* syscall[:TYPE] */
-	unsigned supported : 1; /* by trawl's triggers */
 };
 
 static const struct rule_type rule_user = {"user tracepoint", TRAWL_CTL_DOMAIN_UST,
-					   TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+					   TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0};
 static const struct rule_type rule_kernel = {"kernel tracepoint", TRAWL_CTL_DOMAIN_KERNEL,
-					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 0, 0, 1};
+					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 0, 0};
 static const struct rule_type rule_syscall = {"kernel syscall", TRAWL_CTL_DOMAIN_KERNEL,
-					      TRAWL_CTL_EVENT_SYSCALL, 0, 0, 1, 1};
+					      TRAWL_CTL_EVENT_SYSCALL, 0, 0, 1};
 static const struct rule_type rule_kprobe = {"kernel kprobe", TRAWL_CTL_DOMAIN_KERNEL,
-					     TRAWL_CTL_EVENT_PROBE, 1, 0, 0, 0};
+					     TRAWL_CTL_EVENT_PROBE, 1, 0, 0};
 static const struct rule_type rule_uprobe = {"kernel uprobe", TRAWL_CTL_DOMAIN_KERNEL,
-					     TRAWL_CTL_EVENT_USERSPACE_PROBE, 1, 0, 0, 0};
+					     TRAWL_CTL_EVENT_USERSPACE_PROBE, 1, 0, 0};
 static const struct rule_type rule_jul = {"jul logging", TRAWL_CTL_DOMAIN_JUL,
-					  TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+					  TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0};
 static const struct rule_type rule_log4j = {"log4j logging", TRAWL_CTL_DOMAIN_LOG4J,
-					    TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+					    TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0};
 static const struct rule_type rule_python = {"python logging", TRAWL_CTL_DOMAIN_PYTHON,
-					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0, 1};
+					     TRAWL_CTL_EVENT_TRACEPOINT, 0, 1, 0};
 
 static int is_either(const char *s, const char *a, const char *b)
 {
@@ -382,13 +383,16 @@ static int parse_event_rule(struct args *a, struct trawl_ctl_trigger *t)
 	if (rt->syscall && !syscall_type_ok(type))
 		return REFUSE(-EINVAL, "Failed to parse syscall type '%s'.",
 			      "failed to parse syscall type '%s'", type);
-	if (!rt->supported)
-		return cli_error(-EOPNOTSUPP, "%s event rules are not supported in trawl's triggers "
-					      "yet", rt->what);
 	domain = rt->domain;
 	kind = rt->kind;
-	ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, llt, ll,
-					       excl[0] ? excl : NULL);
+	if (rt->probe)
+		/* the location is checked by the root daemon, as enable-event's */
+		ret = trawl_ctl_trigger_set_probe_rule(t, kind, location, event_name);
+	else
+		ret = trawl_ctl_trigger_set_event_rule(t, domain, kind, pattern, filter, llt, ll,
+						       excl[0] ? excl : NULL);
+	if (ret == -ENAMETOOLONG && rt->probe)
+		return cli_error(ret, "--location or --event-name is too long");
 	if (ret)
 		return cli_error(ret, "event rule: %s", strerror(-ret));
 	for (i = 0; i < nr_caps; i++) {
@@ -754,8 +758,53 @@ static const char *agent_level_name(enum trawl_ctl_domain domain, int level)
 	return u ? u + 1 : "?";
 }
 
+static void print_captures(const char *c)
+{
+	if (!c[0])
+		return;
+	printf("    captures:\n");
+	while (*c) {
+		size_t n = strcspn(c, ",");
+
+		printf("      - %.*s\n", (int)n, c);
+		c += n + !!c[n];
+	}
+}
+
+/* A probe's rule, as LTTng 2.13 prints it. */
+static void print_probe_rule(const struct trawl_ctl_trigger_info *g)
+{
+	int uprobe = g->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE;
+	struct cli_probe_loc *l = malloc(sizeof(*l));
+
+	if (!l || cli_probe_loc_split(g->location, uprobe, l))
+		printf("    rule: %s (type: kernel:%s, location: %s)\n", g->pattern,
+		       uprobe ? "uprobe" : "kprobe", g->location);
+	else if (!uprobe && !l->sym[0])
+		printf("    rule: %s (type: kernel:kprobe, location: 0x%" PRIx64 ")\n", g->pattern,
+		       l->value);
+	else if (!uprobe && l->value)
+		printf("    rule: %s (type: kernel:kprobe, location: %s+0x%" PRIx64 ")\n",
+		       g->pattern, l->sym, l->value);
+	else if (!uprobe)
+		printf("    rule: %s (type: kernel:kprobe, location: %s)\n", g->pattern, l->sym);
+	else if (l->sdt)
+		printf("    rule: %s (type: kernel:uprobe, location type: SDT, location: %s:%s:%s)\n",
+		       g->pattern, l->path, l->provider, l->sym);
+	else
+		printf("    rule: %s (type: kernel:uprobe, location type: ELF, location: %s:%s)\n",
+		       g->pattern, l->path, l->sym);
+	free(l);
+}
+
 static void print_rule(const struct trawl_ctl_trigger_info *g)
 {
+	if (g->event_kind == TRAWL_CTL_EVENT_PROBE ||
+	    g->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE) {
+		print_probe_rule(g);
+		print_captures(g->captures);
+		return;
+	}
 	const char *type = g->domain == TRAWL_CTL_DOMAIN_UST		? "user tracepoint"
 			   : g->domain == TRAWL_CTL_DOMAIN_JUL		? "jul:logging"
 			   : g->domain == TRAWL_CTL_DOMAIN_LOG4J	? "log4j:logging"
@@ -774,17 +823,7 @@ static void print_rule(const struct trawl_ctl_trigger_info *g)
 	if (g->exclusions[0])
 		printf(", exclusions: %s", g->exclusions);
 	printf(")\n");
-	if (g->captures[0]) {
-		const char *c = g->captures;
-
-		printf("    captures:\n");
-		while (*c) {
-			size_t n = strcspn(c, ",");
-
-			printf("      - %.*s\n", (int)n, c);
-			c += n + !!c[n];
-		}
-	}
+	print_captures(g->captures);
 }
 
 static void print_condition(const struct trawl_ctl_trigger_info *g)

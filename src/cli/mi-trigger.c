@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "common/common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,110 @@ static void event_expr(const char *s, size_t n)
 	cli_mi_close();
 }
 
+int cli_probe_loc_split(const char *loc, int uprobe, struct cli_probe_loc *out)
+{
+	const char *body = loc, *c1, *c2;
+	char *end;
+
+	memset(out, 0, sizeof(*out));
+	if (!uprobe) {
+		const char *plus = strchr(loc, '+');
+
+		errno = 0;
+		if (!strncmp(loc, "0x", 2) || !strncmp(loc, "0X", 2)) {
+			out->value = strtoull(loc, &end, 16);
+			return errno || *end ? -1 : 0;
+		}
+		if (part(out->sym, sizeof(out->sym), loc, plus ? (size_t)(plus - loc) : strlen(loc)),
+		    !out->sym[0])
+			return -1;
+		if (plus) {
+			out->value = strtoull(plus + 1, &end, 0);
+			return errno || *end || !plus[1] ? -1 : 0;
+		}
+		return 0;
+	}
+	if (!strncmp(loc, "elf:", 4)) {
+		body += 4;
+	} else if (!strncmp(loc, "sdt:", 4)) {
+		body += 4;
+		out->sdt = 1;
+	}
+	c1 = strrchr(body, ':');
+	if (!c1)
+		return -1;
+	part(out->sym, sizeof(out->sym), c1 + 1, strlen(c1 + 1));
+	c2 = c1;
+	if (out->sdt) {
+		for (c2 = c1 - 1; c2 >= body && *c2 != ':'; c2--)
+			;
+		if (c2 < body)
+			return -1;
+		part(out->provider, sizeof(out->provider), c2 + 1, (size_t)(c1 - c2 - 1));
+	}
+	part(out->path, sizeof(out->path), body, (size_t)(c2 - body));
+	return 0;
+}
+
+/* A kprobe's or uprobe's rule: LTTng's <event_rule_kernel_kprobe|uprobe>. */
+static void probe_rule(const struct trawl_ctl_trigger_info *g)
+{
+	int uprobe = g->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE;
+	struct cli_probe_loc *l = malloc(sizeof(*l));
+
+	if (!l || cli_probe_loc_split(g->location, uprobe, l)) {
+		free(l);
+		return; /* (the daemon took it: never) */
+	}
+	cli_mi_open(uprobe ? "event_rule_kernel_uprobe" : "event_rule_kernel_kprobe");
+	cli_mi_str("event_name", g->pattern);
+	if (!uprobe) {
+		cli_mi_open("kernel_probe_location");
+		if (l->sym[0]) {
+			cli_mi_open("kernel_probe_location_symbol_offset");
+			cli_mi_str("name", l->sym);
+			cli_mi_u64("offset", l->value);
+		} else {
+			cli_mi_open("kernel_probe_location_address");
+			cli_mi_u64("address", l->value);
+		}
+	} else {
+		cli_mi_open("userspace_probe_location");
+		if (l->sdt) {
+			cli_mi_open("userspace_probe_location_tracepoint");
+			cli_mi_str("probe_name", l->sym);
+			cli_mi_str("provider_name", l->provider);
+			cli_mi_str("binary_path", l->path);
+			cli_mi_open("userspace_probe_location_lookup_method");
+			cli_mi_open("userspace_probe_location_lookup_method_tracepoint_sdt");
+		} else {
+			cli_mi_open("userspace_probe_location_function");
+			cli_mi_str("name", l->sym);
+			cli_mi_str("binary_path", l->path);
+			cli_mi_str("instrumentation_type", "ENTRY");
+			cli_mi_open("userspace_probe_location_lookup_method");
+			cli_mi_open("userspace_probe_location_lookup_method_function_elf");
+		}
+		cli_mi_close();
+		cli_mi_close();
+	}
+	cli_mi_close();
+	cli_mi_close();
+	cli_mi_close();
+	free(l);
+}
+
 static void event_rule(const struct trawl_ctl_trigger_info *g)
 {
 	const char *p;
 
 	cli_mi_open("event_rule");
+	if (g->event_kind == TRAWL_CTL_EVENT_PROBE ||
+	    g->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE) {
+		probe_rule(g);
+		cli_mi_close();
+		return;
+	}
 	if (g->domain == TRAWL_CTL_DOMAIN_UST) {
 		cli_mi_open("event_rule_user_tracepoint");
 	} else if (g->domain == TRAWL_CTL_DOMAIN_JUL) {

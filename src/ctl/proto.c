@@ -42,10 +42,10 @@ static const struct trawl_ctl_rec_layout layouts[] = {
 	[TRAWL_CTL_ITEM_SNAPSHOT_OUTPUT] = {sizeof(struct trawl_ctl_wire_snapshot_output), 3,
 					    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_PATH_MAX,
 					     TRAWL_CTL_PATH_MAX}},
-	[TRAWL_CTL_ITEM_TRIGGER] = {sizeof(struct trawl_ctl_wire_trigger), 7,
+	[TRAWL_CTL_ITEM_TRIGGER] = {sizeof(struct trawl_ctl_wire_trigger), 8,
 				    {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_FILTER_MAX,
 				     TRAWL_CTL_EXCLUSIONS_MAX, TRAWL_CTL_CAPTURES_MAX,
-				     TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX}},
+				     TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX, TRAWL_CTL_TARGET_MAX}},
 	[TRAWL_CTL_ITEM_TRIGGER_ACTION] = {sizeof(struct trawl_ctl_wire_trigger_action), 5,
 					   {TRAWL_CTL_NAME_MAX, TRAWL_CTL_NAME_MAX,
 					    TRAWL_CTL_OUTPUT_MAX, TRAWL_CTL_OUTPUT_MAX,
@@ -226,7 +226,12 @@ static int trigger_ok(const struct trawl_ctl_wire_req *r)
 			return 0;
 	switch (t->condition) {
 	case TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES:
-		return r->domain != TRAWL_CTL_DOMAIN_NONE && r->name[0] &&
+		if (r->event_kind == TRAWL_CTL_EVENT_PROBE ||
+		    r->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)
+			/* a probe: its location; no filter, as in LTTng */
+			return r->domain == TRAWL_CTL_DOMAIN_KERNEL && r->name[0] && r->target[0] &&
+			       !r->filter[0] && !r->exclusions[0];
+		return r->domain != TRAWL_CTL_DOMAIN_NONE && r->name[0] && !r->target[0] &&
 		       (r->event_kind == TRAWL_CTL_EVENT_TRACEPOINT ||
 			(r->event_kind == TRAWL_CTL_EVENT_SYSCALL &&
 			 r->domain == TRAWL_CTL_DOMAIN_KERNEL));

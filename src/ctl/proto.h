@@ -66,8 +66,11 @@
  *    domain); their log levels are any int32 (req.loglevel, EVENT records).
  * 19: a trigger's snapshot action keeps the -C/-D URLs its output was given
  *    as (req.trigger.actions[].ctrl_url, data_url; the TRIGGER_ACTION
- *    record's fourth and fifth strings). */
-#define TRAWL_CTL_VERSION 19u
+ *    record's fourth and fifth strings).
+ * 20: kernel probe triggers (event_kind PROBE or USERSPACE_PROBE, the
+ *    location in req.target, the event name in req.name; the TRIGGER
+ *    record's eighth string is the location). */
+#define TRAWL_CTL_VERSION 20u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -351,7 +354,7 @@ struct trawl_ctl_wire_tracker_value { /* no strings */
 
 /* A trigger; its nr_actions TRIGGER_ACTION records follow it. */
 struct trawl_ctl_wire_trigger { /* strings: name, pattern, filter, exclusions,
-				   captures, session, channel */
+				   captures, session, channel, location */
 	uint32_t owner_uid;
 	uint32_t condition;
 	uint32_t domain;
@@ -394,7 +397,7 @@ struct trawl_ctl_wire_notification { /* strings: trigger name, captures */
 	uint32_t reserved;
 } __attribute__((packed));
 
-#define TRAWL_CTL_REC_MAX_STRINGS 7
+#define TRAWL_CTL_REC_MAX_STRINGS 8
 
 /* What a record of one kind holds: its body's size and its strings' limits. */
 struct trawl_ctl_rec_layout {

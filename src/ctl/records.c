@@ -370,6 +370,7 @@ TRAWL_EXPORT int trawl_ctl_list_trigger_at(const struct trawl_ctl_list *list, si
 	v.captures = r->str[4];
 	v.session = r->str[5];
 	v.channel = r->str[6];
+	v.location = r->str[7];
 	v.threshold = w.threshold;
 	v.ratio_ppm = w.ratio_ppm;
 	v.nr_actions = w.nr_actions;

@@ -63,6 +63,7 @@ static void condition_reset(struct trawl_ctl_trigger *t, enum trawl_ctl_conditio
 	r->loglevel_type = TRAWL_CTL_LOGLEVEL_ALL;
 	r->loglevel = 0;
 	r->name[0] = r->filter[0] = r->exclusions[0] = r->session[0] = r->channel[0] = '\0';
+	r->target[0] = '\0';
 	r->trigger.captures[0] = '\0';
 	r->trigger.threshold = 0;
 	r->trigger.ratio_ppm = UINT32_MAX;
@@ -96,6 +97,28 @@ TRAWL_EXPORT int trawl_ctl_trigger_set_event_rule(struct trawl_ctl_trigger *t,
 	r->event_kind = kind;
 	r->loglevel_type = loglevel_type;
 	r->loglevel = loglevel_type == TRAWL_CTL_LOGLEVEL_ALL ? 0 : loglevel;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_trigger_set_probe_rule(struct trawl_ctl_trigger *t,
+						  enum trawl_ctl_event_kind kind,
+						  const char *location, const char *event_name)
+{
+	struct trawl_ctl_wire_req *r;
+	const char *name = event_name && event_name[0] ? event_name : location;
+
+	if (!t || !location || !location[0] ||
+	    (kind != TRAWL_CTL_EVENT_PROBE && kind != TRAWL_CTL_EVENT_USERSPACE_PROBE))
+		return -EINVAL;
+	r = &t->req;
+	condition_reset(t, TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES);
+	if (ctl_copy_str(r->name, sizeof(r->name), name) ||
+	    ctl_copy_str(r->target, sizeof(r->target), location)) {
+		condition_reset(t, TRAWL_CTL_CONDITION_NONE);
+		return -ENAMETOOLONG;
+	}
+	r->domain = TRAWL_CTL_DOMAIN_KERNEL;
+	r->event_kind = kind;
 	return 0;
 }
 

@@ -203,6 +203,34 @@ int trawl_kernel_uprobe_add_located(struct trawl_kernel_instance *inst, const ch
 				    int fd, const struct trawl_kernel_uprobe_sites *s, char *err,
 				    size_t errlen);
 
+/*
+ * A trigger's probe (add-trigger --type=kernel:kprobe|kernel:uprobe): a
+ * dynamic event of its own, in a new group trawl_<pid>_<n> (which
+ * trawl_kernel_cleanup_dead() removes once the daemon is gone), named
+ * TRAWL_KERNEL_TRIGGER_PROBE, enabled in no instance: the trigger's
+ * notifier watches it through perf. @target is checked exactly as
+ * enable-event's (check.c); a uprobe's file is the one a process of @uid's
+ * opened and read (trawl_kernel_uprobe_locate(): @located_ret, @fd taken,
+ * @sites), as trawl_kernel_uprobe_add_located() takes it. 0 with @group
+ * set, or a negative errno with @err one line (@fd closed either way).
+ */
+#define TRAWL_KERNEL_GROUP_LEN 64
+#define TRAWL_KERNEL_TRIGGER_PROBE "trigger"
+struct trawl_kernel_trigger_probe {
+	int uprobe;         /* 1: @target is elf:PATH:SYM, [/]PATH:SYM or sdt:...; 0: a kprobe */
+	const char *target; /* the location, as the client gave it */
+	uid_t uid;          /* uprobes: the requesting user */
+	gid_t gid;          /* uprobes without @sites: their group */
+	int located_ret;    /* uprobes: the locating process's result */
+	int fd;             /* uprobes: the file it opened (taken), or -1 */
+	/* uprobes: what it found; NULL: the file is read here, as @uid/@gid, waited for */
+	const struct trawl_kernel_uprobe_sites *sites;
+};
+int trawl_kernel_trigger_probe_define(const struct trawl_kernel_trigger_probe *p,
+				      char group[TRAWL_KERNEL_GROUP_LEN], char *err, size_t errlen);
+/* Removes what trawl_kernel_trigger_probe_define() made (nothing if @group is ""). */
+void trawl_kernel_trigger_probe_remove(int uprobe, const char *group);
+
 /* Disables the probe (or the function probe's two events) called @name in @inst. */
 int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *name, char *err,
 			       size_t errlen);
@@ -427,6 +455,16 @@ int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const ch
 				 const char *captures, struct trawl_kernel_notifier **out, char *err,
 				 size_t errlen);
 /* The fds to poll for reading (owned by @n): their count, the array in *@fds. */
+/*
+ * trawl_kernel_notifier_create_probe - the same for a probe rule (kprobe or
+ * uprobe): the probe defined (trawl_kernel_trigger_probe_define(), which
+ * takes @p->fd), watched, and removed again with the notifier. Its
+ * captures see the probe's fields: a uprobe's a0..a5 (the function's first
+ * six integer arguments; none at an SDT probe), both's __probe_ip.
+ */
+int trawl_kernel_notifier_create_probe(const struct trawl_kernel_trigger_probe *p,
+				       const char *captures, struct trawl_kernel_notifier **out,
+				       char *err, size_t errlen);
 uint32_t trawl_kernel_notifier_fds(const struct trawl_kernel_notifier *n, const int **fds);
 /*
  * trawl_kernel_notifier_read - the events fd @fd (one of @n's) holds: @fn is

@@ -71,6 +71,10 @@ struct trawl_kernel_notifier {
 	char *captures; /* owned: descriptors joined by ',' */
 	uint64_t lost;
 	size_t page;
+	/* a probe trigger's own dynamic event (probes.c), removed with the
+	 * notifier once its perf events are closed; "" for none */
+	char probe_group[TRAWL_KERNEL_GROUP_LEN];
+	int uprobe;
 };
 
 struct match {
@@ -175,28 +179,69 @@ static int open_tp(struct trawl_kernel_notifier *n, uint32_t k, const char *sys,
 	return 0;
 }
 
+static struct trawl_kernel_notifier *notifier_new(const char *captures)
+{
+	struct trawl_kernel_notifier *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->page = (size_t)sysconf(_SC_PAGESIZE);
+	n->captures = strdup(captures ? captures : "");
+	if (!n->captures) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/*
+ * Opens the @nr tracepoints @names ({system, event}) in @n, on every CPU,
+ * with @filter. 0, or -errno with @err.
+ */
+static int open_all(struct trawl_kernel_notifier *n, char (*names)[2][128], uint32_t nr,
+		    const char *filter, char *err, size_t errlen)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	uint32_t k, refused = 0;
+	int ret;
+
+	if (cpus < 1)
+		cpus = 1;
+	n->tps = calloc(nr + 1, sizeof(*n->tps));
+	n->rings = calloc((size_t)nr * (size_t)cpus + 1, sizeof(*n->rings));
+	n->fds = calloc((size_t)nr * (size_t)cpus + 1, sizeof(*n->fds));
+	if (!n->tps || !n->rings || !n->fds) {
+		trawl_msg_fmt(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	n->nr_tps = nr;
+	/* An event whose fields the filter does not name (a syscall's exit,
+	 * with a filter on its arguments) cannot match it, as in LTTng: it is
+	 * left out. If all are, the filter is wrong. */
+	for (k = 0; k < nr; k++) {
+		ret = open_tp(n, k, names[k][0], names[k][1], filter, err, errlen);
+		if (ret == -EBADMSG)
+			refused++;
+		else if (ret)
+			return ret;
+	}
+	return nr && refused == nr ? -EINVAL : 0;
+}
+
 int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const char *filter,
 				 const char *captures, struct trawl_kernel_notifier **out, char *err,
 				 size_t errlen)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct match m = { pattern[0] ? pattern : "*", syscall_rule, NULL, 0, 0 };
 	struct trawl_kernel_notifier *n;
-	uint32_t k, refused = 0;
 	int ret;
 
 	*out = NULL;
-	if (cpus < 1)
-		cpus = 1;
 	if (filter[0] && (ret = trawl_kernel_check_filter(filter, err, errlen)))
 		return ret;
 	m.names = calloc(MAX_EVENTS, sizeof(*m.names));
-	n = calloc(1, sizeof(*n));
+	n = notifier_new(captures);
 	if (!m.names || !n)
-		goto err_nomem;
-	n->page = (size_t)sysconf(_SC_PAGESIZE);
-	n->captures = strdup(captures ? captures : "");
-	if (!n->captures)
 		goto err_nomem;
 	if (syscall_rule && !strcmp(m.pattern, "*")) {
 		/* Every system call: the two raw_syscalls tracepoints, not the
@@ -220,26 +265,9 @@ int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const ch
 			      "rule may match at most %d", m.pattern, MAX_EVENTS, MAX_EVENTS);
 		goto err;
 	}
-	n->tps = calloc(m.nr + 1, sizeof(*n->tps));
-	n->rings = calloc((size_t)m.nr * (size_t)cpus + 1, sizeof(*n->rings));
-	n->fds = calloc((size_t)m.nr * (size_t)cpus + 1, sizeof(*n->fds));
-	if (!n->tps || !n->rings || !n->fds)
-		goto err_nomem;
-	n->nr_tps = m.nr;
-	/* An event whose fields the filter does not name (a syscall's exit,
-	 * with a filter on its arguments) cannot match it, as in LTTng: it is
-	 * left out. If all are, the filter is wrong. */
-	for (k = 0; k < m.nr; k++) {
-		ret = open_tp(n, k, m.names[k][0], m.names[k][1], filter, err, errlen);
-		if (ret == -EBADMSG)
-			refused++;
-		else if (ret)
-			goto err;
-	}
-	if (m.nr && refused == m.nr) {
-		ret = -EINVAL;
+	ret = open_all(n, m.names, m.nr, filter, err, errlen);
+	if (ret)
 		goto err;
-	}
 	free(m.names);
 	*out = n;
 	return 0;
@@ -248,6 +276,38 @@ err_nomem:
 	trawl_msg_fmt(err, errlen, "out of memory");
 err:
 	free(m.names);
+	trawl_kernel_notifier_destroy(n);
+	return ret;
+}
+
+int trawl_kernel_notifier_create_probe(const struct trawl_kernel_trigger_probe *p,
+				       const char *captures, struct trawl_kernel_notifier **out,
+				       char *err, size_t errlen)
+{
+	char names[1][2][128];
+	struct trawl_kernel_notifier *n;
+	int ret;
+
+	*out = NULL;
+	n = notifier_new(captures);
+	if (!n) {
+		if (p->fd >= 0)
+			close(p->fd);
+		trawl_msg_fmt(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	n->uprobe = p->uprobe;
+	ret = trawl_kernel_trigger_probe_define(p, n->probe_group, err, errlen);
+	if (ret)
+		goto err;
+	memcpy(names[0][0], n->probe_group, sizeof(n->probe_group));
+	memcpy(names[0][1], TRAWL_KERNEL_TRIGGER_PROBE, sizeof(TRAWL_KERNEL_TRIGGER_PROBE));
+	ret = open_all(n, names, 1, "", err, errlen);
+	if (ret)
+		goto err;
+	*out = n;
+	return 0;
+err:
 	trawl_kernel_notifier_destroy(n);
 	return ret;
 }
@@ -276,6 +336,8 @@ void trawl_kernel_notifier_destroy(struct trawl_kernel_notifier *n)
 	for (i = 0; i < n->nr_tps; i++)
 		if (n->tps[i].parsed)
 			trawl_kernel_event_fini(&n->tps[i].ev);
+	/* (after its perf events are closed: the kernel keeps an event in use) */
+	trawl_kernel_trigger_probe_remove(n->uprobe, n->probe_group);
 	free(n->tps);
 	free(n->rings);
 	free(n->fds);

@@ -35,11 +35,20 @@
 
 static int instance_seq;
 
-static void probe_group(struct trawl_kernel_instance *inst)
+/* A new group name, trawl_<pid>_<n>, into @group (at most 29 bytes: it
+ * fits the 64 given; else "", which every definition would refuse). */
+static void group_new(char *group, size_t len)
+{
+	if (trawl_path_fmt(group, len, "trawl_%d_%d", (int)getpid(), ++instance_seq))
+		group[0] = '\0';
+}
+
+/* @inst's group, named at its first probe. */
+static const char *probe_group(struct trawl_kernel_instance *inst)
 {
 	if (!inst->probe_group[0])
-		snprintf(inst->probe_group, sizeof(inst->probe_group), "trawl_%d_%d", (int)getpid(),
-			 ++instance_seq);
+		group_new(inst->probe_group, sizeof(inst->probe_group));
+	return inst->probe_group;
 }
 
 static int remember(struct trawl_kernel_instance *inst, const char *file, const char *ev)
@@ -76,20 +85,19 @@ void trawl_kernel_probes_release(struct trawl_kernel_instance *inst)
 }
 
 /*
- * Defines "@kind:group/@ev @args" in @file (kprobe_events, uprobe_events).
+ * Defines "@kind:@group/@ev @args" in @file (kprobe_events, uprobe_events).
  * @ev was checked (trawl_kernel_check_probe_name) and @args formatted by us
  * from parsed values: no client text goes into @file as given. @what names
  * the location in error lines. Defining the same event again with other
  * locations adds them to it (the kernel's multi-probe events).
  */
-static int define(struct trawl_kernel_instance *inst, const char *file, char kind, const char *ev,
+static int define(const char *group, const char *file, char kind, const char *ev,
 		  const char *args, const char *what, char *err, size_t errlen)
 {
 	char cmd[4352];
 	int ret;
 
-	probe_group(inst);
-	ret = trawl_path_fmt(cmd, sizeof(cmd), "%c:%s/%s %s\n", kind, inst->probe_group, ev, args);
+	ret = trawl_path_fmt(cmd, sizeof(cmd), "%c:%s/%s %s\n", kind, group, ev, args);
 	if (ret == 0)
 		ret = trawl_kernel_write_file(file, cmd, 1);
 	if (ret == -ENAMETOOLONG)
@@ -131,7 +139,7 @@ static int define_and_enable(struct trawl_kernel_instance *inst, const char *fil
 			     const char *ev, const char *args, const char *what, char *err,
 			     size_t errlen)
 {
-	int ret = define(inst, file, kind, ev, args, what, err, errlen);
+	int ret = define(probe_group(inst), file, kind, ev, args, what, err, errlen);
 
 	return ret < 0 ? ret : enable(inst, file, ev, err, errlen);
 }
@@ -302,14 +310,16 @@ static int uprobe_args(char *buf, size_t len, int fd, const struct trawl_kernel_
 }
 
 /*
- * The common part of trawl_kernel_uprobe_add() and _add_located(): @name
- * and @target checked, uprobes there. @located: the sites a process of
- * @uid's found (@job_ret its result, @lfd the file it opened, taken),
- * checked here; NULL: they are found now, as @uid/@gid, waited for.
+ * The common part of trawl_kernel_uprobe_add(), _add_located() and
+ * trawl_kernel_trigger_probe_define(): @name and @target checked, uprobe
+ * @group/@name defined at every site (not enabled anywhere). @located: the
+ * sites a process of @uid's found (@job_ret its result, @lfd the file it
+ * opened, taken), checked here; NULL: they are found now, as @uid/@gid,
+ * waited for.
  */
-static int uprobe_add(struct trawl_kernel_instance *inst, const char *name, const char *target,
-		      int nargs, uid_t uid, gid_t gid, int job_ret, int lfd,
-		      const struct trawl_kernel_uprobe_sites *located, char *err, size_t errlen)
+static int uprobe_define(const char *group, const char *name, const char *target, int nargs,
+			 uid_t uid, gid_t gid, int job_ret, int lfd,
+			 const struct trawl_kernel_uprobe_sites *located, char *err, size_t errlen)
 {
 	struct trawl_kernel_uprobe_sites *sites;
 	struct trawl_kernel_uprobe_loc loc;
@@ -350,21 +360,29 @@ static int uprobe_add(struct trawl_kernel_instance *inst, const char *name, cons
 		/* At most 130 bytes: a cut would be a bug here, not the user's. */
 		ret = uprobe_args(args, sizeof(args), fd, sites, i, nargs);
 		if (ret == 0)
-			ret = define(inst, "uprobe_events", 'p', name, args, target, err, errlen);
+			ret = define(group, "uprobe_events", 'p', name, args, target, err, errlen);
 		if (ret < 0)
 			break;
 	}
 	/* The kernel holds the file from here on: our fd is no longer needed. */
 	close(fd);
 	if (ret < 0 && i > 0) {
-		if (!trawl_path_fmt(args, sizeof(args), "-:%s/%s\n", inst->probe_group, name))
+		if (!trawl_path_fmt(args, sizeof(args), "-:%s/%s\n", group, name))
 			trawl_kernel_write_file("uprobe_events", args, 1);
 	}
-	if (ret == 0)
-		ret = enable(inst, "uprobe_events", name, err, errlen);
 out:
 	free(sites);
 	return ret;
+}
+
+static int uprobe_add(struct trawl_kernel_instance *inst, const char *name, const char *target,
+		      int nargs, uid_t uid, gid_t gid, int job_ret, int lfd,
+		      const struct trawl_kernel_uprobe_sites *located, char *err, size_t errlen)
+{
+	int ret = uprobe_define(probe_group(inst), name, target, nargs, uid, gid, job_ret, lfd,
+				located, err, errlen);
+
+	return ret < 0 ? ret : enable(inst, "uprobe_events", name, err, errlen);
 }
 
 int trawl_kernel_uprobe_add(struct trawl_kernel_instance *inst, const char *name,
@@ -408,4 +426,47 @@ int trawl_kernel_probe_disable(struct trawl_kernel_instance *inst, const char *n
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int trawl_kernel_trigger_probe_define(const struct trawl_kernel_trigger_probe *p,
+				      char group[TRAWL_KERNEL_GROUP_LEN], char *err, size_t errlen)
+{
+	struct trawl_kernel_kprobe_loc loc;
+	char at[320];
+	int ret;
+
+	group[0] = '\0';
+	if (p->uprobe) {
+		group_new(group, TRAWL_KERNEL_GROUP_LEN);
+		ret = uprobe_define(group, TRAWL_KERNEL_TRIGGER_PROBE, p->target, 6, p->uid, p->gid,
+				    p->located_ret, p->fd, p->sites, err, errlen);
+		if (ret < 0)
+			group[0] = '\0';
+		return ret;
+	}
+	/* the location checked as enable-event --probe's (check.c), then
+	 * written as we format it */
+	ret = trawl_kernel_kprobe_loc_parse(p->target, &loc, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!have_kprobes(err, errlen))
+		return -EOPNOTSUPP;
+	if (trawl_kernel_kprobe_loc_format(&loc, at, sizeof(at))) {
+		trawl_msg_fmt(err, errlen, "kernel probe: location too long");
+		return -ENAMETOOLONG;
+	}
+	group_new(group, TRAWL_KERNEL_GROUP_LEN);
+	ret = define(group, "kprobe_events", 'p', TRAWL_KERNEL_TRIGGER_PROBE, at, at, err, errlen);
+	if (ret < 0)
+		group[0] = '\0';
+	return ret;
+}
+
+void trawl_kernel_trigger_probe_remove(int uprobe, const char *group)
+{
+	char cmd[128];
+
+	if (group[0] &&
+	    !trawl_path_fmt(cmd, sizeof(cmd), "-:%s/%s\n", group, TRAWL_KERNEL_TRIGGER_PROBE))
+		trawl_kernel_write_file(uprobe ? "uprobe_events" : "kprobe_events", cmd, 1);
 }

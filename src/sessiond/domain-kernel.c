@@ -254,6 +254,14 @@ void sd_uprobe_located_set(struct sd_uprobe_located *l, int ret)
 	l->ret = ret;
 }
 
+int sd_uprobe_located_get(const struct sd_uprobe_located *l, int *fd,
+			  const struct trawl_kernel_uprobe_sites **sites)
+{
+	*sites = l->sites;
+	*fd = l->fd >= 0 ? fcntl(l->fd, F_DUPFD_CLOEXEC, 0) : -1;
+	return l->fd >= 0 && *fd < 0 ? -errno : l->ret;
+}
+
 static int kd_event(struct trawl_domain_session *s, const char *channel,
 		    const struct trawl_domain_event_rule *rule, int enable,
 		    struct trawl_domain_err *err)
@@ -302,12 +310,12 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 		} else if (rule->located) {
 			/* read by a child as the client already (the loop did not
 			 * wait): its file, a copy of ours (taken by the call) */
-			const struct sd_uprobe_located *l = rule->located;
-			int fd = l->fd >= 0 ? fcntl(l->fd, F_DUPFD_CLOEXEC, 0) : -1;
+			const struct trawl_kernel_uprobe_sites *sites;
+			int fd, lret = sd_uprobe_located_get(rule->located, &fd, &sites);
 
 			ret = trawl_kernel_uprobe_add_located(inst, rule->name, rule->target, 6,
-							      rule->uid, l->fd >= 0 && fd < 0 ? -errno : l->ret,
-							      fd, l->sites, e, sizeof(e));
+							      rule->uid, lret, fd, sites, e,
+							      sizeof(e));
 		} else {
 			/* the first six integer arguments, as the x86-64 ABI passes them */
 			ret = trawl_kernel_uprobe_add(inst, rule->name, rule->target, 6, rule->uid,

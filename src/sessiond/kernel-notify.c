@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel-notify.c - triggers whose event-rule-matches condition is on kernel
- * events (tracepoints and system calls): each gets a kernel notifier
+ * events (tracepoints, system calls, kprobes and uprobes): each gets a kernel notifier
  * (src/kernel/notify.c) when it is registered, whose fds the loop watches;
  * each event read is a hit of the trigger (triggers.c), with its captures.
  * A trigger that cannot be watched is not registered: the client is told
@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "kernel/kernel.h"
 
@@ -63,24 +64,37 @@ static void knotifier_free(struct knotifier *k)
 }
 
 int sd_kernel_notify_add(uint64_t trig_id, uid_t owner, uint32_t event_kind, const char *pattern,
-			 const char *filter, const char *captures, struct sd_reply *r)
+			 const char *target, const char *filter, const char *captures,
+			 const struct sd_uprobe_located *located, struct sd_reply *r)
 {
+	struct trawl_kernel_trigger_probe probe = {
+		.uprobe = event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE,
+		.target = target,
+		.uid = owner,
+		.gid = (gid_t)owner,
+		.fd = -1,
+	};
 	char err[TRAWL_KERNEL_ERR_LEN];
 	struct knotifier *k;
 	const int *fds;
 	uint32_t i, nr;
 	int ret;
 
-	if (event_kind != TRAWL_CTL_EVENT_TRACEPOINT && event_kind != TRAWL_CTL_EVENT_SYSCALL)
-		return sd_fail(r, -EOPNOTSUPP, "failed to register trigger: kernel triggers watch "
-					       "tracepoints and system calls only (not probes yet)");
+	if (probe.uprobe && located)
+		probe.located_ret = sd_uprobe_located_get(located, &probe.fd, &probe.sites);
 	k = calloc(1, sizeof(*k));
-	if (!k)
+	if (!k) {
+		if (probe.fd >= 0)
+			close(probe.fd);
 		return sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
+	}
 	k->trig_id = trig_id;
 	k->owner = owner;
-	ret = trawl_kernel_notifier_create(pattern, event_kind == TRAWL_CTL_EVENT_SYSCALL, filter,
-					   captures, &k->n, err, sizeof(err));
+	if (event_kind == TRAWL_CTL_EVENT_PROBE || event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE)
+		ret = trawl_kernel_notifier_create_probe(&probe, captures, &k->n, err, sizeof(err));
+	else
+		ret = trawl_kernel_notifier_create(pattern, event_kind == TRAWL_CTL_EVENT_SYSCALL,
+						   filter, captures, &k->n, err, sizeof(err));
 	if (ret) {
 		free(k);
 		return sd_fail(r, ret, "failed to register trigger: %s", err);

@@ -234,10 +234,15 @@ int sd_mkdir_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const ch
  * destroy() closes the file and unmaps (NULL-safe).
  */
 struct sd_uprobe_located;
+struct trawl_kernel_uprobe_sites;
 struct sd_uprobe_located *sd_uprobe_located_create(void);
 int sd_uprobe_locate_begin(struct sd_owner_job *j, struct sd_uprobe_located *l, const char *target,
 			   uid_t uid, gid_t gid);
 void sd_uprobe_located_set(struct sd_uprobe_located *l, int ret);
+/* What @l found: the child's result, with *@fd a copy of its file (the
+ * caller's to close; -1 if none) and *@sites what it read. */
+int sd_uprobe_located_get(const struct sd_uprobe_located *l, int *fd,
+			  const struct trawl_kernel_uprobe_sites **sites);
 void sd_uprobe_located_destroy(struct sd_uprobe_located *l);
 int ust_counter_probe_begin(struct sd_owner_job *j, const char *name, uid_t uid, gid_t gid,
 			    int *probe_ret);
@@ -574,9 +579,12 @@ void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_pe
 void sd_notify_fini(void);
 /* kernel-notify.c: a kernel event-rule-matches trigger's notifier, made
  * when it is registered (0, or -errno with @r filled: the trigger is not
- * registered) and removed with it. */
+ * registered) and removed with it. A probe's (@event_kind PROBE or
+ * USERSPACE_PROBE) is at @target; a uprobe's file is what @located found
+ * (the client's child read it; NULL: it is read here, waited for). */
 int sd_kernel_notify_add(uint64_t trig_id, uid_t owner, uint32_t event_kind, const char *pattern,
-			 const char *filter, const char *captures, struct sd_reply *r);
+			 const char *target, const char *filter, const char *captures,
+			 const struct sd_uprobe_located *located, struct sd_reply *r);
 void sd_kernel_notify_remove(uint64_t trig_id);
 void sd_kernel_notify_fini(void);
 /* ust-notify.c: every registered app's event notifiers made to follow the

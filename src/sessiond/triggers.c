@@ -61,7 +61,8 @@ struct sd_trigger {
 	uint32_t condition; /* enum trawl_ctl_condition_kind */
 	uint32_t domain, event_kind, loglevel_type;
 	int32_t loglevel;
-	char pattern[TRAWL_CTL_NAME_MAX];
+	char pattern[TRAWL_CTL_NAME_MAX]; /* a probe's: its event name */
+	char target[TRAWL_CTL_TARGET_MAX]; /* a probe's location, else "" */
 	char filter[TRAWL_CTL_FILTER_MAX];
 	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX];
 	char captures[TRAWL_CTL_CAPTURES_MAX];
@@ -217,6 +218,7 @@ static struct sd_trigger *trigger_of(const struct trawl_ctl_wire_req *req, uid_t
 	t->threshold = w->threshold;
 	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
 		memcpy(t->pattern, req->name, sizeof(t->pattern));
+		memcpy(t->target, req->target, sizeof(t->target));
 		memcpy(t->filter, req->filter, sizeof(t->filter));
 		memcpy(t->exclusions, req->exclusions, sizeof(t->exclusions));
 		memcpy(t->captures, w->captures, sizeof(t->captures));
@@ -257,8 +259,8 @@ static void trigger_recs(struct sd_reply *r, const struct sd_trigger *t)
 		.threshold = t->threshold,
 		.occurrences = t->occurrences,
 	};
-	const char *strs[] = {t->name,     t->pattern, t->filter, t->exclusions,
-			      t->captures, t->session, t->channel};
+	const char *strs[] = {t->name,     t->pattern, t->filter,  t->exclusions,
+			      t->captures, t->session, t->channel, t->target};
 	uint32_t i;
 
 	sd_reply_rec(r, TRAWL_CTL_ITEM_TRIGGER, &b, strs);
@@ -767,44 +769,49 @@ static void monitor_disarm(void)
 	monitor_pending = 0;
 }
 
-void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
-			struct sd_reply *r)
+/* The checks a new trigger of @owner passes, now and again when it was
+ * waited for (a uprobe's file). 0, or -1 with @r filled. */
+static int add_check(const char *name, int64_t owner, struct sd_reply *r)
 {
-	struct sd_trigger *t, **tail;
-	int64_t owner = request_owner(req, p, r);
-
-	if (owner < 0 || condition_check(req, r))
-		return;
-	if (req->trigger.name[0] && trigger_find(req->trigger.name, (uid_t)owner)) {
+	if (name[0] && trigger_find(name, (uid_t)owner)) {
 		sd_fail(r, -EEXIST, "failed to register trigger: trigger already registered");
-		return;
+		return -1;
 	}
 	if (owner != 0 && owner_count((uid_t)owner) >= sd_limits.triggers_per_uid) {
 		sd_fail(r, -EDQUOT, "failed to register trigger: user %u holds %u triggers, the "
 			"most one user may (trawl-sessiond --limit triggers-per-uid)",
 			(unsigned)owner, (unsigned)sd_limits.triggers_per_uid);
-		return;
+		return -1;
 	}
-	t = trigger_of(req, (uid_t)owner);
-	if (!t) {
-		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
-		return;
-	}
+	return 0;
+}
+
+/*
+ * Registers @t (taken: freed on failure), @p asking, into @r. @located: a
+ * kernel uprobe's file as the client's child read it, else NULL.
+ */
+static void trigger_insert(struct sd_trigger *t, const struct sd_peer *p,
+			   const struct sd_uprobe_located *located, struct sd_reply *r)
+{
+	struct sd_trigger **tail;
+
 	if (!t->name[0] && name_generate(t)) {
 		free(t);
 		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
 		return;
 	}
 	t->id = next_id++;
-	t->owner_gid = owner_gid((uid_t)owner, p);
+	t->owner_gid = owner_gid(t->owner, p);
 #ifdef TRAWL_HAVE_KERNEL_DOMAIN
 	if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES &&
 	    t->domain == TRAWL_CTL_DOMAIN_KERNEL &&
-	    sd_kernel_notify_add(t->id, t->owner, t->event_kind, t->pattern, t->filter, t->captures,
-				 r)) {
+	    sd_kernel_notify_add(t->id, t->owner, t->event_kind, t->pattern, t->target, t->filter,
+				 t->captures, located, r)) {
 		free(t);
 		return;
 	}
+#else
+	(void)located;
 #endif
 	for (tail = &triggers; *tail; tail = &(*tail)->next)
 		;
@@ -816,6 +823,108 @@ void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	agents_sync(t, 1);
 	if (is_monitored(t))
 		monitor_arm();
+}
+
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+/*
+ * A kernel uprobe trigger: its file is opened and its ELF read by a child
+ * as the client (domain-kernel.c, as enable-event --userspace-probe's),
+ * which the client's file system (FUSE, NFS) or the client itself (kill
+ * -STOP) may hold: the loop does not wait for it; the client is answered
+ * once it is over (within owner-ms), the trigger registered then.
+ */
+struct uprobe_add {
+	struct sd_later later; /* the client */
+	struct sd_owner_job job;
+	struct sd_uprobe_located *loc; /* owned */
+	struct sd_trigger *t;          /* owned until registered */
+	struct sd_peer peer;
+};
+
+static void uprobe_add_free(struct uprobe_add *u)
+{
+	sd_uprobe_located_destroy(u->loc);
+	free(u->t);
+	free(u);
+}
+
+static void uprobe_add_done(struct sd_owner_job *j, void *arg)
+{
+	struct uprobe_add *u = arg;
+	struct sd_reply r = {0};
+	struct sd_trigger *t = u->t;
+
+	sd_uprobe_located_set(u->loc, j->ret);
+	u->t = NULL;
+	if (add_check(t->name, t->owner, &r))
+		free(t);
+	else
+		trigger_insert(t, &u->peer, u->loc, &r);
+	sd_later_answer(&u->later, &r);
+	free(r.recs);
+	uprobe_add_free(u);
+}
+
+/* 1 if @t (taken) is registered off the loop (above), the answer later or in @r. */
+static int uprobe_add_begin(struct sd_trigger *t, const struct sd_peer *p, struct sd_reply *r)
+{
+	struct uprobe_add *u;
+	int ret;
+
+	if (t->condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES ||
+	    t->domain != TRAWL_CTL_DOMAIN_KERNEL || t->event_kind != TRAWL_CTL_EVENT_USERSPACE_PROBE)
+		return 0;
+	u = calloc(1, sizeof(*u));
+	if (u)
+		u->loc = sd_uprobe_located_create();
+	if (!u || !u->loc) {
+		free(u);
+		free(t);
+		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
+		return 1;
+	}
+	u->t = t;
+	u->peer = *p;
+	u->job.fd = -1;
+	u->job.done = uprobe_add_done;
+	u->job.arg = u;
+	ret = sd_uprobe_locate_begin(&u->job, u->loc, t->target, p->uid, p->gid);
+	if (ret == -EINPROGRESS) {
+		r->later = &u->later;
+		return 1;
+	}
+	if (ret == -ENAMETOOLONG) {
+		sd_fail(r, ret, "failed to register trigger: location too long");
+	} else {
+		/* ran in place (the daemon's own user) or could not start:
+		 * the notifier says why */
+		sd_uprobe_located_set(u->loc, ret);
+		u->t = NULL;
+		trigger_insert(t, p, u->loc, r);
+	}
+	uprobe_add_free(u);
+	return 1;
+}
+#endif
+
+void sd_cmd_add_trigger(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
+			struct sd_reply *r)
+{
+	struct sd_trigger *t;
+	int64_t owner = request_owner(req, p, r);
+
+	if (owner < 0 || condition_check(req, r) || add_check(req->trigger.name, owner, r))
+		return;
+	t = trigger_of(req, (uid_t)owner);
+	if (!t) {
+		sd_fail(r, -ENOMEM, "failed to register trigger: out of memory");
+		return;
+	}
+#ifdef TRAWL_HAVE_KERNEL_DOMAIN
+	if (uprobe_add_begin(t, p, r))
+		return;
+#endif
+	trigger_insert(t, p, NULL, r);
 }
 
 void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,

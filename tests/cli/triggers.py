@@ -92,7 +92,12 @@ MALFORMED = [
     ("--name bad %s --type=user --action notify --bogus" % ERM, "unknown option '--bogus'"),
     ("--name bad %s --type=user %s --type=user --action notify" % (ERM, ERM), "already given"),
     ("--name '' %s --type=user --action notify" % ERM, "invalid trigger name"),
-    ("--name bad %s --type=kprobe --location=do_sys_open --action notify" % ERM, "not supported"),
+    # (kernel probes: the root daemon's, tests/kernel/test_trig_probes.py)
+    ("--name bad %s --type=kprobe --name=x --location=do_sys_open --action notify" % ERM,
+     "can't use --name"),
+    ("--name bad %s --type=kernel:uprobe --action notify" % ERM, "requires a --location"),
+    ("--name bad %s --type=kernel:uprobe --location=/bin/sh:main --filter 'a0 == 1' "
+     "--action notify" % ERM, "filter expressions are not supported"),
 ]
 
 

@@ -51,6 +51,15 @@ run kprobe-offset -p kp=do_sys_openat2+0
 $KT -o /tmp/uprobe -u "u=elf:$KT:main" -- $KT > /tmp/uprobe.out 2>&1
 echo "RESULT uprobe rc=$? $(tail -1 /tmp/uprobe.out)"
 (cd /tmp && tar cf - uprobe | gzip -1 | base64 | sed '1i TRACE-BEGIN uprobe' | sed '$a TRACE-END')
+# add-trigger --type=kernel:kprobe: the trigger's notifier alone (ktrig.c)
+TG=/tests/ktrig-static
+trig() { # NAME LOCATION
+  out=$($TG "$2"); echo "RESULT $1 rc=$? $out"
+}
+trig trig-sym do_sys_openat2
+trig trig-off do_sys_openat2+0
+trig trig-addr 0x$(grep ' do_sys_openat2$' /proc/kallsyms | cut -d' ' -f1)
+trig trig-inject 'do_sys_openat2 x=+0(%si):string'
 echo "GUEST-DONE"
 # qemu exits through isa-debug-exit (port 0xf4)
 printf '\000' | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null

@@ -35,7 +35,7 @@ for tool in ("qemu-system-x86_64", "busybox", "cpio"):
     if not shutil.which(tool):
         skip(tool + " missing (scripts/install-deps installs it)")
 ktrace = os.path.join(BIN, "trawl-ktrace-static")
-if not os.path.exists(ktrace):
+if not os.path.exists(ktrace) or not os.path.exists(os.path.join(BIN, "ktrig-static")):
     skip("trawl-ktrace-static not built (sanitizer builds cannot link statically)")
 try:
     import bt2  # noqa: F401
@@ -88,6 +88,7 @@ def build_initramfs(work):
     shutil.copy(os.path.join(HERE, "init.sh"), os.path.join(root, "init"))
     os.chmod(os.path.join(root, "init"), 0o755)
     shutil.copy(ktrace, os.path.join(root, "tests", "trawl-ktrace-static"))
+    shutil.copy(os.path.join(BIN, "ktrig-static"), os.path.join(root, "tests", "ktrig-static"))
     with open(os.path.join(root, "etc", "hostname"), "w") as f:
         f.write("qemu-guest\n")
     files = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True, check=True).stdout
@@ -175,5 +176,14 @@ assert results.get("kprobe-offset", "").startswith("rc=0"), results.get("kprobe-
 assert len([e for e in read_trace("kprobe-offset") if e[0] == "kp"]) >= 5
 assert results.get("uprobe", "").startswith("rc=2 "), results.get("uprobe")  # the child's exit
 assert len([e for e in read_trace("uprobe") if e[0] == "u"]) == 1
+# kprobe triggers' notifiers: at least the 5 opens seen, with the opener's
+# pid captured, at a symbol, SYMBOL+OFFSET and an address; the probe removed
+# with the notifier; a location tracefs must not see refused in one line
+for name in ("trig-sym", "trig-off", "trig-addr"):
+    r = results.get(name, "")
+    f = dict(kv.split("=") for kv in r.split()[1:]) if r.startswith("rc=0 ") else {}
+    assert int(f.get("mine", 0)) >= 5 and f.get("left") == "0", (name, r)
+r = results.get("trig-inject", "")
+assert r.startswith("rc=2 refused:") and "kernel probe location" in r, r
 shutil.rmtree(work, ignore_errors=True)
 print("ok")

@@ -12,8 +12,9 @@ session daemon, each fired by a real kernel event this test causes:
   the test program, with its path and pid;
 - kernel:syscall '*' (the raw_syscalls tracepoints) filtered on getpgid's
   number: at least the test's 6 calls, entry and exit;
-- a refused filter (a field no event has) and a probe rule fail the
-  add-trigger with one line, and nothing is registered.
+- a refused filter (a field no event has) and a tracepoint rule with a
+  --location fail the add-trigger with one line, and nothing is registered
+  (probe rules: test_trig_probes.py).
 
 Stated latency: each notification reaches the waiting program (a
 <trawl/ctl.h> notification channel) within 10 s of the event (the bound
@@ -104,8 +105,8 @@ try:
     # Refusals: one line each, nothing registered.
     for args, text in ((["--type=kernel:syscall", "--name=getpgid", "--filter", "nosuch == 1"],
                         "refused the filter"),
-                       (["--type=kernel:uprobe", "--location=elf:%s:main" % KSYS, "--event-name=u"],
-                        "not supported")):
+                       (["--type=kernel:tracepoint", "--name=sched_switch", "--location=x"],
+                        "can't use --location")):
         p = subprocess.run(["trawl"] + ERM + args + ["--action", "notify", "--name", "bad"],
                            env=env, capture_output=True, text=True, timeout=60)
         lines = p.stderr.strip().split("\n")
