@@ -856,10 +856,17 @@ static void uprobe_add_done(struct sd_owner_job *j, void *arg)
 
 	sd_uprobe_located_set(u->loc, j->ret);
 	u->t = NULL;
-	if (add_check(t->name, t->owner, &r))
+	if (j->ret == -ETIMEDOUT || j->ret == -EIO) {
+		/* (the child's own failure, no such file or symbol, is the
+		 * notifier's line; no answer is this one) */
+		sd_fail(&r, j->ret, "failed to register trigger: reading %s as uid %u: %s",
+			t->target, (unsigned)u->peer.uid, sd_owner_strerror(j->ret));
 		free(t);
-	else
+	} else if (add_check(t->name, t->owner, &r)) {
+		free(t);
+	} else {
 		trigger_insert(t, &u->peer, u->loc, &r);
+	}
 	sd_later_answer(&u->later, &r);
 	free(r.recs);
 	uprobe_add_free(u);

@@ -31,7 +31,10 @@
 #        without the loop (the session busy meanwhile): root's `trawl list`
 #        is answered (in < 1 s) while it waits, then it exits 0 and the probe
 #        records each call (babeltrace2); held for good, it is refused in one
-#        line at owner-ms (here 8 s) and no probe is defined.
+#        line at owner-ms (here 8 s) and no probe is defined. The same for
+#        `add-trigger --type=kernel:uprobe --location elf:PATH:SYM`: answered
+#        once read, the trigger then fires on each call (3 of 3); held for
+#        good, refused in one line, nothing registered nor defined.
 #
 # usage: held-owner.sh shm|elf
 . "$(dirname "$0")/../cli/lib.sh"
@@ -266,6 +269,49 @@ if [ "$MODE" = elf ]; then
 	grep -q "/em2 " "$TRACEFS/uprobe_events" && fail "the refused probe reached uprobe_events"
 	gt list E >"$T/out" 2>&1
 	grep -q "em2" "$T/out" && fail "the refused probe is listed: $(grep em2 "$T/out")"
+	# add-trigger --type=kernel:uprobe there: the ELF read as the member off
+	# the loop too; the trigger fires on each call once registered
+	hold
+	t0=$(ms)
+	gt add-trigger --name ut --condition event-rule-matches --type=kernel:uprobe \
+		--location "elf:$F/bin/app:main" --action notify >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	held_wait $pid "add-trigger" && answered "the add-trigger (its ELF held)" $pid
+	rm -f "$T/gate.hold"
+	wait $pid
+	rc=$?
+	echo "add-trigger: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" = 0 ] || fail "add-trigger exited $rc: $(cat "$T/held.err")"
+	for k in 1 2 3; do
+		as_user "$G" "$R/bin/app" 1 0 1 0 >/dev/null 2>&1 || fail "the member's program failed"
+	done
+	occ=
+	for i in $(seq 100); do
+		occ=$("$BIN/ust-trig-stats" 2>&1 | sed -n 's/^ut occurrences=//p')
+		[ "$occ" = 3 ] && break
+		sleep 0.1
+	done
+	echo "the uprobe trigger: $occ occurrences of 3 calls"
+	[ "$occ" = 3 ] || fail "the uprobe trigger counted '$occ' of 3 calls: $("$BIN/ust-trig-stats" 2>&1)"
+	expect 0 gt remove-trigger ut || fail "remove-trigger ut failed"
+	hold
+	t0=$(ms)
+	gt add-trigger --name ut2 --condition event-rule-matches --type=kernel:uprobe \
+		--location "elf:$F/bin/app:main" --action notify >"$T/held.out" 2>"$T/held.err" &
+	pid=$!
+	held_wait $pid "add-trigger (held for good)" && answered "the add-trigger (held for good)" $pid
+	wait $pid
+	rc=$?
+	rm -f "$T/gate.hold"
+	echo "add-trigger held for good: exit $rc after $(($(ms) - t0)) ms: $(cat "$T/held.err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/held.err")" = 1 ] &&
+		grep -q "reading elf:.*within owner-ms ($OWNER_MS ms)" "$T/held.err" ||
+		fail "add-trigger held for good: not refused in one line: exit $rc: $(cat "$T/held.err")"
+	"$TRAWL" list-triggers >"$T/out" 2>&1
+	grep -q "ut2" "$T/out" && fail "the refused trigger is listed: $(cat "$T/out")"
+	grep -q ":trawl_${DPID}_" "$TRACEFS/uprobe_events" &&
+		grep -q "/trigger " "$TRACEFS/uprobe_events" &&
+		fail "a trigger's probe stays in uprobe_events: $(grep trigger "$TRACEFS/uprobe_events")"
 	expect 0 gt destroy E || fail "destroy of E failed"
 	expect 0 "$TRAWL" list || fail "root's list failed"
 	finish

@@ -13,7 +13,8 @@
 # the probe a member may ask for (a function of a library they can read)
 # records the victim's 30 calls, as integers only. Files are opened as the
 # member: a private file, a FIFO and a folder are refused (the FIFO
-# without hanging the daemon).
+# without hanging the daemon). The same locations as add-trigger's
+# (--type=kernel:uprobe|kprobe --location) are refused alike.
 . "$(dirname "$0")/../cli/lib.sh"
 
 skip() { echo "SKIP: $*"; exit 77; }
@@ -102,6 +103,25 @@ refused "not a regular file" tg enable-event -k --userspace-probe "elf:$T/$G/fif
 [ $(($(date +%s) - start)) -lt 5 ] || fail "a FIFO held the daemon"
 refused "not a regular file" tg enable-event -k --userspace-probe "elf:$T/$G/att:main" dd
 grep -q "trawl_${DPID}_" "$TRACEFS/uprobe_events" && fail "a refused probe reached uprobe_events"
+# The same locations as a trigger's (add-trigger --type=kernel:uprobe|kprobe):
+# the same checks, the file opened as the member too.
+ut() { tg add-trigger --condition event-rule-matches --type=kernel:uprobe --location "$1" --action notify; }
+refused "PATH is absolute" ut "elf:$D/t:main"
+refused "PATH is absolute" ut "elf:$LIBCRYPT:crypt pw=+0(%di):string"
+refused "no offset" ut "elf:$LIBCRYPT:crypt+4"
+refused "user-space probe" ut "elf:$LIBCRYPT:crypt
+p:x/y $LIBCRYPT:$OFF pw=+0(%di):string"
+refused "SDT provider" ut "sdt:$LIBCRYPT:p:n +0(%di):string"
+refused "Permission denied" ut "elf:$T/$V/private-victim:main"
+start=$(date +%s)
+refused "not a regular file" ut "elf:$T/$G/fifo:main"
+[ $(($(date +%s) - start)) -lt 5 ] || fail "a FIFO held the daemon (add-trigger)"
+refused "kernel probe location" tg add-trigger --condition event-rule-matches --type=kernel:kprobe \
+	--location "do_sys_openat2 x=+0(%si):string" --action notify
+grep -q "trawl_${DPID}_" "$TRACEFS/uprobe_events" && fail "a refused trigger's probe reached uprobe_events"
+tg list-triggers >"$T/out" 2>&1
+[ -s "$T/out" ] && ! grep -q "^No triggers" "$T/out" && grep -q "name:" "$T/out" &&
+	fail "a refused trigger is listed: $(cat "$T/out")"
 
 # 6. What a member may do: a probe on a function of a library they can read.
 expect 0 tg enable-event -k --userspace-probe "elf:$LIBCRYPT:crypt" cr
