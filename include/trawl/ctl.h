@@ -1284,6 +1284,104 @@ uint32_t trawl_ctl_notification_capture_count(const struct trawl_ctl_notificatio
  */
 const char *trawl_ctl_notification_capture(const struct trawl_ctl_notification *n, uint32_t i);
 
+/*
+ * Captured values, typed (LTTng's lttng_event_field_value): each capture of
+ * a notification is a value of one of these types, owned by the
+ * notification (valid until trawl_ctl_notification_destroy()). Integers are
+ * the field's value whatever base it is shown in (a hex field's text is
+ * 0x..., its value the same number); a signed field's is sign-extended from
+ * its width. An enumeration's value is its integer (trawl carries no
+ * labels). A string is the field's bytes up to its first NUL (a text array
+ * or sequence is one too). An array's elements are integers (CTF arrays and
+ * sequences of integers; one element with NAME[N] is an integer itself).
+ * A value cut short (all of a hit's captures share 2 KiB) is what was kept:
+ * a string's first bytes, an array's first elements.
+ */
+enum trawl_ctl_capture_type {
+	TRAWL_CTL_CAPTURE_UNAVAILABLE = 0, /* the event lacks it (see trawl_ctl_notification_capture()) */
+	TRAWL_CTL_CAPTURE_UNSIGNED_INT = 1,
+	TRAWL_CTL_CAPTURE_SIGNED_INT = 2,
+	TRAWL_CTL_CAPTURE_UNSIGNED_ENUM = 3,
+	TRAWL_CTL_CAPTURE_SIGNED_ENUM = 4,
+	TRAWL_CTL_CAPTURE_REAL = 5,
+	TRAWL_CTL_CAPTURE_STRING = 6,
+	TRAWL_CTL_CAPTURE_ARRAY = 7,
+};
+struct trawl_ctl_capture_value;
+
+/**
+ * trawl_ctl_notification_capture_value - a captured value, typed
+ * @n: a notification
+ * @i: its index, in the order of the trigger's captures
+ *
+ * Return: the value, owned by @n; NULL if @i is out of range.
+ */
+const struct trawl_ctl_capture_value *trawl_ctl_notification_capture_value(
+	const struct trawl_ctl_notification *n, uint32_t i);
+
+/**
+ * trawl_ctl_capture_value_type - what @v holds
+ * @v: a value
+ *
+ * Return: its type.
+ */
+enum trawl_ctl_capture_type trawl_ctl_capture_value_type(const struct trawl_ctl_capture_value *v);
+
+/**
+ * trawl_ctl_capture_value_unsigned - an unsigned integer's or enumeration's value
+ * @v: a value
+ * @out: receives it
+ *
+ * Return: 0, or -EINVAL if @v is of another type.
+ */
+int trawl_ctl_capture_value_unsigned(const struct trawl_ctl_capture_value *v, uint64_t *out);
+
+/**
+ * trawl_ctl_capture_value_signed - a signed integer's or enumeration's value
+ * @v: a value
+ * @out: receives it
+ *
+ * Return: 0, or -EINVAL if @v is of another type.
+ */
+int trawl_ctl_capture_value_signed(const struct trawl_ctl_capture_value *v, int64_t *out);
+
+/**
+ * trawl_ctl_capture_value_real - a real's value (a float field's, widened)
+ * @v: a value
+ * @out: receives it
+ *
+ * Return: 0, or -EINVAL if @v is of another type.
+ */
+int trawl_ctl_capture_value_real(const struct trawl_ctl_capture_value *v, double *out);
+
+/**
+ * trawl_ctl_capture_value_string - a string's bytes, NUL-terminated
+ * @v: a value
+ *
+ * Return: the string (control characters as they were, not escaped),
+ * owned by @v's notification; NULL if @v is not a string.
+ */
+const char *trawl_ctl_capture_value_string(const struct trawl_ctl_capture_value *v);
+
+/**
+ * trawl_ctl_capture_value_array_length - an array's element count
+ * @v: a value
+ *
+ * Return: the count; 0 if @v is not an array.
+ */
+uint32_t trawl_ctl_capture_value_array_length(const struct trawl_ctl_capture_value *v);
+
+/**
+ * trawl_ctl_capture_value_array_element - an array's element
+ * @v: an array
+ * @i: the element's index
+ *
+ * Return: the element (an integer value), owned by @v's notification; NULL
+ * if @v is not an array or @i is out of range.
+ */
+const struct trawl_ctl_capture_value *trawl_ctl_capture_value_array_element(
+	const struct trawl_ctl_capture_value *v, uint32_t i);
+
 /**
  * trawl_ctl_notification_destroy - free a received notification
  * @n: a notification, or NULL (then nothing happens)

@@ -9,11 +9,16 @@
  * The daemon knows nothing of subscriptions: it hands a user's connection
  * every notification of the user's triggers after the channel's cursor, and
  * the channel keeps those of its subscribed triggers.
+ *
+ * A notification's captures come as typed lines (common/capture.h): each is
+ * read once, as it is taken, into its text and its typed value.
  */
+#include "common/capture.h"
 #include "common/common.h"
 #include "ctl/ctl-int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +36,17 @@ struct trawl_ctl_notification {
 	uint64_t ts_ns;
 	uint32_t nr_captures;
 	char **captures; /* owned, nr_captures strings in one block after the array */
+	struct trawl_ctl_capture_value *values; /* owned, nr_captures */
+	char *strings; /* owned: the string values, unescaped, one after the other */
+};
+
+struct trawl_ctl_capture_value {
+	enum trawl_ctl_capture_type type;
+	uint64_t u;  /* an integer's (a signed one's two's complement) */
+	double real;
+	const char *str; /* STRING: in the notification's strings */
+	uint32_t nr;     /* ARRAY: elements */
+	struct trawl_ctl_capture_value *elems; /* ARRAY: owned, nr */
 };
 
 struct trawl_ctl_notification_channel {
@@ -66,30 +82,193 @@ static int subscribed(const struct trawl_ctl_notification_channel *ch, const cha
 	return 0;
 }
 
-/* The captures' text ('\n'-terminated lines) as an array of strings. */
+/* @text's escapes (\n, \\, \xHH) undone, into @out (as long at most). */
+static const char *unescape(const char *text, char **out)
+{
+	const char *s = text, *start = *out;
+	char *o = *out;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] == 'n') {
+			*o++ = '\n';
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == '\\') {
+			*o++ = '\\';
+			s += 2;
+		} else if (s[0] == '\\' && s[1] == 'x' && s[2] && s[3]) {
+			char hex[3] = { s[2], s[3], 0 };
+
+			*o++ = (char)strtoul(hex, NULL, 16);
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o++ = '\0';
+	*out = o;
+	return start;
+}
+
+/* An integer of @type from @s (decimal, or 0x... for hex fields' text): its end. */
+static const char *int_parse(const char *s, enum trawl_ctl_capture_type type, uint64_t *u)
+{
+	char *end;
+
+	errno = 0;
+	if (type == TRAWL_CTL_CAPTURE_SIGNED_INT || type == TRAWL_CTL_CAPTURE_SIGNED_ENUM)
+		*u = (uint64_t)strtoll(s, &end, 0);
+	else
+		*u = strtoull(s, &end, 0);
+	return errno || end == s ? NULL : end;
+}
+
+/*
+ * An array's elements (@type each) from @s: "[a, b]" (its text), or
+ * "a,b" (@value: the values of a hex array). Those before a value cut
+ * short (the captures' room ran out) are kept. 0 or -ENOMEM.
+ */
+static int array_parse(struct trawl_ctl_capture_value *v, const char *s, int value,
+		       enum trawl_ctl_capture_type type)
+{
+	const char *p = value ? s : s + (s[0] == '[');
+	uint32_t cap = 1, k;
+
+	for (k = 0; s[k]; k++)
+		cap += s[k] == ',';
+	v->elems = calloc(cap, sizeof(*v->elems));
+	if (!v->elems)
+		return -ENOMEM;
+	while (*p && *p != ']' && v->nr < cap) {
+		struct trawl_ctl_capture_value *e = &v->elems[v->nr];
+		const char *end = int_parse(p, type, &e->u);
+
+		if (!end || (*end && *end != ',' && *end != ']'))
+			break;
+		e->type = type;
+		v->nr++;
+		p = end + (*end == ',');
+		while (*p == ' ')
+			p++;
+	}
+	return 0;
+}
+
+static enum trawl_ctl_capture_type type_of_tag(char tag)
+{
+	switch (tag) {
+	case TRAWL_CAPTURE_UNSIGNED:
+		return TRAWL_CTL_CAPTURE_UNSIGNED_INT;
+	case TRAWL_CAPTURE_SIGNED:
+		return TRAWL_CTL_CAPTURE_SIGNED_INT;
+	case TRAWL_CAPTURE_UNSIGNED_ENUM:
+		return TRAWL_CTL_CAPTURE_UNSIGNED_ENUM;
+	case TRAWL_CAPTURE_SIGNED_ENUM:
+		return TRAWL_CTL_CAPTURE_SIGNED_ENUM;
+	case TRAWL_CAPTURE_REAL:
+		return TRAWL_CTL_CAPTURE_REAL;
+	case TRAWL_CAPTURE_STRING:
+		return TRAWL_CTL_CAPTURE_STRING;
+	case TRAWL_CAPTURE_ARRAY:
+		return TRAWL_CTL_CAPTURE_ARRAY;
+	default:
+		return TRAWL_CTL_CAPTURE_UNAVAILABLE;
+	}
+}
+
+/*
+ * One capture line @line (its '\n' made a NUL) into @v, and its text into
+ * *@text. A line cut before its tag, or with a value that does not parse,
+ * is unavailable. 0 or -ENOMEM.
+ */
+static int capture_parse(char *line, struct trawl_ctl_capture_value *v, char **text, char **strings)
+{
+	enum trawl_ctl_capture_type elem = TRAWL_CTL_CAPTURE_UNAVAILABLE;
+	char *body = line + !!line[0], *tab, *value;
+
+	v->type = type_of_tag(line[0]);
+	if (v->type == TRAWL_CTL_CAPTURE_ARRAY) {
+		elem = type_of_tag(*body);
+		body += !!*body;
+		if (elem != TRAWL_CTL_CAPTURE_UNSIGNED_INT && elem != TRAWL_CTL_CAPTURE_SIGNED_INT)
+			v->type = TRAWL_CTL_CAPTURE_UNAVAILABLE;
+	}
+	/* (text is escaped: its tabs are \x09; the first raw one ends the value) */
+	tab = strchr(body, '\t');
+	value = tab ? body : NULL;
+	if (tab)
+		*tab = '\0';
+	*text = tab ? tab + 1 : body;
+	switch (v->type) {
+	case TRAWL_CTL_CAPTURE_UNSIGNED_INT:
+	case TRAWL_CTL_CAPTURE_SIGNED_INT:
+	case TRAWL_CTL_CAPTURE_UNSIGNED_ENUM:
+	case TRAWL_CTL_CAPTURE_SIGNED_ENUM:
+		if (!int_parse(value ? value : *text, v->type, &v->u))
+			v->type = TRAWL_CTL_CAPTURE_UNAVAILABLE;
+		return 0;
+	case TRAWL_CTL_CAPTURE_REAL: {
+		const char *s = value ? value : *text;
+		char *end;
+
+		v->real = strtod(s, &end);
+		if (end == s)
+			v->type = TRAWL_CTL_CAPTURE_UNAVAILABLE;
+		return 0;
+	}
+	case TRAWL_CTL_CAPTURE_STRING:
+		v->str = unescape(*text, strings);
+		return 0;
+	case TRAWL_CTL_CAPTURE_ARRAY:
+		return array_parse(v, value ? value : *text, !!value, elem);
+	default:
+		return 0;
+	}
+}
+
+static void values_free(struct trawl_ctl_notification *n)
+{
+	uint32_t i;
+
+	for (i = 0; n->values && i < n->nr_captures; i++)
+		free(n->values[i].elems);
+	free(n->values);
+	free(n->strings);
+	free(n->captures);
+}
+
+/* The captures' lines ('\n'-terminated, typed) as their texts and values. */
 static int captures_split(struct trawl_ctl_notification *n, const char *text, uint32_t nr)
 {
 	size_t len = strlen(text);
-	char *block;
+	char *block, *strings;
 	uint32_t i;
 
 	n->captures = malloc((nr + 1) * sizeof(char *) + len + 1);
-	if (!n->captures)
-		return -ENOMEM;
+	n->values = calloc(nr + 1, sizeof(*n->values));
+	n->strings = malloc(len + 1); /* unescaped, the strings are no longer */
+	n->nr_captures = nr;
+	if (!n->captures || !n->values || !n->strings)
+		goto err_nomem;
 	block = (char *)(n->captures + nr + 1);
 	memcpy(block, text, len + 1);
+	strings = n->strings;
 	for (i = 0; i < nr; i++) {
 		char *nl = strchr(block, '\n');
 
-		if (!nl)
+		if (!nl) {
+			values_free(n);
 			return -EPROTO; /* fewer lines than it said */
+		}
 		*nl = '\0';
-		n->captures[i] = block;
+		if (capture_parse(block, &n->values[i], &n->captures[i], &strings))
+			goto err_nomem;
 		block = nl + 1;
 	}
 	n->captures[nr] = NULL;
-	n->nr_captures = nr;
 	return 0;
+err_nomem:
+	values_free(n);
+	return -ENOMEM;
 }
 
 /* Takes a NOTIFY_WAIT's reply: the cursor, and the subscribed notifications. */
@@ -307,10 +486,64 @@ TRAWL_EXPORT const char *trawl_ctl_notification_capture(const struct trawl_ctl_n
 	return i < n->nr_captures ? n->captures[i] : NULL;
 }
 
+TRAWL_EXPORT const struct trawl_ctl_capture_value *
+trawl_ctl_notification_capture_value(const struct trawl_ctl_notification *n, uint32_t i)
+{
+	return i < n->nr_captures ? &n->values[i] : NULL;
+}
+
+TRAWL_EXPORT enum trawl_ctl_capture_type
+trawl_ctl_capture_value_type(const struct trawl_ctl_capture_value *v)
+{
+	return v->type;
+}
+
+TRAWL_EXPORT int trawl_ctl_capture_value_unsigned(const struct trawl_ctl_capture_value *v,
+						  uint64_t *out)
+{
+	if (v->type != TRAWL_CTL_CAPTURE_UNSIGNED_INT && v->type != TRAWL_CTL_CAPTURE_UNSIGNED_ENUM)
+		return -EINVAL;
+	*out = v->u;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_capture_value_signed(const struct trawl_ctl_capture_value *v,
+						int64_t *out)
+{
+	if (v->type != TRAWL_CTL_CAPTURE_SIGNED_INT && v->type != TRAWL_CTL_CAPTURE_SIGNED_ENUM)
+		return -EINVAL;
+	*out = (int64_t)v->u;
+	return 0;
+}
+
+TRAWL_EXPORT int trawl_ctl_capture_value_real(const struct trawl_ctl_capture_value *v, double *out)
+{
+	if (v->type != TRAWL_CTL_CAPTURE_REAL)
+		return -EINVAL;
+	*out = v->real;
+	return 0;
+}
+
+TRAWL_EXPORT const char *trawl_ctl_capture_value_string(const struct trawl_ctl_capture_value *v)
+{
+	return v->type == TRAWL_CTL_CAPTURE_STRING ? v->str : NULL;
+}
+
+TRAWL_EXPORT uint32_t trawl_ctl_capture_value_array_length(const struct trawl_ctl_capture_value *v)
+{
+	return v->type == TRAWL_CTL_CAPTURE_ARRAY ? v->nr : 0;
+}
+
+TRAWL_EXPORT const struct trawl_ctl_capture_value *
+trawl_ctl_capture_value_array_element(const struct trawl_ctl_capture_value *v, uint32_t i)
+{
+	return v->type == TRAWL_CTL_CAPTURE_ARRAY && i < v->nr ? &v->elems[i] : NULL;
+}
+
 TRAWL_EXPORT void trawl_ctl_notification_destroy(struct trawl_ctl_notification *n)
 {
 	if (!n)
 		return;
-	free(n->captures);
+	values_free(n);
 	free(n);
 }

@@ -24,8 +24,9 @@
  * (format.c): integers (decimal; pointers in hex), strings (__data_loc and
  * char[N]), arrays (whole, or one element with NAME[N]); $ctx.pid and
  * $ctx.tid from the sample's ids; what the record lacks, other $ctx.
- * contexts and $app. captures are "<unavailable>". The record comes from
- * the kernel, but every offset is still checked against its size.
+ * contexts and $app. captures are "<unavailable>". Each is a line typed
+ * as common/capture.h says. The record comes from the kernel, but every
+ * offset is still checked against its size.
  */
 #define _GNU_SOURCE
 #include "kernel/internal.h"
@@ -44,12 +45,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/capture.h"
 #include "common/common.h"
 
 #define RING_PAGES 8u         /* data pages per CPU ring (a power of 2) */
 #define MAX_EVENTS 64         /* tracepoints one rule may match */
 #define CAPTURES_MAX 2048     /* bytes of the captures' text */
-#define UNAVAILABLE "<unavailable>"
+#define UNAVAILABLE TRAWL_CAPTURE_UNAVAILABLE_TEXT
 
 struct tp {
 	struct trawl_kernel_event ev; /* its fields (parse_fields) */
@@ -382,23 +384,62 @@ static void put(struct text *t, const char *s, size_t n)
 	}
 }
 
-static void put_int(struct text *t, const unsigned char *p, uint32_t bytes, int is_signed, int hex)
+/* Appends @n bytes of @s as they are (a line's type tag, a tab). */
+static void put_raw(struct text *t, const char *s, size_t n)
+{
+	if (t->used + n + 2 > t->cap) /* room for the line's end and the NUL */
+		return;
+	memcpy(t->buf + t->used, s, n);
+	t->used += n;
+	t->buf[t->used] = '\0';
+}
+
+static void put_tag(struct text *t, char tag)
+{
+	put_raw(t, &tag, 1);
+}
+
+/* The integer of @bytes at @p: masked to its width, or sign-extended. */
+static uint64_t int_at(const unsigned char *p, uint32_t bytes, int is_signed)
 {
 	uint64_t u = 0;
-	char buf[32];
 
 	memcpy(&u, p, bytes); /* the kernel's byte order is ours */
-	if (bytes < 8)
+	if (bytes < 8) {
+		u &= (UINT64_C(1) << (bytes * 8)) - 1;
+		if (is_signed && (u >> (bytes * 8 - 1)) & 1)
+			u |= ~((UINT64_C(1) << (bytes * 8)) - 1);
+	}
+	return u;
+}
+
+/* An integer's text (decimal, or @hex: 0x and its @bytes' bits in hex). */
+static void put_int(struct text *t, const unsigned char *p, uint32_t bytes, int is_signed, int hex)
+{
+	uint64_t u = int_at(p, bytes, is_signed);
+	char buf[32];
+
+	if (hex && bytes < 8)
 		u &= (UINT64_C(1) << (bytes * 8)) - 1;
 	if (hex)
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, u);
-	else if (is_signed && bytes < 8 && (u >> (bytes * 8 - 1)) & 1)
-		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)(u | ~((UINT64_C(1) << (bytes * 8)) - 1)));
 	else if (is_signed)
 		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)u);
 	else
 		snprintf(buf, sizeof(buf), "%" PRIu64, u);
 	put(t, buf, sizeof(buf));
+}
+
+/* A whole integer's line: its tag, its decimal value first if shown in hex. */
+static void put_int_line(struct text *t, const unsigned char *p, uint32_t bytes, int is_signed,
+			 int hex)
+{
+	put_tag(t, is_signed ? TRAWL_CAPTURE_SIGNED : TRAWL_CAPTURE_UNSIGNED);
+	if (hex) {
+		put_int(t, p, bytes, is_signed, 0);
+		put_raw(t, "\t", 1);
+	}
+	put_int(t, p, bytes, is_signed, hex);
 }
 
 /* Field @f of record @rec (@len bytes), element @index (-1: whole): 0, or -1 if unavailable. */
@@ -414,11 +455,12 @@ static int put_field(struct text *t, const struct trawl_kernel_field *f, const u
 	case TRAWL_KF_HEX:
 		if (index >= 0 || !size || size > 8 || (size & (size - 1)))
 			return -1;
-		put_int(t, rec + off, size, f->src_signed, f->src_kind == TRAWL_KF_HEX);
+		put_int_line(t, rec + off, size, f->src_signed, f->src_kind == TRAWL_KF_HEX);
 		return 0;
 	case TRAWL_KF_TEXT:
 		if (index >= 0)
 			return -1;
+		put_tag(t, TRAWL_CAPTURE_STRING);
 		put(t, (const char *)rec + off, size);
 		return 0;
 	case TRAWL_KF_STRING: {
@@ -431,6 +473,7 @@ static int put_field(struct text *t, const struct trawl_kernel_field *f, const u
 		slen = loc >> 16;
 		if (soff > len || slen > len - soff)
 			return -1;
+		put_tag(t, TRAWL_CAPTURE_STRING);
 		put(t, (const char *)rec + soff, slen);
 		return 0;
 	}
@@ -441,9 +484,11 @@ static int put_field(struct text *t, const struct trawl_kernel_field *f, const u
 		if (index >= 0) {
 			if ((unsigned long)index >= f->count)
 				return -1;
-			put_int(t, rec + off + (size_t)index * eb, eb, f->src_signed, 0);
+			put_int_line(t, rec + off + (size_t)index * eb, eb, f->src_signed, 0);
 			return 0;
 		}
+		put_tag(t, TRAWL_CAPTURE_ARRAY);
+		put_tag(t, f->src_signed ? TRAWL_CAPTURE_SIGNED : TRAWL_CAPTURE_UNSIGNED);
 		put(t, "[", 1);
 		for (i = 0; i < f->count; i++) {
 			if (i)
@@ -470,6 +515,7 @@ static int put_context(struct text *t, const char *name, const struct sample_ids
 
 	if (strcmp(name, "pid") && strcmp(name, "tid"))
 		return -1;
+	put_tag(t, TRAWL_CAPTURE_SIGNED);
 	snprintf(buf, sizeof(buf), "%d", id);
 	put(t, buf, sizeof(buf));
 	return 0;
@@ -522,8 +568,10 @@ static uint32_t captures_format(const struct trawl_kernel_notifier *n, const str
 				}
 			}
 		}
-		if (ok)
+		if (ok) {
+			put_tag(t, TRAWL_CAPTURE_UNAVAILABLE);
 			put(t, UNAVAILABLE, sizeof(UNAVAILABLE));
+		}
 		t->buf[t->used++] = '\n';
 		t->buf[t->used] = '\0';
 	}

@@ -19,7 +19,11 @@
  * the app was not asked for (an app older than ABI minor 10, a perf:
  * counter) and $app.PROVIDER:NAME (trawl's apps have no application
  * contexts: LTTng-UST's are unavailable too without a provider registered).
+ *
+ * Each capture is a line typed as common/capture.h says (libtrawl-ctl gives
+ * programs the values typed, and as text).
  */
+#include "common/capture.h"
 #include "sessiond/ust-internal.h"
 
 #include <inttypes.h>
@@ -27,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UNAVAILABLE "<unavailable>"
+#define UNAVAILABLE TRAWL_CAPTURE_UNAVAILABLE_TEXT
 
 /* Where each field lies in the payload: offset, bytes, and (integers) value. */
 struct span {
@@ -146,14 +150,30 @@ static void put_text(char *out, size_t cap, size_t *used, const char *s, size_t 
 	}
 }
 
+/* Appends @n bytes of @s as they are (a type tag, a tab, a ','). */
+static void put_raw(char *out, size_t cap, size_t *used, const char *s, size_t n)
+{
+	if (*used + n + 2 > cap) /* room for the line's end and the NUL */
+		return;
+	memcpy(out + *used, s, n);
+	*used += n;
+	out[*used] = '\0';
+}
+
+static void put_tag(char *out, size_t cap, size_t *used, char tag)
+{
+	put_raw(out, cap, used, &tag, 1);
+}
+
+/* An integer's text: in hex as the field is shown if @as_shown, else in decimal. */
 static void put_int(char *out, size_t cap, size_t *used, const struct trawl_ustctl_field *f,
-		    const unsigned char *p)
+		    const unsigned char *p, int as_shown)
 {
 	uint32_t eb = elem_bytes(f);
 	uint64_t u = read_uint(p, eb, f->byte_order == TRAWL_USTCTL_BYTE_ORDER_BE);
 	char buf[32];
 
-	if (f->base == 16)
+	if (f->base == 16 && as_shown)
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, u);
 	else if (f->is_signed && eb < 8 && (u >> (eb * 8 - 1)) & 1)
 		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)(u | ~((UINT64_C(1) << (eb * 8)) - 1)));
@@ -161,7 +181,29 @@ static void put_int(char *out, size_t cap, size_t *used, const struct trawl_ustc
 		snprintf(buf, sizeof(buf), "%" PRId64, (int64_t)u);
 	else
 		snprintf(buf, sizeof(buf), "%" PRIu64, u);
-	put_text(out, cap, used, buf, sizeof(buf));
+	put_raw(out, cap, used, buf, strlen(buf));
+}
+
+/* An integer's (or an enumeration's) whole line. */
+static void put_int_line(char *out, size_t cap, size_t *used, const struct trawl_ustctl_field *f,
+			 const unsigned char *p)
+{
+	int e = f->type == TRAWL_USTCTL_FIELD_ENUM;
+
+	put_tag(out, cap, used,
+		f->is_signed ? (e ? TRAWL_CAPTURE_SIGNED_ENUM : TRAWL_CAPTURE_SIGNED)
+			     : (e ? TRAWL_CAPTURE_UNSIGNED_ENUM : TRAWL_CAPTURE_UNSIGNED));
+	if (f->base == 16) {
+		put_int(out, cap, used, f, p, 0);
+		put_raw(out, cap, used, "\t", 1);
+	}
+	put_int(out, cap, used, f, p, 1);
+}
+
+static void put_unavailable(char *out, size_t cap, size_t *used)
+{
+	put_tag(out, cap, used, TRAWL_CAPTURE_UNAVAILABLE);
+	put_text(out, cap, used, UNAVAILABLE, sizeof(UNAVAILABLE));
 }
 
 /* One field's value (element @index of an array or sequence, -1: whole). */
@@ -177,27 +219,33 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 	case TRAWL_USTCTL_FIELD_ENUM:
 		if (index >= 0)
 			break;
-		return put_int(out, cap, used, f, p + sp->off);
-	case TRAWL_USTCTL_FIELD_FLOAT:
+		return put_int_line(out, cap, used, f, p + sp->off);
+	case TRAWL_USTCTL_FIELD_FLOAT: {
+		double v;
+
 		if (index >= 0)
 			break;
 		if (eb == 4) {
-			float v;
+			float fv;
 
-			memcpy(&v, p + sp->off, 4);
-			if (snprintf(buf, sizeof(buf), "%g", (double)v) >= (int)sizeof(buf))
-				buf[0] = '\0'; /* (40 bytes: never) */
+			memcpy(&fv, p + sp->off, 4);
+			v = fv;
 		} else {
-			double v;
-
 			memcpy(&v, p + sp->off, 8);
-			if (snprintf(buf, sizeof(buf), "%g", v) >= (int)sizeof(buf))
-				buf[0] = '\0'; /* (40 bytes: never) */
 		}
+		/* the exact value (%a), then the text (%g); 40 bytes hold either */
+		put_tag(out, cap, used, TRAWL_CAPTURE_REAL);
+		if (snprintf(buf, sizeof(buf), "%a", v) < (int)sizeof(buf))
+			put_raw(out, cap, used, buf, strlen(buf));
+		put_raw(out, cap, used, "\t", 1);
+		if (snprintf(buf, sizeof(buf), "%g", v) >= (int)sizeof(buf))
+			buf[0] = '\0'; /* (never) */
 		return put_text(out, cap, used, buf, sizeof(buf));
+	}
 	case TRAWL_USTCTL_FIELD_STRING:
 		if (index >= 0)
 			break;
+		put_tag(out, cap, used, TRAWL_CAPTURE_STRING);
 		return put_text(out, cap, used, (const char *)p + sp->off, sp->len);
 	case TRAWL_USTCTL_FIELD_ARRAY:
 	case TRAWL_USTCTL_FIELD_SEQUENCE:
@@ -205,19 +253,31 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 		if (index >= 0) {
 			if ((size_t)index >= n)
 				break;
-			return put_int(out, cap, used, f, p + sp->off + (size_t)index * eb);
+			return put_int_line(out, cap, used, f, p + sp->off + (size_t)index * eb);
 		}
-		if (f->is_text)
+		if (f->is_text) {
+			put_tag(out, cap, used, TRAWL_CAPTURE_STRING);
 			return put_text(out, cap, used, (const char *)p + sp->off, sp->len);
-		put_text(out, cap, used, "[", 1);
+		}
+		put_tag(out, cap, used, TRAWL_CAPTURE_ARRAY);
+		put_tag(out, cap, used, f->is_signed ? TRAWL_CAPTURE_SIGNED : TRAWL_CAPTURE_UNSIGNED);
+		for (i = 0; f->base == 16 && i < n; i++) {
+			/* shown in hex: the values in decimal first */
+			if (i)
+				put_raw(out, cap, used, ",", 1);
+			put_int(out, cap, used, f, p + sp->off + i * eb, 0);
+		}
+		if (f->base == 16)
+			put_raw(out, cap, used, "\t", 1);
+		put_raw(out, cap, used, "[", 1);
 		for (i = 0; i < n; i++) {
 			if (i)
-				put_text(out, cap, used, ", ", 2);
-			put_int(out, cap, used, f, p + sp->off + i * eb);
+				put_raw(out, cap, used, ", ", 2);
+			put_int(out, cap, used, f, p + sp->off + i * eb, 1);
 		}
-		return put_text(out, cap, used, "]", 1);
+		return put_raw(out, cap, used, "]", 1);
 	}
-	put_text(out, cap, used, UNAVAILABLE, sizeof(UNAVAILABLE));
+	put_unavailable(out, cap, used);
 }
 
 /* The field context bit @bit is written as, named as LTTng names it. */
@@ -331,7 +391,7 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contex
 			break;
 		nr++;
 		if (n >= sizeof(name) || !sp) {
-			put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+			put_unavailable(out, cap, &used);
 			goto next;
 		}
 		memcpy(name, d, n);
@@ -353,14 +413,14 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contex
 			    !context_find(name + 5, contexts, record, ctx_len, &cf, &cs))
 				put_field(out, cap, &used, &cf, record, &cs, index);
 			else
-				put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+				put_unavailable(out, cap, &used);
 			goto next;
 		}
 		for (i = 0; i < ev->nr_fields; i++)
 			if (!strcmp(ev->fields[i].name, name))
 				break;
 		if (index == -2 || i == ev->nr_fields || !sp[i].ok)
-			put_text(out, cap, &used, UNAVAILABLE, sizeof(UNAVAILABLE));
+			put_unavailable(out, cap, &used);
 		else
 			put_field(out, cap, &used, &ev->fields[i], p, &sp[i], index);
 next:

@@ -7,7 +7,7 @@ add-trigger --type=kernel:uprobe and kernel:kprobe with --location and
   captures of the function's first two arguments (a0, a1: the probe's
   fields), of $ctx.pid and of a field it lacks: one notification per call,
   "<a>|<b>|<the caller's pid>|<unavailable>", on a <trawl/ctl.h>
-  notification channel;
+  notification channel, typed there as signed integers and unavailable;
 - a second trigger on the same function (LTTng's location form PATH:SYMBOL,
   no elf: prefix) whose snapshot-session action records a kernel snapshot
   session: babeltrace2 reads the snapshot and finds the exec of the program
@@ -67,7 +67,7 @@ def dynamic_events(name):
 
 
 def waiter(count, *triggers):
-    w = subprocess.Popen([os.path.join(BIN, "ust-trig-notify"), str(count), "60000"] +
+    w = subprocess.Popen([os.path.join(BIN, "ust-trig-notify"), "-t", str(count), "60000"] +
                          list(triggers), env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     assert w.stdout.readline().strip() == "ready", w.stderr.read()
@@ -75,10 +75,17 @@ def waiter(count, *triggers):
 
 
 def received(w):
+    """[(trigger, [capture text...], [typed value...])], typed as
+    ust-trig-notify -t prints them (the C API's trawl_ctl_capture_value)."""
     out, err = w.communicate(timeout=120)
     assert w.returncode == 0, (out, err)
-    return [(l.split(" ", 1)[0], l.split("captures=", 1)[1].split("|"))
-            for l in out.splitlines() if " latency_us=" in l]
+    got = []
+    for l in out.splitlines():
+        if " latency_us=" in l:
+            got.append((l.split(" ", 1)[0], l.split("captures=", 1)[1].split("|"), []))
+        elif l.startswith("  typed="):
+            got[-1][2].append(l.split("=", 1)[1])
+    return got
 
 
 def refused(args, text):
@@ -137,8 +144,10 @@ try:
         assert r.returncode == 0 and r.stdout.split()[1] == str(a + b), r
         pids.append(int(r.stdout.split("pid=")[1].split()[0]))
     got = received(w)
-    assert got == [("uadd", ["40", "2", str(pids[0]), "<unavailable>"]),
-                   ("uadd", ["-7", "1000", str(pids[1]), "<unavailable>"])], (got, pids)
+    assert got == [("uadd", ["40", "2", str(pids[0]), "<unavailable>"],
+                    ["i:40", "i:2", "i:%d" % pids[0], "?"]),
+                   ("uadd", ["-7", "1000", str(pids[1]), "<unavailable>"],
+                    ["i:-7", "i:1000", "i:%d" % pids[1], "?"])], (got, pids)
 
     # The snapshot the second trigger's action recorded (at least one: each
     # call fired it), with the exec of the first program that hit the probe.

@@ -12,6 +12,9 @@
  *   app-trig pace K MS     K trig:error, MS ms apart (the latency bench)
  *   app-trig arr K         trig:arr(a = {-1, K, 7}, s = {K + 1, K + 2}), its
  *                          pid on stdout first
+ *   app-trig typed K       trig:typed(big = UINT64_MAX - K, neg = -K, hx = -2,
+ *                          d = 0.1, f = 1.5, msg = "tab\there\nnl\\", a = {K, -1,
+ *                          INT32_MIN}, txt = "ab\x01", col = 7, h = {-3, 255} (hex))
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +29,8 @@ int main(int argc, char **argv)
 	int i, n = argc > 2 ? atoi(argv[2]) : 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS | arr K\n");
+		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS | arr K | "
+				"typed K\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "error")) {
@@ -52,6 +56,12 @@ int main(int argc, char **argv)
 			tracepoint(trig, error, i, "paced");
 			usleep((useconds_t)ms * 1000);
 		}
+	} else if (!strcmp(argv[1], "typed")) {
+		int32_t a[3] = { n, -1, INT32_MIN };
+		int16_t h[2] = { -3, 255 };
+
+		tracepoint(trig, typed, UINT64_MAX - (uint64_t)n, (int8_t)-n, -2, 0.1, 1.5f,
+			   "tab\there\nnl\\", a, "ab\x01", 7, h);
 	} else if (!strcmp(argv[1], "arr")) {
 		int32_t a[3] = { -1, n, 7 };
 		uint16_t s[2] = { (uint16_t)(n + 1), (uint16_t)(n + 2) };

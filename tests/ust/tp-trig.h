@@ -20,5 +20,15 @@ TRACEPOINT_EVENT(trig, mark, TP_ARGS(const char *, what), TP_FIELDS(ctf_string(w
 /* An array and a sequence, for captures of their elements (field[N]). */
 TRACEPOINT_EVENT(trig, arr, TP_ARGS(const int32_t *, a, const uint16_t *, s, size_t, ns),
 		 TP_FIELDS(ctf_array(int32_t, a, a, 3) ctf_sequence(uint16_t, s, s, size_t, ns)))
+/* One field of each type a capture may be typed as (C API test: typed values). */
+TRACEPOINT_ENUM(trig, color, TP_ENUM_VALUES(ctf_enum_value("RED", 0) ctf_enum_value("BLUE", 7)))
+TRACEPOINT_EVENT(trig, typed,
+		 TP_ARGS(uint64_t, big, int8_t, neg, int32_t, hx, double, d, float, f, const char *, msg,
+			 const int32_t *, a, const char *, txt, int, col, const int16_t *, h),
+		 TP_FIELDS(ctf_integer(uint64_t, big, big) ctf_integer(int8_t, neg, neg)
+				   ctf_integer_hex(int32_t, hx, hx) ctf_float(double, d, d)
+				   ctf_float(float, f, f) ctf_string(msg, msg) ctf_array(int32_t, a, a, 3)
+				   ctf_array_text(char, txt, txt, 4) ctf_enum(trig, color, int, col, col)
+				   ctf_array_hex(int16_t, h, h, 2)))
 #endif
 #include <trawl/tracepoint-event.h>

@@ -3,7 +3,7 @@
  * Waits for triggers' notifications through <trawl/ctl.h>'s notification
  * channel (triggers.py notify, bench/triggers):
  *
- *   ust-trig-notify COUNT TIMEOUT_MS TRIGGER...
+ *   ust-trig-notify [-t] COUNT TIMEOUT_MS TRIGGER...
  *
  * subscribes to each TRIGGER, prints "ready", then waits (poll() on the
  * channel's fd, then a receive that does not wait) for COUNT notifications,
@@ -14,6 +14,13 @@
  * (L: from the event's timestamp to its receipt here), then checks that a
  * receive with a 100 ms timeout finds no more (-ETIMEDOUT). Exits 0, or 1
  * naming what failed.
+ *
+ * With -t, each capture's typed value (trawl_ctl_capture_value) follows,
+ * one line each, "  typed=V": "?" (unavailable), "u:N" and "i:N"
+ * (integers), "U:N" and "E:N" (enumerations), "r:%.17g" (reals), "t:S"
+ * (strings: printable ASCII as is, '\' and other bytes as \xHH), or
+ * "a:V,V,..." (arrays: their elements' V). Every getter of another type is
+ * checked to refuse the value (exit 1 if one does not).
  */
 #include <errno.h>
 #include <poll.h>
@@ -23,6 +30,74 @@
 #include <time.h>
 
 #include <trawl/ctl.h>
+
+static int typed;
+
+/* Exits if a getter of another type than @v's takes it. */
+static void refusals(const struct trawl_ctl_capture_value *v)
+{
+	enum trawl_ctl_capture_type t = trawl_ctl_capture_value_type(v);
+	uint64_t u;
+	int64_t s;
+	double r;
+	int ok_u = t == TRAWL_CTL_CAPTURE_UNSIGNED_INT || t == TRAWL_CTL_CAPTURE_UNSIGNED_ENUM;
+	int ok_s = t == TRAWL_CTL_CAPTURE_SIGNED_INT || t == TRAWL_CTL_CAPTURE_SIGNED_ENUM;
+
+	if ((trawl_ctl_capture_value_unsigned(v, &u) == 0) != ok_u ||
+	    (trawl_ctl_capture_value_signed(v, &s) == 0) != ok_s ||
+	    (trawl_ctl_capture_value_real(v, &r) == 0) != (t == TRAWL_CTL_CAPTURE_REAL) ||
+	    (trawl_ctl_capture_value_string(v) != NULL) != (t == TRAWL_CTL_CAPTURE_STRING) ||
+	    (t != TRAWL_CTL_CAPTURE_ARRAY && trawl_ctl_capture_value_array_length(v)) ||
+	    trawl_ctl_capture_value_array_element(v, trawl_ctl_capture_value_array_length(v))) {
+		fprintf(stderr, "a value of type %d is taken by another type's getter\n", (int)t);
+		exit(1);
+	}
+}
+
+static void print_value(const struct trawl_ctl_capture_value *v)
+{
+	const unsigned char *p;
+	uint64_t u = 0;
+	int64_t s = 0;
+	double r = 0;
+	uint32_t i;
+
+	refusals(v);
+	switch (trawl_ctl_capture_value_type(v)) {
+	case TRAWL_CTL_CAPTURE_UNSIGNED_INT:
+	case TRAWL_CTL_CAPTURE_UNSIGNED_ENUM:
+		trawl_ctl_capture_value_unsigned(v, &u);
+		printf("%c:%llu",
+		       trawl_ctl_capture_value_type(v) == TRAWL_CTL_CAPTURE_UNSIGNED_INT ? 'u' : 'U',
+		       (unsigned long long)u);
+		break;
+	case TRAWL_CTL_CAPTURE_SIGNED_INT:
+	case TRAWL_CTL_CAPTURE_SIGNED_ENUM:
+		trawl_ctl_capture_value_signed(v, &s);
+		printf("%c:%lld", trawl_ctl_capture_value_type(v) == TRAWL_CTL_CAPTURE_SIGNED_INT ? 'i' : 'E',
+		       (long long)s);
+		break;
+	case TRAWL_CTL_CAPTURE_REAL:
+		trawl_ctl_capture_value_real(v, &r);
+		printf("r:%.17g", r);
+		break;
+	case TRAWL_CTL_CAPTURE_STRING:
+		printf("t:");
+		for (p = (const unsigned char *)trawl_ctl_capture_value_string(v); *p; p++)
+			printf(*p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+		break;
+	case TRAWL_CTL_CAPTURE_ARRAY:
+		printf("a:");
+		for (i = 0; i < trawl_ctl_capture_value_array_length(v); i++) {
+			if (i)
+				printf(",");
+			print_value(trawl_ctl_capture_value_array_element(v, i));
+		}
+		break;
+	default:
+		printf("?");
+	}
+}
 
 static uint64_t now_ns(void)
 {
@@ -42,6 +117,15 @@ static void print(const struct trawl_ctl_notification *n)
 	for (i = 0; i < trawl_ctl_notification_capture_count(n); i++)
 		printf("%s%s", i ? "|" : "", trawl_ctl_notification_capture(n, i));
 	printf("\n");
+	for (i = 0; typed && i < trawl_ctl_notification_capture_count(n); i++) {
+		printf("  typed=");
+		print_value(trawl_ctl_notification_capture_value(n, i));
+		printf("\n");
+	}
+	if (trawl_ctl_notification_capture_value(n, trawl_ctl_notification_capture_count(n))) {
+		fprintf(stderr, "a value past the last capture\n");
+		exit(1);
+	}
 	fflush(stdout);
 }
 
@@ -52,8 +136,13 @@ int main(int argc, char **argv)
 	int i, got = 0, count, timeout, ret;
 	uint64_t end;
 
+	if (argc > 1 && !strcmp(argv[1], "-t")) {
+		typed = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: ust-trig-notify COUNT TIMEOUT_MS TRIGGER...\n");
+		fprintf(stderr, "usage: ust-trig-notify [-t] COUNT TIMEOUT_MS TRIGGER...\n");
 		return 2;
 	}
 	count = atoi(argv[1]);

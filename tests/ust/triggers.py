@@ -19,6 +19,8 @@ occurs", and the other session actions with their rate policies.
     triggers.py notify     a C program waits on a notification channel for
                            two triggers' notify action (of three), and gets
                            their captured fields
+    triggers.py typed      the C API's typed values (trawl_ctl_capture_value)
+                           of a field of each type, beside their text
     triggers.py captures   captures of array and sequence elements (a[1],
                            s[1]; out of range: unavailable), of context
                            fields ($ctx.vpid, vtid, procname, pthread_id,
@@ -263,6 +265,58 @@ def case_notify(e):
         fail("n3: %r" % (e.stats()["n3"],))
 
 
+def case_typed(e):
+    """The C API's typed values (ust-trig-notify -t) of one field of each
+    type, beside their text: integers beyond int64 and negative, a hex
+    field (its value, not its text), reals exact (%.17g), a string with its
+    control characters as they were, an array, a text array, an enum, an
+    array element, and unavailable ones."""
+    caps = ["big", "neg", "hx", "d", "f", "msg", "a", "txt", "col", "a[2]", "nosuch", "a[9]",
+            "h", "h[0]", "$ctx.vpid"]
+    args = []
+    for c in caps:
+        args += ["--capture", c]
+    e.trawl("add-trigger", "--name", "ty", *ERM, "--name=trig:typed", *args, "--action", "notify")
+    w = subprocess.Popen([NOTIFY, "-t", "1", str(WAIT_S * 1000), "ty"], env=e.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if w.stdout.readline().strip() != "ready":
+        fail("ust-trig-notify did not get ready: " + w.stderr.read())
+        return
+    a = subprocess.run([APP, "typed", "5"], env=e.env, capture_output=True, text=True,
+                       timeout=120)
+    if a.returncode:
+        fail("ust-app-trig typed exited %d: %s" % (a.returncode, a.stderr))
+        return
+    out, err = w.communicate(timeout=WAIT_S + 30)
+    if w.returncode:
+        fail("ust-trig-notify -t exited %d: %s" % (w.returncode, err.strip()))
+        return
+    lines = out.splitlines()
+    text = [l for l in lines if " captures=" in l]
+    typed = [l.split("typed=", 1)[1] for l in lines if l.startswith("  typed=")]
+    want_text = ["18446744073709551610", "-5", "0xfffffffe", "0.1", "1.5",
+                 "tab\\x09here\\nnl\\\\", "[5, -1, -2147483648]", "ab\\x01", "7",
+                 "-2147483648", "<unavailable>", "<unavailable>", "[0xfffd, 0xff]", "0xfffd",
+                 "PID"]
+    want = ["u:18446744073709551610", "i:-5", "i:-2", "r:0.10000000000000001", "r:1.5",
+            "t:tab\\x09here\\x0anl\\x5c", "a:i:5,i:-1,i:-2147483648", "t:ab\\x01", "E:7",
+            "i:-2147483648", "?", "?", "a:i:-3,i:255", "i:-3"]
+    if len(text) != 1:
+        fail("one notification expected: %r" % out)
+        return
+    got_text = text[0].split(" captures=", 1)[1].split("|")
+    # $ctx.vpid: the app's pid (typed a signed integer)
+    if len(typed) != len(caps) or not typed[-1].startswith("i:") or \
+            got_text[-1] != typed[-1][2:]:
+        fail("typed values: %r (text %r)" % (typed, got_text))
+        return
+    if got_text[:-1] != want_text[:-1]:
+        fail("captures as text: want %r, got %r" % (want_text[:-1], got_text[:-1]))
+    if typed[:-1] != want:
+        fail("typed captures: want %r, got %r" % (want, typed[:-1]))
+    print("typed: " + " ".join(typed))
+
+
 def case_captures(e):
     caps = ["a[0]", "a[1]", "a[2]", "a[3]", "s[1]", "s[2]", "a", "$ctx.vpid", "$ctx.vtid",
             "$ctx.procname", "$ctx.cgroup_ns", "$ctx.pid_ns", "$ctx.pthread_id",
@@ -440,7 +494,7 @@ def case_consumed(e):
           % (rounds, size))
 
 
-CASES = {"captures": case_captures, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
+CASES = {"captures": case_captures, "typed": case_typed, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 
