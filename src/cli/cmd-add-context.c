@@ -21,7 +21,8 @@ static const struct cli_option_doc opts_doc[] = {
 			    "pthread_id, ppid, ip, prio, nice, cgroup_ns, ipc_ns, mnt_ns, net_ns, pid_ns, "
 			    "time_ns, user_ns, uts_ns (the namespaces' inode numbers), "
 			    "perf:thread:COUNTER. Kernel (-k): pid, "
-			    "tid, vpid, vtid, ppid, procname, prio, nice, perf:cpu:COUNTER. "
+			    "tid, vpid, vtid, ppid, procname, prio, nice, the same namespaces, "
+			    "perf:cpu:COUNTER. "
 			    "COUNTER: page-fault (faults), minor-faults, major-faults, context-switches "
 			    "(cs), cpu-migrations (migrations), task-clock, cpu-clock, alignment-faults, "
 			    "emulation-faults; with a hardware PMU also cpu-cycles (cycles), "
@@ -43,9 +44,9 @@ static int list_types(void)
 	} plain[] = {
 		{"pid", "-k -u"},  {"tid", "-k -u"},	  {"vpid", "-k -u"},	   {"vtid", "-k -u"},
 		{"ppid", "-k -u"}, {"procname", "-k -u"}, {"prio", "-k -u"},	   {"nice", "-k -u"},
-		{"ip", "-u"},	   {"pthread_id", "-u"},	   {"cgroup_ns", "-u"},   {"ipc_ns", "-u"},
-		{"mnt_ns", "-u"},  {"net_ns", "-u"},	   {"pid_ns", "-u"},	   {"time_ns", "-u"},
-		{"user_ns", "-u"}, {"uts_ns", "-u"},
+		{"ip", "-u"},	   {"pthread_id", "-u"},	   {"cgroup_ns", "-k -u"}, {"ipc_ns", "-k -u"},
+		{"mnt_ns", "-k -u"}, {"net_ns", "-k -u"},	   {"pid_ns", "-k -u"},	   {"time_ns", "-k -u"},
+		{"user_ns", "-k -u"}, {"uts_ns", "-k -u"},
 	};
 	/* Hardware counters need a PMU, which the kernel lists here. */
 	int pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0;

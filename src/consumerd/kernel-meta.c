@@ -84,6 +84,10 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 		[TRAWL_KCTX_PROCNAME] = "procname", [TRAWL_KCTX_PRIO] = "prio",
 		[TRAWL_KCTX_PPID] = "ppid", [TRAWL_KCTX_VPID] = "vpid", [TRAWL_KCTX_VTID] = "vtid",
 		[TRAWL_KCTX_NICE] = "nice",
+		[TRAWL_KCTX_CGROUP_NS] = "cgroup_ns", [TRAWL_KCTX_IPC_NS] = "ipc_ns",
+		[TRAWL_KCTX_MNT_NS] = "mnt_ns", [TRAWL_KCTX_NET_NS] = "net_ns",
+		[TRAWL_KCTX_PID_NS] = "pid_ns", [TRAWL_KCTX_TIME_NS] = "time_ns",
+		[TRAWL_KCTX_USER_NS] = "user_ns", [TRAWL_KCTX_UTS_NS] = "uts_ns",
 	};
 	struct trawl_ctf_type *st;
 	char field[80];
@@ -95,9 +99,11 @@ static struct trawl_ctf_type *context_type(const struct kchan *ch, int *err)
 	st = trawl_ctf_type_struct_create(8);
 	for (i = 0; st && i < ch->nctx; i++) {
 		int k = ch->ctx[i];
+		/* (the namespaces' inode numbers: unsigned int, as LTTng-modules') */
+		int ns = k >= TRAWL_KCTX_CGROUP_NS && k <= TRAWL_KCTX_UTS_NS;
 		struct trawl_ctf_type *f = k >= TRAWL_KCTX_PERF	      ? int_type(64, 0, 10)
 					   : k == TRAWL_KCTX_PROCNAME ? text_type(16)
-								      : int_type(32, 1, 10);
+								      : int_type(32, !ns, 10);
 		const char *name = k < TRAWL_KCTX_PERF ? names[k] : field;
 
 		if (k >= TRAWL_KCTX_PERF &&

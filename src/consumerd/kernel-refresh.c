@@ -17,14 +17,16 @@
  * when an instance has the event enabled. Checked at setup and again with
  * the hidden set, every second, for events enabled while tracing.
  */
-/* Whether @ch records a process id context: a thread gone by conversion needs its fork record. */
+/* Whether @ch records a process id context (or a namespace, taken from
+ * the process or parent): a thread gone by conversion needs its fork record. */
 static int needs_ids(const struct kchan *ch)
 {
 	int i;
 
 	for (i = 0; i < ch->nctx; i++)
 		if (ch->ctx[i] == TRAWL_KCTX_PID || ch->ctx[i] == TRAWL_KCTX_VPID ||
-		    ch->ctx[i] == TRAWL_KCTX_PPID)
+		    ch->ctx[i] == TRAWL_KCTX_PPID ||
+		    (ch->ctx[i] >= TRAWL_KCTX_CGROUP_NS && ch->ctx[i] <= TRAWL_KCTX_UTS_NS))
 			return 1;
 	return 0;
 }

@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,14 +67,33 @@
  * each event (a thread reniced later keeps its old values). This is best
  * effort, and documented so: ftrace records carry neither, and only a
  * perf or BPF path could read them at the event.
+ *
+ * The namespace contexts (cgroup_ns ... uts_ns) are the inode numbers of
+ * /proc/<tid>/ns/<name>, read (8 stat() calls) the first time a thread's
+ * record needs one, and again after the thread's exec when
+ * sched_process_exec is in the channel. Why /proc and not BPF at each
+ * event: a thread changes namespaces only through unshare(2), setns(2)
+ * or its clone(2) (a new thread: a new cache entry, read afresh), which
+ * tools follow with an exec (unshare, nsenter, ip netns exec), so the
+ * values read once are the thread's for its whole life in all but a
+ * program that calls setns() itself mid-way; a BPF program at every event
+ * would cost each traced event a map write for values that almost never
+ * change. A thread gone from /proc before its first record is converted
+ * takes its process's namespaces, else its parent's (from the fork
+ * record), else 0: a short-lived program that unshared and exited before
+ * the consumer converted its events is the case this gets wrong.
  */
 #define TASK_SLOTS 8192u
+
+#define TASK_NS (TRAWL_KCTX_UTS_NS - TRAWL_KCTX_CGROUP_NS + 1)
 
 struct task_entry {
 	int32_t tid;     /* -1: empty */
 	int32_t pid, ppid, prio, nice;
 	char comm[16];
 	bool gone;       /* no /proc entry when loaded: pid and ppid from a fork record, if any */
+	bool ns_loaded;  /* ns[] read (task_load_ns()) */
+	uint32_t ns[TASK_NS]; /* inode numbers, in enum trawl_kernel_ctx's order */
 };
 
 struct trawl_kernel_task_cache {
@@ -188,6 +208,40 @@ static void task_load(struct task_entry *t, int32_t tid)
 	}
 }
 
+/* The namespaces of process @pid into @ns: 0, or -1 if it has no /proc entry. */
+static int ns_read(int32_t pid, uint32_t ns[TASK_NS])
+{
+	static const char *const names[TASK_NS] = { "cgroup", "ipc", "mnt",  "net",
+						    "pid",    "time", "user", "uts" };
+	char path[64];
+	struct stat st;
+	int i, found = 0;
+
+	for (i = 0; i < TASK_NS; i++) {
+		ns[i] = 0;
+		if (!trawl_path_fmt(path, sizeof(path), "/proc/%d/ns/%s", pid, names[i]) &&
+		    stat(path, &st) == 0) {
+			ns[i] = (uint32_t)st.st_ino;
+			found = 1;
+		}
+	}
+	return found ? 0 : -1;
+}
+
+/* @t's namespaces: its own, else (gone) its process's, else its parent's. */
+static void task_load_ns(struct task_entry *t)
+{
+	t->ns_loaded = true;
+	if (t->tid > 0 && !ns_read(t->tid, t->ns))
+		return;
+	if (t->pid > 0 && t->pid != t->tid && !ns_read(t->pid, t->ns))
+		return;
+	if (t->ppid > 0)
+		ns_read(t->ppid, t->ns);
+	else if (t->tid == 0)
+		ns_read(1, t->ns); /* the idle threads: init's (the root namespaces) */
+}
+
 static struct task_entry *task_get(struct trawl_kernel_task_cache *c, int32_t tid)
 {
 	struct task_entry *t = &c->e[(uint32_t)tid % TASK_SLOTS];
@@ -290,6 +344,8 @@ static void task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kern
 			name = slash + 1;
 		}
 		task_set_comm(c, tid, name, n);
+		if (tid >= 0)
+			task_get(c, tid)->ns_loaded = false; /* (unshare; exec: read again) */
 		return;
 	}
 	case TRAWL_KHOOK_SWITCH:
@@ -315,8 +371,10 @@ static void task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kern
 
 int trawl_kernel_ctx_parse(const char *name)
 {
-	static const char *const names[] = { "pid", "tid", "procname", "prio", "ppid", "vpid", "vtid",
-					      "nice" };
+	static const char *const names[] = { "pid",     "tid",    "procname", "prio",
+					      "ppid",    "vpid",   "vtid",     "nice",
+					      "cgroup_ns", "ipc_ns", "mnt_ns",  "net_ns",
+					      "pid_ns",  "time_ns", "user_ns", "uts_ns" };
 	size_t i;
 
 	for (i = 0; i < TRAWL_ARRAY_SIZE(names); i++)
@@ -523,6 +581,19 @@ static uint8_t *write_context(struct trawl_kernel_stream *s, uint8_t *o, int32_t
 		case TRAWL_KCTX_NICE:
 			v = t->nice;
 			break;
+		case TRAWL_KCTX_CGROUP_NS:
+		case TRAWL_KCTX_IPC_NS:
+		case TRAWL_KCTX_MNT_NS:
+		case TRAWL_KCTX_NET_NS:
+		case TRAWL_KCTX_PID_NS:
+		case TRAWL_KCTX_TIME_NS:
+		case TRAWL_KCTX_USER_NS:
+		case TRAWL_KCTX_UTS_NS:
+			if (!t->ns_loaded)
+				task_load_ns(t);
+			memcpy(o, &t->ns[k - TRAWL_KCTX_CGROUP_NS], 4);
+			o += 4;
+			continue;
 		default:
 			v = t->prio;
 			break;

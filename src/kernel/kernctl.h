@@ -375,7 +375,11 @@ int trawl_kernel_statedump_write(struct trawl_kernel_stream *s, void (*pause)(vo
 
 enum trawl_kernel_ctx {
 	TRAWL_KCTX_PID, TRAWL_KCTX_TID, TRAWL_KCTX_PROCNAME, TRAWL_KCTX_PRIO,
-	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_NICE, TRAWL_KCTX_MAX,
+	TRAWL_KCTX_PPID, TRAWL_KCTX_VPID, TRAWL_KCTX_VTID, TRAWL_KCTX_NICE,
+	/* the thread's namespaces' inode numbers (u32, as LTTng-modules records them) */
+	TRAWL_KCTX_CGROUP_NS, TRAWL_KCTX_IPC_NS, TRAWL_KCTX_MNT_NS, TRAWL_KCTX_NET_NS,
+	TRAWL_KCTX_PID_NS, TRAWL_KCTX_TIME_NS, TRAWL_KCTX_USER_NS, TRAWL_KCTX_UTS_NS,
+	TRAWL_KCTX_MAX,
 	/*
 	 * A channel's context list holds TRAWL_KCTX_PERF + j for its j-th perf
 	 * counter (u64, the value the sample carried: see perf.c).

@@ -192,7 +192,8 @@ int trawl_kernel_session_add_context(struct trawl_kernel_session *s, const char 
 	} else if (trawl_kernel_ctx_parse(ctx) < 0) {
 		trawl_msg_fmt(err, errlen,
 			      "kernel context \"%s\" is not supported (pid, tid, procname, "
-			      "prio, nice, ppid, vpid, vtid are)",
+			      "prio, nice, ppid, vpid, vtid, cgroup_ns, ipc_ns, mnt_ns, net_ns, "
+			      "pid_ns, time_ns, user_ns, uts_ns are)",
 			      ctx);
 		return -EOPNOTSUPP;
 	}

@@ -680,13 +680,11 @@ void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_
 		sd_fail(r, -ENOENT, "no enabled event '%s' in channel '%s'", req->name, c->attr.name);
 }
 
-static const char *const common_contexts[] = {"pid", "tid", "vpid", "vtid", "ppid",
-					      "procname", "prio", "nice", "hostname", "cpu_id"};
-/* The namespaces are recorded by apps only: the kernel backend has no
- * way to them yet (LTTng's kernel module reads them from the task). */
-static const char *const ust_only_contexts[] = {"ip",	  "pthread_id", "cgroup_ns", "ipc_ns",
-						"mnt_ns", "net_ns",	"pid_ns",    "time_ns",
-						"user_ns", "uts_ns"};
+static const char *const common_contexts[] = {
+	"pid",	 "tid",	   "vpid",    "vtid",	 "ppid",   "procname", "prio",	  "nice",
+	"hostname", "cpu_id", "cgroup_ns", "ipc_ns", "mnt_ns", "net_ns", "pid_ns", "time_ns",
+	"user_ns", "uts_ns"};
+static const char *const ust_only_contexts[] = {"ip", "pthread_id"};
 static const char *const perf_counters[] = {
 	"cpu-clock", "task-clock", "page-fault", "page-faults", "faults", "major-faults",
 	"minor-faults", "context-switches", "cs", "cpu-migrations", "migrations",

@@ -107,6 +107,18 @@ int main(int argc, char **argv)
 		close(fd);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "hold")) {
+		/* N getpgid(BASE), then stays until its standard input closes */
+		char c;
+
+		for (long i = 0; i < atol(argv[2]); i++)
+			syscall(SYS_getpgid, atol(argv[3]));
+		printf("done\n");
+		fflush(stdout);
+		while (read(0, &c, 1) > 0)
+			;
+		return 0;
+	}
 	if (argc >= 4 && !strcmp(argv[1], "add")) {
 		printf("%ld\n", trawl_test_add(atol(argv[2]), atol(argv[3])));
 		return 0;
