@@ -608,9 +608,13 @@ static const struct cli_option_doc add_opts_doc[] = {
 	{"--name=NAME", "Name the trigger (default: triggerN)."},
 	{"--owner-uid=UID", "Register the trigger for user UID (root only)."},
 	{"--condition=event-rule-matches", "The condition: an event matches the rule described by "
-					   "the options that follow it: -t/--type=user|kernel|syscall, "
+					   "the options that follow it: -t/--type=user|kernel|syscall|"
+					   "kernel:kprobe|kernel:uprobe|jul|log4j|python, "
 					   "-n/--name=PATTERN, -f/--filter=EXPR, "
 					   "-l/--log-level=LEVEL|LEVEL..|.., -x/--exclude-name=NAME, "
+					   "-L/--location=LOCATION (a probe's: SYMBOL[+OFFSET] or 0xADDRESS; "
+					   "[elf:]PATH:SYMBOL or sdt:PATH:PROVIDER:NAME), "
+					   "-E/--event-name=NAME (a probe's; default: the location), "
 					   "--capture=DESCRIPTOR."},
 	{"--action=ACTION", "An action when the condition holds: notify, start-session SESSION, "
 			    "stop-session SESSION, rotate-session SESSION, snapshot-session "

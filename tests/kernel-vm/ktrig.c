@@ -4,11 +4,13 @@
  * stock-kernel guest where kprobes exist (this machine's kernel has none):
  * `ktrig LOCATION` defines the trigger's probe at LOCATION as the root
  * daemon does for add-trigger --type=kernel:kprobe, opens /etc/hostname 5
- * times, reads the hits back (capturing $ctx.pid), removes the notifier and
+ * times, reads the hits back (capturing $ctx.pid: a line typed as
+ * common/capture.h says, a signed integer), removes the notifier and
  * prints one line: "hits=N mine=M left=L" (M of the N hits by this process,
  * L trawl dynamic events left in kprobe_events), or "refused: LINE" with
  * exit status 2 when the location is refused.
  */
+#include "common/capture.h"
 #include "kernel/kernel.h"
 
 #include <fcntl.h>
@@ -29,8 +31,8 @@ static void hit(uint64_t ts_ns, uint32_t nr, const char *caps, void *arg)
 
 	(void)ts_ns;
 	c->hits++;
-	if (nr == 1 && caps && !strncmp(caps, c->pid, strlen(c->pid)) &&
-	    caps[strlen(c->pid)] == '\n')
+	if (nr == 1 && caps && caps[0] == TRAWL_CAPTURE_SIGNED &&
+	    !strncmp(caps + 1, c->pid, strlen(c->pid)) && caps[1 + strlen(c->pid)] == '\n')
 		c->mine++;
 }
 
