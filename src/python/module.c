@@ -325,6 +325,7 @@ static PyObject *record_dict(const struct trawl_ctl_list *l, size_t i, enum traw
 		bad |= PUT_U64(d, "threshold", r.threshold);
 		bad |= PUT_U64(d, "nr_actions", r.nr_actions);
 		bad |= PUT_U64(d, "occurrences", r.occurrences);
+		bad |= PUT_OPT(d, "location", r.location); /* a kernel probe rule's */
 		break;
 	}
 	case TRAWL_CTL_ITEM_TRIGGER_ACTION: {

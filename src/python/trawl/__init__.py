@@ -204,6 +204,7 @@ class TriggerInfo:
     threshold: int          # bytes (consumed size; buffer usage without ratio)
     nr_actions: int
     occurrences: int        # times the condition held
+    location: Optional[str] = None  # a kernel probe rule's (pattern: its event name)
     actions: List[TriggerAction] = field(default_factory=list)
 
 
