@@ -28,6 +28,14 @@
 #            relayd killed: record fails with one line
 #   kill     relayd killed before a rotation: the rotate fails with one line
 #            counting what was lost, exit != 0; destroy works
+#   hello    relayd killed while the consumer waits for its HELLO's reply
+#            (relayd stopped with SIGSTOP, so the consumer's connection and
+#            HELLO wait in its socket until the kill, whatever the load):
+#            the consumer lives on (no restart), the rotate fails with one
+#            line counting the app's 200 events lost, exit != 0; relayd
+#            back on the same ports, the consumer reconnects: the next
+#            app's 200 events are in relayd's trace (babeltrace2), and the
+#            stop still says in one line what was lost (exit 11)
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
 #   pid      per-process buffers, each app gone before the rotation that
 #            ends its chunk (no consumer trace is left to archive it: the
@@ -216,6 +224,51 @@ kill)
 	one_line_naming "trawl-relayd"
 	grep -q " lost" "$T/err" || fail "the rotate's line does not count what was lost"
 	"$TRAWL" destroy K >/dev/null 2>&1
+	;;
+hello)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create H --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	kill -STOP "$RELAY_PID"
+	# the app's trace is made as it registers: the consumer connects (the
+	# kernel accepts for the stopped relayd) and sends its HELLO, which
+	# waits unread in relayd's socket (Recv-Q) until the kill resets it
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app failed"
+	for i in $(seq 300); do
+		q=$(ss -tnH state established "( sport = :$DATA_PORT )" | awk '$1 > 0 { print $1 }' | head -1)
+		[ -n "$q" ] && break
+		sleep 0.1
+	done
+	[ -n "$q" ] || fail "the consumer's HELLO never reached relayd's socket: $(ss -tn | grep ":$DATA_PORT ")"
+	sd=$(cat "$T"/*/sessiond.lock 2>/dev/null | head -1)
+	cons=$(pgrep -P "$sd" -x trawl-consumerd)
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	expect_fail "$TRAWL" rotate H
+	echo "rotate with relayd killed in the HELLO said: $(cat "$T/err")"
+	one_line_naming "trawl-relayd"
+	grep -qE "\(200 events\) lost" "$T/err" || fail "the rotate's line does not count the 200 events lost"
+	[ -n "$cons" ] && [ "$(pgrep -P "$sd" -x trawl-consumerd)" = "$cons" ] ||
+		fail "the consumer was restarted: $(grep -h consumer "$T"/*/sessiond.log)"
+	# relayd back on the same ports and folder: the consumer reconnects
+	"$RELAYD" -o "$RELAY_OUT" -C "tcp://127.0.0.1:$CTRL_PORT" -D "tcp://127.0.0.1:$DATA_PORT" \
+		-L tcp://127.0.0.1:0 2>"$T/relay-again.log" &
+	RELAY_PIDS+=("$!")
+	for i in $(seq 100); do grep -q "control port" "$T/relay-again.log" && break; sleep 0.05; done
+	grep -q "control port" "$T/relay-again.log" || fail "relayd did not come back: $(cat "$T/relay-again.log")"
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 2 failed"
+	expect 11 "$TRAWL" stop H
+	expect_err_line "lost"
+	echo "stop said: $(cat "$T/err")"
+	dir=$(relay_trace H)
+	meta=$(find "$dir" -name metadata -path "*/ust/uid/$uid/64-bit/*" 2>/dev/null | head -1)
+	[ -n "$meta" ] || { ls -R "$RELAY_OUT" >&2; fail "no trace on relayd after it came back"; finish; }
+	chunk_check "$(dirname "$meta")" "$app"
+	"$TRAWL" destroy H >/dev/null 2>&1
 	;;
 pid)
 	relayd_start || { fail "relayd did not start"; finish; }
