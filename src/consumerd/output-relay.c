@@ -91,6 +91,15 @@ static void broken_set(struct trawl_output *o, int err)
 		(int)getpid(), o->peer, strerror(o->broken));
 }
 
+/* An interruption begins (@err: why): the connection is tried again from now on. */
+static void down_begin(struct trawl_output *o, int err)
+{
+	o->down = o->last_down = err ? err : EIO;
+	o->interruptions++;
+	o->down_at_ms = o->retry_at_ms = now_ms();
+	o->backoff_ms = TRAWL_OUTPUT_RETRY_FIRST_MS;
+}
+
 /* The connection is gone: closed at once (unsent bytes discarded), taken up again later. */
 static void conn_lost(struct trawl_output *o, int err)
 {
@@ -106,10 +115,7 @@ static void conn_lost(struct trawl_output *o, int err)
 	o->reply_len = 0;
 	if (o->down)
 		return; /* lost again while being taken up: the same interruption */
-	o->down = o->last_down = err ? err : EIO;
-	o->interruptions++;
-	o->down_at_ms = o->retry_at_ms = now_ms();
-	o->backoff_ms = TRAWL_OUTPUT_RETRY_FIRST_MS;
+	down_begin(o, err);
 	fprintf(stderr, "trawl-consumerd[%d]: streaming to trawl-relayd at %s interrupted: %s "
 		"(reconnecting; %zu packets sent are kept to send again)\n", (int)getpid(), o->peer,
 		strerror(o->down), o->q_len);
@@ -274,14 +280,23 @@ bad:
 	return -EINVAL;
 }
 
-/* Connects and says HELLO. 0, or -errno with @err set; o->sock is -1 then. */
-static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size_t err_len)
+/*
+ * Connects and says HELLO. 0, or -errno with @err set; o->sock is -1 then.
+ * *@refused (may be NULL) is set when relayd itself answered no (or with
+ * what no relayd sends), not when it could not be reached or the
+ * connection ended before its answer.
+ */
+static int relay_connect(struct trawl_output *o, int timeout_ms, int *refused, char *err,
+			 size_t err_len)
 {
 	struct trawl_relay_reply r;
 	struct timeval tv = {.tv_sec = TRAWL_OUTPUT_SEND_TIMEOUT_MS / 1000};
 	struct iovec v = {.iov_base = &o->hello, .iov_len = sizeof(o->hello)};
 	int ret, one = 1, fd;
+	ssize_t n;
 
+	if (refused)
+		*refused = 0;
 	fd = trawl_relay_connect(o->url.host, o->url.data_port, o->url.ipv6, timeout_ms);
 	if (fd < 0) {
 		trawl_msg_fmt(err, err_len, "cannot reach trawl-relayd at %s: %s", o->peer,
@@ -298,39 +313,69 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, char *err, size
 		return ret;
 	}
 	o->sock = fd;
+	/* (a failed send closes o->sock: conn_lost()) */
 	ret = trawl_output_relay_send(o, TRAWL_RELAY_HELLO, 0, &v, 1);
-	if (!ret) {
-		ret = recv(fd, &r, sizeof(r), MSG_WAITALL) == (ssize_t)sizeof(r) ? 0 : -EPROTO;
-		if (!ret && le32toh(r.magic) != TRAWL_RELAY_MAGIC)
-			ret = -EPROTO;
-		if (!ret)
-			ret = (int32_t)le32toh((uint32_t)r.status);
-		if (!status_ok(ret))
-			ret = -EPROTO; /* a positive "error" once made the caller take it for success */
+	if (ret) {
+		trawl_msg_fmt(err, err_len, "trawl-relayd at %s: %s", o->peer, strerror(-ret));
+		goto fail;
 	}
+	n = recv(fd, &r, sizeof(r), MSG_WAITALL);
+	if (n != (ssize_t)sizeof(r)) {
+		/* the connection ended before the answer (relayd killed, the
+		 * network cut; EAGAIN: SO_RCVTIMEO ran out): relayd said nothing */
+		ret = n >= 0 ? -ECONNRESET
+		      : errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+		trawl_msg_fmt(err, err_len, "trawl-relayd at %s did not answer: %s", o->peer,
+			      strerror(-ret));
+		goto fail;
+	}
+	ret = le32toh(r.magic) != TRAWL_RELAY_MAGIC ? -EPROTO : (int32_t)le32toh((uint32_t)r.status);
+	if (!status_ok(ret))
+		ret = -EPROTO; /* a positive "error" once made the caller take it for success */
 	if (ret) {
 		trawl_msg_fmt(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
 			      strerror(-ret));
-		if (o->sock >= 0)
-			close(o->sock);
-		o->sock = -1;
-		return ret;
+		if (refused)
+			*refused = 1;
+		goto fail;
 	}
 	o->reply_len = 0;
 	o->conn_base = o->acked_bytes; /* relayd counts this connection's bytes from 0 */
 	o->ping_at = o->sent_bytes;
 	return 0;
+fail:
+	if (o->sock >= 0)
+		close(o->sock);
+	o->sock = -1;
+	return ret;
 }
 
+/*
+ * Unless relayd refused the session, a first connection that fails leaves
+ * the output as a lost one does: disconnected, taken up when relayd is
+ * back (trawl_output_relay_ready()), what is written meanwhile dropped and
+ * counted. A relayd killed during our HELLO, or gone before the trace was
+ * made (a program traced right after), once made the trace fail, silently
+ * (relayd-rotate-kill).
+ */
 int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len)
 {
 	int ret = spec_parse(spec, &o->hello, &o->url, o->dir, sizeof(o->dir), err, err_len);
+	int refused;
 
 	if (ret)
 		return ret;
 	snprintf(o->peer, sizeof(o->peer), "%s:%u", o->url.host, o->url.data_port);
 	o->live_timer_us = le32toh(o->hello.live_timer_us);
-	return relay_connect(o, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS, err, err_len);
+	ret = relay_connect(o, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS, &refused, err, err_len);
+	if (!ret || refused || ret == -ENOENT || ret == -ENOMEM)
+		return ret;
+	if (!o->down) { /* (else said by conn_lost(): the HELLO could not be sent) */
+		down_begin(o, -ret);
+		fprintf(stderr, "trawl-consumerd[%d]: %s (reconnecting; until then this trace's "
+			"packets are dropped, counted)\n", (int)getpid(), err);
+	}
+	return 0;
 }
 
 /* ---- what was sent and not confirmed ------------------------------------ */
@@ -683,7 +728,7 @@ void trawl_output_relay_ready(struct trawl_output *o)
 	    t + TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS + TRAWL_OUTPUT_SEND_TIMEOUT_MS > o->deadline_ms)
 		return;
 	o->pings = 0;
-	if (relay_connect(o, TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS, err, sizeof(err)) ||
+	if (relay_connect(o, TRAWL_OUTPUT_RECONNECT_TIMEOUT_MS, NULL, err, sizeof(err)) ||
 	    resync(o, 1) || resync_confirm(o)) {
 		if (o->sock >= 0) { /* lost again while taking the files up */
 			close(o->sock);

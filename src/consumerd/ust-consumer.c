@@ -1195,7 +1195,13 @@ static int trace_archive(struct ctrace *t, const char *archive, const char *suff
 	return ret;
 }
 
-static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
+/*
+ * The chunk that ends is written and archived, the session's traces go on
+ * in the new one. 0 or -errno; @msg (@len bytes) gets the line of what
+ * the ended chunk lost: the reply says it before the new chunk's state
+ * (its output, made again, has lost nothing yet).
+ */
+static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload, char *msg, size_t len)
 {
 	struct trawl_cons_rotate a;
 	struct cchannel *c;
@@ -1256,11 +1262,14 @@ static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload)
 	if (why[0]) {
 		trawl_msg_fmt(last_error, sizeof(last_error), "%s", why);
 		last_error_session = h->session_key;
+		trawl_msg_fmt(msg, len, "%s", why);
 	}
 	return ret;
 }
 
-static void reply(int sock, uint64_t session, int status)
+/* Answers a command: @status, the session's counters, and a line: @msg if
+ * not empty, else the session's first failure, else the last set-up error. */
+static void reply(int sock, uint64_t session, int status, const char *msg)
 {
 	struct trawl_cons_reply r = {.magic = TRAWL_CONS_MAGIC, .status = status};
 	uint64_t discarded, tallied, bytes;
@@ -1269,22 +1278,32 @@ static void reply(int sock, uint64_t session, int status)
 	r.events_discarded = discarded;
 	r.events_tallied = tallied;
 	r.bytes_written = bytes;
-	session_failure(session, r.msg, sizeof(r.msg));
+	if (msg[0])
+		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", msg);
+	else
+		session_failure(session, r.msg, sizeof(r.msg));
 	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))
 		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", last_error);
 	if (trawl_write_all(sock, &r, sizeof(r)))
 		cons_log("replying to", "the session daemon", errno);
 }
 
-/* Reads and runs one command. Returns 0, 1 to quit, or a negative errno. */
+/*
+ * Reads and runs one command. Returns 0, 1 to quit, or a negative errno
+ * when the session daemon's message itself is bad (we quit then). What a
+ * command answers is only its reply: a relayd that broke off its HELLO
+ * (-EPROTO too) once ended the consumer as a bad message did, and the one
+ * started in its place could not reach relayd again (relayd-rotate-kill).
+ */
 static int handle_command(int sock)
 {
 	struct trawl_cons_hdr h;
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	uint32_t nr_fds = 0, i;
 	char *payload = NULL;
+	char msg[TRAWL_CONS_MSG_LEN] = "";
 	ssize_t n;
-	int ret = 0;
+	int ret = 0, bad = 0;
 
 	n = trawl_fdmsg_recv_fds(sock, &h, sizeof(h), fds, TRAWL_USTCTL_MAX_STREAMS, &nr_fds,
 				  TRAWL_USTCTL_TIMEOUT_MS);
@@ -1294,17 +1313,17 @@ static int handle_command(int sock)
 		return (int)n;
 	if (h.magic != TRAWL_CONS_MAGIC || h.version != TRAWL_CONS_VERSION ||
 	    h.size > TRAWL_CONS_MAX_METADATA || h.nr_fds != nr_fds) {
-		ret = -EPROTO;
+		bad = -EPROTO;
 		goto out;
 	}
 	if (h.size) {
 		payload = malloc(h.size);
 		if (!payload) {
-			ret = -ENOMEM;
+			bad = -ENOMEM;
 			goto out;
 		}
-		ret = trawl_io_recv_all(sock, payload, h.size, -1);
-		if (ret)
+		bad = trawl_io_recv_all(sock, payload, h.size, -1);
+		if (bad)
 			goto out;
 	}
 	switch (h.cmd) {
@@ -1340,7 +1359,7 @@ static int handle_command(int sock)
 		ret = cmd_clear(h.session_key);
 		break;
 	case TRAWL_CONS_ROTATE:
-		ret = cmd_rotate(&h, payload);
+		ret = cmd_rotate(&h, payload, msg, sizeof(msg));
 		break;
 	case TRAWL_CONS_START: {
 		struct cchannel *c;
@@ -1361,20 +1380,20 @@ static int handle_command(int sock)
 	}
 	case TRAWL_CONS_QUIT:
 		cmd_flush(0);
-		reply(sock, 0, 0);
+		reply(sock, 0, 0, msg);
 		free(payload);
 		return 1;
 	default:
-		ret = -EPROTO;
+		bad = ret = -EPROTO;
 		break;
 	}
-	reply(sock, h.session_key, ret);
+	reply(sock, h.session_key, ret, msg);
 out:
 	for (i = 0; i < nr_fds; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(payload);
-	return ret == -EPROTO ? ret : 0;
+	return bad;
 }
 
 /*
