@@ -164,7 +164,9 @@ void trawl_output_streams_seal(struct trawl_output *o, int *sealed, int *left);
 int trawl_output_stream_first(struct trawl_output_stream *st);
 
 /* output-relay.c: the connection to relayd, and taking it up again when lost */
-int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len);
+/* @reconnecting: relayd unreachable now is not a failure (trawl_output_create_reconnecting()) */
+int trawl_output_relay_open(struct trawl_output *o, const char *spec, int reconnecting, char *err,
+			    size_t err_len);
 void trawl_output_relay_ready(struct trawl_output *o);
 /* trawl_output_archive()'s ARCHIVE and its PING: 0 or -errno. */
 int trawl_output_relay_archive(struct trawl_output *o, const char *to);

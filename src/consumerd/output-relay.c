@@ -351,14 +351,15 @@ fail:
 }
 
 /*
- * Unless relayd refused the session, a first connection that fails leaves
- * the output as a lost one does: disconnected, taken up when relayd is
- * back (trawl_output_relay_ready()), what is written meanwhile dropped and
- * counted. A relayd killed during our HELLO, or gone before the trace was
- * made (a program traced right after), once made the trace fail, silently
- * (relayd-rotate-kill).
+ * @reconnecting: unless relayd refused the session, a first connection that
+ * fails leaves the output as a lost one does: disconnected, taken up when
+ * relayd is back (trawl_output_relay_ready()), what is written meanwhile
+ * dropped and counted. A relayd killed during our HELLO, or gone before a
+ * trace was made (a program traced right after), once made the trace fail,
+ * silently (relayd-rotate-kill).
  */
-int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err, size_t err_len)
+int trawl_output_relay_open(struct trawl_output *o, const char *spec, int reconnecting, char *err,
+			    size_t err_len)
 {
 	int ret = spec_parse(spec, &o->hello, &o->url, o->dir, sizeof(o->dir), err, err_len);
 	int refused;
@@ -368,7 +369,7 @@ int trawl_output_relay_open(struct trawl_output *o, const char *spec, char *err,
 	snprintf(o->peer, sizeof(o->peer), "%s:%u", o->url.host, o->url.data_port);
 	o->live_timer_us = le32toh(o->hello.live_timer_us);
 	ret = relay_connect(o, TRAWL_OUTPUT_CONNECT_TIMEOUT_MS, &refused, err, err_len);
-	if (!ret || refused || ret == -ENOENT || ret == -ENOMEM)
+	if (!ret || !reconnecting || refused || ret == -ENOENT || ret == -ENOMEM)
 		return ret;
 	if (!o->down) { /* (else said by conn_lost(): the HELLO could not be sent) */
 		down_begin(o, -ret);

@@ -117,8 +117,8 @@ static int reserve_give(struct trawl_output *o, uint64_t bytes)
 	return 0;
 }
 
-int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
-			char *err, size_t err_len)
+static int output_create(const char *dest, uid_t uid, gid_t gid, int reconnecting,
+			 struct trawl_output **out, char *err, size_t err_len)
 {
 	struct trawl_output *o = calloc(1, sizeof(*o));
 	int ret;
@@ -128,7 +128,7 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 	o->sock = o->reserve = -1;
 	if (trawl_output_dest_is_relay(dest)) {
 		o->relay = 1;
-		ret = trawl_output_relay_open(o, dest + 6, err, err_len);
+		ret = trawl_output_relay_open(o, dest + 6, reconnecting, err, err_len);
 	} else if (dest[0] != '/' || strlen(dest) >= sizeof(o->dir)) {
 		trawl_msg_fmt(err, err_len, "bad trace folder '%.200s'", dest);
 		ret = -EINVAL;
@@ -145,6 +145,18 @@ int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_out
 	}
 	*out = o;
 	return 0;
+}
+
+int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
+			char *err, size_t err_len)
+{
+	return output_create(dest, uid, gid, 0, out, err, err_len);
+}
+
+int trawl_output_create_reconnecting(const char *dest, uid_t uid, gid_t gid,
+				     struct trawl_output **out, char *err, size_t err_len)
+{
+	return output_create(dest, uid, gid, 1, out, err, err_len);
 }
 
 int trawl_output_archive(struct trawl_output *o, const char *to)

@@ -83,6 +83,21 @@ struct trawl_output_stream;
 int trawl_output_create(const char *dest, uid_t uid, gid_t gid, struct trawl_output **out,
 			char *err, size_t err_len);
 
+/**
+ * trawl_output_create_reconnecting - trawl_output_create() for a trace that
+ * outlives relayd's absence
+ *
+ * The same, but a relayd that cannot be reached now (refused, gone, or
+ * gone before it answered the HELLO) does not fail it: the output begins
+ * disconnected, as one whose connection was lost (output-relay.c), and
+ * connects once relayd is there; its packets until then are dropped and
+ * counted (trawl_output_broken() says so). A relayd that answers no, or an
+ * unknown host, still fails it. For a session's traces, not a snapshot's
+ * (which is written now or not at all).
+ */
+int trawl_output_create_reconnecting(const char *dest, uid_t uid, gid_t gid,
+				     struct trawl_output **out, char *err, size_t err_len);
+
 /*
  * trawl_output_archive - a rotation of a streamed trace (relay only): closes
  * every file of @o and has relayd move the trace's folder to @to, a path in

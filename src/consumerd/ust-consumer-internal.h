@@ -33,6 +33,11 @@ struct cstream {
 	 * read again; discarded: its count when last read, tallied: the part
 	 * of it a program's tally made (ringbuffer.h, lost_tally). */
 	int shrinkable, broken;
+	/* A consumer started in a dead one's place could not take the
+	 * stream's files back (streamed: relayd's files cannot be resumed):
+	 * its packets are taken and counted lost (ctrace's untaken_*) until
+	 * a rotation gives it files of its own. */
+	int untaken;
 	void *bounce;
 	uint64_t discarded, tallied;
 	uint64_t in_buffer; /* bytes its buffer held when last read (monitor sample) */
@@ -70,6 +75,10 @@ struct ctrace {
 	uint32_t broken;        /* streams abandoned on a SIGBUS (stream_broke()) */
 	char broken_chan[256];  /* the first one's channel */
 	int broken_others;      /* and another channel's too */
+	uint32_t untaken;       /* streams not taken back (cstream's untaken) */
+	char untaken_chan[256]; /* the first one's channel */
+	uint64_t untaken_packets, untaken_events; /* what they lost since */
+	int untaken_unknown;    /* a packet whose events could not be counted */
 };
 
 /* An operation on one stream, run by ucons_stream_guarded(). */

@@ -188,6 +188,32 @@ static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 	return n < 0 ? (int)n : 0;
 }
 
+/* Packet @p of a stream not taken back (cstream's untaken): counted lost. */
+static void untaken_lost(struct ctrace *t, const struct trawl_ustctl_packet *p)
+{
+	int64_t n = trace_packet_events(t, p->data, p->content_size);
+
+	t->untaken_packets++;
+	if (n < 0)
+		t->untaken_unknown = 1;
+	else
+		t->untaken_events += (uint64_t)n;
+}
+
+/* @t's streams not taken back and what they lost, in one line, into @msg (may be NULL). */
+static void untaken_msg(const struct ctrace *t, char *msg, size_t len)
+{
+	if (msg)
+		trawl_msg_fmt(msg, len,
+			      "%u stream%s of channel %s not taken back from trawl-relayd by the "
+			      "consumer started again: %llu packet%s (%llu events%s) lost",
+			      t->untaken, t->untaken == 1 ? "" : "s", t->untaken_chan,
+			      (unsigned long long)t->untaken_packets,
+			      t->untaken_packets == 1 ? "" : "s",
+			      (unsigned long long)t->untaken_events,
+			      t->untaken_unknown ? " or more" : "");
+}
+
 /*
  * Packet @seq of @cs was taken: the packets between the one expected and it
  * were overwritten by the producers before we could read them (overwrite
@@ -226,7 +252,7 @@ static int op_drain(struct stream_op *op)
 	struct trawl_ustctl_packet p;
 	int ret, guard = 1 << 20;
 
-	if (!cs->out)
+	if (!cs->out && !cs->untaken)
 		return 0; /* detached: read once its files are made again (trace_attach()) */
 	while (guard--) {
 		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
@@ -237,6 +263,11 @@ static int op_drain(struct stream_op *op)
 		if (ret)
 			return ret;
 		stream_seq_seen(cs, p.packet_seq_num);
+		if (!cs->out) {
+			untaken_lost(c->trace, &p);
+			trawl_ustctl_stream_put_packet(cs->rb);
+			continue;
+		}
 		if (cs->shrinkable && cs->bounce) {
 			/* Whole, or not at all: a SIGBUS jumps out before any write. */
 			memcpy(cs->bounce, p.data, p.content_size);
@@ -425,6 +456,24 @@ static void trace_free(struct ctrace *t)
  * too), so that a session tracing thousands of short-lived programs holds
  * the files and buffers of the live ones only.
  */
+/* @session's accumulator (made if it has none), or NULL (out of memory). */
+static struct csession_acc *session_acc(uint64_t session)
+{
+	struct csession_acc *a;
+
+	for (a = removed; a && a->session != session; a = a->next)
+		;
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return NULL;
+		a->session = session;
+		a->next = removed;
+		removed = a;
+	}
+	return a;
+}
+
 static int cmd_remove_trace(uint64_t session, uint64_t key)
 {
 	struct ctrace **tp, *t = trace_find(key);
@@ -434,16 +483,9 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 
 	if (!t || t->session != session)
 		return -ENOENT;
-	for (a = removed; a && a->session != session; a = a->next)
-		;
-	if (!a) {
-		a = calloc(1, sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		a->session = session;
-		a->next = removed;
-		removed = a;
-	}
+	a = session_acc(session);
+	if (!a)
+		return -ENOMEM;
 	for (c = channels; c; c = c->next)
 		if (c->trace_key == key && !c->info.snapshot_mode && t->out)
 			channel_flush_final(c);
@@ -530,6 +572,23 @@ static int trace_snapshot_only(const char *path)
 	       !strncmp(path, "none:", 5);
 }
 
+/*
+ * A trace of @session could not be set up (@err, @why): nothing of it is
+ * recorded, so the session's stop and rotation fail with @why
+ * (session_failure()), as a trace that broke later does. Before, a
+ * consumer started in a dead one's place that could not make a trace again
+ * held nothing of it, and a rotation said all was well.
+ */
+static void trace_setup_failed(uint64_t session, int err, const char *why)
+{
+	struct csession_acc *a = session_acc(session);
+
+	if (!a || a->err)
+		return;
+	a->err = -err;
+	trawl_msg_fmt(a->msg, sizeof(a->msg), "a trace is not recorded: %s", why);
+}
+
 static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 {
 	struct trawl_cons_add_trace a;
@@ -546,11 +605,13 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	if (!trace_snapshot_only(a.path)) {
 		if (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path))
 			return -EINVAL;
-		ret = trawl_output_create(a.path, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
+		ret = trawl_output_create_reconnecting(a.path, (uid_t)-1, (gid_t)-1, &out, err,
+						       sizeof(err));
 		if (ret) {
 			trawl_log(TRAWL_LOG_ERROR, "%s", err);
 			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
 			last_error_session = h->session_key;
+			trace_setup_failed(h->session_key, ret, err);
 			return ret;
 		}
 	}
@@ -656,7 +717,20 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 	ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
 	if (ret)
 		return ret;
-	if (!c->info.snapshot_mode && t->out) {
+	if (!c->info.snapshot_mode && t->out && resume && trawl_output_dest_is_relay(t->path)) {
+		/*
+		 * What relayd's files hold is not known here (the packets the
+		 * dead consumer sent and relayd did not write are in no copy
+		 * of ours), and opening them again would empty them: the
+		 * stream's packets are counted lost instead, and its rotation
+		 * and stop say so (untaken_msg()).
+		 */
+		cs->untaken = 1;
+		if (!t->untaken++)
+			trawl_msg_fmt(t->untaken_chan, sizeof(t->untaken_chan), "%s", c->info.name);
+		trawl_log(TRAWL_LOG_ERROR, "%s: cannot take back a stream streamed to trawl-relayd: "
+			  "its packets are dropped, counted, until the next rotation", name);
+	} else if (!c->info.snapshot_mode && t->out) {
 		cs->out = resume ? trawl_output_stream_resume_split(
 					   t->out, name, cs->instance_id, c->info.tracefile_size,
 					   c->info.tracefile_count, &next_seq)
@@ -670,7 +744,7 @@ static int stream_add(struct cchannel *c, struct ctrace *t, uint32_t i, int fd)
 		cs->next_seq = next_seq;
 		cs->seq_known = 1;
 	}
-	if (resume && ucons_stream_resume(c, cs, next_seq))
+	if (resume && ucons_stream_resume(c, cs, next_seq) && !cs->untaken)
 		trawl_log(TRAWL_LOG_WARN, "%s: packets the consumer before us took are not in the "
 			  "file (the trace shows the gap)", name);
 	return 0;
@@ -771,6 +845,10 @@ static int session_failure(uint64_t session, char *msg, size_t len)
 		if ((!session || t->session == session) && t->broken) {
 			ucons_trace_broken_msg(t, msg, len);
 			return -EFAULT;
+		}
+		if ((!session || t->session == session) && t->untaken) {
+			untaken_msg(t, msg, len);
+			return -EPIPE;
 		}
 	}
 	for (a = removed; a; a = a->next) {
@@ -1030,7 +1108,8 @@ static int trace_attach(struct ctrace *t)
 
 	if (t->out || trace_snapshot_only(t->path))
 		return 0;
-	ret = trawl_output_create(t->path, (uid_t)-1, (gid_t)-1, &t->out, err, sizeof(err));
+	ret = trawl_output_create_reconnecting(t->path, (uid_t)-1, (gid_t)-1, &t->out, err,
+					       sizeof(err));
 	if (ret) {
 		t->out = NULL;
 		trawl_log(TRAWL_LOG_ERROR, "%s", err);
@@ -1055,8 +1134,12 @@ static int trace_attach(struct ctrace *t)
 								 c->info.tracefile_count);
 			if (!cs->out)
 				return -errno;
+			cs->untaken = 0; /* files of its own: what it lost was said by the rotation */
 		}
 	}
+	t->untaken = 0;
+	t->untaken_packets = t->untaken_events = 0;
+	t->untaken_unknown = 0;
 	return 0;
 }
 

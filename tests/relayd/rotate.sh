@@ -36,6 +36,12 @@
 #            back on the same ports, the consumer reconnects (relayd takes
 #            the session up again): the next app's 200 events are in
 #            relayd's trace (babeltrace2), and the stop has nothing to say
+#   conskill the consumer killed (-9) while a session streams: the one
+#            started in its place cannot take relayd's files back, so it
+#            counts what the streams hold lost: the rotate fails with one
+#            line counting both apps' 400 events, exit != 0; the new
+#            chunk's streams have files of their own: the next app's 200
+#            events are there (babeltrace2), and the stop has nothing to say
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
 #   pid      per-process buffers, each app gone before the rotation that
 #            ends its chunk (no consumer trace is left to archive it: the
@@ -276,6 +282,39 @@ hello)
 	[ -n "$meta" ] || { ls -R "$RELAY_OUT" >&2; fail "no trace on relayd after it came back"; finish; }
 	chunk_check "$(dirname "$meta")" "$app"
 	"$TRAWL" destroy H >/dev/null 2>&1
+	;;
+conskill)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create Q --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	# (1 MiB sub-buffers: the 200 events of each run stay in the buffers until the rotate)
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app 1 failed"
+	sd=$(cat "$T"/*/sessiond.lock 2>/dev/null | head -1)
+	cons=$(pgrep -P "$sd" -x trawl-consumerd)
+	[ -n "$cons" ] || { fail "no consumer under the session daemon ($sd)"; finish; }
+	kill -9 "$cons"
+	for i in $(seq 150); do
+		grep -q "consumer started again" "$T"/*/sessiond.log && break
+		"$TRAWL" list Q >/dev/null 2>&1
+		sleep 0.2
+	done
+	grep -q "consumer started again" "$T"/*/sessiond.log ||
+		fail "the consumer was not started again: $(grep -h consumer "$T"/*/sessiond.log)"
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app 2 failed"
+	expect_fail "$TRAWL" rotate Q
+	echo "rotate after the consumer's restart said: $(cat "$T/err")"
+	one_line_naming "not taken back from trawl-relayd"
+	grep -qF "(400 events) lost" "$T/err" || fail "the rotate's line does not count the 400 events lost"
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 3 failed"
+	expect 0 "$TRAWL" stop Q
+	dir=$(relay_trace Q)
+	cur=$(ls -d "$dir"/[0-9]*T*-1 2>/dev/null)
+	[ -n "$cur" ] || { ls -R "$dir" >&2; fail "no chunk 1 folder"; finish; }
+	chunk_check "$cur" "$app"
+	"$TRAWL" destroy Q >/dev/null 2>&1
 	;;
 pid)
 	relayd_start || { fail "relayd did not start"; finish; }
