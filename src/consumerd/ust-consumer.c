@@ -450,12 +450,6 @@ static void trace_free(struct ctrace *t)
 	free(t);
 }
 
-/*
- * A per-process trace whose app exited: its streams are flushed and
- * written, then closed and unmapped (the session daemon closes its memfds
- * too), so that a session tracing thousands of short-lived programs holds
- * the files and buffers of the live ones only.
- */
 /* @session's accumulator (made if it has none), or NULL (out of memory). */
 static struct csession_acc *session_acc(uint64_t session)
 {
@@ -474,6 +468,12 @@ static struct csession_acc *session_acc(uint64_t session)
 	return a;
 }
 
+/*
+ * A per-process trace whose app exited: its streams are flushed and
+ * written, then closed and unmapped (the session daemon closes its memfds
+ * too), so that a session tracing thousands of short-lived programs holds
+ * the files and buffers of the live ones only.
+ */
 static int cmd_remove_trace(uint64_t session, uint64_t key)
 {
 	struct ctrace **tp, *t = trace_find(key);

@@ -106,8 +106,8 @@ else
 	count=(tall:seq)
 fi
 batch 20000
-# the trace's streams are on relayd (a consumer that cannot reach relayd
-# when it creates a trace fails that trace: not what this test is about)
+# the trace's streams are on relayd (a trace made while relayd is away
+# begins disconnected: relayd-rotate-hello; not what this test is about)
 for i in $(seq 150); do
 	ls "$RELAY_OUT"/*/R-*/$trace/index/*.idx >/dev/null 2>&1 && break
 	sleep 0.1
