@@ -466,13 +466,20 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 	 * exited), makes an empty chunk's archive folder and the new chunk's
 	 * folder (none while stopped), as LTTng's; awaited, as the consumers' */
 	if (s->relay[0]) {
-		int ret;
-
-		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd");
-		ret = sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
-					   relay_chunk_name(s, s->chunk), j->archive,
-					   s->active ? relay_chunk_name(s, j->chunk) : "");
-		return ret == -EINPROGRESS ? ret : 0; /* (no connection: the consumers said so) */
+		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd at %.150s",
+			      s->output);
+		/*
+		 * What relayd answers is logged (relay_job_done()); but with no
+		 * connection to it the archive is not made, whatever the
+		 * consumers did (they may hold no trace of the session: its
+		 * programs exited, or a consumer started again could not make
+		 * them again), and the rotation fails: it once printed the
+		 * archive's path on a relayd that was gone (relayd-rotate-kill,
+		 * relayd-rotate-killpid).
+		 */
+		return sd_relay_chunk_begin(s, job, TRAWL_RELAY_CHUNK_CLOSE,
+					    relay_chunk_name(s, s->chunk), j->archive,
+					    s->active ? relay_chunk_name(s, j->chunk) : "");
 	}
 	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);

@@ -42,6 +42,10 @@
 #            line counting both apps' 400 events, exit != 0; the new
 #            chunk's streams have files of their own: the next app's 200
 #            events are there (babeltrace2), and the stop has nothing to say
+#   killpid  per-process buffers, the app gone (its trace written and
+#            removed: the consumer holds nothing of the session), relayd
+#            killed: the rotate fails with one line naming trawl-relayd
+#            (it once printed the archive's path on the dead relayd)
 #   live     a live session's rotation is refused, as LTTng 2.13 refuses it
 #   pid      per-process buffers, each app gone before the rotation that
 #            ends its chunk (no consumer trace is left to archive it: the
@@ -315,6 +319,21 @@ conskill)
 	[ -n "$cur" ] || { ls -R "$dir" >&2; fail "no chunk 1 folder"; finish; }
 	chunk_check "$cur" "$app"
 	"$TRAWL" destroy Q >/dev/null 2>&1
+	;;
+killpid)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create KP --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-channel -u --buffers-pid chp
+	expect 0 "$TRAWL" enable-event -u tall:seq -c chp
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app failed"
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	expect_fail "$TRAWL" rotate KP
+	echo "rotate with relayd gone said: $(cat "$T/err")"
+	one_line_naming "trawl-relayd"
+	grep -q "readable" "$T/out" && fail "rotate printed an archive on the dead relayd: $(cat "$T/out")"
+	"$TRAWL" destroy KP >/dev/null 2>&1
 	;;
 pid)
 	relayd_start || { fail "relayd did not start"; finish; }
