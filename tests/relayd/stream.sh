@@ -23,6 +23,11 @@
 #   errors   bad URLs, an unreachable relayd (created as LTTng's, start fails), live
 #            sessions with a folder, snapshot sessions with a bad URL, trawl view
 #            of a streamed session: one-line errors, exit != 0
+#   refused  a relayd (hostile-relayd.py bad-status) that takes the session on
+#            its control port and refuses it on its data port: the user's
+#            consumer lives on (it once exited on the refusal, and each one
+#            started in its place again: 100 a minute), and the stop says in
+#            one line that a trace is not recorded, exit != 0
 #   installed  cmake --install: trawl-relayd and its systemd unit, runnable from the prefix
 #   hostile  garbage, bad headers, path escapes and half messages sent to
 #            relayd's ports: nothing written outside its folder, it still
@@ -223,6 +228,23 @@ kill)
 	expect 11 "$TRAWL" stop && expect_err_line "trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
 	expect 0 "$TRAWL" destroy
 	bt_check "$(relay_trace K)" 300
+	;;
+refused)
+	/usr/bin/python3 "$(dirname "$0")/../security/hostile-relayd.py" bad-status "$T/ports" \
+		2>"$T/hostile.err" &
+	RELAY_PIDS+=("$!")
+	for i in $(seq 100); do [ -s "$T/ports" ] && break; sleep 0.05; done
+	read -r cp dp <"$T/ports" || { fail "hostile-relayd.py did not start: $(cat "$T/hostile.err")"; finish; }
+	expect 0 "$TRAWL" create F --set-url "net://127.0.0.1:$cp:$dp"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 || fail "app failed"
+	expect_fail "$TRAWL" stop F
+	echo "stop with the data port refusing said: $(cat "$T/err")"
+	one_line_naming "a trace is not recorded: trawl-relayd at 127.0.0.1:$dp refused the session"
+	n=$(grep -hc "consumer started again" "$T"/*/sessiond.log)
+	[ "$n" = 0 ] || fail "the consumer was started again $n times: $(grep -h consumer "$T"/*/sessiond.log | head -5)"
+	"$TRAWL" destroy F >/dev/null 2>&1
 	;;
 errors)
 	for u in net:// net://host:99999 net://host:1:2:3 ftp://host net://bad_host!:1 net6://[::1; do
