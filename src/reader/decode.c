@@ -736,19 +736,10 @@ uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max, int64_t bound)
 	return n;
 }
 
-int rd_stream_body(struct rd_stream *s, struct rd_text *t,
-		   const struct rd_body_fmt *fmt, struct rd_err *err)
+static unsigned body_key(const struct rd_text *t, const struct rd_body_fmt *fmt)
 {
-	struct dctx *d = &s->evd;
 	unsigned key = 0;
-	const struct plan *pl;
 
-	if (s->body_pending)	/* first time: the body starts here */
-		s->body_pos = s->pos;
-	else			/* decoded before: again, from its start */
-		s->pos = s->body_pos;
-	s->body_pending = false;
-	d->err = err;
 	if (t) {
 		key = RD_BODY_PRINT;
 		if (!fmt || fmt->ctx_names)
@@ -760,16 +751,50 @@ int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 		if (fmt && fmt->sep_first)
 			key |= RD_BODY_SEP_FIRST;
 	}
+	return key;
+}
+
+/* The tree walker's body, in the format RD_BODY_* bits @key say. */
+static int body_by_tree_key(struct dctx *d, struct rd_text *t, unsigned key)
+{
+	struct rd_body_fmt fmt = {
+		.sep_first = key & RD_BODY_SEP_FIRST,
+		.scope_names = key & RD_BODY_SCOPE_NAMES,
+		.ctx_names = key & RD_BODY_CTX_NAMES,
+		.payload_names = key & RD_BODY_PAYLOAD_NAMES,
+	};
+
+	return body_by_tree(d, t, &fmt);
+}
+
+int rd_stream_body_key(struct rd_stream *s, struct rd_text *t, unsigned key,
+		       struct rd_err *err)
+{
+	struct dctx *d = &s->evd;
+	const struct plan *pl;
+
+	if (s->body_pending)	/* first time: the body starts here */
+		s->body_pos = s->pos;
+	else			/* decoded before: again, from its start */
+		s->pos = s->body_pos;
+	s->body_pending = false;
+	d->err = err;
 	pl = rd_plan_body(s->dev, key);
 	if (trawl_likely(pl)) {
 		if (rd_plan_exec(d, pl, t))
 			return -EINVAL;
-	} else if (body_by_tree(d, t, fmt)) {
+	} else if (body_by_tree_key(d, t, key)) {
 		return -EINVAL;
 	}
 	if (trawl_unlikely(s->pos == s->ev_pos))
 		return rd_derr(d, "event has zero size");
 	return 0;
+}
+
+int rd_stream_body(struct rd_stream *s, struct rd_text *t,
+		   const struct rd_body_fmt *fmt, struct rd_err *err)
+{
+	return rd_stream_body_key(s, t, body_key(t, fmt), err);
 }
 
 int rd_stream_pc_text_make(struct rd_stream *s, bool names, struct rd_err *err)

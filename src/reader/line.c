@@ -46,7 +46,11 @@ static void line_set(struct rd_line *l, const struct trawl_reader_text_options *
 	l->names_context = o->names & TRAWL_READER_TEXT_NAMES_CONTEXT;
 	l->names_scope = o->names & TRAWL_READER_TEXT_NAMES_SCOPE;
 	l->names_header = o->names & TRAWL_READER_TEXT_NAMES_HEADER;
+	l->fast = !l->names_header && !l->names_scope &&
+		  !(o->flags & (TRAWL_READER_TEXT_NO_DELTA | TRAWL_READER_TEXT_CLOCK_CYCLES |
+				TRAWL_READER_TEXT_CLOCK_SECONDS));
 	l->cache_valid = false;
+	l->cache_fast = false;
 	l->tail_ec = NULL;
 }
 
@@ -117,6 +121,8 @@ static bool fill_cache(struct rd_line *l, int64_t sec)
 	time_t ts = (time_t)sec;
 	size_t n = 0;
 
+	l->cache_valid = false;	/* until it is made again, whole */
+	l->cache_fast = false;
 	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_GMT ? !gmtime_r(&ts, &tm) :
 						       !localtime_r(&ts, &tm))
 		return false;
@@ -164,12 +170,30 @@ static bool split_time(int64_t ns, uint64_t *sec_abs, uint64_t *ns_abs)
 	return true;
 }
 
+/* The cached "HH:MM:SS." and the nine digits of @ns_abs. */
+static inline void put_cached_time(const struct rd_line *l, struct rd_text *t, uint64_t ns_abs)
+{
+	if (!rd_text_reserve(t, sizeof(l->cache) + 9))
+		return;
+	memcpy(t->buf + t->len, l->cache, sizeof(l->cache));	/* whole: a constant size */
+	t->len += l->cache_len;
+	rd_write_9digits(t->buf + t->len, (uint32_t)ns_abs);
+	t->len += 9;
+}
+
 void rd_line_time(struct trawl_reader *r, struct rd_text *t, int64_t ns)
 {
 	struct rd_line *l = &r->line;
 	uint64_t sec_abs, ns_abs;
-	bool neg = split_time(ns, &sec_abs, &ns_abs);
+	bool neg;
 
+	/* events come in time order: most are in the second of the one before */
+	if (trawl_likely(l->cache_fast && ns >= l->cache_base_ns &&
+			 ns - l->cache_base_ns < NSEC_PER_SEC)) {
+		put_cached_time(l, t, (uint64_t)(ns - l->cache_base_ns));
+		return;
+	}
+	neg = split_time(ns, &sec_abs, &ns_abs);
 	if (l->o.flags & TRAWL_READER_TEXT_CLOCK_SECONDS) {
 		put_seconds(t, neg, sec_abs, ns_abs);
 		return;
@@ -187,12 +211,10 @@ void rd_line_time(struct trawl_reader *r, struct rd_text *t, int64_t ns)
 			return;
 		}
 	}
-	if (!rd_text_reserve(t, sizeof(l->cache) + 9))
-		return;
-	memcpy(t->buf + t->len, l->cache, sizeof(l->cache));	/* whole: a constant size */
-	t->len += l->cache_len;
-	rd_write_9digits(t->buf + t->len, (uint32_t)ns_abs);
-	t->len += 9;
+	/* a negative time's cache is its absolute value's: not one for the fast path */
+	l->cache_fast = !neg && sec_abs <= (uint64_t)INT64_MAX / NSEC_PER_SEC;
+	l->cache_base_ns = (int64_t)sec_abs * NSEC_PER_SEC;
+	put_cached_time(l, t, ns_abs);
 }
 
 TRAWL_EXPORT int trawl_reader_append_time(struct trawl_reader *r, int64_t ns,
@@ -431,6 +453,54 @@ static int printable(struct trawl_reader *r, struct rd_stream **s)
 	return 0;
 }
 
+/*
+ * The usual line, when its time is in the cached second, its delta under
+ * a second, its tail and packet context made: "[", the cached time, the
+ * nine digits, "] (+0.", nine digits, ") ", the tail, the packet context,
+ * written through one pointer after one reservation (stores through a
+ * char pointer would otherwise make the compiler reload t's fields after
+ * each), then the body. False when this line is not such a line: nothing
+ * was written then.
+ */
+static bool line_fast(struct trawl_reader *r, struct rd_text *t, const struct rd_stream *s)
+{
+	struct rd_line *l = &r->line;
+	const struct fc *pc = s->sc->packet_context;
+	const struct rd_text *pct = &s->pc_text;
+	uint64_t ns = (uint64_t)s->ev_ns, in_sec = ns - (uint64_t)l->cache_base_ns;
+	uint64_t delta = ns - l->last_ns;
+	size_t pclen = 0;
+	char *p;
+
+	if (!l->fast || !l->cache_fast || s->ev_ns < l->cache_base_ns || in_sec >= NSEC_PER_SEC ||
+	    l->last_ns == UINT64_MAX || delta >= NSEC_PER_SEC || !s->sc->clock ||
+	    s->dev->ec != l->tail_ec || s->trace != l->tail_trace)
+		return false;
+	if (pc && pc->shown) {
+		if (s->pc_text_pkt != s->pkt_count || s->pc_text_names != l->names_context)
+			return false;
+		pclen = pct->len;
+	}
+	if (!rd_text_reserve(t, 1 + sizeof(l->cache) + 9 + 6 + 9 + 2 + l->tail.len + pclen))
+		return false;
+	p = t->buf + t->len;
+	p[0] = '[';
+	memcpy(p + 1, l->cache, sizeof(l->cache));	/* whole: a constant size */
+	p += 1 + l->cache_len;
+	rd_write_9digits(p, (uint32_t)in_sec);
+	memcpy(p + 9, "] (+0.", 6);
+	rd_write_9digits(p + 15, (uint32_t)delta);
+	memcpy(p + 24, ") ", 2);
+	p += 26;
+	rd_copy(p, l->tail.buf, l->tail.len);
+	p += l->tail.len;
+	rd_copy(p, pct->buf, pclen);
+	t->len = (size_t)(p + pclen - t->buf);
+	l->last_ns = ns;
+	l->last_cycles = s->ev_cycles;
+	return true;
+}
+
 TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
 						struct trawl_reader_buf *buf)
 {
@@ -444,8 +514,18 @@ TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
 	/* the deltas count from the line before, whatever happens to this one */
 	saved.last_ns = r->line.last_ns;
 	saved.last_cycles = r->line.last_cycles;
-	put_header(r, &t, s);
-	ret = put_fields(r, &t, s);
+	if (trawl_likely(line_fast(r, &t, s))) {
+		/* put_fields()'s body, without a scope name (line_fast() has none) */
+		const struct fc *pc = s->sc->packet_context;
+		unsigned key = RD_BODY_PRINT | (pc && pc->shown ? RD_BODY_SEP_FIRST : 0) |
+			       (r->line.names_context ? RD_BODY_CTX_NAMES : 0) |
+			       (r->line.names_payload ? RD_BODY_PAYLOAD_NAMES : 0);
+
+		ret = rd_stream_body_key(s, &t, key, &r->err);
+	} else {
+		put_header(r, &t, s);
+		ret = put_fields(r, &t, s);
+	}
 	if (ret) {
 		r->line.last_ns = saved.last_ns;
 		r->line.last_cycles = saved.last_cycles;

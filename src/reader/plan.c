@@ -16,6 +16,9 @@
  *                     every option ends with OP_JUMP past the variant
  *   OP_LOOP/LOOP_END  arrays and sequences (a small loop stack)
  *   OP_TREE           fall back to field.c for a subtree (deep nesting)
+ *   OP_PU8..OP_PS64   a printed byte-aligned little-endian decimal integer
+ *                     that nothing else reads: load, prefix and digits in
+ *                     one step (the text output's common field)
  *
  * Every value op carries the text printed before it (", name = "), so a
  * struct of scalars is one op per field. Printing follows babeltrace2
@@ -42,6 +45,8 @@ enum {
 	OP_INT, OP_INT8, OP_INT16, OP_INT32, OP_INT64, OP_FLOAT, OP_STRING,
 	OP_TEXT, OP_ALIGN, OP_VARIANT, OP_JUMP, OP_LOOP, OP_LOOP_END,
 	OP_TEXT_ARRAY, OP_TREE, OP_END, OP_TEXT_END, OP_SKIP,
+	/* printed byte-aligned little-endian decimal integers (specialize_prints()) */
+	OP_PU8, OP_PU16, OP_PU32, OP_PU64, OP_PS8, OP_PS16, OP_PS32, OP_PS64,
 };
 
 #define PF_SIGNED 1u
@@ -110,7 +115,8 @@ static char *plan_str(struct plan *pl, const char *a, size_t la, const char *b,
 	if (pl->failed)
 		return NULL;
 	ns = realloc(pl->strs, (pl->nstrs + 1) * sizeof(*ns));
-	s = malloc(la + lb + 1);
+	/* padded: the interpreter copies a short text as 16 bytes (rd_copy_padded()) */
+	s = calloc(1, la + lb + 1 + RD_COPY_PAD);
 	if (!ns || !s) {
 		if (ns)
 			pl->strs = ns;
@@ -222,8 +228,16 @@ static void compile_fc(struct plan *pl, const struct fc *fc, bool print,
 static void set_prefix(struct plan *pl, struct plan_op *op, const char *pfx,
 		       size_t plen)
 {
-	if (!op || !plen)
+	/* no text is 16 readable bytes too, for rd_copy_padded() */
+	static const char none[RD_COPY_PAD];
+
+	if (!op)
 		return;
+	if (!plen) {
+		op->prefix = none;
+		op->plen = 0;
+		return;
+	}
 	op->prefix = plan_str(pl, pfx, plen, "", 0);
 	op->plen = (uint32_t)plen;
 }
@@ -556,6 +570,29 @@ static void peephole(struct plan *pl)
 	}
 }
 
+/*
+ * A printed integer that is only printed (no tag, length, clock or
+ * meaning), byte-aligned, little-endian and shown in decimal, not as an
+ * enum, gets an op of its own: the interpreter loads it, copies its
+ * prefix and writes its digits without testing a flag for each.
+ */
+static void specialize_prints(struct plan *pl)
+{
+	const uint16_t ok = PF_PRINT | PF_SIGNED | PF_ALIGNED | PF_NOCHECK | PF_LAST;
+	uint32_t i;
+
+	for (i = 0; i < pl->nops; i++) {
+		struct plan_op *op = &pl->ops[i];
+		unsigned k;
+
+		if (op->code < OP_INT8 || op->code > OP_INT64 || !(op->flags & PF_PRINT) ||
+		    (op->flags & ~ok) || op->fc->base != 10)
+			continue;
+		k = (unsigned)(op->code - OP_INT8);
+		op->code = (uint8_t)((op->flags & PF_SIGNED ? OP_PS8 : OP_PU8) + k);
+	}
+}
+
 /* TRAWL_READER_DUMP_PLAN=1 prints each plan as it is compiled (debugging). */
 static void plan_dump(const struct plan *pl)
 {
@@ -563,6 +600,7 @@ static void plan_dump(const struct plan *pl)
 		"INT", "INT8", "INT16", "INT32", "INT64", "FLOAT", "STRING",
 		"TEXT", "ALIGN", "VARIANT", "JUMP", "LOOP", "LOOP_END",
 		"TEXT_ARRAY", "TREE", "END", "TEXT_END", "SKIP",
+		"PU8", "PU16", "PU32", "PU64", "PS8", "PS16", "PS32", "PS64",
 	};
 	uint32_t i;
 
@@ -654,6 +692,7 @@ static struct plan *plan_finish(struct plan *pl)
 		find_runs(pl);
 		fuse_skips(pl);
 		peephole(pl);
+		specialize_prints(pl);
 		if (getenv("TRAWL_READER_DUMP_PLAN"))
 			plan_dump(pl);
 	}

@@ -21,6 +21,9 @@ int PLAN_EXEC_NAME(struct dctx *d, const struct plan *pl, struct rd_text *t)
 		[OP_LOOP] = &&l_loop, [OP_LOOP_END] = &&l_loop_end,
 		[OP_TEXT_ARRAY] = &&l_text_array, [OP_TREE] = &&l_tree,
 		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end, [OP_SKIP] = &&l_skip,
+		[OP_PU8] = &&l_pu8, [OP_PU16] = &&l_pu16, [OP_PU32] = &&l_pu32,
+		[OP_PU64] = &&l_pu64, [OP_PS8] = &&l_ps8, [OP_PS16] = &&l_ps16,
+		[OP_PS32] = &&l_ps32, [OP_PS64] = &&l_ps64,
 	};
 	struct rd_stream *s = d->s;
 	const struct plan_op *ops = pl->ops, *op;
@@ -62,6 +65,49 @@ label:										\
 	FAST_INT(l_int64, uint64_t, __builtin_bswap64)
 #undef NO_SWAP
 #undef FAST_INT
+/*
+ * Printed decimal integers (specialize_prints()): the prefix and at most
+ * a sign and 20 digits in one reservation. Out of memory, the text is
+ * left as it is (t->oom says so) and decoding goes on.
+ */
+#define PRINT_INT(label, type, sgn, stype)						\
+label:										\
+	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))		\
+		return -EINVAL;							\
+	if (!(op->flags & PF_NOCHECK) && need(d, op->run))			\
+		return -EINVAL;							\
+	{									\
+		type x;								\
+										\
+		memcpy(&x, d->pkt + (s->pos >> 3), sizeof(x));			\
+		s->pos += 8 * sizeof(type);					\
+		if (trawl_likely(rd_text_reserve(t, (size_t)op->plen + 16 + 25))) { \
+			char *p = t->buf + t->len;				\
+			int64_t sv = sgn ? (int64_t)(stype)x : 0;		\
+			uint64_t u = x;						\
+										\
+			rd_copy_padded(p, op->prefix, op->plen);		\
+			p += op->plen;						\
+			if (sv < 0) {						\
+				*p++ = '-';					\
+				u = 0 - (uint64_t)sv;				\
+			}							\
+			t->len = (size_t)(p - t->buf) + rd_put_u64(p, u);	\
+		}								\
+	}									\
+	if (op->flags & PF_LAST)						\
+		return 0;							\
+	DISPATCH();
+
+	PRINT_INT(l_pu8, uint8_t, 0, uint8_t)
+	PRINT_INT(l_pu16, uint16_t, 0, uint16_t)
+	PRINT_INT(l_pu32, uint32_t, 0, uint32_t)
+	PRINT_INT(l_pu64, uint64_t, 0, uint64_t)
+	PRINT_INT(l_ps8, uint8_t, 1, int8_t)
+	PRINT_INT(l_ps16, uint16_t, 1, int16_t)
+	PRINT_INT(l_ps32, uint32_t, 1, int32_t)
+	PRINT_INT(l_ps64, uint64_t, 1, int64_t)
+#undef PRINT_INT
 l_int:
 	if (!(op->flags & PF_ALIGNED) && do_align(d, op->align))
 		return -EINVAL;
@@ -138,8 +184,26 @@ l_string: {
 	if (!nul)
 		return rd_derr(d, "string is not terminated before the end of the packet content");
 	if (op->flags & PF_PRINT) {
-		rd_text_put(t, op->prefix, op->plen);
-		rd_text_escaped(t, (const char *)start, (size_t)(nul - start));
+		size_t n = (size_t)(nul - start);
+
+#ifdef __SSE2__
+		/* most strings are short and need no escape: one reservation, no call */
+		if (n && n <= 16 && !rd_needs_escape_short((const char *)start, n) &&
+		    rd_text_reserve(t, (size_t)op->plen + 16 + n + 2)) {
+			char *p = t->buf + t->len;
+
+			rd_copy_padded(p, op->prefix, op->plen);
+			p += op->plen;
+			p[0] = '"';
+			rd_copy_short(p + 1, (const char *)start, n);
+			p[n + 1] = '"';
+			t->len = (size_t)(p + n + 2 - t->buf);
+		} else
+#endif
+		{
+			rd_text_put(t, op->prefix, op->plen);
+			rd_text_escaped(t, (const char *)start, n);
+		}
 	}
 	s->pos += (uint64_t)(nul - start + 1) * 8;
 	if (op->flags & PF_LAST)
@@ -255,7 +319,10 @@ l_skip:
 		return 0;
 	DISPATCH();
 l_text_end:
-	rd_text_put(t, op->prefix, op->plen);
+	if (trawl_likely(rd_text_reserve(t, (size_t)op->plen + 16))) {
+		rd_copy_padded(t->buf + t->len, op->prefix, op->plen);
+		t->len += op->plen;
+	}
 l_end:
 	return 0;
 }

@@ -26,11 +26,23 @@
 struct rd_line {
 	struct trawl_reader_text_options o;
 	bool names_payload, names_context, names_scope, names_header;
+	/*
+	 * The options of babeltrace2's default line ("[time] (+delta) "
+	 * then fields without a named header): line_fast() may make it.
+	 */
+	bool fast;
 	uint64_t last_ns, last_cycles;	/* UINT64_MAX until a line is made */
 	bool neg_warned, localtime_warned;
 	/* cached "HH:MM:SS." (or with the date) of the last second printed */
 	int64_t cache_sec;
 	bool cache_valid;
+	/*
+	 * The time (ns) the cached second starts at, when it was made for a
+	 * time at or after 0 (cache_fast): a time less than a second after it
+	 * takes the cache without a division.
+	 */
+	bool cache_fast;
+	int64_t cache_base_ns;
 	char cache[48];
 	size_t cache_len;
 	/* what follows the time, for the last event class and trace seen */

@@ -289,6 +289,9 @@ struct rd_body_fmt {
  */
 int rd_stream_body(struct rd_stream *s, struct rd_text *t,
 		   const struct rd_body_fmt *fmt, struct rd_err *err);
+/* The same, printing into @t (not NULL) the format of RD_BODY_* bits @key. */
+int rd_stream_body_key(struct rd_stream *s, struct rd_text *t, unsigned key,
+		       struct rd_err *err);
 
 /*
  * The packet context of the current packet as babeltrace2 prints it (with

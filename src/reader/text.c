@@ -8,9 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "common/array.h"
 #include "common/common.h"
@@ -72,35 +69,6 @@ static inline bool needs_escape8(uint64_t x)
 	       has_zero(x ^ (ONES * '?'));
 }
 
-#ifdef __SSE2__
-/*
- * The same question for 1 to 16 bytes in one 16-byte test: the first and
- * last eight bytes (overlapping when shorter than 16), or the bytes padded
- * with a letter when shorter than 8; never a load past s + n.
- */
-static inline bool needs_escape_short(const char *s, size_t n)
-{
-	uint64_t lo = ONES * 'a', hi = ONES * 'a';
-	__m128i v, m, c1f = _mm_set1_epi8(0x1f);
-
-	if (n >= 8) {
-		memcpy(&lo, s, 8);
-		memcpy(&hi, s + n - 8, 8);
-	} else {
-		memcpy(&lo, s, n);
-	}
-	v = _mm_set_epi64x((long long)hi, (long long)lo);
-	/* a byte below 0x20, unsigned: max(b, 0x1f) == 0x1f */
-	m = _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f);
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
-	return _mm_movemask_epi8(m) != 0;
-}
-#endif
-
 void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 {
 	size_t i, run = 0;
@@ -114,7 +82,7 @@ void rd_text_escaped(struct rd_text *t, const char *s, size_t n)
 #ifdef __SSE2__
 	if (n <= 16) {
 		i = 0;
-		if (n && needs_escape_short(s, n))
+		if (n && rd_needs_escape_short(s, n))
 			goto bytes;
 		rd_text_put(t, s, n);
 		rd_text_lit(t, "\"");

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "reader/internal.h"
 
@@ -29,6 +32,52 @@ static inline bool rd_text_reserve(struct rd_text *t, size_t n)
 {
 	return trawl_likely(t->cap - t->len >= n) || rd_text_grow(t, n);
 }
+/* Copies @n bytes, @n at most 16, in two overlapping loads and stores at most. */
+static inline void rd_copy_short(char *d, const char *s, size_t n)
+{
+	if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n >= 2) {
+		uint16_t a, b;
+
+		memcpy(&a, s, 2);
+		memcpy(&b, s + n - 2, 2);
+		memcpy(d, &a, 2);
+		memcpy(d + n - 2, &b, 2);
+	} else if (n) {
+		d[0] = s[0];
+	}
+}
+
+/* Copies @n bytes of any length: up to 32 without a call. */
+static inline void rd_copy(char *d, const char *s, size_t n)
+{
+	if (n <= 16) {
+		rd_copy_short(d, s, n);
+	} else if (n <= 32) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(d, a, 16);
+		memcpy(d + n - 16, b, 16);
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
 static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
 {
 	char *d;
@@ -37,39 +86,59 @@ static inline void rd_text_put(struct rd_text *t, const char *s, size_t n)
 		return;
 	d = t->buf + t->len;
 	/* short copies inline: the libc call costs more than the copy */
-	if (n <= 16) {
-		if (n >= 8) {
-			uint64_t a, b;
-
-			memcpy(&a, s, 8);
-			memcpy(&b, s + n - 8, 8);
-			memcpy(d, &a, 8);
-			memcpy(d + n - 8, &b, 8);
-		} else if (n >= 4) {
-			uint32_t a, b;
-
-			memcpy(&a, s, 4);
-			memcpy(&b, s + n - 4, 4);
-			memcpy(d, &a, 4);
-			memcpy(d + n - 4, &b, 4);
-		} else if (n >= 2) {
-			uint16_t a, b;
-
-			memcpy(&a, s, 2);
-			memcpy(&b, s + n - 2, 2);
-			memcpy(d, &a, 2);
-			memcpy(d + n - 2, &b, 2);
-		} else if (n) {
-			d[0] = s[0];
-		}
-	} else {
+	if (n <= 16)
+		rd_copy_short(d, s, n);
+	else
 		memcpy(d, s, n);
-	}
 	t->len += n;
 }
 #define rd_text_lit(t, s) rd_text_put((t), (s), sizeof(s) - 1)
+
+/*
+ * Copies @n bytes from @s to @d, 16 bytes when @n is up to 16: @s has
+ * RD_COPY_PAD readable bytes after its @n (the plans' texts are allocated
+ * so), and @d room for 16 bytes at least.
+ */
+#define RD_COPY_PAD 16
+static inline void rd_copy_padded(char *d, const char *s, size_t n)
+{
+	if (trawl_likely(n <= 16))
+		memcpy(d, s, 16);
+	else
+		memcpy(d, s, n);
+}
 void rd_text_str(struct rd_text *t, const char *s);
 void rd_text_escaped(struct rd_text *t, const char *s, size_t n);
+
+#ifdef __SSE2__
+/*
+ * Whether one of @n bytes (1 to 16) needs babeltrace2's escaping (a byte
+ * below 0x20, 0x7f, or one of \\ ' " ?), in one 16-byte test: the first
+ * and last eight bytes (overlapping when shorter than 16), or the bytes
+ * padded with a letter when shorter than 8; never a load past s + n.
+ */
+static inline bool rd_needs_escape_short(const char *s, size_t n)
+{
+	uint64_t lo = 0x6161616161616161ULL, hi = 0x6161616161616161ULL;
+	__m128i v, m, c1f = _mm_set1_epi8(0x1f);
+
+	if (n >= 8) {
+		memcpy(&lo, s, 8);
+		memcpy(&hi, s + n - 8, 8);
+	} else {
+		memcpy(&lo, s, n);
+	}
+	v = _mm_set_epi64x((long long)hi, (long long)lo);
+	/* a byte below 0x20, unsigned: max(b, 0x1f) == 0x1f */
+	m = _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f);
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+	return _mm_movemask_epi8(m) != 0;
+}
+#endif
 
 /* ---- decimal numbers, two digits per step ---- */
 
@@ -136,27 +205,79 @@ static inline void rd_write_digits(char *end, uint64_t v, unsigned n)
 		end[-1] = (char)('0' + w % 10);
 }
 
-/* The 9 digits of @v (below 10^9, zero-padded) at @d: one division by 10^8, four pairs. */
+/*
+ * The eight decimal digits of @v (below 10^8, zero-padded) as eight ASCII
+ * bytes in one 64-bit word, the first digit in the lowest byte (the first
+ * in memory on a little-endian machine): one division by 10^4 and then
+ * divisions by 100 and 10 of every lane at once by multiply-and-shift
+ * (x * 10486 >> 20 is x / 100 for x <= 9999, x * 103 >> 10 is x / 10 for
+ * x <= 99), no table, no loop.
+ */
+static inline uint64_t rd_swar8(uint32_t v)
+{
+	uint64_t x = (uint64_t)(v / 10000u) | (uint64_t)(v % 10000u) << 32;
+	uint64_t h = ((x * 10486u) >> 20) & 0x0000007f0000007fULL;
+	uint64_t t;
+
+	x = h | (x - h * 100u) << 16;	/* four lanes of two digits, 16 bits each */
+	t = ((x * 103u) >> 10) & 0x000f000f000f000fULL;
+	x = t | (x - t * 10u) << 8;	/* eight lanes of one digit */
+	return x | 0x3030303030303030ULL;
+}
+
+/* Stores the word rd_swar8() made, first digit first, whatever the byte order. */
+static inline void rd_store8(char *d, uint64_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(d, &x, 8);
+}
+
+/* The 9 digits of @v (below 10^9, zero-padded) at @d. */
 static inline void rd_write_9digits(char *d, uint32_t v)
 {
-	uint32_t hi = v / 100000000u, lo = v - hi * 100000000u;
-	uint32_t a = lo / 10000u, b = lo - a * 10000u;
+	uint32_t hi = v / 100000000u;
 
 	d[0] = (char)('0' + hi);
-	memcpy(d + 1, rd_digits2 + (a / 100) * 2, 2);
-	memcpy(d + 3, rd_digits2 + (a % 100) * 2, 2);
-	memcpy(d + 5, rd_digits2 + (b / 100) * 2, 2);
-	memcpy(d + 7, rd_digits2 + (b % 100) * 2, 2);
+	rd_store8(d + 1, rd_swar8(v - hi * 100000000u));
+}
+
+/*
+ * @v in decimal at @d, which has room for 24 bytes (up to 8 bytes past the
+ * digits are overwritten); returns the number of digits. Values below
+ * 10^16 take one or two rd_swar8() words, the leading zeros of the first
+ * one found by counting its trailing zero bits.
+ */
+static inline unsigned rd_put_u64(char *d, uint64_t v)
+{
+	uint64_t x;
+	unsigned lz, n;
+
+	if (trawl_unlikely(v >= 10000000000000000ULL)) {
+		n = rd_count_digits(v);
+		rd_write_digits(d + n, v, n);
+		return n;
+	}
+	if (v < 100000000u) {
+		x = rd_swar8((uint32_t)v);
+		/* v == 0 leaves one '0': the digits' low nibbles are all zero */
+		lz = (unsigned)__builtin_ctzll((x & 0x0f0f0f0f0f0f0f0fULL) | (1ULL << 56)) >> 3;
+		rd_store8(d, x >> (8 * lz));
+		return 8 - lz;
+	}
+	x = rd_swar8((uint32_t)(v / 100000000u));
+	lz = (unsigned)__builtin_ctzll(x & 0x0f0f0f0f0f0f0f0fULL) >> 3;
+	rd_store8(d, x >> (8 * lz));
+	rd_store8(d + 8 - lz, rd_swar8((uint32_t)(v % 100000000u)));
+	return 16 - lz;
 }
 
 static inline void rd_text_u64(struct rd_text *t, uint64_t v)
 {
-	unsigned n = rd_count_digits(v);
-
-	if (!rd_text_reserve(t, 20))
+	if (!rd_text_reserve(t, 24))
 		return;
-	rd_write_digits(t->buf + t->len + n, v, n);
-	t->len += n;
+	t->len += rd_put_u64(t->buf + t->len, v);
 }
 
 static inline void rd_text_i64(struct rd_text *t, int64_t v)
