@@ -781,7 +781,7 @@ int rd_stream_body_key(struct rd_stream *s, struct rd_text *t, unsigned key,
 	d->err = err;
 	pl = rd_plan_body(s->dev, key);
 	if (trawl_likely(pl)) {
-		if (rd_plan_exec(d, pl, t))
+		if (t ? rd_plan_exec_text(d, pl, t) : rd_plan_exec(d, pl, NULL))
 			return -EINVAL;
 	} else if (body_by_tree_key(d, t, key)) {
 		return -EINVAL;

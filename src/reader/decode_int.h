@@ -225,6 +225,35 @@ static inline int rd_decode_text_array(struct dctx *d, uint64_t n, const char **
 	return 0;
 }
 
+/*
+ * The NUL ending the string at @start, of which @avail bytes may be read,
+ * or NULL. Most strings are short: eight bytes at a time (SWAR, never past
+ * @avail) for the first 64, memchr for the rest.
+ */
+static inline const uint8_t *rd_find_nul(const uint8_t *start, uint64_t avail)
+{
+	uint64_t k, lim = avail < 64 ? avail : 64;
+
+	for (k = 0; k + 8 <= lim; k += 8) {
+		uint64_t x, z;
+
+		memcpy(&x, start + k, 8);
+		z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+		if (z)
+			return start + k + (__builtin_ctzll(z) >> 3);
+	}
+	for (; k < lim; k++)
+		if (!start[k])
+			return start + k;
+	return avail > 64 ? memchr(start + 64, 0, avail - 64) : NULL;
+}
+
+/*
+ * Runs body plan @pl printing into @t (not NULL): plan_text.c's runner
+ * when the plan is of its kind, else rd_plan_exec().
+ */
+int rd_plan_exec_text(struct dctx *d, const struct plan *pl, struct rd_text *t);
+
 /* The option variant @fc selects by its tag's last value. */
 int rd_variant_option(struct dctx *d, const struct fc *fc, uint32_t *option);
 /* The error when no option has the tag's value (cold). */

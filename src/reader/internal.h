@@ -8,11 +8,12 @@
  *                 parser), resolve.c, metadata.c, fc.c
  *   2. text       text.h: text.c (the output buffer, numbers, babeltrace2's
  *                 escaping and value formats)
- *   3. decoder    stream.h, decode_int.h, plan_exec.h, values.h, flat.h:
- *                 decode.c (packets, event headers), cache.c (the decoder's
- *                 own caches of what it derives from the model), and four
- *                 walkers of a scope: plan.c (flat decode plans, the hot
- *                 path, printing as they decode), field.c (the tree walker:
+ *   3. decoder    stream.h, decode_int.h, plan_int.h, plan_exec.h, values.h,
+ *                 flat.h: decode.c (packets, event headers), cache.c (the
+ *                 decoder's own caches of what it derives from the model),
+ *                 and four walkers of a scope: plan.c (flat decode plans, the
+ *                 hot path, printing as they decode; plan_text.c runs the
+ *                 printed bodies of integers and strings), field.c (the tree walker:
  *                 the reference and the fallback), values.c (fields as a
  *                 tree of values) and flat.c (top-level members as a flat
  *                 list, or read in place through a class's fixed layout)

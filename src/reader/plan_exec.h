@@ -148,39 +148,12 @@ int_done:
 	}
 	DISPATCH();
 l_string: {
-	const uint8_t *start, *nul = NULL;
-	uint64_t avail, k, lim;
+	const uint8_t *start, *nul;
 
 	if (!(op->flags & PF_ALIGNED) && do_align(d, 8))
 		return -EINVAL;
 	start = d->pkt + s->pos / 8;
-	avail = (d->end - s->pos) / 8;
-	/*
-	 * Most strings are short: look for the NUL eight bytes at a time
-	 * (SWAR, never past the content end) before handing long ones to
-	 * memchr.
-	 */
-	lim = avail < 64 ? avail : 64;
-	for (k = 0; k + 8 <= lim; k += 8) {
-		uint64_t x, z;
-
-		memcpy(&x, start + k, 8);
-		z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
-		if (z) {
-			nul = start + k + (__builtin_ctzll(z) >> 3);
-			break;
-		}
-	}
-	if (!nul) {
-		for (; k < lim; k++) {
-			if (!start[k]) {
-				nul = start + k;
-				break;
-			}
-		}
-	}
-	if (!nul && avail > 64)
-		nul = memchr(start + 64, 0, avail - 64);
+	nul = rd_find_nul(start, (d->end - s->pos) / 8);
 	if (!nul)
 		return rd_derr(d, "string is not terminated before the end of the packet content");
 	if (op->flags & PF_PRINT) {

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The text line's body without the interpreter.
+ *
+ * Most event bodies, printed, are a row of decimal integers and short
+ * strings between constant texts: "{ a = ", digits, ", s = ", a quoted
+ * string, " }". For such a plan (rd_plan_text_init() says which), one
+ * reservation covers everything but the strings' bytes, and the ops write
+ * through one pointer and read through one position kept in registers:
+ * the interpreter stores the stream's position and the text's length to
+ * memory at every op, and reloads them after every byte it writes (a char
+ * store may alias them).
+ *
+ * Anything out of the ordinary (alignment or bounds failing, a string
+ * without its NUL, out of memory) starts the event over in the
+ * interpreter from the same position and text length: it writes the same
+ * text and says the same error, so this runner needs no error path of its
+ * own.
+ */
+#include <string.h>
+
+#include "reader/plan_int.h"
+
+/*
+ * The most an op writes (prefixes are copied 16 bytes at least, digits 8
+ * bytes at a time, see rd_copy_padded() and rd_put_u64()), a string's
+ * bytes aside. 0: not an op of this runner.
+ */
+static size_t op_text_max(const struct plan_op *op)
+{
+	const uint16_t int_ok = PF_PRINT | PF_SIGNED | PF_ALIGNED | PF_NOCHECK | PF_LAST;
+	const uint16_t str_ok = PF_PRINT | PF_ALIGNED | PF_LAST;
+
+	switch (op->code) {
+	case OP_PU8: case OP_PU16: case OP_PU32: case OP_PU64:
+	case OP_PS8: case OP_PS16: case OP_PS32: case OP_PS64:
+		if (op->flags & ~int_ok)
+			return 0;
+		return (size_t)op->plen + 16 + 1 + 24;	/* prefix, sign, digits */
+	case OP_STRING:
+		if ((op->flags & ~str_ok) || !(op->flags & PF_PRINT))
+			return 0;
+		return (size_t)op->plen + 16 + 2 + 16;	/* prefix, quotes, a short string */
+	case OP_TEXT:
+	case OP_TEXT_END:
+		return (size_t)op->plen + 16;
+	case OP_END:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void rd_plan_text_init(struct plan *pl)
+{
+	size_t rest = 0;
+	uint32_t i;
+
+	pl->text_simple = false;
+	if (!pl->nops || pl->ops[pl->nops - 1].code != OP_END)
+		return;
+	for (i = pl->nops; i-- > 0;) {
+		struct plan_op *op = &pl->ops[i];
+		size_t n = op_text_max(op);
+
+		if (!n || (op->code == OP_END && i != pl->nops - 1) || rest > UINT32_MAX - n)
+			return;
+		if (op->code == OP_STRING)
+			op->arg = (uint32_t)rest;
+		rest += n;
+	}
+	pl->text_simple = true;
+	pl->text_max = rest;
+}
+
+int rd_plan_exec_text(struct dctx *d, const struct plan *pl, struct rd_text *t)
+{
+	struct rd_stream *s = d->s;
+	const struct plan_op *op = pl->ops;
+	const uint8_t *pkt = d->pkt;
+	uint64_t pos = s->pos, end = d->end, u;
+	int64_t sv;
+	size_t len0 = t->len;
+	bool neg;
+	char *p;
+
+	if (!pl->text_simple || !rd_text_reserve(t, pl->text_max))
+		return rd_plan_exec(d, pl, t);
+	p = t->buf + t->len;
+	for (;; op++) {
+		/* the checks of the interpreter's integers (FAST_INT) */
+#define LOAD(type, sgn, stype)							\
+		do {								\
+			type x_;						\
+										\
+			if (!(op->flags & PF_ALIGNED)) {			\
+				pos = (pos + op->align - 1) & ~((uint64_t)op->align - 1); \
+				if (pos > end)					\
+					goto slow;				\
+			}							\
+			if (!(op->flags & PF_NOCHECK) &&			\
+			    (pos > end || op->run > end - pos))			\
+				goto slow;					\
+			memcpy(&x_, pkt + (pos >> 3), sizeof(x_));		\
+			pos += 8 * sizeof(x_);					\
+			sv = sgn ? (int64_t)(stype)x_ : 0;			\
+			neg = sv < 0;						\
+			u = neg ? 0 - (uint64_t)sv : (uint64_t)x_;		\
+		} while (0)
+		switch (op->code) {
+		case OP_PU8: LOAD(uint8_t, 0, uint8_t); goto put_int;
+		case OP_PU16: LOAD(uint16_t, 0, uint16_t); goto put_int;
+		case OP_PU32: LOAD(uint32_t, 0, uint32_t); goto put_int;
+		case OP_PU64: LOAD(uint64_t, 0, uint64_t); goto put_int;
+		case OP_PS8: LOAD(uint8_t, 1, int8_t); goto put_int;
+		case OP_PS16: LOAD(uint16_t, 1, int16_t); goto put_int;
+		case OP_PS32: LOAD(uint32_t, 1, int32_t); goto put_int;
+		case OP_PS64: LOAD(uint64_t, 1, int64_t); goto put_int;
+#undef LOAD
+		case OP_STRING: {
+			const uint8_t *start, *nul;
+			size_t n;
+
+			if (!(op->flags & PF_ALIGNED))
+				pos = (pos + 7) & ~(uint64_t)7;
+			if (pos > end)
+				goto slow;
+			start = pkt + (pos >> 3);
+			nul = rd_find_nul(start, (end - pos) / 8);
+			if (!nul)
+				goto slow;
+			n = (size_t)(nul - start);
+			pos += (uint64_t)(n + 1) * 8;
+			rd_copy_padded(p, op->prefix, op->plen);
+			p += op->plen;
+#ifdef __SSE2__
+			if (n <= 16 && (!n || !rd_needs_escape_short((const char *)start, n))) {
+				p[0] = '"';
+				rd_copy_short(p + 1, (const char *)start, n);
+				p[n + 1] = '"';
+				p += n + 2;
+				continue;
+			}
+#endif
+			/* escapes or a long string: then room for the ops after it again */
+			t->len = (size_t)(p - t->buf);
+			rd_text_escaped(t, (const char *)start, n);
+			if (!rd_text_reserve(t, op->arg))
+				goto slow;
+			p = t->buf + t->len;
+			continue;
+		}
+		case OP_TEXT:
+			rd_copy_padded(p, op->prefix, op->plen);
+			p += op->plen;
+			continue;
+		case OP_TEXT_END:
+			rd_copy_padded(p, op->prefix, op->plen);
+			p += op->plen;
+			/* fall through */
+		default:	/* OP_END */
+			s->pos = pos;
+			t->len = (size_t)(p - t->buf);
+			return 0;
+		}
+put_int:
+		rd_copy_padded(p, op->prefix, op->plen);
+		p += op->plen;
+		*p = '-';
+		p += neg;
+		p += rd_put_u64(p, u);
+	}
+slow:
+	t->len = len0;
+	return rd_plan_exec(d, pl, t);
+}
