@@ -61,6 +61,7 @@ void rd_line_init(struct rd_line *l)
 	memset(l, 0, sizeof(*l));
 	l->last_ns = UINT64_MAX;
 	l->last_cycles = UINT64_MAX;
+	l->sub_hi = UINT32_MAX;
 	trawl_reader_text_options_init(&o);
 	line_set(l, &o);
 }
@@ -470,6 +471,7 @@ static bool line_fast(struct trawl_reader *r, struct rd_text *t, const struct rd
 	uint64_t ns = (uint64_t)s->ev_ns, in_sec = ns - (uint64_t)l->cache_base_ns;
 	uint64_t delta = ns - l->last_ns;
 	size_t pclen = 0;
+	uint32_t hi;
 	char *p;
 
 	if (!l->fast || !l->cache_fast || s->ev_ns < l->cache_base_ns || in_sec >= NSEC_PER_SEC ||
@@ -487,9 +489,21 @@ static bool line_fast(struct trawl_reader *r, struct rd_text *t, const struct rd
 	p[0] = '[';
 	memcpy(p + 1, l->cache, sizeof(l->cache));	/* whole: a constant size */
 	p += 1 + l->cache_len;
-	rd_write_9digits(p, (uint32_t)in_sec);
-	memcpy(p + 9, "] (+0.", 6);
-	rd_write_9digits(p + 15, (uint32_t)delta);
+	hi = (uint32_t)in_sec / 10000u;
+	if (trawl_unlikely(hi != l->sub_hi)) {
+		rd_store8(l->sub_text, rd_swar8(hi) >> 24);	/* "000ddddd": its last 5 */
+		l->sub_hi = hi;
+	}
+	memcpy(p, l->sub_text, 8);
+	rd_write_4digits(p + 5, (uint32_t)in_sec - hi * 10000u);
+	/* most deltas are under 10 us: "+0.00000" and four digits */
+	if (trawl_likely(delta < 10000)) {
+		memcpy(p + 9, "] (+0.00000", 11);
+		rd_write_4digits(p + 20, (uint32_t)delta);
+	} else {
+		memcpy(p + 9, "] (+0.", 6);
+		rd_write_9digits(p + 15, (uint32_t)delta);
+	}
 	memcpy(p + 24, ") ", 2);
 	p += 26;
 	rd_copy(p, l->tail.buf, l->tail.len);

@@ -73,8 +73,22 @@ void rd_plan_text_init(struct plan *pl)
 	pl->text_max = rest;
 }
 
+/* Each op jumps to the next op's code itself, as the interpreter does (plan_exec.h). */
+#define NEXT() do { op++; goto *labels[op->code]; } while (0)
+
 int rd_plan_exec_text(struct dctx *d, const struct plan *pl, struct rd_text *t)
 {
+	static const void *const labels[] = {
+		[OP_INT] = &&l_other, [OP_INT8] = &&l_other, [OP_INT16] = &&l_other,
+		[OP_INT32] = &&l_other, [OP_INT64] = &&l_other, [OP_FLOAT] = &&l_other,
+		[OP_STRING] = &&l_string, [OP_TEXT] = &&l_text, [OP_ALIGN] = &&l_other,
+		[OP_VARIANT] = &&l_other, [OP_JUMP] = &&l_other, [OP_LOOP] = &&l_other,
+		[OP_LOOP_END] = &&l_other, [OP_TEXT_ARRAY] = &&l_other, [OP_TREE] = &&l_other,
+		[OP_END] = &&l_end, [OP_TEXT_END] = &&l_text_end, [OP_SKIP] = &&l_other,
+		[OP_PU8] = &&l_pu8, [OP_PU16] = &&l_pu16, [OP_PU32] = &&l_pu32,
+		[OP_PU64] = &&l_pu64, [OP_PS8] = &&l_ps8, [OP_PS16] = &&l_ps16,
+		[OP_PS32] = &&l_ps32, [OP_PS64] = &&l_ps64,
+	};
 	struct rd_stream *s = d->s;
 	const struct plan_op *op = pl->ops;
 	const uint8_t *pkt = d->pkt;
@@ -87,90 +101,92 @@ int rd_plan_exec_text(struct dctx *d, const struct plan *pl, struct rd_text *t)
 	if (!pl->text_simple || !rd_text_reserve(t, pl->text_max))
 		return rd_plan_exec(d, pl, t);
 	p = t->buf + t->len;
-	for (;; op++) {
-		/* the checks of the interpreter's integers (FAST_INT) */
-#define LOAD(type, sgn, stype)							\
-		do {								\
-			type x_;						\
-										\
-			if (!(op->flags & PF_ALIGNED)) {			\
-				pos = (pos + op->align - 1) & ~((uint64_t)op->align - 1); \
-				if (pos > end)					\
-					goto slow;				\
-			}							\
-			if (!(op->flags & PF_NOCHECK) &&			\
-			    (pos > end || op->run > end - pos))			\
-				goto slow;					\
-			memcpy(&x_, pkt + (pos >> 3), sizeof(x_));		\
-			pos += 8 * sizeof(x_);					\
-			sv = sgn ? (int64_t)(stype)x_ : 0;			\
-			neg = sv < 0;						\
-			u = neg ? 0 - (uint64_t)sv : (uint64_t)x_;		\
-		} while (0)
-		switch (op->code) {
-		case OP_PU8: LOAD(uint8_t, 0, uint8_t); goto put_int;
-		case OP_PU16: LOAD(uint16_t, 0, uint16_t); goto put_int;
-		case OP_PU32: LOAD(uint32_t, 0, uint32_t); goto put_int;
-		case OP_PU64: LOAD(uint64_t, 0, uint64_t); goto put_int;
-		case OP_PS8: LOAD(uint8_t, 1, int8_t); goto put_int;
-		case OP_PS16: LOAD(uint16_t, 1, int16_t); goto put_int;
-		case OP_PS32: LOAD(uint32_t, 1, int32_t); goto put_int;
-		case OP_PS64: LOAD(uint64_t, 1, int64_t); goto put_int;
-#undef LOAD
-		case OP_STRING: {
-			const uint8_t *start, *nul;
-			size_t n;
+	goto *labels[op->code];
 
-			if (!(op->flags & PF_ALIGNED))
-				pos = (pos + 7) & ~(uint64_t)7;
-			if (pos > end)
-				goto slow;
-			start = pkt + (pos >> 3);
-			nul = rd_find_nul(start, (end - pos) / 8);
-			if (!nul)
-				goto slow;
-			n = (size_t)(nul - start);
-			pos += (uint64_t)(n + 1) * 8;
-			rd_copy_padded(p, op->prefix, op->plen);
-			p += op->plen;
-#ifdef __SSE2__
-			if (n <= 16 && (!n || !rd_needs_escape_short((const char *)start, n))) {
-				p[0] = '"';
-				rd_copy_short(p + 1, (const char *)start, n);
-				p[n + 1] = '"';
-				p += n + 2;
-				continue;
-			}
-#endif
-			/* escapes or a long string: then room for the ops after it again */
-			t->len = (size_t)(p - t->buf);
-			rd_text_escaped(t, (const char *)start, n);
-			if (!rd_text_reserve(t, op->arg))
-				goto slow;
-			p = t->buf + t->len;
-			continue;
-		}
-		case OP_TEXT:
-			rd_copy_padded(p, op->prefix, op->plen);
-			p += op->plen;
-			continue;
-		case OP_TEXT_END:
-			rd_copy_padded(p, op->prefix, op->plen);
-			p += op->plen;
-			/* fall through */
-		default:	/* OP_END */
-			s->pos = pos;
-			t->len = (size_t)(p - t->buf);
-			return 0;
-		}
+	/* the checks of the interpreter's integers (FAST_INT) */
+#define PRINT_INT(label, type, sgn, stype)					\
+label:										\
+	{									\
+		type x_;							\
+										\
+		if (!(op->flags & PF_ALIGNED)) {				\
+			pos = (pos + op->align - 1) & ~((uint64_t)op->align - 1); \
+			if (pos > end)						\
+				goto slow;					\
+		}								\
+		if (!(op->flags & PF_NOCHECK) && (pos > end || op->run > end - pos)) \
+			goto slow;						\
+		memcpy(&x_, pkt + (pos >> 3), sizeof(x_));			\
+		pos += 8 * sizeof(x_);						\
+		sv = sgn ? (int64_t)(stype)x_ : 0;				\
+		neg = sv < 0;							\
+		u = neg ? 0 - (uint64_t)sv : (uint64_t)x_;			\
+	}									\
+	goto put_int;
+	PRINT_INT(l_pu8, uint8_t, 0, uint8_t)
+	PRINT_INT(l_pu16, uint16_t, 0, uint16_t)
+	PRINT_INT(l_pu32, uint32_t, 0, uint32_t)
+	PRINT_INT(l_pu64, uint64_t, 0, uint64_t)
+	PRINT_INT(l_ps8, uint8_t, 1, int8_t)
+	PRINT_INT(l_ps16, uint16_t, 1, int16_t)
+	PRINT_INT(l_ps32, uint32_t, 1, int32_t)
+	PRINT_INT(l_ps64, uint64_t, 1, int64_t)
+#undef PRINT_INT
 put_int:
-		rd_copy_padded(p, op->prefix, op->plen);
-		p += op->plen;
-		*p = '-';
-		p += neg;
-		p += rd_put_u64(p, u);
+	rd_copy_padded(p, op->prefix, op->plen);
+	p += op->plen;
+	*p = '-';
+	p += neg;
+	p += rd_put_u64(p, u);
+	NEXT();
+l_string: {
+	const uint8_t *start, *nul;
+	size_t n;
+
+	if (!(op->flags & PF_ALIGNED))
+		pos = (pos + 7) & ~(uint64_t)7;
+	if (pos > end)
+		goto slow;
+	start = pkt + (pos >> 3);
+	nul = rd_find_nul(start, (end - pos) / 8);
+	if (!nul)
+		goto slow;
+	n = (size_t)(nul - start);
+	pos += (uint64_t)(n + 1) * 8;
+	rd_copy_padded(p, op->prefix, op->plen);
+	p += op->plen;
+#ifdef __SSE2__
+	if (n <= 16 && (!n || !rd_needs_escape_short((const char *)start, n))) {
+		p[0] = '"';
+		rd_copy_short(p + 1, (const char *)start, n);
+		p[n + 1] = '"';
+		p += n + 2;
+		NEXT();
 	}
+#endif
+	/* escapes or a long string: then room for the ops after it again */
+	t->len = (size_t)(p - t->buf);
+	rd_text_escaped(t, (const char *)start, n);
+	if (!rd_text_reserve(t, op->arg))
+		goto slow;
+	p = t->buf + t->len;
+	NEXT();
+}
+l_text:
+	rd_copy_padded(p, op->prefix, op->plen);
+	p += op->plen;
+	NEXT();
+l_text_end:
+	rd_copy_padded(p, op->prefix, op->plen);
+	p += op->plen;
+l_end:
+	s->pos = pos;
+	t->len = (size_t)(p - t->buf);
+	return 0;
+l_other:	/* not an op of a text_simple plan: never here */
 slow:
 	t->len = len0;
 	return rd_plan_exec(d, pl, t);
 }
+
+#undef NEXT

@@ -43,6 +43,13 @@ struct rd_line {
 	 */
 	bool cache_fast;
 	int64_t cache_base_ns;
+	/*
+	 * line_fast(): the first five of the nine digits after the second
+	 * (its 10 us), kept from the line before: events microseconds
+	 * apart share them, and the last four are two table lookups.
+	 */
+	uint32_t sub_hi;		/* UINT32_MAX: none */
+	char sub_text[8];		/* its 5 digits, then 3 bytes of no use */
 	char cache[48];
 	size_t cache_len;
 	/* what follows the time, for the last event class and trace seen */

@@ -234,6 +234,13 @@ static inline void rd_store8(char *d, uint64_t x)
 	memcpy(d, &x, 8);
 }
 
+/* The 4 digits of @v (below 10^4, zero-padded) at @d: two pairs from the table. */
+static inline void rd_write_4digits(char *d, uint32_t v)
+{
+	memcpy(d, rd_digits2 + (v / 100) * 2, 2);
+	memcpy(d + 2, rd_digits2 + (v % 100) * 2, 2);
+}
+
 /* The 9 digits of @v (below 10^9, zero-padded) at @d. */
 static inline void rd_write_9digits(char *d, uint32_t v)
 {
@@ -260,11 +267,21 @@ static inline unsigned rd_put_u64(char *d, uint64_t v)
 		return n;
 	}
 	if (v < 100000000u) {
-		x = rd_swar8((uint32_t)v);
-		/* v == 0 leaves one '0': the digits' low nibbles are all zero */
-		lz = (unsigned)__builtin_ctzll((x & 0x0f0f0f0f0f0f0f0fULL) | (1ULL << 56)) >> 3;
-		rd_store8(d, x >> (8 * lz));
-		return 8 - lz;
+		/*
+		 * The digit count from the bit length (log10 2 ~ 1233 / 4096),
+		 * not from the digits: it does not wait for them, so the text
+		 * after this number need not either.
+		 */
+		static const uint32_t pow10[10] = {
+			1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+			1000000000,
+		};
+		uint32_t w = (uint32_t)v | 1;	/* 0 has one digit, as 1 */
+		unsigned l10 = ((32u - (unsigned)__builtin_clz(w)) * 1233u) >> 12;
+
+		n = l10 + 1 - (w < pow10[l10]);
+		rd_store8(d, rd_swar8((uint32_t)v) >> (64 - 8 * n));
+		return n;
 	}
 	x = rd_swar8((uint32_t)(v / 100000000u));
 	lz = (unsigned)__builtin_ctzll(x & 0x0f0f0f0f0f0f0f0fULL) >> 3;
