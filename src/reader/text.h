@@ -112,6 +112,24 @@ void rd_text_escaped(struct rd_text *t, const char *s, size_t n);
 
 #ifdef __SSE2__
 /*
+ * Which of the 16 bytes of @v need babeltrace2's escaping (a byte below
+ * 0x20, NUL included, 0x7f, or one of \\ ' " ?): bit i for byte i.
+ */
+static inline unsigned rd_escape_mask16(__m128i v)
+{
+	const __m128i c1f = _mm_set1_epi8(0x1f);
+	/* a byte below 0x20, unsigned: max(b, 0x1f) == 0x1f */
+	__m128i m = _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f);
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+
+/*
  * Whether one of @n bytes (1 to 16) needs babeltrace2's escaping (a byte
  * below 0x20, 0x7f, or one of \\ ' " ?), in one 16-byte test: the first
  * and last eight bytes (overlapping when shorter than 16), or the bytes
@@ -120,7 +138,7 @@ void rd_text_escaped(struct rd_text *t, const char *s, size_t n);
 static inline bool rd_needs_escape_short(const char *s, size_t n)
 {
 	uint64_t lo = 0x6161616161616161ULL, hi = 0x6161616161616161ULL;
-	__m128i v, m, c1f = _mm_set1_epi8(0x1f);
+	__m128i v;
 
 	if (n >= 8) {
 		memcpy(&lo, s, 8);
@@ -129,14 +147,7 @@ static inline bool rd_needs_escape_short(const char *s, size_t n)
 		memcpy(&lo, s, n);
 	}
 	v = _mm_set_epi64x((long long)hi, (long long)lo);
-	/* a byte below 0x20, unsigned: max(b, 0x1f) == 0x1f */
-	m = _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f);
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
-	return _mm_movemask_epi8(m) != 0;
+	return rd_escape_mask16(v) != 0;
 }
 #endif
 
