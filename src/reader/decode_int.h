@@ -254,6 +254,28 @@ static inline const uint8_t *rd_find_nul(const uint8_t *start, uint64_t avail)
  */
 int rd_plan_exec_text(struct dctx *d, const struct plan *pl, struct rd_text *t);
 
+/*
+ * rd_stream_body_key() printing into @t (not NULL), inline for the text
+ * line: the body's plan run here, anything else (no plan) there.
+ */
+static inline int rd_stream_body_text(struct rd_stream *s, struct rd_text *t, unsigned key,
+				      struct rd_err *err)
+{
+	struct dctx *d = &s->evd;
+	const struct plan *pl = s->dev->plans[key];
+
+	if (trawl_unlikely(!pl || !s->body_pending))
+		return rd_stream_body_key(s, t, key, err);
+	s->body_pos = s->pos;
+	s->body_pending = false;
+	d->err = err;
+	if (rd_plan_exec_text(d, pl, t))
+		return -EINVAL;
+	if (trawl_unlikely(s->pos == s->ev_pos))
+		return rd_derr(d, "event has zero size");
+	return 0;
+}
+
 /* The option variant @fc selects by its tag's last value. */
 int rd_variant_option(struct dctx *d, const struct fc *fc, uint32_t *option);
 /* The error when no option has the tag's value (cold). */

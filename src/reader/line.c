@@ -535,7 +535,7 @@ TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
 			       (r->line.names_context ? RD_BODY_CTX_NAMES : 0) |
 			       (r->line.names_payload ? RD_BODY_PAYLOAD_NAMES : 0);
 
-		ret = rd_stream_body_key(s, &t, key, &r->err);
+		ret = rd_stream_body_text(s, &t, key, &r->err);
 	} else {
 		put_header(r, &t, s);
 		ret = put_fields(r, &t, s);

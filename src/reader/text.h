@@ -236,6 +236,29 @@ static inline uint64_t rd_swar8(uint32_t v)
 	return x | 0x3030303030303030ULL;
 }
 
+/*
+ * The same word from four pairs of the table: more instructions than
+ * rd_swar8(), but the four lookups do not wait on one another.
+ */
+static inline uint64_t rd_pair(uint32_t v)
+{
+	uint16_t x;
+
+	memcpy(&x, rd_digits2 + v * 2, 2);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);	/* the first digit in the low byte, as rd_store8() wants */
+#endif
+	return x;
+}
+
+static inline uint64_t rd_pairs8(uint32_t v)
+{
+	uint32_t hi = v / 10000u, lo = v % 10000u;
+
+	return rd_pair(hi / 100) | rd_pair(hi % 100) << 16 | rd_pair(lo / 100) << 32 |
+	       rd_pair(lo % 100) << 48;
+}
+
 /* Stores the word rd_swar8() made, first digit first, whatever the byte order. */
 static inline void rd_store8(char *d, uint64_t x)
 {
@@ -264,8 +287,9 @@ static inline void rd_write_9digits(char *d, uint32_t v)
 /*
  * @v in decimal at @d, which has room for 24 bytes (up to 8 bytes past the
  * digits are overwritten); returns the number of digits. Values below
- * 10^16 take one or two rd_swar8() words, the leading zeros of the first
- * one found by counting its trailing zero bits.
+ * 10^8 (most fields) are one rd_pairs8() word shifted past its leading
+ * zeros; values below 10^16 two rd_swar8() words, the leading zeros of the
+ * first found by counting its trailing zero bits.
  */
 static inline unsigned rd_put_u64(char *d, uint64_t v)
 {
@@ -291,7 +315,7 @@ static inline unsigned rd_put_u64(char *d, uint64_t v)
 		unsigned l10 = ((32u - (unsigned)__builtin_clz(w)) * 1233u) >> 12;
 
 		n = l10 + 1 - (w < pow10[l10]);
-		rd_store8(d, rd_swar8((uint32_t)v) >> (64 - 8 * n));
+		rd_store8(d, rd_pairs8((uint32_t)v) >> (64 - 8 * n));
 		return n;
 	}
 	x = rd_swar8((uint32_t)(v / 100000000u));
