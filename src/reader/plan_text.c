@@ -63,14 +63,21 @@ void rd_plan_text_init(struct plan *pl)
 	if (!pl->nops || pl->ops[pl->nops - 1].code != OP_END)
 		return;
 	for (i = pl->nops; i-- > 0;) {
-		struct plan_op *op = &pl->ops[i];
+		const struct plan_op *op = &pl->ops[i];
 		size_t n = op_text_max(op);
 
 		if (!n || (op->code == OP_END && i != pl->nops - 1) || rest > UINT32_MAX - n)
 			return;
+		rest += n;
+	}
+	/* a plan of this runner's: each string's arg is what the ops after it write */
+	rest = 0;
+	for (i = pl->nops; i-- > 0;) {
+		struct plan_op *op = &pl->ops[i];
+
 		if (op->code == OP_STRING)
 			op->arg = (uint32_t)rest;
-		rest += n;
+		rest += op_text_max(op);
 	}
 	pl->text_simple = true;
 	pl->text_max = rest;
