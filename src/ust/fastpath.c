@@ -248,15 +248,8 @@ static __attribute__((noinline, cold)) int reserve_elsewhere(struct trawl_ust_ch
 	if (chan->notify)
 		return notify_reserve(chan, id, payload, ip, ctx);
 	if (!chan->nr_streams) {
-		/* A tally (slots.c): counted, never recorded. Relaxed: read once
-		 * the tally's slots are gone. The overflow bucket first (ust.h:
-		 * never below the kinds' counts; a SIGKILL between the two
-		 * over-counts, never under). */
-		if (id < chan->nr_tally) {
-			if (chan->tally_overflow)
-				__atomic_fetch_add(chan->tally_overflow, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
-		}
+		/* A tally (slots.c): counted, never recorded. */
+		trawl_ust_tally_count_event(chan, id);
 		return -1;
 	}
 	*cpu %= chan->nr_streams;
@@ -328,9 +321,16 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	int ret;
 
 	/* Relaxed: stop is not synchronous with events in flight (the
-	 * consumer's final flush waits for them). */
-	if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED))
+	 * consumer's final flush waits for them). A tally's channel is
+	 * inactive once the tally ended: a probe that loaded the event's
+	 * slots before the end still counts, where the end says (slots.c,
+	 * "A probe late"); dropped here, it was in no count (one event of a
+	 * program recording through its tally's end, 4 runs in 10). */
+	if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED)) {
+		if (trawl_unlikely(chan->nr_tally != 0))
+			trawl_ust_tally_count_event(chan, id);
 		return -1;
+	}
 	cpu = current_cpu();
 	if (trawl_unlikely(cpu >= chan->nr_streams)) {
 		ret = reserve_elsewhere(chan, &cpu, id, payload, ip, ctx);

@@ -23,9 +23,24 @@
  * is added to the lost-events counter (ringbuffer.h: what the consumer
  * writes as the packets' events_discarded) of every channel the setup made
  * it record into. A probe loads an event's array once: each event is either
- * counted (old array) or recorded (new one), never both, never neither; the
- * one left out is a thread preempted between loading the old array and
- * counting, for as long as the switch takes (its count comes too late).
+ * counted (old array) or recorded (new one), never both, never neither.
+ *
+ * A probe late. A probe that loaded the old array counts after the switch:
+ * it was preempted in between, or simply slower than the switch (a thread
+ * recording in a loop while the setup completes did so 4 times in 10;
+ * the tally's channel was then inactive already, and the event dropped,
+ * uncounted). So the end of a tally goes in three steps: each event's new
+ * array is published with, for its kind, where late events go (the
+ * channel's tally_fwd[id]: the lost-events counters of the channels the
+ * setup gave it); then the switch waits until no probe is counting on the
+ * tally's channels (tally_busy); then it takes the counts. A probe counting
+ * raises tally_busy, then reads tally_fwd[id]: either it sees it and adds
+ * its event to those channels' lost events itself, or the switch, which
+ * stores tally_fwd[id] before it reads tally_busy, sees the probe and waits
+ * for its count (both sequentially consistent: the store-load order of each
+ * side holds). The wait is bounded (TALLY_QUIET_MS): a thread stopped in
+ * those few instructions (a debugger) counts into the kind's count when it
+ * goes on, which the daemon reads from the memfd when the program goes.
  * Counted events are counted whatever the rules' filters would have said:
  * over-counting what was lost, never under-counting it. A provider
  * loaded during the tally has its events added to it (trawl_ust_tally_add():
@@ -55,9 +70,11 @@
 #include "ust/ust.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/common.h"
 
@@ -160,12 +177,26 @@ struct shadow {
 	struct trawl_ust_slot slot;
 };
 
-/* A counted event: its counting channel and its count's index there. */
+/* Where a kind's events counted after its tally ended go: the lost-events
+ * counters of the channels the setup made it record into (top comment, "A
+ * probe late"). Kept for ever, as the counting channel that points at it. */
+struct trawl_ust_tally_fwd {
+	uint32_t nr;
+	struct trawl_rb_ctrl *ctrl[];
+};
+
+/* A counted event: its counting channel and its count's index there; fwd
+ * once its new array is published (trawl_ust_tally_finish()). */
 struct tally_event {
 	struct trawl_ust_event_desc *ev;
 	struct trawl_ust_chan *chan;
 	uint32_t id;
+	struct trawl_ust_tally_fwd *fwd;
 };
+
+/* How long a tally's end waits for probes counting on its channels (top
+ * comment): they take a few instructions, unless preempted. */
+#define TALLY_QUIET_MS 1000
 
 struct trawl_ust_tally {
 	struct trawl_ust_conn *conn;          /* the late daemon's connection */
@@ -303,6 +334,11 @@ static int tally_add(struct trawl_ust_tally *t, int replace)
 	chan = calloc(1, sizeof(*chan));
 	if (!chan)
 		goto out;
+	chan->tally_fwd = calloc(k, sizeof(*chan->tally_fwd));
+	if (!chan->tally_fwd) {
+		free(chan);
+		goto out;
+	}
 	shm = trawl_ust_agent_tally_room(t->conn, k);
 	if (shm) {
 		for (i = 0; i < k; i++) {
@@ -320,6 +356,7 @@ static int tally_add(struct trawl_ust_tally *t, int replace)
 		chan->tally_overflow = trawl_ust_agent_tally_overflow(t->conn);
 	}
 	if (!chan->tally) {
+		free(chan->tally_fwd);
 		free(chan);
 		goto out;
 	}
@@ -331,7 +368,7 @@ static int tally_add(struct trawl_ust_tally *t, int replace)
 	t->chans[t->nr_chans++] = chan;
 	ret = 0;
 	for (i = 0; i < k; i++) {
-		t->events[t->nr_events++] = (struct tally_event){all[i], chan, i};
+		t->events[t->nr_events++] = (struct tally_event){all[i], chan, i, NULL};
 		if (replace) {
 			if (slots_swap_in(all[i], t->conn, chan, i))
 				ret = -ENOMEM; /* that one goes uncounted */
@@ -425,49 +462,121 @@ static void overflow_sub(const struct trawl_ust_chan *chan, uint64_t n)
 		__atomic_fetch_sub(chan->tally_overflow, n, __ATOMIC_RELAXED);
 }
 
+void trawl_ust_tally_count_event(struct trawl_ust_chan *chan, uint32_t id)
+{
+	struct trawl_ust_tally_fwd *fwd;
+	uint32_t i;
+
+	if (id >= chan->nr_tally)
+		return;
+	/* Sequentially consistent, both: against the end's store of fwd and
+	 * load of busy (top comment, "A probe late"). */
+	__atomic_fetch_add(&chan->tally_busy, 1, __ATOMIC_SEQ_CST);
+	fwd = __atomic_load_n(&chan->tally_fwd[id], __ATOMIC_SEQ_CST);
+	if (fwd) {
+		/* lost_tally first, as tally_collect() */
+		for (i = 0; i < fwd->nr; i++) {
+			__atomic_fetch_add(&fwd->ctrl[i]->lost_tally, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&fwd->ctrl[i]->lost_full, 1, __ATOMIC_RELAXED);
+		}
+	} else {
+		/* The overflow bucket first (ust.h: never below the kinds'
+		 * counts; a SIGKILL between the two over-counts, never under).
+		 * Relaxed: counters, taken once the end saw no probe busy. */
+		if (chan->tally_overflow)
+			__atomic_fetch_add(chan->tally_overflow, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(trawl_ust_tally_count(chan, id), 1, __ATOMIC_RELAXED);
+	}
+	/* Release: the end that sees busy drop (acquire) sees the count. */
+	__atomic_fetch_sub(&chan->tally_busy, 1, __ATOMIC_RELEASE);
+}
+
 /*
- * Each of @ev's slots but the tally's, and those the shadow gives it, in a
- * new array published at once (release). Then the count: into each shadow
- * channel's lost events. 0 or -ENOMEM (then the tally slot stays: the
- * event goes on being counted, and lost).
+ * Each of event @k's slots but the tally's, and those the shadow gives it,
+ * in a new array published at once (release); then where its late events
+ * go (sequentially consistent: top comment, "A probe late"). 0 or -ENOMEM
+ * (then the tally slot stays: the event goes on being counted, and lost).
  */
-static int tally_switch(struct trawl_ust_tally *t, uint32_t k, uint64_t *counted)
+static int tally_publish(struct trawl_ust_tally *t, uint32_t k)
 {
 	struct trawl_ust_event_desc *ev = t->events[k].ev;
 	struct trawl_ust_chan *mine = t->events[k].chan;
 	struct trawl_ust_slots *old = ev->slots, *s;
-	uint64_t n;
+	struct trawl_ust_tally_fwd *fwd;
 	uint32_t i, j, want = 0;
 
 	for (i = 0; i < t->nr_shadow; i++)
 		want += t->shadow[i].ev == ev;
-	s = slots_new(NULL, (old ? old->nr : 0) + want + 1);
-	if (!s)
+	fwd = malloc(sizeof(*fwd) + want * sizeof(fwd->ctrl[0]));
+	if (!fwd)
 		return -ENOMEM;
+	s = slots_new(NULL, (old ? old->nr : 0) + want + 1);
+	if (!s) {
+		free(fwd);
+		return -ENOMEM;
+	}
+	fwd->nr = 0;
 	for (j = 0; old && j < old->nr; j++)
 		if (old->slot[j].chan && old->slot[j].chan != mine)
 			s->slot[s->nr++] = old->slot[j];
-	for (i = 0; i < t->nr_shadow; i++)
-		if (t->shadow[i].ev == ev)
-			s->slot[s->nr++] = t->shadow[i].slot;
-	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
-	/* Exchanged: what a TALLY took already is not counted twice. Relaxed:
-	 * a counter; the probes that counted loaded the old array. */
-	n = __atomic_exchange_n(trawl_ust_tally_count(mine, t->events[k].id), 0, __ATOMIC_RELAXED);
-	overflow_sub(mine, n);
-	*counted = n;
-	for (i = 0; n && i < t->nr_shadow; i++) {
+	for (i = 0; i < t->nr_shadow; i++) {
 		struct trawl_ust_chan *c = t->shadow[i].slot.chan;
 
+		if (t->shadow[i].ev != ev)
+			continue;
+		s->slot[s->nr++] = t->shadow[i].slot;
+		if (c->nr_streams)
+			fwd->ctrl[fwd->nr++] = c->rbs[0].ctrl;
+	}
+	__atomic_store_n(&ev->slots, s, __ATOMIC_RELEASE);
+	t->events[k].fwd = fwd;
+	__atomic_store_n(&mine->tally_fwd[t->events[k].id], fwd, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* Until no probe counts on @t's channels, TALLY_QUIET_MS at most (top
+ * comment, "A probe late"). */
+static void tally_quiet(const struct trawl_ust_tally *t)
+{
+	uint64_t deadline = trawl_rb_clock_monotonic() + (uint64_t)TALLY_QUIET_MS * 1000000u;
+	unsigned int spins = 0;
+	uint32_t k;
+
+	for (k = 0; k < t->nr_chans; k++) {
+		while (__atomic_load_n(&t->chans[k]->tally_busy, __ATOMIC_SEQ_CST)) {
+			struct timespec nap = {0, 50000};
+
+			if (trawl_rb_clock_monotonic() >= deadline)
+				return;
+			if (spins++ < 64)
+				sched_yield();
+			else
+				nanosleep(&nap, NULL);
+		}
+	}
+}
+
+/* Event @k's count (published: tally_publish()), into the lost events of
+ * the channels its late ones go to. Returns it. */
+static uint64_t tally_collect(struct trawl_ust_tally *t, uint32_t k)
+{
+	struct trawl_ust_tally_fwd *fwd = t->events[k].fwd;
+	struct trawl_ust_chan *mine = t->events[k].chan;
+	uint64_t n;
+	uint32_t i;
+
+	/* Exchanged: what a TALLY took already is not counted twice. Relaxed:
+	 * a counter; the probes that counted are done (tally_quiet()). */
+	n = __atomic_exchange_n(trawl_ust_tally_count(mine, t->events[k].id), 0, __ATOMIC_RELAXED);
+	overflow_sub(mine, n);
+	for (i = 0; n && i < fwd->nr; i++) {
 		/* lost_tally first: a reader that sees the lost_full add sees
 		 * no more tallied than lost (relaxed: both are counters, read
 		 * again at the stop once every producer is quiet) */
-		if (t->shadow[i].ev == ev && c->nr_streams) {
-			__atomic_fetch_add(&c->rbs[0].ctrl->lost_tally, n, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&c->rbs[0].ctrl->lost_full, n, __ATOMIC_RELAXED);
-		}
+		__atomic_fetch_add(&fwd->ctrl[i]->lost_tally, n, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&fwd->ctrl[i]->lost_full, n, __ATOMIC_RELAXED);
 	}
-	return 0;
+	return n;
 }
 
 uint32_t trawl_ust_tally_take(struct trawl_ust_tally *t, struct trawl_ust_event_desc *const *evs,
@@ -511,11 +620,14 @@ uint64_t trawl_ust_tally_finish(struct trawl_ust_tally *t, int apply)
 	uint64_t counted = 0;
 	uint32_t k;
 
-	for (k = 0; k < t->nr_events; k++) {
-		uint64_t n;
-
-		if (apply && trawl_ust_registry_has_event(t->events[k].ev) && !tally_switch(t, k, &n))
-			counted += n;
+	if (apply) {
+		for (k = 0; k < t->nr_events; k++)
+			if (trawl_ust_registry_has_event(t->events[k].ev))
+				(void)tally_publish(t, k); /* -ENOMEM: that one stays counted, and lost */
+		tally_quiet(t);
+		for (k = 0; k < t->nr_events; k++)
+			if (t->events[k].fwd)
+				counted += tally_collect(t, k);
 	}
 	/* Whatever did not switch stops counting; the channels and their
 	 * counts stay allocated: a probe may still hold one (ust.h's rule). */

@@ -49,6 +49,11 @@ struct trawl_ust_chan {
 	 * to it before the kind's count, a take subtracts after exchanging the
 	 * kind's count: the bucket is never below what the kinds hold. */
 	uint64_t *tally_overflow;
+	/* A tally's probes counting now (trawl_ust_tally_count_event()), and
+	 * where each kind's late events go once the tally's end moved it to
+	 * its channels (NULL until then): slots.c, "A probe late". */
+	uint32_t tally_busy;
+	struct trawl_ust_tally_fwd **tally_fwd; /* nr_tally of them */
 	/* An event notifier (wire.h NOTIFIER, ustabi/notify.h): 0 streams,
 	 * each event goes to this ring instead; else NULL. */
 	struct trawl_ust_notify *notify;
@@ -83,6 +88,12 @@ static inline uint64_t *trawl_ust_tally_count(const struct trawl_ust_chan *c, ui
 {
 	return c->tally + (size_t)id * c->tally_stride;
 }
+
+/* A tally channel's event of slot id @id (fastpath.c: its probe found no
+ * buffer, or found the channel inactive): counted, or, if the tally's end
+ * moved that kind to its channels already, added to their lost events
+ * (slots.c). Takes no lock. */
+void trawl_ust_tally_count_event(struct trawl_ust_chan *chan, uint32_t id);
 
 /* Registry (registry.c), called with the lock held. */
 /* Every event of every registered provider, in a new malloc'd array the

@@ -15,6 +15,11 @@
  * child's first events, as a shell's or a server's). Prints "done" on
  * stdout at the end.
  *
+ * LOSS_APP_FOR_MS=T: instead of N events at RATE, records as fast as it
+ * can for T ms (the clock read every 1,024 events), then prints "emitted K"
+ * (how many) before "done" (loss.py tally-end: a tight loop through the
+ * end of its tally).
+ *
  * LOSS_APP_HOLD=1: after its events (and children), prints "held PID" and
  * waits to be killed (the tally tests kill it, SIGKILL, before its exit).
  * LOSS_APP_MORE=M too: before that wait, reads lines on stdin, and for
@@ -80,6 +85,14 @@ int main(int argc, char **argv)
 	for (w = 0; w < wait_ms && !tracepoint_enabled(tall, seq); w++)
 		usleep(1000);
 	t0 = now_ns();
+	if (getenv("LOSS_APP_FOR_MS")) {
+		uint64_t until = t0 + strtoull(getenv("LOSS_APP_FOR_MS"), NULL, 10) * 1000000u;
+
+		for (i = 0; i % 1024 || now_ns() < until; i++)
+			tracepoint(tall, seq, id, i);
+		printf("emitted %llu\n", (unsigned long long)i);
+		n = 0;
+	}
 	for (i = 0; i < n; i++) {
 		tracepoint(tall, seq, id, i);
 		/* Paced in steps of 1 ms: sleep until event i is due. */
