@@ -16,9 +16,10 @@
  * stdout at the end.
  *
  * LOSS_APP_FOR_MS=T: instead of N events at RATE, records as fast as it
- * can for T ms (the clock read every 1,024 events), then prints "emitted K"
- * (how many) before "done" (loss.py tally-end: a tight loop through the
- * end of its tally).
+ * can for T ms (the clock read every 1,024 events) in LOSS_APP_THREADS
+ * threads (default 1; thread k records as ID + 100000 * k), then prints
+ * "emitted ID K" for each before "done" (loss.py tally-end: tight loops
+ * through the end of its tally).
  *
  * LOSS_APP_HOLD=1: after its events (and children), prints "held PID" and
  * waits to be killed (the tally tests kill it, SIGKILL, before its exit).
@@ -31,6 +32,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -45,6 +47,45 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A LOSS_APP_FOR_MS thread's loop: records as fast as it can until @until. */
+struct loop_arg {
+	uint32_t id;
+	uint64_t until, emitted;
+};
+
+static void *loop_for(void *p)
+{
+	struct loop_arg *a = p;
+	uint64_t i;
+
+	for (i = 0; i % 1024 || now_ns() < a->until; i++)
+		tracepoint(tall, seq, a->id, i);
+	a->emitted = i;
+	return NULL;
+}
+
+/* LOSS_APP_FOR_MS: @threads loops of @ms from now, ids @id + 100000 * k. */
+static int loop_threads(uint32_t id, uint64_t ms, int threads)
+{
+	struct loop_arg a[16];
+	pthread_t th[16];
+	int k;
+
+	if (threads < 1 || threads > 16)
+		return -1;
+	for (k = 0; k < threads; k++) {
+		a[k] = (struct loop_arg){id + 100000u * (uint32_t)k, now_ns() + ms * 1000000u, 0};
+		if (k && pthread_create(&th[k], NULL, loop_for, &a[k]))
+			return -1;
+	}
+	loop_for(&a[0]);
+	for (k = 1; k < threads; k++)
+		pthread_join(th[k], NULL);
+	for (k = 0; k < threads; k++)
+		printf("emitted %u %llu\n", a[k].id, (unsigned long long)a[k].emitted);
+	return 0;
 }
 
 /* FORKS children, each emitting @n events as @id + 10000 * (k + 1). */
@@ -86,11 +127,10 @@ int main(int argc, char **argv)
 		usleep(1000);
 	t0 = now_ns();
 	if (getenv("LOSS_APP_FOR_MS")) {
-		uint64_t until = t0 + strtoull(getenv("LOSS_APP_FOR_MS"), NULL, 10) * 1000000u;
+		const char *th = getenv("LOSS_APP_THREADS");
 
-		for (i = 0; i % 1024 || now_ns() < until; i++)
-			tracepoint(tall, seq, id, i);
-		printf("emitted %llu\n", (unsigned long long)i);
+		if (loop_threads(id, strtoull(getenv("LOSS_APP_FOR_MS"), NULL, 10), th ? atoi(th) : 1))
+			return 1;
 		n = 0;
 	}
 	for (i = 0; i < n; i++) {

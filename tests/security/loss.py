@@ -425,15 +425,16 @@ def case_churn_exit(buffers):
 
 def case_tally_end(buffers):
     """8 programs, one after the other, each recording as fast as it can
-    for 200 ms from the top of main() with a 1 ms start-up wait: the daemon
-    sets each up while it records, so its tally ends (src/ust/slots.c)
-    while its thread is in a probe, which loaded the event's slots before
-    the switch and counts after it (4 programs in 10 on a 2-core VM did):
-    that event must be counted too. Buffers of 8 KiB: most events recorded
-    after the setup are discarded (counted), so the traces stay small.
-    read + discarded == emitted, exactly; each program's tally counted
-    some (stop says so) and each recorded some (its setup came mid-loop)."""
-    procs, ms = 8, 200
+    in 4 threads for 200 ms from the top of main() with a 1 ms start-up
+    wait: the daemon sets each up while they record, so its tally ends
+    (src/ust/slots.c) while threads are in a probe (running, or preempted:
+    4 threads on 2 cores), which loaded the event's slots before the switch
+    and count after it: those events must be counted too. Buffers of 8 KiB:
+    most events recorded after the setup are discarded (counted), so the
+    traces stay small. read + discarded == emitted, exactly; the tallies
+    counted some (stop says so) and each program recorded some (its setup
+    came while it recorded)."""
+    procs, threads, ms = 8, 4, 200
     emitted = {}
     e = Env()
     try:
@@ -444,13 +445,14 @@ def case_tally_end(buffers):
         e.trawl("start")
         for i in range(procs):
             p = e.app(0, 0, i, 0, stdout=subprocess.PIPE, text=True,
-                      extra_env={"TRAWL_UST_REGISTER_TIMEOUT": "1", "LOSS_APP_FOR_MS": str(ms)})
+                      extra_env={"TRAWL_UST_REGISTER_TIMEOUT": "1", "LOSS_APP_FOR_MS": str(ms),
+                                 "LOSS_APP_THREADS": str(threads)})
             out, _ = p.communicate(timeout=120)
-            m = re.search(r"emitted (\d+)", out)
-            if p.returncode != 0 or not m:
+            got = {int(t): int(n) for t, n in re.findall(r"emitted (\d+) (\d+)", out)}
+            if p.returncode != 0 or len(got) != threads:
                 fail("tally-end: program %d exited %d: %r" % (i, p.returncode, out))
                 return
-            emitted[i] = int(m.group(1))
+            emitted.update(got)
         stop = e.trawl("stop", check=False)
         by, disc = count_seq(e.out, emitted)
     finally:
@@ -458,14 +460,15 @@ def case_tally_end(buffers):
     got, total = sum(by.values()), sum(emitted.values())
     m = re.search(r"(\d+) events? recorded while", stop.stderr)
     tallied = int(m.group(1)) if m else 0
-    print("tally-end (%s): %d programs, %d events emitted: %d read + %d discarded (%d of them "
-          "counted before the setup); read by program: %s" %
-          (buffers, procs, total, got, disc, tallied, [by.get(i, 0) for i in range(procs)]))
+    read = [sum(n for t, n in by.items() if t % 100000 == i) for i in range(procs)]
+    print("tally-end (%s): %d programs x %d threads, %d events emitted: %d read + %d discarded "
+          "(%d of them counted before the setup); read by program: %s" %
+          (buffers, procs, threads, total, got, disc, tallied, read))
     if got + disc != total:
         fail("tally-end: %d read + %d discarded != %d committed" % (got, disc, total))
     if not tallied:
         fail("tally-end: no program counted before its setup: stop said %r" % stop.stderr.strip())
-    if any(by.get(i, 0) == 0 for i in range(procs)):
+    if 0 in read:
         fail("tally-end: a program recorded nothing: its setup did not come while it recorded")
 
 
