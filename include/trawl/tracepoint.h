@@ -285,12 +285,13 @@ void trawl_ust_commit(struct trawl_ust_ctx *ctx);
  * less per event). There, @ctx->priv is the sub-buffer's
  * commit count (ABI minor >= 1): the add is the event's publication.
  * Release: every byte of the event before the count says it is there
- * (pairs with the consumer's acquire load of it). An odd priv is an event
- * notifier's record, whose commit libtrawl-ust does.
+ * (pairs with the consumer's acquire load of it). An odd priv is one whose
+ * commit libtrawl-ust does: an event notifier's record, or an event on its
+ * stream's own CPU (a plain add, cheaper than this one with the call).
  */
 static inline void _trawl_ust_commit(struct trawl_ust_ctx *ctx)
 {
-	if (__builtin_expect((uintptr_t)ctx->priv & 1, 0))
+	if ((uintptr_t)ctx->priv & 1)
 		trawl_ust_commit(ctx);
 	else
 		__atomic_fetch_add((uint64_t *)ctx->priv, ctx->len, __ATOMIC_RELEASE);

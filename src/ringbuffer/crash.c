@@ -18,13 +18,20 @@
 
 #include "ringbuffer/ringbuffer.h"
 
+/* A slot's commit count: the sum of its two (ringbuffer.h; commit_cpu is
+ * 0 in a version 1 file). Modulo 2^64, as the writers added. */
+static uint64_t committed(const struct trawl_rb_meta *m)
+{
+	return m->commit + m->commit_cpu;
+}
+
 /* The absolute number of the packet at position @pos (as resume does). */
 static uint64_t packet_number(const struct trawl_rb_ctrl *c, uint64_t pos, uint32_t shift, uint32_t n)
 {
 	uint32_t nshift = trawl_rb_log2(n);
 	uint64_t qmask = (TRAWL_RB_POS_MASK >> shift) >> nshift;
 	uint64_t cur = pos >> shift, slot = cur & (n - 1);
-	uint64_t g = c->meta[slot].commit >> shift, gen;
+	uint64_t g = committed(&c->meta[slot]) >> shift, gen;
 
 	if (((g + 1) & qmask) == ((cur >> nshift) & qmask))
 		gen = g + 1;
@@ -99,7 +106,7 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 	if (len < sizeof(struct trawl_rb_ctrl))
 		return -EINVAL;
 	w.c = buf;
-	if (w.c->magic != TRAWL_RB_MAGIC || w.c->version != TRAWL_RB_VERSION || w.c->overwrite > 1 ||
+	if (w.c->magic != TRAWL_RB_MAGIC || (w.c->version < 1 || w.c->version > TRAWL_RB_VERSION) || w.c->overwrite > 1 ||
 	    trawl_rb_check_attr(w.c->subbuf_size, w.c->num_subbuf))
 		return -EINVAL;
 	/* Sizes checked (n * S <= 2^32): these cannot overflow. */
@@ -134,9 +141,10 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 		struct trawl_rb_meta *m = &w.c->meta[q & (w.n - 1)];
 		uint64_t want = (q >> trawl_rb_log2(w.n)) * w.S, content, ts_end, discarded;
 		int open = q == last && off != 0;
+		uint64_t commit = committed(m);
 
 		if (!open) {
-			if (m->commit != want + w.S) {
+			if (commit != want + w.S) {
 				st->skipped++;
 				continue;
 			}
@@ -147,11 +155,11 @@ int trawl_rb_crash_packets(void *buf, size_t len, int (*emit)(void *arg, const v
 			/* The commits of the writers that were still running: all
 			 * of the reserved bytes, or (a writer killed in the middle of
 			 * an event) what was committed, in order for one writer. */
-			if (m->commit < want || m->commit - want > w.S) {
+			if (commit < want || commit - want > w.S) {
 				st->skipped++;
 				continue;
 			}
-			content = m->commit - want;
+			content = commit - want;
 			if (content > off)
 				content = off;
 			ts_end = open_packet_end(word, m->ts_begin);

@@ -155,6 +155,9 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	rb->clock = TRAWL_RB_CLOCK_MONOTONIC;
 	rb->wait_full = 0;
 	rb->read_clock = NULL;
+	/* What the creator wrote: a liar only makes this process's commits
+	 * ones the readers do not add (locked ones are always read). */
+	rb->commit_cpu = rb->ctrl->magic == TRAWL_RB_MAGIC && rb->ctrl->version >= 2;
 	return 0;
 }
 
@@ -393,8 +396,7 @@ int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt)
 	slot = r->count & (rb->num_subbuf - 1);
 	m = &rb->ctrl->meta[slot];
 	expect = ((r->count >> trawl_rb_log2(rb->num_subbuf)) + 1) * S;
-	/* Acquire: pairs with the release adds of every writer of the slot. */
-	commit = __atomic_load_n(&m->commit, __ATOMIC_ACQUIRE);
+	commit = trawl_rb_committed(m);
 	if (ahead == 0 && !r->forced)
 		return -EAGAIN; /* the current packet is still open */
 	if (commit != expect) {
@@ -449,7 +451,7 @@ take:
 		 * while we copied, the copy is torn. */
 		if (packets_ahead(r, &pos) >= rb->num_subbuf)
 			goto corrupt;
-		if (__atomic_load_n(&m->commit, __ATOMIC_RELAXED) != commit)
+		if (trawl_rb_committed(m) != commit)
 			goto corrupt;
 	}
 	fill_start(r, base, pkt);
@@ -477,7 +479,7 @@ uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r)
 	uint64_t cons = __atomic_load_n(&rb->ctrl->consumed, __ATOMIC_ACQUIRE) & TRAWL_RB_POS_MASK;
 	uint64_t pos = __atomic_load_n(&rb->ctrl->reserve, __ATOMIC_ACQUIRE) & TRAWL_RB_POS_MASK;
 	uint64_t cur = pos >> rb->subbuf_shift, slot = cur & (rb->num_subbuf - 1);
-	uint64_t commit = __atomic_load_n(&rb->ctrl->meta[slot].commit, __ATOMIC_ACQUIRE);
+	uint64_t commit = trawl_rb_committed(&rb->ctrl->meta[slot]);
 	uint64_t g = commit >> rb->subbuf_shift, gen;
 
 	/*
@@ -533,7 +535,7 @@ int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms)
 	last = r->count + ahead - 1;
 	expect = ((last >> trawl_rb_log2(rb->num_subbuf)) + 1) * rb->subbuf_size;
 	for (i = 0; i < wait_ms * 5; i++) {
-		commit = __atomic_load_n(&rb->ctrl->meta[last & (rb->num_subbuf - 1)].commit, __ATOMIC_ACQUIRE);
+		commit = trawl_rb_committed(&rb->ctrl->meta[last & (rb->num_subbuf - 1)]);
 		if (commit == expect)
 			return 0;
 		nanosleep(&d, NULL);

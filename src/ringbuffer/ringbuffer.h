@@ -47,10 +47,19 @@
  *
  * Commit: every byte of a sub-buffer is committed exactly once per use - the
  * header by the opener, each event by its writer, the padding by the closer -
- * by adding to meta[slot].commit with release order. The count is cumulative
- * over the slot's uses, so use g of a slot is complete exactly when
- * commit == (g + 1) * S. No one resets it: that is what makes it safe for
- * many writers and a consumer to look at it without a lock.
+ * by adding to one of the slot's two counts with release order: any writer
+ * to meta[slot].commit, with a lock-prefixed add; a writer that runs on the
+ * stream's own CPU may instead add to meta[slot].commit_cpu with a plain
+ * add, inside an rseq critical section that checks the CPU (libtrawl-ust:
+ * src/ust/fastpath.c, why that is exact). The slot's count is their sum
+ * (trawl_rb_committed()), cumulative over the slot's uses, so use g of a
+ * slot is complete exactly when the sum == (g + 1) * S. No one resets
+ * them: that is what makes it safe for many writers and a consumer to look
+ * at them without a lock. Read one after the other, the two loads give at
+ * most the bytes committed by the time of the second, and no byte of use
+ * g + 1 is committed before use g is complete (the consumer releases the
+ * slot, or a switcher saw it complete: trawl_rb_slot_free()), so a sum of
+ * exactly (g + 1) * S still means use g is complete.
  *
  * Consumer (one thread): waits for commit == (g + 1) * S with acquire order
  * (pairs with every writer's release add: all their bytes and meta stores are
@@ -75,6 +84,7 @@
  *                      session daemon's charge of one (ustctl's
  *                      trawl_ustctl_channel_add_discarded())
  *   meta[].commit      producers and flush (atomic add)
+ *   meta[].commit_cpu  producers on the stream's CPU (plain add under rseq)
  *   meta[].ts_begin    the opener of the slot's current use
  *   meta[].ts_end, content_end, discarded   the closer of the slot's current use
  */
@@ -89,7 +99,8 @@
 #include "ctf/layout.h"
 
 #define TRAWL_RB_MAGIC 0x74524231u /* "tRB1" */
-#define TRAWL_RB_VERSION 1u
+/* 2: meta[].commit_cpu (1: it is 0, the commit count is meta[].commit alone). */
+#define TRAWL_RB_VERSION 2u
 #define TRAWL_RB_POS_BITS 36u
 #define TRAWL_RB_POS_MASK ((UINT64_C(1) << TRAWL_RB_POS_BITS) - 1)
 #define TRAWL_RB_TS_SHIFT TRAWL_CTF_COMPACT_TS_BITS /* 27 */
@@ -105,7 +116,8 @@ struct trawl_rb_meta {
 	uint64_t ts_end;      /* ns: packet's timestamp_end */
 	uint64_t content_end; /* bytes used in the slot, packet start included */
 	uint64_t discarded;   /* ctrl->lost_* total when the packet was closed */
-	uint64_t pad[3];
+	uint64_t commit_cpu;  /* cumulative bytes committed on the stream's CPU (version 2) */
+	uint64_t pad[2];
 };
 
 struct trawl_rb_ctrl {
@@ -180,6 +192,8 @@ struct trawl_rb {
 					  wait on: trawl_rb_reserve() says TRAWL_RB_FULL and
 					  counts nothing (0 after trawl_rb_map()) */
 	uint64_t (*read_clock)(void); /* the APP clock, in the app only; NULL elsewhere */
+	uint32_t commit_cpu;           /* 1: the buffer's readers add meta[].commit_cpu
+					  (a version 2 control page, trawl_rb_map()) */
 };
 
 /* trawl_rb_reserve(): the buffer is full (only with rb->wait_full). */
@@ -288,6 +302,15 @@ static inline uint64_t trawl_rb_clock(const struct trawl_rb *rb)
 	return trawl_rb_clock_monotonic();
 }
 
+/* The slot's commit count: the sum of its two (top comment). Acquire:
+ * pairs with every writer's release add to either. */
+static inline uint64_t trawl_rb_committed(const struct trawl_rb_meta *m)
+{
+	uint64_t a = __atomic_load_n(&m->commit, __ATOMIC_ACQUIRE);
+
+	return a + __atomic_load_n(&m->commit_cpu, __ATOMIC_ACQUIRE);
+}
+
 /*
  * Overwrite mode: whether every byte of the previous use of the slot starting
  * at @slot_pos was committed. That use is complete when the slot's cumulative
@@ -299,8 +322,7 @@ static inline int trawl_rb_slot_free(struct trawl_rb *rb, uint64_t slot_pos)
 	uint32_t nshift = (uint32_t)__builtin_ctz(rb->num_subbuf);
 	uint64_t slot = (slot_pos >> rb->subbuf_shift) & (rb->num_subbuf - 1);
 	uint64_t mask = TRAWL_RB_POS_MASK >> nshift;
-	/* Acquire: pairs with the writers' release adds. */
-	uint64_t commit = __atomic_load_n(&rb->ctrl->meta[slot].commit, __ATOMIC_ACQUIRE);
+	uint64_t commit = trawl_rb_committed(&rb->ctrl->meta[slot]);
 	uint64_t want = ((slot_pos - (slot << rb->subbuf_shift)) & TRAWL_RB_POS_MASK) >> nshift;
 
 	return (commit & mask) == (want & mask);

@@ -18,7 +18,9 @@
  * packet its predecessor had not given back, and the accounting stays
  * exact. Before the threads start, resume mode also checks a stream set up
  * as if 2^36 bytes and more had gone through it (beyond what positions
- * hold): the resumed count is absolute.
+ * hold): the resumed count is absolute. In every mode, half of the events
+ * are committed to the slot's second count (commit_cpu), which every reader
+ * must add to the first.
  *
  *   torture [discard|overwrite|live|resume] [threads] [events per thread]
  */
@@ -95,7 +97,14 @@ static void *producer(void *arg)
 		p.seq = i;
 		p.fill[0] = p.fill[1] = 0xabababababababab;
 		memcpy(ctx.p, &p, len);
-		trawl_rb_commit(&ctx);
+		/* Half of the events commit to the slot's second count, as
+		 * libtrawl-ust does on the stream's own CPU (a plain add under
+		 * rseq there; an atomic add here, from threads on any CPU):
+		 * every reader must add the two (ringbuffer.h). */
+		if (rand_r(&seed) & 1)
+			__atomic_fetch_add(&ctx.meta->commit_cpu, ctx.len, __ATOMIC_RELEASE);
+		else
+			trawl_rb_commit(&ctx);
 		if ((rand_r(&seed) & 1023) == 0)
 			sched_yield();
 		/* Live: quiet spells, so the consumer's cuts also find the
@@ -242,6 +251,9 @@ static void check_far(void)
 		m->content_end = TRAWL_RB_PACKET_START;
 		/* p's use of its slot is p / n: complete, or begun (header and 100 bytes) */
 		m->commit = p < a + 2 ? (p / n + 1) * S : p / n * S + TRAWL_RB_PACKET_START + 100;
+		/* 100 of those bytes in the second count: resume adds them. */
+		m->commit -= 100;
+		m->commit_cpu = 100;
 	}
 	pos = (a + 2) * S + TRAWL_RB_PACKET_START + 100;
 	far.ctrl->reserve = pos & TRAWL_RB_POS_MASK;

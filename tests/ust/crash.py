@@ -20,6 +20,7 @@ extracts what the buffer files held, and babeltrace2 (bt2) reads it.
 The app is pinned to one CPU so that its events are in one stream (the
 overwrite case's "newest" is per stream).
 """
+import ctypes
 import glob
 import os
 import re
@@ -95,6 +96,31 @@ def record_and_kill(e, n, chan_args, stop_consumer=False, buffers=None):
         raise RuntimeError("the app did not finish")
 
 
+def commit_cpu_total(shm):
+    """What the buffer files under shm hold in their sub-buffers' second
+    commit counts (ringbuffer.h, version 2: meta[].commit_cpu, 40 bytes into
+    each 64-byte meta after the 256-byte control page): the commits the app
+    made on its streams' own CPU, which trawl crash must add."""
+    total = 0
+    for f in glob.glob(shm + "/**/ch_*", recursive=True):
+        data = open(f, "rb").read(4096)
+        if len(data) < 24 or data[:8] != (0x74524231).to_bytes(4, "little") + (2).to_bytes(4, "little"):
+            continue
+        n = int.from_bytes(data[16:20], "little")
+        for k in range(min(n, (len(data) - 256) // 64)):
+            total += int.from_bytes(data[256 + 64 * k + 40:256 + 64 * k + 48], "little")
+    return total
+
+
+def rseq_registered():
+    """Whether glibc registered rseq in this process (and so in the app's
+    threads): __rseq_size is 0 where it could not, or was told not to."""
+    try:
+        return ctypes.c_uint.in_dll(ctypes.CDLL(None), "__rseq_size").value > 0
+    except (OSError, ValueError):
+        return False
+
+
 def read_ns(path):
     require_bt2()
     import bt2
@@ -124,6 +150,12 @@ def case_full(buffers):
                 not glob.glob("%s/s-*/%s/metadata" % (e.shm, want)):
             fail("no buffer files in %s/s-DATE/%s: %s" % (e.shm, want,
                                                           glob.glob(e.shm + "/**", recursive=True)))
+        # The app was pinned to one CPU: its events were committed there,
+        # with rseq (glibc registers it), in the second count.
+        cpu_bytes = commit_cpu_total(e.shm)
+        print("%s: %d bytes committed on the streams' own CPU" % (buffers or "uid", cpu_bytes))
+        if cpu_bytes == 0 and rseq_registered():
+            fail("no commit on the stream's own CPU: the buffers' second counts are all 0")
         out, _ = extract(e)
         ns = read_ns(out)
         print("%s: %d of %d events extracted" % (buffers or "uid", len(ns), n))
