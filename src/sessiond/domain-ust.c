@@ -880,7 +880,7 @@ static void ust_reap(struct trawl_domain_session *s)
  * consumer: `trawl status` asks it, without waiting (a consumer streaming
  * to a slow relayd answers between rounds of draining, 5 s apart: the
  * daemon's loop must not wait that long), and is answered once its reply
- * is in (cmd-session.c). Not while it drains a stop: the counters as of
+ * is in (cmd-list.c). Not while it drains a stop: the counters as of
  * its last answer then.
  */
 static int ust_status_ask(struct trawl_domain_session *s)

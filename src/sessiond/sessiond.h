@@ -10,7 +10,7 @@
  * loop through sd_watch_add(). No peer is ever waited for in the loop: a
  * command that must hear from apps waits in nested rounds (loop.c), a
  * command that must hear from a consumer (start, stop, destroy, regenerate,
- * clear, rotate, snapshot record) answers its client later (cmd-session.c's
+ * clear, rotate, snapshot record) answers its client later (session-op.c's
  * sd_op), and what a peer may hold is capped per uid
  * (peers.c, docs/SECURITY.md).
  *
@@ -122,11 +122,11 @@ struct sd_session {
 	int snapshot, live;
 	int active;       /* started and not stopped */
 	int started_once; /* channels and contexts are fixed from then on */
-	/* A command waiting for the consumers (cmd-session.c's sd_op: stop,
+	/* A command waiting for the consumers (session-op.c's sd_op: stop,
 	 * destroy, regenerate, clear, rotate, snapshot record) or relayd: the
 	 * session is busy for every other command until it is over. */
 	struct sd_op *op;
-	int op_phase;                 /* enum in cmd-session.c */
+	int op_phase;                 /* enum in session-op.c */
 	int op_wait[SD_NR_DOMAINS];   /* the domain's async_done() is awaited */
 	unsigned snapshot_seq; /* snapshots recorded: N of the next NAME-DATE-N */
 	/* Its snapshot output (cmd-snapshot.c): at most one, as LTTng 2.13. */
@@ -195,7 +195,7 @@ void sd_later_answer(struct sd_later *l, struct sd_reply *r);
  * are served again, in order. Top level only. */
 void sd_clients_retry(void);
 
-struct sd_op; /* cmd-session.c: a command waiting for consumers or relayd */
+struct sd_op; /* session-op.c: a command waiting for consumers or relayd */
 
 int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg);
 /* The same, waited for here (never more than owner-ms: the child is then
@@ -373,8 +373,45 @@ void sd_cmd_regenerate(uint16_t cmd, const struct trawl_ctl_wire_req *req, const
 int sd_session_regenerate_statedump(struct sd_session *s, char *err, size_t errlen);
 /* Measures the clock offset again and publishes it in $TRAWL_CLOCK_OFFSET_NS. */
 void sd_clock_offset_refresh(void);
+/* 1 if the client @p sees @s: its owner, or root. */
+int sd_session_visible(const struct sd_session *s, const struct sd_peer *p);
+/* The session @name visible to @p (its own first), or NULL; busy or not. */
+struct sd_session *sd_session_find(const char *name, const struct sd_peer *p);
+/* The first failure of a stop of domain @i goes in @r (may be NULL); returns @ret. */
+int sd_session_stop_failed(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
+			   struct sd_reply *r);
+/* Stops (if active) @s and destroys its domains: it has none left. */
+void sd_session_teardown(struct sd_session *s);
+/* Unlinks and frees @s, torn down (and its last chunk archived, or not). */
+void sd_session_free(struct sd_session *s);
+/* start, one domain after the other (an op: sd_op_domains()). */
+extern const struct sd_domains_cmd sd_start_cmd;
+/* cmd-list.c */
 void sd_cmd_list_sessions(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_list_session(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
+/* Answers the `list SESSION` and `status` whose consumers have answered (each loop round). */
+void sd_queries_on_top(void);
+/* session-op.c: the commands that wait for consumers or relayd */
+/* What an op is (struct sd_op's kind): a create or start waits for relayd. */
+enum { OPK_STOP, OPK_REGENERATE, OPK_CREATE, OPK_START, OPK_DOMAINS };
+/* The session is busy with an op: fills @r (-EBUSY, or a retry) and returns 1, else 0. */
+int sd_op_busy(const struct sd_session *s, struct sd_reply *r);
+/* What @s is busy with (an op), for a line; @it names the session ("it"). */
+void sd_op_what(const struct sd_session *s, const char *it, char *buf, size_t len);
+/* Makes the loop move the ops and the queries on at each round (once). */
+void sd_op_on_top_register(void);
+/*
+ * Stops (@destroy: and destroys) the @nr sessions @ss for the client of
+ * @r (@report: a stop's failure is the command's): answered now if no
+ * consumer must be waited for, else later (r->later).
+ */
+void sd_op_run(struct sd_session **ss, size_t nr, int destroy, int report, struct sd_reply *r);
+/* A create (@kind OPK_CREATE) or start of @s waiting for relayd's answer. */
+void sd_op_connect(struct sd_session *s, int kind, struct sd_reply *r);
+/* A create of @s waiting for its folder, made by a child as its owner. */
+void sd_op_folder(struct sd_session *s, struct sd_reply *r);
+/* A regenerate (@statedump: of the state dump, else of the metadata) of @s. */
+void sd_op_regenerate(struct sd_session *s, int statedump, struct sd_reply *r);
 /* cmd-agent.c: the agent domains (JUL, LOG4J, PYTHON) */
 void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
 			   const struct sd_peer *p, struct sd_reply *r);
