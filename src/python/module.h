@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * module.h - what the files of the trawl._ctl extension share: module.c
- * (the module, the Ctl type, records and argument conversions) and
- * triggers.c (triggers and notification channels). Conventions are
+ * (the module, the Ctl type), convert.c (records and argument
+ * conversions) and triggers.c (triggers and notification channels). Conventions are
  * module.c's: a failed call raises trawl.Error through py_raise_ret(), a
  * converter for PyArg_Parse "O&" returns 1 or 0 with an exception set.
  */
@@ -72,6 +72,9 @@ int py_conv_domain(PyObject *o, void *p);
 int py_conv_kind(PyObject *o, void *p);
 int py_conv_loglevel_type(PyObject *o, void *p);
 int py_conv_loglevel(PyObject *o, void *p);
+int py_conv_attr(PyObject *o, void *p);
+int py_conv_buffers(PyObject *o, void *p);
+int py_conv_rotation(PyObject *o, void *p);
 /* @o (None: *@given 0) as an unsigned at most @max: 0, or -1 with an exception. */
 int py_opt_u64(PyObject *o, uint64_t max, const char *what, uint64_t *out, int *given);
 /* A snapshot output description from keywords (the caller's to destroy);
