@@ -3,7 +3,7 @@
  * domain-ust.c - the user-space domain: traced apps, their buffers, the
  * event-id registry and metadata, and the user-space consumer.
  *
- * The domain is four files (their shared objects and functions are in
+ * The domain is these files (their shared objects and functions are in
  * ust-internal.h):
  *
  *   domain-ust.c    the ops table and the session-level operations
@@ -12,6 +12,8 @@
  *   ust-app.c       matching, app setup for a session and app_sync()
  *   ust-conn.c      apps' connections to apps.sock: caps, reading without
  *                   waiting, deadlines, registration, dropping
+ *   ust-chunk.c     clear, rotate and snapshot record of a session's files
+ *   ust-status.c    status, channel counters, and the apps' events (list)
 
  *
  * Objects (all owned by the domain, all touched by the daemon's one thread):
@@ -381,7 +383,7 @@ static int ust_context_add(struct trawl_domain_session *s, const char *channel,
  * folder: -EINPROGRESS (ust_async_done() goes on with @kind's next step
  * once it is over), or its result when it ran in place.
  */
-static int ust_job_begin(struct trawl_domain_session *s, int kind, int remove)
+int ust_job_begin(struct trawl_domain_session *s, int kind, int remove)
 {
 	int ret;
 
@@ -685,14 +687,6 @@ static int ust_release_async(struct trawl_domain_session *s)
 	return s->released ? -EINPROGRESS : 0;
 }
 
-static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
-			    struct trawl_domain_err *err);
-static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err);
-static int ust_clear_removed(struct trawl_domain_session *s, int ret,
-			     struct trawl_domain_err *err);
-static int ust_clear_dir_made(struct trawl_domain_session *s, int ret,
-			      struct trawl_domain_err *err);
-
 static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl_domain_err *err)
 {
 	struct trawl_cons_reply r;
@@ -782,200 +776,6 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 	return 1;
 }
 
-static uint64_t ust_snapshot_one_more(struct trawl_domain_session *s, uint64_t nr)
-{
-	const struct ust_trace *t;
-	const struct trace_chan *tc;
-	uint64_t bytes = 0;
-
-	for (t = s->traces; t; t = t->next) {
-		for (tc = t->chans; tc; tc = tc->next) {
-			const struct trawl_ustctl_channel_attr *a;
-
-			if (!tc->rb)
-				continue;
-			a = trawl_ustctl_channel_attr(tc->rb);
-			if (nr < a->num_subbuf)
-				bytes += a->subbuf_size * a->nr_streams;
-		}
-	}
-	return bytes;
-}
-
-/* The consumer copies the buffers' packets: its answer awaited in the loop
- * (-EINPROGRESS, ust_async_done()). */
-static int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_t nr_packets,
-			struct trawl_domain_err *err)
-{
-	struct trawl_cons_add_trace at;
-
-	if (!s->traces)
-		return 0; /* no app traced yet: nothing to write, as LTTng */
-	if (!cons_alive(s)) {
-		trawl_domain_err_set(err, "the user-space consumer is not running");
-		return -ENOENT;
-	}
-	memset(&at, 0, sizeof(at));
-	if (trawl_path_fmt(at.path, sizeof(at.path), "%s", dir)) {
-		trawl_domain_err_set(err, "snapshot folder too long for the consumer: %s", dir);
-		return -ENAMETOOLONG;
-	}
-	at.max_packets = nr_packets > UINT32_MAX ? 0 : (uint32_t)nr_packets;
-	return cons_async_with(s, TRAWL_CONS_SNAPSHOT, &at, sizeof(at));
-}
-
-static const char *field_type_name(const struct trawl_ustctl_field *f)
-{
-	static const char *const names[] = {"?", "integer", "float", "string", "array",
-					    "sequence", "enum"};
-
-	return f->type <= TRAWL_USTCTL_FIELD_ENUM ? names[f->type] : "?";
-}
-
-static int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields,
-			   trawl_domain_list_cb cb, void *arg, struct trawl_domain_err *err)
-{
-	struct trawl_domain_field_desc fd[64];
-	struct ust_app *a;
-	uint32_t e, i;
-	int ret;
-
-	if (kind != TRAWL_CTL_EVENT_TRACEPOINT)
-		return 0;
-	for (a = apps; a; a = a->next) {
-		for (e = 0; e < trawl_ustctl_app_event_count(a->h); e++) {
-			const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(a->h, e);
-			struct trawl_domain_event_desc d = {
-				.name = ev->name,
-				.kind = TRAWL_CTL_EVENT_TRACEPOINT,
-				.loglevel = ev->loglevel,
-				.pid = a->info.pid,
-				.fields = fd,
-			};
-
-			for (i = 0; with_fields && i < ev->nr_fields && i < 64; i++) {
-				fd[i].name = ev->fields[i].name;
-				fd[i].type = field_type_name(&ev->fields[i]);
-			}
-			d.nr_fields = i;
-			ret = cb(arg, &d);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
-/* A consumer that died is known at once (its socket may not say so yet). */
-static void ust_reap(struct trawl_domain_session *s)
-{
-	int status;
-
-	if (cons_alive(s) && waitpid(s->cons->pid, &status, WNOHANG) == s->cons->pid)
-		cons_dead(s->cons, 1, status);
-}
-
-/*
- * Streaming problems (relayd gone) and the counters are only known to the
- * consumer: `trawl status` asks it, without waiting (a consumer streaming
- * to a slow relayd answers between rounds of draining, 5 s apart: the
- * daemon's loop must not wait that long), and is answered once its reply
- * is in (cmd-list.c). Not while it drains a stop: the counters as of
- * its last answer then.
- */
-static int ust_status_ask(struct trawl_domain_session *s)
-{
-	ust_reap(s);
-	if (!cons_alive(s) || !s->traces || cons_busy(s))
-		return 0;
-	return cons_status_ask(s);
-}
-
-static int ust_status_pending(struct trawl_domain_session *s)
-{
-	return cons_status_pending(s);
-}
-
-static int ust_channel_counters(struct trawl_domain_session *s, const char *channel,
-				uint64_t *discarded, uint64_t *lost_packets)
-{
-	const struct ust_chan *c;
-
-	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
-		;
-	if (!c)
-		return -ENOENT;
-	/* the consumer's channel key is the index + 1 (ust-consumer.c) */
-	*discarded = c->index < TRAWL_CONS_MAX_CHANNELS ? s->cons_chans[c->index].events_discarded : 0;
-	*lost_packets = c->index < TRAWL_CONS_MAX_CHANNELS ? s->cons_chans[c->index].lost_packets : 0;
-	return 0;
-}
-
-static int ust_channel_usage(struct trawl_domain_session *s, const char *channel, uint64_t *high)
-{
-	const struct trawl_cons_chan_counters *k;
-	const struct ust_chan *c;
-
-	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
-		;
-	if (!c || c->index >= TRAWL_CONS_MAX_CHANNELS)
-		return -ENOENT;
-	k = &s->cons_chans[c->index];
-	if (!k->nr_sampled)
-		return -ENODATA;
-	*high = k->usage_high;
-	return 0;
-}
-
-static int ust_channel_memory(struct trawl_domain_session *s, const char *channel, uint64_t *resident,
-			      uint64_t *size)
-{
-	const struct trace_chan *tc;
-	const struct ust_trace *t;
-	const struct ust_chan *c;
-	uint64_t r, z;
-	int found = 0;
-
-	for (c = s->chans; c && strcmp(c->attr.name, channel); c = c->next)
-		;
-	if (!c)
-		return -ENOENT;
-	*resident = *size = 0;
-	/* Each user's (per-uid) or process's (per-pid) buffers of the channel,
-	 * those of a process gone too while they last. */
-	for (t = s->traces; t; t = t->next)
-		for (tc = t->chans; tc; tc = tc->next)
-			if (tc->chan == c && tc->rb && !trawl_ustctl_channel_memory(tc->rb, &r, &z)) {
-				*resident += r;
-				*size += z;
-				found = 1;
-			}
-	return found ? 0 : -ENODATA;
-}
-
-static int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st)
-{
-	ust_reap(s);
-	st->consumer_alive = s->cons ? (uint32_t)s->cons->alive : 1;
-	st->events_discarded = s->cons_discarded;
-	st->events_tallied = s->cons_tallied < s->cons_discarded ? s->cons_tallied : s->cons_discarded;
-	st->bytes_written = s->cons_bytes;
-	if (s->cons && s->cons->alive && s->status_fresh)
-		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->status_msg);
-	else if (s->cons && s->cons->alive)
-		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons->last.msg);
-	else
-		trawl_msg_fmt(st->msg, sizeof(st->msg), "%s", s->cons ? s->cons->msg : "");
-	if (!st->msg[0] && s->apps_dropped)
-		trawl_msg_fmt(
-			st->msg, sizeof(st->msg),
-			"%u traced app%s dropped for not answering within %u ms or sending what "
-			"it may not (the session daemon's log names them)",
-			s->apps_dropped, s->apps_dropped == 1 ? " was" : "s were",
-			sd_limits.app_reply_ms);
-	return 0;
-}
-
 /* `regenerate statedump`: each app this session records records its
  * lttng_ust_statedump:* events again into the session's channels. An app
  * that fails is dropped, as for start and stop. */
@@ -997,177 +797,6 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
 	apps_barrier(s);
 	apps_kick();
 	return 0;
-}
-
-/* A clear the consumer failed (@msg its line, or ""). */
-static int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
-			    struct trawl_domain_err *err)
-{
-	trawl_domain_err_set(err, "the consumer could not clear the session: %s",
-			     msg[0] ? msg : cons_alive(s) ? strerror(-ret) : s->cons->msg);
-	return ret;
-}
-
-/*
- * The clear's second half, once the consumer has cleared: what is left of
- * the chunk's ust/ folder goes (removed as the owner: -EINPROGRESS, then
- * ust_clear_removed()), and a started session goes on into new files.
- */
-static int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err)
-{
-	int ret, local = s->output[0] == '/' && !s->snapshot;
-
-	/* streaming: relayd removed the files; a started session goes on at once */
-	if (!local && !strncmp(s->output, "relay:", 6) && s->active)
-		return ust_clear_dir_made(s, 0, err);
-	if (!local)
-		return 0;
-	/* what is left: the traces of programs that exited (per-process buffers) */
-	ret = ust_job_begin(s, UST_JOB_CLEAR_RM, 1);
-	if (ret == -ENAMETOOLONG)
-		return 0;
-	return ret == -EINPROGRESS ? ret : ust_clear_removed(s, ret, err);
-}
-
-/* ust/ removed (@ret its result): a new chunk begins with its ust/ folder, as
- * LTTng's: now (-EINPROGRESS: made as the owner), or at the next start. */
-static int ust_clear_removed(struct trawl_domain_session *s, int ret,
-			     struct trawl_domain_err *err)
-{
-	if (ret) {
-		trawl_domain_err_set(err, "cannot remove %s: %s", s->job_dir,
-				     sd_owner_strerror(ret));
-		return ret;
-	}
-	s->ust_dir_due = 1;
-	if (!s->active)
-		return 0;
-	ret = ust_job_begin(s, UST_JOB_CLEAR_DIR, 0);
-	return ret == -EINPROGRESS ? ret : ust_clear_dir_made(s, ret, err);
-}
-
-/*
- * A started session's new ust/ folder made (@ret: or not): the consumer
- * starts the new files (START, awaited: -EINPROGRESS). A folder that could
- * not be made does not stop the recording: the clear says so once START is
- * answered.
- */
-static int ust_clear_dir_made(struct trawl_domain_session *s, int ret,
-			      struct trawl_domain_err *err)
-{
-	if (!ret)
-		s->ust_dir_due = 0;
-	s->job_ret = ret;
-	if (!cons_alive(s) || !s->traces) {
-		s->job_ret = 0;
-		if (ret)
-			trawl_domain_err_set(err, "cannot create %s: %s", s->job_dir,
-					     sd_owner_strerror(ret));
-		return ret;
-	}
-	ret = cons_async(s, TRAWL_CONS_START);
-	if (ret && ret != -EINPROGRESS) {
-		s->job_ret = 0;
-		return ust_clear_failed(s, ret, "", err);
-	}
-	if (!ret && s->job_ret) {
-		ret = s->job_ret;
-		s->job_ret = 0;
-		trawl_domain_err_set(err, "cannot create %s: %s (recording goes on)", s->job_dir,
-				     sd_owner_strerror(ret));
-	}
-	return ret;
-}
-
-/*
- * `clear`: the consumer discards what the session's buffers hold and
- * deletes the files its traces wrote (consumer-proto.h's CLEAR); a started
- * session goes on recording into new files, a stopped one gets them at
- * its next start. Its answers are awaited in the loop (-EINPROGRESS, then
- * ust_async_done()): CLEAR's, then START's.
- */
-static int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
-{
-	int ret;
-
-	/*
-	 * The per-process traces of programs that exited, removed first: their
-	 * socket closes before their process exits, and the retry that
-	 * removes them then (ust-conn.c, gone_check()) could come after this
-	 * clear, whose START gave them new files, empty packets at the stop
-	 * (sessiond-rotate-clear, loaded: ust/pid/APP-PID-DATE/ after a clear
-	 * of a program that had exited). The consumer drains and closes each
-	 * before the CLEAR; the ust/ folder's removal below takes its files.
-	 */
-	trace_release_gone(s);
-	if (cons_alive(s) && s->traces) {
-		apps_drain();
-		ret = cons_async(s, TRAWL_CONS_CLEAR);
-		if (ret == -EINPROGRESS)
-			return ret;
-		if (ret)
-			return ust_clear_failed(s, ret, "", err);
-	}
-	return ust_clear_files(s, err);
-}
-
-/*
- * `rotate`: the session's traces end their chunk under s->output and go
- * on under @chunk (consumer-proto.h's ROTATE); traces made later go there
- * too. A streaming session's consumer has relayd archive the chunk that
- * ended in @archive. The consumer's answer, once the files of the chunk that ended are
- * complete, is awaited in the loop (-EINPROGRESS, then ust_async_done()).
- * The traces are in the new chunk from the ROTATE on, answered or not:
- * one an app adds meanwhile is told to the consumer after it, and so
- * begins there (a failed rotation leaves them there too).
- */
-static int ust_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
-		      struct trawl_domain_err *err)
-{
-	struct trawl_cons_rotate rq;
-	struct ust_trace *t;
-	size_t old_len = strlen(s->output);
-	int ret = 0;
-
-	/* As ust_clear(): the traces of programs that exited are closed in
-	 * the chunk they wrote, not given files in the next one. */
-	trace_release_gone(s);
-	memset(&rq, 0, sizeof(rq));
-	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
-	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk) ||
-	    trawl_path_fmt(rq.archive, sizeof(rq.archive), "%s", archive)) {
-		/* (a streaming session's @chunk holds its token: not said) */
-		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
-				     archive[0] ? archive : chunk);
-		return -ENAMETOOLONG;
-	}
-	for (t = s->traces; t; t = t->next) {
-		char path[sizeof(t->path)];
-
-		if (strncmp(t->path, s->output, old_len) ||
-		    trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len)) {
-			trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
-					     archive[0] ? archive : chunk);
-			return -ENAMETOOLONG;
-		}
-	}
-	if (cons_alive(s) && s->traces) {
-		apps_drain();
-		ret = cons_async_with(s, TRAWL_CONS_ROTATE, &rq, sizeof(rq));
-		if (ret && ret != -EINPROGRESS) {
-			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
-					     strerror(-ret));
-			return ret;
-		}
-	}
-	for (t = s->traces; t; t = t->next) {
-		char path[sizeof(t->path)];
-
-		trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len);
-		memcpy(t->path, path, sizeof(t->path));
-	}
-	trawl_path_fmt(s->output, sizeof(s->output), "%s", chunk);
-	return ret;
 }
 
 const struct trawl_domain_ops trawl_domain_ust_ops = {

@@ -9,6 +9,8 @@
  *   ust-registry.c  traces, per-channel event ids and metadata (ctf.h)
  *   ust-app.c       matching, and setting apps up for sessions
  *   ust-conn.c      apps' connections: caps, reading, deadlines, registration
+ *   ust-chunk.c     clear, rotate and snapshot record of a session's files
+ *   ust-status.c    status, channel counters, and the apps' events (list)
  */
 #ifndef TRAWL_SESSIOND_UST_INTERNAL_H
 #define TRAWL_SESSIOND_UST_INTERNAL_H
@@ -426,5 +428,43 @@ int app_tally_lingers(pid_t pid);
  * was sent, or was dropped for missing its deadline. */
 void apps_barrier(struct trawl_domain_session *s);
 void apps_close_all(void);
+
+/* domain-ust.c: begins removing (@remove) or making the chunk's ust/
+ * folder as the owner: -EINPROGRESS (ust_async_done() goes on with
+ * @kind's next step, UST_JOB_*), or its result when it ran in place. */
+int ust_job_begin(struct trawl_domain_session *s, int kind, int remove);
+
+/* ust-chunk.c: the domain ops clear, rotate, snapshot_record and
+ * snapshot_one_more (domain.h), and the steps of a clear that
+ * ust_async_done() takes as the consumer and the owner's jobs answer. */
+int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err);
+int ust_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
+	       struct trawl_domain_err *err);
+int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_t nr_packets,
+		 struct trawl_domain_err *err);
+uint64_t ust_snapshot_one_more(struct trawl_domain_session *s, uint64_t nr);
+/* A clear the consumer failed (@msg its line, or ""): @err set, @ret returned. */
+int ust_clear_failed(struct trawl_domain_session *s, int ret, const char *msg,
+		     struct trawl_domain_err *err);
+/* The consumer has cleared: what is left of ust/ goes, a started session goes on. */
+int ust_clear_files(struct trawl_domain_session *s, struct trawl_domain_err *err);
+/* ust/ removed (@ret its result): the new chunk's ust/ made now or at the next start. */
+int ust_clear_removed(struct trawl_domain_session *s, int ret, struct trawl_domain_err *err);
+/* A started session's new ust/ made (@ret: or not): the consumer's START. */
+int ust_clear_dir_made(struct trawl_domain_session *s, int ret, struct trawl_domain_err *err);
+
+/* ust-status.c: the domain ops list_events, status, status_ask,
+ * status_pending, channel_counters, channel_usage and channel_memory
+ * (domain.h). */
+int ust_list_events(enum trawl_ctl_event_kind kind, int with_fields, trawl_domain_list_cb cb,
+		    void *arg, struct trawl_domain_err *err);
+int ust_status(struct trawl_domain_session *s, struct trawl_domain_status *st);
+int ust_status_ask(struct trawl_domain_session *s);
+int ust_status_pending(struct trawl_domain_session *s);
+int ust_channel_counters(struct trawl_domain_session *s, const char *channel,
+			 uint64_t *discarded, uint64_t *lost_packets);
+int ust_channel_usage(struct trawl_domain_session *s, const char *channel, uint64_t *high);
+int ust_channel_memory(struct trawl_domain_session *s, const char *channel, uint64_t *resident,
+		       uint64_t *size);
 
 #endif
