@@ -2,13 +2,17 @@
 /*
  * app-internal.h - what the files of trawl-ustctl share (private): the
  * channel's insides (ustctl.c) that a CHANNEL command sends (app-cmd.c),
- * and the one way commands go to an app (app.c).
+ * and the one way commands go to an app (app.c); an app's handle, shared by
+ * app.c and app-input.c (what the app sends).
  */
 #ifndef TRAWL_USTCTL_APP_INTERNAL_H
 #define TRAWL_USTCTL_APP_INTERNAL_H
 
 #include "ustctl/ustctl.h"
 #include "ustabi/wire.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 struct trawl_ustctl_channel {
 	struct trawl_ustctl_channel_attr attr;
@@ -33,6 +37,75 @@ int trawl_ustctl_app_call(struct trawl_ustctl_app *app, struct trawl_wire_cmd *c
 uint32_t trawl_ustctl_app_claimed(const struct trawl_ustctl_app *app);
 /* REGISTRATION_DONE sent: the next addition may come. */
 void trawl_ustctl_app_addition_answered(struct trawl_ustctl_app *app);
+
+/* One app's connection (app.c's top comment). */
+struct out_msg {
+	struct out_msg *next;
+	size_t len, off;
+	int *fds; /* owned (dup'ed), sent with the first byte; NULL once sent */
+	uint32_t nr_fds;
+	char data[];
+};
+
+struct pending_cmd {
+	uint32_t seq, kind, session_handle, chan_handle, event_index;
+	uint64_t queued_ms;
+};
+
+enum unit { UNIT_NONE, UNIT_REGISTER, UNIT_ADDED };
+
+struct trawl_ustctl_app {
+	int fd;
+	int async;
+	uint32_t seq;
+	struct trawl_ustctl_app_info info;
+	uint32_t nr_events;
+	uint32_t claimed; /* events the app counts (refused additions included) */
+	struct trawl_ustctl_event **events; /* each one malloc'd block */
+	size_t cap_events;
+	/* Events added and not taken yet: [added_first, nr_events). */
+	uint32_t added_first;
+	int added;
+	int notify_fd; /* the caller's eventfd, or -1 (not owned) */
+	struct trawl_ustctl_app_limits lim;
+	uint64_t bytes; /* charged to lim.max_bytes (and lim.shared_bytes) */
+	/* Input (top comment). */
+	enum unit unit;
+	int registered, refused, refusing, addition_open;
+	uint32_t unit_left, unit_first;
+	uint64_t unit_start_ms, partial_since_ms;
+	char why[128];
+	char *in;
+	size_t in_cap, in_len, in_off;
+	/* The last TALLY's entries (ustctl.h: valid until the next input). */
+	struct trawl_ustctl_tally_entry *tally;
+	uint32_t nr_tally;
+	uint64_t tally_entries; /* every TALLY's, on this connection */
+	/* TALLY_SHM (wire.h): an fd received and not yet taken by its message
+	 * (at most one), and the memfd taken (at most one a connection). */
+	int rx_fd, tally_fd;
+	uint32_t tally_nr_max;
+	size_t discard_left; /* bytes of the message being dropped still to come */
+	/* Output. */
+	struct out_msg *out, **out_tail;
+	uint64_t out_bytes;
+	struct pending_cmd *pend;
+	uint32_t pend_head, pend_nr, pend_cap;
+};
+
+/* app.c: CLOCK_MONOTONIC in ms. */
+uint64_t trawl_ustctl_now_ms(void);
+/* Charges @n bytes to @app's budgets: 0, or -EDQUOT (nothing charged). */
+int trawl_ustctl_app_charge(struct trawl_ustctl_app *app, uint64_t n);
+void trawl_ustctl_app_uncharge(struct trawl_ustctl_app *app, uint64_t n);
+/* What a decoded event holds (wire.c's one block, and its slot). */
+uint64_t trawl_ustctl_event_bytes(const struct trawl_ustctl_event *ev);
+/* Frees (and uncharges) @app's events from index @first on. */
+void trawl_ustctl_app_free_events_from(struct trawl_ustctl_app *app, uint32_t first);
+/* Frees (and uncharges) the last TALLY's entries. */
+void trawl_ustctl_app_tally_free(struct trawl_ustctl_app *app);
+/* Frees (and uncharges) the input buffer. */
+void trawl_ustctl_app_in_free(struct trawl_ustctl_app *app);
 
 /* The daemon's decoders of an app's messages (wire-decode.c): untrusted input. */
 /* A decoded event: one malloc'd block (free() it) holding the event, its
