@@ -5,6 +5,8 @@
  *   main.c     options, listening sockets, the poll loop, daemonizing
  *   session.c  sessions (one folder each) and the streaming connections:
  *              reads messages (proto.c decodes them) and writes the files
+ *   chunk.c    a trace chunk's ARCHIVE, REMOVE, CLOSE and CLEAR on a
+ *              session folder (session-internal.h: what they share)
  *   proto.c    the streaming protocol's decoder (relayd/proto.h)
  *   url.c      tcp://, net:// URLs (relayd/url.h)
  *   live.c     the live viewer server (relayd/live.h), when built
