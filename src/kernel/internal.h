@@ -7,6 +7,7 @@
 #define TRAWL_KERNEL_INTERNAL_H
 
 #include <libelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -128,5 +129,36 @@ int trawl_kernel_scdecode_bpf_mask(const char *sys, int at_exit, uint32_t *mask)
 int trawl_kernel_syscall_nr(const char *name);
 /* The syscall tracefs event @sys:@ev is of (syscalls:sys_enter_X, :sys_exit_X -> X), or NULL. */
 const char *trawl_kernel_syscall_of(const char *sys, const char *ev);
+
+/*
+ * task.c: the converter's cache of task attributes (pid, ppid, prio, nice,
+ * procname, namespaces), read from /proc once per thread; see task.c.
+ */
+#define TASK_SLOTS 8192u
+
+#define TASK_NS (TRAWL_KCTX_UTS_NS - TRAWL_KCTX_CGROUP_NS + 1)
+
+struct task_entry {
+	int32_t tid;     /* -1: empty */
+	int32_t pid, ppid, prio, nice;
+	char comm[16];
+	bool gone;       /* no /proc entry when loaded: pid and ppid from a fork record, if any */
+	bool ns_loaded;  /* ns[] read (trawl_kernel_task_load_ns()) */
+	uint32_t ns[TASK_NS]; /* inode numbers, in enum trawl_kernel_ctx's order */
+};
+
+struct trawl_kernel_task_cache {
+	struct task_entry e[TASK_SLOTS];
+};
+
+/* The entry of thread @tid, loaded from /proc if it is not cached. */
+struct task_entry *trawl_kernel_task_get(struct trawl_kernel_task_cache *c, int32_t tid);
+/* Reads @t's namespace inode numbers (ns[]). */
+void trawl_kernel_task_load_ns(struct task_entry *t);
+/* @t had no /proc entry: its pid and ppid from the fork records, if any. */
+void trawl_kernel_task_ids_of_gone(struct trawl_kernel_converter *c, struct task_entry *t);
+/* Keeps the task cache in step with the names the trace itself reports (@ev's hook). */
+void trawl_kernel_task_hook(struct trawl_kernel_task_cache *c, const struct trawl_kernel_event *ev,
+			    const uint8_t *rec, uint32_t len);
 
 #endif /* TRAWL_KERNEL_INTERNAL_H */

@@ -66,7 +66,7 @@ if os.path.exists(view):
 # prio and nice come from /proc/<tid>, read when the consumer first converts
 # a thread's record (a full sub-buffer at a time while tracing runs, the rest
 # at stop): right for a thread alive then; one that exited before gets 20 and
-# 0, as documented in src/kernel/convert.c. This program starts at nice 7,
+# 0, as documented in src/kernel/task.c. This program starts at nice 7,
 # makes the marked lseek and outlives the trace (trawl-ktrace stops when its
 # command, the shell, ends), so its record is converted while it lives.
 trace2 = os.path.join(d, "trace2")
