@@ -946,6 +946,21 @@ int trawl_reader_event_append_line(struct trawl_reader *r,
 				   struct trawl_reader_buf *buf);
 
 /**
+ * trawl_reader_append_lines - moves on to the next event and appends its
+ * line, as trawl_reader_next() then trawl_reader_event_append_line() would,
+ * until @max lines are appended or @buf holds @limit bytes or more (one
+ * line at least is tried), and stores in *@n how many lines it appended.
+ * Returns 1 (the last event moved to is current, its line appended), 0 at
+ * the end, 2 (live, TRAWL_READER_LIVE_QUIET) or a negative errno: from
+ * moving on, as trawl_reader_next(), or from the line, as
+ * trawl_reader_event_append_line() (then that event is current and its
+ * line is not in @buf); -EINVAL when @max is 0. For readers that print
+ * every event: one call for many lines.
+ */
+int trawl_reader_append_lines(struct trawl_reader *r, struct trawl_reader_buf *buf,
+			      uint64_t max, size_t limit, uint64_t *n);
+
+/**
  * trawl_reader_event_text - the current event's fields as the line shows
  * them, without the time, trace and name before them and without the
  * newline ("{ cpu_id = 0 }, { a = 1, s = \"x\" }"), in a buffer owned by

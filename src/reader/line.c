@@ -463,7 +463,8 @@ static int printable(struct trawl_reader *r, struct rd_stream **s)
  * each), then the body. False when this line is not such a line: nothing
  * was written then.
  */
-static bool line_fast(struct trawl_reader *r, struct rd_text *t, const struct rd_stream *s)
+static inline __attribute__((always_inline)) bool line_fast(struct trawl_reader *r, struct rd_text *t,
+							    const struct rd_stream *s)
 {
 	struct rd_line *l = &r->line;
 	const struct fc *pc = s->sc->packet_context;
@@ -515,8 +516,9 @@ static bool line_fast(struct trawl_reader *r, struct rd_text *t, const struct rd
 	return true;
 }
 
-TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
-						struct trawl_reader_buf *buf)
+/* trawl_reader_event_append_line(), inline in trawl_reader_append_lines()'s loop. */
+static inline __attribute__((always_inline)) int append_line(struct trawl_reader *r,
+							     struct trawl_reader_buf *buf)
 {
 	struct rd_text t = rd_text_from_buf(buf);
 	struct rd_line saved;
@@ -549,6 +551,36 @@ TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
 	}
 	rd_text_lit(&t, "\n");
 	return rd_text_to_buf(&t, buf, buf->len);
+}
+
+TRAWL_EXPORT int trawl_reader_event_append_line(struct trawl_reader *r,
+						struct trawl_reader_buf *buf)
+{
+	return append_line(r, buf);
+}
+
+TRAWL_EXPORT int trawl_reader_append_lines(struct trawl_reader *r, struct trawl_reader_buf *buf,
+					   uint64_t max, size_t limit, uint64_t *n)
+{
+	uint64_t done = 0;
+	int ret;
+
+	*n = 0;
+	if (!max)
+		return -EINVAL;
+	for (;;) {
+		ret = trawl_reader_next(r);
+		if (ret != 1)
+			break;
+		ret = append_line(r, buf);
+		if (ret)
+			break;
+		ret = 1;
+		if (++done == max || buf->len >= limit)
+			break;
+	}
+	*n = done;
+	return ret;
 }
 
 TRAWL_EXPORT int trawl_reader_event_text(struct trawl_reader *r, const char **text,

@@ -714,6 +714,85 @@ static void test_next_n(void)
 	CHECK(n > 40);
 }
 
+/*
+ * trawl_reader_append_lines() against trawl_reader_next() and
+ * trawl_reader_event_append_line() on @dir/@name: the same text, line
+ * counts and stops as @step and @limit say, the same end and error.
+ */
+static void append_lines_one(const char *dir, const char *name, uint64_t step, size_t limit)
+{
+	struct trawl_reader_buf ta = { 0 }, tb = { 0 };
+	char path[4096];
+	const char *paths[1] = { path };
+	struct trawl_reader *a, *b;
+	uint64_t k, i;
+	int ra = 1, rb;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", corpus, dir, name);
+	if (trawl_reader_open(paths, 1, &a)) {
+		trawl_reader_destroy(a);
+		return;
+	}
+	CHECK(trawl_reader_open(paths, 1, &b) == 0);
+	k = 1;
+	CHECK(trawl_reader_append_lines(b, &tb, 0, limit, &k) == -EINVAL && k == 0);
+	do {
+		size_t last = tb.len;	/* where the last line appended starts */
+
+		rb = trawl_reader_append_lines(b, &tb, step, limit, &k);
+		CHECK(k <= step);
+		for (i = 0; i < k; i++) {
+			ra = trawl_reader_next(a);
+			CHECK(ra == 1);
+			last = ta.len;
+			CHECK(trawl_reader_event_append_line(a, &ta) == 0);
+		}
+		/* it stops at @step lines or at @limit bytes, not before, not after */
+		CHECK(rb != 1 || k == step || (k >= 1 && tb.len >= limit));
+		CHECK(k < 2 || last < limit);
+		CHECK(ta.len == tb.len && !memcmp(ta.data, tb.data, ta.len));
+		if (tb.len > (1u << 16))	/* as a viewer writes its lines out */
+			ta.len = tb.len = 0;
+	} while (rb == 1);
+	/* the end, or the error of the move or of the line, as one by one */
+	ra = trawl_reader_next(a);
+	if (ra == 1)
+		ra = trawl_reader_event_append_line(a, &ta);
+	CHECK(ra == rb);
+	CHECK(ta.len == tb.len && !memcmp(ta.data, tb.data, ta.len));
+	CHECK(!strcmp(trawl_reader_error(a), trawl_reader_error(b)));
+	free(ta.data);
+	free(tb.data);
+	trawl_reader_destroy(a);
+	trawl_reader_destroy(b);
+}
+
+/* trawl_reader_append_lines() over every corpus trace, in steps and limits of several sizes. */
+static void test_append_lines(void)
+{
+	static const char *const dirs[] = { "succeed", "fail" };
+	static const uint64_t steps[] = { 1, 3, 100000 };
+	static const size_t limits[] = { 1, 300, SIZE_MAX };
+	char path[1024];
+	unsigned i, j, l, n = 0;
+	FILE *ls;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "ls '%s/%s'", corpus, dirs[i]);
+		ls = popen(path, "r");
+		CHECK(ls);
+		while (fgets(path, sizeof(path), ls)) {
+			path[strcspn(path, "\n")] = '\0';
+			for (j = 0; j < sizeof(steps) / sizeof(steps[0]); j++)
+				for (l = 0; l < sizeof(limits) / sizeof(limits[0]); l++)
+					append_lines_one(dirs[i], path, steps[j], limits[l]);
+			n++;
+		}
+		CHECK(pclose(ls) == 0);
+	}
+	CHECK(n > 40);
+}
+
 /* The integer at @p as layout @l says to load it. */
 static int64_t load_int(const unsigned char *p, const struct trawl_reader_layout *l)
 {
@@ -893,9 +972,10 @@ int main(int argc, char **argv)
 	test_fast_fields();
 	test_in_place();
 	test_next_n();
+	test_append_lines();
 	test_errors();
 	printf("reader API: lines, settings, time, discarded, traces, fields, in place, next_n, "
-	       "errors: "
+	       "append_lines, errors: "
 	       "ok\n");
 	return 0;
 }
