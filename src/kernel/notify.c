@@ -47,6 +47,7 @@
 
 #include "common/capture.h"
 #include "common/common.h"
+#include "common/log.h"
 
 #define RING_PAGES 8u         /* data pages per CPU ring (a power of 2) */
 #define MAX_EVENTS 64         /* tracepoints one rule may match */
@@ -219,7 +220,11 @@ static int open_all(struct trawl_kernel_notifier *n, char (*names)[2][128], uint
 	n->nr_tps = nr;
 	/* An event whose fields the filter does not name (a syscall's exit,
 	 * with a filter on its arguments) cannot match it, as in LTTng: it is
-	 * left out. If all are, the filter is wrong. */
+	 * left out. If all are, the rule never matches, and is kept as LTTng
+	 * keeps it (its bytecode fails to link to the event's fields, and the
+	 * trigger is registered all the same): the filter is within ftrace's
+	 * grammar (trawl_kernel_check_filter()), so only its fields or their
+	 * types can be what the kernel refused. The kernel's reason is logged. */
 	for (k = 0; k < nr; k++) {
 		ret = open_tp(n, k, names[k][0], names[k][1], filter, err, errlen);
 		if (ret == -EBADMSG)
@@ -227,7 +232,11 @@ static int open_all(struct trawl_kernel_notifier *n, char (*names)[2][128], uint
 		else if (ret)
 			return ret;
 	}
-	return nr && refused == nr ? -EINVAL : 0;
+	if (nr && refused == nr)
+		trawl_log(TRAWL_LOG_INFO, "trigger rule never matches: %s", err);
+	if (errlen)
+		err[0] = '\0';
+	return 0;
 }
 
 int trawl_kernel_notifier_create(const char *pattern, int syscall_rule, const char *filter,
