@@ -28,7 +28,7 @@ extern "C" {
 				    folders inside it, within TRAWL_CTL_PATH_MAX */
 #define TRAWL_CTL_FILTER_MAX 1024 /* an event rule's filter expression */
 #define TRAWL_CTL_TARGET_MAX 1024 /* a probe's location */
-#define TRAWL_CTL_ERROR_MAX 256  /* the daemon's one-line explanation of a failure */
+#define TRAWL_CTL_ERROR_MAX 1024 /* the daemon's one-line explanation of a failure */
 #define TRAWL_CTL_EXCLUSIONS_MAX 1024 /* an event rule's exclusions, joined by ',' */
 /* A channel's blocking timeout (µs): without end, and the longest finite one
  * (LTTng 2.13's: the milliseconds must fit a 32-bit int). */

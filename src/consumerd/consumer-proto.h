@@ -69,13 +69,17 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 12u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
+#define TRAWL_CONS_VERSION 13u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
 				  11: the channels' buffer usage in every reply (monitor samples);
-				  12: trawl_cons_reply.events_tallied */
+				  12: trawl_cons_reply.events_tallied;
+				  13: trawl_cons_reply.msg of TRAWL_CONS_MSG_LEN 512 (was 256) */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
-#define TRAWL_CONS_MSG_LEN 256u
+/* a consumer's line: its longest (a stream's loss, with what relayd may
+ * hold) is under 300 bytes; the session daemon's words before it fit in
+ * TRAWL_CTL_ERROR_MAX (1024) with a session name of TRAWL_CTL_NAME_MAX */
+#define TRAWL_CONS_MSG_LEN 512u
 
 enum trawl_cons_cmd {
 	TRAWL_CONS_ADD_TRACE = 1,

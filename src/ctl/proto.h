@@ -69,8 +69,10 @@
  *    record's fourth and fifth strings).
  * 20: kernel probe triggers (event_kind PROBE or USERSPACE_PROBE, the
  *    location in req.target, the event name in req.name; the TRIGGER
- *    record's eighth string is the location). */
-#define TRAWL_CTL_VERSION 20u
+ *    record's eighth string is the location).
+ * 21: the reply's err holds TRAWL_CTL_ERROR_MAX 1024 bytes (was 256: a
+ *    rotation's line, the consumer's behind the daemon's words, was cut). */
+#define TRAWL_CTL_VERSION 21u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)

@@ -418,7 +418,16 @@ static int rotate_step(struct sd_session *s, int i, void *arg, struct trawl_doma
 	return s->dom[i].ops->rotate(s->dom[i].ds, j->chunk, s->relay[0] ? j->archive : "", err);
 }
 
-/* Every domain went on in the new chunk: the one that ended is archived. */
+/*
+ * Every domain went on in the new chunk: the one that ended is archived.
+ * A domain's failure (its consumer could not write all of the chunk, or
+ * died during the rotation) is the rotation's line, but its traces went on
+ * in the new chunk all the same (domain.h's rotate), and so did the other
+ * domains' (rotate_cmd.go_on), and the chunk was archived: the daemon
+ * takes the new chunk too. It once kept the old one, and the chunk the
+ * consumers wrote in next was never archived; the next rotation archived
+ * the old chunk's folder again, and a streamed session's failed.
+ */
 static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_domain_err *err,
 		       void *arg, struct sd_reply *r)
 {
@@ -427,10 +436,8 @@ static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_
 	if (ret && i) {
 		sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s", s->name,
 			sd_domain_name((uint32_t)i), err->msg[0] ? err->msg : strerror(-ret));
-		goto out;
-	}
-	/* (the chunk ended either way: a failed archive leaves it where it was) */
-	if (ret) {
+	} else if (ret) {
+		/* (the chunk ended either way: a failed archive leaves it where it was) */
 		sd_fail(r, ret, "%s", err->msg);
 	} else {
 		struct trawl_ctl_wire_rotation body = {.chunk_id = s->chunk_id};
@@ -438,8 +445,8 @@ static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_
 
 		sd_reply_rec(r, TRAWL_CTL_ITEM_ROTATION, &body, strs);
 	}
-	sd_log("session %s: trace chunk %llu archived in %s", s->name,
-	       (unsigned long long)s->chunk_id, j->archive_path);
+	sd_log("session %s: trace chunk %llu %s %s", s->name, (unsigned long long)s->chunk_id,
+	       ret ? "ended, the rotation failed; its archive:" : "archived in", j->archive_path);
 	s->chunk_id++;
 	s->chunk_begin = (int64_t)j->now;
 	trawl_path_fmt(s->chunk, sizeof(s->chunk), "%s", j->chunk);
@@ -449,7 +456,6 @@ static void rotate_end(struct sd_session *s, int i, int ret, const struct trawl_
 	s->chunk_bytes_base = session_bytes(s);
 	s->next_rotation_ms = s->rotation_timer_us ? sd_now_ms() + s->rotation_timer_us / 1000
 						   : 0;
-out:
 	if (j->scheduled && r->status)
 		sd_log("session %s: scheduled rotation: %s", s->name, r->head.err);
 }
@@ -500,6 +506,7 @@ static const struct sd_domains_cmd rotate_cmd = {
 	.end = rotate_end,
 	.after = rotate_after,
 	.job_done = rotate_job_done,
+	.go_on = 1,
 };
 
 /*

@@ -748,10 +748,28 @@ static int ust_async_done(struct trawl_domain_session *s, int *ret, struct trawl
 		s->job_ret = 0;
 		return 1;
 	case TRAWL_CONS_ROTATE:
-		if (*ret)
+		if (!*ret && s->wait_died[0]) {
+			/*
+			 * The consumer died before it answered: the one started
+			 * in its place answered a STATUS (cons_async_done()),
+			 * its traces in the new chunk, but what the dead one had
+			 * not written of the chunk that ended may be missing
+			 * from it (or be in the new one): the new one's line
+			 * counts what it knows lost (a streamed trace's packets
+			 * relayd did not confirm). The rotation once said it
+			 * succeeded.
+			 */
+			*ret = -EPIPE;
+			trawl_domain_err_set(err, "the consumer could not rotate the session: %s during "
+					     "the rotation; the one started again went on in the new "
+					     "chunk, and what the dead one had not written of the "
+					     "chunk that ended may be missing from it%s%s",
+					     s->wait_died, r.msg[0] ? ": " : "", r.msg);
+		} else if (*ret) {
 			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
 					     r.msg[0] ? r.msg
 					     : cons_alive(s) ? strerror(-*ret) : s->cons->msg);
+		}
 		return 1;
 	case TRAWL_CONS_SNAPSHOT:
 		if (*ret)

@@ -66,6 +66,9 @@ struct sd_op {
 	struct sd_owner_job job;
 	int job_stage; /* 1: before the domains (or OP_FOLDER), 2: after them */
 	int begun;     /* OPK_DOMAINS: its before() has run */
+	/* OPK_DOMAINS, cmd->go_on: the first domain that failed (0: none), its line */
+	int failed_dom, failed_ret;
+	struct trawl_domain_err failed_err;
 	char job_what[TRAWL_CTL_PATH_MAX + 64];
 	size_t nr;
 	struct sd_session **ss; /* owned array; NULL once a session is through */
@@ -222,6 +225,20 @@ static int start_undo(struct sd_op *op, size_t k, struct sd_session *s, int fail
 	return 0;
 }
 
+/* Domain op->dom failed with @ret, @err: 1 if the command goes on
+ * (cmd->go_on: the first failure kept for end()), 0 if it ends. */
+static int op_domain_failed(struct sd_op *op, int ret, const struct trawl_domain_err *err)
+{
+	if (!op->cmd->go_on)
+		return 0;
+	if (!op->failed_dom) {
+		op->failed_dom = op->dom;
+		op->failed_ret = ret;
+		op->failed_err = *err;
+	}
+	return 1;
+}
+
 /*
  * A command that runs its domains one after the other (clear, rotate,
  * snapshot record: sd_op_domains()): moves it on to the next domain as
@@ -266,7 +283,7 @@ static int op_domains_step(struct sd_op *op, size_t k)
 			if (!d->ops->async_done(d->ds, &ret, &err))
 				return 0;
 			s->op_wait[op->dom] = 0;
-			if (ret)
+			if (ret && !op_domain_failed(op, ret, &err))
 				break;
 		}
 		do
@@ -294,7 +311,7 @@ static int op_domains_step(struct sd_op *op, size_t k)
 			s->op_wait[op->dom] = 1;
 			return 0;
 		}
-		if (ret)
+		if (ret && !op_domain_failed(op, ret, &err))
 			break;
 	}
 	goto end;
@@ -302,6 +319,12 @@ job_failed:
 	op->dom = 0;
 	trawl_msg_fmt(err.msg, sizeof(err.msg), "%s: %s", op->job_what, sd_owner_strerror(ret));
 end:
+	if (op->failed_dom) {
+		/* (a domain's line before what after() said) */
+		op->dom = op->failed_dom;
+		ret = op->failed_ret;
+		err = op->failed_err;
+	}
 	/* (not busy any more for what end() does: a rotation asks for the counters) */
 	s->op = NULL;
 	op->ss[k] = NULL;

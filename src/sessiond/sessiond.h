@@ -511,6 +511,11 @@ struct sd_domains_cmd {
 	 * (@stage 1 or 2) when it was awaited, turned into the command's: 0
 	 * goes on, else the command ends (as a failed job does). */
 	int (*job_done)(void *arg, int stage, int ret);
+	/* 1: a domain's failure does not end the command: the other domains
+	 * and after() run, and end() gets the first failure (a rotation: the
+	 * domains go on in the new chunk whatever one of them says, so the
+	 * chunk ends for all, and is archived) */
+	int go_on;
 };
 /* Runs @cmd on @s for the client of @r: answered now if no domain waits,
  * else later (r->later). @arg (malloc()ed, NULL-able) is the op's, freed

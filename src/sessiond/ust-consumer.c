@@ -531,6 +531,7 @@ static int cons_async_begin(struct trawl_domain_session *s, uint16_t cmd, uint64
 	s->wait_from = from;
 	s->wait_first_err = 0;
 	s->wait_tries = 0;
+	s->wait_died[0] = '\0';
 	memset(&s->wait_reply, 0, sizeof(s->wait_reply));
 	ret = cons_async_send(s, cmd);
 	if (ret)
@@ -562,6 +563,8 @@ int cons_async_done(struct trawl_domain_session *s, struct trawl_cons_reply *rep
 					 ? TRAWL_CONS_STATUS
 					 : s->wait_cmd;
 
+		if (!s->wait_died[0])
+			trawl_msg_fmt(s->wait_died, sizeof(s->wait_died), "%s", c->msg);
 		s->wait_from = c->sent; /* (the replay's errors are not the command's) */
 		if (++s->wait_tries > 3 || (*ret = cons_async_send(s, again))) {
 			s->wait_cmd = 0;

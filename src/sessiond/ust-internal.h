@@ -206,6 +206,9 @@ struct trawl_domain_session {
 	 */
 	uint16_t wait_cmd;
 	int wait_over, wait_tries, released;
+	/* the consumer died while wait_cmd was owed: "" or its line ("consumer
+	 * died (signal 9)"), as it was then (a rotation it did not answer fails) */
+	char wait_died[64];
 	uint32_t wait_gen;
 	uint64_t wait_at;
 	struct trawl_cons_reply wait_reply;

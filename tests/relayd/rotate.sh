@@ -27,7 +27,15 @@
 #            alone by babeltrace2, holding the newest app run's 200 events;
 #            relayd killed: record fails with one line
 #   kill     relayd killed before a rotation: the rotate fails with one line
-#            counting what was lost, exit != 0; destroy works
+#            counting what was lost, whole (a session name of 121 bytes:
+#            the line was cut at 256 bytes), exit != 0; destroy works
+#   consdie  a local session's consumer killed (-9) while the ROTATE waits
+#            in its socket: the rotate fails with one line saying so (the
+#            one started in its place answered, and it once succeeded);
+#            the next rotation works (the daemon took the new chunk: it
+#            once kept the old one, and the chunk the consumer wrote in was
+#            never archived), and each app's 200 events are in the
+#            archives exactly once
 #   hello    relayd killed while the consumer waits for its HELLO's reply
 #            (relayd stopped with SIGSTOP, so the consumer's connection and
 #            HELLO wait in its socket until the kill, whatever the load):
@@ -223,17 +231,74 @@ snapshot)
 	;;
 kill)
 	relayd_start || { fail "relayd did not start"; finish; }
-	expect 0 "$TRAWL" create K --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	# (a long session name: the daemon's words and the consumer's line,
+	# whole, are longer than the 256 bytes the line once had)
+	K=K$(printf 'k%.0s' $(seq 120))
+	expect 0 "$TRAWL" create "$K" --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
 	expect 0 "$TRAWL" enable-event -u tall:seq
 	expect 0 "$TRAWL" start
 	"$APP" 1 200 5000 || fail "app failed"
 	kill -9 "$RELAY_PID"
 	wait "$RELAY_PID" 2>/dev/null
-	expect_fail "$TRAWL" rotate K
+	expect_fail "$TRAWL" rotate "$K"
 	echo "rotate with relayd gone said: $(cat "$T/err")"
 	one_line_naming "trawl-relayd"
-	grep -q " lost" "$T/err" || fail "the rotate's line does not count what was lost"
-	"$TRAWL" destroy K >/dev/null 2>&1
+	one_line_naming "Rotation failure on consumer (session '$K', user space): the consumer could not rotate the session: streaming to trawl-relayd at 127.0.0.1:$DATA_PORT stopped"
+	# the whole line: it ends with the consumer's count (and what relayd may hold)
+	grep -qE " \(200 events\) lost( \([0-9]+ sent, not confirmed: trawl-relayd may hold them\))?$" "$T/err" ||
+		fail "the rotate's line does not end with the count of what was lost: $(cat "$T/err")"
+	"$TRAWL" destroy "$K" >/dev/null 2>&1
+	;;
+consdie)
+	# a local session: its consumer killed (-9) during a rotation, while
+	# the ROTATE waits in its socket (the consumer stopped, so whatever
+	# the load); then rotated again
+	expect 0 "$TRAWL" create D --output "$T/D"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app1=$!
+	wait "$app1" || fail "app 1 failed"
+	sd=$(cat "$T"/*/sessiond.lock 2>/dev/null | head -1)
+	cons=$(pgrep -P "$sd" -x trawl-consumerd)
+	[ -n "$cons" ] || { fail "no consumer under the session daemon ($sd)"; finish; }
+	kill -STOP "$cons"
+	"$TRAWL" rotate D >"$T/rot.out" 2>"$T/rot.err" & rot=$!
+	for i in $(seq 300); do
+		q=$(ss -xpH | grep "pid=$cons," | awk '$3 > 0 { print $3 }' | head -1)
+		[ -n "$q" ] && break
+		sleep 0.1
+	done
+	[ -n "$q" ] || fail "the ROTATE never reached the consumer's socket: $(ss -xp | grep "pid=$cons,")"
+	kill -9 "$cons"
+	wait "$rot" && fail "the rotate succeeded though its consumer died during it: $(cat "$T/rot.out")"
+	cp "$T/rot.err" "$T/err"
+	echo "rotate with the consumer killed in it said: $(cat "$T/err")"
+	one_line_naming "Rotation failure on consumer (session 'D', user space): the consumer could not rotate the session: consumer died (signal 9) during the rotation"
+	grep -q "consumer started again" "$T"/*/sessiond.log ||
+		fail "the consumer was not started again: $(grep -h consumer "$T"/*/sessiond.log)"
+	# the session took the new chunk: the next rotation works, and every
+	# event of both apps is in exactly one chunk
+	"$APP" 1 200 5000 >"$T/app.out" & app2=$!
+	wait "$app2" || fail "app 2 failed"
+	expect 0 "$TRAWL" rotate D
+	grep -q "^Trace chunk archive for session D is now readable at $T/D/archives/[0-9T+-]*-1$" "$T/out" ||
+		fail "the rotation after the failed one: not chunk 1's archive: $(cat "$T/out")"
+	expect 0 "$TRAWL" destroy D
+	left=$(ls -A "$T/D" | grep -vx "archives")
+	[ -z "$left" ] || fail "left outside archives/ (a chunk never archived): $left"
+	: >"$T/all.txt"
+	for a in "$T"/D/archives/*; do
+		[ -n "$(find "$a" -name metadata)" ] || continue
+		babeltrace2 "$a" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 $a: $(cat "$T/bt.err")"
+		grep " tall:seq: " "$T/bt.txt" | sed -n 's/.*vpid = \([0-9]*\).*n = \([0-9]*\).*/\1 \2/p' >>"$T/all.txt"
+	done
+	for p in "$app1" "$app2"; do
+		n=$(grep -c "^$p " "$T/all.txt")
+		u=$(grep "^$p " "$T/all.txt" | sort -u | wc -l)
+		[ "$n" = 200 ] && [ "$u" = 200 ] ||
+			fail "app $p: $n events in the archives ($u distinct), wanted its 200 once each: $(ls -R "$T/D")"
+	done
 	;;
 hello)
 	relayd_start || { fail "relayd did not start"; finish; }
