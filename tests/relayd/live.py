@@ -439,14 +439,23 @@ def case_e2e():
         e.close()
 
 
-def live_run(e, chan_opts, batches, clear_after=None, lossy=False):
-    """A live session through a new trawl-relayd, channel ch with @chan_opts,
-    the viewer attached; the app's @batches (event counts), each seen by the
-    viewer while the app runs (@lossy: its last event, as files replaced
-    before the server saw them are not read); `trawl clear` after batch
-    @clear_after. Returns (viewer, the events wanted, relayd's session folder)."""
+def viewer_connected(port):
+    """Whether a viewer's connection to relayd's live port @port is established."""
+    r = subprocess.run(["ss", "-tnH", "state", "established", "( dport = :%d )" % port],
+                       stdout=subprocess.PIPE, text=True)
+    return bool(r.stdout.strip())
+
+
+def live_run(e, chan_opts, batches, clear_after=None, lossy=False, timer_us=TIMER_US):
+    """A live session (live timer @timer_us) through a new trawl-relayd,
+    channel ch with @chan_opts, the viewer attached; the app's @batches
+    (event counts), each seen by the viewer while the app runs (@lossy: its
+    last event, as files replaced before the server saw them are not read;
+    the first batch only once the viewer is connected); `trawl clear` after
+    batch @clear_after. Returns (viewer, the events wanted, relayd's session
+    folder)."""
     ctrl, data, live = relayd_start(e)
-    e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url",
+    e.trawl("create", "s", "--live=%d" % timer_us, "--set-url",
             "net://127.0.0.1:%d:%d" % (ctrl, data))
     e.trawl("enable-channel", "-u", "ch", *chan_opts)
     e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
@@ -454,6 +463,13 @@ def live_run(e, chan_opts, batches, clear_after=None, lossy=False):
     app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     wait_line(app, "ready 1")
     v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+    if lossy:
+        # (a viewer still starting when the files go round would see none
+        # of what they held)
+        for _ in range(600):
+            if viewer_connected(live) or v.p.poll() is not None:
+                break
+            time.sleep(0.1)
     want = []
     for b, n in enumerate(batches):
         app.stdin.write("%d\n" % n)
@@ -515,10 +531,18 @@ def case_split():
         print("viewer read %d events across %d files" % (len(v.events()), len(names)))
     finally:
         e.close()
-    # the files go round: 2 kept per stream
+    # The files go round: 2 kept per stream. Each tick of the live timer
+    # puts an empty packet (a beacon, a whole 4 KiB sub-buffer) in every
+    # stream quiet since the last: 4 packets per stream are kept, so at
+    # 100 ms a batch was gone from relayd's disk 3 ticks after it was
+    # written, before a viewer on a loaded machine read it (it saw none of
+    # batch 0), or before the destroy (no event left on disk). A 2 s timer
+    # keeps it there 6 s (the app's events are cut as they come, at most
+    # 8 times a period: consumerd's live_early()).
     e = Env()
     try:
-        r = live_run(e, chan + ["--tracefile-count", "2"], [600, 600, 600], lossy=True)
+        r = live_run(e, chan + ["--tracefile-count", "2"], [600, 600, 600], lossy=True,
+                     timer_us=2000000)
         if not r:
             return
         v, want, d = r
