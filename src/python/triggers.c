@@ -336,6 +336,70 @@ static PyObject *Notif_subscribe(NotifObject *self, PyObject *args)
 	return py_none_result(NULL, ret);
 }
 
+/* A captured value as Python has it: None (unavailable), int (integers and
+ * enumerations: their value), float, str (undecodable bytes replaced), or a
+ * list of ints. NULL with an exception set. */
+static PyObject *capture_py(const struct trawl_ctl_capture_value *v)
+{
+	uint64_t u;
+	int64_t i;
+	double r;
+	const char *str;
+	PyObject *l;
+	uint32_t k, nr;
+
+	switch (v ? trawl_ctl_capture_value_type(v) : TRAWL_CTL_CAPTURE_UNAVAILABLE) {
+	case TRAWL_CTL_CAPTURE_UNSIGNED_INT:
+	case TRAWL_CTL_CAPTURE_UNSIGNED_ENUM:
+		trawl_ctl_capture_value_unsigned(v, &u);
+		return PyLong_FromUnsignedLongLong(u);
+	case TRAWL_CTL_CAPTURE_SIGNED_INT:
+	case TRAWL_CTL_CAPTURE_SIGNED_ENUM:
+		trawl_ctl_capture_value_signed(v, &i);
+		return PyLong_FromLongLong(i);
+	case TRAWL_CTL_CAPTURE_REAL:
+		trawl_ctl_capture_value_real(v, &r);
+		return PyFloat_FromDouble(r);
+	case TRAWL_CTL_CAPTURE_STRING:
+		str = trawl_ctl_capture_value_string(v);
+		return PyUnicode_DecodeUTF8(str, (Py_ssize_t)strlen(str), "replace");
+	case TRAWL_CTL_CAPTURE_ARRAY:
+		nr = trawl_ctl_capture_value_array_length(v);
+		l = PyList_New((Py_ssize_t)nr);
+		for (k = 0; l && k < nr; k++) {
+			PyObject *e = capture_py(trawl_ctl_capture_value_array_element(v, k));
+
+			if (!e) {
+				Py_CLEAR(l);
+				break;
+			}
+			PyList_SET_ITEM(l, (Py_ssize_t)k, e);
+		}
+		return l;
+	case TRAWL_CTL_CAPTURE_UNAVAILABLE:
+	default:
+		Py_RETURN_NONE;
+	}
+}
+
+/* The notification's captures typed (capture_py()), in the trigger's order */
+static PyObject *capture_values(const struct trawl_ctl_notification *n)
+{
+	uint32_t i, nr = trawl_ctl_notification_capture_count(n);
+	PyObject *l = PyList_New((Py_ssize_t)nr);
+
+	for (i = 0; l && i < nr; i++) {
+		PyObject *v = capture_py(trawl_ctl_notification_capture_value(n, i));
+
+		if (!v) {
+			Py_CLEAR(l);
+			break;
+		}
+		PyList_SET_ITEM(l, (Py_ssize_t)i, v);
+	}
+	return l;
+}
+
 static PyObject *notification_dict(const struct trawl_ctl_notification *n)
 {
 	PyObject *d = PyDict_New(), *caps;
@@ -362,6 +426,7 @@ static PyObject *notification_dict(const struct trawl_ctl_notification *n)
 		   PyUnicode_FromString(NAME_OF(condition_names, trawl_ctl_notification_condition(n))));
 	bad |= PUT_U64(d, "timestamp_ns", trawl_ctl_notification_timestamp_ns(n));
 	bad |= py_put(d, "captures", caps);
+	bad |= py_put(d, "values", capture_values(n));
 	if (bad) {
 		Py_DECREF(d);
 		return NULL;

@@ -382,8 +382,9 @@ def test_triggers_and_notifications(client, out):
                                   A.notify(), name="full")
         assert full.condition == "buffer-usage-high" and full.ratio == 0.5
         assert (full.session, full.channel) == ("trg", "small")
-        client.add_trigger(C.event_rule_matches("tall:seq"), A.notify(once_after=5),
-                           name="seen")
+        client.add_trigger(C.event_rule_matches("tall:seq",
+                                                captures=["n", "nosuch", "$ctx.vpid"]),
+                           A.notify(once_after=5), name="seen")
         client.add_trigger(C.session_consumed_size("trg", 1 << 30),
                            [A.notify(), A.stop_session("trg", every=2)], name="huge")
         got = {t.name: t for t in client.triggers()}
@@ -393,11 +394,16 @@ def test_triggers_and_notifications(client, out):
                 for a in got["huge"].actions] == [("notify", None, "every", 1),
                                                   ("stop-session", "trg", "every", 2)]
         assert got["seen"].actions[0].rate_policy == "once-after"
-        run_app(20000)
+        pid = run_app(20000)
         seen = []
         for n in ns:  # blocks until each comes (at most 120 s without one)
             assert isinstance(n, trawl.Notification)
             seen.append((n.trigger, n.condition))
+            if n.trigger == "seen":
+                # typed: the 5th tall:seq's n (a uint64), a field it lacks, its vpid
+                assert n.captures[1:] == ["<unavailable>", str(pid)], n
+                assert n.values[1:] == [None, pid] and type(n.values[0]) is int, n
+                assert str(n.values[0]) == n.captures[0], n
             if len(seen) == 2:
                 break
         assert sorted(seen) == [("full", "buffer-usage-high"), ("seen", "event-rule-matches")]

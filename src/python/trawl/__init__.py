@@ -30,7 +30,7 @@ Domains are "ust" (also "userspace") and "kernel"; process attributes "pid",
 """
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from . import _ctl
 
@@ -299,7 +299,10 @@ class Notification:
     owner_uid: int
     condition: str
     timestamp_ns: int   # CLOCK_MONOTONIC: of the event, or of the sample that fired it
-    captures: List[str] = field(default_factory=list)
+    captures: List[str] = field(default_factory=list)  # as text, as `trawl` prints them
+    # typed: int (integers, enumerations' values), float, str, list of ints,
+    # None where the event lacked the field (text "<unavailable>")
+    values: List[Any] = field(default_factory=list)
 
 
 class Notifications:
