@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output-internal.h - what output.c and output-loss.c share: the output's
- * and its streams' state, and the loss bookkeeping's entry points. Not for
- * the consumers (they use output.h).
+ * output-internal.h - what output.c, output-stream.c, output-relay.c and
+ * output-loss.c share: the output's and its streams' state, and the loss
+ * bookkeeping's entry points. Not for the consumers (they use output.h).
  */
 #ifndef TRAWL_CONSUMERD_OUTPUT_INTERNAL_H
 #define TRAWL_CONSUMERD_OUTPUT_INTERNAL_H
@@ -145,15 +145,25 @@ struct trawl_output_stream {
 #define TRAWL_OUTPUT_PKT_FORCED 0x1  /* local: written even once writing failed */
 #define TRAWL_OUTPUT_PKT_NOCARRY 0x2 /* its events_discarded is as given */
 
+/* output.c: one reserve's worth more of disk room held back (a stream opened). */
+void trawl_output_reserve_grow(struct trawl_output *o);
+/* output.c: the open file of handle @h, or NULL. */
+struct ofile *trawl_output_file_get(struct trawl_output *o, int h);
+/* output.c: trawl_output_file_open(); @keep: an existing file opened as it
+ * is (a resumed stream), else truncated. The handle or -errno. */
+int trawl_output_file_open_as(struct trawl_output *o, const char *rel, enum trawl_output_kind kind,
+			      int keep);
+/* output.c: a local write to @f failed (@err): the trace's writing ends, logged once. */
+void trawl_output_local_fail(struct trawl_output *o, const struct ofile *f, int err);
 /* output.c: appends @iov to local file @f, all or nothing (cut back on failure). 0 or -errno. */
 int trawl_output_local_append(struct ofile *f, const struct iovec *iov, int cnt);
 /*
- * output.c: writes a packet (a seal's) to a stream even once writing
+ * output-stream.c: writes a packet (a seal's) to a stream even once writing
  * failed (relay: after SEAL), with @flags (TRAWL_OUTPUT_PKT_*). Bytes or -errno.
  */
 int64_t trawl_output_stream_packet_forced(struct trawl_output_stream *st, const void *pkt,
 					  size_t len, int flags);
-/* output.c: a packet lost: counted for the output and for the stream's gap. */
+/* output-stream.c: a packet lost: counted for the output and for the stream's gap. */
 void trawl_output_stream_lost(struct trawl_output_stream *st, const void *head, uint64_t bytes,
 			      int64_t events);
 /* output-loss.c: writes @st's gap now (packets lost, none written since). 0 or -errno. */

@@ -283,7 +283,7 @@ trawl_output_stream_resume_split(struct trawl_output *o, const char *name, uint6
  * bytes written (>0; sent, for relayd), 0 when the packet was lost (the
  * output is broken: counted, see trawl_output_broken()), or -EPROTO for a
  * malformed packet. An empty packet (no event) that would begin the next
- * file of a split stream is not written (output.c says why): its size is
+ * file of a split stream is not written (output-stream.c says why): its size is
  * returned.
  */
 int64_t trawl_output_stream_packet(struct trawl_output_stream *st, const void *pkt, size_t avail,

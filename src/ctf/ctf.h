@@ -20,7 +20,7 @@
  *
  * Packets reach stream files through packet.h's trawl_ctf_packet_prepare(),
  * the one step of every writer of trawl's traces (the consumers' output,
- * consumerd/output.c). The event encoder that makes test traces (struct
+ * consumerd/output-stream.c). The event encoder that makes test traces (struct
  * trawl_ctf_stream) is the tests', in tests/lib/ctf_stream.h.
  *
  * Every stream class uses trawl's packet header and packet context

@@ -19,7 +19,7 @@
  *	trawl_ctf_packet_zeros   p.size - p.bytes bytes (less than a page)
  *
  * to the stream file at @offset, and then p.entry to its index. Users: the
- * consumers' outputs (consumerd/output.c: local files and trawl-relayd),
+ * consumers' outputs (consumerd/output-stream.c: local files and trawl-relayd),
  * and the tests' trawl_ctf_stream (tests/lib/ctf_stream.h), which the golden
  * babeltrace2 tests of tests/ctf drive. Fuzzed by fuzz/ctf (fuzz-ctf-packet-check) and, through
  * the consumers' output, fuzz/consumerd (fuzz-cons-packet).
