@@ -130,7 +130,7 @@ struct trawl_domain_channel_attr {
 	enum trawl_ctl_output output; /* SPLICE or MMAP: what the channel says (list,
 					 save); the domains write either way alike */
 	uint32_t monitor_timer_us; /* 0: none; how often its buffers are sampled for
-				      triggers (triggers.c asks the consumer) */
+				      triggers (trigger-monitor.c asks the consumer) */
 };
 
 /* One event rule as the user gave it. Strings are valid during the call only. */

@@ -27,9 +27,13 @@
  * trigger takes at most a few KiB; a uid other than root may hold
  * sd_limits.triggers_per_uid of them (trawl-sessiond --limit
  * triggers-per-uid), so no user exhausts the daemon's memory with them.
+ *
+ * The buffer-usage and session-consumed-size conditions are sampled and
+ * evaluated by trigger-monitor.c.
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
+#include "sessiond/trigger-internal.h"
 
 #ifdef TRAWL_HAVE_UST_DOMAIN
 #include "filter/filter.h"
@@ -46,46 +50,9 @@
 #include <time.h>
 #include <unistd.h>
 
-struct sd_trigger_action {
-	struct trawl_ctl_wire_action w; /* as registered */
-	uint64_t hits; /* what the rate policy counts */
-	uint64_t runs, failures;
-};
-
-struct sd_trigger {
-	struct sd_trigger *next;
-	uint64_t id; /* never reused (ust-notify.c names notifiers by it) */
-	uid_t owner;
-	gid_t owner_gid; /* the peer its actions run as: owner, owner_gid */
-	char name[TRAWL_CTL_NAME_MAX];
-	uint32_t condition; /* enum trawl_ctl_condition_kind */
-	uint32_t domain, event_kind, loglevel_type;
-	int32_t loglevel;
-	char pattern[TRAWL_CTL_NAME_MAX]; /* a probe's: its event name */
-	char target[TRAWL_CTL_TARGET_MAX]; /* a probe's location, else "" */
-	char filter[TRAWL_CTL_FILTER_MAX];
-	char exclusions[TRAWL_CTL_EXCLUSIONS_MAX];
-	char captures[TRAWL_CTL_CAPTURES_MAX];
-	char agent_filter[TRAWL_CTL_FILTER_MAX]; /* an agent domain's: the whole one (cmd-agent.c) */
-	char session[TRAWL_CTL_NAME_MAX];
-	char channel[TRAWL_CTL_NAME_MAX];
-	uint64_t threshold;
-	uint32_t ratio_ppm;
-	uint64_t occurrences;
-	/* buffer usage, session consumed size (monitor_tick()): the condition
-	 * held at the last sample; when its consumers are asked next */
-	int held;
-	uint64_t next_ask_ms;
-	uint32_t nr_actions;
-	struct sd_trigger_action actions[]; /* nr_actions */
-};
-
 /* Every trigger, in the order registered (list-triggers' order). */
-static struct sd_trigger *triggers;
+struct sd_trigger *sd_triggers;
 static uint64_t next_id = 1;
-
-static void monitor_arm(void);
-static void monitor_disarm(void);
 
 /* The next N of triggerN, per owner (one entry per uid that ever added an
  * unnamed trigger: only trusted users reach this socket). */
@@ -99,7 +66,7 @@ static struct sd_trigger *trigger_find(const char *name, uid_t owner)
 {
 	struct sd_trigger *t;
 
-	for (t = triggers; t; t = t->next)
+	for (t = sd_triggers; t; t = t->next)
 		if (t->owner == owner && !strcmp(t->name, name))
 			return t;
 	return NULL;
@@ -110,7 +77,7 @@ static uint32_t owner_count(uid_t owner)
 	const struct sd_trigger *t;
 	uint32_t n = 0;
 
-	for (t = triggers; t; t = t->next)
+	for (t = sd_triggers; t; t = t->next)
 		n += t->owner == owner;
 	return n;
 }
@@ -322,7 +289,7 @@ void sd_agent_triggers(uint32_t domain, uid_t uid,
 {
 	const struct sd_trigger *t;
 
-	for (t = triggers; t; t = t->next)
+	for (t = sd_triggers; t; t = t->next)
 		if (t->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && t->domain == domain &&
 		    (t->owner == 0 || t->owner == uid))
 			fn(t->pattern, t->loglevel_type, t->loglevel, t->agent_filter, arg);
@@ -332,7 +299,7 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 {
 	const struct sd_trigger *t;
 
-	for (t = triggers; t; t = t->next) {
+	for (t = sd_triggers; t; t = t->next) {
 		struct sd_trigger_rule r = {
 			.id = t->id,
 			.owner = t->owner,
@@ -365,13 +332,7 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 #define HITS_MAX 1024u
 #define HITS_PER_ROUND 256u
 
-static struct hit {
-	uint64_t id;
-	uint64_t ts_ns;
-	uid_t app_uid;
-	uint32_t nr_captures;
-	char *captures; /* owned, or NULL */
-} hits[HITS_MAX];
+static struct sd_hit hits[HITS_MAX];
 static uint32_t hits_head, hits_nr;
 static uint64_t hits_dropped;
 static int wake_fd = -1;
@@ -392,7 +353,7 @@ static void hits_on_top(void);
 void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
 		    const char *captures)
 {
-	struct hit *h;
+	struct sd_hit *h;
 
 	if (wake_fd < 0) {
 		wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -427,7 +388,7 @@ static const char *const action_names[] = {
 	[TRAWL_CTL_ACTION_SNAPSHOT_SESSION] = "snapshot-session",
 };
 
-static uint64_t now_ns(void)
+uint64_t sd_trigger_now_ns(void)
 {
 	struct timespec ts;
 
@@ -437,7 +398,8 @@ static uint64_t now_ns(void)
 
 /* Runs @a of @t (the hit of an event at @ts_ns) as the command its owner
  * would send. 0, or the command's error. */
-static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, const struct hit *h)
+static int action_run(struct sd_trigger *t, struct sd_trigger_action *a,
+		      const struct sd_hit *h)
 {
 	uint64_t ts_ns = h->ts_ns;
 	struct sd_peer peer = {.pid = 0, .uid = t->owner, .gid = t->owner_gid, .trusted = 1};
@@ -481,14 +443,14 @@ static int action_run(struct sd_trigger *t, struct sd_trigger_action *a, const s
 	sd_log_peer(t->owner, ret ? TRAWL_LOG_WARN : TRAWL_LOG_INFO,
 		    "trigger '%s' of uid %u: %s '%s' %s %" PRIu64 " us after the event%s%s",
 		    t->name, (unsigned)t->owner, action_names[a->w.kind], a->w.session,
-		    ret ? "failed" : "ran", (now_ns() - ts_ns) / 1000, ret ? ": " : "",
+		    ret ? "failed" : "ran", (sd_trigger_now_ns() - ts_ns) / 1000, ret ? ": " : "",
 		    ret ? (r.head.err[0] ? r.head.err : strerror(-ret)) : "");
 	free(r.recs);
 	free(req);
 	return ret;
 }
 
-static void trigger_fire(struct sd_trigger *t, const struct hit *h)
+void sd_trigger_fire(struct sd_trigger *t, const struct sd_hit *h)
 {
 	uint32_t i;
 
@@ -517,16 +479,16 @@ static void hits_on_top(void)
 	uint32_t k;
 
 	for (k = 0; k < HITS_PER_ROUND && hits_nr && !sd.quit; k++) {
-		struct hit h = hits[hits_head];
+		struct sd_hit h = hits[hits_head];
 		struct sd_trigger *t;
 
 		hits_head = (hits_head + 1) % HITS_MAX;
 		hits_nr--;
-		for (t = triggers; t && t->id != h.id; t = t->next)
+		for (t = sd_triggers; t && t->id != h.id; t = t->next)
 			;
 		/* gone since, or (a bug's defence) not this app's user's */
 		if (t && (t->owner == 0 || t->owner == h.app_uid))
-			trigger_fire(t, &h);
+			sd_trigger_fire(t, &h);
 		free(h.captures);
 	}
 	if (hits_dropped) {
@@ -541,232 +503,6 @@ static void hits_on_top(void)
 			/* a full counter: readable anyway */
 		}
 	}
-}
-
-/* ---- buffer usage and session consumed size (the channels' monitor timers) ----
- *
- * LTTng's consumer samples each channel every monitor period and sends the
- * sample to the session daemon. trawl's consumer answers one command at a
- * time (consumerd/consumer-proto.h): the daemon asks it (a STATUS, without
- * waiting) once per monitor period of the channel a trigger watches, and
- * each answer carries the sample taken as it was made: the bytes the
- * fullest of the channel's stream buffers holds, and what the session's
- * consumers have written. A kernel channel's sample is its tracefs
- * buffers' stats, which the daemon reads itself when it evaluates. The conditions are LTTng's, edge-triggered as
- * LTTng's notification thread evaluates them: a trigger fires when its
- * condition holds at a sample and did not at the one before (the first
- * sample after registration counts the one before as not holding), so
- * usage staying above a high threshold fires once, and again only after it
- * went below and came back. Evaluated every MONITOR_TICK_MS on the latest
- * sample, at the top of the loop, as event hits are.
- */
-
-#define MONITOR_TICK_MS 100u
-
-static int is_monitored(const struct sd_trigger *t)
-{
-	return t->condition == TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH ||
-	       t->condition == TRAWL_CTL_CONDITION_BUFFER_USAGE_LOW ||
-	       t->condition == TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE;
-}
-
-/* The session @t watches: its owner's (root's triggers: any user's, the
- * owner's first), as a client of that uid names sessions. */
-static struct sd_session *monitored_session(const struct sd_trigger *t)
-{
-	struct sd_session *s, *any = NULL;
-
-	for (s = sd.sessions; s; s = s->next) {
-		if (strcmp(s->name, t->session) || (t->owner != 0 && s->uid != t->owner))
-			continue;
-		if (s->uid == t->owner)
-			return s;
-		any = s;
-	}
-	return any;
-}
-
-static struct sd_channel *monitored_channel(struct sd_session *s, const struct sd_trigger *t)
-{
-	struct sd_channel *c;
-
-	if (t->domain == TRAWL_CTL_DOMAIN_NONE || t->domain >= SD_NR_DOMAINS)
-		return NULL;
-	for (c = s->dom[t->domain].channels; c && strcmp(c->attr.name, t->channel); c = c->next)
-		;
-	return c;
-}
-
-/* The period (µs) @t samples at: its channel's monitor timer; for the
- * consumed size, the shortest of the session's channels'. 0: never. */
-static uint64_t monitor_period(struct sd_session *s, const struct sd_trigger *t)
-{
-	const struct sd_channel *c;
-	uint64_t us = 0;
-	int i;
-
-	if (t->condition != TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE) {
-		c = monitored_channel(s, t);
-		return c ? c->attr.monitor_timer_us : 0;
-	}
-	for (i = 1; i < SD_NR_DOMAINS; i++)
-		for (c = s->dom[i].channels; c; c = c->next)
-			if (c->attr.monitor_timer_us && (!us || c->attr.monitor_timer_us < us))
-				us = c->attr.monitor_timer_us;
-	return us;
-}
-
-/* Asks @s's consumers for a sample (no wait: the next ticks have it). */
-static void monitor_ask(struct sd_session *s, const struct sd_trigger *t)
-{
-	int i;
-
-	if (s->op)
-		return; /* (busy: the command's own answer refreshes the counters) */
-	for (i = 1; i < SD_NR_DOMAINS; i++) {
-		struct sd_domain *d = &s->dom[i];
-
-		if ((t->condition != TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE &&
-		     i != (int)t->domain) || !d->ops || !d->ds || !d->ops->status_ask)
-			continue;
-		d->ops->status_ask(d->ds);
-	}
-}
-
-/* Whether @t's condition holds at @s's latest sample; -1: no sample yet. */
-static int monitor_eval(struct sd_session *s, const struct sd_trigger *t)
-{
-	const struct sd_channel *c;
-	struct sd_domain *d;
-	uint64_t used, threshold, cap;
-	int i;
-
-	if (t->condition == TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE) {
-		uint64_t n = 0;
-		int any = 0;
-
-		for (i = 1; i < SD_NR_DOMAINS; i++) {
-			struct trawl_domain_status st = {.consumer_alive = 1};
-
-			d = &s->dom[i];
-			if (d->ops && d->ds && d->ops->status && !d->ops->status(d->ds, &st)) {
-				n += st.bytes_written;
-				any = 1;
-			}
-		}
-		return any ? n >= t->threshold : -1;
-	}
-	c = monitored_channel(s, t);
-	d = &s->dom[t->domain];
-	if (!c || !d->ops || !d->ds || !d->ops->channel_usage ||
-	    d->ops->channel_usage(d->ds, t->channel, &used))
-		return -1;
-	cap = c->attr.subbuf_size * (uint64_t)c->attr.num_subbuf;
-	threshold = t->ratio_ppm == UINT32_MAX
-			    ? t->threshold
-			    : (uint64_t)((double)t->ratio_ppm / TRAWL_CTL_WIRE_RATIO_ONE * (double)cap);
-	/* LTTng's: high when any stream reached it, low once all are at or below */
-	if (t->condition == TRAWL_CTL_CONDITION_BUFFER_USAGE_HIGH)
-		return used >= threshold;
-	return used <= threshold;
-}
-
-static void monitor_tick(void)
-{
-	uint64_t now = sd_now_ms();
-	struct sd_trigger *t;
-	int any = 0;
-
-	for (t = triggers; t && !sd.quit; t = t->next) {
-		struct sd_session *s;
-		uint64_t us;
-		int held;
-
-		if (!is_monitored(t))
-			continue;
-		any = 1;
-		s = monitored_session(t);
-		us = s ? monitor_period(s, t) : 0;
-		if (!us) {
-			t->held = 0; /* gone (or not sampled): a new one starts afresh */
-			continue;
-		}
-		if (now >= t->next_ask_ms) {
-			monitor_ask(s, t);
-			t->next_ask_ms = now + (us + 999) / 1000;
-		}
-		held = monitor_eval(s, t);
-		if (held < 0)
-			continue;
-		if (held && !t->held) {
-			struct hit h = {.id = t->id, .ts_ns = now_ns(), .app_uid = t->owner};
-
-			trigger_fire(t, &h);
-		}
-		t->held = held;
-	}
-	if (!any)
-		monitor_disarm();
-}
-
-static int monitor_fd = -1;
-static int monitor_pending;
-
-static void monitor_ready(int fd, short revents, void *arg)
-{
-	uint64_t n;
-
-	(void)revents;
-	(void)arg;
-	if (read(fd, &n, sizeof(n)) < 0)
-		return;
-	monitor_pending = 1;
-}
-
-static void monitor_on_top(void)
-{
-	if (!monitor_pending)
-		return;
-	monitor_pending = 0;
-	monitor_tick();
-}
-
-/* The tick runs while some trigger is monitored (a failure is logged: those
- * triggers then never fire). */
-static void monitor_arm(void)
-{
-	static int on_top;
-	struct itimerspec its = {
-		.it_interval = {0, MONITOR_TICK_MS * 1000000L},
-		.it_value = {0, MONITOR_TICK_MS * 1000000L},
-	};
-
-	if (monitor_fd >= 0)
-		return;
-	monitor_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (monitor_fd < 0 || timerfd_settime(monitor_fd, 0, &its, NULL) ||
-	    sd_watch_add(monitor_fd, monitor_ready, NULL)) {
-		sd_log("cannot arm the triggers' monitor timer: %s: buffer-usage and "
-		       "session-consumed-size triggers will not fire", strerror(errno));
-		if (monitor_fd >= 0)
-			close(monitor_fd);
-		monitor_fd = -1;
-		return;
-	}
-	if (!on_top) {
-		sd_loop_on_top(monitor_on_top);
-		on_top = 1;
-	}
-}
-
-static void monitor_disarm(void)
-{
-	if (monitor_fd < 0)
-		return;
-	sd_watch_del(monitor_fd);
-	close(monitor_fd);
-	monitor_fd = -1;
-	monitor_pending = 0;
 }
 
 /* The checks a new trigger of @owner passes, now and again when it was
@@ -813,7 +549,7 @@ static void trigger_insert(struct sd_trigger *t, const struct sd_peer *p,
 #else
 	(void)located;
 #endif
-	for (tail = &triggers; *tail; tail = &(*tail)->next)
+	for (tail = &sd_triggers; *tail; tail = &(*tail)->next)
 		;
 	*tail = t;
 	sd_log_peer(p->uid, TRAWL_LOG_INFO, "uid %u registered trigger '%s' of uid %u",
@@ -821,8 +557,8 @@ static void trigger_insert(struct sd_trigger *t, const struct sd_peer *p,
 	trigger_recs(r, t);
 	notifiers_sync(t);
 	agents_sync(t, 1);
-	if (is_monitored(t))
-		monitor_arm();
+	if (sd_trigger_is_monitored(t))
+		sd_trigger_monitor_arm();
 }
 
 #ifdef TRAWL_HAVE_KERNEL_DOMAIN
@@ -940,7 +676,7 @@ void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_
 	const struct sd_trigger *t;
 
 	(void)req;
-	for (t = triggers; t && !r->status; t = t->next)
+	for (t = sd_triggers; t && !r->status; t = t->next)
 		if (p->uid == 0 || t->owner == p->uid)
 			trigger_recs(r, t);
 }
@@ -953,7 +689,7 @@ void sd_cmd_remove_trigger(const struct trawl_ctl_wire_req *req, const struct sd
 
 	if (owner < 0)
 		return;
-	for (pp = &triggers; (t = *pp); pp = &t->next)
+	for (pp = &sd_triggers; (t = *pp); pp = &t->next)
 		if (t->owner == (uid_t)owner && !strcmp(t->name, req->trigger.name))
 			break;
 	if (!t) {
@@ -985,8 +721,8 @@ void sd_triggers_fini(void)
 #ifdef TRAWL_HAVE_KERNEL_DOMAIN
 	sd_kernel_notify_fini();
 #endif
-	while ((t = triggers)) {
-		triggers = t->next;
+	while ((t = sd_triggers)) {
+		sd_triggers = t->next;
 		free(t);
 	}
 	while (hits_nr) {
@@ -999,5 +735,5 @@ void sd_triggers_fini(void)
 		close(wake_fd);
 		wake_fd = -1;
 	}
-	monitor_disarm();
+	sd_trigger_monitor_disarm();
 }
