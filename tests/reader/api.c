@@ -750,7 +750,7 @@ static void append_lines_one(const char *dir, const char *name, uint64_t step, s
 		/* it stops at @step lines or at @limit bytes, not before, not after */
 		CHECK(rb != 1 || k == step || (k >= 1 && tb.len >= limit));
 		CHECK(k < 2 || last < limit);
-		CHECK(ta.len == tb.len && !memcmp(ta.data, tb.data, ta.len));
+		CHECK(ta.len == tb.len && (!ta.len || !memcmp(ta.data, tb.data, ta.len)));
 		if (tb.len > (1u << 16))	/* as a viewer writes its lines out */
 			ta.len = tb.len = 0;
 	} while (rb == 1);
@@ -759,7 +759,7 @@ static void append_lines_one(const char *dir, const char *name, uint64_t step, s
 	if (ra == 1)
 		ra = trawl_reader_event_append_line(a, &ta);
 	CHECK(ra == rb);
-	CHECK(ta.len == tb.len && !memcmp(ta.data, tb.data, ta.len));
+	CHECK(ta.len == tb.len && (!ta.len || !memcmp(ta.data, tb.data, ta.len)));
 	CHECK(!strcmp(trawl_reader_error(a), trawl_reader_error(b)));
 	free(ta.data);
 	free(tb.data);
