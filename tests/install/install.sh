@@ -13,13 +13,54 @@ cmake --install "${TRAWL_BUILD_DIR:?}" --prefix "$P" >"$T/install.log" 2>&1 ||
 	{ cat "$T/install.log" >&2; fail "cmake --install failed"; finish; }
 
 for f in bin/trawl bin/trawl-sessiond bin/trawl-consumerd bin/trawl-view \
-	include/trawl/tracepoint.h include/trawl/ctl.h include/trawl/ctl-types.h include/trawl/reader.h \
+	include/trawl/tracepoint.h include/trawl/ctl.h include/trawl/ctl-types.h include/trawl/ctl/session.h include/trawl/reader.h \
 	lib/pkgconfig/trawl-ust.pc lib/pkgconfig/trawl-ctl.pc lib/pkgconfig/trawl-reader.pc share/man/man1/trawl.1 share/man/man1/trawl-create.1 \
 	share/man/man1/trawl-track.1 share/man/man1/trawl-regenerate.1 share/bash-completion/completions/trawl; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 ls "$P"/lib/libtrawl-ust.so* >/dev/null 2>&1 || fail "not installed: libtrawl-ust.so"
 ls "$P"/lib/libtrawl-ctl.so* >/dev/null 2>&1 || fail "not installed: libtrawl-ctl.so"
+
+# <trawl/ctl.h>'s topic headers: each one of the source tree is installed as
+# it is, and a program outside the tree builds against the installed headers
+# only (<trawl/ctl.h>, and one topic header alone), links the installed
+# library and runs.
+for h in "$TRAWL_SOURCE_DIR"/include/trawl/ctl/*.h; do
+	cmp -s "$h" "$P/include/trawl/ctl/${h##*/}" || fail "not installed as it is: include/trawl/ctl/${h##*/}"
+done
+mkdir -p "$T/ctlprog"
+cat >"$T/ctlprog/all.c" <<'C'
+#include <trawl/ctl.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	struct trawl_ctl_session_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.struct_size = sizeof(info);
+	printf("%s %d %s\n", trawl_ctl_version(), trawl_ctl_loglevel_parse("TRACE_INFO"),
+	       trawl_ctl_process_attr_name(TRAWL_CTL_PROCESS_ATTR_VPID));
+	return info.struct_size ? 0 : 1;
+}
+C
+cat >"$T/ctlprog/alone.c" <<'C'
+#include <trawl/ctl/names.h>
+#include <stdio.h>
+int main(void)
+{
+	printf("%s\n", trawl_ctl_loglevel_name(6));
+	return 0;
+}
+C
+for prog in all alone; do
+	cc -std=c99 -Wall -Wextra -Werror -I"$P/include" -o "$T/ctlprog/$prog" "$T/ctlprog/$prog.c" \
+		-L"$P/lib" -ltrawl-ctl -Wl,-rpath,"$P/lib" 2>"$T/ctlprog/cc.log" ||
+		fail "a program of <trawl/ctl.h> ($prog.c) does not build against the installed headers: $(head -3 "$T/ctlprog/cc.log")"
+done
+[ "$("$T/ctlprog/all" 2>&1)" = "$("$P/bin/trawl" version | sed -n 's/^trawl \([^ ]*\).*/\1/p') 6 virtual process ID" ] ||
+	fail "the installed-header program said '$("$T/ctlprog/all" 2>&1)'"
+[ "$("$T/ctlprog/alone" 2>&1)" = TRACE_INFO ] || fail "the <trawl/ctl/names.h> program said '$("$T/ctlprog/alone" 2>&1)'"
 
 # Nothing from the build tree may be used: hide it.
 unset TRAWL_BIN_DIR TRAWL_BUILD_DIR
