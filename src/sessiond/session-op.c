@@ -240,6 +240,24 @@ static int op_domain_failed(struct sd_op *op, int ret, const struct trawl_domain
 }
 
 /*
+ * Begins the command's work as the owner of stage @stage (1: @hook is its
+ * before(), 2: its after()): -EINPROGRESS once awaited in the loop
+ * (op->job_stage set), else its result.
+ */
+static int op_job_begin(struct sd_op *op, struct sd_session *s,
+			int (*hook)(struct sd_session *, void *, struct sd_owner_job *, char *, size_t),
+			int stage)
+{
+	int ret;
+
+	op->job_what[0] = '\0';
+	ret = hook(s, op->arg, &op->job, op->job_what, sizeof(op->job_what));
+	if (ret == -EINPROGRESS)
+		op->job_stage = stage;
+	return ret;
+}
+
+/*
  * A command that runs its domains one after the other (clear, rotate,
  * snapshot record: sd_op_domains()): moves it on to the next domain as
  * each one is over; 1 once the command has ended (its end() has run).
@@ -265,13 +283,9 @@ static int op_domains_step(struct sd_op *op, size_t k)
 	} else if (!op->begun) {
 		op->begun = 1;
 		if (op->cmd->before) {
-			op->job_what[0] = '\0';
-			ret = op->cmd->before(s, op->arg, &op->job, op->job_what,
-					      sizeof(op->job_what));
-			if (ret == -EINPROGRESS) {
-				op->job_stage = 1;
+			ret = op_job_begin(op, s, op->cmd->before, 1);
+			if (ret == -EINPROGRESS)
 				return 0;
-			}
 			if (ret)
 				goto job_failed;
 		}
@@ -293,13 +307,9 @@ static int op_domains_step(struct sd_op *op, size_t k)
 			op->dom = 0;
 			if (!op->cmd->after)
 				break;
-			op->job_what[0] = '\0';
-			ret = op->cmd->after(s, op->arg, &op->job, op->job_what,
-					     sizeof(op->job_what));
-			if (ret == -EINPROGRESS) {
-				op->job_stage = 2;
+			ret = op_job_begin(op, s, op->cmd->after, 2);
+			if (ret == -EINPROGRESS)
 				return 0;
-			}
 			if (ret)
 				goto job_failed;
 			break;
