@@ -11,6 +11,7 @@
 #include "common/common.h"
 #include "kernel/kernel.h"
 #include "kernel/internal.h"
+#include "common/log.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -414,8 +415,20 @@ struct enable_ctx {
 	const char *file;     /* "enable" or "filter" */
 	int syscalls;         /* match syscall names */
 	int count;
+	int never;            /* of count: events given NEVER_FILTER instead */
 	int error;
 };
+
+/*
+ * What an event gets when the kernel refuses a rule's filter on it (a field
+ * it lacks, a string compared with a number): false for every record, as no
+ * task's pid is negative. LTTng keeps such an event too: its filter bytecode
+ * fails to link to the event's fields and then rejects every record
+ * (lttng-modules' lttng_bytecode_interpret_error()), so the event is enabled
+ * and never recorded; left unfiltered it would record everything.
+ */
+#define NEVER_FILTER "common_pid < 0"
+
 
 static int enable_one(const char *sys, const char *ev, void *arg)
 {
@@ -447,6 +460,12 @@ static int enable_one(const char *sys, const char *ev, void *arg)
 			     c->file);
 	if (!ret)
 		ret = trawl_kernel_write_file(rel, c->value, 0);
+	/* The filter is within ftrace's grammar (enable_common()), so EINVAL
+	 * is this event's fields or their types. */
+	if (ret == -EINVAL && !strcmp(c->file, "filter")) {
+		ret = trawl_kernel_write_file(rel, NEVER_FILTER, 0);
+		c->never += ret == 0;
+	}
 	if (ret < 0) {
 		if (!c->error)
 			c->error = ret;
@@ -459,7 +478,7 @@ static int enable_one(const char *sys, const char *ev, void *arg)
 static int enable_common(struct trawl_kernel_instance *inst, const char *pattern, const char *file,
 			 const char *value, int syscalls, char *err, size_t errlen)
 {
-	struct enable_ctx c = { inst, pattern, value, file, syscalls, 0, 0 };
+	struct enable_ctx c = { inst, pattern, value, file, syscalls, 0, 0, 0 };
 	char rel[512];
 	int ret;
 
@@ -513,6 +532,10 @@ static int enable_common(struct trawl_kernel_instance *inst, const char *pattern
 			      syscalls ? "syscall" : "event", pattern);
 		return -ENOENT;
 	}
+	if (c.never)
+		trawl_log(TRAWL_LOG_INFO, "filter \"%s\": %d of the %d kernel events matching %s "
+			  "lack its fields (or their types): they are never recorded",
+			  value, c.never, c.count, pattern);
 	return c.count;
 }
 

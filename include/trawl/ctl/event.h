@@ -54,6 +54,10 @@ int trawl_ctl_event_set_target(struct trawl_ctl_event *ev, const char *target);
  * @ev: an event rule
  * @filter: LTTng's filter syntax, checked by the daemon; NULL for none. Copied.
  *
+ * Kernel rules take ftrace's filter syntax, which the daemon checks; the
+ * kernel checks the fields it names per event, and an event that lacks them
+ * (or whose types do not fit) is enabled and never recorded, as with LTTng.
+ *
  * Return: 0 or -ENAMETOOLONG (TRAWL_CTL_FILTER_MAX).
  */
 int trawl_ctl_event_set_filter(struct trawl_ctl_event *ev, const char *filter);
