@@ -51,6 +51,7 @@ static int trigger_action(struct trawl_ctl_trigger *t, PyObject *spec)
 struct cond_kw {
 	int condition, domain, kind;
 	const char *pattern, *filter, *session, *channel;
+	const char *location, *event_name; /* a kernel probe rule's */
 	PyObject *loglevel, *loglevel_type, *exclude, *captures, *ratio, *bytes;
 };
 
@@ -83,12 +84,64 @@ static int names_join(PyObject *seq, char *buf, size_t len)
 	return 0;
 }
 
+/* ValueError(@fmt with @what), PY_RAISED. */
+static int refuse(const char *fmt, const char *what)
+{
+	PyErr_Format(PyExc_ValueError, fmt, what);
+	return PY_RAISED;
+}
+
+/*
+ * A kernel probe rule's keywords, checked as `trawl add-trigger` checks
+ * --type=kernel:kprobe and kernel:uprobe (LTTng 2.13's checks, in its
+ * order): a location and no name pattern, exclusion, filter or log level;
+ * a location or event name with any other kind of rule is refused too. The
+ * location itself is checked by the root daemon, as enable-event's.
+ */
+static int probe_rule_check(const struct cond_kw *k)
+{
+	static const char *const whats[] = {
+		[TRAWL_CTL_EVENT_TRACEPOINT] = "tracepoint",
+		[TRAWL_CTL_EVENT_SYSCALL] = "kernel syscall",
+		[TRAWL_CTL_EVENT_PROBE] = "kernel kprobe",
+		[TRAWL_CTL_EVENT_FUNCTION] = "kernel function",
+		[TRAWL_CTL_EVENT_USERSPACE_PROBE] = "kernel uprobe",
+	};
+	const char *what = (size_t)k->kind < ARRAY_LEN(whats) && whats[k->kind] ?
+			   whats[k->kind] : "these";
+
+	if (k->kind != TRAWL_CTL_EVENT_PROBE && k->kind != TRAWL_CTL_EVENT_USERSPACE_PROBE) {
+		if (k->location)
+			return refuse("can't use a location with %s event rules", what);
+		if (k->event_name)
+			return refuse("can't use an event name with %s event rules", what);
+		return 0;
+	}
+	if (k->domain != TRAWL_CTL_DOMAIN_KERNEL)
+		return refuse("%s event rules are the kernel domain's", what);
+	if (k->pattern)
+		return refuse("can't use a name pattern with %s event rules (the event name is "
+			      "event_name)", what);
+	if (k->exclude != Py_None)
+		return refuse("can't use exclusions with %s event rules", what);
+	if (!k->location || !k->location[0])
+		return refuse("event rule of type %s requires a location", what);
+	if (k->filter)
+		return refuse("filter expressions are not supported for %s event rules", what);
+	if (k->loglevel != Py_None || k->loglevel_type != Py_None)
+		return refuse("log levels are not supported for %s event rules", what);
+	return 0;
+}
+
 static int event_rule_condition(struct trawl_ctl_trigger *t, const struct cond_kw *k)
 {
 	int type = TRAWL_CTL_LOGLEVEL_ALL, level = 0, ret;
 	char excl[TRAWL_CTL_EXCLUSIONS_MAX] = "", caps[TRAWL_CTL_CAPTURES_MAX] = "";
 	char *c, *next;
 
+	ret = probe_rule_check(k);
+	if (ret)
+		return ret;
 	if (k->loglevel != Py_None) {
 		type = TRAWL_CTL_LOGLEVEL_RANGE;
 		if ((k->loglevel_type != Py_None && !py_conv_loglevel_type(k->loglevel_type, &type)) ||
@@ -99,8 +152,17 @@ static int event_rule_condition(struct trawl_ctl_trigger *t, const struct cond_k
 		return ret;
 	if (k->captures != Py_None && (ret = names_join(k->captures, caps, sizeof(caps))))
 		return ret;
-	ret = trawl_ctl_trigger_set_event_rule(t, k->domain, k->kind, k->pattern, k->filter, type,
-					       level, excl[0] ? excl : NULL);
+	if (k->location) {
+		ret = trawl_ctl_trigger_set_probe_rule(t, k->kind, k->location, k->event_name);
+		if (ret == -ENAMETOOLONG) {
+			PyErr_SetString(PyExc_ValueError, "location or event_name is too long");
+			return PY_RAISED;
+		}
+	} else {
+		ret = trawl_ctl_trigger_set_event_rule(t, k->domain, k->kind, k->pattern,
+						       k->filter, type, level,
+						       excl[0] ? excl : NULL);
+	}
 	for (c = caps[0] ? caps : NULL; c && !ret; c = next) {
 		next = strchr(c, ',');
 		if (next)
@@ -162,14 +224,15 @@ static int trigger_condition(struct trawl_ctl_trigger *t, const struct cond_kw *
 /* add_trigger(condition, actions, name=None, owner_uid=None, domain="ust",
  *             pattern=None, kind="tracepoint", filter=None, loglevel=None,
  *             loglevel_type=None, exclude=None, captures=None, session=None,
- *             channel=None, ratio=None, bytes=None): its records */
+ *             channel=None, ratio=None, bytes=None, location=None,
+ *             event_name=None): its records */
 PyObject *Ctl_add_trigger(CtlObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"condition", "actions",  "name",     "owner_uid",
 				 "domain",    "pattern",  "kind",     "filter",
 				 "loglevel",  "loglevel_type", "exclude", "captures",
 				 "session",   "channel",  "ratio",    "bytes",
-				 NULL};
+				 "location",  "event_name", NULL};
 	struct cond_kw k = {
 		.domain = TRAWL_CTL_DOMAIN_UST, .kind = TRAWL_CTL_EVENT_TRACEPOINT,
 		.loglevel = Py_None, .loglevel_type = Py_None, .exclude = Py_None,
@@ -183,11 +246,12 @@ PyObject *Ctl_add_trigger(CtlObject *self, PyObject *args, PyObject *kw)
 	int given, ret = 0;
 
 	if (py_ctl_ready(self) ||
-	    !PyArg_ParseTupleAndKeywords(args, kw, "OO|zOO&zO&zOOOOzzOO", kwlist, &cond, &actions,
-					 &name, &owner, py_conv_domain, &k.domain, &k.pattern,
-					 py_conv_kind, &k.kind, &k.filter, &k.loglevel,
+	    !PyArg_ParseTupleAndKeywords(args, kw, "OO|zOO&zO&zOOOOzzOOzz", kwlist, &cond,
+					 &actions, &name, &owner, py_conv_domain, &k.domain,
+					 &k.pattern, py_conv_kind, &k.kind, &k.filter, &k.loglevel,
 					 &k.loglevel_type, &k.exclude, &k.captures, &k.session,
-					 &k.channel, &k.ratio, &k.bytes) ||
+					 &k.channel, &k.ratio, &k.bytes, &k.location,
+					 &k.event_name) ||
 	    !py_lookup(cond, condition_names, ARRAY_LEN(condition_names), 1, "condition",
 		       &k.condition) ||
 	    py_opt_u64(owner, UINT32_MAX - 1, "owner_uid", &uid, &given))

@@ -10,7 +10,7 @@
 export PYTHONPATH=$TRAWL_BUILD_DIR/python
 # The tree's folders must be readable by the test's second user.
 chmod 755 "$T" "$T"/* 2>/dev/null
-"$TRAWL_PYTHON" -m pytest -q -p no:cacheprovider "$(dirname "$0")/test_trawl.py" 2>&1
+"$TRAWL_PYTHON" -m pytest -q -rs -p no:cacheprovider "$(dirname "$0")/test_trawl.py" 2>&1
 rc=$?
 [ $rc = 0 ] || fail "pytest exited $rc"
 finish

@@ -436,3 +436,123 @@ def test_notifications_close_from_another_thread():
     ns.close()
     t.join(60)  # ends within a 0.2 s slice; generous on a loaded machine
     assert not t.is_alive() and got == []
+
+
+def test_probe_rule_checks(client):
+    """Kernel probe rules take what `trawl add-trigger --type=kernel:kprobe|
+    kernel:uprobe` takes: refused before anything reaches the daemon."""
+    C, A = trawl.Condition, trawl.Action
+    bad = [
+        (C.kprobe(""), "requires a location"),
+        (C.event_rule_matches(domain="kernel", kind="userspace-probe"), "requires a location"),
+        (C.event_rule_matches("x*", domain="kernel", kind="probe", location="do_sys_openat2"),
+         "name pattern"),
+        (C.event_rule_matches(domain="kernel", kind="userspace-probe", location="/bin/true:main",
+                              filter="a0 == 1"), "filter expressions are not supported"),
+        (C.event_rule_matches(domain="kernel", kind="userspace-probe", location="/bin/true:main",
+                              loglevel="TRACE_INFO"), "log levels are not supported"),
+        (C.event_rule_matches(domain="kernel", kind="probe", location="do_sys_openat2",
+                              exclude=["x"]), "exclusions"),
+        (C.event_rule_matches(kind="userspace-probe", location="/bin/true:main"),
+         "the kernel domain's"),
+        (C.event_rule_matches("tall:*", location="/bin/true:main"),
+         "can't use a location with tracepoint event rules"),
+        (C.event_rule_matches("getppid", domain="kernel", kind="syscall", event_name="x"),
+         "can't use an event name with kernel syscall event rules"),
+    ]
+    for cond, text in bad:
+        with pytest.raises(ValueError) as e:
+            client.add_trigger(cond, A.notify(), name="badprobe")
+        assert text in str(e.value), (cond.kw, str(e.value))
+    with pytest.raises(ValueError) as e:
+        client.add_trigger(C.kprobe("x" * 5000), A.notify(), name="badprobe")
+    assert "too long" in str(e.value)
+    assert "badprobe" not in [t.name for t in client.triggers()]
+
+
+def _uprobe_lines():
+    """The lines of tracefs's uprobe_events that the root daemon (this
+    test's: run.sh's TRAWL_ROOT_RUNTIME_DIR) defined: group trawl_<pid>_N."""
+    with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
+        pid = int(f.read().split()[0])
+    with open("/proc/mounts") as f:
+        mnt = [l.split()[1] for l in f if l.split()[2] == "tracefs"]
+    with open(os.path.join(mnt[0], "uprobe_events")) as f:
+        return [l for l in f.read().splitlines() if ":trawl_%d_" % pid in l]
+
+
+def test_uprobe_trigger(client, tmp_path):
+    """A kernel:uprobe trigger on a function of a test program: each call is
+    a notification, through the iterator, with the function's arguments and
+    the caller's pid; the probe goes with the trigger."""
+    if not client.is_root_daemon:
+        pytest.skip("kernel probe triggers need the root daemon")
+    C, A = trawl.Condition, trawl.Action
+    # a copy: other tests' runs of ksyscalls do not hit this probe
+    ksys = str(tmp_path / "ksyscalls-py")
+    shutil.copy(os.path.join(BIN, "ksyscalls"), ksys)
+    # the location is checked by the root daemon, as enable-event's
+    for loc, errno, text in (("elf:relative/ksys:trawl_test_add", 22, "PATH is absolute"),
+                             ("elf:%s:no_such_function" % ksys, 2,
+                              'no function "no_such_function"')):
+        with pytest.raises(trawl.Error) as e:
+            client.add_trigger(C.uprobe(loc), A.notify(), name="badprobe")
+        assert e.value.errno == errno and text in e.value.strerror, e.value
+        assert "\n" not in e.value.strerror
+    assert "badprobe" not in [t.name for t in client.triggers()]
+    assert _uprobe_lines() == []
+
+    with trawl.notifications("pyuadd", timeout=120) as ns:
+        t = client.add_trigger(C.uprobe("elf:%s:trawl_test_add" % ksys, "uadd",
+                                        captures=["a0", "a1", "$ctx.pid"]),
+                               A.notify(), name="pyuadd")
+        assert (t.condition, t.domain, t.pattern, t.location) == \
+            ("event-rule-matches", "kernel", "uadd", "elf:%s:trawl_test_add" % ksys), t
+        assert t.captures == ["a0", "a1", "$ctx.pid"], t
+        assert len(_uprobe_lines()) == 1, _uprobe_lines()
+        # unnamed event: LTTng names the rule after its location
+        t2 = client.add_trigger(C.uprobe("%s:trawl_test_add" % ksys), A.notify(),
+                                name="pyuadd2")
+        assert t2.pattern == "%s:trawl_test_add" % ksys, t2
+        calls = []
+        for a, b in ((40, 2), (-7, 1000)):
+            r = subprocess.run([ksys, "add", str(a), str(b)], capture_output=True, text=True,
+                               timeout=60)
+            assert r.returncode == 0 and r.stdout.split()[1] == str(a + b), r
+            calls.append([a, b, int(r.stdout.split("pid=")[1].split()[0])])
+        got = []
+        for n in ns:  # blocks until each comes (at most 120 s without one)
+            got.append((n.trigger, n.condition, n.values))
+            if len(got) == 2:
+                break
+        assert got == [("pyuadd", "event-rule-matches", c) for c in calls], (got, calls)
+    occ = {t.name: t.occurrences for t in client.triggers()}
+    assert occ["pyuadd"] == 2 and occ["pyuadd2"] == 2, occ
+    client.remove_trigger("pyuadd")
+    client.remove_trigger("pyuadd2")
+    assert _uprobe_lines() == []
+
+
+def test_kprobe_trigger(client):
+    """A kernel:kprobe trigger fires when the kernel function runs; where the
+    kernel has no kprobe_events, registering fails with the daemon's line."""
+    if not client.is_root_daemon:
+        pytest.skip("kernel probe triggers need the root daemon")
+    C, A = trawl.Condition, trawl.Action
+    with open("/proc/mounts") as f:
+        mnt = [l.split()[1] for l in f if l.split()[2] == "tracefs"][0]
+    cond = C.kprobe("do_sys_openat2", "kopen", captures=["$ctx.pid"])
+    if not os.path.exists(os.path.join(mnt, "kprobe_events")):
+        with pytest.raises(trawl.Error) as e:
+            client.add_trigger(cond, A.notify(), name="pykopen")
+        assert "kprobes unavailable" in e.value.strerror, e.value
+        assert "pykopen" not in [t.name for t in client.triggers()]
+        pytest.skip("this kernel has no kprobe_events (CONFIG_KPROBES off): kprobe "
+                    "triggers refused as they should be, not fired")
+    with trawl.notifications("pykopen", timeout=120) as ns:
+        t = client.add_trigger(cond, A.notify(), name="pykopen")
+        assert (t.pattern, t.location) == ("kopen", "do_sys_openat2"), t
+        open(__file__).close()
+        n = next(ns)
+        assert n.trigger == "pykopen" and type(n.values[0]) is int, n
+    client.remove_trigger("pykopen")

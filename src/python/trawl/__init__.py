@@ -262,15 +262,41 @@ class Condition:
         self.kind, self.kw = condition, kw
 
     @classmethod
-    def event_rule_matches(cls, pattern: str = "*", domain: str = "ust", *,
+    def event_rule_matches(cls, pattern: Optional[str] = None, domain: str = "ust", *,
                            kind: str = "tracepoint", filter: Optional[str] = None,
                            loglevel=None, loglevel_type: Optional[str] = None,
-                           exclude=None, captures=None) -> "Condition":
-        """An event matches the rule; captures: field names whose values the
-        notifications carry."""
-        return cls("event-rule-matches", pattern=pattern, domain=domain, kind=kind,
-                   filter=filter, loglevel=loglevel, loglevel_type=loglevel_type,
-                   exclude=exclude, captures=captures)
+                           exclude=None, captures=None, location: Optional[str] = None,
+                           event_name: Optional[str] = None) -> "Condition":
+        """An event matches the rule (pattern None: "*"); captures: field
+        names whose values the notifications carry. Kernel probe rules
+        (kind "probe" or "userspace-probe") take a location and an
+        event_name instead of a pattern: see kprobe() and uprobe()."""
+        kw = dict(pattern=pattern, domain=domain, kind=kind, filter=filter, loglevel=loglevel,
+                  loglevel_type=loglevel_type, exclude=exclude, captures=captures)
+        if location is not None or event_name is not None:
+            kw.update(location=location, event_name=event_name)
+        return cls("event-rule-matches", **kw)
+
+    @classmethod
+    def kprobe(cls, location: str, event_name: Optional[str] = None, *,
+               captures=None) -> "Condition":
+        """A kernel probe is hit (LTTng's --type=kernel:kprobe): location
+        SYMBOL, SYMBOL+OFFSET or 0xADDRESS; event_name the rule's (None: the
+        location). Needs the root daemon and a kernel with kprobe_events."""
+        return cls.event_rule_matches(domain="kernel", kind="probe", location=location,
+                                      event_name=event_name, captures=captures)
+
+    @classmethod
+    def uprobe(cls, location: str, event_name: Optional[str] = None, *,
+               captures=None) -> "Condition":
+        """A user-space probe is hit (LTTng's --type=kernel:uprobe): location
+        [elf:]PATH:SYMBOL or sdt:PATH:PROVIDER:NAME, PATH absolute and
+        readable by the caller; event_name as kprobe()'s. Captures see a
+        function's first six integer arguments as a0..a5. Needs the root
+        daemon."""
+        return cls.event_rule_matches(domain="kernel", kind="userspace-probe",
+                                      location=location, event_name=event_name,
+                                      captures=captures)
 
     @classmethod
     def session_consumed_size(cls, session: str, bytes: int) -> "Condition":
