@@ -156,9 +156,19 @@ int trawl_kernel_instance_enable_event(struct trawl_kernel_instance *inst, const
 int trawl_kernel_instance_enable_syscall(struct trawl_kernel_instance *inst, const char *pattern,
 					 int enable, char *err, size_t errlen);
 
-/* Sets a filter expression (ftrace syntax) on the events matching @pattern. */
+/*
+ * Sets a filter expression (ftrace syntax) on the events matching @pattern.
+ * An event that lacks a field it names (or whose types do not fit) gets an
+ * always-false filter instead: it is never recorded, as with LTTng. Returns
+ * the number of events given a filter, or a negative errno with @err.
+ */
 int trawl_kernel_instance_set_filter(struct trawl_kernel_instance *inst, const char *pattern,
 				     const char *filter, char *err, size_t errlen);
+/* The same on the entry and exit events of the syscalls matching @pattern
+ * (NULL: all): an exit lacks the arguments an entry filter names. */
+int trawl_kernel_instance_set_syscall_filter(struct trawl_kernel_instance *inst,
+					     const char *pattern, const char *filter, char *err,
+					     size_t errlen);
 
 /*
  * Dynamic probes (probes.c). @name is the event name users see in the trace.

@@ -568,3 +568,10 @@ int trawl_kernel_instance_set_filter(struct trawl_kernel_instance *inst, const c
 {
 	return enable_common(inst, pattern, "filter", filter, 0, err, errlen);
 }
+
+int trawl_kernel_instance_set_syscall_filter(struct trawl_kernel_instance *inst,
+					     const char *pattern, const char *filter, char *err,
+					     size_t errlen)
+{
+	return enable_common(inst, pattern ? pattern : "*", "filter", filter, 1, err, errlen);
+}

@@ -291,7 +291,13 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 								 sizeof(e));
 		break;
 	case TRAWL_CTL_EVENT_SYSCALL:
-		ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e, sizeof(e));
+		ret = 0;
+		if (enable && rule->filter)
+			ret = trawl_kernel_instance_set_syscall_filter(inst, rule->name, rule->filter,
+								       e, sizeof(e));
+		if (ret >= 0)
+			ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e,
+								   sizeof(e));
 		break;
 	case TRAWL_CTL_EVENT_PROBE:
 	case TRAWL_CTL_EVENT_FUNCTION:

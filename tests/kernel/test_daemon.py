@@ -144,9 +144,12 @@ try:
     # sched_process_exec has old_pid, sched_process_exit has not
     trawl("enable-event", "--kernel", "sched_process_e*", "--filter", "old_pid > 0")
     trawl("enable-event", "--kernel", "sched_process_fork")
+    # a system call's exit lacks its arguments: entries filtered, exits never
+    trawl("enable-event", "--kernel", "--syscall", "lseek", "--filter", "fd == 1000")
     lst = trawl("list", "s6").stdout
     assert "      sched_switch (type: tracepoint) [enabled] [filter: 'no_such_field == 1']\n" in lst, lst
     assert "      sched_process_e* (type: tracepoint) [enabled] [filter: 'old_pid > 0']\n" in lst, lst
+    assert "      lseek (type:syscall) [enabled] [filter: 'fd == 1000']\n" in lst, lst
     trawl("start")
     p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "known"], capture_output=True, text=True)
     kpid = int(p.stdout.split("pid=")[1].split()[0])
@@ -156,6 +159,10 @@ try:
     for e in ev6:
         n6[e["name"]] = n6.get(e["name"], 0) + 1
     assert "sched_switch" not in n6 and "sched_process_exit" not in n6, n6
+    assert "syscall_exit_lseek" not in n6, n6
+    lseeks = [e for e in ev6 if e["name"] == "syscall_entry_lseek"]
+    # (ksyscalls made one: lseek(1000, ...))
+    assert lseeks and all(e["fields"]["fd"] == 1000 for e in lseeks), (n6, lseeks[:5])
     assert any(e["name"] == "sched_process_exec" and e["fields"]["tid"] == kpid for e in ev6), n6
     assert any(e["name"] == "sched_process_fork" and
                kpid in [v for k, v in e["fields"].items() if k.startswith("child_")] for e in ev6), n6
