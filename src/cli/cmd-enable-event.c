@@ -286,6 +286,12 @@ static int run(int argc, char **argv)
 	if (exclude && (t.domain == TRAWL_CTL_DOMAIN_KERNEL || agent))
 		return cli_error(-EINVAL, "event name exclusions are not yet implemented for %s "
 					  "events", agent ? cli_domain_word(t.domain) : "kernel");
+	/* LTTng's check and words (its kernel tracer has no filters on probes) */
+	if (filter && t.domain == TRAWL_CTL_DOMAIN_KERNEL && kind >= TRAWL_CTL_EVENT_PROBE)
+		return cli_error(-EINVAL, "filter expressions are not supported for %s events",
+				 kind == TRAWL_CTL_EVENT_PROBE	  ? "Probe"
+				 : kind == TRAWL_CTL_EVENT_FUNCTION ? "Function"
+								    : "Userspace Probe");
 	ret = cli_target_connect(&cli_cmd_enable_event, &t, &ctl);
 	if (ret)
 		return ret;

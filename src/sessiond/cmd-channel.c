@@ -606,6 +606,12 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 		return (void)sd_fail(r, -EINVAL, "no event name given");
 	if (req->event_kind >= TRAWL_CTL_EVENT_PROBE && !req->target[0])
 		return (void)sd_fail(r, -EINVAL, "a probe needs a location");
+	/* As LTTng's kernel tracer: a probe's records are not filtered (the
+	 * filter would be dropped silently) */
+	if (req->event_kind >= TRAWL_CTL_EVENT_PROBE && req->filter[0])
+		return (void)sd_fail(r, -EINVAL, "cannot enable event '%s': filter expressions "
+				     "are not supported for probe, function and user-space "
+				     "probe events", req->name);
 	if (req->domain == TRAWL_CTL_DOMAIN_UST && req->event_kind != TRAWL_CTL_EVENT_TRACEPOINT)
 		return (void)sd_fail(r, -EINVAL, "user space has tracepoints only "
 						 "(probes and syscalls are kernel events)");

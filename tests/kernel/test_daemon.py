@@ -95,6 +95,16 @@ try:
     # outside ftrace's grammar: refused before anything reaches tracefs (src/kernel/check.c)
     r = trawl("enable-event", "--kernel", "sched_switch", "--filter", "$ctx.procname == 1", check=False)
     assert r.returncode != 0 and "ftrace's syntax" in r.stderr and "'$' at character 1" in r.stderr, r.stderr
+    # LTTng's kernel tracer filters no probe: refused by the command (and by
+    # the daemon: tests/python's test_kernel), nothing enabled
+    uloc = "--userspace-probe=%s:trawl_test_add" % os.path.join(ktest.BIN, "ksyscalls")
+    r = trawl("enable-event", "--kernel", uloc, "up1", "--filter", "a0 == 1", check=False)
+    assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and \
+        "filter expressions are not supported for Userspace Probe events" in r.stderr, r.stderr
+    r = trawl("enable-event", "--kernel", "--probe=do_sys_openat2", "kp1", "--filter", "dfd == 1",
+              check=False)
+    assert r.returncode != 0 and "not supported for Probe events" in r.stderr, r.stderr
+    assert "up1" not in trawl("list", "s3").stdout
     # no hardware PMU on the test machines (test_perf.py tests the software counters)
     r = trawl("add-context", "--kernel", "-t", "perf:cpu:cycles", check=False)
     assert r.returncode != 0 and "perf counter 'cycles'" in r.stderr, r.stderr

@@ -269,6 +269,12 @@ def test_kernel(client, out):
     if not client.is_root_daemon:
         pytest.skip("the kernel domain needs the root daemon")
     s = client.create_session("k", output=out)
+    # the daemon refuses a filter on a probe (LTTng's kernel tracer has none)
+    with pytest.raises(trawl.Error) as e:
+        s.enable_event("up1", domain="kernel", kind="userspace-probe",
+                       target="elf:%s:trawl_test_add" % os.path.join(BIN, "ksyscalls"),
+                       filter="a0 == 1")
+    assert e.value.errno == 22 and "filter expressions are not supported" in e.value.strerror
     s.enable_event("getppid", domain="kernel", kind="syscall")
     s.add_context("tid", domain="kernel")
     s.start()
