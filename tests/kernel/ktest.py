@@ -5,6 +5,7 @@ traces with babeltrace2 (the independent oracle)."""
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,17 @@ def daemon_pid():
             return int(f.read().split()[0])
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def stop_daemon():
+    """Ends this test's root session daemon (SIGTERM), if one runs: the
+    tests' last step, in their finally clause."""
+    pid = daemon_pid()
+    if pid > 0:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
 
 
 def require_root_tracefs():

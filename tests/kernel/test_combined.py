@@ -6,7 +6,6 @@ user-space events interleave with its syscalls in the right order
 the TSC where it is invariant (its clock's freq not 1 GHz, the kernel's
 CLOCK_MONOTONIC at 1 GHz: they merge by their declared offsets)."""
 import os
-import signal
 import subprocess
 import sys
 
@@ -91,8 +90,4 @@ try:
     trawl("destroy")
     print("ok")
 finally:
-    try:
-        with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
-            os.kill(int(f.read().split()[0]), signal.SIGTERM)
-    except (OSError, ValueError, IndexError):
-        pass
+    ktest.stop_daemon()

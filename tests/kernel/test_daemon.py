@@ -4,7 +4,6 @@ the seed's first example (create; enable-event --kernel --all; start; sleep;
 stop; view; destroy), then two concurrent kernel sessions with different
 events, each trace holding only its own events. babeltrace2 is the oracle."""
 import os
-import signal
 import subprocess
 import sys
 
@@ -198,9 +197,4 @@ try:
     trawl("destroy")
     print("ok")
 finally:
-    pid = daemon_pid()
-    if pid > 0:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
+    ktest.stop_daemon()

@@ -13,7 +13,6 @@ case is relayd-reconnect-kernel). (Bases stay below 2^31: getpgid takes a pid_t,
 that vanished.)"""
 import os
 import re
-import signal
 import subprocess
 import sys
 
@@ -87,7 +86,5 @@ try:
     assert n + lost == 3 * N, (n, lost)
     assert said == lost, (said, lost)
 finally:
-    pid = ktest.daemon_pid()
-    if pid:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

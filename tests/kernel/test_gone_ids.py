@@ -10,7 +10,6 @@ and vtid, and the test's pid (the program's parent) as ppid. babeltrace2
 (python3-bt2) is the oracle."""
 import os
 import re
-import signal
 import subprocess
 import sys
 
@@ -56,7 +55,5 @@ try:
     assert seen > 0
     assert not bad, bad
 finally:
-    dpid = ktest.daemon_pid()
-    if dpid:
-        os.kill(dpid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

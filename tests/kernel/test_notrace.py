@@ -7,7 +7,6 @@ trace_pipe_raw recorded itself), and holds every read of the known program.
 Done through the root daemon and through trawl-ktrace (no daemon).
 babeltrace2 (bt2) is the oracle."""
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -100,12 +99,7 @@ try:
     check(os.path.join(out, "kernel"), hidden, kpid, kfd)
     trawl("destroy", "notrace")
 finally:
-    pid = daemon_pid()
-    if pid > 0:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except OSError:
-            pass
+    ktest.stop_daemon()
 
 # 2. through trawl-ktrace: neither the driver nor its consumer (both trawl-ktrace; other
 # tests' trawl-ktrace processes running at the same time may show: they are not ours)

@@ -11,7 +11,6 @@ in uts_ns, ipc_ns and net_ns and agree in the others. A context the kernel
 does not know is refused in one line."""
 import os
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -87,6 +86,4 @@ finally:
         if q.poll() is None:
             q.kill()
     trawl("destroy", "-a", check=False)
-    pid = ktest.daemon_pid()
-    if pid > 0:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()

@@ -17,7 +17,6 @@
 3. Lost samples: a flood into an 8 KiB ring; recorded + counted lost >= made.
 """
 import os
-import signal
 import subprocess
 import sys
 
@@ -28,7 +27,6 @@ ktest.require_root_tracefs()
 d = ktest.tmpdir()
 env = ktest.cli_setup(d, ("kperfpages", "trawl-ktrace"))
 trawl = ktest.trawl
-daemon_pid = ktest.daemon_pid
 try:
     with open("/proc/sys/kernel/perf_event_paranoid") as f:
         int(f.read())
@@ -181,9 +179,4 @@ try:
         assert l.startswith("WARNING: Tracer discarded "), l
     print("ok: %d + %d + %d events" % (len(evs), len(evs2), got))
 finally:
-    dp = daemon_pid()
-    if dp > 0:
-        try:
-            os.kill(dp, signal.SIGTERM)
-        except OSError:
-            pass
+    ktest.stop_daemon()

@@ -5,7 +5,6 @@ fail with one line naming the missing mechanism (this machine's kernel has
 no kprobes and refuses BPF fentry: see KERNEL.md). Both through trawl-ktrace
 and, when the daemons are built, through the trawl CLI and the root daemon."""
 import os
-import signal
 import subprocess
 import sys
 
@@ -147,9 +146,5 @@ if all(os.path.exists(os.path.join(ktest.BIN, b)) for b in ("trawl", "trawl-sess
             print("SDT probe and relative path through the CLI: ok")
         trawl("destroy")
     finally:
-        try:
-            with open(os.path.join(os.environ["TRAWL_ROOT_RUNTIME_DIR"], "sessiond.lock")) as f:
-                os.kill(int(f.read().split()[0]), signal.SIGTERM)
-        except (OSError, ValueError, IndexError):
-            pass
+        ktest.stop_daemon()
 print("ok")

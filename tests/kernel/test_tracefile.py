@@ -15,7 +15,6 @@ them all, with files of at most SIZE bytes, COUNT kept.
 """
 import os
 import re
-import signal
 import subprocess
 import sys
 
@@ -93,7 +92,5 @@ try:
     assert lost == 0, lost
     assert ns and ns[0] > 0 and ns == list(range(ns[0], N)), (len(ns), ns[:3], ns[-3:])
 finally:
-    pid = ktest.daemon_pid()
-    if pid:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

@@ -26,7 +26,6 @@ babeltrace2 (python3-bt2) is the oracle."""
 import glob
 import os
 import pwd
-import signal
 import subprocess
 import sys
 
@@ -216,7 +215,5 @@ try:
 finally:
     for u in users:
         subprocess.run(["userdel", u], capture_output=True)
-    dpid = ktest.daemon_pid()
-    if dpid:
-        os.kill(dpid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

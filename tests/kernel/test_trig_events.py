@@ -24,7 +24,6 @@ asserted); the measured figures are printed (latency_us: from the event's
 kernel timestamp to its receipt)."""
 import os
 import shutil
-import signal
 import subprocess
 import sys
 
@@ -124,7 +123,5 @@ try:
     trawl("remove-trigger", "kall")
 finally:
     trawl("destroy", "-a", check=False)
-    pid = ktest.daemon_pid()
-    if pid > 0:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

@@ -28,7 +28,6 @@ No timing is asserted: each wait is bounded (60 s) and polls the outcome."""
 import glob
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -204,7 +203,5 @@ try:
               "runs them on a stock kernel)")
 finally:
     trawl("destroy", "-a", check=False)
-    pid = ktest.daemon_pid()
-    if pid > 0:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")

@@ -8,7 +8,6 @@ channel's tracefs stats ("bytes:") every monitor period (50 ms here).
 
 No timing is asserted beyond the generous waits."""
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -61,7 +60,5 @@ try:
     print("kernel buffer-usage-high: %s" % got[0])
 finally:
     trawl("destroy", "-a", check=False)
-    pid = ktest.daemon_pid()
-    if pid > 0:
-        os.kill(pid, signal.SIGTERM)
+    ktest.stop_daemon()
 print("ok")
