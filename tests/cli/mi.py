@@ -26,7 +26,8 @@ import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from trawltest import BIN, Env, fail  # noqa: E402
+import trawltest  # noqa: E402
 from lttngref import LttngRef  # noqa: E402
 
 # Each command with {D} for a folder of the tool's own. A `!` first: the
@@ -362,11 +363,7 @@ def main():
         env.close()
         if ref:
             ref.close()
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

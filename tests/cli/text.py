@@ -30,7 +30,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from trawltest import BIN, Env, fail  # noqa: E402
+import trawltest  # noqa: E402
 from lttngref import LttngRef  # noqa: E402
 import mi  # noqa: E402
 
@@ -266,11 +267,7 @@ def main():
         ref.close()
     print("%d of %d commands print the same as LTTng 2.13 (version not compared)"
           % (same, len(seq) - 1))
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

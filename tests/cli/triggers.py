@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from trawltest import BIN, Env, fail  # noqa: E402
+import trawltest  # noqa: E402
 from lttngref import LttngRef  # noqa: E402
 
 ERM = "--condition event-rule-matches"
@@ -316,11 +317,7 @@ def main():
                 ref.close()
     finally:
         env.close()
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

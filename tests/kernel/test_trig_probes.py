@@ -30,10 +30,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import ktest  # noqa: E402
+import trawltest  # noqa: E402  (its until(): the tests' one polling loop)
 
 ktest.require_root_tracefs()
 d = ktest.tmpdir()
@@ -95,13 +96,10 @@ def refused(args, text):
 
 
 def until(what, fn, wait_s=60):
-    end = time.monotonic() + wait_s
-    while time.monotonic() < end:
-        v = fn()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise SystemExit("never: " + what)
+    v = trawltest.until(fn, wait_s, 0.2)
+    if not v:
+        raise SystemExit("never: " + what)
+    return v
 
 
 def bt2_text(path):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """What the Python end-to-end tests share: the build's programs, failure
-collection, and Env, a private HOME and runtime folders in which the trawl
+collection and the exit status (report()), polling (until()), and Env, a private HOME and runtime folders in which the trawl
 command starts its own daemons (killed and removed by close())."""
 import glob
 import os
@@ -21,6 +21,28 @@ FAILS = []
 def fail(msg):
     print("FAIL: " + msg, file=sys.stderr)
     FAILS.append(msg)
+
+
+def report():
+    """The end of a test's main(): "N failure(s)" and 1 after failures, else
+    "ok" and 0 (its exit status)."""
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("ok")
+    return 0
+
+
+def until(pred, timeout, interval=0.05):
+    """Calls pred() every @interval s until it returns a true value, for at
+    most @timeout s (time.monotonic()): that value, else pred()'s last one,
+    from a call made once the time is up."""
+    end = time.monotonic() + timeout
+    while True:
+        v = pred()
+        if v or time.monotonic() >= end:
+            return v
+        time.sleep(interval)
 
 
 def require_bt2():

@@ -19,16 +19,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "relayd"))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import live as L  # noqa: E402  (tests/relayd/live.py)
 from trawltest import BIN, FAILS, fail  # noqa: E402
+import trawltest  # noqa: E402
 
 TOP = os.path.join(BIN, "trawltop")
-
-
-def wait_until(pred, timeout):
-    import time
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not pred():
-        time.sleep(0.05)
-    return pred()
 
 
 def ui_case(e, live):
@@ -62,7 +55,7 @@ def ui_case(e, live):
         if r.returncode != 0:
             fail("tmux: %s" % r.stderr)
             return
-        if not wait_until(lambda: L.session_clients(live) >= 1 or os.path.exists(done), 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 1 or os.path.exists(done), 60):
             fail("trawltop's UI did not attach: %s" % screen())
             return
         tmux("send-keys", "-t", "ui", "6")
@@ -75,12 +68,12 @@ def ui_case(e, live):
             app.stdin.flush()
             L.wait_line(app, "batch %d done" % batch)
             batch += 1
-            seen = wait_until(lambda: "tall:seq" in screen(), 0.3)
+            seen = trawltest.until(lambda: "tall:seq" in screen(), 0.3)
         if not seen:
             fail("the UI's user-space view never showed tall:seq (%d batches):\n%s" %
                  (batch, screen()))
         tmux("send-keys", "-t", "ui", "q")
-        if not wait_until(lambda: "SHELL-BACK" in screen(), 60):
+        if not trawltest.until(lambda: "SHELL-BACK" in screen(), 60):
             fail("q did not quit the live UI:\n%s" % screen())
         elif open(done).read().strip() != "EXITED=0":
             fail("the live UI exited with %s" % open(done).read().strip())
@@ -112,7 +105,7 @@ def main():
         err = open(e.dir + "/top.err", "w+")
         top = e.spawn([TOP, "--batch", "--json", "-d", "0", "--view", "ust", "--live",
                        "net://127.0.0.1:%d/host/%s/s" % (live, L.HOST)], stdout=out, stderr=err)
-        if not wait_until(lambda: L.session_clients(live) >= 1, 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 1, 60):
             fail("trawltop did not attach")
         app.stdin.write("1234\n")
         app.stdin.flush()

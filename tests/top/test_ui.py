@@ -9,7 +9,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import toptest  # noqa: E402
+import trawltest  # noqa: E402
 
 if subprocess.run(["which", "tmux"], capture_output=True).returncode != 0:
     toptest.ktest.skip("tmux missing")
@@ -35,13 +37,10 @@ def screen():
 
 
 def wait_for(what, cond, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        s = screen()
-        if cond(s):
-            return s
-        time.sleep(0.1)
-    raise SystemExit("timed out waiting for %s; screen:\n%s" % (what, screen()))
+    got = trawltest.until(lambda: [s for s in (screen(),) if cond(s)], timeout, 0.1)
+    if not got:
+        raise SystemExit("timed out waiting for %s; screen:\n%s" % (what, screen()))
+    return got[0]
 
 
 def colours():

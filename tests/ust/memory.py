@@ -30,7 +30,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from trawltest import BIN, FAILS, Env, fail  # noqa: E402
+from trawltest import BIN, Env, fail  # noqa: E402
+import trawltest  # noqa: E402
 import mi  # noqa: E402
 
 APP = os.path.join(BIN, "ust-app-all")
@@ -170,11 +171,7 @@ def main():
     if len(sys.argv) != 2 or sys.argv[1] not in ("uid", "pid"):
         sys.exit("usage: memory.py uid|pid")
     case(sys.argv[1])
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
+from trawltest import BIN, fail, require_bt2  # noqa: E402
 import trawltest  # noqa: E402
 
 COMPAT = os.path.normpath(os.path.join(BIN, "..", "lib", "lttng-compat"))
@@ -255,11 +255,7 @@ def main():
                 fail("the agent port kept an agent that did not answer LIST")
     finally:
         env.close()
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

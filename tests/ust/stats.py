@@ -28,7 +28,8 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from trawltest import BIN, FAILS, Env, fail, require_bt2  # noqa: E402
+from trawltest import BIN, Env, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
 import mi  # noqa: E402
 
 APP = os.path.join(BIN, "ust-app-all")
@@ -169,11 +170,7 @@ def main():
         case_kernel()
     else:
         case(sys.argv[1])
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
-        return 1
-    print("ok")
-    return 0
+    return trawltest.report()
 
 
 if __name__ == "__main__":

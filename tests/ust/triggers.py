@@ -95,14 +95,11 @@ class Env(trawltest.Env):
 
 def until(what, fn):
     """Polls fn() until true (at most WAIT_S); False with a failure if never."""
-    end = time.monotonic() + WAIT_S
-    while time.monotonic() < end:
-        v = fn()
-        if v:
-            return v
-        time.sleep(0.05)
-    fail("never happened: " + what)
-    return False
+    v = trawltest.until(fn, WAIT_S)
+    if not v:
+        fail("never happened: " + what)
+        return False
+    return v
 
 
 def bt2_text(path):

@@ -29,13 +29,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relayd"))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import live as L  # noqa: E402  (tests/relayd/live.py: its Env, relayd_start, the app)
 from trawltest import BIN, FAILS, TRAWL, fail  # noqa: E402
+import trawltest  # noqa: E402
 
 HOST = L.HOST
 TIMER_US = L.TIMER_US
@@ -70,15 +70,6 @@ def viewers(e, url):
     bt = Side(e, "bt2", ["babeltrace2", "--input-format=lttng-live", url,
                          "--params=session-not-found-action=\"end\""])
     return trawl, bt
-
-
-def wait_until(pred, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return pred()
 
 
 def warnings(side):
@@ -157,7 +148,7 @@ def case_ust():
         L.wait_line(app, "ready 1")
         url = "net://127.0.0.1:%d/host/%s/s" % (live, HOST)
         trawl, bt = viewers(e, url)
-        if not wait_until(lambda: L.session_clients(live) >= 2, 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 2, 60):
             fail("both viewers did not attach")
         total = 0
         for b, n in enumerate([700, 300]):
@@ -166,7 +157,7 @@ def case_ust():
             L.wait_line(app, "batch %d done" % b)
             total += n
             # Live: trawl shows the batch while the session still records.
-            if not wait_until(lambda: trawl.text().count("tall:seq: ") >= total, 90):
+            if not trawltest.until(lambda: trawl.text().count("tall:seq: ") >= total, 90):
                 fail("trawl view --live had %d of %d events while the app ran: %s" %
                      (trawl.text().count("tall:seq: "), total, trawl.stderr()[-2000:]))
                 return
@@ -191,7 +182,7 @@ def case_discard():
         app = e.spawn([L.APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         L.wait_line(app, "ready 1")
         trawl, bt = viewers(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
-        if not wait_until(lambda: L.session_clients(live) >= 2, 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 2, 60):
             fail("both viewers did not attach")
         app.stdin.write("50000\n")
         app.stdin.flush()
@@ -217,17 +208,17 @@ def case_late():
         e.trawl("enable-event", "-k", "sched_switch,sched_wakeup")
         e.trawl("enable-event", "-u", "tall:seq")
         e.trawl("start")
-        if not wait_until(lambda: L.sessions_listed(live) >= 1, 60):
+        if not trawltest.until(lambda: L.sessions_listed(live) >= 1, 60):
             fail("the session was never listed")
             return
         trawl, bt = viewers(e, "net://127.0.0.1:%d/host/%s/k" % (live, HOST))
-        if not wait_until(lambda: L.session_clients(live) >= 2, 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 2, 60):
             fail("both viewers did not attach")
-        if not wait_until(lambda: trawl.text().count("sched_switch") >= 20, 90):
+        if not trawltest.until(lambda: trawl.text().count("sched_switch") >= 20, 90):
             fail("trawl view --live showed no kernel events: %s" % trawl.stderr()[-2000:])
             return
         run_app(e, 200)  # a new trace (and its streams) while both are attached
-        if not wait_until(lambda: trawl.text().count("tall:seq: ") >= 200, 90):
+        if not trawltest.until(lambda: trawl.text().count("tall:seq: ") >= 200, 90):
             fail("trawl view --live did not show the late trace's events: %s" % trawl.stderr()[-2000:])
         e.trawl("destroy", "k")
         n = compare(trawl, bt, 200)
@@ -245,7 +236,7 @@ def case_list():
         e.trawl("enable-event", "-u", "tall:seq")
         e.trawl("start")
         run_app(e, 10)
-        if not wait_until(lambda: L.sessions_listed(live) >= 1, 60):
+        if not trawltest.until(lambda: L.sessions_listed(live) >= 1, 60):
             fail("the session was never listed")
             return
         url = "net://127.0.0.1:%d" % live
@@ -290,12 +281,12 @@ def case_errors():
         env = dict(e.env, PATH="/nonexistent")
         trawl = Side(e, "trawl", [TRAWL, "view", "--live", "net://127.0.0.1:%d/host/%s/s" % (live, HOST)],
                      env=env)
-        if not wait_until(lambda: L.session_clients(live) >= 1, 60):
+        if not trawltest.until(lambda: L.session_clients(live) >= 1, 60):
             fail("the viewer did not attach")
         app.stdin.write("300\n")
         app.stdin.flush()
         L.wait_line(app, "batch 0 done")
-        if not wait_until(lambda: trawl.text().count("tall:seq: ") >= 300, 90):
+        if not trawltest.until(lambda: trawl.text().count("tall:seq: ") >= 300, 90):
             fail("trawl view --live (no babeltrace2 in PATH) showed %d of 300 events: %s" %
                  (trawl.text().count("tall:seq: "), trawl.stderr()[-2000:]))
         # The relay daemon dies: the lines shown stay, one line says why.
