@@ -83,6 +83,8 @@ int trawl_msg_fmt(char *buf, size_t len, const char *fmt, ...)
  * Printable ASCII and UTF-8 text are kept. In place; returns @s.
  */
 char *trawl_str_printable(char *s);
+/* The first byte of @s that trawl_str_printable() would make '?', or NULL. */
+const char *trawl_str_unprintable(const char *s);
 
 /*
  * write(2) until all @len bytes are out (EINTR retried). 0 or -errno. For

@@ -79,20 +79,35 @@ static size_t utf8_printable_len(const unsigned char *p)
 	return n;
 }
 
+/* The length of the printable character at @p (ASCII or UTF-8), or 0. */
+static size_t printable_len(const unsigned char *p)
+{
+	if (*p >= 0x20 && *p < 0x7f)
+		return 1;
+	return *p >= 0x80 ? utf8_printable_len(p) : 0;
+}
+
 char *trawl_str_printable(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 
 	while (*p) {
-		size_t n;
+		size_t n = printable_len(p);
 
-		if (*p >= 0x20 && *p < 0x7f) {
-			p++;
-		} else if (*p >= 0x80 && (n = utf8_printable_len(p))) {
+		if (n)
 			p += n;
-		} else {
+		else
 			*p++ = '?';
-		}
 	}
 	return s;
+}
+
+const char *trawl_str_unprintable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	while (*p && (n = printable_len(p)))
+		p += n;
+	return *p ? (const char *)p : NULL;
 }

@@ -98,6 +98,19 @@ int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	return status;
 }
 
+int sd_text_refused(struct sd_reply *r, const char *what, const char *field, const char *text)
+{
+	const char *bad = trawl_str_unprintable(text);
+
+	if (!bad)
+		return 0;
+	/* (the text itself is not repeated: its bytes are the problem) */
+	sd_fail(r, -EINVAL, "%s: the %s holds a control character or a byte that is not UTF-8 "
+		"(0x%02x at byte %zu): root and the other users are shown it",
+		what, field, (unsigned)(unsigned char)*bad, (size_t)(bad - text) + 1);
+	return -1;
+}
+
 /* Root and the daemon's own user: never capped (they can only stall
  * themselves: the user daemon's socket is theirs alone). */
 static int client_capped(const struct sd_peer *p)

@@ -598,6 +598,15 @@ void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_p
 	struct sd_channel *c;
 	int ret;
 
+	/* Root lists every session's rules: no escape sequence of a user's
+	 * reaches root's terminal (kernel names and filters pass grammars of
+	 * their own, with their own lines). */
+	if (s && req->domain != TRAWL_CTL_DOMAIN_KERNEL &&
+	    (sd_text_refused(r, "cannot enable event", "event name", req->name) ||
+	     sd_text_refused(r, "cannot enable event", "filter", req->filter)))
+		return;
+	if (s && sd_text_refused(r, "cannot enable event", "event name exclusion", req->exclusions))
+		return;
 	if (s && TRAWL_CTL_WIRE_IS_AGENT(req->domain))
 		return sd_agent_enable_event(s, req, p, r);
 	if (!s || !(d = sd_domain_get(s, req->domain, r)))

@@ -333,6 +333,13 @@ int sd_tracing_gid(gid_t *gid);
 int sd_fail(struct sd_reply *r, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
+ * sd_text_refused - text a client gives the daemon to keep, which others
+ * are shown (root's `trawl list`, `list-triggers`, MI): @text must be
+ * printable (trawl_str_unprintable()), or the request is refused, in @r,
+ * in one line: "@what: the @field holds ...". 0, or -1 (refused).
+ */
+int sd_text_refused(struct sd_reply *r, const char *what, const char *field, const char *text);
+/*
  * sd_reply_rec - appends a record of @kind: @body is the kind's wire struct
  * (proto.h), @strs its strings in order. Returns 0, or fails the reply
  * (-E2BIG past the protocol's bounds, -ENOMEM) and returns that; once the

@@ -260,6 +260,12 @@ static int cons_read_replies(struct ust_consumer *c)
 			cons_dead(c, 0, 0);
 			break;
 		}
+		/* The consumer runs as the session's owner, who can answer in
+		 * its place: its line reaches root's terminal (`list`'s
+		 * Problem, a stop's or a rotation's failure), so no escape
+		 * sequence of theirs stays in it (security-cons-line). */
+		r.msg[sizeof(r.msg) - 1] = '\0';
+		trawl_str_printable(r.msg);
 		ret = cons_reply_in(c, &r);
 		if (ret && !first)
 			first = ret;

@@ -36,13 +36,21 @@
 #        once read, the trigger then fires on each call (3 of 3); held for
 #        good, refused in one line, nothing registered nor defined.
 #
-# usage: held-owner.sh shm|elf
+#   elf-flood  the same add-trigger, 20 of the member's at once on the held
+#        ELF, then 20 more after the first clients hang up: each was a
+#        child of the root daemon (and a socket) held up to owner-ms, and a
+#        client that hung up left its child running, so a member asking and
+#        hanging up in a loop had root fork without bound. Now at most 8 at
+#        once per uid (root: no cap), the rest refused in one line at once;
+#        a hung-up request still counts until it is over.
+#
+# usage: held-owner.sh shm|elf|elf-flood
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/gate.sh"
 
 MODE=${1:?usage: held-owner.sh shm|elf}
 users_or_skip
-[ "$MODE" = elf ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
+[ "${MODE#elf}" != "$MODE" ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
 [ -c /dev/fuse ] && grep -qw fuse /proc/filesystems || { echo "SKIP: no FUSE"; exit 77; }
 G=trawlho$$ # the member whose path is held
@@ -316,5 +324,68 @@ if [ "$MODE" = elf ]; then
 	expect 0 "$TRAWL" list || fail "root's list failed"
 	finish
 fi
-echo "usage: held-owner.sh shm|elf"
+if [ "$MODE" = elf-flood ]; then
+	"$TRAWL" list -k >/dev/null 2>&1 || { echo "SKIP: kernel tracing unavailable"; exit 77; }
+	TRACEFS=$(awk '$3 == "tracefs" {print $2; exit}' /proc/mounts)
+	[ -w "$TRACEFS/uprobe_events" ] || { echo "SKIP: no uprobe_events"; exit 77; }
+	mkdir -p "$R/bin" && cp "$BIN/loss-app" "$R/bin/app" && chown -R "$G:" "$R/bin"
+	# children: the daemon's children working as the member (forked, not
+	# exec'd: still named trawl-sessiond)
+	children() {
+		ps -e -o ppid=,euid=,comm= |
+			awk -v d="$DPID" -v u="$(id -u "$G")" '$1 == d && $2 == u && $3 == "trawl-sessiond"' |
+			wc -l
+	}
+	# flood ROUND N: N add-trigger of the member on the held ELF at once;
+	# waits until each client was refused or has a child of the daemon
+	flood() {
+		local round=$1 n=$2 i k done_=0 pids=()
+		for i in $(seq "$n"); do
+			gt add-trigger --name "uf$round$i" --condition event-rule-matches \
+				--type=kernel:uprobe --location "elf:$F/bin/app:main" --action notify \
+				>"$T/uf$round$i.out" 2>"$T/uf$round$i.err" &
+			pids+=($!)
+		done
+		for k in $(seq 600); do
+			done_=0
+			for i in "${pids[@]}"; do kill -0 "$i" 2>/dev/null || done_=$((done_ + 1)); done
+			[ $((done_ + $(children))) -ge "$n" ] && break
+			sleep 0.1
+		done
+		FLOOD_PIDS=("${pids[@]}")
+		REFUSED=$(cat "$T"/uf"$round"*.err | grep -c "probe locations being read already")
+		HELD=$(children)
+		echo "round $round: $n add-trigger, $REFUSED refused at once, $HELD children of the daemon held"
+	}
+	hold
+	flood a 20
+	[ "$HELD" -le 8 ] || fail "$HELD children of the root daemon held for one member (at most 8)"
+	[ "$REFUSED" -ge 12 ] || fail "$REFUSED of 20 refused (at least 12): $(cat "$T"/ufa*.err)"
+	# each refusal is one line
+	for f in "$T"/ufa*.err; do
+		[ -s "$f" ] && { [ "$(wc -l <"$f")" = 1 ] || fail "not one line: $(cat "$f")"; }
+	done
+	t0=$(ms)
+	"$TRAWL" list >"$T/root.out" 2>&1 || fail "root's list failed: $(cat "$T/root.out")"
+	echo "root's list answered in $(($(ms) - t0)) ms"
+	# the clients hang up (their requests go on): no room comes back
+	kill -KILL "${FLOOD_PIDS[@]}" 2>/dev/null
+	wait "${FLOOD_PIDS[@]}" 2>/dev/null
+	flood b 20
+	[ "$HELD" -le 8 ] || fail "after the hang-ups, $HELD children held for one member (at most 8)"
+	[ "$REFUSED" = 20 ] || fail "after the hang-ups, $REFUSED of 20 refused: $(cat "$T"/ufb*.err)"
+	wait "${FLOOD_PIDS[@]}" 2>/dev/null
+	# let go: the reads end, and the member may add again
+	rm -f "$T/gate.hold"
+	for k in $(seq 300); do [ "$(children)" = 0 ] && break; sleep 0.1; done
+	expect 0 gt add-trigger --name ufc --condition event-rule-matches --type=kernel:uprobe \
+		--location "elf:$F/bin/app:main" --action notify ||
+		fail "add-trigger once the reads are over: $(cat "$T/err")"
+	expect 0 gt list-triggers
+	n=$(grep -c "^- name: uf" "$T/out")
+	echo "the member holds $n triggers (the hung-up ones registered, and ufc)"
+	[ "$n" -le 9 ] || fail "the member holds $n triggers: $(grep '^- name' "$T/out")"
+	finish
+fi
+echo "usage: held-owner.sh shm|elf|elf-flood"
 exit 2

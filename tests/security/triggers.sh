@@ -64,4 +64,39 @@ expect 0 "$TRAWL" add-trigger --owner-uid "$NU" --name fromroot "${rule[@]}" --a
 expect 0 as "$N" list-triggers
 grep -q "^- name: fromroot$" "$T/out" && grep -q "owner uid: $NU" "$T/out" ||
 	fail "N does not own root's trigger for them: $(cat "$T/out")"
+
+# What root is shown of a member's rules: root's list-triggers and `list
+# SESSION` printed a member's trigger event name, filter and capture, and
+# their session's event names and filters, as given: an escape sequence
+# there reached root's terminal (and made MI invalid XML). The daemon
+# refuses such text in one line; printable UTF-8 stays welcome.
+ESC=$(printf '\033')
+esc_refused() { # WHAT CMD...: refused in one line naming the byte
+	expect 7 "${@:2}" && expect_err_line "not UTF-8 (0x1b at byte" ||
+		echo "  ($1 was taken)" >&2
+}
+esc_refused "trigger name" as "$N" add-trigger --name e1 --condition event-rule-matches \
+	--type=user --name="app${ESC}]0;owned${ESC}\\" --action notify
+esc_refused "trigger filter" as "$N" add-trigger --name e2 --condition event-rule-matches \
+	--type=user --name=app:x --filter "a == \"${ESC}[31m\"" --action notify
+esc_refused "JUL trigger logger" as "$N" add-trigger --name e3 --condition event-rule-matches \
+	--type=jul --name="lo${ESC}[2J" --action notify
+# (the CLI parses captures itself; the daemon's check is for other clients)
+expect 0 as "$N" create esc -o "$T/$N/esc"
+esc_refused "event name" as "$N" enable-event -u "app${ESC}[2J" -s esc
+esc_refused "event filter" as "$N" enable-event -u app:y -s esc --filter "a == \"${ESC}[31m\""
+esc_refused "JUL logger" as "$N" enable-event -j "lo${ESC}[31m" -s esc
+expect 0 as "$N" add-trigger --name utf --condition event-rule-matches --type=user \
+	--name="app:Ã©tÃ©" --action notify
+expect 0 as "$N" enable-event -u "app:Ã©tÃ©" -s esc
+expect 0 "$TRAWL" list-triggers
+grep -q $'\033' "$T/out" && fail "root's list-triggers shows a member's escape: $(cat -v "$T/out")"
+grep -q "rule: app:Ã©tÃ© " "$T/out" || fail "the UTF-8 rule is not listed: $(cat "$T/out")"
+expect 0 "$TRAWL" list esc
+grep -q $'\033' "$T/out" && fail "root's list esc shows a member's escape: $(cat -v "$T/out")"
+grep -q "app:Ã©tÃ© " "$T/out" || fail "the UTF-8 rule is not listed: $(cat "$T/out")"
+expect 0 "$TRAWL" --mi xml list-triggers
+if command -v xmllint >/dev/null; then
+	xmllint --noout - <"$T/out" 2>"$T/err" || fail "root's MI is not XML: $(cat "$T/err")"
+fi
 finish
