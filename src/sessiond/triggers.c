@@ -125,6 +125,8 @@ static int name_generate(struct sd_trigger *t)
 static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
 {
 	int agent = TRAWL_CTL_WIRE_IS_AGENT(req->domain);
+	int probe = req->event_kind == TRAWL_CTL_EVENT_PROBE ||
+		    req->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE;
 
 	/* an agent domain's rule: event-rule-matches only (it has no channels) */
 	if (agent && req->trigger.condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES) {
@@ -139,8 +141,11 @@ static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply
 	}
 	/* Root lists every user's triggers: their texts, as given, must not
 	 * reach root's terminal with escape sequences (a location passes the
-	 * probe grammars; a kernel filter, ftrace's). */
-	if (sd_text_refused(r, "failed to register trigger", "event name", req->name) ||
+	 * probe grammars, and so does a probe's event name that is its
+	 * location, the default: refused with the grammar's line; a kernel
+	 * filter passes ftrace's). */
+	if (((!probe || strcmp(req->name, req->target)) &&
+	     sd_text_refused(r, "failed to register trigger", "event name", req->name)) ||
 	    sd_text_refused(r, "failed to register trigger", "capture", req->trigger.captures) ||
 	    sd_text_refused(r, "failed to register trigger", "event name exclusion",
 			    req->exclusions) ||
