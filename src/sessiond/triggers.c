@@ -125,6 +125,7 @@ static int name_generate(struct sd_trigger *t)
 static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply *r)
 {
 	int agent = TRAWL_CTL_WIRE_IS_AGENT(req->domain);
+	uint32_t i;
 	int probe = req->event_kind == TRAWL_CTL_EVENT_PROBE ||
 		    req->event_kind == TRAWL_CTL_EVENT_USERSPACE_PROBE;
 
@@ -152,6 +153,14 @@ static int condition_check(const struct trawl_ctl_wire_req *req, struct sd_reply
 	    (req->domain != TRAWL_CTL_DOMAIN_KERNEL &&
 	     sd_text_refused(r, "failed to register trigger", "filter", req->filter)))
 		return -1;
+	for (i = 0; i < req->trigger.nr_actions; i++) {
+		const struct trawl_ctl_wire_action *a = &req->trigger.actions[i];
+
+		if (sd_text_refused(r, "failed to register trigger", "snapshot output", a->output) ||
+		    sd_text_refused(r, "failed to register trigger", "control URL", a->ctrl_url) ||
+		    sd_text_refused(r, "failed to register trigger", "data URL", a->data_url))
+			return -1;
+	}
 	if (req->trigger.condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES)
 		return 0;
 	if (req->exclusions[0] && req->domain != TRAWL_CTL_DOMAIN_UST) {

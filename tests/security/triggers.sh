@@ -66,8 +66,9 @@ grep -q "^- name: fromroot$" "$T/out" && grep -q "owner uid: $NU" "$T/out" ||
 	fail "N does not own root's trigger for them: $(cat "$T/out")"
 
 # What root is shown of a member's rules: root's list-triggers and `list
-# SESSION` printed a member's trigger event name, filter and capture, and
-# their session's event names and filters, as given: an escape sequence
+# SESSION` printed a member's trigger event name, filter and capture, a
+# snapshot action's path or URLs, and their session's event names and
+# filters, as given: an escape sequence
 # there reached root's terminal (and made MI invalid XML). The daemon
 # refuses such text in one line; printable UTF-8 stays welcome.
 ESC=$(printf '\033')
@@ -81,6 +82,13 @@ esc_refused "trigger filter" as "$N" add-trigger --name e2 --condition event-rul
 	--type=user --name=app:x --filter "a == \"${ESC}[31m\"" --action notify
 esc_refused "JUL trigger logger" as "$N" add-trigger --name e3 --condition event-rule-matches \
 	--type=jul --name="lo${ESC}[2J" --action notify
+snap=(--condition event-rule-matches --type=user --name=app:x --action snapshot-session esc)
+esc_refused "snapshot action URLs" as "$N" add-trigger --name e4 "${snap[@]}" \
+	--ctrl-url "tcp://127.0.0.1:5342/${ESC}[2J" --data-url "tcp://127.0.0.1:5343/${ESC}[2J"
+esc_refused "snapshot action URL" as "$N" add-trigger --name e5 "${snap[@]}" \
+	--url "net://127.0.0.1/a${ESC}[2J"
+esc_refused "snapshot action path" as "$N" add-trigger --name e6 "${snap[@]}" \
+	--path "/tmp/a${ESC}[2J"
 # (the CLI parses captures itself; the daemon's check is for other clients)
 expect 0 as "$N" create esc -o "$T/$N/esc"
 esc_refused "event name" as "$N" enable-event -u "app${ESC}[2J" -s esc
