@@ -292,17 +292,26 @@ int trawl_kernel_session_snapshot(struct trawl_kernel_session *s, const char *co
 	return fd;
 }
 
-int trawl_kernel_session_finish_send(struct trawl_kernel_session *s)
+/*
+ * 'Q' to the consumer, if one runs: it drains everything (partial pages
+ * too), writes, and exits, closing its end of the socket: the fd to wait
+ * on, returned; 0 when none runs or it could not be told (then reaped).
+ */
+static int consumer_quit_send(struct trawl_kernel_session *s)
 {
-	set_tracing(s, 0);
 	if (!s->consumer)
 		return 0;
 	if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
 		ksession_consumer_reap(s, 1);
 		return 0;
 	}
-	/* The consumer closes its end when it exits. */
 	return s->ctl_fd;
+}
+
+int trawl_kernel_session_finish_send(struct trawl_kernel_session *s)
+{
+	set_tracing(s, 0);
+	return consumer_quit_send(s);
 }
 
 void trawl_kernel_session_finish_recv(struct trawl_kernel_session *s, int failed)
@@ -319,16 +328,8 @@ int trawl_kernel_session_switch_send(struct trawl_kernel_session *s, int tracing
 		trawl_msg_fmt(err, errlen, "cannot turn kernel tracing off: %s", strerror(-ret));
 		return ret;
 	}
-	if (!s->consumer)
-		return 0;
-	/* 'Q': drain everything (partial pages too), write, exit; tracing
-	 * may go on: what comes meanwhile waits in the kernel's buffers */
-	if (send(s->ctl_fd, "Q", 1, MSG_NOSIGNAL) != 1) {
-		ksession_consumer_reap(s, 1);
-		return 0;
-	}
-	/* the consumer closes its end when it exits */
-	return s->ctl_fd;
+	/* tracing may go on: what comes meanwhile waits in the kernel's buffers */
+	return consumer_quit_send(s);
 }
 
 int trawl_kernel_session_switch_recv(struct trawl_kernel_session *s, int failed,
