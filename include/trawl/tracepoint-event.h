@@ -310,7 +310,7 @@
 	_TRAWL_NW_##nw({                                                                              \
 		const char *__str = (src);                                                            \
 		size_t __l = __dyn[__di++];                                                           \
-		memcpy(__p, __str ? __str : "(null)", __l);                                           \
+		_trawl_ust_copy(__p, __str ? __str : "(null)", __l);                                  \
 		__p[__l - 1] = '\0';                                                                  \
 		__p += __l;                                                                           \
 	})
@@ -336,8 +336,16 @@
 		/* Acquire (array, count, slot): pairs with the release stores that published them. */ \
 		struct trawl_ust_slots *__s = __atomic_load_n(&__ev->slots, __ATOMIC_ACQUIRE);         \
 		unsigned int __i, __nr = __s ? __atomic_load_n(&__s->nr, __ATOMIC_ACQUIRE) : 0;       \
-		for (__i = 0; __i < __nr && __i < __s->cap; __i++) {                                  \
-			void *__chan = __atomic_load_n(&__s->slot[__i].chan, __ATOMIC_ACQUIRE);        \
+		/* Fixed once published (cap, the array): loaded once, not after                    \
+		 * each acquire load below. */                                                         \
+		struct trawl_ust_slot *__sl = 0;                                                      \
+		if (__nr) {                                                                           \
+			__sl = __s->slot;                                                             \
+			if (__nr > __s->cap)                                                          \
+				__nr = __s->cap;                                                      \
+		}                                                                                     \
+		for (__i = 0; __i < __nr; __i++) {                                                   \
+			void *__chan = __atomic_load_n(&__sl[__i].chan, __ATOMIC_ACQUIRE);            \
 			struct trawl_ust_ctx __ctx;                                                   \
 			uint32_t __filt;                                                              \
 			char *__p;                                                                    \
@@ -345,7 +353,7 @@
 			if (!__chan || !_TRAWL_IN_SESSION(__chan, args))                              \
 				continue;                                                             \
 			/* Acquire: pairs with libtrawl-ust's release store of the filter. */         \
-			__filt = __atomic_load_n(&__s->slot[__i].filter, __ATOMIC_ACQUIRE);            \
+			__filt = __atomic_load_n(&__sl[__i].filter, __ATOMIC_ACQUIRE);                 \
 			if (__builtin_expect(__filt != 0, 0)) {                                       \
 				/* Before reserving: a rejected event costs no space. */              \
 				if (!__fdone) {                                                       \
@@ -355,7 +363,7 @@
 				if (!trawl_ust_filter_pass(__filt, __fa))                             \
 					continue;                                                     \
 			}                                                                             \
-			if (trawl_ust_reserve_ip(__chan, __atomic_load_n(&__s->slot[__i].id, __ATOMIC_RELAXED), \
+			if (trawl_ust_reserve_ip(__chan, __atomic_load_n(&__sl[__i].id, __ATOMIC_RELAXED), \
 						 __len, __ip, &__ctx))                                \
 				continue;                                                             \
 			__p = __ctx.p;                                                                \

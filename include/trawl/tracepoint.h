@@ -255,6 +255,26 @@ static inline void _trawl_ust_from_be(void *dst, const void *v, size_t n)
 #endif
 }
 
+/*
+ * A string's @n bytes (its NUL included, @n >= 1) from @src: memcpy(), with
+ * those of 8 to 16 bytes, most event strings, copied inline as two
+ * overlapping 8-byte loads and stores within the @n bytes rather than
+ * through the PLT.
+ */
+static inline void _trawl_ust_copy(char *p, const char *src, size_t n)
+{
+	if (n - 8 <= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, src, 8);
+		memcpy(&b, src + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else {
+		memcpy(p, src, n);
+	}
+}
+
 /* Copies @n bytes of text from @src up to its first NUL, the rest of the
  * @n bytes zeroed (ctf_array_text, ctf_sequence_text: as LTTng-UST does). */
 static inline void _trawl_ust_write_text(char *p, const void *src, size_t n)
@@ -273,9 +293,17 @@ static inline void _trawl_ust_write_text(char *p, const void *src, size_t n)
  * libtrawl-ust through dlsym() instead, so that a program whose providers
  * are loaded later (LD_PRELOAD, dlopen) need not link it. */
 int trawl_ust_reserve(void *chan, uint32_t id, size_t payload, struct trawl_ust_ctx *ctx);
+/* What a probe calls for every event, through the GOT rather than the PLT
+ * (GCC's noplt, position-independent code only): one jump less per call,
+ * the same symbols (the loader binds them at start-up). */
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define _TRAWL_NOPLT __attribute__((noplt))
+#else
+#define _TRAWL_NOPLT
+#endif
 /* The same, knowing the call site's address (the "ip" context). */
-int trawl_ust_reserve_ip(void *chan, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx);
-void trawl_ust_commit(struct trawl_ust_ctx *ctx);
+_TRAWL_NOPLT int trawl_ust_reserve_ip(void *chan, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx);
+_TRAWL_NOPLT void trawl_ust_commit(struct trawl_ust_ctx *ctx);
 /* 1 if an event whose field values are @args (one per field of its
  * description) passes the filter @filter of a slot (its non-zero filter
  * word), 0 if it must not be recorded. Called before reserving. */
