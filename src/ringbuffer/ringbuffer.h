@@ -528,7 +528,7 @@ static inline __attribute__((always_inline)) int trawl_rb_reserve_try(struct tra
 {
 	struct trawl_rb_ctrl *c = rb->ctrl;
 	const uint64_t S = rb->subbuf_size;
-	uint64_t old, pos, off, ts, tsh, hlen, len, word;
+	uint64_t old, pos, ts, tsh, hlen, len, word, at;
 	char *p;
 
 	if (__builtin_expect(rb->clock != TRAWL_RB_CLOCK_TSC, 0))
@@ -544,16 +544,22 @@ static inline __attribute__((always_inline)) int trawl_rb_reserve_try(struct tra
 	}
 	tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
 	pos = old & TRAWL_RB_POS_MASK;
-	off = pos & (S - 1);
 	hlen = (id <= TRAWL_CTF_COMPACT_ID_MAX && tsh == old >> TRAWL_RB_POS_BITS) ? TRAWL_CTF_COMPACT_HEADER_SIZE
 										: TRAWL_CTF_EXTENDED_HEADER_SIZE;
 	len = hlen + payload;
-	/* off + len < S: the event ends inside this sub-buffer, so pos + len
-	 * is below the next multiple of S, at most 2^36: no wrap to mask. */
-	word = tsh << TRAWL_RB_POS_BITS | (pos + len);
+	/*
+	 * No switch: trawl_rb_reserve()'s off != 0 && off + len < S (off =
+	 * pos & (S - 1)), that is pos - 1 and pos + len in the same
+	 * sub-buffer, their bits from log2(S) up equal. (pos 0: pos - 1 wraps
+	 * to all ones, never equal; pos + len stays below 2^64.) Then the
+	 * event ends inside this sub-buffer, so pos + len is below the next
+	 * multiple of S, at most 2^36: no wrap to mask.
+	 */
+	at = pos + len;
+	word = tsh << TRAWL_RB_POS_BITS | at;
 	/* Acquire-release on success, acquire on failure: trawl_rb_reserve()'s
 	 * CAS, whose release sequence this one is part of. */
-	if (__builtin_expect(off == 0 || off + len >= S, 0) ||
+	if (__builtin_expect(((pos - 1) ^ at) >= S, 0) ||
 	    __builtin_expect(!__atomic_compare_exchange_n(&c->reserve, &old, word, 0, __ATOMIC_ACQ_REL,
 							   __ATOMIC_ACQUIRE),
 			     0))
@@ -563,9 +569,11 @@ static inline __attribute__((always_inline)) int trawl_rb_reserve_try(struct tra
 		last->word = word;
 		last->ts = ts;
 	}
-	p = rb->data + (pos & rb->buf_mask);
+	/* The slot: the sub-buffer of pos within the n * S bytes. */
+	at = pos & rb->buf_mask;
+	p = rb->data + at;
 	ctx->p = trawl_rb_write_header(p, id, ts, hlen);
-	ctx->meta = &c->meta[(pos >> rb->subbuf_shift) & (rb->num_subbuf - 1)];
+	ctx->meta = &c->meta[at >> rb->subbuf_shift];
 	ctx->len = len;
 	return 0;
 }

@@ -365,15 +365,15 @@ static inline __attribute__((always_inline)) int reserve_in(struct trawl_ust_cha
 }
 
 /*
- * The fast path of every event: one call from the probe (the commit is
- * inline in the probe, <trawl/tracepoint.h>). What is not the common case
- * (no stream for this CPU, a packet switch, a lost race, a full buffer,
- * contexts) is out of line, so that the common case is straight code around
- * trawl_rb_reserve_try().
+ * Any event: trawl_ust_reserve_ip()'s general case, for what its common
+ * case does not do (below). What is not the common case here either (no
+ * stream for this CPU, a packet switch, a lost race, a full buffer,
+ * contexts) is out of line, so that this is straight code around
+ * trawl_rb_reserve_try() too.
  */
-TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
+static __attribute__((noinline)) int reserve_any(struct trawl_ust_chan *chan, uint32_t id, size_t payload,
+						 void *ip, struct trawl_ust_ctx *ctx)
 {
-	struct trawl_ust_chan *chan = chanp;
 	uint32_t cpu;
 	int ret;
 
@@ -397,6 +397,85 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	return reserve_in(chan, cpu, id, payload, ip, ctx);
 }
 
+/*
+ * The fast path of every event: one call from the probe (the commit is
+ * inline in the probe, <trawl/tracepoint.h>, or trawl_ust_commit() below).
+ *
+ * The common case is done here and in reserve_fast() only, as straight code
+ * that calls nothing: an active channel without contexts, the CPU from rseq
+ * (no getcpu plugin) with a stream of its own, the outermost event of the
+ * thread (in_event 0), and trawl_rb_reserve_try()'s case (TSC clock, no
+ * packet switch, the CAS won). Anything else, found before or after the
+ * try, jumps to reserve_any() with the same arguments, which does it all
+ * again from the start: nothing the try did is seen by anyone until its CAS
+ * succeeds. What that leaves out of the common case: current_cpu()'s plugin
+ * and __rseq_size checks, in_event's increment and decrement (a store of 1
+ * and of 0 instead), set_ctx()'s __rseq_size check, and reserve_in()'s
+ * branches for contexts.
+ *
+ * The CPU: cpu_id of the rseq area, read through %fs with no check of
+ * __rseq_size: a thread that glibc did not register has -1 there
+ * (RSEQ_CPU_ID_REGISTRATION_FAILED), which as an unsigned number is no
+ * stream's, so reserve_any() takes it (sched_getcpu()). That is the first
+ * check, in a function that saves no register, so that a thread without
+ * rseq (valgrind's, among others) pays a few instructions for the fast path
+ * it cannot take. A cpu_id read that way also tells that the thread is
+ * registered: the on-CPU commit needs no __rseq_size check either.
+ * Nesting: reserve_fast() sets in_event to 1 around the try and back to 0;
+ * a signal handler's event that interrupts it finds 1 and goes to
+ * reserve_any(), which counts itself in and out, as before (and a handler
+ * that ran before the 1 was stored left 0 behind it).
+ */
+#if defined(TRAWL_UST_ONCPU)
+/* trawl_ust_reserve_ip()'s common case once its checks passed: the stream
+ * of @cpu, which @chan has. Apart, so that the checks that a thread
+ * without rseq fails cost it no saved registers. */
+static __attribute__((noinline)) int reserve_fast(struct trawl_ust_chan *chan, uint32_t id, size_t payload,
+						  void *ip, struct trawl_ust_ctx *ctx, uint32_t cpu)
+{
+	const struct trawl_rb *rb = &chan->rbs[cpu];
+	struct trawl_rb_ctx rctx;
+	int ret;
+
+	/* Signal fences: reserve_in()'s. */
+	in_event = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ret = trawl_rb_reserve_try((struct trawl_rb *)rb, id, payload, &rctx, &last_event);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	in_event = 0;
+	if (trawl_unlikely(ret))
+		return reserve_any(chan, id, payload, ip, ctx);
+	ctx->p = rctx.p;
+	if (trawl_likely(rb->commit_cpu)) {
+		ctx->priv = (char *)rctx.meta + PRIV_ON_CPU;
+		ctx->len = rctx.len | (uint64_t)rb->cpu << 32;
+	} else {
+		ctx->priv = rctx.meta;
+		ctx->len = rctx.len;
+	}
+	return 0;
+}
+#endif
+
+TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, void *ip, struct trawl_ust_ctx *ctx)
+{
+	struct trawl_ust_chan *chan = chanp;
+#if defined(TRAWL_UST_ONCPU)
+	uint32_t cpu;
+
+	/* Relaxed: the kernel rewrites it on migration; any recent value is
+	 * good (current_cpu()). */
+	__asm__ __volatile__("movl %%fs:4(%1), %0" : "=r"(cpu) : "r"(__rseq_offset));
+	/* Relaxed: as in reserve_any() (the plugin: current_cpu()). */
+	if (trawl_unlikely(cpu >= chan->nr_streams || !__atomic_load_n(&chan->active, __ATOMIC_RELAXED) ||
+			   chan->context_size || __atomic_load_n(&trawl_ust_getcpu_fn, __ATOMIC_RELAXED) || in_event))
+		return reserve_any(chan, id, payload, ip, ctx);
+	return reserve_fast(chan, id, payload, ip, ctx, cpu);
+#else
+	return reserve_any(chan, id, payload, ip, ctx);
+#endif
+}
+
 /* What <trawl/tracepoint.h>'s _trawl_ust_commit() adds to inline: the
  * commit count is a sub-buffer's meta's first word. */
 _Static_assert(__builtin_offsetof(struct trawl_rb_meta, commit) == 0, "ctx->priv points at the commit count");
@@ -407,18 +486,22 @@ _Static_assert(_Alignof(struct trawl_rb_meta) > PRIV_TAGS, "ctx->priv's low bits
  * record. */
 TRAWL_EXPORT void trawl_ust_commit(struct trawl_ust_ctx *ctx)
 {
-	uintptr_t tag = (uintptr_t)ctx->priv & PRIV_TAGS;
-	struct trawl_rb_meta *m = (struct trawl_rb_meta *)((uintptr_t)ctx->priv - tag);
-	struct trawl_rb_ctx rctx = { ctx->p, m, ctx->len };
+	uintptr_t priv = (uintptr_t)ctx->priv;
+	struct trawl_rb_ctx rctx = { ctx->p, NULL, ctx->len };
 
-	if (trawl_likely(tag == PRIV_ON_CPU)) {
+	/* The tag's value subtracted as a constant in each case, so that the
+	 * compiler folds it into the add's address. */
+	if (trawl_likely((priv & PRIV_TAGS) == PRIV_ON_CPU)) {
+		rctx.meta = (struct trawl_rb_meta *)(priv - PRIV_ON_CPU);
 		rctx.len = (uint32_t)ctx->len;
 #if defined(TRAWL_UST_ONCPU)
-		if (trawl_likely(!trawl_ust_add_on_cpu(&m->commit_cpu, rctx.len, (uint32_t)(ctx->len >> 32))))
+		if (trawl_likely(!trawl_ust_add_on_cpu(&rctx.meta->commit_cpu, rctx.len, (uint32_t)(ctx->len >> 32))))
 			return;
 #endif
-	} else if (trawl_unlikely(tag == PRIV_NOTIFY)) {
+	} else if (trawl_unlikely((priv & PRIV_TAGS) == PRIV_NOTIFY)) {
 		return notify_commit(ctx);
+	} else {
+		rctx.meta = (struct trawl_rb_meta *)priv;
 	}
 	trawl_rb_commit(&rctx);
 }

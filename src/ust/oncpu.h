@@ -78,7 +78,7 @@ static inline __attribute__((always_inline)) int trawl_ust_add_on_cpu(uint64_t *
 		     "1:\n\t"
 		     "cmpl %[cpu], %%fs:4(%[area])\n\t"
 		     "jnz %l[other]\n\t"
-		     "addq %[len], (%[count])\n\t"
+		     "addq %[len], %[count]\n\t"
 		     "2:\n\t"
 		     ".pushsection __rseq_failure, \"ax\"\n\t"
 		     ".byte 0x0f, 0xb9, 0x3d\n\t"
@@ -87,7 +87,7 @@ static inline __attribute__((always_inline)) int trawl_ust_add_on_cpu(uint64_t *
 		     "jmp %l[other]\n\t"
 		     ".popsection"
 		     :
-		     : [area] "r"(__rseq_offset), [cpu] "r"(cpu), [len] "r"(len), [count] "r"(count),
+		     : [area] "r"(__rseq_offset), [cpu] "r"(cpu), [len] "r"(len), [count] "m"(*count),
 		       [sig] "i"(TRAWL_UST_RSEQ_SIG)
 		     : "rax", "memory", "cc"
 		     : other);
