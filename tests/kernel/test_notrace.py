@@ -48,8 +48,15 @@ def comm(tid):
         return ""
 
 
-def check(trace, hidden, known_pid, known_fd):
+def check(trace, hidden, known_pid, known_fd, last):
+    """True when the trace is checked; False when events were lost (counted by
+    the tracer) and this is not the @last attempt: machine-wide read/write on a
+    loaded machine (compilers, other tests) can outrun even a large buffer,
+    and a lost event could be one of the known program's reads."""
     evs, lost = ktest.events(trace)
+    if lost and not last:
+        print("note: %s: %d events lost (counted) on a busy machine: again" % (trace, lost))
+        return False
     assert lost == 0, lost
     who = {}
     for e in evs:
@@ -73,6 +80,7 @@ def check(trace, hidden, known_pid, known_fd):
         print("note: procname of the known program's reads: %s" % names)
     lines, err = ktest.babeltrace_clean(trace)
     assert err == "", err
+    return True
 
 
 def known_program():
@@ -82,44 +90,53 @@ def known_program():
     return int(p.stdout.split("pid=")[1].split()[0]), int(p.stdout.split("fd=")[1].split()[0])
 
 
-# 1. through the root session daemon and the CLI
+# 1. through the root session daemon and the CLI; a channel large enough for
+# a second of machine-wide read/write on a busy machine (32 MiB a CPU)
+ATTEMPTS = 3
 try:
-    out = os.path.join(d, "daemon")
-    trawl("create", "notrace", "--output", out)
-    trawl("enable-event", "--kernel", "--syscall", "read,write")
-    trawl("add-context", "--kernel", "-t", "procname", "-t", "tid")
-    trawl("start")
-    hidden = family(daemon_pid())
-    assert len(hidden) >= 2, hidden  # the daemon and its kernel consumer at least
-    time.sleep(0.5)
-    kpid, kfd = known_program()
-    time.sleep(0.5)
-    hidden |= family(daemon_pid())
-    trawl("stop")
-    check(os.path.join(out, "kernel"), hidden, kpid, kfd)
-    trawl("destroy", "notrace")
+    for attempt in range(ATTEMPTS):
+        out = os.path.join(d, "daemon%d" % attempt)
+        trawl("create", "notrace", "--output", out)
+        trawl("enable-channel", "--kernel", "--subbuf-size", "2M", "--num-subbuf", "16", "big")
+        trawl("enable-event", "--kernel", "--syscall", "read,write", "-c", "big")
+        trawl("add-context", "--kernel", "-c", "big", "-t", "procname", "-t", "tid")
+        trawl("start")
+        hidden = family(daemon_pid())
+        assert len(hidden) >= 2, hidden  # the daemon and its kernel consumer at least
+        time.sleep(0.5)
+        kpid, kfd = known_program()
+        time.sleep(0.5)
+        hidden |= family(daemon_pid())
+        trawl("stop")
+        done = check(os.path.join(out, "kernel"), hidden, kpid, kfd, attempt == ATTEMPTS - 1)
+        trawl("destroy", "notrace")
+        if done:
+            break
 finally:
     ktest.stop_daemon()
 
 # 2. through trawl-ktrace: neither the driver nor its consumer (both trawl-ktrace; other
 # tests' trawl-ktrace processes running at the same time may show: they are not ours)
-trace = os.path.join(d, "ktrace")
-drv = subprocess.Popen([os.path.join(ktest.BIN, "trawl-ktrace"), "-o", trace, "-s", "read", "-s", "write",
-                        "-x", "procname,tid", "--", "sh", "-c",
-                        "sleep 0.5; %s reads %d; sleep 0.5" % (os.path.join(ktest.BIN, "ksyscalls"), NREADS)],
-                       stdout=subprocess.PIPE, text=True)
-# the driver spawns its consumer once the instance is set up: a fixed 0.3 s
-# wait missed it on a loaded machine (1 run in 4), so wait until it is there,
-# and until the traced command's child has exec'd sh (before that, it too is
-# named trawl-ktrace: taking its tid as hidden failed 2 runs in 6)
-for _ in range(200):
-    time.sleep(0.05)
-    fam = family(drv.pid)
-    hidden = {t for t in fam if comm(t) == "trawl-ktrace"}
-    if len(hidden) >= 2 and any(comm(t) == "sh" for t in fam):
+for attempt in range(ATTEMPTS):
+    trace = os.path.join(d, "ktrace%d" % attempt)
+    drv = subprocess.Popen([os.path.join(ktest.BIN, "trawl-ktrace"), "-o", trace, "-s", "read", "-s", "write",
+                            "-x", "procname,tid", "--buffer-kb", "32768", "--", "sh", "-c",
+                            "sleep 0.5; %s reads %d; sleep 0.5" % (os.path.join(ktest.BIN, "ksyscalls"), NREADS)],
+                           stdout=subprocess.PIPE, text=True)
+    # the driver spawns its consumer once the instance is set up: a fixed 0.3 s
+    # wait missed it on a loaded machine (1 run in 4), so wait until it is there,
+    # and until the traced command's child has exec'd sh (before that, it too is
+    # named trawl-ktrace: taking its tid as hidden failed 2 runs in 6)
+    for _ in range(200):
+        time.sleep(0.05)
+        fam = family(drv.pid)
+        hidden = {t for t in fam if comm(t) == "trawl-ktrace"}
+        if len(hidden) >= 2 and any(comm(t) == "sh" for t in fam):
+            break
+    assert len(hidden) >= 2, hidden  # the driver and its consumer
+    stdout, _ = drv.communicate(timeout=120)
+    assert drv.returncode == 0, drv.returncode
+    if check(trace, hidden, int(stdout.split("pid=")[1].split()[0]), int(stdout.split("fd=")[1].split()[0]),
+             attempt == ATTEMPTS - 1):
         break
-assert len(hidden) >= 2, hidden  # the driver and its consumer
-stdout, _ = drv.communicate(timeout=120)
-assert drv.returncode == 0, drv.returncode
-check(trace, hidden, int(stdout.split("pid=")[1].split()[0]), int(stdout.split("fd=")[1].split()[0]))
 print("ok")
