@@ -34,6 +34,8 @@ static void walk(const struct trawl_relay_msg *m)
 		sink += strlen(m->path) + strlen(m->to);
 	if (m->cmd == TRAWL_RELAY_CHUNK)
 		sink += m->kind + strlen(m->path) + strlen(m->to) + strlen(m->next);
+	if (m->cmd == TRAWL_RELAY_BEACON)
+		sink += (size_t)m->ts_end;
 }
 
 static void messages(const uint8_t *p, size_t len)

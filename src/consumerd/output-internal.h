@@ -139,6 +139,16 @@ struct trawl_output_stream {
 	uint32_t file_count;
 	uint64_t file_index;
 	uint64_t closed_bytes;
+	/*
+	 * Live beacons sent as BEACONs (output-stream.c, stream_beacon()):
+	 * packets written or sent (0: none yet), the ring buffer's
+	 * events_discarded in the last of them, and how many of the stream's
+	 * packets went as BEACONs: each later packet_seq_num is that much
+	 * lower, so readers see no gap where they were
+	 */
+	uint64_t packets;
+	uint64_t last_discarded;
+	uint64_t beacons;
 };
 
 /* stream_packet() flags */

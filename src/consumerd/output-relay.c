@@ -325,8 +325,13 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, int *refused, c
 		 * network cut; EAGAIN: SO_RCVTIMEO ran out): relayd said nothing */
 		ret = n >= 0 ? -ECONNRESET
 		      : errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
-		trawl_msg_fmt(err, err_len, "trawl-relayd at %s did not answer: %s", o->peer,
-			      strerror(-ret));
+		if (ret == -ECONNRESET)
+			trawl_msg_fmt(err, err_len, "trawl-relayd at %s did not answer: %s (a "
+				      "trawl-relayd older than relay protocol %u drops the HELLO)",
+				      o->peer, strerror(-ret), (unsigned)TRAWL_RELAY_VERSION);
+		else
+			trawl_msg_fmt(err, err_len, "trawl-relayd at %s did not answer: %s",
+				      o->peer, strerror(-ret));
 		goto fail;
 	}
 	ret = le32toh(r.magic) != TRAWL_RELAY_MAGIC ? -EPROTO : (int32_t)le32toh((uint32_t)r.status);
@@ -334,7 +339,10 @@ static int relay_connect(struct trawl_output *o, int timeout_ms, int *refused, c
 		ret = -EPROTO; /* a positive "error" once made the caller take it for success */
 	if (ret) {
 		trawl_msg_fmt(err, err_len, "trawl-relayd at %s refused the session: %s", o->peer,
-			      strerror(-ret));
+			      ret == -EPROTONOSUPPORT ? "it speaks another relay protocol than "
+							"this consumer's (run the same trawl "
+							"version on both hosts)"
+						      : strerror(-ret));
 		if (refused)
 			*refused = 1;
 		goto fail;

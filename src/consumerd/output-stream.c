@@ -371,6 +371,52 @@ static int64_t local_packet(struct trawl_output_stream *st, struct iovec *v,
 }
 
 /*
+ * A live relay stream's packet that says nothing but a time: no event, no
+ * more events discarded than the packet before, no gap to show, and not
+ * the stream's first (relayd's live server finds the stream and its class
+ * by that one). The consumers cut one on every quiet stream each live tick
+ * (a beacon: its end bounds the stream's next events); written as a packet
+ * it took room in the file (4 KiB of a --tracefile-size ring each tick,
+ * which rotated the last real packets out of a quiet stream's files).
+ * LTTng's live beacons are index entries only, kept by relayd in memory.
+ */
+static int is_beacon(const struct trawl_output_stream *st, const struct trawl_ctf_packet *p,
+		     int flags)
+{
+	return st->o->relay && !flags && st->packets && !st->lost_packets &&
+	       p->bytes <= sizeof(struct trawl_ctf_packet_start) &&
+	       be64toh(p->entry.events_discarded) == st->last_discarded &&
+	       trawl_output_live_timer_us(st->o);
+}
+
+/*
+ * Sends beacon @p as a BEACON (relayd/proto.h): its end, on the stream's
+ * index file, nothing written. Not one of the stream's packets any more:
+ * the later ones are numbered as if it never was. A connection that is
+ * down or broken loses it, and nothing is owed: the next one says more.
+ * Returns the packet's size (handed over, as a packet sent).
+ */
+static int64_t stream_beacon(struct trawl_output_stream *st, const struct trawl_ctf_packet *p)
+{
+	uint64_t end = htole64(be64toh(p->entry.timestamp_end));
+	struct iovec v = {&end, sizeof(end)};
+
+	st->beacons++;
+	trawl_output_relay_ready(st->o);
+	trawl_output_relay_send(st->o, TRAWL_RELAY_BEACON, (uint32_t)st->index, &v, 1);
+	return (int64_t)p->size;
+}
+
+/* @p's packet_seq_num, in its header and index entry, less the beacons sent before it. */
+static void stream_renumber(const struct trawl_output_stream *st, struct trawl_ctf_packet *p)
+{
+	uint64_t seq = be64toh(p->entry.packet_seq_num) - st->beacons;
+
+	p->entry.packet_seq_num = htobe64(seq);
+	p->head.context.packet_seq_num = seq; /* (the host's byte order: exp.big_endian) */
+}
+
+/*
  * Writes a packet (output.h). Each packet's events_discarded gets the
  * events of the stream's lost packets added (its carry), so that a packet
  * after a gap tells readers how many were lost (its packet_seq_num, how
@@ -395,6 +441,10 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 
 	if (trawl_ctf_packet_prepare(&p, pkt, avail, &exp, st->instance_id, st->offset))
 		return -EPROTO;
+	if (is_beacon(st, &p, flags))
+		return stream_beacon(st, &p);
+	if (st->beacons)
+		stream_renumber(st, &p);
 	/*
 	 * split: a packet that would take the file past its size begins the
 	 * next file (not a seal's, written after a failure: its few bytes stay
@@ -435,6 +485,8 @@ static int64_t stream_packet(struct trawl_output_stream *st, const void *pkt, si
 	if (n == 0)
 		trawl_output_stream_lost(st, carry ? &raw : &p.head, p.bytes, events);
 	if (n > 0) {
+		st->packets++;
+		st->last_discarded = be64toh(p.entry.events_discarded) - carry;
 		st->offset += p.size;
 		if (!(flags & TRAWL_OUTPUT_PKT_FORCED))
 			st->lost_packets = st->lost_events = 0; /* this one shows the gap */

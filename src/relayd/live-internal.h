@@ -86,6 +86,19 @@ struct live_stream {
 	int beacons;       /* its writer cuts empty packets when quiet (live-quiet.c) */
 };
 
+/*
+ * A stream's newest beacon (relayd/proto.h's BEACON), by its index file:
+ * the session's streams are found on disk by the viewers' scans, the
+ * beacons come from the streaming connections, which know files only.
+ */
+struct live_beacon {
+	dev_t dev;
+	ino_t ino;
+	uint64_t idx_size; /* bytes of the index file written before it */
+	uint64_t ts_end;   /* the stream's clock */
+};
+#define LIVE_BEACONS_MAX 4096u /* per session; past it the oldest file's goes */
+
 struct live_session {
 	struct relay_live *rl;
 	uint64_t id;
@@ -105,6 +118,8 @@ struct live_session {
 	uint64_t last_scan_ns; /* our CLOCK_MONOTONIC when the last scan began */
 	uint64_t prev_scan_ns; /* ... and the one before (the first: itself) */
 	int scanned;
+	struct live_beacon *beacons; /* owned, nr_beacons (under lock) */
+	size_t nr_beacons, beacons_next;
 };
 
 /* Per viewer and stream. */
@@ -165,6 +180,14 @@ void live_note_lateness(struct live_trace *t, const struct live_index_entry *e);
 
 /* When the oldest recent trace still without metadata appeared (UINT64_MAX: none). */
 uint64_t live_pending_since(const struct live_session *s, uint64_t now);
+
+/*
+ * The beacon of @st's newest file (relay_live_beacon()): 1 with its time in
+ * @ts_end and in @entries the stream's entries written before it (a viewer
+ * that had fewer must not be told it), else 0. Session lock held.
+ */
+int live_stream_beacon(const struct live_session *s, const struct live_stream *st,
+		       uint64_t *entries, uint64_t *ts_end);
 
 /* The time up to which stream @idx of @a's session is quiet; 0 if none yet. */
 uint64_t live_quiet_time(const struct vattach *a, size_t idx);

@@ -11,11 +11,16 @@
  *     on every stream that had no event during a live period. A packet's
  *     end is a bound for the stream's next events (the ring buffer reads
  *     the clock before the reservation that closes it), so once a stream
- *     has shown a beacon, the end of its last packet, which the viewer
- *     already has, is the exact answer, whatever the consumer's and the
- *     network's delays.
+ *     has shown a beacon, its end is the exact answer, whatever the
+ *     consumer's and the network's delays.
  *     The kernel consumer cuts them too, on each CPU it read to the end at
  *     a live tick (kernel/consumer.c, live_flush()).
+ *     A stream's first one is its first packet, on disk; the next ones
+ *     come as BEACONs (relayd/proto.h), the packet's end only, nothing on
+ *     disk, as LTTng's live beacons (relay_live_beacon()). One such is told
+ *     a viewer that had every entry written before it, and only up to what
+ *     the viewer may be told of the other streams: not past a stream or
+ *     trace it was not told of yet (live.c scans first).
  *   - A derived time, for streams without beacons (channels not in a live
  *     session or in overwrite mode, kernel perf channels): one live period
  *     plus a margin behind "now".
@@ -157,11 +162,13 @@ static int entry_is_beacon(const struct live_index_entry *e)
  * carries the same count as the one before it. Once set, for the stream's
  * life. Session lock held.
  */
-static void note_beacons(struct live_stream *st)
+static void note_beacons(const struct live_session *s, struct live_stream *st)
 {
 	struct live_index_entry e, prev;
-	uint64_t n;
+	uint64_t n, t;
 
+	if (!st->beacons && live_stream_beacon(s, st, &n, &t))
+		st->beacons = 1;
 	if (st->beacons || live_stream_entries(st, &n) || !n)
 		return;
 	if (live_stream_entry(st, n - 1, &e) || !entry_is_beacon(&e))
@@ -179,6 +186,7 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	const struct vstream *vs = &a->vs[idx];
 	uint64_t timer_ns = (uint64_t)(s->live_timer_us ? s->live_timer_us : DEFAULT_LIVE_TIMER_US) * 1000u;
 	uint64_t lag = timer_ns + (st->trace->kernel ? KERNEL_MARGIN_NS : BEACON_MARGIN_NS), now = 0, b, since;
+	uint64_t since_all = UINT64_MAX, bn, bt;
 	struct live_index_entry e;
 	size_t i;
 
@@ -197,6 +205,9 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	if (st->trace->clock_local) {
 		now = live_now_ns();
 		since = unannounced_since(a, now);
+		since_all = live_pending_since(s, now);
+		if (since < since_all)
+			since_all = since;
 		if (since < now)
 			now = since;
 	} else {
@@ -214,7 +225,7 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	/* Beacons: the stream's last packet end (vs->last_end, below) is the
 	 * answer; the derived time only keeps a stalled writer from holding
 	 * the viewer, far enough behind not to compete with beacons. */
-	note_beacons(st);
+	note_beacons(s, st);
 	if (st->beacons)
 		lag *= 2;
 	b = now > lag ? now - lag : 0;
@@ -227,6 +238,10 @@ uint64_t live_quiet_time(const struct vattach *a, size_t idx)
 	if (b)
 		b += idx % 1024;
 	b = b > vs->last_end ? b : vs->last_end;
+	/* A BEACON (top comment), once the viewer had what was written before it. */
+	if (live_stream_beacon(s, st, &bn, &bt) && vs->next >= bn && bt > b &&
+	    (!st->trace->clock_local || live_trace_to_ns(st->trace, bt) < since_all))
+		b = bt;
 	/*
 	 * A stream the viewer has had nothing about yet must not start behind
 	 * what the viewer may have shown already (babeltrace2 2.0 crashes on a

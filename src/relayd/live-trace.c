@@ -637,6 +637,26 @@ static const struct live_seg *seg_last(const struct live_stream *st)
 	return g;
 }
 
+int live_stream_beacon(const struct live_session *s, const struct live_stream *st,
+		       uint64_t *entries, uint64_t *ts_end)
+{
+	const struct live_seg *g = seg_last(st);
+	size_t i;
+
+	for (i = 0; i < s->nr_beacons; i++) {
+		const struct live_beacon *b = &s->beacons[i];
+
+		if (b->dev != g->dev || b->ino != g->idx_ino)
+			continue;
+		*entries = g->first + (b->idx_size < LIVE_INDEX_HEADER_SIZE
+					       ? 0
+					       : (b->idx_size - LIVE_INDEX_HEADER_SIZE) / st->entry_len);
+		*ts_end = b->ts_end;
+		return 1;
+	}
+	return 0;
+}
+
 int live_stream_entries(const struct live_stream *st, uint64_t *count)
 {
 	const struct live_seg *g = seg_last(st);
@@ -743,6 +763,7 @@ void live_session_free(struct live_session *s)
 	}
 	free(s->streams);
 	free(s->traces);
+	free(s->beacons);
 	free(s->root);
 	pthread_mutex_destroy(&s->lock);
 	free(s);

@@ -647,6 +647,14 @@ static int cmd_next_index(struct viewer *v, const struct live_request *rq)
 	if (closed)
 		return send_index(v, LIVE_INDEX_HUP, flags, NULL, 0);
 	pthread_mutex_lock(&s->lock);
+	/* A beacon past the last scan: as a packet's end above (a stream
+	 * made since could hold older events), look first. */
+	if (st->trace->clock_local && live_stream_beacon(s, st, &count, &e.ts_end) &&
+	    live_trace_to_ns(st->trace, e.ts_end) > s->last_scan_ns) {
+		live_session_scan(s, 1);
+		if (attach_sync(a) == 0 && unannounced(a))
+			flags |= LIVE_FLAG_NEW_STREAM;
+	}
 	e.ts_end = live_quiet_time(a, idx);
 	class_id = live_stream_class(s, st);
 	pthread_mutex_unlock(&s->lock);
@@ -978,6 +986,47 @@ void relay_live_session_close(struct relay_live *rl, uint64_t id)
 		return;
 	/* Pairs with the viewers' acquire loads before they look at sizes. */
 	__atomic_store_n(&s->closed, 1, __ATOMIC_RELEASE);
+	session_put(rl, s);
+}
+
+void relay_live_beacon(struct relay_live *rl, uint64_t id, dev_t dev, ino_t ino,
+		       uint64_t idx_size, uint64_t ts_end)
+{
+	struct live_session *s;
+	struct live_beacon *b = NULL;
+	size_t i;
+
+	if (!rl)
+		return;
+	pthread_mutex_lock(&rl->lock);
+	for (s = rl->sessions; s && s->id != id; s = s->next)
+		;
+	if (s)
+		s->refs++;
+	pthread_mutex_unlock(&rl->lock);
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nr_beacons && !b; i++)
+		if (s->beacons[i].dev == dev && s->beacons[i].ino == ino)
+			b = &s->beacons[i];
+	if (!b && !s->beacons)
+		s->beacons = calloc(LIVE_BEACONS_MAX, sizeof(*s->beacons));
+	if (!b && s->beacons) {
+		/* full: the slot of the file that got one longest ago (a
+		 * --tracefile-count ring's old files, streams long gone) */
+		if (s->nr_beacons < LIVE_BEACONS_MAX)
+			b = &s->beacons[s->nr_beacons++];
+		else
+			b = &s->beacons[s->beacons_next++ % LIVE_BEACONS_MAX];
+		b->dev = dev;
+		b->ino = ino;
+	}
+	if (b) {
+		b->idx_size = idx_size;
+		b->ts_end = ts_end;
+	}
+	pthread_mutex_unlock(&s->lock);
 	session_put(rl, s);
 }
 

@@ -20,6 +20,7 @@
 #define TRAWL_RELAYD_LIVE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 struct relay_live;
 
@@ -48,6 +49,17 @@ int relay_live_session_add(struct relay_live *rl, uint64_t id, const char *name,
  * session is no longer listed or attachable. Unknown ids are ignored.
  */
 void relay_live_session_close(struct relay_live *rl, uint64_t id);
+
+/*
+ * relay_live_beacon - a live beacon (relayd/proto.h's BEACON) of session
+ * @id: the stream whose index file is (@dev, @ino) holds no event up to
+ * @ts_end (the stream's clock) after the entries in the file's first
+ * @idx_size bytes. Kept, the newest per file, until the session is freed;
+ * viewers that had those entries are told the stream is quiet up to it.
+ * To be called after those entries were written. Unknown ids are ignored.
+ */
+void relay_live_beacon(struct relay_live *rl, uint64_t id, dev_t dev, ino_t ino,
+		       uint64_t idx_size, uint64_t ts_end);
 
 /*
  * relay_live_stop - disconnects every viewer, stops the threads, closes the

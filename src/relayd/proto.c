@@ -78,13 +78,22 @@ int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint
 	h = get32(p + 8);
 	s = get32(p + 12);
 	if (get32(p) != TRAWL_RELAY_MAGIC || version != TRAWL_RELAY_VERSION ||
-	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_CHUNK || s > TRAWL_RELAY_MAX_PAYLOAD ||
+	    c < TRAWL_RELAY_HELLO || c > TRAWL_RELAY_BEACON || s > TRAWL_RELAY_MAX_PAYLOAD ||
 	    h >= TRAWL_RELAY_MAX_HANDLES)
 		return -EPROTO;
 	*cmd = c;
 	*handle = h;
 	*size = s;
 	return 0;
+}
+
+uint16_t trawl_relay_hdr_version(const void *buf)
+{
+	const uint8_t *p = buf;
+	uint16_t version;
+
+	memcpy(&version, p + 4, 2);
+	return get32(p) == TRAWL_RELAY_MAGIC ? le16toh(version) : 0;
 }
 
 /* 1 if the @len bytes at @s hold a NUL. */
@@ -244,6 +253,12 @@ ssize_t trawl_relay_msg_parse(const void *buf, size_t len, struct trawl_relay_ms
 		break;
 	case TRAWL_RELAY_CHUNK:
 		ret = m->handle ? -EPROTO : parse_chunk(m);
+		break;
+	case TRAWL_RELAY_BEACON:
+		if (m->size != 8)
+			ret = -EPROTO;
+		else
+			m->ts_end = get64(m->payload);
 		break;
 	case TRAWL_RELAY_CLOSE:
 	case TRAWL_RELAY_END:

@@ -105,6 +105,19 @@
  *            refuses it (-EPERM), removing nothing.
  *            A CHUNK that fails is logged, and the next PING's reply says
  *            its error (once); the connection goes on.
+ *   BEACON   handle: a stream's INDEX file; payload: uint64 timestamp_end.
+ *            A live session's quiet stream (LTTng's live beacon, an index
+ *            with no packet): it holds no event up to timestamp_end (the
+ *            stream's clock) past the entries its index has now. Nothing
+ *            is written: relayd's live server keeps the newest per file
+ *            and tells viewers the stream is quiet up to it once they had
+ *            every entry before it (live-quiet.c). A beacon written as an
+ *            empty packet took 4 KiB of a --tracefile-size ring every live
+ *            tick and rotated the real data out.
+ *
+ * Versions. A peer whose header says another version (a message with
+ * relayd's magic) is refused in one line in relayd's log; a HELLO of one
+ * is answered -EPROTONOSUPPORT first, so an older consumer says so too.
  *
  * Paths and chunk names hold [A-Za-z0-9._+-] ('+': a chunk's time zone,
  * LTTng's 20261205T081500+0000).
@@ -117,7 +130,8 @@
 #include <sys/types.h>
 
 #define TRAWL_RELAY_MAGIC 0x594c5254u /* "TRLY" */
-#define TRAWL_RELAY_VERSION 4u /* 2: ARCHIVE, REMOVE, '+' in paths; 3: HELLO's base path; 4: CHUNK */
+#define TRAWL_RELAY_VERSION 5u /* 2: ARCHIVE, REMOVE, '+' in paths; 3: HELLO's base path; 4: CHUNK;
+				 * 5: BEACON */
 #define TRAWL_RELAY_MAX_PAYLOAD (64u << 20) /* bytes: metadata, or a packet */
 #define TRAWL_RELAY_MAX_HANDLES 65536u      /* per connection */
 #define TRAWL_RELAY_NAME_LEN 256u           /* bytes, NUL included */
@@ -140,6 +154,7 @@ enum trawl_relay_cmd {
 	TRAWL_RELAY_ARCHIVE = 10,
 	TRAWL_RELAY_REMOVE = 11,
 	TRAWL_RELAY_CHUNK = 12,
+	TRAWL_RELAY_BEACON = 13,
 };
 
 enum trawl_relay_chunk_op {
@@ -199,6 +214,8 @@ struct trawl_relay_msg {
 	const char *to;   /* ARCHIVE, CHUNK */
 	/* CHUNK: op in kind, FROM in path ("" allowed), TO in to, and: */
 	const char *next; /* the new chunk's folder, or "" */
+	/* BEACON */
+	uint64_t ts_end;
 };
 
 /*
@@ -207,6 +224,13 @@ struct trawl_relay_msg {
  * Returns 0 or -EPROTO.
  */
 int trawl_relay_hdr_parse(const void *buf, uint16_t *cmd, uint32_t *handle, uint32_t *size);
+
+/*
+ * trawl_relay_hdr_version - the version a header with trawl's magic says,
+ * or 0 (not one of ours). What a peer that is refused is told (proto.h's
+ * "Versions").
+ */
+uint16_t trawl_relay_hdr_version(const void *buf);
 
 /*
  * trawl_relay_msg_parse - decodes and checks one whole message

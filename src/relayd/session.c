@@ -610,6 +610,32 @@ static void seal(struct relay_conn *c)
 	c->failed = 0;
 }
 
+/*
+ * BEACON: a quiet live stream's time, for the live server (nothing
+ * written). @f: the stream's index file; its size now says which entries
+ * the beacon follows. A connection whose writing failed says nothing:
+ * its index lacks entries the beacon would vouch for.
+ */
+static int beacon(struct relay_conn *c, const struct trawl_relay_msg *m)
+{
+	struct rfile *f = file_get(c, m->handle);
+
+	if (c->failed)
+		return 0;
+	if (!f || f->kind != TRAWL_RELAY_FILE_INDEX)
+		return -EBADF;
+#ifdef TRAWL_HAVE_LIVE
+	if (c->s->live) {
+		struct stat sb;
+
+		if (fstat(f->fd, &sb))
+			return 0; /* (the viewer falls back on a derived time) */
+		relay_live_beacon(live_server, c->s->id, sb.st_dev, sb.st_ino, f->size, m->ts_end);
+	}
+#endif
+	return 0;
+}
+
 /* Acts on one checked message. Returns 0, or a negative errno to drop the peer. */
 static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 {
@@ -686,6 +712,8 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		free(f->rel);
 		f->rel = NULL;
 		break;
+	case TRAWL_RELAY_BEACON:
+		return beacon(c, m);
 	case TRAWL_RELAY_END:
 		conn_unlink(c);
 		return -ECONNRESET; /* done: the caller closes */
@@ -693,6 +721,28 @@ static int conn_handle(struct relay_conn *c, const struct trawl_relay_msg *m)
 		return -EPROTO;
 	}
 	return ret;
+}
+
+/*
+ * A header that does not parse: a peer of another protocol version gets one
+ * line saying so (and its HELLO the answer -EPROTONOSUPPORT, which an older
+ * consumer says), anything else "bad message header". Returns -EPROTO.
+ */
+static int version_refuse(struct relay_conn *c)
+{
+	uint16_t v = trawl_relay_hdr_version(c->buf + c->start), cmd;
+
+	if (!v || v == TRAWL_RELAY_VERSION) {
+		relayd_log("%s: bad message header: dropping the connection", c->peer);
+		return -EPROTO;
+	}
+	relayd_log("%s: speaks trawl-relayd protocol %u, this trawl-relayd %u: refused "
+		   "(run the same trawl version on both hosts)",
+		   c->peer, (unsigned)v, (unsigned)TRAWL_RELAY_VERSION);
+	memcpy(&cmd, c->buf + c->start + 6, sizeof(cmd));
+	if (le16toh(cmd) == TRAWL_RELAY_HELLO && !c->s)
+		reply(c, -EPROTONOSUPPORT, 0);
+	return -EPROTO;
 }
 
 /* Makes room for @need more bytes after what is buffered. */
@@ -728,10 +778,8 @@ int relay_conn_readable(struct relay_conn *c)
 		uint32_t handle, size;
 		size_t have = c->len - c->start;
 
-		if (trawl_relay_hdr_parse(c->buf + c->start, &cmd, &handle, &size)) {
-			relayd_log("%s: bad message header: dropping the connection", c->peer);
-			return -EPROTO;
-		}
+		if (trawl_relay_hdr_parse(c->buf + c->start, &cmd, &handle, &size))
+			return version_refuse(c);
 		if (hl + size > have && hl + size - have > want)
 			want = TRAWL_MIN(hl + size - have, (size_t)1 << 20);
 	}
@@ -759,6 +807,11 @@ int relay_conn_readable(struct relay_conn *c)
 		}
 	}
 	if (n < 0) {
+		uint16_t cmd;
+		uint32_t handle, size;
+
+		if (trawl_relay_hdr_parse(c->buf + c->start, &cmd, &handle, &size))
+			return version_refuse(c);
 		relayd_log("%s: bad message: dropping the connection", c->peer);
 		return (int)n;
 	}

@@ -10,9 +10,9 @@
 import os, random, socket, struct, sys, time
 
 host, ctrl, data = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-MAGIC, VERSION = 0x594C5254, 4
+MAGIC, VERSION = 0x594C5254, 5
 HELLO, OPEN, APPEND, REPLACE, CLOSE, END, PING = range(1, 8)
-ARCHIVE, REMOVE, CHUNK = 10, 11, 12
+ARCHIVE, REMOVE, CHUNK, BEACON = 10, 11, 12, 13
 fails = 0
 
 
@@ -20,11 +20,11 @@ def hdr(cmd, size, handle=0, magic=MAGIC, version=VERSION):
     return struct.pack("<IHHII", magic, version, cmd, handle, size)
 
 
-def hello(session=b"s1", hostname=b"h1", flags=0, token=42, ctime=None, base=b""):
+def hello(session=b"s1", hostname=b"h1", flags=0, token=42, ctime=None, base=b"", version=VERSION):
     p = struct.pack("<QQII", int(time.time()) if ctime is None else ctime, token, flags, 0)
     p += session.ljust(256, b"\0")[:256] + hostname.ljust(256, b"\0")[:256]
     p += base.ljust(1024, b"\0")[:1024]
-    return hdr(HELLO, len(p)) + p
+    return hdr(HELLO, len(p), version=version) + p
 
 
 def open_msg(path, handle=1, kind=0):
@@ -116,6 +116,23 @@ for port in (ctrl, data):
                struct.pack("<I", 0) + b"a\0archives/x\0\0"[:-1],
                b"\0\0"):
         dropped(port, hello() + hdr(CHUNK, len(pl)) + pl, f"chunk {pl!r}", 16)
+    # BEACON: 8 bytes, on an open index file
+    dropped(port, hello() + open_msg(b"i", 1, 1) + hdr(BEACON, 4, 1) + b"\0" * 4,
+            "short beacon", 16)
+    dropped(port, hello() + open_msg(b"d", 1, 0) + hdr(BEACON, 8, 1) + b"\0" * 8,
+            "beacon on a data file", 16)
+    dropped(port, hello() + hdr(BEACON, 8, 7) + b"\0" * 8, "beacon on a closed handle", 16)
+    # an older peer's HELLO: answered "protocol not supported", then dropped
+    s = socket.create_connection((host, port), timeout=10)
+    try:
+        s.sendall(hello(version=4))
+        r = s.recv(16)
+        st = struct.unpack("<Ii", r[:8])[1] if len(r) == 16 else None
+        if st != -93 or s.recv(1) != b"":  # -EPROTONOSUPPORT
+            print(f"FAIL older peer's HELLO: reply status {st}, wanted -93, then closed")
+            fails += 1
+    finally:
+        s.close()
     # half a message, then the peer goes
     s = socket.create_connection((host, port))
     s.sendall(hello() + hdr(APPEND, 1000, 1) + b"abc")

@@ -15,12 +15,23 @@ babeltrace2's lttng-live source as the viewer and the oracle.
                       live port sees each batch while the app runs and, after the
                       session is destroyed, ends with exactly the app's events
     live.py beacons   a live session through trawl-relayd, the app pinned to one CPU:
-                      the other CPU's stream gets empty packets (beacons) on disk every
-                      live period; every empty packet is cut at one instant, keeps the
-                      running discarded count and the packet sequence; babeltrace2 reads
-                      relayd's copy with no warning and exactly the app's events, as the
-                      live viewer does, and `trawl view` prints the same. (follow checks that a session that is not live
+                      the viewer sees a first batch, then, after 30 live periods in
+                      which the other CPU's stream was quiet all along and the app's
+                      went quiet, a second batch while the app runs (quiet streams
+                      are told quiet by beacons: BEACONs to relayd, relayd/proto.h);
+                      on relayd's disk each stream holds one empty packet, its first
+                      (LTTng's live beacons are index entries only), the others are
+                      numbered on without a gap, keep the running discarded count;
+                      babeltrace2 reads relayd's copy with no warning and exactly the
+                      app's events, as the live viewer does, and `trawl view` prints
+                      the same. (follow checks that a session that is not live
                       gets no empty packet while it records.)
+    live.py ring      --tracefile-size with --tracefile-count 2 on a live session and a
+                      100 ms live timer: a batch, then 30 periods in which every stream
+                      is quiet; relayd's files still hold the whole batch at the
+                      destroy (each tick's empty packet once took 4 KiB of the ring
+                      and rotated it out within 4 ticks), the viewer saw it, and
+                      babeltrace2 reads relayd's copy without a warning
     live.py early     a live session with a 60 s live timer: the viewer sees a batch of
                       events within 40 s (the consumer cuts a live channel with new
                       events at 1/8 of the period, every channel of the session,
@@ -585,6 +596,13 @@ def case_clear():
         e.close()
 
 
+def quiet_periods(n, timer_us=TIMER_US):
+    """Lets @n live periods go by (at least: a loaded machine's consumer
+    ticks late, which only makes fewer ticks; each case's outcome holds
+    whatever their number)."""
+    time.sleep(n * timer_us / 1e6)
+
+
 def case_beacons():
     if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
         print("SKIP: trawl-relayd not built")
@@ -605,30 +623,19 @@ def case_beacons():
                       preexec_fn=lambda: os.sched_setaffinity(0, {busy}))
         wait_line(app, "ready 1")
         v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
-        app.stdin.write("300\n")
-        app.stdin.flush()
-        wait_line(app, "batch 0 done")
-        want = [(0, i) for i in range(300)]
-        if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
-            fail("viewer had %d of %d events while the app ran: %s" %
-                 (len(v.events()), len(want), v.stderr()[-2000:]))
-            return
-
-        def beacons():
-            try:
-                ents = index_entries(e.dir + "/relay")
-            except (OSError, struct.error, RuntimeError):
-                return {}
-            return {k: sum(1 for r in rows if r[0] == EMPTY_BITS) for k, rows in ents.items()}
-
-        # Every stream, the busy one too now that the batch is over, gets
-        # beacons while the session records (a few periods' worth).
-        end = time.monotonic() + 60
-        while time.monotonic() < end and not (len(beacons()) >= 2 and min(beacons().values()) >= 3):
-            time.sleep(0.1)
-        during = beacons()
-        if len(during) < 2 or min(during.values()) < 3:
-            fail("empty packets per stream while the session recorded: %s" % during)
+        want = []
+        for b, n in enumerate([300, 200]):
+            if b:
+                quiet_periods(30)
+            app.stdin.write("%d\n" % n)
+            app.stdin.flush()
+            wait_line(app, "batch %d done" % b)
+            want += [(b, i) for i in range(n)]
+            if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+                fail("viewer had %d of %d events of batch %d while the app ran: %s" %
+                     (len(v.events()), len(want), b, v.stderr()[-2000:]))
+                return
+        quiet_periods(30)
         app.stdin.close()
         if app.wait(30) != 0:
             fail("app exited %d" % app.returncode)
@@ -643,13 +650,19 @@ def case_beacons():
             fail("viewer exited %d, stderr:\n%s" % (v.p.returncode, v.stderr()[-3000:]))
         e.relay_proc.terminate()
         e.relay_proc.wait(30)
-        # On disk: the idle CPU's stream holds only empty packets; each
-        # empty packet is cut at one instant, after the packet before it,
-        # with the running discarded count, in sequence.
+        # On disk: the idle CPU's stream holds its first packet only, empty;
+        # no stream holds another empty packet but its last (the destroy's
+        # flush); packets are numbered on without a gap, begin after the
+        # one before and keep the running discarded count.
         ents = index_entries(e.dir + "/relay")
         idle = [k for k in ents if not k.endswith("_%d" % busy)]
-        if not idle or any(r[0] != EMPTY_BITS for k in idle for r in ents[k]):
-            fail("idle CPU streams %s hold packets that are not empty" % idle)
+        if not idle or any(len(ents[k]) > 2 or any(r[0] != EMPTY_BITS for r in ents[k])
+                           for k in idle):
+            fail("idle CPU streams: %s" % {k: ents[k] for k in idle})
+        middle = {k: sum(1 for r in rows[1:-1] if r[0] == EMPTY_BITS) for k, rows in ents.items()}
+        if any(middle.values()):
+            fail("empty packets on relayd's disk past each stream's first (beacons "
+                 "written as packets): %s" % middle)
         for k, rows in ents.items():
             for prev, r in zip([None] + rows[:-1], rows):
                 if r[0] == EMPTY_BITS and r[1] != r[2]:
@@ -664,7 +677,7 @@ def case_beacons():
         if r.returncode != 0 or r.stderr.strip() or got != want:
             fail("babeltrace2 on relayd's copy: exit %d, %d of %d events, stderr %r" %
                  (r.returncode, len(got), len(want), r.stderr[-2000:]))
-        # trawl's own reader agrees with babeltrace2 over the empty packets.
+        # trawl's own reader agrees with babeltrace2.
         tv = subprocess.run([TRAWL, "view", e.dir + "/relay"], capture_output=True, text=True,
                             env=e.env, timeout=60)
         if tv.returncode != 0 or tv.stdout != r.stdout:
@@ -674,8 +687,70 @@ def case_beacons():
         log = e.relay_err.read()
         if "Sanitizer" in log or "runtime error" in log:
             fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
-        print("beacons per stream while recording: %s; viewer and babeltrace2 saw the %d events" %
-              (during, len(want)))
+        print("packets per stream on relayd's disk: %s; viewer and babeltrace2 saw the %d events" %
+              ({k: len(rows) for k, rows in ents.items()}, len(want)))
+    finally:
+        e.close()
+
+
+def case_ring():
+    if not os.access(os.path.join(BIN, "trawl-relayd"), os.X_OK):
+        print("SKIP: trawl-relayd not built")
+        sys.exit(77)
+    # 4 KiB packets, 8 KiB files, 2 kept per stream: 16 KiB of ring. A
+    # batch of 40 events is one packet of one stream.
+    chan = ["--subbuf-size", "4096", "--num-subbuf", "4", "--tracefile-size", "8192",
+            "--tracefile-count", "2"]
+    e = Env()
+    try:
+        ctrl, data, live = relayd_start(e)
+        e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url",
+                "net://127.0.0.1:%d:%d" % (ctrl, data))
+        e.trawl("enable-channel", "-u", "ch", *chan)
+        e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
+        e.trawl("start")
+        app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        wait_line(app, "ready 1")
+        v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
+        app.stdin.write("40\n")
+        app.stdin.flush()
+        wait_line(app, "batch 0 done")
+        want = [(0, i) for i in range(40)]
+        if not v.wait_for(lambda: len(v.events()) >= len(want), 60):
+            fail("viewer had %d of %d events while the app ran: %s" %
+                 (len(v.events()), len(want), v.stderr()[-2000:]))
+            return
+        quiet_periods(30)
+        # (the app's end and the destroy cut no more than one empty packet a stream)
+        app.stdin.close()
+        if app.wait(30) != 0:
+            fail("app exited %d" % app.returncode)
+        e.trawl("destroy", "s")
+        if not v.wait_for(lambda: v.ended, 60):
+            fail("viewer did not end after the session was destroyed")
+        v.p.wait(10)
+        if v.events() != want or v.p.returncode != 0 or v.stderr().strip():
+            fail("viewer: %d events of %d, exit %d, stderr:\n%s" %
+                 (len(v.events()), len(want), v.p.returncode, v.stderr()[-3000:]))
+        e.relay_proc.terminate()
+        e.relay_proc.wait(30)
+        dirs = [os.path.join(r, d) for r, ds, _ in os.walk(e.dir + "/relay") for d in ds
+                if d.startswith("s-")]
+        disk = offline_events(dirs[0]) if len(dirs) == 1 else []
+        if disk != want:
+            fail("relayd's files hold %d of the batch's %d events after 30 quiet live periods "
+                 "(files %s, packets %s)" % (len(disk), len(want), stream_file_names(e.dir + "/relay"),
+                                              {k: len(r) for k, r in
+                                               index_entries(e.dir + "/relay").items()}))
+        r = run_cli([e.dir + "/relay"])
+        if r.returncode != 0 or r.stderr.strip():
+            fail("babeltrace2 on relayd's copy: exit %d, stderr %r" % (r.returncode, r.stderr[-2000:]))
+        e.relay_err.seek(0)
+        log = e.relay_err.read()
+        if "Sanitizer" in log or "runtime error" in log:
+            fail("sanitizer report from trawl-relayd:\n" + log[-4000:])
+        print("relayd's ring of 2 x 8 KiB files holds the batch's %d events after 30 quiet periods"
+              % len(disk))
     finally:
         e.close()
 
@@ -1099,6 +1174,8 @@ def main():
         case_late(case[5:])
     elif case == "beacons":
         case_beacons()
+    elif case == "ring":
+        case_ring()
     elif case == "split":
         case_split()
     elif case == "clear":
@@ -1106,7 +1183,7 @@ def main():
     elif case == "early":
         case_early()
     else:
-        sys.exit("usage: live.py follow|list|view|e2e|beacons|early|split|clear|kernel|"
+        sys.exit("usage: live.py follow|list|view|e2e|beacons|ring|early|split|clear|kernel|"
                  "late-uid|late-pid|late-stall|hostile")
     if FAILS:
         sys.exit(1)

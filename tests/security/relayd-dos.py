@@ -37,7 +37,7 @@ def fail(msg):
 
 
 def ping_hdr():
-    return struct.pack("<IHHII", MAGIC, 4, PING, 0, 0)  # relay protocol 4
+    return struct.pack("<IHHII", MAGIC, 5, PING, 0, 0)  # relay protocol 5
 
 
 def connect(port, src="127.0.0.1", timeout=BOUND, rcvbuf=0):
