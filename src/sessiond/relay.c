@@ -20,6 +20,16 @@
  * for it (`trawl status` says it), only for a host name that does not
  * resolve.
  *
+ * Connecting again. A connection lost (or never made at create) is made
+ * again by the daemon on its own, as the consumers do theirs: a try
+ * RELAY_RETRY_FIRST_MS later, then backing off to RELAY_RETRY_MAX_MS, each
+ * try the same non-blocking steps as create's, within relay-ms a step; a
+ * request that needs relayd meanwhile (a rotation's or a clear's CHUNK)
+ * fails in one line and has the next try made at once. Without it, a
+ * relayd that came back served the consumers but every rotation of the
+ * session failed until it was stopped and started again. A session's try
+ * waits while a command holds it (its start connects itself).
+ *
  * Resolving relayd's host name. getaddrinfo() waits on the DNS servers for
  * as long as the resolver's options say (5 s per try by default, and more
  * if configured), and the daemon has one thread. A name is resolved by a
@@ -49,6 +59,7 @@
 #include <sys/random.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +67,19 @@
 int sd_relay_is_url(const char *output)
 {
 	return !strncmp(output, "net://", 6) || !strncmp(output, "net6://", 7);
+}
+
+#define RELAY_RETRY_FIRST_MS 1000u
+#define RELAY_RETRY_MAX_MS 8000u
+
+static void retry_schedule(void);
+
+/* @s lost relayd (or never reached it): it is tried again (top comment). */
+static void retry_begin(struct sd_session *s)
+{
+	s->relay_backoff_ms = RELAY_RETRY_FIRST_MS;
+	s->relay_retry_ms = sd_now_ms() + s->relay_backoff_ms;
+	retry_schedule();
 }
 
 /* (non-blocking: a message this small fits in an idle socket's buffer) */
@@ -136,6 +160,7 @@ static void relay_hup(int fd, short revents, void *arg)
 		"trawl-relayd at %.150s closed the session's connection: streaming has stopped",
 		s->output);
 	sd_log("session %s: %s", s->name, s->relay_problem);
+	retry_begin(s);
 }
 
 /*
@@ -212,6 +237,8 @@ static void conn_end(struct sd_session *s, int ret)
 	rc->ret = ret;
 	if (ret) {
 		conn_close_fd(rc);
+		if (s->relay_bg)
+			retry_schedule();
 		return;
 	}
 	/* connected: from now on only a hang-up is expected (relay_hup) */
@@ -225,6 +252,8 @@ static void conn_end(struct sd_session *s, int ret)
 	s->relay_fd = rc->fd;
 	rc->fd = -1;
 	s->relay_problem[0] = '\0';
+	if (s->relay_bg)
+		retry_schedule(); /* (the try is over: retry_run() says so) */
 }
 
 static void conn_io(int fd, short revents, void *arg);
@@ -548,6 +577,7 @@ static int session_connect(struct sd_session *s, const char *when, struct sd_rep
 	int ret;
 
 	conn_free(s);
+	s->relay_bg = 0; /* (a try of the daemon's own, if one was under way, is over) */
 	rc = calloc(1, sizeof(*rc));
 	if (!rc)
 		return r ? sd_fail(r, -ENOMEM, "out of memory") : -ENOMEM;
@@ -617,6 +647,7 @@ int sd_relay_connect_done(struct sd_session *s, struct sd_reply *r)
 			      rc->u.host, rc->u.ctrl_port,
 			      strerror(-ret));
 		sd_log("session %s: %s", s->name, s->relay_problem);
+		retry_begin(s);
 	} else if (ret) {
 		conn_fail_line(&rc->u, rc->when, rc->why, ret, r);
 	}
@@ -701,6 +732,8 @@ int sd_relay_problem(const struct sd_session *s, char *msg, size_t len)
 void sd_relay_end(struct sd_session *s)
 {
 	conn_free(s);
+	s->relay_bg = 0;
+	s->relay_retry_ms = 0;
 	relay_wait_over(s, -EPIPE);
 	s->relay_in_due = 0;
 	if (!s->relay[0] || s->relay_fd < 0)
@@ -720,8 +753,16 @@ int sd_relay_chunk(struct sd_session *s, uint32_t op, const char *from, const ch
 	size_t n = sizeof(le), i;
 	int ret;
 
-	if (!s->relay[0] || s->relay_fd < 0)
+	if (!s->relay[0])
 		return -ENOTCONN;
+	if (s->relay_fd < 0) {
+		/* the next try at once: the request after this one may find it */
+		if (s->relay_retry_ms && !s->relay_conn) {
+			s->relay_retry_ms = sd_now_ms();
+			retry_schedule();
+		}
+		return -ENOTCONN;
+	}
 	memcpy(payload, &le, sizeof(le));
 	for (i = 0; i < TRAWL_ARRAY_SIZE(strs); i++) {
 		size_t len = strlen(strs[i]) + 1;
@@ -764,4 +805,106 @@ int sd_relay_chunk_begin(struct sd_session *s, struct sd_owner_job *j, uint32_t 
 	s->relay_in_got = 0;
 	sd_watch_deadline(s->relay_fd, sd_now_ms() + sd_limits.relay_ms, relay_wait_expired);
 	return -EINPROGRESS;
+}
+
+/* ---- connecting again (top comment) ---------------------------------------- */
+
+static int retry_fd = -1; /* timerfd, owned; armed at the next thing to do */
+
+/* A try of the daemon's own is over: connected, or the next is scheduled. */
+static void retry_over(struct sd_session *s)
+{
+	struct sd_relay_conn *rc = s->relay_conn;
+	int ret = rc->ret;
+
+	if (!ret) {
+		sd_log("session %s: connected to trawl-relayd at %s again", s->name, s->output);
+		s->relay_retry_ms = 0;
+	} else {
+		char line[sizeof(s->relay_problem)];
+
+		trawl_msg_fmt(line, sizeof(line),
+			      "lost trawl-relayd at %s:%u (control port), cannot reach it again: %s "
+			      "(trying every %u s)",
+			      rc->u.host, rc->u.ctrl_port,
+			      rc->why[0] ? rc->why : ret == -EPROTO ? "it does not speak "
+								       "trawl-relayd's protocol"
+								     : strerror(-ret),
+			      RELAY_RETRY_MAX_MS / 1000);
+		/* (logged when it changes: not every few seconds for a relayd long gone) */
+		if (strcmp(line, s->relay_problem))
+			sd_log("session %s: %s", s->name, line);
+		memcpy(s->relay_problem, line, sizeof(line));
+		s->relay_backoff_ms = TRAWL_MIN(s->relay_backoff_ms * 2, RELAY_RETRY_MAX_MS);
+		s->relay_retry_ms = sd_now_ms() + s->relay_backoff_ms;
+	}
+	conn_free(s);
+	s->relay_bg = 0;
+}
+
+/* Runs the tries due, finishes those over, and arms the timer at the next. */
+static void retry_run(int fd, short revents, void *arg)
+{
+	struct itimerspec its = {{0, 0}, {0, 0}};
+	uint64_t now = sd_now_ms(), next = UINT64_MAX, n;
+	struct sd_session *s;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		return;
+	for (s = sd.sessions; s; s = s->next) {
+		if (s->relay_bg && s->relay_conn && s->relay_conn->over)
+			retry_over(s);
+		if (!s->relay_retry_ms || !s->relay[0])
+			continue;
+		if (s->relay_fd >= 0) { /* (its start connected it) */
+			s->relay_retry_ms = 0;
+			continue;
+		}
+		if (s->relay_conn || s->op) /* a try under way; or busy: later */
+			continue;
+		if (now >= s->relay_retry_ms) {
+			int ret = session_connect(s, "reconnect", NULL);
+
+			if (ret == -EINPROGRESS) {
+				s->relay_bg = 1;
+				continue;
+			}
+			/* failed at once: as a try that failed (no conn to say why) */
+			s->relay_backoff_ms = TRAWL_MIN(s->relay_backoff_ms * 2, RELAY_RETRY_MAX_MS);
+			s->relay_retry_ms = now + s->relay_backoff_ms;
+		}
+		if (s->relay_retry_ms < next)
+			next = s->relay_retry_ms;
+	}
+	/* busy sessions and tries under way: looked at again within a second */
+	for (s = sd.sessions; s; s = s->next)
+		if (s->relay_retry_ms && (s->relay_conn || s->op) && now + 1000 < next)
+			next = now + 1000;
+	if (next != UINT64_MAX) {
+		uint64_t in = next > now ? next - now : 1;
+
+		its.it_value.tv_sec = (time_t)(in / 1000);
+		its.it_value.tv_nsec = (long)(in % 1000) * 1000000L;
+	}
+	timerfd_settime(fd, 0, &its, NULL);
+}
+
+/* Has retry_run() run soon (the timer made at the first need). */
+static void retry_schedule(void)
+{
+	struct itimerspec its = {{0, 0}, {0, 1000000L}}; /* 1 ms: from the loop, not here */
+
+	if (retry_fd < 0) {
+		retry_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (retry_fd < 0)
+			return;
+		if (sd_watch_add(retry_fd, retry_run, NULL)) {
+			close(retry_fd);
+			retry_fd = -1;
+			return;
+		}
+	}
+	timerfd_settime(retry_fd, 0, &its, NULL);
 }

@@ -108,6 +108,12 @@ struct sd_session {
 	int relay_fd;                    /* streaming: owned, the session's connection to relayd; -1 */
 	char relay_problem[TRAWL_DOMAIN_ERR_MAX]; /* streaming: "" or why relayd was lost */
 	struct sd_relay_conn *relay_conn; /* streaming: owned, a connection under way (relay.c) */
+	/* streaming, relayd lost or never reached: when the daemon connects
+	 * again on its own (sd_now_ms(); 0: not to), the wait after a try
+	 * that failed, and whether relay_conn is such a try (relay.c) */
+	uint64_t relay_retry_ms;
+	uint32_t relay_backoff_ms;
+	int relay_bg;
 	/* streaming: a CHUNK's round trip under way (sd_relay_chunk_begin()):
 	 * its job (not owned; NULL once over or for none), and the PING reply
 	 * as it comes (expected while relay_in_due) */

@@ -44,6 +44,14 @@
 #            back on the same ports, the consumer reconnects (relayd takes
 #            the session up again): the next app's 200 events are in
 #            relayd's trace (babeltrace2), and the stop has nothing to say
+#   back     relayd killed (-9) while a session streams, then back on the
+#            same ports and folder: the session daemon connects its own
+#            connection again (as the consumer does its), says so in its
+#            log, and the next rotation works: exit 0, LTTng's line, and its
+#            archive on relayd holds the app run after relayd came back,
+#            read by babeltrace2 without a word (the daemon once kept the
+#            lost connection, and every rotation failed until a stop and
+#            start)
 #   conskill the consumer killed (-9) while a session streams: the one
 #            started in its place cannot take relayd's files back, so it
 #            counts what the streams hold lost: the rotate fails with one
@@ -351,6 +359,47 @@ hello)
 	[ -n "$meta" ] || { ls -R "$RELAY_OUT" >&2; fail "no trace on relayd after it came back"; finish; }
 	chunk_check "$(dirname "$meta")" "$app"
 	"$TRAWL" destroy H >/dev/null 2>&1
+	;;
+back)
+	relayd_start || { fail "relayd did not start"; finish; }
+	expect 0 "$TRAWL" create B --set-url "net://127.0.0.1:$CTRL_PORT:$DATA_PORT"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" || fail "app 1 failed"
+	kill -9 "$RELAY_PID"
+	wait "$RELAY_PID" 2>/dev/null
+	"$RELAYD" -o "$RELAY_OUT" -C "tcp://127.0.0.1:$CTRL_PORT" -D "tcp://127.0.0.1:$DATA_PORT" \
+		-L tcp://127.0.0.1:0 2>"$T/relay-again.log" &
+	RELAY_PIDS+=("$!")
+	for i in $(seq 100); do grep -q "control port" "$T/relay-again.log" && break; sleep 0.05; done
+	grep -q "control port" "$T/relay-again.log" || fail "relayd did not come back: $(cat "$T/relay-again.log")"
+	# the consumer (asked by `trawl list`: an idle one tries relayd again
+	# then) and the daemon (on its own) connect again; no timing assumed,
+	# at most 60 s
+	for i in $(seq 300); do
+		grep -q "session B from .*: taken up again" "$T/relay-again.log" &&
+			grep -q "session B: connected to trawl-relayd at .* again" "$T"/*/sessiond.log && break
+		"$TRAWL" list B >/dev/null 2>&1
+		sleep 0.2
+	done
+	grep -q "session B from .*: taken up again" "$T/relay-again.log" ||
+		fail "the consumer did not reconnect: $(cat "$T/relay-again.log")"
+	grep -q "session B: connected to trawl-relayd at .* again" "$T"/*/sessiond.log ||
+		fail "the session daemon did not connect to relayd again: $(grep -h "session B" "$T"/*/sessiond.log)"
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app 2 failed"
+	expect 0 "$TRAWL" rotate B
+	grep -q "^Trace chunk archive for session B is now readable on relay tcp://127.0.0.1/$(hostname)/B-[0-9]*-[0-9]*/archives/[0-9T+-]* \[control port $CTRL_PORT, data port $DATA_PORT\]$" "$T/out" ||
+		fail "rotate after relayd came back: not LTTng's line: $(cat "$T/out") $(cat "$T/err")"
+	dir=$(relay_trace B)
+	arch=$(ls -d "$dir"/archives/*-0 2>/dev/null | head -1)
+	[ -n "$arch" ] || { ls -R "$RELAY_OUT" >&2; fail "no archive of chunk 0 on relayd"; finish; }
+	babeltrace2 "$arch" >"$T/bt.txt" 2>"$T/bt.err" || fail "babeltrace2 $arch: $(cat "$T/bt.err")"
+	[ -s "$T/bt.err" ] && fail "babeltrace2 warned on $arch: $(cat "$T/bt.err")"
+	mine=$(grep " tall:seq: " "$T/bt.txt" | grep -Ec "vpid = $app([^0-9]|$)")
+	[ "$mine" = 200 ] || fail "the archive holds $mine of app 2's 200 events"
+	"$TRAWL" destroy B >/dev/null 2>&1
 	;;
 conskill)
 	relayd_start || { fail "relayd did not start"; finish; }
