@@ -521,7 +521,7 @@ static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *
 	const char *base = s->relay[0] ? s->relay : s->output;
 	char stamp[32];
 	struct rotate_job *j;
-	int ret;
+	int ret, i;
 
 	if (s->rotated_after_stop)
 		return sd_fail(r, -EBUSY, "Session was already rotated once since it became "
@@ -550,6 +550,23 @@ static int session_rotate(struct sd_session *s, int scheduled, struct sd_reply *
 	if (ret) {
 		free(j);
 		return sd_fail(r, -ENAMETOOLONG, "trace chunk folder too long: %s", s->output);
+	}
+	/* Every domain can go on in the new chunk, or none goes (domain.h's
+	 * rotate_ready): the chunk and its archive stay whole. */
+	for (i = 1; i < SD_NR_DOMAINS; i++) {
+		struct trawl_domain_err err = {""};
+
+		if (!s->dom[i].ops || !s->dom[i].ds || !s->dom[i].ops->rotate_ready)
+			continue;
+		ret = s->dom[i].ops->rotate_ready(s->dom[i].ds, j->chunk, &err);
+		if (ret) {
+			free(j);
+			sd_log("session %s: rotation refused, trace chunk %llu goes on: %s", s->name,
+			       (unsigned long long)s->chunk_id, err.msg);
+			return sd_fail(r, ret, "Rotation failure on consumer (session '%s', %s): %s",
+				       s->name, sd_domain_name((uint32_t)i),
+				       err.msg[0] ? err.msg : strerror(-ret));
+		}
 	}
 	sd_op_domains(s, &rotate_cmd, j, scheduled, r);
 	return 0;

@@ -702,6 +702,34 @@ static int kd_clear(struct trawl_domain_session *s, struct trawl_domain_err *err
 }
 
 /*
+ * rotate_ready (domain.h). TRAWL_SESSIOND_FAULT_KERNEL_BUSY=N (fault
+ * injection, for tests: read at each rotation of a root daemon started with
+ * it) makes the first N rotations find the consumer busy, a state a test
+ * cannot reach on purpose (a command of the session still waiting for its
+ * consumer: the session is busy too, so it comes only from a fault).
+ */
+static int kd_rotate_ready(struct trawl_domain_session *s, const char *chunk,
+			   struct trawl_domain_err *err)
+{
+	static unsigned long faults_done;
+	const char *fault = getenv("TRAWL_SESSIOND_FAULT_KERNEL_BUSY");
+	char out[sizeof(s->sw_out)];
+
+	if (fault && faults_done < strtoul(fault, NULL, 10)) {
+		faults_done++;
+		trawl_domain_err_set(err, "the kernel consumer is still finishing a command");
+		return -EBUSY;
+	}
+	if (kd_busy(s, err))
+		return -EBUSY;
+	if (trawl_path_fmt(out, sizeof(out), "%s/kernel", chunk)) {
+		trawl_domain_err_set(err, "trace chunk folder too long: %s", chunk);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
  * rotate: the consumer drains and finishes the chunk's files while tracing
  * goes on; the next one writes under @chunk (now if started, else at the
  * next start) and takes what was recorded meanwhile from the buffers. As
@@ -908,6 +936,7 @@ const struct trawl_domain_ops trawl_domain_kernel_ops = {
 	.regenerate_metadata = kd_regenerate_metadata,
 	.clear = kd_clear,
 	.rotate = kd_rotate,
+	.rotate_ready = kd_rotate_ready,
 	.regenerate_async = kd_regenerate_async,
 	.trackers_changed = kd_trackers_changed,
 };

@@ -820,6 +820,7 @@ static int ust_regenerate_statedump(struct trawl_domain_session *s, struct trawl
 const struct trawl_domain_ops trawl_domain_ust_ops = {
 	.clear = ust_clear,
 	.rotate = ust_rotate,
+	.rotate_ready = ust_rotate_ready,
 	.type = TRAWL_CTL_DOMAIN_UST,
 	.name = "ust",
 	.process_attrs = 1u << TRAWL_CTL_PROCESS_ATTR_VPID | 1u << TRAWL_CTL_PROCESS_ATTR_VUID |

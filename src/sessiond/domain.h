@@ -359,9 +359,21 @@ struct trawl_domain_ops {
 	 * @chunk is a relay destination (consumerd/output.h) and @archive the
 	 * ended chunk's archive in relayd's session folder
 	 * ("archives/BEGIN-END-ID"): relayd moves it there, as the consumers
-	 * ask; else @archive is "". May be NULL (then refused). */
+	 * ask; else @archive is "". Whatever it returns, the traces go on in
+	 * @chunk (a failure says the chunk that ended may lack something):
+	 * what would keep them in the old one is rotate_ready()'s to say
+	 * first. May be NULL (then refused). */
 	int (*rotate)(struct trawl_domain_session *s, const char *chunk, const char *archive,
 		      struct trawl_domain_err *err);
+
+	/* May be NULL: 0 if a rotation to @chunk (as rotate's) may begin
+	 * now, else the error (its line in @err) that would keep the domain
+	 * in its chunk (its consumer still busy with a command, a folder name
+	 * too long). The daemon asks every domain before any moves: a
+	 * rotation is refused whole, never half done (one domain writing on
+	 * in the chunk the others ended, which is archived). */
+	int (*rotate_ready)(struct trawl_domain_session *s, const char *chunk,
+			    struct trawl_domain_err *err);
 };
 
 /* Defined by domain-ust.c and domain-kernel.c. */

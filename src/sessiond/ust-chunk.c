@@ -133,44 +133,67 @@ int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err)
  * one an app adds meanwhile is told to the consumer after it, and so
  * begins there (a failed rotation leaves them there too).
  */
+/* Whether every trace's folder has a name in @chunk (and the consumer's request room). */
+static int rotate_names_fit(const struct trawl_domain_session *s, const char *chunk,
+			    const char *archive, struct trawl_domain_err *err)
+{
+	const struct ust_trace *t;
+	size_t old_len = strlen(s->output);
+	struct trawl_cons_rotate rq;
+
+	if (strlen(s->output) >= sizeof(rq.old_root) || strlen(chunk) >= sizeof(rq.new_root) ||
+	    strlen(archive) >= sizeof(rq.archive))
+		goto too_long;
+	for (t = s->traces; t; t = t->next) {
+		char path[sizeof(t->path)];
+
+		if (strncmp(t->path, s->output, old_len) ||
+		    trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len))
+			goto too_long;
+	}
+	return 0;
+too_long:
+	/* (a streaming session's @chunk holds its token: not said) */
+	trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
+			     archive[0] ? archive : chunk);
+	return -ENAMETOOLONG;
+}
+
+int ust_rotate_ready(struct trawl_domain_session *s, const char *chunk,
+		     struct trawl_domain_err *err)
+{
+	/* (a streaming session's archive name is shorter than rq.archive: cmd-rotate.c) */
+	return rotate_names_fit(s, chunk, "", err);
+}
+
 int ust_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
 		      struct trawl_domain_err *err)
 {
 	struct trawl_cons_rotate rq;
 	struct ust_trace *t;
 	size_t old_len = strlen(s->output);
-	int ret = 0;
+	int ret;
 
 	/* As ust_clear(): the traces of programs that exited are closed in
 	 * the chunk they wrote, not given files in the next one. */
 	trace_release_gone(s);
+	ret = rotate_names_fit(s, chunk, archive, err);
+	if (ret)
+		return ret; /* (rotate_ready() said it first) */
 	memset(&rq, 0, sizeof(rq));
-	if (trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output) ||
-	    trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk) ||
-	    trawl_path_fmt(rq.archive, sizeof(rq.archive), "%s", archive)) {
-		/* (a streaming session's @chunk holds its token: not said) */
-		trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
-				     archive[0] ? archive : chunk);
-		return -ENAMETOOLONG;
-	}
-	for (t = s->traces; t; t = t->next) {
-		char path[sizeof(t->path)];
-
-		if (strncmp(t->path, s->output, old_len) ||
-		    trawl_path_fmt(path, sizeof(path), "%s%s", chunk, t->path + old_len)) {
-			trawl_domain_err_set(err, "trace chunk folder too long for the consumer: %s",
-					     archive[0] ? archive : chunk);
-			return -ENAMETOOLONG;
-		}
-	}
+	trawl_path_fmt(rq.old_root, sizeof(rq.old_root), "%s", s->output);
+	trawl_path_fmt(rq.new_root, sizeof(rq.new_root), "%s", chunk);
+	trawl_path_fmt(rq.archive, sizeof(rq.archive), "%s", archive);
 	if (cons_alive(s) && s->traces) {
 		apps_drain();
 		ret = cons_async_with(s, TRAWL_CONS_ROTATE, &rq, sizeof(rq));
-		if (ret && ret != -EINPROGRESS) {
+		/* The consumer did not get it (its socket failed: it is going,
+		 * and the one started in its place makes the traces where they
+		 * are said to be): the traces go on in @chunk all the same
+		 * (domain.h), not in the chunk the daemon archives. */
+		if (ret && ret != -EINPROGRESS)
 			trawl_domain_err_set(err, "the consumer could not rotate the session: %s",
 					     strerror(-ret));
-			return ret;
-		}
 	}
 	for (t = s->traces; t; t = t->next) {
 		char path[sizeof(t->path)];

@@ -441,6 +441,8 @@ int ust_job_begin(struct trawl_domain_session *s, int kind, int remove);
  * snapshot_one_more (domain.h), and the steps of a clear that
  * ust_async_done() takes as the consumer and the owner's jobs answer. */
 int ust_clear(struct trawl_domain_session *s, struct trawl_domain_err *err);
+int ust_rotate_ready(struct trawl_domain_session *s, const char *chunk,
+		     struct trawl_domain_err *err);
 int ust_rotate(struct trawl_domain_session *s, const char *chunk, const char *archive,
 	       struct trawl_domain_err *err);
 int ust_snapshot(struct trawl_domain_session *s, const char *dir, uint64_t nr_packets,

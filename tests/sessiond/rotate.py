@@ -27,6 +27,15 @@ trace holds is known exactly.
                         sched_process_exec events of a program of the
                         test's own, run a known number of times between
                         clears and rotations, counted in each chunk
+    rotate.py kernel-busy (root, tracefs) a kernel and user-space session
+                        whose kernel domain is busy at a rotation (the
+                        daemon's fault injection, TRAWL_SESSIOND_FAULT_KERNEL_BUSY=1):
+                        the rotation fails in one line naming the kernel
+                        domain, and nothing moves (no archive, no chunk
+                        folder: the daemon once moved user space on and
+                        archived the chunk the kernel went on writing in);
+                        the next rotation works, and each archive holds
+                        exactly its events of both domains
 """
 import glob
 import os
@@ -477,13 +486,63 @@ def test_kernel(env):
             want(got[k] + "/ust", lo, hi, "chunk %d" % k)
 
 
+def test_kernel_busy(env):
+    import shutil
+    import subprocess
+    if os.geteuid() != 0 or not os.path.isdir("/sys/kernel/tracing/instances"):
+        print("SKIP: kernel tracing needs root and tracefs")
+        sys.exit(77)
+    prog = env.dir + "/rotate-true"
+    shutil.copy("/bin/true", prog)
+
+    def run(n):
+        for _ in range(n):
+            subprocess.run([prog], check=True)
+
+    # (the daemon is started by the first command, with this in its environment)
+    env.env["TRAWL_SESSIOND_FAULT_KERNEL_BUSY"] = "1"
+    out = env.dir + "/busy"
+    env.trawl("create", "kb", "-o", out)
+    env.trawl("enable-event", "-k", "sched_process_exec")
+    env.trawl("enable-event", "-u", "tall:seq")
+    app = App(env.env, 1)
+    wait_registered(env, [app.pid])
+    env.trawl("start")
+    run(5)
+    app.emit(10)
+    r = env.trawl("rotate", check=False)
+    line = "Rotation failure on consumer (session 'kb', kernel): the kernel consumer is still finishing a command"
+    if r.returncode == 0 or r.stderr.count("\n") != 1 or line not in r.stderr:
+        fail("rotate with the kernel domain busy: exit %d, %r; want one line naming %r" %
+             (r.returncode, r.stdout + r.stderr, line))
+    moved = sorted(d for d in os.listdir(out) if d == "archives" or re.match(CHUNK, d))
+    if moved:
+        fail("a rotation refused moved something: %s holds %s" % (out, moved))
+    run(3)
+    app.emit(20)
+    env.trawl("rotate")
+    run(2)
+    app.emit(30)
+    env.trawl("destroy")
+    app.close()
+    got = archives(out)
+    if sorted(got) != [0, 1]:
+        fail("archives %s, want chunks 0 and 1 (%s)" % (sorted(got), files(out)))
+    for k, n, lo, hi in ((0, 8, 0, 30), (1, 2, 30, 60)):
+        if k in got:
+            got_execs = execs(got[k] + "/kernel", prog)
+            if got_execs != n:
+                fail("chunk %d: %d execs of %s, want %d" % (k, got_execs, prog, n))
+            want(got[k] + "/ust", lo, hi, "chunk %d" % k)
+
+
 def main():
     require_bt2()
     what = sys.argv[1]
     env = trawltest.Env("trawl-rotate-%s." % what)
     try:
         {"clear": test_clear, "rotate": test_rotate, "schedule": test_schedule,
-         "kernel": test_kernel}[what](env)
+         "kernel": test_kernel, "kernel-busy": test_kernel_busy}[what](env)
     finally:
         env.close(keep=bool(FAILS))
     if FAILS:
