@@ -1013,8 +1013,9 @@ void relay_live_beacon(struct relay_live *rl, uint64_t id, dev_t dev, ino_t ino,
 	if (!b && !s->beacons)
 		s->beacons = calloc(LIVE_BEACONS_MAX, sizeof(*s->beacons));
 	if (!b && s->beacons) {
-		/* full: the slot of the file that got one longest ago (a
-		 * --tracefile-count ring's old files, streams long gone) */
+		/* full: the slots go round, the oldest made first (a
+		 * --tracefile-count ring's old files, streams long gone;
+		 * a stream whose slot went has it back at its next beacon) */
 		if (s->nr_beacons < LIVE_BEACONS_MAX)
 			b = &s->beacons[s->nr_beacons++];
 		else
