@@ -6,9 +6,12 @@ real relay daemon, with a real traced program: babeltrace2 is the oracle,
 and the two outputs must be the same, line by line.
 
     live.py ust       trawl-relayd, a user-space app recording batches while
-                      both viewers are attached; the session destroyed, both
-                      end on their own (exit 0, nothing on stderr) with the
-                      same lines, holding every event of the app
+                      both viewers are attached (the app pinned to one CPU,
+                      30 quiet live periods before the second batch: the
+                      other CPU's stream is told quiet by BEACONs only); the
+                      session destroyed, both end on their own (exit 0,
+                      nothing on stderr) with the same lines, holding every
+                      event of the app
     live.py late      late streams and traces (root, tracefs): both attach
                       while only kernel events flow, then an app's trace
                       appears and records; same lines at the end
@@ -144,7 +147,9 @@ def case_ust():
         e.trawl("create", "s", "--live=%d" % TIMER_US, "--set-url", "net://127.0.0.1:%d:%d" % (ctrl, data))
         e.trawl("enable-event", "-u", "tall:seq")
         e.trawl("start")
-        app = e.spawn([L.APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        cpu = min(os.sched_getaffinity(0))
+        app = e.spawn([L.APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+                      preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
         L.wait_line(app, "ready 1")
         url = "net://127.0.0.1:%d/host/%s/s" % (live, HOST)
         trawl, bt = viewers(e, url)
@@ -152,6 +157,8 @@ def case_ust():
             fail("both viewers did not attach")
         total = 0
         for b, n in enumerate([700, 300]):
+            if b:
+                L.quiet_periods(30)
             app.stdin.write("%d\n" % n)
             app.stdin.flush()
             L.wait_line(app, "batch %d done" % b)
