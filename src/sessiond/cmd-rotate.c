@@ -472,8 +472,11 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 	 * exited), makes an empty chunk's archive folder and the new chunk's
 	 * folder (none while stopped), as LTTng's; awaited, as the consumers' */
 	if (s->relay[0]) {
-		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd at %.150s",
-			      s->output);
+		trawl_msg_fmt(what, len, "cannot archive the trace chunk on trawl-relayd at %.150s%s",
+			      s->output,
+			      s->relay_fd < 0 ? " (its connection was lost: the session daemon "
+						"is connecting again, try again)"
+					      : "");
 		/*
 		 * What relayd answers is logged (relay_job_done()); but with no
 		 * connection to it the archive is not made, whatever the
