@@ -8,8 +8,10 @@
  *                 parser), resolve.c, metadata.c, fc.c
  *   2. text       text.h: text.c (the output buffer, numbers, babeltrace2's
  *                 escaping and value formats)
- *   3. decoder    stream.h, decode_int.h, plan_int.h, plan_exec.h, values.h,
- *                 flat.h: decode.c (packets, event headers), cache.c (the
+ *   3. decoder    stream.h, decode_int.h, decode_fast.h, plan_int.h,
+ *                 plan_exec.h, values.h, flat.h: stream_open.c (a stream
+ *                 file mapped, its stream class), decode.c (packets, event
+ *                 headers), decode_skip.c (decode-only batches), cache.c (the
  *                 decoder's own caches of what it derives from the model),
  *                 and four walkers of a scope: plan.c (flat decode plans, the
  *                 hot path, printing as they decode; plan_text.c runs the
