@@ -16,12 +16,12 @@
 #include "reader/decode_int.h"
 
 /*
- * The body shape rd_stream_skip_eager() steps over without a loop: @pre
- * bits, a string when @str, @post bits (a rd_body_fast of one step, or of
- * two whose second has no string). False: another shape.
+ * The body shape the loop steps over without a loop of its own: @pre
+ * bytes, a string when @str, @post bytes (a rd_body_fast of one step, or
+ * of two whose second has no string). False: another shape.
  */
 struct skip_shape {
-	uint64_t pre, post;
+	uint64_t pre, post;	/* bytes */
 	bool str;
 };
 
@@ -29,21 +29,21 @@ static bool skip_shape_of(const struct rd_body_fast *bf, struct skip_shape *sh)
 {
 	if (bf->nsteps < 1 || bf->nsteps > 2 || (bf->nsteps == 2 && bf->string[1]))
 		return false;
-	sh->pre = bf->skip[0];
+	sh->pre = bf->skip[0] / 8;	/* (whole bytes: rd_body_fast) */
 	sh->str = bf->string[0];
-	sh->post = bf->nsteps == 2 ? bf->skip[1] : 0;
+	sh->post = bf->nsteps == 2 ? bf->skip[1] / 8 : 0;
 	return true;
 }
 
 /*
  * What a string's length was at the event before (a guess for the next
  * one): the 16-byte compare's mask of zero bytes has @bit as its lowest
- * bit under @mask, and the string then takes @bits. None: a mask that no
+ * bit under @mask, and the string then takes @bytes. None: a mask that no
  * compare matches (@mask 0, @bit 1).
  */
 struct skip_guess {
 	unsigned mask, bit;
-	uint64_t bits;
+	uint64_t bytes;
 };
 
 static inline void skip_guess_set(struct skip_guess *gs, uint64_t bytes)
@@ -51,24 +51,27 @@ static inline void skip_guess_set(struct skip_guess *gs, uint64_t bytes)
 	if (bytes >= 1 && bytes <= 16) {
 		gs->bit = 1u << (bytes - 1);
 		gs->mask = (gs->bit << 1) - 1;
-		gs->bits = 8 * bytes;
+		gs->bytes = bytes;
 	} else {
 		gs->mask = 0;
 		gs->bit = 1;
-		gs->bits = 0;
+		gs->bytes = 0;
 	}
 }
 
 #ifdef __SSE2__
 #define SKIP_LANE 1
+
+
+
 #else
 #define SKIP_LANE 0
 #endif
 
 /*
- * The body of shape @sh from bit @b, which the caller knows is in the
- * content up to where a string under 16 bytes would end it: the bit
- * position after it, or UINT64_MAX (a longer string without its NUL).
+ * The body of shape @sh at byte @b, which the caller knows is in the
+ * content (@end bytes) up to where a string under 16 bytes would end it:
+ * the byte after it, or UINT64_MAX (a longer string without its NUL).
  */
 static inline __attribute__((always_inline)) uint64_t
 lane_body_end(const uint8_t *pkt, uint64_t b, uint64_t end, const struct skip_shape *sh,
@@ -77,22 +80,22 @@ lane_body_end(const uint8_t *pkt, uint64_t b, uint64_t end, const struct skip_sh
 	b += sh->pre;
 #ifdef __SSE2__
 	if (sh->str) {
-		const uint8_t *q = pkt + (b >> 3);
+		const uint8_t *q = pkt + b;
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
 
 		if (trawl_likely((m & gs->mask) == gs->bit)) {
-			b += gs->bits;
+			b += gs->bytes;
 		} else if (m) {
 			skip_guess_set(gs, (uint64_t)__builtin_ctz(m) + 1);
-			b += gs->bits;
+			b += gs->bytes;
 		} else {	/* 16 bytes or more */
-			uint64_t e = string_end(q, b, (end - b) >> 3);
+			uint64_t e = string_end(q, 8 * b, end - b);
 
 			if (e == UINT64_MAX)
 				return UINT64_MAX;
-			skip_guess_set(gs, (e - b) / 8);
-			b = e;
+			skip_guess_set(gs, e / 8 - b);
+			b = e / 8;
 			if (sh->post > end - b)
 				return UINT64_MAX;
 		}
@@ -106,11 +109,39 @@ lane_body_end(const uint8_t *pkt, uint64_t b, uint64_t end, const struct skip_sh
 }
 
 /*
+ * The clock values (cycles) of a 1 GHz clock offset by @base ns whose
+ * events the loop may take before @bound (ns from the origin): [0, limit).
+ * An event's time is base + cycles; rd_stream_next() finds it out of range
+ * when cycles or base + cycles is past INT64_MAX, and another stream's
+ * event may come first from @bound on. base + cycles grows with cycles,
+ * so one comparison of the cycles says all three.
+ */
+static uint64_t skip_cycles_limit(int64_t base, int64_t bound)
+{
+	__int128 lim = (__int128)bound - base;
+
+	if (lim <= 0)
+		return 0;
+	if (lim > (__int128)INT64_MAX + 1)
+		return (uint64_t)INT64_MAX + 1;
+	return (uint64_t)lim;
+}
+
+/*
  * The loop of rd_stream_skip_eager(), for one header shape: @id_bytes and
  * @ts_bytes (byte-aligned), or @packed (one load of @id_bytes), constants
  * where it is inlined, so that each shape's loop loads its header without
  * a branch on its sizes. Returns how many events it took; the last one
- * starts at *@ev_pos.
+ * starts at *@ev_pos (bits).
+ *
+ * Every step is whole bytes, so the loop counts in bytes (@o), with no
+ * shift per event. Where the widest event of the current class (its
+ * string 16 bytes) still fits the content (o <= lane_end), its header and
+ * body are read without a bounds check of their own; nearer the end of
+ * the packet (or without SSE2) each step is checked. The clock is
+ * extended as the CTF rule for a timestamp of fewer bits says (it went
+ * down: it wrapped), in one subtraction and mask: clock + ((ts - clock) &
+ * mask) is (clock & ~mask) | ts, plus mask + 1 when ts < (clock & mask).
  */
 static inline __attribute__((always_inline)) uint64_t
 skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigned id_bytes,
@@ -120,27 +151,28 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 	const struct rd_hdr_fast *hf = &dsc->hdr_fast;
 	const struct clock_class *cc = dsc->clock;
 	const bool direct = cc && cc->freq == 1000000000ULL;
-	const int64_t base = direct ? cc->base_offset_ns : 0;
-	const uint64_t bits = hf->bits, ts_mask = hf->ts_mask;
+	/* no clock: every event at 0 ns; another frequency: converted below */
+	const uint64_t climit = direct ? skip_cycles_limit(cc->base_offset_ns, bound) :
+				!cc && bound > 0 ? UINT64_MAX : 0;
+	const uint64_t hdr = hf->bits / 8, ts_mask = hf->ts_mask;
+	const uint64_t wrap = ts_mask ? ts_mask : UINT64_MAX;
 	const unsigned id_bits = hf->id_bits;
 	const uint8_t *pkt = s->pkt;
-	uint64_t pos = s->pos, end = s->content_bits, clock = s->clock;
-	uint64_t n = 0, ev_pos = 0, cur_id = 0;
+	uint64_t o = s->pos / 8, end = s->content_bits / 8, clock = s->clock;
+	uint64_t n = 0, ev = 0, cur_id = 0;
 	const struct rd_dec_event *cur = NULL;
 	struct skip_shape sh = { 0 };
 	struct skip_guess gs;
-	uint64_t lane = UINT64_MAX;	/* bits: the lane below when this much is left */
+	int64_t lane_end = -1;	/* bytes: the lane below up to here */
 
 	skip_guess_set(&gs, 0);
-	/* every step below is whole bytes: pos stays byte-aligned */
-	while (n < max && pos < end) {
+	while (n < max) {
 		uint64_t c, i, ts, b;
 		const uint8_t *p;
-		int64_t t;
 
-		if (bits > end - pos)
+		if ((int64_t)o > lane_end && hdr > end - o)
 			break;
-		p = pkt + (pos >> 3);
+		p = pkt + o;
 		if (!packed) {
 			i = load_le(p, id_bytes);
 			ts = load_le(p + id_bytes, ts_bytes);
@@ -152,6 +184,7 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 		}
 		if (trawl_unlikely(!cur || i != cur_id)) {
 			const struct rd_dec_event *e;
+			uint64_t lane;
 
 			if (i - hf->lo > hf->span || i >= dsc->nby_id)
 				break;
@@ -162,46 +195,41 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 			cur_id = i;
 			/* what an event of the class takes at most, its string 16
 			 * bytes (without SSE2: no lane, every step checked) */
-			lane = UINT64_MAX;
-			if (SKIP_LANE && skip_shape_of(&e->body_fast, &sh))
-				lane = bits + sh.pre + (sh.str ? 128 : 0) + sh.post;
+			lane_end = -1;
+			if (SKIP_LANE && skip_shape_of(&e->body_fast, &sh)) {
+				lane = hdr + sh.pre + (sh.str ? 16 : 0) + sh.post;
+				if (lane <= end && end - lane <= INT64_MAX)
+					lane_end = (int64_t)(end - lane);
+			}
 			skip_guess_set(&gs, 0);
 		}
-		c = ts;
-		if (ts_mask) {
-			c = (clock & ~ts_mask) | ts;
-			if (ts < (clock & ts_mask))
-				c += ts_mask + 1;
-		}
-		t = 0;
-		if (trawl_likely(direct)) {
-			if (c > (uint64_t)INT64_MAX || __builtin_add_overflow(base, (int64_t)c, &t))
-				break;
-		} else if (cc) {
+		c = clock + ((ts - clock) & wrap);
+		if (trawl_unlikely(c >= climit)) {
 			bool ovf;
 
-			t = clock_ns_from_origin(cc, c, &ovf);
-			if (ovf)
+			if (direct || !cc)
+				break;
+			if (clock_ns_from_origin(cc, c, &ovf) >= bound || ovf)
 				break;
 		}
-		if (t >= bound)	/* another stream's event may come first */
-			break;
-		b = pos + bits;
-		/* near the packet's end (or without SSE2): each step checked */
-		b = trawl_likely(lane <= end - pos) ? lane_body_end(pkt, b, end, &sh, &gs)
-						    : body_fast_end(pkt, b, end, &cur->body_fast);
+		if (trawl_likely((int64_t)o <= lane_end)) {
+			b = lane_body_end(pkt, o + hdr, end, &sh, &gs);
+		} else {
+			b = body_fast_end(pkt, 8 * (o + hdr), s->content_bits, &cur->body_fast);
+			b = b == UINT64_MAX ? b : b / 8;
+		}
 		if (b == UINT64_MAX)
 			break;
-		ev_pos = pos;
-		pos = b;
+		ev = o;
+		o = b;
 		clock = c;
 		n++;
 	}
 	if (n) {
-		s->pos = pos;
+		s->pos = 8 * o;
 		s->clock = clock;
 	}
-	*ev_pos_out = ev_pos;
+	*ev_pos_out = 8 * ev;
 	return n;
 }
 

@@ -640,22 +640,24 @@ static void test_errors(void)
 }
 
 /*
- * trawl_reader_next_n() against trawl_reader_next() on @dir/@name: the
- * same events (time, cycles, class, stream) after each call whatever
- * @step, the same end and the same error.
+ * trawl_reader_next_n() against trawl_reader_next() on the trace at @path:
+ * the same events (time, cycles, class, stream) after each call whatever
+ * @step, the same end and the same error. Returns how many events
+ * trawl_reader_next_n() took (UINT64_MAX: the trace does not open), its
+ * last return in *@ret, its error in next_n_error.
  */
-static void next_n_one(const char *dir, const char *name, uint64_t step)
+static char next_n_error[1024];
+
+static uint64_t next_n_path(const char *path, uint64_t step, int *ret)
 {
-	char path[4096];
 	const char *paths[1] = { path };
 	struct trawl_reader *a, *b;
-	uint64_t k, i;
+	uint64_t k, i, total = 0;
 	int ra = 1, rb;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", corpus, dir, name);
 	if (trawl_reader_open(paths, 1, &a)) {
 		trawl_reader_destroy(a);
-		return;
+		return UINT64_MAX;
 	}
 	CHECK(trawl_reader_open(paths, 1, &b) == 0);
 	CHECK(trawl_reader_set_flags(a, TRAWL_READER_NO_FIELDS) == 0);
@@ -666,13 +668,14 @@ static void next_n_one(const char *dir, const char *name, uint64_t step)
 		rb = trawl_reader_next_n(b, step, &k);
 		CHECK(k <= step);
 		CHECK(rb != 1 || k == step);
+		total += k;
 		for (i = 0; i < k; i++) {
 			ra = trawl_reader_next(a);
 			CHECK(ra == 1);
 		}
 		if (rb == 1) {
-			int64_t na, nb;
-			uint64_t ca, cb;
+			int64_t na = 0, nb = 0;	/* (left as they are without a clock) */
+			uint64_t ca = 0, cb = 0;
 
 			CHECK(trawl_reader_event_time_ns(a, &na) == trawl_reader_event_time_ns(b, &nb));
 			CHECK(na == nb);
@@ -686,8 +689,50 @@ static void next_n_one(const char *dir, const char *name, uint64_t step)
 	ra = trawl_reader_next(a);
 	CHECK(ra == rb);
 	CHECK(!strcmp(trawl_reader_error(a), trawl_reader_error(b)));
+	*ret = rb;
+	snprintf(next_n_error, sizeof(next_n_error), "%s", rb < 0 ? trawl_reader_error(b) : "");
 	trawl_reader_destroy(a);
 	trawl_reader_destroy(b);
+	return total;
+}
+
+static void next_n_one(const char *dir, const char *name, uint64_t step)
+{
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", corpus, dir, name);
+	next_n_path(path, step, &ret);
+}
+
+/*
+ * reader-api --next-n TRACE COUNT [ERROR]: next_n_path() on TRACE in steps
+ * of several sizes, each taking COUNT events (-1: any number), then the
+ * end, or an error whose message holds ERROR.
+ */
+static int next_n_main(int argc, char **argv)
+{
+	static const uint64_t steps[] = { 1, 2, 7, 64, 1000, 100000 };
+	long long want = argc > 3 ? strtoll(argv[3], NULL, 10) : -1;
+	uint64_t first = 0, n;
+	unsigned j;
+	int ret;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s --next-n TRACE COUNT [ERROR]\n", argv[0]);
+		return 2;
+	}
+	for (j = 0; j < sizeof(steps) / sizeof(steps[0]); j++) {
+		n = next_n_path(argv[2], steps[j], &ret);
+		CHECK(n != UINT64_MAX);
+		CHECK(want < 0 || n == (uint64_t)want);
+		CHECK(j == 0 || n == first);
+		first = n;
+		CHECK(argc > 4 ? ret < 0 && strstr(next_n_error, argv[4]) : ret == 0);
+	}
+	printf("%s: %" PRIu64 " events%s%s, next_n in steps of 1 to 100000 as next: ok\n",
+	       argv[2], first, argc > 4 ? ", then " : "", next_n_error);
+	return 0;
 }
 
 /* trawl_reader_next_n() over every corpus trace, in steps of several sizes. */
@@ -954,6 +999,8 @@ static void test_in_place(void)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--next-n"))
+		return next_n_main(argc, argv);
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
 		return 2;
