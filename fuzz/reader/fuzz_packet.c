@@ -10,6 +10,8 @@
  * flat list (flat.c: a fixed layout, or its walker), and every eighth
  * through a selection of all its members (read in place when its class has
  * a fixed layout that fits, as trawl_reader_event_read_selection() does).
+ * Then the stream is decoded only, event by event and in batches
+ * (eager_twice()), which must agree.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,6 +80,67 @@ static void read_sel(struct rd_stream *s)
 	free(sel);
 }
 
+/*
+ * Both cursors (each of its own trace, opened from the same input) at the
+ * same event, in the same state: abort() if not.
+ */
+static void same_event(const struct rd_stream *a, const struct rd_stream *b)
+{
+	if (a->pkt_off != b->pkt_off || a->pos != b->pos || a->clock != b->clock ||
+	    a->ev_pos != b->ev_pos || a->ev_cycles != b->ev_cycles || a->ev_ns != b->ev_ns ||
+	    a->cur_event_id != b->cur_event_id || a->events != b->events ||
+	    !a->dev != !b->dev || (a->dev && a->dev->ec->id != b->dev->ec->id))
+		abort();
+}
+
+/*
+ * Decode-only as trawl view --decode-only reads: the stream once event by
+ * event (rd_stream_next(), the body with the header) and once in batches
+ * (rd_stream_skip_eager() wherever it takes some, up to a merge bound
+ * from the input, rd_stream_next() elsewhere), in step: both take the
+ * same events to the same end (the same error), or abort().
+ */
+static void eager_twice(const char *meta, size_t mlen, const uint8_t *stream, size_t slen)
+{
+	struct rd_trace a, b;
+	struct rd_err ea = { 0 }, eb = { 0 };
+	int64_t bound = INT64_MAX;
+	int ra, rb, n = 0;
+	uint64_t k, i;
+
+	if (slen >= 8 && (stream[0] & 1))
+		memcpy(&bound, stream + slen - 8, 8);
+	if (rd_trace_open_mem(&a, meta, mlen, stream, slen, &ea)) {
+		rd_trace_close(&a);
+		return;
+	}
+	if (rd_trace_open_mem(&b, meta, mlen, stream, slen, &eb))
+		abort();
+	a.streams[0].eager_body = b.streams[0].eager_body = true;
+	for (;;) {
+		if (++n > 100000)
+			break;
+		k = rd_stream_skip_eager(&b.streams[0], 1 + (uint64_t)(n & 63), bound);
+		rb = 1;
+		if (!k) {
+			rb = rd_stream_next(&b.streams[0], NULL, &eb);
+			k = rb > 0;
+		}
+		for (i = 0; i < k; i++)
+			if (rd_stream_next(&a.streams[0], NULL, &ea) != 1)
+				abort();
+		if (rb <= 0) {
+			ra = rd_stream_next(&a.streams[0], NULL, &ea);
+			if (ra != rb || (rb < 0 && strcmp(ea.msg, eb.msg)))
+				abort();
+			break;
+		}
+		same_event(&a.streams[0], &b.streams[0]);
+	}
+	rd_trace_close(&a);
+	rd_trace_close(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -124,6 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	rd_trace_close(&t);
+	eager_twice((const char *)data, mlen, stream, slen);
 	rd_values_fini(&vals);
 	rd_values_fini(&pcvals);
 	rd_flat_fini(&flat);
