@@ -5,6 +5,8 @@
  * mapping. Not for other parts (the consumer's interface is consumerd.h).
  *
  *   ust-consumer.c  the control loop, the daemon's commands, draining
+ *   ust-snapshot.c  SNAPSHOT: the streams' current packets copied out
+ *   ust-chunk.c     CLEAR and ROTATE: a trace's files end, and begin again
  *   ust-stream.c    each access to a stream's mapping with SIGBUS caught
  *                   (bus.h): a --shm-path buffer file truncated under us
  *                   abandons that stream, not the consumer
@@ -89,6 +91,46 @@ struct stream_op {
 	void *arg;
 	int flag;
 };
+
+/* ust-consumer.c: every channel and trace, newest first; the session and
+ * line of the last set-up error (what a reply says when nothing else). */
+extern struct cchannel *ucons_channels;
+extern struct ctrace *ucons_traces;
+extern uint64_t ucons_last_error_session;
+extern char ucons_last_error[TRAWL_CONS_MSG_LEN];
+
+/* ust-consumer.c: logs "<what> <name>: <strerror(err)>". */
+void ucons_log(const char *what, const char *name, int err);
+/* ust-consumer.c: the events of packet @pkt (@len bytes) of @t, by its
+ * metadata (@arg: @t); -1 when that cannot tell. */
+int64_t ucons_trace_packet_events(void *arg, const void *pkt, size_t len);
+/* ust-consumer.c: writes @t's metadata (packed) as the metadata file of @o, handle *@h. */
+int ucons_metadata_write(struct ctrace *t, struct trawl_output *o, int *h);
+/* ust-consumer.c: @t's lost packets not counted yet: counted with its last metadata, or said. */
+void ucons_trace_uncounted_settle(struct ctrace *t);
+/* ust-consumer.c: writes packet @p of @t and its index entry to @out. 0 or -errno. */
+int ucons_packet_write(struct ctrace *t, struct trawl_output_stream *out,
+		       const struct trawl_ustctl_packet *p);
+/* ust-consumer.c: packet @seq of @cs was taken (gaps before it: lost packets). */
+void ucons_stream_seq_seen(struct cstream *cs, uint64_t seq);
+/* ust-consumer.c: takes every ready packet of op->cs (an op for
+ * ucons_stream_guarded()). 0 or a negative errno from a write. */
+int ucons_op_drain(struct stream_op *op);
+/* ust-consumer.c: ucons_op_drain() on @cs, guarded. */
+int ucons_stream_drain(struct cchannel *c, struct cstream *cs);
+/* ust-consumer.c: 1 if a trace at @path writes nothing but snapshots. */
+int ucons_trace_snapshot_only(const char *path);
+/* ust-consumer.c: the first write or streaming failure of @session's
+ * traces as a negative errno, its line in @msg (may be NULL); else 0. */
+int ucons_session_failure(uint64_t session, char *msg, size_t len);
+/* ust-snapshot.c: SNAPSHOT. 0 or a negative errno. */
+int ucons_cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload);
+/* ust-chunk.c: CLEAR of @session (0: all). */
+int ucons_cmd_clear(uint64_t session);
+/* ust-chunk.c: ROTATE; its line in @msg. */
+int ucons_cmd_rotate(const struct trawl_cons_hdr *h, const void *payload, char *msg, size_t len);
+/* ust-chunk.c: @t's files made again (detached while stopped). 0 or -errno. */
+int ucons_trace_attach(struct ctrace *t);
 
 /* @fn on @cs with a SIGBUS caught (then @cs is broken for good: logged,
  * and its session's stop says so): @fn's return, or -EFAULT (broken, now

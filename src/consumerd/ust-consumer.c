@@ -52,8 +52,8 @@
 
 #define DEFAULT_READ_TIMER_US 1000u
 
-static struct cchannel *channels;
-static struct ctrace *traces;
+struct cchannel *ucons_channels;
+struct ctrace *ucons_traces;
 /* What removed traces counted, by session (REMOVE_TRACE). */
 struct csession_acc {
 	struct csession_acc *next;
@@ -64,8 +64,8 @@ struct csession_acc {
 };
 static struct csession_acc *removed;
 /* The last trace that could not be set up, and why (reported with its session). */
-static uint64_t last_error_session;
-static char last_error[TRAWL_CONS_MSG_LEN];
+uint64_t ucons_last_error_session;
+char ucons_last_error[TRAWL_CONS_MSG_LEN];
 
 static uint64_t now_ns(void)
 {
@@ -76,7 +76,7 @@ static uint64_t now_ns(void)
 }
 
 /* Logs "<what> <name>: <strerror(err)>" to stderr (the daemon's log file). */
-static void cons_log(const char *what, const char *name, int err)
+void ucons_log(const char *what, const char *name, int err)
 {
 	trawl_log(TRAWL_LOG_ERROR, "%s %s: %s", what, name, strerror(err));
 }
@@ -85,7 +85,7 @@ static struct ctrace *trace_find(uint64_t key)
 {
 	struct ctrace *t;
 
-	for (t = traces; t; t = t->next)
+	for (t = ucons_traces; t; t = t->next)
 		if (t->key == key)
 			return t;
 	return NULL;
@@ -141,7 +141,7 @@ static int metadata_pack(struct ctrace *t)
 }
 
 /* Writes @t's metadata (packed) as the metadata file of @o, handle *@h. */
-static int metadata_write(struct ctrace *t, struct trawl_output *o, int *h)
+int ucons_metadata_write(struct ctrace *t, struct trawl_output *o, int *h)
 {
 	int ret = metadata_pack(t);
 
@@ -156,7 +156,7 @@ static int metadata_write(struct ctrace *t, struct trawl_output *o, int *h)
 }
 
 /* The events of a packet of @arg (a trace), as its metadata says (count.h); -1: not known. */
-static int64_t trace_packet_events(void *arg, const void *pkt, size_t len)
+int64_t ucons_trace_packet_events(void *arg, const void *pkt, size_t len)
 {
 	const struct ctrace *t = arg;
 
@@ -164,7 +164,7 @@ static int64_t trace_packet_events(void *arg, const void *pkt, size_t len)
 }
 
 /* @t's lost packets not counted yet: counted with its last metadata, or said (count.h). */
-static void trace_uncounted_settle(struct ctrace *t)
+void ucons_trace_uncounted_settle(struct ctrace *t)
 {
 	trawl_cons_uncounted_settle(&t->uncounted, t->metadata, t->metadata_len, t->path);
 }
@@ -176,7 +176,7 @@ static void trace_uncounted_settle(struct ctrace *t)
  * disk, relayd gone) has its events counted (count.h): now, or once the
  * metadata naming them has come.
  */
-static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
+int ucons_packet_write(struct ctrace *t, struct trawl_output_stream *out,
 			const struct trawl_ustctl_packet *p)
 {
 	/* -1: its events are not known until the metadata says how to read them */
@@ -191,7 +191,7 @@ static int packet_write(struct ctrace *t, struct trawl_output_stream *out,
 /* Packet @p of a stream not taken back (cstream's untaken): counted lost. */
 static void untaken_lost(struct ctrace *t, const struct trawl_ustctl_packet *p)
 {
-	int64_t n = trace_packet_events(t, p->data, p->content_size);
+	int64_t n = ucons_trace_packet_events(t, p->data, p->content_size);
 
 	t->untaken_packets++;
 	if (n < 0)
@@ -219,7 +219,7 @@ static void untaken_msg(const struct ctrace *t, char *msg, size_t len)
  * were overwritten by the producers before we could read them (overwrite
  * mode; in discard mode, corrupt packets ustctl skipped).
  */
-static void stream_seq_seen(struct cstream *cs, uint64_t seq)
+void ucons_stream_seq_seen(struct cstream *cs, uint64_t seq)
 {
 	if (cs->seq_known && seq > cs->next_seq)
 		cs->lost_packets += seq - cs->next_seq;
@@ -245,7 +245,7 @@ static void stream_seq_seen(struct cstream *cs, uint64_t seq)
  * copy_file_range fails (EXDEV, memfd to tmpfs). None takes the copy away:
  * a file's page-cache pages cannot be the ring's.
  */
-static int op_drain(struct stream_op *op)
+int ucons_op_drain(struct stream_op *op)
 {
 	struct cchannel *c = op->c;
 	struct cstream *cs = op->cs;
@@ -253,7 +253,7 @@ static int op_drain(struct stream_op *op)
 	int ret, guard = 1 << 20;
 
 	if (!cs->out && !cs->untaken)
-		return 0; /* detached: read once its files are made again (trace_attach()) */
+		return 0; /* detached: read once its files are made again (ucons_trace_attach()) */
 	while (guard--) {
 		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
 		if (ret == -EAGAIN)
@@ -262,7 +262,7 @@ static int op_drain(struct stream_op *op)
 			continue; /* skipped and counted by ustctl */
 		if (ret)
 			return ret;
-		stream_seq_seen(cs, p.packet_seq_num);
+		ucons_stream_seq_seen(cs, p.packet_seq_num);
 		if (!cs->out) {
 			untaken_lost(c->trace, &p);
 			trawl_ustctl_stream_put_packet(cs->rb);
@@ -273,19 +273,19 @@ static int op_drain(struct stream_op *op)
 			memcpy(cs->bounce, p.data, p.content_size);
 			p.data = cs->bounce;
 		}
-		ret = packet_write(c->trace, cs->out, &p);
+		ret = ucons_packet_write(c->trace, cs->out, &p);
 		trawl_ustctl_stream_put_packet(cs->rb);
 		if (ret) {
-			cons_log("writing a packet of", c->info.name, -ret);
+			ucons_log("writing a packet of", c->info.name, -ret);
 			return ret;
 		}
 	}
 	return 0;
 }
 
-static int stream_drain(struct cchannel *c, struct cstream *cs)
+int ucons_stream_drain(struct cchannel *c, struct cstream *cs)
 {
-	return ucons_stream_guarded(c, cs, op_drain, NULL, 0);
+	return ucons_stream_guarded(c, cs, ucons_op_drain, NULL, 0);
 }
 
 static void channel_drain(struct cchannel *c)
@@ -295,7 +295,7 @@ static void channel_drain(struct cchannel *c)
 	if (c->info.snapshot_mode)
 		return;
 	for (i = 0; i < c->nr; i++)
-		stream_drain(c, &c->streams[i]);
+		ucons_stream_drain(c, &c->streams[i]);
 }
 
 /* Closes the last packet of every stream of @c and writes it. */
@@ -312,9 +312,9 @@ static void channel_flush_final(struct cchannel *c)
 
 			if (ret != -EAGAIN)
 				break;
-			stream_drain(c, cs); /* full: make room, then close the packet */
+			ucons_stream_drain(c, cs); /* full: make room, then close the packet */
 		}
-		stream_drain(c, cs);
+		ucons_stream_drain(c, cs);
 	}
 }
 
@@ -403,7 +403,7 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *tallied, u
 
 	*discarded = *tallied = *bytes = 0;
 	memset(chans, 0, sizeof(*chans) * TRAWL_CONS_MAX_CHANNELS);
-	for (c = channels; c; c = c->next) {
+	for (c = ucons_channels; c; c = c->next) {
 		if (session && c->session != session)
 			continue;
 		*bytes += channel_bytes(c);
@@ -412,7 +412,7 @@ static void counters(uint64_t session, uint64_t *discarded, uint64_t *tallied, u
 		channel_counters_add(c, chans);
 	}
 	/* streamed: only what relayd confirmed writing is written */
-	for (t = traces; t; t = t->next)
+	for (t = ucons_traces; t; t = t->next)
 		if (!session || t->session == session)
 			*bytes -= TRAWL_MIN(*bytes, trawl_output_bytes_unlanded(t->out));
 	for (a = removed; a; a = a->next) {
@@ -477,7 +477,7 @@ static struct csession_acc *session_acc(uint64_t session)
 static int cmd_remove_trace(uint64_t session, uint64_t key)
 {
 	struct ctrace **tp, *t = trace_find(key);
-	struct cchannel **cp = &channels, *c;
+	struct cchannel **cp = &ucons_channels, *c;
 	struct csession_acc *a;
 	uint64_t bytes;
 
@@ -486,11 +486,11 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 	a = session_acc(session);
 	if (!a)
 		return -ENOMEM;
-	for (c = channels; c; c = c->next)
+	for (c = ucons_channels; c; c = c->next)
 		if (c->trace_key == key && !c->info.snapshot_mode && t->out)
 			channel_flush_final(c);
 	trawl_output_sync(t->out);
-	trace_uncounted_settle(t); /* before the seal says what was lost */
+	ucons_trace_uncounted_settle(t); /* before the seal says what was lost */
 	trawl_output_seal(t->out); /* while its streams are open */
 	bytes = 0;
 	while (*cp) {
@@ -513,7 +513,7 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 		ucons_trace_broken_msg(t, a->msg, sizeof(a->msg));
 		a->err = EFAULT;
 	}
-	for (tp = &traces; *tp != t; tp = &(*tp)->next)
+	for (tp = &ucons_traces; *tp != t; tp = &(*tp)->next)
 		;
 	*tp = t->next;
 	trace_free(t);
@@ -523,13 +523,13 @@ static int cmd_remove_trace(uint64_t session, uint64_t key)
 /* Closes and forgets every channel and trace of @session (already flushed). */
 static void session_remove(uint64_t session)
 {
-	struct cchannel **cp = &channels;
-	struct ctrace **tp = &traces, *tr;
+	struct cchannel **cp = &ucons_channels;
+	struct ctrace **tp = &ucons_traces, *tr;
 	struct csession_acc **ap = &removed;
 
-	for (tr = traces; tr; tr = tr->next)
+	for (tr = ucons_traces; tr; tr = tr->next)
 		if (tr->session == session)
-			trace_uncounted_settle(tr); /* while their streams are open */
+			ucons_trace_uncounted_settle(tr); /* while their streams are open */
 	while (*cp) {
 		struct cchannel *c = *cp;
 
@@ -566,7 +566,7 @@ static void session_remove(uint64_t session)
  * 1 if a trace at @path writes nothing but snapshots: its session's snapshot
  * output is trawl-relayd (net://...), and it has no folder of its own.
  */
-static int trace_snapshot_only(const char *path)
+int ucons_trace_snapshot_only(const char *path)
 {
 	return !strncmp(path, "net://", 6) || !strncmp(path, "net6://", 7) ||
 	       !strncmp(path, "none:", 5);
@@ -602,15 +602,15 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	memcpy(&a, payload, sizeof(a));
 	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)))
 		return -EINVAL;
-	if (!trace_snapshot_only(a.path)) {
+	if (!ucons_trace_snapshot_only(a.path)) {
 		if (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path))
 			return -EINVAL;
 		ret = trawl_output_create_reconnecting(a.path, (uid_t)-1, (gid_t)-1, &out, err,
 						       sizeof(err));
 		if (ret) {
 			trawl_log(TRAWL_LOG_ERROR, "%s", err);
-			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
-			last_error_session = h->session_key;
+			trawl_msg_fmt(ucons_last_error, sizeof(ucons_last_error), "%s", err);
+			ucons_last_error_session = h->session_key;
 			trace_setup_failed(h->session_key, ret, err);
 			return ret;
 		}
@@ -624,7 +624,7 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	t->meta_h = -1;
 	/* a packet sent and lost after (relayd did not confirm it): its events counted then */
 	if (out)
-		trawl_output_count_events(out, trace_packet_events, t);
+		trawl_output_count_events(out, ucons_trace_packet_events, t);
 	/*
 	 * Live: the trace shows on relayd (an empty metadata file, which its
 	 * live server takes as a trace on its way) before its apps can record:
@@ -643,8 +643,8 @@ static int cmd_add_trace(const struct trawl_cons_hdr *h, const void *payload)
 	t->key = h->trace_key;
 	t->session = h->session_key;
 	memcpy(t->path, a.path, sizeof(t->path));
-	t->next = traces;
-	traces = t;
+	t->next = ucons_traces;
+	ucons_traces = t;
 	return 0;
 }
 
@@ -673,7 +673,7 @@ static int cmd_metadata(const struct trawl_cons_hdr *h, const char *payload)
 	trawl_cons_uncounted_retry(&t->uncounted, copy, h->size);
 	if (!t->out)
 		return 0; /* detached: written when its files are made again */
-	return metadata_write(t, t->out, &t->meta_h);
+	return ucons_metadata_write(t, t->out, &t->meta_h);
 }
 
 /*
@@ -790,8 +790,8 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 			goto fail;
 		c->nr++;
 	}
-	c->next = channels;
-	channels = c;
+	c->next = ucons_channels;
+	ucons_channels = c;
 	/*
 	 * Live: each stream starts with a beacon cut now, and all of it is on
 	 * relayd before we reply. The session daemon waits for this reply
@@ -813,7 +813,7 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 		for (i = 0; i < c->nr; i++) {
 			ucons_stream_flush_live(c, &c->streams[i]);
 			c->streams[i].live_produced = ucons_stream_produced(c, &c->streams[i]);
-			stream_drain(c, &c->streams[i]);
+			ucons_stream_drain(c, &c->streams[i]);
 		}
 		trawl_output_sync(t->out);
 	}
@@ -834,12 +834,12 @@ fail:
  * The first write or streaming failure of @session's traces (also of its
  * removed ones) as a negative errno, its line in @msg (may be NULL); else 0.
  */
-static int session_failure(uint64_t session, char *msg, size_t len)
+int ucons_session_failure(uint64_t session, char *msg, size_t len)
 {
 	struct csession_acc *a;
 	struct ctrace *t;
 
-	for (t = traces; t; t = t->next) {
+	for (t = ucons_traces; t; t = t->next) {
 		if ((!session || t->session == session) && trawl_output_broken(t->out, msg, len))
 			return -trawl_output_errno(t->out);
 		if ((!session || t->session == session) && t->broken) {
@@ -870,7 +870,7 @@ static int cmd_flush(uint64_t session)
 	struct cchannel *c;
 	struct ctrace *t;
 
-	for (c = channels; c; c = c->next) {
+	for (c = ucons_channels; c; c = c->next) {
 		if ((!session || c->session == session) && !c->info.snapshot_mode) {
 			if (c->trace->out) /* detached: stopped, nothing new since */
 				channel_flush_final(c);
@@ -879,475 +879,15 @@ static int cmd_flush(uint64_t session)
 	}
 	/* Streamed traces: written on relayd's side too before we reply; a
 	 * local trace that lost packets says so in itself. */
-	for (t = traces; t; t = t->next) {
+	for (t = ucons_traces; t; t = t->next) {
 		if (!session || t->session == session) {
 			trawl_output_sync(t->out);
 			/* the metadata is the last: every METADATA came before this FLUSH */
-			trace_uncounted_settle(t);
+			ucons_trace_uncounted_settle(t);
 			trawl_output_seal(t->out);
 		}
 	}
-	return session_failure(session, NULL, 0);
-}
-
-/* A packet kept by a bounded snapshot: a copy of its content. */
-struct kept_packet {
-	struct trawl_ustctl_packet p;
-	void *copy;
-};
-
-/*
- * One stream's snapshot (op_snapshot()): made by cmd_snapshot() outside
- * the SIGBUS guard, so that a jump out of it (its buffer file truncated)
- * leaves nothing allocated behind.
- */
-struct snap_job {
-	struct ctrace *snap;      /* the snapshot's output and the trace's metadata */
-	struct trawl_output_stream *st;
-	struct kept_packet *ring; /* keep entries, or NULL */
-	uint32_t keep;            /* 0: every packet, else the newest this many */
-};
-
-/*
- * Writes the ready packets of @cs to @j->st: all of them, or with @j->keep
- * the @keep newest (the older ones are read and skipped: LTTng's --max-size
- * keeps the end of each stream), without consuming any. A packet is copied
- * out of a buffer file its owner can shrink (--shm-path) before any byte
- * of it is written, as op_drain() does: a SIGBUS then leaves the snapshot
- * with whole packets only. Returns 0 or a negative errno.
- */
-static int snapshot_stream(struct snap_job *j, struct cstream *cs)
-{
-	struct trawl_ustctl_stream *rb = cs->rb;
-	struct trawl_ustctl_packet p;
-	uint64_t n = 0, i;
-	int ret = 0, guard = 1 << 20;
-
-	/* as LTTng: a snapshot leaves the buffers as they were, and the next
-	 * one holds these packets again if they were not overwritten */
-	trawl_ustctl_stream_snapshot_begin(rb);
-	while (guard-- && (ret = trawl_ustctl_stream_get_packet(rb, &p)) != -EAGAIN) {
-		if (ret)
-			continue;
-		if (!j->keep) {
-			if (cs->shrinkable && cs->bounce) {
-				memcpy(cs->bounce, p.data, p.content_size);
-				p.data = cs->bounce;
-			}
-			ret = packet_write(j->snap, j->st, &p);
-		} else {
-			struct kept_packet *k = &j->ring[n % j->keep];
-			void *copy = realloc(k->copy, p.content_size ? p.content_size : 1);
-
-			if (copy) {
-				k->copy = copy;
-				memcpy(copy, p.data, p.content_size);
-				k->p = p;
-				k->p.data = copy;
-				n++;
-			}
-			ret = copy ? 0 : -ENOMEM;
-		}
-		trawl_ustctl_stream_put_packet(rb);
-		if (ret)
-			break;
-	}
-	trawl_ustctl_stream_snapshot_end(rb);
-	if (ret == -EAGAIN)
-		ret = 0;
-	for (i = n > j->keep ? n - j->keep : 0; j->keep && i < n; i++)
-		if (!ret)
-			ret = packet_write(j->snap, j->st, &j->ring[i % j->keep].p);
-	return ret;
-}
-
-static int op_snapshot(struct stream_op *op)
-{
-	return snapshot_stream(op->arg, op->cs);
-}
-
-/* A stream's snapshot to @st (see snapshot_stream()); @keep: 0 or the newest to keep. */
-static int snapshot_one(struct ctrace *t, struct trawl_output *out, struct cchannel *c,
-			struct cstream *cs, struct trawl_output_stream *st, uint32_t keep)
-{
-	struct ctrace snap = {.out = out, .metadata = t->metadata, .metadata_len = t->metadata_len};
-	struct snap_job j = {&snap, st, NULL, keep};
-	uint32_t i;
-	int ret;
-
-	if (keep && !(j.ring = calloc(keep, sizeof(*j.ring))))
-		return -ENOMEM;
-	ret = ucons_stream_guarded(c, cs, op_snapshot, &j, 0);
-	if (cs->broken)
-		ret = 0; /* the others go on; cmd_snapshot() fails after them */
-	/* lost packets (a full disk): counted while @st is open */
-	trawl_cons_uncounted_settle(&snap.uncounted, snap.metadata, snap.metadata_len, t->path);
-	for (i = 0; i < keep; i++)
-		free(j.ring[i].copy);
-	free(j.ring);
-	return ret;
-}
-
-/* Writes every snapshot-mode channel's current packets under @dir (at most
- * add_trace.max_packets of each stream, the newest, when not 0). */
-static int cmd_snapshot(const struct trawl_cons_hdr *h, const void *payload)
-{
-	struct trawl_cons_add_trace a;
-	struct ctrace *t;
-	struct cchannel *c;
-	int ret, broken = 0;
-
-	if (h->size != sizeof(a))
-		return -EINVAL;
-	memcpy(&a, payload, sizeof(a));
-	if (!trawl_ctl_str_ok(a.path, sizeof(a.path)) ||
-	    (a.path[0] != '/' && !trawl_output_dest_is_relay(a.path)))
-		return -EINVAL;
-	for (t = traces; t; t = t->next) {
-		char dir[TRAWL_CONS_PATH_LEN * 2 + 16], err[TRAWL_CONS_MSG_LEN];
-		const char *rel = strstr(t->path, "/ust/");
-		struct trawl_output *out;
-		int meta_h = -1;
-
-		if (h->session_key && t->session != h->session_key)
-			continue;
-		ret = trawl_path_fmt(dir, sizeof(dir), "%s%s", a.path, rel ? rel : "/ust");
-		if (ret)
-			return ret;
-		ret = trawl_output_create(dir, (uid_t)-1, (gid_t)-1, &out, err, sizeof(err));
-		if (ret) {
-			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
-			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
-			last_error_session = h->session_key;
-			return ret;
-		}
-		if (t->metadata)
-			ret = metadata_write(t, out, &meta_h);
-		for (c = channels; c && !ret; c = c->next) {
-			uint32_t i;
-
-			if (c->trace_key != t->key)
-				continue;
-			for (i = 0; i < c->nr && !ret; i++) {
-				struct cstream *cs = &c->streams[i];
-				struct trawl_output_stream *st;
-				char name[300];
-
-				ucons_stream_flush(c, cs, 0);
-				st = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i)
-					     ? (errno = ENAMETOOLONG, NULL)
-					     : trawl_output_stream_open(out, name, cs->instance_id);
-				if (!st) {
-					ret = -errno;
-					break;
-				}
-				ret = snapshot_one(t, out, c, cs, st, a.max_packets);
-				trawl_output_stream_close(st);
-			}
-		}
-		/* relayd confirms what it wrote (a PING): what it did not is lost, and said */
-		if (!ret)
-			trawl_output_sync(out);
-		if (!ret && trawl_output_broken(out, err, sizeof(err))) {
-			trawl_log(TRAWL_LOG_ERROR, "snapshot: %s", err);
-			trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
-			last_error_session = h->session_key;
-			ret = -trawl_output_errno(out);
-		}
-		trawl_output_destroy(out);
-		if (ret)
-			return ret;
-		broken |= t->broken != 0;
-	}
-	/* every other stream is in the snapshot, whole; the reply's line says
-	 * which were abandoned (session_failure()), now or before */
-	return broken ? -EFAULT : 0;
-}
-
-/* ---- clear and rotate: a trace's files end, and maybe begin again ---- */
-
-/* Closes the streams of @t's channels, and forgets its metadata's. */
-static void trace_close_streams(struct ctrace *t)
-{
-	struct cchannel *c;
-	uint32_t i;
-
-	trace_uncounted_settle(t);
-	for (c = channels; c; c = c->next) {
-		if (c->trace != t)
-			continue;
-		for (i = 0; i < c->nr; i++) {
-			trawl_output_stream_close(c->streams[i].out);
-			c->streams[i].out = NULL;
-		}
-	}
-	t->meta_h = -1;
-}
-
-/* Closes @t's files (@remove: and deletes them); @t is detached then. 0 or -errno. */
-static int trace_detach(struct ctrace *t, int remove)
-{
-	int ret = 0;
-
-	trace_close_streams(t);
-	if (remove)
-		ret = trawl_output_destroy_remove(t->out);
-	else
-		trawl_output_destroy(t->out);
-	t->out = NULL;
-	return ret;
-}
-
-/* A detached @t's files made again at t->path: the metadata, a new file per stream. */
-static int trace_attach(struct ctrace *t)
-{
-	char err[TRAWL_CONS_MSG_LEN], name[300];
-	struct cchannel *c;
-	uint32_t i;
-	int ret;
-
-	if (t->out || trace_snapshot_only(t->path))
-		return 0;
-	ret = trawl_output_create_reconnecting(t->path, (uid_t)-1, (gid_t)-1, &t->out, err,
-					       sizeof(err));
-	if (ret) {
-		t->out = NULL;
-		trawl_log(TRAWL_LOG_ERROR, "%s", err);
-		trawl_msg_fmt(last_error, sizeof(last_error), "%s", err);
-		last_error_session = t->session;
-		return ret;
-	}
-	trawl_output_count_events(t->out, trace_packet_events, t);
-	if (t->metadata && (ret = metadata_write(t, t->out, &t->meta_h)) < 0)
-		return ret;
-	for (c = channels; c; c = c->next) {
-		if (c->trace != t || c->info.snapshot_mode)
-			continue;
-		for (i = 0; i < c->nr; i++) {
-			struct cstream *cs = &c->streams[i];
-
-			ret = trawl_path_fmt(name, sizeof(name), "%s_%u", c->info.name, i);
-			if (ret)
-				return ret;
-			cs->out = trawl_output_stream_open_split(t->out, name, cs->instance_id,
-								 c->info.tracefile_size,
-								 c->info.tracefile_count);
-			if (!cs->out)
-				return -errno;
-			cs->untaken = 0; /* files of its own: what it lost was said by the rotation */
-		}
-	}
-	t->untaken = 0;
-	t->untaken_packets = t->untaken_events = 0;
-	t->untaken_unknown = 0;
-	return 0;
-}
-
-/* 1 if @t traces for a started session: a channel of it is not paused (or it has none yet). */
-static int trace_running(const struct ctrace *t)
-{
-	const struct cchannel *c;
-	int any = 0;
-
-	for (c = channels; c; c = c->next) {
-		if (c->trace != t || c->info.snapshot_mode)
-			continue;
-		if (!c->paused)
-			return 1;
-		any = 1;
-	}
-	return !any;
-}
-
-/* Throws away what @cs's ring buffer holds now (its current packet closed first). */
-static int op_discard(struct stream_op *op)
-{
-	struct cstream *cs = op->cs;
-	struct trawl_ustctl_packet p;
-	int ret, guard = 1 << 20, tries;
-
-	for (tries = 0; tries < 64; tries++) {
-		if (trawl_ustctl_stream_flush(cs->rb, 0) != -EAGAIN)
-			break;
-		while ((ret = trawl_ustctl_stream_get_packet(cs->rb, &p)) == 0 || ret == -EPROTO)
-			if (!ret) {
-				stream_seq_seen(cs, p.packet_seq_num);
-				trawl_ustctl_stream_put_packet(cs->rb);
-			}
-	}
-	while (guard--) {
-		ret = trawl_ustctl_stream_get_packet(cs->rb, &p);
-		if (ret == -EPROTO)
-			continue;
-		if (ret)
-			return 0;
-		stream_seq_seen(cs, p.packet_seq_num);
-		trawl_ustctl_stream_put_packet(cs->rb);
-	}
-	return 0;
-}
-
-/* 1 if @t writes files: a channel of it is not in snapshot mode (or it has none yet). */
-static int trace_writes(const struct ctrace *t)
-{
-	const struct cchannel *c;
-	int any = 0;
-
-	for (c = channels; c; c = c->next) {
-		if (c->trace != t)
-			continue;
-		if (!c->info.snapshot_mode)
-			return 1;
-		any = 1;
-	}
-	return !any;
-}
-
-static int cmd_clear(uint64_t session)
-{
-	struct cchannel *c;
-	struct ctrace *t;
-	int ret = 0, r;
-
-	if (!session)
-		return -EINVAL;
-	for (c = channels; c; c = c->next) {
-		uint32_t i;
-
-		if (c->session != session)
-			continue;
-		for (i = 0; i < c->nr; i++)
-			ucons_stream_guarded(c, &c->streams[i], op_discard, NULL, 0);
-	}
-	/* the files go; the traces get new ones at the next START (the
-	 * session daemon sends one at once to a started session) */
-	for (t = traces; t; t = t->next) {
-		if (t->session != session || !t->out || !trace_writes(t))
-			continue;
-		r = trace_detach(t, 1);
-		if (r && !ret) {
-			cons_log("clearing", t->path, -r);
-			ret = r;
-		}
-	}
-	return ret;
-}
-
-/* @c's streams: the current packet closed and everything written (the chunk ends). */
-static void channel_flush_chunk(struct cchannel *c)
-{
-	uint32_t i;
-	int tries;
-
-	for (i = 0; i < c->nr; i++) {
-		struct cstream *cs = &c->streams[i];
-
-		for (tries = 0; tries < 64; tries++) {
-			if (ucons_stream_flush(c, cs, 0) != -EAGAIN)
-				break;
-			stream_drain(c, cs);
-		}
-		stream_drain(c, cs);
-	}
-}
-
-/*
- * A streamed trace's chunk that ended goes to @archive@suffix on relayd
- * (its streams closed first; the trace is detached next). 0 or -errno: a
- * failure that broke the output is said by session_failure(), another in
- * last_error.
- */
-static int trace_archive(struct ctrace *t, const char *archive, const char *suffix)
-{
-	char to[TRAWL_RELAY_PATH_LEN];
-	int ret;
-
-	trace_close_streams(t);
-	ret = trawl_path_fmt(to, sizeof(to), "%s%s", archive, suffix);
-	if (!ret)
-		ret = trawl_output_archive(t->out, to);
-	/* (said by the archive's path: t->path, a relay destination, holds the token) */
-	if (ret && !trawl_output_broken(t->out, NULL, 0)) {
-		trawl_msg_fmt(last_error, sizeof(last_error),
-			      "cannot archive the trace chunk in %s on trawl-relayd: %s", to,
-			      strerror(-ret));
-		last_error_session = t->session;
-	}
-	if (ret)
-		cons_log("archiving the trace chunk in", to, -ret);
-	return ret;
-}
-
-/*
- * The chunk that ends is written and archived, the session's traces go on
- * in the new one. 0 or -errno; @msg (@len bytes) gets the line of what
- * the ended chunk lost: the reply says it before the new chunk's state
- * (its output, made again, has lost nothing yet).
- */
-static int cmd_rotate(const struct trawl_cons_hdr *h, const void *payload, char *msg, size_t len)
-{
-	struct trawl_cons_rotate a;
-	struct cchannel *c;
-	struct ctrace *t;
-	char why[TRAWL_CONS_MSG_LEN] = "";
-	size_t old_len;
-	int ret = 0, r, relay;
-
-	if (h->size != sizeof(a) || !h->session_key)
-		return -EINVAL;
-	memcpy(&a, payload, sizeof(a));
-	if (!trawl_ctl_str_ok(a.old_root, sizeof(a.old_root)) ||
-	    !trawl_ctl_str_ok(a.new_root, sizeof(a.new_root)) ||
-	    !trawl_ctl_str_ok(a.archive, sizeof(a.archive)))
-		return -EINVAL;
-	relay = trawl_output_dest_is_relay(a.old_root);
-	/* both local folders, or both relay destinations with an archive name */
-	if (relay ? !trawl_output_dest_is_relay(a.new_root) || strncmp(a.archive, "archives/", 9)
-		  : a.old_root[0] != '/' || a.new_root[0] != '/' || a.archive[0])
-		return -EINVAL;
-	old_len = strlen(a.old_root);
-	for (t = traces; t; t = t->next) {
-		if (t->session != h->session_key)
-			continue;
-		if (strncmp(t->path, a.old_root, old_len) || t->path[old_len] != '/' ||
-		    strlen(a.new_root) + strlen(t->path + old_len) >= sizeof(t->path) ||
-		    strlen(a.archive) + strlen(t->path + old_len) >= TRAWL_RELAY_PATH_LEN)
-			return -EINVAL;
-	}
-	for (t = traces; t; t = t->next) {
-		char path[TRAWL_CONS_PATH_LEN];
-		int running;
-
-		if (t->session != h->session_key)
-			continue;
-		running = trace_running(t);
-		if (t->out) {
-			for (c = channels; c; c = c->next)
-				if (c->trace == t && !c->info.snapshot_mode && !c->paused)
-					channel_flush_chunk(c);
-			trawl_output_sync(t->out);
-			trawl_output_seal(t->out);
-			if (relay && (r = trace_archive(t, a.archive, t->path + old_len)) && !ret)
-				ret = r;
-			/* what the chunk lost (relayd gone: the packets it never
-			 * confirmed) is the line, before the new chunk's problems */
-			r = session_failure(t->session, why[0] ? NULL : why, sizeof(why));
-			if (r && !ret)
-				ret = r;
-			trace_detach(t, 0);
-		}
-		if (trawl_path_fmt(path, sizeof(path), "%s%s", a.new_root, t->path + old_len))
-			continue; /* checked above: cannot happen */
-		memcpy(t->path, path, sizeof(t->path));
-		if (running && (r = trace_attach(t)) && !ret)
-			ret = r;
-	}
-	if (why[0]) {
-		trawl_msg_fmt(last_error, sizeof(last_error), "%s", why);
-		last_error_session = h->session_key;
-		trawl_msg_fmt(msg, len, "%s", why);
-	}
-	return ret;
+	return ucons_session_failure(session, NULL, 0);
 }
 
 /* Answers a command: @status, the session's counters, and a line: @msg if
@@ -1364,11 +904,11 @@ static void reply(int sock, uint64_t session, int status, const char *msg)
 	if (msg[0])
 		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", msg);
 	else
-		session_failure(session, r.msg, sizeof(r.msg));
-	if (!r.msg[0] && last_error[0] && (!session || session == last_error_session))
-		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", last_error);
+		ucons_session_failure(session, r.msg, sizeof(r.msg));
+	if (!r.msg[0] && ucons_last_error[0] && (!session || session == ucons_last_error_session))
+		trawl_msg_fmt(r.msg, sizeof(r.msg), "%s", ucons_last_error);
 	if (trawl_write_all(sock, &r, sizeof(r)))
-		cons_log("replying to", "the session daemon", errno);
+		ucons_log("replying to", "the session daemon", errno);
 }
 
 /*
@@ -1431,7 +971,7 @@ static int handle_command(int sock)
 		session_remove(h.session_key);
 		break;
 	case TRAWL_CONS_SNAPSHOT:
-		ret = cmd_snapshot(&h, payload);
+		ret = ucons_cmd_snapshot(&h, payload);
 		break;
 	case TRAWL_CONS_STATUS:
 		break;
@@ -1439,24 +979,24 @@ static int handle_command(int sock)
 		ret = cmd_remove_trace(h.session_key, h.trace_key);
 		break;
 	case TRAWL_CONS_CLEAR:
-		ret = cmd_clear(h.session_key);
+		ret = ucons_cmd_clear(h.session_key);
 		break;
 	case TRAWL_CONS_ROTATE:
-		ret = cmd_rotate(&h, payload, msg, sizeof(msg));
+		ret = ucons_cmd_rotate(&h, payload, msg, sizeof(msg));
 		break;
 	case TRAWL_CONS_START: {
 		struct cchannel *c;
 		struct ctrace *t;
 
 		/* cleared or rotated while stopped: the files begin again now */
-		for (t = traces; t; t = t->next) {
+		for (t = ucons_traces; t; t = t->next) {
 			int r;
 
 			if ((!h.session_key || t->session == h.session_key) &&
-			    (r = trace_attach(t)) && !ret)
+			    (r = ucons_trace_attach(t)) && !ret)
 				ret = r;
 		}
-		for (c = channels; c; c = c->next)
+		for (c = ucons_channels; c; c = c->next)
 			if (!h.session_key || c->session == h.session_key)
 				c->paused = 0;
 		break;
@@ -1487,7 +1027,7 @@ static void traces_deadline(uint32_t ms)
 {
 	struct ctrace *t;
 
-	for (t = traces; t; t = t->next)
+	for (t = ucons_traces; t; t = t->next)
 		trawl_output_deadline(t->out, ms);
 }
 
@@ -1529,10 +1069,10 @@ static void live_early(uint64_t now)
 {
 	struct cchannel *c, *o;
 
-	for (c = channels; c; c = c->next) {
+	for (c = ucons_channels; c; c = c->next) {
 		if (!c->info.switch_timer_us || now >= c->next_switch_ns || !live_early_due(c, now))
 			continue;
-		for (o = channels; o; o = o->next)
+		for (o = ucons_channels; o; o = o->next)
 			if (o->session == c->session && o->beacons && !o->paused)
 				o->next_switch_ns = now;
 	}
@@ -1546,7 +1086,7 @@ static uint64_t run_timers(void)
 	uint32_t i;
 
 	live_early(now);
-	for (c = channels; c; c = c->next) {
+	for (c = ucons_channels; c; c = c->next) {
 		uint64_t rd = (c->info.read_timer_us ? c->info.read_timer_us
 						     : DEFAULT_READ_TIMER_US) * 1000ull;
 
