@@ -23,7 +23,10 @@
  *                on where the dead consumer's stopped (trawl_ustctl_stream_resume())
  *   METADATA     trace_key, payload: the complete TSDL text (replaces the file)
  *   ADD_CHANNEL  trace_key, channel_key, payload: struct trawl_cons_add_channel,
- *                fds: the channel's stream memfds, in cpu order
+ *                fds: the channel's stream memfds, in cpu order, then with
+ *                TRAWL_CONS_F_WAKE the eventfd its apps write when they close
+ *                a packet while the consumer sleeps (ringbuffer.h, "Wake-ups":
+ *                the consumer sleeps on it instead of polling the channel)
  *   FLUSH        final flush and drain of every stream of the session; the
  *                reply comes once everything is written
  *   SNAPSHOT     payload: struct trawl_cons_add_trace (the snapshot folder, or
@@ -69,10 +72,11 @@
 
 #define TRAWL_CONS_MAGIC 0x534e4f43u /* "CONS" */
 /* 7: add_channel.tracefile_size, tracefile_count. 8: reply.chans */
-#define TRAWL_CONS_VERSION 13u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
+#define TRAWL_CONS_VERSION 14u /* 9: trawl_cons_rotate.archive; net:// traces, relay snapshots; 10: none: traces;
 				  11: the channels' buffer usage in every reply (monitor samples);
 				  12: trawl_cons_reply.events_tallied;
-				  13: trawl_cons_reply.msg of TRAWL_CONS_MSG_LEN 512 (was 256) */
+				  13: trawl_cons_reply.msg of TRAWL_CONS_MSG_LEN 512 (was 256);
+				  14: add_channel.flags TRAWL_CONS_F_WAKE */
 #define TRAWL_CONS_MAX_CHANNELS 255u /* channel keys 1..255 (a session's user-space channels) */
 #define TRAWL_CONS_PATH_LEN 1024u
 #define TRAWL_CONS_MAX_METADATA (64u << 20) /* bytes */
@@ -109,6 +113,8 @@ struct trawl_cons_hdr {
 
 /* add_trace.flags, add_channel.flags */
 #define TRAWL_CONS_F_RESUME 0x1u
+/* add_channel.flags: the wake-up eventfd follows the streams' fds */
+#define TRAWL_CONS_F_WAKE 0x2u
 
 struct trawl_cons_add_trace {
 	char path[TRAWL_CONS_PATH_LEN]; /* absolute folder: .../ust/uid/1000/64-bit,
@@ -130,7 +136,8 @@ struct trawl_cons_add_channel {
 	struct trawl_ustctl_channel_attr attr;
 	uint64_t first_instance_id;           /* stream_instance_id of cpu 0; +cpu after */
 	uint32_t switch_timer_us;             /* 0: off */
-	uint32_t read_timer_us;               /* 0: the default (1 ms) */
+	uint32_t read_timer_us;               /* 0: the default (woken by the apps with
+						 TRAWL_CONS_F_WAKE, else every 1 ms) */
 	uint32_t snapshot_mode;               /* 1: never drained to the trace, only by SNAPSHOT */
 	uint32_t flags;                       /* TRAWL_CONS_F_* */
 	uint64_t tracefile_size;	      /* 0, or bytes per stream file: <name>_<cpu>_<n> */

@@ -55,6 +55,12 @@ struct cchannel {
 	uint64_t next_read_ns, next_switch_ns;
 	uint64_t last_switch_ns; /* live: when the switch timer (or an early cut) last ran */
 	int paused; /* flushed by a stop: no timers until START */
+	int wake_fd; /* the eventfd its apps write when they close a packet while
+			we sleep (ringbuffer.h, "Wake-ups"), or -1: polled */
+	int woken;   /* its eventfd was written since its last read */
+	uint64_t taken;        /* packets taken from its streams so far */
+	uint64_t wake_mute_ns; /* its eventfd is not polled before then: it woke
+				  us for nothing (an app may write it at will) */
 	int beacons; /* live (its trace streams to a live relayd), discard mode:
 			the switch timer cuts empty packets on quiet streams */
 };

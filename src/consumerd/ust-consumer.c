@@ -8,11 +8,15 @@
  * starts one per uid); traces and channels carry their session's id so
  * that a stop flushes, and a destroy closes, only that session's streams.
  *
- * One thread, one loop: wait for a command on the daemon's socket or for
- * the earliest timer; on the read timer, take every ready packet of every
- * stream (non-blocking: ustctl never makes the traced app wake us); on the
- * switch timer, close partial packets (live sessions: and cut an empty
- * packet on streams with nothing new, see run_timers()). FLUSH closes every stream's last
+ * One thread, one loop: wait for a command on the daemon's socket, for a
+ * channel's eventfd (its apps write it when they close a packet while we
+ * sleep: ringbuffer.h, "Wake-ups") or for the earliest timer; take every
+ * ready packet of a channel whose eventfd was written or whose read timer
+ * is due (its own, or every 1 ms for channels whose apps cannot wake us,
+ * live ones, and a packet closed that its writers still commit; else an
+ * idle one, WAKE_IDLE_MS); on the switch timer, close partial packets
+ * (live sessions: and cut an empty packet on streams with nothing new,
+ * see run_timers()). FLUSH closes every stream's last
  * packet (final flush: waits for events still being written) and drains it
  * before replying, which is what lets `trawl stop` promise a complete trace.
  *
@@ -20,6 +24,7 @@
  * everything one last time and exits: what was recorded is on disk.
  * Files are created by this process, which runs as the session's owner.
  */
+#include "common/array.h"
 #include "common/common.h"
 #include "common/fdmsg.h"
 #include "common/io.h"
@@ -50,7 +55,16 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* A channel's read timer when it has none of its own: every 1 ms, or,
+ * when its apps wake us (wake_fd, ringbuffer.h "Wake-ups"), once in
+ * WAKE_IDLE_MS with nothing to do (what the eventfd says is never missed:
+ * the idle timer only looks again at what an app could not say, e.g. that
+ * an app that cannot wake us was given the channel since). */
 #define DEFAULT_READ_TIMER_US 1000u
+#define WAKE_IDLE_MS 100u
+/* WAKE_IDLE_MS, or TRAWL_UST_WAKE_IDLE_MS from the environment (0: never,
+ * for tests that show the wake-ups alone move every packet). */
+static uint64_t wake_idle_ns = WAKE_IDLE_MS * 1000000ull;
 
 struct cchannel *ucons_channels;
 struct ctrace *ucons_traces;
@@ -266,6 +280,7 @@ int ucons_op_drain(struct stream_op *op)
 		if (!cs->out) {
 			untaken_lost(c->trace, &p);
 			trawl_ustctl_stream_put_packet(cs->rb);
+			c->taken++;
 			continue;
 		}
 		if (cs->shrinkable && cs->bounce) {
@@ -275,6 +290,7 @@ int ucons_op_drain(struct stream_op *op)
 		}
 		ret = ucons_packet_write(c->trace, cs->out, &p);
 		trawl_ustctl_stream_put_packet(cs->rb);
+		c->taken++;
 		if (ret) {
 			ucons_log("writing a packet of", c->info.name, -ret);
 			return ret;
@@ -437,6 +453,8 @@ static void channel_free(struct cchannel *c)
 		trawl_output_stream_close(c->streams[i].out);
 		free(c->streams[i].bounce);
 	}
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
 	free(c->streams);
 	free(c);
 }
@@ -755,7 +773,7 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 {
 	struct ctrace *t = trace_find(h->trace_key);
 	struct cchannel *c;
-	uint32_t i;
+	uint32_t i, wake;
 	int ret;
 
 	if (!t || h->size != sizeof(c->info) || nr_fds == 0)
@@ -764,13 +782,24 @@ static int cmd_add_channel(const struct trawl_cons_hdr *h, const void *payload, 
 	if (!c)
 		return -ENOMEM;
 	memcpy(&c->info, payload, sizeof(c->info));
+	wake = !!(c->info.flags & TRAWL_CONS_F_WAKE);
 	if (!trawl_ctl_str_ok(c->info.name, sizeof(c->info.name)) ||
-	    !trawl_ctl_name_valid(c->info.name) || c->info.attr.nr_streams != nr_fds) {
+	    !trawl_ctl_name_valid(c->info.name) || c->info.attr.nr_streams + wake != nr_fds ||
+	    (c->info.flags & ~(TRAWL_CONS_F_RESUME | TRAWL_CONS_F_WAKE))) {
 		free(c);
 		return -EINVAL;
 	}
+	nr_fds -= wake;
+	c->wake_fd = -1;
+	if (wake) {
+		/* ours now (handle_command() closes the fds left at -1 alone) */
+		c->wake_fd = fds[nr_fds];
+		fds[nr_fds] = -1;
+	}
 	c->streams = calloc(nr_fds, sizeof(*c->streams));
 	if (!c->streams) {
+		if (c->wake_fd >= 0)
+			close(c->wake_fd);
 		free(c);
 		return -ENOMEM;
 	}
@@ -825,6 +854,8 @@ fail:
 		trawl_output_stream_close(c->streams[i].out);
 		free(c->streams[i].bounce);
 	}
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
 	free(c->streams);
 	free(c);
 	return ret;
@@ -1078,6 +1109,43 @@ static void live_early(uint64_t now)
 	}
 }
 
+static int op_arm(struct stream_op *op)
+{
+	return trawl_ustctl_stream_arm(op->cs->rb);
+}
+
+/*
+ * The ns until @c is read again, just read. A read timer of its own: that
+ * (its apps do not wake us, as LTTng's read timer). Apps that wake us: its
+ * streams are armed, and we sleep until one of them closes a packet
+ * (WAKE_IDLE_MS at most), unless a packet is closed already that we could
+ * not take (its writers still committing: no wake-up comes for it) or
+ * writers that cannot wake us were given it. Else every 1 ms. A snapshot
+ * session's channel is never read (SNAPSHOT takes its packets).
+ */
+static uint64_t channel_read_period(struct cchannel *c)
+{
+	uint32_t i;
+	int arm = 0;
+
+	if (c->info.read_timer_us)
+		return c->info.read_timer_us * 1000ull;
+	if (c->info.snapshot_mode)
+		return wake_idle_ns;
+	/* Live channels look every 1 ms for an early cut (live_early()). */
+	if (c->wake_fd < 0 || c->beacons)
+		return DEFAULT_READ_TIMER_US * 1000ull;
+	for (i = 0; i < c->nr; i++) {
+		int r = ucons_stream_guarded(c, &c->streams[i], op_arm, NULL, 0);
+
+		if (r > 0)
+			arm |= r;
+	}
+	if (arm)
+		return DEFAULT_READ_TIMER_US * 1000ull;
+	return wake_idle_ns;
+}
+
 /* Runs due timers; returns the ns until the next one is due. */
 static uint64_t run_timers(void)
 {
@@ -1087,9 +1155,6 @@ static uint64_t run_timers(void)
 
 	live_early(now);
 	for (c = ucons_channels; c; c = c->next) {
-		uint64_t rd = (c->info.read_timer_us ? c->info.read_timer_us
-						     : DEFAULT_READ_TIMER_US) * 1000ull;
-
 		if (c->paused)
 			continue;
 
@@ -1109,10 +1174,24 @@ static uint64_t run_timers(void)
 			}
 			c->last_switch_ns = now;
 			c->next_switch_ns = now + c->info.switch_timer_us * 1000ull;
+			c->next_read_ns = now; /* what it cut: no app wakes us for it */
 		}
 		if (now >= c->next_read_ns) {
+			uint64_t taken = c->taken;
+
 			channel_drain(c);
-			c->next_read_ns = now + rd;
+			c->next_read_ns = now + channel_read_period(c);
+			if (c->woken && c->taken == taken) {
+				/* Woken for nothing (a packet still being
+				 * committed, or an app writing the eventfd at
+				 * will): its eventfd waits 1 ms, the channel is
+				 * read then. Such an app gets us no more often
+				 * than the 1 ms read timer did. */
+				c->wake_mute_ns = now + DEFAULT_READ_TIMER_US * 1000ull;
+				if (c->next_read_ns > c->wake_mute_ns)
+					c->next_read_ns = c->wake_mute_ns;
+			}
+			c->woken = 0;
 		}
 		if (c->next_read_ns - now < next)
 			next = c->next_read_ns - now;
@@ -1120,6 +1199,63 @@ static uint64_t run_timers(void)
 			next = c->next_switch_ns - now;
 	}
 	return next;
+}
+
+/*
+ * What the main loop polls: the daemon's socket first, then the eventfd of
+ * each channel that is read when its apps wake us (pfd_chans[k] for
+ * pfds[k + 1]).
+ */
+static struct pollfd *pfds;
+static struct cchannel **pfd_chans;
+static size_t pfds_cap, pfd_chans_cap;
+
+/* What to poll into *@out; returns how many. Out of memory: the socket
+ * alone (those channels are then read on their idle timer, and said). */
+static nfds_t wake_fds_poll(int sock, struct pollfd **out)
+{
+	static struct pollfd sock_only;
+	struct cchannel *c;
+	uint64_t now;
+	size_t n = 1;
+
+	for (c = ucons_channels; c; c = c->next)
+		n++;
+	if (trawl_array_grow((void **)&pfds, &pfds_cap, n, sizeof(*pfds), 16) ||
+	    trawl_array_grow((void **)&pfd_chans, &pfd_chans_cap, n, sizeof(*pfd_chans), 16)) {
+		trawl_log(TRAWL_LOG_WARN, "out of memory: channels are read every %u ms", WAKE_IDLE_MS);
+		sock_only = (struct pollfd){.fd = sock, .events = POLLIN};
+		*out = &sock_only;
+		return 1;
+	}
+	pfds[0] = (struct pollfd){.fd = sock, .events = POLLIN};
+	n = 1;
+	now = now_ns();
+	for (c = ucons_channels; c; c = c->next) {
+		if (c->wake_fd < 0 || c->paused || c->info.snapshot_mode || c->info.read_timer_us ||
+		    c->beacons || c->wake_mute_ns > now)
+			continue;
+		pfd_chans[n - 1] = c;
+		pfds[n++] = (struct pollfd){.fd = c->wake_fd, .events = POLLIN};
+	}
+	*out = pfds;
+	return (nfds_t)n;
+}
+
+/* The channels whose eventfd was written: emptied, and read now. */
+static void wake_fds_read(nfds_t nfds)
+{
+	uint64_t v;
+	nfds_t k;
+
+	for (k = 1; k < nfds; k++) {
+		if (!pfds[k].revents)
+			continue;
+		if (read(pfds[k].fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+			ucons_log("reading the wake-ups of", pfd_chans[k - 1]->info.name, errno);
+		pfd_chans[k - 1]->next_read_ns = 0;
+		pfd_chans[k - 1]->woken = 1;
+	}
 }
 
 int trawl_ust_consumer_main(int argc, char **argv)
@@ -1134,23 +1270,32 @@ int trawl_ust_consumer_main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (getenv("TRAWL_UST_WAKE_IDLE_MS")) {
+		unsigned long ms = strtoul(getenv("TRAWL_UST_WAKE_IDLE_MS"), NULL, 10);
+
+		wake_idle_ns = ms ? ms * 1000000ull : UINT64_MAX / 4;
+	}
 	if (trawl_cons_bus_init())
 		trawl_log(TRAWL_LOG_WARN, "no SIGBUS handler: a --shm-path buffer file truncated "
 			  "under us kills us");
 	for (;;) {
 		uint64_t wait_ns;
 		struct timespec ts;
-		struct pollfd pfd = {.fd = sock, .events = POLLIN};
+		struct pollfd *pfd;
+		nfds_t nfds;
 
 		traces_deadline(TRAWL_OUTPUT_ROUND_MS);
 		wait_ns = run_timers();
 		traces_deadline(0);
 		ts = (struct timespec){.tv_sec = (time_t)(wait_ns / 1000000000u),
 				       .tv_nsec = (long)(wait_ns % 1000000000u)};
-		ret = ppoll(&pfd, 1, &ts, NULL);
+		nfds = wake_fds_poll(sock, &pfd);
+		ret = ppoll(pfd, nfds, &ts, NULL);
 		if (ret < 0 && errno != EINTR)
 			break;
-		if (ret > 0) {
+		if (ret > 0)
+			wake_fds_read(nfds);
+		if (ret > 0 && pfd[0].revents) {
 			traces_deadline(TRAWL_OUTPUT_COMMAND_MS);
 			ret = handle_command(sock);
 			traces_deadline(0);

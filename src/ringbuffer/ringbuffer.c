@@ -177,7 +177,56 @@ int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num
 	/* What the creator wrote: a liar only makes this process's commits
 	 * ones the readers do not add (locked ones are always read). */
 	rb->commit_cpu = rb->ctrl->magic == TRAWL_RB_MAGIC && rb->ctrl->version >= 2;
+	rb->wake_fd = -1;
+	rb->wake_dev = rb->wake_ino = 0;
 	return 0;
+}
+
+/* An eventfd's fstat(): an anonymous inode (no file type bits). */
+static int wake_fd_stat(int fd, uint64_t *dev, uint64_t *ino)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || (st.st_mode & S_IFMT))
+		return -EINVAL;
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int trawl_rb_set_wake_fd(struct trawl_rb *rb, int fd)
+{
+	rb->wake_fd = -1;
+	if (fd < 0 || wake_fd_stat(fd, &rb->wake_dev, &rb->wake_ino))
+		return -EINVAL;
+	rb->wake_fd = fd;
+	return 0;
+}
+
+void trawl_rb_wake(struct trawl_rb *rb)
+{
+	uint64_t one = 1, dev, ino;
+	int e;
+
+	if (rb->wake_fd < 0)
+		return;
+	/* Seq-cst fence: this thread's switch (the reserve CAS, the commit of
+	 * the padding) is visible before it looks at the flag, as the
+	 * consumer's store of the flag is before its look at the reserve
+	 * word (trawl_rb_reader_arm()): one of the two sees the other. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&rb->ctrl->wake_armed, __ATOMIC_RELAXED) ||
+	    !__atomic_exchange_n(&rb->ctrl->wake_armed, 0, __ATOMIC_RELAXED))
+		return;
+	e = errno;
+	/* fstat() and write() are async-signal-safe; the eventfd is
+	 * non-blocking (a full counter: EAGAIN, the consumer is woken anyway). */
+	if (!wake_fd_stat(rb->wake_fd, &dev, &ino) && dev == rb->wake_dev && ino == rb->wake_ino) {
+		ssize_t n = write(rb->wake_fd, &one, sizeof(one));
+
+		(void)n;
+	}
+	errno = e;
 }
 
 void trawl_rb_unmap(struct trawl_rb *rb)
@@ -221,6 +270,7 @@ void trawl_rb_switch_out(struct trawl_rb *rb, uint64_t old_pos, uint64_t ts)
 	m->ts_end = ts;
 	m->discarded = trawl_rb_lost(rb);
 	__atomic_fetch_add(&m->commit, rb->subbuf_size - off, __ATOMIC_RELEASE);
+	trawl_rb_wake(rb);
 }
 
 void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts)
@@ -510,6 +560,21 @@ int trawl_rb_reader_get(struct trawl_rb_reader *r, struct trawl_rb_packet *pkt)
 	tsan_ignore_reads_begin();
 	ret = reader_get(r, pkt);
 	tsan_ignore_reads_end();
+	return ret;
+}
+
+int trawl_rb_reader_arm(struct trawl_rb_reader *r)
+{
+	uint64_t pos;
+	int ret = 0;
+
+	__atomic_store_n(&r->rb.ctrl->wake_armed, 1, __ATOMIC_RELAXED);
+	/* Seq-cst fence: pairs with trawl_rb_wake()'s. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (packets_ahead(r, &pos))
+		ret |= TRAWL_RB_ARM_PENDING;
+	if (__atomic_load_n(&r->rb.ctrl->wake_legacy, __ATOMIC_RELAXED))
+		ret |= TRAWL_RB_ARM_LEGACY;
 	return ret;
 }
 

@@ -68,6 +68,19 @@
  * the producers' acquire load in step 3: the consumer's reads of the slot
  * happen before any producer writes it again).
  *
+ * Wake-ups (version 3). The consumer sleeps rather than polls: before it
+ * sleeps it arms each stream (ctrl->wake_armed = 1), then looks once more
+ * for a closed packet it has not taken (trawl_rb_reader_arm()); a producer
+ * that closes a packet (trawl_rb_switch_out(), once per sub-buffer, never
+ * per event) and finds the stream armed takes it back to 0 and writes the
+ * channel's eventfd (trawl_rb.wake_fd), which the consumer polls. Both
+ * sides store, fence (seq_cst), then load the other's word (the reserve
+ * word, the armed flag): one of them sees the other, so a packet closed
+ * while the consumer goes to sleep is never left unsaid. A producer without
+ * the eventfd (a library older than layout 3, wake_fd -1) never writes it:
+ * the session daemon counts such writers in ctrl->wake_legacy when it gives
+ * them the stream, and the consumer polls their channels instead.
+ *
  * Overwrite mode skips step 3: the producers lap the consumer. The consumer
  * then copies a packet out and checks afterwards that the reserve position
  * has not come back to the slot (seqlock style); packets lost this way are
@@ -79,6 +92,9 @@
  * Who writes what:
  *   ctrl->reserve      producers (CAS), consumer's flush (CAS)
  *   ctrl->consumed     consumer only
+ *   ctrl->wake_armed   consumer (1), a producer closing a packet (0)
+ *   ctrl->wake_legacy  the session daemon (writers given the stream that
+ *                      cannot wake the consumer)
  *   ctrl->lost_*       producers (atomic add); lost_tally (and as much of
  *                      lost_full) a program's tally (src/ust/slots.c) and the
  *                      session daemon's charge of one (ustctl's
@@ -99,8 +115,9 @@
 #include "ctf/layout.h"
 
 #define TRAWL_RB_MAGIC 0x74524231u /* "tRB1" */
-/* 2: meta[].commit_cpu (1: it is 0, the commit count is meta[].commit alone). */
-#define TRAWL_RB_VERSION 2u
+/* 2: meta[].commit_cpu (1: it is 0, the commit count is meta[].commit alone).
+ * 3: ctrl->wake_armed and wake_legacy (the consumer's wake-ups; 0 before). */
+#define TRAWL_RB_VERSION 3u
 #define TRAWL_RB_POS_BITS 36u
 #define TRAWL_RB_POS_MASK ((UINT64_C(1) << TRAWL_RB_POS_BITS) - 1)
 #define TRAWL_RB_TS_SHIFT TRAWL_CTF_COMPACT_TS_BITS /* 27 */
@@ -137,6 +154,11 @@ struct trawl_rb_ctrl {
 	/* Own cache lines: the hottest word, and the consumer's. */
 	uint64_t reserve __attribute__((aligned(64)));
 	uint64_t consumed __attribute__((aligned(64))); /* position (mod 2^36) */
+	/* In the line producers read at each switch anyway (version 3, top
+	 * comment): 1 while the consumer sleeps on the stream; and the
+	 * writers given the stream that cannot wake it (0: none). */
+	uint32_t wake_armed;
+	uint32_t wake_legacy;
 	uint64_t lost_full __attribute__((aligned(64)));
 	uint64_t lost_big;
 	/*
@@ -194,6 +216,11 @@ struct trawl_rb {
 	uint64_t (*read_clock)(void); /* the APP clock, in the app only; NULL elsewhere */
 	uint32_t commit_cpu;           /* 1: the buffer's readers add meta[].commit_cpu
 					  (a version 2 control page, trawl_rb_map()) */
+	/* A producer's: the channel's eventfd it writes when it closes a
+	 * packet while the consumer sleeps (top comment), -1: none (after
+	 * trawl_rb_map()); wake_dev, wake_ino: what fstat() said of it then. */
+	int wake_fd;
+	uint64_t wake_dev, wake_ino;
 };
 
 /* trawl_rb_reserve(): the buffer is full (only with rb->wait_full). */
@@ -240,6 +267,22 @@ int trawl_rb_shm_create(uint64_t subbuf_size, uint32_t num_subbuf, uint32_t over
 int trawl_rb_map(struct trawl_rb *rb, int fd, uint64_t subbuf_size, uint32_t num_subbuf, uint32_t overwrite,
 		 uint32_t cpu);
 void trawl_rb_unmap(struct trawl_rb *rb);
+/*
+ * A producer's @rb closes its packets with wake-ups to the consumer through
+ * @fd, an eventfd (non-blocking) the caller keeps open for as long as @rb
+ * may be written (top comment). Returns 0, or -EINVAL when @fd is not an
+ * eventfd-like descriptor (then @rb keeps no wake-up: the consumer polls).
+ */
+int trawl_rb_set_wake_fd(struct trawl_rb *rb, int fd);
+/*
+ * The consumer wakes if it sleeps on @rb: when the stream is armed, it is
+ * disarmed and the eventfd written. Never blocks (the eventfd is
+ * non-blocking), async-signal-safe (errno kept), at most one write per
+ * arming. Nothing when @rb has no wake_fd, or when that descriptor is no
+ * longer the eventfd it was (a program that closed it: we write nothing
+ * into whatever took its number).
+ */
+void trawl_rb_wake(struct trawl_rb *rb);
 
 /* ---- producer side ---- */
 
@@ -328,7 +371,8 @@ static inline int trawl_rb_slot_free(struct trawl_rb *rb, uint64_t slot_pos)
 	return (commit & mask) == (want & mask);
 }
 
-/* Slow path of a reservation: the switch bookkeeping (ringbuffer.c). */
+/* Slow path of a reservation: the switch bookkeeping (ringbuffer.c); the
+ * closer of a packet wakes the consumer if it sleeps (trawl_rb_wake()). */
 void trawl_rb_switch_out(struct trawl_rb *rb, uint64_t old_pos, uint64_t ts);
 void trawl_rb_switch_in(struct trawl_rb *rb, uint64_t slot_pos, uint64_t ts);
 
@@ -663,6 +707,19 @@ int trawl_rb_reader_put(struct trawl_rb_reader *r);
  * the reader then sees as corrupt packets.
  */
 uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r);
+/*
+ * trawl_rb_reader_arm - before the consumer sleeps on @r's stream
+ *
+ * Arms the stream (its next closed packet wakes the consumer, top comment),
+ * then looks: returns TRAWL_RB_ARM_PENDING when a packet it has not taken
+ * is closed (ready, or its writers still committing: then no wake-up will
+ * come for it, the consumer polls again soon), and TRAWL_RB_ARM_LEGACY when
+ * writers that cannot wake it were given the stream (ctrl->wake_legacy:
+ * the consumer polls it); 0: it may sleep until woken.
+ */
+#define TRAWL_RB_ARM_PENDING 1
+#define TRAWL_RB_ARM_LEGACY 2
+int trawl_rb_reader_arm(struct trawl_rb_reader *r);
 /* Final flush: close the partial packet, wait up to @wait_ms for writers
  * still committing, then force what is committed. */
 int trawl_rb_reader_flush_final(struct trawl_rb_reader *r, int wait_ms);

@@ -118,9 +118,11 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 	a->subbuf_size = 1u << 20;
 	a->num_subbuf = 4;
 	a->overwrite = s->snapshot ? 1 : 0;
-	/* User space: the consumer polls the buffers (apps never wake it), so
-	 * often enough that a 4 MiB-per-CPU channel never fills at ~20 M events/s. */
-	a->read_timer_us = domain == TRAWL_CTL_DOMAIN_UST ? 1000 : 200000;
+	/* User space: none, as LTTng's ("inactive"): the apps wake the
+	 * consumer when they close a packet (ringbuffer.h, "Wake-ups"); it
+	 * polls every 1 ms only the channels of apps that cannot. A read timer
+	 * given makes the consumer poll at that period instead. */
+	a->read_timer_us = domain == TRAWL_CTL_DOMAIN_UST ? 0 : 200000;
 	/* Live: partial packets are closed every live timer period, for viewers to see. */
 	a->switch_timer_us = s->live_timer_us;
 	a->buffers = domain == TRAWL_CTL_DOMAIN_UST ? TRAWL_CTL_BUFFERS_PER_UID

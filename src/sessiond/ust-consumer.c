@@ -790,6 +790,19 @@ void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_c
 	ac->tracefile_count = c->attr.tracefile_count;
 }
 
+uint32_t cons_channel_fds(const struct trace_chan *tc, struct trawl_cons_add_channel *ac, int *fds)
+{
+	uint32_t i, n = ac->attr.nr_streams;
+
+	for (i = 0; i < n; i++)
+		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
+	if (trawl_ustctl_channel_wake_fd(tc->rb) >= 0) {
+		fds[n++] = trawl_ustctl_channel_wake_fd(tc->rb);
+		ac->flags |= TRAWL_CONS_F_WAKE;
+	}
+	return n;
+}
+
 /*
  * Not freed at once: a consumer killed before it drained @t would lose
  * what was left, silently. Until its reply, @t stays listed, so a
@@ -827,7 +840,6 @@ static void cons_replay(struct ust_consumer *c, struct trawl_domain_session *s)
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	struct ust_trace *t;
 	struct trace_chan *tc;
-	uint32_t i;
 
 	for (t = s->traces; t && c->alive; t = t->next) {
 		memset(&at, 0, sizeof(at));
@@ -839,10 +851,8 @@ static void cons_replay(struct ust_consumer *c, struct trawl_domain_session *s)
 		for (tc = t->chans; tc && c->alive; tc = tc->next) {
 			cons_channel_msg(s, tc, &ac);
 			ac.flags = TRAWL_CONS_F_RESUME;
-			for (i = 0; i < ac.attr.nr_streams; i++)
-				fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
 			cons_send_to(c, TRAWL_CONS_ADD_CHANNEL, s->id, t->key, tc->chan->index + 1, &ac,
-				     sizeof(ac), fds, ac.attr.nr_streams);
+				     sizeof(ac), fds, cons_channel_fds(tc, &ac, fds));
 		}
 		if (t->gone) /* drained by this one, then removed again */
 			cons_remove_trace(s, t);

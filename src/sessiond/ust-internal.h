@@ -331,6 +331,10 @@ void cons_chan_sent(struct trawl_domain_session *s, struct trace_chan *tc);
 int cons_chan_ready(const struct trawl_domain_session *s, const struct trace_chan *tc);
 void cons_channel_msg(const struct trawl_domain_session *s, const struct trace_chan *tc,
 		      struct trawl_cons_add_channel *ac);
+/* The fds of @tc's ADD_CHANNEL into @fds (TRAWL_USTCTL_MAX_STREAMS of
+ * them): its streams', then its wake-up eventfd (setting
+ * TRAWL_CONS_F_WAKE in @ac) when it has one. Returns how many. */
+uint32_t cons_channel_fds(const struct trace_chan *tc, struct trawl_cons_add_channel *ac, int *fds);
 int cons_get(struct trawl_domain_session *s, struct trawl_domain_err *err);
 void cons_put(struct trawl_domain_session *s);
 void cons_free(struct ust_consumer *c);

@@ -377,10 +377,8 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	 * decode, which makes babeltrace2 refuse the whole trace. */
 	metadata_push(s, t);
 	cons_channel_msg(s, tc, &ac);
-	for (i = 0; i < ua.nr_streams; i++)
-		fds[i] = trawl_ustctl_channel_stream_fd(tc->rb, i);
 	cons_send(s, TRAWL_CONS_ADD_CHANNEL, t->key, c->index + 1, &ac, sizeof(ac), fds,
-		  ua.nr_streams);
+		  cons_channel_fds(tc, &ac, fds));
 	cons_chan_sent(s, tc);
 	return tc;
 close_fds:

@@ -829,11 +829,11 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 {
 	uint8_t slots[TRAWL_USTCTL_MAX_COUNTERS];
 	struct trawl_ust_chan *ch;
-	uint32_t i;
+	uint32_t i, wake = !!(cmd->flags & TRAWL_WIRE_CHAN_WAKE);
 	int ret;
 
-	if (cmd->nr_streams == 0 || cmd->nr_streams != nr_fds || cmd->overwrite > 1 ||
-	    (cmd->flags & ~TRAWL_WIRE_CHAN_BLOCKING) ||
+	if (cmd->nr_streams == 0 || cmd->nr_streams + wake != nr_fds || cmd->overwrite > 1 ||
+	    (cmd->flags & ~(TRAWL_WIRE_CHAN_BLOCKING | TRAWL_WIRE_CHAN_WAKE)) ||
 	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) || cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
 	/* The clock the daemon made the trace's: ours (a plugin's) exactly
@@ -856,6 +856,7 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		return -EINVAL;
 	if (find_chan(c, cmd->chan_handle))
 		return -EEXIST;
+	nr_fds = cmd->nr_streams;
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
@@ -863,6 +864,18 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 	if (!ch->rbs) {
 		free(ch);
 		return -ENOMEM;
+	}
+	/* Our own copy of the consumer's eventfd (the command's fds are
+	 * closed after it), kept for the process's lifetime as the mappings
+	 * are (chan_drop()): a thread may still close a packet of a dropped
+	 * channel, and must not write into another file given its number. */
+	ch->wake_fd = wake ? fcntl(fds[nr_fds], F_DUPFD_CLOEXEC, 3) : -1;
+	if (wake && ch->wake_fd < 0) {
+		/* The consumer would sleep on a channel we cannot wake it for. */
+		ret = -errno;
+		free(ch->rbs);
+		free(ch);
+		return ret;
 	}
 	if ((cmd->flags & TRAWL_WIRE_CHAN_BLOCKING) && cmd->event_id && !cmd->overwrite &&
 	    trawl_ust_allow_blocking())
@@ -872,6 +885,11 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		if (ret)
 			goto err_map;
 		ch->rbs[i].wait_full = ch->blocking_ms != 0;
+		ret = ch->wake_fd >= 0 ? trawl_rb_set_wake_fd(&ch->rbs[i], ch->wake_fd) : 0;
+		if (ret) {
+			trawl_rb_unmap(&ch->rbs[i]);
+			goto err_map;
+		}
 		ch->rbs[i].clock = cmd->clock;
 		if (cmd->clock == TRAWL_RB_CLOCK_APP)
 			ch->rbs[i].read_clock = trawl_ust_clock_read;
@@ -890,6 +908,8 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 err_map:
 	while (i--)
 		trawl_rb_unmap(&ch->rbs[i]);
+	if (ch->wake_fd >= 0)
+		close(ch->wake_fd);
 	free(ch->rbs);
 	free(ch);
 	return ret;

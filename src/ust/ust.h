@@ -36,6 +36,8 @@ struct trawl_ust_chan {
 	uint8_t counter_slot[16]; /* TRAWL_USTCTL_MAX_COUNTERS: trawl_ust_perf_slot()s */
 	uint32_t nr_streams;
 	struct trawl_rb *rbs; /* nr_streams, one per CPU; 0 streams: a tally (slots.c) */
+	int wake_fd; /* the consumer's wake-up eventfd its streams write (wire.h
+			TRAWL_WIRE_CHAN_WAKE), or -1; never closed once mapped */
 	uint64_t *tally;      /* a tally's counts, by event (the slot's id); else NULL */
 	uint32_t nr_tally;
 	/* Most a writer waits for room when the buffer is full, ms: 0 never

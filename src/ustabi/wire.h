@@ -101,8 +101,13 @@
  * Minor 9: NOTIFIER (event notifiers of triggers, ustabi/notify.h).
  * Minor 10: the namespace context bits (cgroup_ns...); NOTIFIER's contexts:
  *           written before each of its records' payload (captures of
- *           $ctx.NAME; older apps ignore the field and write none). */
-#define TRAWL_UST_WIRE_ABI_MINOR 10u
+ *           $ctx.NAME; older apps ignore the field and write none).
+ * Minor 11: CHANNEL may carry the consumer's wake-up eventfd
+ *           (TRAWL_WIRE_CHAN_WAKE), and the app writes it when it closes
+ *           a packet while the consumer sleeps (ringbuffer.h, "Wake-ups");
+ *           the daemon marks the channels it gives older apps, which the
+ *           consumer then polls. */
+#define TRAWL_UST_WIRE_ABI_MINOR 11u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -124,7 +129,8 @@ enum trawl_wire_type {
 };
 
 enum trawl_wire_cmd_kind {
-	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds, + nr_counters wire counters */
+	TRAWL_WIRE_CMD_CHANNEL = 1, /* + nr_streams fds (and the wake-up eventfd
+				       with TRAWL_WIRE_CHAN_WAKE), + nr_counters wire counters */
 	/* May be followed by filter expressions, NUL-terminated one after the
 	 * other (hdr.size says how many bytes, at most TRAWL_WIRE_MAX_FILTERS):
 	 * the event records when any is true. None: every event records. */
@@ -170,6 +176,10 @@ enum trawl_wire_cmd_kind {
  * allows it, src/ust/fastpath.c) up to `event_id` ms (unused otherwise by CHANNEL), rounded up from the
  * channel's µs; TRAWL_WIRE_BLOCKING_INF: without end. */
 #define TRAWL_WIRE_CHAN_BLOCKING 1u
+/* CHANNEL flags (ABI minor >= 11): one more fd after the streams, the
+ * eventfd the app writes when it closes a packet while the consumer sleeps
+ * (ringbuffer.h, "Wake-ups"). Sent only to apps of minor >= 11. */
+#define TRAWL_WIRE_CHAN_WAKE 2u
 #define TRAWL_WIRE_BLOCKING_INF UINT32_MAX
 
 struct trawl_wire_hdr {

@@ -50,9 +50,11 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 				       const struct trawl_ustctl_contexts *ctx, int64_t blocking_us)
 {
 	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	struct trawl_wire_cmd cmd;
+	uint32_t i, nr_fds = chan->attr.nr_streams;
 	uint64_t ms;
-	uint32_t i;
+	int ret;
 
 	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
 	    blocking_us < -1)
@@ -90,8 +92,17 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 		counters[i].type = ctx->counters[i].type;
 		counters[i].config = ctx->counters[i].config;
 	}
-	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), chan->fds,
-			      chan->attr.nr_streams);
+	memcpy(fds, chan->fds, nr_fds * sizeof(int));
+	if (chan->wake_fd >= 0 && trawl_ustctl_app_info(app)->abi_minor >= 11) {
+		cmd.flags |= TRAWL_WIRE_CHAN_WAKE;
+		fds[nr_fds++] = chan->wake_fd;
+	} else if (chan->wake_fd >= 0) {
+		/* It cannot wake the consumer: the consumer polls the channel. */
+		ret = trawl_ustctl_channel_mark_legacy(chan);
+		if (ret)
+			return ret;
+	}
+	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), fds, nr_fds);
 }
 
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,

@@ -19,6 +19,7 @@ struct trawl_ustctl_channel {
 	int *fds;
 	int files; /* regular files (--shm-path), not sealed: any holder of an fd
 		      can shrink them, so every access is guarded (ustctl.c) */
+	int wake_fd; /* the apps' wake-ups to the consumer (an eventfd), or -1 */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -143,6 +144,10 @@ static int channel_new(const struct trawl_ustctl_channel_attr *attr, int *fds, s
 	}
 	chan->attr = *attr;
 	memcpy(chan->fds, fds, attr->nr_streams * sizeof(int));
+	/* The apps' wake-ups to the consumer (ringbuffer.h), sent after the
+	 * streams: none when they take every fd a message carries (the
+	 * consumer then polls), or when the kernel gives none. */
+	chan->wake_fd = attr->nr_streams < TRAWL_USTCTL_MAX_STREAMS ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) : -1;
 	*out = chan;
 	return 0;
 }
@@ -250,8 +255,39 @@ void trawl_ustctl_channel_destroy(struct trawl_ustctl_channel *chan)
 		return;
 	for (i = 0; i < chan->attr.nr_streams; i++)
 		close(chan->fds[i]);
+	if (chan->wake_fd >= 0)
+		close(chan->wake_fd);
 	free(chan->fds);
 	free(chan);
+}
+
+int trawl_ustctl_channel_wake_fd(const struct trawl_ustctl_channel *chan)
+{
+	return chan->wake_fd;
+}
+
+static int legacy_job_run(void *arg)
+{
+	struct trawl_rb_ctrl *c = arg;
+
+	__atomic_fetch_add(&c->wake_legacy, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int trawl_ustctl_channel_mark_legacy(const struct trawl_ustctl_channel *chan)
+{
+	size_t size = trawl_rb_ctrl_size(chan->attr.num_subbuf);
+	struct trawl_rb_ctrl *c;
+	int ret;
+
+	if (chan->wake_fd < 0)
+		return 0; /* polled anyway */
+	c = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, chan->fds[0], 0);
+	if (c == MAP_FAILED)
+		return -errno;
+	ret = chan->files ? guarded(legacy_job_run, c) : legacy_job_run(c);
+	munmap(c, size);
+	return ret;
 }
 
 const struct trawl_ustctl_channel_attr *trawl_ustctl_channel_attr(const struct trawl_ustctl_channel *chan)
@@ -396,6 +432,11 @@ int trawl_ustctl_stream_flush_live(struct trawl_ustctl_stream *s)
 {
 	/* Overwrite mode would lose a sub-buffer of data to each empty packet. */
 	return trawl_rb_flush(&s->r.rb, !s->r.rb.overwrite);
+}
+
+int trawl_ustctl_stream_arm(struct trawl_ustctl_stream *s)
+{
+	return trawl_rb_reader_arm(&s->r);
 }
 
 int trawl_ustctl_stream_counters(const struct trawl_ustctl_stream *s, struct trawl_ustctl_stream_counters *c)

@@ -688,6 +688,22 @@ int trawl_ustctl_channel_memory(const struct trawl_ustctl_channel *chan, uint64_
  * out of range. */
 int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint32_t cpu);
 
+/*
+ * The channel's eventfd, still owned by the channel, that its apps write
+ * when they close a packet while the consumer sleeps (ringbuffer.h,
+ * "Wake-ups"): sent to the consumer after the streams (consumer-proto.h)
+ * and to each app of wire ABI minor >= 11 after them in CHANNEL. -1: none
+ * (the consumer polls the channel).
+ */
+int trawl_ustctl_channel_wake_fd(const struct trawl_ustctl_channel *chan);
+/*
+ * The channel was given to an app that cannot wake the consumer (older
+ * than wire ABI minor 11): counted in its first stream's control page, so
+ * that the consumer polls the channel (trawl_ustctl_stream_arm()). 0 or
+ * -errno. trawl_ustctl_app_send_channel_opts() calls it.
+ */
+int trawl_ustctl_channel_mark_legacy(const struct trawl_ustctl_channel *chan);
+
 
 /* ------------------------------------------------------------------ */
 /* Buffer side: reading (consumer).                                   */
@@ -790,6 +806,15 @@ int trawl_ustctl_stream_flush(struct trawl_ustctl_stream *stream, int final);
  * packet; the packets waiting say more anyway).
  */
 int trawl_ustctl_stream_flush_live(struct trawl_ustctl_stream *stream);
+
+/*
+ * trawl_ustctl_stream_arm - before the consumer sleeps (ringbuffer.h,
+ * trawl_rb_reader_arm()): arms the stream, and returns its
+ * TRAWL_RB_ARM_PENDING (a packet is closed that it has not taken: poll
+ * again soon) and TRAWL_RB_ARM_LEGACY (writers that cannot wake it: poll)
+ * bits; 0: sleep until the channel's eventfd is written.
+ */
+int trawl_ustctl_stream_arm(struct trawl_ustctl_stream *stream);
 
 struct trawl_ustctl_stream_counters {
 	uint64_t events_discarded;  /* buffer full (discard mode) + larger than a sub-buffer */

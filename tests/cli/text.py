@@ -77,11 +77,9 @@ MORE = [
 KNOWN = [
     # each tool's name (`version` is not compared)
     (r"^Use (lttng|trawl) list", "Use TOOL list"),
-    # trawl's default sub-buffer is 1 MiB (LTTng's user-space one 512 KiB),
-    # and its user-space channels drain on a 1 ms read timer (LTTng's wait
-    # for its consumer's wake-ups): docs/DESIGN.md, "channels"
+    # trawl's default sub-buffer is 1 MiB (LTTng's user-space one 512 KiB):
+    # docs/DESIGN.md, "channels"
     (r"^(      Sub-buffer size:  )(524288|1048576) bytes$", r"\1DEFAULT"),
-    (r"^(      Read timer:       )(inactive|1000 us)$", r"\1DEFAULT"),
 ]
 # Lines one tool prints and the other has no counterpart for:
 DROP = [

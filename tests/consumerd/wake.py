@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""The user-space consumer sleeps until an app closes a packet
+(src/ringbuffer/ringbuffer.h, "Wake-ups"), through the real daemons, the
+traces read back with babeltrace2 (bt2).
+
+    wake.py idle   a session whose channel an app has written to, then
+                   nothing: the consumer's sleeps (voluntary context
+                   switches, every thread's) over the quiet time are at most
+                   5 + 25 a second of it (its idle timer: 10 a second; it
+                   polled every 1 ms before: ~900 a second). Load only makes
+                   a sleeping process wake less often, never more.
+    wake.py drain  TRAWL_UST_WAKE_IDLE_MS=0: no timer reads the channel, the
+                   apps' wake-ups alone. A 2 x 4 KiB channel with
+                   --blocking-timeout=inf and an app allowed to block writes
+                   50,000 events (~370 packets): it finishes only if every
+                   packet it closed woke the consumer, and the trace holds
+                   exactly its events, in order, none discarded.
+    wake.py drain-pid   the same with per-process buffers (--buffers-pid).
+"""
+import glob
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from trawltest import BIN, FAILS, fail, require_bt2  # noqa: E402
+import trawltest  # noqa: E402
+
+APP = os.path.join(BIN, "ust-app-all")
+
+
+class Env(trawltest.Env):
+    def __init__(self, extra_env=None):
+        super().__init__("trawl-cons-wake.")
+        self.env.update(extra_env or {})
+
+    def app(self, *args, extra_env=None):
+        env = dict(self.env)
+        env.update(extra_env or {})
+        return subprocess.Popen([APP] + [str(a) for a in args], env=env)
+
+    def consumer_pid(self):
+        """The user-space consumer of this Env's session daemon."""
+        for lock in glob.glob(self.dir + "/*/sessiond.lock"):
+            try:
+                sd = int(open(lock).read().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+            for task in os.listdir("/proc/%d/task" % sd):
+                try:
+                    kids = open("/proc/%d/task/%s/children" % (sd, task)).read().split()
+                except OSError:
+                    continue
+                for k in kids:
+                    try:
+                        argv = open("/proc/%s/cmdline" % k, "rb").read().split(b"\0")
+                    except OSError:
+                        continue
+                    if argv and os.path.basename(argv[0]) == b"trawl-consumerd" and \
+                            b"--ust" in argv:
+                        return int(k)
+        return None
+
+
+def sleeps(pid):
+    """The voluntary context switches of every thread of @pid so far."""
+    n = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        for line in open("/proc/%d/task/%s/status" % (pid, task)):
+            if line.startswith("voluntary_ctxt_switches:"):
+                n += int(line.split()[1])
+    return n
+
+
+def read_trace(path):
+    """(the n of each tall:seq, discarded events) as bt2 reads them."""
+    import bt2
+    ns, discarded = [], 0
+    for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._EventMessageConst:
+            if m.event.name == "tall:seq":
+                ns.append(int(m.event.payload_field["n"]))
+        elif type(m) is bt2._DiscardedEventsMessageConst:
+            discarded += m.count or 0
+    return ns, discarded
+
+
+def case_idle():
+    e = Env()
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        if e.app(1, 1000, 5000).wait(120) != 0:
+            fail("the app failed")
+        pid = e.consumer_pid()
+        if not pid:
+            fail("no user-space consumer found")
+            return
+        time.sleep(0.5)  # what the app's exit left to do
+        t0, s0 = time.monotonic(), sleeps(pid)
+        time.sleep(3)
+        t1, s1 = time.monotonic(), sleeps(pid)
+        e.trawl("stop")
+    finally:
+        e.close()
+    n, secs = s1 - s0, t1 - t0
+    bound = 5 + 25 * secs
+    print("idle: %d sleeps in %.2f s (bound %.0f)" % (n, secs, bound))
+    if n > bound:
+        fail("the idle consumer woke %d times in %.2f s (at most %.0f): it polls" %
+             (n, secs, bound))
+
+
+def case_drain(buffers):
+    require_bt2()
+    n = 50000
+    e = Env({"TRAWL_UST_WAKE_IDLE_MS": "0"})
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-channel", "-u", "ch", "--subbuf-size", "4096", "--num-subbuf", "2",
+                "--blocking-timeout=inf", *buffers)
+        e.trawl("enable-event", "-u", "tall:seq", "-c", "ch")
+        e.trawl("start")
+        p = e.app(1, n, 5000, extra_env={"LTTNG_UST_ALLOW_BLOCKING": "1"})
+        try:
+            rc = p.wait(240)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            rc = "still blocked after 240 s (a packet closed without waking the consumer)"
+        e.trawl("stop")
+        ns, disc = read_trace(e.out)
+    finally:
+        e.close()
+    print("drain%s: app %s, %d read, %d discarded of %d" % (" " + buffers[0] if buffers else "",
+                                                          rc, len(ns), disc, n))
+    if rc != 0:
+        fail("the app: %s" % rc)
+    if len(ns) != n or disc:
+        fail("%d events read, %d discarded: not the %d written" % (len(ns), disc, n))
+    if any(b <= a for a, b in zip(ns, ns[1:])):
+        fail("events out of order or repeated")
+
+
+def main():
+    case = sys.argv[1] if len(sys.argv) > 1 else ""
+    if case == "idle":
+        case_idle()
+    elif case == "drain":
+        case_drain([])
+    elif case == "drain-pid":
+        case_drain(["--buffers-pid"])
+    else:
+        sys.exit("usage: wake.py idle|drain|drain-pid")
+    if FAILS:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
