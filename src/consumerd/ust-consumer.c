@@ -57,11 +57,12 @@
 
 /* A channel's read timer when it has none of its own: every 1 ms, or,
  * when its apps wake us (wake_fd, ringbuffer.h "Wake-ups"), once in
- * WAKE_IDLE_MS with nothing to do (what the eventfd says is never missed:
- * the idle timer only looks again at what an app could not say, e.g. that
- * an app that cannot wake us was given the channel since). */
+ * WAKE_IDLE_MS with nothing to do: a closed packet is never left unsaid,
+ * and the session daemon writes the eventfd too when it gives the channel
+ * to an app that cannot (ustctl's trawl_ustctl_channel_mark_legacy()); the
+ * idle timer is only a look that costs one wake-up a second. */
 #define DEFAULT_READ_TIMER_US 1000u
-#define WAKE_IDLE_MS 100u
+#define WAKE_IDLE_MS 1000u
 /* WAKE_IDLE_MS, or TRAWL_UST_WAKE_IDLE_MS from the environment (0: never,
  * for tests that show the wake-ups alone move every packet). */
 static uint64_t wake_idle_ns = WAKE_IDLE_MS * 1000000ull;
@@ -1149,7 +1150,7 @@ static uint64_t channel_read_period(struct cchannel *c)
 /* Runs due timers; returns the ns until the next one is due. */
 static uint64_t run_timers(void)
 {
-	uint64_t now = now_ns(), next = 100000000u; /* idle: 100 ms */
+	uint64_t now = now_ns(), next = 1000000000u; /* idle: 1 s */
 	struct cchannel *c;
 	uint32_t i;
 

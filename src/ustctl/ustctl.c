@@ -287,6 +287,14 @@ int trawl_ustctl_channel_mark_legacy(const struct trawl_ustctl_channel *chan)
 		return -errno;
 	ret = chan->files ? guarded(legacy_job_run, c) : legacy_job_run(c);
 	munmap(c, size);
+	if (!ret) {
+		/* The consumer may sleep on the channel: woken, it reads the
+		 * count and polls the channel from now on. */
+		uint64_t one = 1;
+		ssize_t n = write(chan->wake_fd, &one, sizeof(one));
+
+		(void)n;
+	}
 	return ret;
 }
 

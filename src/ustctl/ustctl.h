@@ -698,9 +698,10 @@ int trawl_ustctl_channel_stream_fd(const struct trawl_ustctl_channel *chan, uint
 int trawl_ustctl_channel_wake_fd(const struct trawl_ustctl_channel *chan);
 /*
  * The channel was given to an app that cannot wake the consumer (older
- * than wire ABI minor 11): counted in its first stream's control page, so
- * that the consumer polls the channel (trawl_ustctl_stream_arm()). 0 or
- * -errno. trawl_ustctl_app_send_channel_opts() calls it.
+ * than wire ABI minor 11): counted in its first stream's control page, and
+ * the consumer woken, so that it polls the channel from then on
+ * (trawl_ustctl_stream_arm()). 0 or -errno.
+ * trawl_ustctl_app_send_channel_opts() calls it.
  */
 int trawl_ustctl_channel_mark_legacy(const struct trawl_ustctl_channel *chan);
 

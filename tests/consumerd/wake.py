@@ -7,9 +7,10 @@ traces read back with babeltrace2 (bt2).
     wake.py idle   a session whose channel an app has written to, then
                    nothing: the consumer's sleeps (voluntary context
                    switches, every thread's) over the quiet time are at most
-                   5 + 25 a second of it (its idle timer: 10 a second; it
-                   polled every 1 ms before: ~900 a second). Load only makes
-                   a sleeping process wake less often, never more.
+                   5 + 25 a second of it (its idle timer: 1 a second, and
+                   the daemon's commands; it polled every 1 ms before: ~900
+                   a second). Load only makes a sleeping process wake less
+                   often, never more.
     wake.py drain  TRAWL_UST_WAKE_IDLE_MS=0: no timer reads the channel, the
                    apps' wake-ups alone. A 2 x 4 KiB channel with
                    --blocking-timeout=inf and an app allowed to block writes

@@ -12,9 +12,10 @@
  *   - errno is kept across a wake-up (it may run in a signal handler);
  *   - a wake_fd that is not an eventfd is refused, and one whose number
  *     was given to a regular file since is never written;
- *   - ustctl: a channel given to an app that cannot wake the consumer
- *     (trawl_ustctl_channel_mark_legacy()) arms with LEGACY; a channel has
- *     an eventfd, the consumer's stream a fresh one arms with nothing.
+ *   - ustctl: a channel has an eventfd; a fresh stream arms with nothing;
+ *     given to an app that cannot wake the consumer
+ *     (trawl_ustctl_channel_mark_legacy()), the eventfd is written and the
+ *     stream arms with LEGACY.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -177,7 +178,10 @@ static void ustctl(void)
 	while (!trawl_ustctl_stream_get_packet(s, &p)) /* packet 0 */
 		trawl_ustctl_stream_put_packet(s);
 	CHECK(trawl_ustctl_stream_arm(s) == 0);
+	CHECK(wakes(trawl_ustctl_channel_wake_fd(chan)) == 0);
 	CHECK(!trawl_ustctl_channel_mark_legacy(chan));
+	/* the consumer woken to see it */
+	CHECK(wakes(trawl_ustctl_channel_wake_fd(chan)) == 1);
 	CHECK(trawl_ustctl_stream_arm(s) == TRAWL_RB_ARM_LEGACY);
 	trawl_ustctl_stream_unmap(s);
 out:

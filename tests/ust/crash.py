@@ -98,13 +98,14 @@ def record_and_kill(e, n, chan_args, stop_consumer=False, buffers=None):
 
 def commit_cpu_total(shm):
     """What the buffer files under shm hold in their sub-buffers' second
-    commit counts (ringbuffer.h, version 2: meta[].commit_cpu, 40 bytes into
-    each 64-byte meta after the 256-byte control page): the commits the app
-    made on its streams' own CPU, which trawl crash must add."""
+    commit counts (ringbuffer.h, version 2 and later: meta[].commit_cpu, 40
+    bytes into each 64-byte meta after the 256-byte control page): the
+    commits the app made on its streams' own CPU, which trawl crash must add."""
     total = 0
     for f in glob.glob(shm + "/**/ch_*", recursive=True):
         data = open(f, "rb").read(4096)
-        if len(data) < 24 or data[:8] != (0x74524231).to_bytes(4, "little") + (2).to_bytes(4, "little"):
+        if len(data) < 24 or data[:4] != (0x74524231).to_bytes(4, "little") or \
+                int.from_bytes(data[4:8], "little") < 2:
             continue
         n = int.from_bytes(data[16:20], "little")
         for k in range(min(n, (len(data) - 256) // 64)):
