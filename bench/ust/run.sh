@@ -15,11 +15,15 @@
 # dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 8 x 1 MiB, per CPU).
 # Consumer CPU rows: the consumer daemons' user + system time (every thread's,
 # /proc/PID/task/*/schedstat) from start to the end of stop, per GB of stream
-# files: trawl-consumerd vs lttng-consumerd, same runs.
+# files: trawl-consumerd vs lttng-consumerd, same runs. Consumer wake-up rows:
+# the times their threads went to sleep (voluntary context switches, every
+# thread's) per second, from start to the end of stop, and idle: 2 s with the
+# session started and the app gone (first run only).
 # Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
 # less than either tracer produces, and the disk is not what is measured.
-# trawl's channels are polled by the consumer every 1 ms (its default for user
-# space, also passed explicitly); LTTng's consumer is woken by its apps instead.
+# Both consumers sleep until an app closes a packet (their default for user
+# space: no read timer; trawl's apps write the channel's eventfd, LTTng's
+# their stream's pipe).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-ust}
@@ -113,6 +117,30 @@ cpu_delta() { # SNAP0 SNAP1
 			if (f[1] != "" && f[2] >= t0[f[1]]) s += f[2] - t0[f[1]] }
 		printf "%d\n", s }'
 }
+# The consumer daemons' sleeps so far, thread by thread: "TID N" lines
+# (voluntary_ctxt_switches of /proc/PID/task/*/status), for cpu_delta.
+wake_tasks() { # PID...
+	local p t v
+	for p in "$@"; do
+		for t in /proc/"$p"/task/*; do
+			v=$(awk '/^voluntary_ctxt_switches:/ {print $2}' "$t/status" 2>/dev/null) &&
+				[ -n "$v" ] && echo "${t##*/} $v"
+		done
+	done
+}
+# per_s COUNT NS0 NS1: COUNT per second of the time between
+per_s() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { if (b > a) printf "%.0f", n * 1e9 / (b - a); else print "-" }'; }
+# idle_wakes PIDS...: the sleeps per second of 2 s of nothing, after what an
+# app left (0.5 s); "-" unless IDLE is set
+idle_wakes() {
+	local w0 w1 t0 t1
+	[ -n "${IDLE:-}" ] || { echo -; return; }
+	sleep 0.5
+	w0=$(wake_tasks "$@"); t0=$(date +%s%N)
+	sleep 2
+	w1=$(wake_tasks "$@"); t1=$(date +%s%N)
+	per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1"
+}
 # trawl's consumers: trawl-consumerd children of this run's session daemon.
 cons_pids_trawl() {
 	local f p
@@ -155,7 +183,7 @@ PY
 
 # run_trawl MODE THREADS EVENT CHANNEL-OPTIONS... -> the program's line, then disk stats
 run_trawl() {
-	local out=$T/trace-trawl-$1-$2-$# mode=$1 th=$2 ev=$3 pids c0 c1
+	local out=$T/trace-trawl-$1-$2-$# mode=$1 th=$2 ev=$3 pids c0 c1 w0 w1 t0 t1 idle
 	shift 3
 	"$B/trawl" create bench --output "$out" >/dev/null || return 1
 	"$B/trawl" enable-channel -u ch "$@" >/dev/null || return 1
@@ -163,17 +191,19 @@ run_trawl() {
 	if [ ${#CTX[@]} -gt 0 ]; then "$B/trawl" add-context -u -c ch "${CTX[@]}" >/dev/null || return 1; fi
 	"$B/trawl" start >/dev/null || return 1
 	pids=$(cons_pids_trawl)
-	c0=$(cpu_tasks $pids)
+	c0=$(cpu_tasks $pids); w0=$(wake_tasks $pids); t0=$(date +%s%N)
 	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
+	idle=$(idle_wakes $pids)
 	"$B/trawl" stop >/dev/null
-	c1=$(cpu_tasks $pids)
+	c1=$(cpu_tasks $pids); w1=$(wake_tasks $pids); t1=$(date +%s%N)
 	"$B/trawl" destroy >/dev/null
 	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
+	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle"
 	rm -rf "$out"
 }
 
 run_lttng() {
-	local out=$T/trace-lttng-$1-$2-$# s=trawlbench$$ mode=$1 th=$2 ev=$3 pids c0 c1
+	local out=$T/trace-lttng-$1-$2-$# s=trawlbench$$ mode=$1 th=$2 ev=$3 pids c0 c1 w0 w1 t0 t1 idle
 	shift 3
 	lttng create "$s" --output "$out" >/dev/null || return 1
 	lttng enable-channel -u ch -s "$s" "$@" >/dev/null || return 1
@@ -181,12 +211,14 @@ run_lttng() {
 	if [ ${#CTX[@]} -gt 0 ]; then lttng add-context -u -c ch -s "$s" "${CTX[@]}" >/dev/null || return 1; fi
 	lttng start "$s" >/dev/null || return 1
 	pids=$(cons_pids_lttng)
-	c0=$(cpu_tasks $pids)
+	c0=$(cpu_tasks $pids); w0=$(wake_tasks $pids); t0=$(date +%s%N)
 	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
+	idle=$(idle_wakes $pids)
 	lttng stop "$s" >/dev/null
-	c1=$(cpu_tasks $pids)
+	c1=$(cpu_tasks $pids); w1=$(wake_tasks $pids); t1=$(date +%s%N)
 	lttng destroy "$s" >/dev/null
 	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
+	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle"
 	rm -rf "$out"
 }
 
@@ -216,13 +248,13 @@ declare -A R
 CTX=() # add-context -u options for run_TRACER
 measure() { # TRACER
 	local tr=$1 f big=(--subbuf-size 4M --num-subbuf 8) extra=()
-	[ "$tr" = trawl ] && extra=(--read-timer 1000)
-	f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
+	f=( $(IDLE=1 run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
 	R[$tr.ns1]=${f[1]}; R[$tr.bpe]=${f[4]}; R[$tr.cpe]=${f[5]}; R[$tr.disc1]=${f[6]}; R[$tr.cpu1]=${f[7]}
+	R[$tr.wake1]=${f[8]}; R[$tr.idle]=${f[9]}
 	f=( $(run_$tr tp 2 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}; R[$tr.cpu2]=${f[7]}
+	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}; R[$tr.cpu2]=${f[7]}; R[$tr.wake2]=${f[8]}
 	f=( $(run_$tr tp 1 anchor:ev "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}; R[$tr.cpudef]=${f[7]}
+	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}; R[$tr.cpudef]=${f[7]}; R[$tr.wakedef]=${f[8]}
 	# A filter that half the events pass (a is the loop counter): both
 	# tracers evaluate it before reserving; rejected events cost no space.
 	f=( $(FILTER='(a & 1) == 0' run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
@@ -250,7 +282,6 @@ ctx_rows() {
 	for round in 1 2 3; do
 		for tr in lttng trawl; do
 			local extra=()
-			[ "$tr" = trawl ] && extra=(--read-timer 1000)
 			CTX=(-t perf:thread:page-fault)
 			f=( $(run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
 			v[$tr.perf]+=" ${f[1]}"; R[$tr.perfdisc]=${f[6]}
@@ -301,6 +332,11 @@ printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 1 thread" "${R[lttng.cpu1]}"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 2 threads" "${R[lttng.cpu2]}" "${R[trawl.cpu2]}" "$(ratio "${R[trawl.cpu2]}" "${R[lttng.cpu2]}")"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, default ch." "${R[lttng.cpudef]}" "${R[trawl.cpudef]}" "$(ratio "${R[trawl.cpudef]}" "${R[lttng.cpudef]}")"
 echo "  (consumer daemons' user + system CPU time over the bytes of their stream files, run and stop; -: none found)"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, 1 thread" "${R[lttng.wake1]}" "${R[trawl.wake1]}" "$(ratio "${R[trawl.wake1]}" "${R[lttng.wake1]}")"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, 2 threads" "${R[lttng.wake2]}" "${R[trawl.wake2]}" "$(ratio "${R[trawl.wake2]}" "${R[lttng.wake2]}")"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, default ch." "${R[lttng.wakedef]}" "${R[trawl.wakedef]}" "$(ratio "${R[trawl.wakedef]}" "${R[lttng.wakedef]}")"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, idle" "${R[lttng.idle]}" "${R[trawl.idle]}" "$(ratio "${R[trawl.idle]}" "${R[lttng.idle]}")"
+echo "  (sleeps of every consumer thread per second, run and stop; idle: 2 s with the session started, the app gone)"
 printf "%-34s %14s %14s %8s\n" "perf:thread:page-fault, ns/event*" "${R[lttng.perf]}" "${R[trawl.perf]}" "$(ratio "${R[trawl.perf]}" "${R[lttng.perf]}")"
 printf "%-34s %14s %14s\n" "  same, discarded" "${R[lttng.perfdisc]}" "${R[trawl.perfdisc]}"
 printf "%-34s %14s %14s\n" "prio + nice, ns/event*" "-" "${R[trawl.prionice]}"
