@@ -102,7 +102,8 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 		if (ret)
 			return ret;
 	}
-	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), fds, nr_fds);
+	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), fds,
+				     nr_fds);
 }
 
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,

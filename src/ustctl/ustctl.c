@@ -147,7 +147,9 @@ static int channel_new(const struct trawl_ustctl_channel_attr *attr, int *fds, s
 	/* The apps' wake-ups to the consumer (ringbuffer.h), sent after the
 	 * streams: none when they take every fd a message carries (the
 	 * consumer then polls), or when the kernel gives none. */
-	chan->wake_fd = attr->nr_streams < TRAWL_USTCTL_MAX_STREAMS ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) : -1;
+	chan->wake_fd = -1;
+	if (attr->nr_streams < TRAWL_USTCTL_MAX_STREAMS)
+		chan->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	*out = chan;
 	return 0;
 }

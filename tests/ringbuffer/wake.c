@@ -37,12 +37,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
 			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                 \
-		}                                                                   \
+			failures++;                                                     \
+		}                                                                       \
 	} while (0)
 
 /* What the eventfd holds (0: nothing written), emptied. */
@@ -70,13 +70,17 @@ static int event(struct trawl_rb *rb)
 /* Events until the producer's position enters a new packet (one closed). */
 static void close_one(struct trawl_rb *rb)
 {
-	uint64_t first = (__atomic_load_n(&rb->ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK) / SUBBUF;
+	uint64_t first =
+		(__atomic_load_n(&rb->ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK) /
+		SUBBUF;
 	int i;
 
 	for (i = 0; i < 1000; i++) {
 		if (event(rb))
 			break;
-		if ((__atomic_load_n(&rb->ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK) / SUBBUF != first)
+		if ((__atomic_load_n(&rb->ctrl->reserve, __ATOMIC_RELAXED) & TRAWL_RB_POS_MASK) /
+			    SUBBUF !=
+		    first)
 			return;
 	}
 	fprintf(stderr, "FAIL: no packet closed after %d events\n", i);
