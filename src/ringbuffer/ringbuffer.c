@@ -210,13 +210,12 @@ void trawl_rb_wake(struct trawl_rb *rb)
 
 	if (rb->wake_fd < 0)
 		return;
-	/* Seq-cst fence: this thread's switch (the reserve CAS, the commit of
-	 * the padding) is visible before it looks at the flag, as the
-	 * consumer's store of the flag is before its look at the reserve
-	 * word (trawl_rb_reader_arm()): one of the two sees the other. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&rb->ctrl->wake_armed, __ATOMIC_RELAXED) ||
-	    !__atomic_exchange_n(&rb->ctrl->wake_armed, 0, __ATOMIC_RELAXED))
+	/* Acquire-release exchange, and the consumer's (trawl_rb_reader_arm())
+	 * too: the two are ordered on the flag. Ours first: the consumer's
+	 * exchange reads what ours wrote, so this thread's switch (the reserve
+	 * CAS before) is visible to its look at the reserve word after. Its
+	 * first: we read 1 and wake it. Once per packet, not per event. */
+	if (!__atomic_exchange_n(&rb->ctrl->wake_armed, 0, __ATOMIC_ACQ_REL))
 		return;
 	e = errno;
 	/* fstat() and write() are async-signal-safe; the eventfd is
@@ -568,9 +567,10 @@ int trawl_rb_reader_arm(struct trawl_rb_reader *r)
 	uint64_t pos;
 	int ret = 0;
 
-	__atomic_store_n(&r->rb.ctrl->wake_armed, 1, __ATOMIC_RELAXED);
-	/* Seq-cst fence: pairs with trawl_rb_wake()'s. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* Acquire-release: ordered with the producers' exchange on the flag
+	 * (trawl_rb_wake()): the reserve word read after it shows the switch
+	 * of any producer that found the flag 0 before. */
+	__atomic_exchange_n(&r->rb.ctrl->wake_armed, 1, __ATOMIC_ACQ_REL);
 	if (packets_ahead(r, &pos))
 		ret |= TRAWL_RB_ARM_PENDING;
 	if (__atomic_load_n(&r->rb.ctrl->wake_legacy, __ATOMIC_RELAXED))

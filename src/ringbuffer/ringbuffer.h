@@ -74,9 +74,11 @@
  * that closes a packet (trawl_rb_switch_out(), once per sub-buffer, never
  * per event) and finds the stream armed takes it back to 0 and writes the
  * channel's eventfd (trawl_rb.wake_fd), which the consumer polls. Both
- * sides store, fence (seq_cst), then load the other's word (the reserve
- * word, the armed flag): one of them sees the other, so a packet closed
- * while the consumer goes to sleep is never left unsaid. A producer without
+ * sides exchange the flag (acquire-release, so the two exchanges are
+ * ordered and the later one sees what came before the earlier): either the
+ * producer reads 1 and wakes the consumer, or the consumer's look at the
+ * reserve word after its exchange sees the switch; a packet closed while
+ * the consumer goes to sleep is never left unsaid. A producer without
  * the eventfd (a library older than layout 3, wake_fd -1) never writes it:
  * the session daemon counts such writers in ctrl->wake_legacy when it gives
  * them the stream, and the consumer polls their channels instead.
