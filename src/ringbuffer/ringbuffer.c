@@ -224,6 +224,17 @@ void trawl_rb_wake(struct trawl_rb *rb)
 		ssize_t n = write(rb->wake_fd, &one, sizeof(one));
 
 		(void)n;
+	} else {
+		/* The program closed our eventfd (a daemon closing every
+		 * descriptor, or one that reused the number): we can no longer
+		 * wake the consumer, and it would sleep on this stream until its
+		 * idle timer, each time, while we fill it. Counted as a writer
+		 * that cannot wake it (as an older library): from its next look
+		 * (its idle timer at the latest, once) it polls the channel, as
+		 * before wake-ups. A racing thread may count twice: the count is
+		 * only ever read as zero or not. */
+		rb->wake_fd = -1;
+		__atomic_fetch_add(&rb->ctrl->wake_legacy, 1, __ATOMIC_RELAXED);
 	}
 	errno = e;
 }

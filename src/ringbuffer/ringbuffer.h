@@ -96,7 +96,8 @@
  *   ctrl->consumed     consumer only
  *   ctrl->wake_armed   consumer (1), a producer closing a packet (0)
  *   ctrl->wake_legacy  the session daemon (writers given the stream that
- *                      cannot wake the consumer)
+ *                      cannot wake the consumer), a producer that found its
+ *                      eventfd closed (trawl_rb_wake())
  *   ctrl->lost_*       producers (atomic add); lost_tally (and as much of
  *                      lost_full) a program's tally (src/ust/slots.c) and the
  *                      session daemon's charge of one (ustctl's

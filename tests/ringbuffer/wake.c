@@ -11,7 +11,8 @@
  *     they are all taken;
  *   - errno is kept across a wake-up (it may run in a signal handler);
  *   - a wake_fd that is not an eventfd is refused, and one whose number
- *     was given to a regular file since is never written;
+ *     was given to a regular file since is never written: that producer
+ *     then counts as one that cannot wake the consumer (LEGACY);
  *   - ustctl: a channel has an eventfd; a fresh stream arms with nothing;
  *     given to an app that cannot wake the consumer
  *     (trawl_ustctl_channel_mark_legacy()), the eventfd is written and the
@@ -151,6 +152,12 @@ static void ring(void)
 
 		CHECK(!fstat(efd, &st) && st.st_size == 0);
 	}
+	/* ... and that producer can no longer wake the consumer: the stream
+	 * says so (LEGACY: the consumer polls it), once taken. */
+	CHECK(prod.wake_fd == -1);
+	CHECK(trawl_rb_reader_arm(&r) == (TRAWL_RB_ARM_PENDING | TRAWL_RB_ARM_LEGACY));
+	drain(&r);
+	CHECK(trawl_rb_reader_arm(&r) == TRAWL_RB_ARM_LEGACY);
 	close(memfd);
 	close(efd);
 	trawl_rb_reader_fini(&r);
