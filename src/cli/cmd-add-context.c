@@ -15,6 +15,9 @@
 static const struct cli_option_doc opts_doc[] = {
 	{"-k, --kernel", "Kernel channels."},
 	{"-u, --userspace", "User-space channels."},
+	{"-j, --jul", "The user-space channels, as LTTng's JUL domain: an application context "
+		      "($app.PROVIDER:NAME) is also asked of the programs' JUL agents."},
+	{"-l, --log4j", "As -j, for the log4j domain."},
 	{"-s, --session=NAME", "The session (default: the current session)."},
 	{"-c, --channel=NAME", "Only this channel (default: every channel of the domain)."},
 	{"-t, --type=TYPE", "The context. User space (-u): vpid, vtid, pid, tid, procname, "
@@ -29,7 +32,10 @@ static const struct cli_option_doc opts_doc[] = {
 			    "instructions, cache-references, cache-misses, branch-instructions "
 			    "(branches), branch-misses, bus-cycles, ref-cycles, L1-dcache-load-misses "
 			    "and the other perf cache counters, and raw:rHEX:NAME (a PMU event by its "
-			    "number, field perf_thread_raw_rHEX_NAME). Repeatable."},
+			    "number, field perf_thread_raw_rHEX_NAME). Application contexts (-u, -j, "
+			    "-l): $app.PROVIDER:NAME (PROVIDER and NAME of A-Z a-z 0-9 _ .), the value "
+			    "a program's provider gives (LTTng's Java agent: the IContextInfoRetriever "
+			    "registered as PROVIDER), field _app_PROVIDER_NAME. Repeatable."},
 	{"--list", "List the context types, the domains that offer them, and whether this "
 		   "machine has each perf counter."},
 	{"-h, --help", "Show this help."},
@@ -81,7 +87,16 @@ static void mi_context(const char *type, int ok)
 	size_t i;
 
 	cli_mi_open("context");
-	if (counter) {
+	if (!strncmp(type, "$app.", 5) && strchr(type + 5, ':')) {
+		/* LTTng's <app><provider_name/><ctx_name/></app> */
+		const char *colon = strchr(type + 5, ':');
+
+		snprintf(word, sizeof(word), "%.*s", (int)(colon - (type + 5)), type + 5);
+		cli_mi_open("app");
+		cli_mi_str("provider_name", word);
+		cli_mi_str("ctx_name", colon + 1);
+		cli_mi_close();
+	} else if (counter) {
 		trawl_perf_counter_lookup(counter, &ptype, &config);
 		cli_mi_open("perf");
 		cli_mi_u64("type", ptype);
@@ -107,6 +122,7 @@ static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CLI_TARGET_OPTIONS,
+		CLI_AGENT_OPTIONS,
 		CLI_CHANNEL_OPTION,
 		{"type", required_argument, NULL, 't'},
 		{"list", no_argument, NULL, 'L'},
@@ -118,8 +134,18 @@ static int run(int argc, char **argv)
 	struct trawl_ctl *ctl;
 	int c, ret = 0, nr = 0, i, warn = 0;
 
-	while ((c = getopt_long(argc, argv, "hkus:c:t:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkus:c:t:jlp", opts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
+			/* LTTng's add-context has no --python: its Python
+			 * agent has no application contexts. */
+			return cli_usage(&cli_cmd_add_context, "--python: the Python domain has no "
+								"contexts (LTTng's Python agent records no "
+								"application contexts)");
+		case 'j':
+		case 'l':
+			cli_agent_opt(&t, c);
+			break;
 		case 'h':
 			cli_help_print(&cli_cmd_add_context);
 			return 0;
@@ -136,7 +162,7 @@ static int run(int argc, char **argv)
 		}
 	}
 	if (t.domain == TRAWL_CTL_DOMAIN_NONE)
-		return cli_usage(&cli_cmd_add_context, "give a domain: -k or -u");
+		return cli_usage(&cli_cmd_add_context, "give a domain: -k, -u, -j or -l");
 	if (!nr)
 		return cli_usage(&cli_cmd_add_context, "give at least one -t TYPE");
 	if (argc > optind)
@@ -175,7 +201,7 @@ static int run(int argc, char **argv)
 const struct cli_cmd cli_cmd_add_context = {
 	.name = "add-context",
 	.summary = "Add context fields to channels",
-	.synopsis = "(-k | -u) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...] | --list",
+	.synopsis = "(-k | -u | -j | -l) [-s NAME] [-c CHANNEL] -t TYPE [-t TYPE...] | --list",
 	.description = "Adds the context fields TYPE to every event recorded in the channel "
 		       "(or in every channel of the domain), before the session first starts. "
 		       "A user-space channel's apps all record the same contexts (shared "
@@ -184,7 +210,14 @@ const struct cli_cmd cli_cmd_add_context = {
 		       "order added. In user space prio and nice are read at every event, and "
 		       "each thread opens its own perf:thread counter at its first event and "
 		       "records what it counted since (18446744073709551615 when the thread "
-		       "could not open it). perf:cpu counters are for the kernel (-k) only.",
+		       "could not open it). perf:cpu counters are for the kernel (-k) only. "
+		       "Application contexts come after the others, in the order added: each "
+		       "a tag and a variant (_app_P_N_tag, _app_P_N), as LTTng lays them out; "
+		       "an event of a thread whose process has no provider P, or whose "
+		       "provider has no value for N, records the variant's _none. -j and -l "
+		       "add to the user-space channels (-c: only lttng_jul_channel or "
+		       "lttng_log4j_channel, made with the defaults if the session has no "
+		       "user-space channel), as LTTng 2.13 does.",
 	.options = opts_doc,
 	.run = run,
 	.mi = CLI_MI_RESULT,

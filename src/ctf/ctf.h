@@ -128,10 +128,21 @@ struct trawl_ctf_type *trawl_ctf_type_struct_create(unsigned min_align_bits);
  * characters (copied); it is written with a leading '_' in TSDL, which
  * readers strip, as LTTng does. Returns 0, -EINVAL (bad name, duplicate, not
  * a struct, sequence whose length field is missing or not an unsigned
- * integer) or -ENOMEM.
+ * integer, variant whose tag field is missing or not an enum) or -ENOMEM.
+ * On a variant (trawl_ctf_type_variant_create()), it adds an option.
  */
 int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
 			      struct trawl_ctf_type *field);
+
+/**
+ * trawl_ctf_type_variant_create - a variant chosen by enumeration field
+ * @tag_field (copied): an enum field that comes earlier in the same struct,
+ * whose labels name the options (TSDL's "variant <_TAG> { ... }", as
+ * LTTng-UST describes an application context). Add the options with
+ * trawl_ctf_type_struct_add(); the variant is aligned as its options say
+ * (8: trawl's byte-aligned layout). Returns NULL (errno EINVAL, ENOMEM).
+ */
+struct trawl_ctf_type *trawl_ctf_type_variant_create(const char *tag_field);
 
 /* Frees @t and everything it holds. NULL is a no-op. */
 void trawl_ctf_type_destroy(struct trawl_ctf_type *t);

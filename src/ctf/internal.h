@@ -18,6 +18,7 @@ enum ctf_kind {
 	CTF_ARRAY,
 	CTF_SEQUENCE,
 	CTF_STRUCT,
+	CTF_VARIANT,
 };
 
 struct ctf_enum_entry {
@@ -60,7 +61,8 @@ struct trawl_ctf_type {
 		struct {
 			struct ctf_struct_field *fields; /* owned array */
 			size_t nr, cap;
-		} strct;
+			char *tag; /* owned; variants only: the tag field's name */
+		} strct; /* structs and variants (the options are fields) */
 	} u;
 };
 

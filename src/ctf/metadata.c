@@ -290,6 +290,7 @@ static int clocks_known(const struct trawl_ctf_trace *t, const struct trawl_ctf_
 	case CTF_SEQUENCE:
 		return clocks_known(t, ty->u.array.elem);
 	case CTF_STRUCT:
+	case CTF_VARIANT:
 		for (i = 0; i < ty->u.strct.nr; i++)
 			if (!clocks_known(t, ty->u.strct.fields[i].type))
 				return 0;

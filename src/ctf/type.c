@@ -226,6 +226,26 @@ struct trawl_ctf_type *trawl_ctf_type_struct_create(unsigned min_align_bits)
 	return type_new(CTF_STRUCT, min_align_bits);
 }
 
+struct trawl_ctf_type *trawl_ctf_type_variant_create(const char *tag_field)
+{
+	struct trawl_ctf_type *t;
+
+	if (!ctf_name_valid(tag_field)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = type_new(CTF_VARIANT, 1);
+	if (!t)
+		return NULL;
+	t->u.strct.tag = strdup(tag_field);
+	if (!t->u.strct.tag) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
 static const struct trawl_ctf_type *struct_field(const struct trawl_ctf_type *s, const char *name)
 {
 	size_t i;
@@ -242,9 +262,15 @@ int trawl_ctf_type_struct_add(struct trawl_ctf_type *s, const char *name,
 	struct ctf_struct_field *f;
 	int ret = -EINVAL;
 
-	if (!s || s->kind != CTF_STRUCT || !field || !ctf_name_valid(name) ||
-	    struct_field(s, name))
+	if (!s || (s->kind != CTF_STRUCT && s->kind != CTF_VARIANT) || !field ||
+	    !ctf_name_valid(name) || struct_field(s, name))
 		goto err;
+	if (field->kind == CTF_VARIANT) {
+		const struct trawl_ctf_type *tag = struct_field(s, field->u.strct.tag);
+
+		if (!tag || tag->kind != CTF_ENUM)
+			goto err;
+	}
 	if (field->kind == CTF_SEQUENCE) {
 		const struct trawl_ctf_type *len = struct_field(s, field->u.array.length_field);
 
@@ -291,11 +317,13 @@ void trawl_ctf_type_destroy(struct trawl_ctf_type *t)
 		free(t->u.array.length_field);
 		break;
 	case CTF_STRUCT:
+	case CTF_VARIANT:
 		for (i = 0; i < t->u.strct.nr; i++) {
 			free(t->u.strct.fields[i].name);
 			trawl_ctf_type_destroy(t->u.strct.fields[i].type);
 		}
 		free(t->u.strct.fields);
+		free(t->u.strct.tag);
 		break;
 	case CTF_FLOAT:
 	case CTF_STRING:
@@ -378,6 +406,20 @@ void ctf_type_tsdl_struct(struct trawl_strbuf *sb, const struct trawl_ctf_type *
 	trawl_strbuf_addf(sb, "} align(%u)", t->align_bits);
 }
 
+/* "variant <_TAG> { ... }": no align() (TSDL has none for a variant; its
+ * options are aligned each as declared). */
+static void tsdl_variant(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth)
+{
+	size_t i;
+
+	trawl_strbuf_addf(sb, "variant <_%s> {\n", t->u.strct.tag);
+	for (i = 0; i < t->u.strct.nr; i++)
+		ctf_type_tsdl_field(sb, t->u.strct.fields[i].type, t->u.strct.fields[i].name,
+				    depth + 1);
+	trawl_strbuf_indent(sb, depth);
+	trawl_strbuf_add(sb, "}");
+}
+
 static void tsdl_type(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, int depth)
 {
 	const char *bo;
@@ -412,6 +454,9 @@ static void tsdl_type(struct trawl_strbuf *sb, const struct trawl_ctf_type *t, i
 		break;
 	case CTF_STRUCT:
 		ctf_type_tsdl_struct(sb, t, depth);
+		break;
+	case CTF_VARIANT:
+		tsdl_variant(sb, t, depth);
 		break;
 	case CTF_ARRAY:
 	case CTF_SEQUENCE:

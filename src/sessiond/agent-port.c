@@ -22,6 +22,9 @@
  *     cmd 4 REGISTRATION_DONE: (nothing)                  (no answer)
  *     cmd 1 LIST: (nothing) -> agent: {u32 status, u32 size, u32 count}
  *                                     names[size] (each ending in NUL)
+ *     cmd 5 APP_CTX_ENABLE: {u32 len, provider[len], u32 len, name[len]}
+ *                   (each with its NUL; "$app.P:N" gives "P" and "N")
+ *                                                     -> agent: u32 status
  *
  * At registration the daemon sends an ENABLE for each enabled rule of the
  * agent's domain that may trace the agent's process, then
@@ -79,6 +82,7 @@
 #define AGENT_CMD_ENABLE 2
 #define AGENT_CMD_DISABLE 3
 #define AGENT_CMD_REG_DONE 4
+#define AGENT_CMD_APP_CTX_ENABLE 5
 #define AGENT_OUT_MAX (256u << 10) /* bytes waiting for one agent */
 #define AGENT_PEND_MAX 256         /* answers one agent may owe */
 #define AGENT_LIST_UID_NAMES 16384 /* names an untrusted uid's agents add to one list */
@@ -283,6 +287,29 @@ static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglev
 	return agent_queue(a, AGENT_CMD_ENABLE, msg, 12 + AGENT_NAME_LEN + flen);
 }
 
+/* An APP_CTX_ENABLE of "$app.PROVIDER:NAME" @name for @a: 0 or -1. */
+static int agent_queue_app_ctx(struct agent *a, const char *name)
+{
+	unsigned char msg[8 + TRAWL_USTCTL_APP_CTX_NAME_MAX + 1];
+	const char *colon = strchr(name + 5, ':');
+	size_t plen, nlen;
+	uint32_t v;
+
+	/* (checked when added: ust-context.c) */
+	if (strncmp(name, "$app.", 5) || !colon || strlen(name) >= TRAWL_USTCTL_APP_CTX_NAME_MAX)
+		return 0;
+	plen = (size_t)(colon - (name + 5));
+	nlen = strlen(colon + 1);
+	v = htobe32((uint32_t)plen + 1);
+	memcpy(msg, &v, 4);
+	memcpy(msg + 4, name + 5, plen);
+	msg[4 + plen] = '\0';
+	v = htobe32((uint32_t)nlen + 1);
+	memcpy(msg + 5 + plen, &v, 4);
+	memcpy(msg + 9 + plen, colon + 1, nlen + 1);
+	return agent_queue(a, AGENT_CMD_APP_CTX_ENABLE, msg, 10 + plen + nlen);
+}
+
 static int agent_queue_rule(struct agent *a, const struct sd_event *e, int enable)
 {
 	return agent_queue_logger(a, e->name, (uint32_t)e->loglevel_type, e->loglevel, e->filter,
@@ -305,6 +332,19 @@ void sd_agent_rule_changed(const struct sd_session *s, uint32_t domain, const st
 		if (!a->registered || a->domain != domain || !agent_sees(a, s))
 			continue;
 		if (agent_queue_rule(a, e, enabled) || agent_flush(a))
+			agent_drop(a, "it does not read its commands");
+	}
+}
+
+void sd_agent_app_ctx_enabled(const struct sd_session *s, uint32_t domain, const char *name)
+{
+	struct agent *a, *next;
+
+	for (a = agents; a; a = next) {
+		next = a->next;
+		if (!a->registered || a->domain != domain || !agent_sees(a, s))
+			continue;
+		if (agent_queue_app_ctx(a, name) || agent_flush(a))
 			agent_drop(a, "it does not read its commands");
 	}
 }
@@ -353,9 +393,17 @@ static int agent_registered(struct agent *a)
 	a->registered = 1;
 	sd_watch_deadline(a->fd, 0, NULL);
 	for (s = sd.sessions; s; s = s->next) {
+		const struct sd_agent_domain *ad = &s->agent[domain - TRAWL_CTL_DOMAIN_JUL];
+		uint32_t i;
+
 		if (!agent_sees(a, s))
 			continue;
-		for (e = s->agent[domain - TRAWL_CTL_DOMAIN_JUL].events; e; e = e->next)
+		/* the application contexts first: the agent hands their
+		 * values to its first records */
+		for (i = 0; i < ad->nr_app_ctx; i++)
+			if (agent_queue_app_ctx(a, ad->app_ctx[i]))
+				goto full;
+		for (e = ad->events; e; e = e->next)
 			if (e->enabled > 0 && agent_queue_rule(a, e, 1))
 				goto full;
 	}

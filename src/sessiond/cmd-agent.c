@@ -58,6 +58,27 @@ const char *sd_agent_tracepoint(uint32_t domain)
 	return agent_names[domain - TRAWL_CTL_DOMAIN_JUL].tracepoint;
 }
 
+const char *sd_agent_channel(uint32_t domain)
+{
+	return agent_names[domain - TRAWL_CTL_DOMAIN_JUL].channel;
+}
+
+void sd_agent_app_ctx_add(struct sd_session *s, uint32_t domain, const char *name)
+{
+	struct sd_agent_domain *ad = &s->agent[domain - TRAWL_CTL_DOMAIN_JUL];
+	uint32_t i;
+
+	/* (a channel records each at most once and at most
+	 * TRAWL_USTCTL_MAX_APP_CTX: added to one, it fits here) */
+	for (i = 0; i < ad->nr_app_ctx; i++)
+		if (!strcmp(ad->app_ctx[i], name))
+			return;
+	if (ad->nr_app_ctx == TRAWL_USTCTL_MAX_APP_CTX)
+		return;
+	snprintf(ad->app_ctx[ad->nr_app_ctx++], sizeof(ad->app_ctx[0]), "%s", name);
+	sd_agent_app_ctx_enabled(s, domain, name);
+}
+
 /* The rule's whole filter (above) in @buf: 0, or -ENAMETOOLONG. */
 int sd_agent_whole_filter(const struct trawl_ctl_wire_req *req, char *buf, size_t len)
 {

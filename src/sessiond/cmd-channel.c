@@ -723,6 +723,9 @@ static int in_list(const char *name, const char *const *list, size_t n)
 /* 0 if @name is a context @domain knows, else fills @r. */
 static int context_check(const char *name, uint32_t domain, struct sd_reply *r)
 {
+	/* $app.PROVIDER:NAME: ust-context.c checks the name. */
+	if (domain == TRAWL_CTL_DOMAIN_UST && !strncmp(name, "$app.", 5))
+		return 0;
 	/* User space checks its perf counters itself, probing them as the
 	 * session's owner (sessiond/ust-context.c). */
 	if (domain == TRAWL_CTL_DOMAIN_UST && !strncmp(name, "perf:", 5))
@@ -873,25 +876,58 @@ void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	struct sd_session *s = sd_session_lookup(req->session, p, r);
 	struct sd_domain *d;
 	struct sd_channel *c = NULL;
+	uint32_t domain = req->domain;
+	const char *agent_chan = NULL;
 	struct ctx_job *j;
 	int ret;
 
-	if (!s || !(d = sd_domain_get(s, req->domain, r)))
+	if (!s)
 		return;
-	if (context_check(req->name, req->domain, r))
+	/*
+	 * LTTng 2.13: a context of the JUL or log4j domain is one of the
+	 * session's user-space channels (every one, or the domain's own,
+	 * lttng_jul_channel / lttng_log4j_channel, made with the defaults when
+	 * the session has no user-space channel yet); an application context
+	 * is also given to the domain's agents (cmd-agent.c), which then hand
+	 * its values to their tracepoint. LTTng's add-context has no
+	 * --python: its Python agent has no application contexts.
+	 */
+	if (domain == TRAWL_CTL_DOMAIN_JUL || domain == TRAWL_CTL_DOMAIN_LOG4J) {
+		agent_chan = sd_agent_channel(domain);
+		if (req->channel[0] && strcmp(req->channel, agent_chan))
+			return (void)sd_fail(r, -ENOENT, "no channel named '%s' in the %s domain (its "
+							 "contexts go to %s)",
+					     req->channel, sd_domain_name(domain), agent_chan);
+		domain = TRAWL_CTL_DOMAIN_UST;
+	} else if (domain == TRAWL_CTL_DOMAIN_PYTHON) {
+		return (void)sd_fail(r, -EINVAL, "the python domain has no contexts (LTTng's Python "
+						 "agent records no application contexts)");
+	}
+	if (!(d = sd_domain_get(s, domain, r)))
+		return;
+	if (context_check(req->name, domain, r))
 		return;
 	if (s->started_once)
 		return (void)sd_fail(r, -EBUSY, "cannot add context '%s': session '%s' has already "
 						"been started", req->name, s->name);
-	if (req->channel[0] || !d->channels) {
+	if (agent_chan && (req->channel[0] || !d->channels)) {
+		c = channel_find(d, agent_chan);
+		if (!c && req->channel[0])
+			return (void)sd_fail(r, -ENOENT, "no channel named '%s' in session '%s'",
+					     agent_chan, s->name);
+		if (!c && !(c = channel_create(s, d, domain, NULL, agent_chan, r)))
+			return;
+	} else if (req->channel[0] || !d->channels) {
 		c = channel_for(s, d, req, r);
 		if (!c)
 			return;
 	}
-	if (req->domain != TRAWL_CTL_DOMAIN_UST || strncmp(req->name, "perf:thread:", 12)) {
+	if (domain != TRAWL_CTL_DOMAIN_UST || strncmp(req->name, "perf:thread:", 12)) {
 		ret = c ? context_add_one(d, c, &ctx, &err) : context_add(s, d, "", &ctx, &err);
 		if (ret)
 			sd_fail(r, ret, "%s", err.msg);
+		else if (agent_chan && !strncmp(req->name, "$app.", 5))
+			sd_agent_app_ctx_add(s, req->domain, req->name);
 		return;
 	}
 	j = calloc(1, sizeof(*j));
@@ -902,7 +938,7 @@ void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_pe
 		free(j);
 		return (void)sd_fail(r, -ENAMETOOLONG, "context or channel name too long");
 	}
-	j->domain = req->domain;
+	j->domain = domain;
 	sd_op_domains(s, &ctx_cmd, j, 0, r);
 }
 

@@ -25,6 +25,7 @@
 #include "ctl/proto.h"
 #include "trawl/ctl.h"
 #include "sessiond/domain.h"
+#include "ustabi/ustabi.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +57,10 @@ struct sd_event {
 struct sd_agent_domain {
 	int used; /* a rule was enabled once: the domain is listed */
 	struct sd_event *events; /* oldest first; name: a logger, filter: the whole one */
+	/* application contexts added in this domain ("$app.P:N"), oldest
+	 * first: given to each agent of the domain that registers */
+	uint32_t nr_app_ctx;
+	char app_ctx[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
 };
 
 struct sd_channel {
@@ -437,6 +442,15 @@ void sd_agent_free(struct sd_session *s);
 int sd_agent_whole_filter(const struct trawl_ctl_wire_req *req, char *buf, size_t len);
 /* The tracepoint of agent domain @domain's agents ("lttng_python:event"). */
 const char *sd_agent_tracepoint(uint32_t domain);
+/* The user-space channel of agent domain @domain ("lttng_jul_channel"). */
+const char *sd_agent_channel(uint32_t domain);
+/* Application context @name ("$app.P:N") was added in agent domain
+ * @domain (JUL, LOG4J) of @s: kept for the agents that register later,
+ * and the registered ones @s may trace are told (agent-port.c). */
+void sd_agent_app_ctx_add(struct sd_session *s, uint32_t domain, const char *name);
+/* agent-port.c: tells the registered agents of @domain that @s may trace
+ * to hand the values of application context @name to their tracepoint. */
+void sd_agent_app_ctx_enabled(const struct sd_session *s, uint32_t domain, const char *name);
 /* triggers.c: @fn with each event-rule-matches trigger of agent domain
  * @domain that may trace @uid's processes (its owner root or @uid). */
 void sd_agent_triggers(uint32_t domain, uid_t uid,

@@ -131,12 +131,42 @@ static int add_counter(const struct trawl_domain_context *dc, const char *name, 
 	return 0;
 }
 
+/* $app.PROVIDER:NAME: recorded after the counters, in the order added. */
+static int add_app(const char *name, struct trawl_ustctl_contexts *ctx,
+		   struct trawl_domain_err *err)
+{
+	uint32_t i;
+
+	if (!trawl_ustctl_app_ctx_name_valid(name)) {
+		trawl_domain_err_set(err, "invalid application context '%.*s' (wanted "
+					  "$app.PROVIDER:NAME, each made of A-Z a-z 0-9 _ ., at most "
+					  "%d bytes in all)",
+				     TRAWL_USTCTL_APP_CTX_NAME_MAX, name, TRAWL_USTCTL_APP_CTX_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < ctx->nr_app; i++) {
+		if (!strcmp(ctx->app[i], name)) {
+			trawl_domain_err_set(err, "context '%s' is already recorded", name);
+			return -EEXIST;
+		}
+	}
+	if (ctx->nr_app == TRAWL_USTCTL_MAX_APP_CTX) {
+		trawl_domain_err_set(err, "a channel records at most %d application contexts",
+				     TRAWL_USTCTL_MAX_APP_CTX);
+		return -ENOSPC;
+	}
+	snprintf(ctx->app[ctx->nr_app++], TRAWL_USTCTL_APP_CTX_NAME_MAX, "%s", name);
+	return 0;
+}
+
 int ust_context_parse(const struct trawl_domain_context *dc, uid_t uid, gid_t gid,
 		      struct trawl_ustctl_contexts *ctx, struct trawl_domain_err *err)
 {
 	const char *name = dc->name;
 	uint32_t bit;
 
+	if (!strncmp(name, "$app.", 5))
+		return add_app(name, ctx, err);
 	if (!strncmp(name, "perf:thread:", 12))
 		return add_counter(dc, name + 12, uid, gid, ctx, err);
 	if (!strncmp(name, "perf:cpu:", 9)) {

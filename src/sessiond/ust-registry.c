@@ -328,7 +328,7 @@ struct trace_chan *trace_chan_get(struct trawl_domain_session *s, struct ust_tra
 	/* The stream event context declares exactly what the apps write before
 	 * each payload (the bits' order, not the order the user added them). */
 	ctx_type = trawl_ustctl_contexts_ctf_type(&c->ctx);
-	if ((c->ctx.bits || c->ctx.nr_counters) && !ctx_type) {
+	if ((c->ctx.bits || c->ctx.nr_counters || c->ctx.nr_app) && !ctx_type) {
 		trawl_domain_err_set(err, "cannot describe the contexts of channel %s: %s",
 				     c->attr.name, strerror(errno ? errno : ENOMEM));
 		goto close_fds;

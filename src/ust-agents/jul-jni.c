@@ -15,8 +15,9 @@
  * sessiond/cmd-agent.c) decides what each session keeps, as in LTTng.
  *
  * The agent's application contexts ($app.PROVIDER:NAME: the two byte
- * arrays of tracepointWithContext) are not recorded: trawl has no
- * application context fields, and asks the agent for none.
+ * arrays of tracepointWithContext) are handed to context-jni.c's
+ * providers (jni-ctx.h) while the tracepoint records: a channel recording
+ * them asks for their values then.
  *
  * Built into lib/lttng-compat (installed: lib/trawl/lttng-compat): with that
  * folder on LD_LIBRARY_PATH, which the JVM puts first in java.library.path,
@@ -24,6 +25,7 @@
  */
 #include "common/common.h"
 
+#include "ust-agents/jni-ctx.h"
 #include "ust-agents/jni-str.h"
 
 #define TRACEPOINT_DEFINE
@@ -63,7 +65,13 @@ JNIEXPORT void JNICALL Java_org_lttng_ust_agent_jul_LttngJulApi_tracepointWithCo
 	jstring method_name, jlong millis, jint log_level, jint thread_id,
 	jbyteArray context_entries, jbyteArray context_strings)
 {
+	struct jni_ctx c;
+
+	if (!tracepoint_enabled(lttng_jul, event))
+		return;
+	jni_ctx_begin(env, &c, context_entries, context_strings);
 	Java_org_lttng_ust_agent_jul_LttngJulApi_tracepoint(env, cls, msg, logger_name, class_name,
 							     method_name, millis, log_level,
 							     thread_id);
+	jni_ctx_end(env, &c);
 }

@@ -11,6 +11,7 @@
  */
 #include "common/common.h"
 
+#include "ust-agents/jni-ctx.h"
 #include "ust-agents/jni-str.h"
 
 #define TRACEPOINT_DEFINE
@@ -56,8 +57,14 @@ JNIEXPORT void JNICALL Java_org_lttng_ust_agent_log4j_LttngLog4jApi_tracepointWi
 	jint log_level, jstring thread_name, jbyteArray context_entries,
 	jbyteArray context_strings)
 {
+	struct jni_ctx c;
+
+	if (!tracepoint_enabled(lttng_log4j, event))
+		return;
+	jni_ctx_begin(env, &c, context_entries, context_strings);
 	Java_org_lttng_ust_agent_log4j_LttngLog4jApi_tracepoint(env, cls, msg, logger_name,
 								 class_name, method_name, file_name,
 								 line_number, timestamp, log_level,
 								 thread_name);
+	jni_ctx_end(env, &c);
 }

@@ -824,16 +824,21 @@ static void conn_close(struct trawl_ust_conn *c)
 
 static int reg_send(struct trawl_ust_conn *c, int fd, const void *buf, size_t len);
 
+/* @buf, @len: the whole command (its application contexts after the
+ * counters: wire.c checked them). */
 static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
-		       const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds)
+		       const struct trawl_wire_counter *counters, int *fds, uint32_t nr_fds,
+		       const char *buf, size_t len)
 {
 	uint8_t slots[TRAWL_USTCTL_MAX_COUNTERS];
+	struct trawl_ust_app_ctx *app_ctx = NULL;
 	struct trawl_ust_chan *ch;
-	uint32_t i, wake = !!(cmd->flags & TRAWL_WIRE_CHAN_WAKE);
+	uint32_t i, wake = !!(cmd->flags & TRAWL_WIRE_CHAN_WAKE), nr_app;
+	const char *app_names;
 	int ret;
 
 	if (cmd->nr_streams == 0 || cmd->nr_streams + wake != nr_fds || cmd->overwrite > 1 ||
-	    (cmd->flags & ~(TRAWL_WIRE_CHAN_BLOCKING | TRAWL_WIRE_CHAN_WAKE)) ||
+	    (cmd->flags & ~(TRAWL_WIRE_CHAN_BLOCKING | TRAWL_WIRE_CHAN_WAKE | TRAWL_WIRE_CHAN_APP_CTX)) ||
 	    (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) || cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS)
 		return -EINVAL;
 	/* The clock the daemon made the trace's: ours (a plugin's) exactly
@@ -857,14 +862,18 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 	if (find_chan(c, cmd->chan_handle))
 		return -EEXIST;
 	nr_fds = cmd->nr_streams;
+	nr_app = trawl_wire_app_ctx(buf, len, &app_names);
+	if (nr_app && !(app_ctx = trawl_ust_app_ctx_create(app_names, nr_app)))
+		return -ENOMEM;
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
-		return -ENOMEM;
+		goto err_app;
 	ch->rbs = calloc(nr_fds, sizeof(*ch->rbs));
 	if (!ch->rbs) {
 		free(ch);
-		return -ENOMEM;
+		goto err_app;
 	}
+	ch->app_ctx = app_ctx;
 	/* Our own copy of the consumer's eventfd (the command's fds are
 	 * closed after it), kept for the process's lifetime as the mappings
 	 * are (chan_drop()): a thread may still close a packet of a dropped
@@ -875,6 +884,7 @@ static int cmd_channel(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cm
 		ret = -errno;
 		free(ch->rbs);
 		free(ch);
+		trawl_ust_app_ctx_destroy(app_ctx);
 		return ret;
 	}
 	if ((cmd->flags & TRAWL_WIRE_CHAN_BLOCKING) && cmd->event_id && !cmd->overwrite &&
@@ -912,7 +922,11 @@ err_map:
 		close(ch->wake_fd);
 	free(ch->rbs);
 	free(ch);
+	trawl_ust_app_ctx_destroy(app_ctx);
 	return ret;
+err_app:
+	trawl_ust_app_ctx_destroy(app_ctx);
+	return -ENOMEM;
 }
 
 /* The connection's ring from NOTIFIER's two fds (memfd, eventfd): mapped
@@ -1024,7 +1038,9 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 
 	switch (cmd->cmd) {
 	case TRAWL_WIRE_CMD_CHANNEL:
-		return cmd_channel(c, cmd, counters, fds, nr_fds);
+		/* (@extra: what follows the fixed part, as for ENABLE) */
+		return cmd_channel(c, cmd, counters, fds, nr_fds, extra - sizeof(*cmd),
+				   extra_len + sizeof(*cmd));
 	case TRAWL_WIRE_CMD_NOTIFIER:
 		return cmd_notifier(c, cmd, fds, nr_fds);
 	case TRAWL_WIRE_CMD_ENABLE:
@@ -1141,13 +1157,13 @@ static int serve_one(struct trawl_ust_conn *c)
 			tally_done(c, 1);
 		}
 	} else {
-		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE;
+		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE, ch = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL;
 
 		pthread_mutex_lock(&trawl_ust_lock);
 		if (cmd.cmd == TRAWL_WIRE_CMD_START)
 			was_active = session_active(c, cmd.session_handle);
-		ret = cmd_apply(c, &cmd, counters, fds, nr_fds, en ? buf + sizeof(cmd) : NULL,
-				en ? in.hdr.size - sizeof(cmd) : 0);
+		ret = cmd_apply(c, &cmd, counters, fds, nr_fds, en || ch ? buf + sizeof(cmd) : NULL,
+				en || ch ? in.hdr.size - sizeof(cmd) : 0);
 		pthread_mutex_unlock(&trawl_ust_lock);
 	}
 	memset(&reply, 0, sizeof(reply));

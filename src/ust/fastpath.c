@@ -96,6 +96,7 @@
 #include <sys/rseq.h>
 
 #include "common/common.h"
+#include "ust/app-context.h"
 #include "ust/oncpu.h"
 #include "ustabi/notify.h"
 
@@ -386,8 +387,8 @@ static inline __attribute__((always_inline)) int reserve_in(struct trawl_ust_cha
  * contexts) is out of line, so that this is straight code around
  * trawl_rb_reserve_try() too.
  */
-static __attribute__((noinline)) int reserve_any(struct trawl_ust_chan *chan, uint32_t id, size_t payload,
-						 void *ip, struct trawl_ust_ctx *ctx)
+static inline __attribute__((always_inline)) int reserve_all(struct trawl_ust_chan *chan, uint32_t id,
+							     size_t payload, void *ip, struct trawl_ust_ctx *ctx)
 {
 	uint32_t cpu;
 	int ret;
@@ -410,6 +411,37 @@ static __attribute__((noinline)) int reserve_any(struct trawl_ust_chan *chan, ui
 			return ret;
 	}
 	return reserve_in(chan, cpu, id, payload, ip, ctx);
+}
+
+/*
+ * An event of a channel with application contexts (app-context.c): their
+ * values asked once, the event reserved with their size, and written after
+ * the other contexts. Out of line: other channels never come here.
+ */
+static __attribute__((noinline, cold)) int reserve_app(struct trawl_ust_chan *chan, uint32_t id, size_t payload,
+							void *ip, struct trawl_ust_ctx *ctx)
+{
+	struct trawl_ust_app_value v[TRAWL_USTCTL_MAX_APP_CTX];
+	size_t size;
+	int ret;
+
+	if (!__atomic_load_n(&chan->active, __ATOMIC_RELAXED))
+		return reserve_all(chan, id, payload, ip, ctx); /* (asks no provider) */
+	size = trawl_ust_app_ctx_get(chan->app_ctx, v);
+	ret = reserve_all(chan, id, payload + size, ip, ctx);
+	if (!ret)
+		ctx->p = trawl_ust_app_ctx_write(ctx->p, chan->app_ctx, v);
+	return ret;
+}
+
+/* Every event the common case does not take (below); a channel with
+ * application contexts is never in it. */
+static __attribute__((noinline)) int reserve_any(struct trawl_ust_chan *chan, uint32_t id, size_t payload,
+						 void *ip, struct trawl_ust_ctx *ctx)
+{
+	if (trawl_unlikely(chan->app_ctx != NULL))
+		return reserve_app(chan, id, payload, ip, ctx);
+	return reserve_all(chan, id, payload, ip, ctx);
 }
 
 /*
@@ -483,7 +515,8 @@ TRAWL_EXPORT int trawl_ust_reserve_ip(void *chanp, uint32_t id, size_t payload, 
 	__asm__ __volatile__("movl %%fs:4(%1), %0" : "=r"(cpu) : "r"(__rseq_offset));
 	/* Relaxed: as in reserve_any() (the plugin: current_cpu()). */
 	if (trawl_unlikely(cpu >= chan->nr_streams || !__atomic_load_n(&chan->active, __ATOMIC_RELAXED) ||
-			   chan->context_size || __atomic_load_n(&trawl_ust_getcpu_fn, __ATOMIC_RELAXED) || in_event))
+			   chan->context_size || chan->app_ctx ||
+			   __atomic_load_n(&trawl_ust_getcpu_fn, __ATOMIC_RELAXED) || in_event))
 		return reserve_any(chan, id, payload, ip, ctx);
 	return reserve_fast(chan, id, payload, ip, ctx, cpu);
 #else

@@ -59,9 +59,32 @@ struct trawl_ust_chan {
 	/* An event notifier (wire.h NOTIFIER, ustabi/notify.h): 0 streams,
 	 * each event goes to this ring instead; else NULL. */
 	struct trawl_ust_notify *notify;
+	/* Its application contexts (app-context.c), written after the other
+	 * contexts; NULL without (the fast path's only test of them). Fixed
+	 * at creation, freed never (as the channel). */
+	struct trawl_ust_app_ctx *app_ctx;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
+
+/* A channel's application contexts: their names ("$app.P:N"), in order. */
+struct trawl_ust_app_ctx {
+	uint32_t nr; /* 1 .. TRAWL_USTCTL_MAX_APP_CTX */
+	char *names[TRAWL_USTCTL_MAX_APP_CTX];
+};
+struct trawl_ust_app_value;
+/* app-context.c: the @nr names at @names, one after the other, each
+ * NUL-terminated (as CHANNEL carries them, checked): NULL on ENOMEM. */
+struct trawl_ust_app_ctx *trawl_ust_app_ctx_create(const char *names, uint32_t nr);
+/* Frees @a (NULL: nothing), which no channel holds. */
+void trawl_ust_app_ctx_destroy(struct trawl_ust_app_ctx *a);
+/* The values of @a for the calling thread's event, asked of the providers
+ * into @v (room for @a->nr): the bytes they take. */
+size_t trawl_ust_app_ctx_get(const struct trawl_ust_app_ctx *a, struct trawl_ust_app_value *v);
+/* Writes @v (from trawl_ust_app_ctx_get(): exactly the bytes it said) at
+ * @p: the end. */
+char *trawl_ust_app_ctx_write(char *p, const struct trawl_ust_app_ctx *a,
+			      const struct trawl_ust_app_value *v);
 
 /* A connection's notification ring (ustabi/notify.h), mapped for the
  * process's lifetime (a probe may still hold a channel pointing at it). */

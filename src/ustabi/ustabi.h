@@ -98,4 +98,52 @@ uint32_t trawl_ustctl_context_size(uint32_t contexts);
 #define TRAWL_USTCTL_MAX_COUNTERS 16 /* per channel */
 #define TRAWL_USTCTL_COUNTER_UNAVAILABLE UINT64_MAX
 
+/*
+ * Application contexts ($app.PROVIDER:NAME, LTTng's; ABI minor >= 11): a
+ * channel may record up to TRAWL_USTCTL_MAX_APP_CTX of them, after the
+ * perf counters, in the order added. Each is a value of a type chosen per
+ * event by the provider the process registered under $app.PROVIDER
+ * (src/ust/app-context.c; LTTng's Java agent registers one per
+ * IContextInfoRetriever), laid out as LTTng-UST 2.13 lays out its dynamic
+ * type: a signed 8-bit tag (enum trawl_ustctl_app_type, labels "_none",
+ * "_int8"...) then the value of that type, byte-aligned, host byte order
+ * (nothing for NONE; a string with its NUL). No provider, or one that has
+ * no value for NAME, records NONE.
+ */
+#define TRAWL_USTCTL_MAX_APP_CTX 16
+#define TRAWL_USTCTL_APP_CTX_NAME_MAX 128 /* bytes, NUL included: "$app.PROVIDER:NAME" */
+/* A string value's bytes at most, NUL excluded: a longer one is cut there
+ * (at a UTF-8 character's start). */
+#define TRAWL_USTCTL_APP_CTX_STRING_MAX 1024
+
+enum trawl_ustctl_app_type {
+	TRAWL_USTCTL_APP_NONE = 0,
+	TRAWL_USTCTL_APP_S8 = 1,
+	TRAWL_USTCTL_APP_S16 = 2,
+	TRAWL_USTCTL_APP_S32 = 3,
+	TRAWL_USTCTL_APP_S64 = 4,
+	TRAWL_USTCTL_APP_U8 = 5,
+	TRAWL_USTCTL_APP_U16 = 6,
+	TRAWL_USTCTL_APP_U32 = 7,
+	TRAWL_USTCTL_APP_U64 = 8,
+	TRAWL_USTCTL_APP_FLOAT = 9,
+	TRAWL_USTCTL_APP_DOUBLE = 10,
+	TRAWL_USTCTL_APP_STRING = 11,
+	TRAWL_USTCTL_NR_APP_TYPES = 12,
+};
+
+/*
+ * 1 if @name is an application context's name both sides accept:
+ * "$app.PROVIDER:NAME", PROVIDER and NAME each at least one of
+ * [A-Za-z0-9_.] (LTTng's Java agent's rule for a retriever's name; NAME
+ * may have more ':'), shorter than TRAWL_USTCTL_APP_CTX_NAME_MAX, so that
+ * its CTF field name ('$', '.' and ':' made '_', as LTTng's) is an
+ * identifier.
+ */
+int trawl_ustctl_app_ctx_name_valid(const char *name);
+
+/* @name's CTF field name into @out (TRAWL_USTCTL_APP_CTX_NAME_MAX bytes):
+ * "$app.a:b" -> "_app_a_b", as LTTng's sessiond writes it. */
+void trawl_ustctl_app_ctx_field_name(const char *name, char *out);
+
 #endif /* TRAWL_USTABI_H */

@@ -65,6 +65,85 @@ int trawl_wire_counter_open(uint32_t type, uint64_t config)
 	return fd < 0 ? -errno : fd;
 }
 
+int trawl_ustctl_app_ctx_name_valid(const char *name)
+{
+	size_t i, provider = 0, key = 0;
+	int colon = 0;
+
+	if (strncmp(name, "$app.", 5))
+		return 0;
+	for (i = 5; name[i]; i++) {
+		char c = name[i];
+
+		if (i >= TRAWL_USTCTL_APP_CTX_NAME_MAX - 1)
+			return 0;
+		if (c == ':' && !colon) {
+			colon = 1;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || (c == ':' && colon)))
+			return 0;
+		if (colon)
+			key++;
+		else
+			provider++;
+	}
+	return colon && provider && key;
+}
+
+void trawl_ustctl_app_ctx_field_name(const char *name, char *out)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i < TRAWL_USTCTL_APP_CTX_NAME_MAX - 1; i++)
+		out[i] = name[i] == '$' || name[i] == '.' || name[i] == ':' ? '_' : name[i];
+	out[i] = '\0';
+}
+
+/* The application contexts after CHANNEL @cmd's counters: none without the
+ * flag; else 1 to TRAWL_USTCTL_MAX_APP_CTX valid names filling the rest
+ * exactly, no two the same. 0 or -EPROTO. */
+static int app_ctx_check(const void *buf, size_t len, const struct trawl_wire_cmd *cmd)
+{
+	size_t off = sizeof(*cmd) + (size_t)cmd->nr_counters * sizeof(struct trawl_wire_counter);
+	const char *p = (const char *)buf + off, *names[TRAWL_USTCTL_MAX_APP_CTX];
+	size_t rest = len - off, n;
+	uint32_t nr = 0, i;
+
+	if (!(cmd->flags & TRAWL_WIRE_CHAN_APP_CTX))
+		return rest ? -EPROTO : 0;
+	while (rest) {
+		n = strnlen(p, rest < TRAWL_USTCTL_APP_CTX_NAME_MAX ? rest : TRAWL_USTCTL_APP_CTX_NAME_MAX);
+		if (n == rest || n == TRAWL_USTCTL_APP_CTX_NAME_MAX || nr == TRAWL_USTCTL_MAX_APP_CTX ||
+		    !trawl_ustctl_app_ctx_name_valid(p))
+			return -EPROTO;
+		for (i = 0; i < nr; i++)
+			if (!strcmp(names[i], p))
+				return -EPROTO;
+		names[nr++] = p;
+		p += n + 1;
+		rest -= n + 1;
+	}
+	return nr ? 0 : -EPROTO;
+}
+
+uint32_t trawl_wire_app_ctx(const void *buf, size_t len, const char **names)
+{
+	const struct trawl_wire_cmd *cmd = buf;
+	size_t off = sizeof(*cmd) + (size_t)cmd->nr_counters * sizeof(struct trawl_wire_counter);
+	const char *p = (const char *)buf + off;
+	uint32_t nr = 0;
+	size_t i;
+
+	*names = p;
+	if (!(cmd->flags & TRAWL_WIRE_CHAN_APP_CTX))
+		return 0;
+	for (i = off; i < len; i++)
+		nr += ((const char *)buf)[i] == '\0';
+	return nr;
+}
+
 int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cmd,
 			  struct trawl_wire_counter *counters)
 {
@@ -88,7 +167,9 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
 		return 0;
 	}
 	if (cmd->nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
-	    len - sizeof(*cmd) != (size_t)cmd->nr_counters * sizeof(*counters))
+	    len - sizeof(*cmd) < (size_t)cmd->nr_counters * sizeof(*counters))
+		return -EPROTO;
+	if (app_ctx_check(buf, len, cmd))
 		return -EPROTO;
 	for (i = 0; i < cmd->nr_counters; i++) {
 		memcpy(&counters[i], (const char *)buf + sizeof(*cmd) + i * sizeof(*counters),

@@ -106,8 +106,9 @@
  *           (TRAWL_WIRE_CHAN_WAKE), and the app writes it when it closes
  *           a packet while the consumer sleeps (ringbuffer.h, "Wake-ups");
  *           the daemon marks the channels it gives older apps, which the
- *           consumer then polls. */
-#define TRAWL_UST_WIRE_ABI_MINOR 11u
+ *           consumer then polls.
+ * Minor 12: CHANNEL may carry application contexts (TRAWL_WIRE_CHAN_APP_CTX). */
+#define TRAWL_UST_WIRE_ABI_MINOR 12u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -180,6 +181,11 @@ enum trawl_wire_cmd_kind {
  * eventfd the app writes when it closes a packet while the consumer sleeps
  * (ringbuffer.h, "Wake-ups"). Sent only to apps of minor >= 11. */
 #define TRAWL_WIRE_CHAN_WAKE 2u
+/* CHANNEL: after the counters, the channel's application contexts
+ * (ustabi.h), in recording order: their names, each NUL-terminated, one
+ * after the other (1 to TRAWL_USTCTL_MAX_APP_CTX of them; ABI minor >= 12;
+ * an older app refuses the flag's bytes). */
+#define TRAWL_WIRE_CHAN_APP_CTX 4u
 #define TRAWL_WIRE_BLOCKING_INF UINT32_MAX
 
 struct trawl_wire_hdr {
@@ -343,8 +349,10 @@ _Static_assert(sizeof(struct trawl_wire_tally_shm) == 32, "wire tally shm");
 _Static_assert(sizeof(struct trawl_wire_tally_head) == 32, "wire tally head");
 _Static_assert(sizeof(struct trawl_wire_tally) + TRAWL_WIRE_MAX_TALLY * sizeof(struct trawl_wire_tally_entry) <=
 		       TRAWL_WIRE_MAX_MSG, "a whole tally is one message");
-/* The largest command: CHANNEL with every counter. */
-#define TRAWL_WIRE_CMD_MAX (sizeof(struct trawl_wire_cmd) + TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter))
+/* The largest command: CHANNEL with every counter and application context. */
+#define TRAWL_WIRE_CMD_MAX                                                                   \
+	(sizeof(struct trawl_wire_cmd) + TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter) + \
+	 TRAWL_USTCTL_MAX_APP_CTX * TRAWL_USTCTL_APP_CTX_NAME_MAX)
 
 void trawl_wire_hdr_init(struct trawl_wire_hdr *h, uint16_t type, uint32_t size);
 /* Checks magic, version, @type and that size == @len. 0 or -EPROTO. */
@@ -361,10 +369,21 @@ int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t l
  *            TRAWL_USTCTL_MAX_COUNTERS), each with a known type and
  *            reserved fields 0
  *
+ * A CHANNEL with TRAWL_WIRE_CHAN_APP_CTX has its names checked
+ * (trawl_ustctl_app_ctx_name_valid(), no duplicate): trawl_wire_app_ctx()
+ * finds them.
+ *
  * 0 or -EPROTO. Untrusted input (fuzz/ustctl).
  */
 int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cmd,
 			  struct trawl_wire_counter *counters);
+
+/*
+ * The application contexts of CHANNEL @buf (@len bytes, decoded by
+ * trawl_wire_cmd_decode()): their count, and *@names the first (the others
+ * follow it, each after the previous one's NUL); 0 without any.
+ */
+uint32_t trawl_wire_app_ctx(const void *buf, size_t len, const char **names);
 
 /* Opens perf counter (@type, @config) for the calling thread, as every
  * trawl process does: the fd (close-on-exec, the caller's) or -errno. */

@@ -49,15 +49,19 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 				       uint32_t session_handle, uint32_t chan_handle,
 				       const struct trawl_ustctl_contexts *ctx, int64_t blocking_us)
 {
-	struct trawl_wire_counter counters[TRAWL_USTCTL_MAX_COUNTERS];
+	/* the counters, then the application contexts' names */
+	char extra[TRAWL_USTCTL_MAX_COUNTERS * sizeof(struct trawl_wire_counter) +
+		   TRAWL_USTCTL_MAX_APP_CTX * TRAWL_USTCTL_APP_CTX_NAME_MAX];
+	struct trawl_wire_counter counter;
 	int fds[TRAWL_USTCTL_MAX_STREAMS];
 	struct trawl_wire_cmd cmd;
 	uint32_t i, nr_fds = chan->attr.nr_streams;
+	size_t len, n;
 	uint64_t ms;
 	int ret;
 
 	if ((ctx->bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
-	    blocking_us < -1)
+	    ctx->nr_app > TRAWL_USTCTL_MAX_APP_CTX || blocking_us < -1)
 		return -EINVAL;
 	ms = blocking_us > 0 ? ((uint64_t)blocking_us + 999) / 1000 : 0;
 	if (ms >= TRAWL_WIRE_BLOCKING_INF)
@@ -69,6 +73,9 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 		return -EPROTONOSUPPORT;
 	/* Before minor 10 an app knows no namespace contexts. */
 	if (trawl_ustctl_app_info(app)->abi_minor < 10 && (ctx->bits & TRAWL_USTCTL_CTX_NS_ALL))
+		return -EPROTONOSUPPORT;
+	/* Before minor 12 an app records no application context. */
+	if (trawl_ustctl_app_info(app)->abi_minor < 12 && ctx->nr_app)
 		return -EPROTONOSUPPORT;
 	/* Before minor 5 an app stamps CLOCK_MONOTONIC whatever it is told. */
 	if (trawl_ustctl_app_info(app)->abi_minor < 5 && chan->attr.clock == TRAWL_RB_CLOCK_TSC)
@@ -87,11 +94,22 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 		cmd.flags = TRAWL_WIRE_CHAN_BLOCKING;
 		cmd.event_id = blocking_us < 0 ? TRAWL_WIRE_BLOCKING_INF : (uint32_t)ms;
 	}
-	memset(counters, 0, sizeof(counters));
+	len = 0;
 	for (i = 0; i < ctx->nr_counters; i++) {
-		counters[i].type = ctx->counters[i].type;
-		counters[i].config = ctx->counters[i].config;
+		memset(&counter, 0, sizeof(counter));
+		counter.type = ctx->counters[i].type;
+		counter.config = ctx->counters[i].config;
+		memcpy(extra + len, &counter, sizeof(counter));
+		len += sizeof(counter);
 	}
+	for (i = 0; i < ctx->nr_app; i++) {
+		n = strnlen(ctx->app[i], TRAWL_USTCTL_APP_CTX_NAME_MAX - 1);
+		memcpy(extra + len, ctx->app[i], n);
+		extra[len + n] = '\0';
+		len += n + 1;
+	}
+	if (ctx->nr_app)
+		cmd.flags |= TRAWL_WIRE_CHAN_APP_CTX;
 	memcpy(fds, chan->fds, nr_fds * sizeof(int));
 	if (chan->wake_fd >= 0 && trawl_ustctl_app_info(app)->abi_minor >= 11) {
 		cmd.flags |= TRAWL_WIRE_CHAN_WAKE;
@@ -102,8 +120,7 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 		if (ret)
 			return ret;
 	}
-	return trawl_ustctl_app_call(app, &cmd, counters, ctx->nr_counters * sizeof(counters[0]), fds,
-				     nr_fds);
+	return trawl_ustctl_app_call(app, &cmd, extra, len, fds, nr_fds);
 }
 
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,

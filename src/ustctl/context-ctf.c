@@ -4,6 +4,7 @@
  * so that a daemon declares exactly what the app writes (fastpath.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctf/ctf.h"
@@ -67,6 +68,64 @@ static struct trawl_ctf_type *context_type(uint32_t bit)
 	}
 }
 
+/* LTTng-UST 2.13's dynamic type: the tag's labels and the options' names
+ * (the same but for the leading '_', which TSDL's writer adds to a field's
+ * name, so that "_int8" names the option written "_int8"). */
+static const char *const app_types[TRAWL_USTCTL_NR_APP_TYPES] = {
+	"none", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double",
+	"string",
+};
+
+static struct trawl_ctf_type *app_option(uint32_t t)
+{
+	switch (t) {
+	case TRAWL_USTCTL_APP_NONE:
+		return trawl_ctf_type_struct_create(8); /* "struct {} _none" */
+	case TRAWL_USTCTL_APP_FLOAT:
+		return trawl_ctf_type_float_create(32, 8);
+	case TRAWL_USTCTL_APP_DOUBLE:
+		return trawl_ctf_type_float_create(64, 8);
+	case TRAWL_USTCTL_APP_STRING:
+		return trawl_ctf_type_string_create();
+	default: /* S8..U64: 8 << ((t - 1) % 4) bits, signed for the first four */
+		return trawl_ctf_type_integer_create(8u << ((t - 1) % 4), t <= TRAWL_USTCTL_APP_S64, 8);
+	}
+}
+
+/* Application context @name as LTTng lays it out: an enum field
+ * "<field>_tag" (signed 8-bit container), then the variant "<field>" it
+ * selects, <field> being @name with '$', '.' and ':' made '_'. */
+static int add_app_ctx(struct trawl_ctf_type *s, const char *name)
+{
+	char field[TRAWL_USTCTL_APP_CTX_NAME_MAX], tag[TRAWL_USTCTL_APP_CTX_NAME_MAX + 4];
+	struct trawl_ctf_type *e, *v;
+	char label[16];
+	uint32_t t;
+
+	if (!trawl_ustctl_app_ctx_name_valid(name))
+		return -EINVAL;
+	trawl_ustctl_app_ctx_field_name(name, field);
+	snprintf(tag, sizeof(tag), "%s_tag", field);
+	e = trawl_ctf_type_enum_create(trawl_ctf_type_integer_create(8, 1, 8));
+	for (t = 0; e && t < TRAWL_USTCTL_NR_APP_TYPES; t++) {
+		snprintf(label, sizeof(label), "_%s", app_types[t]);
+		if (trawl_ctf_type_enum_add(e, label, t, t)) {
+			trawl_ctf_type_destroy(e);
+			e = NULL;
+		}
+	}
+	if (!e || trawl_ctf_type_struct_add(s, tag, e))
+		return -ENOMEM;
+	v = trawl_ctf_type_variant_create(tag);
+	for (t = 0; v && t < TRAWL_USTCTL_NR_APP_TYPES; t++) {
+		if (trawl_ctf_type_struct_add(v, app_types[t], app_option(t))) {
+			trawl_ctf_type_destroy(v);
+			v = NULL;
+		}
+	}
+	return v ? trawl_ctf_type_struct_add(s, field, v) : -ENOMEM;
+}
+
 struct trawl_ctf_type *trawl_ustctl_contexts_ctf_type(const struct trawl_ustctl_contexts *ctx)
 {
 	struct trawl_ctf_type *s;
@@ -74,9 +133,10 @@ struct trawl_ctf_type *trawl_ustctl_contexts_ctf_type(const struct trawl_ustctl_
 	size_t i;
 
 	errno = 0;
-	if (!bits && !ctx->nr_counters)
+	if (!bits && !ctx->nr_counters && !ctx->nr_app)
 		return NULL;
-	if ((bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS) {
+	if ((bits & ~TRAWL_USTCTL_CTX_ALL) || ctx->nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
+	    ctx->nr_app > TRAWL_USTCTL_MAX_APP_CTX) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -98,6 +158,10 @@ struct trawl_ctf_type *trawl_ustctl_contexts_ctf_type(const struct trawl_ustctl_
 	/* Then the counters: unsigned 64-bit, base 10, as LTTng-UST. */
 	for (i = 0; i < ctx->nr_counters; i++)
 		if (trawl_ctf_type_struct_add(s, ctx->counters[i].name, trawl_ctf_type_integer_create(64, 0, 8)))
+			goto err;
+	/* Then the application contexts, each a tag and a variant. */
+	for (i = 0; i < ctx->nr_app; i++)
+		if (add_app_ctx(s, ctx->app[i]))
 			goto err;
 	return s;
 err:

@@ -376,6 +376,8 @@ struct trawl_ustctl_contexts {
 	uint32_t bits;        /* enum trawl_ustctl_context */
 	uint32_t nr_counters; /* <= TRAWL_USTCTL_MAX_COUNTERS */
 	struct trawl_ustctl_counter counters[TRAWL_USTCTL_MAX_COUNTERS]; /* in recording order */
+	uint32_t nr_app; /* application contexts, <= TRAWL_USTCTL_MAX_APP_CTX */
+	char app[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX]; /* "$app.P:N", in recording order */
 };
 
 /**
