@@ -4,7 +4,7 @@
  * the registration and event-description decoders (wire.c) and the
  * consumer's view of a stream's shared memory (ringbuffer.c), which a
  * hostile app can fill with anything; and what an app reads from a daemon:
- * commands with their perf counter lists; and an app's EVENTS_ADDED and
+ * commands with their perf counter lists and application contexts; and an app's EVENTS_ADDED and
  * TALLY. The first byte picks the surface (% 8 == 4: EVENTS_ADDED, % 16 ==
  * 13: TALLY, else % 4).
  */
@@ -134,9 +134,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* What the app relies on after a successful decode. */
 			int filters = cmd.cmd == TRAWL_WIRE_CMD_ENABLE && size - 1 > sizeof(cmd);
 
+			const char *names;
+			uint32_t nr_app = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL
+						  ? trawl_wire_app_ctx(copy, size - 1, &names)
+						  : 0;
+			size_t app_bytes = 0;
+
+			/* A CHANNEL's application contexts: 1 to the most,
+			 * each a valid name, filling the rest exactly. */
+			for (i = 0; i < nr_app; i++) {
+				if (i >= TRAWL_USTCTL_MAX_APP_CTX || !trawl_ustctl_app_ctx_name_valid(names))
+					abort();
+				app_bytes += strlen(names) + 1;
+				names += strlen(names) + 1;
+			}
+			if ((cmd.flags & TRAWL_WIRE_CHAN_APP_CTX) && cmd.cmd == TRAWL_WIRE_CMD_CHANNEL && !nr_app)
+				abort();
 			if (cmd.nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
 			    (cmd.cmd != TRAWL_WIRE_CMD_CHANNEL && cmd.nr_counters) ||
-			    (!filters && size - 1 != sizeof(cmd) + cmd.nr_counters * sizeof(counters[0])))
+			    (!filters && size - 1 != sizeof(cmd) + cmd.nr_counters * sizeof(counters[0]) + app_bytes))
 				abort();
 			/* An ENABLE's filters: bounded, the last one NUL-terminated. */
 			if (filters && (size - 1 - sizeof(cmd) > TRAWL_WIRE_MAX_FILTERS || ((const char *)copy)[size - 2] != '\0'))

@@ -91,7 +91,7 @@ static void mi_context(const char *type, int ok)
 		/* LTTng's <app><provider_name/><ctx_name/></app> */
 		const char *colon = strchr(type + 5, ':');
 
-		snprintf(word, sizeof(word), "%.*s", (int)(colon - (type + 5)), type + 5);
+		trawl_msg_fmt(word, sizeof(word), "%.*s", (int)(colon - (type + 5)), type + 5);
 		cli_mi_open("app");
 		cli_mi_str("provider_name", word);
 		cli_mi_str("ctx_name", colon + 1);

@@ -290,13 +290,13 @@ static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglev
 /* An APP_CTX_ENABLE of "$app.PROVIDER:NAME" @name for @a: 0 or -1. */
 static int agent_queue_app_ctx(struct agent *a, const char *name)
 {
-	unsigned char msg[8 + TRAWL_USTCTL_APP_CTX_NAME_MAX + 1];
+	unsigned char msg[8 + SD_APP_CTX_NAME_MAX + 1];
 	const char *colon = strchr(name + 5, ':');
 	size_t plen, nlen;
 	uint32_t v;
 
 	/* (checked when added: ust-context.c) */
-	if (strncmp(name, "$app.", 5) || !colon || strlen(name) >= TRAWL_USTCTL_APP_CTX_NAME_MAX)
+	if (strncmp(name, "$app.", 5) || !colon || strlen(name) >= SD_APP_CTX_NAME_MAX)
 		return 0;
 	plen = (size_t)(colon - (name + 5));
 	nlen = strlen(colon + 1);

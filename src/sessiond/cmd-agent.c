@@ -68,14 +68,15 @@ void sd_agent_app_ctx_add(struct sd_session *s, uint32_t domain, const char *nam
 	struct sd_agent_domain *ad = &s->agent[domain - TRAWL_CTL_DOMAIN_JUL];
 	uint32_t i;
 
-	/* (a channel records each at most once and at most
-	 * TRAWL_USTCTL_MAX_APP_CTX: added to one, it fits here) */
+	/* (a channel records each at most once and at most SD_MAX_APP_CTX,
+	 * each shorter than SD_APP_CTX_NAME_MAX: added to one, it fits here) */
 	for (i = 0; i < ad->nr_app_ctx; i++)
 		if (!strcmp(ad->app_ctx[i], name))
 			return;
-	if (ad->nr_app_ctx == TRAWL_USTCTL_MAX_APP_CTX)
+	if (ad->nr_app_ctx == SD_MAX_APP_CTX ||
+	    trawl_path_fmt(ad->app_ctx[ad->nr_app_ctx], sizeof(ad->app_ctx[0]), "%s", name))
 		return;
-	snprintf(ad->app_ctx[ad->nr_app_ctx++], sizeof(ad->app_ctx[0]), "%s", name);
+	ad->nr_app_ctx++;
 	sd_agent_app_ctx_enabled(s, domain, name);
 }
 

@@ -25,7 +25,6 @@
 #include "ctl/proto.h"
 #include "trawl/ctl.h"
 #include "sessiond/domain.h"
-#include "ustabi/ustabi.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -54,13 +53,19 @@ struct sd_event {
 /* The agent domains of a session (TRAWL_CTL_DOMAIN_JUL + i): their rules,
  * each with a hidden rule in its user-space channel (cmd-agent.c). */
 #define SD_NR_AGENTS 3
+/* A channel's application contexts at most, and their names' bytes
+ * (ustabi.h's TRAWL_USTCTL_MAX_APP_CTX, TRAWL_USTCTL_APP_CTX_NAME_MAX:
+ * ust-context.c checks they agree). */
+#define SD_MAX_APP_CTX 16
+#define SD_APP_CTX_NAME_MAX 128
+
 struct sd_agent_domain {
 	int used; /* a rule was enabled once: the domain is listed */
 	struct sd_event *events; /* oldest first; name: a logger, filter: the whole one */
 	/* application contexts added in this domain ("$app.P:N"), oldest
 	 * first: given to each agent of the domain that registers */
 	uint32_t nr_app_ctx;
-	char app_ctx[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
+	char app_ctx[SD_MAX_APP_CTX][SD_APP_CTX_NAME_MAX];
 };
 
 struct sd_channel {

@@ -131,6 +131,10 @@ static int add_counter(const struct trawl_domain_context *dc, const char *name, 
 	return 0;
 }
 
+_Static_assert(SD_MAX_APP_CTX == TRAWL_USTCTL_MAX_APP_CTX &&
+		       SD_APP_CTX_NAME_MAX == TRAWL_USTCTL_APP_CTX_NAME_MAX,
+	       "sessiond.h's application context limits are the app ABI's");
+
 /* $app.PROVIDER:NAME: recorded after the counters, in the order added. */
 static int add_app(const char *name, struct trawl_ustctl_contexts *ctx,
 		   struct trawl_domain_err *err)
@@ -155,7 +159,8 @@ static int add_app(const char *name, struct trawl_ustctl_contexts *ctx,
 				     TRAWL_USTCTL_MAX_APP_CTX);
 		return -ENOSPC;
 	}
-	snprintf(ctx->app[ctx->nr_app++], TRAWL_USTCTL_APP_CTX_NAME_MAX, "%s", name);
+	/* (valid: shorter than the buffer) */
+	memcpy(ctx->app[ctx->nr_app++], name, strlen(name) + 1);
 	return 0;
 }
 

@@ -4,9 +4,9 @@
  * so that a daemon declares exactly what the app writes (fastpath.c).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "ctf/ctf.h"
 #include "ustctl/ustctl.h"
 
@@ -105,11 +105,12 @@ static int add_app_ctx(struct trawl_ctf_type *s, const char *name)
 	if (!trawl_ustctl_app_ctx_name_valid(name))
 		return -EINVAL;
 	trawl_ustctl_app_ctx_field_name(name, field);
-	snprintf(tag, sizeof(tag), "%s_tag", field);
+	if (trawl_path_fmt(tag, sizeof(tag), "%s_tag", field))
+		return -EINVAL;
 	e = trawl_ctf_type_enum_create(trawl_ctf_type_integer_create(8, 1, 8));
 	for (t = 0; e && t < TRAWL_USTCTL_NR_APP_TYPES; t++) {
-		snprintf(label, sizeof(label), "_%s", app_types[t]);
-		if (trawl_ctf_type_enum_add(e, label, t, t)) {
+		if (trawl_path_fmt(label, sizeof(label), "_%s", app_types[t]) ||
+		    trawl_ctf_type_enum_add(e, label, t, t)) {
 			trawl_ctf_type_destroy(e);
 			e = NULL;
 		}

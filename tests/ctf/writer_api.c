@@ -60,6 +60,45 @@ static int write_ev(struct trawl_ctf_stream *s, uint64_t ts, uint32_t v, const c
 	return trawl_ctf_event_end(s);
 }
 
+/* A variant (LTTng-UST's dynamic type): its tag must be an earlier enum
+ * field; its TSDL names the tag and lists the options. */
+static void variant(void)
+{
+	struct trawl_ctf_type *s = trawl_ctf_type_struct_create(8), *e, *v;
+	struct trawl_ctf_trace *t;
+	size_t len;
+	char *m;
+
+	EXPECT(trawl_ctf_type_variant_create("bad name") == NULL);
+	/* no tag field yet, then a tag that is not an enum */
+	v = trawl_ctf_type_variant_create("tag");
+	EXPECT(trawl_ctf_type_struct_add(v, "none", trawl_ctf_type_struct_create(8)) == 0);
+	EXPECT(trawl_ctf_type_struct_add(s, "v", v) == -EINVAL);
+	EXPECT(trawl_ctf_type_struct_add(s, "tag", trawl_ctf_type_integer_create(8, 1, 8)) == 0);
+	v = trawl_ctf_type_variant_create("tag");
+	EXPECT(trawl_ctf_type_struct_add(s, "v", v) == -EINVAL);
+	trawl_ctf_type_destroy(s);
+
+	s = trawl_ctf_type_struct_create(8);
+	e = trawl_ctf_type_enum_create(trawl_ctf_type_integer_create(8, 1, 8));
+	EXPECT(trawl_ctf_type_enum_add(e, "_none", 0, 0) == 0);
+	EXPECT(trawl_ctf_type_enum_add(e, "_int32", 1, 1) == 0);
+	EXPECT(trawl_ctf_type_struct_add(s, "x_tag", e) == 0);
+	v = trawl_ctf_type_variant_create("x_tag");
+	EXPECT(trawl_ctf_type_struct_add(v, "none", trawl_ctf_type_struct_create(8)) == 0);
+	EXPECT(trawl_ctf_type_struct_add(v, "int32", trawl_ctf_type_integer_create(32, 1, 8)) == 0);
+	EXPECT(trawl_ctf_type_struct_add(v, "int32", trawl_ctf_type_string_create()) == -EINVAL);
+	EXPECT(trawl_ctf_type_struct_add(s, "x", v) == 0);
+	t = trawl_ctf_trace_create(0);
+	EXPECT(t && trawl_ctf_trace_add_monotonic_clock(t) == 0);
+	EXPECT(trawl_ctf_trace_add_stream_class(t, 0, TRAWL_CTF_HEADER_COMPACT, s, "monotonic") == 0);
+	m = trawl_ctf_trace_metadata(t, &len);
+	EXPECT(m && strstr(m, "variant <_x_tag> {\n") && strstr(m, "} _x;\n") &&
+	       strstr(m, "integer { size = 32; align = 8; signed = 1; encoding = none; base = 10; } _int32;"));
+	free(m);
+	trawl_ctf_trace_destroy(t);
+}
+
 static void bad_input(void)
 {
 	struct trawl_ctf_trace *t = simple_trace();
@@ -258,6 +297,7 @@ int main(int argc, char **argv)
 	}
 	mkdir(argv[1], 0755);
 	bad_input();
+	variant();
 	snprintf(path, sizeof(path), "%s/discarded", argv[1]);
 	discarded(path);
 	snprintf(path, sizeof(path), "%s/appended", argv[1]);
