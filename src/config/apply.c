@@ -330,6 +330,20 @@ static int apply_agent_domain(struct ax *a, enum trawl_ctl_domain dom, const str
 			ret = enable_event(a, dom, d->channels[i].name, &e,
 					   TRAWL_CTL_EVENT_TRACEPOINT);
 		}
+		/* The channel's contexts (LTTng writes the user-space channel's
+		 * here): a JUL or log4j one as add-context -j|-l adds it
+		 * (application contexts also go to the agents), a Python one
+		 * as -u (that domain has no contexts of its own). */
+		for (j = 0; !ret && j < d->channels[i].nr_contexts; j++) {
+			const char *c = d->channels[i].contexts[j];
+
+			ret = trawl_ctl_context_add(a->ctl, a->name,
+						    dom == TRAWL_CTL_DOMAIN_PYTHON ? TRAWL_CTL_DOMAIN_UST
+										: dom,
+						    d->channels[i].name, c);
+			if (ret)
+				afail(a, ret, "channel %s: context %s", d->channels[i].name, c);
+		}
 	}
 	return ret;
 }

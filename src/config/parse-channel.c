@@ -341,6 +341,32 @@ out:
 	return ret;
 }
 
+/* <app><provider_name>P</provider_name><ctx_name>N</ctx_name></app>: "$app.P:N"
+ * (the daemon checks the names, as for add-context). */
+static int parse_app_context(struct px *p, const node_t *n, char **out)
+{
+	static const char *const k[] = {"provider_name", "ctx_name"};
+	char *provider = NULL, *name = NULL, buf[TRAWL_CTL_NAME_MAX];
+	node_t *c[2];
+	int ret = px_children(p, n, k, c, 2);
+
+	if (!ret && (!c[0] || !c[1]))
+		ret = px_err(p, n, "<app> needs <provider_name> and <ctx_name>");
+	if (!ret)
+		ret = px_text(p, c[0], &provider);
+	if (!ret)
+		ret = px_text(p, c[1], &name);
+	if (!ret && trawl_path_fmt(buf, sizeof(buf), "$app.%s:%s", provider, name))
+		ret = px_err(p, n, "<app>: application context name too long");
+	if (!ret) {
+		*out = strdup(buf);
+		ret = *out ? 0 : -ENOMEM;
+	}
+	free(provider);
+	free(name);
+	return ret;
+}
+
 static int parse_context(struct px *p, const node_t *n, enum trawl_ctl_domain dom, char **out)
 {
 	static const char *const k[] = {"type", "perf", "app"};
@@ -354,7 +380,7 @@ static int parse_context(struct px *p, const node_t *n, enum trawl_ctl_domain do
 	if (!!c[0] + !!c[1] + !!c[2] != 1)
 		return px_err(p, n, "<context> holds one of <type>, <perf> and <app>");
 	if (c[2])
-		return px_err(p, c[2], "<app>: application contexts are not supported by trawl");
+		return parse_app_context(p, c[2], out);
 	if (c[1])
 		return parse_perf_context(p, c[1], dom, out);
 	ret = px_token(p, c[0], word, sizeof(word));

@@ -32,7 +32,7 @@ struct sv {
 	struct trawl_ctl_session_info s;
 };
 
-/* add-context's name ("pid", "perf:thread:page-fault") as LTTng's <context>. */
+/* add-context's name ("pid", "perf:thread:page-fault", "$app.P:N") as LTTng's <context>. */
 static void write_context(struct trawl_xmlw *w, const char *name)
 {
 	const char *word = cfg_context_lttng(name);
@@ -45,7 +45,18 @@ static void write_context(struct trawl_xmlw *w, const char *name)
 	else if (!strncmp(name, "perf:cpu:", 9))
 		counter = name + 9;
 	trawl_xmlw_open(w, "context");
-	if (counter && !trawl_perf_counter_lookup(counter, &type, &config)) {
+	if (!strncmp(name, "$app.", 5) && strchr(name + 5, ':')) {
+		/* LTTng's <app><provider_name/><ctx_name/></app> */
+		const char *colon = strchr(name + 5, ':');
+		char provider[TRAWL_CTL_NAME_MAX];
+
+		trawl_path_fmt(provider, sizeof(provider), "%.*s", (int)(colon - (name + 5)),
+			       name + 5);
+		trawl_xmlw_open(w, "app");
+		trawl_xmlw_text(w, "provider_name", provider);
+		trawl_xmlw_text(w, "ctx_name", colon + 1);
+		trawl_xmlw_close(w);
+	} else if (counter && !trawl_perf_counter_lookup(counter, &type, &config)) {
 		/* LTTng names the field from the type with ':' and '-' made '_' */
 		char field[TRAWL_CTL_NAME_MAX], *c;
 
@@ -204,10 +215,13 @@ static size_t channel_end(struct sv *v, size_t i)
 }
 
 /*
- * Channel record @i with the CONTEXT and EVENT records from @from to @end
- * (its own, or an agent domain's rules).
+ * Channel record @i with the EVENT records from @from to @end (its own, or
+ * an agent domain's rules) and the CONTEXT records from @ctx_from to
+ * @ctx_end (its own: an agent domain's channel is the user-space one, whose
+ * contexts LTTng writes there).
  */
-static void write_channel_with(struct sv *v, size_t i, size_t from, size_t end)
+static void write_channel_with(struct sv *v, size_t i, size_t from, size_t end, size_t ctx_from,
+			       size_t ctx_end)
 {
 	struct trawl_ctl_channel_info ch = {.struct_size = sizeof(ch)};
 	struct trawl_xmlw *w = &v->w;
@@ -237,7 +251,7 @@ static void write_channel_with(struct sv *v, size_t i, size_t from, size_t end)
 	}
 	trawl_xmlw_close(w);
 	trawl_xmlw_open(w, "contexts");
-	for (j = from; j < end; j++) {
+	for (j = ctx_from; j < ctx_end; j++) {
 		struct trawl_ctl_context_info c = {.struct_size = sizeof(c)};
 
 		if (!trawl_ctl_list_context_at(v->l, j, &c))
@@ -256,7 +270,7 @@ static size_t write_channel(struct sv *v, size_t i)
 	if (!trawl_ctl_list_channel_at(v->l, i, &ch) && ch.domain == TRAWL_CTL_DOMAIN_UST &&
 	    is_agent_channel(ch.name))
 		return end;
-	write_channel_with(v, i, i + 1, end);
+	write_channel_with(v, i, i + 1, end, i + 1, end);
 	return end;
 }
 
@@ -283,7 +297,7 @@ static void write_agent_domain(struct sv *v, size_t i, size_t end,
 
 			if (!trawl_ctl_list_channel_at(v->l, j, &ch) &&
 			    ch.domain == TRAWL_CTL_DOMAIN_UST && !strcmp(ch.name, e.channel)) {
-				write_channel_with(v, j, i + 1, end);
+				write_channel_with(v, j, i + 1, end, j + 1, channel_end(v, j));
 				break;
 			}
 		}

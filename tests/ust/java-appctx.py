@@ -180,11 +180,35 @@ def check_errors(env, fl):
     if r.returncode == 0 or "at most 16" not in r.stderr:
         fail("a 17th application context: exit %d, %r" % (r.returncode, r.stderr))
     env.trawl("enable-event", opt, "x", "-s", "e")
+    check_save_load(env)
     env.trawl("start", "e")
     r = env.trawl("add-context", "-s", "e", opt, "-t", "$app.p:late", check=False)
     if r.returncode == 0 or "started" not in r.stderr:
         fail("add-context after start: exit %d, %r" % (r.returncode, r.stderr))
     env.trawl("destroy", "e")
+
+
+def check_save_load(env):
+    """save writes LTTng's <app> (valid against its session.xsd, when
+    installed); load makes the same contexts again."""
+    d = env.dir + "/saved"
+    env.trawl("save", "e", "-o", d)
+    xml = open(d + "/e.lttng").read()
+    if "<app><provider_name>p</provider_name><ctx_name>k</ctx_name></app>" not in \
+            re.sub(r"\s+", "", xml):
+        fail("save: no <app> context for $app.p:k in %s" % xml[:3000])
+    xsd = "/usr/share/xml/lttng/session.xsd"
+    if os.path.exists(xsd):
+        r = subprocess.run(["xmllint", "--noout", "--schema", xsd, d + "/e.lttng"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail("xmllint --schema session.xsd: %s" % r.stderr.strip())
+    env.trawl("load", "e", "-i", d, "--override-name", "e2")
+    listed = env.trawl("list", "e2").stdout
+    for ctx in ["$app.p:k"] + ["$app.p:k%d" % i for i in range(15)]:
+        if ctx not in listed:
+            fail("load: %s not in the loaded session: %s" % (ctx, listed))
+    env.trawl("destroy", "e2")
 
 
 def run(env, fl):
