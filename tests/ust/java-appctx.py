@@ -19,7 +19,9 @@ directly (bad offsets, an unknown type, a string without its NUL, a
 string longer than the 1024 bytes kept, no arrays at all) record what
 the library's rules say and leave the trace readable. And the command
 line's errors: a malformed name, a channel other than the domain's,
---python (LTTng's add-context has none), a context after the start. Skips
+--python (LTTng's add-context has none), a context after the start; save
+and load. And (jul, without Java too) a C program, which has no provider,
+on a -u channel with application contexts: "_none" in every event. Skips
 without java, javac, the agent jars (and log4j's), or bt2.
 """
 import os
@@ -244,6 +246,35 @@ def run(env, fl):
     env.trawl("destroy", "s1")
 
 
+def check_c_app(env):
+    """A C program (no provider in it) on a -u channel with application
+    contexts among others: every event records "_none" for them, after
+    the others, as LTTng-UST does; trawl view reads the same."""
+    t = env.dir + "/tc"
+    env.trawl("create", "c", "-o", t)
+    env.trawl("enable-event", "-u", "tctx:*", "-s", "c")
+    env.trawl("add-context", "-u", "-s", "c", "-t", "vpid", "-t", "$app.x:y", "-t", "procname",
+              "-t", "$app.other.p:z")
+    env.trawl("start", "c")
+    subprocess.run([os.path.join(BIN, "ust-app-ctx")], env=env.env, capture_output=True,
+                   timeout=120)
+    env.trawl("stop", "c")
+    r = subprocess.run(["babeltrace2", t], capture_output=True, text=True, timeout=120)
+    lines = r.stdout.splitlines()
+    pat = re.compile(r'tctx:mark: \{ cpu_id = \d+ \}, \{ vpid = \d+, procname = "ust-app-ctx", '
+                     r'_app_x_y_tag = \( "_none" : container = 0 \), _app_x_y = \{ \{ \} \}, '
+                     r'_app_other_p_z_tag = \( "_none" : container = 0 \), '
+                     r'_app_other_p_z = \{ \{ \} \} \}, \{ role = ')
+    if r.returncode or r.stderr.strip() or len(lines) < 10 or \
+            any(not pat.search(line) for line in lines):
+        fail("a C program's events (%d, exit %d): %s %s" % (
+            len(lines), r.returncode, r.stderr.strip()[:300], lines[:2]))
+    view = env.trawl("view", "c").stdout.splitlines()
+    if view != lines:
+        fail("trawl view differs from babeltrace2: %r" % view[:2])
+    env.trawl("destroy", "c")
+
+
 def check_hostile(got):
     """TrawlAppCtx's hostile records (its comments say what each hands)."""
     def ctx(**vals):
@@ -277,6 +308,16 @@ def main():
         return 2
     fl = FLAVOURS[sys.argv[1]]
     require_bt2()
+    if sys.argv[1] == "jul":
+        # (needs no Java: the one C check, in the jul test)
+        env = trawltest.Env("trawl-appctx-c.")
+        try:
+            check_c_app(env)
+        finally:
+            env.close()
+        if FAILS:
+            print("%d failure(s)" % len(FAILS))
+            return 1
     for prog in ("java", "javac", "babeltrace2"):
         if not any(os.access(os.path.join(d, prog), os.X_OK)
                    for d in os.environ.get("PATH", "").split(":")):
