@@ -33,26 +33,26 @@
 #include "ust/app-context.h"
 #include "ustabi/ustabi.h"
 
-static __thread struct jni_tls {
-	const unsigned char *entries, *strings;
-	size_t entries_len, strings_len;
-} jni_tls;
+/*
+ * The arrays of the thread's tracepointWithContext() in progress (on its
+ * stack), or NULL. Initial-exec TLS, one pointer: a dynamic TLS block
+ * would be allocated at a thread's first access, which may be an event
+ * in a signal handler (libtrawl-ust's own per-thread state is the same).
+ */
+static __thread const struct jni_ctx *jni_cur __attribute__((tls_model("initial-exec")));
 
-__attribute__((visibility("default"))) void trawl_jni_ctx_set(const void *entries,
-							       size_t entries_len,
-							       const void *strings,
-							       size_t strings_len)
+__attribute__((visibility("default"))) void trawl_jni_ctx_set(const struct jni_ctx *c)
 {
-	jni_tls.entries = entries;
-	jni_tls.entries_len = entries ? entries_len : 0;
-	jni_tls.strings = strings;
-	jni_tls.strings_len = strings ? strings_len : 0;
+	jni_cur = c;
 }
 
 static void get_value(const char *name, struct trawl_ust_app_value *v)
 {
-	trawl_jni_ctx_lookup(jni_tls.entries, jni_tls.entries_len, jni_tls.strings,
-			     jni_tls.strings_len, name, v);
+	const struct jni_ctx *c = jni_cur;
+
+	if (c)
+		trawl_jni_ctx_lookup((const unsigned char *)c->e, c->elen,
+				     (const unsigned char *)c->s, c->slen, name, v);
 }
 
 /* What registerProvider returns: the provider's name, for unregisterProvider. */

@@ -17,15 +17,16 @@
 #include <jni.h>
 #include <stddef.h>
 
-/* context-jni.c (exported: the JUL and log4j libraries link it): the
- * calling thread's arrays until the next call; NULL, 0: none. */
-void trawl_jni_ctx_set(const void *entries, size_t entries_len, const void *strings,
-		       size_t strings_len);
-
 struct jni_ctx {
 	jbyteArray entries, strings; /* the Java arrays, or NULL */
-	jbyte *e, *s;                /* the JVM's copies, released by jni_ctx_end() */
+	jbyte *e, *s;                /* the JVM's copies, released by jni_ctx_end(), or NULL */
+	size_t elen, slen;           /* their bytes (0 without) */
 };
+
+/* context-jni.c (exported: the JUL and log4j libraries link it): @c for
+ * the calling thread's tracepoints until the next call (NULL: none); @c
+ * stays the caller's, and must live until then. */
+void trawl_jni_ctx_set(const struct jni_ctx *c);
 
 /* Hands @entries and @strings (either may be NULL) to the provider for the
  * tracepoint that follows; jni_ctx_end() after it. */
@@ -39,12 +40,14 @@ static inline void jni_ctx_begin(JNIEnv *env, struct jni_ctx *c, jbyteArray entr
 	c->strings = strings;
 	c->e = elen > 0 ? (*env)->GetByteArrayElements(env, entries, NULL) : NULL;
 	c->s = slen > 0 ? (*env)->GetByteArrayElements(env, strings, NULL) : NULL;
-	trawl_jni_ctx_set(c->e, c->e ? (size_t)elen : 0, c->s, c->s ? (size_t)slen : 0);
+	c->elen = c->e ? (size_t)elen : 0;
+	c->slen = c->s ? (size_t)slen : 0;
+	trawl_jni_ctx_set(c);
 }
 
 static inline void jni_ctx_end(JNIEnv *env, struct jni_ctx *c)
 {
-	trawl_jni_ctx_set(NULL, 0, NULL, 0);
+	trawl_jni_ctx_set(NULL);
 	/* JNI_ABORT: nothing was written, nothing to copy back */
 	if (c->e)
 		(*env)->ReleaseByteArrayElements(env, c->entries, c->e, JNI_ABORT);

@@ -130,14 +130,14 @@ static int app_ctx_check(const void *buf, size_t len, const struct trawl_wire_cm
 
 uint32_t trawl_wire_app_ctx(const void *buf, size_t len, const char **names)
 {
-	const struct trawl_wire_cmd *cmd = buf;
-	size_t off = sizeof(*cmd) + (size_t)cmd->nr_counters * sizeof(struct trawl_wire_counter);
-	const char *p = (const char *)buf + off;
+	struct trawl_wire_cmd cmd;
+	size_t off, i;
 	uint32_t nr = 0;
-	size_t i;
 
-	*names = p;
-	if (!(cmd->flags & TRAWL_WIRE_CHAN_APP_CTX))
+	memcpy(&cmd, buf, sizeof(cmd)); /* (decoded: len >= sizeof(cmd)) */
+	off = sizeof(cmd) + (size_t)cmd.nr_counters * sizeof(struct trawl_wire_counter);
+	*names = (const char *)buf + off;
+	if (!(cmd.flags & TRAWL_WIRE_CHAN_APP_CTX))
 		return 0;
 	for (i = off; i < len; i++)
 		nr += ((const char *)buf)[i] == '\0';
