@@ -35,9 +35,14 @@ struct trawl_ust_chan {
 	uint32_t nr_counters;  /* perf counters, written after the bits' fields */
 	uint8_t counter_slot[16]; /* TRAWL_USTCTL_MAX_COUNTERS: trawl_ust_perf_slot()s */
 	uint32_t nr_streams;
-	struct trawl_rb *rbs; /* nr_streams, one per CPU; 0 streams: a tally (slots.c) */
 	int wake_fd; /* the consumer's wake-up eventfd its streams write (wire.h
 			TRAWL_WIRE_CHAN_WAKE), or -1; never closed once mapped */
+	struct trawl_rb *rbs; /* nr_streams, one per CPU; 0 streams: a tally (slots.c) */
+	/* Its application contexts (app-context.c), written after the other
+	 * contexts; NULL without: the fast path's one test of them, in the
+	 * first cache line with the fields every event reads (offset 56).
+	 * Fixed at creation, freed never (as the channel). */
+	struct trawl_ust_app_ctx *app_ctx;
 	uint64_t *tally;      /* a tally's counts, by event (the slot's id); else NULL */
 	uint32_t nr_tally;
 	/* Most a writer waits for room when the buffer is full, ms: 0 never
@@ -59,10 +64,6 @@ struct trawl_ust_chan {
 	/* An event notifier (wire.h NOTIFIER, ustabi/notify.h): 0 streams,
 	 * each event goes to this ring instead; else NULL. */
 	struct trawl_ust_notify *notify;
-	/* Its application contexts (app-context.c), written after the other
-	 * contexts; NULL without (the fast path's only test of them). Fixed
-	 * at creation, freed never (as the channel). */
-	struct trawl_ust_app_ctx *app_ctx;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };
