@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """create --shm-path and `trawl crash` (LTTng's lttng-crash), end to end:
-an app records N tall:seq events into a --shm-path session, then the app,
-the session daemon and the consumer are SIGKILLed, `trawl crash -x OUT SHM`
-extracts what the buffer files held, and babeltrace2 (bt2) reads it.
+an app records N tall:seq events into a --shm-path session, then the
+session daemon and the consumer are stopped, the app SIGKILLed, and they
+too, `trawl crash -x OUT SHM` extracts what the buffer files held, and
+babeltrace2 (bt2) reads it.
 
     crash.py discard    a channel big enough for all N (consumer running):
                         exactly N events, 0..N-1 in order
@@ -85,6 +86,14 @@ def record_and_kill(e, n, chan_args, stop_consumer=False, buffers=None):
     app = subprocess.Popen([APP, "1", str(n), "10000", "hang"], env=e.env, stdout=subprocess.PIPE,
                            text=True, preexec_fn=pin)
     line = app.stdout.readline()  # "ready": all n written and committed
+    # The crash: the daemons are stopped before the app dies, so that none
+    # of them sees it go (a per-process trace whose app exited is removed,
+    # its files with it, as LTTng does), then everyone is SIGKILLed.
+    for p in [sd] + kids:
+        try:
+            os.kill(p, signal.SIGSTOP)
+        except OSError:
+            pass
     app.kill()
     app.wait()
     for p in [sd] + kids:
