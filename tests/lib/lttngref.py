@@ -12,9 +12,18 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that is free now (the kernel's pick, from its
+    ephemeral range)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class LttngRef:
@@ -49,11 +58,30 @@ class LttngRef:
         os.makedirs(self.home)
         os.chown(self.home, self.uid, -1)
         self.nsess = 0
-        r = self.lttng_raw("lttng-sessiond", "--daemonize",
-                           extra_env=["%s=%s" % kv for kv in (env or {}).items()])
-        if r.returncode != 0:
+        # Its agent port: one free now, outside LTTng's default range
+        # (5345..5354, which every trawl session daemon tries first: with
+        # ten of them up, LTTng's would say "agent tracing is disabled").
+        # The port file, written before --daemonize returns, says whether
+        # it was bound (another process may take the port meanwhile: then
+        # another one).
+        port_file = self.home + "/.lttng/agent.port"
+        for _ in range(5):
+            self.agent_port = free_port()
+            r = self.lttng_raw("lttng-sessiond", "--daemonize", "--agent-tcp-port=%d" % self.agent_port,
+                               extra_env=["%s=%s" % kv for kv in (env or {}).items()])
+            if r.returncode != 0:
+                self.close()
+                raise RuntimeError("lttng-sessiond: %s" % r.stderr.strip())
+            try:
+                bound = open(port_file).read().strip() == str(self.agent_port)
+            except OSError:
+                bound = False
+            if bound:
+                break
+            self.end_processes()
+        else:
             self.close()
-            raise RuntimeError("lttng-sessiond: %s" % r.stderr.strip())
+            raise RuntimeError("lttng-sessiond: no agent port bound in 5 tries (%s)" % port_file)
 
     def env(self):
         return ["env", "HOME=" + self.home, "LTTNG_HOME=" + self.home]
@@ -110,18 +138,23 @@ class LttngRef:
             self.lttng("destroy", name)
         return out + "/t"
 
-    def close(self):
-        # Every process of the test's user (its session and consumer
-        # daemons), each by its pid.
+    def end_processes(self):
+        """Ends every process of the test's user (its session and consumer
+        daemons), each by its pid."""
         r = subprocess.run(["pgrep", "-u", str(self.uid)], capture_output=True, text=True)
         for pid in r.stdout.split():
             try:
                 os.kill(int(pid), signal.SIGTERM)
             except OSError:
                 pass
-        for _ in range(50):
+        # (bounded to catch a hang; they are gone in well under 1 s unloaded)
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
             if subprocess.run(["pgrep", "-u", str(self.uid)], capture_output=True).returncode != 0:
                 break
             time.sleep(0.1)
+
+    def close(self):
+        self.end_processes()
         subprocess.run(["userdel", self.user], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
