@@ -25,7 +25,27 @@ struct trawl_kernel_instance {
 	/* dynamic events this instance defined: "group/name" lines, to remove on destroy */
 	char **probes;
 	int nprobes;
+	struct trawl_kernel_rule *rules; /* owned: the enabled event rules (rules.c) */
 };
+
+/*
+ * What an event gets when the kernel refuses a rule's filter on it (a field
+ * it lacks, a string compared with a number): false for every record, as no
+ * task's pid is negative. LTTng keeps such an event too: its filter bytecode
+ * fails to link to the event's fields and then rejects every record
+ * (lttng-modules' lttng_bytecode_interpret_error()), so the event is enabled
+ * and never recorded; left unfiltered it would record everything.
+ */
+#define NEVER_FILTER "common_pid < 0"
+
+/*
+ * 1 if tracefs event @sys/@ev is one LTTng's kernel rule @pattern names
+ * (its syscalls' entry or exit when @syscalls), 0 if not, or a negative
+ * errno.
+ */
+int trawl_kernel_event_matches(const char *pattern, int syscalls, const char *sys, const char *ev);
+/* Frees the rules of @inst (rules.c), at its destruction. */
+void trawl_kernel_rules_free(struct trawl_kernel_instance *inst);
 
 int trawl_kernel_instance_write(struct trawl_kernel_instance *inst, const char *file,
 				const char *val);

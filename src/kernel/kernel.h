@@ -171,6 +171,22 @@ int trawl_kernel_instance_set_syscall_filter(struct trawl_kernel_instance *inst,
 					     size_t errlen);
 
 /*
+ * trawl_kernel_instance_rule - enables (or disables) one of LTTng's kernel
+ * event rules in @inst: tracepoints matching @pattern (as above), or the
+ * entry and exit events of the syscalls matching it when @syscalls, with
+ * @filter (ftrace syntax) or NULL. Each event the rule matches is then
+ * recomputed from the instance's enabled rules, as LTTng records an event
+ * any of them matches: enabled while one matches it, filtered by the OR of
+ * their filters (none if one has none); a rule's filter naming fields an
+ * event lacks is false there (rules.c). Returns the number of events the
+ * rule matches, or a negative errno with @err (-E2BIG: a union of filters
+ * past ftrace's limit; the rule is then not enabled and nothing changed).
+ */
+int trawl_kernel_instance_rule(struct trawl_kernel_instance *inst, const char *pattern,
+			       const char *filter, int syscalls, int enable, char *err,
+			       size_t errlen);
+
+/*
  * Dynamic probes (probes.c). @name is the event name users see in the trace.
  * Each creates a dynamic event in group trawl_<pid> and enables it in @inst.
  *   kprobe:   @target is SYM[+OFF] or 0xADDR; @retprobe adds the return event.

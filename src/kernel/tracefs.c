@@ -359,6 +359,7 @@ void trawl_kernel_instance_destroy(struct trawl_kernel_instance *inst)
 	}
 	/* Our dynamic events are shared by the daemon's instances: remove only this one's. */
 	trawl_kernel_probes_release(inst);
+	trawl_kernel_rules_free(inst);
 	free(inst);
 }
 
@@ -419,43 +420,38 @@ struct enable_ctx {
 	int error;
 };
 
-/*
- * What an event gets when the kernel refuses a rule's filter on it (a field
- * it lacks, a string compared with a number): false for every record, as no
- * task's pid is negative. LTTng keeps such an event too: its filter bytecode
- * fails to link to the event's fields and then rejects every record
- * (lttng-modules' lttng_bytecode_interpret_error()), so the event is enabled
- * and never recorded; left unfiltered it would record everything.
- */
-#define NEVER_FILTER "common_pid < 0"
+int trawl_kernel_event_matches(const char *pattern, int syscalls, const char *sys, const char *ev)
+{
+	char full[512], lttng_name[256];
 
+	if (syscalls) {
+		const char *name = trawl_kernel_syscall_of(sys, ev);
+
+		return name && !fnmatch(pattern, name, 0);
+	}
+	/* ftrace's own "events" describe tracer entries and cannot be enabled;
+	 * raw_syscalls duplicates the syscalls system (LTTng has no such
+	 * events): "*" (-k --all) leaves it out. */
+	if (!strcmp(sys, "ftrace") || (!strcmp(pattern, "*") && !strcmp(sys, "raw_syscalls")))
+		return 0;
+	/* Two folder names (at most 255 bytes each) fit in @full. */
+	if (trawl_path_fmt(full, sizeof(full), "%s:%s", sys, ev))
+		return -ENAMETOOLONG;
+	if (trawl_kernel_event_ctf_name(sys, ev, lttng_name, sizeof(lttng_name)))
+		return -ENAMETOOLONG;
+	return !fnmatch(pattern, ev, 0) || !fnmatch(pattern, full, 0) ||
+	       !fnmatch(pattern, lttng_name, 0);
+}
 
 static int enable_one(const char *sys, const char *ev, void *arg)
 {
 	struct enable_ctx *c = arg;
-	char full[512], rel[768];
+	char rel[768];
 	int ret;
 
-	if (c->syscalls) {
-		const char *name = trawl_kernel_syscall_of(sys, ev);
-
-		if (!name || fnmatch(c->pattern, name, 0))
-			return 0;
-	} else {
-		char lttng_name[256];
-
-		/* Two folder names (at most 255 bytes each) fit in @full. */
-		if (trawl_path_fmt(full, sizeof(full), "%s:%s", sys, ev))
-			return -ENAMETOOLONG;
-		if (trawl_kernel_event_ctf_name(sys, ev, lttng_name, sizeof(lttng_name)))
-			return -ENAMETOOLONG;
-		if (fnmatch(c->pattern, ev, 0) && fnmatch(c->pattern, full, 0) &&
-		    fnmatch(c->pattern, lttng_name, 0))
-			return 0;
-		/* ftrace's own "events" describe tracer entries and cannot be enabled. */
-		if (!strcmp(sys, "ftrace"))
-			return 0;
-	}
+	ret = trawl_kernel_event_matches(c->pattern, c->syscalls, sys, ev);
+	if (ret <= 0)
+		return ret;
 	ret = trawl_path_fmt(rel, sizeof(rel), "%s/events/%s/%s/%s", c->inst->path, sys, ev,
 			     c->file);
 	if (!ret)

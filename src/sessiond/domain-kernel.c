@@ -281,23 +281,11 @@ static int kd_event(struct trawl_domain_session *s, const char *channel,
 	}
 	switch (rule->kind) {
 	case TRAWL_CTL_EVENT_TRACEPOINT:
-		/* The filter goes in first: an event never records unfiltered. */
-		ret = 0;
-		if (enable && rule->filter)
-			ret = trawl_kernel_instance_set_filter(inst, rule->name, rule->filter, e,
-							       sizeof(e));
-		if (ret >= 0)
-			ret = trawl_kernel_instance_enable_event(inst, rule->name, enable, e,
-								 sizeof(e));
-		break;
 	case TRAWL_CTL_EVENT_SYSCALL:
-		ret = 0;
-		if (enable && rule->filter)
-			ret = trawl_kernel_instance_set_syscall_filter(inst, rule->name, rule->filter,
-								       e, sizeof(e));
-		if (ret >= 0)
-			ret = trawl_kernel_instance_enable_syscall(inst, rule->name, enable, e,
-								   sizeof(e));
+		/* An event records when any of its rules matches (rules.c). */
+		ret = trawl_kernel_instance_rule(inst, rule->name, rule->filter,
+						 rule->kind == TRAWL_CTL_EVENT_SYSCALL, enable, e,
+						 sizeof(e));
 		break;
 	case TRAWL_CTL_EVENT_PROBE:
 	case TRAWL_CTL_EVENT_FUNCTION:

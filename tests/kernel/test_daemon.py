@@ -178,6 +178,82 @@ try:
     assert ktest.babeltrace_clean(o6)[1] == ""
     trawl("destroy")
 
+    # 3d. several rules on one event: LTTng records an event when ANY enabled
+    # rule matches it (each rule is an event of its own in its tracer), so
+    # the event's ftrace filter is the OR of its rules' filters, none if one
+    # rule has none; a rule whose filter names a field the event lacks adds
+    # nothing; disable-event of a name recomputes the event from the rules
+    # left. ksyscalls flood 10 B makes getpgid(B) .. getpgid(B + 9).
+    base = 61000000 + (os.getpid() % 10000) * 100
+    # (a task switches out at its exit with its comm: the flood's last switch)
+    flt_tp = 'prev_comm == "ksyscalls"'
+
+    def rules(session):
+        trawl("enable-channel", "--kernel", "chT", "-s", session)
+        trawl("enable-channel", "--kernel", "chS", "-s", session)
+        trawl("enable-event", "--kernel", "-s", session, "-c", "chT", "sched_switch")
+        trawl("enable-event", "--kernel", "-s", session, "-c", "chT", "sched_*", "--filter", flt_tp)
+        trawl("enable-event", "--kernel", "-s", session, "-c", "chS", "--syscall", "getpgid",
+              "--filter", "pid == %d" % base)
+        trawl("enable-event", "--kernel", "-s", session, "-c", "chS", "--syscall", "getpg*",
+              "--filter", "pid == %d" % (base + 1))
+        trawl("enable-event", "--kernel", "-s", session, "-c", "chS", "--syscall", "getpgid",
+              "--filter", "no_such_field == 1")
+
+    def run(session, out):
+        trawl("start", session)
+        p = subprocess.run([os.path.join(ktest.BIN, "ksyscalls"), "flood", "10", str(base)],
+                           capture_output=True, text=True)
+        trawl("stop", session)
+        fpid = int(p.stdout.split("pid=")[1].split()[0])
+
+        def keep(ev):
+            return ev.name in ("sched_switch", "syscall_exit_getpgid") or \
+                (ev.name == "syscall_entry_getpgid" and base <= ev.payload_field["pid"] < base + 10)
+        evs, _ = ktest.events(out, keep)
+        got = {}
+        for e in evs:
+            if e["name"] == "syscall_entry_getpgid":
+                got[int(e["fields"]["pid"])] = got.get(int(e["fields"]["pid"]), 0) + 1
+        assert not any(e["name"] == "syscall_exit_getpgid" for e in evs), "exit recorded"
+        sw = [e for e in evs if e["name"] == "sched_switch"]
+        ktest.only_discard_warnings(ktest.babeltrace_clean(out)[1])
+        return fpid, got, sw
+
+    o7 = os.path.join(d, "s7")
+    trawl("create", "s7", "--output", o7)
+    rules("s7")
+    fpid, got, sw = run("s7", o7)
+    # the union: both filtered getpgid rules, the missing-field one hides nothing
+    assert got == {base: 1, base + 1: 1}, got
+    # the unfiltered rule records every switch, the filtered one adds nothing
+    assert any(int(e["fields"]["next_tid"]) == fpid for e in sw), len(sw)
+    assert any(str(e["fields"]["prev_comm"]) != "ksyscalls" for e in sw), len(sw)
+    trawl("destroy", "s7")
+
+    o8 = os.path.join(d, "s8")
+    trawl("create", "s8", "--output", o8)
+    rules("s8")
+    # a union past ftrace's 1024 bytes: refused in one line, the rule not kept
+    long_f = " || ".join("pid == %d" % (900000 + i) for i in range(60))
+    assert len(long_f) <= 1024
+    r = trawl("enable-event", "--kernel", "-s", "s8", "-c", "chS", "--syscall", "getpgi*",
+              "--filter", long_f, check=False)
+    assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and \
+        "longer than 1024 bytes" in r.stderr, (r.returncode, r.stderr)
+    assert "getpgi*" not in trawl("list", "s8").stdout
+    # disable-event by name: every rule of that name goes (LTTng 2.13), the
+    # events are recomputed from the rules left
+    trawl("disable-event", "--kernel", "-s", "s8", "-c", "chS", "--syscall", "getpgid")
+    trawl("disable-event", "--kernel", "-s", "s8", "-c", "chT", "sched_switch")
+    fpid, got, sw = run("s8", o8)
+    assert got == {base + 1: 1}, got
+    assert any(int(e["fields"]["prev_tid"]) == fpid for e in sw), len(sw)
+    assert all(str(e["fields"]["prev_comm"]) == "ksyscalls" for e in sw), \
+        {str(e["fields"]["prev_comm"]) for e in sw}
+    trawl("destroy", "s8")
+    print("rules: union and disable recomputed")
+
     # 4. flight recorder: a snapshot session writes its buffers on `snapshot record`
     o4 = os.path.join(d, "s4")
     trawl("create", "s4", "--snapshot", "--output", o4)
