@@ -119,7 +119,19 @@ int trawl_kernel_write_file(const char *rel, const char *val, int append)
 	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
 	if (fd < 0)
 		return -errno;
-	n = write(fd, val, len);
+	/*
+	 * A signal can make tracefs give up a long write with EINTR (enabling
+	 * every kernel event: ~2,300 of them, seen in a loaded CI run as
+	 * "cannot enable all kernel events: Interrupted system call"). It is
+	 * written again: an enable or a filter written twice is the same state,
+	 * and a probe definition the kernel already took is refused (EEXIST)
+	 * in one line rather than doubled.
+	 */
+	for (int tries = 0;; tries++) {
+		n = write(fd, val, len);
+		if (n >= 0 || errno != EINTR || tries == 100)
+			break;
+	}
 	ret = n < 0 ? -errno : ((size_t)n == len ? 0 : -EIO);
 	close(fd);
 	return ret;
