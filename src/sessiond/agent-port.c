@@ -29,7 +29,11 @@
  * At registration the daemon sends an ENABLE for each enabled rule of the
  * agent's domain that may trace the agent's process, then
  * REGISTRATION_DONE; later each rule enabled or disabled (and every rule of
- * a destroyed session) is sent to the registered agents it concerns. The
+ * a destroyed session) is sent to the registered agents it concerns, and an
+ * enable-event or disable-event answers its client once those agents have
+ * answered (as LTTng's, which waits for each agent's reply), or
+ * app-reply-ms is up: a record logged after the command returns is
+ * filtered by the agent with the new rule (sd_agent_settle()). The
  * agent then hands every log record of its framework to its native library
  * (liblttng-ust-python-agent: trawl's, src/ust-agents), whose tracepoint
  * (lttng_python:event) the session's user-space rule with the whole filter
@@ -104,6 +108,9 @@ struct agent_query {
 
 static struct agent_query *queries;
 static uint64_t next_query = 1;
+/* The answers to the rule changes of the command being served (its id 0
+ * outside sd_agent_changes_begin() .. sd_agent_settle()). */
+static struct agent_query changes;
 
 struct agent {
 	struct agent *next;
@@ -118,6 +125,8 @@ struct agent {
 	uint32_t pid; /* as it says */
 	struct pend pend[AGENT_PEND_MAX]; /* answers owed, oldest at pend_head */
 	unsigned pend_head, pend_n;
+	int late; /* missed a command's deadline (sd_agent_settle()): not waited
+		   * for again until it owes nothing */
 	unsigned char in[AGENT_WIRE_LIST_HEAD_LEN]; /* the answer being read: its head */
 	size_t in_len;
 	char *names; /* a LIST answer's names, being read */
@@ -150,7 +159,7 @@ static void agent_drop(struct agent *a, const char *why)
 		struct pend *q = &a->pend[a->pend_head];
 		struct agent_query *qq;
 
-		for (qq = queries; q->list && qq; qq = qq->next)
+		for (qq = queries; q->query && qq; qq = qq->next)
 			if (qq->id == q->query && qq->waiting)
 				qq->waiting--;
 		a->pend_head = (a->pend_head + 1) % AGENT_PEND_MAX;
@@ -263,9 +272,9 @@ static int agent_queue(struct agent *a, uint32_t cmd, const void *data, size_t l
 }
 
 /* An ENABLE or DISABLE of logger @name (levels, whole filter) for @a (not
- * sent yet): 0 or -1. */
-static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglevel_type,
-			      int loglevel, const char *filter, int enable)
+ * sent yet), its answer awaited by query @query (0: none): 0 or -1. */
+static int agent_queue_logger_for(struct agent *a, const char *name, uint32_t loglevel_type,
+				  int loglevel, const char *filter, int enable, uint64_t query)
 {
 	unsigned char msg[4 + 4 + AGENT_NAME_LEN + 4 + TRAWL_CTL_FILTER_MAX];
 	size_t flen = filter[0] ? strnlen(filter, TRAWL_CTL_FILTER_MAX - 1) + 1 : 0;
@@ -274,7 +283,7 @@ static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglev
 	memset(msg, 0, sizeof(msg));
 	if (!enable) {
 		memcpy(msg, name, strnlen(name, AGENT_NAME_LEN - 1));
-		return agent_queue(a, AGENT_CMD_DISABLE, msg, AGENT_NAME_LEN);
+		return agent_queue_for(a, AGENT_CMD_DISABLE, msg, AGENT_NAME_LEN, query);
 	}
 	v = htobe32((uint32_t)loglevel);
 	memcpy(msg, &v, 4);
@@ -284,7 +293,13 @@ static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglev
 	v = htobe32((uint32_t)flen);
 	memcpy(msg + 8 + AGENT_NAME_LEN, &v, 4);
 	memcpy(msg + 12 + AGENT_NAME_LEN, filter, flen ? flen - 1 : 0);
-	return agent_queue(a, AGENT_CMD_ENABLE, msg, 12 + AGENT_NAME_LEN + flen);
+	return agent_queue_for(a, AGENT_CMD_ENABLE, msg, 12 + AGENT_NAME_LEN + flen, query);
+}
+
+static int agent_queue_logger(struct agent *a, const char *name, uint32_t loglevel_type,
+			      int loglevel, const char *filter, int enable)
+{
+	return agent_queue_logger_for(a, name, loglevel_type, loglevel, filter, enable, 0);
 }
 
 /* An APP_CTX_ENABLE of "$app.PROVIDER:NAME" @name for @a: 0 or -1. */
@@ -328,11 +343,18 @@ void sd_agent_rule_changed(const struct sd_session *s, uint32_t domain, const st
 	struct agent *a, *next;
 
 	for (a = agents; a; a = next) {
+		uint64_t query = a->late ? 0 : changes.id;
+
 		next = a->next;
 		if (!a->registered || a->domain != domain || !agent_sees(a, s))
 			continue;
-		if (agent_queue_rule(a, e, enabled) || agent_flush(a))
+		if (agent_queue_logger_for(a, e->name, (uint32_t)e->loglevel_type, e->loglevel,
+					   e->filter, enabled, query) ||
+		    agent_flush(a)) {
 			agent_drop(a, "it does not read its commands");
+			continue;
+		}
+		changes.waiting += query != 0;
 	}
 }
 
@@ -502,7 +524,10 @@ static int agent_answer(struct agent *a, const unsigned char *buf, size_t n)
 		list_answered(a, q);
 		agent_uncharge(a, a->names_charge);
 		a->names_charge = 0;
+	} else if (q->query && q->query == changes.id && changes.waiting) {
+		changes.waiting--;
 	}
+	a->late &= a->pend_n > 1; /* (caught up: waited for again) */
 	free(a->names);
 	a->names = NULL;
 	a->names_len = a->names_size = 0;
@@ -558,6 +583,46 @@ static void agent_io(int fd, short revents, void *arg)
 static int query_done(void *arg)
 {
 	return !((struct agent_query *)arg)->waiting;
+}
+
+void sd_agent_changes_begin(void)
+{
+	/* (a nested round serves no command: sd_loop_wait()'s one level) */
+	if (sd_loop_nested() || changes.id)
+		return;
+	changes.id = next_query++;
+	changes.waiting = 0;
+	changes.next = queries;
+	queries = &changes;
+}
+
+void sd_agent_settle(void)
+{
+	struct agent_query **pp;
+	struct agent *a;
+
+	if (!changes.id)
+		return;
+	if (changes.waiting)
+		sd_loop_wait(query_done, &changes, sd_now_ms() + sd_limits.app_reply_ms);
+	/* An agent that did not answer in time is not waited for again until
+	 * it has caught up: a deaf one (dropped at its cap of owed answers)
+	 * delays one command, not each. */
+	for (a = agents; a && changes.waiting; a = a->next) {
+		unsigned i;
+
+		for (i = 0; i < a->pend_n && !a->late; i++)
+			a->late = a->pend[(a->pend_head + i) % AGENT_PEND_MAX].query == changes.id;
+	}
+	for (pp = &queries; *pp; pp = &(*pp)->next) {
+		if (*pp == &changes) {
+			*pp = changes.next;
+			break;
+		}
+	}
+	/* (an answer that comes later matches no query: agent_answer()) */
+	changes.id = 0;
+	changes.waiting = 0;
 }
 
 void sd_agent_list(uint32_t domain, const struct sd_peer *p, struct sd_reply *r)

@@ -132,8 +132,8 @@ static void all_counted(struct sd_session *s, uint32_t i, const char *name,
 	}
 }
 
-void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
-			   const struct sd_peer *p, struct sd_reply *r)
+static void enable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			 const struct sd_peer *p, struct sd_reply *r)
 {
 	uint32_t i = req->domain - TRAWL_CTL_DOMAIN_JUL;
 	const struct agent_names *an = &agent_names[i];
@@ -231,8 +231,8 @@ static int disable_name(struct sd_session *s, uint32_t i, const char *name,
 	return 0;
 }
 
-void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
-			    const struct sd_peer *p, struct sd_reply *r)
+static void disable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			  const struct sd_peer *p, struct sd_reply *r)
 {
 	uint32_t i = req->domain - TRAWL_CTL_DOMAIN_JUL;
 	struct sd_event *e;
@@ -253,6 +253,23 @@ void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_re
 		return (void)sd_fail(r, -ENOENT, "no event '%s' in the %s domain of session '%s'",
 				     req->name, sd_domain_name(req->domain), s->name);
 	disable_name(s, i, req->name, p, r);
+}
+
+/* The commands answer once the agents have the change (sd_agent_settle()). */
+void sd_agent_enable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			   const struct sd_peer *p, struct sd_reply *r)
+{
+	sd_agent_changes_begin();
+	enable_event(s, req, p, r);
+	sd_agent_settle();
+}
+
+void sd_agent_disable_event(struct sd_session *s, const struct trawl_ctl_wire_req *req,
+			    const struct sd_peer *p, struct sd_reply *r)
+{
+	sd_agent_changes_begin();
+	disable_event(s, req, p, r);
+	sd_agent_settle();
 }
 
 void sd_agent_recs(struct sd_reply *r, const struct sd_session *s)

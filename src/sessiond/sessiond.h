@@ -469,6 +469,11 @@ void sd_agent_logger_changed(uid_t owner, uint32_t domain, const char *name,
 /* agent-port.c: the loggers of the registered agents of agent domain
  * @domain @p may see (trusted: all; else its own), as AVAILABLE records. */
 void sd_agent_list(uint32_t domain, const struct sd_peer *p, struct sd_reply *r);
+/* A command that changes agent rules: between the two, each ENABLE or
+ * DISABLE sent to an agent is awaited; sd_agent_settle() waits (nested
+ * rounds, at most app-reply-ms) until every one of them is answered. */
+void sd_agent_changes_begin(void);
+void sd_agent_settle(void);
 /* agent-port.c: LTTng's agents' TCP port (agent.port); 0 or -errno */
 int sd_agent_port_start(void);
 void sd_agent_port_stop(void);
