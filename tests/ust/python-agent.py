@@ -11,7 +11,8 @@ the level and of other loggers left out), --loglevel-only, '*', a rule
 enabled while the program runs (sent to the registered agent), a rule
 disabled, a second session; `list -p` (and --mi xml) naming the running
 program's loggers; a python trigger firing; the agent port refuses a peer that is not an
-agent and one that says nothing. Skips without python3-lttngust or bt2.
+agent and one that says nothing; enable-event -p answers once the registered
+agents have answered its ENABLE. Skips without python3-lttngust or bt2.
 """
 import os
 import socket
@@ -124,6 +125,66 @@ def check(what, got, want):
         fail("%s: recorded %r, wanted %r" % (what, got, want))
 
 
+def recv_all(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise EOFError("the daemon closed the agent's connection")
+        b += c
+    return b
+
+
+def enable_waits_for_agents():
+    """enable-event -p answers once the registered agents have answered
+    the ENABLE (as LTTng's): an agent holding its answer finds the command
+    still running, and it exits 0 once answered. A daemon of its own, whose
+    apps and agents may take 10 minutes to answer, so that the command
+    cannot end at its deadline while the agent holds."""
+    env = trawltest.Env("trawl-pyagent-wait.")
+    try:
+        r = subprocess.run([os.path.join(BIN, "trawl-sessiond"), "--daemonize", "--limit",
+                            "app-reply-ms=600000"], env=env.env, capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode:
+            fail("trawl-sessiond: exit %d: %s" % (r.returncode, r.stderr.strip()))
+            return
+        env.trawl("create", "s", "-o", env.dir + "/t")
+        with open(env.env["TRAWL_ROOT_RUNTIME_DIR"] + "/agent.port") as f:
+            port = int(f.read().strip())
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
+            s.sendall(struct.pack(">IIII", 5, os.getpid(), 2, 0))
+            s.settimeout(60)
+            size, cmd, _ = struct.unpack(">QII", recv_all(s, 16))
+            recv_all(s, size)
+            if cmd != 4:
+                fail("the agent got command %d, not REGISTRATION_DONE" % cmd)
+                return
+            p = subprocess.Popen([os.path.join(BIN, "trawl"), "enable-event", "-p", "held",
+                                  "-s", "s"], env=env.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            size, cmd, _ = struct.unpack(">QII", recv_all(s, 16))
+            body = recv_all(s, size)
+            if cmd != 2 or b"held" not in body:
+                fail("the agent got command %d (%r), not ENABLE of held" % (cmd, body[:40]))
+            # held 3 s: a command that does not wait for the agent has
+            # ended by then (and is caught); one that waits cannot have
+            try:
+                p.wait(3)
+            except subprocess.TimeoutExpired:
+                pass
+            if p.poll() is not None:
+                fail("enable-event -p ended (exit %d) before the agent answered its ENABLE"
+                     % p.returncode)
+            s.sendall(struct.pack(">I", 0))
+            out, err = p.communicate(timeout=60)
+            if p.returncode != 0:
+                fail("enable-event -p, its agent answered: exit %d: %s"
+                     % (p.returncode, err.strip()))
+    finally:
+        env.close()
+
+
 def main():
     require_bt2()
     try:
@@ -134,6 +195,7 @@ def main():
     if not os.path.exists(os.path.join(COMPAT, "liblttng-ust-python-agent.so.1")):
         fail("no liblttng-ust-python-agent.so.1 in " + COMPAT)
         return 1
+    enable_waits_for_agents()
     env = trawltest.Env("trawl-pyagent.")
     try:
         run = Run(env)
