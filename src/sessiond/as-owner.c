@@ -33,52 +33,133 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Children killed or over that were not reaped yet (reaped each loop round).
- * A child killed while a FUSE file system holds it stays until that file
- * system answers: never waited for (before, past 64 of them, the oldest was,
- * in the loop: a member holding 64 children held the daemon). */
-static pid_t *unreaped;
-static size_t nr_unreaped, cap_unreaped;
+/*
+ * Every child of a uid other than root counts against that uid until it is
+ * reaped, not only until its job is over: a child killed while a FUSE file
+ * system holds it stays a process of the daemon until that file system
+ * answers the kill. A member with many sessions (create -o on their FUSE
+ * mount, enable-event --userspace-probe on an ELF it holds, add-trigger)
+ * once held a child of the root daemon per request. Now at most
+ * SD_OWNER_JOBS_PER_UID at once; past it, a command is refused at once
+ * (-EUSERS: the client is told and may try again), and the work that must
+ * not be refused waits in the queue below (job->queue: a rotation's archive
+ * of a chunk the consumers already left, the last chunk's archive at a
+ * destroy, an app's buffer files and their removal: refusing those would
+ * lose a chunk or leave a rotation half done). Root is not capped; the
+ * daemon's own user runs its jobs in place (no child).
+ *
+ * Each child stays in kids[] from its fork until waitpid() takes it. Once
+ * its job is over, a child not gone yet is waited for through its pidfd (a
+ * loop watch, nested rounds too): the loop may otherwise sleep with a job
+ * queued behind it. Reaping only children whose job is over keeps
+ * waitpid() off a running child, whose result is still in its socket.
+ */
+struct kid {
+	pid_t pid;
+	uid_t uid;
+	int pidfd;   /* -1: none (pidfd_open failed: reaped each loop round) */
+	int over;    /* its job is over: reap it once it is gone */
+	int watched; /* pidfd in the loop */
+};
+static struct kid *kids;
+static size_t nr_kids, cap_kids;
+static struct sd_owner_job *queue_head, *queue_tail;
+
+static uint32_t kids_of(uid_t uid)
+{
+	uint32_t n = 0;
+	size_t i;
+
+	for (i = 0; i < nr_kids; i++)
+		n += kids[i].uid == uid;
+	return n;
+}
+
+static int capped(uid_t uid)
+{
+	return uid != 0 && kids_of(uid) >= SD_OWNER_JOBS_PER_UID;
+}
+
+/* Room for one more child (before its fork: a child is never untracked). */
+static int kids_grow(void)
+{
+	size_t cap;
+	struct kid *k;
+
+	if (nr_kids < cap_kids)
+		return 0;
+	cap = cap_kids ? cap_kids * 2 : 64;
+	k = realloc(kids, cap * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	kids = k;
+	cap_kids = cap;
+	return 0;
+}
+
+static void kid_drop(size_t i)
+{
+	if (kids[i].watched)
+		sd_watch_del(kids[i].pidfd);
+	if (kids[i].pidfd >= 0)
+		close(kids[i].pidfd);
+	kids[i] = kids[--nr_kids];
+}
 
 static void reap_some(void)
 {
 	size_t i = 0;
 
-	while (i < nr_unreaped) {
-		pid_t r = waitpid(unreaped[i], NULL, WNOHANG);
-
-		if (r == 0) {
+	while (i < nr_kids) {
+		if (!kids[i].over || waitpid(kids[i].pid, NULL, WNOHANG) == 0) {
 			i++;
 			continue;
 		}
-		unreaped[i] = unreaped[--nr_unreaped];
+		kid_drop(i);
 	}
+}
+
+static void start_queued(void);
+
+static void kid_gone(int fd, short revents, void *arg)
+{
+	(void)fd;
+	(void)revents;
+	(void)arg;
+	reap_some();
+	start_queued();
 }
 
 void sd_owner_reap(void)
 {
-	if (nr_unreaped)
-		reap_some();
+	reap_some();
+	start_queued();
 }
 
-/* Reaps @pid now if it is gone, else later (sd_owner_reap(), each loop round). */
+/* @pid's job is over: reaped now if it is gone, else once it is. */
 static void reap(pid_t pid)
 {
-	if (waitpid(pid, NULL, WNOHANG) != 0)
-		return;
-	if (nr_unreaped == cap_unreaped) {
-		size_t cap = cap_unreaped ? cap_unreaped * 2 : 64;
-		pid_t *u = cap <= 65536 ? realloc(unreaped, cap * sizeof(*u)) : NULL;
+	size_t i;
 
-		if (!u)
-			return; /* (a zombie until the daemon exits) */
-		unreaped = u;
-		cap_unreaped = cap;
+	for (i = 0; i < nr_kids && kids[i].pid != pid; i++)
+		;
+	if (i == nr_kids) {
+		waitpid(pid, NULL, WNOHANG); /* (not tracked: cannot be) */
+		return;
 	}
-	unreaped[nr_unreaped++] = pid;
+	kids[i].over = 1;
+	if (waitpid(pid, NULL, WNOHANG) != 0) {
+		kid_drop(i);
+		return;
+	}
+	if (kids[i].pidfd >= 0 && !sd_watch_add(kids[i].pidfd, kid_gone, NULL)) {
+		sd_watch_nested(kids[i].pidfd, 1);
+		kids[i].watched = 1;
+	}
 }
 
 /* What the child sends: a file (@slot >= 0, with its fd) or its result. */
@@ -207,32 +288,16 @@ static void job_expired(int fd, void *arg)
 	job_over(arg, -ETIMEDOUT);
 }
 
-int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg)
+/* The child for @j, forked: -EINPROGRESS (awaited in the loop), or its
+ * result (it could not be watched: waited for here, within owner-ms). */
+static int job_start(struct sd_owner_job *j, const struct trawl_ids *ids, int (*fn)(void *),
+		     void *arg)
 {
-	struct trawl_ids ids;
-	uint32_t i;
-	int p[2];
+	int p[2], pidfd;
 	pid_t pid;
 
-	j->over = 0;
-	j->ret = 0;
-	j->pid = 0;
-	j->fd = -1;
-	for (i = 0; i < j->max_fds; i++)
-		j->fds[i] = -1;
-	reap_some();
-	trawl_ids_lookup(uid, gid, &ids);
-	if (trawl_ids_is_self(&ids)) {
-		/* (a user's daemon: its own folders) */
-		int ret;
-
-		in_place = j;
-		ret = trawl_ids_run(&ids, fn, arg);
-		in_place = NULL;
-		if (ret < 0)
-			job_close_fds(j);
-		return ret;
-	}
+	if (kids_grow())
+		return -ENOMEM;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, p) < 0)
 		return -errno;
 	pid = fork();
@@ -253,12 +318,16 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 		if (fl >= 0)
 			fcntl(p[1], F_SETFL, fl & ~O_NONBLOCK);
 		child_sock = p[1];
-		m.ret = trawl_ids_assume(&ids);
+		m.ret = trawl_ids_assume(ids);
 		if (!m.ret)
 			m.ret = fn(arg);
 		_exit(trawl_fdmsg_send(p[1], &iov, 1, -1) ? 1 : 0);
 	}
 	close(p[1]);
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd >= 0)
+		fcntl(pidfd, F_SETFD, FD_CLOEXEC);
+	kids[nr_kids++] = (struct kid){.pid = pid, .uid = ids->uid, .pidfd = pidfd};
 	if (sd.quit || force_wait || sd_watch_add(p[0], job_ready, j)) {
 		/* the daemon exits (the loop runs no more), or the child cannot
 		 * be watched: waited for here, within the bound */
@@ -279,6 +348,99 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 	j->pid = pid;
 	j->fd = p[0];
 	return -EINPROGRESS;
+}
+
+static void queue_unlink(struct sd_owner_job *j)
+{
+	struct sd_owner_job **pp, *prev = NULL;
+
+	for (pp = &queue_head; *pp; prev = *pp, pp = &(*pp)->next) {
+		if (*pp != j)
+			continue;
+		*pp = j->next;
+		if (queue_tail == j)
+			queue_tail = prev;
+		break;
+	}
+	j->next = NULL;
+	j->queued = 0;
+}
+
+/*
+ * Starts the queued jobs whose uid has room, oldest first (top level only:
+ * a job's @done may begin other work, which a nested round must not). A
+ * @done may queue or cancel jobs: the queue is looked at afresh after each.
+ */
+static void start_queued(void)
+{
+	unsigned int n;
+
+	for (n = 0; n < 4096 && queue_head && !sd_loop_nested() && !sd.quit; n++) {
+		struct sd_owner_job *j;
+		struct trawl_ids ids;
+		int ret;
+
+		for (j = queue_head; j && capped(j->uid); j = j->next)
+			;
+		if (!j)
+			return;
+		queue_unlink(j);
+		trawl_ids_lookup(j->uid, j->gid, &ids);
+		ret = job_start(j, &ids, j->fn, j->fn_arg);
+		if (ret == -EINPROGRESS)
+			continue;
+		j->ret = ret;
+		j->over = 1;
+		if (j->done)
+			j->done(j, j->arg);
+	}
+}
+
+int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void *), void *arg)
+{
+	struct trawl_ids ids;
+	uint32_t i;
+
+	j->over = 0;
+	j->ret = 0;
+	j->pid = 0;
+	j->fd = -1;
+	j->queued = 0;
+	j->next = NULL;
+	for (i = 0; i < j->max_fds; i++)
+		j->fds[i] = -1;
+	reap_some();
+	trawl_ids_lookup(uid, gid, &ids);
+	if (trawl_ids_is_self(&ids)) {
+		/* (a user's daemon: its own folders) */
+		int ret;
+
+		in_place = j;
+		ret = trawl_ids_run(&ids, fn, arg);
+		in_place = NULL;
+		if (ret < 0)
+			job_close_fds(j);
+		return ret;
+	}
+	/* (the daemon's exit waits for each job in turn: no cap then) */
+	if (!sd.quit && !force_wait && capped(ids.uid)) {
+		if (!j->queue)
+			return -EUSERS;
+		j->uid = uid;
+		j->gid = gid;
+		j->fn = fn;
+		j->fn_arg = arg;
+		j->queued = 1;
+		if (queue_tail)
+			queue_tail->next = j;
+		else
+			queue_head = j;
+		queue_tail = j;
+		sd_log("uid %u has %u jobs as the owner under way, the most at once: one more waits "
+		       "for one of them to end", (unsigned)uid, SD_OWNER_JOBS_PER_UID);
+		return -EINPROGRESS;
+	}
+	return job_start(j, &ids, fn, arg);
 }
 
 int sd_owner_run(uid_t uid, gid_t gid, int (*fn)(void *), void *arg)
@@ -304,6 +466,14 @@ void sd_owner_cancel(struct sd_owner_job *j)
 {
 	void (*done)(struct sd_owner_job *, void *) = j->done;
 
+	if (j->queued) {
+		/* (never started: no child to kill) */
+		queue_unlink(j);
+		j->ret = -ETIMEDOUT;
+		j->over = 1;
+		job_close_fds(j);
+		return;
+	}
 	if (j->over || !j->pid)
 		return;
 	j->done = NULL; /* (the caller goes on itself) */
@@ -313,8 +483,16 @@ void sd_owner_cancel(struct sd_owner_job *j)
 
 const char *sd_owner_strerror(int ret)
 {
-	static char buf[160];
+	static char buf[200];
 
+	if (ret == -EUSERS) {
+		trawl_msg_fmt(buf, sizeof(buf),
+			      "%u jobs of the root session daemon run as this user already, the most "
+			      "at once per user (their file system may hold them): try again once "
+			      "they end",
+			      SD_OWNER_JOBS_PER_UID);
+		return buf;
+	}
 	if (ret != -ETIMEDOUT)
 		return trawl_fs_strerror(ret);
 	trawl_msg_fmt(buf, sizeof(buf),

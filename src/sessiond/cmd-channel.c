@@ -460,7 +460,9 @@ static int uprobe_before(struct sd_session *s, void *arg, struct sd_owner_job *j
 	trawl_msg_fmt(what, len, "cannot enable event '%s': reading %s as uid %d", j->req.name,
 		      j->req.target, (int)j->peer.uid);
 	ret = sd_uprobe_locate_begin(job, j->loc, j->req.target, j->peer.uid, j->peer.gid);
-	if (ret == -EINPROGRESS || ret == -ENAMETOOLONG)
+	/* (-EUSERS: the client's cap of children, as-owner.c: refused, the
+	 * command's line names it) */
+	if (ret == -EINPROGRESS || ret == -ENAMETOOLONG || ret == -EUSERS)
 		return ret;
 	sd_uprobe_located_set(j->loc, ret); /* (ran in place: the domain says why) */
 	return 0;

@@ -110,19 +110,13 @@ int sd_remove_folder_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, const c
 	return sd_owner_begin(j, uid, gid, remove_folder, (void *)path);
 }
 
-struct chunk_job {
-	const char *output;  /* the session's output folder */
-	const char *chunk;   /* the chunk's folder: output, or output/NAME */
-	const char *archive; /* rotate: archives/BEGIN-END-ID, below output */
-};
-
 /*
  * rotate: the chunk that ended goes to output/archives/...: chunk 0 (the
  * output folder itself) by its ust/ and kernel/ folders, a later one whole.
  */
 static int archive_chunk(void *arg)
 {
-	const struct chunk_job *j = arg;
+	const struct sd_chunk_job *j = arg;
 	int out = trawl_fs_dir_open(AT_FDCWD, j->output, 0, 0, NULL, 0), ret = 0, dst;
 	const char *rel = j->chunk + strlen(j->output);
 
@@ -174,7 +168,7 @@ static int archive_chunk(void *arg)
  */
 static int archive_last(void *arg)
 {
-	const struct chunk_job *j = arg;
+	const struct sd_chunk_job *j = arg;
 	const char *rel = j->chunk + strlen(j->output);
 
 	if (!rel[0])
@@ -188,7 +182,7 @@ static int archive_last(void *arg)
 
 /* (at the daemon's exit: the folder may be on a file system that holds the
  * child, which is given owner-ms, then killed) */
-static int run_as(const struct sd_session *s, int (*fn)(void *), struct chunk_job *j)
+static int run_as(const struct sd_session *s, int (*fn)(void *), struct sd_chunk_job *j)
 {
 	return sd_owner_run(s->uid, s->gid, fn, j);
 }
@@ -402,7 +396,7 @@ static int rotate_refused(struct sd_session *s, struct sd_reply *r)
 
 /* A rotation under way (sd_op_domains()'s argument). */
 struct rotate_job {
-	struct chunk_job cj; /* the archive's move (rotate_after()) */
+	struct sd_chunk_job cj; /* the archive's move (rotate_after()) */
 	time_t now;    /* the chunk that ends, ends then */
 	int scheduled; /* no client: its failure is logged */
 	int relay;     /* streaming: the archive is relayd's to make */
@@ -490,8 +484,12 @@ static int rotate_after(struct sd_session *s, void *arg, struct sd_owner_job *jo
 					    relay_chunk_name(s, s->chunk), j->archive,
 					    s->active ? relay_chunk_name(s, j->chunk) : "");
 	}
-	j->cj = (struct chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
+	j->cj = (struct sd_chunk_job){.output = s->output, .chunk = s->chunk, .archive = j->archive};
 	trawl_msg_fmt(what, len, "cannot archive the trace chunk in %s", j->archive_path);
+	/* The consumers are in the new chunk already: refused here, the one
+	 * that ended would stay unarchived. So it waits past the owner's cap
+	 * (as-owner.c); j and the session stay until it is over. */
+	job->queue = 1;
 	return sd_owner_begin(job, s->uid, s->gid, archive_chunk, &j->cj);
 }
 
@@ -597,9 +595,9 @@ void sd_session_started(struct sd_session *s)
 
 int sd_session_archive_last_begin(struct sd_session *s)
 {
-	/* (read by the child, in its copy of this frame) */
-	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = s->last_archive};
-
+	/* (in the session: a queued job's child reads it when it starts) */
+	s->last_cj = (struct sd_chunk_job){
+		.output = s->output, .chunk = s->chunk, .archive = s->last_archive};
 	s->last_archive[0] = '\0';
 	if (!s->rotations || !writes_files(s) || !s->chunk[0])
 		return 0;
@@ -611,7 +609,10 @@ int sd_session_archive_last_begin(struct sd_session *s)
 		s->last_archive[0] = '\0';
 		return 0;
 	}
-	return sd_owner_begin(&s->last_job, s->uid, s->gid, archive_last, &j);
+	/* A destroy is not refused past the owner's cap of children: it waits
+	 * (the chunk would go unarchived, the session half torn down). */
+	s->last_job.queue = 1;
+	return sd_owner_begin(&s->last_job, s->uid, s->gid, archive_last, &s->last_cj);
 }
 
 int sd_session_relay_archive_begin(struct sd_session *s, struct sd_reply *r)
@@ -686,7 +687,7 @@ void sd_session_relay_archived(struct sd_session *s, int ret, const char *msg, s
 void sd_session_archive_last(struct sd_session *s)
 {
 	char archive[TRAWL_CTL_PATH_MAX];
-	struct chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
+	struct sd_chunk_job j = {.output = s->output, .chunk = s->chunk, .archive = archive};
 	int ret;
 
 	archive[0] = '\0';

@@ -440,6 +440,8 @@ static int kd_wait_next(struct trawl_domain_session *s, int failed)
 		/* (a snapshot session writes only snapshots: nothing of its own to delete) */
 		if (!ret && s->sw_clear && !s->snapshot && strncmp(s->output, "relay:", 6)) {
 			s->wait = KD_REMOVING;
+			/* (a clear half done: waits past the owner's cap, as-owner.c) */
+			s->job.queue = 1;
 			ret = sd_remove_folder_begin(&s->job, s->uid, s->gid, s->output);
 			if (ret == -EINPROGRESS)
 				return KD_JOB;

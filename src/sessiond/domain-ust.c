@@ -389,6 +389,10 @@ int ust_job_begin(struct trawl_domain_session *s, int kind, int remove)
 
 	if (trawl_path_fmt(s->job_dir, sizeof(s->job_dir), "%s/ust", s->output))
 		return -ENAMETOOLONG;
+	/* Past the owner's cap of children (as-owner.c) this waits rather than
+	 * fail: a clear or rotation would be left half done (the consumers'
+	 * files gone, no ust/ folder made). s->job_dir stays until it is over. */
+	s->job.queue = 1;
 	ret = remove ? sd_remove_folder_begin(&s->job, s->uid, s->gid, s->job_dir)
 		     : sd_mkdir_folder_begin(&s->job, s->uid, s->gid, s->job_dir);
 	if (ret == -EINPROGRESS)

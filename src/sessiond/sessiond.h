@@ -96,7 +96,16 @@ struct sd_domain {
  * @fn may hand files over (sd_owner_hand()): they land in @fds, which the
  * caller sets (@max_fds slots, the rest closed) before sd_owner_begin()
  * and owns after; a job that failed (result < 0) closes them.
+ *
+ * A uid other than root has at most SD_OWNER_JOBS_PER_UID children at
+ * once, each counted until it is reaped (as-owner.c's top comment). Past
+ * that, sd_owner_begin() returns -EUSERS (sd_owner_strerror() names the
+ * limit), unless the caller set @queue: then the job waits, -EINPROGRESS,
+ * and starts (its child forked, its owner-ms counted) once one of the
+ * uid's children is reaped. A queued job's @fn reads @arg then, not at the
+ * call: @arg must stay until the job is over.
  */
+#define SD_OWNER_JOBS_PER_UID 8u
 struct sd_owner_job {
 	pid_t pid; /* the child, 0: none */
 	int fd;    /* its answers' socket, -1 */
@@ -105,6 +114,20 @@ struct sd_owner_job {
 	uint32_t max_fds; /* slots in fds (0: none kept) */
 	void (*done)(struct sd_owner_job *j, void *arg);
 	void *arg;
+	int queue; /* the caller's: wait past the uid's cap instead of -EUSERS */
+	/* as-owner.c's, while queued: */
+	int queued;
+	struct sd_owner_job *next;
+	uid_t uid;
+	gid_t gid;
+	int (*fn)(void *);
+	void *fn_arg;
+};
+/* cmd-rotate.c: a chunk's archive, made by a child as the owner. */
+struct sd_chunk_job {
+	const char *output;  /* the session's output folder */
+	const char *chunk;   /* the chunk's folder: output, or output/NAME */
+	const char *archive; /* rotate: archives/BEGIN-END-ID, below output */
 };
 struct sd_session {
 	struct sd_session *next;
@@ -169,6 +192,7 @@ struct sd_session {
 	/* destroy: the last chunk archived by a child as the owner, awaited
 	 * in the loop (the session's domains are gone by then) */
 	struct sd_owner_job last_job;
+	struct sd_chunk_job last_cj; /* last_job's (it may be queued: as-owner.c) */
 	/* destroy: the last chunk's archive, below output ("": none made) */
 	char last_archive[TRAWL_CTL_PATH_MAX];
 };

@@ -594,46 +594,15 @@ static void trigger_insert(struct sd_trigger *t, const struct sd_peer *p,
  * once it is over (within owner-ms), the trigger registered then.
  */
 struct uprobe_add {
-	struct uprobe_add *next; /* in uprobe_adds while its child runs */
-	struct sd_later later;   /* the client */
+	struct sd_later later; /* the client */
 	struct sd_owner_job job;
 	struct sd_uprobe_located *loc; /* owned */
 	struct sd_trigger *t;          /* owned until registered */
 	struct sd_peer peer;
 };
 
-/*
- * The reads under way. Each is a child of the daemon and a socket, held up
- * to owner-ms by the client's file system or the client (the child is
- * theirs: kill -STOP); a client that hangs up does not end it, and the
- * trigger it would be is not counted against triggers-per-uid yet. So a
- * uid other than root has at most UPROBE_ADDS_PER_UID under way: before,
- * a member who asked and hung up in a loop had the root daemon fork a
- * child for each, without bound.
- */
-#define UPROBE_ADDS_PER_UID 8u
-static struct uprobe_add *uprobe_adds;
-
-static uint32_t uprobe_adds_of(uid_t uid)
-{
-	const struct uprobe_add *u;
-	uint32_t n = 0;
-
-	for (u = uprobe_adds; u; u = u->next)
-		n += u->peer.uid == uid;
-	return n;
-}
-
 static void uprobe_add_free(struct uprobe_add *u)
 {
-	struct uprobe_add **pp;
-
-	for (pp = &uprobe_adds; *pp; pp = &(*pp)->next) {
-		if (*pp == u) {
-			*pp = u->next;
-			break;
-		}
-	}
 	sd_uprobe_located_destroy(u->loc);
 	free(u->t);
 	free(u);
@@ -672,13 +641,6 @@ static int uprobe_add_begin(struct sd_trigger *t, const struct sd_peer *p, struc
 	if (t->condition != TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES ||
 	    t->domain != TRAWL_CTL_DOMAIN_KERNEL || t->event_kind != TRAWL_CTL_EVENT_USERSPACE_PROBE)
 		return 0;
-	if (p->uid != 0 && uprobe_adds_of(p->uid) >= UPROBE_ADDS_PER_UID) {
-		free(t);
-		sd_fail(r, -EBUSY, "failed to register trigger: user %u has %u probe locations being "
-			"read already, the most at once: try again once they are answered",
-			(unsigned)p->uid, UPROBE_ADDS_PER_UID);
-		return 1;
-	}
 	u = calloc(1, sizeof(*u));
 	if (u)
 		u->loc = sd_uprobe_located_create();
@@ -696,12 +658,16 @@ static int uprobe_add_begin(struct sd_trigger *t, const struct sd_peer *p, struc
 	ret = sd_uprobe_locate_begin(&u->job, u->loc, t->target, p->uid, p->gid);
 	if (ret == -EINPROGRESS) {
 		r->later = &u->later;
-		u->next = uprobe_adds;
-		uprobe_adds = u;
 		return 1;
 	}
 	if (ret == -ENAMETOOLONG) {
 		sd_fail(r, ret, "failed to register trigger: location too long");
+	} else if (ret == -EUSERS) {
+		/* Each read is a child of the daemon that the client's file
+		 * system may hold, and a client that hangs up does not end it:
+		 * as-owner.c caps them per uid (they once were without bound). */
+		sd_fail(r, ret, "failed to register trigger: reading %s as uid %u: %s", t->target,
+			(unsigned)p->uid, sd_owner_strerror(ret));
 	} else {
 		/* ran in place (the daemon's own user) or could not start:
 		 * the notifier says why */

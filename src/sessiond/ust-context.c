@@ -52,7 +52,9 @@ int ust_counter_probe_begin(struct sd_owner_job *j, const char *name, uid_t uid,
 {
 	int ret = sd_owner_begin(j, uid, gid, probe_named, (void *)name);
 
-	return ret == -EINPROGRESS ? ret : ust_counter_probe_result(ret, probe_ret);
+	if (ret == -EINPROGRESS || ret == -EUSERS) /* (-EUSERS: the owner's cap, as-owner.c) */
+		return ret;
+	return ust_counter_probe_result(ret, probe_ret);
 }
 
 int ust_counter_probe_result(int job_ret, int *probe_ret)

@@ -364,6 +364,9 @@ static int batch_begin(struct trawl_domain_session *s, struct ust_trace *t)
 	m->job.max_fds = slot;
 	m->job.done = batch_done;
 	m->job.arg = m;
+	/* (waits past the owner's cap, as-owner.c: the app waits for its
+	 * channels meanwhile instead of tracing nothing; p stays until over) */
+	m->job.queue = 1;
 	ret = sd_owner_begin(&m->job, m->uid, m->gid, plan_make, p);
 	if (ret == -EINPROGRESS)
 		return ret;
@@ -529,6 +532,7 @@ static void remove_made(const struct ust_shm *m)
 	r->job.fd = -1;
 	r->job.done = removal_done;
 	r->job.arg = r;
+	r->job.queue = 1; /* (a teardown: waits past the owner's cap, never refused) */
 	ret = sd_owner_begin(&r->job, m->uid, m->gid, plan_remove, r->plan);
 	if (ret == -EINPROGRESS)
 		return; /* (removal_done() frees it) */

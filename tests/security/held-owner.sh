@@ -43,12 +43,21 @@
 #        hanging up in a loop had root fork without bound. Now at most 8 at
 #        once per uid (root: no cap), the rest refused in one line at once;
 #        a hung-up request still counts until it is over.
+#   cap  every job as the owner, not only those reads: 8 `create -o` on
+#        the held file system hold 8 children of the root daemon; before, a
+#        9th (and the 1,024th) was one more. Now the 9th create is refused
+#        at once in one line naming the limit, while the 8 are still held;
+#        a rotation of the member's session (its archive step, which must
+#        not be refused: the consumers already left the chunk) waits for a
+#        slot instead of a 9th child; root and another member are answered
+#        meanwhile; once the hold ends the 8 creates and the rotation
+#        complete (its archive made) and the member creates again.
 #
-# usage: held-owner.sh shm|elf|elf-flood
+# usage: held-owner.sh shm|elf|elf-flood|cap
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/gate.sh"
 
-MODE=${1:?usage: held-owner.sh shm|elf}
+MODE=${1:?usage: held-owner.sh shm|elf|elf-flood|cap}
 users_or_skip
 [ "${MODE#elf}" != "$MODE" ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
@@ -76,6 +85,8 @@ ho_cleanup() {
 trap ho_cleanup EXIT
 
 OWNER_MS=8000
+# (cap: the children are held until the test lets go, not killed at owner-ms)
+[ "$MODE" = cap ] && OWNER_MS=180000
 "$BIN/trawl-sessiond" --daemonize --limit owner-ms=$OWNER_MS ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
 DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
@@ -103,6 +114,14 @@ registered() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# children: the daemon's children working as the member (forked, not
+# exec'd: still named trawl-sessiond)
+children() {
+	ps -e -o ppid=,euid=,comm= |
+		awk -v d="$DPID" -v u="$(id -u "$G")" '$1 == d && $2 == u && $3 == "trawl-sessiond"' |
+		wc -l
 }
 
 # hold / held_wait PID NAME: the gate holds the daemon's children; waits
@@ -329,13 +348,6 @@ if [ "$MODE" = elf-flood ]; then
 	TRACEFS=$(awk '$3 == "tracefs" {print $2; exit}' /proc/mounts)
 	[ -w "$TRACEFS/uprobe_events" ] || { echo "SKIP: no uprobe_events"; exit 77; }
 	mkdir -p "$R/bin" && cp "$BIN/loss-app" "$R/bin/app" && chown -R "$G:" "$R/bin"
-	# children: the daemon's children working as the member (forked, not
-	# exec'd: still named trawl-sessiond)
-	children() {
-		ps -e -o ppid=,euid=,comm= |
-			awk -v d="$DPID" -v u="$(id -u "$G")" '$1 == d && $2 == u && $3 == "trawl-sessiond"' |
-			wc -l
-	}
 	# flood ROUND N: N add-trigger of the member on the held ELF at once;
 	# waits until each client was refused or has a child of the daemon
 	flood() {
@@ -353,7 +365,7 @@ if [ "$MODE" = elf-flood ]; then
 			sleep 0.1
 		done
 		FLOOD_PIDS=("${pids[@]}")
-		REFUSED=$(cat "$T"/uf"$round"*.err | grep -c "probe locations being read already")
+		REFUSED=$(cat "$T"/uf"$round"*.err | grep -c "the most at once per user")
 		HELD=$(children)
 		echo "round $round: $n add-trigger, $REFUSED refused at once, $HELD children of the daemon held"
 	}
@@ -387,5 +399,70 @@ if [ "$MODE" = elf-flood ]; then
 	[ "$n" -le 9 ] || fail "the member holds $n triggers: $(grep '^- name' "$T/out")"
 	finish
 fi
-echo "usage: held-owner.sh shm|elf|elf-flood"
+if [ "$MODE" = cap ]; then
+	LOG=$TRAWL_ROOT_RUNTIME_DIR/sessiond.log
+	G2=trawlhq$$ # another member, not held
+	mkuser "$G2" tracing || { echo "SKIP: useradd failed"; exit 77; }
+	# Q: the member's session on the file system, rotated once before the hold
+	expect 0 gt create Q -o "$F/q" || finish
+	expect 0 gt enable-event -u tall:seq -s Q || finish
+	expect 0 gt start Q || finish
+	expect 0 gt rotate Q || finish
+	hold
+	pids=()
+	for i in $(seq 8); do
+		gt create "C$i" -o "$F/c$i" >"$T/c$i.out" 2>"$T/c$i.err" &
+		pids+=($!)
+	done
+	for k in $(seq 600); do [ "$(children)" -ge 8 ] && break; sleep 0.1; done
+	n=$(children)
+	echo "8 creates held: $n children of the daemon as the member"
+	[ "$n" = 8 ] || fail "8 held creates: $n children of the daemon as the member"
+	# the 9th: refused at once, in one line naming the limit
+	gt create C9 -o "$F/c9" >"$T/c9.out" 2>"$T/c9.err"
+	rc=$?
+	echo "the 9th create: exit $rc: $(cat "$T/c9.err")"
+	[ "$rc" != 0 ] && [ "$(wc -l <"$T/c9.err")" = 1 ] &&
+		grep -q "8 jobs of the root session daemon run as this user already, the most at once per user" "$T/c9.err" ||
+		fail "the 9th create: not refused in one line naming the limit: exit $rc: $(cat "$T/c9.err")"
+	# the rotation: its archive step waits for a slot (logged), not a 9th child
+	gt rotate Q >"$T/rot.out" 2>"$T/rot.err" &
+	rpid=$!
+	q="uid $(id -u "$G") has 8 jobs as the owner under way, the most at once: one more waits"
+	for k in $(seq 600); do
+		grep -qF "$q" "$LOG" && break
+		kill -0 "$rpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qF "$q" "$LOG" || fail "the rotation's archive did not wait for a slot: $(cat "$T/rot.err")"
+	n=$(children)
+	[ "$n" -le 8 ] || fail "the rotation made $n children of the daemon as the member (at most 8)"
+	kill -0 "$rpid" 2>/dev/null || fail "the rotation ended during the hold: $(cat "$T/rot.err")"
+	# root and another member answered meanwhile
+	"$TRAWL" list >"$T/root.out" 2>&1 || fail "root's list failed during the hold: $(cat "$T/root.out")"
+	as "$G2" create O -o "$T/$G2/o" >"$T/o.out" 2>&1 ||
+		fail "another member's create failed during the hold: $(cat "$T/o.out")"
+	as "$G2" destroy O >"$T/o.out" 2>&1 ||
+		fail "another member's destroy failed during the hold: $(cat "$T/o.out")"
+	for p in "${pids[@]}" "$rpid"; do
+		kill -0 "$p" 2>/dev/null || fail "a held command ended before the hold did"
+	done
+	# let go: everything completes
+	rm -f "$T/gate.hold"
+	for i in $(seq 8); do
+		wait "${pids[$((i - 1))]}" || fail "create C$i failed after the hold: $(cat "$T/c$i.err")"
+	done
+	wait "$rpid" || fail "the rotation failed after the hold: $(cat "$T/rot.err")"
+	na=$(find "$R/q/archives" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
+	echo "rotation after the hold: $(head -1 "$T/rot.out"); Q holds $na archives"
+	[ "$na" = 2 ] || fail "Q holds $na archives of 2: $(ls "$R/q/archives" 2>&1)"
+	expect 0 gt create C9 -o "$F/c9" || fail "the 9th create once the hold ended: $(cat "$T/err")"
+	for i in $(seq 9); do
+		[ -d "$R/c$i" ] || fail "C$i's folder was not made"
+		expect 0 gt destroy "C$i" || fail "destroy of C$i failed"
+	done
+	expect 0 gt destroy Q || fail "destroy of Q failed"
+	finish
+fi
+echo "usage: held-owner.sh shm|elf|elf-flood|cap"
 exit 2
