@@ -401,6 +401,8 @@ int sd_owner_begin(struct sd_owner_job *j, uid_t uid, gid_t gid, int (*fn)(void 
 	struct trawl_ids ids;
 	uint32_t i;
 
+	if (j->queued)
+		queue_unlink(j); /* (begun again before it started: the new call's) */
 	j->over = 0;
 	j->ret = 0;
 	j->pid = 0;
