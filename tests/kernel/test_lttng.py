@@ -17,19 +17,10 @@ import ktest  # noqa: E402
 
 ktest.require_root_tracefs()
 d = ktest.tmpdir()
-session = os.path.join(d, "session")
-trace = os.path.join(session, "kernel")
 data = os.path.join(d, "known-data.bin")
 with open(data, "wb") as f:
     f.write(bytes(range(256)) * 40 + b"tail")  # 10,244 bytes: 11 reads of 1000 and a short one
 held = open(data, "rb")  # open before tracing: the state dump names it
-p = ktest.ktrace(["-o", trace, "-x", "pid,tid,procname", "-e", "lttng_statedump_*", "--regenerate-statedump",
-                  "-e", "sched_switch", "-e", "sched_process_fork", "-e", "sched_process_exec",
-                  "-e", "softirq_entry",
-                  "-s", "openat", "-s", "read", "-s", "close", "-s", "pipe2", "-s", "getppid", "-s", "getrusage",
-                  "--", os.path.join(ktest.BIN, "kworkload"), data])
-truth = dict(l.split("=", 1) for l in p.stdout.split())
-pid = int(truth["pid"])
 ME = os.getpid()
 NAMES = set()  # every event name in the trace
 
@@ -57,7 +48,27 @@ def keep(ev):
     return int(ev.common_context_field["tid"]) == pid
 
 
-evs, lost = ktest.events(trace, keep)
+# Machine-wide sched_switch, read, openat...: on a busy machine (a loaded
+# ctest, a benchmark beside it) they can outrun the buffers (314,296 lost in
+# a CI rehearsal beside bench/ust). 32 MiB a CPU, and up to 3 attempts when
+# the tracer counted a loss; a loss on the last one still fails.
+ATTEMPTS = 3
+for attempt in range(ATTEMPTS):
+    session = os.path.join(d, "session%d" % attempt)
+    trace = os.path.join(session, "kernel")
+    p = ktest.ktrace(["-o", trace, "-x", "pid,tid,procname", "--buffer-kb", "32768",
+                      "-e", "lttng_statedump_*", "--regenerate-statedump",
+                      "-e", "sched_switch", "-e", "sched_process_fork", "-e", "sched_process_exec",
+                      "-e", "softirq_entry",
+                      "-s", "openat", "-s", "read", "-s", "close", "-s", "pipe2", "-s", "getppid",
+                      "-s", "getrusage", "--", os.path.join(ktest.BIN, "kworkload"), data])
+    truth = dict(l.split("=", 1) for l in p.stdout.split())
+    pid = int(truth["pid"])
+    NAMES.clear()
+    evs, lost = ktest.events(trace, keep)
+    if not lost or attempt == ATTEMPTS - 1:
+        break
+    print("note: %d events lost (counted) on a busy machine: again" % lost)
 assert lost == 0, lost
 mine = [e for e in evs if e["ctx"].get("tid") == pid]
 FAILS = []
