@@ -255,12 +255,15 @@ skip_loop(struct rd_stream *s, uint64_t max, int64_t bound, bool packed, unsigne
 uint64_t rd_stream_skip_eager(struct rd_stream *s, uint64_t max, int64_t bound)
 {
 	const struct rd_dec_sc *dsc = s->dsc;
-	const struct rd_hdr_fast *hf = &dsc->hdr_fast;
+	const struct rd_hdr_fast *hf;
 	uint64_t n, ev_pos, id, x;
 	bool ovf = false;
 
-	if (!s->in_packet || !s->eager_body || s->body_pending || !dsc->has_header ||
-	    !(hf->ok || hf->packed) || (s->pos & 7))
+	/* (no stream class yet, e.g. a packet cut before its header: dsc NULL) */
+	if (!s->in_packet || !dsc || !s->eager_body || s->body_pending || !dsc->has_header)
+		return 0;
+	hf = &dsc->hdr_fast;
+	if (!(hf->ok || hf->packed) || (s->pos & 7))
 		return 0;
 	/* LTTng's large header, its compact one, any other */
 	if (hf->ok && hf->id_bytes == 2 && hf->ts_bytes == 4)
