@@ -24,6 +24,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* app-cmd.c's one call into ustctl.c (a channel given to an app older than
+ * the wake-ups): this harness gives apps no channel, so ustctl.c (ring
+ * buffers, shm) stays out of the target and this stands in for it. */
+int trawl_ustctl_channel_mark_legacy(const struct trawl_ustctl_channel *chan)
+{
+	(void)chan;
+	return 0;
+}
+
 /* One readiness, as the daemon's loop serves it: one read, then what it
  * completed. 0, or -1 once the app is to be dropped. */
 static int serve(struct trawl_ustctl_app *app, uint64_t *shared, const struct trawl_ustctl_app_limits *lim,
