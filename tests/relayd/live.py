@@ -458,7 +458,7 @@ def viewer_connected(port):
     return bool(r.stdout.strip())
 
 
-def live_run(e, chan_opts, batches, clear_after=None, lossy=False, timer_us=TIMER_US):
+def live_run(e, chan_opts, batches, clear_after=None, lossy=False, timer_us=TIMER_US, pin=False):
     """A live session (live timer @timer_us) through a new trawl-relayd,
     channel ch with @chan_opts, the viewer attached; the app's @batches
     (event counts), each seen by the viewer while the app runs (@lossy: its
@@ -472,7 +472,11 @@ def live_run(e, chan_opts, batches, clear_after=None, lossy=False, timer_us=TIME
     e.trawl("enable-channel", "-u", "ch", *chan_opts)
     e.trawl("enable-event", "-u", "-c", "ch", "tall:seq")
     e.trawl("start")
-    app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    # @pin: the app on one CPU, so that its events fill one stream's files
+    # (spread over two streams, each may stay short of a file ring's turn)
+    pre = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if pin else None
+    app = e.spawn([APP], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+                  preexec_fn=pre)
     wait_line(app, "ready 1")
     v = Viewer(e, "net://127.0.0.1:%d/host/%s/s" % (live, HOST))
     if lossy:
@@ -553,7 +557,7 @@ def case_split():
     e = Env()
     try:
         r = live_run(e, chan + ["--tracefile-count", "2"], [600, 600, 600], lossy=True,
-                     timer_us=2000000)
+                     timer_us=2000000, pin=True)
         if not r:
             return
         v, want, d = r
