@@ -12,6 +12,12 @@
  *
  * A notification's captures come as typed lines (common/capture.h): each is
  * read once, as it is taken, into its text and its typed value.
+ *
+ * Losses (the daemon's NOTIFY_CURSOR says how many notifications after the
+ * cursor it can no longer give) go in the queue as a mark, where they were
+ * learnt, and receive() answers TRAWL_CTL_NOTIFICATIONS_DROPPED for it, in
+ * turn, as LTTng's lttng_notification_channel_get_next_notification()
+ * answers LTTNG_NOTIFICATION_CHANNEL_STATUS_NOTIFICATIONS_DROPPED.
  */
 #include "common/capture.h"
 #include "common/common.h"
@@ -30,6 +36,7 @@
 
 struct trawl_ctl_notification {
 	struct trawl_ctl_notification *next;
+	uint64_t lost; /* not 0: no notification, a mark that this many were lost here */
 	char trigger[TRAWL_CTL_NAME_MAX];
 	uint32_t owner_uid;
 	uint32_t condition;
@@ -271,6 +278,28 @@ err_nomem:
 	return -ENOMEM;
 }
 
+/* A mark of @n notifications lost, queued (one with the last, if it is one). */
+static int lost_mark(struct trawl_ctl_notification_channel *ch, uint64_t n)
+{
+	struct trawl_ctl_notification *m;
+
+	if (ch->head) {
+		for (m = ch->head; m->next; m = m->next)
+			;
+		if (m->lost) {
+			m->lost += n;
+			return 0;
+		}
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->lost = n;
+	*ch->tail = m;
+	ch->tail = &m->next;
+	return 0;
+}
+
 /* Takes a NOTIFY_WAIT's reply: the cursor, and the subscribed notifications. */
 static int wait_take(struct trawl_ctl_notification_channel *ch, struct trawl_ctl_list *l)
 {
@@ -288,6 +317,8 @@ static int wait_take(struct trawl_ctl_notification_channel *ch, struct trawl_ctl
 			memcpy(&c, rec->body, sizeof(c));
 			ch->cursor = c.next;
 			ch->dropped += c.dropped;
+			if (c.dropped && (ret = lost_mark(ch, c.dropped)))
+				break;
 			continue;
 		}
 		if (rec->kind != TRAWL_CTL_ITEM_NOTIFICATION)
@@ -448,6 +479,11 @@ TRAWL_EXPORT int trawl_ctl_notification_channel_receive(struct trawl_ctl_notific
 	if (!ch->head)
 		ch->tail = &ch->head;
 	(*out)->next = NULL;
+	if ((*out)->lost) {
+		free(*out);
+		*out = NULL;
+		return TRAWL_CTL_NOTIFICATIONS_DROPPED;
+	}
 	return 0;
 }
 

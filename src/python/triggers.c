@@ -525,6 +525,9 @@ static PyObject *Notif_receive(NotifObject *self, PyObject *args)
 		ret = trawl_ctl_notification_channel_receive(self->ch, slice, &n);
 		PyThread_release_lock(self->lock);
 		Py_END_ALLOW_THREADS
+		/* (a loss: counted by dropped(), the next one asked for) */
+		if (ret == TRAWL_CTL_NOTIFICATIONS_DROPPED && !self->closing)
+			continue;
 		if (ret != -ETIMEDOUT || self->closing)
 			break;
 		if (PyErr_CheckSignals())

@@ -11,6 +11,19 @@
  * client sees only its own uid's log (root: root's), so a user's flood of
  * notifications rolls only that user's log; one uid has at most
  * WAITERS_PER_UID requests waiting.
+ *
+ * Lost notifications. A client is told how many notifications after its
+ * cursor it can no longer have (NOTIFY_CURSOR's dropped): those the log
+ * rolled over, and those that never came to be, their trigger's hit
+ * dropped before it ran (triggers.c: its uid's programs fired more than
+ * their share of the queue; sd_notify_lost()). The latter take a place in
+ * the log, a "lost" note counting them, so that every client learns of
+ * them once, in order, whatever its cursor: they are counted as they come
+ * (lost_pending) and written as one note at the owner's next notification,
+ * at a client's next wait, or at once for a client waiting (the round's
+ * end, sd_notify_lost_tell()). So a flood of lost hits takes one place in
+ * the log per notification or per request of the owner's clients, never
+ * one per hit.
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
@@ -32,12 +45,14 @@ struct note {
 	uint32_t nr_captures;
 	char trigger[TRAWL_CTL_NAME_MAX];
 	char *captures; /* owned, "" when none */
+	uint64_t lost;  /* a "lost" note (no notification): notifications that never came */
 };
 
 struct owner_log {
 	struct owner_log *next;
 	uid_t uid;
 	uint64_t next_seq; /* the next notification's number (from 1) */
+	uint64_t lost_pending; /* notifications lost, not yet in a note */
 	struct note notes[LOG_LEN]; /* seq s in notes[s % LOG_LEN] */
 };
 
@@ -75,19 +90,41 @@ static uint64_t log_first(const struct owner_log *l)
 	return l->next_seq > LOG_LEN ? l->next_seq - LOG_LEN : 1;
 }
 
+/* @l's lost notifications so far written as a note of their own. */
+static void lost_write(struct owner_log *l)
+{
+	struct note *n;
+
+	if (!l || !l->lost_pending)
+		return;
+	n = &l->notes[l->next_seq % LOG_LEN];
+	free(n->captures);
+	memset(n, 0, sizeof(*n));
+	n->seq = l->next_seq++;
+	n->lost = l->lost_pending;
+	l->lost_pending = 0;
+}
+
 /* @uid's notifications from @cursor on, after a NOTIFY_CURSOR record, in @r. */
 static void reply_from(struct sd_reply *r, uid_t uid, uint64_t cursor)
 {
-	const struct owner_log *l = log_of(uid, 0);
-	struct trawl_ctl_wire_notify_cursor c = {.next = l ? l->next_seq : 1};
-	uint64_t s, first = l ? log_first(l) : 1;
+	struct owner_log *l = log_of(uid, 0);
+	struct trawl_ctl_wire_notify_cursor c = {0};
+	uint64_t s, first;
 
+	/* (before the cursor is read: a client from now on, NOTIFY_NOW, then
+	 * learns nothing of what was lost before it came) */
+	lost_write(l);
+	c.next = l ? l->next_seq : 1;
+	first = l ? log_first(l) : 1;
 	if (cursor == TRAWL_CTL_NOTIFY_NOW)
 		cursor = c.next;
 	if (cursor < first) {
 		c.dropped = first - cursor;
 		cursor = first;
 	}
+	for (s = cursor; l && s < l->next_seq; s++)
+		c.dropped += l->notes[s % LOG_LEN].lost;
 	sd_reply_rec(r, TRAWL_CTL_ITEM_NOTIFY_CURSOR, &c, NULL);
 	for (s = cursor; l && s < l->next_seq && !r->status; s++) {
 		const struct note *n = &l->notes[s % LOG_LEN];
@@ -100,6 +137,8 @@ static void reply_from(struct sd_reply *r, uid_t uid, uint64_t cursor)
 		};
 		const char *strs[] = {n->trigger, n->captures};
 
+		if (n->lost)
+			continue;
 		sd_reply_rec(r, TRAWL_CTL_ITEM_NOTIFICATION, &w, strs);
 	}
 }
@@ -172,6 +211,7 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 	c = strdup(captures ? captures : "");
 	if (!c)
 		return;
+	lost_write(l);
 	n = &l->notes[l->next_seq % LOG_LEN];
 	free(n->captures);
 	n->captures = c;
@@ -179,6 +219,7 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 	n->ts_ns = ts_ns;
 	n->condition = condition;
 	n->nr_captures = nr_captures;
+	n->lost = 0;
 	/* (a trigger's name is shorter: the protocol checked it) */
 	memcpy(n->trigger, trigger, strnlen(trigger, sizeof(n->trigger) - 1));
 	n->trigger[strnlen(trigger, sizeof(n->trigger) - 1)] = '\0';
@@ -188,11 +229,12 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			struct sd_reply *r)
 {
-	const struct owner_log *l = log_of(p->uid, 0);
+	struct owner_log *l = log_of(p->uid, 0);
 	uint64_t cursor = req->rotation_value;
 	struct waiter *w;
 	uint32_t mine = 0;
 
+	lost_write(l);
 	if (cursor == TRAWL_CTL_NOTIFY_NOW || !req->value || (l && cursor < l->next_seq))
 		return reply_from(r, p->uid, cursor);
 	for (w = waiters; w; w = w->next)
@@ -220,6 +262,31 @@ void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_pe
 	waiters = w;
 	r->later = &w->later;
 	timer_arm();
+}
+
+void sd_notify_lost(uid_t owner, uint64_t n)
+{
+	struct owner_log *l = log_of(owner, 1);
+
+	if (l)
+		l->lost_pending += n;
+}
+
+void sd_notify_lost_tell(void)
+{
+	struct owner_log *l;
+	struct waiter *w;
+
+	for (l = logs; l; l = l->next) {
+		if (!l->lost_pending)
+			continue;
+		for (w = waiters; w && w->uid != l->uid; w = w->next)
+			;
+		if (!w)
+			continue;
+		lost_write(l);
+		waiters_answer(l->uid, 0, 0);
+	}
 }
 
 void sd_notify_fini(void)

@@ -340,6 +340,7 @@ struct sd_limits {
 	uint32_t app_fields;        /* per event */
 	uint32_t tracker_values_per_uid; /* values in one uid's sessions' trackers (root: no cap) */
 	uint32_t triggers_per_uid;  /* triggers one uid may register (root: no cap) */
+	uint32_t trigger_hits_per_uid; /* hits of one uid's programs waiting (triggers.c) */
 	uint64_t app_bytes;         /* per app: decoded descriptions and input */
 	uint64_t app_bytes_per_uid; /* untrusted uid, all its apps */
 	uint64_t log_bytes;         /* sessiond.log is cut at this size */
@@ -679,6 +680,12 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 		    uint32_t nr_captures, const char *captures);
 void sd_cmd_notify_wait(const struct trawl_ctl_wire_req *req, const struct sd_peer *p,
 			struct sd_reply *r);
+/* @n notifications of @owner's triggers that will never be (their hits were
+ * dropped, triggers.c): counted, and told to the owner's clients (their
+ * NOTIFY_CURSOR's dropped) at their next answer; sd_notify_lost_tell()
+ * answers those waiting now (at the end of a round). */
+void sd_notify_lost(uid_t owner, uint64_t n);
+void sd_notify_lost_tell(void);
 void sd_notify_fini(void);
 /* kernel-notify.c: a kernel event-rule-matches trigger's notifier, made
  * when it is registered (0, or -errno with @r filled: the trigger is not

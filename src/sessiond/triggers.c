@@ -13,15 +13,15 @@
  * tells one user how many the others added).
  *
  * Firing (event-rule-matches on user-space events; ust-notify.c finds the
- * events): a hit is queued (sd_trigger_hit(), at most HITS_MAX waiting: a
- * flood beyond is counted and dropped) and taken at the top of the loop, at
- * most HITS_PER_ROUND per round, so that a program firing without pause
- * never holds the daemon from its other peers. Each hit counts towards each
- * action's rate policy (every:N runs the action at the Nth, 2Nth, ... hit;
- * once-after:N at the Nth only), and an action that runs is the command a
- * client would send (start, stop, rotate, snapshot record), run with the
- * trigger's owner as the peer: a trigger can do only what its owner could,
- * to the sessions its owner could name.
+ * events): a hit is queued (sd_trigger_hit(), in its uid's queue: a flood
+ * beyond a uid's share is counted and dropped, "firing" below) and taken at
+ * the top of the loop, at most HITS_PER_ROUND per round, so that a program
+ * firing without pause never holds the daemon from its other peers. Each
+ * hit counts towards each action's rate policy (every:N runs the action at
+ * the Nth, 2Nth, ... hit; once-after:N at the Nth only), and an action
+ * that runs is the command a client would send (start, stop, rotate,
+ * snapshot record), run with the trigger's owner as the peer: a trigger
+ * can do only what its owner could, to the sessions its owner could name.
  *
  * Bounds: every field arrives in the fixed-size request (proto.h), so a
  * trigger takes at most a few KiB; a uid other than root may hold
@@ -353,12 +353,46 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
 
 /* ---- firing ---- */
 
-#define HITS_MAX 1024u
+/*
+ * The hits waiting, one queue per uid whose programs fired them (the app's
+ * uid; a kernel trigger's owner). The root daemon serves every user, and
+ * one user's program firing its own trigger in a loop must not take the
+ * place of another user's hits (they were once 1,024 in one queue: a
+ * flood dropped everyone's). So:
+ *  - a uid holds at most trigger-hits-per-uid hits (trawl-sessiond
+ *    --limit, 1,024 by default); past that its new hit is dropped;
+ *  - all uids hold at most HITS_MAX; past that the uid holding the most
+ *    loses its oldest hit to make room (a uid holding no more than the
+ *    newcomer's loses nothing: then the newcomer's is dropped). A user
+ *    firing at any rate, with as many programs (or uids of a user
+ *    namespace) as they like, takes hits from nobody who holds fewer;
+ *  - the top of the loop takes HITS_PER_ROUND, one of each uid in turn,
+ *    the first uid of the round moving on each round.
+ * Every dropped hit is counted: per uid in the daemon's log (once a
+ * round), and, if its trigger notifies, in its owner's notifications
+ * (notify.c sd_notify_lost(): their channels report the loss as LTTng's
+ * report dropped notifications). Memory: HITS_MAX hits of at most
+ * TRAWL_CTL_NOTIFY_CAPTURES_MAX bytes of captures, and one queue per uid
+ * holding hits.
+ */
+#define HITS_MAX 4096u
 #define HITS_PER_ROUND 256u
 
-static struct sd_hit hits[HITS_MAX];
-static uint32_t hits_head, hits_nr;
-static uint64_t hits_dropped;
+struct hit_node {
+	struct hit_node *next;
+	struct sd_hit h;
+};
+
+struct hit_queue {
+	struct hit_queue *next;
+	uid_t uid;
+	uint32_t nr;
+	struct hit_node *head, **tail;
+	uint64_t dropped; /* since the last round's line */
+};
+
+static struct hit_queue *queues; /* drained in this order, rotated each round */
+static uint32_t hits_nr;         /* in all queues */
 static int wake_fd = -1;
 
 static void wake_read(int fd, short revents, void *arg)
@@ -374,34 +408,127 @@ static void wake_read(int fd, short revents, void *arg)
 
 static void hits_on_top(void);
 
+static struct sd_trigger *trigger_by_id(uint64_t id)
+{
+	struct sd_trigger *t;
+
+	for (t = sd_triggers; t && t->id != id; t = t->next)
+		;
+	return t;
+}
+
+/* @t, if a hit from a program of @app_uid may fire it (it is theirs or root's). */
+static struct sd_trigger *hit_trigger(uint64_t id, uid_t app_uid)
+{
+	struct sd_trigger *t = trigger_by_id(id);
+
+	/* gone since, or (a bug's defence) not this app's user's */
+	return t && (t->owner == 0 || t->owner == app_uid) ? t : NULL;
+}
+
+/* A hit of @q's uid that will not fire: counted, and told to its owner. */
+static void hit_lost(struct hit_queue *q, uint64_t id)
+{
+	struct sd_trigger *t = hit_trigger(id, q->uid);
+	uint32_t i;
+
+	q->dropped++;
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_actions; i++)
+		if (t->actions[i].w.kind == TRAWL_CTL_ACTION_NOTIFY)
+			break;
+	if (i < t->nr_actions)
+		sd_notify_lost(t->owner, 1);
+}
+
+static struct hit_queue *queue_of(uid_t uid, int make)
+{
+	struct hit_queue *q, **pp;
+
+	for (pp = &queues; (q = *pp); pp = &q->next)
+		if (q->uid == uid)
+			return q;
+	if (!make || !(q = calloc(1, sizeof(*q))))
+		return NULL;
+	q->uid = uid;
+	q->tail = &q->head;
+	*pp = q; /* (last: its first hit waits its turn) */
+	return q;
+}
+
+/* The oldest hit of @q, taken off it (@q not empty). */
+static struct hit_node *queue_take(struct hit_queue *q)
+{
+	struct hit_node *n = q->head;
+
+	q->head = n->next;
+	if (!q->head)
+		q->tail = &q->head;
+	q->nr--;
+	hits_nr--;
+	return n;
+}
+
+/* Room for one more hit of @q, every queue full: from the uid holding the
+ * most, if it holds more than @q. 0, or -1 (@q's hit is the one dropped). */
+static int room_make(struct hit_queue *q)
+{
+	struct hit_queue *most = q, *o;
+	struct hit_node *n;
+
+	for (o = queues; o; o = o->next)
+		if (o->nr > most->nr)
+			most = o;
+	if (most == q)
+		return -1;
+	n = queue_take(most);
+	hit_lost(most, n->h.id);
+	free(n->h.captures);
+	free(n);
+	return 0;
+}
+
+static int wake_init(void)
+{
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
+		if (wake_fd >= 0)
+			close(wake_fd);
+		wake_fd = -1;
+		return -1;
+	}
+	sd_loop_on_top(hits_on_top);
+	return 0;
+}
+
 void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
 		    const char *captures)
 {
-	struct sd_hit *h;
+	struct hit_queue *q = queue_of(app_uid, 1);
+	struct hit_node *n;
 
-	if (wake_fd < 0) {
-		wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
-			if (wake_fd >= 0)
-				close(wake_fd);
-			wake_fd = -1;
-			hits_dropped++;
-			return;
-		}
-		sd_loop_on_top(hits_on_top);
-	}
-	if (hits_nr == HITS_MAX) {
-		hits_dropped++;
+	if (!q) {
+		sd_log_peer(app_uid, TRAWL_LOG_WARN, "a trigger hit of uid %u dropped: out of memory",
+			    (unsigned)app_uid);
 		return;
 	}
-	h = &hits[(hits_head + hits_nr++) % HITS_MAX];
-	h->id = id;
-	h->ts_ns = ts_ns;
-	h->app_uid = app_uid;
-	h->nr_captures = captures ? nr_captures : 0;
-	h->captures = captures ? strdup(captures) : NULL; /* none if out of memory */
-	if (!h->captures)
-		h->nr_captures = 0;
+	if ((wake_fd < 0 && wake_init()) || q->nr >= sd_limits.trigger_hits_per_uid ||
+	    (hits_nr >= HITS_MAX && room_make(q)) || !(n = calloc(1, sizeof(*n)))) {
+		hit_lost(q, id);
+		return;
+	}
+	n->h.id = id;
+	n->h.ts_ns = ts_ns;
+	n->h.app_uid = app_uid;
+	n->h.nr_captures = captures ? nr_captures : 0;
+	n->h.captures = captures ? strdup(captures) : NULL; /* none if out of memory */
+	if (!n->h.captures)
+		n->h.nr_captures = 0;
+	*q->tail = n;
+	q->tail = &n->next;
+	q->nr++;
+	hits_nr++;
 }
 
 static const char *const action_names[] = {
@@ -497,29 +624,63 @@ void sd_trigger_fire(struct sd_trigger *t, const struct sd_hit *h)
 	}
 }
 
-/* The queued hits, at most HITS_PER_ROUND (the rest: next round). */
+/* The round's line of each uid that lost hits; the empty queues freed. */
+static void queues_tidy(void)
+{
+	struct hit_queue **pp = &queues, *q;
+
+	while ((q = *pp)) {
+		if (q->dropped)
+			sd_log_peer(q->uid, TRAWL_LOG_WARN, "%" PRIu64 " trigger hits of uid %u "
+				    "dropped: its programs fired more than the %u that may wait "
+				    "(trawl-sessiond --limit trigger-hits-per-uid), or the most of "
+				    "all uids' %u", q->dropped, (unsigned)q->uid,
+				    (unsigned)sd_limits.trigger_hits_per_uid, HITS_MAX);
+		q->dropped = 0;
+		if (q->nr) {
+			pp = &q->next;
+			continue;
+		}
+		*pp = q->next;
+		free(q);
+	}
+}
+
+/* The queued hits, at most HITS_PER_ROUND, one uid's after the other (the
+ * rest: next round, which another uid begins). */
 static void hits_on_top(void)
 {
-	uint32_t k;
+	struct hit_queue *q, **pp;
+	uint32_t k = 0;
 
-	for (k = 0; k < HITS_PER_ROUND && hits_nr && !sd.quit; k++) {
-		struct sd_hit h = hits[hits_head];
-		struct sd_trigger *t;
+	while (k < HITS_PER_ROUND && hits_nr && !sd.quit) {
+		for (q = queues; q && k < HITS_PER_ROUND && !sd.quit; q = q->next) {
+			struct hit_node *n;
+			struct sd_trigger *t;
 
-		hits_head = (hits_head + 1) % HITS_MAX;
-		hits_nr--;
-		for (t = sd_triggers; t && t->id != h.id; t = t->next)
+			if (!q->nr)
+				continue;
+			n = queue_take(q);
+			k++;
+			/* (an action may remove triggers: looked up for each hit) */
+			t = hit_trigger(n->h.id, n->h.app_uid);
+			if (t)
+				sd_trigger_fire(t, &n->h);
+			free(n->h.captures);
+			free(n);
+		}
+	}
+	/* the next round begins with the next uid */
+	if (queues && queues->next) {
+		q = queues;
+		queues = q->next;
+		q->next = NULL;
+		for (pp = &queues; *pp; pp = &(*pp)->next)
 			;
-		/* gone since, or (a bug's defence) not this app's user's */
-		if (t && (t->owner == 0 || t->owner == h.app_uid))
-			sd_trigger_fire(t, &h);
-		free(h.captures);
+		*pp = q;
 	}
-	if (hits_dropped) {
-		sd_log_peer(UINT32_MAX, TRAWL_LOG_WARN, "%" PRIu64 " trigger hits dropped: more "
-			    "than %u waited", hits_dropped, HITS_MAX);
-		hits_dropped = 0;
-	}
+	queues_tidy();
+	sd_notify_lost_tell();
 	if (hits_nr) {
 		uint64_t one = 1;
 
@@ -755,10 +916,17 @@ void sd_triggers_fini(void)
 		sd_triggers = t->next;
 		free(t);
 	}
-	while (hits_nr) {
-		free(hits[hits_head].captures);
-		hits_head = (hits_head + 1) % HITS_MAX;
-		hits_nr--;
+	while (queues) {
+		struct hit_queue *hq = queues;
+
+		while (hq->nr) {
+			struct hit_node *n = queue_take(hq);
+
+			free(n->h.captures);
+			free(n);
+		}
+		queues = hq->next;
+		free(hq);
 	}
 	if (wake_fd >= 0) {
 		sd_watch_del(wake_fd);

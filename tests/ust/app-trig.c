@@ -10,6 +10,9 @@
  *   app-trig mark WHAT [FILE]  trig:mark(WHAT); with FILE, waits for it to
  *                          exist (at most 60 s), then trig:mark("after")
  *   app-trig pace K MS     K trig:error, MS ms apart (the latency bench)
+ *   app-trig flood FILE    trig:info without pause until FILE exists (at most
+ *                          10 minutes): a program firing its trigger in a
+ *                          loop (security-triggers-fair)
  *   app-trig arr K         trig:arr(a = {-1, K, 7}, s = {K + 1, K + 2}), its
  *                          pid on stdout first
  *   app-trig typed K       trig:typed(big = UINT64_MAX - K, neg = -K, hx = -2,
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tp-trig.h"
@@ -30,7 +34,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS | arr K | "
-				"typed K\n");
+				"typed K | flood FILE\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "error")) {
@@ -55,6 +59,14 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			tracepoint(trig, error, i, "paced");
 			usleep((useconds_t)ms * 1000);
+		}
+	} else if (!strcmp(argv[1], "flood")) {
+		time_t end = time(NULL) + 600;
+
+		for (i = 0; time(NULL) < end; i++) {
+			tracepoint(trig, info, i);
+			if (!(i % 4096) && !access(argv[2], F_OK))
+				break;
 		}
 	} else if (!strcmp(argv[1], "typed")) {
 		int32_t a[3] = { n, -1, INT32_MIN };

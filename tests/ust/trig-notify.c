@@ -21,6 +21,14 @@
  * (strings: printable ASCII as is, '\' and other bytes as \xHH), or
  * "a:V,V,..." (arrays: their elements' V). Every getter of another type is
  * checked to refuse the value (exit 1 if one does not).
+ *
+ *   ust-trig-notify -l TIMEOUT_MS TRIGGER
+ *
+ * (security-triggers-fair) takes TRIGGER's notifications, after "ready",
+ * until receive() says some were lost (TRAWL_CTL_NOTIFICATIONS_DROPPED),
+ * TIMEOUT_MS at most, then prints "lost got=N dropped=D" (notifications
+ * taken before, the channel's count of those lost) and exits 0; 1 if no
+ * loss was said in time.
  */
 #include <errno.h>
 #include <poll.h>
@@ -129,13 +137,53 @@ static void print(const struct trawl_ctl_notification *n)
 	fflush(stdout);
 }
 
+/* -l: until a loss is said (see the top). */
+static int until_lost(int timeout, const char *trigger)
+{
+	struct trawl_ctl_notification_channel *ch;
+	struct trawl_ctl_notification *n;
+	uint64_t end = now_ns() + (uint64_t)timeout * 1000000u;
+	int ret, got = 0;
+
+	ret = trawl_ctl_notification_channel_create(&ch);
+	if (!ret)
+		ret = trawl_ctl_notification_channel_subscribe(ch, trigger);
+	if (ret) {
+		fprintf(stderr, "notification channel: %s\n", strerror(-ret));
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (now_ns() < end) {
+		ret = trawl_ctl_notification_channel_receive(ch, 100, &n);
+		if (ret == TRAWL_CTL_NOTIFICATIONS_DROPPED) {
+			printf("lost got=%d dropped=%llu\n", got,
+			       (unsigned long long)trawl_ctl_notification_channel_dropped(ch));
+			trawl_ctl_notification_channel_destroy(ch);
+			return 0;
+		}
+		if (!ret) {
+			trawl_ctl_notification_destroy(n);
+			got++;
+		} else if (ret != -ETIMEDOUT) {
+			fprintf(stderr, "receive: %s\n", strerror(-ret));
+			return 1;
+		}
+	}
+	fprintf(stderr, "no loss said in %d ms (%d notifications, dropped=%llu)\n", timeout, got,
+		(unsigned long long)trawl_ctl_notification_channel_dropped(ch));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct trawl_ctl_notification_channel *ch;
 	struct trawl_ctl_notification *n;
-	int i, got = 0, count, timeout, ret;
+	int i, got = 0, count, timeout, ret, marks = 0;
 	uint64_t end;
 
+	if (argc == 4 && !strcmp(argv[1], "-l"))
+		return until_lost(atoi(argv[2]), argv[3]);
 	if (argc > 1 && !strcmp(argv[1], "-t")) {
 		typed = 1;
 		argv++;
@@ -175,8 +223,18 @@ int main(int argc, char **argv)
 		}
 		if (poll(&pfd, 1, (int)((end - now_ns()) / 1000000u) + 1) <= 0)
 			continue;
-		/* several may have come in one answer: take them all */
-		while ((ret = trawl_ctl_notification_channel_receive(ch, 0, &n)) == 0) {
+		/* several may have come in one answer: take them all (a loss
+		 * is said in turn, on stderr: stdout has notifications only) */
+		while ((ret = trawl_ctl_notification_channel_receive(ch, 0, &n)) >= 0) {
+			if (ret == TRAWL_CTL_NOTIFICATIONS_DROPPED) {
+				if (n) {
+					fprintf(stderr, "a loss came with a notification\n");
+					return 1;
+				}
+				fprintf(stderr, "notifications dropped\n");
+				marks++;
+				continue;
+			}
 			print(n);
 			trawl_ctl_notification_destroy(n);
 			got++;
@@ -190,11 +248,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%d of %d notifications in %d ms\n", got, count, timeout);
 		return 1;
 	}
-	ret = trawl_ctl_notification_channel_receive(ch, 100, &n);
+	while ((ret = trawl_ctl_notification_channel_receive(ch, 100, &n)) ==
+	       TRAWL_CTL_NOTIFICATIONS_DROPPED)
+		marks++;
 	if (ret != -ETIMEDOUT) {
 		if (!ret)
 			print(n);
 		fprintf(stderr, "one notification too many (or an error: %d)\n", ret);
+		return 1;
+	}
+	/* every loss counted was said (in one mark or more), and no mark came without one */
+	if (!trawl_ctl_notification_channel_dropped(ch) != !marks) {
+		fprintf(stderr, "%llu dropped, %d marks\n",
+			(unsigned long long)trawl_ctl_notification_channel_dropped(ch), marks);
 		return 1;
 	}
 	printf("dropped=%llu\n", (unsigned long long)trawl_ctl_notification_channel_dropped(ch));

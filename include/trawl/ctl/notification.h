@@ -24,16 +24,27 @@ extern "C" {
  * rather than conditions: a program subscribes to the triggers it wants.
  *
  * The daemon keeps each user's last 128 notifications; a program that takes
- * longer to come back loses the older ones (counted:
- * trawl_ctl_notification_channel_dropped()). Not thread-safe: one thread
- * uses a channel at a time.
+ * longer to come back loses the older ones. A notification is lost too
+ * when the event that would have made it is dropped before its trigger
+ * runs: the root daemon holds a bounded number of each user's trigger hits
+ * waiting (a user whose programs fire faster than the daemon takes them
+ * loses their own, never another user's). Either way, receive() says so in
+ * turn (TRAWL_CTL_NOTIFICATIONS_DROPPED, as LTTng's
+ * LTTNG_NOTIFICATION_CHANNEL_STATUS_NOTIFICATIONS_DROPPED), and
+ * trawl_ctl_notification_channel_dropped() counts them. Not thread-safe:
+ * one thread uses a channel at a time.
  *
  *	struct trawl_ctl_notification_channel *ch;
  *	struct trawl_ctl_notification *n;
+ *	int ret;
  *
  *	trawl_ctl_notification_channel_create(&ch);
  *	trawl_ctl_notification_channel_subscribe(ch, "on-error");
- *	while (trawl_ctl_notification_channel_receive(ch, -1, &n) == 0) {
+ *	while ((ret = trawl_ctl_notification_channel_receive(ch, -1, &n)) >= 0) {
+ *		if (ret == TRAWL_CTL_NOTIFICATIONS_DROPPED) {
+ *			printf("notifications were lost\n");
+ *			continue;
+ *		}
  *		printf("%s fired\n", trawl_ctl_notification_trigger(n));
  *		trawl_ctl_notification_destroy(n);
  *	}
@@ -81,14 +92,20 @@ int trawl_ctl_notification_channel_subscribe(struct trawl_ctl_notification_chann
 int trawl_ctl_notification_channel_unsubscribe(struct trawl_ctl_notification_channel *ch,
 					       const char *trigger);
 
+/* trawl_ctl_notification_channel_receive()'s answer when notifications were lost. */
+#define TRAWL_CTL_NOTIFICATIONS_DROPPED 1
+
 /**
  * trawl_ctl_notification_channel_receive - the next notification
  * @ch: a channel
  * @timeout_ms: how long to wait for one: 0 not at all, -1 without end
  * @out: receives it, the caller's to free with trawl_ctl_notification_destroy()
  *
- * Return: 0, -ETIMEDOUT (none came in time), -ENOTCONN (the daemon went),
- * -EPROTO, -ENOMEM.
+ * Return: 0; TRAWL_CTL_NOTIFICATIONS_DROPPED (1, @out set to NULL):
+ * notifications of the user's triggers were lost at this point of the
+ * channel's order, the next call goes on with those that came after;
+ * -ETIMEDOUT (none came in time), -ENOTCONN (the daemon went), -EPROTO,
+ * -ENOMEM.
  */
 int trawl_ctl_notification_channel_receive(struct trawl_ctl_notification_channel *ch, int timeout_ms,
 					   struct trawl_ctl_notification **out);
@@ -107,7 +124,8 @@ int trawl_ctl_notification_channel_get_fd(struct trawl_ctl_notification_channel 
 /**
  * trawl_ctl_notification_channel_dropped - notifications lost since the
  * channel was created (the daemon's last 128 went by before the program
- * came back for them)
+ * came back for them, or their events were dropped before their triggers
+ * ran)
  * @ch: a channel
  *
  * Return: their count (of all the user's triggers, subscribed or not).

@@ -380,7 +380,9 @@ class Notifications:
 
     @property
     def dropped(self) -> int:
-        """Notifications lost since the channel's creation (it took them too slowly)."""
+        """Notifications lost since the channel's creation (it took them too
+        slowly, or their events were dropped before their triggers ran: the
+        user's programs fired more than the daemon holds for one user)."""
         return self._ch.dropped()
 
     def close(self):
