@@ -650,13 +650,43 @@ void sd_op_domains(struct sd_session *s, const struct sd_domains_cmd *cmd, void 
 	op_launch(op, r);
 }
 
+/*
+ * At the daemon's exit. The work as the owner that an op queued behind the
+ * owner's cap of children (as-owner.c: a rotation's archive, a destroy's
+ * last chunk's) runs now, each waited for within owner-ms: the consumers
+ * already left that chunk, and the client waits for its archive. The ops
+ * that then complete answer their clients as in the loop. What is left
+ * (held by a consumer, relayd or the owner's file system) is ended, and
+ * its client told in one line what it was waiting for: never a connection
+ * closed without a word. The trace files stay as they are.
+ */
 void sd_ops_finish(void)
 {
-	while (ops) {
-		struct sd_op *op = ops;
-		size_t k;
+	struct sd_op *op;
+	size_t k;
 
+	for (op = ops; op; op = op->next) {
+		sd_owner_run_queued(&op->job);
+		for (k = 0; k < op->nr; k++)
+			if (op->ss[k])
+				sd_owner_run_queued(&op->ss[k]->last_job);
+	}
+	ops_on_top();
+	while (ops) {
+		char what[160] = "";
+
+		op = ops;
 		ops = op->next;
+		for (k = 0; k < op->nr && !what[0]; k++)
+			if (op->ss[k]) {
+				char it[TRAWL_CTL_NAME_MAX + 16];
+
+				trawl_msg_fmt(it, sizeof(it), "session '%s'", op->ss[k]->name);
+				sd_op_what(op->ss[k], it, what, sizeof(what));
+			}
+		sd_fail(&op->r, -ESHUTDOWN, "the session daemon exited while %s: not done (the "
+			"trace stays as it is)", what[0] ? what : "the command was under way");
+		sd_later_answer(&op->later, &op->r);
 		sd_owner_cancel(&op->job);
 		for (k = 0; k < op->nr; k++) {
 			struct sd_session *s = op->ss[k];

@@ -123,6 +123,12 @@ struct sd_owner_job {
 	int (*fn)(void *);
 	void *fn_arg;
 };
+/*
+ * At the daemon's exit (sd.quit): @j, if it is queued (never started), runs
+ * now, its child waited for within owner-ms as every job begun at the exit
+ * is; its result in @j, its @done called. 1 if it ran, else 0.
+ */
+int sd_owner_run_queued(struct sd_owner_job *j);
 /* cmd-rotate.c: a chunk's archive, made by a child as the owner. */
 struct sd_chunk_job {
 	const char *output;  /* the session's output folder */

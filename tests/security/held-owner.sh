@@ -52,12 +52,21 @@
 #        slot instead of a 9th child; root and another member are answered
 #        meanwhile; once the hold ends the 8 creates and the rotation
 #        complete (its archive made) and the member creates again.
+#   exit the daemon stopped (SIGTERM) with jobs queued: 8 creates held as
+#        in cap, a rotation of the member's session (on a folder not held)
+#        whose archive waits for a slot. A queued job was forgotten at the
+#        exit: the rotation's client saw its connection closed, the chunk
+#        left unarchived. Now the queued archive is made at the exit (each
+#        job waited for within owner-ms, as all work at the exit): the
+#        rotation exits 0, the archive holds the chunk's 1,000 events
+#        (babeltrace2); each held create is told in one line that the
+#        daemon exited while it waited for the owner's file system.
 #
-# usage: held-owner.sh shm|elf|elf-flood|cap
+# usage: held-owner.sh shm|elf|elf-flood|cap|exit
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/gate.sh"
 
-MODE=${1:?usage: held-owner.sh shm|elf|elf-flood|cap}
+MODE=${1:?usage: held-owner.sh shm|elf|elf-flood|cap|exit}
 users_or_skip
 [ "${MODE#elf}" != "$MODE" ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
@@ -86,7 +95,7 @@ trap ho_cleanup EXIT
 
 OWNER_MS=8000
 # (cap: the children are held until the test lets go, not killed at owner-ms)
-[ "$MODE" = cap ] && OWNER_MS=180000
+[ "$MODE" = cap ] || [ "$MODE" = exit ] && OWNER_MS=180000
 "$BIN/trawl-sessiond" --daemonize --limit owner-ms=$OWNER_MS ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
 DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
@@ -464,5 +473,56 @@ if [ "$MODE" = cap ]; then
 	expect 0 gt destroy Q || fail "destroy of Q failed"
 	finish
 fi
-echo "usage: held-owner.sh shm|elf|elf-flood|cap"
+if [ "$MODE" = exit ]; then
+	LOG=$TRAWL_ROOT_RUNTIME_DIR/sessiond.log
+	# Q: on the member's own folder (not the held one), 1,000 events in
+	# its first chunk
+	expect 0 gt create Q -o "$T/$G/q" || finish
+	expect 0 gt enable-event -u tall:seq -s Q || finish
+	expect 0 gt start Q || finish
+	app 1000 1
+	wait "$APP" || fail "the member's program failed: $(cat "$T/app1.out")"
+	hold
+	pids=()
+	for i in $(seq 8); do
+		gt create "C$i" -o "$F/c$i" >"$T/c$i.out" 2>"$T/c$i.err" &
+		pids+=($!)
+	done
+	for k in $(seq 600); do [ "$(children)" -ge 8 ] && break; sleep 0.1; done
+	[ "$(children)" = 8 ] || fail "8 held creates: $(children) children of the daemon as the member"
+	# the rotation: its archive queued behind the 8
+	gt rotate Q >"$T/rot.out" 2>"$T/rot.err" &
+	rpid=$!
+	q="uid $(id -u "$G") has 8 jobs as the owner under way, the most at once: one more waits"
+	for k in $(seq 600); do
+		grep -qF "$q" "$LOG" && break
+		kill -0 "$rpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qF "$q" "$LOG" || fail "the rotation's archive was not queued: $(cat "$T/rot.err")"
+	# the daemon is stopped, the hold still on
+	kill -TERM "$DPID"
+	for k in $(seq 1200); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$DPID" 2>/dev/null && fail "the daemon did not exit (SIGTERM, jobs queued)"
+	# the queued archive was made: the rotation completes
+	wait "$rpid" || fail "the rotation, queued at the daemon's exit, failed: $(cat "$T/rot.err")"
+	echo "rotation queued at the exit: $(tr '\n' ' ' <"$T/rot.out")"
+	# its archive, chunk 0 (the exit then archives the last one, 1, as a destroy does)
+	a0=$(find "$T/$G/q/archives" -mindepth 1 -maxdepth 1 -type d -name '*-0' 2>/dev/null)
+	[ -n "$a0" ] && grep -qF "$a0" "$T/rot.out" ||
+		fail "the rotation's archive: $(cat "$T/rot.out"); Q's: $(ls "$T/$G/q/archives" 2>&1)"
+	# the creates held: each told why in one line (not a connection closed)
+	for i in $(seq 8); do
+		wait "${pids[$((i - 1))]}" && fail "create C$i succeeded with its folder held"
+		[ "$(wc -l <"$T/c$i.err")" = 1 ] && grep -q "the session daemon exited while" "$T/c$i.err" ||
+			fail "create C$i, held at the exit: $(cat "$T/c$i.err")"
+	done
+	echo "a create held at the exit: $(cat "$T/c1.err")"
+	# nothing recorded is lost: the first chunk's 1,000 events, in its archive
+	n=$(count "$a0" 1)
+	[ "$n" = 1000 ] || fail "Q's archive holds $n of the 1000 events: $(head -3 "$T/bt.err")"
+	rm -f "$T/gate.hold"
+	finish
+fi
+echo "usage: held-owner.sh shm|elf|elf-flood|cap|exit"
 exit 2
