@@ -2,11 +2,20 @@
 /*
  * ust-clock.c - the clock of user-space traces whose apps have no clock
  * plugin: the x86-64 TSC in cycles where it is invariant (constant_tsc and
- * nonstop_tsc, and the kernel still lists it as a clocksource, or the
- * hypervisor says it is reliable: tsc_reliable), else CLOCK_MONOTONIC in ns;
- * chosen once, at the first trace. TRAWL_UST_CLOCK=monotonic in the
- * session daemon's environment forces CLOCK_MONOTONIC, =tsc the TSC (where
- * it is invariant; else CLOCK_MONOTONIC, said in the log).
+ * nonstop_tsc) and the kernel trusts it (lists it as a clocksource), else
+ * CLOCK_MONOTONIC in ns; chosen once, at the first trace. TRAWL_UST_CLOCK=
+ * monotonic in the session daemon's environment forces CLOCK_MONOTONIC,
+ * =tsc the TSC (where it is usable; else CLOCK_MONOTONIC, said in the log).
+ *
+ * The kernel's verdict, not the CPU's flags alone: a kernel that marked the
+ * TSC unstable (tsc=unstable on its command line, or its watchdog saw the
+ * TSC drift or jump) takes it off the clocksources it lists, and keeps its
+ * own clock on something else. A VM's TSC is such a case: a Firecracker or
+ * KVM guest moved to another host (migration, snapshot restore) may see its
+ * TSC jump, which kvm-clock, and so CLOCK_MONOTONIC, corrects and a raw
+ * TSC stamp would not. Such a guest may still show tsc_reliable in
+ * /proc/cpuinfo (the hypervisor's word, or tsc=reliable, which only skips
+ * the watchdog): that flag alone no longer picks the TSC.
  *
  * Why: an event's CLOCK_MONOTONIC read (vDSO) costs ~25 ns here, half of a
  * user-space event; LFENCE+RDTSC costs a few. The trace declares the TSC's
@@ -72,13 +81,11 @@ static int file_has_word(const char *path, const char *word)
 static int tsc_invariant(void)
 {
 #if defined(__x86_64__)
-	/* A kernel that found the TSC unstable drops it from the clocksources;
-	 * a hypervisor's guest may never list it but says tsc_reliable. */
+	/* A kernel that found the TSC unstable drops it from the clocksources
+	 * (top comment); tsc_reliable does not overrule that. */
 	return file_has_word("/proc/cpuinfo", "constant_tsc") &&
 	       file_has_word("/proc/cpuinfo", "nonstop_tsc") &&
-	       (file_has_word("/proc/cpuinfo", "tsc_reliable") ||
-		file_has_word("/sys/devices/system/clocksource/clocksource0/available_clocksource",
-			      "tsc"));
+	       file_has_word("/sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc");
 #else
 	return 0;
 #endif
@@ -154,7 +161,7 @@ uint32_t ust_clock_default(void)
 				  (unsigned long long)tsc_hz, tsc_hz_err);
 		else if (force_tsc)
 			trawl_log(TRAWL_LOG_WARN,
-				  "TRAWL_UST_CLOCK=tsc: no invariant TSC here; CLOCK_MONOTONIC");
+				  "TRAWL_UST_CLOCK=tsc: no invariant TSC the kernel trusts here; CLOCK_MONOTONIC");
 	}
 	return chosen ? TRAWL_USTCTL_CLOCK_TSC : TRAWL_USTCTL_CLOCK_MONOTONIC;
 }

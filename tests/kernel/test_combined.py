@@ -73,7 +73,7 @@ try:
         except OSError:
             srcs = []
         return (os.uname().machine == "x86_64" and {"constant_tsc", "nonstop_tsc"} <= flags and
-                ("tsc_reliable" in flags or "tsc" in srcs))
+                "tsc" in srcs)
     assert clock_freq(os.path.join(out, "kernel", "metadata")) == 1000000000
     ufreqs = {clock_freq(os.path.join(u, "metadata")) for u in ust_dirs}
     if os.environ.get("TRAWL_UST_CLOCK") != "monotonic" and tsc_invariant():

@@ -63,7 +63,7 @@ def tsc_invariant():
     except OSError:
         return False
     return (os.uname().machine == "x86_64" and "constant_tsc" in flags and "nonstop_tsc" in flags and
-            ("tsc_reliable" in flags or "tsc" in srcs))
+            "tsc" in srcs)
 
 
 def clock_decls(metas):
