@@ -521,9 +521,10 @@ struct trawl_rb_last {
  * trawl_rb_reserve_try - the common case of trawl_rb_reserve(), inline
  * @last: the writer's memory of its last event (see above), or NULL
  *
- * The common case: the stream's clock is the TSC and the event fits in the
- * packet in progress (no switch). Then a reservation is one load of the
- * reserve word, a TSC read, one CAS and the header; it is the computation of
+ * The common case: the stream's clock is the TSC or CLOCK_MONOTONIC (not
+ * an app's own clock) and the event fits in the packet in progress (no
+ * switch). Then a reservation is one load of the reserve word, a clock
+ * read, one CAS and the header; it is the computation of
  * trawl_rb_reserve()'s loop for begin == pos, in the same order, with the
  * same memory orders (see there why each is needed). Returns 0 with @ctx
  * filled as trawl_rb_reserve() fills it, or TRAWL_RB_TRY_SLOW for any other
@@ -578,16 +579,25 @@ static inline __attribute__((always_inline)) int trawl_rb_reserve_try(struct tra
 	uint64_t old, pos, ts, tsh, hlen, len, word, at;
 	char *p;
 
-	if (__builtin_expect(rb->clock != TRAWL_RB_CLOCK_TSC, 0))
-		return TRAWL_RB_TRY_SLOW;
-	/* Acquire: as in trawl_rb_reserve(). */
-	old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
-	if (last && last->serial == rb->serial && last->word == old) {
-		ts = trawl_rb_clock_tsc_unordered();
-		if (__builtin_expect(ts < last->ts, 0))
-			ts = last->ts;
+	if (__builtin_expect(rb->clock == TRAWL_RB_CLOCK_TSC, 1)) {
+		/* Acquire: as in trawl_rb_reserve(). */
+		old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
+		if (last && last->serial == rb->serial && last->word == old) {
+			ts = trawl_rb_clock_tsc_unordered();
+			if (__builtin_expect(ts < last->ts, 0))
+				ts = last->ts;
+		} else {
+			ts = trawl_rb_clock_tsc();
+		}
+	} else if (rb->clock == TRAWL_RB_CLOCK_MONOTONIC) {
+		/* Acquire: as in trawl_rb_reserve() (the vDSO's own reads are
+		 * ordered: the hardware counter after its data). Nothing to
+		 * remember in @last: this read is always ordered. */
+		old = __atomic_load_n(&c->reserve, __ATOMIC_ACQUIRE);
+		ts = trawl_rb_clock_monotonic();
+		last = NULL;
 	} else {
-		ts = trawl_rb_clock_tsc();
+		return TRAWL_RB_TRY_SLOW;
 	}
 	tsh = (ts >> TRAWL_RB_TS_SHIFT) & TRAWL_RB_TSH_MASK;
 	pos = old & TRAWL_RB_POS_MASK;

@@ -449,9 +449,10 @@ static __attribute__((noinline)) int reserve_any(struct trawl_ust_chan *chan, ui
  * inline in the probe, <trawl/tracepoint.h>, or trawl_ust_commit() below).
  *
  * The common case is done here and in reserve_fast() only, as straight code
- * that calls nothing: an active channel without contexts, the CPU from rseq
- * (no getcpu plugin) with a stream of its own, the outermost event of the
- * thread (in_event 0), and trawl_rb_reserve_try()'s case (TSC clock, no
+ * that calls nothing but the clock (clock_gettime() for CLOCK_MONOTONIC):
+ * an active channel without contexts, the CPU from rseq (no getcpu plugin)
+ * with a stream of its own, the outermost event of the thread (in_event
+ * 0), and trawl_rb_reserve_try()'s case (the TSC or CLOCK_MONOTONIC, no
  * packet switch, the CAS won). Anything else, found before or after the
  * try, jumps to reserve_any() with the same arguments, which does it all
  * again from the start: nothing the try did is seen by anyone until its CAS

@@ -22,7 +22,10 @@
  * are committed to the slot's second count (commit_cpu), which every reader
  * must add to the first.
  *
- *   torture [discard|overwrite|live|resume] [threads] [events per thread]
+ * The clock is the TSC where there is one, or CLOCK_MONOTONIC with the
+ * fourth argument "monotonic": trawl_rb_reserve_try() reads each inline.
+ *
+ *   torture [discard|overwrite|live|resume] [threads] [events per thread] [tsc|monotonic]
  */
 #define _GNU_SOURCE
 #include "ringbuffer/ringbuffer.h"
@@ -288,9 +291,13 @@ int main(int argc, char **argv)
 {
 	pthread_t th[64], cons;
 	uint64_t last_ts = 0, lost;
-	uint32_t i;
+	uint32_t i, clock = TSC_OR_MONOTONIC;
 	int fd;
 
+	if (argc > 4 && !strcmp(argv[4], "monotonic"))
+		clock = TRAWL_RB_CLOCK_MONOTONIC;
+	else if (argc > 4 && strcmp(argv[4], "tsc"))
+		return 2;
 	overwrite = argc > 1 && !strcmp(argv[1], "overwrite");
 	live = argc > 1 && !strcmp(argv[1], "live");
 	resume = argc > 1 && !strcmp(argv[1], "resume");
@@ -305,9 +312,9 @@ int main(int argc, char **argv)
 	last_seq = malloc(nthreads * sizeof(*last_seq));
 	for (i = 0; i < nthreads; i++)
 		last_seq[i] = UINT32_MAX;
-	/* The TSC where there is one: the clock apps use by default, and the
-	 * one trawl_rb_reserve_try() handles inline. */
-	fd = trawl_rb_shm_create(SUBBUF, NSUB, (uint32_t)overwrite, 0, TSC_OR_MONOTONIC, NULL);
+	/* The TSC where there is one (the clock apps use where the kernel
+	 * trusts it), else or when asked CLOCK_MONOTONIC. */
+	fd = trawl_rb_shm_create(SUBBUF, NSUB, (uint32_t)overwrite, 0, clock, NULL);
 	/* One mapping shared by producers and consumer: TSan tracks memory by
 	 * address, so two mappings of the memfd would hide every
 	 * synchronization between them from it. */
@@ -315,7 +322,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "torture: cannot set up the buffer\n");
 		return 1;
 	}
-	prod.clock = TSC_OR_MONOTONIC;
+	prod.clock = clock;
 	rd.rb = prod;
 	if (trawl_rb_reader_init(&rd)) {
 		fprintf(stderr, "torture: cannot set up the buffer\n");
