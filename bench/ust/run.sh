@@ -44,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for p in "$B/bench-ust-anchor-trawl" "$B/bench-ust-anchor-lttng" "$B/trawl"; do
+for p in "$B/bench-ust-anchor-trawl" "$B/bench-ust-anchor-lttng" "$B/bench-ust-clock" "$B/trawl"; do
 	[ -x "$p" ] || { echo "bench/ust: $p missing (build first)" >&2; exit 1; }
 done
 # Start-up with no daemon: how long loading the tracer library (its
@@ -301,11 +301,46 @@ ctx_rows() {
 }
 ctx_rows
 
+# For scale: what the clocks cost here (bench-ust-clock: the fastest of 51
+# short rounds), the clock trawl's session daemon chose for user-space
+# traces (the metadata's: 1 GHz is CLOCK_MONOTONIC, else the TSC), and the
+# ratio trawl cannot go below with it: its clock read alone over LTTng-UST's
+# whole event (LTTng-UST reads CLOCK_MONOTONIC).
+scale_rows() {
+	local f out=$T/trace-clock
+	f=( $("$B/bench-ust-clock") )
+	R[mono]=${f[1]}; R[tsc]=${f[3]}; R[tsco]=${f[5]}
+	R[clock]=-
+	if "$B/trawl" create clock --output "$out" >/dev/null && "$B/trawl" enable-event -u anchor:ev >/dev/null &&
+		"$B/trawl" start >/dev/null; then
+		"$B/bench-ust-anchor-trawl" tp 1 1000 >/dev/null
+		"$B/trawl" stop >/dev/null
+		f=$(find "$out" -path '*/ust/*' -name metadata -exec grep -ao 'freq = [0-9]*' {} + | head -1)
+		f=${f##* }
+		case $f in
+		1000000000) R[clock]=monotonic; R[clockns]=${R[mono]} ;;
+		[0-9]*) R[clock]="tsc $f Hz"; R[clockns]=${R[tsc]} ;;
+		esac
+	fi
+	"$B/trawl" destroy clock >/dev/null 2>&1
+	rm -rf "$out"
+}
+scale_rows
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 eps1() { awk -v ns="$1" 'BEGIN { printf "%.0f", 1e9 / ns }'; }
 printf "%-34s %14s %14s %8s\n" "ANCHORS program, $N events" "LTTng-UST" "trawl" "ratio"
 printf "%-34s %14s %14s %8s\n" "1 thread, ns/event" "${R[lttng.ns1]}" "${R[trawl.ns1]}" "$(ratio "${R[trawl.ns1]}" "${R[lttng.ns1]}")"
 printf "%-34s %14s %14s %8s\n" "1 thread, events/s" "$(eps1 "${R[lttng.ns1]}")" "$(eps1 "${R[trawl.ns1]}")" "$(ratio "$(eps1 "${R[trawl.ns1]}")" "$(eps1 "${R[lttng.ns1]}")")"
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "") printf "%.1f", a - b; else print "-" }'; }
+printf "%-34s %14s %14s %8s\n" "  same, above its clock read, ns" "$(sub "${R[lttng.ns1]}" "${R[mono]}")" \
+	"$(sub "${R[trawl.ns1]}" "${R[clockns]:-}")" \
+	"$([ -n "${R[clockns]:-}" ] && ratio "$(sub "${R[trawl.ns1]}" "${R[clockns]}")" "$(sub "${R[lttng.ns1]}" "${R[mono]}")" || echo -)"
+printf "%-34s %14s %14s\n" "  for scale: trawl's clock" "monotonic" "${R[clock]}"
+printf "%-34s %14s %14s\n" "  for scale: clock_gettime MONO, ns" "${R[mono]}" "${R[mono]}"
+printf "%-34s %14s %14s\n" "  for scale: rdtsc (lfence+), ns" "${R[tsc]} (${R[tsco]})" "${R[tsc]} (${R[tsco]})"
+printf "%-34s %14s %14s %8s\n" "  for scale: ratio floor" "" "" "$([ -n "${R[clockns]:-}" ] && ratio "${R[clockns]}" "${R[lttng.ns1]}" || echo -)"
+echo "  (floor: trawl's clock read alone over LTTng-UST's whole event; the fastest of 51 short rounds of each read)"
 printf "%-34s %14s %14s %8s\n" "2 threads, aggregate events/s" "${R[lttng.eps2]}" "${R[trawl.eps2]}" "$(ratio "${R[trawl.eps2]}" "${R[lttng.eps2]}")"
 printf "%-34s %14s %14s\n" "2 threads / 1 thread rate" "$(ratio "${R[lttng.eps2]}" "$(eps1 "${R[lttng.ns1]}")")" "$(ratio "${R[trawl.eps2]}" "$(eps1 "${R[trawl.ns1]}")")"
 printf "%-34s %14s %14s %8s\n" "no consumer: 1 thread events/s" "${R[lttng.snap1]}" "${R[trawl.snap1]}" "$(ratio "${R[trawl.snap1]}" "${R[lttng.snap1]}")"
