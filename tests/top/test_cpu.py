@@ -54,7 +54,7 @@ assert abs(p["cpu_pct"] - share) <= 0.05 * share + 100.0 * lost / length, \
 # the beginning): trawl-ktrace drops the switches between two of trawl's own
 # tasks (such as this program before its exec), so a program's switch-in
 # may be missing while its switch-out is there.
-evs = toptest.bt2_events(trace, {"sched_switch"})
+evs = toptest.bt2_switches(trace)
 # A stretch is ambiguous when the switch that ended it is not the one the
 # CPU's previous switch started (prev_tid is not its next_tid): a switch was
 # not recorded between them. Some kernels record nothing at all in the
@@ -63,9 +63,7 @@ evs = toptest.bt2_events(trace, {"sched_switch"})
 # the whole trace makes from the stretch's start and an interval cut from
 # the thread it last saw switched in.
 last, running, on_cpu, ambiguous = {}, {}, {}, 0
-for _, ns, c, pl, _ in evs:
-    prev = int(pl.get("prev_tid", pl.get("prev_pid")))
-    nxt = int(pl.get("next_tid", pl.get("next_pid")))
+for ns, c, prev, nxt in evs:
     if prev == pid:
         on_cpu[c] = on_cpu.get(c, 0) + ns - last.get(c, iv["begin_ns"])
         if c in running and running[c] != pid:
