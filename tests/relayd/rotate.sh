@@ -52,6 +52,14 @@
 #            read by babeltrace2 without a word (the daemon once kept the
 #            lost connection, and every rotation failed until a stop and
 #            start)
+#   pingcut  a rotation's packets reach relayd, and the connection is lost
+#            at the consumer's PING that follows them (pingcut.py, a relay
+#            in front of relayd's data port, cuts it there whatever the
+#            timing: on a loaded machine, packets written into a connection
+#            relayd had dropped were found lost only at that PING): the
+#            consumer takes the stream up again and sends them again, and
+#            the rotation works: exit 0, LTTng's line, the archive holds the
+#            app's 200 events (babeltrace2); it once counted them lost
 #   conskill the consumer killed (-9) while a session streams: the one
 #            started in its place cannot take relayd's files back, so it
 #            counts what the streams hold lost: the rotate fails with one
@@ -400,6 +408,31 @@ back)
 	mine=$(grep " tall:seq: " "$T/bt.txt" | grep -Ec "vpid = $app([^0-9]|$)")
 	[ "$mine" = 200 ] || fail "the archive holds $mine of app 2's 200 events"
 	"$TRAWL" destroy B >/dev/null 2>&1
+	;;
+pingcut)
+	relayd_start || { fail "relayd did not start"; finish; }
+	/usr/bin/python3 "$(dirname "$0")/pingcut.py" "$DATA_PORT" "$T/arm" >"$T/proxy.out" 2>"$T/proxy.err" &
+	RELAY_PIDS+=("$!")
+	for i in $(seq 600); do grep -q "^port " "$T/proxy.out" && break; sleep 0.05; done
+	proxy=$(sed -n 's/^port //p' "$T/proxy.out")
+	[ -n "$proxy" ] || { fail "pingcut.py did not start: $(cat "$T/proxy.err")"; finish; }
+	expect 0 "$TRAWL" create P --set-url "net://127.0.0.1:$CTRL_PORT:$proxy"
+	expect 0 "$TRAWL" enable-event -u tall:seq
+	expect 0 "$TRAWL" add-context -u -t vpid
+	expect 0 "$TRAWL" start
+	"$APP" 1 200 5000 >"$T/app.out" & app=$!
+	wait "$app" || fail "app failed"
+	# the rotation's packets reach relayd, its PING does not: the connection ends there
+	touch "$T/arm"
+	expect 0 "$TRAWL" rotate P
+	grep -qx cut "$T/proxy.out" || fail "pingcut.py did not cut the connection at the PING"
+	grep -q "^Trace chunk archive for session P is now readable on relay " "$T/out" ||
+		fail "rotate after the lost PING: not LTTng's line: $(cat "$T/out") $(cat "$T/err")"
+	dir=$(relay_trace P)
+	arch=$(ls -d "$dir"/archives/*-0 2>/dev/null | head -1)
+	[ -n "$arch" ] || { ls -R "$RELAY_OUT" >&2; fail "no archive of chunk 0 on relayd"; finish; }
+	chunk_check "$arch" "$app"
+	"$TRAWL" destroy P >/dev/null 2>&1
 	;;
 conskill)
 	relayd_start || { fail "relayd did not start"; finish; }
