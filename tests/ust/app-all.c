@@ -39,6 +39,31 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Until tall:seq is enabled, or @ms milliseconds of CLOCK_MONOTONIC have
+ * passed. Not @ms sleeps of 1 ms: at load 30 each took ~6 ms, so a session
+ * that leaves tall:seq out (python-module's test_exclusions) kept the app
+ * waiting past its caller's 120 s instead of 20 s.
+ */
+static void wait_enabled(int ms)
+{
+	struct timespec now, end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	while (!tracepoint_enabled(tall, seq)) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return;
+		usleep(1000);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 1 ? atoi(argv[1]) : 1;
@@ -52,8 +77,7 @@ int main(int argc, char **argv)
 		per_thread = strtoull(argv[2], NULL, 10);
 	/* Wait for the session to enable us (the daemon does it after we
 	 * register; a real app would not wait). */
-	for (i = 0; i < wait_ms && !tracepoint_enabled(tall, seq); i++)
-		usleep(1000);
+	wait_enabled(wait_ms);
 	tracepoint(tall, ints, -1234567890123LL, 4000000000u);
 	tracepoint(tall, ints, 5, 7);
 	tracepoint(tall, floats, 3.5);
@@ -93,8 +117,7 @@ int main(int argc, char **argv)
 
 		if (pid == 0) {
 			/* Not traced until this process registers by itself. */
-			for (i = 0; i < wait_ms && !tracepoint_enabled(tall, seq); i++)
-				usleep(1000);
+			wait_enabled(wait_ms);
 			for (i = 0; i < nthreads; i++)
 				pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)(100 + i));
 			for (i = 0; i < nthreads; i++)
