@@ -19,7 +19,6 @@ traces read back with babeltrace2 (bt2).
                    exactly its events, in order, none discarded.
     wake.py drain-pid   the same with per-process buffers (--buffers-pid).
 """
-import glob
 import os
 import subprocess
 import sys
@@ -41,28 +40,6 @@ class Env(trawltest.Env):
         env = dict(self.env)
         env.update(extra_env or {})
         return subprocess.Popen([APP] + [str(a) for a in args], env=env)
-
-    def consumer_pid(self):
-        """The user-space consumer of this Env's session daemon."""
-        for lock in glob.glob(self.dir + "/*/sessiond.lock"):
-            try:
-                sd = int(open(lock).read().split()[0])
-            except (OSError, ValueError, IndexError):
-                continue
-            for task in os.listdir("/proc/%d/task" % sd):
-                try:
-                    kids = open("/proc/%d/task/%s/children" % (sd, task)).read().split()
-                except OSError:
-                    continue
-                for k in kids:
-                    try:
-                        argv = open("/proc/%s/cmdline" % k, "rb").read().split(b"\0")
-                    except OSError:
-                        continue
-                    if argv and os.path.basename(argv[0]) == b"trawl-consumerd" and \
-                            b"--ust" in argv:
-                        return int(k)
-        return None
 
 
 def sleeps(pid):

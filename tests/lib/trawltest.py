@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 """What the Python end-to-end tests share: the build's programs, failure
-collection and the exit status (report()), polling (until()), and Env, a private HOME and runtime folders in which the trawl
-command starts its own daemons (killed and removed by close())."""
+collection and the exit status (report()), polling (until()), the processes
+a session daemon started (daemon_children(), consumer_pids()), and Env, a
+private HOME and runtime folders in which the trawl command starts its own
+daemons (found by sessiond_pid() and consumer_pid(), killed and removed by
+close())."""
 import glob
 import os
 import shutil
@@ -54,6 +57,42 @@ def require_bt2():
         sys.exit(77)
 
 
+def daemon_children(pid):
+    """Pids of the running children of process @pid (of any of its
+    threads: a child is listed under the thread that forked it), [] once
+    @pid is gone."""
+    kids = []
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return kids
+    for task in tasks:
+        try:
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                kids += [int(k) for k in f.read().split()]
+        except OSError:
+            pass  # the thread ended meanwhile
+    return kids
+
+
+def consumer_pids(sd, domain=None):
+    """Pids of the consumers session daemon @sd runs (its trawl-consumerd
+    children), of @domain's only ("ust" or "kernel": the option the daemon
+    gave it) unless None."""
+    out = []
+    for k in daemon_children(sd):
+        try:
+            with open("/proc/%d/cmdline" % k, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue  # exited since
+        if os.path.basename(argv[0]) != b"trawl-consumerd":
+            continue
+        if domain is None or ("--" + domain).encode() in argv:
+            out.append(k)
+    return out
+
+
 # trawl(1)'s exit status for "done, but data was lost" (stop, destroy, status)
 LOST = 11
 
@@ -79,6 +118,25 @@ class Env:
             raise RuntimeError("trawl %s: exit %d: %s" % (" ".join(args), r.returncode,
                                                           r.stderr.strip()))
         return r
+
+    def sessiond_pid(self, root=None):
+        """The pid of the session daemon this Env's trawl commands started:
+        the user's (root=False), root's (True) or, with None, the user's if
+        one runs, else root's; None if there is none."""
+        dirs = {None: ("run", "rootrun"), False: ("run",), True: ("rootrun",)}[root]
+        for d in dirs:
+            try:
+                with open("%s/%s/sessiond.lock" % (self.dir, d)) as f:
+                    return int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+        return None
+
+    def consumer_pid(self, domain="ust", root=None):
+        """The pid of @domain's consumer of sessiond_pid(@root), or None."""
+        sd = self.sessiond_pid(root)
+        pids = consumer_pids(sd, domain) if sd else []
+        return pids[0] if pids else None
 
     def stop_daemons(self):
         """Destroys every session and ends the daemons this Env started."""

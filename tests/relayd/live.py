@@ -867,27 +867,6 @@ def case_kernel():
         e.close()
 
 
-def ust_consumer_pid(e):
-    """The user-space consumer of @e's session daemon (root's), or None."""
-    try:
-        sd = int(open(e.dir + "/rootrun/sessiond.lock").read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    for task in os.listdir("/proc/%d/task" % sd):
-        try:
-            kids = open("/proc/%d/task/%s/children" % (sd, task)).read().split()
-        except OSError:
-            continue
-        for k in kids:
-            try:
-                argv = open("/proc/%s/cmdline" % k, "rb").read().split(b"\0")
-            except OSError:
-                continue
-            if argv[0].endswith(b"trawl-consumerd") and b"--ust" in argv:
-                return int(k)
-    return None
-
-
 def case_late(mode):
     """Traces that appear mid-session (mode "uid": the first app's trace in a
     kernel + user-space session; "pid": --buffers-pid, every app a trace).
@@ -932,7 +911,7 @@ def case_late(mode):
             # let the app record before the consumer answered (the viewer
             # meanwhile shows kernel events past them). The pause only
             # widens that window; nothing here depends on its length.
-            cons = ust_consumer_pid(e) if mode == "pid" and b == 1 else None
+            cons = e.consumer_pid(root=True) if mode == "pid" and b == 1 else None
             # stall: relayd is stopped while the first app's per-uid trace
             # is made. Before the fixes of relayd-live-late-uid's flake this
             # showed both: a viewer that asked for new streams for ever (a

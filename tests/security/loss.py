@@ -46,31 +46,9 @@ import bt2  # noqa: E402
 APP = os.path.join(BIN, "loss-app")
 
 
-def children(pid, name):
-    """Pids of @pid's children whose command name is @name."""
-    out = []
-    for st in glob.glob("/proc/[0-9]*/stat"):
-        try:
-            s = open(st).read()
-        except OSError:
-            continue
-        comm = s[s.index("(") + 1:s.rindex(")")]
-        ppid = int(s[s.rindex(")") + 2:].split()[1])
-        if ppid == pid and comm == name[:15]:
-            out.append(int(st.split("/")[2]))
-    return out
-
-
 class Env(trawltest.Env):
     def __init__(self):
         super().__init__("trawl-loss.")
-
-    def daemon_pid(self):
-        """The session daemon this Env's trawl commands started (root's, as root)."""
-        for lock in glob.glob(self.dir + "/*/sessiond.lock"):
-            with open(lock) as f:
-                return int(f.read().strip())
-        raise RuntimeError("no session daemon runs")
 
     def session(self, buffers):
         """Session "s" records tall:seq into channel "ch" (default sizes), started."""
@@ -112,7 +90,7 @@ def count_seq(path, ids=None):
 def kill_consumers(sd):
     """SIGKILL to every consumer the daemon @sd runs; returns how many."""
     n = 0
-    for c in children(sd, "trawl-consumerd"):
+    for c in trawltest.consumer_pids(sd):
         try:
             os.kill(c, signal.SIGKILL)
             n += 1
@@ -137,7 +115,7 @@ def case_consumer_kill(buffers):
                 "--num-subbuf", "16")
         e.trawl("enable-event", "-u", "tall:seq", "-c", "ch")
         e.trawl("start")
-        sd = e.daemon_pid()
+        sd = e.sessiond_pid()
         p = e.app(n, rate, 1, 5000, stdout=subprocess.PIPE, text=True)
         while p.poll() is None:
             time.sleep(rnd.uniform(0.02, 0.15))
@@ -289,7 +267,7 @@ def case_churn_stall(buffers):
     sd = None
     try:
         e.session(buffers)
-        sd = e.daemon_pid()
+        sd = e.sessiond_pid()
         os.kill(sd, signal.SIGSTOP)
         t0 = time.monotonic()
         apps = [e.app(per, 0, i, 0, stdout=subprocess.DEVNULL,
@@ -370,7 +348,7 @@ def case_churn_exit(buffers):
                         "--limit", "app-register-ms=60000", "--limit", "app-reply-ms=60000"],
                        env=e.env, check=True, timeout=60)
         e.session(buffers)
-        pid = e.daemon_pid()
+        pid = e.sessiond_pid()
         for r, (name, wait, stall) in enumerate(rounds):
             env = {"TRAWL_UST_REGISTER_TIMEOUT": wait} if wait is not None else None
             if stall:

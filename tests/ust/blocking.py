@@ -23,7 +23,6 @@ consumer (polling every 1 ms) cannot keep up.
                            errors, list's "Blocking timeout:" lines, --mi xml
                            and save/load in both directions
 """
-import glob
 import os
 import re
 import signal
@@ -47,28 +46,6 @@ class Env(trawltest.Env):
         env = dict(self.env)
         env.update(extra_env or {})
         return subprocess.Popen([APP] + [str(a) for a in args], env=env, **kw)
-
-    def consumer_pid(self):
-        """The user-space consumer of this Env's session daemon."""
-        for lock in glob.glob(self.dir + "/*/sessiond.lock"):
-            try:
-                sd = int(open(lock).read().split()[0])
-            except (OSError, ValueError, IndexError):
-                continue
-            for task in os.listdir("/proc/%d/task" % sd):
-                try:
-                    kids = open("/proc/%d/task/%s/children" % (sd, task)).read().split()
-                except OSError:
-                    continue
-                for k in kids:
-                    try:
-                        argv = open("/proc/%s/cmdline" % k, "rb").read().split(b"\0")
-                    except OSError:
-                        continue
-                    if argv and os.path.basename(argv[0]) == b"trawl-consumerd" and \
-                            b"kernel" not in b" ".join(argv):
-                        return int(k)
-        return None
 
 
 def session(e, timeout=None):

@@ -42,23 +42,6 @@ class Env(trawltest.Env):
         super().__init__("trawl-ust-crash.")
         self.shm = self.dir + "/shm"
 
-    def daemon_pids(self):
-        """(session daemon, [its children]) of this Env."""
-        for lock in glob.glob(self.dir + "/*/sessiond.lock"):
-            try:
-                sd = int(open(lock).read().split()[0])
-            except (OSError, ValueError, IndexError):
-                continue
-            kids = []
-            for task in os.listdir("/proc/%d/task" % sd):
-                try:
-                    kids += [int(k) for k in
-                             open("/proc/%d/task/%s/children" % (sd, task)).read().split()]
-                except OSError:
-                    pass
-            return sd, kids
-        return None, []
-
     def crash(self, *args):
         return subprocess.run([TRAWL, "crash"] + list(args), env=self.env, capture_output=True,
                               text=True, timeout=120)
@@ -77,7 +60,8 @@ def record_and_kill(e, n, chan_args, stop_consumer=False, buffers=None):
     e.trawl(*args)
     e.trawl("enable-event", "-u", "tall:seq", "-c", "ch")
     e.trawl("start")
-    sd, kids = e.daemon_pids()
+    sd = e.sessiond_pid()
+    kids = trawltest.daemon_children(sd) if sd else []
     if not sd or not kids:
         raise RuntimeError("no session daemon or consumer found")
     if stop_consumer:
