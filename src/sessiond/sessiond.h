@@ -714,10 +714,23 @@ void sd_cmd_enable_channel(const struct trawl_ctl_wire_req *req, const struct sd
 void sd_cmd_disable_channel(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_enable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_disable_event(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
-void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 void sd_cmd_list_available(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 /* Frees a channel's events and contexts and the channel. */
 void sd_channel_free(struct sd_channel *c);
+/* @d's channel named @name, or NULL. */
+struct sd_channel *sd_channel_find(struct sd_domain *d, const char *name);
+/* Channel @name of @d made (with @req's attributes, or the domain's
+ * defaults when NULL) in the domain and added to @d; NULL with @r filled. */
+struct sd_channel *sd_channel_create(struct sd_session *s, struct sd_domain *d, uint32_t domain,
+				     const struct trawl_ctl_wire_req *req, const char *name,
+				     struct sd_reply *r);
+/* The channel named in @req, or the default one (created on demand); NULL
+ * with @r filled. */
+struct sd_channel *sd_channel_for(struct sd_session *s, struct sd_domain *d,
+				  const struct trawl_ctl_wire_req *req, struct sd_reply *r);
+
+/* cmd-context.c */
+void sd_cmd_add_context(const struct trawl_ctl_wire_req *req, const struct sd_peer *p, struct sd_reply *r);
 
 /*
  * autoload.c: loads the sessions of --load @path (NULL: LTTng's autoload
