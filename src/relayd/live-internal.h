@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * live-internal.h - in-memory state of the live server, shared by live.c
- * (sockets, viewers, commands) and live-trace.c (files on disk).
+ * (the server: threads, admission, sessions), live-viewer.c (one viewer's
+ * requests) and live-trace.c (files on disk).
  *
  * Ownership: the server (struct relay_live) owns its sessions through
  * references: the server's list holds one while the session is open, each
@@ -16,6 +17,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /* One trace folder: a metadata file and the streams beside it. */
@@ -130,7 +132,7 @@ struct vstream {
 	uint64_t beacon;   /* last inactivity time sent */
 	int waiting;       /* the last reply said: nothing new */
 	uint64_t floor;    /* what the viewer may have shown when it was told of the
-			      stream (announce_floor() in live.c), our CLOCK_MONOTONIC's
+			      stream (announce_floor() in live-viewer.c), our CLOCK_MONOTONIC's
 			      ns; 0: nothing */
 };
 
@@ -148,7 +150,44 @@ struct vattach {
 	size_t nr_vs, nr_vt;
 };
 
+#define MAX_ATTACH 16u /* sessions one viewer may attach to */
+
+struct viewer {
+	struct relay_live *rl;
+	int fd;        /* owned; closed by whoever joins the thread */
+	struct sockaddr_storage host; /* its address, port zeroed */
+	pthread_t thread;
+	int done;      /* under rl->lock: the thread has ended */
+	int connected; /* CONNECT done */
+	int created;   /* CREATE_SESSION done */
+	struct vattach at[MAX_ATTACH];
+	size_t nr_at;
+	char *buf; /* owned: reply buffer */
+	size_t buf_cap;
+	struct viewer *next;
+};
+
+struct relay_live {
+	int listen_fd; /* owned */
+	int wake[2];   /* owned: pipe, wakes the acceptor */
+	pthread_t acceptor;
+	pthread_mutex_t lock;
+	struct live_session *sessions; /* open sessions, each holds a ref */
+	struct viewer *viewers;
+	unsigned nr_viewers;
+	uint64_t next_id;
+	int stopping;
+	int full_logged; /* acceptor only: "too many viewers" said once */
+};
+
 uint64_t live_next_id(struct relay_live *rl);
+/* Drops a reference to @s (rl->lock not held); the last frees it. */
+void live_session_put(struct relay_live *rl, struct live_session *s);
+/* Copies @src into @dst, cut to fit @size bytes with its NUL. */
+void live_put_str(char *dst, size_t size, const char *src);
+/* A viewer's thread (live-viewer.c): answers @arg's (struct viewer's)
+ * requests until it leaves, then marks it done and wakes the acceptor. */
+void *live_viewer_main(void *arg);
 uint64_t live_now_ns(void);
 /* A value of @t's clock as our CLOCK_MONOTONIC ns and back (@t local). */
 uint64_t live_trace_to_ns(const struct live_trace *t, uint64_t v);
