@@ -4,7 +4,9 @@
  * streams, channels and traces, and the guarded accesses to a stream's
  * mapping. Not for other parts (the consumer's interface is consumerd.h).
  *
- *   ust-consumer.c  the control loop, the daemon's commands, draining
+ *   ust-consumer.c  the control loop, draining, timers, metadata
+ *   ust-cmd.c       the daemon's commands: traces and channels added and
+ *                   removed, FLUSH, and the counters each reply carries
  *   ust-snapshot.c  SNAPSHOT: the streams' current packets copied out
  *   ust-chunk.c     CLEAR and ROTATE: a trace's files end, and begin again
  *   ust-stream.c    each access to a stream's mapping with SIGBUS caught
@@ -124,9 +126,22 @@ void ucons_stream_seq_seen(struct cstream *cs, uint64_t seq);
 int ucons_op_drain(struct stream_op *op);
 /* ust-consumer.c: ucons_op_drain() on @cs, guarded. */
 int ucons_stream_drain(struct cchannel *c, struct cstream *cs);
-/* ust-consumer.c: 1 if a trace at @path writes nothing but snapshots. */
+/* ust-consumer.c: the trace of key @key, or NULL. */
+struct ctrace *ucons_trace_find(uint64_t key);
+/* ust-consumer.c: closes the last packet of every stream of @c and writes it. */
+void ucons_channel_flush_final(struct cchannel *c);
+/* ust-consumer.c: @t's streams not taken back and what they lost, in one
+ * line, into @msg (may be NULL). */
+void ucons_trace_untaken_msg(const struct ctrace *t, char *msg, size_t len);
+/* ust-cmd.c: reads and runs one command of the session daemon on @sock:
+ * 0, 1 to quit, or a negative errno when its message itself is bad. */
+int ucons_handle_command(int sock);
+/* ust-cmd.c: FLUSH (a stop) of @session (0: all): everything recorded
+ * goes out; what ucons_session_failure() says. */
+int ucons_cmd_flush(uint64_t session);
+/* ust-cmd.c: 1 if a trace at @path writes nothing but snapshots. */
 int ucons_trace_snapshot_only(const char *path);
-/* ust-consumer.c: the first write or streaming failure of @session's
+/* ust-cmd.c: the first write or streaming failure of @session's
  * traces as a negative errno, its line in @msg (may be NULL); else 0. */
 int ucons_session_failure(uint64_t session, char *msg, size_t len);
 /* ust-snapshot.c: SNAPSHOT. 0 or a negative errno. */
