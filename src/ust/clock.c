@@ -5,7 +5,7 @@
  * constructor, as LTTng-UST 2.13 loads it, and its
  * lttng_ust_clock_plugin_init() sets the callbacks and enables the
  * override. From then on every event of the process is stamped with the
- * plugin's read64() (the ring buffers' read_clock, agent.c), and REGISTER
+ * plugin's read64() (the ring buffers' read_clock, agent-cmd.c), and REGISTER
  * carries the clock's name, description, uuid, frequency and offset
  * (wire.h), which the session daemon declares as the trace's clock.
  *

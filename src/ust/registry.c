@@ -241,7 +241,7 @@ out:
 	trawl_ust_agent_start();
 	trawl_ust_agent_wake();
 	/* A provider's constructor returns once the daemons have set up the
-	 * app with its events (agent.c: early events). The library's own
+	 * app with its events (agent-wait.c: early events). The library's own
 	 * providers (tracef, tracelog, state dump) do not wait: they register
 	 * before the program's, whose registration is the one worth waiting
 	 * for. */

@@ -235,7 +235,7 @@ void trawl_ust_statedump_init(void);
 void trawl_ust_dl_module_registering(void *ip);
 void trawl_ust_statedump(const struct trawl_ust_session_ref *s, const char *procname);
 
-/* Agent (agent.c). */
+/* Agent (agent.c; the waits and tallies: agent-wait.c). */
 void trawl_ust_agent_start(void);
 void trawl_ust_agent_wake(void);
 /* Waits (at most TRAWL_UST_REGISTER_TIMEOUT ms) until every daemon the
