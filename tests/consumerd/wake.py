@@ -52,19 +52,6 @@ def sleeps(pid):
     return n
 
 
-def read_trace(path):
-    """(the n of each tall:seq, discarded events) as bt2 reads them."""
-    import bt2
-    ns, discarded = [], 0
-    for m in bt2.TraceCollectionMessageIterator(path):
-        if type(m) is bt2._EventMessageConst:
-            if m.event.name == "tall:seq":
-                ns.append(int(m.event.payload_field["n"]))
-        elif type(m) is bt2._DiscardedEventsMessageConst:
-            discarded += m.count or 0
-    return ns, discarded
-
-
 def case_idle():
     e = Env()
     try:
@@ -110,7 +97,7 @@ def case_drain(buffers):
             p.wait()
             rc = "still blocked after 240 s (a packet closed without waking the consumer)"
         e.trawl("stop")
-        ns, disc = read_trace(e.out)
+        ns, disc = trawltest.read_seq(e.out)
     finally:
         e.close()
     print("drain%s: app %s, %d read, %d discarded of %d" % (" " + buffers[0] if buffers else "",

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """What the Python end-to-end tests share: the build's programs, failure
-collection and the exit status (report()), polling (until()), the processes
+collection and the exit status (report()), polling (until()), reading
+tall:seq back with babeltrace2 (read_seq()), the processes
 a session daemon started (daemon_children(), consumer_pids()), and Env, a
 private HOME and runtime folders in which the trawl command starts its own
 daemons (found by sessiond_pid() and consumer_pid(), killed and removed by
@@ -91,6 +92,22 @@ def consumer_pids(sd, domain=None):
         if domain is None or ("--" + domain).encode() in argv:
             out.append(k)
     return out
+
+
+def read_seq(path):
+    """(the n of each tall:seq event in the order babeltrace2 reads them,
+    the events its discarded-events messages count) of the trace(s) under
+    @path. Skips the test (77) without python3-bt2."""
+    require_bt2()
+    import bt2
+    ns, discarded = [], 0
+    for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._EventMessageConst:
+            if m.event.name == "tall:seq":
+                ns.append(int(m.event.payload_field["n"]))
+        elif type(m) is bt2._DiscardedEventsMessageConst:
+            discarded += m.count or 0
+    return ns, discarded
 
 
 # trawl(1)'s exit status for "done, but data was lost" (stop, destroy, status)

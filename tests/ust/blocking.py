@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from trawltest import BIN, FAILS, TRAWL, fail, require_bt2  # noqa: E402
+from trawltest import BIN, FAILS, TRAWL, fail  # noqa: E402
 import trawltest  # noqa: E402
 
 APP = os.path.join(BIN, "ust-app-all")
@@ -58,27 +58,13 @@ def session(e, timeout=None):
     e.trawl("start")
 
 
-def read_trace(path):
-    """(the n of each tall:seq, discarded events) as bt2 reads them."""
-    require_bt2()
-    import bt2
-    ns, discarded = [], 0
-    for m in bt2.TraceCollectionMessageIterator(path):
-        if type(m) is bt2._EventMessageConst:
-            if m.event.name == "tall:seq":
-                ns.append(int(m.event.payload_field["n"]))
-        elif type(m) is bt2._DiscardedEventsMessageConst:
-            discarded += m.count or 0
-    return ns, discarded
-
-
 def run(timeout, n, extra_env):
     e = Env()
     try:
         session(e, timeout)
         rc = e.app(1, n, 5000, extra_env=extra_env).wait(300)
         e.trawl("stop")
-        ns, disc = read_trace(e.out)
+        ns, disc = trawltest.read_seq(e.out)
     finally:
         e.close()
     if rc != 0:
@@ -129,7 +115,7 @@ def case_stalled():
         finally:
             os.kill(cons, signal.SIGCONT)
         e.trawl("stop")
-        ns, disc = read_trace(e.out)
+        ns, disc = trawltest.read_seq(e.out)
     finally:
         e.close()
     print("stalled consumer, %d ms timeout: %d read + %d discarded of %d, app ran %.2f s" %
@@ -175,7 +161,7 @@ def case_stop():
         out, err = stop.communicate(timeout=120)
         if stop.returncode not in (0, trawltest.LOST):
             fail("stop: exit %d: %s" % (stop.returncode, err.strip()))
-        ns, disc = read_trace(e.out)
+        ns, disc = trawltest.read_seq(e.out)
     finally:
         e.close()
     print("stop frees a blocked app: exit %d, %d read + %d discarded of %d" % (rc, len(ns), disc, n))

@@ -95,18 +95,6 @@ def check_files(files, cpu, what):
     return per
 
 
-def read_seq(trace):
-    """(the n of tall:seq events in order, discarded events counted)."""
-    import bt2
-    ns, lost = [], 0
-    for m in bt2.TraceCollectionMessageIterator(trace):
-        if type(m) is bt2._EventMessageConst and m.event.name == "tall:seq":
-            ns.append(int(m.event.payload_field["n"]))
-        elif type(m) is bt2._DiscardedEventsMessageConst:
-            lost += m.count or 0
-    return ns, lost
-
-
 class Env(trawltest.Env):
     def __init__(self):
         super().__init__("trawl-ust-tracefile.")
@@ -188,7 +176,7 @@ def check_last(trace, cpu, what):
     """@trace's files follow the limits and hold the last events, in order."""
     files = stream_files(trace)
     check_files(files, cpu, what)
-    ns, lost = read_seq(trace)
+    ns, lost = trawltest.read_seq(trace)
     if not ns or ns != list(range(ns[0], N)) or ns[0] == 0:
         fail("%s: tall:seq read: %d events from %s to %s, not the last ones in order"
              % (what, len(ns), ns[:1], ns[-1:]))
@@ -221,7 +209,7 @@ def one_file(e, cpu):
     mine = "c1_%d_0" % cpu
     if files.get(mine) != 4096:
         fail("one file: stream files %s, wanted %s of 4096 bytes" % (files, mine))
-    ns, _ = read_seq(out)
+    ns, _ = trawltest.read_seq(out)
     if not ns:
         fail("one file: no tall:seq event left in %s" % mine)
     else:
