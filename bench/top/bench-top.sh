@@ -8,7 +8,13 @@
 # trawl-ktrace) holds about EVENTS (default 10 M) events: sched_switch,
 # sched_wakeup, and the entries and exits of getpgid/read/openat/close of a
 # program making EVENTS/2 system calls (so every event is one trawltop
-# reads the fields of). Times are wall-clock, best of RUNS (3), warm cache.
+# reads the fields of). Warm cache. Each of RUNS (5) rounds runs the three
+# commands back to back, timed by trawl-bench-clock (bench/reader/clock.c:
+# wall time on CLOCK_MONOTONIC and CPU time, user + system from wait4, both
+# in µs); each round prints its own ratios to the decode-only time, and the
+# summary takes each command's median over the rounds. On a machine shared
+# with other work, CPU time is the ratio to read: wall time includes waiting
+# for a core (the summary says how loaded the machine was).
 #
 # CALLGRIND=1: instead of timing, counts the instructions of both commands
 # under valgrind's callgrind (exact, unlike wall time on a shared machine)
@@ -18,8 +24,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-${TRAWL_BUILD_DIR:-$here/../../build}}
 events=${2:-10000000}
-runs=${RUNS:-3}
-for b in trawltop trawl-view trawl-ktrace topload; do
+runs=${RUNS:-5}
+case $runs in ''|*[!0-9]*|0) echo "bench-top: RUNS must be a positive number, not '$runs'" >&2; exit 1 ;; esac
+for b in trawltop trawl-view trawl-ktrace topload trawl-bench-clock; do
 	[ -x "$build/bin/$b" ] || { echo "bench-top: $build/bin/$b not built" >&2; exit 1; }
 done
 [ "$(id -u)" = 0 ] || { echo "bench-top: recording a kernel trace needs root" >&2; exit 1; }
@@ -56,23 +63,33 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
 	exit 0
 fi
 
-best() { # best wall time and CPU time (user+sys), in s, of RUNS runs of CMD
-	local b="" c="" t u i
-	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -o "$work/time.out" -f "%e %U %S" "$@" > /dev/null 2>/dev/null
-		read -r t u s < <(tail -n 1 "$work/time.out")
-		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-		u=$(awk "BEGIN{print $u + $s}")
-		if [ -z "$c" ] || awk "BEGIN{exit !($u < $c)}"; then c=$u; fi
-	done
-	echo "$b $c"
-}
-read -r dec decc < <(best "$build/bin/trawl-view" --decode-only --no-progress "$trace")
-read -r top topc < <(best "$build/bin/trawltop" --batch -d 1 "$trace")
-read -r all allc < <(best "$build/bin/trawltop" --batch -d 0 --json "$trace")
-echo "trace: ${n:-?} events, $(du -sm "$trace" | cut -f1) MB; wall s (CPU s), best of $runs"
-printf "trawl-view --decode-only     %6.2f (%5.2f)\n" "$dec" "$decc"
-printf "trawltop --batch -d 1        %6.2f (%5.2f)   ratio %.2f (CPU %.2f; issue: <= 1.5)\n" \
-	"$top" "$topc" "$(awk "BEGIN{print $top / $dec}")" "$(awk "BEGIN{print $topc / $decc}")"
-printf "trawltop --batch -d 0 --json %6.2f (%5.2f)   ratio %.2f (CPU %.2f)\n" \
-	"$all" "$allc" "$(awk "BEGIN{print $all / $dec}")" "$(awk "BEGIN{print $allc / $decc}")"
+clk=$build/bin/trawl-bench-clock
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+ms() { awk -v t="$1" 'BEGIN { printf "%.1f", t * 1000 }'; }
+
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+: > "$work/times"
+echo "trace: ${n:-?} events, $(du -sm "$trace" | cut -f1) MB"
+echo "per round (ms: wall / CPU; ratio: the command / trawl-view --decode-only, wall and CPU):"
+for ((i = 1; i <= runs; i++)); do
+	# "WALL CPU RSS_KIB FAULTS" of one run each, in s
+	read -r dw dc _ < <("$clk" 1 "$build/bin/trawl-view" --decode-only --no-progress "$trace")
+	read -r tw tc _ < <("$clk" 1 "$build/bin/trawltop" --batch -d 1 "$trace")
+	read -r aw ac _ < <("$clk" 1 "$build/bin/trawltop" --batch -d 0 --json "$trace")
+	echo "$dw $dc $tw $tc $aw $ac" >> "$work/times"
+	printf '  %d: decode %7s / %7s; top -d 1 %7s / %7s: %s, %s; -d 0 --json %7s / %7s: %s, %s\n' \
+		"$i" "$(ms "$dw")" "$(ms "$dc")" "$(ms "$tw")" "$(ms "$tc")" "$(ratio "$tw" "$dw")" \
+		"$(ratio "$tc" "$dc")" "$(ms "$aw")" "$(ms "$ac")" "$(ratio "$aw" "$dw")" "$(ratio "$ac" "$dc")"
+done
+load_after=$(cut -d' ' -f1 /proc/loadavg)
+col() { awk -v c="$1" '{ print $c }' "$work/times" | median; }
+dec=$(col 1) decc=$(col 2) top=$(col 3) topc=$(col 4) all=$(col 5) allc=$(col 6)
+echo
+echo "median of $runs rounds, ms wall (CPU) (load average $load_before before, $load_after after, $(nproc) CPUs):"
+printf "trawl-view --decode-only     %8s (%8s)\n" "$(ms "$dec")" "$(ms "$decc")"
+printf "trawltop --batch -d 1        %8s (%8s)   ratio %s (CPU %s; issue: <= 1.5)\n" \
+	"$(ms "$top")" "$(ms "$topc")" "$(ratio "$top" "$dec")" "$(ratio "$topc" "$decc")"
+printf "trawltop --batch -d 0 --json %8s (%8s)   ratio %s (CPU %s)\n" \
+	"$(ms "$all")" "$(ms "$allc")" "$(ratio "$all" "$dec")" "$(ratio "$allc" "$decc")"
