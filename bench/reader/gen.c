@@ -8,9 +8,10 @@
  *
  * Usage: trawl-bench-gen DIR EVENTS [STREAMS] [PACKET_KIB] [DISCARD_EVERY]
  * writes DIR/ust/uid/0/64-bit/{metadata, chan_<n>, index/chan_<n>.idx}.
- * Events are spread round-robin over STREAMS streams (default 1), 100 ns
- * apart; packets are PACKET_KIB KiB (default 1024). With DISCARD_EVERY > 0,
- * every packet claims DISCARD_EVERY more discarded events than the last.
+ * Events are spread round-robin over STREAMS streams (default 1, at most
+ * 256), 100 ns apart; packets are PACKET_KIB KiB (default 1024). With
+ * DISCARD_EVERY > 0, every packet claims DISCARD_EVERY more discarded
+ * events than the last.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
 		pkt_size = (size_t)strtoul(argv[4], NULL, 10) * 1024;
 	if (argc > 5)
 		disc_step = strtoull(argv[5], NULL, 10);
-	if (!nstreams || nstreams > 64 || pkt_size < 4096) {
+	if (!nstreams || nstreams > 256 || pkt_size < 4096) {
 		fprintf(stderr, "%s: bad arguments\n", argv[0]);
 		return 2;
 	}

@@ -131,26 +131,18 @@ static void report_discarded(struct rd_stream *s, const struct rd_stream_cb *cb)
 	}
 }
 
-/* Decodes the packet header and context at s->next_pkt_off. */
-static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
-			struct rd_err *err)
+/* The packet header and context at s->pkt, the first @end bits there. */
+static int packet_head(struct rd_stream *s, struct rd_err *err, uint64_t end)
 {
 	const struct trace_class *tc = s->dec->tc;
 	const struct stream_class *sc = s->sc;
-	struct dctx d = { .s = s, .err = err };
-	uint64_t remaining_bits;
+	struct dctx d = { .s = s, .err = err, .pkt = s->pkt, .end = end };
 
-	s->pkt_off = s->next_pkt_off;
-	s->pkt = s->base + s->pkt_off;
-	release_behind(s);
-	remaining_bits = (s->size - s->pkt_off) * 8;
 	s->pos = 0;
 	s->pkt_bits = UINT64_MAX;
 	s->content_bits = UINT64_MAX;
 	s->has_ts_begin = s->has_ts_end = s->has_disc = s->has_seq = false;
 	s->cur_event_id = UINT64_MAX;
-	d.pkt = s->pkt;
-	d.end = remaining_bits;
 	if (tc->packet_header &&
 	    rd_plan_run(&d, s->dec->ph_plans, tc->packet_header, NULL))
 		return -EINVAL;
@@ -160,6 +152,65 @@ static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
 	if (sc->packet_context &&
 	    rd_plan_run(&d, s->dsc->pc_plans, sc->packet_context, NULL))
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Where the packet at s->pkt_off is read from (s->pkt), its header and
+ * context decoded: the stream's window when it can take it
+ * (stream_read.c), else the mapping. @whole: the events will be read too
+ * (a peek needs the header and context only).
+ */
+static int packet_locate(struct rd_stream *s, struct rd_err *err, bool whole)
+{
+	uint64_t remaining = s->size - s->pkt_off, avail = remaining, need;
+	const uint8_t *p;
+	int set = err ? err->set : 1;
+
+	if (whole && s->read_mode != RD_READ_MAP) {
+		if (rd_stream_win_head(s, s->pkt_off, &avail, &p, err))
+			return -EIO;
+		if (p) {
+			s->pkt = p;
+			if (!packet_head(s, err, avail * 8)) {
+				need = s->pkt_bits == UINT64_MAX ? remaining : s->pkt_bits / 8;
+				if (need > remaining)	/* packet_begin() says so */
+					return 0;
+				avail = remaining;
+				if (rd_stream_win_get(s, s->pkt_off, need, &avail, &p, err))
+					return -EIO;
+				if (p) {
+					s->pkt = p;
+					return 0;
+				}
+				s->pkt = s->base + s->pkt_off;
+				release_behind(s);
+				return 0;
+			}
+			if (avail == remaining)
+				return -EINVAL;
+			/* cut by the window's end: again from the mapping */
+			if (!set)
+				err->set = 0;	/* (that error was ours) */
+		}
+	}
+	s->pkt = s->base + s->pkt_off;
+	release_behind(s);
+	return packet_head(s, err, remaining * 8) ? -EINVAL : 0;
+}
+
+/* Decodes the packet header and context at s->next_pkt_off. */
+static int packet_begin(struct rd_stream *s, const struct rd_stream_cb *cb,
+			struct rd_err *err, bool whole)
+{
+	uint64_t remaining_bits;
+	int ret;
+
+	s->pkt_off = s->next_pkt_off;
+	remaining_bits = (s->size - s->pkt_off) * 8;
+	ret = packet_locate(s, err, whole);
+	if (ret)
+		return ret;
 	if (s->pkt_bits == UINT64_MAX)
 		s->pkt_bits = remaining_bits;
 	if (s->content_bits == UINT64_MAX)
@@ -364,9 +415,11 @@ int rd_stream_next(struct rd_stream *s, const struct rd_stream_cb *cb,
 		if (s->in_packet && s->pos < s->content_bits)
 			break;
 		s->in_packet = false;
-		if (s->next_pkt_off >= s->size)
+		if (s->next_pkt_off >= s->size) {
+			rd_stream_win_fini(s);	/* its descriptor and memory for others */
 			return 0;
-		if (packet_begin(s, cb, err))
+		}
+		if (packet_begin(s, cb, err, true))
 			return -EINVAL;
 	}
 	d->s = s;
@@ -474,11 +527,12 @@ int rd_stream_pc_text_make(struct rd_stream *s, bool names, struct rd_err *err)
 	if (!s->sc->packet_context || !s->sc->packet_context->shown)
 		return 0;
 	/*
-	 * The packet context again, as packet_begin() decoded it (same end):
-	 * every value it stores is what that stored; the clock and the
-	 * position are put back.
+	 * The packet context again, as packet_begin() decoded it: every value
+	 * it stores is what that stored; the clock and the position are put
+	 * back. It ended before the content's end (s->pkt may hold no more
+	 * than the packet).
 	 */
-	d.end = (s->size - s->pkt_off) * 8;
+	d.end = s->content_bits;
 	s->pos = s->pc_pos;
 	ret = rd_plan_run(&d, s->dsc->pc_plans, s->sc->packet_context, &s->pc_text);
 	s->pos = pos;
@@ -506,7 +560,7 @@ int rd_stream_seek_packet(struct rd_stream *s, uint64_t byte_off,
 
 int rd_stream_packet_peek(struct rd_stream *s, struct rd_err *err)
 {
-	int ret = packet_begin(s, NULL, err);
+	int ret = packet_begin(s, NULL, err, false);
 
 	s->in_packet = false;
 	return ret;
@@ -516,6 +570,11 @@ int rd_stream_probe_init(struct rd_stream *probe, const struct rd_stream *s)
 {
 	*probe = *s;
 	probe->borrowed = true;
+	/* packet contexts through the mapping: the window stays @s's */
+	probe->read_mode = RD_READ_MAP;
+	probe->fd = -1;
+	probe->win = NULL;
+	probe->win_cap = probe->win_len = 0;
 	probe->pc_text = (struct rd_text){ 0 };
 	probe->pc_text_pkt = 0;
 	probe->in_packet = false;
@@ -542,7 +601,7 @@ int rd_stream_begin_ns(const struct rd_stream *s, int64_t *ns, struct rd_err *er
 		return 0;
 	ret = rd_stream_probe_init(&p, s);
 	if (!ret)
-		ret = packet_begin(&p, NULL, err);
+		ret = packet_begin(&p, NULL, err, false);
 	if (!ret && p.has_ts_begin && p.sc->clock &&
 	    rd_stream_cycles_to_ns_int(&p, p.ts_begin, ns))
 		*ns = INT64_MIN;
@@ -560,7 +619,7 @@ int rd_stream_time_range(const struct rd_stream *s, int64_t *begin,
 
 	ret = rd_stream_probe_init(&p, s);
 	while (!ret && p.next_pkt_off < p.size) {
-		ret = packet_begin(&p, NULL, err);
+		ret = packet_begin(&p, NULL, err, false);
 		if (ret)
 			break;
 		if (!have_b && p.has_ts_begin) {

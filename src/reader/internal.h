@@ -10,7 +10,8 @@
  *                 escaping and value formats)
  *   3. decoder    stream.h, decode_int.h, decode_fast.h, plan_int.h,
  *                 plan_exec.h, values.h, flat.h: stream_open.c (a stream
- *                 file mapped, its stream class), decode.c (packets, event
+ *                 file mapped, its stream class), stream_read.c (packets
+ *                 read into a reused window), decode.c (packets, event
  *                 headers), decode_skip.c (decode-only batches), cache.c (the
  *                 decoder's own caches of what it derives from the model),
  *                 and four walkers of a scope: plan.c (flat decode plans, the

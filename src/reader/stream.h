@@ -152,6 +152,15 @@ struct dctx {
 	int depth;
 };
 
+/*
+ * What the windows of a trace's streams hold together (stream_read.c):
+ * how many streams have one, and their bytes.
+ */
+struct rd_win_pool {
+	uint32_t streams;
+	uint64_t bytes;
+};
+
 struct rd_stream {
 	struct rd_trace *trace;	/* the trace it belongs to (not owned; the reader's) */
 	struct rd_dec *dec;	/* its decoder caches and trace class (not owned) */
@@ -175,6 +184,18 @@ struct rd_stream {
 	uint64_t size;		/* bytes */
 	uint64_t released;	/* pages before this offset were given back */
 	bool borrowed;		/* base is not this stream's to unmap or advise */
+	/*
+	 * Packets read() into a window instead (stream_read.c): @win (owned,
+	 * @win_cap bytes) holds the file's bytes [win_off, win_off + win_len);
+	 * @fd (owned) is open in RD_READ_WIN only. @file_dev and @file_ino name the file
+	 * mapped, so that opening it again finds the same one.
+	 */
+	struct rd_win_pool *win_pool;	/* not owned (the trace's); NULL: no window */
+	uint8_t read_mode;	/* enum rd_read_mode */
+	int fd;
+	uint8_t *win;
+	uint64_t win_off, win_len, win_cap;
+	uint64_t file_dev, file_ino;
 	bool seeked;		/* next packet follows a seek: no discard report */
 	uint64_t id;		/* data stream id (instance id, or file order) */
 	bool has_instance_id;
@@ -224,6 +245,32 @@ struct rd_stream {
 	struct dctx evd;	/* the context events decode with (this packet) */
 	struct plan_loop loops[MAX_LOOPS + 1];
 };
+
+enum rd_read_mode {
+	RD_READ_MAP,	/* packets through the mapping (memory, probes, no file) */
+	RD_READ_TRY,	/* a window at the next packet, if one can be had */
+	RD_READ_WIN,	/* packets read into the window */
+};
+
+/*
+ * Bytes [off, off + len) of @s's file in its window, read there if they
+ * are not: *@p points at them, and *@avail (in: how many from @off are
+ * wanted, at least @len, at most the file's rest) says how many are there.
+ * *@p is NULL when the window cannot take them: read them through the
+ * mapping. Returns 0, or -EIO with @err set when the file gives less than
+ * it did at open. Valid until the next call on @s or rd_stream_win_fini().
+ */
+int rd_stream_win_get(struct rd_stream *s, uint64_t off, uint64_t len,
+		      uint64_t *avail, const uint8_t **p, struct rd_err *err);
+/*
+ * The same for a packet's header and context, whose size is not known yet:
+ * what the window has from @off on when that is a page or more (or the
+ * file's rest), else a window read from @off.
+ */
+int rd_stream_win_head(struct rd_stream *s, uint64_t off, uint64_t *avail,
+		       const uint8_t **p, struct rd_err *err);
+/* Closes @s's window and descriptor (its next packet may open them again). */
+void rd_stream_win_fini(struct rd_stream *s);
 
 /* A discarded count babeltrace2 does not know (first packet of a stream). */
 #define RD_COUNT_UNKNOWN UINT64_MAX

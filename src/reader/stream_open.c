@@ -107,6 +107,10 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 		return ret;
 	}
 	s->size = (uint64_t)st.st_size;
+	s->file_dev = (uint64_t)st.st_dev;
+	s->file_ino = (uint64_t)st.st_ino;
+	s->read_mode = RD_READ_TRY;
+	s->fd = -1;
 	if (s->size) {
 		void *m = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
 
@@ -176,6 +180,7 @@ int rd_stream_rebind(struct rd_stream *s, struct rd_dec *dec, struct rd_err *err
 
 void rd_stream_close(struct rd_stream *s)
 {
+	rd_stream_win_fini(s);
 	if (s->base && !s->borrowed)
 		munmap((void *)s->base, s->size);
 	free(s->path);

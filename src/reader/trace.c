@@ -130,6 +130,7 @@ int rd_trace_open(struct rd_trace *t, const char *dir, const char *name,
 		ret = rd_stream_open(&t->streams[i], t, t->dec, files[i], i, err);
 		if (ret)
 			goto out;
+		t->streams[i].win_pool = &t->win_pool;
 	}
 out:
 	for (i = 0; i < nfiles; i++)

@@ -24,6 +24,7 @@ struct rd_trace {
 	const char *hostname, *domain, *procname;
 	bool has_vpid;
 	int64_t vpid;
+	struct rd_win_pool win_pool;	/* its streams' windows */
 };
 
 /* Loads the metadata of @dir and opens its stream files. */

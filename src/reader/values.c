@@ -264,8 +264,7 @@ int rd_values_packet_context(struct rd_values *v, struct rd_stream *s,
 			     struct rd_err *err)
 {
 	/* as rd_stream_pc_text_make(): the packet context's bytes again */
-	struct dctx d = { .s = s, .err = err, .pkt = s->pkt,
-			  .end = (s->size - s->pkt_off) * 8 };
+	struct dctx d = { .s = s, .err = err, .pkt = s->pkt, .end = s->content_bits };
 	struct vctx c = { .d = &d, .v = v };
 	uint64_t pos = s->pos, clock = s->clock;
 	int ret;

@@ -14,7 +14,7 @@ LAYERS = {
        "tsdl_lex.c tsdl_scalar.c",
     2: "text.h text.c",
     3: "stream.h decode_int.h decode_fast.h plan_int.h plan_exec.h values.h flat.h field.c plan.c "
-       "plan_text.c decode.c decode_skip.c stream_open.c cache.c values.c flat.c",
+       "plan_text.c decode.c decode_skip.c stream_open.c stream_read.c cache.c values.c flat.c",
     4: "trace.h trace.c",
     5: "reader_int.h discover.c reader.c seek.c range.c line.c warn.c api.c packet-count.c",
     6: "live_wire.h live_wire.c live_net.h live_net.c live_int.h live_sess.c live.c",
