@@ -12,7 +12,9 @@
  *
  * Input: byte 0: the event's number of fields (1..6); 4 bytes a field
  * (type, size, flags: signed/hex/text/big-endian, array length or
- * sequence's length field); 4 bytes of context bits; 2 bytes: the room
+ * sequence's length field); 4 bytes of context bits (the top one: the
+ * record holds the application contexts' values, ABI minor 13, after
+ * them); 2 bytes: the room
  * for the text (1..2100); the descriptors up to a NUL; the record (the
  * rest, copied to a buffer of exactly its size: ASan sees any read past
  * it).
@@ -118,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trawl_ustctl_field fields[6];
 	struct trawl_ustctl_event ev;
 	uint32_t contexts, nr, i, k, lines;
+	int app_values;
 	size_t pos = 0, cap, dl, rlen;
 	const char *nul;
 	char *desc, *out, *raw;
@@ -160,6 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memcpy(&contexts, data + pos, 4);
 	pos += 4;
+	app_values = (int)(contexts >> 31);
+	contexts &= ~(UINT32_C(1) << 31);
 	cap = 1u + ((size_t)data[pos] << 8 | data[pos + 1]) % 2100u;
 	pos += 2;
 	nul = memchr(data + pos, '\0', size - pos);
@@ -173,8 +178,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(desc, data + pos, dl);
 	desc[dl] = '\0';
 	memcpy(rec, data + pos + dl + !!nul, rlen);
-	nr = ust_capture_format(&ev, contexts, rec, rlen, desc, out, cap);
+	nr = ust_capture_format(&ev, contexts, app_values, rec, rlen, desc, out, cap);
 	sink += ust_capture_contexts(desc);
+	{
+		char names[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
+		uint32_t nr_app = ust_capture_app_contexts(desc, names);
+
+		if (nr_app > TRAWL_USTCTL_MAX_APP_CTX)
+			abort();
+		for (i = 0; i < nr_app; i++)
+			if (!trawl_ustctl_app_ctx_name_valid(names[i]))
+				abort();
+	}
 	if (cap > 0) {
 		if (!memchr(out, '\0', cap))
 			abort();

@@ -135,20 +135,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int filters = cmd.cmd == TRAWL_WIRE_CMD_ENABLE && size - 1 > sizeof(cmd);
 
 			const char *names;
-			uint32_t nr_app = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL
-						  ? trawl_wire_app_ctx(copy, size - 1, &names)
-						  : 0;
+			int app_cmd = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL ||
+				      cmd.cmd == TRAWL_WIRE_CMD_NOTIFIER;
+			uint32_t nr_app = app_cmd ? trawl_wire_app_ctx(copy, size - 1, &names) : 0;
 			size_t app_bytes = 0;
 
-			/* A CHANNEL's application contexts: 1 to the most,
-			 * each a valid name, filling the rest exactly. */
+			/* A CHANNEL's or NOTIFIER's application contexts: 1 to
+			 * the most, each a valid name, filling the rest exactly. */
 			for (i = 0; i < nr_app; i++) {
 				if (i >= TRAWL_USTCTL_MAX_APP_CTX || !trawl_ustctl_app_ctx_name_valid(names))
 					abort();
 				app_bytes += strlen(names) + 1;
 				names += strlen(names) + 1;
 			}
-			if ((cmd.flags & TRAWL_WIRE_CHAN_APP_CTX) && cmd.cmd == TRAWL_WIRE_CMD_CHANNEL && !nr_app)
+			if ((cmd.flags & TRAWL_WIRE_CHAN_APP_CTX) && app_cmd && !nr_app)
 				abort();
 			if (cmd.nr_counters > TRAWL_USTCTL_MAX_COUNTERS ||
 			    (cmd.cmd != TRAWL_WIRE_CMD_CHANNEL && cmd.nr_counters) ||

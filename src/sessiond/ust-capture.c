@@ -15,10 +15,25 @@
  *
  * The record comes from the app's ring: every length is checked against
  * what is left of it, and a field that does not fit, or any after it, is
- * "<unavailable>", as is a capture naming no field of the event, a context
- * the app was not asked for (an app older than ABI minor 10, a perf:
- * counter) and $app.PROVIDER:NAME (trawl's apps have no application
- * contexts: LTTng-UST's are unavailable too without a provider registered).
+ * "<unavailable>", as is a capture naming no field of the event and a
+ * context the app was not asked for (an app older than ABI minor 10, a
+ * perf: counter).
+ *
+ * Application contexts ($app.PROVIDER:NAME): an app of ABI minor 13 or
+ * later is asked for the values of those the captures name
+ * (ust_capture_app_contexts(): wire.h NOTIFIER) and writes them after the
+ * context fields, before the payload, each as a channel records it
+ * (ustabi.h: a tag, then the value), from the provider the process
+ * registered at that event, as LTTng-UST 2.13 evaluates an app context in
+ * an event notifier's capture bytecode. A value the provider did not give
+ * (no provider, a Java retriever's null, a key it does not know, or, with
+ * LTTng's Java agent, a context no session's add-context enabled: the
+ * agent serializes only those) is "_none", captured as "<unavailable>",
+ * as LTTng's is. An integer is captured as LTTng's msgpack carries it:
+ * unsigned unless negative. A tag past the known types, or a value cut by
+ * the record's end, makes it, the ones after it and the payload's fields
+ * unavailable (the payload's start is not known). Older apps write none:
+ * their captures of application contexts are unavailable.
  *
  * Each capture is a line typed as common/capture.h says (libtrawl-ctl gives
  * programs the values typed, and as text).
@@ -206,13 +221,26 @@ static void put_unavailable(char *out, size_t cap, size_t *used)
 	put_text(out, cap, used, UNAVAILABLE, sizeof(UNAVAILABLE));
 }
 
+/* A real's line: the exact value (%a), then the text (%g). */
+static void put_real(char *out, size_t cap, size_t *used, double v)
+{
+	char buf[40]; /* holds either */
+
+	put_tag(out, cap, used, TRAWL_CAPTURE_REAL);
+	if (snprintf(buf, sizeof(buf), "%a", v) < (int)sizeof(buf))
+		put_raw(out, cap, used, buf, strlen(buf));
+	put_raw(out, cap, used, "\t", 1);
+	if (snprintf(buf, sizeof(buf), "%g", v) >= (int)sizeof(buf))
+		buf[0] = '\0'; /* (never) */
+	put_text(out, cap, used, buf, sizeof(buf));
+}
+
 /* One field's value (element @index of an array or sequence, -1: whole). */
 static void put_field(char *out, size_t cap, size_t *used, const struct trawl_ustctl_field *f,
 		      const unsigned char *p, const struct span *sp, long index)
 {
 	uint32_t eb = elem_bytes(f);
 	size_t i, n;
-	char buf[40];
 
 	switch (f->type) {
 	case TRAWL_USTCTL_FIELD_INTEGER:
@@ -233,14 +261,7 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 		} else {
 			memcpy(&v, p + sp->off, 8);
 		}
-		/* the exact value (%a), then the text (%g); 40 bytes hold either */
-		put_tag(out, cap, used, TRAWL_CAPTURE_REAL);
-		if (snprintf(buf, sizeof(buf), "%a", v) < (int)sizeof(buf))
-			put_raw(out, cap, used, buf, strlen(buf));
-		put_raw(out, cap, used, "\t", 1);
-		if (snprintf(buf, sizeof(buf), "%g", v) >= (int)sizeof(buf))
-			buf[0] = '\0'; /* (never) */
-		return put_text(out, cap, used, buf, sizeof(buf));
+		return put_real(out, cap, used, v);
 	}
 	case TRAWL_USTCTL_FIELD_STRING:
 		if (index >= 0)
@@ -278,6 +299,167 @@ static void put_field(char *out, size_t cap, size_t *used, const struct trawl_us
 		return put_raw(out, cap, used, "]", 1);
 	}
 	put_unavailable(out, cap, used);
+}
+
+/* An application context's value in the record (ustabi.h layout). */
+struct app_span {
+	uint32_t type;	 /* enum trawl_ustctl_app_type */
+	size_t off, len; /* the value's bytes (a string's without its NUL) */
+};
+
+static size_t app_value_size(uint32_t type)
+{
+	switch (type) {
+	case TRAWL_USTCTL_APP_S8:
+	case TRAWL_USTCTL_APP_U8:
+		return 1;
+	case TRAWL_USTCTL_APP_S16:
+	case TRAWL_USTCTL_APP_U16:
+		return 2;
+	case TRAWL_USTCTL_APP_S32:
+	case TRAWL_USTCTL_APP_U32:
+	case TRAWL_USTCTL_APP_FLOAT:
+		return 4;
+	case TRAWL_USTCTL_APP_S64:
+	case TRAWL_USTCTL_APP_U64:
+	case TRAWL_USTCTL_APP_DOUBLE:
+		return 8;
+	default:
+		return 0; /* NONE (a string is sized by its NUL) */
+	}
+}
+
+/*
+ * Lays out the @nr application values at @p (@len bytes, the app's) in
+ * @as: how many are whole, in order (@nr if all are); *@end: the bytes the
+ * whole ones take.
+ */
+static uint32_t app_layout(const unsigned char *p, size_t len, uint32_t nr, struct app_span *as,
+			   size_t *end)
+{
+	size_t off = 0, n;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (off >= len || p[off] >= TRAWL_USTCTL_NR_APP_TYPES)
+			break;
+		as[i].type = p[off];
+		as[i].off = off + 1;
+		if (as[i].type == TRAWL_USTCTL_APP_STRING) {
+			/* its NUL within the bytes left, and within what the app
+			 * may write (app-context.c) */
+			size_t room = len - as[i].off;
+			const unsigned char *nul =
+				memchr(p + as[i].off, '\0',
+				       room < TRAWL_USTCTL_APP_CTX_STRING_MAX + 1
+					       ? room
+					       : TRAWL_USTCTL_APP_CTX_STRING_MAX + 1);
+
+			if (!nul)
+				break;
+			as[i].len = (size_t)(nul - (p + as[i].off));
+			n = as[i].len + 1;
+		} else {
+			as[i].len = n = app_value_size(as[i].type);
+		}
+		if (n > len - as[i].off)
+			break;
+		off = as[i].off + n;
+	}
+	*end = off;
+	return i;
+}
+
+/* An application context's value as a capture line: LTTng's types (its
+ * msgpack's: an integer unsigned unless negative, a float a double). */
+static void put_app(char *out, size_t cap, size_t *used, const unsigned char *p,
+		    const struct app_span *a)
+{
+	char buf[40];
+	int64_t s = 0;
+	uint64_t u = 0;
+	double d;
+	float f;
+
+	switch (a->type) {
+	case TRAWL_USTCTL_APP_S8:
+	case TRAWL_USTCTL_APP_S16:
+	case TRAWL_USTCTL_APP_S32:
+	case TRAWL_USTCTL_APP_S64: {
+		int8_t s8;
+		int16_t s16;
+		int32_t s32;
+
+		if (a->len == 1)
+			memcpy(&s8, p + a->off, 1), s = s8;
+		else if (a->len == 2)
+			memcpy(&s16, p + a->off, 2), s = s16;
+		else if (a->len == 4)
+			memcpy(&s32, p + a->off, 4), s = s32;
+		else
+			memcpy(&s, p + a->off, 8);
+		if (s < 0) {
+			put_tag(out, cap, used, TRAWL_CAPTURE_SIGNED);
+			snprintf(buf, sizeof(buf), "%" PRId64, s);
+		} else {
+			put_tag(out, cap, used, TRAWL_CAPTURE_UNSIGNED);
+			snprintf(buf, sizeof(buf), "%" PRIu64, (uint64_t)s);
+		}
+		return put_raw(out, cap, used, buf, strlen(buf));
+	}
+	case TRAWL_USTCTL_APP_U8:
+	case TRAWL_USTCTL_APP_U16:
+	case TRAWL_USTCTL_APP_U32:
+	case TRAWL_USTCTL_APP_U64:
+		memcpy(&u, p + a->off, a->len); /* the app's byte order is ours */
+		u = a->len == 1	  ? (uint8_t)u
+		    : a->len == 2 ? (uint16_t)u
+		    : a->len == 4 ? (uint32_t)u
+				  : u;
+		put_tag(out, cap, used, TRAWL_CAPTURE_UNSIGNED);
+		snprintf(buf, sizeof(buf), "%" PRIu64, u);
+		return put_raw(out, cap, used, buf, strlen(buf));
+	case TRAWL_USTCTL_APP_FLOAT:
+	case TRAWL_USTCTL_APP_DOUBLE:
+		if (a->len == 4)
+			memcpy(&f, p + a->off, 4), d = f;
+		else
+			memcpy(&d, p + a->off, 8);
+		return put_real(out, cap, used, d);
+	case TRAWL_USTCTL_APP_STRING:
+		put_tag(out, cap, used, TRAWL_CAPTURE_STRING);
+		return put_text(out, cap, used, (const char *)p + a->off, a->len);
+	}
+	put_unavailable(out, cap, used); /* NONE: no value */
+}
+
+uint32_t ust_capture_app_contexts(const char *descriptors,
+				  char (*names)[TRAWL_USTCTL_APP_CTX_NAME_MAX])
+{
+	const char *d = descriptors, *end;
+	uint32_t nr = 0, i;
+
+	for (; d && *d; d = *end ? end + 1 : end) {
+		size_t n;
+
+		end = strchr(d, ',');
+		if (!end)
+			end = d + strlen(d);
+		n = (size_t)(end - d);
+		if (nr == TRAWL_USTCTL_MAX_APP_CTX || n >= TRAWL_USTCTL_APP_CTX_NAME_MAX ||
+		    strncmp(d, "$app.", 5))
+			continue;
+		memcpy(names[nr], d, n);
+		names[nr][n] = '\0';
+		if (!trawl_ustctl_app_ctx_name_valid(names[nr]))
+			continue; /* (an element's index too: a value is no array) */
+		for (i = 0; i < nr; i++)
+			if (!strcmp(names[i], names[nr]))
+				break;
+		if (i == nr)
+			nr++;
+	}
+	return nr;
 }
 
 /* The field context bit @bit is written as, named as LTTng names it. */
@@ -358,22 +540,32 @@ static int context_find(const char *name, uint32_t contexts, const unsigned char
 	return sp->ok ? 0 : -1;
 }
 
-uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, const void *record,
-			    size_t len, const char *descriptors, char *out, size_t cap)
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
+			    const void *record, size_t len, const char *descriptors, char *out,
+			    size_t cap)
 {
+	char app[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
+	struct app_span as[TRAWL_USTCTL_MAX_APP_CTX];
 	size_t ctx_size = trawl_ustctl_context_size(contexts);
 	/* A record shorter than its contexts: what is there of them, no payload. */
-	size_t ctx_len = ctx_size <= len ? ctx_size : len;
-	const unsigned char *p = (const unsigned char *)record + ctx_len;
+	size_t ctx_len = ctx_size <= len ? ctx_size : len, app_len = 0;
+	const unsigned char *p = (const unsigned char *)record + ctx_len, *ap = p;
 	struct span *sp = calloc(ev->nr_fields + 1, sizeof(*sp));
 	const char *d = descriptors, *end;
+	uint32_t nr = 0, nr_app = 0, app_ok = 0;
 	size_t used = 0;
-	uint32_t nr = 0;
 
 	if (cap)
 		out[0] = '\0';
 	len -= ctx_len;
-	if (sp)
+	if (app_values) {
+		nr_app = ust_capture_app_contexts(descriptors, app);
+		app_ok = app_layout(ap, len, nr_app, as, &app_len);
+		p += app_len;
+		len -= app_len;
+	}
+	/* (the payload's start is known only past every value: else no field is) */
+	if (sp && app_ok == nr_app)
 		layout(ev, p, len, sp);
 	for (; d && *d; d = *end ? end + 1 : end) {
 		char name[TRAWL_USTCTL_FIELD_NAME_MAX + 16], *br;
@@ -390,6 +582,16 @@ uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contex
 		if (used + 2 > cap)
 			break;
 		nr++;
+		if (!strncmp(d, "$app.", 5)) {
+			for (i = 0; i < app_ok; i++)
+				if (strlen(app[i]) == n && !memcmp(app[i], d, n))
+					break;
+			if (i < app_ok)
+				put_app(out, cap, &used, ap, &as[i]);
+			else
+				put_unavailable(out, cap, &used);
+			goto next;
+		}
 		if (n >= sizeof(name) || !sp) {
 			put_unavailable(out, cap, &used);
 			goto next;

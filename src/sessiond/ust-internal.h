@@ -69,14 +69,23 @@ void ust_notify_app_sync(struct ust_app *a);
 void ust_notify_app_gone(struct ust_app *a);
 /* ust-capture.c: the values of the captures @descriptors (joined by ',')
  * from a notification @record of @len bytes (untrusted: checked): the
- * context fields @contexts (ustabi.h bits), then @ev's payload; one
- * '\n'-terminated line each, into @out of @cap bytes (always
- * NUL-terminated). Returns how many lines (captures left out when @out is
- * full are not counted). ust_capture_contexts(): the context bits the
- * $ctx.NAME captures among @descriptors need the app to write. */
-uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, const void *record,
-			    size_t len, const char *descriptors, char *out, size_t cap);
+ * context fields @contexts (ustabi.h bits), then, if @app_values, the
+ * values of the application contexts ust_capture_app_contexts() finds in
+ * @descriptors, then @ev's payload; one '\n'-terminated line each, into
+ * @out of @cap bytes (always NUL-terminated). Returns how many lines
+ * (captures left out when @out is full are not counted).
+ * ust_capture_contexts(): the context bits the $ctx.NAME captures among
+ * @descriptors need the app to write. ust_capture_app_contexts(): the
+ * application contexts the $app.PROVIDER:NAME captures among @descriptors
+ * need the app to write (valid names, each once, in order; at most
+ * TRAWL_USTCTL_MAX_APP_CTX, later ones unavailable), into @names: their
+ * count. */
+uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
+			    const void *record, size_t len, const char *descriptors, char *out,
+			    size_t cap);
 uint32_t ust_capture_contexts(const char *descriptors);
+uint32_t ust_capture_app_contexts(const char *descriptors,
+				  char (*names)[TRAWL_USTCTL_APP_CTX_NAME_MAX]);
 /* ust-app.c: whether an event-rule's name pattern (LTTng's star glob),
  * exclusions and log level match @ev. */
 int ust_event_matches(const char *pattern, const char *exclusions, uint32_t loglevel_type,

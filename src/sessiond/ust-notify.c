@@ -46,6 +46,7 @@ struct notifier {
 	uint8_t *on; /* [event index]: enabled in the app */
 	char *captures; /* owned: the trigger's capture descriptors, "" if none */
 	uint32_t contexts; /* the context fields the app writes before each payload */
+	int app_values;	   /* the app writes the captures' application contexts after them */
 };
 
 struct ust_notifier {
@@ -125,7 +126,8 @@ static void ring_drain(struct ust_notifier *un)
 		if (un->n[i].captures[0]) {
 			char caps[TRAWL_CTL_NOTIFY_CAPTURES_MAX];
 			uint32_t nr = ust_capture_format(trawl_ustctl_app_event(un->app->h, rec.id),
-							 un->n[i].contexts, rec.payload, rec.len, un->n[i].captures,
+							 un->n[i].contexts, un->n[i].app_values,
+							 rec.payload, rec.len, un->n[i].captures,
 							 caps, sizeof(caps));
 
 			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, nr, caps);
@@ -194,6 +196,8 @@ static struct notifier *notifier_of(struct ust_notifier *un, uint64_t trig_id)
  * app failed, or out of memory). */
 static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_trigger_rule *r)
 {
+	char app[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
+	uint32_t nr_app = 0;
 	uint64_t trig_id = r->id;
 	struct ust_app *a = un->app;
 	struct notifier *n;
@@ -219,14 +223,17 @@ static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_tr
 	}
 	n->trig_id = trig_id;
 	n->handle = NOTIFY_HANDLE_BIT | (uint32_t)(trig_id & 0x7fffffffu);
-	/* $ctx.NAME captures: from ABI minor 10 (older apps write none, and
-	 * those captures are unavailable). */
+	/* $ctx.NAME captures: from ABI minor 10; $app.PROVIDER:NAME: from 13
+	 * (older apps write none, and those captures are unavailable). */
 	if (trawl_ustctl_app_info(a->h)->abi_minor >= 10)
 		n->contexts = ust_capture_contexts(n->captures);
-	ret = trawl_ustctl_app_send_notifier(a->h, n->handle,
-					     un->sent ? -1 : trawl_ustctl_notify_ring_fd(un->ring),
-					     un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE,
-					     n->contexts);
+	if (trawl_ustctl_app_info(a->h)->abi_minor >= 13)
+		nr_app = ust_capture_app_contexts(n->captures, app);
+	n->app_values = nr_app != 0;
+	ret = trawl_ustctl_app_send_notifier(
+		a->h, n->handle, un->sent ? -1 : trawl_ustctl_notify_ring_fd(un->ring),
+		un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE, n->contexts,
+		(const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])app, nr_app);
 	if (ret) {
 		free(n->on);
 		free(n->captures);

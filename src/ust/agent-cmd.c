@@ -230,22 +230,35 @@ static int notify_map(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd
 	return 0;
 }
 
-/* NOTIFIER (wire.h): a channel that hands its events to the ring. */
+/* NOTIFIER (wire.h): a channel that hands its events to the ring. @buf,
+ * @len: the whole command (its application contexts: wire.c checked them). */
 static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd, int *fds,
-			uint32_t nr_fds)
+			uint32_t nr_fds, const char *buf, size_t len)
 {
+	struct trawl_ust_app_ctx *app_ctx = NULL;
 	struct trawl_ust_chan *ch;
+	const char *app_names;
+	uint32_t nr_app;
 	int ret;
 
-	if (nr_fds != (c->notify ? 0u : 2u) || (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL))
+	if (nr_fds != (c->notify ? 0u : 2u) || (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) ||
+	    (cmd->flags & ~TRAWL_WIRE_CHAN_APP_CTX))
 		return -EINVAL;
 	if (find_chan(c, cmd->chan_handle))
 		return -EEXIST;
 	if (!c->notify && (ret = notify_map(c, cmd, fds)))
 		return ret;
-	ch = calloc(1, sizeof(*ch));
-	if (!ch)
+	/* Their values follow the context fields in each record (fastpath.c's
+	 * reserve_app() writes them, as for a channel's). */
+	nr_app = trawl_wire_app_ctx(buf, len, &app_names);
+	if (nr_app && !(app_ctx = trawl_ust_app_ctx_create(app_names, nr_app)))
 		return -ENOMEM;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		trawl_ust_app_ctx_destroy(app_ctx);
+		return -ENOMEM;
+	}
+	ch->app_ctx = app_ctx;
 	ch->handle = cmd->chan_handle;
 	ch->session_handle = cmd->session_handle;
 	ch->notify = c->notify;
@@ -302,7 +315,8 @@ static int cmd_apply(struct trawl_ust_conn *c, const struct trawl_wire_cmd *cmd,
 		return cmd_channel(c, cmd, counters, fds, nr_fds, extra - sizeof(*cmd),
 				   extra_len + sizeof(*cmd));
 	case TRAWL_WIRE_CMD_NOTIFIER:
-		return cmd_notifier(c, cmd, fds, nr_fds);
+		return cmd_notifier(c, cmd, fds, nr_fds, extra - sizeof(*cmd),
+				    extra_len + sizeof(*cmd));
 	case TRAWL_WIRE_CMD_ENABLE:
 	case TRAWL_WIRE_CMD_DISABLE:
 		ret = cmd_enable(c, cmd, cmd->cmd == TRAWL_WIRE_CMD_ENABLE, extra, extra_len);
@@ -417,7 +431,8 @@ int trawl_ust_agent_serve_one(struct trawl_ust_conn *c)
 			trawl_ust_agent_tally_done(c, 1);
 		}
 	} else {
-		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE, ch = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL;
+		int en = cmd.cmd == TRAWL_WIRE_CMD_ENABLE,
+		    ch = cmd.cmd == TRAWL_WIRE_CMD_CHANNEL || cmd.cmd == TRAWL_WIRE_CMD_NOTIFIER;
 
 		pthread_mutex_lock(&trawl_ust_lock);
 		if (cmd.cmd == TRAWL_WIRE_CMD_START)

@@ -101,7 +101,7 @@ void trawl_ustctl_app_ctx_field_name(const char *name, char *out)
 	out[i] = '\0';
 }
 
-/* The application contexts after CHANNEL @cmd's counters: none without the
+/* The application contexts after CHANNEL (or NOTIFIER) @cmd's counters: none without the
  * flag; else 1 to TRAWL_USTCTL_MAX_APP_CTX valid names filling the rest
  * exactly, no two the same. 0 or -EPROTO. */
 static int app_ctx_check(const void *buf, size_t len, const struct trawl_wire_cmd *cmd)
@@ -158,6 +158,12 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
 		/* Filters: whole NUL-terminated strings (src/filter parses them). */
 		if (cmd->nr_counters || len - sizeof(*cmd) > TRAWL_WIRE_MAX_FILTERS ||
 		    ((const char *)buf)[len - 1] != '\0')
+			return -EPROTO;
+		return 0;
+	}
+	if (cmd->cmd == TRAWL_WIRE_CMD_NOTIFIER && (cmd->flags & TRAWL_WIRE_CHAN_APP_CTX)) {
+		/* (minor 13) the names only: no counters */
+		if (cmd->nr_counters || app_ctx_check(buf, len, cmd))
 			return -EPROTO;
 		return 0;
 	}

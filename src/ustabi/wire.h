@@ -107,8 +107,13 @@
  *           a packet while the consumer sleeps (ringbuffer.h, "Wake-ups");
  *           the daemon marks the channels it gives older apps, which the
  *           consumer then polls.
- * Minor 12: CHANNEL may carry application contexts (TRAWL_WIRE_CHAN_APP_CTX). */
-#define TRAWL_UST_WIRE_ABI_MINOR 12u
+ * Minor 12: CHANNEL may carry application contexts (TRAWL_WIRE_CHAN_APP_CTX).
+ * Minor 13: NOTIFIER may carry application contexts too (the same flag and
+ *           names), whose values the app writes into each record after
+ *           the context fields, before the payload (captures of
+ *           $app.PROVIDER:NAME; the daemon sends none to older apps, whose
+ *           such captures are unavailable). */
+#define TRAWL_UST_WIRE_ABI_MINOR 13u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -159,7 +164,11 @@ enum trawl_wire_cmd_kind {
 	 * carries the ring's memfd and the daemon's eventfd (2 fds, SCM_RIGHTS;
 	 * num_subbuf: its slots, subbuf_size: a slot's bytes); the next ones
 	 * carry none and share it. RELEASE removes one. Apps older than this
-	 * command answer -EINVAL. */
+	 * command answer -EINVAL. flags: TRAWL_WIRE_CHAN_APP_CTX only (ABI
+	 * minor >= 13), with its names after the command as CHANNEL's (no
+	 * counters): each record holds, after its context fields, their
+	 * values (ustabi.h's layout: a tag, then the value), then the
+	 * payload. */
 	TRAWL_WIRE_CMD_NOTIFIER = 10,
 };
 
@@ -184,7 +193,8 @@ enum trawl_wire_cmd_kind {
 /* CHANNEL: after the counters, the channel's application contexts
  * (ustabi.h), in recording order: their names, each NUL-terminated, one
  * after the other (1 to TRAWL_USTCTL_MAX_APP_CTX of them; ABI minor >= 12;
- * an older app refuses the flag's bytes). */
+ * an older app refuses the flag's bytes). NOTIFIER takes it too, from ABI
+ * minor 13 (an app of minor 12 or older refuses the names). */
 #define TRAWL_WIRE_CHAN_APP_CTX 4u
 #define TRAWL_WIRE_BLOCKING_INF UINT32_MAX
 
@@ -369,9 +379,9 @@ int trawl_wire_hdr_check(const struct trawl_wire_hdr *h, uint16_t type, size_t l
  *            TRAWL_USTCTL_MAX_COUNTERS), each with a known type and
  *            reserved fields 0
  *
- * A CHANNEL with TRAWL_WIRE_CHAN_APP_CTX has its names checked
- * (trawl_ustctl_app_ctx_name_valid(), no duplicate): trawl_wire_app_ctx()
- * finds them.
+ * A CHANNEL or NOTIFIER with TRAWL_WIRE_CHAN_APP_CTX has its names
+ * checked (trawl_ustctl_app_ctx_name_valid(), no duplicate):
+ * trawl_wire_app_ctx() finds them.
  *
  * 0 or -EPROTO. Untrusted input (fuzz/ustctl).
  */
@@ -379,7 +389,7 @@ int trawl_wire_cmd_decode(const void *buf, size_t len, struct trawl_wire_cmd *cm
 			  struct trawl_wire_counter *counters);
 
 /*
- * The application contexts of CHANNEL @buf (@len bytes, decoded by
+ * The application contexts of CHANNEL or NOTIFIER @buf (@len bytes, decoded by
  * trawl_wire_cmd_decode()): their count, and *@names the first (the others
  * follow it, each after the previous one's NUL); 0 without any.
  */

@@ -124,15 +124,23 @@ int trawl_ustctl_app_send_channel_opts(struct trawl_ustctl_app *app, const struc
 }
 
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
-				   int event_fd, uint32_t nr_slots, uint32_t slot_size, uint32_t contexts)
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size,
+				   uint32_t contexts,
+				   const char (*app_ctx)[TRAWL_USTCTL_APP_CTX_NAME_MAX],
+				   uint32_t nr_app)
 {
+	char names[TRAWL_USTCTL_MAX_APP_CTX * TRAWL_USTCTL_APP_CTX_NAME_MAX];
 	struct trawl_wire_cmd cmd;
 	int fds[2] = { ring_fd, event_fd };
+	size_t len = 0, n;
+	uint32_t i;
 
 	if (trawl_ustctl_app_info(app)->abi_minor < 9 ||
-	    (contexts && trawl_ustctl_app_info(app)->abi_minor < 10))
+	    (contexts && trawl_ustctl_app_info(app)->abi_minor < 10) ||
+	    (nr_app && trawl_ustctl_app_info(app)->abi_minor < 13))
 		return -EPROTONOSUPPORT;
-	if ((ring_fd < 0) != (event_fd < 0) || (contexts & ~TRAWL_USTCTL_CTX_ALL))
+	if ((ring_fd < 0) != (event_fd < 0) || (contexts & ~TRAWL_USTCTL_CTX_ALL) ||
+	    nr_app > TRAWL_USTCTL_MAX_APP_CTX)
 		return -EINVAL;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_NOTIFIER);
 	cmd.session_handle = UINT32_MAX; /* no session's START or STOP */
@@ -140,7 +148,17 @@ int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_h
 	cmd.num_subbuf = nr_slots;
 	cmd.subbuf_size = slot_size;
 	cmd.contexts = contexts;
-	return trawl_ustctl_app_call(app, &cmd, NULL, 0, ring_fd < 0 ? NULL : fds, ring_fd < 0 ? 0 : 2);
+	for (i = 0; i < nr_app; i++) {
+		if (!trawl_ustctl_app_ctx_name_valid(app_ctx[i]))
+			return -EINVAL;
+		n = strlen(app_ctx[i]); /* (valid: shorter than the name's room) */
+		memcpy(names + len, app_ctx[i], n + 1);
+		len += n + 1;
+	}
+	if (nr_app)
+		cmd.flags = TRAWL_WIRE_CHAN_APP_CTX;
+	return trawl_ustctl_app_call(app, &cmd, nr_app ? names : NULL, len,
+				     ring_fd < 0 ? NULL : fds, ring_fd < 0 ? 0 : 2);
 }
 
 int trawl_ustctl_app_enable_event(struct trawl_ustctl_app *app, uint32_t chan_handle, uint32_t event_index,

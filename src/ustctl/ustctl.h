@@ -498,11 +498,16 @@ int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
  * writes, for the app's first notifier only (-1 for the next ones: they
  * share it); not closed here (the caller's). Released as a channel.
  * @contexts: the context fields (ustabi.h bits, no counters) the app writes
- * before each record's payload. -EPROTONOSUPPORT: an app older than ABI
- * minor 9, or 10 with @contexts.
+ * before each record's payload. @app_ctx: @nr_app application contexts
+ * ("$app.P:N", valid, no two the same) whose values the app writes after
+ * them (ustabi.h's layout), before the payload. -EPROTONOSUPPORT: an app
+ * older than ABI minor 9, or 10 with @contexts, or 13 with @nr_app.
  */
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
-				   int event_fd, uint32_t nr_slots, uint32_t slot_size, uint32_t contexts);
+				   int event_fd, uint32_t nr_slots, uint32_t slot_size,
+				   uint32_t contexts,
+				   const char (*app_ctx)[TRAWL_USTCTL_APP_CTX_NAME_MAX],
+				   uint32_t nr_app);
 
 /*
  * The reader's side of an app's notification ring (ustabi/notify.h), for

@@ -19,6 +19,11 @@ void fake_app_put(int fd, const void *buf, size_t len)
 
 void fake_app_register(int fd, uint32_t nr_events, const char *procname)
 {
+	fake_app_register_minor(fd, nr_events, procname, TRAWL_UST_WIRE_ABI_MINOR);
+}
+
+void fake_app_register_minor(int fd, uint32_t nr_events, const char *procname, uint32_t minor)
+{
 	struct trawl_wire_register r;
 
 	memset(&r, 0, sizeof(r));
@@ -26,7 +31,7 @@ void fake_app_register(int fd, uint32_t nr_events, const char *procname)
 	r.pid = (uint32_t)getpid();
 	r.bits_per_long = 64;
 	r.abi_major = TRAWL_UST_WIRE_ABI_MAJOR;
-	r.abi_minor = TRAWL_UST_WIRE_ABI_MINOR;
+	r.abi_minor = minor;
 	r.nr_events = nr_events;
 	if (snprintf(r.procname, sizeof(r.procname), "%s", procname) >= (int)sizeof(r.procname))
 		abort();

@@ -15,6 +15,8 @@
 void fake_app_put(int fd, const void *buf, size_t len);
 /* REGISTER: this process's pid, 64-bit, the current ABI, @nr_events to come. */
 void fake_app_register(int fd, uint32_t nr_events, const char *procname);
+/* The same, of app wire ABI minor @minor (an older app's). */
+void fake_app_register_minor(int fd, uint32_t nr_events, const char *procname, uint32_t minor);
 /* EVENT @name ("provider:event"), log level 13. */
 void fake_app_event(int fd, const char *name);
 
