@@ -18,6 +18,9 @@
  *   app-trig typed K       trig:typed(big = UINT64_MAX - K, neg = -K, hx = -2,
  *                          d = 0.1, f = 1.5, msg = "tab\there\nnl\\", a = {K, -1,
  *                          INT32_MIN}, txt = "ab\x01", col = 7, h = {-3, 255} (hex))
+ *   app-trig appctx K      registers the application context provider
+ *                          "$app.c" (answers below, provider()), then
+ *                          trig:error(K, "appctx")
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +30,46 @@
 #include <unistd.h>
 
 #include "tp-trig.h"
+#include "ust/app-context.h"
+#include "ustabi/ustabi.h"
+
+/* "$app.c"'s answers, by NAME: s8 -5, s32 7, u64 UINT64_MAX, f 1.5, d 0.1,
+ * str "tab\there", long 2000 'y' (cut at 1024 when written), bad a type
+ * past the known ones (written as none), anything else none. */
+static void provider(const char *name, struct trawl_ust_app_value *v)
+{
+	static char longs[2001];
+	const char *key = strchr(name, ':') + 1;
+
+	if (!strcmp(key, "s8")) {
+		v->type = TRAWL_USTCTL_APP_S8;
+		v->u.s = -5;
+	} else if (!strcmp(key, "s32")) {
+		v->type = TRAWL_USTCTL_APP_S32;
+		v->u.s = 7;
+	} else if (!strcmp(key, "u64")) {
+		v->type = TRAWL_USTCTL_APP_U64;
+		v->u.u = UINT64_MAX;
+	} else if (!strcmp(key, "f")) {
+		v->type = TRAWL_USTCTL_APP_FLOAT;
+		v->u.f = 1.5f;
+	} else if (!strcmp(key, "d")) {
+		v->type = TRAWL_USTCTL_APP_DOUBLE;
+		v->u.d = 0.1;
+	} else if (!strcmp(key, "str")) {
+		v->type = TRAWL_USTCTL_APP_STRING;
+		v->u.str = "tab\there";
+		v->len = 9;
+	} else if (!strcmp(key, "long")) {
+		memset(longs, 'y', 2000);
+		v->type = TRAWL_USTCTL_APP_STRING;
+		v->u.str = longs;
+		v->len = sizeof(longs);
+	} else if (!strcmp(key, "bad")) {
+		v->type = 99;
+		v->u.s = 1;
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -34,7 +77,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: app-trig error N | warn K | mark WHAT [FILE] | pace K MS | arr K | "
-				"typed K | flood FILE\n");
+				"typed K | flood FILE | appctx K\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "error")) {
@@ -74,6 +117,10 @@ int main(int argc, char **argv)
 
 		tracepoint(trig, typed, UINT64_MAX - (uint64_t)n, (int8_t)-n, -2, 0.1, 1.5f,
 			   "tab\there\nnl\\", a, "ab\x01", 7, h);
+	} else if (!strcmp(argv[1], "appctx")) {
+		if (trawl_ust_app_provider_register("$app.c", provider))
+			return 1;
+		tracepoint(trig, error, n, "appctx");
 	} else if (!strcmp(argv[1], "arr")) {
 		int32_t a[3] = { -1, n, 7 };
 		uint16_t s[2] = { (uint16_t)(n + 1), (uint16_t)(n + 2) };

@@ -21,6 +21,8 @@ occurs", and the other session actions with their rate policies.
                            their captured fields
     triggers.py typed      the C API's typed values (trawl_ctl_capture_value)
                            of a field of each type, beside their text
+    triggers.py appctx     captures of application contexts from a C
+                           program's provider ($app.c:NAME), typed
     triggers.py captures   captures of array and sequence elements (a[1],
                            s[1]; out of range: unavailable), of context
                            fields ($ctx.vpid, vtid, procname, pthread_id,
@@ -262,6 +264,48 @@ def case_notify(e):
         fail("n3: %r" % (e.stats()["n3"],))
 
 
+def case_appctx(e):
+    """Captures of application contexts ($app.PROVIDER:NAME) from a C
+    program's provider (ust-app-trig appctx: its answers there), typed
+    through the C API: signed integers unsigned unless negative and a float
+    a real, as LTTng's msgpack carries them; a string past 1024 bytes cut
+    there, as a channel records it; a type past the known ones, a name the
+    provider does not answer and a provider never registered unavailable;
+    the event's own fields, after the values in the record, as they were."""
+    caps = ["code", "$app.c:s8", "$app.c:s32", "$app.c:u64", "$app.c:f", "$app.c:d",
+            "$app.c:str", "$app.c:long", "$app.c:bad", "$app.c:nokey", "$app.x:y", "msg",
+            "$app.c:s8", "$app.c:s8[0]"]
+    args = []
+    for c in caps:
+        args += ["--capture", c]
+    e.trawl("add-trigger", "--name", "ac", *ERM, "--name=trig:error", *args, "--action", "notify")
+    w = subprocess.Popen([NOTIFY, "-t", "1", str(WAIT_S * 1000), "ac"], env=e.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if w.stdout.readline().strip() != "ready":
+        fail("ust-trig-notify did not get ready: " + w.stderr.read())
+        return
+    a = subprocess.run([APP, "appctx", "3"], env=e.env, capture_output=True, text=True,
+                       timeout=120)
+    if a.returncode:
+        fail("ust-app-trig appctx exited %d: %s" % (a.returncode, a.stderr))
+        return
+    out, err = w.communicate(timeout=WAIT_S + 30)
+    if w.returncode:
+        fail("ust-trig-notify -t exited %d: %s" % (w.returncode, err.strip()))
+        return
+    lines = out.splitlines()
+    text = [l.split(" captures=", 1)[1].split("|") for l in lines if " captures=" in l]
+    typed = [l.split("typed=", 1)[1] for l in lines if l.startswith("  typed=")]
+    want = ["i:3", "i:-5", "u:7", "u:18446744073709551615", "r:1.5", "r:0.10000000000000001",
+            "t:tab\\x09here", "t:" + "y" * 1024, "?", "?", "?", "t:appctx", "i:-5", "?"]
+    want_text = ["3", "-5", "7", "18446744073709551615", "1.5", "0.1", "tab\\x09here",
+                 "y" * 1024, "<unavailable>", "<unavailable>", "<unavailable>", "appctx", "-5",
+                 "<unavailable>"]
+    if typed != want or text != [want_text]:
+        fail("application contexts' captures:\n  typed %r\n  want  %r\n  text  %r\n  want  %r" % (
+            typed, want, text, [want_text]))
+
+
 def case_typed(e):
     """The C API's typed values (ust-trig-notify -t) of one field of each
     type, beside their text: integers beyond int64 and negative, a hex
@@ -491,7 +535,7 @@ def case_consumed(e):
           % (rounds, size))
 
 
-CASES = {"captures": case_captures, "typed": case_typed, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
+CASES = {"captures": case_captures, "typed": case_typed, "appctx": case_appctx, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 
