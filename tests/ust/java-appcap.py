@@ -114,8 +114,10 @@ class Program:
         if r.returncode:
             raise RuntimeError("javac: %s" % r.stderr.strip())
 
-    def argv(self, flavour):
-        return ["java", "-cp", self.cp, "TrawlAppCap", flavour]
+    def argv(self, flavour, mode):
+        # with contexts: it waits until its agent has all of them
+        return ["java", "-cp", self.cp, "TrawlAppCap", flavour] + \
+            ([str(len(CAPS) - 1)] if mode == "contexts" else [])
 
 
 def run_trawl(env, prog, flavour, fl, mode):
@@ -142,7 +144,7 @@ def run_trawl(env, prog, flavour, fl, mode):
         with open(home + "/.lttng/agent.port", "w") as f:
             f.write(port + "\n")
         app_env = dict(env.env, LTTNG_HOME=home, LD_LIBRARY_PATH=COMPAT)
-        r = subprocess.run(prog.argv(flavour), env=app_env, capture_output=True, text=True, timeout=300)
+        r = subprocess.run(prog.argv(flavour, mode), env=app_env, capture_output=True, text=True, timeout=300)
         if r.returncode:
             fail("TrawlAppCap (%s) failed (%d): %s" % (mode, r.returncode, r.stderr.strip()[-2000:]))
         out, err = w.communicate(timeout=180)
@@ -180,7 +182,7 @@ def run_lttng(ref, prog, flavour, fl, mode):
         if w.stdout.readline().strip() != "ready":
             fail("lttngnotify.py did not get ready: " + w.stderr.read())
             return listed
-        r = ref.run(prog.argv(flavour), check=False)
+        r = ref.run(prog.argv(flavour, mode), check=False)
         if r.returncode:
             fail("TrawlAppCap under LTTng (%s) failed (%d): %s" % (mode, r.returncode, r.stderr[-2000:]))
         out, err = w.communicate(timeout=180)

@@ -7,7 +7,10 @@
 // double 2.5, float 1.25, byte -7, short 300, bool true, string
 // "hello world", char 'x'; null for "null" and for any key it does not
 // know). It waits (at most 60 s) until the agent has a rule for logger
-// app.db, logs "cap 1", registers a second retriever "late" (answers
+// app.db and, with a second argument N, N application contexts enabled
+// (the session daemon sends the agent each apart from the rule: a record
+// logged before they came carries none), logs "cap 1", registers a second
+// retriever "late" (answers
 // "late:" + KEY), logs "cap 2", and prints the application contexts its
 // agent was told of ("enabled [...]").
 import java.lang.reflect.Method;
@@ -25,6 +28,16 @@ public class TrawlAppCap {
 		} catch (Exception e) {
 			throw new RuntimeException(e);
 		}
+	}
+
+	/* How many contexts getEnabledAppContexts() holds: entries of a
+	 * provider's name and the map of its contexts. */
+	static int enabled(Object entries) {
+		int n = 0;
+
+		for (Object e : (java.util.Collection<?>) entries)
+			n += ((java.util.Map<?, ?>) ((java.util.Map.Entry<?, ?>) e).getValue()).size();
+		return n;
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -67,10 +80,12 @@ public class TrawlAppCap {
 		ILttngAgent<?> agent = (ILttngAgent<?>) get.invoke(null);
 		Method ctxs = agent.getClass().getMethod("getEnabledAppContexts");
 		ctxs.setAccessible(true);
+		int want = args.length > 1 ? Integer.parseInt(args[1]) : 0;
 		long end = System.nanoTime() + 60_000_000_000L;
-		while (!agent.isEventEnabled("app.db")) {
+		while (!agent.isEventEnabled("app.db") || enabled(ctxs.invoke(agent)) < want) {
 			if (System.nanoTime() > end) {
-				System.err.println("the agent never enabled app.db");
+				System.err.println("the agent never enabled app.db with " + want +
+						   " application contexts: " + ctxs.invoke(agent));
 				System.exit(3);
 			}
 			Thread.sleep(20);
