@@ -6,6 +6,17 @@
 /* The user-space consumer: `trawl-consumerd --ust --fd N` (ust-consumer.c). */
 int trawl_ust_consumer_main(int argc, char **argv);
 
+#include <stdint.h>
+
+/*
+ * trawl_cons_sched_slice - asks the scheduler for time slices of @ns (0:
+ * its default) for the calling thread and the threads it creates after
+ * (sched.c says why). Its policy and nice value are kept; a real-time or
+ * idle thread is left alone. Returns 0 (a kernel without slice requests
+ * ignores them) or a negative errno.
+ */
+int trawl_cons_sched_slice(uint64_t ns);
+
 /* The kernel consumer (kernel-consumer.c, over src/kernel's kernctl.h). */
 /*
  * trawl_kernel_consumer_main - the kernel consumer process:

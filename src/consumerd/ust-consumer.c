@@ -66,6 +66,9 @@
 /* WAKE_IDLE_MS, or TRAWL_UST_WAKE_IDLE_MS from the environment (0: never,
  * for tests that show the wake-ups alone move every packet). */
 static uint64_t wake_idle_ns = WAKE_IDLE_MS * 1000000ull;
+/* The time slice we ask for, in us (sched.c): the shortest the kernel
+ * grants (0.1 ms). */
+#define CONSUMER_SLICE_US 100u
 
 struct cchannel *ucons_channels;
 struct ctrace *ucons_traces;
@@ -550,6 +553,21 @@ int trawl_ust_consumer_main(int argc, char **argv)
 		unsigned long ms = strtoul(getenv("TRAWL_UST_WAKE_IDLE_MS"), NULL, 10);
 
 		wake_idle_ns = ms ? ms * 1000000ull : UINT64_MAX / 4;
+	}
+	{
+		/* A short time slice (sched.c): woken by an app, we run within
+		 * a fraction of a millisecond even when every CPU is busy.
+		 * TRAWL_UST_CONSUMER_SLICE_US overrides it (0: the kernel's
+		 * default, for comparisons). */
+		uint64_t us = CONSUMER_SLICE_US;
+		int err;
+
+		if (getenv("TRAWL_UST_CONSUMER_SLICE_US"))
+			us = strtoull(getenv("TRAWL_UST_CONSUMER_SLICE_US"), NULL, 10);
+		err = trawl_cons_sched_slice(us > 100000 ? 100000000ull : us * 1000);
+		if (err)
+			trawl_log(TRAWL_LOG_WARN, "cannot ask for a %llu us time slice: %s",
+				  (unsigned long long)us, strerror(-err));
 	}
 	if (trawl_cons_bus_init())
 		trawl_log(TRAWL_LOG_WARN, "no SIGBUS handler: a --shm-path buffer file truncated "

@@ -18,6 +18,13 @@ traces read back with babeltrace2 (bt2).
                    packet it closed woke the consumer, and the trace holds
                    exactly its events, in order, none discarded.
     wake.py drain-pid   the same with per-process buffers (--buffers-pid).
+    wake.py slice  the consumer asks the scheduler for 0.1 ms time slices
+                   (src/consumerd/sched.c: so that, woken, it runs at once
+                   on a busy machine): every thread of it has se.slice
+                   100000 ns in /proc, and keeps the nice value it was
+                   started with (this test runs the daemons at its own
+                   nice + 3). Skipped where the kernel takes no slice
+                   requests (before Linux 6.12).
 """
 import os
 import subprocess
@@ -110,6 +117,66 @@ def case_drain(buffers):
         fail("events out of order or repeated")
 
 
+def kernel_takes_slices():
+    """Whether this kernel honours a fair task's sched_attr.sched_runtime:
+    tried in a child process, which asks for 0.1 ms and reads its se.slice."""
+    import ctypes
+    pid = os.fork()
+    if pid == 0:
+        ok = 1
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            # struct sched_attr: size, policy, flags, nice, priority, runtime, ...
+            attr = (ctypes.c_uint8 * 56)()
+            ctypes.memmove(attr, (56).to_bytes(4, "little"), 4)
+            ctypes.memmove(ctypes.addressof(attr) + 16, os.nice(0).to_bytes(4, "little", signed=True), 4)
+            ctypes.memmove(ctypes.addressof(attr) + 24, (100000).to_bytes(8, "little"), 8)
+            if libc.syscall(314, 0, attr, 0) == 0 and slices(os.getpid()) == {100000}:
+                ok = 0
+        finally:
+            os._exit(ok)
+    return os.waitpid(pid, 0)[1] == 0
+
+
+def slices(pid):
+    """The se.slice (ns) of each thread of @pid, as a set."""
+    out = set()
+    for task in os.listdir("/proc/%d/task" % pid):
+        for line in open("/proc/%d/task/%s/sched" % (pid, task)):
+            if line.startswith("se.slice"):
+                out.add(int(line.split(":")[1]))
+    return out
+
+
+def case_slice():
+    if os.uname().machine != "x86_64" or not kernel_takes_slices():
+        print("SKIP: this kernel takes no time-slice requests")
+        sys.exit(77)
+    nice = os.nice(3)
+    e = Env()
+    try:
+        e.trawl("create", "s", "--output", e.out)
+        e.trawl("enable-event", "-u", "tall:seq")
+        e.trawl("start")
+        if e.app(1, 1000, 5000).wait(120) != 0:
+            fail("the app failed")
+        pid = e.consumer_pid()
+        if not pid:
+            fail("no user-space consumer found")
+            return
+        got = slices(pid)
+        cnice = int(open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()[16])
+        e.trawl("stop")
+    finally:
+        e.close()
+    print("slice: the consumer's threads' se.slice %s ns, nice %d (started at %d)" %
+          (sorted(got), cnice, nice))
+    if got != {100000}:
+        fail("the consumer's time slices are %s ns, not the 100000 it asks for" % sorted(got))
+    if cnice != nice:
+        fail("the consumer's nice is %d, not the %d it was started with" % (cnice, nice))
+
+
 def main():
     case = sys.argv[1] if len(sys.argv) > 1 else ""
     if case == "idle":
@@ -118,8 +185,10 @@ def main():
         case_drain([])
     elif case == "drain-pid":
         case_drain(["--buffers-pid"])
+    elif case == "slice":
+        case_slice()
     else:
-        sys.exit("usage: wake.py idle|drain|drain-pid")
+        sys.exit("usage: wake.py idle|drain|drain-pid|slice")
     if FAILS:
         sys.exit(1)
 
