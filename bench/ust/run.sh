@@ -18,7 +18,11 @@
 # files: trawl-consumerd vs lttng-consumerd, same runs. Consumer wake-up rows:
 # the times their threads went to sleep (voluntary context switches, every
 # thread's) per second, from start to the end of stop, and idle: 2 s with the
-# session started and the app gone (first run only).
+# session started and the app gone (first run only); and per GB of stream
+# files. "ceiling 2P/(P+X)": the 2-thread/1-thread ratio the consumer's
+# measured CPU per event (X) leaves the producers (P ns an event) on 2 CPUs.
+# "8 threads at R ev/s": 8 threads paced together at LTTng's 1-thread rate
+# of the run (anchor.c's RATE), default channel, both tracers' discards.
 # Traces go to tmpfs (/dev/shm, or $BENCH_OUT): this disk writes ~210 MB/s,
 # less than either tracer produces, and the disk is not what is measured.
 # Both consumers sleep until an app closes a packet (their default for user
@@ -192,13 +196,13 @@ run_trawl() {
 	"$B/trawl" start >/dev/null || return 1
 	pids=$(cons_pids_trawl)
 	c0=$(cpu_tasks $pids); w0=$(wake_tasks $pids); t0=$(date +%s%N)
-	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N"
+	"$B/bench-ust-anchor-trawl" "$mode" "$th" "$N" ${RATE:+"$RATE"}
 	idle=$(idle_wakes $pids)
 	"$B/trawl" stop >/dev/null
 	c1=$(cpu_tasks $pids); w1=$(wake_tasks $pids); t1=$(date +%s%N)
 	"$B/trawl" destroy >/dev/null
 	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
-	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle"
+	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle $(cpu_delta "$w0" "$w1")"
 	rm -rf "$out"
 }
 
@@ -212,13 +216,13 @@ run_lttng() {
 	lttng start "$s" >/dev/null || return 1
 	pids=$(cons_pids_lttng)
 	c0=$(cpu_tasks $pids); w0=$(wake_tasks $pids); t0=$(date +%s%N)
-	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N"
+	"$B/bench-ust-anchor-lttng" "$mode" "$th" "$N" ${RATE:+"$RATE"}
 	idle=$(idle_wakes $pids)
 	lttng stop "$s" >/dev/null
 	c1=$(cpu_tasks $pids); w1=$(wake_tasks $pids); t1=$(date +%s%N)
 	lttng destroy "$s" >/dev/null
 	disk_stats "$out" "$N" "$(cpu_delta "$c0" "$c1")"
-	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle"
+	echo "$(per_s "$(cpu_delta "$w0" "$w1")" "$t0" "$t1") $idle $(cpu_delta "$w0" "$w1")"
 	rm -rf "$out"
 }
 
@@ -250,11 +254,19 @@ measure() { # TRACER
 	local tr=$1 f big=(--subbuf-size 4M --num-subbuf 8) extra=()
 	f=( $(IDLE=1 run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
 	R[$tr.ns1]=${f[1]}; R[$tr.bpe]=${f[4]}; R[$tr.cpe]=${f[5]}; R[$tr.disc1]=${f[6]}; R[$tr.cpu1]=${f[7]}
-	R[$tr.wake1]=${f[8]}; R[$tr.idle]=${f[9]}
+	R[$tr.wake1]=${f[8]}; R[$tr.idle]=${f[9]}; R[$tr.wn1]=${f[10]}
 	f=( $(run_$tr tp 2 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
-	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}; R[$tr.cpu2]=${f[7]}; R[$tr.wake2]=${f[8]}
+	R[$tr.eps2]=${f[3]}; R[$tr.disc2]=${f[6]}; R[$tr.cpu2]=${f[7]}; R[$tr.wake2]=${f[8]}; R[$tr.wn2]=${f[10]}
+	R[$tr.bpe2]=${f[4]}
 	f=( $(run_$tr tp 1 anchor:ev "${extra[@]}" | tr '\n' ' ') )
 	R[$tr.nsdef]=${f[1]}; R[$tr.discdef]=${f[6]}; R[$tr.cpudef]=${f[7]}; R[$tr.wakedef]=${f[8]}
+	R[$tr.wndef]=${f[10]}; R[$tr.bpedef]=${f[4]}
+	# 8 threads on the 2 CPUs, together at LTTng's 1-thread rate of this
+	# run (measured first), the default channel: what a program with
+	# more threads than CPUs at a rate LTTng-UST sustains loses.
+	R[pace.rate]=$(awk -v ns="${R[lttng.ns1]}" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print 7700000 }')
+	f=( $(RATE=${R[pace.rate]} run_$tr tp 8 anchor:ev | tr '\n' ' ') )
+	R[$tr.discpace]=${f[6]}; R[$tr.epspace]=${f[3]}
 	# A filter that half the events pass (a is the loop counter): both
 	# tracers evaluate it before reserving; rejected events cost no space.
 	f=( $(FILTER='(a & 1) == 0' run_$tr tp 1 anchor:ev "${big[@]}" "${extra[@]}" | tr '\n' ' ') )
@@ -350,6 +362,15 @@ printf "%-34s %14s %14s %8s\n" "  for scale: ratio floor" "" "" "$([ -n "${R[clo
 echo "  (floor: trawl's clock read alone over LTTng-UST's whole event; the fastest of 51 short rounds of each read)"
 printf "%-34s %14s %14s %8s\n" "2 threads, aggregate events/s" "${R[lttng.eps2]}" "${R[trawl.eps2]}" "$(ratio "${R[trawl.eps2]}" "${R[lttng.eps2]}")"
 printf "%-34s %14s %14s\n" "2 threads / 1 thread rate" "$(ratio "${R[lttng.eps2]}" "$(eps1 "${R[lttng.ns1]}")")" "$(ratio "${R[trawl.eps2]}" "$(eps1 "${R[trawl.ns1]}")")"
+# What the consumer's CPU per byte allows two threads on two CPUs: the
+# producers (P ns an event, 1 thread) and the consumer (X ns of CPU an
+# event, its CPU time over the events of the 2-thread run) share the 2 CPUs,
+# so at best 2 events take P + X of CPU each: 2P / (P + X) times one thread.
+xns() { awk -v c="$1" -v b="$2" 'BEGIN { if (c > 0 && b > 0) printf "%.1f", c * b / 1000; else print "-" }'; }
+ceil2() { awk -v p="$1" -v x="$2" 'BEGIN { if (p > 0 && x > 0) printf "%.2f", 2 * p / (p + x); else print "-" }'; }
+for tr in lttng trawl; do R[$tr.x2]=$(xns "${R[$tr.cpu2]}" "${R[$tr.bpe2]}"); done
+printf "%-34s %14s %14s\n" "  ceiling 2P/(P+X)" "$(ceil2 "${R[lttng.ns1]}" "${R[lttng.x2]}")" "$(ceil2 "${R[trawl.ns1]}" "${R[trawl.x2]}")"
+printf "%-34s %14s %14s\n" "  X: consumer CPU ns/event, 2 thr." "${R[lttng.x2]}" "${R[trawl.x2]}"
 printf "%-34s %14s %14s %8s\n" "no consumer: 1 thread events/s" "${R[lttng.snap1]}" "${R[trawl.snap1]}" "$(ratio "${R[trawl.snap1]}" "${R[lttng.snap1]}")"
 printf "%-34s %14s %14s %8s\n" "no consumer: 2 threads events/s" "${R[lttng.snap2]}" "${R[trawl.snap2]}" "$(ratio "${R[trawl.snap2]}" "${R[lttng.snap2]}")"
 printf "%-34s %14s %14s\n" "no consumer: 2 threads / 1 thread" "$(ratio "${R[lttng.snap2]}" "${R[lttng.snap1]}")" "$(ratio "${R[trawl.snap2]}" "${R[trawl.snap1]}")"
@@ -370,6 +391,9 @@ printf "%-34s %14s %14s\n" "discarded, 1 thread, big channel" "${R[lttng.disc1]}
 printf "%-34s %14s %14s\n" "discarded, 2 threads, big channel" "${R[lttng.disc2]}" "${R[trawl.disc2]}"
 printf "%-34s %14s %14s %8s\n" "default channel: ns/event" "${R[lttng.nsdef]}" "${R[trawl.nsdef]}" "$(ratio "${R[trawl.nsdef]}" "${R[lttng.nsdef]}")"
 printf "%-34s %14s %14s\n" "default channel: discarded" "${R[lttng.discdef]}" "${R[trawl.discdef]}"
+printf "%-34s %14s %14s\n" "8 threads paced, default: discarded" "${R[lttng.discpace]}" "${R[trawl.discpace]}"
+printf "%-34s %14s %14s\n" "  same, events/s reached" "${R[lttng.epspace]}" "${R[trawl.epspace]}"
+echo "  (paced: 8 threads together at ${R[pace.rate]} events/s, LTTng's 1-thread rate of this run, in bursts of 1000 events)"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 1 thread" "${R[lttng.cpu1]}" "${R[trawl.cpu1]}" "$(ratio "${R[trawl.cpu1]}" "${R[lttng.cpu1]}")"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, 2 threads" "${R[lttng.cpu2]}" "${R[trawl.cpu2]}" "$(ratio "${R[trawl.cpu2]}" "${R[lttng.cpu2]}")"
 printf "%-34s %14s %14s %8s\n" "consumer CPU ms/GB, default ch." "${R[lttng.cpudef]}" "${R[trawl.cpudef]}" "$(ratio "${R[trawl.cpudef]}" "${R[lttng.cpudef]}")"
@@ -378,7 +402,22 @@ printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, 1 thread" "${R[lttng.wake1]
 printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, 2 threads" "${R[lttng.wake2]}" "${R[trawl.wake2]}" "$(ratio "${R[trawl.wake2]}" "${R[lttng.wake2]}")"
 printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, default ch." "${R[lttng.wakedef]}" "${R[trawl.wakedef]}" "$(ratio "${R[trawl.wakedef]}" "${R[lttng.wakedef]}")"
 printf "%-34s %14s %14s %8s\n" "consumer wake-ups/s, idle" "${R[lttng.idle]}" "${R[trawl.idle]}" "$(ratio "${R[trawl.idle]}" "${R[lttng.idle]}")"
-echo "  (sleeps of every consumer thread per second, run and stop; idle: 2 s with the session started, the app gone)"
+# Per GB of stream files: trawl's apps produce more bytes a second, so a
+# consumer woken once a packet wakes more often a second for the same work.
+per_gb() { awk -v w="$1" -v b="$2" -v n="$N" -v d="$3" 'BEGIN { if (w != "" && b > 0 && n > d) printf "%.0f", w / (b * (n - d) / 1e9); else print "-" }'; }
+for k in 1 2 def; do
+	for tr in lttng trawl; do
+		bp=${R[$tr.bpe]}
+		[ $k = 2 ] && bp=${R[$tr.bpe2]}
+		[ $k = def ] && bp=${R[$tr.bpedef]}
+		d=${R[$tr.disc$k]}
+		R[$tr.wgb$k]=$(per_gb "${R[$tr.wn$k]}" "$bp" "${d:-0}")
+	done
+done
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/GB, 1 thread" "${R[lttng.wgb1]}" "${R[trawl.wgb1]}" "$(ratio "${R[trawl.wgb1]}" "${R[lttng.wgb1]}")"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/GB, 2 threads" "${R[lttng.wgb2]}" "${R[trawl.wgb2]}" "$(ratio "${R[trawl.wgb2]}" "${R[lttng.wgb2]}")"
+printf "%-34s %14s %14s %8s\n" "consumer wake-ups/GB, default ch." "${R[lttng.wgbdef]}" "${R[trawl.wgbdef]}" "$(ratio "${R[trawl.wgbdef]}" "${R[lttng.wgbdef]}")"
+echo "  (sleeps of every consumer thread per second, or per GB of stream files, run and stop; idle: 2 s with the session started, the app gone)"
 printf "%-34s %14s %14s %8s\n" "perf:thread:page-fault, ns/event*" "${R[lttng.perf]}" "${R[trawl.perf]}" "$(ratio "${R[trawl.perf]}" "${R[lttng.perf]}")"
 printf "%-34s %14s %14s\n" "  same, discarded" "${R[lttng.perfdisc]}" "${R[trawl.perfdisc]}"
 printf "%-34s %14s %14s\n" "prio + nice, ns/event*" "-" "${R[trawl.prionice]}"
