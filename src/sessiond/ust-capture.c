@@ -307,28 +307,6 @@ struct app_span {
 	size_t off, len; /* the value's bytes (a string's without its NUL) */
 };
 
-static size_t app_value_size(uint32_t type)
-{
-	switch (type) {
-	case TRAWL_USTCTL_APP_S8:
-	case TRAWL_USTCTL_APP_U8:
-		return 1;
-	case TRAWL_USTCTL_APP_S16:
-	case TRAWL_USTCTL_APP_U16:
-		return 2;
-	case TRAWL_USTCTL_APP_S32:
-	case TRAWL_USTCTL_APP_U32:
-	case TRAWL_USTCTL_APP_FLOAT:
-		return 4;
-	case TRAWL_USTCTL_APP_S64:
-	case TRAWL_USTCTL_APP_U64:
-	case TRAWL_USTCTL_APP_DOUBLE:
-		return 8;
-	default:
-		return 0; /* NONE (a string is sized by its NUL) */
-	}
-}
-
 /*
  * Lays out the @nr application values at @p (@len bytes, the app's) in
  * @as: how many are whole, in order (@nr if all are); *@end: the bytes the
@@ -360,7 +338,7 @@ static uint32_t app_layout(const unsigned char *p, size_t len, uint32_t nr, stru
 			as[i].len = (size_t)(nul - (p + as[i].off));
 			n = as[i].len + 1;
 		} else {
-			as[i].len = n = app_value_size(as[i].type);
+			as[i].len = n = trawl_ustctl_app_type_size(as[i].type);
 		}
 		if (n > len - as[i].off)
 			break;

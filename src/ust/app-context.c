@@ -180,26 +180,9 @@ static uint32_t string_len(const struct trawl_ust_app_value *v)
 
 static uint32_t value_size(const struct trawl_ust_app_value *v)
 {
-	switch (v->type) {
-	case TRAWL_USTCTL_APP_S8:
-	case TRAWL_USTCTL_APP_U8:
-		return 1;
-	case TRAWL_USTCTL_APP_S16:
-	case TRAWL_USTCTL_APP_U16:
-		return 2;
-	case TRAWL_USTCTL_APP_S32:
-	case TRAWL_USTCTL_APP_U32:
-	case TRAWL_USTCTL_APP_FLOAT:
-		return 4;
-	case TRAWL_USTCTL_APP_S64:
-	case TRAWL_USTCTL_APP_U64:
-	case TRAWL_USTCTL_APP_DOUBLE:
-		return 8;
-	case TRAWL_USTCTL_APP_STRING:
+	if (v->type == TRAWL_USTCTL_APP_STRING)
 		return string_len(v) + 1;
-	default:
-		return 0;
-	}
+	return trawl_ustctl_app_type_size(v->type);
 }
 
 size_t trawl_ust_app_ctx_get(const struct trawl_ust_app_ctx *a, struct trawl_ust_app_value *v)

@@ -132,6 +132,31 @@ enum trawl_ustctl_app_type {
 	TRAWL_USTCTL_NR_APP_TYPES = 12,
 };
 
+/* The bytes of a fixed-width value of @type in a record; 0 for NONE, a
+ * STRING (sized by its NUL) and an unknown type. The app writes by it, the
+ * daemon parses by it. */
+static inline unsigned trawl_ustctl_app_type_size(uint32_t type)
+{
+	switch (type) {
+	case TRAWL_USTCTL_APP_S8:
+	case TRAWL_USTCTL_APP_U8:
+		return 1;
+	case TRAWL_USTCTL_APP_S16:
+	case TRAWL_USTCTL_APP_U16:
+		return 2;
+	case TRAWL_USTCTL_APP_S32:
+	case TRAWL_USTCTL_APP_U32:
+	case TRAWL_USTCTL_APP_FLOAT:
+		return 4;
+	case TRAWL_USTCTL_APP_S64:
+	case TRAWL_USTCTL_APP_U64:
+	case TRAWL_USTCTL_APP_DOUBLE:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
 /*
  * 1 if @name is an application context's name both sides accept:
  * "$app.PROVIDER:NAME", PROVIDER and NAME each at least one of
