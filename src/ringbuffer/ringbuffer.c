@@ -619,6 +619,9 @@ uint64_t trawl_rb_reader_resume(struct trawl_rb_reader *r)
 	cur = (gen << nshift) + slot;
 	/* The dead reader's next packet is that many packets before it. */
 	r->count = cur - ((cur - (cons >> rb->subbuf_shift)) & pmask);
+	/* The count the dead reader gave out by its last put: a packet closed
+	 * late can hold a higher one than the next packet's (reader_get()). */
+	r->discarded = __atomic_load_n(&rb->ctrl->consumed_discarded, __ATOMIC_RELAXED);
 	return r->count;
 }
 
@@ -631,6 +634,9 @@ int trawl_rb_reader_put(struct trawl_rb_reader *r)
 	r->count++;
 	if (r->keep)
 		return 0;
+	/* Before consumed: a reader resuming from that position (acquire)
+	 * sees the count given out with the packets before it. */
+	__atomic_store_n(&r->rb.ctrl->consumed_discarded, r->discarded, __ATOMIC_RELAXED);
 	/* Release: pairs with the producers' acquire load of consumed; our
 	 * reads of the slot are done before they write it again. */
 	__atomic_store_n(&r->rb.ctrl->consumed, (r->count << r->rb.subbuf_shift) & TRAWL_RB_POS_MASK,

@@ -162,6 +162,12 @@ struct trawl_rb_ctrl {
 	 * writers given the stream that cannot wake it (0: none). */
 	uint32_t wake_armed;
 	uint32_t wake_legacy;
+	/* The reader's: the highest events_discarded it gave out by its last
+	 * put (trawl_rb_reader_put()), so that a reader taking over from a
+	 * dead one never gives out less (trawl_rb_reader_resume()); 0 in a
+	 * buffer whose reader never put a packet, or that an older reader
+	 * read. Producers never look at it. */
+	uint64_t consumed_discarded;
 	uint64_t lost_full __attribute__((aligned(64)));
 	uint64_t lost_big;
 	/*
@@ -177,6 +183,8 @@ struct trawl_rb_ctrl {
 
 _Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, reserve) == 64,
 	       "the control page's first line keeps its layout (crash.h reads old files)");
+_Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, lost_full) == 192,
+	       "consumed_discarded lives in the consumer's line: the lost counters stay where they were");
 _Static_assert(__builtin_offsetof(struct trawl_rb_ctrl, meta) == 256,
 	       "lost_tally lives in the lost counters' line: the sub-buffers' facts stay where they were");
 
@@ -714,7 +722,9 @@ int trawl_rb_reader_put(struct trawl_rb_reader *r);
  * 2^36 / S packets; the producers' position and the commit count of its
  * slot (cumulative over the slot's uses, 64 bits) give the absolute
  * generation, so packet_seq_num and the commit checks carry on exactly as
- * if the reader had never died, however far the stream is. Call right
+ * if the reader had never died, however far the stream is; and
+ * ctrl->consumed_discarded, the highest events_discarded it gave out, so
+ * that the count given out never goes down across the two readers either. Call right
  * after trawl_rb_reader_init(). Returns the new r->count. Nothing read here
  * is trusted: a scribbled control page only makes the count wrong, which
  * the reader then sees as corrupt packets.

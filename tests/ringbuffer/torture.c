@@ -18,9 +18,10 @@
  * packet its predecessor had not given back, and the accounting stays
  * exact. Before the threads start, resume mode also checks a stream set up
  * as if 2^36 bytes and more had gone through it (beyond what positions
- * hold): the resumed count is absolute. In every mode, half of the events
- * are committed to the slot's second count (commit_cpu), which every reader
- * must add to the first.
+ * hold): the resumed count is absolute, and the events_discarded given
+ * out does not go down from one reader to the next. In every mode, half of
+ * the events are committed to the slot's second count (commit_cpu), which
+ * every reader must add to the first.
  *
  * The clock is the TSC where there is one, or CLOCK_MONOTONIC with the
  * fourth argument "monotonic": trawl_rb_reserve_try() reads each inline.
@@ -251,6 +252,8 @@ static void check_far(void)
 		struct trawl_rb_meta *m = &far.ctrl->meta[p % n];
 
 		m->ts_begin = m->ts_end = 1000 + p;
+		/* a's closer was preempted before it read the lost count */
+		m->discarded = p == a ? 50 : p > a ? 30 : 0;
 		m->content_end = TRAWL_RB_PACKET_START;
 		/* p's use of its slot is p / n: complete, or begun (header and 100 bytes) */
 		m->commit = p < a + 2 ? (p / n + 1) * S : p / n * S + TRAWL_RB_PACKET_START + 100;
@@ -268,6 +271,23 @@ static void check_far(void)
 		     (unsigned long long)a);
 	else if (trawl_rb_reader_get(&r, &pkt) || pkt.seq != a || pkt.ts_begin != 1000 + a)
 		FAIL("far: packet %llu not readable after resuming", (unsigned long long)a);
+	else if (pkt.discarded != 50 || trawl_rb_reader_put(&r))
+		FAIL("far: packet %llu says %llu discarded, not 50", (unsigned long long)a,
+		     (unsigned long long)pkt.discarded);
+	trawl_rb_reader_fini(&r);
+	/* That reader dies after its put: the next one gives packet a + 1,
+	 * closed before a's closer read the lost count (30 < 50), as 50, as
+	 * the dead reader would have: a CTF reader takes differences. */
+	memset(&r, 0, sizeof(r));
+	r.rb = far;
+	if (trawl_rb_reader_init(&r) || trawl_rb_reader_resume(&r) != a + 1)
+		FAIL("far: resumed at packet %llu, not %llu", (unsigned long long)r.count,
+		     (unsigned long long)a + 1);
+	else if (trawl_rb_reader_get(&r, &pkt) || pkt.seq != a + 1)
+		FAIL("far: packet %llu not readable after resuming", (unsigned long long)a + 1);
+	else if (pkt.discarded != 50)
+		FAIL("far: events_discarded went down across readers: %llu after 50",
+		     (unsigned long long)pkt.discarded);
 	trawl_rb_reader_fini(&r);
 	trawl_rb_unmap(&far);
 }
