@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,12 +31,60 @@ extern char **environ;
 struct ust_consumer *consumers;
 uint64_t next_trace_key; /* unique in the daemon: consumers are shared */
 
+#ifndef P_PIDFD
+#define P_PIDFD 3 /* waitid()'s idtype for a pidfd (Linux 5.4) */
+#endif
+
+/* A consumer's pidfd in the loop: it went, reaped through the pidfd (the
+ * process it names, never a later one with its pid). */
+static void cons_gone(int fd, short revents, void *arg)
+{
+	siginfo_t si;
+
+	(void)revents;
+	(void)arg;
+	memset(&si, 0, sizeof(si));
+	if (waitid((idtype_t)P_PIDFD, (id_t)fd, &si, WEXITED | WNOHANG) == 0 && !si.si_pid)
+		return; /* not yet */
+	sd_watch_del(fd);
+	close(fd);
+}
+
+/*
+ * Reaps @pid, a consumer that was killed or told to quit, once it is gone,
+ * without waiting for it: the loop watches its pidfd. SIGKILL ends a
+ * process only once it leaves the kernel, and the owner's file system (a
+ * FUSE file system of theirs, a stopped NFS server) holds a consumer
+ * writing there, unkillable, for as long as it likes: a waitpid() for it
+ * held the root daemon, everyone's commands behind it
+ * (security-held-consumer). If the pidfd cannot be had, @pid stays a
+ * zombie until the daemon exits.
+ */
+static void cons_reap_later(pid_t pid)
+{
+	int fd;
+
+	if (waitpid(pid, NULL, WNOHANG) != 0)
+		return; /* gone, reaped now (or not ours any more) */
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0 || sd_watch_add(fd, cons_gone, NULL)) {
+		if (fd >= 0)
+			close(fd);
+		sd_log("user-space consumer (pid %d): not gone after it was stopped, and cannot be "
+		       "watched: left unreaped", (int)pid);
+		return;
+	}
+	sd_watch_nested(fd, 1);
+}
+
 /*
  * Waits for a consumer that closed its end (or was found dead) to be gone
  * for good: one that is still running (it closes its socket only as it
  * exits, or on a protocol error) is killed first, since the one started
- * in its place reads the same ring buffers. Bounded: 2 s. Returns 1 with
- * *@status set once reaped, else 0.
+ * in its place reads the same ring buffers. Bounded: 2 s (one the kernel
+ * holds longer is reaped when it goes, cons_reap_later(), and none is
+ * started in its place until then). Returns 1 with *@status set once
+ * reaped, else 0.
  */
 static int cons_reap(struct ust_consumer *c, int *status)
 {
@@ -51,6 +100,7 @@ static int cons_reap(struct ust_consumer *c, int *status)
 			kill(c->pid, SIGKILL);
 		nanosleep(&ms, NULL);
 	}
+	cons_reap_later(c->pid);
 	return 0;
 }
 
@@ -957,10 +1007,35 @@ void cons_put(struct trawl_domain_session *s)
 	cons_free(c);
 }
 
-/* Stops (if alive) and frees a consumer no session uses. */
+/*
+ * Waits at most @ms for @pid, told to quit, to exit (the daemon's exit: a
+ * consumer writes its last packets before it answers QUIT). 0 once reaped,
+ * else -1.
+ */
+static int cons_wait_gone(pid_t pid, int ms)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), ret;
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	if (fd < 0)
+		return waitpid(pid, NULL, WNOHANG) != 0 ? 0 : -1;
+	do
+		ret = poll(&p, 1, ms);
+	while (ret < 0 && errno == EINTR);
+	close(fd);
+	return waitpid(pid, NULL, WNOHANG) != 0 ? 0 : -1;
+}
+
+/*
+ * Stops (if alive) and frees a consumer no session uses. A consumer that
+ * is not gone at once (one killed earlier that its owner's file system
+ * still holds; at the daemon's exit, one told to quit still at work past
+ * 10 s) is not waited for: cons_reap_later().
+ */
 void cons_free(struct ust_consumer *c)
 {
 	struct ust_consumer **pp;
+	int told = c->alive;
 
 	c->restarting = 1; /* told to quit: never started again */
 	if (c->alive) {
@@ -974,7 +1049,8 @@ void cons_free(struct ust_consumer *c)
 		close(c->fd);
 		c->alive = 0;
 	}
-	waitpid(c->pid, NULL, 0);
+	if (!told || cons_wait_gone(c->pid, 10000))
+		cons_reap_later(c->pid);
 	for (pp = &consumers; *pp; pp = &(*pp)->next) {
 		if (*pp == c) {
 			*pp = c->next;

@@ -8,12 +8,15 @@ file HOLD exists, the requests of the root session daemon's children
 (processes of the daemon, pid DAEMON, that have not run another program:
 the children that make, move and remove folders as the owner) are held,
 unanswered, and the file HOLD.held says so; once HOLD is gone they are
-answered, as everyone else's always are. What a hostile owner's FUSE
-file system (or a stopped NFS server) does to whoever walks it.
+answered, as everyone else's always are. With WHO "consumer", the
+requests held are those of the daemon's user-space consumers instead
+(its children running trawl-consumerd, as the owner). What a hostile
+owner's FUSE file system (or a stopped NFS server) does to whoever walks
+it.
 
 Speaks the kernel's FUSE protocol on /dev/fuse itself (no libfuse).
 
-usage: fuse-gate.py MOUNT TARGET UID GID DAEMON HOLD
+usage: fuse-gate.py MOUNT TARGET UID GID DAEMON HOLD [children|consumer]
 """
 import ctypes
 import errno
@@ -23,6 +26,7 @@ import struct
 import sys
 
 MOUNT, TARGET, UID, GID, DAEMON, HOLD = sys.argv[1:7]
+WHO = sys.argv[7] if len(sys.argv) > 7 else "children"
 UID, GID, DAEMON = int(UID), int(GID), int(DAEMON)
 TARGET = TARGET.encode()
 
@@ -56,7 +60,8 @@ def reply(fd, unique, err=0, body=b""):
 
 
 def daemon_child(pid):
-    """A child of the daemon that has not run another program."""
+    """A child of the daemon that has not run another program (WHO
+    "consumer": one running trawl-consumerd)."""
     try:
         with open("/proc/%d/stat" % pid) as f:
             st = f.read()
@@ -64,7 +69,7 @@ def daemon_child(pid):
         return False
     comm = st[st.index("(") + 1:st.rindex(")")]
     ppid = int(st[st.rindex(")") + 2:].split()[1])
-    return ppid == DAEMON and comm == "trawl-sessiond"
+    return ppid == DAEMON and comm == ("trawl-consumerd" if WHO == "consumer" else "trawl-sessiond")
 
 
 def answer(fd, req):

@@ -61,12 +61,24 @@
 #        rotation exits 0, the archive holds the chunk's 1,000 events
 #        (babeltrace2); each held create is told in one line that the
 #        daemon exited while it waited for the owner's file system.
+#   consumer  the member's user-space consumer (trawl-consumerd, running
+#        as them) held in the kernel by their file system as it walks to a
+#        new program's trace folder (a per-process session's output on it),
+#        which SIGKILL cannot end until the file system answers. The daemon
+#        takes it for hung (30 s) and kills it; the member then destroys
+#        the session: the daemon freed the consumer and waited for it to be
+#        gone (waitpid(), no bound), everyone's commands behind, for as long
+#        as the file system held it: root's `trawl list` unanswered after
+#        10 s (three times in a row). Now a consumer not gone at once is
+#        reaped when it goes (its pidfd watched by the loop): root's list
+#        and another member's session are answered while it is held, the
+#        destroy returns, and once let go the consumer is reaped (no zombie).
 #
-# usage: held-owner.sh shm|elf|elf-flood|cap|exit
+# usage: held-owner.sh shm|elf|elf-flood|cap|exit|consumer
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/gate.sh"
 
-MODE=${1:?usage: held-owner.sh shm|elf|elf-flood|cap|exit}
+MODE=${1:?usage: held-owner.sh shm|elf|elf-flood|cap|exit|consumer}
 users_or_skip
 [ "${MODE#elf}" != "$MODE" ] || have_ust || { echo "SKIP: no user-space consumer"; exit 77; }
 command -v babeltrace2 >/dev/null || { echo "SKIP: babeltrace2 missing"; exit 77; }
@@ -106,7 +118,9 @@ case $MODE in elf | shm) OWNER_MS=20000 ;; esac
 "$BIN/trawl-sessiond" --daemonize --limit owner-ms=$OWNER_MS ||
 	{ echo "FAIL: the root daemon did not start"; exit 1; }
 DPID=$(cat "$TRAWL_ROOT_RUNTIME_DIR/sessiond.lock")
-gate_mount "$G" "$DPID" # F: the member's folder, through their FUSE file system
+# F: the member's folder, through their FUSE file system (consumer: which
+# holds the member's consumers, not the daemon's children)
+gate_mount "$G" "$DPID" "$([ "$MODE" = consumer ] && echo consumer)"
 
 gt() { as "$G" "$@"; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -531,5 +545,64 @@ if [ "$MODE" = exit ]; then
 	rm -f "$T/gate.hold"
 	finish
 fi
-echo "usage: held-owner.sh shm|elf|elf-flood|cap|exit"
+if [ "$MODE" = consumer ]; then
+	LOG=$TRAWL_ROOT_RUNTIME_DIR/sessiond.log
+	G2=trawlhq$$ # another member, not held
+	mkuser "$G2" tracing || { echo "SKIP: useradd failed"; exit 77; }
+	expect 0 gt create H -o "$F/h" || finish
+	expect 0 gt enable-channel -u --buffers-pid chp -s H || finish
+	expect 0 gt enable-event -u tall:seq -c chp -s H || finish
+	expect 0 gt start H || finish
+	hold
+	# a program: the consumer walks to its trace folder, and is held there
+	APP_ENV=LOSS_APP_HOLD=1 app 100 1
+	held_wait "$APP" "the consumer's walk to a program's trace folder" || finish
+	CPID=$(awk 'NR == 1 {print $1}' "$T/gate.hold.held")
+	echo "the member's consumer (pid $CPID) held: $(tr -d '\n' <"/proc/$CPID/stat" | cut -d' ' -f3) state"
+	# the daemon gives up on it (30 s without an answer while one is owed)
+	q="user-space consumer (pid $CPID) did not answer within"
+	for k in $(seq 900); do grep -qF "$q" "$LOG" && break; sleep 0.1; done
+	grep -qF "$q" "$LOG" || fail "the daemon did not give up on the held consumer: $(tail -3 "$LOG")"
+	# the member destroys the session: the consumer, killed, is still held
+	t0=$(ms)
+	gt destroy H >"$T/d.out" 2>"$T/d.err" &
+	dpid=$!
+	worst=0 tries=
+	for k in 1 2 3; do
+		sleep 1
+		t1=$(ms)
+		timeout 10 "$TRAWL" list >"$T/root.out" 2>&1 ||
+			fail "root's list failed (10 s) while the consumer is held: $(cat "$T/root.out")"
+		t=$(($(ms) - t1))
+		tries="$tries $t"
+		[ "$t" -gt "$worst" ] && worst=$t
+	done
+	echo "the consumer held, destroy sent: root's list answered in$tries ms"
+	[ "$worst" -lt 5000 ] || fail "root's list took $worst ms while the consumer is held"
+	timeout 10 runuser -u "$G2" -- env HOME="$T/$G2" TRAWL_RUNTIME_DIR="$T/$G2/run" \
+		TRAWL_ROOT_RUNTIME_DIR="$TRAWL_ROOT_RUNTIME_DIR" sh -c \
+		'"$0" create O -o "$1/o" && "$0" destroy O' "$TRAWL" "$T/$G2" >"$T/o.out" 2>&1 ||
+		fail "another member's create and destroy failed while the consumer is held: $(cat "$T/o.out")"
+	for k in $(seq 300); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$dpid" 2>/dev/null; then
+		fail "the member's destroy did not return while the consumer is held"
+	else
+		wait "$dpid"
+		echo "destroy: exit $? after $(($(ms) - t0)) ms: $(cat "$T/d.out" "$T/d.err" | tr '\n' ' ')"
+	fi
+	kill -0 "$CPID" 2>/dev/null || fail "the held consumer is gone before the file system answered"
+	# let go: the consumer ends, and is reaped (no zombie of the daemon's)
+	rm -f "$T/gate.hold"
+	for k in $(seq 300); do
+		[ -e "/proc/$CPID" ] || break
+		"$TRAWL" list >/dev/null 2>&1
+		sleep 0.1
+	done
+	[ -e "/proc/$CPID" ] &&
+		fail "the consumer (pid $CPID) was not reaped once let go: $(cut -d' ' -f3 "/proc/$CPID/stat")"
+	kill "$APP" 2>/dev/null
+	expect 0 "$TRAWL" list || fail "root's list failed at the end"
+	finish
+fi
+echo "usage: held-owner.sh shm|elf|elf-flood|cap|exit|consumer"
 exit 2
