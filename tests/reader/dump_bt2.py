@@ -20,9 +20,24 @@ def put_string(b):
     return "".join(out)
 
 
+def enum_labels(f):
+    """The labels of enumeration field @f's value. bt2 2.0's labels asserts
+    when the value has none and no value of its class had any before: the C
+    side then gives a NULL array for its empty one (the class's label
+    buffer was never filled). That is an empty list too, when no mapping of
+    the class holds the value."""
+    try:
+        return f.labels
+    except AssertionError:
+        v = int(f)
+        if any(m.ranges.contains_value(v) for m in f.cls.values()):
+            raise
+        return []
+
+
 def field(f):
     if isinstance(f, bt2._EnumerationFieldConst):
-        return "e:%d[%s]" % (int(f), "|".join(f.labels))
+        return "e:%d[%s]" % (int(f), "|".join(enum_labels(f)))
     if isinstance(f, bt2._SignedIntegerFieldConst):
         return "i:%d" % int(f)
     if isinstance(f, bt2._UnsignedIntegerFieldConst):

@@ -18,7 +18,16 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC LC_ALL=C
-fail=0 compared=0
+fail=0 compared=0 skipped="" slow=""
+
+# Traces of the corpus that babeltrace2 2.0.4 cannot read: it aborts on
+# an assertion (meta-ctx-sequence: ctf-meta-update-value-storing-indexes.c,
+# `tgt_fc`). Those are said as skipped, with the reason; bt2 failing on any
+# other trace, or on these in another way, fails the test: every trace is
+# compared, or said not to be and why.
+bt2_aborts=" meta-ctx-sequence "
+# A hang detector per trace (bt2 reads the largest in ~3 s at load 14).
+bt2_timeout=120
 
 # bt2's trace discovery names a trace after its hostname only, where the
 # babeltrace2 command (and trawl) add the folder below the input path:
@@ -26,15 +35,29 @@ fail=0 compared=0
 norm() { sed -E 's/^(env [^ /]*)[^ ]* /\1 /; s/ trace=([^ /]*)[^ ]*/ trace=\1/'; }
 
 compare() { # LABEL DUMP-ARGS...
-	local label=$1
+	local label=$1 rc
 	shift
 	if ! "$bin/reader-dump" "$@" > "$tmp/tv" 2> "$tmp/tv.err"; then
 		echo "FAIL $label: reader-dump: $(head -c 300 "$tmp/tv.err")"
 		fail=1
 		return
 	fi
-	if ! timeout 120 "$py" "$here/dump_bt2.py" "$@" > "$tmp/bt" 2> /dev/null; then
-		return	# bt2 cannot read it (babeltrace2 2.0 aborts on a few)
+	timeout "$bt2_timeout" "$py" "$here/dump_bt2.py" "$@" > "$tmp/bt" 2> "$tmp/bt.err"
+	rc=$?
+	if [ $rc = 124 ]; then
+		echo "NOT COMPARED $label: bt2 did not finish in $bt2_timeout s"
+		slow="$slow $label"
+		return
+	fi
+	if [ $rc != 0 ]; then
+		if [ $rc = 134 ] && [[ $bt2_aborts == *" $label "* ]]; then
+			echo "SKIP $label: babeltrace2 2.0.4 aborts on it ($(grep -o 'Assertion.*' "$tmp/bt.err" | head -n 1))"
+			skipped="$skipped $label"
+			return
+		fi
+		echo "FAIL $label: bt2 cannot read it (exit $rc): $(tail -n 1 "$tmp/bt.err" | cut -c1-300)"
+		fail=1
+		return
 	fi
 	compared=$((compared + 1))
 	if ! cmp -s <(grep -v '^env' "$tmp/tv" | norm) <(grep -v '^env' "$tmp/bt" | norm); then
@@ -66,6 +89,14 @@ if [ -n "$corpus" ]; then
 		compare "intersection-$t" --isect "$corpus/succeed/intersection-$t"
 	done
 fi
-[ "$compared" -ge 20 ] || { echo "FAIL: only $compared traces compared"; fail=1; }
-[ $fail = 0 ] && echo "fields: $compared traces, every event's fields as bt2 gives them"
-exit $fail
+[ $fail = 0 ] || exit 1
+# bt2 too slow here to compare them all: not a pass (nor the code's fault)
+if [ -n "$slow" ]; then
+	echo "SKIP: bt2 did not finish in $bt2_timeout s on:$slow (machine too loaded?); $compared traces compared"
+	exit 77
+fi
+if [ -z "$corpus" ]; then
+	echo "SKIP: ctf-corpus not found (TRAWL_SHARED_DIR/ctf-corpus); $compared traces compared"
+	exit 77
+fi
+echo "fields: $compared traces, every event's fields as bt2 gives them${skipped:+ (not compared, bt2 aborts:$skipped)}"
