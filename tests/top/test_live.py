@@ -67,7 +67,12 @@ try:
     # the curses view, live
     sock = "trawltop-live-%d" % os.getpid()
     done = os.path.join(d, "exited")
-    cmd = "TERM=xterm %s -d 0.5; echo EXITED=$? > %s; sleep 60" % (toptest.TOP, done)
+    err = os.path.join(d, "top.err")
+    # The status goes to a file renamed into place: the shell's "echo > FILE"
+    # creates the file before it writes, and a poll between the two read an
+    # empty file (top-live failed once so under load: "EXITED=0" check).
+    cmd = "TERM=xterm %s -d 0.5 2>%s; echo EXITED=$? > %s.tmp; mv %s.tmp %s; sleep 60" % (
+        toptest.TOP, err, done, done, done)
     tenv = dict(env)
     subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-s", "ui", "-x", "150", "-y",
                     "40", cmd], check=True, env=tenv, timeout=30)
@@ -86,8 +91,13 @@ try:
         end = time.time() + 60
         while not os.path.exists(done) and time.time() < end:
             time.sleep(0.2)
-        with open(done) as f:
-            assert f.read().strip() == "EXITED=0"
+        if not os.path.exists(done):
+            raise SystemExit("q did not end the live view in 60 s:\n" + subprocess.run(
+                ["tmux", "-L", sock, "capture-pane", "-p", "-t", "ui"], capture_output=True,
+                text=True).stdout)
+        with open(done) as f, open(err) as e:
+            status = f.read().strip()
+            assert status == "EXITED=0", (status, e.read())
     finally:
         subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
     no_leftovers("after q")

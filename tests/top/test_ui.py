@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -102,7 +101,9 @@ try:
     # the tmux server, and a new-session right after it could reach the
     # server while it exits and fail (once: 60 s of an empty screen).
     os.unlink(done)
-    cmd = "TERM=vt100 %s -d 0.01 %s; echo EXITED=$? > %s; sleep 60" % (toptest.TOP, trace, done)
+    # (renamed into place: "echo > FILE" creates the file before it writes)
+    cmd = "TERM=vt100 %s -d 0.01 %s; echo EXITED=$? > %s.tmp; mv %s.tmp %s; sleep 60" % (
+        toptest.TOP, trace, done, done, done)
     r = tmux("respawn-pane", "-k", "-t", "ui", cmd)
     assert r.returncode == 0, r.stderr
     s = wait_for("the first interval", lambda s: "[0.000/" in s and "paused" in s)
@@ -121,11 +122,6 @@ try:
     wait_for("playing to the end", lambda s: " end " in s, timeout=120)
     keys("q")
     wait_for("the exit", lambda s: os.path.exists(done))
-    for _ in range(300):  # the shell writes the line after creating the file
-        with open(done) as f:
-            if f.read().strip():
-                break
-        time.sleep(0.1)
     with open(done) as f:
         assert f.read().strip() == "EXITED=0"
 finally:
