@@ -95,6 +95,16 @@ int cli_connect(struct trawl_ctl **ctl);
 int cli_session(const char *given, char *buf, size_t len);
 
 /*
+ * The command line of a command shaped like `destroy` and `clear`: options
+ * -h and -a/--all, then an optional session NAME (not with --all), into
+ * @name (@len bytes: the current session if none) unless *@all. Returns 0,
+ * -1 once the help is printed (exit 0), or the exit status of a bad
+ * command line (its line printed).
+ */
+int cli_session_or_all(const struct cli_cmd *cmd, int argc, char **argv, char *name, size_t len,
+		       int *all);
+
+/*
  * The whole of a command shaped like `start` and `stop`: options -h and
  * --no-wait, an optional session NAME, then @run on it, which prints what
  * it did (or its error) and returns the exit status.

@@ -2,7 +2,6 @@
 /* cmd-destroy.c - `trawl destroy`: stop (data flushed) and forget a session. */
 #include "cli/cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,33 +33,15 @@ static void print_archive(const struct trawl_ctl_list *l, const char *session)
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"all", no_argument, NULL, 'a'},
-		CLI_HELP_OPTION,
-		{NULL, 0, NULL, 0},
-	};
 	char name[TRAWL_CTL_NAME_MAX];
 	struct trawl_ctl_list *before = NULL, *archived = NULL;
 	struct trawl_ctl *ctl;
 	size_t i;
-	int c, ret, all = 0, lost = 0;
+	int ret, all, lost = 0;
 
-	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			cli_help_print(&cli_cmd_destroy);
-			return 0;
-		case 'a':
-			all = 1;
-			break;
-		default:
-			return cli_usage(&cli_cmd_destroy, "bad option");
-		}
-	}
-	if (argc - optind > 1 || (all && argc > optind))
-		return cli_usage(&cli_cmd_destroy, "too many arguments");
-	if (!all && (ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name))))
-		return ret;
+	ret = cli_session_or_all(&cli_cmd_destroy, argc, argv, name, sizeof(name), &all);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;

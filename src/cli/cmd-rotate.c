@@ -36,31 +36,13 @@ static int clear_one(struct trawl_ctl *ctl, const char *name)
 
 static int run_clear(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"all", no_argument, NULL, 'a'},
-		CLI_HELP_OPTION,
-		{NULL, 0, NULL, 0},
-	};
 	char name[TRAWL_CTL_NAME_MAX];
 	struct trawl_ctl *ctl;
-	int c, ret, all = 0;
+	int ret, all;
 
-	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			cli_help_print(&cli_cmd_clear);
-			return 0;
-		case 'a':
-			all = 1;
-			break;
-		default:
-			return cli_usage(&cli_cmd_clear, "bad option");
-		}
-	}
-	if (argc - optind > 1 || (all && argc > optind))
-		return cli_usage(&cli_cmd_clear, "too many arguments");
-	if (!all && (ret = cli_session(argc > optind ? argv[optind] : NULL, name, sizeof(name))))
-		return ret;
+	ret = cli_session_or_all(&cli_cmd_clear, argc, argv, name, sizeof(name), &all);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	ret = cli_connect(&ctl);
 	if (ret)
 		return ret;

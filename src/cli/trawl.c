@@ -195,6 +195,34 @@ static int session_cmd_open(const struct cli_cmd *cmd, int argc, char **argv, ch
 	return ret ? ret : cli_connect(ctl);
 }
 
+int cli_session_or_all(const struct cli_cmd *cmd, int argc, char **argv, char *name, size_t len,
+		       int *all)
+{
+	static const struct option opts[] = {
+		{"all", no_argument, NULL, 'a'},
+		CLI_HELP_OPTION,
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	*all = 0;
+	while ((c = getopt_long(argc, argv, "ha", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cli_help_print(cmd);
+			return -1;
+		case 'a':
+			*all = 1;
+			break;
+		default:
+			return cli_usage(cmd, "bad option");
+		}
+	}
+	if (argc - optind > 1 || (*all && argc > optind))
+		return cli_usage(cmd, "too many arguments");
+	return *all ? 0 : cli_session(argc > optind ? argv[optind] : NULL, name, len);
+}
+
 int cli_session_run(const struct cli_cmd *cmd, int argc, char **argv,
 		    int (*run)(struct trawl_ctl *ctl, const char *name))
 {

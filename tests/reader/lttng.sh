@@ -5,52 +5,15 @@
 # and a channel small enough to discard events. trawl-view must print what
 # babeltrace2 prints, byte for byte, and the same discard warnings.
 #
-# The session daemon runs as user nobody with a private LTTNG_HOME, so it
-# never meets another test's or another user's daemon; it is stopped by
-# its own pid at the end.
+# LTTng's session daemon runs as user nobody (tests/lib/lttng-nobody.sh).
 set -u
 view=${TRAWL_BIN_DIR:?}/trawl-view
-here=$(cd "$(dirname "$0")" && pwd)
-for c in lttng lttng-sessiond babeltrace2 setpriv cc; do
-	command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }
-done
-[ -f /usr/include/x86_64-linux-gnu/lttng/tracepoint.h ] || [ -f /usr/include/lttng/tracepoint.h ] ||
-	{ echo "SKIP: liblttng-ust-dev not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (to run the daemon as nobody)"; exit 77; }
-
-tmp=$(mktemp -d /tmp/trawl-lttng-test.XXXXXX)
-chmod 755 "$tmp"
-home=$tmp/home
-mkdir -p "$home" && chown 65534:65534 "$home"
-sd_pid=""
-cleanup() {
-	[ -n "$sd_pid" ] && kill "$sd_pid" 2>/dev/null
-	sleep 0.2
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-asnobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env -i PATH=/usr/bin:/bin HOME="$home" LTTNG_HOME="$home" "$@"
-}
-
-# the traced program, against the system's LTTng-UST headers only
-cp "$here/lttng/tp.h" "$here/lttng/app.c" "$tmp/"
-(cd "$tmp" && cc -O1 -I. -o app app.c -llttng-ust -ldl) ||
-	{ echo "SKIP: cannot build an LTTng-UST program"; exit 77; }
-chmod 755 "$tmp/app"
-
-asnobody lttng-sessiond --daemonize --no-kernel > "$tmp/sd.log" 2>&1 ||
-	{ echo "SKIP: lttng-sessiond does not start here"; cat "$tmp/sd.log"; exit 77; }
-for i in $(seq 50); do
-	sd_pid=$(pgrep -u 65534 -x lttng-sessiond | head -n 1)
-	[ -n "$sd_pid" ] && break
-	sleep 0.1
-done
-[ -n "$sd_pid" ] || { echo "SKIP: lttng-sessiond did not start"; exit 77; }
+. "$(dirname "$0")/../lib/lttng-nobody.sh"
+lttng_setup trawl-lttng-test lttng lttng-sessiond babeltrace2
+lttng_app
+lttng_sessiond
 
 out=$home/trace
-run() { asnobody lttng "$@" > "$tmp/lttng.log" 2>&1 || { echo "FAIL: lttng $*"; cat "$tmp/lttng.log"; exit 1; }; }
 run create trawltest --output="$out"
 run enable-channel -u small --subbuf-size=4096 --num-subbuf=2
 run enable-event -u -c small 'trawltest:*'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `trawl view --live` against LTTng 2.13 itself: Debian's lttng-relayd and
-# lttng-sessiond (as user nobody, private LTTNG_HOME, stopped by pid) and an
+# lttng-sessiond (as user nobody: tests/lib/lttng-nobody.sh) and an
 # LTTng-UST program (tests/reader/lttng/app.c). lttng-relayd serves one
 # viewer per session (a second gets ATTACH "already"), so babeltrace2 cannot
 # follow it at the same time: trawl follows the live session from before
@@ -9,33 +9,9 @@
 # lttng-relayd wrote; the two outputs must be the same, line by line.
 set -u
 trawl=${TRAWL_BIN_DIR:?}/trawl
-here=$(cd "$(dirname "$0")" && pwd)
-for c in lttng lttng-sessiond lttng-relayd babeltrace2 setpriv cc python3; do
-	command -v $c >/dev/null || { echo "SKIP: $c not installed"; exit 77; }
-done
-[ -f /usr/include/x86_64-linux-gnu/lttng/tracepoint.h ] || [ -f /usr/include/lttng/tracepoint.h ] ||
-	{ echo "SKIP: liblttng-ust-dev not installed"; exit 77; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (to run the daemons as nobody)"; exit 77; }
-
-tmp=$(mktemp -d /tmp/trawl-lttng-live.XXXXXX)
-chmod 755 "$tmp"
-home=$tmp/home
-mkdir -p "$home" && chown 65534:65534 "$home"
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	sleep 0.2
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-asnobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env -i PATH=/usr/bin:/bin HOME="$home" LTTNG_HOME="$home" "$@"
-}
-cp "$here/../reader/lttng/tp.h" "$here/../reader/lttng/app.c" "$tmp/"
-(cd "$tmp" && cc -O1 -I. -o app app.c -llttng-ust -ldl) ||
-	{ echo "SKIP: cannot build an LTTng-UST program"; exit 77; }
-chmod 755 "$tmp/app"
+. "$(dirname "$0")/../lib/lttng-nobody.sh"
+lttng_setup trawl-lttng-live lttng lttng-sessiond lttng-relayd babeltrace2 python3
+lttng_app
 
 read -r c d l <<<"$(python3 -c '
 import socket
@@ -44,17 +20,8 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')"
 asnobody lttng-relayd -o "$home/relay" -C tcp://127.0.0.1:$c -D tcp://127.0.0.1:$d \
 	-L tcp://127.0.0.1:$l > "$tmp/relayd.log" 2>&1 &
-pids+=($!)
-asnobody lttng-sessiond --daemonize --no-kernel > "$tmp/sd.log" 2>&1 ||
-	{ echo "SKIP: lttng-sessiond does not start here"; cat "$tmp/sd.log"; exit 77; }
-for i in $(seq 50); do
-	sd=$(pgrep -u 65534 -x lttng-sessiond | head -n 1)
-	[ -n "$sd" ] && break
-	sleep 0.1
-done
-[ -n "$sd" ] || { echo "SKIP: lttng-sessiond did not start"; exit 77; }
-pids+=("$sd")
-run() { asnobody lttng "$@" > "$tmp/lttng.log" 2>&1 || { echo "FAIL: lttng $*"; cat "$tmp/lttng.log"; exit 1; }; }
+lttng_pids+=($!)
+lttng_sessiond
 for i in $(seq 100); do
 	asnobody lttng create s --live=100000 --set-url=net://127.0.0.1:$c:$d > "$tmp/lttng.log" 2>&1 && break
 	sleep 0.1	# lttng-relayd still starting
@@ -67,7 +34,7 @@ run start
 url=net://127.0.0.1:$l/host/$(hostname)/s
 "$trawl" view --live "$url" > "$tmp/trawl.out" 2> "$tmp/trawl.err" &
 tv=$!
-pids+=($tv)
+lttng_pids+=($tv)
 # attached: the listing counts one client (bounded: ctest's timeout)
 until babeltrace2 --input-format=lttng-live net://127.0.0.1:$l 2>/dev/null | grep -q "/s (.* 1 client(s)"; do
 	kill -0 $tv 2>/dev/null || { echo "FAIL: trawl view --live ended before attaching:"; cat "$tmp/trawl.err"; exit 1; }
