@@ -130,7 +130,31 @@ static const char *int_parse(const char *s, enum trawl_ctl_capture_type type, ui
 }
 
 /*
- * An array's elements (@type each) from @s: "[a, b]" (its text), or
+ * The type LTTng 2.13 gives an integer of @type and value @u: the tracers
+ * (LTTng-UST's and LTTng-modules' event notifiers) write a signed field
+ * and every enumeration as a msgpack signed integer, and its decoder
+ * (event_field_value_from_obj()) types a msgpack integer by its value, not
+ * by its encoding: unsigned unless negative. So a signed field holding 5 is
+ * an unsigned integer there, an enumeration's 7 an unsigned one's (and an
+ * unsigned enumeration's value past INT64_MAX a negative signed one's).
+ */
+static enum trawl_ctl_capture_type int_type_as_lttng(enum trawl_ctl_capture_type type, uint64_t u)
+{
+	int neg = (int64_t)u < 0;
+
+	switch (type) {
+	case TRAWL_CTL_CAPTURE_SIGNED_INT:
+		return neg ? type : TRAWL_CTL_CAPTURE_UNSIGNED_INT;
+	case TRAWL_CTL_CAPTURE_UNSIGNED_ENUM:
+	case TRAWL_CTL_CAPTURE_SIGNED_ENUM:
+		return neg ? TRAWL_CTL_CAPTURE_SIGNED_ENUM : TRAWL_CTL_CAPTURE_UNSIGNED_ENUM;
+	default:
+		return type;
+	}
+}
+
+/*
+ * An array's elements (@type each, then as int_type_as_lttng()) from @s: "[a, b]" (its text), or
  * "a,b" (@value: the values of a hex array). Those before a value cut
  * short (the captures' room ran out) are kept. 0 or -ENOMEM.
  */
@@ -151,7 +175,7 @@ static int array_parse(struct trawl_ctl_capture_value *v, const char *s, int val
 
 		if (!end || (*end && *end != ',' && *end != ']'))
 			break;
-		e->type = type;
+		e->type = int_type_as_lttng(type, e->u);
 		v->nr++;
 		p = end + (*end == ',');
 		while (*p == ' ')
@@ -212,6 +236,8 @@ static int capture_parse(char *line, struct trawl_ctl_capture_value *v, char **t
 	case TRAWL_CTL_CAPTURE_SIGNED_ENUM:
 		if (!int_parse(value ? value : *text, v->type, &v->u))
 			v->type = TRAWL_CTL_CAPTURE_UNAVAILABLE;
+		else
+			v->type = int_type_as_lttng(v->type, v->u);
 		return 0;
 	case TRAWL_CTL_CAPTURE_REAL: {
 		const char *s = value ? value : *text;

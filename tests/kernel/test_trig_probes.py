@@ -7,7 +7,8 @@ add-trigger --type=kernel:uprobe and kernel:kprobe with --location and
   captures of the function's first two arguments (a0, a1: the probe's
   fields), of $ctx.pid and of a field it lacks: one notification per call,
   "<a>|<b>|<the caller's pid>|<unavailable>", on a <trawl/ctl.h>
-  notification channel, typed there as signed integers and unavailable;
+  notification channel, typed there as LTTng 2.13 types them (its tracers'
+  msgpack keeps no signedness: unsigned unless negative) and unavailable;
 - a second trigger on the same function (LTTng's location form PATH:SYMBOL,
   no elf: prefix) whose snapshot-session action records a kernel snapshot
   session: babeltrace2 reads the snapshot and finds the exec of the program
@@ -142,9 +143,9 @@ try:
         pids.append(int(r.stdout.split("pid=")[1].split()[0]))
     got = received(w)
     assert got == [("uadd", ["40", "2", str(pids[0]), "<unavailable>"],
-                    ["i:40", "i:2", "i:%d" % pids[0], "?"]),
+                    ["u:40", "u:2", "u:%d" % pids[0], "?"]),
                    ("uadd", ["-7", "1000", str(pids[1]), "<unavailable>"],
-                    ["i:-7", "i:1000", "i:%d" % pids[1], "?"])], (got, pids)
+                    ["i:-7", "u:1000", "u:%d" % pids[1], "?"])], (got, pids)
 
     # The snapshot the second trigger's action recorded (at least one: each
     # call fired it), with the exec of the first program that hit the probe.

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "tp-trig.h"
+#ifndef TRAWL_APP_TRIG_LTTNG /* (built against LTTng-UST: no appctx) */
 #include "ust/app-context.h"
 #include "ustabi/ustabi.h"
 
@@ -70,6 +71,7 @@ static void provider(const char *name, struct trawl_ust_app_value *v)
 		v->u.s = 1;
 	}
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -117,10 +119,12 @@ int main(int argc, char **argv)
 
 		tracepoint(trig, typed, UINT64_MAX - (uint64_t)n, (int8_t)-n, -2, 0.1, 1.5f,
 			   "tab\there\nnl\\", a, "ab\x01", 7, h);
+#ifndef TRAWL_APP_TRIG_LTTNG
 	} else if (!strcmp(argv[1], "appctx")) {
 		if (trawl_ust_app_provider_register("$app.c", provider))
 			return 1;
 		tracepoint(trig, error, n, "appctx");
+#endif
 	} else if (!strcmp(argv[1], "arr")) {
 		int32_t a[3] = { -1, n, 7 };
 		uint16_t s[2] = { (uint16_t)(n + 1), (uint16_t)(n + 2) };

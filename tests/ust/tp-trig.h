@@ -6,7 +6,12 @@
 #define TRACEPOINT_INCLUDE "./tp-trig.h"
 #if !defined(TP_TRIG_H) || defined(TRACEPOINT_HEADER_MULTI_READ)
 #define TP_TRIG_H
+/* (TRAWL_APP_TRIG_LTTNG: built against LTTng-UST, for side-by-side runs) */
+#ifdef TRAWL_APP_TRIG_LTTNG
+#include <lttng/tracepoint.h>
+#else
 #include <trawl/tracepoint.h>
+#endif
 #include <stdint.h>
 
 TRACEPOINT_EVENT(trig, info, TP_ARGS(int, i), TP_FIELDS(ctf_integer(int, i, i)))
@@ -31,4 +36,8 @@ TRACEPOINT_EVENT(trig, typed,
 				   ctf_array_text(char, txt, txt, 4) ctf_enum(trig, color, int, col, col)
 				   ctf_array_hex(int16_t, h, h, 2)))
 #endif
+#ifdef TRAWL_APP_TRIG_LTTNG
+#include <lttng/tracepoint-event.h>
+#else
 #include <trawl/tracepoint-event.h>
+#endif

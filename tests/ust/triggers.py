@@ -20,7 +20,9 @@ occurs", and the other session actions with their rate policies.
                            two triggers' notify action (of three), and gets
                            their captured fields
     triggers.py typed      the C API's typed values (trawl_ctl_capture_value)
-                           of a field of each type, beside their text
+                           of a field of each type, beside their text, as
+                           LTTng 2.13 types them; side by side with LTTng's
+                           (liblttng-ctl's API) for the same event
     triggers.py appctx     captures of application contexts from a C
                            program's provider ($app.c:NAME), typed
     triggers.py captures   captures of array and sequence elements (a[1],
@@ -60,6 +62,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from trawltest import BIN, FAILS, fail  # noqa: E402
 import trawltest  # noqa: E402
+from lttngref import LttngRef  # noqa: E402
+
+LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib")
 
 APP = os.path.join(BIN, "ust-app-trig")
 STATS = os.path.join(BIN, "ust-trig-stats")
@@ -296,7 +301,7 @@ def case_appctx(e):
     lines = out.splitlines()
     text = [l.split(" captures=", 1)[1].split("|") for l in lines if " captures=" in l]
     typed = [l.split("typed=", 1)[1] for l in lines if l.startswith("  typed=")]
-    want = ["i:3", "i:-5", "u:7", "u:18446744073709551615", "r:1.5", "r:0.10000000000000001",
+    want = ["u:3", "i:-5", "u:7", "u:18446744073709551615", "r:1.5", "r:0.10000000000000001",
             "t:tab\\x09here", "t:" + "y" * 1024, "?", "?", "?", "t:appctx", "i:-5", "?"]
     want_text = ["3", "-5", "7", "18446744073709551615", "1.5", "0.1", "tab\\x09here",
                  "y" * 1024, "<unavailable>", "<unavailable>", "<unavailable>", "appctx", "-5",
@@ -306,14 +311,56 @@ def case_appctx(e):
             typed, want, text, [want_text]))
 
 
+def typed_lttng(caps):
+    """LTTng 2.13's typed values (lttngnotify.py, through liblttng-ctl's
+    lttng_evaluation_event_rule_matches_get_captured_values()) of the
+    same trigger on the same event, from ust-app-trig built against
+    LTTng-UST; None (said why) where this host has no LTTng to run."""
+    lapp = APP + "-lttng"
+    if not os.path.exists(lapp):
+        print("note: no ust-app-trig-lttng (no liblttng-ust-dev): no LTTng side-by-side run")
+        return None
+    ref = LttngRef.make("trawltyped")
+    if not ref:
+        return None
+    w = None
+    try:
+        args = []
+        for c in caps:
+            args += ["--capture", c]
+        ref.lttng("add-trigger", "--name", "ty", *ERM, "--name=trig:typed", *args,
+                  "--action", "notify")
+        w = subprocess.Popen(["runuser", "-u", ref.user, "--"] + ref.env() +
+                             ["python3", LIB + "/lttngnotify.py", "1", "ty"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if w.stdout.readline().strip() != "ready":
+            fail("lttngnotify.py did not get ready: " + w.stderr.read())
+            return None
+        ref.run([lapp, "typed", "5"])
+        out, err = w.communicate(timeout=WAIT_S + 30)
+        if w.returncode:
+            fail("lttngnotify.py exited %d: %s" % (w.returncode, err.strip()))
+            return None
+        return [l.split("typed=", 1)[1] for l in out.splitlines() if l.startswith("  typed=")]
+    finally:
+        if w and w.poll() is None:
+            w.kill()
+            w.wait()
+        ref.close()
+
+
 def case_typed(e):
     """The C API's typed values (ust-trig-notify -t) of one field of each
     type, beside their text: integers beyond int64 and negative, a hex
     field (its value, not its text), reals exact (%.17g), a string with its
     control characters as they were, an array, a text array, an enum, an
-    array element, and unavailable ones."""
+    array element, and unavailable ones. Integers are typed as LTTng 2.13
+    types them (its tracers' msgpack keeps no signedness): unsigned unless
+    negative, whatever the field's signedness; and, where LTTng is there,
+    the same trigger on the same event under LTTng 2.13 gives the same
+    typed values (lttngnotify.py: liblttng-ctl's own API)."""
     caps = ["big", "neg", "hx", "d", "f", "msg", "a", "txt", "col", "a[2]", "nosuch", "a[9]",
-            "h", "h[0]", "$ctx.vpid"]
+            "h", "h[0]", "a[0]", "$ctx.vpid"]
     args = []
     for c in caps:
         args += ["--capture", c]
@@ -338,16 +385,16 @@ def case_typed(e):
     want_text = ["18446744073709551610", "-5", "0xfffffffe", "0.1", "1.5",
                  "tab\\x09here\\nnl\\\\", "[5, -1, -2147483648]", "ab\\x01", "7",
                  "-2147483648", "<unavailable>", "<unavailable>", "[0xfffd, 0xff]", "0xfffd",
-                 "PID"]
+                 "5", "PID"]
     want = ["u:18446744073709551610", "i:-5", "i:-2", "r:0.10000000000000001", "r:1.5",
-            "t:tab\\x09here\\x0anl\\x5c", "a:i:5,i:-1,i:-2147483648", "t:ab\\x01", "E:7",
-            "i:-2147483648", "?", "?", "a:i:-3,i:255", "i:-3"]
+            "t:tab\\x09here\\x0anl\\x5c", "a:u:5,i:-1,i:-2147483648", "t:ab\\x01", "U:7",
+            "i:-2147483648", "?", "?", "a:i:-3,u:255", "i:-3", "u:5"]
     if len(text) != 1:
         fail("one notification expected: %r" % out)
         return
     got_text = text[0].split(" captures=", 1)[1].split("|")
-    # $ctx.vpid: the app's pid (typed a signed integer)
-    if len(typed) != len(caps) or not typed[-1].startswith("i:") or \
+    # $ctx.vpid: the app's pid (a signed integer's field, positive: unsigned)
+    if len(typed) != len(caps) or not typed[-1].startswith("u:") or \
             got_text[-1] != typed[-1][2:]:
         fail("typed values: %r (text %r)" % (typed, got_text))
         return
@@ -356,6 +403,14 @@ def case_typed(e):
     if typed[:-1] != want:
         fail("typed captures: want %r, got %r" % (want, typed[:-1]))
     print("typed: " + " ".join(typed))
+    theirs = typed_lttng(caps)
+    if theirs is None:
+        return
+    # (each side's own pid: the vpid's type only)
+    if len(theirs) != len(typed) or theirs[:-1] != typed[:-1] or theirs[-1][:2] != typed[-1][:2]:
+        fail("typed captures differ from LTTng 2.13's:\n  lttng %r\n  trawl %r" % (theirs, typed))
+    else:
+        print("the same typed values as LTTng 2.13's")
 
 
 def case_captures(e):

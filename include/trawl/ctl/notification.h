@@ -198,7 +198,12 @@ const char *trawl_ctl_notification_capture(const struct trawl_ctl_notification *
  * the field's value whatever base it is shown in (a hex field's text is
  * 0x..., its value the same number); a signed field's is sign-extended from
  * its width. An enumeration's value is its integer (trawl carries no
- * labels). A string is the field's bytes up to its first NUL (a text array
+ * labels). As with LTTng 2.13 (whose tracers send integers as msgpack,
+ * which keeps no signedness), an integer or enumeration value is typed by
+ * its value, not its field: unsigned unless negative (a signed field
+ * holding 5 is TRAWL_CTL_CAPTURE_UNSIGNED_INT, one holding -5
+ * TRAWL_CTL_CAPTURE_SIGNED_INT), and so is each element of an array of
+ * signed integers. A string is the field's bytes up to its first NUL (a text array
  * or sequence is one too). An array's elements are integers (CTF arrays and
  * sequences of integers; one element with NAME[N] is an integer itself).
  * A value cut short (all of a hit's captures share 2 KiB) is what was kept:
