@@ -122,7 +122,13 @@ static void print_condition(const struct trawl_ctl_trigger_info *g)
 			printf("    threshold (ratio): %.2f\n", g->ratio_ppm / 1e6);
 		break;
 	}
-	printf("    errors: none\n");
+	/* LTTng 2.13's error query: an event-rule-matches condition's one
+	 * counter, shown when not 0 (the other conditions have none) */
+	if (g->condition == TRAWL_CTL_CONDITION_EVENT_RULE_MATCHES && g->discarded)
+		printf("    errors:\n      discarded tracer messages: %llu\n",
+		       (unsigned long long)g->discarded);
+	else
+		printf("    errors: none\n");
 }
 
 static void print_action(const struct trawl_ctl_trigger_action_info *a)

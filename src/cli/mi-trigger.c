@@ -253,7 +253,7 @@ static void condition(const struct trawl_ctl_trigger_info *g, int errors)
 			error_counter("discarded tracer messages",
 				      "Count of messages discarded by the tracer due to a "
 				      "communication error with the session daemon",
-				      0);
+				      g->discarded);
 		break;
 	case TRAWL_CTL_CONDITION_SESSION_CONSUMED_SIZE:
 		cli_mi_open("condition_session_consumed_size");

@@ -71,8 +71,10 @@
  *    location in req.target, the event name in req.name; the TRIGGER
  *    record's eighth string is the location).
  * 21: the reply's err holds TRAWL_CTL_ERROR_MAX 1024 bytes (was 256: a
- *    rotation's line, the consumer's behind the daemon's words, was cut). */
-#define TRAWL_CTL_VERSION 21u
+ *    rotation's line, the consumer's behind the daemon's words, was cut).
+ * 22: the TRIGGER record's discarded (list-triggers' "discarded tracer
+ *    messages"). */
+#define TRAWL_CTL_VERSION 22u
 
 /* Bounds on a reply: what a client allocates for one. */
 #define TRAWL_CTL_MAX_RECORDS (1u << 20)
@@ -367,6 +369,7 @@ struct trawl_ctl_wire_trigger { /* strings: name, pattern, filter, exclusions,
 	uint32_t ratio_ppm;
 	uint64_t threshold;
 	uint64_t occurrences; /* times its condition held so far */
+	uint64_t discarded;   /* event rule matches: hits the tracer or daemon dropped */
 } __attribute__((packed));
 
 struct trawl_ctl_wire_trigger_action { /* strings: session, name, output, ctrl_url, data_url */

@@ -375,6 +375,7 @@ TRAWL_EXPORT int trawl_ctl_list_trigger_at(const struct trawl_ctl_list *list, si
 	v.ratio_ppm = w.ratio_ppm;
 	v.nr_actions = w.nr_actions;
 	v.occurrences = w.occurrences;
+	v.discarded = w.discarded;
 	return info_fill(info, &v, sizeof(v));
 }
 

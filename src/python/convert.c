@@ -297,6 +297,7 @@ static int listing_record(PyObject *d, const struct trawl_ctl_list *l, size_t i,
 		*bad |= PUT_U64(d, "threshold", r.threshold);
 		*bad |= PUT_U64(d, "nr_actions", r.nr_actions);
 		*bad |= PUT_U64(d, "occurrences", r.occurrences);
+		*bad |= PUT_U64(d, "discarded", r.discarded);
 		*bad |= PUT_OPT(d, "location", r.location); /* a kernel probe rule's */
 		break;
 	}

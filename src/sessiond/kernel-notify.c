@@ -48,6 +48,7 @@ static void knotifier_read(int fd, short revents, void *arg)
 	if (lost != k->lost_said) {
 		sd_warn("kernel trigger %llu: %llu events lost (its rings were full)",
 		       (unsigned long long)k->trig_id, (unsigned long long)(lost - k->lost_said));
+		sd_trigger_discarded(k->trig_id, k->owner, lost - k->lost_said);
 		k->lost_said = lost;
 	}
 }

@@ -679,6 +679,10 @@ void sd_triggers_ust_rules(int (*fn)(const struct sd_trigger_rule *r, void *arg)
  * of the loop (triggers.c, as its rate policies say). Any depth. */
 void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
 		    const char *captures);
+/* @n hits of trigger @id by a program of @app_uid that the tracer dropped
+ * before this daemon had them (list-triggers' "discarded tracer messages"):
+ * counted, if the trigger is still there and may see that program. */
+void sd_trigger_discarded(uint64_t id, uid_t app_uid, uint64_t n);
 /* notify.c: the notify action's notifications (@captures: @nr_captures
  * '\n'-terminated lines, or NULL), kept per owner for the NOTIFY_WAIT of
  * its clients, which it answers. */
@@ -706,6 +710,9 @@ void sd_kernel_notify_fini(void);
 /* ust-notify.c: every registered app's event notifiers made to follow the
  * triggers (after one was added or removed). Top level. */
 void sd_ust_notify_sync_all(void);
+/* ust-notify.c: every app's notifiers' drop counters (what its tracer
+ * dropped since last read) counted in their triggers (before a listing). */
+void sd_ust_notify_discarded_sync(void);
 
 /* cmd-channel.c */
 /* The session's part in @domain, created on first use; NULL with @r filled. */

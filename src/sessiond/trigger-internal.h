@@ -38,6 +38,13 @@ struct sd_trigger {
 	uint64_t threshold;
 	uint32_t ratio_ppm;
 	uint64_t occurrences;
+	/* Event rule matches: its hits that never reached its evaluation,
+	 * LTTng's "discarded tracer messages": dropped by the tracer (an
+	 * app's notification ring full, or the event larger than a slot; the
+	 * kernel's perf rings full) or by this daemon's queue of hits (the
+	 * app's uid held its share). occurrences + discarded: the events the
+	 * rule matched. */
+	uint64_t discarded;
 	/* buffer usage, session consumed size (monitor_tick()): the condition
 	 * held at the last sample; when its consumers are asked next */
 	int held;

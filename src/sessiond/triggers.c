@@ -249,6 +249,7 @@ static void trigger_recs(struct sd_reply *r, const struct sd_trigger *t)
 		.ratio_ppm = t->ratio_ppm,
 		.threshold = t->threshold,
 		.occurrences = t->occurrences,
+		.discarded = t->discarded,
 	};
 	const char *strs[] = {t->name,     t->pattern, t->filter,  t->exclusions,
 			      t->captures, t->session, t->channel, t->target};
@@ -426,7 +427,22 @@ static struct sd_trigger *hit_trigger(uint64_t id, uid_t app_uid)
 	return t && (t->owner == 0 || t->owner == app_uid) ? t : NULL;
 }
 
-/* A hit of @q's uid that will not fire: counted, and told to its owner. */
+/* @v + @n, at most UINT64_MAX (a count an app may have written). */
+static uint64_t add_sat(uint64_t v, uint64_t n)
+{
+	return v > UINT64_MAX - n ? UINT64_MAX : v + n;
+}
+
+void sd_trigger_discarded(uint64_t id, uid_t app_uid, uint64_t n)
+{
+	struct sd_trigger *t = hit_trigger(id, app_uid);
+
+	if (t)
+		t->discarded = add_sat(t->discarded, n);
+}
+
+/* A hit of @q's uid that will not fire: counted (the trigger's discarded
+ * messages too: it never reaches its evaluation), and told to its owner. */
 static void hit_lost(struct hit_queue *q, uint64_t id)
 {
 	struct sd_trigger *t = hit_trigger(id, q->uid);
@@ -435,6 +451,7 @@ static void hit_lost(struct hit_queue *q, uint64_t id)
 	q->dropped++;
 	if (!t)
 		return;
+	t->discarded = add_sat(t->discarded, 1);
 	for (i = 0; i < t->nr_actions; i++)
 		if (t->actions[i].w.kind == TRAWL_CTL_ACTION_NOTIFY)
 			break;
@@ -511,6 +528,7 @@ void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_capt
 	if (!q) {
 		sd_log_peer(app_uid, TRAWL_LOG_WARN, "a trigger hit of uid %u dropped: out of memory",
 			    (unsigned)app_uid);
+		sd_trigger_discarded(id, app_uid, 1);
 		return;
 	}
 	if ((wake_fd < 0 && wake_init()) || q->nr >= sd_limits.trigger_hits_per_uid ||
@@ -867,6 +885,9 @@ void sd_cmd_list_triggers(const struct trawl_ctl_wire_req *req, const struct sd_
 	const struct sd_trigger *t;
 
 	(void)req;
+#ifdef TRAWL_HAVE_UST_DOMAIN
+	sd_ust_notify_discarded_sync(); /* (the apps' counts up to now) */
+#endif
 	for (t = sd_triggers; t && !r->status; t = t->next)
 		if (p->uid == 0 || t->owner == p->uid)
 			trigger_recs(r, t);

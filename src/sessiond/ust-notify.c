@@ -22,6 +22,16 @@
  * daemon did not give this app is dropped: an app can only make fire what
  * its own events could.
  *
+ * Drops. An app (ABI minor >= 14) counts each record it could not put in
+ * the ring (full, or larger than a slot) in its notifier's counter in the
+ * ring's head (NOTIFIER's counter: the lowest free one of the app's). The
+ * counts are the app's word: each is read as what it grew by since last
+ * read (a count that went down was rewritten: no growth), after each
+ * drain, at the app's end and before a listing, and added to the
+ * trigger's discarded messages (triggers.c), as LTTng's tracer counts
+ * what it could not send. They cannot lower a count, and raise only those
+ * of the triggers that may see this app (as its events could fire them).
+ *
  * Handles. A notifier's channel handle is TRAWL_NOTIFY_HANDLE_BIT | the
  * trigger's id (31 bits): session channels' handles (ust-app.c
  * chan_handle()) keep bit 31 clear while session ids stay below 2^23.
@@ -47,6 +57,8 @@ struct notifier {
 	char *captures; /* owned: the trigger's capture descriptors, "" if none */
 	uint32_t contexts; /* the context fields the app writes before each payload */
 	int app_values;	   /* the app writes the captures' application contexts after them */
+	uint32_t counter;  /* its drop counter in the ring's head (1..), 0: none */
+	uint64_t dropped_seen; /* that counter's value when last read */
 };
 
 struct ust_notifier {
@@ -101,6 +113,38 @@ err_free:
 	return NULL;
 }
 
+/* What each notifier's drop counter grew by, counted in its trigger. */
+static void dropped_sync(struct ust_notifier *un)
+{
+	uint32_t i;
+
+	for (i = 0; i < un->nr; i++) {
+		struct notifier *n = &un->n[i];
+		uint64_t v;
+
+		if (!n->counter)
+			continue;
+		v = trawl_ustctl_notify_ring_dropped_by(un->ring, n->counter);
+		if (v > n->dropped_seen)
+			sd_trigger_discarded(n->trig_id, un->app->uid, v - n->dropped_seen);
+		n->dropped_seen = v;
+	}
+}
+
+/* The lowest drop counter none of @un's notifiers has, or 0 (all taken). */
+static uint32_t counter_free(const struct ust_notifier *un)
+{
+	uint8_t used[TRAWL_USTCTL_NOTIFY_COUNTERS + 1] = {0};
+	uint32_t i;
+
+	for (i = 0; i < un->nr; i++)
+		used[un->n[i].counter] = 1;
+	for (i = 1; i <= TRAWL_USTCTL_NOTIFY_COUNTERS; i++)
+		if (!used[i])
+			return i;
+	return 0;
+}
+
 /* Takes what the ring holds (at most its slots: one round's worth). */
 static void ring_drain(struct ust_notifier *un)
 {
@@ -135,6 +179,7 @@ static void ring_drain(struct ust_notifier *un)
 			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, 0, NULL);
 		}
 	}
+	dropped_sync(un);
 }
 
 static void notifier_read(int fd, short revents, void *arg)
@@ -230,10 +275,15 @@ static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_tr
 	if (trawl_ustctl_app_info(a->h)->abi_minor >= 13)
 		nr_app = ust_capture_app_contexts(n->captures, app);
 	n->app_values = nr_app != 0;
+	/* (an older app would not count in it: none) */
+	if (trawl_ustctl_app_info(a->h)->abi_minor >= 14)
+		n->counter = counter_free(un);
+	/* what a released notifier counted in it is not this one's */
+	n->dropped_seen = trawl_ustctl_notify_ring_dropped_by(un->ring, n->counter);
 	ret = trawl_ustctl_app_send_notifier(
 		a->h, n->handle, un->sent ? -1 : trawl_ustctl_notify_ring_fd(un->ring),
 		un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE, n->contexts,
-		(const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])app, nr_app);
+		(const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])app, nr_app, n->counter);
 	if (ret) {
 		free(n->on);
 		free(n->captures);
@@ -350,6 +400,15 @@ void ust_notify_app_sync(struct ust_app *a)
 		free(un->n[i].captures);
 	}
 	un->nr = j;
+}
+
+void sd_ust_notify_discarded_sync(void)
+{
+	struct ust_app *a;
+
+	for (a = apps; a; a = a->next)
+		if (a->notifier)
+			dropped_sync(a->notifier);
 }
 
 void sd_ust_notify_sync_all(void)

@@ -242,7 +242,7 @@ static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *c
 	int ret;
 
 	if (nr_fds != (c->notify ? 0u : 2u) || (cmd->contexts & ~TRAWL_USTCTL_CTX_ALL) ||
-	    (cmd->flags & ~TRAWL_WIRE_CHAN_APP_CTX))
+	    (cmd->flags & ~TRAWL_WIRE_CHAN_APP_CTX) || cmd->event_id > TRAWL_NOTIFY_COUNTERS)
 		return -EINVAL;
 	if (find_chan(c, cmd->chan_handle))
 		return -EEXIST;
@@ -262,6 +262,9 @@ static int cmd_notifier(struct trawl_ust_conn *c, const struct trawl_wire_cmd *c
 	ch->handle = cmd->chan_handle;
 	ch->session_handle = cmd->session_handle;
 	ch->notify = c->notify;
+	if (cmd->event_id) /* (1..TRAWL_NOTIFY_COUNTERS, checked above) */
+		ch->notify_dropped = &((struct trawl_notify_head *)c->notify->map)
+					      ->dropped_by[cmd->event_id - 1];
 	/* Written before each record's payload ($ctx.NAME captures). */
 	ch->contexts = cmd->contexts;
 	ch->context_size = trawl_ustctl_context_size(cmd->contexts);

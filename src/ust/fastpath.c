@@ -250,7 +250,7 @@ static __attribute__((noinline, cold)) int notify_reserve(const struct trawl_ust
 	payload += chan->context_size; /* its context fields first */
 	if (payload > n->slot_size - sizeof(*rec)) {
 		__atomic_fetch_add(&h->dropped_big, 1, __ATOMIC_RELAXED);
-		return -1;
+		goto dropped;
 	}
 	w = __atomic_load_n(&h->write, __ATOMIC_RELAXED);
 	do {
@@ -259,7 +259,7 @@ static __attribute__((noinline, cold)) int notify_reserve(const struct trawl_ust
 		r = __atomic_load_n(&h->read, __ATOMIC_ACQUIRE);
 		if (w - r >= n->nr_slots) {
 			__atomic_fetch_add(&h->dropped_full, 1, __ATOMIC_RELAXED);
-			return -1;
+			goto dropped;
 		}
 	} while (!__atomic_compare_exchange_n(&h->write, &w, w + 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	rec = (struct trawl_notify_rec *)(n->map + TRAWL_NOTIFY_HEAD_SIZE + (size_t)(w % n->nr_slots) * n->slot_size);
@@ -274,6 +274,11 @@ static __attribute__((noinline, cold)) int notify_reserve(const struct trawl_ust
 	ctx->priv = (void *)((uintptr_t)rec | 1);
 	ctx->len = payload;
 	return 0;
+dropped:
+	/* Its trigger's "discarded tracer messages" (a count only: no order) */
+	if (chan->notify_dropped)
+		__atomic_fetch_add(chan->notify_dropped, 1, __ATOMIC_RELAXED);
+	return -1;
 }
 
 static __attribute__((noinline, cold)) void notify_commit(struct trawl_ust_ctx *ctx)

@@ -64,6 +64,9 @@ struct trawl_ust_chan {
 	/* An event notifier (wire.h NOTIFIER, ustabi/notify.h): 0 streams,
 	 * each event goes to this ring instead; else NULL. */
 	struct trawl_ust_notify *notify;
+	/* The notifier's drop counter in its ring's head (NOTIFIER's
+	 * event_id, wire.h), or NULL: fastpath.c adds each dropped record. */
+	uint64_t *notify_dropped;
 	struct trawl_ust_conn *conn;
 	struct trawl_ust_chan *next;
 };

@@ -24,7 +24,10 @@
  * waits), fills the record and the payload, then stores rec.commit = len + 1
  * with release order (pairs with the reader's acquire load: the record's
  * bytes are visible once commit is), and writes 1 to the eventfd. A payload
- * larger than a slot is dropped and counted in head.dropped_big.
+ * larger than a slot is dropped and counted in head.dropped_big. Either
+ * drop is also counted in the notifier's own counter, head.dropped_by[k - 1],
+ * when its NOTIFIER gave it one (k, ABI minor >= 14: wire.h): what
+ * list-triggers shows as the trigger's "discarded tracer messages".
  *
  * The reader keeps its own position (head.read is a copy for the writers,
  * never read back): it takes slot read % nr_slots while its commit is not 0,
@@ -48,6 +51,8 @@
 #define TRAWL_NOTIFY_MAX_SLOTS 4096u
 #define TRAWL_NOTIFY_MIN_SLOT 64u     /* bytes */
 #define TRAWL_NOTIFY_MAX_SLOT 65536u  /* bytes */
+/* Per-notifier drop counters in the head (ABI minor >= 14). */
+#define TRAWL_NOTIFY_COUNTERS 256u
 
 struct trawl_notify_head {
 	uint32_t magic;
@@ -58,6 +63,9 @@ struct trawl_notify_head {
 	uint64_t read __attribute__((aligned(64)));  /* records taken (the reader) */
 	uint64_t dropped_full __attribute__((aligned(64))); /* writers, atomic add */
 	uint64_t dropped_big;
+	/* each notifier's drops (full or big), by its NOTIFIER's counter - 1:
+	 * writers, atomic add; 0 in older apps' rings (never written) */
+	uint64_t dropped_by[TRAWL_NOTIFY_COUNTERS] __attribute__((aligned(64)));
 };
 
 struct trawl_notify_rec {

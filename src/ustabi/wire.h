@@ -112,8 +112,12 @@
  *           names), whose values the app writes into each record after
  *           the context fields, before the payload (captures of
  *           $app.PROVIDER:NAME; the daemon sends none to older apps, whose
- *           such captures are unavailable). */
-#define TRAWL_UST_WIRE_ABI_MINOR 13u
+ *           such captures are unavailable).
+ * Minor 14: NOTIFIER's event_id names the notifier's drop counter in the
+ *           ring's head (ustabi/notify.h dropped_by; 0: none), which the
+ *           app adds each of its dropped records to (older apps ignore
+ *           the field: their drops are counted in the head's totals only). */
+#define TRAWL_UST_WIRE_ABI_MINOR 14u
 /* A TALLY's entries, at most (a program with more splits them), and one
  * entry's count, at most (2^48: 163 days of 20 M events/s). */
 #define TRAWL_WIRE_MAX_TALLY 1024u
@@ -168,7 +172,9 @@ enum trawl_wire_cmd_kind {
 	 * minor >= 13), with its names after the command as CHANNEL's (no
 	 * counters): each record holds, after its context fields, their
 	 * values (ustabi.h's layout: a tag, then the value), then the
-	 * payload. */
+	 * payload. event_id (ABI minor >= 14; 0 before): k in
+	 * 1..TRAWL_NOTIFY_COUNTERS, the notifier counts its dropped records
+	 * in the ring head's dropped_by[k - 1]; 0, it has no counter. */
 	TRAWL_WIRE_CMD_NOTIFIER = 10,
 };
 

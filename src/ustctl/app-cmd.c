@@ -7,6 +7,7 @@
  */
 #include "ustctl/app-internal.h"
 #include "ringbuffer/ringbuffer.h"
+#include "ustabi/notify.h"
 
 /* ustctl.h names the app ABI's commands and REGISTRATION_DONE flags for the daemons. */
 _Static_assert(TRAWL_WIRE_CMD_REGISTRATION_DONE == (int)TRAWL_USTCTL_CMD_REGISTRATION_DONE &&
@@ -127,7 +128,7 @@ int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_h
 				   int event_fd, uint32_t nr_slots, uint32_t slot_size,
 				   uint32_t contexts,
 				   const char (*app_ctx)[TRAWL_USTCTL_APP_CTX_NAME_MAX],
-				   uint32_t nr_app)
+				   uint32_t nr_app, uint32_t counter)
 {
 	char names[TRAWL_USTCTL_MAX_APP_CTX * TRAWL_USTCTL_APP_CTX_NAME_MAX];
 	struct trawl_wire_cmd cmd;
@@ -140,7 +141,7 @@ int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_h
 	    (nr_app && trawl_ustctl_app_info(app)->abi_minor < 13))
 		return -EPROTONOSUPPORT;
 	if ((ring_fd < 0) != (event_fd < 0) || (contexts & ~TRAWL_USTCTL_CTX_ALL) ||
-	    nr_app > TRAWL_USTCTL_MAX_APP_CTX)
+	    nr_app > TRAWL_USTCTL_MAX_APP_CTX || counter > TRAWL_NOTIFY_COUNTERS)
 		return -EINVAL;
 	cmd_init(&cmd, TRAWL_WIRE_CMD_NOTIFIER);
 	cmd.session_handle = UINT32_MAX; /* no session's START or STOP */
@@ -148,6 +149,8 @@ int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_h
 	cmd.num_subbuf = nr_slots;
 	cmd.subbuf_size = slot_size;
 	cmd.contexts = contexts;
+	/* (older apps ignore it: it was 0 before minor 14) */
+	cmd.event_id = counter;
 	for (i = 0; i < nr_app; i++) {
 		if (!trawl_ustctl_app_ctx_name_valid(app_ctx[i]))
 			return -EINVAL;

@@ -138,6 +138,17 @@ void trawl_ustctl_notify_ring_dropped(const struct trawl_ustctl_notify_ring *r, 
 	*big = __atomic_load_n(&h->dropped_big, __ATOMIC_RELAXED);
 }
 
+_Static_assert(TRAWL_USTCTL_NOTIFY_COUNTERS == TRAWL_NOTIFY_COUNTERS, "ustctl.h's count");
+
+uint64_t trawl_ustctl_notify_ring_dropped_by(const struct trawl_ustctl_notify_ring *r, uint32_t counter)
+{
+	const struct trawl_notify_head *h = (const struct trawl_notify_head *)r->map;
+
+	if (counter < 1 || counter > TRAWL_NOTIFY_COUNTERS)
+		return 0;
+	return __atomic_load_n(&h->dropped_by[counter - 1], __ATOMIC_RELAXED);
+}
+
 void trawl_ustctl_notify_ring_destroy(struct trawl_ustctl_notify_ring *r)
 {
 	if (!r)

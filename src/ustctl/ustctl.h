@@ -500,14 +500,17 @@ int trawl_ustctl_app_flush(struct trawl_ustctl_app *app, uint32_t chan_handle);
  * @contexts: the context fields (ustabi.h bits, no counters) the app writes
  * before each record's payload. @app_ctx: @nr_app application contexts
  * ("$app.P:N", valid, no two the same) whose values the app writes after
- * them (ustabi.h's layout), before the payload. -EPROTONOSUPPORT: an app
- * older than ABI minor 9, or 10 with @contexts, or 13 with @nr_app.
+ * them (ustabi.h's layout), before the payload. @counter: k in
+ * 1..TRAWL_NOTIFY_COUNTERS, the app counts the notifier's dropped records
+ * in the ring head's dropped_by[k - 1] (an app older than ABI minor 14
+ * does not: it stays 0); 0, no counter. -EPROTONOSUPPORT: an app older
+ * than ABI minor 9, or 10 with @contexts, or 13 with @nr_app.
  */
 int trawl_ustctl_app_send_notifier(struct trawl_ustctl_app *app, uint32_t chan_handle, int ring_fd,
 				   int event_fd, uint32_t nr_slots, uint32_t slot_size,
 				   uint32_t contexts,
 				   const char (*app_ctx)[TRAWL_USTCTL_APP_CTX_NAME_MAX],
-				   uint32_t nr_app);
+				   uint32_t nr_app, uint32_t counter);
 
 /*
  * The reader's side of an app's notification ring (ustabi/notify.h), for
@@ -541,6 +544,13 @@ int trawl_ustctl_notify_ring_take(struct trawl_ustctl_notify_ring *r, struct tra
 int trawl_ustctl_notify_ring_pending(const struct trawl_ustctl_notify_ring *r);
 /* What the app counts as dropped (ring full, payload too large): its word. */
 void trawl_ustctl_notify_ring_dropped(const struct trawl_ustctl_notify_ring *r, uint64_t *full, uint64_t *big);
+/* The ring head's drop counters (ustabi/notify.h TRAWL_NOTIFY_COUNTERS):
+ * a notifier's is one of 1..this. */
+#define TRAWL_USTCTL_NOTIFY_COUNTERS 256u
+/* What the app counts in the head's drop counter @counter (1..
+ * TRAWL_USTCTL_NOTIFY_COUNTERS: a notifier's, trawl_ustctl_app_send_notifier()),
+ * its word; 0 for any other @counter. */
+uint64_t trawl_ustctl_notify_ring_dropped_by(const struct trawl_ustctl_notify_ring *r, uint32_t counter);
 void trawl_ustctl_notify_ring_destroy(struct trawl_ustctl_notify_ring *r);
 
 /* The app stops using the channel and unmaps it (after stop + flush). */

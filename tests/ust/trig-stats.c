@@ -3,15 +3,17 @@
  * Prints the caller's triggers as the daemon counts them, one line each
  * (triggers.py reads it):
  *
- *   NAME occurrences=N
+ *   NAME occurrences=N            (with -d: NAME occurrences=N discarded=D)
  *     ACTION-KIND runs=R failures=F
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <trawl/ctl.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int discarded = argc > 1 && !strcmp(argv[1], "-d");
 	struct trawl_ctl *ctl;
 	struct trawl_ctl_list *l;
 	size_t i, n;
@@ -32,8 +34,12 @@ int main(void)
 		if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_TRIGGER) {
 			struct trawl_ctl_trigger_info t = { .struct_size = sizeof(t) };
 
-			if (!trawl_ctl_list_trigger_at(l, i, &t))
-				printf("%s occurrences=%llu\n", t.name, (unsigned long long)t.occurrences);
+			if (trawl_ctl_list_trigger_at(l, i, &t))
+				continue;
+			printf("%s occurrences=%llu", t.name, (unsigned long long)t.occurrences);
+			if (discarded)
+				printf(" discarded=%llu", (unsigned long long)t.discarded);
+			printf("\n");
 		} else if (trawl_ctl_list_kind(l, i) == TRAWL_CTL_ITEM_TRIGGER_ACTION) {
 			struct trawl_ctl_trigger_action_info a = { .struct_size = sizeof(a) };
 

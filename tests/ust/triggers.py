@@ -31,10 +31,14 @@ occurs", and the other session actions with their rate policies.
                            cgroup_ns, pid_ns: the app's own values) and of
                            an application context (unavailable, as
                            LTTng-UST's without a provider)
+    triggers.py discarded  list-triggers' "discarded tracer messages" (LTTng
+                           2.13's text and meaning): an event too large for
+                           the app's notification ring is 1; side by side
+                           with LTTng's text, before and after discards
     triggers.py flood      300,000 trig:warn as fast as the app can, each
                            firing a trigger: the app ends, the daemon answers
-                           commands meanwhile and counts no more hits than
-                           events
+                           commands meanwhile, and each event is counted
+                           once, as a hit or as discarded
     triggers.py usage      buffer-usage high and low (the C API's: LTTng's
                            add-trigger has no option for them) on a snapshot
                            session's small discard-mode channel, which only a
@@ -54,6 +58,7 @@ No timing is asserted: each wait polls the outcome, up to 60 s.
 import glob
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -86,14 +91,19 @@ class Env(trawltest.Env):
 
     def stats(self):
         """{trigger: (occurrences, [(kind, runs, failures), ...])}"""
-        r = subprocess.run([STATS], env=self.env, capture_output=True, text=True, timeout=60)
+        return {k: v[:2] for k, v in self.counts().items()}
+
+    def counts(self):
+        """{trigger: (occurrences, [(kind, runs, failures), ...], discarded)}"""
+        r = subprocess.run([STATS, "-d"], env=self.env, capture_output=True, text=True, timeout=60)
         if r.returncode:
             raise RuntimeError("ust-trig-stats: " + r.stderr.strip())
         out, cur = {}, None
         for line in r.stdout.splitlines():
             if not line.startswith(" "):
-                name, occ = line.rsplit(" occurrences=", 1)
-                cur = out[name] = (int(occ), [])
+                name, counts = line.rsplit(" occurrences=", 1)
+                occ, disc = counts.split(" discarded=")
+                cur = out[name] = (int(occ), [], int(disc))
             else:
                 kind, runs, fails = line.split()
                 cur[1].append((int(kind), int(runs.split("=")[1]), int(fails.split("=")[1])))
@@ -233,11 +243,96 @@ def case_flood(e):
     if p.wait(timeout=120) != 0:
         fail("ust-app-trig warn exited %d" % p.returncode)
     e.trawl("list")
-    occ = until("the storm's hits counted", lambda: e.stats()["storm"][0])
-    if occ and occ > 300000:
-        fail("storm: %d occurrences out of 300000 events" % occ)
-    print("storm: %d of 300000 events fired the trigger (the rest dropped in the app's "
-          "ring); the daemon answered %d commands meanwhile" % (occ or 0, served))
+    # every event is counted once, as a hit or as discarded (by the app's
+    # ring or the daemon's queue): once the app's end is read, they add up
+    until("the storm's 300000 events counted", lambda: sum(e.counts()["storm"][0::2]) >= 300000)
+    occ, _, disc = e.counts()["storm"]
+    if occ + disc != 300000 or not occ:
+        fail("storm: %d occurrences and %d discarded out of 300000 events" % (occ, disc))
+    print("storm: %d of 300000 events fired the trigger, %d discarded (dropped in the app's "
+          "ring or the daemon's queue); the daemon answered %d commands meanwhile"
+          % (occ, disc, served))
+
+
+def listing_of(text, name):
+    """Trigger @name's lines in list-triggers' @text, its owner uid and
+    counts made N (each tool's own)."""
+    out, keep = [], False
+    for line in text.splitlines():
+        if line.startswith("- name: "):
+            keep = line == "- name: " + name
+        if keep:
+            line = re.sub(r"^  owner uid: \d+$", "  owner uid: UID", line)
+            out.append(re.sub(r": \d+$", ": N", line) if "messages: " in line else line)
+    return out
+
+
+def discarded_lttng():
+    """LTTng 2.13's list-triggers of the same trigger once its tracer
+    discarded messages (ust-app-trig built against LTTng-UST, a tight loop
+    of 1,000,000 events: its notification pipe fills), its counts made N;
+    None (said why) without LTTng, or where it discarded none."""
+    lapp = APP + "-lttng"
+    if not os.path.exists(lapp):
+        print("note: no ust-app-trig-lttng (no liblttng-ust-dev): no LTTng side-by-side run")
+        return None
+    ref = LttngRef.make("trawldisc")
+    if not ref:
+        return None
+    try:
+        ref.lttng("add-trigger", "--name", "dm", *ERM, "--name=trig:*", "--action", "notify")
+        before = listing_of(ref.lttng("list-triggers").stdout, "dm")
+        ref.run([lapp, "warn", "1000000"])
+        after = listing_of(ref.lttng("list-triggers").stdout, "dm")
+    finally:
+        ref.close()
+    if "      discarded tracer messages: N" not in after:
+        print("note: LTTng's tracer discarded none of 1,000,000 messages here: its text "
+              "with a count is not compared")
+        return before, None
+    return before, after
+
+
+def case_discarded(e):
+    """list-triggers' condition errors, as LTTng 2.13 prints them
+    ("errors: none" until its tracer discards one of the trigger's
+    messages, then "errors:" and "discarded tracer messages: N") and with
+    their meaning: a matched event whose hit never reached the trigger.
+    An event larger than a slot of the app's notification ring is one,
+    deterministically: 1 discarded, and the small one after it fires
+    (occurrences 1); --mi xml carries the same count. Side by side, LTTng's
+    text of the same trigger before any event and once it discarded some."""
+    e.trawl("add-trigger", "--name", "dm", *ERM, "--name=trig:*", "--action", "notify")
+    before = listing_of(e.trawl("list-triggers").stdout, "dm")
+    if "    errors: none" not in before:
+        fail("before any event: %r" % before)
+    e.app("mark", "x" * 5000)  # its notifier's record would not fit a slot (4 KiB)
+    e.app("mark", "small")
+    if not until("the small mark fired dm", lambda: e.stats()["dm"][0] == 1):
+        return
+    occ, _, disc = e.counts()["dm"]
+    if (occ, disc) != (1, 1):
+        fail("dm: %d occurrences, %d discarded (wanted 1 and 1)" % (occ, disc))
+    text = e.trawl("list-triggers").stdout
+    if "    errors:\n      discarded tracer messages: 1\n  actions:" not in text:
+        fail("list-triggers: no \"discarded tracer messages: 1\":\n" + text)
+    mi = e.trawl("--mi", "xml", "list-triggers").stdout
+    m = re.search(r"<name>discarded tracer messages</name>.*?<value>(\d+)</value>", mi, re.S)
+    if not m or m.group(1) != "1":
+        fail("--mi xml list-triggers: discarded tracer messages %s:\n%s"
+             % (m.group(1) if m else "missing", mi))
+    after = listing_of(text, "dm")
+    theirs = discarded_lttng()
+    if theirs is None:
+        return
+    if theirs[0] != before:
+        fail("before any event, printed differently\n--- lttng\n%s\n--- trawl\n%s"
+             % ("\n".join(theirs[0]), "\n".join(before)))
+    if theirs[1] is not None and theirs[1] != after:
+        fail("once messages were discarded, printed differently\n--- lttng\n%s\n--- trawl\n%s"
+             % ("\n".join(theirs[1]), "\n".join(after)))
+    print("list-triggers prints dm's errors as LTTng 2.13 does%s"
+          % ("" if theirs[1] is not None else " (before any discard)"))
 
 
 def case_notify(e):
@@ -590,7 +685,7 @@ def case_consumed(e):
           % (rounds, size))
 
 
-CASES = {"captures": case_captures, "typed": case_typed, "appctx": case_appctx, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
+CASES = {"discarded": case_discarded, "captures": case_captures, "typed": case_typed, "appctx": case_appctx, "usage": case_usage, "consumed": case_consumed, "snapshot": case_snapshot, "flood": case_flood, "notify": case_notify, "rate": case_rate, "startstop": case_startstop,
          "rotate": case_rotate}
 
 

@@ -8,8 +8,10 @@
  *      (-EPROTONOSUPPORT) and sends nothing; a NOTIFIER without them goes
  *      as before (no flag, no bytes after the command);
  *   2. an app of minor 13 gets the names after the command, which the
- *      app's decoder takes (trawl_wire_cmd_decode(), trawl_wire_app_ctx());
- *   3. a bad name, or more than the most, is refused before anything goes.
+ *      app's decoder takes (trawl_wire_cmd_decode(), trawl_wire_app_ctx()),
+ *      and the notifier's drop counter in event_id (minor 14);
+ *   3. a bad name, or more than the most, or a drop counter past the
+ *      ring head's, is refused before anything goes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "fake_app.h"
 #include "common/io.h"
 #include "ustctl/ustctl.h"
+#include "ustabi/notify.h"
 #include "ustabi/wire.h"
 
 static void put_reply(int fd, uint32_t seq, int32_t ret)
@@ -87,11 +90,11 @@ int main(void)
 
 	/* 1. Minor 12. */
 	app = app_of(sv, 12);
-	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000001u, -1, -1, 64, 4096, 0, names, 1) ==
+	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000001u, -1, -1, 64, 4096, 0, names, 1, 0) ==
 	      -EPROTONOSUPPORT);
 	CHECK(nothing_sent(sv[1]));
 	put_reply(sv[1], 1, 0);
-	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000001u, -1, -1, 64, 4096, 0, NULL, 0) == 0);
+	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000001u, -1, -1, 64, 4096, 0, NULL, 0, 0) == 0);
 	len = get_msg(sv[1], buf, sizeof(buf));
 	memcpy(&cmd, buf, sizeof(cmd));
 	CHECK(len == sizeof(cmd) && cmd.cmd == TRAWL_WIRE_CMD_NOTIFIER && cmd.flags == 0);
@@ -101,23 +104,29 @@ int main(void)
 	/* 2. Minor 13. */
 	app = app_of(sv, 13);
 	put_reply(sv[1], 1, 0);
-	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000002u, -1, -1, 64, 4096, 0, names, 2) == 0);
+	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000002u, -1, -1, 64, 4096, 0, names, 2, 7) == 0);
 	len = get_msg(sv[1], buf, sizeof(buf));
 	CHECK(trawl_wire_cmd_decode(buf, len, &cmd, counters) == 0);
 	CHECK(cmd.cmd == TRAWL_WIRE_CMD_NOTIFIER && cmd.flags == TRAWL_WIRE_CHAN_APP_CTX &&
 	      cmd.chan_handle == 0x80000002u && cmd.nr_counters == 0);
+	/* its drop counter (ABI minor 14: ustabi/notify.h dropped_by[6]) */
+	CHECK(cmd.event_id == 7);
 	CHECK(trawl_wire_app_ctx(buf, len, &got) == 2 && !strcmp(got, names[0]) &&
 	      !strcmp(got + strlen(got) + 1, names[1]));
 	CHECK(len == sizeof(cmd) + strlen(names[0]) + strlen(names[1]) + 2);
 
 	/* 3. Refused before anything goes. */
-	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000003u, -1, -1, 64, 4096, 0, bad, 1) ==
+	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000003u, -1, -1, 64, 4096, 0, bad, 1, 0) ==
 	      -EINVAL);
 	for (i = 0; i <= TRAWL_USTCTL_MAX_APP_CTX; i++)
 		snprintf(many[i], sizeof(many[i]), "$app.p:k%u", (unsigned)i);
 	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000003u, -1, -1, 64, 4096, 0,
 					     (const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])many,
-					     TRAWL_USTCTL_MAX_APP_CTX + 1) == -EINVAL);
+					     TRAWL_USTCTL_MAX_APP_CTX + 1, 0) == -EINVAL);
+	CHECK(nothing_sent(sv[1]));
+	/* a drop counter past the ring head's */
+	CHECK(trawl_ustctl_app_send_notifier(app, 0x80000003u, -1, -1, 64, 4096, 0, NULL, 0,
+					     TRAWL_NOTIFY_COUNTERS + 1) == -EINVAL);
 	CHECK(nothing_sent(sv[1]));
 	trawl_ustctl_app_destroy(app);
 	close(sv[1]);

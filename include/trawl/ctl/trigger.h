@@ -276,6 +276,13 @@ struct trawl_ctl_trigger_info {
 	/* event rule matches, kernel PROBE or USERSPACE_PROBE: the location as
 	 * given (pattern is then the event name); "" otherwise */
 	const char *location;
+	/* event rule matches: the events the rule matched whose hit never
+	 * reached the trigger (LTTng's "discarded tracer messages"): dropped
+	 * by the tracer (an app's notification ring full, an event larger than
+	 * a slot, the kernel's rings full) or by the daemon's queue of hits;
+	 * occurrences + discarded is every match. Counted from the trigger's
+	 * registration (an app's own count is its word, added as it grows). */
+	uint64_t discarded;
 };
 
 /* An action of the TRIGGER record before it. Strings belong to the list. */

@@ -205,6 +205,10 @@ class TriggerInfo:
     nr_actions: int
     occurrences: int        # times the condition held
     location: Optional[str] = None  # a kernel probe rule's (pattern: its event name)
+    # event rule matches: matches whose hit the tracer or daemon dropped
+    # (list-triggers' "discarded tracer messages"); occurrences + discarded
+    # is every match
+    discarded: int = 0
     actions: List[TriggerAction] = field(default_factory=list)
 
 
