@@ -72,6 +72,7 @@ from lttngref import LttngRef  # noqa: E402
 LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib")
 
 APP = os.path.join(BIN, "ust-app-trig")
+LAPP = APP + "-lttng"  # the same program built against LTTng-UST (side-by-side runs)
 STATS = os.path.join(BIN, "ust-trig-stats")
 NOTIFY = os.path.join(BIN, "ust-trig-notify")
 COND = os.path.join(BIN, "ust-trig-cond")
@@ -254,6 +255,15 @@ def case_flood(e):
           % (occ, disc, served))
 
 
+def lttng_ref(prefix):
+    """An LttngRef (lttngref.py) to run LAPP under, or None (said why)
+    where this host has no LTTng or no LAPP."""
+    if not os.path.exists(LAPP):
+        print("note: no ust-app-trig-lttng (no liblttng-ust-dev): no LTTng side-by-side run")
+        return None
+    return LttngRef.make(prefix)
+
+
 def listing_of(text, name):
     """Trigger @name's lines in list-triggers' @text, its owner uid and
     counts made N (each tool's own)."""
@@ -270,19 +280,16 @@ def listing_of(text, name):
 def discarded_lttng():
     """LTTng 2.13's list-triggers of the same trigger once its tracer
     discarded messages (ust-app-trig built against LTTng-UST, a tight loop
-    of 1,000,000 events: its notification pipe fills), its counts made N;
-    None (said why) without LTTng, or where it discarded none."""
-    lapp = APP + "-lttng"
-    if not os.path.exists(lapp):
-        print("note: no ust-app-trig-lttng (no liblttng-ust-dev): no LTTng side-by-side run")
-        return None
-    ref = LttngRef.make("trawldisc")
+    of 1,000,000 events: its notification pipe fills), its counts made N,
+    as (before any event, after; None where it discarded none); None (said
+    why) without LTTng."""
+    ref = lttng_ref("trawldisc")
     if not ref:
         return None
     try:
         ref.lttng("add-trigger", "--name", "dm", *ERM, "--name=trig:*", "--action", "notify")
         before = listing_of(ref.lttng("list-triggers").stdout, "dm")
-        ref.run([lapp, "warn", "1000000"])
+        ref.run([LAPP, "warn", "1000000"])
         after = listing_of(ref.lttng("list-triggers").stdout, "dm")
     finally:
         ref.close()
@@ -411,11 +418,7 @@ def typed_lttng(caps):
     lttng_evaluation_event_rule_matches_get_captured_values()) of the
     same trigger on the same event, from ust-app-trig built against
     LTTng-UST; None (said why) where this host has no LTTng to run."""
-    lapp = APP + "-lttng"
-    if not os.path.exists(lapp):
-        print("note: no ust-app-trig-lttng (no liblttng-ust-dev): no LTTng side-by-side run")
-        return None
-    ref = LttngRef.make("trawltyped")
+    ref = lttng_ref("trawltyped")
     if not ref:
         return None
     w = None
@@ -431,7 +434,7 @@ def typed_lttng(caps):
         if w.stdout.readline().strip() != "ready":
             fail("lttngnotify.py did not get ready: " + w.stderr.read())
             return None
-        ref.run([lapp, "typed", "5"])
+        ref.run([LAPP, "typed", "5"])
         out, err = w.communicate(timeout=WAIT_S + 30)
         if w.returncode:
             fail("lttngnotify.py exited %d: %s" % (w.returncode, err.strip()))
