@@ -12,7 +12,7 @@
 # the thread's counter per event), and trawl's prio + nice (one
 # sched_getattr(2) per event) and nice alone (one getpriority(2)). Timings use the ANCHORS.md big channel (4 MiB x 8
 # per CPU, per-user, discard) so that what is timed is recording, not
-# dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 8 x 1 MiB, per CPU).
+# dropping; "default channel" rows use each tracer's default (LTTng: 4 x 512 KiB; trawl: 8 x 512 KiB, per CPU).
 # Consumer CPU rows: the consumer daemons' user + system time (every thread's,
 # /proc/PID/task/*/schedstat) from start to the end of stop, per GB of stream
 # files: trawl-consumerd vs lttng-consumerd, same runs. Consumer wake-up rows:

@@ -65,8 +65,9 @@ extern int cli_as_lttng;
 
 /* Prints "trawl: <msg>" and returns the exit status for @err (negative errno). */
 int cli_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A channel's sub-buffer size when none is given (the daemon's, sessiond/cmd-channel.c) */
-#define CLI_DEFAULT_SUBBUF_SIZE (1ull << 20)
+/* A channel's sub-buffer size when none is given, by domain (the daemon's,
+ * sessiond/cmd-channel.c: 512 KiB in user space, as LTTng's; 1 MiB in the kernel) */
+#define CLI_DEFAULT_SUBBUF_SIZE(domain) ((domain) == TRAWL_CTL_DOMAIN_UST ? 1ull << 19 : 1ull << 20)
 /* A usage error: prints "trawl CMD: <msg> (see trawl CMD --help)", returns 2. */
 int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Maps a negative errno to an exit status. */

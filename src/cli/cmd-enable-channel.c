@@ -168,7 +168,7 @@ static int run(int argc, char **argv)
 	struct cli_target t = {0};
 	struct trawl_ctl *ctl;
 	char *names, *tok, *save;
-	uint64_t subbuf = 0, tf_size = 0;
+	uint64_t subbuf = 0, subbuf_eff, tf_size = 0;
 	uint32_t num = 0, sw = 0, rd = 0, tf_count = 0;
 	enum trawl_ctl_buffers buffers = TRAWL_CTL_BUFFERS_DEFAULT;
 	enum trawl_ctl_output output = TRAWL_CTL_OUTPUT_DEFAULT;
@@ -267,13 +267,13 @@ static int run(int argc, char **argv)
 				"size won't do anything.\n");
 		return 1;
 	}
-	if (tf_size && tf_size < (subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE)) {
+	subbuf_eff = subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE(t.domain);
+	if (tf_size && tf_size < subbuf_eff) {
 		fprintf(stderr,
 			"Warning: Tracefile size rounded up from (%llu) to subbuffer size "
 			"(%llu)\n",
-			(unsigned long long)tf_size,
-			(unsigned long long)(subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE));
-		tf_size = subbuf ? subbuf : CLI_DEFAULT_SUBBUF_SIZE;
+			(unsigned long long)tf_size, (unsigned long long)subbuf_eff);
+		tf_size = subbuf_eff;
 	}
 	ret = cli_target_connect(&cli_cmd_enable_channel, &t, &ctl);
 	if (ret)

@@ -4,7 +4,7 @@
  * slice, so that it runs soon after an app wakes it.
  *
  * Why: an app records into a ring buffer of a few MiB per CPU; at trawl's
- * speed one thread fills the default channel (8 x 1 MiB) in 6-8 ms. The
+ * speed one thread fills the default channel (4 MiB a CPU) in 6-8 ms. The
  * consumer, woken when a packet closes, must drain before the app laps it,
  * or the app drops events. On a busy 2-CPU machine it does not wait for the
  * CPU time it needs (1-2 ms for those 8 MiB) but for its turn: measured

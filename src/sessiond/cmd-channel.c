@@ -103,20 +103,34 @@ static void channel_defaults(const struct sd_session *s, uint32_t domain,
 			     struct trawl_domain_channel_attr *a)
 {
 	/*
-	 * 4 x 1 MiB per CPU in both domains. For user space this is twice
-	 * LTTng's per-user default: an app tracing flat out (~22 M events/s,
-	 * 640 MB/s) filled 4 x 512 KiB between two consumer rounds (135,167 of
-	 * 10 M events discarded, bench/ust) and discards nothing with 4 x 1 MiB
-	 * on a quiet machine. On a busy 2-core one (load 3-8) the consumer's
-	 * wake-ups wait up to 7 ms for a CPU and 4 x 1 MiB (4.6 ms of a
-	 * flat-out app at ~900 MB/s) dropped 65 k-694 k of 10 M in 20 of 20
-	 * runs; 8 x 1 MiB dropped none in 8 of 10. Not the default: on a
-	 * 64-CPU machine it would hold 512 MiB a user and session, four times
-	 * LTTng's 2 MiB a CPU, for apps that rarely trace that fast; the
-	 * remedy for those is bigger buffers or --blocking-timeout.
+	 * 4 MiB per CPU in both domains: 4 x 1 MiB for the kernel, 8 x 512 KiB
+	 * for user space (LTTng's per-user default is 4 x 512 KiB, 2 MiB). Why
+	 * 4 MiB: an app tracing flat out (~22 M events/s, 640 MB/s) filled
+	 * 4 x 512 KiB between two consumer rounds (135,167 of 10 M events
+	 * discarded, bench/ust); it writes ~3x the bytes per second of an
+	 * LTTng-UST app, so it needs ~3x the room for the same time.
+	 *
+	 * Why 8 sub-buffers of 512 KiB rather than 4 of 1 MiB for user space:
+	 * the consumer is woken when the first packet closes, and must drain
+	 * before the app laps it, so the app's room after the wake-up is
+	 * (n - 1) / n of the buffer: 3.5 MiB instead of 3, at the same memory.
+	 * On a busy 2-core machine (a CPU hog on each core, other work beside:
+	 * load 11-15), 20 runs each of 10 M events, 1 and 2 threads, the
+	 * variants alternating: 4 x 1 MiB lost events in 9 runs (817 k in all),
+	 * 8 x 512 KiB in 4 (45 k), 16 x 256 KiB in 6 (131 k: no better at that
+	 * noise, for twice the packets), LTTng's default in 14 (3.0 M). A
+	 * packet the consumer holds also keeps 1/8 of the buffer from the app
+	 * instead of 1/4. The cost: up to twice the consumer's wake-ups per GB
+	 * when it keeps up (as LTTng's, whose packets are 512 KiB too). More
+	 * memory was measured too (8 x 1 MiB dropped none in 8 of
+	 * 10 runs at load 3-8) but not taken: on a 64-CPU machine it would hold
+	 * 512 MiB a user and session, four times LTTng's 2 MiB a CPU, for apps
+	 * that rarely trace that fast; the remedy for those is bigger buffers
+	 * or --blocking-timeout. A page is taken when an app first writes it: a
+	 * CPU that never traced holds only its control page.
 	 */
-	a->subbuf_size = 1u << 20;
-	a->num_subbuf = 4;
+	a->subbuf_size = domain == TRAWL_CTL_DOMAIN_UST ? 512u << 10 : 1u << 20;
+	a->num_subbuf = domain == TRAWL_CTL_DOMAIN_UST ? 8 : 4;
 	a->overwrite = s->snapshot ? 1 : 0;
 	/* User space: none, as LTTng's ("inactive"): the apps wake the
 	 * consumer when they close a packet (ringbuffer.h, "Wake-ups"); it

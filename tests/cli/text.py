@@ -77,9 +77,11 @@ MORE = [
 KNOWN = [
     # each tool's name (`version` is not compared)
     (r"^Use (lttng|trawl) list", "Use TOOL list"),
-    # trawl's default sub-buffer is 1 MiB (LTTng's user-space one 512 KiB):
-    # docs/DESIGN.md, "channels"
+    # trawl's default kernel sub-buffer is 1 MiB, and its user-space
+    # channels have 8 of 512 KiB per CPU (LTTng's 4 of 512 KiB):
+    # src/sessiond/cmd-channel.c, channel_defaults()
     (r"^(      Sub-buffer size:  )(524288|1048576) bytes$", r"\1DEFAULT"),
+    (r"^(      Sub-buffer count: )(4|8)$", r"\1DEFAULT"),
 ]
 # Lines one tool prints and the other has no counterpart for:
 DROP = [
