@@ -29,6 +29,15 @@
 # user: the median round trip and the daemon's CPU time per connection, for
 # this build and, side by side, BEFORE=OLD_BUILD_DIR's (its own daemon).
 # ONLY=agent: this row alone.
+#
+# Then root's `trawl list` while a member of 'tracing' (a second throw-away
+# user) floods trigger hits with captures (tests/security/capture-flood.sh's
+# attack, more programs): a trigger capturing 64 fields of twide:ev (f511
+# 62 times), and CAPFLOOD_APPS programs (32; wide-app, of this build) that
+# describe twide:ev as 512 fields and fire it 64 times every 20 ms: median
+# and max of RUNS lists before the programs start and while they fire, for
+# this build's daemon and BEFORE's, each in its own runtime folder (the
+# CLI and programs of this build). ONLY=captures: this row alone.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -42,6 +51,7 @@ chmod 755 "$T"
 export HOME=$T/home TRAWL_RUNTIME_DIR=$T/run TRAWL_ROOT_RUNTIME_DIR=$T/rootrun
 mkdir -p "$HOME"
 U=trawlbench$$
+UM=trawlbenchm$$ # a member of 'tracing' (the capture flood), made there
 att_pid=
 cleanup() {
 	[ -n "$att_pid" ] && kill "$att_pid" 2>/dev/null
@@ -49,6 +59,10 @@ cleanup() {
 	[ -f "$T/rootrun/sessiond.lock" ] && kill "$(cat "$T/rootrun/sessiond.lock")" 2>/dev/null
 	pkill -u "$U" 2>/dev/null
 	userdel "$U" 2>/dev/null
+	if getent passwd "$UM" >/dev/null; then
+		pkill -u "$UM" 2>/dev/null
+		userdel "$UM" 2>/dev/null
+	fi
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -107,7 +121,7 @@ row() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b > 0 ? a / b : 0)}'; }
 
-if [ "${ONLY:-}" != agent ]; then
+if [ -z "${ONLY:-}" ]; then
 echo "root's commands, $RUNS runs per row: answer (connect + PING) and \`trawl list\` in ms;"
 echo "failed: runs that failed; daemon RSS and peak RSS in MiB after the row"
 printf '%-10s %8s %8s %6s %5s | %8s %8s %6s %5s | %5s %5s  %s\n' attack answer max ratio fail \
@@ -129,6 +143,7 @@ row mute-apps mute "$apps" 50 600
 echo "log: $(stat -c '%a %U:%G %s bytes' "$T/rootrun/sessiond.log")"
 fi
 
+if [ -z "${ONLY:-}" ] || [ "$ONLY" = agent ]; then
 # agent_conns BIN_DIR: "rtt cpu" per agent-port connection (ms), AGENT_CONNS
 # of them, against a daemon of BIN_DIR in its own runtime folder.
 AGENT_CONNS=${AGENT_CONNS:-300}
@@ -163,3 +178,59 @@ for b in "${builds[@]}"; do
 	# shellcheck disable=SC2086
 	printf '%-40s %8s %8s | %8s %8s\n' "$b" ${agent_row[$b]}
 done
+fi
+
+# capture_flood BIN_DIR: "median max failed" of root's `trawl list` (ms)
+# before UM's programs start, then again while they flood hits with 64
+# captures of a 512-field event, against a daemon of BIN_DIR.
+CAPFLOOD_APPS=${CAPFLOOD_APPS:-32}
+capture_flood() {
+	local rt=$T/caprun.$RANDOM p i k pids=() base fl caps=(--capture f000)
+	mkdir -p "$rt"
+	chmod 755 "$rt"
+	TRAWL_ROOT_RUNTIME_DIR=$rt "$1/trawl-sessiond" --daemonize || {
+		echo "- - - - - -"
+		return
+	}
+	p=$(cat "$rt/sessiond.lock")
+	for ((i = 0; i < 62; i++)); do caps+=(--capture f511); done
+	caps+=(--capture f003)
+	runuser -u "$UM" -- env HOME="$T/um" TRAWL_RUNTIME_DIR="$T/um/run" TRAWL_ROOT_RUNTIME_DIR="$rt" \
+		"$B/trawl" add-trigger --name wide --condition event-rule-matches --type=user \
+		--name=twide:ev "${caps[@]}" --action notify >/dev/null
+	base=$(TRAWL_ROOT_RUNTIME_DIR=$rt measure)
+	rm -f "$T/wide.stop"
+	for ((i = 0; i < CAPFLOOD_APPS; i++)); do
+		runuser -u "$UM" -- env HOME="$T/um" TRAWL_RUNTIME_DIR="$T/um/run" \
+			TRAWL_ROOT_RUNTIME_DIR="$rt" "$B/wide-app" "$T/wide.stop" >"$T/wide.$i" 2>&1 &
+		pids+=($!)
+	done
+	for ((i = 0; i < CAPFLOOD_APPS; i++)); do
+		for ((k = 0; k < 600; k++)); do
+			grep -q '^ready' "$T/wide.$i" && break
+			sleep 0.1
+		done
+	done
+	fl=$(TRAWL_ROOT_RUNTIME_DIR=$rt measure)
+	touch "$T/wide.stop"
+	wait "${pids[@]}" 2>/dev/null
+	kill "$p" 2>/dev/null
+	echo "$base" "$fl"
+}
+if [ -z "${ONLY:-}" ] || [ "$ONLY" = captures ]; then
+	[ -x "$B/wide-app" ] || { echo "bench/security: no $B/wide-app" >&2; exit 1; }
+	getent group tracing >/dev/null || groupadd -r tracing || exit 1
+	useradd -M -N -d "$T/um" -G tracing "$UM" || exit 1
+	mkdir -p "$T/um" && chown "$UM" "$T/um"
+	builds=("$B")
+	[ -n "${BEFORE:-}" ] && builds+=("$BEFORE/bin")
+	echo
+	echo "root's \`trawl list\` ($RUNS runs, ms) while a member's $CAPFLOOD_APPS programs fire hits of a"
+	echo "trigger capturing 64 fields of a 512-field event (64 hits each every 20 ms)"
+	printf '%-40s %8s %8s | %8s %8s %6s %5s\n' build idle max flood max ratio fail
+	for b in "${builds[@]}"; do
+		read -r bmed bmax _ med max failed < <(capture_flood "$b")
+		printf '%-40s %8s %8s | %8s %8s %6s %5s\n' "$b" "$bmed" "$bmax" "$med" "$max" \
+			"$(ratio "$med" "$bmed")" "$failed"
+	done
+fi

@@ -24,6 +24,13 @@
  * end, sd_notify_lost_tell()). So a flood of lost hits takes one place in
  * the log per notification or per request of the owner's clients, never
  * one per hit.
+ *
+ * A client behind the log by more than LOG_LEN notes is told of each note
+ * it missed: a notification as 1, a "lost" note as its count, so the
+ * owner's lost notes that rolled out of the log are remembered (their
+ * numbers and counts, the last ROLLED_LEN of them). Past those, a client
+ * even further behind is told the counts of all the older ones forgotten
+ * (more than it missed, never less: no loss is silent).
  */
 #include "common/common.h"
 #include "sessiond/sessiond.h"
@@ -36,6 +43,7 @@
 #include <unistd.h>
 
 #define LOG_LEN 128u
+#define ROLLED_LEN 256u
 #define WAITERS_PER_UID 16u
 
 struct note {
@@ -54,6 +62,14 @@ struct owner_log {
 	uint64_t next_seq; /* the next notification's number (from 1) */
 	uint64_t lost_pending; /* notifications lost, not yet in a note */
 	struct note notes[LOG_LEN]; /* seq s in notes[s % LOG_LEN] */
+	/* The lost notes of more than 1 rolled out of notes[]: the k-th in
+	 * rolled[k % ROLLED_LEN] (top comment), those before forgotten. */
+	struct {
+		uint64_t seq, lost;
+	} rolled[ROLLED_LEN];
+	uint64_t nr_rolled;
+	uint64_t forgot_seq;   /* the forgotten ones are before it */
+	uint64_t forgot_extra; /* their counts past 1, summed */
 };
 
 struct waiter {
@@ -90,6 +106,43 @@ static uint64_t log_first(const struct owner_log *l)
 	return l->next_seq > LOG_LEN ? l->next_seq - LOG_LEN : 1;
 }
 
+/* @l's slot for its next note, emptied: a lost note of more than 1 that
+ * leaves it remembered (top comment). */
+static struct note *note_next(struct owner_log *l)
+{
+	struct note *n = &l->notes[l->next_seq % LOG_LEN];
+
+	if (n->lost > 1) {
+		uint32_t k = (uint32_t)(l->nr_rolled % ROLLED_LEN);
+
+		if (l->nr_rolled >= ROLLED_LEN) {
+			l->forgot_extra += l->rolled[k].lost - 1;
+			l->forgot_seq = l->rolled[k].seq + 1;
+		}
+		l->rolled[k].seq = n->seq;
+		l->rolled[k].lost = n->lost;
+		l->nr_rolled++;
+	}
+	free(n->captures);
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+/* The notifications lost in the notes @l no longer holds from @cursor on
+ * (before log_first()): 1 a note, a lost note's count. */
+static uint64_t rolled_lost(const struct owner_log *l, uint64_t cursor, uint64_t first)
+{
+	uint64_t n = first - cursor, k;
+
+	k = l->nr_rolled > ROLLED_LEN ? l->nr_rolled - ROLLED_LEN : 0;
+	for (; k < l->nr_rolled; k++)
+		if (l->rolled[k % ROLLED_LEN].seq >= cursor)
+			n += l->rolled[k % ROLLED_LEN].lost - 1;
+	if (cursor < l->forgot_seq)
+		n += l->forgot_extra;
+	return n;
+}
+
 /* @l's lost notifications so far written as a note of their own. */
 static void lost_write(struct owner_log *l)
 {
@@ -97,9 +150,7 @@ static void lost_write(struct owner_log *l)
 
 	if (!l || !l->lost_pending)
 		return;
-	n = &l->notes[l->next_seq % LOG_LEN];
-	free(n->captures);
-	memset(n, 0, sizeof(*n));
+	n = note_next(l);
 	n->seq = l->next_seq++;
 	n->lost = l->lost_pending;
 	l->lost_pending = 0;
@@ -120,7 +171,7 @@ static void reply_from(struct sd_reply *r, uid_t uid, uint64_t cursor)
 	if (cursor == TRAWL_CTL_NOTIFY_NOW)
 		cursor = c.next;
 	if (cursor < first) {
-		c.dropped = first - cursor;
+		c.dropped = l ? rolled_lost(l, cursor, first) : first - cursor;
 		cursor = first;
 	}
 	for (s = cursor; l && s < l->next_seq; s++)
@@ -212,8 +263,7 @@ void sd_notify_push(uid_t owner, const char *trigger, uint32_t condition, uint64
 	if (!c)
 		return;
 	lost_write(l);
-	n = &l->notes[l->next_seq % LOG_LEN];
-	free(n->captures);
+	n = note_next(l);
 	n->captures = c;
 	n->seq = l->next_seq++;
 	n->ts_ns = ts_ns;

@@ -683,6 +683,14 @@ void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_capt
  * before this daemon had them (list-triggers' "discarded tracer messages"):
  * counted, if the trigger is still there and may see that program. */
 void sd_trigger_discarded(uint64_t id, uid_t app_uid, uint64_t n);
+/* The same, dropped in the app's notification ring (ust-notify.c): also
+ * counted in the uid's round line of the log, and told to the trigger's
+ * owner as lost notifications if it notifies (sd_notify_lost()).
+ * SD_NOTIFY_HITS_PER_UID_ROUND: the most hits the daemon reads a round
+ * from all the apps of one uid (ust-notify.c), the rest left in their
+ * rings: a uid's programs cannot take the loop from the other users'. */
+void sd_trigger_ring_dropped(uint64_t id, uid_t app_uid, uint64_t n);
+#define SD_NOTIFY_HITS_PER_UID_ROUND 256u
 /* notify.c: the notify action's notifications (@captures: @nr_captures
  * '\n'-terminated lines, or NULL), kept per owner for the NOTIFY_WAIT of
  * its clients, which it answers. */

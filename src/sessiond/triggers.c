@@ -390,6 +390,7 @@ struct hit_queue {
 	uint32_t nr;
 	struct hit_node *head, **tail;
 	uint64_t dropped; /* since the last round's line */
+	uint64_t ring_dropped; /* by the uid's programs, their rings full: the same */
 };
 
 static struct hit_queue *queues; /* drained in this order, rotated each round */
@@ -517,6 +518,27 @@ static int wake_init(void)
 	}
 	sd_loop_on_top(hits_on_top);
 	return 0;
+}
+
+void sd_trigger_ring_dropped(uint64_t id, uid_t app_uid, uint64_t n)
+{
+	struct hit_queue *q = queue_of(app_uid, 1);
+	struct sd_trigger *t = hit_trigger(id, app_uid);
+	uint32_t k;
+
+	if (!n)
+		return;
+	sd_trigger_discarded(id, app_uid, n);
+	if (q) {
+		q->ring_dropped += n;
+		if (wake_fd < 0)
+			wake_init(); /* (the round's line: hits_on_top()) */
+	}
+	for (k = 0; t && k < t->nr_actions; k++)
+		if (t->actions[k].w.kind == TRAWL_CTL_ACTION_NOTIFY) {
+			sd_notify_lost(t->owner, n);
+			break;
+		}
 }
 
 void sd_trigger_hit(uint64_t id, uid_t app_uid, uint64_t ts_ns, uint32_t nr_captures,
@@ -654,7 +676,14 @@ static void queues_tidy(void)
 				    "(trawl-sessiond --limit trigger-hits-per-uid), or the most of "
 				    "all uids' %u", q->dropped, (unsigned)q->uid,
 				    (unsigned)sd_limits.trigger_hits_per_uid, HITS_MAX);
+		if (q->ring_dropped)
+			sd_log_peer(q->uid, TRAWL_LOG_WARN, "%" PRIu64 " trigger hits of uid %u "
+				    "dropped by its programs: their notification rings were full "
+				    "(the daemon takes %u hits a round of each uid's programs) or "
+				    "a payload too large", q->ring_dropped, (unsigned)q->uid,
+				    SD_NOTIFY_HITS_PER_UID_ROUND);
 		q->dropped = 0;
+		q->ring_dropped = 0;
 		if (q->nr) {
 			pp = &q->next;
 			continue;

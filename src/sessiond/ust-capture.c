@@ -41,6 +41,7 @@
 #include "common/capture.h"
 #include "sessiond/ust-internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,14 +77,19 @@ static uint32_t elem_bytes(const struct trawl_ustctl_field *f)
 	return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
 }
 
-/* Lays the payload's fields out in @sp (nr_fields entries). */
-static void layout(const struct trawl_ustctl_event *ev, const unsigned char *p, size_t len,
-		   struct span *sp)
+/*
+ * Lays the payload's first @upto fields out in @sp (@upto entries): the
+ * captures need no field past them. @length_of: a sequence's length
+ * field, resolved once (plan_sequences()), or the sequence's own index
+ * if it has none before it.
+ */
+static void layout(const struct trawl_ustctl_event *ev, uint32_t upto, const uint32_t *length_of,
+		   const unsigned char *p, size_t len, struct span *sp)
 {
 	size_t off = 0;
 	uint32_t i, k;
 
-	for (i = 0; i < ev->nr_fields; i++) {
+	for (i = 0; i < upto; i++) {
 		const struct trawl_ustctl_field *f = &ev->fields[i];
 		uint32_t eb = elem_bytes(f);
 		size_t need = 0;
@@ -108,9 +114,7 @@ static void layout(const struct trawl_ustctl_event *ev, const unsigned char *p, 
 			need = bad ? 0 : (size_t)f->length * eb;
 			break;
 		case TRAWL_USTCTL_FIELD_SEQUENCE:
-			for (k = i; k-- > 0;)
-				if (!strcmp(ev->fields[k].name, f->length_name))
-					break;
+			k = length_of[i];
 			bad = k >= i || !sp[k].ok || !eb || sp[k].value > len / eb;
 			need = bad ? 0 : (size_t)sp[k].value * eb;
 			break;
@@ -119,7 +123,7 @@ static void layout(const struct trawl_ustctl_event *ev, const unsigned char *p, 
 			break;
 		}
 		if (bad || off > len || need > len - off) {
-			for (; i < ev->nr_fields; i++)
+			for (; i < upto; i++)
 				sp[i].ok = 0;
 			return;
 		}
@@ -494,119 +498,320 @@ uint32_t ust_capture_contexts(const char *descriptors)
 }
 
 /*
- * The context @name (after "$ctx.") from the @contexts the app wrote at
- * @p (@len bytes, checked): its field in @f and its span in @sp. 0, or -1
- * if it is not there.
+ * The context @name (after "$ctx.") among the @contexts the app writes: its
+ * bit in *@bit and where it lies among them in *@off (bytes). 0, or -1 if
+ * the app does not write it.
  */
-static int context_find(const char *name, uint32_t contexts, const unsigned char *p, size_t len,
-			struct trawl_ustctl_field *f, struct span *sp)
+static int context_find(const char *name, uint32_t contexts, uint32_t *bit, size_t *off)
 {
-	uint32_t bit, b;
-	size_t off = 0;
+	struct trawl_ustctl_field f;
+	uint32_t b;
 
-	if (trawl_ustctl_context_from_name(name, &bit) || !(contexts & bit))
+	if (trawl_ustctl_context_from_name(name, bit) || !(contexts & *bit) ||
+	    context_field(*bit, name, &f))
 		return -1;
 	/* The ones before it, in the order of the bits (ustabi.h). */
-	for (b = 1; b < bit; b <<= 1)
+	*off = 0;
+	for (b = 1; b < *bit; b <<= 1)
 		if (contexts & b)
-			off += trawl_ustctl_context_size(b);
-	if (context_field(bit, name, f))
-		return -1;
-	sp->off = off;
-	sp->len = trawl_ustctl_context_size(bit);
-	sp->ok = off <= len && sp->len <= len - off;
-	return sp->ok ? 0 : -1;
+			*off += trawl_ustctl_context_size(b);
+	return 0;
+}
+
+/*
+ * Plans. What each capture names is resolved once per (event description,
+ * trigger), when the first hit comes (ust-notify.c keeps the plan beside
+ * the notifier's event): an app describes an event with up to
+ * TRAWL_WIRE_MAX_FIELDS fields and a trigger may carry hundreds of
+ * captures, and looking each one up by name at every hit cost the daemon
+ * captures x fields name comparisons a hit (0.6 ms with 204 captures of
+ * the last of 512 fields), and each sequence's length field fields / 2
+ * more. Resolving sorts the field names once (O(fields log fields),
+ * whatever names the app chose), so a hit costs the layout of the fields
+ * up to the last one captured and one line per capture, no name compared.
+ */
+enum cap_kind {
+	CAP_NONE,    /* unavailable whatever the record holds */
+	CAP_FIELD,   /* at: the payload field's index */
+	CAP_CONTEXT, /* at: the context's bit; off: where it lies among the contexts */
+	CAP_APP,     /* at: the application context's place among the values */
+};
+
+struct cap_item {
+	enum cap_kind kind;
+	uint32_t at;
+	size_t off;
+	long index; /* an element of an array or sequence, -1: the whole value */
+};
+
+struct ust_capture_plan {
+	uint32_t nr_fields; /* of the event it was made for */
+	uint32_t upto;      /* fields laid out at a hit: past the last one captured */
+	uint32_t *length_of; /* owned, [upto]: each sequence's length field (layout()) */
+	uint32_t contexts;
+	int app_values;
+	uint32_t nr_app; /* application contexts the app writes (ust_capture_app_contexts()) */
+	uint32_t nr;
+	struct cap_item item[]; /* one per capture, in order */
+};
+
+struct name_at {
+	const char *name;
+	uint32_t i;
+};
+
+static int name_at_cmp(const void *a, const void *b)
+{
+	const struct name_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The first entry of @by (@nr, sorted) not before (@name, @i). */
+static size_t name_bound(const struct name_at *by, size_t nr, const char *name, uint32_t i)
+{
+	struct name_at key = {name, i};
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (name_at_cmp(&by[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first field named @name (LTTng's lookup: the first of the name), or
+ * @nr if none. */
+static uint32_t field_first(const struct name_at *by, uint32_t nr, const char *name)
+{
+	size_t k = name_bound(by, nr, name, 0);
+
+	return k < nr && !strcmp(by[k].name, name) ? by[k].i : nr;
+}
+
+/* Each sequence's length field among @ev's first @upto: the last field of
+ * its length_name before it (the probe wrote that one just before), else
+ * the sequence's own index (none: layout() stops there). */
+static void plan_sequences(const struct trawl_ustctl_event *ev, const struct name_at *by,
+			   uint32_t upto, uint32_t *length_of)
+{
+	uint32_t i;
+
+	for (i = 0; i < upto; i++) {
+		const struct trawl_ustctl_field *f = &ev->fields[i];
+		size_t k;
+
+		length_of[i] = i;
+		if (f->type != TRAWL_USTCTL_FIELD_SEQUENCE)
+			continue;
+		k = name_bound(by, ev->nr_fields, f->length_name, i);
+		if (k > 0 && !strcmp(by[k - 1].name, f->length_name))
+			length_of[i] = by[k - 1].i;
+	}
+}
+
+/* The capture @d (@n bytes of the descriptors) resolved into @it. */
+static void plan_item(const struct trawl_ustctl_event *ev, const struct name_at *by,
+		      uint32_t contexts, const char (*app)[TRAWL_USTCTL_APP_CTX_NAME_MAX],
+		      uint32_t nr_app, const char *d, size_t n, struct cap_item *it)
+{
+	char name[TRAWL_USTCTL_FIELD_NAME_MAX + 16], *br;
+	uint32_t i;
+
+	it->kind = CAP_NONE;
+	it->index = -1;
+	if (!strncmp(d, "$app.", 5)) {
+		for (i = 0; i < nr_app; i++)
+			if (strlen(app[i]) == n && !memcmp(app[i], d, n))
+				break;
+		if (i < nr_app) {
+			it->kind = CAP_APP;
+			it->at = i;
+		}
+		return;
+	}
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, d, n);
+	name[n] = '\0';
+	br = strchr(name, '[');
+	if (br) {
+		char *stop;
+
+		it->index = strtol(br + 1, &stop, 10);
+		if (stop == br + 1 || *stop != ']' || stop[1] || it->index < 0)
+			return; /* not LTTng's form: no such field */
+		*br = '\0';
+	}
+	if (name[0] == '$') {
+		if (!strncmp(name, "$ctx.", 5) && !context_find(name + 5, contexts, &it->at, &it->off))
+			it->kind = CAP_CONTEXT;
+		return;
+	}
+	i = field_first(by, ev->nr_fields, name);
+	if (i < ev->nr_fields) {
+		it->kind = CAP_FIELD;
+		it->at = i;
+	}
+}
+
+/* How many captures @descriptors holds (joined by ','). */
+static uint32_t count_captures(const char *d)
+{
+	uint32_t nr = 0;
+
+	for (; d && *d; nr++) {
+		d = strchr(d, ',');
+		d = d ? d + 1 : "";
+	}
+	return nr;
+}
+
+int ust_capture_plan_create(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
+			    const char *descriptors, struct ust_capture_plan **out)
+{
+	char app[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
+	uint32_t nr = count_captures(descriptors), k, i;
+	struct ust_capture_plan *pl;
+	const char *d = descriptors, *end;
+	struct name_at *by;
+
+	pl = calloc(1, sizeof(*pl) + (size_t)nr * sizeof(pl->item[0]));
+	by = calloc(ev->nr_fields + 1, sizeof(*by));
+	if (!pl || !by)
+		goto err;
+	for (i = 0; i < ev->nr_fields; i++)
+		by[i] = (struct name_at){ev->fields[i].name, i};
+	qsort(by, ev->nr_fields, sizeof(*by), name_at_cmp);
+	pl->nr_fields = ev->nr_fields;
+	pl->contexts = contexts;
+	pl->app_values = app_values;
+	pl->nr_app = app_values ? ust_capture_app_contexts(descriptors, app) : 0;
+	for (k = 0; k < nr; k++, d = *end ? end + 1 : end) {
+		end = strchr(d, ',');
+		if (!end)
+			end = d + strlen(d);
+		plan_item(ev, by, contexts, (const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])app,
+			  pl->nr_app, d, (size_t)(end - d), &pl->item[k]);
+		if (pl->item[k].kind == CAP_FIELD && pl->item[k].at >= pl->upto)
+			pl->upto = pl->item[k].at + 1;
+	}
+	pl->nr = nr;
+	pl->length_of = calloc(pl->upto + 1, sizeof(*pl->length_of));
+	if (!pl->length_of)
+		goto err;
+	plan_sequences(ev, by, pl->upto, pl->length_of);
+	free(by);
+	*out = pl;
+	return 0;
+err:
+	free(by);
+	free(pl);
+	return -ENOMEM;
+}
+
+void ust_capture_plan_destroy(struct ust_capture_plan *pl)
+{
+	if (!pl)
+		return;
+	free(pl->length_of);
+	free(pl);
+}
+
+size_t ust_capture_plan_size(const struct ust_capture_plan *pl)
+{
+	return sizeof(*pl) + (size_t)pl->nr * sizeof(pl->item[0]) +
+	       ((size_t)pl->upto + 1) * sizeof(*pl->length_of);
+}
+
+int ust_capture_plan_fits(const struct ust_capture_plan *pl, const struct trawl_ustctl_event *ev)
+{
+	return pl->nr_fields == ev->nr_fields;
+}
+
+uint32_t ust_capture_plan_format(const struct ust_capture_plan *pl,
+				 const struct trawl_ustctl_event *ev, const void *record,
+				 size_t len, char *out, size_t cap)
+{
+	struct app_span as[TRAWL_USTCTL_MAX_APP_CTX];
+	size_t ctx_size = trawl_ustctl_context_size(pl->contexts);
+	/* A record shorter than its contexts: what is there of them, no payload. */
+	size_t ctx_len = ctx_size <= len ? ctx_size : len, app_len = 0, used = 0;
+	const unsigned char *p = (const unsigned char *)record + ctx_len, *ap = p;
+	struct span *sp = calloc(pl->upto + 1, sizeof(*sp));
+	uint32_t nr = 0, app_ok = 0, k;
+
+	if (cap)
+		out[0] = '\0';
+	len -= ctx_len;
+	if (pl->app_values) {
+		app_ok = app_layout(ap, len, pl->nr_app, as, &app_len);
+		p += app_len;
+		len -= app_len;
+	}
+	/* (the payload's start is known only past every value: else no field is) */
+	if (sp && app_ok == pl->nr_app)
+		layout(ev, pl->upto, pl->length_of, p, len, sp);
+	for (k = 0; k < pl->nr; k++) {
+		const struct cap_item *it = &pl->item[k];
+		struct trawl_ustctl_field cf;
+		struct span cs;
+
+		/* Room for this capture's line, however short (put_text()
+		 * always leaves room for its end): else the rest are left out. */
+		if (used + 2 > cap)
+			break;
+		nr++;
+		switch (it->kind) {
+		case CAP_APP:
+			if (it->at < app_ok)
+				put_app(out, cap, &used, ap, &as[it->at]);
+			else
+				put_unavailable(out, cap, &used);
+			break;
+		case CAP_CONTEXT:
+			cs = (struct span){.off = it->off, .len = trawl_ustctl_context_size(it->at), .ok = 1};
+			if (sp && it->off <= ctx_len && cs.len <= ctx_len - it->off &&
+			    !context_field(it->at, "", &cf))
+				put_field(out, cap, &used, &cf, record, &cs, it->index);
+			else
+				put_unavailable(out, cap, &used);
+			break;
+		case CAP_FIELD:
+			if (sp && sp[it->at].ok)
+				put_field(out, cap, &used, &ev->fields[it->at], p, &sp[it->at],
+					  it->index);
+			else
+				put_unavailable(out, cap, &used);
+			break;
+		case CAP_NONE:
+			put_unavailable(out, cap, &used);
+			break;
+		}
+		out[used++] = '\n';
+		out[used] = '\0';
+	}
+	free(sp);
+	return nr;
 }
 
 uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
 			    const void *record, size_t len, const char *descriptors, char *out,
 			    size_t cap)
 {
-	char app[TRAWL_USTCTL_MAX_APP_CTX][TRAWL_USTCTL_APP_CTX_NAME_MAX];
-	struct app_span as[TRAWL_USTCTL_MAX_APP_CTX];
-	size_t ctx_size = trawl_ustctl_context_size(contexts);
-	/* A record shorter than its contexts: what is there of them, no payload. */
-	size_t ctx_len = ctx_size <= len ? ctx_size : len, app_len = 0;
-	const unsigned char *p = (const unsigned char *)record + ctx_len, *ap = p;
-	struct span *sp = calloc(ev->nr_fields + 1, sizeof(*sp));
-	const char *d = descriptors, *end;
-	uint32_t nr = 0, nr_app = 0, app_ok = 0;
-	size_t used = 0;
+	struct ust_capture_plan *pl;
+	uint32_t nr;
 
 	if (cap)
 		out[0] = '\0';
-	len -= ctx_len;
-	if (app_values) {
-		nr_app = ust_capture_app_contexts(descriptors, app);
-		app_ok = app_layout(ap, len, nr_app, as, &app_len);
-		p += app_len;
-		len -= app_len;
-	}
-	/* (the payload's start is known only past every value: else no field is) */
-	if (sp && app_ok == nr_app)
-		layout(ev, p, len, sp);
-	for (; d && *d; d = *end ? end + 1 : end) {
-		char name[TRAWL_USTCTL_FIELD_NAME_MAX + 16], *br;
-		long index = -1;
-		uint32_t i;
-		size_t n;
-
-		end = strchr(d, ',');
-		if (!end)
-			end = d + strlen(d);
-		n = (size_t)(end - d);
-		/* Room for this capture's line, however short (put_text()
-		 * always leaves room for its end): else the rest are left out. */
-		if (used + 2 > cap)
-			break;
-		nr++;
-		if (!strncmp(d, "$app.", 5)) {
-			for (i = 0; i < app_ok; i++)
-				if (strlen(app[i]) == n && !memcmp(app[i], d, n))
-					break;
-			if (i < app_ok)
-				put_app(out, cap, &used, ap, &as[i]);
-			else
-				put_unavailable(out, cap, &used);
-			goto next;
-		}
-		if (n >= sizeof(name) || !sp) {
-			put_unavailable(out, cap, &used);
-			goto next;
-		}
-		memcpy(name, d, n);
-		name[n] = '\0';
-		br = strchr(name, '[');
-		if (br) {
-			char *stop;
-
-			index = strtol(br + 1, &stop, 10);
-			if (stop == br + 1 || *stop != ']' || stop[1] || index < 0)
-				index = -2; /* not LTTng's form: no such field */
-			*br = '\0';
-		}
-		if (name[0] == '$') {
-			struct trawl_ustctl_field cf;
-			struct span cs;
-
-			if (index != -2 && !strncmp(name, "$ctx.", 5) &&
-			    !context_find(name + 5, contexts, record, ctx_len, &cf, &cs))
-				put_field(out, cap, &used, &cf, record, &cs, index);
-			else
-				put_unavailable(out, cap, &used);
-			goto next;
-		}
-		for (i = 0; i < ev->nr_fields; i++)
-			if (!strcmp(ev->fields[i].name, name))
-				break;
-		if (index == -2 || i == ev->nr_fields || !sp[i].ok)
-			put_unavailable(out, cap, &used);
-		else
-			put_field(out, cap, &used, &ev->fields[i], p, &sp[i], index);
-next:
-		out[used++] = '\n';
-		out[used] = '\0';
-	}
-	free(sp);
+	if (ust_capture_plan_create(ev, contexts, app_values, descriptors, &pl))
+		return 0;
+	nr = ust_capture_plan_format(pl, ev, record, len, out, cap);
+	ust_capture_plan_destroy(pl);
 	return nr;
 }

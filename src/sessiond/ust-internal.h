@@ -83,6 +83,24 @@ void ust_notify_app_gone(struct ust_app *a);
 uint32_t ust_capture_format(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
 			    const void *record, size_t len, const char *descriptors, char *out,
 			    size_t cap);
+/* The same, in two steps: ust_capture_plan_create() resolves what each
+ * capture of @descriptors names in @ev (as the app registered it: fixed
+ * from then on) into *@out (the caller's, freed with
+ * ust_capture_plan_destroy()), once per (event, trigger); 0 or -ENOMEM.
+ * ust_capture_plan_format() formats a hit's @record with it, with no name
+ * looked up (ust_capture_format()'s @ev, @record, @len, @out, @cap).
+ * ust_capture_plan_fits(): whether @pl was made for an event of @ev's
+ * fields (a defence: an app's events do not change).
+ * ust_capture_plan_size(): the bytes @pl takes. */
+struct ust_capture_plan;
+int ust_capture_plan_create(const struct trawl_ustctl_event *ev, uint32_t contexts, int app_values,
+			    const char *descriptors, struct ust_capture_plan **out);
+void ust_capture_plan_destroy(struct ust_capture_plan *pl);
+int ust_capture_plan_fits(const struct ust_capture_plan *pl, const struct trawl_ustctl_event *ev);
+size_t ust_capture_plan_size(const struct ust_capture_plan *pl);
+uint32_t ust_capture_plan_format(const struct ust_capture_plan *pl,
+				 const struct trawl_ustctl_event *ev, const void *record,
+				 size_t len, char *out, size_t cap);
 uint32_t ust_capture_contexts(const char *descriptors);
 uint32_t ust_capture_app_contexts(const char *descriptors,
 				  char (*names)[TRAWL_USTCTL_APP_CTX_NAME_MAX]);

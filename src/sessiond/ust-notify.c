@@ -14,11 +14,21 @@
  * watches),
  * tagged with the notifier's handle and the event's index.
  *
- * Reading. The eventfd's callback takes at most the ring's slots' worth of
- * records per round (the ring holds no more), checks each (ustabi/notify.h:
- * the app may have written anything there) and hands it to triggers.c as a
- * hit of the trigger it names, which queues it: the actions run at the top
- * of the loop, never from here. A record naming a notifier or an event the
+ * Reading. The eventfd's callback only puts the app in the `ready` queue;
+ * at the top of the loop (notify_on_top()) the queue's apps are read in
+ * turn, each uid's apps SD_NOTIFY_HITS_PER_UID_ROUND records a round in
+ * all (at most a ring's slots of one app at a time): the daemon's work a
+ * round is bounded by the uids firing, not by their programs, so one
+ * user's hundreds of programs take no more of it than another user's one.
+ * An app its uid's share left unread keeps its place at the queue's head
+ * for the next round; one read keeps firing goes to the queue's end
+ * (turns among a uid's apps). What is left waits in the app's ring; past
+ * the ring's slots the app drops it and counts it (ustabi/notify.h), and
+ * the daemon tells each of those as lost ("Drops" below): no hit is lost
+ * silently. Each record is checked (ustabi/notify.h: the app may
+ * have written anything there) and handed to triggers.c as a hit of the
+ * trigger it names, which queues it: the actions run at the top of the
+ * loop, never from here. A record naming a notifier or an event the
  * daemon did not give this app is dropped: an app can only make fire what
  * its own events could.
  *
@@ -29,13 +39,25 @@
  * read (a count that went down was rewritten: no growth), after each
  * drain, at the app's end and before a listing, and added to the
  * trigger's discarded messages (triggers.c), as LTTng's tracer counts
- * what it could not send. They cannot lower a count, and raise only those
- * of the triggers that may see this app (as its events could fire them).
+ * what it could not send, and told to the owners of the triggers that
+ * notify as lost notifications (sd_trigger_ring_dropped()): with the
+ * rings read a uid's share a round, a flood's excess is dropped there,
+ * and no loss may be silent. They cannot lower a count, and raise only
+ * those of the triggers that may see this app (as its events could fire
+ * them).
+ *
+ * Captures. A notifier's captures are resolved against an event's fields
+ * once, at the event's first hit (ust-capture.c's plans, kept per event):
+ * an app chooses how many fields its events have, and a hit costs the
+ * daemon no name lookup. An app's plans take at most NOTIFY_PLAN_BYTES;
+ * past that, a hit's plan is made and freed with it (the field names
+ * sorted once a hit: still no captures x fields lookup).
  *
  * Handles. A notifier's channel handle is TRAWL_NOTIFY_HANDLE_BIT | the
  * trigger's id (31 bits): session channels' handles (ust-app.c
  * chan_handle()) keep bit 31 clear while session ids stay below 2^23.
  */
+#include "common/array.h"
 #include "sessiond/ust-internal.h"
 
 #include <errno.h>
@@ -48,12 +70,19 @@
 #define NOTIFY_HANDLE_BIT 0x80000000u
 #define NOTIFY_SLOTS 64u
 #define NOTIFY_SLOT_SIZE 4096u /* bytes: a record's head and up to 4064 bytes of payload */
+/* The plans one app's notifiers keep (bytes): past it, a hit's plan is made
+ * for it alone (an app has up to 16,384 events, a trigger hundreds of
+ * captures: kept for all, an app's plans could take the daemon's memory). */
+#define NOTIFY_PLAN_BYTES (256u << 10)
 
 struct notifier {
 	uint64_t trig_id;
 	uint32_t handle;
 	int seen;    /* the trigger is still there (sync) */
 	uint8_t *on; /* [event index]: enabled in the app */
+	/* [event index]: owned, the captures resolved in that event (made at
+	 * its first hit; NULL before, or with no captures) */
+	struct ust_capture_plan **plan;
 	char *captures; /* owned: the trigger's capture descriptors, "" if none */
 	uint32_t contexts; /* the context fields the app writes before each payload */
 	int app_values;	   /* the app writes the captures' application contexts after them */
@@ -70,9 +99,38 @@ struct ust_notifier {
 	struct notifier *n;
 	uint32_t nr, cap;
 	uint64_t bad; /* records dropped as malformed */
+	size_t plan_bytes; /* of its notifiers' plans (NOTIFY_PLAN_BYTES) */
+	int ready; /* in `ready` */
+	struct ust_notifier *next_ready;
 };
 
+/* The apps whose rings have records to read, in turn (top comment). */
+static struct ust_notifier *ready, **ready_tail = &ready;
+static int wake_fd = -1; /* wakes the loop while `ready` is not empty */
+
+/* The hits read this round of each uid that has apps in `ready`. */
+static struct uid_share {
+	uid_t uid;
+	uint32_t used;
+} *shares;
+static size_t nr_shares, cap_shares;
+
 static void notifier_read(int fd, short revents, void *arg);
+static int ready_init(void);
+
+static void notifier_free(struct ust_notifier *un, struct notifier *n)
+{
+	uint32_t e;
+
+	for (e = 0; n->plan && e <= un->nr_events; e++) {
+		if (n->plan[e])
+			un->plan_bytes -= ust_capture_plan_size(n->plan[e]);
+		ust_capture_plan_destroy(n->plan[e]);
+	}
+	free(n->plan);
+	free(n->on);
+	free(n->captures);
+}
 
 static struct ust_notifier *notifier_get(struct ust_app *a)
 {
@@ -90,6 +148,8 @@ static struct ust_notifier *notifier_get(struct ust_app *a)
 		}
 		a->notify_fd = 1; /* given back by app_gone() */
 	}
+	if (wake_fd < 0 && ready_init())
+		return NULL;
 	un = calloc(1, sizeof(*un));
 	if (!un)
 		return NULL;
@@ -113,7 +173,73 @@ err_free:
 	return NULL;
 }
 
-/* What each notifier's drop counter grew by, counted in its trigger. */
+/* @n's captures of event @id of @un's app as lines in @caps (@cap bytes):
+ * how many. 0 (and @caps "") if the plan cannot be made (out of memory). */
+static uint32_t hit_captures(struct ust_notifier *un, struct notifier *n, uint32_t id,
+			     const struct trawl_ustctl_notification *rec, char *caps, size_t cap)
+{
+	const struct trawl_ustctl_event *ev = trawl_ustctl_app_event(un->app->h, id);
+	struct ust_capture_plan *pl = n->plan[id];
+	uint32_t nr;
+
+	caps[0] = '\0';
+	if (pl && !ust_capture_plan_fits(pl, ev)) {
+		un->plan_bytes -= ust_capture_plan_size(pl); /* (never: a defence) */
+		ust_capture_plan_destroy(pl);
+		n->plan[id] = pl = NULL;
+	}
+	if (pl)
+		return ust_capture_plan_format(pl, ev, rec->payload, rec->len, caps, cap);
+	if (ust_capture_plan_create(ev, n->contexts, n->app_values, n->captures, &pl))
+		return 0;
+	nr = ust_capture_plan_format(pl, ev, rec->payload, rec->len, caps, cap);
+	if (un->plan_bytes + ust_capture_plan_size(pl) <= NOTIFY_PLAN_BYTES) {
+		un->plan_bytes += ust_capture_plan_size(pl);
+		n->plan[id] = pl;
+	} else {
+		ust_capture_plan_destroy(pl);
+	}
+	return nr;
+}
+
+/* Takes at most @max records of the ring (one round's worth of its app's
+ * uid's share, at most the ring's slots): how many it took. */
+static uint32_t ring_drain(struct ust_notifier *un, uint32_t max)
+{
+	struct trawl_ustctl_notification rec;
+	uint32_t k, i;
+
+	for (k = 0; k < max; k++) {
+		int ret = trawl_ustctl_notify_ring_take(un->ring, &rec);
+
+		if (!ret)
+			break;
+		if (ret < 0) {
+			un->bad++;
+			continue;
+		}
+		for (i = 0; i < un->nr; i++)
+			if (un->n[i].handle == rec.chan_handle)
+				break;
+		if (i == un->nr || rec.id >= un->nr_events || !un->n[i].on[rec.id]) {
+			un->bad++;
+			continue;
+		}
+		if (un->n[i].captures[0]) {
+			char caps[TRAWL_CTL_NOTIFY_CAPTURES_MAX];
+			uint32_t nr = hit_captures(un, &un->n[i], rec.id, &rec, caps, sizeof(caps));
+
+			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, nr, caps);
+		} else {
+			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, 0, NULL);
+		}
+	}
+	dropped_sync(un);
+	return k;
+}
+
+/* What each notifier's drop counter grew by, counted in its trigger and
+ * told to its owner (top comment). */
 static void dropped_sync(struct ust_notifier *un)
 {
 	uint32_t i;
@@ -126,7 +252,7 @@ static void dropped_sync(struct ust_notifier *un)
 			continue;
 		v = trawl_ustctl_notify_ring_dropped_by(un->ring, n->counter);
 		if (v > n->dropped_seen)
-			sd_trigger_discarded(n->trig_id, un->app->uid, v - n->dropped_seen);
+			sd_trigger_ring_dropped(n->trig_id, un->app->uid, v - n->dropped_seen);
 		n->dropped_seen = v;
 	}
 }
@@ -145,61 +271,106 @@ static uint32_t counter_free(const struct ust_notifier *un)
 	return 0;
 }
 
-/* Takes what the ring holds (at most its slots: one round's worth). */
-static void ring_drain(struct ust_notifier *un)
+static struct uid_share *share_of(uid_t uid)
 {
-	struct trawl_ustctl_notification rec;
-	uint32_t k, i;
+	size_t i;
 
-	for (k = 0; k < NOTIFY_SLOTS; k++) {
-		int ret = trawl_ustctl_notify_ring_take(un->ring, &rec);
+	for (i = 0; i < nr_shares; i++)
+		if (shares[i].uid == uid)
+			return &shares[i];
+	if (trawl_array_grow((void **)&shares, &cap_shares, nr_shares + 1, sizeof(*shares), 16))
+		return NULL;
+	shares[nr_shares] = (struct uid_share){uid, 0};
+	return &shares[nr_shares++];
+}
 
-		if (!ret)
-			break;
-		if (ret < 0) {
-			un->bad++;
+static void ready_add(struct ust_notifier *un)
+{
+	if (un->ready)
+		return;
+	un->ready = 1;
+	un->next_ready = NULL;
+	*ready_tail = un;
+	ready_tail = &un->next_ready;
+}
+
+/*
+ * Reads the ready apps' rings, each uid's SD_NOTIFY_HITS_PER_UID_ROUND
+ * hits at most (top comment). The apps its share left unread first next
+ * round, in their order, then those read that have more.
+ */
+static void notify_on_top(void)
+{
+	struct ust_notifier *un = ready, *next, *again = NULL, **again_tail = &again;
+	uint64_t one = 1;
+
+	ready = NULL;
+	ready_tail = &ready;
+	nr_shares = 0;
+	for (; un; un = next) {
+		struct uid_share *sh = share_of(un->app->uid);
+		uint32_t left, took;
+
+		next = un->next_ready;
+		un->next_ready = NULL;
+		/* (no room to count it in: read as before, a ring's worth) */
+		left = sh ? SD_NOTIFY_HITS_PER_UID_ROUND - sh->used : NOTIFY_SLOTS;
+		if (!left) {
+			*ready_tail = un; /* its turn first, next round */
+			ready_tail = &un->next_ready;
 			continue;
 		}
-		for (i = 0; i < un->nr; i++)
-			if (un->n[i].handle == rec.chan_handle)
-				break;
-		if (i == un->nr || rec.id >= un->nr_events || !un->n[i].on[rec.id]) {
-			un->bad++;
-			continue;
-		}
-		if (un->n[i].captures[0]) {
-			char caps[TRAWL_CTL_NOTIFY_CAPTURES_MAX];
-			uint32_t nr = ust_capture_format(trawl_ustctl_app_event(un->app->h, rec.id),
-							 un->n[i].contexts, un->n[i].app_values,
-							 rec.payload, rec.len, un->n[i].captures,
-							 caps, sizeof(caps));
-
-			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, nr, caps);
+		took = ring_drain(un, TRAWL_MIN(left, NOTIFY_SLOTS));
+		if (sh)
+			sh->used += took;
+		if (trawl_ustctl_notify_ring_pending(un->ring)) {
+			*again_tail = un;
+			again_tail = &un->next_ready;
 		} else {
-			sd_trigger_hit(un->n[i].trig_id, un->app->uid, rec.ts, 0, NULL);
+			un->ready = 0; /* its eventfd says when it has more */
 		}
 	}
-	dropped_sync(un);
+	*ready_tail = again;
+	if (again)
+		ready_tail = again_tail;
+	if (ready && write(wake_fd, &one, sizeof(one)) < 0) {
+		/* the counter is full: readable anyway */
+	}
+}
+
+static void wake_read(int fd, short revents, void *arg)
+{
+	uint64_t v;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* nothing: it only wakes the loop */
+	}
+}
+
+static int ready_init(void)
+{
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
+		if (wake_fd >= 0)
+			close(wake_fd);
+		wake_fd = -1;
+		return -1;
+	}
+	sd_loop_on_top(notify_on_top);
+	return 0;
 }
 
 static void notifier_read(int fd, short revents, void *arg)
 {
-	struct ust_notifier *un = arg;
 	uint64_t v;
 
 	(void)revents;
 	if (read(fd, &v, sizeof(v)) < 0) {
-		/* EAGAIN: woken by ourselves (more left below) */
+		/* EAGAIN: nothing new since */
 	}
-	ring_drain(un);
-	/* More than a round's worth: come back at the next round, after the
-	 * others' fds (the eventfd stays readable). */
-	if (trawl_ustctl_notify_ring_pending(un->ring)) {
-		v = 1;
-		if (write(un->efd, &v, sizeof(v)) < 0) {
-			/* the counter is full: readable anyway */
-		}
-	}
+	ready_add(arg); /* read at the top of the loop (notify_on_top()) */
 }
 
 void ust_notify_app_gone(struct ust_app *a)
@@ -209,17 +380,26 @@ void ust_notify_app_gone(struct ust_app *a)
 
 	if (!un)
 		return;
-	ring_drain(un); /* a program's last words: its error, then its exit */
+	if (un->ready) {
+		struct ust_notifier **pp;
+
+		for (pp = &ready; *pp != un; pp = &(*pp)->next_ready)
+			;
+		*pp = un->next_ready;
+		if (ready_tail == &un->next_ready)
+			ready_tail = pp;
+	}
+	/* A program's last words (its error, then its exit): one ring's worth,
+	 * beyond its uid's share (a program exits once). */
+	ring_drain(un, NOTIFY_SLOTS);
 	if (un->bad)
 		sd_log_peer(a->uid, TRAWL_LOG_WARN, "app %d (uid %d): %llu malformed notifications "
 			    "dropped", (int)a->pid, (int)a->uid, (unsigned long long)un->bad);
 	sd_watch_del(un->efd);
 	close(un->efd);
 	trawl_ustctl_notify_ring_destroy(un->ring);
-	for (i = 0; i < un->nr; i++) {
-		free(un->n[i].on);
-		free(un->n[i].captures);
-	}
+	for (i = 0; i < un->nr; i++)
+		notifier_free(un, &un->n[i]);
 	free(un->n);
 	free(un);
 	a->notifier = NULL;
@@ -260,10 +440,10 @@ static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_tr
 	n = &un->n[un->nr];
 	memset(n, 0, sizeof(*n));
 	n->on = calloc(un->nr_events + 1, 1);
+	n->plan = calloc(un->nr_events + 1, sizeof(*n->plan));
 	n->captures = strdup(r->captures ? r->captures : "");
-	if (!n->on || !n->captures) {
-		free(n->on);
-		free(n->captures);
+	if (!n->on || !n->plan || !n->captures) {
+		notifier_free(un, n);
 		return NULL;
 	}
 	n->trig_id = trig_id;
@@ -285,8 +465,7 @@ static struct notifier *notifier_add(struct ust_notifier *un, const struct sd_tr
 		un->sent ? -1 : un->efd, NOTIFY_SLOTS, NOTIFY_SLOT_SIZE, n->contexts,
 		(const char(*)[TRAWL_USTCTL_APP_CTX_NAME_MAX])app, nr_app, n->counter);
 	if (ret) {
-		free(n->on);
-		free(n->captures);
+		notifier_free(un, n);
 		if (ret != -EPROTONOSUPPORT)
 			app_fail(a, ret);
 		return NULL;
@@ -337,11 +516,18 @@ static int notifier_grow(struct ust_notifier *un, uint32_t nr_events)
 		return 0;
 	for (i = 0; i < un->nr; i++) {
 		uint8_t *on = realloc(un->n[i].on, nr_events + 1);
+		struct ust_capture_plan **plan;
 
 		if (!on)
 			return -ENOMEM;
 		memset(on + un->nr_events, 0, nr_events + 1 - un->nr_events);
 		un->n[i].on = on;
+		plan = realloc(un->n[i].plan, (nr_events + 1) * sizeof(*plan));
+		if (!plan)
+			return -ENOMEM; /* (the larger `on` kept: grown again next time) */
+		memset(plan + un->nr_events, 0,
+		       (nr_events + 1 - un->nr_events) * sizeof(*plan));
+		un->n[i].plan = plan;
 	}
 	un->nr_events = nr_events;
 	return 0;
@@ -396,19 +582,9 @@ void ust_notify_app_sync(struct ust_app *a)
 
 		if (ret)
 			app_fail(a, ret);
-		free(un->n[i].on);
-		free(un->n[i].captures);
+		notifier_free(un, &un->n[i]);
 	}
 	un->nr = j;
-}
-
-void sd_ust_notify_discarded_sync(void)
-{
-	struct ust_app *a;
-
-	for (a = apps; a; a = a->next)
-		if (a->notifier)
-			dropped_sync(a->notifier);
 }
 
 void sd_ust_notify_sync_all(void)
@@ -418,4 +594,13 @@ void sd_ust_notify_sync_all(void)
 	for (a = apps; a; a = a->next)
 		if (a->registered && !a->dead)
 			ust_notify_app_sync(a);
+}
+
+void sd_ust_notify_discarded_sync(void)
+{
+	struct ust_app *a;
+
+	for (a = apps; a; a = a->next)
+		if (a->notifier)
+			dropped_sync(a->notifier);
 }

@@ -29,6 +29,16 @@
  * TIMEOUT_MS at most, then prints "lost got=N dropped=D" (notifications
  * taken before, the channel's count of those lost) and exits 0; 1 if no
  * loss was said in time.
+ *
+ *   ust-trig-notify -a TOTALFILE TIMEOUT_MS TRIGGER
+ *
+ * (security-capture-flood) takes TRIGGER's notifications, after "ready",
+ * until TOTALFILE holds a number E (the hits the programs fired) and the
+ * notifications taken plus the channel's count of those lost reach E, then
+ * takes what else comes within 100 ms, prints the first notification (as
+ * above) and "all got=N dropped=D captures=C" (C: the fewest captures a
+ * notification had, and the most, "C-C2" if they differ), and exits 0; 1
+ * if E was not reached within TIMEOUT_MS.
  */
 #include <errno.h>
 #include <poll.h>
@@ -175,6 +185,74 @@ static int until_lost(int timeout, const char *trigger)
 	return 1;
 }
 
+/* E from @path, or -1 while it is not written. */
+static long long total_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long long e = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &e) != 1)
+		e = -1;
+	fclose(f);
+	return e;
+}
+
+/* -a: every hit, delivered or counted lost (see the top). */
+static int all_of(const char *total_file, int timeout, const char *trigger)
+{
+	struct trawl_ctl_notification_channel *ch;
+	struct trawl_ctl_notification *n;
+	uint64_t end = now_ns() + (uint64_t)timeout * 1000000u;
+	long long got = 0, e = -1, lost;
+	uint32_t cmin = UINT32_MAX, cmax = 0;
+	int ret, done = 0;
+
+	ret = trawl_ctl_notification_channel_create(&ch);
+	if (!ret)
+		ret = trawl_ctl_notification_channel_subscribe(ch, trigger);
+	if (ret) {
+		fprintf(stderr, "notification channel: %s\n", strerror(-ret));
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (now_ns() < end) {
+		ret = trawl_ctl_notification_channel_receive(ch, 100, &n);
+		if (!ret) {
+			uint32_t c = trawl_ctl_notification_capture_count(n);
+
+			if (!got)
+				print(n);
+			cmin = c < cmin ? c : cmin;
+			cmax = c > cmax ? c : cmax;
+			trawl_ctl_notification_destroy(n);
+			got++;
+			continue;
+		}
+		if (ret != TRAWL_CTL_NOTIFICATIONS_DROPPED && ret != -ETIMEDOUT) {
+			fprintf(stderr, "receive: %s\n", strerror(-ret));
+			return 1;
+		}
+		if (done && ret == -ETIMEDOUT)
+			break; /* E reached, and nothing more came */
+		if (e < 0)
+			e = total_of(total_file);
+		if (e >= 0 && got + (long long)trawl_ctl_notification_channel_dropped(ch) >= e)
+			done = 1;
+	}
+	lost = (long long)trawl_ctl_notification_channel_dropped(ch);
+	trawl_ctl_notification_channel_destroy(ch);
+	printf("all got=%lld dropped=%lld captures=", got, lost);
+	printf(cmin == cmax ? "%u\n" : "%u-%u\n", got ? cmin : 0, cmax);
+	if (!done) {
+		fprintf(stderr, "%lld notified or lost of %lld in %d ms\n", got + lost, e, timeout);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct trawl_ctl_notification_channel *ch;
@@ -184,6 +262,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "-l"))
 		return until_lost(atoi(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "-a"))
+		return all_of(argv[2], atoi(argv[3]), argv[4]);
 	if (argc > 1 && !strcmp(argv[1], "-t")) {
 		typed = 1;
 		argv++;
