@@ -202,6 +202,25 @@ static uint32_t hit_captures(struct ust_notifier *un, struct notifier *n, uint32
 	return nr;
 }
 
+/* What each notifier's drop counter grew by, counted in its trigger and
+ * told to its owner (top comment). */
+static void dropped_sync(struct ust_notifier *un)
+{
+	uint32_t i;
+
+	for (i = 0; i < un->nr; i++) {
+		struct notifier *n = &un->n[i];
+		uint64_t v;
+
+		if (!n->counter)
+			continue;
+		v = trawl_ustctl_notify_ring_dropped_by(un->ring, n->counter);
+		if (v > n->dropped_seen)
+			sd_trigger_ring_dropped(n->trig_id, un->app->uid, v - n->dropped_seen);
+		n->dropped_seen = v;
+	}
+}
+
 /* Takes at most @max records of the ring (one round's worth of its app's
  * uid's share, at most the ring's slots): how many it took. */
 static uint32_t ring_drain(struct ust_notifier *un, uint32_t max)
@@ -236,25 +255,6 @@ static uint32_t ring_drain(struct ust_notifier *un, uint32_t max)
 	}
 	dropped_sync(un);
 	return k;
-}
-
-/* What each notifier's drop counter grew by, counted in its trigger and
- * told to its owner (top comment). */
-static void dropped_sync(struct ust_notifier *un)
-{
-	uint32_t i;
-
-	for (i = 0; i < un->nr; i++) {
-		struct notifier *n = &un->n[i];
-		uint64_t v;
-
-		if (!n->counter)
-			continue;
-		v = trawl_ustctl_notify_ring_dropped_by(un->ring, n->counter);
-		if (v > n->dropped_seen)
-			sd_trigger_ring_dropped(n->trig_id, un->app->uid, v - n->dropped_seen);
-		n->dropped_seen = v;
-	}
 }
 
 /* The lowest drop counter none of @un's notifiers has, or 0 (all taken). */
