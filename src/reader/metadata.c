@@ -30,7 +30,8 @@ static uint32_t rd32(const unsigned char *p, int be)
 static int read_whole(const char *path, unsigned char **buf, size_t *len,
 		      struct rd_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO never holds us (fstat below refuses it). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	size_t off = 0;
 	unsigned char *b;

@@ -69,10 +69,10 @@ static int index_open(const struct rd_stream *s, struct index_map *im)
 	if (snprintf(path, sizeof(path), "%.*s/index/%s.idx",
 		     (int)(slash - s->path), s->path, slash + 1) >= (int)sizeof(path))
 		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO never holds us */
 	if (fd < 0)
 		return -ENOENT;
-	if (fstat(fd, &st) < 0 || st.st_size < (off_t)IDX_HEADER) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)IDX_HEADER) {
 		close(fd);
 		return -ENOENT;
 	}

@@ -94,7 +94,10 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 	if (!s->path || !s->slots)
 		return -ENOMEM;
 	s->stream_name = s->path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: the folder listed a regular file, but whoever owns it
+	 * can swap in a FIFO since; opening that must not hold the reader
+	 * (a regular file's reads ignore the flag). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		rd_err_set(err, "%s: cannot open: %s", path, strerror(-ret));
@@ -105,6 +108,11 @@ int rd_stream_open(struct rd_stream *s, struct rd_trace *trace,
 		close(fd);
 		rd_err_set(err, "%s: cannot stat: %s", path, strerror(-ret));
 		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		rd_err_set(err, "%s: not a regular file", path);
+		return -EINVAL;
 	}
 	s->size = (uint64_t)st.st_size;
 	s->file_dev = (uint64_t)st.st_dev;

@@ -130,7 +130,9 @@ static bool win_open(struct rd_stream *s)
 	}
 	if (pool->streams >= RD_WIN_STREAMS)
 		return false;
-	fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO swapped in since never holds us (a regular
+	 * file's reads ignore the flag); fstat below refuses it. */
+	fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		s->read_mode = RD_READ_MAP;
 		return false;
