@@ -32,6 +32,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,6 +149,40 @@ void sd_loop_on_top(void (*fn)(void))
 		}
 	}
 	abort(); /* a fixed set of parts register here: a bug */
+}
+
+static void wake_read(int fd, short revents, void *arg)
+{
+	uint64_t v;
+
+	(void)revents;
+	(void)arg;
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* nothing: it only wakes the loop */
+	}
+}
+
+int sd_loop_wake_fd(void (*fn)(void))
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (sd_watch_add(fd, wake_read, NULL)) {
+		close(fd);
+		return -1;
+	}
+	sd_loop_on_top(fn);
+	return fd;
+}
+
+void sd_loop_wake(int fd)
+{
+	uint64_t one = 1;
+
+	if (write(fd, &one, sizeof(one)) < 0) {
+		/* the counter is full: readable anyway */
+	}
 }
 
 static void compact(void)

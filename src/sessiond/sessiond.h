@@ -775,6 +775,12 @@ void sd_loop_wait(int (*done)(void *arg), void *arg, uint64_t until_ms);
 int sd_loop_nested(void);
 /* @fn runs at the top level after every round (deferred work). */
 void sd_loop_on_top(void (*fn)(void));
+/* An eventfd the loop watches only to wake up, and @fn registered with
+ * sd_loop_on_top(): a part with work left for another round (a budget
+ * spent, hits queued) writes it with sd_loop_wake() so that the next poll
+ * does not sleep. The fd, or -1 (nothing registered then). */
+int sd_loop_wake_fd(void (*fn)(void));
+void sd_loop_wake(int fd);
 int sd_loop_run(int sigfd);
 
 const char *sd_domain_name(uint32_t domain);

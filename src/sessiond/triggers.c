@@ -45,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -397,17 +396,6 @@ static struct hit_queue *queues; /* drained in this order, rotated each round */
 static uint32_t hits_nr;         /* in all queues */
 static int wake_fd = -1;
 
-static void wake_read(int fd, short revents, void *arg)
-{
-	uint64_t v;
-
-	(void)revents;
-	(void)arg;
-	if (read(fd, &v, sizeof(v)) < 0) {
-		/* nothing: it only wakes the loop */
-	}
-}
-
 static void hits_on_top(void);
 
 static struct sd_trigger *trigger_by_id(uint64_t id)
@@ -509,15 +497,8 @@ static int room_make(struct hit_queue *q)
 
 static int wake_init(void)
 {
-	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
-		if (wake_fd >= 0)
-			close(wake_fd);
-		wake_fd = -1;
-		return -1;
-	}
-	sd_loop_on_top(hits_on_top);
-	return 0;
+	wake_fd = sd_loop_wake_fd(hits_on_top);
+	return wake_fd < 0 ? -1 : 0;
 }
 
 void sd_trigger_ring_dropped(uint64_t id, uid_t app_uid, uint64_t n)
@@ -728,13 +709,8 @@ static void hits_on_top(void)
 	}
 	queues_tidy();
 	sd_notify_lost_tell();
-	if (hits_nr) {
-		uint64_t one = 1;
-
-		if (write(wake_fd, &one, sizeof(one)) < 0) {
-			/* a full counter: readable anyway */
-		}
-	}
+	if (hits_nr)
+		sd_loop_wake(wake_fd);
 }
 
 /* The checks a new trigger of @owner passes, now and again when it was

@@ -302,8 +302,6 @@ static void ready_add(struct ust_notifier *un)
 static void notify_on_top(void)
 {
 	struct ust_notifier *un = ready, *next, *again = NULL, **again_tail = &again;
-	uint64_t one = 1;
-
 	ready = NULL;
 	ready_tail = &ready;
 	nr_shares = 0;
@@ -333,33 +331,14 @@ static void notify_on_top(void)
 	*ready_tail = again;
 	if (again)
 		ready_tail = again_tail;
-	if (ready && write(wake_fd, &one, sizeof(one)) < 0) {
-		/* the counter is full: readable anyway */
-	}
-}
-
-static void wake_read(int fd, short revents, void *arg)
-{
-	uint64_t v;
-
-	(void)revents;
-	(void)arg;
-	if (read(fd, &v, sizeof(v)) < 0) {
-		/* nothing: it only wakes the loop */
-	}
+	if (ready)
+		sd_loop_wake(wake_fd);
 }
 
 static int ready_init(void)
 {
-	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (wake_fd < 0 || sd_watch_add(wake_fd, wake_read, NULL)) {
-		if (wake_fd >= 0)
-			close(wake_fd);
-		wake_fd = -1;
-		return -1;
-	}
-	sd_loop_on_top(notify_on_top);
-	return 0;
+	wake_fd = sd_loop_wake_fd(notify_on_top);
+	return wake_fd < 0 ? -1 : 0;
 }
 
 static void notifier_read(int fd, short revents, void *arg)

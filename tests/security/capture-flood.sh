@@ -47,17 +47,6 @@ expect 0 as "$M" add-trigger --name wide --condition event-rule-matches --type=u
 expect 0 as "$V" add-trigger --name mine --condition event-rule-matches --type=user \
 	--name=trig:error --action notify || finish
 
-# wait_ready FILE PID WHAT: "ready" in FILE while PID runs (120 s)
-wait_ready() {
-	local i
-	for i in $(seq 1200); do
-		grep -q '^ready' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "$3 did not get ready: $(cat "$1")"
-	finish
-}
 
 chmod 755 "$T"
 rm -f "$T/wide.stop" "$T/total"

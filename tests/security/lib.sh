@@ -85,6 +85,19 @@ root_answers() {
 # daemon_kib FIELD: VmRSS / VmHWM of the root daemon, KiB.
 daemon_kib() { awk -v f="$1:" '$1 == f {print $2}' "/proc/$DPID/status"; }
 
+# wait_ready FILE PID WHAT: a line "ready" in FILE, written by PID while it
+# runs (120 s at most: a bound for a hang, never a timing check)
+wait_ready() {
+	local i
+	for i in $(seq 1200); do
+		grep -q '^ready' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+	fail "$3 did not get ready: $(cat "$1")"
+	finish
+}
+
 daemon_alive() { kill -0 "$DPID" 2>/dev/null || { fail "the root daemon died"; finish; }; }
 
 sec_cleanup() {

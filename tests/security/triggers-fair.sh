@@ -49,17 +49,6 @@ expect 0 as "$V" add-trigger --name mine --condition event-rule-matches --type=u
 # H's channel, waiting to be told of a loss
 as_user "$H" "$NOTIFY" -l 300000 flood >"$T/h.out" 2>"$T/h.err" &
 H_PID=$!
-# wait_line FILE PID: "ready" in FILE while PID runs (60 s)
-wait_ready() {
-	local i
-	for i in $(seq 600); do
-		grep -q '^ready' "$1" && return 0
-		kill -0 "$2" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "$3 did not get ready: $(cat "$1")"
-	finish
-}
 wait_ready "$T/h.out" "$H_PID" "H's notification channel"
 
 # the flood: it is under way once the daemon has dropped some of H's hits
