@@ -36,8 +36,10 @@
 # 62 times), and CAPFLOOD_APPS programs (32; wide-app, of this build) that
 # describe twide:ev as 512 fields and fire it 64 times every 20 ms: median
 # and max of RUNS lists before the programs start and while they fire, for
-# this build's daemon and BEFORE's, each in its own runtime folder (the
-# CLI and programs of this build). ONLY=captures: this row alone.
+# this build's daemon and BEFORE's, each in its own runtime folder with its
+# own CLI and programs (this build's wide-app where BEFORE has none: a daemon
+# of another ctl version refuses another build's CLI). ONLY=captures: this
+# row alone.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build}
@@ -81,7 +83,7 @@ measure() {
 	local i t0 t1 all=() failed=0
 	for ((i = 0; i < RUNS; i++)); do
 		t0=$(date +%s%N)
-		timeout 30 "$B/trawl" list >/dev/null 2>&1 || failed=$((failed + 1))
+		timeout 30 "${CLI:-$B}/trawl" list >/dev/null 2>&1 || failed=$((failed + 1))
 		t1=$(date +%s%N)
 		all+=($(((t1 - t0) / 1000)))
 	done
@@ -185,7 +187,8 @@ fi
 # captures of a 512-field event, against a daemon of BIN_DIR.
 CAPFLOOD_APPS=${CAPFLOOD_APPS:-32}
 capture_flood() {
-	local rt=$T/caprun.$RANDOM p i k pids=() base fl caps=(--capture f000)
+	local rt=$T/caprun.$RANDOM p i k pids=() base fl caps=(--capture f000) app=$1/wide-app
+	[ -x "$app" ] || app=$B/wide-app
 	mkdir -p "$rt"
 	chmod 755 "$rt"
 	TRAWL_ROOT_RUNTIME_DIR=$rt "$1/trawl-sessiond" --daemonize || {
@@ -196,13 +199,13 @@ capture_flood() {
 	for ((i = 0; i < 62; i++)); do caps+=(--capture f511); done
 	caps+=(--capture f003)
 	runuser -u "$UM" -- env HOME="$T/um" TRAWL_RUNTIME_DIR="$T/um/run" TRAWL_ROOT_RUNTIME_DIR="$rt" \
-		"$B/trawl" add-trigger --name wide --condition event-rule-matches --type=user \
+		"$1/trawl" add-trigger --name wide --condition event-rule-matches --type=user \
 		--name=twide:ev "${caps[@]}" --action notify >/dev/null
-	base=$(TRAWL_ROOT_RUNTIME_DIR=$rt measure)
+	base=$(CLI=$1 TRAWL_ROOT_RUNTIME_DIR=$rt measure)
 	rm -f "$T/wide.stop"
 	for ((i = 0; i < CAPFLOOD_APPS; i++)); do
 		runuser -u "$UM" -- env HOME="$T/um" TRAWL_RUNTIME_DIR="$T/um/run" \
-			TRAWL_ROOT_RUNTIME_DIR="$rt" "$B/wide-app" "$T/wide.stop" >"$T/wide.$i" 2>&1 &
+			TRAWL_ROOT_RUNTIME_DIR="$rt" "$app" "$T/wide.stop" >"$T/wide.$i" 2>&1 &
 		pids+=($!)
 	done
 	for ((i = 0; i < CAPFLOOD_APPS; i++)); do
@@ -211,7 +214,7 @@ capture_flood() {
 			sleep 0.1
 		done
 	done
-	fl=$(TRAWL_ROOT_RUNTIME_DIR=$rt measure)
+	fl=$(CLI=$1 TRAWL_ROOT_RUNTIME_DIR=$rt measure)
 	touch "$T/wide.stop"
 	wait "${pids[@]}" 2>/dev/null
 	kill "$p" 2>/dev/null
