@@ -302,6 +302,7 @@ static void ready_add(struct ust_notifier *un)
 static void notify_on_top(void)
 {
 	struct ust_notifier *un = ready, *next, *again = NULL, **again_tail = &again;
+
 	ready = NULL;
 	ready_tail = &ready;
 	nr_shares = 0;

@@ -29,10 +29,7 @@ NOTIFY=$BIN/ust-trig-notify
 NAPPS=8
 PIDS=()
 flood_cleanup() {
-	local p
-	touch "$T/wide.stop"
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
+	programs_stop "$T/wide.stop" "${PIDS[@]}"
 	sec_cleanup
 }
 trap flood_cleanup EXIT

@@ -35,14 +35,7 @@ attack() {
 		"${ATT_ARGV0:-${TRAWL_PYTHON:-python3}}" "${TRAWL_PYTHON:-python3}" "$ATTACKER" "$@" \
 		>"$ATT_OUT" 2>&1 &
 	ATT_PID=$!
-	local i
-	for i in $(seq 1200); do
-		grep -q '^ready' "$ATT_OUT" && return 0
-		kill -0 "$ATT_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	fail "the attacker did not get going: $(cat "$ATT_OUT")"
-	finish
+	wait_ready "$ATT_OUT" "$ATT_PID" "the attacker"
 }
 
 # attack_end: stops the attacker; its account is in $ATT_RESULT (key=value ...).
@@ -96,6 +89,16 @@ wait_ready() {
 	done
 	fail "$3 did not get ready: $(cat "$1")"
 	finish
+}
+
+# programs_stop STOPFILE PID...: tells the programs to stop (STOPFILE), kills
+# those still there, and waits for them.
+programs_stop() {
+	local p
+	touch "$1"
+	shift
+	for p in "$@"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
 }
 
 daemon_alive() { kill -0 "$DPID" 2>/dev/null || { fail "the root daemon died"; finish; }; }

@@ -31,10 +31,7 @@ APP=$BIN/ust-app-trig
 NOTIFY=$BIN/ust-trig-notify
 FLOOD_PIDS=()
 fair_cleanup() {
-	local p
-	touch "$T/flood.stop"
-	for p in "${FLOOD_PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
+	programs_stop "$T/flood.stop" "${FLOOD_PIDS[@]}"
 	sec_cleanup
 }
 trap fair_cleanup EXIT
