@@ -3,6 +3,14 @@
  * ust-consumer.c - the user-space consumers (trawl-consumerd --ust): one per
  * owner, shared by the owner's sessions; commands to them are pipelined
  * (see the design comment in domain-ust.c).
+ *
+ * One file past 1,000 lines, kept so for now: a consumer's life (spawned
+ * as its owner, pipelined commands and their replies, a restart replaying
+ * the sessions it held, reaped through its pidfd however long its owner's
+ * file system holds it) is one state machine over struct ust_consumer, and
+ * each part changes that state the others read. The process part (spawn,
+ * reap: cons_exec(), cons_gone() .. cons_reap(), cons_wait_gone()) is the
+ * one to move out first when it grows.
  */
 #include "common/common.h"
 #include "sessiond/ust-internal.h"
